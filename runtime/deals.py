@@ -34,9 +34,7 @@ __all__ = [
     "check",
     "carry_out",
     "label",
-    "labeller",
     "deal_id",
-    "identifier",
 ]
 
 DEAL = "deal"
@@ -152,8 +150,16 @@ class Offers:
         raise IndexError(i)  # pragma: no cover - the blocks add up to _n
 
     def __iter__(self) -> Any:
-        for i in range(self._n):
-            yield self[i]
+        # in the order of the numbers, each single item built once (not once per swap)
+        singles = self.singles
+        for item in singles:
+            yield (DEAL, item)
+        for out_start, n_out, in_start, n_in in self._swaps:
+            ins = singles[in_start : in_start + n_in]
+            for a in range(n_out):
+                out = singles[out_start + a]
+                for item in ins:
+                    yield (DEAL, out, item)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.proposer, self.seats, self._blocks)
@@ -358,37 +364,6 @@ def label(spec: Any, deal: Any, S: list[Any] | None = None) -> str:
     return "; ".join(item_label(spec, it, S) for it in deal[1:])
 
 
-def labeller(spec: Any, S: list[Any] | None = None) -> Any:
-    """:func:`label` for many deals in one state: each item named once (the swaps of a
-    window's offers repeat the same few hundred items thousands of times)."""
-    names: dict[tuple[Any, ...], str] = {}
-
-    def name(item: tuple[Any, ...]) -> str:
-        text = names.get(item)
-        if text is None:
-            text = names[item] = item_label(spec, item, S)
-        return text
-
-    return lambda deal: "; ".join(map(name, deal[1:]))
-
-
-def identifier(spec: Any) -> Any:
-    """:func:`deal_id` for many deals, each item's id made once."""
-    ids: dict[tuple[Any, ...], str] = {}
-
-    def item_id(item: tuple[Any, ...]) -> str:
-        text = ids.get(item)
-        if text is None:
-            g, giver, receiver, x = item
-            name = spec.engine.deal_goods[g][0]
-            text = ids[item] = (
-                f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}"
-            )
-        return text
-
-    return lambda deal: "offer:" + ";".join(map(item_id, deal[1:]))
-
-
 def _arg_id(spec: Any, g: int, x: Any) -> str:
     ref = spec.engine.deal_goods[g][3]
     if x is None:
@@ -398,8 +373,49 @@ def _arg_id(spec: Any, g: int, x: Any) -> str:
     return f"={x}"
 
 
+def item_id(spec: Any, item: tuple[Any, ...]) -> str:
+    g, giver, receiver, x = item
+    name = spec.engine.deal_goods[g][0]
+    return f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}"
+
+
 def deal_id(spec: Any, deal: Any) -> str:
-    return identifier(spec)(deal)
+    return "offer:" + ";".join([item_id(spec, item) for item in deal[1:]])
+
+
+def row_makers(spec: Any, S: list[Any] | None) -> tuple[Any, Any]:
+    """``deal_id`` and ``label`` for the rows of one list of offers in state ``S``, each
+    item's id and label made once: a swap is two single items the list also offers alone,
+    so a whole list (views, OpenSpiel's legal actions) makes each item's text once rather
+    than once per deal it is in."""
+    ids: dict[tuple[Any, ...], str] = {}
+    labels: dict[tuple[Any, ...], str] = {}
+
+    def ident(deal: Any) -> str:
+        parts = []
+        for item in deal[1:]:
+            try:
+                text = ids[item]
+            except KeyError:
+                text = ids[item] = item_id(spec, item)
+            except TypeError:  # an argument that cannot key a dict: made each time
+                text = item_id(spec, item)
+            parts.append(text)
+        return "offer:" + ";".join(parts)
+
+    def label_of(deal: Any) -> str:
+        parts = []
+        for item in deal[1:]:
+            try:
+                text = labels[item]
+            except KeyError:
+                text = labels[item] = item_label(spec, item, S)
+            except TypeError:  # an argument that cannot key a dict: made each time
+                text = item_label(spec, item, S)
+            parts.append(text)
+        return "; ".join(parts)
+
+    return ident, label_of
 
 
 def _quoted(part: str) -> str:

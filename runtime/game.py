@@ -104,8 +104,8 @@ class _LazyOptions:
         return Option(oid, label)
 
     def __iter__(self) -> Any:
-        for i in range(len(self)):
-            yield self[i]
+        for oid, label, _v in self.rows:  # the rows' own order (an offer list makes it faster)
+            yield Option(oid, label)
 
 
 def _options(rows: Any) -> Any:

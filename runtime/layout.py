@@ -183,7 +183,8 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
     From ``LAYOUT`` rows: ``o_<field>`` offsets. From ``id_<kind>``: ``n_<kind>``,
     ``all_<kind>`` (the indices) and ``k_<kind>__<id>`` (an id's index). From fixed record
     values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value) and
-    ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From card
+    ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From fixed
+    player values ``s_p_<field>``: ``ix_player__<field>`` (seat indices by value). From card
     attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
     """
     d = dict(primary)
@@ -220,12 +221,47 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
                     for i, vv in enumerate(zip(values, more, strict=True)):
                         pairs[vv] = (*pairs.get(vv, ()), i)
                     d[f"ix_{etype}__{attr}__{other[len(prefix) :]}"] = pairs
+        elif key.startswith("s_p_") and _scalars(values):
+            # the seats by the value of a player field no rule changes (``ix_player__<F>``)
+            seats: dict[Any, tuple[int, ...]] = {}
+            for i, v in enumerate(values):
+                seats[v] = (*seats.get(v, ()), i)
+            d["ix_player__" + key[4:]] = seats
         elif key.startswith("card_") and _scalars(values):
             masks: dict[Any, int] = {}
             for i, v in enumerate(values):
                 masks[v] = masks.get(v, 0) | (1 << i)
             d["mk_card__" + key[5:]] = masks
+    # a fixed attribute A naming a seat (``seat_attrs``), seen through a fixed player field F:
+    # the records by that value (``ix_<type>__<A>_of_<F>``), alone and with each other fixed
+    # attribute (names in order, as above)
+    for path in primary.get("seat_attrs", ()):
+        etype, _, attr = path.partition("__")
+        seats = primary[f"s_e_{path}"]
+        prefix = f"s_e_{etype}__"
+        for key, values in primary.items():
+            if not (key.startswith("s_p_") and _scalars(values)):
+                continue
+            name = f"{attr}_of_{key[4:]}"
+            derived = tuple(values[s] for s in seats)
+            d[f"ix_{etype}__{name}"] = _by_value(zip(derived, strict=True))
+            for other, more in primary.items():
+                if other.startswith(prefix) and _scalars(more):
+                    b = other[len(prefix) :]
+                    first, second = sorted([(name, derived), (b, more)])
+                    d[f"ix_{etype}__{first[0]}__{second[0]}"] = _by_value(
+                        zip(first[1], second[1], strict=True)
+                    )
     return d
+
+
+def _by_value(rows: Any) -> dict[Any, tuple[int, ...]]:
+    """The indices of ``rows`` (tuples of values) by value: one value alone, or a pair."""
+    index: dict[Any, tuple[int, ...]] = {}
+    for i, row in enumerate(rows):
+        v = row[0] if len(row) == 1 else row
+        index[v] = (*index.get(v, ()), i)
+    return index
 
 
 def initial_state(

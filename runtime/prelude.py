@@ -78,6 +78,7 @@ __all__ = [
     "resolve",
     "cell_shift",
     "tcall",
+    "programs",
     "terms",
     "report_options",
     "report",
@@ -551,6 +552,18 @@ def tcall(
     """Call the program ``names[t]`` of table number ``t`` (``default`` if it has none)."""
     program = names[t]
     return default if program is None else getattr(engine, program)(S, *args)
+
+
+def programs(engine: Any, names: Any, default: Any) -> tuple[Any, ...]:
+    """The program of each table (``names``: method names by table number, None where a
+    table has none) as bound methods of ``engine``, a function giving ``default`` where a
+    table has none: generated code calls ``self.tfun_<part>[t](S, ...)`` without a lookup
+    by name (what :func:`tcall` does)."""
+
+    def none(S: list[Any], *args: Any) -> Any:
+        return default
+
+    return tuple(none if n is None else getattr(engine, n) for n in names or ())
 
 
 def terms(names: tuple[str, ...], values: Any) -> str:

@@ -466,7 +466,7 @@ class GameSpec:
             if site.options == "report":
                 ident, label = self.report_id, (lambda v: self.report_label(v, S))
             else:
-                ident, label = deals.identifier(self), deals.labeller(self, S)
+                ident, label = deals.row_makers(self, S)
 
             def row(i: int) -> tuple[str, str, Any]:
                 if i == len(values):
@@ -474,7 +474,12 @@ class GameSpec:
                 v = values[i]
                 return (ident(v), label(v), v)
 
-            return OptionRows(len(values) + 1, row)  # type: ignore[return-value]
+            def every() -> Any:
+                for v in values:  # in order, without finding each by its number
+                    yield (ident(v), label(v), v)
+                yield decline
+
+            return OptionRows(len(values) + 1, row, every)  # type: ignore[return-value]
         out = [(self.option_id(site, v), self.option_label(site, v, S), v) for v in d[2]]
         if site.optional:
             n = len(self.templates[site.prompt].kinds)
@@ -559,10 +564,11 @@ class GameSpec:
 
 class OptionRows:
     """The options of a decision with too many to list (an allocation, a report) as
-    ``(id, label, value)`` rows, each made when asked for: ``row(i)`` makes row ``i``."""
+    ``(id, label, value)`` rows, each made when asked for: ``row(i)`` makes row ``i``;
+    ``every()``, if given, yields every row in order (what iterating gives)."""
 
-    def __init__(self, n: int, row: Any) -> None:
-        self.n, self.row = n, row
+    def __init__(self, n: int, row: Any, every: Any = None) -> None:
+        self.n, self.row, self.every = n, row, every
 
     def __len__(self) -> int:
         return self.n
@@ -575,6 +581,9 @@ class OptionRows:
         return self.row(i)
 
     def __iter__(self) -> Any:
+        if self.every is not None:  # every row in order, made faster than one at a time
+            yield from self.every()
+            return
         for i in range(self.n):
             yield self.row(i)
 

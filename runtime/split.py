@@ -48,10 +48,18 @@ class Split:
         out: list[Any] = []
         left = self.points
         ways = self._ways
+        most = self.max_each
         for t, target in enumerate(self.targets):
+            if left == 0:
+                break  # nothing left to place: no point on this target or the next ones
             # splits with k points on this target come in order k = 0, 1, ...
-            for k in range(min(self.max_each, left) + 1):
-                block = ways[t + 1][left - k]
+            below = ways[t + 1]
+            block = below[left]
+            if i < block:
+                continue  # k = 0, most targets of a random split
+            i -= block
+            for k in range(1, min(most, left) + 1):
+                block = below[left - k]
                 if i < block:
                     out.extend([target] * k)
                     left -= k

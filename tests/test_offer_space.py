@@ -249,3 +249,25 @@ def test_offers_made_in_two_threads_at_once_are_each_their_own_state(monkeypatch
     for t in threads:
         t.join()
     assert got == {"A": expected[0], "B": expected[1]}
+
+
+def test_the_option_rows_of_an_offer_decision_listed_whole_are_its_rows_by_number():
+    """Listing every row (views, OpenSpiel's legal actions) makes each item's id and label
+    once and walks the offers in order; the rows are those made one by one by number, with
+    the ids and labels ``deal_id`` and ``label`` give."""
+    from rulecraft.runtime.prelude import PENDING
+
+    spec = WESTPHALIA
+    checked = 0
+    for S in states(spec, games=2, steps=200):
+        for d in S[PENDING] or ():
+            if spec.sites[d[1]].options != "offer":
+                continue
+            rows = spec.options(d, S)
+            whole = list(rows)
+            assert whole == [rows[i] for i in range(len(rows))]
+            for oid, label, v in whole[:-1][::97]:
+                assert oid == deal_id(spec, v) and label == deals.label(spec, v, S)
+            assert whole[-1][0] == "pass"
+            checked += len(whole)
+    assert checked > 1000

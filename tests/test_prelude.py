@@ -261,6 +261,10 @@ def test_table_programs_and_reports() -> None:
 
     assert prelude.tcall(Engine(), ("f_mods", None), 0, 0, [], 4) == 5
     assert prelude.tcall(Engine(), ("f_mods", None), 1, "default", [], 4) == "default"
+    # bound once per engine (``self.tfun_<part>``): the same answers, called by table number
+    mods = prelude.programs(Engine(), ("f_mods", None), "default")
+    assert mods[0]([], 4) == 5 and mods[1]([], 4) == "default"
+    assert prelude.programs(Engine(), None, 0) == ()
     S = [None] * 20
     S[14], S[15] = 1, 2
     options = prelude.report_options(S, ((14, 2, (1, 2, 3)),))

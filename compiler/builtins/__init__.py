@@ -85,7 +85,7 @@ _ROWS = [
         ("list",),
         "the sum of a list of numbers",
         takes(ir.list_of(ir.INT), gives=ir.INT),
-        lambda eg, c: f"sum({eg.expr(c.args[0])})",
+        lambda eg, c: f"sum({eg.expr(eg.fuse_sum(c.args[0]))})",
         quiet=True,
     ),
     Builtin(

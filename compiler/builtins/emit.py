@@ -161,7 +161,7 @@ def emit_table_program(part: str, default: str) -> Emitter:
                 return default
             return f"self.f_{r.name}({', '.join(['S', *args])})"
         t = eg.expr(c.args[0])
-        return f"_tcall(self, self.tprog_{part}, {t}, {default}, {', '.join(['S', *args])})"
+        return f"self.tfun_{part}[{t}]({', '.join(['S', *args])})"
 
     return emit
 
@@ -180,7 +180,7 @@ def emit_table_terms(eg: ExprGen, c: Call) -> str:
     if not eg.sd.game.table_terms:
         return '""'
     t = eg.expr(c.args[0])
-    call = f"_tcall(self, self.tprog_terms, {t}, (), {', '.join(['S', *args])})"
+    call = f"self.tfun_terms[{t}]({', '.join(['S', *args])})"
     return f"_terms(self.tterm_names[{t}], {call})"
 
 
@@ -215,7 +215,7 @@ def run_apply(g: RoutineGen, c: Call) -> str:
         if prog is None:
             return "pass"
         return f"self.p_{prog.name}({', '.join(['S', *args, f'{r}[1]'])})"
-    return f"_tcall(self, self.tprog_apply, {r}[0], None, {', '.join(['S', *args, f'{r}[1]'])})"
+    return f"self.tfun_apply[{r}[0]]({', '.join(['S', *args, f'{r}[1]'])})"
 
 
 # -- decisions

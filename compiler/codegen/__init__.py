@@ -24,9 +24,11 @@ __all__ = [
 ]
 
 RUFF = [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100"]
-SORT_IMPORTS = [
+TIDY = [
     *(sys.executable, "-m", "ruff", "check", "--isolated", "--quiet"),
-    *("--select", "I", "--fix", "--exit-zero", "--line-length", "100"),
+    # imports sorted, and parentheses an inlined function's body leaves around a lone
+    # generator argument (`any((x for x in xs))`) dropped
+    *("--select", "I,UP034", "--fix", "--exit-zero", "--line-length", "100"),
 ]
 
 
@@ -46,10 +48,10 @@ def format_many(texts: dict[str, str]) -> dict[str, str]:
     with tempfile.TemporaryDirectory(prefix="rulecraft-") as tmp:
         for name, text in texts.items():
             Path(tmp, name).write_text(text, encoding="utf-8")
+        subprocess.run([*TIDY, tmp], capture_output=True, text=True, check=False)
         proc = subprocess.run([*RUFF, tmp], capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise CodegenError("generated code does not parse:\n" + proc.stderr)
-        subprocess.run([*SORT_IMPORTS, tmp], capture_output=True, text=True, check=False)
         return {
             name: extract_origins(Path(tmp, name).read_text(encoding="utf-8")) for name in texts
         }

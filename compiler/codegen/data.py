@@ -17,7 +17,10 @@ Names of static data (keys of ``ScenarioData.data``, attributes of the engine ob
 - ``c_N``: constants and switchable readings; ``e_E``: the values of enum ``E``;
 - ``k_K__ID``: the index of the player, card or record named ``ID`` in the rules;
 - ``ix_T__A``: record indices by the value of attribute ``A``; ``mk_card__A``: masks of
-  cards by the value of attribute ``A``;
+  cards by the value of attribute ``A``; ``ix_player__F``: seats by the value of a player
+  field no rule changes; ``ix_T__A_of_F``: records by the field ``F`` of the seat their
+  attribute ``A`` names (``seat_attrs`` lists those attributes); all derived at load time
+  (``rulecraft.runtime.layout.engine_data``), with pairs ``ix_T__A__B`` of two of them;
 - ``t_ID``: a table the rules look up.
 """
 
@@ -311,6 +314,16 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
                 data["s_" + key] = tuple(
                     conv.value(given[rid].get(name), f, static=True) for rid in rids
                 )
+    # fixed record attributes that name a seat: the engine's data indexes their records by
+    # the seat's fixed player fields too (``ix_T__A_of_F``, runtime.layout.engine_data)
+    seat_attrs = tuple(
+        f"{tname}__{name}"
+        for tname, et in game.entities.items()
+        for name, f in et.attributes.items()
+        if f.type == ir.PLAYER and not f.optional and f"s_e_{tname}__{name}" in data
+    )
+    if seat_attrs and any(k.startswith("s_p_") for k in data):
+        data["seat_attrs"] = seat_attrs
     d.size = offset
     d.init = init
     if game.facts():

@@ -41,7 +41,7 @@ from ..effects import (
 )
 from .data import ScenarioData, table_ids
 from .hoist import hoistable
-from .indexed import conjuncts, join_and
+from .indexed import conjuncts, indexed_type, join_and
 
 
 class CodegenError(Exception):
@@ -374,9 +374,9 @@ class ExprGen:
         records with both (``self.ix_T__A__B``, attributes in name order)."""
         e = self.flatten(e)
         it, cond = e.iter, e.cond
-        if isinstance(it, Name) and it.ref is not None and it.ref[0] == "all" and cond is not None:
-            tname = it.ref[1]
-            parts = conjuncts(cond)
+        tname = indexed_type(it)
+        if tname is not None and cond is not None:
+            parts = self.filter_parts(cond, e.var, tname)
             for i, c in enumerate(parts):
                 hit = self.static_equality(c, e.var, tname)
                 if hit is not None:
@@ -395,21 +395,118 @@ class ExprGen:
                     return src, join_and(rest)
         return self.iterable(it), cond
 
+    def filter_parts(self, cond: Expr, var: str, tname: str) -> list[Expr]:
+        """The parts of a filter of ``var`` over ``tname`` joined by ``and``; if none is an
+        equality an index serves, a call among them that can be inlined is replaced by its
+        body's parts (``western(p)``: ``p.side == "allies" and ...``), so that an index can
+        serve a test written in a function (kept only if it then does)."""
+        parts = conjuncts(cond)
+        if any(self.static_equality(c, var, tname) for c in parts):
+            return parts
+        before = self.inlined
+        out: list[Expr] = []
+        for c in parts:
+            sub = self.inl(c)
+            out.extend(conjuncts(sub) if sub is not c else [c])
+        if any(self.static_equality(c, var, tname) for c in out):
+            return out
+        self.inlined = before  # nothing gained: the names of inlined variables as before
+        return parts
+
     def static_equality(self, c: Expr, var: str, tname: str) -> tuple[str, Expr] | None:
         if not (isinstance(c, Compare) and c.op == "=="):
             return None
-        et = self.sd.game.entities[tname]
+        # a record's fixed attributes; a seat's player fields no rule changes (``s_p_F``)
+        if tname == "player":
+            fixed = {n for n in self.sd.game.player_fields if f"s_p_{n}" in self.sd.data}
+        else:
+            fixed = set(self.sd.game.entities[tname].attributes)
         for side, other in ((c.left, c.right), (c.right, c.left)):
             if (
                 isinstance(side, Attr)
                 and isinstance(side.obj, Name)
                 and side.obj.id == var
-                and side.name in et.attributes
+                and side.name in fixed
                 and f"ix_{tname}__{side.name}" in self.sd.data
                 and not _mentions(other, var)
             ):
                 return side.name, other
+            # ``x.A.F``: a fixed attribute naming a seat, seen through a fixed player field
+            if (
+                isinstance(side, Attr)
+                and isinstance(side.obj, Attr)
+                and isinstance(side.obj.obj, Name)
+                and side.obj.obj.id == var
+                and side.obj.name in fixed
+                and f"ix_{tname}__{side.obj.name}_of_{side.name}" in self.sd.data
+                and not _mentions(other, var)
+            ):
+                return f"{side.obj.name}_of_{side.name}", other
         return None
+
+    def fuse_sum(self, e: Expr) -> Expr:
+        """``sum([sum([E for k in Ts if k.A == q and C]) for q in players if F])`` (after
+        inlining, e.g. ``committed(q, c)``) as ``sum([E for k in Ts if F' and C])``, ``F'``
+        being ``F`` of ``k.A``: each record counts once, for the seat its fixed attribute
+        ``A`` names, if that seat passes ``F`` (ints: the order of the terms does not
+        matter). One loop, which an index by ``A``'s seat's fields can serve (``k.A.side``),
+        instead of a loop per seat. Else ``e`` as it is."""
+        before = self.inlined
+        out = self._fuse_sum(e)
+        if out is e:
+            self.inlined = before  # nothing fused: the names of inlined variables as before
+        return out
+
+    def _fuse_sum(self, e: Expr) -> Expr:
+        if not (isinstance(e, Comp) and e.cond is not None):
+            return e
+        outer = self.flatten(e)
+        if indexed_type(outer.iter) != "player":
+            return e
+        inner = self.inl(outer.elt)
+        if not (
+            isinstance(inner, Call)
+            and not isinstance(inner.ref, ir.Routine)
+            and inner.func == "sum"
+            and len(inner.args) == 1
+            and isinstance(inner.args[0], Comp)
+        ):
+            return e
+        ic = self.flatten(inner.args[0])
+        tname = indexed_type(ic.iter)
+        if tname in (None, "player") or ic.cond is None or ic.var == outer.var:
+            return e
+        parts = conjuncts(ic.cond)
+        et = self.sd.game.entities[tname]
+        for i, c in enumerate(parts):
+            if not (isinstance(c, Compare) and c.op == "=="):
+                continue
+            for side, other in ((c.left, c.right), (c.right, c.left)):
+                f = et.attributes.get(side.name) if isinstance(side, Attr) else None
+                if (
+                    f is not None
+                    and f.type == ir.PLAYER
+                    and not f.optional
+                    and isinstance(side.obj, Name)
+                    and side.obj.id == ic.var
+                    and isinstance(other, Name)
+                    and other.id == outer.var
+                    and other.ref == ("local", outer.var)
+                    and not _binds(ic, outer.var)
+                    and not _binds(outer.cond, ic.var)
+                ):
+                    cond = _put(copy.deepcopy(outer.cond), outer.var, side)
+                    # only where an index of A's seats' fields serves the seats' filter
+                    hits = [self.static_equality(p, ic.var, tname) for p in conjuncts(cond)]
+                    if not any(h and h[0].startswith(f"{side.name}_of_") for h in hits):
+                        return e
+                    rest = [_put(copy.deepcopy(p), outer.var, side) for p in parts[i + 1 :]]
+                    rest = [_put(copy.deepcopy(p), outer.var, side) for p in parts[:i]] + rest
+                    fused = copy.copy(ic)
+                    fused.cond = join_and([cond, *rest])
+                    fused.elt = _put(copy.deepcopy(ic.elt), outer.var, side)
+                    return fused
+        return e
 
     def e_Comp(self, e: Comp) -> str:
         m = self.mask(e)
@@ -636,6 +733,32 @@ def _substitute(e: Any, args: dict[str, Expr], params: set[str], suffix: str) ->
         return node
 
     return visit(e)
+
+
+def _binds(e: Any, name: str) -> bool:
+    """Whether a comprehension inside ``e`` binds ``name``."""
+    return any(isinstance(n, Comp) and n.var == name for n in walk(e))
+
+
+def _put(e: Any, name: str, value: Expr) -> Any:
+    """``e`` with local ``name`` replaced by (a copy of) ``value`` (no comprehension in ``e``
+    binds ``name``: :func:`_binds`)."""
+    if isinstance(e, Name) and e.id == name and e.ref == ("local", name):
+        return copy.deepcopy(value)
+    for key, v in list(vars(e).items()):
+        if key in ("src", "ty", "ref"):
+            continue
+        if isinstance(v, Expr):
+            setattr(e, key, _put(v, name, value))
+        elif isinstance(v, list):
+            setattr(e, key, [_put(x, name, value) if isinstance(x, Expr) else x for x in v])
+        elif isinstance(v, dict):
+            setattr(
+                e,
+                key,
+                {k: _put(x, name, value) if isinstance(x, Expr) else x for k, x in v.items()},
+            )
+    return e
 
 
 def _rename(e: Any, old: str, new: str) -> Any:

@@ -52,6 +52,9 @@ from .exprs import CodegenError, ExprGen, Scope, type_kind
 from .indexed import loop_source
 from .pytext import doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
 
+#: an int written out (a bound or a value known when generating)
+_INT = re.compile(r"-?\d+")
+
 VISIBILITY_RANK = {"none": 0, "owner": 1, "all": 2}
 
 
@@ -364,13 +367,39 @@ class PlainForms:
         if f.type == ir.INT:
             lo = self.bound(f.min, info, obj)
             hi = self.bound(f.max, info, obj)
-            if lo is not None and hi is not None:
-                value = f"min(max({value}, {lo}), {hi})"
-            elif lo is not None:
-                value = f"max({value}, {lo})"
-            elif hi is not None:
-                value = f"min({value}, {hi})"
+            value = self.clamped(out, ind, value, lo, hi)
         self.line(out, ind, f"{code} = {value}")
+
+    def clamped(self, out: list[str], ind: int, value: str, lo: str | None, hi: str | None) -> str:
+        """``value`` kept within the bounds of an int field (None: no bound). A constant
+        within constant bounds is clamped here; with constant bounds (``lo <= hi``) the value
+        is put in ``_clamp`` and compared (what ``min(max(v, lo), hi)`` gives, without two
+        calls); bounds read from a record stay ``min``/``max``, which also settle ``lo > hi``."""
+        if lo is None and hi is None:
+            return value
+        ints = [b for b in (value, lo, hi) if b is not None and _INT.fullmatch(b)]
+        if len(ints) == 1 + (lo is not None) + (hi is not None):
+            v = int(value)
+            if lo is not None:
+                v = max(v, int(lo))
+            if hi is not None:
+                v = min(v, int(hi))
+            return str(v)
+        constant = [b for b in (lo, hi) if b is not None and _INT.fullmatch(b)]
+        if len(constant) == (lo is not None) + (hi is not None) and (
+            lo is None or hi is None or int(lo) <= int(hi)
+        ):
+            self.line(out, ind, f"_clamp = {value}")
+            if lo is not None and hi is not None:
+                return f"{lo} if _clamp < {lo} else {hi} if _clamp > {hi} else _clamp"
+            if lo is not None:
+                return f"{lo} if _clamp < {lo} else _clamp"
+            return f"{hi} if _clamp > {hi} else _clamp"
+        if lo is not None and hi is not None:
+            return f"min(max({value}, {lo}), {hi})"
+        if lo is not None:
+            return f"max({value}, {lo})"
+        return f"min({value}, {hi})"
 
     def bound(self, b: Any, info: Any, obj: str | None) -> str | None:
         if b is None:

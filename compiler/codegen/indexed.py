@@ -10,6 +10,9 @@ The same records in the same order reach the body, provided the value compared w
 not change while the loop runs: it must be a constant, a record, a seat, or a local that
 the loop's body never assigns (a global could be changed by a procedure the body calls).
 The attribute is fixed, so a record's value cannot change either.
+
+Seats are indexed the same way by player fields no rule changes (``self.ix_player__F``):
+``for q in players: if q.side == p.side: ...`` walks the seats of ``p``'s side.
 """
 
 from __future__ import annotations
@@ -30,10 +33,9 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
     own source and body. ``gen`` is the routine generator (its ``expr``, ``iterable`` and
     expression generator ``eg``)."""
     it = s.iter
+    tname = indexed_type(it)
     if (
-        isinstance(it, Name)
-        and it.ref is not None
-        and it.ref[0] == "all"
+        tname is not None
         and len(s.body) == 1
         and isinstance(s.body[0], If)
         and len(s.body[0].branches) == 1
@@ -41,8 +43,7 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
     ):
         test = s.body[0]
         cond, inner = test.branches[0]
-        tname = it.ref[1]
-        parts = conjuncts(cond)
+        parts = gen.eg.filter_parts(cond, s.var, tname)
         for i, c in enumerate(parts):
             hit = gen.eg.static_equality(c, s.var, tname)
             if hit is None or not _steady(hit[1], s.body):
@@ -55,6 +56,17 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
             kept = If(test.src, test.off, [(rest, inner)], [])
             return src, [kept]
     return gen.iterable(it), s.body
+
+
+def indexed_type(it: Expr) -> str | None:
+    """The type whose every value ``it`` names (``all`` records of a type, or ``players``:
+    ``"player"``), whose indexes a filtered loop over it may walk; else None."""
+    if isinstance(it, Name) and it.ref is not None:
+        if it.ref[0] == "all":
+            return str(it.ref[1])
+        if it.ref[0] == "players":
+            return "player"
+    return None
 
 
 def _steady(e: Expr, body: list[Stmt]) -> bool:

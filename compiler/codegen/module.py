@@ -42,6 +42,9 @@ def prelude_alias(name: str) -> str:
     return name if name in _PLAIN else "_" + name
 
 
+#: tuples of the tables' programs by table number, one per part (``tprog_<part>`` bound)
+TFUNS = ("tfun_mods", "tfun_allows", "tfun_apply", "tfun_terms")
+
 #: the helpers of rulecraft.runtime.prelude by the names generated code calls them
 PRELUDE_NAMES = {prelude_alias(n): n for n in prelude.__all__}
 RUNTIME_NAMES = ("SUSPEND", "DeadEnd", "GameEnded", "RulesError", "TurnLimit")
@@ -568,7 +571,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
     if cls.parent is None:
         lines.append("    d: Any")
         # tuples of bound methods (or None): typed, so the native build indexes them natively
-        for name in ("routines", "card_r", "card_p", "card_q", "card_playable"):
+        for name in ("routines", "card_r", "card_p", "card_q", "card_playable", *TFUNS):
             lines.append(f"    {name}: tuple[Any, ...]")
         for name in ("flow_r", "flow_q"):
             lines.append(f"    {name}: tuple[Any, ...]")

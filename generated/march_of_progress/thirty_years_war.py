@@ -140,6 +140,7 @@ PRIMARY: dict[str, Any] = {
     "s_e_country__vp_max": (3, 2, 3),
     "s_p_cards": ((0, 1, 2, 3, 4, 5, 6, 7), (0, 1, 2, 3, 4, 5, 6, 7)),
     "s_p_home": (0, 2),
+    "seat_attrs": ("army__owner",),
     "text_card": (
         "Move 1 of your armies from the country card it occupies to an adjacent country card.",
         "Move 1 of your armies or a group of 2 of your armies from a single country card they both occupy to a single adjacent country card.",

@@ -1663,6 +1663,7 @@ PRIMARY: dict[str, Any] = {
     ),
     "s_p_funding_base": (2, 2, 2),
     "s_p_round_pp": (0, 0, 0),
+    "seat_attrs": ("box__zone", "chit__owner", "strategy__owner", "party__natural_ally"),
     "text_card": (),
     "unplayable_card": (),
 }

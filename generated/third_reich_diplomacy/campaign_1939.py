@@ -2350,6 +2350,7 @@ PRIMARY: dict[str, Any] = {
     ),
     "s_p_basic": (3, 2, 3, 2, 3, 2),
     "s_p_side": ("axis", "axis", "allies", "allies", "allies", "allies"),
+    "seat_attrs": ("commitment__owner",),
     "t_belgium_luxembourg": TABLE_BELGIUM_LUXEMBOURG,
     "t_bulgaria_active": TABLE_BULGARIA_ACTIVE,
     "t_bulgaria_hungary_rumania_inactive": TABLE_BULGARIA_HUNGARY_RUMANIA_INACTIVE,

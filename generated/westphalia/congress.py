@@ -717,6 +717,7 @@ PRIMARY: dict[str, Any] = {
     "s_p_partnership": ("habsburg", "habsburg", "habsburg", "french", "french", "french"),
     "s_p_protestant": (False, False, False, False, True, True),
     "s_p_recruit": (3, 4, 2, 3, 3, 2),
+    "seat_attrs": ("army__owner",),
     "t_arrears": TABLE_ARREARS,
     "text_card": (),
     "unplayable_card": (),

@@ -41,6 +41,7 @@ from rulecraft.runtime.prelude import path_cost as _path_cost
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
 from rulecraft.runtime.prelude import pick as _pick
 from rulecraft.runtime.prelude import pick_optional as _pick_optional
+from rulecraft.runtime.prelude import programs as _programs
 from rulecraft.runtime.prelude import reach as _reach  # noqa: F401
 from rulecraft.runtime.prelude import reachable as _reachable
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
@@ -332,6 +333,10 @@ class WestphaliaRules:
     card_p: tuple[Any, ...]
     card_q: tuple[Any, ...]
     card_playable: tuple[Any, ...]
+    tfun_mods: tuple[Any, ...]
+    tfun_allows: tuple[Any, ...]
+    tfun_apply: tuple[Any, ...]
+    tfun_terms: tuple[Any, ...]
     flow_r: tuple[Any, ...]
     flow_q: tuple[Any, ...]
     flow_origin: Any
@@ -573,6 +578,11 @@ class WestphaliaRules:
             getattr(self, f"f_deal__{g[0]}__keep", None) for g in self.deal_goods
         )
         self.deal_value = getattr(self, "f_" + d["deal_value"]) if d.get("deal_value") else None
+        #: per table, its program of each part as a method (the part's default where none)
+        self.tfun_mods = _programs(self, d.get("tprog_mods"), 0)
+        self.tfun_allows = _programs(self, d.get("tprog_allows"), True)
+        self.tfun_apply = _programs(self, d.get("tprog_apply"), None)
+        self.tfun_terms = _programs(self, d.get("tprog_terms"), ())
 
     def deal_give(self, S: list[Any], g: int, giver: Any, receiver: Any, x: Any) -> None:
         """Give good ``g`` (an item of a deal, see rulecraft.runtime.deals)."""
@@ -1524,7 +1534,8 @@ class WestphaliaRules:
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:391:3]"
-        S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_amount, -200), 999)
+        _clamp = S[self.o_p_debt + v_p] + v_amount
+        S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__claim__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"
@@ -1542,8 +1553,10 @@ class WestphaliaRules:
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:796:5]"
-        S[self.o_p_debt + v_giver] = min(max(S[self.o_p_debt + v_giver] - v_n, -200), 999)
-        S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
+        _clamp = S[self.o_p_debt + v_giver] - v_n
+        S[self.o_p_debt + v_giver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+        _clamp = S[self.o_p_debt + v_receiver] + v_n
+        S[self.o_p_debt + v_receiver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         """deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"""
@@ -1567,11 +1580,13 @@ class WestphaliaRules:
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:862:5]"
-        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+        _clamp = S[self.o_g_liberties] - 1
+        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__liberties_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:855:5]"
-        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+        _clamp = S[self.o_g_liberties] + 1
+        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__peace__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:827:5]"
@@ -1579,16 +1594,20 @@ class WestphaliaRules:
 
     def p_deal__prestige__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:803:5]"
-        S[self.o_p_prestige + v_giver] = min(max(S[self.o_p_prestige + v_giver] - v_n, 0), 15)
-        S[self.o_p_prestige + v_receiver] = min(max(S[self.o_p_prestige + v_receiver] + v_n, 0), 15)
+        _clamp = S[self.o_p_prestige + v_giver] - v_n
+        S[self.o_p_prestige + v_giver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+        _clamp = S[self.o_p_prestige + v_receiver] + v_n
+        S[self.o_p_prestige + v_receiver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
 
     def p_deal__tolerance_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:848:5]"
-        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+        _clamp = S[self.o_g_tolerance] - 1
+        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__tolerance_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:841:5]"
-        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+        _clamp = S[self.o_g_tolerance] + 1
+        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:869:5]"
@@ -1602,8 +1621,10 @@ class WestphaliaRules:
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:789:5]"
-        S[self.o_p_units + v_giver] = min(max(S[self.o_p_units + v_giver] - v_n, 0), 64)
-        S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
+        _clamp = S[self.o_p_units + v_giver] - v_n
+        S[self.o_p_units + v_giver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+        _clamp = S[self.o_p_units + v_receiver] + v_n
+        S[self.o_p_units + v_receiver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
     def p_deal__unrest_debts__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
@@ -1707,7 +1728,8 @@ class WestphaliaRules:
         for v_p__1 in self.all_player:
             _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
-            S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
+            _clamp = S[self.o_p_prestige + v_p] + 1
+            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
@@ -1718,7 +1740,8 @@ class WestphaliaRules:
         """lose_prestige [rules/westphalia/rules.yaml:417:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
-            S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
+            _clamp = S[self.o_p_prestige + v_p] - 1
+            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
@@ -1742,13 +1765,11 @@ class WestphaliaRules:
         )
         for v_x in self.ix_army__owner.get(self.k_player__dutch, ()):
             if S[self.o_e_army__location + v_x] is not None:
-                S[self.o_p_units + self.k_player__dutch] = min(
-                    max(
-                        S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x], 0
-                    ),
-                    64,
+                _clamp = S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x]
+                S[self.o_p_units + self.k_player__dutch] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
+                S[self.o_e_army__units + v_x] = 0
                 S[self.o_e_army__location + v_x] = None
         if S[_LOG] is not False:
             _log(S, 5, ())
@@ -1776,7 +1797,8 @@ class WestphaliaRules:
                 _w4 = _w3 < self.c_recatholicized_markers
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
-                S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                _clamp = S[self.o_g_tolerance] - 1
+                S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 if S[_LOG] is not False:
                     _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
@@ -1785,9 +1807,11 @@ class WestphaliaRules:
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
-            S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
+            _clamp = S[self.o_p_debt + v_p] - v_amount
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         else:
-            S[self.o_p_debt + v_p] = min(max(max(0, N[self.o_p_debt + v_p] - v_amount), -200), 999)
+            _clamp = max(0, N[self.o_p_debt + v_p] - v_amount)
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         if S[_LOG] is not False:
             _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
@@ -1823,12 +1847,10 @@ class WestphaliaRules:
         v_helpers = _w2
         if len(v_helpers) > 0:
             v_q_2 = _head(v_helpers)
-            S[self.o_p_debt + v_p] = min(
-                max(S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k], -200), 999
-            )
-            S[self.o_p_debt + v_q_2] = min(
-                max(S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k], -200), 999
-            )
+            _clamp = S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k]
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k]
+            S[self.o_p_debt + v_q_2] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
 
@@ -1850,7 +1872,8 @@ class WestphaliaRules:
                 self.f_arrears_column(S, N[self.o_p_prestige + v_p]),
             )
             v_n = v_r[3]
-            S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+            _clamp = S[self.o_p_debt + v_p] + v_n
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
@@ -1868,8 +1891,9 @@ class WestphaliaRules:
                     _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
-                S[self.o_p_debt + self.k_player__spain] = min(
-                    max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
+                _clamp = S[self.o_p_debt + self.k_player__spain] + 2
+                S[self.o_p_debt + self.k_player__spain] = (
+                    -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                 )
                 if S[_LOG] is not False:
                     _log(S, 66, (v_r, N[self.o_p_ships + self.k_player__dutch]))
@@ -1877,15 +1901,15 @@ class WestphaliaRules:
     def p_turn__initiative(self, S: list[Any]) -> None:
         """The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"""
         N: list[int] = S
-        S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
+        _clamp = S[self.o_g_diplomacy_phase] + 1
+        S[self.o_g_diplomacy_phase] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
         if S[_LOG] is not False:
             _log(S, 80, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
-            S[self.o_p_units + _r1] = min(
-                max(S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x], 0), 64
-            )
-            S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
+            _clamp = S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x]
+            S[self.o_p_units + _r1] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            S[self.o_e_army__units + v_x] = 0
         S[self.o_g_initiative] = tuple(_shuffled(S, self.all_player))
         _log(S, 81, (tuple(S[self.o_g_initiative]),))
 
@@ -1903,9 +1927,8 @@ class WestphaliaRules:
             if S[_LOG] is not False:
                 _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
-        S[self.o_p_ships + self.k_player__dutch] = min(
-            max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
-        )
+        _clamp = S[self.o_p_ships + self.k_player__dutch] - v_lost
+        S[self.o_p_ships + self.k_player__dutch] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if v_lost > 0:
             if S[_LOG] is not False:
                 _log(S, 69, (v_lost,))
@@ -1938,7 +1961,10 @@ class WestphaliaRules:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
         else:
             for v_p_3 in self.all_player:
-                S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
+                _clamp = self.f_final_score(S, v_p_3)
+                S[self.o_p_score + v_p_3] = (
+                    -999 if _clamp < -999 else 999 if _clamp > 999 else _clamp
+                )
                 if S[_LOG] is not False:
                     _log(S, 46, (v_p_3, N[self.o_p_score + v_p_3]))
             v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
@@ -1972,7 +1998,7 @@ class WestphaliaRules:
             pass
         else:
             S[self.o_g_turn_over] = False
-            S[self.o_g_moves] = max(0, 0)
+            S[self.o_g_moves] = 0
             _runs0 = 0
             while not S[self.o_g_turn_over]:
                 _runs0 += 1
@@ -2019,7 +2045,8 @@ class WestphaliaRules:
                             _w5.append(v_a__1)
                     v_dest = _pick(R, _w5)
                     S[self.o_e_army__location + v_x] = v_dest
-                    S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
+                    _clamp = S[self.o_g_moves] + 1
+                    S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                     v_foes = [
                         v_x__10
                         for v_x__10 in self.all_army
@@ -2056,15 +2083,17 @@ class WestphaliaRules:
                             self.p_transfer_point(
                                 S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                             )
-                            S[self.o_e_army__units + v_x] = min(
-                                max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                            _clamp = S[self.o_e_army__units + v_x] - 1
+                            S[self.o_e_army__units + v_x] = (
+                                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                             )
                     else:
                         self.p_transfer_point(
                             S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
-                        S[self.o_e_army__units + v_x] = min(
-                            max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                        _clamp = S[self.o_e_army__units + v_x] - 1
+                        S[self.o_e_army__units + v_x] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 else:
                     S[self.o_g_turn_over] = True
@@ -2080,18 +2109,20 @@ class WestphaliaRules:
         v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
             v_x_2 = _head(v_mine)
-            S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
+            _clamp = min(self.c_army_max, v_held)
+            S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         elif len(v_mine) > 1:
             v_picks = _pick(
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+                _clamp = v_picks.count(v_x_3)
+                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         _w1 = 0
         for v_x_4 in v_mine:
             _w1 += N[self.o_e_army__units + v_x_4]
         v_kept = _w1
-        S[self.o_p_units + v_p] = min(max(0, 0), 64)
+        S[self.o_p_units + v_p] = 0
         if v_held > v_kept:
             pass
         if len(v_mine) > 0:
@@ -2128,25 +2159,25 @@ class WestphaliaRules:
                 _w2 += N[self.o_e_army__units + v_d_5]
             _v_units = _w2
             if v_a == v_b:
-                S[self.o_e_army__units + v_att] = min(
-                    max(S[self.o_e_army__units + v_att] - v_low, 0), 64
-                )
+                _clamp = S[self.o_e_army__units + v_att] - v_low
+                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
                 S[self.o_g_attacker_won] = v_attack > v_defense
                 _v_w = self.s_e_army__owner[v_att] if S[self.o_g_attacker_won] else _head(v_losers)
-                S[self.o_e_army__units + v_att] = min(
-                    max(S[self.o_e_army__units + v_att] - v_low, 0), 64
-                )
+                _clamp = S[self.o_e_army__units + v_att] - v_low
+                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 for v_d_6 in v_fighting:
-                    S[self.o_e_army__units + v_d_6] = min(
-                        max(S[self.o_e_army__units + v_d_6] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_d_6] - v_low
+                    S[self.o_e_army__units + v_d_6] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
             if S[self.o_g_attacker_won]:
                 for v_d_7 in v_fighting:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 for v_d_8 in v_fighting:
                     self.q_retreat(S, R, v_d_8)
             else:
@@ -2159,7 +2190,8 @@ class WestphaliaRules:
                         _w3 = True
                         break
                 if _w3:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 self.q_retreat(S, R, v_att)
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
@@ -2175,7 +2207,8 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
-                S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
+                _clamp = S[self.o_e_army__units + v_x] - 1
+                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
     def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
@@ -2405,7 +2438,8 @@ class WestphaliaRules:
                     set(v_passable),
                 ),
             )
-            S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
+            _clamp = S[self.o_e_army__units + v_x] - v_cost
+            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             S[self.o_e_army__location + v_x] = v_d
         else:
             pass
@@ -2433,9 +2467,11 @@ class WestphaliaRules:
         'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
         N: list[int] = S
         if N[self.o_g_window__talks__depth] < 1 and self.c_talks_at_every_step:
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] + 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             self.q_negotiate(S, R, S[self.o_g_initiative], self.c_step_rounds)
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] - 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
 
     def q_turn__final(self, S: list[Any], R: Any) -> None:
         "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:188:3]"
@@ -2474,9 +2510,11 @@ class WestphaliaRules:
             if N[self.o_p_units + v_p] >= v_n:
                 v_units = R() < 0.5
             if v_units:
-                S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
+                _clamp = S[self.o_p_units + v_p] - v_n
+                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
-                S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+                _clamp = S[self.o_p_debt + v_p] + v_n
+                S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def q_turn__military(self, S: list[Any], R: Any) -> None:
         "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:196:3]"
@@ -2512,20 +2550,21 @@ class WestphaliaRules:
             pass
         else:
             for v_p in self.all_player:
-                S[self.o_p_units + v_p] = min(
-                    max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
-                )
+                _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         v_room = min(
             N[self.o_p_units + self.k_player__dutch],
             self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
         )
         if v_room > 0:
             v_n = _pick(R, tuple(range(0, v_room + 1)))
-            S[self.o_p_units + self.k_player__dutch] = min(
-                max(S[self.o_p_units + self.k_player__dutch] - v_n, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
+            S[self.o_p_units + self.k_player__dutch] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_ships + self.k_player__dutch] = min(
-                max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
+            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
+            S[self.o_p_ships + self.k_player__dutch] = (
+                0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
                 pass
@@ -2547,7 +2586,8 @@ class WestphaliaRules:
         _ps1 = tuple([self.k_player__sweden, self.k_player__france])
         _ans2 = [_pick(R, tuple(range(0, v_most + 1))) for v_p in _ps1]
         for v_p, v_k in zip(_ps1, _ans2, strict=True):
-            S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
+            _clamp = v_k
+            S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
         v_n = (
             N[self.o_p_unrest_pick + self.k_player__sweden]
             if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -2559,19 +2599,21 @@ class WestphaliaRules:
             != N[self.o_p_unrest_pick + self.k_player__france]
         ):
             pass
-        S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
-        S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+        S[self.o_p_unrest_pick + self.k_player__sweden] = 0
+        S[self.o_p_unrest_pick + self.k_player__france] = 0
         _runs0 = 0
         while v_n > 0 and len(S[self.o_g_unrest_deck]) > 0:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_n -= 1
-            S[self.o_p_units + self.k_player__sweden] = min(
-                max(S[self.o_p_units + self.k_player__sweden] - 1, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__sweden] - 1
+            S[self.o_p_units + self.k_player__sweden] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_units + self.k_player__france] = min(
-                max(S[self.o_p_units + self.k_player__france] - 1, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__france] - 1
+            S[self.o_p_units + self.k_player__france] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
             v_k_2 = _head(S[self.o_g_unrest_deck])
             S[self.o_g_unrest_deck] = tuple(
@@ -2585,29 +2627,36 @@ class WestphaliaRules:
                 if not v_taken:
                     v_taken = R() < 0.5
                     if v_taken:
-                        S[self.o_p_debt + v_p_2] = min(
-                            max(S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2], -200), 999
+                        _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                        S[self.o_p_debt + v_p_2] = (
+                            -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                         )
                         if self.s_e_unrest__track[v_k_2] == "tolerance":
-                            S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                            _clamp = S[self.o_g_tolerance] + 1
+                            S[self.o_g_tolerance] = (
+                                0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                            )
                         else:
-                            S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+                            _clamp = S[self.o_g_liberties] + 1
+                            S[self.o_g_liberties] = (
+                                0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                            )
                         self.p_take_off_hands(S, v_p_2, v_k_2)
             if not v_taken:
                 v_back = R() < 0.5
                 if v_back:
-                    S[self.o_p_debt + self.k_player__austria] = min(
-                        max(
-                            S[self.o_p_debt + self.k_player__austria]
-                            + self.s_e_unrest__debts[v_k_2],
-                            -200,
-                        ),
-                        999,
+                    _clamp = (
+                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                    )
+                    S[self.o_p_debt + self.k_player__austria] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] - 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] - 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
                     pass
@@ -2635,7 +2684,7 @@ class WestphaliaRules:
                     pc = 1
             if pc == 1:
                 S[self.o_g_turn_over] = False
-                S[self.o_g_moves] = max(0, 0)
+                S[self.o_g_moves] = 0
                 v__runs = 0
                 pc = 2
             if pc == 2:
@@ -2735,7 +2784,8 @@ class WestphaliaRules:
                     F = None
                 v_dest = v
                 S[self.o_e_army__location + v_x] = v_dest
-                S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
+                _clamp = S[self.o_g_moves] + 1
+                S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
                     v_x__10
@@ -2822,8 +2872,9 @@ class WestphaliaRules:
                         self.p_transfer_point(
                             S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
-                        S[self.o_e_army__units + v_x] = min(
-                            max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                        _clamp = S[self.o_e_army__units + v_x] - 1
+                        S[self.o_e_army__units + v_x] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                         _log(
                             S,
@@ -2834,8 +2885,9 @@ class WestphaliaRules:
                     self.p_transfer_point(
                         S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                     )
-                    S[self.o_e_army__units + v_x] = min(
-                        max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                    _clamp = S[self.o_e_army__units + v_x] - 1
+                    S[self.o_e_army__units + v_x] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     _log(S, 22, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
                 pc = 2
@@ -2865,7 +2917,8 @@ class WestphaliaRules:
             v_held = N[self.o_p_units + v_p]
             if len(v_mine) == 1:
                 v_x_2 = _head(v_mine)
-                S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
+                _clamp = min(self.c_army_max, v_held)
+                S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 pc = 3
             elif len(v_mine) > 1:
                 pc = 1
@@ -2889,11 +2942,12 @@ class WestphaliaRules:
                 F = None
             v_picks = v
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+                _clamp = v_picks.count(v_x_3)
+                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             pc = 3
         if pc == 3:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
-            S[self.o_p_units + v_p] = min(max(0, 0), 64)
+            S[self.o_p_units + v_p] = 0
             if v_held > v_kept:
                 _log(S, 38, (v_p, v_held - v_kept))
             if len(v_mine) > 0:
@@ -3047,8 +3101,9 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    S[self.o_e_army__units + v_att] = min(
-                        max(S[self.o_e_army__units + v_att] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_att] - v_low
+                    S[self.o_e_army__units + v_att] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                 else:
                     S[self.o_g_attacker_won] = v_attack > v_defense
@@ -3072,12 +3127,14 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    S[self.o_e_army__units + v_att] = min(
-                        max(S[self.o_e_army__units + v_att] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_att] - v_low
+                    S[self.o_e_army__units + v_att] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     for v_d_6 in v_fighting:
-                        S[self.o_e_army__units + v_d_6] = min(
-                            max(S[self.o_e_army__units + v_d_6] - v_low, 0), 64
+                        _clamp = S[self.o_e_army__units + v_d_6] - v_low
+                        S[self.o_e_army__units + v_d_6] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 if S[self.o_g_attacker_won]:
                     pc = 8
@@ -3088,7 +3145,8 @@ class WestphaliaRules:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 v__it_2 = tuple(v_fighting)
                 v__i_2 = 0
@@ -3113,7 +3171,8 @@ class WestphaliaRules:
                 for v_d_9 in v_fighting:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
                 if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 if self.r_retreat(S, None, None, v_att) is SUSPEND:
                     return _wait(S, (2, 16))
@@ -3164,7 +3223,8 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
-                S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
+                _clamp = S[self.o_e_army__units + v_x] - 1
+                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 _log(S, 22, (self.s_e_army__owner[v_x], v_q_2, S[self.o_e_army__location + v_x]))
             pc = 3
         if pc == 3:
@@ -3690,7 +3750,8 @@ class WestphaliaRules:
                 ),
             )
             _log(S, 12, (v_x, S[self.o_e_army__location + v_x], v_d, v_cost))
-            S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
+            _clamp = S[self.o_e_army__units + v_x] - v_cost
+            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             S[self.o_e_army__location + v_x] = v_d
             pc = 3
         if pc == 3:
@@ -3756,7 +3817,8 @@ class WestphaliaRules:
             else:
                 pc = 3
         if pc == 1:
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] + 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             if (
                 self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_step_rounds)
                 is SUSPEND
@@ -3766,7 +3828,8 @@ class WestphaliaRules:
         if pc == 2:
             if F is not None:
                 F = None
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] - 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             pc = 3
         if pc == 3:
             return None
@@ -3913,10 +3976,14 @@ class WestphaliaRules:
                 pc = 5
             if pc == 5:
                 if v_units:
-                    S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
+                    _clamp = S[self.o_p_units + v_p] - v_n
+                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 62, (v_p, v_n))
                 else:
-                    S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+                    _clamp = S[self.o_p_debt + v_p] + v_n
+                    S[self.o_p_debt + v_p] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+                    )
                     _log(S, 63, (v_p, v_n))
                 pc = 1
                 continue
@@ -4058,9 +4125,8 @@ class WestphaliaRules:
                 )
             else:
                 for v_p in self.all_player:
-                    S[self.o_p_units + v_p] = min(
-                        max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
-                    )
+                    _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 56, (v_p, self.s_p_recruit[v_p]))
             v_room = min(
                 N[self.o_p_units + self.k_player__dutch],
@@ -4082,11 +4148,13 @@ class WestphaliaRules:
                 (v_room,) = F[2:]
                 F = None
             v_n = v
-            S[self.o_p_units + self.k_player__dutch] = min(
-                max(S[self.o_p_units + self.k_player__dutch] - v_n, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
+            S[self.o_p_units + self.k_player__dutch] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_ships + self.k_player__dutch] = min(
-                max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
+            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
+            S[self.o_p_ships + self.k_player__dutch] = (
+                0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
                 _log(S, 58, (v_n, N[self.o_p_ships + self.k_player__dutch]))
@@ -4173,7 +4241,8 @@ class WestphaliaRules:
                 _a = dict(v)
                 for v_p in v__ps:
                     v_k = _a[v_p]
-                    S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
+                    _clamp = v_k
+                    S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
                 v_n = (
                     N[self.o_p_unrest_pick + self.k_player__sweden]
                     if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -4192,8 +4261,8 @@ class WestphaliaRules:
                             N[self.o_p_unrest_pick + self.k_player__france],
                         ),
                     )
-                S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
-                S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+                S[self.o_p_unrest_pick + self.k_player__sweden] = 0
+                S[self.o_p_unrest_pick + self.k_player__france] = 0
                 v__runs = 0
                 pc = 3
             if pc == 3:
@@ -4206,11 +4275,13 @@ class WestphaliaRules:
                     pc = 15
             if pc == 4:
                 v_n -= 1
-                S[self.o_p_units + self.k_player__sweden] = min(
-                    max(S[self.o_p_units + self.k_player__sweden] - 1, 0), 64
+                _clamp = S[self.o_p_units + self.k_player__sweden] - 1
+                S[self.o_p_units + self.k_player__sweden] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                S[self.o_p_units + self.k_player__france] = min(
-                    max(S[self.o_p_units + self.k_player__france] - 1, 0), 64
+                _clamp = S[self.o_p_units + self.k_player__france] - 1
+                S[self.o_p_units + self.k_player__france] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
                 v_k_2 = _head(S[self.o_g_unrest_deck])
                 S[self.o_g_unrest_deck] = tuple(
@@ -4261,13 +4332,16 @@ class WestphaliaRules:
                     F = None
                 v_taken = v
                 if v_taken:
-                    S[self.o_p_debt + v_p_2] = min(
-                        max(S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2], -200), 999
+                    _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                    S[self.o_p_debt + v_p_2] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] + 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] + 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(
                         S, 74, (v_p_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2])
                     )
@@ -4297,18 +4371,18 @@ class WestphaliaRules:
                     F = None
                 v_back = v
                 if v_back:
-                    S[self.o_p_debt + self.k_player__austria] = min(
-                        max(
-                            S[self.o_p_debt + self.k_player__austria]
-                            + self.s_e_unrest__debts[v_k_2],
-                            -200,
-                        ),
-                        999,
+                    _clamp = (
+                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                    )
+                    S[self.o_p_debt + self.k_player__austria] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] - 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] - 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 76, (self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
@@ -4323,4 +4397,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "633 rules/westphalia/rules.yaml:171:7\n634 rules/westphalia/rules.yaml:172:11\n675 rules/westphalia/rules.yaml:173:7\n676 rules/westphalia/rules.yaml:174:11\n682 rules/westphalia/rules.yaml:175:7\n686 rules/westphalia/rules.yaml:327:7\n687 rules/westphalia/rules.yaml:328:11\n688 rules/westphalia/rules.yaml:329:7\n689 rules/westphalia/rules.yaml:330:11\n690 rules/westphalia/rules.yaml:331:7\n691 rules/westphalia/rules.yaml:332:11\n692 rules/westphalia/rules.yaml:333:7\n693 rules/westphalia/rules.yaml:334:11\n694 rules/westphalia/rules.yaml:335:7\n695 rules/westphalia/rules.yaml:336:11\n696 rules/westphalia/rules.yaml:337:7\n700 rules/westphalia/rules.yaml:183:7\n715 rules/westphalia/rules.yaml:184:7\n721 rules/westphalia/rules.yaml:233:7\n722 rules/westphalia/rules.yaml:234:11\n727 rules/westphalia/rules.yaml:235:7\n728 rules/westphalia/rules.yaml:236:11\n733 rules/westphalia/rules.yaml:237:7\n740 rules/westphalia/rules.yaml:165:7\n749 rules/westphalia/rules.yaml:159:7\n765 rules/westphalia/rules.yaml:780:1\n785 rules/westphalia/rules.yaml:780:1\n808 rules/westphalia/rules.yaml:780:1\n847 rules/westphalia/rules.yaml:780:1\n852 rules/westphalia/rules.yaml:780:1\n857 rules/westphalia/rules.yaml:780:1\n861 rules/westphalia/rules.yaml:780:1\n865 rules/westphalia/rules.yaml:780:1\n896 rules/westphalia/rules.yaml:780:1\n908 rules/westphalia/rules.yaml:780:1\n919 rules/westphalia/rules.yaml:780:1\n928 rules/westphalia/rules.yaml:780:1\n933 rules/westphalia/rules.yaml:780:1\n945 rules/westphalia/rules.yaml:780:1\n957 rules/westphalia/rules.yaml:780:1\n965 rules/westphalia/rules.yaml:780:1\n970 rules/westphalia/rules.yaml:780:1\n994 rules/westphalia/rules.yaml:142:7\n1004 rules/westphalia/rules.yaml:136:7\n1014 rules/westphalia/rules.yaml:307:7\n1015 rules/westphalia/rules.yaml:308:7\n1016 rules/westphalia/rules.yaml:309:11\n1021 rules/westphalia/rules.yaml:310:11\n1029 rules/westphalia/rules.yaml:311:7\n1030 rules/westphalia/rules.yaml:312:11\n1031 rules/westphalia/rules.yaml:313:7\n1032 rules/westphalia/rules.yaml:314:11\n1033 rules/westphalia/rules.yaml:315:7\n1034 rules/westphalia/rules.yaml:316:11\n1035 rules/westphalia/rules.yaml:317:7\n1036 rules/westphalia/rules.yaml:318:11\n1037 rules/westphalia/rules.yaml:319:7\n1042 rules/westphalia/rules.yaml:32:7\n1043 rules/westphalia/rules.yaml:33:11\n1044 rules/westphalia/rules.yaml:34:7\n1045 rules/westphalia/rules.yaml:35:11\n1046 rules/westphalia/rules.yaml:36:7\n1047 rules/westphalia/rules.yaml:37:11\n1048 rules/westphalia/rules.yaml:38:7\n1049 rules/westphalia/rules.yaml:39:11\n1050 rules/westphalia/rules.yaml:40:7\n1058 rules/westphalia/rules.yaml:75:7\n1067 rules/westphalia/rules.yaml:81:7\n1080 rules/westphalia/rules.yaml:106:7\n1089 rules/westphalia/rules.yaml:98:7\n1103 rules/westphalia/rules.yaml:24:7\n1107 rules/westphalia/rules.yaml:217:7\n1114 rules/westphalia/rules.yaml:209:7\n1119 rules/westphalia/rules.yaml:356:7\n1120 rules/westphalia/rules.yaml:357:7\n1121 rules/westphalia/rules.yaml:358:11\n1125 rules/westphalia/rules.yaml:359:7\n1126 rules/westphalia/rules.yaml:360:11\n1127 rules/westphalia/rules.yaml:361:7\n1128 rules/westphalia/rules.yaml:362:11\n1129 rules/westphalia/rules.yaml:363:11\n1146 rules/westphalia/rules.yaml:364:7\n1147 rules/westphalia/rules.yaml:365:11\n1157 rules/westphalia/rules.yaml:366:7\n1158 rules/westphalia/rules.yaml:367:11\n1159 rules/westphalia/rules.yaml:368:7\n1166 rules/westphalia/rules.yaml:286:7\n1167 rules/westphalia/rules.yaml:287:11\n1172 rules/westphalia/rules.yaml:288:7\n1173 rules/westphalia/rules.yaml:289:11\n1174 rules/westphalia/rules.yaml:290:7\n1175 rules/westphalia/rules.yaml:291:11\n1176 rules/westphalia/rules.yaml:292:11\n1177 rules/westphalia/rules.yaml:293:15\n1178 rules/westphalia/rules.yaml:294:11\n1193 rules/westphalia/rules.yaml:295:7\n1194 rules/westphalia/rules.yaml:296:11\n1204 rules/westphalia/rules.yaml:297:7\n1205 rules/westphalia/rules.yaml:298:11\n1209 rules/westphalia/rules.yaml:299:7\n1217 rules/westphalia/rules.yaml:151:7\n1251 rules/westphalia/rules.yaml:67:7\n1255 rules/westphalia/rules.yaml:88:7\n1262 rules/westphalia/rules.yaml:56:7\n1263 rules/westphalia/rules.yaml:57:11\n1264 rules/westphalia/rules.yaml:58:15\n1265 rules/westphalia/rules.yaml:59:11\n1266 rules/westphalia/rules.yaml:60:7\n1271 rules/westphalia/rules.yaml:379:7\n1272 rules/westphalia/rules.yaml:380:7\n1273 rules/westphalia/rules.yaml:381:11\n1274 rules/westphalia/rules.yaml:382:7\n1275 rules/westphalia/rules.yaml:383:11\n1280 rules/westphalia/rules.yaml:384:7\n1281 rules/westphalia/rules.yaml:385:11\n1286 rules/westphalia/rules.yaml:386:7\n1287 rules/westphalia/rules.yaml:387:11\n1288 rules/westphalia/rules.yaml:388:7\n1293 rules/westphalia/rules.yaml:128:7\n1301 rules/westphalia/rules.yaml:346:7\n1306 rules/westphalia/rules.yaml:347:7\n1314 rules/westphalia/rules.yaml:348:7\n1331 rules/westphalia/rules.yaml:349:7\n1342 rules/westphalia/rules.yaml:203:7\n1351 rules/westphalia/rules.yaml:192:7\n1382 rules/westphalia/rules.yaml:193:7\n1383 rules/westphalia/rules.yaml:194:11\n1392 rules/westphalia/rules.yaml:195:7\n1393 rules/westphalia/rules.yaml:196:11\n1394 rules/westphalia/rules.yaml:197:7\n1402 rules/westphalia/rules.yaml:245:7\n1403 rules/westphalia/rules.yaml:246:7\n1404 rules/westphalia/rules.yaml:247:11\n1405 rules/westphalia/rules.yaml:248:15\n1408 rules/westphalia/rules.yaml:249:19\n1409 rules/westphalia/rules.yaml:250:19\n1413 rules/westphalia/rules.yaml:251:23\n1414 rules/westphalia/rules.yaml:252:7\n1415 rules/westphalia/rules.yaml:253:11\n1427 rules/westphalia/rules.yaml:254:7\n1428 rules/westphalia/rules.yaml:255:11\n1440 rules/westphalia/rules.yaml:256:7\n1441 rules/westphalia/rules.yaml:257:11\n1445 rules/westphalia/rules.yaml:258:7\n1449 rules/westphalia/rules.yaml:259:7\n1455 rules/westphalia/rules.yaml:260:7\n1456 rules/westphalia/rules.yaml:261:11\n1457 rules/westphalia/rules.yaml:262:7\n1458 rules/westphalia/rules.yaml:263:11\n1459 rules/westphalia/rules.yaml:264:7\n1464 rules/westphalia/rules.yaml:113:7\n1472 rules/westphalia/rules.yaml:272:7\n1473 rules/westphalia/rules.yaml:273:11\n1474 rules/westphalia/rules.yaml:274:7\n1475 rules/westphalia/rules.yaml:275:11\n1476 rules/westphalia/rules.yaml:276:7\n1477 rules/westphalia/rules.yaml:277:11\n1482 rules/westphalia/rules.yaml:278:7\n1487 rules/westphalia/rules.yaml:225:7\n1498 rules/westphalia/rules.yaml:48:7\n1505 rules/westphalia/rules.yaml:121:7\n1515 rules/westphalia/rules.yaml:761:3\n1519 rules/westphalia/rules.yaml:761:3\n1523 rules/westphalia/rules.yaml:761:3\n1527 rules/westphalia/rules.yaml:394:7\n1531 rules/westphalia/rules.yaml:818:9\n1536 rules/westphalia/rules.yaml:825:9\n1539 rules/westphalia/rules.yaml:826:9\n1545 rules/westphalia/rules.yaml:801:9\n1546 rules/westphalia/rules.yaml:802:9\n1550 rules/westphalia/rules.yaml:839:9\n1556 rules/westphalia/rules.yaml:840:9\n1561 rules/westphalia/rules.yaml:780:1\n1564 rules/westphalia/rules.yaml:780:1\n1570 rules/westphalia/rules.yaml:868:9\n1574 rules/westphalia/rules.yaml:861:9\n1578 rules/westphalia/rules.yaml:833:9\n1582 rules/westphalia/rules.yaml:808:9\n1583 rules/westphalia/rules.yaml:809:9\n1587 rules/westphalia/rules.yaml:854:9\n1591 rules/westphalia/rules.yaml:847:9\n1596 rules/westphalia/rules.yaml:780:1\n1599 rules/westphalia/rules.yaml:780:1\n1605 rules/westphalia/rules.yaml:794:9\n1606 rules/westphalia/rules.yaml:795:9\n1612 rules/westphalia/rules.yaml:780:1\n1615 rules/westphalia/rules.yaml:780:1\n1622 rules/westphalia/rules.yaml:713:7\n1624 rules/westphalia/rules.yaml:714:7\n1625 rules/westphalia/rules.yaml:715:7\n1626 rules/westphalia/rules.yaml:716:7\n1627 rules/westphalia/rules.yaml:717:11\n1630 rules/westphalia/rules.yaml:719:11\n1631 rules/westphalia/rules.yaml:720:11\n1633 rules/westphalia/rules.yaml:721:11\n1634 rules/westphalia/rules.yaml:722:15\n1635 rules/westphalia/rules.yaml:723:7\n1636 rules/westphalia/rules.yaml:724:11\n1637 rules/westphalia/rules.yaml:725:15\n1648 rules/westphalia/rules.yaml:727:15\n1652 rules/westphalia/rules.yaml:728:7\n1653 rules/westphalia/rules.yaml:729:11\n1654 rules/westphalia/rules.yaml:730:7\n1655 rules/westphalia/rules.yaml:731:11\n1664 rules/westphalia/rules.yaml:732:7\n1665 rules/westphalia/rules.yaml:733:11\n1675 rules/westphalia/rules.yaml:464:7\n1676 rules/westphalia/rules.yaml:465:11\n1679 rules/westphalia/rules.yaml:467:11\n1680 rules/westphalia/rules.yaml:468:11\n1681 rules/westphalia/rules.yaml:469:15\n1682 rules/westphalia/rules.yaml:470:15\n1685 rules/westphalia/rules.yaml:472:15\n1688 rules/westphalia/rules.yaml:473:15\n1691 rules/westphalia/rules.yaml:474:15\n1693 rules/westphalia/rules.yaml:475:15\n1699 rules/westphalia/flow.yaml:210:7\n1700 rules/westphalia/flow.yaml:211:11\n1701 rules/westphalia/flow.yaml:212:11\n1706 rules/westphalia/rules.yaml:411:7\n1710 rules/westphalia/rules.yaml:412:11\n1711 rules/westphalia/rules.yaml:413:11\n1714 rules/westphalia/rules.yaml:415:11\n1720 rules/westphalia/rules.yaml:420:7\n1721 rules/westphalia/rules.yaml:421:11\n1722 rules/westphalia/rules.yaml:422:11\n1728 rules/westphalia/rules.yaml:449:7\n1729 rules/westphalia/rules.yaml:450:7\n1736 rules/westphalia/rules.yaml:451:7\n1743 rules/westphalia/rules.yaml:452:7\n1744 rules/westphalia/rules.yaml:453:11\n1745 rules/westphalia/rules.yaml:454:15\n1751 rules/westphalia/rules.yaml:455:15\n1752 rules/westphalia/rules.yaml:456:15\n1753 rules/westphalia/rules.yaml:457:7\n1759 rules/westphalia/rules.yaml:482:7\n1760 rules/westphalia/rules.yaml:483:11\n1778 rules/westphalia/rules.yaml:484:15\n1779 rules/westphalia/rules.yaml:485:15\n1780 rules/westphalia/rules.yaml:486:15\n1786 rules/westphalia/rules.yaml:400:7\n1787 rules/westphalia/rules.yaml:401:7\n1788 rules/westphalia/rules.yaml:402:11\n1790 rules/westphalia/rules.yaml:404:11\n1791 rules/westphalia/rules.yaml:405:7\n1796 rules/westphalia/rules.yaml:428:7\n1797 rules/westphalia/rules.yaml:429:7\n1800 rules/westphalia/rules.yaml:430:7\n1805 rules/westphalia/rules.yaml:431:11\n1806 rules/westphalia/rules.yaml:432:11\n1810 rules/westphalia/rules.yaml:657:7\n1824 rules/westphalia/rules.yaml:658:7\n1825 rules/westphalia/rules.yaml:659:11\n1826 rules/westphalia/rules.yaml:660:11\n1829 rules/westphalia/rules.yaml:661:11\n1832 rules/westphalia/rules.yaml:662:11\n1837 rules/westphalia/rules.yaml:439:7\n1838 rules/westphalia/rules.yaml:440:11\n1839 rules/westphalia/rules.yaml:441:7\n1840 rules/westphalia/rules.yaml:442:11\n1845 rules/westphalia/flow.yaml:54:7\n1846 rules/westphalia/flow.yaml:55:11\n1852 rules/westphalia/flow.yaml:56:11\n1853 rules/westphalia/flow.yaml:57:11\n1854 rules/westphalia/flow.yaml:58:11\n1860 rules/westphalia/flow.yaml:105:7\n1861 rules/westphalia/flow.yaml:106:11\n1863 rules/westphalia/flow.yaml:107:11\n1865 rules/westphalia/flow.yaml:109:11\n1866 rules/westphalia/flow.yaml:110:11\n1867 rules/westphalia/flow.yaml:111:15\n1869 rules/westphalia/flow.yaml:112:15\n1871 rules/westphalia/flow.yaml:114:15\n1874 rules/westphalia/flow.yaml:115:15\n1880 rules/westphalia/flow.yaml:36:7\n1881 rules/westphalia/flow.yaml:37:7\n1883 rules/westphalia/flow.yaml:38:7\n1884 rules/westphalia/flow.yaml:39:11\n1888 rules/westphalia/flow.yaml:40:11\n1889 rules/westphalia/flow.yaml:41:7\n1890 rules/westphalia/flow.yaml:42:7\n1895 rules/westphalia/flow.yaml:121:7\n1896 rules/westphalia/flow.yaml:122:7\n1897 rules/westphalia/flow.yaml:123:11\n1899 rules/westphalia/flow.yaml:124:11\n1900 rules/westphalia/flow.yaml:125:11\n1901 rules/westphalia/flow.yaml:126:15\n1903 rules/westphalia/flow.yaml:128:11\n1905 rules/westphalia/flow.yaml:129:7\n1906 rules/westphalia/flow.yaml:130:7\n1909 rules/westphalia/flow.yaml:131:7\n1910 rules/westphalia/flow.yaml:132:11\n1916 rules/westphalia/rules.yaml:740:7\n1924 rules/westphalia/rules.yaml:741:11\n1925 rules/westphalia/rules.yaml:742:11\n1926 rules/westphalia/rules.yaml:743:15\n1929 rules/westphalia/rules.yaml:745:15\n1931 rules/westphalia/rules.yaml:746:7\n1932 rules/westphalia/rules.yaml:747:11\n1934 rules/westphalia/rules.yaml:748:11\n1936 rules/westphalia/rules.yaml:749:7\n1937 rules/westphalia/rules.yaml:750:7\n1938 rules/westphalia/rules.yaml:751:11\n1940 rules/westphalia/rules.yaml:753:11\n1941 rules/westphalia/rules.yaml:754:15\n1942 rules/westphalia/rules.yaml:755:15\n1944 rules/westphalia/rules.yaml:756:11\n1945 rules/westphalia/rules.yaml:757:11\n1948 rules/westphalia/rules.yaml:758:11\n1971 rules/westphalia/rules.yaml:613:7\n1974 rules/westphalia/rules.yaml:616:11\n1975 rules/westphalia/rules.yaml:617:11\n1976 rules/westphalia/rules.yaml:618:11\n1981 rules/westphalia/rules.yaml:619:15\n1982 rules/westphalia/rules.yaml:620:15\n1983 rules/westphalia/rules.yaml:621:15\n1984 rules/westphalia/rules.yaml:622:19\n2021 rules/westphalia/rules.yaml:623:19\n2022 rules/westphalia/rules.yaml:624:19\n2023 rules/westphalia/rules.yaml:626:19\n2032 rules/westphalia/rules.yaml:627:19\n2033 rules/westphalia/rules.yaml:628:23\n2034 rules/westphalia/rules.yaml:629:23\n2035 rules/westphalia/rules.yaml:630:27\n2039 rules/westphalia/rules.yaml:632:27\n2040 rules/westphalia/rules.yaml:633:23\n2042 rules/westphalia/rules.yaml:635:19\n2050 rules/westphalia/rules.yaml:637:19\n2051 rules/westphalia/rules.yaml:638:19\n2052 rules/westphalia/rules.yaml:639:23\n2053 rules/westphalia/rules.yaml:640:23\n2056 rules/westphalia/rules.yaml:641:27\n2059 rules/westphalia/rules.yaml:642:27\n2063 rules/westphalia/rules.yaml:645:23\n2066 rules/westphalia/rules.yaml:646:23\n2070 rules/westphalia/rules.yaml:649:19\n2075 rules/westphalia/rules.yaml:692:7\n2080 rules/westphalia/rules.yaml:693:7\n2081 rules/westphalia/rules.yaml:694:7\n2082 rules/westphalia/rules.yaml:695:11\n2083 rules/westphalia/rules.yaml:696:11\n2085 rules/westphalia/rules.yaml:698:11\n2088 rules/westphalia/rules.yaml:699:11\n2089 rules/westphalia/rules.yaml:700:15\n2090 rules/westphalia/rules.yaml:701:7\n2094 rules/westphalia/rules.yaml:702:7\n2095 rules/westphalia/rules.yaml:703:7\n2097 rules/westphalia/rules.yaml:705:7\n2103 rules/westphalia/rules.yaml:521:7\n2104 rules/westphalia/rules.yaml:522:7\n2105 rules/westphalia/rules.yaml:523:7\n2106 rules/westphalia/rules.yaml:524:7\n2107 rules/westphalia/rules.yaml:525:11\n2108 rules/westphalia/rules.yaml:526:11\n2109 rules/westphalia/rules.yaml:527:15\n2110 rules/westphalia/rules.yaml:528:15\n2111 rules/westphalia/rules.yaml:529:19\n2112 rules/westphalia/rules.yaml:531:7\n2113 rules/westphalia/rules.yaml:532:7\n2114 rules/westphalia/rules.yaml:533:11\n2115 rules/westphalia/rules.yaml:534:11\n2117 rules/westphalia/rules.yaml:536:11\n2118 rules/westphalia/rules.yaml:537:11\n2119 rules/westphalia/rules.yaml:538:11\n2120 rules/westphalia/rules.yaml:539:11\n2121 rules/westphalia/rules.yaml:540:11\n2125 rules/westphalia/rules.yaml:541:11\n2126 rules/westphalia/rules.yaml:542:11\n2130 rules/westphalia/rules.yaml:543:11\n2131 rules/westphalia/rules.yaml:545:15\n2135 rules/westphalia/rules.yaml:547:15\n2136 rules/westphalia/rules.yaml:548:15\n2137 rules/westphalia/rules.yaml:550:15\n2140 rules/westphalia/rules.yaml:551:15\n2141 rules/westphalia/rules.yaml:552:19\n2144 rules/westphalia/rules.yaml:553:11\n2145 rules/westphalia/rules.yaml:554:15\n2146 rules/westphalia/rules.yaml:555:19\n2147 rules/westphalia/rules.yaml:556:15\n2148 rules/westphalia/rules.yaml:557:15\n2149 rules/westphalia/rules.yaml:558:19\n2150 rules/westphalia/rules.yaml:560:15\n2151 rules/westphalia/rules.yaml:561:19\n2153 rules/westphalia/rules.yaml:563:15\n2154 rules/westphalia/rules.yaml:564:15\n2155 rules/westphalia/rules.yaml:565:19\n2156 rules/westphalia/rules.yaml:566:15\n2162 rules/westphalia/rules.yaml:567:19\n2163 rules/westphalia/rules.yaml:569:15\n2167 rules/westphalia/rules.yaml:576:7\n2172 rules/westphalia/rules.yaml:577:7\n2173 rules/westphalia/rules.yaml:578:11\n2174 rules/westphalia/rules.yaml:579:11\n2175 rules/westphalia/rules.yaml:580:15\n2178 rules/westphalia/rules.yaml:581:15\n2183 rules/westphalia/rules.yaml:593:7\n2184 rules/westphalia/rules.yaml:594:7\n2185 rules/westphalia/rules.yaml:595:7\n2186 rules/westphalia/rules.yaml:596:11\n2193 rules/westphalia/rules.yaml:597:15\n2194 rules/westphalia/rules.yaml:598:19\n2204 rules/westphalia/rules.yaml:599:23\n2205 rules/westphalia/rules.yaml:600:23\n2206 rules/westphalia/rules.yaml:601:27\n2207 rules/westphalia/rules.yaml:603:27\n2208 rules/westphalia/rules.yaml:604:27\n2209 rules/westphalia/rules.yaml:605:27\n2210 rules/westphalia/rules.yaml:606:31\n2257 rules/westphalia/rules.yaml:669:7\n2258 rules/westphalia/rules.yaml:670:11\n2259 rules/westphalia/rules.yaml:671:7\n2260 rules/westphalia/rules.yaml:672:7\n2265 rules/westphalia/rules.yaml:673:7\n2268 rules/westphalia/rules.yaml:676:11\n2270 rules/westphalia/rules.yaml:678:11\n2271 rules/westphalia/rules.yaml:679:11\n2272 rules/westphalia/rules.yaml:680:11\n2275 rules/westphalia/rules.yaml:683:15\n2276 rules/westphalia/rules.yaml:684:19\n2277 rules/westphalia/rules.yaml:685:23\n2281 rules/westphalia/rules.yaml:780:1\n2282 rules/westphalia/rules.yaml:780:1\n2283 rules/westphalia/rules.yaml:780:1\n2288 rules/westphalia/rules.yaml:780:1\n2289 rules/westphalia/rules.yaml:780:1\n2290 rules/westphalia/rules.yaml:780:1\n2291 rules/westphalia/rules.yaml:780:1\n2294 rules/westphalia/rules.yaml:780:1\n2295 rules/westphalia/rules.yaml:780:1\n2297 rules/westphalia/rules.yaml:780:1\n2298 rules/westphalia/rules.yaml:780:1\n2299 rules/westphalia/rules.yaml:780:1\n2303 rules/westphalia/rules.yaml:780:1\n2304 rules/westphalia/rules.yaml:780:1\n2305 rules/westphalia/rules.yaml:780:1\n2306 rules/westphalia/rules.yaml:780:1\n2307 rules/westphalia/rules.yaml:780:1\n2308 rules/westphalia/rules.yaml:780:1\n2309 rules/westphalia/rules.yaml:780:1\n2310 rules/westphalia/rules.yaml:780:1\n2311 rules/westphalia/rules.yaml:780:1\n2316 rules/westphalia/rules.yaml:496:7\n2328 rules/westphalia/rules.yaml:497:7\n2352 rules/westphalia/rules.yaml:498:7\n2386 rules/westphalia/rules.yaml:499:7\n2387 rules/westphalia/rules.yaml:500:11\n2393 rules/westphalia/rules.yaml:501:11\n2396 rules/westphalia/rules.yaml:502:7\n2397 rules/westphalia/rules.yaml:503:11\n2398 rules/westphalia/rules.yaml:504:11\n2408 rules/westphalia/rules.yaml:506:11\n2409 rules/westphalia/rules.yaml:507:11\n2415 rules/westphalia/flow.yaml:14:7\n2416 rules/westphalia/flow.yaml:15:7\n2417 rules/westphalia/flow.yaml:16:7\n2418 rules/westphalia/flow.yaml:17:7\n2419 rules/westphalia/flow.yaml:18:7\n2420 rules/westphalia/flow.yaml:19:7\n2421 rules/westphalia/flow.yaml:20:7\n2422 rules/westphalia/flow.yaml:21:7\n2423 rules/westphalia/flow.yaml:22:7\n2424 rules/westphalia/flow.yaml:23:7\n2427 rules/westphalia/flow.yaml:24:7\n2428 rules/westphalia/flow.yaml:25:7\n2430 rules/westphalia/flow.yaml:26:7\n2435 rules/westphalia/rules.yaml:761:3\n2436 rules/westphalia/rules.yaml:761:3\n2437 rules/westphalia/rules.yaml:761:3\n2438 rules/westphalia/rules.yaml:761:3\n2442 rules/westphalia/flow.yaml:192:7\n2443 rules/westphalia/flow.yaml:193:7\n2444 rules/westphalia/flow.yaml:194:11\n2445 rules/westphalia/rules.yaml:780:1\n2446 rules/westphalia/rules.yaml:780:1\n2447 rules/westphalia/rules.yaml:780:1\n2451 rules/westphalia/flow.yaml:101:3\n2452 rules/westphalia/flow.yaml:101:3\n2456 rules/westphalia/flow.yaml:78:3\n2457 rules/westphalia/flow.yaml:78:3\n2462 rules/westphalia/flow.yaml:82:7\n2463 rules/westphalia/flow.yaml:83:7\n2464 rules/westphalia/flow.yaml:84:7\n2469 rules/westphalia/flow.yaml:86:11\n2470 rules/westphalia/flow.yaml:87:11\n2471 rules/westphalia/flow.yaml:88:7\n2472 rules/westphalia/flow.yaml:90:7\n2473 rules/westphalia/flow.yaml:91:11\n2474 rules/westphalia/flow.yaml:92:11\n2475 rules/westphalia/flow.yaml:93:15\n2476 rules/westphalia/flow.yaml:94:11\n2477 rules/westphalia/flow.yaml:95:15\n2479 rules/westphalia/flow.yaml:98:15\n2484 rules/westphalia/flow.yaml:200:7\n2485 rules/westphalia/flow.yaml:202:11\n2486 rules/westphalia/flow.yaml:203:15\n2487 rules/westphalia/rules.yaml:780:1\n2488 rules/westphalia/rules.yaml:780:1\n2489 rules/westphalia/rules.yaml:780:1\n2490 rules/westphalia/rules.yaml:780:1\n2491 rules/westphalia/rules.yaml:780:1\n2495 rules/westphalia/flow.yaml:48:7\n2499 rules/westphalia/flow.yaml:60:3\n2500 rules/westphalia/flow.yaml:60:3\n2505 rules/westphalia/flow.yaml:64:7\n2514 rules/westphalia/flow.yaml:67:11\n2515 rules/westphalia/flow.yaml:68:15\n2518 rules/westphalia/flow.yaml:70:7\n2522 rules/westphalia/flow.yaml:71:7\n2523 rules/westphalia/flow.yaml:72:11\n2524 rules/westphalia/flow.yaml:73:11\n2527 rules/westphalia/flow.yaml:74:11\n2530 rules/westphalia/flow.yaml:75:11\n2535 rules/westphalia/flow.yaml:117:3\n2536 rules/westphalia/flow.yaml:117:3\n2540 rules/westphalia/flow.yaml:134:3\n2541 rules/westphalia/flow.yaml:134:3\n2546 rules/westphalia/flow.yaml:143:7\n2547 rules/westphalia/flow.yaml:144:7\n2550 rules/westphalia/flow.yaml:146:11\n2551 rules/westphalia/flow.yaml:147:7\n2557 rules/westphalia/flow.yaml:148:7\n2562 rules/westphalia/flow.yaml:150:7\n2563 rules/westphalia/flow.yaml:151:7\n2564 rules/westphalia/flow.yaml:152:7\n2569 rules/westphalia/flow.yaml:153:11\n2570 rules/westphalia/flow.yaml:154:11\n2573 rules/westphalia/flow.yaml:155:11\n2576 rules/westphalia/flow.yaml:156:11\n2577 rules/westphalia/flow.yaml:157:11\n2580 rules/westphalia/flow.yaml:158:11\n2581 rules/westphalia/flow.yaml:160:11\n2582 rules/westphalia/flow.yaml:161:11\n2583 rules/westphalia/flow.yaml:162:11\n2584 rules/westphalia/flow.yaml:163:11\n2585 rules/westphalia/flow.yaml:164:15\n2586 rules/westphalia/flow.yaml:165:19\n2587 rules/westphalia/flow.yaml:166:19\n2588 rules/westphalia/flow.yaml:167:23\n2591 rules/westphalia/flow.yaml:168:23\n2592 rules/westphalia/flow.yaml:169:27\n2594 rules/westphalia/flow.yaml:171:27\n2595 rules/westphalia/flow.yaml:173:23\n2596 rules/westphalia/flow.yaml:174:11\n2597 rules/westphalia/flow.yaml:175:15\n2598 rules/westphalia/flow.yaml:176:15\n2599 rules/westphalia/flow.yaml:177:19\n2607 rules/westphalia/flow.yaml:178:19\n2608 rules/westphalia/flow.yaml:179:23\n2610 rules/westphalia/flow.yaml:181:23\n2611 rules/westphalia/flow.yaml:183:19\n2614 rules/westphalia/flow.yaml:186:11\n2631 rules/westphalia/rules.yaml:613:7\n2632 rules/westphalia/rules.yaml:614:11\n2637 rules/westphalia/rules.yaml:616:11\n2638 rules/westphalia/rules.yaml:617:11\n2639 rules/westphalia/rules.yaml:618:11\n2650 rules/westphalia/rules.yaml:619:15\n2651 rules/westphalia/rules.yaml:620:15\n2669 rules/westphalia/rules.yaml:621:15\n2674 rules/westphalia/rules.yaml:649:19\n2675 rules/westphalia/rules.yaml:650:19\n2682 rules/westphalia/rules.yaml:622:19\n2737 rules/westphalia/rules.yaml:623:19\n2738 rules/westphalia/rules.yaml:624:19\n2739 rules/westphalia/rules.yaml:625:19\n2740 rules/westphalia/rules.yaml:626:19\n2749 rules/westphalia/rules.yaml:627:19\n2755 rules/westphalia/rules.yaml:628:23\n2762 rules/westphalia/rules.yaml:629:23\n2765 rules/westphalia/rules.yaml:632:27\n2768 rules/westphalia/rules.yaml:630:27\n2780 rules/westphalia/rules.yaml:633:23\n2787 rules/westphalia/rules.yaml:635:19\n2806 rules/westphalia/rules.yaml:636:19\n2807 rules/westphalia/rules.yaml:637:19\n2817 rules/westphalia/rules.yaml:638:19\n2818 rules/westphalia/rules.yaml:639:23\n2819 rules/westphalia/rules.yaml:640:23\n2822 rules/westphalia/rules.yaml:641:27\n2825 rules/westphalia/rules.yaml:642:27\n2828 rules/westphalia/rules.yaml:643:27\n2834 rules/westphalia/rules.yaml:645:23\n2837 rules/westphalia/rules.yaml:646:23\n2840 rules/westphalia/rules.yaml:647:23\n2860 rules/westphalia/rules.yaml:692:7\n2865 rules/westphalia/rules.yaml:693:7\n2866 rules/westphalia/rules.yaml:694:7\n2867 rules/westphalia/rules.yaml:695:11\n2868 rules/westphalia/rules.yaml:696:11\n2878 rules/westphalia/rules.yaml:698:11\n2891 rules/westphalia/rules.yaml:699:11\n2892 rules/westphalia/rules.yaml:700:15\n2895 rules/westphalia/rules.yaml:701:7\n2896 rules/westphalia/rules.yaml:702:7\n2897 rules/westphalia/rules.yaml:703:7\n2898 rules/westphalia/rules.yaml:704:11\n2899 rules/westphalia/rules.yaml:705:7\n2900 rules/westphalia/rules.yaml:706:11\n2933 rules/westphalia/rules.yaml:521:7\n2934 rules/westphalia/rules.yaml:522:7\n2935 rules/westphalia/rules.yaml:523:7\n2936 rules/westphalia/rules.yaml:524:7\n2947 rules/westphalia/rules.yaml:525:11\n2948 rules/westphalia/rules.yaml:526:11\n2970 rules/westphalia/rules.yaml:527:15\n3011 rules/westphalia/rules.yaml:528:15\n3012 rules/westphalia/rules.yaml:529:19\n3013 rules/westphalia/rules.yaml:530:19\n3017 rules/westphalia/rules.yaml:531:7\n3020 rules/westphalia/rules.yaml:532:7\n3021 rules/westphalia/rules.yaml:533:11\n3022 rules/westphalia/rules.yaml:534:11\n3027 rules/westphalia/rules.yaml:536:11\n3028 rules/westphalia/rules.yaml:537:11\n3029 rules/westphalia/rules.yaml:538:11\n3030 rules/westphalia/rules.yaml:539:11\n3031 rules/westphalia/rules.yaml:540:11\n3032 rules/westphalia/rules.yaml:541:11\n3033 rules/westphalia/rules.yaml:542:11\n3034 rules/westphalia/rules.yaml:543:11\n3035 rules/westphalia/rules.yaml:544:15\n3050 rules/westphalia/rules.yaml:545:15\n3054 rules/westphalia/rules.yaml:547:15\n3055 rules/westphalia/rules.yaml:548:15\n3058 rules/westphalia/rules.yaml:549:15\n3075 rules/westphalia/rules.yaml:550:15\n3078 rules/westphalia/rules.yaml:551:15\n3079 rules/westphalia/rules.yaml:552:19\n3082 rules/westphalia/rules.yaml:553:11\n3087 rules/westphalia/rules.yaml:554:15\n3088 rules/westphalia/rules.yaml:555:19\n3089 rules/westphalia/rules.yaml:556:15\n3090 rules/westphalia/rules.yaml:557:15\n3091 rules/westphalia/rules.yaml:558:19\n3092 rules/westphalia/rules.yaml:559:19\n3093 rules/westphalia/rules.yaml:560:15\n3107 rules/westphalia/rules.yaml:561:19\n3112 rules/westphalia/rules.yaml:563:15\n3113 rules/westphalia/rules.yaml:564:15\n3114 rules/westphalia/rules.yaml:565:19\n3115 rules/westphalia/rules.yaml:566:15\n3116 rules/westphalia/rules.yaml:567:19\n3117 rules/westphalia/rules.yaml:568:19\n3118 rules/westphalia/rules.yaml:569:15\n3137 rules/westphalia/rules.yaml:576:7\n3142 rules/westphalia/rules.yaml:577:7\n3150 rules/westphalia/rules.yaml:578:11\n3163 rules/westphalia/rules.yaml:579:11\n3164 rules/westphalia/rules.yaml:580:15\n3167 rules/westphalia/rules.yaml:581:15\n3168 rules/westphalia/rules.yaml:582:15\n3192 rules/westphalia/rules.yaml:593:7\n3193 rules/westphalia/rules.yaml:594:7\n3194 rules/westphalia/rules.yaml:595:7\n3205 rules/westphalia/rules.yaml:596:11\n3217 rules/westphalia/rules.yaml:597:15\n3229 rules/westphalia/rules.yaml:598:19\n3247 rules/westphalia/rules.yaml:599:23\n3260 rules/westphalia/rules.yaml:600:23\n3266 rules/westphalia/rules.yaml:601:27\n3267 rules/westphalia/rules.yaml:602:27\n3268 rules/westphalia/rules.yaml:603:27\n3269 rules/westphalia/rules.yaml:604:27\n3276 rules/westphalia/rules.yaml:605:27\n3277 rules/westphalia/rules.yaml:606:31\n3296 rules/westphalia/rules.yaml:669:7\n3297 rules/westphalia/rules.yaml:670:11\n3298 rules/westphalia/rules.yaml:671:7\n3299 rules/westphalia/rules.yaml:672:7\n3304 rules/westphalia/rules.yaml:673:7\n3305 rules/westphalia/rules.yaml:674:11\n3312 rules/westphalia/rules.yaml:676:11\n3319 rules/westphalia/rules.yaml:678:11\n3325 rules/westphalia/rules.yaml:679:11\n3332 rules/westphalia/rules.yaml:680:11\n3333 rules/westphalia/rules.yaml:681:15\n3338 rules/westphalia/rules.yaml:683:15\n3352 rules/westphalia/rules.yaml:684:19\n3358 rules/westphalia/rules.yaml:685:23\n3390 rules/westphalia/rules.yaml:780:1\n3391 rules/westphalia/rules.yaml:780:1\n3392 rules/westphalia/rules.yaml:780:1\n3403 rules/westphalia/rules.yaml:780:1\n3404 rules/westphalia/rules.yaml:780:1\n3416 rules/westphalia/rules.yaml:780:1\n3435 rules/westphalia/rules.yaml:780:1\n3469 rules/westphalia/rules.yaml:780:1\n3470 rules/westphalia/rules.yaml:780:1\n3476 rules/westphalia/rules.yaml:780:1\n3477 rules/westphalia/rules.yaml:780:1\n3478 rules/westphalia/rules.yaml:780:1\n3479 rules/westphalia/rules.yaml:780:1\n3480 rules/westphalia/rules.yaml:780:1\n3482 rules/westphalia/rules.yaml:780:1\n3483 rules/westphalia/rules.yaml:780:1\n3484 rules/westphalia/rules.yaml:780:1\n3495 rules/westphalia/rules.yaml:780:1\n3518 rules/westphalia/rules.yaml:780:1\n3561 rules/westphalia/rules.yaml:780:1\n3562 rules/westphalia/rules.yaml:780:1\n3563 rules/westphalia/rules.yaml:780:1\n3567 rules/westphalia/rules.yaml:780:1\n3568 rules/westphalia/rules.yaml:780:1\n3569 rules/westphalia/rules.yaml:780:1\n3570 rules/westphalia/rules.yaml:780:1\n3589 rules/westphalia/rules.yaml:496:7\n3598 rules/westphalia/rules.yaml:497:7\n3617 rules/westphalia/rules.yaml:498:7\n3650 rules/westphalia/rules.yaml:499:7\n3651 rules/westphalia/rules.yaml:500:11\n3657 rules/westphalia/rules.yaml:501:11\n3660 rules/westphalia/rules.yaml:502:7\n3663 rules/westphalia/rules.yaml:509:11\n3669 rules/westphalia/rules.yaml:503:11\n3682 rules/westphalia/rules.yaml:504:11\n3692 rules/westphalia/rules.yaml:505:11\n3693 rules/westphalia/rules.yaml:506:11\n3694 rules/westphalia/rules.yaml:507:11\n3711 rules/westphalia/flow.yaml:14:7\n3712 rules/westphalia/flow.yaml:15:7\n3713 rules/westphalia/flow.yaml:16:7\n3714 rules/westphalia/flow.yaml:17:7\n3715 rules/westphalia/flow.yaml:18:7\n3716 rules/westphalia/flow.yaml:19:7\n3717 rules/westphalia/flow.yaml:20:7\n3720 rules/westphalia/flow.yaml:21:7\n3721 rules/westphalia/flow.yaml:22:7\n3724 rules/westphalia/flow.yaml:23:7\n3729 rules/westphalia/flow.yaml:24:7\n3740 rules/westphalia/flow.yaml:25:7\n3742 rules/westphalia/flow.yaml:26:7\n3743 rules/westphalia/flow.yaml:27:7\n3754 rules/westphalia/rules.yaml:761:3\n3759 rules/westphalia/rules.yaml:761:3\n3760 rules/westphalia/rules.yaml:761:3\n3769 rules/westphalia/rules.yaml:761:3\n3786 rules/westphalia/flow.yaml:192:7\n3796 rules/westphalia/flow.yaml:193:7\n3810 rules/westphalia/flow.yaml:194:11\n3815 rules/westphalia/rules.yaml:780:1\n3816 rules/westphalia/rules.yaml:780:1\n3817 rules/westphalia/rules.yaml:780:1\n3827 rules/westphalia/flow.yaml:101:3\n3833 rules/westphalia/flow.yaml:101:3\n3843 rules/westphalia/flow.yaml:78:3\n3849 rules/westphalia/flow.yaml:78:3\n3873 rules/westphalia/flow.yaml:82:7\n3874 rules/westphalia/flow.yaml:83:7\n3875 rules/westphalia/flow.yaml:84:7\n3880 rules/westphalia/flow.yaml:85:11\n3881 rules/westphalia/flow.yaml:86:11\n3882 rules/westphalia/flow.yaml:87:11\n3883 rules/westphalia/flow.yaml:88:7\n3884 rules/westphalia/flow.yaml:89:7\n3885 rules/westphalia/flow.yaml:90:7\n3896 rules/westphalia/flow.yaml:91:11\n3897 rules/westphalia/flow.yaml:92:11\n3905 rules/westphalia/flow.yaml:93:15\n3915 rules/westphalia/flow.yaml:94:11\n3916 rules/westphalia/flow.yaml:95:15\n3917 rules/westphalia/flow.yaml:96:15\n3919 rules/westphalia/flow.yaml:98:15\n3920 rules/westphalia/flow.yaml:99:15\n3940 rules/westphalia/flow.yaml:200:7\n3945 rules/westphalia/flow.yaml:201:11\n3946 rules/westphalia/flow.yaml:202:11\n3960 rules/westphalia/flow.yaml:203:15\n3965 rules/westphalia/rules.yaml:780:1\n3966 rules/westphalia/rules.yaml:780:1\n3967 rules/westphalia/rules.yaml:780:1\n3968 rules/westphalia/rules.yaml:780:1\n3969 rules/westphalia/rules.yaml:780:1\n3979 rules/westphalia/flow.yaml:48:7\n3997 rules/westphalia/flow.yaml:60:3\n4003 rules/westphalia/flow.yaml:60:3\n4022 rules/westphalia/flow.yaml:64:7\n4039 rules/westphalia/flow.yaml:65:11\n4060 rules/westphalia/flow.yaml:67:11\n4061 rules/westphalia/flow.yaml:68:15\n4064 rules/westphalia/flow.yaml:69:15\n4065 rules/westphalia/flow.yaml:70:7\n4069 rules/westphalia/flow.yaml:71:7\n4077 rules/westphalia/flow.yaml:72:11\n4085 rules/westphalia/flow.yaml:73:11\n4088 rules/westphalia/flow.yaml:74:11\n4091 rules/westphalia/flow.yaml:75:11\n4092 rules/westphalia/flow.yaml:76:15\n4104 rules/westphalia/flow.yaml:117:3\n4110 rules/westphalia/flow.yaml:117:3\n4120 rules/westphalia/flow.yaml:134:3\n4126 rules/westphalia/flow.yaml:134:3\n4155 rules/westphalia/flow.yaml:143:7\n4156 rules/westphalia/flow.yaml:144:7\n4176 rules/westphalia/flow.yaml:146:11\n4177 rules/westphalia/flow.yaml:147:7\n4183 rules/westphalia/flow.yaml:148:7\n4187 rules/westphalia/flow.yaml:149:11\n4195 rules/westphalia/flow.yaml:150:7\n4196 rules/westphalia/flow.yaml:151:7\n4197 rules/westphalia/flow.yaml:152:7\n4208 rules/westphalia/flow.yaml:153:11\n4209 rules/westphalia/flow.yaml:154:11\n4212 rules/westphalia/flow.yaml:155:11\n4215 rules/westphalia/flow.yaml:156:11\n4216 rules/westphalia/flow.yaml:157:11\n4219 rules/westphalia/flow.yaml:158:11\n4220 rules/westphalia/flow.yaml:159:11\n4221 rules/westphalia/flow.yaml:160:11\n4222 rules/westphalia/flow.yaml:161:11\n4229 rules/westphalia/flow.yaml:162:11\n4230 rules/westphalia/flow.yaml:163:11\n4241 rules/westphalia/flow.yaml:164:15\n4250 rules/westphalia/flow.yaml:165:19\n4263 rules/westphalia/flow.yaml:166:19\n4264 rules/westphalia/flow.yaml:167:23\n4267 rules/westphalia/flow.yaml:168:23\n4268 rules/westphalia/flow.yaml:169:27\n4270 rules/westphalia/flow.yaml:171:27\n4271 rules/westphalia/flow.yaml:172:23\n4274 rules/westphalia/flow.yaml:173:23\n4278 rules/westphalia/flow.yaml:174:11\n4286 rules/westphalia/flow.yaml:175:15\n4299 rules/westphalia/flow.yaml:176:15\n4300 rules/westphalia/flow.yaml:177:19\n4308 rules/westphalia/flow.yaml:178:19\n4309 rules/westphalia/flow.yaml:179:23\n4311 rules/westphalia/flow.yaml:181:23\n4312 rules/westphalia/flow.yaml:182:19\n4313 rules/westphalia/flow.yaml:183:19\n4315 rules/westphalia/flow.yaml:185:19\n4318 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "643 rules/westphalia/rules.yaml:171:7\n644 rules/westphalia/rules.yaml:172:11\n685 rules/westphalia/rules.yaml:173:7\n686 rules/westphalia/rules.yaml:174:11\n692 rules/westphalia/rules.yaml:175:7\n696 rules/westphalia/rules.yaml:327:7\n697 rules/westphalia/rules.yaml:328:11\n698 rules/westphalia/rules.yaml:329:7\n699 rules/westphalia/rules.yaml:330:11\n700 rules/westphalia/rules.yaml:331:7\n701 rules/westphalia/rules.yaml:332:11\n702 rules/westphalia/rules.yaml:333:7\n703 rules/westphalia/rules.yaml:334:11\n704 rules/westphalia/rules.yaml:335:7\n705 rules/westphalia/rules.yaml:336:11\n706 rules/westphalia/rules.yaml:337:7\n710 rules/westphalia/rules.yaml:183:7\n725 rules/westphalia/rules.yaml:184:7\n731 rules/westphalia/rules.yaml:233:7\n732 rules/westphalia/rules.yaml:234:11\n737 rules/westphalia/rules.yaml:235:7\n738 rules/westphalia/rules.yaml:236:11\n743 rules/westphalia/rules.yaml:237:7\n750 rules/westphalia/rules.yaml:165:7\n759 rules/westphalia/rules.yaml:159:7\n775 rules/westphalia/rules.yaml:780:1\n795 rules/westphalia/rules.yaml:780:1\n818 rules/westphalia/rules.yaml:780:1\n857 rules/westphalia/rules.yaml:780:1\n862 rules/westphalia/rules.yaml:780:1\n867 rules/westphalia/rules.yaml:780:1\n871 rules/westphalia/rules.yaml:780:1\n875 rules/westphalia/rules.yaml:780:1\n906 rules/westphalia/rules.yaml:780:1\n918 rules/westphalia/rules.yaml:780:1\n929 rules/westphalia/rules.yaml:780:1\n938 rules/westphalia/rules.yaml:780:1\n943 rules/westphalia/rules.yaml:780:1\n955 rules/westphalia/rules.yaml:780:1\n967 rules/westphalia/rules.yaml:780:1\n975 rules/westphalia/rules.yaml:780:1\n980 rules/westphalia/rules.yaml:780:1\n1004 rules/westphalia/rules.yaml:142:7\n1014 rules/westphalia/rules.yaml:136:7\n1024 rules/westphalia/rules.yaml:307:7\n1025 rules/westphalia/rules.yaml:308:7\n1026 rules/westphalia/rules.yaml:309:11\n1031 rules/westphalia/rules.yaml:310:11\n1039 rules/westphalia/rules.yaml:311:7\n1040 rules/westphalia/rules.yaml:312:11\n1041 rules/westphalia/rules.yaml:313:7\n1042 rules/westphalia/rules.yaml:314:11\n1043 rules/westphalia/rules.yaml:315:7\n1044 rules/westphalia/rules.yaml:316:11\n1045 rules/westphalia/rules.yaml:317:7\n1046 rules/westphalia/rules.yaml:318:11\n1047 rules/westphalia/rules.yaml:319:7\n1052 rules/westphalia/rules.yaml:32:7\n1053 rules/westphalia/rules.yaml:33:11\n1054 rules/westphalia/rules.yaml:34:7\n1055 rules/westphalia/rules.yaml:35:11\n1056 rules/westphalia/rules.yaml:36:7\n1057 rules/westphalia/rules.yaml:37:11\n1058 rules/westphalia/rules.yaml:38:7\n1059 rules/westphalia/rules.yaml:39:11\n1060 rules/westphalia/rules.yaml:40:7\n1068 rules/westphalia/rules.yaml:75:7\n1077 rules/westphalia/rules.yaml:81:7\n1090 rules/westphalia/rules.yaml:106:7\n1099 rules/westphalia/rules.yaml:98:7\n1113 rules/westphalia/rules.yaml:24:7\n1117 rules/westphalia/rules.yaml:217:7\n1124 rules/westphalia/rules.yaml:209:7\n1129 rules/westphalia/rules.yaml:356:7\n1130 rules/westphalia/rules.yaml:357:7\n1131 rules/westphalia/rules.yaml:358:11\n1135 rules/westphalia/rules.yaml:359:7\n1136 rules/westphalia/rules.yaml:360:11\n1137 rules/westphalia/rules.yaml:361:7\n1138 rules/westphalia/rules.yaml:362:11\n1139 rules/westphalia/rules.yaml:363:11\n1156 rules/westphalia/rules.yaml:364:7\n1157 rules/westphalia/rules.yaml:365:11\n1167 rules/westphalia/rules.yaml:366:7\n1168 rules/westphalia/rules.yaml:367:11\n1169 rules/westphalia/rules.yaml:368:7\n1176 rules/westphalia/rules.yaml:286:7\n1177 rules/westphalia/rules.yaml:287:11\n1182 rules/westphalia/rules.yaml:288:7\n1183 rules/westphalia/rules.yaml:289:11\n1184 rules/westphalia/rules.yaml:290:7\n1185 rules/westphalia/rules.yaml:291:11\n1186 rules/westphalia/rules.yaml:292:11\n1187 rules/westphalia/rules.yaml:293:15\n1188 rules/westphalia/rules.yaml:294:11\n1203 rules/westphalia/rules.yaml:295:7\n1204 rules/westphalia/rules.yaml:296:11\n1214 rules/westphalia/rules.yaml:297:7\n1215 rules/westphalia/rules.yaml:298:11\n1219 rules/westphalia/rules.yaml:299:7\n1227 rules/westphalia/rules.yaml:151:7\n1261 rules/westphalia/rules.yaml:67:7\n1265 rules/westphalia/rules.yaml:88:7\n1272 rules/westphalia/rules.yaml:56:7\n1273 rules/westphalia/rules.yaml:57:11\n1274 rules/westphalia/rules.yaml:58:15\n1275 rules/westphalia/rules.yaml:59:11\n1276 rules/westphalia/rules.yaml:60:7\n1281 rules/westphalia/rules.yaml:379:7\n1282 rules/westphalia/rules.yaml:380:7\n1283 rules/westphalia/rules.yaml:381:11\n1284 rules/westphalia/rules.yaml:382:7\n1285 rules/westphalia/rules.yaml:383:11\n1290 rules/westphalia/rules.yaml:384:7\n1291 rules/westphalia/rules.yaml:385:11\n1296 rules/westphalia/rules.yaml:386:7\n1297 rules/westphalia/rules.yaml:387:11\n1298 rules/westphalia/rules.yaml:388:7\n1303 rules/westphalia/rules.yaml:128:7\n1311 rules/westphalia/rules.yaml:346:7\n1316 rules/westphalia/rules.yaml:347:7\n1324 rules/westphalia/rules.yaml:348:7\n1341 rules/westphalia/rules.yaml:349:7\n1352 rules/westphalia/rules.yaml:203:7\n1361 rules/westphalia/rules.yaml:192:7\n1392 rules/westphalia/rules.yaml:193:7\n1393 rules/westphalia/rules.yaml:194:11\n1402 rules/westphalia/rules.yaml:195:7\n1403 rules/westphalia/rules.yaml:196:11\n1404 rules/westphalia/rules.yaml:197:7\n1412 rules/westphalia/rules.yaml:245:7\n1413 rules/westphalia/rules.yaml:246:7\n1414 rules/westphalia/rules.yaml:247:11\n1415 rules/westphalia/rules.yaml:248:15\n1418 rules/westphalia/rules.yaml:249:19\n1419 rules/westphalia/rules.yaml:250:19\n1423 rules/westphalia/rules.yaml:251:23\n1424 rules/westphalia/rules.yaml:252:7\n1425 rules/westphalia/rules.yaml:253:11\n1437 rules/westphalia/rules.yaml:254:7\n1438 rules/westphalia/rules.yaml:255:11\n1450 rules/westphalia/rules.yaml:256:7\n1451 rules/westphalia/rules.yaml:257:11\n1455 rules/westphalia/rules.yaml:258:7\n1459 rules/westphalia/rules.yaml:259:7\n1465 rules/westphalia/rules.yaml:260:7\n1466 rules/westphalia/rules.yaml:261:11\n1467 rules/westphalia/rules.yaml:262:7\n1468 rules/westphalia/rules.yaml:263:11\n1469 rules/westphalia/rules.yaml:264:7\n1474 rules/westphalia/rules.yaml:113:7\n1482 rules/westphalia/rules.yaml:272:7\n1483 rules/westphalia/rules.yaml:273:11\n1484 rules/westphalia/rules.yaml:274:7\n1485 rules/westphalia/rules.yaml:275:11\n1486 rules/westphalia/rules.yaml:276:7\n1487 rules/westphalia/rules.yaml:277:11\n1492 rules/westphalia/rules.yaml:278:7\n1497 rules/westphalia/rules.yaml:225:7\n1508 rules/westphalia/rules.yaml:48:7\n1515 rules/westphalia/rules.yaml:121:7\n1525 rules/westphalia/rules.yaml:761:3\n1529 rules/westphalia/rules.yaml:761:3\n1533 rules/westphalia/rules.yaml:761:3\n1537 rules/westphalia/rules.yaml:394:7\n1542 rules/westphalia/rules.yaml:818:9\n1547 rules/westphalia/rules.yaml:825:9\n1550 rules/westphalia/rules.yaml:826:9\n1556 rules/westphalia/rules.yaml:801:9\n1558 rules/westphalia/rules.yaml:802:9\n1563 rules/westphalia/rules.yaml:839:9\n1569 rules/westphalia/rules.yaml:840:9\n1574 rules/westphalia/rules.yaml:780:1\n1577 rules/westphalia/rules.yaml:780:1\n1583 rules/westphalia/rules.yaml:868:9\n1588 rules/westphalia/rules.yaml:861:9\n1593 rules/westphalia/rules.yaml:833:9\n1597 rules/westphalia/rules.yaml:808:9\n1599 rules/westphalia/rules.yaml:809:9\n1604 rules/westphalia/rules.yaml:854:9\n1609 rules/westphalia/rules.yaml:847:9\n1615 rules/westphalia/rules.yaml:780:1\n1618 rules/westphalia/rules.yaml:780:1\n1624 rules/westphalia/rules.yaml:794:9\n1626 rules/westphalia/rules.yaml:795:9\n1633 rules/westphalia/rules.yaml:780:1\n1636 rules/westphalia/rules.yaml:780:1\n1643 rules/westphalia/rules.yaml:713:7\n1645 rules/westphalia/rules.yaml:714:7\n1646 rules/westphalia/rules.yaml:715:7\n1647 rules/westphalia/rules.yaml:716:7\n1648 rules/westphalia/rules.yaml:717:11\n1651 rules/westphalia/rules.yaml:719:11\n1652 rules/westphalia/rules.yaml:720:11\n1654 rules/westphalia/rules.yaml:721:11\n1655 rules/westphalia/rules.yaml:722:15\n1656 rules/westphalia/rules.yaml:723:7\n1657 rules/westphalia/rules.yaml:724:11\n1658 rules/westphalia/rules.yaml:725:15\n1669 rules/westphalia/rules.yaml:727:15\n1673 rules/westphalia/rules.yaml:728:7\n1674 rules/westphalia/rules.yaml:729:11\n1675 rules/westphalia/rules.yaml:730:7\n1676 rules/westphalia/rules.yaml:731:11\n1685 rules/westphalia/rules.yaml:732:7\n1686 rules/westphalia/rules.yaml:733:11\n1696 rules/westphalia/rules.yaml:464:7\n1697 rules/westphalia/rules.yaml:465:11\n1700 rules/westphalia/rules.yaml:467:11\n1701 rules/westphalia/rules.yaml:468:11\n1702 rules/westphalia/rules.yaml:469:15\n1703 rules/westphalia/rules.yaml:470:15\n1706 rules/westphalia/rules.yaml:472:15\n1709 rules/westphalia/rules.yaml:473:15\n1712 rules/westphalia/rules.yaml:474:15\n1714 rules/westphalia/rules.yaml:475:15\n1720 rules/westphalia/flow.yaml:210:7\n1721 rules/westphalia/flow.yaml:211:11\n1722 rules/westphalia/flow.yaml:212:11\n1727 rules/westphalia/rules.yaml:411:7\n1731 rules/westphalia/rules.yaml:412:11\n1733 rules/westphalia/rules.yaml:413:11\n1736 rules/westphalia/rules.yaml:415:11\n1742 rules/westphalia/rules.yaml:420:7\n1743 rules/westphalia/rules.yaml:421:11\n1745 rules/westphalia/rules.yaml:422:11\n1751 rules/westphalia/rules.yaml:449:7\n1752 rules/westphalia/rules.yaml:450:7\n1759 rules/westphalia/rules.yaml:451:7\n1766 rules/westphalia/rules.yaml:452:7\n1767 rules/westphalia/rules.yaml:453:11\n1768 rules/westphalia/rules.yaml:454:15\n1772 rules/westphalia/rules.yaml:455:15\n1773 rules/westphalia/rules.yaml:456:15\n1774 rules/westphalia/rules.yaml:457:7\n1780 rules/westphalia/rules.yaml:482:7\n1781 rules/westphalia/rules.yaml:483:11\n1799 rules/westphalia/rules.yaml:484:15\n1800 rules/westphalia/rules.yaml:485:15\n1802 rules/westphalia/rules.yaml:486:15\n1808 rules/westphalia/rules.yaml:400:7\n1809 rules/westphalia/rules.yaml:401:7\n1810 rules/westphalia/rules.yaml:402:11\n1813 rules/westphalia/rules.yaml:404:11\n1815 rules/westphalia/rules.yaml:405:7\n1820 rules/westphalia/rules.yaml:428:7\n1821 rules/westphalia/rules.yaml:429:7\n1824 rules/westphalia/rules.yaml:430:7\n1829 rules/westphalia/rules.yaml:431:11\n1830 rules/westphalia/rules.yaml:432:11\n1834 rules/westphalia/rules.yaml:657:7\n1848 rules/westphalia/rules.yaml:658:7\n1849 rules/westphalia/rules.yaml:659:11\n1850 rules/westphalia/rules.yaml:660:11\n1852 rules/westphalia/rules.yaml:661:11\n1854 rules/westphalia/rules.yaml:662:11\n1859 rules/westphalia/rules.yaml:439:7\n1860 rules/westphalia/rules.yaml:440:11\n1861 rules/westphalia/rules.yaml:441:7\n1862 rules/westphalia/rules.yaml:442:11\n1867 rules/westphalia/flow.yaml:54:7\n1868 rules/westphalia/flow.yaml:55:11\n1874 rules/westphalia/flow.yaml:56:11\n1875 rules/westphalia/flow.yaml:57:11\n1877 rules/westphalia/flow.yaml:58:11\n1883 rules/westphalia/flow.yaml:105:7\n1884 rules/westphalia/flow.yaml:106:11\n1886 rules/westphalia/flow.yaml:107:11\n1888 rules/westphalia/flow.yaml:109:11\n1889 rules/westphalia/flow.yaml:110:11\n1890 rules/westphalia/flow.yaml:111:15\n1892 rules/westphalia/flow.yaml:112:15\n1894 rules/westphalia/flow.yaml:114:15\n1898 rules/westphalia/flow.yaml:115:15\n1904 rules/westphalia/flow.yaml:36:7\n1906 rules/westphalia/flow.yaml:37:7\n1908 rules/westphalia/flow.yaml:38:7\n1909 rules/westphalia/flow.yaml:39:11\n1912 rules/westphalia/flow.yaml:40:11\n1913 rules/westphalia/flow.yaml:41:7\n1914 rules/westphalia/flow.yaml:42:7\n1919 rules/westphalia/flow.yaml:121:7\n1920 rules/westphalia/flow.yaml:122:7\n1921 rules/westphalia/flow.yaml:123:11\n1923 rules/westphalia/flow.yaml:124:11\n1924 rules/westphalia/flow.yaml:125:11\n1925 rules/westphalia/flow.yaml:126:15\n1927 rules/westphalia/flow.yaml:128:11\n1929 rules/westphalia/flow.yaml:129:7\n1930 rules/westphalia/flow.yaml:130:7\n1932 rules/westphalia/flow.yaml:131:7\n1933 rules/westphalia/flow.yaml:132:11\n1939 rules/westphalia/rules.yaml:740:7\n1947 rules/westphalia/rules.yaml:741:11\n1948 rules/westphalia/rules.yaml:742:11\n1949 rules/westphalia/rules.yaml:743:15\n1952 rules/westphalia/rules.yaml:745:15\n1954 rules/westphalia/rules.yaml:746:7\n1955 rules/westphalia/rules.yaml:747:11\n1957 rules/westphalia/rules.yaml:748:11\n1959 rules/westphalia/rules.yaml:749:7\n1960 rules/westphalia/rules.yaml:750:7\n1961 rules/westphalia/rules.yaml:751:11\n1963 rules/westphalia/rules.yaml:753:11\n1964 rules/westphalia/rules.yaml:754:15\n1968 rules/westphalia/rules.yaml:755:15\n1970 rules/westphalia/rules.yaml:756:11\n1971 rules/westphalia/rules.yaml:757:11\n1974 rules/westphalia/rules.yaml:758:11\n1997 rules/westphalia/rules.yaml:613:7\n2000 rules/westphalia/rules.yaml:616:11\n2001 rules/westphalia/rules.yaml:617:11\n2002 rules/westphalia/rules.yaml:618:11\n2007 rules/westphalia/rules.yaml:619:15\n2008 rules/westphalia/rules.yaml:620:15\n2009 rules/westphalia/rules.yaml:621:15\n2010 rules/westphalia/rules.yaml:622:19\n2047 rules/westphalia/rules.yaml:623:19\n2048 rules/westphalia/rules.yaml:624:19\n2050 rules/westphalia/rules.yaml:626:19\n2059 rules/westphalia/rules.yaml:627:19\n2060 rules/westphalia/rules.yaml:628:23\n2061 rules/westphalia/rules.yaml:629:23\n2062 rules/westphalia/rules.yaml:630:27\n2066 rules/westphalia/rules.yaml:632:27\n2067 rules/westphalia/rules.yaml:633:23\n2069 rules/westphalia/rules.yaml:635:19\n2077 rules/westphalia/rules.yaml:637:19\n2078 rules/westphalia/rules.yaml:638:19\n2079 rules/westphalia/rules.yaml:639:23\n2080 rules/westphalia/rules.yaml:640:23\n2083 rules/westphalia/rules.yaml:641:27\n2086 rules/westphalia/rules.yaml:642:27\n2091 rules/westphalia/rules.yaml:645:23\n2094 rules/westphalia/rules.yaml:646:23\n2099 rules/westphalia/rules.yaml:649:19\n2104 rules/westphalia/rules.yaml:692:7\n2109 rules/westphalia/rules.yaml:693:7\n2110 rules/westphalia/rules.yaml:694:7\n2111 rules/westphalia/rules.yaml:695:11\n2112 rules/westphalia/rules.yaml:696:11\n2115 rules/westphalia/rules.yaml:698:11\n2118 rules/westphalia/rules.yaml:699:11\n2119 rules/westphalia/rules.yaml:700:15\n2121 rules/westphalia/rules.yaml:701:7\n2125 rules/westphalia/rules.yaml:702:7\n2126 rules/westphalia/rules.yaml:703:7\n2128 rules/westphalia/rules.yaml:705:7\n2134 rules/westphalia/rules.yaml:521:7\n2135 rules/westphalia/rules.yaml:522:7\n2136 rules/westphalia/rules.yaml:523:7\n2137 rules/westphalia/rules.yaml:524:7\n2138 rules/westphalia/rules.yaml:525:11\n2139 rules/westphalia/rules.yaml:526:11\n2140 rules/westphalia/rules.yaml:527:15\n2141 rules/westphalia/rules.yaml:528:15\n2142 rules/westphalia/rules.yaml:529:19\n2143 rules/westphalia/rules.yaml:531:7\n2144 rules/westphalia/rules.yaml:532:7\n2145 rules/westphalia/rules.yaml:533:11\n2146 rules/westphalia/rules.yaml:534:11\n2148 rules/westphalia/rules.yaml:536:11\n2149 rules/westphalia/rules.yaml:537:11\n2150 rules/westphalia/rules.yaml:538:11\n2151 rules/westphalia/rules.yaml:539:11\n2152 rules/westphalia/rules.yaml:540:11\n2156 rules/westphalia/rules.yaml:541:11\n2157 rules/westphalia/rules.yaml:542:11\n2161 rules/westphalia/rules.yaml:543:11\n2162 rules/westphalia/rules.yaml:545:15\n2165 rules/westphalia/rules.yaml:547:15\n2166 rules/westphalia/rules.yaml:548:15\n2167 rules/westphalia/rules.yaml:550:15\n2169 rules/westphalia/rules.yaml:551:15\n2170 rules/westphalia/rules.yaml:552:19\n2174 rules/westphalia/rules.yaml:553:11\n2175 rules/westphalia/rules.yaml:554:15\n2176 rules/westphalia/rules.yaml:555:19\n2177 rules/westphalia/rules.yaml:556:15\n2178 rules/westphalia/rules.yaml:557:15\n2179 rules/westphalia/rules.yaml:558:19\n2181 rules/westphalia/rules.yaml:560:15\n2182 rules/westphalia/rules.yaml:561:19\n2184 rules/westphalia/rules.yaml:563:15\n2185 rules/westphalia/rules.yaml:564:15\n2186 rules/westphalia/rules.yaml:565:19\n2187 rules/westphalia/rules.yaml:566:15\n2193 rules/westphalia/rules.yaml:567:19\n2195 rules/westphalia/rules.yaml:569:15\n2199 rules/westphalia/rules.yaml:576:7\n2204 rules/westphalia/rules.yaml:577:7\n2205 rules/westphalia/rules.yaml:578:11\n2206 rules/westphalia/rules.yaml:579:11\n2207 rules/westphalia/rules.yaml:580:15\n2210 rules/westphalia/rules.yaml:581:15\n2216 rules/westphalia/rules.yaml:593:7\n2217 rules/westphalia/rules.yaml:594:7\n2218 rules/westphalia/rules.yaml:595:7\n2219 rules/westphalia/rules.yaml:596:11\n2226 rules/westphalia/rules.yaml:597:15\n2227 rules/westphalia/rules.yaml:598:19\n2237 rules/westphalia/rules.yaml:599:23\n2238 rules/westphalia/rules.yaml:600:23\n2239 rules/westphalia/rules.yaml:601:27\n2240 rules/westphalia/rules.yaml:603:27\n2241 rules/westphalia/rules.yaml:604:27\n2242 rules/westphalia/rules.yaml:605:27\n2243 rules/westphalia/rules.yaml:606:31\n2290 rules/westphalia/rules.yaml:669:7\n2291 rules/westphalia/rules.yaml:670:11\n2292 rules/westphalia/rules.yaml:671:7\n2293 rules/westphalia/rules.yaml:672:7\n2298 rules/westphalia/rules.yaml:673:7\n2301 rules/westphalia/rules.yaml:676:11\n2303 rules/westphalia/rules.yaml:678:11\n2304 rules/westphalia/rules.yaml:679:11\n2305 rules/westphalia/rules.yaml:680:11\n2308 rules/westphalia/rules.yaml:683:15\n2309 rules/westphalia/rules.yaml:684:19\n2310 rules/westphalia/rules.yaml:685:23\n2314 rules/westphalia/rules.yaml:780:1\n2315 rules/westphalia/rules.yaml:780:1\n2316 rules/westphalia/rules.yaml:780:1\n2321 rules/westphalia/rules.yaml:780:1\n2322 rules/westphalia/rules.yaml:780:1\n2323 rules/westphalia/rules.yaml:780:1\n2324 rules/westphalia/rules.yaml:780:1\n2327 rules/westphalia/rules.yaml:780:1\n2328 rules/westphalia/rules.yaml:780:1\n2330 rules/westphalia/rules.yaml:780:1\n2331 rules/westphalia/rules.yaml:780:1\n2332 rules/westphalia/rules.yaml:780:1\n2336 rules/westphalia/rules.yaml:780:1\n2337 rules/westphalia/rules.yaml:780:1\n2338 rules/westphalia/rules.yaml:780:1\n2339 rules/westphalia/rules.yaml:780:1\n2340 rules/westphalia/rules.yaml:780:1\n2341 rules/westphalia/rules.yaml:780:1\n2342 rules/westphalia/rules.yaml:780:1\n2343 rules/westphalia/rules.yaml:780:1\n2344 rules/westphalia/rules.yaml:780:1\n2349 rules/westphalia/rules.yaml:496:7\n2361 rules/westphalia/rules.yaml:497:7\n2385 rules/westphalia/rules.yaml:498:7\n2419 rules/westphalia/rules.yaml:499:7\n2420 rules/westphalia/rules.yaml:500:11\n2426 rules/westphalia/rules.yaml:501:11\n2429 rules/westphalia/rules.yaml:502:7\n2430 rules/westphalia/rules.yaml:503:11\n2431 rules/westphalia/rules.yaml:504:11\n2441 rules/westphalia/rules.yaml:506:11\n2443 rules/westphalia/rules.yaml:507:11\n2449 rules/westphalia/flow.yaml:14:7\n2450 rules/westphalia/flow.yaml:15:7\n2451 rules/westphalia/flow.yaml:16:7\n2452 rules/westphalia/flow.yaml:17:7\n2453 rules/westphalia/flow.yaml:18:7\n2454 rules/westphalia/flow.yaml:19:7\n2455 rules/westphalia/flow.yaml:20:7\n2456 rules/westphalia/flow.yaml:21:7\n2457 rules/westphalia/flow.yaml:22:7\n2458 rules/westphalia/flow.yaml:23:7\n2461 rules/westphalia/flow.yaml:24:7\n2462 rules/westphalia/flow.yaml:25:7\n2464 rules/westphalia/flow.yaml:26:7\n2469 rules/westphalia/rules.yaml:761:3\n2470 rules/westphalia/rules.yaml:761:3\n2472 rules/westphalia/rules.yaml:761:3\n2473 rules/westphalia/rules.yaml:761:3\n2478 rules/westphalia/flow.yaml:192:7\n2479 rules/westphalia/flow.yaml:193:7\n2480 rules/westphalia/flow.yaml:194:11\n2481 rules/westphalia/rules.yaml:780:1\n2482 rules/westphalia/rules.yaml:780:1\n2483 rules/westphalia/rules.yaml:780:1\n2487 rules/westphalia/flow.yaml:101:3\n2488 rules/westphalia/flow.yaml:101:3\n2492 rules/westphalia/flow.yaml:78:3\n2493 rules/westphalia/flow.yaml:78:3\n2498 rules/westphalia/flow.yaml:82:7\n2499 rules/westphalia/flow.yaml:83:7\n2500 rules/westphalia/flow.yaml:84:7\n2505 rules/westphalia/flow.yaml:86:11\n2506 rules/westphalia/flow.yaml:87:11\n2507 rules/westphalia/flow.yaml:88:7\n2508 rules/westphalia/flow.yaml:90:7\n2509 rules/westphalia/flow.yaml:91:11\n2510 rules/westphalia/flow.yaml:92:11\n2511 rules/westphalia/flow.yaml:93:15\n2512 rules/westphalia/flow.yaml:94:11\n2513 rules/westphalia/flow.yaml:95:15\n2516 rules/westphalia/flow.yaml:98:15\n2522 rules/westphalia/flow.yaml:200:7\n2523 rules/westphalia/flow.yaml:202:11\n2524 rules/westphalia/flow.yaml:203:15\n2525 rules/westphalia/rules.yaml:780:1\n2526 rules/westphalia/rules.yaml:780:1\n2527 rules/westphalia/rules.yaml:780:1\n2528 rules/westphalia/rules.yaml:780:1\n2529 rules/westphalia/rules.yaml:780:1\n2533 rules/westphalia/flow.yaml:48:7\n2537 rules/westphalia/flow.yaml:60:3\n2538 rules/westphalia/flow.yaml:60:3\n2543 rules/westphalia/flow.yaml:64:7\n2552 rules/westphalia/flow.yaml:67:11\n2553 rules/westphalia/flow.yaml:68:15\n2555 rules/westphalia/flow.yaml:70:7\n2559 rules/westphalia/flow.yaml:71:7\n2560 rules/westphalia/flow.yaml:72:11\n2561 rules/westphalia/flow.yaml:73:11\n2565 rules/westphalia/flow.yaml:74:11\n2569 rules/westphalia/flow.yaml:75:11\n2574 rules/westphalia/flow.yaml:117:3\n2575 rules/westphalia/flow.yaml:117:3\n2579 rules/westphalia/flow.yaml:134:3\n2580 rules/westphalia/flow.yaml:134:3\n2585 rules/westphalia/flow.yaml:143:7\n2586 rules/westphalia/flow.yaml:144:7\n2589 rules/westphalia/flow.yaml:146:11\n2591 rules/westphalia/flow.yaml:147:7\n2597 rules/westphalia/flow.yaml:148:7\n2602 rules/westphalia/flow.yaml:150:7\n2603 rules/westphalia/flow.yaml:151:7\n2604 rules/westphalia/flow.yaml:152:7\n2609 rules/westphalia/flow.yaml:153:11\n2610 rules/westphalia/flow.yaml:154:11\n2614 rules/westphalia/flow.yaml:155:11\n2618 rules/westphalia/flow.yaml:156:11\n2619 rules/westphalia/flow.yaml:157:11\n2622 rules/westphalia/flow.yaml:158:11\n2623 rules/westphalia/flow.yaml:160:11\n2624 rules/westphalia/flow.yaml:161:11\n2625 rules/westphalia/flow.yaml:162:11\n2626 rules/westphalia/flow.yaml:163:11\n2627 rules/westphalia/flow.yaml:164:15\n2628 rules/westphalia/flow.yaml:165:19\n2629 rules/westphalia/flow.yaml:166:19\n2630 rules/westphalia/flow.yaml:167:23\n2634 rules/westphalia/flow.yaml:168:23\n2635 rules/westphalia/flow.yaml:169:27\n2640 rules/westphalia/flow.yaml:171:27\n2644 rules/westphalia/flow.yaml:173:23\n2645 rules/westphalia/flow.yaml:174:11\n2646 rules/westphalia/flow.yaml:175:15\n2647 rules/westphalia/flow.yaml:176:15\n2648 rules/westphalia/flow.yaml:177:19\n2654 rules/westphalia/flow.yaml:178:19\n2655 rules/westphalia/flow.yaml:179:23\n2658 rules/westphalia/flow.yaml:181:23\n2660 rules/westphalia/flow.yaml:183:19\n2663 rules/westphalia/flow.yaml:186:11\n2680 rules/westphalia/rules.yaml:613:7\n2681 rules/westphalia/rules.yaml:614:11\n2686 rules/westphalia/rules.yaml:616:11\n2687 rules/westphalia/rules.yaml:617:11\n2688 rules/westphalia/rules.yaml:618:11\n2699 rules/westphalia/rules.yaml:619:15\n2700 rules/westphalia/rules.yaml:620:15\n2718 rules/westphalia/rules.yaml:621:15\n2723 rules/westphalia/rules.yaml:649:19\n2724 rules/westphalia/rules.yaml:650:19\n2731 rules/westphalia/rules.yaml:622:19\n2786 rules/westphalia/rules.yaml:623:19\n2787 rules/westphalia/rules.yaml:624:19\n2789 rules/westphalia/rules.yaml:625:19\n2790 rules/westphalia/rules.yaml:626:19\n2799 rules/westphalia/rules.yaml:627:19\n2805 rules/westphalia/rules.yaml:628:23\n2812 rules/westphalia/rules.yaml:629:23\n2815 rules/westphalia/rules.yaml:632:27\n2818 rules/westphalia/rules.yaml:630:27\n2830 rules/westphalia/rules.yaml:633:23\n2837 rules/westphalia/rules.yaml:635:19\n2856 rules/westphalia/rules.yaml:636:19\n2857 rules/westphalia/rules.yaml:637:19\n2867 rules/westphalia/rules.yaml:638:19\n2868 rules/westphalia/rules.yaml:639:23\n2869 rules/westphalia/rules.yaml:640:23\n2872 rules/westphalia/rules.yaml:641:27\n2875 rules/westphalia/rules.yaml:642:27\n2879 rules/westphalia/rules.yaml:643:27\n2885 rules/westphalia/rules.yaml:645:23\n2888 rules/westphalia/rules.yaml:646:23\n2892 rules/westphalia/rules.yaml:647:23\n2912 rules/westphalia/rules.yaml:692:7\n2917 rules/westphalia/rules.yaml:693:7\n2918 rules/westphalia/rules.yaml:694:7\n2919 rules/westphalia/rules.yaml:695:11\n2920 rules/westphalia/rules.yaml:696:11\n2931 rules/westphalia/rules.yaml:698:11\n2944 rules/westphalia/rules.yaml:699:11\n2945 rules/westphalia/rules.yaml:700:15\n2949 rules/westphalia/rules.yaml:701:7\n2950 rules/westphalia/rules.yaml:702:7\n2951 rules/westphalia/rules.yaml:703:7\n2952 rules/westphalia/rules.yaml:704:11\n2953 rules/westphalia/rules.yaml:705:7\n2954 rules/westphalia/rules.yaml:706:11\n2987 rules/westphalia/rules.yaml:521:7\n2988 rules/westphalia/rules.yaml:522:7\n2989 rules/westphalia/rules.yaml:523:7\n2990 rules/westphalia/rules.yaml:524:7\n3001 rules/westphalia/rules.yaml:525:11\n3002 rules/westphalia/rules.yaml:526:11\n3024 rules/westphalia/rules.yaml:527:15\n3065 rules/westphalia/rules.yaml:528:15\n3066 rules/westphalia/rules.yaml:529:19\n3067 rules/westphalia/rules.yaml:530:19\n3071 rules/westphalia/rules.yaml:531:7\n3074 rules/westphalia/rules.yaml:532:7\n3075 rules/westphalia/rules.yaml:533:11\n3076 rules/westphalia/rules.yaml:534:11\n3081 rules/westphalia/rules.yaml:536:11\n3082 rules/westphalia/rules.yaml:537:11\n3083 rules/westphalia/rules.yaml:538:11\n3084 rules/westphalia/rules.yaml:539:11\n3085 rules/westphalia/rules.yaml:540:11\n3086 rules/westphalia/rules.yaml:541:11\n3087 rules/westphalia/rules.yaml:542:11\n3088 rules/westphalia/rules.yaml:543:11\n3089 rules/westphalia/rules.yaml:544:15\n3104 rules/westphalia/rules.yaml:545:15\n3109 rules/westphalia/rules.yaml:547:15\n3110 rules/westphalia/rules.yaml:548:15\n3113 rules/westphalia/rules.yaml:549:15\n3130 rules/westphalia/rules.yaml:550:15\n3134 rules/westphalia/rules.yaml:551:15\n3135 rules/westphalia/rules.yaml:552:19\n3139 rules/westphalia/rules.yaml:553:11\n3144 rules/westphalia/rules.yaml:554:15\n3145 rules/westphalia/rules.yaml:555:19\n3146 rules/westphalia/rules.yaml:556:15\n3147 rules/westphalia/rules.yaml:557:15\n3148 rules/westphalia/rules.yaml:558:19\n3150 rules/westphalia/rules.yaml:559:19\n3151 rules/westphalia/rules.yaml:560:15\n3165 rules/westphalia/rules.yaml:561:19\n3170 rules/westphalia/rules.yaml:563:15\n3171 rules/westphalia/rules.yaml:564:15\n3172 rules/westphalia/rules.yaml:565:19\n3173 rules/westphalia/rules.yaml:566:15\n3174 rules/westphalia/rules.yaml:567:19\n3176 rules/westphalia/rules.yaml:568:19\n3177 rules/westphalia/rules.yaml:569:15\n3196 rules/westphalia/rules.yaml:576:7\n3201 rules/westphalia/rules.yaml:577:7\n3209 rules/westphalia/rules.yaml:578:11\n3222 rules/westphalia/rules.yaml:579:11\n3223 rules/westphalia/rules.yaml:580:15\n3226 rules/westphalia/rules.yaml:581:15\n3228 rules/westphalia/rules.yaml:582:15\n3252 rules/westphalia/rules.yaml:593:7\n3253 rules/westphalia/rules.yaml:594:7\n3254 rules/westphalia/rules.yaml:595:7\n3265 rules/westphalia/rules.yaml:596:11\n3277 rules/westphalia/rules.yaml:597:15\n3289 rules/westphalia/rules.yaml:598:19\n3307 rules/westphalia/rules.yaml:599:23\n3320 rules/westphalia/rules.yaml:600:23\n3326 rules/westphalia/rules.yaml:601:27\n3327 rules/westphalia/rules.yaml:602:27\n3328 rules/westphalia/rules.yaml:603:27\n3329 rules/westphalia/rules.yaml:604:27\n3336 rules/westphalia/rules.yaml:605:27\n3337 rules/westphalia/rules.yaml:606:31\n3356 rules/westphalia/rules.yaml:669:7\n3357 rules/westphalia/rules.yaml:670:11\n3358 rules/westphalia/rules.yaml:671:7\n3359 rules/westphalia/rules.yaml:672:7\n3364 rules/westphalia/rules.yaml:673:7\n3365 rules/westphalia/rules.yaml:674:11\n3372 rules/westphalia/rules.yaml:676:11\n3379 rules/westphalia/rules.yaml:678:11\n3385 rules/westphalia/rules.yaml:679:11\n3392 rules/westphalia/rules.yaml:680:11\n3393 rules/westphalia/rules.yaml:681:15\n3398 rules/westphalia/rules.yaml:683:15\n3412 rules/westphalia/rules.yaml:684:19\n3418 rules/westphalia/rules.yaml:685:23\n3450 rules/westphalia/rules.yaml:780:1\n3451 rules/westphalia/rules.yaml:780:1\n3452 rules/westphalia/rules.yaml:780:1\n3463 rules/westphalia/rules.yaml:780:1\n3464 rules/westphalia/rules.yaml:780:1\n3476 rules/westphalia/rules.yaml:780:1\n3495 rules/westphalia/rules.yaml:780:1\n3529 rules/westphalia/rules.yaml:780:1\n3530 rules/westphalia/rules.yaml:780:1\n3536 rules/westphalia/rules.yaml:780:1\n3537 rules/westphalia/rules.yaml:780:1\n3538 rules/westphalia/rules.yaml:780:1\n3539 rules/westphalia/rules.yaml:780:1\n3540 rules/westphalia/rules.yaml:780:1\n3542 rules/westphalia/rules.yaml:780:1\n3543 rules/westphalia/rules.yaml:780:1\n3544 rules/westphalia/rules.yaml:780:1\n3555 rules/westphalia/rules.yaml:780:1\n3578 rules/westphalia/rules.yaml:780:1\n3621 rules/westphalia/rules.yaml:780:1\n3622 rules/westphalia/rules.yaml:780:1\n3623 rules/westphalia/rules.yaml:780:1\n3627 rules/westphalia/rules.yaml:780:1\n3628 rules/westphalia/rules.yaml:780:1\n3629 rules/westphalia/rules.yaml:780:1\n3630 rules/westphalia/rules.yaml:780:1\n3649 rules/westphalia/rules.yaml:496:7\n3658 rules/westphalia/rules.yaml:497:7\n3677 rules/westphalia/rules.yaml:498:7\n3710 rules/westphalia/rules.yaml:499:7\n3711 rules/westphalia/rules.yaml:500:11\n3717 rules/westphalia/rules.yaml:501:11\n3720 rules/westphalia/rules.yaml:502:7\n3723 rules/westphalia/rules.yaml:509:11\n3729 rules/westphalia/rules.yaml:503:11\n3742 rules/westphalia/rules.yaml:504:11\n3752 rules/westphalia/rules.yaml:505:11\n3753 rules/westphalia/rules.yaml:506:11\n3755 rules/westphalia/rules.yaml:507:11\n3772 rules/westphalia/flow.yaml:14:7\n3773 rules/westphalia/flow.yaml:15:7\n3774 rules/westphalia/flow.yaml:16:7\n3775 rules/westphalia/flow.yaml:17:7\n3776 rules/westphalia/flow.yaml:18:7\n3777 rules/westphalia/flow.yaml:19:7\n3778 rules/westphalia/flow.yaml:20:7\n3781 rules/westphalia/flow.yaml:21:7\n3782 rules/westphalia/flow.yaml:22:7\n3785 rules/westphalia/flow.yaml:23:7\n3790 rules/westphalia/flow.yaml:24:7\n3801 rules/westphalia/flow.yaml:25:7\n3803 rules/westphalia/flow.yaml:26:7\n3804 rules/westphalia/flow.yaml:27:7\n3815 rules/westphalia/rules.yaml:761:3\n3820 rules/westphalia/rules.yaml:761:3\n3822 rules/westphalia/rules.yaml:761:3\n3831 rules/westphalia/rules.yaml:761:3\n3849 rules/westphalia/flow.yaml:192:7\n3859 rules/westphalia/flow.yaml:193:7\n3873 rules/westphalia/flow.yaml:194:11\n3878 rules/westphalia/rules.yaml:780:1\n3879 rules/westphalia/rules.yaml:780:1\n3880 rules/westphalia/rules.yaml:780:1\n3890 rules/westphalia/flow.yaml:101:3\n3896 rules/westphalia/flow.yaml:101:3\n3906 rules/westphalia/flow.yaml:78:3\n3912 rules/westphalia/flow.yaml:78:3\n3936 rules/westphalia/flow.yaml:82:7\n3937 rules/westphalia/flow.yaml:83:7\n3938 rules/westphalia/flow.yaml:84:7\n3943 rules/westphalia/flow.yaml:85:11\n3944 rules/westphalia/flow.yaml:86:11\n3945 rules/westphalia/flow.yaml:87:11\n3946 rules/westphalia/flow.yaml:88:7\n3947 rules/westphalia/flow.yaml:89:7\n3948 rules/westphalia/flow.yaml:90:7\n3959 rules/westphalia/flow.yaml:91:11\n3960 rules/westphalia/flow.yaml:92:11\n3968 rules/westphalia/flow.yaml:93:15\n3978 rules/westphalia/flow.yaml:94:11\n3979 rules/westphalia/flow.yaml:95:15\n3981 rules/westphalia/flow.yaml:96:15\n3983 rules/westphalia/flow.yaml:98:15\n3987 rules/westphalia/flow.yaml:99:15\n4007 rules/westphalia/flow.yaml:200:7\n4012 rules/westphalia/flow.yaml:201:11\n4013 rules/westphalia/flow.yaml:202:11\n4027 rules/westphalia/flow.yaml:203:15\n4032 rules/westphalia/rules.yaml:780:1\n4033 rules/westphalia/rules.yaml:780:1\n4034 rules/westphalia/rules.yaml:780:1\n4035 rules/westphalia/rules.yaml:780:1\n4036 rules/westphalia/rules.yaml:780:1\n4046 rules/westphalia/flow.yaml:48:7\n4064 rules/westphalia/flow.yaml:60:3\n4070 rules/westphalia/flow.yaml:60:3\n4089 rules/westphalia/flow.yaml:64:7\n4106 rules/westphalia/flow.yaml:65:11\n4127 rules/westphalia/flow.yaml:67:11\n4128 rules/westphalia/flow.yaml:68:15\n4130 rules/westphalia/flow.yaml:69:15\n4131 rules/westphalia/flow.yaml:70:7\n4135 rules/westphalia/flow.yaml:71:7\n4143 rules/westphalia/flow.yaml:72:11\n4151 rules/westphalia/flow.yaml:73:11\n4155 rules/westphalia/flow.yaml:74:11\n4159 rules/westphalia/flow.yaml:75:11\n4160 rules/westphalia/flow.yaml:76:15\n4172 rules/westphalia/flow.yaml:117:3\n4178 rules/westphalia/flow.yaml:117:3\n4188 rules/westphalia/flow.yaml:134:3\n4194 rules/westphalia/flow.yaml:134:3\n4223 rules/westphalia/flow.yaml:143:7\n4224 rules/westphalia/flow.yaml:144:7\n4244 rules/westphalia/flow.yaml:146:11\n4246 rules/westphalia/flow.yaml:147:7\n4252 rules/westphalia/flow.yaml:148:7\n4256 rules/westphalia/flow.yaml:149:11\n4264 rules/westphalia/flow.yaml:150:7\n4265 rules/westphalia/flow.yaml:151:7\n4266 rules/westphalia/flow.yaml:152:7\n4277 rules/westphalia/flow.yaml:153:11\n4278 rules/westphalia/flow.yaml:154:11\n4282 rules/westphalia/flow.yaml:155:11\n4286 rules/westphalia/flow.yaml:156:11\n4287 rules/westphalia/flow.yaml:157:11\n4290 rules/westphalia/flow.yaml:158:11\n4291 rules/westphalia/flow.yaml:159:11\n4292 rules/westphalia/flow.yaml:160:11\n4293 rules/westphalia/flow.yaml:161:11\n4300 rules/westphalia/flow.yaml:162:11\n4301 rules/westphalia/flow.yaml:163:11\n4312 rules/westphalia/flow.yaml:164:15\n4321 rules/westphalia/flow.yaml:165:19\n4334 rules/westphalia/flow.yaml:166:19\n4335 rules/westphalia/flow.yaml:167:23\n4339 rules/westphalia/flow.yaml:168:23\n4340 rules/westphalia/flow.yaml:169:27\n4343 rules/westphalia/flow.yaml:171:27\n4345 rules/westphalia/flow.yaml:172:23\n4348 rules/westphalia/flow.yaml:173:23\n4352 rules/westphalia/flow.yaml:174:11\n4360 rules/westphalia/flow.yaml:175:15\n4373 rules/westphalia/flow.yaml:176:15\n4374 rules/westphalia/flow.yaml:177:19\n4380 rules/westphalia/flow.yaml:178:19\n4381 rules/westphalia/flow.yaml:179:23\n4384 rules/westphalia/flow.yaml:181:23\n4386 rules/westphalia/flow.yaml:182:19\n4387 rules/westphalia/flow.yaml:183:19\n4389 rules/westphalia/flow.yaml:185:19\n4392 rules/westphalia/flow.yaml:186:11"
