@@ -125,6 +125,39 @@ class MarlboroughRules:
         (("No attack",), ()),
         (("", " cannot provision ", ""), ("player", "e:unit")),
         (("You pay ", " TP to provision your units"), ("int",)),
+        (("Espionage: what do you examine?",), ()),
+        (("", " examines the ", " of ", " (espionage)"), ("player", "str", "player")),
+        (("Reaction: gain ", " TP (yes) or pick ", " campaign markers (no)?"), ("int", "int")),
+        (("", " gains ", " TP (reaction)"), ("player", "int")),
+        (("", " picks ", " campaign markers (reaction)"), ("player", "int")),
+        (("Diplomacy result ", ": choose one"), ("str",)),
+        (("Coup against ", ""), ("player",)),
+        (("", " becomes neutral"), ("e:nation",)),
+        (("", " comes under ", " control"), ("e:nation", "player")),
+        (("", " defects to ", ""), ("e:nation", "player")),
+        (("Diplomacy markers for the attempt",), ()),
+        (("Diplomacy markers to counter the attempt",), ()),
+        (
+            (
+                "",
+                " attempts diplomacy on ",
+                ": markers ",
+                " against ",
+                ", twice the political value -",
+                ", modifiers ",
+                ": differential ",
+                "",
+            ),
+            ("player", "e:nation", "int", "int", "int", "int", "int"),
+        ),
+        (("Diplomacy markers to declare war on ", ""), ("e:nation",)),
+        (
+            ("", " declares war on ", ": ", " comes under ", " control"),
+            ("player", "e:nation", "e:nation", "player"),
+        ),
+        (("Target a state with diplomacy",), ()),
+        (("End diplomacy",), ()),
+        (("Declare war on ", " (yes) or attempt diplomacy (no)?"), ("e:nation",)),
         (("", " plays a War Commissioner marker"), ("player",)),
         (("Play a War Commissioner marker for a one column shift, or pass",), ()),
         (("No marker",), ()),
@@ -154,8 +187,16 @@ class MarlboroughRules:
         ("choose-hex", 38, "hex", -1, 9, 5, False),
         ("choose-unit", 42, "unit", -1, 9, 9, False),
         ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-card", 48, "card", 49, 11, 7, False),
-        ("choose-card", 51, "card", 52, 12, 7, False),
+        ("choose-espionage", 47, "enum:espionage", -1, 11, 1, False),
+        ("yes-no", 49, "yes-no", -1, 12, 4, False),
+        ("choose-diplomacy_outcome", 52, "enum:diplomacy_outcome", -1, 12, 6, False),
+        ("choose-some", 57, "some:card", -1, 13, 1, True),
+        ("choose-some", 58, "some:card", -1, 13, 1, True),
+        ("choose-some", 60, "some:card", -1, 14, 1, False),
+        ("choose-nation", 62, "nation", 63, 15, 3, False),
+        ("yes-no", 64, "yes-no", -1, 15, 6, False),
+        ("choose-card", 66, "card", 67, 17, 7, False),
+        ("choose-card", 69, "card", 70, 18, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -169,15 +210,23 @@ class MarlboroughRules:
         "crt_combat",
         "segment",
         "operations",
+        "espionage",
+        "diplomacy_result",
+        "diplomacy_attempt",
+        "declare_war",
+        "diplomacy_segment",
+        "diplomacy_phase",
         "commissioners",
         "leviathan",
         "turn__operations",
+        "turn__diplomacy",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
+        "turn__diplomacy",
         "end__victory",
         "setup__campaign_markers",
         "setup__spanish_possessions",
@@ -304,10 +353,24 @@ class MarlboroughRules:
         ),
         (9, 10): ((1, (), None), (2, 0, None), (3, (), None)),
         (9, 15): ((1, 0, None), (2, (), None), (3, (), None)),
-        (11, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (12, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (11, 2): ((1, 0, None),),
+        (12, 5): ((1, 0, None),),
+        (12, 7): ((1, 0, None), (2, "", None)),
+        (13, 2): (
+            (1, 0, None),
+            (3, (), "z_diplomacy_attempt__2_3"),
+            (4, (), "z_diplomacy_attempt__2_4"),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (14, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (15, 1): ((1, False, None),),
+        (15, 4): ((1, False, None), (3, (), None)),
+        (15, 7): ((1, False, None), (3, 0, None)),
+        (17, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (18, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13)
+    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 17, 18, 21, 23)
     SITE_FILTERS: ClassVar[Any] = {
         0: "u.at != none",
         1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -315,8 +378,10 @@ class MarlboroughRules:
         5: "u.at != none",
         6: 'x != "invest" or invest',
         14: 'u.kind != "leader"',
-        16: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        17: 'c.kind == "leviathan" and not reroll',
+        18: 'x != ("defection" if code == "D2" else "diplomacy")',
+        22: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
+        24: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        25: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -342,16 +407,22 @@ class MarlboroughRules:
     c_marker_limit: int
     c_mountain_shift: int
     c_opening_initiative: int
+    c_skip_turn_one_diplomacy: bool
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
     c_zoc_negated_by_friends: bool
     card_kind: tuple[str, ...]
+    card_value: tuple[int, ...]
     e_attacker_plan: tuple[str, ...]
     e_defender_plan: tuple[str, ...]
+    e_diplomacy_outcome: tuple[str, ...]
+    e_espionage: tuple[str, ...]
     e_siege_attacker_plan: tuple[str, ...]
     e_siege_defender_plan: tuple[str, ...]
     id_nation: tuple[str, ...]
+    ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
+    ix_nation__permanent: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
     ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
@@ -380,9 +451,12 @@ class MarlboroughRules:
     o_g_window__leviathan__depth: int
     o_g_year: int
     o_p_markers: int
+    o_p_markers_seen: int
     o_p_treasury: int
+    o_p_treasury_seen: int
     o_p_vp: int
     s_e_hex__adjacent: tuple[tuple[int, ...], ...]
+    s_e_hex__capital: tuple[bool, ...]
     s_e_hex__economic: tuple[int, ...]
     s_e_hex__nation: tuple[Any, ...]
     s_e_hex__river: tuple[bool, ...]
@@ -405,6 +479,7 @@ class MarlboroughRules:
     s_p_start_markers: tuple[int, ...]
     t_battle_matrix: tuple[Any, ...]
     t_crt: tuple[Any, ...]
+    t_diplomacy_table: tuple[Any, ...]
     t_famous_victory: tuple[Any, ...]
     t_siege_matrix: tuple[Any, ...]
     t_victory_levels: tuple[Any, ...]
@@ -423,16 +498,22 @@ class MarlboroughRules:
         self.c_marker_limit = d["c_marker_limit"]
         self.c_mountain_shift = d["c_mountain_shift"]
         self.c_opening_initiative = d["c_opening_initiative"]
+        self.c_skip_turn_one_diplomacy = d["c_skip_turn_one_diplomacy"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
         self.c_zoc_negated_by_friends = d["c_zoc_negated_by_friends"]
         self.card_kind = d["card_kind"]
+        self.card_value = d["card_value"]
         self.e_attacker_plan = d["e_attacker_plan"]
         self.e_defender_plan = d["e_defender_plan"]
+        self.e_diplomacy_outcome = d["e_diplomacy_outcome"]
+        self.e_espionage = d["e_espionage"]
         self.e_siege_attacker_plan = d["e_siege_attacker_plan"]
         self.e_siege_defender_plan = d["e_siege_defender_plan"]
         self.id_nation = d["id_nation"]
+        self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
+        self.ix_nation__permanent = d["ix_nation__permanent"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
         self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
@@ -461,9 +542,12 @@ class MarlboroughRules:
         self.o_g_window__leviathan__depth = d["o_g_window__leviathan__depth"]
         self.o_g_year = d["o_g_year"]
         self.o_p_markers = d["o_p_markers"]
+        self.o_p_markers_seen = d["o_p_markers_seen"]
         self.o_p_treasury = d["o_p_treasury"]
+        self.o_p_treasury_seen = d["o_p_treasury_seen"]
         self.o_p_vp = d["o_p_vp"]
         self.s_e_hex__adjacent = d["s_e_hex__adjacent"]
+        self.s_e_hex__capital = d["s_e_hex__capital"]
         self.s_e_hex__economic = d["s_e_hex__economic"]
         self.s_e_hex__nation = d["s_e_hex__nation"]
         self.s_e_hex__river = d["s_e_hex__river"]
@@ -486,6 +570,7 @@ class MarlboroughRules:
         self.s_p_start_markers = d["s_p_start_markers"]
         self.t_battle_matrix = d["t_battle_matrix"]
         self.t_crt = d["t_crt"]
+        self.t_diplomacy_table = d["t_diplomacy_table"]
         self.t_famous_victory = d["t_famous_victory"]
         self.t_siege_matrix = d["t_siege_matrix"]
         self.t_victory_levels = d["t_victory_levels"]
@@ -574,7 +659,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:206:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:208:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -594,7 +679,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:103:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:105:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -617,7 +702,7 @@ class MarlboroughRules:
         ]
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:182:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:184:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -660,8 +745,117 @@ class MarlboroughRules:
             )
         ]
 
+    def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:350:3]"""
+        N: list[int] = S
+        v_m = 0
+        if (
+            N[self.o_g_bopi] > 0
+            and v_p == self.k_player__bourbon
+            or (N[self.o_g_bopi] < 0 and v_p == self.k_player__grand_alliance)
+        ):
+            v_m += 1
+        elif N[self.o_g_bopi] != 0:
+            v_m -= 1
+        v_held = self.f_held_by(S, v_p)
+        _w2 = self.s_e_nation__major[v_t]
+        if _w2:
+            _w1 = False
+            for v_h in self.ix_hex__nation.get(v_t, ()):
+                if self.s_e_hex__capital[v_h] and v_h in v_held:
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
+            v_m += 1
+        v_cities = [
+            v_h_2
+            for v_h_2 in self.ix_hex__nation.get(v_t, ())
+            if self.s_e_hex__terrain[v_h_2] == "city" or self.s_e_hex__terrain[v_h_2] == "fortress"
+        ]
+        _w4 = len(v_cities) > 0
+        if _w4:
+            _w3 = 0
+            for v_h_3 in v_cities:
+                if v_h_3 in v_held:
+                    _w3 += 1
+            _w4 = 100 * _w3 >= 51 * len(v_cities)
+        if _w4:
+            v_m += 1
+        if (
+            self.id_nation[v_t] == "two_sicilies" or self.id_nation[v_t] == "milan"
+        ) or self.id_nation[v_t] == "spanish_netherlands":
+            v_m += (
+                1
+                if S[
+                    self.o_e_nation__control
+                    + _head(
+                        [v_n__1 for v_n__1 in self.all_nation if self.id_nation[v_n__1] == "spain"]
+                    )
+                ]
+                == v_p
+                else -1
+            )
+        if (
+            self.id_nation[v_t] == "ireland"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__2 for v_n__2 in self.all_nation if self.id_nation[v_n__2] == "england"]
+                )
+            ]
+            == v_p
+        ):
+            v_m += 1
+        if (
+            self.id_nation[v_t] == "hungary"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__3 for v_n__3 in self.all_nation if self.id_nation[v_n__3] == "austria"]
+                )
+            ]
+            != v_p
+        ):
+            v_m -= 1
+        if (
+            self.id_nation[v_t] == "france"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__4 for v_n__4 in self.all_nation if self.id_nation[v_n__4] == "england"]
+                )
+            ]
+            == v_p
+        ):
+            v_m -= 1
+        if (
+            self.id_nation[v_t] == "england"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__5 for v_n__5 in self.all_nation if self.id_nation[v_n__5] == "france"]
+                )
+            ]
+            == v_p
+        ):
+            v_m -= 1
+        return v_m
+
+    def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:330:3]"
+        return [
+            v_n
+            for v_n in self.ix_nation__permanent.get(None, ())
+            if (
+                (self.id_nation[v_n] != "ottoman_empire" and self.id_nation[v_n] != "poland")
+                and self.id_nation[v_n] != "pomeranian_sweden"
+            )
+            and S[self.o_e_nation__control + v_n] != v_p
+        ]
+
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:147:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:149:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -670,7 +864,7 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:37:3]"""
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:39:3]"""
         _w1 = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "field_army":
@@ -678,18 +872,18 @@ class MarlboroughRules:
         return _w1
 
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:127:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:129:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:67:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:69:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:59:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:61:3]"
         return max(
             [
                 *[0],
@@ -703,12 +897,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:314:3]"
+        "has_marker [rules/marlborough/rules.yaml:316:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:134:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:136:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -726,7 +920,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:256:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:258:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -766,7 +960,7 @@ class MarlboroughRules:
         return False
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:77:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:79:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -781,7 +975,7 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:45:3]"
+        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:47:3]"
         v_best = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "leader" and (
@@ -791,8 +985,12 @@ class MarlboroughRules:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
+    def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
+        "The state with that id. [rules/marlborough/rules.yaml:323:3]"
+        return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
+
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:90:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:92:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -801,16 +999,16 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:11:3]"
+        "The opponent. [rules/marlborough/rules.yaml:13:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:118:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:120:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:306:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:308:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -818,7 +1016,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:279:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:281:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -834,13 +1032,13 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:19:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:21:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:240:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:242:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -852,7 +1050,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:231:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:233:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -866,7 +1064,7 @@ class MarlboroughRules:
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:217:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:219:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -874,14 +1072,14 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:29:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:31:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:296:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:298:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -894,14 +1092,21 @@ class MarlboroughRules:
                 _w2 += 1
         return v_states + _w2
 
+    def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:342:3]"""
+        _w1 = 0
+        for v_c in v_picked:
+            _w1 += self.card_value[v_c]
+        return _w1 >= max(1, self.s_e_nation__political[v_t])
+
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
         N: list[int] = S
         return [
             v_c
@@ -917,13 +1122,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
         N: list[int] = S
         return [
             v_c
@@ -932,7 +1137,7 @@ class MarlboroughRules:
         ]
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:163:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:165:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -1154,7 +1359,7 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:412:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:473:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -1164,7 +1369,7 @@ class MarlboroughRules:
                 _log(S, 6, (v_h,))
 
     def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:321:3]"
+        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:382:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1182,20 +1387,20 @@ class MarlboroughRules:
             v_i += 1
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:384:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:445:3]"""
         if S[_LOG] is not False:
             _log(S, 4, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:60:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:65:3]"
         S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1700), 1714)
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:489:3]"""
+        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:550:3]"""
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -1215,7 +1420,7 @@ class MarlboroughRules:
             pass
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:703:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:764:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1251,7 +1456,7 @@ class MarlboroughRules:
                         _log(S, 32, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:332:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:393:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1269,7 +1474,7 @@ class MarlboroughRules:
             _log(S, 1, (v_p, v_i, v_w))
 
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:791:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:852:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1286,6 +1491,7 @@ class MarlboroughRules:
                         else 3 * v_cost
                     )
                     if N[self.o_p_treasury + v_p] >= 2 * v_full:
+                        S[self.o_p_treasury_seen + v_p] = 0
                         S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_full, 0)
                         v_paid += v_full
                     else:
@@ -1309,10 +1515,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 53, (v_n,))
+                        _log(S, 71, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:371:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:432:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1324,7 +1530,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:345:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:406:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1344,7 +1550,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 57, (v_b, v_g))
+            _log(S, 75, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1360,7 +1566,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 54, (S[self.o_g_first_player],))
+                _log(S, 72, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1376,13 +1582,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 55, (v_a, v_b))
+                        _log(S, 73, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 56, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 74, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
         "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
@@ -1390,7 +1596,7 @@ class MarlboroughRules:
             self.p_provision(S, v_p)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:353:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:414:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1423,7 +1629,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1432,18 +1638,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 47, (v_p,))
+            _log(S, 65, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 50, (v_p,))
+            _log(S, 68, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1814,7 +2020,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:518:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1838,7 +2044,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:616:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1946,7 +2152,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2007,7 +2213,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:687:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2148,8 +2354,181 @@ class MarlboroughRules:
             if not v_siege:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
+    def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:966:3]"
+        N: list[int] = S
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_a = _pick(
+            R,
+            tuple(
+                _pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_war_markers_enough(S, v_t, _pk1)
+            ),
+        )
+        for v_c in v_a:
+            _c2 = v_c
+            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+        S[self.o_e_nation__control + v_t] = v_q
+
+    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:937:3]"""
+        N: list[int] = S
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+        if len({v_p, v_q}) < 2:
+            raise RulesError(
+                "a `simultaneously:` block asks one player twice: each line is another player's"
+            )
+        v_a = _pick(R, _subsets(v_mine, 1, -1))
+        v_d = _pick(R, _subsets(v_theirs, 0, -1))
+        _w1 = 0
+        for v_c in v_a:
+            _w1 += self.card_value[v_c]
+        v_av = _w1
+        _w2 = 0
+        for v_c_2 in v_d:
+            _w2 += self.card_value[v_c_2]
+        v_dv = _w2
+        for v_c_3 in v_a:
+            _c1 = v_c_3
+            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+        for v_c_4 in v_d:
+            _c2 = v_c_4
+            S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+        v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
+        v_pv = 2 * self.s_e_nation__political[v_t]
+        v_diff = v_av - v_dv - v_pv + v_m
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 31, (v_diff,), (), 0)
+        self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
+
+    def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase). (MARL-23.1-02) [rules/marlborough/rules.yaml:1006:3]"
+        v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        self.q_diplomacy_segment(S, R, v_p)
+        self.q_diplomacy_segment(
+            S, R, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        )
+
+    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:899:3]"
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        if v_code == "NE":
+            pass
+        elif v_code == "D1":
+            self.q_espionage(S, R, v_p, v_t)
+        elif v_code == "R1" or v_code == "R2":
+            v_n = 1 if v_code == "R1" else 2
+            v_money = R() < 0.5
+            if v_money:
+                S[self.o_p_treasury_seen + v_q] = 0
+                S[self.o_p_treasury + v_q] = max(S[self.o_p_treasury + v_q] + 4 * v_n, 0)
+            else:
+                self.p_draw_markers(S, v_q, v_n)
+        else:
+            v_how = _pick(
+                R,
+                [
+                    v_x
+                    for v_x in self.e_diplomacy_outcome
+                    if v_x != ("defection" if v_code == "D2" else "diplomacy")
+                ],
+            )
+            if v_how == "espionage":
+                self.q_espionage(S, R, v_p, v_t)
+            elif v_how == "coup":
+                self.p_lose_markers(S, v_q, 1)
+            elif v_how == "diplomacy":
+                if S[self.o_e_nation__control + v_t] == v_q:
+                    S[self.o_e_nation__control + v_t] = None
+                else:
+                    S[self.o_e_nation__control + v_t] = v_p
+            else:
+                S[self.o_e_nation__control + v_t] = v_p
+
+    def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:981:3]"""
+        N: list[int] = S
+        v_going = True
+        _runs0 = 0
+        while v_going:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            _w1 = []
+            _w2 = 0
+            for v_c in v_mine:
+                _w2 += self.card_value[v_c]
+            _h1 = _w2
+            for v_t in self.ix_nation__permanent.get(None, ()):
+                if (
+                    (
+                        (
+                            (
+                                self.id_nation[v_t] != "ottoman_empire"
+                                and self.id_nation[v_t] != "poland"
+                            )
+                            and self.id_nation[v_t] != "pomeranian_sweden"
+                        )
+                        and S[self.o_e_nation__control + v_t] != v_p
+                    )
+                    and S[self.o_e_nation__control + v_t] is None
+                ) and _h1 >= max(1, self.s_e_nation__political[v_t]):
+                    _w1.append(v_t)
+            v_war = _w1
+            v_going = len(v_mine) > 0
+            if v_going:
+                v_t_2 = _pick_optional(
+                    R,
+                    [
+                        v_n__3
+                        for v_n__3 in self.ix_nation__permanent.get(None, ())
+                        if (
+                            (
+                                self.id_nation[v_n__3] != "ottoman_empire"
+                                and self.id_nation[v_n__3] != "poland"
+                            )
+                            and self.id_nation[v_n__3] != "pomeranian_sweden"
+                        )
+                        and S[self.o_e_nation__control + v_n__3] != v_p
+                    ],
+                )
+                if v_t_2 is None:
+                    v_going = False
+                else:
+                    v_declare = False
+                    if v_t_2 in v_war:
+                        v_declare = R() < 0.5
+                    if v_declare:
+                        self.q_declare_war(S, R, v_p, v_t_2)
+                    else:
+                        self.q_diplomacy_attempt(S, R, v_p, v_t_2)
+
+    def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:881:3]"
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_what = _pick(R, self.e_espionage)
+        if v_what == "units":
+            for v_u in self.ix_unit__owner.get(v_q, ()):
+                if (
+                    S[self.o_e_unit__at + v_u] is not None
+                    and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
+                ):
+                    S[self.o_e_unit__seen + v_u] |= 1 << v_p
+                    S[_REVEALS] += 1
+        elif v_what == "treasury":
+            S[self.o_p_treasury_seen + v_q] |= 1 << v_p
+            S[_REVEALS] += 1
+        else:
+            S[self.o_p_markers_seen + v_q] |= 1 << v_p
+            S[_REVEALS] += 1
+
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:572:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2189,7 +2568,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2227,7 +2606,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:604:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2254,10 +2633,12 @@ class MarlboroughRules:
             elif i == 3:
                 self.p_turn__balance_of_power(S)
             elif i == 4:
-                self.p_end__victory(S)
+                self.q_turn__diplomacy(S, R)
             elif i == 5:
-                self.p_setup__campaign_markers(S)
+                self.p_end__victory(S)
             elif i == 6:
+                self.p_setup__campaign_markers(S)
+            elif i == 7:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -2269,7 +2650,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:833:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2287,7 +2668,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:482:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2321,7 +2702,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:779:3]"
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2400,7 +2781,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:453:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -2416,12 +2797,17 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:59:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
+            self.q_diplomacy_phase(S, R)
+
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
         "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
         self.q_operations(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:538:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2436,7 +2822,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:518:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2500,7 +2886,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:616:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2769,7 +3155,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2872,7 +3258,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        11,
+                        17,
                         8,
                         v_attacker,
                         v_defender,
@@ -2888,7 +3274,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    16,
+                    24,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -2936,7 +3322,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:687:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3302,10 +3688,449 @@ class MarlboroughRules:
         if pc == 22:
             return None
 
+    def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:966:3]"
+        N: list[int] = S
+        v_q: Any = None
+        v_mine: Any = None
+        v_a: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine declare_war: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_c = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (14, 2, v_p, v_t, v_q, v_mine, v_c),
+                v_p,
+                21,
+                tuple(
+                    tuple(
+                        _pk1
+                        for _pk1 in _subsets(v_mine, 1, -1)
+                        if self.f_war_markers_enough(S, v_t, _pk1)
+                    )
+                ),
+                (v_t,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_c = F[2:]
+                F = None
+            v_a = v
+            for v_c in v_a:
+                _c2 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+            S[self.o_e_nation__control + v_t] = v_q
+            _log(S, 61, (v_p, v_t, v_t, v_q))
+            return None
+
+    def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+
+    def r_diplomacy_attempt(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
+    ) -> Any:
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:937:3]"
+        N: list[int] = S
+        v_q: Any = None
+        v_mine: Any = None
+        v_theirs: Any = None
+        v__w0: Any = None
+        v__w1: Any = None
+        v_a: Any = None
+        v_d: Any = None
+        v_av: Any = None
+        v_dv: Any = None
+        v_c_3: Any = None
+        v_c_4: Any = None
+        v_m: Any = None
+        v_pv: Any = None
+        v_diff: Any = None
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+            raise RulesError(f"routine diplomacy_attempt: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4 = F[2:]
+                F = None
+            v__w0 = v_p
+            v__w1 = v_q
+            if len({v__w0, v__w1}) < 2:
+                raise RulesError(
+                    "a `simultaneously:` block asks one player twice: each line is another player's"
+                )
+            _d = []
+            _o = tuple(_subsets(v_mine, 1, -1))
+            if not _o:
+                _dead("choose-some", v__w0)
+            _d.append((v__w0, 19, _o, ()))
+            _o = tuple(_subsets(v_theirs, 0, -1))
+            if not _o:
+                _dead("choose-some", v__w1)
+            _d.append((v__w1, 20, _o, ()))
+            return _ask_all(
+                S, (13, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4 = F[2:]
+                F = None
+            _a = dict(v)
+            v_a = _a[v__w0]
+            v_d = _a[v__w1]
+            v_av = sum([self.card_value[v_c] for v_c in v_a])
+            v_dv = sum([self.card_value[v_c_2] for v_c_2 in v_d])
+            for v_c_3 in v_a:
+                _c1 = v_c_3
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            for v_c_4 in v_d:
+                _c2 = v_c_4
+                S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+            v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
+            v_pv = 2 * self.s_e_nation__political[v_t]
+            v_diff = v_av - v_dv - v_pv + v_m
+            _log(S, 59, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 31, (v_diff,), (), 0)
+            if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
+                return _wait(S, (13, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
+    def z_diplomacy_attempt__2_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+
+    def z_diplomacy_attempt__2_4(self, S: list[Any], F: Any) -> Any:
+        "Local 'theirs' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_q = F[4]
+        return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+
+    def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase). (MARL-23.1-02) [rules/marlborough/rules.yaml:1006:3]"
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine diplomacy_phase: no resume point {pc}")
+        if pc == 0:
+            v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+            if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (16, 1, v_p))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (v_p,) = F[2:]
+                F = None
+            if (
+                self.r_diplomacy_segment(
+                    S, None, None, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                )
+                is SUSPEND
+            ):
+                return _wait(S, (16, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_diplomacy_result(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
+    ) -> Any:
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:899:3]"
+        v_q: Any = None
+        v_n: Any = None
+        v_money: Any = None
+        v_how: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4-7, 11
+        if F is not None and (pc < 0 or not (0x8F0 >> pc) & 1):
+            raise RulesError(f"routine diplomacy_result: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            if v_code == "NE":
+                _log(S, 24, ())
+                pc = 11
+            elif v_code == "D1":
+                pc = 1
+            elif v_code == "R1" or v_code == "R2":
+                pc = 3
+            else:
+                pc = 6
+        if pc == 1:
+            if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
+                return _wait(S, (12, 11))
+            pc = 11
+        if pc == 3:
+            v_n = 1 if v_code == "R1" else 2
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                v_q, v_n = F[2:]
+                F = None
+            return self.ask(S, (12, 5, v_q, v_n), v_q, 17, (True, False), (2 * v_n, v_n))
+        if pc == 5:
+            if F is not None:
+                v_q, v_n = F[2:]
+                F = None
+            v_money = v
+            if v_money:
+                S[self.o_p_treasury_seen + v_q] = 0
+                S[self.o_p_treasury + v_q] = max(S[self.o_p_treasury + v_q] + 4 * v_n, 0)
+                _log(S, 50, (v_q, 2 * v_n))
+            else:
+                self.p_draw_markers(S, v_q, v_n)
+                _log(S, 51, (v_q, v_n))
+            pc = 11
+        if pc == 6:
+            if F is not None:
+                v_p, v_t, v_code, v_q = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (12, 7, v_p, v_t, v_code, v_q),
+                v_p,
+                18,
+                tuple(
+                    [
+                        v_x
+                        for v_x in self.e_diplomacy_outcome
+                        if v_x != ("defection" if v_code == "D2" else "diplomacy")
+                    ]
+                ),
+                (v_code,),
+            )
+        if pc == 7:
+            if F is not None:
+                v_p, v_t, v_code, v_q = F[2:]
+                F = None
+            v_how = v
+            if v_how == "espionage":
+                pc = 8
+            elif v_how == "coup":
+                _log(S, 53, (v_q,))
+                self.p_lose_markers(S, v_q, 1)
+                pc = 11
+            elif v_how == "diplomacy":
+                if S[self.o_e_nation__control + v_t] == v_q:
+                    S[self.o_e_nation__control + v_t] = None
+                    _log(S, 54, (v_t,))
+                else:
+                    S[self.o_e_nation__control + v_t] = v_p
+                    _log(S, 55, (v_t, v_p))
+                pc = 11
+            else:
+                S[self.o_e_nation__control + v_t] = v_p
+                _log(S, 56, (v_t, v_p))
+                pc = 11
+        if pc == 8:
+            if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
+                return _wait(S, (12, 11))
+            pc = 11
+        if pc == 11:
+            if F is not None:
+                F = None
+            return None
+
+    def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:981:3]"
+        N: list[int] = S
+        v_going: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_war: Any = None
+        v_t_2: Any = None
+        v_declare: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 3-4, 6-7
+        if F is not None and (pc < 0 or not (0xDA >> pc) & 1):
+            raise RulesError(f"routine diplomacy_segment: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_going = True
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_p, v_going, v__runs = F[2:]
+                    F = None
+                if v_going:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 16
+            if pc == 2:
+                v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+                v_war = [
+                    v_t
+                    for _h1 in (sum([self.card_value[v_c] for v_c in v_mine]),)
+                    for v_t in self.ix_nation__permanent.get(None, ())
+                    if (
+                        (
+                            (
+                                (
+                                    self.id_nation[v_t] != "ottoman_empire"
+                                    and self.id_nation[v_t] != "poland"
+                                )
+                                and self.id_nation[v_t] != "pomeranian_sweden"
+                            )
+                            and S[self.o_e_nation__control + v_t] != v_p
+                        )
+                        and S[self.o_e_nation__control + v_t] is None
+                    )
+                    and _h1 >= max(1, self.s_e_nation__political[v_t])
+                ]
+                v_going = len(v_mine) > 0
+                if v_going:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v_going, v__runs, v_war = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (15, 4, v_p, v_going, v__runs, v_war),
+                    v_p,
+                    22,
+                    tuple(
+                        [
+                            v_n__3
+                            for v_n__3 in self.ix_nation__permanent.get(None, ())
+                            if (
+                                (
+                                    self.id_nation[v_n__3] != "ottoman_empire"
+                                    and self.id_nation[v_n__3] != "poland"
+                                )
+                                and self.id_nation[v_n__3] != "pomeranian_sweden"
+                            )
+                            and S[self.o_e_nation__control + v_n__3] != v_p
+                        ]
+                    ),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_going, v__runs, v_war = F[2:]
+                    F = None
+                v_t_2 = v
+                if v_t_2 is None:
+                    v_going = False
+                    pc = 1
+                    continue
+                else:
+                    pc = 5
+            if pc == 5:
+                v_declare = False
+                if v_t_2 in v_war:
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if F is not None:
+                    v_p, v_going, v__runs, v_t_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (15, 7, v_p, v_going, v__runs, v_t_2), v_p, 23, (True, False), (v_t_2,)
+                )
+            if pc == 7:
+                if F is not None:
+                    v_p, v_going, v__runs, v_t_2 = F[2:]
+                    F = None
+                v_declare = v
+                pc = 8
+            if pc == 8:
+                if v_declare:
+                    pc = 9
+                else:
+                    pc = 11
+            if pc == 9:
+                if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
+                    return _wait(S, (15, 1, v_p, v_going, v__runs))
+                pc = 1
+                continue
+            if pc == 11:
+                if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
+                    return _wait(S, (15, 1, v_p, v_going, v__runs))
+                pc = 1
+                continue
+            if pc == 16:
+                return None
+
+    def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:881:3]"
+        v_q: Any = None
+        v_what: Any = None
+        v_u: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine espionage: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_u = F[2:]
+                F = None
+            return self.ask(S, (11, 2, v_p, v_t, v_q, v_u), v_p, 16, tuple(self.e_espionage))
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_u = F[2:]
+                F = None
+            v_what = v
+            if v_what == "units":
+                for v_u in self.ix_unit__owner.get(v_q, ()):
+                    if (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
+                    ):
+                        S[self.o_e_unit__seen + v_u] |= 1 << v_p
+                        S[_REVEALS] += 1
+            elif v_what == "treasury":
+                S[self.o_p_treasury_seen + v_q] |= 1 << v_p
+                S[_REVEALS] += 1
+            else:
+                S[self.o_p_markers_seen + v_q] |= 1 << v_p
+                S[_REVEALS] += 1
+            _log(S, 48, (v_p, v_what, v_q))
+            return None
+
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:572:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3394,7 +4219,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3489,7 +4314,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        12,
+                        18,
                         8,
                         v_attacker,
                         v_defender,
@@ -3505,7 +4330,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    25,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3551,7 +4376,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:604:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3583,7 +4408,7 @@ class MarlboroughRules:
             return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:833:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3629,7 +4454,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:482:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3693,7 +4518,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:779:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3916,7 +4741,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:453:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -3970,6 +4795,26 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:59:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+            raise RulesError(f"routine turn__diplomacy: no resume point {pc}")
+        if pc == 0:
+            if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_diplomacy_phase(S, None, None) is SUSPEND:
+                return _wait(S, (20, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
         "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
         pc: int = 0 if F is None else F[1]
@@ -3978,7 +4823,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (13, 1))
+                return _wait(S, (19, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -3986,7 +4831,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:538:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4019,4 +4864,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "578 rules/marlborough/rules.yaml:214:7\n579 rules/marlborough/rules.yaml:215:7\n598 rules/marlborough/rules.yaml:111:7\n599 rules/marlborough/rules.yaml:112:7\n600 rules/marlborough/rules.yaml:113:11\n601 rules/marlborough/rules.yaml:114:11\n602 rules/marlborough/rules.yaml:115:15\n603 rules/marlborough/rules.yaml:116:7\n621 rules/marlborough/rules.yaml:194:7\n622 rules/marlborough/rules.yaml:195:11\n623 rules/marlborough/rules.yaml:196:7\n624 rules/marlborough/rules.yaml:197:7\n634 rules/marlborough/rules.yaml:198:7\n635 rules/marlborough/rules.yaml:199:7\n638 rules/marlborough/rules.yaml:200:7\n639 rules/marlborough/rules.yaml:201:11\n647 rules/marlborough/rules.yaml:202:11\n648 rules/marlborough/rules.yaml:203:7\n653 rules/marlborough/rules.yaml:204:7\n665 rules/marlborough/rules.yaml:156:7\n666 rules/marlborough/rules.yaml:157:7\n667 rules/marlborough/rules.yaml:158:11\n668 rules/marlborough/rules.yaml:159:7\n669 rules/marlborough/rules.yaml:160:11\n670 rules/marlborough/rules.yaml:161:7\n674 rules/marlborough/rules.yaml:43:7\n682 rules/marlborough/rules.yaml:132:7\n686 rules/marlborough/rules.yaml:75:7\n693 rules/marlborough/rules.yaml:65:7\n708 rules/marlborough/rules.yaml:318:7\n712 rules/marlborough/rules.yaml:140:7\n713 rules/marlborough/rules.yaml:141:7\n714 rules/marlborough/rules.yaml:142:11\n715 rules/marlborough/rules.yaml:143:11\n716 rules/marlborough/rules.yaml:144:15\n717 rules/marlborough/rules.yaml:145:7\n730 rules/marlborough/rules.yaml:265:7\n731 rules/marlborough/rules.yaml:266:7\n732 rules/marlborough/rules.yaml:267:11\n733 rules/marlborough/rules.yaml:268:7\n734 rules/marlborough/rules.yaml:269:11\n735 rules/marlborough/rules.yaml:270:7\n743 rules/marlborough/rules.yaml:271:7\n744 rules/marlborough/rules.yaml:272:7\n750 rules/marlborough/rules.yaml:273:11\n751 rules/marlborough/rules.yaml:274:7\n752 rules/marlborough/rules.yaml:275:11\n760 rules/marlborough/rules.yaml:276:11\n766 rules/marlborough/rules.yaml:277:7\n770 rules/marlborough/rules.yaml:83:7\n777 rules/marlborough/rules.yaml:84:11\n778 rules/marlborough/rules.yaml:85:7\n779 rules/marlborough/rules.yaml:86:7\n780 rules/marlborough/rules.yaml:87:11\n781 rules/marlborough/rules.yaml:88:7\n785 rules/marlborough/rules.yaml:53:7\n786 rules/marlborough/rules.yaml:54:7\n787 rules/marlborough/rules.yaml:55:11\n791 rules/marlborough/rules.yaml:56:15\n792 rules/marlborough/rules.yaml:57:7\n796 rules/marlborough/rules.yaml:96:7\n797 rules/marlborough/rules.yaml:97:11\n798 rules/marlborough/rules.yaml:98:7\n799 rules/marlborough/rules.yaml:99:7\n800 rules/marlborough/rules.yaml:100:11\n801 rules/marlborough/rules.yaml:101:7\n805 rules/marlborough/rules.yaml:16:7\n809 rules/marlborough/rules.yaml:124:7\n810 rules/marlborough/rules.yaml:125:7\n814 rules/marlborough/rules.yaml:312:7\n822 rules/marlborough/rules.yaml:287:7\n823 rules/marlborough/rules.yaml:288:7\n824 rules/marlborough/rules.yaml:289:11\n825 rules/marlborough/rules.yaml:290:7\n828 rules/marlborough/rules.yaml:291:11\n829 rules/marlborough/rules.yaml:292:7\n833 rules/marlborough/rules.yaml:293:11\n834 rules/marlborough/rules.yaml:294:7\n838 rules/marlborough/rules.yaml:25:7\n839 rules/marlborough/rules.yaml:26:11\n840 rules/marlborough/rules.yaml:27:7\n844 rules/marlborough/rules.yaml:249:7\n845 rules/marlborough/rules.yaml:250:7\n849 rules/marlborough/rules.yaml:251:11\n850 rules/marlborough/rules.yaml:252:7\n851 rules/marlborough/rules.yaml:253:11\n852 rules/marlborough/rules.yaml:254:7\n856 rules/marlborough/rules.yaml:237:7\n861 rules/marlborough/rules.yaml:238:7\n870 rules/marlborough/rules.yaml:225:7\n871 rules/marlborough/rules.yaml:226:11\n872 rules/marlborough/rules.yaml:227:7\n873 rules/marlborough/rules.yaml:228:11\n874 rules/marlborough/rules.yaml:229:7\n878 rules/marlborough/rules.yaml:35:7\n885 rules/marlborough/rules.yaml:302:7\n890 rules/marlborough/rules.yaml:303:7\n891 rules/marlborough/rules.yaml:304:7\n899 rules/marlborough/rules.yaml:819:3\n906 rules/marlborough/rules.yaml:819:3\n921 rules/marlborough/rules.yaml:840:3\n928 rules/marlborough/rules.yaml:840:3\n936 rules/marlborough/rules.yaml:173:7\n937 rules/marlborough/rules.yaml:174:7\n938 rules/marlborough/rules.yaml:175:7\n939 rules/marlborough/rules.yaml:176:7\n940 rules/marlborough/rules.yaml:177:11\n941 rules/marlborough/rules.yaml:178:11\n948 rules/marlborough/rules.yaml:179:15\n962 rules/marlborough/rules.yaml:180:7\n966 rules/marlborough/cards.yaml:383:14\n970 rules/marlborough/cards.yaml:391:14\n974 rules/marlborough/cards.yaml:15:14\n978 rules/marlborough/cards.yaml:23:14\n982 rules/marlborough/cards.yaml:31:14\n986 rules/marlborough/cards.yaml:39:14\n990 rules/marlborough/cards.yaml:47:14\n994 rules/marlborough/cards.yaml:55:14\n998 rules/marlborough/cards.yaml:63:14\n1002 rules/marlborough/cards.yaml:71:14\n1006 rules/marlborough/cards.yaml:79:14\n1010 rules/marlborough/cards.yaml:87:14\n1014 rules/marlborough/cards.yaml:95:14\n1018 rules/marlborough/cards.yaml:103:14\n1022 rules/marlborough/cards.yaml:111:14\n1026 rules/marlborough/cards.yaml:119:14\n1030 rules/marlborough/cards.yaml:127:14\n1034 rules/marlborough/cards.yaml:199:14\n1038 rules/marlborough/cards.yaml:135:14\n1042 rules/marlborough/cards.yaml:143:14\n1046 rules/marlborough/cards.yaml:151:14\n1050 rules/marlborough/cards.yaml:159:14\n1054 rules/marlborough/cards.yaml:167:14\n1058 rules/marlborough/cards.yaml:175:14\n1062 rules/marlborough/cards.yaml:183:14\n1066 rules/marlborough/cards.yaml:191:14\n1070 rules/marlborough/cards.yaml:271:14\n1074 rules/marlborough/cards.yaml:279:14\n1078 rules/marlborough/cards.yaml:287:14\n1082 rules/marlborough/cards.yaml:295:14\n1086 rules/marlborough/cards.yaml:303:14\n1090 rules/marlborough/cards.yaml:311:14\n1094 rules/marlborough/cards.yaml:319:14\n1098 rules/marlborough/cards.yaml:327:14\n1102 rules/marlborough/cards.yaml:335:14\n1106 rules/marlborough/cards.yaml:343:14\n1110 rules/marlborough/cards.yaml:351:14\n1114 rules/marlborough/cards.yaml:359:14\n1118 rules/marlborough/cards.yaml:367:14\n1122 rules/marlborough/cards.yaml:375:14\n1126 rules/marlborough/cards.yaml:207:14\n1130 rules/marlborough/cards.yaml:215:14\n1134 rules/marlborough/cards.yaml:223:14\n1138 rules/marlborough/cards.yaml:231:14\n1142 rules/marlborough/cards.yaml:239:14\n1146 rules/marlborough/cards.yaml:247:14\n1150 rules/marlborough/cards.yaml:255:14\n1154 rules/marlborough/cards.yaml:263:14\n1158 rules/marlborough/rules.yaml:417:7\n1162 rules/marlborough/rules.yaml:418:11\n1163 rules/marlborough/rules.yaml:419:11\n1169 rules/marlborough/rules.yaml:326:7\n1170 rules/marlborough/rules.yaml:327:7\n1177 rules/marlborough/rules.yaml:328:11\n1178 rules/marlborough/rules.yaml:329:11\n1182 rules/marlborough/rules.yaml:330:11\n1186 rules/marlborough/rules.yaml:389:7\n1188 rules/marlborough/rules.yaml:390:7\n1193 rules/marlborough/flow.yaml:63:7\n1194 rules/marlborough/flow.yaml:64:7\n1195 rules/marlborough/flow.yaml:65:11\n1199 rules/marlborough/rules.yaml:494:7\n1200 rules/marlborough/rules.yaml:495:11\n1201 rules/marlborough/rules.yaml:496:7\n1202 rules/marlborough/rules.yaml:497:7\n1203 rules/marlborough/rules.yaml:499:15\n1205 rules/marlborough/rules.yaml:500:15\n1206 rules/marlborough/rules.yaml:501:15\n1207 rules/marlborough/rules.yaml:502:15\n1209 rules/marlborough/rules.yaml:504:15\n1211 rules/marlborough/rules.yaml:505:15\n1212 rules/marlborough/rules.yaml:506:15\n1213 rules/marlborough/rules.yaml:507:15\n1215 rules/marlborough/rules.yaml:509:15\n1219 rules/marlborough/rules.yaml:708:7\n1220 rules/marlborough/rules.yaml:709:11\n1221 rules/marlborough/rules.yaml:710:15\n1222 rules/marlborough/rules.yaml:711:15\n1235 rules/marlborough/rules.yaml:712:15\n1236 rules/marlborough/rules.yaml:713:15\n1248 rules/marlborough/rules.yaml:714:15\n1249 rules/marlborough/rules.yaml:715:19\n1250 rules/marlborough/rules.yaml:716:19\n1256 rules/marlborough/rules.yaml:337:7\n1257 rules/marlborough/rules.yaml:338:7\n1262 rules/marlborough/rules.yaml:339:11\n1263 rules/marlborough/rules.yaml:340:11\n1266 rules/marlborough/rules.yaml:341:11\n1267 rules/marlborough/rules.yaml:342:7\n1268 rules/marlborough/rules.yaml:343:7\n1274 rules/marlborough/rules.yaml:800:7\n1275 rules/marlborough/rules.yaml:801:7\n1276 rules/marlborough/rules.yaml:802:7\n1277 rules/marlborough/rules.yaml:803:7\n1278 rules/marlborough/rules.yaml:804:7\n1279 rules/marlborough/rules.yaml:805:7\n1280 rules/marlborough/rules.yaml:806:11\n1281 rules/marlborough/rules.yaml:807:15\n1282 rules/marlborough/rules.yaml:808:15\n1283 rules/marlborough/rules.yaml:809:19\n1288 rules/marlborough/rules.yaml:810:19\n1289 rules/marlborough/rules.yaml:811:23\n1290 rules/marlborough/rules.yaml:812:23\n1292 rules/marlborough/rules.yaml:814:23\n1294 rules/marlborough/rules.yaml:815:23\n1295 rules/marlborough/rules.yaml:816:7\n1300 rules/marlborough/flow.yaml:10:7\n1301 rules/marlborough/flow.yaml:11:11\n1305 rules/marlborough/flow.yaml:15:7\n1306 rules/marlborough/flow.yaml:16:11\n1307 rules/marlborough/flow.yaml:17:15\n1310 rules/marlborough/flow.yaml:18:19\n1311 rules/marlborough/flow.yaml:19:19\n1317 rules/marlborough/rules.yaml:376:7\n1318 rules/marlborough/rules.yaml:377:11\n1320 rules/marlborough/rules.yaml:379:11\n1321 rules/marlborough/rules.yaml:380:7\n1323 rules/marlborough/rules.yaml:381:7\n1324 rules/marlborough/rules.yaml:382:11\n1329 rules/marlborough/rules.yaml:350:7\n1330 rules/marlborough/rules.yaml:351:7\n1336 rules/marlborough/flow.yaml:52:7\n1341 rules/marlborough/flow.yaml:53:7\n1346 rules/marlborough/flow.yaml:54:7\n1348 rules/marlborough/flow.yaml:55:7\n1349 rules/marlborough/flow.yaml:56:11\n1351 rules/marlborough/flow.yaml:58:11\n1356 rules/marlborough/flow.yaml:24:7\n1357 rules/marlborough/flow.yaml:25:11\n1362 rules/marlborough/flow.yaml:26:11\n1365 rules/marlborough/flow.yaml:28:11\n1366 rules/marlborough/flow.yaml:29:11\n1367 rules/marlborough/flow.yaml:30:15\n1368 rules/marlborough/flow.yaml:31:11\n1369 rules/marlborough/flow.yaml:32:15\n1370 rules/marlborough/flow.yaml:33:15\n1371 rules/marlborough/flow.yaml:34:15\n1376 rules/marlborough/flow.yaml:35:19\n1377 rules/marlborough/flow.yaml:36:19\n1378 rules/marlborough/flow.yaml:37:19\n1380 rules/marlborough/flow.yaml:38:15\n1381 rules/marlborough/flow.yaml:39:11\n1384 rules/marlborough/flow.yaml:40:11\n1389 rules/marlborough/flow.yaml:47:7\n1390 rules/marlborough/flow.yaml:48:11\n1395 rules/marlborough/rules.yaml:358:7\n1396 rules/marlborough/rules.yaml:359:11\n1397 rules/marlborough/rules.yaml:360:11\n1399 rules/marlborough/rules.yaml:361:7\n1400 rules/marlborough/rules.yaml:362:7\n1401 rules/marlborough/rules.yaml:363:7\n1402 rules/marlborough/rules.yaml:364:7\n1403 rules/marlborough/rules.yaml:365:11\n1407 rules/marlborough/rules.yaml:367:11\n1415 rules/marlborough/rules.yaml:369:11\n1427 rules/marlborough/rules.yaml:834:7\n1430 rules/marlborough/rules.yaml:835:7\n1431 rules/marlborough/rules.yaml:836:11\n1433 rules/marlborough/rules.yaml:838:11\n1434 rules/marlborough/rules.yaml:839:7\n1441 rules/marlborough/rules.yaml:854:7\n1444 rules/marlborough/rules.yaml:855:7\n1445 rules/marlborough/rules.yaml:856:7\n1818 rules/marlborough/rules.yaml:465:7\n1821 rules/marlborough/rules.yaml:466:11\n1822 rules/marlborough/rules.yaml:467:7\n1831 rules/marlborough/rules.yaml:468:7\n1832 rules/marlborough/rules.yaml:469:11\n1833 rules/marlborough/rules.yaml:470:7\n1834 rules/marlborough/rules.yaml:471:7\n1835 rules/marlborough/rules.yaml:472:11\n1837 rules/marlborough/rules.yaml:473:7\n1838 rules/marlborough/rules.yaml:474:11\n1842 rules/marlborough/rules.yaml:564:7\n1843 rules/marlborough/rules.yaml:565:7\n1846 rules/marlborough/rules.yaml:566:7\n1847 rules/marlborough/rules.yaml:567:11\n1849 rules/marlborough/rules.yaml:568:7\n1850 rules/marlborough/rules.yaml:569:11\n1852 rules/marlborough/rules.yaml:570:7\n1853 rules/marlborough/rules.yaml:571:7\n1854 rules/marlborough/rules.yaml:573:7\n1855 rules/marlborough/rules.yaml:574:11\n1861 rules/marlborough/rules.yaml:575:11\n1869 rules/marlborough/rules.yaml:578:11\n1870 rules/marlborough/rules.yaml:580:11\n1871 rules/marlborough/rules.yaml:582:19\n1873 rules/marlborough/rules.yaml:585:19\n1878 rules/marlborough/rules.yaml:587:19\n1884 rules/marlborough/rules.yaml:591:11\n1890 rules/marlborough/rules.yaml:594:11\n1891 rules/marlborough/rules.yaml:596:11\n1896 rules/marlborough/rules.yaml:597:11\n1901 rules/marlborough/rules.yaml:598:11\n1902 rules/marlborough/rules.yaml:600:19\n1903 rules/marlborough/rules.yaml:601:19\n1909 rules/marlborough/rules.yaml:602:23\n1910 rules/marlborough/rules.yaml:603:23\n1912 rules/marlborough/rules.yaml:605:19\n1913 rules/marlborough/rules.yaml:606:23\n1915 rules/marlborough/rules.yaml:608:23\n1919 rules/marlborough/rules.yaml:612:19\n1920 rules/marlborough/rules.yaml:613:19\n1921 rules/marlborough/rules.yaml:614:19\n1922 rules/marlborough/rules.yaml:615:23\n1926 rules/marlborough/rules.yaml:619:19\n1927 rules/marlborough/rules.yaml:620:19\n1928 rules/marlborough/rules.yaml:621:19\n1942 rules/marlborough/rules.yaml:622:23\n1944 rules/marlborough/rules.yaml:624:19\n1951 rules/marlborough/rules.yaml:819:3\n1952 rules/marlborough/rules.yaml:819:3\n1955 rules/marlborough/rules.yaml:819:3\n1956 rules/marlborough/rules.yaml:819:3\n1957 rules/marlborough/rules.yaml:819:3\n1958 rules/marlborough/rules.yaml:819:3\n1959 rules/marlborough/rules.yaml:819:3\n1960 rules/marlborough/rules.yaml:819:3\n1967 rules/marlborough/rules.yaml:819:3\n1968 rules/marlborough/rules.yaml:819:3\n1969 rules/marlborough/rules.yaml:819:3\n1970 rules/marlborough/rules.yaml:819:3\n1984 rules/marlborough/rules.yaml:819:3\n1985 rules/marlborough/rules.yaml:819:3\n1987 rules/marlborough/rules.yaml:819:3\n1988 rules/marlborough/rules.yaml:819:3\n1989 rules/marlborough/rules.yaml:819:3\n1991 rules/marlborough/rules.yaml:819:3\n1992 rules/marlborough/rules.yaml:819:3\n1995 rules/marlborough/rules.yaml:819:3\n2011 rules/marlborough/rules.yaml:635:7\n2012 rules/marlborough/rules.yaml:636:7\n2013 rules/marlborough/rules.yaml:637:7\n2018 rules/marlborough/rules.yaml:638:7\n2019 rules/marlborough/rules.yaml:639:7\n2023 rules/marlborough/rules.yaml:640:7\n2027 rules/marlborough/rules.yaml:641:7\n2028 rules/marlborough/rules.yaml:642:11\n2029 rules/marlborough/rules.yaml:643:7\n2030 rules/marlborough/rules.yaml:644:7\n2031 rules/marlborough/rules.yaml:645:7\n2036 rules/marlborough/rules.yaml:646:7\n2041 rules/marlborough/rules.yaml:647:7\n2042 rules/marlborough/rules.yaml:648:7\n2043 rules/marlborough/rules.yaml:649:7\n2044 rules/marlborough/rules.yaml:650:7\n2045 rules/marlborough/rules.yaml:651:7\n2046 rules/marlborough/rules.yaml:652:7\n2047 rules/marlborough/rules.yaml:653:7\n2048 rules/marlborough/rules.yaml:654:7\n2049 rules/marlborough/rules.yaml:655:7\n2050 rules/marlborough/rules.yaml:656:7\n2051 rules/marlborough/rules.yaml:657:7\n2068 rules/marlborough/rules.yaml:658:7\n2069 rules/marlborough/rules.yaml:659:7\n2070 rules/marlborough/rules.yaml:660:11\n2097 rules/marlborough/rules.yaml:661:7\n2098 rules/marlborough/rules.yaml:662:7\n2099 rules/marlborough/rules.yaml:664:15\n2100 rules/marlborough/rules.yaml:665:19\n2101 rules/marlborough/rules.yaml:666:15\n2102 rules/marlborough/rules.yaml:667:15\n2103 rules/marlborough/rules.yaml:668:15\n2104 rules/marlborough/rules.yaml:669:19\n2106 rules/marlborough/rules.yaml:671:15\n2107 rules/marlborough/rules.yaml:672:15\n2108 rules/marlborough/rules.yaml:673:15\n2109 rules/marlborough/rules.yaml:674:15\n2110 rules/marlborough/rules.yaml:675:15\n2111 rules/marlborough/rules.yaml:676:19\n2113 rules/marlborough/rules.yaml:678:15\n2114 rules/marlborough/rules.yaml:679:15\n2115 rules/marlborough/rules.yaml:680:15\n2116 rules/marlborough/rules.yaml:681:15\n2125 rules/marlborough/rules.yaml:682:19\n2127 rules/marlborough/rules.yaml:684:15\n2128 rules/marlborough/rules.yaml:685:15\n2129 rules/marlborough/rules.yaml:686:15\n2135 rules/marlborough/rules.yaml:687:19\n2136 rules/marlborough/rules.yaml:688:19\n2137 rules/marlborough/rules.yaml:689:15\n2138 rules/marlborough/rules.yaml:690:15\n2139 rules/marlborough/rules.yaml:691:15\n2140 rules/marlborough/rules.yaml:692:19\n2142 rules/marlborough/rules.yaml:694:15\n2143 rules/marlborough/rules.yaml:695:19\n2144 rules/marlborough/rules.yaml:696:15\n2145 rules/marlborough/rules.yaml:697:15\n2146 rules/marlborough/rules.yaml:698:15\n2147 rules/marlborough/rules.yaml:699:15\n2148 rules/marlborough/rules.yaml:700:15\n2149 rules/marlborough/rules.yaml:701:19\n2153 rules/marlborough/rules.yaml:520:7\n2154 rules/marlborough/rules.yaml:521:7\n2157 rules/marlborough/rules.yaml:522:7\n2158 rules/marlborough/rules.yaml:523:11\n2159 rules/marlborough/rules.yaml:524:15\n2160 rules/marlborough/rules.yaml:525:7\n2161 rules/marlborough/rules.yaml:526:7\n2162 rules/marlborough/rules.yaml:527:7\n2163 rules/marlborough/rules.yaml:528:11\n2164 rules/marlborough/rules.yaml:529:11\n2165 rules/marlborough/rules.yaml:530:11\n2171 rules/marlborough/rules.yaml:531:11\n2180 rules/marlborough/rules.yaml:532:11\n2181 rules/marlborough/rules.yaml:533:15\n2182 rules/marlborough/rules.yaml:534:19\n2184 rules/marlborough/rules.yaml:536:15\n2185 rules/marlborough/rules.yaml:537:15\n2186 rules/marlborough/rules.yaml:538:19\n2188 rules/marlborough/rules.yaml:540:7\n2189 rules/marlborough/rules.yaml:541:7\n2194 rules/marlborough/rules.yaml:840:3\n2195 rules/marlborough/rules.yaml:840:3\n2196 rules/marlborough/rules.yaml:840:3\n2197 rules/marlborough/rules.yaml:840:3\n2198 rules/marlborough/rules.yaml:840:3\n2199 rules/marlborough/rules.yaml:840:3\n2200 rules/marlborough/rules.yaml:840:3\n2201 rules/marlborough/rules.yaml:840:3\n2208 rules/marlborough/rules.yaml:840:3\n2209 rules/marlborough/rules.yaml:840:3\n2210 rules/marlborough/rules.yaml:840:3\n2211 rules/marlborough/rules.yaml:840:3\n2216 rules/marlborough/rules.yaml:840:3\n2217 rules/marlborough/rules.yaml:840:3\n2219 rules/marlborough/rules.yaml:840:3\n2220 rules/marlborough/rules.yaml:840:3\n2221 rules/marlborough/rules.yaml:840:3\n2223 rules/marlborough/rules.yaml:840:3\n2224 rules/marlborough/rules.yaml:840:3\n2225 rules/marlborough/rules.yaml:840:3\n2231 rules/marlborough/rules.yaml:548:7\n2232 rules/marlborough/rules.yaml:549:7\n2233 rules/marlborough/rules.yaml:550:11\n2234 rules/marlborough/rules.yaml:551:11\n2236 rules/marlborough/rules.yaml:553:11\n2273 rules/marlborough/rules.yaml:779:7\n2274 rules/marlborough/rules.yaml:780:11\n2275 rules/marlborough/rules.yaml:781:7\n2276 rules/marlborough/rules.yaml:782:7\n2277 rules/marlborough/rules.yaml:783:7\n2282 rules/marlborough/rules.yaml:784:11\n2283 rules/marlborough/rules.yaml:785:11\n2284 rules/marlborough/rules.yaml:786:15\n2286 rules/marlborough/rules.yaml:788:15\n2287 rules/marlborough/rules.yaml:789:11\n2291 rules/marlborough/rules.yaml:431:7\n2292 rules/marlborough/rules.yaml:432:7\n2293 rules/marlborough/rules.yaml:433:11\n2294 rules/marlborough/rules.yaml:434:7\n2295 rules/marlborough/rules.yaml:436:11\n2296 rules/marlborough/rules.yaml:437:7\n2297 rules/marlborough/rules.yaml:438:11\n2298 rules/marlborough/rules.yaml:439:15\n2299 rules/marlborough/rules.yaml:440:7\n2300 rules/marlborough/rules.yaml:441:7\n2301 rules/marlborough/rules.yaml:442:11\n2302 rules/marlborough/rules.yaml:443:7\n2303 rules/marlborough/rules.yaml:444:7\n2304 rules/marlborough/rules.yaml:445:7\n2305 rules/marlborough/rules.yaml:446:7\n2314 rules/marlborough/rules.yaml:447:7\n2315 rules/marlborough/rules.yaml:449:11\n2316 rules/marlborough/rules.yaml:450:15\n2317 rules/marlborough/rules.yaml:451:11\n2318 rules/marlborough/rules.yaml:452:7\n2319 rules/marlborough/rules.yaml:453:7\n2320 rules/marlborough/rules.yaml:454:11\n2326 rules/marlborough/rules.yaml:727:7\n2332 rules/marlborough/rules.yaml:728:7\n2333 rules/marlborough/rules.yaml:729:7\n2334 rules/marlborough/rules.yaml:730:11\n2343 rules/marlborough/rules.yaml:731:7\n2344 rules/marlborough/rules.yaml:732:7\n2345 rules/marlborough/rules.yaml:733:11\n2346 rules/marlborough/rules.yaml:735:11\n2347 rules/marlborough/rules.yaml:736:7\n2348 rules/marlborough/rules.yaml:737:7\n2349 rules/marlborough/rules.yaml:738:7\n2355 rules/marlborough/rules.yaml:739:7\n2356 rules/marlborough/rules.yaml:740:7\n2357 rules/marlborough/rules.yaml:741:11\n2358 rules/marlborough/rules.yaml:743:7\n2369 rules/marlborough/rules.yaml:744:7\n2370 rules/marlborough/rules.yaml:745:7\n2371 rules/marlborough/rules.yaml:746:11\n2372 rules/marlborough/rules.yaml:747:7\n2373 rules/marlborough/rules.yaml:748:11\n2374 rules/marlborough/rules.yaml:749:15\n2378 rules/marlborough/rules.yaml:753:7\n2379 rules/marlborough/rules.yaml:754:11\n2380 rules/marlborough/rules.yaml:756:11\n2381 rules/marlborough/rules.yaml:757:15\n2382 rules/marlborough/rules.yaml:758:15\n2383 rules/marlborough/rules.yaml:759:19\n2384 rules/marlborough/rules.yaml:760:19\n2385 rules/marlborough/rules.yaml:761:7\n2390 rules/marlborough/rules.yaml:762:7\n2391 rules/marlborough/rules.yaml:763:11\n2392 rules/marlborough/rules.yaml:764:7\n2393 rules/marlborough/rules.yaml:765:7\n2394 rules/marlborough/rules.yaml:766:11\n2395 rules/marlborough/rules.yaml:767:7\n2396 rules/marlborough/rules.yaml:768:7\n2397 rules/marlborough/rules.yaml:769:11\n2398 rules/marlborough/rules.yaml:770:11\n2404 rules/marlborough/rules.yaml:401:7\n2405 rules/marlborough/rules.yaml:402:7\n2406 rules/marlborough/rules.yaml:403:7\n2411 rules/marlborough/rules.yaml:404:11\n2412 rules/marlborough/rules.yaml:405:11\n2413 rules/marlborough/rules.yaml:406:11\n2414 rules/marlborough/rules.yaml:407:11\n2415 rules/marlborough/rules.yaml:408:11\n2416 rules/marlborough/rules.yaml:409:7\n2417 rules/marlborough/rules.yaml:410:11\n2421 rules/marlborough/flow.yaml:44:7\n2425 rules/marlborough/rules.yaml:482:7\n2431 rules/marlborough/rules.yaml:483:7\n2432 rules/marlborough/rules.yaml:484:11\n2433 rules/marlborough/rules.yaml:485:7\n2434 rules/marlborough/rules.yaml:486:7\n2449 rules/marlborough/rules.yaml:465:7\n2452 rules/marlborough/rules.yaml:466:11\n2453 rules/marlborough/rules.yaml:467:7\n2465 rules/marlborough/rules.yaml:468:7\n2466 rules/marlborough/rules.yaml:469:11\n2467 rules/marlborough/rules.yaml:470:7\n2485 rules/marlborough/rules.yaml:471:7\n2486 rules/marlborough/rules.yaml:472:11\n2488 rules/marlborough/rules.yaml:473:7\n2489 rules/marlborough/rules.yaml:474:11\n2490 rules/marlborough/rules.yaml:475:11\n2530 rules/marlborough/rules.yaml:564:7\n2531 rules/marlborough/rules.yaml:565:7\n2534 rules/marlborough/rules.yaml:566:7\n2535 rules/marlborough/rules.yaml:567:11\n2537 rules/marlborough/rules.yaml:568:7\n2538 rules/marlborough/rules.yaml:569:11\n2540 rules/marlborough/rules.yaml:570:7\n2541 rules/marlborough/rules.yaml:571:7\n2542 rules/marlborough/rules.yaml:572:7\n2543 rules/marlborough/rules.yaml:573:7\n2548 rules/marlborough/rules.yaml:574:11\n2549 rules/marlborough/rules.yaml:575:11\n2577 rules/marlborough/rules.yaml:578:11\n2578 rules/marlborough/rules.yaml:579:11\n2579 rules/marlborough/rules.yaml:580:11\n2580 rules/marlborough/rules.yaml:582:19\n2581 rules/marlborough/rules.yaml:583:19\n2591 rules/marlborough/rules.yaml:589:19\n2594 rules/marlborough/rules.yaml:585:19\n2598 rules/marlborough/rules.yaml:587:19\n2610 rules/marlborough/rules.yaml:591:11\n2633 rules/marlborough/rules.yaml:594:11\n2634 rules/marlborough/rules.yaml:595:11\n2635 rules/marlborough/rules.yaml:596:11\n2642 rules/marlborough/rules.yaml:597:11\n2649 rules/marlborough/rules.yaml:598:11\n2660 rules/marlborough/rules.yaml:600:19\n2667 rules/marlborough/rules.yaml:601:19\n2674 rules/marlborough/rules.yaml:602:23\n2675 rules/marlborough/rules.yaml:603:23\n2679 rules/marlborough/rules.yaml:605:19\n2684 rules/marlborough/rules.yaml:610:23\n2687 rules/marlborough/rules.yaml:606:23\n2691 rules/marlborough/rules.yaml:608:23\n2695 rules/marlborough/rules.yaml:612:19\n2696 rules/marlborough/rules.yaml:613:19\n2709 rules/marlborough/rules.yaml:614:19\n2712 rules/marlborough/rules.yaml:617:23\n2715 rules/marlborough/rules.yaml:615:23\n2719 rules/marlborough/rules.yaml:619:19\n2726 rules/marlborough/rules.yaml:620:19\n2733 rules/marlborough/rules.yaml:621:19\n2744 rules/marlborough/rules.yaml:622:23\n2748 rules/marlborough/rules.yaml:624:19\n2791 rules/marlborough/rules.yaml:819:3\n2796 rules/marlborough/rules.yaml:819:3\n2799 rules/marlborough/rules.yaml:819:3\n2800 rules/marlborough/rules.yaml:819:3\n2801 rules/marlborough/rules.yaml:819:3\n2802 rules/marlborough/rules.yaml:819:3\n2803 rules/marlborough/rules.yaml:819:3\n2804 rules/marlborough/rules.yaml:819:3\n2817 rules/marlborough/rules.yaml:819:3\n2818 rules/marlborough/rules.yaml:819:3\n2830 rules/marlborough/rules.yaml:819:3\n2836 rules/marlborough/rules.yaml:819:3\n2849 rules/marlborough/rules.yaml:819:3\n2850 rules/marlborough/rules.yaml:819:3\n2872 rules/marlborough/rules.yaml:819:3\n2912 rules/marlborough/rules.yaml:819:3\n2913 rules/marlborough/rules.yaml:819:3\n2915 rules/marlborough/rules.yaml:819:3\n2916 rules/marlborough/rules.yaml:819:3\n2920 rules/marlborough/rules.yaml:819:3\n2961 rules/marlborough/rules.yaml:635:7\n2962 rules/marlborough/rules.yaml:636:7\n2963 rules/marlborough/rules.yaml:637:7\n2968 rules/marlborough/rules.yaml:638:7\n2969 rules/marlborough/rules.yaml:639:7\n2970 rules/marlborough/rules.yaml:640:7\n2971 rules/marlborough/rules.yaml:641:7\n2972 rules/marlborough/rules.yaml:642:11\n2973 rules/marlborough/rules.yaml:643:7\n2974 rules/marlborough/rules.yaml:644:7\n2975 rules/marlborough/rules.yaml:645:7\n2983 rules/marlborough/rules.yaml:646:7\n2991 rules/marlborough/rules.yaml:647:7\n2992 rules/marlborough/rules.yaml:648:7\n2993 rules/marlborough/rules.yaml:649:7\n2994 rules/marlborough/rules.yaml:650:7\n2995 rules/marlborough/rules.yaml:651:7\n2996 rules/marlborough/rules.yaml:652:7\n2997 rules/marlborough/rules.yaml:653:7\n3043 rules/marlborough/rules.yaml:654:7\n3044 rules/marlborough/rules.yaml:655:7\n3045 rules/marlborough/rules.yaml:656:7\n3046 rules/marlborough/rules.yaml:657:7\n3073 rules/marlborough/rules.yaml:658:7\n3125 rules/marlborough/rules.yaml:659:7\n3126 rules/marlborough/rules.yaml:660:11\n3153 rules/marlborough/rules.yaml:661:7\n3154 rules/marlborough/rules.yaml:662:7\n3165 rules/marlborough/rules.yaml:664:15\n3166 rules/marlborough/rules.yaml:665:19\n3167 rules/marlborough/rules.yaml:666:15\n3174 rules/marlborough/rules.yaml:667:15\n3181 rules/marlborough/rules.yaml:668:15\n3182 rules/marlborough/rules.yaml:669:19\n3185 rules/marlborough/rules.yaml:671:15\n3195 rules/marlborough/rules.yaml:672:15\n3202 rules/marlborough/rules.yaml:673:15\n3209 rules/marlborough/rules.yaml:674:15\n3216 rules/marlborough/rules.yaml:675:15\n3217 rules/marlborough/rules.yaml:676:19\n3220 rules/marlborough/rules.yaml:678:15\n3221 rules/marlborough/rules.yaml:679:15\n3228 rules/marlborough/rules.yaml:680:15\n3235 rules/marlborough/rules.yaml:681:15\n3241 rules/marlborough/rules.yaml:682:19\n3244 rules/marlborough/rules.yaml:684:15\n3251 rules/marlborough/rules.yaml:685:15\n3258 rules/marlborough/rules.yaml:686:15\n3261 rules/marlborough/rules.yaml:687:19\n3262 rules/marlborough/rules.yaml:688:19\n3263 rules/marlborough/rules.yaml:689:15\n3270 rules/marlborough/rules.yaml:690:15\n3277 rules/marlborough/rules.yaml:691:15\n3278 rules/marlborough/rules.yaml:692:19\n3281 rules/marlborough/rules.yaml:694:15\n3282 rules/marlborough/rules.yaml:695:19\n3283 rules/marlborough/rules.yaml:696:15\n3284 rules/marlborough/rules.yaml:697:15\n3285 rules/marlborough/rules.yaml:698:15\n3292 rules/marlborough/rules.yaml:699:15\n3299 rules/marlborough/rules.yaml:700:15\n3300 rules/marlborough/rules.yaml:701:19\n3325 rules/marlborough/rules.yaml:520:7\n3326 rules/marlborough/rules.yaml:521:7\n3329 rules/marlborough/rules.yaml:522:7\n3330 rules/marlborough/rules.yaml:523:11\n3331 rules/marlborough/rules.yaml:524:15\n3332 rules/marlborough/rules.yaml:525:7\n3333 rules/marlborough/rules.yaml:526:7\n3334 rules/marlborough/rules.yaml:527:7\n3339 rules/marlborough/rules.yaml:528:11\n3340 rules/marlborough/rules.yaml:529:11\n3341 rules/marlborough/rules.yaml:530:11\n3347 rules/marlborough/rules.yaml:531:11\n3356 rules/marlborough/rules.yaml:532:11\n3357 rules/marlborough/rules.yaml:533:15\n3358 rules/marlborough/rules.yaml:534:19\n3366 rules/marlborough/rules.yaml:536:15\n3379 rules/marlborough/rules.yaml:537:15\n3380 rules/marlborough/rules.yaml:538:19\n3382 rules/marlborough/rules.yaml:539:15\n3385 rules/marlborough/rules.yaml:540:7\n3386 rules/marlborough/rules.yaml:541:7\n3416 rules/marlborough/rules.yaml:840:3\n3421 rules/marlborough/rules.yaml:840:3\n3424 rules/marlborough/rules.yaml:840:3\n3425 rules/marlborough/rules.yaml:840:3\n3426 rules/marlborough/rules.yaml:840:3\n3427 rules/marlborough/rules.yaml:840:3\n3428 rules/marlborough/rules.yaml:840:3\n3429 rules/marlborough/rules.yaml:840:3\n3442 rules/marlborough/rules.yaml:840:3\n3443 rules/marlborough/rules.yaml:840:3\n3455 rules/marlborough/rules.yaml:840:3\n3461 rules/marlborough/rules.yaml:840:3\n3466 rules/marlborough/rules.yaml:840:3\n3467 rules/marlborough/rules.yaml:840:3\n3489 rules/marlborough/rules.yaml:840:3\n3529 rules/marlborough/rules.yaml:840:3\n3530 rules/marlborough/rules.yaml:840:3\n3532 rules/marlborough/rules.yaml:840:3\n3533 rules/marlborough/rules.yaml:840:3\n3537 rules/marlborough/rules.yaml:840:3\n3562 rules/marlborough/rules.yaml:548:7\n3563 rules/marlborough/rules.yaml:549:7\n3566 rules/marlborough/rules.yaml:553:11\n3574 rules/marlborough/rules.yaml:550:11\n3580 rules/marlborough/rules.yaml:551:11\n3597 rules/marlborough/rules.yaml:779:7\n3598 rules/marlborough/rules.yaml:780:11\n3599 rules/marlborough/rules.yaml:781:7\n3600 rules/marlborough/rules.yaml:782:7\n3601 rules/marlborough/rules.yaml:783:7\n3612 rules/marlborough/rules.yaml:784:11\n3619 rules/marlborough/rules.yaml:785:11\n3620 rules/marlborough/rules.yaml:786:15\n3622 rules/marlborough/rules.yaml:788:15\n3623 rules/marlborough/rules.yaml:789:11\n3647 rules/marlborough/rules.yaml:431:7\n3648 rules/marlborough/rules.yaml:432:7\n3649 rules/marlborough/rules.yaml:433:11\n3650 rules/marlborough/rules.yaml:434:7\n3651 rules/marlborough/rules.yaml:435:11\n3652 rules/marlborough/rules.yaml:436:11\n3653 rules/marlborough/rules.yaml:437:7\n3654 rules/marlborough/rules.yaml:438:11\n3655 rules/marlborough/rules.yaml:439:15\n3656 rules/marlborough/rules.yaml:440:7\n3657 rules/marlborough/rules.yaml:441:7\n3658 rules/marlborough/rules.yaml:442:11\n3659 rules/marlborough/rules.yaml:443:7\n3660 rules/marlborough/rules.yaml:444:7\n3661 rules/marlborough/rules.yaml:445:7\n3662 rules/marlborough/rules.yaml:446:7\n3671 rules/marlborough/rules.yaml:447:7\n3672 rules/marlborough/rules.yaml:448:11\n3673 rules/marlborough/rules.yaml:449:11\n3674 rules/marlborough/rules.yaml:450:15\n3675 rules/marlborough/rules.yaml:451:11\n3676 rules/marlborough/rules.yaml:452:7\n3689 rules/marlborough/rules.yaml:453:7\n3690 rules/marlborough/rules.yaml:454:11\n3692 rules/marlborough/rules.yaml:455:7\n3719 rules/marlborough/rules.yaml:727:7\n3725 rules/marlborough/rules.yaml:728:7\n3726 rules/marlborough/rules.yaml:729:7\n3727 rules/marlborough/rules.yaml:730:11\n3739 rules/marlborough/rules.yaml:731:7\n3756 rules/marlborough/rules.yaml:732:7\n3757 rules/marlborough/rules.yaml:733:11\n3758 rules/marlborough/rules.yaml:734:11\n3759 rules/marlborough/rules.yaml:735:11\n3760 rules/marlborough/rules.yaml:736:7\n3761 rules/marlborough/rules.yaml:737:7\n3762 rules/marlborough/rules.yaml:738:7\n3768 rules/marlborough/rules.yaml:739:7\n3786 rules/marlborough/rules.yaml:740:7\n3787 rules/marlborough/rules.yaml:741:11\n3788 rules/marlborough/rules.yaml:742:11\n3789 rules/marlborough/rules.yaml:743:7\n3800 rules/marlborough/rules.yaml:744:7\n3818 rules/marlborough/rules.yaml:745:7\n3819 rules/marlborough/rules.yaml:746:11\n3820 rules/marlborough/rules.yaml:747:7\n3821 rules/marlborough/rules.yaml:748:11\n3822 rules/marlborough/rules.yaml:749:15\n3824 rules/marlborough/rules.yaml:750:11\n3826 rules/marlborough/rules.yaml:752:11\n3827 rules/marlborough/rules.yaml:753:7\n3832 rules/marlborough/rules.yaml:754:11\n3833 rules/marlborough/rules.yaml:755:11\n3834 rules/marlborough/rules.yaml:756:11\n3839 rules/marlborough/rules.yaml:757:15\n3840 rules/marlborough/rules.yaml:758:15\n3848 rules/marlborough/rules.yaml:759:19\n3856 rules/marlborough/rules.yaml:760:19\n3859 rules/marlborough/rules.yaml:761:7\n3864 rules/marlborough/rules.yaml:762:7\n3865 rules/marlborough/rules.yaml:763:11\n3866 rules/marlborough/rules.yaml:764:7\n3867 rules/marlborough/rules.yaml:765:7\n3868 rules/marlborough/rules.yaml:766:11\n3869 rules/marlborough/rules.yaml:767:7\n3882 rules/marlborough/rules.yaml:768:7\n3887 rules/marlborough/rules.yaml:769:11\n3893 rules/marlborough/rules.yaml:770:11\n3931 rules/marlborough/rules.yaml:401:7\n3932 rules/marlborough/rules.yaml:402:7\n3933 rules/marlborough/rules.yaml:403:7\n3944 rules/marlborough/rules.yaml:404:11\n3945 rules/marlborough/rules.yaml:405:11\n3963 rules/marlborough/rules.yaml:406:11\n3964 rules/marlborough/rules.yaml:407:11\n3965 rules/marlborough/rules.yaml:408:11\n3969 rules/marlborough/rules.yaml:409:7\n3970 rules/marlborough/rules.yaml:410:11\n3980 rules/marlborough/flow.yaml:44:7\n3997 rules/marlborough/rules.yaml:482:7\n4003 rules/marlborough/rules.yaml:483:7\n4004 rules/marlborough/rules.yaml:484:11\n4005 rules/marlborough/rules.yaml:485:7\n4016 rules/marlborough/rules.yaml:486:7\n4017 rules/marlborough/rules.yaml:487:7"
+_ORIGINS = "663 rules/marlborough/rules.yaml:216:7\n664 rules/marlborough/rules.yaml:217:7\n683 rules/marlborough/rules.yaml:113:7\n684 rules/marlborough/rules.yaml:114:7\n685 rules/marlborough/rules.yaml:115:11\n686 rules/marlborough/rules.yaml:116:11\n687 rules/marlborough/rules.yaml:117:15\n688 rules/marlborough/rules.yaml:118:7\n706 rules/marlborough/rules.yaml:196:7\n707 rules/marlborough/rules.yaml:197:11\n708 rules/marlborough/rules.yaml:198:7\n709 rules/marlborough/rules.yaml:199:7\n719 rules/marlborough/rules.yaml:200:7\n720 rules/marlborough/rules.yaml:201:7\n723 rules/marlborough/rules.yaml:202:7\n724 rules/marlborough/rules.yaml:203:11\n732 rules/marlborough/rules.yaml:204:11\n733 rules/marlborough/rules.yaml:205:7\n738 rules/marlborough/rules.yaml:206:7\n751 rules/marlborough/rules.yaml:358:7\n752 rules/marlborough/rules.yaml:359:7\n757 rules/marlborough/rules.yaml:360:11\n759 rules/marlborough/rules.yaml:362:11\n760 rules/marlborough/rules.yaml:363:7\n761 rules/marlborough/rules.yaml:364:7\n770 rules/marlborough/rules.yaml:365:11\n771 rules/marlborough/rules.yaml:366:7\n776 rules/marlborough/rules.yaml:367:7\n784 rules/marlborough/rules.yaml:368:11\n785 rules/marlborough/rules.yaml:369:7\n788 rules/marlborough/rules.yaml:370:11\n799 rules/marlborough/rules.yaml:371:7\n809 rules/marlborough/rules.yaml:372:11\n810 rules/marlborough/rules.yaml:373:7\n820 rules/marlborough/rules.yaml:374:11\n821 rules/marlborough/rules.yaml:375:7\n831 rules/marlborough/rules.yaml:376:11\n832 rules/marlborough/rules.yaml:377:7\n842 rules/marlborough/rules.yaml:378:11\n843 rules/marlborough/rules.yaml:379:7\n847 rules/marlborough/rules.yaml:340:7\n859 rules/marlborough/rules.yaml:158:7\n860 rules/marlborough/rules.yaml:159:7\n861 rules/marlborough/rules.yaml:160:11\n862 rules/marlborough/rules.yaml:161:7\n863 rules/marlborough/rules.yaml:162:11\n864 rules/marlborough/rules.yaml:163:7\n868 rules/marlborough/rules.yaml:45:7\n876 rules/marlborough/rules.yaml:134:7\n880 rules/marlborough/rules.yaml:77:7\n887 rules/marlborough/rules.yaml:67:7\n902 rules/marlborough/rules.yaml:320:7\n906 rules/marlborough/rules.yaml:142:7\n907 rules/marlborough/rules.yaml:143:7\n908 rules/marlborough/rules.yaml:144:11\n909 rules/marlborough/rules.yaml:145:11\n910 rules/marlborough/rules.yaml:146:15\n911 rules/marlborough/rules.yaml:147:7\n924 rules/marlborough/rules.yaml:267:7\n925 rules/marlborough/rules.yaml:268:7\n926 rules/marlborough/rules.yaml:269:11\n927 rules/marlborough/rules.yaml:270:7\n928 rules/marlborough/rules.yaml:271:11\n929 rules/marlborough/rules.yaml:272:7\n937 rules/marlborough/rules.yaml:273:7\n938 rules/marlborough/rules.yaml:274:7\n944 rules/marlborough/rules.yaml:275:11\n945 rules/marlborough/rules.yaml:276:7\n946 rules/marlborough/rules.yaml:277:11\n954 rules/marlborough/rules.yaml:278:11\n960 rules/marlborough/rules.yaml:279:7\n964 rules/marlborough/rules.yaml:85:7\n971 rules/marlborough/rules.yaml:86:11\n972 rules/marlborough/rules.yaml:87:7\n973 rules/marlborough/rules.yaml:88:7\n974 rules/marlborough/rules.yaml:89:11\n975 rules/marlborough/rules.yaml:90:7\n979 rules/marlborough/rules.yaml:55:7\n980 rules/marlborough/rules.yaml:56:7\n981 rules/marlborough/rules.yaml:57:11\n985 rules/marlborough/rules.yaml:58:15\n986 rules/marlborough/rules.yaml:59:7\n990 rules/marlborough/rules.yaml:328:7\n994 rules/marlborough/rules.yaml:98:7\n995 rules/marlborough/rules.yaml:99:11\n996 rules/marlborough/rules.yaml:100:7\n997 rules/marlborough/rules.yaml:101:7\n998 rules/marlborough/rules.yaml:102:11\n999 rules/marlborough/rules.yaml:103:7\n1003 rules/marlborough/rules.yaml:18:7\n1007 rules/marlborough/rules.yaml:126:7\n1008 rules/marlborough/rules.yaml:127:7\n1012 rules/marlborough/rules.yaml:314:7\n1020 rules/marlborough/rules.yaml:289:7\n1021 rules/marlborough/rules.yaml:290:7\n1022 rules/marlborough/rules.yaml:291:11\n1023 rules/marlborough/rules.yaml:292:7\n1026 rules/marlborough/rules.yaml:293:11\n1027 rules/marlborough/rules.yaml:294:7\n1031 rules/marlborough/rules.yaml:295:11\n1032 rules/marlborough/rules.yaml:296:7\n1036 rules/marlborough/rules.yaml:27:7\n1037 rules/marlborough/rules.yaml:28:11\n1038 rules/marlborough/rules.yaml:29:7\n1042 rules/marlborough/rules.yaml:251:7\n1043 rules/marlborough/rules.yaml:252:7\n1047 rules/marlborough/rules.yaml:253:11\n1048 rules/marlborough/rules.yaml:254:7\n1049 rules/marlborough/rules.yaml:255:11\n1050 rules/marlborough/rules.yaml:256:7\n1054 rules/marlborough/rules.yaml:239:7\n1059 rules/marlborough/rules.yaml:240:7\n1068 rules/marlborough/rules.yaml:227:7\n1069 rules/marlborough/rules.yaml:228:11\n1070 rules/marlborough/rules.yaml:229:7\n1071 rules/marlborough/rules.yaml:230:11\n1072 rules/marlborough/rules.yaml:231:7\n1076 rules/marlborough/rules.yaml:37:7\n1083 rules/marlborough/rules.yaml:304:7\n1088 rules/marlborough/rules.yaml:305:7\n1089 rules/marlborough/rules.yaml:306:7\n1097 rules/marlborough/rules.yaml:348:7\n1104 rules/marlborough/rules.yaml:1019:3\n1111 rules/marlborough/rules.yaml:1019:3\n1126 rules/marlborough/rules.yaml:1040:3\n1133 rules/marlborough/rules.yaml:1040:3\n1141 rules/marlborough/rules.yaml:175:7\n1142 rules/marlborough/rules.yaml:176:7\n1143 rules/marlborough/rules.yaml:177:7\n1144 rules/marlborough/rules.yaml:178:7\n1145 rules/marlborough/rules.yaml:179:11\n1146 rules/marlborough/rules.yaml:180:11\n1153 rules/marlborough/rules.yaml:181:15\n1167 rules/marlborough/rules.yaml:182:7\n1171 rules/marlborough/cards.yaml:383:14\n1175 rules/marlborough/cards.yaml:391:14\n1179 rules/marlborough/cards.yaml:15:14\n1183 rules/marlborough/cards.yaml:23:14\n1187 rules/marlborough/cards.yaml:31:14\n1191 rules/marlborough/cards.yaml:39:14\n1195 rules/marlborough/cards.yaml:47:14\n1199 rules/marlborough/cards.yaml:55:14\n1203 rules/marlborough/cards.yaml:63:14\n1207 rules/marlborough/cards.yaml:71:14\n1211 rules/marlborough/cards.yaml:79:14\n1215 rules/marlborough/cards.yaml:87:14\n1219 rules/marlborough/cards.yaml:95:14\n1223 rules/marlborough/cards.yaml:103:14\n1227 rules/marlborough/cards.yaml:111:14\n1231 rules/marlborough/cards.yaml:119:14\n1235 rules/marlborough/cards.yaml:127:14\n1239 rules/marlborough/cards.yaml:199:14\n1243 rules/marlborough/cards.yaml:135:14\n1247 rules/marlborough/cards.yaml:143:14\n1251 rules/marlborough/cards.yaml:151:14\n1255 rules/marlborough/cards.yaml:159:14\n1259 rules/marlborough/cards.yaml:167:14\n1263 rules/marlborough/cards.yaml:175:14\n1267 rules/marlborough/cards.yaml:183:14\n1271 rules/marlborough/cards.yaml:191:14\n1275 rules/marlborough/cards.yaml:271:14\n1279 rules/marlborough/cards.yaml:279:14\n1283 rules/marlborough/cards.yaml:287:14\n1287 rules/marlborough/cards.yaml:295:14\n1291 rules/marlborough/cards.yaml:303:14\n1295 rules/marlborough/cards.yaml:311:14\n1299 rules/marlborough/cards.yaml:319:14\n1303 rules/marlborough/cards.yaml:327:14\n1307 rules/marlborough/cards.yaml:335:14\n1311 rules/marlborough/cards.yaml:343:14\n1315 rules/marlborough/cards.yaml:351:14\n1319 rules/marlborough/cards.yaml:359:14\n1323 rules/marlborough/cards.yaml:367:14\n1327 rules/marlborough/cards.yaml:375:14\n1331 rules/marlborough/cards.yaml:207:14\n1335 rules/marlborough/cards.yaml:215:14\n1339 rules/marlborough/cards.yaml:223:14\n1343 rules/marlborough/cards.yaml:231:14\n1347 rules/marlborough/cards.yaml:239:14\n1351 rules/marlborough/cards.yaml:247:14\n1355 rules/marlborough/cards.yaml:255:14\n1359 rules/marlborough/cards.yaml:263:14\n1363 rules/marlborough/rules.yaml:478:7\n1367 rules/marlborough/rules.yaml:479:11\n1368 rules/marlborough/rules.yaml:480:11\n1374 rules/marlborough/rules.yaml:387:7\n1375 rules/marlborough/rules.yaml:388:7\n1382 rules/marlborough/rules.yaml:389:11\n1383 rules/marlborough/rules.yaml:390:11\n1387 rules/marlborough/rules.yaml:391:11\n1391 rules/marlborough/rules.yaml:450:7\n1393 rules/marlborough/rules.yaml:451:7\n1398 rules/marlborough/flow.yaml:68:7\n1399 rules/marlborough/flow.yaml:69:7\n1400 rules/marlborough/flow.yaml:70:11\n1404 rules/marlborough/rules.yaml:555:7\n1405 rules/marlborough/rules.yaml:556:11\n1406 rules/marlborough/rules.yaml:557:7\n1407 rules/marlborough/rules.yaml:558:7\n1408 rules/marlborough/rules.yaml:560:15\n1410 rules/marlborough/rules.yaml:561:15\n1411 rules/marlborough/rules.yaml:562:15\n1412 rules/marlborough/rules.yaml:563:15\n1414 rules/marlborough/rules.yaml:565:15\n1416 rules/marlborough/rules.yaml:566:15\n1417 rules/marlborough/rules.yaml:567:15\n1418 rules/marlborough/rules.yaml:568:15\n1420 rules/marlborough/rules.yaml:570:15\n1424 rules/marlborough/rules.yaml:769:7\n1425 rules/marlborough/rules.yaml:770:11\n1426 rules/marlborough/rules.yaml:771:15\n1427 rules/marlborough/rules.yaml:772:15\n1440 rules/marlborough/rules.yaml:773:15\n1441 rules/marlborough/rules.yaml:774:15\n1453 rules/marlborough/rules.yaml:775:15\n1454 rules/marlborough/rules.yaml:776:19\n1455 rules/marlborough/rules.yaml:777:19\n1461 rules/marlborough/rules.yaml:398:7\n1462 rules/marlborough/rules.yaml:399:7\n1467 rules/marlborough/rules.yaml:400:11\n1468 rules/marlborough/rules.yaml:401:11\n1471 rules/marlborough/rules.yaml:402:11\n1472 rules/marlborough/rules.yaml:403:7\n1473 rules/marlborough/rules.yaml:404:7\n1479 rules/marlborough/rules.yaml:861:7\n1480 rules/marlborough/rules.yaml:862:7\n1481 rules/marlborough/rules.yaml:863:7\n1482 rules/marlborough/rules.yaml:864:7\n1483 rules/marlborough/rules.yaml:865:7\n1484 rules/marlborough/rules.yaml:866:7\n1485 rules/marlborough/rules.yaml:867:11\n1486 rules/marlborough/rules.yaml:868:15\n1487 rules/marlborough/rules.yaml:869:15\n1488 rules/marlborough/rules.yaml:870:19\n1493 rules/marlborough/rules.yaml:871:19\n1494 rules/marlborough/rules.yaml:872:23\n1496 rules/marlborough/rules.yaml:873:23\n1498 rules/marlborough/rules.yaml:875:23\n1500 rules/marlborough/rules.yaml:876:23\n1501 rules/marlborough/rules.yaml:877:7\n1506 rules/marlborough/flow.yaml:10:7\n1507 rules/marlborough/flow.yaml:11:11\n1511 rules/marlborough/flow.yaml:15:7\n1512 rules/marlborough/flow.yaml:16:11\n1513 rules/marlborough/flow.yaml:17:15\n1516 rules/marlborough/flow.yaml:18:19\n1517 rules/marlborough/flow.yaml:19:19\n1523 rules/marlborough/rules.yaml:437:7\n1524 rules/marlborough/rules.yaml:438:11\n1526 rules/marlborough/rules.yaml:440:11\n1527 rules/marlborough/rules.yaml:441:7\n1529 rules/marlborough/rules.yaml:442:7\n1530 rules/marlborough/rules.yaml:443:11\n1535 rules/marlborough/rules.yaml:411:7\n1536 rules/marlborough/rules.yaml:412:7\n1542 rules/marlborough/flow.yaml:52:7\n1547 rules/marlborough/flow.yaml:53:7\n1552 rules/marlborough/flow.yaml:54:7\n1554 rules/marlborough/flow.yaml:55:7\n1555 rules/marlborough/flow.yaml:56:11\n1557 rules/marlborough/flow.yaml:58:11\n1562 rules/marlborough/flow.yaml:24:7\n1563 rules/marlborough/flow.yaml:25:11\n1568 rules/marlborough/flow.yaml:26:11\n1571 rules/marlborough/flow.yaml:28:11\n1572 rules/marlborough/flow.yaml:29:11\n1573 rules/marlborough/flow.yaml:30:15\n1574 rules/marlborough/flow.yaml:31:11\n1575 rules/marlborough/flow.yaml:32:15\n1576 rules/marlborough/flow.yaml:33:15\n1577 rules/marlborough/flow.yaml:34:15\n1582 rules/marlborough/flow.yaml:35:19\n1583 rules/marlborough/flow.yaml:36:19\n1584 rules/marlborough/flow.yaml:37:19\n1586 rules/marlborough/flow.yaml:38:15\n1587 rules/marlborough/flow.yaml:39:11\n1590 rules/marlborough/flow.yaml:40:11\n1595 rules/marlborough/flow.yaml:47:7\n1596 rules/marlborough/flow.yaml:48:11\n1601 rules/marlborough/rules.yaml:419:7\n1602 rules/marlborough/rules.yaml:420:11\n1603 rules/marlborough/rules.yaml:421:11\n1605 rules/marlborough/rules.yaml:422:7\n1606 rules/marlborough/rules.yaml:423:7\n1607 rules/marlborough/rules.yaml:424:7\n1608 rules/marlborough/rules.yaml:425:7\n1609 rules/marlborough/rules.yaml:426:11\n1613 rules/marlborough/rules.yaml:428:11\n1621 rules/marlborough/rules.yaml:430:11\n1633 rules/marlborough/rules.yaml:1034:7\n1636 rules/marlborough/rules.yaml:1035:7\n1637 rules/marlborough/rules.yaml:1036:11\n1639 rules/marlborough/rules.yaml:1038:11\n1640 rules/marlborough/rules.yaml:1039:7\n1647 rules/marlborough/rules.yaml:1054:7\n1650 rules/marlborough/rules.yaml:1055:7\n1651 rules/marlborough/rules.yaml:1056:7\n2024 rules/marlborough/rules.yaml:526:7\n2027 rules/marlborough/rules.yaml:527:11\n2028 rules/marlborough/rules.yaml:528:7\n2037 rules/marlborough/rules.yaml:529:7\n2038 rules/marlborough/rules.yaml:530:11\n2039 rules/marlborough/rules.yaml:531:7\n2040 rules/marlborough/rules.yaml:532:7\n2041 rules/marlborough/rules.yaml:533:11\n2043 rules/marlborough/rules.yaml:534:7\n2044 rules/marlborough/rules.yaml:535:11\n2048 rules/marlborough/rules.yaml:625:7\n2049 rules/marlborough/rules.yaml:626:7\n2052 rules/marlborough/rules.yaml:627:7\n2053 rules/marlborough/rules.yaml:628:11\n2055 rules/marlborough/rules.yaml:629:7\n2056 rules/marlborough/rules.yaml:630:11\n2058 rules/marlborough/rules.yaml:631:7\n2059 rules/marlborough/rules.yaml:632:7\n2060 rules/marlborough/rules.yaml:634:7\n2061 rules/marlborough/rules.yaml:635:11\n2067 rules/marlborough/rules.yaml:636:11\n2075 rules/marlborough/rules.yaml:639:11\n2076 rules/marlborough/rules.yaml:641:11\n2077 rules/marlborough/rules.yaml:643:19\n2079 rules/marlborough/rules.yaml:646:19\n2084 rules/marlborough/rules.yaml:648:19\n2090 rules/marlborough/rules.yaml:652:11\n2096 rules/marlborough/rules.yaml:655:11\n2097 rules/marlborough/rules.yaml:657:11\n2102 rules/marlborough/rules.yaml:658:11\n2107 rules/marlborough/rules.yaml:659:11\n2108 rules/marlborough/rules.yaml:661:19\n2109 rules/marlborough/rules.yaml:662:19\n2115 rules/marlborough/rules.yaml:663:23\n2116 rules/marlborough/rules.yaml:664:23\n2118 rules/marlborough/rules.yaml:666:19\n2119 rules/marlborough/rules.yaml:667:23\n2121 rules/marlborough/rules.yaml:669:23\n2125 rules/marlborough/rules.yaml:673:19\n2126 rules/marlborough/rules.yaml:674:19\n2127 rules/marlborough/rules.yaml:675:19\n2128 rules/marlborough/rules.yaml:676:23\n2132 rules/marlborough/rules.yaml:680:19\n2133 rules/marlborough/rules.yaml:681:19\n2134 rules/marlborough/rules.yaml:682:19\n2148 rules/marlborough/rules.yaml:683:23\n2150 rules/marlborough/rules.yaml:685:19\n2157 rules/marlborough/rules.yaml:1019:3\n2158 rules/marlborough/rules.yaml:1019:3\n2161 rules/marlborough/rules.yaml:1019:3\n2162 rules/marlborough/rules.yaml:1019:3\n2163 rules/marlborough/rules.yaml:1019:3\n2164 rules/marlborough/rules.yaml:1019:3\n2165 rules/marlborough/rules.yaml:1019:3\n2166 rules/marlborough/rules.yaml:1019:3\n2173 rules/marlborough/rules.yaml:1019:3\n2174 rules/marlborough/rules.yaml:1019:3\n2175 rules/marlborough/rules.yaml:1019:3\n2176 rules/marlborough/rules.yaml:1019:3\n2190 rules/marlborough/rules.yaml:1019:3\n2191 rules/marlborough/rules.yaml:1019:3\n2193 rules/marlborough/rules.yaml:1019:3\n2194 rules/marlborough/rules.yaml:1019:3\n2195 rules/marlborough/rules.yaml:1019:3\n2197 rules/marlborough/rules.yaml:1019:3\n2198 rules/marlborough/rules.yaml:1019:3\n2201 rules/marlborough/rules.yaml:1019:3\n2217 rules/marlborough/rules.yaml:696:7\n2218 rules/marlborough/rules.yaml:697:7\n2219 rules/marlborough/rules.yaml:698:7\n2224 rules/marlborough/rules.yaml:699:7\n2225 rules/marlborough/rules.yaml:700:7\n2229 rules/marlborough/rules.yaml:701:7\n2233 rules/marlborough/rules.yaml:702:7\n2234 rules/marlborough/rules.yaml:703:11\n2235 rules/marlborough/rules.yaml:704:7\n2236 rules/marlborough/rules.yaml:705:7\n2237 rules/marlborough/rules.yaml:706:7\n2242 rules/marlborough/rules.yaml:707:7\n2247 rules/marlborough/rules.yaml:708:7\n2248 rules/marlborough/rules.yaml:709:7\n2249 rules/marlborough/rules.yaml:710:7\n2250 rules/marlborough/rules.yaml:711:7\n2251 rules/marlborough/rules.yaml:712:7\n2252 rules/marlborough/rules.yaml:713:7\n2253 rules/marlborough/rules.yaml:714:7\n2254 rules/marlborough/rules.yaml:715:7\n2255 rules/marlborough/rules.yaml:716:7\n2256 rules/marlborough/rules.yaml:717:7\n2257 rules/marlborough/rules.yaml:718:7\n2274 rules/marlborough/rules.yaml:719:7\n2275 rules/marlborough/rules.yaml:720:7\n2276 rules/marlborough/rules.yaml:721:11\n2303 rules/marlborough/rules.yaml:722:7\n2304 rules/marlborough/rules.yaml:723:7\n2305 rules/marlborough/rules.yaml:725:15\n2306 rules/marlborough/rules.yaml:726:19\n2307 rules/marlborough/rules.yaml:727:15\n2308 rules/marlborough/rules.yaml:728:15\n2309 rules/marlborough/rules.yaml:729:15\n2310 rules/marlborough/rules.yaml:730:19\n2312 rules/marlborough/rules.yaml:732:15\n2313 rules/marlborough/rules.yaml:733:15\n2314 rules/marlborough/rules.yaml:734:15\n2315 rules/marlborough/rules.yaml:735:15\n2316 rules/marlborough/rules.yaml:736:15\n2317 rules/marlborough/rules.yaml:737:19\n2319 rules/marlborough/rules.yaml:739:15\n2320 rules/marlborough/rules.yaml:740:15\n2321 rules/marlborough/rules.yaml:741:15\n2322 rules/marlborough/rules.yaml:742:15\n2331 rules/marlborough/rules.yaml:743:19\n2333 rules/marlborough/rules.yaml:745:15\n2334 rules/marlborough/rules.yaml:746:15\n2335 rules/marlborough/rules.yaml:747:15\n2341 rules/marlborough/rules.yaml:748:19\n2342 rules/marlborough/rules.yaml:749:19\n2343 rules/marlborough/rules.yaml:750:15\n2344 rules/marlborough/rules.yaml:751:15\n2345 rules/marlborough/rules.yaml:752:15\n2346 rules/marlborough/rules.yaml:753:19\n2348 rules/marlborough/rules.yaml:755:15\n2349 rules/marlborough/rules.yaml:756:19\n2350 rules/marlborough/rules.yaml:757:15\n2351 rules/marlborough/rules.yaml:758:15\n2352 rules/marlborough/rules.yaml:759:15\n2353 rules/marlborough/rules.yaml:760:15\n2354 rules/marlborough/rules.yaml:761:15\n2355 rules/marlborough/rules.yaml:762:19\n2360 rules/marlborough/rules.yaml:973:7\n2361 rules/marlborough/rules.yaml:974:7\n2362 rules/marlborough/rules.yaml:975:7\n2368 rules/marlborough/rules.yaml:976:7\n2369 rules/marlborough/rules.yaml:977:11\n2372 rules/marlborough/rules.yaml:978:7\n2377 rules/marlborough/rules.yaml:947:7\n2378 rules/marlborough/rules.yaml:948:7\n2379 rules/marlborough/rules.yaml:949:7\n2380 rules/marlborough/rules.yaml:950:7\n2386 rules/marlborough/rules.yaml:953:7\n2390 rules/marlborough/rules.yaml:954:7\n2394 rules/marlborough/rules.yaml:955:7\n2395 rules/marlborough/rules.yaml:956:11\n2398 rules/marlborough/rules.yaml:957:7\n2399 rules/marlborough/rules.yaml:958:11\n2402 rules/marlborough/rules.yaml:959:7\n2403 rules/marlborough/rules.yaml:960:7\n2404 rules/marlborough/rules.yaml:961:7\n2405 rules/marlborough/rules.yaml:963:7\n2406 rules/marlborough/rules.yaml:964:7\n2410 rules/marlborough/rules.yaml:1014:7\n2411 rules/marlborough/rules.yaml:1015:7\n2412 rules/marlborough/rules.yaml:1016:7\n2418 rules/marlborough/rules.yaml:904:7\n2419 rules/marlborough/rules.yaml:905:7\n2422 rules/marlborough/rules.yaml:908:11\n2424 rules/marlborough/rules.yaml:910:11\n2425 rules/marlborough/rules.yaml:911:11\n2426 rules/marlborough/rules.yaml:912:11\n2427 rules/marlborough/rules.yaml:913:15\n2430 rules/marlborough/rules.yaml:916:15\n2432 rules/marlborough/rules.yaml:919:11\n2440 rules/marlborough/rules.yaml:920:11\n2441 rules/marlborough/rules.yaml:922:19\n2443 rules/marlborough/rules.yaml:925:19\n2445 rules/marlborough/rules.yaml:927:19\n2446 rules/marlborough/rules.yaml:928:23\n2448 rules/marlborough/rules.yaml:931:23\n2450 rules/marlborough/rules.yaml:934:19\n2455 rules/marlborough/rules.yaml:988:7\n2456 rules/marlborough/rules.yaml:989:7\n2461 rules/marlborough/rules.yaml:990:11\n2462 rules/marlborough/rules.yaml:991:11\n2483 rules/marlborough/rules.yaml:992:11\n2484 rules/marlborough/rules.yaml:993:11\n2485 rules/marlborough/rules.yaml:994:15\n2500 rules/marlborough/rules.yaml:995:15\n2501 rules/marlborough/rules.yaml:996:19\n2503 rules/marlborough/rules.yaml:998:19\n2504 rules/marlborough/rules.yaml:999:19\n2505 rules/marlborough/rules.yaml:1000:23\n2506 rules/marlborough/rules.yaml:1001:19\n2507 rules/marlborough/rules.yaml:1002:23\n2509 rules/marlborough/rules.yaml:1004:23\n2513 rules/marlborough/rules.yaml:886:7\n2514 rules/marlborough/rules.yaml:887:7\n2515 rules/marlborough/rules.yaml:888:7\n2516 rules/marlborough/rules.yaml:890:15\n2517 rules/marlborough/rules.yaml:891:19\n2521 rules/marlborough/rules.yaml:892:23\n2524 rules/marlborough/rules.yaml:894:15\n2527 rules/marlborough/rules.yaml:896:15\n2532 rules/marlborough/rules.yaml:581:7\n2533 rules/marlborough/rules.yaml:582:7\n2536 rules/marlborough/rules.yaml:583:7\n2537 rules/marlborough/rules.yaml:584:11\n2538 rules/marlborough/rules.yaml:585:15\n2539 rules/marlborough/rules.yaml:586:7\n2540 rules/marlborough/rules.yaml:587:7\n2541 rules/marlborough/rules.yaml:588:7\n2542 rules/marlborough/rules.yaml:589:11\n2543 rules/marlborough/rules.yaml:590:11\n2544 rules/marlborough/rules.yaml:591:11\n2550 rules/marlborough/rules.yaml:592:11\n2559 rules/marlborough/rules.yaml:593:11\n2560 rules/marlborough/rules.yaml:594:15\n2561 rules/marlborough/rules.yaml:595:19\n2563 rules/marlborough/rules.yaml:597:15\n2564 rules/marlborough/rules.yaml:598:15\n2565 rules/marlborough/rules.yaml:599:19\n2567 rules/marlborough/rules.yaml:601:7\n2568 rules/marlborough/rules.yaml:602:7\n2573 rules/marlborough/rules.yaml:1040:3\n2574 rules/marlborough/rules.yaml:1040:3\n2575 rules/marlborough/rules.yaml:1040:3\n2576 rules/marlborough/rules.yaml:1040:3\n2577 rules/marlborough/rules.yaml:1040:3\n2578 rules/marlborough/rules.yaml:1040:3\n2579 rules/marlborough/rules.yaml:1040:3\n2580 rules/marlborough/rules.yaml:1040:3\n2587 rules/marlborough/rules.yaml:1040:3\n2588 rules/marlborough/rules.yaml:1040:3\n2589 rules/marlborough/rules.yaml:1040:3\n2590 rules/marlborough/rules.yaml:1040:3\n2595 rules/marlborough/rules.yaml:1040:3\n2596 rules/marlborough/rules.yaml:1040:3\n2598 rules/marlborough/rules.yaml:1040:3\n2599 rules/marlborough/rules.yaml:1040:3\n2600 rules/marlborough/rules.yaml:1040:3\n2602 rules/marlborough/rules.yaml:1040:3\n2603 rules/marlborough/rules.yaml:1040:3\n2604 rules/marlborough/rules.yaml:1040:3\n2610 rules/marlborough/rules.yaml:609:7\n2611 rules/marlborough/rules.yaml:610:7\n2612 rules/marlborough/rules.yaml:611:11\n2613 rules/marlborough/rules.yaml:612:11\n2615 rules/marlborough/rules.yaml:614:11\n2654 rules/marlborough/rules.yaml:840:7\n2655 rules/marlborough/rules.yaml:841:11\n2656 rules/marlborough/rules.yaml:842:7\n2657 rules/marlborough/rules.yaml:843:7\n2658 rules/marlborough/rules.yaml:844:7\n2663 rules/marlborough/rules.yaml:845:11\n2664 rules/marlborough/rules.yaml:846:11\n2665 rules/marlborough/rules.yaml:847:15\n2667 rules/marlborough/rules.yaml:849:15\n2668 rules/marlborough/rules.yaml:850:11\n2672 rules/marlborough/rules.yaml:492:7\n2673 rules/marlborough/rules.yaml:493:7\n2674 rules/marlborough/rules.yaml:494:11\n2675 rules/marlborough/rules.yaml:495:7\n2676 rules/marlborough/rules.yaml:497:11\n2677 rules/marlborough/rules.yaml:498:7\n2678 rules/marlborough/rules.yaml:499:11\n2679 rules/marlborough/rules.yaml:500:15\n2680 rules/marlborough/rules.yaml:501:7\n2681 rules/marlborough/rules.yaml:502:7\n2682 rules/marlborough/rules.yaml:503:11\n2683 rules/marlborough/rules.yaml:504:7\n2684 rules/marlborough/rules.yaml:505:7\n2685 rules/marlborough/rules.yaml:506:7\n2686 rules/marlborough/rules.yaml:507:7\n2695 rules/marlborough/rules.yaml:508:7\n2696 rules/marlborough/rules.yaml:510:11\n2697 rules/marlborough/rules.yaml:511:15\n2698 rules/marlborough/rules.yaml:512:11\n2699 rules/marlborough/rules.yaml:513:7\n2700 rules/marlborough/rules.yaml:514:7\n2701 rules/marlborough/rules.yaml:515:11\n2707 rules/marlborough/rules.yaml:788:7\n2713 rules/marlborough/rules.yaml:789:7\n2714 rules/marlborough/rules.yaml:790:7\n2715 rules/marlborough/rules.yaml:791:11\n2724 rules/marlborough/rules.yaml:792:7\n2725 rules/marlborough/rules.yaml:793:7\n2726 rules/marlborough/rules.yaml:794:11\n2727 rules/marlborough/rules.yaml:796:11\n2728 rules/marlborough/rules.yaml:797:7\n2729 rules/marlborough/rules.yaml:798:7\n2730 rules/marlborough/rules.yaml:799:7\n2736 rules/marlborough/rules.yaml:800:7\n2737 rules/marlborough/rules.yaml:801:7\n2738 rules/marlborough/rules.yaml:802:11\n2739 rules/marlborough/rules.yaml:804:7\n2750 rules/marlborough/rules.yaml:805:7\n2751 rules/marlborough/rules.yaml:806:7\n2752 rules/marlborough/rules.yaml:807:11\n2753 rules/marlborough/rules.yaml:808:7\n2754 rules/marlborough/rules.yaml:809:11\n2755 rules/marlborough/rules.yaml:810:15\n2759 rules/marlborough/rules.yaml:814:7\n2760 rules/marlborough/rules.yaml:815:11\n2761 rules/marlborough/rules.yaml:817:11\n2762 rules/marlborough/rules.yaml:818:15\n2763 rules/marlborough/rules.yaml:819:15\n2764 rules/marlborough/rules.yaml:820:19\n2765 rules/marlborough/rules.yaml:821:19\n2766 rules/marlborough/rules.yaml:822:7\n2771 rules/marlborough/rules.yaml:823:7\n2772 rules/marlborough/rules.yaml:824:11\n2773 rules/marlborough/rules.yaml:825:7\n2774 rules/marlborough/rules.yaml:826:7\n2775 rules/marlborough/rules.yaml:827:11\n2776 rules/marlborough/rules.yaml:828:7\n2777 rules/marlborough/rules.yaml:829:7\n2778 rules/marlborough/rules.yaml:830:11\n2779 rules/marlborough/rules.yaml:831:11\n2785 rules/marlborough/rules.yaml:462:7\n2786 rules/marlborough/rules.yaml:463:7\n2787 rules/marlborough/rules.yaml:464:7\n2792 rules/marlborough/rules.yaml:465:11\n2793 rules/marlborough/rules.yaml:466:11\n2794 rules/marlborough/rules.yaml:467:11\n2795 rules/marlborough/rules.yaml:468:11\n2796 rules/marlborough/rules.yaml:469:11\n2797 rules/marlborough/rules.yaml:470:7\n2798 rules/marlborough/rules.yaml:471:11\n2802 rules/marlborough/flow.yaml:62:7\n2803 rules/marlborough/flow.yaml:63:11\n2807 rules/marlborough/flow.yaml:44:7\n2811 rules/marlborough/rules.yaml:543:7\n2817 rules/marlborough/rules.yaml:544:7\n2818 rules/marlborough/rules.yaml:545:11\n2819 rules/marlborough/rules.yaml:546:7\n2820 rules/marlborough/rules.yaml:547:7\n2835 rules/marlborough/rules.yaml:526:7\n2838 rules/marlborough/rules.yaml:527:11\n2839 rules/marlborough/rules.yaml:528:7\n2851 rules/marlborough/rules.yaml:529:7\n2852 rules/marlborough/rules.yaml:530:11\n2853 rules/marlborough/rules.yaml:531:7\n2871 rules/marlborough/rules.yaml:532:7\n2872 rules/marlborough/rules.yaml:533:11\n2874 rules/marlborough/rules.yaml:534:7\n2875 rules/marlborough/rules.yaml:535:11\n2876 rules/marlborough/rules.yaml:536:11\n2916 rules/marlborough/rules.yaml:625:7\n2917 rules/marlborough/rules.yaml:626:7\n2920 rules/marlborough/rules.yaml:627:7\n2921 rules/marlborough/rules.yaml:628:11\n2923 rules/marlborough/rules.yaml:629:7\n2924 rules/marlborough/rules.yaml:630:11\n2926 rules/marlborough/rules.yaml:631:7\n2927 rules/marlborough/rules.yaml:632:7\n2928 rules/marlborough/rules.yaml:633:7\n2929 rules/marlborough/rules.yaml:634:7\n2934 rules/marlborough/rules.yaml:635:11\n2935 rules/marlborough/rules.yaml:636:11\n2963 rules/marlborough/rules.yaml:639:11\n2964 rules/marlborough/rules.yaml:640:11\n2965 rules/marlborough/rules.yaml:641:11\n2966 rules/marlborough/rules.yaml:643:19\n2967 rules/marlborough/rules.yaml:644:19\n2977 rules/marlborough/rules.yaml:650:19\n2980 rules/marlborough/rules.yaml:646:19\n2984 rules/marlborough/rules.yaml:648:19\n2996 rules/marlborough/rules.yaml:652:11\n3019 rules/marlborough/rules.yaml:655:11\n3020 rules/marlborough/rules.yaml:656:11\n3021 rules/marlborough/rules.yaml:657:11\n3028 rules/marlborough/rules.yaml:658:11\n3035 rules/marlborough/rules.yaml:659:11\n3046 rules/marlborough/rules.yaml:661:19\n3053 rules/marlborough/rules.yaml:662:19\n3060 rules/marlborough/rules.yaml:663:23\n3061 rules/marlborough/rules.yaml:664:23\n3065 rules/marlborough/rules.yaml:666:19\n3070 rules/marlborough/rules.yaml:671:23\n3073 rules/marlborough/rules.yaml:667:23\n3077 rules/marlborough/rules.yaml:669:23\n3081 rules/marlborough/rules.yaml:673:19\n3082 rules/marlborough/rules.yaml:674:19\n3095 rules/marlborough/rules.yaml:675:19\n3098 rules/marlborough/rules.yaml:678:23\n3101 rules/marlborough/rules.yaml:676:23\n3105 rules/marlborough/rules.yaml:680:19\n3112 rules/marlborough/rules.yaml:681:19\n3119 rules/marlborough/rules.yaml:682:19\n3130 rules/marlborough/rules.yaml:683:23\n3134 rules/marlborough/rules.yaml:685:19\n3177 rules/marlborough/rules.yaml:1019:3\n3182 rules/marlborough/rules.yaml:1019:3\n3185 rules/marlborough/rules.yaml:1019:3\n3186 rules/marlborough/rules.yaml:1019:3\n3187 rules/marlborough/rules.yaml:1019:3\n3188 rules/marlborough/rules.yaml:1019:3\n3189 rules/marlborough/rules.yaml:1019:3\n3190 rules/marlborough/rules.yaml:1019:3\n3203 rules/marlborough/rules.yaml:1019:3\n3204 rules/marlborough/rules.yaml:1019:3\n3216 rules/marlborough/rules.yaml:1019:3\n3222 rules/marlborough/rules.yaml:1019:3\n3235 rules/marlborough/rules.yaml:1019:3\n3236 rules/marlborough/rules.yaml:1019:3\n3258 rules/marlborough/rules.yaml:1019:3\n3298 rules/marlborough/rules.yaml:1019:3\n3299 rules/marlborough/rules.yaml:1019:3\n3301 rules/marlborough/rules.yaml:1019:3\n3302 rules/marlborough/rules.yaml:1019:3\n3306 rules/marlborough/rules.yaml:1019:3\n3347 rules/marlborough/rules.yaml:696:7\n3348 rules/marlborough/rules.yaml:697:7\n3349 rules/marlborough/rules.yaml:698:7\n3354 rules/marlborough/rules.yaml:699:7\n3355 rules/marlborough/rules.yaml:700:7\n3356 rules/marlborough/rules.yaml:701:7\n3357 rules/marlborough/rules.yaml:702:7\n3358 rules/marlborough/rules.yaml:703:11\n3359 rules/marlborough/rules.yaml:704:7\n3360 rules/marlborough/rules.yaml:705:7\n3361 rules/marlborough/rules.yaml:706:7\n3369 rules/marlborough/rules.yaml:707:7\n3377 rules/marlborough/rules.yaml:708:7\n3378 rules/marlborough/rules.yaml:709:7\n3379 rules/marlborough/rules.yaml:710:7\n3380 rules/marlborough/rules.yaml:711:7\n3381 rules/marlborough/rules.yaml:712:7\n3382 rules/marlborough/rules.yaml:713:7\n3383 rules/marlborough/rules.yaml:714:7\n3429 rules/marlborough/rules.yaml:715:7\n3430 rules/marlborough/rules.yaml:716:7\n3431 rules/marlborough/rules.yaml:717:7\n3432 rules/marlborough/rules.yaml:718:7\n3459 rules/marlborough/rules.yaml:719:7\n3511 rules/marlborough/rules.yaml:720:7\n3512 rules/marlborough/rules.yaml:721:11\n3539 rules/marlborough/rules.yaml:722:7\n3540 rules/marlborough/rules.yaml:723:7\n3551 rules/marlborough/rules.yaml:725:15\n3552 rules/marlborough/rules.yaml:726:19\n3553 rules/marlborough/rules.yaml:727:15\n3560 rules/marlborough/rules.yaml:728:15\n3567 rules/marlborough/rules.yaml:729:15\n3568 rules/marlborough/rules.yaml:730:19\n3571 rules/marlborough/rules.yaml:732:15\n3581 rules/marlborough/rules.yaml:733:15\n3588 rules/marlborough/rules.yaml:734:15\n3595 rules/marlborough/rules.yaml:735:15\n3602 rules/marlborough/rules.yaml:736:15\n3603 rules/marlborough/rules.yaml:737:19\n3606 rules/marlborough/rules.yaml:739:15\n3607 rules/marlborough/rules.yaml:740:15\n3614 rules/marlborough/rules.yaml:741:15\n3621 rules/marlborough/rules.yaml:742:15\n3627 rules/marlborough/rules.yaml:743:19\n3630 rules/marlborough/rules.yaml:745:15\n3637 rules/marlborough/rules.yaml:746:15\n3644 rules/marlborough/rules.yaml:747:15\n3647 rules/marlborough/rules.yaml:748:19\n3648 rules/marlborough/rules.yaml:749:19\n3649 rules/marlborough/rules.yaml:750:15\n3656 rules/marlborough/rules.yaml:751:15\n3663 rules/marlborough/rules.yaml:752:15\n3664 rules/marlborough/rules.yaml:753:19\n3667 rules/marlborough/rules.yaml:755:15\n3668 rules/marlborough/rules.yaml:756:19\n3669 rules/marlborough/rules.yaml:757:15\n3670 rules/marlborough/rules.yaml:758:15\n3671 rules/marlborough/rules.yaml:759:15\n3678 rules/marlborough/rules.yaml:760:15\n3685 rules/marlborough/rules.yaml:761:15\n3686 rules/marlborough/rules.yaml:762:19\n3703 rules/marlborough/rules.yaml:973:7\n3704 rules/marlborough/rules.yaml:974:7\n3705 rules/marlborough/rules.yaml:975:7\n3729 rules/marlborough/rules.yaml:976:7\n3730 rules/marlborough/rules.yaml:977:11\n3733 rules/marlborough/rules.yaml:978:7\n3734 rules/marlborough/rules.yaml:979:7\n3768 rules/marlborough/rules.yaml:947:7\n3769 rules/marlborough/rules.yaml:948:7\n3770 rules/marlborough/rules.yaml:949:7\n3771 rules/marlborough/rules.yaml:950:7\n3801 rules/marlborough/rules.yaml:953:7\n3802 rules/marlborough/rules.yaml:954:7\n3803 rules/marlborough/rules.yaml:955:7\n3804 rules/marlborough/rules.yaml:956:11\n3807 rules/marlborough/rules.yaml:957:7\n3808 rules/marlborough/rules.yaml:958:11\n3811 rules/marlborough/rules.yaml:959:7\n3812 rules/marlborough/rules.yaml:960:7\n3813 rules/marlborough/rules.yaml:961:7\n3814 rules/marlborough/rules.yaml:962:7\n3815 rules/marlborough/rules.yaml:963:7\n3816 rules/marlborough/rules.yaml:964:7\n3844 rules/marlborough/rules.yaml:1014:7\n3845 rules/marlborough/rules.yaml:1015:7\n3852 rules/marlborough/rules.yaml:1016:7\n3878 rules/marlborough/rules.yaml:904:7\n3879 rules/marlborough/rules.yaml:905:7\n3880 rules/marlborough/rules.yaml:906:11\n3889 rules/marlborough/rules.yaml:908:11\n3893 rules/marlborough/rules.yaml:910:11\n3894 rules/marlborough/rules.yaml:911:11\n3905 rules/marlborough/rules.yaml:912:11\n3906 rules/marlborough/rules.yaml:913:15\n3908 rules/marlborough/rules.yaml:914:15\n3910 rules/marlborough/rules.yaml:916:15\n3911 rules/marlborough/rules.yaml:917:15\n3917 rules/marlborough/rules.yaml:919:11\n3936 rules/marlborough/rules.yaml:920:11\n3939 rules/marlborough/rules.yaml:924:19\n3940 rules/marlborough/rules.yaml:925:19\n3943 rules/marlborough/rules.yaml:927:19\n3944 rules/marlborough/rules.yaml:928:23\n3945 rules/marlborough/rules.yaml:929:23\n3947 rules/marlborough/rules.yaml:931:23\n3948 rules/marlborough/rules.yaml:932:23\n3951 rules/marlborough/rules.yaml:934:19\n3952 rules/marlborough/rules.yaml:935:19\n3955 rules/marlborough/rules.yaml:922:19\n3978 rules/marlborough/rules.yaml:988:7\n3979 rules/marlborough/rules.yaml:989:7\n3993 rules/marlborough/rules.yaml:990:11\n3994 rules/marlborough/rules.yaml:991:11\n4013 rules/marlborough/rules.yaml:992:11\n4014 rules/marlborough/rules.yaml:993:11\n4023 rules/marlborough/rules.yaml:994:15\n4048 rules/marlborough/rules.yaml:995:15\n4049 rules/marlborough/rules.yaml:996:19\n4055 rules/marlborough/rules.yaml:998:19\n4056 rules/marlborough/rules.yaml:999:19\n4064 rules/marlborough/rules.yaml:1000:23\n4074 rules/marlborough/rules.yaml:1001:19\n4079 rules/marlborough/rules.yaml:1002:23\n4084 rules/marlborough/rules.yaml:1004:23\n4101 rules/marlborough/rules.yaml:886:7\n4102 rules/marlborough/rules.yaml:887:7\n4113 rules/marlborough/rules.yaml:888:7\n4114 rules/marlborough/rules.yaml:890:15\n4115 rules/marlborough/rules.yaml:891:19\n4119 rules/marlborough/rules.yaml:892:23\n4122 rules/marlborough/rules.yaml:894:15\n4125 rules/marlborough/rules.yaml:896:15\n4127 rules/marlborough/rules.yaml:897:7\n4150 rules/marlborough/rules.yaml:581:7\n4151 rules/marlborough/rules.yaml:582:7\n4154 rules/marlborough/rules.yaml:583:7\n4155 rules/marlborough/rules.yaml:584:11\n4156 rules/marlborough/rules.yaml:585:15\n4157 rules/marlborough/rules.yaml:586:7\n4158 rules/marlborough/rules.yaml:587:7\n4159 rules/marlborough/rules.yaml:588:7\n4164 rules/marlborough/rules.yaml:589:11\n4165 rules/marlborough/rules.yaml:590:11\n4166 rules/marlborough/rules.yaml:591:11\n4172 rules/marlborough/rules.yaml:592:11\n4181 rules/marlborough/rules.yaml:593:11\n4182 rules/marlborough/rules.yaml:594:15\n4183 rules/marlborough/rules.yaml:595:19\n4191 rules/marlborough/rules.yaml:597:15\n4204 rules/marlborough/rules.yaml:598:15\n4205 rules/marlborough/rules.yaml:599:19\n4207 rules/marlborough/rules.yaml:600:15\n4210 rules/marlborough/rules.yaml:601:7\n4211 rules/marlborough/rules.yaml:602:7\n4241 rules/marlborough/rules.yaml:1040:3\n4246 rules/marlborough/rules.yaml:1040:3\n4249 rules/marlborough/rules.yaml:1040:3\n4250 rules/marlborough/rules.yaml:1040:3\n4251 rules/marlborough/rules.yaml:1040:3\n4252 rules/marlborough/rules.yaml:1040:3\n4253 rules/marlborough/rules.yaml:1040:3\n4254 rules/marlborough/rules.yaml:1040:3\n4267 rules/marlborough/rules.yaml:1040:3\n4268 rules/marlborough/rules.yaml:1040:3\n4280 rules/marlborough/rules.yaml:1040:3\n4286 rules/marlborough/rules.yaml:1040:3\n4291 rules/marlborough/rules.yaml:1040:3\n4292 rules/marlborough/rules.yaml:1040:3\n4314 rules/marlborough/rules.yaml:1040:3\n4354 rules/marlborough/rules.yaml:1040:3\n4355 rules/marlborough/rules.yaml:1040:3\n4357 rules/marlborough/rules.yaml:1040:3\n4358 rules/marlborough/rules.yaml:1040:3\n4362 rules/marlborough/rules.yaml:1040:3\n4387 rules/marlborough/rules.yaml:609:7\n4388 rules/marlborough/rules.yaml:610:7\n4391 rules/marlborough/rules.yaml:614:11\n4399 rules/marlborough/rules.yaml:611:11\n4405 rules/marlborough/rules.yaml:612:11\n4422 rules/marlborough/rules.yaml:840:7\n4423 rules/marlborough/rules.yaml:841:11\n4424 rules/marlborough/rules.yaml:842:7\n4425 rules/marlborough/rules.yaml:843:7\n4426 rules/marlborough/rules.yaml:844:7\n4437 rules/marlborough/rules.yaml:845:11\n4444 rules/marlborough/rules.yaml:846:11\n4445 rules/marlborough/rules.yaml:847:15\n4447 rules/marlborough/rules.yaml:849:15\n4448 rules/marlborough/rules.yaml:850:11\n4472 rules/marlborough/rules.yaml:492:7\n4473 rules/marlborough/rules.yaml:493:7\n4474 rules/marlborough/rules.yaml:494:11\n4475 rules/marlborough/rules.yaml:495:7\n4476 rules/marlborough/rules.yaml:496:11\n4477 rules/marlborough/rules.yaml:497:11\n4478 rules/marlborough/rules.yaml:498:7\n4479 rules/marlborough/rules.yaml:499:11\n4480 rules/marlborough/rules.yaml:500:15\n4481 rules/marlborough/rules.yaml:501:7\n4482 rules/marlborough/rules.yaml:502:7\n4483 rules/marlborough/rules.yaml:503:11\n4484 rules/marlborough/rules.yaml:504:7\n4485 rules/marlborough/rules.yaml:505:7\n4486 rules/marlborough/rules.yaml:506:7\n4487 rules/marlborough/rules.yaml:507:7\n4496 rules/marlborough/rules.yaml:508:7\n4497 rules/marlborough/rules.yaml:509:11\n4498 rules/marlborough/rules.yaml:510:11\n4499 rules/marlborough/rules.yaml:511:15\n4500 rules/marlborough/rules.yaml:512:11\n4501 rules/marlborough/rules.yaml:513:7\n4514 rules/marlborough/rules.yaml:514:7\n4515 rules/marlborough/rules.yaml:515:11\n4517 rules/marlborough/rules.yaml:516:7\n4544 rules/marlborough/rules.yaml:788:7\n4550 rules/marlborough/rules.yaml:789:7\n4551 rules/marlborough/rules.yaml:790:7\n4552 rules/marlborough/rules.yaml:791:11\n4564 rules/marlborough/rules.yaml:792:7\n4581 rules/marlborough/rules.yaml:793:7\n4582 rules/marlborough/rules.yaml:794:11\n4583 rules/marlborough/rules.yaml:795:11\n4584 rules/marlborough/rules.yaml:796:11\n4585 rules/marlborough/rules.yaml:797:7\n4586 rules/marlborough/rules.yaml:798:7\n4587 rules/marlborough/rules.yaml:799:7\n4593 rules/marlborough/rules.yaml:800:7\n4611 rules/marlborough/rules.yaml:801:7\n4612 rules/marlborough/rules.yaml:802:11\n4613 rules/marlborough/rules.yaml:803:11\n4614 rules/marlborough/rules.yaml:804:7\n4625 rules/marlborough/rules.yaml:805:7\n4643 rules/marlborough/rules.yaml:806:7\n4644 rules/marlborough/rules.yaml:807:11\n4645 rules/marlborough/rules.yaml:808:7\n4646 rules/marlborough/rules.yaml:809:11\n4647 rules/marlborough/rules.yaml:810:15\n4649 rules/marlborough/rules.yaml:811:11\n4651 rules/marlborough/rules.yaml:813:11\n4652 rules/marlborough/rules.yaml:814:7\n4657 rules/marlborough/rules.yaml:815:11\n4658 rules/marlborough/rules.yaml:816:11\n4659 rules/marlborough/rules.yaml:817:11\n4664 rules/marlborough/rules.yaml:818:15\n4665 rules/marlborough/rules.yaml:819:15\n4673 rules/marlborough/rules.yaml:820:19\n4681 rules/marlborough/rules.yaml:821:19\n4684 rules/marlborough/rules.yaml:822:7\n4689 rules/marlborough/rules.yaml:823:7\n4690 rules/marlborough/rules.yaml:824:11\n4691 rules/marlborough/rules.yaml:825:7\n4692 rules/marlborough/rules.yaml:826:7\n4693 rules/marlborough/rules.yaml:827:11\n4694 rules/marlborough/rules.yaml:828:7\n4707 rules/marlborough/rules.yaml:829:7\n4712 rules/marlborough/rules.yaml:830:11\n4718 rules/marlborough/rules.yaml:831:11\n4756 rules/marlborough/rules.yaml:462:7\n4757 rules/marlborough/rules.yaml:463:7\n4758 rules/marlborough/rules.yaml:464:7\n4769 rules/marlborough/rules.yaml:465:11\n4770 rules/marlborough/rules.yaml:466:11\n4788 rules/marlborough/rules.yaml:467:11\n4789 rules/marlborough/rules.yaml:468:11\n4790 rules/marlborough/rules.yaml:469:11\n4794 rules/marlborough/rules.yaml:470:7\n4795 rules/marlborough/rules.yaml:471:11\n4805 rules/marlborough/flow.yaml:62:7\n4810 rules/marlborough/flow.yaml:63:11\n4825 rules/marlborough/flow.yaml:44:7\n4842 rules/marlborough/rules.yaml:543:7\n4848 rules/marlborough/rules.yaml:544:7\n4849 rules/marlborough/rules.yaml:545:11\n4850 rules/marlborough/rules.yaml:546:7\n4861 rules/marlborough/rules.yaml:547:7\n4862 rules/marlborough/rules.yaml:548:7"
