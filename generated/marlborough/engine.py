@@ -19,11 +19,11 @@ from rulecraft.runtime.prelude import TURN as _TURN
 from rulecraft.runtime.prelude import UNWIND as _UNWIND
 from rulecraft.runtime.prelude import ask_all as _ask_all
 from rulecraft.runtime.prelude import bits as _bits
-from rulecraft.runtime.prelude import carry_out as _carry_out  # noqa: F401
+from rulecraft.runtime.prelude import carry_out as _carry_out
 from rulecraft.runtime.prelude import cell_shift as _cell_shift  # noqa: F401
 from rulecraft.runtime.prelude import count as _count
 from rulecraft.runtime.prelude import dead as _dead
-from rulecraft.runtime.prelude import deal_parties as _deal_parties  # noqa: F401
+from rulecraft.runtime.prelude import deal_parties as _deal_parties
 from rulecraft.runtime.prelude import distance as _distance
 from rulecraft.runtime.prelude import end as _end
 from rulecraft.runtime.prelude import endless_loop as _endless_loop
@@ -36,7 +36,7 @@ from rulecraft.runtime.prelude import lookup as _lookup
 from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
 from rulecraft.runtime.prelude import name as _name  # noqa: F401
 from rulecraft.runtime.prelude import nth as _nth  # noqa: F401
-from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
+from rulecraft.runtime.prelude import offers as _offers
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
 from rulecraft.runtime.prelude import pick as _pick
@@ -76,6 +76,8 @@ class MarlboroughRules:
         (("", " loses ", " campaign ", ""), ("player", "int", "str")),
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
+        (("", " is taken prisoner by ", " (die ", ")"), ("e:unit", "player", "int")),
+        (("Prisoner roll for ", ": die ", ""), ("e:unit", "int")),
         (("", " is eliminated"), ("e:unit",)),
         (("Eliminate a unit: ", " strength ", " still to lose"), ("int", "str")),
         (("The inherent garrison of ", " is destroyed"), ("e:hex",)),
@@ -158,6 +160,24 @@ class MarlboroughRules:
         (("Target a state with diplomacy",), ()),
         (("End diplomacy",), ()),
         (("Declare war on ", " (yes) or attempt diplomacy (no)?"), ("e:nation",)),
+        (("Train recruit units at ", " (", " TP each, at most ", ")"), ("e:hex", "int", "int")),
+        (("", " trains ", " at ", ": veteran"), ("player", "e:unit", "e:hex")),
+        (("Random event ", ": ", ""), ("int", "str")),
+        (("No rebel units are in play (optional rule 31.0 is not encoded)",), ()),
+        (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
+        (("", " is reduced to recruit"), ("e:unit",)),
+        (("", " is pillaged: ", " gains ", " TP"), ("e:hex", "player", "int")),
+        (("Pillage ", "?"), ("e:hex",)),
+        (("", " pillages ", ": die ", " + ", ": ", ""), ("player", "e:hex", "int", "int", "str")),
+        (("Resistance: eliminate one pillaging unit",), ()),
+        (("", " is restored to neutrality"), ("e:nation",)),
+        (("", " passes to ", "'s control"), ("e:nation", "player")),
+        (("Make an offer, or pass",), ()),
+        (("", " makes an offer to ", ""), ("player", "list:player")),
+        (("", " offers: ", ""), ("player", "deal")),
+        (("Accept the offer of ", "?"), ("player",)),
+        (("", " refuses the offer of ", ""), ("player", "player")),
+        (("Agreed: ", ""), ("deal",)),
         (("", " plays a War Commissioner marker"), ("player",)),
         (("Play a War Commissioner marker for a one column shift, or pass",), ()),
         (("No marker",), ()),
@@ -171,32 +191,38 @@ class MarlboroughRules:
         (("Balance of Power: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
     )
     SITES: ClassVar[Any] = (
-        ("choose-unit", 5, "unit", -1, 1, 3, False),
-        ("choose-hex", 9, "hex", -1, 2, 1, False),
-        ("choose-some", 11, "some:unit", -1, 3, 1, False),
-        ("choose-unit", 13, "unit", -1, 4, 1, False),
-        ("choose-hex", 16, "hex", -1, 5, 2, False),
-        ("choose-unit", 18, "unit", -1, 6, 1, False),
-        ("choose-siege_attacker_plan", 20, "enum:siege_attacker_plan", -1, 7, 2, True),
-        ("choose-siege_defender_plan", 21, "enum:siege_defender_plan", -1, 7, 2, True),
-        ("choose-attacker_plan", 25, "enum:attacker_plan", -1, 7, 9, True),
-        ("choose-defender_plan", 26, "enum:defender_plan", -1, 7, 9, True),
-        ("yes-no", 29, "yes-no", -1, 7, 23, False),
-        ("choose-hex", 33, "hex", 34, 9, 1, False),
-        ("choose-some", 36, "some:unit", -1, 9, 3, False),
-        ("choose-hex", 38, "hex", -1, 9, 5, False),
-        ("choose-unit", 42, "unit", -1, 9, 9, False),
-        ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-espionage", 47, "enum:espionage", -1, 11, 1, False),
-        ("yes-no", 49, "yes-no", -1, 12, 4, False),
-        ("choose-diplomacy_outcome", 52, "enum:diplomacy_outcome", -1, 12, 6, False),
-        ("choose-some", 57, "some:card", -1, 13, 1, True),
-        ("choose-some", 58, "some:card", -1, 13, 1, True),
-        ("choose-some", 60, "some:card", -1, 14, 1, False),
-        ("choose-nation", 62, "nation", 63, 15, 3, False),
-        ("yes-no", 64, "yes-no", -1, 15, 6, False),
-        ("choose-card", 66, "card", 67, 17, 7, False),
-        ("choose-card", 69, "card", 70, 18, 7, False),
+        ("choose-unit", 7, "unit", -1, 1, 3, False),
+        ("choose-hex", 11, "hex", -1, 2, 1, False),
+        ("choose-some", 13, "some:unit", -1, 3, 1, False),
+        ("choose-unit", 15, "unit", -1, 4, 1, False),
+        ("choose-hex", 18, "hex", -1, 5, 2, False),
+        ("choose-unit", 20, "unit", -1, 6, 1, False),
+        ("choose-siege_attacker_plan", 22, "enum:siege_attacker_plan", -1, 7, 2, True),
+        ("choose-siege_defender_plan", 23, "enum:siege_defender_plan", -1, 7, 2, True),
+        ("choose-attacker_plan", 27, "enum:attacker_plan", -1, 7, 9, True),
+        ("choose-defender_plan", 28, "enum:defender_plan", -1, 7, 9, True),
+        ("yes-no", 31, "yes-no", -1, 7, 23, False),
+        ("choose-hex", 35, "hex", 36, 9, 1, False),
+        ("choose-some", 38, "some:unit", -1, 9, 3, False),
+        ("choose-hex", 40, "hex", -1, 9, 5, False),
+        ("choose-unit", 44, "unit", -1, 9, 9, False),
+        ("choose-hex", 45, "hex", 46, 9, 14, False),
+        ("choose-espionage", 49, "enum:espionage", -1, 11, 1, False),
+        ("yes-no", 51, "yes-no", -1, 12, 4, False),
+        ("choose-diplomacy_outcome", 54, "enum:diplomacy_outcome", -1, 12, 6, False),
+        ("choose-some", 59, "some:card", -1, 13, 1, True),
+        ("choose-some", 60, "some:card", -1, 13, 1, True),
+        ("choose-some", 62, "some:card", -1, 14, 1, False),
+        ("choose-nation", 64, "nation", 65, 15, 3, False),
+        ("yes-no", 66, "yes-no", -1, 15, 6, False),
+        ("choose-some", 67, "some:unit", -1, 17, 4, False),
+        ("choose-unit", 71, "unit", -1, 18, 1, False),
+        ("yes-no", 74, "yes-no", -1, 19, 1, False),
+        ("choose-unit", 76, "unit", -1, 19, 8, False),
+        ("propose", 79, "offer", 36, 20, 5, False),
+        ("yes-no", 82, "yes-no", -1, 20, 10, False),
+        ("choose-card", 86, "card", 87, 21, 7, False),
+        ("choose-card", 89, "card", 90, 22, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -216,13 +242,20 @@ class MarlboroughRules:
         "declare_war",
         "diplomacy_segment",
         "diplomacy_phase",
+        "training",
+        "lose_discipline",
+        "pillage",
+        "negotiate",
         "commissioners",
         "leviathan",
+        "turn__training",
         "turn__operations",
         "turn__diplomacy",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
+        "turn__random_events",
+        "turn__training",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
@@ -367,10 +400,20 @@ class MarlboroughRules:
         (15, 1): ((1, False, None),),
         (15, 4): ((1, False, None), (3, (), None)),
         (15, 7): ((1, False, None), (3, 0, None)),
-        (17, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (18, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (17, 5): (
+            (1, (), None),
+            (5, 0, "z_training__5_5"),
+            (6, (), None),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (18, 2): ((1, (), None),),
+        (19, 2): ((2, (), "z_pillage__2_2"),),
+        (19, 9): ((2, (), "z_pillage__9_2"), (3, (), None)),
+        (21, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (22, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 17, 18, 21, 23)
+    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 17, 18, 21, 23, 24)
     SITE_FILTERS: ClassVar[Any] = {
         0: "u.at != none",
         1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -380,8 +423,10 @@ class MarlboroughRules:
         14: 'u.kind != "leader"',
         18: 'x != ("defection" if code == "D2" else "diplomacy")',
         22: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        24: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        25: 'c.kind == "leviathan" and not reroll',
+        25: 'u.at != none and u.kind != "leader"',
+        27: "u.at == h",
+        30: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        31: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -406,10 +451,18 @@ class MarlboroughRules:
     c_initiative_at_any_bop: bool
     c_marker_limit: int
     c_mountain_shift: int
+    c_negotiation_rounds: int
     c_opening_initiative: int
+    c_optional_experimental_leaders: bool
+    c_optional_free_corps: bool
+    c_optional_pillage: bool
+    c_optional_prisoners: bool
     c_skip_turn_one_diplomacy: bool
+    c_skip_turn_one_random_events: bool
+    c_skip_turn_one_treasury: bool
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
+    c_training_cost: int
     c_zoc_negated_by_friends: bool
     card_kind: tuple[str, ...]
     card_value: tuple[int, ...]
@@ -431,8 +484,10 @@ class MarlboroughRules:
     n_player: int
     o_e_hex__besieged: int
     o_e_hex__garrison_destroyed: int
+    o_e_hex__pillaged: int
     o_e_nation__control: int
     o_e_unit__at: int
+    o_e_unit__prisoner_of: int
     o_e_unit__seen: int
     o_e_unit__used: int
     o_e_unit__veteran: int
@@ -445,6 +500,8 @@ class MarlboroughRules:
     o_g_defender_has_leader: int
     o_g_first_player: int
     o_g_in_combat: int
+    o_g_land_combat: int
+    o_g_operated_at: int
     o_g_pool: int
     o_g_reroll: int
     o_g_window__commissioners__depth: int
@@ -481,6 +538,8 @@ class MarlboroughRules:
     t_crt: tuple[Any, ...]
     t_diplomacy_table: tuple[Any, ...]
     t_famous_victory: tuple[Any, ...]
+    t_pillage: tuple[Any, ...]
+    t_random_events: tuple[Any, ...]
     t_siege_matrix: tuple[Any, ...]
     t_victory_levels: tuple[Any, ...]
 
@@ -497,10 +556,18 @@ class MarlboroughRules:
         self.c_initiative_at_any_bop = d["c_initiative_at_any_bop"]
         self.c_marker_limit = d["c_marker_limit"]
         self.c_mountain_shift = d["c_mountain_shift"]
+        self.c_negotiation_rounds = d["c_negotiation_rounds"]
         self.c_opening_initiative = d["c_opening_initiative"]
+        self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_free_corps = d["c_optional_free_corps"]
+        self.c_optional_pillage = d["c_optional_pillage"]
+        self.c_optional_prisoners = d["c_optional_prisoners"]
         self.c_skip_turn_one_diplomacy = d["c_skip_turn_one_diplomacy"]
+        self.c_skip_turn_one_random_events = d["c_skip_turn_one_random_events"]
+        self.c_skip_turn_one_treasury = d["c_skip_turn_one_treasury"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
+        self.c_training_cost = d["c_training_cost"]
         self.c_zoc_negated_by_friends = d["c_zoc_negated_by_friends"]
         self.card_kind = d["card_kind"]
         self.card_value = d["card_value"]
@@ -522,8 +589,10 @@ class MarlboroughRules:
         self.n_player = d["n_player"]
         self.o_e_hex__besieged = d["o_e_hex__besieged"]
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
+        self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
         self.o_e_nation__control = d["o_e_nation__control"]
         self.o_e_unit__at = d["o_e_unit__at"]
+        self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
         self.o_e_unit__veteran = d["o_e_unit__veteran"]
@@ -536,6 +605,8 @@ class MarlboroughRules:
         self.o_g_defender_has_leader = d["o_g_defender_has_leader"]
         self.o_g_first_player = d["o_g_first_player"]
         self.o_g_in_combat = d["o_g_in_combat"]
+        self.o_g_land_combat = d["o_g_land_combat"]
+        self.o_g_operated_at = d["o_g_operated_at"]
         self.o_g_pool = d["o_g_pool"]
         self.o_g_reroll = d["o_g_reroll"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
@@ -572,6 +643,8 @@ class MarlboroughRules:
         self.t_crt = d["t_crt"]
         self.t_diplomacy_table = d["t_diplomacy_table"]
         self.t_famous_victory = d["t_famous_victory"]
+        self.t_pillage = d["t_pillage"]
+        self.t_random_events = d["t_random_events"]
         self.t_siege_matrix = d["t_siege_matrix"]
         self.t_victory_levels = d["t_victory_levels"]
         self.routines = tuple(getattr(self, "r_" + n, None) for n in self.ROUTINES)
@@ -659,7 +732,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:208:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:214:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -679,7 +752,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:105:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:111:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -701,8 +774,96 @@ class MarlboroughRules:
             ],
         ]
 
+    def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:388:3]"""
+        v_left = [
+            v_u
+            for v_u in v_us
+            if self.s_e_unit__kind[v_u] == "leader"
+            and (
+                self.s_e_unit__leads[v_u] == "general"
+                or (v_siege and self.s_e_unit__leads[v_u] == "engineer")
+            )
+        ]
+        _w1 = 0
+        for v_u_2 in v_us:
+            if self.s_e_unit__kind[v_u_2] != "leader":
+                _w1 += 1
+        v_slots = _w1
+        v_total = 0
+        v_used = 0
+        _runs0 = 0
+        while v_used < v_slots and len(v_left) > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_best = max([self.s_e_unit__leadership[v_u_3] for v_u_3 in v_left])
+            v_c = _head([v_u_4 for v_u_4 in v_left if self.s_e_unit__leadership[v_u_4] == v_best])
+            v_total += v_best if v_used == 0 else max(0, v_best - 1)
+            v_used += 1
+            v_left = [v_u_5 for v_u_5 in v_left if v_u_5 != v_c]
+        return v_total
+
+    def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1245:5]"
+        N: list[int] = S
+        return _bits(N[self.o_p_markers + v_giver])
+
+    def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1245:5]"
+        N: list[int] = S
+        return [
+            v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
+        ]
+
+    def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1245:5]"
+        N: list[int] = S
+        return [
+            v_x
+            for v_x in _bits(N[self.o_p_markers + v_giver])
+            if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
+        ]
+
+    def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1262:5]"
+        return [
+            v_s
+            for v_s in self.all_nation
+            if S[self.o_e_nation__control + v_s] == v_giver and (not self.s_e_nation__major[v_s])
+        ]
+
+    def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1262:5]"
+        return [
+            v_x
+            for v_x in self.all_nation
+            if S[self.o_e_nation__control + v_x] == v_giver and (not self.s_e_nation__major[v_x])
+        ]
+
+    def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1254:5]"
+        return [
+            v_s
+            for v_s in self.ix_nation__permanent.get(None, ())
+            if S[self.o_e_nation__control + v_s] == v_giver
+        ]
+
+    def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1254:5]"
+        return [
+            v_x
+            for v_x in self.ix_nation__permanent.get(None, ())
+            if S[self.o_e_nation__control + v_x] == v_giver
+        ]
+
+    def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1238:5]"
+        N: list[int] = S
+        return N[self.o_p_treasury + v_giver] // 2
+
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:184:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:190:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -746,7 +907,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:350:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:356:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -843,7 +1004,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:330:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:336:3]"
         return [
             v_n
             for v_n in self.ix_nation__permanent.get(None, ())
@@ -855,7 +1016,7 @@ class MarlboroughRules:
         ]
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:149:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:155:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -864,26 +1025,35 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:39:3]"""
-        _w1 = 0
-        for v_u in v_us:
-            if self.s_e_unit__kind[v_u] == "field_army":
-                _w1 += self.f_strength_of(S, v_u)
-        return _w1
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04, MARL-30.1-01) [rules/marlborough/rules.yaml:42:3]"""
+        if self.c_optional_free_corps:
+            _w1 = 0
+            for v_u in v_us:
+                if self.s_e_unit__kind[v_u] == "free_corps":
+                    _w1 += 2 * self.f_strength_of(S, v_u)
+            _w2 = _w1
+        else:
+            _w2 = 0
+        v_fc = _w2
+        _w3 = 0
+        for v_u_2 in v_us:
+            if self.s_e_unit__kind[v_u_2] == "field_army":
+                _w3 += self.f_strength_of(S, v_u_2)
+        return _w3 + v_fc
 
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:129:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:135:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:69:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:75:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:61:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:67:3]"
         return max(
             [
                 *[0],
@@ -897,12 +1067,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:316:3]"
+        "has_marker [rules/marlborough/rules.yaml:322:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:136:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:142:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -920,7 +1090,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:258:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:264:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -960,7 +1130,7 @@ class MarlboroughRules:
         return False
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:79:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:85:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -975,7 +1145,9 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:47:3]"
+        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:51:3]"
+        if self.c_optional_experimental_leaders:
+            return self.f_commanders_value(S, v_us, v_siege)
         v_best = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "leader" and (
@@ -986,11 +1158,11 @@ class MarlboroughRules:
         return v_best
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:323:3]"
+        "The state with that id. [rules/marlborough/rules.yaml:329:3]"
         return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
 
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:92:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:98:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -999,16 +1171,16 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:13:3]"
+        "The opponent. [rules/marlborough/rules.yaml:16:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:120:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:126:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:308:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:314:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1016,7 +1188,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:281:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:287:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -1032,13 +1204,13 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:21:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:24:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:242:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:248:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -1050,7 +1222,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:233:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04) [rules/marlborough/rules.yaml:239:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -1059,12 +1231,12 @@ class MarlboroughRules:
         return [
             v_h
             for v_h in self.ix_hex__terrain.get("fortress", ())
-            if not S[self.o_e_hex__besieged + v_h]
+            if (not S[self.o_e_hex__besieged + v_h] and (not S[self.o_e_hex__pillaged + v_h]))
             and (self.f_inherent_of(S, v_h, v_p) or v_h in v_mine)
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:219:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:225:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -1072,14 +1244,14 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:31:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:34:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:298:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:304:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1093,20 +1265,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:342:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:348:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1188:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1188:3]"
         N: list[int] = S
         return [
             v_c
@@ -1122,13 +1294,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1209:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1209:3]'
         N: list[int] = S
         return [
             v_c
@@ -1137,7 +1309,7 @@ class MarlboroughRules:
         ]
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:165:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:171:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -1358,18 +1530,47 @@ class MarlboroughRules:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:256:3]"
         pass
 
+    def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1245:5]"
+        _c1 = v_x
+        S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
+        S[self.o_p_markers + v_receiver] |= 1 << _c1
+
+    def p_deal__minor_state__give(
+        self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
+    ) -> None:
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1262:5]"""
+        S[self.o_e_nation__control + v_x] = v_receiver
+        if S[_LOG] is not False:
+            _log(S, 78, (v_x, v_receiver))
+
+    def p_deal__neutrality__give(
+        self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
+    ) -> None:
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1254:5]"""
+        S[self.o_e_nation__control + v_x] = None
+        if S[_LOG] is not False:
+            _log(S, 77, (v_x,))
+
+    def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1238:5]"
+        S[self.o_p_treasury_seen + v_giver] = 0
+        S[self.o_p_treasury + v_giver] = max(S[self.o_p_treasury + v_giver] - 2 * v_n, 0)
+        S[self.o_p_treasury_seen + v_receiver] = 0
+        S[self.o_p_treasury + v_receiver] = max(S[self.o_p_treasury + v_receiver] + 2 * v_n, 0)
+
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:473:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:510:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 6, (v_h,))
+                _log(S, 8, (v_h,))
 
     def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:382:3]"
+        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:410:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1387,32 +1588,48 @@ class MarlboroughRules:
             v_i += 1
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:445:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:473:3]"""
+        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
+            v_u
+        ] is not None:
+            v_die = _roll(S, 6)
+            if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
+                v_captor = _head(
+                    [v_q__1 for v_q__1 in self.all_player if v_q__1 != self.s_e_unit__owner[v_u]]
+                )
+                S[self.o_e_unit__seen + v_u] = 0
+                S[self.o_e_unit__at + v_u] = None
+                S[self.o_e_unit__prisoner_of + v_u] = v_captor
+                if S[_LOG] is not False:
+                    _log(S, 4, (v_u, v_captor, v_die))
+                return None
+            if S[_LOG] is not False:
+                _log(S, 5, (v_u, v_die))
         if S[_LOG] is not False:
-            _log(S, 4, (v_u,))
+            _log(S, 6, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:65:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:76:3]"
         S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1700), 1714)
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:550:3]"""
+        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:587:3]"""
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
         if v_r[2] == "Famous Victory (one)":
             if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
+                _log(S, 17, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             self.p_draw_markers(S, v_winner, 1)
             self.p_shift_bop(S, v_winner, 1)
         elif v_r[2] == "Famous Victory (two)":
             if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
+                _log(S, 17, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             self.p_draw_markers(S, v_winner, 2)
             self.p_shift_bop(S, v_winner, 2)
@@ -1420,7 +1637,7 @@ class MarlboroughRules:
             pass
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:764:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:801:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1453,10 +1670,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 32, (v_h,))
+                        _log(S, 34, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:393:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:421:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1473,8 +1690,22 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 1, (v_p, v_i, v_w))
 
+    def p_pillage_hex(self, S: list[Any], v_p: Any, v_h: Any) -> None:
+        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1128:3]"""
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        S[self.o_e_hex__pillaged + v_h] = True
+        v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
+        S[self.o_p_treasury_seen + v_p] = 0
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + 2 * v_tp, 0)
+        if S[_LOG] is not False:
+            _log(S, 73, (v_h, v_p, v_tp))
+        self.p_draw_markers(S, v_q, 1)
+        if v_town:
+            self.p_shift_bop(S, v_q, 1)
+
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:852:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:895:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1496,10 +1727,30 @@ class MarlboroughRules:
                         v_paid += v_full
                     else:
                         if S[_LOG] is not False:
-                            _log(S, 45, (v_p, v_u))
+                            _log(S, 47, (v_p, v_u))
                         self.p_eliminate(S, v_u)
         if S[_LOG] is not False:
-            _log_to(S, 46, (v_paid,), (v_p,))
+            _log_to(S, 48, (v_paid,), (v_p,))
+
+    def p_random_event(self, S: list[Any]) -> None:
+        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1090:3]"""
+        N: list[int] = S
+        v_tens = _roll(S, 6)
+        v_ones = _roll(S, 6)
+        v_n = 10 * v_tens + v_ones
+        v_r = _lookup(self.t_random_events, 8, v_n)
+        if S[_LOG] is not False:
+            _log(S, 69, (v_n, v_r[2]))
+        if v_r[2] == "Reaction to Balance of Power":
+            if N[self.o_g_bopi] > 0:
+                self.p_shift_bop(S, self.k_player__grand_alliance, 1)
+            elif N[self.o_g_bopi] < 0:
+                self.p_shift_bop(S, self.k_player__bourbon, 1)
+        elif v_r[2] == "Rebels":
+            if S[_LOG] is not False:
+                _log(S, 70, ())
+        else:
+            pass
 
     def p_setup__campaign_markers(self, S: list[Any]) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
@@ -1515,10 +1766,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 71, (v_n,))
+                        _log(S, 91, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:432:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:460:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1530,7 +1781,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:406:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:434:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1538,7 +1789,7 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:49:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:60:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -1550,7 +1801,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 75, (v_b, v_g))
+            _log(S, 95, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1566,7 +1817,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 72, (S[self.o_g_first_player],))
+                _log(S, 92, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1582,21 +1833,26 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 73, (v_a, v_b))
+                        _log(S, 93, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 74, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 94, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
-        "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
+        "turn__provisioning [rules/marlborough/flow.yaml:56:3]"
         for v_p in self.all_player:
             self.p_provision(S, v_p)
 
+    def p_turn__random_events(self, S: list[Any]) -> None:
+        "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
+            self.p_random_event(S)
+
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:414:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:442:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1604,7 +1860,7 @@ class MarlboroughRules:
                 _log(S, 2, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
-        v_level = _lookup(self.t_victory_levels, 11, abs(v_b - v_g))
+        v_level = _lookup(self.t_victory_levels, 12, abs(v_b - v_g))
         if v_level[2] == "Equilibrium":
             _end(
                 S, [], "".join((str(v_why), ": Equilibrium (", str(v_b), " to ", str(v_g), " VP)"))
@@ -1629,7 +1885,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1188:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1638,18 +1894,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 65, (v_p,))
+            _log(S, 85, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1209:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 68, (v_p,))
+            _log(S, 88, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2020,7 +2276,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:518:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:555:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -2044,7 +2300,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:616:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:653:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -2072,7 +2328,7 @@ class MarlboroughRules:
                 R, [v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest]
             )
             v_d = _pick(R, self.e_siege_defender_plan)
-            v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
+            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
             if v_m[2] == "SM":
                 S[self.o_e_hex__besieged + v_t] = True
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
@@ -2094,24 +2350,16 @@ class MarlboroughRules:
             v_a_2 = _pick(R, self.e_attacker_plan)
             v_d_2 = _pick(R, self.e_defender_plan)
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _w2 = 0
-            for v_u__2 in v_force:
-                if self.s_e_unit__kind[v_u__2] == "field_army":
-                    _w2 += self.f_strength_of(S, v_u__2)
-            v_fa = _w2
-            _w3 = 0
-            for v_u__3 in v_dfn:
-                if self.s_e_unit__kind[v_u__3] == "field_army":
-                    _w3 += self.f_strength_of(S, v_u__3)
-            v_fd = _w3
+            v_fa = self.f_field_strength(S, v_force)
+            v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
-                _w4 = False
+                _w2 = False
                 for v_u_5 in self.ix_unit__owner.get(v_q, ()):
                     if S[self.o_e_unit__at + v_u_5] == v_t:
-                        _w4 = True
+                        _w2 = True
                         break
-                if not _w4:
+                if not _w2:
                     self.p_destroy_garrison(S, v_t)
                     self.q_advance(S, R, v_p, v_force, v_t)
             elif v_m_2[2] == "FA Elim":
@@ -2131,20 +2379,20 @@ class MarlboroughRules:
             elif v_m_2[2] == "E1/Go to CRT":
                 self.q_lose_one(S, R, v_p, v_force, v_from, False)
                 self.q_lose_one(S, R, v_q, v_dfn, v_t, True)
-                _w5 = False
+                _w3 = False
                 for v_u_6 in v_force:
                     if S[self.o_e_unit__at + v_u_6] == v_from:
-                        _w5 = True
+                        _w3 = True
                         break
-                _w7 = _w5
-                if _w7:
-                    _w6 = False
+                _w5 = _w3
+                if _w5:
+                    _w4 = False
                     for v_u_7 in self.ix_unit__owner.get(v_q, ()):
                         if S[self.o_e_unit__at + v_u_7] == v_t:
-                            _w6 = True
+                            _w4 = True
                             break
-                    _w7 = _w6 or self.f_inherent_of(S, v_t, v_q)
-                if _w7:
+                    _w5 = _w4 or self.f_inherent_of(S, v_t, v_q)
+                if _w5:
                     self.q_crt_combat(S, R, v_p, v_force, v_from, v_t, 0, False)
             else:
                 self.q_crt_combat(
@@ -2152,7 +2400,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1188:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2213,7 +2461,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:687:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:724:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2258,7 +2506,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            31,
+            33,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2277,7 +2525,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                33,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2355,7 +2603,7 @@ class MarlboroughRules:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:966:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1009:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -2372,7 +2620,7 @@ class MarlboroughRules:
         S[self.o_e_nation__control + v_t] = v_q
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:937:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:980:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -2402,11 +2650,12 @@ class MarlboroughRules:
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
         v_diff = v_av - v_dv - v_pv + v_m
-        v_r = _resolve(S, self.t_diplomacy_table, 3, 31, (v_diff,), (), 0)
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 33, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase). (MARL-23.1-02) [rules/marlborough/rules.yaml:1006:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1049:3]"
+        self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
         self.q_diplomacy_segment(
@@ -2414,7 +2663,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:899:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:942:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -2450,7 +2699,7 @@ class MarlboroughRules:
                 S[self.o_e_nation__control + v_t] = v_p
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:981:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1024:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2509,7 +2758,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:881:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:924:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -2528,7 +2777,7 @@ class MarlboroughRules:
             S[_REVEALS] += 1
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:572:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:609:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2568,7 +2817,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1209:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2603,10 +2852,24 @@ class MarlboroughRules:
                                 self.p_window__leviathan__act(S, v_attacker, v_defender, v_p, v_x)
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] - 1, 0)
 
+    def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1114:3]"
+        v_alive = [
+            v_u
+            for v_u in v_force
+            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+        ]
+        if len(v_alive) > 0:
+            v_u_2 = _pick(R, _uniq(v_alive))
+            if S[self.o_e_unit__veteran + v_u_2]:
+                S[self.o_e_unit__veteran + v_u_2] = False
+            else:
+                self.p_eliminate(S, v_u_2)
+
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:604:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:641:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2627,18 +2890,22 @@ class MarlboroughRules:
             if i == 0:
                 self.p_turn__initiative(S)
             elif i == 1:
-                self.q_turn__operations(S, R)
+                self.p_turn__random_events(S)
             elif i == 2:
-                self.p_turn__provisioning(S)
+                self.q_turn__training(S, R)
             elif i == 3:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__operations(S, R)
             elif i == 4:
-                self.q_turn__diplomacy(S, R)
+                self.p_turn__provisioning(S)
             elif i == 5:
-                self.p_end__victory(S)
+                self.p_turn__balance_of_power(S)
             elif i == 6:
-                self.p_setup__campaign_markers(S)
+                self.q_turn__diplomacy(S, R)
             elif i == 7:
+                self.p_end__victory(S)
+            elif i == 8:
+                self.p_setup__campaign_markers(S)
+            elif i == 9:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -2649,8 +2916,38 @@ class MarlboroughRules:
                 else:
                     step(S)
 
+    def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1228:1]"
+        v_w_passes = 0
+        v_w_round = 0
+        _runs0 = 0
+        while v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_w_round += 1
+            for v_w_p in v_w_seats:
+                if v_w_passes < len(v_w_seats):
+                    v_w_offer = (
+                        None if R() < 0.5 else _pick_optional(R, _offers(self, S, v_w_p, v_w_seats))
+                    )
+                    if v_w_offer is None:
+                        v_w_passes += 1
+                    else:
+                        v_w_passes = 0
+                        v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
+                        v_w_agreed = True
+                        for _v_w_q in v_w_others:
+                            if v_w_agreed:
+                                v_w_yes = R() < 0.5
+                                if not v_w_yes:
+                                    v_w_agreed = False
+                        if v_w_agreed:
+                            _carry_out(self, S, v_w_offer)
+                        v_w_offer = None
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:833:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:874:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2661,14 +2958,66 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             self.q_segment(S, R, v_p)
+            if S[self.o_g_acted] and self.c_optional_pillage:
+                self.q_pillage(S, R, v_p)
             if S[self.o_g_acted]:
                 v_passes = 0
             else:
                 v_passes += 1
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
+    def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1146:3]"""
+        v_h = S[self.o_g_operated_at]
+        if v_h is None:
+            return None
+        v_force = [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+        _w1 = False
+        for v_u_2 in v_force:
+            if not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0:
+                _w1 = True
+                break
+        v_able = _w1
+        v_n = self.s_e_hex__nation[v_h]
+        if (
+            ((not v_able or S[self.o_e_hex__pillaged + v_h]) or self.s_e_hex__terrain[v_h] == "sea")
+            or v_n is None
+        ) or S[self.o_e_nation__control + v_n] is None:
+            return None
+        v_go = R() < 0.5
+        if not v_go:
+            return None
+        _w2 = False
+        for v_u_3 in v_force:
+            if self.s_e_unit__kind[v_u_3] == "free_corps":
+                _w2 = True
+                break
+        v_fc = 1 if _w2 else 0
+        v_die = _roll(S, 6)
+        v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
+        if v_r[2] == "No Effect":
+            pass
+        elif v_r[2] == "Troops Lose Discipline":
+            self.q_lose_discipline(S, R, v_p, v_force)
+        elif v_r[2] == "Pillage":
+            self.p_pillage_hex(S, v_p, v_h)
+        elif v_r[2] == "Pillage & Troops Lose Discipline":
+            self.p_pillage_hex(S, v_p, v_h)
+            self.q_lose_discipline(S, R, v_p, v_force)
+        else:
+            self.p_pillage_hex(S, v_p, v_h)
+            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            if len(v_alive) > 0:
+                v_u_5 = _pick(R, v_alive)
+                self.p_eliminate(S, v_u_5)
+            self.q_retreat(S, R, v_p, v_force, v_h)
+
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:482:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:519:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2702,7 +3051,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:779:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:816:3]"
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2726,6 +3075,7 @@ class MarlboroughRules:
             S[self.o_g_acted] = False
             return None
         S[self.o_g_acted] = True
+        S[self.o_g_operated_at] = None
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
@@ -2750,6 +3100,7 @@ class MarlboroughRules:
         v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
         for v_u_5 in v_force:
             S[self.o_e_unit__used + v_u_5] = True
+        S[self.o_g_operated_at] = v_to
         if v_to != v_from:
             for v_u_6 in v_force:
                 S[self.o_e_unit__seen + v_u_6] = 0
@@ -2775,13 +3126,15 @@ class MarlboroughRules:
             return None
         v_t = _pick_optional(R, _uniq(v_targets))
         if v_t is not None:
+            S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_live, v_to, v_t)
+            S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:453:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:490:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -2797,17 +3150,70 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1065:3]"
+        N: list[int] = S
+        v_done: list[Any] = []
+        for v_g in self.all_unit:
+            v_h = S[self.o_e_unit__at + v_g]
+            if (
+                (
+                    (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                    and self.s_e_unit__leads[v_g] == "general"
+                )
+                and v_h is not None
+            ) and v_h not in v_done:
+                v_done = [*v_done, *[v_h]]
+                v_value = max(
+                    [
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        if S[self.o_e_unit__at + v_u] == v_h
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ]
+                )
+                v_recruits = [
+                    v_u_2
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u_2] == v_h
+                                and self.s_e_unit__two_sided[v_u_2]
+                            )
+                            and (not S[self.o_e_unit__veteran + v_u_2])
+                        )
+                        and self.s_e_unit__kind[v_u_2] != "leader"
+                    )
+                    and self.s_e_unit__kind[v_u_2] != "garrison"
+                ]
+                v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
+                if len(v_recruits) > 0 and v_most > 0:
+                    v_picked = _pick(R, _subsets(v_recruits, 0, v_most))
+                    for v_u_3 in v_picked:
+                        S[self.o_p_treasury_seen + v_p] = 0
+                        S[self.o_p_treasury + v_p] = max(
+                            S[self.o_p_treasury + v_p] - 2 * self.c_training_cost, 0
+                        )
+                        S[self.o_e_unit__veteran + v_u_3] = True
+
     def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:59:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:70:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
             self.q_diplomacy_phase(S, R)
 
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:52:3]"
         self.q_operations(S, R)
 
+    def q_turn__training(self, S: list[Any], R: Any) -> None:
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:46:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
+            for v_p in self.all_player:
+                self.q_training(S, R, v_p)
+
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:538:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:575:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2822,7 +3228,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:518:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:555:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2873,7 +3279,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 12, (v_p, len(v_go), v_w, v_into))
+                _log(S, 14, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -2886,7 +3292,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:616:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:653:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2925,7 +3331,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 19, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 21, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -2960,11 +3366,11 @@ class MarlboroughRules:
             _a = dict(v)
             v_a = _a[v__w0]
             v_d = _a[v__w1]
-            v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 22, (v_a, v_d, v_m[2]))
+            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
+            _log(S, 24, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 S[self.o_e_hex__besieged + v_t] = True
-                _log(S, 23, (v_t,))
+                _log(S, 25, (v_t,))
                 pc = 37
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -2974,7 +3380,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 24, ())
+                _log(S, 26, ())
                 pc = 37
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -3017,21 +3423,9 @@ class MarlboroughRules:
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 27, (v_a_2, v_d_2, v_m_2[2]))
-            v_fa = sum(
-                [
-                    self.f_strength_of(S, v_u__2)
-                    for v_u__2 in v_force
-                    if self.s_e_unit__kind[v_u__2] == "field_army"
-                ]
-            )
-            v_fd = sum(
-                [
-                    self.f_strength_of(S, v_u__3)
-                    for v_u__3 in v_dfn
-                    if self.s_e_unit__kind[v_u__3] == "field_army"
-                ]
-            )
+            _log(S, 29, (v_a_2, v_d_2, v_m_2[2]))
+            v_fa = self.f_field_strength(S, v_force)
+            v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
                 pc = 11
             elif v_m_2[2] == "FA Elim":
@@ -3067,7 +3461,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 19
             else:
-                _log(S, 28, ())
+                _log(S, 30, ())
                 pc = 37
         if pc == 17:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -3095,7 +3489,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 25
             else:
-                _log(S, 30, (v_chooser,))
+                _log(S, 32, (v_chooser,))
                 pc = 37
         if pc == 25:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -3155,7 +3549,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1019:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1188:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3258,7 +3652,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        17,
+                        21,
                         8,
                         v_attacker,
                         v_defender,
@@ -3274,7 +3668,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    24,
+                    30,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3322,7 +3716,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:687:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:724:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3433,7 +3827,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                33,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3513,7 +3907,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    31,
+                    33,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3689,7 +4083,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:966:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1009:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -3731,7 +4125,7 @@ class MarlboroughRules:
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             S[self.o_e_nation__control + v_t] = v_q
-            _log(S, 61, (v_p, v_t, v_t, v_q))
+            _log(S, 63, (v_p, v_t, v_t, v_q))
             return None
 
     def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
@@ -3743,7 +4137,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:937:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:980:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -3811,8 +4205,8 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 59, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
-            v_r = _resolve(S, self.t_diplomacy_table, 3, 31, (v_diff,), (), 0)
+            _log(S, 61, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 33, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
                 return _wait(S, (13, 3))
             pc = 3
@@ -3834,18 +4228,27 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase). (MARL-23.1-02) [rules/marlborough/rules.yaml:1006:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1049:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine diplomacy_phase: no resume point {pc}")
         if pc == 0:
-            v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
-            if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (16, 1, v_p))
+            if (
+                self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
+                is SUSPEND
+            ):
+                return _wait(S, (16, 1))
             pc = 1
         if pc == 1:
+            if F is not None:
+                F = None
+            v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+            if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (16, 2, v_p))
+            pc = 2
+        if pc == 2:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
@@ -3855,9 +4258,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (16, 2))
-            pc = 2
-        if pc == 2:
+                return _wait(S, (16, 3))
+            pc = 3
+        if pc == 3:
             if F is not None:
                 F = None
             return None
@@ -3865,7 +4268,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:899:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:942:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -3877,7 +4280,7 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
-                _log(S, 24, ())
+                _log(S, 26, ())
                 pc = 11
             elif v_code == "D1":
                 pc = 1
@@ -3905,10 +4308,10 @@ class MarlboroughRules:
             if v_money:
                 S[self.o_p_treasury_seen + v_q] = 0
                 S[self.o_p_treasury + v_q] = max(S[self.o_p_treasury + v_q] + 4 * v_n, 0)
-                _log(S, 50, (v_q, 2 * v_n))
+                _log(S, 52, (v_q, 2 * v_n))
             else:
                 self.p_draw_markers(S, v_q, v_n)
-                _log(S, 51, (v_q, v_n))
+                _log(S, 53, (v_q, v_n))
             pc = 11
         if pc == 6:
             if F is not None:
@@ -3936,20 +4339,20 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 8
             elif v_how == "coup":
-                _log(S, 53, (v_q,))
+                _log(S, 55, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 11
             elif v_how == "diplomacy":
                 if S[self.o_e_nation__control + v_t] == v_q:
                     S[self.o_e_nation__control + v_t] = None
-                    _log(S, 54, (v_t,))
+                    _log(S, 56, (v_t,))
                 else:
                     S[self.o_e_nation__control + v_t] = v_p
-                    _log(S, 55, (v_t, v_p))
+                    _log(S, 57, (v_t, v_p))
                 pc = 11
             else:
                 S[self.o_e_nation__control + v_t] = v_p
-                _log(S, 56, (v_t, v_p))
+                _log(S, 58, (v_t, v_p))
                 pc = 11
         if pc == 8:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
@@ -3961,7 +4364,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:981:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1024:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4089,7 +4492,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:881:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:924:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -4124,13 +4527,13 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 48, (v_p, v_what, v_q))
+            _log(S, 50, (v_p, v_what, v_q))
             return None
 
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:572:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:609:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -4204,7 +4607,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 17, (v_q, v_h, v_to))
+            _log(S, 19, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -4219,7 +4622,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1040:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1209:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4314,7 +4717,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        18,
+                        22,
                         8,
                         v_attacker,
                         v_defender,
@@ -4330,7 +4733,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    25,
+                    31,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4366,6 +4769,45 @@ class MarlboroughRules:
             if pc == 13:
                 return None
 
+    def r_lose_discipline(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
+    ) -> Any:
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1114:3]"
+        v_alive: Any = None
+        v_u_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine lose_discipline: no resume point {pc}")
+        if pc == 0:
+            v_alive = [
+                v_u
+                for v_u in v_force
+                if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+            ]
+            if len(v_alive) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_alive = F[2:]
+                F = None
+            return self.ask(S, (18, 2, v_p, v_alive), v_p, 25, tuple(_uniq(v_alive)))
+        if pc == 2:
+            if F is not None:
+                v_p, v_alive = F[2:]
+                F = None
+            v_u_2 = v
+            if S[self.o_e_unit__veteran + v_u_2]:
+                S[self.o_e_unit__veteran + v_u_2] = False
+                _log(S, 72, (v_u_2,))
+            else:
+                self.p_eliminate(S, v_u_2)
+            pc = 3
+        if pc == 3:
+            return None
+
     def r_lose_one(
         self,
         S: list[Any],
@@ -4376,7 +4818,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:604:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:641:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4407,15 +4849,221 @@ class MarlboroughRules:
         if pc == 3:
             return None
 
+    def r_negotiate(
+        self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
+    ) -> Any:
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1228:1]"
+        v_w_passes: Any = None
+        v_w_round: Any = None
+        v__runs: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_w_p: Any = None
+        v_w_offer: Any = None
+        v_w_others: Any = None
+        v_w_agreed: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_w_q: Any = None
+        v_w_yes: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5-6, 10-11
+        if F is not None and (pc < 0 or not (0xC60 >> pc) & 1):
+            raise RulesError(f"routine negotiate: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_w_passes = 0
+                v_w_round = 0
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 17
+            if pc == 2:
+                v_w_round += 1
+                v__it = tuple(v_w_seats)
+                v__i = 0
+                pc = 3
+            if pc == 3:
+                if v__i < len(v__it):
+                    v_w_p = v__it[v__i]
+                    v__i += 1
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
+                if v_w_passes < len(v_w_seats):
+                    pc = 5
+                else:
+                    pc = 3
+                    continue
+            if pc == 5:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        20,
+                        6,
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ),
+                    v_w_p,
+                    28,
+                    _offers(self, S, v_w_p, v_w_seats),
+                )
+            if pc == 6:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                v_w_offer = v
+                if v_w_offer is None:
+                    v_w_passes += 1
+                    pc = 3
+                    continue
+                else:
+                    pc = 7
+            if pc == 7:
+                v_w_passes = 0
+                v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
+                _log(S, 80, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 81, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                v_w_agreed = True
+                v__it_2 = tuple(v_w_others)
+                v__i_2 = 0
+                pc = 8
+            if pc == 8:
+                if v__i_2 < len(v__it_2):
+                    v_w_q = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 9
+                else:
+                    pc = 13
+            if pc == 9:
+                if v_w_agreed:
+                    pc = 10
+                else:
+                    pc = 8
+                    continue
+            if pc == 10:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        20,
+                        11,
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ),
+                    v_w_q,
+                    29,
+                    (True, False),
+                    (v_w_p,),
+                )
+            if pc == 11:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                v_w_yes = v
+                if not v_w_yes:
+                    v_w_agreed = False
+                    _log(S, 83, (v_w_q, v_w_p))
+                pc = 8
+                continue
+            if pc == 13:
+                if v_w_agreed:
+                    _log(S, 84, (v_w_offer,))
+                    _carry_out(self, S, v_w_offer)
+                v_w_offer = None
+                pc = 3
+                continue
+            if pc == 17:
+                return None
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:833:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:874:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
         v__runs: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3
-        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+        # resume points: 3, 6
+        if F is not None and (pc < 0 or not (0x48 >> pc) & 1):
             raise RulesError(f"routine operations: no resume point {pc}")
         while True:
             if pc == 0:
@@ -4432,12 +5080,24 @@ class MarlboroughRules:
                         _endless_loop()
                     pc = 2
                 else:
-                    pc = 4
+                    pc = 7
             if pc == 2:
                 if self.r_segment(S, None, None, v_p) is SUSPEND:
                     return _wait(S, (10, 3, v_p, v_passes, v__runs))
                 pc = 3
             if pc == 3:
+                if F is not None:
+                    v_p, v_passes, v__runs = F[2:]
+                    F = None
+                if S[self.o_g_acted] and self.c_optional_pillage:
+                    pc = 4
+                else:
+                    pc = 6
+            if pc == 4:
+                if self.r_pillage(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (10, 6, v_p, v_passes, v__runs))
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v_p, v_passes, v__runs = F[2:]
                     F = None
@@ -4448,13 +5108,137 @@ class MarlboroughRules:
                 v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 pc = 1
                 continue
-            if pc == 4:
+            if pc == 7:
                 return None
+
+    def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1146:3]"
+        v_h: Any = None
+        v_force: Any = None
+        v_able: Any = None
+        v_n: Any = None
+        v_go: Any = None
+        v_fc: Any = None
+        v_die: Any = None
+        v_r: Any = None
+        v_alive: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 8-9, 12
+        if F is not None and (pc < 0 or not (0x1306 >> pc) & 1):
+            raise RulesError(f"routine pillage: no resume point {pc}")
+        if pc == 0:
+            v_h = S[self.o_g_operated_at]
+            if v_h is None:
+                return None
+            v_force = [
+                v_u
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            ]
+            v_able = any(
+                not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0
+                for v_u_2 in v_force
+            )
+            v_n = self.s_e_hex__nation[v_h]
+            if (
+                (
+                    (not v_able or S[self.o_e_hex__pillaged + v_h])
+                    or self.s_e_hex__terrain[v_h] == "sea"
+                )
+                or v_n is None
+            ) or S[self.o_e_nation__control + v_n] is None:
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_force = F[2:]
+                F = None
+            return self.ask(S, (19, 2, v_p, v_h, v_force), v_p, 26, (True, False), (v_h,))
+        if pc == 2:
+            if F is not None:
+                v_p, v_h, v_force = F[2:]
+                F = None
+            v_go = v
+            if not v_go:
+                return None
+            v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
+            v_die = _roll(S, 6)
+            v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
+            _log(S, 75, (v_p, v_h, v_die, v_fc, v_r[2]))
+            if v_r[2] == "No Effect":
+                pass
+                pc = 12
+            elif v_r[2] == "Troops Lose Discipline":
+                pc = 3
+            elif v_r[2] == "Pillage":
+                self.p_pillage_hex(S, v_p, v_h)
+                pc = 12
+            elif v_r[2] == "Pillage & Troops Lose Discipline":
+                pc = 5
+            else:
+                pc = 7
+        if pc == 3:
+            if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
+                return _wait(S, (19, 12))
+            pc = 12
+        if pc == 5:
+            self.p_pillage_hex(S, v_p, v_h)
+            if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
+                return _wait(S, (19, 12))
+            pc = 12
+        if pc == 7:
+            self.p_pillage_hex(S, v_p, v_h)
+            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            if len(v_alive) > 0:
+                pc = 8
+            else:
+                pc = 10
+        if pc == 8:
+            if F is not None:
+                v_p, v_h, v_force, v_alive = F[2:]
+                F = None
+            return self.ask(S, (19, 9, v_p, v_h, v_force, v_alive), v_p, 27, tuple(v_alive))
+        if pc == 9:
+            if F is not None:
+                v_p, v_h, v_force, v_alive = F[2:]
+                F = None
+            v_u_5 = v
+            self.p_eliminate(S, v_u_5)
+            pc = 10
+        if pc == 10:
+            if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
+                return _wait(S, (19, 12))
+            pc = 12
+        if pc == 12:
+            if F is not None:
+                F = None
+            return None
+
+    def z_pillage__2_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'force' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        v_h = F[3]
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+
+    def z_pillage__9_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'force' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        v_h = F[3]
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
 
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:482:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:519:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -4473,7 +5257,7 @@ class MarlboroughRules:
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 7, (v_p, v_h))
+                _log(S, 9, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -4494,7 +5278,7 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 8, (v_p, v_h))
+                _log(S, 10, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
@@ -4514,11 +5298,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 10, (v_p, v_h, v_to))
+            _log(S, 12, (v_p, v_h, v_to))
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:779:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:816:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -4580,9 +5364,10 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 35, (v_p,))
+                _log(S, 37, (v_p,))
                 return None
             S[self.o_g_acted] = True
+            S[self.o_g_operated_at] = None
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
@@ -4610,7 +5395,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 37, (v_p,))
+                _log(S, 39, (v_p,))
             v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
                 [
                     *[0],
@@ -4642,20 +5427,21 @@ class MarlboroughRules:
             v_to = v
             for v_u_5 in v_force:
                 S[self.o_e_unit__used + v_u_5] = True
+            S[self.o_g_operated_at] = v_to
             if v_to != v_from:
                 for v_u_6 in v_force:
                     S[self.o_e_unit__seen + v_u_6] = 0
                     S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 39, (v_p, v_from, v_to))
+                _log(S, 41, (v_p, v_from, v_to))
             else:
-                _log(S, 40, (v_p, v_from))
+                _log(S, 42, (v_p, v_from))
             if v_forced:
                 pc = 7
             else:
                 pc = 13
         if pc == 7:
             v_die = _roll(S, 6)
-            _log(S, 41, (v_die,))
+            _log(S, 43, (v_die,))
             if v_die == 1:
                 pc = 8
             else:
@@ -4709,12 +5495,14 @@ class MarlboroughRules:
             else:
                 pc = 18
         if pc == 16:
+            S[self.o_g_land_combat] = True
             if self.r_combat(S, None, None, v_p, v_live, v_to, v_t) is SUSPEND:
                 return _wait(S, (9, 17))
             pc = 17
         if pc == 17:
             if F is not None:
                 F = None
+            S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
             pc = 18
         if pc == 18:
@@ -4741,7 +5529,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:453:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:490:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -4795,8 +5583,116 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1065:3]"
+        N: list[int] = S
+        v_done: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_g: Any = None
+        v_h: Any = None
+        v_value: Any = None
+        v_recruits: Any = None
+        v_most: Any = None
+        v_picked: Any = None
+        v_u_3: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4-5
+        if F is not None and (pc < 0 or not (0x30 >> pc) & 1):
+            raise RulesError(f"routine training: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_done = []
+                v__it = tuple(self.all_unit)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_g = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_h = S[self.o_e_unit__at + v_g]
+                if (
+                    (
+                        (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                        and self.s_e_unit__leads[v_g] == "general"
+                    )
+                    and v_h is not None
+                ) and v_h not in v_done:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_done = [*v_done, *[v_h]]
+                v_value = max(
+                    [
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        if S[self.o_e_unit__at + v_u] == v_h
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ]
+                )
+                v_recruits = [
+                    v_u_2
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u_2] == v_h
+                                and self.s_e_unit__two_sided[v_u_2]
+                            )
+                            and (not S[self.o_e_unit__veteran + v_u_2])
+                        )
+                        and self.s_e_unit__kind[v_u_2] != "leader"
+                    )
+                    and self.s_e_unit__kind[v_u_2] != "garrison"
+                ]
+                v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
+                if len(v_recruits) > 0 and v_most > 0:
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
+                if F is not None:
+                    v_p, v_done, v__it, v__i, v_g, v_h, v_recruits, v_most, v_u_3 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (17, 5, v_p, v_done, v__it, v__i, v_g, v_h, v_recruits, v_most, v_u_3),
+                    v_p,
+                    24,
+                    tuple(_subsets(v_recruits, 0, v_most)),
+                    (v_h, self.c_training_cost, v_most),
+                )
+            if pc == 5:
+                if F is not None:
+                    v_p, v_done, v__it, v__i, v_g, v_h, v_recruits, v_most, v_u_3 = F[2:]
+                    F = None
+                v_picked = v
+                for v_u_3 in v_picked:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    S[self.o_p_treasury + v_p] = max(
+                        S[self.o_p_treasury + v_p] - 2 * self.c_training_cost, 0
+                    )
+                    S[self.o_e_unit__veteran + v_u_3] = True
+                    _log(S, 68, (v_p, v_u_3, v_h))
+                pc = 1
+                continue
+            if pc == 8:
+                return None
+
+    def z_training__5_5(self, S: list[Any], F: Any) -> Any:
+        "Local 'h' of a frame, computed again in a bot's world."
+        v_g = F[6]
+        return S[self.o_e_unit__at + v_g]
+
     def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:59:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:70:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
@@ -4808,7 +5704,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (20, 3))
+                return _wait(S, (25, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -4816,22 +5712,59 @@ class MarlboroughRules:
             return None
 
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:52:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (19, 1))
+                return _wait(S, (24, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:46:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__training: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_training(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (23, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:538:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:575:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4859,9 +5792,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 14, (v_u_2,))
+            _log(S, 16, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "663 rules/marlborough/rules.yaml:216:7\n664 rules/marlborough/rules.yaml:217:7\n683 rules/marlborough/rules.yaml:113:7\n684 rules/marlborough/rules.yaml:114:7\n685 rules/marlborough/rules.yaml:115:11\n686 rules/marlborough/rules.yaml:116:11\n687 rules/marlborough/rules.yaml:117:15\n688 rules/marlborough/rules.yaml:118:7\n706 rules/marlborough/rules.yaml:196:7\n707 rules/marlborough/rules.yaml:197:11\n708 rules/marlborough/rules.yaml:198:7\n709 rules/marlborough/rules.yaml:199:7\n719 rules/marlborough/rules.yaml:200:7\n720 rules/marlborough/rules.yaml:201:7\n723 rules/marlborough/rules.yaml:202:7\n724 rules/marlborough/rules.yaml:203:11\n732 rules/marlborough/rules.yaml:204:11\n733 rules/marlborough/rules.yaml:205:7\n738 rules/marlborough/rules.yaml:206:7\n751 rules/marlborough/rules.yaml:358:7\n752 rules/marlborough/rules.yaml:359:7\n757 rules/marlborough/rules.yaml:360:11\n759 rules/marlborough/rules.yaml:362:11\n760 rules/marlborough/rules.yaml:363:7\n761 rules/marlborough/rules.yaml:364:7\n770 rules/marlborough/rules.yaml:365:11\n771 rules/marlborough/rules.yaml:366:7\n776 rules/marlborough/rules.yaml:367:7\n784 rules/marlborough/rules.yaml:368:11\n785 rules/marlborough/rules.yaml:369:7\n788 rules/marlborough/rules.yaml:370:11\n799 rules/marlborough/rules.yaml:371:7\n809 rules/marlborough/rules.yaml:372:11\n810 rules/marlborough/rules.yaml:373:7\n820 rules/marlborough/rules.yaml:374:11\n821 rules/marlborough/rules.yaml:375:7\n831 rules/marlborough/rules.yaml:376:11\n832 rules/marlborough/rules.yaml:377:7\n842 rules/marlborough/rules.yaml:378:11\n843 rules/marlborough/rules.yaml:379:7\n847 rules/marlborough/rules.yaml:340:7\n859 rules/marlborough/rules.yaml:158:7\n860 rules/marlborough/rules.yaml:159:7\n861 rules/marlborough/rules.yaml:160:11\n862 rules/marlborough/rules.yaml:161:7\n863 rules/marlborough/rules.yaml:162:11\n864 rules/marlborough/rules.yaml:163:7\n868 rules/marlborough/rules.yaml:45:7\n876 rules/marlborough/rules.yaml:134:7\n880 rules/marlborough/rules.yaml:77:7\n887 rules/marlborough/rules.yaml:67:7\n902 rules/marlborough/rules.yaml:320:7\n906 rules/marlborough/rules.yaml:142:7\n907 rules/marlborough/rules.yaml:143:7\n908 rules/marlborough/rules.yaml:144:11\n909 rules/marlborough/rules.yaml:145:11\n910 rules/marlborough/rules.yaml:146:15\n911 rules/marlborough/rules.yaml:147:7\n924 rules/marlborough/rules.yaml:267:7\n925 rules/marlborough/rules.yaml:268:7\n926 rules/marlborough/rules.yaml:269:11\n927 rules/marlborough/rules.yaml:270:7\n928 rules/marlborough/rules.yaml:271:11\n929 rules/marlborough/rules.yaml:272:7\n937 rules/marlborough/rules.yaml:273:7\n938 rules/marlborough/rules.yaml:274:7\n944 rules/marlborough/rules.yaml:275:11\n945 rules/marlborough/rules.yaml:276:7\n946 rules/marlborough/rules.yaml:277:11\n954 rules/marlborough/rules.yaml:278:11\n960 rules/marlborough/rules.yaml:279:7\n964 rules/marlborough/rules.yaml:85:7\n971 rules/marlborough/rules.yaml:86:11\n972 rules/marlborough/rules.yaml:87:7\n973 rules/marlborough/rules.yaml:88:7\n974 rules/marlborough/rules.yaml:89:11\n975 rules/marlborough/rules.yaml:90:7\n979 rules/marlborough/rules.yaml:55:7\n980 rules/marlborough/rules.yaml:56:7\n981 rules/marlborough/rules.yaml:57:11\n985 rules/marlborough/rules.yaml:58:15\n986 rules/marlborough/rules.yaml:59:7\n990 rules/marlborough/rules.yaml:328:7\n994 rules/marlborough/rules.yaml:98:7\n995 rules/marlborough/rules.yaml:99:11\n996 rules/marlborough/rules.yaml:100:7\n997 rules/marlborough/rules.yaml:101:7\n998 rules/marlborough/rules.yaml:102:11\n999 rules/marlborough/rules.yaml:103:7\n1003 rules/marlborough/rules.yaml:18:7\n1007 rules/marlborough/rules.yaml:126:7\n1008 rules/marlborough/rules.yaml:127:7\n1012 rules/marlborough/rules.yaml:314:7\n1020 rules/marlborough/rules.yaml:289:7\n1021 rules/marlborough/rules.yaml:290:7\n1022 rules/marlborough/rules.yaml:291:11\n1023 rules/marlborough/rules.yaml:292:7\n1026 rules/marlborough/rules.yaml:293:11\n1027 rules/marlborough/rules.yaml:294:7\n1031 rules/marlborough/rules.yaml:295:11\n1032 rules/marlborough/rules.yaml:296:7\n1036 rules/marlborough/rules.yaml:27:7\n1037 rules/marlborough/rules.yaml:28:11\n1038 rules/marlborough/rules.yaml:29:7\n1042 rules/marlborough/rules.yaml:251:7\n1043 rules/marlborough/rules.yaml:252:7\n1047 rules/marlborough/rules.yaml:253:11\n1048 rules/marlborough/rules.yaml:254:7\n1049 rules/marlborough/rules.yaml:255:11\n1050 rules/marlborough/rules.yaml:256:7\n1054 rules/marlborough/rules.yaml:239:7\n1059 rules/marlborough/rules.yaml:240:7\n1068 rules/marlborough/rules.yaml:227:7\n1069 rules/marlborough/rules.yaml:228:11\n1070 rules/marlborough/rules.yaml:229:7\n1071 rules/marlborough/rules.yaml:230:11\n1072 rules/marlborough/rules.yaml:231:7\n1076 rules/marlborough/rules.yaml:37:7\n1083 rules/marlborough/rules.yaml:304:7\n1088 rules/marlborough/rules.yaml:305:7\n1089 rules/marlborough/rules.yaml:306:7\n1097 rules/marlborough/rules.yaml:348:7\n1104 rules/marlborough/rules.yaml:1019:3\n1111 rules/marlborough/rules.yaml:1019:3\n1126 rules/marlborough/rules.yaml:1040:3\n1133 rules/marlborough/rules.yaml:1040:3\n1141 rules/marlborough/rules.yaml:175:7\n1142 rules/marlborough/rules.yaml:176:7\n1143 rules/marlborough/rules.yaml:177:7\n1144 rules/marlborough/rules.yaml:178:7\n1145 rules/marlborough/rules.yaml:179:11\n1146 rules/marlborough/rules.yaml:180:11\n1153 rules/marlborough/rules.yaml:181:15\n1167 rules/marlborough/rules.yaml:182:7\n1171 rules/marlborough/cards.yaml:383:14\n1175 rules/marlborough/cards.yaml:391:14\n1179 rules/marlborough/cards.yaml:15:14\n1183 rules/marlborough/cards.yaml:23:14\n1187 rules/marlborough/cards.yaml:31:14\n1191 rules/marlborough/cards.yaml:39:14\n1195 rules/marlborough/cards.yaml:47:14\n1199 rules/marlborough/cards.yaml:55:14\n1203 rules/marlborough/cards.yaml:63:14\n1207 rules/marlborough/cards.yaml:71:14\n1211 rules/marlborough/cards.yaml:79:14\n1215 rules/marlborough/cards.yaml:87:14\n1219 rules/marlborough/cards.yaml:95:14\n1223 rules/marlborough/cards.yaml:103:14\n1227 rules/marlborough/cards.yaml:111:14\n1231 rules/marlborough/cards.yaml:119:14\n1235 rules/marlborough/cards.yaml:127:14\n1239 rules/marlborough/cards.yaml:199:14\n1243 rules/marlborough/cards.yaml:135:14\n1247 rules/marlborough/cards.yaml:143:14\n1251 rules/marlborough/cards.yaml:151:14\n1255 rules/marlborough/cards.yaml:159:14\n1259 rules/marlborough/cards.yaml:167:14\n1263 rules/marlborough/cards.yaml:175:14\n1267 rules/marlborough/cards.yaml:183:14\n1271 rules/marlborough/cards.yaml:191:14\n1275 rules/marlborough/cards.yaml:271:14\n1279 rules/marlborough/cards.yaml:279:14\n1283 rules/marlborough/cards.yaml:287:14\n1287 rules/marlborough/cards.yaml:295:14\n1291 rules/marlborough/cards.yaml:303:14\n1295 rules/marlborough/cards.yaml:311:14\n1299 rules/marlborough/cards.yaml:319:14\n1303 rules/marlborough/cards.yaml:327:14\n1307 rules/marlborough/cards.yaml:335:14\n1311 rules/marlborough/cards.yaml:343:14\n1315 rules/marlborough/cards.yaml:351:14\n1319 rules/marlborough/cards.yaml:359:14\n1323 rules/marlborough/cards.yaml:367:14\n1327 rules/marlborough/cards.yaml:375:14\n1331 rules/marlborough/cards.yaml:207:14\n1335 rules/marlborough/cards.yaml:215:14\n1339 rules/marlborough/cards.yaml:223:14\n1343 rules/marlborough/cards.yaml:231:14\n1347 rules/marlborough/cards.yaml:239:14\n1351 rules/marlborough/cards.yaml:247:14\n1355 rules/marlborough/cards.yaml:255:14\n1359 rules/marlborough/cards.yaml:263:14\n1363 rules/marlborough/rules.yaml:478:7\n1367 rules/marlborough/rules.yaml:479:11\n1368 rules/marlborough/rules.yaml:480:11\n1374 rules/marlborough/rules.yaml:387:7\n1375 rules/marlborough/rules.yaml:388:7\n1382 rules/marlborough/rules.yaml:389:11\n1383 rules/marlborough/rules.yaml:390:11\n1387 rules/marlborough/rules.yaml:391:11\n1391 rules/marlborough/rules.yaml:450:7\n1393 rules/marlborough/rules.yaml:451:7\n1398 rules/marlborough/flow.yaml:68:7\n1399 rules/marlborough/flow.yaml:69:7\n1400 rules/marlborough/flow.yaml:70:11\n1404 rules/marlborough/rules.yaml:555:7\n1405 rules/marlborough/rules.yaml:556:11\n1406 rules/marlborough/rules.yaml:557:7\n1407 rules/marlborough/rules.yaml:558:7\n1408 rules/marlborough/rules.yaml:560:15\n1410 rules/marlborough/rules.yaml:561:15\n1411 rules/marlborough/rules.yaml:562:15\n1412 rules/marlborough/rules.yaml:563:15\n1414 rules/marlborough/rules.yaml:565:15\n1416 rules/marlborough/rules.yaml:566:15\n1417 rules/marlborough/rules.yaml:567:15\n1418 rules/marlborough/rules.yaml:568:15\n1420 rules/marlborough/rules.yaml:570:15\n1424 rules/marlborough/rules.yaml:769:7\n1425 rules/marlborough/rules.yaml:770:11\n1426 rules/marlborough/rules.yaml:771:15\n1427 rules/marlborough/rules.yaml:772:15\n1440 rules/marlborough/rules.yaml:773:15\n1441 rules/marlborough/rules.yaml:774:15\n1453 rules/marlborough/rules.yaml:775:15\n1454 rules/marlborough/rules.yaml:776:19\n1455 rules/marlborough/rules.yaml:777:19\n1461 rules/marlborough/rules.yaml:398:7\n1462 rules/marlborough/rules.yaml:399:7\n1467 rules/marlborough/rules.yaml:400:11\n1468 rules/marlborough/rules.yaml:401:11\n1471 rules/marlborough/rules.yaml:402:11\n1472 rules/marlborough/rules.yaml:403:7\n1473 rules/marlborough/rules.yaml:404:7\n1479 rules/marlborough/rules.yaml:861:7\n1480 rules/marlborough/rules.yaml:862:7\n1481 rules/marlborough/rules.yaml:863:7\n1482 rules/marlborough/rules.yaml:864:7\n1483 rules/marlborough/rules.yaml:865:7\n1484 rules/marlborough/rules.yaml:866:7\n1485 rules/marlborough/rules.yaml:867:11\n1486 rules/marlborough/rules.yaml:868:15\n1487 rules/marlborough/rules.yaml:869:15\n1488 rules/marlborough/rules.yaml:870:19\n1493 rules/marlborough/rules.yaml:871:19\n1494 rules/marlborough/rules.yaml:872:23\n1496 rules/marlborough/rules.yaml:873:23\n1498 rules/marlborough/rules.yaml:875:23\n1500 rules/marlborough/rules.yaml:876:23\n1501 rules/marlborough/rules.yaml:877:7\n1506 rules/marlborough/flow.yaml:10:7\n1507 rules/marlborough/flow.yaml:11:11\n1511 rules/marlborough/flow.yaml:15:7\n1512 rules/marlborough/flow.yaml:16:11\n1513 rules/marlborough/flow.yaml:17:15\n1516 rules/marlborough/flow.yaml:18:19\n1517 rules/marlborough/flow.yaml:19:19\n1523 rules/marlborough/rules.yaml:437:7\n1524 rules/marlborough/rules.yaml:438:11\n1526 rules/marlborough/rules.yaml:440:11\n1527 rules/marlborough/rules.yaml:441:7\n1529 rules/marlborough/rules.yaml:442:7\n1530 rules/marlborough/rules.yaml:443:11\n1535 rules/marlborough/rules.yaml:411:7\n1536 rules/marlborough/rules.yaml:412:7\n1542 rules/marlborough/flow.yaml:52:7\n1547 rules/marlborough/flow.yaml:53:7\n1552 rules/marlborough/flow.yaml:54:7\n1554 rules/marlborough/flow.yaml:55:7\n1555 rules/marlborough/flow.yaml:56:11\n1557 rules/marlborough/flow.yaml:58:11\n1562 rules/marlborough/flow.yaml:24:7\n1563 rules/marlborough/flow.yaml:25:11\n1568 rules/marlborough/flow.yaml:26:11\n1571 rules/marlborough/flow.yaml:28:11\n1572 rules/marlborough/flow.yaml:29:11\n1573 rules/marlborough/flow.yaml:30:15\n1574 rules/marlborough/flow.yaml:31:11\n1575 rules/marlborough/flow.yaml:32:15\n1576 rules/marlborough/flow.yaml:33:15\n1577 rules/marlborough/flow.yaml:34:15\n1582 rules/marlborough/flow.yaml:35:19\n1583 rules/marlborough/flow.yaml:36:19\n1584 rules/marlborough/flow.yaml:37:19\n1586 rules/marlborough/flow.yaml:38:15\n1587 rules/marlborough/flow.yaml:39:11\n1590 rules/marlborough/flow.yaml:40:11\n1595 rules/marlborough/flow.yaml:47:7\n1596 rules/marlborough/flow.yaml:48:11\n1601 rules/marlborough/rules.yaml:419:7\n1602 rules/marlborough/rules.yaml:420:11\n1603 rules/marlborough/rules.yaml:421:11\n1605 rules/marlborough/rules.yaml:422:7\n1606 rules/marlborough/rules.yaml:423:7\n1607 rules/marlborough/rules.yaml:424:7\n1608 rules/marlborough/rules.yaml:425:7\n1609 rules/marlborough/rules.yaml:426:11\n1613 rules/marlborough/rules.yaml:428:11\n1621 rules/marlborough/rules.yaml:430:11\n1633 rules/marlborough/rules.yaml:1034:7\n1636 rules/marlborough/rules.yaml:1035:7\n1637 rules/marlborough/rules.yaml:1036:11\n1639 rules/marlborough/rules.yaml:1038:11\n1640 rules/marlborough/rules.yaml:1039:7\n1647 rules/marlborough/rules.yaml:1054:7\n1650 rules/marlborough/rules.yaml:1055:7\n1651 rules/marlborough/rules.yaml:1056:7\n2024 rules/marlborough/rules.yaml:526:7\n2027 rules/marlborough/rules.yaml:527:11\n2028 rules/marlborough/rules.yaml:528:7\n2037 rules/marlborough/rules.yaml:529:7\n2038 rules/marlborough/rules.yaml:530:11\n2039 rules/marlborough/rules.yaml:531:7\n2040 rules/marlborough/rules.yaml:532:7\n2041 rules/marlborough/rules.yaml:533:11\n2043 rules/marlborough/rules.yaml:534:7\n2044 rules/marlborough/rules.yaml:535:11\n2048 rules/marlborough/rules.yaml:625:7\n2049 rules/marlborough/rules.yaml:626:7\n2052 rules/marlborough/rules.yaml:627:7\n2053 rules/marlborough/rules.yaml:628:11\n2055 rules/marlborough/rules.yaml:629:7\n2056 rules/marlborough/rules.yaml:630:11\n2058 rules/marlborough/rules.yaml:631:7\n2059 rules/marlborough/rules.yaml:632:7\n2060 rules/marlborough/rules.yaml:634:7\n2061 rules/marlborough/rules.yaml:635:11\n2067 rules/marlborough/rules.yaml:636:11\n2075 rules/marlborough/rules.yaml:639:11\n2076 rules/marlborough/rules.yaml:641:11\n2077 rules/marlborough/rules.yaml:643:19\n2079 rules/marlborough/rules.yaml:646:19\n2084 rules/marlborough/rules.yaml:648:19\n2090 rules/marlborough/rules.yaml:652:11\n2096 rules/marlborough/rules.yaml:655:11\n2097 rules/marlborough/rules.yaml:657:11\n2102 rules/marlborough/rules.yaml:658:11\n2107 rules/marlborough/rules.yaml:659:11\n2108 rules/marlborough/rules.yaml:661:19\n2109 rules/marlborough/rules.yaml:662:19\n2115 rules/marlborough/rules.yaml:663:23\n2116 rules/marlborough/rules.yaml:664:23\n2118 rules/marlborough/rules.yaml:666:19\n2119 rules/marlborough/rules.yaml:667:23\n2121 rules/marlborough/rules.yaml:669:23\n2125 rules/marlborough/rules.yaml:673:19\n2126 rules/marlborough/rules.yaml:674:19\n2127 rules/marlborough/rules.yaml:675:19\n2128 rules/marlborough/rules.yaml:676:23\n2132 rules/marlborough/rules.yaml:680:19\n2133 rules/marlborough/rules.yaml:681:19\n2134 rules/marlborough/rules.yaml:682:19\n2148 rules/marlborough/rules.yaml:683:23\n2150 rules/marlborough/rules.yaml:685:19\n2157 rules/marlborough/rules.yaml:1019:3\n2158 rules/marlborough/rules.yaml:1019:3\n2161 rules/marlborough/rules.yaml:1019:3\n2162 rules/marlborough/rules.yaml:1019:3\n2163 rules/marlborough/rules.yaml:1019:3\n2164 rules/marlborough/rules.yaml:1019:3\n2165 rules/marlborough/rules.yaml:1019:3\n2166 rules/marlborough/rules.yaml:1019:3\n2173 rules/marlborough/rules.yaml:1019:3\n2174 rules/marlborough/rules.yaml:1019:3\n2175 rules/marlborough/rules.yaml:1019:3\n2176 rules/marlborough/rules.yaml:1019:3\n2190 rules/marlborough/rules.yaml:1019:3\n2191 rules/marlborough/rules.yaml:1019:3\n2193 rules/marlborough/rules.yaml:1019:3\n2194 rules/marlborough/rules.yaml:1019:3\n2195 rules/marlborough/rules.yaml:1019:3\n2197 rules/marlborough/rules.yaml:1019:3\n2198 rules/marlborough/rules.yaml:1019:3\n2201 rules/marlborough/rules.yaml:1019:3\n2217 rules/marlborough/rules.yaml:696:7\n2218 rules/marlborough/rules.yaml:697:7\n2219 rules/marlborough/rules.yaml:698:7\n2224 rules/marlborough/rules.yaml:699:7\n2225 rules/marlborough/rules.yaml:700:7\n2229 rules/marlborough/rules.yaml:701:7\n2233 rules/marlborough/rules.yaml:702:7\n2234 rules/marlborough/rules.yaml:703:11\n2235 rules/marlborough/rules.yaml:704:7\n2236 rules/marlborough/rules.yaml:705:7\n2237 rules/marlborough/rules.yaml:706:7\n2242 rules/marlborough/rules.yaml:707:7\n2247 rules/marlborough/rules.yaml:708:7\n2248 rules/marlborough/rules.yaml:709:7\n2249 rules/marlborough/rules.yaml:710:7\n2250 rules/marlborough/rules.yaml:711:7\n2251 rules/marlborough/rules.yaml:712:7\n2252 rules/marlborough/rules.yaml:713:7\n2253 rules/marlborough/rules.yaml:714:7\n2254 rules/marlborough/rules.yaml:715:7\n2255 rules/marlborough/rules.yaml:716:7\n2256 rules/marlborough/rules.yaml:717:7\n2257 rules/marlborough/rules.yaml:718:7\n2274 rules/marlborough/rules.yaml:719:7\n2275 rules/marlborough/rules.yaml:720:7\n2276 rules/marlborough/rules.yaml:721:11\n2303 rules/marlborough/rules.yaml:722:7\n2304 rules/marlborough/rules.yaml:723:7\n2305 rules/marlborough/rules.yaml:725:15\n2306 rules/marlborough/rules.yaml:726:19\n2307 rules/marlborough/rules.yaml:727:15\n2308 rules/marlborough/rules.yaml:728:15\n2309 rules/marlborough/rules.yaml:729:15\n2310 rules/marlborough/rules.yaml:730:19\n2312 rules/marlborough/rules.yaml:732:15\n2313 rules/marlborough/rules.yaml:733:15\n2314 rules/marlborough/rules.yaml:734:15\n2315 rules/marlborough/rules.yaml:735:15\n2316 rules/marlborough/rules.yaml:736:15\n2317 rules/marlborough/rules.yaml:737:19\n2319 rules/marlborough/rules.yaml:739:15\n2320 rules/marlborough/rules.yaml:740:15\n2321 rules/marlborough/rules.yaml:741:15\n2322 rules/marlborough/rules.yaml:742:15\n2331 rules/marlborough/rules.yaml:743:19\n2333 rules/marlborough/rules.yaml:745:15\n2334 rules/marlborough/rules.yaml:746:15\n2335 rules/marlborough/rules.yaml:747:15\n2341 rules/marlborough/rules.yaml:748:19\n2342 rules/marlborough/rules.yaml:749:19\n2343 rules/marlborough/rules.yaml:750:15\n2344 rules/marlborough/rules.yaml:751:15\n2345 rules/marlborough/rules.yaml:752:15\n2346 rules/marlborough/rules.yaml:753:19\n2348 rules/marlborough/rules.yaml:755:15\n2349 rules/marlborough/rules.yaml:756:19\n2350 rules/marlborough/rules.yaml:757:15\n2351 rules/marlborough/rules.yaml:758:15\n2352 rules/marlborough/rules.yaml:759:15\n2353 rules/marlborough/rules.yaml:760:15\n2354 rules/marlborough/rules.yaml:761:15\n2355 rules/marlborough/rules.yaml:762:19\n2360 rules/marlborough/rules.yaml:973:7\n2361 rules/marlborough/rules.yaml:974:7\n2362 rules/marlborough/rules.yaml:975:7\n2368 rules/marlborough/rules.yaml:976:7\n2369 rules/marlborough/rules.yaml:977:11\n2372 rules/marlborough/rules.yaml:978:7\n2377 rules/marlborough/rules.yaml:947:7\n2378 rules/marlborough/rules.yaml:948:7\n2379 rules/marlborough/rules.yaml:949:7\n2380 rules/marlborough/rules.yaml:950:7\n2386 rules/marlborough/rules.yaml:953:7\n2390 rules/marlborough/rules.yaml:954:7\n2394 rules/marlborough/rules.yaml:955:7\n2395 rules/marlborough/rules.yaml:956:11\n2398 rules/marlborough/rules.yaml:957:7\n2399 rules/marlborough/rules.yaml:958:11\n2402 rules/marlborough/rules.yaml:959:7\n2403 rules/marlborough/rules.yaml:960:7\n2404 rules/marlborough/rules.yaml:961:7\n2405 rules/marlborough/rules.yaml:963:7\n2406 rules/marlborough/rules.yaml:964:7\n2410 rules/marlborough/rules.yaml:1014:7\n2411 rules/marlborough/rules.yaml:1015:7\n2412 rules/marlborough/rules.yaml:1016:7\n2418 rules/marlborough/rules.yaml:904:7\n2419 rules/marlborough/rules.yaml:905:7\n2422 rules/marlborough/rules.yaml:908:11\n2424 rules/marlborough/rules.yaml:910:11\n2425 rules/marlborough/rules.yaml:911:11\n2426 rules/marlborough/rules.yaml:912:11\n2427 rules/marlborough/rules.yaml:913:15\n2430 rules/marlborough/rules.yaml:916:15\n2432 rules/marlborough/rules.yaml:919:11\n2440 rules/marlborough/rules.yaml:920:11\n2441 rules/marlborough/rules.yaml:922:19\n2443 rules/marlborough/rules.yaml:925:19\n2445 rules/marlborough/rules.yaml:927:19\n2446 rules/marlborough/rules.yaml:928:23\n2448 rules/marlborough/rules.yaml:931:23\n2450 rules/marlborough/rules.yaml:934:19\n2455 rules/marlborough/rules.yaml:988:7\n2456 rules/marlborough/rules.yaml:989:7\n2461 rules/marlborough/rules.yaml:990:11\n2462 rules/marlborough/rules.yaml:991:11\n2483 rules/marlborough/rules.yaml:992:11\n2484 rules/marlborough/rules.yaml:993:11\n2485 rules/marlborough/rules.yaml:994:15\n2500 rules/marlborough/rules.yaml:995:15\n2501 rules/marlborough/rules.yaml:996:19\n2503 rules/marlborough/rules.yaml:998:19\n2504 rules/marlborough/rules.yaml:999:19\n2505 rules/marlborough/rules.yaml:1000:23\n2506 rules/marlborough/rules.yaml:1001:19\n2507 rules/marlborough/rules.yaml:1002:23\n2509 rules/marlborough/rules.yaml:1004:23\n2513 rules/marlborough/rules.yaml:886:7\n2514 rules/marlborough/rules.yaml:887:7\n2515 rules/marlborough/rules.yaml:888:7\n2516 rules/marlborough/rules.yaml:890:15\n2517 rules/marlborough/rules.yaml:891:19\n2521 rules/marlborough/rules.yaml:892:23\n2524 rules/marlborough/rules.yaml:894:15\n2527 rules/marlborough/rules.yaml:896:15\n2532 rules/marlborough/rules.yaml:581:7\n2533 rules/marlborough/rules.yaml:582:7\n2536 rules/marlborough/rules.yaml:583:7\n2537 rules/marlborough/rules.yaml:584:11\n2538 rules/marlborough/rules.yaml:585:15\n2539 rules/marlborough/rules.yaml:586:7\n2540 rules/marlborough/rules.yaml:587:7\n2541 rules/marlborough/rules.yaml:588:7\n2542 rules/marlborough/rules.yaml:589:11\n2543 rules/marlborough/rules.yaml:590:11\n2544 rules/marlborough/rules.yaml:591:11\n2550 rules/marlborough/rules.yaml:592:11\n2559 rules/marlborough/rules.yaml:593:11\n2560 rules/marlborough/rules.yaml:594:15\n2561 rules/marlborough/rules.yaml:595:19\n2563 rules/marlborough/rules.yaml:597:15\n2564 rules/marlborough/rules.yaml:598:15\n2565 rules/marlborough/rules.yaml:599:19\n2567 rules/marlborough/rules.yaml:601:7\n2568 rules/marlborough/rules.yaml:602:7\n2573 rules/marlborough/rules.yaml:1040:3\n2574 rules/marlborough/rules.yaml:1040:3\n2575 rules/marlborough/rules.yaml:1040:3\n2576 rules/marlborough/rules.yaml:1040:3\n2577 rules/marlborough/rules.yaml:1040:3\n2578 rules/marlborough/rules.yaml:1040:3\n2579 rules/marlborough/rules.yaml:1040:3\n2580 rules/marlborough/rules.yaml:1040:3\n2587 rules/marlborough/rules.yaml:1040:3\n2588 rules/marlborough/rules.yaml:1040:3\n2589 rules/marlborough/rules.yaml:1040:3\n2590 rules/marlborough/rules.yaml:1040:3\n2595 rules/marlborough/rules.yaml:1040:3\n2596 rules/marlborough/rules.yaml:1040:3\n2598 rules/marlborough/rules.yaml:1040:3\n2599 rules/marlborough/rules.yaml:1040:3\n2600 rules/marlborough/rules.yaml:1040:3\n2602 rules/marlborough/rules.yaml:1040:3\n2603 rules/marlborough/rules.yaml:1040:3\n2604 rules/marlborough/rules.yaml:1040:3\n2610 rules/marlborough/rules.yaml:609:7\n2611 rules/marlborough/rules.yaml:610:7\n2612 rules/marlborough/rules.yaml:611:11\n2613 rules/marlborough/rules.yaml:612:11\n2615 rules/marlborough/rules.yaml:614:11\n2654 rules/marlborough/rules.yaml:840:7\n2655 rules/marlborough/rules.yaml:841:11\n2656 rules/marlborough/rules.yaml:842:7\n2657 rules/marlborough/rules.yaml:843:7\n2658 rules/marlborough/rules.yaml:844:7\n2663 rules/marlborough/rules.yaml:845:11\n2664 rules/marlborough/rules.yaml:846:11\n2665 rules/marlborough/rules.yaml:847:15\n2667 rules/marlborough/rules.yaml:849:15\n2668 rules/marlborough/rules.yaml:850:11\n2672 rules/marlborough/rules.yaml:492:7\n2673 rules/marlborough/rules.yaml:493:7\n2674 rules/marlborough/rules.yaml:494:11\n2675 rules/marlborough/rules.yaml:495:7\n2676 rules/marlborough/rules.yaml:497:11\n2677 rules/marlborough/rules.yaml:498:7\n2678 rules/marlborough/rules.yaml:499:11\n2679 rules/marlborough/rules.yaml:500:15\n2680 rules/marlborough/rules.yaml:501:7\n2681 rules/marlborough/rules.yaml:502:7\n2682 rules/marlborough/rules.yaml:503:11\n2683 rules/marlborough/rules.yaml:504:7\n2684 rules/marlborough/rules.yaml:505:7\n2685 rules/marlborough/rules.yaml:506:7\n2686 rules/marlborough/rules.yaml:507:7\n2695 rules/marlborough/rules.yaml:508:7\n2696 rules/marlborough/rules.yaml:510:11\n2697 rules/marlborough/rules.yaml:511:15\n2698 rules/marlborough/rules.yaml:512:11\n2699 rules/marlborough/rules.yaml:513:7\n2700 rules/marlborough/rules.yaml:514:7\n2701 rules/marlborough/rules.yaml:515:11\n2707 rules/marlborough/rules.yaml:788:7\n2713 rules/marlborough/rules.yaml:789:7\n2714 rules/marlborough/rules.yaml:790:7\n2715 rules/marlborough/rules.yaml:791:11\n2724 rules/marlborough/rules.yaml:792:7\n2725 rules/marlborough/rules.yaml:793:7\n2726 rules/marlborough/rules.yaml:794:11\n2727 rules/marlborough/rules.yaml:796:11\n2728 rules/marlborough/rules.yaml:797:7\n2729 rules/marlborough/rules.yaml:798:7\n2730 rules/marlborough/rules.yaml:799:7\n2736 rules/marlborough/rules.yaml:800:7\n2737 rules/marlborough/rules.yaml:801:7\n2738 rules/marlborough/rules.yaml:802:11\n2739 rules/marlborough/rules.yaml:804:7\n2750 rules/marlborough/rules.yaml:805:7\n2751 rules/marlborough/rules.yaml:806:7\n2752 rules/marlborough/rules.yaml:807:11\n2753 rules/marlborough/rules.yaml:808:7\n2754 rules/marlborough/rules.yaml:809:11\n2755 rules/marlborough/rules.yaml:810:15\n2759 rules/marlborough/rules.yaml:814:7\n2760 rules/marlborough/rules.yaml:815:11\n2761 rules/marlborough/rules.yaml:817:11\n2762 rules/marlborough/rules.yaml:818:15\n2763 rules/marlborough/rules.yaml:819:15\n2764 rules/marlborough/rules.yaml:820:19\n2765 rules/marlborough/rules.yaml:821:19\n2766 rules/marlborough/rules.yaml:822:7\n2771 rules/marlborough/rules.yaml:823:7\n2772 rules/marlborough/rules.yaml:824:11\n2773 rules/marlborough/rules.yaml:825:7\n2774 rules/marlborough/rules.yaml:826:7\n2775 rules/marlborough/rules.yaml:827:11\n2776 rules/marlborough/rules.yaml:828:7\n2777 rules/marlborough/rules.yaml:829:7\n2778 rules/marlborough/rules.yaml:830:11\n2779 rules/marlborough/rules.yaml:831:11\n2785 rules/marlborough/rules.yaml:462:7\n2786 rules/marlborough/rules.yaml:463:7\n2787 rules/marlborough/rules.yaml:464:7\n2792 rules/marlborough/rules.yaml:465:11\n2793 rules/marlborough/rules.yaml:466:11\n2794 rules/marlborough/rules.yaml:467:11\n2795 rules/marlborough/rules.yaml:468:11\n2796 rules/marlborough/rules.yaml:469:11\n2797 rules/marlborough/rules.yaml:470:7\n2798 rules/marlborough/rules.yaml:471:11\n2802 rules/marlborough/flow.yaml:62:7\n2803 rules/marlborough/flow.yaml:63:11\n2807 rules/marlborough/flow.yaml:44:7\n2811 rules/marlborough/rules.yaml:543:7\n2817 rules/marlborough/rules.yaml:544:7\n2818 rules/marlborough/rules.yaml:545:11\n2819 rules/marlborough/rules.yaml:546:7\n2820 rules/marlborough/rules.yaml:547:7\n2835 rules/marlborough/rules.yaml:526:7\n2838 rules/marlborough/rules.yaml:527:11\n2839 rules/marlborough/rules.yaml:528:7\n2851 rules/marlborough/rules.yaml:529:7\n2852 rules/marlborough/rules.yaml:530:11\n2853 rules/marlborough/rules.yaml:531:7\n2871 rules/marlborough/rules.yaml:532:7\n2872 rules/marlborough/rules.yaml:533:11\n2874 rules/marlborough/rules.yaml:534:7\n2875 rules/marlborough/rules.yaml:535:11\n2876 rules/marlborough/rules.yaml:536:11\n2916 rules/marlborough/rules.yaml:625:7\n2917 rules/marlborough/rules.yaml:626:7\n2920 rules/marlborough/rules.yaml:627:7\n2921 rules/marlborough/rules.yaml:628:11\n2923 rules/marlborough/rules.yaml:629:7\n2924 rules/marlborough/rules.yaml:630:11\n2926 rules/marlborough/rules.yaml:631:7\n2927 rules/marlborough/rules.yaml:632:7\n2928 rules/marlborough/rules.yaml:633:7\n2929 rules/marlborough/rules.yaml:634:7\n2934 rules/marlborough/rules.yaml:635:11\n2935 rules/marlborough/rules.yaml:636:11\n2963 rules/marlborough/rules.yaml:639:11\n2964 rules/marlborough/rules.yaml:640:11\n2965 rules/marlborough/rules.yaml:641:11\n2966 rules/marlborough/rules.yaml:643:19\n2967 rules/marlborough/rules.yaml:644:19\n2977 rules/marlborough/rules.yaml:650:19\n2980 rules/marlborough/rules.yaml:646:19\n2984 rules/marlborough/rules.yaml:648:19\n2996 rules/marlborough/rules.yaml:652:11\n3019 rules/marlborough/rules.yaml:655:11\n3020 rules/marlborough/rules.yaml:656:11\n3021 rules/marlborough/rules.yaml:657:11\n3028 rules/marlborough/rules.yaml:658:11\n3035 rules/marlborough/rules.yaml:659:11\n3046 rules/marlborough/rules.yaml:661:19\n3053 rules/marlborough/rules.yaml:662:19\n3060 rules/marlborough/rules.yaml:663:23\n3061 rules/marlborough/rules.yaml:664:23\n3065 rules/marlborough/rules.yaml:666:19\n3070 rules/marlborough/rules.yaml:671:23\n3073 rules/marlborough/rules.yaml:667:23\n3077 rules/marlborough/rules.yaml:669:23\n3081 rules/marlborough/rules.yaml:673:19\n3082 rules/marlborough/rules.yaml:674:19\n3095 rules/marlborough/rules.yaml:675:19\n3098 rules/marlborough/rules.yaml:678:23\n3101 rules/marlborough/rules.yaml:676:23\n3105 rules/marlborough/rules.yaml:680:19\n3112 rules/marlborough/rules.yaml:681:19\n3119 rules/marlborough/rules.yaml:682:19\n3130 rules/marlborough/rules.yaml:683:23\n3134 rules/marlborough/rules.yaml:685:19\n3177 rules/marlborough/rules.yaml:1019:3\n3182 rules/marlborough/rules.yaml:1019:3\n3185 rules/marlborough/rules.yaml:1019:3\n3186 rules/marlborough/rules.yaml:1019:3\n3187 rules/marlborough/rules.yaml:1019:3\n3188 rules/marlborough/rules.yaml:1019:3\n3189 rules/marlborough/rules.yaml:1019:3\n3190 rules/marlborough/rules.yaml:1019:3\n3203 rules/marlborough/rules.yaml:1019:3\n3204 rules/marlborough/rules.yaml:1019:3\n3216 rules/marlborough/rules.yaml:1019:3\n3222 rules/marlborough/rules.yaml:1019:3\n3235 rules/marlborough/rules.yaml:1019:3\n3236 rules/marlborough/rules.yaml:1019:3\n3258 rules/marlborough/rules.yaml:1019:3\n3298 rules/marlborough/rules.yaml:1019:3\n3299 rules/marlborough/rules.yaml:1019:3\n3301 rules/marlborough/rules.yaml:1019:3\n3302 rules/marlborough/rules.yaml:1019:3\n3306 rules/marlborough/rules.yaml:1019:3\n3347 rules/marlborough/rules.yaml:696:7\n3348 rules/marlborough/rules.yaml:697:7\n3349 rules/marlborough/rules.yaml:698:7\n3354 rules/marlborough/rules.yaml:699:7\n3355 rules/marlborough/rules.yaml:700:7\n3356 rules/marlborough/rules.yaml:701:7\n3357 rules/marlborough/rules.yaml:702:7\n3358 rules/marlborough/rules.yaml:703:11\n3359 rules/marlborough/rules.yaml:704:7\n3360 rules/marlborough/rules.yaml:705:7\n3361 rules/marlborough/rules.yaml:706:7\n3369 rules/marlborough/rules.yaml:707:7\n3377 rules/marlborough/rules.yaml:708:7\n3378 rules/marlborough/rules.yaml:709:7\n3379 rules/marlborough/rules.yaml:710:7\n3380 rules/marlborough/rules.yaml:711:7\n3381 rules/marlborough/rules.yaml:712:7\n3382 rules/marlborough/rules.yaml:713:7\n3383 rules/marlborough/rules.yaml:714:7\n3429 rules/marlborough/rules.yaml:715:7\n3430 rules/marlborough/rules.yaml:716:7\n3431 rules/marlborough/rules.yaml:717:7\n3432 rules/marlborough/rules.yaml:718:7\n3459 rules/marlborough/rules.yaml:719:7\n3511 rules/marlborough/rules.yaml:720:7\n3512 rules/marlborough/rules.yaml:721:11\n3539 rules/marlborough/rules.yaml:722:7\n3540 rules/marlborough/rules.yaml:723:7\n3551 rules/marlborough/rules.yaml:725:15\n3552 rules/marlborough/rules.yaml:726:19\n3553 rules/marlborough/rules.yaml:727:15\n3560 rules/marlborough/rules.yaml:728:15\n3567 rules/marlborough/rules.yaml:729:15\n3568 rules/marlborough/rules.yaml:730:19\n3571 rules/marlborough/rules.yaml:732:15\n3581 rules/marlborough/rules.yaml:733:15\n3588 rules/marlborough/rules.yaml:734:15\n3595 rules/marlborough/rules.yaml:735:15\n3602 rules/marlborough/rules.yaml:736:15\n3603 rules/marlborough/rules.yaml:737:19\n3606 rules/marlborough/rules.yaml:739:15\n3607 rules/marlborough/rules.yaml:740:15\n3614 rules/marlborough/rules.yaml:741:15\n3621 rules/marlborough/rules.yaml:742:15\n3627 rules/marlborough/rules.yaml:743:19\n3630 rules/marlborough/rules.yaml:745:15\n3637 rules/marlborough/rules.yaml:746:15\n3644 rules/marlborough/rules.yaml:747:15\n3647 rules/marlborough/rules.yaml:748:19\n3648 rules/marlborough/rules.yaml:749:19\n3649 rules/marlborough/rules.yaml:750:15\n3656 rules/marlborough/rules.yaml:751:15\n3663 rules/marlborough/rules.yaml:752:15\n3664 rules/marlborough/rules.yaml:753:19\n3667 rules/marlborough/rules.yaml:755:15\n3668 rules/marlborough/rules.yaml:756:19\n3669 rules/marlborough/rules.yaml:757:15\n3670 rules/marlborough/rules.yaml:758:15\n3671 rules/marlborough/rules.yaml:759:15\n3678 rules/marlborough/rules.yaml:760:15\n3685 rules/marlborough/rules.yaml:761:15\n3686 rules/marlborough/rules.yaml:762:19\n3703 rules/marlborough/rules.yaml:973:7\n3704 rules/marlborough/rules.yaml:974:7\n3705 rules/marlborough/rules.yaml:975:7\n3729 rules/marlborough/rules.yaml:976:7\n3730 rules/marlborough/rules.yaml:977:11\n3733 rules/marlborough/rules.yaml:978:7\n3734 rules/marlborough/rules.yaml:979:7\n3768 rules/marlborough/rules.yaml:947:7\n3769 rules/marlborough/rules.yaml:948:7\n3770 rules/marlborough/rules.yaml:949:7\n3771 rules/marlborough/rules.yaml:950:7\n3801 rules/marlborough/rules.yaml:953:7\n3802 rules/marlborough/rules.yaml:954:7\n3803 rules/marlborough/rules.yaml:955:7\n3804 rules/marlborough/rules.yaml:956:11\n3807 rules/marlborough/rules.yaml:957:7\n3808 rules/marlborough/rules.yaml:958:11\n3811 rules/marlborough/rules.yaml:959:7\n3812 rules/marlborough/rules.yaml:960:7\n3813 rules/marlborough/rules.yaml:961:7\n3814 rules/marlborough/rules.yaml:962:7\n3815 rules/marlborough/rules.yaml:963:7\n3816 rules/marlborough/rules.yaml:964:7\n3844 rules/marlborough/rules.yaml:1014:7\n3845 rules/marlborough/rules.yaml:1015:7\n3852 rules/marlborough/rules.yaml:1016:7\n3878 rules/marlborough/rules.yaml:904:7\n3879 rules/marlborough/rules.yaml:905:7\n3880 rules/marlborough/rules.yaml:906:11\n3889 rules/marlborough/rules.yaml:908:11\n3893 rules/marlborough/rules.yaml:910:11\n3894 rules/marlborough/rules.yaml:911:11\n3905 rules/marlborough/rules.yaml:912:11\n3906 rules/marlborough/rules.yaml:913:15\n3908 rules/marlborough/rules.yaml:914:15\n3910 rules/marlborough/rules.yaml:916:15\n3911 rules/marlborough/rules.yaml:917:15\n3917 rules/marlborough/rules.yaml:919:11\n3936 rules/marlborough/rules.yaml:920:11\n3939 rules/marlborough/rules.yaml:924:19\n3940 rules/marlborough/rules.yaml:925:19\n3943 rules/marlborough/rules.yaml:927:19\n3944 rules/marlborough/rules.yaml:928:23\n3945 rules/marlborough/rules.yaml:929:23\n3947 rules/marlborough/rules.yaml:931:23\n3948 rules/marlborough/rules.yaml:932:23\n3951 rules/marlborough/rules.yaml:934:19\n3952 rules/marlborough/rules.yaml:935:19\n3955 rules/marlborough/rules.yaml:922:19\n3978 rules/marlborough/rules.yaml:988:7\n3979 rules/marlborough/rules.yaml:989:7\n3993 rules/marlborough/rules.yaml:990:11\n3994 rules/marlborough/rules.yaml:991:11\n4013 rules/marlborough/rules.yaml:992:11\n4014 rules/marlborough/rules.yaml:993:11\n4023 rules/marlborough/rules.yaml:994:15\n4048 rules/marlborough/rules.yaml:995:15\n4049 rules/marlborough/rules.yaml:996:19\n4055 rules/marlborough/rules.yaml:998:19\n4056 rules/marlborough/rules.yaml:999:19\n4064 rules/marlborough/rules.yaml:1000:23\n4074 rules/marlborough/rules.yaml:1001:19\n4079 rules/marlborough/rules.yaml:1002:23\n4084 rules/marlborough/rules.yaml:1004:23\n4101 rules/marlborough/rules.yaml:886:7\n4102 rules/marlborough/rules.yaml:887:7\n4113 rules/marlborough/rules.yaml:888:7\n4114 rules/marlborough/rules.yaml:890:15\n4115 rules/marlborough/rules.yaml:891:19\n4119 rules/marlborough/rules.yaml:892:23\n4122 rules/marlborough/rules.yaml:894:15\n4125 rules/marlborough/rules.yaml:896:15\n4127 rules/marlborough/rules.yaml:897:7\n4150 rules/marlborough/rules.yaml:581:7\n4151 rules/marlborough/rules.yaml:582:7\n4154 rules/marlborough/rules.yaml:583:7\n4155 rules/marlborough/rules.yaml:584:11\n4156 rules/marlborough/rules.yaml:585:15\n4157 rules/marlborough/rules.yaml:586:7\n4158 rules/marlborough/rules.yaml:587:7\n4159 rules/marlborough/rules.yaml:588:7\n4164 rules/marlborough/rules.yaml:589:11\n4165 rules/marlborough/rules.yaml:590:11\n4166 rules/marlborough/rules.yaml:591:11\n4172 rules/marlborough/rules.yaml:592:11\n4181 rules/marlborough/rules.yaml:593:11\n4182 rules/marlborough/rules.yaml:594:15\n4183 rules/marlborough/rules.yaml:595:19\n4191 rules/marlborough/rules.yaml:597:15\n4204 rules/marlborough/rules.yaml:598:15\n4205 rules/marlborough/rules.yaml:599:19\n4207 rules/marlborough/rules.yaml:600:15\n4210 rules/marlborough/rules.yaml:601:7\n4211 rules/marlborough/rules.yaml:602:7\n4241 rules/marlborough/rules.yaml:1040:3\n4246 rules/marlborough/rules.yaml:1040:3\n4249 rules/marlborough/rules.yaml:1040:3\n4250 rules/marlborough/rules.yaml:1040:3\n4251 rules/marlborough/rules.yaml:1040:3\n4252 rules/marlborough/rules.yaml:1040:3\n4253 rules/marlborough/rules.yaml:1040:3\n4254 rules/marlborough/rules.yaml:1040:3\n4267 rules/marlborough/rules.yaml:1040:3\n4268 rules/marlborough/rules.yaml:1040:3\n4280 rules/marlborough/rules.yaml:1040:3\n4286 rules/marlborough/rules.yaml:1040:3\n4291 rules/marlborough/rules.yaml:1040:3\n4292 rules/marlborough/rules.yaml:1040:3\n4314 rules/marlborough/rules.yaml:1040:3\n4354 rules/marlborough/rules.yaml:1040:3\n4355 rules/marlborough/rules.yaml:1040:3\n4357 rules/marlborough/rules.yaml:1040:3\n4358 rules/marlborough/rules.yaml:1040:3\n4362 rules/marlborough/rules.yaml:1040:3\n4387 rules/marlborough/rules.yaml:609:7\n4388 rules/marlborough/rules.yaml:610:7\n4391 rules/marlborough/rules.yaml:614:11\n4399 rules/marlborough/rules.yaml:611:11\n4405 rules/marlborough/rules.yaml:612:11\n4422 rules/marlborough/rules.yaml:840:7\n4423 rules/marlborough/rules.yaml:841:11\n4424 rules/marlborough/rules.yaml:842:7\n4425 rules/marlborough/rules.yaml:843:7\n4426 rules/marlborough/rules.yaml:844:7\n4437 rules/marlborough/rules.yaml:845:11\n4444 rules/marlborough/rules.yaml:846:11\n4445 rules/marlborough/rules.yaml:847:15\n4447 rules/marlborough/rules.yaml:849:15\n4448 rules/marlborough/rules.yaml:850:11\n4472 rules/marlborough/rules.yaml:492:7\n4473 rules/marlborough/rules.yaml:493:7\n4474 rules/marlborough/rules.yaml:494:11\n4475 rules/marlborough/rules.yaml:495:7\n4476 rules/marlborough/rules.yaml:496:11\n4477 rules/marlborough/rules.yaml:497:11\n4478 rules/marlborough/rules.yaml:498:7\n4479 rules/marlborough/rules.yaml:499:11\n4480 rules/marlborough/rules.yaml:500:15\n4481 rules/marlborough/rules.yaml:501:7\n4482 rules/marlborough/rules.yaml:502:7\n4483 rules/marlborough/rules.yaml:503:11\n4484 rules/marlborough/rules.yaml:504:7\n4485 rules/marlborough/rules.yaml:505:7\n4486 rules/marlborough/rules.yaml:506:7\n4487 rules/marlborough/rules.yaml:507:7\n4496 rules/marlborough/rules.yaml:508:7\n4497 rules/marlborough/rules.yaml:509:11\n4498 rules/marlborough/rules.yaml:510:11\n4499 rules/marlborough/rules.yaml:511:15\n4500 rules/marlborough/rules.yaml:512:11\n4501 rules/marlborough/rules.yaml:513:7\n4514 rules/marlborough/rules.yaml:514:7\n4515 rules/marlborough/rules.yaml:515:11\n4517 rules/marlborough/rules.yaml:516:7\n4544 rules/marlborough/rules.yaml:788:7\n4550 rules/marlborough/rules.yaml:789:7\n4551 rules/marlborough/rules.yaml:790:7\n4552 rules/marlborough/rules.yaml:791:11\n4564 rules/marlborough/rules.yaml:792:7\n4581 rules/marlborough/rules.yaml:793:7\n4582 rules/marlborough/rules.yaml:794:11\n4583 rules/marlborough/rules.yaml:795:11\n4584 rules/marlborough/rules.yaml:796:11\n4585 rules/marlborough/rules.yaml:797:7\n4586 rules/marlborough/rules.yaml:798:7\n4587 rules/marlborough/rules.yaml:799:7\n4593 rules/marlborough/rules.yaml:800:7\n4611 rules/marlborough/rules.yaml:801:7\n4612 rules/marlborough/rules.yaml:802:11\n4613 rules/marlborough/rules.yaml:803:11\n4614 rules/marlborough/rules.yaml:804:7\n4625 rules/marlborough/rules.yaml:805:7\n4643 rules/marlborough/rules.yaml:806:7\n4644 rules/marlborough/rules.yaml:807:11\n4645 rules/marlborough/rules.yaml:808:7\n4646 rules/marlborough/rules.yaml:809:11\n4647 rules/marlborough/rules.yaml:810:15\n4649 rules/marlborough/rules.yaml:811:11\n4651 rules/marlborough/rules.yaml:813:11\n4652 rules/marlborough/rules.yaml:814:7\n4657 rules/marlborough/rules.yaml:815:11\n4658 rules/marlborough/rules.yaml:816:11\n4659 rules/marlborough/rules.yaml:817:11\n4664 rules/marlborough/rules.yaml:818:15\n4665 rules/marlborough/rules.yaml:819:15\n4673 rules/marlborough/rules.yaml:820:19\n4681 rules/marlborough/rules.yaml:821:19\n4684 rules/marlborough/rules.yaml:822:7\n4689 rules/marlborough/rules.yaml:823:7\n4690 rules/marlborough/rules.yaml:824:11\n4691 rules/marlborough/rules.yaml:825:7\n4692 rules/marlborough/rules.yaml:826:7\n4693 rules/marlborough/rules.yaml:827:11\n4694 rules/marlborough/rules.yaml:828:7\n4707 rules/marlborough/rules.yaml:829:7\n4712 rules/marlborough/rules.yaml:830:11\n4718 rules/marlborough/rules.yaml:831:11\n4756 rules/marlborough/rules.yaml:462:7\n4757 rules/marlborough/rules.yaml:463:7\n4758 rules/marlborough/rules.yaml:464:7\n4769 rules/marlborough/rules.yaml:465:11\n4770 rules/marlborough/rules.yaml:466:11\n4788 rules/marlborough/rules.yaml:467:11\n4789 rules/marlborough/rules.yaml:468:11\n4790 rules/marlborough/rules.yaml:469:11\n4794 rules/marlborough/rules.yaml:470:7\n4795 rules/marlborough/rules.yaml:471:11\n4805 rules/marlborough/flow.yaml:62:7\n4810 rules/marlborough/flow.yaml:63:11\n4825 rules/marlborough/flow.yaml:44:7\n4842 rules/marlborough/rules.yaml:543:7\n4848 rules/marlborough/rules.yaml:544:7\n4849 rules/marlborough/rules.yaml:545:11\n4850 rules/marlborough/rules.yaml:546:7\n4861 rules/marlborough/rules.yaml:547:7\n4862 rules/marlborough/rules.yaml:548:7"
+_ORIGINS = "736 rules/marlborough/rules.yaml:222:7\n737 rules/marlborough/rules.yaml:223:7\n756 rules/marlborough/rules.yaml:119:7\n757 rules/marlborough/rules.yaml:120:7\n758 rules/marlborough/rules.yaml:121:11\n759 rules/marlborough/rules.yaml:122:11\n760 rules/marlborough/rules.yaml:123:15\n761 rules/marlborough/rules.yaml:124:7\n779 rules/marlborough/rules.yaml:397:7\n788 rules/marlborough/rules.yaml:398:7\n793 rules/marlborough/rules.yaml:399:7\n794 rules/marlborough/rules.yaml:400:7\n795 rules/marlborough/rules.yaml:401:7\n800 rules/marlborough/rules.yaml:402:11\n801 rules/marlborough/rules.yaml:403:11\n802 rules/marlborough/rules.yaml:404:11\n803 rules/marlborough/rules.yaml:405:11\n804 rules/marlborough/rules.yaml:406:11\n805 rules/marlborough/rules.yaml:407:7\n810 rules/marlborough/rules.yaml:1228:1\n815 rules/marlborough/rules.yaml:1228:1\n822 rules/marlborough/rules.yaml:1228:1\n830 rules/marlborough/rules.yaml:1228:1\n838 rules/marlborough/rules.yaml:1228:1\n846 rules/marlborough/rules.yaml:1228:1\n854 rules/marlborough/rules.yaml:1228:1\n863 rules/marlborough/rules.yaml:1228:1\n867 rules/marlborough/rules.yaml:202:7\n868 rules/marlborough/rules.yaml:203:11\n869 rules/marlborough/rules.yaml:204:7\n870 rules/marlborough/rules.yaml:205:7\n880 rules/marlborough/rules.yaml:206:7\n881 rules/marlborough/rules.yaml:207:7\n884 rules/marlborough/rules.yaml:208:7\n885 rules/marlborough/rules.yaml:209:11\n893 rules/marlborough/rules.yaml:210:11\n894 rules/marlborough/rules.yaml:211:7\n899 rules/marlborough/rules.yaml:212:7\n912 rules/marlborough/rules.yaml:364:7\n913 rules/marlborough/rules.yaml:365:7\n918 rules/marlborough/rules.yaml:366:11\n920 rules/marlborough/rules.yaml:368:11\n921 rules/marlborough/rules.yaml:369:7\n922 rules/marlborough/rules.yaml:370:7\n931 rules/marlborough/rules.yaml:371:11\n932 rules/marlborough/rules.yaml:372:7\n937 rules/marlborough/rules.yaml:373:7\n945 rules/marlborough/rules.yaml:374:11\n946 rules/marlborough/rules.yaml:375:7\n949 rules/marlborough/rules.yaml:376:11\n960 rules/marlborough/rules.yaml:377:7\n970 rules/marlborough/rules.yaml:378:11\n971 rules/marlborough/rules.yaml:379:7\n981 rules/marlborough/rules.yaml:380:11\n982 rules/marlborough/rules.yaml:381:7\n992 rules/marlborough/rules.yaml:382:11\n993 rules/marlborough/rules.yaml:383:7\n1003 rules/marlborough/rules.yaml:384:11\n1004 rules/marlborough/rules.yaml:385:7\n1008 rules/marlborough/rules.yaml:346:7\n1020 rules/marlborough/rules.yaml:164:7\n1021 rules/marlborough/rules.yaml:165:7\n1022 rules/marlborough/rules.yaml:166:11\n1023 rules/marlborough/rules.yaml:167:7\n1024 rules/marlborough/rules.yaml:168:11\n1025 rules/marlborough/rules.yaml:169:7\n1029 rules/marlborough/rules.yaml:48:7\n1038 rules/marlborough/rules.yaml:49:7\n1046 rules/marlborough/rules.yaml:140:7\n1050 rules/marlborough/rules.yaml:83:7\n1057 rules/marlborough/rules.yaml:73:7\n1072 rules/marlborough/rules.yaml:326:7\n1076 rules/marlborough/rules.yaml:148:7\n1077 rules/marlborough/rules.yaml:149:7\n1078 rules/marlborough/rules.yaml:150:11\n1079 rules/marlborough/rules.yaml:151:11\n1080 rules/marlborough/rules.yaml:152:15\n1081 rules/marlborough/rules.yaml:153:7\n1094 rules/marlborough/rules.yaml:273:7\n1095 rules/marlborough/rules.yaml:274:7\n1096 rules/marlborough/rules.yaml:275:11\n1097 rules/marlborough/rules.yaml:276:7\n1098 rules/marlborough/rules.yaml:277:11\n1099 rules/marlborough/rules.yaml:278:7\n1107 rules/marlborough/rules.yaml:279:7\n1108 rules/marlborough/rules.yaml:280:7\n1114 rules/marlborough/rules.yaml:281:11\n1115 rules/marlborough/rules.yaml:282:7\n1116 rules/marlborough/rules.yaml:283:11\n1124 rules/marlborough/rules.yaml:284:11\n1130 rules/marlborough/rules.yaml:285:7\n1134 rules/marlborough/rules.yaml:91:7\n1141 rules/marlborough/rules.yaml:92:11\n1142 rules/marlborough/rules.yaml:93:7\n1143 rules/marlborough/rules.yaml:94:7\n1144 rules/marlborough/rules.yaml:95:11\n1145 rules/marlborough/rules.yaml:96:7\n1149 rules/marlborough/rules.yaml:59:7\n1150 rules/marlborough/rules.yaml:60:11\n1151 rules/marlborough/rules.yaml:61:7\n1152 rules/marlborough/rules.yaml:62:7\n1153 rules/marlborough/rules.yaml:63:11\n1157 rules/marlborough/rules.yaml:64:15\n1158 rules/marlborough/rules.yaml:65:7\n1162 rules/marlborough/rules.yaml:334:7\n1166 rules/marlborough/rules.yaml:104:7\n1167 rules/marlborough/rules.yaml:105:11\n1168 rules/marlborough/rules.yaml:106:7\n1169 rules/marlborough/rules.yaml:107:7\n1170 rules/marlborough/rules.yaml:108:11\n1171 rules/marlborough/rules.yaml:109:7\n1175 rules/marlborough/rules.yaml:21:7\n1179 rules/marlborough/rules.yaml:132:7\n1180 rules/marlborough/rules.yaml:133:7\n1184 rules/marlborough/rules.yaml:320:7\n1192 rules/marlborough/rules.yaml:295:7\n1193 rules/marlborough/rules.yaml:296:7\n1194 rules/marlborough/rules.yaml:297:11\n1195 rules/marlborough/rules.yaml:298:7\n1198 rules/marlborough/rules.yaml:299:11\n1199 rules/marlborough/rules.yaml:300:7\n1203 rules/marlborough/rules.yaml:301:11\n1204 rules/marlborough/rules.yaml:302:7\n1208 rules/marlborough/rules.yaml:30:7\n1209 rules/marlborough/rules.yaml:31:11\n1210 rules/marlborough/rules.yaml:32:7\n1214 rules/marlborough/rules.yaml:257:7\n1215 rules/marlborough/rules.yaml:258:7\n1219 rules/marlborough/rules.yaml:259:11\n1220 rules/marlborough/rules.yaml:260:7\n1221 rules/marlborough/rules.yaml:261:11\n1222 rules/marlborough/rules.yaml:262:7\n1226 rules/marlborough/rules.yaml:245:7\n1231 rules/marlborough/rules.yaml:246:7\n1240 rules/marlborough/rules.yaml:233:7\n1241 rules/marlborough/rules.yaml:234:11\n1242 rules/marlborough/rules.yaml:235:7\n1243 rules/marlborough/rules.yaml:236:11\n1244 rules/marlborough/rules.yaml:237:7\n1248 rules/marlborough/rules.yaml:40:7\n1255 rules/marlborough/rules.yaml:310:7\n1260 rules/marlborough/rules.yaml:311:7\n1261 rules/marlborough/rules.yaml:312:7\n1269 rules/marlborough/rules.yaml:354:7\n1276 rules/marlborough/rules.yaml:1188:3\n1283 rules/marlborough/rules.yaml:1188:3\n1298 rules/marlborough/rules.yaml:1209:3\n1305 rules/marlborough/rules.yaml:1209:3\n1313 rules/marlborough/rules.yaml:181:7\n1314 rules/marlborough/rules.yaml:182:7\n1315 rules/marlborough/rules.yaml:183:7\n1316 rules/marlborough/rules.yaml:184:7\n1317 rules/marlborough/rules.yaml:185:11\n1318 rules/marlborough/rules.yaml:186:11\n1325 rules/marlborough/rules.yaml:187:15\n1339 rules/marlborough/rules.yaml:188:7\n1343 rules/marlborough/cards.yaml:383:14\n1347 rules/marlborough/cards.yaml:391:14\n1351 rules/marlborough/cards.yaml:15:14\n1355 rules/marlborough/cards.yaml:23:14\n1359 rules/marlborough/cards.yaml:31:14\n1363 rules/marlborough/cards.yaml:39:14\n1367 rules/marlborough/cards.yaml:47:14\n1371 rules/marlborough/cards.yaml:55:14\n1375 rules/marlborough/cards.yaml:63:14\n1379 rules/marlborough/cards.yaml:71:14\n1383 rules/marlborough/cards.yaml:79:14\n1387 rules/marlborough/cards.yaml:87:14\n1391 rules/marlborough/cards.yaml:95:14\n1395 rules/marlborough/cards.yaml:103:14\n1399 rules/marlborough/cards.yaml:111:14\n1403 rules/marlborough/cards.yaml:119:14\n1407 rules/marlborough/cards.yaml:127:14\n1411 rules/marlborough/cards.yaml:199:14\n1415 rules/marlborough/cards.yaml:135:14\n1419 rules/marlborough/cards.yaml:143:14\n1423 rules/marlborough/cards.yaml:151:14\n1427 rules/marlborough/cards.yaml:159:14\n1431 rules/marlborough/cards.yaml:167:14\n1435 rules/marlborough/cards.yaml:175:14\n1439 rules/marlborough/cards.yaml:183:14\n1443 rules/marlborough/cards.yaml:191:14\n1447 rules/marlborough/cards.yaml:271:14\n1451 rules/marlborough/cards.yaml:279:14\n1455 rules/marlborough/cards.yaml:287:14\n1459 rules/marlborough/cards.yaml:295:14\n1463 rules/marlborough/cards.yaml:303:14\n1467 rules/marlborough/cards.yaml:311:14\n1471 rules/marlborough/cards.yaml:319:14\n1475 rules/marlborough/cards.yaml:327:14\n1479 rules/marlborough/cards.yaml:335:14\n1483 rules/marlborough/cards.yaml:343:14\n1487 rules/marlborough/cards.yaml:351:14\n1491 rules/marlborough/cards.yaml:359:14\n1495 rules/marlborough/cards.yaml:367:14\n1499 rules/marlborough/cards.yaml:375:14\n1503 rules/marlborough/cards.yaml:207:14\n1507 rules/marlborough/cards.yaml:215:14\n1511 rules/marlborough/cards.yaml:223:14\n1515 rules/marlborough/cards.yaml:231:14\n1519 rules/marlborough/cards.yaml:239:14\n1523 rules/marlborough/cards.yaml:247:14\n1527 rules/marlborough/cards.yaml:255:14\n1531 rules/marlborough/cards.yaml:263:14\n1535 rules/marlborough/rules.yaml:1253:9\n1543 rules/marlborough/rules.yaml:1268:9\n1544 rules/marlborough/rules.yaml:1269:9\n1551 rules/marlborough/rules.yaml:1260:9\n1552 rules/marlborough/rules.yaml:1261:9\n1557 rules/marlborough/rules.yaml:1243:9\n1559 rules/marlborough/rules.yaml:1244:9\n1564 rules/marlborough/rules.yaml:515:7\n1568 rules/marlborough/rules.yaml:516:11\n1569 rules/marlborough/rules.yaml:517:11\n1575 rules/marlborough/rules.yaml:415:7\n1576 rules/marlborough/rules.yaml:416:7\n1583 rules/marlborough/rules.yaml:417:11\n1584 rules/marlborough/rules.yaml:418:11\n1588 rules/marlborough/rules.yaml:419:11\n1592 rules/marlborough/rules.yaml:478:7\n1595 rules/marlborough/rules.yaml:479:11\n1596 rules/marlborough/rules.yaml:480:11\n1597 rules/marlborough/rules.yaml:481:15\n1600 rules/marlborough/rules.yaml:482:15\n1602 rules/marlborough/rules.yaml:483:15\n1603 rules/marlborough/rules.yaml:484:15\n1605 rules/marlborough/rules.yaml:485:15\n1606 rules/marlborough/rules.yaml:486:11\n1608 rules/marlborough/rules.yaml:487:7\n1610 rules/marlborough/rules.yaml:488:7\n1615 rules/marlborough/flow.yaml:79:7\n1616 rules/marlborough/flow.yaml:80:7\n1617 rules/marlborough/flow.yaml:81:11\n1621 rules/marlborough/rules.yaml:592:7\n1622 rules/marlborough/rules.yaml:593:11\n1623 rules/marlborough/rules.yaml:594:7\n1624 rules/marlborough/rules.yaml:595:7\n1625 rules/marlborough/rules.yaml:597:15\n1627 rules/marlborough/rules.yaml:598:15\n1628 rules/marlborough/rules.yaml:599:15\n1629 rules/marlborough/rules.yaml:600:15\n1631 rules/marlborough/rules.yaml:602:15\n1633 rules/marlborough/rules.yaml:603:15\n1634 rules/marlborough/rules.yaml:604:15\n1635 rules/marlborough/rules.yaml:605:15\n1637 rules/marlborough/rules.yaml:607:15\n1641 rules/marlborough/rules.yaml:806:7\n1642 rules/marlborough/rules.yaml:807:11\n1643 rules/marlborough/rules.yaml:808:15\n1644 rules/marlborough/rules.yaml:809:15\n1657 rules/marlborough/rules.yaml:810:15\n1658 rules/marlborough/rules.yaml:811:15\n1670 rules/marlborough/rules.yaml:812:15\n1671 rules/marlborough/rules.yaml:813:19\n1672 rules/marlborough/rules.yaml:814:19\n1678 rules/marlborough/rules.yaml:426:7\n1679 rules/marlborough/rules.yaml:427:7\n1684 rules/marlborough/rules.yaml:428:11\n1685 rules/marlborough/rules.yaml:429:11\n1688 rules/marlborough/rules.yaml:430:11\n1689 rules/marlborough/rules.yaml:431:7\n1690 rules/marlborough/rules.yaml:432:7\n1695 rules/marlborough/rules.yaml:1136:7\n1696 rules/marlborough/rules.yaml:1137:7\n1697 rules/marlborough/rules.yaml:1138:7\n1698 rules/marlborough/rules.yaml:1139:7\n1699 rules/marlborough/rules.yaml:1140:7\n1701 rules/marlborough/rules.yaml:1141:7\n1703 rules/marlborough/rules.yaml:1142:7\n1704 rules/marlborough/rules.yaml:1143:7\n1705 rules/marlborough/rules.yaml:1144:11\n1710 rules/marlborough/rules.yaml:904:7\n1711 rules/marlborough/rules.yaml:905:7\n1712 rules/marlborough/rules.yaml:906:7\n1713 rules/marlborough/rules.yaml:907:7\n1714 rules/marlborough/rules.yaml:908:7\n1715 rules/marlborough/rules.yaml:909:7\n1716 rules/marlborough/rules.yaml:910:11\n1717 rules/marlborough/rules.yaml:911:15\n1718 rules/marlborough/rules.yaml:912:15\n1719 rules/marlborough/rules.yaml:913:19\n1724 rules/marlborough/rules.yaml:914:19\n1725 rules/marlborough/rules.yaml:915:23\n1727 rules/marlborough/rules.yaml:916:23\n1729 rules/marlborough/rules.yaml:918:23\n1731 rules/marlborough/rules.yaml:919:23\n1732 rules/marlborough/rules.yaml:920:7\n1738 rules/marlborough/rules.yaml:1097:7\n1739 rules/marlborough/rules.yaml:1098:7\n1740 rules/marlborough/rules.yaml:1099:7\n1741 rules/marlborough/rules.yaml:1100:7\n1742 rules/marlborough/rules.yaml:1101:7\n1744 rules/marlborough/rules.yaml:1102:7\n1745 rules/marlborough/rules.yaml:1104:15\n1746 rules/marlborough/rules.yaml:1105:19\n1748 rules/marlborough/rules.yaml:1107:19\n1750 rules/marlborough/rules.yaml:1109:15\n1753 rules/marlborough/rules.yaml:1111:15\n1757 rules/marlborough/flow.yaml:10:7\n1758 rules/marlborough/flow.yaml:11:11\n1762 rules/marlborough/flow.yaml:15:7\n1763 rules/marlborough/flow.yaml:16:11\n1764 rules/marlborough/flow.yaml:17:15\n1767 rules/marlborough/flow.yaml:18:19\n1768 rules/marlborough/flow.yaml:19:19\n1774 rules/marlborough/rules.yaml:465:7\n1775 rules/marlborough/rules.yaml:466:11\n1777 rules/marlborough/rules.yaml:468:11\n1778 rules/marlborough/rules.yaml:469:7\n1780 rules/marlborough/rules.yaml:470:7\n1781 rules/marlborough/rules.yaml:471:11\n1786 rules/marlborough/rules.yaml:439:7\n1787 rules/marlborough/rules.yaml:440:7\n1793 rules/marlborough/flow.yaml:63:7\n1798 rules/marlborough/flow.yaml:64:7\n1803 rules/marlborough/flow.yaml:65:7\n1805 rules/marlborough/flow.yaml:66:7\n1806 rules/marlborough/flow.yaml:67:11\n1808 rules/marlborough/flow.yaml:69:11\n1813 rules/marlborough/flow.yaml:24:7\n1814 rules/marlborough/flow.yaml:25:11\n1819 rules/marlborough/flow.yaml:26:11\n1822 rules/marlborough/flow.yaml:28:11\n1823 rules/marlborough/flow.yaml:29:11\n1824 rules/marlborough/flow.yaml:30:15\n1825 rules/marlborough/flow.yaml:31:11\n1826 rules/marlborough/flow.yaml:32:15\n1827 rules/marlborough/flow.yaml:33:15\n1828 rules/marlborough/flow.yaml:34:15\n1833 rules/marlborough/flow.yaml:35:19\n1834 rules/marlborough/flow.yaml:36:19\n1835 rules/marlborough/flow.yaml:37:19\n1837 rules/marlborough/flow.yaml:38:15\n1838 rules/marlborough/flow.yaml:39:11\n1841 rules/marlborough/flow.yaml:40:11\n1846 rules/marlborough/flow.yaml:58:7\n1847 rules/marlborough/flow.yaml:59:11\n1851 rules/marlborough/flow.yaml:44:7\n1852 rules/marlborough/flow.yaml:45:11\n1857 rules/marlborough/rules.yaml:447:7\n1858 rules/marlborough/rules.yaml:448:11\n1859 rules/marlborough/rules.yaml:449:11\n1861 rules/marlborough/rules.yaml:450:7\n1862 rules/marlborough/rules.yaml:451:7\n1863 rules/marlborough/rules.yaml:452:7\n1864 rules/marlborough/rules.yaml:453:7\n1865 rules/marlborough/rules.yaml:454:11\n1869 rules/marlborough/rules.yaml:456:11\n1877 rules/marlborough/rules.yaml:458:11\n1889 rules/marlborough/rules.yaml:1203:7\n1892 rules/marlborough/rules.yaml:1204:7\n1893 rules/marlborough/rules.yaml:1205:11\n1895 rules/marlborough/rules.yaml:1207:11\n1896 rules/marlborough/rules.yaml:1208:7\n1903 rules/marlborough/rules.yaml:1223:7\n1906 rules/marlborough/rules.yaml:1224:7\n1907 rules/marlborough/rules.yaml:1225:7\n2280 rules/marlborough/rules.yaml:563:7\n2283 rules/marlborough/rules.yaml:564:11\n2284 rules/marlborough/rules.yaml:565:7\n2293 rules/marlborough/rules.yaml:566:7\n2294 rules/marlborough/rules.yaml:567:11\n2295 rules/marlborough/rules.yaml:568:7\n2296 rules/marlborough/rules.yaml:569:7\n2297 rules/marlborough/rules.yaml:570:11\n2299 rules/marlborough/rules.yaml:571:7\n2300 rules/marlborough/rules.yaml:572:11\n2304 rules/marlborough/rules.yaml:662:7\n2305 rules/marlborough/rules.yaml:663:7\n2308 rules/marlborough/rules.yaml:664:7\n2309 rules/marlborough/rules.yaml:665:11\n2311 rules/marlborough/rules.yaml:666:7\n2312 rules/marlborough/rules.yaml:667:11\n2314 rules/marlborough/rules.yaml:668:7\n2315 rules/marlborough/rules.yaml:669:7\n2316 rules/marlborough/rules.yaml:671:7\n2317 rules/marlborough/rules.yaml:672:11\n2323 rules/marlborough/rules.yaml:673:11\n2331 rules/marlborough/rules.yaml:676:11\n2332 rules/marlborough/rules.yaml:678:11\n2333 rules/marlborough/rules.yaml:680:19\n2335 rules/marlborough/rules.yaml:683:19\n2340 rules/marlborough/rules.yaml:685:19\n2346 rules/marlborough/rules.yaml:689:11\n2352 rules/marlborough/rules.yaml:692:11\n2353 rules/marlborough/rules.yaml:694:11\n2354 rules/marlborough/rules.yaml:695:11\n2355 rules/marlborough/rules.yaml:696:11\n2356 rules/marlborough/rules.yaml:698:19\n2357 rules/marlborough/rules.yaml:699:19\n2363 rules/marlborough/rules.yaml:700:23\n2364 rules/marlborough/rules.yaml:701:23\n2366 rules/marlborough/rules.yaml:703:19\n2367 rules/marlborough/rules.yaml:704:23\n2369 rules/marlborough/rules.yaml:706:23\n2373 rules/marlborough/rules.yaml:710:19\n2374 rules/marlborough/rules.yaml:711:19\n2375 rules/marlborough/rules.yaml:712:19\n2376 rules/marlborough/rules.yaml:713:23\n2380 rules/marlborough/rules.yaml:717:19\n2381 rules/marlborough/rules.yaml:718:19\n2382 rules/marlborough/rules.yaml:719:19\n2396 rules/marlborough/rules.yaml:720:23\n2398 rules/marlborough/rules.yaml:722:19\n2405 rules/marlborough/rules.yaml:1188:3\n2406 rules/marlborough/rules.yaml:1188:3\n2409 rules/marlborough/rules.yaml:1188:3\n2410 rules/marlborough/rules.yaml:1188:3\n2411 rules/marlborough/rules.yaml:1188:3\n2412 rules/marlborough/rules.yaml:1188:3\n2413 rules/marlborough/rules.yaml:1188:3\n2414 rules/marlborough/rules.yaml:1188:3\n2421 rules/marlborough/rules.yaml:1188:3\n2422 rules/marlborough/rules.yaml:1188:3\n2423 rules/marlborough/rules.yaml:1188:3\n2424 rules/marlborough/rules.yaml:1188:3\n2438 rules/marlborough/rules.yaml:1188:3\n2439 rules/marlborough/rules.yaml:1188:3\n2441 rules/marlborough/rules.yaml:1188:3\n2442 rules/marlborough/rules.yaml:1188:3\n2443 rules/marlborough/rules.yaml:1188:3\n2445 rules/marlborough/rules.yaml:1188:3\n2446 rules/marlborough/rules.yaml:1188:3\n2449 rules/marlborough/rules.yaml:1188:3\n2465 rules/marlborough/rules.yaml:733:7\n2466 rules/marlborough/rules.yaml:734:7\n2467 rules/marlborough/rules.yaml:735:7\n2472 rules/marlborough/rules.yaml:736:7\n2473 rules/marlborough/rules.yaml:737:7\n2477 rules/marlborough/rules.yaml:738:7\n2481 rules/marlborough/rules.yaml:739:7\n2482 rules/marlborough/rules.yaml:740:11\n2483 rules/marlborough/rules.yaml:741:7\n2484 rules/marlborough/rules.yaml:742:7\n2485 rules/marlborough/rules.yaml:743:7\n2490 rules/marlborough/rules.yaml:744:7\n2495 rules/marlborough/rules.yaml:745:7\n2496 rules/marlborough/rules.yaml:746:7\n2497 rules/marlborough/rules.yaml:747:7\n2498 rules/marlborough/rules.yaml:748:7\n2499 rules/marlborough/rules.yaml:749:7\n2500 rules/marlborough/rules.yaml:750:7\n2501 rules/marlborough/rules.yaml:751:7\n2502 rules/marlborough/rules.yaml:752:7\n2503 rules/marlborough/rules.yaml:753:7\n2504 rules/marlborough/rules.yaml:754:7\n2505 rules/marlborough/rules.yaml:755:7\n2522 rules/marlborough/rules.yaml:756:7\n2523 rules/marlborough/rules.yaml:757:7\n2524 rules/marlborough/rules.yaml:758:11\n2551 rules/marlborough/rules.yaml:759:7\n2552 rules/marlborough/rules.yaml:760:7\n2553 rules/marlborough/rules.yaml:762:15\n2554 rules/marlborough/rules.yaml:763:19\n2555 rules/marlborough/rules.yaml:764:15\n2556 rules/marlborough/rules.yaml:765:15\n2557 rules/marlborough/rules.yaml:766:15\n2558 rules/marlborough/rules.yaml:767:19\n2560 rules/marlborough/rules.yaml:769:15\n2561 rules/marlborough/rules.yaml:770:15\n2562 rules/marlborough/rules.yaml:771:15\n2563 rules/marlborough/rules.yaml:772:15\n2564 rules/marlborough/rules.yaml:773:15\n2565 rules/marlborough/rules.yaml:774:19\n2567 rules/marlborough/rules.yaml:776:15\n2568 rules/marlborough/rules.yaml:777:15\n2569 rules/marlborough/rules.yaml:778:15\n2570 rules/marlborough/rules.yaml:779:15\n2579 rules/marlborough/rules.yaml:780:19\n2581 rules/marlborough/rules.yaml:782:15\n2582 rules/marlborough/rules.yaml:783:15\n2583 rules/marlborough/rules.yaml:784:15\n2589 rules/marlborough/rules.yaml:785:19\n2590 rules/marlborough/rules.yaml:786:19\n2591 rules/marlborough/rules.yaml:787:15\n2592 rules/marlborough/rules.yaml:788:15\n2593 rules/marlborough/rules.yaml:789:15\n2594 rules/marlborough/rules.yaml:790:19\n2596 rules/marlborough/rules.yaml:792:15\n2597 rules/marlborough/rules.yaml:793:19\n2598 rules/marlborough/rules.yaml:794:15\n2599 rules/marlborough/rules.yaml:795:15\n2600 rules/marlborough/rules.yaml:796:15\n2601 rules/marlborough/rules.yaml:797:15\n2602 rules/marlborough/rules.yaml:798:15\n2603 rules/marlborough/rules.yaml:799:19\n2608 rules/marlborough/rules.yaml:1016:7\n2609 rules/marlborough/rules.yaml:1017:7\n2610 rules/marlborough/rules.yaml:1018:7\n2616 rules/marlborough/rules.yaml:1019:7\n2617 rules/marlborough/rules.yaml:1020:11\n2620 rules/marlborough/rules.yaml:1021:7\n2625 rules/marlborough/rules.yaml:990:7\n2626 rules/marlborough/rules.yaml:991:7\n2627 rules/marlborough/rules.yaml:992:7\n2628 rules/marlborough/rules.yaml:993:7\n2634 rules/marlborough/rules.yaml:996:7\n2638 rules/marlborough/rules.yaml:997:7\n2642 rules/marlborough/rules.yaml:998:7\n2643 rules/marlborough/rules.yaml:999:11\n2646 rules/marlborough/rules.yaml:1000:7\n2647 rules/marlborough/rules.yaml:1001:11\n2650 rules/marlborough/rules.yaml:1002:7\n2651 rules/marlborough/rules.yaml:1003:7\n2652 rules/marlborough/rules.yaml:1004:7\n2653 rules/marlborough/rules.yaml:1006:7\n2654 rules/marlborough/rules.yaml:1007:7\n2658 rules/marlborough/rules.yaml:1058:7\n2659 rules/marlborough/rules.yaml:1059:7\n2660 rules/marlborough/rules.yaml:1060:7\n2661 rules/marlborough/rules.yaml:1061:7\n2667 rules/marlborough/rules.yaml:947:7\n2668 rules/marlborough/rules.yaml:948:7\n2671 rules/marlborough/rules.yaml:951:11\n2673 rules/marlborough/rules.yaml:953:11\n2674 rules/marlborough/rules.yaml:954:11\n2675 rules/marlborough/rules.yaml:955:11\n2676 rules/marlborough/rules.yaml:956:15\n2679 rules/marlborough/rules.yaml:959:15\n2681 rules/marlborough/rules.yaml:962:11\n2689 rules/marlborough/rules.yaml:963:11\n2690 rules/marlborough/rules.yaml:965:19\n2692 rules/marlborough/rules.yaml:968:19\n2694 rules/marlborough/rules.yaml:970:19\n2695 rules/marlborough/rules.yaml:971:23\n2697 rules/marlborough/rules.yaml:974:23\n2699 rules/marlborough/rules.yaml:977:19\n2704 rules/marlborough/rules.yaml:1031:7\n2705 rules/marlborough/rules.yaml:1032:7\n2710 rules/marlborough/rules.yaml:1033:11\n2711 rules/marlborough/rules.yaml:1034:11\n2732 rules/marlborough/rules.yaml:1035:11\n2733 rules/marlborough/rules.yaml:1036:11\n2734 rules/marlborough/rules.yaml:1037:15\n2749 rules/marlborough/rules.yaml:1038:15\n2750 rules/marlborough/rules.yaml:1039:19\n2752 rules/marlborough/rules.yaml:1041:19\n2753 rules/marlborough/rules.yaml:1042:19\n2754 rules/marlborough/rules.yaml:1043:23\n2755 rules/marlborough/rules.yaml:1044:19\n2756 rules/marlborough/rules.yaml:1045:23\n2758 rules/marlborough/rules.yaml:1047:23\n2762 rules/marlborough/rules.yaml:929:7\n2763 rules/marlborough/rules.yaml:930:7\n2764 rules/marlborough/rules.yaml:931:7\n2765 rules/marlborough/rules.yaml:933:15\n2766 rules/marlborough/rules.yaml:934:19\n2770 rules/marlborough/rules.yaml:935:23\n2773 rules/marlborough/rules.yaml:937:15\n2776 rules/marlborough/rules.yaml:939:15\n2781 rules/marlborough/rules.yaml:618:7\n2782 rules/marlborough/rules.yaml:619:7\n2785 rules/marlborough/rules.yaml:620:7\n2786 rules/marlborough/rules.yaml:621:11\n2787 rules/marlborough/rules.yaml:622:15\n2788 rules/marlborough/rules.yaml:623:7\n2789 rules/marlborough/rules.yaml:624:7\n2790 rules/marlborough/rules.yaml:625:7\n2791 rules/marlborough/rules.yaml:626:11\n2792 rules/marlborough/rules.yaml:627:11\n2793 rules/marlborough/rules.yaml:628:11\n2799 rules/marlborough/rules.yaml:629:11\n2808 rules/marlborough/rules.yaml:630:11\n2809 rules/marlborough/rules.yaml:631:15\n2810 rules/marlborough/rules.yaml:632:19\n2812 rules/marlborough/rules.yaml:634:15\n2813 rules/marlborough/rules.yaml:635:15\n2814 rules/marlborough/rules.yaml:636:19\n2816 rules/marlborough/rules.yaml:638:7\n2817 rules/marlborough/rules.yaml:639:7\n2822 rules/marlborough/rules.yaml:1209:3\n2823 rules/marlborough/rules.yaml:1209:3\n2824 rules/marlborough/rules.yaml:1209:3\n2825 rules/marlborough/rules.yaml:1209:3\n2826 rules/marlborough/rules.yaml:1209:3\n2827 rules/marlborough/rules.yaml:1209:3\n2828 rules/marlborough/rules.yaml:1209:3\n2829 rules/marlborough/rules.yaml:1209:3\n2836 rules/marlborough/rules.yaml:1209:3\n2837 rules/marlborough/rules.yaml:1209:3\n2838 rules/marlborough/rules.yaml:1209:3\n2839 rules/marlborough/rules.yaml:1209:3\n2844 rules/marlborough/rules.yaml:1209:3\n2845 rules/marlborough/rules.yaml:1209:3\n2847 rules/marlborough/rules.yaml:1209:3\n2848 rules/marlborough/rules.yaml:1209:3\n2849 rules/marlborough/rules.yaml:1209:3\n2851 rules/marlborough/rules.yaml:1209:3\n2852 rules/marlborough/rules.yaml:1209:3\n2853 rules/marlborough/rules.yaml:1209:3\n2857 rules/marlborough/rules.yaml:1119:7\n2862 rules/marlborough/rules.yaml:1120:7\n2863 rules/marlborough/rules.yaml:1121:11\n2864 rules/marlborough/rules.yaml:1122:11\n2865 rules/marlborough/rules.yaml:1123:15\n2867 rules/marlborough/rules.yaml:1126:15\n2873 rules/marlborough/rules.yaml:646:7\n2874 rules/marlborough/rules.yaml:647:7\n2875 rules/marlborough/rules.yaml:648:11\n2876 rules/marlborough/rules.yaml:649:11\n2878 rules/marlborough/rules.yaml:651:11\n2921 rules/marlborough/rules.yaml:1228:1\n2922 rules/marlborough/rules.yaml:1228:1\n2923 rules/marlborough/rules.yaml:1228:1\n2928 rules/marlborough/rules.yaml:1228:1\n2929 rules/marlborough/rules.yaml:1228:1\n2930 rules/marlborough/rules.yaml:1228:1\n2931 rules/marlborough/rules.yaml:1228:1\n2934 rules/marlborough/rules.yaml:1228:1\n2935 rules/marlborough/rules.yaml:1228:1\n2937 rules/marlborough/rules.yaml:1228:1\n2938 rules/marlborough/rules.yaml:1228:1\n2939 rules/marlborough/rules.yaml:1228:1\n2940 rules/marlborough/rules.yaml:1228:1\n2941 rules/marlborough/rules.yaml:1228:1\n2942 rules/marlborough/rules.yaml:1228:1\n2943 rules/marlborough/rules.yaml:1228:1\n2944 rules/marlborough/rules.yaml:1228:1\n2945 rules/marlborough/rules.yaml:1228:1\n2946 rules/marlborough/rules.yaml:1228:1\n2947 rules/marlborough/rules.yaml:1228:1\n2951 rules/marlborough/rules.yaml:881:7\n2952 rules/marlborough/rules.yaml:882:11\n2953 rules/marlborough/rules.yaml:883:7\n2954 rules/marlborough/rules.yaml:884:7\n2955 rules/marlborough/rules.yaml:885:7\n2960 rules/marlborough/rules.yaml:886:11\n2961 rules/marlborough/rules.yaml:887:11\n2962 rules/marlborough/rules.yaml:888:15\n2963 rules/marlborough/rules.yaml:889:11\n2964 rules/marlborough/rules.yaml:890:15\n2966 rules/marlborough/rules.yaml:892:15\n2967 rules/marlborough/rules.yaml:893:11\n2971 rules/marlborough/rules.yaml:1154:7\n2972 rules/marlborough/rules.yaml:1155:7\n2973 rules/marlborough/rules.yaml:1156:11\n2974 rules/marlborough/rules.yaml:1157:7\n2979 rules/marlborough/rules.yaml:1158:7\n2985 rules/marlborough/rules.yaml:1159:7\n2986 rules/marlborough/rules.yaml:1160:7\n2990 rules/marlborough/rules.yaml:1161:11\n2991 rules/marlborough/rules.yaml:1162:7\n2992 rules/marlborough/rules.yaml:1163:7\n2993 rules/marlborough/rules.yaml:1164:11\n2994 rules/marlborough/rules.yaml:1165:7\n3000 rules/marlborough/rules.yaml:1166:7\n3001 rules/marlborough/rules.yaml:1167:7\n3002 rules/marlborough/rules.yaml:1169:7\n3003 rules/marlborough/rules.yaml:1171:15\n3005 rules/marlborough/rules.yaml:1173:15\n3007 rules/marlborough/rules.yaml:1175:15\n3009 rules/marlborough/rules.yaml:1177:15\n3010 rules/marlborough/rules.yaml:1178:15\n3012 rules/marlborough/rules.yaml:1180:15\n3013 rules/marlborough/rules.yaml:1181:15\n3014 rules/marlborough/rules.yaml:1182:15\n3015 rules/marlborough/rules.yaml:1183:19\n3016 rules/marlborough/rules.yaml:1184:19\n3017 rules/marlborough/rules.yaml:1185:15\n3021 rules/marlborough/rules.yaml:529:7\n3022 rules/marlborough/rules.yaml:530:7\n3023 rules/marlborough/rules.yaml:531:11\n3024 rules/marlborough/rules.yaml:532:7\n3025 rules/marlborough/rules.yaml:534:11\n3026 rules/marlborough/rules.yaml:535:7\n3027 rules/marlborough/rules.yaml:536:11\n3028 rules/marlborough/rules.yaml:537:15\n3029 rules/marlborough/rules.yaml:538:7\n3030 rules/marlborough/rules.yaml:539:7\n3031 rules/marlborough/rules.yaml:540:11\n3032 rules/marlborough/rules.yaml:541:7\n3033 rules/marlborough/rules.yaml:542:7\n3034 rules/marlborough/rules.yaml:543:7\n3035 rules/marlborough/rules.yaml:544:7\n3044 rules/marlborough/rules.yaml:545:7\n3045 rules/marlborough/rules.yaml:547:11\n3046 rules/marlborough/rules.yaml:548:15\n3047 rules/marlborough/rules.yaml:549:11\n3048 rules/marlborough/rules.yaml:550:7\n3049 rules/marlborough/rules.yaml:551:7\n3050 rules/marlborough/rules.yaml:552:11\n3056 rules/marlborough/rules.yaml:825:7\n3062 rules/marlborough/rules.yaml:826:7\n3063 rules/marlborough/rules.yaml:827:7\n3064 rules/marlborough/rules.yaml:828:11\n3073 rules/marlborough/rules.yaml:829:7\n3074 rules/marlborough/rules.yaml:830:7\n3075 rules/marlborough/rules.yaml:831:11\n3076 rules/marlborough/rules.yaml:833:11\n3077 rules/marlborough/rules.yaml:834:7\n3078 rules/marlborough/rules.yaml:835:7\n3079 rules/marlborough/rules.yaml:836:7\n3080 rules/marlborough/rules.yaml:837:7\n3086 rules/marlborough/rules.yaml:838:7\n3087 rules/marlborough/rules.yaml:839:7\n3088 rules/marlborough/rules.yaml:840:11\n3089 rules/marlborough/rules.yaml:842:7\n3100 rules/marlborough/rules.yaml:843:7\n3101 rules/marlborough/rules.yaml:844:7\n3102 rules/marlborough/rules.yaml:845:11\n3103 rules/marlborough/rules.yaml:846:7\n3104 rules/marlborough/rules.yaml:847:7\n3105 rules/marlborough/rules.yaml:848:11\n3106 rules/marlborough/rules.yaml:849:15\n3110 rules/marlborough/rules.yaml:853:7\n3111 rules/marlborough/rules.yaml:854:11\n3112 rules/marlborough/rules.yaml:856:11\n3113 rules/marlborough/rules.yaml:857:15\n3114 rules/marlborough/rules.yaml:858:15\n3115 rules/marlborough/rules.yaml:859:19\n3116 rules/marlborough/rules.yaml:860:19\n3117 rules/marlborough/rules.yaml:861:7\n3122 rules/marlborough/rules.yaml:862:7\n3123 rules/marlborough/rules.yaml:863:11\n3124 rules/marlborough/rules.yaml:864:7\n3125 rules/marlborough/rules.yaml:865:7\n3126 rules/marlborough/rules.yaml:866:11\n3127 rules/marlborough/rules.yaml:867:7\n3128 rules/marlborough/rules.yaml:868:7\n3129 rules/marlborough/rules.yaml:869:11\n3130 rules/marlborough/rules.yaml:870:11\n3131 rules/marlborough/rules.yaml:871:11\n3132 rules/marlborough/rules.yaml:872:11\n3138 rules/marlborough/rules.yaml:499:7\n3139 rules/marlborough/rules.yaml:500:7\n3140 rules/marlborough/rules.yaml:501:7\n3145 rules/marlborough/rules.yaml:502:11\n3146 rules/marlborough/rules.yaml:503:11\n3147 rules/marlborough/rules.yaml:504:11\n3148 rules/marlborough/rules.yaml:505:11\n3149 rules/marlborough/rules.yaml:506:11\n3150 rules/marlborough/rules.yaml:507:7\n3151 rules/marlborough/rules.yaml:508:11\n3156 rules/marlborough/rules.yaml:1074:7\n3157 rules/marlborough/rules.yaml:1075:7\n3158 rules/marlborough/rules.yaml:1076:11\n3159 rules/marlborough/rules.yaml:1077:11\n3166 rules/marlborough/rules.yaml:1078:15\n3167 rules/marlborough/rules.yaml:1079:15\n3175 rules/marlborough/rules.yaml:1080:15\n3190 rules/marlborough/rules.yaml:1081:15\n3191 rules/marlborough/rules.yaml:1082:15\n3192 rules/marlborough/rules.yaml:1083:19\n3193 rules/marlborough/rules.yaml:1084:19\n3194 rules/marlborough/rules.yaml:1085:23\n3198 rules/marlborough/rules.yaml:1086:23\n3202 rules/marlborough/flow.yaml:73:7\n3203 rules/marlborough/flow.yaml:74:11\n3207 rules/marlborough/flow.yaml:55:7\n3211 rules/marlborough/flow.yaml:49:7\n3212 rules/marlborough/flow.yaml:50:11\n3213 rules/marlborough/flow.yaml:51:15\n3217 rules/marlborough/rules.yaml:580:7\n3223 rules/marlborough/rules.yaml:581:7\n3224 rules/marlborough/rules.yaml:582:11\n3225 rules/marlborough/rules.yaml:583:7\n3226 rules/marlborough/rules.yaml:584:7\n3241 rules/marlborough/rules.yaml:563:7\n3244 rules/marlborough/rules.yaml:564:11\n3245 rules/marlborough/rules.yaml:565:7\n3257 rules/marlborough/rules.yaml:566:7\n3258 rules/marlborough/rules.yaml:567:11\n3259 rules/marlborough/rules.yaml:568:7\n3277 rules/marlborough/rules.yaml:569:7\n3278 rules/marlborough/rules.yaml:570:11\n3280 rules/marlborough/rules.yaml:571:7\n3281 rules/marlborough/rules.yaml:572:11\n3282 rules/marlborough/rules.yaml:573:11\n3322 rules/marlborough/rules.yaml:662:7\n3323 rules/marlborough/rules.yaml:663:7\n3326 rules/marlborough/rules.yaml:664:7\n3327 rules/marlborough/rules.yaml:665:11\n3329 rules/marlborough/rules.yaml:666:7\n3330 rules/marlborough/rules.yaml:667:11\n3332 rules/marlborough/rules.yaml:668:7\n3333 rules/marlborough/rules.yaml:669:7\n3334 rules/marlborough/rules.yaml:670:7\n3335 rules/marlborough/rules.yaml:671:7\n3340 rules/marlborough/rules.yaml:672:11\n3341 rules/marlborough/rules.yaml:673:11\n3369 rules/marlborough/rules.yaml:676:11\n3370 rules/marlborough/rules.yaml:677:11\n3371 rules/marlborough/rules.yaml:678:11\n3372 rules/marlborough/rules.yaml:680:19\n3373 rules/marlborough/rules.yaml:681:19\n3383 rules/marlborough/rules.yaml:687:19\n3386 rules/marlborough/rules.yaml:683:19\n3390 rules/marlborough/rules.yaml:685:19\n3402 rules/marlborough/rules.yaml:689:11\n3425 rules/marlborough/rules.yaml:692:11\n3426 rules/marlborough/rules.yaml:693:11\n3427 rules/marlborough/rules.yaml:694:11\n3428 rules/marlborough/rules.yaml:695:11\n3429 rules/marlborough/rules.yaml:696:11\n3440 rules/marlborough/rules.yaml:698:19\n3447 rules/marlborough/rules.yaml:699:19\n3454 rules/marlborough/rules.yaml:700:23\n3455 rules/marlborough/rules.yaml:701:23\n3459 rules/marlborough/rules.yaml:703:19\n3464 rules/marlborough/rules.yaml:708:23\n3467 rules/marlborough/rules.yaml:704:23\n3471 rules/marlborough/rules.yaml:706:23\n3475 rules/marlborough/rules.yaml:710:19\n3476 rules/marlborough/rules.yaml:711:19\n3489 rules/marlborough/rules.yaml:712:19\n3492 rules/marlborough/rules.yaml:715:23\n3495 rules/marlborough/rules.yaml:713:23\n3499 rules/marlborough/rules.yaml:717:19\n3506 rules/marlborough/rules.yaml:718:19\n3513 rules/marlborough/rules.yaml:719:19\n3524 rules/marlborough/rules.yaml:720:23\n3528 rules/marlborough/rules.yaml:722:19\n3571 rules/marlborough/rules.yaml:1188:3\n3576 rules/marlborough/rules.yaml:1188:3\n3579 rules/marlborough/rules.yaml:1188:3\n3580 rules/marlborough/rules.yaml:1188:3\n3581 rules/marlborough/rules.yaml:1188:3\n3582 rules/marlborough/rules.yaml:1188:3\n3583 rules/marlborough/rules.yaml:1188:3\n3584 rules/marlborough/rules.yaml:1188:3\n3597 rules/marlborough/rules.yaml:1188:3\n3598 rules/marlborough/rules.yaml:1188:3\n3610 rules/marlborough/rules.yaml:1188:3\n3616 rules/marlborough/rules.yaml:1188:3\n3629 rules/marlborough/rules.yaml:1188:3\n3630 rules/marlborough/rules.yaml:1188:3\n3652 rules/marlborough/rules.yaml:1188:3\n3692 rules/marlborough/rules.yaml:1188:3\n3693 rules/marlborough/rules.yaml:1188:3\n3695 rules/marlborough/rules.yaml:1188:3\n3696 rules/marlborough/rules.yaml:1188:3\n3700 rules/marlborough/rules.yaml:1188:3\n3741 rules/marlborough/rules.yaml:733:7\n3742 rules/marlborough/rules.yaml:734:7\n3743 rules/marlborough/rules.yaml:735:7\n3748 rules/marlborough/rules.yaml:736:7\n3749 rules/marlborough/rules.yaml:737:7\n3750 rules/marlborough/rules.yaml:738:7\n3751 rules/marlborough/rules.yaml:739:7\n3752 rules/marlborough/rules.yaml:740:11\n3753 rules/marlborough/rules.yaml:741:7\n3754 rules/marlborough/rules.yaml:742:7\n3755 rules/marlborough/rules.yaml:743:7\n3763 rules/marlborough/rules.yaml:744:7\n3771 rules/marlborough/rules.yaml:745:7\n3772 rules/marlborough/rules.yaml:746:7\n3773 rules/marlborough/rules.yaml:747:7\n3774 rules/marlborough/rules.yaml:748:7\n3775 rules/marlborough/rules.yaml:749:7\n3776 rules/marlborough/rules.yaml:750:7\n3777 rules/marlborough/rules.yaml:751:7\n3823 rules/marlborough/rules.yaml:752:7\n3824 rules/marlborough/rules.yaml:753:7\n3825 rules/marlborough/rules.yaml:754:7\n3826 rules/marlborough/rules.yaml:755:7\n3853 rules/marlborough/rules.yaml:756:7\n3905 rules/marlborough/rules.yaml:757:7\n3906 rules/marlborough/rules.yaml:758:11\n3933 rules/marlborough/rules.yaml:759:7\n3934 rules/marlborough/rules.yaml:760:7\n3945 rules/marlborough/rules.yaml:762:15\n3946 rules/marlborough/rules.yaml:763:19\n3947 rules/marlborough/rules.yaml:764:15\n3954 rules/marlborough/rules.yaml:765:15\n3961 rules/marlborough/rules.yaml:766:15\n3962 rules/marlborough/rules.yaml:767:19\n3965 rules/marlborough/rules.yaml:769:15\n3975 rules/marlborough/rules.yaml:770:15\n3982 rules/marlborough/rules.yaml:771:15\n3989 rules/marlborough/rules.yaml:772:15\n3996 rules/marlborough/rules.yaml:773:15\n3997 rules/marlborough/rules.yaml:774:19\n4000 rules/marlborough/rules.yaml:776:15\n4001 rules/marlborough/rules.yaml:777:15\n4008 rules/marlborough/rules.yaml:778:15\n4015 rules/marlborough/rules.yaml:779:15\n4021 rules/marlborough/rules.yaml:780:19\n4024 rules/marlborough/rules.yaml:782:15\n4031 rules/marlborough/rules.yaml:783:15\n4038 rules/marlborough/rules.yaml:784:15\n4041 rules/marlborough/rules.yaml:785:19\n4042 rules/marlborough/rules.yaml:786:19\n4043 rules/marlborough/rules.yaml:787:15\n4050 rules/marlborough/rules.yaml:788:15\n4057 rules/marlborough/rules.yaml:789:15\n4058 rules/marlborough/rules.yaml:790:19\n4061 rules/marlborough/rules.yaml:792:15\n4062 rules/marlborough/rules.yaml:793:19\n4063 rules/marlborough/rules.yaml:794:15\n4064 rules/marlborough/rules.yaml:795:15\n4065 rules/marlborough/rules.yaml:796:15\n4072 rules/marlborough/rules.yaml:797:15\n4079 rules/marlborough/rules.yaml:798:15\n4080 rules/marlborough/rules.yaml:799:19\n4097 rules/marlborough/rules.yaml:1016:7\n4098 rules/marlborough/rules.yaml:1017:7\n4099 rules/marlborough/rules.yaml:1018:7\n4123 rules/marlborough/rules.yaml:1019:7\n4124 rules/marlborough/rules.yaml:1020:11\n4127 rules/marlborough/rules.yaml:1021:7\n4128 rules/marlborough/rules.yaml:1022:7\n4162 rules/marlborough/rules.yaml:990:7\n4163 rules/marlborough/rules.yaml:991:7\n4164 rules/marlborough/rules.yaml:992:7\n4165 rules/marlborough/rules.yaml:993:7\n4195 rules/marlborough/rules.yaml:996:7\n4196 rules/marlborough/rules.yaml:997:7\n4197 rules/marlborough/rules.yaml:998:7\n4198 rules/marlborough/rules.yaml:999:11\n4201 rules/marlborough/rules.yaml:1000:7\n4202 rules/marlborough/rules.yaml:1001:11\n4205 rules/marlborough/rules.yaml:1002:7\n4206 rules/marlborough/rules.yaml:1003:7\n4207 rules/marlborough/rules.yaml:1004:7\n4208 rules/marlborough/rules.yaml:1005:7\n4209 rules/marlborough/rules.yaml:1006:7\n4210 rules/marlborough/rules.yaml:1007:7\n4238 rules/marlborough/rules.yaml:1058:7\n4247 rules/marlborough/rules.yaml:1059:7\n4248 rules/marlborough/rules.yaml:1060:7\n4255 rules/marlborough/rules.yaml:1061:7\n4281 rules/marlborough/rules.yaml:947:7\n4282 rules/marlborough/rules.yaml:948:7\n4283 rules/marlborough/rules.yaml:949:11\n4292 rules/marlborough/rules.yaml:951:11\n4296 rules/marlborough/rules.yaml:953:11\n4297 rules/marlborough/rules.yaml:954:11\n4308 rules/marlborough/rules.yaml:955:11\n4309 rules/marlborough/rules.yaml:956:15\n4311 rules/marlborough/rules.yaml:957:15\n4313 rules/marlborough/rules.yaml:959:15\n4314 rules/marlborough/rules.yaml:960:15\n4320 rules/marlborough/rules.yaml:962:11\n4339 rules/marlborough/rules.yaml:963:11\n4342 rules/marlborough/rules.yaml:967:19\n4343 rules/marlborough/rules.yaml:968:19\n4346 rules/marlborough/rules.yaml:970:19\n4347 rules/marlborough/rules.yaml:971:23\n4348 rules/marlborough/rules.yaml:972:23\n4350 rules/marlborough/rules.yaml:974:23\n4351 rules/marlborough/rules.yaml:975:23\n4354 rules/marlborough/rules.yaml:977:19\n4355 rules/marlborough/rules.yaml:978:19\n4358 rules/marlborough/rules.yaml:965:19\n4381 rules/marlborough/rules.yaml:1031:7\n4382 rules/marlborough/rules.yaml:1032:7\n4396 rules/marlborough/rules.yaml:1033:11\n4397 rules/marlborough/rules.yaml:1034:11\n4416 rules/marlborough/rules.yaml:1035:11\n4417 rules/marlborough/rules.yaml:1036:11\n4426 rules/marlborough/rules.yaml:1037:15\n4451 rules/marlborough/rules.yaml:1038:15\n4452 rules/marlborough/rules.yaml:1039:19\n4458 rules/marlborough/rules.yaml:1041:19\n4459 rules/marlborough/rules.yaml:1042:19\n4467 rules/marlborough/rules.yaml:1043:23\n4477 rules/marlborough/rules.yaml:1044:19\n4482 rules/marlborough/rules.yaml:1045:23\n4487 rules/marlborough/rules.yaml:1047:23\n4504 rules/marlborough/rules.yaml:929:7\n4505 rules/marlborough/rules.yaml:930:7\n4516 rules/marlborough/rules.yaml:931:7\n4517 rules/marlborough/rules.yaml:933:15\n4518 rules/marlborough/rules.yaml:934:19\n4522 rules/marlborough/rules.yaml:935:23\n4525 rules/marlborough/rules.yaml:937:15\n4528 rules/marlborough/rules.yaml:939:15\n4530 rules/marlborough/rules.yaml:940:7\n4553 rules/marlborough/rules.yaml:618:7\n4554 rules/marlborough/rules.yaml:619:7\n4557 rules/marlborough/rules.yaml:620:7\n4558 rules/marlborough/rules.yaml:621:11\n4559 rules/marlborough/rules.yaml:622:15\n4560 rules/marlborough/rules.yaml:623:7\n4561 rules/marlborough/rules.yaml:624:7\n4562 rules/marlborough/rules.yaml:625:7\n4567 rules/marlborough/rules.yaml:626:11\n4568 rules/marlborough/rules.yaml:627:11\n4569 rules/marlborough/rules.yaml:628:11\n4575 rules/marlborough/rules.yaml:629:11\n4584 rules/marlborough/rules.yaml:630:11\n4585 rules/marlborough/rules.yaml:631:15\n4586 rules/marlborough/rules.yaml:632:19\n4594 rules/marlborough/rules.yaml:634:15\n4607 rules/marlborough/rules.yaml:635:15\n4608 rules/marlborough/rules.yaml:636:19\n4610 rules/marlborough/rules.yaml:637:15\n4613 rules/marlborough/rules.yaml:638:7\n4614 rules/marlborough/rules.yaml:639:7\n4644 rules/marlborough/rules.yaml:1209:3\n4649 rules/marlborough/rules.yaml:1209:3\n4652 rules/marlborough/rules.yaml:1209:3\n4653 rules/marlborough/rules.yaml:1209:3\n4654 rules/marlborough/rules.yaml:1209:3\n4655 rules/marlborough/rules.yaml:1209:3\n4656 rules/marlborough/rules.yaml:1209:3\n4657 rules/marlborough/rules.yaml:1209:3\n4670 rules/marlborough/rules.yaml:1209:3\n4671 rules/marlborough/rules.yaml:1209:3\n4683 rules/marlborough/rules.yaml:1209:3\n4689 rules/marlborough/rules.yaml:1209:3\n4694 rules/marlborough/rules.yaml:1209:3\n4695 rules/marlborough/rules.yaml:1209:3\n4717 rules/marlborough/rules.yaml:1209:3\n4757 rules/marlborough/rules.yaml:1209:3\n4758 rules/marlborough/rules.yaml:1209:3\n4760 rules/marlborough/rules.yaml:1209:3\n4761 rules/marlborough/rules.yaml:1209:3\n4765 rules/marlborough/rules.yaml:1209:3\n4783 rules/marlborough/rules.yaml:1119:7\n4788 rules/marlborough/rules.yaml:1120:7\n4796 rules/marlborough/rules.yaml:1121:11\n4802 rules/marlborough/rules.yaml:1122:11\n4803 rules/marlborough/rules.yaml:1123:15\n4804 rules/marlborough/rules.yaml:1124:15\n4806 rules/marlborough/rules.yaml:1126:15\n4829 rules/marlborough/rules.yaml:646:7\n4830 rules/marlborough/rules.yaml:647:7\n4833 rules/marlborough/rules.yaml:651:11\n4841 rules/marlborough/rules.yaml:648:11\n4847 rules/marlborough/rules.yaml:649:11\n4875 rules/marlborough/rules.yaml:1228:1\n4876 rules/marlborough/rules.yaml:1228:1\n4877 rules/marlborough/rules.yaml:1228:1\n4888 rules/marlborough/rules.yaml:1228:1\n4889 rules/marlborough/rules.yaml:1228:1\n4901 rules/marlborough/rules.yaml:1228:1\n4920 rules/marlborough/rules.yaml:1228:1\n4954 rules/marlborough/rules.yaml:1228:1\n4955 rules/marlborough/rules.yaml:1228:1\n4961 rules/marlborough/rules.yaml:1228:1\n4962 rules/marlborough/rules.yaml:1228:1\n4963 rules/marlborough/rules.yaml:1228:1\n4964 rules/marlborough/rules.yaml:1228:1\n4965 rules/marlborough/rules.yaml:1228:1\n4966 rules/marlborough/rules.yaml:1228:1\n4977 rules/marlborough/rules.yaml:1228:1\n5000 rules/marlborough/rules.yaml:1228:1\n5043 rules/marlborough/rules.yaml:1228:1\n5044 rules/marlborough/rules.yaml:1228:1\n5045 rules/marlborough/rules.yaml:1228:1\n5049 rules/marlborough/rules.yaml:1228:1\n5050 rules/marlborough/rules.yaml:1228:1\n5051 rules/marlborough/rules.yaml:1228:1\n5052 rules/marlborough/rules.yaml:1228:1\n5070 rules/marlborough/rules.yaml:881:7\n5071 rules/marlborough/rules.yaml:882:11\n5072 rules/marlborough/rules.yaml:883:7\n5073 rules/marlborough/rules.yaml:884:7\n5074 rules/marlborough/rules.yaml:885:7\n5085 rules/marlborough/rules.yaml:886:11\n5092 rules/marlborough/rules.yaml:887:11\n5097 rules/marlborough/rules.yaml:888:15\n5104 rules/marlborough/rules.yaml:889:11\n5105 rules/marlborough/rules.yaml:890:15\n5107 rules/marlborough/rules.yaml:892:15\n5108 rules/marlborough/rules.yaml:893:11\n5131 rules/marlborough/rules.yaml:1154:7\n5132 rules/marlborough/rules.yaml:1155:7\n5133 rules/marlborough/rules.yaml:1156:11\n5134 rules/marlborough/rules.yaml:1157:7\n5139 rules/marlborough/rules.yaml:1158:7\n5143 rules/marlborough/rules.yaml:1159:7\n5144 rules/marlborough/rules.yaml:1160:7\n5151 rules/marlborough/rules.yaml:1161:11\n5152 rules/marlborough/rules.yaml:1162:7\n5163 rules/marlborough/rules.yaml:1163:7\n5164 rules/marlborough/rules.yaml:1164:11\n5165 rules/marlborough/rules.yaml:1165:7\n5166 rules/marlborough/rules.yaml:1166:7\n5167 rules/marlborough/rules.yaml:1167:7\n5168 rules/marlborough/rules.yaml:1168:7\n5169 rules/marlborough/rules.yaml:1169:7\n5170 rules/marlborough/rules.yaml:1171:15\n5175 rules/marlborough/rules.yaml:1175:15\n5182 rules/marlborough/rules.yaml:1173:15\n5186 rules/marlborough/rules.yaml:1177:15\n5187 rules/marlborough/rules.yaml:1178:15\n5191 rules/marlborough/rules.yaml:1180:15\n5192 rules/marlborough/rules.yaml:1181:15\n5193 rules/marlborough/rules.yaml:1182:15\n5201 rules/marlborough/rules.yaml:1183:19\n5207 rules/marlborough/rules.yaml:1184:19\n5210 rules/marlborough/rules.yaml:1185:15\n5256 rules/marlborough/rules.yaml:529:7\n5257 rules/marlborough/rules.yaml:530:7\n5258 rules/marlborough/rules.yaml:531:11\n5259 rules/marlborough/rules.yaml:532:7\n5260 rules/marlborough/rules.yaml:533:11\n5261 rules/marlborough/rules.yaml:534:11\n5262 rules/marlborough/rules.yaml:535:7\n5263 rules/marlborough/rules.yaml:536:11\n5264 rules/marlborough/rules.yaml:537:15\n5265 rules/marlborough/rules.yaml:538:7\n5266 rules/marlborough/rules.yaml:539:7\n5267 rules/marlborough/rules.yaml:540:11\n5268 rules/marlborough/rules.yaml:541:7\n5269 rules/marlborough/rules.yaml:542:7\n5270 rules/marlborough/rules.yaml:543:7\n5271 rules/marlborough/rules.yaml:544:7\n5280 rules/marlborough/rules.yaml:545:7\n5281 rules/marlborough/rules.yaml:546:11\n5282 rules/marlborough/rules.yaml:547:11\n5283 rules/marlborough/rules.yaml:548:15\n5284 rules/marlborough/rules.yaml:549:11\n5285 rules/marlborough/rules.yaml:550:7\n5298 rules/marlborough/rules.yaml:551:7\n5299 rules/marlborough/rules.yaml:552:11\n5301 rules/marlborough/rules.yaml:553:7\n5328 rules/marlborough/rules.yaml:825:7\n5334 rules/marlborough/rules.yaml:826:7\n5335 rules/marlborough/rules.yaml:827:7\n5336 rules/marlborough/rules.yaml:828:11\n5348 rules/marlborough/rules.yaml:829:7\n5365 rules/marlborough/rules.yaml:830:7\n5366 rules/marlborough/rules.yaml:831:11\n5367 rules/marlborough/rules.yaml:832:11\n5368 rules/marlborough/rules.yaml:833:11\n5369 rules/marlborough/rules.yaml:834:7\n5370 rules/marlborough/rules.yaml:835:7\n5371 rules/marlborough/rules.yaml:836:7\n5372 rules/marlborough/rules.yaml:837:7\n5378 rules/marlborough/rules.yaml:838:7\n5396 rules/marlborough/rules.yaml:839:7\n5397 rules/marlborough/rules.yaml:840:11\n5398 rules/marlborough/rules.yaml:841:11\n5399 rules/marlborough/rules.yaml:842:7\n5410 rules/marlborough/rules.yaml:843:7\n5428 rules/marlborough/rules.yaml:844:7\n5429 rules/marlborough/rules.yaml:845:11\n5430 rules/marlborough/rules.yaml:846:7\n5431 rules/marlborough/rules.yaml:847:7\n5432 rules/marlborough/rules.yaml:848:11\n5433 rules/marlborough/rules.yaml:849:15\n5435 rules/marlborough/rules.yaml:850:11\n5437 rules/marlborough/rules.yaml:852:11\n5438 rules/marlborough/rules.yaml:853:7\n5443 rules/marlborough/rules.yaml:854:11\n5444 rules/marlborough/rules.yaml:855:11\n5445 rules/marlborough/rules.yaml:856:11\n5450 rules/marlborough/rules.yaml:857:15\n5451 rules/marlborough/rules.yaml:858:15\n5459 rules/marlborough/rules.yaml:859:19\n5467 rules/marlborough/rules.yaml:860:19\n5470 rules/marlborough/rules.yaml:861:7\n5475 rules/marlborough/rules.yaml:862:7\n5476 rules/marlborough/rules.yaml:863:11\n5477 rules/marlborough/rules.yaml:864:7\n5478 rules/marlborough/rules.yaml:865:7\n5479 rules/marlborough/rules.yaml:866:11\n5480 rules/marlborough/rules.yaml:867:7\n5493 rules/marlborough/rules.yaml:868:7\n5498 rules/marlborough/rules.yaml:869:11\n5499 rules/marlborough/rules.yaml:870:11\n5505 rules/marlborough/rules.yaml:871:11\n5506 rules/marlborough/rules.yaml:872:11\n5544 rules/marlborough/rules.yaml:499:7\n5545 rules/marlborough/rules.yaml:500:7\n5546 rules/marlborough/rules.yaml:501:7\n5557 rules/marlborough/rules.yaml:502:11\n5558 rules/marlborough/rules.yaml:503:11\n5576 rules/marlborough/rules.yaml:504:11\n5577 rules/marlborough/rules.yaml:505:11\n5578 rules/marlborough/rules.yaml:506:11\n5582 rules/marlborough/rules.yaml:507:7\n5583 rules/marlborough/rules.yaml:508:11\n5605 rules/marlborough/rules.yaml:1074:7\n5606 rules/marlborough/rules.yaml:1075:7\n5617 rules/marlborough/rules.yaml:1076:11\n5618 rules/marlborough/rules.yaml:1077:11\n5630 rules/marlborough/rules.yaml:1078:15\n5631 rules/marlborough/rules.yaml:1079:15\n5639 rules/marlborough/rules.yaml:1080:15\n5654 rules/marlborough/rules.yaml:1081:15\n5655 rules/marlborough/rules.yaml:1082:15\n5664 rules/marlborough/rules.yaml:1083:19\n5677 rules/marlborough/rules.yaml:1084:19\n5678 rules/marlborough/rules.yaml:1085:23\n5682 rules/marlborough/rules.yaml:1086:23\n5683 rules/marlborough/rules.yaml:1087:23\n5701 rules/marlborough/flow.yaml:73:7\n5706 rules/marlborough/flow.yaml:74:11\n5721 rules/marlborough/flow.yaml:55:7\n5740 rules/marlborough/flow.yaml:49:7\n5745 rules/marlborough/flow.yaml:50:11\n5759 rules/marlborough/flow.yaml:51:15\n5775 rules/marlborough/rules.yaml:580:7\n5781 rules/marlborough/rules.yaml:581:7\n5782 rules/marlborough/rules.yaml:582:11\n5783 rules/marlborough/rules.yaml:583:7\n5794 rules/marlborough/rules.yaml:584:7\n5795 rules/marlborough/rules.yaml:585:7"
