@@ -190,7 +190,8 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                 )
                 continue
             t = b.type_of(game, good["item"], doc, (*gpath, "item"))
-            ref = "player" if t == ir.PLAYER else t.name
+            # the kind of ids an offer names the item by (spec.ids): players, cards, records
+            ref = "player" if t == ir.PLAYER else "card" if t == ir.CARD else t.name
             source = b.expression(doc, (*gpath, "from"), f"list of good {name!r}")
             if source is None:
                 continue

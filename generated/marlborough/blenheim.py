@@ -5643,7 +5643,7 @@ PRIMARY: dict[str, Any] = {
             "marker",
             "Campaign marker",
             "pick",
-            "",
+            "card",
             "a player holds at most 15 campaign markers (12.3)",
         ),
         ("neutrality", "Restore to neutrality", "pick", "nation", ""),
