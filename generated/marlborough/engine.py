@@ -107,6 +107,9 @@ class MarlboroughRules:
         (("No effect",), ()),
         (("Choose a battle attack plan",), ()),
         (("Choose a battle defence plan",), ()),
+        (("Choose a battle defence plan (shown first, 37.2)",), ()),
+        (("", " shows the plan ", " first"), ("player", "str")),
+        (("Choose a battle attack plan (shown first, 37.2)",), ()),
         (("Battle Matrix: ", " against ", ": ", ""), ("str", "str", "str")),
         (("Equal field army strength: no effect",), ()),
         (("Go to the CRT (yes) or take No Effect (no)?",), ()),
@@ -171,7 +174,16 @@ class MarlboroughRules:
         (("Pillage ", "?"), ("e:hex",)),
         (("", " pillages ", ": die ", " + ", ": ", ""), ("player", "e:hex", "int", "int", "str")),
         (("Resistance: eliminate one pillaging unit",), ()),
+        (
+            ("Command roll: ", " ", " (total ", "), ", " ", " (total ", ")"),
+            ("player", "int", "int", "player", "int", "int"),
+        ),
         (("", " is restored to neutrality"), ("e:nation",)),
+        (("", " is returned from captivity"), ("e:unit",)),
+        (
+            ("", " is returned, with no unit of its nation to join: it stays off the map"),
+            ("e:unit",),
+        ),
         (("", " passes to ", "'s control"), ("e:nation", "player")),
         (("Make an offer, or pass",), ()),
         (("", " makes an offer to ", ""), ("player", "list:player")),
@@ -200,30 +212,34 @@ class MarlboroughRules:
         ("choose-unit", 20, "unit", -1, 6, 1, False),
         ("choose-siege_attacker_plan", 22, "enum:siege_attacker_plan", -1, 7, 2, True),
         ("choose-siege_defender_plan", 23, "enum:siege_defender_plan", -1, 7, 2, True),
-        ("choose-attacker_plan", 27, "enum:attacker_plan", -1, 7, 9, True),
-        ("choose-defender_plan", 28, "enum:defender_plan", -1, 7, 9, True),
-        ("yes-no", 31, "yes-no", -1, 7, 23, False),
-        ("choose-hex", 35, "hex", 36, 9, 1, False),
-        ("choose-some", 38, "some:unit", -1, 9, 3, False),
-        ("choose-hex", 40, "hex", -1, 9, 5, False),
-        ("choose-unit", 44, "unit", -1, 9, 9, False),
-        ("choose-hex", 45, "hex", 46, 9, 14, False),
-        ("choose-espionage", 49, "enum:espionage", -1, 11, 1, False),
-        ("yes-no", 51, "yes-no", -1, 12, 4, False),
-        ("choose-diplomacy_outcome", 54, "enum:diplomacy_outcome", -1, 12, 6, False),
-        ("choose-some", 59, "some:card", -1, 13, 1, True),
-        ("choose-some", 60, "some:card", -1, 13, 1, True),
-        ("choose-some", 62, "some:card", -1, 14, 1, False),
-        ("choose-nation", 64, "nation", 65, 15, 3, False),
-        ("yes-no", 66, "yes-no", -1, 15, 6, False),
-        ("choose-some", 67, "some:unit", -1, 17, 4, False),
-        ("choose-unit", 72, "unit", -1, 18, 1, False),
-        ("yes-no", 75, "yes-no", -1, 19, 1, False),
-        ("choose-unit", 77, "unit", -1, 19, 8, False),
-        ("propose", 80, "offer", 36, 20, 5, False),
-        ("yes-no", 83, "yes-no", -1, 20, 10, False),
-        ("choose-card", 87, "card", 88, 21, 7, False),
-        ("choose-card", 90, "card", 91, 22, 7, False),
+        ("choose-attacker_plan", 27, "enum:attacker_plan", -1, 7, 10, True),
+        ("choose-defender_plan", 28, "enum:defender_plan", -1, 7, 10, True),
+        ("choose-defender_plan", 29, "enum:defender_plan", -1, 7, 12, False),
+        ("choose-attacker_plan", 27, "enum:attacker_plan", -1, 7, 14, False),
+        ("choose-attacker_plan", 31, "enum:attacker_plan", -1, 7, 16, False),
+        ("choose-defender_plan", 28, "enum:defender_plan", -1, 7, 18, False),
+        ("yes-no", 34, "yes-no", -1, 7, 33, False),
+        ("choose-hex", 38, "hex", 39, 9, 1, False),
+        ("choose-some", 41, "some:unit", -1, 9, 3, False),
+        ("choose-hex", 43, "hex", -1, 9, 5, False),
+        ("choose-unit", 47, "unit", -1, 9, 9, False),
+        ("choose-hex", 48, "hex", 49, 9, 14, False),
+        ("choose-espionage", 52, "enum:espionage", -1, 11, 1, False),
+        ("yes-no", 54, "yes-no", -1, 12, 4, False),
+        ("choose-diplomacy_outcome", 57, "enum:diplomacy_outcome", -1, 12, 6, False),
+        ("choose-some", 62, "some:card", -1, 13, 1, True),
+        ("choose-some", 63, "some:card", -1, 13, 1, True),
+        ("choose-some", 65, "some:card", -1, 14, 1, False),
+        ("choose-nation", 67, "nation", 68, 15, 3, False),
+        ("yes-no", 69, "yes-no", -1, 15, 6, False),
+        ("choose-some", 70, "some:unit", -1, 17, 4, False),
+        ("choose-unit", 75, "unit", -1, 18, 1, False),
+        ("yes-no", 78, "yes-no", -1, 19, 1, False),
+        ("choose-unit", 80, "unit", -1, 19, 8, False),
+        ("propose", 86, "offer", 39, 20, 5, False),
+        ("yes-no", 89, "yes-no", -1, 20, 10, False),
+        ("choose-card", 93, "card", 94, 21, 7, False),
+        ("choose-card", 96, "card", 97, 22, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -323,11 +339,15 @@ class MarlboroughRules:
         (5, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
         (6, 2): ((1, (), None),),
         (7, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
-        (7, 10): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (7, 12): ((1, (), None), (2, 0, None)),
-        (7, 24): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (7, 29): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (7, 30): ((1, (), None), (2, 0, None), (3, 0, None)),
+        (7, 11): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (7, 13): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (7, 15): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, "withdraw", None)),
+        (7, 17): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (7, 19): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, "skirmish", None)),
+        (7, 22): ((1, (), None), (2, 0, None)),
+        (7, 34): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (7, 39): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (7, 40): ((1, (), None), (2, 0, None), (3, 0, None)),
         (8, 1): (
             (1, 0, None),
             (2, 0, None),
@@ -416,20 +436,20 @@ class MarlboroughRules:
         (21, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
         (22, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 17, 18, 21, 23, 24)
+    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 16, 17, 21, 22, 25, 27, 28)
     SITE_FILTERS: ClassVar[Any] = {
         0: "u.at != none",
         1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
         3: "u.at != none and u.two_sided and not u.veteran",
         5: "u.at != none",
         6: 'x != "invest" or invest',
-        14: 'u.kind != "leader"',
-        18: 'x != ("defection" if code == "D2" else "diplomacy")',
-        22: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        25: 'u.at != none and u.kind != "leader"',
-        27: "u.at == h",
-        30: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        31: 'c.kind == "leviathan" and not reroll',
+        18: 'u.kind != "leader"',
+        22: 'x != ("defection" if code == "D2" else "diplomacy")',
+        26: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
+        29: 'u.at != none and u.kind != "leader"',
+        31: "u.at == h",
+        34: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        35: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -480,6 +500,7 @@ class MarlboroughRules:
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_nation__permanent: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
+    ix_unit__nation: dict[Any, tuple[int, ...]]
     ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
@@ -496,6 +517,8 @@ class MarlboroughRules:
     o_e_unit__veteran: int
     o_g_acted: int
     o_g_attacker_has_leader: int
+    o_g_battle_attack: int
+    o_g_battle_defence: int
     o_g_bopi: int
     o_g_combat_attacker: int
     o_g_commissioner_attacker: int
@@ -505,6 +528,7 @@ class MarlboroughRules:
     o_g_in_combat: int
     o_g_land_combat: int
     o_g_operated_at: int
+    o_g_plans_first: int
     o_g_pool: int
     o_g_reroll: int
     o_g_window__commissioners__depth: int
@@ -585,6 +609,7 @@ class MarlboroughRules:
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_nation__permanent = d["ix_nation__permanent"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
+        self.ix_unit__nation = d["ix_unit__nation"]
         self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
@@ -601,6 +626,8 @@ class MarlboroughRules:
         self.o_e_unit__veteran = d["o_e_unit__veteran"]
         self.o_g_acted = d["o_g_acted"]
         self.o_g_attacker_has_leader = d["o_g_attacker_has_leader"]
+        self.o_g_battle_attack = d["o_g_battle_attack"]
+        self.o_g_battle_defence = d["o_g_battle_defence"]
         self.o_g_bopi = d["o_g_bopi"]
         self.o_g_combat_attacker = d["o_g_combat_attacker"]
         self.o_g_commissioner_attacker = d["o_g_commissioner_attacker"]
@@ -610,6 +637,7 @@ class MarlboroughRules:
         self.o_g_in_combat = d["o_g_in_combat"]
         self.o_g_land_combat = d["o_g_land_combat"]
         self.o_g_operated_at = d["o_g_operated_at"]
+        self.o_g_plans_first = d["o_g_plans_first"]
         self.o_g_pool = d["o_g_pool"]
         self.o_g_reroll = d["o_g_reroll"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
@@ -808,19 +836,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1249:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1249:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1249:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
         N: list[int] = S
         return [
             v_x
@@ -829,7 +857,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1266:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -837,7 +865,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1266:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -845,7 +873,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1258:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -853,15 +881,23 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1258:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
             if S[self.o_e_nation__control + v_x] == v_giver
         ]
 
+    def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1310:5]"
+        return [
+            v_x
+            for v_x in self.ix_unit__owner.get(v_receiver, ())
+            if S[self.o_e_unit__prisoner_of + v_x] == v_giver
+        ]
+
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1242:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1286:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1275,13 +1311,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1192:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1192:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
         N: list[int] = S
         return [
             v_c
@@ -1297,13 +1333,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1213:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1213:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
         N: list[int] = S
         return [
             v_c
@@ -1534,7 +1570,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1249:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -1542,21 +1578,42 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1266:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 79, (v_x, v_receiver))
+            _log(S, 85, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1258:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 78, (v_x,))
+            _log(S, 82, (v_x,))
+
+    def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1310:5]"""
+        v_home = [
+            S[self.o_e_unit__at + v_v]
+            for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
+            if (
+                S[self.o_e_unit__at + v_v] is not None
+                and S[self.o_e_unit__prisoner_of + v_v] is None
+            )
+            and v_v != v_x
+        ]
+        S[self.o_e_unit__prisoner_of + v_x] = None
+        if len(v_home) > 0:
+            S[self.o_e_unit__seen + v_x] = 0
+            S[self.o_e_unit__at + v_x] = _head(v_home)
+            if S[_LOG] is not False:
+                _log(S, 83, (v_x,))
+        else:
+            if S[_LOG] is not False:
+                _log(S, 84, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1242:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1286:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         S[self.o_p_treasury + v_giver] = max(S[self.o_p_treasury + v_giver] - 2 * v_n, 0)
         S[self.o_p_treasury_seen + v_receiver] = 0
@@ -1640,7 +1697,7 @@ class MarlboroughRules:
             pass
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:801:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:819:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1673,7 +1730,7 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 34, (v_h,))
+                        _log(S, 37, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:421:3]"""
@@ -1694,7 +1751,7 @@ class MarlboroughRules:
             _log(S, 1, (v_p, v_i, v_w))
 
     def p_pillage_hex(self, S: list[Any], v_p: Any, v_h: Any) -> None:
-        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1132:3]"""
+        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1150:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
@@ -1702,13 +1759,49 @@ class MarlboroughRules:
         S[self.o_p_treasury_seen + v_p] = 0
         S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + 2 * v_tp, 0)
         if S[_LOG] is not False:
-            _log(S, 74, (v_h, v_p, v_tp))
+            _log(S, 77, (v_h, v_p, v_tp))
         self.p_draw_markers(S, v_q, 1)
         if v_town:
             self.p_shift_bop(S, v_q, 1)
 
+    def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1211:3]"""
+        S[self.o_g_plans_first] = None
+        if self.c_optional_experimental_leaders:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_ra = _roll(S, 6)
+            v_rd = _roll(S, 6)
+            v_ta = v_ra + max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in v_force
+                        if self.s_e_unit__kind[v_u] == "leader"
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ],
+                ]
+            )
+            v_td = v_rd + max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u_2]
+                        for v_u_2 in v_dfn
+                        if self.s_e_unit__kind[v_u_2] == "leader"
+                        and self.s_e_unit__leads[v_u_2] == "general"
+                    ],
+                ]
+            )
+            if S[_LOG] is not False:
+                _log(S, 81, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+            if v_ta >= v_td + 3:
+                S[self.o_g_plans_first] = v_q
+            elif v_td >= v_ta + 3:
+                S[self.o_g_plans_first] = v_p
+
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:895:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:913:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1730,20 +1823,20 @@ class MarlboroughRules:
                         v_paid += v_full
                     else:
                         if S[_LOG] is not False:
-                            _log(S, 47, (v_p, v_u))
+                            _log(S, 50, (v_p, v_u))
                         self.p_eliminate(S, v_u)
         if S[_LOG] is not False:
-            _log_to(S, 48, (v_paid,), (v_p,))
+            _log_to(S, 51, (v_paid,), (v_p,))
 
     def p_random_event(self, S: list[Any]) -> None:
-        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1094:3]"""
+        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1112:3]"""
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
         v_n = 10 * v_tens + v_ones
         v_r = _lookup(self.t_random_events, 8, v_n)
         if S[_LOG] is not False:
-            _log(S, 70, (v_n, v_r[2]))
+            _log(S, 73, (v_n, v_r[2]))
         if v_r[2] == "Reaction to Balance of Power":
             if N[self.o_g_bopi] > 0:
                 self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -1751,7 +1844,7 @@ class MarlboroughRules:
                 self.p_shift_bop(S, self.k_player__bourbon, 1)
         elif v_r[2] == "Rebels":
             if S[_LOG] is not False:
-                _log(S, 71, ())
+                _log(S, 74, ())
         else:
             pass
 
@@ -1769,7 +1862,7 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 92, (v_n,))
+                        _log(S, 98, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:460:3]"""
@@ -1804,7 +1897,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 96, (v_b, v_g))
+            _log(S, 102, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1820,7 +1913,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 93, (S[self.o_g_first_player],))
+                _log(S, 99, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1836,13 +1929,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 94, (v_a, v_b))
+                        _log(S, 100, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 95, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 101, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
         "turn__provisioning [rules/marlborough/flow.yaml:56:3]"
@@ -1888,7 +1981,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1192:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1897,18 +1990,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 86, (v_p,))
+            _log(S, 92, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1213:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 89, (v_p,))
+            _log(S, 95, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2346,12 +2439,28 @@ class MarlboroughRules:
             else:
                 pass
         else:
-            if len({v_p, v_q}) < 2:
-                raise RulesError(
-                    "a `simultaneously:` block asks one player twice: each line is another player's"
-                )
-            v_a_2 = _pick(R, self.e_attacker_plan)
-            v_d_2 = _pick(R, self.e_defender_plan)
+            self.p_plan_precedence(S, v_p, v_force, v_dfn)
+            if S[self.o_g_plans_first] is None:
+                if len({v_p, v_q}) < 2:
+                    raise RulesError(
+                        "a `simultaneously:` block asks one player twice: each line is another player's"
+                    )
+                v_a1 = _pick(R, self.e_attacker_plan)
+                v_d1 = _pick(R, self.e_defender_plan)
+                S[self.o_g_battle_attack] = v_a1
+                S[self.o_g_battle_defence] = v_d1
+            elif S[self.o_g_plans_first] == v_q:
+                v_d2 = _pick(R, self.e_defender_plan)
+                v_a2 = _pick(R, self.e_attacker_plan)
+                S[self.o_g_battle_attack] = v_a2
+                S[self.o_g_battle_defence] = v_d2
+            else:
+                v_a3 = _pick(R, self.e_attacker_plan)
+                v_d3 = _pick(R, self.e_defender_plan)
+                S[self.o_g_battle_attack] = v_a3
+                S[self.o_g_battle_defence] = v_d3
+            v_a_2 = S[self.o_g_battle_attack]
+            v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
             v_fa = self.f_field_strength(S, v_force)
             v_fd = self.f_field_strength(S, v_dfn)
@@ -2403,7 +2512,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1192:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2464,7 +2573,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:724:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:742:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2509,7 +2618,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            33,
+            36,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2528,7 +2637,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                33,
+                36,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2606,7 +2715,7 @@ class MarlboroughRules:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1009:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1027:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -2623,7 +2732,7 @@ class MarlboroughRules:
         S[self.o_e_nation__control + v_t] = v_q
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:980:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:998:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -2653,11 +2762,11 @@ class MarlboroughRules:
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
         v_diff = v_av - v_dv - v_pv + v_m
-        v_r = _resolve(S, self.t_diplomacy_table, 3, 33, (v_diff,), (), 0)
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 36, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1049:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1067:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -2666,7 +2775,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:942:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:960:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -2702,7 +2811,7 @@ class MarlboroughRules:
                 S[self.o_e_nation__control + v_t] = v_p
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1024:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1042:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2761,7 +2870,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:924:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:942:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -2820,7 +2929,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1213:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2856,7 +2965,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] - 1, 0)
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1118:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1136:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -2920,7 +3029,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1232:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1274:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -2950,7 +3059,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:874:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:892:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2970,7 +3079,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1150:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1168:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -3054,7 +3163,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:816:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:834:3]"
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -3154,7 +3263,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1065:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1083:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -3313,6 +3422,12 @@ class MarlboroughRules:
         v_m: Any = None
         v__w0_2: Any = None
         v__w1_2: Any = None
+        v_a1: Any = None
+        v_d1: Any = None
+        v_d2: Any = None
+        v_a2: Any = None
+        v_a3: Any = None
+        v_d3: Any = None
         v_a_2: Any = None
         v_d_2: Any = None
         v_m_2: Any = None
@@ -3321,8 +3436,8 @@ class MarlboroughRules:
         v_chooser: Any = None
         v_go: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-3, 9-10, 12, 23-24, 29-30, 37
-        if F is not None and (pc < 0 or not (0x206180160C >> pc) & 1):
+        # resume points: 2-3, 10-19, 22, 33-34, 39-40, 47
+        if F is not None and (pc < 0 or not (0x8186004FFC0C >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3377,7 +3492,7 @@ class MarlboroughRules:
             if v_m[2] == "SM":
                 S[self.o_e_hex__besieged + v_t] = True
                 _log(S, 25, (v_t,))
-                pc = 37
+                pc = 47
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
             elif (
@@ -3387,11 +3502,11 @@ class MarlboroughRules:
                 pc = 6
             else:
                 _log(S, 26, ())
-                pc = 37
+                pc = 47
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
+                return _wait(S, (7, 47))
+            pc = 47
         if pc == 6:
             if (
                 self.r_crt_combat(
@@ -3399,9 +3514,17 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 37))
-            pc = 37
+                return _wait(S, (7, 47))
+            pc = 47
         if pc == 9:
+            self.p_plan_precedence(S, v_p, v_force, v_dfn)
+            if S[self.o_g_plans_first] is None:
+                pc = 10
+            elif S[self.o_g_plans_first] == v_q:
+                pc = 12
+            else:
+                pc = 16
+        if pc == 10:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2 = F[2:]
                 F = None
@@ -3420,99 +3543,179 @@ class MarlboroughRules:
             if not _o:
                 _dead("choose-defender_plan", v__w1_2)
             _d.append((v__w1_2, 9, _o, ()))
-            return _ask_all(S, (7, 10, v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2), _d)
-        if pc == 10:
+            return _ask_all(S, (7, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2), _d)
+        if pc == 11:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2 = F[2:]
                 F = None
             _a = dict(v)
-            v_a_2 = _a[v__w0_2]
-            v_d_2 = _a[v__w1_2]
+            v_a1 = _a[v__w0_2]
+            v_d1 = _a[v__w1_2]
+            S[self.o_g_battle_attack] = v_a1
+            S[self.o_g_battle_defence] = v_d1
+            pc = 20
+        if pc == 12:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (7, 13, v_p, v_force, v_from, v_t, v_q, v_dfn),
+                v_q,
+                10,
+                tuple(self.e_defender_plan),
+            )
+        if pc == 13:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
+                F = None
+            v_d2 = v
+            _log(S, 30, (v_q, v_d2))
+            pc = 14
+        if pc == 14:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_d2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (7, 15, v_p, v_force, v_from, v_t, v_q, v_dfn, v_d2),
+                v_p,
+                11,
+                tuple(self.e_attacker_plan),
+            )
+        if pc == 15:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_d2 = F[2:]
+                F = None
+            v_a2 = v
+            S[self.o_g_battle_attack] = v_a2
+            S[self.o_g_battle_defence] = v_d2
+            pc = 20
+        if pc == 16:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (7, 17, v_p, v_force, v_from, v_t, v_q, v_dfn),
+                v_p,
+                12,
+                tuple(self.e_attacker_plan),
+            )
+        if pc == 17:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
+                F = None
+            v_a3 = v
+            _log(S, 30, (v_p, v_a3))
+            pc = 18
+        if pc == 18:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_a3 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (7, 19, v_p, v_force, v_from, v_t, v_q, v_dfn, v_a3),
+                v_q,
+                13,
+                tuple(self.e_defender_plan),
+            )
+        if pc == 19:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_a3 = F[2:]
+                F = None
+            v_d3 = v
+            S[self.o_g_battle_attack] = v_a3
+            S[self.o_g_battle_defence] = v_d3
+            pc = 20
+        if pc == 20:
+            v_a_2 = S[self.o_g_battle_attack]
+            v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 29, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 32, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = self.f_field_strength(S, v_force)
             v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
-                pc = 11
+                pc = 21
             elif v_m_2[2] == "FA Elim":
-                pc = 16
+                pc = 26
             elif v_m_2[2] == "FA CRT/NE":
-                pc = 22
+                pc = 32
             elif v_m_2[2] == "E1/Go to CRT":
-                pc = 28
+                pc = 38
             else:
-                pc = 34
-        if pc == 11:
+                pc = 44
+        if pc == 21:
             if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (7, 12, v_p, v_force, v_t, v_q))
-            pc = 12
-        if pc == 12:
+                return _wait(S, (7, 22, v_p, v_force, v_t, v_q))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
                 S[self.o_e_unit__at + v_u_5] == v_t for v_u_5 in self.ix_unit__owner.get(v_q, ())
             ):
-                pc = 13
+                pc = 23
             else:
-                pc = 37
-        if pc == 13:
+                pc = 47
+        if pc == 23:
             self.p_destroy_garrison(S, v_t)
             if self.r_advance(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 16:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 26:
             if v_fa > v_fd:
-                pc = 17
+                pc = 27
             elif v_fd > v_fa:
-                pc = 19
+                pc = 29
             else:
-                _log(S, 30, ())
-                pc = 37
-        if pc == 17:
+                _log(S, 33, ())
+                pc = 47
+        if pc == 27:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 19:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 29:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 22:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 32:
             v_chooser = v_q if v_fd > v_fa else v_p
-            pc = 23
-        if pc == 23:
+            pc = 33
+        if pc == 33:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             return self.ask(
-                S, (7, 24, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 10, (True, False)
+                S, (7, 34, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 14, (True, False)
             )
-        if pc == 24:
+        if pc == 34:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             v_go = v
             if v_go:
-                pc = 25
+                pc = 35
             else:
-                _log(S, 32, (v_chooser,))
-                pc = 37
-        if pc == 25:
+                _log(S, 35, (v_chooser,))
+                pc = 47
+        if pc == 35:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 28:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 38:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 29, v_p, v_force, v_from, v_t, v_q, v_dfn))
-            pc = 29
-        if pc == 29:
+                return _wait(S, (7, 39, v_p, v_force, v_from, v_t, v_q, v_dfn))
+            pc = 39
+        if pc == 39:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
                 F = None
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 30, v_p, v_force, v_from, v_t, v_q))
-            pc = 30
-        if pc == 30:
+                return _wait(S, (7, 40, v_p, v_force, v_from, v_t, v_q))
+            pc = 40
+        if pc == 40:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q = F[2:]
                 F = None
@@ -3523,14 +3726,14 @@ class MarlboroughRules:
                 )
                 or self.f_inherent_of(S, v_t, v_q)
             ):
-                pc = 31
+                pc = 41
             else:
-                pc = 37
-        if pc == 31:
+                pc = 47
+        if pc == 41:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 34:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 44:
             if (
                 self.r_crt_combat(
                     S,
@@ -3545,9 +3748,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 37:
+                return _wait(S, (7, 47))
+            pc = 47
+        if pc == 47:
             if F is not None:
                 F = None
             return None
@@ -3555,7 +3758,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1192:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3674,7 +3877,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    30,
+                    34,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3722,7 +3925,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:724:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:742:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3833,7 +4036,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                33,
+                36,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3913,7 +4116,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    33,
+                    36,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -4089,7 +4292,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1009:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1027:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -4111,7 +4314,7 @@ class MarlboroughRules:
                 S,
                 (14, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
-                21,
+                25,
                 tuple(
                     tuple(
                         _pk1
@@ -4131,7 +4334,7 @@ class MarlboroughRules:
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             S[self.o_e_nation__control + v_t] = v_q
-            _log(S, 63, (v_p, v_t, v_t, v_q))
+            _log(S, 66, (v_p, v_t, v_t, v_q))
             return None
 
     def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
@@ -4143,7 +4346,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:980:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:998:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -4183,11 +4386,11 @@ class MarlboroughRules:
             _o = tuple(_subsets(v_mine, 1, -1))
             if not _o:
                 _dead("choose-some", v__w0)
-            _d.append((v__w0, 19, _o, ()))
+            _d.append((v__w0, 23, _o, ()))
             _o = tuple(_subsets(v_theirs, 0, -1))
             if not _o:
                 _dead("choose-some", v__w1)
-            _d.append((v__w1, 20, _o, ()))
+            _d.append((v__w1, 24, _o, ()))
             return _ask_all(
                 S, (13, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
@@ -4211,8 +4414,8 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 61, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
-            v_r = _resolve(S, self.t_diplomacy_table, 3, 33, (v_diff,), (), 0)
+            _log(S, 64, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 36, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
                 return _wait(S, (13, 3))
             pc = 3
@@ -4234,7 +4437,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1049:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1067:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -4274,7 +4477,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:942:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:960:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -4305,7 +4508,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (12, 5, v_q, v_n), v_q, 17, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (12, 5, v_q, v_n), v_q, 21, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -4314,10 +4517,10 @@ class MarlboroughRules:
             if v_money:
                 S[self.o_p_treasury_seen + v_q] = 0
                 S[self.o_p_treasury + v_q] = max(S[self.o_p_treasury + v_q] + 4 * v_n, 0)
-                _log(S, 52, (v_q, 2 * v_n))
+                _log(S, 55, (v_q, 2 * v_n))
             else:
                 self.p_draw_markers(S, v_q, v_n)
-                _log(S, 53, (v_q, v_n))
+                _log(S, 56, (v_q, v_n))
             pc = 11
         if pc == 6:
             if F is not None:
@@ -4327,7 +4530,7 @@ class MarlboroughRules:
                 S,
                 (12, 7, v_p, v_t, v_code, v_q),
                 v_p,
-                18,
+                22,
                 tuple(
                     [
                         v_x
@@ -4345,20 +4548,20 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 8
             elif v_how == "coup":
-                _log(S, 55, (v_q,))
+                _log(S, 58, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 11
             elif v_how == "diplomacy":
                 if S[self.o_e_nation__control + v_t] == v_q:
                     S[self.o_e_nation__control + v_t] = None
-                    _log(S, 56, (v_t,))
+                    _log(S, 59, (v_t,))
                 else:
                     S[self.o_e_nation__control + v_t] = v_p
-                    _log(S, 57, (v_t, v_p))
+                    _log(S, 60, (v_t, v_p))
                 pc = 11
             else:
                 S[self.o_e_nation__control + v_t] = v_p
-                _log(S, 58, (v_t, v_p))
+                _log(S, 61, (v_t, v_p))
                 pc = 11
         if pc == 8:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
@@ -4370,7 +4573,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1024:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1042:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4433,7 +4636,7 @@ class MarlboroughRules:
                     S,
                     (15, 4, v_p, v_going, v__runs, v_war),
                     v_p,
-                    22,
+                    26,
                     tuple(
                         [
                             v_n__3
@@ -4471,7 +4674,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (15, 7, v_p, v_going, v__runs, v_t_2), v_p, 23, (True, False), (v_t_2,)
+                    S, (15, 7, v_p, v_going, v__runs, v_t_2), v_p, 27, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -4498,7 +4701,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:924:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:942:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -4513,7 +4716,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (11, 2, v_p, v_t, v_q, v_u), v_p, 16, tuple(self.e_espionage))
+            return self.ask(S, (11, 2, v_p, v_t, v_q, v_u), v_p, 20, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
@@ -4533,7 +4736,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 50, (v_p, v_what, v_q))
+            _log(S, 53, (v_p, v_what, v_q))
             return None
 
     def r_honors_of_war(
@@ -4628,7 +4831,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1213:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4739,7 +4942,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    31,
+                    35,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4778,7 +4981,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1118:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1136:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4799,7 +5002,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (18, 2, v_p, v_alive), v_p, 25, tuple(_uniq(v_alive)))
+            return self.ask(S, (18, 2, v_p, v_alive), v_p, 29, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -4807,7 +5010,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 73, (v_u_2,))
+                _log(S, 76, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -4858,7 +5061,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1232:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1274:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -4939,7 +5142,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    28,
+                    32,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -4966,8 +5169,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 81, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 82, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 87, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 88, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -5023,7 +5226,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    29,
+                    33,
                     (True, False),
                     (v_w_p,),
                 )
@@ -5048,12 +5251,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 84, (v_w_q, v_w_p))
+                    _log(S, 90, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 85, (v_w_offer,))
+                    _log(S, 91, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -5062,7 +5265,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:874:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:892:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -5118,7 +5321,7 @@ class MarlboroughRules:
                 return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1150:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1168:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -5160,7 +5363,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (19, 2, v_p, v_h, v_force), v_p, 26, (True, False), (v_h,))
+            return self.ask(S, (19, 2, v_p, v_h, v_force), v_p, 30, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -5171,7 +5374,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
-            _log(S, 76, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 79, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 12
@@ -5204,7 +5407,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (19, 9, v_p, v_h, v_force, v_alive), v_p, 27, tuple(v_alive))
+            return self.ask(S, (19, 9, v_p, v_h, v_force, v_alive), v_p, 31, tuple(v_alive))
         if pc == 9:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -5308,7 +5511,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:816:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:834:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -5360,7 +5563,7 @@ class MarlboroughRules:
                 S,
                 (9, 2, v_p, v_ready, v_again, v_u_5, v_u_6),
                 v_p,
-                11,
+                15,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
@@ -5370,7 +5573,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 37, (v_p,))
+                _log(S, 40, (v_p,))
                 return None
             S[self.o_g_acted] = True
             S[self.o_g_operated_at] = None
@@ -5390,7 +5593,7 @@ class MarlboroughRules:
                 S,
                 (9, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6),
                 v_p,
-                12,
+                16,
                 tuple(_subsets(v_here, 1, -1)),
                 (v_from,),
             )
@@ -5401,7 +5604,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 39, (v_p,))
+                _log(S, 42, (v_p,))
             v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
                 [
                     *[0],
@@ -5422,7 +5625,7 @@ class MarlboroughRules:
                 S,
                 (9, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6),
                 v_p,
-                13,
+                17,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
@@ -5438,16 +5641,16 @@ class MarlboroughRules:
                 for v_u_6 in v_force:
                     S[self.o_e_unit__seen + v_u_6] = 0
                     S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 41, (v_p, v_from, v_to))
+                _log(S, 44, (v_p, v_from, v_to))
             else:
-                _log(S, 42, (v_p, v_from))
+                _log(S, 45, (v_p, v_from))
             if v_forced:
                 pc = 7
             else:
                 pc = 13
         if pc == 7:
             v_die = _roll(S, 6)
-            _log(S, 43, (v_die,))
+            _log(S, 46, (v_die,))
             if v_die == 1:
                 pc = 8
             else:
@@ -5463,7 +5666,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_victims = F[2:]
                 F = None
             return self.ask(
-                S, (9, 10, v_p, v_force, v_to, v_victims), v_p, 14, tuple(_uniq(v_victims))
+                S, (9, 10, v_p, v_force, v_to, v_victims), v_p, 18, tuple(_uniq(v_victims))
             )
         if pc == 10:
             if F is not None:
@@ -5489,7 +5692,7 @@ class MarlboroughRules:
                 v_p, v_to, v_live, v_targets = F[2:]
                 F = None
             return self.ask(
-                S, (9, 15, v_p, v_to, v_live, v_targets), v_p, 15, tuple(_uniq(v_targets))
+                S, (9, 15, v_p, v_to, v_live, v_targets), v_p, 19, tuple(_uniq(v_targets))
             )
         if pc == 15:
             if F is not None:
@@ -5590,7 +5793,7 @@ class MarlboroughRules:
                 return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1065:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1083:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -5687,7 +5890,7 @@ class MarlboroughRules:
                         v_w,
                     ),
                     v_p,
-                    24,
+                    28,
                     tuple(_subsets(v_recruits, 0, v_most)),
                     (v_h, self.c_training_cost, v_most),
                 )
@@ -5702,11 +5905,11 @@ class MarlboroughRules:
                         S[self.o_p_treasury + v_p] - 2 * self.c_training_cost, 0
                     )
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 68, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 71, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 69, (v_p, v_k, v_w, v_h))
+                    _log(S, 72, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -5823,4 +6026,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "739 rules/marlborough/rules.yaml:222:7\n740 rules/marlborough/rules.yaml:223:7\n759 rules/marlborough/rules.yaml:119:7\n760 rules/marlborough/rules.yaml:120:7\n761 rules/marlborough/rules.yaml:121:11\n762 rules/marlborough/rules.yaml:122:11\n763 rules/marlborough/rules.yaml:123:15\n764 rules/marlborough/rules.yaml:124:7\n782 rules/marlborough/rules.yaml:397:7\n791 rules/marlborough/rules.yaml:398:7\n796 rules/marlborough/rules.yaml:399:7\n797 rules/marlborough/rules.yaml:400:7\n798 rules/marlborough/rules.yaml:401:7\n803 rules/marlborough/rules.yaml:402:11\n804 rules/marlborough/rules.yaml:403:11\n805 rules/marlborough/rules.yaml:404:11\n806 rules/marlborough/rules.yaml:405:11\n807 rules/marlborough/rules.yaml:406:11\n808 rules/marlborough/rules.yaml:407:7\n813 rules/marlborough/rules.yaml:1232:1\n818 rules/marlborough/rules.yaml:1232:1\n825 rules/marlborough/rules.yaml:1232:1\n833 rules/marlborough/rules.yaml:1232:1\n841 rules/marlborough/rules.yaml:1232:1\n849 rules/marlborough/rules.yaml:1232:1\n857 rules/marlborough/rules.yaml:1232:1\n866 rules/marlborough/rules.yaml:1232:1\n870 rules/marlborough/rules.yaml:202:7\n871 rules/marlborough/rules.yaml:203:11\n872 rules/marlborough/rules.yaml:204:7\n873 rules/marlborough/rules.yaml:205:7\n883 rules/marlborough/rules.yaml:206:7\n884 rules/marlborough/rules.yaml:207:7\n887 rules/marlborough/rules.yaml:208:7\n888 rules/marlborough/rules.yaml:209:11\n896 rules/marlborough/rules.yaml:210:11\n897 rules/marlborough/rules.yaml:211:7\n902 rules/marlborough/rules.yaml:212:7\n915 rules/marlborough/rules.yaml:364:7\n916 rules/marlborough/rules.yaml:365:7\n921 rules/marlborough/rules.yaml:366:11\n923 rules/marlborough/rules.yaml:368:11\n924 rules/marlborough/rules.yaml:369:7\n925 rules/marlborough/rules.yaml:370:7\n934 rules/marlborough/rules.yaml:371:11\n935 rules/marlborough/rules.yaml:372:7\n940 rules/marlborough/rules.yaml:373:7\n948 rules/marlborough/rules.yaml:374:11\n949 rules/marlborough/rules.yaml:375:7\n952 rules/marlborough/rules.yaml:376:11\n963 rules/marlborough/rules.yaml:377:7\n973 rules/marlborough/rules.yaml:378:11\n974 rules/marlborough/rules.yaml:379:7\n984 rules/marlborough/rules.yaml:380:11\n985 rules/marlborough/rules.yaml:381:7\n995 rules/marlborough/rules.yaml:382:11\n996 rules/marlborough/rules.yaml:383:7\n1006 rules/marlborough/rules.yaml:384:11\n1007 rules/marlborough/rules.yaml:385:7\n1011 rules/marlborough/rules.yaml:346:7\n1023 rules/marlborough/rules.yaml:164:7\n1024 rules/marlborough/rules.yaml:165:7\n1025 rules/marlborough/rules.yaml:166:11\n1026 rules/marlborough/rules.yaml:167:7\n1027 rules/marlborough/rules.yaml:168:11\n1028 rules/marlborough/rules.yaml:169:7\n1032 rules/marlborough/rules.yaml:48:7\n1041 rules/marlborough/rules.yaml:49:7\n1049 rules/marlborough/rules.yaml:140:7\n1053 rules/marlborough/rules.yaml:83:7\n1060 rules/marlborough/rules.yaml:73:7\n1075 rules/marlborough/rules.yaml:326:7\n1079 rules/marlborough/rules.yaml:148:7\n1080 rules/marlborough/rules.yaml:149:7\n1081 rules/marlborough/rules.yaml:150:11\n1082 rules/marlborough/rules.yaml:151:11\n1083 rules/marlborough/rules.yaml:152:15\n1084 rules/marlborough/rules.yaml:153:7\n1097 rules/marlborough/rules.yaml:273:7\n1098 rules/marlborough/rules.yaml:274:7\n1099 rules/marlborough/rules.yaml:275:11\n1100 rules/marlborough/rules.yaml:276:7\n1101 rules/marlborough/rules.yaml:277:11\n1102 rules/marlborough/rules.yaml:278:7\n1110 rules/marlborough/rules.yaml:279:7\n1111 rules/marlborough/rules.yaml:280:7\n1117 rules/marlborough/rules.yaml:281:11\n1118 rules/marlborough/rules.yaml:282:7\n1119 rules/marlborough/rules.yaml:283:11\n1127 rules/marlborough/rules.yaml:284:11\n1133 rules/marlborough/rules.yaml:285:7\n1137 rules/marlborough/rules.yaml:91:7\n1144 rules/marlborough/rules.yaml:92:11\n1145 rules/marlborough/rules.yaml:93:7\n1146 rules/marlborough/rules.yaml:94:7\n1147 rules/marlborough/rules.yaml:95:11\n1148 rules/marlborough/rules.yaml:96:7\n1152 rules/marlborough/rules.yaml:59:7\n1153 rules/marlborough/rules.yaml:60:11\n1154 rules/marlborough/rules.yaml:61:7\n1155 rules/marlborough/rules.yaml:62:7\n1156 rules/marlborough/rules.yaml:63:11\n1160 rules/marlborough/rules.yaml:64:15\n1161 rules/marlborough/rules.yaml:65:7\n1165 rules/marlborough/rules.yaml:334:7\n1169 rules/marlborough/rules.yaml:104:7\n1170 rules/marlborough/rules.yaml:105:11\n1171 rules/marlborough/rules.yaml:106:7\n1172 rules/marlborough/rules.yaml:107:7\n1173 rules/marlborough/rules.yaml:108:11\n1174 rules/marlborough/rules.yaml:109:7\n1178 rules/marlborough/rules.yaml:21:7\n1182 rules/marlborough/rules.yaml:132:7\n1183 rules/marlborough/rules.yaml:133:7\n1187 rules/marlborough/rules.yaml:320:7\n1195 rules/marlborough/rules.yaml:295:7\n1196 rules/marlborough/rules.yaml:296:7\n1197 rules/marlborough/rules.yaml:297:11\n1198 rules/marlborough/rules.yaml:298:7\n1201 rules/marlborough/rules.yaml:299:11\n1202 rules/marlborough/rules.yaml:300:7\n1206 rules/marlborough/rules.yaml:301:11\n1207 rules/marlborough/rules.yaml:302:7\n1211 rules/marlborough/rules.yaml:30:7\n1212 rules/marlborough/rules.yaml:31:11\n1213 rules/marlborough/rules.yaml:32:7\n1217 rules/marlborough/rules.yaml:257:7\n1218 rules/marlborough/rules.yaml:258:7\n1222 rules/marlborough/rules.yaml:259:11\n1223 rules/marlborough/rules.yaml:260:7\n1224 rules/marlborough/rules.yaml:261:11\n1225 rules/marlborough/rules.yaml:262:7\n1229 rules/marlborough/rules.yaml:245:7\n1234 rules/marlborough/rules.yaml:246:7\n1243 rules/marlborough/rules.yaml:233:7\n1244 rules/marlborough/rules.yaml:234:11\n1245 rules/marlborough/rules.yaml:235:7\n1246 rules/marlborough/rules.yaml:236:11\n1247 rules/marlborough/rules.yaml:237:7\n1251 rules/marlborough/rules.yaml:40:7\n1258 rules/marlborough/rules.yaml:310:7\n1263 rules/marlborough/rules.yaml:311:7\n1264 rules/marlborough/rules.yaml:312:7\n1272 rules/marlborough/rules.yaml:354:7\n1279 rules/marlborough/rules.yaml:1192:3\n1286 rules/marlborough/rules.yaml:1192:3\n1301 rules/marlborough/rules.yaml:1213:3\n1308 rules/marlborough/rules.yaml:1213:3\n1316 rules/marlborough/rules.yaml:181:7\n1317 rules/marlborough/rules.yaml:182:7\n1318 rules/marlborough/rules.yaml:183:7\n1319 rules/marlborough/rules.yaml:184:7\n1320 rules/marlborough/rules.yaml:185:11\n1321 rules/marlborough/rules.yaml:186:11\n1328 rules/marlborough/rules.yaml:187:15\n1342 rules/marlborough/rules.yaml:188:7\n1346 rules/marlborough/cards.yaml:383:14\n1350 rules/marlborough/cards.yaml:391:14\n1354 rules/marlborough/cards.yaml:15:14\n1358 rules/marlborough/cards.yaml:23:14\n1362 rules/marlborough/cards.yaml:31:14\n1366 rules/marlborough/cards.yaml:39:14\n1370 rules/marlborough/cards.yaml:47:14\n1374 rules/marlborough/cards.yaml:55:14\n1378 rules/marlborough/cards.yaml:63:14\n1382 rules/marlborough/cards.yaml:71:14\n1386 rules/marlborough/cards.yaml:79:14\n1390 rules/marlborough/cards.yaml:87:14\n1394 rules/marlborough/cards.yaml:95:14\n1398 rules/marlborough/cards.yaml:103:14\n1402 rules/marlborough/cards.yaml:111:14\n1406 rules/marlborough/cards.yaml:119:14\n1410 rules/marlborough/cards.yaml:127:14\n1414 rules/marlborough/cards.yaml:199:14\n1418 rules/marlborough/cards.yaml:135:14\n1422 rules/marlborough/cards.yaml:143:14\n1426 rules/marlborough/cards.yaml:151:14\n1430 rules/marlborough/cards.yaml:159:14\n1434 rules/marlborough/cards.yaml:167:14\n1438 rules/marlborough/cards.yaml:175:14\n1442 rules/marlborough/cards.yaml:183:14\n1446 rules/marlborough/cards.yaml:191:14\n1450 rules/marlborough/cards.yaml:271:14\n1454 rules/marlborough/cards.yaml:279:14\n1458 rules/marlborough/cards.yaml:287:14\n1462 rules/marlborough/cards.yaml:295:14\n1466 rules/marlborough/cards.yaml:303:14\n1470 rules/marlborough/cards.yaml:311:14\n1474 rules/marlborough/cards.yaml:319:14\n1478 rules/marlborough/cards.yaml:327:14\n1482 rules/marlborough/cards.yaml:335:14\n1486 rules/marlborough/cards.yaml:343:14\n1490 rules/marlborough/cards.yaml:351:14\n1494 rules/marlborough/cards.yaml:359:14\n1498 rules/marlborough/cards.yaml:367:14\n1502 rules/marlborough/cards.yaml:375:14\n1506 rules/marlborough/cards.yaml:207:14\n1510 rules/marlborough/cards.yaml:215:14\n1514 rules/marlborough/cards.yaml:223:14\n1518 rules/marlborough/cards.yaml:231:14\n1522 rules/marlborough/cards.yaml:239:14\n1526 rules/marlborough/cards.yaml:247:14\n1530 rules/marlborough/cards.yaml:255:14\n1534 rules/marlborough/cards.yaml:263:14\n1538 rules/marlborough/rules.yaml:1257:9\n1546 rules/marlborough/rules.yaml:1272:9\n1547 rules/marlborough/rules.yaml:1273:9\n1554 rules/marlborough/rules.yaml:1264:9\n1555 rules/marlborough/rules.yaml:1265:9\n1560 rules/marlborough/rules.yaml:1247:9\n1562 rules/marlborough/rules.yaml:1248:9\n1567 rules/marlborough/rules.yaml:515:7\n1571 rules/marlborough/rules.yaml:516:11\n1572 rules/marlborough/rules.yaml:517:11\n1578 rules/marlborough/rules.yaml:415:7\n1579 rules/marlborough/rules.yaml:416:7\n1586 rules/marlborough/rules.yaml:417:11\n1587 rules/marlborough/rules.yaml:418:11\n1591 rules/marlborough/rules.yaml:419:11\n1595 rules/marlborough/rules.yaml:478:7\n1598 rules/marlborough/rules.yaml:479:11\n1599 rules/marlborough/rules.yaml:480:11\n1600 rules/marlborough/rules.yaml:481:15\n1603 rules/marlborough/rules.yaml:482:15\n1605 rules/marlborough/rules.yaml:483:15\n1606 rules/marlborough/rules.yaml:484:15\n1608 rules/marlborough/rules.yaml:485:15\n1609 rules/marlborough/rules.yaml:486:11\n1611 rules/marlborough/rules.yaml:487:7\n1613 rules/marlborough/rules.yaml:488:7\n1618 rules/marlborough/flow.yaml:79:7\n1619 rules/marlborough/flow.yaml:80:7\n1620 rules/marlborough/flow.yaml:81:11\n1624 rules/marlborough/rules.yaml:592:7\n1625 rules/marlborough/rules.yaml:593:11\n1626 rules/marlborough/rules.yaml:594:7\n1627 rules/marlborough/rules.yaml:595:7\n1628 rules/marlborough/rules.yaml:597:15\n1630 rules/marlborough/rules.yaml:598:15\n1631 rules/marlborough/rules.yaml:599:15\n1632 rules/marlborough/rules.yaml:600:15\n1634 rules/marlborough/rules.yaml:602:15\n1636 rules/marlborough/rules.yaml:603:15\n1637 rules/marlborough/rules.yaml:604:15\n1638 rules/marlborough/rules.yaml:605:15\n1640 rules/marlborough/rules.yaml:607:15\n1644 rules/marlborough/rules.yaml:806:7\n1645 rules/marlborough/rules.yaml:807:11\n1646 rules/marlborough/rules.yaml:808:15\n1647 rules/marlborough/rules.yaml:809:15\n1660 rules/marlborough/rules.yaml:810:15\n1661 rules/marlborough/rules.yaml:811:15\n1673 rules/marlborough/rules.yaml:812:15\n1674 rules/marlborough/rules.yaml:813:19\n1675 rules/marlborough/rules.yaml:814:19\n1681 rules/marlborough/rules.yaml:426:7\n1682 rules/marlborough/rules.yaml:427:7\n1687 rules/marlborough/rules.yaml:428:11\n1688 rules/marlborough/rules.yaml:429:11\n1691 rules/marlborough/rules.yaml:430:11\n1692 rules/marlborough/rules.yaml:431:7\n1693 rules/marlborough/rules.yaml:432:7\n1698 rules/marlborough/rules.yaml:1140:7\n1699 rules/marlborough/rules.yaml:1141:7\n1700 rules/marlborough/rules.yaml:1142:7\n1701 rules/marlborough/rules.yaml:1143:7\n1702 rules/marlborough/rules.yaml:1144:7\n1704 rules/marlborough/rules.yaml:1145:7\n1706 rules/marlborough/rules.yaml:1146:7\n1707 rules/marlborough/rules.yaml:1147:7\n1708 rules/marlborough/rules.yaml:1148:11\n1713 rules/marlborough/rules.yaml:904:7\n1714 rules/marlborough/rules.yaml:905:7\n1715 rules/marlborough/rules.yaml:906:7\n1716 rules/marlborough/rules.yaml:907:7\n1717 rules/marlborough/rules.yaml:908:7\n1718 rules/marlborough/rules.yaml:909:7\n1719 rules/marlborough/rules.yaml:910:11\n1720 rules/marlborough/rules.yaml:911:15\n1721 rules/marlborough/rules.yaml:912:15\n1722 rules/marlborough/rules.yaml:913:19\n1727 rules/marlborough/rules.yaml:914:19\n1728 rules/marlborough/rules.yaml:915:23\n1730 rules/marlborough/rules.yaml:916:23\n1732 rules/marlborough/rules.yaml:918:23\n1734 rules/marlborough/rules.yaml:919:23\n1735 rules/marlborough/rules.yaml:920:7\n1741 rules/marlborough/rules.yaml:1101:7\n1742 rules/marlborough/rules.yaml:1102:7\n1743 rules/marlborough/rules.yaml:1103:7\n1744 rules/marlborough/rules.yaml:1104:7\n1745 rules/marlborough/rules.yaml:1105:7\n1747 rules/marlborough/rules.yaml:1106:7\n1748 rules/marlborough/rules.yaml:1108:15\n1749 rules/marlborough/rules.yaml:1109:19\n1751 rules/marlborough/rules.yaml:1111:19\n1753 rules/marlborough/rules.yaml:1113:15\n1756 rules/marlborough/rules.yaml:1115:15\n1760 rules/marlborough/flow.yaml:10:7\n1761 rules/marlborough/flow.yaml:11:11\n1765 rules/marlborough/flow.yaml:15:7\n1766 rules/marlborough/flow.yaml:16:11\n1767 rules/marlborough/flow.yaml:17:15\n1770 rules/marlborough/flow.yaml:18:19\n1771 rules/marlborough/flow.yaml:19:19\n1777 rules/marlborough/rules.yaml:465:7\n1778 rules/marlborough/rules.yaml:466:11\n1780 rules/marlborough/rules.yaml:468:11\n1781 rules/marlborough/rules.yaml:469:7\n1783 rules/marlborough/rules.yaml:470:7\n1784 rules/marlborough/rules.yaml:471:11\n1789 rules/marlborough/rules.yaml:439:7\n1790 rules/marlborough/rules.yaml:440:7\n1796 rules/marlborough/flow.yaml:63:7\n1801 rules/marlborough/flow.yaml:64:7\n1806 rules/marlborough/flow.yaml:65:7\n1808 rules/marlborough/flow.yaml:66:7\n1809 rules/marlborough/flow.yaml:67:11\n1811 rules/marlborough/flow.yaml:69:11\n1816 rules/marlborough/flow.yaml:24:7\n1817 rules/marlborough/flow.yaml:25:11\n1822 rules/marlborough/flow.yaml:26:11\n1825 rules/marlborough/flow.yaml:28:11\n1826 rules/marlborough/flow.yaml:29:11\n1827 rules/marlborough/flow.yaml:30:15\n1828 rules/marlborough/flow.yaml:31:11\n1829 rules/marlborough/flow.yaml:32:15\n1830 rules/marlborough/flow.yaml:33:15\n1831 rules/marlborough/flow.yaml:34:15\n1836 rules/marlborough/flow.yaml:35:19\n1837 rules/marlborough/flow.yaml:36:19\n1838 rules/marlborough/flow.yaml:37:19\n1840 rules/marlborough/flow.yaml:38:15\n1841 rules/marlborough/flow.yaml:39:11\n1844 rules/marlborough/flow.yaml:40:11\n1849 rules/marlborough/flow.yaml:58:7\n1850 rules/marlborough/flow.yaml:59:11\n1854 rules/marlborough/flow.yaml:44:7\n1855 rules/marlborough/flow.yaml:45:11\n1860 rules/marlborough/rules.yaml:447:7\n1861 rules/marlborough/rules.yaml:448:11\n1862 rules/marlborough/rules.yaml:449:11\n1864 rules/marlborough/rules.yaml:450:7\n1865 rules/marlborough/rules.yaml:451:7\n1866 rules/marlborough/rules.yaml:452:7\n1867 rules/marlborough/rules.yaml:453:7\n1868 rules/marlborough/rules.yaml:454:11\n1872 rules/marlborough/rules.yaml:456:11\n1880 rules/marlborough/rules.yaml:458:11\n1892 rules/marlborough/rules.yaml:1207:7\n1895 rules/marlborough/rules.yaml:1208:7\n1896 rules/marlborough/rules.yaml:1209:11\n1898 rules/marlborough/rules.yaml:1211:11\n1899 rules/marlborough/rules.yaml:1212:7\n1906 rules/marlborough/rules.yaml:1227:7\n1909 rules/marlborough/rules.yaml:1228:7\n1910 rules/marlborough/rules.yaml:1229:7\n2283 rules/marlborough/rules.yaml:563:7\n2286 rules/marlborough/rules.yaml:564:11\n2287 rules/marlborough/rules.yaml:565:7\n2296 rules/marlborough/rules.yaml:566:7\n2297 rules/marlborough/rules.yaml:567:11\n2298 rules/marlborough/rules.yaml:568:7\n2299 rules/marlborough/rules.yaml:569:7\n2300 rules/marlborough/rules.yaml:570:11\n2302 rules/marlborough/rules.yaml:571:7\n2303 rules/marlborough/rules.yaml:572:11\n2307 rules/marlborough/rules.yaml:662:7\n2308 rules/marlborough/rules.yaml:663:7\n2311 rules/marlborough/rules.yaml:664:7\n2312 rules/marlborough/rules.yaml:665:11\n2314 rules/marlborough/rules.yaml:666:7\n2315 rules/marlborough/rules.yaml:667:11\n2317 rules/marlborough/rules.yaml:668:7\n2318 rules/marlborough/rules.yaml:669:7\n2319 rules/marlborough/rules.yaml:671:7\n2320 rules/marlborough/rules.yaml:672:11\n2326 rules/marlborough/rules.yaml:673:11\n2334 rules/marlborough/rules.yaml:676:11\n2335 rules/marlborough/rules.yaml:678:11\n2336 rules/marlborough/rules.yaml:680:19\n2338 rules/marlborough/rules.yaml:683:19\n2343 rules/marlborough/rules.yaml:685:19\n2349 rules/marlborough/rules.yaml:689:11\n2355 rules/marlborough/rules.yaml:692:11\n2356 rules/marlborough/rules.yaml:694:11\n2357 rules/marlborough/rules.yaml:695:11\n2358 rules/marlborough/rules.yaml:696:11\n2359 rules/marlborough/rules.yaml:698:19\n2360 rules/marlborough/rules.yaml:699:19\n2366 rules/marlborough/rules.yaml:700:23\n2367 rules/marlborough/rules.yaml:701:23\n2369 rules/marlborough/rules.yaml:703:19\n2370 rules/marlborough/rules.yaml:704:23\n2372 rules/marlborough/rules.yaml:706:23\n2376 rules/marlborough/rules.yaml:710:19\n2377 rules/marlborough/rules.yaml:711:19\n2378 rules/marlborough/rules.yaml:712:19\n2379 rules/marlborough/rules.yaml:713:23\n2383 rules/marlborough/rules.yaml:717:19\n2384 rules/marlborough/rules.yaml:718:19\n2385 rules/marlborough/rules.yaml:719:19\n2399 rules/marlborough/rules.yaml:720:23\n2401 rules/marlborough/rules.yaml:722:19\n2408 rules/marlborough/rules.yaml:1192:3\n2409 rules/marlborough/rules.yaml:1192:3\n2412 rules/marlborough/rules.yaml:1192:3\n2413 rules/marlborough/rules.yaml:1192:3\n2414 rules/marlborough/rules.yaml:1192:3\n2415 rules/marlborough/rules.yaml:1192:3\n2416 rules/marlborough/rules.yaml:1192:3\n2417 rules/marlborough/rules.yaml:1192:3\n2424 rules/marlborough/rules.yaml:1192:3\n2425 rules/marlborough/rules.yaml:1192:3\n2426 rules/marlborough/rules.yaml:1192:3\n2427 rules/marlborough/rules.yaml:1192:3\n2441 rules/marlborough/rules.yaml:1192:3\n2442 rules/marlborough/rules.yaml:1192:3\n2444 rules/marlborough/rules.yaml:1192:3\n2445 rules/marlborough/rules.yaml:1192:3\n2446 rules/marlborough/rules.yaml:1192:3\n2448 rules/marlborough/rules.yaml:1192:3\n2449 rules/marlborough/rules.yaml:1192:3\n2452 rules/marlborough/rules.yaml:1192:3\n2468 rules/marlborough/rules.yaml:733:7\n2469 rules/marlborough/rules.yaml:734:7\n2470 rules/marlborough/rules.yaml:735:7\n2475 rules/marlborough/rules.yaml:736:7\n2476 rules/marlborough/rules.yaml:737:7\n2480 rules/marlborough/rules.yaml:738:7\n2484 rules/marlborough/rules.yaml:739:7\n2485 rules/marlborough/rules.yaml:740:11\n2486 rules/marlborough/rules.yaml:741:7\n2487 rules/marlborough/rules.yaml:742:7\n2488 rules/marlborough/rules.yaml:743:7\n2493 rules/marlborough/rules.yaml:744:7\n2498 rules/marlborough/rules.yaml:745:7\n2499 rules/marlborough/rules.yaml:746:7\n2500 rules/marlborough/rules.yaml:747:7\n2501 rules/marlborough/rules.yaml:748:7\n2502 rules/marlborough/rules.yaml:749:7\n2503 rules/marlborough/rules.yaml:750:7\n2504 rules/marlborough/rules.yaml:751:7\n2505 rules/marlborough/rules.yaml:752:7\n2506 rules/marlborough/rules.yaml:753:7\n2507 rules/marlborough/rules.yaml:754:7\n2508 rules/marlborough/rules.yaml:755:7\n2525 rules/marlborough/rules.yaml:756:7\n2526 rules/marlborough/rules.yaml:757:7\n2527 rules/marlborough/rules.yaml:758:11\n2554 rules/marlborough/rules.yaml:759:7\n2555 rules/marlborough/rules.yaml:760:7\n2556 rules/marlborough/rules.yaml:762:15\n2557 rules/marlborough/rules.yaml:763:19\n2558 rules/marlborough/rules.yaml:764:15\n2559 rules/marlborough/rules.yaml:765:15\n2560 rules/marlborough/rules.yaml:766:15\n2561 rules/marlborough/rules.yaml:767:19\n2563 rules/marlborough/rules.yaml:769:15\n2564 rules/marlborough/rules.yaml:770:15\n2565 rules/marlborough/rules.yaml:771:15\n2566 rules/marlborough/rules.yaml:772:15\n2567 rules/marlborough/rules.yaml:773:15\n2568 rules/marlborough/rules.yaml:774:19\n2570 rules/marlborough/rules.yaml:776:15\n2571 rules/marlborough/rules.yaml:777:15\n2572 rules/marlborough/rules.yaml:778:15\n2573 rules/marlborough/rules.yaml:779:15\n2582 rules/marlborough/rules.yaml:780:19\n2584 rules/marlborough/rules.yaml:782:15\n2585 rules/marlborough/rules.yaml:783:15\n2586 rules/marlborough/rules.yaml:784:15\n2592 rules/marlborough/rules.yaml:785:19\n2593 rules/marlborough/rules.yaml:786:19\n2594 rules/marlborough/rules.yaml:787:15\n2595 rules/marlborough/rules.yaml:788:15\n2596 rules/marlborough/rules.yaml:789:15\n2597 rules/marlborough/rules.yaml:790:19\n2599 rules/marlborough/rules.yaml:792:15\n2600 rules/marlborough/rules.yaml:793:19\n2601 rules/marlborough/rules.yaml:794:15\n2602 rules/marlborough/rules.yaml:795:15\n2603 rules/marlborough/rules.yaml:796:15\n2604 rules/marlborough/rules.yaml:797:15\n2605 rules/marlborough/rules.yaml:798:15\n2606 rules/marlborough/rules.yaml:799:19\n2611 rules/marlborough/rules.yaml:1016:7\n2612 rules/marlborough/rules.yaml:1017:7\n2613 rules/marlborough/rules.yaml:1018:7\n2619 rules/marlborough/rules.yaml:1019:7\n2620 rules/marlborough/rules.yaml:1020:11\n2623 rules/marlborough/rules.yaml:1021:7\n2628 rules/marlborough/rules.yaml:990:7\n2629 rules/marlborough/rules.yaml:991:7\n2630 rules/marlborough/rules.yaml:992:7\n2631 rules/marlborough/rules.yaml:993:7\n2637 rules/marlborough/rules.yaml:996:7\n2641 rules/marlborough/rules.yaml:997:7\n2645 rules/marlborough/rules.yaml:998:7\n2646 rules/marlborough/rules.yaml:999:11\n2649 rules/marlborough/rules.yaml:1000:7\n2650 rules/marlborough/rules.yaml:1001:11\n2653 rules/marlborough/rules.yaml:1002:7\n2654 rules/marlborough/rules.yaml:1003:7\n2655 rules/marlborough/rules.yaml:1004:7\n2656 rules/marlborough/rules.yaml:1006:7\n2657 rules/marlborough/rules.yaml:1007:7\n2661 rules/marlborough/rules.yaml:1058:7\n2662 rules/marlborough/rules.yaml:1059:7\n2663 rules/marlborough/rules.yaml:1060:7\n2664 rules/marlborough/rules.yaml:1061:7\n2670 rules/marlborough/rules.yaml:947:7\n2671 rules/marlborough/rules.yaml:948:7\n2674 rules/marlborough/rules.yaml:951:11\n2676 rules/marlborough/rules.yaml:953:11\n2677 rules/marlborough/rules.yaml:954:11\n2678 rules/marlborough/rules.yaml:955:11\n2679 rules/marlborough/rules.yaml:956:15\n2682 rules/marlborough/rules.yaml:959:15\n2684 rules/marlborough/rules.yaml:962:11\n2692 rules/marlborough/rules.yaml:963:11\n2693 rules/marlborough/rules.yaml:965:19\n2695 rules/marlborough/rules.yaml:968:19\n2697 rules/marlborough/rules.yaml:970:19\n2698 rules/marlborough/rules.yaml:971:23\n2700 rules/marlborough/rules.yaml:974:23\n2702 rules/marlborough/rules.yaml:977:19\n2707 rules/marlborough/rules.yaml:1031:7\n2708 rules/marlborough/rules.yaml:1032:7\n2713 rules/marlborough/rules.yaml:1033:11\n2714 rules/marlborough/rules.yaml:1034:11\n2735 rules/marlborough/rules.yaml:1035:11\n2736 rules/marlborough/rules.yaml:1036:11\n2737 rules/marlborough/rules.yaml:1037:15\n2752 rules/marlborough/rules.yaml:1038:15\n2753 rules/marlborough/rules.yaml:1039:19\n2755 rules/marlborough/rules.yaml:1041:19\n2756 rules/marlborough/rules.yaml:1042:19\n2757 rules/marlborough/rules.yaml:1043:23\n2758 rules/marlborough/rules.yaml:1044:19\n2759 rules/marlborough/rules.yaml:1045:23\n2761 rules/marlborough/rules.yaml:1047:23\n2765 rules/marlborough/rules.yaml:929:7\n2766 rules/marlborough/rules.yaml:930:7\n2767 rules/marlborough/rules.yaml:931:7\n2768 rules/marlborough/rules.yaml:933:15\n2769 rules/marlborough/rules.yaml:934:19\n2773 rules/marlborough/rules.yaml:935:23\n2776 rules/marlborough/rules.yaml:937:15\n2779 rules/marlborough/rules.yaml:939:15\n2784 rules/marlborough/rules.yaml:618:7\n2785 rules/marlborough/rules.yaml:619:7\n2788 rules/marlborough/rules.yaml:620:7\n2789 rules/marlborough/rules.yaml:621:11\n2790 rules/marlborough/rules.yaml:622:15\n2791 rules/marlborough/rules.yaml:623:7\n2792 rules/marlborough/rules.yaml:624:7\n2793 rules/marlborough/rules.yaml:625:7\n2794 rules/marlborough/rules.yaml:626:11\n2795 rules/marlborough/rules.yaml:627:11\n2796 rules/marlborough/rules.yaml:628:11\n2802 rules/marlborough/rules.yaml:629:11\n2811 rules/marlborough/rules.yaml:630:11\n2812 rules/marlborough/rules.yaml:631:15\n2813 rules/marlborough/rules.yaml:632:19\n2815 rules/marlborough/rules.yaml:634:15\n2816 rules/marlborough/rules.yaml:635:15\n2817 rules/marlborough/rules.yaml:636:19\n2819 rules/marlborough/rules.yaml:638:7\n2820 rules/marlborough/rules.yaml:639:7\n2825 rules/marlborough/rules.yaml:1213:3\n2826 rules/marlborough/rules.yaml:1213:3\n2827 rules/marlborough/rules.yaml:1213:3\n2828 rules/marlborough/rules.yaml:1213:3\n2829 rules/marlborough/rules.yaml:1213:3\n2830 rules/marlborough/rules.yaml:1213:3\n2831 rules/marlborough/rules.yaml:1213:3\n2832 rules/marlborough/rules.yaml:1213:3\n2839 rules/marlborough/rules.yaml:1213:3\n2840 rules/marlborough/rules.yaml:1213:3\n2841 rules/marlborough/rules.yaml:1213:3\n2842 rules/marlborough/rules.yaml:1213:3\n2847 rules/marlborough/rules.yaml:1213:3\n2848 rules/marlborough/rules.yaml:1213:3\n2850 rules/marlborough/rules.yaml:1213:3\n2851 rules/marlborough/rules.yaml:1213:3\n2852 rules/marlborough/rules.yaml:1213:3\n2854 rules/marlborough/rules.yaml:1213:3\n2855 rules/marlborough/rules.yaml:1213:3\n2856 rules/marlborough/rules.yaml:1213:3\n2860 rules/marlborough/rules.yaml:1123:7\n2865 rules/marlborough/rules.yaml:1124:7\n2866 rules/marlborough/rules.yaml:1125:11\n2867 rules/marlborough/rules.yaml:1126:11\n2868 rules/marlborough/rules.yaml:1127:15\n2870 rules/marlborough/rules.yaml:1130:15\n2876 rules/marlborough/rules.yaml:646:7\n2877 rules/marlborough/rules.yaml:647:7\n2878 rules/marlborough/rules.yaml:648:11\n2879 rules/marlborough/rules.yaml:649:11\n2881 rules/marlborough/rules.yaml:651:11\n2924 rules/marlborough/rules.yaml:1232:1\n2925 rules/marlborough/rules.yaml:1232:1\n2926 rules/marlborough/rules.yaml:1232:1\n2931 rules/marlborough/rules.yaml:1232:1\n2932 rules/marlborough/rules.yaml:1232:1\n2933 rules/marlborough/rules.yaml:1232:1\n2934 rules/marlborough/rules.yaml:1232:1\n2937 rules/marlborough/rules.yaml:1232:1\n2938 rules/marlborough/rules.yaml:1232:1\n2940 rules/marlborough/rules.yaml:1232:1\n2941 rules/marlborough/rules.yaml:1232:1\n2942 rules/marlborough/rules.yaml:1232:1\n2943 rules/marlborough/rules.yaml:1232:1\n2944 rules/marlborough/rules.yaml:1232:1\n2945 rules/marlborough/rules.yaml:1232:1\n2946 rules/marlborough/rules.yaml:1232:1\n2947 rules/marlborough/rules.yaml:1232:1\n2948 rules/marlborough/rules.yaml:1232:1\n2949 rules/marlborough/rules.yaml:1232:1\n2950 rules/marlborough/rules.yaml:1232:1\n2954 rules/marlborough/rules.yaml:881:7\n2955 rules/marlborough/rules.yaml:882:11\n2956 rules/marlborough/rules.yaml:883:7\n2957 rules/marlborough/rules.yaml:884:7\n2958 rules/marlborough/rules.yaml:885:7\n2963 rules/marlborough/rules.yaml:886:11\n2964 rules/marlborough/rules.yaml:887:11\n2965 rules/marlborough/rules.yaml:888:15\n2966 rules/marlborough/rules.yaml:889:11\n2967 rules/marlborough/rules.yaml:890:15\n2969 rules/marlborough/rules.yaml:892:15\n2970 rules/marlborough/rules.yaml:893:11\n2974 rules/marlborough/rules.yaml:1158:7\n2975 rules/marlborough/rules.yaml:1159:7\n2976 rules/marlborough/rules.yaml:1160:11\n2977 rules/marlborough/rules.yaml:1161:7\n2982 rules/marlborough/rules.yaml:1162:7\n2988 rules/marlborough/rules.yaml:1163:7\n2989 rules/marlborough/rules.yaml:1164:7\n2993 rules/marlborough/rules.yaml:1165:11\n2994 rules/marlborough/rules.yaml:1166:7\n2995 rules/marlborough/rules.yaml:1167:7\n2996 rules/marlborough/rules.yaml:1168:11\n2997 rules/marlborough/rules.yaml:1169:7\n3003 rules/marlborough/rules.yaml:1170:7\n3004 rules/marlborough/rules.yaml:1171:7\n3005 rules/marlborough/rules.yaml:1173:7\n3006 rules/marlborough/rules.yaml:1175:15\n3008 rules/marlborough/rules.yaml:1177:15\n3010 rules/marlborough/rules.yaml:1179:15\n3012 rules/marlborough/rules.yaml:1181:15\n3013 rules/marlborough/rules.yaml:1182:15\n3015 rules/marlborough/rules.yaml:1184:15\n3016 rules/marlborough/rules.yaml:1185:15\n3017 rules/marlborough/rules.yaml:1186:15\n3018 rules/marlborough/rules.yaml:1187:19\n3019 rules/marlborough/rules.yaml:1188:19\n3020 rules/marlborough/rules.yaml:1189:15\n3024 rules/marlborough/rules.yaml:529:7\n3025 rules/marlborough/rules.yaml:530:7\n3026 rules/marlborough/rules.yaml:531:11\n3027 rules/marlborough/rules.yaml:532:7\n3028 rules/marlborough/rules.yaml:534:11\n3029 rules/marlborough/rules.yaml:535:7\n3030 rules/marlborough/rules.yaml:536:11\n3031 rules/marlborough/rules.yaml:537:15\n3032 rules/marlborough/rules.yaml:538:7\n3033 rules/marlborough/rules.yaml:539:7\n3034 rules/marlborough/rules.yaml:540:11\n3035 rules/marlborough/rules.yaml:541:7\n3036 rules/marlborough/rules.yaml:542:7\n3037 rules/marlborough/rules.yaml:543:7\n3038 rules/marlborough/rules.yaml:544:7\n3047 rules/marlborough/rules.yaml:545:7\n3048 rules/marlborough/rules.yaml:547:11\n3049 rules/marlborough/rules.yaml:548:15\n3050 rules/marlborough/rules.yaml:549:11\n3051 rules/marlborough/rules.yaml:550:7\n3052 rules/marlborough/rules.yaml:551:7\n3053 rules/marlborough/rules.yaml:552:11\n3059 rules/marlborough/rules.yaml:825:7\n3065 rules/marlborough/rules.yaml:826:7\n3066 rules/marlborough/rules.yaml:827:7\n3067 rules/marlborough/rules.yaml:828:11\n3076 rules/marlborough/rules.yaml:829:7\n3077 rules/marlborough/rules.yaml:830:7\n3078 rules/marlborough/rules.yaml:831:11\n3079 rules/marlborough/rules.yaml:833:11\n3080 rules/marlborough/rules.yaml:834:7\n3081 rules/marlborough/rules.yaml:835:7\n3082 rules/marlborough/rules.yaml:836:7\n3083 rules/marlborough/rules.yaml:837:7\n3089 rules/marlborough/rules.yaml:838:7\n3090 rules/marlborough/rules.yaml:839:7\n3091 rules/marlborough/rules.yaml:840:11\n3092 rules/marlborough/rules.yaml:842:7\n3103 rules/marlborough/rules.yaml:843:7\n3104 rules/marlborough/rules.yaml:844:7\n3105 rules/marlborough/rules.yaml:845:11\n3106 rules/marlborough/rules.yaml:846:7\n3107 rules/marlborough/rules.yaml:847:7\n3108 rules/marlborough/rules.yaml:848:11\n3109 rules/marlborough/rules.yaml:849:15\n3113 rules/marlborough/rules.yaml:853:7\n3114 rules/marlborough/rules.yaml:854:11\n3115 rules/marlborough/rules.yaml:856:11\n3116 rules/marlborough/rules.yaml:857:15\n3117 rules/marlborough/rules.yaml:858:15\n3118 rules/marlborough/rules.yaml:859:19\n3119 rules/marlborough/rules.yaml:860:19\n3120 rules/marlborough/rules.yaml:861:7\n3125 rules/marlborough/rules.yaml:862:7\n3126 rules/marlborough/rules.yaml:863:11\n3127 rules/marlborough/rules.yaml:864:7\n3128 rules/marlborough/rules.yaml:865:7\n3129 rules/marlborough/rules.yaml:866:11\n3130 rules/marlborough/rules.yaml:867:7\n3131 rules/marlborough/rules.yaml:868:7\n3132 rules/marlborough/rules.yaml:869:11\n3133 rules/marlborough/rules.yaml:870:11\n3134 rules/marlborough/rules.yaml:871:11\n3135 rules/marlborough/rules.yaml:872:11\n3141 rules/marlborough/rules.yaml:499:7\n3142 rules/marlborough/rules.yaml:500:7\n3143 rules/marlborough/rules.yaml:501:7\n3148 rules/marlborough/rules.yaml:502:11\n3149 rules/marlborough/rules.yaml:503:11\n3150 rules/marlborough/rules.yaml:504:11\n3151 rules/marlborough/rules.yaml:505:11\n3152 rules/marlborough/rules.yaml:506:11\n3153 rules/marlborough/rules.yaml:507:7\n3154 rules/marlborough/rules.yaml:508:11\n3159 rules/marlborough/rules.yaml:1074:7\n3160 rules/marlborough/rules.yaml:1075:7\n3161 rules/marlborough/rules.yaml:1076:11\n3162 rules/marlborough/rules.yaml:1077:11\n3169 rules/marlborough/rules.yaml:1078:15\n3170 rules/marlborough/rules.yaml:1079:15\n3178 rules/marlborough/rules.yaml:1080:15\n3193 rules/marlborough/rules.yaml:1081:15\n3194 rules/marlborough/rules.yaml:1082:15\n3195 rules/marlborough/rules.yaml:1083:19\n3196 rules/marlborough/rules.yaml:1084:19\n3197 rules/marlborough/rules.yaml:1085:23\n3201 rules/marlborough/rules.yaml:1086:23\n3202 rules/marlborough/rules.yaml:1088:19\n3203 rules/marlborough/rules.yaml:1089:23\n3204 rules/marlborough/rules.yaml:1090:23\n3208 rules/marlborough/flow.yaml:73:7\n3209 rules/marlborough/flow.yaml:74:11\n3213 rules/marlborough/flow.yaml:55:7\n3217 rules/marlborough/flow.yaml:49:7\n3218 rules/marlborough/flow.yaml:50:11\n3219 rules/marlborough/flow.yaml:51:15\n3223 rules/marlborough/rules.yaml:580:7\n3229 rules/marlborough/rules.yaml:581:7\n3230 rules/marlborough/rules.yaml:582:11\n3231 rules/marlborough/rules.yaml:583:7\n3232 rules/marlborough/rules.yaml:584:7\n3247 rules/marlborough/rules.yaml:563:7\n3250 rules/marlborough/rules.yaml:564:11\n3251 rules/marlborough/rules.yaml:565:7\n3263 rules/marlborough/rules.yaml:566:7\n3264 rules/marlborough/rules.yaml:567:11\n3265 rules/marlborough/rules.yaml:568:7\n3283 rules/marlborough/rules.yaml:569:7\n3284 rules/marlborough/rules.yaml:570:11\n3286 rules/marlborough/rules.yaml:571:7\n3287 rules/marlborough/rules.yaml:572:11\n3288 rules/marlborough/rules.yaml:573:11\n3328 rules/marlborough/rules.yaml:662:7\n3329 rules/marlborough/rules.yaml:663:7\n3332 rules/marlborough/rules.yaml:664:7\n3333 rules/marlborough/rules.yaml:665:11\n3335 rules/marlborough/rules.yaml:666:7\n3336 rules/marlborough/rules.yaml:667:11\n3338 rules/marlborough/rules.yaml:668:7\n3339 rules/marlborough/rules.yaml:669:7\n3340 rules/marlborough/rules.yaml:670:7\n3341 rules/marlborough/rules.yaml:671:7\n3346 rules/marlborough/rules.yaml:672:11\n3347 rules/marlborough/rules.yaml:673:11\n3375 rules/marlborough/rules.yaml:676:11\n3376 rules/marlborough/rules.yaml:677:11\n3377 rules/marlborough/rules.yaml:678:11\n3378 rules/marlborough/rules.yaml:680:19\n3379 rules/marlborough/rules.yaml:681:19\n3389 rules/marlborough/rules.yaml:687:19\n3392 rules/marlborough/rules.yaml:683:19\n3396 rules/marlborough/rules.yaml:685:19\n3408 rules/marlborough/rules.yaml:689:11\n3431 rules/marlborough/rules.yaml:692:11\n3432 rules/marlborough/rules.yaml:693:11\n3433 rules/marlborough/rules.yaml:694:11\n3434 rules/marlborough/rules.yaml:695:11\n3435 rules/marlborough/rules.yaml:696:11\n3446 rules/marlborough/rules.yaml:698:19\n3453 rules/marlborough/rules.yaml:699:19\n3460 rules/marlborough/rules.yaml:700:23\n3461 rules/marlborough/rules.yaml:701:23\n3465 rules/marlborough/rules.yaml:703:19\n3470 rules/marlborough/rules.yaml:708:23\n3473 rules/marlborough/rules.yaml:704:23\n3477 rules/marlborough/rules.yaml:706:23\n3481 rules/marlborough/rules.yaml:710:19\n3482 rules/marlborough/rules.yaml:711:19\n3495 rules/marlborough/rules.yaml:712:19\n3498 rules/marlborough/rules.yaml:715:23\n3501 rules/marlborough/rules.yaml:713:23\n3505 rules/marlborough/rules.yaml:717:19\n3512 rules/marlborough/rules.yaml:718:19\n3519 rules/marlborough/rules.yaml:719:19\n3530 rules/marlborough/rules.yaml:720:23\n3534 rules/marlborough/rules.yaml:722:19\n3577 rules/marlborough/rules.yaml:1192:3\n3582 rules/marlborough/rules.yaml:1192:3\n3585 rules/marlborough/rules.yaml:1192:3\n3586 rules/marlborough/rules.yaml:1192:3\n3587 rules/marlborough/rules.yaml:1192:3\n3588 rules/marlborough/rules.yaml:1192:3\n3589 rules/marlborough/rules.yaml:1192:3\n3590 rules/marlborough/rules.yaml:1192:3\n3603 rules/marlborough/rules.yaml:1192:3\n3604 rules/marlborough/rules.yaml:1192:3\n3616 rules/marlborough/rules.yaml:1192:3\n3622 rules/marlborough/rules.yaml:1192:3\n3635 rules/marlborough/rules.yaml:1192:3\n3636 rules/marlborough/rules.yaml:1192:3\n3658 rules/marlborough/rules.yaml:1192:3\n3698 rules/marlborough/rules.yaml:1192:3\n3699 rules/marlborough/rules.yaml:1192:3\n3701 rules/marlborough/rules.yaml:1192:3\n3702 rules/marlborough/rules.yaml:1192:3\n3706 rules/marlborough/rules.yaml:1192:3\n3747 rules/marlborough/rules.yaml:733:7\n3748 rules/marlborough/rules.yaml:734:7\n3749 rules/marlborough/rules.yaml:735:7\n3754 rules/marlborough/rules.yaml:736:7\n3755 rules/marlborough/rules.yaml:737:7\n3756 rules/marlborough/rules.yaml:738:7\n3757 rules/marlborough/rules.yaml:739:7\n3758 rules/marlborough/rules.yaml:740:11\n3759 rules/marlborough/rules.yaml:741:7\n3760 rules/marlborough/rules.yaml:742:7\n3761 rules/marlborough/rules.yaml:743:7\n3769 rules/marlborough/rules.yaml:744:7\n3777 rules/marlborough/rules.yaml:745:7\n3778 rules/marlborough/rules.yaml:746:7\n3779 rules/marlborough/rules.yaml:747:7\n3780 rules/marlborough/rules.yaml:748:7\n3781 rules/marlborough/rules.yaml:749:7\n3782 rules/marlborough/rules.yaml:750:7\n3783 rules/marlborough/rules.yaml:751:7\n3829 rules/marlborough/rules.yaml:752:7\n3830 rules/marlborough/rules.yaml:753:7\n3831 rules/marlborough/rules.yaml:754:7\n3832 rules/marlborough/rules.yaml:755:7\n3859 rules/marlborough/rules.yaml:756:7\n3911 rules/marlborough/rules.yaml:757:7\n3912 rules/marlborough/rules.yaml:758:11\n3939 rules/marlborough/rules.yaml:759:7\n3940 rules/marlborough/rules.yaml:760:7\n3951 rules/marlborough/rules.yaml:762:15\n3952 rules/marlborough/rules.yaml:763:19\n3953 rules/marlborough/rules.yaml:764:15\n3960 rules/marlborough/rules.yaml:765:15\n3967 rules/marlborough/rules.yaml:766:15\n3968 rules/marlborough/rules.yaml:767:19\n3971 rules/marlborough/rules.yaml:769:15\n3981 rules/marlborough/rules.yaml:770:15\n3988 rules/marlborough/rules.yaml:771:15\n3995 rules/marlborough/rules.yaml:772:15\n4002 rules/marlborough/rules.yaml:773:15\n4003 rules/marlborough/rules.yaml:774:19\n4006 rules/marlborough/rules.yaml:776:15\n4007 rules/marlborough/rules.yaml:777:15\n4014 rules/marlborough/rules.yaml:778:15\n4021 rules/marlborough/rules.yaml:779:15\n4027 rules/marlborough/rules.yaml:780:19\n4030 rules/marlborough/rules.yaml:782:15\n4037 rules/marlborough/rules.yaml:783:15\n4044 rules/marlborough/rules.yaml:784:15\n4047 rules/marlborough/rules.yaml:785:19\n4048 rules/marlborough/rules.yaml:786:19\n4049 rules/marlborough/rules.yaml:787:15\n4056 rules/marlborough/rules.yaml:788:15\n4063 rules/marlborough/rules.yaml:789:15\n4064 rules/marlborough/rules.yaml:790:19\n4067 rules/marlborough/rules.yaml:792:15\n4068 rules/marlborough/rules.yaml:793:19\n4069 rules/marlborough/rules.yaml:794:15\n4070 rules/marlborough/rules.yaml:795:15\n4071 rules/marlborough/rules.yaml:796:15\n4078 rules/marlborough/rules.yaml:797:15\n4085 rules/marlborough/rules.yaml:798:15\n4086 rules/marlborough/rules.yaml:799:19\n4103 rules/marlborough/rules.yaml:1016:7\n4104 rules/marlborough/rules.yaml:1017:7\n4105 rules/marlborough/rules.yaml:1018:7\n4129 rules/marlborough/rules.yaml:1019:7\n4130 rules/marlborough/rules.yaml:1020:11\n4133 rules/marlborough/rules.yaml:1021:7\n4134 rules/marlborough/rules.yaml:1022:7\n4168 rules/marlborough/rules.yaml:990:7\n4169 rules/marlborough/rules.yaml:991:7\n4170 rules/marlborough/rules.yaml:992:7\n4171 rules/marlborough/rules.yaml:993:7\n4201 rules/marlborough/rules.yaml:996:7\n4202 rules/marlborough/rules.yaml:997:7\n4203 rules/marlborough/rules.yaml:998:7\n4204 rules/marlborough/rules.yaml:999:11\n4207 rules/marlborough/rules.yaml:1000:7\n4208 rules/marlborough/rules.yaml:1001:11\n4211 rules/marlborough/rules.yaml:1002:7\n4212 rules/marlborough/rules.yaml:1003:7\n4213 rules/marlborough/rules.yaml:1004:7\n4214 rules/marlborough/rules.yaml:1005:7\n4215 rules/marlborough/rules.yaml:1006:7\n4216 rules/marlborough/rules.yaml:1007:7\n4244 rules/marlborough/rules.yaml:1058:7\n4253 rules/marlborough/rules.yaml:1059:7\n4254 rules/marlborough/rules.yaml:1060:7\n4261 rules/marlborough/rules.yaml:1061:7\n4287 rules/marlborough/rules.yaml:947:7\n4288 rules/marlborough/rules.yaml:948:7\n4289 rules/marlborough/rules.yaml:949:11\n4298 rules/marlborough/rules.yaml:951:11\n4302 rules/marlborough/rules.yaml:953:11\n4303 rules/marlborough/rules.yaml:954:11\n4314 rules/marlborough/rules.yaml:955:11\n4315 rules/marlborough/rules.yaml:956:15\n4317 rules/marlborough/rules.yaml:957:15\n4319 rules/marlborough/rules.yaml:959:15\n4320 rules/marlborough/rules.yaml:960:15\n4326 rules/marlborough/rules.yaml:962:11\n4345 rules/marlborough/rules.yaml:963:11\n4348 rules/marlborough/rules.yaml:967:19\n4349 rules/marlborough/rules.yaml:968:19\n4352 rules/marlborough/rules.yaml:970:19\n4353 rules/marlborough/rules.yaml:971:23\n4354 rules/marlborough/rules.yaml:972:23\n4356 rules/marlborough/rules.yaml:974:23\n4357 rules/marlborough/rules.yaml:975:23\n4360 rules/marlborough/rules.yaml:977:19\n4361 rules/marlborough/rules.yaml:978:19\n4364 rules/marlborough/rules.yaml:965:19\n4387 rules/marlborough/rules.yaml:1031:7\n4388 rules/marlborough/rules.yaml:1032:7\n4402 rules/marlborough/rules.yaml:1033:11\n4403 rules/marlborough/rules.yaml:1034:11\n4422 rules/marlborough/rules.yaml:1035:11\n4423 rules/marlborough/rules.yaml:1036:11\n4432 rules/marlborough/rules.yaml:1037:15\n4457 rules/marlborough/rules.yaml:1038:15\n4458 rules/marlborough/rules.yaml:1039:19\n4464 rules/marlborough/rules.yaml:1041:19\n4465 rules/marlborough/rules.yaml:1042:19\n4473 rules/marlborough/rules.yaml:1043:23\n4483 rules/marlborough/rules.yaml:1044:19\n4488 rules/marlborough/rules.yaml:1045:23\n4493 rules/marlborough/rules.yaml:1047:23\n4510 rules/marlborough/rules.yaml:929:7\n4511 rules/marlborough/rules.yaml:930:7\n4522 rules/marlborough/rules.yaml:931:7\n4523 rules/marlborough/rules.yaml:933:15\n4524 rules/marlborough/rules.yaml:934:19\n4528 rules/marlborough/rules.yaml:935:23\n4531 rules/marlborough/rules.yaml:937:15\n4534 rules/marlborough/rules.yaml:939:15\n4536 rules/marlborough/rules.yaml:940:7\n4559 rules/marlborough/rules.yaml:618:7\n4560 rules/marlborough/rules.yaml:619:7\n4563 rules/marlborough/rules.yaml:620:7\n4564 rules/marlborough/rules.yaml:621:11\n4565 rules/marlborough/rules.yaml:622:15\n4566 rules/marlborough/rules.yaml:623:7\n4567 rules/marlborough/rules.yaml:624:7\n4568 rules/marlborough/rules.yaml:625:7\n4573 rules/marlborough/rules.yaml:626:11\n4574 rules/marlborough/rules.yaml:627:11\n4575 rules/marlborough/rules.yaml:628:11\n4581 rules/marlborough/rules.yaml:629:11\n4590 rules/marlborough/rules.yaml:630:11\n4591 rules/marlborough/rules.yaml:631:15\n4592 rules/marlborough/rules.yaml:632:19\n4600 rules/marlborough/rules.yaml:634:15\n4613 rules/marlborough/rules.yaml:635:15\n4614 rules/marlborough/rules.yaml:636:19\n4616 rules/marlborough/rules.yaml:637:15\n4619 rules/marlborough/rules.yaml:638:7\n4620 rules/marlborough/rules.yaml:639:7\n4650 rules/marlborough/rules.yaml:1213:3\n4655 rules/marlborough/rules.yaml:1213:3\n4658 rules/marlborough/rules.yaml:1213:3\n4659 rules/marlborough/rules.yaml:1213:3\n4660 rules/marlborough/rules.yaml:1213:3\n4661 rules/marlborough/rules.yaml:1213:3\n4662 rules/marlborough/rules.yaml:1213:3\n4663 rules/marlborough/rules.yaml:1213:3\n4676 rules/marlborough/rules.yaml:1213:3\n4677 rules/marlborough/rules.yaml:1213:3\n4689 rules/marlborough/rules.yaml:1213:3\n4695 rules/marlborough/rules.yaml:1213:3\n4700 rules/marlborough/rules.yaml:1213:3\n4701 rules/marlborough/rules.yaml:1213:3\n4723 rules/marlborough/rules.yaml:1213:3\n4763 rules/marlborough/rules.yaml:1213:3\n4764 rules/marlborough/rules.yaml:1213:3\n4766 rules/marlborough/rules.yaml:1213:3\n4767 rules/marlborough/rules.yaml:1213:3\n4771 rules/marlborough/rules.yaml:1213:3\n4789 rules/marlborough/rules.yaml:1123:7\n4794 rules/marlborough/rules.yaml:1124:7\n4802 rules/marlborough/rules.yaml:1125:11\n4808 rules/marlborough/rules.yaml:1126:11\n4809 rules/marlborough/rules.yaml:1127:15\n4810 rules/marlborough/rules.yaml:1128:15\n4812 rules/marlborough/rules.yaml:1130:15\n4835 rules/marlborough/rules.yaml:646:7\n4836 rules/marlborough/rules.yaml:647:7\n4839 rules/marlborough/rules.yaml:651:11\n4847 rules/marlborough/rules.yaml:648:11\n4853 rules/marlborough/rules.yaml:649:11\n4881 rules/marlborough/rules.yaml:1232:1\n4882 rules/marlborough/rules.yaml:1232:1\n4883 rules/marlborough/rules.yaml:1232:1\n4894 rules/marlborough/rules.yaml:1232:1\n4895 rules/marlborough/rules.yaml:1232:1\n4907 rules/marlborough/rules.yaml:1232:1\n4926 rules/marlborough/rules.yaml:1232:1\n4960 rules/marlborough/rules.yaml:1232:1\n4961 rules/marlborough/rules.yaml:1232:1\n4967 rules/marlborough/rules.yaml:1232:1\n4968 rules/marlborough/rules.yaml:1232:1\n4969 rules/marlborough/rules.yaml:1232:1\n4970 rules/marlborough/rules.yaml:1232:1\n4971 rules/marlborough/rules.yaml:1232:1\n4972 rules/marlborough/rules.yaml:1232:1\n4983 rules/marlborough/rules.yaml:1232:1\n5006 rules/marlborough/rules.yaml:1232:1\n5049 rules/marlborough/rules.yaml:1232:1\n5050 rules/marlborough/rules.yaml:1232:1\n5051 rules/marlborough/rules.yaml:1232:1\n5055 rules/marlborough/rules.yaml:1232:1\n5056 rules/marlborough/rules.yaml:1232:1\n5057 rules/marlborough/rules.yaml:1232:1\n5058 rules/marlborough/rules.yaml:1232:1\n5076 rules/marlborough/rules.yaml:881:7\n5077 rules/marlborough/rules.yaml:882:11\n5078 rules/marlborough/rules.yaml:883:7\n5079 rules/marlborough/rules.yaml:884:7\n5080 rules/marlborough/rules.yaml:885:7\n5091 rules/marlborough/rules.yaml:886:11\n5098 rules/marlborough/rules.yaml:887:11\n5103 rules/marlborough/rules.yaml:888:15\n5110 rules/marlborough/rules.yaml:889:11\n5111 rules/marlborough/rules.yaml:890:15\n5113 rules/marlborough/rules.yaml:892:15\n5114 rules/marlborough/rules.yaml:893:11\n5137 rules/marlborough/rules.yaml:1158:7\n5138 rules/marlborough/rules.yaml:1159:7\n5139 rules/marlborough/rules.yaml:1160:11\n5140 rules/marlborough/rules.yaml:1161:7\n5145 rules/marlborough/rules.yaml:1162:7\n5149 rules/marlborough/rules.yaml:1163:7\n5150 rules/marlborough/rules.yaml:1164:7\n5157 rules/marlborough/rules.yaml:1165:11\n5158 rules/marlborough/rules.yaml:1166:7\n5169 rules/marlborough/rules.yaml:1167:7\n5170 rules/marlborough/rules.yaml:1168:11\n5171 rules/marlborough/rules.yaml:1169:7\n5172 rules/marlborough/rules.yaml:1170:7\n5173 rules/marlborough/rules.yaml:1171:7\n5174 rules/marlborough/rules.yaml:1172:7\n5175 rules/marlborough/rules.yaml:1173:7\n5176 rules/marlborough/rules.yaml:1175:15\n5181 rules/marlborough/rules.yaml:1179:15\n5188 rules/marlborough/rules.yaml:1177:15\n5192 rules/marlborough/rules.yaml:1181:15\n5193 rules/marlborough/rules.yaml:1182:15\n5197 rules/marlborough/rules.yaml:1184:15\n5198 rules/marlborough/rules.yaml:1185:15\n5199 rules/marlborough/rules.yaml:1186:15\n5207 rules/marlborough/rules.yaml:1187:19\n5213 rules/marlborough/rules.yaml:1188:19\n5216 rules/marlborough/rules.yaml:1189:15\n5262 rules/marlborough/rules.yaml:529:7\n5263 rules/marlborough/rules.yaml:530:7\n5264 rules/marlborough/rules.yaml:531:11\n5265 rules/marlborough/rules.yaml:532:7\n5266 rules/marlborough/rules.yaml:533:11\n5267 rules/marlborough/rules.yaml:534:11\n5268 rules/marlborough/rules.yaml:535:7\n5269 rules/marlborough/rules.yaml:536:11\n5270 rules/marlborough/rules.yaml:537:15\n5271 rules/marlborough/rules.yaml:538:7\n5272 rules/marlborough/rules.yaml:539:7\n5273 rules/marlborough/rules.yaml:540:11\n5274 rules/marlborough/rules.yaml:541:7\n5275 rules/marlborough/rules.yaml:542:7\n5276 rules/marlborough/rules.yaml:543:7\n5277 rules/marlborough/rules.yaml:544:7\n5286 rules/marlborough/rules.yaml:545:7\n5287 rules/marlborough/rules.yaml:546:11\n5288 rules/marlborough/rules.yaml:547:11\n5289 rules/marlborough/rules.yaml:548:15\n5290 rules/marlborough/rules.yaml:549:11\n5291 rules/marlborough/rules.yaml:550:7\n5304 rules/marlborough/rules.yaml:551:7\n5305 rules/marlborough/rules.yaml:552:11\n5307 rules/marlborough/rules.yaml:553:7\n5334 rules/marlborough/rules.yaml:825:7\n5340 rules/marlborough/rules.yaml:826:7\n5341 rules/marlborough/rules.yaml:827:7\n5342 rules/marlborough/rules.yaml:828:11\n5354 rules/marlborough/rules.yaml:829:7\n5371 rules/marlborough/rules.yaml:830:7\n5372 rules/marlborough/rules.yaml:831:11\n5373 rules/marlborough/rules.yaml:832:11\n5374 rules/marlborough/rules.yaml:833:11\n5375 rules/marlborough/rules.yaml:834:7\n5376 rules/marlborough/rules.yaml:835:7\n5377 rules/marlborough/rules.yaml:836:7\n5378 rules/marlborough/rules.yaml:837:7\n5384 rules/marlborough/rules.yaml:838:7\n5402 rules/marlborough/rules.yaml:839:7\n5403 rules/marlborough/rules.yaml:840:11\n5404 rules/marlborough/rules.yaml:841:11\n5405 rules/marlborough/rules.yaml:842:7\n5416 rules/marlborough/rules.yaml:843:7\n5434 rules/marlborough/rules.yaml:844:7\n5435 rules/marlborough/rules.yaml:845:11\n5436 rules/marlborough/rules.yaml:846:7\n5437 rules/marlborough/rules.yaml:847:7\n5438 rules/marlborough/rules.yaml:848:11\n5439 rules/marlborough/rules.yaml:849:15\n5441 rules/marlborough/rules.yaml:850:11\n5443 rules/marlborough/rules.yaml:852:11\n5444 rules/marlborough/rules.yaml:853:7\n5449 rules/marlborough/rules.yaml:854:11\n5450 rules/marlborough/rules.yaml:855:11\n5451 rules/marlborough/rules.yaml:856:11\n5456 rules/marlborough/rules.yaml:857:15\n5457 rules/marlborough/rules.yaml:858:15\n5465 rules/marlborough/rules.yaml:859:19\n5473 rules/marlborough/rules.yaml:860:19\n5476 rules/marlborough/rules.yaml:861:7\n5481 rules/marlborough/rules.yaml:862:7\n5482 rules/marlborough/rules.yaml:863:11\n5483 rules/marlborough/rules.yaml:864:7\n5484 rules/marlborough/rules.yaml:865:7\n5485 rules/marlborough/rules.yaml:866:11\n5486 rules/marlborough/rules.yaml:867:7\n5499 rules/marlborough/rules.yaml:868:7\n5504 rules/marlborough/rules.yaml:869:11\n5505 rules/marlborough/rules.yaml:870:11\n5511 rules/marlborough/rules.yaml:871:11\n5512 rules/marlborough/rules.yaml:872:11\n5550 rules/marlborough/rules.yaml:499:7\n5551 rules/marlborough/rules.yaml:500:7\n5552 rules/marlborough/rules.yaml:501:7\n5563 rules/marlborough/rules.yaml:502:11\n5564 rules/marlborough/rules.yaml:503:11\n5582 rules/marlborough/rules.yaml:504:11\n5583 rules/marlborough/rules.yaml:505:11\n5584 rules/marlborough/rules.yaml:506:11\n5588 rules/marlborough/rules.yaml:507:7\n5589 rules/marlborough/rules.yaml:508:11\n5613 rules/marlborough/rules.yaml:1074:7\n5614 rules/marlborough/rules.yaml:1075:7\n5625 rules/marlborough/rules.yaml:1076:11\n5626 rules/marlborough/rules.yaml:1077:11\n5638 rules/marlborough/rules.yaml:1078:15\n5639 rules/marlborough/rules.yaml:1079:15\n5647 rules/marlborough/rules.yaml:1080:15\n5662 rules/marlborough/rules.yaml:1081:15\n5663 rules/marlborough/rules.yaml:1082:15\n5672 rules/marlborough/rules.yaml:1083:19\n5699 rules/marlborough/rules.yaml:1084:19\n5700 rules/marlborough/rules.yaml:1085:23\n5704 rules/marlborough/rules.yaml:1086:23\n5705 rules/marlborough/rules.yaml:1087:23\n5706 rules/marlborough/rules.yaml:1088:19\n5707 rules/marlborough/rules.yaml:1089:23\n5708 rules/marlborough/rules.yaml:1090:23\n5709 rules/marlborough/rules.yaml:1091:23\n5727 rules/marlborough/flow.yaml:73:7\n5732 rules/marlborough/flow.yaml:74:11\n5747 rules/marlborough/flow.yaml:55:7\n5766 rules/marlborough/flow.yaml:49:7\n5771 rules/marlborough/flow.yaml:50:11\n5785 rules/marlborough/flow.yaml:51:15\n5801 rules/marlborough/rules.yaml:580:7\n5807 rules/marlborough/rules.yaml:581:7\n5808 rules/marlborough/rules.yaml:582:11\n5809 rules/marlborough/rules.yaml:583:7\n5820 rules/marlborough/rules.yaml:584:7\n5821 rules/marlborough/rules.yaml:585:7"
+_ORIGINS = "767 rules/marlborough/rules.yaml:222:7\n768 rules/marlborough/rules.yaml:223:7\n787 rules/marlborough/rules.yaml:119:7\n788 rules/marlborough/rules.yaml:120:7\n789 rules/marlborough/rules.yaml:121:11\n790 rules/marlborough/rules.yaml:122:11\n791 rules/marlborough/rules.yaml:123:15\n792 rules/marlborough/rules.yaml:124:7\n810 rules/marlborough/rules.yaml:397:7\n819 rules/marlborough/rules.yaml:398:7\n824 rules/marlborough/rules.yaml:399:7\n825 rules/marlborough/rules.yaml:400:7\n826 rules/marlborough/rules.yaml:401:7\n831 rules/marlborough/rules.yaml:402:11\n832 rules/marlborough/rules.yaml:403:11\n833 rules/marlborough/rules.yaml:404:11\n834 rules/marlborough/rules.yaml:405:11\n835 rules/marlborough/rules.yaml:406:11\n836 rules/marlborough/rules.yaml:407:7\n841 rules/marlborough/rules.yaml:1274:1\n846 rules/marlborough/rules.yaml:1274:1\n853 rules/marlborough/rules.yaml:1274:1\n861 rules/marlborough/rules.yaml:1274:1\n869 rules/marlborough/rules.yaml:1274:1\n877 rules/marlborough/rules.yaml:1274:1\n885 rules/marlborough/rules.yaml:1274:1\n893 rules/marlborough/rules.yaml:1274:1\n902 rules/marlborough/rules.yaml:1274:1\n906 rules/marlborough/rules.yaml:202:7\n907 rules/marlborough/rules.yaml:203:11\n908 rules/marlborough/rules.yaml:204:7\n909 rules/marlborough/rules.yaml:205:7\n919 rules/marlborough/rules.yaml:206:7\n920 rules/marlborough/rules.yaml:207:7\n923 rules/marlborough/rules.yaml:208:7\n924 rules/marlborough/rules.yaml:209:11\n932 rules/marlborough/rules.yaml:210:11\n933 rules/marlborough/rules.yaml:211:7\n938 rules/marlborough/rules.yaml:212:7\n951 rules/marlborough/rules.yaml:364:7\n952 rules/marlborough/rules.yaml:365:7\n957 rules/marlborough/rules.yaml:366:11\n959 rules/marlborough/rules.yaml:368:11\n960 rules/marlborough/rules.yaml:369:7\n961 rules/marlborough/rules.yaml:370:7\n970 rules/marlborough/rules.yaml:371:11\n971 rules/marlborough/rules.yaml:372:7\n976 rules/marlborough/rules.yaml:373:7\n984 rules/marlborough/rules.yaml:374:11\n985 rules/marlborough/rules.yaml:375:7\n988 rules/marlborough/rules.yaml:376:11\n999 rules/marlborough/rules.yaml:377:7\n1009 rules/marlborough/rules.yaml:378:11\n1010 rules/marlborough/rules.yaml:379:7\n1020 rules/marlborough/rules.yaml:380:11\n1021 rules/marlborough/rules.yaml:381:7\n1031 rules/marlborough/rules.yaml:382:11\n1032 rules/marlborough/rules.yaml:383:7\n1042 rules/marlborough/rules.yaml:384:11\n1043 rules/marlborough/rules.yaml:385:7\n1047 rules/marlborough/rules.yaml:346:7\n1059 rules/marlborough/rules.yaml:164:7\n1060 rules/marlborough/rules.yaml:165:7\n1061 rules/marlborough/rules.yaml:166:11\n1062 rules/marlborough/rules.yaml:167:7\n1063 rules/marlborough/rules.yaml:168:11\n1064 rules/marlborough/rules.yaml:169:7\n1068 rules/marlborough/rules.yaml:48:7\n1077 rules/marlborough/rules.yaml:49:7\n1085 rules/marlborough/rules.yaml:140:7\n1089 rules/marlborough/rules.yaml:83:7\n1096 rules/marlborough/rules.yaml:73:7\n1111 rules/marlborough/rules.yaml:326:7\n1115 rules/marlborough/rules.yaml:148:7\n1116 rules/marlborough/rules.yaml:149:7\n1117 rules/marlborough/rules.yaml:150:11\n1118 rules/marlborough/rules.yaml:151:11\n1119 rules/marlborough/rules.yaml:152:15\n1120 rules/marlborough/rules.yaml:153:7\n1133 rules/marlborough/rules.yaml:273:7\n1134 rules/marlborough/rules.yaml:274:7\n1135 rules/marlborough/rules.yaml:275:11\n1136 rules/marlborough/rules.yaml:276:7\n1137 rules/marlborough/rules.yaml:277:11\n1138 rules/marlborough/rules.yaml:278:7\n1146 rules/marlborough/rules.yaml:279:7\n1147 rules/marlborough/rules.yaml:280:7\n1153 rules/marlborough/rules.yaml:281:11\n1154 rules/marlborough/rules.yaml:282:7\n1155 rules/marlborough/rules.yaml:283:11\n1163 rules/marlborough/rules.yaml:284:11\n1169 rules/marlborough/rules.yaml:285:7\n1173 rules/marlborough/rules.yaml:91:7\n1180 rules/marlborough/rules.yaml:92:11\n1181 rules/marlborough/rules.yaml:93:7\n1182 rules/marlborough/rules.yaml:94:7\n1183 rules/marlborough/rules.yaml:95:11\n1184 rules/marlborough/rules.yaml:96:7\n1188 rules/marlborough/rules.yaml:59:7\n1189 rules/marlborough/rules.yaml:60:11\n1190 rules/marlborough/rules.yaml:61:7\n1191 rules/marlborough/rules.yaml:62:7\n1192 rules/marlborough/rules.yaml:63:11\n1196 rules/marlborough/rules.yaml:64:15\n1197 rules/marlborough/rules.yaml:65:7\n1201 rules/marlborough/rules.yaml:334:7\n1205 rules/marlborough/rules.yaml:104:7\n1206 rules/marlborough/rules.yaml:105:11\n1207 rules/marlborough/rules.yaml:106:7\n1208 rules/marlborough/rules.yaml:107:7\n1209 rules/marlborough/rules.yaml:108:11\n1210 rules/marlborough/rules.yaml:109:7\n1214 rules/marlborough/rules.yaml:21:7\n1218 rules/marlborough/rules.yaml:132:7\n1219 rules/marlborough/rules.yaml:133:7\n1223 rules/marlborough/rules.yaml:320:7\n1231 rules/marlborough/rules.yaml:295:7\n1232 rules/marlborough/rules.yaml:296:7\n1233 rules/marlborough/rules.yaml:297:11\n1234 rules/marlborough/rules.yaml:298:7\n1237 rules/marlborough/rules.yaml:299:11\n1238 rules/marlborough/rules.yaml:300:7\n1242 rules/marlborough/rules.yaml:301:11\n1243 rules/marlborough/rules.yaml:302:7\n1247 rules/marlborough/rules.yaml:30:7\n1248 rules/marlborough/rules.yaml:31:11\n1249 rules/marlborough/rules.yaml:32:7\n1253 rules/marlborough/rules.yaml:257:7\n1254 rules/marlborough/rules.yaml:258:7\n1258 rules/marlborough/rules.yaml:259:11\n1259 rules/marlborough/rules.yaml:260:7\n1260 rules/marlborough/rules.yaml:261:11\n1261 rules/marlborough/rules.yaml:262:7\n1265 rules/marlborough/rules.yaml:245:7\n1270 rules/marlborough/rules.yaml:246:7\n1279 rules/marlborough/rules.yaml:233:7\n1280 rules/marlborough/rules.yaml:234:11\n1281 rules/marlborough/rules.yaml:235:7\n1282 rules/marlborough/rules.yaml:236:11\n1283 rules/marlborough/rules.yaml:237:7\n1287 rules/marlborough/rules.yaml:40:7\n1294 rules/marlborough/rules.yaml:310:7\n1299 rules/marlborough/rules.yaml:311:7\n1300 rules/marlborough/rules.yaml:312:7\n1308 rules/marlborough/rules.yaml:354:7\n1315 rules/marlborough/rules.yaml:1234:3\n1322 rules/marlborough/rules.yaml:1234:3\n1337 rules/marlborough/rules.yaml:1255:3\n1344 rules/marlborough/rules.yaml:1255:3\n1352 rules/marlborough/rules.yaml:181:7\n1353 rules/marlborough/rules.yaml:182:7\n1354 rules/marlborough/rules.yaml:183:7\n1355 rules/marlborough/rules.yaml:184:7\n1356 rules/marlborough/rules.yaml:185:11\n1357 rules/marlborough/rules.yaml:186:11\n1364 rules/marlborough/rules.yaml:187:15\n1378 rules/marlborough/rules.yaml:188:7\n1382 rules/marlborough/cards.yaml:383:14\n1386 rules/marlborough/cards.yaml:391:14\n1390 rules/marlborough/cards.yaml:15:14\n1394 rules/marlborough/cards.yaml:23:14\n1398 rules/marlborough/cards.yaml:31:14\n1402 rules/marlborough/cards.yaml:39:14\n1406 rules/marlborough/cards.yaml:47:14\n1410 rules/marlborough/cards.yaml:55:14\n1414 rules/marlborough/cards.yaml:63:14\n1418 rules/marlborough/cards.yaml:71:14\n1422 rules/marlborough/cards.yaml:79:14\n1426 rules/marlborough/cards.yaml:87:14\n1430 rules/marlborough/cards.yaml:95:14\n1434 rules/marlborough/cards.yaml:103:14\n1438 rules/marlborough/cards.yaml:111:14\n1442 rules/marlborough/cards.yaml:119:14\n1446 rules/marlborough/cards.yaml:127:14\n1450 rules/marlborough/cards.yaml:199:14\n1454 rules/marlborough/cards.yaml:135:14\n1458 rules/marlborough/cards.yaml:143:14\n1462 rules/marlborough/cards.yaml:151:14\n1466 rules/marlborough/cards.yaml:159:14\n1470 rules/marlborough/cards.yaml:167:14\n1474 rules/marlborough/cards.yaml:175:14\n1478 rules/marlborough/cards.yaml:183:14\n1482 rules/marlborough/cards.yaml:191:14\n1486 rules/marlborough/cards.yaml:271:14\n1490 rules/marlborough/cards.yaml:279:14\n1494 rules/marlborough/cards.yaml:287:14\n1498 rules/marlborough/cards.yaml:295:14\n1502 rules/marlborough/cards.yaml:303:14\n1506 rules/marlborough/cards.yaml:311:14\n1510 rules/marlborough/cards.yaml:319:14\n1514 rules/marlborough/cards.yaml:327:14\n1518 rules/marlborough/cards.yaml:335:14\n1522 rules/marlborough/cards.yaml:343:14\n1526 rules/marlborough/cards.yaml:351:14\n1530 rules/marlborough/cards.yaml:359:14\n1534 rules/marlborough/cards.yaml:367:14\n1538 rules/marlborough/cards.yaml:375:14\n1542 rules/marlborough/cards.yaml:207:14\n1546 rules/marlborough/cards.yaml:215:14\n1550 rules/marlborough/cards.yaml:223:14\n1554 rules/marlborough/cards.yaml:231:14\n1558 rules/marlborough/cards.yaml:239:14\n1562 rules/marlborough/cards.yaml:247:14\n1566 rules/marlborough/cards.yaml:255:14\n1570 rules/marlborough/cards.yaml:263:14\n1574 rules/marlborough/rules.yaml:1301:9\n1582 rules/marlborough/rules.yaml:1329:9\n1583 rules/marlborough/rules.yaml:1330:9\n1590 rules/marlborough/rules.yaml:1308:9\n1591 rules/marlborough/rules.yaml:1309:9\n1596 rules/marlborough/rules.yaml:1316:9\n1605 rules/marlborough/rules.yaml:1317:9\n1606 rules/marlborough/rules.yaml:1318:9\n1607 rules/marlborough/rules.yaml:1319:13\n1609 rules/marlborough/rules.yaml:1320:13\n1612 rules/marlborough/rules.yaml:1322:13\n1617 rules/marlborough/rules.yaml:1291:9\n1619 rules/marlborough/rules.yaml:1292:9\n1624 rules/marlborough/rules.yaml:515:7\n1628 rules/marlborough/rules.yaml:516:11\n1629 rules/marlborough/rules.yaml:517:11\n1635 rules/marlborough/rules.yaml:415:7\n1636 rules/marlborough/rules.yaml:416:7\n1643 rules/marlborough/rules.yaml:417:11\n1644 rules/marlborough/rules.yaml:418:11\n1648 rules/marlborough/rules.yaml:419:11\n1652 rules/marlborough/rules.yaml:478:7\n1655 rules/marlborough/rules.yaml:479:11\n1656 rules/marlborough/rules.yaml:480:11\n1657 rules/marlborough/rules.yaml:481:15\n1660 rules/marlborough/rules.yaml:482:15\n1662 rules/marlborough/rules.yaml:483:15\n1663 rules/marlborough/rules.yaml:484:15\n1665 rules/marlborough/rules.yaml:485:15\n1666 rules/marlborough/rules.yaml:486:11\n1668 rules/marlborough/rules.yaml:487:7\n1670 rules/marlborough/rules.yaml:488:7\n1675 rules/marlborough/flow.yaml:79:7\n1676 rules/marlborough/flow.yaml:80:7\n1677 rules/marlborough/flow.yaml:81:11\n1681 rules/marlborough/rules.yaml:592:7\n1682 rules/marlborough/rules.yaml:593:11\n1683 rules/marlborough/rules.yaml:594:7\n1684 rules/marlborough/rules.yaml:595:7\n1685 rules/marlborough/rules.yaml:597:15\n1687 rules/marlborough/rules.yaml:598:15\n1688 rules/marlborough/rules.yaml:599:15\n1689 rules/marlborough/rules.yaml:600:15\n1691 rules/marlborough/rules.yaml:602:15\n1693 rules/marlborough/rules.yaml:603:15\n1694 rules/marlborough/rules.yaml:604:15\n1695 rules/marlborough/rules.yaml:605:15\n1697 rules/marlborough/rules.yaml:607:15\n1701 rules/marlborough/rules.yaml:824:7\n1702 rules/marlborough/rules.yaml:825:11\n1703 rules/marlborough/rules.yaml:826:15\n1704 rules/marlborough/rules.yaml:827:15\n1717 rules/marlborough/rules.yaml:828:15\n1718 rules/marlborough/rules.yaml:829:15\n1730 rules/marlborough/rules.yaml:830:15\n1731 rules/marlborough/rules.yaml:831:19\n1732 rules/marlborough/rules.yaml:832:19\n1738 rules/marlborough/rules.yaml:426:7\n1739 rules/marlborough/rules.yaml:427:7\n1744 rules/marlborough/rules.yaml:428:11\n1745 rules/marlborough/rules.yaml:429:11\n1748 rules/marlborough/rules.yaml:430:11\n1749 rules/marlborough/rules.yaml:431:7\n1750 rules/marlborough/rules.yaml:432:7\n1755 rules/marlborough/rules.yaml:1158:7\n1756 rules/marlborough/rules.yaml:1159:7\n1757 rules/marlborough/rules.yaml:1160:7\n1758 rules/marlborough/rules.yaml:1161:7\n1759 rules/marlborough/rules.yaml:1162:7\n1761 rules/marlborough/rules.yaml:1163:7\n1763 rules/marlborough/rules.yaml:1164:7\n1764 rules/marlborough/rules.yaml:1165:7\n1765 rules/marlborough/rules.yaml:1166:11\n1769 rules/marlborough/rules.yaml:1220:7\n1770 rules/marlborough/rules.yaml:1221:7\n1771 rules/marlborough/rules.yaml:1222:11\n1772 rules/marlborough/rules.yaml:1223:11\n1773 rules/marlborough/rules.yaml:1224:11\n1774 rules/marlborough/rules.yaml:1225:11\n1785 rules/marlborough/rules.yaml:1226:11\n1796 rules/marlborough/rules.yaml:1227:11\n1798 rules/marlborough/rules.yaml:1228:11\n1799 rules/marlborough/rules.yaml:1229:15\n1801 rules/marlborough/rules.yaml:1231:15\n1806 rules/marlborough/rules.yaml:922:7\n1807 rules/marlborough/rules.yaml:923:7\n1808 rules/marlborough/rules.yaml:924:7\n1809 rules/marlborough/rules.yaml:925:7\n1810 rules/marlborough/rules.yaml:926:7\n1811 rules/marlborough/rules.yaml:927:7\n1812 rules/marlborough/rules.yaml:928:11\n1813 rules/marlborough/rules.yaml:929:15\n1814 rules/marlborough/rules.yaml:930:15\n1815 rules/marlborough/rules.yaml:931:19\n1820 rules/marlborough/rules.yaml:932:19\n1821 rules/marlborough/rules.yaml:933:23\n1823 rules/marlborough/rules.yaml:934:23\n1825 rules/marlborough/rules.yaml:936:23\n1827 rules/marlborough/rules.yaml:937:23\n1828 rules/marlborough/rules.yaml:938:7\n1834 rules/marlborough/rules.yaml:1119:7\n1835 rules/marlborough/rules.yaml:1120:7\n1836 rules/marlborough/rules.yaml:1121:7\n1837 rules/marlborough/rules.yaml:1122:7\n1838 rules/marlborough/rules.yaml:1123:7\n1840 rules/marlborough/rules.yaml:1124:7\n1841 rules/marlborough/rules.yaml:1126:15\n1842 rules/marlborough/rules.yaml:1127:19\n1844 rules/marlborough/rules.yaml:1129:19\n1846 rules/marlborough/rules.yaml:1131:15\n1849 rules/marlborough/rules.yaml:1133:15\n1853 rules/marlborough/flow.yaml:10:7\n1854 rules/marlborough/flow.yaml:11:11\n1858 rules/marlborough/flow.yaml:15:7\n1859 rules/marlborough/flow.yaml:16:11\n1860 rules/marlborough/flow.yaml:17:15\n1863 rules/marlborough/flow.yaml:18:19\n1864 rules/marlborough/flow.yaml:19:19\n1870 rules/marlborough/rules.yaml:465:7\n1871 rules/marlborough/rules.yaml:466:11\n1873 rules/marlborough/rules.yaml:468:11\n1874 rules/marlborough/rules.yaml:469:7\n1876 rules/marlborough/rules.yaml:470:7\n1877 rules/marlborough/rules.yaml:471:11\n1882 rules/marlborough/rules.yaml:439:7\n1883 rules/marlborough/rules.yaml:440:7\n1889 rules/marlborough/flow.yaml:63:7\n1894 rules/marlborough/flow.yaml:64:7\n1899 rules/marlborough/flow.yaml:65:7\n1901 rules/marlborough/flow.yaml:66:7\n1902 rules/marlborough/flow.yaml:67:11\n1904 rules/marlborough/flow.yaml:69:11\n1909 rules/marlborough/flow.yaml:24:7\n1910 rules/marlborough/flow.yaml:25:11\n1915 rules/marlborough/flow.yaml:26:11\n1918 rules/marlborough/flow.yaml:28:11\n1919 rules/marlborough/flow.yaml:29:11\n1920 rules/marlborough/flow.yaml:30:15\n1921 rules/marlborough/flow.yaml:31:11\n1922 rules/marlborough/flow.yaml:32:15\n1923 rules/marlborough/flow.yaml:33:15\n1924 rules/marlborough/flow.yaml:34:15\n1929 rules/marlborough/flow.yaml:35:19\n1930 rules/marlborough/flow.yaml:36:19\n1931 rules/marlborough/flow.yaml:37:19\n1933 rules/marlborough/flow.yaml:38:15\n1934 rules/marlborough/flow.yaml:39:11\n1937 rules/marlborough/flow.yaml:40:11\n1942 rules/marlborough/flow.yaml:58:7\n1943 rules/marlborough/flow.yaml:59:11\n1947 rules/marlborough/flow.yaml:44:7\n1948 rules/marlborough/flow.yaml:45:11\n1953 rules/marlborough/rules.yaml:447:7\n1954 rules/marlborough/rules.yaml:448:11\n1955 rules/marlborough/rules.yaml:449:11\n1957 rules/marlborough/rules.yaml:450:7\n1958 rules/marlborough/rules.yaml:451:7\n1959 rules/marlborough/rules.yaml:452:7\n1960 rules/marlborough/rules.yaml:453:7\n1961 rules/marlborough/rules.yaml:454:11\n1965 rules/marlborough/rules.yaml:456:11\n1973 rules/marlborough/rules.yaml:458:11\n1985 rules/marlborough/rules.yaml:1249:7\n1988 rules/marlborough/rules.yaml:1250:7\n1989 rules/marlborough/rules.yaml:1251:11\n1991 rules/marlborough/rules.yaml:1253:11\n1992 rules/marlborough/rules.yaml:1254:7\n1999 rules/marlborough/rules.yaml:1269:7\n2002 rules/marlborough/rules.yaml:1270:7\n2003 rules/marlborough/rules.yaml:1271:7\n2376 rules/marlborough/rules.yaml:563:7\n2379 rules/marlborough/rules.yaml:564:11\n2380 rules/marlborough/rules.yaml:565:7\n2389 rules/marlborough/rules.yaml:566:7\n2390 rules/marlborough/rules.yaml:567:11\n2391 rules/marlborough/rules.yaml:568:7\n2392 rules/marlborough/rules.yaml:569:7\n2393 rules/marlborough/rules.yaml:570:11\n2395 rules/marlborough/rules.yaml:571:7\n2396 rules/marlborough/rules.yaml:572:11\n2400 rules/marlborough/rules.yaml:662:7\n2401 rules/marlborough/rules.yaml:663:7\n2404 rules/marlborough/rules.yaml:664:7\n2405 rules/marlborough/rules.yaml:665:11\n2407 rules/marlborough/rules.yaml:666:7\n2408 rules/marlborough/rules.yaml:667:11\n2410 rules/marlborough/rules.yaml:668:7\n2411 rules/marlborough/rules.yaml:669:7\n2412 rules/marlborough/rules.yaml:671:7\n2413 rules/marlborough/rules.yaml:672:11\n2419 rules/marlborough/rules.yaml:673:11\n2427 rules/marlborough/rules.yaml:676:11\n2428 rules/marlborough/rules.yaml:678:11\n2429 rules/marlborough/rules.yaml:680:19\n2431 rules/marlborough/rules.yaml:683:19\n2436 rules/marlborough/rules.yaml:685:19\n2442 rules/marlborough/rules.yaml:689:11\n2443 rules/marlborough/rules.yaml:690:11\n2444 rules/marlborough/rules.yaml:691:15\n2450 rules/marlborough/rules.yaml:694:15\n2451 rules/marlborough/rules.yaml:695:15\n2453 rules/marlborough/rules.yaml:697:15\n2454 rules/marlborough/rules.yaml:699:15\n2455 rules/marlborough/rules.yaml:700:15\n2456 rules/marlborough/rules.yaml:701:15\n2458 rules/marlborough/rules.yaml:703:15\n2459 rules/marlborough/rules.yaml:705:15\n2460 rules/marlborough/rules.yaml:706:15\n2461 rules/marlborough/rules.yaml:707:15\n2462 rules/marlborough/rules.yaml:708:11\n2463 rules/marlborough/rules.yaml:709:11\n2464 rules/marlborough/rules.yaml:710:11\n2465 rules/marlborough/rules.yaml:712:11\n2466 rules/marlborough/rules.yaml:713:11\n2467 rules/marlborough/rules.yaml:714:11\n2468 rules/marlborough/rules.yaml:716:19\n2469 rules/marlborough/rules.yaml:717:19\n2475 rules/marlborough/rules.yaml:718:23\n2476 rules/marlborough/rules.yaml:719:23\n2478 rules/marlborough/rules.yaml:721:19\n2479 rules/marlborough/rules.yaml:722:23\n2481 rules/marlborough/rules.yaml:724:23\n2485 rules/marlborough/rules.yaml:728:19\n2486 rules/marlborough/rules.yaml:729:19\n2487 rules/marlborough/rules.yaml:730:19\n2488 rules/marlborough/rules.yaml:731:23\n2492 rules/marlborough/rules.yaml:735:19\n2493 rules/marlborough/rules.yaml:736:19\n2494 rules/marlborough/rules.yaml:737:19\n2508 rules/marlborough/rules.yaml:738:23\n2510 rules/marlborough/rules.yaml:740:19\n2517 rules/marlborough/rules.yaml:1234:3\n2518 rules/marlborough/rules.yaml:1234:3\n2521 rules/marlborough/rules.yaml:1234:3\n2522 rules/marlborough/rules.yaml:1234:3\n2523 rules/marlborough/rules.yaml:1234:3\n2524 rules/marlborough/rules.yaml:1234:3\n2525 rules/marlborough/rules.yaml:1234:3\n2526 rules/marlborough/rules.yaml:1234:3\n2533 rules/marlborough/rules.yaml:1234:3\n2534 rules/marlborough/rules.yaml:1234:3\n2535 rules/marlborough/rules.yaml:1234:3\n2536 rules/marlborough/rules.yaml:1234:3\n2550 rules/marlborough/rules.yaml:1234:3\n2551 rules/marlborough/rules.yaml:1234:3\n2553 rules/marlborough/rules.yaml:1234:3\n2554 rules/marlborough/rules.yaml:1234:3\n2555 rules/marlborough/rules.yaml:1234:3\n2557 rules/marlborough/rules.yaml:1234:3\n2558 rules/marlborough/rules.yaml:1234:3\n2561 rules/marlborough/rules.yaml:1234:3\n2577 rules/marlborough/rules.yaml:751:7\n2578 rules/marlborough/rules.yaml:752:7\n2579 rules/marlborough/rules.yaml:753:7\n2584 rules/marlborough/rules.yaml:754:7\n2585 rules/marlborough/rules.yaml:755:7\n2589 rules/marlborough/rules.yaml:756:7\n2593 rules/marlborough/rules.yaml:757:7\n2594 rules/marlborough/rules.yaml:758:11\n2595 rules/marlborough/rules.yaml:759:7\n2596 rules/marlborough/rules.yaml:760:7\n2597 rules/marlborough/rules.yaml:761:7\n2602 rules/marlborough/rules.yaml:762:7\n2607 rules/marlborough/rules.yaml:763:7\n2608 rules/marlborough/rules.yaml:764:7\n2609 rules/marlborough/rules.yaml:765:7\n2610 rules/marlborough/rules.yaml:766:7\n2611 rules/marlborough/rules.yaml:767:7\n2612 rules/marlborough/rules.yaml:768:7\n2613 rules/marlborough/rules.yaml:769:7\n2614 rules/marlborough/rules.yaml:770:7\n2615 rules/marlborough/rules.yaml:771:7\n2616 rules/marlborough/rules.yaml:772:7\n2617 rules/marlborough/rules.yaml:773:7\n2634 rules/marlborough/rules.yaml:774:7\n2635 rules/marlborough/rules.yaml:775:7\n2636 rules/marlborough/rules.yaml:776:11\n2663 rules/marlborough/rules.yaml:777:7\n2664 rules/marlborough/rules.yaml:778:7\n2665 rules/marlborough/rules.yaml:780:15\n2666 rules/marlborough/rules.yaml:781:19\n2667 rules/marlborough/rules.yaml:782:15\n2668 rules/marlborough/rules.yaml:783:15\n2669 rules/marlborough/rules.yaml:784:15\n2670 rules/marlborough/rules.yaml:785:19\n2672 rules/marlborough/rules.yaml:787:15\n2673 rules/marlborough/rules.yaml:788:15\n2674 rules/marlborough/rules.yaml:789:15\n2675 rules/marlborough/rules.yaml:790:15\n2676 rules/marlborough/rules.yaml:791:15\n2677 rules/marlborough/rules.yaml:792:19\n2679 rules/marlborough/rules.yaml:794:15\n2680 rules/marlborough/rules.yaml:795:15\n2681 rules/marlborough/rules.yaml:796:15\n2682 rules/marlborough/rules.yaml:797:15\n2691 rules/marlborough/rules.yaml:798:19\n2693 rules/marlborough/rules.yaml:800:15\n2694 rules/marlborough/rules.yaml:801:15\n2695 rules/marlborough/rules.yaml:802:15\n2701 rules/marlborough/rules.yaml:803:19\n2702 rules/marlborough/rules.yaml:804:19\n2703 rules/marlborough/rules.yaml:805:15\n2704 rules/marlborough/rules.yaml:806:15\n2705 rules/marlborough/rules.yaml:807:15\n2706 rules/marlborough/rules.yaml:808:19\n2708 rules/marlborough/rules.yaml:810:15\n2709 rules/marlborough/rules.yaml:811:19\n2710 rules/marlborough/rules.yaml:812:15\n2711 rules/marlborough/rules.yaml:813:15\n2712 rules/marlborough/rules.yaml:814:15\n2713 rules/marlborough/rules.yaml:815:15\n2714 rules/marlborough/rules.yaml:816:15\n2715 rules/marlborough/rules.yaml:817:19\n2720 rules/marlborough/rules.yaml:1034:7\n2721 rules/marlborough/rules.yaml:1035:7\n2722 rules/marlborough/rules.yaml:1036:7\n2728 rules/marlborough/rules.yaml:1037:7\n2729 rules/marlborough/rules.yaml:1038:11\n2732 rules/marlborough/rules.yaml:1039:7\n2737 rules/marlborough/rules.yaml:1008:7\n2738 rules/marlborough/rules.yaml:1009:7\n2739 rules/marlborough/rules.yaml:1010:7\n2740 rules/marlborough/rules.yaml:1011:7\n2746 rules/marlborough/rules.yaml:1014:7\n2750 rules/marlborough/rules.yaml:1015:7\n2754 rules/marlborough/rules.yaml:1016:7\n2755 rules/marlborough/rules.yaml:1017:11\n2758 rules/marlborough/rules.yaml:1018:7\n2759 rules/marlborough/rules.yaml:1019:11\n2762 rules/marlborough/rules.yaml:1020:7\n2763 rules/marlborough/rules.yaml:1021:7\n2764 rules/marlborough/rules.yaml:1022:7\n2765 rules/marlborough/rules.yaml:1024:7\n2766 rules/marlborough/rules.yaml:1025:7\n2770 rules/marlborough/rules.yaml:1076:7\n2771 rules/marlborough/rules.yaml:1077:7\n2772 rules/marlborough/rules.yaml:1078:7\n2773 rules/marlborough/rules.yaml:1079:7\n2779 rules/marlborough/rules.yaml:965:7\n2780 rules/marlborough/rules.yaml:966:7\n2783 rules/marlborough/rules.yaml:969:11\n2785 rules/marlborough/rules.yaml:971:11\n2786 rules/marlborough/rules.yaml:972:11\n2787 rules/marlborough/rules.yaml:973:11\n2788 rules/marlborough/rules.yaml:974:15\n2791 rules/marlborough/rules.yaml:977:15\n2793 rules/marlborough/rules.yaml:980:11\n2801 rules/marlborough/rules.yaml:981:11\n2802 rules/marlborough/rules.yaml:983:19\n2804 rules/marlborough/rules.yaml:986:19\n2806 rules/marlborough/rules.yaml:988:19\n2807 rules/marlborough/rules.yaml:989:23\n2809 rules/marlborough/rules.yaml:992:23\n2811 rules/marlborough/rules.yaml:995:19\n2816 rules/marlborough/rules.yaml:1049:7\n2817 rules/marlborough/rules.yaml:1050:7\n2822 rules/marlborough/rules.yaml:1051:11\n2823 rules/marlborough/rules.yaml:1052:11\n2844 rules/marlborough/rules.yaml:1053:11\n2845 rules/marlborough/rules.yaml:1054:11\n2846 rules/marlborough/rules.yaml:1055:15\n2861 rules/marlborough/rules.yaml:1056:15\n2862 rules/marlborough/rules.yaml:1057:19\n2864 rules/marlborough/rules.yaml:1059:19\n2865 rules/marlborough/rules.yaml:1060:19\n2866 rules/marlborough/rules.yaml:1061:23\n2867 rules/marlborough/rules.yaml:1062:19\n2868 rules/marlborough/rules.yaml:1063:23\n2870 rules/marlborough/rules.yaml:1065:23\n2874 rules/marlborough/rules.yaml:947:7\n2875 rules/marlborough/rules.yaml:948:7\n2876 rules/marlborough/rules.yaml:949:7\n2877 rules/marlborough/rules.yaml:951:15\n2878 rules/marlborough/rules.yaml:952:19\n2882 rules/marlborough/rules.yaml:953:23\n2885 rules/marlborough/rules.yaml:955:15\n2888 rules/marlborough/rules.yaml:957:15\n2893 rules/marlborough/rules.yaml:618:7\n2894 rules/marlborough/rules.yaml:619:7\n2897 rules/marlborough/rules.yaml:620:7\n2898 rules/marlborough/rules.yaml:621:11\n2899 rules/marlborough/rules.yaml:622:15\n2900 rules/marlborough/rules.yaml:623:7\n2901 rules/marlborough/rules.yaml:624:7\n2902 rules/marlborough/rules.yaml:625:7\n2903 rules/marlborough/rules.yaml:626:11\n2904 rules/marlborough/rules.yaml:627:11\n2905 rules/marlborough/rules.yaml:628:11\n2911 rules/marlborough/rules.yaml:629:11\n2920 rules/marlborough/rules.yaml:630:11\n2921 rules/marlborough/rules.yaml:631:15\n2922 rules/marlborough/rules.yaml:632:19\n2924 rules/marlborough/rules.yaml:634:15\n2925 rules/marlborough/rules.yaml:635:15\n2926 rules/marlborough/rules.yaml:636:19\n2928 rules/marlborough/rules.yaml:638:7\n2929 rules/marlborough/rules.yaml:639:7\n2934 rules/marlborough/rules.yaml:1255:3\n2935 rules/marlborough/rules.yaml:1255:3\n2936 rules/marlborough/rules.yaml:1255:3\n2937 rules/marlborough/rules.yaml:1255:3\n2938 rules/marlborough/rules.yaml:1255:3\n2939 rules/marlborough/rules.yaml:1255:3\n2940 rules/marlborough/rules.yaml:1255:3\n2941 rules/marlborough/rules.yaml:1255:3\n2948 rules/marlborough/rules.yaml:1255:3\n2949 rules/marlborough/rules.yaml:1255:3\n2950 rules/marlborough/rules.yaml:1255:3\n2951 rules/marlborough/rules.yaml:1255:3\n2956 rules/marlborough/rules.yaml:1255:3\n2957 rules/marlborough/rules.yaml:1255:3\n2959 rules/marlborough/rules.yaml:1255:3\n2960 rules/marlborough/rules.yaml:1255:3\n2961 rules/marlborough/rules.yaml:1255:3\n2963 rules/marlborough/rules.yaml:1255:3\n2964 rules/marlborough/rules.yaml:1255:3\n2965 rules/marlborough/rules.yaml:1255:3\n2969 rules/marlborough/rules.yaml:1141:7\n2974 rules/marlborough/rules.yaml:1142:7\n2975 rules/marlborough/rules.yaml:1143:11\n2976 rules/marlborough/rules.yaml:1144:11\n2977 rules/marlborough/rules.yaml:1145:15\n2979 rules/marlborough/rules.yaml:1148:15\n2985 rules/marlborough/rules.yaml:646:7\n2986 rules/marlborough/rules.yaml:647:7\n2987 rules/marlborough/rules.yaml:648:11\n2988 rules/marlborough/rules.yaml:649:11\n2990 rules/marlborough/rules.yaml:651:11\n3033 rules/marlborough/rules.yaml:1274:1\n3034 rules/marlborough/rules.yaml:1274:1\n3035 rules/marlborough/rules.yaml:1274:1\n3040 rules/marlborough/rules.yaml:1274:1\n3041 rules/marlborough/rules.yaml:1274:1\n3042 rules/marlborough/rules.yaml:1274:1\n3043 rules/marlborough/rules.yaml:1274:1\n3046 rules/marlborough/rules.yaml:1274:1\n3047 rules/marlborough/rules.yaml:1274:1\n3049 rules/marlborough/rules.yaml:1274:1\n3050 rules/marlborough/rules.yaml:1274:1\n3051 rules/marlborough/rules.yaml:1274:1\n3052 rules/marlborough/rules.yaml:1274:1\n3053 rules/marlborough/rules.yaml:1274:1\n3054 rules/marlborough/rules.yaml:1274:1\n3055 rules/marlborough/rules.yaml:1274:1\n3056 rules/marlborough/rules.yaml:1274:1\n3057 rules/marlborough/rules.yaml:1274:1\n3058 rules/marlborough/rules.yaml:1274:1\n3059 rules/marlborough/rules.yaml:1274:1\n3063 rules/marlborough/rules.yaml:899:7\n3064 rules/marlborough/rules.yaml:900:11\n3065 rules/marlborough/rules.yaml:901:7\n3066 rules/marlborough/rules.yaml:902:7\n3067 rules/marlborough/rules.yaml:903:7\n3072 rules/marlborough/rules.yaml:904:11\n3073 rules/marlborough/rules.yaml:905:11\n3074 rules/marlborough/rules.yaml:906:15\n3075 rules/marlborough/rules.yaml:907:11\n3076 rules/marlborough/rules.yaml:908:15\n3078 rules/marlborough/rules.yaml:910:15\n3079 rules/marlborough/rules.yaml:911:11\n3083 rules/marlborough/rules.yaml:1176:7\n3084 rules/marlborough/rules.yaml:1177:7\n3085 rules/marlborough/rules.yaml:1178:11\n3086 rules/marlborough/rules.yaml:1179:7\n3091 rules/marlborough/rules.yaml:1180:7\n3097 rules/marlborough/rules.yaml:1181:7\n3098 rules/marlborough/rules.yaml:1182:7\n3102 rules/marlborough/rules.yaml:1183:11\n3103 rules/marlborough/rules.yaml:1184:7\n3104 rules/marlborough/rules.yaml:1185:7\n3105 rules/marlborough/rules.yaml:1186:11\n3106 rules/marlborough/rules.yaml:1187:7\n3112 rules/marlborough/rules.yaml:1188:7\n3113 rules/marlborough/rules.yaml:1189:7\n3114 rules/marlborough/rules.yaml:1191:7\n3115 rules/marlborough/rules.yaml:1193:15\n3117 rules/marlborough/rules.yaml:1195:15\n3119 rules/marlborough/rules.yaml:1197:15\n3121 rules/marlborough/rules.yaml:1199:15\n3122 rules/marlborough/rules.yaml:1200:15\n3124 rules/marlborough/rules.yaml:1202:15\n3125 rules/marlborough/rules.yaml:1203:15\n3126 rules/marlborough/rules.yaml:1204:15\n3127 rules/marlborough/rules.yaml:1205:19\n3128 rules/marlborough/rules.yaml:1206:19\n3129 rules/marlborough/rules.yaml:1207:15\n3133 rules/marlborough/rules.yaml:529:7\n3134 rules/marlborough/rules.yaml:530:7\n3135 rules/marlborough/rules.yaml:531:11\n3136 rules/marlborough/rules.yaml:532:7\n3137 rules/marlborough/rules.yaml:534:11\n3138 rules/marlborough/rules.yaml:535:7\n3139 rules/marlborough/rules.yaml:536:11\n3140 rules/marlborough/rules.yaml:537:15\n3141 rules/marlborough/rules.yaml:538:7\n3142 rules/marlborough/rules.yaml:539:7\n3143 rules/marlborough/rules.yaml:540:11\n3144 rules/marlborough/rules.yaml:541:7\n3145 rules/marlborough/rules.yaml:542:7\n3146 rules/marlborough/rules.yaml:543:7\n3147 rules/marlborough/rules.yaml:544:7\n3156 rules/marlborough/rules.yaml:545:7\n3157 rules/marlborough/rules.yaml:547:11\n3158 rules/marlborough/rules.yaml:548:15\n3159 rules/marlborough/rules.yaml:549:11\n3160 rules/marlborough/rules.yaml:550:7\n3161 rules/marlborough/rules.yaml:551:7\n3162 rules/marlborough/rules.yaml:552:11\n3168 rules/marlborough/rules.yaml:843:7\n3174 rules/marlborough/rules.yaml:844:7\n3175 rules/marlborough/rules.yaml:845:7\n3176 rules/marlborough/rules.yaml:846:11\n3185 rules/marlborough/rules.yaml:847:7\n3186 rules/marlborough/rules.yaml:848:7\n3187 rules/marlborough/rules.yaml:849:11\n3188 rules/marlborough/rules.yaml:851:11\n3189 rules/marlborough/rules.yaml:852:7\n3190 rules/marlborough/rules.yaml:853:7\n3191 rules/marlborough/rules.yaml:854:7\n3192 rules/marlborough/rules.yaml:855:7\n3198 rules/marlborough/rules.yaml:856:7\n3199 rules/marlborough/rules.yaml:857:7\n3200 rules/marlborough/rules.yaml:858:11\n3201 rules/marlborough/rules.yaml:860:7\n3212 rules/marlborough/rules.yaml:861:7\n3213 rules/marlborough/rules.yaml:862:7\n3214 rules/marlborough/rules.yaml:863:11\n3215 rules/marlborough/rules.yaml:864:7\n3216 rules/marlborough/rules.yaml:865:7\n3217 rules/marlborough/rules.yaml:866:11\n3218 rules/marlborough/rules.yaml:867:15\n3222 rules/marlborough/rules.yaml:871:7\n3223 rules/marlborough/rules.yaml:872:11\n3224 rules/marlborough/rules.yaml:874:11\n3225 rules/marlborough/rules.yaml:875:15\n3226 rules/marlborough/rules.yaml:876:15\n3227 rules/marlborough/rules.yaml:877:19\n3228 rules/marlborough/rules.yaml:878:19\n3229 rules/marlborough/rules.yaml:879:7\n3234 rules/marlborough/rules.yaml:880:7\n3235 rules/marlborough/rules.yaml:881:11\n3236 rules/marlborough/rules.yaml:882:7\n3237 rules/marlborough/rules.yaml:883:7\n3238 rules/marlborough/rules.yaml:884:11\n3239 rules/marlborough/rules.yaml:885:7\n3240 rules/marlborough/rules.yaml:886:7\n3241 rules/marlborough/rules.yaml:887:11\n3242 rules/marlborough/rules.yaml:888:11\n3243 rules/marlborough/rules.yaml:889:11\n3244 rules/marlborough/rules.yaml:890:11\n3250 rules/marlborough/rules.yaml:499:7\n3251 rules/marlborough/rules.yaml:500:7\n3252 rules/marlborough/rules.yaml:501:7\n3257 rules/marlborough/rules.yaml:502:11\n3258 rules/marlborough/rules.yaml:503:11\n3259 rules/marlborough/rules.yaml:504:11\n3260 rules/marlborough/rules.yaml:505:11\n3261 rules/marlborough/rules.yaml:506:11\n3262 rules/marlborough/rules.yaml:507:7\n3263 rules/marlborough/rules.yaml:508:11\n3268 rules/marlborough/rules.yaml:1092:7\n3269 rules/marlborough/rules.yaml:1093:7\n3270 rules/marlborough/rules.yaml:1094:11\n3271 rules/marlborough/rules.yaml:1095:11\n3278 rules/marlborough/rules.yaml:1096:15\n3279 rules/marlborough/rules.yaml:1097:15\n3287 rules/marlborough/rules.yaml:1098:15\n3302 rules/marlborough/rules.yaml:1099:15\n3303 rules/marlborough/rules.yaml:1100:15\n3304 rules/marlborough/rules.yaml:1101:19\n3305 rules/marlborough/rules.yaml:1102:19\n3306 rules/marlborough/rules.yaml:1103:23\n3310 rules/marlborough/rules.yaml:1104:23\n3311 rules/marlborough/rules.yaml:1106:19\n3312 rules/marlborough/rules.yaml:1107:23\n3313 rules/marlborough/rules.yaml:1108:23\n3317 rules/marlborough/flow.yaml:73:7\n3318 rules/marlborough/flow.yaml:74:11\n3322 rules/marlborough/flow.yaml:55:7\n3326 rules/marlborough/flow.yaml:49:7\n3327 rules/marlborough/flow.yaml:50:11\n3328 rules/marlborough/flow.yaml:51:15\n3332 rules/marlborough/rules.yaml:580:7\n3338 rules/marlborough/rules.yaml:581:7\n3339 rules/marlborough/rules.yaml:582:11\n3340 rules/marlborough/rules.yaml:583:7\n3341 rules/marlborough/rules.yaml:584:7\n3356 rules/marlborough/rules.yaml:563:7\n3359 rules/marlborough/rules.yaml:564:11\n3360 rules/marlborough/rules.yaml:565:7\n3372 rules/marlborough/rules.yaml:566:7\n3373 rules/marlborough/rules.yaml:567:11\n3374 rules/marlborough/rules.yaml:568:7\n3392 rules/marlborough/rules.yaml:569:7\n3393 rules/marlborough/rules.yaml:570:11\n3395 rules/marlborough/rules.yaml:571:7\n3396 rules/marlborough/rules.yaml:572:11\n3397 rules/marlborough/rules.yaml:573:11\n3443 rules/marlborough/rules.yaml:662:7\n3444 rules/marlborough/rules.yaml:663:7\n3447 rules/marlborough/rules.yaml:664:7\n3448 rules/marlborough/rules.yaml:665:11\n3450 rules/marlborough/rules.yaml:666:7\n3451 rules/marlborough/rules.yaml:667:11\n3453 rules/marlborough/rules.yaml:668:7\n3454 rules/marlborough/rules.yaml:669:7\n3455 rules/marlborough/rules.yaml:670:7\n3456 rules/marlborough/rules.yaml:671:7\n3461 rules/marlborough/rules.yaml:672:11\n3462 rules/marlborough/rules.yaml:673:11\n3490 rules/marlborough/rules.yaml:676:11\n3491 rules/marlborough/rules.yaml:677:11\n3492 rules/marlborough/rules.yaml:678:11\n3493 rules/marlborough/rules.yaml:680:19\n3494 rules/marlborough/rules.yaml:681:19\n3504 rules/marlborough/rules.yaml:687:19\n3507 rules/marlborough/rules.yaml:683:19\n3511 rules/marlborough/rules.yaml:685:19\n3520 rules/marlborough/rules.yaml:689:11\n3521 rules/marlborough/rules.yaml:690:11\n3531 rules/marlborough/rules.yaml:691:15\n3554 rules/marlborough/rules.yaml:694:15\n3555 rules/marlborough/rules.yaml:695:15\n3561 rules/marlborough/rules.yaml:697:15\n3573 rules/marlborough/rules.yaml:698:15\n3574 rules/marlborough/rules.yaml:699:15\n3591 rules/marlborough/rules.yaml:700:15\n3592 rules/marlborough/rules.yaml:701:15\n3598 rules/marlborough/rules.yaml:703:15\n3610 rules/marlborough/rules.yaml:704:15\n3611 rules/marlborough/rules.yaml:705:15\n3628 rules/marlborough/rules.yaml:706:15\n3629 rules/marlborough/rules.yaml:707:15\n3632 rules/marlborough/rules.yaml:708:11\n3633 rules/marlborough/rules.yaml:709:11\n3634 rules/marlborough/rules.yaml:710:11\n3635 rules/marlborough/rules.yaml:711:11\n3636 rules/marlborough/rules.yaml:712:11\n3637 rules/marlborough/rules.yaml:713:11\n3638 rules/marlborough/rules.yaml:714:11\n3649 rules/marlborough/rules.yaml:716:19\n3656 rules/marlborough/rules.yaml:717:19\n3663 rules/marlborough/rules.yaml:718:23\n3664 rules/marlborough/rules.yaml:719:23\n3668 rules/marlborough/rules.yaml:721:19\n3673 rules/marlborough/rules.yaml:726:23\n3676 rules/marlborough/rules.yaml:722:23\n3680 rules/marlborough/rules.yaml:724:23\n3684 rules/marlborough/rules.yaml:728:19\n3685 rules/marlborough/rules.yaml:729:19\n3698 rules/marlborough/rules.yaml:730:19\n3701 rules/marlborough/rules.yaml:733:23\n3704 rules/marlborough/rules.yaml:731:23\n3708 rules/marlborough/rules.yaml:735:19\n3715 rules/marlborough/rules.yaml:736:19\n3722 rules/marlborough/rules.yaml:737:19\n3733 rules/marlborough/rules.yaml:738:23\n3737 rules/marlborough/rules.yaml:740:19\n3780 rules/marlborough/rules.yaml:1234:3\n3785 rules/marlborough/rules.yaml:1234:3\n3788 rules/marlborough/rules.yaml:1234:3\n3789 rules/marlborough/rules.yaml:1234:3\n3790 rules/marlborough/rules.yaml:1234:3\n3791 rules/marlborough/rules.yaml:1234:3\n3792 rules/marlborough/rules.yaml:1234:3\n3793 rules/marlborough/rules.yaml:1234:3\n3806 rules/marlborough/rules.yaml:1234:3\n3807 rules/marlborough/rules.yaml:1234:3\n3819 rules/marlborough/rules.yaml:1234:3\n3825 rules/marlborough/rules.yaml:1234:3\n3838 rules/marlborough/rules.yaml:1234:3\n3839 rules/marlborough/rules.yaml:1234:3\n3861 rules/marlborough/rules.yaml:1234:3\n3901 rules/marlborough/rules.yaml:1234:3\n3902 rules/marlborough/rules.yaml:1234:3\n3904 rules/marlborough/rules.yaml:1234:3\n3905 rules/marlborough/rules.yaml:1234:3\n3909 rules/marlborough/rules.yaml:1234:3\n3950 rules/marlborough/rules.yaml:751:7\n3951 rules/marlborough/rules.yaml:752:7\n3952 rules/marlborough/rules.yaml:753:7\n3957 rules/marlborough/rules.yaml:754:7\n3958 rules/marlborough/rules.yaml:755:7\n3959 rules/marlborough/rules.yaml:756:7\n3960 rules/marlborough/rules.yaml:757:7\n3961 rules/marlborough/rules.yaml:758:11\n3962 rules/marlborough/rules.yaml:759:7\n3963 rules/marlborough/rules.yaml:760:7\n3964 rules/marlborough/rules.yaml:761:7\n3972 rules/marlborough/rules.yaml:762:7\n3980 rules/marlborough/rules.yaml:763:7\n3981 rules/marlborough/rules.yaml:764:7\n3982 rules/marlborough/rules.yaml:765:7\n3983 rules/marlborough/rules.yaml:766:7\n3984 rules/marlborough/rules.yaml:767:7\n3985 rules/marlborough/rules.yaml:768:7\n3986 rules/marlborough/rules.yaml:769:7\n4032 rules/marlborough/rules.yaml:770:7\n4033 rules/marlborough/rules.yaml:771:7\n4034 rules/marlborough/rules.yaml:772:7\n4035 rules/marlborough/rules.yaml:773:7\n4062 rules/marlborough/rules.yaml:774:7\n4114 rules/marlborough/rules.yaml:775:7\n4115 rules/marlborough/rules.yaml:776:11\n4142 rules/marlborough/rules.yaml:777:7\n4143 rules/marlborough/rules.yaml:778:7\n4154 rules/marlborough/rules.yaml:780:15\n4155 rules/marlborough/rules.yaml:781:19\n4156 rules/marlborough/rules.yaml:782:15\n4163 rules/marlborough/rules.yaml:783:15\n4170 rules/marlborough/rules.yaml:784:15\n4171 rules/marlborough/rules.yaml:785:19\n4174 rules/marlborough/rules.yaml:787:15\n4184 rules/marlborough/rules.yaml:788:15\n4191 rules/marlborough/rules.yaml:789:15\n4198 rules/marlborough/rules.yaml:790:15\n4205 rules/marlborough/rules.yaml:791:15\n4206 rules/marlborough/rules.yaml:792:19\n4209 rules/marlborough/rules.yaml:794:15\n4210 rules/marlborough/rules.yaml:795:15\n4217 rules/marlborough/rules.yaml:796:15\n4224 rules/marlborough/rules.yaml:797:15\n4230 rules/marlborough/rules.yaml:798:19\n4233 rules/marlborough/rules.yaml:800:15\n4240 rules/marlborough/rules.yaml:801:15\n4247 rules/marlborough/rules.yaml:802:15\n4250 rules/marlborough/rules.yaml:803:19\n4251 rules/marlborough/rules.yaml:804:19\n4252 rules/marlborough/rules.yaml:805:15\n4259 rules/marlborough/rules.yaml:806:15\n4266 rules/marlborough/rules.yaml:807:15\n4267 rules/marlborough/rules.yaml:808:19\n4270 rules/marlborough/rules.yaml:810:15\n4271 rules/marlborough/rules.yaml:811:19\n4272 rules/marlborough/rules.yaml:812:15\n4273 rules/marlborough/rules.yaml:813:15\n4274 rules/marlborough/rules.yaml:814:15\n4281 rules/marlborough/rules.yaml:815:15\n4288 rules/marlborough/rules.yaml:816:15\n4289 rules/marlborough/rules.yaml:817:19\n4306 rules/marlborough/rules.yaml:1034:7\n4307 rules/marlborough/rules.yaml:1035:7\n4308 rules/marlborough/rules.yaml:1036:7\n4332 rules/marlborough/rules.yaml:1037:7\n4333 rules/marlborough/rules.yaml:1038:11\n4336 rules/marlborough/rules.yaml:1039:7\n4337 rules/marlborough/rules.yaml:1040:7\n4371 rules/marlborough/rules.yaml:1008:7\n4372 rules/marlborough/rules.yaml:1009:7\n4373 rules/marlborough/rules.yaml:1010:7\n4374 rules/marlborough/rules.yaml:1011:7\n4404 rules/marlborough/rules.yaml:1014:7\n4405 rules/marlborough/rules.yaml:1015:7\n4406 rules/marlborough/rules.yaml:1016:7\n4407 rules/marlborough/rules.yaml:1017:11\n4410 rules/marlborough/rules.yaml:1018:7\n4411 rules/marlborough/rules.yaml:1019:11\n4414 rules/marlborough/rules.yaml:1020:7\n4415 rules/marlborough/rules.yaml:1021:7\n4416 rules/marlborough/rules.yaml:1022:7\n4417 rules/marlborough/rules.yaml:1023:7\n4418 rules/marlborough/rules.yaml:1024:7\n4419 rules/marlborough/rules.yaml:1025:7\n4447 rules/marlborough/rules.yaml:1076:7\n4456 rules/marlborough/rules.yaml:1077:7\n4457 rules/marlborough/rules.yaml:1078:7\n4464 rules/marlborough/rules.yaml:1079:7\n4490 rules/marlborough/rules.yaml:965:7\n4491 rules/marlborough/rules.yaml:966:7\n4492 rules/marlborough/rules.yaml:967:11\n4501 rules/marlborough/rules.yaml:969:11\n4505 rules/marlborough/rules.yaml:971:11\n4506 rules/marlborough/rules.yaml:972:11\n4517 rules/marlborough/rules.yaml:973:11\n4518 rules/marlborough/rules.yaml:974:15\n4520 rules/marlborough/rules.yaml:975:15\n4522 rules/marlborough/rules.yaml:977:15\n4523 rules/marlborough/rules.yaml:978:15\n4529 rules/marlborough/rules.yaml:980:11\n4548 rules/marlborough/rules.yaml:981:11\n4551 rules/marlborough/rules.yaml:985:19\n4552 rules/marlborough/rules.yaml:986:19\n4555 rules/marlborough/rules.yaml:988:19\n4556 rules/marlborough/rules.yaml:989:23\n4557 rules/marlborough/rules.yaml:990:23\n4559 rules/marlborough/rules.yaml:992:23\n4560 rules/marlborough/rules.yaml:993:23\n4563 rules/marlborough/rules.yaml:995:19\n4564 rules/marlborough/rules.yaml:996:19\n4567 rules/marlborough/rules.yaml:983:19\n4590 rules/marlborough/rules.yaml:1049:7\n4591 rules/marlborough/rules.yaml:1050:7\n4605 rules/marlborough/rules.yaml:1051:11\n4606 rules/marlborough/rules.yaml:1052:11\n4625 rules/marlborough/rules.yaml:1053:11\n4626 rules/marlborough/rules.yaml:1054:11\n4635 rules/marlborough/rules.yaml:1055:15\n4660 rules/marlborough/rules.yaml:1056:15\n4661 rules/marlborough/rules.yaml:1057:19\n4667 rules/marlborough/rules.yaml:1059:19\n4668 rules/marlborough/rules.yaml:1060:19\n4676 rules/marlborough/rules.yaml:1061:23\n4686 rules/marlborough/rules.yaml:1062:19\n4691 rules/marlborough/rules.yaml:1063:23\n4696 rules/marlborough/rules.yaml:1065:23\n4713 rules/marlborough/rules.yaml:947:7\n4714 rules/marlborough/rules.yaml:948:7\n4725 rules/marlborough/rules.yaml:949:7\n4726 rules/marlborough/rules.yaml:951:15\n4727 rules/marlborough/rules.yaml:952:19\n4731 rules/marlborough/rules.yaml:953:23\n4734 rules/marlborough/rules.yaml:955:15\n4737 rules/marlborough/rules.yaml:957:15\n4739 rules/marlborough/rules.yaml:958:7\n4762 rules/marlborough/rules.yaml:618:7\n4763 rules/marlborough/rules.yaml:619:7\n4766 rules/marlborough/rules.yaml:620:7\n4767 rules/marlborough/rules.yaml:621:11\n4768 rules/marlborough/rules.yaml:622:15\n4769 rules/marlborough/rules.yaml:623:7\n4770 rules/marlborough/rules.yaml:624:7\n4771 rules/marlborough/rules.yaml:625:7\n4776 rules/marlborough/rules.yaml:626:11\n4777 rules/marlborough/rules.yaml:627:11\n4778 rules/marlborough/rules.yaml:628:11\n4784 rules/marlborough/rules.yaml:629:11\n4793 rules/marlborough/rules.yaml:630:11\n4794 rules/marlborough/rules.yaml:631:15\n4795 rules/marlborough/rules.yaml:632:19\n4803 rules/marlborough/rules.yaml:634:15\n4816 rules/marlborough/rules.yaml:635:15\n4817 rules/marlborough/rules.yaml:636:19\n4819 rules/marlborough/rules.yaml:637:15\n4822 rules/marlborough/rules.yaml:638:7\n4823 rules/marlborough/rules.yaml:639:7\n4853 rules/marlborough/rules.yaml:1255:3\n4858 rules/marlborough/rules.yaml:1255:3\n4861 rules/marlborough/rules.yaml:1255:3\n4862 rules/marlborough/rules.yaml:1255:3\n4863 rules/marlborough/rules.yaml:1255:3\n4864 rules/marlborough/rules.yaml:1255:3\n4865 rules/marlborough/rules.yaml:1255:3\n4866 rules/marlborough/rules.yaml:1255:3\n4879 rules/marlborough/rules.yaml:1255:3\n4880 rules/marlborough/rules.yaml:1255:3\n4892 rules/marlborough/rules.yaml:1255:3\n4898 rules/marlborough/rules.yaml:1255:3\n4903 rules/marlborough/rules.yaml:1255:3\n4904 rules/marlborough/rules.yaml:1255:3\n4926 rules/marlborough/rules.yaml:1255:3\n4966 rules/marlborough/rules.yaml:1255:3\n4967 rules/marlborough/rules.yaml:1255:3\n4969 rules/marlborough/rules.yaml:1255:3\n4970 rules/marlborough/rules.yaml:1255:3\n4974 rules/marlborough/rules.yaml:1255:3\n4992 rules/marlborough/rules.yaml:1141:7\n4997 rules/marlborough/rules.yaml:1142:7\n5005 rules/marlborough/rules.yaml:1143:11\n5011 rules/marlborough/rules.yaml:1144:11\n5012 rules/marlborough/rules.yaml:1145:15\n5013 rules/marlborough/rules.yaml:1146:15\n5015 rules/marlborough/rules.yaml:1148:15\n5038 rules/marlborough/rules.yaml:646:7\n5039 rules/marlborough/rules.yaml:647:7\n5042 rules/marlborough/rules.yaml:651:11\n5050 rules/marlborough/rules.yaml:648:11\n5056 rules/marlborough/rules.yaml:649:11\n5084 rules/marlborough/rules.yaml:1274:1\n5085 rules/marlborough/rules.yaml:1274:1\n5086 rules/marlborough/rules.yaml:1274:1\n5097 rules/marlborough/rules.yaml:1274:1\n5098 rules/marlborough/rules.yaml:1274:1\n5110 rules/marlborough/rules.yaml:1274:1\n5129 rules/marlborough/rules.yaml:1274:1\n5163 rules/marlborough/rules.yaml:1274:1\n5164 rules/marlborough/rules.yaml:1274:1\n5170 rules/marlborough/rules.yaml:1274:1\n5171 rules/marlborough/rules.yaml:1274:1\n5172 rules/marlborough/rules.yaml:1274:1\n5173 rules/marlborough/rules.yaml:1274:1\n5174 rules/marlborough/rules.yaml:1274:1\n5175 rules/marlborough/rules.yaml:1274:1\n5186 rules/marlborough/rules.yaml:1274:1\n5209 rules/marlborough/rules.yaml:1274:1\n5252 rules/marlborough/rules.yaml:1274:1\n5253 rules/marlborough/rules.yaml:1274:1\n5254 rules/marlborough/rules.yaml:1274:1\n5258 rules/marlborough/rules.yaml:1274:1\n5259 rules/marlborough/rules.yaml:1274:1\n5260 rules/marlborough/rules.yaml:1274:1\n5261 rules/marlborough/rules.yaml:1274:1\n5279 rules/marlborough/rules.yaml:899:7\n5280 rules/marlborough/rules.yaml:900:11\n5281 rules/marlborough/rules.yaml:901:7\n5282 rules/marlborough/rules.yaml:902:7\n5283 rules/marlborough/rules.yaml:903:7\n5294 rules/marlborough/rules.yaml:904:11\n5301 rules/marlborough/rules.yaml:905:11\n5306 rules/marlborough/rules.yaml:906:15\n5313 rules/marlborough/rules.yaml:907:11\n5314 rules/marlborough/rules.yaml:908:15\n5316 rules/marlborough/rules.yaml:910:15\n5317 rules/marlborough/rules.yaml:911:11\n5340 rules/marlborough/rules.yaml:1176:7\n5341 rules/marlborough/rules.yaml:1177:7\n5342 rules/marlborough/rules.yaml:1178:11\n5343 rules/marlborough/rules.yaml:1179:7\n5348 rules/marlborough/rules.yaml:1180:7\n5352 rules/marlborough/rules.yaml:1181:7\n5353 rules/marlborough/rules.yaml:1182:7\n5360 rules/marlborough/rules.yaml:1183:11\n5361 rules/marlborough/rules.yaml:1184:7\n5372 rules/marlborough/rules.yaml:1185:7\n5373 rules/marlborough/rules.yaml:1186:11\n5374 rules/marlborough/rules.yaml:1187:7\n5375 rules/marlborough/rules.yaml:1188:7\n5376 rules/marlborough/rules.yaml:1189:7\n5377 rules/marlborough/rules.yaml:1190:7\n5378 rules/marlborough/rules.yaml:1191:7\n5379 rules/marlborough/rules.yaml:1193:15\n5384 rules/marlborough/rules.yaml:1197:15\n5391 rules/marlborough/rules.yaml:1195:15\n5395 rules/marlborough/rules.yaml:1199:15\n5396 rules/marlborough/rules.yaml:1200:15\n5400 rules/marlborough/rules.yaml:1202:15\n5401 rules/marlborough/rules.yaml:1203:15\n5402 rules/marlborough/rules.yaml:1204:15\n5410 rules/marlborough/rules.yaml:1205:19\n5416 rules/marlborough/rules.yaml:1206:19\n5419 rules/marlborough/rules.yaml:1207:15\n5465 rules/marlborough/rules.yaml:529:7\n5466 rules/marlborough/rules.yaml:530:7\n5467 rules/marlborough/rules.yaml:531:11\n5468 rules/marlborough/rules.yaml:532:7\n5469 rules/marlborough/rules.yaml:533:11\n5470 rules/marlborough/rules.yaml:534:11\n5471 rules/marlborough/rules.yaml:535:7\n5472 rules/marlborough/rules.yaml:536:11\n5473 rules/marlborough/rules.yaml:537:15\n5474 rules/marlborough/rules.yaml:538:7\n5475 rules/marlborough/rules.yaml:539:7\n5476 rules/marlborough/rules.yaml:540:11\n5477 rules/marlborough/rules.yaml:541:7\n5478 rules/marlborough/rules.yaml:542:7\n5479 rules/marlborough/rules.yaml:543:7\n5480 rules/marlborough/rules.yaml:544:7\n5489 rules/marlborough/rules.yaml:545:7\n5490 rules/marlborough/rules.yaml:546:11\n5491 rules/marlborough/rules.yaml:547:11\n5492 rules/marlborough/rules.yaml:548:15\n5493 rules/marlborough/rules.yaml:549:11\n5494 rules/marlborough/rules.yaml:550:7\n5507 rules/marlborough/rules.yaml:551:7\n5508 rules/marlborough/rules.yaml:552:11\n5510 rules/marlborough/rules.yaml:553:7\n5537 rules/marlborough/rules.yaml:843:7\n5543 rules/marlborough/rules.yaml:844:7\n5544 rules/marlborough/rules.yaml:845:7\n5545 rules/marlborough/rules.yaml:846:11\n5557 rules/marlborough/rules.yaml:847:7\n5574 rules/marlborough/rules.yaml:848:7\n5575 rules/marlborough/rules.yaml:849:11\n5576 rules/marlborough/rules.yaml:850:11\n5577 rules/marlborough/rules.yaml:851:11\n5578 rules/marlborough/rules.yaml:852:7\n5579 rules/marlborough/rules.yaml:853:7\n5580 rules/marlborough/rules.yaml:854:7\n5581 rules/marlborough/rules.yaml:855:7\n5587 rules/marlborough/rules.yaml:856:7\n5605 rules/marlborough/rules.yaml:857:7\n5606 rules/marlborough/rules.yaml:858:11\n5607 rules/marlborough/rules.yaml:859:11\n5608 rules/marlborough/rules.yaml:860:7\n5619 rules/marlborough/rules.yaml:861:7\n5637 rules/marlborough/rules.yaml:862:7\n5638 rules/marlborough/rules.yaml:863:11\n5639 rules/marlborough/rules.yaml:864:7\n5640 rules/marlborough/rules.yaml:865:7\n5641 rules/marlborough/rules.yaml:866:11\n5642 rules/marlborough/rules.yaml:867:15\n5644 rules/marlborough/rules.yaml:868:11\n5646 rules/marlborough/rules.yaml:870:11\n5647 rules/marlborough/rules.yaml:871:7\n5652 rules/marlborough/rules.yaml:872:11\n5653 rules/marlborough/rules.yaml:873:11\n5654 rules/marlborough/rules.yaml:874:11\n5659 rules/marlborough/rules.yaml:875:15\n5660 rules/marlborough/rules.yaml:876:15\n5668 rules/marlborough/rules.yaml:877:19\n5676 rules/marlborough/rules.yaml:878:19\n5679 rules/marlborough/rules.yaml:879:7\n5684 rules/marlborough/rules.yaml:880:7\n5685 rules/marlborough/rules.yaml:881:11\n5686 rules/marlborough/rules.yaml:882:7\n5687 rules/marlborough/rules.yaml:883:7\n5688 rules/marlborough/rules.yaml:884:11\n5689 rules/marlborough/rules.yaml:885:7\n5702 rules/marlborough/rules.yaml:886:7\n5707 rules/marlborough/rules.yaml:887:11\n5708 rules/marlborough/rules.yaml:888:11\n5714 rules/marlborough/rules.yaml:889:11\n5715 rules/marlborough/rules.yaml:890:11\n5753 rules/marlborough/rules.yaml:499:7\n5754 rules/marlborough/rules.yaml:500:7\n5755 rules/marlborough/rules.yaml:501:7\n5766 rules/marlborough/rules.yaml:502:11\n5767 rules/marlborough/rules.yaml:503:11\n5785 rules/marlborough/rules.yaml:504:11\n5786 rules/marlborough/rules.yaml:505:11\n5787 rules/marlborough/rules.yaml:506:11\n5791 rules/marlborough/rules.yaml:507:7\n5792 rules/marlborough/rules.yaml:508:11\n5816 rules/marlborough/rules.yaml:1092:7\n5817 rules/marlborough/rules.yaml:1093:7\n5828 rules/marlborough/rules.yaml:1094:11\n5829 rules/marlborough/rules.yaml:1095:11\n5841 rules/marlborough/rules.yaml:1096:15\n5842 rules/marlborough/rules.yaml:1097:15\n5850 rules/marlborough/rules.yaml:1098:15\n5865 rules/marlborough/rules.yaml:1099:15\n5866 rules/marlborough/rules.yaml:1100:15\n5875 rules/marlborough/rules.yaml:1101:19\n5902 rules/marlborough/rules.yaml:1102:19\n5903 rules/marlborough/rules.yaml:1103:23\n5907 rules/marlborough/rules.yaml:1104:23\n5908 rules/marlborough/rules.yaml:1105:23\n5909 rules/marlborough/rules.yaml:1106:19\n5910 rules/marlborough/rules.yaml:1107:23\n5911 rules/marlborough/rules.yaml:1108:23\n5912 rules/marlborough/rules.yaml:1109:23\n5930 rules/marlborough/flow.yaml:73:7\n5935 rules/marlborough/flow.yaml:74:11\n5950 rules/marlborough/flow.yaml:55:7\n5969 rules/marlborough/flow.yaml:49:7\n5974 rules/marlborough/flow.yaml:50:11\n5988 rules/marlborough/flow.yaml:51:15\n6004 rules/marlborough/rules.yaml:580:7\n6010 rules/marlborough/rules.yaml:581:7\n6011 rules/marlborough/rules.yaml:582:11\n6012 rules/marlborough/rules.yaml:583:7\n6023 rules/marlborough/rules.yaml:584:7\n6024 rules/marlborough/rules.yaml:585:7"
