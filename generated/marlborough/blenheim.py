@@ -5697,6 +5697,7 @@ PRIMARY: dict[str, Any] = {
         None,
         "turn__initiative",
         "turn__random_events",
+        "turn__pillage_removal",
         "turn__training",
         "turn__operations",
         "turn__provisioning",

@@ -174,6 +174,8 @@ class MarlboroughRules:
         (("Pillage ", "?"), ("e:hex",)),
         (("", " pillages ", ": die ", " + ", ": ", ""), ("player", "e:hex", "int", "int", "str")),
         (("Resistance: eliminate one pillaging unit",), ()),
+        (("Remove the pillage marker from ", " for ", " TP?"), ("e:hex", "int")),
+        (("", " removes the pillage marker from ", " (", " TP)"), ("player", "e:hex", "int")),
         (
             ("Command roll: ", " ", " (total ", "), ", " ", " (total ", ")"),
             ("player", "int", "int", "player", "int", "int"),
@@ -236,10 +238,11 @@ class MarlboroughRules:
         ("choose-unit", 75, "unit", -1, 18, 1, False),
         ("yes-no", 78, "yes-no", -1, 19, 1, False),
         ("choose-unit", 80, "unit", -1, 19, 8, False),
-        ("propose", 86, "offer", 39, 20, 5, False),
-        ("yes-no", 89, "yes-no", -1, 20, 10, False),
-        ("choose-card", 93, "card", 94, 21, 7, False),
-        ("choose-card", 96, "card", 97, 22, 7, False),
+        ("yes-no", 81, "yes-no", -1, 20, 3, False),
+        ("propose", 88, "offer", 39, 21, 5, False),
+        ("yes-no", 91, "yes-no", -1, 21, 10, False),
+        ("choose-card", 95, "card", 96, 22, 7, False),
+        ("choose-card", 98, "card", 99, 23, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -262,9 +265,11 @@ class MarlboroughRules:
         "training",
         "lose_discipline",
         "pillage",
+        "remove_pillage",
         "negotiate",
         "commissioners",
         "leviathan",
+        "turn__pillage_removal",
         "turn__training",
         "turn__operations",
         "turn__diplomacy",
@@ -272,6 +277,7 @@ class MarlboroughRules:
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
         "turn__random_events",
+        "turn__pillage_removal",
         "turn__training",
         "turn__operations",
         "turn__provisioning",
@@ -433,8 +439,8 @@ class MarlboroughRules:
         (18, 2): ((1, (), None),),
         (19, 2): ((2, (), "z_pillage__2_2"),),
         (19, 9): ((2, (), "z_pillage__9_2"), (3, (), None)),
-        (21, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (22, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (22, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (23, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 16, 17, 21, 22, 25, 27, 28)
     SITE_FILTERS: ClassVar[Any] = {
@@ -448,8 +454,8 @@ class MarlboroughRules:
         26: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
         29: 'u.at != none and u.kind != "leader"',
         31: "u.at == h",
-        34: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        35: 'c.kind == "leviathan" and not reroll',
+        35: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        36: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -836,19 +842,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1312:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1312:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1312:5]"
         N: list[int] = S
         return [
             v_x
@@ -857,7 +863,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1342:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -865,7 +871,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1342:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -873,7 +879,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1321:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -881,7 +887,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1321:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -889,7 +895,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1310:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1329:5]"
         return [
             v_x
             for v_x in self.ix_unit__owner.get(v_receiver, ())
@@ -897,7 +903,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1286:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1305:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1311,13 +1317,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1253:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1253:3]"
         N: list[int] = S
         return [
             v_c
@@ -1333,13 +1339,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1274:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1274:3]'
         N: list[int] = S
         return [
             v_c
@@ -1570,7 +1576,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1312:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -1578,21 +1584,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1323:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1342:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 85, (v_x, v_receiver))
+            _log(S, 87, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1302:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1321:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 82, (v_x,))
+            _log(S, 84, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1310:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1329:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -1607,13 +1613,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 83, (v_x,))
+                _log(S, 85, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 84, (v_x,))
+                _log(S, 86, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1286:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1305:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         S[self.o_p_treasury + v_giver] = max(S[self.o_p_treasury + v_giver] - 2 * v_n, 0)
         S[self.o_p_treasury_seen + v_receiver] = 0
@@ -1671,7 +1677,7 @@ class MarlboroughRules:
         S[self.o_e_unit__at + v_u] = None
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:76:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:82:3]"
         S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1700), 1714)
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
@@ -1765,7 +1771,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1211:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1230:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -1794,7 +1800,7 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 81, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 83, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
@@ -1862,7 +1868,7 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 98, (v_n,))
+                        _log(S, 100, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:460:3]"""
@@ -1885,7 +1891,7 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:60:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:66:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -1897,7 +1903,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 102, (v_b, v_g))
+            _log(S, 104, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1913,7 +1919,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 99, (S[self.o_g_first_player],))
+                _log(S, 101, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1929,16 +1935,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 100, (v_a, v_b))
+                        _log(S, 102, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 101, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 103, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
-        "turn__provisioning [rules/marlborough/flow.yaml:56:3]"
+        "turn__provisioning [rules/marlborough/flow.yaml:62:3]"
         for v_p in self.all_player:
             self.p_provision(S, v_p)
 
@@ -1981,7 +1987,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1253:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1990,18 +1996,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 92, (v_p,))
+            _log(S, 94, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1274:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 95, (v_p,))
+            _log(S, 97, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2512,7 +2518,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1253:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2929,7 +2935,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1274:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -3004,20 +3010,22 @@ class MarlboroughRules:
             elif i == 1:
                 self.p_turn__random_events(S)
             elif i == 2:
-                self.q_turn__training(S, R)
+                self.q_turn__pillage_removal(S, R)
             elif i == 3:
-                self.q_turn__operations(S, R)
+                self.q_turn__training(S, R)
             elif i == 4:
-                self.p_turn__provisioning(S)
+                self.q_turn__operations(S, R)
             elif i == 5:
-                self.p_turn__balance_of_power(S)
+                self.p_turn__provisioning(S)
             elif i == 6:
-                self.q_turn__diplomacy(S, R)
+                self.p_turn__balance_of_power(S)
             elif i == 7:
-                self.p_end__victory(S)
+                self.q_turn__diplomacy(S, R)
             elif i == 8:
-                self.p_setup__campaign_markers(S)
+                self.p_end__victory(S)
             elif i == 9:
+                self.p_setup__campaign_markers(S)
+            elif i == 10:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -3029,7 +3037,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1274:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -3127,6 +3135,26 @@ class MarlboroughRules:
                 v_u_5 = _pick(R, v_alive)
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
+
+    def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1211:3]"""
+        N: list[int] = S
+        for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
+            v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
+            _w2 = N[self.o_p_treasury + v_p] >= 2 * v_cost
+            if _w2:
+                _w1 = False
+                for v_u in self.ix_unit__owner.get(v_p, ()):
+                    if S[self.o_e_unit__at + v_u] == v_h:
+                        _w1 = True
+                        break
+                _w2 = _w1
+            if _w2:
+                v_go = R() < 0.5
+                if v_go:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                    S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
         "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:519:3]"
@@ -3313,16 +3341,22 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:70:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:76:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
             self.q_diplomacy_phase(S, R)
 
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:52:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:58:3]"
         self.q_operations(S, R)
 
+    def q_turn__pillage_removal(self, S: list[Any], R: Any) -> None:
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:46:3]"
+        if self.c_optional_pillage and (not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)):
+            for v_p in self.all_player:
+                self.q_remove_pillage(S, R, v_p)
+
     def q_turn__training(self, S: list[Any], R: Any) -> None:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:46:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:52:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             for v_p in self.all_player:
                 self.q_training(S, R, v_p)
@@ -3758,7 +3792,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1234:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1253:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3861,7 +3895,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        21,
+                        22,
                         8,
                         v_attacker,
                         v_defender,
@@ -3877,7 +3911,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    34,
+                    35,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4831,7 +4865,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1255:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1274:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4926,7 +4960,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        22,
+                        23,
                         8,
                         v_attacker,
                         v_defender,
@@ -4942,7 +4976,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    35,
+                    36,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5061,7 +5095,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1274:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1293:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -5129,7 +5163,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        20,
+                        21,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -5142,7 +5176,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    32,
+                    33,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -5169,8 +5203,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 87, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 88, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 89, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 90, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -5209,7 +5243,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        20,
+                        21,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -5226,7 +5260,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    33,
+                    34,
                     (True, False),
                     (v_w_p,),
                 )
@@ -5251,12 +5285,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 90, (v_w_q, v_w_p))
+                    _log(S, 92, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 91, (v_w_offer,))
+                    _log(S, 93, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -5443,6 +5477,61 @@ class MarlboroughRules:
             for v_u in self.ix_unit__owner.get(v_p, ())
             if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
         ]
+
+    def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1211:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_h: Any = None
+        v_cost: Any = None
+        v_go: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4
+        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+            raise RulesError(f"routine remove_pillage: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple([v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]])
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_h = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
+                if N[self.o_p_treasury + v_p] >= 2 * v_cost and any(
+                    S[self.o_e_unit__at + v_u] == v_h for v_u in self.ix_unit__owner.get(v_p, ())
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v__it, v__i, v_h, v_cost = F[2:]
+                    F = None
+                return self.ask(
+                    S, (20, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 32, (True, False), (v_h, v_cost)
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v__it, v__i, v_h, v_cost = F[2:]
+                    F = None
+                v_go = v
+                if v_go:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                    S[self.o_e_hex__pillaged + v_h] = False
+                    _log(S, 82, (v_p, v_h, v_cost))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
 
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
@@ -5921,7 +6010,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:70:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:76:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
@@ -5933,7 +6022,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (25, 3))
+                return _wait(S, (27, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5941,22 +6030,61 @@ class MarlboroughRules:
             return None
 
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:52:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:58:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (24, 1))
+                return _wait(S, (26, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__pillage_removal(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:46:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__pillage_removal: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if self.c_optional_pillage and (
+                    not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+                ):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (24, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:46:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:52:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -5986,7 +6114,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (23, 2, v__it, v__i, v_p))
+                    return _wait(S, (25, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -6026,4 +6154,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "767 rules/marlborough/rules.yaml:222:7\n768 rules/marlborough/rules.yaml:223:7\n787 rules/marlborough/rules.yaml:119:7\n788 rules/marlborough/rules.yaml:120:7\n789 rules/marlborough/rules.yaml:121:11\n790 rules/marlborough/rules.yaml:122:11\n791 rules/marlborough/rules.yaml:123:15\n792 rules/marlborough/rules.yaml:124:7\n810 rules/marlborough/rules.yaml:397:7\n819 rules/marlborough/rules.yaml:398:7\n824 rules/marlborough/rules.yaml:399:7\n825 rules/marlborough/rules.yaml:400:7\n826 rules/marlborough/rules.yaml:401:7\n831 rules/marlborough/rules.yaml:402:11\n832 rules/marlborough/rules.yaml:403:11\n833 rules/marlborough/rules.yaml:404:11\n834 rules/marlborough/rules.yaml:405:11\n835 rules/marlborough/rules.yaml:406:11\n836 rules/marlborough/rules.yaml:407:7\n841 rules/marlborough/rules.yaml:1274:1\n846 rules/marlborough/rules.yaml:1274:1\n853 rules/marlborough/rules.yaml:1274:1\n861 rules/marlborough/rules.yaml:1274:1\n869 rules/marlborough/rules.yaml:1274:1\n877 rules/marlborough/rules.yaml:1274:1\n885 rules/marlborough/rules.yaml:1274:1\n893 rules/marlborough/rules.yaml:1274:1\n902 rules/marlborough/rules.yaml:1274:1\n906 rules/marlborough/rules.yaml:202:7\n907 rules/marlborough/rules.yaml:203:11\n908 rules/marlborough/rules.yaml:204:7\n909 rules/marlborough/rules.yaml:205:7\n919 rules/marlborough/rules.yaml:206:7\n920 rules/marlborough/rules.yaml:207:7\n923 rules/marlborough/rules.yaml:208:7\n924 rules/marlborough/rules.yaml:209:11\n932 rules/marlborough/rules.yaml:210:11\n933 rules/marlborough/rules.yaml:211:7\n938 rules/marlborough/rules.yaml:212:7\n951 rules/marlborough/rules.yaml:364:7\n952 rules/marlborough/rules.yaml:365:7\n957 rules/marlborough/rules.yaml:366:11\n959 rules/marlborough/rules.yaml:368:11\n960 rules/marlborough/rules.yaml:369:7\n961 rules/marlborough/rules.yaml:370:7\n970 rules/marlborough/rules.yaml:371:11\n971 rules/marlborough/rules.yaml:372:7\n976 rules/marlborough/rules.yaml:373:7\n984 rules/marlborough/rules.yaml:374:11\n985 rules/marlborough/rules.yaml:375:7\n988 rules/marlborough/rules.yaml:376:11\n999 rules/marlborough/rules.yaml:377:7\n1009 rules/marlborough/rules.yaml:378:11\n1010 rules/marlborough/rules.yaml:379:7\n1020 rules/marlborough/rules.yaml:380:11\n1021 rules/marlborough/rules.yaml:381:7\n1031 rules/marlborough/rules.yaml:382:11\n1032 rules/marlborough/rules.yaml:383:7\n1042 rules/marlborough/rules.yaml:384:11\n1043 rules/marlborough/rules.yaml:385:7\n1047 rules/marlborough/rules.yaml:346:7\n1059 rules/marlborough/rules.yaml:164:7\n1060 rules/marlborough/rules.yaml:165:7\n1061 rules/marlborough/rules.yaml:166:11\n1062 rules/marlborough/rules.yaml:167:7\n1063 rules/marlborough/rules.yaml:168:11\n1064 rules/marlborough/rules.yaml:169:7\n1068 rules/marlborough/rules.yaml:48:7\n1077 rules/marlborough/rules.yaml:49:7\n1085 rules/marlborough/rules.yaml:140:7\n1089 rules/marlborough/rules.yaml:83:7\n1096 rules/marlborough/rules.yaml:73:7\n1111 rules/marlborough/rules.yaml:326:7\n1115 rules/marlborough/rules.yaml:148:7\n1116 rules/marlborough/rules.yaml:149:7\n1117 rules/marlborough/rules.yaml:150:11\n1118 rules/marlborough/rules.yaml:151:11\n1119 rules/marlborough/rules.yaml:152:15\n1120 rules/marlborough/rules.yaml:153:7\n1133 rules/marlborough/rules.yaml:273:7\n1134 rules/marlborough/rules.yaml:274:7\n1135 rules/marlborough/rules.yaml:275:11\n1136 rules/marlborough/rules.yaml:276:7\n1137 rules/marlborough/rules.yaml:277:11\n1138 rules/marlborough/rules.yaml:278:7\n1146 rules/marlborough/rules.yaml:279:7\n1147 rules/marlborough/rules.yaml:280:7\n1153 rules/marlborough/rules.yaml:281:11\n1154 rules/marlborough/rules.yaml:282:7\n1155 rules/marlborough/rules.yaml:283:11\n1163 rules/marlborough/rules.yaml:284:11\n1169 rules/marlborough/rules.yaml:285:7\n1173 rules/marlborough/rules.yaml:91:7\n1180 rules/marlborough/rules.yaml:92:11\n1181 rules/marlborough/rules.yaml:93:7\n1182 rules/marlborough/rules.yaml:94:7\n1183 rules/marlborough/rules.yaml:95:11\n1184 rules/marlborough/rules.yaml:96:7\n1188 rules/marlborough/rules.yaml:59:7\n1189 rules/marlborough/rules.yaml:60:11\n1190 rules/marlborough/rules.yaml:61:7\n1191 rules/marlborough/rules.yaml:62:7\n1192 rules/marlborough/rules.yaml:63:11\n1196 rules/marlborough/rules.yaml:64:15\n1197 rules/marlborough/rules.yaml:65:7\n1201 rules/marlborough/rules.yaml:334:7\n1205 rules/marlborough/rules.yaml:104:7\n1206 rules/marlborough/rules.yaml:105:11\n1207 rules/marlborough/rules.yaml:106:7\n1208 rules/marlborough/rules.yaml:107:7\n1209 rules/marlborough/rules.yaml:108:11\n1210 rules/marlborough/rules.yaml:109:7\n1214 rules/marlborough/rules.yaml:21:7\n1218 rules/marlborough/rules.yaml:132:7\n1219 rules/marlborough/rules.yaml:133:7\n1223 rules/marlborough/rules.yaml:320:7\n1231 rules/marlborough/rules.yaml:295:7\n1232 rules/marlborough/rules.yaml:296:7\n1233 rules/marlborough/rules.yaml:297:11\n1234 rules/marlborough/rules.yaml:298:7\n1237 rules/marlborough/rules.yaml:299:11\n1238 rules/marlborough/rules.yaml:300:7\n1242 rules/marlborough/rules.yaml:301:11\n1243 rules/marlborough/rules.yaml:302:7\n1247 rules/marlborough/rules.yaml:30:7\n1248 rules/marlborough/rules.yaml:31:11\n1249 rules/marlborough/rules.yaml:32:7\n1253 rules/marlborough/rules.yaml:257:7\n1254 rules/marlborough/rules.yaml:258:7\n1258 rules/marlborough/rules.yaml:259:11\n1259 rules/marlborough/rules.yaml:260:7\n1260 rules/marlborough/rules.yaml:261:11\n1261 rules/marlborough/rules.yaml:262:7\n1265 rules/marlborough/rules.yaml:245:7\n1270 rules/marlborough/rules.yaml:246:7\n1279 rules/marlborough/rules.yaml:233:7\n1280 rules/marlborough/rules.yaml:234:11\n1281 rules/marlborough/rules.yaml:235:7\n1282 rules/marlborough/rules.yaml:236:11\n1283 rules/marlborough/rules.yaml:237:7\n1287 rules/marlborough/rules.yaml:40:7\n1294 rules/marlborough/rules.yaml:310:7\n1299 rules/marlborough/rules.yaml:311:7\n1300 rules/marlborough/rules.yaml:312:7\n1308 rules/marlborough/rules.yaml:354:7\n1315 rules/marlborough/rules.yaml:1234:3\n1322 rules/marlborough/rules.yaml:1234:3\n1337 rules/marlborough/rules.yaml:1255:3\n1344 rules/marlborough/rules.yaml:1255:3\n1352 rules/marlborough/rules.yaml:181:7\n1353 rules/marlborough/rules.yaml:182:7\n1354 rules/marlborough/rules.yaml:183:7\n1355 rules/marlborough/rules.yaml:184:7\n1356 rules/marlborough/rules.yaml:185:11\n1357 rules/marlborough/rules.yaml:186:11\n1364 rules/marlborough/rules.yaml:187:15\n1378 rules/marlborough/rules.yaml:188:7\n1382 rules/marlborough/cards.yaml:383:14\n1386 rules/marlborough/cards.yaml:391:14\n1390 rules/marlborough/cards.yaml:15:14\n1394 rules/marlborough/cards.yaml:23:14\n1398 rules/marlborough/cards.yaml:31:14\n1402 rules/marlborough/cards.yaml:39:14\n1406 rules/marlborough/cards.yaml:47:14\n1410 rules/marlborough/cards.yaml:55:14\n1414 rules/marlborough/cards.yaml:63:14\n1418 rules/marlborough/cards.yaml:71:14\n1422 rules/marlborough/cards.yaml:79:14\n1426 rules/marlborough/cards.yaml:87:14\n1430 rules/marlborough/cards.yaml:95:14\n1434 rules/marlborough/cards.yaml:103:14\n1438 rules/marlborough/cards.yaml:111:14\n1442 rules/marlborough/cards.yaml:119:14\n1446 rules/marlborough/cards.yaml:127:14\n1450 rules/marlborough/cards.yaml:199:14\n1454 rules/marlborough/cards.yaml:135:14\n1458 rules/marlborough/cards.yaml:143:14\n1462 rules/marlborough/cards.yaml:151:14\n1466 rules/marlborough/cards.yaml:159:14\n1470 rules/marlborough/cards.yaml:167:14\n1474 rules/marlborough/cards.yaml:175:14\n1478 rules/marlborough/cards.yaml:183:14\n1482 rules/marlborough/cards.yaml:191:14\n1486 rules/marlborough/cards.yaml:271:14\n1490 rules/marlborough/cards.yaml:279:14\n1494 rules/marlborough/cards.yaml:287:14\n1498 rules/marlborough/cards.yaml:295:14\n1502 rules/marlborough/cards.yaml:303:14\n1506 rules/marlborough/cards.yaml:311:14\n1510 rules/marlborough/cards.yaml:319:14\n1514 rules/marlborough/cards.yaml:327:14\n1518 rules/marlborough/cards.yaml:335:14\n1522 rules/marlborough/cards.yaml:343:14\n1526 rules/marlborough/cards.yaml:351:14\n1530 rules/marlborough/cards.yaml:359:14\n1534 rules/marlborough/cards.yaml:367:14\n1538 rules/marlborough/cards.yaml:375:14\n1542 rules/marlborough/cards.yaml:207:14\n1546 rules/marlborough/cards.yaml:215:14\n1550 rules/marlborough/cards.yaml:223:14\n1554 rules/marlborough/cards.yaml:231:14\n1558 rules/marlborough/cards.yaml:239:14\n1562 rules/marlborough/cards.yaml:247:14\n1566 rules/marlborough/cards.yaml:255:14\n1570 rules/marlborough/cards.yaml:263:14\n1574 rules/marlborough/rules.yaml:1301:9\n1582 rules/marlborough/rules.yaml:1329:9\n1583 rules/marlborough/rules.yaml:1330:9\n1590 rules/marlborough/rules.yaml:1308:9\n1591 rules/marlborough/rules.yaml:1309:9\n1596 rules/marlborough/rules.yaml:1316:9\n1605 rules/marlborough/rules.yaml:1317:9\n1606 rules/marlborough/rules.yaml:1318:9\n1607 rules/marlborough/rules.yaml:1319:13\n1609 rules/marlborough/rules.yaml:1320:13\n1612 rules/marlborough/rules.yaml:1322:13\n1617 rules/marlborough/rules.yaml:1291:9\n1619 rules/marlborough/rules.yaml:1292:9\n1624 rules/marlborough/rules.yaml:515:7\n1628 rules/marlborough/rules.yaml:516:11\n1629 rules/marlborough/rules.yaml:517:11\n1635 rules/marlborough/rules.yaml:415:7\n1636 rules/marlborough/rules.yaml:416:7\n1643 rules/marlborough/rules.yaml:417:11\n1644 rules/marlborough/rules.yaml:418:11\n1648 rules/marlborough/rules.yaml:419:11\n1652 rules/marlborough/rules.yaml:478:7\n1655 rules/marlborough/rules.yaml:479:11\n1656 rules/marlborough/rules.yaml:480:11\n1657 rules/marlborough/rules.yaml:481:15\n1660 rules/marlborough/rules.yaml:482:15\n1662 rules/marlborough/rules.yaml:483:15\n1663 rules/marlborough/rules.yaml:484:15\n1665 rules/marlborough/rules.yaml:485:15\n1666 rules/marlborough/rules.yaml:486:11\n1668 rules/marlborough/rules.yaml:487:7\n1670 rules/marlborough/rules.yaml:488:7\n1675 rules/marlborough/flow.yaml:79:7\n1676 rules/marlborough/flow.yaml:80:7\n1677 rules/marlborough/flow.yaml:81:11\n1681 rules/marlborough/rules.yaml:592:7\n1682 rules/marlborough/rules.yaml:593:11\n1683 rules/marlborough/rules.yaml:594:7\n1684 rules/marlborough/rules.yaml:595:7\n1685 rules/marlborough/rules.yaml:597:15\n1687 rules/marlborough/rules.yaml:598:15\n1688 rules/marlborough/rules.yaml:599:15\n1689 rules/marlborough/rules.yaml:600:15\n1691 rules/marlborough/rules.yaml:602:15\n1693 rules/marlborough/rules.yaml:603:15\n1694 rules/marlborough/rules.yaml:604:15\n1695 rules/marlborough/rules.yaml:605:15\n1697 rules/marlborough/rules.yaml:607:15\n1701 rules/marlborough/rules.yaml:824:7\n1702 rules/marlborough/rules.yaml:825:11\n1703 rules/marlborough/rules.yaml:826:15\n1704 rules/marlborough/rules.yaml:827:15\n1717 rules/marlborough/rules.yaml:828:15\n1718 rules/marlborough/rules.yaml:829:15\n1730 rules/marlborough/rules.yaml:830:15\n1731 rules/marlborough/rules.yaml:831:19\n1732 rules/marlborough/rules.yaml:832:19\n1738 rules/marlborough/rules.yaml:426:7\n1739 rules/marlborough/rules.yaml:427:7\n1744 rules/marlborough/rules.yaml:428:11\n1745 rules/marlborough/rules.yaml:429:11\n1748 rules/marlborough/rules.yaml:430:11\n1749 rules/marlborough/rules.yaml:431:7\n1750 rules/marlborough/rules.yaml:432:7\n1755 rules/marlborough/rules.yaml:1158:7\n1756 rules/marlborough/rules.yaml:1159:7\n1757 rules/marlborough/rules.yaml:1160:7\n1758 rules/marlborough/rules.yaml:1161:7\n1759 rules/marlborough/rules.yaml:1162:7\n1761 rules/marlborough/rules.yaml:1163:7\n1763 rules/marlborough/rules.yaml:1164:7\n1764 rules/marlborough/rules.yaml:1165:7\n1765 rules/marlborough/rules.yaml:1166:11\n1769 rules/marlborough/rules.yaml:1220:7\n1770 rules/marlborough/rules.yaml:1221:7\n1771 rules/marlborough/rules.yaml:1222:11\n1772 rules/marlborough/rules.yaml:1223:11\n1773 rules/marlborough/rules.yaml:1224:11\n1774 rules/marlborough/rules.yaml:1225:11\n1785 rules/marlborough/rules.yaml:1226:11\n1796 rules/marlborough/rules.yaml:1227:11\n1798 rules/marlborough/rules.yaml:1228:11\n1799 rules/marlborough/rules.yaml:1229:15\n1801 rules/marlborough/rules.yaml:1231:15\n1806 rules/marlborough/rules.yaml:922:7\n1807 rules/marlborough/rules.yaml:923:7\n1808 rules/marlborough/rules.yaml:924:7\n1809 rules/marlborough/rules.yaml:925:7\n1810 rules/marlborough/rules.yaml:926:7\n1811 rules/marlborough/rules.yaml:927:7\n1812 rules/marlborough/rules.yaml:928:11\n1813 rules/marlborough/rules.yaml:929:15\n1814 rules/marlborough/rules.yaml:930:15\n1815 rules/marlborough/rules.yaml:931:19\n1820 rules/marlborough/rules.yaml:932:19\n1821 rules/marlborough/rules.yaml:933:23\n1823 rules/marlborough/rules.yaml:934:23\n1825 rules/marlborough/rules.yaml:936:23\n1827 rules/marlborough/rules.yaml:937:23\n1828 rules/marlborough/rules.yaml:938:7\n1834 rules/marlborough/rules.yaml:1119:7\n1835 rules/marlborough/rules.yaml:1120:7\n1836 rules/marlborough/rules.yaml:1121:7\n1837 rules/marlborough/rules.yaml:1122:7\n1838 rules/marlborough/rules.yaml:1123:7\n1840 rules/marlborough/rules.yaml:1124:7\n1841 rules/marlborough/rules.yaml:1126:15\n1842 rules/marlborough/rules.yaml:1127:19\n1844 rules/marlborough/rules.yaml:1129:19\n1846 rules/marlborough/rules.yaml:1131:15\n1849 rules/marlborough/rules.yaml:1133:15\n1853 rules/marlborough/flow.yaml:10:7\n1854 rules/marlborough/flow.yaml:11:11\n1858 rules/marlborough/flow.yaml:15:7\n1859 rules/marlborough/flow.yaml:16:11\n1860 rules/marlborough/flow.yaml:17:15\n1863 rules/marlborough/flow.yaml:18:19\n1864 rules/marlborough/flow.yaml:19:19\n1870 rules/marlborough/rules.yaml:465:7\n1871 rules/marlborough/rules.yaml:466:11\n1873 rules/marlborough/rules.yaml:468:11\n1874 rules/marlborough/rules.yaml:469:7\n1876 rules/marlborough/rules.yaml:470:7\n1877 rules/marlborough/rules.yaml:471:11\n1882 rules/marlborough/rules.yaml:439:7\n1883 rules/marlborough/rules.yaml:440:7\n1889 rules/marlborough/flow.yaml:63:7\n1894 rules/marlborough/flow.yaml:64:7\n1899 rules/marlborough/flow.yaml:65:7\n1901 rules/marlborough/flow.yaml:66:7\n1902 rules/marlborough/flow.yaml:67:11\n1904 rules/marlborough/flow.yaml:69:11\n1909 rules/marlborough/flow.yaml:24:7\n1910 rules/marlborough/flow.yaml:25:11\n1915 rules/marlborough/flow.yaml:26:11\n1918 rules/marlborough/flow.yaml:28:11\n1919 rules/marlborough/flow.yaml:29:11\n1920 rules/marlborough/flow.yaml:30:15\n1921 rules/marlborough/flow.yaml:31:11\n1922 rules/marlborough/flow.yaml:32:15\n1923 rules/marlborough/flow.yaml:33:15\n1924 rules/marlborough/flow.yaml:34:15\n1929 rules/marlborough/flow.yaml:35:19\n1930 rules/marlborough/flow.yaml:36:19\n1931 rules/marlborough/flow.yaml:37:19\n1933 rules/marlborough/flow.yaml:38:15\n1934 rules/marlborough/flow.yaml:39:11\n1937 rules/marlborough/flow.yaml:40:11\n1942 rules/marlborough/flow.yaml:58:7\n1943 rules/marlborough/flow.yaml:59:11\n1947 rules/marlborough/flow.yaml:44:7\n1948 rules/marlborough/flow.yaml:45:11\n1953 rules/marlborough/rules.yaml:447:7\n1954 rules/marlborough/rules.yaml:448:11\n1955 rules/marlborough/rules.yaml:449:11\n1957 rules/marlborough/rules.yaml:450:7\n1958 rules/marlborough/rules.yaml:451:7\n1959 rules/marlborough/rules.yaml:452:7\n1960 rules/marlborough/rules.yaml:453:7\n1961 rules/marlborough/rules.yaml:454:11\n1965 rules/marlborough/rules.yaml:456:11\n1973 rules/marlborough/rules.yaml:458:11\n1985 rules/marlborough/rules.yaml:1249:7\n1988 rules/marlborough/rules.yaml:1250:7\n1989 rules/marlborough/rules.yaml:1251:11\n1991 rules/marlborough/rules.yaml:1253:11\n1992 rules/marlborough/rules.yaml:1254:7\n1999 rules/marlborough/rules.yaml:1269:7\n2002 rules/marlborough/rules.yaml:1270:7\n2003 rules/marlborough/rules.yaml:1271:7\n2376 rules/marlborough/rules.yaml:563:7\n2379 rules/marlborough/rules.yaml:564:11\n2380 rules/marlborough/rules.yaml:565:7\n2389 rules/marlborough/rules.yaml:566:7\n2390 rules/marlborough/rules.yaml:567:11\n2391 rules/marlborough/rules.yaml:568:7\n2392 rules/marlborough/rules.yaml:569:7\n2393 rules/marlborough/rules.yaml:570:11\n2395 rules/marlborough/rules.yaml:571:7\n2396 rules/marlborough/rules.yaml:572:11\n2400 rules/marlborough/rules.yaml:662:7\n2401 rules/marlborough/rules.yaml:663:7\n2404 rules/marlborough/rules.yaml:664:7\n2405 rules/marlborough/rules.yaml:665:11\n2407 rules/marlborough/rules.yaml:666:7\n2408 rules/marlborough/rules.yaml:667:11\n2410 rules/marlborough/rules.yaml:668:7\n2411 rules/marlborough/rules.yaml:669:7\n2412 rules/marlborough/rules.yaml:671:7\n2413 rules/marlborough/rules.yaml:672:11\n2419 rules/marlborough/rules.yaml:673:11\n2427 rules/marlborough/rules.yaml:676:11\n2428 rules/marlborough/rules.yaml:678:11\n2429 rules/marlborough/rules.yaml:680:19\n2431 rules/marlborough/rules.yaml:683:19\n2436 rules/marlborough/rules.yaml:685:19\n2442 rules/marlborough/rules.yaml:689:11\n2443 rules/marlborough/rules.yaml:690:11\n2444 rules/marlborough/rules.yaml:691:15\n2450 rules/marlborough/rules.yaml:694:15\n2451 rules/marlborough/rules.yaml:695:15\n2453 rules/marlborough/rules.yaml:697:15\n2454 rules/marlborough/rules.yaml:699:15\n2455 rules/marlborough/rules.yaml:700:15\n2456 rules/marlborough/rules.yaml:701:15\n2458 rules/marlborough/rules.yaml:703:15\n2459 rules/marlborough/rules.yaml:705:15\n2460 rules/marlborough/rules.yaml:706:15\n2461 rules/marlborough/rules.yaml:707:15\n2462 rules/marlborough/rules.yaml:708:11\n2463 rules/marlborough/rules.yaml:709:11\n2464 rules/marlborough/rules.yaml:710:11\n2465 rules/marlborough/rules.yaml:712:11\n2466 rules/marlborough/rules.yaml:713:11\n2467 rules/marlborough/rules.yaml:714:11\n2468 rules/marlborough/rules.yaml:716:19\n2469 rules/marlborough/rules.yaml:717:19\n2475 rules/marlborough/rules.yaml:718:23\n2476 rules/marlborough/rules.yaml:719:23\n2478 rules/marlborough/rules.yaml:721:19\n2479 rules/marlborough/rules.yaml:722:23\n2481 rules/marlborough/rules.yaml:724:23\n2485 rules/marlborough/rules.yaml:728:19\n2486 rules/marlborough/rules.yaml:729:19\n2487 rules/marlborough/rules.yaml:730:19\n2488 rules/marlborough/rules.yaml:731:23\n2492 rules/marlborough/rules.yaml:735:19\n2493 rules/marlborough/rules.yaml:736:19\n2494 rules/marlborough/rules.yaml:737:19\n2508 rules/marlborough/rules.yaml:738:23\n2510 rules/marlborough/rules.yaml:740:19\n2517 rules/marlborough/rules.yaml:1234:3\n2518 rules/marlborough/rules.yaml:1234:3\n2521 rules/marlborough/rules.yaml:1234:3\n2522 rules/marlborough/rules.yaml:1234:3\n2523 rules/marlborough/rules.yaml:1234:3\n2524 rules/marlborough/rules.yaml:1234:3\n2525 rules/marlborough/rules.yaml:1234:3\n2526 rules/marlborough/rules.yaml:1234:3\n2533 rules/marlborough/rules.yaml:1234:3\n2534 rules/marlborough/rules.yaml:1234:3\n2535 rules/marlborough/rules.yaml:1234:3\n2536 rules/marlborough/rules.yaml:1234:3\n2550 rules/marlborough/rules.yaml:1234:3\n2551 rules/marlborough/rules.yaml:1234:3\n2553 rules/marlborough/rules.yaml:1234:3\n2554 rules/marlborough/rules.yaml:1234:3\n2555 rules/marlborough/rules.yaml:1234:3\n2557 rules/marlborough/rules.yaml:1234:3\n2558 rules/marlborough/rules.yaml:1234:3\n2561 rules/marlborough/rules.yaml:1234:3\n2577 rules/marlborough/rules.yaml:751:7\n2578 rules/marlborough/rules.yaml:752:7\n2579 rules/marlborough/rules.yaml:753:7\n2584 rules/marlborough/rules.yaml:754:7\n2585 rules/marlborough/rules.yaml:755:7\n2589 rules/marlborough/rules.yaml:756:7\n2593 rules/marlborough/rules.yaml:757:7\n2594 rules/marlborough/rules.yaml:758:11\n2595 rules/marlborough/rules.yaml:759:7\n2596 rules/marlborough/rules.yaml:760:7\n2597 rules/marlborough/rules.yaml:761:7\n2602 rules/marlborough/rules.yaml:762:7\n2607 rules/marlborough/rules.yaml:763:7\n2608 rules/marlborough/rules.yaml:764:7\n2609 rules/marlborough/rules.yaml:765:7\n2610 rules/marlborough/rules.yaml:766:7\n2611 rules/marlborough/rules.yaml:767:7\n2612 rules/marlborough/rules.yaml:768:7\n2613 rules/marlborough/rules.yaml:769:7\n2614 rules/marlborough/rules.yaml:770:7\n2615 rules/marlborough/rules.yaml:771:7\n2616 rules/marlborough/rules.yaml:772:7\n2617 rules/marlborough/rules.yaml:773:7\n2634 rules/marlborough/rules.yaml:774:7\n2635 rules/marlborough/rules.yaml:775:7\n2636 rules/marlborough/rules.yaml:776:11\n2663 rules/marlborough/rules.yaml:777:7\n2664 rules/marlborough/rules.yaml:778:7\n2665 rules/marlborough/rules.yaml:780:15\n2666 rules/marlborough/rules.yaml:781:19\n2667 rules/marlborough/rules.yaml:782:15\n2668 rules/marlborough/rules.yaml:783:15\n2669 rules/marlborough/rules.yaml:784:15\n2670 rules/marlborough/rules.yaml:785:19\n2672 rules/marlborough/rules.yaml:787:15\n2673 rules/marlborough/rules.yaml:788:15\n2674 rules/marlborough/rules.yaml:789:15\n2675 rules/marlborough/rules.yaml:790:15\n2676 rules/marlborough/rules.yaml:791:15\n2677 rules/marlborough/rules.yaml:792:19\n2679 rules/marlborough/rules.yaml:794:15\n2680 rules/marlborough/rules.yaml:795:15\n2681 rules/marlborough/rules.yaml:796:15\n2682 rules/marlborough/rules.yaml:797:15\n2691 rules/marlborough/rules.yaml:798:19\n2693 rules/marlborough/rules.yaml:800:15\n2694 rules/marlborough/rules.yaml:801:15\n2695 rules/marlborough/rules.yaml:802:15\n2701 rules/marlborough/rules.yaml:803:19\n2702 rules/marlborough/rules.yaml:804:19\n2703 rules/marlborough/rules.yaml:805:15\n2704 rules/marlborough/rules.yaml:806:15\n2705 rules/marlborough/rules.yaml:807:15\n2706 rules/marlborough/rules.yaml:808:19\n2708 rules/marlborough/rules.yaml:810:15\n2709 rules/marlborough/rules.yaml:811:19\n2710 rules/marlborough/rules.yaml:812:15\n2711 rules/marlborough/rules.yaml:813:15\n2712 rules/marlborough/rules.yaml:814:15\n2713 rules/marlborough/rules.yaml:815:15\n2714 rules/marlborough/rules.yaml:816:15\n2715 rules/marlborough/rules.yaml:817:19\n2720 rules/marlborough/rules.yaml:1034:7\n2721 rules/marlborough/rules.yaml:1035:7\n2722 rules/marlborough/rules.yaml:1036:7\n2728 rules/marlborough/rules.yaml:1037:7\n2729 rules/marlborough/rules.yaml:1038:11\n2732 rules/marlborough/rules.yaml:1039:7\n2737 rules/marlborough/rules.yaml:1008:7\n2738 rules/marlborough/rules.yaml:1009:7\n2739 rules/marlborough/rules.yaml:1010:7\n2740 rules/marlborough/rules.yaml:1011:7\n2746 rules/marlborough/rules.yaml:1014:7\n2750 rules/marlborough/rules.yaml:1015:7\n2754 rules/marlborough/rules.yaml:1016:7\n2755 rules/marlborough/rules.yaml:1017:11\n2758 rules/marlborough/rules.yaml:1018:7\n2759 rules/marlborough/rules.yaml:1019:11\n2762 rules/marlborough/rules.yaml:1020:7\n2763 rules/marlborough/rules.yaml:1021:7\n2764 rules/marlborough/rules.yaml:1022:7\n2765 rules/marlborough/rules.yaml:1024:7\n2766 rules/marlborough/rules.yaml:1025:7\n2770 rules/marlborough/rules.yaml:1076:7\n2771 rules/marlborough/rules.yaml:1077:7\n2772 rules/marlborough/rules.yaml:1078:7\n2773 rules/marlborough/rules.yaml:1079:7\n2779 rules/marlborough/rules.yaml:965:7\n2780 rules/marlborough/rules.yaml:966:7\n2783 rules/marlborough/rules.yaml:969:11\n2785 rules/marlborough/rules.yaml:971:11\n2786 rules/marlborough/rules.yaml:972:11\n2787 rules/marlborough/rules.yaml:973:11\n2788 rules/marlborough/rules.yaml:974:15\n2791 rules/marlborough/rules.yaml:977:15\n2793 rules/marlborough/rules.yaml:980:11\n2801 rules/marlborough/rules.yaml:981:11\n2802 rules/marlborough/rules.yaml:983:19\n2804 rules/marlborough/rules.yaml:986:19\n2806 rules/marlborough/rules.yaml:988:19\n2807 rules/marlborough/rules.yaml:989:23\n2809 rules/marlborough/rules.yaml:992:23\n2811 rules/marlborough/rules.yaml:995:19\n2816 rules/marlborough/rules.yaml:1049:7\n2817 rules/marlborough/rules.yaml:1050:7\n2822 rules/marlborough/rules.yaml:1051:11\n2823 rules/marlborough/rules.yaml:1052:11\n2844 rules/marlborough/rules.yaml:1053:11\n2845 rules/marlborough/rules.yaml:1054:11\n2846 rules/marlborough/rules.yaml:1055:15\n2861 rules/marlborough/rules.yaml:1056:15\n2862 rules/marlborough/rules.yaml:1057:19\n2864 rules/marlborough/rules.yaml:1059:19\n2865 rules/marlborough/rules.yaml:1060:19\n2866 rules/marlborough/rules.yaml:1061:23\n2867 rules/marlborough/rules.yaml:1062:19\n2868 rules/marlborough/rules.yaml:1063:23\n2870 rules/marlborough/rules.yaml:1065:23\n2874 rules/marlborough/rules.yaml:947:7\n2875 rules/marlborough/rules.yaml:948:7\n2876 rules/marlborough/rules.yaml:949:7\n2877 rules/marlborough/rules.yaml:951:15\n2878 rules/marlborough/rules.yaml:952:19\n2882 rules/marlborough/rules.yaml:953:23\n2885 rules/marlborough/rules.yaml:955:15\n2888 rules/marlborough/rules.yaml:957:15\n2893 rules/marlborough/rules.yaml:618:7\n2894 rules/marlborough/rules.yaml:619:7\n2897 rules/marlborough/rules.yaml:620:7\n2898 rules/marlborough/rules.yaml:621:11\n2899 rules/marlborough/rules.yaml:622:15\n2900 rules/marlborough/rules.yaml:623:7\n2901 rules/marlborough/rules.yaml:624:7\n2902 rules/marlborough/rules.yaml:625:7\n2903 rules/marlborough/rules.yaml:626:11\n2904 rules/marlborough/rules.yaml:627:11\n2905 rules/marlborough/rules.yaml:628:11\n2911 rules/marlborough/rules.yaml:629:11\n2920 rules/marlborough/rules.yaml:630:11\n2921 rules/marlborough/rules.yaml:631:15\n2922 rules/marlborough/rules.yaml:632:19\n2924 rules/marlborough/rules.yaml:634:15\n2925 rules/marlborough/rules.yaml:635:15\n2926 rules/marlborough/rules.yaml:636:19\n2928 rules/marlborough/rules.yaml:638:7\n2929 rules/marlborough/rules.yaml:639:7\n2934 rules/marlborough/rules.yaml:1255:3\n2935 rules/marlborough/rules.yaml:1255:3\n2936 rules/marlborough/rules.yaml:1255:3\n2937 rules/marlborough/rules.yaml:1255:3\n2938 rules/marlborough/rules.yaml:1255:3\n2939 rules/marlborough/rules.yaml:1255:3\n2940 rules/marlborough/rules.yaml:1255:3\n2941 rules/marlborough/rules.yaml:1255:3\n2948 rules/marlborough/rules.yaml:1255:3\n2949 rules/marlborough/rules.yaml:1255:3\n2950 rules/marlborough/rules.yaml:1255:3\n2951 rules/marlborough/rules.yaml:1255:3\n2956 rules/marlborough/rules.yaml:1255:3\n2957 rules/marlborough/rules.yaml:1255:3\n2959 rules/marlborough/rules.yaml:1255:3\n2960 rules/marlborough/rules.yaml:1255:3\n2961 rules/marlborough/rules.yaml:1255:3\n2963 rules/marlborough/rules.yaml:1255:3\n2964 rules/marlborough/rules.yaml:1255:3\n2965 rules/marlborough/rules.yaml:1255:3\n2969 rules/marlborough/rules.yaml:1141:7\n2974 rules/marlborough/rules.yaml:1142:7\n2975 rules/marlborough/rules.yaml:1143:11\n2976 rules/marlborough/rules.yaml:1144:11\n2977 rules/marlborough/rules.yaml:1145:15\n2979 rules/marlborough/rules.yaml:1148:15\n2985 rules/marlborough/rules.yaml:646:7\n2986 rules/marlborough/rules.yaml:647:7\n2987 rules/marlborough/rules.yaml:648:11\n2988 rules/marlborough/rules.yaml:649:11\n2990 rules/marlborough/rules.yaml:651:11\n3033 rules/marlborough/rules.yaml:1274:1\n3034 rules/marlborough/rules.yaml:1274:1\n3035 rules/marlborough/rules.yaml:1274:1\n3040 rules/marlborough/rules.yaml:1274:1\n3041 rules/marlborough/rules.yaml:1274:1\n3042 rules/marlborough/rules.yaml:1274:1\n3043 rules/marlborough/rules.yaml:1274:1\n3046 rules/marlborough/rules.yaml:1274:1\n3047 rules/marlborough/rules.yaml:1274:1\n3049 rules/marlborough/rules.yaml:1274:1\n3050 rules/marlborough/rules.yaml:1274:1\n3051 rules/marlborough/rules.yaml:1274:1\n3052 rules/marlborough/rules.yaml:1274:1\n3053 rules/marlborough/rules.yaml:1274:1\n3054 rules/marlborough/rules.yaml:1274:1\n3055 rules/marlborough/rules.yaml:1274:1\n3056 rules/marlborough/rules.yaml:1274:1\n3057 rules/marlborough/rules.yaml:1274:1\n3058 rules/marlborough/rules.yaml:1274:1\n3059 rules/marlborough/rules.yaml:1274:1\n3063 rules/marlborough/rules.yaml:899:7\n3064 rules/marlborough/rules.yaml:900:11\n3065 rules/marlborough/rules.yaml:901:7\n3066 rules/marlborough/rules.yaml:902:7\n3067 rules/marlborough/rules.yaml:903:7\n3072 rules/marlborough/rules.yaml:904:11\n3073 rules/marlborough/rules.yaml:905:11\n3074 rules/marlborough/rules.yaml:906:15\n3075 rules/marlborough/rules.yaml:907:11\n3076 rules/marlborough/rules.yaml:908:15\n3078 rules/marlborough/rules.yaml:910:15\n3079 rules/marlborough/rules.yaml:911:11\n3083 rules/marlborough/rules.yaml:1176:7\n3084 rules/marlborough/rules.yaml:1177:7\n3085 rules/marlborough/rules.yaml:1178:11\n3086 rules/marlborough/rules.yaml:1179:7\n3091 rules/marlborough/rules.yaml:1180:7\n3097 rules/marlborough/rules.yaml:1181:7\n3098 rules/marlborough/rules.yaml:1182:7\n3102 rules/marlborough/rules.yaml:1183:11\n3103 rules/marlborough/rules.yaml:1184:7\n3104 rules/marlborough/rules.yaml:1185:7\n3105 rules/marlborough/rules.yaml:1186:11\n3106 rules/marlborough/rules.yaml:1187:7\n3112 rules/marlborough/rules.yaml:1188:7\n3113 rules/marlborough/rules.yaml:1189:7\n3114 rules/marlborough/rules.yaml:1191:7\n3115 rules/marlborough/rules.yaml:1193:15\n3117 rules/marlborough/rules.yaml:1195:15\n3119 rules/marlborough/rules.yaml:1197:15\n3121 rules/marlborough/rules.yaml:1199:15\n3122 rules/marlborough/rules.yaml:1200:15\n3124 rules/marlborough/rules.yaml:1202:15\n3125 rules/marlborough/rules.yaml:1203:15\n3126 rules/marlborough/rules.yaml:1204:15\n3127 rules/marlborough/rules.yaml:1205:19\n3128 rules/marlborough/rules.yaml:1206:19\n3129 rules/marlborough/rules.yaml:1207:15\n3133 rules/marlborough/rules.yaml:529:7\n3134 rules/marlborough/rules.yaml:530:7\n3135 rules/marlborough/rules.yaml:531:11\n3136 rules/marlborough/rules.yaml:532:7\n3137 rules/marlborough/rules.yaml:534:11\n3138 rules/marlborough/rules.yaml:535:7\n3139 rules/marlborough/rules.yaml:536:11\n3140 rules/marlborough/rules.yaml:537:15\n3141 rules/marlborough/rules.yaml:538:7\n3142 rules/marlborough/rules.yaml:539:7\n3143 rules/marlborough/rules.yaml:540:11\n3144 rules/marlborough/rules.yaml:541:7\n3145 rules/marlborough/rules.yaml:542:7\n3146 rules/marlborough/rules.yaml:543:7\n3147 rules/marlborough/rules.yaml:544:7\n3156 rules/marlborough/rules.yaml:545:7\n3157 rules/marlborough/rules.yaml:547:11\n3158 rules/marlborough/rules.yaml:548:15\n3159 rules/marlborough/rules.yaml:549:11\n3160 rules/marlborough/rules.yaml:550:7\n3161 rules/marlborough/rules.yaml:551:7\n3162 rules/marlborough/rules.yaml:552:11\n3168 rules/marlborough/rules.yaml:843:7\n3174 rules/marlborough/rules.yaml:844:7\n3175 rules/marlborough/rules.yaml:845:7\n3176 rules/marlborough/rules.yaml:846:11\n3185 rules/marlborough/rules.yaml:847:7\n3186 rules/marlborough/rules.yaml:848:7\n3187 rules/marlborough/rules.yaml:849:11\n3188 rules/marlborough/rules.yaml:851:11\n3189 rules/marlborough/rules.yaml:852:7\n3190 rules/marlborough/rules.yaml:853:7\n3191 rules/marlborough/rules.yaml:854:7\n3192 rules/marlborough/rules.yaml:855:7\n3198 rules/marlborough/rules.yaml:856:7\n3199 rules/marlborough/rules.yaml:857:7\n3200 rules/marlborough/rules.yaml:858:11\n3201 rules/marlborough/rules.yaml:860:7\n3212 rules/marlborough/rules.yaml:861:7\n3213 rules/marlborough/rules.yaml:862:7\n3214 rules/marlborough/rules.yaml:863:11\n3215 rules/marlborough/rules.yaml:864:7\n3216 rules/marlborough/rules.yaml:865:7\n3217 rules/marlborough/rules.yaml:866:11\n3218 rules/marlborough/rules.yaml:867:15\n3222 rules/marlborough/rules.yaml:871:7\n3223 rules/marlborough/rules.yaml:872:11\n3224 rules/marlborough/rules.yaml:874:11\n3225 rules/marlborough/rules.yaml:875:15\n3226 rules/marlborough/rules.yaml:876:15\n3227 rules/marlborough/rules.yaml:877:19\n3228 rules/marlborough/rules.yaml:878:19\n3229 rules/marlborough/rules.yaml:879:7\n3234 rules/marlborough/rules.yaml:880:7\n3235 rules/marlborough/rules.yaml:881:11\n3236 rules/marlborough/rules.yaml:882:7\n3237 rules/marlborough/rules.yaml:883:7\n3238 rules/marlborough/rules.yaml:884:11\n3239 rules/marlborough/rules.yaml:885:7\n3240 rules/marlborough/rules.yaml:886:7\n3241 rules/marlborough/rules.yaml:887:11\n3242 rules/marlborough/rules.yaml:888:11\n3243 rules/marlborough/rules.yaml:889:11\n3244 rules/marlborough/rules.yaml:890:11\n3250 rules/marlborough/rules.yaml:499:7\n3251 rules/marlborough/rules.yaml:500:7\n3252 rules/marlborough/rules.yaml:501:7\n3257 rules/marlborough/rules.yaml:502:11\n3258 rules/marlborough/rules.yaml:503:11\n3259 rules/marlborough/rules.yaml:504:11\n3260 rules/marlborough/rules.yaml:505:11\n3261 rules/marlborough/rules.yaml:506:11\n3262 rules/marlborough/rules.yaml:507:7\n3263 rules/marlborough/rules.yaml:508:11\n3268 rules/marlborough/rules.yaml:1092:7\n3269 rules/marlborough/rules.yaml:1093:7\n3270 rules/marlborough/rules.yaml:1094:11\n3271 rules/marlborough/rules.yaml:1095:11\n3278 rules/marlborough/rules.yaml:1096:15\n3279 rules/marlborough/rules.yaml:1097:15\n3287 rules/marlborough/rules.yaml:1098:15\n3302 rules/marlborough/rules.yaml:1099:15\n3303 rules/marlborough/rules.yaml:1100:15\n3304 rules/marlborough/rules.yaml:1101:19\n3305 rules/marlborough/rules.yaml:1102:19\n3306 rules/marlborough/rules.yaml:1103:23\n3310 rules/marlborough/rules.yaml:1104:23\n3311 rules/marlborough/rules.yaml:1106:19\n3312 rules/marlborough/rules.yaml:1107:23\n3313 rules/marlborough/rules.yaml:1108:23\n3317 rules/marlborough/flow.yaml:73:7\n3318 rules/marlborough/flow.yaml:74:11\n3322 rules/marlborough/flow.yaml:55:7\n3326 rules/marlborough/flow.yaml:49:7\n3327 rules/marlborough/flow.yaml:50:11\n3328 rules/marlborough/flow.yaml:51:15\n3332 rules/marlborough/rules.yaml:580:7\n3338 rules/marlborough/rules.yaml:581:7\n3339 rules/marlborough/rules.yaml:582:11\n3340 rules/marlborough/rules.yaml:583:7\n3341 rules/marlborough/rules.yaml:584:7\n3356 rules/marlborough/rules.yaml:563:7\n3359 rules/marlborough/rules.yaml:564:11\n3360 rules/marlborough/rules.yaml:565:7\n3372 rules/marlborough/rules.yaml:566:7\n3373 rules/marlborough/rules.yaml:567:11\n3374 rules/marlborough/rules.yaml:568:7\n3392 rules/marlborough/rules.yaml:569:7\n3393 rules/marlborough/rules.yaml:570:11\n3395 rules/marlborough/rules.yaml:571:7\n3396 rules/marlborough/rules.yaml:572:11\n3397 rules/marlborough/rules.yaml:573:11\n3443 rules/marlborough/rules.yaml:662:7\n3444 rules/marlborough/rules.yaml:663:7\n3447 rules/marlborough/rules.yaml:664:7\n3448 rules/marlborough/rules.yaml:665:11\n3450 rules/marlborough/rules.yaml:666:7\n3451 rules/marlborough/rules.yaml:667:11\n3453 rules/marlborough/rules.yaml:668:7\n3454 rules/marlborough/rules.yaml:669:7\n3455 rules/marlborough/rules.yaml:670:7\n3456 rules/marlborough/rules.yaml:671:7\n3461 rules/marlborough/rules.yaml:672:11\n3462 rules/marlborough/rules.yaml:673:11\n3490 rules/marlborough/rules.yaml:676:11\n3491 rules/marlborough/rules.yaml:677:11\n3492 rules/marlborough/rules.yaml:678:11\n3493 rules/marlborough/rules.yaml:680:19\n3494 rules/marlborough/rules.yaml:681:19\n3504 rules/marlborough/rules.yaml:687:19\n3507 rules/marlborough/rules.yaml:683:19\n3511 rules/marlborough/rules.yaml:685:19\n3520 rules/marlborough/rules.yaml:689:11\n3521 rules/marlborough/rules.yaml:690:11\n3531 rules/marlborough/rules.yaml:691:15\n3554 rules/marlborough/rules.yaml:694:15\n3555 rules/marlborough/rules.yaml:695:15\n3561 rules/marlborough/rules.yaml:697:15\n3573 rules/marlborough/rules.yaml:698:15\n3574 rules/marlborough/rules.yaml:699:15\n3591 rules/marlborough/rules.yaml:700:15\n3592 rules/marlborough/rules.yaml:701:15\n3598 rules/marlborough/rules.yaml:703:15\n3610 rules/marlborough/rules.yaml:704:15\n3611 rules/marlborough/rules.yaml:705:15\n3628 rules/marlborough/rules.yaml:706:15\n3629 rules/marlborough/rules.yaml:707:15\n3632 rules/marlborough/rules.yaml:708:11\n3633 rules/marlborough/rules.yaml:709:11\n3634 rules/marlborough/rules.yaml:710:11\n3635 rules/marlborough/rules.yaml:711:11\n3636 rules/marlborough/rules.yaml:712:11\n3637 rules/marlborough/rules.yaml:713:11\n3638 rules/marlborough/rules.yaml:714:11\n3649 rules/marlborough/rules.yaml:716:19\n3656 rules/marlborough/rules.yaml:717:19\n3663 rules/marlborough/rules.yaml:718:23\n3664 rules/marlborough/rules.yaml:719:23\n3668 rules/marlborough/rules.yaml:721:19\n3673 rules/marlborough/rules.yaml:726:23\n3676 rules/marlborough/rules.yaml:722:23\n3680 rules/marlborough/rules.yaml:724:23\n3684 rules/marlborough/rules.yaml:728:19\n3685 rules/marlborough/rules.yaml:729:19\n3698 rules/marlborough/rules.yaml:730:19\n3701 rules/marlborough/rules.yaml:733:23\n3704 rules/marlborough/rules.yaml:731:23\n3708 rules/marlborough/rules.yaml:735:19\n3715 rules/marlborough/rules.yaml:736:19\n3722 rules/marlborough/rules.yaml:737:19\n3733 rules/marlborough/rules.yaml:738:23\n3737 rules/marlborough/rules.yaml:740:19\n3780 rules/marlborough/rules.yaml:1234:3\n3785 rules/marlborough/rules.yaml:1234:3\n3788 rules/marlborough/rules.yaml:1234:3\n3789 rules/marlborough/rules.yaml:1234:3\n3790 rules/marlborough/rules.yaml:1234:3\n3791 rules/marlborough/rules.yaml:1234:3\n3792 rules/marlborough/rules.yaml:1234:3\n3793 rules/marlborough/rules.yaml:1234:3\n3806 rules/marlborough/rules.yaml:1234:3\n3807 rules/marlborough/rules.yaml:1234:3\n3819 rules/marlborough/rules.yaml:1234:3\n3825 rules/marlborough/rules.yaml:1234:3\n3838 rules/marlborough/rules.yaml:1234:3\n3839 rules/marlborough/rules.yaml:1234:3\n3861 rules/marlborough/rules.yaml:1234:3\n3901 rules/marlborough/rules.yaml:1234:3\n3902 rules/marlborough/rules.yaml:1234:3\n3904 rules/marlborough/rules.yaml:1234:3\n3905 rules/marlborough/rules.yaml:1234:3\n3909 rules/marlborough/rules.yaml:1234:3\n3950 rules/marlborough/rules.yaml:751:7\n3951 rules/marlborough/rules.yaml:752:7\n3952 rules/marlborough/rules.yaml:753:7\n3957 rules/marlborough/rules.yaml:754:7\n3958 rules/marlborough/rules.yaml:755:7\n3959 rules/marlborough/rules.yaml:756:7\n3960 rules/marlborough/rules.yaml:757:7\n3961 rules/marlborough/rules.yaml:758:11\n3962 rules/marlborough/rules.yaml:759:7\n3963 rules/marlborough/rules.yaml:760:7\n3964 rules/marlborough/rules.yaml:761:7\n3972 rules/marlborough/rules.yaml:762:7\n3980 rules/marlborough/rules.yaml:763:7\n3981 rules/marlborough/rules.yaml:764:7\n3982 rules/marlborough/rules.yaml:765:7\n3983 rules/marlborough/rules.yaml:766:7\n3984 rules/marlborough/rules.yaml:767:7\n3985 rules/marlborough/rules.yaml:768:7\n3986 rules/marlborough/rules.yaml:769:7\n4032 rules/marlborough/rules.yaml:770:7\n4033 rules/marlborough/rules.yaml:771:7\n4034 rules/marlborough/rules.yaml:772:7\n4035 rules/marlborough/rules.yaml:773:7\n4062 rules/marlborough/rules.yaml:774:7\n4114 rules/marlborough/rules.yaml:775:7\n4115 rules/marlborough/rules.yaml:776:11\n4142 rules/marlborough/rules.yaml:777:7\n4143 rules/marlborough/rules.yaml:778:7\n4154 rules/marlborough/rules.yaml:780:15\n4155 rules/marlborough/rules.yaml:781:19\n4156 rules/marlborough/rules.yaml:782:15\n4163 rules/marlborough/rules.yaml:783:15\n4170 rules/marlborough/rules.yaml:784:15\n4171 rules/marlborough/rules.yaml:785:19\n4174 rules/marlborough/rules.yaml:787:15\n4184 rules/marlborough/rules.yaml:788:15\n4191 rules/marlborough/rules.yaml:789:15\n4198 rules/marlborough/rules.yaml:790:15\n4205 rules/marlborough/rules.yaml:791:15\n4206 rules/marlborough/rules.yaml:792:19\n4209 rules/marlborough/rules.yaml:794:15\n4210 rules/marlborough/rules.yaml:795:15\n4217 rules/marlborough/rules.yaml:796:15\n4224 rules/marlborough/rules.yaml:797:15\n4230 rules/marlborough/rules.yaml:798:19\n4233 rules/marlborough/rules.yaml:800:15\n4240 rules/marlborough/rules.yaml:801:15\n4247 rules/marlborough/rules.yaml:802:15\n4250 rules/marlborough/rules.yaml:803:19\n4251 rules/marlborough/rules.yaml:804:19\n4252 rules/marlborough/rules.yaml:805:15\n4259 rules/marlborough/rules.yaml:806:15\n4266 rules/marlborough/rules.yaml:807:15\n4267 rules/marlborough/rules.yaml:808:19\n4270 rules/marlborough/rules.yaml:810:15\n4271 rules/marlborough/rules.yaml:811:19\n4272 rules/marlborough/rules.yaml:812:15\n4273 rules/marlborough/rules.yaml:813:15\n4274 rules/marlborough/rules.yaml:814:15\n4281 rules/marlborough/rules.yaml:815:15\n4288 rules/marlborough/rules.yaml:816:15\n4289 rules/marlborough/rules.yaml:817:19\n4306 rules/marlborough/rules.yaml:1034:7\n4307 rules/marlborough/rules.yaml:1035:7\n4308 rules/marlborough/rules.yaml:1036:7\n4332 rules/marlborough/rules.yaml:1037:7\n4333 rules/marlborough/rules.yaml:1038:11\n4336 rules/marlborough/rules.yaml:1039:7\n4337 rules/marlborough/rules.yaml:1040:7\n4371 rules/marlborough/rules.yaml:1008:7\n4372 rules/marlborough/rules.yaml:1009:7\n4373 rules/marlborough/rules.yaml:1010:7\n4374 rules/marlborough/rules.yaml:1011:7\n4404 rules/marlborough/rules.yaml:1014:7\n4405 rules/marlborough/rules.yaml:1015:7\n4406 rules/marlborough/rules.yaml:1016:7\n4407 rules/marlborough/rules.yaml:1017:11\n4410 rules/marlborough/rules.yaml:1018:7\n4411 rules/marlborough/rules.yaml:1019:11\n4414 rules/marlborough/rules.yaml:1020:7\n4415 rules/marlborough/rules.yaml:1021:7\n4416 rules/marlborough/rules.yaml:1022:7\n4417 rules/marlborough/rules.yaml:1023:7\n4418 rules/marlborough/rules.yaml:1024:7\n4419 rules/marlborough/rules.yaml:1025:7\n4447 rules/marlborough/rules.yaml:1076:7\n4456 rules/marlborough/rules.yaml:1077:7\n4457 rules/marlborough/rules.yaml:1078:7\n4464 rules/marlborough/rules.yaml:1079:7\n4490 rules/marlborough/rules.yaml:965:7\n4491 rules/marlborough/rules.yaml:966:7\n4492 rules/marlborough/rules.yaml:967:11\n4501 rules/marlborough/rules.yaml:969:11\n4505 rules/marlborough/rules.yaml:971:11\n4506 rules/marlborough/rules.yaml:972:11\n4517 rules/marlborough/rules.yaml:973:11\n4518 rules/marlborough/rules.yaml:974:15\n4520 rules/marlborough/rules.yaml:975:15\n4522 rules/marlborough/rules.yaml:977:15\n4523 rules/marlborough/rules.yaml:978:15\n4529 rules/marlborough/rules.yaml:980:11\n4548 rules/marlborough/rules.yaml:981:11\n4551 rules/marlborough/rules.yaml:985:19\n4552 rules/marlborough/rules.yaml:986:19\n4555 rules/marlborough/rules.yaml:988:19\n4556 rules/marlborough/rules.yaml:989:23\n4557 rules/marlborough/rules.yaml:990:23\n4559 rules/marlborough/rules.yaml:992:23\n4560 rules/marlborough/rules.yaml:993:23\n4563 rules/marlborough/rules.yaml:995:19\n4564 rules/marlborough/rules.yaml:996:19\n4567 rules/marlborough/rules.yaml:983:19\n4590 rules/marlborough/rules.yaml:1049:7\n4591 rules/marlborough/rules.yaml:1050:7\n4605 rules/marlborough/rules.yaml:1051:11\n4606 rules/marlborough/rules.yaml:1052:11\n4625 rules/marlborough/rules.yaml:1053:11\n4626 rules/marlborough/rules.yaml:1054:11\n4635 rules/marlborough/rules.yaml:1055:15\n4660 rules/marlborough/rules.yaml:1056:15\n4661 rules/marlborough/rules.yaml:1057:19\n4667 rules/marlborough/rules.yaml:1059:19\n4668 rules/marlborough/rules.yaml:1060:19\n4676 rules/marlborough/rules.yaml:1061:23\n4686 rules/marlborough/rules.yaml:1062:19\n4691 rules/marlborough/rules.yaml:1063:23\n4696 rules/marlborough/rules.yaml:1065:23\n4713 rules/marlborough/rules.yaml:947:7\n4714 rules/marlborough/rules.yaml:948:7\n4725 rules/marlborough/rules.yaml:949:7\n4726 rules/marlborough/rules.yaml:951:15\n4727 rules/marlborough/rules.yaml:952:19\n4731 rules/marlborough/rules.yaml:953:23\n4734 rules/marlborough/rules.yaml:955:15\n4737 rules/marlborough/rules.yaml:957:15\n4739 rules/marlborough/rules.yaml:958:7\n4762 rules/marlborough/rules.yaml:618:7\n4763 rules/marlborough/rules.yaml:619:7\n4766 rules/marlborough/rules.yaml:620:7\n4767 rules/marlborough/rules.yaml:621:11\n4768 rules/marlborough/rules.yaml:622:15\n4769 rules/marlborough/rules.yaml:623:7\n4770 rules/marlborough/rules.yaml:624:7\n4771 rules/marlborough/rules.yaml:625:7\n4776 rules/marlborough/rules.yaml:626:11\n4777 rules/marlborough/rules.yaml:627:11\n4778 rules/marlborough/rules.yaml:628:11\n4784 rules/marlborough/rules.yaml:629:11\n4793 rules/marlborough/rules.yaml:630:11\n4794 rules/marlborough/rules.yaml:631:15\n4795 rules/marlborough/rules.yaml:632:19\n4803 rules/marlborough/rules.yaml:634:15\n4816 rules/marlborough/rules.yaml:635:15\n4817 rules/marlborough/rules.yaml:636:19\n4819 rules/marlborough/rules.yaml:637:15\n4822 rules/marlborough/rules.yaml:638:7\n4823 rules/marlborough/rules.yaml:639:7\n4853 rules/marlborough/rules.yaml:1255:3\n4858 rules/marlborough/rules.yaml:1255:3\n4861 rules/marlborough/rules.yaml:1255:3\n4862 rules/marlborough/rules.yaml:1255:3\n4863 rules/marlborough/rules.yaml:1255:3\n4864 rules/marlborough/rules.yaml:1255:3\n4865 rules/marlborough/rules.yaml:1255:3\n4866 rules/marlborough/rules.yaml:1255:3\n4879 rules/marlborough/rules.yaml:1255:3\n4880 rules/marlborough/rules.yaml:1255:3\n4892 rules/marlborough/rules.yaml:1255:3\n4898 rules/marlborough/rules.yaml:1255:3\n4903 rules/marlborough/rules.yaml:1255:3\n4904 rules/marlborough/rules.yaml:1255:3\n4926 rules/marlborough/rules.yaml:1255:3\n4966 rules/marlborough/rules.yaml:1255:3\n4967 rules/marlborough/rules.yaml:1255:3\n4969 rules/marlborough/rules.yaml:1255:3\n4970 rules/marlborough/rules.yaml:1255:3\n4974 rules/marlborough/rules.yaml:1255:3\n4992 rules/marlborough/rules.yaml:1141:7\n4997 rules/marlborough/rules.yaml:1142:7\n5005 rules/marlborough/rules.yaml:1143:11\n5011 rules/marlborough/rules.yaml:1144:11\n5012 rules/marlborough/rules.yaml:1145:15\n5013 rules/marlborough/rules.yaml:1146:15\n5015 rules/marlborough/rules.yaml:1148:15\n5038 rules/marlborough/rules.yaml:646:7\n5039 rules/marlborough/rules.yaml:647:7\n5042 rules/marlborough/rules.yaml:651:11\n5050 rules/marlborough/rules.yaml:648:11\n5056 rules/marlborough/rules.yaml:649:11\n5084 rules/marlborough/rules.yaml:1274:1\n5085 rules/marlborough/rules.yaml:1274:1\n5086 rules/marlborough/rules.yaml:1274:1\n5097 rules/marlborough/rules.yaml:1274:1\n5098 rules/marlborough/rules.yaml:1274:1\n5110 rules/marlborough/rules.yaml:1274:1\n5129 rules/marlborough/rules.yaml:1274:1\n5163 rules/marlborough/rules.yaml:1274:1\n5164 rules/marlborough/rules.yaml:1274:1\n5170 rules/marlborough/rules.yaml:1274:1\n5171 rules/marlborough/rules.yaml:1274:1\n5172 rules/marlborough/rules.yaml:1274:1\n5173 rules/marlborough/rules.yaml:1274:1\n5174 rules/marlborough/rules.yaml:1274:1\n5175 rules/marlborough/rules.yaml:1274:1\n5186 rules/marlborough/rules.yaml:1274:1\n5209 rules/marlborough/rules.yaml:1274:1\n5252 rules/marlborough/rules.yaml:1274:1\n5253 rules/marlborough/rules.yaml:1274:1\n5254 rules/marlborough/rules.yaml:1274:1\n5258 rules/marlborough/rules.yaml:1274:1\n5259 rules/marlborough/rules.yaml:1274:1\n5260 rules/marlborough/rules.yaml:1274:1\n5261 rules/marlborough/rules.yaml:1274:1\n5279 rules/marlborough/rules.yaml:899:7\n5280 rules/marlborough/rules.yaml:900:11\n5281 rules/marlborough/rules.yaml:901:7\n5282 rules/marlborough/rules.yaml:902:7\n5283 rules/marlborough/rules.yaml:903:7\n5294 rules/marlborough/rules.yaml:904:11\n5301 rules/marlborough/rules.yaml:905:11\n5306 rules/marlborough/rules.yaml:906:15\n5313 rules/marlborough/rules.yaml:907:11\n5314 rules/marlborough/rules.yaml:908:15\n5316 rules/marlborough/rules.yaml:910:15\n5317 rules/marlborough/rules.yaml:911:11\n5340 rules/marlborough/rules.yaml:1176:7\n5341 rules/marlborough/rules.yaml:1177:7\n5342 rules/marlborough/rules.yaml:1178:11\n5343 rules/marlborough/rules.yaml:1179:7\n5348 rules/marlborough/rules.yaml:1180:7\n5352 rules/marlborough/rules.yaml:1181:7\n5353 rules/marlborough/rules.yaml:1182:7\n5360 rules/marlborough/rules.yaml:1183:11\n5361 rules/marlborough/rules.yaml:1184:7\n5372 rules/marlborough/rules.yaml:1185:7\n5373 rules/marlborough/rules.yaml:1186:11\n5374 rules/marlborough/rules.yaml:1187:7\n5375 rules/marlborough/rules.yaml:1188:7\n5376 rules/marlborough/rules.yaml:1189:7\n5377 rules/marlborough/rules.yaml:1190:7\n5378 rules/marlborough/rules.yaml:1191:7\n5379 rules/marlborough/rules.yaml:1193:15\n5384 rules/marlborough/rules.yaml:1197:15\n5391 rules/marlborough/rules.yaml:1195:15\n5395 rules/marlborough/rules.yaml:1199:15\n5396 rules/marlborough/rules.yaml:1200:15\n5400 rules/marlborough/rules.yaml:1202:15\n5401 rules/marlborough/rules.yaml:1203:15\n5402 rules/marlborough/rules.yaml:1204:15\n5410 rules/marlborough/rules.yaml:1205:19\n5416 rules/marlborough/rules.yaml:1206:19\n5419 rules/marlborough/rules.yaml:1207:15\n5465 rules/marlborough/rules.yaml:529:7\n5466 rules/marlborough/rules.yaml:530:7\n5467 rules/marlborough/rules.yaml:531:11\n5468 rules/marlborough/rules.yaml:532:7\n5469 rules/marlborough/rules.yaml:533:11\n5470 rules/marlborough/rules.yaml:534:11\n5471 rules/marlborough/rules.yaml:535:7\n5472 rules/marlborough/rules.yaml:536:11\n5473 rules/marlborough/rules.yaml:537:15\n5474 rules/marlborough/rules.yaml:538:7\n5475 rules/marlborough/rules.yaml:539:7\n5476 rules/marlborough/rules.yaml:540:11\n5477 rules/marlborough/rules.yaml:541:7\n5478 rules/marlborough/rules.yaml:542:7\n5479 rules/marlborough/rules.yaml:543:7\n5480 rules/marlborough/rules.yaml:544:7\n5489 rules/marlborough/rules.yaml:545:7\n5490 rules/marlborough/rules.yaml:546:11\n5491 rules/marlborough/rules.yaml:547:11\n5492 rules/marlborough/rules.yaml:548:15\n5493 rules/marlborough/rules.yaml:549:11\n5494 rules/marlborough/rules.yaml:550:7\n5507 rules/marlborough/rules.yaml:551:7\n5508 rules/marlborough/rules.yaml:552:11\n5510 rules/marlborough/rules.yaml:553:7\n5537 rules/marlborough/rules.yaml:843:7\n5543 rules/marlborough/rules.yaml:844:7\n5544 rules/marlborough/rules.yaml:845:7\n5545 rules/marlborough/rules.yaml:846:11\n5557 rules/marlborough/rules.yaml:847:7\n5574 rules/marlborough/rules.yaml:848:7\n5575 rules/marlborough/rules.yaml:849:11\n5576 rules/marlborough/rules.yaml:850:11\n5577 rules/marlborough/rules.yaml:851:11\n5578 rules/marlborough/rules.yaml:852:7\n5579 rules/marlborough/rules.yaml:853:7\n5580 rules/marlborough/rules.yaml:854:7\n5581 rules/marlborough/rules.yaml:855:7\n5587 rules/marlborough/rules.yaml:856:7\n5605 rules/marlborough/rules.yaml:857:7\n5606 rules/marlborough/rules.yaml:858:11\n5607 rules/marlborough/rules.yaml:859:11\n5608 rules/marlborough/rules.yaml:860:7\n5619 rules/marlborough/rules.yaml:861:7\n5637 rules/marlborough/rules.yaml:862:7\n5638 rules/marlborough/rules.yaml:863:11\n5639 rules/marlborough/rules.yaml:864:7\n5640 rules/marlborough/rules.yaml:865:7\n5641 rules/marlborough/rules.yaml:866:11\n5642 rules/marlborough/rules.yaml:867:15\n5644 rules/marlborough/rules.yaml:868:11\n5646 rules/marlborough/rules.yaml:870:11\n5647 rules/marlborough/rules.yaml:871:7\n5652 rules/marlborough/rules.yaml:872:11\n5653 rules/marlborough/rules.yaml:873:11\n5654 rules/marlborough/rules.yaml:874:11\n5659 rules/marlborough/rules.yaml:875:15\n5660 rules/marlborough/rules.yaml:876:15\n5668 rules/marlborough/rules.yaml:877:19\n5676 rules/marlborough/rules.yaml:878:19\n5679 rules/marlborough/rules.yaml:879:7\n5684 rules/marlborough/rules.yaml:880:7\n5685 rules/marlborough/rules.yaml:881:11\n5686 rules/marlborough/rules.yaml:882:7\n5687 rules/marlborough/rules.yaml:883:7\n5688 rules/marlborough/rules.yaml:884:11\n5689 rules/marlborough/rules.yaml:885:7\n5702 rules/marlborough/rules.yaml:886:7\n5707 rules/marlborough/rules.yaml:887:11\n5708 rules/marlborough/rules.yaml:888:11\n5714 rules/marlborough/rules.yaml:889:11\n5715 rules/marlborough/rules.yaml:890:11\n5753 rules/marlborough/rules.yaml:499:7\n5754 rules/marlborough/rules.yaml:500:7\n5755 rules/marlborough/rules.yaml:501:7\n5766 rules/marlborough/rules.yaml:502:11\n5767 rules/marlborough/rules.yaml:503:11\n5785 rules/marlborough/rules.yaml:504:11\n5786 rules/marlborough/rules.yaml:505:11\n5787 rules/marlborough/rules.yaml:506:11\n5791 rules/marlborough/rules.yaml:507:7\n5792 rules/marlborough/rules.yaml:508:11\n5816 rules/marlborough/rules.yaml:1092:7\n5817 rules/marlborough/rules.yaml:1093:7\n5828 rules/marlborough/rules.yaml:1094:11\n5829 rules/marlborough/rules.yaml:1095:11\n5841 rules/marlborough/rules.yaml:1096:15\n5842 rules/marlborough/rules.yaml:1097:15\n5850 rules/marlborough/rules.yaml:1098:15\n5865 rules/marlborough/rules.yaml:1099:15\n5866 rules/marlborough/rules.yaml:1100:15\n5875 rules/marlborough/rules.yaml:1101:19\n5902 rules/marlborough/rules.yaml:1102:19\n5903 rules/marlborough/rules.yaml:1103:23\n5907 rules/marlborough/rules.yaml:1104:23\n5908 rules/marlborough/rules.yaml:1105:23\n5909 rules/marlborough/rules.yaml:1106:19\n5910 rules/marlborough/rules.yaml:1107:23\n5911 rules/marlborough/rules.yaml:1108:23\n5912 rules/marlborough/rules.yaml:1109:23\n5930 rules/marlborough/flow.yaml:73:7\n5935 rules/marlborough/flow.yaml:74:11\n5950 rules/marlborough/flow.yaml:55:7\n5969 rules/marlborough/flow.yaml:49:7\n5974 rules/marlborough/flow.yaml:50:11\n5988 rules/marlborough/flow.yaml:51:15\n6004 rules/marlborough/rules.yaml:580:7\n6010 rules/marlborough/rules.yaml:581:7\n6011 rules/marlborough/rules.yaml:582:11\n6012 rules/marlborough/rules.yaml:583:7\n6023 rules/marlborough/rules.yaml:584:7\n6024 rules/marlborough/rules.yaml:585:7"
+_ORIGINS = "773 rules/marlborough/rules.yaml:222:7\n774 rules/marlborough/rules.yaml:223:7\n793 rules/marlborough/rules.yaml:119:7\n794 rules/marlborough/rules.yaml:120:7\n795 rules/marlborough/rules.yaml:121:11\n796 rules/marlborough/rules.yaml:122:11\n797 rules/marlborough/rules.yaml:123:15\n798 rules/marlborough/rules.yaml:124:7\n816 rules/marlborough/rules.yaml:397:7\n825 rules/marlborough/rules.yaml:398:7\n830 rules/marlborough/rules.yaml:399:7\n831 rules/marlborough/rules.yaml:400:7\n832 rules/marlborough/rules.yaml:401:7\n837 rules/marlborough/rules.yaml:402:11\n838 rules/marlborough/rules.yaml:403:11\n839 rules/marlborough/rules.yaml:404:11\n840 rules/marlborough/rules.yaml:405:11\n841 rules/marlborough/rules.yaml:406:11\n842 rules/marlborough/rules.yaml:407:7\n847 rules/marlborough/rules.yaml:1293:1\n852 rules/marlborough/rules.yaml:1293:1\n859 rules/marlborough/rules.yaml:1293:1\n867 rules/marlborough/rules.yaml:1293:1\n875 rules/marlborough/rules.yaml:1293:1\n883 rules/marlborough/rules.yaml:1293:1\n891 rules/marlborough/rules.yaml:1293:1\n899 rules/marlborough/rules.yaml:1293:1\n908 rules/marlborough/rules.yaml:1293:1\n912 rules/marlborough/rules.yaml:202:7\n913 rules/marlborough/rules.yaml:203:11\n914 rules/marlborough/rules.yaml:204:7\n915 rules/marlborough/rules.yaml:205:7\n925 rules/marlborough/rules.yaml:206:7\n926 rules/marlborough/rules.yaml:207:7\n929 rules/marlborough/rules.yaml:208:7\n930 rules/marlborough/rules.yaml:209:11\n938 rules/marlborough/rules.yaml:210:11\n939 rules/marlborough/rules.yaml:211:7\n944 rules/marlborough/rules.yaml:212:7\n957 rules/marlborough/rules.yaml:364:7\n958 rules/marlborough/rules.yaml:365:7\n963 rules/marlborough/rules.yaml:366:11\n965 rules/marlborough/rules.yaml:368:11\n966 rules/marlborough/rules.yaml:369:7\n967 rules/marlborough/rules.yaml:370:7\n976 rules/marlborough/rules.yaml:371:11\n977 rules/marlborough/rules.yaml:372:7\n982 rules/marlborough/rules.yaml:373:7\n990 rules/marlborough/rules.yaml:374:11\n991 rules/marlborough/rules.yaml:375:7\n994 rules/marlborough/rules.yaml:376:11\n1005 rules/marlborough/rules.yaml:377:7\n1015 rules/marlborough/rules.yaml:378:11\n1016 rules/marlborough/rules.yaml:379:7\n1026 rules/marlborough/rules.yaml:380:11\n1027 rules/marlborough/rules.yaml:381:7\n1037 rules/marlborough/rules.yaml:382:11\n1038 rules/marlborough/rules.yaml:383:7\n1048 rules/marlborough/rules.yaml:384:11\n1049 rules/marlborough/rules.yaml:385:7\n1053 rules/marlborough/rules.yaml:346:7\n1065 rules/marlborough/rules.yaml:164:7\n1066 rules/marlborough/rules.yaml:165:7\n1067 rules/marlborough/rules.yaml:166:11\n1068 rules/marlborough/rules.yaml:167:7\n1069 rules/marlborough/rules.yaml:168:11\n1070 rules/marlborough/rules.yaml:169:7\n1074 rules/marlborough/rules.yaml:48:7\n1083 rules/marlborough/rules.yaml:49:7\n1091 rules/marlborough/rules.yaml:140:7\n1095 rules/marlborough/rules.yaml:83:7\n1102 rules/marlborough/rules.yaml:73:7\n1117 rules/marlborough/rules.yaml:326:7\n1121 rules/marlborough/rules.yaml:148:7\n1122 rules/marlborough/rules.yaml:149:7\n1123 rules/marlborough/rules.yaml:150:11\n1124 rules/marlborough/rules.yaml:151:11\n1125 rules/marlborough/rules.yaml:152:15\n1126 rules/marlborough/rules.yaml:153:7\n1139 rules/marlborough/rules.yaml:273:7\n1140 rules/marlborough/rules.yaml:274:7\n1141 rules/marlborough/rules.yaml:275:11\n1142 rules/marlborough/rules.yaml:276:7\n1143 rules/marlborough/rules.yaml:277:11\n1144 rules/marlborough/rules.yaml:278:7\n1152 rules/marlborough/rules.yaml:279:7\n1153 rules/marlborough/rules.yaml:280:7\n1159 rules/marlborough/rules.yaml:281:11\n1160 rules/marlborough/rules.yaml:282:7\n1161 rules/marlborough/rules.yaml:283:11\n1169 rules/marlborough/rules.yaml:284:11\n1175 rules/marlborough/rules.yaml:285:7\n1179 rules/marlborough/rules.yaml:91:7\n1186 rules/marlborough/rules.yaml:92:11\n1187 rules/marlborough/rules.yaml:93:7\n1188 rules/marlborough/rules.yaml:94:7\n1189 rules/marlborough/rules.yaml:95:11\n1190 rules/marlborough/rules.yaml:96:7\n1194 rules/marlborough/rules.yaml:59:7\n1195 rules/marlborough/rules.yaml:60:11\n1196 rules/marlborough/rules.yaml:61:7\n1197 rules/marlborough/rules.yaml:62:7\n1198 rules/marlborough/rules.yaml:63:11\n1202 rules/marlborough/rules.yaml:64:15\n1203 rules/marlborough/rules.yaml:65:7\n1207 rules/marlborough/rules.yaml:334:7\n1211 rules/marlborough/rules.yaml:104:7\n1212 rules/marlborough/rules.yaml:105:11\n1213 rules/marlborough/rules.yaml:106:7\n1214 rules/marlborough/rules.yaml:107:7\n1215 rules/marlborough/rules.yaml:108:11\n1216 rules/marlborough/rules.yaml:109:7\n1220 rules/marlborough/rules.yaml:21:7\n1224 rules/marlborough/rules.yaml:132:7\n1225 rules/marlborough/rules.yaml:133:7\n1229 rules/marlborough/rules.yaml:320:7\n1237 rules/marlborough/rules.yaml:295:7\n1238 rules/marlborough/rules.yaml:296:7\n1239 rules/marlborough/rules.yaml:297:11\n1240 rules/marlborough/rules.yaml:298:7\n1243 rules/marlborough/rules.yaml:299:11\n1244 rules/marlborough/rules.yaml:300:7\n1248 rules/marlborough/rules.yaml:301:11\n1249 rules/marlborough/rules.yaml:302:7\n1253 rules/marlborough/rules.yaml:30:7\n1254 rules/marlborough/rules.yaml:31:11\n1255 rules/marlborough/rules.yaml:32:7\n1259 rules/marlborough/rules.yaml:257:7\n1260 rules/marlborough/rules.yaml:258:7\n1264 rules/marlborough/rules.yaml:259:11\n1265 rules/marlborough/rules.yaml:260:7\n1266 rules/marlborough/rules.yaml:261:11\n1267 rules/marlborough/rules.yaml:262:7\n1271 rules/marlborough/rules.yaml:245:7\n1276 rules/marlborough/rules.yaml:246:7\n1285 rules/marlborough/rules.yaml:233:7\n1286 rules/marlborough/rules.yaml:234:11\n1287 rules/marlborough/rules.yaml:235:7\n1288 rules/marlborough/rules.yaml:236:11\n1289 rules/marlborough/rules.yaml:237:7\n1293 rules/marlborough/rules.yaml:40:7\n1300 rules/marlborough/rules.yaml:310:7\n1305 rules/marlborough/rules.yaml:311:7\n1306 rules/marlborough/rules.yaml:312:7\n1314 rules/marlborough/rules.yaml:354:7\n1321 rules/marlborough/rules.yaml:1253:3\n1328 rules/marlborough/rules.yaml:1253:3\n1343 rules/marlborough/rules.yaml:1274:3\n1350 rules/marlborough/rules.yaml:1274:3\n1358 rules/marlborough/rules.yaml:181:7\n1359 rules/marlborough/rules.yaml:182:7\n1360 rules/marlborough/rules.yaml:183:7\n1361 rules/marlborough/rules.yaml:184:7\n1362 rules/marlborough/rules.yaml:185:11\n1363 rules/marlborough/rules.yaml:186:11\n1370 rules/marlborough/rules.yaml:187:15\n1384 rules/marlborough/rules.yaml:188:7\n1388 rules/marlborough/cards.yaml:383:14\n1392 rules/marlborough/cards.yaml:391:14\n1396 rules/marlborough/cards.yaml:15:14\n1400 rules/marlborough/cards.yaml:23:14\n1404 rules/marlborough/cards.yaml:31:14\n1408 rules/marlborough/cards.yaml:39:14\n1412 rules/marlborough/cards.yaml:47:14\n1416 rules/marlborough/cards.yaml:55:14\n1420 rules/marlborough/cards.yaml:63:14\n1424 rules/marlborough/cards.yaml:71:14\n1428 rules/marlborough/cards.yaml:79:14\n1432 rules/marlborough/cards.yaml:87:14\n1436 rules/marlborough/cards.yaml:95:14\n1440 rules/marlborough/cards.yaml:103:14\n1444 rules/marlborough/cards.yaml:111:14\n1448 rules/marlborough/cards.yaml:119:14\n1452 rules/marlborough/cards.yaml:127:14\n1456 rules/marlborough/cards.yaml:199:14\n1460 rules/marlborough/cards.yaml:135:14\n1464 rules/marlborough/cards.yaml:143:14\n1468 rules/marlborough/cards.yaml:151:14\n1472 rules/marlborough/cards.yaml:159:14\n1476 rules/marlborough/cards.yaml:167:14\n1480 rules/marlborough/cards.yaml:175:14\n1484 rules/marlborough/cards.yaml:183:14\n1488 rules/marlborough/cards.yaml:191:14\n1492 rules/marlborough/cards.yaml:271:14\n1496 rules/marlborough/cards.yaml:279:14\n1500 rules/marlborough/cards.yaml:287:14\n1504 rules/marlborough/cards.yaml:295:14\n1508 rules/marlborough/cards.yaml:303:14\n1512 rules/marlborough/cards.yaml:311:14\n1516 rules/marlborough/cards.yaml:319:14\n1520 rules/marlborough/cards.yaml:327:14\n1524 rules/marlborough/cards.yaml:335:14\n1528 rules/marlborough/cards.yaml:343:14\n1532 rules/marlborough/cards.yaml:351:14\n1536 rules/marlborough/cards.yaml:359:14\n1540 rules/marlborough/cards.yaml:367:14\n1544 rules/marlborough/cards.yaml:375:14\n1548 rules/marlborough/cards.yaml:207:14\n1552 rules/marlborough/cards.yaml:215:14\n1556 rules/marlborough/cards.yaml:223:14\n1560 rules/marlborough/cards.yaml:231:14\n1564 rules/marlborough/cards.yaml:239:14\n1568 rules/marlborough/cards.yaml:247:14\n1572 rules/marlborough/cards.yaml:255:14\n1576 rules/marlborough/cards.yaml:263:14\n1580 rules/marlborough/rules.yaml:1320:9\n1588 rules/marlborough/rules.yaml:1348:9\n1589 rules/marlborough/rules.yaml:1349:9\n1596 rules/marlborough/rules.yaml:1327:9\n1597 rules/marlborough/rules.yaml:1328:9\n1602 rules/marlborough/rules.yaml:1335:9\n1611 rules/marlborough/rules.yaml:1336:9\n1612 rules/marlborough/rules.yaml:1337:9\n1613 rules/marlborough/rules.yaml:1338:13\n1615 rules/marlborough/rules.yaml:1339:13\n1618 rules/marlborough/rules.yaml:1341:13\n1623 rules/marlborough/rules.yaml:1310:9\n1625 rules/marlborough/rules.yaml:1311:9\n1630 rules/marlborough/rules.yaml:515:7\n1634 rules/marlborough/rules.yaml:516:11\n1635 rules/marlborough/rules.yaml:517:11\n1641 rules/marlborough/rules.yaml:415:7\n1642 rules/marlborough/rules.yaml:416:7\n1649 rules/marlborough/rules.yaml:417:11\n1650 rules/marlborough/rules.yaml:418:11\n1654 rules/marlborough/rules.yaml:419:11\n1658 rules/marlborough/rules.yaml:478:7\n1661 rules/marlborough/rules.yaml:479:11\n1662 rules/marlborough/rules.yaml:480:11\n1663 rules/marlborough/rules.yaml:481:15\n1666 rules/marlborough/rules.yaml:482:15\n1668 rules/marlborough/rules.yaml:483:15\n1669 rules/marlborough/rules.yaml:484:15\n1671 rules/marlborough/rules.yaml:485:15\n1672 rules/marlborough/rules.yaml:486:11\n1674 rules/marlborough/rules.yaml:487:7\n1676 rules/marlborough/rules.yaml:488:7\n1681 rules/marlborough/flow.yaml:85:7\n1682 rules/marlborough/flow.yaml:86:7\n1683 rules/marlborough/flow.yaml:87:11\n1687 rules/marlborough/rules.yaml:592:7\n1688 rules/marlborough/rules.yaml:593:11\n1689 rules/marlborough/rules.yaml:594:7\n1690 rules/marlborough/rules.yaml:595:7\n1691 rules/marlborough/rules.yaml:597:15\n1693 rules/marlborough/rules.yaml:598:15\n1694 rules/marlborough/rules.yaml:599:15\n1695 rules/marlborough/rules.yaml:600:15\n1697 rules/marlborough/rules.yaml:602:15\n1699 rules/marlborough/rules.yaml:603:15\n1700 rules/marlborough/rules.yaml:604:15\n1701 rules/marlborough/rules.yaml:605:15\n1703 rules/marlborough/rules.yaml:607:15\n1707 rules/marlborough/rules.yaml:824:7\n1708 rules/marlborough/rules.yaml:825:11\n1709 rules/marlborough/rules.yaml:826:15\n1710 rules/marlborough/rules.yaml:827:15\n1723 rules/marlborough/rules.yaml:828:15\n1724 rules/marlborough/rules.yaml:829:15\n1736 rules/marlborough/rules.yaml:830:15\n1737 rules/marlborough/rules.yaml:831:19\n1738 rules/marlborough/rules.yaml:832:19\n1744 rules/marlborough/rules.yaml:426:7\n1745 rules/marlborough/rules.yaml:427:7\n1750 rules/marlborough/rules.yaml:428:11\n1751 rules/marlborough/rules.yaml:429:11\n1754 rules/marlborough/rules.yaml:430:11\n1755 rules/marlborough/rules.yaml:431:7\n1756 rules/marlborough/rules.yaml:432:7\n1761 rules/marlborough/rules.yaml:1158:7\n1762 rules/marlborough/rules.yaml:1159:7\n1763 rules/marlborough/rules.yaml:1160:7\n1764 rules/marlborough/rules.yaml:1161:7\n1765 rules/marlborough/rules.yaml:1162:7\n1767 rules/marlborough/rules.yaml:1163:7\n1769 rules/marlborough/rules.yaml:1164:7\n1770 rules/marlborough/rules.yaml:1165:7\n1771 rules/marlborough/rules.yaml:1166:11\n1775 rules/marlborough/rules.yaml:1239:7\n1776 rules/marlborough/rules.yaml:1240:7\n1777 rules/marlborough/rules.yaml:1241:11\n1778 rules/marlborough/rules.yaml:1242:11\n1779 rules/marlborough/rules.yaml:1243:11\n1780 rules/marlborough/rules.yaml:1244:11\n1791 rules/marlborough/rules.yaml:1245:11\n1802 rules/marlborough/rules.yaml:1246:11\n1804 rules/marlborough/rules.yaml:1247:11\n1805 rules/marlborough/rules.yaml:1248:15\n1807 rules/marlborough/rules.yaml:1250:15\n1812 rules/marlborough/rules.yaml:922:7\n1813 rules/marlborough/rules.yaml:923:7\n1814 rules/marlborough/rules.yaml:924:7\n1815 rules/marlborough/rules.yaml:925:7\n1816 rules/marlborough/rules.yaml:926:7\n1817 rules/marlborough/rules.yaml:927:7\n1818 rules/marlborough/rules.yaml:928:11\n1819 rules/marlborough/rules.yaml:929:15\n1820 rules/marlborough/rules.yaml:930:15\n1821 rules/marlborough/rules.yaml:931:19\n1826 rules/marlborough/rules.yaml:932:19\n1827 rules/marlborough/rules.yaml:933:23\n1829 rules/marlborough/rules.yaml:934:23\n1831 rules/marlborough/rules.yaml:936:23\n1833 rules/marlborough/rules.yaml:937:23\n1834 rules/marlborough/rules.yaml:938:7\n1840 rules/marlborough/rules.yaml:1119:7\n1841 rules/marlborough/rules.yaml:1120:7\n1842 rules/marlborough/rules.yaml:1121:7\n1843 rules/marlborough/rules.yaml:1122:7\n1844 rules/marlborough/rules.yaml:1123:7\n1846 rules/marlborough/rules.yaml:1124:7\n1847 rules/marlborough/rules.yaml:1126:15\n1848 rules/marlborough/rules.yaml:1127:19\n1850 rules/marlborough/rules.yaml:1129:19\n1852 rules/marlborough/rules.yaml:1131:15\n1855 rules/marlborough/rules.yaml:1133:15\n1859 rules/marlborough/flow.yaml:10:7\n1860 rules/marlborough/flow.yaml:11:11\n1864 rules/marlborough/flow.yaml:15:7\n1865 rules/marlborough/flow.yaml:16:11\n1866 rules/marlborough/flow.yaml:17:15\n1869 rules/marlborough/flow.yaml:18:19\n1870 rules/marlborough/flow.yaml:19:19\n1876 rules/marlborough/rules.yaml:465:7\n1877 rules/marlborough/rules.yaml:466:11\n1879 rules/marlborough/rules.yaml:468:11\n1880 rules/marlborough/rules.yaml:469:7\n1882 rules/marlborough/rules.yaml:470:7\n1883 rules/marlborough/rules.yaml:471:11\n1888 rules/marlborough/rules.yaml:439:7\n1889 rules/marlborough/rules.yaml:440:7\n1895 rules/marlborough/flow.yaml:69:7\n1900 rules/marlborough/flow.yaml:70:7\n1905 rules/marlborough/flow.yaml:71:7\n1907 rules/marlborough/flow.yaml:72:7\n1908 rules/marlborough/flow.yaml:73:11\n1910 rules/marlborough/flow.yaml:75:11\n1915 rules/marlborough/flow.yaml:24:7\n1916 rules/marlborough/flow.yaml:25:11\n1921 rules/marlborough/flow.yaml:26:11\n1924 rules/marlborough/flow.yaml:28:11\n1925 rules/marlborough/flow.yaml:29:11\n1926 rules/marlborough/flow.yaml:30:15\n1927 rules/marlborough/flow.yaml:31:11\n1928 rules/marlborough/flow.yaml:32:15\n1929 rules/marlborough/flow.yaml:33:15\n1930 rules/marlborough/flow.yaml:34:15\n1935 rules/marlborough/flow.yaml:35:19\n1936 rules/marlborough/flow.yaml:36:19\n1937 rules/marlborough/flow.yaml:37:19\n1939 rules/marlborough/flow.yaml:38:15\n1940 rules/marlborough/flow.yaml:39:11\n1943 rules/marlborough/flow.yaml:40:11\n1948 rules/marlborough/flow.yaml:64:7\n1949 rules/marlborough/flow.yaml:65:11\n1953 rules/marlborough/flow.yaml:44:7\n1954 rules/marlborough/flow.yaml:45:11\n1959 rules/marlborough/rules.yaml:447:7\n1960 rules/marlborough/rules.yaml:448:11\n1961 rules/marlborough/rules.yaml:449:11\n1963 rules/marlborough/rules.yaml:450:7\n1964 rules/marlborough/rules.yaml:451:7\n1965 rules/marlborough/rules.yaml:452:7\n1966 rules/marlborough/rules.yaml:453:7\n1967 rules/marlborough/rules.yaml:454:11\n1971 rules/marlborough/rules.yaml:456:11\n1979 rules/marlborough/rules.yaml:458:11\n1991 rules/marlborough/rules.yaml:1268:7\n1994 rules/marlborough/rules.yaml:1269:7\n1995 rules/marlborough/rules.yaml:1270:11\n1997 rules/marlborough/rules.yaml:1272:11\n1998 rules/marlborough/rules.yaml:1273:7\n2005 rules/marlborough/rules.yaml:1288:7\n2008 rules/marlborough/rules.yaml:1289:7\n2009 rules/marlborough/rules.yaml:1290:7\n2382 rules/marlborough/rules.yaml:563:7\n2385 rules/marlborough/rules.yaml:564:11\n2386 rules/marlborough/rules.yaml:565:7\n2395 rules/marlborough/rules.yaml:566:7\n2396 rules/marlborough/rules.yaml:567:11\n2397 rules/marlborough/rules.yaml:568:7\n2398 rules/marlborough/rules.yaml:569:7\n2399 rules/marlborough/rules.yaml:570:11\n2401 rules/marlborough/rules.yaml:571:7\n2402 rules/marlborough/rules.yaml:572:11\n2406 rules/marlborough/rules.yaml:662:7\n2407 rules/marlborough/rules.yaml:663:7\n2410 rules/marlborough/rules.yaml:664:7\n2411 rules/marlborough/rules.yaml:665:11\n2413 rules/marlborough/rules.yaml:666:7\n2414 rules/marlborough/rules.yaml:667:11\n2416 rules/marlborough/rules.yaml:668:7\n2417 rules/marlborough/rules.yaml:669:7\n2418 rules/marlborough/rules.yaml:671:7\n2419 rules/marlborough/rules.yaml:672:11\n2425 rules/marlborough/rules.yaml:673:11\n2433 rules/marlborough/rules.yaml:676:11\n2434 rules/marlborough/rules.yaml:678:11\n2435 rules/marlborough/rules.yaml:680:19\n2437 rules/marlborough/rules.yaml:683:19\n2442 rules/marlborough/rules.yaml:685:19\n2448 rules/marlborough/rules.yaml:689:11\n2449 rules/marlborough/rules.yaml:690:11\n2450 rules/marlborough/rules.yaml:691:15\n2456 rules/marlborough/rules.yaml:694:15\n2457 rules/marlborough/rules.yaml:695:15\n2459 rules/marlborough/rules.yaml:697:15\n2460 rules/marlborough/rules.yaml:699:15\n2461 rules/marlborough/rules.yaml:700:15\n2462 rules/marlborough/rules.yaml:701:15\n2464 rules/marlborough/rules.yaml:703:15\n2465 rules/marlborough/rules.yaml:705:15\n2466 rules/marlborough/rules.yaml:706:15\n2467 rules/marlborough/rules.yaml:707:15\n2468 rules/marlborough/rules.yaml:708:11\n2469 rules/marlborough/rules.yaml:709:11\n2470 rules/marlborough/rules.yaml:710:11\n2471 rules/marlborough/rules.yaml:712:11\n2472 rules/marlborough/rules.yaml:713:11\n2473 rules/marlborough/rules.yaml:714:11\n2474 rules/marlborough/rules.yaml:716:19\n2475 rules/marlborough/rules.yaml:717:19\n2481 rules/marlborough/rules.yaml:718:23\n2482 rules/marlborough/rules.yaml:719:23\n2484 rules/marlborough/rules.yaml:721:19\n2485 rules/marlborough/rules.yaml:722:23\n2487 rules/marlborough/rules.yaml:724:23\n2491 rules/marlborough/rules.yaml:728:19\n2492 rules/marlborough/rules.yaml:729:19\n2493 rules/marlborough/rules.yaml:730:19\n2494 rules/marlborough/rules.yaml:731:23\n2498 rules/marlborough/rules.yaml:735:19\n2499 rules/marlborough/rules.yaml:736:19\n2500 rules/marlborough/rules.yaml:737:19\n2514 rules/marlborough/rules.yaml:738:23\n2516 rules/marlborough/rules.yaml:740:19\n2523 rules/marlborough/rules.yaml:1253:3\n2524 rules/marlborough/rules.yaml:1253:3\n2527 rules/marlborough/rules.yaml:1253:3\n2528 rules/marlborough/rules.yaml:1253:3\n2529 rules/marlborough/rules.yaml:1253:3\n2530 rules/marlborough/rules.yaml:1253:3\n2531 rules/marlborough/rules.yaml:1253:3\n2532 rules/marlborough/rules.yaml:1253:3\n2539 rules/marlborough/rules.yaml:1253:3\n2540 rules/marlborough/rules.yaml:1253:3\n2541 rules/marlborough/rules.yaml:1253:3\n2542 rules/marlborough/rules.yaml:1253:3\n2556 rules/marlborough/rules.yaml:1253:3\n2557 rules/marlborough/rules.yaml:1253:3\n2559 rules/marlborough/rules.yaml:1253:3\n2560 rules/marlborough/rules.yaml:1253:3\n2561 rules/marlborough/rules.yaml:1253:3\n2563 rules/marlborough/rules.yaml:1253:3\n2564 rules/marlborough/rules.yaml:1253:3\n2567 rules/marlborough/rules.yaml:1253:3\n2583 rules/marlborough/rules.yaml:751:7\n2584 rules/marlborough/rules.yaml:752:7\n2585 rules/marlborough/rules.yaml:753:7\n2590 rules/marlborough/rules.yaml:754:7\n2591 rules/marlborough/rules.yaml:755:7\n2595 rules/marlborough/rules.yaml:756:7\n2599 rules/marlborough/rules.yaml:757:7\n2600 rules/marlborough/rules.yaml:758:11\n2601 rules/marlborough/rules.yaml:759:7\n2602 rules/marlborough/rules.yaml:760:7\n2603 rules/marlborough/rules.yaml:761:7\n2608 rules/marlborough/rules.yaml:762:7\n2613 rules/marlborough/rules.yaml:763:7\n2614 rules/marlborough/rules.yaml:764:7\n2615 rules/marlborough/rules.yaml:765:7\n2616 rules/marlborough/rules.yaml:766:7\n2617 rules/marlborough/rules.yaml:767:7\n2618 rules/marlborough/rules.yaml:768:7\n2619 rules/marlborough/rules.yaml:769:7\n2620 rules/marlborough/rules.yaml:770:7\n2621 rules/marlborough/rules.yaml:771:7\n2622 rules/marlborough/rules.yaml:772:7\n2623 rules/marlborough/rules.yaml:773:7\n2640 rules/marlborough/rules.yaml:774:7\n2641 rules/marlborough/rules.yaml:775:7\n2642 rules/marlborough/rules.yaml:776:11\n2669 rules/marlborough/rules.yaml:777:7\n2670 rules/marlborough/rules.yaml:778:7\n2671 rules/marlborough/rules.yaml:780:15\n2672 rules/marlborough/rules.yaml:781:19\n2673 rules/marlborough/rules.yaml:782:15\n2674 rules/marlborough/rules.yaml:783:15\n2675 rules/marlborough/rules.yaml:784:15\n2676 rules/marlborough/rules.yaml:785:19\n2678 rules/marlborough/rules.yaml:787:15\n2679 rules/marlborough/rules.yaml:788:15\n2680 rules/marlborough/rules.yaml:789:15\n2681 rules/marlborough/rules.yaml:790:15\n2682 rules/marlborough/rules.yaml:791:15\n2683 rules/marlborough/rules.yaml:792:19\n2685 rules/marlborough/rules.yaml:794:15\n2686 rules/marlborough/rules.yaml:795:15\n2687 rules/marlborough/rules.yaml:796:15\n2688 rules/marlborough/rules.yaml:797:15\n2697 rules/marlborough/rules.yaml:798:19\n2699 rules/marlborough/rules.yaml:800:15\n2700 rules/marlborough/rules.yaml:801:15\n2701 rules/marlborough/rules.yaml:802:15\n2707 rules/marlborough/rules.yaml:803:19\n2708 rules/marlborough/rules.yaml:804:19\n2709 rules/marlborough/rules.yaml:805:15\n2710 rules/marlborough/rules.yaml:806:15\n2711 rules/marlborough/rules.yaml:807:15\n2712 rules/marlborough/rules.yaml:808:19\n2714 rules/marlborough/rules.yaml:810:15\n2715 rules/marlborough/rules.yaml:811:19\n2716 rules/marlborough/rules.yaml:812:15\n2717 rules/marlborough/rules.yaml:813:15\n2718 rules/marlborough/rules.yaml:814:15\n2719 rules/marlborough/rules.yaml:815:15\n2720 rules/marlborough/rules.yaml:816:15\n2721 rules/marlborough/rules.yaml:817:19\n2726 rules/marlborough/rules.yaml:1034:7\n2727 rules/marlborough/rules.yaml:1035:7\n2728 rules/marlborough/rules.yaml:1036:7\n2734 rules/marlborough/rules.yaml:1037:7\n2735 rules/marlborough/rules.yaml:1038:11\n2738 rules/marlborough/rules.yaml:1039:7\n2743 rules/marlborough/rules.yaml:1008:7\n2744 rules/marlborough/rules.yaml:1009:7\n2745 rules/marlborough/rules.yaml:1010:7\n2746 rules/marlborough/rules.yaml:1011:7\n2752 rules/marlborough/rules.yaml:1014:7\n2756 rules/marlborough/rules.yaml:1015:7\n2760 rules/marlborough/rules.yaml:1016:7\n2761 rules/marlborough/rules.yaml:1017:11\n2764 rules/marlborough/rules.yaml:1018:7\n2765 rules/marlborough/rules.yaml:1019:11\n2768 rules/marlborough/rules.yaml:1020:7\n2769 rules/marlborough/rules.yaml:1021:7\n2770 rules/marlborough/rules.yaml:1022:7\n2771 rules/marlborough/rules.yaml:1024:7\n2772 rules/marlborough/rules.yaml:1025:7\n2776 rules/marlborough/rules.yaml:1076:7\n2777 rules/marlborough/rules.yaml:1077:7\n2778 rules/marlborough/rules.yaml:1078:7\n2779 rules/marlborough/rules.yaml:1079:7\n2785 rules/marlborough/rules.yaml:965:7\n2786 rules/marlborough/rules.yaml:966:7\n2789 rules/marlborough/rules.yaml:969:11\n2791 rules/marlborough/rules.yaml:971:11\n2792 rules/marlborough/rules.yaml:972:11\n2793 rules/marlborough/rules.yaml:973:11\n2794 rules/marlborough/rules.yaml:974:15\n2797 rules/marlborough/rules.yaml:977:15\n2799 rules/marlborough/rules.yaml:980:11\n2807 rules/marlborough/rules.yaml:981:11\n2808 rules/marlborough/rules.yaml:983:19\n2810 rules/marlborough/rules.yaml:986:19\n2812 rules/marlborough/rules.yaml:988:19\n2813 rules/marlborough/rules.yaml:989:23\n2815 rules/marlborough/rules.yaml:992:23\n2817 rules/marlborough/rules.yaml:995:19\n2822 rules/marlborough/rules.yaml:1049:7\n2823 rules/marlborough/rules.yaml:1050:7\n2828 rules/marlborough/rules.yaml:1051:11\n2829 rules/marlborough/rules.yaml:1052:11\n2850 rules/marlborough/rules.yaml:1053:11\n2851 rules/marlborough/rules.yaml:1054:11\n2852 rules/marlborough/rules.yaml:1055:15\n2867 rules/marlborough/rules.yaml:1056:15\n2868 rules/marlborough/rules.yaml:1057:19\n2870 rules/marlborough/rules.yaml:1059:19\n2871 rules/marlborough/rules.yaml:1060:19\n2872 rules/marlborough/rules.yaml:1061:23\n2873 rules/marlborough/rules.yaml:1062:19\n2874 rules/marlborough/rules.yaml:1063:23\n2876 rules/marlborough/rules.yaml:1065:23\n2880 rules/marlborough/rules.yaml:947:7\n2881 rules/marlborough/rules.yaml:948:7\n2882 rules/marlborough/rules.yaml:949:7\n2883 rules/marlborough/rules.yaml:951:15\n2884 rules/marlborough/rules.yaml:952:19\n2888 rules/marlborough/rules.yaml:953:23\n2891 rules/marlborough/rules.yaml:955:15\n2894 rules/marlborough/rules.yaml:957:15\n2899 rules/marlborough/rules.yaml:618:7\n2900 rules/marlborough/rules.yaml:619:7\n2903 rules/marlborough/rules.yaml:620:7\n2904 rules/marlborough/rules.yaml:621:11\n2905 rules/marlborough/rules.yaml:622:15\n2906 rules/marlborough/rules.yaml:623:7\n2907 rules/marlborough/rules.yaml:624:7\n2908 rules/marlborough/rules.yaml:625:7\n2909 rules/marlborough/rules.yaml:626:11\n2910 rules/marlborough/rules.yaml:627:11\n2911 rules/marlborough/rules.yaml:628:11\n2917 rules/marlborough/rules.yaml:629:11\n2926 rules/marlborough/rules.yaml:630:11\n2927 rules/marlborough/rules.yaml:631:15\n2928 rules/marlborough/rules.yaml:632:19\n2930 rules/marlborough/rules.yaml:634:15\n2931 rules/marlborough/rules.yaml:635:15\n2932 rules/marlborough/rules.yaml:636:19\n2934 rules/marlborough/rules.yaml:638:7\n2935 rules/marlborough/rules.yaml:639:7\n2940 rules/marlborough/rules.yaml:1274:3\n2941 rules/marlborough/rules.yaml:1274:3\n2942 rules/marlborough/rules.yaml:1274:3\n2943 rules/marlborough/rules.yaml:1274:3\n2944 rules/marlborough/rules.yaml:1274:3\n2945 rules/marlborough/rules.yaml:1274:3\n2946 rules/marlborough/rules.yaml:1274:3\n2947 rules/marlborough/rules.yaml:1274:3\n2954 rules/marlborough/rules.yaml:1274:3\n2955 rules/marlborough/rules.yaml:1274:3\n2956 rules/marlborough/rules.yaml:1274:3\n2957 rules/marlborough/rules.yaml:1274:3\n2962 rules/marlborough/rules.yaml:1274:3\n2963 rules/marlborough/rules.yaml:1274:3\n2965 rules/marlborough/rules.yaml:1274:3\n2966 rules/marlborough/rules.yaml:1274:3\n2967 rules/marlborough/rules.yaml:1274:3\n2969 rules/marlborough/rules.yaml:1274:3\n2970 rules/marlborough/rules.yaml:1274:3\n2971 rules/marlborough/rules.yaml:1274:3\n2975 rules/marlborough/rules.yaml:1141:7\n2980 rules/marlborough/rules.yaml:1142:7\n2981 rules/marlborough/rules.yaml:1143:11\n2982 rules/marlborough/rules.yaml:1144:11\n2983 rules/marlborough/rules.yaml:1145:15\n2985 rules/marlborough/rules.yaml:1148:15\n2991 rules/marlborough/rules.yaml:646:7\n2992 rules/marlborough/rules.yaml:647:7\n2993 rules/marlborough/rules.yaml:648:11\n2994 rules/marlborough/rules.yaml:649:11\n2996 rules/marlborough/rules.yaml:651:11\n3041 rules/marlborough/rules.yaml:1293:1\n3042 rules/marlborough/rules.yaml:1293:1\n3043 rules/marlborough/rules.yaml:1293:1\n3048 rules/marlborough/rules.yaml:1293:1\n3049 rules/marlborough/rules.yaml:1293:1\n3050 rules/marlborough/rules.yaml:1293:1\n3051 rules/marlborough/rules.yaml:1293:1\n3054 rules/marlborough/rules.yaml:1293:1\n3055 rules/marlborough/rules.yaml:1293:1\n3057 rules/marlborough/rules.yaml:1293:1\n3058 rules/marlborough/rules.yaml:1293:1\n3059 rules/marlborough/rules.yaml:1293:1\n3060 rules/marlborough/rules.yaml:1293:1\n3061 rules/marlborough/rules.yaml:1293:1\n3062 rules/marlborough/rules.yaml:1293:1\n3063 rules/marlborough/rules.yaml:1293:1\n3064 rules/marlborough/rules.yaml:1293:1\n3065 rules/marlborough/rules.yaml:1293:1\n3066 rules/marlborough/rules.yaml:1293:1\n3067 rules/marlborough/rules.yaml:1293:1\n3071 rules/marlborough/rules.yaml:899:7\n3072 rules/marlborough/rules.yaml:900:11\n3073 rules/marlborough/rules.yaml:901:7\n3074 rules/marlborough/rules.yaml:902:7\n3075 rules/marlborough/rules.yaml:903:7\n3080 rules/marlborough/rules.yaml:904:11\n3081 rules/marlborough/rules.yaml:905:11\n3082 rules/marlborough/rules.yaml:906:15\n3083 rules/marlborough/rules.yaml:907:11\n3084 rules/marlborough/rules.yaml:908:15\n3086 rules/marlborough/rules.yaml:910:15\n3087 rules/marlborough/rules.yaml:911:11\n3091 rules/marlborough/rules.yaml:1176:7\n3092 rules/marlborough/rules.yaml:1177:7\n3093 rules/marlborough/rules.yaml:1178:11\n3094 rules/marlborough/rules.yaml:1179:7\n3099 rules/marlborough/rules.yaml:1180:7\n3105 rules/marlborough/rules.yaml:1181:7\n3106 rules/marlborough/rules.yaml:1182:7\n3110 rules/marlborough/rules.yaml:1183:11\n3111 rules/marlborough/rules.yaml:1184:7\n3112 rules/marlborough/rules.yaml:1185:7\n3113 rules/marlborough/rules.yaml:1186:11\n3114 rules/marlborough/rules.yaml:1187:7\n3120 rules/marlborough/rules.yaml:1188:7\n3121 rules/marlborough/rules.yaml:1189:7\n3122 rules/marlborough/rules.yaml:1191:7\n3123 rules/marlborough/rules.yaml:1193:15\n3125 rules/marlborough/rules.yaml:1195:15\n3127 rules/marlborough/rules.yaml:1197:15\n3129 rules/marlborough/rules.yaml:1199:15\n3130 rules/marlborough/rules.yaml:1200:15\n3132 rules/marlborough/rules.yaml:1202:15\n3133 rules/marlborough/rules.yaml:1203:15\n3134 rules/marlborough/rules.yaml:1204:15\n3135 rules/marlborough/rules.yaml:1205:19\n3136 rules/marlborough/rules.yaml:1206:19\n3137 rules/marlborough/rules.yaml:1207:15\n3142 rules/marlborough/rules.yaml:1220:7\n3143 rules/marlborough/rules.yaml:1221:11\n3144 rules/marlborough/rules.yaml:1222:11\n3153 rules/marlborough/rules.yaml:1223:15\n3154 rules/marlborough/rules.yaml:1224:15\n3155 rules/marlborough/rules.yaml:1225:19\n3157 rules/marlborough/rules.yaml:1226:19\n3161 rules/marlborough/rules.yaml:529:7\n3162 rules/marlborough/rules.yaml:530:7\n3163 rules/marlborough/rules.yaml:531:11\n3164 rules/marlborough/rules.yaml:532:7\n3165 rules/marlborough/rules.yaml:534:11\n3166 rules/marlborough/rules.yaml:535:7\n3167 rules/marlborough/rules.yaml:536:11\n3168 rules/marlborough/rules.yaml:537:15\n3169 rules/marlborough/rules.yaml:538:7\n3170 rules/marlborough/rules.yaml:539:7\n3171 rules/marlborough/rules.yaml:540:11\n3172 rules/marlborough/rules.yaml:541:7\n3173 rules/marlborough/rules.yaml:542:7\n3174 rules/marlborough/rules.yaml:543:7\n3175 rules/marlborough/rules.yaml:544:7\n3184 rules/marlborough/rules.yaml:545:7\n3185 rules/marlborough/rules.yaml:547:11\n3186 rules/marlborough/rules.yaml:548:15\n3187 rules/marlborough/rules.yaml:549:11\n3188 rules/marlborough/rules.yaml:550:7\n3189 rules/marlborough/rules.yaml:551:7\n3190 rules/marlborough/rules.yaml:552:11\n3196 rules/marlborough/rules.yaml:843:7\n3202 rules/marlborough/rules.yaml:844:7\n3203 rules/marlborough/rules.yaml:845:7\n3204 rules/marlborough/rules.yaml:846:11\n3213 rules/marlborough/rules.yaml:847:7\n3214 rules/marlborough/rules.yaml:848:7\n3215 rules/marlborough/rules.yaml:849:11\n3216 rules/marlborough/rules.yaml:851:11\n3217 rules/marlborough/rules.yaml:852:7\n3218 rules/marlborough/rules.yaml:853:7\n3219 rules/marlborough/rules.yaml:854:7\n3220 rules/marlborough/rules.yaml:855:7\n3226 rules/marlborough/rules.yaml:856:7\n3227 rules/marlborough/rules.yaml:857:7\n3228 rules/marlborough/rules.yaml:858:11\n3229 rules/marlborough/rules.yaml:860:7\n3240 rules/marlborough/rules.yaml:861:7\n3241 rules/marlborough/rules.yaml:862:7\n3242 rules/marlborough/rules.yaml:863:11\n3243 rules/marlborough/rules.yaml:864:7\n3244 rules/marlborough/rules.yaml:865:7\n3245 rules/marlborough/rules.yaml:866:11\n3246 rules/marlborough/rules.yaml:867:15\n3250 rules/marlborough/rules.yaml:871:7\n3251 rules/marlborough/rules.yaml:872:11\n3252 rules/marlborough/rules.yaml:874:11\n3253 rules/marlborough/rules.yaml:875:15\n3254 rules/marlborough/rules.yaml:876:15\n3255 rules/marlborough/rules.yaml:877:19\n3256 rules/marlborough/rules.yaml:878:19\n3257 rules/marlborough/rules.yaml:879:7\n3262 rules/marlborough/rules.yaml:880:7\n3263 rules/marlborough/rules.yaml:881:11\n3264 rules/marlborough/rules.yaml:882:7\n3265 rules/marlborough/rules.yaml:883:7\n3266 rules/marlborough/rules.yaml:884:11\n3267 rules/marlborough/rules.yaml:885:7\n3268 rules/marlborough/rules.yaml:886:7\n3269 rules/marlborough/rules.yaml:887:11\n3270 rules/marlborough/rules.yaml:888:11\n3271 rules/marlborough/rules.yaml:889:11\n3272 rules/marlborough/rules.yaml:890:11\n3278 rules/marlborough/rules.yaml:499:7\n3279 rules/marlborough/rules.yaml:500:7\n3280 rules/marlborough/rules.yaml:501:7\n3285 rules/marlborough/rules.yaml:502:11\n3286 rules/marlborough/rules.yaml:503:11\n3287 rules/marlborough/rules.yaml:504:11\n3288 rules/marlborough/rules.yaml:505:11\n3289 rules/marlborough/rules.yaml:506:11\n3290 rules/marlborough/rules.yaml:507:7\n3291 rules/marlborough/rules.yaml:508:11\n3296 rules/marlborough/rules.yaml:1092:7\n3297 rules/marlborough/rules.yaml:1093:7\n3298 rules/marlborough/rules.yaml:1094:11\n3299 rules/marlborough/rules.yaml:1095:11\n3306 rules/marlborough/rules.yaml:1096:15\n3307 rules/marlborough/rules.yaml:1097:15\n3315 rules/marlborough/rules.yaml:1098:15\n3330 rules/marlborough/rules.yaml:1099:15\n3331 rules/marlborough/rules.yaml:1100:15\n3332 rules/marlborough/rules.yaml:1101:19\n3333 rules/marlborough/rules.yaml:1102:19\n3334 rules/marlborough/rules.yaml:1103:23\n3338 rules/marlborough/rules.yaml:1104:23\n3339 rules/marlborough/rules.yaml:1106:19\n3340 rules/marlborough/rules.yaml:1107:23\n3341 rules/marlborough/rules.yaml:1108:23\n3345 rules/marlborough/flow.yaml:79:7\n3346 rules/marlborough/flow.yaml:80:11\n3350 rules/marlborough/flow.yaml:61:7\n3354 rules/marlborough/flow.yaml:49:7\n3355 rules/marlborough/flow.yaml:50:11\n3356 rules/marlborough/flow.yaml:51:15\n3360 rules/marlborough/flow.yaml:55:7\n3361 rules/marlborough/flow.yaml:56:11\n3362 rules/marlborough/flow.yaml:57:15\n3366 rules/marlborough/rules.yaml:580:7\n3372 rules/marlborough/rules.yaml:581:7\n3373 rules/marlborough/rules.yaml:582:11\n3374 rules/marlborough/rules.yaml:583:7\n3375 rules/marlborough/rules.yaml:584:7\n3390 rules/marlborough/rules.yaml:563:7\n3393 rules/marlborough/rules.yaml:564:11\n3394 rules/marlborough/rules.yaml:565:7\n3406 rules/marlborough/rules.yaml:566:7\n3407 rules/marlborough/rules.yaml:567:11\n3408 rules/marlborough/rules.yaml:568:7\n3426 rules/marlborough/rules.yaml:569:7\n3427 rules/marlborough/rules.yaml:570:11\n3429 rules/marlborough/rules.yaml:571:7\n3430 rules/marlborough/rules.yaml:572:11\n3431 rules/marlborough/rules.yaml:573:11\n3477 rules/marlborough/rules.yaml:662:7\n3478 rules/marlborough/rules.yaml:663:7\n3481 rules/marlborough/rules.yaml:664:7\n3482 rules/marlborough/rules.yaml:665:11\n3484 rules/marlborough/rules.yaml:666:7\n3485 rules/marlborough/rules.yaml:667:11\n3487 rules/marlborough/rules.yaml:668:7\n3488 rules/marlborough/rules.yaml:669:7\n3489 rules/marlborough/rules.yaml:670:7\n3490 rules/marlborough/rules.yaml:671:7\n3495 rules/marlborough/rules.yaml:672:11\n3496 rules/marlborough/rules.yaml:673:11\n3524 rules/marlborough/rules.yaml:676:11\n3525 rules/marlborough/rules.yaml:677:11\n3526 rules/marlborough/rules.yaml:678:11\n3527 rules/marlborough/rules.yaml:680:19\n3528 rules/marlborough/rules.yaml:681:19\n3538 rules/marlborough/rules.yaml:687:19\n3541 rules/marlborough/rules.yaml:683:19\n3545 rules/marlborough/rules.yaml:685:19\n3554 rules/marlborough/rules.yaml:689:11\n3555 rules/marlborough/rules.yaml:690:11\n3565 rules/marlborough/rules.yaml:691:15\n3588 rules/marlborough/rules.yaml:694:15\n3589 rules/marlborough/rules.yaml:695:15\n3595 rules/marlborough/rules.yaml:697:15\n3607 rules/marlborough/rules.yaml:698:15\n3608 rules/marlborough/rules.yaml:699:15\n3625 rules/marlborough/rules.yaml:700:15\n3626 rules/marlborough/rules.yaml:701:15\n3632 rules/marlborough/rules.yaml:703:15\n3644 rules/marlborough/rules.yaml:704:15\n3645 rules/marlborough/rules.yaml:705:15\n3662 rules/marlborough/rules.yaml:706:15\n3663 rules/marlborough/rules.yaml:707:15\n3666 rules/marlborough/rules.yaml:708:11\n3667 rules/marlborough/rules.yaml:709:11\n3668 rules/marlborough/rules.yaml:710:11\n3669 rules/marlborough/rules.yaml:711:11\n3670 rules/marlborough/rules.yaml:712:11\n3671 rules/marlborough/rules.yaml:713:11\n3672 rules/marlborough/rules.yaml:714:11\n3683 rules/marlborough/rules.yaml:716:19\n3690 rules/marlborough/rules.yaml:717:19\n3697 rules/marlborough/rules.yaml:718:23\n3698 rules/marlborough/rules.yaml:719:23\n3702 rules/marlborough/rules.yaml:721:19\n3707 rules/marlborough/rules.yaml:726:23\n3710 rules/marlborough/rules.yaml:722:23\n3714 rules/marlborough/rules.yaml:724:23\n3718 rules/marlborough/rules.yaml:728:19\n3719 rules/marlborough/rules.yaml:729:19\n3732 rules/marlborough/rules.yaml:730:19\n3735 rules/marlborough/rules.yaml:733:23\n3738 rules/marlborough/rules.yaml:731:23\n3742 rules/marlborough/rules.yaml:735:19\n3749 rules/marlborough/rules.yaml:736:19\n3756 rules/marlborough/rules.yaml:737:19\n3767 rules/marlborough/rules.yaml:738:23\n3771 rules/marlborough/rules.yaml:740:19\n3814 rules/marlborough/rules.yaml:1253:3\n3819 rules/marlborough/rules.yaml:1253:3\n3822 rules/marlborough/rules.yaml:1253:3\n3823 rules/marlborough/rules.yaml:1253:3\n3824 rules/marlborough/rules.yaml:1253:3\n3825 rules/marlborough/rules.yaml:1253:3\n3826 rules/marlborough/rules.yaml:1253:3\n3827 rules/marlborough/rules.yaml:1253:3\n3840 rules/marlborough/rules.yaml:1253:3\n3841 rules/marlborough/rules.yaml:1253:3\n3853 rules/marlborough/rules.yaml:1253:3\n3859 rules/marlborough/rules.yaml:1253:3\n3872 rules/marlborough/rules.yaml:1253:3\n3873 rules/marlborough/rules.yaml:1253:3\n3895 rules/marlborough/rules.yaml:1253:3\n3935 rules/marlborough/rules.yaml:1253:3\n3936 rules/marlborough/rules.yaml:1253:3\n3938 rules/marlborough/rules.yaml:1253:3\n3939 rules/marlborough/rules.yaml:1253:3\n3943 rules/marlborough/rules.yaml:1253:3\n3984 rules/marlborough/rules.yaml:751:7\n3985 rules/marlborough/rules.yaml:752:7\n3986 rules/marlborough/rules.yaml:753:7\n3991 rules/marlborough/rules.yaml:754:7\n3992 rules/marlborough/rules.yaml:755:7\n3993 rules/marlborough/rules.yaml:756:7\n3994 rules/marlborough/rules.yaml:757:7\n3995 rules/marlborough/rules.yaml:758:11\n3996 rules/marlborough/rules.yaml:759:7\n3997 rules/marlborough/rules.yaml:760:7\n3998 rules/marlborough/rules.yaml:761:7\n4006 rules/marlborough/rules.yaml:762:7\n4014 rules/marlborough/rules.yaml:763:7\n4015 rules/marlborough/rules.yaml:764:7\n4016 rules/marlborough/rules.yaml:765:7\n4017 rules/marlborough/rules.yaml:766:7\n4018 rules/marlborough/rules.yaml:767:7\n4019 rules/marlborough/rules.yaml:768:7\n4020 rules/marlborough/rules.yaml:769:7\n4066 rules/marlborough/rules.yaml:770:7\n4067 rules/marlborough/rules.yaml:771:7\n4068 rules/marlborough/rules.yaml:772:7\n4069 rules/marlborough/rules.yaml:773:7\n4096 rules/marlborough/rules.yaml:774:7\n4148 rules/marlborough/rules.yaml:775:7\n4149 rules/marlborough/rules.yaml:776:11\n4176 rules/marlborough/rules.yaml:777:7\n4177 rules/marlborough/rules.yaml:778:7\n4188 rules/marlborough/rules.yaml:780:15\n4189 rules/marlborough/rules.yaml:781:19\n4190 rules/marlborough/rules.yaml:782:15\n4197 rules/marlborough/rules.yaml:783:15\n4204 rules/marlborough/rules.yaml:784:15\n4205 rules/marlborough/rules.yaml:785:19\n4208 rules/marlborough/rules.yaml:787:15\n4218 rules/marlborough/rules.yaml:788:15\n4225 rules/marlborough/rules.yaml:789:15\n4232 rules/marlborough/rules.yaml:790:15\n4239 rules/marlborough/rules.yaml:791:15\n4240 rules/marlborough/rules.yaml:792:19\n4243 rules/marlborough/rules.yaml:794:15\n4244 rules/marlborough/rules.yaml:795:15\n4251 rules/marlborough/rules.yaml:796:15\n4258 rules/marlborough/rules.yaml:797:15\n4264 rules/marlborough/rules.yaml:798:19\n4267 rules/marlborough/rules.yaml:800:15\n4274 rules/marlborough/rules.yaml:801:15\n4281 rules/marlborough/rules.yaml:802:15\n4284 rules/marlborough/rules.yaml:803:19\n4285 rules/marlborough/rules.yaml:804:19\n4286 rules/marlborough/rules.yaml:805:15\n4293 rules/marlborough/rules.yaml:806:15\n4300 rules/marlborough/rules.yaml:807:15\n4301 rules/marlborough/rules.yaml:808:19\n4304 rules/marlborough/rules.yaml:810:15\n4305 rules/marlborough/rules.yaml:811:19\n4306 rules/marlborough/rules.yaml:812:15\n4307 rules/marlborough/rules.yaml:813:15\n4308 rules/marlborough/rules.yaml:814:15\n4315 rules/marlborough/rules.yaml:815:15\n4322 rules/marlborough/rules.yaml:816:15\n4323 rules/marlborough/rules.yaml:817:19\n4340 rules/marlborough/rules.yaml:1034:7\n4341 rules/marlborough/rules.yaml:1035:7\n4342 rules/marlborough/rules.yaml:1036:7\n4366 rules/marlborough/rules.yaml:1037:7\n4367 rules/marlborough/rules.yaml:1038:11\n4370 rules/marlborough/rules.yaml:1039:7\n4371 rules/marlborough/rules.yaml:1040:7\n4405 rules/marlborough/rules.yaml:1008:7\n4406 rules/marlborough/rules.yaml:1009:7\n4407 rules/marlborough/rules.yaml:1010:7\n4408 rules/marlborough/rules.yaml:1011:7\n4438 rules/marlborough/rules.yaml:1014:7\n4439 rules/marlborough/rules.yaml:1015:7\n4440 rules/marlborough/rules.yaml:1016:7\n4441 rules/marlborough/rules.yaml:1017:11\n4444 rules/marlborough/rules.yaml:1018:7\n4445 rules/marlborough/rules.yaml:1019:11\n4448 rules/marlborough/rules.yaml:1020:7\n4449 rules/marlborough/rules.yaml:1021:7\n4450 rules/marlborough/rules.yaml:1022:7\n4451 rules/marlborough/rules.yaml:1023:7\n4452 rules/marlborough/rules.yaml:1024:7\n4453 rules/marlborough/rules.yaml:1025:7\n4481 rules/marlborough/rules.yaml:1076:7\n4490 rules/marlborough/rules.yaml:1077:7\n4491 rules/marlborough/rules.yaml:1078:7\n4498 rules/marlborough/rules.yaml:1079:7\n4524 rules/marlborough/rules.yaml:965:7\n4525 rules/marlborough/rules.yaml:966:7\n4526 rules/marlborough/rules.yaml:967:11\n4535 rules/marlborough/rules.yaml:969:11\n4539 rules/marlborough/rules.yaml:971:11\n4540 rules/marlborough/rules.yaml:972:11\n4551 rules/marlborough/rules.yaml:973:11\n4552 rules/marlborough/rules.yaml:974:15\n4554 rules/marlborough/rules.yaml:975:15\n4556 rules/marlborough/rules.yaml:977:15\n4557 rules/marlborough/rules.yaml:978:15\n4563 rules/marlborough/rules.yaml:980:11\n4582 rules/marlborough/rules.yaml:981:11\n4585 rules/marlborough/rules.yaml:985:19\n4586 rules/marlborough/rules.yaml:986:19\n4589 rules/marlborough/rules.yaml:988:19\n4590 rules/marlborough/rules.yaml:989:23\n4591 rules/marlborough/rules.yaml:990:23\n4593 rules/marlborough/rules.yaml:992:23\n4594 rules/marlborough/rules.yaml:993:23\n4597 rules/marlborough/rules.yaml:995:19\n4598 rules/marlborough/rules.yaml:996:19\n4601 rules/marlborough/rules.yaml:983:19\n4624 rules/marlborough/rules.yaml:1049:7\n4625 rules/marlborough/rules.yaml:1050:7\n4639 rules/marlborough/rules.yaml:1051:11\n4640 rules/marlborough/rules.yaml:1052:11\n4659 rules/marlborough/rules.yaml:1053:11\n4660 rules/marlborough/rules.yaml:1054:11\n4669 rules/marlborough/rules.yaml:1055:15\n4694 rules/marlborough/rules.yaml:1056:15\n4695 rules/marlborough/rules.yaml:1057:19\n4701 rules/marlborough/rules.yaml:1059:19\n4702 rules/marlborough/rules.yaml:1060:19\n4710 rules/marlborough/rules.yaml:1061:23\n4720 rules/marlborough/rules.yaml:1062:19\n4725 rules/marlborough/rules.yaml:1063:23\n4730 rules/marlborough/rules.yaml:1065:23\n4747 rules/marlborough/rules.yaml:947:7\n4748 rules/marlborough/rules.yaml:948:7\n4759 rules/marlborough/rules.yaml:949:7\n4760 rules/marlborough/rules.yaml:951:15\n4761 rules/marlborough/rules.yaml:952:19\n4765 rules/marlborough/rules.yaml:953:23\n4768 rules/marlborough/rules.yaml:955:15\n4771 rules/marlborough/rules.yaml:957:15\n4773 rules/marlborough/rules.yaml:958:7\n4796 rules/marlborough/rules.yaml:618:7\n4797 rules/marlborough/rules.yaml:619:7\n4800 rules/marlborough/rules.yaml:620:7\n4801 rules/marlborough/rules.yaml:621:11\n4802 rules/marlborough/rules.yaml:622:15\n4803 rules/marlborough/rules.yaml:623:7\n4804 rules/marlborough/rules.yaml:624:7\n4805 rules/marlborough/rules.yaml:625:7\n4810 rules/marlborough/rules.yaml:626:11\n4811 rules/marlborough/rules.yaml:627:11\n4812 rules/marlborough/rules.yaml:628:11\n4818 rules/marlborough/rules.yaml:629:11\n4827 rules/marlborough/rules.yaml:630:11\n4828 rules/marlborough/rules.yaml:631:15\n4829 rules/marlborough/rules.yaml:632:19\n4837 rules/marlborough/rules.yaml:634:15\n4850 rules/marlborough/rules.yaml:635:15\n4851 rules/marlborough/rules.yaml:636:19\n4853 rules/marlborough/rules.yaml:637:15\n4856 rules/marlborough/rules.yaml:638:7\n4857 rules/marlborough/rules.yaml:639:7\n4887 rules/marlborough/rules.yaml:1274:3\n4892 rules/marlborough/rules.yaml:1274:3\n4895 rules/marlborough/rules.yaml:1274:3\n4896 rules/marlborough/rules.yaml:1274:3\n4897 rules/marlborough/rules.yaml:1274:3\n4898 rules/marlborough/rules.yaml:1274:3\n4899 rules/marlborough/rules.yaml:1274:3\n4900 rules/marlborough/rules.yaml:1274:3\n4913 rules/marlborough/rules.yaml:1274:3\n4914 rules/marlborough/rules.yaml:1274:3\n4926 rules/marlborough/rules.yaml:1274:3\n4932 rules/marlborough/rules.yaml:1274:3\n4937 rules/marlborough/rules.yaml:1274:3\n4938 rules/marlborough/rules.yaml:1274:3\n4960 rules/marlborough/rules.yaml:1274:3\n5000 rules/marlborough/rules.yaml:1274:3\n5001 rules/marlborough/rules.yaml:1274:3\n5003 rules/marlborough/rules.yaml:1274:3\n5004 rules/marlborough/rules.yaml:1274:3\n5008 rules/marlborough/rules.yaml:1274:3\n5026 rules/marlborough/rules.yaml:1141:7\n5031 rules/marlborough/rules.yaml:1142:7\n5039 rules/marlborough/rules.yaml:1143:11\n5045 rules/marlborough/rules.yaml:1144:11\n5046 rules/marlborough/rules.yaml:1145:15\n5047 rules/marlborough/rules.yaml:1146:15\n5049 rules/marlborough/rules.yaml:1148:15\n5072 rules/marlborough/rules.yaml:646:7\n5073 rules/marlborough/rules.yaml:647:7\n5076 rules/marlborough/rules.yaml:651:11\n5084 rules/marlborough/rules.yaml:648:11\n5090 rules/marlborough/rules.yaml:649:11\n5118 rules/marlborough/rules.yaml:1293:1\n5119 rules/marlborough/rules.yaml:1293:1\n5120 rules/marlborough/rules.yaml:1293:1\n5131 rules/marlborough/rules.yaml:1293:1\n5132 rules/marlborough/rules.yaml:1293:1\n5144 rules/marlborough/rules.yaml:1293:1\n5163 rules/marlborough/rules.yaml:1293:1\n5197 rules/marlborough/rules.yaml:1293:1\n5198 rules/marlborough/rules.yaml:1293:1\n5204 rules/marlborough/rules.yaml:1293:1\n5205 rules/marlborough/rules.yaml:1293:1\n5206 rules/marlborough/rules.yaml:1293:1\n5207 rules/marlborough/rules.yaml:1293:1\n5208 rules/marlborough/rules.yaml:1293:1\n5209 rules/marlborough/rules.yaml:1293:1\n5220 rules/marlborough/rules.yaml:1293:1\n5243 rules/marlborough/rules.yaml:1293:1\n5286 rules/marlborough/rules.yaml:1293:1\n5287 rules/marlborough/rules.yaml:1293:1\n5288 rules/marlborough/rules.yaml:1293:1\n5292 rules/marlborough/rules.yaml:1293:1\n5293 rules/marlborough/rules.yaml:1293:1\n5294 rules/marlborough/rules.yaml:1293:1\n5295 rules/marlborough/rules.yaml:1293:1\n5313 rules/marlborough/rules.yaml:899:7\n5314 rules/marlborough/rules.yaml:900:11\n5315 rules/marlborough/rules.yaml:901:7\n5316 rules/marlborough/rules.yaml:902:7\n5317 rules/marlborough/rules.yaml:903:7\n5328 rules/marlborough/rules.yaml:904:11\n5335 rules/marlborough/rules.yaml:905:11\n5340 rules/marlborough/rules.yaml:906:15\n5347 rules/marlborough/rules.yaml:907:11\n5348 rules/marlborough/rules.yaml:908:15\n5350 rules/marlborough/rules.yaml:910:15\n5351 rules/marlborough/rules.yaml:911:11\n5374 rules/marlborough/rules.yaml:1176:7\n5375 rules/marlborough/rules.yaml:1177:7\n5376 rules/marlborough/rules.yaml:1178:11\n5377 rules/marlborough/rules.yaml:1179:7\n5382 rules/marlborough/rules.yaml:1180:7\n5386 rules/marlborough/rules.yaml:1181:7\n5387 rules/marlborough/rules.yaml:1182:7\n5394 rules/marlborough/rules.yaml:1183:11\n5395 rules/marlborough/rules.yaml:1184:7\n5406 rules/marlborough/rules.yaml:1185:7\n5407 rules/marlborough/rules.yaml:1186:11\n5408 rules/marlborough/rules.yaml:1187:7\n5409 rules/marlborough/rules.yaml:1188:7\n5410 rules/marlborough/rules.yaml:1189:7\n5411 rules/marlborough/rules.yaml:1190:7\n5412 rules/marlborough/rules.yaml:1191:7\n5413 rules/marlborough/rules.yaml:1193:15\n5418 rules/marlborough/rules.yaml:1197:15\n5425 rules/marlborough/rules.yaml:1195:15\n5429 rules/marlborough/rules.yaml:1199:15\n5430 rules/marlborough/rules.yaml:1200:15\n5434 rules/marlborough/rules.yaml:1202:15\n5435 rules/marlborough/rules.yaml:1203:15\n5436 rules/marlborough/rules.yaml:1204:15\n5444 rules/marlborough/rules.yaml:1205:19\n5450 rules/marlborough/rules.yaml:1206:19\n5453 rules/marlborough/rules.yaml:1207:15\n5495 rules/marlborough/rules.yaml:1220:7\n5506 rules/marlborough/rules.yaml:1221:11\n5507 rules/marlborough/rules.yaml:1222:11\n5518 rules/marlborough/rules.yaml:1223:15\n5526 rules/marlborough/rules.yaml:1224:15\n5527 rules/marlborough/rules.yaml:1225:19\n5529 rules/marlborough/rules.yaml:1226:19\n5530 rules/marlborough/rules.yaml:1227:19\n5554 rules/marlborough/rules.yaml:529:7\n5555 rules/marlborough/rules.yaml:530:7\n5556 rules/marlborough/rules.yaml:531:11\n5557 rules/marlborough/rules.yaml:532:7\n5558 rules/marlborough/rules.yaml:533:11\n5559 rules/marlborough/rules.yaml:534:11\n5560 rules/marlborough/rules.yaml:535:7\n5561 rules/marlborough/rules.yaml:536:11\n5562 rules/marlborough/rules.yaml:537:15\n5563 rules/marlborough/rules.yaml:538:7\n5564 rules/marlborough/rules.yaml:539:7\n5565 rules/marlborough/rules.yaml:540:11\n5566 rules/marlborough/rules.yaml:541:7\n5567 rules/marlborough/rules.yaml:542:7\n5568 rules/marlborough/rules.yaml:543:7\n5569 rules/marlborough/rules.yaml:544:7\n5578 rules/marlborough/rules.yaml:545:7\n5579 rules/marlborough/rules.yaml:546:11\n5580 rules/marlborough/rules.yaml:547:11\n5581 rules/marlborough/rules.yaml:548:15\n5582 rules/marlborough/rules.yaml:549:11\n5583 rules/marlborough/rules.yaml:550:7\n5596 rules/marlborough/rules.yaml:551:7\n5597 rules/marlborough/rules.yaml:552:11\n5599 rules/marlborough/rules.yaml:553:7\n5626 rules/marlborough/rules.yaml:843:7\n5632 rules/marlborough/rules.yaml:844:7\n5633 rules/marlborough/rules.yaml:845:7\n5634 rules/marlborough/rules.yaml:846:11\n5646 rules/marlborough/rules.yaml:847:7\n5663 rules/marlborough/rules.yaml:848:7\n5664 rules/marlborough/rules.yaml:849:11\n5665 rules/marlborough/rules.yaml:850:11\n5666 rules/marlborough/rules.yaml:851:11\n5667 rules/marlborough/rules.yaml:852:7\n5668 rules/marlborough/rules.yaml:853:7\n5669 rules/marlborough/rules.yaml:854:7\n5670 rules/marlborough/rules.yaml:855:7\n5676 rules/marlborough/rules.yaml:856:7\n5694 rules/marlborough/rules.yaml:857:7\n5695 rules/marlborough/rules.yaml:858:11\n5696 rules/marlborough/rules.yaml:859:11\n5697 rules/marlborough/rules.yaml:860:7\n5708 rules/marlborough/rules.yaml:861:7\n5726 rules/marlborough/rules.yaml:862:7\n5727 rules/marlborough/rules.yaml:863:11\n5728 rules/marlborough/rules.yaml:864:7\n5729 rules/marlborough/rules.yaml:865:7\n5730 rules/marlborough/rules.yaml:866:11\n5731 rules/marlborough/rules.yaml:867:15\n5733 rules/marlborough/rules.yaml:868:11\n5735 rules/marlborough/rules.yaml:870:11\n5736 rules/marlborough/rules.yaml:871:7\n5741 rules/marlborough/rules.yaml:872:11\n5742 rules/marlborough/rules.yaml:873:11\n5743 rules/marlborough/rules.yaml:874:11\n5748 rules/marlborough/rules.yaml:875:15\n5749 rules/marlborough/rules.yaml:876:15\n5757 rules/marlborough/rules.yaml:877:19\n5765 rules/marlborough/rules.yaml:878:19\n5768 rules/marlborough/rules.yaml:879:7\n5773 rules/marlborough/rules.yaml:880:7\n5774 rules/marlborough/rules.yaml:881:11\n5775 rules/marlborough/rules.yaml:882:7\n5776 rules/marlborough/rules.yaml:883:7\n5777 rules/marlborough/rules.yaml:884:11\n5778 rules/marlborough/rules.yaml:885:7\n5791 rules/marlborough/rules.yaml:886:7\n5796 rules/marlborough/rules.yaml:887:11\n5797 rules/marlborough/rules.yaml:888:11\n5803 rules/marlborough/rules.yaml:889:11\n5804 rules/marlborough/rules.yaml:890:11\n5842 rules/marlborough/rules.yaml:499:7\n5843 rules/marlborough/rules.yaml:500:7\n5844 rules/marlborough/rules.yaml:501:7\n5855 rules/marlborough/rules.yaml:502:11\n5856 rules/marlborough/rules.yaml:503:11\n5874 rules/marlborough/rules.yaml:504:11\n5875 rules/marlborough/rules.yaml:505:11\n5876 rules/marlborough/rules.yaml:506:11\n5880 rules/marlborough/rules.yaml:507:7\n5881 rules/marlborough/rules.yaml:508:11\n5905 rules/marlborough/rules.yaml:1092:7\n5906 rules/marlborough/rules.yaml:1093:7\n5917 rules/marlborough/rules.yaml:1094:11\n5918 rules/marlborough/rules.yaml:1095:11\n5930 rules/marlborough/rules.yaml:1096:15\n5931 rules/marlborough/rules.yaml:1097:15\n5939 rules/marlborough/rules.yaml:1098:15\n5954 rules/marlborough/rules.yaml:1099:15\n5955 rules/marlborough/rules.yaml:1100:15\n5964 rules/marlborough/rules.yaml:1101:19\n5991 rules/marlborough/rules.yaml:1102:19\n5992 rules/marlborough/rules.yaml:1103:23\n5996 rules/marlborough/rules.yaml:1104:23\n5997 rules/marlborough/rules.yaml:1105:23\n5998 rules/marlborough/rules.yaml:1106:19\n5999 rules/marlborough/rules.yaml:1107:23\n6000 rules/marlborough/rules.yaml:1108:23\n6001 rules/marlborough/rules.yaml:1109:23\n6019 rules/marlborough/flow.yaml:79:7\n6024 rules/marlborough/flow.yaml:80:11\n6039 rules/marlborough/flow.yaml:61:7\n6058 rules/marlborough/flow.yaml:49:7\n6065 rules/marlborough/flow.yaml:50:11\n6079 rules/marlborough/flow.yaml:51:15\n6097 rules/marlborough/flow.yaml:55:7\n6102 rules/marlborough/flow.yaml:56:11\n6116 rules/marlborough/flow.yaml:57:15\n6132 rules/marlborough/rules.yaml:580:7\n6138 rules/marlborough/rules.yaml:581:7\n6139 rules/marlborough/rules.yaml:582:11\n6140 rules/marlborough/rules.yaml:583:7\n6151 rules/marlborough/rules.yaml:584:7\n6152 rules/marlborough/rules.yaml:585:7"
