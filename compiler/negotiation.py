@@ -186,7 +186,7 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                     "negotiation",
                     f"good {name!r} takes one of a list but does not say of what",
                     doc.key_pos(gpath),
-                    "add item: <type> (an entity type, or player)",
+                    "add item: <type> (an entity type, card or player)",
                 )
                 continue
             t = b.type_of(game, good["item"], doc, (*gpath, "item"))
