@@ -9,7 +9,6 @@ from pathlib import Path
 
 import yaml
 from compile_helpers import game_tables
-
 from rulecraft.runtime import Game, resolve
 
 RULES = Path(__file__).resolve().parent.parent / "rules" / "marlborough"
@@ -80,3 +79,27 @@ def test_random_games_with_every_optional_rule_and_phase_finish() -> None:
     assert "Random event" in text
     assert "Battle Matrix" in text
     assert "Diplomacy Table" in text or "declares war" in text
+
+
+def test_no_leak_in_diplomacy_espionage_negotiation_and_the_optional_rules() -> None:
+    """The twin-state check (tests/leak_helpers.py) along random games with every optional
+    rule and phase on, after every decision from the Provisioning Phase on (diplomacy with
+    hidden markers, espionage reveals, offers) and every twentieth before it."""
+    from leak_helpers import differences
+
+    spec, _ = resolve("marlborough/blenheim")
+    spec = spec.with_constants(**ALL_ON)
+    for seed in (1,):
+        g = Game.new(spec, None, seed)
+        rng = random.Random(seed)
+        step = 0
+        late = False
+        while not g.finished:
+            late = late or any("Balance of Power:" in line for line in g.log_for(None)[-5:])
+            if late or step % 20 == 0:
+                for viewer in [*range(len(spec.seats)), None]:
+                    assert differences(spec, g.raw, viewer, rng) == [], (seed, step, viewer)
+            pend = g.pending()
+            d = pend[rng.randrange(len(pend))]
+            g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+            step += 1
