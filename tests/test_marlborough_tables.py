@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from compile_helpers import SHARED, game_tables, rules_index
-from rulecraft.compiler.tables import GAP, TableGap
+from rulecraft.compiler.tables import TableGap
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEX = rules_index("marlborough")
