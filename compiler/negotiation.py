@@ -186,11 +186,12 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                     "negotiation",
                     f"good {name!r} takes one of a list but does not say of what",
                     doc.key_pos(gpath),
-                    "add item: <type> (an entity type, or player)",
+                    "add item: <type> (an entity type, card or player)",
                 )
                 continue
             t = b.type_of(game, good["item"], doc, (*gpath, "item"))
-            ref = "player" if t == ir.PLAYER else t.name
+            # the kind of ids an offer names the item by (spec.ids): players, cards, records
+            ref = "player" if t == ir.PLAYER else "card" if t == ir.CARD else t.name
             source = b.expression(doc, (*gpath, "from"), f"list of good {name!r}")
             if source is None:
                 continue

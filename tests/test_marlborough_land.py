@@ -33,7 +33,10 @@ def test_combat_units_and_leaders_2_32_to_2_33(game: Game) -> None:
     Rules: MARL-2.33-01, MARL-2.33-02, MARL-2.33-03, MARL-2.33-04, MARL-2.32-01, MARL-2.4-04"""
     units = _records(game, "unit")
     kinds = {u["kind"] for u in units}
-    assert kinds == {"leader", "field_army", "siege_army", "free_corps", "garrison"}
+    assert kinds == {
+        *("leader", "field_army", "siege_army", "free_corps", "garrison"),
+        *("battle_fleet", "frigate_fleet"),  # 21.0
+    }
     for u in units:
         assert u["strength"] >= 1, u["id"]
         if u["kind"] == "garrison":
@@ -41,7 +44,7 @@ def test_combat_units_and_leaders_2_32_to_2_33(game: Game) -> None:
         elif u["kind"] == "leader":
             assert u["leads"] in ("general", "admiral", "engineer") and u["leadership"] >= 1, u["id"]
             assert u["march"] > 0 and not u["two_sided"], u["id"]
-        else:
+        elif u["kind"] in ("field_army", "siege_army", "free_corps"):
             assert u["two_sided"] and not u["defends_only"] and u["march"] > 0, u["id"]
             assert u["veteran_strength"] > u["strength"], u["id"]
     vauban = next(u for u in units if u["id"] == "vauban")
@@ -99,6 +102,11 @@ def test_a_turn_is_a_year_and_its_phases_in_order_2_5_3_1() -> None:
     g = Game.new(spec, scenario, 1)
     assert g.state["g"]["year"] == 1704
     g.apply(BOURBON, "none")
+    g.apply(GRAND_ALLIANCE, "none")
+    # provisioning: the Bourbons cannot pay and disband two field armies (22.5), then
+    # neither side disbands more (11.4)
+    for option in ("unit:france_field_army_4", "unit:france_field_army_5", "none"):
+        g.apply(BOURBON, option)
     g.apply(GRAND_ALLIANCE, "none")
     assert g.finished and g.state["g"]["year"] == 1705
     log = g.log_for(GRAND_ALLIANCE)

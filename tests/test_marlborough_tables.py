@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from compile_helpers import SHARED, game_tables, rules_index
-from rulecraft.compiler.tables import GAP, TableGap
+from rulecraft.compiler.tables import TableGap
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEX = rules_index("marlborough")
@@ -178,7 +178,8 @@ def test_diplomacy_table(tables: dict) -> None:
         for c, want in enumerate(cells):
             assert dt.rows[r].cells[c].printed_text == want
         for c in range(len(cells), 6):
-            assert dt.rows[r].cells[c].gap
+            assert dt.rows[r].cells[c].status == "assumed" and dt.rows[r].cells[c].reason
+    assert dt.counts() == {"printed": 21, "assumed": 15, "gap": 0}
     assert dt.lookup(differential=-3, roll=1).code == "R1"
     assert dt.lookup(differential=9, roll=3).code == "D1"
     assert (
@@ -188,13 +189,12 @@ def test_diplomacy_table(tables: dict) -> None:
         == "D1"
     )
     assert dt.lookup(differential=2, roll=1, shifts=-1).code == "R1"
-    with pytest.raises(TableGap):
-        dt.lookup(differential=4, roll=4)
-    assert dt.distribution("2") == {
+    assert dt.lookup(differential=4, roll=4).code == "D2"  # assumed
+    assert dt.distribution("2") == {  # rows 5-6 assumed
         "R1": Fraction(1, 6),
         "NE": Fraction(1, 3),
-        "D1": Fraction(1, 6),
-        GAP: Fraction(1, 3),
+        "D1": Fraction(1, 3),
+        "D2": Fraction(1, 6),
     }
     assert set(dt.results) == {"NE", "D1", "D2", "D3", "R1", "R2"}
 

@@ -205,10 +205,12 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
 def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
-    # (the CRT's rows 4-6 are assumed now, no longer gaps: the Diplomacy Table's are)
-    dip = [c for (t, _r), c in groups.items() if t == "Diplomacy Table"]
-    assert "rows 5, 6 × columns ≤0, 1, 2, 3, 4, 5≥" in dip
+    # (the CRT's rows 4-6 and the Diplomacy Table's missing cells are assumed now, no
+    # longer gaps: the Unit Costs Table's blank Battle Fleet training cost is)
+    costs = [c for (t, _r), c in groups.items() if t == "Unit Costs Table"]
+    assert [c for c in costs if c.startswith("Battle Fleet / Cost to Train")]
     assert not [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
+    assert not [c for (t, _r), c in groups.items() if t == "Diplomacy Table"]
 
 
 def test_scenario_setups_have_readable_labels():

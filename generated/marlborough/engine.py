@@ -19,11 +19,11 @@ from rulecraft.runtime.prelude import TURN as _TURN
 from rulecraft.runtime.prelude import UNWIND as _UNWIND
 from rulecraft.runtime.prelude import ask_all as _ask_all
 from rulecraft.runtime.prelude import bits as _bits
-from rulecraft.runtime.prelude import carry_out as _carry_out  # noqa: F401
+from rulecraft.runtime.prelude import carry_out as _carry_out
 from rulecraft.runtime.prelude import cell_shift as _cell_shift  # noqa: F401
 from rulecraft.runtime.prelude import count as _count
 from rulecraft.runtime.prelude import dead as _dead
-from rulecraft.runtime.prelude import deal_parties as _deal_parties  # noqa: F401
+from rulecraft.runtime.prelude import deal_parties as _deal_parties
 from rulecraft.runtime.prelude import distance as _distance
 from rulecraft.runtime.prelude import end as _end
 from rulecraft.runtime.prelude import endless_loop as _endless_loop
@@ -36,7 +36,7 @@ from rulecraft.runtime.prelude import lookup as _lookup
 from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
 from rulecraft.runtime.prelude import name as _name  # noqa: F401
 from rulecraft.runtime.prelude import nth as _nth
-from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
+from rulecraft.runtime.prelude import offers as _offers
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
 from rulecraft.runtime.prelude import pick as _pick
@@ -80,6 +80,8 @@ class MarlboroughRules:
         (("", " loses ", " campaign ", ""), ("player", "int", "str")),
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
+        (("", " is taken prisoner by ", " (die ", ")"), ("e:unit", "player", "int")),
+        (("Prisoner roll for ", ": die ", ""), ("e:unit", "int")),
         (("", " is eliminated"), ("e:unit",)),
         (("", " goes down with the fleet (21.74)"), ("e:unit",)),
         (
@@ -118,6 +120,9 @@ class MarlboroughRules:
         (("No effect",), ()),
         (("Choose a battle attack plan",), ()),
         (("Choose a battle defence plan",), ()),
+        (("Choose a battle defence plan (shown first, 37.2)",), ()),
+        (("", " shows the plan ", " first"), ("player", "str")),
+        (("Choose a battle attack plan (shown first, 37.2)",), ()),
         (("Battle Matrix: ", " against ", ": ", ""), ("str", "str", "str")),
         (("Equal field army strength: no effect",), ()),
         (("Go to the CRT (yes) or take No Effect (no)?",), ()),
@@ -176,6 +181,69 @@ class MarlboroughRules:
         (("Disband a unit before provisioning (", " TP to pay)"), ("int",)),
         (("Provision the rest",), ()),
         (("You pay ", " TP to provision your units"), ("int",)),
+        (("Espionage: what do you examine?",), ()),
+        (("", " examines the ", " of ", " (espionage)"), ("player", "str", "player")),
+        (("Reaction: gain ", " TP (yes) or pick ", " campaign markers (no)?"), ("int", "int")),
+        (("", " gains ", " TP (reaction)"), ("player", "int")),
+        (("", " picks ", " campaign markers (reaction)"), ("player", "int")),
+        (("Diplomacy result ", ": choose one"), ("str",)),
+        (("Coup against ", ""), ("player",)),
+        (("", " becomes neutral"), ("e:nation",)),
+        (("", " comes under ", " control"), ("e:nation", "player")),
+        (("", " defects to ", ""), ("e:nation", "player")),
+        (("Diplomacy markers for the attempt",), ()),
+        (("Diplomacy markers to counter the attempt",), ()),
+        (
+            (
+                "",
+                " attempts diplomacy on ",
+                ": markers ",
+                " against ",
+                ", twice the political value -",
+                ", modifiers ",
+                ": differential ",
+                "",
+            ),
+            ("player", "e:nation", "int", "int", "int", "int", "int"),
+        ),
+        (("Diplomacy markers to declare war on ", ""), ("e:nation",)),
+        (
+            ("", " declares war on ", ": ", " comes under ", " control"),
+            ("player", "e:nation", "e:nation", "player"),
+        ),
+        (("Target a state with diplomacy",), ()),
+        (("End diplomacy",), ()),
+        (("Declare war on ", " (yes) or attempt diplomacy (no)?"), ("e:nation",)),
+        (("Train recruit units at ", " (", " TP each, at most ", ")"), ("e:hex", "int", "int")),
+        (("You train ", " at ", ": veteran"), ("e:unit", "e:hex")),
+        (("", " trains ", " ", " at ", ""), ("player", "int", "str", "e:hex")),
+        (("Random event ", ": ", ""), ("int", "str")),
+        (("No rebel units are in play (optional rule 31.0 is not encoded)",), ()),
+        (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
+        (("", " is reduced to recruit"), ("e:unit",)),
+        (("", " is pillaged: ", " gains ", " TP"), ("e:hex", "player", "int")),
+        (("Pillage ", "?"), ("e:hex",)),
+        (("", " pillages ", ": die ", " + ", ": ", ""), ("player", "e:hex", "int", "int", "str")),
+        (("Resistance: eliminate one pillaging unit",), ()),
+        (("Remove the pillage marker from ", " for ", " TP?"), ("e:hex", "int")),
+        (("", " removes the pillage marker from ", " (", " TP)"), ("player", "e:hex", "int")),
+        (
+            ("Command roll: ", " ", " (total ", "), ", " ", " (total ", ")"),
+            ("player", "int", "int", "player", "int", "int"),
+        ),
+        (("", " is restored to neutrality"), ("e:nation",)),
+        (("", " is returned from captivity"), ("e:unit",)),
+        (
+            ("", " is returned, with no unit of its nation to join: it stays off the map"),
+            ("e:unit",),
+        ),
+        (("", " passes to ", "'s control"), ("e:nation", "player")),
+        (("Make an offer, or pass",), ()),
+        (("", " makes an offer to ", ""), ("player", "list:player")),
+        (("", " offers: ", ""), ("player", "deal")),
+        (("Accept the offer of ", "?"), ("player",)),
+        (("", " refuses the offer of ", ""), ("player", "player")),
+        (("Agreed: ", ""), ("deal",)),
         (("", " plays a War Commissioner marker"), ("player",)),
         (("Play a War Commissioner marker for a one column shift, or pass",), ()),
         (("No marker",), ()),
@@ -193,40 +261,59 @@ class MarlboroughRules:
     )
     SITES: ClassVar[Any] = (
         ("choose-some", 1, "some:card", -1, 1, 1, False),
-        ("yes-no", 8, "yes-no", -1, 2, 1, False),
-        ("choose-unit", 9, "unit", -1, 2, 6, False),
-        ("choose-hex", 13, "hex", -1, 3, 2, False),
-        ("choose-some", 15, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 17, "unit", -1, 5, 1, False),
-        ("choose-hex", 20, "hex", -1, 7, 2, False),
-        ("choose-unit", 22, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 24, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 25, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 30, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 31, "enum:defender_plan", -1, 9, 10, True),
-        ("yes-no", 34, "yes-no", -1, 9, 24, False),
-        ("choose-hex", 38, "hex", 39, 11, 1, False),
-        ("choose-some", 41, "some:unit", -1, 11, 3, False),
-        ("choose-hex", 43, "hex", -1, 11, 8, False),
-        ("choose-unit", 47, "unit", -1, 11, 12, False),
-        ("choose-hex", 48, "hex", 49, 11, 17, False),
-        ("choose-some", 50, "some:unit", -1, 11, 20, False),
-        ("choose-hex", 53, "hex", -1, 13, 1, False),
-        ("choose-unit", 47, "unit", -1, 13, 5, False),
-        ("choose-hex", 58, "hex", 49, 13, 13, False),
-        ("yes-no", 59, "yes-no", -1, 14, 3, False),
-        ("choose-some", 61, "some:unit", -1, 14, 7, False),
-        ("choose-hex", 64, "hex", -1, 15, 1, False),
-        ("choose-hex", 70, "hex", -1, 17, 3, False),
-        ("choose-number", 72, "number", -1, 17, 8, False),
-        ("choose-hex", 74, "hex", 75, 17, 16, False),
-        ("choose-unit", 77, "unit", 75, 17, 22, False),
-        ("choose-hex", 79, "hex", -1, 17, 25, False),
-        ("choose-unit", 83, "unit", -1, 19, 3, False),
-        ("choose-unit", 84, "unit", 85, 19, 5, False),
-        ("choose-card", 88, "card", 89, 20, 7, False),
-        ("choose-card", 91, "card", 92, 21, 7, False),
-        ("choose-card", 94, "card", 95, 22, 7, False),
+        ("yes-no", 10, "yes-no", -1, 2, 1, False),
+        ("choose-unit", 11, "unit", -1, 2, 6, False),
+        ("choose-hex", 15, "hex", -1, 3, 2, False),
+        ("choose-some", 17, "some:unit", -1, 4, 1, False),
+        ("choose-unit", 19, "unit", -1, 5, 1, False),
+        ("choose-hex", 22, "hex", -1, 7, 2, False),
+        ("choose-unit", 24, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 26, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 27, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 12, False),
+        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 14, False),
+        ("choose-attacker_plan", 36, "enum:attacker_plan", -1, 9, 16, False),
+        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 18, False),
+        ("yes-no", 39, "yes-no", -1, 9, 33, False),
+        ("choose-hex", 43, "hex", 44, 11, 1, False),
+        ("choose-some", 46, "some:unit", -1, 11, 3, False),
+        ("choose-hex", 48, "hex", -1, 11, 8, False),
+        ("choose-unit", 52, "unit", -1, 11, 12, False),
+        ("choose-hex", 53, "hex", 54, 11, 17, False),
+        ("choose-some", 55, "some:unit", -1, 11, 20, False),
+        ("choose-hex", 58, "hex", -1, 13, 1, False),
+        ("choose-unit", 52, "unit", -1, 13, 5, False),
+        ("choose-hex", 63, "hex", 54, 13, 13, False),
+        ("yes-no", 64, "yes-no", -1, 14, 3, False),
+        ("choose-some", 66, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 69, "hex", -1, 15, 1, False),
+        ("choose-hex", 75, "hex", -1, 17, 3, False),
+        ("choose-number", 77, "number", -1, 17, 8, False),
+        ("choose-hex", 79, "hex", 80, 17, 16, False),
+        ("choose-unit", 82, "unit", 80, 17, 22, False),
+        ("choose-hex", 84, "hex", -1, 17, 25, False),
+        ("choose-unit", 88, "unit", -1, 19, 3, False),
+        ("choose-unit", 89, "unit", 90, 19, 5, False),
+        ("choose-espionage", 92, "enum:espionage", -1, 20, 1, False),
+        ("yes-no", 94, "yes-no", -1, 21, 4, False),
+        ("choose-diplomacy_outcome", 97, "enum:diplomacy_outcome", -1, 21, 9, False),
+        ("choose-some", 102, "some:card", -1, 22, 1, True),
+        ("choose-some", 103, "some:card", -1, 22, 1, True),
+        ("choose-some", 105, "some:card", -1, 23, 1, False),
+        ("choose-nation", 107, "nation", 108, 24, 3, False),
+        ("yes-no", 109, "yes-no", -1, 24, 6, False),
+        ("choose-some", 110, "some:unit", -1, 26, 4, False),
+        ("choose-unit", 115, "unit", -1, 27, 1, False),
+        ("yes-no", 118, "yes-no", -1, 29, 1, False),
+        ("choose-unit", 120, "unit", -1, 29, 12, False),
+        ("yes-no", 121, "yes-no", -1, 30, 3, False),
+        ("propose", 128, "offer", 44, 31, 5, False),
+        ("yes-no", 131, "yes-no", -1, 31, 10, False),
+        ("choose-card", 135, "card", 136, 32, 7, False),
+        ("choose-card", 138, "card", 139, 33, 7, False),
+        ("choose-card", 141, "card", 142, 34, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -249,20 +336,39 @@ class MarlboroughRules:
         "mobilization",
         "treasury",
         "provision",
+        "espionage",
+        "diplomacy_result",
+        "diplomacy_attempt",
+        "declare_war",
+        "diplomacy_segment",
+        "diplomacy_phase",
+        "training",
+        "lose_discipline",
+        "pillage_hex",
+        "pillage",
+        "remove_pillage",
+        "negotiate",
         "commissioners",
         "leviathan",
         "revenue",
         "setup__campaign_markers",
         "turn__treasury",
+        "turn__pillage_removal",
+        "turn__training",
         "turn__operations",
         "turn__provisioning",
+        "turn__diplomacy",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
+        "turn__random_events",
         "turn__treasury",
+        "turn__pillage_removal",
+        "turn__training",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
+        "turn__diplomacy",
         "end__victory",
         "setup__campaign_markers",
         "setup__spanish_possessions",
@@ -328,11 +434,50 @@ class MarlboroughRules:
         (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
         (8, 2): ((1, (), None),),
         (9, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
-        (9, 11): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, False, None)),
-        (9, 13): ((1, (), None), (2, 0, None)),
-        (9, 25): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (9, 30): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (9, 31): ((1, (), None), (2, 0, None), (3, 0, None)),
+        (9, 11): (
+            (1, (), None),
+            (2, 0, None),
+            (3, 0, None),
+            (5, (), None),
+            (6, (), None),
+            (7, (), None),
+        ),
+        (9, 13): (
+            (1, (), None),
+            (2, 0, None),
+            (3, 0, None),
+            (5, (), None),
+            (6, (), None),
+            (7, (), None),
+        ),
+        (9, 15): (
+            (1, (), None),
+            (2, 0, None),
+            (3, 0, None),
+            (5, (), None),
+            (6, (), None),
+            (7, "withdraw", None),
+        ),
+        (9, 17): (
+            (1, (), None),
+            (2, 0, None),
+            (3, 0, None),
+            (5, (), None),
+            (6, (), None),
+            (7, (), None),
+        ),
+        (9, 19): (
+            (1, (), None),
+            (2, 0, None),
+            (3, 0, None),
+            (5, (), None),
+            (6, (), None),
+            (7, "skirmish", None),
+        ),
+        (9, 22): ((1, (), None), (2, 0, None)),
+        (9, 34): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (9, 39): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (9, 40): ((1, (), None), (2, 0, None), (3, 0, None)),
         (10, 1): (
             (1, 0, None),
             (2, 0, None),
@@ -443,11 +588,44 @@ class MarlboroughRules:
         (17, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
         (19, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
         (19, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (20, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (21, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (22, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (20, 2): ((1, 0, None),),
+        (21, 5): ((1, 0, None),),
+        (21, 7): ((1, 0, None),),
+        (21, 10): ((1, 0, None), (2, "", None)),
+        (22, 2): (
+            (1, 0, None),
+            (3, (), "z_diplomacy_attempt__2_3"),
+            (4, (), "z_diplomacy_attempt__2_4"),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (23, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (24, 1): ((1, False, None),),
+        (24, 4): ((1, False, None), (3, (), None)),
+        (24, 7): ((1, False, None), (3, 0, None)),
+        (26, 5): (
+            (1, (), None),
+            (5, 0, "z_training__5_5"),
+            (6, (), None),
+            (7, 0, None),
+            (8, 0, None),
+            (9, 0, None),
+            (10, "", None),
+        ),
+        (27, 2): ((1, (), None),),
+        (29, 2): ((2, (), "z_pillage__2_2"),),
+        (29, 8): ((1, (), None),),
+        (29, 11): ((2, (), "z_pillage__11_2"),),
+        (29, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (32, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (33, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (34, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 4, 6, 14, 15, 18, 19, 22, 24, 25, 29, 30, 31)
+    SECRET_PROMPTS: ClassVar[Any] = (
+        *range(1, 5),
+        *(6, 18, 19, 22, 23, 26, 28, 29, 33, 34, 35, 37, 38),
+        *(41, 43, 44),
+    )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
         3: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -456,16 +634,24 @@ class MarlboroughRules:
         8: 'x != "invest" or invest',
         10: 'not (barred and x == "maneuver")',
         11: 'not (barred and x == "counter_maneuver")',
-        16: 'u.kind != "leader"',
+        12: 'not (barred and x == "counter_maneuver")',
+        13: 'not (barred and x == "maneuver")',
+        14: 'not (barred and x == "maneuver")',
+        15: 'not (barred and x == "counter_maneuver")',
         20: 'u.kind != "leader"',
-        24: 'e.terrain == "sea" or coastal(e)',
-        27: "h.garrison_destroyed and h.nation != none and h.nation.control == p and h not in foes and p.treasury >= 2",
-        28: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
-        30: 'u.kind != "leader"',
-        31: 'u.kind != "leader"',
-        32: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        33: 'c.kind == "leviathan" and not reroll',
-        34: 'c.kind == "revenue"',
+        24: 'u.kind != "leader"',
+        28: 'e.terrain == "sea" or coastal(e)',
+        31: "h.garrison_destroyed and h.nation != none and h.nation.control == p and h not in foes and p.treasury >= 2",
+        32: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
+        34: 'u.kind != "leader"',
+        35: 'u.kind != "leader"',
+        38: 'x != ("defection" if code == "D2" else "diplomacy")',
+        42: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
+        45: 'u.at != none and u.kind != "leader"',
+        47: "u.at == h",
+        51: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        52: 'c.kind == "leviathan" and not reroll',
+        53: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -495,20 +681,34 @@ class MarlboroughRules:
     c_marker_limit: int
     c_marker_price: int
     c_mountain_shift: int
+    c_negotiation_rounds: int
     c_no_income_from_besieged: bool
     c_opening_initiative: int
+    c_optional_experimental_leaders: bool
+    c_optional_free_corps: bool
+    c_optional_pillage: bool
+    c_optional_prisoners: bool
+    c_skip_turn_one_diplomacy: bool
+    c_skip_turn_one_random_events: bool
+    c_skip_turn_one_treasury: bool
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
+    c_training_cost: int
     c_zoc_negated_by_friends: bool
     card_kind: tuple[str, ...]
+    card_value: tuple[int, ...]
     e_attacker_plan: tuple[str, ...]
     e_defender_plan: tuple[str, ...]
+    e_diplomacy_outcome: tuple[str, ...]
+    e_espionage: tuple[str, ...]
     e_siege_attacker_plan: tuple[str, ...]
     e_siege_defender_plan: tuple[str, ...]
     id_nation: tuple[str, ...]
     ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
+    ix_nation__permanent: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
+    ix_unit__nation: dict[Any, tuple[int, ...]]
     ix_unit__nation__owner: dict[Any, tuple[int, ...]]
     ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
@@ -517,15 +717,19 @@ class MarlboroughRules:
     n_player: int
     o_e_hex__besieged: int
     o_e_hex__garrison_destroyed: int
+    o_e_hex__pillaged: int
     o_e_nation__control: int
     o_e_unit__at: int
     o_e_unit__due: int
     o_e_unit__embarked: int
+    o_e_unit__prisoner_of: int
     o_e_unit__seen: int
     o_e_unit__used: int
     o_e_unit__veteran: int
     o_g_acted: int
     o_g_attacker_has_leader: int
+    o_g_battle_attack: int
+    o_g_battle_defence: int
     o_g_bopi: int
     o_g_combat_attacker: int
     o_g_commissioner_attacker: int
@@ -533,6 +737,9 @@ class MarlboroughRules:
     o_g_defender_has_leader: int
     o_g_first_player: int
     o_g_in_combat: int
+    o_g_land_combat: int
+    o_g_operated_at: int
+    o_g_plans_first: int
     o_g_pool: int
     o_g_reroll: int
     o_g_window__commissioners__depth: int
@@ -540,7 +747,9 @@ class MarlboroughRules:
     o_g_window__revenue__depth: int
     o_g_year: int
     o_p_markers: int
+    o_p_markers_seen: int
     o_p_treasury: int
+    o_p_treasury_seen: int
     o_p_vp: int
     s_e_hex__adjacent: tuple[tuple[int, ...], ...]
     s_e_hex__capital: tuple[bool, ...]
@@ -567,7 +776,10 @@ class MarlboroughRules:
     s_p_start_markers: tuple[int, ...]
     t_battle_matrix: tuple[Any, ...]
     t_crt: tuple[Any, ...]
+    t_diplomacy_table: tuple[Any, ...]
     t_famous_victory: tuple[Any, ...]
+    t_pillage: tuple[Any, ...]
+    t_random_events: tuple[Any, ...]
     t_siege_matrix: tuple[Any, ...]
     t_victory_levels: tuple[Any, ...]
     tab_coastal: tuple[bool, ...] | None
@@ -592,20 +804,34 @@ class MarlboroughRules:
         self.c_marker_limit = d["c_marker_limit"]
         self.c_marker_price = d["c_marker_price"]
         self.c_mountain_shift = d["c_mountain_shift"]
+        self.c_negotiation_rounds = d["c_negotiation_rounds"]
         self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
+        self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_free_corps = d["c_optional_free_corps"]
+        self.c_optional_pillage = d["c_optional_pillage"]
+        self.c_optional_prisoners = d["c_optional_prisoners"]
+        self.c_skip_turn_one_diplomacy = d["c_skip_turn_one_diplomacy"]
+        self.c_skip_turn_one_random_events = d["c_skip_turn_one_random_events"]
+        self.c_skip_turn_one_treasury = d["c_skip_turn_one_treasury"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
+        self.c_training_cost = d["c_training_cost"]
         self.c_zoc_negated_by_friends = d["c_zoc_negated_by_friends"]
         self.card_kind = d["card_kind"]
+        self.card_value = d["card_value"]
         self.e_attacker_plan = d["e_attacker_plan"]
         self.e_defender_plan = d["e_defender_plan"]
+        self.e_diplomacy_outcome = d["e_diplomacy_outcome"]
+        self.e_espionage = d["e_espionage"]
         self.e_siege_attacker_plan = d["e_siege_attacker_plan"]
         self.e_siege_defender_plan = d["e_siege_defender_plan"]
         self.id_nation = d["id_nation"]
         self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
+        self.ix_nation__permanent = d["ix_nation__permanent"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
+        self.ix_unit__nation = d["ix_unit__nation"]
         self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
         self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
@@ -614,15 +840,19 @@ class MarlboroughRules:
         self.n_player = d["n_player"]
         self.o_e_hex__besieged = d["o_e_hex__besieged"]
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
+        self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
         self.o_e_nation__control = d["o_e_nation__control"]
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
         self.o_e_unit__embarked = d["o_e_unit__embarked"]
+        self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
         self.o_e_unit__veteran = d["o_e_unit__veteran"]
         self.o_g_acted = d["o_g_acted"]
         self.o_g_attacker_has_leader = d["o_g_attacker_has_leader"]
+        self.o_g_battle_attack = d["o_g_battle_attack"]
+        self.o_g_battle_defence = d["o_g_battle_defence"]
         self.o_g_bopi = d["o_g_bopi"]
         self.o_g_combat_attacker = d["o_g_combat_attacker"]
         self.o_g_commissioner_attacker = d["o_g_commissioner_attacker"]
@@ -630,6 +860,9 @@ class MarlboroughRules:
         self.o_g_defender_has_leader = d["o_g_defender_has_leader"]
         self.o_g_first_player = d["o_g_first_player"]
         self.o_g_in_combat = d["o_g_in_combat"]
+        self.o_g_land_combat = d["o_g_land_combat"]
+        self.o_g_operated_at = d["o_g_operated_at"]
+        self.o_g_plans_first = d["o_g_plans_first"]
         self.o_g_pool = d["o_g_pool"]
         self.o_g_reroll = d["o_g_reroll"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
@@ -637,7 +870,9 @@ class MarlboroughRules:
         self.o_g_window__revenue__depth = d["o_g_window__revenue__depth"]
         self.o_g_year = d["o_g_year"]
         self.o_p_markers = d["o_p_markers"]
+        self.o_p_markers_seen = d["o_p_markers_seen"]
         self.o_p_treasury = d["o_p_treasury"]
+        self.o_p_treasury_seen = d["o_p_treasury_seen"]
         self.o_p_vp = d["o_p_vp"]
         self.s_e_hex__adjacent = d["s_e_hex__adjacent"]
         self.s_e_hex__capital = d["s_e_hex__capital"]
@@ -664,7 +899,10 @@ class MarlboroughRules:
         self.s_p_start_markers = d["s_p_start_markers"]
         self.t_battle_matrix = d["t_battle_matrix"]
         self.t_crt = d["t_crt"]
+        self.t_diplomacy_table = d["t_diplomacy_table"]
         self.t_famous_victory = d["t_famous_victory"]
+        self.t_pillage = d["t_pillage"]
+        self.t_random_events = d["t_random_events"]
         self.t_siege_matrix = d["t_siege_matrix"]
         self.t_victory_levels = d["t_victory_levels"]
         self.routines = tuple(getattr(self, "r_" + n, None) for n in self.ROUTINES)
@@ -765,7 +1003,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:432:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:440:3]"
         return 5 * max(
             [
                 *[0],
@@ -779,7 +1017,7 @@ class MarlboroughRules:
         )
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:212:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:220:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -799,7 +1037,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:105:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:113:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -822,7 +1060,7 @@ class MarlboroughRules:
         ]
 
     def f_coastal(self, S: list[Any], v_h: Any) -> bool:
-        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:311:3]"""
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:319:3]"""
         _w3 = self.s_e_hex__terrain[v_h] != "sea"
         if _w3:
             _w2 = self.s_e_hex__port[v_h]
@@ -836,8 +1074,104 @@ class MarlboroughRules:
             _w3 = _w2
         return _w3
 
+    def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:625:3]"""
+        v_left = [
+            v_u
+            for v_u in v_us
+            if self.s_e_unit__kind[v_u] == "leader"
+            and (
+                self.s_e_unit__leads[v_u] == "general"
+                or (v_siege and self.s_e_unit__leads[v_u] == "engineer")
+            )
+        ]
+        _w1 = 0
+        for v_u_2 in v_us:
+            if self.s_e_unit__kind[v_u_2] != "leader":
+                _w1 += 1
+        v_slots = _w1
+        v_total = 0
+        v_used = 0
+        _runs0 = 0
+        while v_used < v_slots and len(v_left) > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_best = max([self.s_e_unit__leadership[v_u_3] for v_u_3 in v_left])
+            v_c = _head([v_u_4 for v_u_4 in v_left if self.s_e_unit__leadership[v_u_4] == v_best])
+            v_total += v_best if v_used == 0 else max(0, v_best - 1)
+            v_used += 1
+            v_left = [v_u_5 for v_u_5 in v_left if v_u_5 != v_c]
+        return v_total
+
+    def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1866:5]"
+        N: list[int] = S
+        return _bits(N[self.o_p_markers + v_giver])
+
+    def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1866:5]"
+        N: list[int] = S
+        return [
+            v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
+        ]
+
+    def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1866:5]"
+        N: list[int] = S
+        return [
+            v_x
+            for v_x in _bits(N[self.o_p_markers + v_giver])
+            if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
+        ]
+
+    def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1896:5]"
+        return [
+            v_s
+            for v_s in self.all_nation
+            if S[self.o_e_nation__control + v_s] == v_giver and (not self.s_e_nation__major[v_s])
+        ]
+
+    def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1896:5]"
+        return [
+            v_x
+            for v_x in self.all_nation
+            if S[self.o_e_nation__control + v_x] == v_giver and (not self.s_e_nation__major[v_x])
+        ]
+
+    def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1875:5]"
+        return [
+            v_s
+            for v_s in self.ix_nation__permanent.get(None, ())
+            if S[self.o_e_nation__control + v_s] == v_giver
+        ]
+
+    def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1875:5]"
+        return [
+            v_x
+            for v_x in self.ix_nation__permanent.get(None, ())
+            if S[self.o_e_nation__control + v_x] == v_giver
+        ]
+
+    def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1883:5]"
+        return [
+            v_x
+            for v_x in self.ix_unit__owner.get(v_receiver, ())
+            if S[self.o_e_unit__prisoner_of + v_x] == v_giver
+        ]
+
+    def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1859:5]"
+        N: list[int] = S
+        return N[self.o_p_treasury + v_giver] // 2
+
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:188:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:196:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -884,8 +1218,117 @@ class MarlboroughRules:
             )
         ]
 
+    def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:593:3]"""
+        N: list[int] = S
+        v_m = 0
+        if (
+            N[self.o_g_bopi] > 0
+            and v_p == self.k_player__bourbon
+            or (N[self.o_g_bopi] < 0 and v_p == self.k_player__grand_alliance)
+        ):
+            v_m += 1
+        elif N[self.o_g_bopi] != 0:
+            v_m -= 1
+        v_held = self.f_held_by(S, v_p)
+        _w2 = self.s_e_nation__major[v_t]
+        if _w2:
+            _w1 = False
+            for v_h in self.ix_hex__nation.get(v_t, ()):
+                if self.s_e_hex__capital[v_h] and v_h in v_held:
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
+            v_m += 1
+        v_cities = [
+            v_h_2
+            for v_h_2 in self.ix_hex__nation.get(v_t, ())
+            if self.s_e_hex__terrain[v_h_2] == "city" or self.s_e_hex__terrain[v_h_2] == "fortress"
+        ]
+        _w4 = len(v_cities) > 0
+        if _w4:
+            _w3 = 0
+            for v_h_3 in v_cities:
+                if v_h_3 in v_held:
+                    _w3 += 1
+            _w4 = 100 * _w3 >= 51 * len(v_cities)
+        if _w4:
+            v_m += 1
+        if (
+            self.id_nation[v_t] == "two_sicilies" or self.id_nation[v_t] == "milan"
+        ) or self.id_nation[v_t] == "spanish_netherlands":
+            v_m += (
+                1
+                if S[
+                    self.o_e_nation__control
+                    + _head(
+                        [v_n__1 for v_n__1 in self.all_nation if self.id_nation[v_n__1] == "spain"]
+                    )
+                ]
+                == v_p
+                else -1
+            )
+        if (
+            self.id_nation[v_t] == "ireland"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__2 for v_n__2 in self.all_nation if self.id_nation[v_n__2] == "england"]
+                )
+            ]
+            == v_p
+        ):
+            v_m += 1
+        if (
+            self.id_nation[v_t] == "hungary"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__3 for v_n__3 in self.all_nation if self.id_nation[v_n__3] == "austria"]
+                )
+            ]
+            != v_p
+        ):
+            v_m -= 1
+        if (
+            self.id_nation[v_t] == "france"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__4 for v_n__4 in self.all_nation if self.id_nation[v_n__4] == "england"]
+                )
+            ]
+            == v_p
+        ):
+            v_m -= 1
+        if (
+            self.id_nation[v_t] == "england"
+            and S[
+                self.o_e_nation__control
+                + _head(
+                    [v_n__5 for v_n__5 in self.all_nation if self.id_nation[v_n__5] == "france"]
+                )
+            ]
+            == v_p
+        ):
+            v_m -= 1
+        return v_m
+
+    def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:573:3]"
+        return [
+            v_n
+            for v_n in self.ix_nation__permanent.get(None, ())
+            if (
+                (self.id_nation[v_n] != "ottoman_empire" and self.id_nation[v_n] != "poland")
+                and self.id_nation[v_n] != "pomeranian_sweden"
+            )
+            and S[self.o_e_nation__control + v_n] != v_p
+        ]
+
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:149:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:157:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -894,15 +1337,24 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:38:3]"""
-        _w1 = 0
-        for v_u in v_us:
-            if self.s_e_unit__kind[v_u] == "field_army":
-                _w1 += self.f_strength_of(S, v_u)
-        return _w1
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04, MARL-30.1-01) [rules/marlborough/rules.yaml:43:3]"""
+        if self.c_optional_free_corps:
+            _w1 = 0
+            for v_u in v_us:
+                if self.s_e_unit__kind[v_u] == "free_corps":
+                    _w1 += 2 * self.f_strength_of(S, v_u)
+            _w2 = _w1
+        else:
+            _w2 = 0
+        v_fc = _w2
+        _w3 = 0
+        for v_u_2 in v_us:
+            if self.s_e_unit__kind[v_u_2] == "field_army":
+                _w3 += self.f_strength_of(S, v_u_2)
+        return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:407:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:415:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -961,18 +1413,18 @@ class MarlboroughRules:
         return _w5 <= v_left
 
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:129:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:137:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:69:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:77:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:61:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:69:3]"
         return max(
             [
                 *[0],
@@ -986,12 +1438,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:538:3]"
+        "has_marker [rules/marlborough/rules.yaml:546:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:136:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:144:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -1009,7 +1461,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:262:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:270:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -1049,7 +1501,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:323:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:331:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__owner.get(v_p, ())
@@ -1068,7 +1520,7 @@ class MarlboroughRules:
         return v_total
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:79:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:87:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -1083,14 +1535,16 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
-        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:303:3]"
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:311:3]"
         return (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
         )
 
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege, admirals in a combat with a fleet (25.1, 25.6: the player's best). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01, MARL-25.6-01) [rules/marlborough/rules.yaml:46:3]"""
+        """The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege, admirals in a combat with a fleet (25.1, 25.6: the player's best). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01, MARL-25.6-01) [rules/marlborough/rules.yaml:52:3]"""
+        if self.c_optional_experimental_leaders:
+            return self.f_commanders_value(S, v_us, v_siege)
         v_best = 0
         for v_u in v_us:
             _w4 = self.s_e_unit__kind[v_u] == "leader"
@@ -1117,11 +1571,11 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:545:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:553:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:382:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:390:3]"
         N: list[int] = S
         return [
             v_u
@@ -1143,7 +1597,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:344:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:352:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1154,10 +1608,14 @@ class MarlboroughRules:
             return 1
         return 9
 
+    def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
+        "The state with that id. [rules/marlborough/rules.yaml:566:3]"
+        return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
+
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:440:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:448:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1249,7 +1707,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:493:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:501:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__terrain[v_h] != "sea"
@@ -1328,7 +1786,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:465:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:473:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w8 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -1362,7 +1820,7 @@ class MarlboroughRules:
         return _w8
 
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:92:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:100:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -1371,16 +1829,16 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:12:3]"
+        "The opponent. [rules/marlborough/rules.yaml:17:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:120:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:128:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:363:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:371:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -1410,7 +1868,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:530:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:538:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1418,7 +1876,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:285:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:293:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -1434,13 +1892,13 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:20:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:25:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:477:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:485:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -1463,7 +1921,7 @@ class MarlboroughRules:
         ]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:246:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:254:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -1475,7 +1933,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:237:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04) [rules/marlborough/rules.yaml:245:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -1484,12 +1942,12 @@ class MarlboroughRules:
         return [
             v_h
             for v_h in self.ix_hex__terrain.get("fortress", ())
-            if not S[self.o_e_hex__besieged + v_h]
+            if (not S[self.o_e_hex__besieged + v_h] and (not S[self.o_e_hex__pillaged + v_h]))
             and (self.f_inherent_of(S, v_h, v_p) or v_h in v_mine)
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:223:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:231:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -1497,14 +1955,14 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:30:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:35:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:393:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:401:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -1514,7 +1972,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:520:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:528:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1527,14 +1985,21 @@ class MarlboroughRules:
                 _w2 += 1
         return v_states + _w2
 
+    def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:585:3]"""
+        _w1 = 0
+        for v_c in v_picked:
+            _w1 += self.card_value[v_c]
+        return _w1 >= max(1, self.s_e_nation__political[v_t])
+
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1788:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1788:3]"
         N: list[int] = S
         return [
             v_c
@@ -1550,13 +2015,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1809:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1809:3]'
         N: list[int] = S
         return [
             v_c
@@ -1565,16 +2030,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1828:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1828:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:165:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:173:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -1829,21 +2294,73 @@ class MarlboroughRules:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:256:3]"
         pass
 
+    def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1866:5]"
+        _c1 = v_x
+        S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
+        S[self.o_p_markers + v_receiver] |= 1 << _c1
+
+    def p_deal__minor_state__give(
+        self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
+    ) -> None:
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1896:5]"""
+        S[self.o_e_nation__control + v_x] = v_receiver
+        if S[_LOG] is not False:
+            _log(S, 127, (v_x, v_receiver))
+
+    def p_deal__neutrality__give(
+        self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
+    ) -> None:
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1875:5]"""
+        S[self.o_e_nation__control + v_x] = None
+        if S[_LOG] is not False:
+            _log(S, 124, (v_x,))
+
+    def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1883:5]"""
+        v_home = [
+            S[self.o_e_unit__at + v_v]
+            for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
+            if (
+                S[self.o_e_unit__at + v_v] is not None
+                and S[self.o_e_unit__prisoner_of + v_v] is None
+            )
+            and v_v != v_x
+        ]
+        S[self.o_e_unit__prisoner_of + v_x] = None
+        if len(v_home) > 0:
+            S[self.o_e_unit__seen + v_x] = 0
+            S[self.o_e_unit__at + v_x] = _head(v_home)
+            if S[_LOG] is not False:
+                _log(S, 125, (v_x,))
+        else:
+            if S[_LOG] is not False:
+                _log(S, 126, (v_x,))
+
+    def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1859:5]"
+        S[self.o_p_treasury_seen + v_giver] = 0
+        _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
+        S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
+        S[self.o_p_treasury_seen + v_receiver] = 0
+        _clamp = S[self.o_p_treasury + v_receiver] + 2 * v_n
+        S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
+
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:677:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:774:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 10, (v_h,))
+                _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1304:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1427:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 81, (v_p, v_u))
+            _log(S, 86, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -1869,16 +2386,32 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 82, (v_v_2,))
+                    _log(S, 87, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:634:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:722:3]"""
+        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
+            v_u
+        ] is not None:
+            v_die = _roll(S, 6)
+            if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
+                v_captor = _head(
+                    [v_q__1 for v_q__1 in self.all_player if v_q__1 != self.s_e_unit__owner[v_u]]
+                )
+                S[self.o_e_unit__seen + v_u] = 0
+                S[self.o_e_unit__at + v_u] = None
+                S[self.o_e_unit__prisoner_of + v_u] = v_captor
+                if S[_LOG] is not False:
+                    _log(S, 6, (v_u, v_captor, v_die))
+                return None
+            if S[_LOG] is not False:
+                _log(S, 7, (v_u, v_die))
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 6, (v_u,))
+            _log(S, 8, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -1904,20 +2437,20 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 7, (v_v_2,))
+                    _log(S, 9, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:66:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:89:3]"
         _clamp = S[self.o_g_year] + 1
         S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:973:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1090:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1950,10 +2483,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 37, (v_h,))
+                        _log(S, 42, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:582:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:670:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1970,8 +2503,64 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 3, (v_p, v_i, v_w))
 
+    def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1765:3]"""
+        S[self.o_g_plans_first] = None
+        if self.c_optional_experimental_leaders:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_ra = _roll(S, 6)
+            v_rd = _roll(S, 6)
+            v_ta = v_ra + max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in v_force
+                        if self.s_e_unit__kind[v_u] == "leader"
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ],
+                ]
+            )
+            v_td = v_rd + max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u_2]
+                        for v_u_2 in v_dfn
+                        if self.s_e_unit__kind[v_u_2] == "leader"
+                        and self.s_e_unit__leads[v_u_2] == "general"
+                    ],
+                ]
+            )
+            if S[_LOG] is not False:
+                _log(S, 123, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+            if v_ta >= v_td + 3:
+                S[self.o_g_plans_first] = v_q
+            elif v_td >= v_ta + 3:
+                S[self.o_g_plans_first] = v_p
+
+    def p_random_event(self, S: list[Any]) -> None:
+        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1647:3]"""
+        N: list[int] = S
+        v_tens = _roll(S, 6)
+        v_ones = _roll(S, 6)
+        v_n = 10 * v_tens + v_ones
+        v_r = _lookup(self.t_random_events, 8, v_n)
+        if S[_LOG] is not False:
+            _log(S, 113, (v_n, v_r[2]))
+        if v_r[2] == "Reaction to Balance of Power":
+            if N[self.o_g_bopi] > 0:
+                self.p_shift_bop(S, self.k_player__grand_alliance, 1)
+            elif N[self.o_g_bopi] < 0:
+                self.p_shift_bop(S, self.k_player__bourbon, 1)
+        elif v_r[2] == "Rebels":
+            if S[_LOG] is not False:
+                _log(S, 114, ())
+        else:
+            pass
+
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
-        """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:12:3]"""
+        """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
         if self.c_spanish_possessions_allied:
             for v_n in self.all_nation:
                 if (
@@ -1979,10 +2568,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 96, (v_n,))
+                        _log(S, 143, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:621:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:709:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -1996,7 +2585,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:595:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:683:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -2004,20 +2593,21 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_taxation(self, S: list[Any], v_p: Any) -> None:
-        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1197:3]"""
+        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1320:3]"""
         v_half = self.f_income_of(S, v_p)
+        S[self.o_p_treasury_seen + v_p] = 0
         _clamp = S[self.o_p_treasury + v_p] + v_half
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         v_whole = v_half // 2
         if v_half == 2 * v_whole:
             if S[_LOG] is not False:
-                _log(S, 66, (v_p, v_whole))
+                _log(S, 71, (v_p, v_whole))
         else:
             if S[_LOG] is not False:
-                _log(S, 67, (v_p, v_whole))
+                _log(S, 72, (v_p, v_whole))
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:55:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:73:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -2029,14 +2619,14 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 100, (v_b, v_g))
+            _log(S, 147, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
             self.p_shift_bop(S, self.k_player__grand_alliance, v_g - v_b)
 
     def p_turn__initiative(self, S: list[Any]) -> None:
-        """turn__initiative (MARL-3.1-02, MARL-8.1-01, MARL-8.1-02, MARL-8.2-01, MARL-4.21-01, MARL-QA-02, MARL-S1-15) [rules/marlborough/flow.yaml:21:3]"""
+        """turn__initiative (MARL-3.1-02, MARL-8.1-01, MARL-8.1-02, MARL-8.2-01, MARL-4.21-01, MARL-QA-02, MARL-S1-15) [rules/marlborough/flow.yaml:22:3]"""
         N: list[int] = S
         if S[_TURN] == 1 and self.c_opening_initiative != 0:
             S[self.o_g_first_player] = (
@@ -2045,7 +2635,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 97, (S[self.o_g_first_player],))
+                _log(S, 144, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2061,16 +2651,21 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 98, (v_a, v_b))
+                        _log(S, 145, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 99, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 146, (S[self.o_g_first_player], N[self.o_g_bopi]))
+
+    def p_turn__random_events(self, S: list[Any]) -> None:
+        "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
+            self.p_random_event(S)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:603:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:691:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -2079,7 +2674,7 @@ class MarlboroughRules:
                 _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
-        v_level = _lookup(self.t_victory_levels, 11, abs(v_b - v_g))
+        v_level = _lookup(self.t_victory_levels, 12, abs(v_b - v_g))
         if v_level[2] == "Equilibrium":
             _end(
                 S, [], "".join((str(v_why), ": Equilibrium (", str(v_b), " to ", str(v_g), " VP)"))
@@ -2104,7 +2699,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1788:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2113,29 +2708,30 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 87, (v_p,))
+            _log(S, 134, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1809:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 90, (v_p,))
+            _log(S, 137, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1828:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
+        S[self.o_p_treasury_seen + v_p] = 0
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 93, (v_p, v_die, v_die))
+            _log(S, 140, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2506,7 +3102,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:723:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:820:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -2532,7 +3128,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:821:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:918:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -2563,7 +3159,7 @@ class MarlboroughRules:
                 R, [v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest]
             )
             v_d = _pick(R, self.e_siege_defender_plan)
-            v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
+            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
                     pass
@@ -2582,41 +3178,47 @@ class MarlboroughRules:
                 pass
         else:
             v_barred = self.s_e_hex__terrain[v_t] == "mountain"
-            if len({v_p, v_q}) < 2:
-                raise RulesError(
-                    "a `simultaneously:` block asks one player twice: each line is another player's"
-                )
-            v_a_2 = _pick(
-                R,
-                [v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")],
-            )
-            v_d_2 = _pick(
-                R,
-                [
-                    v_x_3
-                    for v_x_3 in self.e_defender_plan
-                    if not (v_barred and v_x_3 == "counter_maneuver")
-                ],
-            )
+            v_attack_plans = [
+                v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")
+            ]
+            v_defence_plans = [
+                v_x_3
+                for v_x_3 in self.e_defender_plan
+                if not (v_barred and v_x_3 == "counter_maneuver")
+            ]
+            self.p_plan_precedence(S, v_p, v_force, v_dfn)
+            if S[self.o_g_plans_first] is None:
+                if len({v_p, v_q}) < 2:
+                    raise RulesError(
+                        "a `simultaneously:` block asks one player twice: each line is another player's"
+                    )
+                v_a1 = _pick(R, v_attack_plans)
+                v_d1 = _pick(R, v_defence_plans)
+                S[self.o_g_battle_attack] = v_a1
+                S[self.o_g_battle_defence] = v_d1
+            elif S[self.o_g_plans_first] == v_q:
+                v_d2 = _pick(R, v_defence_plans)
+                v_a2 = _pick(R, v_attack_plans)
+                S[self.o_g_battle_attack] = v_a2
+                S[self.o_g_battle_defence] = v_d2
+            else:
+                v_a3 = _pick(R, v_attack_plans)
+                v_d3 = _pick(R, v_defence_plans)
+                S[self.o_g_battle_attack] = v_a3
+                S[self.o_g_battle_defence] = v_d3
+            v_a_2 = S[self.o_g_battle_attack]
+            v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _w2 = 0
-            for v_u__3 in v_force:
-                if self.s_e_unit__kind[v_u__3] == "field_army":
-                    _w2 += self.f_strength_of(S, v_u__3)
-            v_fa = _w2
-            _w3 = 0
-            for v_u__4 in v_dfn:
-                if self.s_e_unit__kind[v_u__4] == "field_army":
-                    _w3 += self.f_strength_of(S, v_u__4)
-            v_fd = _w3
+            v_fa = self.f_field_strength(S, v_force)
+            v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
-                _w4 = False
+                _w2 = False
                 for v_u_5 in self.ix_unit__owner.get(v_q, ()):
                     if S[self.o_e_unit__at + v_u_5] == v_t:
-                        _w4 = True
+                        _w2 = True
                         break
-                if not _w4:
+                if not _w2:
                     self.p_destroy_garrison(S, v_t)
                     self.q_advance(S, R, v_p, v_force, v_t)
             elif v_m_2[2] == "FA Elim":
@@ -2636,20 +3238,20 @@ class MarlboroughRules:
             elif v_m_2[2] == "E1/Go to CRT":
                 self.q_lose_one(S, R, v_p, v_force, v_from, False)
                 self.q_lose_one(S, R, v_q, v_dfn, v_t, True)
-                _w5 = False
+                _w3 = False
                 for v_u_6 in v_force:
                     if S[self.o_e_unit__at + v_u_6] == v_from:
-                        _w5 = True
+                        _w3 = True
                         break
-                _w7 = _w5
-                if _w7:
-                    _w6 = False
+                _w5 = _w3
+                if _w5:
+                    _w4 = False
                     for v_u_7 in self.ix_unit__owner.get(v_q, ()):
                         if S[self.o_e_unit__at + v_u_7] == v_t:
-                            _w6 = True
+                            _w4 = True
                             break
-                    _w7 = _w6 or self.f_inherent_of(S, v_t, v_q)
-                if _w7:
+                    _w5 = _w4 or self.f_inherent_of(S, v_t, v_q)
+                if _w5:
                     self.q_crt_combat(S, R, v_p, v_force, v_from, v_t, 0, False)
             else:
                 self.q_crt_combat(
@@ -2657,7 +3259,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1788:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -2716,7 +3318,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:896:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1013:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2762,7 +3364,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            36,
+            41,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2781,7 +3383,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                36,
+                41,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2858,8 +3460,164 @@ class MarlboroughRules:
             if not v_siege:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
+    def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1562:3]"
+        N: list[int] = S
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_a = _pick(
+            R,
+            tuple(
+                _pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_war_markers_enough(S, v_t, _pk1)
+            ),
+        )
+        for v_c in v_a:
+            _c2 = v_c
+            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+        S[self.o_e_nation__control + v_t] = v_q
+
+    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1533:3]"""
+        N: list[int] = S
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+        if len({v_p, v_q}) < 2:
+            raise RulesError(
+                "a `simultaneously:` block asks one player twice: each line is another player's"
+            )
+        v_a = _pick(R, _subsets(v_mine, 1, -1))
+        v_d = _pick(R, _subsets(v_theirs, 0, -1))
+        _w1 = 0
+        for v_c in v_a:
+            _w1 += self.card_value[v_c]
+        v_av = _w1
+        _w2 = 0
+        for v_c_2 in v_d:
+            _w2 += self.card_value[v_c_2]
+        v_dv = _w2
+        for v_c_3 in v_a:
+            _c1 = v_c_3
+            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+        for v_c_4 in v_d:
+            _c2 = v_c_4
+            S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+        v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
+        v_pv = 2 * self.s_e_nation__political[v_t]
+        v_diff = v_av - v_dv - v_pv + v_m
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+        self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
+
+    def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1602:3]"
+        self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
+        v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        self.q_diplomacy_segment(S, R, v_p)
+        self.q_diplomacy_segment(
+            S, R, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        )
+
+    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1495:3]"
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        if v_code == "NE":
+            pass
+        elif v_code == "D1":
+            self.q_espionage(S, R, v_p, v_t)
+        elif v_code == "R1" or v_code == "R2":
+            v_n = 1 if v_code == "R1" else 2
+            v_money = R() < 0.5
+            if v_money:
+                S[self.o_p_treasury_seen + v_q] = 0
+                _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
+                S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
+            else:
+                self.q_draw_markers(S, R, v_q, v_n)
+        else:
+            v_how = _pick(
+                R,
+                [
+                    v_x
+                    for v_x in self.e_diplomacy_outcome
+                    if v_x != ("defection" if v_code == "D2" else "diplomacy")
+                ],
+            )
+            if v_how == "espionage":
+                self.q_espionage(S, R, v_p, v_t)
+            elif v_how == "coup":
+                self.p_lose_markers(S, v_q, 1)
+            elif v_how == "diplomacy":
+                if S[self.o_e_nation__control + v_t] == v_q:
+                    S[self.o_e_nation__control + v_t] = None
+                else:
+                    S[self.o_e_nation__control + v_t] = v_p
+            else:
+                S[self.o_e_nation__control + v_t] = v_p
+
+    def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1577:3]"""
+        N: list[int] = S
+        v_going = True
+        _runs0 = 0
+        while v_going:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            _w1 = []
+            _w2 = 0
+            for v_c in v_mine:
+                _w2 += self.card_value[v_c]
+            _h1 = _w2
+            for v_t in self.ix_nation__permanent.get(None, ()):
+                if (
+                    (
+                        (
+                            (
+                                self.id_nation[v_t] != "ottoman_empire"
+                                and self.id_nation[v_t] != "poland"
+                            )
+                            and self.id_nation[v_t] != "pomeranian_sweden"
+                        )
+                        and S[self.o_e_nation__control + v_t] != v_p
+                    )
+                    and S[self.o_e_nation__control + v_t] is None
+                ) and _h1 >= max(1, self.s_e_nation__political[v_t]):
+                    _w1.append(v_t)
+            v_war = _w1
+            v_going = len(v_mine) > 0
+            if v_going:
+                v_t_2 = _pick_optional(
+                    R,
+                    [
+                        v_n__3
+                        for v_n__3 in self.ix_nation__permanent.get(None, ())
+                        if (
+                            (
+                                self.id_nation[v_n__3] != "ottoman_empire"
+                                and self.id_nation[v_n__3] != "poland"
+                            )
+                            and self.id_nation[v_n__3] != "pomeranian_sweden"
+                        )
+                        and S[self.o_e_nation__control + v_n__3] != v_p
+                    ],
+                )
+                if v_t_2 is None:
+                    v_going = False
+                else:
+                    v_declare = False
+                    if v_t_2 in v_war:
+                        v_declare = R() < 0.5
+                    if v_declare:
+                        self.q_declare_war(S, R, v_p, v_t_2)
+                    else:
+                        self.q_diplomacy_attempt(S, R, v_p, v_t_2)
+
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:559:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:647:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -2884,10 +3642,29 @@ class MarlboroughRules:
             S[_REVEALS] += 1
             v_i += 1
 
+    def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1477:3]"
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_what = _pick(R, self.e_espionage)
+        if v_what == "units":
+            for v_u in self.ix_unit__owner.get(v_q, ()):
+                if (
+                    S[self.o_e_unit__at + v_u] is not None
+                    and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
+                ):
+                    S[self.o_e_unit__seen + v_u] |= 1 << v_p
+                    S[_REVEALS] += 1
+        elif v_what == "treasury":
+            S[self.o_p_treasury_seen + v_q] |= 1 << v_p
+            S[_REVEALS] += 1
+        else:
+            S[self.o_p_markers_seen + v_q] |= 1 << v_p
+            S[_REVEALS] += 1
+
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:755:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:852:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -2903,7 +3680,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1210:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1333:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -2921,7 +3698,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:777:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:874:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2961,7 +3738,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1145:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1268:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -3012,7 +3789,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1809:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -3049,10 +3826,24 @@ class MarlboroughRules:
             _clamp = S[self.o_g_window__leviathan__depth] - 1
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
+    def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1671:3]"
+        v_alive = [
+            v_u
+            for v_u in v_force
+            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+        ]
+        if len(v_alive) > 0:
+            v_u_2 = _pick(R, _uniq(v_alive))
+            if S[self.o_e_unit__veteran + v_u_2]:
+                S[self.o_e_unit__veteran + v_u_2] = False
+            else:
+                self.p_eliminate(S, v_u_2)
+
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:809:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:906:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -3073,18 +3864,26 @@ class MarlboroughRules:
             if i == 0:
                 self.p_turn__initiative(S)
             elif i == 1:
-                self.q_turn__treasury(S, R)
+                self.p_turn__random_events(S)
             elif i == 2:
-                self.q_turn__operations(S, R)
+                self.q_turn__treasury(S, R)
             elif i == 3:
-                self.q_turn__provisioning(S, R)
+                self.q_turn__pillage_removal(S, R)
             elif i == 4:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__training(S, R)
             elif i == 5:
-                self.p_end__victory(S)
+                self.q_turn__operations(S, R)
             elif i == 6:
-                self.q_setup__campaign_markers(S, R)
+                self.q_turn__provisioning(S, R)
             elif i == 7:
+                self.p_turn__balance_of_power(S)
+            elif i == 8:
+                self.q_turn__diplomacy(S, R)
+            elif i == 9:
+                self.p_end__victory(S)
+            elif i == 10:
+                self.q_setup__campaign_markers(S, R)
+            elif i == 11:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -3096,7 +3895,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1223:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1346:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -3121,6 +3920,7 @@ class MarlboroughRules:
         if v_most > 0:
             v_n = _pick(R, tuple(range(0, v_most + 1)))
             if v_n > 0:
+                S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 self.q_draw_markers(S, R, v_p, v_n)
@@ -3156,6 +3956,7 @@ class MarlboroughRules:
                 if v_h_3 is None:
                     v_done = True
                 else:
+                    S[self.o_p_treasury_seen + v_p] = 0
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
@@ -3198,6 +3999,7 @@ class MarlboroughRules:
                         if self.tab_mobilize_cost is not None
                         else self.f_mobilize_cost(S, v_u_3)
                     )
+                    S[self.o_p_treasury_seen + v_p] = 0
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = False
@@ -3213,7 +4015,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1173:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1296:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -3270,8 +4072,38 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u_4] = 0
             S[self.o_e_unit__at + v_u_4] = v_to
 
+    def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1847:1]"
+        v_w_passes = 0
+        v_w_round = 0
+        _runs0 = 0
+        while v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_w_round += 1
+            for v_w_p in v_w_seats:
+                if v_w_passes < len(v_w_seats):
+                    v_w_offer = (
+                        None if R() < 0.5 else _pick_optional(R, _offers(self, S, v_w_p, v_w_seats))
+                    )
+                    if v_w_offer is None:
+                        v_w_passes += 1
+                    else:
+                        v_w_passes = 0
+                        v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
+                        v_w_agreed = True
+                        for _v_w_q in v_w_others:
+                            if v_w_agreed:
+                                v_w_yes = R() < 0.5
+                                if not v_w_yes:
+                                    v_w_agreed = False
+                        if v_w_agreed:
+                            _carry_out(self, S, v_w_offer)
+                        v_w_offer = None
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1060:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1181:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -3282,14 +4114,79 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             self.q_segment(S, R, v_p)
+            if S[self.o_g_acted] and self.c_optional_pillage:
+                self.q_pillage(S, R, v_p)
             if S[self.o_g_acted]:
                 v_passes = 0
             else:
                 v_passes += 1
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
+    def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1703:3]"""
+        v_h = S[self.o_g_operated_at]
+        if v_h is None:
+            return None
+        v_force = [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+        _w1 = False
+        for v_u_2 in v_force:
+            if not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0:
+                _w1 = True
+                break
+        v_able = _w1
+        v_n = self.s_e_hex__nation[v_h]
+        if (
+            ((not v_able or S[self.o_e_hex__pillaged + v_h]) or self.s_e_hex__terrain[v_h] == "sea")
+            or v_n is None
+        ) or S[self.o_e_nation__control + v_n] is None:
+            return None
+        v_go = R() < 0.5
+        if not v_go:
+            return None
+        _w2 = False
+        for v_u_3 in v_force:
+            if self.s_e_unit__kind[v_u_3] == "free_corps":
+                _w2 = True
+                break
+        v_fc = 1 if _w2 else 0
+        v_die = _roll(S, 6)
+        v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
+        if v_r[2] == "No Effect":
+            pass
+        elif v_r[2] == "Troops Lose Discipline":
+            self.q_lose_discipline(S, R, v_p, v_force)
+        elif v_r[2] == "Pillage":
+            self.q_pillage_hex(S, R, v_p, v_h)
+        elif v_r[2] == "Pillage & Troops Lose Discipline":
+            self.q_pillage_hex(S, R, v_p, v_h)
+            self.q_lose_discipline(S, R, v_p, v_force)
+        else:
+            self.q_pillage_hex(S, R, v_p, v_h)
+            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            if len(v_alive) > 0:
+                v_u_5 = _pick(R, v_alive)
+                self.p_eliminate(S, v_u_5)
+            self.q_retreat(S, R, v_p, v_force, v_h)
+
+    def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1685:3]"
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        S[self.o_e_hex__pillaged + v_h] = True
+        v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
+        S[self.o_p_treasury_seen + v_p] = 0
+        _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
+        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        self.q_draw_markers(S, R, v_q, 1)
+        if v_town:
+            self.p_shift_bop(S, v_q, 1)
+
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1320:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1443:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -3320,11 +4217,33 @@ class MarlboroughRules:
                     v_done = True
                 else:
                     self.p_disband(S, v_p, v_u_5)
+        S[self.o_p_treasury_seen + v_p] = 0
         _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
+    def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1746:3]"""
+        N: list[int] = S
+        for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
+            v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
+            _w2 = N[self.o_p_treasury + v_p] >= 2 * v_cost
+            if _w2:
+                _w1 = False
+                for v_u in self.ix_unit__owner.get(v_p, ()):
+                    if S[self.o_e_unit__at + v_u] == v_h:
+                        _w1 = True
+                        break
+                _w2 = _w1
+            if _w2:
+                v_go = R() < 0.5
+                if v_go:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    S[self.o_e_hex__pillaged + v_h] = False
+
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:686:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:783:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -3368,7 +4287,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1828:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -3406,7 +4325,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1080:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1203:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -3532,7 +4451,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:988:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1105:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -3556,6 +4475,7 @@ class MarlboroughRules:
             S[self.o_g_acted] = False
             return None
         S[self.o_g_acted] = True
+        S[self.o_g_operated_at] = None
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
@@ -3593,6 +4513,7 @@ class MarlboroughRules:
         v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
+        S[self.o_g_operated_at] = v_to
         if v_to != v_from:
             for v_u_7 in v_force:
                 S[self.o_e_unit__seen + v_u_7] = 0
@@ -3625,18 +4546,20 @@ class MarlboroughRules:
                 v_left = len(v_live) - len(v_go)
                 if v_left > 0:
                     _v_w = "unit" if v_left in (1, -1) else "units"
+            S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
+            S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
     def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
-        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
         for v_p in self.all_player:
             self.q_draw_markers(S, R, v_p, self.s_p_start_markers[v_p])
 
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:649:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:746:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -3657,8 +4580,57 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1618:3]"
+        N: list[int] = S
+        v_done: list[Any] = []
+        for v_g in self.all_unit:
+            v_h = S[self.o_e_unit__at + v_g]
+            if (
+                (
+                    (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                    and self.s_e_unit__leads[v_g] == "general"
+                )
+                and v_h is not None
+            ) and v_h not in v_done:
+                v_done = [*v_done, *[v_h]]
+                v_value = max(
+                    [
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        if S[self.o_e_unit__at + v_u] == v_h
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ]
+                )
+                v_recruits = [
+                    v_u_2
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u_2] == v_h
+                                and self.s_e_unit__two_sided[v_u_2]
+                            )
+                            and (not S[self.o_e_unit__veteran + v_u_2])
+                        )
+                        and self.s_e_unit__kind[v_u_2] != "leader"
+                    )
+                    and self.s_e_unit__kind[v_u_2] != "garrison"
+                ]
+                v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
+                if len(v_recruits) > 0 and v_most > 0:
+                    v_picked = _pick(R, _subsets(v_recruits, 0, v_most))
+                    for v_u_3 in v_picked:
+                        S[self.o_p_treasury_seen + v_p] = 0
+                        _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
+                        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                        S[self.o_e_unit__veteran + v_u_3] = True
+                    if len(v_picked) > 0:
+                        v_k = len(v_picked)
+                        _v_w = "unit" if v_k in (1, -1) else "units"
+
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1289:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1412:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -3669,22 +4641,39 @@ class MarlboroughRules:
         for v_p_2 in v_order:
             self.q_mobilization(S, R, v_p_2)
 
+    def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:83:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
+            self.q_diplomacy_phase(S, R)
+
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:64:3]"
         self.q_operations(S, R)
 
+    def q_turn__pillage_removal(self, S: list[Any], R: Any) -> None:
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:52:3]"
+        if self.c_optional_pillage and (not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)):
+            for v_p in self.all_player:
+                self.q_remove_pillage(S, R, v_p)
+
     def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:68:3]"
         for v_p in self.all_player:
             self.q_provision(S, R, v_p)
 
+    def q_turn__training(self, S: list[Any], R: Any) -> None:
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:58:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
+            for v_p in self.all_player:
+                self.q_training(S, R, v_p)
+
     def q_turn__treasury(self, S: list[Any], R: Any) -> None:
-        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
-        if S[_TURN] > 1:
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:47:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:743:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:840:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -3699,7 +4688,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:723:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:820:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -3752,7 +4741,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 16, (v_p, len(v_go), v_w, v_into))
+                _log(S, 18, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -3765,7 +4754,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:821:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:918:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3779,8 +4768,16 @@ class MarlboroughRules:
         v_d: Any = None
         v_m: Any = None
         v_barred: Any = None
+        v_attack_plans: Any = None
+        v_defence_plans: Any = None
         v__w0_2: Any = None
         v__w1_2: Any = None
+        v_a1: Any = None
+        v_d1: Any = None
+        v_d2: Any = None
+        v_a2: Any = None
+        v_a3: Any = None
+        v_d3: Any = None
         v_a_2: Any = None
         v_d_2: Any = None
         v_m_2: Any = None
@@ -3789,8 +4786,8 @@ class MarlboroughRules:
         v_chooser: Any = None
         v_go: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-3, 10-11, 13, 24-25, 30-31, 38
-        if F is not None and (pc < 0 or not (0x40C3002C0C >> pc) & 1):
+        # resume points: 2-3, 10-19, 22, 33-34, 39-40, 47
+        if F is not None and (pc < 0 or not (0x8186004FFC0C >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3808,7 +4805,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 23, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 25, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -3843,15 +4840,15 @@ class MarlboroughRules:
             _a = dict(v)
             v_a = _a[v__w0]
             v_d = _a[v__w1]
-            v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 26, (v_a, v_d, v_m[2]))
+            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
+            _log(S, 28, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 27, (v_t,))
+                    _log(S, 29, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 28, (v_t,))
-                pc = 38
+                    _log(S, 30, (v_t,))
+                pc = 47
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
             elif (
@@ -3860,12 +4857,12 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 29, ())
-                pc = 38
+                _log(S, 31, ())
+                pc = 47
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
+                return _wait(S, (9, 47))
+            pc = 47
         if pc == 6:
             if (
                 self.r_crt_combat(
@@ -3873,14 +4870,39 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (9, 38))
-            pc = 38
+                return _wait(S, (9, 47))
+            pc = 47
         if pc == 9:
             v_barred = self.s_e_hex__terrain[v_t] == "mountain"
-            pc = 10
+            v_attack_plans = [
+                v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")
+            ]
+            v_defence_plans = [
+                v_x_3
+                for v_x_3 in self.e_defender_plan
+                if not (v_barred and v_x_3 == "counter_maneuver")
+            ]
+            self.p_plan_precedence(S, v_p, v_force, v_dfn)
+            if S[self.o_g_plans_first] is None:
+                pc = 10
+            elif S[self.o_g_plans_first] == v_q:
+                pc = 12
+            else:
+                pc = 16
         if pc == 10:
             if F is not None:
-                v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2 = F[2:]
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_t,
+                    v_q,
+                    v_dfn,
+                    v_attack_plans,
+                    v_defence_plans,
+                    v__w0_2,
+                    v__w1_2,
+                ) = F[2:]
                 F = None
             v__w0_2 = v_p
             v__w1_2 = v_q
@@ -3889,129 +4911,215 @@ class MarlboroughRules:
                     "a `simultaneously:` block asks one player twice: each line is another player's"
                 )
             _d = []
-            _o = tuple(
-                [v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")]
-            )
+            _o = tuple(v_attack_plans)
             if not _o:
                 _dead("choose-attacker_plan", v__w0_2)
             _d.append((v__w0_2, 10, _o, ()))
-            _o = tuple(
-                [
-                    v_x_3
-                    for v_x_3 in self.e_defender_plan
-                    if not (v_barred and v_x_3 == "counter_maneuver")
-                ]
-            )
+            _o = tuple(v_defence_plans)
             if not _o:
                 _dead("choose-defender_plan", v__w1_2)
             _d.append((v__w1_2, 11, _o, ()))
             return _ask_all(
-                S, (9, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2), _d
+                S,
+                (
+                    9,
+                    11,
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_t,
+                    v_q,
+                    v_dfn,
+                    v_attack_plans,
+                    v_defence_plans,
+                    v__w0_2,
+                    v__w1_2,
+                ),
+                _d,
             )
         if pc == 11:
             if F is not None:
-                v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2 = F[2:]
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_t,
+                    v_q,
+                    v_dfn,
+                    v_attack_plans,
+                    v_defence_plans,
+                    v__w0_2,
+                    v__w1_2,
+                ) = F[2:]
                 F = None
             _a = dict(v)
-            v_a_2 = _a[v__w0_2]
-            v_d_2 = _a[v__w1_2]
-            v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 32, (v_a_2, v_d_2, v_m_2[2]))
-            v_fa = sum(
-                [
-                    self.f_strength_of(S, v_u__3)
-                    for v_u__3 in v_force
-                    if self.s_e_unit__kind[v_u__3] == "field_army"
-                ]
-            )
-            v_fd = sum(
-                [
-                    self.f_strength_of(S, v_u__4)
-                    for v_u__4 in v_dfn
-                    if self.s_e_unit__kind[v_u__4] == "field_army"
-                ]
-            )
-            if v_m_2[2] == "DW":
-                pc = 12
-            elif v_m_2[2] == "FA Elim":
-                pc = 17
-            elif v_m_2[2] == "FA CRT/NE":
-                pc = 23
-            elif v_m_2[2] == "E1/Go to CRT":
-                pc = 29
-            else:
-                pc = 35
+            v_a1 = _a[v__w0_2]
+            v_d1 = _a[v__w1_2]
+            S[self.o_g_battle_attack] = v_a1
+            S[self.o_g_battle_defence] = v_d1
+            pc = 20
         if pc == 12:
-            if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (9, 13, v_p, v_force, v_t, v_q))
-            pc = 13
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (9, 13, v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans),
+                v_q,
+                12,
+                tuple(v_defence_plans),
+            )
         if pc == 13:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
+                F = None
+            v_d2 = v
+            _log(S, 35, (v_q, v_d2))
+            pc = 14
+        if pc == 14:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_d2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (9, 15, v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_d2),
+                v_p,
+                13,
+                tuple(v_attack_plans),
+            )
+        if pc == 15:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_d2 = F[2:]
+                F = None
+            v_a2 = v
+            S[self.o_g_battle_attack] = v_a2
+            S[self.o_g_battle_defence] = v_d2
+            pc = 20
+        if pc == 16:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (9, 17, v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans),
+                v_p,
+                14,
+                tuple(v_attack_plans),
+            )
+        if pc == 17:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
+                F = None
+            v_a3 = v
+            _log(S, 35, (v_p, v_a3))
+            pc = 18
+        if pc == 18:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_defence_plans, v_a3 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (9, 19, v_p, v_force, v_from, v_t, v_q, v_dfn, v_defence_plans, v_a3),
+                v_q,
+                15,
+                tuple(v_defence_plans),
+            )
+        if pc == 19:
+            if F is not None:
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_defence_plans, v_a3 = F[2:]
+                F = None
+            v_d3 = v
+            S[self.o_g_battle_attack] = v_a3
+            S[self.o_g_battle_defence] = v_d3
+            pc = 20
+        if pc == 20:
+            v_a_2 = S[self.o_g_battle_attack]
+            v_d_2 = S[self.o_g_battle_defence]
+            v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
+            _log(S, 37, (v_a_2, v_d_2, v_m_2[2]))
+            v_fa = self.f_field_strength(S, v_force)
+            v_fd = self.f_field_strength(S, v_dfn)
+            if v_m_2[2] == "DW":
+                pc = 21
+            elif v_m_2[2] == "FA Elim":
+                pc = 26
+            elif v_m_2[2] == "FA CRT/NE":
+                pc = 32
+            elif v_m_2[2] == "E1/Go to CRT":
+                pc = 38
+            else:
+                pc = 44
+        if pc == 21:
+            if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
+                return _wait(S, (9, 22, v_p, v_force, v_t, v_q))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
                 S[self.o_e_unit__at + v_u_5] == v_t for v_u_5 in self.ix_unit__owner.get(v_q, ())
             ):
-                pc = 14
+                pc = 23
             else:
-                pc = 38
-        if pc == 14:
+                pc = 47
+        if pc == 23:
             self.p_destroy_garrison(S, v_t)
             if self.r_advance(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 17:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 26:
             if v_fa > v_fd:
-                pc = 18
+                pc = 27
             elif v_fd > v_fa:
-                pc = 20
+                pc = 29
             else:
-                _log(S, 33, ())
-                pc = 38
-        if pc == 18:
+                _log(S, 38, ())
+                pc = 47
+        if pc == 27:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 20:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 29:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 23:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 32:
             v_chooser = v_q if v_fd > v_fa else v_p
-            pc = 24
-        if pc == 24:
+            pc = 33
+        if pc == 33:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             return self.ask(
-                S, (9, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 12, (True, False)
+                S, (9, 34, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 16, (True, False)
             )
-        if pc == 25:
+        if pc == 34:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             v_go = v
             if v_go:
-                pc = 26
+                pc = 35
             else:
-                _log(S, 35, (v_chooser,))
-                pc = 38
-        if pc == 26:
+                _log(S, 40, (v_chooser,))
+                pc = 47
+        if pc == 35:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 29:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 38:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (9, 30, v_p, v_force, v_from, v_t, v_q, v_dfn))
-            pc = 30
-        if pc == 30:
+                return _wait(S, (9, 39, v_p, v_force, v_from, v_t, v_q, v_dfn))
+            pc = 39
+        if pc == 39:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
                 F = None
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (9, 31, v_p, v_force, v_from, v_t, v_q))
-            pc = 31
-        if pc == 31:
+                return _wait(S, (9, 40, v_p, v_force, v_from, v_t, v_q))
+            pc = 40
+        if pc == 40:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q = F[2:]
                 F = None
@@ -4022,14 +5130,14 @@ class MarlboroughRules:
                 )
                 or self.f_inherent_of(S, v_t, v_q)
             ):
-                pc = 32
+                pc = 41
             else:
-                pc = 38
-        if pc == 32:
+                pc = 47
+        if pc == 41:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 35:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 44:
             if (
                 self.r_crt_combat(
                     S,
@@ -4044,9 +5152,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (9, 38))
-            pc = 38
-        if pc == 38:
+                return _wait(S, (9, 47))
+            pc = 47
+        if pc == 47:
             if F is not None:
                 F = None
             return None
@@ -4054,7 +5162,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1788:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4156,7 +5264,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        20,
+                        32,
                         8,
                         v_attacker,
                         v_defender,
@@ -4172,7 +5280,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    32,
+                    51,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4219,7 +5327,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:896:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1013:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -4333,7 +5441,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                36,
+                41,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -4413,7 +5521,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    36,
+                    41,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -4610,10 +5718,429 @@ class MarlboroughRules:
                 F = None
             return None
 
+    def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1562:3]"
+        N: list[int] = S
+        v_q: Any = None
+        v_mine: Any = None
+        v_a: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine declare_war: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_c = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (23, 2, v_p, v_t, v_q, v_mine, v_c),
+                v_p,
+                41,
+                tuple(
+                    tuple(
+                        _pk1
+                        for _pk1 in _subsets(v_mine, 1, -1)
+                        if self.f_war_markers_enough(S, v_t, _pk1)
+                    )
+                ),
+                (v_t,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_c = F[2:]
+                F = None
+            v_a = v
+            for v_c in v_a:
+                _c2 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+            S[self.o_e_nation__control + v_t] = v_q
+            _log(S, 106, (v_p, v_t, v_t, v_q))
+            return None
+
+    def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+
+    def r_diplomacy_attempt(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
+    ) -> Any:
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1533:3]"
+        N: list[int] = S
+        v_q: Any = None
+        v_mine: Any = None
+        v_theirs: Any = None
+        v__w0: Any = None
+        v__w1: Any = None
+        v_a: Any = None
+        v_d: Any = None
+        v_av: Any = None
+        v_dv: Any = None
+        v_c_3: Any = None
+        v_c_4: Any = None
+        v_m: Any = None
+        v_pv: Any = None
+        v_diff: Any = None
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+            raise RulesError(f"routine diplomacy_attempt: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4 = F[2:]
+                F = None
+            v__w0 = v_p
+            v__w1 = v_q
+            if len({v__w0, v__w1}) < 2:
+                raise RulesError(
+                    "a `simultaneously:` block asks one player twice: each line is another player's"
+                )
+            _d = []
+            _o = tuple(_subsets(v_mine, 1, -1))
+            if not _o:
+                _dead("choose-some", v__w0)
+            _d.append((v__w0, 39, _o, ()))
+            _o = tuple(_subsets(v_theirs, 0, -1))
+            if not _o:
+                _dead("choose-some", v__w1)
+            _d.append((v__w1, 40, _o, ()))
+            return _ask_all(
+                S, (22, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4 = F[2:]
+                F = None
+            _a = dict(v)
+            v_a = _a[v__w0]
+            v_d = _a[v__w1]
+            v_av = sum([self.card_value[v_c] for v_c in v_a])
+            v_dv = sum([self.card_value[v_c_2] for v_c_2 in v_d])
+            for v_c_3 in v_a:
+                _c1 = v_c_3
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            for v_c_4 in v_d:
+                _c2 = v_c_4
+                S[self.o_p_markers + v_q] = _take(S[self.o_p_markers + v_q], _c2)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+            v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
+            v_pv = 2 * self.s_e_nation__political[v_t]
+            v_diff = v_av - v_dv - v_pv + v_m
+            _log(S, 104, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+            if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
+                return _wait(S, (22, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
+    def z_diplomacy_attempt__2_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+
+    def z_diplomacy_attempt__2_4(self, S: list[Any], F: Any) -> Any:
+        "Local 'theirs' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_q = F[4]
+        return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
+
+    def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1602:3]"
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+            raise RulesError(f"routine diplomacy_phase: no resume point {pc}")
+        if pc == 0:
+            if (
+                self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
+                is SUSPEND
+            ):
+                return _wait(S, (25, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+            if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (25, 2, v_p))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                (v_p,) = F[2:]
+                F = None
+            if (
+                self.r_diplomacy_segment(
+                    S, None, None, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                )
+                is SUSPEND
+            ):
+                return _wait(S, (25, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
+    def r_diplomacy_result(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
+    ) -> Any:
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1495:3]"
+        v_q: Any = None
+        v_n: Any = None
+        v_money: Any = None
+        v_how: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4-5, 7, 9-10, 14
+        if F is not None and (pc < 0 or not (0x46B0 >> pc) & 1):
+            raise RulesError(f"routine diplomacy_result: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            if v_code == "NE":
+                _log(S, 31, ())
+                pc = 14
+            elif v_code == "D1":
+                pc = 1
+            elif v_code == "R1" or v_code == "R2":
+                pc = 3
+            else:
+                pc = 9
+        if pc == 1:
+            if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
+                return _wait(S, (21, 14))
+            pc = 14
+        if pc == 3:
+            v_n = 1 if v_code == "R1" else 2
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                v_q, v_n = F[2:]
+                F = None
+            return self.ask(S, (21, 5, v_q, v_n), v_q, 37, (True, False), (2 * v_n, v_n))
+        if pc == 5:
+            if F is not None:
+                v_q, v_n = F[2:]
+                F = None
+            v_money = v
+            if v_money:
+                S[self.o_p_treasury_seen + v_q] = 0
+                _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
+                S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
+                _log(S, 95, (v_q, 2 * v_n))
+                pc = 14
+            else:
+                pc = 6
+        if pc == 6:
+            if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
+                return _wait(S, (21, 7, v_q, v_n))
+            pc = 7
+        if pc == 7:
+            if F is not None:
+                v_q, v_n = F[2:]
+                F = None
+            _log(S, 96, (v_q, v_n))
+            pc = 14
+        if pc == 9:
+            if F is not None:
+                v_p, v_t, v_code, v_q = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (21, 10, v_p, v_t, v_code, v_q),
+                v_p,
+                38,
+                tuple(
+                    [
+                        v_x
+                        for v_x in self.e_diplomacy_outcome
+                        if v_x != ("defection" if v_code == "D2" else "diplomacy")
+                    ]
+                ),
+                (v_code,),
+            )
+        if pc == 10:
+            if F is not None:
+                v_p, v_t, v_code, v_q = F[2:]
+                F = None
+            v_how = v
+            if v_how == "espionage":
+                pc = 11
+            elif v_how == "coup":
+                _log(S, 98, (v_q,))
+                self.p_lose_markers(S, v_q, 1)
+                pc = 14
+            elif v_how == "diplomacy":
+                if S[self.o_e_nation__control + v_t] == v_q:
+                    S[self.o_e_nation__control + v_t] = None
+                    _log(S, 99, (v_t,))
+                else:
+                    S[self.o_e_nation__control + v_t] = v_p
+                    _log(S, 100, (v_t, v_p))
+                pc = 14
+            else:
+                S[self.o_e_nation__control + v_t] = v_p
+                _log(S, 101, (v_t, v_p))
+                pc = 14
+        if pc == 11:
+            if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
+                return _wait(S, (21, 14))
+            pc = 14
+        if pc == 14:
+            if F is not None:
+                F = None
+            return None
+
+    def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1577:3]"
+        N: list[int] = S
+        v_going: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_war: Any = None
+        v_t_2: Any = None
+        v_declare: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 3-4, 6-7
+        if F is not None and (pc < 0 or not (0xDA >> pc) & 1):
+            raise RulesError(f"routine diplomacy_segment: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_going = True
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_p, v_going, v__runs = F[2:]
+                    F = None
+                if v_going:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 16
+            if pc == 2:
+                v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+                v_war = [
+                    v_t
+                    for _h1 in (sum([self.card_value[v_c] for v_c in v_mine]),)
+                    for v_t in self.ix_nation__permanent.get(None, ())
+                    if (
+                        (
+                            (
+                                (
+                                    self.id_nation[v_t] != "ottoman_empire"
+                                    and self.id_nation[v_t] != "poland"
+                                )
+                                and self.id_nation[v_t] != "pomeranian_sweden"
+                            )
+                            and S[self.o_e_nation__control + v_t] != v_p
+                        )
+                        and S[self.o_e_nation__control + v_t] is None
+                    )
+                    and _h1 >= max(1, self.s_e_nation__political[v_t])
+                ]
+                v_going = len(v_mine) > 0
+                if v_going:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v_going, v__runs, v_war = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (24, 4, v_p, v_going, v__runs, v_war),
+                    v_p,
+                    42,
+                    tuple(
+                        [
+                            v_n__3
+                            for v_n__3 in self.ix_nation__permanent.get(None, ())
+                            if (
+                                (
+                                    self.id_nation[v_n__3] != "ottoman_empire"
+                                    and self.id_nation[v_n__3] != "poland"
+                                )
+                                and self.id_nation[v_n__3] != "pomeranian_sweden"
+                            )
+                            and S[self.o_e_nation__control + v_n__3] != v_p
+                        ]
+                    ),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_going, v__runs, v_war = F[2:]
+                    F = None
+                v_t_2 = v
+                if v_t_2 is None:
+                    v_going = False
+                    pc = 1
+                    continue
+                else:
+                    pc = 5
+            if pc == 5:
+                v_declare = False
+                if v_t_2 in v_war:
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if F is not None:
+                    v_p, v_going, v__runs, v_t_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (24, 7, v_p, v_going, v__runs, v_t_2), v_p, 43, (True, False), (v_t_2,)
+                )
+            if pc == 7:
+                if F is not None:
+                    v_p, v_going, v__runs, v_t_2 = F[2:]
+                    F = None
+                v_declare = v
+                pc = 8
+            if pc == 8:
+                if v_declare:
+                    pc = 9
+                else:
+                    pc = 11
+            if pc == 9:
+                if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
+                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                pc = 1
+                continue
+            if pc == 11:
+                if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
+                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                pc = 1
+                continue
+            if pc == 16:
+                return None
+
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:559:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:647:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -4673,6 +6200,45 @@ class MarlboroughRules:
                 v_i += 1
             return None
 
+    def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1477:3]"
+        v_q: Any = None
+        v_what: Any = None
+        v_u: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine espionage: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_t, v_q, v_u = F[2:]
+                F = None
+            return self.ask(S, (20, 2, v_p, v_t, v_q, v_u), v_p, 36, tuple(self.e_espionage))
+        if pc == 2:
+            if F is not None:
+                v_p, v_t, v_q, v_u = F[2:]
+                F = None
+            v_what = v
+            if v_what == "units":
+                for v_u in self.ix_unit__owner.get(v_q, ()):
+                    if (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
+                    ):
+                        S[self.o_e_unit__seen + v_u] |= 1 << v_p
+                        S[_REVEALS] += 1
+            elif v_what == "treasury":
+                S[self.o_p_treasury_seen + v_q] |= 1 << v_p
+                S[_REVEALS] += 1
+            else:
+                S[self.o_p_markers_seen + v_q] |= 1 << v_p
+                S[_REVEALS] += 1
+            _log(S, 93, (v_p, v_what, v_q))
+            return None
+
     def r_famous_victory(
         self,
         S: list[Any],
@@ -4682,7 +6248,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:755:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:852:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -4700,7 +6266,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 19, (v_winner,))
+            _log(S, 21, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -4712,7 +6278,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 19, (v_winner,))
+            _log(S, 21, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -4727,7 +6293,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1210:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1333:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -4770,7 +6336,7 @@ class MarlboroughRules:
                     pc = 1
                     continue
             if pc == 3:
-                _log(S, 68, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                _log(S, 73, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 if (
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
@@ -4784,7 +6350,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:777:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:874:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -4858,7 +6424,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 21, (v_q, v_h, v_to))
+            _log(S, 23, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -4871,7 +6437,7 @@ class MarlboroughRules:
             return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1145:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1268:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -4929,7 +6495,7 @@ class MarlboroughRules:
                     S,
                     (14, 4, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
                     v_q,
-                    22,
+                    26,
                     (True, False),
                     (v_at, v_h_2),
                 )
@@ -4948,11 +6514,11 @@ class MarlboroughRules:
                 if v_die <= 3:
                     pc = 6
                 else:
-                    _log(S, 62, (v_q, v_h_2, v_die))
+                    _log(S, 67, (v_q, v_h_2, v_die))
                     pc = 1
                     continue
             if pc == 6:
-                _log(S, 60, (v_q, v_h_2, v_die))
+                _log(S, 65, (v_q, v_h_2, v_die))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -4962,7 +6528,7 @@ class MarlboroughRules:
                     S,
                     (14, 8, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
                     v_q,
-                    23,
+                    27,
                     tuple(
                         _subsets(
                             [
@@ -5009,7 +6575,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1809:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5103,7 +6669,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        21,
+                        33,
                         8,
                         v_attacker,
                         v_defender,
@@ -5119,7 +6685,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    33,
+                    52,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5154,6 +6720,45 @@ class MarlboroughRules:
             if pc == 13:
                 return None
 
+    def r_lose_discipline(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
+    ) -> Any:
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1671:3]"
+        v_alive: Any = None
+        v_u_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine lose_discipline: no resume point {pc}")
+        if pc == 0:
+            v_alive = [
+                v_u
+                for v_u in v_force
+                if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "leader"
+            ]
+            if len(v_alive) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_alive = F[2:]
+                F = None
+            return self.ask(S, (27, 2, v_p, v_alive), v_p, 45, tuple(_uniq(v_alive)))
+        if pc == 2:
+            if F is not None:
+                v_p, v_alive = F[2:]
+                F = None
+            v_u_2 = v
+            if S[self.o_e_unit__veteran + v_u_2]:
+                S[self.o_e_unit__veteran + v_u_2] = False
+                _log(S, 116, (v_u_2,))
+            else:
+                self.p_eliminate(S, v_u_2)
+            pc = 3
+        if pc == 3:
+            return None
+
     def r_lose_one(
         self,
         S: list[Any],
@@ -5164,7 +6769,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:809:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:906:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5196,7 +6801,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1223:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1346:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5244,7 +6849,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 69, (v_u_2,))
+                    _log(S, 74, (v_u_2,))
                     pc = 1
                     continue
                 else:
@@ -5257,7 +6862,7 @@ class MarlboroughRules:
                     S,
                     (17, 4, v_p, v__it, v__i, v_u_2, v_ports),
                     v_p,
-                    25,
+                    29,
                     tuple(_uniq(v_ports)),
                     (v_u_2,),
                 )
@@ -5268,7 +6873,7 @@ class MarlboroughRules:
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 71, (v_u_2, v_h))
+                _log(S, 76, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -5297,7 +6902,7 @@ class MarlboroughRules:
                     S,
                     (17, 9, v_p, v_price, v_most),
                     v_p,
-                    26,
+                    30,
                     tuple(tuple(range(0, v_most + 1))),
                     (v_price,),
                 )
@@ -5311,6 +6916,7 @@ class MarlboroughRules:
                 else:
                     pc = 13
             if pc == 10:
+                S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 if self.r_draw_markers(S, None, None, v_p, v_n) is SUSPEND:
@@ -5321,7 +6927,7 @@ class MarlboroughRules:
                     v_p, v_n = F[2:]
                     F = None
                 v_w = "marker" if v_n in (1, -1) else "markers"
-                _log(S, 73, (v_p, v_n, v_w))
+                _log(S, 78, (v_p, v_n, v_w))
                 pc = 13
             if pc == 13:
                 v_done = False
@@ -5364,7 +6970,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
                     F = None
-                return self.ask(S, (17, 17, v_p, v_done, v__runs, v_gone), v_p, 27, tuple(v_gone))
+                return self.ask(S, (17, 17, v_p, v_done, v__runs, v_gone), v_p, 31, tuple(v_gone))
             if pc == 17:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
@@ -5373,10 +6979,11 @@ class MarlboroughRules:
                 if v_h_3 is None:
                     v_done = True
                 else:
+                    S[self.o_p_treasury_seen + v_p] = 0
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 76, (v_p, v_h_3))
+                    _log(S, 81, (v_p, v_h_3))
                 pc = 14
                 continue
             if pc == 19:
@@ -5424,7 +7031,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs_2, v_ready = F[2:]
                     F = None
                 return self.ask(
-                    S, (17, 23, v_p, v_done, v__runs_2, v_ready), v_p, 28, tuple(v_ready)
+                    S, (17, 23, v_p, v_done, v__runs_2, v_ready), v_p, 32, tuple(v_ready)
                 )
             if pc == 23:
                 if F is not None:
@@ -5443,6 +7050,7 @@ class MarlboroughRules:
                     if self.tab_mobilize_cost is not None
                     else self.f_mobilize_cost(S, v_u_3)
                 )
+                S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 S[self.o_e_unit__veteran + v_u_3] = False
@@ -5452,7 +7060,7 @@ class MarlboroughRules:
                 ):
                     _clamp = S[_TURN] + 1
                     S[self.o_e_unit__due + v_u_3] = 0 if _clamp < 0 else _clamp
-                    _log(S, 78, (v_p, v_u_3, v_cost, S[_TURN] + 1))
+                    _log(S, 83, (v_p, v_u_3, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
                 else:
@@ -5465,7 +7073,7 @@ class MarlboroughRules:
                     S,
                     (17, 26, v_p, v_done, v__runs_2, v_u_3, v_cost),
                     v_p,
-                    29,
+                    33,
                     tuple(_uniq(self.f_placements(S, v_p, v_u_3))),
                     (v_u_3,),
                 )
@@ -5476,7 +7084,7 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h_4
-                _log(S, 80, (v_p, v_u_3, v_cost, v_h_4))
+                _log(S, 85, (v_p, v_u_3, v_cost, v_h_4))
                 pc = 20
                 continue
             if pc == 30:
@@ -5522,7 +7130,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1173:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1296:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -5580,7 +7188,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
             ]
             if len(v_ways) == 0:
-                _log(S, 63, (v_p, v_h))
+                _log(S, 68, (v_p, v_h))
                 for v_u_3 in v_navy:
                     self.p_eliminate(S, v_u_3)
                 return None
@@ -5590,7 +7198,7 @@ class MarlboroughRules:
                 v_p, v_h, v_navy, v_ways, v_u_4 = F[2:]
                 F = None
             return self.ask(
-                S, (15, 2, v_p, v_h, v_navy, v_ways, v_u_4), v_p, 24, tuple(v_ways), (v_h,)
+                S, (15, 2, v_p, v_h, v_navy, v_ways, v_u_4), v_p, 28, tuple(v_ways), (v_h,)
             )
         if pc == 2:
             if F is not None:
@@ -5600,18 +7208,224 @@ class MarlboroughRules:
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-            _log(S, 65, (v_p, v_h, v_to))
+            _log(S, 70, (v_p, v_h, v_to))
             return None
 
+    def r_negotiate(
+        self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
+    ) -> Any:
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1847:1]"
+        v_w_passes: Any = None
+        v_w_round: Any = None
+        v__runs: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_w_p: Any = None
+        v_w_offer: Any = None
+        v_w_others: Any = None
+        v_w_agreed: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_w_q: Any = None
+        v_w_yes: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5-6, 10-11
+        if F is not None and (pc < 0 or not (0xC60 >> pc) & 1):
+            raise RulesError(f"routine negotiate: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_w_passes = 0
+                v_w_round = 0
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 17
+            if pc == 2:
+                v_w_round += 1
+                v__it = tuple(v_w_seats)
+                v__i = 0
+                pc = 3
+            if pc == 3:
+                if v__i < len(v__it):
+                    v_w_p = v__it[v__i]
+                    v__i += 1
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
+                if v_w_passes < len(v_w_seats):
+                    pc = 5
+                else:
+                    pc = 3
+                    continue
+            if pc == 5:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        31,
+                        6,
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ),
+                    v_w_p,
+                    49,
+                    _offers(self, S, v_w_p, v_w_seats),
+                )
+            if pc == 6:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                v_w_offer = v
+                if v_w_offer is None:
+                    v_w_passes += 1
+                    pc = 3
+                    continue
+                else:
+                    pc = 7
+            if pc == 7:
+                v_w_passes = 0
+                v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
+                _log(S, 129, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 130, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                v_w_agreed = True
+                v__it_2 = tuple(v_w_others)
+                v__i_2 = 0
+                pc = 8
+            if pc == 8:
+                if v__i_2 < len(v__it_2):
+                    v_w_q = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 9
+                else:
+                    pc = 13
+            if pc == 9:
+                if v_w_agreed:
+                    pc = 10
+                else:
+                    pc = 8
+                    continue
+            if pc == 10:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        31,
+                        11,
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ),
+                    v_w_q,
+                    50,
+                    (True, False),
+                    (v_w_p,),
+                )
+            if pc == 11:
+                if F is not None:
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_offer,
+                        v_w_agreed,
+                        v__it_2,
+                        v__i_2,
+                        v_w_q,
+                    ) = F[2:]
+                    F = None
+                v_w_yes = v
+                if not v_w_yes:
+                    v_w_agreed = False
+                    _log(S, 132, (v_w_q, v_w_p))
+                pc = 8
+                continue
+            if pc == 13:
+                if v_w_agreed:
+                    _log(S, 133, (v_w_offer,))
+                    _carry_out(self, S, v_w_offer)
+                v_w_offer = None
+                pc = 3
+                continue
+            if pc == 17:
+                return None
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1060:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1181:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
         v__runs: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3
-        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+        # resume points: 3, 6
+        if F is not None and (pc < 0 or not (0x48 >> pc) & 1):
             raise RulesError(f"routine operations: no resume point {pc}")
         while True:
             if pc == 0:
@@ -5628,12 +7442,24 @@ class MarlboroughRules:
                         _endless_loop()
                     pc = 2
                 else:
-                    pc = 4
+                    pc = 7
             if pc == 2:
                 if self.r_segment(S, None, None, v_p) is SUSPEND:
                     return _wait(S, (12, 3, v_p, v_passes, v__runs))
                 pc = 3
             if pc == 3:
+                if F is not None:
+                    v_p, v_passes, v__runs = F[2:]
+                    F = None
+                if S[self.o_g_acted] and self.c_optional_pillage:
+                    pc = 4
+                else:
+                    pc = 6
+            if pc == 4:
+                if self.r_pillage(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (12, 6, v_p, v_passes, v__runs))
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v_p, v_passes, v__runs = F[2:]
                     F = None
@@ -5644,11 +7470,191 @@ class MarlboroughRules:
                 v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 pc = 1
                 continue
-            if pc == 4:
+            if pc == 7:
                 return None
 
+    def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1703:3]"
+        v_h: Any = None
+        v_force: Any = None
+        v_able: Any = None
+        v_n: Any = None
+        v_go: Any = None
+        v_fc: Any = None
+        v_die: Any = None
+        v_r: Any = None
+        v_alive: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 8, 11-13, 16
+        if F is not None and (pc < 0 or not (0x13906 >> pc) & 1):
+            raise RulesError(f"routine pillage: no resume point {pc}")
+        if pc == 0:
+            v_h = S[self.o_g_operated_at]
+            if v_h is None:
+                return None
+            v_force = [
+                v_u
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            ]
+            v_able = any(
+                not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0
+                for v_u_2 in v_force
+            )
+            v_n = self.s_e_hex__nation[v_h]
+            if (
+                (
+                    (not v_able or S[self.o_e_hex__pillaged + v_h])
+                    or self.s_e_hex__terrain[v_h] == "sea"
+                )
+                or v_n is None
+            ) or S[self.o_e_nation__control + v_n] is None:
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_force = F[2:]
+                F = None
+            return self.ask(S, (29, 2, v_p, v_h, v_force), v_p, 46, (True, False), (v_h,))
+        if pc == 2:
+            if F is not None:
+                v_p, v_h, v_force = F[2:]
+                F = None
+            v_go = v
+            if not v_go:
+                return None
+            v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
+            v_die = _roll(S, 6)
+            v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
+            _log(S, 119, (v_p, v_h, v_die, v_fc, v_r[2]))
+            if v_r[2] == "No Effect":
+                pass
+                pc = 16
+            elif v_r[2] == "Troops Lose Discipline":
+                pc = 3
+            elif v_r[2] == "Pillage":
+                pc = 5
+            elif v_r[2] == "Pillage & Troops Lose Discipline":
+                pc = 7
+            else:
+                pc = 10
+        if pc == 3:
+            if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
+                return _wait(S, (29, 16))
+            pc = 16
+        if pc == 5:
+            if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
+                return _wait(S, (29, 16))
+            pc = 16
+        if pc == 7:
+            if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
+                return _wait(S, (29, 8, v_p, v_force))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                v_p, v_force = F[2:]
+                F = None
+            if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
+                return _wait(S, (29, 16))
+            pc = 16
+        if pc == 10:
+            if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
+                return _wait(S, (29, 11, v_p, v_h, v_force))
+            pc = 11
+        if pc == 11:
+            if F is not None:
+                v_p, v_h, v_force = F[2:]
+                F = None
+            v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
+            if len(v_alive) > 0:
+                pc = 12
+            else:
+                pc = 14
+        if pc == 12:
+            if F is not None:
+                v_p, v_h, v_force, v_alive = F[2:]
+                F = None
+            return self.ask(S, (29, 13, v_p, v_h, v_force, v_alive), v_p, 47, tuple(v_alive))
+        if pc == 13:
+            if F is not None:
+                v_p, v_h, v_force, v_alive = F[2:]
+                F = None
+            v_u_5 = v
+            self.p_eliminate(S, v_u_5)
+            pc = 14
+        if pc == 14:
+            if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
+                return _wait(S, (29, 16))
+            pc = 16
+        if pc == 16:
+            if F is not None:
+                F = None
+            return None
+
+    def z_pillage__11_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'force' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        v_h = F[3]
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+
+    def z_pillage__13_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'force' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        v_h = F[3]
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+
+    def z_pillage__2_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'force' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        v_h = F[3]
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+        ]
+
+    def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1685:3]"
+        v_q: Any = None
+        v_town: Any = None
+        v_tp: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine pillage_hex: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            S[self.o_e_hex__pillaged + v_h] = True
+            v_town = (
+                self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+            )
+            v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
+            S[self.o_p_treasury_seen + v_p] = 0
+            _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
+            S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+            _log(S, 117, (v_h, v_p, v_tp))
+            if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
+                return _wait(S, (28, 1, v_q, v_town))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_q, v_town = F[2:]
+                F = None
+            if v_town:
+                self.p_shift_bop(S, v_q, 1)
+            return None
+
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1320:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1443:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -5701,7 +7707,7 @@ class MarlboroughRules:
                     S,
                     (19, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
-                    30,
+                    34,
                     tuple(v_can_go),
                     (v_bill,),
                 )
@@ -5721,7 +7727,7 @@ class MarlboroughRules:
                     S,
                     (19, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
-                    31,
+                    35,
                     tuple(v_can_go),
                     (v_bill,),
                 )
@@ -5737,9 +7743,10 @@ class MarlboroughRules:
                 pc = 1
                 continue
             if pc == 8:
+                S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-                _log_to(S, 86, (v_bill,), (v_p,))
+                _log_to(S, 91, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -5752,10 +7759,66 @@ class MarlboroughRules:
         v_p = F[2]
         return self.f_supplied_units(S, v_p)
 
+    def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1746:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_h: Any = None
+        v_cost: Any = None
+        v_go: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4
+        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+            raise RulesError(f"routine remove_pillage: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple([v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]])
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_h = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
+                if N[self.o_p_treasury + v_p] >= 2 * v_cost and any(
+                    S[self.o_e_unit__at + v_u] == v_h for v_u in self.ix_unit__owner.get(v_p, ())
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v__it, v__i, v_h, v_cost = F[2:]
+                    F = None
+                return self.ask(
+                    S, (30, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 48, (True, False), (v_h, v_cost)
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v__it, v__i, v_h, v_cost = F[2:]
+                    F = None
+                v_go = v
+                if v_go:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    S[self.o_e_hex__pillaged + v_h] = False
+                    _log(S, 122, (v_p, v_h, v_cost))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:686:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:783:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -5774,7 +7837,7 @@ class MarlboroughRules:
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 11, (v_p, v_h))
+                _log(S, 13, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -5811,7 +7874,7 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 12, (v_p, v_h))
+                _log(S, 14, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
@@ -5831,11 +7894,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 14, (v_p, v_h, v_to))
+            _log(S, 16, (v_p, v_h, v_to))
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1828:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5926,7 +7989,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        22,
+                        34,
                         8,
                         v_payee,
                         v_w_asked,
@@ -5941,7 +8004,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    34,
+                    53,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5985,7 +8048,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1080:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1203:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -6044,7 +8107,7 @@ class MarlboroughRules:
                 and (not self.s_e_hex__port[v_from])
             ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
                 v_mp -= 2
-                _log(S, 52, (v_from,))
+                _log(S, 57, (v_from,))
             v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
             pc = 1
         if pc == 1:
@@ -6083,7 +8146,7 @@ class MarlboroughRules:
                     v_u_15,
                 ),
                 v_p,
-                19,
+                23,
                 tuple(_uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp))),
                 (v_from, v_mp),
             )
@@ -6113,25 +8176,25 @@ class MarlboroughRules:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
                     S[self.o_e_unit__at + v_u_8] = v_to
-                _log(S, 54, (v_p, v_from, v_to))
+                _log(S, 59, (v_p, v_from, v_to))
             else:
-                _log(S, 55, (v_p, v_from))
+                _log(S, 60, (v_p, v_from))
             if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
                 if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
                     S, v_p, v_from, v_size, v_mp - 2
                 ):
                     for v_u_9 in v_cargo:
                         S[self.o_e_unit__embarked + v_u_9] = False
-                    _log(S, 56, (v_to,))
+                    _log(S, 61, (v_to,))
                 else:
-                    _log(S, 57, (v_to,))
+                    _log(S, 62, (v_to,))
             if v_forced:
                 pc = 3
             else:
                 pc = 9
         if pc == 3:
             v_die = _roll(S, 6)
-            _log(S, 46, (v_die,))
+            _log(S, 51, (v_die,))
             if v_die == 1:
                 pc = 4
             else:
@@ -6150,7 +8213,7 @@ class MarlboroughRules:
                 S,
                 (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15),
                 v_p,
-                20,
+                24,
                 tuple(_uniq(v_victims)),
             )
         if pc == 6:
@@ -6203,7 +8266,7 @@ class MarlboroughRules:
                 S,
                 (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15),
                 v_p,
-                21,
+                25,
                 tuple(_uniq(v_targets)),
             )
         if pc == 14:
@@ -6245,7 +8308,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:988:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1105:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -6300,7 +8363,7 @@ class MarlboroughRules:
                 S,
                 (11, 2, v_p, v_ready, v_again, v_u_6, v_u_7, v_w),
                 v_p,
-                13,
+                17,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
@@ -6310,9 +8373,10 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 40, (v_p,))
+                _log(S, 45, (v_p,))
                 return None
             S[self.o_g_acted] = True
+            S[self.o_g_operated_at] = None
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
@@ -6329,7 +8393,7 @@ class MarlboroughRules:
                 S,
                 (11, 4, v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w),
                 v_p,
-                14,
+                18,
                 tuple(
                     tuple(
                         _pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)
@@ -6344,7 +8408,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 42, (v_p,))
+                _log(S, 47, (v_p,))
             if any(
                 self.s_e_unit__kind[v_u_4] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
@@ -6382,7 +8446,7 @@ class MarlboroughRules:
                 S,
                 (11, 9, v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w),
                 v_p,
-                15,
+                19,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
@@ -6393,21 +8457,22 @@ class MarlboroughRules:
             v_to = v
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
+            S[self.o_g_operated_at] = v_to
             if v_to != v_from:
                 for v_u_7 in v_force:
                     S[self.o_e_unit__seen + v_u_7] = 0
                     S[self.o_e_unit__at + v_u_7] = v_to
                     S[self.o_e_unit__embarked + v_u_7] = False
-                _log(S, 44, (v_p, v_from, v_to))
+                _log(S, 49, (v_p, v_from, v_to))
             else:
-                _log(S, 45, (v_p, v_from))
+                _log(S, 50, (v_p, v_from))
             if v_forced:
                 pc = 10
             else:
                 pc = 16
         if pc == 10:
             v_die = _roll(S, 6)
-            _log(S, 46, (v_die,))
+            _log(S, 51, (v_die,))
             if v_die == 1:
                 pc = 11
             else:
@@ -6423,7 +8488,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 13, v_p, v_force, v_to, v_victims, v_w), v_p, 16, tuple(_uniq(v_victims))
+                S, (11, 13, v_p, v_force, v_to, v_victims, v_w), v_p, 20, tuple(_uniq(v_victims))
             )
         if pc == 13:
             if F is not None:
@@ -6449,7 +8514,7 @@ class MarlboroughRules:
                 v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 18, v_p, v_to, v_live, v_targets, v_w), v_p, 17, tuple(_uniq(v_targets))
+                S, (11, 18, v_p, v_to, v_live, v_targets, v_w), v_p, 21, tuple(_uniq(v_targets))
             )
         if pc == 18:
             if F is not None:
@@ -6474,7 +8539,7 @@ class MarlboroughRules:
                 S,
                 (11, 21, v_p, v_to, v_live, v_t, v_w),
                 v_p,
-                18,
+                22,
                 tuple(_subsets(v_live, 1, -1)),
                 (v_t,),
             )
@@ -6486,15 +8551,17 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 51, (v_p, v_left, v_w))
+                _log(S, 56, (v_p, v_left, v_w))
             pc = 22
         if pc == 22:
+            S[self.o_g_land_combat] = True
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
                 return _wait(S, (11, 23))
             pc = 23
         if pc == 23:
             if F is not None:
                 F = None
+            S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
             pc = 24
         if pc == 24:
@@ -6511,7 +8578,7 @@ class MarlboroughRules:
         ]
 
     def r_setup__campaign_markers(self, S: list[Any], F: Any, v: Any) -> Any:
-        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -6536,7 +8603,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (23, 1, v__it, v__i, v_p))
+                    return _wait(S, (35, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -6553,7 +8620,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:649:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:746:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -6631,8 +8698,135 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1618:3]"
+        N: list[int] = S
+        v_done: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_g: Any = None
+        v_h: Any = None
+        v_value: Any = None
+        v_recruits: Any = None
+        v_most: Any = None
+        v_picked: Any = None
+        v_u_3: Any = None
+        v_k: Any = None
+        v_w: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4-5
+        if F is not None and (pc < 0 or not (0x30 >> pc) & 1):
+            raise RulesError(f"routine training: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_done = []
+                v__it = tuple(self.all_unit)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_g = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_h = S[self.o_e_unit__at + v_g]
+                if (
+                    (
+                        (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                        and self.s_e_unit__leads[v_g] == "general"
+                    )
+                    and v_h is not None
+                ) and v_h not in v_done:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_done = [*v_done, *[v_h]]
+                v_value = max(
+                    [
+                        self.s_e_unit__leadership[v_u]
+                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        if S[self.o_e_unit__at + v_u] == v_h
+                        and self.s_e_unit__leads[v_u] == "general"
+                    ]
+                )
+                v_recruits = [
+                    v_u_2
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u_2] == v_h
+                                and self.s_e_unit__two_sided[v_u_2]
+                            )
+                            and (not S[self.o_e_unit__veteran + v_u_2])
+                        )
+                        and self.s_e_unit__kind[v_u_2] != "leader"
+                    )
+                    and self.s_e_unit__kind[v_u_2] != "garrison"
+                ]
+                v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
+                if len(v_recruits) > 0 and v_most > 0:
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
+                if F is not None:
+                    v_p, v_done, v__it, v__i, v_g, v_h, v_recruits, v_most, v_u_3, v_k, v_w = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        26,
+                        5,
+                        v_p,
+                        v_done,
+                        v__it,
+                        v__i,
+                        v_g,
+                        v_h,
+                        v_recruits,
+                        v_most,
+                        v_u_3,
+                        v_k,
+                        v_w,
+                    ),
+                    v_p,
+                    44,
+                    tuple(_subsets(v_recruits, 0, v_most)),
+                    (v_h, self.c_training_cost, v_most),
+                )
+            if pc == 5:
+                if F is not None:
+                    v_p, v_done, v__it, v__i, v_g, v_h, v_recruits, v_most, v_u_3, v_k, v_w = F[2:]
+                    F = None
+                v_picked = v
+                for v_u_3 in v_picked:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    S[self.o_e_unit__veteran + v_u_3] = True
+                    _log_to(S, 111, (v_u_3, v_h), (v_p,))
+                if len(v_picked) > 0:
+                    v_k = len(v_picked)
+                    v_w = "unit" if v_k in (1, -1) else "units"
+                    _log(S, 112, (v_p, v_k, v_w, v_h))
+                pc = 1
+                continue
+            if pc == 8:
+                return None
+
+    def z_training__5_5(self, S: list[Any], F: Any) -> Any:
+        "Local 'h' of a frame, computed again in a bot's world."
+        v_g = F[6]
+        return S[self.o_e_unit__at + v_g]
+
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1289:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1412:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -6691,23 +8885,82 @@ class MarlboroughRules:
             if pc == 8:
                 return None
 
+    def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:83:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+            raise RulesError(f"routine turn__diplomacy: no resume point {pc}")
+        if pc == 0:
+            if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_diplomacy_phase(S, None, None) is SUSPEND:
+                return _wait(S, (41, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:64:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (25, 1))
+                return _wait(S, (39, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__pillage_removal(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:52:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__pillage_removal: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if self.c_optional_pillage and (
+                    not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+                ):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (37, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_turn__provisioning(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:68:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -6732,26 +8985,63 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (26, 1, v__it, v__i, v_p))
+                    return _wait(S, (40, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
                 return None
 
+    def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:58:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__training: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_training(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (38, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_turn__treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:47:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
             raise RulesError(f"routine turn__treasury: no resume point {pc}")
         if pc == 0:
-            if S[_TURN] > 1:
+            if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (24, 3))
+                return _wait(S, (36, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -6759,7 +9049,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:743:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:840:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6787,9 +9077,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 18, (v_u_2,))
+            _log(S, 20, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "769 rules/marlborough/rules.yaml:438:7\n783 rules/marlborough/rules.yaml:220:7\n784 rules/marlborough/rules.yaml:221:7\n803 rules/marlborough/rules.yaml:113:7\n804 rules/marlborough/rules.yaml:114:7\n805 rules/marlborough/rules.yaml:115:11\n806 rules/marlborough/rules.yaml:116:11\n807 rules/marlborough/rules.yaml:117:15\n808 rules/marlborough/rules.yaml:118:7\n826 rules/marlborough/rules.yaml:321:7\n841 rules/marlborough/rules.yaml:200:7\n842 rules/marlborough/rules.yaml:201:11\n843 rules/marlborough/rules.yaml:202:7\n844 rules/marlborough/rules.yaml:203:7\n854 rules/marlborough/rules.yaml:204:7\n855 rules/marlborough/rules.yaml:205:7\n858 rules/marlborough/rules.yaml:206:7\n859 rules/marlborough/rules.yaml:207:11\n867 rules/marlborough/rules.yaml:208:11\n868 rules/marlborough/rules.yaml:209:7\n873 rules/marlborough/rules.yaml:210:7\n889 rules/marlborough/rules.yaml:158:7\n890 rules/marlborough/rules.yaml:159:7\n891 rules/marlborough/rules.yaml:160:11\n892 rules/marlborough/rules.yaml:161:7\n893 rules/marlborough/rules.yaml:162:11\n894 rules/marlborough/rules.yaml:163:7\n898 rules/marlborough/rules.yaml:44:7\n906 rules/marlborough/rules.yaml:417:7\n914 rules/marlborough/rules.yaml:418:7\n915 rules/marlborough/rules.yaml:419:11\n916 rules/marlborough/rules.yaml:420:7\n927 rules/marlborough/rules.yaml:421:7\n932 rules/marlborough/rules.yaml:422:7\n933 rules/marlborough/rules.yaml:423:11\n934 rules/marlborough/rules.yaml:424:7\n935 rules/marlborough/rules.yaml:425:11\n936 rules/marlborough/rules.yaml:426:7\n941 rules/marlborough/rules.yaml:427:7\n949 rules/marlborough/rules.yaml:428:7\n950 rules/marlborough/rules.yaml:429:11\n951 rules/marlborough/rules.yaml:430:7\n965 rules/marlborough/rules.yaml:134:7\n969 rules/marlborough/rules.yaml:77:7\n976 rules/marlborough/rules.yaml:67:7\n991 rules/marlborough/rules.yaml:542:7\n995 rules/marlborough/rules.yaml:142:7\n996 rules/marlborough/rules.yaml:143:7\n997 rules/marlborough/rules.yaml:144:11\n998 rules/marlborough/rules.yaml:145:11\n999 rules/marlborough/rules.yaml:146:15\n1000 rules/marlborough/rules.yaml:147:7\n1013 rules/marlborough/rules.yaml:271:7\n1014 rules/marlborough/rules.yaml:272:7\n1015 rules/marlborough/rules.yaml:273:11\n1016 rules/marlborough/rules.yaml:274:7\n1017 rules/marlborough/rules.yaml:275:11\n1018 rules/marlborough/rules.yaml:276:7\n1026 rules/marlborough/rules.yaml:277:7\n1027 rules/marlborough/rules.yaml:278:7\n1033 rules/marlborough/rules.yaml:279:11\n1034 rules/marlborough/rules.yaml:280:7\n1035 rules/marlborough/rules.yaml:281:11\n1043 rules/marlborough/rules.yaml:282:11\n1049 rules/marlborough/rules.yaml:283:7\n1053 rules/marlborough/rules.yaml:333:7\n1058 rules/marlborough/rules.yaml:334:7\n1059 rules/marlborough/rules.yaml:335:7\n1062 rules/marlborough/rules.yaml:336:11\n1063 rules/marlborough/rules.yaml:337:15\n1064 rules/marlborough/rules.yaml:338:15\n1065 rules/marlborough/rules.yaml:339:19\n1067 rules/marlborough/rules.yaml:341:19\n1068 rules/marlborough/rules.yaml:342:7\n1072 rules/marlborough/rules.yaml:85:7\n1079 rules/marlborough/rules.yaml:86:11\n1080 rules/marlborough/rules.yaml:87:7\n1081 rules/marlborough/rules.yaml:88:7\n1082 rules/marlborough/rules.yaml:89:11\n1083 rules/marlborough/rules.yaml:90:7\n1087 rules/marlborough/rules.yaml:309:7\n1094 rules/marlborough/rules.yaml:55:7\n1095 rules/marlborough/rules.yaml:56:7\n1096 rules/marlborough/rules.yaml:57:11\n1116 rules/marlborough/rules.yaml:58:15\n1117 rules/marlborough/rules.yaml:59:7\n1121 rules/marlborough/rules.yaml:556:7\n1126 rules/marlborough/rules.yaml:391:7\n1147 rules/marlborough/rules.yaml:353:7\n1148 rules/marlborough/rules.yaml:354:11\n1149 rules/marlborough/rules.yaml:355:7\n1150 rules/marlborough/rules.yaml:356:11\n1151 rules/marlborough/rules.yaml:357:7\n1152 rules/marlborough/rules.yaml:358:11\n1153 rules/marlborough/rules.yaml:359:7\n1154 rules/marlborough/rules.yaml:360:11\n1155 rules/marlborough/rules.yaml:361:7\n1161 rules/marlborough/rules.yaml:454:7\n1170 rules/marlborough/rules.yaml:455:7\n1171 rules/marlborough/rules.yaml:456:7\n1187 rules/marlborough/rules.yaml:457:7\n1196 rules/marlborough/rules.yaml:458:7\n1211 rules/marlborough/rules.yaml:459:7\n1224 rules/marlborough/rules.yaml:460:7\n1232 rules/marlborough/rules.yaml:461:7\n1233 rules/marlborough/rules.yaml:462:7\n1238 rules/marlborough/rules.yaml:463:7\n1253 rules/marlborough/rules.yaml:504:7\n1269 rules/marlborough/rules.yaml:505:7\n1270 rules/marlborough/rules.yaml:506:11\n1271 rules/marlborough/rules.yaml:507:7\n1283 rules/marlborough/rules.yaml:508:7\n1292 rules/marlborough/rules.yaml:509:7\n1293 rules/marlborough/rules.yaml:510:7\n1294 rules/marlborough/rules.yaml:511:11\n1295 rules/marlborough/rules.yaml:512:15\n1296 rules/marlborough/rules.yaml:513:19\n1298 rules/marlborough/rules.yaml:515:19\n1321 rules/marlborough/rules.yaml:516:19\n1327 rules/marlborough/rules.yaml:517:23\n1328 rules/marlborough/rules.yaml:518:7\n1332 rules/marlborough/rules.yaml:474:7\n1333 rules/marlborough/rules.yaml:475:7\n1366 rules/marlborough/rules.yaml:98:7\n1367 rules/marlborough/rules.yaml:99:11\n1368 rules/marlborough/rules.yaml:100:7\n1369 rules/marlborough/rules.yaml:101:7\n1370 rules/marlborough/rules.yaml:102:11\n1371 rules/marlborough/rules.yaml:103:7\n1375 rules/marlborough/rules.yaml:17:7\n1379 rules/marlborough/rules.yaml:126:7\n1380 rules/marlborough/rules.yaml:127:7\n1384 rules/marlborough/rules.yaml:373:7\n1385 rules/marlborough/rules.yaml:374:7\n1390 rules/marlborough/rules.yaml:375:11\n1394 rules/marlborough/rules.yaml:376:15\n1399 rules/marlborough/rules.yaml:377:15\n1400 rules/marlborough/rules.yaml:378:19\n1409 rules/marlborough/rules.yaml:379:23\n1410 rules/marlborough/rules.yaml:380:7\n1414 rules/marlborough/rules.yaml:536:7\n1422 rules/marlborough/rules.yaml:293:7\n1423 rules/marlborough/rules.yaml:294:7\n1424 rules/marlborough/rules.yaml:295:11\n1425 rules/marlborough/rules.yaml:296:7\n1428 rules/marlborough/rules.yaml:297:11\n1429 rules/marlborough/rules.yaml:298:7\n1433 rules/marlborough/rules.yaml:299:11\n1434 rules/marlborough/rules.yaml:300:7\n1438 rules/marlborough/rules.yaml:26:7\n1439 rules/marlborough/rules.yaml:27:11\n1440 rules/marlborough/rules.yaml:28:7\n1444 rules/marlborough/rules.yaml:486:7\n1445 rules/marlborough/rules.yaml:487:7\n1446 rules/marlborough/rules.yaml:488:7\n1447 rules/marlborough/rules.yaml:489:7\n1448 rules/marlborough/rules.yaml:490:7\n1449 rules/marlborough/rules.yaml:491:7\n1467 rules/marlborough/rules.yaml:255:7\n1468 rules/marlborough/rules.yaml:256:7\n1472 rules/marlborough/rules.yaml:257:11\n1473 rules/marlborough/rules.yaml:258:7\n1474 rules/marlborough/rules.yaml:259:11\n1475 rules/marlborough/rules.yaml:260:7\n1479 rules/marlborough/rules.yaml:243:7\n1484 rules/marlborough/rules.yaml:244:7\n1493 rules/marlborough/rules.yaml:231:7\n1494 rules/marlborough/rules.yaml:232:11\n1495 rules/marlborough/rules.yaml:233:7\n1496 rules/marlborough/rules.yaml:234:11\n1497 rules/marlborough/rules.yaml:235:7\n1501 rules/marlborough/rules.yaml:36:7\n1508 rules/marlborough/rules.yaml:404:7\n1514 rules/marlborough/rules.yaml:405:7\n1518 rules/marlborough/rules.yaml:526:7\n1523 rules/marlborough/rules.yaml:527:7\n1524 rules/marlborough/rules.yaml:528:7\n1532 rules/marlborough/rules.yaml:1353:3\n1539 rules/marlborough/rules.yaml:1353:3\n1554 rules/marlborough/rules.yaml:1374:3\n1561 rules/marlborough/rules.yaml:1374:3\n1569 rules/marlborough/rules.yaml:1393:3\n1574 rules/marlborough/rules.yaml:1393:3\n1578 rules/marlborough/rules.yaml:176:7\n1579 rules/marlborough/rules.yaml:177:7\n1580 rules/marlborough/rules.yaml:178:7\n1581 rules/marlborough/rules.yaml:179:7\n1582 rules/marlborough/rules.yaml:180:11\n1583 rules/marlborough/rules.yaml:181:11\n1593 rules/marlborough/rules.yaml:182:15\n1597 rules/marlborough/rules.yaml:183:19\n1624 rules/marlborough/rules.yaml:185:19\n1638 rules/marlborough/rules.yaml:186:7\n1642 rules/marlborough/cards.yaml:383:14\n1646 rules/marlborough/cards.yaml:391:14\n1650 rules/marlborough/cards.yaml:15:14\n1654 rules/marlborough/cards.yaml:23:14\n1658 rules/marlborough/cards.yaml:31:14\n1662 rules/marlborough/cards.yaml:39:14\n1666 rules/marlborough/cards.yaml:47:14\n1670 rules/marlborough/cards.yaml:55:14\n1674 rules/marlborough/cards.yaml:63:14\n1678 rules/marlborough/cards.yaml:71:14\n1682 rules/marlborough/cards.yaml:79:14\n1686 rules/marlborough/cards.yaml:87:14\n1690 rules/marlborough/cards.yaml:95:14\n1694 rules/marlborough/cards.yaml:103:14\n1698 rules/marlborough/cards.yaml:111:14\n1702 rules/marlborough/cards.yaml:119:14\n1706 rules/marlborough/cards.yaml:127:14\n1710 rules/marlborough/cards.yaml:199:14\n1714 rules/marlborough/cards.yaml:135:14\n1718 rules/marlborough/cards.yaml:143:14\n1722 rules/marlborough/cards.yaml:151:14\n1726 rules/marlborough/cards.yaml:159:14\n1730 rules/marlborough/cards.yaml:167:14\n1734 rules/marlborough/cards.yaml:175:14\n1738 rules/marlborough/cards.yaml:183:14\n1742 rules/marlborough/cards.yaml:191:14\n1746 rules/marlborough/cards.yaml:271:14\n1750 rules/marlborough/cards.yaml:279:14\n1754 rules/marlborough/cards.yaml:287:14\n1758 rules/marlborough/cards.yaml:295:14\n1762 rules/marlborough/cards.yaml:303:14\n1766 rules/marlborough/cards.yaml:311:14\n1770 rules/marlborough/cards.yaml:319:14\n1774 rules/marlborough/cards.yaml:327:14\n1778 rules/marlborough/cards.yaml:335:14\n1782 rules/marlborough/cards.yaml:343:14\n1786 rules/marlborough/cards.yaml:351:14\n1790 rules/marlborough/cards.yaml:359:14\n1794 rules/marlborough/cards.yaml:367:14\n1798 rules/marlborough/cards.yaml:375:14\n1802 rules/marlborough/cards.yaml:207:14\n1806 rules/marlborough/cards.yaml:215:14\n1810 rules/marlborough/cards.yaml:223:14\n1814 rules/marlborough/cards.yaml:231:14\n1818 rules/marlborough/cards.yaml:239:14\n1822 rules/marlborough/cards.yaml:247:14\n1826 rules/marlborough/cards.yaml:255:14\n1830 rules/marlborough/cards.yaml:263:14\n1834 rules/marlborough/rules.yaml:682:7\n1838 rules/marlborough/rules.yaml:683:11\n1839 rules/marlborough/rules.yaml:684:11\n1844 rules/marlborough/rules.yaml:1310:7\n1845 rules/marlborough/rules.yaml:1311:7\n1847 rules/marlborough/rules.yaml:1312:7\n1849 rules/marlborough/rules.yaml:1313:7\n1850 rules/marlborough/rules.yaml:1314:7\n1865 rules/marlborough/rules.yaml:1315:11\n1871 rules/marlborough/rules.yaml:1316:15\n1873 rules/marlborough/rules.yaml:1317:15\n1875 rules/marlborough/rules.yaml:1318:15\n1879 rules/marlborough/rules.yaml:639:7\n1880 rules/marlborough/rules.yaml:640:7\n1882 rules/marlborough/rules.yaml:641:7\n1884 rules/marlborough/rules.yaml:642:7\n1885 rules/marlborough/rules.yaml:643:7\n1900 rules/marlborough/rules.yaml:644:11\n1906 rules/marlborough/rules.yaml:645:15\n1908 rules/marlborough/rules.yaml:646:15\n1910 rules/marlborough/rules.yaml:647:15\n1914 rules/marlborough/flow.yaml:69:7\n1916 rules/marlborough/flow.yaml:70:7\n1917 rules/marlborough/flow.yaml:71:11\n1921 rules/marlborough/rules.yaml:978:7\n1922 rules/marlborough/rules.yaml:979:11\n1923 rules/marlborough/rules.yaml:980:15\n1924 rules/marlborough/rules.yaml:981:15\n1937 rules/marlborough/rules.yaml:982:15\n1938 rules/marlborough/rules.yaml:983:15\n1950 rules/marlborough/rules.yaml:984:15\n1951 rules/marlborough/rules.yaml:985:19\n1952 rules/marlborough/rules.yaml:986:19\n1958 rules/marlborough/rules.yaml:587:7\n1959 rules/marlborough/rules.yaml:588:7\n1964 rules/marlborough/rules.yaml:589:11\n1965 rules/marlborough/rules.yaml:590:11\n1968 rules/marlborough/rules.yaml:591:11\n1969 rules/marlborough/rules.yaml:592:7\n1970 rules/marlborough/rules.yaml:593:7\n1975 rules/marlborough/flow.yaml:15:7\n1976 rules/marlborough/flow.yaml:16:11\n1977 rules/marlborough/flow.yaml:17:15\n1980 rules/marlborough/flow.yaml:18:19\n1981 rules/marlborough/flow.yaml:19:19\n1987 rules/marlborough/rules.yaml:626:7\n1988 rules/marlborough/rules.yaml:627:11\n1991 rules/marlborough/rules.yaml:629:11\n1993 rules/marlborough/rules.yaml:630:7\n1995 rules/marlborough/rules.yaml:631:7\n1996 rules/marlborough/rules.yaml:632:11\n2001 rules/marlborough/rules.yaml:600:7\n2002 rules/marlborough/rules.yaml:601:7\n2008 rules/marlborough/rules.yaml:1202:7\n2009 rules/marlborough/rules.yaml:1203:7\n2011 rules/marlborough/rules.yaml:1204:7\n2012 rules/marlborough/rules.yaml:1205:7\n2013 rules/marlborough/rules.yaml:1206:11\n2016 rules/marlborough/rules.yaml:1208:11\n2021 rules/marlborough/flow.yaml:58:7\n2026 rules/marlborough/flow.yaml:59:7\n2031 rules/marlborough/flow.yaml:60:7\n2033 rules/marlborough/flow.yaml:61:7\n2034 rules/marlborough/flow.yaml:62:11\n2036 rules/marlborough/flow.yaml:64:11\n2041 rules/marlborough/flow.yaml:24:7\n2042 rules/marlborough/flow.yaml:25:11\n2047 rules/marlborough/flow.yaml:26:11\n2050 rules/marlborough/flow.yaml:28:11\n2051 rules/marlborough/flow.yaml:29:11\n2052 rules/marlborough/flow.yaml:30:15\n2053 rules/marlborough/flow.yaml:31:11\n2054 rules/marlborough/flow.yaml:32:15\n2055 rules/marlborough/flow.yaml:33:15\n2056 rules/marlborough/flow.yaml:34:15\n2061 rules/marlborough/flow.yaml:35:19\n2062 rules/marlborough/flow.yaml:36:19\n2063 rules/marlborough/flow.yaml:37:19\n2065 rules/marlborough/flow.yaml:38:15\n2066 rules/marlborough/flow.yaml:39:11\n2069 rules/marlborough/flow.yaml:40:11\n2075 rules/marlborough/rules.yaml:608:7\n2076 rules/marlborough/rules.yaml:609:11\n2078 rules/marlborough/rules.yaml:610:11\n2080 rules/marlborough/rules.yaml:611:7\n2081 rules/marlborough/rules.yaml:612:7\n2082 rules/marlborough/rules.yaml:613:7\n2083 rules/marlborough/rules.yaml:614:7\n2084 rules/marlborough/rules.yaml:615:11\n2088 rules/marlborough/rules.yaml:617:11\n2096 rules/marlborough/rules.yaml:619:11\n2108 rules/marlborough/rules.yaml:1368:7\n2111 rules/marlborough/rules.yaml:1369:7\n2112 rules/marlborough/rules.yaml:1370:11\n2114 rules/marlborough/rules.yaml:1372:11\n2115 rules/marlborough/rules.yaml:1373:7\n2122 rules/marlborough/rules.yaml:1388:7\n2125 rules/marlborough/rules.yaml:1389:7\n2126 rules/marlborough/rules.yaml:1390:7\n2131 rules/marlborough/rules.yaml:1407:7\n2134 rules/marlborough/rules.yaml:1408:7\n2135 rules/marlborough/rules.yaml:1409:7\n2137 rules/marlborough/rules.yaml:1410:7\n2510 rules/marlborough/rules.yaml:731:7\n2515 rules/marlborough/rules.yaml:732:11\n2516 rules/marlborough/rules.yaml:733:7\n2525 rules/marlborough/rules.yaml:734:7\n2526 rules/marlborough/rules.yaml:735:11\n2527 rules/marlborough/rules.yaml:736:7\n2528 rules/marlborough/rules.yaml:737:7\n2529 rules/marlborough/rules.yaml:738:11\n2531 rules/marlborough/rules.yaml:739:7\n2532 rules/marlborough/rules.yaml:740:11\n2536 rules/marlborough/rules.yaml:830:7\n2537 rules/marlborough/rules.yaml:831:7\n2543 rules/marlborough/rules.yaml:832:7\n2544 rules/marlborough/rules.yaml:833:11\n2546 rules/marlborough/rules.yaml:834:7\n2547 rules/marlborough/rules.yaml:835:11\n2549 rules/marlborough/rules.yaml:836:7\n2550 rules/marlborough/rules.yaml:837:7\n2551 rules/marlborough/rules.yaml:839:7\n2552 rules/marlborough/rules.yaml:840:11\n2558 rules/marlborough/rules.yaml:841:11\n2566 rules/marlborough/rules.yaml:844:11\n2567 rules/marlborough/rules.yaml:846:11\n2568 rules/marlborough/rules.yaml:848:19\n2571 rules/marlborough/rules.yaml:851:23\n2573 rules/marlborough/rules.yaml:854:19\n2578 rules/marlborough/rules.yaml:856:19\n2584 rules/marlborough/rules.yaml:860:11\n2585 rules/marlborough/rules.yaml:861:11\n2601 rules/marlborough/rules.yaml:864:11\n2602 rules/marlborough/rules.yaml:866:11\n2607 rules/marlborough/rules.yaml:867:11\n2612 rules/marlborough/rules.yaml:868:11\n2613 rules/marlborough/rules.yaml:870:19\n2614 rules/marlborough/rules.yaml:871:19\n2620 rules/marlborough/rules.yaml:872:23\n2621 rules/marlborough/rules.yaml:873:23\n2623 rules/marlborough/rules.yaml:875:19\n2624 rules/marlborough/rules.yaml:876:23\n2626 rules/marlborough/rules.yaml:878:23\n2630 rules/marlborough/rules.yaml:882:19\n2631 rules/marlborough/rules.yaml:883:19\n2632 rules/marlborough/rules.yaml:884:19\n2633 rules/marlborough/rules.yaml:885:23\n2637 rules/marlborough/rules.yaml:889:19\n2638 rules/marlborough/rules.yaml:890:19\n2639 rules/marlborough/rules.yaml:891:19\n2653 rules/marlborough/rules.yaml:892:23\n2655 rules/marlborough/rules.yaml:894:19\n2662 rules/marlborough/rules.yaml:1353:3\n2663 rules/marlborough/rules.yaml:1353:3\n2665 rules/marlborough/rules.yaml:1353:3\n2666 rules/marlborough/rules.yaml:1353:3\n2667 rules/marlborough/rules.yaml:1353:3\n2668 rules/marlborough/rules.yaml:1353:3\n2669 rules/marlborough/rules.yaml:1353:3\n2670 rules/marlborough/rules.yaml:1353:3\n2677 rules/marlborough/rules.yaml:1353:3\n2678 rules/marlborough/rules.yaml:1353:3\n2679 rules/marlborough/rules.yaml:1353:3\n2680 rules/marlborough/rules.yaml:1353:3\n2694 rules/marlborough/rules.yaml:1353:3\n2695 rules/marlborough/rules.yaml:1353:3\n2697 rules/marlborough/rules.yaml:1353:3\n2698 rules/marlborough/rules.yaml:1353:3\n2699 rules/marlborough/rules.yaml:1353:3\n2701 rules/marlborough/rules.yaml:1353:3\n2702 rules/marlborough/rules.yaml:1353:3\n2705 rules/marlborough/rules.yaml:1353:3\n2720 rules/marlborough/rules.yaml:905:7\n2721 rules/marlborough/rules.yaml:906:7\n2722 rules/marlborough/rules.yaml:907:7\n2728 rules/marlborough/rules.yaml:908:7\n2729 rules/marlborough/rules.yaml:909:7\n2733 rules/marlborough/rules.yaml:910:7\n2737 rules/marlborough/rules.yaml:911:7\n2738 rules/marlborough/rules.yaml:912:11\n2739 rules/marlborough/rules.yaml:913:7\n2740 rules/marlborough/rules.yaml:914:7\n2741 rules/marlborough/rules.yaml:915:7\n2746 rules/marlborough/rules.yaml:916:7\n2751 rules/marlborough/rules.yaml:917:7\n2752 rules/marlborough/rules.yaml:918:7\n2753 rules/marlborough/rules.yaml:919:7\n2754 rules/marlborough/rules.yaml:920:7\n2755 rules/marlborough/rules.yaml:921:7\n2756 rules/marlborough/rules.yaml:922:7\n2757 rules/marlborough/rules.yaml:923:7\n2758 rules/marlborough/rules.yaml:924:7\n2759 rules/marlborough/rules.yaml:925:7\n2760 rules/marlborough/rules.yaml:926:7\n2761 rules/marlborough/rules.yaml:927:7\n2778 rules/marlborough/rules.yaml:928:7\n2779 rules/marlborough/rules.yaml:929:7\n2780 rules/marlborough/rules.yaml:930:11\n2807 rules/marlborough/rules.yaml:931:7\n2808 rules/marlborough/rules.yaml:932:7\n2809 rules/marlborough/rules.yaml:934:15\n2810 rules/marlborough/rules.yaml:935:19\n2811 rules/marlborough/rules.yaml:936:15\n2812 rules/marlborough/rules.yaml:937:15\n2813 rules/marlborough/rules.yaml:938:15\n2814 rules/marlborough/rules.yaml:939:19\n2816 rules/marlborough/rules.yaml:941:15\n2817 rules/marlborough/rules.yaml:942:15\n2818 rules/marlborough/rules.yaml:943:15\n2819 rules/marlborough/rules.yaml:944:15\n2820 rules/marlborough/rules.yaml:945:15\n2821 rules/marlborough/rules.yaml:946:19\n2823 rules/marlborough/rules.yaml:948:15\n2824 rules/marlborough/rules.yaml:949:15\n2825 rules/marlborough/rules.yaml:950:15\n2826 rules/marlborough/rules.yaml:951:15\n2835 rules/marlborough/rules.yaml:952:19\n2837 rules/marlborough/rules.yaml:954:15\n2838 rules/marlborough/rules.yaml:955:15\n2839 rules/marlborough/rules.yaml:956:15\n2845 rules/marlborough/rules.yaml:957:19\n2846 rules/marlborough/rules.yaml:958:19\n2847 rules/marlborough/rules.yaml:959:15\n2848 rules/marlborough/rules.yaml:960:15\n2849 rules/marlborough/rules.yaml:961:15\n2850 rules/marlborough/rules.yaml:962:19\n2852 rules/marlborough/rules.yaml:964:15\n2853 rules/marlborough/rules.yaml:965:19\n2854 rules/marlborough/rules.yaml:966:15\n2855 rules/marlborough/rules.yaml:967:15\n2856 rules/marlborough/rules.yaml:968:15\n2857 rules/marlborough/rules.yaml:969:15\n2858 rules/marlborough/rules.yaml:970:15\n2859 rules/marlborough/rules.yaml:971:19\n2864 rules/marlborough/rules.yaml:569:7\n2865 rules/marlborough/rules.yaml:570:7\n2866 rules/marlborough/rules.yaml:571:11\n2867 rules/marlborough/rules.yaml:572:11\n2868 rules/marlborough/rules.yaml:573:15\n2871 rules/marlborough/rules.yaml:574:11\n2872 rules/marlborough/rules.yaml:576:7\n2873 rules/marlborough/rules.yaml:577:7\n2880 rules/marlborough/rules.yaml:578:11\n2881 rules/marlborough/rules.yaml:579:11\n2885 rules/marlborough/rules.yaml:580:11\n2891 rules/marlborough/rules.yaml:760:7\n2892 rules/marlborough/rules.yaml:761:11\n2893 rules/marlborough/rules.yaml:762:7\n2894 rules/marlborough/rules.yaml:763:7\n2895 rules/marlborough/rules.yaml:766:15\n2896 rules/marlborough/rules.yaml:767:15\n2897 rules/marlborough/rules.yaml:768:15\n2899 rules/marlborough/rules.yaml:771:15\n2900 rules/marlborough/rules.yaml:772:15\n2901 rules/marlborough/rules.yaml:773:15\n2903 rules/marlborough/rules.yaml:775:15\n2907 rules/marlborough/rules.yaml:1217:7\n2912 rules/marlborough/rules.yaml:1218:11\n2915 rules/marlborough/rules.yaml:1219:11\n2921 rules/marlborough/rules.yaml:1221:15\n2925 rules/marlborough/rules.yaml:786:7\n2926 rules/marlborough/rules.yaml:787:7\n2929 rules/marlborough/rules.yaml:788:7\n2930 rules/marlborough/rules.yaml:789:11\n2931 rules/marlborough/rules.yaml:790:15\n2932 rules/marlborough/rules.yaml:791:7\n2933 rules/marlborough/rules.yaml:792:7\n2934 rules/marlborough/rules.yaml:793:7\n2935 rules/marlborough/rules.yaml:794:11\n2936 rules/marlborough/rules.yaml:795:11\n2937 rules/marlborough/rules.yaml:796:11\n2943 rules/marlborough/rules.yaml:797:11\n2952 rules/marlborough/rules.yaml:798:11\n2953 rules/marlborough/rules.yaml:799:15\n2954 rules/marlborough/rules.yaml:800:19\n2956 rules/marlborough/rules.yaml:802:15\n2957 rules/marlborough/rules.yaml:803:15\n2958 rules/marlborough/rules.yaml:804:19\n2960 rules/marlborough/rules.yaml:806:7\n2961 rules/marlborough/rules.yaml:807:7\n2965 rules/marlborough/rules.yaml:1154:7\n2966 rules/marlborough/rules.yaml:1155:7\n2975 rules/marlborough/rules.yaml:1156:7\n2976 rules/marlborough/rules.yaml:1157:11\n2985 rules/marlborough/rules.yaml:1158:15\n2986 rules/marlborough/rules.yaml:1159:15\n2987 rules/marlborough/rules.yaml:1160:19\n2988 rules/marlborough/rules.yaml:1161:19\n2989 rules/marlborough/rules.yaml:1163:23\n3003 rules/marlborough/rules.yaml:1164:23\n3004 rules/marlborough/rules.yaml:1165:27\n3006 rules/marlborough/rules.yaml:1166:23\n3007 rules/marlborough/rules.yaml:1167:23\n3008 rules/marlborough/rules.yaml:1168:27\n3009 rules/marlborough/rules.yaml:1169:31\n3017 rules/marlborough/rules.yaml:1374:3\n3018 rules/marlborough/rules.yaml:1374:3\n3020 rules/marlborough/rules.yaml:1374:3\n3021 rules/marlborough/rules.yaml:1374:3\n3022 rules/marlborough/rules.yaml:1374:3\n3023 rules/marlborough/rules.yaml:1374:3\n3024 rules/marlborough/rules.yaml:1374:3\n3025 rules/marlborough/rules.yaml:1374:3\n3032 rules/marlborough/rules.yaml:1374:3\n3033 rules/marlborough/rules.yaml:1374:3\n3034 rules/marlborough/rules.yaml:1374:3\n3035 rules/marlborough/rules.yaml:1374:3\n3040 rules/marlborough/rules.yaml:1374:3\n3041 rules/marlborough/rules.yaml:1374:3\n3043 rules/marlborough/rules.yaml:1374:3\n3044 rules/marlborough/rules.yaml:1374:3\n3045 rules/marlborough/rules.yaml:1374:3\n3047 rules/marlborough/rules.yaml:1374:3\n3048 rules/marlborough/rules.yaml:1374:3\n3049 rules/marlborough/rules.yaml:1374:3\n3056 rules/marlborough/rules.yaml:814:7\n3057 rules/marlborough/rules.yaml:815:7\n3058 rules/marlborough/rules.yaml:816:11\n3059 rules/marlborough/rules.yaml:817:11\n3061 rules/marlborough/rules.yaml:819:11\n3101 rules/marlborough/rules.yaml:1235:7\n3106 rules/marlborough/rules.yaml:1236:11\n3107 rules/marlborough/rules.yaml:1237:11\n3108 rules/marlborough/rules.yaml:1238:11\n3111 rules/marlborough/rules.yaml:1241:15\n3112 rules/marlborough/rules.yaml:1242:15\n3114 rules/marlborough/rules.yaml:1244:7\n3115 rules/marlborough/rules.yaml:1245:7\n3116 rules/marlborough/rules.yaml:1246:7\n3121 rules/marlborough/rules.yaml:1247:7\n3122 rules/marlborough/rules.yaml:1248:11\n3123 rules/marlborough/rules.yaml:1249:11\n3124 rules/marlborough/rules.yaml:1250:15\n3126 rules/marlborough/rules.yaml:1251:15\n3127 rules/marlborough/rules.yaml:1252:15\n3128 rules/marlborough/rules.yaml:1254:7\n3129 rules/marlborough/rules.yaml:1255:7\n3134 rules/marlborough/rules.yaml:1256:11\n3137 rules/marlborough/rules.yaml:1257:11\n3152 rules/marlborough/rules.yaml:1258:11\n3153 rules/marlborough/rules.yaml:1259:15\n3155 rules/marlborough/rules.yaml:1261:15\n3156 rules/marlborough/rules.yaml:1262:15\n3157 rules/marlborough/rules.yaml:1263:19\n3159 rules/marlborough/rules.yaml:1265:19\n3161 rules/marlborough/rules.yaml:1266:19\n3162 rules/marlborough/rules.yaml:1268:7\n3163 rules/marlborough/rules.yaml:1269:7\n3168 rules/marlborough/rules.yaml:1270:11\n3189 rules/marlborough/rules.yaml:1271:11\n3190 rules/marlborough/rules.yaml:1272:15\n3192 rules/marlborough/rules.yaml:1274:15\n3193 rules/marlborough/rules.yaml:1275:15\n3194 rules/marlborough/rules.yaml:1276:19\n3196 rules/marlborough/rules.yaml:1278:19\n3201 rules/marlborough/rules.yaml:1279:19\n3203 rules/marlborough/rules.yaml:1280:19\n3204 rules/marlborough/rules.yaml:1281:19\n3208 rules/marlborough/rules.yaml:1282:23\n3211 rules/marlborough/rules.yaml:1285:23\n3212 rules/marlborough/rules.yaml:1286:23\n3217 rules/marlborough/rules.yaml:1181:7\n3232 rules/marlborough/rules.yaml:1182:7\n3241 rules/marlborough/rules.yaml:1183:11\n3242 rules/marlborough/rules.yaml:1184:7\n3243 rules/marlborough/rules.yaml:1185:7\n3264 rules/marlborough/rules.yaml:1186:7\n3265 rules/marlborough/rules.yaml:1188:11\n3266 rules/marlborough/rules.yaml:1189:15\n3267 rules/marlborough/rules.yaml:1190:11\n3268 rules/marlborough/rules.yaml:1191:7\n3269 rules/marlborough/rules.yaml:1192:7\n3270 rules/marlborough/rules.yaml:1193:11\n3275 rules/marlborough/rules.yaml:1067:7\n3276 rules/marlborough/rules.yaml:1068:11\n3277 rules/marlborough/rules.yaml:1069:7\n3278 rules/marlborough/rules.yaml:1070:7\n3279 rules/marlborough/rules.yaml:1071:7\n3284 rules/marlborough/rules.yaml:1072:11\n3285 rules/marlborough/rules.yaml:1073:11\n3286 rules/marlborough/rules.yaml:1074:15\n3288 rules/marlborough/rules.yaml:1076:15\n3289 rules/marlborough/rules.yaml:1077:11\n3294 rules/marlborough/rules.yaml:1331:7\n3295 rules/marlborough/rules.yaml:1332:7\n3296 rules/marlborough/rules.yaml:1333:7\n3297 rules/marlborough/rules.yaml:1334:7\n3302 rules/marlborough/rules.yaml:1335:11\n3307 rules/marlborough/rules.yaml:1336:11\n3311 rules/marlborough/rules.yaml:1337:11\n3312 rules/marlborough/rules.yaml:1338:11\n3313 rules/marlborough/rules.yaml:1339:15\n3315 rules/marlborough/rules.yaml:1341:15\n3316 rules/marlborough/rules.yaml:1342:15\n3318 rules/marlborough/rules.yaml:1344:15\n3319 rules/marlborough/rules.yaml:1345:15\n3320 rules/marlborough/rules.yaml:1346:19\n3322 rules/marlborough/rules.yaml:1348:19\n3323 rules/marlborough/rules.yaml:1349:7\n3328 rules/marlborough/rules.yaml:696:7\n3329 rules/marlborough/rules.yaml:697:7\n3330 rules/marlborough/rules.yaml:698:11\n3331 rules/marlborough/rules.yaml:699:7\n3332 rules/marlborough/rules.yaml:701:11\n3333 rules/marlborough/rules.yaml:702:7\n3334 rules/marlborough/rules.yaml:703:11\n3335 rules/marlborough/rules.yaml:704:15\n3336 rules/marlborough/rules.yaml:705:7\n3337 rules/marlborough/rules.yaml:706:7\n3338 rules/marlborough/rules.yaml:707:7\n3339 rules/marlborough/rules.yaml:708:11\n3340 rules/marlborough/rules.yaml:709:7\n3341 rules/marlborough/rules.yaml:710:7\n3342 rules/marlborough/rules.yaml:711:7\n3343 rules/marlborough/rules.yaml:712:7\n3361 rules/marlborough/rules.yaml:713:7\n3362 rules/marlborough/rules.yaml:715:11\n3363 rules/marlborough/rules.yaml:716:15\n3364 rules/marlborough/rules.yaml:717:11\n3365 rules/marlborough/rules.yaml:718:7\n3366 rules/marlborough/rules.yaml:719:7\n3367 rules/marlborough/rules.yaml:720:11\n3373 rules/marlborough/rules.yaml:1393:3\n3374 rules/marlborough/rules.yaml:1393:3\n3376 rules/marlborough/rules.yaml:1393:3\n3377 rules/marlborough/rules.yaml:1393:3\n3378 rules/marlborough/rules.yaml:1393:3\n3379 rules/marlborough/rules.yaml:1393:3\n3380 rules/marlborough/rules.yaml:1393:3\n3381 rules/marlborough/rules.yaml:1393:3\n3388 rules/marlborough/rules.yaml:1393:3\n3389 rules/marlborough/rules.yaml:1393:3\n3390 rules/marlborough/rules.yaml:1393:3\n3391 rules/marlborough/rules.yaml:1393:3\n3394 rules/marlborough/rules.yaml:1393:3\n3395 rules/marlborough/rules.yaml:1393:3\n3397 rules/marlborough/rules.yaml:1393:3\n3398 rules/marlborough/rules.yaml:1393:3\n3399 rules/marlborough/rules.yaml:1393:3\n3401 rules/marlborough/rules.yaml:1393:3\n3402 rules/marlborough/rules.yaml:1393:3\n3403 rules/marlborough/rules.yaml:1393:3\n3410 rules/marlborough/rules.yaml:1094:7\n3416 rules/marlborough/rules.yaml:1095:7\n3430 rules/marlborough/rules.yaml:1096:7\n3441 rules/marlborough/rules.yaml:1097:7\n3452 rules/marlborough/rules.yaml:1098:11\n3453 rules/marlborough/rules.yaml:1100:7\n3458 rules/marlborough/rules.yaml:1101:7\n3459 rules/marlborough/rules.yaml:1102:7\n3460 rules/marlborough/rules.yaml:1103:11\n3461 rules/marlborough/rules.yaml:1104:7\n3462 rules/marlborough/rules.yaml:1105:11\n3463 rules/marlborough/rules.yaml:1106:7\n3464 rules/marlborough/rules.yaml:1107:11\n3465 rules/marlborough/rules.yaml:1108:15\n3469 rules/marlborough/rules.yaml:1112:7\n3470 rules/marlborough/rules.yaml:1113:11\n3473 rules/marlborough/rules.yaml:1114:15\n3474 rules/marlborough/rules.yaml:1115:19\n3477 rules/marlborough/rules.yaml:1119:7\n3478 rules/marlborough/rules.yaml:1120:11\n3479 rules/marlborough/rules.yaml:1122:11\n3480 rules/marlborough/rules.yaml:1123:15\n3483 rules/marlborough/rules.yaml:1124:15\n3484 rules/marlborough/rules.yaml:1125:19\n3485 rules/marlborough/rules.yaml:1126:19\n3486 rules/marlborough/rules.yaml:1127:7\n3487 rules/marlborough/rules.yaml:1128:11\n3488 rules/marlborough/rules.yaml:1129:7\n3500 rules/marlborough/rules.yaml:1130:7\n3509 rules/marlborough/rules.yaml:1131:11\n3510 rules/marlborough/rules.yaml:1132:7\n3511 rules/marlborough/rules.yaml:1133:7\n3512 rules/marlborough/rules.yaml:1134:11\n3513 rules/marlborough/rules.yaml:1135:7\n3514 rules/marlborough/rules.yaml:1136:7\n3515 rules/marlborough/rules.yaml:1137:11\n3516 rules/marlborough/rules.yaml:1138:11\n3517 rules/marlborough/rules.yaml:1139:15\n3529 rules/marlborough/rules.yaml:1140:11\n3530 rules/marlborough/rules.yaml:1141:11\n3531 rules/marlborough/rules.yaml:1142:15\n3532 rules/marlborough/rules.yaml:1143:11\n3537 rules/marlborough/rules.yaml:1004:7\n3543 rules/marlborough/rules.yaml:1005:7\n3544 rules/marlborough/rules.yaml:1006:7\n3545 rules/marlborough/rules.yaml:1007:11\n3554 rules/marlborough/rules.yaml:1008:7\n3555 rules/marlborough/rules.yaml:1009:7\n3556 rules/marlborough/rules.yaml:1010:11\n3557 rules/marlborough/rules.yaml:1012:11\n3558 rules/marlborough/rules.yaml:1013:7\n3559 rules/marlborough/rules.yaml:1014:7\n3560 rules/marlborough/rules.yaml:1015:7\n3566 rules/marlborough/rules.yaml:1016:7\n3569 rules/marlborough/rules.yaml:1017:7\n3570 rules/marlborough/rules.yaml:1018:11\n3571 rules/marlborough/rules.yaml:1020:7\n3580 rules/marlborough/rules.yaml:1021:11\n3581 rules/marlborough/rules.yaml:1022:11\n3582 rules/marlborough/rules.yaml:1023:7\n3593 rules/marlborough/rules.yaml:1024:7\n3594 rules/marlborough/rules.yaml:1025:7\n3595 rules/marlborough/rules.yaml:1026:11\n3596 rules/marlborough/rules.yaml:1027:7\n3597 rules/marlborough/rules.yaml:1028:11\n3598 rules/marlborough/rules.yaml:1029:15\n3600 rules/marlborough/rules.yaml:1030:15\n3603 rules/marlborough/rules.yaml:1034:7\n3604 rules/marlborough/rules.yaml:1035:11\n3605 rules/marlborough/rules.yaml:1037:11\n3606 rules/marlborough/rules.yaml:1038:15\n3607 rules/marlborough/rules.yaml:1039:15\n3608 rules/marlborough/rules.yaml:1040:19\n3609 rules/marlborough/rules.yaml:1041:19\n3610 rules/marlborough/rules.yaml:1042:7\n3615 rules/marlborough/rules.yaml:1043:7\n3616 rules/marlborough/rules.yaml:1044:11\n3617 rules/marlborough/rules.yaml:1045:7\n3618 rules/marlborough/rules.yaml:1046:7\n3619 rules/marlborough/rules.yaml:1047:11\n3620 rules/marlborough/rules.yaml:1048:7\n3621 rules/marlborough/rules.yaml:1049:7\n3622 rules/marlborough/rules.yaml:1050:11\n3623 rules/marlborough/rules.yaml:1051:11\n3624 rules/marlborough/rules.yaml:1052:15\n3625 rules/marlborough/rules.yaml:1053:15\n3626 rules/marlborough/rules.yaml:1054:15\n3627 rules/marlborough/rules.yaml:1055:19\n3628 rules/marlborough/rules.yaml:1057:11\n3629 rules/marlborough/rules.yaml:1058:11\n3633 rules/marlborough/flow.yaml:10:7\n3634 rules/marlborough/flow.yaml:11:11\n3640 rules/marlborough/rules.yaml:661:7\n3641 rules/marlborough/rules.yaml:662:7\n3642 rules/marlborough/rules.yaml:663:7\n3643 rules/marlborough/rules.yaml:664:11\n3644 rules/marlborough/rules.yaml:665:11\n3645 rules/marlborough/rules.yaml:666:15\n3646 rules/marlborough/rules.yaml:667:15\n3647 rules/marlborough/rules.yaml:668:7\n3652 rules/marlborough/rules.yaml:669:11\n3653 rules/marlborough/rules.yaml:670:11\n3654 rules/marlborough/rules.yaml:671:11\n3655 rules/marlborough/rules.yaml:672:11\n3656 rules/marlborough/rules.yaml:673:11\n3657 rules/marlborough/rules.yaml:674:7\n3658 rules/marlborough/rules.yaml:675:11\n3662 rules/marlborough/rules.yaml:1297:7\n3666 rules/marlborough/rules.yaml:1298:7\n3667 rules/marlborough/rules.yaml:1299:11\n3668 rules/marlborough/rules.yaml:1300:11\n3669 rules/marlborough/rules.yaml:1301:7\n3670 rules/marlborough/rules.yaml:1302:11\n3674 rules/marlborough/flow.yaml:49:7\n3678 rules/marlborough/flow.yaml:53:7\n3679 rules/marlborough/flow.yaml:54:11\n3683 rules/marlborough/flow.yaml:44:7\n3684 rules/marlborough/flow.yaml:45:11\n3688 rules/marlborough/rules.yaml:748:7\n3694 rules/marlborough/rules.yaml:749:7\n3695 rules/marlborough/rules.yaml:750:11\n3696 rules/marlborough/rules.yaml:751:7\n3697 rules/marlborough/rules.yaml:752:7\n3712 rules/marlborough/rules.yaml:731:7\n3717 rules/marlborough/rules.yaml:732:11\n3718 rules/marlborough/rules.yaml:733:7\n3730 rules/marlborough/rules.yaml:734:7\n3731 rules/marlborough/rules.yaml:735:11\n3732 rules/marlborough/rules.yaml:736:7\n3750 rules/marlborough/rules.yaml:737:7\n3751 rules/marlborough/rules.yaml:738:11\n3753 rules/marlborough/rules.yaml:739:7\n3754 rules/marlborough/rules.yaml:740:11\n3755 rules/marlborough/rules.yaml:741:11\n3796 rules/marlborough/rules.yaml:830:7\n3797 rules/marlborough/rules.yaml:831:7\n3803 rules/marlborough/rules.yaml:832:7\n3804 rules/marlborough/rules.yaml:833:11\n3806 rules/marlborough/rules.yaml:834:7\n3807 rules/marlborough/rules.yaml:835:11\n3809 rules/marlborough/rules.yaml:836:7\n3810 rules/marlborough/rules.yaml:837:7\n3811 rules/marlborough/rules.yaml:838:7\n3812 rules/marlborough/rules.yaml:839:7\n3817 rules/marlborough/rules.yaml:840:11\n3818 rules/marlborough/rules.yaml:841:11\n3846 rules/marlborough/rules.yaml:844:11\n3847 rules/marlborough/rules.yaml:845:11\n3848 rules/marlborough/rules.yaml:846:11\n3849 rules/marlborough/rules.yaml:848:19\n3850 rules/marlborough/rules.yaml:849:23\n3852 rules/marlborough/rules.yaml:851:23\n3853 rules/marlborough/rules.yaml:852:23\n3863 rules/marlborough/rules.yaml:858:19\n3866 rules/marlborough/rules.yaml:854:19\n3870 rules/marlborough/rules.yaml:856:19\n3879 rules/marlborough/rules.yaml:860:11\n3880 rules/marlborough/rules.yaml:861:11\n3918 rules/marlborough/rules.yaml:864:11\n3919 rules/marlborough/rules.yaml:865:11\n3920 rules/marlborough/rules.yaml:866:11\n3927 rules/marlborough/rules.yaml:867:11\n3934 rules/marlborough/rules.yaml:868:11\n3945 rules/marlborough/rules.yaml:870:19\n3952 rules/marlborough/rules.yaml:871:19\n3959 rules/marlborough/rules.yaml:872:23\n3960 rules/marlborough/rules.yaml:873:23\n3964 rules/marlborough/rules.yaml:875:19\n3969 rules/marlborough/rules.yaml:880:23\n3972 rules/marlborough/rules.yaml:876:23\n3976 rules/marlborough/rules.yaml:878:23\n3980 rules/marlborough/rules.yaml:882:19\n3981 rules/marlborough/rules.yaml:883:19\n3994 rules/marlborough/rules.yaml:884:19\n3997 rules/marlborough/rules.yaml:887:23\n4000 rules/marlborough/rules.yaml:885:23\n4004 rules/marlborough/rules.yaml:889:19\n4011 rules/marlborough/rules.yaml:890:19\n4018 rules/marlborough/rules.yaml:891:19\n4029 rules/marlborough/rules.yaml:892:23\n4033 rules/marlborough/rules.yaml:894:19\n4076 rules/marlborough/rules.yaml:1353:3\n4081 rules/marlborough/rules.yaml:1353:3\n4083 rules/marlborough/rules.yaml:1353:3\n4084 rules/marlborough/rules.yaml:1353:3\n4085 rules/marlborough/rules.yaml:1353:3\n4086 rules/marlborough/rules.yaml:1353:3\n4087 rules/marlborough/rules.yaml:1353:3\n4088 rules/marlborough/rules.yaml:1353:3\n4101 rules/marlborough/rules.yaml:1353:3\n4102 rules/marlborough/rules.yaml:1353:3\n4114 rules/marlborough/rules.yaml:1353:3\n4120 rules/marlborough/rules.yaml:1353:3\n4133 rules/marlborough/rules.yaml:1353:3\n4134 rules/marlborough/rules.yaml:1353:3\n4156 rules/marlborough/rules.yaml:1353:3\n4196 rules/marlborough/rules.yaml:1353:3\n4197 rules/marlborough/rules.yaml:1353:3\n4199 rules/marlborough/rules.yaml:1353:3\n4200 rules/marlborough/rules.yaml:1353:3\n4204 rules/marlborough/rules.yaml:1353:3\n4244 rules/marlborough/rules.yaml:905:7\n4245 rules/marlborough/rules.yaml:906:7\n4246 rules/marlborough/rules.yaml:907:7\n4254 rules/marlborough/rules.yaml:908:7\n4255 rules/marlborough/rules.yaml:909:7\n4256 rules/marlborough/rules.yaml:910:7\n4257 rules/marlborough/rules.yaml:911:7\n4258 rules/marlborough/rules.yaml:912:11\n4259 rules/marlborough/rules.yaml:913:7\n4260 rules/marlborough/rules.yaml:914:7\n4261 rules/marlborough/rules.yaml:915:7\n4269 rules/marlborough/rules.yaml:916:7\n4277 rules/marlborough/rules.yaml:917:7\n4278 rules/marlborough/rules.yaml:918:7\n4279 rules/marlborough/rules.yaml:919:7\n4280 rules/marlborough/rules.yaml:920:7\n4281 rules/marlborough/rules.yaml:921:7\n4282 rules/marlborough/rules.yaml:922:7\n4283 rules/marlborough/rules.yaml:923:7\n4329 rules/marlborough/rules.yaml:924:7\n4330 rules/marlborough/rules.yaml:925:7\n4331 rules/marlborough/rules.yaml:926:7\n4332 rules/marlborough/rules.yaml:927:7\n4359 rules/marlborough/rules.yaml:928:7\n4411 rules/marlborough/rules.yaml:929:7\n4412 rules/marlborough/rules.yaml:930:11\n4439 rules/marlborough/rules.yaml:931:7\n4440 rules/marlborough/rules.yaml:932:7\n4451 rules/marlborough/rules.yaml:934:15\n4452 rules/marlborough/rules.yaml:935:19\n4453 rules/marlborough/rules.yaml:936:15\n4460 rules/marlborough/rules.yaml:937:15\n4467 rules/marlborough/rules.yaml:938:15\n4472 rules/marlborough/rules.yaml:939:19\n4476 rules/marlborough/rules.yaml:941:15\n4486 rules/marlborough/rules.yaml:942:15\n4493 rules/marlborough/rules.yaml:943:15\n4500 rules/marlborough/rules.yaml:944:15\n4507 rules/marlborough/rules.yaml:945:15\n4512 rules/marlborough/rules.yaml:946:19\n4516 rules/marlborough/rules.yaml:948:15\n4517 rules/marlborough/rules.yaml:949:15\n4524 rules/marlborough/rules.yaml:950:15\n4531 rules/marlborough/rules.yaml:951:15\n4537 rules/marlborough/rules.yaml:952:19\n4540 rules/marlborough/rules.yaml:954:15\n4547 rules/marlborough/rules.yaml:955:15\n4554 rules/marlborough/rules.yaml:956:15\n4557 rules/marlborough/rules.yaml:957:19\n4558 rules/marlborough/rules.yaml:958:19\n4559 rules/marlborough/rules.yaml:959:15\n4566 rules/marlborough/rules.yaml:960:15\n4573 rules/marlborough/rules.yaml:961:15\n4578 rules/marlborough/rules.yaml:962:19\n4582 rules/marlborough/rules.yaml:964:15\n4583 rules/marlborough/rules.yaml:965:19\n4584 rules/marlborough/rules.yaml:966:15\n4585 rules/marlborough/rules.yaml:967:15\n4586 rules/marlborough/rules.yaml:968:15\n4593 rules/marlborough/rules.yaml:969:15\n4600 rules/marlborough/rules.yaml:970:15\n4605 rules/marlborough/rules.yaml:971:19\n4629 rules/marlborough/rules.yaml:569:7\n4632 rules/marlborough/rules.yaml:570:7\n4640 rules/marlborough/rules.yaml:571:11\n4652 rules/marlborough/rules.yaml:572:11\n4653 rules/marlborough/rules.yaml:573:15\n4656 rules/marlborough/rules.yaml:574:11\n4657 rules/marlborough/rules.yaml:575:11\n4660 rules/marlborough/rules.yaml:576:7\n4661 rules/marlborough/rules.yaml:577:7\n4668 rules/marlborough/rules.yaml:578:11\n4669 rules/marlborough/rules.yaml:579:11\n4673 rules/marlborough/rules.yaml:580:11\n4692 rules/marlborough/rules.yaml:760:7\n4693 rules/marlborough/rules.yaml:761:11\n4694 rules/marlborough/rules.yaml:762:7\n4695 rules/marlborough/rules.yaml:763:7\n4700 rules/marlborough/rules.yaml:775:15\n4703 rules/marlborough/rules.yaml:765:15\n4704 rules/marlborough/rules.yaml:766:15\n4705 rules/marlborough/rules.yaml:767:15\n4712 rules/marlborough/rules.yaml:768:15\n4715 rules/marlborough/rules.yaml:770:15\n4716 rules/marlborough/rules.yaml:771:15\n4717 rules/marlborough/rules.yaml:772:15\n4724 rules/marlborough/rules.yaml:773:15\n4741 rules/marlborough/rules.yaml:1217:7\n4761 rules/marlborough/rules.yaml:1218:11\n4764 rules/marlborough/rules.yaml:1219:11\n4773 rules/marlborough/rules.yaml:1220:15\n4774 rules/marlborough/rules.yaml:1221:15\n4804 rules/marlborough/rules.yaml:786:7\n4805 rules/marlborough/rules.yaml:787:7\n4808 rules/marlborough/rules.yaml:788:7\n4809 rules/marlborough/rules.yaml:789:11\n4810 rules/marlborough/rules.yaml:790:15\n4811 rules/marlborough/rules.yaml:791:7\n4812 rules/marlborough/rules.yaml:792:7\n4813 rules/marlborough/rules.yaml:793:7\n4818 rules/marlborough/rules.yaml:794:11\n4819 rules/marlborough/rules.yaml:795:11\n4820 rules/marlborough/rules.yaml:796:11\n4826 rules/marlborough/rules.yaml:797:11\n4835 rules/marlborough/rules.yaml:798:11\n4836 rules/marlborough/rules.yaml:799:15\n4837 rules/marlborough/rules.yaml:800:19\n4845 rules/marlborough/rules.yaml:802:15\n4858 rules/marlborough/rules.yaml:803:15\n4859 rules/marlborough/rules.yaml:804:19\n4861 rules/marlborough/rules.yaml:805:15\n4864 rules/marlborough/rules.yaml:806:7\n4865 rules/marlborough/rules.yaml:807:7\n4891 rules/marlborough/rules.yaml:1154:7\n4892 rules/marlborough/rules.yaml:1155:7\n4901 rules/marlborough/rules.yaml:1156:7\n4912 rules/marlborough/rules.yaml:1157:11\n4928 rules/marlborough/rules.yaml:1158:15\n4941 rules/marlborough/rules.yaml:1159:15\n4947 rules/marlborough/rules.yaml:1160:19\n4948 rules/marlborough/rules.yaml:1161:19\n4951 rules/marlborough/rules.yaml:1171:23\n4955 rules/marlborough/rules.yaml:1162:23\n4956 rules/marlborough/rules.yaml:1163:23\n4985 rules/marlborough/rules.yaml:1164:23\n4986 rules/marlborough/rules.yaml:1165:27\n4988 rules/marlborough/rules.yaml:1166:23\n5000 rules/marlborough/rules.yaml:1167:23\n5001 rules/marlborough/rules.yaml:1168:27\n5002 rules/marlborough/rules.yaml:1169:31\n5031 rules/marlborough/rules.yaml:1374:3\n5036 rules/marlborough/rules.yaml:1374:3\n5038 rules/marlborough/rules.yaml:1374:3\n5039 rules/marlborough/rules.yaml:1374:3\n5040 rules/marlborough/rules.yaml:1374:3\n5041 rules/marlborough/rules.yaml:1374:3\n5042 rules/marlborough/rules.yaml:1374:3\n5043 rules/marlborough/rules.yaml:1374:3\n5056 rules/marlborough/rules.yaml:1374:3\n5057 rules/marlborough/rules.yaml:1374:3\n5069 rules/marlborough/rules.yaml:1374:3\n5075 rules/marlborough/rules.yaml:1374:3\n5080 rules/marlborough/rules.yaml:1374:3\n5081 rules/marlborough/rules.yaml:1374:3\n5103 rules/marlborough/rules.yaml:1374:3\n5143 rules/marlborough/rules.yaml:1374:3\n5144 rules/marlborough/rules.yaml:1374:3\n5146 rules/marlborough/rules.yaml:1374:3\n5147 rules/marlborough/rules.yaml:1374:3\n5151 rules/marlborough/rules.yaml:1374:3\n5175 rules/marlborough/rules.yaml:814:7\n5176 rules/marlborough/rules.yaml:815:7\n5179 rules/marlborough/rules.yaml:819:11\n5187 rules/marlborough/rules.yaml:816:11\n5193 rules/marlborough/rules.yaml:817:11\n5226 rules/marlborough/rules.yaml:1235:7\n5244 rules/marlborough/rules.yaml:1236:11\n5245 rules/marlborough/rules.yaml:1237:11\n5246 rules/marlborough/rules.yaml:1238:11\n5247 rules/marlborough/rules.yaml:1239:15\n5256 rules/marlborough/rules.yaml:1241:15\n5269 rules/marlborough/rules.yaml:1242:15\n5271 rules/marlborough/rules.yaml:1243:15\n5275 rules/marlborough/rules.yaml:1244:7\n5282 rules/marlborough/rules.yaml:1245:7\n5283 rules/marlborough/rules.yaml:1246:7\n5288 rules/marlborough/rules.yaml:1247:7\n5296 rules/marlborough/rules.yaml:1248:11\n5309 rules/marlborough/rules.yaml:1249:11\n5314 rules/marlborough/rules.yaml:1250:15\n5316 rules/marlborough/rules.yaml:1251:15\n5323 rules/marlborough/rules.yaml:1252:15\n5324 rules/marlborough/rules.yaml:1253:15\n5327 rules/marlborough/rules.yaml:1254:7\n5328 rules/marlborough/rules.yaml:1255:7\n5339 rules/marlborough/rules.yaml:1256:11\n5342 rules/marlborough/rules.yaml:1257:11\n5357 rules/marlborough/rules.yaml:1258:11\n5358 rules/marlborough/rules.yaml:1259:15\n5367 rules/marlborough/rules.yaml:1261:15\n5373 rules/marlborough/rules.yaml:1262:15\n5374 rules/marlborough/rules.yaml:1263:19\n5376 rules/marlborough/rules.yaml:1265:19\n5378 rules/marlborough/rules.yaml:1266:19\n5379 rules/marlborough/rules.yaml:1267:19\n5383 rules/marlborough/rules.yaml:1268:7\n5384 rules/marlborough/rules.yaml:1269:7\n5395 rules/marlborough/rules.yaml:1270:11\n5416 rules/marlborough/rules.yaml:1271:11\n5417 rules/marlborough/rules.yaml:1272:15\n5426 rules/marlborough/rules.yaml:1274:15\n5434 rules/marlborough/rules.yaml:1275:15\n5435 rules/marlborough/rules.yaml:1276:19\n5441 rules/marlborough/rules.yaml:1278:19\n5446 rules/marlborough/rules.yaml:1279:19\n5448 rules/marlborough/rules.yaml:1280:19\n5449 rules/marlborough/rules.yaml:1281:19\n5453 rules/marlborough/rules.yaml:1282:23\n5455 rules/marlborough/rules.yaml:1283:23\n5464 rules/marlborough/rules.yaml:1285:23\n5477 rules/marlborough/rules.yaml:1286:23\n5479 rules/marlborough/rules.yaml:1287:23\n5537 rules/marlborough/rules.yaml:1181:7\n5554 rules/marlborough/rules.yaml:1182:7\n5559 rules/marlborough/rules.yaml:1183:11\n5560 rules/marlborough/rules.yaml:1184:7\n5561 rules/marlborough/rules.yaml:1185:7\n5582 rules/marlborough/rules.yaml:1186:7\n5583 rules/marlborough/rules.yaml:1187:11\n5584 rules/marlborough/rules.yaml:1188:11\n5585 rules/marlborough/rules.yaml:1189:15\n5586 rules/marlborough/rules.yaml:1190:11\n5587 rules/marlborough/rules.yaml:1191:7\n5600 rules/marlborough/rules.yaml:1192:7\n5601 rules/marlborough/rules.yaml:1193:11\n5603 rules/marlborough/rules.yaml:1194:7\n5618 rules/marlborough/rules.yaml:1067:7\n5619 rules/marlborough/rules.yaml:1068:11\n5620 rules/marlborough/rules.yaml:1069:7\n5621 rules/marlborough/rules.yaml:1070:7\n5622 rules/marlborough/rules.yaml:1071:7\n5633 rules/marlborough/rules.yaml:1072:11\n5640 rules/marlborough/rules.yaml:1073:11\n5641 rules/marlborough/rules.yaml:1074:15\n5643 rules/marlborough/rules.yaml:1076:15\n5644 rules/marlborough/rules.yaml:1077:11\n5667 rules/marlborough/rules.yaml:1331:7\n5668 rules/marlborough/rules.yaml:1332:7\n5669 rules/marlborough/rules.yaml:1333:7\n5670 rules/marlborough/rules.yaml:1334:7\n5681 rules/marlborough/rules.yaml:1335:11\n5686 rules/marlborough/rules.yaml:1336:11\n5687 rules/marlborough/rules.yaml:1337:11\n5688 rules/marlborough/rules.yaml:1338:11\n5689 rules/marlborough/rules.yaml:1339:15\n5700 rules/marlborough/rules.yaml:1341:15\n5713 rules/marlborough/rules.yaml:1342:15\n5720 rules/marlborough/rules.yaml:1344:15\n5733 rules/marlborough/rules.yaml:1345:15\n5734 rules/marlborough/rules.yaml:1346:19\n5736 rules/marlborough/rules.yaml:1348:19\n5740 rules/marlborough/rules.yaml:1349:7\n5742 rules/marlborough/rules.yaml:1350:7\n5773 rules/marlborough/rules.yaml:696:7\n5774 rules/marlborough/rules.yaml:697:7\n5775 rules/marlborough/rules.yaml:698:11\n5776 rules/marlborough/rules.yaml:699:7\n5777 rules/marlborough/rules.yaml:700:11\n5778 rules/marlborough/rules.yaml:701:11\n5779 rules/marlborough/rules.yaml:702:7\n5780 rules/marlborough/rules.yaml:703:11\n5781 rules/marlborough/rules.yaml:704:15\n5782 rules/marlborough/rules.yaml:705:7\n5789 rules/marlborough/rules.yaml:706:7\n5790 rules/marlborough/rules.yaml:707:7\n5791 rules/marlborough/rules.yaml:708:11\n5792 rules/marlborough/rules.yaml:709:7\n5793 rules/marlborough/rules.yaml:710:7\n5794 rules/marlborough/rules.yaml:711:7\n5795 rules/marlborough/rules.yaml:712:7\n5813 rules/marlborough/rules.yaml:713:7\n5814 rules/marlborough/rules.yaml:714:11\n5815 rules/marlborough/rules.yaml:715:11\n5816 rules/marlborough/rules.yaml:716:15\n5817 rules/marlborough/rules.yaml:717:11\n5818 rules/marlborough/rules.yaml:718:7\n5831 rules/marlborough/rules.yaml:719:7\n5832 rules/marlborough/rules.yaml:720:11\n5834 rules/marlborough/rules.yaml:721:7\n5857 rules/marlborough/rules.yaml:1393:3\n5862 rules/marlborough/rules.yaml:1393:3\n5864 rules/marlborough/rules.yaml:1393:3\n5865 rules/marlborough/rules.yaml:1393:3\n5866 rules/marlborough/rules.yaml:1393:3\n5867 rules/marlborough/rules.yaml:1393:3\n5868 rules/marlborough/rules.yaml:1393:3\n5869 rules/marlborough/rules.yaml:1393:3\n5882 rules/marlborough/rules.yaml:1393:3\n5883 rules/marlborough/rules.yaml:1393:3\n5895 rules/marlborough/rules.yaml:1393:3\n5901 rules/marlborough/rules.yaml:1393:3\n5904 rules/marlborough/rules.yaml:1393:3\n5905 rules/marlborough/rules.yaml:1393:3\n5926 rules/marlborough/rules.yaml:1393:3\n5964 rules/marlborough/rules.yaml:1393:3\n5965 rules/marlborough/rules.yaml:1393:3\n5967 rules/marlborough/rules.yaml:1393:3\n5968 rules/marlborough/rules.yaml:1393:3\n5972 rules/marlborough/rules.yaml:1393:3\n6011 rules/marlborough/rules.yaml:1094:7\n6017 rules/marlborough/rules.yaml:1095:7\n6031 rules/marlborough/rules.yaml:1096:7\n6042 rules/marlborough/rules.yaml:1097:7\n6046 rules/marlborough/rules.yaml:1098:11\n6047 rules/marlborough/rules.yaml:1099:11\n6048 rules/marlborough/rules.yaml:1100:7\n6049 rules/marlborough/rules.yaml:1101:7\n6108 rules/marlborough/rules.yaml:1102:7\n6109 rules/marlborough/rules.yaml:1103:11\n6110 rules/marlborough/rules.yaml:1104:7\n6111 rules/marlborough/rules.yaml:1105:11\n6112 rules/marlborough/rules.yaml:1106:7\n6113 rules/marlborough/rules.yaml:1107:11\n6114 rules/marlborough/rules.yaml:1108:15\n6116 rules/marlborough/rules.yaml:1109:11\n6118 rules/marlborough/rules.yaml:1111:11\n6119 rules/marlborough/rules.yaml:1112:7\n6120 rules/marlborough/rules.yaml:1113:11\n6123 rules/marlborough/rules.yaml:1114:15\n6124 rules/marlborough/rules.yaml:1115:19\n6125 rules/marlborough/rules.yaml:1116:15\n6127 rules/marlborough/rules.yaml:1118:15\n6128 rules/marlborough/rules.yaml:1119:7\n6133 rules/marlborough/rules.yaml:1120:11\n6134 rules/marlborough/rules.yaml:1121:11\n6135 rules/marlborough/rules.yaml:1122:11\n6140 rules/marlborough/rules.yaml:1123:15\n6141 rules/marlborough/rules.yaml:1124:15\n6149 rules/marlborough/rules.yaml:1125:19\n6161 rules/marlborough/rules.yaml:1126:19\n6164 rules/marlborough/rules.yaml:1127:7\n6169 rules/marlborough/rules.yaml:1128:11\n6176 rules/marlborough/rules.yaml:1129:7\n6188 rules/marlborough/rules.yaml:1130:7\n6193 rules/marlborough/rules.yaml:1131:11\n6194 rules/marlborough/rules.yaml:1132:7\n6195 rules/marlborough/rules.yaml:1133:7\n6196 rules/marlborough/rules.yaml:1134:11\n6197 rules/marlborough/rules.yaml:1135:7\n6214 rules/marlborough/rules.yaml:1136:7\n6219 rules/marlborough/rules.yaml:1137:11\n6220 rules/marlborough/rules.yaml:1138:11\n6221 rules/marlborough/rules.yaml:1139:15\n6233 rules/marlborough/rules.yaml:1140:11\n6240 rules/marlborough/rules.yaml:1141:11\n6241 rules/marlborough/rules.yaml:1142:15\n6242 rules/marlborough/rules.yaml:1143:11\n6274 rules/marlborough/rules.yaml:1004:7\n6280 rules/marlborough/rules.yaml:1005:7\n6281 rules/marlborough/rules.yaml:1006:7\n6282 rules/marlborough/rules.yaml:1007:11\n6294 rules/marlborough/rules.yaml:1008:7\n6311 rules/marlborough/rules.yaml:1009:7\n6312 rules/marlborough/rules.yaml:1010:11\n6313 rules/marlborough/rules.yaml:1011:11\n6314 rules/marlborough/rules.yaml:1012:11\n6315 rules/marlborough/rules.yaml:1013:7\n6316 rules/marlborough/rules.yaml:1014:7\n6317 rules/marlborough/rules.yaml:1015:7\n6323 rules/marlborough/rules.yaml:1016:7\n6345 rules/marlborough/rules.yaml:1017:7\n6346 rules/marlborough/rules.yaml:1018:11\n6347 rules/marlborough/rules.yaml:1019:11\n6348 rules/marlborough/rules.yaml:1020:7\n6357 rules/marlborough/rules.yaml:1021:11\n6363 rules/marlborough/rules.yaml:1022:11\n6365 rules/marlborough/rules.yaml:1023:7\n6376 rules/marlborough/rules.yaml:1024:7\n6394 rules/marlborough/rules.yaml:1025:7\n6395 rules/marlborough/rules.yaml:1026:11\n6396 rules/marlborough/rules.yaml:1027:7\n6397 rules/marlborough/rules.yaml:1028:11\n6398 rules/marlborough/rules.yaml:1029:15\n6400 rules/marlborough/rules.yaml:1030:15\n6401 rules/marlborough/rules.yaml:1031:11\n6403 rules/marlborough/rules.yaml:1033:11\n6404 rules/marlborough/rules.yaml:1034:7\n6409 rules/marlborough/rules.yaml:1035:11\n6410 rules/marlborough/rules.yaml:1036:11\n6411 rules/marlborough/rules.yaml:1037:11\n6416 rules/marlborough/rules.yaml:1038:15\n6417 rules/marlborough/rules.yaml:1039:15\n6425 rules/marlborough/rules.yaml:1040:19\n6433 rules/marlborough/rules.yaml:1041:19\n6436 rules/marlborough/rules.yaml:1042:7\n6441 rules/marlborough/rules.yaml:1043:7\n6442 rules/marlborough/rules.yaml:1044:11\n6443 rules/marlborough/rules.yaml:1045:7\n6444 rules/marlborough/rules.yaml:1046:7\n6445 rules/marlborough/rules.yaml:1047:11\n6446 rules/marlborough/rules.yaml:1048:7\n6459 rules/marlborough/rules.yaml:1049:7\n6464 rules/marlborough/rules.yaml:1050:11\n6465 rules/marlborough/rules.yaml:1051:11\n6473 rules/marlborough/rules.yaml:1052:15\n6486 rules/marlborough/rules.yaml:1053:15\n6487 rules/marlborough/rules.yaml:1054:15\n6488 rules/marlborough/rules.yaml:1055:19\n6489 rules/marlborough/rules.yaml:1056:19\n6492 rules/marlborough/rules.yaml:1057:11\n6498 rules/marlborough/rules.yaml:1058:11\n6524 rules/marlborough/flow.yaml:10:7\n6538 rules/marlborough/flow.yaml:11:11\n6569 rules/marlborough/rules.yaml:661:7\n6570 rules/marlborough/rules.yaml:662:7\n6571 rules/marlborough/rules.yaml:663:7\n6581 rules/marlborough/rules.yaml:664:11\n6589 rules/marlborough/rules.yaml:665:11\n6590 rules/marlborough/rules.yaml:666:15\n6591 rules/marlborough/rules.yaml:667:15\n6594 rules/marlborough/rules.yaml:668:7\n6605 rules/marlborough/rules.yaml:669:11\n6606 rules/marlborough/rules.yaml:670:11\n6624 rules/marlborough/rules.yaml:671:11\n6625 rules/marlborough/rules.yaml:672:11\n6626 rules/marlborough/rules.yaml:673:11\n6630 rules/marlborough/rules.yaml:674:7\n6631 rules/marlborough/rules.yaml:675:11\n6649 rules/marlborough/rules.yaml:1297:7\n6653 rules/marlborough/rules.yaml:1298:7\n6667 rules/marlborough/rules.yaml:1299:11\n6668 rules/marlborough/rules.yaml:1300:11\n6673 rules/marlborough/rules.yaml:1301:7\n6687 rules/marlborough/rules.yaml:1302:11\n6701 rules/marlborough/flow.yaml:49:7\n6720 rules/marlborough/flow.yaml:53:7\n6734 rules/marlborough/flow.yaml:54:11\n6748 rules/marlborough/flow.yaml:44:7\n6753 rules/marlborough/flow.yaml:45:11\n6770 rules/marlborough/rules.yaml:748:7\n6776 rules/marlborough/rules.yaml:749:7\n6777 rules/marlborough/rules.yaml:750:11\n6778 rules/marlborough/rules.yaml:751:7\n6789 rules/marlborough/rules.yaml:752:7\n6790 rules/marlborough/rules.yaml:753:7"
+_ORIGINS = "1007 rules/marlborough/rules.yaml:446:7\n1021 rules/marlborough/rules.yaml:228:7\n1022 rules/marlborough/rules.yaml:229:7\n1041 rules/marlborough/rules.yaml:121:7\n1042 rules/marlborough/rules.yaml:122:7\n1043 rules/marlborough/rules.yaml:123:11\n1044 rules/marlborough/rules.yaml:124:11\n1045 rules/marlborough/rules.yaml:125:15\n1046 rules/marlborough/rules.yaml:126:7\n1064 rules/marlborough/rules.yaml:329:7\n1079 rules/marlborough/rules.yaml:634:7\n1088 rules/marlborough/rules.yaml:635:7\n1093 rules/marlborough/rules.yaml:636:7\n1094 rules/marlborough/rules.yaml:637:7\n1095 rules/marlborough/rules.yaml:638:7\n1100 rules/marlborough/rules.yaml:639:11\n1101 rules/marlborough/rules.yaml:640:11\n1102 rules/marlborough/rules.yaml:641:11\n1103 rules/marlborough/rules.yaml:642:11\n1104 rules/marlborough/rules.yaml:643:11\n1105 rules/marlborough/rules.yaml:644:7\n1110 rules/marlborough/rules.yaml:1847:1\n1115 rules/marlborough/rules.yaml:1847:1\n1122 rules/marlborough/rules.yaml:1847:1\n1130 rules/marlborough/rules.yaml:1847:1\n1138 rules/marlborough/rules.yaml:1847:1\n1146 rules/marlborough/rules.yaml:1847:1\n1154 rules/marlborough/rules.yaml:1847:1\n1162 rules/marlborough/rules.yaml:1847:1\n1171 rules/marlborough/rules.yaml:1847:1\n1175 rules/marlborough/rules.yaml:208:7\n1176 rules/marlborough/rules.yaml:209:11\n1177 rules/marlborough/rules.yaml:210:7\n1178 rules/marlborough/rules.yaml:211:7\n1188 rules/marlborough/rules.yaml:212:7\n1189 rules/marlborough/rules.yaml:213:7\n1192 rules/marlborough/rules.yaml:214:7\n1193 rules/marlborough/rules.yaml:215:11\n1201 rules/marlborough/rules.yaml:216:11\n1202 rules/marlborough/rules.yaml:217:7\n1207 rules/marlborough/rules.yaml:218:7\n1224 rules/marlborough/rules.yaml:601:7\n1225 rules/marlborough/rules.yaml:602:7\n1230 rules/marlborough/rules.yaml:603:11\n1232 rules/marlborough/rules.yaml:605:11\n1233 rules/marlborough/rules.yaml:606:7\n1234 rules/marlborough/rules.yaml:607:7\n1243 rules/marlborough/rules.yaml:608:11\n1244 rules/marlborough/rules.yaml:609:7\n1249 rules/marlborough/rules.yaml:610:7\n1257 rules/marlborough/rules.yaml:611:11\n1258 rules/marlborough/rules.yaml:612:7\n1261 rules/marlborough/rules.yaml:613:11\n1272 rules/marlborough/rules.yaml:614:7\n1282 rules/marlborough/rules.yaml:615:11\n1283 rules/marlborough/rules.yaml:616:7\n1293 rules/marlborough/rules.yaml:617:11\n1294 rules/marlborough/rules.yaml:618:7\n1304 rules/marlborough/rules.yaml:619:11\n1305 rules/marlborough/rules.yaml:620:7\n1315 rules/marlborough/rules.yaml:621:11\n1316 rules/marlborough/rules.yaml:622:7\n1320 rules/marlborough/rules.yaml:583:7\n1332 rules/marlborough/rules.yaml:166:7\n1333 rules/marlborough/rules.yaml:167:7\n1334 rules/marlborough/rules.yaml:168:11\n1335 rules/marlborough/rules.yaml:169:7\n1336 rules/marlborough/rules.yaml:170:11\n1337 rules/marlborough/rules.yaml:171:7\n1341 rules/marlborough/rules.yaml:49:7\n1350 rules/marlborough/rules.yaml:50:7\n1358 rules/marlborough/rules.yaml:425:7\n1366 rules/marlborough/rules.yaml:426:7\n1367 rules/marlborough/rules.yaml:427:11\n1368 rules/marlborough/rules.yaml:428:7\n1379 rules/marlborough/rules.yaml:429:7\n1384 rules/marlborough/rules.yaml:430:7\n1385 rules/marlborough/rules.yaml:431:11\n1386 rules/marlborough/rules.yaml:432:7\n1387 rules/marlborough/rules.yaml:433:11\n1388 rules/marlborough/rules.yaml:434:7\n1393 rules/marlborough/rules.yaml:435:7\n1401 rules/marlborough/rules.yaml:436:7\n1402 rules/marlborough/rules.yaml:437:11\n1403 rules/marlborough/rules.yaml:438:7\n1417 rules/marlborough/rules.yaml:142:7\n1421 rules/marlborough/rules.yaml:85:7\n1428 rules/marlborough/rules.yaml:75:7\n1443 rules/marlborough/rules.yaml:550:7\n1447 rules/marlborough/rules.yaml:150:7\n1448 rules/marlborough/rules.yaml:151:7\n1449 rules/marlborough/rules.yaml:152:11\n1450 rules/marlborough/rules.yaml:153:11\n1451 rules/marlborough/rules.yaml:154:15\n1452 rules/marlborough/rules.yaml:155:7\n1465 rules/marlborough/rules.yaml:279:7\n1466 rules/marlborough/rules.yaml:280:7\n1467 rules/marlborough/rules.yaml:281:11\n1468 rules/marlborough/rules.yaml:282:7\n1469 rules/marlborough/rules.yaml:283:11\n1470 rules/marlborough/rules.yaml:284:7\n1478 rules/marlborough/rules.yaml:285:7\n1479 rules/marlborough/rules.yaml:286:7\n1485 rules/marlborough/rules.yaml:287:11\n1486 rules/marlborough/rules.yaml:288:7\n1487 rules/marlborough/rules.yaml:289:11\n1495 rules/marlborough/rules.yaml:290:11\n1501 rules/marlborough/rules.yaml:291:7\n1505 rules/marlborough/rules.yaml:341:7\n1510 rules/marlborough/rules.yaml:342:7\n1511 rules/marlborough/rules.yaml:343:7\n1514 rules/marlborough/rules.yaml:344:11\n1515 rules/marlborough/rules.yaml:345:15\n1516 rules/marlborough/rules.yaml:346:15\n1517 rules/marlborough/rules.yaml:347:19\n1519 rules/marlborough/rules.yaml:349:19\n1520 rules/marlborough/rules.yaml:350:7\n1524 rules/marlborough/rules.yaml:93:7\n1531 rules/marlborough/rules.yaml:94:11\n1532 rules/marlborough/rules.yaml:95:7\n1533 rules/marlborough/rules.yaml:96:7\n1534 rules/marlborough/rules.yaml:97:11\n1535 rules/marlborough/rules.yaml:98:7\n1539 rules/marlborough/rules.yaml:317:7\n1546 rules/marlborough/rules.yaml:61:7\n1547 rules/marlborough/rules.yaml:62:11\n1548 rules/marlborough/rules.yaml:63:7\n1549 rules/marlborough/rules.yaml:64:7\n1550 rules/marlborough/rules.yaml:65:11\n1570 rules/marlborough/rules.yaml:66:15\n1571 rules/marlborough/rules.yaml:67:7\n1575 rules/marlborough/rules.yaml:564:7\n1580 rules/marlborough/rules.yaml:399:7\n1601 rules/marlborough/rules.yaml:361:7\n1602 rules/marlborough/rules.yaml:362:11\n1603 rules/marlborough/rules.yaml:363:7\n1604 rules/marlborough/rules.yaml:364:11\n1605 rules/marlborough/rules.yaml:365:7\n1606 rules/marlborough/rules.yaml:366:11\n1607 rules/marlborough/rules.yaml:367:7\n1608 rules/marlborough/rules.yaml:368:11\n1609 rules/marlborough/rules.yaml:369:7\n1613 rules/marlborough/rules.yaml:571:7\n1619 rules/marlborough/rules.yaml:462:7\n1628 rules/marlborough/rules.yaml:463:7\n1629 rules/marlborough/rules.yaml:464:7\n1645 rules/marlborough/rules.yaml:465:7\n1654 rules/marlborough/rules.yaml:466:7\n1669 rules/marlborough/rules.yaml:467:7\n1682 rules/marlborough/rules.yaml:468:7\n1690 rules/marlborough/rules.yaml:469:7\n1691 rules/marlborough/rules.yaml:470:7\n1696 rules/marlborough/rules.yaml:471:7\n1711 rules/marlborough/rules.yaml:512:7\n1727 rules/marlborough/rules.yaml:513:7\n1728 rules/marlborough/rules.yaml:514:11\n1729 rules/marlborough/rules.yaml:515:7\n1741 rules/marlborough/rules.yaml:516:7\n1750 rules/marlborough/rules.yaml:517:7\n1751 rules/marlborough/rules.yaml:518:7\n1752 rules/marlborough/rules.yaml:519:11\n1753 rules/marlborough/rules.yaml:520:15\n1754 rules/marlborough/rules.yaml:521:19\n1756 rules/marlborough/rules.yaml:523:19\n1779 rules/marlborough/rules.yaml:524:19\n1785 rules/marlborough/rules.yaml:525:23\n1786 rules/marlborough/rules.yaml:526:7\n1790 rules/marlborough/rules.yaml:482:7\n1791 rules/marlborough/rules.yaml:483:7\n1824 rules/marlborough/rules.yaml:106:7\n1825 rules/marlborough/rules.yaml:107:11\n1826 rules/marlborough/rules.yaml:108:7\n1827 rules/marlborough/rules.yaml:109:7\n1828 rules/marlborough/rules.yaml:110:11\n1829 rules/marlborough/rules.yaml:111:7\n1833 rules/marlborough/rules.yaml:22:7\n1837 rules/marlborough/rules.yaml:134:7\n1838 rules/marlborough/rules.yaml:135:7\n1842 rules/marlborough/rules.yaml:381:7\n1843 rules/marlborough/rules.yaml:382:7\n1848 rules/marlborough/rules.yaml:383:11\n1852 rules/marlborough/rules.yaml:384:15\n1857 rules/marlborough/rules.yaml:385:15\n1858 rules/marlborough/rules.yaml:386:19\n1867 rules/marlborough/rules.yaml:387:23\n1868 rules/marlborough/rules.yaml:388:7\n1872 rules/marlborough/rules.yaml:544:7\n1880 rules/marlborough/rules.yaml:301:7\n1881 rules/marlborough/rules.yaml:302:7\n1882 rules/marlborough/rules.yaml:303:11\n1883 rules/marlborough/rules.yaml:304:7\n1886 rules/marlborough/rules.yaml:305:11\n1887 rules/marlborough/rules.yaml:306:7\n1891 rules/marlborough/rules.yaml:307:11\n1892 rules/marlborough/rules.yaml:308:7\n1896 rules/marlborough/rules.yaml:31:7\n1897 rules/marlborough/rules.yaml:32:11\n1898 rules/marlborough/rules.yaml:33:7\n1902 rules/marlborough/rules.yaml:494:7\n1903 rules/marlborough/rules.yaml:495:7\n1904 rules/marlborough/rules.yaml:496:7\n1905 rules/marlborough/rules.yaml:497:7\n1906 rules/marlborough/rules.yaml:498:7\n1907 rules/marlborough/rules.yaml:499:7\n1925 rules/marlborough/rules.yaml:263:7\n1926 rules/marlborough/rules.yaml:264:7\n1930 rules/marlborough/rules.yaml:265:11\n1931 rules/marlborough/rules.yaml:266:7\n1932 rules/marlborough/rules.yaml:267:11\n1933 rules/marlborough/rules.yaml:268:7\n1937 rules/marlborough/rules.yaml:251:7\n1942 rules/marlborough/rules.yaml:252:7\n1951 rules/marlborough/rules.yaml:239:7\n1952 rules/marlborough/rules.yaml:240:11\n1953 rules/marlborough/rules.yaml:241:7\n1954 rules/marlborough/rules.yaml:242:11\n1955 rules/marlborough/rules.yaml:243:7\n1959 rules/marlborough/rules.yaml:41:7\n1966 rules/marlborough/rules.yaml:412:7\n1972 rules/marlborough/rules.yaml:413:7\n1976 rules/marlborough/rules.yaml:534:7\n1981 rules/marlborough/rules.yaml:535:7\n1982 rules/marlborough/rules.yaml:536:7\n1990 rules/marlborough/rules.yaml:591:7\n1997 rules/marlborough/rules.yaml:1788:3\n2004 rules/marlborough/rules.yaml:1788:3\n2019 rules/marlborough/rules.yaml:1809:3\n2026 rules/marlborough/rules.yaml:1809:3\n2034 rules/marlborough/rules.yaml:1828:3\n2039 rules/marlborough/rules.yaml:1828:3\n2043 rules/marlborough/rules.yaml:184:7\n2044 rules/marlborough/rules.yaml:185:7\n2045 rules/marlborough/rules.yaml:186:7\n2046 rules/marlborough/rules.yaml:187:7\n2047 rules/marlborough/rules.yaml:188:11\n2048 rules/marlborough/rules.yaml:189:11\n2058 rules/marlborough/rules.yaml:190:15\n2062 rules/marlborough/rules.yaml:191:19\n2089 rules/marlborough/rules.yaml:193:19\n2103 rules/marlborough/rules.yaml:194:7\n2107 rules/marlborough/cards.yaml:383:14\n2111 rules/marlborough/cards.yaml:391:14\n2115 rules/marlborough/cards.yaml:15:14\n2119 rules/marlborough/cards.yaml:23:14\n2123 rules/marlborough/cards.yaml:31:14\n2127 rules/marlborough/cards.yaml:39:14\n2131 rules/marlborough/cards.yaml:47:14\n2135 rules/marlborough/cards.yaml:55:14\n2139 rules/marlborough/cards.yaml:63:14\n2143 rules/marlborough/cards.yaml:71:14\n2147 rules/marlborough/cards.yaml:79:14\n2151 rules/marlborough/cards.yaml:87:14\n2155 rules/marlborough/cards.yaml:95:14\n2159 rules/marlborough/cards.yaml:103:14\n2163 rules/marlborough/cards.yaml:111:14\n2167 rules/marlborough/cards.yaml:119:14\n2171 rules/marlborough/cards.yaml:127:14\n2175 rules/marlborough/cards.yaml:199:14\n2179 rules/marlborough/cards.yaml:135:14\n2183 rules/marlborough/cards.yaml:143:14\n2187 rules/marlborough/cards.yaml:151:14\n2191 rules/marlborough/cards.yaml:159:14\n2195 rules/marlborough/cards.yaml:167:14\n2199 rules/marlborough/cards.yaml:175:14\n2203 rules/marlborough/cards.yaml:183:14\n2207 rules/marlborough/cards.yaml:191:14\n2211 rules/marlborough/cards.yaml:271:14\n2215 rules/marlborough/cards.yaml:279:14\n2219 rules/marlborough/cards.yaml:287:14\n2223 rules/marlborough/cards.yaml:295:14\n2227 rules/marlborough/cards.yaml:303:14\n2231 rules/marlborough/cards.yaml:311:14\n2235 rules/marlborough/cards.yaml:319:14\n2239 rules/marlborough/cards.yaml:327:14\n2243 rules/marlborough/cards.yaml:335:14\n2247 rules/marlborough/cards.yaml:343:14\n2251 rules/marlborough/cards.yaml:351:14\n2255 rules/marlborough/cards.yaml:359:14\n2259 rules/marlborough/cards.yaml:367:14\n2263 rules/marlborough/cards.yaml:375:14\n2267 rules/marlborough/cards.yaml:207:14\n2271 rules/marlborough/cards.yaml:215:14\n2275 rules/marlborough/cards.yaml:223:14\n2279 rules/marlborough/cards.yaml:231:14\n2283 rules/marlborough/cards.yaml:239:14\n2287 rules/marlborough/cards.yaml:247:14\n2291 rules/marlborough/cards.yaml:255:14\n2295 rules/marlborough/cards.yaml:263:14\n2299 rules/marlborough/rules.yaml:1874:9\n2307 rules/marlborough/rules.yaml:1902:9\n2308 rules/marlborough/rules.yaml:1903:9\n2315 rules/marlborough/rules.yaml:1881:9\n2316 rules/marlborough/rules.yaml:1882:9\n2321 rules/marlborough/rules.yaml:1889:9\n2330 rules/marlborough/rules.yaml:1890:9\n2331 rules/marlborough/rules.yaml:1891:9\n2332 rules/marlborough/rules.yaml:1892:13\n2334 rules/marlborough/rules.yaml:1893:13\n2337 rules/marlborough/rules.yaml:1895:13\n2342 rules/marlborough/rules.yaml:1864:9\n2345 rules/marlborough/rules.yaml:1865:9\n2351 rules/marlborough/rules.yaml:779:7\n2355 rules/marlborough/rules.yaml:780:11\n2356 rules/marlborough/rules.yaml:781:11\n2361 rules/marlborough/rules.yaml:1433:7\n2362 rules/marlborough/rules.yaml:1434:7\n2364 rules/marlborough/rules.yaml:1435:7\n2366 rules/marlborough/rules.yaml:1436:7\n2367 rules/marlborough/rules.yaml:1437:7\n2382 rules/marlborough/rules.yaml:1438:11\n2388 rules/marlborough/rules.yaml:1439:15\n2390 rules/marlborough/rules.yaml:1440:15\n2392 rules/marlborough/rules.yaml:1441:15\n2396 rules/marlborough/rules.yaml:727:7\n2399 rules/marlborough/rules.yaml:728:11\n2400 rules/marlborough/rules.yaml:729:11\n2401 rules/marlborough/rules.yaml:730:15\n2404 rules/marlborough/rules.yaml:731:15\n2406 rules/marlborough/rules.yaml:732:15\n2407 rules/marlborough/rules.yaml:733:15\n2409 rules/marlborough/rules.yaml:734:15\n2410 rules/marlborough/rules.yaml:735:11\n2412 rules/marlborough/rules.yaml:736:7\n2413 rules/marlborough/rules.yaml:737:7\n2415 rules/marlborough/rules.yaml:738:7\n2417 rules/marlborough/rules.yaml:739:7\n2418 rules/marlborough/rules.yaml:740:7\n2433 rules/marlborough/rules.yaml:741:11\n2439 rules/marlborough/rules.yaml:742:15\n2441 rules/marlborough/rules.yaml:743:15\n2443 rules/marlborough/rules.yaml:744:15\n2447 rules/marlborough/flow.yaml:92:7\n2449 rules/marlborough/flow.yaml:93:7\n2450 rules/marlborough/flow.yaml:94:11\n2454 rules/marlborough/rules.yaml:1095:7\n2455 rules/marlborough/rules.yaml:1096:11\n2456 rules/marlborough/rules.yaml:1097:15\n2457 rules/marlborough/rules.yaml:1098:15\n2470 rules/marlborough/rules.yaml:1099:15\n2471 rules/marlborough/rules.yaml:1100:15\n2483 rules/marlborough/rules.yaml:1101:15\n2484 rules/marlborough/rules.yaml:1102:19\n2485 rules/marlborough/rules.yaml:1103:19\n2491 rules/marlborough/rules.yaml:675:7\n2492 rules/marlborough/rules.yaml:676:7\n2497 rules/marlborough/rules.yaml:677:11\n2498 rules/marlborough/rules.yaml:678:11\n2501 rules/marlborough/rules.yaml:679:11\n2502 rules/marlborough/rules.yaml:680:7\n2503 rules/marlborough/rules.yaml:681:7\n2508 rules/marlborough/rules.yaml:1774:7\n2509 rules/marlborough/rules.yaml:1775:7\n2510 rules/marlborough/rules.yaml:1776:11\n2511 rules/marlborough/rules.yaml:1777:11\n2512 rules/marlborough/rules.yaml:1778:11\n2513 rules/marlborough/rules.yaml:1779:11\n2524 rules/marlborough/rules.yaml:1780:11\n2535 rules/marlborough/rules.yaml:1781:11\n2537 rules/marlborough/rules.yaml:1782:11\n2538 rules/marlborough/rules.yaml:1783:15\n2540 rules/marlborough/rules.yaml:1785:15\n2545 rules/marlborough/rules.yaml:1654:7\n2546 rules/marlborough/rules.yaml:1655:7\n2547 rules/marlborough/rules.yaml:1656:7\n2548 rules/marlborough/rules.yaml:1657:7\n2549 rules/marlborough/rules.yaml:1658:7\n2551 rules/marlborough/rules.yaml:1659:7\n2552 rules/marlborough/rules.yaml:1661:15\n2553 rules/marlborough/rules.yaml:1662:19\n2555 rules/marlborough/rules.yaml:1664:19\n2557 rules/marlborough/rules.yaml:1666:15\n2560 rules/marlborough/rules.yaml:1668:15\n2564 rules/marlborough/flow.yaml:16:7\n2565 rules/marlborough/flow.yaml:17:11\n2566 rules/marlborough/flow.yaml:18:15\n2569 rules/marlborough/flow.yaml:19:19\n2570 rules/marlborough/flow.yaml:20:19\n2576 rules/marlborough/rules.yaml:714:7\n2577 rules/marlborough/rules.yaml:715:11\n2580 rules/marlborough/rules.yaml:717:11\n2582 rules/marlborough/rules.yaml:718:7\n2584 rules/marlborough/rules.yaml:719:7\n2585 rules/marlborough/rules.yaml:720:11\n2590 rules/marlborough/rules.yaml:688:7\n2591 rules/marlborough/rules.yaml:689:7\n2597 rules/marlborough/rules.yaml:1325:7\n2598 rules/marlborough/rules.yaml:1326:7\n2601 rules/marlborough/rules.yaml:1327:7\n2602 rules/marlborough/rules.yaml:1328:7\n2603 rules/marlborough/rules.yaml:1329:11\n2606 rules/marlborough/rules.yaml:1331:11\n2611 rules/marlborough/flow.yaml:76:7\n2616 rules/marlborough/flow.yaml:77:7\n2621 rules/marlborough/flow.yaml:78:7\n2623 rules/marlborough/flow.yaml:79:7\n2624 rules/marlborough/flow.yaml:80:11\n2626 rules/marlborough/flow.yaml:82:11\n2631 rules/marlborough/flow.yaml:25:7\n2632 rules/marlborough/flow.yaml:26:11\n2637 rules/marlborough/flow.yaml:27:11\n2640 rules/marlborough/flow.yaml:29:11\n2641 rules/marlborough/flow.yaml:30:11\n2642 rules/marlborough/flow.yaml:31:15\n2643 rules/marlborough/flow.yaml:32:11\n2644 rules/marlborough/flow.yaml:33:15\n2645 rules/marlborough/flow.yaml:34:15\n2646 rules/marlborough/flow.yaml:35:15\n2651 rules/marlborough/flow.yaml:36:19\n2652 rules/marlborough/flow.yaml:37:19\n2653 rules/marlborough/flow.yaml:38:19\n2655 rules/marlborough/flow.yaml:39:15\n2656 rules/marlborough/flow.yaml:40:11\n2659 rules/marlborough/flow.yaml:41:11\n2664 rules/marlborough/flow.yaml:45:7\n2665 rules/marlborough/flow.yaml:46:11\n2670 rules/marlborough/rules.yaml:696:7\n2671 rules/marlborough/rules.yaml:697:11\n2673 rules/marlborough/rules.yaml:698:11\n2675 rules/marlborough/rules.yaml:699:7\n2676 rules/marlborough/rules.yaml:700:7\n2677 rules/marlborough/rules.yaml:701:7\n2678 rules/marlborough/rules.yaml:702:7\n2679 rules/marlborough/rules.yaml:703:11\n2683 rules/marlborough/rules.yaml:705:11\n2691 rules/marlborough/rules.yaml:707:11\n2703 rules/marlborough/rules.yaml:1803:7\n2706 rules/marlborough/rules.yaml:1804:7\n2707 rules/marlborough/rules.yaml:1805:11\n2709 rules/marlborough/rules.yaml:1807:11\n2710 rules/marlborough/rules.yaml:1808:7\n2717 rules/marlborough/rules.yaml:1823:7\n2720 rules/marlborough/rules.yaml:1824:7\n2721 rules/marlborough/rules.yaml:1825:7\n2726 rules/marlborough/rules.yaml:1842:7\n2729 rules/marlborough/rules.yaml:1843:7\n2730 rules/marlborough/rules.yaml:1844:7\n2733 rules/marlborough/rules.yaml:1845:7\n3106 rules/marlborough/rules.yaml:828:7\n3111 rules/marlborough/rules.yaml:829:11\n3112 rules/marlborough/rules.yaml:830:7\n3121 rules/marlborough/rules.yaml:831:7\n3122 rules/marlborough/rules.yaml:832:11\n3123 rules/marlborough/rules.yaml:833:7\n3124 rules/marlborough/rules.yaml:834:7\n3125 rules/marlborough/rules.yaml:835:11\n3127 rules/marlborough/rules.yaml:836:7\n3128 rules/marlborough/rules.yaml:837:11\n3132 rules/marlborough/rules.yaml:927:7\n3133 rules/marlborough/rules.yaml:928:7\n3139 rules/marlborough/rules.yaml:929:7\n3140 rules/marlborough/rules.yaml:930:11\n3142 rules/marlborough/rules.yaml:931:7\n3143 rules/marlborough/rules.yaml:932:11\n3145 rules/marlborough/rules.yaml:933:7\n3146 rules/marlborough/rules.yaml:934:7\n3147 rules/marlborough/rules.yaml:936:7\n3148 rules/marlborough/rules.yaml:937:11\n3154 rules/marlborough/rules.yaml:938:11\n3162 rules/marlborough/rules.yaml:941:11\n3163 rules/marlborough/rules.yaml:943:11\n3164 rules/marlborough/rules.yaml:945:19\n3167 rules/marlborough/rules.yaml:948:23\n3169 rules/marlborough/rules.yaml:951:19\n3174 rules/marlborough/rules.yaml:953:19\n3180 rules/marlborough/rules.yaml:957:11\n3181 rules/marlborough/rules.yaml:958:11\n3184 rules/marlborough/rules.yaml:959:11\n3189 rules/marlborough/rules.yaml:960:11\n3190 rules/marlborough/rules.yaml:961:11\n3191 rules/marlborough/rules.yaml:962:15\n3197 rules/marlborough/rules.yaml:965:15\n3198 rules/marlborough/rules.yaml:966:15\n3200 rules/marlborough/rules.yaml:968:15\n3201 rules/marlborough/rules.yaml:970:15\n3202 rules/marlborough/rules.yaml:971:15\n3203 rules/marlborough/rules.yaml:972:15\n3205 rules/marlborough/rules.yaml:974:15\n3206 rules/marlborough/rules.yaml:976:15\n3207 rules/marlborough/rules.yaml:977:15\n3208 rules/marlborough/rules.yaml:978:15\n3209 rules/marlborough/rules.yaml:979:11\n3210 rules/marlborough/rules.yaml:980:11\n3211 rules/marlborough/rules.yaml:981:11\n3212 rules/marlborough/rules.yaml:983:11\n3213 rules/marlborough/rules.yaml:984:11\n3214 rules/marlborough/rules.yaml:985:11\n3215 rules/marlborough/rules.yaml:987:19\n3216 rules/marlborough/rules.yaml:988:19\n3222 rules/marlborough/rules.yaml:989:23\n3223 rules/marlborough/rules.yaml:990:23\n3225 rules/marlborough/rules.yaml:992:19\n3226 rules/marlborough/rules.yaml:993:23\n3228 rules/marlborough/rules.yaml:995:23\n3232 rules/marlborough/rules.yaml:999:19\n3233 rules/marlborough/rules.yaml:1000:19\n3234 rules/marlborough/rules.yaml:1001:19\n3235 rules/marlborough/rules.yaml:1002:23\n3239 rules/marlborough/rules.yaml:1006:19\n3240 rules/marlborough/rules.yaml:1007:19\n3241 rules/marlborough/rules.yaml:1008:19\n3255 rules/marlborough/rules.yaml:1009:23\n3257 rules/marlborough/rules.yaml:1011:19\n3264 rules/marlborough/rules.yaml:1788:3\n3265 rules/marlborough/rules.yaml:1788:3\n3267 rules/marlborough/rules.yaml:1788:3\n3268 rules/marlborough/rules.yaml:1788:3\n3269 rules/marlborough/rules.yaml:1788:3\n3270 rules/marlborough/rules.yaml:1788:3\n3271 rules/marlborough/rules.yaml:1788:3\n3272 rules/marlborough/rules.yaml:1788:3\n3279 rules/marlborough/rules.yaml:1788:3\n3280 rules/marlborough/rules.yaml:1788:3\n3281 rules/marlborough/rules.yaml:1788:3\n3282 rules/marlborough/rules.yaml:1788:3\n3296 rules/marlborough/rules.yaml:1788:3\n3297 rules/marlborough/rules.yaml:1788:3\n3299 rules/marlborough/rules.yaml:1788:3\n3300 rules/marlborough/rules.yaml:1788:3\n3301 rules/marlborough/rules.yaml:1788:3\n3303 rules/marlborough/rules.yaml:1788:3\n3304 rules/marlborough/rules.yaml:1788:3\n3307 rules/marlborough/rules.yaml:1788:3\n3322 rules/marlborough/rules.yaml:1022:7\n3323 rules/marlborough/rules.yaml:1023:7\n3324 rules/marlborough/rules.yaml:1024:7\n3330 rules/marlborough/rules.yaml:1025:7\n3331 rules/marlborough/rules.yaml:1026:7\n3335 rules/marlborough/rules.yaml:1027:7\n3339 rules/marlborough/rules.yaml:1028:7\n3340 rules/marlborough/rules.yaml:1029:11\n3341 rules/marlborough/rules.yaml:1030:7\n3342 rules/marlborough/rules.yaml:1031:7\n3343 rules/marlborough/rules.yaml:1032:7\n3348 rules/marlborough/rules.yaml:1033:7\n3353 rules/marlborough/rules.yaml:1034:7\n3354 rules/marlborough/rules.yaml:1035:7\n3355 rules/marlborough/rules.yaml:1036:7\n3356 rules/marlborough/rules.yaml:1037:7\n3357 rules/marlborough/rules.yaml:1038:7\n3358 rules/marlborough/rules.yaml:1039:7\n3359 rules/marlborough/rules.yaml:1040:7\n3360 rules/marlborough/rules.yaml:1041:7\n3361 rules/marlborough/rules.yaml:1042:7\n3362 rules/marlborough/rules.yaml:1043:7\n3363 rules/marlborough/rules.yaml:1044:7\n3380 rules/marlborough/rules.yaml:1045:7\n3381 rules/marlborough/rules.yaml:1046:7\n3382 rules/marlborough/rules.yaml:1047:11\n3409 rules/marlborough/rules.yaml:1048:7\n3410 rules/marlborough/rules.yaml:1049:7\n3411 rules/marlborough/rules.yaml:1051:15\n3412 rules/marlborough/rules.yaml:1052:19\n3413 rules/marlborough/rules.yaml:1053:15\n3414 rules/marlborough/rules.yaml:1054:15\n3415 rules/marlborough/rules.yaml:1055:15\n3416 rules/marlborough/rules.yaml:1056:19\n3418 rules/marlborough/rules.yaml:1058:15\n3419 rules/marlborough/rules.yaml:1059:15\n3420 rules/marlborough/rules.yaml:1060:15\n3421 rules/marlborough/rules.yaml:1061:15\n3422 rules/marlborough/rules.yaml:1062:15\n3423 rules/marlborough/rules.yaml:1063:19\n3425 rules/marlborough/rules.yaml:1065:15\n3426 rules/marlborough/rules.yaml:1066:15\n3427 rules/marlborough/rules.yaml:1067:15\n3428 rules/marlborough/rules.yaml:1068:15\n3437 rules/marlborough/rules.yaml:1069:19\n3439 rules/marlborough/rules.yaml:1071:15\n3440 rules/marlborough/rules.yaml:1072:15\n3441 rules/marlborough/rules.yaml:1073:15\n3447 rules/marlborough/rules.yaml:1074:19\n3448 rules/marlborough/rules.yaml:1075:19\n3449 rules/marlborough/rules.yaml:1076:15\n3450 rules/marlborough/rules.yaml:1077:15\n3451 rules/marlborough/rules.yaml:1078:15\n3452 rules/marlborough/rules.yaml:1079:19\n3454 rules/marlborough/rules.yaml:1081:15\n3455 rules/marlborough/rules.yaml:1082:19\n3456 rules/marlborough/rules.yaml:1083:15\n3457 rules/marlborough/rules.yaml:1084:15\n3458 rules/marlborough/rules.yaml:1085:15\n3459 rules/marlborough/rules.yaml:1086:15\n3460 rules/marlborough/rules.yaml:1087:15\n3461 rules/marlborough/rules.yaml:1088:19\n3466 rules/marlborough/rules.yaml:1569:7\n3467 rules/marlborough/rules.yaml:1570:7\n3468 rules/marlborough/rules.yaml:1571:7\n3474 rules/marlborough/rules.yaml:1572:7\n3475 rules/marlborough/rules.yaml:1573:11\n3478 rules/marlborough/rules.yaml:1574:7\n3483 rules/marlborough/rules.yaml:1543:7\n3484 rules/marlborough/rules.yaml:1544:7\n3485 rules/marlborough/rules.yaml:1545:7\n3486 rules/marlborough/rules.yaml:1546:7\n3492 rules/marlborough/rules.yaml:1549:7\n3496 rules/marlborough/rules.yaml:1550:7\n3500 rules/marlborough/rules.yaml:1551:7\n3501 rules/marlborough/rules.yaml:1552:11\n3504 rules/marlborough/rules.yaml:1553:7\n3505 rules/marlborough/rules.yaml:1554:11\n3508 rules/marlborough/rules.yaml:1555:7\n3509 rules/marlborough/rules.yaml:1556:7\n3510 rules/marlborough/rules.yaml:1557:7\n3511 rules/marlborough/rules.yaml:1559:7\n3512 rules/marlborough/rules.yaml:1560:7\n3516 rules/marlborough/rules.yaml:1611:7\n3517 rules/marlborough/rules.yaml:1612:7\n3518 rules/marlborough/rules.yaml:1613:7\n3519 rules/marlborough/rules.yaml:1614:7\n3525 rules/marlborough/rules.yaml:1500:7\n3526 rules/marlborough/rules.yaml:1501:7\n3529 rules/marlborough/rules.yaml:1504:11\n3531 rules/marlborough/rules.yaml:1506:11\n3532 rules/marlborough/rules.yaml:1507:11\n3533 rules/marlborough/rules.yaml:1508:11\n3534 rules/marlborough/rules.yaml:1509:15\n3538 rules/marlborough/rules.yaml:1512:15\n3540 rules/marlborough/rules.yaml:1515:11\n3548 rules/marlborough/rules.yaml:1516:11\n3549 rules/marlborough/rules.yaml:1518:19\n3551 rules/marlborough/rules.yaml:1521:19\n3553 rules/marlborough/rules.yaml:1523:19\n3554 rules/marlborough/rules.yaml:1524:23\n3556 rules/marlborough/rules.yaml:1527:23\n3558 rules/marlborough/rules.yaml:1530:19\n3563 rules/marlborough/rules.yaml:1584:7\n3564 rules/marlborough/rules.yaml:1585:7\n3569 rules/marlborough/rules.yaml:1586:11\n3570 rules/marlborough/rules.yaml:1587:11\n3591 rules/marlborough/rules.yaml:1588:11\n3592 rules/marlborough/rules.yaml:1589:11\n3593 rules/marlborough/rules.yaml:1590:15\n3608 rules/marlborough/rules.yaml:1591:15\n3609 rules/marlborough/rules.yaml:1592:19\n3611 rules/marlborough/rules.yaml:1594:19\n3612 rules/marlborough/rules.yaml:1595:19\n3613 rules/marlborough/rules.yaml:1596:23\n3614 rules/marlborough/rules.yaml:1597:19\n3615 rules/marlborough/rules.yaml:1598:23\n3617 rules/marlborough/rules.yaml:1600:23\n3622 rules/marlborough/rules.yaml:657:7\n3623 rules/marlborough/rules.yaml:658:7\n3624 rules/marlborough/rules.yaml:659:11\n3625 rules/marlborough/rules.yaml:660:11\n3626 rules/marlborough/rules.yaml:661:15\n3629 rules/marlborough/rules.yaml:662:11\n3630 rules/marlborough/rules.yaml:664:7\n3631 rules/marlborough/rules.yaml:665:7\n3638 rules/marlborough/rules.yaml:666:11\n3639 rules/marlborough/rules.yaml:667:11\n3643 rules/marlborough/rules.yaml:668:11\n3647 rules/marlborough/rules.yaml:1482:7\n3648 rules/marlborough/rules.yaml:1483:7\n3649 rules/marlborough/rules.yaml:1484:7\n3650 rules/marlborough/rules.yaml:1486:15\n3651 rules/marlborough/rules.yaml:1487:19\n3655 rules/marlborough/rules.yaml:1488:23\n3658 rules/marlborough/rules.yaml:1490:15\n3661 rules/marlborough/rules.yaml:1492:15\n3668 rules/marlborough/rules.yaml:857:7\n3669 rules/marlborough/rules.yaml:858:11\n3670 rules/marlborough/rules.yaml:859:7\n3671 rules/marlborough/rules.yaml:860:7\n3672 rules/marlborough/rules.yaml:863:15\n3673 rules/marlborough/rules.yaml:864:15\n3674 rules/marlborough/rules.yaml:865:15\n3676 rules/marlborough/rules.yaml:868:15\n3677 rules/marlborough/rules.yaml:869:15\n3678 rules/marlborough/rules.yaml:870:15\n3680 rules/marlborough/rules.yaml:872:15\n3684 rules/marlborough/rules.yaml:1340:7\n3689 rules/marlborough/rules.yaml:1341:11\n3692 rules/marlborough/rules.yaml:1342:11\n3698 rules/marlborough/rules.yaml:1344:15\n3702 rules/marlborough/rules.yaml:883:7\n3703 rules/marlborough/rules.yaml:884:7\n3706 rules/marlborough/rules.yaml:885:7\n3707 rules/marlborough/rules.yaml:886:11\n3708 rules/marlborough/rules.yaml:887:15\n3709 rules/marlborough/rules.yaml:888:7\n3710 rules/marlborough/rules.yaml:889:7\n3711 rules/marlborough/rules.yaml:890:7\n3712 rules/marlborough/rules.yaml:891:11\n3713 rules/marlborough/rules.yaml:892:11\n3714 rules/marlborough/rules.yaml:893:11\n3720 rules/marlborough/rules.yaml:894:11\n3729 rules/marlborough/rules.yaml:895:11\n3730 rules/marlborough/rules.yaml:896:15\n3731 rules/marlborough/rules.yaml:897:19\n3733 rules/marlborough/rules.yaml:899:15\n3734 rules/marlborough/rules.yaml:900:15\n3735 rules/marlborough/rules.yaml:901:19\n3737 rules/marlborough/rules.yaml:903:7\n3738 rules/marlborough/rules.yaml:904:7\n3742 rules/marlborough/rules.yaml:1277:7\n3743 rules/marlborough/rules.yaml:1278:7\n3752 rules/marlborough/rules.yaml:1279:7\n3753 rules/marlborough/rules.yaml:1280:11\n3762 rules/marlborough/rules.yaml:1281:15\n3763 rules/marlborough/rules.yaml:1282:15\n3764 rules/marlborough/rules.yaml:1283:19\n3765 rules/marlborough/rules.yaml:1284:19\n3766 rules/marlborough/rules.yaml:1286:23\n3780 rules/marlborough/rules.yaml:1287:23\n3781 rules/marlborough/rules.yaml:1288:27\n3783 rules/marlborough/rules.yaml:1289:23\n3784 rules/marlborough/rules.yaml:1290:23\n3785 rules/marlborough/rules.yaml:1291:27\n3786 rules/marlborough/rules.yaml:1292:31\n3794 rules/marlborough/rules.yaml:1809:3\n3795 rules/marlborough/rules.yaml:1809:3\n3797 rules/marlborough/rules.yaml:1809:3\n3798 rules/marlborough/rules.yaml:1809:3\n3799 rules/marlborough/rules.yaml:1809:3\n3800 rules/marlborough/rules.yaml:1809:3\n3801 rules/marlborough/rules.yaml:1809:3\n3802 rules/marlborough/rules.yaml:1809:3\n3809 rules/marlborough/rules.yaml:1809:3\n3810 rules/marlborough/rules.yaml:1809:3\n3811 rules/marlborough/rules.yaml:1809:3\n3812 rules/marlborough/rules.yaml:1809:3\n3817 rules/marlborough/rules.yaml:1809:3\n3818 rules/marlborough/rules.yaml:1809:3\n3820 rules/marlborough/rules.yaml:1809:3\n3821 rules/marlborough/rules.yaml:1809:3\n3822 rules/marlborough/rules.yaml:1809:3\n3824 rules/marlborough/rules.yaml:1809:3\n3825 rules/marlborough/rules.yaml:1809:3\n3826 rules/marlborough/rules.yaml:1809:3\n3831 rules/marlborough/rules.yaml:1676:7\n3836 rules/marlborough/rules.yaml:1677:7\n3837 rules/marlborough/rules.yaml:1678:11\n3838 rules/marlborough/rules.yaml:1679:11\n3839 rules/marlborough/rules.yaml:1680:15\n3841 rules/marlborough/rules.yaml:1683:15\n3847 rules/marlborough/rules.yaml:911:7\n3848 rules/marlborough/rules.yaml:912:7\n3849 rules/marlborough/rules.yaml:913:11\n3850 rules/marlborough/rules.yaml:914:11\n3852 rules/marlborough/rules.yaml:916:11\n3900 rules/marlborough/rules.yaml:1358:7\n3905 rules/marlborough/rules.yaml:1359:11\n3906 rules/marlborough/rules.yaml:1360:11\n3907 rules/marlborough/rules.yaml:1361:11\n3910 rules/marlborough/rules.yaml:1364:15\n3911 rules/marlborough/rules.yaml:1365:15\n3913 rules/marlborough/rules.yaml:1367:7\n3914 rules/marlborough/rules.yaml:1368:7\n3915 rules/marlborough/rules.yaml:1369:7\n3920 rules/marlborough/rules.yaml:1370:7\n3921 rules/marlborough/rules.yaml:1371:11\n3922 rules/marlborough/rules.yaml:1372:11\n3923 rules/marlborough/rules.yaml:1373:15\n3926 rules/marlborough/rules.yaml:1374:15\n3927 rules/marlborough/rules.yaml:1375:15\n3928 rules/marlborough/rules.yaml:1377:7\n3929 rules/marlborough/rules.yaml:1378:7\n3934 rules/marlborough/rules.yaml:1379:11\n3937 rules/marlborough/rules.yaml:1380:11\n3952 rules/marlborough/rules.yaml:1381:11\n3953 rules/marlborough/rules.yaml:1382:15\n3955 rules/marlborough/rules.yaml:1384:15\n3956 rules/marlborough/rules.yaml:1385:15\n3957 rules/marlborough/rules.yaml:1386:19\n3959 rules/marlborough/rules.yaml:1388:19\n3962 rules/marlborough/rules.yaml:1389:19\n3963 rules/marlborough/rules.yaml:1391:7\n3964 rules/marlborough/rules.yaml:1392:7\n3969 rules/marlborough/rules.yaml:1393:11\n3990 rules/marlborough/rules.yaml:1394:11\n3991 rules/marlborough/rules.yaml:1395:15\n3993 rules/marlborough/rules.yaml:1397:15\n3994 rules/marlborough/rules.yaml:1398:15\n3995 rules/marlborough/rules.yaml:1399:19\n3997 rules/marlborough/rules.yaml:1401:19\n4002 rules/marlborough/rules.yaml:1402:19\n4005 rules/marlborough/rules.yaml:1403:19\n4006 rules/marlborough/rules.yaml:1404:19\n4010 rules/marlborough/rules.yaml:1405:23\n4013 rules/marlborough/rules.yaml:1408:23\n4014 rules/marlborough/rules.yaml:1409:23\n4019 rules/marlborough/rules.yaml:1304:7\n4034 rules/marlborough/rules.yaml:1305:7\n4043 rules/marlborough/rules.yaml:1306:11\n4044 rules/marlborough/rules.yaml:1307:7\n4045 rules/marlborough/rules.yaml:1308:7\n4066 rules/marlborough/rules.yaml:1309:7\n4067 rules/marlborough/rules.yaml:1311:11\n4068 rules/marlborough/rules.yaml:1312:15\n4069 rules/marlborough/rules.yaml:1313:11\n4070 rules/marlborough/rules.yaml:1314:7\n4071 rules/marlborough/rules.yaml:1315:7\n4072 rules/marlborough/rules.yaml:1316:11\n4077 rules/marlborough/rules.yaml:1847:1\n4078 rules/marlborough/rules.yaml:1847:1\n4079 rules/marlborough/rules.yaml:1847:1\n4084 rules/marlborough/rules.yaml:1847:1\n4085 rules/marlborough/rules.yaml:1847:1\n4086 rules/marlborough/rules.yaml:1847:1\n4087 rules/marlborough/rules.yaml:1847:1\n4090 rules/marlborough/rules.yaml:1847:1\n4091 rules/marlborough/rules.yaml:1847:1\n4093 rules/marlborough/rules.yaml:1847:1\n4094 rules/marlborough/rules.yaml:1847:1\n4095 rules/marlborough/rules.yaml:1847:1\n4096 rules/marlborough/rules.yaml:1847:1\n4097 rules/marlborough/rules.yaml:1847:1\n4098 rules/marlborough/rules.yaml:1847:1\n4099 rules/marlborough/rules.yaml:1847:1\n4100 rules/marlborough/rules.yaml:1847:1\n4101 rules/marlborough/rules.yaml:1847:1\n4102 rules/marlborough/rules.yaml:1847:1\n4103 rules/marlborough/rules.yaml:1847:1\n4107 rules/marlborough/rules.yaml:1188:7\n4108 rules/marlborough/rules.yaml:1189:11\n4109 rules/marlborough/rules.yaml:1190:7\n4110 rules/marlborough/rules.yaml:1191:7\n4111 rules/marlborough/rules.yaml:1192:7\n4116 rules/marlborough/rules.yaml:1193:11\n4117 rules/marlborough/rules.yaml:1194:11\n4118 rules/marlborough/rules.yaml:1195:15\n4119 rules/marlborough/rules.yaml:1196:11\n4120 rules/marlborough/rules.yaml:1197:15\n4122 rules/marlborough/rules.yaml:1199:15\n4123 rules/marlborough/rules.yaml:1200:11\n4127 rules/marlborough/rules.yaml:1711:7\n4128 rules/marlborough/rules.yaml:1712:7\n4129 rules/marlborough/rules.yaml:1713:11\n4130 rules/marlborough/rules.yaml:1714:7\n4135 rules/marlborough/rules.yaml:1715:7\n4141 rules/marlborough/rules.yaml:1716:7\n4142 rules/marlborough/rules.yaml:1717:7\n4146 rules/marlborough/rules.yaml:1718:11\n4147 rules/marlborough/rules.yaml:1719:7\n4148 rules/marlborough/rules.yaml:1720:7\n4149 rules/marlborough/rules.yaml:1721:11\n4150 rules/marlborough/rules.yaml:1722:7\n4156 rules/marlborough/rules.yaml:1723:7\n4157 rules/marlborough/rules.yaml:1724:7\n4158 rules/marlborough/rules.yaml:1726:7\n4159 rules/marlborough/rules.yaml:1728:15\n4161 rules/marlborough/rules.yaml:1730:15\n4163 rules/marlborough/rules.yaml:1732:15\n4165 rules/marlborough/rules.yaml:1734:15\n4166 rules/marlborough/rules.yaml:1735:15\n4168 rules/marlborough/rules.yaml:1737:15\n4169 rules/marlborough/rules.yaml:1738:15\n4170 rules/marlborough/rules.yaml:1739:15\n4171 rules/marlborough/rules.yaml:1740:19\n4172 rules/marlborough/rules.yaml:1741:19\n4173 rules/marlborough/rules.yaml:1742:15\n4177 rules/marlborough/rules.yaml:1693:7\n4178 rules/marlborough/rules.yaml:1694:7\n4179 rules/marlborough/rules.yaml:1695:7\n4180 rules/marlborough/rules.yaml:1696:7\n4181 rules/marlborough/rules.yaml:1697:7\n4184 rules/marlborough/rules.yaml:1699:7\n4185 rules/marlborough/rules.yaml:1700:7\n4186 rules/marlborough/rules.yaml:1701:11\n4191 rules/marlborough/rules.yaml:1454:7\n4192 rules/marlborough/rules.yaml:1455:7\n4193 rules/marlborough/rules.yaml:1456:7\n4194 rules/marlborough/rules.yaml:1457:7\n4199 rules/marlborough/rules.yaml:1458:11\n4204 rules/marlborough/rules.yaml:1459:11\n4208 rules/marlborough/rules.yaml:1460:11\n4209 rules/marlborough/rules.yaml:1461:11\n4210 rules/marlborough/rules.yaml:1462:15\n4212 rules/marlborough/rules.yaml:1464:15\n4213 rules/marlborough/rules.yaml:1465:15\n4215 rules/marlborough/rules.yaml:1467:15\n4216 rules/marlborough/rules.yaml:1468:15\n4217 rules/marlborough/rules.yaml:1469:19\n4219 rules/marlborough/rules.yaml:1471:19\n4220 rules/marlborough/rules.yaml:1472:7\n4227 rules/marlborough/rules.yaml:1755:7\n4228 rules/marlborough/rules.yaml:1756:11\n4229 rules/marlborough/rules.yaml:1757:11\n4238 rules/marlborough/rules.yaml:1758:15\n4239 rules/marlborough/rules.yaml:1759:15\n4240 rules/marlborough/rules.yaml:1760:19\n4243 rules/marlborough/rules.yaml:1761:19\n4247 rules/marlborough/rules.yaml:793:7\n4248 rules/marlborough/rules.yaml:794:7\n4249 rules/marlborough/rules.yaml:795:11\n4250 rules/marlborough/rules.yaml:796:7\n4251 rules/marlborough/rules.yaml:798:11\n4252 rules/marlborough/rules.yaml:799:7\n4253 rules/marlborough/rules.yaml:800:11\n4254 rules/marlborough/rules.yaml:801:15\n4255 rules/marlborough/rules.yaml:802:7\n4256 rules/marlborough/rules.yaml:803:7\n4257 rules/marlborough/rules.yaml:804:7\n4258 rules/marlborough/rules.yaml:805:11\n4259 rules/marlborough/rules.yaml:806:7\n4260 rules/marlborough/rules.yaml:807:7\n4261 rules/marlborough/rules.yaml:808:7\n4262 rules/marlborough/rules.yaml:809:7\n4280 rules/marlborough/rules.yaml:810:7\n4281 rules/marlborough/rules.yaml:812:11\n4282 rules/marlborough/rules.yaml:813:15\n4283 rules/marlborough/rules.yaml:814:11\n4284 rules/marlborough/rules.yaml:815:7\n4285 rules/marlborough/rules.yaml:816:7\n4286 rules/marlborough/rules.yaml:817:11\n4292 rules/marlborough/rules.yaml:1828:3\n4293 rules/marlborough/rules.yaml:1828:3\n4295 rules/marlborough/rules.yaml:1828:3\n4296 rules/marlborough/rules.yaml:1828:3\n4297 rules/marlborough/rules.yaml:1828:3\n4298 rules/marlborough/rules.yaml:1828:3\n4299 rules/marlborough/rules.yaml:1828:3\n4300 rules/marlborough/rules.yaml:1828:3\n4307 rules/marlborough/rules.yaml:1828:3\n4308 rules/marlborough/rules.yaml:1828:3\n4309 rules/marlborough/rules.yaml:1828:3\n4310 rules/marlborough/rules.yaml:1828:3\n4313 rules/marlborough/rules.yaml:1828:3\n4314 rules/marlborough/rules.yaml:1828:3\n4316 rules/marlborough/rules.yaml:1828:3\n4317 rules/marlborough/rules.yaml:1828:3\n4318 rules/marlborough/rules.yaml:1828:3\n4320 rules/marlborough/rules.yaml:1828:3\n4321 rules/marlborough/rules.yaml:1828:3\n4322 rules/marlborough/rules.yaml:1828:3\n4329 rules/marlborough/rules.yaml:1217:7\n4335 rules/marlborough/rules.yaml:1218:7\n4349 rules/marlborough/rules.yaml:1219:7\n4360 rules/marlborough/rules.yaml:1220:7\n4371 rules/marlborough/rules.yaml:1221:11\n4372 rules/marlborough/rules.yaml:1223:7\n4377 rules/marlborough/rules.yaml:1224:7\n4378 rules/marlborough/rules.yaml:1225:7\n4379 rules/marlborough/rules.yaml:1226:11\n4380 rules/marlborough/rules.yaml:1227:7\n4381 rules/marlborough/rules.yaml:1228:11\n4382 rules/marlborough/rules.yaml:1229:7\n4383 rules/marlborough/rules.yaml:1230:11\n4384 rules/marlborough/rules.yaml:1231:15\n4388 rules/marlborough/rules.yaml:1235:7\n4389 rules/marlborough/rules.yaml:1236:11\n4392 rules/marlborough/rules.yaml:1237:15\n4393 rules/marlborough/rules.yaml:1238:19\n4396 rules/marlborough/rules.yaml:1242:7\n4397 rules/marlborough/rules.yaml:1243:11\n4398 rules/marlborough/rules.yaml:1245:11\n4399 rules/marlborough/rules.yaml:1246:15\n4402 rules/marlborough/rules.yaml:1247:15\n4403 rules/marlborough/rules.yaml:1248:19\n4404 rules/marlborough/rules.yaml:1249:19\n4405 rules/marlborough/rules.yaml:1250:7\n4406 rules/marlborough/rules.yaml:1251:11\n4407 rules/marlborough/rules.yaml:1252:7\n4419 rules/marlborough/rules.yaml:1253:7\n4428 rules/marlborough/rules.yaml:1254:11\n4429 rules/marlborough/rules.yaml:1255:7\n4430 rules/marlborough/rules.yaml:1256:7\n4431 rules/marlborough/rules.yaml:1257:11\n4432 rules/marlborough/rules.yaml:1258:7\n4433 rules/marlborough/rules.yaml:1259:7\n4434 rules/marlborough/rules.yaml:1260:11\n4435 rules/marlborough/rules.yaml:1261:11\n4436 rules/marlborough/rules.yaml:1262:15\n4448 rules/marlborough/rules.yaml:1263:11\n4449 rules/marlborough/rules.yaml:1264:11\n4450 rules/marlborough/rules.yaml:1265:15\n4451 rules/marlborough/rules.yaml:1266:11\n4456 rules/marlborough/rules.yaml:1121:7\n4462 rules/marlborough/rules.yaml:1122:7\n4463 rules/marlborough/rules.yaml:1123:7\n4464 rules/marlborough/rules.yaml:1124:11\n4473 rules/marlborough/rules.yaml:1125:7\n4474 rules/marlborough/rules.yaml:1126:7\n4475 rules/marlborough/rules.yaml:1127:11\n4476 rules/marlborough/rules.yaml:1129:11\n4477 rules/marlborough/rules.yaml:1130:7\n4478 rules/marlborough/rules.yaml:1131:7\n4479 rules/marlborough/rules.yaml:1132:7\n4480 rules/marlborough/rules.yaml:1133:7\n4486 rules/marlborough/rules.yaml:1134:7\n4489 rules/marlborough/rules.yaml:1135:7\n4490 rules/marlborough/rules.yaml:1136:11\n4491 rules/marlborough/rules.yaml:1138:7\n4500 rules/marlborough/rules.yaml:1139:11\n4501 rules/marlborough/rules.yaml:1140:11\n4502 rules/marlborough/rules.yaml:1141:7\n4513 rules/marlborough/rules.yaml:1142:7\n4514 rules/marlborough/rules.yaml:1143:7\n4515 rules/marlborough/rules.yaml:1144:11\n4516 rules/marlborough/rules.yaml:1145:7\n4517 rules/marlborough/rules.yaml:1146:7\n4518 rules/marlborough/rules.yaml:1147:11\n4519 rules/marlborough/rules.yaml:1148:15\n4521 rules/marlborough/rules.yaml:1149:15\n4524 rules/marlborough/rules.yaml:1153:7\n4525 rules/marlborough/rules.yaml:1154:11\n4526 rules/marlborough/rules.yaml:1156:11\n4527 rules/marlborough/rules.yaml:1157:15\n4528 rules/marlborough/rules.yaml:1158:15\n4529 rules/marlborough/rules.yaml:1159:19\n4530 rules/marlborough/rules.yaml:1160:19\n4531 rules/marlborough/rules.yaml:1161:7\n4536 rules/marlborough/rules.yaml:1162:7\n4537 rules/marlborough/rules.yaml:1163:11\n4538 rules/marlborough/rules.yaml:1164:7\n4539 rules/marlborough/rules.yaml:1165:7\n4540 rules/marlborough/rules.yaml:1166:11\n4541 rules/marlborough/rules.yaml:1167:7\n4542 rules/marlborough/rules.yaml:1168:7\n4543 rules/marlborough/rules.yaml:1169:11\n4544 rules/marlborough/rules.yaml:1170:11\n4545 rules/marlborough/rules.yaml:1171:15\n4546 rules/marlborough/rules.yaml:1172:15\n4547 rules/marlborough/rules.yaml:1173:15\n4548 rules/marlborough/rules.yaml:1174:19\n4549 rules/marlborough/rules.yaml:1176:11\n4550 rules/marlborough/rules.yaml:1177:11\n4551 rules/marlborough/rules.yaml:1178:11\n4552 rules/marlborough/rules.yaml:1179:11\n4556 rules/marlborough/flow.yaml:11:7\n4557 rules/marlborough/flow.yaml:12:11\n4563 rules/marlborough/rules.yaml:758:7\n4564 rules/marlborough/rules.yaml:759:7\n4565 rules/marlborough/rules.yaml:760:7\n4566 rules/marlborough/rules.yaml:761:11\n4567 rules/marlborough/rules.yaml:762:11\n4568 rules/marlborough/rules.yaml:763:15\n4569 rules/marlborough/rules.yaml:764:15\n4570 rules/marlborough/rules.yaml:765:7\n4575 rules/marlborough/rules.yaml:766:11\n4576 rules/marlborough/rules.yaml:767:11\n4577 rules/marlborough/rules.yaml:768:11\n4578 rules/marlborough/rules.yaml:769:11\n4579 rules/marlborough/rules.yaml:770:11\n4580 rules/marlborough/rules.yaml:771:7\n4581 rules/marlborough/rules.yaml:772:11\n4586 rules/marlborough/rules.yaml:1627:7\n4587 rules/marlborough/rules.yaml:1628:7\n4588 rules/marlborough/rules.yaml:1629:11\n4589 rules/marlborough/rules.yaml:1630:11\n4596 rules/marlborough/rules.yaml:1631:15\n4597 rules/marlborough/rules.yaml:1632:15\n4605 rules/marlborough/rules.yaml:1633:15\n4620 rules/marlborough/rules.yaml:1634:15\n4621 rules/marlborough/rules.yaml:1635:15\n4622 rules/marlborough/rules.yaml:1636:19\n4623 rules/marlborough/rules.yaml:1637:19\n4624 rules/marlborough/rules.yaml:1638:23\n4627 rules/marlborough/rules.yaml:1639:23\n4628 rules/marlborough/rules.yaml:1641:19\n4629 rules/marlborough/rules.yaml:1642:23\n4630 rules/marlborough/rules.yaml:1643:23\n4634 rules/marlborough/rules.yaml:1420:7\n4638 rules/marlborough/rules.yaml:1421:7\n4639 rules/marlborough/rules.yaml:1422:11\n4640 rules/marlborough/rules.yaml:1423:11\n4641 rules/marlborough/rules.yaml:1424:7\n4642 rules/marlborough/rules.yaml:1425:11\n4646 rules/marlborough/flow.yaml:86:7\n4647 rules/marlborough/flow.yaml:87:11\n4651 rules/marlborough/flow.yaml:67:7\n4655 rules/marlborough/flow.yaml:55:7\n4656 rules/marlborough/flow.yaml:56:11\n4657 rules/marlborough/flow.yaml:57:15\n4661 rules/marlborough/flow.yaml:71:7\n4662 rules/marlborough/flow.yaml:72:11\n4666 rules/marlborough/flow.yaml:61:7\n4667 rules/marlborough/flow.yaml:62:11\n4668 rules/marlborough/flow.yaml:63:15\n4672 rules/marlborough/flow.yaml:50:7\n4673 rules/marlborough/flow.yaml:51:11\n4677 rules/marlborough/rules.yaml:845:7\n4683 rules/marlborough/rules.yaml:846:7\n4684 rules/marlborough/rules.yaml:847:11\n4685 rules/marlborough/rules.yaml:848:7\n4686 rules/marlborough/rules.yaml:849:7\n4701 rules/marlborough/rules.yaml:828:7\n4706 rules/marlborough/rules.yaml:829:11\n4707 rules/marlborough/rules.yaml:830:7\n4719 rules/marlborough/rules.yaml:831:7\n4720 rules/marlborough/rules.yaml:832:11\n4721 rules/marlborough/rules.yaml:833:7\n4739 rules/marlborough/rules.yaml:834:7\n4740 rules/marlborough/rules.yaml:835:11\n4742 rules/marlborough/rules.yaml:836:7\n4743 rules/marlborough/rules.yaml:837:11\n4744 rules/marlborough/rules.yaml:838:11\n4793 rules/marlborough/rules.yaml:927:7\n4794 rules/marlborough/rules.yaml:928:7\n4800 rules/marlborough/rules.yaml:929:7\n4801 rules/marlborough/rules.yaml:930:11\n4803 rules/marlborough/rules.yaml:931:7\n4804 rules/marlborough/rules.yaml:932:11\n4806 rules/marlborough/rules.yaml:933:7\n4807 rules/marlborough/rules.yaml:934:7\n4808 rules/marlborough/rules.yaml:935:7\n4809 rules/marlborough/rules.yaml:936:7\n4814 rules/marlborough/rules.yaml:937:11\n4815 rules/marlborough/rules.yaml:938:11\n4843 rules/marlborough/rules.yaml:941:11\n4844 rules/marlborough/rules.yaml:942:11\n4845 rules/marlborough/rules.yaml:943:11\n4846 rules/marlborough/rules.yaml:945:19\n4847 rules/marlborough/rules.yaml:946:23\n4849 rules/marlborough/rules.yaml:948:23\n4850 rules/marlborough/rules.yaml:949:23\n4860 rules/marlborough/rules.yaml:955:19\n4863 rules/marlborough/rules.yaml:951:19\n4867 rules/marlborough/rules.yaml:953:19\n4876 rules/marlborough/rules.yaml:957:11\n4877 rules/marlborough/rules.yaml:958:11\n4880 rules/marlborough/rules.yaml:959:11\n4885 rules/marlborough/rules.yaml:960:11\n4886 rules/marlborough/rules.yaml:961:11\n4907 rules/marlborough/rules.yaml:962:15\n4958 rules/marlborough/rules.yaml:965:15\n4959 rules/marlborough/rules.yaml:966:15\n4965 rules/marlborough/rules.yaml:968:15\n4977 rules/marlborough/rules.yaml:969:15\n4978 rules/marlborough/rules.yaml:970:15\n4995 rules/marlborough/rules.yaml:971:15\n4996 rules/marlborough/rules.yaml:972:15\n5002 rules/marlborough/rules.yaml:974:15\n5014 rules/marlborough/rules.yaml:975:15\n5015 rules/marlborough/rules.yaml:976:15\n5032 rules/marlborough/rules.yaml:977:15\n5033 rules/marlborough/rules.yaml:978:15\n5036 rules/marlborough/rules.yaml:979:11\n5037 rules/marlborough/rules.yaml:980:11\n5038 rules/marlborough/rules.yaml:981:11\n5039 rules/marlborough/rules.yaml:982:11\n5040 rules/marlborough/rules.yaml:983:11\n5041 rules/marlborough/rules.yaml:984:11\n5042 rules/marlborough/rules.yaml:985:11\n5053 rules/marlborough/rules.yaml:987:19\n5060 rules/marlborough/rules.yaml:988:19\n5067 rules/marlborough/rules.yaml:989:23\n5068 rules/marlborough/rules.yaml:990:23\n5072 rules/marlborough/rules.yaml:992:19\n5077 rules/marlborough/rules.yaml:997:23\n5080 rules/marlborough/rules.yaml:993:23\n5084 rules/marlborough/rules.yaml:995:23\n5088 rules/marlborough/rules.yaml:999:19\n5089 rules/marlborough/rules.yaml:1000:19\n5102 rules/marlborough/rules.yaml:1001:19\n5105 rules/marlborough/rules.yaml:1004:23\n5108 rules/marlborough/rules.yaml:1002:23\n5112 rules/marlborough/rules.yaml:1006:19\n5119 rules/marlborough/rules.yaml:1007:19\n5126 rules/marlborough/rules.yaml:1008:19\n5137 rules/marlborough/rules.yaml:1009:23\n5141 rules/marlborough/rules.yaml:1011:19\n5184 rules/marlborough/rules.yaml:1788:3\n5189 rules/marlborough/rules.yaml:1788:3\n5191 rules/marlborough/rules.yaml:1788:3\n5192 rules/marlborough/rules.yaml:1788:3\n5193 rules/marlborough/rules.yaml:1788:3\n5194 rules/marlborough/rules.yaml:1788:3\n5195 rules/marlborough/rules.yaml:1788:3\n5196 rules/marlborough/rules.yaml:1788:3\n5209 rules/marlborough/rules.yaml:1788:3\n5210 rules/marlborough/rules.yaml:1788:3\n5222 rules/marlborough/rules.yaml:1788:3\n5228 rules/marlborough/rules.yaml:1788:3\n5241 rules/marlborough/rules.yaml:1788:3\n5242 rules/marlborough/rules.yaml:1788:3\n5264 rules/marlborough/rules.yaml:1788:3\n5304 rules/marlborough/rules.yaml:1788:3\n5305 rules/marlborough/rules.yaml:1788:3\n5307 rules/marlborough/rules.yaml:1788:3\n5308 rules/marlborough/rules.yaml:1788:3\n5312 rules/marlborough/rules.yaml:1788:3\n5352 rules/marlborough/rules.yaml:1022:7\n5353 rules/marlborough/rules.yaml:1023:7\n5354 rules/marlborough/rules.yaml:1024:7\n5362 rules/marlborough/rules.yaml:1025:7\n5363 rules/marlborough/rules.yaml:1026:7\n5364 rules/marlborough/rules.yaml:1027:7\n5365 rules/marlborough/rules.yaml:1028:7\n5366 rules/marlborough/rules.yaml:1029:11\n5367 rules/marlborough/rules.yaml:1030:7\n5368 rules/marlborough/rules.yaml:1031:7\n5369 rules/marlborough/rules.yaml:1032:7\n5377 rules/marlborough/rules.yaml:1033:7\n5385 rules/marlborough/rules.yaml:1034:7\n5386 rules/marlborough/rules.yaml:1035:7\n5387 rules/marlborough/rules.yaml:1036:7\n5388 rules/marlborough/rules.yaml:1037:7\n5389 rules/marlborough/rules.yaml:1038:7\n5390 rules/marlborough/rules.yaml:1039:7\n5391 rules/marlborough/rules.yaml:1040:7\n5437 rules/marlborough/rules.yaml:1041:7\n5438 rules/marlborough/rules.yaml:1042:7\n5439 rules/marlborough/rules.yaml:1043:7\n5440 rules/marlborough/rules.yaml:1044:7\n5467 rules/marlborough/rules.yaml:1045:7\n5519 rules/marlborough/rules.yaml:1046:7\n5520 rules/marlborough/rules.yaml:1047:11\n5547 rules/marlborough/rules.yaml:1048:7\n5548 rules/marlborough/rules.yaml:1049:7\n5559 rules/marlborough/rules.yaml:1051:15\n5560 rules/marlborough/rules.yaml:1052:19\n5561 rules/marlborough/rules.yaml:1053:15\n5568 rules/marlborough/rules.yaml:1054:15\n5575 rules/marlborough/rules.yaml:1055:15\n5580 rules/marlborough/rules.yaml:1056:19\n5584 rules/marlborough/rules.yaml:1058:15\n5594 rules/marlborough/rules.yaml:1059:15\n5601 rules/marlborough/rules.yaml:1060:15\n5608 rules/marlborough/rules.yaml:1061:15\n5615 rules/marlborough/rules.yaml:1062:15\n5620 rules/marlborough/rules.yaml:1063:19\n5624 rules/marlborough/rules.yaml:1065:15\n5625 rules/marlborough/rules.yaml:1066:15\n5632 rules/marlborough/rules.yaml:1067:15\n5639 rules/marlborough/rules.yaml:1068:15\n5645 rules/marlborough/rules.yaml:1069:19\n5648 rules/marlborough/rules.yaml:1071:15\n5655 rules/marlborough/rules.yaml:1072:15\n5662 rules/marlborough/rules.yaml:1073:15\n5665 rules/marlborough/rules.yaml:1074:19\n5666 rules/marlborough/rules.yaml:1075:19\n5667 rules/marlborough/rules.yaml:1076:15\n5674 rules/marlborough/rules.yaml:1077:15\n5681 rules/marlborough/rules.yaml:1078:15\n5686 rules/marlborough/rules.yaml:1079:19\n5690 rules/marlborough/rules.yaml:1081:15\n5691 rules/marlborough/rules.yaml:1082:19\n5692 rules/marlborough/rules.yaml:1083:15\n5693 rules/marlborough/rules.yaml:1084:15\n5694 rules/marlborough/rules.yaml:1085:15\n5701 rules/marlborough/rules.yaml:1086:15\n5708 rules/marlborough/rules.yaml:1087:15\n5713 rules/marlborough/rules.yaml:1088:19\n5733 rules/marlborough/rules.yaml:1569:7\n5734 rules/marlborough/rules.yaml:1570:7\n5735 rules/marlborough/rules.yaml:1571:7\n5759 rules/marlborough/rules.yaml:1572:7\n5760 rules/marlborough/rules.yaml:1573:11\n5763 rules/marlborough/rules.yaml:1574:7\n5764 rules/marlborough/rules.yaml:1575:7\n5798 rules/marlborough/rules.yaml:1543:7\n5799 rules/marlborough/rules.yaml:1544:7\n5800 rules/marlborough/rules.yaml:1545:7\n5801 rules/marlborough/rules.yaml:1546:7\n5831 rules/marlborough/rules.yaml:1549:7\n5832 rules/marlborough/rules.yaml:1550:7\n5833 rules/marlborough/rules.yaml:1551:7\n5834 rules/marlborough/rules.yaml:1552:11\n5837 rules/marlborough/rules.yaml:1553:7\n5838 rules/marlborough/rules.yaml:1554:11\n5841 rules/marlborough/rules.yaml:1555:7\n5842 rules/marlborough/rules.yaml:1556:7\n5843 rules/marlborough/rules.yaml:1557:7\n5844 rules/marlborough/rules.yaml:1558:7\n5845 rules/marlborough/rules.yaml:1559:7\n5846 rules/marlborough/rules.yaml:1560:7\n5874 rules/marlborough/rules.yaml:1611:7\n5883 rules/marlborough/rules.yaml:1612:7\n5884 rules/marlborough/rules.yaml:1613:7\n5891 rules/marlborough/rules.yaml:1614:7\n5917 rules/marlborough/rules.yaml:1500:7\n5918 rules/marlborough/rules.yaml:1501:7\n5919 rules/marlborough/rules.yaml:1502:11\n5928 rules/marlborough/rules.yaml:1504:11\n5932 rules/marlborough/rules.yaml:1506:11\n5933 rules/marlborough/rules.yaml:1507:11\n5944 rules/marlborough/rules.yaml:1508:11\n5945 rules/marlborough/rules.yaml:1509:15\n5948 rules/marlborough/rules.yaml:1510:15\n5953 rules/marlborough/rules.yaml:1512:15\n5960 rules/marlborough/rules.yaml:1513:15\n5966 rules/marlborough/rules.yaml:1515:11\n5985 rules/marlborough/rules.yaml:1516:11\n5988 rules/marlborough/rules.yaml:1520:19\n5989 rules/marlborough/rules.yaml:1521:19\n5992 rules/marlborough/rules.yaml:1523:19\n5993 rules/marlborough/rules.yaml:1524:23\n5994 rules/marlborough/rules.yaml:1525:23\n5996 rules/marlborough/rules.yaml:1527:23\n5997 rules/marlborough/rules.yaml:1528:23\n6000 rules/marlborough/rules.yaml:1530:19\n6001 rules/marlborough/rules.yaml:1531:19\n6004 rules/marlborough/rules.yaml:1518:19\n6027 rules/marlborough/rules.yaml:1584:7\n6028 rules/marlborough/rules.yaml:1585:7\n6042 rules/marlborough/rules.yaml:1586:11\n6043 rules/marlborough/rules.yaml:1587:11\n6062 rules/marlborough/rules.yaml:1588:11\n6063 rules/marlborough/rules.yaml:1589:11\n6072 rules/marlborough/rules.yaml:1590:15\n6097 rules/marlborough/rules.yaml:1591:15\n6098 rules/marlborough/rules.yaml:1592:19\n6104 rules/marlborough/rules.yaml:1594:19\n6105 rules/marlborough/rules.yaml:1595:19\n6113 rules/marlborough/rules.yaml:1596:23\n6123 rules/marlborough/rules.yaml:1597:19\n6128 rules/marlborough/rules.yaml:1598:23\n6133 rules/marlborough/rules.yaml:1600:23\n6156 rules/marlborough/rules.yaml:657:7\n6159 rules/marlborough/rules.yaml:658:7\n6167 rules/marlborough/rules.yaml:659:11\n6179 rules/marlborough/rules.yaml:660:11\n6180 rules/marlborough/rules.yaml:661:15\n6183 rules/marlborough/rules.yaml:662:11\n6184 rules/marlborough/rules.yaml:663:11\n6187 rules/marlborough/rules.yaml:664:7\n6188 rules/marlborough/rules.yaml:665:7\n6195 rules/marlborough/rules.yaml:666:11\n6196 rules/marlborough/rules.yaml:667:11\n6200 rules/marlborough/rules.yaml:668:11\n6213 rules/marlborough/rules.yaml:1482:7\n6214 rules/marlborough/rules.yaml:1483:7\n6225 rules/marlborough/rules.yaml:1484:7\n6226 rules/marlborough/rules.yaml:1486:15\n6227 rules/marlborough/rules.yaml:1487:19\n6231 rules/marlborough/rules.yaml:1488:23\n6234 rules/marlborough/rules.yaml:1490:15\n6237 rules/marlborough/rules.yaml:1492:15\n6239 rules/marlborough/rules.yaml:1493:7\n6258 rules/marlborough/rules.yaml:857:7\n6259 rules/marlborough/rules.yaml:858:11\n6260 rules/marlborough/rules.yaml:859:7\n6261 rules/marlborough/rules.yaml:860:7\n6266 rules/marlborough/rules.yaml:872:15\n6269 rules/marlborough/rules.yaml:862:15\n6270 rules/marlborough/rules.yaml:863:15\n6271 rules/marlborough/rules.yaml:864:15\n6278 rules/marlborough/rules.yaml:865:15\n6281 rules/marlborough/rules.yaml:867:15\n6282 rules/marlborough/rules.yaml:868:15\n6283 rules/marlborough/rules.yaml:869:15\n6290 rules/marlborough/rules.yaml:870:15\n6307 rules/marlborough/rules.yaml:1340:7\n6327 rules/marlborough/rules.yaml:1341:11\n6330 rules/marlborough/rules.yaml:1342:11\n6339 rules/marlborough/rules.yaml:1343:15\n6340 rules/marlborough/rules.yaml:1344:15\n6370 rules/marlborough/rules.yaml:883:7\n6371 rules/marlborough/rules.yaml:884:7\n6374 rules/marlborough/rules.yaml:885:7\n6375 rules/marlborough/rules.yaml:886:11\n6376 rules/marlborough/rules.yaml:887:15\n6377 rules/marlborough/rules.yaml:888:7\n6378 rules/marlborough/rules.yaml:889:7\n6379 rules/marlborough/rules.yaml:890:7\n6384 rules/marlborough/rules.yaml:891:11\n6385 rules/marlborough/rules.yaml:892:11\n6386 rules/marlborough/rules.yaml:893:11\n6392 rules/marlborough/rules.yaml:894:11\n6401 rules/marlborough/rules.yaml:895:11\n6402 rules/marlborough/rules.yaml:896:15\n6403 rules/marlborough/rules.yaml:897:19\n6411 rules/marlborough/rules.yaml:899:15\n6424 rules/marlborough/rules.yaml:900:15\n6425 rules/marlborough/rules.yaml:901:19\n6427 rules/marlborough/rules.yaml:902:15\n6430 rules/marlborough/rules.yaml:903:7\n6431 rules/marlborough/rules.yaml:904:7\n6457 rules/marlborough/rules.yaml:1277:7\n6458 rules/marlborough/rules.yaml:1278:7\n6467 rules/marlborough/rules.yaml:1279:7\n6478 rules/marlborough/rules.yaml:1280:11\n6494 rules/marlborough/rules.yaml:1281:15\n6507 rules/marlborough/rules.yaml:1282:15\n6513 rules/marlborough/rules.yaml:1283:19\n6514 rules/marlborough/rules.yaml:1284:19\n6517 rules/marlborough/rules.yaml:1294:23\n6521 rules/marlborough/rules.yaml:1285:23\n6522 rules/marlborough/rules.yaml:1286:23\n6551 rules/marlborough/rules.yaml:1287:23\n6552 rules/marlborough/rules.yaml:1288:27\n6554 rules/marlborough/rules.yaml:1289:23\n6566 rules/marlborough/rules.yaml:1290:23\n6567 rules/marlborough/rules.yaml:1291:27\n6568 rules/marlborough/rules.yaml:1292:31\n6597 rules/marlborough/rules.yaml:1809:3\n6602 rules/marlborough/rules.yaml:1809:3\n6604 rules/marlborough/rules.yaml:1809:3\n6605 rules/marlborough/rules.yaml:1809:3\n6606 rules/marlborough/rules.yaml:1809:3\n6607 rules/marlborough/rules.yaml:1809:3\n6608 rules/marlborough/rules.yaml:1809:3\n6609 rules/marlborough/rules.yaml:1809:3\n6622 rules/marlborough/rules.yaml:1809:3\n6623 rules/marlborough/rules.yaml:1809:3\n6635 rules/marlborough/rules.yaml:1809:3\n6641 rules/marlborough/rules.yaml:1809:3\n6646 rules/marlborough/rules.yaml:1809:3\n6647 rules/marlborough/rules.yaml:1809:3\n6669 rules/marlborough/rules.yaml:1809:3\n6709 rules/marlborough/rules.yaml:1809:3\n6710 rules/marlborough/rules.yaml:1809:3\n6712 rules/marlborough/rules.yaml:1809:3\n6713 rules/marlborough/rules.yaml:1809:3\n6717 rules/marlborough/rules.yaml:1809:3\n6734 rules/marlborough/rules.yaml:1676:7\n6739 rules/marlborough/rules.yaml:1677:7\n6747 rules/marlborough/rules.yaml:1678:11\n6753 rules/marlborough/rules.yaml:1679:11\n6754 rules/marlborough/rules.yaml:1680:15\n6755 rules/marlborough/rules.yaml:1681:15\n6757 rules/marlborough/rules.yaml:1683:15\n6780 rules/marlborough/rules.yaml:911:7\n6781 rules/marlborough/rules.yaml:912:7\n6784 rules/marlborough/rules.yaml:916:11\n6792 rules/marlborough/rules.yaml:913:11\n6798 rules/marlborough/rules.yaml:914:11\n6831 rules/marlborough/rules.yaml:1358:7\n6849 rules/marlborough/rules.yaml:1359:11\n6850 rules/marlborough/rules.yaml:1360:11\n6851 rules/marlborough/rules.yaml:1361:11\n6852 rules/marlborough/rules.yaml:1362:15\n6861 rules/marlborough/rules.yaml:1364:15\n6874 rules/marlborough/rules.yaml:1365:15\n6876 rules/marlborough/rules.yaml:1366:15\n6880 rules/marlborough/rules.yaml:1367:7\n6887 rules/marlborough/rules.yaml:1368:7\n6888 rules/marlborough/rules.yaml:1369:7\n6893 rules/marlborough/rules.yaml:1370:7\n6901 rules/marlborough/rules.yaml:1371:11\n6914 rules/marlborough/rules.yaml:1372:11\n6919 rules/marlborough/rules.yaml:1373:15\n6922 rules/marlborough/rules.yaml:1374:15\n6929 rules/marlborough/rules.yaml:1375:15\n6930 rules/marlborough/rules.yaml:1376:15\n6933 rules/marlborough/rules.yaml:1377:7\n6934 rules/marlborough/rules.yaml:1378:7\n6945 rules/marlborough/rules.yaml:1379:11\n6948 rules/marlborough/rules.yaml:1380:11\n6963 rules/marlborough/rules.yaml:1381:11\n6964 rules/marlborough/rules.yaml:1382:15\n6973 rules/marlborough/rules.yaml:1384:15\n6979 rules/marlborough/rules.yaml:1385:15\n6980 rules/marlborough/rules.yaml:1386:19\n6982 rules/marlborough/rules.yaml:1388:19\n6985 rules/marlborough/rules.yaml:1389:19\n6986 rules/marlborough/rules.yaml:1390:19\n6990 rules/marlborough/rules.yaml:1391:7\n6991 rules/marlborough/rules.yaml:1392:7\n7002 rules/marlborough/rules.yaml:1393:11\n7023 rules/marlborough/rules.yaml:1394:11\n7024 rules/marlborough/rules.yaml:1395:15\n7033 rules/marlborough/rules.yaml:1397:15\n7041 rules/marlborough/rules.yaml:1398:15\n7042 rules/marlborough/rules.yaml:1399:19\n7048 rules/marlborough/rules.yaml:1401:19\n7053 rules/marlborough/rules.yaml:1402:19\n7056 rules/marlborough/rules.yaml:1403:19\n7057 rules/marlborough/rules.yaml:1404:19\n7061 rules/marlborough/rules.yaml:1405:23\n7063 rules/marlborough/rules.yaml:1406:23\n7072 rules/marlborough/rules.yaml:1408:23\n7085 rules/marlborough/rules.yaml:1409:23\n7087 rules/marlborough/rules.yaml:1410:23\n7145 rules/marlborough/rules.yaml:1304:7\n7162 rules/marlborough/rules.yaml:1305:7\n7167 rules/marlborough/rules.yaml:1306:11\n7168 rules/marlborough/rules.yaml:1307:7\n7169 rules/marlborough/rules.yaml:1308:7\n7190 rules/marlborough/rules.yaml:1309:7\n7191 rules/marlborough/rules.yaml:1310:11\n7192 rules/marlborough/rules.yaml:1311:11\n7193 rules/marlborough/rules.yaml:1312:15\n7194 rules/marlborough/rules.yaml:1313:11\n7195 rules/marlborough/rules.yaml:1314:7\n7208 rules/marlborough/rules.yaml:1315:7\n7209 rules/marlborough/rules.yaml:1316:11\n7211 rules/marlborough/rules.yaml:1317:7\n7237 rules/marlborough/rules.yaml:1847:1\n7238 rules/marlborough/rules.yaml:1847:1\n7239 rules/marlborough/rules.yaml:1847:1\n7250 rules/marlborough/rules.yaml:1847:1\n7251 rules/marlborough/rules.yaml:1847:1\n7263 rules/marlborough/rules.yaml:1847:1\n7282 rules/marlborough/rules.yaml:1847:1\n7316 rules/marlborough/rules.yaml:1847:1\n7317 rules/marlborough/rules.yaml:1847:1\n7323 rules/marlborough/rules.yaml:1847:1\n7324 rules/marlborough/rules.yaml:1847:1\n7325 rules/marlborough/rules.yaml:1847:1\n7326 rules/marlborough/rules.yaml:1847:1\n7327 rules/marlborough/rules.yaml:1847:1\n7328 rules/marlborough/rules.yaml:1847:1\n7339 rules/marlborough/rules.yaml:1847:1\n7362 rules/marlborough/rules.yaml:1847:1\n7405 rules/marlborough/rules.yaml:1847:1\n7406 rules/marlborough/rules.yaml:1847:1\n7407 rules/marlborough/rules.yaml:1847:1\n7411 rules/marlborough/rules.yaml:1847:1\n7412 rules/marlborough/rules.yaml:1847:1\n7413 rules/marlborough/rules.yaml:1847:1\n7414 rules/marlborough/rules.yaml:1847:1\n7432 rules/marlborough/rules.yaml:1188:7\n7433 rules/marlborough/rules.yaml:1189:11\n7434 rules/marlborough/rules.yaml:1190:7\n7435 rules/marlborough/rules.yaml:1191:7\n7436 rules/marlborough/rules.yaml:1192:7\n7447 rules/marlborough/rules.yaml:1193:11\n7454 rules/marlborough/rules.yaml:1194:11\n7459 rules/marlborough/rules.yaml:1195:15\n7466 rules/marlborough/rules.yaml:1196:11\n7467 rules/marlborough/rules.yaml:1197:15\n7469 rules/marlborough/rules.yaml:1199:15\n7470 rules/marlborough/rules.yaml:1200:11\n7493 rules/marlborough/rules.yaml:1711:7\n7494 rules/marlborough/rules.yaml:1712:7\n7495 rules/marlborough/rules.yaml:1713:11\n7496 rules/marlborough/rules.yaml:1714:7\n7501 rules/marlborough/rules.yaml:1715:7\n7505 rules/marlborough/rules.yaml:1716:7\n7506 rules/marlborough/rules.yaml:1717:7\n7513 rules/marlborough/rules.yaml:1718:11\n7514 rules/marlborough/rules.yaml:1719:7\n7525 rules/marlborough/rules.yaml:1720:7\n7526 rules/marlborough/rules.yaml:1721:11\n7527 rules/marlborough/rules.yaml:1722:7\n7528 rules/marlborough/rules.yaml:1723:7\n7529 rules/marlborough/rules.yaml:1724:7\n7530 rules/marlborough/rules.yaml:1725:7\n7531 rules/marlborough/rules.yaml:1726:7\n7532 rules/marlborough/rules.yaml:1728:15\n7543 rules/marlborough/rules.yaml:1730:15\n7547 rules/marlborough/rules.yaml:1732:15\n7551 rules/marlborough/rules.yaml:1734:15\n7558 rules/marlborough/rules.yaml:1735:15\n7562 rules/marlborough/rules.yaml:1737:15\n7569 rules/marlborough/rules.yaml:1738:15\n7570 rules/marlborough/rules.yaml:1739:15\n7578 rules/marlborough/rules.yaml:1740:19\n7584 rules/marlborough/rules.yaml:1741:19\n7587 rules/marlborough/rules.yaml:1742:15\n7635 rules/marlborough/rules.yaml:1693:7\n7636 rules/marlborough/rules.yaml:1694:7\n7637 rules/marlborough/rules.yaml:1695:7\n7640 rules/marlborough/rules.yaml:1696:7\n7641 rules/marlborough/rules.yaml:1697:7\n7644 rules/marlborough/rules.yaml:1698:7\n7645 rules/marlborough/rules.yaml:1699:7\n7652 rules/marlborough/rules.yaml:1700:7\n7653 rules/marlborough/rules.yaml:1701:11\n7673 rules/marlborough/rules.yaml:1454:7\n7674 rules/marlborough/rules.yaml:1455:7\n7675 rules/marlborough/rules.yaml:1456:7\n7676 rules/marlborough/rules.yaml:1457:7\n7687 rules/marlborough/rules.yaml:1458:11\n7692 rules/marlborough/rules.yaml:1459:11\n7693 rules/marlborough/rules.yaml:1460:11\n7694 rules/marlborough/rules.yaml:1461:11\n7695 rules/marlborough/rules.yaml:1462:15\n7706 rules/marlborough/rules.yaml:1464:15\n7719 rules/marlborough/rules.yaml:1465:15\n7726 rules/marlborough/rules.yaml:1467:15\n7739 rules/marlborough/rules.yaml:1468:15\n7740 rules/marlborough/rules.yaml:1469:19\n7742 rules/marlborough/rules.yaml:1471:19\n7746 rules/marlborough/rules.yaml:1472:7\n7749 rules/marlborough/rules.yaml:1473:7\n7776 rules/marlborough/rules.yaml:1755:7\n7787 rules/marlborough/rules.yaml:1756:11\n7788 rules/marlborough/rules.yaml:1757:11\n7799 rules/marlborough/rules.yaml:1758:15\n7807 rules/marlborough/rules.yaml:1759:15\n7808 rules/marlborough/rules.yaml:1760:19\n7811 rules/marlborough/rules.yaml:1761:19\n7812 rules/marlborough/rules.yaml:1762:19\n7836 rules/marlborough/rules.yaml:793:7\n7837 rules/marlborough/rules.yaml:794:7\n7838 rules/marlborough/rules.yaml:795:11\n7839 rules/marlborough/rules.yaml:796:7\n7840 rules/marlborough/rules.yaml:797:11\n7841 rules/marlborough/rules.yaml:798:11\n7842 rules/marlborough/rules.yaml:799:7\n7843 rules/marlborough/rules.yaml:800:11\n7844 rules/marlborough/rules.yaml:801:15\n7845 rules/marlborough/rules.yaml:802:7\n7852 rules/marlborough/rules.yaml:803:7\n7853 rules/marlborough/rules.yaml:804:7\n7854 rules/marlborough/rules.yaml:805:11\n7855 rules/marlborough/rules.yaml:806:7\n7856 rules/marlborough/rules.yaml:807:7\n7857 rules/marlborough/rules.yaml:808:7\n7858 rules/marlborough/rules.yaml:809:7\n7876 rules/marlborough/rules.yaml:810:7\n7877 rules/marlborough/rules.yaml:811:11\n7878 rules/marlborough/rules.yaml:812:11\n7879 rules/marlborough/rules.yaml:813:15\n7880 rules/marlborough/rules.yaml:814:11\n7881 rules/marlborough/rules.yaml:815:7\n7894 rules/marlborough/rules.yaml:816:7\n7895 rules/marlborough/rules.yaml:817:11\n7897 rules/marlborough/rules.yaml:818:7\n7920 rules/marlborough/rules.yaml:1828:3\n7925 rules/marlborough/rules.yaml:1828:3\n7927 rules/marlborough/rules.yaml:1828:3\n7928 rules/marlborough/rules.yaml:1828:3\n7929 rules/marlborough/rules.yaml:1828:3\n7930 rules/marlborough/rules.yaml:1828:3\n7931 rules/marlborough/rules.yaml:1828:3\n7932 rules/marlborough/rules.yaml:1828:3\n7945 rules/marlborough/rules.yaml:1828:3\n7946 rules/marlborough/rules.yaml:1828:3\n7958 rules/marlborough/rules.yaml:1828:3\n7964 rules/marlborough/rules.yaml:1828:3\n7967 rules/marlborough/rules.yaml:1828:3\n7968 rules/marlborough/rules.yaml:1828:3\n7989 rules/marlborough/rules.yaml:1828:3\n8027 rules/marlborough/rules.yaml:1828:3\n8028 rules/marlborough/rules.yaml:1828:3\n8030 rules/marlborough/rules.yaml:1828:3\n8031 rules/marlborough/rules.yaml:1828:3\n8035 rules/marlborough/rules.yaml:1828:3\n8074 rules/marlborough/rules.yaml:1217:7\n8080 rules/marlborough/rules.yaml:1218:7\n8094 rules/marlborough/rules.yaml:1219:7\n8105 rules/marlborough/rules.yaml:1220:7\n8109 rules/marlborough/rules.yaml:1221:11\n8110 rules/marlborough/rules.yaml:1222:11\n8111 rules/marlborough/rules.yaml:1223:7\n8112 rules/marlborough/rules.yaml:1224:7\n8171 rules/marlborough/rules.yaml:1225:7\n8172 rules/marlborough/rules.yaml:1226:11\n8173 rules/marlborough/rules.yaml:1227:7\n8174 rules/marlborough/rules.yaml:1228:11\n8175 rules/marlborough/rules.yaml:1229:7\n8176 rules/marlborough/rules.yaml:1230:11\n8177 rules/marlborough/rules.yaml:1231:15\n8179 rules/marlborough/rules.yaml:1232:11\n8181 rules/marlborough/rules.yaml:1234:11\n8182 rules/marlborough/rules.yaml:1235:7\n8183 rules/marlborough/rules.yaml:1236:11\n8186 rules/marlborough/rules.yaml:1237:15\n8187 rules/marlborough/rules.yaml:1238:19\n8188 rules/marlborough/rules.yaml:1239:15\n8190 rules/marlborough/rules.yaml:1241:15\n8191 rules/marlborough/rules.yaml:1242:7\n8196 rules/marlborough/rules.yaml:1243:11\n8197 rules/marlborough/rules.yaml:1244:11\n8198 rules/marlborough/rules.yaml:1245:11\n8203 rules/marlborough/rules.yaml:1246:15\n8204 rules/marlborough/rules.yaml:1247:15\n8212 rules/marlborough/rules.yaml:1248:19\n8224 rules/marlborough/rules.yaml:1249:19\n8227 rules/marlborough/rules.yaml:1250:7\n8232 rules/marlborough/rules.yaml:1251:11\n8239 rules/marlborough/rules.yaml:1252:7\n8251 rules/marlborough/rules.yaml:1253:7\n8256 rules/marlborough/rules.yaml:1254:11\n8257 rules/marlborough/rules.yaml:1255:7\n8258 rules/marlborough/rules.yaml:1256:7\n8259 rules/marlborough/rules.yaml:1257:11\n8260 rules/marlborough/rules.yaml:1258:7\n8277 rules/marlborough/rules.yaml:1259:7\n8282 rules/marlborough/rules.yaml:1260:11\n8283 rules/marlborough/rules.yaml:1261:11\n8284 rules/marlborough/rules.yaml:1262:15\n8296 rules/marlborough/rules.yaml:1263:11\n8303 rules/marlborough/rules.yaml:1264:11\n8304 rules/marlborough/rules.yaml:1265:15\n8305 rules/marlborough/rules.yaml:1266:11\n8337 rules/marlborough/rules.yaml:1121:7\n8343 rules/marlborough/rules.yaml:1122:7\n8344 rules/marlborough/rules.yaml:1123:7\n8345 rules/marlborough/rules.yaml:1124:11\n8357 rules/marlborough/rules.yaml:1125:7\n8374 rules/marlborough/rules.yaml:1126:7\n8375 rules/marlborough/rules.yaml:1127:11\n8376 rules/marlborough/rules.yaml:1128:11\n8377 rules/marlborough/rules.yaml:1129:11\n8378 rules/marlborough/rules.yaml:1130:7\n8379 rules/marlborough/rules.yaml:1131:7\n8380 rules/marlborough/rules.yaml:1132:7\n8381 rules/marlborough/rules.yaml:1133:7\n8387 rules/marlborough/rules.yaml:1134:7\n8409 rules/marlborough/rules.yaml:1135:7\n8410 rules/marlborough/rules.yaml:1136:11\n8411 rules/marlborough/rules.yaml:1137:11\n8412 rules/marlborough/rules.yaml:1138:7\n8421 rules/marlborough/rules.yaml:1139:11\n8427 rules/marlborough/rules.yaml:1140:11\n8429 rules/marlborough/rules.yaml:1141:7\n8440 rules/marlborough/rules.yaml:1142:7\n8458 rules/marlborough/rules.yaml:1143:7\n8459 rules/marlborough/rules.yaml:1144:11\n8460 rules/marlborough/rules.yaml:1145:7\n8461 rules/marlborough/rules.yaml:1146:7\n8462 rules/marlborough/rules.yaml:1147:11\n8463 rules/marlborough/rules.yaml:1148:15\n8465 rules/marlborough/rules.yaml:1149:15\n8466 rules/marlborough/rules.yaml:1150:11\n8468 rules/marlborough/rules.yaml:1152:11\n8469 rules/marlborough/rules.yaml:1153:7\n8474 rules/marlborough/rules.yaml:1154:11\n8475 rules/marlborough/rules.yaml:1155:11\n8476 rules/marlborough/rules.yaml:1156:11\n8481 rules/marlborough/rules.yaml:1157:15\n8482 rules/marlborough/rules.yaml:1158:15\n8490 rules/marlborough/rules.yaml:1159:19\n8498 rules/marlborough/rules.yaml:1160:19\n8501 rules/marlborough/rules.yaml:1161:7\n8506 rules/marlborough/rules.yaml:1162:7\n8507 rules/marlborough/rules.yaml:1163:11\n8508 rules/marlborough/rules.yaml:1164:7\n8509 rules/marlborough/rules.yaml:1165:7\n8510 rules/marlborough/rules.yaml:1166:11\n8511 rules/marlborough/rules.yaml:1167:7\n8524 rules/marlborough/rules.yaml:1168:7\n8529 rules/marlborough/rules.yaml:1169:11\n8530 rules/marlborough/rules.yaml:1170:11\n8538 rules/marlborough/rules.yaml:1171:15\n8551 rules/marlborough/rules.yaml:1172:15\n8552 rules/marlborough/rules.yaml:1173:15\n8553 rules/marlborough/rules.yaml:1174:19\n8554 rules/marlborough/rules.yaml:1175:19\n8557 rules/marlborough/rules.yaml:1176:11\n8558 rules/marlborough/rules.yaml:1177:11\n8564 rules/marlborough/rules.yaml:1178:11\n8565 rules/marlborough/rules.yaml:1179:11\n8591 rules/marlborough/flow.yaml:11:7\n8605 rules/marlborough/flow.yaml:12:11\n8636 rules/marlborough/rules.yaml:758:7\n8637 rules/marlborough/rules.yaml:759:7\n8638 rules/marlborough/rules.yaml:760:7\n8648 rules/marlborough/rules.yaml:761:11\n8656 rules/marlborough/rules.yaml:762:11\n8657 rules/marlborough/rules.yaml:763:15\n8658 rules/marlborough/rules.yaml:764:15\n8661 rules/marlborough/rules.yaml:765:7\n8672 rules/marlborough/rules.yaml:766:11\n8673 rules/marlborough/rules.yaml:767:11\n8691 rules/marlborough/rules.yaml:768:11\n8692 rules/marlborough/rules.yaml:769:11\n8693 rules/marlborough/rules.yaml:770:11\n8697 rules/marlborough/rules.yaml:771:7\n8698 rules/marlborough/rules.yaml:772:11\n8722 rules/marlborough/rules.yaml:1627:7\n8723 rules/marlborough/rules.yaml:1628:7\n8734 rules/marlborough/rules.yaml:1629:11\n8735 rules/marlborough/rules.yaml:1630:11\n8747 rules/marlborough/rules.yaml:1631:15\n8748 rules/marlborough/rules.yaml:1632:15\n8756 rules/marlborough/rules.yaml:1633:15\n8771 rules/marlborough/rules.yaml:1634:15\n8772 rules/marlborough/rules.yaml:1635:15\n8781 rules/marlborough/rules.yaml:1636:19\n8808 rules/marlborough/rules.yaml:1637:19\n8809 rules/marlborough/rules.yaml:1638:23\n8812 rules/marlborough/rules.yaml:1639:23\n8813 rules/marlborough/rules.yaml:1640:23\n8814 rules/marlborough/rules.yaml:1641:19\n8815 rules/marlborough/rules.yaml:1642:23\n8816 rules/marlborough/rules.yaml:1643:23\n8817 rules/marlborough/rules.yaml:1644:23\n8843 rules/marlborough/rules.yaml:1420:7\n8847 rules/marlborough/rules.yaml:1421:7\n8861 rules/marlborough/rules.yaml:1422:11\n8862 rules/marlborough/rules.yaml:1423:11\n8867 rules/marlborough/rules.yaml:1424:7\n8881 rules/marlborough/rules.yaml:1425:11\n8895 rules/marlborough/flow.yaml:86:7\n8900 rules/marlborough/flow.yaml:87:11\n8915 rules/marlborough/flow.yaml:67:7\n8934 rules/marlborough/flow.yaml:55:7\n8941 rules/marlborough/flow.yaml:56:11\n8955 rules/marlborough/flow.yaml:57:15\n8973 rules/marlborough/flow.yaml:71:7\n8987 rules/marlborough/flow.yaml:72:11\n9005 rules/marlborough/flow.yaml:61:7\n9010 rules/marlborough/flow.yaml:62:11\n9024 rules/marlborough/flow.yaml:63:15\n9038 rules/marlborough/flow.yaml:50:7\n9043 rules/marlborough/flow.yaml:51:11\n9060 rules/marlborough/rules.yaml:845:7\n9066 rules/marlborough/rules.yaml:846:7\n9067 rules/marlborough/rules.yaml:847:11\n9068 rules/marlborough/rules.yaml:848:7\n9079 rules/marlborough/rules.yaml:849:7\n9080 rules/marlborough/rules.yaml:850:7"
