@@ -46,7 +46,7 @@ E_LEADER_BOX: tuple[Any, ...] = (
     "out",
 )
 E_SEAT: tuple[Any, ...] = ("chancellor", "president", "prime_minister", "member")
-SIZE: int = 573
+SIZE: int = 595
 LAYOUT: tuple[Any, ...] = (
     ("g.rounds", 13, 1, "int", None, "all", False, 0, 3, (0,)),
     ("g.round", 14, 1, "int", None, "all", False, 0, 3, (0,)),
@@ -167,7 +167,9 @@ LAYOUT: tuple[Any, ...] = (
     ),
     ("e.leader.pool_of", 540, 11, "ref", "player", "all", True, None, None, (None,) * 11),
     ("e.leader.control_cube", 551, 11, "ref", "player", "all", True, None, None, (None,) * 11),
-    ("e.leader.committed", 562, 11, "bool", None, "all", False, None, None, (False,) * 11),
+    ("e.leader.area", 562, 11, "ref", "area", "all", True, None, None, (None,) * 11),
+    ("e.leader.chit", 573, 11, "ref", "chit", "all", True, None, None, (None,) * 11),
+    ("e.leader.committed", 584, 11, "bool", None, "all", False, None, None, (False,) * 11),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -273,6 +275,7 @@ FIELDS: dict[str, Any] = {
             "bonus",
             "death",
             "printed",
+            "dotted",
             "box",
             "pool_of",
             "control_cube",
@@ -292,8 +295,6 @@ REFS: dict[str, Any] = {
     "e.chit.owner": "player",
     "e.coup.major": "major",
     "e.crisis.major": "major",
-    "e.leader.area": "area",
-    "e.leader.chit": "chit",
     "e.leader.ideology": "player",
     "e.leader.major": "major",
     "e.leader.party": "party",
@@ -462,6 +463,7 @@ PRIMARY: dict[str, Any] = {
         "e.leader.bonus": "Leader Bonus",
         "e.leader.death": "Death Value (0: NA)",
         "e.leader.printed": "Printed on the map (Ebert)",
+        "e.leader.dotted": "Dotted Leader",
         "e.leader.box": "Where",
         "e.leader.pool_of": "In the Pool of",
         "e.leader.control_cube": "Control Cube",
@@ -1285,7 +1287,6 @@ PRIMARY: dict[str, Any] = {
     ),
     "s_e_crisis__major": (0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0),
     "s_e_crisis__pp": (1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2, 2, 2, 1, 2),
-    "s_e_leader__area": (None,) * 11,
     "s_e_leader__bonus": (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
     "s_e_leader__bonus_action": (
         None,
@@ -1300,8 +1301,8 @@ PRIMARY: dict[str, Any] = {
         "propaganda",
         "law",
     ),
-    "s_e_leader__chit": (None,) * 11,
     "s_e_leader__death": (0, 6, 5, 4, 6, 0, 0, 5, 6, 6, 0),
+    "s_e_leader__dotted": (*(False,), *(True,) * 4, *(False, False, True, True, False, False)),
     "s_e_leader__ideology": (2, 0, 0, 0, 1, None, None, 2, 1, 0, None),
     "s_e_leader__major": (0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1),
     "s_e_leader__party": (*(None,) * 5, *(1, 1, None, None, None, 6)),
