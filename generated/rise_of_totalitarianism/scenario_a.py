@@ -46,7 +46,7 @@ E_LEADER_BOX: tuple[Any, ...] = (
     "out",
 )
 E_SEAT: tuple[Any, ...] = ("chancellor", "president", "prime_minister", "member")
-SIZE: int = 595
+SIZE: int = 617
 LAYOUT: tuple[Any, ...] = (
     ("g.rounds", 13, 1, "int", None, "all", False, 0, 3, (0,)),
     ("g.round", 14, 1, "int", None, "all", False, 0, 3, (0,)),
@@ -147,7 +147,7 @@ LAYOUT: tuple[Any, ...] = (
         11,
         "enum",
         "leader_box",
-        "all",
+        "owner",
         False,
         None,
         None,
@@ -165,11 +165,13 @@ LAYOUT: tuple[Any, ...] = (
             "unaligned",
         ),
     ),
-    ("e.leader.pool_of", 540, 11, "ref", "player", "all", True, None, None, (None,) * 11),
-    ("e.leader.control_cube", 551, 11, "ref", "player", "all", True, None, None, (None,) * 11),
-    ("e.leader.area", 562, 11, "ref", "area", "all", True, None, None, (None,) * 11),
-    ("e.leader.chit", 573, 11, "ref", "chit", "all", True, None, None, (None,) * 11),
-    ("e.leader.committed", 584, 11, "bool", None, "all", False, None, None, (False,) * 11),
+    ("e.leader.pool_of", 540, 11, "ref", "player", "owner", True, None, None, (None,) * 11),
+    ("e.leader.control_cube", 551, 11, "ref", "player", "owner", True, None, None, (None,) * 11),
+    ("e.leader.area", 562, 11, "ref", "area", "owner", True, None, None, (None,) * 11),
+    ("e.leader.chit", 573, 11, "ref", "chit", "owner", True, None, None, (None,) * 11),
+    ("e.leader.committed", 584, 11, "bool", None, "owner", False, None, None, (False,) * 11),
+    ("e.leader.owner", 595, 11, "ref", "player", "all", True, None, None, (None,) * 11),
+    ("e.leader.seen", 606, 11, "set", "player", "all", False, None, None, (0,) * 11),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -282,6 +284,8 @@ FIELDS: dict[str, Any] = {
             "area",
             "chit",
             "committed",
+            "owner",
+            "seen",
         ),
     },
 }
@@ -313,6 +317,7 @@ PRIMARY: dict[str, Any] = {
         ("last_turn", "Last Turn of the scenario"),
     ),
     "board_displays": (("In force", "p_board__lasting"),),
+    "c_bonus_committed_only": False,
     "c_chancellor_modifier": 2,
     "c_commit_in_any_dominance": True,
     "c_end_difference": 30,
@@ -329,6 +334,7 @@ PRIMARY: dict[str, Any] = {
     "c_reserve_slots": 2,
     "c_resistance_modifier": 0,
     "choice_names": (
+        "bonus_committed_only",
         "law_card_roll_adds_modifiers",
         "minimum_pp_per_round",
         "putsch_economy_strict",
@@ -470,6 +476,7 @@ PRIMARY: dict[str, Any] = {
         "e.leader.area": "In the Area",
         "e.leader.chit": "Stacked under",
         "e.leader.committed": "Committed",
+        "e.leader.owner": "Stacked by",
     },
     "flow": (
         "setup__decks",
@@ -488,7 +495,13 @@ PRIMARY: dict[str, Any] = {
             "{owner} Action chit",
             ("location", "nation", "established", "resolved"),
             "area",
-        )
+        ),
+        "leader": (
+            "area",
+            "a Leader stacked by {owner}",
+            ("area", "box", "pool_of", "control_cube", "chit", "committed"),
+            "area",
+        ),
     },
     "id_ally": ("great_britain", "usa", "france"),
     "id_area": (
@@ -719,6 +732,7 @@ PRIMARY: dict[str, Any] = {
         "e.chit.seen",
         "e.strategy.effect__active_event",
         "e.strategy.effect__law",
+        "e.leader.seen",
     ),
     "lab_chit": (
         "Communism Propaganda 1",
