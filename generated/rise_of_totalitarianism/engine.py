@@ -365,14 +365,20 @@ class RiseOfTotalitarianismRules:
             ("e:chit", "e:area", "e:population", "int", "int"),
         ),
         (("The ", " succeeds and stays in ", ""), ("str", "e:area")),
+        (("Target a lone Leader rather than an Action chit?",), ()),
         (("", " in ", " has no target"), ("e:chit", "e:area")),
+        (("Designate the lone Leader",), ()),
+        (
+            ("", " in ", " against ", ", alone in ", ": ", " APs against ", ""),
+            ("e:chit", "e:area", "e:leader", "e:area", "int", "int"),
+        ),
+        (("Keep the Squads in the Area on the Hidden side?",), ()),
         (("Designate the target chit",), ()),
         (
             ("", " in ", " against ", " in ", ": ", " APs against ", ""),
             ("e:chit", "e:area", "e:chit", "e:area", "int", "int"),
         ),
         (("", " is removed from the map"), ("e:chit",)),
-        (("Keep the Squads in the Area on the Hidden side?",), ()),
         (("", " in ", " has no Leader to release"), ("e:chit", "e:area")),
         (("Designate the Leader to release",), ()),
         (
@@ -437,11 +443,14 @@ class RiseOfTotalitarianismRules:
         ("choose-strategy", 150, "strategy", -1, 46, 1, True),
         ("choose-minor", 153, "minor", -1, 47, 2, False),
         ("choose-population", 157, "population", -1, 47, 11, False),
-        ("choose-chit", 161, "chit", -1, 47, 22, False),
-        ("yes-no", 164, "yes-no", -1, 47, 26, False),
-        ("choose-leader", 166, "leader", -1, 47, 32, False),
-        ("choose-reform", 171, "reform", -1, 47, 43, False),
-        ("choose-population", 173, "population", -1, 47, 47, False),
+        ("yes-no", 160, "yes-no", -1, 47, 22, False),
+        ("choose-leader", 162, "leader", -1, 47, 25, False),
+        ("yes-no", 164, "yes-no", -1, 47, 29, False),
+        ("choose-chit", 165, "chit", -1, 47, 33, False),
+        ("yes-no", 164, "yes-no", -1, 47, 37, False),
+        ("choose-leader", 169, "leader", -1, 47, 43, False),
+        ("choose-reform", 174, "reform", -1, 47, 54, False),
+        ("choose-population", 176, "population", -1, 47, 58, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -652,21 +661,21 @@ class RiseOfTotalitarianismRules:
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
-            (4, False, None),
-            (5, (), None),
-            (6, 0, None),
-            (7, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, (), None),
+            (7, (), None),
+            (8, 0, None),
+            (9, 0, None),
         ),
-        (47, 24): (
+        (47, 26): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
+            (4, False, None),
+            (5, (), None),
             (6, 0, None),
-            (7, 0, None),
-            (8, 0, None),
         ),
         (47, 27): (
             (0, 0, None),
@@ -674,9 +683,19 @@ class RiseOfTotalitarianismRules:
             (2, 0, None),
             (3, 0, None),
             (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (47, 30): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
             (5, 0, None),
         ),
-        (47, 33): (
+        (47, 34): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -684,18 +703,9 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
             (6, 0, None),
-        ),
-        (47, 34): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
             (7, 0, None),
         ),
-        (47, 38): (
+        (47, 35): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -706,15 +716,22 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
+        (47, 38): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, 0, None),
+        ),
         (47, 44): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
             (4, False, None),
-            (5, 0, None),
-            (6, (), None),
-            (7, 0, None),
+            (5, (), None),
+            (6, 0, None),
         ),
         (47, 45): (
             (0, 0, None),
@@ -725,9 +742,40 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
             (7, 0, None),
+        ),
+        (47, 49): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
             (8, 0, None),
         ),
-        (47, 48): (
+        (47, 55): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, 0, None),
+            (6, (), None),
+            (7, 0, None),
+        ),
+        (47, 56): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (47, 59): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -739,7 +787,7 @@ class RiseOfTotalitarianismRules:
             (8, (), None),
             (9, 0, None),
         ),
-        (47, 50): (
+        (47, 61): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -750,7 +798,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
-        (47, 56): (
+        (47, 67): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -759,7 +807,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (47, 63): ((0, 0, None), (1, 0, None), (2, False, None), (3, 0, None)),
+        (47, 74): ((0, 0, None), (1, 0, None), (2, False, None), (3, 0, None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *(2, 3, 4, 7, 9, 14, 15, 16, 18, 20),
@@ -787,8 +835,9 @@ class RiseOfTotalitarianismRules:
         36: "not c.locked and count(marker_targets(c)) > 0",
         39: "not k.mandatory",
         42: 'u.action != "propaganda" or moveable(x, actor)',
-        46: "m == germany or r != nationalization",
-        47: "moveable(x, actor)",
+        44: 'l.box == "area" and l.chit == none and l.area != none and (l.area == a or l.area in a.adjacent) and leader_controller(l) != none and leader_controller(l) != actor',
+        49: "m == germany or r != nationalization",
+        50: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -1438,12 +1487,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1897:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1905:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1457,25 +1506,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1905:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1905:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1913:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1487,13 +1536,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1913:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1913:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1585,7 +1634,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1897:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1679,6 +1728,30 @@ class RiseOfTotalitarianismRules:
                     _w7.append(v_a_4)
             return _w7
         return self.all_area
+
+    def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
+        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:531:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                (
+                    (
+                        (
+                            S[self.o_e_leader__box + v_l] == "area"
+                            and S[self.o_e_leader__chit + v_l] is None
+                        )
+                        and S[self.o_e_leader__area + v_l] is not None
+                    )
+                    and (
+                        S[self.o_e_leader__area + v_l] == v_a
+                        or S[self.o_e_leader__area + v_l] in self.s_e_area__adjacent[v_a]
+                    )
+                )
+                and self.f_leader_controller(S, v_l) is not None
+            )
+            and self.f_leader_controller(S, v_l) != v_actor
+        ]
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
         """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
@@ -1934,11 +2007,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         N: list[int] = S
         return [
             v_c
@@ -1947,7 +2020,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1956,7 +2029,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1985,11 +2058,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:536:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:546:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2000,7 +2073,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1271:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1295:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2030,7 +2103,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1896:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1921:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
@@ -2054,7 +2127,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1586:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1610:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2074,7 +2147,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:568:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:578:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2113,7 +2186,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1437:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -2124,7 +2197,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:612:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:622:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2137,7 +2210,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:622:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:632:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2147,7 +2220,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:599:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:609:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2160,7 +2233,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1142:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1166:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2198,38 +2271,38 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1897:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
             _log(S, 138, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1897:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1897:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
         _log(S, 137, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
             _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
         _log(S, 139, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
@@ -2243,7 +2316,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:558:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:568:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2255,11 +2328,11 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:532:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:542:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_harass(self, S: list[Any], v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        """The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. (ROT-LHT-01, ROT-LHT-02) [rules/rise_of_totalitarianism/rules.yaml:1796:3]"""
+        """The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. (ROT-LHT-01, ROT-LHT-02) [rules/rise_of_totalitarianism/rules.yaml:1820:3]"""
         v_d = _roll(S, 6)
         v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
         if (
@@ -2288,7 +2361,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 126, (v_l, v_d, S[self.o_e_leader__area + v_l]))
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1552:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1576:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
@@ -2296,7 +2369,7 @@ class RiseOfTotalitarianismRules:
             _log(S, 96, (v_actor, v_l))
 
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1699:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1723:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2313,7 +2386,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 114, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1770:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2331,7 +2404,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 123, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1717:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
@@ -2349,7 +2422,7 @@ class RiseOfTotalitarianismRules:
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone. [rules/rise_of_totalitarianism/rules.yaml:911:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone. [rules/rise_of_totalitarianism/rules.yaml:921:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             S[self.o_e_leader__chit + v_l] = None
         S[self.o_e_chit__seen + v_u] = 0
@@ -2358,12 +2431,12 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1790:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:772:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:782:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2382,7 +2455,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1179:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2410,7 +2483,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1606:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1630:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2435,7 +2508,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:544:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:554:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2448,7 +2521,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:931:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:941:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2463,7 +2536,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1283:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1307:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2482,7 +2555,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1300:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1324:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2518,7 +2591,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1478:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1502:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2556,7 +2629,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:872:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:882:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2589,7 +2662,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:735:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2620,7 +2693,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1361:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1385:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2628,7 +2701,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:960:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:970:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2671,7 +2744,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:676:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2721,7 +2794,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1346:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1370:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2744,7 +2817,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1547:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -2776,7 +2849,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1382:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1406:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -2837,7 +2910,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1112:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1136:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -2881,7 +2954,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1415:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1439:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -2930,7 +3003,7 @@ class RiseOfTotalitarianismRules:
                 self.p_add_cubes(S, v_p, v_a_2, v_n)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:578:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:588:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2984,7 +3057,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:632:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2998,7 +3071,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1343:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3015,7 +3088,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:800:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3042,7 +3115,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1620:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1644:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3056,7 +3129,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1259:3]"
         if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
             self.q_presidential_elections(S, R)
         self.q_national_elections(S, R)
@@ -3065,7 +3138,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:920:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:930:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3077,7 +3150,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:645:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:655:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3100,7 +3173,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:942:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:952:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3128,7 +3201,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1518:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3151,7 +3224,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1824:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1848:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3214,7 +3287,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1171:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1195:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3265,7 +3338,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -3306,7 +3379,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1194:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1218:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3401,7 +3474,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1269:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3470,7 +3543,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1561:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1585:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3508,7 +3581,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:839:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:849:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3570,12 +3643,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -3618,7 +3691,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1368:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1392:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -3627,7 +3700,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:719:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:729:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -3639,7 +3712,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1642:3]"""
+        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"""
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         _w2 = []
@@ -3704,7 +3777,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -3761,14 +3834,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1468:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1492:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:704:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -3777,13 +3850,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:979:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:979:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -3846,13 +3919,46 @@ class RiseOfTotalitarianismRules:
                                 S[self.o_e_chit__established + v_u] = True
         elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
-            if len(v_ts) == 0:
+            v_lone = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    (
+                        (
+                            (
+                                S[self.o_e_leader__box + v_l__5] == "area"
+                                and S[self.o_e_leader__chit + v_l__5] is None
+                            )
+                            and S[self.o_e_leader__area + v_l__5] is not None
+                        )
+                        and (
+                            S[self.o_e_leader__area + v_l__5] == v_a
+                            or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                        )
+                    )
+                    and self.f_leader_controller(S, v_l__5) is not None
+                )
+                and self.f_leader_controller(S, v_l__5) != v_actor
+            ]
+            v_on_leader = len(v_ts) == 0
+            if len(v_ts) > 0 and len(v_lone) > 0:
+                v_on_leader = R() < 0.5
+            if len(v_ts) == 0 and len(v_lone) == 0:
                 v_ap = -1
+            elif v_on_leader:
+                v_l = _pick(R, v_lone)
+                v_d = 2
+                self.q_expend_for(S, R, v_actor, v_u, v_d)
+                v_ap += N[self.o_g_expended]
+                if v_ap >= v_d:
+                    self.p_harass(S, v_actor, v_l, self.s_e_chit__action[v_u])
+                    if self.s_e_chit__action[v_u] == "squads":
+                        v_keep = R() < 0.5
             else:
                 v_t = _pick(R, _uniq(v_ts))
                 _w2 = False
-                for v_l in self.all_leader:
-                    if S[self.o_e_leader__chit + v_l] == v_t:
+                for v_l_2 in self.all_leader:
+                    if S[self.o_e_leader__chit + v_l_2] == v_t:
                         _w2 = True
                         break
                 v_d = self.s_e_chit__value[v_t] * (2 if _w2 else 1) + -(
@@ -3862,40 +3968,40 @@ class RiseOfTotalitarianismRules:
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
                     v_under = [
-                        v_l_2
-                        for v_l_2 in self.all_leader
-                        if S[self.o_e_leader__chit + v_l_2] == v_t
+                        v_l_3
+                        for v_l_3 in self.all_leader
+                        if S[self.o_e_leader__chit + v_l_3] == v_t
                     ]
                     self.p_leave_map(S, v_t)
-                    for v_l_3 in v_under:
-                        self.p_harass(S, v_actor, v_l_3, self.s_e_chit__action[v_u])
+                    for v_l_4 in v_under:
+                        self.p_harass(S, v_actor, v_l_4, self.s_e_chit__action[v_u])
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
         elif self.s_e_chit__action[v_u] == "release":
             v_ts_2 = [
-                v_l__5
-                for v_l__5 in self.all_leader
+                v_l__6
+                for v_l__6 in self.all_leader
                 if (
-                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    S[self.o_e_leader__box + v_l__6] == "arrested"
                     and (
-                        self.s_e_leader__ideology[v_l__5] == v_actor
-                        or self.s_e_leader__party[v_l__5] is not None
+                        self.s_e_leader__ideology[v_l__6] == v_actor
+                        or self.s_e_leader__party[v_l__6] is not None
                     )
                 )
-                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
             ]
             if len(v_ts_2) == 0:
                 v_ap = -1
             else:
-                v_l_4 = _pick(R, _uniq(v_ts_2))
+                v_l_5 = _pick(R, _uniq(v_ts_2))
                 v_d = self.c_release_difficulty
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    S[self.o_e_leader__box + v_l_4] = "pool"
-                    S[self.o_e_leader__pool_of + v_l_4] = v_actor
-                    S[self.o_e_leader__control_cube + v_l_4] = None
-                    S[self.o_e_leader__committed + v_l_4] = False
+                    S[self.o_e_leader__box + v_l_5] = "pool"
+                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
+                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__committed + v_l_5] = False
         else:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -3928,9 +4034,9 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d:
                     _w3 = []
                     _h2 = [
-                        v_b__8
-                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__8]
+                        v_b__9
+                        for v_b__9 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__9]
                     ]
                     for v_x_4 in self.s_e_area__populations[v_a]:
                         if not (
@@ -3942,9 +4048,9 @@ class RiseOfTotalitarianismRules:
                     if len(v_xs) == 0:
                         _w4 = []
                         _h3 = [
-                            v_b__10
-                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__10]
+                            v_b__11
+                            for v_b__11 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__11]
                         ]
                         for v_x_5 in self.ix_population__major.get(v_m, ()):
                             if not (
@@ -3969,8 +4075,8 @@ class RiseOfTotalitarianismRules:
                 self.q_party_and_leader_operations(S, R, v_actor, v_a, v_ap - v_d)
         else:
             pass
-        for v_l_5 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-            self.p_leader_to_pool(S, v_l_5, v_actor)
+        for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+            self.p_leader_to_pool(S, v_l_6, v_actor)
         if v_keep:
             if not S[self.o_e_chit__established + v_u]:
                 S[self.o_e_chit__seen + v_u] = _mask([])
@@ -3978,7 +4084,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:891:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:901:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4007,7 +4113,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1753:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
         for v_l in self.all_leader:
             if S[self.o_e_leader__chit + v_l] is not None:
                 S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
@@ -4025,7 +4131,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_leader__committed + v_l_3] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1471:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4047,7 +4153,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = min(max(2, 0), 3)
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1735:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4212,7 +4318,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4224,7 +4330,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4244,7 +4350,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:872:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:882:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4326,7 +4432,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:735:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4410,7 +4516,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1361:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1385:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4450,7 +4556,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:960:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:970:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -4549,7 +4655,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:676:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4665,7 +4771,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1346:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1370:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -4726,7 +4832,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1547:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -4800,7 +4906,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1382:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1406:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4947,7 +5053,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1112:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1136:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5074,7 +5180,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1415:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1439:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5175,7 +5281,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:578:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:588:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5272,7 +5378,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:632:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5310,7 +5416,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1343:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5348,7 +5454,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:800:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5437,7 +5543,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1620:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1644:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5475,7 +5581,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1259:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -5520,7 +5626,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:920:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:930:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5561,7 +5667,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:645:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:655:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5632,7 +5738,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:942:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:952:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -5712,7 +5818,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1518:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -5784,7 +5890,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1824:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1848:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -5843,7 +5949,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1171:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1195:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5949,7 +6055,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6125,7 +6231,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1194:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1218:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6304,7 +6410,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1269:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6447,7 +6553,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1561:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1585:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -6537,7 +6643,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:839:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:849:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6721,7 +6827,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -6742,7 +6848,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -6858,7 +6964,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1368:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1392:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -6882,7 +6988,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:719:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:729:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -6919,7 +7025,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1642:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7041,7 +7147,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7245,7 +7351,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1468:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1492:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7287,7 +7393,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:704:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7323,7 +7429,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:979:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7353,7 +7459,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:979:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -7363,11 +7469,14 @@ class RiseOfTotalitarianismRules:
         v_opts: Any = None
         v_x_2: Any = None
         v_ts: Any = None
+        v_lone: Any = None
+        v_on_leader: Any = None
+        v_l: Any = None
         v_t: Any = None
         v_under: Any = None
-        v_l_3: Any = None
-        v_ts_2: Any = None
         v_l_4: Any = None
+        v_ts_2: Any = None
+        v_l_5: Any = None
         v_m: Any = None
         v_card: Any = None
         v_roll_mod: Any = None
@@ -7376,10 +7485,10 @@ class RiseOfTotalitarianismRules:
         v_r_2: Any = None
         v_xs: Any = None
         v_x_6: Any = None
-        v_l_5: Any = None
+        v_l_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 32-34, 38, 43-45, 47-48, 50, 56, 63
-        if F is not None and (pc < 0 or not (0x8105B8470DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-23, 25-27, 29-30, 33-35, 37-38, 43-45, 49, 54-56, 58-59, 61, 67, 74
+        if F is not None and (pc < 0 or not (0x4082DC2386E6EC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_e_chit__resolved + v_u] = True
@@ -7394,9 +7503,9 @@ class RiseOfTotalitarianismRules:
             elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
                 pc = 21
             elif self.s_e_chit__action[v_u] == "release":
-                pc = 31
+                pc = 42
             else:
-                pc = 36
+                pc = 47
         if pc == 1:
             if self.s_e_area__kind[v_a] == "battleground":
                 pc = 2
@@ -7404,11 +7513,11 @@ class RiseOfTotalitarianismRules:
                 pc = 10
         if pc == 2:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (47, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_5),
+                (47, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_6),
                 v_actor,
                 41,
                 tuple(self.s_e_area__nations[v_a]),
@@ -7416,7 +7525,7 @@ class RiseOfTotalitarianismRules:
             )
         if pc == 3:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
                 F = None
             v_n = v
             v_d = max(
@@ -7426,18 +7535,18 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_5))
+                return _wait(S, (47, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
             pc = 4
         if pc == 4:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
             _log(S, 154, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
-                pc = 56
+                pc = 67
         if pc == 5:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 6
@@ -7450,14 +7559,14 @@ class RiseOfTotalitarianismRules:
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (47, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_5))
+                return _wait(S, (47, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
             pc = 8
         if pc == 8:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                 F = None
             self.p_to_stability_track(S, v_actor, v_n)
-            pc = 56
+            pc = 67
         if pc == 10:
             v_opts = [
                 v_x
@@ -7478,16 +7587,16 @@ class RiseOfTotalitarianismRules:
             if len(v_opts) == 0:
                 _log(S, 156, (v_u, v_a))
                 v_ap = -1
-                pc = 56
+                pc = 67
             else:
                 pc = 11
         if pc == 11:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (47, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_5),
+                (47, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6),
                 v_actor,
                 42,
                 tuple(v_opts),
@@ -7495,7 +7604,7 @@ class RiseOfTotalitarianismRules:
             )
         if pc == 12:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
                 F = None
             v_x_2 = v
             v_d = (
@@ -7504,18 +7613,18 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_5))
+                return _wait(S, (47, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6))
             pc = 13
         if pc == 13:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
             _log(S, 158, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
-                pc = 56
+                pc = 67
         if pc == 14:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 15
@@ -7524,136 +7633,233 @@ class RiseOfTotalitarianismRules:
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
                 _log(S, 159, (self.s_e_chit__action[v_u], v_a))
-                pc = 56
+                pc = 67
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (47, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5))
-            pc = 56
+                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+            pc = 67
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
-            if len(v_ts) == 0:
-                _log(S, 160, (v_u, v_a))
-                v_ap = -1
-                pc = 56
-            else:
-                pc = 22
-        if pc == 22:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_3, v_l_5 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_3, v_l_5),
-                v_actor,
-                43,
-                tuple(_uniq(v_ts)),
-            )
-        if pc == 23:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_3, v_l_5 = F[2:]
-                F = None
-            v_t = v
-            v_d = self.s_e_chit__value[v_t] * (
-                2 if any(S[self.o_e_leader__chit + v_l] == v_t for v_l in self.all_leader) else 1
-            ) + -(-self.s_e_chit__allowance[v_t] // 2)
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_3, v_l_5))
-            pc = 24
-        if pc == 24:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_3, v_l_5 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 162, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 25
-            else:
-                pc = 56
-        if pc == 25:
-            _log(S, 163, (v_t,))
-            v_under = [
-                v_l_2 for v_l_2 in self.all_leader if S[self.o_e_leader__chit + v_l_2] == v_t
-            ]
-            self.p_leave_map(S, v_t)
-            for v_l_3 in v_under:
-                self.p_harass(S, v_actor, v_l_3, self.s_e_chit__action[v_u])
-            if self.s_e_chit__action[v_u] == "squads":
-                pc = 26
-            else:
-                pc = 56
-        if pc == 26:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_5 = F[2:]
-                F = None
-            return self.ask(
-                S, (47, 27, v_actor, v_u, v_a, v_ap, v_d, v_l_5), v_actor, 44, (True, False)
-            )
-        if pc == 27:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_5 = F[2:]
-                F = None
-            v_keep = v
-            pc = 56
-        if pc == 31:
-            v_ts_2 = [
+            v_lone = [
                 v_l__5
                 for v_l__5 in self.all_leader
                 if (
-                    S[self.o_e_leader__box + v_l__5] == "arrested"
-                    and (
-                        self.s_e_leader__ideology[v_l__5] == v_actor
-                        or self.s_e_leader__party[v_l__5] is not None
+                    (
+                        (
+                            (
+                                S[self.o_e_leader__box + v_l__5] == "area"
+                                and S[self.o_e_leader__chit + v_l__5] is None
+                            )
+                            and S[self.o_e_leader__area + v_l__5] is not None
+                        )
+                        and (
+                            S[self.o_e_leader__area + v_l__5] == v_a
+                            or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                        )
                     )
+                    and self.f_leader_controller(S, v_l__5) is not None
                 )
-                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+                and self.f_leader_controller(S, v_l__5) != v_actor
             ]
-            if len(v_ts_2) == 0:
-                _log(S, 165, (v_u, v_a))
-                v_ap = -1
-                pc = 56
+            v_on_leader = len(v_ts) == 0
+            if len(v_ts) > 0 and len(v_lone) > 0:
+                pc = 22
             else:
-                pc = 32
-        if pc == 32:
+                pc = 24
+        if pc == 22:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (47, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_5),
+                (47, 23, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6),
                 v_actor,
-                45,
-                tuple(_uniq(v_ts_2)),
+                43,
+                (True, False),
             )
-        if pc == 33:
+        if pc == 23:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
                 F = None
-            v_l_4 = v
-            v_d = self.c_release_difficulty
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_4, v_l_5))
-            pc = 34
-        if pc == 34:
+            v_on_leader = v
+            pc = 24
+        if pc == 24:
+            if len(v_ts) == 0 and len(v_lone) == 0:
+                _log(S, 161, (v_u, v_a))
+                v_ap = -1
+                pc = 67
+            elif v_on_leader:
+                pc = 25
+            else:
+                pc = 33
+        if pc == 25:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_4, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (47, 26, v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6),
+                v_actor,
+                44,
+                tuple(v_lone),
+            )
+        if pc == 26:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                F = None
+            v_l = v
+            v_d = 2
+            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                return _wait(S, (47, 27, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6))
+            pc = 27
+        if pc == 27:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 167, (v_u, v_a, v_l_4, v_ap, v_d))
+            _log(S, 163, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
             if v_ap >= v_d:
-                S[self.o_e_leader__box + v_l_4] = "pool"
-                S[self.o_e_leader__pool_of + v_l_4] = v_actor
-                S[self.o_e_leader__control_cube + v_l_4] = None
-                S[self.o_e_leader__committed + v_l_4] = False
-                _log(S, 168, (v_l_4, v_actor))
-            pc = 56
+                pc = 28
+            else:
+                pc = 67
+        if pc == 28:
+            self.p_harass(S, v_actor, v_l, self.s_e_chit__action[v_u])
+            if self.s_e_chit__action[v_u] == "squads":
+                pc = 29
+            else:
+                pc = 67
+        if pc == 29:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                F = None
+            return self.ask(
+                S, (47, 30, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 45, (True, False)
+            )
+        if pc == 30:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                F = None
+            v_keep = v
+            pc = 67
+        if pc == 33:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (47, 34, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6),
+                v_actor,
+                46,
+                tuple(_uniq(v_ts)),
+            )
+        if pc == 34:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                F = None
+            v_t = v
+            v_d = self.s_e_chit__value[v_t] * (
+                2
+                if any(S[self.o_e_leader__chit + v_l_2] == v_t for v_l_2 in self.all_leader)
+                else 1
+            ) + -(-self.s_e_chit__allowance[v_t] // 2)
+            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                return _wait(S, (47, 35, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6))
+            pc = 35
+        if pc == 35:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
+                F = None
+            v_ap += N[self.o_g_expended]
+            _log(S, 166, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            if v_ap >= v_d:
+                pc = 36
+            else:
+                pc = 67
         if pc == 36:
+            _log(S, 167, (v_t,))
+            v_under = [
+                v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
+            ]
+            self.p_leave_map(S, v_t)
+            for v_l_4 in v_under:
+                self.p_harass(S, v_actor, v_l_4, self.s_e_chit__action[v_u])
+            if self.s_e_chit__action[v_u] == "squads":
+                pc = 37
+            else:
+                pc = 67
+        if pc == 37:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                F = None
+            return self.ask(
+                S, (47, 38, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 47, (True, False)
+            )
+        if pc == 38:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                F = None
+            v_keep = v
+            pc = 67
+        if pc == 42:
+            v_ts_2 = [
+                v_l__6
+                for v_l__6 in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l__6] == "arrested"
+                    and (
+                        self.s_e_leader__ideology[v_l__6] == v_actor
+                        or self.s_e_leader__party[v_l__6] is not None
+                    )
+                )
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
+            ]
+            if len(v_ts_2) == 0:
+                _log(S, 168, (v_u, v_a))
+                v_ap = -1
+                pc = 67
+            else:
+                pc = 43
+        if pc == 43:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (47, 44, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6),
+                v_actor,
+                48,
+                tuple(_uniq(v_ts_2)),
+            )
+        if pc == 44:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                F = None
+            v_l_5 = v
+            v_d = self.c_release_difficulty
+            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                return _wait(S, (47, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6))
+            pc = 45
+        if pc == 45:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
+                F = None
+            v_ap += N[self.o_g_expended]
+            _log(S, 170, (v_u, v_a, v_l_5, v_ap, v_d))
+            if v_ap >= v_d:
+                S[self.o_e_leader__box + v_l_5] = "pool"
+                S[self.o_e_leader__pool_of + v_l_5] = v_actor
+                S[self.o_e_leader__control_cube + v_l_5] = None
+                S[self.o_e_leader__committed + v_l_5] = False
+                _log(S, 171, (v_l_5, v_actor))
+            pc = 67
+        if pc == 47:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
             if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
-                pc = 37
+                pc = 48
             else:
-                pc = 42
-        if pc == 37:
+                pc = 53
+        if pc == 48:
             v_roll_mod = (
                 self.f_attempt_modifier(S, v_actor, v_card)
                 if self.c_law_card_roll_adds_modifiers
@@ -7664,72 +7870,72 @@ class RiseOfTotalitarianismRules:
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
                 return _wait(
-                    S, (47, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_5)
+                    S, (47, 49, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6)
                 )
-            pc = 38
-        if pc == 38:
+            pc = 49
+        if pc == 49:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 169, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 172, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
-                pc = 39
+                pc = 50
             else:
-                pc = 56
-        if pc == 39:
+                pc = 67
+        if pc == 50:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 170, (v_card,))
+            _log(S, 173, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (47, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5))
-            pc = 56
-        if pc == 42:
+                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+            pc = 67
+        if pc == 53:
             v_kinds = [
                 v_r
                 for v_r in self.all_reform
                 if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
             ]
-            pc = 43
-        if pc == 43:
+            pc = 54
+        if pc == 54:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (47, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_5),
+                (47, 55, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6),
                 v_actor,
-                46,
+                49,
                 tuple(v_kinds),
             )
-        if pc == 44:
+        if pc == 55:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
                 F = None
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_5))
-            pc = 45
-        if pc == 45:
+                return _wait(S, (47, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6))
+            pc = 56
+        if pc == 56:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 172, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 175, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
-                pc = 46
+                pc = 57
             else:
-                pc = 56
-        if pc == 46:
+                pc = 67
+        if pc == 57:
             v_xs = [
                 v_x_4
                 for _h2 in (
                     [
-                        v_b__8
-                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__8]
+                        v_b__9
+                        for v_b__9 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__9]
                     ],
                 )
                 for v_x_4 in self.s_e_area__populations[v_a]
@@ -7743,9 +7949,9 @@ class RiseOfTotalitarianismRules:
                     v_x_5
                     for _h3 in (
                         [
-                            v_b__10
-                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__10]
+                            v_b__11
+                            for v_b__11 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__11]
                         ],
                     )
                     for v_x_5 in self.ix_population__major.get(v_m, ())
@@ -7755,31 +7961,31 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
             if len(v_xs) > 0:
-                pc = 47
+                pc = 58
             else:
-                pc = 50
-        if pc == 47:
+                pc = 61
+        if pc == 58:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (47, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_5),
+                (47, 59, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6),
                 v_actor,
-                47,
+                50,
                 tuple(v_xs),
             )
-        if pc == 48:
+        if pc == 59:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (47, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_5))
-            pc = 50
-        if pc == 50:
+                return _wait(S, (47, 61, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6))
+            pc = 61
+        if pc == 61:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                 F = None
             if v_r_2 != self.k_reform__social:
                 S[self.o_e_major__economy + v_m] = min(
@@ -7787,46 +7993,46 @@ class RiseOfTotalitarianismRules:
                 )
                 _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
             if v_r_2 == self.k_reform__nationalization:
-                pc = 51
+                pc = 62
             else:
-                pc = 56
-        if pc == 51:
+                pc = 67
+        if pc == 62:
             if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
-                return _wait(S, (47, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5))
-            pc = 56
-        if pc == 56:
+                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+            pc = 67
+        if pc == 67:
             if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5 = F[2:]
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
                 F = None
             if v_ap >= v_d and v_ap >= 0:
-                pc = 57
+                pc = 68
             else:
-                _log(S, 174, ())
-                pc = 63
-        if pc == 57:
+                _log(S, 177, ())
+                pc = 74
+        if pc == 68:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 58
+                pc = 69
             elif v_ap > v_d:
-                pc = 60
+                pc = 71
             else:
-                pc = 63
-        if pc == 58:
+                pc = 74
+        if pc == 69:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (47, 63, v_actor, v_u, v_keep, v_l_5))
-            pc = 63
-        if pc == 60:
+                return _wait(S, (47, 74, v_actor, v_u, v_keep, v_l_6))
+            pc = 74
+        if pc == 71:
             if (
                 self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
                 is SUSPEND
             ):
-                return _wait(S, (47, 63, v_actor, v_u, v_keep, v_l_5))
-            pc = 63
-        if pc == 63:
+                return _wait(S, (47, 74, v_actor, v_u, v_keep, v_l_6))
+            pc = 74
+        if pc == 74:
             if F is not None:
-                v_actor, v_u, v_keep, v_l_5 = F[2:]
+                v_actor, v_u, v_keep, v_l_6 = F[2:]
                 F = None
-            for v_l_5 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-                self.p_leader_to_pool(S, v_l_5, v_actor)
+            for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+                self.p_leader_to_pool(S, v_l_6, v_actor)
             if v_keep:
                 if not S[self.o_e_chit__established + v_u]:
                     S[self.o_e_chit__seen + v_u] = _mask([])
@@ -7835,7 +8041,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:891:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:901:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -7926,7 +8132,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1753:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
         v_l: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -8006,7 +8212,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1471:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8065,7 +8271,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1735:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8531,7 +8737,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1874:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -8562,7 +8768,7 @@ class RiseOfTotalitarianismRules:
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1846:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -8601,4 +8807,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1248 rules/rise_of_totalitarianism/rules.yaml:514:7\n1249 rules/rise_of_totalitarianism/rules.yaml:515:7\n1250 rules/rise_of_totalitarianism/rules.yaml:516:11\n1251 rules/rise_of_totalitarianism/rules.yaml:517:7\n1252 rules/rise_of_totalitarianism/rules.yaml:518:7\n1253 rules/rise_of_totalitarianism/rules.yaml:519:7\n1256 rules/rise_of_totalitarianism/rules.yaml:520:11\n1257 rules/rise_of_totalitarianism/rules.yaml:521:7\n1261 rules/rise_of_totalitarianism/rules.yaml:446:7\n1262 rules/rise_of_totalitarianism/rules.yaml:447:11\n1263 rules/rise_of_totalitarianism/rules.yaml:448:7\n1264 rules/rise_of_totalitarianism/rules.yaml:449:11\n1265 rules/rise_of_totalitarianism/rules.yaml:450:7\n1269 rules/rise_of_totalitarianism/rules.yaml:303:7\n1270 rules/rise_of_totalitarianism/rules.yaml:304:7\n1271 rules/rise_of_totalitarianism/rules.yaml:305:11\n1272 rules/rise_of_totalitarianism/rules.yaml:306:7\n1309 rules/rise_of_totalitarianism/rules.yaml:321:7\n1310 rules/rise_of_totalitarianism/rules.yaml:322:7\n1311 rules/rise_of_totalitarianism/rules.yaml:323:11\n1316 rules/rise_of_totalitarianism/rules.yaml:324:7\n1317 rules/rise_of_totalitarianism/rules.yaml:325:11\n1318 rules/rise_of_totalitarianism/rules.yaml:326:15\n1319 rules/rise_of_totalitarianism/rules.yaml:327:11\n1320 rules/rise_of_totalitarianism/rules.yaml:328:15\n1321 rules/rise_of_totalitarianism/rules.yaml:329:7\n1325 rules/rise_of_totalitarianism/rules.yaml:196:7\n1329 rules/rise_of_totalitarianism/rules.yaml:460:7\n1330 rules/rise_of_totalitarianism/rules.yaml:461:7\n1331 rules/rise_of_totalitarianism/rules.yaml:463:15\n1332 rules/rise_of_totalitarianism/rules.yaml:464:19\n1337 rules/rise_of_totalitarianism/rules.yaml:466:19\n1339 rules/rise_of_totalitarianism/rules.yaml:468:19\n1340 rules/rise_of_totalitarianism/rules.yaml:469:7\n1344 rules/rise_of_totalitarianism/rules.yaml:61:3\n1352 rules/rise_of_totalitarianism/rules.yaml:69:7\n1356 rules/rise_of_totalitarianism/rules.yaml:241:7\n1360 rules/rise_of_totalitarianism/rules.yaml:203:7\n1370 rules/rise_of_totalitarianism/rules.yaml:383:7\n1374 rules/rise_of_totalitarianism/rules.yaml:384:7\n1377 rules/rise_of_totalitarianism/rules.yaml:385:11\n1378 rules/rise_of_totalitarianism/rules.yaml:386:7\n1382 rules/rise_of_totalitarianism/rules.yaml:213:7\n1383 rules/rise_of_totalitarianism/rules.yaml:214:11\n1384 rules/rise_of_totalitarianism/rules.yaml:215:11\n1389 rules/rise_of_totalitarianism/rules.yaml:216:11\n1390 rules/rise_of_totalitarianism/rules.yaml:217:11\n1391 rules/rise_of_totalitarianism/rules.yaml:218:15\n1392 rules/rise_of_totalitarianism/rules.yaml:219:19\n1393 rules/rise_of_totalitarianism/rules.yaml:220:11\n1394 rules/rise_of_totalitarianism/rules.yaml:221:7\n1405 rules/rise_of_totalitarianism/rules.yaml:222:7\n1406 rules/rise_of_totalitarianism/rules.yaml:223:7\n1418 rules/rise_of_totalitarianism/rules.yaml:224:7\n1419 rules/rise_of_totalitarianism/rules.yaml:225:11\n1420 rules/rise_of_totalitarianism/rules.yaml:226:7\n1424 rules/rise_of_totalitarianism/rules.yaml:262:7\n1428 rules/rise_of_totalitarianism/rules.yaml:269:7\n1436 rules/rise_of_totalitarianism/rules.yaml:161:7\n1443 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1448 rules/rise_of_totalitarianism/rules.yaml:1905:7\n1449 rules/rise_of_totalitarianism/rules.yaml:1905:7\n1450 rules/rise_of_totalitarianism/rules.yaml:1905:7\n1454 rules/rise_of_totalitarianism/rules.yaml:1905:7\n1455 rules/rise_of_totalitarianism/rules.yaml:1905:7\n1461 rules/rise_of_totalitarianism/rules.yaml:1905:27\n1467 rules/rise_of_totalitarianism/rules.yaml:1905:49\n1475 rules/rise_of_totalitarianism/rules.yaml:1907:3\n1480 rules/rise_of_totalitarianism/rules.yaml:1913:7\n1481 rules/rise_of_totalitarianism/rules.yaml:1913:7\n1482 rules/rise_of_totalitarianism/rules.yaml:1913:7\n1486 rules/rise_of_totalitarianism/rules.yaml:1913:7\n1487 rules/rise_of_totalitarianism/rules.yaml:1913:7\n1491 rules/rise_of_totalitarianism/rules.yaml:1913:27\n1497 rules/rise_of_totalitarianism/rules.yaml:1913:49\n1505 rules/rise_of_totalitarianism/rules.yaml:101:7\n1506 rules/rise_of_totalitarianism/rules.yaml:102:11\n1507 rules/rise_of_totalitarianism/rules.yaml:103:7\n1508 rules/rise_of_totalitarianism/rules.yaml:104:11\n1509 rules/rise_of_totalitarianism/rules.yaml:105:7\n1513 rules/rise_of_totalitarianism/rules.yaml:135:7\n1525 rules/rise_of_totalitarianism/rules.yaml:128:7\n1551 rules/rise_of_totalitarianism/rules.yaml:371:7\n1555 rules/rise_of_totalitarianism/rules.yaml:487:7\n1571 rules/rise_of_totalitarianism/rules.yaml:488:7\n1582 rules/rise_of_totalitarianism/rules.yaml:235:7\n1589 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1590 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1591 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1592 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1593 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1594 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1595 rules/rise_of_totalitarianism/rules.yaml:1897:3\n1599 rules/rise_of_totalitarianism/rules.yaml:427:7\n1600 rules/rise_of_totalitarianism/rules.yaml:428:11\n1601 rules/rise_of_totalitarianism/rules.yaml:429:7\n1605 rules/rise_of_totalitarianism/rules.yaml:430:11\n1606 rules/rise_of_totalitarianism/rules.yaml:431:7\n1607 rules/rise_of_totalitarianism/rules.yaml:432:11\n1608 rules/rise_of_totalitarianism/rules.yaml:433:7\n1609 rules/rise_of_totalitarianism/rules.yaml:434:11\n1610 rules/rise_of_totalitarianism/rules.yaml:435:7\n1611 rules/rise_of_totalitarianism/rules.yaml:436:11\n1612 rules/rise_of_totalitarianism/rules.yaml:437:7\n1613 rules/rise_of_totalitarianism/rules.yaml:438:11\n1614 rules/rise_of_totalitarianism/rules.yaml:439:7\n1618 rules/rise_of_totalitarianism/rules.yaml:502:7\n1629 rules/rise_of_totalitarianism/rules.yaml:248:7\n1630 rules/rise_of_totalitarianism/rules.yaml:249:11\n1631 rules/rise_of_totalitarianism/rules.yaml:250:7\n1632 rules/rise_of_totalitarianism/rules.yaml:251:11\n1648 rules/rise_of_totalitarianism/rules.yaml:252:7\n1649 rules/rise_of_totalitarianism/rules.yaml:253:11\n1655 rules/rise_of_totalitarianism/rules.yaml:254:11\n1664 rules/rise_of_totalitarianism/rules.yaml:255:7\n1665 rules/rise_of_totalitarianism/rules.yaml:256:11\n1681 rules/rise_of_totalitarianism/rules.yaml:257:7\n1686 rules/rise_of_totalitarianism/rules.yaml:76:7\n1695 rules/rise_of_totalitarianism/rules.yaml:351:7\n1700 rules/rise_of_totalitarianism/rules.yaml:343:7\n1701 rules/rise_of_totalitarianism/rules.yaml:344:7\n1702 rules/rise_of_totalitarianism/rules.yaml:345:11\n1710 rules/rise_of_totalitarianism/rules.yaml:346:7\n1714 rules/rise_of_totalitarianism/rules.yaml:191:7\n1718 rules/rise_of_totalitarianism/rules.yaml:168:7\n1732 rules/rise_of_totalitarianism/rules.yaml:274:7\n1740 rules/rise_of_totalitarianism/rules.yaml:480:7\n1759 rules/rise_of_totalitarianism/rules.yaml:142:7\n1771 rules/rise_of_totalitarianism/rules.yaml:408:7\n1772 rules/rise_of_totalitarianism/rules.yaml:409:11\n1773 rules/rise_of_totalitarianism/rules.yaml:410:7\n1774 rules/rise_of_totalitarianism/rules.yaml:411:7\n1779 rules/rise_of_totalitarianism/rules.yaml:412:7\n1780 rules/rise_of_totalitarianism/rules.yaml:413:7\n1781 rules/rise_of_totalitarianism/rules.yaml:414:11\n1782 rules/rise_of_totalitarianism/rules.yaml:415:15\n1783 rules/rise_of_totalitarianism/rules.yaml:416:7\n1788 rules/rise_of_totalitarianism/rules.yaml:293:7\n1789 rules/rise_of_totalitarianism/rules.yaml:294:7\n1790 rules/rise_of_totalitarianism/rules.yaml:295:11\n1791 rules/rise_of_totalitarianism/rules.yaml:296:7\n1795 rules/rise_of_totalitarianism/rules.yaml:175:7\n1803 rules/rise_of_totalitarianism/rules.yaml:121:7\n1816 rules/rise_of_totalitarianism/rules.yaml:281:7\n1820 rules/rise_of_totalitarianism/rules.yaml:282:7\n1821 rules/rise_of_totalitarianism/rules.yaml:283:11\n1822 rules/rise_of_totalitarianism/rules.yaml:284:7\n1826 rules/rise_of_totalitarianism/rules.yaml:336:7\n1837 rules/rise_of_totalitarianism/rules.yaml:312:7\n1841 rules/rise_of_totalitarianism/rules.yaml:364:7\n1845 rules/rise_of_totalitarianism/rules.yaml:495:7\n1860 rules/rise_of_totalitarianism/rules.yaml:397:7\n1864 rules/rise_of_totalitarianism/rules.yaml:87:7\n1865 rules/rise_of_totalitarianism/rules.yaml:88:11\n1866 rules/rise_of_totalitarianism/rules.yaml:89:7\n1867 rules/rise_of_totalitarianism/rules.yaml:90:11\n1868 rules/rise_of_totalitarianism/rules.yaml:91:7\n1873 rules/rise_of_totalitarianism/rules.yaml:184:7\n1882 rules/rise_of_totalitarianism/rules.yaml:529:7\n1894 rules/rise_of_totalitarianism/rules.yaml:114:7\n1902 rules/rise_of_totalitarianism/rules.yaml:149:7\n1914 rules/rise_of_totalitarianism/rules.yaml:150:7\n1915 rules/rise_of_totalitarianism/rules.yaml:151:7\n1916 rules/rise_of_totalitarianism/rules.yaml:152:7\n1932 rules/rise_of_totalitarianism/rules.yaml:357:7\n1938 rules/rise_of_totalitarianism/rules.yaml:1874:3\n1943 rules/rise_of_totalitarianism/rules.yaml:1874:3\n1951 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1952 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1953 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1954 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1955 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1956 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1960 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1989 rules/rise_of_totalitarianism/rules.yaml:1846:3\n1993 rules/rise_of_totalitarianism/rules.yaml:540:7\n1994 rules/rise_of_totalitarianism/rules.yaml:541:7\n1999 rules/rise_of_totalitarianism/rules.yaml:542:11\n2000 rules/rise_of_totalitarianism/rules.yaml:543:11\n2005 rules/rise_of_totalitarianism/rules.yaml:1275:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1276:11\n2007 rules/rise_of_totalitarianism/rules.yaml:1277:11\n2014 rules/rise_of_totalitarianism/rules.yaml:1278:11\n2015 rules/rise_of_totalitarianism/rules.yaml:1279:11\n2017 rules/rise_of_totalitarianism/rules.yaml:1280:7\n2022 rules/rise_of_totalitarianism/rules.yaml:1281:11\n2030 rules/rise_of_totalitarianism/rules.yaml:1282:11\n2035 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2036 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2037 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2045 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2046 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2047 rules/rise_of_totalitarianism/rules.yaml:1896:1\n2058 rules/rise_of_totalitarianism/rules.yaml:1595:7\n2064 rules/rise_of_totalitarianism/rules.yaml:1596:11\n2065 rules/rise_of_totalitarianism/rules.yaml:1597:15\n2067 rules/rise_of_totalitarianism/rules.yaml:1598:11\n2068 rules/rise_of_totalitarianism/rules.yaml:1599:11\n2069 rules/rise_of_totalitarianism/rules.yaml:1600:15\n2070 rules/rise_of_totalitarianism/rules.yaml:1601:15\n2072 rules/rise_of_totalitarianism/rules.yaml:1603:15\n2073 rules/rise_of_totalitarianism/rules.yaml:1604:15\n2074 rules/rise_of_totalitarianism/rules.yaml:1605:7\n2079 rules/rise_of_totalitarianism/rules.yaml:572:7\n2080 rules/rise_of_totalitarianism/rules.yaml:573:11\n2109 rules/rise_of_totalitarianism/rules.yaml:574:11\n2110 rules/rise_of_totalitarianism/rules.yaml:575:11\n2111 rules/rise_of_totalitarianism/rules.yaml:576:11\n2112 rules/rise_of_totalitarianism/rules.yaml:577:11\n2118 rules/rise_of_totalitarianism/rules.yaml:1441:7\n2119 rules/rise_of_totalitarianism/rules.yaml:1442:11\n2121 rules/rise_of_totalitarianism/rules.yaml:1443:7\n2124 rules/rise_of_totalitarianism/rules.yaml:1444:7\n2129 rules/rise_of_totalitarianism/rules.yaml:617:7\n2130 rules/rise_of_totalitarianism/rules.yaml:618:7\n2131 rules/rise_of_totalitarianism/rules.yaml:619:7\n2136 rules/rise_of_totalitarianism/rules.yaml:620:11\n2137 rules/rise_of_totalitarianism/rules.yaml:621:11\n2142 rules/rise_of_totalitarianism/rules.yaml:627:7\n2143 rules/rise_of_totalitarianism/rules.yaml:628:11\n2144 rules/rise_of_totalitarianism/rules.yaml:629:11\n2147 rules/rise_of_totalitarianism/rules.yaml:631:11\n2152 rules/rise_of_totalitarianism/rules.yaml:604:7\n2153 rules/rise_of_totalitarianism/rules.yaml:605:11\n2154 rules/rise_of_totalitarianism/rules.yaml:606:11\n2155 rules/rise_of_totalitarianism/rules.yaml:607:11\n2157 rules/rise_of_totalitarianism/rules.yaml:608:7\n2158 rules/rise_of_totalitarianism/rules.yaml:609:11\n2159 rules/rise_of_totalitarianism/rules.yaml:610:11\n2160 rules/rise_of_totalitarianism/rules.yaml:611:11\n2165 rules/rise_of_totalitarianism/rules.yaml:1146:7\n2166 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2184 rules/rise_of_totalitarianism/rules.yaml:1148:15\n2185 rules/rise_of_totalitarianism/rules.yaml:1149:15\n2190 rules/rise_of_totalitarianism/rules.yaml:1150:15\n2191 rules/rise_of_totalitarianism/rules.yaml:1151:19\n2194 rules/rise_of_totalitarianism/rules.yaml:1152:19\n2197 rules/rise_of_totalitarianism/rules.yaml:1154:19\n2203 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2204 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2205 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2209 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2210 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2216 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2217 rules/rise_of_totalitarianism/rules.yaml:1897:3\n2222 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2223 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2224 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2228 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2229 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2233 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2234 rules/rise_of_totalitarianism/rules.yaml:1907:3\n2238 rules/rise_of_totalitarianism/flow.yaml:101:3\n2242 rules/rise_of_totalitarianism/flow.yaml:105:7\n2243 rules/rise_of_totalitarianism/flow.yaml:106:11\n2247 rules/rise_of_totalitarianism/rules.yaml:563:7\n2248 rules/rise_of_totalitarianism/rules.yaml:564:7\n2249 rules/rise_of_totalitarianism/rules.yaml:565:11\n2254 rules/rise_of_totalitarianism/rules.yaml:566:15\n2255 rules/rise_of_totalitarianism/rules.yaml:567:15\n2259 rules/rise_of_totalitarianism/rules.yaml:535:7\n2263 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2264 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2265 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2268 rules/rise_of_totalitarianism/rules.yaml:1808:11\n2269 rules/rise_of_totalitarianism/rules.yaml:1809:11\n2271 rules/rise_of_totalitarianism/rules.yaml:1810:11\n2272 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2273 rules/rise_of_totalitarianism/rules.yaml:1812:11\n2274 rules/rise_of_totalitarianism/rules.yaml:1813:11\n2277 rules/rise_of_totalitarianism/rules.yaml:1815:11\n2278 rules/rise_of_totalitarianism/rules.yaml:1816:11\n2280 rules/rise_of_totalitarianism/rules.yaml:1817:11\n2281 rules/rise_of_totalitarianism/rules.yaml:1818:11\n2282 rules/rise_of_totalitarianism/rules.yaml:1819:11\n2283 rules/rise_of_totalitarianism/rules.yaml:1820:11\n2284 rules/rise_of_totalitarianism/rules.yaml:1821:11\n2287 rules/rise_of_totalitarianism/rules.yaml:1823:11\n2292 rules/rise_of_totalitarianism/rules.yaml:1557:7\n2293 rules/rise_of_totalitarianism/rules.yaml:1558:7\n2294 rules/rise_of_totalitarianism/rules.yaml:1559:7\n2295 rules/rise_of_totalitarianism/rules.yaml:1560:7\n2300 rules/rise_of_totalitarianism/rules.yaml:1706:7\n2301 rules/rise_of_totalitarianism/rules.yaml:1707:7\n2303 rules/rise_of_totalitarianism/rules.yaml:1708:7\n2304 rules/rise_of_totalitarianism/rules.yaml:1709:7\n2305 rules/rise_of_totalitarianism/rules.yaml:1710:11\n2306 rules/rise_of_totalitarianism/rules.yaml:1711:11\n2307 rules/rise_of_totalitarianism/rules.yaml:1712:11\n2310 rules/rise_of_totalitarianism/rules.yaml:1714:11\n2311 rules/rise_of_totalitarianism/rules.yaml:1715:11\n2312 rules/rise_of_totalitarianism/rules.yaml:1716:11\n2317 rules/rise_of_totalitarianism/rules.yaml:1778:7\n2319 rules/rise_of_totalitarianism/rules.yaml:1779:7\n2320 rules/rise_of_totalitarianism/rules.yaml:1780:7\n2321 rules/rise_of_totalitarianism/rules.yaml:1781:7\n2322 rules/rise_of_totalitarianism/rules.yaml:1782:7\n2323 rules/rise_of_totalitarianism/rules.yaml:1783:11\n2324 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2325 rules/rise_of_totalitarianism/rules.yaml:1785:11\n2328 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2329 rules/rise_of_totalitarianism/rules.yaml:1788:11\n2330 rules/rise_of_totalitarianism/rules.yaml:1789:11\n2335 rules/rise_of_totalitarianism/rules.yaml:1723:7\n2336 rules/rise_of_totalitarianism/rules.yaml:1724:11\n2337 rules/rise_of_totalitarianism/rules.yaml:1725:11\n2338 rules/rise_of_totalitarianism/rules.yaml:1726:15\n2340 rules/rise_of_totalitarianism/rules.yaml:1727:15\n2342 rules/rise_of_totalitarianism/rules.yaml:1729:15\n2344 rules/rise_of_totalitarianism/rules.yaml:1730:7\n2347 rules/rise_of_totalitarianism/rules.yaml:1731:11\n2349 rules/rise_of_totalitarianism/rules.yaml:1732:11\n2353 rules/rise_of_totalitarianism/rules.yaml:915:7\n2354 rules/rise_of_totalitarianism/rules.yaml:916:11\n2355 rules/rise_of_totalitarianism/rules.yaml:917:7\n2357 rules/rise_of_totalitarianism/rules.yaml:918:7\n2358 rules/rise_of_totalitarianism/rules.yaml:919:7\n2362 rules/rise_of_totalitarianism/rules.yaml:1794:7\n2363 rules/rise_of_totalitarianism/rules.yaml:1795:11\n2368 rules/rise_of_totalitarianism/rules.yaml:777:7\n2371 rules/rise_of_totalitarianism/rules.yaml:778:7\n2372 rules/rise_of_totalitarianism/rules.yaml:779:11\n2375 rules/rise_of_totalitarianism/rules.yaml:780:7\n2376 rules/rise_of_totalitarianism/rules.yaml:781:11\n2377 rules/rise_of_totalitarianism/rules.yaml:782:11\n2378 rules/rise_of_totalitarianism/rules.yaml:783:11\n2379 rules/rise_of_totalitarianism/rules.yaml:784:7\n2380 rules/rise_of_totalitarianism/rules.yaml:785:11\n2382 rules/rise_of_totalitarianism/rules.yaml:787:11\n2387 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2388 rules/rise_of_totalitarianism/rules.yaml:1160:11\n2389 rules/rise_of_totalitarianism/rules.yaml:1161:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1162:19\n2396 rules/rise_of_totalitarianism/rules.yaml:1163:19\n2397 rules/rise_of_totalitarianism/rules.yaml:1164:19\n2398 rules/rise_of_totalitarianism/rules.yaml:1165:19\n2399 rules/rise_of_totalitarianism/rules.yaml:1166:19\n2400 rules/rise_of_totalitarianism/rules.yaml:1167:19\n2405 rules/rise_of_totalitarianism/rules.yaml:1168:23\n2408 rules/rise_of_totalitarianism/rules.yaml:1169:23\n2409 rules/rise_of_totalitarianism/rules.yaml:1170:19\n2415 rules/rise_of_totalitarianism/rules.yaml:1614:7\n2418 rules/rise_of_totalitarianism/rules.yaml:1615:11\n2419 rules/rise_of_totalitarianism/rules.yaml:1616:11\n2420 rules/rise_of_totalitarianism/rules.yaml:1617:7\n2421 rules/rise_of_totalitarianism/rules.yaml:1618:7\n2422 rules/rise_of_totalitarianism/rules.yaml:1619:7\n2426 rules/rise_of_totalitarianism/flow.yaml:6:3\n2430 rules/rise_of_totalitarianism/flow.yaml:10:7\n2431 rules/rise_of_totalitarianism/flow.yaml:11:11\n2434 rules/rise_of_totalitarianism/flow.yaml:12:7\n2435 rules/rise_of_totalitarianism/flow.yaml:13:7\n2439 rules/rise_of_totalitarianism/rules.yaml:548:7\n2440 rules/rise_of_totalitarianism/rules.yaml:549:7\n2441 rules/rise_of_totalitarianism/rules.yaml:550:7\n2442 rules/rise_of_totalitarianism/rules.yaml:551:11\n2443 rules/rise_of_totalitarianism/rules.yaml:552:15\n2445 rules/rise_of_totalitarianism/rules.yaml:554:15\n2446 rules/rise_of_totalitarianism/rules.yaml:555:7\n2447 rules/rise_of_totalitarianism/rules.yaml:556:7\n2448 rules/rise_of_totalitarianism/rules.yaml:557:11\n2452 rules/rise_of_totalitarianism/rules.yaml:936:7\n2453 rules/rise_of_totalitarianism/rules.yaml:937:7\n2457 rules/rise_of_totalitarianism/rules.yaml:938:11\n2458 rules/rise_of_totalitarianism/rules.yaml:939:11\n2459 rules/rise_of_totalitarianism/rules.yaml:940:11\n2462 rules/rise_of_totalitarianism/rules.yaml:941:11\n2468 rules/rise_of_totalitarianism/rules.yaml:1287:7\n2469 rules/rise_of_totalitarianism/rules.yaml:1288:7\n2470 rules/rise_of_totalitarianism/rules.yaml:1289:11\n2471 rules/rise_of_totalitarianism/rules.yaml:1290:11\n2472 rules/rise_of_totalitarianism/rules.yaml:1291:11\n2473 rules/rise_of_totalitarianism/rules.yaml:1292:15\n2474 rules/rise_of_totalitarianism/rules.yaml:1293:7\n2475 rules/rise_of_totalitarianism/rules.yaml:1294:11\n2478 rules/rise_of_totalitarianism/rules.yaml:1295:15\n2479 rules/rise_of_totalitarianism/rules.yaml:1296:7\n2480 rules/rise_of_totalitarianism/rules.yaml:1297:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1298:11\n2482 rules/rise_of_totalitarianism/rules.yaml:1299:7\n2487 rules/rise_of_totalitarianism/rules.yaml:1304:7\n2488 rules/rise_of_totalitarianism/rules.yaml:1305:7\n2489 rules/rise_of_totalitarianism/rules.yaml:1306:7\n2490 rules/rise_of_totalitarianism/rules.yaml:1307:11\n2491 rules/rise_of_totalitarianism/rules.yaml:1308:11\n2497 rules/rise_of_totalitarianism/rules.yaml:1309:15\n2511 rules/rise_of_totalitarianism/rules.yaml:1310:15\n2512 rules/rise_of_totalitarianism/rules.yaml:1311:15\n2514 rules/rise_of_totalitarianism/rules.yaml:1312:7\n2515 rules/rise_of_totalitarianism/rules.yaml:1313:7\n2516 rules/rise_of_totalitarianism/rules.yaml:1314:7\n2517 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2518 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2523 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2524 rules/rise_of_totalitarianism/rules.yaml:1486:11\n2529 rules/rise_of_totalitarianism/rules.yaml:1487:11\n2530 rules/rise_of_totalitarianism/rules.yaml:1488:11\n2531 rules/rise_of_totalitarianism/rules.yaml:1489:15\n2534 rules/rise_of_totalitarianism/rules.yaml:1491:15\n2537 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2561 rules/rise_of_totalitarianism/rules.yaml:877:7\n2562 rules/rise_of_totalitarianism/rules.yaml:878:7\n2567 rules/rise_of_totalitarianism/rules.yaml:879:11\n2580 rules/rise_of_totalitarianism/rules.yaml:880:11\n2581 rules/rise_of_totalitarianism/rules.yaml:881:15\n2583 rules/rise_of_totalitarianism/rules.yaml:883:15\n2584 rules/rise_of_totalitarianism/rules.yaml:884:15\n2585 rules/rise_of_totalitarianism/rules.yaml:885:19\n2587 rules/rise_of_totalitarianism/rules.yaml:887:19\n2588 rules/rise_of_totalitarianism/rules.yaml:888:19\n2589 rules/rise_of_totalitarianism/rules.yaml:889:19\n2594 rules/rise_of_totalitarianism/rules.yaml:740:7\n2595 rules/rise_of_totalitarianism/rules.yaml:742:15\n2596 rules/rise_of_totalitarianism/rules.yaml:743:15\n2598 rules/rise_of_totalitarianism/rules.yaml:745:15\n2599 rules/rise_of_totalitarianism/rules.yaml:746:15\n2600 rules/rise_of_totalitarianism/rules.yaml:748:19\n2603 rules/rise_of_totalitarianism/rules.yaml:751:15\n2605 rules/rise_of_totalitarianism/rules.yaml:753:15\n2606 rules/rise_of_totalitarianism/rules.yaml:754:19\n2607 rules/rise_of_totalitarianism/rules.yaml:755:15\n2609 rules/rise_of_totalitarianism/rules.yaml:758:15\n2610 rules/rise_of_totalitarianism/rules.yaml:760:15\n2611 rules/rise_of_totalitarianism/rules.yaml:761:19\n2612 rules/rise_of_totalitarianism/rules.yaml:762:15\n2613 rules/rise_of_totalitarianism/rules.yaml:763:19\n2614 rules/rise_of_totalitarianism/rules.yaml:764:19\n2615 rules/rise_of_totalitarianism/rules.yaml:765:19\n2617 rules/rise_of_totalitarianism/rules.yaml:767:15\n2618 rules/rise_of_totalitarianism/rules.yaml:769:15\n2619 rules/rise_of_totalitarianism/rules.yaml:770:15\n2620 rules/rise_of_totalitarianism/rules.yaml:771:19\n2624 rules/rise_of_totalitarianism/rules.yaml:1365:7\n2625 rules/rise_of_totalitarianism/rules.yaml:1366:11\n2626 rules/rise_of_totalitarianism/rules.yaml:1367:15\n2632 rules/rise_of_totalitarianism/rules.yaml:965:7\n2633 rules/rise_of_totalitarianism/rules.yaml:966:7\n2634 rules/rise_of_totalitarianism/rules.yaml:967:7\n2639 rules/rise_of_totalitarianism/rules.yaml:968:11\n2658 rules/rise_of_totalitarianism/rules.yaml:969:11\n2659 rules/rise_of_totalitarianism/rules.yaml:970:15\n2661 rules/rise_of_totalitarianism/rules.yaml:972:15\n2662 rules/rise_of_totalitarianism/rules.yaml:973:15\n2663 rules/rise_of_totalitarianism/rules.yaml:974:19\n2665 rules/rise_of_totalitarianism/rules.yaml:976:19\n2670 rules/rise_of_totalitarianism/rules.yaml:977:19\n2671 rules/rise_of_totalitarianism/rules.yaml:978:7\n2676 rules/rise_of_totalitarianism/rules.yaml:671:7\n2677 rules/rise_of_totalitarianism/rules.yaml:673:15\n2678 rules/rise_of_totalitarianism/rules.yaml:674:15\n2683 rules/rise_of_totalitarianism/rules.yaml:675:19\n2689 rules/rise_of_totalitarianism/rules.yaml:676:19\n2690 rules/rise_of_totalitarianism/rules.yaml:677:19\n2691 rules/rise_of_totalitarianism/rules.yaml:678:19\n2693 rules/rise_of_totalitarianism/rules.yaml:680:15\n2694 rules/rise_of_totalitarianism/rules.yaml:681:15\n2695 rules/rise_of_totalitarianism/rules.yaml:682:15\n2697 rules/rise_of_totalitarianism/rules.yaml:685:15\n2699 rules/rise_of_totalitarianism/rules.yaml:688:15\n2700 rules/rise_of_totalitarianism/rules.yaml:689:19\n2705 rules/rise_of_totalitarianism/rules.yaml:692:15\n2706 rules/rise_of_totalitarianism/rules.yaml:693:19\n2711 rules/rise_of_totalitarianism/rules.yaml:696:15\n2715 rules/rise_of_totalitarianism/rules.yaml:697:19\n2716 rules/rise_of_totalitarianism/rules.yaml:698:23\n2721 rules/rise_of_totalitarianism/rules.yaml:703:15\n2726 rules/rise_of_totalitarianism/rules.yaml:1350:7\n2727 rules/rise_of_totalitarianism/rules.yaml:1351:11\n2728 rules/rise_of_totalitarianism/rules.yaml:1352:7\n2729 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2730 rules/rise_of_totalitarianism/rules.yaml:1354:11\n2733 rules/rise_of_totalitarianism/rules.yaml:1356:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2735 rules/rise_of_totalitarianism/rules.yaml:1358:11\n2736 rules/rise_of_totalitarianism/rules.yaml:1359:15\n2749 rules/rise_of_totalitarianism/rules.yaml:1532:7\n2750 rules/rise_of_totalitarianism/rules.yaml:1533:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1534:11\n2752 rules/rise_of_totalitarianism/rules.yaml:1535:15\n2753 rules/rise_of_totalitarianism/rules.yaml:1536:15\n2756 rules/rise_of_totalitarianism/rules.yaml:1538:7\n2757 rules/rise_of_totalitarianism/rules.yaml:1539:11\n2766 rules/rise_of_totalitarianism/rules.yaml:1540:15\n2767 rules/rise_of_totalitarianism/rules.yaml:1541:15\n2768 rules/rise_of_totalitarianism/rules.yaml:1542:15\n2769 rules/rise_of_totalitarianism/rules.yaml:1543:19\n2770 rules/rise_of_totalitarianism/rules.yaml:1544:23\n2772 rules/rise_of_totalitarianism/rules.yaml:1546:23\n2773 rules/rise_of_totalitarianism/rules.yaml:1547:15\n2774 rules/rise_of_totalitarianism/rules.yaml:1548:15\n2781 rules/rise_of_totalitarianism/rules.yaml:1387:7\n2782 rules/rise_of_totalitarianism/rules.yaml:1389:15\n2783 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2788 rules/rise_of_totalitarianism/rules.yaml:1391:19\n2797 rules/rise_of_totalitarianism/rules.yaml:1392:19\n2798 rules/rise_of_totalitarianism/rules.yaml:1393:19\n2800 rules/rise_of_totalitarianism/rules.yaml:1395:15\n2801 rules/rise_of_totalitarianism/rules.yaml:1396:15\n2802 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2804 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2806 rules/rise_of_totalitarianism/rules.yaml:1403:15\n2807 rules/rise_of_totalitarianism/rules.yaml:1404:19\n2820 rules/rise_of_totalitarianism/rules.yaml:1407:15\n2821 rules/rise_of_totalitarianism/rules.yaml:1408:19\n2834 rules/rise_of_totalitarianism/rules.yaml:1411:15\n2835 rules/rise_of_totalitarianism/rules.yaml:1412:19\n2837 rules/rise_of_totalitarianism/rules.yaml:1414:15\n2842 rules/rise_of_totalitarianism/rules.yaml:1116:7\n2843 rules/rise_of_totalitarianism/rules.yaml:1117:7\n2844 rules/rise_of_totalitarianism/rules.yaml:1118:11\n2845 rules/rise_of_totalitarianism/rules.yaml:1119:15\n2846 rules/rise_of_totalitarianism/rules.yaml:1120:11\n2847 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2848 rules/rise_of_totalitarianism/rules.yaml:1122:11\n2849 rules/rise_of_totalitarianism/rules.yaml:1123:11\n2856 rules/rise_of_totalitarianism/rules.yaml:1124:11\n2857 rules/rise_of_totalitarianism/rules.yaml:1125:11\n2862 rules/rise_of_totalitarianism/rules.yaml:1126:11\n2863 rules/rise_of_totalitarianism/rules.yaml:1127:15\n2866 rules/rise_of_totalitarianism/rules.yaml:1128:15\n2868 rules/rise_of_totalitarianism/rules.yaml:1132:15\n2869 rules/rise_of_totalitarianism/rules.yaml:1133:19\n2873 rules/rise_of_totalitarianism/rules.yaml:1135:15\n2874 rules/rise_of_totalitarianism/rules.yaml:1136:19\n2879 rules/rise_of_totalitarianism/rules.yaml:1137:23\n2880 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2881 rules/rise_of_totalitarianism/rules.yaml:1139:11\n2886 rules/rise_of_totalitarianism/rules.yaml:1424:7\n2902 rules/rise_of_totalitarianism/rules.yaml:1425:7\n2903 rules/rise_of_totalitarianism/rules.yaml:1426:11\n2904 rules/rise_of_totalitarianism/rules.yaml:1427:11\n2905 rules/rise_of_totalitarianism/rules.yaml:1428:15\n2916 rules/rise_of_totalitarianism/rules.yaml:1429:15\n2918 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2919 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2920 rules/rise_of_totalitarianism/rules.yaml:1432:15\n2921 rules/rise_of_totalitarianism/rules.yaml:1433:15\n2929 rules/rise_of_totalitarianism/rules.yaml:1434:15\n2930 rules/rise_of_totalitarianism/rules.yaml:1435:15\n2935 rules/rise_of_totalitarianism/rules.yaml:582:7\n2936 rules/rise_of_totalitarianism/rules.yaml:583:7\n2941 rules/rise_of_totalitarianism/rules.yaml:584:11\n2948 rules/rise_of_totalitarianism/rules.yaml:585:11\n2963 rules/rise_of_totalitarianism/rules.yaml:586:7\n2964 rules/rise_of_totalitarianism/rules.yaml:587:11\n2965 rules/rise_of_totalitarianism/rules.yaml:588:7\n2966 rules/rise_of_totalitarianism/rules.yaml:589:11\n2976 rules/rise_of_totalitarianism/rules.yaml:590:11\n2977 rules/rise_of_totalitarianism/rules.yaml:591:11\n2978 rules/rise_of_totalitarianism/rules.yaml:592:7\n2979 rules/rise_of_totalitarianism/rules.yaml:593:7\n2980 rules/rise_of_totalitarianism/rules.yaml:594:11\n2984 rules/rise_of_totalitarianism/rules.yaml:595:7\n2989 rules/rise_of_totalitarianism/rules.yaml:637:7\n2990 rules/rise_of_totalitarianism/rules.yaml:638:7\n2994 rules/rise_of_totalitarianism/rules.yaml:639:11\n2995 rules/rise_of_totalitarianism/rules.yaml:640:7\n2996 rules/rise_of_totalitarianism/rules.yaml:641:11\n2998 rules/rise_of_totalitarianism/rules.yaml:644:11\n3003 rules/rise_of_totalitarianism/rules.yaml:1330:7\n3004 rules/rise_of_totalitarianism/rules.yaml:1331:11\n3005 rules/rise_of_totalitarianism/rules.yaml:1332:11\n3006 rules/rise_of_totalitarianism/rules.yaml:1334:7\n3009 rules/rise_of_totalitarianism/rules.yaml:1337:11\n3010 rules/rise_of_totalitarianism/rules.yaml:1338:11\n3011 rules/rise_of_totalitarianism/rules.yaml:1339:11\n3012 rules/rise_of_totalitarianism/rules.yaml:1340:11\n3013 rules/rise_of_totalitarianism/rules.yaml:1342:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3020 rules/rise_of_totalitarianism/rules.yaml:794:7\n3023 rules/rise_of_totalitarianism/rules.yaml:797:11\n3024 rules/rise_of_totalitarianism/rules.yaml:798:11\n3025 rules/rise_of_totalitarianism/rules.yaml:799:11\n3026 rules/rise_of_totalitarianism/rules.yaml:801:11\n3027 rules/rise_of_totalitarianism/rules.yaml:802:15\n3031 rules/rise_of_totalitarianism/rules.yaml:804:11\n3032 rules/rise_of_totalitarianism/rules.yaml:805:15\n3036 rules/rise_of_totalitarianism/rules.yaml:807:11\n3037 rules/rise_of_totalitarianism/rules.yaml:808:15\n3038 rules/rise_of_totalitarianism/rules.yaml:809:15\n3042 rules/rise_of_totalitarianism/rules.yaml:810:15\n3046 rules/rise_of_totalitarianism/rules.yaml:1629:7\n3047 rules/rise_of_totalitarianism/rules.yaml:1630:7\n3048 rules/rise_of_totalitarianism/rules.yaml:1631:7\n3051 rules/rise_of_totalitarianism/rules.yaml:1634:11\n3052 rules/rise_of_totalitarianism/rules.yaml:1635:11\n3053 rules/rise_of_totalitarianism/rules.yaml:1636:15\n3054 rules/rise_of_totalitarianism/rules.yaml:1637:15\n3055 rules/rise_of_totalitarianism/rules.yaml:1639:11\n3056 rules/rise_of_totalitarianism/rules.yaml:1640:11\n3060 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3061 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3062 rules/rise_of_totalitarianism/rules.yaml:1241:7\n3063 rules/rise_of_totalitarianism/rules.yaml:1242:7\n3064 rules/rise_of_totalitarianism/rules.yaml:1243:11\n3065 rules/rise_of_totalitarianism/rules.yaml:1244:11\n3069 rules/rise_of_totalitarianism/rules.yaml:925:7\n3073 rules/rise_of_totalitarianism/rules.yaml:926:7\n3074 rules/rise_of_totalitarianism/rules.yaml:927:7\n3075 rules/rise_of_totalitarianism/rules.yaml:928:11\n3076 rules/rise_of_totalitarianism/rules.yaml:929:7\n3077 rules/rise_of_totalitarianism/rules.yaml:930:7\n3081 rules/rise_of_totalitarianism/rules.yaml:653:7\n3085 rules/rise_of_totalitarianism/rules.yaml:654:11\n3086 rules/rise_of_totalitarianism/rules.yaml:655:7\n3087 rules/rise_of_totalitarianism/rules.yaml:656:7\n3094 rules/rise_of_totalitarianism/rules.yaml:657:11\n3095 rules/rise_of_totalitarianism/rules.yaml:658:7\n3096 rules/rise_of_totalitarianism/rules.yaml:659:11\n3098 rules/rise_of_totalitarianism/rules.yaml:662:11\n3099 rules/rise_of_totalitarianism/rules.yaml:663:11\n3100 rules/rise_of_totalitarianism/rules.yaml:664:11\n3104 rules/rise_of_totalitarianism/rules.yaml:947:7\n3105 rules/rise_of_totalitarianism/rules.yaml:948:11\n3106 rules/rise_of_totalitarianism/rules.yaml:949:11\n3107 rules/rise_of_totalitarianism/rules.yaml:950:15\n3120 rules/rise_of_totalitarianism/rules.yaml:953:11\n3121 rules/rise_of_totalitarianism/rules.yaml:954:11\n3127 rules/rise_of_totalitarianism/rules.yaml:957:11\n3128 rules/rise_of_totalitarianism/rules.yaml:958:11\n3133 rules/rise_of_totalitarianism/rules.yaml:1502:7\n3134 rules/rise_of_totalitarianism/rules.yaml:1503:7\n3135 rules/rise_of_totalitarianism/rules.yaml:1504:7\n3136 rules/rise_of_totalitarianism/rules.yaml:1505:11\n3137 rules/rise_of_totalitarianism/rules.yaml:1506:7\n3138 rules/rise_of_totalitarianism/rules.yaml:1507:11\n3139 rules/rise_of_totalitarianism/rules.yaml:1508:11\n3141 rules/rise_of_totalitarianism/rules.yaml:1511:11\n3142 rules/rise_of_totalitarianism/rules.yaml:1512:11\n3143 rules/rise_of_totalitarianism/rules.yaml:1513:11\n3144 rules/rise_of_totalitarianism/rules.yaml:1514:11\n3145 rules/rise_of_totalitarianism/rules.yaml:1515:15\n3146 rules/rise_of_totalitarianism/rules.yaml:1516:19\n3147 rules/rise_of_totalitarianism/rules.yaml:1517:15\n3148 rules/rise_of_totalitarianism/rules.yaml:1518:11\n3149 rules/rise_of_totalitarianism/rules.yaml:1519:11\n3150 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3151 rules/rise_of_totalitarianism/rules.yaml:1522:15\n3155 rules/rise_of_totalitarianism/rules.yaml:1832:7\n3164 rules/rise_of_totalitarianism/rules.yaml:1833:7\n3175 rules/rise_of_totalitarianism/rules.yaml:1834:11\n3176 rules/rise_of_totalitarianism/rules.yaml:1835:11\n3177 rules/rise_of_totalitarianism/rules.yaml:1836:15\n3178 rules/rise_of_totalitarianism/rules.yaml:1837:15\n3179 rules/rise_of_totalitarianism/rules.yaml:1838:19\n3180 rules/rise_of_totalitarianism/rules.yaml:1839:23\n3181 rules/rise_of_totalitarianism/rules.yaml:1840:27\n3182 rules/rise_of_totalitarianism/rules.yaml:1841:27\n3183 rules/rise_of_totalitarianism/rules.yaml:1843:15\n3219 rules/rise_of_totalitarianism/rules.yaml:1175:7\n3220 rules/rise_of_totalitarianism/rules.yaml:1176:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1177:11\n3239 rules/rise_of_totalitarianism/rules.yaml:1178:15\n3243 rules/rise_of_totalitarianism/rules.yaml:1179:15\n3244 rules/rise_of_totalitarianism/rules.yaml:1180:15\n3251 rules/rise_of_totalitarianism/rules.yaml:1181:15\n3252 rules/rise_of_totalitarianism/rules.yaml:1182:15\n3257 rules/rise_of_totalitarianism/rules.yaml:1184:15\n3258 rules/rise_of_totalitarianism/rules.yaml:1185:19\n3259 rules/rise_of_totalitarianism/rules.yaml:1186:19\n3260 rules/rise_of_totalitarianism/rules.yaml:1187:23\n3261 rules/rise_of_totalitarianism/rules.yaml:1188:19\n3262 rules/rise_of_totalitarianism/rules.yaml:1189:23\n3263 rules/rise_of_totalitarianism/rules.yaml:1190:23\n3270 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3271 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3274 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3275 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3276 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3277 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3278 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3279 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3286 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3287 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3288 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3289 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3295 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3296 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3298 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3299 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3300 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3302 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3303 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3304 rules/rise_of_totalitarianism/rules.yaml:1874:3\n3311 rules/rise_of_totalitarianism/rules.yaml:1198:7\n3312 rules/rise_of_totalitarianism/rules.yaml:1199:11\n3318 rules/rise_of_totalitarianism/rules.yaml:1200:11\n3319 rules/rise_of_totalitarianism/rules.yaml:1201:15\n3323 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3330 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3331 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3337 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3338 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3339 rules/rise_of_totalitarianism/rules.yaml:1207:19\n3349 rules/rise_of_totalitarianism/rules.yaml:1210:19\n3350 rules/rise_of_totalitarianism/rules.yaml:1211:19\n3353 rules/rise_of_totalitarianism/rules.yaml:1215:23\n3357 rules/rise_of_totalitarianism/rules.yaml:1216:27\n3370 rules/rise_of_totalitarianism/rules.yaml:1217:23\n3371 rules/rise_of_totalitarianism/rules.yaml:1218:23\n3372 rules/rise_of_totalitarianism/rules.yaml:1219:23\n3373 rules/rise_of_totalitarianism/rules.yaml:1220:27\n3374 rules/rise_of_totalitarianism/rules.yaml:1221:23\n3375 rules/rise_of_totalitarianism/rules.yaml:1222:23\n3376 rules/rise_of_totalitarianism/rules.yaml:1223:23\n3377 rules/rise_of_totalitarianism/rules.yaml:1224:27\n3378 rules/rise_of_totalitarianism/rules.yaml:1225:27\n3387 rules/rise_of_totalitarianism/rules.yaml:1226:27\n3391 rules/rise_of_totalitarianism/rules.yaml:1227:27\n3392 rules/rise_of_totalitarianism/rules.yaml:1229:27\n3393 rules/rise_of_totalitarianism/rules.yaml:1230:27\n3394 rules/rise_of_totalitarianism/rules.yaml:1231:31\n3397 rules/rise_of_totalitarianism/rules.yaml:1232:27\n3400 rules/rise_of_totalitarianism/rules.yaml:1233:27\n3401 rules/rise_of_totalitarianism/rules.yaml:1234:23\n3406 rules/rise_of_totalitarianism/rules.yaml:1249:7\n3407 rules/rise_of_totalitarianism/rules.yaml:1250:11\n3408 rules/rise_of_totalitarianism/rules.yaml:1251:15\n3409 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3410 rules/rise_of_totalitarianism/rules.yaml:1253:15\n3411 rules/rise_of_totalitarianism/rules.yaml:1254:15\n3412 rules/rise_of_totalitarianism/rules.yaml:1255:15\n3423 rules/rise_of_totalitarianism/rules.yaml:1256:15\n3424 rules/rise_of_totalitarianism/rules.yaml:1257:19\n3432 rules/rise_of_totalitarianism/rules.yaml:1258:19\n3433 rules/rise_of_totalitarianism/rules.yaml:1259:19\n3434 rules/rise_of_totalitarianism/rules.yaml:1260:19\n3439 rules/rise_of_totalitarianism/rules.yaml:1261:23\n3442 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3443 rules/rise_of_totalitarianism/rules.yaml:1264:15\n3455 rules/rise_of_totalitarianism/rules.yaml:1265:15\n3460 rules/rise_of_totalitarianism/rules.yaml:1267:15\n3461 rules/rise_of_totalitarianism/rules.yaml:1268:15\n3467 rules/rise_of_totalitarianism/rules.yaml:1269:19\n3468 rules/rise_of_totalitarianism/rules.yaml:1270:11\n3475 rules/rise_of_totalitarianism/rules.yaml:1570:7\n3476 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3477 rules/rise_of_totalitarianism/rules.yaml:1572:7\n3478 rules/rise_of_totalitarianism/rules.yaml:1573:11\n3479 rules/rise_of_totalitarianism/rules.yaml:1574:11\n3480 rules/rise_of_totalitarianism/rules.yaml:1575:15\n3481 rules/rise_of_totalitarianism/rules.yaml:1576:15\n3482 rules/rise_of_totalitarianism/rules.yaml:1577:7\n3498 rules/rise_of_totalitarianism/rules.yaml:1578:7\n3504 rules/rise_of_totalitarianism/rules.yaml:1579:7\n3505 rules/rise_of_totalitarianism/rules.yaml:1580:11\n3506 rules/rise_of_totalitarianism/rules.yaml:1581:11\n3507 rules/rise_of_totalitarianism/rules.yaml:1582:15\n3508 rules/rise_of_totalitarianism/rules.yaml:1583:15\n3513 rules/rise_of_totalitarianism/rules.yaml:844:7\n3514 rules/rise_of_totalitarianism/rules.yaml:845:7\n3519 rules/rise_of_totalitarianism/rules.yaml:846:11\n3528 rules/rise_of_totalitarianism/rules.yaml:847:11\n3529 rules/rise_of_totalitarianism/rules.yaml:848:15\n3531 rules/rise_of_totalitarianism/rules.yaml:850:15\n3532 rules/rise_of_totalitarianism/rules.yaml:851:15\n3533 rules/rise_of_totalitarianism/rules.yaml:852:19\n3535 rules/rise_of_totalitarianism/rules.yaml:854:19\n3536 rules/rise_of_totalitarianism/rules.yaml:855:19\n3544 rules/rise_of_totalitarianism/rules.yaml:856:19\n3546 rules/rise_of_totalitarianism/rules.yaml:857:19\n3547 rules/rise_of_totalitarianism/rules.yaml:858:19\n3548 rules/rise_of_totalitarianism/rules.yaml:859:19\n3549 rules/rise_of_totalitarianism/rules.yaml:860:19\n3557 rules/rise_of_totalitarianism/rules.yaml:861:19\n3558 rules/rise_of_totalitarianism/rules.yaml:862:19\n3559 rules/rise_of_totalitarianism/rules.yaml:863:19\n3564 rules/rise_of_totalitarianism/rules.yaml:864:19\n3565 rules/rise_of_totalitarianism/rules.yaml:865:23\n3566 rules/rise_of_totalitarianism/rules.yaml:866:19\n3567 rules/rise_of_totalitarianism/rules.yaml:867:19\n3568 rules/rise_of_totalitarianism/rules.yaml:868:19\n3569 rules/rise_of_totalitarianism/rules.yaml:870:19\n3570 rules/rise_of_totalitarianism/rules.yaml:871:7\n3574 rules/rise_of_totalitarianism/rules.yaml:811:3\n3575 rules/rise_of_totalitarianism/rules.yaml:1893:14\n3580 rules/rise_of_totalitarianism/rules.yaml:815:7\n3581 rules/rise_of_totalitarianism/rules.yaml:816:11\n3582 rules/rise_of_totalitarianism/rules.yaml:817:7\n3587 rules/rise_of_totalitarianism/rules.yaml:818:7\n3590 rules/rise_of_totalitarianism/rules.yaml:820:11\n3591 rules/rise_of_totalitarianism/rules.yaml:821:7\n3592 rules/rise_of_totalitarianism/rules.yaml:822:7\n3593 rules/rise_of_totalitarianism/rules.yaml:823:11\n3594 rules/rise_of_totalitarianism/rules.yaml:824:15\n3602 rules/rise_of_totalitarianism/rules.yaml:826:15\n3609 rules/rise_of_totalitarianism/rules.yaml:828:7\n3610 rules/rise_of_totalitarianism/rules.yaml:829:11\n3611 rules/rise_of_totalitarianism/rules.yaml:830:15\n3612 rules/rise_of_totalitarianism/rules.yaml:831:7\n3613 rules/rise_of_totalitarianism/rules.yaml:832:7\n3614 rules/rise_of_totalitarianism/rules.yaml:833:11\n3615 rules/rise_of_totalitarianism/rules.yaml:834:11\n3616 rules/rise_of_totalitarianism/rules.yaml:835:15\n3617 rules/rise_of_totalitarianism/rules.yaml:836:11\n3618 rules/rise_of_totalitarianism/rules.yaml:838:11\n3623 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3624 rules/rise_of_totalitarianism/rules.yaml:1377:11\n3625 rules/rise_of_totalitarianism/rules.yaml:1379:7\n3626 rules/rise_of_totalitarianism/rules.yaml:1380:7\n3627 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3631 rules/rise_of_totalitarianism/rules.yaml:724:7\n3632 rules/rise_of_totalitarianism/rules.yaml:725:7\n3633 rules/rise_of_totalitarianism/rules.yaml:727:7\n3634 rules/rise_of_totalitarianism/rules.yaml:728:11\n3635 rules/rise_of_totalitarianism/rules.yaml:729:11\n3636 rules/rise_of_totalitarianism/rules.yaml:730:15\n3637 rules/rise_of_totalitarianism/rules.yaml:731:15\n3638 rules/rise_of_totalitarianism/rules.yaml:732:15\n3639 rules/rise_of_totalitarianism/rules.yaml:734:7\n3643 rules/rise_of_totalitarianism/rules.yaml:1653:7\n3644 rules/rise_of_totalitarianism/rules.yaml:1654:7\n3645 rules/rise_of_totalitarianism/rules.yaml:1655:7\n3656 rules/rise_of_totalitarianism/rules.yaml:1656:7\n3668 rules/rise_of_totalitarianism/rules.yaml:1657:7\n3669 rules/rise_of_totalitarianism/rules.yaml:1658:7\n3670 rules/rise_of_totalitarianism/rules.yaml:1659:7\n3671 rules/rise_of_totalitarianism/rules.yaml:1660:11\n3672 rules/rise_of_totalitarianism/rules.yaml:1661:11\n3673 rules/rise_of_totalitarianism/rules.yaml:1662:15\n3674 rules/rise_of_totalitarianism/rules.yaml:1663:7\n3675 rules/rise_of_totalitarianism/rules.yaml:1664:7\n3678 rules/rise_of_totalitarianism/rules.yaml:1667:11\n3679 rules/rise_of_totalitarianism/rules.yaml:1669:11\n3680 rules/rise_of_totalitarianism/rules.yaml:1670:15\n3681 rules/rise_of_totalitarianism/rules.yaml:1671:19\n3682 rules/rise_of_totalitarianism/rules.yaml:1673:19\n3683 rules/rise_of_totalitarianism/rules.yaml:1674:23\n3684 rules/rise_of_totalitarianism/rules.yaml:1675:23\n3686 rules/rise_of_totalitarianism/rules.yaml:1678:19\n3689 rules/rise_of_totalitarianism/rules.yaml:1679:19\n3690 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3691 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3692 rules/rise_of_totalitarianism/rules.yaml:1682:11\n3693 rules/rise_of_totalitarianism/rules.yaml:1683:11\n3694 rules/rise_of_totalitarianism/rules.yaml:1684:15\n3695 rules/rise_of_totalitarianism/rules.yaml:1685:15\n3696 rules/rise_of_totalitarianism/rules.yaml:1686:15\n3697 rules/rise_of_totalitarianism/rules.yaml:1687:15\n3698 rules/rise_of_totalitarianism/rules.yaml:1688:19\n3699 rules/rise_of_totalitarianism/rules.yaml:1689:19\n3700 rules/rise_of_totalitarianism/rules.yaml:1690:19\n3701 rules/rise_of_totalitarianism/rules.yaml:1691:23\n3702 rules/rise_of_totalitarianism/rules.yaml:1692:23\n3703 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3704 rules/rise_of_totalitarianism/rules.yaml:1695:19\n3709 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3710 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3711 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3712 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3713 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3714 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3715 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3716 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3723 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3724 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3725 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3726 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3752 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3753 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3755 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3756 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3757 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3759 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3760 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3761 rules/rise_of_totalitarianism/rules.yaml:1846:3\n3765 rules/rise_of_totalitarianism/rules.yaml:1473:7\n3766 rules/rise_of_totalitarianism/rules.yaml:1474:7\n3767 rules/rise_of_totalitarianism/rules.yaml:1475:11\n3768 rules/rise_of_totalitarianism/rules.yaml:1476:11\n3772 rules/rise_of_totalitarianism/rules.yaml:712:7\n3773 rules/rise_of_totalitarianism/rules.yaml:713:7\n3774 rules/rise_of_totalitarianism/rules.yaml:714:11\n3775 rules/rise_of_totalitarianism/rules.yaml:715:11\n3776 rules/rise_of_totalitarianism/rules.yaml:716:15\n3777 rules/rise_of_totalitarianism/rules.yaml:717:15\n3781 rules/rise_of_totalitarianism/rules.yaml:979:3\n3782 rules/rise_of_totalitarianism/rules.yaml:1873:14\n3783 rules/rise_of_totalitarianism/rules.yaml:1894:14\n3788 rules/rise_of_totalitarianism/rules.yaml:984:7\n3789 rules/rise_of_totalitarianism/rules.yaml:985:7\n3790 rules/rise_of_totalitarianism/rules.yaml:986:7\n3791 rules/rise_of_totalitarianism/rules.yaml:987:7\n3792 rules/rise_of_totalitarianism/rules.yaml:988:7\n3793 rules/rise_of_totalitarianism/rules.yaml:989:7\n3796 rules/rise_of_totalitarianism/rules.yaml:990:11\n3797 rules/rise_of_totalitarianism/rules.yaml:991:15\n3798 rules/rise_of_totalitarianism/rules.yaml:992:15\n3804 rules/rise_of_totalitarianism/rules.yaml:993:15\n3805 rules/rise_of_totalitarianism/rules.yaml:994:15\n3806 rules/rise_of_totalitarianism/rules.yaml:996:15\n3807 rules/rise_of_totalitarianism/rules.yaml:997:19\n3808 rules/rise_of_totalitarianism/rules.yaml:998:23\n3810 rules/rise_of_totalitarianism/rules.yaml:1000:23\n3811 rules/rise_of_totalitarianism/rules.yaml:1001:23\n3812 rules/rise_of_totalitarianism/rules.yaml:1002:23\n3813 rules/rise_of_totalitarianism/rules.yaml:1003:27\n3814 rules/rise_of_totalitarianism/rules.yaml:1005:19\n3816 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3829 rules/rise_of_totalitarianism/rules.yaml:1008:15\n3830 rules/rise_of_totalitarianism/rules.yaml:1010:19\n3832 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3833 rules/rise_of_totalitarianism/rules.yaml:1013:19\n3838 rules/rise_of_totalitarianism/rules.yaml:1014:19\n3839 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3840 rules/rise_of_totalitarianism/rules.yaml:1017:19\n3841 rules/rise_of_totalitarianism/rules.yaml:1018:23\n3842 rules/rise_of_totalitarianism/rules.yaml:1019:27\n3844 rules/rise_of_totalitarianism/rules.yaml:1021:27\n3845 rules/rise_of_totalitarianism/rules.yaml:1022:27\n3846 rules/rise_of_totalitarianism/rules.yaml:1023:31\n3848 rules/rise_of_totalitarianism/rules.yaml:1026:11\n3849 rules/rise_of_totalitarianism/rules.yaml:1027:11\n3850 rules/rise_of_totalitarianism/rules.yaml:1029:15\n3852 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3853 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3861 rules/rise_of_totalitarianism/rules.yaml:1033:15\n3862 rules/rise_of_totalitarianism/rules.yaml:1034:15\n3863 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3864 rules/rise_of_totalitarianism/rules.yaml:1038:19\n3869 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3870 rules/rise_of_totalitarianism/rules.yaml:1040:19\n3871 rules/rise_of_totalitarianism/rules.yaml:1041:23\n3872 rules/rise_of_totalitarianism/rules.yaml:1042:19\n3873 rules/rise_of_totalitarianism/rules.yaml:1043:23\n3875 rules/rise_of_totalitarianism/rules.yaml:1045:11\n3887 rules/rise_of_totalitarianism/rules.yaml:1046:11\n3888 rules/rise_of_totalitarianism/rules.yaml:1048:15\n3890 rules/rise_of_totalitarianism/rules.yaml:1050:15\n3891 rules/rise_of_totalitarianism/rules.yaml:1051:15\n3892 rules/rise_of_totalitarianism/rules.yaml:1052:15\n3893 rules/rise_of_totalitarianism/rules.yaml:1053:15\n3894 rules/rise_of_totalitarianism/rules.yaml:1055:15\n3895 rules/rise_of_totalitarianism/rules.yaml:1056:19\n3896 rules/rise_of_totalitarianism/rules.yaml:1057:19\n3897 rules/rise_of_totalitarianism/rules.yaml:1058:19\n3898 rules/rise_of_totalitarianism/rules.yaml:1059:19\n3900 rules/rise_of_totalitarianism/rules.yaml:1062:11\n3901 rules/rise_of_totalitarianism/rules.yaml:1063:11\n3902 rules/rise_of_totalitarianism/rules.yaml:1064:11\n3903 rules/rise_of_totalitarianism/rules.yaml:1065:15\n3908 rules/rise_of_totalitarianism/rules.yaml:1066:15\n3909 rules/rise_of_totalitarianism/rules.yaml:1067:15\n3910 rules/rise_of_totalitarianism/rules.yaml:1068:15\n3911 rules/rise_of_totalitarianism/rules.yaml:1069:15\n3912 rules/rise_of_totalitarianism/rules.yaml:1070:15\n3913 rules/rise_of_totalitarianism/rules.yaml:1072:15\n3914 rules/rise_of_totalitarianism/rules.yaml:1073:19\n3915 rules/rise_of_totalitarianism/rules.yaml:1074:19\n3916 rules/rise_of_totalitarianism/rules.yaml:1076:19\n3917 rules/rise_of_totalitarianism/rules.yaml:1077:19\n3919 rules/rise_of_totalitarianism/rules.yaml:1079:15\n3924 rules/rise_of_totalitarianism/rules.yaml:1080:15\n3925 rules/rise_of_totalitarianism/rules.yaml:1081:15\n3926 rules/rise_of_totalitarianism/rules.yaml:1082:15\n3927 rules/rise_of_totalitarianism/rules.yaml:1083:15\n3928 rules/rise_of_totalitarianism/rules.yaml:1085:15\n3929 rules/rise_of_totalitarianism/rules.yaml:1086:19\n3942 rules/rise_of_totalitarianism/rules.yaml:1087:19\n3943 rules/rise_of_totalitarianism/rules.yaml:1088:23\n3956 rules/rise_of_totalitarianism/rules.yaml:1089:19\n3957 rules/rise_of_totalitarianism/rules.yaml:1090:23\n3958 rules/rise_of_totalitarianism/rules.yaml:1091:23\n3959 rules/rise_of_totalitarianism/rules.yaml:1092:19\n3960 rules/rise_of_totalitarianism/rules.yaml:1093:23\n3963 rules/rise_of_totalitarianism/rules.yaml:1095:19\n3964 rules/rise_of_totalitarianism/rules.yaml:1096:23\n3965 rules/rise_of_totalitarianism/rules.yaml:1097:7\n3966 rules/rise_of_totalitarianism/rules.yaml:1098:11\n3967 rules/rise_of_totalitarianism/rules.yaml:1099:15\n3969 rules/rise_of_totalitarianism/rules.yaml:1101:15\n3972 rules/rise_of_totalitarianism/rules.yaml:1104:7\n3973 rules/rise_of_totalitarianism/rules.yaml:1105:11\n3974 rules/rise_of_totalitarianism/rules.yaml:1106:7\n3975 rules/rise_of_totalitarianism/rules.yaml:1107:11\n3976 rules/rise_of_totalitarianism/rules.yaml:1108:15\n3978 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3982 rules/rise_of_totalitarianism/rules.yaml:895:7\n3983 rules/rise_of_totalitarianism/rules.yaml:896:11\n3984 rules/rise_of_totalitarianism/rules.yaml:897:15\n3985 rules/rise_of_totalitarianism/rules.yaml:898:19\n3986 rules/rise_of_totalitarianism/rules.yaml:899:15\n3987 rules/rise_of_totalitarianism/rules.yaml:900:15\n3989 rules/rise_of_totalitarianism/rules.yaml:901:7\n3990 rules/rise_of_totalitarianism/rules.yaml:902:7\n3991 rules/rise_of_totalitarianism/rules.yaml:903:7\n3996 rules/rise_of_totalitarianism/rules.yaml:904:11\n3997 rules/rise_of_totalitarianism/rules.yaml:905:11\n3998 rules/rise_of_totalitarianism/rules.yaml:906:15\n4004 rules/rise_of_totalitarianism/rules.yaml:907:15\n4005 rules/rise_of_totalitarianism/rules.yaml:908:19\n4006 rules/rise_of_totalitarianism/rules.yaml:909:19\n4007 rules/rise_of_totalitarianism/rules.yaml:910:19\n4011 rules/rise_of_totalitarianism/rules.yaml:1759:7\n4012 rules/rise_of_totalitarianism/rules.yaml:1760:11\n4013 rules/rise_of_totalitarianism/rules.yaml:1761:15\n4015 rules/rise_of_totalitarianism/rules.yaml:1763:7\n4016 rules/rise_of_totalitarianism/rules.yaml:1764:11\n4022 rules/rise_of_totalitarianism/rules.yaml:1765:11\n4023 rules/rise_of_totalitarianism/rules.yaml:1766:15\n4024 rules/rise_of_totalitarianism/rules.yaml:1767:15\n4025 rules/rise_of_totalitarianism/rules.yaml:1768:19\n4030 rules/rise_of_totalitarianism/rules.yaml:1455:7\n4031 rules/rise_of_totalitarianism/rules.yaml:1456:11\n4032 rules/rise_of_totalitarianism/rules.yaml:1457:11\n4033 rules/rise_of_totalitarianism/rules.yaml:1458:11\n4038 rules/rise_of_totalitarianism/rules.yaml:1459:11\n4039 rules/rise_of_totalitarianism/rules.yaml:1460:15\n4040 rules/rise_of_totalitarianism/rules.yaml:1461:15\n4041 rules/rise_of_totalitarianism/rules.yaml:1462:19\n4044 rules/rise_of_totalitarianism/rules.yaml:1463:19\n4047 rules/rise_of_totalitarianism/rules.yaml:1464:19\n4051 rules/rise_of_totalitarianism/rules.yaml:1743:7\n4062 rules/rise_of_totalitarianism/rules.yaml:1744:7\n4063 rules/rise_of_totalitarianism/rules.yaml:1745:11\n4064 rules/rise_of_totalitarianism/rules.yaml:1746:11\n4065 rules/rise_of_totalitarianism/rules.yaml:1747:15\n4066 rules/rise_of_totalitarianism/rules.yaml:1748:15\n4067 rules/rise_of_totalitarianism/rules.yaml:1749:15\n4068 rules/rise_of_totalitarianism/rules.yaml:1750:15\n4069 rules/rise_of_totalitarianism/rules.yaml:1751:15\n4074 rules/rise_of_totalitarianism/flow.yaml:23:3\n4079 rules/rise_of_totalitarianism/flow.yaml:27:7\n4080 rules/rise_of_totalitarianism/flow.yaml:28:7\n4081 rules/rise_of_totalitarianism/flow.yaml:29:7\n4082 rules/rise_of_totalitarianism/flow.yaml:30:11\n4087 rules/rise_of_totalitarianism/flow.yaml:31:11\n4088 rules/rise_of_totalitarianism/flow.yaml:32:15\n4089 rules/rise_of_totalitarianism/flow.yaml:33:15\n4090 rules/rise_of_totalitarianism/flow.yaml:34:19\n4093 rules/rise_of_totalitarianism/flow.yaml:35:19\n4094 rules/rise_of_totalitarianism/flow.yaml:36:7\n4095 rules/rise_of_totalitarianism/flow.yaml:37:7\n4096 rules/rise_of_totalitarianism/flow.yaml:38:11\n4097 rules/rise_of_totalitarianism/flow.yaml:39:15\n4109 rules/rise_of_totalitarianism/flow.yaml:40:15\n4110 rules/rise_of_totalitarianism/flow.yaml:42:7\n4111 rules/rise_of_totalitarianism/flow.yaml:43:7\n4112 rules/rise_of_totalitarianism/flow.yaml:44:11\n4113 rules/rise_of_totalitarianism/flow.yaml:46:7\n4114 rules/rise_of_totalitarianism/flow.yaml:47:11\n4115 rules/rise_of_totalitarianism/flow.yaml:48:7\n4116 rules/rise_of_totalitarianism/flow.yaml:49:11\n4117 rules/rise_of_totalitarianism/flow.yaml:50:11\n4118 rules/rise_of_totalitarianism/flow.yaml:51:15\n4119 rules/rise_of_totalitarianism/flow.yaml:52:15\n4129 rules/rise_of_totalitarianism/flow.yaml:53:15\n4136 rules/rise_of_totalitarianism/flow.yaml:54:15\n4137 rules/rise_of_totalitarianism/flow.yaml:56:7\n4138 rules/rise_of_totalitarianism/flow.yaml:57:7\n4139 rules/rise_of_totalitarianism/flow.yaml:58:11\n4140 rules/rise_of_totalitarianism/flow.yaml:59:11\n4145 rules/rise_of_totalitarianism/flow.yaml:60:15\n4153 rules/rise_of_totalitarianism/flow.yaml:61:15\n4154 rules/rise_of_totalitarianism/flow.yaml:62:19\n4156 rules/rise_of_totalitarianism/flow.yaml:64:19\n4159 rules/rise_of_totalitarianism/flow.yaml:65:19\n4165 rules/rise_of_totalitarianism/flow.yaml:83:3\n4166 rules/rise_of_totalitarianism/flow.yaml:83:3\n4170 rules/rise_of_totalitarianism/flow.yaml:87:7\n4171 rules/rise_of_totalitarianism/flow.yaml:88:11\n4172 rules/rise_of_totalitarianism/flow.yaml:89:15\n4173 rules/rise_of_totalitarianism/flow.yaml:90:7\n4174 rules/rise_of_totalitarianism/flow.yaml:91:7\n4175 rules/rise_of_totalitarianism/flow.yaml:92:7\n4176 rules/rise_of_totalitarianism/flow.yaml:93:7\n4177 rules/rise_of_totalitarianism/flow.yaml:94:7\n4178 rules/rise_of_totalitarianism/flow.yaml:95:7\n4179 rules/rise_of_totalitarianism/flow.yaml:96:7\n4180 rules/rise_of_totalitarianism/flow.yaml:97:7\n4181 rules/rise_of_totalitarianism/flow.yaml:98:7\n4185 rules/rise_of_totalitarianism/flow.yaml:16:3\n4189 rules/rise_of_totalitarianism/flow.yaml:20:7\n4190 rules/rise_of_totalitarianism/flow.yaml:21:7\n4194 rules/rise_of_totalitarianism/flow.yaml:67:3\n4199 rules/rise_of_totalitarianism/flow.yaml:71:7\n4204 rules/rise_of_totalitarianism/flow.yaml:72:11\n4205 rules/rise_of_totalitarianism/flow.yaml:74:11\n4206 rules/rise_of_totalitarianism/flow.yaml:75:11\n4207 rules/rise_of_totalitarianism/flow.yaml:76:11\n4208 rules/rise_of_totalitarianism/flow.yaml:77:15\n4209 rules/rise_of_totalitarianism/flow.yaml:78:11\n4210 rules/rise_of_totalitarianism/flow.yaml:79:11\n4211 rules/rise_of_totalitarianism/flow.yaml:80:7\n4212 rules/rise_of_totalitarianism/flow.yaml:81:11\n4217 rules/rise_of_totalitarianism/rules.yaml:1887:7\n4218 rules/rise_of_totalitarianism/rules.yaml:1888:7\n4221 rules/rise_of_totalitarianism/rules.yaml:1889:7\n4222 rules/rise_of_totalitarianism/rules.yaml:1890:7\n4228 rules/rise_of_totalitarianism/rules.yaml:1861:7\n4237 rules/rise_of_totalitarianism/rules.yaml:1862:7\n4238 rules/rise_of_totalitarianism/rules.yaml:1863:7\n4239 rules/rise_of_totalitarianism/rules.yaml:1864:11\n4240 rules/rise_of_totalitarianism/rules.yaml:1865:15\n4241 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4242 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4243 rules/rise_of_totalitarianism/rules.yaml:1868:19\n4244 rules/rise_of_totalitarianism/rules.yaml:1870:7\n4259 rules/rise_of_totalitarianism/rules.yaml:877:7\n4260 rules/rise_of_totalitarianism/rules.yaml:878:7\n4271 rules/rise_of_totalitarianism/rules.yaml:879:11\n4280 rules/rise_of_totalitarianism/rules.yaml:880:11\n4281 rules/rise_of_totalitarianism/rules.yaml:881:15\n4290 rules/rise_of_totalitarianism/rules.yaml:883:15\n4303 rules/rise_of_totalitarianism/rules.yaml:884:15\n4304 rules/rise_of_totalitarianism/rules.yaml:885:19\n4306 rules/rise_of_totalitarianism/rules.yaml:887:19\n4307 rules/rise_of_totalitarianism/rules.yaml:888:19\n4308 rules/rise_of_totalitarianism/rules.yaml:889:19\n4309 rules/rise_of_totalitarianism/rules.yaml:890:19\n4337 rules/rise_of_totalitarianism/rules.yaml:740:7\n4342 rules/rise_of_totalitarianism/rules.yaml:753:15\n4343 rules/rise_of_totalitarianism/rules.yaml:754:19\n4344 rules/rise_of_totalitarianism/rules.yaml:755:15\n4345 rules/rise_of_totalitarianism/rules.yaml:756:15\n4348 rules/rise_of_totalitarianism/rules.yaml:758:15\n4349 rules/rise_of_totalitarianism/rules.yaml:759:15\n4350 rules/rise_of_totalitarianism/rules.yaml:760:15\n4351 rules/rise_of_totalitarianism/rules.yaml:761:19\n4352 rules/rise_of_totalitarianism/rules.yaml:762:15\n4353 rules/rise_of_totalitarianism/rules.yaml:763:19\n4354 rules/rise_of_totalitarianism/rules.yaml:764:19\n4355 rules/rise_of_totalitarianism/rules.yaml:765:19\n4360 rules/rise_of_totalitarianism/rules.yaml:742:15\n4367 rules/rise_of_totalitarianism/rules.yaml:743:15\n4371 rules/rise_of_totalitarianism/rules.yaml:745:15\n4378 rules/rise_of_totalitarianism/rules.yaml:746:15\n4381 rules/rise_of_totalitarianism/rules.yaml:750:19\n4384 rules/rise_of_totalitarianism/rules.yaml:747:19\n4385 rules/rise_of_totalitarianism/rules.yaml:748:19\n4392 rules/rise_of_totalitarianism/rules.yaml:751:15\n4396 rules/rise_of_totalitarianism/rules.yaml:767:15\n4397 rules/rise_of_totalitarianism/rules.yaml:768:15\n4398 rules/rise_of_totalitarianism/rules.yaml:769:15\n4399 rules/rise_of_totalitarianism/rules.yaml:770:15\n4404 rules/rise_of_totalitarianism/rules.yaml:771:19\n4423 rules/rise_of_totalitarianism/rules.yaml:1365:7\n4437 rules/rise_of_totalitarianism/rules.yaml:1366:11\n4443 rules/rise_of_totalitarianism/rules.yaml:1367:15\n4465 rules/rise_of_totalitarianism/rules.yaml:965:7\n4466 rules/rise_of_totalitarianism/rules.yaml:966:7\n4467 rules/rise_of_totalitarianism/rules.yaml:967:7\n4481 rules/rise_of_totalitarianism/rules.yaml:968:11\n4500 rules/rise_of_totalitarianism/rules.yaml:969:11\n4501 rules/rise_of_totalitarianism/rules.yaml:970:15\n4510 rules/rise_of_totalitarianism/rules.yaml:972:15\n4523 rules/rise_of_totalitarianism/rules.yaml:973:15\n4524 rules/rise_of_totalitarianism/rules.yaml:974:19\n4530 rules/rise_of_totalitarianism/rules.yaml:976:19\n4535 rules/rise_of_totalitarianism/rules.yaml:977:19\n4540 rules/rise_of_totalitarianism/rules.yaml:978:7\n4565 rules/rise_of_totalitarianism/rules.yaml:671:7\n4568 rules/rise_of_totalitarianism/rules.yaml:680:15\n4569 rules/rise_of_totalitarianism/rules.yaml:681:15\n4570 rules/rise_of_totalitarianism/rules.yaml:682:15\n4571 rules/rise_of_totalitarianism/rules.yaml:683:15\n4574 rules/rise_of_totalitarianism/rules.yaml:685:15\n4575 rules/rise_of_totalitarianism/rules.yaml:686:15\n4578 rules/rise_of_totalitarianism/rules.yaml:688:15\n4579 rules/rise_of_totalitarianism/rules.yaml:689:19\n4583 rules/rise_of_totalitarianism/rules.yaml:690:19\n4593 rules/rise_of_totalitarianism/rules.yaml:692:15\n4594 rules/rise_of_totalitarianism/rules.yaml:693:19\n4598 rules/rise_of_totalitarianism/rules.yaml:694:19\n4608 rules/rise_of_totalitarianism/rules.yaml:696:15\n4612 rules/rise_of_totalitarianism/rules.yaml:697:19\n4613 rules/rise_of_totalitarianism/rules.yaml:698:23\n4615 rules/rise_of_totalitarianism/rules.yaml:699:23\n4617 rules/rise_of_totalitarianism/rules.yaml:701:23\n4620 rules/rise_of_totalitarianism/rules.yaml:703:15\n4623 rules/rise_of_totalitarianism/rules.yaml:673:15\n4624 rules/rise_of_totalitarianism/rules.yaml:674:15\n4635 rules/rise_of_totalitarianism/rules.yaml:675:19\n4641 rules/rise_of_totalitarianism/rules.yaml:676:19\n4654 rules/rise_of_totalitarianism/rules.yaml:677:19\n4661 rules/rise_of_totalitarianism/rules.yaml:678:19\n4681 rules/rise_of_totalitarianism/rules.yaml:1350:7\n4682 rules/rise_of_totalitarianism/rules.yaml:1351:11\n4683 rules/rise_of_totalitarianism/rules.yaml:1352:7\n4684 rules/rise_of_totalitarianism/rules.yaml:1353:7\n4692 rules/rise_of_totalitarianism/rules.yaml:1354:11\n4705 rules/rise_of_totalitarianism/rules.yaml:1356:15\n4708 rules/rise_of_totalitarianism/rules.yaml:1357:7\n4709 rules/rise_of_totalitarianism/rules.yaml:1358:11\n4710 rules/rise_of_totalitarianism/rules.yaml:1359:15\n4717 rules/rise_of_totalitarianism/rules.yaml:1360:15\n4740 rules/rise_of_totalitarianism/rules.yaml:1532:7\n4748 rules/rise_of_totalitarianism/rules.yaml:1533:11\n4761 rules/rise_of_totalitarianism/rules.yaml:1534:11\n4762 rules/rise_of_totalitarianism/rules.yaml:1535:15\n4763 rules/rise_of_totalitarianism/rules.yaml:1536:15\n4766 rules/rise_of_totalitarianism/rules.yaml:1537:15\n4769 rules/rise_of_totalitarianism/rules.yaml:1538:7\n4770 rules/rise_of_totalitarianism/rules.yaml:1539:11\n4786 rules/rise_of_totalitarianism/rules.yaml:1540:15\n4787 rules/rise_of_totalitarianism/rules.yaml:1541:15\n4788 rules/rise_of_totalitarianism/rules.yaml:1542:15\n4789 rules/rise_of_totalitarianism/rules.yaml:1543:19\n4790 rules/rise_of_totalitarianism/rules.yaml:1544:23\n4792 rules/rise_of_totalitarianism/rules.yaml:1546:23\n4793 rules/rise_of_totalitarianism/rules.yaml:1547:15\n4794 rules/rise_of_totalitarianism/rules.yaml:1548:15\n4797 rules/rise_of_totalitarianism/rules.yaml:1549:15\n4799 rules/rise_of_totalitarianism/rules.yaml:1551:15\n4818 rules/rise_of_totalitarianism/rules.yaml:1387:7\n4821 rules/rise_of_totalitarianism/rules.yaml:1395:15\n4822 rules/rise_of_totalitarianism/rules.yaml:1396:15\n4823 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4824 rules/rise_of_totalitarianism/rules.yaml:1398:15\n4827 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4828 rules/rise_of_totalitarianism/rules.yaml:1401:15\n4831 rules/rise_of_totalitarianism/rules.yaml:1403:15\n4832 rules/rise_of_totalitarianism/rules.yaml:1404:19\n4844 rules/rise_of_totalitarianism/rules.yaml:1405:19\n4854 rules/rise_of_totalitarianism/rules.yaml:1407:15\n4855 rules/rise_of_totalitarianism/rules.yaml:1408:19\n4867 rules/rise_of_totalitarianism/rules.yaml:1409:19\n4879 rules/rise_of_totalitarianism/rules.yaml:1414:15\n4882 rules/rise_of_totalitarianism/rules.yaml:1389:15\n4883 rules/rise_of_totalitarianism/rules.yaml:1390:15\n4897 rules/rise_of_totalitarianism/rules.yaml:1391:19\n4917 rules/rise_of_totalitarianism/rules.yaml:1392:19\n4924 rules/rise_of_totalitarianism/rules.yaml:1393:19\n4928 rules/rise_of_totalitarianism/rules.yaml:1411:15\n4942 rules/rise_of_totalitarianism/rules.yaml:1412:19\n4969 rules/rise_of_totalitarianism/rules.yaml:1116:7\n4970 rules/rise_of_totalitarianism/rules.yaml:1117:7\n4971 rules/rise_of_totalitarianism/rules.yaml:1118:11\n4972 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4973 rules/rise_of_totalitarianism/rules.yaml:1120:11\n4974 rules/rise_of_totalitarianism/rules.yaml:1121:7\n4985 rules/rise_of_totalitarianism/rules.yaml:1122:11\n4986 rules/rise_of_totalitarianism/rules.yaml:1123:11\n5003 rules/rise_of_totalitarianism/rules.yaml:1124:11\n5004 rules/rise_of_totalitarianism/rules.yaml:1125:11\n5015 rules/rise_of_totalitarianism/rules.yaml:1126:11\n5016 rules/rise_of_totalitarianism/rules.yaml:1127:15\n5019 rules/rise_of_totalitarianism/rules.yaml:1128:15\n5020 rules/rise_of_totalitarianism/rules.yaml:1129:15\n5026 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5027 rules/rise_of_totalitarianism/rules.yaml:1132:15\n5028 rules/rise_of_totalitarianism/rules.yaml:1133:19\n5032 rules/rise_of_totalitarianism/rules.yaml:1134:19\n5040 rules/rise_of_totalitarianism/rules.yaml:1135:15\n5046 rules/rise_of_totalitarianism/rules.yaml:1136:19\n5067 rules/rise_of_totalitarianism/rules.yaml:1137:23\n5072 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5073 rules/rise_of_totalitarianism/rules.yaml:1139:11\n5088 rules/rise_of_totalitarianism/rules.yaml:1424:7\n5098 rules/rise_of_totalitarianism/rules.yaml:1425:7\n5106 rules/rise_of_totalitarianism/rules.yaml:1426:11\n5112 rules/rise_of_totalitarianism/rules.yaml:1427:11\n5120 rules/rise_of_totalitarianism/rules.yaml:1428:15\n5142 rules/rise_of_totalitarianism/rules.yaml:1429:15\n5144 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5145 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5146 rules/rise_of_totalitarianism/rules.yaml:1432:15\n5147 rules/rise_of_totalitarianism/rules.yaml:1433:15\n5170 rules/rise_of_totalitarianism/rules.yaml:1434:15\n5171 rules/rise_of_totalitarianism/rules.yaml:1435:15\n5172 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5195 rules/rise_of_totalitarianism/rules.yaml:582:7\n5196 rules/rise_of_totalitarianism/rules.yaml:583:7\n5201 rules/rise_of_totalitarianism/rules.yaml:584:11\n5208 rules/rise_of_totalitarianism/rules.yaml:585:11\n5223 rules/rise_of_totalitarianism/rules.yaml:586:7\n5224 rules/rise_of_totalitarianism/rules.yaml:587:11\n5225 rules/rise_of_totalitarianism/rules.yaml:588:7\n5236 rules/rise_of_totalitarianism/rules.yaml:589:11\n5241 rules/rise_of_totalitarianism/rules.yaml:590:11\n5254 rules/rise_of_totalitarianism/rules.yaml:591:11\n5258 rules/rise_of_totalitarianism/rules.yaml:592:7\n5259 rules/rise_of_totalitarianism/rules.yaml:593:7\n5260 rules/rise_of_totalitarianism/rules.yaml:594:11\n5268 rules/rise_of_totalitarianism/rules.yaml:595:7\n5269 rules/rise_of_totalitarianism/rules.yaml:596:7\n5283 rules/rise_of_totalitarianism/rules.yaml:637:7\n5284 rules/rise_of_totalitarianism/rules.yaml:638:7\n5295 rules/rise_of_totalitarianism/rules.yaml:639:11\n5303 rules/rise_of_totalitarianism/rules.yaml:640:7\n5304 rules/rise_of_totalitarianism/rules.yaml:641:11\n5307 rules/rise_of_totalitarianism/rules.yaml:642:11\n5309 rules/rise_of_totalitarianism/rules.yaml:644:11\n5321 rules/rise_of_totalitarianism/rules.yaml:1330:7\n5322 rules/rise_of_totalitarianism/rules.yaml:1331:11\n5323 rules/rise_of_totalitarianism/rules.yaml:1332:11\n5324 rules/rise_of_totalitarianism/rules.yaml:1333:11\n5325 rules/rise_of_totalitarianism/rules.yaml:1334:7\n5326 rules/rise_of_totalitarianism/rules.yaml:1335:11\n5331 rules/rise_of_totalitarianism/rules.yaml:1337:11\n5332 rules/rise_of_totalitarianism/rules.yaml:1338:11\n5333 rules/rise_of_totalitarianism/rules.yaml:1339:11\n5334 rules/rise_of_totalitarianism/rules.yaml:1340:11\n5337 rules/rise_of_totalitarianism/rules.yaml:1344:15\n5338 rules/rise_of_totalitarianism/rules.yaml:1345:15\n5341 rules/rise_of_totalitarianism/rules.yaml:1341:15\n5342 rules/rise_of_totalitarianism/rules.yaml:1342:15\n5361 rules/rise_of_totalitarianism/rules.yaml:794:7\n5362 rules/rise_of_totalitarianism/rules.yaml:795:11\n5367 rules/rise_of_totalitarianism/rules.yaml:797:11\n5368 rules/rise_of_totalitarianism/rules.yaml:798:11\n5369 rules/rise_of_totalitarianism/rules.yaml:799:11\n5370 rules/rise_of_totalitarianism/rules.yaml:800:11\n5371 rules/rise_of_totalitarianism/rules.yaml:801:11\n5372 rules/rise_of_totalitarianism/rules.yaml:802:15\n5376 rules/rise_of_totalitarianism/rules.yaml:803:15\n5384 rules/rise_of_totalitarianism/rules.yaml:804:11\n5385 rules/rise_of_totalitarianism/rules.yaml:805:15\n5389 rules/rise_of_totalitarianism/rules.yaml:806:15\n5397 rules/rise_of_totalitarianism/rules.yaml:807:11\n5402 rules/rise_of_totalitarianism/rules.yaml:808:15\n5403 rules/rise_of_totalitarianism/rules.yaml:809:15\n5423 rules/rise_of_totalitarianism/rules.yaml:810:15\n5449 rules/rise_of_totalitarianism/rules.yaml:1629:7\n5450 rules/rise_of_totalitarianism/rules.yaml:1630:7\n5451 rules/rise_of_totalitarianism/rules.yaml:1631:7\n5452 rules/rise_of_totalitarianism/rules.yaml:1632:11\n5460 rules/rise_of_totalitarianism/rules.yaml:1634:11\n5466 rules/rise_of_totalitarianism/rules.yaml:1635:11\n5467 rules/rise_of_totalitarianism/rules.yaml:1636:15\n5468 rules/rise_of_totalitarianism/rules.yaml:1637:15\n5469 rules/rise_of_totalitarianism/rules.yaml:1638:15\n5470 rules/rise_of_totalitarianism/rules.yaml:1639:11\n5471 rules/rise_of_totalitarianism/rules.yaml:1640:11\n5472 rules/rise_of_totalitarianism/rules.yaml:1641:11\n5484 rules/rise_of_totalitarianism/rules.yaml:1239:7\n5489 rules/rise_of_totalitarianism/rules.yaml:1240:11\n5495 rules/rise_of_totalitarianism/rules.yaml:1241:7\n5501 rules/rise_of_totalitarianism/rules.yaml:1242:7\n5506 rules/rise_of_totalitarianism/rules.yaml:1243:11\n5512 rules/rise_of_totalitarianism/rules.yaml:1244:11\n5531 rules/rise_of_totalitarianism/rules.yaml:925:7\n5535 rules/rise_of_totalitarianism/rules.yaml:926:7\n5536 rules/rise_of_totalitarianism/rules.yaml:927:7\n5544 rules/rise_of_totalitarianism/rules.yaml:928:11\n5559 rules/rise_of_totalitarianism/rules.yaml:929:7\n5560 rules/rise_of_totalitarianism/rules.yaml:930:7\n5572 rules/rise_of_totalitarianism/rules.yaml:653:7\n5576 rules/rise_of_totalitarianism/rules.yaml:654:11\n5577 rules/rise_of_totalitarianism/rules.yaml:655:7\n5578 rules/rise_of_totalitarianism/rules.yaml:656:7\n5592 rules/rise_of_totalitarianism/rules.yaml:657:11\n5602 rules/rise_of_totalitarianism/rules.yaml:658:7\n5603 rules/rise_of_totalitarianism/rules.yaml:659:11\n5604 rules/rise_of_totalitarianism/rules.yaml:660:11\n5612 rules/rise_of_totalitarianism/rules.yaml:662:11\n5625 rules/rise_of_totalitarianism/rules.yaml:663:11\n5626 rules/rise_of_totalitarianism/rules.yaml:664:11\n5627 rules/rise_of_totalitarianism/rules.yaml:665:11\n5642 rules/rise_of_totalitarianism/rules.yaml:947:7\n5643 rules/rise_of_totalitarianism/rules.yaml:948:11\n5644 rules/rise_of_totalitarianism/rules.yaml:949:11\n5645 rules/rise_of_totalitarianism/rules.yaml:950:15\n5658 rules/rise_of_totalitarianism/rules.yaml:951:15\n5673 rules/rise_of_totalitarianism/rules.yaml:953:11\n5674 rules/rise_of_totalitarianism/rules.yaml:954:11\n5679 rules/rise_of_totalitarianism/rules.yaml:955:11\n5698 rules/rise_of_totalitarianism/rules.yaml:957:11\n5706 rules/rise_of_totalitarianism/rules.yaml:958:11\n5707 rules/rise_of_totalitarianism/rules.yaml:959:11\n5728 rules/rise_of_totalitarianism/rules.yaml:1502:7\n5729 rules/rise_of_totalitarianism/rules.yaml:1503:7\n5730 rules/rise_of_totalitarianism/rules.yaml:1504:7\n5738 rules/rise_of_totalitarianism/rules.yaml:1505:11\n5746 rules/rise_of_totalitarianism/rules.yaml:1506:7\n5747 rules/rise_of_totalitarianism/rules.yaml:1507:11\n5748 rules/rise_of_totalitarianism/rules.yaml:1508:11\n5751 rules/rise_of_totalitarianism/rules.yaml:1509:11\n5758 rules/rise_of_totalitarianism/rules.yaml:1511:11\n5759 rules/rise_of_totalitarianism/rules.yaml:1512:11\n5760 rules/rise_of_totalitarianism/rules.yaml:1513:11\n5761 rules/rise_of_totalitarianism/rules.yaml:1514:11\n5762 rules/rise_of_totalitarianism/rules.yaml:1515:15\n5763 rules/rise_of_totalitarianism/rules.yaml:1516:19\n5764 rules/rise_of_totalitarianism/rules.yaml:1517:15\n5765 rules/rise_of_totalitarianism/rules.yaml:1518:11\n5766 rules/rise_of_totalitarianism/rules.yaml:1519:11\n5767 rules/rise_of_totalitarianism/rules.yaml:1520:11\n5768 rules/rise_of_totalitarianism/rules.yaml:1521:11\n5773 rules/rise_of_totalitarianism/rules.yaml:1522:15\n5798 rules/rise_of_totalitarianism/rules.yaml:1832:7\n5807 rules/rise_of_totalitarianism/rules.yaml:1833:7\n5826 rules/rise_of_totalitarianism/rules.yaml:1834:11\n5832 rules/rise_of_totalitarianism/rules.yaml:1835:11\n5833 rules/rise_of_totalitarianism/rules.yaml:1836:15\n5834 rules/rise_of_totalitarianism/rules.yaml:1837:15\n5835 rules/rise_of_totalitarianism/rules.yaml:1838:19\n5836 rules/rise_of_totalitarianism/rules.yaml:1839:23\n5837 rules/rise_of_totalitarianism/rules.yaml:1840:27\n5838 rules/rise_of_totalitarianism/rules.yaml:1841:27\n5839 rules/rise_of_totalitarianism/rules.yaml:1842:15\n5840 rules/rise_of_totalitarianism/rules.yaml:1843:15\n5863 rules/rise_of_totalitarianism/rules.yaml:1175:7\n5874 rules/rise_of_totalitarianism/rules.yaml:1176:11\n5892 rules/rise_of_totalitarianism/rules.yaml:1177:11\n5898 rules/rise_of_totalitarianism/rules.yaml:1178:15\n5899 rules/rise_of_totalitarianism/rules.yaml:1179:15\n5900 rules/rise_of_totalitarianism/rules.yaml:1180:15\n5917 rules/rise_of_totalitarianism/rules.yaml:1181:15\n5918 rules/rise_of_totalitarianism/rules.yaml:1182:15\n5930 rules/rise_of_totalitarianism/rules.yaml:1183:15\n5931 rules/rise_of_totalitarianism/rules.yaml:1184:15\n5932 rules/rise_of_totalitarianism/rules.yaml:1185:19\n5933 rules/rise_of_totalitarianism/rules.yaml:1186:19\n5934 rules/rise_of_totalitarianism/rules.yaml:1187:23\n5935 rules/rise_of_totalitarianism/rules.yaml:1188:19\n5936 rules/rise_of_totalitarianism/rules.yaml:1189:23\n5937 rules/rise_of_totalitarianism/rules.yaml:1190:23\n5938 rules/rise_of_totalitarianism/rules.yaml:1191:23\n5940 rules/rise_of_totalitarianism/rules.yaml:1193:23\n5971 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5976 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5979 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5980 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5981 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5982 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5983 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5984 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5997 rules/rise_of_totalitarianism/rules.yaml:1874:3\n5998 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6023 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6029 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6035 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6036 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6056 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6092 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6093 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6099 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6100 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6120 rules/rise_of_totalitarianism/rules.yaml:1874:3\n6151 rules/rise_of_totalitarianism/rules.yaml:1198:7\n6165 rules/rise_of_totalitarianism/rules.yaml:1199:11\n6171 rules/rise_of_totalitarianism/rules.yaml:1200:11\n6177 rules/rise_of_totalitarianism/rules.yaml:1201:15\n6178 rules/rise_of_totalitarianism/rules.yaml:1202:15\n6198 rules/rise_of_totalitarianism/rules.yaml:1203:15\n6199 rules/rise_of_totalitarianism/rules.yaml:1204:15\n6205 rules/rise_of_totalitarianism/rules.yaml:1205:15\n6206 rules/rise_of_totalitarianism/rules.yaml:1206:15\n6207 rules/rise_of_totalitarianism/rules.yaml:1207:19\n6216 rules/rise_of_totalitarianism/rules.yaml:1208:19\n6222 rules/rise_of_totalitarianism/rules.yaml:1210:19\n6223 rules/rise_of_totalitarianism/rules.yaml:1211:19\n6224 rules/rise_of_totalitarianism/rules.yaml:1212:23\n6230 rules/rise_of_totalitarianism/rules.yaml:1214:23\n6231 rules/rise_of_totalitarianism/rules.yaml:1215:23\n6234 rules/rise_of_totalitarianism/rules.yaml:1216:27\n6246 rules/rise_of_totalitarianism/rules.yaml:1217:23\n6247 rules/rise_of_totalitarianism/rules.yaml:1218:23\n6248 rules/rise_of_totalitarianism/rules.yaml:1219:23\n6249 rules/rise_of_totalitarianism/rules.yaml:1220:27\n6250 rules/rise_of_totalitarianism/rules.yaml:1221:23\n6251 rules/rise_of_totalitarianism/rules.yaml:1222:23\n6252 rules/rise_of_totalitarianism/rules.yaml:1223:23\n6253 rules/rise_of_totalitarianism/rules.yaml:1224:27\n6254 rules/rise_of_totalitarianism/rules.yaml:1225:27\n6259 rules/rise_of_totalitarianism/rules.yaml:1226:27\n6262 rules/rise_of_totalitarianism/rules.yaml:1227:27\n6263 rules/rise_of_totalitarianism/rules.yaml:1228:27\n6264 rules/rise_of_totalitarianism/rules.yaml:1229:27\n6265 rules/rise_of_totalitarianism/rules.yaml:1230:27\n6266 rules/rise_of_totalitarianism/rules.yaml:1231:31\n6267 rules/rise_of_totalitarianism/rules.yaml:1232:27\n6268 rules/rise_of_totalitarianism/rules.yaml:1233:27\n6269 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6325 rules/rise_of_totalitarianism/rules.yaml:1249:7\n6336 rules/rise_of_totalitarianism/rules.yaml:1250:11\n6341 rules/rise_of_totalitarianism/rules.yaml:1251:15\n6342 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6343 rules/rise_of_totalitarianism/rules.yaml:1253:15\n6344 rules/rise_of_totalitarianism/rules.yaml:1254:15\n6345 rules/rise_of_totalitarianism/rules.yaml:1255:15\n6358 rules/rise_of_totalitarianism/rules.yaml:1256:15\n6359 rules/rise_of_totalitarianism/rules.yaml:1257:19\n6374 rules/rise_of_totalitarianism/rules.yaml:1258:19\n6375 rules/rise_of_totalitarianism/rules.yaml:1259:19\n6376 rules/rise_of_totalitarianism/rules.yaml:1260:19\n6381 rules/rise_of_totalitarianism/rules.yaml:1261:23\n6384 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6385 rules/rise_of_totalitarianism/rules.yaml:1263:19\n6403 rules/rise_of_totalitarianism/rules.yaml:1264:15\n6416 rules/rise_of_totalitarianism/rules.yaml:1265:15\n6421 rules/rise_of_totalitarianism/rules.yaml:1266:15\n6422 rules/rise_of_totalitarianism/rules.yaml:1267:15\n6432 rules/rise_of_totalitarianism/rules.yaml:1268:15\n6438 rules/rise_of_totalitarianism/rules.yaml:1269:19\n6441 rules/rise_of_totalitarianism/rules.yaml:1270:11\n6463 rules/rise_of_totalitarianism/rules.yaml:1570:7\n6464 rules/rise_of_totalitarianism/rules.yaml:1571:7\n6465 rules/rise_of_totalitarianism/rules.yaml:1572:7\n6473 rules/rise_of_totalitarianism/rules.yaml:1573:11\n6486 rules/rise_of_totalitarianism/rules.yaml:1574:11\n6487 rules/rise_of_totalitarianism/rules.yaml:1575:15\n6488 rules/rise_of_totalitarianism/rules.yaml:1576:15\n6491 rules/rise_of_totalitarianism/rules.yaml:1577:7\n6503 rules/rise_of_totalitarianism/rules.yaml:1578:7\n6509 rules/rise_of_totalitarianism/rules.yaml:1579:7\n6517 rules/rise_of_totalitarianism/rules.yaml:1580:11\n6525 rules/rise_of_totalitarianism/rules.yaml:1581:11\n6530 rules/rise_of_totalitarianism/rules.yaml:1582:15\n6531 rules/rise_of_totalitarianism/rules.yaml:1583:15\n6556 rules/rise_of_totalitarianism/rules.yaml:844:7\n6557 rules/rise_of_totalitarianism/rules.yaml:845:7\n6571 rules/rise_of_totalitarianism/rules.yaml:846:11\n6581 rules/rise_of_totalitarianism/rules.yaml:847:11\n6582 rules/rise_of_totalitarianism/rules.yaml:848:15\n6591 rules/rise_of_totalitarianism/rules.yaml:850:15\n6604 rules/rise_of_totalitarianism/rules.yaml:851:15\n6605 rules/rise_of_totalitarianism/rules.yaml:852:19\n6614 rules/rise_of_totalitarianism/rules.yaml:854:19\n6627 rules/rise_of_totalitarianism/rules.yaml:855:19\n6635 rules/rise_of_totalitarianism/rules.yaml:856:19\n6637 rules/rise_of_totalitarianism/rules.yaml:857:19\n6638 rules/rise_of_totalitarianism/rules.yaml:858:19\n6639 rules/rise_of_totalitarianism/rules.yaml:859:19\n6640 rules/rise_of_totalitarianism/rules.yaml:860:19\n6663 rules/rise_of_totalitarianism/rules.yaml:861:19\n6664 rules/rise_of_totalitarianism/rules.yaml:862:19\n6665 rules/rise_of_totalitarianism/rules.yaml:863:19\n6670 rules/rise_of_totalitarianism/rules.yaml:864:19\n6678 rules/rise_of_totalitarianism/rules.yaml:865:23\n6692 rules/rise_of_totalitarianism/rules.yaml:866:19\n6693 rules/rise_of_totalitarianism/rules.yaml:867:19\n6694 rules/rise_of_totalitarianism/rules.yaml:868:19\n6695 rules/rise_of_totalitarianism/rules.yaml:869:19\n6696 rules/rise_of_totalitarianism/rules.yaml:870:19\n6701 rules/rise_of_totalitarianism/rules.yaml:871:7\n6730 rules/rise_of_totalitarianism/rules.yaml:811:3\n6736 rules/rise_of_totalitarianism/rules.yaml:1893:14\n6764 rules/rise_of_totalitarianism/rules.yaml:815:7\n6765 rules/rise_of_totalitarianism/rules.yaml:816:11\n6766 rules/rise_of_totalitarianism/rules.yaml:817:7\n6771 rules/rise_of_totalitarianism/rules.yaml:818:7\n6793 rules/rise_of_totalitarianism/rules.yaml:820:11\n6794 rules/rise_of_totalitarianism/rules.yaml:821:7\n6801 rules/rise_of_totalitarianism/rules.yaml:822:7\n6802 rules/rise_of_totalitarianism/rules.yaml:823:11\n6803 rules/rise_of_totalitarianism/rules.yaml:824:15\n6811 rules/rise_of_totalitarianism/rules.yaml:826:15\n6818 rules/rise_of_totalitarianism/rules.yaml:827:11\n6819 rules/rise_of_totalitarianism/rules.yaml:828:7\n6833 rules/rise_of_totalitarianism/rules.yaml:829:11\n6839 rules/rise_of_totalitarianism/rules.yaml:830:15\n6844 rules/rise_of_totalitarianism/rules.yaml:831:7\n6851 rules/rise_of_totalitarianism/rules.yaml:832:7\n6852 rules/rise_of_totalitarianism/rules.yaml:833:11\n6853 rules/rise_of_totalitarianism/rules.yaml:834:11\n6854 rules/rise_of_totalitarianism/rules.yaml:835:15\n6855 rules/rise_of_totalitarianism/rules.yaml:836:11\n6856 rules/rise_of_totalitarianism/rules.yaml:837:11\n6857 rules/rise_of_totalitarianism/rules.yaml:838:11\n6868 rules/rise_of_totalitarianism/rules.yaml:1376:7\n6869 rules/rise_of_totalitarianism/rules.yaml:1377:11\n6870 rules/rise_of_totalitarianism/rules.yaml:1378:11\n6871 rules/rise_of_totalitarianism/rules.yaml:1379:7\n6878 rules/rise_of_totalitarianism/rules.yaml:1380:7\n6879 rules/rise_of_totalitarianism/rules.yaml:1381:11\n6894 rules/rise_of_totalitarianism/rules.yaml:724:7\n6895 rules/rise_of_totalitarianism/rules.yaml:725:7\n6896 rules/rise_of_totalitarianism/rules.yaml:726:7\n6897 rules/rise_of_totalitarianism/rules.yaml:727:7\n6905 rules/rise_of_totalitarianism/rules.yaml:728:11\n6911 rules/rise_of_totalitarianism/rules.yaml:729:11\n6912 rules/rise_of_totalitarianism/rules.yaml:730:15\n6913 rules/rise_of_totalitarianism/rules.yaml:731:15\n6914 rules/rise_of_totalitarianism/rules.yaml:732:15\n6915 rules/rise_of_totalitarianism/rules.yaml:733:15\n6918 rules/rise_of_totalitarianism/rules.yaml:734:7\n6940 rules/rise_of_totalitarianism/rules.yaml:1653:7\n6941 rules/rise_of_totalitarianism/rules.yaml:1654:7\n6942 rules/rise_of_totalitarianism/rules.yaml:1655:7\n6955 rules/rise_of_totalitarianism/rules.yaml:1656:7\n6968 rules/rise_of_totalitarianism/rules.yaml:1657:7\n6969 rules/rise_of_totalitarianism/rules.yaml:1658:7\n6970 rules/rise_of_totalitarianism/rules.yaml:1659:7\n6971 rules/rise_of_totalitarianism/rules.yaml:1660:11\n6972 rules/rise_of_totalitarianism/rules.yaml:1661:11\n6973 rules/rise_of_totalitarianism/rules.yaml:1662:15\n6974 rules/rise_of_totalitarianism/rules.yaml:1663:7\n6975 rules/rise_of_totalitarianism/rules.yaml:1664:7\n6976 rules/rise_of_totalitarianism/rules.yaml:1665:11\n6984 rules/rise_of_totalitarianism/rules.yaml:1667:11\n6990 rules/rise_of_totalitarianism/rules.yaml:1668:11\n6991 rules/rise_of_totalitarianism/rules.yaml:1669:11\n6992 rules/rise_of_totalitarianism/rules.yaml:1670:15\n6993 rules/rise_of_totalitarianism/rules.yaml:1671:19\n6994 rules/rise_of_totalitarianism/rules.yaml:1672:19\n6995 rules/rise_of_totalitarianism/rules.yaml:1673:19\n6996 rules/rise_of_totalitarianism/rules.yaml:1674:23\n6997 rules/rise_of_totalitarianism/rules.yaml:1675:23\n6998 rules/rise_of_totalitarianism/rules.yaml:1676:23\n7000 rules/rise_of_totalitarianism/rules.yaml:1678:19\n7003 rules/rise_of_totalitarianism/rules.yaml:1679:19\n7004 rules/rise_of_totalitarianism/rules.yaml:1680:11\n7005 rules/rise_of_totalitarianism/rules.yaml:1681:11\n7006 rules/rise_of_totalitarianism/rules.yaml:1682:11\n7007 rules/rise_of_totalitarianism/rules.yaml:1683:11\n7012 rules/rise_of_totalitarianism/rules.yaml:1684:15\n7013 rules/rise_of_totalitarianism/rules.yaml:1685:15\n7014 rules/rise_of_totalitarianism/rules.yaml:1686:15\n7015 rules/rise_of_totalitarianism/rules.yaml:1687:15\n7023 rules/rise_of_totalitarianism/rules.yaml:1688:19\n7029 rules/rise_of_totalitarianism/rules.yaml:1689:19\n7030 rules/rise_of_totalitarianism/rules.yaml:1690:19\n7031 rules/rise_of_totalitarianism/rules.yaml:1691:23\n7032 rules/rise_of_totalitarianism/rules.yaml:1692:23\n7033 rules/rise_of_totalitarianism/rules.yaml:1693:23\n7036 rules/rise_of_totalitarianism/rules.yaml:1694:15\n7037 rules/rise_of_totalitarianism/rules.yaml:1695:19\n7038 rules/rise_of_totalitarianism/rules.yaml:1696:19\n7063 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7068 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7071 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7072 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7073 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7074 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7075 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7076 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7089 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7090 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7116 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7122 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7150 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7151 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7172 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7211 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7212 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7218 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7219 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7240 rules/rise_of_totalitarianism/rules.yaml:1846:3\n7256 rules/rise_of_totalitarianism/rules.yaml:1473:7\n7257 rules/rise_of_totalitarianism/rules.yaml:1474:7\n7265 rules/rise_of_totalitarianism/rules.yaml:1475:11\n7271 rules/rise_of_totalitarianism/rules.yaml:1476:11\n7272 rules/rise_of_totalitarianism/rules.yaml:1477:11\n7298 rules/rise_of_totalitarianism/rules.yaml:712:7\n7299 rules/rise_of_totalitarianism/rules.yaml:713:7\n7307 rules/rise_of_totalitarianism/rules.yaml:714:11\n7315 rules/rise_of_totalitarianism/rules.yaml:715:11\n7316 rules/rise_of_totalitarianism/rules.yaml:716:15\n7317 rules/rise_of_totalitarianism/rules.yaml:717:15\n7318 rules/rise_of_totalitarianism/rules.yaml:718:15\n7332 rules/rise_of_totalitarianism/rules.yaml:979:3\n7339 rules/rise_of_totalitarianism/rules.yaml:1873:14\n7345 rules/rise_of_totalitarianism/rules.yaml:1894:14\n7385 rules/rise_of_totalitarianism/rules.yaml:984:7\n7386 rules/rise_of_totalitarianism/rules.yaml:985:7\n7387 rules/rise_of_totalitarianism/rules.yaml:986:7\n7388 rules/rise_of_totalitarianism/rules.yaml:987:7\n7389 rules/rise_of_totalitarianism/rules.yaml:988:7\n7390 rules/rise_of_totalitarianism/rules.yaml:989:7\n7401 rules/rise_of_totalitarianism/rules.yaml:990:11\n7409 rules/rise_of_totalitarianism/rules.yaml:991:15\n7422 rules/rise_of_totalitarianism/rules.yaml:992:15\n7428 rules/rise_of_totalitarianism/rules.yaml:993:15\n7435 rules/rise_of_totalitarianism/rules.yaml:994:15\n7436 rules/rise_of_totalitarianism/rules.yaml:995:15\n7437 rules/rise_of_totalitarianism/rules.yaml:996:15\n7442 rules/rise_of_totalitarianism/rules.yaml:997:19\n7445 rules/rise_of_totalitarianism/rules.yaml:1000:23\n7446 rules/rise_of_totalitarianism/rules.yaml:1001:23\n7447 rules/rise_of_totalitarianism/rules.yaml:1002:23\n7448 rules/rise_of_totalitarianism/rules.yaml:1003:27\n7449 rules/rise_of_totalitarianism/rules.yaml:1004:23\n7452 rules/rise_of_totalitarianism/rules.yaml:998:23\n7459 rules/rise_of_totalitarianism/rules.yaml:1005:19\n7462 rules/rise_of_totalitarianism/rules.yaml:1007:15\n7478 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7479 rules/rise_of_totalitarianism/rules.yaml:1009:19\n7480 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7488 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7501 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7506 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7513 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7514 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7515 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7520 rules/rise_of_totalitarianism/rules.yaml:1018:23\n7523 rules/rise_of_totalitarianism/rules.yaml:1021:27\n7524 rules/rise_of_totalitarianism/rules.yaml:1022:27\n7525 rules/rise_of_totalitarianism/rules.yaml:1023:31\n7526 rules/rise_of_totalitarianism/rules.yaml:1024:27\n7529 rules/rise_of_totalitarianism/rules.yaml:1019:27\n7533 rules/rise_of_totalitarianism/rules.yaml:1026:11\n7534 rules/rise_of_totalitarianism/rules.yaml:1027:11\n7535 rules/rise_of_totalitarianism/rules.yaml:1028:15\n7536 rules/rise_of_totalitarianism/rules.yaml:1029:15\n7544 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7556 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7559 rules/rise_of_totalitarianism/rules.yaml:1033:15\n7566 rules/rise_of_totalitarianism/rules.yaml:1034:15\n7567 rules/rise_of_totalitarianism/rules.yaml:1035:15\n7568 rules/rise_of_totalitarianism/rules.yaml:1036:15\n7573 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7574 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7577 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7578 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7579 rules/rise_of_totalitarianism/rules.yaml:1041:23\n7580 rules/rise_of_totalitarianism/rules.yaml:1042:19\n7588 rules/rise_of_totalitarianism/rules.yaml:1043:23\n7598 rules/rise_of_totalitarianism/rules.yaml:1045:11\n7610 rules/rise_of_totalitarianism/rules.yaml:1046:11\n7611 rules/rise_of_totalitarianism/rules.yaml:1047:15\n7612 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7620 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7632 rules/rise_of_totalitarianism/rules.yaml:1051:15\n7633 rules/rise_of_totalitarianism/rules.yaml:1052:15\n7640 rules/rise_of_totalitarianism/rules.yaml:1053:15\n7641 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7642 rules/rise_of_totalitarianism/rules.yaml:1055:15\n7643 rules/rise_of_totalitarianism/rules.yaml:1056:19\n7644 rules/rise_of_totalitarianism/rules.yaml:1057:19\n7645 rules/rise_of_totalitarianism/rules.yaml:1058:19\n7646 rules/rise_of_totalitarianism/rules.yaml:1059:19\n7647 rules/rise_of_totalitarianism/rules.yaml:1060:19\n7650 rules/rise_of_totalitarianism/rules.yaml:1062:11\n7651 rules/rise_of_totalitarianism/rules.yaml:1063:11\n7652 rules/rise_of_totalitarianism/rules.yaml:1064:11\n7657 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7662 rules/rise_of_totalitarianism/rules.yaml:1066:15\n7663 rules/rise_of_totalitarianism/rules.yaml:1067:15\n7664 rules/rise_of_totalitarianism/rules.yaml:1068:15\n7665 rules/rise_of_totalitarianism/rules.yaml:1069:15\n7674 rules/rise_of_totalitarianism/rules.yaml:1070:15\n7675 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7676 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7681 rules/rise_of_totalitarianism/rules.yaml:1073:19\n7682 rules/rise_of_totalitarianism/rules.yaml:1074:19\n7683 rules/rise_of_totalitarianism/rules.yaml:1075:19\n7684 rules/rise_of_totalitarianism/rules.yaml:1076:19\n7685 rules/rise_of_totalitarianism/rules.yaml:1077:19\n7689 rules/rise_of_totalitarianism/rules.yaml:1079:15\n7694 rules/rise_of_totalitarianism/rules.yaml:1080:15\n7711 rules/rise_of_totalitarianism/rules.yaml:1081:15\n7712 rules/rise_of_totalitarianism/rules.yaml:1082:15\n7719 rules/rise_of_totalitarianism/rules.yaml:1083:15\n7720 rules/rise_of_totalitarianism/rules.yaml:1084:15\n7721 rules/rise_of_totalitarianism/rules.yaml:1085:15\n7726 rules/rise_of_totalitarianism/rules.yaml:1086:19\n7741 rules/rise_of_totalitarianism/rules.yaml:1087:19\n7742 rules/rise_of_totalitarianism/rules.yaml:1088:23\n7757 rules/rise_of_totalitarianism/rules.yaml:1089:19\n7765 rules/rise_of_totalitarianism/rules.yaml:1090:23\n7777 rules/rise_of_totalitarianism/rules.yaml:1091:23\n7784 rules/rise_of_totalitarianism/rules.yaml:1092:19\n7785 rules/rise_of_totalitarianism/rules.yaml:1093:23\n7788 rules/rise_of_totalitarianism/rules.yaml:1094:23\n7789 rules/rise_of_totalitarianism/rules.yaml:1095:19\n7794 rules/rise_of_totalitarianism/rules.yaml:1096:23\n7801 rules/rise_of_totalitarianism/rules.yaml:1097:7\n7804 rules/rise_of_totalitarianism/rules.yaml:1103:11\n7807 rules/rise_of_totalitarianism/rules.yaml:1098:11\n7814 rules/rise_of_totalitarianism/rules.yaml:1099:15\n7818 rules/rise_of_totalitarianism/rules.yaml:1101:15\n7828 rules/rise_of_totalitarianism/rules.yaml:1104:7\n7829 rules/rise_of_totalitarianism/rules.yaml:1105:11\n7830 rules/rise_of_totalitarianism/rules.yaml:1106:7\n7831 rules/rise_of_totalitarianism/rules.yaml:1107:11\n7832 rules/rise_of_totalitarianism/rules.yaml:1108:15\n7834 rules/rise_of_totalitarianism/rules.yaml:1110:11\n7853 rules/rise_of_totalitarianism/rules.yaml:895:7\n7854 rules/rise_of_totalitarianism/rules.yaml:896:11\n7855 rules/rise_of_totalitarianism/rules.yaml:897:15\n7856 rules/rise_of_totalitarianism/rules.yaml:898:19\n7857 rules/rise_of_totalitarianism/rules.yaml:899:15\n7858 rules/rise_of_totalitarianism/rules.yaml:900:15\n7860 rules/rise_of_totalitarianism/rules.yaml:901:7\n7867 rules/rise_of_totalitarianism/rules.yaml:902:7\n7868 rules/rise_of_totalitarianism/rules.yaml:903:7\n7879 rules/rise_of_totalitarianism/rules.yaml:904:11\n7880 rules/rise_of_totalitarianism/rules.yaml:905:11\n7895 rules/rise_of_totalitarianism/rules.yaml:906:15\n7901 rules/rise_of_totalitarianism/rules.yaml:907:15\n7907 rules/rise_of_totalitarianism/rules.yaml:908:19\n7908 rules/rise_of_totalitarianism/rules.yaml:909:19\n7921 rules/rise_of_totalitarianism/rules.yaml:910:19\n7943 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7944 rules/rise_of_totalitarianism/rules.yaml:1760:11\n7945 rules/rise_of_totalitarianism/rules.yaml:1761:15\n7947 rules/rise_of_totalitarianism/rules.yaml:1762:15\n7952 rules/rise_of_totalitarianism/rules.yaml:1763:7\n7963 rules/rise_of_totalitarianism/rules.yaml:1764:11\n7969 rules/rise_of_totalitarianism/rules.yaml:1765:11\n7978 rules/rise_of_totalitarianism/rules.yaml:1766:15\n7990 rules/rise_of_totalitarianism/rules.yaml:1767:15\n7991 rules/rise_of_totalitarianism/rules.yaml:1768:19\n7992 rules/rise_of_totalitarianism/rules.yaml:1769:19\n8020 rules/rise_of_totalitarianism/rules.yaml:1455:7\n8025 rules/rise_of_totalitarianism/rules.yaml:1456:11\n8026 rules/rise_of_totalitarianism/rules.yaml:1457:11\n8027 rules/rise_of_totalitarianism/rules.yaml:1458:11\n8032 rules/rise_of_totalitarianism/rules.yaml:1459:11\n8040 rules/rise_of_totalitarianism/rules.yaml:1460:15\n8046 rules/rise_of_totalitarianism/rules.yaml:1461:15\n8047 rules/rise_of_totalitarianism/rules.yaml:1462:19\n8050 rules/rise_of_totalitarianism/rules.yaml:1463:19\n8051 rules/rise_of_totalitarianism/rules.yaml:1464:19\n8052 rules/rise_of_totalitarianism/rules.yaml:1465:19\n8076 rules/rise_of_totalitarianism/rules.yaml:1743:7\n8088 rules/rise_of_totalitarianism/rules.yaml:1744:7\n8096 rules/rise_of_totalitarianism/rules.yaml:1745:11\n8102 rules/rise_of_totalitarianism/rules.yaml:1746:11\n8103 rules/rise_of_totalitarianism/rules.yaml:1747:15\n8104 rules/rise_of_totalitarianism/rules.yaml:1748:15\n8105 rules/rise_of_totalitarianism/rules.yaml:1749:15\n8106 rules/rise_of_totalitarianism/rules.yaml:1750:15\n8107 rules/rise_of_totalitarianism/rules.yaml:1751:15\n8109 rules/rise_of_totalitarianism/rules.yaml:1752:15\n8121 rules/rise_of_totalitarianism/flow.yaml:23:3\n8158 rules/rise_of_totalitarianism/flow.yaml:27:7\n8159 rules/rise_of_totalitarianism/flow.yaml:28:7\n8160 rules/rise_of_totalitarianism/flow.yaml:29:7\n8171 rules/rise_of_totalitarianism/flow.yaml:30:11\n8176 rules/rise_of_totalitarianism/flow.yaml:31:11\n8185 rules/rise_of_totalitarianism/flow.yaml:32:15\n8197 rules/rise_of_totalitarianism/flow.yaml:33:15\n8198 rules/rise_of_totalitarianism/flow.yaml:34:19\n8201 rules/rise_of_totalitarianism/flow.yaml:35:19\n8205 rules/rise_of_totalitarianism/flow.yaml:36:7\n8206 rules/rise_of_totalitarianism/flow.yaml:37:7\n8207 rules/rise_of_totalitarianism/flow.yaml:38:11\n8208 rules/rise_of_totalitarianism/flow.yaml:39:15\n8225 rules/rise_of_totalitarianism/flow.yaml:40:15\n8226 rules/rise_of_totalitarianism/flow.yaml:41:11\n8227 rules/rise_of_totalitarianism/flow.yaml:42:7\n8228 rules/rise_of_totalitarianism/flow.yaml:43:7\n8229 rules/rise_of_totalitarianism/flow.yaml:44:11\n8232 rules/rise_of_totalitarianism/flow.yaml:45:11\n8233 rules/rise_of_totalitarianism/flow.yaml:46:7\n8234 rules/rise_of_totalitarianism/flow.yaml:47:11\n8235 rules/rise_of_totalitarianism/flow.yaml:48:7\n8249 rules/rise_of_totalitarianism/flow.yaml:49:11\n8255 rules/rise_of_totalitarianism/flow.yaml:50:11\n8256 rules/rise_of_totalitarianism/flow.yaml:51:15\n8257 rules/rise_of_totalitarianism/flow.yaml:52:15\n8267 rules/rise_of_totalitarianism/flow.yaml:53:15\n8274 rules/rise_of_totalitarianism/flow.yaml:54:15\n8275 rules/rise_of_totalitarianism/flow.yaml:55:15\n8279 rules/rise_of_totalitarianism/flow.yaml:56:7\n8286 rules/rise_of_totalitarianism/flow.yaml:57:7\n8297 rules/rise_of_totalitarianism/flow.yaml:58:11\n8298 rules/rise_of_totalitarianism/flow.yaml:59:11\n8313 rules/rise_of_totalitarianism/flow.yaml:60:15\n8331 rules/rise_of_totalitarianism/flow.yaml:61:15\n8332 rules/rise_of_totalitarianism/flow.yaml:62:19\n8334 rules/rise_of_totalitarianism/flow.yaml:64:19\n8337 rules/rise_of_totalitarianism/flow.yaml:65:19\n8360 rules/rise_of_totalitarianism/flow.yaml:83:3\n8366 rules/rise_of_totalitarianism/flow.yaml:83:3\n8377 rules/rise_of_totalitarianism/flow.yaml:87:7\n8378 rules/rise_of_totalitarianism/flow.yaml:88:11\n8379 rules/rise_of_totalitarianism/flow.yaml:89:15\n8380 rules/rise_of_totalitarianism/flow.yaml:90:7\n8381 rules/rise_of_totalitarianism/flow.yaml:91:7\n8382 rules/rise_of_totalitarianism/flow.yaml:92:7\n8383 rules/rise_of_totalitarianism/flow.yaml:93:7\n8384 rules/rise_of_totalitarianism/flow.yaml:94:7\n8390 rules/rise_of_totalitarianism/flow.yaml:95:7\n8396 rules/rise_of_totalitarianism/flow.yaml:96:7\n8402 rules/rise_of_totalitarianism/flow.yaml:97:7\n8403 rules/rise_of_totalitarianism/flow.yaml:98:7\n8413 rules/rise_of_totalitarianism/flow.yaml:16:3\n8428 rules/rise_of_totalitarianism/flow.yaml:20:7\n8429 rules/rise_of_totalitarianism/flow.yaml:21:7\n8444 rules/rise_of_totalitarianism/flow.yaml:67:3\n8466 rules/rise_of_totalitarianism/flow.yaml:71:7\n8480 rules/rise_of_totalitarianism/flow.yaml:72:11\n8481 rules/rise_of_totalitarianism/flow.yaml:73:11\n8482 rules/rise_of_totalitarianism/flow.yaml:74:11\n8489 rules/rise_of_totalitarianism/flow.yaml:75:11\n8496 rules/rise_of_totalitarianism/flow.yaml:76:11\n8510 rules/rise_of_totalitarianism/flow.yaml:77:15\n8515 rules/rise_of_totalitarianism/flow.yaml:78:11\n8522 rules/rise_of_totalitarianism/flow.yaml:79:11\n8527 rules/rise_of_totalitarianism/flow.yaml:80:7\n8528 rules/rise_of_totalitarianism/flow.yaml:81:11\n8546 rules/rise_of_totalitarianism/rules.yaml:1887:7\n8554 rules/rise_of_totalitarianism/rules.yaml:1888:7\n8557 rules/rise_of_totalitarianism/rules.yaml:1889:7\n8558 rules/rise_of_totalitarianism/rules.yaml:1890:7\n8559 rules/rise_of_totalitarianism/rules.yaml:1891:7\n8575 rules/rise_of_totalitarianism/rules.yaml:1861:7\n8586 rules/rise_of_totalitarianism/rules.yaml:1862:7\n8587 rules/rise_of_totalitarianism/rules.yaml:1863:7\n8588 rules/rise_of_totalitarianism/rules.yaml:1864:11\n8589 rules/rise_of_totalitarianism/rules.yaml:1865:15\n8590 rules/rise_of_totalitarianism/rules.yaml:1866:19\n8591 rules/rise_of_totalitarianism/rules.yaml:1867:19\n8592 rules/rise_of_totalitarianism/rules.yaml:1868:19\n8593 rules/rise_of_totalitarianism/rules.yaml:1869:7\n8594 rules/rise_of_totalitarianism/rules.yaml:1870:7"
+_ORIGINS = "1297 rules/rise_of_totalitarianism/rules.yaml:514:7\n1298 rules/rise_of_totalitarianism/rules.yaml:515:7\n1299 rules/rise_of_totalitarianism/rules.yaml:516:11\n1300 rules/rise_of_totalitarianism/rules.yaml:517:7\n1301 rules/rise_of_totalitarianism/rules.yaml:518:7\n1302 rules/rise_of_totalitarianism/rules.yaml:519:7\n1305 rules/rise_of_totalitarianism/rules.yaml:520:11\n1306 rules/rise_of_totalitarianism/rules.yaml:521:7\n1310 rules/rise_of_totalitarianism/rules.yaml:446:7\n1311 rules/rise_of_totalitarianism/rules.yaml:447:11\n1312 rules/rise_of_totalitarianism/rules.yaml:448:7\n1313 rules/rise_of_totalitarianism/rules.yaml:449:11\n1314 rules/rise_of_totalitarianism/rules.yaml:450:7\n1318 rules/rise_of_totalitarianism/rules.yaml:303:7\n1319 rules/rise_of_totalitarianism/rules.yaml:304:7\n1320 rules/rise_of_totalitarianism/rules.yaml:305:11\n1321 rules/rise_of_totalitarianism/rules.yaml:306:7\n1358 rules/rise_of_totalitarianism/rules.yaml:321:7\n1359 rules/rise_of_totalitarianism/rules.yaml:322:7\n1360 rules/rise_of_totalitarianism/rules.yaml:323:11\n1365 rules/rise_of_totalitarianism/rules.yaml:324:7\n1366 rules/rise_of_totalitarianism/rules.yaml:325:11\n1367 rules/rise_of_totalitarianism/rules.yaml:326:15\n1368 rules/rise_of_totalitarianism/rules.yaml:327:11\n1369 rules/rise_of_totalitarianism/rules.yaml:328:15\n1370 rules/rise_of_totalitarianism/rules.yaml:329:7\n1374 rules/rise_of_totalitarianism/rules.yaml:196:7\n1378 rules/rise_of_totalitarianism/rules.yaml:460:7\n1379 rules/rise_of_totalitarianism/rules.yaml:461:7\n1380 rules/rise_of_totalitarianism/rules.yaml:463:15\n1381 rules/rise_of_totalitarianism/rules.yaml:464:19\n1386 rules/rise_of_totalitarianism/rules.yaml:466:19\n1388 rules/rise_of_totalitarianism/rules.yaml:468:19\n1389 rules/rise_of_totalitarianism/rules.yaml:469:7\n1393 rules/rise_of_totalitarianism/rules.yaml:61:3\n1401 rules/rise_of_totalitarianism/rules.yaml:69:7\n1405 rules/rise_of_totalitarianism/rules.yaml:241:7\n1409 rules/rise_of_totalitarianism/rules.yaml:203:7\n1419 rules/rise_of_totalitarianism/rules.yaml:383:7\n1423 rules/rise_of_totalitarianism/rules.yaml:384:7\n1426 rules/rise_of_totalitarianism/rules.yaml:385:11\n1427 rules/rise_of_totalitarianism/rules.yaml:386:7\n1431 rules/rise_of_totalitarianism/rules.yaml:213:7\n1432 rules/rise_of_totalitarianism/rules.yaml:214:11\n1433 rules/rise_of_totalitarianism/rules.yaml:215:11\n1438 rules/rise_of_totalitarianism/rules.yaml:216:11\n1439 rules/rise_of_totalitarianism/rules.yaml:217:11\n1440 rules/rise_of_totalitarianism/rules.yaml:218:15\n1441 rules/rise_of_totalitarianism/rules.yaml:219:19\n1442 rules/rise_of_totalitarianism/rules.yaml:220:11\n1443 rules/rise_of_totalitarianism/rules.yaml:221:7\n1454 rules/rise_of_totalitarianism/rules.yaml:222:7\n1455 rules/rise_of_totalitarianism/rules.yaml:223:7\n1467 rules/rise_of_totalitarianism/rules.yaml:224:7\n1468 rules/rise_of_totalitarianism/rules.yaml:225:11\n1469 rules/rise_of_totalitarianism/rules.yaml:226:7\n1473 rules/rise_of_totalitarianism/rules.yaml:262:7\n1477 rules/rise_of_totalitarianism/rules.yaml:269:7\n1485 rules/rise_of_totalitarianism/rules.yaml:161:7\n1492 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1497 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1498 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1499 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1503 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1504 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1510 rules/rise_of_totalitarianism/rules.yaml:1930:27\n1516 rules/rise_of_totalitarianism/rules.yaml:1930:49\n1524 rules/rise_of_totalitarianism/rules.yaml:1932:3\n1529 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1530 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1531 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1535 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1536 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1540 rules/rise_of_totalitarianism/rules.yaml:1938:27\n1546 rules/rise_of_totalitarianism/rules.yaml:1938:49\n1554 rules/rise_of_totalitarianism/rules.yaml:101:7\n1555 rules/rise_of_totalitarianism/rules.yaml:102:11\n1556 rules/rise_of_totalitarianism/rules.yaml:103:7\n1557 rules/rise_of_totalitarianism/rules.yaml:104:11\n1558 rules/rise_of_totalitarianism/rules.yaml:105:7\n1562 rules/rise_of_totalitarianism/rules.yaml:135:7\n1574 rules/rise_of_totalitarianism/rules.yaml:128:7\n1600 rules/rise_of_totalitarianism/rules.yaml:371:7\n1604 rules/rise_of_totalitarianism/rules.yaml:487:7\n1620 rules/rise_of_totalitarianism/rules.yaml:488:7\n1631 rules/rise_of_totalitarianism/rules.yaml:235:7\n1638 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1639 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1640 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1641 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1642 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1643 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1644 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1648 rules/rise_of_totalitarianism/rules.yaml:427:7\n1649 rules/rise_of_totalitarianism/rules.yaml:428:11\n1650 rules/rise_of_totalitarianism/rules.yaml:429:7\n1654 rules/rise_of_totalitarianism/rules.yaml:430:11\n1655 rules/rise_of_totalitarianism/rules.yaml:431:7\n1656 rules/rise_of_totalitarianism/rules.yaml:432:11\n1657 rules/rise_of_totalitarianism/rules.yaml:433:7\n1658 rules/rise_of_totalitarianism/rules.yaml:434:11\n1659 rules/rise_of_totalitarianism/rules.yaml:435:7\n1660 rules/rise_of_totalitarianism/rules.yaml:436:11\n1661 rules/rise_of_totalitarianism/rules.yaml:437:7\n1662 rules/rise_of_totalitarianism/rules.yaml:438:11\n1663 rules/rise_of_totalitarianism/rules.yaml:439:7\n1667 rules/rise_of_totalitarianism/rules.yaml:502:7\n1678 rules/rise_of_totalitarianism/rules.yaml:248:7\n1679 rules/rise_of_totalitarianism/rules.yaml:249:11\n1680 rules/rise_of_totalitarianism/rules.yaml:250:7\n1681 rules/rise_of_totalitarianism/rules.yaml:251:11\n1697 rules/rise_of_totalitarianism/rules.yaml:252:7\n1698 rules/rise_of_totalitarianism/rules.yaml:253:11\n1704 rules/rise_of_totalitarianism/rules.yaml:254:11\n1713 rules/rise_of_totalitarianism/rules.yaml:255:7\n1714 rules/rise_of_totalitarianism/rules.yaml:256:11\n1730 rules/rise_of_totalitarianism/rules.yaml:257:7\n1734 rules/rise_of_totalitarianism/rules.yaml:539:7\n1759 rules/rise_of_totalitarianism/rules.yaml:76:7\n1768 rules/rise_of_totalitarianism/rules.yaml:351:7\n1773 rules/rise_of_totalitarianism/rules.yaml:343:7\n1774 rules/rise_of_totalitarianism/rules.yaml:344:7\n1775 rules/rise_of_totalitarianism/rules.yaml:345:11\n1783 rules/rise_of_totalitarianism/rules.yaml:346:7\n1787 rules/rise_of_totalitarianism/rules.yaml:191:7\n1791 rules/rise_of_totalitarianism/rules.yaml:168:7\n1805 rules/rise_of_totalitarianism/rules.yaml:274:7\n1813 rules/rise_of_totalitarianism/rules.yaml:480:7\n1832 rules/rise_of_totalitarianism/rules.yaml:142:7\n1844 rules/rise_of_totalitarianism/rules.yaml:408:7\n1845 rules/rise_of_totalitarianism/rules.yaml:409:11\n1846 rules/rise_of_totalitarianism/rules.yaml:410:7\n1847 rules/rise_of_totalitarianism/rules.yaml:411:7\n1852 rules/rise_of_totalitarianism/rules.yaml:412:7\n1853 rules/rise_of_totalitarianism/rules.yaml:413:7\n1854 rules/rise_of_totalitarianism/rules.yaml:414:11\n1855 rules/rise_of_totalitarianism/rules.yaml:415:15\n1856 rules/rise_of_totalitarianism/rules.yaml:416:7\n1861 rules/rise_of_totalitarianism/rules.yaml:293:7\n1862 rules/rise_of_totalitarianism/rules.yaml:294:7\n1863 rules/rise_of_totalitarianism/rules.yaml:295:11\n1864 rules/rise_of_totalitarianism/rules.yaml:296:7\n1868 rules/rise_of_totalitarianism/rules.yaml:175:7\n1876 rules/rise_of_totalitarianism/rules.yaml:121:7\n1889 rules/rise_of_totalitarianism/rules.yaml:281:7\n1893 rules/rise_of_totalitarianism/rules.yaml:282:7\n1894 rules/rise_of_totalitarianism/rules.yaml:283:11\n1895 rules/rise_of_totalitarianism/rules.yaml:284:7\n1899 rules/rise_of_totalitarianism/rules.yaml:336:7\n1910 rules/rise_of_totalitarianism/rules.yaml:312:7\n1914 rules/rise_of_totalitarianism/rules.yaml:364:7\n1918 rules/rise_of_totalitarianism/rules.yaml:495:7\n1933 rules/rise_of_totalitarianism/rules.yaml:397:7\n1937 rules/rise_of_totalitarianism/rules.yaml:87:7\n1938 rules/rise_of_totalitarianism/rules.yaml:88:11\n1939 rules/rise_of_totalitarianism/rules.yaml:89:7\n1940 rules/rise_of_totalitarianism/rules.yaml:90:11\n1941 rules/rise_of_totalitarianism/rules.yaml:91:7\n1946 rules/rise_of_totalitarianism/rules.yaml:184:7\n1955 rules/rise_of_totalitarianism/rules.yaml:529:7\n1967 rules/rise_of_totalitarianism/rules.yaml:114:7\n1975 rules/rise_of_totalitarianism/rules.yaml:149:7\n1987 rules/rise_of_totalitarianism/rules.yaml:150:7\n1988 rules/rise_of_totalitarianism/rules.yaml:151:7\n1989 rules/rise_of_totalitarianism/rules.yaml:152:7\n2005 rules/rise_of_totalitarianism/rules.yaml:357:7\n2011 rules/rise_of_totalitarianism/rules.yaml:1899:3\n2016 rules/rise_of_totalitarianism/rules.yaml:1899:3\n2024 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2025 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2026 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2027 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2028 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2029 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2033 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2062 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2066 rules/rise_of_totalitarianism/rules.yaml:550:7\n2067 rules/rise_of_totalitarianism/rules.yaml:551:7\n2072 rules/rise_of_totalitarianism/rules.yaml:552:11\n2073 rules/rise_of_totalitarianism/rules.yaml:553:11\n2078 rules/rise_of_totalitarianism/rules.yaml:1299:7\n2079 rules/rise_of_totalitarianism/rules.yaml:1300:11\n2080 rules/rise_of_totalitarianism/rules.yaml:1301:11\n2087 rules/rise_of_totalitarianism/rules.yaml:1302:11\n2088 rules/rise_of_totalitarianism/rules.yaml:1303:11\n2090 rules/rise_of_totalitarianism/rules.yaml:1304:7\n2095 rules/rise_of_totalitarianism/rules.yaml:1305:11\n2103 rules/rise_of_totalitarianism/rules.yaml:1306:11\n2108 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2109 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2110 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2118 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2119 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2120 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2131 rules/rise_of_totalitarianism/rules.yaml:1619:7\n2137 rules/rise_of_totalitarianism/rules.yaml:1620:11\n2138 rules/rise_of_totalitarianism/rules.yaml:1621:15\n2140 rules/rise_of_totalitarianism/rules.yaml:1622:11\n2141 rules/rise_of_totalitarianism/rules.yaml:1623:11\n2142 rules/rise_of_totalitarianism/rules.yaml:1624:15\n2143 rules/rise_of_totalitarianism/rules.yaml:1625:15\n2145 rules/rise_of_totalitarianism/rules.yaml:1627:15\n2146 rules/rise_of_totalitarianism/rules.yaml:1628:15\n2147 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2152 rules/rise_of_totalitarianism/rules.yaml:582:7\n2153 rules/rise_of_totalitarianism/rules.yaml:583:11\n2182 rules/rise_of_totalitarianism/rules.yaml:584:11\n2183 rules/rise_of_totalitarianism/rules.yaml:585:11\n2184 rules/rise_of_totalitarianism/rules.yaml:586:11\n2185 rules/rise_of_totalitarianism/rules.yaml:587:11\n2191 rules/rise_of_totalitarianism/rules.yaml:1465:7\n2192 rules/rise_of_totalitarianism/rules.yaml:1466:11\n2194 rules/rise_of_totalitarianism/rules.yaml:1467:7\n2197 rules/rise_of_totalitarianism/rules.yaml:1468:7\n2202 rules/rise_of_totalitarianism/rules.yaml:627:7\n2203 rules/rise_of_totalitarianism/rules.yaml:628:7\n2204 rules/rise_of_totalitarianism/rules.yaml:629:7\n2209 rules/rise_of_totalitarianism/rules.yaml:630:11\n2210 rules/rise_of_totalitarianism/rules.yaml:631:11\n2215 rules/rise_of_totalitarianism/rules.yaml:637:7\n2216 rules/rise_of_totalitarianism/rules.yaml:638:11\n2217 rules/rise_of_totalitarianism/rules.yaml:639:11\n2220 rules/rise_of_totalitarianism/rules.yaml:641:11\n2225 rules/rise_of_totalitarianism/rules.yaml:614:7\n2226 rules/rise_of_totalitarianism/rules.yaml:615:11\n2227 rules/rise_of_totalitarianism/rules.yaml:616:11\n2228 rules/rise_of_totalitarianism/rules.yaml:617:11\n2230 rules/rise_of_totalitarianism/rules.yaml:618:7\n2231 rules/rise_of_totalitarianism/rules.yaml:619:11\n2232 rules/rise_of_totalitarianism/rules.yaml:620:11\n2233 rules/rise_of_totalitarianism/rules.yaml:621:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1170:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1171:11\n2257 rules/rise_of_totalitarianism/rules.yaml:1172:15\n2258 rules/rise_of_totalitarianism/rules.yaml:1173:15\n2263 rules/rise_of_totalitarianism/rules.yaml:1174:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1175:19\n2267 rules/rise_of_totalitarianism/rules.yaml:1176:19\n2270 rules/rise_of_totalitarianism/rules.yaml:1178:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2277 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2278 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2282 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2283 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2289 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2290 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2295 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2296 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2297 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2301 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2302 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2306 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2307 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2311 rules/rise_of_totalitarianism/flow.yaml:101:3\n2315 rules/rise_of_totalitarianism/flow.yaml:105:7\n2316 rules/rise_of_totalitarianism/flow.yaml:106:11\n2320 rules/rise_of_totalitarianism/rules.yaml:573:7\n2321 rules/rise_of_totalitarianism/rules.yaml:574:7\n2322 rules/rise_of_totalitarianism/rules.yaml:575:11\n2327 rules/rise_of_totalitarianism/rules.yaml:576:15\n2328 rules/rise_of_totalitarianism/rules.yaml:577:15\n2332 rules/rise_of_totalitarianism/rules.yaml:545:7\n2336 rules/rise_of_totalitarianism/rules.yaml:1829:7\n2337 rules/rise_of_totalitarianism/rules.yaml:1830:7\n2338 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2341 rules/rise_of_totalitarianism/rules.yaml:1832:11\n2342 rules/rise_of_totalitarianism/rules.yaml:1833:11\n2344 rules/rise_of_totalitarianism/rules.yaml:1834:11\n2345 rules/rise_of_totalitarianism/rules.yaml:1835:11\n2346 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2347 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2350 rules/rise_of_totalitarianism/rules.yaml:1839:11\n2351 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2353 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2354 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1843:11\n2356 rules/rise_of_totalitarianism/rules.yaml:1844:11\n2357 rules/rise_of_totalitarianism/rules.yaml:1845:11\n2360 rules/rise_of_totalitarianism/rules.yaml:1847:11\n2365 rules/rise_of_totalitarianism/rules.yaml:1581:7\n2366 rules/rise_of_totalitarianism/rules.yaml:1582:7\n2367 rules/rise_of_totalitarianism/rules.yaml:1583:7\n2368 rules/rise_of_totalitarianism/rules.yaml:1584:7\n2373 rules/rise_of_totalitarianism/rules.yaml:1730:7\n2374 rules/rise_of_totalitarianism/rules.yaml:1731:7\n2376 rules/rise_of_totalitarianism/rules.yaml:1732:7\n2377 rules/rise_of_totalitarianism/rules.yaml:1733:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1734:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1735:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1736:11\n2383 rules/rise_of_totalitarianism/rules.yaml:1738:11\n2384 rules/rise_of_totalitarianism/rules.yaml:1739:11\n2385 rules/rise_of_totalitarianism/rules.yaml:1740:11\n2390 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2392 rules/rise_of_totalitarianism/rules.yaml:1803:7\n2393 rules/rise_of_totalitarianism/rules.yaml:1804:7\n2394 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2395 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2396 rules/rise_of_totalitarianism/rules.yaml:1807:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1808:11\n2398 rules/rise_of_totalitarianism/rules.yaml:1809:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2402 rules/rise_of_totalitarianism/rules.yaml:1812:11\n2403 rules/rise_of_totalitarianism/rules.yaml:1813:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2409 rules/rise_of_totalitarianism/rules.yaml:1748:11\n2410 rules/rise_of_totalitarianism/rules.yaml:1749:11\n2411 rules/rise_of_totalitarianism/rules.yaml:1750:15\n2413 rules/rise_of_totalitarianism/rules.yaml:1751:15\n2415 rules/rise_of_totalitarianism/rules.yaml:1753:15\n2417 rules/rise_of_totalitarianism/rules.yaml:1754:7\n2420 rules/rise_of_totalitarianism/rules.yaml:1755:11\n2422 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2426 rules/rise_of_totalitarianism/rules.yaml:925:7\n2427 rules/rise_of_totalitarianism/rules.yaml:926:11\n2428 rules/rise_of_totalitarianism/rules.yaml:927:7\n2430 rules/rise_of_totalitarianism/rules.yaml:928:7\n2431 rules/rise_of_totalitarianism/rules.yaml:929:7\n2435 rules/rise_of_totalitarianism/rules.yaml:1818:7\n2436 rules/rise_of_totalitarianism/rules.yaml:1819:11\n2441 rules/rise_of_totalitarianism/rules.yaml:787:7\n2444 rules/rise_of_totalitarianism/rules.yaml:788:7\n2445 rules/rise_of_totalitarianism/rules.yaml:789:11\n2448 rules/rise_of_totalitarianism/rules.yaml:790:7\n2449 rules/rise_of_totalitarianism/rules.yaml:791:11\n2450 rules/rise_of_totalitarianism/rules.yaml:792:11\n2451 rules/rise_of_totalitarianism/rules.yaml:793:11\n2452 rules/rise_of_totalitarianism/rules.yaml:794:7\n2453 rules/rise_of_totalitarianism/rules.yaml:795:11\n2455 rules/rise_of_totalitarianism/rules.yaml:797:11\n2460 rules/rise_of_totalitarianism/rules.yaml:1183:7\n2461 rules/rise_of_totalitarianism/rules.yaml:1184:11\n2462 rules/rise_of_totalitarianism/rules.yaml:1185:15\n2468 rules/rise_of_totalitarianism/rules.yaml:1186:19\n2469 rules/rise_of_totalitarianism/rules.yaml:1187:19\n2470 rules/rise_of_totalitarianism/rules.yaml:1188:19\n2471 rules/rise_of_totalitarianism/rules.yaml:1189:19\n2472 rules/rise_of_totalitarianism/rules.yaml:1190:19\n2473 rules/rise_of_totalitarianism/rules.yaml:1191:19\n2478 rules/rise_of_totalitarianism/rules.yaml:1192:23\n2481 rules/rise_of_totalitarianism/rules.yaml:1193:23\n2482 rules/rise_of_totalitarianism/rules.yaml:1194:19\n2488 rules/rise_of_totalitarianism/rules.yaml:1638:7\n2491 rules/rise_of_totalitarianism/rules.yaml:1639:11\n2492 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2493 rules/rise_of_totalitarianism/rules.yaml:1641:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1642:7\n2495 rules/rise_of_totalitarianism/rules.yaml:1643:7\n2499 rules/rise_of_totalitarianism/flow.yaml:6:3\n2503 rules/rise_of_totalitarianism/flow.yaml:10:7\n2504 rules/rise_of_totalitarianism/flow.yaml:11:11\n2507 rules/rise_of_totalitarianism/flow.yaml:12:7\n2508 rules/rise_of_totalitarianism/flow.yaml:13:7\n2512 rules/rise_of_totalitarianism/rules.yaml:558:7\n2513 rules/rise_of_totalitarianism/rules.yaml:559:7\n2514 rules/rise_of_totalitarianism/rules.yaml:560:7\n2515 rules/rise_of_totalitarianism/rules.yaml:561:11\n2516 rules/rise_of_totalitarianism/rules.yaml:562:15\n2518 rules/rise_of_totalitarianism/rules.yaml:564:15\n2519 rules/rise_of_totalitarianism/rules.yaml:565:7\n2520 rules/rise_of_totalitarianism/rules.yaml:566:7\n2521 rules/rise_of_totalitarianism/rules.yaml:567:11\n2525 rules/rise_of_totalitarianism/rules.yaml:946:7\n2526 rules/rise_of_totalitarianism/rules.yaml:947:7\n2530 rules/rise_of_totalitarianism/rules.yaml:948:11\n2531 rules/rise_of_totalitarianism/rules.yaml:949:11\n2532 rules/rise_of_totalitarianism/rules.yaml:950:11\n2535 rules/rise_of_totalitarianism/rules.yaml:951:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1311:7\n2542 rules/rise_of_totalitarianism/rules.yaml:1312:7\n2543 rules/rise_of_totalitarianism/rules.yaml:1313:11\n2544 rules/rise_of_totalitarianism/rules.yaml:1314:11\n2545 rules/rise_of_totalitarianism/rules.yaml:1315:11\n2546 rules/rise_of_totalitarianism/rules.yaml:1316:15\n2547 rules/rise_of_totalitarianism/rules.yaml:1317:7\n2548 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1319:15\n2552 rules/rise_of_totalitarianism/rules.yaml:1320:7\n2553 rules/rise_of_totalitarianism/rules.yaml:1321:11\n2554 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2555 rules/rise_of_totalitarianism/rules.yaml:1323:7\n2560 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2561 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2562 rules/rise_of_totalitarianism/rules.yaml:1330:7\n2563 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2564 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2570 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2584 rules/rise_of_totalitarianism/rules.yaml:1334:15\n2585 rules/rise_of_totalitarianism/rules.yaml:1335:15\n2587 rules/rise_of_totalitarianism/rules.yaml:1336:7\n2588 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2589 rules/rise_of_totalitarianism/rules.yaml:1338:7\n2590 rules/rise_of_totalitarianism/rules.yaml:1339:7\n2591 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2596 rules/rise_of_totalitarianism/rules.yaml:1509:7\n2597 rules/rise_of_totalitarianism/rules.yaml:1510:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1511:11\n2603 rules/rise_of_totalitarianism/rules.yaml:1512:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1513:15\n2607 rules/rise_of_totalitarianism/rules.yaml:1515:15\n2610 rules/rise_of_totalitarianism/rules.yaml:1516:15\n2634 rules/rise_of_totalitarianism/rules.yaml:887:7\n2635 rules/rise_of_totalitarianism/rules.yaml:888:7\n2640 rules/rise_of_totalitarianism/rules.yaml:889:11\n2653 rules/rise_of_totalitarianism/rules.yaml:890:11\n2654 rules/rise_of_totalitarianism/rules.yaml:891:15\n2656 rules/rise_of_totalitarianism/rules.yaml:893:15\n2657 rules/rise_of_totalitarianism/rules.yaml:894:15\n2658 rules/rise_of_totalitarianism/rules.yaml:895:19\n2660 rules/rise_of_totalitarianism/rules.yaml:897:19\n2661 rules/rise_of_totalitarianism/rules.yaml:898:19\n2662 rules/rise_of_totalitarianism/rules.yaml:899:19\n2667 rules/rise_of_totalitarianism/rules.yaml:750:7\n2668 rules/rise_of_totalitarianism/rules.yaml:752:15\n2669 rules/rise_of_totalitarianism/rules.yaml:753:15\n2671 rules/rise_of_totalitarianism/rules.yaml:755:15\n2672 rules/rise_of_totalitarianism/rules.yaml:756:15\n2673 rules/rise_of_totalitarianism/rules.yaml:758:19\n2676 rules/rise_of_totalitarianism/rules.yaml:761:15\n2678 rules/rise_of_totalitarianism/rules.yaml:763:15\n2679 rules/rise_of_totalitarianism/rules.yaml:764:19\n2680 rules/rise_of_totalitarianism/rules.yaml:765:15\n2682 rules/rise_of_totalitarianism/rules.yaml:768:15\n2683 rules/rise_of_totalitarianism/rules.yaml:770:15\n2684 rules/rise_of_totalitarianism/rules.yaml:771:19\n2685 rules/rise_of_totalitarianism/rules.yaml:772:15\n2686 rules/rise_of_totalitarianism/rules.yaml:773:19\n2687 rules/rise_of_totalitarianism/rules.yaml:774:19\n2688 rules/rise_of_totalitarianism/rules.yaml:775:19\n2690 rules/rise_of_totalitarianism/rules.yaml:777:15\n2691 rules/rise_of_totalitarianism/rules.yaml:779:15\n2692 rules/rise_of_totalitarianism/rules.yaml:780:15\n2693 rules/rise_of_totalitarianism/rules.yaml:781:19\n2697 rules/rise_of_totalitarianism/rules.yaml:1389:7\n2698 rules/rise_of_totalitarianism/rules.yaml:1390:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1391:15\n2705 rules/rise_of_totalitarianism/rules.yaml:975:7\n2706 rules/rise_of_totalitarianism/rules.yaml:976:7\n2707 rules/rise_of_totalitarianism/rules.yaml:977:7\n2712 rules/rise_of_totalitarianism/rules.yaml:978:11\n2731 rules/rise_of_totalitarianism/rules.yaml:979:11\n2732 rules/rise_of_totalitarianism/rules.yaml:980:15\n2734 rules/rise_of_totalitarianism/rules.yaml:982:15\n2735 rules/rise_of_totalitarianism/rules.yaml:983:15\n2736 rules/rise_of_totalitarianism/rules.yaml:984:19\n2738 rules/rise_of_totalitarianism/rules.yaml:986:19\n2743 rules/rise_of_totalitarianism/rules.yaml:987:19\n2744 rules/rise_of_totalitarianism/rules.yaml:988:7\n2749 rules/rise_of_totalitarianism/rules.yaml:681:7\n2750 rules/rise_of_totalitarianism/rules.yaml:683:15\n2751 rules/rise_of_totalitarianism/rules.yaml:684:15\n2756 rules/rise_of_totalitarianism/rules.yaml:685:19\n2762 rules/rise_of_totalitarianism/rules.yaml:686:19\n2763 rules/rise_of_totalitarianism/rules.yaml:687:19\n2764 rules/rise_of_totalitarianism/rules.yaml:688:19\n2766 rules/rise_of_totalitarianism/rules.yaml:690:15\n2767 rules/rise_of_totalitarianism/rules.yaml:691:15\n2768 rules/rise_of_totalitarianism/rules.yaml:692:15\n2770 rules/rise_of_totalitarianism/rules.yaml:695:15\n2772 rules/rise_of_totalitarianism/rules.yaml:698:15\n2773 rules/rise_of_totalitarianism/rules.yaml:699:19\n2778 rules/rise_of_totalitarianism/rules.yaml:702:15\n2779 rules/rise_of_totalitarianism/rules.yaml:703:19\n2784 rules/rise_of_totalitarianism/rules.yaml:706:15\n2788 rules/rise_of_totalitarianism/rules.yaml:707:19\n2789 rules/rise_of_totalitarianism/rules.yaml:708:23\n2794 rules/rise_of_totalitarianism/rules.yaml:713:15\n2799 rules/rise_of_totalitarianism/rules.yaml:1374:7\n2800 rules/rise_of_totalitarianism/rules.yaml:1375:11\n2801 rules/rise_of_totalitarianism/rules.yaml:1376:7\n2802 rules/rise_of_totalitarianism/rules.yaml:1377:7\n2803 rules/rise_of_totalitarianism/rules.yaml:1378:11\n2806 rules/rise_of_totalitarianism/rules.yaml:1380:15\n2807 rules/rise_of_totalitarianism/rules.yaml:1381:7\n2808 rules/rise_of_totalitarianism/rules.yaml:1382:11\n2809 rules/rise_of_totalitarianism/rules.yaml:1383:15\n2822 rules/rise_of_totalitarianism/rules.yaml:1556:7\n2823 rules/rise_of_totalitarianism/rules.yaml:1557:11\n2824 rules/rise_of_totalitarianism/rules.yaml:1558:11\n2825 rules/rise_of_totalitarianism/rules.yaml:1559:15\n2826 rules/rise_of_totalitarianism/rules.yaml:1560:15\n2829 rules/rise_of_totalitarianism/rules.yaml:1562:7\n2830 rules/rise_of_totalitarianism/rules.yaml:1563:11\n2839 rules/rise_of_totalitarianism/rules.yaml:1564:15\n2840 rules/rise_of_totalitarianism/rules.yaml:1565:15\n2841 rules/rise_of_totalitarianism/rules.yaml:1566:15\n2842 rules/rise_of_totalitarianism/rules.yaml:1567:19\n2843 rules/rise_of_totalitarianism/rules.yaml:1568:23\n2845 rules/rise_of_totalitarianism/rules.yaml:1570:23\n2846 rules/rise_of_totalitarianism/rules.yaml:1571:15\n2847 rules/rise_of_totalitarianism/rules.yaml:1572:15\n2854 rules/rise_of_totalitarianism/rules.yaml:1411:7\n2855 rules/rise_of_totalitarianism/rules.yaml:1413:15\n2856 rules/rise_of_totalitarianism/rules.yaml:1414:15\n2861 rules/rise_of_totalitarianism/rules.yaml:1415:19\n2870 rules/rise_of_totalitarianism/rules.yaml:1416:19\n2871 rules/rise_of_totalitarianism/rules.yaml:1417:19\n2873 rules/rise_of_totalitarianism/rules.yaml:1419:15\n2874 rules/rise_of_totalitarianism/rules.yaml:1420:15\n2875 rules/rise_of_totalitarianism/rules.yaml:1421:15\n2877 rules/rise_of_totalitarianism/rules.yaml:1424:15\n2879 rules/rise_of_totalitarianism/rules.yaml:1427:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1428:19\n2893 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2894 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2907 rules/rise_of_totalitarianism/rules.yaml:1435:15\n2908 rules/rise_of_totalitarianism/rules.yaml:1436:19\n2910 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2915 rules/rise_of_totalitarianism/rules.yaml:1140:7\n2916 rules/rise_of_totalitarianism/rules.yaml:1141:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1142:11\n2918 rules/rise_of_totalitarianism/rules.yaml:1143:15\n2919 rules/rise_of_totalitarianism/rules.yaml:1144:11\n2920 rules/rise_of_totalitarianism/rules.yaml:1145:7\n2921 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2922 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2929 rules/rise_of_totalitarianism/rules.yaml:1148:11\n2930 rules/rise_of_totalitarianism/rules.yaml:1149:11\n2935 rules/rise_of_totalitarianism/rules.yaml:1150:11\n2936 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2939 rules/rise_of_totalitarianism/rules.yaml:1152:15\n2941 rules/rise_of_totalitarianism/rules.yaml:1156:15\n2942 rules/rise_of_totalitarianism/rules.yaml:1157:19\n2946 rules/rise_of_totalitarianism/rules.yaml:1159:15\n2947 rules/rise_of_totalitarianism/rules.yaml:1160:19\n2952 rules/rise_of_totalitarianism/rules.yaml:1161:23\n2953 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2954 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2959 rules/rise_of_totalitarianism/rules.yaml:1448:7\n2975 rules/rise_of_totalitarianism/rules.yaml:1449:7\n2976 rules/rise_of_totalitarianism/rules.yaml:1450:11\n2977 rules/rise_of_totalitarianism/rules.yaml:1451:11\n2978 rules/rise_of_totalitarianism/rules.yaml:1452:15\n2989 rules/rise_of_totalitarianism/rules.yaml:1453:15\n2991 rules/rise_of_totalitarianism/rules.yaml:1454:15\n2992 rules/rise_of_totalitarianism/rules.yaml:1455:15\n2993 rules/rise_of_totalitarianism/rules.yaml:1456:15\n2994 rules/rise_of_totalitarianism/rules.yaml:1457:15\n3002 rules/rise_of_totalitarianism/rules.yaml:1458:15\n3003 rules/rise_of_totalitarianism/rules.yaml:1459:15\n3008 rules/rise_of_totalitarianism/rules.yaml:592:7\n3009 rules/rise_of_totalitarianism/rules.yaml:593:7\n3014 rules/rise_of_totalitarianism/rules.yaml:594:11\n3021 rules/rise_of_totalitarianism/rules.yaml:595:11\n3036 rules/rise_of_totalitarianism/rules.yaml:596:7\n3037 rules/rise_of_totalitarianism/rules.yaml:597:11\n3038 rules/rise_of_totalitarianism/rules.yaml:598:7\n3039 rules/rise_of_totalitarianism/rules.yaml:599:11\n3049 rules/rise_of_totalitarianism/rules.yaml:600:11\n3050 rules/rise_of_totalitarianism/rules.yaml:601:11\n3051 rules/rise_of_totalitarianism/rules.yaml:602:7\n3052 rules/rise_of_totalitarianism/rules.yaml:603:7\n3053 rules/rise_of_totalitarianism/rules.yaml:604:11\n3057 rules/rise_of_totalitarianism/rules.yaml:605:7\n3062 rules/rise_of_totalitarianism/rules.yaml:647:7\n3063 rules/rise_of_totalitarianism/rules.yaml:648:7\n3067 rules/rise_of_totalitarianism/rules.yaml:649:11\n3068 rules/rise_of_totalitarianism/rules.yaml:650:7\n3069 rules/rise_of_totalitarianism/rules.yaml:651:11\n3071 rules/rise_of_totalitarianism/rules.yaml:654:11\n3076 rules/rise_of_totalitarianism/rules.yaml:1354:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1356:11\n3079 rules/rise_of_totalitarianism/rules.yaml:1358:7\n3082 rules/rise_of_totalitarianism/rules.yaml:1361:11\n3083 rules/rise_of_totalitarianism/rules.yaml:1362:11\n3084 rules/rise_of_totalitarianism/rules.yaml:1363:11\n3085 rules/rise_of_totalitarianism/rules.yaml:1364:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1366:15\n3088 rules/rise_of_totalitarianism/rules.yaml:1368:15\n3093 rules/rise_of_totalitarianism/rules.yaml:804:7\n3096 rules/rise_of_totalitarianism/rules.yaml:807:11\n3097 rules/rise_of_totalitarianism/rules.yaml:808:11\n3098 rules/rise_of_totalitarianism/rules.yaml:809:11\n3099 rules/rise_of_totalitarianism/rules.yaml:811:11\n3100 rules/rise_of_totalitarianism/rules.yaml:812:15\n3104 rules/rise_of_totalitarianism/rules.yaml:814:11\n3105 rules/rise_of_totalitarianism/rules.yaml:815:15\n3109 rules/rise_of_totalitarianism/rules.yaml:817:11\n3110 rules/rise_of_totalitarianism/rules.yaml:818:15\n3111 rules/rise_of_totalitarianism/rules.yaml:819:15\n3115 rules/rise_of_totalitarianism/rules.yaml:820:15\n3119 rules/rise_of_totalitarianism/rules.yaml:1653:7\n3120 rules/rise_of_totalitarianism/rules.yaml:1654:7\n3121 rules/rise_of_totalitarianism/rules.yaml:1655:7\n3124 rules/rise_of_totalitarianism/rules.yaml:1658:11\n3125 rules/rise_of_totalitarianism/rules.yaml:1659:11\n3126 rules/rise_of_totalitarianism/rules.yaml:1660:15\n3127 rules/rise_of_totalitarianism/rules.yaml:1661:15\n3128 rules/rise_of_totalitarianism/rules.yaml:1663:11\n3129 rules/rise_of_totalitarianism/rules.yaml:1664:11\n3133 rules/rise_of_totalitarianism/rules.yaml:1263:7\n3134 rules/rise_of_totalitarianism/rules.yaml:1264:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1265:7\n3136 rules/rise_of_totalitarianism/rules.yaml:1266:7\n3137 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3138 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3142 rules/rise_of_totalitarianism/rules.yaml:935:7\n3146 rules/rise_of_totalitarianism/rules.yaml:936:7\n3147 rules/rise_of_totalitarianism/rules.yaml:937:7\n3148 rules/rise_of_totalitarianism/rules.yaml:938:11\n3149 rules/rise_of_totalitarianism/rules.yaml:939:7\n3150 rules/rise_of_totalitarianism/rules.yaml:940:7\n3154 rules/rise_of_totalitarianism/rules.yaml:663:7\n3158 rules/rise_of_totalitarianism/rules.yaml:664:11\n3159 rules/rise_of_totalitarianism/rules.yaml:665:7\n3160 rules/rise_of_totalitarianism/rules.yaml:666:7\n3167 rules/rise_of_totalitarianism/rules.yaml:667:11\n3168 rules/rise_of_totalitarianism/rules.yaml:668:7\n3169 rules/rise_of_totalitarianism/rules.yaml:669:11\n3171 rules/rise_of_totalitarianism/rules.yaml:672:11\n3172 rules/rise_of_totalitarianism/rules.yaml:673:11\n3173 rules/rise_of_totalitarianism/rules.yaml:674:11\n3177 rules/rise_of_totalitarianism/rules.yaml:957:7\n3178 rules/rise_of_totalitarianism/rules.yaml:958:11\n3179 rules/rise_of_totalitarianism/rules.yaml:959:11\n3180 rules/rise_of_totalitarianism/rules.yaml:960:15\n3193 rules/rise_of_totalitarianism/rules.yaml:963:11\n3194 rules/rise_of_totalitarianism/rules.yaml:964:11\n3200 rules/rise_of_totalitarianism/rules.yaml:967:11\n3201 rules/rise_of_totalitarianism/rules.yaml:968:11\n3206 rules/rise_of_totalitarianism/rules.yaml:1526:7\n3207 rules/rise_of_totalitarianism/rules.yaml:1527:7\n3208 rules/rise_of_totalitarianism/rules.yaml:1528:7\n3209 rules/rise_of_totalitarianism/rules.yaml:1529:11\n3210 rules/rise_of_totalitarianism/rules.yaml:1530:7\n3211 rules/rise_of_totalitarianism/rules.yaml:1531:11\n3212 rules/rise_of_totalitarianism/rules.yaml:1532:11\n3214 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3215 rules/rise_of_totalitarianism/rules.yaml:1536:11\n3216 rules/rise_of_totalitarianism/rules.yaml:1537:11\n3217 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3218 rules/rise_of_totalitarianism/rules.yaml:1539:15\n3219 rules/rise_of_totalitarianism/rules.yaml:1540:19\n3220 rules/rise_of_totalitarianism/rules.yaml:1541:15\n3221 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3222 rules/rise_of_totalitarianism/rules.yaml:1543:11\n3223 rules/rise_of_totalitarianism/rules.yaml:1545:11\n3224 rules/rise_of_totalitarianism/rules.yaml:1546:15\n3228 rules/rise_of_totalitarianism/rules.yaml:1856:7\n3237 rules/rise_of_totalitarianism/rules.yaml:1857:7\n3248 rules/rise_of_totalitarianism/rules.yaml:1858:11\n3249 rules/rise_of_totalitarianism/rules.yaml:1859:11\n3250 rules/rise_of_totalitarianism/rules.yaml:1860:15\n3251 rules/rise_of_totalitarianism/rules.yaml:1861:15\n3252 rules/rise_of_totalitarianism/rules.yaml:1862:19\n3253 rules/rise_of_totalitarianism/rules.yaml:1863:23\n3254 rules/rise_of_totalitarianism/rules.yaml:1864:27\n3255 rules/rise_of_totalitarianism/rules.yaml:1865:27\n3256 rules/rise_of_totalitarianism/rules.yaml:1867:15\n3292 rules/rise_of_totalitarianism/rules.yaml:1199:7\n3293 rules/rise_of_totalitarianism/rules.yaml:1200:11\n3311 rules/rise_of_totalitarianism/rules.yaml:1201:11\n3312 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3316 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3317 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3330 rules/rise_of_totalitarianism/rules.yaml:1208:15\n3331 rules/rise_of_totalitarianism/rules.yaml:1209:19\n3332 rules/rise_of_totalitarianism/rules.yaml:1210:19\n3333 rules/rise_of_totalitarianism/rules.yaml:1211:23\n3334 rules/rise_of_totalitarianism/rules.yaml:1212:19\n3335 rules/rise_of_totalitarianism/rules.yaml:1213:23\n3336 rules/rise_of_totalitarianism/rules.yaml:1214:23\n3343 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3344 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3347 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3348 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3349 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3350 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3351 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3352 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3359 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3360 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3361 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3362 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3368 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3369 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3371 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3372 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3373 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3375 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3376 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3377 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3384 rules/rise_of_totalitarianism/rules.yaml:1222:7\n3385 rules/rise_of_totalitarianism/rules.yaml:1223:11\n3391 rules/rise_of_totalitarianism/rules.yaml:1224:11\n3392 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3396 rules/rise_of_totalitarianism/rules.yaml:1226:15\n3403 rules/rise_of_totalitarianism/rules.yaml:1227:15\n3404 rules/rise_of_totalitarianism/rules.yaml:1228:15\n3410 rules/rise_of_totalitarianism/rules.yaml:1229:15\n3411 rules/rise_of_totalitarianism/rules.yaml:1230:15\n3412 rules/rise_of_totalitarianism/rules.yaml:1231:19\n3422 rules/rise_of_totalitarianism/rules.yaml:1234:19\n3423 rules/rise_of_totalitarianism/rules.yaml:1235:19\n3426 rules/rise_of_totalitarianism/rules.yaml:1239:23\n3430 rules/rise_of_totalitarianism/rules.yaml:1240:27\n3443 rules/rise_of_totalitarianism/rules.yaml:1241:23\n3444 rules/rise_of_totalitarianism/rules.yaml:1242:23\n3445 rules/rise_of_totalitarianism/rules.yaml:1243:23\n3446 rules/rise_of_totalitarianism/rules.yaml:1244:27\n3447 rules/rise_of_totalitarianism/rules.yaml:1245:23\n3448 rules/rise_of_totalitarianism/rules.yaml:1246:23\n3449 rules/rise_of_totalitarianism/rules.yaml:1247:23\n3450 rules/rise_of_totalitarianism/rules.yaml:1248:27\n3451 rules/rise_of_totalitarianism/rules.yaml:1249:27\n3460 rules/rise_of_totalitarianism/rules.yaml:1250:27\n3464 rules/rise_of_totalitarianism/rules.yaml:1251:27\n3465 rules/rise_of_totalitarianism/rules.yaml:1253:27\n3466 rules/rise_of_totalitarianism/rules.yaml:1254:27\n3467 rules/rise_of_totalitarianism/rules.yaml:1255:31\n3470 rules/rise_of_totalitarianism/rules.yaml:1256:27\n3473 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3474 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3479 rules/rise_of_totalitarianism/rules.yaml:1273:7\n3480 rules/rise_of_totalitarianism/rules.yaml:1274:11\n3481 rules/rise_of_totalitarianism/rules.yaml:1275:15\n3482 rules/rise_of_totalitarianism/rules.yaml:1276:19\n3483 rules/rise_of_totalitarianism/rules.yaml:1277:15\n3484 rules/rise_of_totalitarianism/rules.yaml:1278:15\n3485 rules/rise_of_totalitarianism/rules.yaml:1279:15\n3496 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3497 rules/rise_of_totalitarianism/rules.yaml:1281:19\n3505 rules/rise_of_totalitarianism/rules.yaml:1282:19\n3506 rules/rise_of_totalitarianism/rules.yaml:1283:19\n3507 rules/rise_of_totalitarianism/rules.yaml:1284:19\n3512 rules/rise_of_totalitarianism/rules.yaml:1285:23\n3515 rules/rise_of_totalitarianism/rules.yaml:1286:23\n3516 rules/rise_of_totalitarianism/rules.yaml:1288:15\n3528 rules/rise_of_totalitarianism/rules.yaml:1289:15\n3533 rules/rise_of_totalitarianism/rules.yaml:1291:15\n3534 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3540 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3541 rules/rise_of_totalitarianism/rules.yaml:1294:11\n3548 rules/rise_of_totalitarianism/rules.yaml:1594:7\n3549 rules/rise_of_totalitarianism/rules.yaml:1595:7\n3550 rules/rise_of_totalitarianism/rules.yaml:1596:7\n3551 rules/rise_of_totalitarianism/rules.yaml:1597:11\n3552 rules/rise_of_totalitarianism/rules.yaml:1598:11\n3553 rules/rise_of_totalitarianism/rules.yaml:1599:15\n3554 rules/rise_of_totalitarianism/rules.yaml:1600:15\n3555 rules/rise_of_totalitarianism/rules.yaml:1601:7\n3571 rules/rise_of_totalitarianism/rules.yaml:1602:7\n3577 rules/rise_of_totalitarianism/rules.yaml:1603:7\n3578 rules/rise_of_totalitarianism/rules.yaml:1604:11\n3579 rules/rise_of_totalitarianism/rules.yaml:1605:11\n3580 rules/rise_of_totalitarianism/rules.yaml:1606:15\n3581 rules/rise_of_totalitarianism/rules.yaml:1607:15\n3586 rules/rise_of_totalitarianism/rules.yaml:854:7\n3587 rules/rise_of_totalitarianism/rules.yaml:855:7\n3592 rules/rise_of_totalitarianism/rules.yaml:856:11\n3601 rules/rise_of_totalitarianism/rules.yaml:857:11\n3602 rules/rise_of_totalitarianism/rules.yaml:858:15\n3604 rules/rise_of_totalitarianism/rules.yaml:860:15\n3605 rules/rise_of_totalitarianism/rules.yaml:861:15\n3606 rules/rise_of_totalitarianism/rules.yaml:862:19\n3608 rules/rise_of_totalitarianism/rules.yaml:864:19\n3609 rules/rise_of_totalitarianism/rules.yaml:865:19\n3617 rules/rise_of_totalitarianism/rules.yaml:866:19\n3619 rules/rise_of_totalitarianism/rules.yaml:867:19\n3620 rules/rise_of_totalitarianism/rules.yaml:868:19\n3621 rules/rise_of_totalitarianism/rules.yaml:869:19\n3622 rules/rise_of_totalitarianism/rules.yaml:870:19\n3630 rules/rise_of_totalitarianism/rules.yaml:871:19\n3631 rules/rise_of_totalitarianism/rules.yaml:872:19\n3632 rules/rise_of_totalitarianism/rules.yaml:873:19\n3637 rules/rise_of_totalitarianism/rules.yaml:874:19\n3638 rules/rise_of_totalitarianism/rules.yaml:875:23\n3639 rules/rise_of_totalitarianism/rules.yaml:876:19\n3640 rules/rise_of_totalitarianism/rules.yaml:877:19\n3641 rules/rise_of_totalitarianism/rules.yaml:878:19\n3642 rules/rise_of_totalitarianism/rules.yaml:880:19\n3643 rules/rise_of_totalitarianism/rules.yaml:881:7\n3647 rules/rise_of_totalitarianism/rules.yaml:821:3\n3648 rules/rise_of_totalitarianism/rules.yaml:1918:14\n3653 rules/rise_of_totalitarianism/rules.yaml:825:7\n3654 rules/rise_of_totalitarianism/rules.yaml:826:11\n3655 rules/rise_of_totalitarianism/rules.yaml:827:7\n3660 rules/rise_of_totalitarianism/rules.yaml:828:7\n3663 rules/rise_of_totalitarianism/rules.yaml:830:11\n3664 rules/rise_of_totalitarianism/rules.yaml:831:7\n3665 rules/rise_of_totalitarianism/rules.yaml:832:7\n3666 rules/rise_of_totalitarianism/rules.yaml:833:11\n3667 rules/rise_of_totalitarianism/rules.yaml:834:15\n3675 rules/rise_of_totalitarianism/rules.yaml:836:15\n3682 rules/rise_of_totalitarianism/rules.yaml:838:7\n3683 rules/rise_of_totalitarianism/rules.yaml:839:11\n3684 rules/rise_of_totalitarianism/rules.yaml:840:15\n3685 rules/rise_of_totalitarianism/rules.yaml:841:7\n3686 rules/rise_of_totalitarianism/rules.yaml:842:7\n3687 rules/rise_of_totalitarianism/rules.yaml:843:11\n3688 rules/rise_of_totalitarianism/rules.yaml:844:11\n3689 rules/rise_of_totalitarianism/rules.yaml:845:15\n3690 rules/rise_of_totalitarianism/rules.yaml:846:11\n3691 rules/rise_of_totalitarianism/rules.yaml:848:11\n3696 rules/rise_of_totalitarianism/rules.yaml:1400:7\n3697 rules/rise_of_totalitarianism/rules.yaml:1401:11\n3698 rules/rise_of_totalitarianism/rules.yaml:1403:7\n3699 rules/rise_of_totalitarianism/rules.yaml:1404:7\n3700 rules/rise_of_totalitarianism/rules.yaml:1405:11\n3704 rules/rise_of_totalitarianism/rules.yaml:734:7\n3705 rules/rise_of_totalitarianism/rules.yaml:735:7\n3706 rules/rise_of_totalitarianism/rules.yaml:737:7\n3707 rules/rise_of_totalitarianism/rules.yaml:738:11\n3708 rules/rise_of_totalitarianism/rules.yaml:739:11\n3709 rules/rise_of_totalitarianism/rules.yaml:740:15\n3710 rules/rise_of_totalitarianism/rules.yaml:741:15\n3711 rules/rise_of_totalitarianism/rules.yaml:742:15\n3712 rules/rise_of_totalitarianism/rules.yaml:744:7\n3716 rules/rise_of_totalitarianism/rules.yaml:1677:7\n3717 rules/rise_of_totalitarianism/rules.yaml:1678:7\n3718 rules/rise_of_totalitarianism/rules.yaml:1679:7\n3729 rules/rise_of_totalitarianism/rules.yaml:1680:7\n3741 rules/rise_of_totalitarianism/rules.yaml:1681:7\n3742 rules/rise_of_totalitarianism/rules.yaml:1682:7\n3743 rules/rise_of_totalitarianism/rules.yaml:1683:7\n3744 rules/rise_of_totalitarianism/rules.yaml:1684:11\n3745 rules/rise_of_totalitarianism/rules.yaml:1685:11\n3746 rules/rise_of_totalitarianism/rules.yaml:1686:15\n3747 rules/rise_of_totalitarianism/rules.yaml:1687:7\n3748 rules/rise_of_totalitarianism/rules.yaml:1688:7\n3751 rules/rise_of_totalitarianism/rules.yaml:1691:11\n3752 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3753 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3754 rules/rise_of_totalitarianism/rules.yaml:1695:19\n3755 rules/rise_of_totalitarianism/rules.yaml:1697:19\n3756 rules/rise_of_totalitarianism/rules.yaml:1698:23\n3757 rules/rise_of_totalitarianism/rules.yaml:1699:23\n3759 rules/rise_of_totalitarianism/rules.yaml:1702:19\n3762 rules/rise_of_totalitarianism/rules.yaml:1703:19\n3763 rules/rise_of_totalitarianism/rules.yaml:1704:11\n3764 rules/rise_of_totalitarianism/rules.yaml:1705:11\n3765 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3766 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3767 rules/rise_of_totalitarianism/rules.yaml:1708:15\n3768 rules/rise_of_totalitarianism/rules.yaml:1709:15\n3769 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3770 rules/rise_of_totalitarianism/rules.yaml:1711:15\n3771 rules/rise_of_totalitarianism/rules.yaml:1712:19\n3772 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3773 rules/rise_of_totalitarianism/rules.yaml:1714:19\n3774 rules/rise_of_totalitarianism/rules.yaml:1715:23\n3775 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3776 rules/rise_of_totalitarianism/rules.yaml:1718:15\n3777 rules/rise_of_totalitarianism/rules.yaml:1719:19\n3782 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3783 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3784 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3785 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3786 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3787 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3788 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3789 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3796 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3797 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3798 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3799 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3825 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3826 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3828 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3829 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3830 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3832 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3833 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3834 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3838 rules/rise_of_totalitarianism/rules.yaml:1497:7\n3839 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3840 rules/rise_of_totalitarianism/rules.yaml:1499:11\n3841 rules/rise_of_totalitarianism/rules.yaml:1500:11\n3845 rules/rise_of_totalitarianism/rules.yaml:722:7\n3846 rules/rise_of_totalitarianism/rules.yaml:723:7\n3847 rules/rise_of_totalitarianism/rules.yaml:724:11\n3848 rules/rise_of_totalitarianism/rules.yaml:725:11\n3849 rules/rise_of_totalitarianism/rules.yaml:726:15\n3850 rules/rise_of_totalitarianism/rules.yaml:727:15\n3854 rules/rise_of_totalitarianism/rules.yaml:989:3\n3855 rules/rise_of_totalitarianism/rules.yaml:1898:14\n3856 rules/rise_of_totalitarianism/rules.yaml:1919:14\n3861 rules/rise_of_totalitarianism/rules.yaml:994:7\n3862 rules/rise_of_totalitarianism/rules.yaml:995:7\n3863 rules/rise_of_totalitarianism/rules.yaml:996:7\n3864 rules/rise_of_totalitarianism/rules.yaml:997:7\n3865 rules/rise_of_totalitarianism/rules.yaml:998:7\n3866 rules/rise_of_totalitarianism/rules.yaml:999:7\n3869 rules/rise_of_totalitarianism/rules.yaml:1000:11\n3870 rules/rise_of_totalitarianism/rules.yaml:1001:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1002:15\n3877 rules/rise_of_totalitarianism/rules.yaml:1003:15\n3878 rules/rise_of_totalitarianism/rules.yaml:1004:15\n3879 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3880 rules/rise_of_totalitarianism/rules.yaml:1007:19\n3881 rules/rise_of_totalitarianism/rules.yaml:1008:23\n3883 rules/rise_of_totalitarianism/rules.yaml:1010:23\n3884 rules/rise_of_totalitarianism/rules.yaml:1011:23\n3885 rules/rise_of_totalitarianism/rules.yaml:1012:23\n3886 rules/rise_of_totalitarianism/rules.yaml:1013:27\n3887 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3889 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3902 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3903 rules/rise_of_totalitarianism/rules.yaml:1020:19\n3905 rules/rise_of_totalitarianism/rules.yaml:1022:19\n3906 rules/rise_of_totalitarianism/rules.yaml:1023:19\n3911 rules/rise_of_totalitarianism/rules.yaml:1024:19\n3912 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3913 rules/rise_of_totalitarianism/rules.yaml:1027:19\n3914 rules/rise_of_totalitarianism/rules.yaml:1028:23\n3915 rules/rise_of_totalitarianism/rules.yaml:1029:27\n3917 rules/rise_of_totalitarianism/rules.yaml:1031:27\n3918 rules/rise_of_totalitarianism/rules.yaml:1032:27\n3919 rules/rise_of_totalitarianism/rules.yaml:1033:31\n3921 rules/rise_of_totalitarianism/rules.yaml:1036:11\n3922 rules/rise_of_totalitarianism/rules.yaml:1037:11\n3943 rules/rise_of_totalitarianism/rules.yaml:1038:11\n3944 rules/rise_of_totalitarianism/rules.yaml:1039:11\n3945 rules/rise_of_totalitarianism/rules.yaml:1040:15\n3946 rules/rise_of_totalitarianism/rules.yaml:1041:11\n3947 rules/rise_of_totalitarianism/rules.yaml:1043:15\n3949 rules/rise_of_totalitarianism/rules.yaml:1045:15\n3950 rules/rise_of_totalitarianism/rules.yaml:1046:15\n3951 rules/rise_of_totalitarianism/rules.yaml:1047:15\n3952 rules/rise_of_totalitarianism/rules.yaml:1048:15\n3953 rules/rise_of_totalitarianism/rules.yaml:1050:15\n3954 rules/rise_of_totalitarianism/rules.yaml:1051:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1052:19\n3956 rules/rise_of_totalitarianism/rules.yaml:1053:23\n3958 rules/rise_of_totalitarianism/rules.yaml:1055:15\n3959 rules/rise_of_totalitarianism/rules.yaml:1056:15\n3967 rules/rise_of_totalitarianism/rules.yaml:1057:15\n3968 rules/rise_of_totalitarianism/rules.yaml:1058:15\n3969 rules/rise_of_totalitarianism/rules.yaml:1060:15\n3970 rules/rise_of_totalitarianism/rules.yaml:1062:19\n3975 rules/rise_of_totalitarianism/rules.yaml:1063:19\n3976 rules/rise_of_totalitarianism/rules.yaml:1064:19\n3977 rules/rise_of_totalitarianism/rules.yaml:1065:23\n3978 rules/rise_of_totalitarianism/rules.yaml:1066:19\n3979 rules/rise_of_totalitarianism/rules.yaml:1067:23\n3981 rules/rise_of_totalitarianism/rules.yaml:1069:11\n3993 rules/rise_of_totalitarianism/rules.yaml:1070:11\n3994 rules/rise_of_totalitarianism/rules.yaml:1072:15\n3996 rules/rise_of_totalitarianism/rules.yaml:1074:15\n3997 rules/rise_of_totalitarianism/rules.yaml:1075:15\n3998 rules/rise_of_totalitarianism/rules.yaml:1076:15\n3999 rules/rise_of_totalitarianism/rules.yaml:1077:15\n4000 rules/rise_of_totalitarianism/rules.yaml:1079:15\n4001 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4002 rules/rise_of_totalitarianism/rules.yaml:1081:19\n4003 rules/rise_of_totalitarianism/rules.yaml:1082:19\n4004 rules/rise_of_totalitarianism/rules.yaml:1083:19\n4006 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4007 rules/rise_of_totalitarianism/rules.yaml:1087:11\n4008 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4009 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4014 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4015 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4016 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4017 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4018 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4019 rules/rise_of_totalitarianism/rules.yaml:1096:15\n4020 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4021 rules/rise_of_totalitarianism/rules.yaml:1098:19\n4022 rules/rise_of_totalitarianism/rules.yaml:1100:19\n4023 rules/rise_of_totalitarianism/rules.yaml:1101:19\n4025 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4030 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4031 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4032 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4033 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4034 rules/rise_of_totalitarianism/rules.yaml:1109:15\n4035 rules/rise_of_totalitarianism/rules.yaml:1110:19\n4048 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4049 rules/rise_of_totalitarianism/rules.yaml:1112:23\n4062 rules/rise_of_totalitarianism/rules.yaml:1113:19\n4063 rules/rise_of_totalitarianism/rules.yaml:1114:23\n4064 rules/rise_of_totalitarianism/rules.yaml:1115:23\n4065 rules/rise_of_totalitarianism/rules.yaml:1116:19\n4066 rules/rise_of_totalitarianism/rules.yaml:1117:23\n4069 rules/rise_of_totalitarianism/rules.yaml:1119:19\n4070 rules/rise_of_totalitarianism/rules.yaml:1120:23\n4071 rules/rise_of_totalitarianism/rules.yaml:1121:7\n4072 rules/rise_of_totalitarianism/rules.yaml:1122:11\n4073 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1125:15\n4078 rules/rise_of_totalitarianism/rules.yaml:1128:7\n4079 rules/rise_of_totalitarianism/rules.yaml:1129:11\n4080 rules/rise_of_totalitarianism/rules.yaml:1130:7\n4081 rules/rise_of_totalitarianism/rules.yaml:1131:11\n4082 rules/rise_of_totalitarianism/rules.yaml:1132:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4088 rules/rise_of_totalitarianism/rules.yaml:905:7\n4089 rules/rise_of_totalitarianism/rules.yaml:906:11\n4090 rules/rise_of_totalitarianism/rules.yaml:907:15\n4091 rules/rise_of_totalitarianism/rules.yaml:908:19\n4092 rules/rise_of_totalitarianism/rules.yaml:909:15\n4093 rules/rise_of_totalitarianism/rules.yaml:910:15\n4095 rules/rise_of_totalitarianism/rules.yaml:911:7\n4096 rules/rise_of_totalitarianism/rules.yaml:912:7\n4097 rules/rise_of_totalitarianism/rules.yaml:913:7\n4102 rules/rise_of_totalitarianism/rules.yaml:914:11\n4103 rules/rise_of_totalitarianism/rules.yaml:915:11\n4104 rules/rise_of_totalitarianism/rules.yaml:916:15\n4110 rules/rise_of_totalitarianism/rules.yaml:917:15\n4111 rules/rise_of_totalitarianism/rules.yaml:918:19\n4112 rules/rise_of_totalitarianism/rules.yaml:919:19\n4113 rules/rise_of_totalitarianism/rules.yaml:920:19\n4117 rules/rise_of_totalitarianism/rules.yaml:1783:7\n4118 rules/rise_of_totalitarianism/rules.yaml:1784:11\n4119 rules/rise_of_totalitarianism/rules.yaml:1785:15\n4121 rules/rise_of_totalitarianism/rules.yaml:1787:7\n4122 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4128 rules/rise_of_totalitarianism/rules.yaml:1789:11\n4129 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4130 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4131 rules/rise_of_totalitarianism/rules.yaml:1792:19\n4136 rules/rise_of_totalitarianism/rules.yaml:1479:7\n4137 rules/rise_of_totalitarianism/rules.yaml:1480:11\n4138 rules/rise_of_totalitarianism/rules.yaml:1481:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1482:11\n4144 rules/rise_of_totalitarianism/rules.yaml:1483:11\n4145 rules/rise_of_totalitarianism/rules.yaml:1484:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1485:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1486:19\n4150 rules/rise_of_totalitarianism/rules.yaml:1487:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1488:19\n4157 rules/rise_of_totalitarianism/rules.yaml:1767:7\n4168 rules/rise_of_totalitarianism/rules.yaml:1768:7\n4169 rules/rise_of_totalitarianism/rules.yaml:1769:11\n4170 rules/rise_of_totalitarianism/rules.yaml:1770:11\n4171 rules/rise_of_totalitarianism/rules.yaml:1771:15\n4172 rules/rise_of_totalitarianism/rules.yaml:1772:15\n4173 rules/rise_of_totalitarianism/rules.yaml:1773:15\n4174 rules/rise_of_totalitarianism/rules.yaml:1774:15\n4175 rules/rise_of_totalitarianism/rules.yaml:1775:15\n4180 rules/rise_of_totalitarianism/flow.yaml:23:3\n4185 rules/rise_of_totalitarianism/flow.yaml:27:7\n4186 rules/rise_of_totalitarianism/flow.yaml:28:7\n4187 rules/rise_of_totalitarianism/flow.yaml:29:7\n4188 rules/rise_of_totalitarianism/flow.yaml:30:11\n4193 rules/rise_of_totalitarianism/flow.yaml:31:11\n4194 rules/rise_of_totalitarianism/flow.yaml:32:15\n4195 rules/rise_of_totalitarianism/flow.yaml:33:15\n4196 rules/rise_of_totalitarianism/flow.yaml:34:19\n4199 rules/rise_of_totalitarianism/flow.yaml:35:19\n4200 rules/rise_of_totalitarianism/flow.yaml:36:7\n4201 rules/rise_of_totalitarianism/flow.yaml:37:7\n4202 rules/rise_of_totalitarianism/flow.yaml:38:11\n4203 rules/rise_of_totalitarianism/flow.yaml:39:15\n4215 rules/rise_of_totalitarianism/flow.yaml:40:15\n4216 rules/rise_of_totalitarianism/flow.yaml:42:7\n4217 rules/rise_of_totalitarianism/flow.yaml:43:7\n4218 rules/rise_of_totalitarianism/flow.yaml:44:11\n4219 rules/rise_of_totalitarianism/flow.yaml:46:7\n4220 rules/rise_of_totalitarianism/flow.yaml:47:11\n4221 rules/rise_of_totalitarianism/flow.yaml:48:7\n4222 rules/rise_of_totalitarianism/flow.yaml:49:11\n4223 rules/rise_of_totalitarianism/flow.yaml:50:11\n4224 rules/rise_of_totalitarianism/flow.yaml:51:15\n4225 rules/rise_of_totalitarianism/flow.yaml:52:15\n4235 rules/rise_of_totalitarianism/flow.yaml:53:15\n4242 rules/rise_of_totalitarianism/flow.yaml:54:15\n4243 rules/rise_of_totalitarianism/flow.yaml:56:7\n4244 rules/rise_of_totalitarianism/flow.yaml:57:7\n4245 rules/rise_of_totalitarianism/flow.yaml:58:11\n4246 rules/rise_of_totalitarianism/flow.yaml:59:11\n4251 rules/rise_of_totalitarianism/flow.yaml:60:15\n4259 rules/rise_of_totalitarianism/flow.yaml:61:15\n4260 rules/rise_of_totalitarianism/flow.yaml:62:19\n4262 rules/rise_of_totalitarianism/flow.yaml:64:19\n4265 rules/rise_of_totalitarianism/flow.yaml:65:19\n4271 rules/rise_of_totalitarianism/flow.yaml:83:3\n4272 rules/rise_of_totalitarianism/flow.yaml:83:3\n4276 rules/rise_of_totalitarianism/flow.yaml:87:7\n4277 rules/rise_of_totalitarianism/flow.yaml:88:11\n4278 rules/rise_of_totalitarianism/flow.yaml:89:15\n4279 rules/rise_of_totalitarianism/flow.yaml:90:7\n4280 rules/rise_of_totalitarianism/flow.yaml:91:7\n4281 rules/rise_of_totalitarianism/flow.yaml:92:7\n4282 rules/rise_of_totalitarianism/flow.yaml:93:7\n4283 rules/rise_of_totalitarianism/flow.yaml:94:7\n4284 rules/rise_of_totalitarianism/flow.yaml:95:7\n4285 rules/rise_of_totalitarianism/flow.yaml:96:7\n4286 rules/rise_of_totalitarianism/flow.yaml:97:7\n4287 rules/rise_of_totalitarianism/flow.yaml:98:7\n4291 rules/rise_of_totalitarianism/flow.yaml:16:3\n4295 rules/rise_of_totalitarianism/flow.yaml:20:7\n4296 rules/rise_of_totalitarianism/flow.yaml:21:7\n4300 rules/rise_of_totalitarianism/flow.yaml:67:3\n4305 rules/rise_of_totalitarianism/flow.yaml:71:7\n4310 rules/rise_of_totalitarianism/flow.yaml:72:11\n4311 rules/rise_of_totalitarianism/flow.yaml:74:11\n4312 rules/rise_of_totalitarianism/flow.yaml:75:11\n4313 rules/rise_of_totalitarianism/flow.yaml:76:11\n4314 rules/rise_of_totalitarianism/flow.yaml:77:15\n4315 rules/rise_of_totalitarianism/flow.yaml:78:11\n4316 rules/rise_of_totalitarianism/flow.yaml:79:11\n4317 rules/rise_of_totalitarianism/flow.yaml:80:7\n4318 rules/rise_of_totalitarianism/flow.yaml:81:11\n4323 rules/rise_of_totalitarianism/rules.yaml:1912:7\n4324 rules/rise_of_totalitarianism/rules.yaml:1913:7\n4327 rules/rise_of_totalitarianism/rules.yaml:1914:7\n4328 rules/rise_of_totalitarianism/rules.yaml:1915:7\n4334 rules/rise_of_totalitarianism/rules.yaml:1886:7\n4343 rules/rise_of_totalitarianism/rules.yaml:1887:7\n4344 rules/rise_of_totalitarianism/rules.yaml:1888:7\n4345 rules/rise_of_totalitarianism/rules.yaml:1889:11\n4346 rules/rise_of_totalitarianism/rules.yaml:1890:15\n4347 rules/rise_of_totalitarianism/rules.yaml:1891:19\n4348 rules/rise_of_totalitarianism/rules.yaml:1892:19\n4349 rules/rise_of_totalitarianism/rules.yaml:1893:19\n4350 rules/rise_of_totalitarianism/rules.yaml:1895:7\n4365 rules/rise_of_totalitarianism/rules.yaml:887:7\n4366 rules/rise_of_totalitarianism/rules.yaml:888:7\n4377 rules/rise_of_totalitarianism/rules.yaml:889:11\n4386 rules/rise_of_totalitarianism/rules.yaml:890:11\n4387 rules/rise_of_totalitarianism/rules.yaml:891:15\n4396 rules/rise_of_totalitarianism/rules.yaml:893:15\n4409 rules/rise_of_totalitarianism/rules.yaml:894:15\n4410 rules/rise_of_totalitarianism/rules.yaml:895:19\n4412 rules/rise_of_totalitarianism/rules.yaml:897:19\n4413 rules/rise_of_totalitarianism/rules.yaml:898:19\n4414 rules/rise_of_totalitarianism/rules.yaml:899:19\n4415 rules/rise_of_totalitarianism/rules.yaml:900:19\n4443 rules/rise_of_totalitarianism/rules.yaml:750:7\n4448 rules/rise_of_totalitarianism/rules.yaml:763:15\n4449 rules/rise_of_totalitarianism/rules.yaml:764:19\n4450 rules/rise_of_totalitarianism/rules.yaml:765:15\n4451 rules/rise_of_totalitarianism/rules.yaml:766:15\n4454 rules/rise_of_totalitarianism/rules.yaml:768:15\n4455 rules/rise_of_totalitarianism/rules.yaml:769:15\n4456 rules/rise_of_totalitarianism/rules.yaml:770:15\n4457 rules/rise_of_totalitarianism/rules.yaml:771:19\n4458 rules/rise_of_totalitarianism/rules.yaml:772:15\n4459 rules/rise_of_totalitarianism/rules.yaml:773:19\n4460 rules/rise_of_totalitarianism/rules.yaml:774:19\n4461 rules/rise_of_totalitarianism/rules.yaml:775:19\n4466 rules/rise_of_totalitarianism/rules.yaml:752:15\n4473 rules/rise_of_totalitarianism/rules.yaml:753:15\n4477 rules/rise_of_totalitarianism/rules.yaml:755:15\n4484 rules/rise_of_totalitarianism/rules.yaml:756:15\n4487 rules/rise_of_totalitarianism/rules.yaml:760:19\n4490 rules/rise_of_totalitarianism/rules.yaml:757:19\n4491 rules/rise_of_totalitarianism/rules.yaml:758:19\n4498 rules/rise_of_totalitarianism/rules.yaml:761:15\n4502 rules/rise_of_totalitarianism/rules.yaml:777:15\n4503 rules/rise_of_totalitarianism/rules.yaml:778:15\n4504 rules/rise_of_totalitarianism/rules.yaml:779:15\n4505 rules/rise_of_totalitarianism/rules.yaml:780:15\n4510 rules/rise_of_totalitarianism/rules.yaml:781:19\n4529 rules/rise_of_totalitarianism/rules.yaml:1389:7\n4543 rules/rise_of_totalitarianism/rules.yaml:1390:11\n4549 rules/rise_of_totalitarianism/rules.yaml:1391:15\n4571 rules/rise_of_totalitarianism/rules.yaml:975:7\n4572 rules/rise_of_totalitarianism/rules.yaml:976:7\n4573 rules/rise_of_totalitarianism/rules.yaml:977:7\n4587 rules/rise_of_totalitarianism/rules.yaml:978:11\n4606 rules/rise_of_totalitarianism/rules.yaml:979:11\n4607 rules/rise_of_totalitarianism/rules.yaml:980:15\n4616 rules/rise_of_totalitarianism/rules.yaml:982:15\n4629 rules/rise_of_totalitarianism/rules.yaml:983:15\n4630 rules/rise_of_totalitarianism/rules.yaml:984:19\n4636 rules/rise_of_totalitarianism/rules.yaml:986:19\n4641 rules/rise_of_totalitarianism/rules.yaml:987:19\n4646 rules/rise_of_totalitarianism/rules.yaml:988:7\n4671 rules/rise_of_totalitarianism/rules.yaml:681:7\n4674 rules/rise_of_totalitarianism/rules.yaml:690:15\n4675 rules/rise_of_totalitarianism/rules.yaml:691:15\n4676 rules/rise_of_totalitarianism/rules.yaml:692:15\n4677 rules/rise_of_totalitarianism/rules.yaml:693:15\n4680 rules/rise_of_totalitarianism/rules.yaml:695:15\n4681 rules/rise_of_totalitarianism/rules.yaml:696:15\n4684 rules/rise_of_totalitarianism/rules.yaml:698:15\n4685 rules/rise_of_totalitarianism/rules.yaml:699:19\n4689 rules/rise_of_totalitarianism/rules.yaml:700:19\n4699 rules/rise_of_totalitarianism/rules.yaml:702:15\n4700 rules/rise_of_totalitarianism/rules.yaml:703:19\n4704 rules/rise_of_totalitarianism/rules.yaml:704:19\n4714 rules/rise_of_totalitarianism/rules.yaml:706:15\n4718 rules/rise_of_totalitarianism/rules.yaml:707:19\n4719 rules/rise_of_totalitarianism/rules.yaml:708:23\n4721 rules/rise_of_totalitarianism/rules.yaml:709:23\n4723 rules/rise_of_totalitarianism/rules.yaml:711:23\n4726 rules/rise_of_totalitarianism/rules.yaml:713:15\n4729 rules/rise_of_totalitarianism/rules.yaml:683:15\n4730 rules/rise_of_totalitarianism/rules.yaml:684:15\n4741 rules/rise_of_totalitarianism/rules.yaml:685:19\n4747 rules/rise_of_totalitarianism/rules.yaml:686:19\n4760 rules/rise_of_totalitarianism/rules.yaml:687:19\n4767 rules/rise_of_totalitarianism/rules.yaml:688:19\n4787 rules/rise_of_totalitarianism/rules.yaml:1374:7\n4788 rules/rise_of_totalitarianism/rules.yaml:1375:11\n4789 rules/rise_of_totalitarianism/rules.yaml:1376:7\n4790 rules/rise_of_totalitarianism/rules.yaml:1377:7\n4798 rules/rise_of_totalitarianism/rules.yaml:1378:11\n4811 rules/rise_of_totalitarianism/rules.yaml:1380:15\n4814 rules/rise_of_totalitarianism/rules.yaml:1381:7\n4815 rules/rise_of_totalitarianism/rules.yaml:1382:11\n4816 rules/rise_of_totalitarianism/rules.yaml:1383:15\n4823 rules/rise_of_totalitarianism/rules.yaml:1384:15\n4846 rules/rise_of_totalitarianism/rules.yaml:1556:7\n4854 rules/rise_of_totalitarianism/rules.yaml:1557:11\n4867 rules/rise_of_totalitarianism/rules.yaml:1558:11\n4868 rules/rise_of_totalitarianism/rules.yaml:1559:15\n4869 rules/rise_of_totalitarianism/rules.yaml:1560:15\n4872 rules/rise_of_totalitarianism/rules.yaml:1561:15\n4875 rules/rise_of_totalitarianism/rules.yaml:1562:7\n4876 rules/rise_of_totalitarianism/rules.yaml:1563:11\n4892 rules/rise_of_totalitarianism/rules.yaml:1564:15\n4893 rules/rise_of_totalitarianism/rules.yaml:1565:15\n4894 rules/rise_of_totalitarianism/rules.yaml:1566:15\n4895 rules/rise_of_totalitarianism/rules.yaml:1567:19\n4896 rules/rise_of_totalitarianism/rules.yaml:1568:23\n4898 rules/rise_of_totalitarianism/rules.yaml:1570:23\n4899 rules/rise_of_totalitarianism/rules.yaml:1571:15\n4900 rules/rise_of_totalitarianism/rules.yaml:1572:15\n4903 rules/rise_of_totalitarianism/rules.yaml:1573:15\n4905 rules/rise_of_totalitarianism/rules.yaml:1575:15\n4924 rules/rise_of_totalitarianism/rules.yaml:1411:7\n4927 rules/rise_of_totalitarianism/rules.yaml:1419:15\n4928 rules/rise_of_totalitarianism/rules.yaml:1420:15\n4929 rules/rise_of_totalitarianism/rules.yaml:1421:15\n4930 rules/rise_of_totalitarianism/rules.yaml:1422:15\n4933 rules/rise_of_totalitarianism/rules.yaml:1424:15\n4934 rules/rise_of_totalitarianism/rules.yaml:1425:15\n4937 rules/rise_of_totalitarianism/rules.yaml:1427:15\n4938 rules/rise_of_totalitarianism/rules.yaml:1428:19\n4950 rules/rise_of_totalitarianism/rules.yaml:1429:19\n4960 rules/rise_of_totalitarianism/rules.yaml:1431:15\n4961 rules/rise_of_totalitarianism/rules.yaml:1432:19\n4973 rules/rise_of_totalitarianism/rules.yaml:1433:19\n4985 rules/rise_of_totalitarianism/rules.yaml:1438:15\n4988 rules/rise_of_totalitarianism/rules.yaml:1413:15\n4989 rules/rise_of_totalitarianism/rules.yaml:1414:15\n5003 rules/rise_of_totalitarianism/rules.yaml:1415:19\n5023 rules/rise_of_totalitarianism/rules.yaml:1416:19\n5030 rules/rise_of_totalitarianism/rules.yaml:1417:19\n5034 rules/rise_of_totalitarianism/rules.yaml:1435:15\n5048 rules/rise_of_totalitarianism/rules.yaml:1436:19\n5075 rules/rise_of_totalitarianism/rules.yaml:1140:7\n5076 rules/rise_of_totalitarianism/rules.yaml:1141:7\n5077 rules/rise_of_totalitarianism/rules.yaml:1142:11\n5078 rules/rise_of_totalitarianism/rules.yaml:1143:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1144:11\n5080 rules/rise_of_totalitarianism/rules.yaml:1145:7\n5091 rules/rise_of_totalitarianism/rules.yaml:1146:11\n5092 rules/rise_of_totalitarianism/rules.yaml:1147:11\n5109 rules/rise_of_totalitarianism/rules.yaml:1148:11\n5110 rules/rise_of_totalitarianism/rules.yaml:1149:11\n5121 rules/rise_of_totalitarianism/rules.yaml:1150:11\n5122 rules/rise_of_totalitarianism/rules.yaml:1151:15\n5125 rules/rise_of_totalitarianism/rules.yaml:1152:15\n5126 rules/rise_of_totalitarianism/rules.yaml:1153:15\n5132 rules/rise_of_totalitarianism/rules.yaml:1155:15\n5133 rules/rise_of_totalitarianism/rules.yaml:1156:15\n5134 rules/rise_of_totalitarianism/rules.yaml:1157:19\n5138 rules/rise_of_totalitarianism/rules.yaml:1158:19\n5146 rules/rise_of_totalitarianism/rules.yaml:1159:15\n5152 rules/rise_of_totalitarianism/rules.yaml:1160:19\n5173 rules/rise_of_totalitarianism/rules.yaml:1161:23\n5178 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5179 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5194 rules/rise_of_totalitarianism/rules.yaml:1448:7\n5204 rules/rise_of_totalitarianism/rules.yaml:1449:7\n5212 rules/rise_of_totalitarianism/rules.yaml:1450:11\n5218 rules/rise_of_totalitarianism/rules.yaml:1451:11\n5226 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5248 rules/rise_of_totalitarianism/rules.yaml:1453:15\n5250 rules/rise_of_totalitarianism/rules.yaml:1454:15\n5251 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5252 rules/rise_of_totalitarianism/rules.yaml:1456:15\n5253 rules/rise_of_totalitarianism/rules.yaml:1457:15\n5276 rules/rise_of_totalitarianism/rules.yaml:1458:15\n5277 rules/rise_of_totalitarianism/rules.yaml:1459:15\n5278 rules/rise_of_totalitarianism/rules.yaml:1460:15\n5301 rules/rise_of_totalitarianism/rules.yaml:592:7\n5302 rules/rise_of_totalitarianism/rules.yaml:593:7\n5307 rules/rise_of_totalitarianism/rules.yaml:594:11\n5314 rules/rise_of_totalitarianism/rules.yaml:595:11\n5329 rules/rise_of_totalitarianism/rules.yaml:596:7\n5330 rules/rise_of_totalitarianism/rules.yaml:597:11\n5331 rules/rise_of_totalitarianism/rules.yaml:598:7\n5342 rules/rise_of_totalitarianism/rules.yaml:599:11\n5347 rules/rise_of_totalitarianism/rules.yaml:600:11\n5360 rules/rise_of_totalitarianism/rules.yaml:601:11\n5364 rules/rise_of_totalitarianism/rules.yaml:602:7\n5365 rules/rise_of_totalitarianism/rules.yaml:603:7\n5366 rules/rise_of_totalitarianism/rules.yaml:604:11\n5374 rules/rise_of_totalitarianism/rules.yaml:605:7\n5375 rules/rise_of_totalitarianism/rules.yaml:606:7\n5389 rules/rise_of_totalitarianism/rules.yaml:647:7\n5390 rules/rise_of_totalitarianism/rules.yaml:648:7\n5401 rules/rise_of_totalitarianism/rules.yaml:649:11\n5409 rules/rise_of_totalitarianism/rules.yaml:650:7\n5410 rules/rise_of_totalitarianism/rules.yaml:651:11\n5413 rules/rise_of_totalitarianism/rules.yaml:652:11\n5415 rules/rise_of_totalitarianism/rules.yaml:654:11\n5427 rules/rise_of_totalitarianism/rules.yaml:1354:7\n5428 rules/rise_of_totalitarianism/rules.yaml:1355:11\n5429 rules/rise_of_totalitarianism/rules.yaml:1356:11\n5430 rules/rise_of_totalitarianism/rules.yaml:1357:11\n5431 rules/rise_of_totalitarianism/rules.yaml:1358:7\n5432 rules/rise_of_totalitarianism/rules.yaml:1359:11\n5437 rules/rise_of_totalitarianism/rules.yaml:1361:11\n5438 rules/rise_of_totalitarianism/rules.yaml:1362:11\n5439 rules/rise_of_totalitarianism/rules.yaml:1363:11\n5440 rules/rise_of_totalitarianism/rules.yaml:1364:11\n5443 rules/rise_of_totalitarianism/rules.yaml:1368:15\n5444 rules/rise_of_totalitarianism/rules.yaml:1369:15\n5447 rules/rise_of_totalitarianism/rules.yaml:1365:15\n5448 rules/rise_of_totalitarianism/rules.yaml:1366:15\n5467 rules/rise_of_totalitarianism/rules.yaml:804:7\n5468 rules/rise_of_totalitarianism/rules.yaml:805:11\n5473 rules/rise_of_totalitarianism/rules.yaml:807:11\n5474 rules/rise_of_totalitarianism/rules.yaml:808:11\n5475 rules/rise_of_totalitarianism/rules.yaml:809:11\n5476 rules/rise_of_totalitarianism/rules.yaml:810:11\n5477 rules/rise_of_totalitarianism/rules.yaml:811:11\n5478 rules/rise_of_totalitarianism/rules.yaml:812:15\n5482 rules/rise_of_totalitarianism/rules.yaml:813:15\n5490 rules/rise_of_totalitarianism/rules.yaml:814:11\n5491 rules/rise_of_totalitarianism/rules.yaml:815:15\n5495 rules/rise_of_totalitarianism/rules.yaml:816:15\n5503 rules/rise_of_totalitarianism/rules.yaml:817:11\n5508 rules/rise_of_totalitarianism/rules.yaml:818:15\n5509 rules/rise_of_totalitarianism/rules.yaml:819:15\n5529 rules/rise_of_totalitarianism/rules.yaml:820:15\n5555 rules/rise_of_totalitarianism/rules.yaml:1653:7\n5556 rules/rise_of_totalitarianism/rules.yaml:1654:7\n5557 rules/rise_of_totalitarianism/rules.yaml:1655:7\n5558 rules/rise_of_totalitarianism/rules.yaml:1656:11\n5566 rules/rise_of_totalitarianism/rules.yaml:1658:11\n5572 rules/rise_of_totalitarianism/rules.yaml:1659:11\n5573 rules/rise_of_totalitarianism/rules.yaml:1660:15\n5574 rules/rise_of_totalitarianism/rules.yaml:1661:15\n5575 rules/rise_of_totalitarianism/rules.yaml:1662:15\n5576 rules/rise_of_totalitarianism/rules.yaml:1663:11\n5577 rules/rise_of_totalitarianism/rules.yaml:1664:11\n5578 rules/rise_of_totalitarianism/rules.yaml:1665:11\n5590 rules/rise_of_totalitarianism/rules.yaml:1263:7\n5595 rules/rise_of_totalitarianism/rules.yaml:1264:11\n5601 rules/rise_of_totalitarianism/rules.yaml:1265:7\n5607 rules/rise_of_totalitarianism/rules.yaml:1266:7\n5612 rules/rise_of_totalitarianism/rules.yaml:1267:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1268:11\n5637 rules/rise_of_totalitarianism/rules.yaml:935:7\n5641 rules/rise_of_totalitarianism/rules.yaml:936:7\n5642 rules/rise_of_totalitarianism/rules.yaml:937:7\n5650 rules/rise_of_totalitarianism/rules.yaml:938:11\n5665 rules/rise_of_totalitarianism/rules.yaml:939:7\n5666 rules/rise_of_totalitarianism/rules.yaml:940:7\n5678 rules/rise_of_totalitarianism/rules.yaml:663:7\n5682 rules/rise_of_totalitarianism/rules.yaml:664:11\n5683 rules/rise_of_totalitarianism/rules.yaml:665:7\n5684 rules/rise_of_totalitarianism/rules.yaml:666:7\n5698 rules/rise_of_totalitarianism/rules.yaml:667:11\n5708 rules/rise_of_totalitarianism/rules.yaml:668:7\n5709 rules/rise_of_totalitarianism/rules.yaml:669:11\n5710 rules/rise_of_totalitarianism/rules.yaml:670:11\n5718 rules/rise_of_totalitarianism/rules.yaml:672:11\n5731 rules/rise_of_totalitarianism/rules.yaml:673:11\n5732 rules/rise_of_totalitarianism/rules.yaml:674:11\n5733 rules/rise_of_totalitarianism/rules.yaml:675:11\n5748 rules/rise_of_totalitarianism/rules.yaml:957:7\n5749 rules/rise_of_totalitarianism/rules.yaml:958:11\n5750 rules/rise_of_totalitarianism/rules.yaml:959:11\n5751 rules/rise_of_totalitarianism/rules.yaml:960:15\n5764 rules/rise_of_totalitarianism/rules.yaml:961:15\n5779 rules/rise_of_totalitarianism/rules.yaml:963:11\n5780 rules/rise_of_totalitarianism/rules.yaml:964:11\n5785 rules/rise_of_totalitarianism/rules.yaml:965:11\n5804 rules/rise_of_totalitarianism/rules.yaml:967:11\n5812 rules/rise_of_totalitarianism/rules.yaml:968:11\n5813 rules/rise_of_totalitarianism/rules.yaml:969:11\n5834 rules/rise_of_totalitarianism/rules.yaml:1526:7\n5835 rules/rise_of_totalitarianism/rules.yaml:1527:7\n5836 rules/rise_of_totalitarianism/rules.yaml:1528:7\n5844 rules/rise_of_totalitarianism/rules.yaml:1529:11\n5852 rules/rise_of_totalitarianism/rules.yaml:1530:7\n5853 rules/rise_of_totalitarianism/rules.yaml:1531:11\n5854 rules/rise_of_totalitarianism/rules.yaml:1532:11\n5857 rules/rise_of_totalitarianism/rules.yaml:1533:11\n5864 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5865 rules/rise_of_totalitarianism/rules.yaml:1536:11\n5866 rules/rise_of_totalitarianism/rules.yaml:1537:11\n5867 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5868 rules/rise_of_totalitarianism/rules.yaml:1539:15\n5869 rules/rise_of_totalitarianism/rules.yaml:1540:19\n5870 rules/rise_of_totalitarianism/rules.yaml:1541:15\n5871 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5872 rules/rise_of_totalitarianism/rules.yaml:1543:11\n5873 rules/rise_of_totalitarianism/rules.yaml:1544:11\n5874 rules/rise_of_totalitarianism/rules.yaml:1545:11\n5879 rules/rise_of_totalitarianism/rules.yaml:1546:15\n5904 rules/rise_of_totalitarianism/rules.yaml:1856:7\n5913 rules/rise_of_totalitarianism/rules.yaml:1857:7\n5932 rules/rise_of_totalitarianism/rules.yaml:1858:11\n5938 rules/rise_of_totalitarianism/rules.yaml:1859:11\n5939 rules/rise_of_totalitarianism/rules.yaml:1860:15\n5940 rules/rise_of_totalitarianism/rules.yaml:1861:15\n5941 rules/rise_of_totalitarianism/rules.yaml:1862:19\n5942 rules/rise_of_totalitarianism/rules.yaml:1863:23\n5943 rules/rise_of_totalitarianism/rules.yaml:1864:27\n5944 rules/rise_of_totalitarianism/rules.yaml:1865:27\n5945 rules/rise_of_totalitarianism/rules.yaml:1866:15\n5946 rules/rise_of_totalitarianism/rules.yaml:1867:15\n5969 rules/rise_of_totalitarianism/rules.yaml:1199:7\n5980 rules/rise_of_totalitarianism/rules.yaml:1200:11\n5998 rules/rise_of_totalitarianism/rules.yaml:1201:11\n6004 rules/rise_of_totalitarianism/rules.yaml:1202:15\n6005 rules/rise_of_totalitarianism/rules.yaml:1203:15\n6006 rules/rise_of_totalitarianism/rules.yaml:1204:15\n6023 rules/rise_of_totalitarianism/rules.yaml:1205:15\n6024 rules/rise_of_totalitarianism/rules.yaml:1206:15\n6036 rules/rise_of_totalitarianism/rules.yaml:1207:15\n6037 rules/rise_of_totalitarianism/rules.yaml:1208:15\n6038 rules/rise_of_totalitarianism/rules.yaml:1209:19\n6039 rules/rise_of_totalitarianism/rules.yaml:1210:19\n6040 rules/rise_of_totalitarianism/rules.yaml:1211:23\n6041 rules/rise_of_totalitarianism/rules.yaml:1212:19\n6042 rules/rise_of_totalitarianism/rules.yaml:1213:23\n6043 rules/rise_of_totalitarianism/rules.yaml:1214:23\n6044 rules/rise_of_totalitarianism/rules.yaml:1215:23\n6046 rules/rise_of_totalitarianism/rules.yaml:1217:23\n6077 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6082 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6085 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6086 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6087 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6088 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6089 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6090 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6103 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6104 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6129 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6135 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6141 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6142 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6162 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6198 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6199 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6205 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6206 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6226 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6257 rules/rise_of_totalitarianism/rules.yaml:1222:7\n6271 rules/rise_of_totalitarianism/rules.yaml:1223:11\n6277 rules/rise_of_totalitarianism/rules.yaml:1224:11\n6283 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6284 rules/rise_of_totalitarianism/rules.yaml:1226:15\n6304 rules/rise_of_totalitarianism/rules.yaml:1227:15\n6305 rules/rise_of_totalitarianism/rules.yaml:1228:15\n6311 rules/rise_of_totalitarianism/rules.yaml:1229:15\n6312 rules/rise_of_totalitarianism/rules.yaml:1230:15\n6313 rules/rise_of_totalitarianism/rules.yaml:1231:19\n6322 rules/rise_of_totalitarianism/rules.yaml:1232:19\n6328 rules/rise_of_totalitarianism/rules.yaml:1234:19\n6329 rules/rise_of_totalitarianism/rules.yaml:1235:19\n6330 rules/rise_of_totalitarianism/rules.yaml:1236:23\n6336 rules/rise_of_totalitarianism/rules.yaml:1238:23\n6337 rules/rise_of_totalitarianism/rules.yaml:1239:23\n6340 rules/rise_of_totalitarianism/rules.yaml:1240:27\n6352 rules/rise_of_totalitarianism/rules.yaml:1241:23\n6353 rules/rise_of_totalitarianism/rules.yaml:1242:23\n6354 rules/rise_of_totalitarianism/rules.yaml:1243:23\n6355 rules/rise_of_totalitarianism/rules.yaml:1244:27\n6356 rules/rise_of_totalitarianism/rules.yaml:1245:23\n6357 rules/rise_of_totalitarianism/rules.yaml:1246:23\n6358 rules/rise_of_totalitarianism/rules.yaml:1247:23\n6359 rules/rise_of_totalitarianism/rules.yaml:1248:27\n6360 rules/rise_of_totalitarianism/rules.yaml:1249:27\n6365 rules/rise_of_totalitarianism/rules.yaml:1250:27\n6368 rules/rise_of_totalitarianism/rules.yaml:1251:27\n6369 rules/rise_of_totalitarianism/rules.yaml:1252:27\n6370 rules/rise_of_totalitarianism/rules.yaml:1253:27\n6371 rules/rise_of_totalitarianism/rules.yaml:1254:27\n6372 rules/rise_of_totalitarianism/rules.yaml:1255:31\n6373 rules/rise_of_totalitarianism/rules.yaml:1256:27\n6374 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6375 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6431 rules/rise_of_totalitarianism/rules.yaml:1273:7\n6442 rules/rise_of_totalitarianism/rules.yaml:1274:11\n6447 rules/rise_of_totalitarianism/rules.yaml:1275:15\n6448 rules/rise_of_totalitarianism/rules.yaml:1276:19\n6449 rules/rise_of_totalitarianism/rules.yaml:1277:15\n6450 rules/rise_of_totalitarianism/rules.yaml:1278:15\n6451 rules/rise_of_totalitarianism/rules.yaml:1279:15\n6464 rules/rise_of_totalitarianism/rules.yaml:1280:15\n6465 rules/rise_of_totalitarianism/rules.yaml:1281:19\n6480 rules/rise_of_totalitarianism/rules.yaml:1282:19\n6481 rules/rise_of_totalitarianism/rules.yaml:1283:19\n6482 rules/rise_of_totalitarianism/rules.yaml:1284:19\n6487 rules/rise_of_totalitarianism/rules.yaml:1285:23\n6490 rules/rise_of_totalitarianism/rules.yaml:1286:23\n6491 rules/rise_of_totalitarianism/rules.yaml:1287:19\n6509 rules/rise_of_totalitarianism/rules.yaml:1288:15\n6522 rules/rise_of_totalitarianism/rules.yaml:1289:15\n6527 rules/rise_of_totalitarianism/rules.yaml:1290:15\n6528 rules/rise_of_totalitarianism/rules.yaml:1291:15\n6538 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6544 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6547 rules/rise_of_totalitarianism/rules.yaml:1294:11\n6569 rules/rise_of_totalitarianism/rules.yaml:1594:7\n6570 rules/rise_of_totalitarianism/rules.yaml:1595:7\n6571 rules/rise_of_totalitarianism/rules.yaml:1596:7\n6579 rules/rise_of_totalitarianism/rules.yaml:1597:11\n6592 rules/rise_of_totalitarianism/rules.yaml:1598:11\n6593 rules/rise_of_totalitarianism/rules.yaml:1599:15\n6594 rules/rise_of_totalitarianism/rules.yaml:1600:15\n6597 rules/rise_of_totalitarianism/rules.yaml:1601:7\n6609 rules/rise_of_totalitarianism/rules.yaml:1602:7\n6615 rules/rise_of_totalitarianism/rules.yaml:1603:7\n6623 rules/rise_of_totalitarianism/rules.yaml:1604:11\n6631 rules/rise_of_totalitarianism/rules.yaml:1605:11\n6636 rules/rise_of_totalitarianism/rules.yaml:1606:15\n6637 rules/rise_of_totalitarianism/rules.yaml:1607:15\n6662 rules/rise_of_totalitarianism/rules.yaml:854:7\n6663 rules/rise_of_totalitarianism/rules.yaml:855:7\n6677 rules/rise_of_totalitarianism/rules.yaml:856:11\n6687 rules/rise_of_totalitarianism/rules.yaml:857:11\n6688 rules/rise_of_totalitarianism/rules.yaml:858:15\n6697 rules/rise_of_totalitarianism/rules.yaml:860:15\n6710 rules/rise_of_totalitarianism/rules.yaml:861:15\n6711 rules/rise_of_totalitarianism/rules.yaml:862:19\n6720 rules/rise_of_totalitarianism/rules.yaml:864:19\n6733 rules/rise_of_totalitarianism/rules.yaml:865:19\n6741 rules/rise_of_totalitarianism/rules.yaml:866:19\n6743 rules/rise_of_totalitarianism/rules.yaml:867:19\n6744 rules/rise_of_totalitarianism/rules.yaml:868:19\n6745 rules/rise_of_totalitarianism/rules.yaml:869:19\n6746 rules/rise_of_totalitarianism/rules.yaml:870:19\n6769 rules/rise_of_totalitarianism/rules.yaml:871:19\n6770 rules/rise_of_totalitarianism/rules.yaml:872:19\n6771 rules/rise_of_totalitarianism/rules.yaml:873:19\n6776 rules/rise_of_totalitarianism/rules.yaml:874:19\n6784 rules/rise_of_totalitarianism/rules.yaml:875:23\n6798 rules/rise_of_totalitarianism/rules.yaml:876:19\n6799 rules/rise_of_totalitarianism/rules.yaml:877:19\n6800 rules/rise_of_totalitarianism/rules.yaml:878:19\n6801 rules/rise_of_totalitarianism/rules.yaml:879:19\n6802 rules/rise_of_totalitarianism/rules.yaml:880:19\n6807 rules/rise_of_totalitarianism/rules.yaml:881:7\n6836 rules/rise_of_totalitarianism/rules.yaml:821:3\n6842 rules/rise_of_totalitarianism/rules.yaml:1918:14\n6870 rules/rise_of_totalitarianism/rules.yaml:825:7\n6871 rules/rise_of_totalitarianism/rules.yaml:826:11\n6872 rules/rise_of_totalitarianism/rules.yaml:827:7\n6877 rules/rise_of_totalitarianism/rules.yaml:828:7\n6899 rules/rise_of_totalitarianism/rules.yaml:830:11\n6900 rules/rise_of_totalitarianism/rules.yaml:831:7\n6907 rules/rise_of_totalitarianism/rules.yaml:832:7\n6908 rules/rise_of_totalitarianism/rules.yaml:833:11\n6909 rules/rise_of_totalitarianism/rules.yaml:834:15\n6917 rules/rise_of_totalitarianism/rules.yaml:836:15\n6924 rules/rise_of_totalitarianism/rules.yaml:837:11\n6925 rules/rise_of_totalitarianism/rules.yaml:838:7\n6939 rules/rise_of_totalitarianism/rules.yaml:839:11\n6945 rules/rise_of_totalitarianism/rules.yaml:840:15\n6950 rules/rise_of_totalitarianism/rules.yaml:841:7\n6957 rules/rise_of_totalitarianism/rules.yaml:842:7\n6958 rules/rise_of_totalitarianism/rules.yaml:843:11\n6959 rules/rise_of_totalitarianism/rules.yaml:844:11\n6960 rules/rise_of_totalitarianism/rules.yaml:845:15\n6961 rules/rise_of_totalitarianism/rules.yaml:846:11\n6962 rules/rise_of_totalitarianism/rules.yaml:847:11\n6963 rules/rise_of_totalitarianism/rules.yaml:848:11\n6974 rules/rise_of_totalitarianism/rules.yaml:1400:7\n6975 rules/rise_of_totalitarianism/rules.yaml:1401:11\n6976 rules/rise_of_totalitarianism/rules.yaml:1402:11\n6977 rules/rise_of_totalitarianism/rules.yaml:1403:7\n6984 rules/rise_of_totalitarianism/rules.yaml:1404:7\n6985 rules/rise_of_totalitarianism/rules.yaml:1405:11\n7000 rules/rise_of_totalitarianism/rules.yaml:734:7\n7001 rules/rise_of_totalitarianism/rules.yaml:735:7\n7002 rules/rise_of_totalitarianism/rules.yaml:736:7\n7003 rules/rise_of_totalitarianism/rules.yaml:737:7\n7011 rules/rise_of_totalitarianism/rules.yaml:738:11\n7017 rules/rise_of_totalitarianism/rules.yaml:739:11\n7018 rules/rise_of_totalitarianism/rules.yaml:740:15\n7019 rules/rise_of_totalitarianism/rules.yaml:741:15\n7020 rules/rise_of_totalitarianism/rules.yaml:742:15\n7021 rules/rise_of_totalitarianism/rules.yaml:743:15\n7024 rules/rise_of_totalitarianism/rules.yaml:744:7\n7046 rules/rise_of_totalitarianism/rules.yaml:1677:7\n7047 rules/rise_of_totalitarianism/rules.yaml:1678:7\n7048 rules/rise_of_totalitarianism/rules.yaml:1679:7\n7061 rules/rise_of_totalitarianism/rules.yaml:1680:7\n7074 rules/rise_of_totalitarianism/rules.yaml:1681:7\n7075 rules/rise_of_totalitarianism/rules.yaml:1682:7\n7076 rules/rise_of_totalitarianism/rules.yaml:1683:7\n7077 rules/rise_of_totalitarianism/rules.yaml:1684:11\n7078 rules/rise_of_totalitarianism/rules.yaml:1685:11\n7079 rules/rise_of_totalitarianism/rules.yaml:1686:15\n7080 rules/rise_of_totalitarianism/rules.yaml:1687:7\n7081 rules/rise_of_totalitarianism/rules.yaml:1688:7\n7082 rules/rise_of_totalitarianism/rules.yaml:1689:11\n7090 rules/rise_of_totalitarianism/rules.yaml:1691:11\n7096 rules/rise_of_totalitarianism/rules.yaml:1692:11\n7097 rules/rise_of_totalitarianism/rules.yaml:1693:11\n7098 rules/rise_of_totalitarianism/rules.yaml:1694:15\n7099 rules/rise_of_totalitarianism/rules.yaml:1695:19\n7100 rules/rise_of_totalitarianism/rules.yaml:1696:19\n7101 rules/rise_of_totalitarianism/rules.yaml:1697:19\n7102 rules/rise_of_totalitarianism/rules.yaml:1698:23\n7103 rules/rise_of_totalitarianism/rules.yaml:1699:23\n7104 rules/rise_of_totalitarianism/rules.yaml:1700:23\n7106 rules/rise_of_totalitarianism/rules.yaml:1702:19\n7109 rules/rise_of_totalitarianism/rules.yaml:1703:19\n7110 rules/rise_of_totalitarianism/rules.yaml:1704:11\n7111 rules/rise_of_totalitarianism/rules.yaml:1705:11\n7112 rules/rise_of_totalitarianism/rules.yaml:1706:11\n7113 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7118 rules/rise_of_totalitarianism/rules.yaml:1708:15\n7119 rules/rise_of_totalitarianism/rules.yaml:1709:15\n7120 rules/rise_of_totalitarianism/rules.yaml:1710:15\n7121 rules/rise_of_totalitarianism/rules.yaml:1711:15\n7129 rules/rise_of_totalitarianism/rules.yaml:1712:19\n7135 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7136 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7137 rules/rise_of_totalitarianism/rules.yaml:1715:23\n7138 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7139 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7142 rules/rise_of_totalitarianism/rules.yaml:1718:15\n7143 rules/rise_of_totalitarianism/rules.yaml:1719:19\n7144 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7169 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7174 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7177 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7178 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7179 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7180 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7181 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7182 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7195 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7196 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7222 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7228 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7256 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7257 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7278 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7317 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7318 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7324 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7325 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7346 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7362 rules/rise_of_totalitarianism/rules.yaml:1497:7\n7363 rules/rise_of_totalitarianism/rules.yaml:1498:7\n7371 rules/rise_of_totalitarianism/rules.yaml:1499:11\n7377 rules/rise_of_totalitarianism/rules.yaml:1500:11\n7378 rules/rise_of_totalitarianism/rules.yaml:1501:11\n7404 rules/rise_of_totalitarianism/rules.yaml:722:7\n7405 rules/rise_of_totalitarianism/rules.yaml:723:7\n7413 rules/rise_of_totalitarianism/rules.yaml:724:11\n7421 rules/rise_of_totalitarianism/rules.yaml:725:11\n7422 rules/rise_of_totalitarianism/rules.yaml:726:15\n7423 rules/rise_of_totalitarianism/rules.yaml:727:15\n7424 rules/rise_of_totalitarianism/rules.yaml:728:15\n7438 rules/rise_of_totalitarianism/rules.yaml:989:3\n7445 rules/rise_of_totalitarianism/rules.yaml:1898:14\n7451 rules/rise_of_totalitarianism/rules.yaml:1919:14\n7494 rules/rise_of_totalitarianism/rules.yaml:994:7\n7495 rules/rise_of_totalitarianism/rules.yaml:995:7\n7496 rules/rise_of_totalitarianism/rules.yaml:996:7\n7497 rules/rise_of_totalitarianism/rules.yaml:997:7\n7498 rules/rise_of_totalitarianism/rules.yaml:998:7\n7499 rules/rise_of_totalitarianism/rules.yaml:999:7\n7510 rules/rise_of_totalitarianism/rules.yaml:1000:11\n7518 rules/rise_of_totalitarianism/rules.yaml:1001:15\n7531 rules/rise_of_totalitarianism/rules.yaml:1002:15\n7537 rules/rise_of_totalitarianism/rules.yaml:1003:15\n7544 rules/rise_of_totalitarianism/rules.yaml:1004:15\n7545 rules/rise_of_totalitarianism/rules.yaml:1005:15\n7546 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7551 rules/rise_of_totalitarianism/rules.yaml:1007:19\n7554 rules/rise_of_totalitarianism/rules.yaml:1010:23\n7555 rules/rise_of_totalitarianism/rules.yaml:1011:23\n7556 rules/rise_of_totalitarianism/rules.yaml:1012:23\n7557 rules/rise_of_totalitarianism/rules.yaml:1013:27\n7558 rules/rise_of_totalitarianism/rules.yaml:1014:23\n7561 rules/rise_of_totalitarianism/rules.yaml:1008:23\n7568 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7571 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7587 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7588 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7589 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7597 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7610 rules/rise_of_totalitarianism/rules.yaml:1023:19\n7615 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7622 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7623 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7624 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7629 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7632 rules/rise_of_totalitarianism/rules.yaml:1031:27\n7633 rules/rise_of_totalitarianism/rules.yaml:1032:27\n7634 rules/rise_of_totalitarianism/rules.yaml:1033:31\n7635 rules/rise_of_totalitarianism/rules.yaml:1034:27\n7638 rules/rise_of_totalitarianism/rules.yaml:1029:27\n7642 rules/rise_of_totalitarianism/rules.yaml:1036:11\n7643 rules/rise_of_totalitarianism/rules.yaml:1037:11\n7664 rules/rise_of_totalitarianism/rules.yaml:1038:11\n7665 rules/rise_of_totalitarianism/rules.yaml:1039:11\n7673 rules/rise_of_totalitarianism/rules.yaml:1040:15\n7687 rules/rise_of_totalitarianism/rules.yaml:1041:11\n7688 rules/rise_of_totalitarianism/rules.yaml:1042:15\n7689 rules/rise_of_totalitarianism/rules.yaml:1043:15\n7699 rules/rise_of_totalitarianism/rules.yaml:1045:15\n7711 rules/rise_of_totalitarianism/rules.yaml:1046:15\n7712 rules/rise_of_totalitarianism/rules.yaml:1047:15\n7719 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7720 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7721 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7726 rules/rise_of_totalitarianism/rules.yaml:1051:19\n7727 rules/rise_of_totalitarianism/rules.yaml:1052:19\n7735 rules/rise_of_totalitarianism/rules.yaml:1053:23\n7748 rules/rise_of_totalitarianism/rules.yaml:1055:15\n7760 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7765 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7772 rules/rise_of_totalitarianism/rules.yaml:1058:15\n7773 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7774 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7779 rules/rise_of_totalitarianism/rules.yaml:1061:19\n7780 rules/rise_of_totalitarianism/rules.yaml:1062:19\n7783 rules/rise_of_totalitarianism/rules.yaml:1063:19\n7784 rules/rise_of_totalitarianism/rules.yaml:1064:19\n7785 rules/rise_of_totalitarianism/rules.yaml:1065:23\n7786 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7794 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7804 rules/rise_of_totalitarianism/rules.yaml:1069:11\n7816 rules/rise_of_totalitarianism/rules.yaml:1070:11\n7817 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7818 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7826 rules/rise_of_totalitarianism/rules.yaml:1074:15\n7838 rules/rise_of_totalitarianism/rules.yaml:1075:15\n7839 rules/rise_of_totalitarianism/rules.yaml:1076:15\n7846 rules/rise_of_totalitarianism/rules.yaml:1077:15\n7847 rules/rise_of_totalitarianism/rules.yaml:1078:15\n7848 rules/rise_of_totalitarianism/rules.yaml:1079:15\n7849 rules/rise_of_totalitarianism/rules.yaml:1080:19\n7850 rules/rise_of_totalitarianism/rules.yaml:1081:19\n7851 rules/rise_of_totalitarianism/rules.yaml:1082:19\n7852 rules/rise_of_totalitarianism/rules.yaml:1083:19\n7853 rules/rise_of_totalitarianism/rules.yaml:1084:19\n7856 rules/rise_of_totalitarianism/rules.yaml:1086:11\n7857 rules/rise_of_totalitarianism/rules.yaml:1087:11\n7858 rules/rise_of_totalitarianism/rules.yaml:1088:11\n7863 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7868 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7869 rules/rise_of_totalitarianism/rules.yaml:1091:15\n7870 rules/rise_of_totalitarianism/rules.yaml:1092:15\n7871 rules/rise_of_totalitarianism/rules.yaml:1093:15\n7880 rules/rise_of_totalitarianism/rules.yaml:1094:15\n7881 rules/rise_of_totalitarianism/rules.yaml:1095:15\n7882 rules/rise_of_totalitarianism/rules.yaml:1096:15\n7887 rules/rise_of_totalitarianism/rules.yaml:1097:19\n7888 rules/rise_of_totalitarianism/rules.yaml:1098:19\n7889 rules/rise_of_totalitarianism/rules.yaml:1099:19\n7890 rules/rise_of_totalitarianism/rules.yaml:1100:19\n7891 rules/rise_of_totalitarianism/rules.yaml:1101:19\n7895 rules/rise_of_totalitarianism/rules.yaml:1103:15\n7900 rules/rise_of_totalitarianism/rules.yaml:1104:15\n7917 rules/rise_of_totalitarianism/rules.yaml:1105:15\n7918 rules/rise_of_totalitarianism/rules.yaml:1106:15\n7925 rules/rise_of_totalitarianism/rules.yaml:1107:15\n7926 rules/rise_of_totalitarianism/rules.yaml:1108:15\n7927 rules/rise_of_totalitarianism/rules.yaml:1109:15\n7932 rules/rise_of_totalitarianism/rules.yaml:1110:19\n7947 rules/rise_of_totalitarianism/rules.yaml:1111:19\n7948 rules/rise_of_totalitarianism/rules.yaml:1112:23\n7963 rules/rise_of_totalitarianism/rules.yaml:1113:19\n7971 rules/rise_of_totalitarianism/rules.yaml:1114:23\n7983 rules/rise_of_totalitarianism/rules.yaml:1115:23\n7990 rules/rise_of_totalitarianism/rules.yaml:1116:19\n7991 rules/rise_of_totalitarianism/rules.yaml:1117:23\n7994 rules/rise_of_totalitarianism/rules.yaml:1118:23\n7995 rules/rise_of_totalitarianism/rules.yaml:1119:19\n8000 rules/rise_of_totalitarianism/rules.yaml:1120:23\n8007 rules/rise_of_totalitarianism/rules.yaml:1121:7\n8010 rules/rise_of_totalitarianism/rules.yaml:1127:11\n8013 rules/rise_of_totalitarianism/rules.yaml:1122:11\n8020 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8024 rules/rise_of_totalitarianism/rules.yaml:1125:15\n8034 rules/rise_of_totalitarianism/rules.yaml:1128:7\n8035 rules/rise_of_totalitarianism/rules.yaml:1129:11\n8036 rules/rise_of_totalitarianism/rules.yaml:1130:7\n8037 rules/rise_of_totalitarianism/rules.yaml:1131:11\n8038 rules/rise_of_totalitarianism/rules.yaml:1132:15\n8040 rules/rise_of_totalitarianism/rules.yaml:1134:11\n8059 rules/rise_of_totalitarianism/rules.yaml:905:7\n8060 rules/rise_of_totalitarianism/rules.yaml:906:11\n8061 rules/rise_of_totalitarianism/rules.yaml:907:15\n8062 rules/rise_of_totalitarianism/rules.yaml:908:19\n8063 rules/rise_of_totalitarianism/rules.yaml:909:15\n8064 rules/rise_of_totalitarianism/rules.yaml:910:15\n8066 rules/rise_of_totalitarianism/rules.yaml:911:7\n8073 rules/rise_of_totalitarianism/rules.yaml:912:7\n8074 rules/rise_of_totalitarianism/rules.yaml:913:7\n8085 rules/rise_of_totalitarianism/rules.yaml:914:11\n8086 rules/rise_of_totalitarianism/rules.yaml:915:11\n8101 rules/rise_of_totalitarianism/rules.yaml:916:15\n8107 rules/rise_of_totalitarianism/rules.yaml:917:15\n8113 rules/rise_of_totalitarianism/rules.yaml:918:19\n8114 rules/rise_of_totalitarianism/rules.yaml:919:19\n8127 rules/rise_of_totalitarianism/rules.yaml:920:19\n8149 rules/rise_of_totalitarianism/rules.yaml:1783:7\n8150 rules/rise_of_totalitarianism/rules.yaml:1784:11\n8151 rules/rise_of_totalitarianism/rules.yaml:1785:15\n8153 rules/rise_of_totalitarianism/rules.yaml:1786:15\n8158 rules/rise_of_totalitarianism/rules.yaml:1787:7\n8169 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8175 rules/rise_of_totalitarianism/rules.yaml:1789:11\n8184 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8196 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8197 rules/rise_of_totalitarianism/rules.yaml:1792:19\n8198 rules/rise_of_totalitarianism/rules.yaml:1793:19\n8226 rules/rise_of_totalitarianism/rules.yaml:1479:7\n8231 rules/rise_of_totalitarianism/rules.yaml:1480:11\n8232 rules/rise_of_totalitarianism/rules.yaml:1481:11\n8233 rules/rise_of_totalitarianism/rules.yaml:1482:11\n8238 rules/rise_of_totalitarianism/rules.yaml:1483:11\n8246 rules/rise_of_totalitarianism/rules.yaml:1484:15\n8252 rules/rise_of_totalitarianism/rules.yaml:1485:15\n8253 rules/rise_of_totalitarianism/rules.yaml:1486:19\n8256 rules/rise_of_totalitarianism/rules.yaml:1487:19\n8257 rules/rise_of_totalitarianism/rules.yaml:1488:19\n8258 rules/rise_of_totalitarianism/rules.yaml:1489:19\n8282 rules/rise_of_totalitarianism/rules.yaml:1767:7\n8294 rules/rise_of_totalitarianism/rules.yaml:1768:7\n8302 rules/rise_of_totalitarianism/rules.yaml:1769:11\n8308 rules/rise_of_totalitarianism/rules.yaml:1770:11\n8309 rules/rise_of_totalitarianism/rules.yaml:1771:15\n8310 rules/rise_of_totalitarianism/rules.yaml:1772:15\n8311 rules/rise_of_totalitarianism/rules.yaml:1773:15\n8312 rules/rise_of_totalitarianism/rules.yaml:1774:15\n8313 rules/rise_of_totalitarianism/rules.yaml:1775:15\n8315 rules/rise_of_totalitarianism/rules.yaml:1776:15\n8327 rules/rise_of_totalitarianism/flow.yaml:23:3\n8364 rules/rise_of_totalitarianism/flow.yaml:27:7\n8365 rules/rise_of_totalitarianism/flow.yaml:28:7\n8366 rules/rise_of_totalitarianism/flow.yaml:29:7\n8377 rules/rise_of_totalitarianism/flow.yaml:30:11\n8382 rules/rise_of_totalitarianism/flow.yaml:31:11\n8391 rules/rise_of_totalitarianism/flow.yaml:32:15\n8403 rules/rise_of_totalitarianism/flow.yaml:33:15\n8404 rules/rise_of_totalitarianism/flow.yaml:34:19\n8407 rules/rise_of_totalitarianism/flow.yaml:35:19\n8411 rules/rise_of_totalitarianism/flow.yaml:36:7\n8412 rules/rise_of_totalitarianism/flow.yaml:37:7\n8413 rules/rise_of_totalitarianism/flow.yaml:38:11\n8414 rules/rise_of_totalitarianism/flow.yaml:39:15\n8431 rules/rise_of_totalitarianism/flow.yaml:40:15\n8432 rules/rise_of_totalitarianism/flow.yaml:41:11\n8433 rules/rise_of_totalitarianism/flow.yaml:42:7\n8434 rules/rise_of_totalitarianism/flow.yaml:43:7\n8435 rules/rise_of_totalitarianism/flow.yaml:44:11\n8438 rules/rise_of_totalitarianism/flow.yaml:45:11\n8439 rules/rise_of_totalitarianism/flow.yaml:46:7\n8440 rules/rise_of_totalitarianism/flow.yaml:47:11\n8441 rules/rise_of_totalitarianism/flow.yaml:48:7\n8455 rules/rise_of_totalitarianism/flow.yaml:49:11\n8461 rules/rise_of_totalitarianism/flow.yaml:50:11\n8462 rules/rise_of_totalitarianism/flow.yaml:51:15\n8463 rules/rise_of_totalitarianism/flow.yaml:52:15\n8473 rules/rise_of_totalitarianism/flow.yaml:53:15\n8480 rules/rise_of_totalitarianism/flow.yaml:54:15\n8481 rules/rise_of_totalitarianism/flow.yaml:55:15\n8485 rules/rise_of_totalitarianism/flow.yaml:56:7\n8492 rules/rise_of_totalitarianism/flow.yaml:57:7\n8503 rules/rise_of_totalitarianism/flow.yaml:58:11\n8504 rules/rise_of_totalitarianism/flow.yaml:59:11\n8519 rules/rise_of_totalitarianism/flow.yaml:60:15\n8537 rules/rise_of_totalitarianism/flow.yaml:61:15\n8538 rules/rise_of_totalitarianism/flow.yaml:62:19\n8540 rules/rise_of_totalitarianism/flow.yaml:64:19\n8543 rules/rise_of_totalitarianism/flow.yaml:65:19\n8566 rules/rise_of_totalitarianism/flow.yaml:83:3\n8572 rules/rise_of_totalitarianism/flow.yaml:83:3\n8583 rules/rise_of_totalitarianism/flow.yaml:87:7\n8584 rules/rise_of_totalitarianism/flow.yaml:88:11\n8585 rules/rise_of_totalitarianism/flow.yaml:89:15\n8586 rules/rise_of_totalitarianism/flow.yaml:90:7\n8587 rules/rise_of_totalitarianism/flow.yaml:91:7\n8588 rules/rise_of_totalitarianism/flow.yaml:92:7\n8589 rules/rise_of_totalitarianism/flow.yaml:93:7\n8590 rules/rise_of_totalitarianism/flow.yaml:94:7\n8596 rules/rise_of_totalitarianism/flow.yaml:95:7\n8602 rules/rise_of_totalitarianism/flow.yaml:96:7\n8608 rules/rise_of_totalitarianism/flow.yaml:97:7\n8609 rules/rise_of_totalitarianism/flow.yaml:98:7\n8619 rules/rise_of_totalitarianism/flow.yaml:16:3\n8634 rules/rise_of_totalitarianism/flow.yaml:20:7\n8635 rules/rise_of_totalitarianism/flow.yaml:21:7\n8650 rules/rise_of_totalitarianism/flow.yaml:67:3\n8672 rules/rise_of_totalitarianism/flow.yaml:71:7\n8686 rules/rise_of_totalitarianism/flow.yaml:72:11\n8687 rules/rise_of_totalitarianism/flow.yaml:73:11\n8688 rules/rise_of_totalitarianism/flow.yaml:74:11\n8695 rules/rise_of_totalitarianism/flow.yaml:75:11\n8702 rules/rise_of_totalitarianism/flow.yaml:76:11\n8716 rules/rise_of_totalitarianism/flow.yaml:77:15\n8721 rules/rise_of_totalitarianism/flow.yaml:78:11\n8728 rules/rise_of_totalitarianism/flow.yaml:79:11\n8733 rules/rise_of_totalitarianism/flow.yaml:80:7\n8734 rules/rise_of_totalitarianism/flow.yaml:81:11\n8752 rules/rise_of_totalitarianism/rules.yaml:1912:7\n8760 rules/rise_of_totalitarianism/rules.yaml:1913:7\n8763 rules/rise_of_totalitarianism/rules.yaml:1914:7\n8764 rules/rise_of_totalitarianism/rules.yaml:1915:7\n8765 rules/rise_of_totalitarianism/rules.yaml:1916:7\n8781 rules/rise_of_totalitarianism/rules.yaml:1886:7\n8792 rules/rise_of_totalitarianism/rules.yaml:1887:7\n8793 rules/rise_of_totalitarianism/rules.yaml:1888:7\n8794 rules/rise_of_totalitarianism/rules.yaml:1889:11\n8795 rules/rise_of_totalitarianism/rules.yaml:1890:15\n8796 rules/rise_of_totalitarianism/rules.yaml:1891:19\n8797 rules/rise_of_totalitarianism/rules.yaml:1892:19\n8798 rules/rise_of_totalitarianism/rules.yaml:1893:19\n8799 rules/rise_of_totalitarianism/rules.yaml:1894:7\n8800 rules/rise_of_totalitarianism/rules.yaml:1895:7"
