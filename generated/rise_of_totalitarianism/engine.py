@@ -290,10 +290,16 @@ class RiseOfTotalitarianismRules:
         (("", " returns from exile"), ("e:leader",)),
         (("Stack a Leader under this chit (no PP cost)?",), ()),
         (("", " stacks a Leader under the chit in ", ""), ("player", "e:area")),
+        (("Which Leader leaves the Parliament to stand with your Law Action?",), ()),
+        (
+            ("", " leaves the Parliament of ", " with his Control Cube, if any"),
+            ("e:leader", "e:major"),
+        ),
         (("", " is stacked under ", " in ", ""), ("e:leader", "e:chit", "e:area")),
         (("Commit which Leaders?",), ()),
         (("", " commits ", ""), ("player", "e:leader")),
         (("", ", controlled by nobody, returns to the Unaligned Leaders Box"), ("e:leader",)),
+        (("", " returns to the Parliament of ", ""), ("e:leader", "e:major")),
         (
             ("Leader Harassment of ", ": a ", ", his Death Value: ", " is killed"),
             ("e:leader", "int", "e:leader"),
@@ -432,25 +438,26 @@ class RiseOfTotalitarianismRules:
         ("choose-leader", 106, "leader", -1, 34, 1, False),
         ("choose-leader", 110, "leader", -1, 34, 4, False),
         ("choose-leader", 118, "leader", 98, 35, 1, False),
-        ("choose-some", 121, "some:leader", -1, 36, 3, False),
-        ("choose-leader", 127, "leader", 128, 37, 1, False),
-        ("choose-area", 131, "area", 132, 39, 7, False),
-        ("choose-strategy", 133, "strategy", -1, 40, 0, False),
-        ("choose-strategy", 135, "strategy", 136, 41, 7, False),
-        ("choose-some", 143, "some:strategy", -1, 43, 3, False),
-        ("yes-no", 146, "yes-no", -1, 43, 8, False),
-        ("choose-strategy", 148, "strategy", 33, 43, 15, False),
-        ("choose-strategy", 150, "strategy", -1, 46, 1, True),
-        ("choose-minor", 153, "minor", -1, 47, 2, False),
-        ("choose-population", 157, "population", -1, 47, 11, False),
-        ("yes-no", 160, "yes-no", -1, 47, 22, False),
-        ("choose-leader", 162, "leader", -1, 47, 25, False),
-        ("yes-no", 164, "yes-no", -1, 47, 29, False),
-        ("choose-chit", 165, "chit", -1, 47, 33, False),
-        ("yes-no", 164, "yes-no", -1, 47, 37, False),
-        ("choose-leader", 169, "leader", -1, 47, 43, False),
-        ("choose-reform", 174, "reform", -1, 47, 54, False),
-        ("choose-population", 176, "population", -1, 47, 58, False),
+        ("choose-leader", 120, "leader", -1, 36, 4, False),
+        ("choose-some", 123, "some:leader", -1, 36, 11, False),
+        ("choose-leader", 130, "leader", 131, 37, 1, False),
+        ("choose-area", 134, "area", 135, 39, 7, False),
+        ("choose-strategy", 136, "strategy", -1, 40, 0, False),
+        ("choose-strategy", 138, "strategy", 139, 41, 7, False),
+        ("choose-some", 146, "some:strategy", -1, 43, 3, False),
+        ("yes-no", 149, "yes-no", -1, 43, 8, False),
+        ("choose-strategy", 151, "strategy", 33, 43, 15, False),
+        ("choose-strategy", 153, "strategy", -1, 46, 1, True),
+        ("choose-minor", 156, "minor", -1, 47, 2, False),
+        ("choose-population", 160, "population", -1, 47, 11, False),
+        ("yes-no", 163, "yes-no", -1, 47, 22, False),
+        ("choose-leader", 165, "leader", -1, 47, 25, False),
+        ("yes-no", 167, "yes-no", -1, 47, 29, False),
+        ("choose-chit", 168, "chit", -1, 47, 33, False),
+        ("yes-no", 167, "yes-no", -1, 47, 37, False),
+        ("choose-leader", 172, "leader", -1, 47, 43, False),
+        ("choose-reform", 177, "reform", -1, 47, 54, False),
+        ("choose-population", 179, "population", -1, 47, 58, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -580,7 +587,8 @@ class RiseOfTotalitarianismRules:
         (34, 2): ((2, 0, None), (3, (), None)),
         (34, 5): ((1, 0, None), (2, (), None)),
         (35, 2): ((1, 0, None), (2, 0, None), (3, (), None)),
-        (36, 4): ((3, (), "z_reveal_leaders__4_3"), (4, 0, None)),
+        (36, 5): ((3, (), "z_reveal_leaders__5_3"), (4, 0, None), (6, 0, None)),
+        (36, 12): ((3, (), "z_reveal_leaders__12_3"), (4, 0, None)),
         (37, 2): (
             (0, 0, None),
             (1, 0, None),
@@ -812,7 +820,7 @@ class RiseOfTotalitarianismRules:
     SECRET_PROMPTS: ClassVar[Any] = (
         *(2, 3, 4, 7, 9, 14, 15, 16, 18, 20),
         *range(24, 28),
-        *(34, 41, 42),
+        *(35, 42, 43),
     )
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
@@ -830,14 +838,15 @@ class RiseOfTotalitarianismRules:
         27: "t.major in ms and (count(t.cubes) > 0 or actor.reserve > 0)",
         30: "k != l",
         31: 'l.box == "pool" and l.pool_of == p and (a.major == none or l.major == a.major)',
-        33: "l.chit != none and l.owner == p and l.area == a",
-        34: "cubes_in(p, a) > 0 or count(stacked_here(p, a)) > 0",
-        36: "not c.locked and count(marker_targets(c)) > 0",
-        39: "not k.mandatory",
-        42: 'u.action != "propaganda" or moveable(x, actor)',
-        44: 'l.box == "area" and l.chit == none and l.area != none and (l.area == a or l.area in a.adjacent) and leader_controller(l) != none and leader_controller(l) != actor',
-        49: "m == germany or r != nationalization",
-        50: "moveable(x, actor)",
+        32: 'l.box == "parliament" and l.major.capital == a and not l.printed and (not law_leader_controlled or leader_controller(l) == p)',
+        34: "l.chit != none and l.owner == p and l.area == a",
+        35: "cubes_in(p, a) > 0 or count(stacked_here(p, a)) > 0",
+        37: "not c.locked and count(marker_targets(c)) > 0",
+        40: "not k.mandatory",
+        43: 'u.action != "propaganda" or moveable(x, actor)',
+        45: 'l.box == "area" and l.chit == none and l.area != none and (l.area == a or l.area in a.adjacent) and leader_controller(l) != none and leader_controller(l) != actor',
+        50: "m == germany or r != nationalization",
+        51: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -872,6 +881,7 @@ class RiseOfTotalitarianismRules:
     c_hire_cost: int
     c_last_turn: int
     c_law_card_roll_adds_modifiers: bool
+    c_law_leader_controlled: bool
     c_majority_rounds_half_up: bool
     c_max_expended_cubes: int
     c_minimum_pp_per_round: bool
@@ -1052,6 +1062,7 @@ class RiseOfTotalitarianismRules:
         self.c_hire_cost = d["c_hire_cost"]
         self.c_last_turn = d["c_last_turn"]
         self.c_law_card_roll_adds_modifiers = d["c_law_card_roll_adds_modifiers"]
+        self.c_law_leader_controlled = d["c_law_leader_controlled"]
         self.c_majority_rounds_half_up = d["c_majority_rounds_half_up"]
         self.c_max_expended_cubes = d["c_max_expended_cubes"]
         self.c_minimum_pp_per_round = d["c_minimum_pp_per_round"]
@@ -1487,12 +1498,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1961:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1969:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1506,25 +1517,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1969:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1930:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1969:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1971:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1977:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1536,13 +1547,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1977:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1938:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1977:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1634,7 +1645,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1961:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1642,6 +1653,21 @@ class RiseOfTotalitarianismRules:
         if v_lasting__cause == 3:
             return "resolve_action"
         return "?"
+
+    def f_law_leaders(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:541:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                (
+                    S[self.o_e_leader__box + v_l] == "parliament"
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l]] == v_a
+                )
+                and (not self.s_e_leader__printed[v_l])
+            )
+            and (not self.c_law_leader_controlled or self.f_leader_controller(S, v_l) == v_p)
+        ]
 
     def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
         "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:417:3]"
@@ -1674,33 +1700,51 @@ class RiseOfTotalitarianismRules:
         return 2 * _w1
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if self.s_e_chit__action[v_u] == "law":
-            return [v_a for v_a in self.ix_area__kind.get("capital", ())]
-        if self.s_e_chit__action[v_u] == "release":
             _w2 = []
-            for v_a_2 in self.all_area:
+            for v_a in self.ix_area__kind.get("capital", ()):
                 _w3 = False
                 for v_l__1 in self.all_leader:
                     if (
-                        S[self.o_e_leader__box + v_l__1] == "arrested"
-                        and (
-                            self.s_e_leader__ideology[v_l__1] == v_p
-                            or self.s_e_leader__party[v_l__1] is not None
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a
                         )
-                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a_2:
+                        and (not self.s_e_leader__printed[v_l__1])
+                    ) and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == v_p
+                    ):
                         _w3 = True
                         break
                 if _w3:
-                    _w2.append(v_a_2)
+                    _w2.append(v_a)
             return _w2
+        if self.s_e_chit__action[v_u] == "release":
+            _w5 = []
+            for v_a_2 in self.all_area:
+                _w6 = False
+                for v_l__2 in self.all_leader:
+                    if (
+                        S[self.o_e_leader__box + v_l__2] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__2] == v_p
+                            or self.s_e_leader__party[v_l__2] is not None
+                        )
+                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__2]] == v_a_2:
+                        _w6 = True
+                        break
+                if _w6:
+                    _w5.append(v_a_2)
+            return _w5
         if self.s_e_chit__action[v_u] == "putsch":
-            _w4 = False
+            _w7 = False
             for v_v in self.ix_chit__action__owner.get(("putsch", v_p), ()):
                 if v_v != v_u and (not S[self.o_e_chit__established + v_v]):
-                    _w4 = True
+                    _w7 = True
                     break
-            v_all_done = not _w4
+            v_all_done = not _w7
             return [
                 v_a_3
                 for v_a_3 in self.all_area
@@ -1711,22 +1755,22 @@ class RiseOfTotalitarianismRules:
                 or (self.s_e_area__kind[v_a_3] == "capital" and v_all_done)
             ]
         if self.s_e_chit__action[v_u] == "arrest":
-            _w7 = []
+            _w10 = []
             for v_a_4 in self.all_area:
-                _w9 = (
+                _w12 = (
                     self.s_e_area__major[v_a_4] is not None
                     and S[self.o_e_major__government + self.s_e_area__major[v_a_4]] == v_p
                 )
-                if not _w9:
-                    _w8 = False
+                if not _w12:
+                    _w11 = False
                     for v_n in self.s_e_area__nations[v_a_4]:
                         if S[self.o_e_minor__regime + v_n] == v_p:
-                            _w8 = True
+                            _w11 = True
                             break
-                    _w9 = _w8
-                if _w9:
-                    _w7.append(v_a_4)
-            return _w7
+                    _w12 = _w11
+                if _w12:
+                    _w10.append(v_a_4)
+            return _w10
         return self.all_area
 
     def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
@@ -2007,11 +2051,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         N: list[int] = S
         return [
             v_c
@@ -2020,7 +2064,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2029,7 +2073,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2058,11 +2102,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:546:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:557:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2073,7 +2117,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1295:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1312:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2103,13 +2147,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1921:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1960:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    141,
+                    144,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -2119,7 +2163,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    142,
+                    145,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -2127,7 +2171,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1610:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1627:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2147,7 +2191,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:578:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:589:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2186,7 +2230,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1478:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -2197,7 +2241,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:622:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:633:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2210,7 +2254,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:632:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:643:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2220,7 +2264,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:609:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:620:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2233,7 +2277,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1166:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1183:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2271,40 +2315,40 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1961:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 138, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1961:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1922:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1961:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 137, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1971:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1971:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1932:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1971:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 139, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -2316,7 +2360,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:568:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:579:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2328,11 +2372,11 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:542:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:553:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_harass(self, S: list[Any], v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        """The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. (ROT-LHT-01, ROT-LHT-02) [rules/rise_of_totalitarianism/rules.yaml:1820:3]"""
+        """The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. (ROT-LHT-01, ROT-LHT-02) [rules/rise_of_totalitarianism/rules.yaml:1859:3]"""
         v_d = _roll(S, 6)
         v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
         if (
@@ -2345,7 +2389,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__owner + v_l] = None
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 124, (v_l, v_d, v_l))
+                _log(S, 127, (v_l, v_d, v_l))
         elif v_d <= v_top:
             S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
             S[self.o_e_leader__seen + v_l] = 0
@@ -2355,21 +2399,32 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__pool_of + v_l] = None
             S[self.o_e_leader__committed + v_l] = False
             if S[_LOG] is not False:
-                _log(S, 125, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
+                _log(S, 128, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
         else:
             if S[_LOG] is not False:
-                _log(S, 126, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+                _log(S, 129, (v_l, v_d, S[self.o_e_leader__area + v_l]))
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1576:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1593:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 96, (v_actor, v_l))
 
+    def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1842:3]"""
+        S[self.o_e_leader__box + v_l] = "parliament"
+        S[self.o_e_leader__seen + v_l] = 0
+        S[self.o_e_leader__area + v_l] = None
+        S[self.o_e_leader__chit + v_l] = None
+        S[self.o_e_leader__owner + v_l] = None
+        S[self.o_e_leader__committed + v_l] = False
+        if S[_LOG] is not False:
+            _log(S, 126, (v_l, self.s_e_leader__major[v_l]))
+
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1723:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1740:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2386,7 +2441,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 114, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1822:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2401,10 +2456,10 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__box + v_l] = "unaligned"
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 123, (v_l,))
+                _log(S, 125, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1758:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
@@ -2422,21 +2477,24 @@ class RiseOfTotalitarianismRules:
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone. [rules/rise_of_totalitarianism/rules.yaml:921:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:932:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-            S[self.o_e_leader__chit + v_l] = None
+            if self.s_e_chit__action[v_u] == "law":
+                self.p_law_leader_back(S, v_l)
+            else:
+                S[self.o_e_leader__chit + v_l] = None
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1853:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:782:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:793:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2455,7 +2513,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1179:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1196:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2483,7 +2541,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1630:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1647:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2508,7 +2566,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:554:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:565:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2521,7 +2579,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:941:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:955:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2536,7 +2594,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1307:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1324:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2555,7 +2613,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1324:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1341:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2591,7 +2649,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1502:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1519:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2629,7 +2687,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:882:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2662,7 +2720,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2693,7 +2751,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1385:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2701,7 +2759,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:970:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2744,7 +2802,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:676:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2794,7 +2852,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1370:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2817,7 +2875,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1547:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1564:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -2849,7 +2907,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1406:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -2910,7 +2968,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1136:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -2954,7 +3012,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1439:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -3003,7 +3061,7 @@ class RiseOfTotalitarianismRules:
                 self.p_add_cubes(S, v_p, v_a_2, v_n)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:588:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -3057,7 +3115,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -3071,7 +3129,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1343:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3088,7 +3146,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:800:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3115,7 +3173,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1644:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3129,7 +3187,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1259:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
         if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
             self.q_presidential_elections(S, R)
         self.q_national_elections(S, R)
@@ -3138,7 +3196,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:930:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3150,7 +3208,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:655:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3173,7 +3231,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:952:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3201,7 +3259,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1518:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1535:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3224,7 +3282,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1848:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1887:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3287,7 +3345,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1195:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3338,7 +3396,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -3379,7 +3437,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1218:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3474,7 +3532,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1269:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3543,7 +3601,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1585:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1602:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3581,7 +3639,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:849:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3643,12 +3701,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -3691,7 +3749,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1392:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -3700,7 +3758,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:729:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -3712,7 +3770,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"""
+        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1683:3]"""
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         _w2 = []
@@ -3777,7 +3835,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -3834,14 +3892,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1492:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1509:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -3850,13 +3908,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -4076,7 +4134,10 @@ class RiseOfTotalitarianismRules:
         else:
             pass
         for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-            self.p_leader_to_pool(S, v_l_6, v_actor)
+            if self.s_e_chit__action[v_u] == "law":
+                self.p_law_leader_back(S, v_l_6)
+            else:
+                self.p_leader_to_pool(S, v_l_6, v_actor)
         if v_keep:
             if not S[self.o_e_chit__established + v_u]:
                 S[self.o_e_chit__seen + v_u] = _mask([])
@@ -4084,7 +4145,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:901:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4113,25 +4174,54 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
-        for v_l in self.all_leader:
-            if S[self.o_e_leader__chit + v_l] is not None:
-                S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
+        for v_u in self.ix_chit__action.get("law", ()):
+            if S[self.o_e_chit__location + v_u] is not None and (
+                not S[self.o_e_chit__resolved + v_u]
+            ):
+                v_ls = [
+                    v_l__1
+                    for v_l__1 in self.all_leader
+                    if (
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                            == S[self.o_e_chit__location + v_u]
+                        )
+                        and (not self.s_e_leader__printed[v_l__1])
+                    )
+                    and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+                    )
+                ]
+                if len(v_ls) > 0:
+                    v_l = _pick(R, v_ls)
+                    S[self.o_e_leader__box + v_l] = "area"
+                    S[self.o_e_leader__seen + v_l] = 0
+                    S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
+                    S[self.o_e_leader__chit + v_l] = v_u
+                    S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                    S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
+                    S[_REVEALS] += 1
+        for v_l_2 in self.all_leader:
+            if S[self.o_e_leader__chit + v_l_2] is not None:
+                S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
         for v_p in S[self.o_g_order]:
             v_mine = [
-                v_l_2
-                for v_l_2 in self.all_leader
-                if S[self.o_e_leader__chit + v_l_2] is not None
-                and S[self.o_e_leader__owner + v_l_2] == v_p
+                v_l_3
+                for v_l_3 in self.all_leader
+                if S[self.o_e_leader__chit + v_l_3] is not None
+                and S[self.o_e_leader__owner + v_l_3] == v_p
             ]
             if len(v_mine) > 0:
                 v_cs = _pick(R, _subsets(v_mine, 0, -1))
-                for v_l_3 in v_cs:
-                    S[self.o_e_leader__committed + v_l_3] = True
+                for v_l_4 in v_cs:
+                    S[self.o_e_leader__committed + v_l_4] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1471:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1488:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4153,7 +4243,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = min(max(2, 0), 3)
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1776:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4318,7 +4408,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4330,7 +4420,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4350,7 +4440,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:882:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4432,7 +4522,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4516,7 +4606,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1385:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4556,7 +4646,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:970:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -4655,7 +4745,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:676:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4771,7 +4861,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1370:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -4832,7 +4922,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1547:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1564:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -4906,7 +4996,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1406:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5053,7 +5143,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1136:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5180,7 +5270,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1439:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5281,7 +5371,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:588:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5378,7 +5468,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5416,7 +5506,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1343:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5454,7 +5544,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:800:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5543,7 +5633,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1644:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5581,7 +5671,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1259:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -5626,7 +5716,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:930:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5667,7 +5757,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:655:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5738,7 +5828,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:952:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -5818,7 +5908,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1518:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1535:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -5890,7 +5980,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1848:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1887:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -5929,7 +6019,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
                 F = None
-            return self.ask(S, (37, 2, v_p, v_x, v_ls, v_j, v_b, v_q), v_p, 33, tuple(v_ls))
+            return self.ask(S, (37, 2, v_p, v_x, v_ls, v_j, v_b, v_q), v_p, 34, tuple(v_ls))
         if pc == 2:
             if F is not None:
                 v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
@@ -5942,14 +6032,14 @@ class RiseOfTotalitarianismRules:
                         if v_q != v_p and v_j < 2:
                             self.p_take_cube(S, v_q, v_b)
                             v_j += 1
-                _log(S, 129, (v_p, v_l, v_j))
+                _log(S, 132, (v_p, v_l, v_j))
                 self.p_leader_to_pool(S, v_l, v_p)
             pc = 3
         if pc == 3:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1195:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6055,7 +6145,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6176,7 +6266,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    36,
+                    37,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6231,7 +6321,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1218:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6410,7 +6500,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1269:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6553,7 +6643,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1585:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1602:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -6643,7 +6733,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:849:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6827,7 +6917,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -6848,7 +6938,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:821:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -6885,7 +6975,7 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 40, _o, ()))
+                    _d.append((v_p_2, 41, _o, ()))
                 return _ask_all(
                     S, (46, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
@@ -6921,7 +7011,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 151, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 154, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -6959,12 +7049,12 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 152, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 155, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1392:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -6988,7 +7078,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:729:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -7025,7 +7115,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1683:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7147,7 +7237,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7293,7 +7383,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    34,
+                    35,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -7351,7 +7441,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1492:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1509:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7393,7 +7483,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7429,7 +7519,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7459,7 +7549,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:989:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -7519,7 +7609,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_6),
                 v_actor,
-                41,
+                42,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -7542,7 +7632,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 154, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 157, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
@@ -7555,7 +7645,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 155, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 158, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
@@ -7585,7 +7675,7 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 156, (v_u, v_a))
+                _log(S, 159, (v_u, v_a))
                 v_ap = -1
                 pc = 67
             else:
@@ -7598,7 +7688,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6),
                 v_actor,
-                42,
+                43,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -7620,7 +7710,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 158, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 161, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
@@ -7632,7 +7722,7 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 159, (self.s_e_chit__action[v_u], v_a))
+                _log(S, 162, (self.s_e_chit__action[v_u], v_a))
                 pc = 67
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
@@ -7674,7 +7764,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 23, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6),
                 v_actor,
-                43,
+                44,
                 (True, False),
             )
         if pc == 23:
@@ -7685,7 +7775,7 @@ class RiseOfTotalitarianismRules:
             pc = 24
         if pc == 24:
             if len(v_ts) == 0 and len(v_lone) == 0:
-                _log(S, 161, (v_u, v_a))
+                _log(S, 164, (v_u, v_a))
                 v_ap = -1
                 pc = 67
             elif v_on_leader:
@@ -7700,7 +7790,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 26, v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6),
                 v_actor,
-                44,
+                45,
                 tuple(v_lone),
             )
         if pc == 26:
@@ -7717,7 +7807,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 163, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+            _log(S, 166, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 28
             else:
@@ -7733,7 +7823,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
                 F = None
             return self.ask(
-                S, (47, 30, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 45, (True, False)
+                S, (47, 30, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 46, (True, False)
             )
         if pc == 30:
             if F is not None:
@@ -7749,7 +7839,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 34, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6),
                 v_actor,
-                46,
+                47,
                 tuple(_uniq(v_ts)),
             )
         if pc == 34:
@@ -7770,13 +7860,13 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 166, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 169, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 36
             else:
                 pc = 67
         if pc == 36:
-            _log(S, 167, (v_t,))
+            _log(S, 170, (v_t,))
             v_under = [
                 v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
             ]
@@ -7792,7 +7882,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
                 F = None
             return self.ask(
-                S, (47, 38, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 47, (True, False)
+                S, (47, 38, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 48, (True, False)
             )
         if pc == 38:
             if F is not None:
@@ -7814,7 +7904,7 @@ class RiseOfTotalitarianismRules:
                 and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
             ]
             if len(v_ts_2) == 0:
-                _log(S, 168, (v_u, v_a))
+                _log(S, 171, (v_u, v_a))
                 v_ap = -1
                 pc = 67
             else:
@@ -7827,7 +7917,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 44, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6),
                 v_actor,
-                48,
+                49,
                 tuple(_uniq(v_ts_2)),
             )
         if pc == 44:
@@ -7844,13 +7934,13 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 170, (v_u, v_a, v_l_5, v_ap, v_d))
+            _log(S, 173, (v_u, v_a, v_l_5, v_ap, v_d))
             if v_ap >= v_d:
                 S[self.o_e_leader__box + v_l_5] = "pool"
                 S[self.o_e_leader__pool_of + v_l_5] = v_actor
                 S[self.o_e_leader__control_cube + v_l_5] = None
                 S[self.o_e_leader__committed + v_l_5] = False
-                _log(S, 171, (v_l_5, v_actor))
+                _log(S, 174, (v_l_5, v_actor))
             pc = 67
         if pc == 47:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -7878,7 +7968,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 172, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 175, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 50
             else:
@@ -7886,7 +7976,7 @@ class RiseOfTotalitarianismRules:
         if pc == 50:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 173, (v_card,))
+            _log(S, 176, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
                 return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
@@ -7906,7 +7996,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 55, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6),
                 v_actor,
-                49,
+                50,
                 tuple(v_kinds),
             )
         if pc == 55:
@@ -7923,7 +8013,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 175, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 178, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 57
             else:
@@ -7972,7 +8062,7 @@ class RiseOfTotalitarianismRules:
                 S,
                 (47, 59, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6),
                 v_actor,
-                50,
+                51,
                 tuple(v_xs),
             )
         if pc == 59:
@@ -8007,7 +8097,7 @@ class RiseOfTotalitarianismRules:
             if v_ap >= v_d and v_ap >= 0:
                 pc = 68
             else:
-                _log(S, 177, ())
+                _log(S, 180, ())
                 pc = 74
         if pc == 68:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -8032,7 +8122,10 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_keep, v_l_6 = F[2:]
                 F = None
             for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-                self.p_leader_to_pool(S, v_l_6, v_actor)
+                if self.s_e_chit__action[v_u] == "law":
+                    self.p_law_leader_back(S, v_l_6)
+                else:
+                    self.p_leader_to_pool(S, v_l_6, v_actor)
             if v_keep:
                 if not S[self.o_e_chit__established + v_u]:
                     S[self.o_e_chit__seen + v_u] = _mask([])
@@ -8041,7 +8134,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:901:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8132,87 +8225,183 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
-        v_l: Any = None
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
         v__it: Any = None
         v__i: Any = None
+        v_u: Any = None
+        v_ls: Any = None
+        v_l: Any = None
+        v_l_2: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
         v_p: Any = None
         v_mine: Any = None
         v_cs: Any = None
-        v_l_3: Any = None
+        v_l_4: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-4
-        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+        # resume points: 4-5, 11-12
+        if F is not None and (pc < 0 or not (0x1830 >> pc) & 1):
             raise RulesError(f"routine reveal_leaders: no resume point {pc}")
         while True:
             if pc == 0:
-                for v_l in self.all_leader:
-                    if S[self.o_e_leader__chit + v_l] is not None:
-                        S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
-                        S[_REVEALS] += 1
-                        _log(
-                            S,
-                            120,
-                            (v_l, S[self.o_e_leader__chit + v_l], S[self.o_e_leader__area + v_l]),
-                        )
-                v__it = tuple(S[self.o_g_order])
+                v__it = tuple(self.ix_chit__action.get("law", ()))
                 v__i = 0
                 pc = 1
             if pc == 1:
                 if v__i < len(v__it):
-                    v_p = v__it[v__i]
+                    v_u = v__it[v__i]
                     v__i += 1
                     pc = 2
                 else:
-                    pc = 6
+                    pc = 8
             if pc == 2:
-                v_mine = [
-                    v_l_2
-                    for v_l_2 in self.all_leader
-                    if S[self.o_e_leader__chit + v_l_2] is not None
-                    and S[self.o_e_leader__owner + v_l_2] == v_p
-                ]
-                if len(v_mine) > 0:
+                if S[self.o_e_chit__location + v_u] is not None and (
+                    not S[self.o_e_chit__resolved + v_u]
+                ):
                     pc = 3
                 else:
                     pc = 1
                     continue
             if pc == 3:
+                v_ls = [
+                    v_l__1
+                    for v_l__1 in self.all_leader
+                    if (
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                            == S[self.o_e_chit__location + v_u]
+                        )
+                        and (not self.s_e_leader__printed[v_l__1])
+                    )
+                    and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+                    )
+                ]
+                if len(v_ls) > 0:
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
                 if F is not None:
-                    v__it, v__i, v_p, v_mine, v_l_3 = F[2:]
+                    v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4 = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (36, 4, v__it, v__i, v_p, v_mine, v_l_3),
-                    v_p,
+                    (36, 5, v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4),
+                    self.s_e_chit__owner[v_u],
                     32,
-                    tuple(_subsets(v_mine, 0, -1)),
+                    tuple(v_ls),
                 )
-            if pc == 4:
+            if pc == 5:
                 if F is not None:
-                    v__it, v__i, v_p, v_mine, v_l_3 = F[2:]
+                    v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4 = F[2:]
                     F = None
-                v_cs = v
-                for v_l_3 in v_cs:
-                    S[self.o_e_leader__committed + v_l_3] = True
-                    _log(S, 122, (v_p, v_l_3))
+                v_l = v
+                S[self.o_e_leader__box + v_l] = "area"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
+                S[self.o_e_leader__chit + v_l] = v_u
+                S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
+                S[_REVEALS] += 1
+                _log(S, 121, (v_l, self.s_e_leader__major[v_l]))
                 pc = 1
                 continue
-            if pc == 6:
+            if pc == 8:
+                for v_l_2 in self.all_leader:
+                    if S[self.o_e_leader__chit + v_l_2] is not None:
+                        S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
+                        S[_REVEALS] += 1
+                        _log(
+                            S,
+                            122,
+                            (
+                                v_l_2,
+                                S[self.o_e_leader__chit + v_l_2],
+                                S[self.o_e_leader__area + v_l_2],
+                            ),
+                        )
+                v__it_2 = tuple(S[self.o_g_order])
+                v__i_2 = 0
+                pc = 9
+            if pc == 9:
+                if v__i_2 < len(v__it_2):
+                    v_p = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 10
+                else:
+                    pc = 14
+            if pc == 10:
+                v_mine = [
+                    v_l_3
+                    for v_l_3 in self.all_leader
+                    if S[self.o_e_leader__chit + v_l_3] is not None
+                    and S[self.o_e_leader__owner + v_l_3] == v_p
+                ]
+                if len(v_mine) > 0:
+                    pc = 11
+                else:
+                    pc = 9
+                    continue
+            if pc == 11:
+                if F is not None:
+                    v__it_2, v__i_2, v_p, v_mine, v_l_4 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (36, 12, v__it_2, v__i_2, v_p, v_mine, v_l_4),
+                    v_p,
+                    33,
+                    tuple(_subsets(v_mine, 0, -1)),
+                )
+            if pc == 12:
+                if F is not None:
+                    v__it_2, v__i_2, v_p, v_mine, v_l_4 = F[2:]
+                    F = None
+                v_cs = v
+                for v_l_4 in v_cs:
+                    S[self.o_e_leader__committed + v_l_4] = True
+                    _log(S, 124, (v_p, v_l_4))
+                pc = 9
+                continue
+            if pc == 14:
                 return None
 
-    def z_reveal_leaders__4_3(self, S: list[Any], F: Any) -> Any:
+    def z_reveal_leaders__12_3(self, S: list[Any], F: Any) -> Any:
         "Local 'mine' of a frame, computed again in a bot's world."
         v_p = F[4]
         return [
-            v_l_2
-            for v_l_2 in self.all_leader
-            if S[self.o_e_leader__chit + v_l_2] is not None
-            and S[self.o_e_leader__owner + v_l_2] == v_p
+            v_l_3
+            for v_l_3 in self.all_leader
+            if S[self.o_e_leader__chit + v_l_3] is not None
+            and S[self.o_e_leader__owner + v_l_3] == v_p
+        ]
+
+    def z_reveal_leaders__5_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'ls' of a frame, computed again in a bot's world."
+        v_u = F[4]
+        return [
+            v_l__1
+            for v_l__1 in self.all_leader
+            if (
+                (
+                    S[self.o_e_leader__box + v_l__1] == "parliament"
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                    == S[self.o_e_chit__location + v_u]
+                )
+                and (not self.s_e_leader__printed[v_l__1])
+            )
+            and (
+                not self.c_law_leader_controlled
+                or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+            )
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1471:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1488:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8271,7 +8460,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1776:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8392,7 +8581,7 @@ class RiseOfTotalitarianismRules:
                     S,
                     (43, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    37,
+                    38,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -8429,13 +8618,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 144, (v_era,))
+                    _log(S, 147, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 145, (len(v_fresh),))
+                    _log(S, 148, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -8452,7 +8641,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (43, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 38, (True, False))
+                return self.ask(S, (43, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 39, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -8478,7 +8667,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 147, (v_p_4,))
+                    _log(S, 150, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -8520,7 +8709,7 @@ class RiseOfTotalitarianismRules:
                     S,
                     (43, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    39,
+                    40,
                     tuple(
                         [
                             v_k_4
@@ -8684,7 +8873,7 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 149, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 152, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (44, 3, v__runs, v_p, v_p_2))
                 pc = 3
@@ -8737,7 +8926,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1899:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1938:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -8750,7 +8939,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (40, 1, v_p, v_x), v_p, 35, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (40, 1, v_p, v_x), v_p, 36, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -8762,13 +8951,13 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 134, (v_p, v_x, v_q, v_t))
+            _log(S, 137, (v_p, v_x, v_q, v_t))
             return None
 
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1870:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1909:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -8796,7 +8985,7 @@ class RiseOfTotalitarianismRules:
                         self.p_take_cube(S, v_q, v_b)
                         self.p_take_cube(S, v_p, v_x)
                         v_k += 1
-            _log(S, 130, (v_p, v_x, v_k, v_k))
+            _log(S, 133, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
                 return _wait(S, (38, 1))
             pc = 1
@@ -8807,4 +8996,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1297 rules/rise_of_totalitarianism/rules.yaml:514:7\n1298 rules/rise_of_totalitarianism/rules.yaml:515:7\n1299 rules/rise_of_totalitarianism/rules.yaml:516:11\n1300 rules/rise_of_totalitarianism/rules.yaml:517:7\n1301 rules/rise_of_totalitarianism/rules.yaml:518:7\n1302 rules/rise_of_totalitarianism/rules.yaml:519:7\n1305 rules/rise_of_totalitarianism/rules.yaml:520:11\n1306 rules/rise_of_totalitarianism/rules.yaml:521:7\n1310 rules/rise_of_totalitarianism/rules.yaml:446:7\n1311 rules/rise_of_totalitarianism/rules.yaml:447:11\n1312 rules/rise_of_totalitarianism/rules.yaml:448:7\n1313 rules/rise_of_totalitarianism/rules.yaml:449:11\n1314 rules/rise_of_totalitarianism/rules.yaml:450:7\n1318 rules/rise_of_totalitarianism/rules.yaml:303:7\n1319 rules/rise_of_totalitarianism/rules.yaml:304:7\n1320 rules/rise_of_totalitarianism/rules.yaml:305:11\n1321 rules/rise_of_totalitarianism/rules.yaml:306:7\n1358 rules/rise_of_totalitarianism/rules.yaml:321:7\n1359 rules/rise_of_totalitarianism/rules.yaml:322:7\n1360 rules/rise_of_totalitarianism/rules.yaml:323:11\n1365 rules/rise_of_totalitarianism/rules.yaml:324:7\n1366 rules/rise_of_totalitarianism/rules.yaml:325:11\n1367 rules/rise_of_totalitarianism/rules.yaml:326:15\n1368 rules/rise_of_totalitarianism/rules.yaml:327:11\n1369 rules/rise_of_totalitarianism/rules.yaml:328:15\n1370 rules/rise_of_totalitarianism/rules.yaml:329:7\n1374 rules/rise_of_totalitarianism/rules.yaml:196:7\n1378 rules/rise_of_totalitarianism/rules.yaml:460:7\n1379 rules/rise_of_totalitarianism/rules.yaml:461:7\n1380 rules/rise_of_totalitarianism/rules.yaml:463:15\n1381 rules/rise_of_totalitarianism/rules.yaml:464:19\n1386 rules/rise_of_totalitarianism/rules.yaml:466:19\n1388 rules/rise_of_totalitarianism/rules.yaml:468:19\n1389 rules/rise_of_totalitarianism/rules.yaml:469:7\n1393 rules/rise_of_totalitarianism/rules.yaml:61:3\n1401 rules/rise_of_totalitarianism/rules.yaml:69:7\n1405 rules/rise_of_totalitarianism/rules.yaml:241:7\n1409 rules/rise_of_totalitarianism/rules.yaml:203:7\n1419 rules/rise_of_totalitarianism/rules.yaml:383:7\n1423 rules/rise_of_totalitarianism/rules.yaml:384:7\n1426 rules/rise_of_totalitarianism/rules.yaml:385:11\n1427 rules/rise_of_totalitarianism/rules.yaml:386:7\n1431 rules/rise_of_totalitarianism/rules.yaml:213:7\n1432 rules/rise_of_totalitarianism/rules.yaml:214:11\n1433 rules/rise_of_totalitarianism/rules.yaml:215:11\n1438 rules/rise_of_totalitarianism/rules.yaml:216:11\n1439 rules/rise_of_totalitarianism/rules.yaml:217:11\n1440 rules/rise_of_totalitarianism/rules.yaml:218:15\n1441 rules/rise_of_totalitarianism/rules.yaml:219:19\n1442 rules/rise_of_totalitarianism/rules.yaml:220:11\n1443 rules/rise_of_totalitarianism/rules.yaml:221:7\n1454 rules/rise_of_totalitarianism/rules.yaml:222:7\n1455 rules/rise_of_totalitarianism/rules.yaml:223:7\n1467 rules/rise_of_totalitarianism/rules.yaml:224:7\n1468 rules/rise_of_totalitarianism/rules.yaml:225:11\n1469 rules/rise_of_totalitarianism/rules.yaml:226:7\n1473 rules/rise_of_totalitarianism/rules.yaml:262:7\n1477 rules/rise_of_totalitarianism/rules.yaml:269:7\n1485 rules/rise_of_totalitarianism/rules.yaml:161:7\n1492 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1497 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1498 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1499 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1503 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1504 rules/rise_of_totalitarianism/rules.yaml:1930:7\n1510 rules/rise_of_totalitarianism/rules.yaml:1930:27\n1516 rules/rise_of_totalitarianism/rules.yaml:1930:49\n1524 rules/rise_of_totalitarianism/rules.yaml:1932:3\n1529 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1530 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1531 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1535 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1536 rules/rise_of_totalitarianism/rules.yaml:1938:7\n1540 rules/rise_of_totalitarianism/rules.yaml:1938:27\n1546 rules/rise_of_totalitarianism/rules.yaml:1938:49\n1554 rules/rise_of_totalitarianism/rules.yaml:101:7\n1555 rules/rise_of_totalitarianism/rules.yaml:102:11\n1556 rules/rise_of_totalitarianism/rules.yaml:103:7\n1557 rules/rise_of_totalitarianism/rules.yaml:104:11\n1558 rules/rise_of_totalitarianism/rules.yaml:105:7\n1562 rules/rise_of_totalitarianism/rules.yaml:135:7\n1574 rules/rise_of_totalitarianism/rules.yaml:128:7\n1600 rules/rise_of_totalitarianism/rules.yaml:371:7\n1604 rules/rise_of_totalitarianism/rules.yaml:487:7\n1620 rules/rise_of_totalitarianism/rules.yaml:488:7\n1631 rules/rise_of_totalitarianism/rules.yaml:235:7\n1638 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1639 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1640 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1641 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1642 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1643 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1644 rules/rise_of_totalitarianism/rules.yaml:1922:3\n1648 rules/rise_of_totalitarianism/rules.yaml:427:7\n1649 rules/rise_of_totalitarianism/rules.yaml:428:11\n1650 rules/rise_of_totalitarianism/rules.yaml:429:7\n1654 rules/rise_of_totalitarianism/rules.yaml:430:11\n1655 rules/rise_of_totalitarianism/rules.yaml:431:7\n1656 rules/rise_of_totalitarianism/rules.yaml:432:11\n1657 rules/rise_of_totalitarianism/rules.yaml:433:7\n1658 rules/rise_of_totalitarianism/rules.yaml:434:11\n1659 rules/rise_of_totalitarianism/rules.yaml:435:7\n1660 rules/rise_of_totalitarianism/rules.yaml:436:11\n1661 rules/rise_of_totalitarianism/rules.yaml:437:7\n1662 rules/rise_of_totalitarianism/rules.yaml:438:11\n1663 rules/rise_of_totalitarianism/rules.yaml:439:7\n1667 rules/rise_of_totalitarianism/rules.yaml:502:7\n1678 rules/rise_of_totalitarianism/rules.yaml:248:7\n1679 rules/rise_of_totalitarianism/rules.yaml:249:11\n1680 rules/rise_of_totalitarianism/rules.yaml:250:7\n1681 rules/rise_of_totalitarianism/rules.yaml:251:11\n1697 rules/rise_of_totalitarianism/rules.yaml:252:7\n1698 rules/rise_of_totalitarianism/rules.yaml:253:11\n1704 rules/rise_of_totalitarianism/rules.yaml:254:11\n1713 rules/rise_of_totalitarianism/rules.yaml:255:7\n1714 rules/rise_of_totalitarianism/rules.yaml:256:11\n1730 rules/rise_of_totalitarianism/rules.yaml:257:7\n1734 rules/rise_of_totalitarianism/rules.yaml:539:7\n1759 rules/rise_of_totalitarianism/rules.yaml:76:7\n1768 rules/rise_of_totalitarianism/rules.yaml:351:7\n1773 rules/rise_of_totalitarianism/rules.yaml:343:7\n1774 rules/rise_of_totalitarianism/rules.yaml:344:7\n1775 rules/rise_of_totalitarianism/rules.yaml:345:11\n1783 rules/rise_of_totalitarianism/rules.yaml:346:7\n1787 rules/rise_of_totalitarianism/rules.yaml:191:7\n1791 rules/rise_of_totalitarianism/rules.yaml:168:7\n1805 rules/rise_of_totalitarianism/rules.yaml:274:7\n1813 rules/rise_of_totalitarianism/rules.yaml:480:7\n1832 rules/rise_of_totalitarianism/rules.yaml:142:7\n1844 rules/rise_of_totalitarianism/rules.yaml:408:7\n1845 rules/rise_of_totalitarianism/rules.yaml:409:11\n1846 rules/rise_of_totalitarianism/rules.yaml:410:7\n1847 rules/rise_of_totalitarianism/rules.yaml:411:7\n1852 rules/rise_of_totalitarianism/rules.yaml:412:7\n1853 rules/rise_of_totalitarianism/rules.yaml:413:7\n1854 rules/rise_of_totalitarianism/rules.yaml:414:11\n1855 rules/rise_of_totalitarianism/rules.yaml:415:15\n1856 rules/rise_of_totalitarianism/rules.yaml:416:7\n1861 rules/rise_of_totalitarianism/rules.yaml:293:7\n1862 rules/rise_of_totalitarianism/rules.yaml:294:7\n1863 rules/rise_of_totalitarianism/rules.yaml:295:11\n1864 rules/rise_of_totalitarianism/rules.yaml:296:7\n1868 rules/rise_of_totalitarianism/rules.yaml:175:7\n1876 rules/rise_of_totalitarianism/rules.yaml:121:7\n1889 rules/rise_of_totalitarianism/rules.yaml:281:7\n1893 rules/rise_of_totalitarianism/rules.yaml:282:7\n1894 rules/rise_of_totalitarianism/rules.yaml:283:11\n1895 rules/rise_of_totalitarianism/rules.yaml:284:7\n1899 rules/rise_of_totalitarianism/rules.yaml:336:7\n1910 rules/rise_of_totalitarianism/rules.yaml:312:7\n1914 rules/rise_of_totalitarianism/rules.yaml:364:7\n1918 rules/rise_of_totalitarianism/rules.yaml:495:7\n1933 rules/rise_of_totalitarianism/rules.yaml:397:7\n1937 rules/rise_of_totalitarianism/rules.yaml:87:7\n1938 rules/rise_of_totalitarianism/rules.yaml:88:11\n1939 rules/rise_of_totalitarianism/rules.yaml:89:7\n1940 rules/rise_of_totalitarianism/rules.yaml:90:11\n1941 rules/rise_of_totalitarianism/rules.yaml:91:7\n1946 rules/rise_of_totalitarianism/rules.yaml:184:7\n1955 rules/rise_of_totalitarianism/rules.yaml:529:7\n1967 rules/rise_of_totalitarianism/rules.yaml:114:7\n1975 rules/rise_of_totalitarianism/rules.yaml:149:7\n1987 rules/rise_of_totalitarianism/rules.yaml:150:7\n1988 rules/rise_of_totalitarianism/rules.yaml:151:7\n1989 rules/rise_of_totalitarianism/rules.yaml:152:7\n2005 rules/rise_of_totalitarianism/rules.yaml:357:7\n2011 rules/rise_of_totalitarianism/rules.yaml:1899:3\n2016 rules/rise_of_totalitarianism/rules.yaml:1899:3\n2024 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2025 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2026 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2027 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2028 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2029 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2033 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2062 rules/rise_of_totalitarianism/rules.yaml:1870:3\n2066 rules/rise_of_totalitarianism/rules.yaml:550:7\n2067 rules/rise_of_totalitarianism/rules.yaml:551:7\n2072 rules/rise_of_totalitarianism/rules.yaml:552:11\n2073 rules/rise_of_totalitarianism/rules.yaml:553:11\n2078 rules/rise_of_totalitarianism/rules.yaml:1299:7\n2079 rules/rise_of_totalitarianism/rules.yaml:1300:11\n2080 rules/rise_of_totalitarianism/rules.yaml:1301:11\n2087 rules/rise_of_totalitarianism/rules.yaml:1302:11\n2088 rules/rise_of_totalitarianism/rules.yaml:1303:11\n2090 rules/rise_of_totalitarianism/rules.yaml:1304:7\n2095 rules/rise_of_totalitarianism/rules.yaml:1305:11\n2103 rules/rise_of_totalitarianism/rules.yaml:1306:11\n2108 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2109 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2110 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2118 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2119 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2120 rules/rise_of_totalitarianism/rules.yaml:1921:1\n2131 rules/rise_of_totalitarianism/rules.yaml:1619:7\n2137 rules/rise_of_totalitarianism/rules.yaml:1620:11\n2138 rules/rise_of_totalitarianism/rules.yaml:1621:15\n2140 rules/rise_of_totalitarianism/rules.yaml:1622:11\n2141 rules/rise_of_totalitarianism/rules.yaml:1623:11\n2142 rules/rise_of_totalitarianism/rules.yaml:1624:15\n2143 rules/rise_of_totalitarianism/rules.yaml:1625:15\n2145 rules/rise_of_totalitarianism/rules.yaml:1627:15\n2146 rules/rise_of_totalitarianism/rules.yaml:1628:15\n2147 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2152 rules/rise_of_totalitarianism/rules.yaml:582:7\n2153 rules/rise_of_totalitarianism/rules.yaml:583:11\n2182 rules/rise_of_totalitarianism/rules.yaml:584:11\n2183 rules/rise_of_totalitarianism/rules.yaml:585:11\n2184 rules/rise_of_totalitarianism/rules.yaml:586:11\n2185 rules/rise_of_totalitarianism/rules.yaml:587:11\n2191 rules/rise_of_totalitarianism/rules.yaml:1465:7\n2192 rules/rise_of_totalitarianism/rules.yaml:1466:11\n2194 rules/rise_of_totalitarianism/rules.yaml:1467:7\n2197 rules/rise_of_totalitarianism/rules.yaml:1468:7\n2202 rules/rise_of_totalitarianism/rules.yaml:627:7\n2203 rules/rise_of_totalitarianism/rules.yaml:628:7\n2204 rules/rise_of_totalitarianism/rules.yaml:629:7\n2209 rules/rise_of_totalitarianism/rules.yaml:630:11\n2210 rules/rise_of_totalitarianism/rules.yaml:631:11\n2215 rules/rise_of_totalitarianism/rules.yaml:637:7\n2216 rules/rise_of_totalitarianism/rules.yaml:638:11\n2217 rules/rise_of_totalitarianism/rules.yaml:639:11\n2220 rules/rise_of_totalitarianism/rules.yaml:641:11\n2225 rules/rise_of_totalitarianism/rules.yaml:614:7\n2226 rules/rise_of_totalitarianism/rules.yaml:615:11\n2227 rules/rise_of_totalitarianism/rules.yaml:616:11\n2228 rules/rise_of_totalitarianism/rules.yaml:617:11\n2230 rules/rise_of_totalitarianism/rules.yaml:618:7\n2231 rules/rise_of_totalitarianism/rules.yaml:619:11\n2232 rules/rise_of_totalitarianism/rules.yaml:620:11\n2233 rules/rise_of_totalitarianism/rules.yaml:621:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1170:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1171:11\n2257 rules/rise_of_totalitarianism/rules.yaml:1172:15\n2258 rules/rise_of_totalitarianism/rules.yaml:1173:15\n2263 rules/rise_of_totalitarianism/rules.yaml:1174:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1175:19\n2267 rules/rise_of_totalitarianism/rules.yaml:1176:19\n2270 rules/rise_of_totalitarianism/rules.yaml:1178:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2277 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2278 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2282 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2283 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2289 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2290 rules/rise_of_totalitarianism/rules.yaml:1922:3\n2295 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2296 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2297 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2301 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2302 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2306 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2307 rules/rise_of_totalitarianism/rules.yaml:1932:3\n2311 rules/rise_of_totalitarianism/flow.yaml:101:3\n2315 rules/rise_of_totalitarianism/flow.yaml:105:7\n2316 rules/rise_of_totalitarianism/flow.yaml:106:11\n2320 rules/rise_of_totalitarianism/rules.yaml:573:7\n2321 rules/rise_of_totalitarianism/rules.yaml:574:7\n2322 rules/rise_of_totalitarianism/rules.yaml:575:11\n2327 rules/rise_of_totalitarianism/rules.yaml:576:15\n2328 rules/rise_of_totalitarianism/rules.yaml:577:15\n2332 rules/rise_of_totalitarianism/rules.yaml:545:7\n2336 rules/rise_of_totalitarianism/rules.yaml:1829:7\n2337 rules/rise_of_totalitarianism/rules.yaml:1830:7\n2338 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2341 rules/rise_of_totalitarianism/rules.yaml:1832:11\n2342 rules/rise_of_totalitarianism/rules.yaml:1833:11\n2344 rules/rise_of_totalitarianism/rules.yaml:1834:11\n2345 rules/rise_of_totalitarianism/rules.yaml:1835:11\n2346 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2347 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2350 rules/rise_of_totalitarianism/rules.yaml:1839:11\n2351 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2353 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2354 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1843:11\n2356 rules/rise_of_totalitarianism/rules.yaml:1844:11\n2357 rules/rise_of_totalitarianism/rules.yaml:1845:11\n2360 rules/rise_of_totalitarianism/rules.yaml:1847:11\n2365 rules/rise_of_totalitarianism/rules.yaml:1581:7\n2366 rules/rise_of_totalitarianism/rules.yaml:1582:7\n2367 rules/rise_of_totalitarianism/rules.yaml:1583:7\n2368 rules/rise_of_totalitarianism/rules.yaml:1584:7\n2373 rules/rise_of_totalitarianism/rules.yaml:1730:7\n2374 rules/rise_of_totalitarianism/rules.yaml:1731:7\n2376 rules/rise_of_totalitarianism/rules.yaml:1732:7\n2377 rules/rise_of_totalitarianism/rules.yaml:1733:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1734:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1735:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1736:11\n2383 rules/rise_of_totalitarianism/rules.yaml:1738:11\n2384 rules/rise_of_totalitarianism/rules.yaml:1739:11\n2385 rules/rise_of_totalitarianism/rules.yaml:1740:11\n2390 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2392 rules/rise_of_totalitarianism/rules.yaml:1803:7\n2393 rules/rise_of_totalitarianism/rules.yaml:1804:7\n2394 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2395 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2396 rules/rise_of_totalitarianism/rules.yaml:1807:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1808:11\n2398 rules/rise_of_totalitarianism/rules.yaml:1809:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2402 rules/rise_of_totalitarianism/rules.yaml:1812:11\n2403 rules/rise_of_totalitarianism/rules.yaml:1813:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2409 rules/rise_of_totalitarianism/rules.yaml:1748:11\n2410 rules/rise_of_totalitarianism/rules.yaml:1749:11\n2411 rules/rise_of_totalitarianism/rules.yaml:1750:15\n2413 rules/rise_of_totalitarianism/rules.yaml:1751:15\n2415 rules/rise_of_totalitarianism/rules.yaml:1753:15\n2417 rules/rise_of_totalitarianism/rules.yaml:1754:7\n2420 rules/rise_of_totalitarianism/rules.yaml:1755:11\n2422 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2426 rules/rise_of_totalitarianism/rules.yaml:925:7\n2427 rules/rise_of_totalitarianism/rules.yaml:926:11\n2428 rules/rise_of_totalitarianism/rules.yaml:927:7\n2430 rules/rise_of_totalitarianism/rules.yaml:928:7\n2431 rules/rise_of_totalitarianism/rules.yaml:929:7\n2435 rules/rise_of_totalitarianism/rules.yaml:1818:7\n2436 rules/rise_of_totalitarianism/rules.yaml:1819:11\n2441 rules/rise_of_totalitarianism/rules.yaml:787:7\n2444 rules/rise_of_totalitarianism/rules.yaml:788:7\n2445 rules/rise_of_totalitarianism/rules.yaml:789:11\n2448 rules/rise_of_totalitarianism/rules.yaml:790:7\n2449 rules/rise_of_totalitarianism/rules.yaml:791:11\n2450 rules/rise_of_totalitarianism/rules.yaml:792:11\n2451 rules/rise_of_totalitarianism/rules.yaml:793:11\n2452 rules/rise_of_totalitarianism/rules.yaml:794:7\n2453 rules/rise_of_totalitarianism/rules.yaml:795:11\n2455 rules/rise_of_totalitarianism/rules.yaml:797:11\n2460 rules/rise_of_totalitarianism/rules.yaml:1183:7\n2461 rules/rise_of_totalitarianism/rules.yaml:1184:11\n2462 rules/rise_of_totalitarianism/rules.yaml:1185:15\n2468 rules/rise_of_totalitarianism/rules.yaml:1186:19\n2469 rules/rise_of_totalitarianism/rules.yaml:1187:19\n2470 rules/rise_of_totalitarianism/rules.yaml:1188:19\n2471 rules/rise_of_totalitarianism/rules.yaml:1189:19\n2472 rules/rise_of_totalitarianism/rules.yaml:1190:19\n2473 rules/rise_of_totalitarianism/rules.yaml:1191:19\n2478 rules/rise_of_totalitarianism/rules.yaml:1192:23\n2481 rules/rise_of_totalitarianism/rules.yaml:1193:23\n2482 rules/rise_of_totalitarianism/rules.yaml:1194:19\n2488 rules/rise_of_totalitarianism/rules.yaml:1638:7\n2491 rules/rise_of_totalitarianism/rules.yaml:1639:11\n2492 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2493 rules/rise_of_totalitarianism/rules.yaml:1641:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1642:7\n2495 rules/rise_of_totalitarianism/rules.yaml:1643:7\n2499 rules/rise_of_totalitarianism/flow.yaml:6:3\n2503 rules/rise_of_totalitarianism/flow.yaml:10:7\n2504 rules/rise_of_totalitarianism/flow.yaml:11:11\n2507 rules/rise_of_totalitarianism/flow.yaml:12:7\n2508 rules/rise_of_totalitarianism/flow.yaml:13:7\n2512 rules/rise_of_totalitarianism/rules.yaml:558:7\n2513 rules/rise_of_totalitarianism/rules.yaml:559:7\n2514 rules/rise_of_totalitarianism/rules.yaml:560:7\n2515 rules/rise_of_totalitarianism/rules.yaml:561:11\n2516 rules/rise_of_totalitarianism/rules.yaml:562:15\n2518 rules/rise_of_totalitarianism/rules.yaml:564:15\n2519 rules/rise_of_totalitarianism/rules.yaml:565:7\n2520 rules/rise_of_totalitarianism/rules.yaml:566:7\n2521 rules/rise_of_totalitarianism/rules.yaml:567:11\n2525 rules/rise_of_totalitarianism/rules.yaml:946:7\n2526 rules/rise_of_totalitarianism/rules.yaml:947:7\n2530 rules/rise_of_totalitarianism/rules.yaml:948:11\n2531 rules/rise_of_totalitarianism/rules.yaml:949:11\n2532 rules/rise_of_totalitarianism/rules.yaml:950:11\n2535 rules/rise_of_totalitarianism/rules.yaml:951:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1311:7\n2542 rules/rise_of_totalitarianism/rules.yaml:1312:7\n2543 rules/rise_of_totalitarianism/rules.yaml:1313:11\n2544 rules/rise_of_totalitarianism/rules.yaml:1314:11\n2545 rules/rise_of_totalitarianism/rules.yaml:1315:11\n2546 rules/rise_of_totalitarianism/rules.yaml:1316:15\n2547 rules/rise_of_totalitarianism/rules.yaml:1317:7\n2548 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1319:15\n2552 rules/rise_of_totalitarianism/rules.yaml:1320:7\n2553 rules/rise_of_totalitarianism/rules.yaml:1321:11\n2554 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2555 rules/rise_of_totalitarianism/rules.yaml:1323:7\n2560 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2561 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2562 rules/rise_of_totalitarianism/rules.yaml:1330:7\n2563 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2564 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2570 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2584 rules/rise_of_totalitarianism/rules.yaml:1334:15\n2585 rules/rise_of_totalitarianism/rules.yaml:1335:15\n2587 rules/rise_of_totalitarianism/rules.yaml:1336:7\n2588 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2589 rules/rise_of_totalitarianism/rules.yaml:1338:7\n2590 rules/rise_of_totalitarianism/rules.yaml:1339:7\n2591 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2596 rules/rise_of_totalitarianism/rules.yaml:1509:7\n2597 rules/rise_of_totalitarianism/rules.yaml:1510:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1511:11\n2603 rules/rise_of_totalitarianism/rules.yaml:1512:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1513:15\n2607 rules/rise_of_totalitarianism/rules.yaml:1515:15\n2610 rules/rise_of_totalitarianism/rules.yaml:1516:15\n2634 rules/rise_of_totalitarianism/rules.yaml:887:7\n2635 rules/rise_of_totalitarianism/rules.yaml:888:7\n2640 rules/rise_of_totalitarianism/rules.yaml:889:11\n2653 rules/rise_of_totalitarianism/rules.yaml:890:11\n2654 rules/rise_of_totalitarianism/rules.yaml:891:15\n2656 rules/rise_of_totalitarianism/rules.yaml:893:15\n2657 rules/rise_of_totalitarianism/rules.yaml:894:15\n2658 rules/rise_of_totalitarianism/rules.yaml:895:19\n2660 rules/rise_of_totalitarianism/rules.yaml:897:19\n2661 rules/rise_of_totalitarianism/rules.yaml:898:19\n2662 rules/rise_of_totalitarianism/rules.yaml:899:19\n2667 rules/rise_of_totalitarianism/rules.yaml:750:7\n2668 rules/rise_of_totalitarianism/rules.yaml:752:15\n2669 rules/rise_of_totalitarianism/rules.yaml:753:15\n2671 rules/rise_of_totalitarianism/rules.yaml:755:15\n2672 rules/rise_of_totalitarianism/rules.yaml:756:15\n2673 rules/rise_of_totalitarianism/rules.yaml:758:19\n2676 rules/rise_of_totalitarianism/rules.yaml:761:15\n2678 rules/rise_of_totalitarianism/rules.yaml:763:15\n2679 rules/rise_of_totalitarianism/rules.yaml:764:19\n2680 rules/rise_of_totalitarianism/rules.yaml:765:15\n2682 rules/rise_of_totalitarianism/rules.yaml:768:15\n2683 rules/rise_of_totalitarianism/rules.yaml:770:15\n2684 rules/rise_of_totalitarianism/rules.yaml:771:19\n2685 rules/rise_of_totalitarianism/rules.yaml:772:15\n2686 rules/rise_of_totalitarianism/rules.yaml:773:19\n2687 rules/rise_of_totalitarianism/rules.yaml:774:19\n2688 rules/rise_of_totalitarianism/rules.yaml:775:19\n2690 rules/rise_of_totalitarianism/rules.yaml:777:15\n2691 rules/rise_of_totalitarianism/rules.yaml:779:15\n2692 rules/rise_of_totalitarianism/rules.yaml:780:15\n2693 rules/rise_of_totalitarianism/rules.yaml:781:19\n2697 rules/rise_of_totalitarianism/rules.yaml:1389:7\n2698 rules/rise_of_totalitarianism/rules.yaml:1390:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1391:15\n2705 rules/rise_of_totalitarianism/rules.yaml:975:7\n2706 rules/rise_of_totalitarianism/rules.yaml:976:7\n2707 rules/rise_of_totalitarianism/rules.yaml:977:7\n2712 rules/rise_of_totalitarianism/rules.yaml:978:11\n2731 rules/rise_of_totalitarianism/rules.yaml:979:11\n2732 rules/rise_of_totalitarianism/rules.yaml:980:15\n2734 rules/rise_of_totalitarianism/rules.yaml:982:15\n2735 rules/rise_of_totalitarianism/rules.yaml:983:15\n2736 rules/rise_of_totalitarianism/rules.yaml:984:19\n2738 rules/rise_of_totalitarianism/rules.yaml:986:19\n2743 rules/rise_of_totalitarianism/rules.yaml:987:19\n2744 rules/rise_of_totalitarianism/rules.yaml:988:7\n2749 rules/rise_of_totalitarianism/rules.yaml:681:7\n2750 rules/rise_of_totalitarianism/rules.yaml:683:15\n2751 rules/rise_of_totalitarianism/rules.yaml:684:15\n2756 rules/rise_of_totalitarianism/rules.yaml:685:19\n2762 rules/rise_of_totalitarianism/rules.yaml:686:19\n2763 rules/rise_of_totalitarianism/rules.yaml:687:19\n2764 rules/rise_of_totalitarianism/rules.yaml:688:19\n2766 rules/rise_of_totalitarianism/rules.yaml:690:15\n2767 rules/rise_of_totalitarianism/rules.yaml:691:15\n2768 rules/rise_of_totalitarianism/rules.yaml:692:15\n2770 rules/rise_of_totalitarianism/rules.yaml:695:15\n2772 rules/rise_of_totalitarianism/rules.yaml:698:15\n2773 rules/rise_of_totalitarianism/rules.yaml:699:19\n2778 rules/rise_of_totalitarianism/rules.yaml:702:15\n2779 rules/rise_of_totalitarianism/rules.yaml:703:19\n2784 rules/rise_of_totalitarianism/rules.yaml:706:15\n2788 rules/rise_of_totalitarianism/rules.yaml:707:19\n2789 rules/rise_of_totalitarianism/rules.yaml:708:23\n2794 rules/rise_of_totalitarianism/rules.yaml:713:15\n2799 rules/rise_of_totalitarianism/rules.yaml:1374:7\n2800 rules/rise_of_totalitarianism/rules.yaml:1375:11\n2801 rules/rise_of_totalitarianism/rules.yaml:1376:7\n2802 rules/rise_of_totalitarianism/rules.yaml:1377:7\n2803 rules/rise_of_totalitarianism/rules.yaml:1378:11\n2806 rules/rise_of_totalitarianism/rules.yaml:1380:15\n2807 rules/rise_of_totalitarianism/rules.yaml:1381:7\n2808 rules/rise_of_totalitarianism/rules.yaml:1382:11\n2809 rules/rise_of_totalitarianism/rules.yaml:1383:15\n2822 rules/rise_of_totalitarianism/rules.yaml:1556:7\n2823 rules/rise_of_totalitarianism/rules.yaml:1557:11\n2824 rules/rise_of_totalitarianism/rules.yaml:1558:11\n2825 rules/rise_of_totalitarianism/rules.yaml:1559:15\n2826 rules/rise_of_totalitarianism/rules.yaml:1560:15\n2829 rules/rise_of_totalitarianism/rules.yaml:1562:7\n2830 rules/rise_of_totalitarianism/rules.yaml:1563:11\n2839 rules/rise_of_totalitarianism/rules.yaml:1564:15\n2840 rules/rise_of_totalitarianism/rules.yaml:1565:15\n2841 rules/rise_of_totalitarianism/rules.yaml:1566:15\n2842 rules/rise_of_totalitarianism/rules.yaml:1567:19\n2843 rules/rise_of_totalitarianism/rules.yaml:1568:23\n2845 rules/rise_of_totalitarianism/rules.yaml:1570:23\n2846 rules/rise_of_totalitarianism/rules.yaml:1571:15\n2847 rules/rise_of_totalitarianism/rules.yaml:1572:15\n2854 rules/rise_of_totalitarianism/rules.yaml:1411:7\n2855 rules/rise_of_totalitarianism/rules.yaml:1413:15\n2856 rules/rise_of_totalitarianism/rules.yaml:1414:15\n2861 rules/rise_of_totalitarianism/rules.yaml:1415:19\n2870 rules/rise_of_totalitarianism/rules.yaml:1416:19\n2871 rules/rise_of_totalitarianism/rules.yaml:1417:19\n2873 rules/rise_of_totalitarianism/rules.yaml:1419:15\n2874 rules/rise_of_totalitarianism/rules.yaml:1420:15\n2875 rules/rise_of_totalitarianism/rules.yaml:1421:15\n2877 rules/rise_of_totalitarianism/rules.yaml:1424:15\n2879 rules/rise_of_totalitarianism/rules.yaml:1427:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1428:19\n2893 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2894 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2907 rules/rise_of_totalitarianism/rules.yaml:1435:15\n2908 rules/rise_of_totalitarianism/rules.yaml:1436:19\n2910 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2915 rules/rise_of_totalitarianism/rules.yaml:1140:7\n2916 rules/rise_of_totalitarianism/rules.yaml:1141:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1142:11\n2918 rules/rise_of_totalitarianism/rules.yaml:1143:15\n2919 rules/rise_of_totalitarianism/rules.yaml:1144:11\n2920 rules/rise_of_totalitarianism/rules.yaml:1145:7\n2921 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2922 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2929 rules/rise_of_totalitarianism/rules.yaml:1148:11\n2930 rules/rise_of_totalitarianism/rules.yaml:1149:11\n2935 rules/rise_of_totalitarianism/rules.yaml:1150:11\n2936 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2939 rules/rise_of_totalitarianism/rules.yaml:1152:15\n2941 rules/rise_of_totalitarianism/rules.yaml:1156:15\n2942 rules/rise_of_totalitarianism/rules.yaml:1157:19\n2946 rules/rise_of_totalitarianism/rules.yaml:1159:15\n2947 rules/rise_of_totalitarianism/rules.yaml:1160:19\n2952 rules/rise_of_totalitarianism/rules.yaml:1161:23\n2953 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2954 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2959 rules/rise_of_totalitarianism/rules.yaml:1448:7\n2975 rules/rise_of_totalitarianism/rules.yaml:1449:7\n2976 rules/rise_of_totalitarianism/rules.yaml:1450:11\n2977 rules/rise_of_totalitarianism/rules.yaml:1451:11\n2978 rules/rise_of_totalitarianism/rules.yaml:1452:15\n2989 rules/rise_of_totalitarianism/rules.yaml:1453:15\n2991 rules/rise_of_totalitarianism/rules.yaml:1454:15\n2992 rules/rise_of_totalitarianism/rules.yaml:1455:15\n2993 rules/rise_of_totalitarianism/rules.yaml:1456:15\n2994 rules/rise_of_totalitarianism/rules.yaml:1457:15\n3002 rules/rise_of_totalitarianism/rules.yaml:1458:15\n3003 rules/rise_of_totalitarianism/rules.yaml:1459:15\n3008 rules/rise_of_totalitarianism/rules.yaml:592:7\n3009 rules/rise_of_totalitarianism/rules.yaml:593:7\n3014 rules/rise_of_totalitarianism/rules.yaml:594:11\n3021 rules/rise_of_totalitarianism/rules.yaml:595:11\n3036 rules/rise_of_totalitarianism/rules.yaml:596:7\n3037 rules/rise_of_totalitarianism/rules.yaml:597:11\n3038 rules/rise_of_totalitarianism/rules.yaml:598:7\n3039 rules/rise_of_totalitarianism/rules.yaml:599:11\n3049 rules/rise_of_totalitarianism/rules.yaml:600:11\n3050 rules/rise_of_totalitarianism/rules.yaml:601:11\n3051 rules/rise_of_totalitarianism/rules.yaml:602:7\n3052 rules/rise_of_totalitarianism/rules.yaml:603:7\n3053 rules/rise_of_totalitarianism/rules.yaml:604:11\n3057 rules/rise_of_totalitarianism/rules.yaml:605:7\n3062 rules/rise_of_totalitarianism/rules.yaml:647:7\n3063 rules/rise_of_totalitarianism/rules.yaml:648:7\n3067 rules/rise_of_totalitarianism/rules.yaml:649:11\n3068 rules/rise_of_totalitarianism/rules.yaml:650:7\n3069 rules/rise_of_totalitarianism/rules.yaml:651:11\n3071 rules/rise_of_totalitarianism/rules.yaml:654:11\n3076 rules/rise_of_totalitarianism/rules.yaml:1354:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1356:11\n3079 rules/rise_of_totalitarianism/rules.yaml:1358:7\n3082 rules/rise_of_totalitarianism/rules.yaml:1361:11\n3083 rules/rise_of_totalitarianism/rules.yaml:1362:11\n3084 rules/rise_of_totalitarianism/rules.yaml:1363:11\n3085 rules/rise_of_totalitarianism/rules.yaml:1364:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1366:15\n3088 rules/rise_of_totalitarianism/rules.yaml:1368:15\n3093 rules/rise_of_totalitarianism/rules.yaml:804:7\n3096 rules/rise_of_totalitarianism/rules.yaml:807:11\n3097 rules/rise_of_totalitarianism/rules.yaml:808:11\n3098 rules/rise_of_totalitarianism/rules.yaml:809:11\n3099 rules/rise_of_totalitarianism/rules.yaml:811:11\n3100 rules/rise_of_totalitarianism/rules.yaml:812:15\n3104 rules/rise_of_totalitarianism/rules.yaml:814:11\n3105 rules/rise_of_totalitarianism/rules.yaml:815:15\n3109 rules/rise_of_totalitarianism/rules.yaml:817:11\n3110 rules/rise_of_totalitarianism/rules.yaml:818:15\n3111 rules/rise_of_totalitarianism/rules.yaml:819:15\n3115 rules/rise_of_totalitarianism/rules.yaml:820:15\n3119 rules/rise_of_totalitarianism/rules.yaml:1653:7\n3120 rules/rise_of_totalitarianism/rules.yaml:1654:7\n3121 rules/rise_of_totalitarianism/rules.yaml:1655:7\n3124 rules/rise_of_totalitarianism/rules.yaml:1658:11\n3125 rules/rise_of_totalitarianism/rules.yaml:1659:11\n3126 rules/rise_of_totalitarianism/rules.yaml:1660:15\n3127 rules/rise_of_totalitarianism/rules.yaml:1661:15\n3128 rules/rise_of_totalitarianism/rules.yaml:1663:11\n3129 rules/rise_of_totalitarianism/rules.yaml:1664:11\n3133 rules/rise_of_totalitarianism/rules.yaml:1263:7\n3134 rules/rise_of_totalitarianism/rules.yaml:1264:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1265:7\n3136 rules/rise_of_totalitarianism/rules.yaml:1266:7\n3137 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3138 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3142 rules/rise_of_totalitarianism/rules.yaml:935:7\n3146 rules/rise_of_totalitarianism/rules.yaml:936:7\n3147 rules/rise_of_totalitarianism/rules.yaml:937:7\n3148 rules/rise_of_totalitarianism/rules.yaml:938:11\n3149 rules/rise_of_totalitarianism/rules.yaml:939:7\n3150 rules/rise_of_totalitarianism/rules.yaml:940:7\n3154 rules/rise_of_totalitarianism/rules.yaml:663:7\n3158 rules/rise_of_totalitarianism/rules.yaml:664:11\n3159 rules/rise_of_totalitarianism/rules.yaml:665:7\n3160 rules/rise_of_totalitarianism/rules.yaml:666:7\n3167 rules/rise_of_totalitarianism/rules.yaml:667:11\n3168 rules/rise_of_totalitarianism/rules.yaml:668:7\n3169 rules/rise_of_totalitarianism/rules.yaml:669:11\n3171 rules/rise_of_totalitarianism/rules.yaml:672:11\n3172 rules/rise_of_totalitarianism/rules.yaml:673:11\n3173 rules/rise_of_totalitarianism/rules.yaml:674:11\n3177 rules/rise_of_totalitarianism/rules.yaml:957:7\n3178 rules/rise_of_totalitarianism/rules.yaml:958:11\n3179 rules/rise_of_totalitarianism/rules.yaml:959:11\n3180 rules/rise_of_totalitarianism/rules.yaml:960:15\n3193 rules/rise_of_totalitarianism/rules.yaml:963:11\n3194 rules/rise_of_totalitarianism/rules.yaml:964:11\n3200 rules/rise_of_totalitarianism/rules.yaml:967:11\n3201 rules/rise_of_totalitarianism/rules.yaml:968:11\n3206 rules/rise_of_totalitarianism/rules.yaml:1526:7\n3207 rules/rise_of_totalitarianism/rules.yaml:1527:7\n3208 rules/rise_of_totalitarianism/rules.yaml:1528:7\n3209 rules/rise_of_totalitarianism/rules.yaml:1529:11\n3210 rules/rise_of_totalitarianism/rules.yaml:1530:7\n3211 rules/rise_of_totalitarianism/rules.yaml:1531:11\n3212 rules/rise_of_totalitarianism/rules.yaml:1532:11\n3214 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3215 rules/rise_of_totalitarianism/rules.yaml:1536:11\n3216 rules/rise_of_totalitarianism/rules.yaml:1537:11\n3217 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3218 rules/rise_of_totalitarianism/rules.yaml:1539:15\n3219 rules/rise_of_totalitarianism/rules.yaml:1540:19\n3220 rules/rise_of_totalitarianism/rules.yaml:1541:15\n3221 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3222 rules/rise_of_totalitarianism/rules.yaml:1543:11\n3223 rules/rise_of_totalitarianism/rules.yaml:1545:11\n3224 rules/rise_of_totalitarianism/rules.yaml:1546:15\n3228 rules/rise_of_totalitarianism/rules.yaml:1856:7\n3237 rules/rise_of_totalitarianism/rules.yaml:1857:7\n3248 rules/rise_of_totalitarianism/rules.yaml:1858:11\n3249 rules/rise_of_totalitarianism/rules.yaml:1859:11\n3250 rules/rise_of_totalitarianism/rules.yaml:1860:15\n3251 rules/rise_of_totalitarianism/rules.yaml:1861:15\n3252 rules/rise_of_totalitarianism/rules.yaml:1862:19\n3253 rules/rise_of_totalitarianism/rules.yaml:1863:23\n3254 rules/rise_of_totalitarianism/rules.yaml:1864:27\n3255 rules/rise_of_totalitarianism/rules.yaml:1865:27\n3256 rules/rise_of_totalitarianism/rules.yaml:1867:15\n3292 rules/rise_of_totalitarianism/rules.yaml:1199:7\n3293 rules/rise_of_totalitarianism/rules.yaml:1200:11\n3311 rules/rise_of_totalitarianism/rules.yaml:1201:11\n3312 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3316 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3317 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3330 rules/rise_of_totalitarianism/rules.yaml:1208:15\n3331 rules/rise_of_totalitarianism/rules.yaml:1209:19\n3332 rules/rise_of_totalitarianism/rules.yaml:1210:19\n3333 rules/rise_of_totalitarianism/rules.yaml:1211:23\n3334 rules/rise_of_totalitarianism/rules.yaml:1212:19\n3335 rules/rise_of_totalitarianism/rules.yaml:1213:23\n3336 rules/rise_of_totalitarianism/rules.yaml:1214:23\n3343 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3344 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3347 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3348 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3349 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3350 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3351 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3352 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3359 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3360 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3361 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3362 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3368 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3369 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3371 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3372 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3373 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3375 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3376 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3377 rules/rise_of_totalitarianism/rules.yaml:1899:3\n3384 rules/rise_of_totalitarianism/rules.yaml:1222:7\n3385 rules/rise_of_totalitarianism/rules.yaml:1223:11\n3391 rules/rise_of_totalitarianism/rules.yaml:1224:11\n3392 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3396 rules/rise_of_totalitarianism/rules.yaml:1226:15\n3403 rules/rise_of_totalitarianism/rules.yaml:1227:15\n3404 rules/rise_of_totalitarianism/rules.yaml:1228:15\n3410 rules/rise_of_totalitarianism/rules.yaml:1229:15\n3411 rules/rise_of_totalitarianism/rules.yaml:1230:15\n3412 rules/rise_of_totalitarianism/rules.yaml:1231:19\n3422 rules/rise_of_totalitarianism/rules.yaml:1234:19\n3423 rules/rise_of_totalitarianism/rules.yaml:1235:19\n3426 rules/rise_of_totalitarianism/rules.yaml:1239:23\n3430 rules/rise_of_totalitarianism/rules.yaml:1240:27\n3443 rules/rise_of_totalitarianism/rules.yaml:1241:23\n3444 rules/rise_of_totalitarianism/rules.yaml:1242:23\n3445 rules/rise_of_totalitarianism/rules.yaml:1243:23\n3446 rules/rise_of_totalitarianism/rules.yaml:1244:27\n3447 rules/rise_of_totalitarianism/rules.yaml:1245:23\n3448 rules/rise_of_totalitarianism/rules.yaml:1246:23\n3449 rules/rise_of_totalitarianism/rules.yaml:1247:23\n3450 rules/rise_of_totalitarianism/rules.yaml:1248:27\n3451 rules/rise_of_totalitarianism/rules.yaml:1249:27\n3460 rules/rise_of_totalitarianism/rules.yaml:1250:27\n3464 rules/rise_of_totalitarianism/rules.yaml:1251:27\n3465 rules/rise_of_totalitarianism/rules.yaml:1253:27\n3466 rules/rise_of_totalitarianism/rules.yaml:1254:27\n3467 rules/rise_of_totalitarianism/rules.yaml:1255:31\n3470 rules/rise_of_totalitarianism/rules.yaml:1256:27\n3473 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3474 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3479 rules/rise_of_totalitarianism/rules.yaml:1273:7\n3480 rules/rise_of_totalitarianism/rules.yaml:1274:11\n3481 rules/rise_of_totalitarianism/rules.yaml:1275:15\n3482 rules/rise_of_totalitarianism/rules.yaml:1276:19\n3483 rules/rise_of_totalitarianism/rules.yaml:1277:15\n3484 rules/rise_of_totalitarianism/rules.yaml:1278:15\n3485 rules/rise_of_totalitarianism/rules.yaml:1279:15\n3496 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3497 rules/rise_of_totalitarianism/rules.yaml:1281:19\n3505 rules/rise_of_totalitarianism/rules.yaml:1282:19\n3506 rules/rise_of_totalitarianism/rules.yaml:1283:19\n3507 rules/rise_of_totalitarianism/rules.yaml:1284:19\n3512 rules/rise_of_totalitarianism/rules.yaml:1285:23\n3515 rules/rise_of_totalitarianism/rules.yaml:1286:23\n3516 rules/rise_of_totalitarianism/rules.yaml:1288:15\n3528 rules/rise_of_totalitarianism/rules.yaml:1289:15\n3533 rules/rise_of_totalitarianism/rules.yaml:1291:15\n3534 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3540 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3541 rules/rise_of_totalitarianism/rules.yaml:1294:11\n3548 rules/rise_of_totalitarianism/rules.yaml:1594:7\n3549 rules/rise_of_totalitarianism/rules.yaml:1595:7\n3550 rules/rise_of_totalitarianism/rules.yaml:1596:7\n3551 rules/rise_of_totalitarianism/rules.yaml:1597:11\n3552 rules/rise_of_totalitarianism/rules.yaml:1598:11\n3553 rules/rise_of_totalitarianism/rules.yaml:1599:15\n3554 rules/rise_of_totalitarianism/rules.yaml:1600:15\n3555 rules/rise_of_totalitarianism/rules.yaml:1601:7\n3571 rules/rise_of_totalitarianism/rules.yaml:1602:7\n3577 rules/rise_of_totalitarianism/rules.yaml:1603:7\n3578 rules/rise_of_totalitarianism/rules.yaml:1604:11\n3579 rules/rise_of_totalitarianism/rules.yaml:1605:11\n3580 rules/rise_of_totalitarianism/rules.yaml:1606:15\n3581 rules/rise_of_totalitarianism/rules.yaml:1607:15\n3586 rules/rise_of_totalitarianism/rules.yaml:854:7\n3587 rules/rise_of_totalitarianism/rules.yaml:855:7\n3592 rules/rise_of_totalitarianism/rules.yaml:856:11\n3601 rules/rise_of_totalitarianism/rules.yaml:857:11\n3602 rules/rise_of_totalitarianism/rules.yaml:858:15\n3604 rules/rise_of_totalitarianism/rules.yaml:860:15\n3605 rules/rise_of_totalitarianism/rules.yaml:861:15\n3606 rules/rise_of_totalitarianism/rules.yaml:862:19\n3608 rules/rise_of_totalitarianism/rules.yaml:864:19\n3609 rules/rise_of_totalitarianism/rules.yaml:865:19\n3617 rules/rise_of_totalitarianism/rules.yaml:866:19\n3619 rules/rise_of_totalitarianism/rules.yaml:867:19\n3620 rules/rise_of_totalitarianism/rules.yaml:868:19\n3621 rules/rise_of_totalitarianism/rules.yaml:869:19\n3622 rules/rise_of_totalitarianism/rules.yaml:870:19\n3630 rules/rise_of_totalitarianism/rules.yaml:871:19\n3631 rules/rise_of_totalitarianism/rules.yaml:872:19\n3632 rules/rise_of_totalitarianism/rules.yaml:873:19\n3637 rules/rise_of_totalitarianism/rules.yaml:874:19\n3638 rules/rise_of_totalitarianism/rules.yaml:875:23\n3639 rules/rise_of_totalitarianism/rules.yaml:876:19\n3640 rules/rise_of_totalitarianism/rules.yaml:877:19\n3641 rules/rise_of_totalitarianism/rules.yaml:878:19\n3642 rules/rise_of_totalitarianism/rules.yaml:880:19\n3643 rules/rise_of_totalitarianism/rules.yaml:881:7\n3647 rules/rise_of_totalitarianism/rules.yaml:821:3\n3648 rules/rise_of_totalitarianism/rules.yaml:1918:14\n3653 rules/rise_of_totalitarianism/rules.yaml:825:7\n3654 rules/rise_of_totalitarianism/rules.yaml:826:11\n3655 rules/rise_of_totalitarianism/rules.yaml:827:7\n3660 rules/rise_of_totalitarianism/rules.yaml:828:7\n3663 rules/rise_of_totalitarianism/rules.yaml:830:11\n3664 rules/rise_of_totalitarianism/rules.yaml:831:7\n3665 rules/rise_of_totalitarianism/rules.yaml:832:7\n3666 rules/rise_of_totalitarianism/rules.yaml:833:11\n3667 rules/rise_of_totalitarianism/rules.yaml:834:15\n3675 rules/rise_of_totalitarianism/rules.yaml:836:15\n3682 rules/rise_of_totalitarianism/rules.yaml:838:7\n3683 rules/rise_of_totalitarianism/rules.yaml:839:11\n3684 rules/rise_of_totalitarianism/rules.yaml:840:15\n3685 rules/rise_of_totalitarianism/rules.yaml:841:7\n3686 rules/rise_of_totalitarianism/rules.yaml:842:7\n3687 rules/rise_of_totalitarianism/rules.yaml:843:11\n3688 rules/rise_of_totalitarianism/rules.yaml:844:11\n3689 rules/rise_of_totalitarianism/rules.yaml:845:15\n3690 rules/rise_of_totalitarianism/rules.yaml:846:11\n3691 rules/rise_of_totalitarianism/rules.yaml:848:11\n3696 rules/rise_of_totalitarianism/rules.yaml:1400:7\n3697 rules/rise_of_totalitarianism/rules.yaml:1401:11\n3698 rules/rise_of_totalitarianism/rules.yaml:1403:7\n3699 rules/rise_of_totalitarianism/rules.yaml:1404:7\n3700 rules/rise_of_totalitarianism/rules.yaml:1405:11\n3704 rules/rise_of_totalitarianism/rules.yaml:734:7\n3705 rules/rise_of_totalitarianism/rules.yaml:735:7\n3706 rules/rise_of_totalitarianism/rules.yaml:737:7\n3707 rules/rise_of_totalitarianism/rules.yaml:738:11\n3708 rules/rise_of_totalitarianism/rules.yaml:739:11\n3709 rules/rise_of_totalitarianism/rules.yaml:740:15\n3710 rules/rise_of_totalitarianism/rules.yaml:741:15\n3711 rules/rise_of_totalitarianism/rules.yaml:742:15\n3712 rules/rise_of_totalitarianism/rules.yaml:744:7\n3716 rules/rise_of_totalitarianism/rules.yaml:1677:7\n3717 rules/rise_of_totalitarianism/rules.yaml:1678:7\n3718 rules/rise_of_totalitarianism/rules.yaml:1679:7\n3729 rules/rise_of_totalitarianism/rules.yaml:1680:7\n3741 rules/rise_of_totalitarianism/rules.yaml:1681:7\n3742 rules/rise_of_totalitarianism/rules.yaml:1682:7\n3743 rules/rise_of_totalitarianism/rules.yaml:1683:7\n3744 rules/rise_of_totalitarianism/rules.yaml:1684:11\n3745 rules/rise_of_totalitarianism/rules.yaml:1685:11\n3746 rules/rise_of_totalitarianism/rules.yaml:1686:15\n3747 rules/rise_of_totalitarianism/rules.yaml:1687:7\n3748 rules/rise_of_totalitarianism/rules.yaml:1688:7\n3751 rules/rise_of_totalitarianism/rules.yaml:1691:11\n3752 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3753 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3754 rules/rise_of_totalitarianism/rules.yaml:1695:19\n3755 rules/rise_of_totalitarianism/rules.yaml:1697:19\n3756 rules/rise_of_totalitarianism/rules.yaml:1698:23\n3757 rules/rise_of_totalitarianism/rules.yaml:1699:23\n3759 rules/rise_of_totalitarianism/rules.yaml:1702:19\n3762 rules/rise_of_totalitarianism/rules.yaml:1703:19\n3763 rules/rise_of_totalitarianism/rules.yaml:1704:11\n3764 rules/rise_of_totalitarianism/rules.yaml:1705:11\n3765 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3766 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3767 rules/rise_of_totalitarianism/rules.yaml:1708:15\n3768 rules/rise_of_totalitarianism/rules.yaml:1709:15\n3769 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3770 rules/rise_of_totalitarianism/rules.yaml:1711:15\n3771 rules/rise_of_totalitarianism/rules.yaml:1712:19\n3772 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3773 rules/rise_of_totalitarianism/rules.yaml:1714:19\n3774 rules/rise_of_totalitarianism/rules.yaml:1715:23\n3775 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3776 rules/rise_of_totalitarianism/rules.yaml:1718:15\n3777 rules/rise_of_totalitarianism/rules.yaml:1719:19\n3782 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3783 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3784 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3785 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3786 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3787 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3788 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3789 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3796 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3797 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3798 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3799 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3825 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3826 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3828 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3829 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3830 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3832 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3833 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3834 rules/rise_of_totalitarianism/rules.yaml:1870:3\n3838 rules/rise_of_totalitarianism/rules.yaml:1497:7\n3839 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3840 rules/rise_of_totalitarianism/rules.yaml:1499:11\n3841 rules/rise_of_totalitarianism/rules.yaml:1500:11\n3845 rules/rise_of_totalitarianism/rules.yaml:722:7\n3846 rules/rise_of_totalitarianism/rules.yaml:723:7\n3847 rules/rise_of_totalitarianism/rules.yaml:724:11\n3848 rules/rise_of_totalitarianism/rules.yaml:725:11\n3849 rules/rise_of_totalitarianism/rules.yaml:726:15\n3850 rules/rise_of_totalitarianism/rules.yaml:727:15\n3854 rules/rise_of_totalitarianism/rules.yaml:989:3\n3855 rules/rise_of_totalitarianism/rules.yaml:1898:14\n3856 rules/rise_of_totalitarianism/rules.yaml:1919:14\n3861 rules/rise_of_totalitarianism/rules.yaml:994:7\n3862 rules/rise_of_totalitarianism/rules.yaml:995:7\n3863 rules/rise_of_totalitarianism/rules.yaml:996:7\n3864 rules/rise_of_totalitarianism/rules.yaml:997:7\n3865 rules/rise_of_totalitarianism/rules.yaml:998:7\n3866 rules/rise_of_totalitarianism/rules.yaml:999:7\n3869 rules/rise_of_totalitarianism/rules.yaml:1000:11\n3870 rules/rise_of_totalitarianism/rules.yaml:1001:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1002:15\n3877 rules/rise_of_totalitarianism/rules.yaml:1003:15\n3878 rules/rise_of_totalitarianism/rules.yaml:1004:15\n3879 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3880 rules/rise_of_totalitarianism/rules.yaml:1007:19\n3881 rules/rise_of_totalitarianism/rules.yaml:1008:23\n3883 rules/rise_of_totalitarianism/rules.yaml:1010:23\n3884 rules/rise_of_totalitarianism/rules.yaml:1011:23\n3885 rules/rise_of_totalitarianism/rules.yaml:1012:23\n3886 rules/rise_of_totalitarianism/rules.yaml:1013:27\n3887 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3889 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3902 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3903 rules/rise_of_totalitarianism/rules.yaml:1020:19\n3905 rules/rise_of_totalitarianism/rules.yaml:1022:19\n3906 rules/rise_of_totalitarianism/rules.yaml:1023:19\n3911 rules/rise_of_totalitarianism/rules.yaml:1024:19\n3912 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3913 rules/rise_of_totalitarianism/rules.yaml:1027:19\n3914 rules/rise_of_totalitarianism/rules.yaml:1028:23\n3915 rules/rise_of_totalitarianism/rules.yaml:1029:27\n3917 rules/rise_of_totalitarianism/rules.yaml:1031:27\n3918 rules/rise_of_totalitarianism/rules.yaml:1032:27\n3919 rules/rise_of_totalitarianism/rules.yaml:1033:31\n3921 rules/rise_of_totalitarianism/rules.yaml:1036:11\n3922 rules/rise_of_totalitarianism/rules.yaml:1037:11\n3943 rules/rise_of_totalitarianism/rules.yaml:1038:11\n3944 rules/rise_of_totalitarianism/rules.yaml:1039:11\n3945 rules/rise_of_totalitarianism/rules.yaml:1040:15\n3946 rules/rise_of_totalitarianism/rules.yaml:1041:11\n3947 rules/rise_of_totalitarianism/rules.yaml:1043:15\n3949 rules/rise_of_totalitarianism/rules.yaml:1045:15\n3950 rules/rise_of_totalitarianism/rules.yaml:1046:15\n3951 rules/rise_of_totalitarianism/rules.yaml:1047:15\n3952 rules/rise_of_totalitarianism/rules.yaml:1048:15\n3953 rules/rise_of_totalitarianism/rules.yaml:1050:15\n3954 rules/rise_of_totalitarianism/rules.yaml:1051:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1052:19\n3956 rules/rise_of_totalitarianism/rules.yaml:1053:23\n3958 rules/rise_of_totalitarianism/rules.yaml:1055:15\n3959 rules/rise_of_totalitarianism/rules.yaml:1056:15\n3967 rules/rise_of_totalitarianism/rules.yaml:1057:15\n3968 rules/rise_of_totalitarianism/rules.yaml:1058:15\n3969 rules/rise_of_totalitarianism/rules.yaml:1060:15\n3970 rules/rise_of_totalitarianism/rules.yaml:1062:19\n3975 rules/rise_of_totalitarianism/rules.yaml:1063:19\n3976 rules/rise_of_totalitarianism/rules.yaml:1064:19\n3977 rules/rise_of_totalitarianism/rules.yaml:1065:23\n3978 rules/rise_of_totalitarianism/rules.yaml:1066:19\n3979 rules/rise_of_totalitarianism/rules.yaml:1067:23\n3981 rules/rise_of_totalitarianism/rules.yaml:1069:11\n3993 rules/rise_of_totalitarianism/rules.yaml:1070:11\n3994 rules/rise_of_totalitarianism/rules.yaml:1072:15\n3996 rules/rise_of_totalitarianism/rules.yaml:1074:15\n3997 rules/rise_of_totalitarianism/rules.yaml:1075:15\n3998 rules/rise_of_totalitarianism/rules.yaml:1076:15\n3999 rules/rise_of_totalitarianism/rules.yaml:1077:15\n4000 rules/rise_of_totalitarianism/rules.yaml:1079:15\n4001 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4002 rules/rise_of_totalitarianism/rules.yaml:1081:19\n4003 rules/rise_of_totalitarianism/rules.yaml:1082:19\n4004 rules/rise_of_totalitarianism/rules.yaml:1083:19\n4006 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4007 rules/rise_of_totalitarianism/rules.yaml:1087:11\n4008 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4009 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4014 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4015 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4016 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4017 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4018 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4019 rules/rise_of_totalitarianism/rules.yaml:1096:15\n4020 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4021 rules/rise_of_totalitarianism/rules.yaml:1098:19\n4022 rules/rise_of_totalitarianism/rules.yaml:1100:19\n4023 rules/rise_of_totalitarianism/rules.yaml:1101:19\n4025 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4030 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4031 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4032 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4033 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4034 rules/rise_of_totalitarianism/rules.yaml:1109:15\n4035 rules/rise_of_totalitarianism/rules.yaml:1110:19\n4048 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4049 rules/rise_of_totalitarianism/rules.yaml:1112:23\n4062 rules/rise_of_totalitarianism/rules.yaml:1113:19\n4063 rules/rise_of_totalitarianism/rules.yaml:1114:23\n4064 rules/rise_of_totalitarianism/rules.yaml:1115:23\n4065 rules/rise_of_totalitarianism/rules.yaml:1116:19\n4066 rules/rise_of_totalitarianism/rules.yaml:1117:23\n4069 rules/rise_of_totalitarianism/rules.yaml:1119:19\n4070 rules/rise_of_totalitarianism/rules.yaml:1120:23\n4071 rules/rise_of_totalitarianism/rules.yaml:1121:7\n4072 rules/rise_of_totalitarianism/rules.yaml:1122:11\n4073 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1125:15\n4078 rules/rise_of_totalitarianism/rules.yaml:1128:7\n4079 rules/rise_of_totalitarianism/rules.yaml:1129:11\n4080 rules/rise_of_totalitarianism/rules.yaml:1130:7\n4081 rules/rise_of_totalitarianism/rules.yaml:1131:11\n4082 rules/rise_of_totalitarianism/rules.yaml:1132:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4088 rules/rise_of_totalitarianism/rules.yaml:905:7\n4089 rules/rise_of_totalitarianism/rules.yaml:906:11\n4090 rules/rise_of_totalitarianism/rules.yaml:907:15\n4091 rules/rise_of_totalitarianism/rules.yaml:908:19\n4092 rules/rise_of_totalitarianism/rules.yaml:909:15\n4093 rules/rise_of_totalitarianism/rules.yaml:910:15\n4095 rules/rise_of_totalitarianism/rules.yaml:911:7\n4096 rules/rise_of_totalitarianism/rules.yaml:912:7\n4097 rules/rise_of_totalitarianism/rules.yaml:913:7\n4102 rules/rise_of_totalitarianism/rules.yaml:914:11\n4103 rules/rise_of_totalitarianism/rules.yaml:915:11\n4104 rules/rise_of_totalitarianism/rules.yaml:916:15\n4110 rules/rise_of_totalitarianism/rules.yaml:917:15\n4111 rules/rise_of_totalitarianism/rules.yaml:918:19\n4112 rules/rise_of_totalitarianism/rules.yaml:919:19\n4113 rules/rise_of_totalitarianism/rules.yaml:920:19\n4117 rules/rise_of_totalitarianism/rules.yaml:1783:7\n4118 rules/rise_of_totalitarianism/rules.yaml:1784:11\n4119 rules/rise_of_totalitarianism/rules.yaml:1785:15\n4121 rules/rise_of_totalitarianism/rules.yaml:1787:7\n4122 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4128 rules/rise_of_totalitarianism/rules.yaml:1789:11\n4129 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4130 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4131 rules/rise_of_totalitarianism/rules.yaml:1792:19\n4136 rules/rise_of_totalitarianism/rules.yaml:1479:7\n4137 rules/rise_of_totalitarianism/rules.yaml:1480:11\n4138 rules/rise_of_totalitarianism/rules.yaml:1481:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1482:11\n4144 rules/rise_of_totalitarianism/rules.yaml:1483:11\n4145 rules/rise_of_totalitarianism/rules.yaml:1484:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1485:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1486:19\n4150 rules/rise_of_totalitarianism/rules.yaml:1487:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1488:19\n4157 rules/rise_of_totalitarianism/rules.yaml:1767:7\n4168 rules/rise_of_totalitarianism/rules.yaml:1768:7\n4169 rules/rise_of_totalitarianism/rules.yaml:1769:11\n4170 rules/rise_of_totalitarianism/rules.yaml:1770:11\n4171 rules/rise_of_totalitarianism/rules.yaml:1771:15\n4172 rules/rise_of_totalitarianism/rules.yaml:1772:15\n4173 rules/rise_of_totalitarianism/rules.yaml:1773:15\n4174 rules/rise_of_totalitarianism/rules.yaml:1774:15\n4175 rules/rise_of_totalitarianism/rules.yaml:1775:15\n4180 rules/rise_of_totalitarianism/flow.yaml:23:3\n4185 rules/rise_of_totalitarianism/flow.yaml:27:7\n4186 rules/rise_of_totalitarianism/flow.yaml:28:7\n4187 rules/rise_of_totalitarianism/flow.yaml:29:7\n4188 rules/rise_of_totalitarianism/flow.yaml:30:11\n4193 rules/rise_of_totalitarianism/flow.yaml:31:11\n4194 rules/rise_of_totalitarianism/flow.yaml:32:15\n4195 rules/rise_of_totalitarianism/flow.yaml:33:15\n4196 rules/rise_of_totalitarianism/flow.yaml:34:19\n4199 rules/rise_of_totalitarianism/flow.yaml:35:19\n4200 rules/rise_of_totalitarianism/flow.yaml:36:7\n4201 rules/rise_of_totalitarianism/flow.yaml:37:7\n4202 rules/rise_of_totalitarianism/flow.yaml:38:11\n4203 rules/rise_of_totalitarianism/flow.yaml:39:15\n4215 rules/rise_of_totalitarianism/flow.yaml:40:15\n4216 rules/rise_of_totalitarianism/flow.yaml:42:7\n4217 rules/rise_of_totalitarianism/flow.yaml:43:7\n4218 rules/rise_of_totalitarianism/flow.yaml:44:11\n4219 rules/rise_of_totalitarianism/flow.yaml:46:7\n4220 rules/rise_of_totalitarianism/flow.yaml:47:11\n4221 rules/rise_of_totalitarianism/flow.yaml:48:7\n4222 rules/rise_of_totalitarianism/flow.yaml:49:11\n4223 rules/rise_of_totalitarianism/flow.yaml:50:11\n4224 rules/rise_of_totalitarianism/flow.yaml:51:15\n4225 rules/rise_of_totalitarianism/flow.yaml:52:15\n4235 rules/rise_of_totalitarianism/flow.yaml:53:15\n4242 rules/rise_of_totalitarianism/flow.yaml:54:15\n4243 rules/rise_of_totalitarianism/flow.yaml:56:7\n4244 rules/rise_of_totalitarianism/flow.yaml:57:7\n4245 rules/rise_of_totalitarianism/flow.yaml:58:11\n4246 rules/rise_of_totalitarianism/flow.yaml:59:11\n4251 rules/rise_of_totalitarianism/flow.yaml:60:15\n4259 rules/rise_of_totalitarianism/flow.yaml:61:15\n4260 rules/rise_of_totalitarianism/flow.yaml:62:19\n4262 rules/rise_of_totalitarianism/flow.yaml:64:19\n4265 rules/rise_of_totalitarianism/flow.yaml:65:19\n4271 rules/rise_of_totalitarianism/flow.yaml:83:3\n4272 rules/rise_of_totalitarianism/flow.yaml:83:3\n4276 rules/rise_of_totalitarianism/flow.yaml:87:7\n4277 rules/rise_of_totalitarianism/flow.yaml:88:11\n4278 rules/rise_of_totalitarianism/flow.yaml:89:15\n4279 rules/rise_of_totalitarianism/flow.yaml:90:7\n4280 rules/rise_of_totalitarianism/flow.yaml:91:7\n4281 rules/rise_of_totalitarianism/flow.yaml:92:7\n4282 rules/rise_of_totalitarianism/flow.yaml:93:7\n4283 rules/rise_of_totalitarianism/flow.yaml:94:7\n4284 rules/rise_of_totalitarianism/flow.yaml:95:7\n4285 rules/rise_of_totalitarianism/flow.yaml:96:7\n4286 rules/rise_of_totalitarianism/flow.yaml:97:7\n4287 rules/rise_of_totalitarianism/flow.yaml:98:7\n4291 rules/rise_of_totalitarianism/flow.yaml:16:3\n4295 rules/rise_of_totalitarianism/flow.yaml:20:7\n4296 rules/rise_of_totalitarianism/flow.yaml:21:7\n4300 rules/rise_of_totalitarianism/flow.yaml:67:3\n4305 rules/rise_of_totalitarianism/flow.yaml:71:7\n4310 rules/rise_of_totalitarianism/flow.yaml:72:11\n4311 rules/rise_of_totalitarianism/flow.yaml:74:11\n4312 rules/rise_of_totalitarianism/flow.yaml:75:11\n4313 rules/rise_of_totalitarianism/flow.yaml:76:11\n4314 rules/rise_of_totalitarianism/flow.yaml:77:15\n4315 rules/rise_of_totalitarianism/flow.yaml:78:11\n4316 rules/rise_of_totalitarianism/flow.yaml:79:11\n4317 rules/rise_of_totalitarianism/flow.yaml:80:7\n4318 rules/rise_of_totalitarianism/flow.yaml:81:11\n4323 rules/rise_of_totalitarianism/rules.yaml:1912:7\n4324 rules/rise_of_totalitarianism/rules.yaml:1913:7\n4327 rules/rise_of_totalitarianism/rules.yaml:1914:7\n4328 rules/rise_of_totalitarianism/rules.yaml:1915:7\n4334 rules/rise_of_totalitarianism/rules.yaml:1886:7\n4343 rules/rise_of_totalitarianism/rules.yaml:1887:7\n4344 rules/rise_of_totalitarianism/rules.yaml:1888:7\n4345 rules/rise_of_totalitarianism/rules.yaml:1889:11\n4346 rules/rise_of_totalitarianism/rules.yaml:1890:15\n4347 rules/rise_of_totalitarianism/rules.yaml:1891:19\n4348 rules/rise_of_totalitarianism/rules.yaml:1892:19\n4349 rules/rise_of_totalitarianism/rules.yaml:1893:19\n4350 rules/rise_of_totalitarianism/rules.yaml:1895:7\n4365 rules/rise_of_totalitarianism/rules.yaml:887:7\n4366 rules/rise_of_totalitarianism/rules.yaml:888:7\n4377 rules/rise_of_totalitarianism/rules.yaml:889:11\n4386 rules/rise_of_totalitarianism/rules.yaml:890:11\n4387 rules/rise_of_totalitarianism/rules.yaml:891:15\n4396 rules/rise_of_totalitarianism/rules.yaml:893:15\n4409 rules/rise_of_totalitarianism/rules.yaml:894:15\n4410 rules/rise_of_totalitarianism/rules.yaml:895:19\n4412 rules/rise_of_totalitarianism/rules.yaml:897:19\n4413 rules/rise_of_totalitarianism/rules.yaml:898:19\n4414 rules/rise_of_totalitarianism/rules.yaml:899:19\n4415 rules/rise_of_totalitarianism/rules.yaml:900:19\n4443 rules/rise_of_totalitarianism/rules.yaml:750:7\n4448 rules/rise_of_totalitarianism/rules.yaml:763:15\n4449 rules/rise_of_totalitarianism/rules.yaml:764:19\n4450 rules/rise_of_totalitarianism/rules.yaml:765:15\n4451 rules/rise_of_totalitarianism/rules.yaml:766:15\n4454 rules/rise_of_totalitarianism/rules.yaml:768:15\n4455 rules/rise_of_totalitarianism/rules.yaml:769:15\n4456 rules/rise_of_totalitarianism/rules.yaml:770:15\n4457 rules/rise_of_totalitarianism/rules.yaml:771:19\n4458 rules/rise_of_totalitarianism/rules.yaml:772:15\n4459 rules/rise_of_totalitarianism/rules.yaml:773:19\n4460 rules/rise_of_totalitarianism/rules.yaml:774:19\n4461 rules/rise_of_totalitarianism/rules.yaml:775:19\n4466 rules/rise_of_totalitarianism/rules.yaml:752:15\n4473 rules/rise_of_totalitarianism/rules.yaml:753:15\n4477 rules/rise_of_totalitarianism/rules.yaml:755:15\n4484 rules/rise_of_totalitarianism/rules.yaml:756:15\n4487 rules/rise_of_totalitarianism/rules.yaml:760:19\n4490 rules/rise_of_totalitarianism/rules.yaml:757:19\n4491 rules/rise_of_totalitarianism/rules.yaml:758:19\n4498 rules/rise_of_totalitarianism/rules.yaml:761:15\n4502 rules/rise_of_totalitarianism/rules.yaml:777:15\n4503 rules/rise_of_totalitarianism/rules.yaml:778:15\n4504 rules/rise_of_totalitarianism/rules.yaml:779:15\n4505 rules/rise_of_totalitarianism/rules.yaml:780:15\n4510 rules/rise_of_totalitarianism/rules.yaml:781:19\n4529 rules/rise_of_totalitarianism/rules.yaml:1389:7\n4543 rules/rise_of_totalitarianism/rules.yaml:1390:11\n4549 rules/rise_of_totalitarianism/rules.yaml:1391:15\n4571 rules/rise_of_totalitarianism/rules.yaml:975:7\n4572 rules/rise_of_totalitarianism/rules.yaml:976:7\n4573 rules/rise_of_totalitarianism/rules.yaml:977:7\n4587 rules/rise_of_totalitarianism/rules.yaml:978:11\n4606 rules/rise_of_totalitarianism/rules.yaml:979:11\n4607 rules/rise_of_totalitarianism/rules.yaml:980:15\n4616 rules/rise_of_totalitarianism/rules.yaml:982:15\n4629 rules/rise_of_totalitarianism/rules.yaml:983:15\n4630 rules/rise_of_totalitarianism/rules.yaml:984:19\n4636 rules/rise_of_totalitarianism/rules.yaml:986:19\n4641 rules/rise_of_totalitarianism/rules.yaml:987:19\n4646 rules/rise_of_totalitarianism/rules.yaml:988:7\n4671 rules/rise_of_totalitarianism/rules.yaml:681:7\n4674 rules/rise_of_totalitarianism/rules.yaml:690:15\n4675 rules/rise_of_totalitarianism/rules.yaml:691:15\n4676 rules/rise_of_totalitarianism/rules.yaml:692:15\n4677 rules/rise_of_totalitarianism/rules.yaml:693:15\n4680 rules/rise_of_totalitarianism/rules.yaml:695:15\n4681 rules/rise_of_totalitarianism/rules.yaml:696:15\n4684 rules/rise_of_totalitarianism/rules.yaml:698:15\n4685 rules/rise_of_totalitarianism/rules.yaml:699:19\n4689 rules/rise_of_totalitarianism/rules.yaml:700:19\n4699 rules/rise_of_totalitarianism/rules.yaml:702:15\n4700 rules/rise_of_totalitarianism/rules.yaml:703:19\n4704 rules/rise_of_totalitarianism/rules.yaml:704:19\n4714 rules/rise_of_totalitarianism/rules.yaml:706:15\n4718 rules/rise_of_totalitarianism/rules.yaml:707:19\n4719 rules/rise_of_totalitarianism/rules.yaml:708:23\n4721 rules/rise_of_totalitarianism/rules.yaml:709:23\n4723 rules/rise_of_totalitarianism/rules.yaml:711:23\n4726 rules/rise_of_totalitarianism/rules.yaml:713:15\n4729 rules/rise_of_totalitarianism/rules.yaml:683:15\n4730 rules/rise_of_totalitarianism/rules.yaml:684:15\n4741 rules/rise_of_totalitarianism/rules.yaml:685:19\n4747 rules/rise_of_totalitarianism/rules.yaml:686:19\n4760 rules/rise_of_totalitarianism/rules.yaml:687:19\n4767 rules/rise_of_totalitarianism/rules.yaml:688:19\n4787 rules/rise_of_totalitarianism/rules.yaml:1374:7\n4788 rules/rise_of_totalitarianism/rules.yaml:1375:11\n4789 rules/rise_of_totalitarianism/rules.yaml:1376:7\n4790 rules/rise_of_totalitarianism/rules.yaml:1377:7\n4798 rules/rise_of_totalitarianism/rules.yaml:1378:11\n4811 rules/rise_of_totalitarianism/rules.yaml:1380:15\n4814 rules/rise_of_totalitarianism/rules.yaml:1381:7\n4815 rules/rise_of_totalitarianism/rules.yaml:1382:11\n4816 rules/rise_of_totalitarianism/rules.yaml:1383:15\n4823 rules/rise_of_totalitarianism/rules.yaml:1384:15\n4846 rules/rise_of_totalitarianism/rules.yaml:1556:7\n4854 rules/rise_of_totalitarianism/rules.yaml:1557:11\n4867 rules/rise_of_totalitarianism/rules.yaml:1558:11\n4868 rules/rise_of_totalitarianism/rules.yaml:1559:15\n4869 rules/rise_of_totalitarianism/rules.yaml:1560:15\n4872 rules/rise_of_totalitarianism/rules.yaml:1561:15\n4875 rules/rise_of_totalitarianism/rules.yaml:1562:7\n4876 rules/rise_of_totalitarianism/rules.yaml:1563:11\n4892 rules/rise_of_totalitarianism/rules.yaml:1564:15\n4893 rules/rise_of_totalitarianism/rules.yaml:1565:15\n4894 rules/rise_of_totalitarianism/rules.yaml:1566:15\n4895 rules/rise_of_totalitarianism/rules.yaml:1567:19\n4896 rules/rise_of_totalitarianism/rules.yaml:1568:23\n4898 rules/rise_of_totalitarianism/rules.yaml:1570:23\n4899 rules/rise_of_totalitarianism/rules.yaml:1571:15\n4900 rules/rise_of_totalitarianism/rules.yaml:1572:15\n4903 rules/rise_of_totalitarianism/rules.yaml:1573:15\n4905 rules/rise_of_totalitarianism/rules.yaml:1575:15\n4924 rules/rise_of_totalitarianism/rules.yaml:1411:7\n4927 rules/rise_of_totalitarianism/rules.yaml:1419:15\n4928 rules/rise_of_totalitarianism/rules.yaml:1420:15\n4929 rules/rise_of_totalitarianism/rules.yaml:1421:15\n4930 rules/rise_of_totalitarianism/rules.yaml:1422:15\n4933 rules/rise_of_totalitarianism/rules.yaml:1424:15\n4934 rules/rise_of_totalitarianism/rules.yaml:1425:15\n4937 rules/rise_of_totalitarianism/rules.yaml:1427:15\n4938 rules/rise_of_totalitarianism/rules.yaml:1428:19\n4950 rules/rise_of_totalitarianism/rules.yaml:1429:19\n4960 rules/rise_of_totalitarianism/rules.yaml:1431:15\n4961 rules/rise_of_totalitarianism/rules.yaml:1432:19\n4973 rules/rise_of_totalitarianism/rules.yaml:1433:19\n4985 rules/rise_of_totalitarianism/rules.yaml:1438:15\n4988 rules/rise_of_totalitarianism/rules.yaml:1413:15\n4989 rules/rise_of_totalitarianism/rules.yaml:1414:15\n5003 rules/rise_of_totalitarianism/rules.yaml:1415:19\n5023 rules/rise_of_totalitarianism/rules.yaml:1416:19\n5030 rules/rise_of_totalitarianism/rules.yaml:1417:19\n5034 rules/rise_of_totalitarianism/rules.yaml:1435:15\n5048 rules/rise_of_totalitarianism/rules.yaml:1436:19\n5075 rules/rise_of_totalitarianism/rules.yaml:1140:7\n5076 rules/rise_of_totalitarianism/rules.yaml:1141:7\n5077 rules/rise_of_totalitarianism/rules.yaml:1142:11\n5078 rules/rise_of_totalitarianism/rules.yaml:1143:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1144:11\n5080 rules/rise_of_totalitarianism/rules.yaml:1145:7\n5091 rules/rise_of_totalitarianism/rules.yaml:1146:11\n5092 rules/rise_of_totalitarianism/rules.yaml:1147:11\n5109 rules/rise_of_totalitarianism/rules.yaml:1148:11\n5110 rules/rise_of_totalitarianism/rules.yaml:1149:11\n5121 rules/rise_of_totalitarianism/rules.yaml:1150:11\n5122 rules/rise_of_totalitarianism/rules.yaml:1151:15\n5125 rules/rise_of_totalitarianism/rules.yaml:1152:15\n5126 rules/rise_of_totalitarianism/rules.yaml:1153:15\n5132 rules/rise_of_totalitarianism/rules.yaml:1155:15\n5133 rules/rise_of_totalitarianism/rules.yaml:1156:15\n5134 rules/rise_of_totalitarianism/rules.yaml:1157:19\n5138 rules/rise_of_totalitarianism/rules.yaml:1158:19\n5146 rules/rise_of_totalitarianism/rules.yaml:1159:15\n5152 rules/rise_of_totalitarianism/rules.yaml:1160:19\n5173 rules/rise_of_totalitarianism/rules.yaml:1161:23\n5178 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5179 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5194 rules/rise_of_totalitarianism/rules.yaml:1448:7\n5204 rules/rise_of_totalitarianism/rules.yaml:1449:7\n5212 rules/rise_of_totalitarianism/rules.yaml:1450:11\n5218 rules/rise_of_totalitarianism/rules.yaml:1451:11\n5226 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5248 rules/rise_of_totalitarianism/rules.yaml:1453:15\n5250 rules/rise_of_totalitarianism/rules.yaml:1454:15\n5251 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5252 rules/rise_of_totalitarianism/rules.yaml:1456:15\n5253 rules/rise_of_totalitarianism/rules.yaml:1457:15\n5276 rules/rise_of_totalitarianism/rules.yaml:1458:15\n5277 rules/rise_of_totalitarianism/rules.yaml:1459:15\n5278 rules/rise_of_totalitarianism/rules.yaml:1460:15\n5301 rules/rise_of_totalitarianism/rules.yaml:592:7\n5302 rules/rise_of_totalitarianism/rules.yaml:593:7\n5307 rules/rise_of_totalitarianism/rules.yaml:594:11\n5314 rules/rise_of_totalitarianism/rules.yaml:595:11\n5329 rules/rise_of_totalitarianism/rules.yaml:596:7\n5330 rules/rise_of_totalitarianism/rules.yaml:597:11\n5331 rules/rise_of_totalitarianism/rules.yaml:598:7\n5342 rules/rise_of_totalitarianism/rules.yaml:599:11\n5347 rules/rise_of_totalitarianism/rules.yaml:600:11\n5360 rules/rise_of_totalitarianism/rules.yaml:601:11\n5364 rules/rise_of_totalitarianism/rules.yaml:602:7\n5365 rules/rise_of_totalitarianism/rules.yaml:603:7\n5366 rules/rise_of_totalitarianism/rules.yaml:604:11\n5374 rules/rise_of_totalitarianism/rules.yaml:605:7\n5375 rules/rise_of_totalitarianism/rules.yaml:606:7\n5389 rules/rise_of_totalitarianism/rules.yaml:647:7\n5390 rules/rise_of_totalitarianism/rules.yaml:648:7\n5401 rules/rise_of_totalitarianism/rules.yaml:649:11\n5409 rules/rise_of_totalitarianism/rules.yaml:650:7\n5410 rules/rise_of_totalitarianism/rules.yaml:651:11\n5413 rules/rise_of_totalitarianism/rules.yaml:652:11\n5415 rules/rise_of_totalitarianism/rules.yaml:654:11\n5427 rules/rise_of_totalitarianism/rules.yaml:1354:7\n5428 rules/rise_of_totalitarianism/rules.yaml:1355:11\n5429 rules/rise_of_totalitarianism/rules.yaml:1356:11\n5430 rules/rise_of_totalitarianism/rules.yaml:1357:11\n5431 rules/rise_of_totalitarianism/rules.yaml:1358:7\n5432 rules/rise_of_totalitarianism/rules.yaml:1359:11\n5437 rules/rise_of_totalitarianism/rules.yaml:1361:11\n5438 rules/rise_of_totalitarianism/rules.yaml:1362:11\n5439 rules/rise_of_totalitarianism/rules.yaml:1363:11\n5440 rules/rise_of_totalitarianism/rules.yaml:1364:11\n5443 rules/rise_of_totalitarianism/rules.yaml:1368:15\n5444 rules/rise_of_totalitarianism/rules.yaml:1369:15\n5447 rules/rise_of_totalitarianism/rules.yaml:1365:15\n5448 rules/rise_of_totalitarianism/rules.yaml:1366:15\n5467 rules/rise_of_totalitarianism/rules.yaml:804:7\n5468 rules/rise_of_totalitarianism/rules.yaml:805:11\n5473 rules/rise_of_totalitarianism/rules.yaml:807:11\n5474 rules/rise_of_totalitarianism/rules.yaml:808:11\n5475 rules/rise_of_totalitarianism/rules.yaml:809:11\n5476 rules/rise_of_totalitarianism/rules.yaml:810:11\n5477 rules/rise_of_totalitarianism/rules.yaml:811:11\n5478 rules/rise_of_totalitarianism/rules.yaml:812:15\n5482 rules/rise_of_totalitarianism/rules.yaml:813:15\n5490 rules/rise_of_totalitarianism/rules.yaml:814:11\n5491 rules/rise_of_totalitarianism/rules.yaml:815:15\n5495 rules/rise_of_totalitarianism/rules.yaml:816:15\n5503 rules/rise_of_totalitarianism/rules.yaml:817:11\n5508 rules/rise_of_totalitarianism/rules.yaml:818:15\n5509 rules/rise_of_totalitarianism/rules.yaml:819:15\n5529 rules/rise_of_totalitarianism/rules.yaml:820:15\n5555 rules/rise_of_totalitarianism/rules.yaml:1653:7\n5556 rules/rise_of_totalitarianism/rules.yaml:1654:7\n5557 rules/rise_of_totalitarianism/rules.yaml:1655:7\n5558 rules/rise_of_totalitarianism/rules.yaml:1656:11\n5566 rules/rise_of_totalitarianism/rules.yaml:1658:11\n5572 rules/rise_of_totalitarianism/rules.yaml:1659:11\n5573 rules/rise_of_totalitarianism/rules.yaml:1660:15\n5574 rules/rise_of_totalitarianism/rules.yaml:1661:15\n5575 rules/rise_of_totalitarianism/rules.yaml:1662:15\n5576 rules/rise_of_totalitarianism/rules.yaml:1663:11\n5577 rules/rise_of_totalitarianism/rules.yaml:1664:11\n5578 rules/rise_of_totalitarianism/rules.yaml:1665:11\n5590 rules/rise_of_totalitarianism/rules.yaml:1263:7\n5595 rules/rise_of_totalitarianism/rules.yaml:1264:11\n5601 rules/rise_of_totalitarianism/rules.yaml:1265:7\n5607 rules/rise_of_totalitarianism/rules.yaml:1266:7\n5612 rules/rise_of_totalitarianism/rules.yaml:1267:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1268:11\n5637 rules/rise_of_totalitarianism/rules.yaml:935:7\n5641 rules/rise_of_totalitarianism/rules.yaml:936:7\n5642 rules/rise_of_totalitarianism/rules.yaml:937:7\n5650 rules/rise_of_totalitarianism/rules.yaml:938:11\n5665 rules/rise_of_totalitarianism/rules.yaml:939:7\n5666 rules/rise_of_totalitarianism/rules.yaml:940:7\n5678 rules/rise_of_totalitarianism/rules.yaml:663:7\n5682 rules/rise_of_totalitarianism/rules.yaml:664:11\n5683 rules/rise_of_totalitarianism/rules.yaml:665:7\n5684 rules/rise_of_totalitarianism/rules.yaml:666:7\n5698 rules/rise_of_totalitarianism/rules.yaml:667:11\n5708 rules/rise_of_totalitarianism/rules.yaml:668:7\n5709 rules/rise_of_totalitarianism/rules.yaml:669:11\n5710 rules/rise_of_totalitarianism/rules.yaml:670:11\n5718 rules/rise_of_totalitarianism/rules.yaml:672:11\n5731 rules/rise_of_totalitarianism/rules.yaml:673:11\n5732 rules/rise_of_totalitarianism/rules.yaml:674:11\n5733 rules/rise_of_totalitarianism/rules.yaml:675:11\n5748 rules/rise_of_totalitarianism/rules.yaml:957:7\n5749 rules/rise_of_totalitarianism/rules.yaml:958:11\n5750 rules/rise_of_totalitarianism/rules.yaml:959:11\n5751 rules/rise_of_totalitarianism/rules.yaml:960:15\n5764 rules/rise_of_totalitarianism/rules.yaml:961:15\n5779 rules/rise_of_totalitarianism/rules.yaml:963:11\n5780 rules/rise_of_totalitarianism/rules.yaml:964:11\n5785 rules/rise_of_totalitarianism/rules.yaml:965:11\n5804 rules/rise_of_totalitarianism/rules.yaml:967:11\n5812 rules/rise_of_totalitarianism/rules.yaml:968:11\n5813 rules/rise_of_totalitarianism/rules.yaml:969:11\n5834 rules/rise_of_totalitarianism/rules.yaml:1526:7\n5835 rules/rise_of_totalitarianism/rules.yaml:1527:7\n5836 rules/rise_of_totalitarianism/rules.yaml:1528:7\n5844 rules/rise_of_totalitarianism/rules.yaml:1529:11\n5852 rules/rise_of_totalitarianism/rules.yaml:1530:7\n5853 rules/rise_of_totalitarianism/rules.yaml:1531:11\n5854 rules/rise_of_totalitarianism/rules.yaml:1532:11\n5857 rules/rise_of_totalitarianism/rules.yaml:1533:11\n5864 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5865 rules/rise_of_totalitarianism/rules.yaml:1536:11\n5866 rules/rise_of_totalitarianism/rules.yaml:1537:11\n5867 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5868 rules/rise_of_totalitarianism/rules.yaml:1539:15\n5869 rules/rise_of_totalitarianism/rules.yaml:1540:19\n5870 rules/rise_of_totalitarianism/rules.yaml:1541:15\n5871 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5872 rules/rise_of_totalitarianism/rules.yaml:1543:11\n5873 rules/rise_of_totalitarianism/rules.yaml:1544:11\n5874 rules/rise_of_totalitarianism/rules.yaml:1545:11\n5879 rules/rise_of_totalitarianism/rules.yaml:1546:15\n5904 rules/rise_of_totalitarianism/rules.yaml:1856:7\n5913 rules/rise_of_totalitarianism/rules.yaml:1857:7\n5932 rules/rise_of_totalitarianism/rules.yaml:1858:11\n5938 rules/rise_of_totalitarianism/rules.yaml:1859:11\n5939 rules/rise_of_totalitarianism/rules.yaml:1860:15\n5940 rules/rise_of_totalitarianism/rules.yaml:1861:15\n5941 rules/rise_of_totalitarianism/rules.yaml:1862:19\n5942 rules/rise_of_totalitarianism/rules.yaml:1863:23\n5943 rules/rise_of_totalitarianism/rules.yaml:1864:27\n5944 rules/rise_of_totalitarianism/rules.yaml:1865:27\n5945 rules/rise_of_totalitarianism/rules.yaml:1866:15\n5946 rules/rise_of_totalitarianism/rules.yaml:1867:15\n5969 rules/rise_of_totalitarianism/rules.yaml:1199:7\n5980 rules/rise_of_totalitarianism/rules.yaml:1200:11\n5998 rules/rise_of_totalitarianism/rules.yaml:1201:11\n6004 rules/rise_of_totalitarianism/rules.yaml:1202:15\n6005 rules/rise_of_totalitarianism/rules.yaml:1203:15\n6006 rules/rise_of_totalitarianism/rules.yaml:1204:15\n6023 rules/rise_of_totalitarianism/rules.yaml:1205:15\n6024 rules/rise_of_totalitarianism/rules.yaml:1206:15\n6036 rules/rise_of_totalitarianism/rules.yaml:1207:15\n6037 rules/rise_of_totalitarianism/rules.yaml:1208:15\n6038 rules/rise_of_totalitarianism/rules.yaml:1209:19\n6039 rules/rise_of_totalitarianism/rules.yaml:1210:19\n6040 rules/rise_of_totalitarianism/rules.yaml:1211:23\n6041 rules/rise_of_totalitarianism/rules.yaml:1212:19\n6042 rules/rise_of_totalitarianism/rules.yaml:1213:23\n6043 rules/rise_of_totalitarianism/rules.yaml:1214:23\n6044 rules/rise_of_totalitarianism/rules.yaml:1215:23\n6046 rules/rise_of_totalitarianism/rules.yaml:1217:23\n6077 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6082 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6085 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6086 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6087 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6088 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6089 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6090 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6103 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6104 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6129 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6135 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6141 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6142 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6162 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6198 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6199 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6205 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6206 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6226 rules/rise_of_totalitarianism/rules.yaml:1899:3\n6257 rules/rise_of_totalitarianism/rules.yaml:1222:7\n6271 rules/rise_of_totalitarianism/rules.yaml:1223:11\n6277 rules/rise_of_totalitarianism/rules.yaml:1224:11\n6283 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6284 rules/rise_of_totalitarianism/rules.yaml:1226:15\n6304 rules/rise_of_totalitarianism/rules.yaml:1227:15\n6305 rules/rise_of_totalitarianism/rules.yaml:1228:15\n6311 rules/rise_of_totalitarianism/rules.yaml:1229:15\n6312 rules/rise_of_totalitarianism/rules.yaml:1230:15\n6313 rules/rise_of_totalitarianism/rules.yaml:1231:19\n6322 rules/rise_of_totalitarianism/rules.yaml:1232:19\n6328 rules/rise_of_totalitarianism/rules.yaml:1234:19\n6329 rules/rise_of_totalitarianism/rules.yaml:1235:19\n6330 rules/rise_of_totalitarianism/rules.yaml:1236:23\n6336 rules/rise_of_totalitarianism/rules.yaml:1238:23\n6337 rules/rise_of_totalitarianism/rules.yaml:1239:23\n6340 rules/rise_of_totalitarianism/rules.yaml:1240:27\n6352 rules/rise_of_totalitarianism/rules.yaml:1241:23\n6353 rules/rise_of_totalitarianism/rules.yaml:1242:23\n6354 rules/rise_of_totalitarianism/rules.yaml:1243:23\n6355 rules/rise_of_totalitarianism/rules.yaml:1244:27\n6356 rules/rise_of_totalitarianism/rules.yaml:1245:23\n6357 rules/rise_of_totalitarianism/rules.yaml:1246:23\n6358 rules/rise_of_totalitarianism/rules.yaml:1247:23\n6359 rules/rise_of_totalitarianism/rules.yaml:1248:27\n6360 rules/rise_of_totalitarianism/rules.yaml:1249:27\n6365 rules/rise_of_totalitarianism/rules.yaml:1250:27\n6368 rules/rise_of_totalitarianism/rules.yaml:1251:27\n6369 rules/rise_of_totalitarianism/rules.yaml:1252:27\n6370 rules/rise_of_totalitarianism/rules.yaml:1253:27\n6371 rules/rise_of_totalitarianism/rules.yaml:1254:27\n6372 rules/rise_of_totalitarianism/rules.yaml:1255:31\n6373 rules/rise_of_totalitarianism/rules.yaml:1256:27\n6374 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6375 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6431 rules/rise_of_totalitarianism/rules.yaml:1273:7\n6442 rules/rise_of_totalitarianism/rules.yaml:1274:11\n6447 rules/rise_of_totalitarianism/rules.yaml:1275:15\n6448 rules/rise_of_totalitarianism/rules.yaml:1276:19\n6449 rules/rise_of_totalitarianism/rules.yaml:1277:15\n6450 rules/rise_of_totalitarianism/rules.yaml:1278:15\n6451 rules/rise_of_totalitarianism/rules.yaml:1279:15\n6464 rules/rise_of_totalitarianism/rules.yaml:1280:15\n6465 rules/rise_of_totalitarianism/rules.yaml:1281:19\n6480 rules/rise_of_totalitarianism/rules.yaml:1282:19\n6481 rules/rise_of_totalitarianism/rules.yaml:1283:19\n6482 rules/rise_of_totalitarianism/rules.yaml:1284:19\n6487 rules/rise_of_totalitarianism/rules.yaml:1285:23\n6490 rules/rise_of_totalitarianism/rules.yaml:1286:23\n6491 rules/rise_of_totalitarianism/rules.yaml:1287:19\n6509 rules/rise_of_totalitarianism/rules.yaml:1288:15\n6522 rules/rise_of_totalitarianism/rules.yaml:1289:15\n6527 rules/rise_of_totalitarianism/rules.yaml:1290:15\n6528 rules/rise_of_totalitarianism/rules.yaml:1291:15\n6538 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6544 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6547 rules/rise_of_totalitarianism/rules.yaml:1294:11\n6569 rules/rise_of_totalitarianism/rules.yaml:1594:7\n6570 rules/rise_of_totalitarianism/rules.yaml:1595:7\n6571 rules/rise_of_totalitarianism/rules.yaml:1596:7\n6579 rules/rise_of_totalitarianism/rules.yaml:1597:11\n6592 rules/rise_of_totalitarianism/rules.yaml:1598:11\n6593 rules/rise_of_totalitarianism/rules.yaml:1599:15\n6594 rules/rise_of_totalitarianism/rules.yaml:1600:15\n6597 rules/rise_of_totalitarianism/rules.yaml:1601:7\n6609 rules/rise_of_totalitarianism/rules.yaml:1602:7\n6615 rules/rise_of_totalitarianism/rules.yaml:1603:7\n6623 rules/rise_of_totalitarianism/rules.yaml:1604:11\n6631 rules/rise_of_totalitarianism/rules.yaml:1605:11\n6636 rules/rise_of_totalitarianism/rules.yaml:1606:15\n6637 rules/rise_of_totalitarianism/rules.yaml:1607:15\n6662 rules/rise_of_totalitarianism/rules.yaml:854:7\n6663 rules/rise_of_totalitarianism/rules.yaml:855:7\n6677 rules/rise_of_totalitarianism/rules.yaml:856:11\n6687 rules/rise_of_totalitarianism/rules.yaml:857:11\n6688 rules/rise_of_totalitarianism/rules.yaml:858:15\n6697 rules/rise_of_totalitarianism/rules.yaml:860:15\n6710 rules/rise_of_totalitarianism/rules.yaml:861:15\n6711 rules/rise_of_totalitarianism/rules.yaml:862:19\n6720 rules/rise_of_totalitarianism/rules.yaml:864:19\n6733 rules/rise_of_totalitarianism/rules.yaml:865:19\n6741 rules/rise_of_totalitarianism/rules.yaml:866:19\n6743 rules/rise_of_totalitarianism/rules.yaml:867:19\n6744 rules/rise_of_totalitarianism/rules.yaml:868:19\n6745 rules/rise_of_totalitarianism/rules.yaml:869:19\n6746 rules/rise_of_totalitarianism/rules.yaml:870:19\n6769 rules/rise_of_totalitarianism/rules.yaml:871:19\n6770 rules/rise_of_totalitarianism/rules.yaml:872:19\n6771 rules/rise_of_totalitarianism/rules.yaml:873:19\n6776 rules/rise_of_totalitarianism/rules.yaml:874:19\n6784 rules/rise_of_totalitarianism/rules.yaml:875:23\n6798 rules/rise_of_totalitarianism/rules.yaml:876:19\n6799 rules/rise_of_totalitarianism/rules.yaml:877:19\n6800 rules/rise_of_totalitarianism/rules.yaml:878:19\n6801 rules/rise_of_totalitarianism/rules.yaml:879:19\n6802 rules/rise_of_totalitarianism/rules.yaml:880:19\n6807 rules/rise_of_totalitarianism/rules.yaml:881:7\n6836 rules/rise_of_totalitarianism/rules.yaml:821:3\n6842 rules/rise_of_totalitarianism/rules.yaml:1918:14\n6870 rules/rise_of_totalitarianism/rules.yaml:825:7\n6871 rules/rise_of_totalitarianism/rules.yaml:826:11\n6872 rules/rise_of_totalitarianism/rules.yaml:827:7\n6877 rules/rise_of_totalitarianism/rules.yaml:828:7\n6899 rules/rise_of_totalitarianism/rules.yaml:830:11\n6900 rules/rise_of_totalitarianism/rules.yaml:831:7\n6907 rules/rise_of_totalitarianism/rules.yaml:832:7\n6908 rules/rise_of_totalitarianism/rules.yaml:833:11\n6909 rules/rise_of_totalitarianism/rules.yaml:834:15\n6917 rules/rise_of_totalitarianism/rules.yaml:836:15\n6924 rules/rise_of_totalitarianism/rules.yaml:837:11\n6925 rules/rise_of_totalitarianism/rules.yaml:838:7\n6939 rules/rise_of_totalitarianism/rules.yaml:839:11\n6945 rules/rise_of_totalitarianism/rules.yaml:840:15\n6950 rules/rise_of_totalitarianism/rules.yaml:841:7\n6957 rules/rise_of_totalitarianism/rules.yaml:842:7\n6958 rules/rise_of_totalitarianism/rules.yaml:843:11\n6959 rules/rise_of_totalitarianism/rules.yaml:844:11\n6960 rules/rise_of_totalitarianism/rules.yaml:845:15\n6961 rules/rise_of_totalitarianism/rules.yaml:846:11\n6962 rules/rise_of_totalitarianism/rules.yaml:847:11\n6963 rules/rise_of_totalitarianism/rules.yaml:848:11\n6974 rules/rise_of_totalitarianism/rules.yaml:1400:7\n6975 rules/rise_of_totalitarianism/rules.yaml:1401:11\n6976 rules/rise_of_totalitarianism/rules.yaml:1402:11\n6977 rules/rise_of_totalitarianism/rules.yaml:1403:7\n6984 rules/rise_of_totalitarianism/rules.yaml:1404:7\n6985 rules/rise_of_totalitarianism/rules.yaml:1405:11\n7000 rules/rise_of_totalitarianism/rules.yaml:734:7\n7001 rules/rise_of_totalitarianism/rules.yaml:735:7\n7002 rules/rise_of_totalitarianism/rules.yaml:736:7\n7003 rules/rise_of_totalitarianism/rules.yaml:737:7\n7011 rules/rise_of_totalitarianism/rules.yaml:738:11\n7017 rules/rise_of_totalitarianism/rules.yaml:739:11\n7018 rules/rise_of_totalitarianism/rules.yaml:740:15\n7019 rules/rise_of_totalitarianism/rules.yaml:741:15\n7020 rules/rise_of_totalitarianism/rules.yaml:742:15\n7021 rules/rise_of_totalitarianism/rules.yaml:743:15\n7024 rules/rise_of_totalitarianism/rules.yaml:744:7\n7046 rules/rise_of_totalitarianism/rules.yaml:1677:7\n7047 rules/rise_of_totalitarianism/rules.yaml:1678:7\n7048 rules/rise_of_totalitarianism/rules.yaml:1679:7\n7061 rules/rise_of_totalitarianism/rules.yaml:1680:7\n7074 rules/rise_of_totalitarianism/rules.yaml:1681:7\n7075 rules/rise_of_totalitarianism/rules.yaml:1682:7\n7076 rules/rise_of_totalitarianism/rules.yaml:1683:7\n7077 rules/rise_of_totalitarianism/rules.yaml:1684:11\n7078 rules/rise_of_totalitarianism/rules.yaml:1685:11\n7079 rules/rise_of_totalitarianism/rules.yaml:1686:15\n7080 rules/rise_of_totalitarianism/rules.yaml:1687:7\n7081 rules/rise_of_totalitarianism/rules.yaml:1688:7\n7082 rules/rise_of_totalitarianism/rules.yaml:1689:11\n7090 rules/rise_of_totalitarianism/rules.yaml:1691:11\n7096 rules/rise_of_totalitarianism/rules.yaml:1692:11\n7097 rules/rise_of_totalitarianism/rules.yaml:1693:11\n7098 rules/rise_of_totalitarianism/rules.yaml:1694:15\n7099 rules/rise_of_totalitarianism/rules.yaml:1695:19\n7100 rules/rise_of_totalitarianism/rules.yaml:1696:19\n7101 rules/rise_of_totalitarianism/rules.yaml:1697:19\n7102 rules/rise_of_totalitarianism/rules.yaml:1698:23\n7103 rules/rise_of_totalitarianism/rules.yaml:1699:23\n7104 rules/rise_of_totalitarianism/rules.yaml:1700:23\n7106 rules/rise_of_totalitarianism/rules.yaml:1702:19\n7109 rules/rise_of_totalitarianism/rules.yaml:1703:19\n7110 rules/rise_of_totalitarianism/rules.yaml:1704:11\n7111 rules/rise_of_totalitarianism/rules.yaml:1705:11\n7112 rules/rise_of_totalitarianism/rules.yaml:1706:11\n7113 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7118 rules/rise_of_totalitarianism/rules.yaml:1708:15\n7119 rules/rise_of_totalitarianism/rules.yaml:1709:15\n7120 rules/rise_of_totalitarianism/rules.yaml:1710:15\n7121 rules/rise_of_totalitarianism/rules.yaml:1711:15\n7129 rules/rise_of_totalitarianism/rules.yaml:1712:19\n7135 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7136 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7137 rules/rise_of_totalitarianism/rules.yaml:1715:23\n7138 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7139 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7142 rules/rise_of_totalitarianism/rules.yaml:1718:15\n7143 rules/rise_of_totalitarianism/rules.yaml:1719:19\n7144 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7169 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7174 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7177 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7178 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7179 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7180 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7181 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7182 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7195 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7196 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7222 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7228 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7256 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7257 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7278 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7317 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7318 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7324 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7325 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7346 rules/rise_of_totalitarianism/rules.yaml:1870:3\n7362 rules/rise_of_totalitarianism/rules.yaml:1497:7\n7363 rules/rise_of_totalitarianism/rules.yaml:1498:7\n7371 rules/rise_of_totalitarianism/rules.yaml:1499:11\n7377 rules/rise_of_totalitarianism/rules.yaml:1500:11\n7378 rules/rise_of_totalitarianism/rules.yaml:1501:11\n7404 rules/rise_of_totalitarianism/rules.yaml:722:7\n7405 rules/rise_of_totalitarianism/rules.yaml:723:7\n7413 rules/rise_of_totalitarianism/rules.yaml:724:11\n7421 rules/rise_of_totalitarianism/rules.yaml:725:11\n7422 rules/rise_of_totalitarianism/rules.yaml:726:15\n7423 rules/rise_of_totalitarianism/rules.yaml:727:15\n7424 rules/rise_of_totalitarianism/rules.yaml:728:15\n7438 rules/rise_of_totalitarianism/rules.yaml:989:3\n7445 rules/rise_of_totalitarianism/rules.yaml:1898:14\n7451 rules/rise_of_totalitarianism/rules.yaml:1919:14\n7494 rules/rise_of_totalitarianism/rules.yaml:994:7\n7495 rules/rise_of_totalitarianism/rules.yaml:995:7\n7496 rules/rise_of_totalitarianism/rules.yaml:996:7\n7497 rules/rise_of_totalitarianism/rules.yaml:997:7\n7498 rules/rise_of_totalitarianism/rules.yaml:998:7\n7499 rules/rise_of_totalitarianism/rules.yaml:999:7\n7510 rules/rise_of_totalitarianism/rules.yaml:1000:11\n7518 rules/rise_of_totalitarianism/rules.yaml:1001:15\n7531 rules/rise_of_totalitarianism/rules.yaml:1002:15\n7537 rules/rise_of_totalitarianism/rules.yaml:1003:15\n7544 rules/rise_of_totalitarianism/rules.yaml:1004:15\n7545 rules/rise_of_totalitarianism/rules.yaml:1005:15\n7546 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7551 rules/rise_of_totalitarianism/rules.yaml:1007:19\n7554 rules/rise_of_totalitarianism/rules.yaml:1010:23\n7555 rules/rise_of_totalitarianism/rules.yaml:1011:23\n7556 rules/rise_of_totalitarianism/rules.yaml:1012:23\n7557 rules/rise_of_totalitarianism/rules.yaml:1013:27\n7558 rules/rise_of_totalitarianism/rules.yaml:1014:23\n7561 rules/rise_of_totalitarianism/rules.yaml:1008:23\n7568 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7571 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7587 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7588 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7589 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7597 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7610 rules/rise_of_totalitarianism/rules.yaml:1023:19\n7615 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7622 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7623 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7624 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7629 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7632 rules/rise_of_totalitarianism/rules.yaml:1031:27\n7633 rules/rise_of_totalitarianism/rules.yaml:1032:27\n7634 rules/rise_of_totalitarianism/rules.yaml:1033:31\n7635 rules/rise_of_totalitarianism/rules.yaml:1034:27\n7638 rules/rise_of_totalitarianism/rules.yaml:1029:27\n7642 rules/rise_of_totalitarianism/rules.yaml:1036:11\n7643 rules/rise_of_totalitarianism/rules.yaml:1037:11\n7664 rules/rise_of_totalitarianism/rules.yaml:1038:11\n7665 rules/rise_of_totalitarianism/rules.yaml:1039:11\n7673 rules/rise_of_totalitarianism/rules.yaml:1040:15\n7687 rules/rise_of_totalitarianism/rules.yaml:1041:11\n7688 rules/rise_of_totalitarianism/rules.yaml:1042:15\n7689 rules/rise_of_totalitarianism/rules.yaml:1043:15\n7699 rules/rise_of_totalitarianism/rules.yaml:1045:15\n7711 rules/rise_of_totalitarianism/rules.yaml:1046:15\n7712 rules/rise_of_totalitarianism/rules.yaml:1047:15\n7719 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7720 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7721 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7726 rules/rise_of_totalitarianism/rules.yaml:1051:19\n7727 rules/rise_of_totalitarianism/rules.yaml:1052:19\n7735 rules/rise_of_totalitarianism/rules.yaml:1053:23\n7748 rules/rise_of_totalitarianism/rules.yaml:1055:15\n7760 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7765 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7772 rules/rise_of_totalitarianism/rules.yaml:1058:15\n7773 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7774 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7779 rules/rise_of_totalitarianism/rules.yaml:1061:19\n7780 rules/rise_of_totalitarianism/rules.yaml:1062:19\n7783 rules/rise_of_totalitarianism/rules.yaml:1063:19\n7784 rules/rise_of_totalitarianism/rules.yaml:1064:19\n7785 rules/rise_of_totalitarianism/rules.yaml:1065:23\n7786 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7794 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7804 rules/rise_of_totalitarianism/rules.yaml:1069:11\n7816 rules/rise_of_totalitarianism/rules.yaml:1070:11\n7817 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7818 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7826 rules/rise_of_totalitarianism/rules.yaml:1074:15\n7838 rules/rise_of_totalitarianism/rules.yaml:1075:15\n7839 rules/rise_of_totalitarianism/rules.yaml:1076:15\n7846 rules/rise_of_totalitarianism/rules.yaml:1077:15\n7847 rules/rise_of_totalitarianism/rules.yaml:1078:15\n7848 rules/rise_of_totalitarianism/rules.yaml:1079:15\n7849 rules/rise_of_totalitarianism/rules.yaml:1080:19\n7850 rules/rise_of_totalitarianism/rules.yaml:1081:19\n7851 rules/rise_of_totalitarianism/rules.yaml:1082:19\n7852 rules/rise_of_totalitarianism/rules.yaml:1083:19\n7853 rules/rise_of_totalitarianism/rules.yaml:1084:19\n7856 rules/rise_of_totalitarianism/rules.yaml:1086:11\n7857 rules/rise_of_totalitarianism/rules.yaml:1087:11\n7858 rules/rise_of_totalitarianism/rules.yaml:1088:11\n7863 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7868 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7869 rules/rise_of_totalitarianism/rules.yaml:1091:15\n7870 rules/rise_of_totalitarianism/rules.yaml:1092:15\n7871 rules/rise_of_totalitarianism/rules.yaml:1093:15\n7880 rules/rise_of_totalitarianism/rules.yaml:1094:15\n7881 rules/rise_of_totalitarianism/rules.yaml:1095:15\n7882 rules/rise_of_totalitarianism/rules.yaml:1096:15\n7887 rules/rise_of_totalitarianism/rules.yaml:1097:19\n7888 rules/rise_of_totalitarianism/rules.yaml:1098:19\n7889 rules/rise_of_totalitarianism/rules.yaml:1099:19\n7890 rules/rise_of_totalitarianism/rules.yaml:1100:19\n7891 rules/rise_of_totalitarianism/rules.yaml:1101:19\n7895 rules/rise_of_totalitarianism/rules.yaml:1103:15\n7900 rules/rise_of_totalitarianism/rules.yaml:1104:15\n7917 rules/rise_of_totalitarianism/rules.yaml:1105:15\n7918 rules/rise_of_totalitarianism/rules.yaml:1106:15\n7925 rules/rise_of_totalitarianism/rules.yaml:1107:15\n7926 rules/rise_of_totalitarianism/rules.yaml:1108:15\n7927 rules/rise_of_totalitarianism/rules.yaml:1109:15\n7932 rules/rise_of_totalitarianism/rules.yaml:1110:19\n7947 rules/rise_of_totalitarianism/rules.yaml:1111:19\n7948 rules/rise_of_totalitarianism/rules.yaml:1112:23\n7963 rules/rise_of_totalitarianism/rules.yaml:1113:19\n7971 rules/rise_of_totalitarianism/rules.yaml:1114:23\n7983 rules/rise_of_totalitarianism/rules.yaml:1115:23\n7990 rules/rise_of_totalitarianism/rules.yaml:1116:19\n7991 rules/rise_of_totalitarianism/rules.yaml:1117:23\n7994 rules/rise_of_totalitarianism/rules.yaml:1118:23\n7995 rules/rise_of_totalitarianism/rules.yaml:1119:19\n8000 rules/rise_of_totalitarianism/rules.yaml:1120:23\n8007 rules/rise_of_totalitarianism/rules.yaml:1121:7\n8010 rules/rise_of_totalitarianism/rules.yaml:1127:11\n8013 rules/rise_of_totalitarianism/rules.yaml:1122:11\n8020 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8024 rules/rise_of_totalitarianism/rules.yaml:1125:15\n8034 rules/rise_of_totalitarianism/rules.yaml:1128:7\n8035 rules/rise_of_totalitarianism/rules.yaml:1129:11\n8036 rules/rise_of_totalitarianism/rules.yaml:1130:7\n8037 rules/rise_of_totalitarianism/rules.yaml:1131:11\n8038 rules/rise_of_totalitarianism/rules.yaml:1132:15\n8040 rules/rise_of_totalitarianism/rules.yaml:1134:11\n8059 rules/rise_of_totalitarianism/rules.yaml:905:7\n8060 rules/rise_of_totalitarianism/rules.yaml:906:11\n8061 rules/rise_of_totalitarianism/rules.yaml:907:15\n8062 rules/rise_of_totalitarianism/rules.yaml:908:19\n8063 rules/rise_of_totalitarianism/rules.yaml:909:15\n8064 rules/rise_of_totalitarianism/rules.yaml:910:15\n8066 rules/rise_of_totalitarianism/rules.yaml:911:7\n8073 rules/rise_of_totalitarianism/rules.yaml:912:7\n8074 rules/rise_of_totalitarianism/rules.yaml:913:7\n8085 rules/rise_of_totalitarianism/rules.yaml:914:11\n8086 rules/rise_of_totalitarianism/rules.yaml:915:11\n8101 rules/rise_of_totalitarianism/rules.yaml:916:15\n8107 rules/rise_of_totalitarianism/rules.yaml:917:15\n8113 rules/rise_of_totalitarianism/rules.yaml:918:19\n8114 rules/rise_of_totalitarianism/rules.yaml:919:19\n8127 rules/rise_of_totalitarianism/rules.yaml:920:19\n8149 rules/rise_of_totalitarianism/rules.yaml:1783:7\n8150 rules/rise_of_totalitarianism/rules.yaml:1784:11\n8151 rules/rise_of_totalitarianism/rules.yaml:1785:15\n8153 rules/rise_of_totalitarianism/rules.yaml:1786:15\n8158 rules/rise_of_totalitarianism/rules.yaml:1787:7\n8169 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8175 rules/rise_of_totalitarianism/rules.yaml:1789:11\n8184 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8196 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8197 rules/rise_of_totalitarianism/rules.yaml:1792:19\n8198 rules/rise_of_totalitarianism/rules.yaml:1793:19\n8226 rules/rise_of_totalitarianism/rules.yaml:1479:7\n8231 rules/rise_of_totalitarianism/rules.yaml:1480:11\n8232 rules/rise_of_totalitarianism/rules.yaml:1481:11\n8233 rules/rise_of_totalitarianism/rules.yaml:1482:11\n8238 rules/rise_of_totalitarianism/rules.yaml:1483:11\n8246 rules/rise_of_totalitarianism/rules.yaml:1484:15\n8252 rules/rise_of_totalitarianism/rules.yaml:1485:15\n8253 rules/rise_of_totalitarianism/rules.yaml:1486:19\n8256 rules/rise_of_totalitarianism/rules.yaml:1487:19\n8257 rules/rise_of_totalitarianism/rules.yaml:1488:19\n8258 rules/rise_of_totalitarianism/rules.yaml:1489:19\n8282 rules/rise_of_totalitarianism/rules.yaml:1767:7\n8294 rules/rise_of_totalitarianism/rules.yaml:1768:7\n8302 rules/rise_of_totalitarianism/rules.yaml:1769:11\n8308 rules/rise_of_totalitarianism/rules.yaml:1770:11\n8309 rules/rise_of_totalitarianism/rules.yaml:1771:15\n8310 rules/rise_of_totalitarianism/rules.yaml:1772:15\n8311 rules/rise_of_totalitarianism/rules.yaml:1773:15\n8312 rules/rise_of_totalitarianism/rules.yaml:1774:15\n8313 rules/rise_of_totalitarianism/rules.yaml:1775:15\n8315 rules/rise_of_totalitarianism/rules.yaml:1776:15\n8327 rules/rise_of_totalitarianism/flow.yaml:23:3\n8364 rules/rise_of_totalitarianism/flow.yaml:27:7\n8365 rules/rise_of_totalitarianism/flow.yaml:28:7\n8366 rules/rise_of_totalitarianism/flow.yaml:29:7\n8377 rules/rise_of_totalitarianism/flow.yaml:30:11\n8382 rules/rise_of_totalitarianism/flow.yaml:31:11\n8391 rules/rise_of_totalitarianism/flow.yaml:32:15\n8403 rules/rise_of_totalitarianism/flow.yaml:33:15\n8404 rules/rise_of_totalitarianism/flow.yaml:34:19\n8407 rules/rise_of_totalitarianism/flow.yaml:35:19\n8411 rules/rise_of_totalitarianism/flow.yaml:36:7\n8412 rules/rise_of_totalitarianism/flow.yaml:37:7\n8413 rules/rise_of_totalitarianism/flow.yaml:38:11\n8414 rules/rise_of_totalitarianism/flow.yaml:39:15\n8431 rules/rise_of_totalitarianism/flow.yaml:40:15\n8432 rules/rise_of_totalitarianism/flow.yaml:41:11\n8433 rules/rise_of_totalitarianism/flow.yaml:42:7\n8434 rules/rise_of_totalitarianism/flow.yaml:43:7\n8435 rules/rise_of_totalitarianism/flow.yaml:44:11\n8438 rules/rise_of_totalitarianism/flow.yaml:45:11\n8439 rules/rise_of_totalitarianism/flow.yaml:46:7\n8440 rules/rise_of_totalitarianism/flow.yaml:47:11\n8441 rules/rise_of_totalitarianism/flow.yaml:48:7\n8455 rules/rise_of_totalitarianism/flow.yaml:49:11\n8461 rules/rise_of_totalitarianism/flow.yaml:50:11\n8462 rules/rise_of_totalitarianism/flow.yaml:51:15\n8463 rules/rise_of_totalitarianism/flow.yaml:52:15\n8473 rules/rise_of_totalitarianism/flow.yaml:53:15\n8480 rules/rise_of_totalitarianism/flow.yaml:54:15\n8481 rules/rise_of_totalitarianism/flow.yaml:55:15\n8485 rules/rise_of_totalitarianism/flow.yaml:56:7\n8492 rules/rise_of_totalitarianism/flow.yaml:57:7\n8503 rules/rise_of_totalitarianism/flow.yaml:58:11\n8504 rules/rise_of_totalitarianism/flow.yaml:59:11\n8519 rules/rise_of_totalitarianism/flow.yaml:60:15\n8537 rules/rise_of_totalitarianism/flow.yaml:61:15\n8538 rules/rise_of_totalitarianism/flow.yaml:62:19\n8540 rules/rise_of_totalitarianism/flow.yaml:64:19\n8543 rules/rise_of_totalitarianism/flow.yaml:65:19\n8566 rules/rise_of_totalitarianism/flow.yaml:83:3\n8572 rules/rise_of_totalitarianism/flow.yaml:83:3\n8583 rules/rise_of_totalitarianism/flow.yaml:87:7\n8584 rules/rise_of_totalitarianism/flow.yaml:88:11\n8585 rules/rise_of_totalitarianism/flow.yaml:89:15\n8586 rules/rise_of_totalitarianism/flow.yaml:90:7\n8587 rules/rise_of_totalitarianism/flow.yaml:91:7\n8588 rules/rise_of_totalitarianism/flow.yaml:92:7\n8589 rules/rise_of_totalitarianism/flow.yaml:93:7\n8590 rules/rise_of_totalitarianism/flow.yaml:94:7\n8596 rules/rise_of_totalitarianism/flow.yaml:95:7\n8602 rules/rise_of_totalitarianism/flow.yaml:96:7\n8608 rules/rise_of_totalitarianism/flow.yaml:97:7\n8609 rules/rise_of_totalitarianism/flow.yaml:98:7\n8619 rules/rise_of_totalitarianism/flow.yaml:16:3\n8634 rules/rise_of_totalitarianism/flow.yaml:20:7\n8635 rules/rise_of_totalitarianism/flow.yaml:21:7\n8650 rules/rise_of_totalitarianism/flow.yaml:67:3\n8672 rules/rise_of_totalitarianism/flow.yaml:71:7\n8686 rules/rise_of_totalitarianism/flow.yaml:72:11\n8687 rules/rise_of_totalitarianism/flow.yaml:73:11\n8688 rules/rise_of_totalitarianism/flow.yaml:74:11\n8695 rules/rise_of_totalitarianism/flow.yaml:75:11\n8702 rules/rise_of_totalitarianism/flow.yaml:76:11\n8716 rules/rise_of_totalitarianism/flow.yaml:77:15\n8721 rules/rise_of_totalitarianism/flow.yaml:78:11\n8728 rules/rise_of_totalitarianism/flow.yaml:79:11\n8733 rules/rise_of_totalitarianism/flow.yaml:80:7\n8734 rules/rise_of_totalitarianism/flow.yaml:81:11\n8752 rules/rise_of_totalitarianism/rules.yaml:1912:7\n8760 rules/rise_of_totalitarianism/rules.yaml:1913:7\n8763 rules/rise_of_totalitarianism/rules.yaml:1914:7\n8764 rules/rise_of_totalitarianism/rules.yaml:1915:7\n8765 rules/rise_of_totalitarianism/rules.yaml:1916:7\n8781 rules/rise_of_totalitarianism/rules.yaml:1886:7\n8792 rules/rise_of_totalitarianism/rules.yaml:1887:7\n8793 rules/rise_of_totalitarianism/rules.yaml:1888:7\n8794 rules/rise_of_totalitarianism/rules.yaml:1889:11\n8795 rules/rise_of_totalitarianism/rules.yaml:1890:15\n8796 rules/rise_of_totalitarianism/rules.yaml:1891:19\n8797 rules/rise_of_totalitarianism/rules.yaml:1892:19\n8798 rules/rise_of_totalitarianism/rules.yaml:1893:19\n8799 rules/rise_of_totalitarianism/rules.yaml:1894:7\n8800 rules/rise_of_totalitarianism/rules.yaml:1895:7"
+_ORIGINS = "1308 rules/rise_of_totalitarianism/rules.yaml:514:7\n1309 rules/rise_of_totalitarianism/rules.yaml:515:7\n1310 rules/rise_of_totalitarianism/rules.yaml:516:11\n1311 rules/rise_of_totalitarianism/rules.yaml:517:7\n1312 rules/rise_of_totalitarianism/rules.yaml:518:7\n1313 rules/rise_of_totalitarianism/rules.yaml:519:7\n1316 rules/rise_of_totalitarianism/rules.yaml:520:11\n1317 rules/rise_of_totalitarianism/rules.yaml:521:7\n1321 rules/rise_of_totalitarianism/rules.yaml:446:7\n1322 rules/rise_of_totalitarianism/rules.yaml:447:11\n1323 rules/rise_of_totalitarianism/rules.yaml:448:7\n1324 rules/rise_of_totalitarianism/rules.yaml:449:11\n1325 rules/rise_of_totalitarianism/rules.yaml:450:7\n1329 rules/rise_of_totalitarianism/rules.yaml:303:7\n1330 rules/rise_of_totalitarianism/rules.yaml:304:7\n1331 rules/rise_of_totalitarianism/rules.yaml:305:11\n1332 rules/rise_of_totalitarianism/rules.yaml:306:7\n1369 rules/rise_of_totalitarianism/rules.yaml:321:7\n1370 rules/rise_of_totalitarianism/rules.yaml:322:7\n1371 rules/rise_of_totalitarianism/rules.yaml:323:11\n1376 rules/rise_of_totalitarianism/rules.yaml:324:7\n1377 rules/rise_of_totalitarianism/rules.yaml:325:11\n1378 rules/rise_of_totalitarianism/rules.yaml:326:15\n1379 rules/rise_of_totalitarianism/rules.yaml:327:11\n1380 rules/rise_of_totalitarianism/rules.yaml:328:15\n1381 rules/rise_of_totalitarianism/rules.yaml:329:7\n1385 rules/rise_of_totalitarianism/rules.yaml:196:7\n1389 rules/rise_of_totalitarianism/rules.yaml:460:7\n1390 rules/rise_of_totalitarianism/rules.yaml:461:7\n1391 rules/rise_of_totalitarianism/rules.yaml:463:15\n1392 rules/rise_of_totalitarianism/rules.yaml:464:19\n1397 rules/rise_of_totalitarianism/rules.yaml:466:19\n1399 rules/rise_of_totalitarianism/rules.yaml:468:19\n1400 rules/rise_of_totalitarianism/rules.yaml:469:7\n1404 rules/rise_of_totalitarianism/rules.yaml:61:3\n1412 rules/rise_of_totalitarianism/rules.yaml:69:7\n1416 rules/rise_of_totalitarianism/rules.yaml:241:7\n1420 rules/rise_of_totalitarianism/rules.yaml:203:7\n1430 rules/rise_of_totalitarianism/rules.yaml:383:7\n1434 rules/rise_of_totalitarianism/rules.yaml:384:7\n1437 rules/rise_of_totalitarianism/rules.yaml:385:11\n1438 rules/rise_of_totalitarianism/rules.yaml:386:7\n1442 rules/rise_of_totalitarianism/rules.yaml:213:7\n1443 rules/rise_of_totalitarianism/rules.yaml:214:11\n1444 rules/rise_of_totalitarianism/rules.yaml:215:11\n1449 rules/rise_of_totalitarianism/rules.yaml:216:11\n1450 rules/rise_of_totalitarianism/rules.yaml:217:11\n1451 rules/rise_of_totalitarianism/rules.yaml:218:15\n1452 rules/rise_of_totalitarianism/rules.yaml:219:19\n1453 rules/rise_of_totalitarianism/rules.yaml:220:11\n1454 rules/rise_of_totalitarianism/rules.yaml:221:7\n1465 rules/rise_of_totalitarianism/rules.yaml:222:7\n1466 rules/rise_of_totalitarianism/rules.yaml:223:7\n1478 rules/rise_of_totalitarianism/rules.yaml:224:7\n1479 rules/rise_of_totalitarianism/rules.yaml:225:11\n1480 rules/rise_of_totalitarianism/rules.yaml:226:7\n1484 rules/rise_of_totalitarianism/rules.yaml:262:7\n1488 rules/rise_of_totalitarianism/rules.yaml:269:7\n1496 rules/rise_of_totalitarianism/rules.yaml:161:7\n1503 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1969:7\n1509 rules/rise_of_totalitarianism/rules.yaml:1969:7\n1510 rules/rise_of_totalitarianism/rules.yaml:1969:7\n1514 rules/rise_of_totalitarianism/rules.yaml:1969:7\n1515 rules/rise_of_totalitarianism/rules.yaml:1969:7\n1521 rules/rise_of_totalitarianism/rules.yaml:1969:27\n1527 rules/rise_of_totalitarianism/rules.yaml:1969:49\n1535 rules/rise_of_totalitarianism/rules.yaml:1971:3\n1540 rules/rise_of_totalitarianism/rules.yaml:1977:7\n1541 rules/rise_of_totalitarianism/rules.yaml:1977:7\n1542 rules/rise_of_totalitarianism/rules.yaml:1977:7\n1546 rules/rise_of_totalitarianism/rules.yaml:1977:7\n1547 rules/rise_of_totalitarianism/rules.yaml:1977:7\n1551 rules/rise_of_totalitarianism/rules.yaml:1977:27\n1557 rules/rise_of_totalitarianism/rules.yaml:1977:49\n1565 rules/rise_of_totalitarianism/rules.yaml:101:7\n1566 rules/rise_of_totalitarianism/rules.yaml:102:11\n1567 rules/rise_of_totalitarianism/rules.yaml:103:7\n1568 rules/rise_of_totalitarianism/rules.yaml:104:11\n1569 rules/rise_of_totalitarianism/rules.yaml:105:7\n1573 rules/rise_of_totalitarianism/rules.yaml:135:7\n1585 rules/rise_of_totalitarianism/rules.yaml:128:7\n1611 rules/rise_of_totalitarianism/rules.yaml:371:7\n1615 rules/rise_of_totalitarianism/rules.yaml:487:7\n1631 rules/rise_of_totalitarianism/rules.yaml:488:7\n1642 rules/rise_of_totalitarianism/rules.yaml:235:7\n1649 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1650 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1651 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1652 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1653 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1654 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1655 rules/rise_of_totalitarianism/rules.yaml:1961:3\n1659 rules/rise_of_totalitarianism/rules.yaml:550:7\n1674 rules/rise_of_totalitarianism/rules.yaml:427:7\n1675 rules/rise_of_totalitarianism/rules.yaml:428:11\n1676 rules/rise_of_totalitarianism/rules.yaml:429:7\n1680 rules/rise_of_totalitarianism/rules.yaml:430:11\n1681 rules/rise_of_totalitarianism/rules.yaml:431:7\n1682 rules/rise_of_totalitarianism/rules.yaml:432:11\n1683 rules/rise_of_totalitarianism/rules.yaml:433:7\n1684 rules/rise_of_totalitarianism/rules.yaml:434:11\n1685 rules/rise_of_totalitarianism/rules.yaml:435:7\n1686 rules/rise_of_totalitarianism/rules.yaml:436:11\n1687 rules/rise_of_totalitarianism/rules.yaml:437:7\n1688 rules/rise_of_totalitarianism/rules.yaml:438:11\n1689 rules/rise_of_totalitarianism/rules.yaml:439:7\n1693 rules/rise_of_totalitarianism/rules.yaml:502:7\n1704 rules/rise_of_totalitarianism/rules.yaml:248:7\n1705 rules/rise_of_totalitarianism/rules.yaml:249:11\n1724 rules/rise_of_totalitarianism/rules.yaml:250:7\n1725 rules/rise_of_totalitarianism/rules.yaml:251:11\n1741 rules/rise_of_totalitarianism/rules.yaml:252:7\n1742 rules/rise_of_totalitarianism/rules.yaml:253:11\n1748 rules/rise_of_totalitarianism/rules.yaml:254:11\n1757 rules/rise_of_totalitarianism/rules.yaml:255:7\n1758 rules/rise_of_totalitarianism/rules.yaml:256:11\n1774 rules/rise_of_totalitarianism/rules.yaml:257:7\n1778 rules/rise_of_totalitarianism/rules.yaml:539:7\n1803 rules/rise_of_totalitarianism/rules.yaml:76:7\n1812 rules/rise_of_totalitarianism/rules.yaml:351:7\n1817 rules/rise_of_totalitarianism/rules.yaml:343:7\n1818 rules/rise_of_totalitarianism/rules.yaml:344:7\n1819 rules/rise_of_totalitarianism/rules.yaml:345:11\n1827 rules/rise_of_totalitarianism/rules.yaml:346:7\n1831 rules/rise_of_totalitarianism/rules.yaml:191:7\n1835 rules/rise_of_totalitarianism/rules.yaml:168:7\n1849 rules/rise_of_totalitarianism/rules.yaml:274:7\n1857 rules/rise_of_totalitarianism/rules.yaml:480:7\n1876 rules/rise_of_totalitarianism/rules.yaml:142:7\n1888 rules/rise_of_totalitarianism/rules.yaml:408:7\n1889 rules/rise_of_totalitarianism/rules.yaml:409:11\n1890 rules/rise_of_totalitarianism/rules.yaml:410:7\n1891 rules/rise_of_totalitarianism/rules.yaml:411:7\n1896 rules/rise_of_totalitarianism/rules.yaml:412:7\n1897 rules/rise_of_totalitarianism/rules.yaml:413:7\n1898 rules/rise_of_totalitarianism/rules.yaml:414:11\n1899 rules/rise_of_totalitarianism/rules.yaml:415:15\n1900 rules/rise_of_totalitarianism/rules.yaml:416:7\n1905 rules/rise_of_totalitarianism/rules.yaml:293:7\n1906 rules/rise_of_totalitarianism/rules.yaml:294:7\n1907 rules/rise_of_totalitarianism/rules.yaml:295:11\n1908 rules/rise_of_totalitarianism/rules.yaml:296:7\n1912 rules/rise_of_totalitarianism/rules.yaml:175:7\n1920 rules/rise_of_totalitarianism/rules.yaml:121:7\n1933 rules/rise_of_totalitarianism/rules.yaml:281:7\n1937 rules/rise_of_totalitarianism/rules.yaml:282:7\n1938 rules/rise_of_totalitarianism/rules.yaml:283:11\n1939 rules/rise_of_totalitarianism/rules.yaml:284:7\n1943 rules/rise_of_totalitarianism/rules.yaml:336:7\n1954 rules/rise_of_totalitarianism/rules.yaml:312:7\n1958 rules/rise_of_totalitarianism/rules.yaml:364:7\n1962 rules/rise_of_totalitarianism/rules.yaml:495:7\n1977 rules/rise_of_totalitarianism/rules.yaml:397:7\n1981 rules/rise_of_totalitarianism/rules.yaml:87:7\n1982 rules/rise_of_totalitarianism/rules.yaml:88:11\n1983 rules/rise_of_totalitarianism/rules.yaml:89:7\n1984 rules/rise_of_totalitarianism/rules.yaml:90:11\n1985 rules/rise_of_totalitarianism/rules.yaml:91:7\n1990 rules/rise_of_totalitarianism/rules.yaml:184:7\n1999 rules/rise_of_totalitarianism/rules.yaml:529:7\n2011 rules/rise_of_totalitarianism/rules.yaml:114:7\n2019 rules/rise_of_totalitarianism/rules.yaml:149:7\n2031 rules/rise_of_totalitarianism/rules.yaml:150:7\n2032 rules/rise_of_totalitarianism/rules.yaml:151:7\n2033 rules/rise_of_totalitarianism/rules.yaml:152:7\n2049 rules/rise_of_totalitarianism/rules.yaml:357:7\n2055 rules/rise_of_totalitarianism/rules.yaml:1938:3\n2060 rules/rise_of_totalitarianism/rules.yaml:1938:3\n2068 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2069 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2070 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2071 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2072 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2073 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2077 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2106 rules/rise_of_totalitarianism/rules.yaml:1909:3\n2110 rules/rise_of_totalitarianism/rules.yaml:561:7\n2111 rules/rise_of_totalitarianism/rules.yaml:562:7\n2116 rules/rise_of_totalitarianism/rules.yaml:563:11\n2117 rules/rise_of_totalitarianism/rules.yaml:564:11\n2122 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2123 rules/rise_of_totalitarianism/rules.yaml:1317:11\n2124 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2132 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2134 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2139 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2147 rules/rise_of_totalitarianism/rules.yaml:1323:11\n2152 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2153 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2154 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2162 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2163 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2164 rules/rise_of_totalitarianism/rules.yaml:1960:1\n2175 rules/rise_of_totalitarianism/rules.yaml:1636:7\n2181 rules/rise_of_totalitarianism/rules.yaml:1637:11\n2182 rules/rise_of_totalitarianism/rules.yaml:1638:15\n2184 rules/rise_of_totalitarianism/rules.yaml:1639:11\n2185 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2186 rules/rise_of_totalitarianism/rules.yaml:1641:15\n2187 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2189 rules/rise_of_totalitarianism/rules.yaml:1644:15\n2190 rules/rise_of_totalitarianism/rules.yaml:1645:15\n2191 rules/rise_of_totalitarianism/rules.yaml:1646:7\n2196 rules/rise_of_totalitarianism/rules.yaml:593:7\n2197 rules/rise_of_totalitarianism/rules.yaml:594:11\n2226 rules/rise_of_totalitarianism/rules.yaml:595:11\n2227 rules/rise_of_totalitarianism/rules.yaml:596:11\n2228 rules/rise_of_totalitarianism/rules.yaml:597:11\n2229 rules/rise_of_totalitarianism/rules.yaml:598:11\n2235 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2236 rules/rise_of_totalitarianism/rules.yaml:1483:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1484:7\n2241 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2246 rules/rise_of_totalitarianism/rules.yaml:638:7\n2247 rules/rise_of_totalitarianism/rules.yaml:639:7\n2248 rules/rise_of_totalitarianism/rules.yaml:640:7\n2253 rules/rise_of_totalitarianism/rules.yaml:641:11\n2254 rules/rise_of_totalitarianism/rules.yaml:642:11\n2259 rules/rise_of_totalitarianism/rules.yaml:648:7\n2260 rules/rise_of_totalitarianism/rules.yaml:649:11\n2261 rules/rise_of_totalitarianism/rules.yaml:650:11\n2264 rules/rise_of_totalitarianism/rules.yaml:652:11\n2269 rules/rise_of_totalitarianism/rules.yaml:625:7\n2270 rules/rise_of_totalitarianism/rules.yaml:626:11\n2271 rules/rise_of_totalitarianism/rules.yaml:627:11\n2272 rules/rise_of_totalitarianism/rules.yaml:628:11\n2274 rules/rise_of_totalitarianism/rules.yaml:629:7\n2275 rules/rise_of_totalitarianism/rules.yaml:630:11\n2276 rules/rise_of_totalitarianism/rules.yaml:631:11\n2277 rules/rise_of_totalitarianism/rules.yaml:632:11\n2282 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2283 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2301 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2302 rules/rise_of_totalitarianism/rules.yaml:1190:15\n2307 rules/rise_of_totalitarianism/rules.yaml:1191:15\n2308 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2311 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2314 rules/rise_of_totalitarianism/rules.yaml:1195:19\n2320 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2321 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2322 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2326 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2327 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2333 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2334 rules/rise_of_totalitarianism/rules.yaml:1961:3\n2339 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2340 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2341 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2345 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2346 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2350 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2351 rules/rise_of_totalitarianism/rules.yaml:1971:3\n2355 rules/rise_of_totalitarianism/flow.yaml:101:3\n2359 rules/rise_of_totalitarianism/flow.yaml:105:7\n2360 rules/rise_of_totalitarianism/flow.yaml:106:11\n2364 rules/rise_of_totalitarianism/rules.yaml:584:7\n2365 rules/rise_of_totalitarianism/rules.yaml:585:7\n2366 rules/rise_of_totalitarianism/rules.yaml:586:11\n2371 rules/rise_of_totalitarianism/rules.yaml:587:15\n2372 rules/rise_of_totalitarianism/rules.yaml:588:15\n2376 rules/rise_of_totalitarianism/rules.yaml:556:7\n2380 rules/rise_of_totalitarianism/rules.yaml:1868:7\n2381 rules/rise_of_totalitarianism/rules.yaml:1869:7\n2382 rules/rise_of_totalitarianism/rules.yaml:1870:7\n2385 rules/rise_of_totalitarianism/rules.yaml:1871:11\n2386 rules/rise_of_totalitarianism/rules.yaml:1872:11\n2388 rules/rise_of_totalitarianism/rules.yaml:1873:11\n2389 rules/rise_of_totalitarianism/rules.yaml:1874:11\n2390 rules/rise_of_totalitarianism/rules.yaml:1875:11\n2391 rules/rise_of_totalitarianism/rules.yaml:1876:11\n2394 rules/rise_of_totalitarianism/rules.yaml:1878:11\n2395 rules/rise_of_totalitarianism/rules.yaml:1879:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1880:11\n2398 rules/rise_of_totalitarianism/rules.yaml:1881:11\n2399 rules/rise_of_totalitarianism/rules.yaml:1882:11\n2400 rules/rise_of_totalitarianism/rules.yaml:1883:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1884:11\n2404 rules/rise_of_totalitarianism/rules.yaml:1886:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1598:7\n2410 rules/rise_of_totalitarianism/rules.yaml:1599:7\n2411 rules/rise_of_totalitarianism/rules.yaml:1600:7\n2412 rules/rise_of_totalitarianism/rules.yaml:1601:7\n2417 rules/rise_of_totalitarianism/rules.yaml:1847:7\n2418 rules/rise_of_totalitarianism/rules.yaml:1848:7\n2420 rules/rise_of_totalitarianism/rules.yaml:1849:7\n2421 rules/rise_of_totalitarianism/rules.yaml:1850:7\n2422 rules/rise_of_totalitarianism/rules.yaml:1851:7\n2423 rules/rise_of_totalitarianism/rules.yaml:1852:7\n2428 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2429 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2431 rules/rise_of_totalitarianism/rules.yaml:1749:7\n2432 rules/rise_of_totalitarianism/rules.yaml:1750:7\n2433 rules/rise_of_totalitarianism/rules.yaml:1751:11\n2434 rules/rise_of_totalitarianism/rules.yaml:1752:11\n2435 rules/rise_of_totalitarianism/rules.yaml:1753:11\n2438 rules/rise_of_totalitarianism/rules.yaml:1755:11\n2439 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2440 rules/rise_of_totalitarianism/rules.yaml:1757:11\n2445 rules/rise_of_totalitarianism/rules.yaml:1830:7\n2447 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2448 rules/rise_of_totalitarianism/rules.yaml:1832:7\n2449 rules/rise_of_totalitarianism/rules.yaml:1833:7\n2450 rules/rise_of_totalitarianism/rules.yaml:1834:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1835:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2453 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2456 rules/rise_of_totalitarianism/rules.yaml:1839:11\n2457 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2458 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2463 rules/rise_of_totalitarianism/rules.yaml:1764:7\n2464 rules/rise_of_totalitarianism/rules.yaml:1765:11\n2465 rules/rise_of_totalitarianism/rules.yaml:1766:11\n2466 rules/rise_of_totalitarianism/rules.yaml:1767:15\n2468 rules/rise_of_totalitarianism/rules.yaml:1768:15\n2470 rules/rise_of_totalitarianism/rules.yaml:1770:15\n2472 rules/rise_of_totalitarianism/rules.yaml:1771:7\n2475 rules/rise_of_totalitarianism/rules.yaml:1772:11\n2477 rules/rise_of_totalitarianism/rules.yaml:1773:11\n2481 rules/rise_of_totalitarianism/rules.yaml:936:7\n2482 rules/rise_of_totalitarianism/rules.yaml:937:11\n2483 rules/rise_of_totalitarianism/rules.yaml:938:15\n2485 rules/rise_of_totalitarianism/rules.yaml:940:15\n2486 rules/rise_of_totalitarianism/rules.yaml:941:7\n2488 rules/rise_of_totalitarianism/rules.yaml:942:7\n2489 rules/rise_of_totalitarianism/rules.yaml:943:7\n2493 rules/rise_of_totalitarianism/rules.yaml:1857:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1858:11\n2499 rules/rise_of_totalitarianism/rules.yaml:798:7\n2502 rules/rise_of_totalitarianism/rules.yaml:799:7\n2503 rules/rise_of_totalitarianism/rules.yaml:800:11\n2506 rules/rise_of_totalitarianism/rules.yaml:801:7\n2507 rules/rise_of_totalitarianism/rules.yaml:802:11\n2508 rules/rise_of_totalitarianism/rules.yaml:803:11\n2509 rules/rise_of_totalitarianism/rules.yaml:804:11\n2510 rules/rise_of_totalitarianism/rules.yaml:805:7\n2511 rules/rise_of_totalitarianism/rules.yaml:806:11\n2513 rules/rise_of_totalitarianism/rules.yaml:808:11\n2518 rules/rise_of_totalitarianism/rules.yaml:1200:7\n2519 rules/rise_of_totalitarianism/rules.yaml:1201:11\n2520 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2526 rules/rise_of_totalitarianism/rules.yaml:1203:19\n2527 rules/rise_of_totalitarianism/rules.yaml:1204:19\n2528 rules/rise_of_totalitarianism/rules.yaml:1205:19\n2529 rules/rise_of_totalitarianism/rules.yaml:1206:19\n2530 rules/rise_of_totalitarianism/rules.yaml:1207:19\n2531 rules/rise_of_totalitarianism/rules.yaml:1208:19\n2536 rules/rise_of_totalitarianism/rules.yaml:1209:23\n2539 rules/rise_of_totalitarianism/rules.yaml:1210:23\n2540 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2546 rules/rise_of_totalitarianism/rules.yaml:1655:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1656:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1658:7\n2552 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2553 rules/rise_of_totalitarianism/rules.yaml:1660:7\n2557 rules/rise_of_totalitarianism/flow.yaml:6:3\n2561 rules/rise_of_totalitarianism/flow.yaml:10:7\n2562 rules/rise_of_totalitarianism/flow.yaml:11:11\n2565 rules/rise_of_totalitarianism/flow.yaml:12:7\n2566 rules/rise_of_totalitarianism/flow.yaml:13:7\n2570 rules/rise_of_totalitarianism/rules.yaml:569:7\n2571 rules/rise_of_totalitarianism/rules.yaml:570:7\n2572 rules/rise_of_totalitarianism/rules.yaml:571:7\n2573 rules/rise_of_totalitarianism/rules.yaml:572:11\n2574 rules/rise_of_totalitarianism/rules.yaml:573:15\n2576 rules/rise_of_totalitarianism/rules.yaml:575:15\n2577 rules/rise_of_totalitarianism/rules.yaml:576:7\n2578 rules/rise_of_totalitarianism/rules.yaml:577:7\n2579 rules/rise_of_totalitarianism/rules.yaml:578:11\n2583 rules/rise_of_totalitarianism/rules.yaml:960:7\n2584 rules/rise_of_totalitarianism/rules.yaml:961:7\n2588 rules/rise_of_totalitarianism/rules.yaml:962:11\n2589 rules/rise_of_totalitarianism/rules.yaml:963:11\n2590 rules/rise_of_totalitarianism/rules.yaml:964:11\n2593 rules/rise_of_totalitarianism/rules.yaml:965:11\n2599 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2600 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2603 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2605 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2606 rules/rise_of_totalitarianism/rules.yaml:1335:11\n2609 rules/rise_of_totalitarianism/rules.yaml:1336:15\n2610 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2611 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2612 rules/rise_of_totalitarianism/rules.yaml:1339:11\n2613 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1345:7\n2619 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2620 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2621 rules/rise_of_totalitarianism/rules.yaml:1348:11\n2622 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2628 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2643 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2645 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2646 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2647 rules/rise_of_totalitarianism/rules.yaml:1355:7\n2648 rules/rise_of_totalitarianism/rules.yaml:1356:7\n2649 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1526:7\n2655 rules/rise_of_totalitarianism/rules.yaml:1527:11\n2660 rules/rise_of_totalitarianism/rules.yaml:1528:11\n2661 rules/rise_of_totalitarianism/rules.yaml:1529:11\n2662 rules/rise_of_totalitarianism/rules.yaml:1530:15\n2665 rules/rise_of_totalitarianism/rules.yaml:1532:15\n2668 rules/rise_of_totalitarianism/rules.yaml:1533:15\n2692 rules/rise_of_totalitarianism/rules.yaml:898:7\n2693 rules/rise_of_totalitarianism/rules.yaml:899:7\n2698 rules/rise_of_totalitarianism/rules.yaml:900:11\n2711 rules/rise_of_totalitarianism/rules.yaml:901:11\n2712 rules/rise_of_totalitarianism/rules.yaml:902:15\n2714 rules/rise_of_totalitarianism/rules.yaml:904:15\n2715 rules/rise_of_totalitarianism/rules.yaml:905:15\n2716 rules/rise_of_totalitarianism/rules.yaml:906:19\n2718 rules/rise_of_totalitarianism/rules.yaml:908:19\n2719 rules/rise_of_totalitarianism/rules.yaml:909:19\n2720 rules/rise_of_totalitarianism/rules.yaml:910:19\n2725 rules/rise_of_totalitarianism/rules.yaml:761:7\n2726 rules/rise_of_totalitarianism/rules.yaml:763:15\n2727 rules/rise_of_totalitarianism/rules.yaml:764:15\n2729 rules/rise_of_totalitarianism/rules.yaml:766:15\n2730 rules/rise_of_totalitarianism/rules.yaml:767:15\n2731 rules/rise_of_totalitarianism/rules.yaml:769:19\n2734 rules/rise_of_totalitarianism/rules.yaml:772:15\n2736 rules/rise_of_totalitarianism/rules.yaml:774:15\n2737 rules/rise_of_totalitarianism/rules.yaml:775:19\n2738 rules/rise_of_totalitarianism/rules.yaml:776:15\n2740 rules/rise_of_totalitarianism/rules.yaml:779:15\n2741 rules/rise_of_totalitarianism/rules.yaml:781:15\n2742 rules/rise_of_totalitarianism/rules.yaml:782:19\n2743 rules/rise_of_totalitarianism/rules.yaml:783:15\n2744 rules/rise_of_totalitarianism/rules.yaml:784:19\n2745 rules/rise_of_totalitarianism/rules.yaml:785:19\n2746 rules/rise_of_totalitarianism/rules.yaml:786:19\n2748 rules/rise_of_totalitarianism/rules.yaml:788:15\n2749 rules/rise_of_totalitarianism/rules.yaml:790:15\n2750 rules/rise_of_totalitarianism/rules.yaml:791:15\n2751 rules/rise_of_totalitarianism/rules.yaml:792:19\n2755 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2756 rules/rise_of_totalitarianism/rules.yaml:1407:11\n2757 rules/rise_of_totalitarianism/rules.yaml:1408:15\n2763 rules/rise_of_totalitarianism/rules.yaml:989:7\n2764 rules/rise_of_totalitarianism/rules.yaml:990:7\n2765 rules/rise_of_totalitarianism/rules.yaml:991:7\n2770 rules/rise_of_totalitarianism/rules.yaml:992:11\n2789 rules/rise_of_totalitarianism/rules.yaml:993:11\n2790 rules/rise_of_totalitarianism/rules.yaml:994:15\n2792 rules/rise_of_totalitarianism/rules.yaml:996:15\n2793 rules/rise_of_totalitarianism/rules.yaml:997:15\n2794 rules/rise_of_totalitarianism/rules.yaml:998:19\n2796 rules/rise_of_totalitarianism/rules.yaml:1000:19\n2801 rules/rise_of_totalitarianism/rules.yaml:1001:19\n2802 rules/rise_of_totalitarianism/rules.yaml:1002:7\n2807 rules/rise_of_totalitarianism/rules.yaml:692:7\n2808 rules/rise_of_totalitarianism/rules.yaml:694:15\n2809 rules/rise_of_totalitarianism/rules.yaml:695:15\n2814 rules/rise_of_totalitarianism/rules.yaml:696:19\n2820 rules/rise_of_totalitarianism/rules.yaml:697:19\n2821 rules/rise_of_totalitarianism/rules.yaml:698:19\n2822 rules/rise_of_totalitarianism/rules.yaml:699:19\n2824 rules/rise_of_totalitarianism/rules.yaml:701:15\n2825 rules/rise_of_totalitarianism/rules.yaml:702:15\n2826 rules/rise_of_totalitarianism/rules.yaml:703:15\n2828 rules/rise_of_totalitarianism/rules.yaml:706:15\n2830 rules/rise_of_totalitarianism/rules.yaml:709:15\n2831 rules/rise_of_totalitarianism/rules.yaml:710:19\n2836 rules/rise_of_totalitarianism/rules.yaml:713:15\n2837 rules/rise_of_totalitarianism/rules.yaml:714:19\n2842 rules/rise_of_totalitarianism/rules.yaml:717:15\n2846 rules/rise_of_totalitarianism/rules.yaml:718:19\n2847 rules/rise_of_totalitarianism/rules.yaml:719:23\n2852 rules/rise_of_totalitarianism/rules.yaml:724:15\n2857 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2858 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2859 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1395:11\n2864 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2865 rules/rise_of_totalitarianism/rules.yaml:1398:7\n2866 rules/rise_of_totalitarianism/rules.yaml:1399:11\n2867 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1573:7\n2881 rules/rise_of_totalitarianism/rules.yaml:1574:11\n2882 rules/rise_of_totalitarianism/rules.yaml:1575:11\n2883 rules/rise_of_totalitarianism/rules.yaml:1576:15\n2884 rules/rise_of_totalitarianism/rules.yaml:1577:15\n2887 rules/rise_of_totalitarianism/rules.yaml:1579:7\n2888 rules/rise_of_totalitarianism/rules.yaml:1580:11\n2897 rules/rise_of_totalitarianism/rules.yaml:1581:15\n2898 rules/rise_of_totalitarianism/rules.yaml:1582:15\n2899 rules/rise_of_totalitarianism/rules.yaml:1583:15\n2900 rules/rise_of_totalitarianism/rules.yaml:1584:19\n2901 rules/rise_of_totalitarianism/rules.yaml:1585:23\n2903 rules/rise_of_totalitarianism/rules.yaml:1587:23\n2904 rules/rise_of_totalitarianism/rules.yaml:1588:15\n2905 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2912 rules/rise_of_totalitarianism/rules.yaml:1428:7\n2913 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2914 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2919 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2928 rules/rise_of_totalitarianism/rules.yaml:1433:19\n2929 rules/rise_of_totalitarianism/rules.yaml:1434:19\n2931 rules/rise_of_totalitarianism/rules.yaml:1436:15\n2932 rules/rise_of_totalitarianism/rules.yaml:1437:15\n2933 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2935 rules/rise_of_totalitarianism/rules.yaml:1441:15\n2937 rules/rise_of_totalitarianism/rules.yaml:1444:15\n2938 rules/rise_of_totalitarianism/rules.yaml:1445:19\n2951 rules/rise_of_totalitarianism/rules.yaml:1448:15\n2952 rules/rise_of_totalitarianism/rules.yaml:1449:19\n2965 rules/rise_of_totalitarianism/rules.yaml:1452:15\n2966 rules/rise_of_totalitarianism/rules.yaml:1453:19\n2968 rules/rise_of_totalitarianism/rules.yaml:1455:15\n2973 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2974 rules/rise_of_totalitarianism/rules.yaml:1158:7\n2975 rules/rise_of_totalitarianism/rules.yaml:1159:11\n2976 rules/rise_of_totalitarianism/rules.yaml:1160:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2978 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2979 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2980 rules/rise_of_totalitarianism/rules.yaml:1164:11\n2987 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2988 rules/rise_of_totalitarianism/rules.yaml:1166:11\n2993 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2994 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2997 rules/rise_of_totalitarianism/rules.yaml:1169:15\n2999 rules/rise_of_totalitarianism/rules.yaml:1173:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3004 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3005 rules/rise_of_totalitarianism/rules.yaml:1177:19\n3010 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3011 rules/rise_of_totalitarianism/rules.yaml:1179:7\n3012 rules/rise_of_totalitarianism/rules.yaml:1180:11\n3017 rules/rise_of_totalitarianism/rules.yaml:1465:7\n3033 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3034 rules/rise_of_totalitarianism/rules.yaml:1467:11\n3035 rules/rise_of_totalitarianism/rules.yaml:1468:11\n3036 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3047 rules/rise_of_totalitarianism/rules.yaml:1470:15\n3049 rules/rise_of_totalitarianism/rules.yaml:1471:15\n3050 rules/rise_of_totalitarianism/rules.yaml:1472:15\n3051 rules/rise_of_totalitarianism/rules.yaml:1473:15\n3052 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3060 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3061 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3066 rules/rise_of_totalitarianism/rules.yaml:603:7\n3067 rules/rise_of_totalitarianism/rules.yaml:604:7\n3072 rules/rise_of_totalitarianism/rules.yaml:605:11\n3079 rules/rise_of_totalitarianism/rules.yaml:606:11\n3094 rules/rise_of_totalitarianism/rules.yaml:607:7\n3095 rules/rise_of_totalitarianism/rules.yaml:608:11\n3096 rules/rise_of_totalitarianism/rules.yaml:609:7\n3097 rules/rise_of_totalitarianism/rules.yaml:610:11\n3107 rules/rise_of_totalitarianism/rules.yaml:611:11\n3108 rules/rise_of_totalitarianism/rules.yaml:612:11\n3109 rules/rise_of_totalitarianism/rules.yaml:613:7\n3110 rules/rise_of_totalitarianism/rules.yaml:614:7\n3111 rules/rise_of_totalitarianism/rules.yaml:615:11\n3115 rules/rise_of_totalitarianism/rules.yaml:616:7\n3120 rules/rise_of_totalitarianism/rules.yaml:658:7\n3121 rules/rise_of_totalitarianism/rules.yaml:659:7\n3125 rules/rise_of_totalitarianism/rules.yaml:660:11\n3126 rules/rise_of_totalitarianism/rules.yaml:661:7\n3127 rules/rise_of_totalitarianism/rules.yaml:662:11\n3129 rules/rise_of_totalitarianism/rules.yaml:665:11\n3134 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3135 rules/rise_of_totalitarianism/rules.yaml:1372:11\n3136 rules/rise_of_totalitarianism/rules.yaml:1373:11\n3137 rules/rise_of_totalitarianism/rules.yaml:1375:7\n3140 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3141 rules/rise_of_totalitarianism/rules.yaml:1379:11\n3142 rules/rise_of_totalitarianism/rules.yaml:1380:11\n3143 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3144 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3146 rules/rise_of_totalitarianism/rules.yaml:1385:15\n3151 rules/rise_of_totalitarianism/rules.yaml:815:7\n3154 rules/rise_of_totalitarianism/rules.yaml:818:11\n3155 rules/rise_of_totalitarianism/rules.yaml:819:11\n3156 rules/rise_of_totalitarianism/rules.yaml:820:11\n3157 rules/rise_of_totalitarianism/rules.yaml:822:11\n3158 rules/rise_of_totalitarianism/rules.yaml:823:15\n3162 rules/rise_of_totalitarianism/rules.yaml:825:11\n3163 rules/rise_of_totalitarianism/rules.yaml:826:15\n3167 rules/rise_of_totalitarianism/rules.yaml:828:11\n3168 rules/rise_of_totalitarianism/rules.yaml:829:15\n3169 rules/rise_of_totalitarianism/rules.yaml:830:15\n3173 rules/rise_of_totalitarianism/rules.yaml:831:15\n3177 rules/rise_of_totalitarianism/rules.yaml:1670:7\n3178 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3179 rules/rise_of_totalitarianism/rules.yaml:1672:7\n3182 rules/rise_of_totalitarianism/rules.yaml:1675:11\n3183 rules/rise_of_totalitarianism/rules.yaml:1676:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1677:15\n3185 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3186 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3187 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3192 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3193 rules/rise_of_totalitarianism/rules.yaml:1282:7\n3194 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3195 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3196 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3200 rules/rise_of_totalitarianism/rules.yaml:949:7\n3204 rules/rise_of_totalitarianism/rules.yaml:950:7\n3205 rules/rise_of_totalitarianism/rules.yaml:951:7\n3206 rules/rise_of_totalitarianism/rules.yaml:952:11\n3207 rules/rise_of_totalitarianism/rules.yaml:953:7\n3208 rules/rise_of_totalitarianism/rules.yaml:954:7\n3212 rules/rise_of_totalitarianism/rules.yaml:674:7\n3216 rules/rise_of_totalitarianism/rules.yaml:675:11\n3217 rules/rise_of_totalitarianism/rules.yaml:676:7\n3218 rules/rise_of_totalitarianism/rules.yaml:677:7\n3225 rules/rise_of_totalitarianism/rules.yaml:678:11\n3226 rules/rise_of_totalitarianism/rules.yaml:679:7\n3227 rules/rise_of_totalitarianism/rules.yaml:680:11\n3229 rules/rise_of_totalitarianism/rules.yaml:683:11\n3230 rules/rise_of_totalitarianism/rules.yaml:684:11\n3231 rules/rise_of_totalitarianism/rules.yaml:685:11\n3235 rules/rise_of_totalitarianism/rules.yaml:971:7\n3236 rules/rise_of_totalitarianism/rules.yaml:972:11\n3237 rules/rise_of_totalitarianism/rules.yaml:973:11\n3238 rules/rise_of_totalitarianism/rules.yaml:974:15\n3251 rules/rise_of_totalitarianism/rules.yaml:977:11\n3252 rules/rise_of_totalitarianism/rules.yaml:978:11\n3258 rules/rise_of_totalitarianism/rules.yaml:981:11\n3259 rules/rise_of_totalitarianism/rules.yaml:982:11\n3264 rules/rise_of_totalitarianism/rules.yaml:1543:7\n3265 rules/rise_of_totalitarianism/rules.yaml:1544:7\n3266 rules/rise_of_totalitarianism/rules.yaml:1545:7\n3267 rules/rise_of_totalitarianism/rules.yaml:1546:11\n3268 rules/rise_of_totalitarianism/rules.yaml:1547:7\n3269 rules/rise_of_totalitarianism/rules.yaml:1548:11\n3270 rules/rise_of_totalitarianism/rules.yaml:1549:11\n3272 rules/rise_of_totalitarianism/rules.yaml:1552:11\n3273 rules/rise_of_totalitarianism/rules.yaml:1553:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1554:11\n3275 rules/rise_of_totalitarianism/rules.yaml:1555:11\n3276 rules/rise_of_totalitarianism/rules.yaml:1556:15\n3277 rules/rise_of_totalitarianism/rules.yaml:1557:19\n3278 rules/rise_of_totalitarianism/rules.yaml:1558:15\n3279 rules/rise_of_totalitarianism/rules.yaml:1559:11\n3280 rules/rise_of_totalitarianism/rules.yaml:1560:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1562:11\n3282 rules/rise_of_totalitarianism/rules.yaml:1563:15\n3286 rules/rise_of_totalitarianism/rules.yaml:1895:7\n3295 rules/rise_of_totalitarianism/rules.yaml:1896:7\n3306 rules/rise_of_totalitarianism/rules.yaml:1897:11\n3307 rules/rise_of_totalitarianism/rules.yaml:1898:11\n3308 rules/rise_of_totalitarianism/rules.yaml:1899:15\n3309 rules/rise_of_totalitarianism/rules.yaml:1900:15\n3310 rules/rise_of_totalitarianism/rules.yaml:1901:19\n3311 rules/rise_of_totalitarianism/rules.yaml:1902:23\n3312 rules/rise_of_totalitarianism/rules.yaml:1903:27\n3313 rules/rise_of_totalitarianism/rules.yaml:1904:27\n3314 rules/rise_of_totalitarianism/rules.yaml:1906:15\n3350 rules/rise_of_totalitarianism/rules.yaml:1216:7\n3351 rules/rise_of_totalitarianism/rules.yaml:1217:11\n3369 rules/rise_of_totalitarianism/rules.yaml:1218:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3374 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3375 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3382 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3383 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3388 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3389 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3390 rules/rise_of_totalitarianism/rules.yaml:1227:19\n3391 rules/rise_of_totalitarianism/rules.yaml:1228:23\n3392 rules/rise_of_totalitarianism/rules.yaml:1229:19\n3393 rules/rise_of_totalitarianism/rules.yaml:1230:23\n3394 rules/rise_of_totalitarianism/rules.yaml:1231:23\n3401 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3402 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3405 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3406 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3407 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3408 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3409 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3410 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3417 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3418 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3419 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3420 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3426 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3427 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3429 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3430 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3431 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3433 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3434 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3435 rules/rise_of_totalitarianism/rules.yaml:1938:3\n3442 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3443 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3449 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3450 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3454 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3461 rules/rise_of_totalitarianism/rules.yaml:1244:15\n3462 rules/rise_of_totalitarianism/rules.yaml:1245:15\n3468 rules/rise_of_totalitarianism/rules.yaml:1246:15\n3469 rules/rise_of_totalitarianism/rules.yaml:1247:15\n3470 rules/rise_of_totalitarianism/rules.yaml:1248:19\n3480 rules/rise_of_totalitarianism/rules.yaml:1251:19\n3481 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3484 rules/rise_of_totalitarianism/rules.yaml:1256:23\n3488 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3501 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3502 rules/rise_of_totalitarianism/rules.yaml:1259:23\n3503 rules/rise_of_totalitarianism/rules.yaml:1260:23\n3504 rules/rise_of_totalitarianism/rules.yaml:1261:27\n3505 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3506 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3507 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3508 rules/rise_of_totalitarianism/rules.yaml:1265:27\n3509 rules/rise_of_totalitarianism/rules.yaml:1266:27\n3518 rules/rise_of_totalitarianism/rules.yaml:1267:27\n3522 rules/rise_of_totalitarianism/rules.yaml:1268:27\n3523 rules/rise_of_totalitarianism/rules.yaml:1270:27\n3524 rules/rise_of_totalitarianism/rules.yaml:1271:27\n3525 rules/rise_of_totalitarianism/rules.yaml:1272:31\n3528 rules/rise_of_totalitarianism/rules.yaml:1273:27\n3531 rules/rise_of_totalitarianism/rules.yaml:1274:27\n3532 rules/rise_of_totalitarianism/rules.yaml:1275:23\n3537 rules/rise_of_totalitarianism/rules.yaml:1290:7\n3538 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3539 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3540 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3541 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3542 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3543 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3554 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3555 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3563 rules/rise_of_totalitarianism/rules.yaml:1299:19\n3564 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3565 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3570 rules/rise_of_totalitarianism/rules.yaml:1302:23\n3573 rules/rise_of_totalitarianism/rules.yaml:1303:23\n3574 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3586 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3591 rules/rise_of_totalitarianism/rules.yaml:1308:15\n3592 rules/rise_of_totalitarianism/rules.yaml:1309:15\n3598 rules/rise_of_totalitarianism/rules.yaml:1310:19\n3599 rules/rise_of_totalitarianism/rules.yaml:1311:11\n3606 rules/rise_of_totalitarianism/rules.yaml:1611:7\n3607 rules/rise_of_totalitarianism/rules.yaml:1612:7\n3608 rules/rise_of_totalitarianism/rules.yaml:1613:7\n3609 rules/rise_of_totalitarianism/rules.yaml:1614:11\n3610 rules/rise_of_totalitarianism/rules.yaml:1615:11\n3611 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3612 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3613 rules/rise_of_totalitarianism/rules.yaml:1618:7\n3629 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3635 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3636 rules/rise_of_totalitarianism/rules.yaml:1621:11\n3637 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3638 rules/rise_of_totalitarianism/rules.yaml:1623:15\n3639 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3644 rules/rise_of_totalitarianism/rules.yaml:865:7\n3645 rules/rise_of_totalitarianism/rules.yaml:866:7\n3650 rules/rise_of_totalitarianism/rules.yaml:867:11\n3659 rules/rise_of_totalitarianism/rules.yaml:868:11\n3660 rules/rise_of_totalitarianism/rules.yaml:869:15\n3662 rules/rise_of_totalitarianism/rules.yaml:871:15\n3663 rules/rise_of_totalitarianism/rules.yaml:872:15\n3664 rules/rise_of_totalitarianism/rules.yaml:873:19\n3666 rules/rise_of_totalitarianism/rules.yaml:875:19\n3667 rules/rise_of_totalitarianism/rules.yaml:876:19\n3675 rules/rise_of_totalitarianism/rules.yaml:877:19\n3677 rules/rise_of_totalitarianism/rules.yaml:878:19\n3678 rules/rise_of_totalitarianism/rules.yaml:879:19\n3679 rules/rise_of_totalitarianism/rules.yaml:880:19\n3680 rules/rise_of_totalitarianism/rules.yaml:881:19\n3688 rules/rise_of_totalitarianism/rules.yaml:882:19\n3689 rules/rise_of_totalitarianism/rules.yaml:883:19\n3690 rules/rise_of_totalitarianism/rules.yaml:884:19\n3695 rules/rise_of_totalitarianism/rules.yaml:885:19\n3696 rules/rise_of_totalitarianism/rules.yaml:886:23\n3697 rules/rise_of_totalitarianism/rules.yaml:887:19\n3698 rules/rise_of_totalitarianism/rules.yaml:888:19\n3699 rules/rise_of_totalitarianism/rules.yaml:889:19\n3700 rules/rise_of_totalitarianism/rules.yaml:891:19\n3701 rules/rise_of_totalitarianism/rules.yaml:892:7\n3705 rules/rise_of_totalitarianism/rules.yaml:832:3\n3706 rules/rise_of_totalitarianism/rules.yaml:1957:14\n3711 rules/rise_of_totalitarianism/rules.yaml:836:7\n3712 rules/rise_of_totalitarianism/rules.yaml:837:11\n3713 rules/rise_of_totalitarianism/rules.yaml:838:7\n3718 rules/rise_of_totalitarianism/rules.yaml:839:7\n3721 rules/rise_of_totalitarianism/rules.yaml:841:11\n3722 rules/rise_of_totalitarianism/rules.yaml:842:7\n3723 rules/rise_of_totalitarianism/rules.yaml:843:7\n3724 rules/rise_of_totalitarianism/rules.yaml:844:11\n3725 rules/rise_of_totalitarianism/rules.yaml:845:15\n3733 rules/rise_of_totalitarianism/rules.yaml:847:15\n3740 rules/rise_of_totalitarianism/rules.yaml:849:7\n3741 rules/rise_of_totalitarianism/rules.yaml:850:11\n3742 rules/rise_of_totalitarianism/rules.yaml:851:15\n3743 rules/rise_of_totalitarianism/rules.yaml:852:7\n3744 rules/rise_of_totalitarianism/rules.yaml:853:7\n3745 rules/rise_of_totalitarianism/rules.yaml:854:11\n3746 rules/rise_of_totalitarianism/rules.yaml:855:11\n3747 rules/rise_of_totalitarianism/rules.yaml:856:15\n3748 rules/rise_of_totalitarianism/rules.yaml:857:11\n3749 rules/rise_of_totalitarianism/rules.yaml:859:11\n3754 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3755 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3756 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3757 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3758 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3762 rules/rise_of_totalitarianism/rules.yaml:745:7\n3763 rules/rise_of_totalitarianism/rules.yaml:746:7\n3764 rules/rise_of_totalitarianism/rules.yaml:748:7\n3765 rules/rise_of_totalitarianism/rules.yaml:749:11\n3766 rules/rise_of_totalitarianism/rules.yaml:750:11\n3767 rules/rise_of_totalitarianism/rules.yaml:751:15\n3768 rules/rise_of_totalitarianism/rules.yaml:752:15\n3769 rules/rise_of_totalitarianism/rules.yaml:753:15\n3770 rules/rise_of_totalitarianism/rules.yaml:755:7\n3774 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3775 rules/rise_of_totalitarianism/rules.yaml:1695:7\n3776 rules/rise_of_totalitarianism/rules.yaml:1696:7\n3787 rules/rise_of_totalitarianism/rules.yaml:1697:7\n3799 rules/rise_of_totalitarianism/rules.yaml:1698:7\n3800 rules/rise_of_totalitarianism/rules.yaml:1699:7\n3801 rules/rise_of_totalitarianism/rules.yaml:1700:7\n3802 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3803 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3804 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3805 rules/rise_of_totalitarianism/rules.yaml:1704:7\n3806 rules/rise_of_totalitarianism/rules.yaml:1705:7\n3809 rules/rise_of_totalitarianism/rules.yaml:1708:11\n3810 rules/rise_of_totalitarianism/rules.yaml:1710:11\n3811 rules/rise_of_totalitarianism/rules.yaml:1711:15\n3812 rules/rise_of_totalitarianism/rules.yaml:1712:19\n3813 rules/rise_of_totalitarianism/rules.yaml:1714:19\n3814 rules/rise_of_totalitarianism/rules.yaml:1715:23\n3815 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3817 rules/rise_of_totalitarianism/rules.yaml:1719:19\n3820 rules/rise_of_totalitarianism/rules.yaml:1720:19\n3821 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3822 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3823 rules/rise_of_totalitarianism/rules.yaml:1723:11\n3824 rules/rise_of_totalitarianism/rules.yaml:1724:11\n3825 rules/rise_of_totalitarianism/rules.yaml:1725:15\n3826 rules/rise_of_totalitarianism/rules.yaml:1726:15\n3827 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3828 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3829 rules/rise_of_totalitarianism/rules.yaml:1729:19\n3830 rules/rise_of_totalitarianism/rules.yaml:1730:19\n3831 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3832 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3833 rules/rise_of_totalitarianism/rules.yaml:1733:23\n3834 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3835 rules/rise_of_totalitarianism/rules.yaml:1736:19\n3840 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3841 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3842 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3843 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3844 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3845 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3846 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3847 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3854 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3855 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3856 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3857 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3883 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3884 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3886 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3887 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3888 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3890 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3891 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3892 rules/rise_of_totalitarianism/rules.yaml:1909:3\n3896 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3897 rules/rise_of_totalitarianism/rules.yaml:1515:7\n3898 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3899 rules/rise_of_totalitarianism/rules.yaml:1517:11\n3903 rules/rise_of_totalitarianism/rules.yaml:733:7\n3904 rules/rise_of_totalitarianism/rules.yaml:734:7\n3905 rules/rise_of_totalitarianism/rules.yaml:735:11\n3906 rules/rise_of_totalitarianism/rules.yaml:736:11\n3907 rules/rise_of_totalitarianism/rules.yaml:737:15\n3908 rules/rise_of_totalitarianism/rules.yaml:738:15\n3912 rules/rise_of_totalitarianism/rules.yaml:1003:3\n3913 rules/rise_of_totalitarianism/rules.yaml:1937:14\n3914 rules/rise_of_totalitarianism/rules.yaml:1958:14\n3919 rules/rise_of_totalitarianism/rules.yaml:1008:7\n3920 rules/rise_of_totalitarianism/rules.yaml:1009:7\n3921 rules/rise_of_totalitarianism/rules.yaml:1010:7\n3922 rules/rise_of_totalitarianism/rules.yaml:1011:7\n3923 rules/rise_of_totalitarianism/rules.yaml:1012:7\n3924 rules/rise_of_totalitarianism/rules.yaml:1013:7\n3927 rules/rise_of_totalitarianism/rules.yaml:1014:11\n3928 rules/rise_of_totalitarianism/rules.yaml:1015:15\n3929 rules/rise_of_totalitarianism/rules.yaml:1016:15\n3935 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3936 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3937 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3938 rules/rise_of_totalitarianism/rules.yaml:1021:19\n3939 rules/rise_of_totalitarianism/rules.yaml:1022:23\n3941 rules/rise_of_totalitarianism/rules.yaml:1024:23\n3942 rules/rise_of_totalitarianism/rules.yaml:1025:23\n3943 rules/rise_of_totalitarianism/rules.yaml:1026:23\n3944 rules/rise_of_totalitarianism/rules.yaml:1027:27\n3945 rules/rise_of_totalitarianism/rules.yaml:1029:19\n3947 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3960 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3961 rules/rise_of_totalitarianism/rules.yaml:1034:19\n3963 rules/rise_of_totalitarianism/rules.yaml:1036:19\n3964 rules/rise_of_totalitarianism/rules.yaml:1037:19\n3969 rules/rise_of_totalitarianism/rules.yaml:1038:19\n3970 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3971 rules/rise_of_totalitarianism/rules.yaml:1041:19\n3972 rules/rise_of_totalitarianism/rules.yaml:1042:23\n3973 rules/rise_of_totalitarianism/rules.yaml:1043:27\n3975 rules/rise_of_totalitarianism/rules.yaml:1045:27\n3976 rules/rise_of_totalitarianism/rules.yaml:1046:27\n3977 rules/rise_of_totalitarianism/rules.yaml:1047:31\n3979 rules/rise_of_totalitarianism/rules.yaml:1050:11\n3980 rules/rise_of_totalitarianism/rules.yaml:1051:11\n4001 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4002 rules/rise_of_totalitarianism/rules.yaml:1053:11\n4003 rules/rise_of_totalitarianism/rules.yaml:1054:15\n4004 rules/rise_of_totalitarianism/rules.yaml:1055:11\n4005 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4007 rules/rise_of_totalitarianism/rules.yaml:1059:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1060:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4010 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4011 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4012 rules/rise_of_totalitarianism/rules.yaml:1065:19\n4013 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4014 rules/rise_of_totalitarianism/rules.yaml:1067:23\n4016 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4017 rules/rise_of_totalitarianism/rules.yaml:1070:15\n4025 rules/rise_of_totalitarianism/rules.yaml:1071:15\n4026 rules/rise_of_totalitarianism/rules.yaml:1072:15\n4027 rules/rise_of_totalitarianism/rules.yaml:1074:15\n4028 rules/rise_of_totalitarianism/rules.yaml:1076:19\n4033 rules/rise_of_totalitarianism/rules.yaml:1077:19\n4034 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4035 rules/rise_of_totalitarianism/rules.yaml:1079:23\n4036 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4037 rules/rise_of_totalitarianism/rules.yaml:1081:23\n4039 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4051 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4052 rules/rise_of_totalitarianism/rules.yaml:1086:15\n4054 rules/rise_of_totalitarianism/rules.yaml:1088:15\n4055 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4056 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4057 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4058 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4059 rules/rise_of_totalitarianism/rules.yaml:1094:19\n4060 rules/rise_of_totalitarianism/rules.yaml:1095:19\n4061 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4062 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4064 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4065 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4066 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4067 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4072 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4073 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4074 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4076 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4078 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4079 rules/rise_of_totalitarianism/rules.yaml:1112:19\n4080 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4081 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4083 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4088 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4089 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4090 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4091 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4092 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4093 rules/rise_of_totalitarianism/rules.yaml:1124:19\n4106 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4120 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4121 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4122 rules/rise_of_totalitarianism/rules.yaml:1129:23\n4123 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4124 rules/rise_of_totalitarianism/rules.yaml:1131:23\n4127 rules/rise_of_totalitarianism/rules.yaml:1133:19\n4128 rules/rise_of_totalitarianism/rules.yaml:1134:23\n4129 rules/rise_of_totalitarianism/rules.yaml:1135:7\n4130 rules/rise_of_totalitarianism/rules.yaml:1136:11\n4131 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4133 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4136 rules/rise_of_totalitarianism/rules.yaml:1142:7\n4137 rules/rise_of_totalitarianism/rules.yaml:1143:11\n4138 rules/rise_of_totalitarianism/rules.yaml:1144:15\n4140 rules/rise_of_totalitarianism/rules.yaml:1146:15\n4141 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4142 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4143 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4149 rules/rise_of_totalitarianism/rules.yaml:916:7\n4150 rules/rise_of_totalitarianism/rules.yaml:917:11\n4151 rules/rise_of_totalitarianism/rules.yaml:918:15\n4152 rules/rise_of_totalitarianism/rules.yaml:919:19\n4153 rules/rise_of_totalitarianism/rules.yaml:920:15\n4154 rules/rise_of_totalitarianism/rules.yaml:921:15\n4156 rules/rise_of_totalitarianism/rules.yaml:922:7\n4157 rules/rise_of_totalitarianism/rules.yaml:923:7\n4158 rules/rise_of_totalitarianism/rules.yaml:924:7\n4163 rules/rise_of_totalitarianism/rules.yaml:925:11\n4164 rules/rise_of_totalitarianism/rules.yaml:926:11\n4165 rules/rise_of_totalitarianism/rules.yaml:927:15\n4171 rules/rise_of_totalitarianism/rules.yaml:928:15\n4172 rules/rise_of_totalitarianism/rules.yaml:929:19\n4173 rules/rise_of_totalitarianism/rules.yaml:930:19\n4174 rules/rise_of_totalitarianism/rules.yaml:931:19\n4178 rules/rise_of_totalitarianism/rules.yaml:1800:7\n4179 rules/rise_of_totalitarianism/rules.yaml:1801:11\n4182 rules/rise_of_totalitarianism/rules.yaml:1802:15\n4198 rules/rise_of_totalitarianism/rules.yaml:1803:15\n4199 rules/rise_of_totalitarianism/rules.yaml:1804:19\n4200 rules/rise_of_totalitarianism/rules.yaml:1805:19\n4201 rules/rise_of_totalitarianism/rules.yaml:1806:19\n4203 rules/rise_of_totalitarianism/rules.yaml:1807:19\n4204 rules/rise_of_totalitarianism/rules.yaml:1808:19\n4205 rules/rise_of_totalitarianism/rules.yaml:1809:19\n4207 rules/rise_of_totalitarianism/rules.yaml:1811:7\n4208 rules/rise_of_totalitarianism/rules.yaml:1812:11\n4209 rules/rise_of_totalitarianism/rules.yaml:1813:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1815:7\n4212 rules/rise_of_totalitarianism/rules.yaml:1816:11\n4218 rules/rise_of_totalitarianism/rules.yaml:1817:11\n4219 rules/rise_of_totalitarianism/rules.yaml:1818:15\n4220 rules/rise_of_totalitarianism/rules.yaml:1819:15\n4221 rules/rise_of_totalitarianism/rules.yaml:1820:19\n4226 rules/rise_of_totalitarianism/rules.yaml:1496:7\n4227 rules/rise_of_totalitarianism/rules.yaml:1497:11\n4228 rules/rise_of_totalitarianism/rules.yaml:1498:11\n4229 rules/rise_of_totalitarianism/rules.yaml:1499:11\n4234 rules/rise_of_totalitarianism/rules.yaml:1500:11\n4235 rules/rise_of_totalitarianism/rules.yaml:1501:15\n4236 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4237 rules/rise_of_totalitarianism/rules.yaml:1503:19\n4240 rules/rise_of_totalitarianism/rules.yaml:1504:19\n4243 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4247 rules/rise_of_totalitarianism/rules.yaml:1784:7\n4258 rules/rise_of_totalitarianism/rules.yaml:1785:7\n4259 rules/rise_of_totalitarianism/rules.yaml:1786:11\n4260 rules/rise_of_totalitarianism/rules.yaml:1787:11\n4261 rules/rise_of_totalitarianism/rules.yaml:1788:15\n4262 rules/rise_of_totalitarianism/rules.yaml:1789:15\n4263 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4264 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4265 rules/rise_of_totalitarianism/rules.yaml:1792:15\n4270 rules/rise_of_totalitarianism/flow.yaml:23:3\n4275 rules/rise_of_totalitarianism/flow.yaml:27:7\n4276 rules/rise_of_totalitarianism/flow.yaml:28:7\n4277 rules/rise_of_totalitarianism/flow.yaml:29:7\n4278 rules/rise_of_totalitarianism/flow.yaml:30:11\n4283 rules/rise_of_totalitarianism/flow.yaml:31:11\n4284 rules/rise_of_totalitarianism/flow.yaml:32:15\n4285 rules/rise_of_totalitarianism/flow.yaml:33:15\n4286 rules/rise_of_totalitarianism/flow.yaml:34:19\n4289 rules/rise_of_totalitarianism/flow.yaml:35:19\n4290 rules/rise_of_totalitarianism/flow.yaml:36:7\n4291 rules/rise_of_totalitarianism/flow.yaml:37:7\n4292 rules/rise_of_totalitarianism/flow.yaml:38:11\n4293 rules/rise_of_totalitarianism/flow.yaml:39:15\n4305 rules/rise_of_totalitarianism/flow.yaml:40:15\n4306 rules/rise_of_totalitarianism/flow.yaml:42:7\n4307 rules/rise_of_totalitarianism/flow.yaml:43:7\n4308 rules/rise_of_totalitarianism/flow.yaml:44:11\n4309 rules/rise_of_totalitarianism/flow.yaml:46:7\n4310 rules/rise_of_totalitarianism/flow.yaml:47:11\n4311 rules/rise_of_totalitarianism/flow.yaml:48:7\n4312 rules/rise_of_totalitarianism/flow.yaml:49:11\n4313 rules/rise_of_totalitarianism/flow.yaml:50:11\n4314 rules/rise_of_totalitarianism/flow.yaml:51:15\n4315 rules/rise_of_totalitarianism/flow.yaml:52:15\n4325 rules/rise_of_totalitarianism/flow.yaml:53:15\n4332 rules/rise_of_totalitarianism/flow.yaml:54:15\n4333 rules/rise_of_totalitarianism/flow.yaml:56:7\n4334 rules/rise_of_totalitarianism/flow.yaml:57:7\n4335 rules/rise_of_totalitarianism/flow.yaml:58:11\n4336 rules/rise_of_totalitarianism/flow.yaml:59:11\n4341 rules/rise_of_totalitarianism/flow.yaml:60:15\n4349 rules/rise_of_totalitarianism/flow.yaml:61:15\n4350 rules/rise_of_totalitarianism/flow.yaml:62:19\n4352 rules/rise_of_totalitarianism/flow.yaml:64:19\n4355 rules/rise_of_totalitarianism/flow.yaml:65:19\n4361 rules/rise_of_totalitarianism/flow.yaml:83:3\n4362 rules/rise_of_totalitarianism/flow.yaml:83:3\n4366 rules/rise_of_totalitarianism/flow.yaml:87:7\n4367 rules/rise_of_totalitarianism/flow.yaml:88:11\n4368 rules/rise_of_totalitarianism/flow.yaml:89:15\n4369 rules/rise_of_totalitarianism/flow.yaml:90:7\n4370 rules/rise_of_totalitarianism/flow.yaml:91:7\n4371 rules/rise_of_totalitarianism/flow.yaml:92:7\n4372 rules/rise_of_totalitarianism/flow.yaml:93:7\n4373 rules/rise_of_totalitarianism/flow.yaml:94:7\n4374 rules/rise_of_totalitarianism/flow.yaml:95:7\n4375 rules/rise_of_totalitarianism/flow.yaml:96:7\n4376 rules/rise_of_totalitarianism/flow.yaml:97:7\n4377 rules/rise_of_totalitarianism/flow.yaml:98:7\n4381 rules/rise_of_totalitarianism/flow.yaml:16:3\n4385 rules/rise_of_totalitarianism/flow.yaml:20:7\n4386 rules/rise_of_totalitarianism/flow.yaml:21:7\n4390 rules/rise_of_totalitarianism/flow.yaml:67:3\n4395 rules/rise_of_totalitarianism/flow.yaml:71:7\n4400 rules/rise_of_totalitarianism/flow.yaml:72:11\n4401 rules/rise_of_totalitarianism/flow.yaml:74:11\n4402 rules/rise_of_totalitarianism/flow.yaml:75:11\n4403 rules/rise_of_totalitarianism/flow.yaml:76:11\n4404 rules/rise_of_totalitarianism/flow.yaml:77:15\n4405 rules/rise_of_totalitarianism/flow.yaml:78:11\n4406 rules/rise_of_totalitarianism/flow.yaml:79:11\n4407 rules/rise_of_totalitarianism/flow.yaml:80:7\n4408 rules/rise_of_totalitarianism/flow.yaml:81:11\n4413 rules/rise_of_totalitarianism/rules.yaml:1951:7\n4414 rules/rise_of_totalitarianism/rules.yaml:1952:7\n4417 rules/rise_of_totalitarianism/rules.yaml:1953:7\n4418 rules/rise_of_totalitarianism/rules.yaml:1954:7\n4424 rules/rise_of_totalitarianism/rules.yaml:1925:7\n4433 rules/rise_of_totalitarianism/rules.yaml:1926:7\n4434 rules/rise_of_totalitarianism/rules.yaml:1927:7\n4435 rules/rise_of_totalitarianism/rules.yaml:1928:11\n4436 rules/rise_of_totalitarianism/rules.yaml:1929:15\n4437 rules/rise_of_totalitarianism/rules.yaml:1930:19\n4438 rules/rise_of_totalitarianism/rules.yaml:1931:19\n4439 rules/rise_of_totalitarianism/rules.yaml:1932:19\n4440 rules/rise_of_totalitarianism/rules.yaml:1934:7\n4455 rules/rise_of_totalitarianism/rules.yaml:898:7\n4456 rules/rise_of_totalitarianism/rules.yaml:899:7\n4467 rules/rise_of_totalitarianism/rules.yaml:900:11\n4476 rules/rise_of_totalitarianism/rules.yaml:901:11\n4477 rules/rise_of_totalitarianism/rules.yaml:902:15\n4486 rules/rise_of_totalitarianism/rules.yaml:904:15\n4499 rules/rise_of_totalitarianism/rules.yaml:905:15\n4500 rules/rise_of_totalitarianism/rules.yaml:906:19\n4502 rules/rise_of_totalitarianism/rules.yaml:908:19\n4503 rules/rise_of_totalitarianism/rules.yaml:909:19\n4504 rules/rise_of_totalitarianism/rules.yaml:910:19\n4505 rules/rise_of_totalitarianism/rules.yaml:911:19\n4533 rules/rise_of_totalitarianism/rules.yaml:761:7\n4538 rules/rise_of_totalitarianism/rules.yaml:774:15\n4539 rules/rise_of_totalitarianism/rules.yaml:775:19\n4540 rules/rise_of_totalitarianism/rules.yaml:776:15\n4541 rules/rise_of_totalitarianism/rules.yaml:777:15\n4544 rules/rise_of_totalitarianism/rules.yaml:779:15\n4545 rules/rise_of_totalitarianism/rules.yaml:780:15\n4546 rules/rise_of_totalitarianism/rules.yaml:781:15\n4547 rules/rise_of_totalitarianism/rules.yaml:782:19\n4548 rules/rise_of_totalitarianism/rules.yaml:783:15\n4549 rules/rise_of_totalitarianism/rules.yaml:784:19\n4550 rules/rise_of_totalitarianism/rules.yaml:785:19\n4551 rules/rise_of_totalitarianism/rules.yaml:786:19\n4556 rules/rise_of_totalitarianism/rules.yaml:763:15\n4563 rules/rise_of_totalitarianism/rules.yaml:764:15\n4567 rules/rise_of_totalitarianism/rules.yaml:766:15\n4574 rules/rise_of_totalitarianism/rules.yaml:767:15\n4577 rules/rise_of_totalitarianism/rules.yaml:771:19\n4580 rules/rise_of_totalitarianism/rules.yaml:768:19\n4581 rules/rise_of_totalitarianism/rules.yaml:769:19\n4588 rules/rise_of_totalitarianism/rules.yaml:772:15\n4592 rules/rise_of_totalitarianism/rules.yaml:788:15\n4593 rules/rise_of_totalitarianism/rules.yaml:789:15\n4594 rules/rise_of_totalitarianism/rules.yaml:790:15\n4595 rules/rise_of_totalitarianism/rules.yaml:791:15\n4600 rules/rise_of_totalitarianism/rules.yaml:792:19\n4619 rules/rise_of_totalitarianism/rules.yaml:1406:7\n4633 rules/rise_of_totalitarianism/rules.yaml:1407:11\n4639 rules/rise_of_totalitarianism/rules.yaml:1408:15\n4661 rules/rise_of_totalitarianism/rules.yaml:989:7\n4662 rules/rise_of_totalitarianism/rules.yaml:990:7\n4663 rules/rise_of_totalitarianism/rules.yaml:991:7\n4677 rules/rise_of_totalitarianism/rules.yaml:992:11\n4696 rules/rise_of_totalitarianism/rules.yaml:993:11\n4697 rules/rise_of_totalitarianism/rules.yaml:994:15\n4706 rules/rise_of_totalitarianism/rules.yaml:996:15\n4719 rules/rise_of_totalitarianism/rules.yaml:997:15\n4720 rules/rise_of_totalitarianism/rules.yaml:998:19\n4726 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4731 rules/rise_of_totalitarianism/rules.yaml:1001:19\n4736 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4761 rules/rise_of_totalitarianism/rules.yaml:692:7\n4764 rules/rise_of_totalitarianism/rules.yaml:701:15\n4765 rules/rise_of_totalitarianism/rules.yaml:702:15\n4766 rules/rise_of_totalitarianism/rules.yaml:703:15\n4767 rules/rise_of_totalitarianism/rules.yaml:704:15\n4770 rules/rise_of_totalitarianism/rules.yaml:706:15\n4771 rules/rise_of_totalitarianism/rules.yaml:707:15\n4774 rules/rise_of_totalitarianism/rules.yaml:709:15\n4775 rules/rise_of_totalitarianism/rules.yaml:710:19\n4779 rules/rise_of_totalitarianism/rules.yaml:711:19\n4789 rules/rise_of_totalitarianism/rules.yaml:713:15\n4790 rules/rise_of_totalitarianism/rules.yaml:714:19\n4794 rules/rise_of_totalitarianism/rules.yaml:715:19\n4804 rules/rise_of_totalitarianism/rules.yaml:717:15\n4808 rules/rise_of_totalitarianism/rules.yaml:718:19\n4809 rules/rise_of_totalitarianism/rules.yaml:719:23\n4811 rules/rise_of_totalitarianism/rules.yaml:720:23\n4813 rules/rise_of_totalitarianism/rules.yaml:722:23\n4816 rules/rise_of_totalitarianism/rules.yaml:724:15\n4819 rules/rise_of_totalitarianism/rules.yaml:694:15\n4820 rules/rise_of_totalitarianism/rules.yaml:695:15\n4831 rules/rise_of_totalitarianism/rules.yaml:696:19\n4837 rules/rise_of_totalitarianism/rules.yaml:697:19\n4850 rules/rise_of_totalitarianism/rules.yaml:698:19\n4857 rules/rise_of_totalitarianism/rules.yaml:699:19\n4877 rules/rise_of_totalitarianism/rules.yaml:1391:7\n4878 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4879 rules/rise_of_totalitarianism/rules.yaml:1393:7\n4880 rules/rise_of_totalitarianism/rules.yaml:1394:7\n4888 rules/rise_of_totalitarianism/rules.yaml:1395:11\n4901 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4904 rules/rise_of_totalitarianism/rules.yaml:1398:7\n4905 rules/rise_of_totalitarianism/rules.yaml:1399:11\n4906 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4913 rules/rise_of_totalitarianism/rules.yaml:1401:15\n4936 rules/rise_of_totalitarianism/rules.yaml:1573:7\n4944 rules/rise_of_totalitarianism/rules.yaml:1574:11\n4957 rules/rise_of_totalitarianism/rules.yaml:1575:11\n4958 rules/rise_of_totalitarianism/rules.yaml:1576:15\n4959 rules/rise_of_totalitarianism/rules.yaml:1577:15\n4962 rules/rise_of_totalitarianism/rules.yaml:1578:15\n4965 rules/rise_of_totalitarianism/rules.yaml:1579:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1580:11\n4982 rules/rise_of_totalitarianism/rules.yaml:1581:15\n4983 rules/rise_of_totalitarianism/rules.yaml:1582:15\n4984 rules/rise_of_totalitarianism/rules.yaml:1583:15\n4985 rules/rise_of_totalitarianism/rules.yaml:1584:19\n4986 rules/rise_of_totalitarianism/rules.yaml:1585:23\n4988 rules/rise_of_totalitarianism/rules.yaml:1587:23\n4989 rules/rise_of_totalitarianism/rules.yaml:1588:15\n4990 rules/rise_of_totalitarianism/rules.yaml:1589:15\n4993 rules/rise_of_totalitarianism/rules.yaml:1590:15\n4995 rules/rise_of_totalitarianism/rules.yaml:1592:15\n5014 rules/rise_of_totalitarianism/rules.yaml:1428:7\n5017 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5018 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5019 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5020 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5023 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5024 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5027 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5028 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5040 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5050 rules/rise_of_totalitarianism/rules.yaml:1448:15\n5051 rules/rise_of_totalitarianism/rules.yaml:1449:19\n5063 rules/rise_of_totalitarianism/rules.yaml:1450:19\n5075 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5078 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5093 rules/rise_of_totalitarianism/rules.yaml:1432:19\n5113 rules/rise_of_totalitarianism/rules.yaml:1433:19\n5120 rules/rise_of_totalitarianism/rules.yaml:1434:19\n5124 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5138 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5165 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5166 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5167 rules/rise_of_totalitarianism/rules.yaml:1159:11\n5168 rules/rise_of_totalitarianism/rules.yaml:1160:15\n5169 rules/rise_of_totalitarianism/rules.yaml:1161:11\n5170 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5181 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5182 rules/rise_of_totalitarianism/rules.yaml:1164:11\n5199 rules/rise_of_totalitarianism/rules.yaml:1165:11\n5200 rules/rise_of_totalitarianism/rules.yaml:1166:11\n5211 rules/rise_of_totalitarianism/rules.yaml:1167:11\n5212 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5215 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5216 rules/rise_of_totalitarianism/rules.yaml:1170:15\n5222 rules/rise_of_totalitarianism/rules.yaml:1172:15\n5223 rules/rise_of_totalitarianism/rules.yaml:1173:15\n5224 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5228 rules/rise_of_totalitarianism/rules.yaml:1175:19\n5236 rules/rise_of_totalitarianism/rules.yaml:1176:15\n5242 rules/rise_of_totalitarianism/rules.yaml:1177:19\n5263 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5268 rules/rise_of_totalitarianism/rules.yaml:1179:7\n5269 rules/rise_of_totalitarianism/rules.yaml:1180:11\n5284 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5294 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5302 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5308 rules/rise_of_totalitarianism/rules.yaml:1468:11\n5316 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5338 rules/rise_of_totalitarianism/rules.yaml:1470:15\n5340 rules/rise_of_totalitarianism/rules.yaml:1471:15\n5341 rules/rise_of_totalitarianism/rules.yaml:1472:15\n5342 rules/rise_of_totalitarianism/rules.yaml:1473:15\n5343 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5367 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5368 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5391 rules/rise_of_totalitarianism/rules.yaml:603:7\n5392 rules/rise_of_totalitarianism/rules.yaml:604:7\n5397 rules/rise_of_totalitarianism/rules.yaml:605:11\n5404 rules/rise_of_totalitarianism/rules.yaml:606:11\n5419 rules/rise_of_totalitarianism/rules.yaml:607:7\n5420 rules/rise_of_totalitarianism/rules.yaml:608:11\n5421 rules/rise_of_totalitarianism/rules.yaml:609:7\n5432 rules/rise_of_totalitarianism/rules.yaml:610:11\n5437 rules/rise_of_totalitarianism/rules.yaml:611:11\n5450 rules/rise_of_totalitarianism/rules.yaml:612:11\n5454 rules/rise_of_totalitarianism/rules.yaml:613:7\n5455 rules/rise_of_totalitarianism/rules.yaml:614:7\n5456 rules/rise_of_totalitarianism/rules.yaml:615:11\n5464 rules/rise_of_totalitarianism/rules.yaml:616:7\n5465 rules/rise_of_totalitarianism/rules.yaml:617:7\n5479 rules/rise_of_totalitarianism/rules.yaml:658:7\n5480 rules/rise_of_totalitarianism/rules.yaml:659:7\n5491 rules/rise_of_totalitarianism/rules.yaml:660:11\n5499 rules/rise_of_totalitarianism/rules.yaml:661:7\n5500 rules/rise_of_totalitarianism/rules.yaml:662:11\n5503 rules/rise_of_totalitarianism/rules.yaml:663:11\n5505 rules/rise_of_totalitarianism/rules.yaml:665:11\n5517 rules/rise_of_totalitarianism/rules.yaml:1371:7\n5518 rules/rise_of_totalitarianism/rules.yaml:1372:11\n5519 rules/rise_of_totalitarianism/rules.yaml:1373:11\n5520 rules/rise_of_totalitarianism/rules.yaml:1374:11\n5521 rules/rise_of_totalitarianism/rules.yaml:1375:7\n5522 rules/rise_of_totalitarianism/rules.yaml:1376:11\n5527 rules/rise_of_totalitarianism/rules.yaml:1378:11\n5528 rules/rise_of_totalitarianism/rules.yaml:1379:11\n5529 rules/rise_of_totalitarianism/rules.yaml:1380:11\n5530 rules/rise_of_totalitarianism/rules.yaml:1381:11\n5533 rules/rise_of_totalitarianism/rules.yaml:1385:15\n5534 rules/rise_of_totalitarianism/rules.yaml:1386:15\n5537 rules/rise_of_totalitarianism/rules.yaml:1382:15\n5538 rules/rise_of_totalitarianism/rules.yaml:1383:15\n5557 rules/rise_of_totalitarianism/rules.yaml:815:7\n5558 rules/rise_of_totalitarianism/rules.yaml:816:11\n5563 rules/rise_of_totalitarianism/rules.yaml:818:11\n5564 rules/rise_of_totalitarianism/rules.yaml:819:11\n5565 rules/rise_of_totalitarianism/rules.yaml:820:11\n5566 rules/rise_of_totalitarianism/rules.yaml:821:11\n5567 rules/rise_of_totalitarianism/rules.yaml:822:11\n5568 rules/rise_of_totalitarianism/rules.yaml:823:15\n5572 rules/rise_of_totalitarianism/rules.yaml:824:15\n5580 rules/rise_of_totalitarianism/rules.yaml:825:11\n5581 rules/rise_of_totalitarianism/rules.yaml:826:15\n5585 rules/rise_of_totalitarianism/rules.yaml:827:15\n5593 rules/rise_of_totalitarianism/rules.yaml:828:11\n5598 rules/rise_of_totalitarianism/rules.yaml:829:15\n5599 rules/rise_of_totalitarianism/rules.yaml:830:15\n5619 rules/rise_of_totalitarianism/rules.yaml:831:15\n5645 rules/rise_of_totalitarianism/rules.yaml:1670:7\n5646 rules/rise_of_totalitarianism/rules.yaml:1671:7\n5647 rules/rise_of_totalitarianism/rules.yaml:1672:7\n5648 rules/rise_of_totalitarianism/rules.yaml:1673:11\n5656 rules/rise_of_totalitarianism/rules.yaml:1675:11\n5662 rules/rise_of_totalitarianism/rules.yaml:1676:11\n5663 rules/rise_of_totalitarianism/rules.yaml:1677:15\n5664 rules/rise_of_totalitarianism/rules.yaml:1678:15\n5665 rules/rise_of_totalitarianism/rules.yaml:1679:15\n5666 rules/rise_of_totalitarianism/rules.yaml:1680:11\n5667 rules/rise_of_totalitarianism/rules.yaml:1681:11\n5668 rules/rise_of_totalitarianism/rules.yaml:1682:11\n5680 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5685 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5691 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5697 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5702 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5708 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5727 rules/rise_of_totalitarianism/rules.yaml:949:7\n5731 rules/rise_of_totalitarianism/rules.yaml:950:7\n5732 rules/rise_of_totalitarianism/rules.yaml:951:7\n5740 rules/rise_of_totalitarianism/rules.yaml:952:11\n5755 rules/rise_of_totalitarianism/rules.yaml:953:7\n5756 rules/rise_of_totalitarianism/rules.yaml:954:7\n5768 rules/rise_of_totalitarianism/rules.yaml:674:7\n5772 rules/rise_of_totalitarianism/rules.yaml:675:11\n5773 rules/rise_of_totalitarianism/rules.yaml:676:7\n5774 rules/rise_of_totalitarianism/rules.yaml:677:7\n5788 rules/rise_of_totalitarianism/rules.yaml:678:11\n5798 rules/rise_of_totalitarianism/rules.yaml:679:7\n5799 rules/rise_of_totalitarianism/rules.yaml:680:11\n5800 rules/rise_of_totalitarianism/rules.yaml:681:11\n5808 rules/rise_of_totalitarianism/rules.yaml:683:11\n5821 rules/rise_of_totalitarianism/rules.yaml:684:11\n5822 rules/rise_of_totalitarianism/rules.yaml:685:11\n5823 rules/rise_of_totalitarianism/rules.yaml:686:11\n5838 rules/rise_of_totalitarianism/rules.yaml:971:7\n5839 rules/rise_of_totalitarianism/rules.yaml:972:11\n5840 rules/rise_of_totalitarianism/rules.yaml:973:11\n5841 rules/rise_of_totalitarianism/rules.yaml:974:15\n5854 rules/rise_of_totalitarianism/rules.yaml:975:15\n5869 rules/rise_of_totalitarianism/rules.yaml:977:11\n5870 rules/rise_of_totalitarianism/rules.yaml:978:11\n5875 rules/rise_of_totalitarianism/rules.yaml:979:11\n5894 rules/rise_of_totalitarianism/rules.yaml:981:11\n5902 rules/rise_of_totalitarianism/rules.yaml:982:11\n5903 rules/rise_of_totalitarianism/rules.yaml:983:11\n5924 rules/rise_of_totalitarianism/rules.yaml:1543:7\n5925 rules/rise_of_totalitarianism/rules.yaml:1544:7\n5926 rules/rise_of_totalitarianism/rules.yaml:1545:7\n5934 rules/rise_of_totalitarianism/rules.yaml:1546:11\n5942 rules/rise_of_totalitarianism/rules.yaml:1547:7\n5943 rules/rise_of_totalitarianism/rules.yaml:1548:11\n5944 rules/rise_of_totalitarianism/rules.yaml:1549:11\n5947 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5954 rules/rise_of_totalitarianism/rules.yaml:1552:11\n5955 rules/rise_of_totalitarianism/rules.yaml:1553:11\n5956 rules/rise_of_totalitarianism/rules.yaml:1554:11\n5957 rules/rise_of_totalitarianism/rules.yaml:1555:11\n5958 rules/rise_of_totalitarianism/rules.yaml:1556:15\n5959 rules/rise_of_totalitarianism/rules.yaml:1557:19\n5960 rules/rise_of_totalitarianism/rules.yaml:1558:15\n5961 rules/rise_of_totalitarianism/rules.yaml:1559:11\n5962 rules/rise_of_totalitarianism/rules.yaml:1560:11\n5963 rules/rise_of_totalitarianism/rules.yaml:1561:11\n5964 rules/rise_of_totalitarianism/rules.yaml:1562:11\n5969 rules/rise_of_totalitarianism/rules.yaml:1563:15\n5994 rules/rise_of_totalitarianism/rules.yaml:1895:7\n6003 rules/rise_of_totalitarianism/rules.yaml:1896:7\n6022 rules/rise_of_totalitarianism/rules.yaml:1897:11\n6028 rules/rise_of_totalitarianism/rules.yaml:1898:11\n6029 rules/rise_of_totalitarianism/rules.yaml:1899:15\n6030 rules/rise_of_totalitarianism/rules.yaml:1900:15\n6031 rules/rise_of_totalitarianism/rules.yaml:1901:19\n6032 rules/rise_of_totalitarianism/rules.yaml:1902:23\n6033 rules/rise_of_totalitarianism/rules.yaml:1903:27\n6034 rules/rise_of_totalitarianism/rules.yaml:1904:27\n6035 rules/rise_of_totalitarianism/rules.yaml:1905:15\n6036 rules/rise_of_totalitarianism/rules.yaml:1906:15\n6059 rules/rise_of_totalitarianism/rules.yaml:1216:7\n6070 rules/rise_of_totalitarianism/rules.yaml:1217:11\n6088 rules/rise_of_totalitarianism/rules.yaml:1218:11\n6094 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6095 rules/rise_of_totalitarianism/rules.yaml:1220:15\n6096 rules/rise_of_totalitarianism/rules.yaml:1221:15\n6113 rules/rise_of_totalitarianism/rules.yaml:1222:15\n6114 rules/rise_of_totalitarianism/rules.yaml:1223:15\n6126 rules/rise_of_totalitarianism/rules.yaml:1224:15\n6127 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6128 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6129 rules/rise_of_totalitarianism/rules.yaml:1227:19\n6130 rules/rise_of_totalitarianism/rules.yaml:1228:23\n6131 rules/rise_of_totalitarianism/rules.yaml:1229:19\n6132 rules/rise_of_totalitarianism/rules.yaml:1230:23\n6133 rules/rise_of_totalitarianism/rules.yaml:1231:23\n6134 rules/rise_of_totalitarianism/rules.yaml:1232:23\n6136 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6167 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6172 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6175 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6176 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6177 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6178 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6179 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6180 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6193 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6194 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6219 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6225 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6231 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6232 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6252 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6288 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6289 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6295 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6296 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6316 rules/rise_of_totalitarianism/rules.yaml:1938:3\n6347 rules/rise_of_totalitarianism/rules.yaml:1239:7\n6361 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6367 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6373 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6374 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6394 rules/rise_of_totalitarianism/rules.yaml:1244:15\n6395 rules/rise_of_totalitarianism/rules.yaml:1245:15\n6401 rules/rise_of_totalitarianism/rules.yaml:1246:15\n6402 rules/rise_of_totalitarianism/rules.yaml:1247:15\n6403 rules/rise_of_totalitarianism/rules.yaml:1248:19\n6412 rules/rise_of_totalitarianism/rules.yaml:1249:19\n6418 rules/rise_of_totalitarianism/rules.yaml:1251:19\n6419 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6420 rules/rise_of_totalitarianism/rules.yaml:1253:23\n6426 rules/rise_of_totalitarianism/rules.yaml:1255:23\n6427 rules/rise_of_totalitarianism/rules.yaml:1256:23\n6430 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6442 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6443 rules/rise_of_totalitarianism/rules.yaml:1259:23\n6444 rules/rise_of_totalitarianism/rules.yaml:1260:23\n6445 rules/rise_of_totalitarianism/rules.yaml:1261:27\n6446 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6447 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6448 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6449 rules/rise_of_totalitarianism/rules.yaml:1265:27\n6450 rules/rise_of_totalitarianism/rules.yaml:1266:27\n6455 rules/rise_of_totalitarianism/rules.yaml:1267:27\n6458 rules/rise_of_totalitarianism/rules.yaml:1268:27\n6459 rules/rise_of_totalitarianism/rules.yaml:1269:27\n6460 rules/rise_of_totalitarianism/rules.yaml:1270:27\n6461 rules/rise_of_totalitarianism/rules.yaml:1271:27\n6462 rules/rise_of_totalitarianism/rules.yaml:1272:31\n6463 rules/rise_of_totalitarianism/rules.yaml:1273:27\n6464 rules/rise_of_totalitarianism/rules.yaml:1274:27\n6465 rules/rise_of_totalitarianism/rules.yaml:1275:23\n6521 rules/rise_of_totalitarianism/rules.yaml:1290:7\n6532 rules/rise_of_totalitarianism/rules.yaml:1291:11\n6537 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6538 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6539 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6540 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6541 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6554 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6555 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6570 rules/rise_of_totalitarianism/rules.yaml:1299:19\n6571 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6572 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6577 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6580 rules/rise_of_totalitarianism/rules.yaml:1303:23\n6581 rules/rise_of_totalitarianism/rules.yaml:1304:19\n6599 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6612 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6617 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6618 rules/rise_of_totalitarianism/rules.yaml:1308:15\n6628 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6634 rules/rise_of_totalitarianism/rules.yaml:1310:19\n6637 rules/rise_of_totalitarianism/rules.yaml:1311:11\n6659 rules/rise_of_totalitarianism/rules.yaml:1611:7\n6660 rules/rise_of_totalitarianism/rules.yaml:1612:7\n6661 rules/rise_of_totalitarianism/rules.yaml:1613:7\n6669 rules/rise_of_totalitarianism/rules.yaml:1614:11\n6682 rules/rise_of_totalitarianism/rules.yaml:1615:11\n6683 rules/rise_of_totalitarianism/rules.yaml:1616:15\n6684 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6687 rules/rise_of_totalitarianism/rules.yaml:1618:7\n6699 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6705 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6713 rules/rise_of_totalitarianism/rules.yaml:1621:11\n6721 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6726 rules/rise_of_totalitarianism/rules.yaml:1623:15\n6727 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6752 rules/rise_of_totalitarianism/rules.yaml:865:7\n6753 rules/rise_of_totalitarianism/rules.yaml:866:7\n6767 rules/rise_of_totalitarianism/rules.yaml:867:11\n6777 rules/rise_of_totalitarianism/rules.yaml:868:11\n6778 rules/rise_of_totalitarianism/rules.yaml:869:15\n6787 rules/rise_of_totalitarianism/rules.yaml:871:15\n6800 rules/rise_of_totalitarianism/rules.yaml:872:15\n6801 rules/rise_of_totalitarianism/rules.yaml:873:19\n6810 rules/rise_of_totalitarianism/rules.yaml:875:19\n6823 rules/rise_of_totalitarianism/rules.yaml:876:19\n6831 rules/rise_of_totalitarianism/rules.yaml:877:19\n6833 rules/rise_of_totalitarianism/rules.yaml:878:19\n6834 rules/rise_of_totalitarianism/rules.yaml:879:19\n6835 rules/rise_of_totalitarianism/rules.yaml:880:19\n6836 rules/rise_of_totalitarianism/rules.yaml:881:19\n6859 rules/rise_of_totalitarianism/rules.yaml:882:19\n6860 rules/rise_of_totalitarianism/rules.yaml:883:19\n6861 rules/rise_of_totalitarianism/rules.yaml:884:19\n6866 rules/rise_of_totalitarianism/rules.yaml:885:19\n6874 rules/rise_of_totalitarianism/rules.yaml:886:23\n6888 rules/rise_of_totalitarianism/rules.yaml:887:19\n6889 rules/rise_of_totalitarianism/rules.yaml:888:19\n6890 rules/rise_of_totalitarianism/rules.yaml:889:19\n6891 rules/rise_of_totalitarianism/rules.yaml:890:19\n6892 rules/rise_of_totalitarianism/rules.yaml:891:19\n6897 rules/rise_of_totalitarianism/rules.yaml:892:7\n6926 rules/rise_of_totalitarianism/rules.yaml:832:3\n6932 rules/rise_of_totalitarianism/rules.yaml:1957:14\n6960 rules/rise_of_totalitarianism/rules.yaml:836:7\n6961 rules/rise_of_totalitarianism/rules.yaml:837:11\n6962 rules/rise_of_totalitarianism/rules.yaml:838:7\n6967 rules/rise_of_totalitarianism/rules.yaml:839:7\n6989 rules/rise_of_totalitarianism/rules.yaml:841:11\n6990 rules/rise_of_totalitarianism/rules.yaml:842:7\n6997 rules/rise_of_totalitarianism/rules.yaml:843:7\n6998 rules/rise_of_totalitarianism/rules.yaml:844:11\n6999 rules/rise_of_totalitarianism/rules.yaml:845:15\n7007 rules/rise_of_totalitarianism/rules.yaml:847:15\n7014 rules/rise_of_totalitarianism/rules.yaml:848:11\n7015 rules/rise_of_totalitarianism/rules.yaml:849:7\n7029 rules/rise_of_totalitarianism/rules.yaml:850:11\n7035 rules/rise_of_totalitarianism/rules.yaml:851:15\n7040 rules/rise_of_totalitarianism/rules.yaml:852:7\n7047 rules/rise_of_totalitarianism/rules.yaml:853:7\n7048 rules/rise_of_totalitarianism/rules.yaml:854:11\n7049 rules/rise_of_totalitarianism/rules.yaml:855:11\n7050 rules/rise_of_totalitarianism/rules.yaml:856:15\n7051 rules/rise_of_totalitarianism/rules.yaml:857:11\n7052 rules/rise_of_totalitarianism/rules.yaml:858:11\n7053 rules/rise_of_totalitarianism/rules.yaml:859:11\n7064 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7065 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7066 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7067 rules/rise_of_totalitarianism/rules.yaml:1420:7\n7074 rules/rise_of_totalitarianism/rules.yaml:1421:7\n7075 rules/rise_of_totalitarianism/rules.yaml:1422:11\n7090 rules/rise_of_totalitarianism/rules.yaml:745:7\n7091 rules/rise_of_totalitarianism/rules.yaml:746:7\n7092 rules/rise_of_totalitarianism/rules.yaml:747:7\n7093 rules/rise_of_totalitarianism/rules.yaml:748:7\n7101 rules/rise_of_totalitarianism/rules.yaml:749:11\n7107 rules/rise_of_totalitarianism/rules.yaml:750:11\n7108 rules/rise_of_totalitarianism/rules.yaml:751:15\n7109 rules/rise_of_totalitarianism/rules.yaml:752:15\n7110 rules/rise_of_totalitarianism/rules.yaml:753:15\n7111 rules/rise_of_totalitarianism/rules.yaml:754:15\n7114 rules/rise_of_totalitarianism/rules.yaml:755:7\n7136 rules/rise_of_totalitarianism/rules.yaml:1694:7\n7137 rules/rise_of_totalitarianism/rules.yaml:1695:7\n7138 rules/rise_of_totalitarianism/rules.yaml:1696:7\n7151 rules/rise_of_totalitarianism/rules.yaml:1697:7\n7164 rules/rise_of_totalitarianism/rules.yaml:1698:7\n7165 rules/rise_of_totalitarianism/rules.yaml:1699:7\n7166 rules/rise_of_totalitarianism/rules.yaml:1700:7\n7167 rules/rise_of_totalitarianism/rules.yaml:1701:11\n7168 rules/rise_of_totalitarianism/rules.yaml:1702:11\n7169 rules/rise_of_totalitarianism/rules.yaml:1703:15\n7170 rules/rise_of_totalitarianism/rules.yaml:1704:7\n7171 rules/rise_of_totalitarianism/rules.yaml:1705:7\n7172 rules/rise_of_totalitarianism/rules.yaml:1706:11\n7180 rules/rise_of_totalitarianism/rules.yaml:1708:11\n7186 rules/rise_of_totalitarianism/rules.yaml:1709:11\n7187 rules/rise_of_totalitarianism/rules.yaml:1710:11\n7188 rules/rise_of_totalitarianism/rules.yaml:1711:15\n7189 rules/rise_of_totalitarianism/rules.yaml:1712:19\n7190 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7191 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7192 rules/rise_of_totalitarianism/rules.yaml:1715:23\n7193 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7194 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7196 rules/rise_of_totalitarianism/rules.yaml:1719:19\n7199 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7200 rules/rise_of_totalitarianism/rules.yaml:1721:11\n7201 rules/rise_of_totalitarianism/rules.yaml:1722:11\n7202 rules/rise_of_totalitarianism/rules.yaml:1723:11\n7203 rules/rise_of_totalitarianism/rules.yaml:1724:11\n7208 rules/rise_of_totalitarianism/rules.yaml:1725:15\n7209 rules/rise_of_totalitarianism/rules.yaml:1726:15\n7210 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7211 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7219 rules/rise_of_totalitarianism/rules.yaml:1729:19\n7225 rules/rise_of_totalitarianism/rules.yaml:1730:19\n7226 rules/rise_of_totalitarianism/rules.yaml:1731:19\n7227 rules/rise_of_totalitarianism/rules.yaml:1732:23\n7228 rules/rise_of_totalitarianism/rules.yaml:1733:23\n7229 rules/rise_of_totalitarianism/rules.yaml:1734:23\n7232 rules/rise_of_totalitarianism/rules.yaml:1735:15\n7233 rules/rise_of_totalitarianism/rules.yaml:1736:19\n7234 rules/rise_of_totalitarianism/rules.yaml:1737:19\n7259 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7264 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7267 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7268 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7269 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7270 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7271 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7272 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7285 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7286 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7312 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7318 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7346 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7347 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7368 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7407 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7408 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7414 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7415 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7436 rules/rise_of_totalitarianism/rules.yaml:1909:3\n7452 rules/rise_of_totalitarianism/rules.yaml:1514:7\n7453 rules/rise_of_totalitarianism/rules.yaml:1515:7\n7461 rules/rise_of_totalitarianism/rules.yaml:1516:11\n7467 rules/rise_of_totalitarianism/rules.yaml:1517:11\n7468 rules/rise_of_totalitarianism/rules.yaml:1518:11\n7494 rules/rise_of_totalitarianism/rules.yaml:733:7\n7495 rules/rise_of_totalitarianism/rules.yaml:734:7\n7503 rules/rise_of_totalitarianism/rules.yaml:735:11\n7511 rules/rise_of_totalitarianism/rules.yaml:736:11\n7512 rules/rise_of_totalitarianism/rules.yaml:737:15\n7513 rules/rise_of_totalitarianism/rules.yaml:738:15\n7514 rules/rise_of_totalitarianism/rules.yaml:739:15\n7528 rules/rise_of_totalitarianism/rules.yaml:1003:3\n7535 rules/rise_of_totalitarianism/rules.yaml:1937:14\n7541 rules/rise_of_totalitarianism/rules.yaml:1958:14\n7584 rules/rise_of_totalitarianism/rules.yaml:1008:7\n7585 rules/rise_of_totalitarianism/rules.yaml:1009:7\n7586 rules/rise_of_totalitarianism/rules.yaml:1010:7\n7587 rules/rise_of_totalitarianism/rules.yaml:1011:7\n7588 rules/rise_of_totalitarianism/rules.yaml:1012:7\n7589 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7600 rules/rise_of_totalitarianism/rules.yaml:1014:11\n7608 rules/rise_of_totalitarianism/rules.yaml:1015:15\n7621 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7627 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7634 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7635 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7636 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7641 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7644 rules/rise_of_totalitarianism/rules.yaml:1024:23\n7645 rules/rise_of_totalitarianism/rules.yaml:1025:23\n7646 rules/rise_of_totalitarianism/rules.yaml:1026:23\n7647 rules/rise_of_totalitarianism/rules.yaml:1027:27\n7648 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7651 rules/rise_of_totalitarianism/rules.yaml:1022:23\n7658 rules/rise_of_totalitarianism/rules.yaml:1029:19\n7661 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7677 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7678 rules/rise_of_totalitarianism/rules.yaml:1033:19\n7679 rules/rise_of_totalitarianism/rules.yaml:1034:19\n7687 rules/rise_of_totalitarianism/rules.yaml:1036:19\n7700 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7705 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7712 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7713 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7714 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7719 rules/rise_of_totalitarianism/rules.yaml:1042:23\n7722 rules/rise_of_totalitarianism/rules.yaml:1045:27\n7723 rules/rise_of_totalitarianism/rules.yaml:1046:27\n7724 rules/rise_of_totalitarianism/rules.yaml:1047:31\n7725 rules/rise_of_totalitarianism/rules.yaml:1048:27\n7728 rules/rise_of_totalitarianism/rules.yaml:1043:27\n7732 rules/rise_of_totalitarianism/rules.yaml:1050:11\n7733 rules/rise_of_totalitarianism/rules.yaml:1051:11\n7754 rules/rise_of_totalitarianism/rules.yaml:1052:11\n7755 rules/rise_of_totalitarianism/rules.yaml:1053:11\n7763 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7777 rules/rise_of_totalitarianism/rules.yaml:1055:11\n7778 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7779 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7789 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7801 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7802 rules/rise_of_totalitarianism/rules.yaml:1061:15\n7809 rules/rise_of_totalitarianism/rules.yaml:1062:15\n7810 rules/rise_of_totalitarianism/rules.yaml:1063:15\n7811 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7816 rules/rise_of_totalitarianism/rules.yaml:1065:19\n7817 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7825 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7838 rules/rise_of_totalitarianism/rules.yaml:1069:15\n7850 rules/rise_of_totalitarianism/rules.yaml:1070:15\n7855 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7862 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7863 rules/rise_of_totalitarianism/rules.yaml:1073:15\n7864 rules/rise_of_totalitarianism/rules.yaml:1074:15\n7869 rules/rise_of_totalitarianism/rules.yaml:1075:19\n7870 rules/rise_of_totalitarianism/rules.yaml:1076:19\n7873 rules/rise_of_totalitarianism/rules.yaml:1077:19\n7874 rules/rise_of_totalitarianism/rules.yaml:1078:19\n7875 rules/rise_of_totalitarianism/rules.yaml:1079:23\n7876 rules/rise_of_totalitarianism/rules.yaml:1080:19\n7884 rules/rise_of_totalitarianism/rules.yaml:1081:23\n7894 rules/rise_of_totalitarianism/rules.yaml:1083:11\n7906 rules/rise_of_totalitarianism/rules.yaml:1084:11\n7907 rules/rise_of_totalitarianism/rules.yaml:1085:15\n7908 rules/rise_of_totalitarianism/rules.yaml:1086:15\n7916 rules/rise_of_totalitarianism/rules.yaml:1088:15\n7928 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7929 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7936 rules/rise_of_totalitarianism/rules.yaml:1091:15\n7937 rules/rise_of_totalitarianism/rules.yaml:1092:15\n7938 rules/rise_of_totalitarianism/rules.yaml:1093:15\n7939 rules/rise_of_totalitarianism/rules.yaml:1094:19\n7940 rules/rise_of_totalitarianism/rules.yaml:1095:19\n7941 rules/rise_of_totalitarianism/rules.yaml:1096:19\n7942 rules/rise_of_totalitarianism/rules.yaml:1097:19\n7943 rules/rise_of_totalitarianism/rules.yaml:1098:19\n7946 rules/rise_of_totalitarianism/rules.yaml:1100:11\n7947 rules/rise_of_totalitarianism/rules.yaml:1101:11\n7948 rules/rise_of_totalitarianism/rules.yaml:1102:11\n7953 rules/rise_of_totalitarianism/rules.yaml:1103:15\n7958 rules/rise_of_totalitarianism/rules.yaml:1104:15\n7959 rules/rise_of_totalitarianism/rules.yaml:1105:15\n7960 rules/rise_of_totalitarianism/rules.yaml:1106:15\n7961 rules/rise_of_totalitarianism/rules.yaml:1107:15\n7970 rules/rise_of_totalitarianism/rules.yaml:1108:15\n7971 rules/rise_of_totalitarianism/rules.yaml:1109:15\n7972 rules/rise_of_totalitarianism/rules.yaml:1110:15\n7977 rules/rise_of_totalitarianism/rules.yaml:1111:19\n7978 rules/rise_of_totalitarianism/rules.yaml:1112:19\n7979 rules/rise_of_totalitarianism/rules.yaml:1113:19\n7980 rules/rise_of_totalitarianism/rules.yaml:1114:19\n7981 rules/rise_of_totalitarianism/rules.yaml:1115:19\n7985 rules/rise_of_totalitarianism/rules.yaml:1117:15\n7990 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8007 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8008 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8015 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8016 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8022 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8037 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8038 rules/rise_of_totalitarianism/rules.yaml:1126:23\n8053 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8061 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8073 rules/rise_of_totalitarianism/rules.yaml:1129:23\n8080 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8081 rules/rise_of_totalitarianism/rules.yaml:1131:23\n8084 rules/rise_of_totalitarianism/rules.yaml:1132:23\n8085 rules/rise_of_totalitarianism/rules.yaml:1133:19\n8090 rules/rise_of_totalitarianism/rules.yaml:1134:23\n8097 rules/rise_of_totalitarianism/rules.yaml:1135:7\n8100 rules/rise_of_totalitarianism/rules.yaml:1141:11\n8103 rules/rise_of_totalitarianism/rules.yaml:1136:11\n8110 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8114 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8124 rules/rise_of_totalitarianism/rules.yaml:1142:7\n8125 rules/rise_of_totalitarianism/rules.yaml:1143:11\n8126 rules/rise_of_totalitarianism/rules.yaml:1144:15\n8128 rules/rise_of_totalitarianism/rules.yaml:1146:15\n8129 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8130 rules/rise_of_totalitarianism/rules.yaml:1148:11\n8131 rules/rise_of_totalitarianism/rules.yaml:1149:15\n8133 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8152 rules/rise_of_totalitarianism/rules.yaml:916:7\n8153 rules/rise_of_totalitarianism/rules.yaml:917:11\n8154 rules/rise_of_totalitarianism/rules.yaml:918:15\n8155 rules/rise_of_totalitarianism/rules.yaml:919:19\n8156 rules/rise_of_totalitarianism/rules.yaml:920:15\n8157 rules/rise_of_totalitarianism/rules.yaml:921:15\n8159 rules/rise_of_totalitarianism/rules.yaml:922:7\n8166 rules/rise_of_totalitarianism/rules.yaml:923:7\n8167 rules/rise_of_totalitarianism/rules.yaml:924:7\n8178 rules/rise_of_totalitarianism/rules.yaml:925:11\n8179 rules/rise_of_totalitarianism/rules.yaml:926:11\n8194 rules/rise_of_totalitarianism/rules.yaml:927:15\n8200 rules/rise_of_totalitarianism/rules.yaml:928:15\n8206 rules/rise_of_totalitarianism/rules.yaml:929:19\n8207 rules/rise_of_totalitarianism/rules.yaml:930:19\n8220 rules/rise_of_totalitarianism/rules.yaml:931:19\n8247 rules/rise_of_totalitarianism/rules.yaml:1800:7\n8258 rules/rise_of_totalitarianism/rules.yaml:1801:11\n8266 rules/rise_of_totalitarianism/rules.yaml:1802:15\n8282 rules/rise_of_totalitarianism/rules.yaml:1803:15\n8291 rules/rise_of_totalitarianism/rules.yaml:1804:19\n8303 rules/rise_of_totalitarianism/rules.yaml:1805:19\n8304 rules/rise_of_totalitarianism/rules.yaml:1806:19\n8306 rules/rise_of_totalitarianism/rules.yaml:1807:19\n8307 rules/rise_of_totalitarianism/rules.yaml:1808:19\n8308 rules/rise_of_totalitarianism/rules.yaml:1809:19\n8310 rules/rise_of_totalitarianism/rules.yaml:1810:19\n8314 rules/rise_of_totalitarianism/rules.yaml:1811:7\n8315 rules/rise_of_totalitarianism/rules.yaml:1812:11\n8316 rules/rise_of_totalitarianism/rules.yaml:1813:15\n8318 rules/rise_of_totalitarianism/rules.yaml:1814:15\n8327 rules/rise_of_totalitarianism/rules.yaml:1815:7\n8338 rules/rise_of_totalitarianism/rules.yaml:1816:11\n8344 rules/rise_of_totalitarianism/rules.yaml:1817:11\n8353 rules/rise_of_totalitarianism/rules.yaml:1818:15\n8365 rules/rise_of_totalitarianism/rules.yaml:1819:15\n8366 rules/rise_of_totalitarianism/rules.yaml:1820:19\n8367 rules/rise_of_totalitarianism/rules.yaml:1821:19\n8415 rules/rise_of_totalitarianism/rules.yaml:1496:7\n8420 rules/rise_of_totalitarianism/rules.yaml:1497:11\n8421 rules/rise_of_totalitarianism/rules.yaml:1498:11\n8422 rules/rise_of_totalitarianism/rules.yaml:1499:11\n8427 rules/rise_of_totalitarianism/rules.yaml:1500:11\n8435 rules/rise_of_totalitarianism/rules.yaml:1501:15\n8441 rules/rise_of_totalitarianism/rules.yaml:1502:15\n8442 rules/rise_of_totalitarianism/rules.yaml:1503:19\n8445 rules/rise_of_totalitarianism/rules.yaml:1504:19\n8446 rules/rise_of_totalitarianism/rules.yaml:1505:19\n8447 rules/rise_of_totalitarianism/rules.yaml:1506:19\n8471 rules/rise_of_totalitarianism/rules.yaml:1784:7\n8483 rules/rise_of_totalitarianism/rules.yaml:1785:7\n8491 rules/rise_of_totalitarianism/rules.yaml:1786:11\n8497 rules/rise_of_totalitarianism/rules.yaml:1787:11\n8498 rules/rise_of_totalitarianism/rules.yaml:1788:15\n8499 rules/rise_of_totalitarianism/rules.yaml:1789:15\n8500 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8501 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8502 rules/rise_of_totalitarianism/rules.yaml:1792:15\n8504 rules/rise_of_totalitarianism/rules.yaml:1793:15\n8516 rules/rise_of_totalitarianism/flow.yaml:23:3\n8553 rules/rise_of_totalitarianism/flow.yaml:27:7\n8554 rules/rise_of_totalitarianism/flow.yaml:28:7\n8555 rules/rise_of_totalitarianism/flow.yaml:29:7\n8566 rules/rise_of_totalitarianism/flow.yaml:30:11\n8571 rules/rise_of_totalitarianism/flow.yaml:31:11\n8580 rules/rise_of_totalitarianism/flow.yaml:32:15\n8592 rules/rise_of_totalitarianism/flow.yaml:33:15\n8593 rules/rise_of_totalitarianism/flow.yaml:34:19\n8596 rules/rise_of_totalitarianism/flow.yaml:35:19\n8600 rules/rise_of_totalitarianism/flow.yaml:36:7\n8601 rules/rise_of_totalitarianism/flow.yaml:37:7\n8602 rules/rise_of_totalitarianism/flow.yaml:38:11\n8603 rules/rise_of_totalitarianism/flow.yaml:39:15\n8620 rules/rise_of_totalitarianism/flow.yaml:40:15\n8621 rules/rise_of_totalitarianism/flow.yaml:41:11\n8622 rules/rise_of_totalitarianism/flow.yaml:42:7\n8623 rules/rise_of_totalitarianism/flow.yaml:43:7\n8624 rules/rise_of_totalitarianism/flow.yaml:44:11\n8627 rules/rise_of_totalitarianism/flow.yaml:45:11\n8628 rules/rise_of_totalitarianism/flow.yaml:46:7\n8629 rules/rise_of_totalitarianism/flow.yaml:47:11\n8630 rules/rise_of_totalitarianism/flow.yaml:48:7\n8644 rules/rise_of_totalitarianism/flow.yaml:49:11\n8650 rules/rise_of_totalitarianism/flow.yaml:50:11\n8651 rules/rise_of_totalitarianism/flow.yaml:51:15\n8652 rules/rise_of_totalitarianism/flow.yaml:52:15\n8662 rules/rise_of_totalitarianism/flow.yaml:53:15\n8669 rules/rise_of_totalitarianism/flow.yaml:54:15\n8670 rules/rise_of_totalitarianism/flow.yaml:55:15\n8674 rules/rise_of_totalitarianism/flow.yaml:56:7\n8681 rules/rise_of_totalitarianism/flow.yaml:57:7\n8692 rules/rise_of_totalitarianism/flow.yaml:58:11\n8693 rules/rise_of_totalitarianism/flow.yaml:59:11\n8708 rules/rise_of_totalitarianism/flow.yaml:60:15\n8726 rules/rise_of_totalitarianism/flow.yaml:61:15\n8727 rules/rise_of_totalitarianism/flow.yaml:62:19\n8729 rules/rise_of_totalitarianism/flow.yaml:64:19\n8732 rules/rise_of_totalitarianism/flow.yaml:65:19\n8755 rules/rise_of_totalitarianism/flow.yaml:83:3\n8761 rules/rise_of_totalitarianism/flow.yaml:83:3\n8772 rules/rise_of_totalitarianism/flow.yaml:87:7\n8773 rules/rise_of_totalitarianism/flow.yaml:88:11\n8774 rules/rise_of_totalitarianism/flow.yaml:89:15\n8775 rules/rise_of_totalitarianism/flow.yaml:90:7\n8776 rules/rise_of_totalitarianism/flow.yaml:91:7\n8777 rules/rise_of_totalitarianism/flow.yaml:92:7\n8778 rules/rise_of_totalitarianism/flow.yaml:93:7\n8779 rules/rise_of_totalitarianism/flow.yaml:94:7\n8785 rules/rise_of_totalitarianism/flow.yaml:95:7\n8791 rules/rise_of_totalitarianism/flow.yaml:96:7\n8797 rules/rise_of_totalitarianism/flow.yaml:97:7\n8798 rules/rise_of_totalitarianism/flow.yaml:98:7\n8808 rules/rise_of_totalitarianism/flow.yaml:16:3\n8823 rules/rise_of_totalitarianism/flow.yaml:20:7\n8824 rules/rise_of_totalitarianism/flow.yaml:21:7\n8839 rules/rise_of_totalitarianism/flow.yaml:67:3\n8861 rules/rise_of_totalitarianism/flow.yaml:71:7\n8875 rules/rise_of_totalitarianism/flow.yaml:72:11\n8876 rules/rise_of_totalitarianism/flow.yaml:73:11\n8877 rules/rise_of_totalitarianism/flow.yaml:74:11\n8884 rules/rise_of_totalitarianism/flow.yaml:75:11\n8891 rules/rise_of_totalitarianism/flow.yaml:76:11\n8905 rules/rise_of_totalitarianism/flow.yaml:77:15\n8910 rules/rise_of_totalitarianism/flow.yaml:78:11\n8917 rules/rise_of_totalitarianism/flow.yaml:79:11\n8922 rules/rise_of_totalitarianism/flow.yaml:80:7\n8923 rules/rise_of_totalitarianism/flow.yaml:81:11\n8941 rules/rise_of_totalitarianism/rules.yaml:1951:7\n8949 rules/rise_of_totalitarianism/rules.yaml:1952:7\n8952 rules/rise_of_totalitarianism/rules.yaml:1953:7\n8953 rules/rise_of_totalitarianism/rules.yaml:1954:7\n8954 rules/rise_of_totalitarianism/rules.yaml:1955:7\n8970 rules/rise_of_totalitarianism/rules.yaml:1925:7\n8981 rules/rise_of_totalitarianism/rules.yaml:1926:7\n8982 rules/rise_of_totalitarianism/rules.yaml:1927:7\n8983 rules/rise_of_totalitarianism/rules.yaml:1928:11\n8984 rules/rise_of_totalitarianism/rules.yaml:1929:15\n8985 rules/rise_of_totalitarianism/rules.yaml:1930:19\n8986 rules/rise_of_totalitarianism/rules.yaml:1931:19\n8987 rules/rise_of_totalitarianism/rules.yaml:1932:19\n8988 rules/rise_of_totalitarianism/rules.yaml:1933:7\n8989 rules/rise_of_totalitarianism/rules.yaml:1934:7"

@@ -325,6 +325,7 @@ PRIMARY: dict[str, Any] = {
     "c_hire_cost": 2,
     "c_last_turn": 3,
     "c_law_card_roll_adds_modifiers": True,
+    "c_law_leader_controlled": False,
     "c_majority_rounds_half_up": True,
     "c_max_expended_cubes": 4,
     "c_minimum_pp_per_round": True,
@@ -334,6 +335,7 @@ PRIMARY: dict[str, Any] = {
     "c_reserve_slots": 2,
     "c_resistance_modifier": 0,
     "choice_names": (
+        "law_leader_controlled",
         "bonus_committed_only",
         "law_card_roll_adds_modifiers",
         "minimum_pp_per_round",
