@@ -440,24 +440,24 @@ class RiseOfTotalitarianismRules:
         ("choose-leader", 118, "leader", 98, 35, 1, False),
         ("choose-leader", 120, "leader", -1, 36, 4, False),
         ("choose-some", 123, "some:leader", -1, 36, 11, False),
-        ("choose-leader", 130, "leader", 131, 37, 1, False),
-        ("choose-area", 134, "area", 135, 39, 7, False),
-        ("choose-strategy", 136, "strategy", -1, 40, 0, False),
-        ("choose-strategy", 138, "strategy", 139, 41, 7, False),
-        ("choose-some", 146, "some:strategy", -1, 43, 3, False),
-        ("yes-no", 149, "yes-no", -1, 43, 8, False),
-        ("choose-strategy", 151, "strategy", 33, 43, 15, False),
-        ("choose-strategy", 153, "strategy", -1, 46, 1, True),
-        ("choose-minor", 156, "minor", -1, 47, 2, False),
-        ("choose-population", 160, "population", -1, 47, 11, False),
-        ("yes-no", 163, "yes-no", -1, 47, 22, False),
-        ("choose-leader", 165, "leader", -1, 47, 25, False),
-        ("yes-no", 167, "yes-no", -1, 47, 29, False),
-        ("choose-chit", 168, "chit", -1, 47, 33, False),
-        ("yes-no", 167, "yes-no", -1, 47, 37, False),
-        ("choose-leader", 172, "leader", -1, 47, 43, False),
-        ("choose-reform", 177, "reform", -1, 47, 54, False),
-        ("choose-population", 179, "population", -1, 47, 58, False),
+        ("choose-leader", 130, "leader", 131, 38, 1, False),
+        ("choose-area", 134, "area", 135, 40, 7, False),
+        ("choose-strategy", 136, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 138, "strategy", 139, 42, 7, False),
+        ("choose-some", 146, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 149, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 151, "strategy", 33, 44, 15, False),
+        ("choose-strategy", 153, "strategy", -1, 47, 1, True),
+        ("choose-minor", 156, "minor", -1, 48, 2, False),
+        ("choose-population", 160, "population", -1, 48, 11, False),
+        ("yes-no", 163, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 165, "leader", -1, 48, 25, False),
+        ("yes-no", 167, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 168, "chit", -1, 48, 34, False),
+        ("yes-no", 167, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 172, "leader", -1, 48, 48, False),
+        ("choose-reform", 177, "reform", -1, 48, 59, False),
+        ("choose-population", 179, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -497,6 +497,7 @@ class RiseOfTotalitarianismRules:
         "presidential_elections",
         "stack_leader",
         "reveal_leaders",
+        "harass",
         "leader_reaction",
         "window__reaction__act",
         "reaction",
@@ -527,7 +528,7 @@ class RiseOfTotalitarianismRules:
         (3, 5): ((0, 0, None), (1, 0, None)),
         (4, 5): ((0, 0, None), (1, 0, None), (2, 0, None), (4, (), None)),
         (4, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (5, 2): ((0, 0, None),),
+        (5, 2): ((0, 0, None), (2, "", None)),
         (6, 2): ((2, 0, None), (3, 0, None)),
         (8, 4): ((0, 0, "z_draw_crisis__4_0"), (1, 0, "z_draw_crisis__4_1")),
         (10, 1): ((1, False, None),),
@@ -589,7 +590,8 @@ class RiseOfTotalitarianismRules:
         (35, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
         (36, 5): ((3, (), "z_reveal_leaders__5_3"), (4, 0, None), (6, 0, None)),
         (36, 12): ((3, (), "z_reveal_leaders__12_3"), (4, 0, None)),
-        (37, 2): (
+        (37, 1): ((0, 0, None), (1, "propaganda", None)),
+        (38, 2): (
             (0, 0, None),
             (1, 0, None),
             (2, (), None),
@@ -597,7 +599,7 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, 0, None),
         ),
-        (39, 4): (
+        (40, 4): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -605,7 +607,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (9, 0, None),
         ),
-        (39, 8): (
+        (40, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -614,10 +616,10 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (43, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (43, 16): ((3, False, None),),
-        (46, 2): ((3, 0, None),),
-        (47, 3): (
+        (44, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (44, 16): ((3, False, None),),
+        (47, 2): ((3, 0, None),),
+        (48, 3): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -625,7 +627,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, 0, None),
         ),
-        (47, 4): (
+        (48, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -635,7 +637,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 8): (
+        (48, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -645,7 +647,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 12): (
+        (48, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -654,7 +656,7 @@ class RiseOfTotalitarianismRules:
             (5, (), None),
             (6, 0, None),
         ),
-        (47, 13): (
+        (48, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -664,7 +666,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 23): (
+        (48, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -676,7 +678,7 @@ class RiseOfTotalitarianismRules:
             (8, 0, None),
             (9, 0, None),
         ),
-        (47, 26): (
+        (48, 26): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -685,7 +687,7 @@ class RiseOfTotalitarianismRules:
             (5, (), None),
             (6, 0, None),
         ),
-        (47, 27): (
+        (48, 27): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -695,7 +697,16 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 30): (
+        (48, 29): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+        ),
+        (48, 31): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -703,7 +714,7 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, 0, None),
         ),
-        (47, 34): (
+        (48, 35): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -713,7 +724,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 35): (
+        (48, 36): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -724,7 +735,17 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
-        (47, 38): (
+        (48, 38): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (8, 0, None),
+            (9, 0, None),
+        ),
+        (48, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -732,7 +753,7 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, 0, None),
         ),
-        (47, 44): (
+        (48, 49): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -741,7 +762,7 @@ class RiseOfTotalitarianismRules:
             (5, (), None),
             (6, 0, None),
         ),
-        (47, 45): (
+        (48, 50): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -751,7 +772,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (47, 49): (
+        (48, 54): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -762,7 +783,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
-        (47, 55): (
+        (48, 60): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -772,7 +793,7 @@ class RiseOfTotalitarianismRules:
             (6, (), None),
             (7, 0, None),
         ),
-        (47, 56): (
+        (48, 61): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -783,7 +804,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
-        (47, 59): (
+        (48, 64): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -795,7 +816,7 @@ class RiseOfTotalitarianismRules:
             (8, (), None),
             (9, 0, None),
         ),
-        (47, 61): (
+        (48, 66): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -806,7 +827,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, 0, None),
         ),
-        (47, 67): (
+        (48, 72): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -815,10 +836,11 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (47, 74): ((0, 0, None), (1, 0, None), (2, False, None), (3, 0, None)),
+        (48, 79): ((0, 0, None), (1, 0, None), (2, False, None), (3, 0, None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
-        *(2, 3, 4, 7, 9, 14, 15, 16, 18, 20),
+        *range(2, 6),
+        *(7, 9, 14, 15, 16, 18, 20),
         *range(24, 28),
         *(35, 42, 43),
     )
@@ -908,6 +930,7 @@ class RiseOfTotalitarianismRules:
     k_reform__nationalization: Any
     k_reform__social: Any
     lab_crisis: tuple[str, ...]
+    lab_leader: tuple[str, ...]
     lab_major: tuple[str, ...]
     lab_minor: tuple[str, ...]
     n_player: int
@@ -1089,6 +1112,7 @@ class RiseOfTotalitarianismRules:
         self.k_reform__nationalization = d.get("k_reform__nationalization")
         self.k_reform__social = d.get("k_reform__social")
         self.lab_crisis = d["lab_crisis"]
+        self.lab_leader = d["lab_leader"]
         self.lab_major = d["lab_major"]
         self.lab_minor = d["lab_minor"]
         self.n_player = d["n_player"]
@@ -1498,12 +1522,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1962:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1970:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1517,25 +1541,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1970:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1970:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1978:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1547,13 +1571,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1978:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1978:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1645,7 +1669,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1962:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -2051,11 +2075,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         return [
             v_c
@@ -2064,7 +2088,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2073,7 +2097,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2102,7 +2126,7 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
@@ -2147,7 +2171,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1961:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1963:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
@@ -2315,38 +2339,38 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1962:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
             _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1962:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1962:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
         _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
             _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
         _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
@@ -2374,35 +2398,6 @@ class RiseOfTotalitarianismRules:
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "gain_vp [rules/rise_of_totalitarianism/rules.yaml:553:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
-
-    def p_harass(self, S: list[Any], v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        """The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. (ROT-LHT-01, ROT-LHT-02) [rules/rise_of_totalitarianism/rules.yaml:1860:3]"""
-        v_d = _roll(S, 6)
-        v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
-        if (
-            S[self.o_e_leader__committed + v_l] and self.s_e_leader__death[v_l] > 0
-        ) and v_d == self.s_e_leader__death[v_l]:
-            S[self.o_e_leader__box + v_l] = "out"
-            S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = None
-            S[self.o_e_leader__chit + v_l] = None
-            S[self.o_e_leader__owner + v_l] = None
-            S[self.o_e_leader__pool_of + v_l] = None
-            if S[_LOG] is not False:
-                _log(S, 127, (v_l, v_d, v_l))
-        elif v_d <= v_top:
-            S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
-            S[self.o_e_leader__seen + v_l] = 0
-            S[self.o_e_leader__area + v_l] = None
-            S[self.o_e_leader__chit + v_l] = None
-            S[self.o_e_leader__owner + v_l] = None
-            S[self.o_e_leader__pool_of + v_l] = None
-            S[self.o_e_leader__committed + v_l] = False
-            if S[_LOG] is not False:
-                _log(S, 128, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
-        else:
-            if S[_LOG] is not False:
-                _log(S, 129, (v_l, v_d, S[self.o_e_leader__area + v_l]))
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
         """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1594:3]"""
@@ -3208,6 +3203,38 @@ class RiseOfTotalitarianismRules:
         self.p_expend_cubes(S, v_actor, S[self.o_e_chit__location + v_u], v_k)
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
+    def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        N: list[int] = S
+        self.q_reroll_offer(
+            S,
+            R,
+            v_actor,
+            _roll(S, 6),
+            "".join(("the Leader Harassment of ", _name(self.lab_leader, v_l))),
+        )
+        v_d = N[self.o_g_rolled]
+        v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
+        if (
+            S[self.o_e_leader__committed + v_l] and self.s_e_leader__death[v_l] > 0
+        ) and v_d == self.s_e_leader__death[v_l]:
+            S[self.o_e_leader__box + v_l] = "out"
+            S[self.o_e_leader__seen + v_l] = 0
+            S[self.o_e_leader__area + v_l] = None
+            S[self.o_e_leader__chit + v_l] = None
+            S[self.o_e_leader__owner + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = None
+        elif v_d <= v_top:
+            S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
+            S[self.o_e_leader__seen + v_l] = 0
+            S[self.o_e_leader__area + v_l] = None
+            S[self.o_e_leader__chit + v_l] = None
+            S[self.o_e_leader__owner + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__committed + v_l] = False
+        else:
+            pass
+
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
         "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         if (
@@ -3283,7 +3310,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1888:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3397,7 +3424,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -3836,7 +3863,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -4010,7 +4037,7 @@ class RiseOfTotalitarianismRules:
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    self.p_harass(S, v_actor, v_l, self.s_e_chit__action[v_u])
+                    self.q_harass(S, R, v_actor, v_l, self.s_e_chit__action[v_u])
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
             else:
@@ -4033,7 +4060,7 @@ class RiseOfTotalitarianismRules:
                     ]
                     self.p_leave_map(S, v_t)
                     for v_l_4 in v_under:
-                        self.p_harass(S, v_actor, v_l_4, self.s_e_chit__action[v_u])
+                        self.q_harass(S, R, v_actor, v_l_4, self.s_e_chit__action[v_u])
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
         elif self.s_e_chit__action[v_u] == "release":
@@ -4409,7 +4436,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4421,7 +4448,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -5761,6 +5788,60 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_expended] = min(max(v_k, 0), 4)
             return None
 
+    def r_harass(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
+    ) -> Any:
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        N: list[int] = S
+        v_d: Any = None
+        v_top: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine harass: no resume point {pc}")
+        if pc == 0:
+            if (
+                self.r_reroll_offer(
+                    S,
+                    None,
+                    None,
+                    v_actor,
+                    _roll(S, 6),
+                    "".join(("the Leader Harassment of ", _name(self.lab_leader, v_l))),
+                )
+                is SUSPEND
+            ):
+                return _wait(S, (37, 1, v_l, v_kind))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_l, v_kind = F[2:]
+                F = None
+            v_d = N[self.o_g_rolled]
+            v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
+            if (
+                S[self.o_e_leader__committed + v_l] and self.s_e_leader__death[v_l] > 0
+            ) and v_d == self.s_e_leader__death[v_l]:
+                S[self.o_e_leader__box + v_l] = "out"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = None
+                S[self.o_e_leader__chit + v_l] = None
+                S[self.o_e_leader__owner + v_l] = None
+                S[self.o_e_leader__pool_of + v_l] = None
+                _log(S, 127, (v_l, v_d, v_l))
+            elif v_d <= v_top:
+                S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = None
+                S[self.o_e_leader__chit + v_l] = None
+                S[self.o_e_leader__owner + v_l] = None
+                S[self.o_e_leader__pool_of + v_l] = None
+                S[self.o_e_leader__committed + v_l] = False
+                _log(S, 128, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
+            else:
+                _log(S, 129, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+            return None
+
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
         "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         v_commit: Any = None
@@ -5985,7 +6066,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1888:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6024,7 +6105,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
                 F = None
-            return self.ask(S, (37, 2, v_p, v_x, v_ls, v_j, v_b, v_q), v_p, 34, tuple(v_ls))
+            return self.ask(S, (38, 2, v_p, v_x, v_ls, v_j, v_b, v_q), v_p, 34, tuple(v_ls))
         if pc == 2:
             if F is not None:
                 v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
@@ -6150,7 +6231,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6257,7 +6338,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        41,
+                        42,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -6302,7 +6383,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            41,
+                            42,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -6982,7 +7063,7 @@ class RiseOfTotalitarianismRules:
                         _dead("choose-strategy", v_p_2)
                     _d.append((v_p_2, 41, _o, ()))
                 return _ask_all(
-                    S, (46, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (47, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -6993,7 +7074,7 @@ class RiseOfTotalitarianismRules:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
                 if self.r_choose_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (46, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                    return _wait(S, (47, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -7038,12 +7119,12 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (46, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (47, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
             if pc == 9:
                 if self.r_apply_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (46, 10, v_p_5, v_n))
+                    return _wait(S, (47, 10, v_p_5, v_n))
                 pc = 10
             if pc == 10:
                 if F is not None:
@@ -7242,7 +7323,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7373,7 +7454,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        39,
+                        40,
                         8,
                         v_actor,
                         v_w_asked,
@@ -7421,7 +7502,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            39,
+                            40,
                             4,
                             v_actor,
                             v_w_asked,
@@ -7569,6 +7650,8 @@ class RiseOfTotalitarianismRules:
         v_l: Any = None
         v_t: Any = None
         v_under: Any = None
+        v__it: Any = None
+        v__i: Any = None
         v_l_4: Any = None
         v_ts_2: Any = None
         v_l_5: Any = None
@@ -7582,561 +7665,606 @@ class RiseOfTotalitarianismRules:
         v_x_6: Any = None
         v_l_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-23, 25-27, 29-30, 33-35, 37-38, 43-45, 49, 54-56, 58-59, 61, 67, 74
-        if F is not None and (pc < 0 or not (0x4082DC2386E6EC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-23, 25-27, 29-31, 34-36, 38, 42-43, 48-50, 54, 59-61, 63-64, 66, 72, 79
+        if F is not None and (pc < 0 or not (0x8105B8470C5CEEC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
-        if pc == 0:
-            S[self.o_e_chit__resolved + v_u] = True
-            v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
-            v_ap = self.f_action_value(S, v_u)
-            v_d = 0
-            v_keep = False
-            if (
-                self.s_e_chit__action[v_u] == "propaganda" or self.s_e_chit__action[v_u] == "unrest"
-            ) or self.s_e_chit__action[v_u] == "putsch":
-                pc = 1
-            elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
-                pc = 21
-            elif self.s_e_chit__action[v_u] == "release":
-                pc = 42
-            else:
-                pc = 47
-        if pc == 1:
-            if self.s_e_area__kind[v_a] == "battleground":
-                pc = 2
-            else:
-                pc = 10
-        if pc == 2:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_6),
-                v_actor,
-                42,
-                tuple(self.s_e_area__nations[v_a]),
-                (v_a,),
-            )
-        if pc == 3:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
-                F = None
-            v_n = v
-            v_d = max(
-                0,
-                self.s_e_minor__stability[v_n]
-                - len(S[self.o_e_minor__cubes + v_n])
-                + N[self.o_e_minor__govt + v_n],
-            )
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
-            pc = 4
-        if pc == 4:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 157, (v_u, v_a, v_n, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 5
-            else:
-                pc = 67
-        if pc == 5:
-            if self.s_e_chit__action[v_u] == "propaganda":
-                pc = 6
-            else:
-                v_keep = True
-                S[self.o_e_chit__nation + v_u] = v_n
-                if self.s_e_chit__action[v_u] == "putsch":
-                    S[self.o_e_chit__established + v_u] = True
-                _log(S, 158, (self.s_e_chit__action[v_u], v_n))
+        while True:
+            if pc == 0:
+                S[self.o_e_chit__resolved + v_u] = True
+                v_a = _head(
+                    [v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]]
+                )
+                v_ap = self.f_action_value(S, v_u)
+                v_d = 0
+                v_keep = False
+                if (
+                    self.s_e_chit__action[v_u] == "propaganda"
+                    or self.s_e_chit__action[v_u] == "unrest"
+                ) or self.s_e_chit__action[v_u] == "putsch":
+                    pc = 1
+                elif (
+                    self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads"
+                ):
+                    pc = 21
+                elif self.s_e_chit__action[v_u] == "release":
+                    pc = 47
+                else:
+                    pc = 52
+            if pc == 1:
+                if self.s_e_area__kind[v_a] == "battleground":
+                    pc = 2
+                else:
+                    pc = 10
+            if pc == 2:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_6),
+                    v_actor,
+                    42,
+                    tuple(self.s_e_area__nations[v_a]),
+                    (v_a,),
+                )
+            if pc == 3:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
+                    F = None
+                v_n = v
+                v_d = max(
+                    0,
+                    self.s_e_minor__stability[v_n]
+                    - len(S[self.o_e_minor__cubes + v_n])
+                    + N[self.o_e_minor__govt + v_n],
+                )
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 157, (v_u, v_a, v_n, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 5
+                else:
+                    pc = 72
+            if pc == 5:
+                if self.s_e_chit__action[v_u] == "propaganda":
+                    pc = 6
+                else:
+                    v_keep = True
+                    S[self.o_e_chit__nation + v_u] = v_n
+                    if self.s_e_chit__action[v_u] == "putsch":
+                        S[self.o_e_chit__established + v_u] = True
+                    _log(S, 158, (self.s_e_chit__action[v_u], v_n))
+                    pc = 8
+            if pc == 6:
+                if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
+                    return _wait(S, (48, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
                 pc = 8
-        if pc == 6:
-            if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (47, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
-            pc = 8
-        if pc == 8:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
-                F = None
-            self.p_to_stability_track(S, v_actor, v_n)
-            pc = 67
-        if pc == 10:
-            v_opts = [
-                v_x
-                for _h1 in (
-                    [
-                        v_b__3
-                        for v_b__3 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__3]
-                    ],
-                )
-                for v_x in self.s_e_area__populations[v_a]
-                if self.s_e_chit__action[v_u] != "propaganda"
-                or not (
-                    S[self.o_e_population__committed + v_x]
-                    and S[self.o_e_population__box + v_x] == _head(_h1)
-                )
-            ]
-            if len(v_opts) == 0:
-                _log(S, 159, (v_u, v_a))
-                v_ap = -1
-                pc = 67
-            else:
-                pc = 11
-        if pc == 11:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6),
-                v_actor,
-                43,
-                tuple(v_opts),
-                (v_a,),
-            )
-        if pc == 12:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
-                F = None
-            v_x_2 = v
-            v_d = (
-                self.s_e_population__resistance[v_x_2]
-                + self.c_resistance_modifier
-                + (1 if S[self.o_e_population__committed + v_x_2] else 0)
-            )
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6))
-            pc = 13
-        if pc == 13:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 161, (v_u, v_a, v_x_2, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 14
-            else:
-                pc = 67
-        if pc == 14:
-            if self.s_e_chit__action[v_u] == "propaganda":
-                pc = 15
-            else:
-                v_keep = True
-                if self.s_e_chit__action[v_u] == "putsch":
-                    S[self.o_e_chit__established + v_u] = True
-                _log(S, 162, (self.s_e_chit__action[v_u], v_a))
-                pc = 67
-        if pc == 15:
-            if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
-            pc = 67
-        if pc == 21:
-            v_ts = self.f_arrest_targets(S, v_actor, v_u)
-            v_lone = [
-                v_l__5
-                for v_l__5 in self.all_leader
-                if (
-                    (
-                        (
-                            (
-                                S[self.o_e_leader__box + v_l__5] == "area"
-                                and S[self.o_e_leader__chit + v_l__5] is None
-                            )
-                            and S[self.o_e_leader__area + v_l__5] is not None
-                        )
-                        and (
-                            S[self.o_e_leader__area + v_l__5] == v_a
-                            or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
-                        )
-                    )
-                    and self.f_leader_controller(S, v_l__5) is not None
-                )
-                and self.f_leader_controller(S, v_l__5) != v_actor
-            ]
-            v_on_leader = len(v_ts) == 0
-            if len(v_ts) > 0 and len(v_lone) > 0:
-                pc = 22
-            else:
-                pc = 24
-        if pc == 22:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 23, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6),
-                v_actor,
-                44,
-                (True, False),
-            )
-        if pc == 23:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
-                F = None
-            v_on_leader = v
-            pc = 24
-        if pc == 24:
-            if len(v_ts) == 0 and len(v_lone) == 0:
-                _log(S, 164, (v_u, v_a))
-                v_ap = -1
-                pc = 67
-            elif v_on_leader:
-                pc = 25
-            else:
-                pc = 33
-        if pc == 25:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 26, v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6),
-                v_actor,
-                45,
-                tuple(v_lone),
-            )
-        if pc == 26:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
-                F = None
-            v_l = v
-            v_d = 2
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 27, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6))
-            pc = 27
-        if pc == 27:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 166, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 28
-            else:
-                pc = 67
-        if pc == 28:
-            self.p_harass(S, v_actor, v_l, self.s_e_chit__action[v_u])
-            if self.s_e_chit__action[v_u] == "squads":
-                pc = 29
-            else:
-                pc = 67
-        if pc == 29:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S, (47, 30, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 46, (True, False)
-            )
-        if pc == 30:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
-                F = None
-            v_keep = v
-            pc = 67
-        if pc == 33:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 34, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6),
-                v_actor,
-                47,
-                tuple(_uniq(v_ts)),
-            )
-        if pc == 34:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
-                F = None
-            v_t = v
-            v_d = self.s_e_chit__value[v_t] * (
-                2
-                if any(S[self.o_e_leader__chit + v_l_2] == v_t for v_l_2 in self.all_leader)
-                else 1
-            ) + -(-self.s_e_chit__allowance[v_t] // 2)
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 35, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6))
-            pc = 35
-        if pc == 35:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 169, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 36
-            else:
-                pc = 67
-        if pc == 36:
-            _log(S, 170, (v_t,))
-            v_under = [
-                v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
-            ]
-            self.p_leave_map(S, v_t)
-            for v_l_4 in v_under:
-                self.p_harass(S, v_actor, v_l_4, self.s_e_chit__action[v_u])
-            if self.s_e_chit__action[v_u] == "squads":
-                pc = 37
-            else:
-                pc = 67
-        if pc == 37:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S, (47, 38, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 48, (True, False)
-            )
-        if pc == 38:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
-                F = None
-            v_keep = v
-            pc = 67
-        if pc == 42:
-            v_ts_2 = [
-                v_l__6
-                for v_l__6 in self.all_leader
-                if (
-                    S[self.o_e_leader__box + v_l__6] == "arrested"
-                    and (
-                        self.s_e_leader__ideology[v_l__6] == v_actor
-                        or self.s_e_leader__party[v_l__6] is not None
-                    )
-                )
-                and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
-            ]
-            if len(v_ts_2) == 0:
-                _log(S, 171, (v_u, v_a))
-                v_ap = -1
-                pc = 67
-            else:
-                pc = 43
-        if pc == 43:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 44, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6),
-                v_actor,
-                49,
-                tuple(_uniq(v_ts_2)),
-            )
-        if pc == 44:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
-                F = None
-            v_l_5 = v
-            v_d = self.c_release_difficulty
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6))
-            pc = 45
-        if pc == 45:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 173, (v_u, v_a, v_l_5, v_ap, v_d))
-            if v_ap >= v_d:
-                S[self.o_e_leader__box + v_l_5] = "pool"
-                S[self.o_e_leader__pool_of + v_l_5] = v_actor
-                S[self.o_e_leader__control_cube + v_l_5] = None
-                S[self.o_e_leader__committed + v_l_5] = False
-                _log(S, 174, (v_l_5, v_actor))
-            pc = 67
-        if pc == 47:
-            v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
-            v_card = S[self.o_p_pending_law + v_actor]
-            if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
-                pc = 48
-            else:
-                pc = 53
-        if pc == 48:
-            v_roll_mod = (
-                self.f_attempt_modifier(S, v_actor, v_card)
-                if self.c_law_card_roll_adds_modifiers
-                else 0
-            )
-            v_die = _roll(S, 6)
-            v_ap += v_die + v_roll_mod
-            v_d = self.s_e_strategy__difficulty[v_card]
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(
-                    S, (47, 49, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6)
-                )
-            pc = 49
-        if pc == 49:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 175, (v_actor, v_a, v_card, v_ap, v_die, v_d))
-            if v_ap >= v_d:
-                pc = 50
-            else:
-                pc = 67
-        if pc == 50:
-            S[self.o_p_pending_law + v_actor] = None
-            S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 176, (v_card,))
-            self.p_effect__law__start(S, v_card, 3)
-            if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
-            pc = 67
-        if pc == 53:
-            v_kinds = [
-                v_r
-                for v_r in self.all_reform
-                if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
-            ]
-            pc = 54
-        if pc == 54:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 55, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6),
-                v_actor,
-                50,
-                tuple(v_kinds),
-            )
-        if pc == 55:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
-                F = None
-            v_r_2 = v
-            v_d = self.s_e_reform__difficulty[v_r_2]
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (47, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6))
-            pc = 56
-        if pc == 56:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 178, (v_actor, v_a, v_r_2, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 57
-            else:
-                pc = 67
-        if pc == 57:
-            v_xs = [
-                v_x_4
-                for _h2 in (
-                    [
-                        v_b__9
-                        for v_b__9 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__9]
-                    ],
-                )
-                for v_x_4 in self.s_e_area__populations[v_a]
-                if not (
-                    S[self.o_e_population__committed + v_x_4]
-                    and S[self.o_e_population__box + v_x_4] == _head(_h2)
-                )
-            ]
-            if len(v_xs) == 0:
-                v_xs = [
-                    v_x_5
-                    for _h3 in (
+            if pc == 8:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
+                    F = None
+                self.p_to_stability_track(S, v_actor, v_n)
+                pc = 72
+            if pc == 10:
+                v_opts = [
+                    v_x
+                    for _h1 in (
                         [
-                            v_b__11
-                            for v_b__11 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__11]
+                            v_b__3
+                            for v_b__3 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__3]
                         ],
                     )
-                    for v_x_5 in self.ix_population__major.get(v_m, ())
-                    if not (
-                        S[self.o_e_population__committed + v_x_5]
-                        and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                    for v_x in self.s_e_area__populations[v_a]
+                    if self.s_e_chit__action[v_u] != "propaganda"
+                    or not (
+                        S[self.o_e_population__committed + v_x]
+                        and S[self.o_e_population__box + v_x] == _head(_h1)
                     )
                 ]
-            if len(v_xs) > 0:
-                pc = 58
-            else:
-                pc = 61
-        if pc == 58:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (47, 59, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6),
-                v_actor,
-                51,
-                tuple(v_xs),
-            )
-        if pc == 59:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
-                F = None
-            v_x_6 = v
-            if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (47, 61, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6))
-            pc = 61
-        if pc == 61:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
-                F = None
-            if v_r_2 != self.k_reform__social:
-                S[self.o_e_major__economy + v_m] = min(
-                    max(S[self.o_e_major__economy + v_m] + 1, -4), 3
-                )
-                _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
-            if v_r_2 == self.k_reform__nationalization:
-                pc = 62
-            else:
-                pc = 67
-        if pc == 62:
-            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
-                return _wait(S, (47, 67, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
-            pc = 67
-        if pc == 67:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
-                F = None
-            if v_ap >= v_d and v_ap >= 0:
-                pc = 68
-            else:
-                _log(S, 180, ())
-                pc = 74
-        if pc == 68:
-            if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 69
-            elif v_ap > v_d:
-                pc = 71
-            else:
-                pc = 74
-        if pc == 69:
-            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (47, 74, v_actor, v_u, v_keep, v_l_6))
-            pc = 74
-        if pc == 71:
-            if (
-                self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
-                is SUSPEND
-            ):
-                return _wait(S, (47, 74, v_actor, v_u, v_keep, v_l_6))
-            pc = 74
-        if pc == 74:
-            if F is not None:
-                v_actor, v_u, v_keep, v_l_6 = F[2:]
-                F = None
-            for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
-                if self.s_e_chit__action[v_u] == "law":
-                    self.p_law_leader_back(S, v_l_6)
+                if len(v_opts) == 0:
+                    _log(S, 159, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
                 else:
-                    self.p_leader_to_pool(S, v_l_6, v_actor)
-            if v_keep:
-                if not S[self.o_e_chit__established + v_u]:
-                    S[self.o_e_chit__seen + v_u] = _mask([])
-            else:
-                self.p_leave_map(S, v_u)
-            return None
+                    pc = 11
+            if pc == 11:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6),
+                    v_actor,
+                    43,
+                    tuple(v_opts),
+                    (v_a,),
+                )
+            if pc == 12:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
+                    F = None
+                v_x_2 = v
+                v_d = (
+                    self.s_e_population__resistance[v_x_2]
+                    + self.c_resistance_modifier
+                    + (1 if S[self.o_e_population__committed + v_x_2] else 0)
+                )
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6))
+                pc = 13
+            if pc == 13:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 161, (v_u, v_a, v_x_2, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 14
+                else:
+                    pc = 72
+            if pc == 14:
+                if self.s_e_chit__action[v_u] == "propaganda":
+                    pc = 15
+                else:
+                    v_keep = True
+                    if self.s_e_chit__action[v_u] == "putsch":
+                        S[self.o_e_chit__established + v_u] = True
+                    _log(S, 162, (self.s_e_chit__action[v_u], v_a))
+                    pc = 72
+            if pc == 15:
+                if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 21:
+                v_ts = self.f_arrest_targets(S, v_actor, v_u)
+                v_lone = [
+                    v_l__5
+                    for v_l__5 in self.all_leader
+                    if (
+                        (
+                            (
+                                (
+                                    S[self.o_e_leader__box + v_l__5] == "area"
+                                    and S[self.o_e_leader__chit + v_l__5] is None
+                                )
+                                and S[self.o_e_leader__area + v_l__5] is not None
+                            )
+                            and (
+                                S[self.o_e_leader__area + v_l__5] == v_a
+                                or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                            )
+                        )
+                        and self.f_leader_controller(S, v_l__5) is not None
+                    )
+                    and self.f_leader_controller(S, v_l__5) != v_actor
+                ]
+                v_on_leader = len(v_ts) == 0
+                if len(v_ts) > 0 and len(v_lone) > 0:
+                    pc = 22
+                else:
+                    pc = 24
+            if pc == 22:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 23, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6),
+                    v_actor,
+                    44,
+                    (True, False),
+                )
+            if pc == 23:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_on_leader = v
+                pc = 24
+            if pc == 24:
+                if len(v_ts) == 0 and len(v_lone) == 0:
+                    _log(S, 164, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
+                elif v_on_leader:
+                    pc = 25
+                else:
+                    pc = 34
+            if pc == 25:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 26, v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6),
+                    v_actor,
+                    45,
+                    tuple(v_lone),
+                )
+            if pc == 26:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                    F = None
+                v_l = v
+                v_d = 2
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 27, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6))
+                pc = 27
+            if pc == 27:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 166, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 28
+                else:
+                    pc = 72
+            if pc == 28:
+                if (
+                    self.r_harass(S, None, None, v_actor, v_l, self.s_e_chit__action[v_u])
+                    is SUSPEND
+                ):
+                    return _wait(S, (48, 29, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 29
+            if pc == 29:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
+                    F = None
+                if self.s_e_chit__action[v_u] == "squads":
+                    pc = 30
+                else:
+                    pc = 72
+            if pc == 30:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (48, 31, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 46, (True, False)
+                )
+            if pc == 31:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                v_keep = v
+                pc = 72
+            if pc == 34:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 35, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6),
+                    v_actor,
+                    47,
+                    tuple(_uniq(v_ts)),
+                )
+            if pc == 35:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_t = v
+                v_d = self.s_e_chit__value[v_t] * (
+                    2
+                    if any(S[self.o_e_leader__chit + v_l_2] == v_t for v_l_2 in self.all_leader)
+                    else 1
+                ) + -(-self.s_e_chit__allowance[v_t] // 2)
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 36, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6)
+                    )
+                pc = 36
+            if pc == 36:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 169, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 37
+                else:
+                    pc = 72
+            if pc == 37:
+                _log(S, 170, (v_t,))
+                v_under = [
+                    v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
+                ]
+                self.p_leave_map(S, v_t)
+                v__it = tuple(v_under)
+                v__i = 0
+                pc = 38
+            if pc == 38:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v__it, v__i, v_l_4, v_l_6 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_l_4 = v__it[v__i]
+                    v__i += 1
+                    pc = 39
+                else:
+                    pc = 41
+            if pc == 39:
+                if (
+                    self.r_harass(S, None, None, v_actor, v_l_4, self.s_e_chit__action[v_u])
+                    is SUSPEND
+                ):
+                    return _wait(
+                        S, (48, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v__it, v__i, v_l_4, v_l_6)
+                    )
+                pc = 38
+                continue
+            if pc == 41:
+                if self.s_e_chit__action[v_u] == "squads":
+                    pc = 42
+                else:
+                    pc = 72
+            if pc == 42:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (48, 43, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 48, (True, False)
+                )
+            if pc == 43:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                v_keep = v
+                pc = 72
+            if pc == 47:
+                v_ts_2 = [
+                    v_l__6
+                    for v_l__6 in self.all_leader
+                    if (
+                        S[self.o_e_leader__box + v_l__6] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__6] == v_actor
+                            or self.s_e_leader__party[v_l__6] is not None
+                        )
+                    )
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
+                ]
+                if len(v_ts_2) == 0:
+                    _log(S, 171, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
+                else:
+                    pc = 48
+            if pc == 48:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 49, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6),
+                    v_actor,
+                    49,
+                    tuple(_uniq(v_ts_2)),
+                )
+            if pc == 49:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                    F = None
+                v_l_5 = v
+                v_d = self.c_release_difficulty
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6))
+                pc = 50
+            if pc == 50:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 173, (v_u, v_a, v_l_5, v_ap, v_d))
+                if v_ap >= v_d:
+                    S[self.o_e_leader__box + v_l_5] = "pool"
+                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
+                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__committed + v_l_5] = False
+                    _log(S, 174, (v_l_5, v_actor))
+                pc = 72
+            if pc == 52:
+                v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
+                v_card = S[self.o_p_pending_law + v_actor]
+                if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
+                    pc = 53
+                else:
+                    pc = 58
+            if pc == 53:
+                v_roll_mod = (
+                    self.f_attempt_modifier(S, v_actor, v_card)
+                    if self.c_law_card_roll_adds_modifiers
+                    else 0
+                )
+                v_die = _roll(S, 6)
+                v_ap += v_die + v_roll_mod
+                v_d = self.s_e_strategy__difficulty[v_card]
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 54, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6)
+                    )
+                pc = 54
+            if pc == 54:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 175, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                if v_ap >= v_d:
+                    pc = 55
+                else:
+                    pc = 72
+            if pc == 55:
+                S[self.o_p_pending_law + v_actor] = None
+                S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
+                _log(S, 176, (v_card,))
+                self.p_effect__law__start(S, v_card, 3)
+                if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 58:
+                v_kinds = [
+                    v_r
+                    for v_r in self.all_reform
+                    if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
+                ]
+                pc = 59
+            if pc == 59:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 60, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6),
+                    v_actor,
+                    50,
+                    tuple(v_kinds),
+                )
+            if pc == 60:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
+                    F = None
+                v_r_2 = v
+                v_d = self.s_e_reform__difficulty[v_r_2]
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 61, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6)
+                    )
+                pc = 61
+            if pc == 61:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 178, (v_actor, v_a, v_r_2, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 62
+                else:
+                    pc = 72
+            if pc == 62:
+                v_xs = [
+                    v_x_4
+                    for _h2 in (
+                        [
+                            v_b__9
+                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__9]
+                        ],
+                    )
+                    for v_x_4 in self.s_e_area__populations[v_a]
+                    if not (
+                        S[self.o_e_population__committed + v_x_4]
+                        and S[self.o_e_population__box + v_x_4] == _head(_h2)
+                    )
+                ]
+                if len(v_xs) == 0:
+                    v_xs = [
+                        v_x_5
+                        for _h3 in (
+                            [
+                                v_b__11
+                                for v_b__11 in self.ix_box__zone.get(v_actor, ())
+                                if self.s_e_box__dominance[v_b__11]
+                            ],
+                        )
+                        for v_x_5 in self.ix_population__major.get(v_m, ())
+                        if not (
+                            S[self.o_e_population__committed + v_x_5]
+                            and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                        )
+                    ]
+                if len(v_xs) > 0:
+                    pc = 63
+                else:
+                    pc = 66
+            if pc == 63:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 64, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6),
+                    v_actor,
+                    51,
+                    tuple(v_xs),
+                )
+            if pc == 64:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
+                    F = None
+                v_x_6 = v
+                if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
+                    return _wait(
+                        S, (48, 66, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6)
+                    )
+                pc = 66
+            if pc == 66:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
+                    F = None
+                if v_r_2 != self.k_reform__social:
+                    S[self.o_e_major__economy + v_m] = min(
+                        max(S[self.o_e_major__economy + v_m] + 1, -4), 3
+                    )
+                    _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
+                if v_r_2 == self.k_reform__nationalization:
+                    pc = 67
+                else:
+                    pc = 72
+            if pc == 67:
+                if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 72:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
+                    F = None
+                if v_ap >= v_d and v_ap >= 0:
+                    pc = 73
+                else:
+                    _log(S, 180, ())
+                    pc = 79
+            if pc == 73:
+                if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
+                    pc = 74
+                elif v_ap > v_d:
+                    pc = 76
+                else:
+                    pc = 79
+            if pc == 74:
+                if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
+                    return _wait(S, (48, 79, v_actor, v_u, v_keep, v_l_6))
+                pc = 79
+            if pc == 76:
+                if (
+                    self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
+                    is SUSPEND
+                ):
+                    return _wait(S, (48, 79, v_actor, v_u, v_keep, v_l_6))
+                pc = 79
+            if pc == 79:
+                if F is not None:
+                    v_actor, v_u, v_keep, v_l_6 = F[2:]
+                    F = None
+                for v_l_6 in [
+                    v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u
+                ]:
+                    if self.s_e_chit__action[v_u] == "law":
+                        self.p_law_leader_back(S, v_l_6)
+                    else:
+                        self.p_leader_to_pool(S, v_l_6, v_actor)
+                if v_keep:
+                    if not S[self.o_e_chit__established + v_u]:
+                        S[self.o_e_chit__seen + v_u] = _mask([])
+                else:
+                    self.p_leave_map(S, v_u)
+                return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
         "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
@@ -8519,7 +8647,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (49, 1))
+                return _wait(S, (50, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8584,7 +8712,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (43, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (44, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
                     38,
                     tuple(_subsets(v_saved, 0, -1)),
@@ -8646,7 +8774,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (43, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 39, (True, False))
+                return self.ask(S, (44, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 39, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -8677,7 +8805,7 @@ class RiseOfTotalitarianismRules:
                 continue
             if pc == 10:
                 if self.r_shorten_turn_five(S, None, None) is SUSPEND:
-                    return _wait(S, (43, 11, v_p_5))
+                    return _wait(S, (44, 11, v_p_5))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -8712,7 +8840,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (43, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (44, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
                     40,
                     tuple(
@@ -8758,7 +8886,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (51, 1))
+                return _wait(S, (52, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8782,19 +8910,19 @@ class RiseOfTotalitarianismRules:
             self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (45, 1))
+                return _wait(S, (46, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (45, 2))
+                return _wait(S, (46, 2))
             pc = 2
         if pc == 2:
             if F is not None:
                 F = None
             if self.r_elections(S, None, None) is SUSPEND:
-                return _wait(S, (45, 3))
+                return _wait(S, (46, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -8811,7 +8939,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (48, 1))
+                return _wait(S, (49, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8827,7 +8955,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (42, 1))
+                return _wait(S, (43, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8842,7 +8970,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (50, 1))
+                return _wait(S, (51, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8880,14 +9008,14 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
                 _log(S, 152, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (44, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (44, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -8908,19 +9036,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (44, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (45, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (44, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (44, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -8931,7 +9059,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1939:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -8944,7 +9072,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (40, 1, v_p, v_x), v_p, 36, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (41, 1, v_p, v_x), v_p, 36, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -8962,7 +9090,7 @@ class RiseOfTotalitarianismRules:
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1910:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -8992,7 +9120,7 @@ class RiseOfTotalitarianismRules:
                         v_k += 1
             _log(S, 133, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
-                return _wait(S, (38, 1))
+                return _wait(S, (39, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9001,4 +9129,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1308 rules/rise_of_totalitarianism/rules.yaml:514:7\n1309 rules/rise_of_totalitarianism/rules.yaml:515:7\n1310 rules/rise_of_totalitarianism/rules.yaml:516:11\n1311 rules/rise_of_totalitarianism/rules.yaml:517:7\n1312 rules/rise_of_totalitarianism/rules.yaml:518:7\n1313 rules/rise_of_totalitarianism/rules.yaml:519:7\n1316 rules/rise_of_totalitarianism/rules.yaml:520:11\n1317 rules/rise_of_totalitarianism/rules.yaml:521:7\n1321 rules/rise_of_totalitarianism/rules.yaml:446:7\n1322 rules/rise_of_totalitarianism/rules.yaml:447:11\n1323 rules/rise_of_totalitarianism/rules.yaml:448:7\n1324 rules/rise_of_totalitarianism/rules.yaml:449:11\n1325 rules/rise_of_totalitarianism/rules.yaml:450:7\n1329 rules/rise_of_totalitarianism/rules.yaml:303:7\n1330 rules/rise_of_totalitarianism/rules.yaml:304:7\n1331 rules/rise_of_totalitarianism/rules.yaml:305:11\n1332 rules/rise_of_totalitarianism/rules.yaml:306:7\n1369 rules/rise_of_totalitarianism/rules.yaml:321:7\n1370 rules/rise_of_totalitarianism/rules.yaml:322:7\n1371 rules/rise_of_totalitarianism/rules.yaml:323:11\n1376 rules/rise_of_totalitarianism/rules.yaml:324:7\n1377 rules/rise_of_totalitarianism/rules.yaml:325:11\n1378 rules/rise_of_totalitarianism/rules.yaml:326:15\n1379 rules/rise_of_totalitarianism/rules.yaml:327:11\n1380 rules/rise_of_totalitarianism/rules.yaml:328:15\n1381 rules/rise_of_totalitarianism/rules.yaml:329:7\n1385 rules/rise_of_totalitarianism/rules.yaml:196:7\n1389 rules/rise_of_totalitarianism/rules.yaml:460:7\n1390 rules/rise_of_totalitarianism/rules.yaml:461:7\n1391 rules/rise_of_totalitarianism/rules.yaml:463:15\n1392 rules/rise_of_totalitarianism/rules.yaml:464:19\n1397 rules/rise_of_totalitarianism/rules.yaml:466:19\n1399 rules/rise_of_totalitarianism/rules.yaml:468:19\n1400 rules/rise_of_totalitarianism/rules.yaml:469:7\n1404 rules/rise_of_totalitarianism/rules.yaml:61:3\n1412 rules/rise_of_totalitarianism/rules.yaml:69:7\n1416 rules/rise_of_totalitarianism/rules.yaml:241:7\n1420 rules/rise_of_totalitarianism/rules.yaml:203:7\n1430 rules/rise_of_totalitarianism/rules.yaml:383:7\n1434 rules/rise_of_totalitarianism/rules.yaml:384:7\n1437 rules/rise_of_totalitarianism/rules.yaml:385:11\n1438 rules/rise_of_totalitarianism/rules.yaml:386:7\n1442 rules/rise_of_totalitarianism/rules.yaml:213:7\n1443 rules/rise_of_totalitarianism/rules.yaml:214:11\n1444 rules/rise_of_totalitarianism/rules.yaml:215:11\n1449 rules/rise_of_totalitarianism/rules.yaml:216:11\n1450 rules/rise_of_totalitarianism/rules.yaml:217:11\n1451 rules/rise_of_totalitarianism/rules.yaml:218:15\n1452 rules/rise_of_totalitarianism/rules.yaml:219:19\n1453 rules/rise_of_totalitarianism/rules.yaml:220:11\n1454 rules/rise_of_totalitarianism/rules.yaml:221:7\n1465 rules/rise_of_totalitarianism/rules.yaml:222:7\n1466 rules/rise_of_totalitarianism/rules.yaml:223:7\n1478 rules/rise_of_totalitarianism/rules.yaml:224:7\n1479 rules/rise_of_totalitarianism/rules.yaml:225:11\n1480 rules/rise_of_totalitarianism/rules.yaml:226:7\n1484 rules/rise_of_totalitarianism/rules.yaml:262:7\n1488 rules/rise_of_totalitarianism/rules.yaml:269:7\n1496 rules/rise_of_totalitarianism/rules.yaml:161:7\n1503 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1970:7\n1509 rules/rise_of_totalitarianism/rules.yaml:1970:7\n1510 rules/rise_of_totalitarianism/rules.yaml:1970:7\n1514 rules/rise_of_totalitarianism/rules.yaml:1970:7\n1515 rules/rise_of_totalitarianism/rules.yaml:1970:7\n1521 rules/rise_of_totalitarianism/rules.yaml:1970:27\n1527 rules/rise_of_totalitarianism/rules.yaml:1970:49\n1535 rules/rise_of_totalitarianism/rules.yaml:1972:3\n1540 rules/rise_of_totalitarianism/rules.yaml:1978:7\n1541 rules/rise_of_totalitarianism/rules.yaml:1978:7\n1542 rules/rise_of_totalitarianism/rules.yaml:1978:7\n1546 rules/rise_of_totalitarianism/rules.yaml:1978:7\n1547 rules/rise_of_totalitarianism/rules.yaml:1978:7\n1551 rules/rise_of_totalitarianism/rules.yaml:1978:27\n1557 rules/rise_of_totalitarianism/rules.yaml:1978:49\n1565 rules/rise_of_totalitarianism/rules.yaml:101:7\n1566 rules/rise_of_totalitarianism/rules.yaml:102:11\n1567 rules/rise_of_totalitarianism/rules.yaml:103:7\n1568 rules/rise_of_totalitarianism/rules.yaml:104:11\n1569 rules/rise_of_totalitarianism/rules.yaml:105:7\n1573 rules/rise_of_totalitarianism/rules.yaml:135:7\n1585 rules/rise_of_totalitarianism/rules.yaml:128:7\n1611 rules/rise_of_totalitarianism/rules.yaml:371:7\n1615 rules/rise_of_totalitarianism/rules.yaml:487:7\n1631 rules/rise_of_totalitarianism/rules.yaml:488:7\n1642 rules/rise_of_totalitarianism/rules.yaml:235:7\n1649 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1650 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1651 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1652 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1653 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1654 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1655 rules/rise_of_totalitarianism/rules.yaml:1962:3\n1659 rules/rise_of_totalitarianism/rules.yaml:550:7\n1674 rules/rise_of_totalitarianism/rules.yaml:427:7\n1675 rules/rise_of_totalitarianism/rules.yaml:428:11\n1676 rules/rise_of_totalitarianism/rules.yaml:429:7\n1680 rules/rise_of_totalitarianism/rules.yaml:430:11\n1681 rules/rise_of_totalitarianism/rules.yaml:431:7\n1682 rules/rise_of_totalitarianism/rules.yaml:432:11\n1683 rules/rise_of_totalitarianism/rules.yaml:433:7\n1684 rules/rise_of_totalitarianism/rules.yaml:434:11\n1685 rules/rise_of_totalitarianism/rules.yaml:435:7\n1686 rules/rise_of_totalitarianism/rules.yaml:436:11\n1687 rules/rise_of_totalitarianism/rules.yaml:437:7\n1688 rules/rise_of_totalitarianism/rules.yaml:438:11\n1689 rules/rise_of_totalitarianism/rules.yaml:439:7\n1693 rules/rise_of_totalitarianism/rules.yaml:502:7\n1704 rules/rise_of_totalitarianism/rules.yaml:248:7\n1705 rules/rise_of_totalitarianism/rules.yaml:249:11\n1724 rules/rise_of_totalitarianism/rules.yaml:250:7\n1725 rules/rise_of_totalitarianism/rules.yaml:251:11\n1741 rules/rise_of_totalitarianism/rules.yaml:252:7\n1742 rules/rise_of_totalitarianism/rules.yaml:253:11\n1748 rules/rise_of_totalitarianism/rules.yaml:254:11\n1757 rules/rise_of_totalitarianism/rules.yaml:255:7\n1758 rules/rise_of_totalitarianism/rules.yaml:256:11\n1774 rules/rise_of_totalitarianism/rules.yaml:257:7\n1778 rules/rise_of_totalitarianism/rules.yaml:539:7\n1803 rules/rise_of_totalitarianism/rules.yaml:76:7\n1812 rules/rise_of_totalitarianism/rules.yaml:351:7\n1817 rules/rise_of_totalitarianism/rules.yaml:343:7\n1818 rules/rise_of_totalitarianism/rules.yaml:344:7\n1819 rules/rise_of_totalitarianism/rules.yaml:345:11\n1827 rules/rise_of_totalitarianism/rules.yaml:346:7\n1831 rules/rise_of_totalitarianism/rules.yaml:191:7\n1835 rules/rise_of_totalitarianism/rules.yaml:168:7\n1849 rules/rise_of_totalitarianism/rules.yaml:274:7\n1857 rules/rise_of_totalitarianism/rules.yaml:480:7\n1876 rules/rise_of_totalitarianism/rules.yaml:142:7\n1888 rules/rise_of_totalitarianism/rules.yaml:408:7\n1889 rules/rise_of_totalitarianism/rules.yaml:409:11\n1890 rules/rise_of_totalitarianism/rules.yaml:410:7\n1891 rules/rise_of_totalitarianism/rules.yaml:411:7\n1896 rules/rise_of_totalitarianism/rules.yaml:412:7\n1897 rules/rise_of_totalitarianism/rules.yaml:413:7\n1898 rules/rise_of_totalitarianism/rules.yaml:414:11\n1899 rules/rise_of_totalitarianism/rules.yaml:415:15\n1900 rules/rise_of_totalitarianism/rules.yaml:416:7\n1905 rules/rise_of_totalitarianism/rules.yaml:293:7\n1906 rules/rise_of_totalitarianism/rules.yaml:294:7\n1907 rules/rise_of_totalitarianism/rules.yaml:295:11\n1908 rules/rise_of_totalitarianism/rules.yaml:296:7\n1912 rules/rise_of_totalitarianism/rules.yaml:175:7\n1920 rules/rise_of_totalitarianism/rules.yaml:121:7\n1933 rules/rise_of_totalitarianism/rules.yaml:281:7\n1937 rules/rise_of_totalitarianism/rules.yaml:282:7\n1938 rules/rise_of_totalitarianism/rules.yaml:283:11\n1939 rules/rise_of_totalitarianism/rules.yaml:284:7\n1943 rules/rise_of_totalitarianism/rules.yaml:336:7\n1954 rules/rise_of_totalitarianism/rules.yaml:312:7\n1958 rules/rise_of_totalitarianism/rules.yaml:364:7\n1962 rules/rise_of_totalitarianism/rules.yaml:495:7\n1977 rules/rise_of_totalitarianism/rules.yaml:397:7\n1981 rules/rise_of_totalitarianism/rules.yaml:87:7\n1982 rules/rise_of_totalitarianism/rules.yaml:88:11\n1983 rules/rise_of_totalitarianism/rules.yaml:89:7\n1984 rules/rise_of_totalitarianism/rules.yaml:90:11\n1985 rules/rise_of_totalitarianism/rules.yaml:91:7\n1990 rules/rise_of_totalitarianism/rules.yaml:184:7\n1999 rules/rise_of_totalitarianism/rules.yaml:529:7\n2011 rules/rise_of_totalitarianism/rules.yaml:114:7\n2019 rules/rise_of_totalitarianism/rules.yaml:149:7\n2031 rules/rise_of_totalitarianism/rules.yaml:150:7\n2032 rules/rise_of_totalitarianism/rules.yaml:151:7\n2033 rules/rise_of_totalitarianism/rules.yaml:152:7\n2049 rules/rise_of_totalitarianism/rules.yaml:357:7\n2055 rules/rise_of_totalitarianism/rules.yaml:1939:3\n2060 rules/rise_of_totalitarianism/rules.yaml:1939:3\n2068 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2069 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2070 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2071 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2072 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2073 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2077 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2106 rules/rise_of_totalitarianism/rules.yaml:1910:3\n2110 rules/rise_of_totalitarianism/rules.yaml:561:7\n2111 rules/rise_of_totalitarianism/rules.yaml:562:7\n2116 rules/rise_of_totalitarianism/rules.yaml:563:11\n2117 rules/rise_of_totalitarianism/rules.yaml:564:11\n2122 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2123 rules/rise_of_totalitarianism/rules.yaml:1317:11\n2124 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2132 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2134 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2139 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2147 rules/rise_of_totalitarianism/rules.yaml:1323:11\n2152 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2153 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2154 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2162 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2163 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2164 rules/rise_of_totalitarianism/rules.yaml:1961:1\n2175 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2181 rules/rise_of_totalitarianism/rules.yaml:1638:11\n2182 rules/rise_of_totalitarianism/rules.yaml:1639:15\n2184 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2185 rules/rise_of_totalitarianism/rules.yaml:1641:11\n2186 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2187 rules/rise_of_totalitarianism/rules.yaml:1643:15\n2189 rules/rise_of_totalitarianism/rules.yaml:1645:15\n2190 rules/rise_of_totalitarianism/rules.yaml:1646:15\n2191 rules/rise_of_totalitarianism/rules.yaml:1647:7\n2196 rules/rise_of_totalitarianism/rules.yaml:593:7\n2197 rules/rise_of_totalitarianism/rules.yaml:594:11\n2226 rules/rise_of_totalitarianism/rules.yaml:595:11\n2227 rules/rise_of_totalitarianism/rules.yaml:596:11\n2228 rules/rise_of_totalitarianism/rules.yaml:597:11\n2229 rules/rise_of_totalitarianism/rules.yaml:598:11\n2235 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2236 rules/rise_of_totalitarianism/rules.yaml:1484:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2241 rules/rise_of_totalitarianism/rules.yaml:1486:7\n2246 rules/rise_of_totalitarianism/rules.yaml:638:7\n2247 rules/rise_of_totalitarianism/rules.yaml:639:7\n2248 rules/rise_of_totalitarianism/rules.yaml:640:7\n2253 rules/rise_of_totalitarianism/rules.yaml:641:11\n2254 rules/rise_of_totalitarianism/rules.yaml:642:11\n2259 rules/rise_of_totalitarianism/rules.yaml:648:7\n2260 rules/rise_of_totalitarianism/rules.yaml:649:11\n2261 rules/rise_of_totalitarianism/rules.yaml:650:11\n2264 rules/rise_of_totalitarianism/rules.yaml:652:11\n2269 rules/rise_of_totalitarianism/rules.yaml:625:7\n2270 rules/rise_of_totalitarianism/rules.yaml:626:11\n2271 rules/rise_of_totalitarianism/rules.yaml:627:11\n2272 rules/rise_of_totalitarianism/rules.yaml:628:11\n2274 rules/rise_of_totalitarianism/rules.yaml:629:7\n2275 rules/rise_of_totalitarianism/rules.yaml:630:11\n2276 rules/rise_of_totalitarianism/rules.yaml:631:11\n2277 rules/rise_of_totalitarianism/rules.yaml:632:11\n2282 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2283 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2301 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2302 rules/rise_of_totalitarianism/rules.yaml:1190:15\n2307 rules/rise_of_totalitarianism/rules.yaml:1191:15\n2308 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2311 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2314 rules/rise_of_totalitarianism/rules.yaml:1195:19\n2320 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2321 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2322 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2326 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2327 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2333 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2334 rules/rise_of_totalitarianism/rules.yaml:1962:3\n2339 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2340 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2341 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2345 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2346 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2350 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2351 rules/rise_of_totalitarianism/rules.yaml:1972:3\n2355 rules/rise_of_totalitarianism/flow.yaml:101:3\n2359 rules/rise_of_totalitarianism/flow.yaml:105:7\n2360 rules/rise_of_totalitarianism/flow.yaml:106:11\n2364 rules/rise_of_totalitarianism/rules.yaml:584:7\n2365 rules/rise_of_totalitarianism/rules.yaml:585:7\n2366 rules/rise_of_totalitarianism/rules.yaml:586:11\n2371 rules/rise_of_totalitarianism/rules.yaml:587:15\n2372 rules/rise_of_totalitarianism/rules.yaml:588:15\n2376 rules/rise_of_totalitarianism/rules.yaml:556:7\n2380 rules/rise_of_totalitarianism/rules.yaml:1869:7\n2381 rules/rise_of_totalitarianism/rules.yaml:1870:7\n2382 rules/rise_of_totalitarianism/rules.yaml:1871:7\n2385 rules/rise_of_totalitarianism/rules.yaml:1872:11\n2386 rules/rise_of_totalitarianism/rules.yaml:1873:11\n2388 rules/rise_of_totalitarianism/rules.yaml:1874:11\n2389 rules/rise_of_totalitarianism/rules.yaml:1875:11\n2390 rules/rise_of_totalitarianism/rules.yaml:1876:11\n2391 rules/rise_of_totalitarianism/rules.yaml:1877:11\n2394 rules/rise_of_totalitarianism/rules.yaml:1879:11\n2395 rules/rise_of_totalitarianism/rules.yaml:1880:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1881:11\n2398 rules/rise_of_totalitarianism/rules.yaml:1882:11\n2399 rules/rise_of_totalitarianism/rules.yaml:1883:11\n2400 rules/rise_of_totalitarianism/rules.yaml:1884:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1885:11\n2404 rules/rise_of_totalitarianism/rules.yaml:1887:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1599:7\n2410 rules/rise_of_totalitarianism/rules.yaml:1600:7\n2411 rules/rise_of_totalitarianism/rules.yaml:1601:7\n2412 rules/rise_of_totalitarianism/rules.yaml:1602:7\n2417 rules/rise_of_totalitarianism/rules.yaml:1848:7\n2418 rules/rise_of_totalitarianism/rules.yaml:1849:7\n2420 rules/rise_of_totalitarianism/rules.yaml:1850:7\n2421 rules/rise_of_totalitarianism/rules.yaml:1851:7\n2422 rules/rise_of_totalitarianism/rules.yaml:1852:7\n2423 rules/rise_of_totalitarianism/rules.yaml:1853:7\n2428 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2429 rules/rise_of_totalitarianism/rules.yaml:1749:7\n2431 rules/rise_of_totalitarianism/rules.yaml:1750:7\n2432 rules/rise_of_totalitarianism/rules.yaml:1751:7\n2433 rules/rise_of_totalitarianism/rules.yaml:1752:11\n2434 rules/rise_of_totalitarianism/rules.yaml:1753:11\n2435 rules/rise_of_totalitarianism/rules.yaml:1754:11\n2438 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2439 rules/rise_of_totalitarianism/rules.yaml:1757:11\n2440 rules/rise_of_totalitarianism/rules.yaml:1758:11\n2445 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2447 rules/rise_of_totalitarianism/rules.yaml:1832:7\n2448 rules/rise_of_totalitarianism/rules.yaml:1833:7\n2449 rules/rise_of_totalitarianism/rules.yaml:1834:7\n2450 rules/rise_of_totalitarianism/rules.yaml:1835:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2453 rules/rise_of_totalitarianism/rules.yaml:1838:11\n2456 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2457 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2458 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2463 rules/rise_of_totalitarianism/rules.yaml:1765:7\n2464 rules/rise_of_totalitarianism/rules.yaml:1766:11\n2465 rules/rise_of_totalitarianism/rules.yaml:1767:11\n2466 rules/rise_of_totalitarianism/rules.yaml:1768:15\n2468 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2470 rules/rise_of_totalitarianism/rules.yaml:1771:15\n2472 rules/rise_of_totalitarianism/rules.yaml:1772:7\n2475 rules/rise_of_totalitarianism/rules.yaml:1773:11\n2477 rules/rise_of_totalitarianism/rules.yaml:1774:11\n2481 rules/rise_of_totalitarianism/rules.yaml:936:7\n2482 rules/rise_of_totalitarianism/rules.yaml:937:11\n2483 rules/rise_of_totalitarianism/rules.yaml:938:15\n2485 rules/rise_of_totalitarianism/rules.yaml:940:15\n2486 rules/rise_of_totalitarianism/rules.yaml:941:7\n2488 rules/rise_of_totalitarianism/rules.yaml:942:7\n2489 rules/rise_of_totalitarianism/rules.yaml:943:7\n2493 rules/rise_of_totalitarianism/rules.yaml:1858:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1859:11\n2499 rules/rise_of_totalitarianism/rules.yaml:798:7\n2502 rules/rise_of_totalitarianism/rules.yaml:799:7\n2503 rules/rise_of_totalitarianism/rules.yaml:800:11\n2506 rules/rise_of_totalitarianism/rules.yaml:801:7\n2507 rules/rise_of_totalitarianism/rules.yaml:802:11\n2508 rules/rise_of_totalitarianism/rules.yaml:803:11\n2509 rules/rise_of_totalitarianism/rules.yaml:804:11\n2510 rules/rise_of_totalitarianism/rules.yaml:805:7\n2511 rules/rise_of_totalitarianism/rules.yaml:806:11\n2513 rules/rise_of_totalitarianism/rules.yaml:808:11\n2518 rules/rise_of_totalitarianism/rules.yaml:1200:7\n2519 rules/rise_of_totalitarianism/rules.yaml:1201:11\n2520 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2526 rules/rise_of_totalitarianism/rules.yaml:1203:19\n2527 rules/rise_of_totalitarianism/rules.yaml:1204:19\n2528 rules/rise_of_totalitarianism/rules.yaml:1205:19\n2529 rules/rise_of_totalitarianism/rules.yaml:1206:19\n2530 rules/rise_of_totalitarianism/rules.yaml:1207:19\n2531 rules/rise_of_totalitarianism/rules.yaml:1208:19\n2536 rules/rise_of_totalitarianism/rules.yaml:1209:23\n2539 rules/rise_of_totalitarianism/rules.yaml:1210:23\n2540 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2546 rules/rise_of_totalitarianism/rules.yaml:1656:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1658:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2552 rules/rise_of_totalitarianism/rules.yaml:1660:7\n2553 rules/rise_of_totalitarianism/rules.yaml:1661:7\n2557 rules/rise_of_totalitarianism/flow.yaml:6:3\n2561 rules/rise_of_totalitarianism/flow.yaml:10:7\n2562 rules/rise_of_totalitarianism/flow.yaml:11:11\n2565 rules/rise_of_totalitarianism/flow.yaml:12:7\n2566 rules/rise_of_totalitarianism/flow.yaml:13:7\n2570 rules/rise_of_totalitarianism/rules.yaml:569:7\n2571 rules/rise_of_totalitarianism/rules.yaml:570:7\n2572 rules/rise_of_totalitarianism/rules.yaml:571:7\n2573 rules/rise_of_totalitarianism/rules.yaml:572:11\n2574 rules/rise_of_totalitarianism/rules.yaml:573:15\n2576 rules/rise_of_totalitarianism/rules.yaml:575:15\n2577 rules/rise_of_totalitarianism/rules.yaml:576:7\n2578 rules/rise_of_totalitarianism/rules.yaml:577:7\n2579 rules/rise_of_totalitarianism/rules.yaml:578:11\n2583 rules/rise_of_totalitarianism/rules.yaml:960:7\n2584 rules/rise_of_totalitarianism/rules.yaml:961:7\n2588 rules/rise_of_totalitarianism/rules.yaml:962:11\n2589 rules/rise_of_totalitarianism/rules.yaml:963:11\n2590 rules/rise_of_totalitarianism/rules.yaml:964:11\n2593 rules/rise_of_totalitarianism/rules.yaml:965:11\n2599 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2600 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2603 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2605 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2606 rules/rise_of_totalitarianism/rules.yaml:1335:11\n2609 rules/rise_of_totalitarianism/rules.yaml:1336:15\n2610 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2611 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2612 rules/rise_of_totalitarianism/rules.yaml:1339:11\n2613 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1345:7\n2619 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2620 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2621 rules/rise_of_totalitarianism/rules.yaml:1348:11\n2622 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2628 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2643 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2645 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2646 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2647 rules/rise_of_totalitarianism/rules.yaml:1355:7\n2648 rules/rise_of_totalitarianism/rules.yaml:1356:7\n2649 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1527:7\n2655 rules/rise_of_totalitarianism/rules.yaml:1528:11\n2660 rules/rise_of_totalitarianism/rules.yaml:1529:11\n2661 rules/rise_of_totalitarianism/rules.yaml:1530:11\n2662 rules/rise_of_totalitarianism/rules.yaml:1531:15\n2665 rules/rise_of_totalitarianism/rules.yaml:1533:15\n2668 rules/rise_of_totalitarianism/rules.yaml:1534:15\n2692 rules/rise_of_totalitarianism/rules.yaml:898:7\n2693 rules/rise_of_totalitarianism/rules.yaml:899:7\n2698 rules/rise_of_totalitarianism/rules.yaml:900:11\n2711 rules/rise_of_totalitarianism/rules.yaml:901:11\n2712 rules/rise_of_totalitarianism/rules.yaml:902:15\n2714 rules/rise_of_totalitarianism/rules.yaml:904:15\n2715 rules/rise_of_totalitarianism/rules.yaml:905:15\n2716 rules/rise_of_totalitarianism/rules.yaml:906:19\n2718 rules/rise_of_totalitarianism/rules.yaml:908:19\n2719 rules/rise_of_totalitarianism/rules.yaml:909:19\n2720 rules/rise_of_totalitarianism/rules.yaml:910:19\n2725 rules/rise_of_totalitarianism/rules.yaml:761:7\n2726 rules/rise_of_totalitarianism/rules.yaml:763:15\n2727 rules/rise_of_totalitarianism/rules.yaml:764:15\n2729 rules/rise_of_totalitarianism/rules.yaml:766:15\n2730 rules/rise_of_totalitarianism/rules.yaml:767:15\n2731 rules/rise_of_totalitarianism/rules.yaml:769:19\n2734 rules/rise_of_totalitarianism/rules.yaml:772:15\n2736 rules/rise_of_totalitarianism/rules.yaml:774:15\n2737 rules/rise_of_totalitarianism/rules.yaml:775:19\n2738 rules/rise_of_totalitarianism/rules.yaml:776:15\n2740 rules/rise_of_totalitarianism/rules.yaml:779:15\n2741 rules/rise_of_totalitarianism/rules.yaml:781:15\n2742 rules/rise_of_totalitarianism/rules.yaml:782:19\n2743 rules/rise_of_totalitarianism/rules.yaml:783:15\n2744 rules/rise_of_totalitarianism/rules.yaml:784:19\n2745 rules/rise_of_totalitarianism/rules.yaml:785:19\n2746 rules/rise_of_totalitarianism/rules.yaml:786:19\n2748 rules/rise_of_totalitarianism/rules.yaml:788:15\n2749 rules/rise_of_totalitarianism/rules.yaml:790:15\n2750 rules/rise_of_totalitarianism/rules.yaml:791:15\n2751 rules/rise_of_totalitarianism/rules.yaml:792:19\n2755 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2756 rules/rise_of_totalitarianism/rules.yaml:1407:11\n2757 rules/rise_of_totalitarianism/rules.yaml:1408:15\n2763 rules/rise_of_totalitarianism/rules.yaml:989:7\n2764 rules/rise_of_totalitarianism/rules.yaml:990:7\n2765 rules/rise_of_totalitarianism/rules.yaml:991:7\n2770 rules/rise_of_totalitarianism/rules.yaml:992:11\n2789 rules/rise_of_totalitarianism/rules.yaml:993:11\n2790 rules/rise_of_totalitarianism/rules.yaml:994:15\n2792 rules/rise_of_totalitarianism/rules.yaml:996:15\n2793 rules/rise_of_totalitarianism/rules.yaml:997:15\n2794 rules/rise_of_totalitarianism/rules.yaml:998:19\n2796 rules/rise_of_totalitarianism/rules.yaml:1000:19\n2801 rules/rise_of_totalitarianism/rules.yaml:1001:19\n2802 rules/rise_of_totalitarianism/rules.yaml:1002:7\n2807 rules/rise_of_totalitarianism/rules.yaml:692:7\n2808 rules/rise_of_totalitarianism/rules.yaml:694:15\n2809 rules/rise_of_totalitarianism/rules.yaml:695:15\n2814 rules/rise_of_totalitarianism/rules.yaml:696:19\n2820 rules/rise_of_totalitarianism/rules.yaml:697:19\n2821 rules/rise_of_totalitarianism/rules.yaml:698:19\n2822 rules/rise_of_totalitarianism/rules.yaml:699:19\n2824 rules/rise_of_totalitarianism/rules.yaml:701:15\n2825 rules/rise_of_totalitarianism/rules.yaml:702:15\n2826 rules/rise_of_totalitarianism/rules.yaml:703:15\n2828 rules/rise_of_totalitarianism/rules.yaml:706:15\n2830 rules/rise_of_totalitarianism/rules.yaml:709:15\n2831 rules/rise_of_totalitarianism/rules.yaml:710:19\n2836 rules/rise_of_totalitarianism/rules.yaml:713:15\n2837 rules/rise_of_totalitarianism/rules.yaml:714:19\n2842 rules/rise_of_totalitarianism/rules.yaml:717:15\n2846 rules/rise_of_totalitarianism/rules.yaml:718:19\n2847 rules/rise_of_totalitarianism/rules.yaml:719:23\n2852 rules/rise_of_totalitarianism/rules.yaml:724:15\n2857 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2858 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2859 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1395:11\n2864 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2865 rules/rise_of_totalitarianism/rules.yaml:1398:7\n2866 rules/rise_of_totalitarianism/rules.yaml:1399:11\n2867 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1574:7\n2881 rules/rise_of_totalitarianism/rules.yaml:1575:11\n2882 rules/rise_of_totalitarianism/rules.yaml:1576:11\n2883 rules/rise_of_totalitarianism/rules.yaml:1577:15\n2884 rules/rise_of_totalitarianism/rules.yaml:1578:15\n2887 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2888 rules/rise_of_totalitarianism/rules.yaml:1581:11\n2897 rules/rise_of_totalitarianism/rules.yaml:1582:15\n2898 rules/rise_of_totalitarianism/rules.yaml:1583:15\n2899 rules/rise_of_totalitarianism/rules.yaml:1584:15\n2900 rules/rise_of_totalitarianism/rules.yaml:1585:19\n2901 rules/rise_of_totalitarianism/rules.yaml:1586:23\n2903 rules/rise_of_totalitarianism/rules.yaml:1588:23\n2904 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2905 rules/rise_of_totalitarianism/rules.yaml:1590:15\n2912 rules/rise_of_totalitarianism/rules.yaml:1428:7\n2913 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2914 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2919 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2928 rules/rise_of_totalitarianism/rules.yaml:1433:19\n2929 rules/rise_of_totalitarianism/rules.yaml:1434:19\n2931 rules/rise_of_totalitarianism/rules.yaml:1436:15\n2932 rules/rise_of_totalitarianism/rules.yaml:1437:15\n2933 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2935 rules/rise_of_totalitarianism/rules.yaml:1441:15\n2937 rules/rise_of_totalitarianism/rules.yaml:1444:15\n2938 rules/rise_of_totalitarianism/rules.yaml:1445:19\n2951 rules/rise_of_totalitarianism/rules.yaml:1448:15\n2952 rules/rise_of_totalitarianism/rules.yaml:1449:19\n2965 rules/rise_of_totalitarianism/rules.yaml:1452:15\n2966 rules/rise_of_totalitarianism/rules.yaml:1453:19\n2968 rules/rise_of_totalitarianism/rules.yaml:1455:15\n2973 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2974 rules/rise_of_totalitarianism/rules.yaml:1158:7\n2975 rules/rise_of_totalitarianism/rules.yaml:1159:11\n2976 rules/rise_of_totalitarianism/rules.yaml:1160:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2978 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2979 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2980 rules/rise_of_totalitarianism/rules.yaml:1164:11\n2987 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2988 rules/rise_of_totalitarianism/rules.yaml:1166:11\n2993 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2994 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2997 rules/rise_of_totalitarianism/rules.yaml:1169:15\n2999 rules/rise_of_totalitarianism/rules.yaml:1173:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3004 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3005 rules/rise_of_totalitarianism/rules.yaml:1177:19\n3010 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3011 rules/rise_of_totalitarianism/rules.yaml:1179:7\n3012 rules/rise_of_totalitarianism/rules.yaml:1180:11\n3017 rules/rise_of_totalitarianism/rules.yaml:1465:7\n3033 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3034 rules/rise_of_totalitarianism/rules.yaml:1467:11\n3035 rules/rise_of_totalitarianism/rules.yaml:1468:11\n3036 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3047 rules/rise_of_totalitarianism/rules.yaml:1470:15\n3049 rules/rise_of_totalitarianism/rules.yaml:1471:15\n3050 rules/rise_of_totalitarianism/rules.yaml:1472:15\n3051 rules/rise_of_totalitarianism/rules.yaml:1473:15\n3052 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3060 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3061 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3062 rules/rise_of_totalitarianism/rules.yaml:1478:15\n3067 rules/rise_of_totalitarianism/rules.yaml:603:7\n3068 rules/rise_of_totalitarianism/rules.yaml:604:7\n3073 rules/rise_of_totalitarianism/rules.yaml:605:11\n3080 rules/rise_of_totalitarianism/rules.yaml:606:11\n3095 rules/rise_of_totalitarianism/rules.yaml:607:7\n3096 rules/rise_of_totalitarianism/rules.yaml:608:11\n3097 rules/rise_of_totalitarianism/rules.yaml:609:7\n3098 rules/rise_of_totalitarianism/rules.yaml:610:11\n3108 rules/rise_of_totalitarianism/rules.yaml:611:11\n3109 rules/rise_of_totalitarianism/rules.yaml:612:11\n3110 rules/rise_of_totalitarianism/rules.yaml:613:7\n3111 rules/rise_of_totalitarianism/rules.yaml:614:7\n3112 rules/rise_of_totalitarianism/rules.yaml:615:11\n3116 rules/rise_of_totalitarianism/rules.yaml:616:7\n3121 rules/rise_of_totalitarianism/rules.yaml:658:7\n3122 rules/rise_of_totalitarianism/rules.yaml:659:7\n3126 rules/rise_of_totalitarianism/rules.yaml:660:11\n3127 rules/rise_of_totalitarianism/rules.yaml:661:7\n3128 rules/rise_of_totalitarianism/rules.yaml:662:11\n3130 rules/rise_of_totalitarianism/rules.yaml:665:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3136 rules/rise_of_totalitarianism/rules.yaml:1372:11\n3137 rules/rise_of_totalitarianism/rules.yaml:1373:11\n3138 rules/rise_of_totalitarianism/rules.yaml:1375:7\n3141 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3142 rules/rise_of_totalitarianism/rules.yaml:1379:11\n3143 rules/rise_of_totalitarianism/rules.yaml:1380:11\n3144 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3145 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3147 rules/rise_of_totalitarianism/rules.yaml:1385:15\n3152 rules/rise_of_totalitarianism/rules.yaml:815:7\n3155 rules/rise_of_totalitarianism/rules.yaml:818:11\n3156 rules/rise_of_totalitarianism/rules.yaml:819:11\n3157 rules/rise_of_totalitarianism/rules.yaml:820:11\n3158 rules/rise_of_totalitarianism/rules.yaml:822:11\n3159 rules/rise_of_totalitarianism/rules.yaml:823:15\n3163 rules/rise_of_totalitarianism/rules.yaml:825:11\n3164 rules/rise_of_totalitarianism/rules.yaml:826:15\n3168 rules/rise_of_totalitarianism/rules.yaml:828:11\n3169 rules/rise_of_totalitarianism/rules.yaml:829:15\n3170 rules/rise_of_totalitarianism/rules.yaml:830:15\n3174 rules/rise_of_totalitarianism/rules.yaml:831:15\n3178 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3179 rules/rise_of_totalitarianism/rules.yaml:1672:7\n3180 rules/rise_of_totalitarianism/rules.yaml:1673:7\n3183 rules/rise_of_totalitarianism/rules.yaml:1676:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3185 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3186 rules/rise_of_totalitarianism/rules.yaml:1679:15\n3187 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3188 rules/rise_of_totalitarianism/rules.yaml:1682:11\n3192 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3193 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3194 rules/rise_of_totalitarianism/rules.yaml:1282:7\n3195 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3196 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3197 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3201 rules/rise_of_totalitarianism/rules.yaml:949:7\n3205 rules/rise_of_totalitarianism/rules.yaml:950:7\n3206 rules/rise_of_totalitarianism/rules.yaml:951:7\n3207 rules/rise_of_totalitarianism/rules.yaml:952:11\n3208 rules/rise_of_totalitarianism/rules.yaml:953:7\n3209 rules/rise_of_totalitarianism/rules.yaml:954:7\n3213 rules/rise_of_totalitarianism/rules.yaml:674:7\n3217 rules/rise_of_totalitarianism/rules.yaml:675:11\n3218 rules/rise_of_totalitarianism/rules.yaml:676:7\n3219 rules/rise_of_totalitarianism/rules.yaml:677:7\n3226 rules/rise_of_totalitarianism/rules.yaml:678:11\n3227 rules/rise_of_totalitarianism/rules.yaml:679:7\n3228 rules/rise_of_totalitarianism/rules.yaml:680:11\n3230 rules/rise_of_totalitarianism/rules.yaml:683:11\n3231 rules/rise_of_totalitarianism/rules.yaml:684:11\n3232 rules/rise_of_totalitarianism/rules.yaml:685:11\n3236 rules/rise_of_totalitarianism/rules.yaml:971:7\n3237 rules/rise_of_totalitarianism/rules.yaml:972:11\n3238 rules/rise_of_totalitarianism/rules.yaml:973:11\n3239 rules/rise_of_totalitarianism/rules.yaml:974:15\n3252 rules/rise_of_totalitarianism/rules.yaml:977:11\n3253 rules/rise_of_totalitarianism/rules.yaml:978:11\n3259 rules/rise_of_totalitarianism/rules.yaml:981:11\n3260 rules/rise_of_totalitarianism/rules.yaml:982:11\n3265 rules/rise_of_totalitarianism/rules.yaml:1544:7\n3266 rules/rise_of_totalitarianism/rules.yaml:1545:7\n3267 rules/rise_of_totalitarianism/rules.yaml:1546:7\n3268 rules/rise_of_totalitarianism/rules.yaml:1547:11\n3269 rules/rise_of_totalitarianism/rules.yaml:1548:7\n3270 rules/rise_of_totalitarianism/rules.yaml:1549:11\n3271 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3273 rules/rise_of_totalitarianism/rules.yaml:1553:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1554:11\n3275 rules/rise_of_totalitarianism/rules.yaml:1555:11\n3276 rules/rise_of_totalitarianism/rules.yaml:1556:11\n3277 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1558:19\n3279 rules/rise_of_totalitarianism/rules.yaml:1559:15\n3280 rules/rise_of_totalitarianism/rules.yaml:1560:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1561:11\n3282 rules/rise_of_totalitarianism/rules.yaml:1563:11\n3283 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3287 rules/rise_of_totalitarianism/rules.yaml:1896:7\n3296 rules/rise_of_totalitarianism/rules.yaml:1897:7\n3307 rules/rise_of_totalitarianism/rules.yaml:1898:11\n3308 rules/rise_of_totalitarianism/rules.yaml:1899:11\n3309 rules/rise_of_totalitarianism/rules.yaml:1900:15\n3310 rules/rise_of_totalitarianism/rules.yaml:1901:15\n3311 rules/rise_of_totalitarianism/rules.yaml:1902:19\n3312 rules/rise_of_totalitarianism/rules.yaml:1903:23\n3313 rules/rise_of_totalitarianism/rules.yaml:1904:27\n3314 rules/rise_of_totalitarianism/rules.yaml:1905:27\n3315 rules/rise_of_totalitarianism/rules.yaml:1907:15\n3351 rules/rise_of_totalitarianism/rules.yaml:1216:7\n3352 rules/rise_of_totalitarianism/rules.yaml:1217:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1218:11\n3371 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3375 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3376 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3383 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3384 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3389 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3390 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3391 rules/rise_of_totalitarianism/rules.yaml:1227:19\n3392 rules/rise_of_totalitarianism/rules.yaml:1228:23\n3393 rules/rise_of_totalitarianism/rules.yaml:1229:19\n3394 rules/rise_of_totalitarianism/rules.yaml:1230:23\n3395 rules/rise_of_totalitarianism/rules.yaml:1231:23\n3402 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3403 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3406 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3407 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3408 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3409 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3410 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3411 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3418 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3419 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3420 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3421 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3427 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3428 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3430 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3431 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3432 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3434 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3435 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3436 rules/rise_of_totalitarianism/rules.yaml:1939:3\n3443 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3444 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3450 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3451 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3455 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3462 rules/rise_of_totalitarianism/rules.yaml:1244:15\n3463 rules/rise_of_totalitarianism/rules.yaml:1245:15\n3469 rules/rise_of_totalitarianism/rules.yaml:1246:15\n3470 rules/rise_of_totalitarianism/rules.yaml:1247:15\n3471 rules/rise_of_totalitarianism/rules.yaml:1248:19\n3481 rules/rise_of_totalitarianism/rules.yaml:1251:19\n3482 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3485 rules/rise_of_totalitarianism/rules.yaml:1256:23\n3489 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3502 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3503 rules/rise_of_totalitarianism/rules.yaml:1259:23\n3504 rules/rise_of_totalitarianism/rules.yaml:1260:23\n3505 rules/rise_of_totalitarianism/rules.yaml:1261:27\n3506 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3507 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3508 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3509 rules/rise_of_totalitarianism/rules.yaml:1265:27\n3510 rules/rise_of_totalitarianism/rules.yaml:1266:27\n3519 rules/rise_of_totalitarianism/rules.yaml:1267:27\n3523 rules/rise_of_totalitarianism/rules.yaml:1268:27\n3524 rules/rise_of_totalitarianism/rules.yaml:1270:27\n3525 rules/rise_of_totalitarianism/rules.yaml:1271:27\n3526 rules/rise_of_totalitarianism/rules.yaml:1272:31\n3529 rules/rise_of_totalitarianism/rules.yaml:1273:27\n3532 rules/rise_of_totalitarianism/rules.yaml:1274:27\n3533 rules/rise_of_totalitarianism/rules.yaml:1275:23\n3538 rules/rise_of_totalitarianism/rules.yaml:1290:7\n3539 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3540 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3541 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3542 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3543 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3544 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3555 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3556 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3564 rules/rise_of_totalitarianism/rules.yaml:1299:19\n3565 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3566 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3571 rules/rise_of_totalitarianism/rules.yaml:1302:23\n3574 rules/rise_of_totalitarianism/rules.yaml:1303:23\n3575 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3587 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3592 rules/rise_of_totalitarianism/rules.yaml:1308:15\n3593 rules/rise_of_totalitarianism/rules.yaml:1309:15\n3599 rules/rise_of_totalitarianism/rules.yaml:1310:19\n3600 rules/rise_of_totalitarianism/rules.yaml:1311:11\n3607 rules/rise_of_totalitarianism/rules.yaml:1612:7\n3608 rules/rise_of_totalitarianism/rules.yaml:1613:7\n3609 rules/rise_of_totalitarianism/rules.yaml:1614:7\n3610 rules/rise_of_totalitarianism/rules.yaml:1615:11\n3611 rules/rise_of_totalitarianism/rules.yaml:1616:11\n3612 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3613 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3614 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3630 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3636 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3637 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3638 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3639 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3640 rules/rise_of_totalitarianism/rules.yaml:1625:15\n3645 rules/rise_of_totalitarianism/rules.yaml:865:7\n3646 rules/rise_of_totalitarianism/rules.yaml:866:7\n3651 rules/rise_of_totalitarianism/rules.yaml:867:11\n3660 rules/rise_of_totalitarianism/rules.yaml:868:11\n3661 rules/rise_of_totalitarianism/rules.yaml:869:15\n3663 rules/rise_of_totalitarianism/rules.yaml:871:15\n3664 rules/rise_of_totalitarianism/rules.yaml:872:15\n3665 rules/rise_of_totalitarianism/rules.yaml:873:19\n3667 rules/rise_of_totalitarianism/rules.yaml:875:19\n3668 rules/rise_of_totalitarianism/rules.yaml:876:19\n3676 rules/rise_of_totalitarianism/rules.yaml:877:19\n3678 rules/rise_of_totalitarianism/rules.yaml:878:19\n3679 rules/rise_of_totalitarianism/rules.yaml:879:19\n3680 rules/rise_of_totalitarianism/rules.yaml:880:19\n3681 rules/rise_of_totalitarianism/rules.yaml:881:19\n3689 rules/rise_of_totalitarianism/rules.yaml:882:19\n3690 rules/rise_of_totalitarianism/rules.yaml:883:19\n3691 rules/rise_of_totalitarianism/rules.yaml:884:19\n3696 rules/rise_of_totalitarianism/rules.yaml:885:19\n3697 rules/rise_of_totalitarianism/rules.yaml:886:23\n3698 rules/rise_of_totalitarianism/rules.yaml:887:19\n3699 rules/rise_of_totalitarianism/rules.yaml:888:19\n3700 rules/rise_of_totalitarianism/rules.yaml:889:19\n3701 rules/rise_of_totalitarianism/rules.yaml:891:19\n3702 rules/rise_of_totalitarianism/rules.yaml:892:7\n3706 rules/rise_of_totalitarianism/rules.yaml:832:3\n3707 rules/rise_of_totalitarianism/rules.yaml:1958:14\n3712 rules/rise_of_totalitarianism/rules.yaml:836:7\n3713 rules/rise_of_totalitarianism/rules.yaml:837:11\n3714 rules/rise_of_totalitarianism/rules.yaml:838:7\n3719 rules/rise_of_totalitarianism/rules.yaml:839:7\n3722 rules/rise_of_totalitarianism/rules.yaml:841:11\n3723 rules/rise_of_totalitarianism/rules.yaml:842:7\n3724 rules/rise_of_totalitarianism/rules.yaml:843:7\n3725 rules/rise_of_totalitarianism/rules.yaml:844:11\n3726 rules/rise_of_totalitarianism/rules.yaml:845:15\n3734 rules/rise_of_totalitarianism/rules.yaml:847:15\n3741 rules/rise_of_totalitarianism/rules.yaml:849:7\n3742 rules/rise_of_totalitarianism/rules.yaml:850:11\n3743 rules/rise_of_totalitarianism/rules.yaml:851:15\n3744 rules/rise_of_totalitarianism/rules.yaml:852:7\n3745 rules/rise_of_totalitarianism/rules.yaml:853:7\n3746 rules/rise_of_totalitarianism/rules.yaml:854:11\n3747 rules/rise_of_totalitarianism/rules.yaml:855:11\n3748 rules/rise_of_totalitarianism/rules.yaml:856:15\n3749 rules/rise_of_totalitarianism/rules.yaml:857:11\n3750 rules/rise_of_totalitarianism/rules.yaml:859:11\n3755 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3756 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3757 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3758 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3759 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3763 rules/rise_of_totalitarianism/rules.yaml:745:7\n3764 rules/rise_of_totalitarianism/rules.yaml:746:7\n3765 rules/rise_of_totalitarianism/rules.yaml:748:7\n3766 rules/rise_of_totalitarianism/rules.yaml:749:11\n3767 rules/rise_of_totalitarianism/rules.yaml:750:11\n3768 rules/rise_of_totalitarianism/rules.yaml:751:15\n3769 rules/rise_of_totalitarianism/rules.yaml:752:15\n3770 rules/rise_of_totalitarianism/rules.yaml:753:15\n3771 rules/rise_of_totalitarianism/rules.yaml:755:7\n3775 rules/rise_of_totalitarianism/rules.yaml:1695:7\n3776 rules/rise_of_totalitarianism/rules.yaml:1696:7\n3777 rules/rise_of_totalitarianism/rules.yaml:1697:7\n3788 rules/rise_of_totalitarianism/rules.yaml:1698:7\n3800 rules/rise_of_totalitarianism/rules.yaml:1699:7\n3801 rules/rise_of_totalitarianism/rules.yaml:1700:7\n3802 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3803 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3804 rules/rise_of_totalitarianism/rules.yaml:1703:11\n3805 rules/rise_of_totalitarianism/rules.yaml:1704:15\n3806 rules/rise_of_totalitarianism/rules.yaml:1705:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1706:7\n3810 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3811 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3812 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3813 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3814 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3815 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3816 rules/rise_of_totalitarianism/rules.yaml:1717:23\n3818 rules/rise_of_totalitarianism/rules.yaml:1720:19\n3821 rules/rise_of_totalitarianism/rules.yaml:1721:19\n3822 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3823 rules/rise_of_totalitarianism/rules.yaml:1723:11\n3824 rules/rise_of_totalitarianism/rules.yaml:1724:11\n3825 rules/rise_of_totalitarianism/rules.yaml:1725:11\n3826 rules/rise_of_totalitarianism/rules.yaml:1726:15\n3827 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3828 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3829 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3830 rules/rise_of_totalitarianism/rules.yaml:1730:19\n3831 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3832 rules/rise_of_totalitarianism/rules.yaml:1732:19\n3833 rules/rise_of_totalitarianism/rules.yaml:1733:23\n3834 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3835 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3836 rules/rise_of_totalitarianism/rules.yaml:1737:19\n3841 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3842 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3843 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3844 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3845 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3846 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3847 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3848 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3855 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3856 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3857 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3858 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3884 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3885 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3887 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3888 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3889 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3891 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3892 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3893 rules/rise_of_totalitarianism/rules.yaml:1910:3\n3897 rules/rise_of_totalitarianism/rules.yaml:1515:7\n3898 rules/rise_of_totalitarianism/rules.yaml:1516:7\n3899 rules/rise_of_totalitarianism/rules.yaml:1517:11\n3900 rules/rise_of_totalitarianism/rules.yaml:1518:11\n3904 rules/rise_of_totalitarianism/rules.yaml:733:7\n3905 rules/rise_of_totalitarianism/rules.yaml:734:7\n3906 rules/rise_of_totalitarianism/rules.yaml:735:11\n3907 rules/rise_of_totalitarianism/rules.yaml:736:11\n3908 rules/rise_of_totalitarianism/rules.yaml:737:15\n3909 rules/rise_of_totalitarianism/rules.yaml:738:15\n3913 rules/rise_of_totalitarianism/rules.yaml:1003:3\n3914 rules/rise_of_totalitarianism/rules.yaml:1938:14\n3915 rules/rise_of_totalitarianism/rules.yaml:1959:14\n3920 rules/rise_of_totalitarianism/rules.yaml:1008:7\n3921 rules/rise_of_totalitarianism/rules.yaml:1009:7\n3922 rules/rise_of_totalitarianism/rules.yaml:1010:7\n3923 rules/rise_of_totalitarianism/rules.yaml:1011:7\n3924 rules/rise_of_totalitarianism/rules.yaml:1012:7\n3925 rules/rise_of_totalitarianism/rules.yaml:1013:7\n3928 rules/rise_of_totalitarianism/rules.yaml:1014:11\n3929 rules/rise_of_totalitarianism/rules.yaml:1015:15\n3930 rules/rise_of_totalitarianism/rules.yaml:1016:15\n3936 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3937 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3938 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3939 rules/rise_of_totalitarianism/rules.yaml:1021:19\n3940 rules/rise_of_totalitarianism/rules.yaml:1022:23\n3942 rules/rise_of_totalitarianism/rules.yaml:1024:23\n3943 rules/rise_of_totalitarianism/rules.yaml:1025:23\n3944 rules/rise_of_totalitarianism/rules.yaml:1026:23\n3945 rules/rise_of_totalitarianism/rules.yaml:1027:27\n3946 rules/rise_of_totalitarianism/rules.yaml:1029:19\n3948 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3961 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3962 rules/rise_of_totalitarianism/rules.yaml:1034:19\n3964 rules/rise_of_totalitarianism/rules.yaml:1036:19\n3965 rules/rise_of_totalitarianism/rules.yaml:1037:19\n3970 rules/rise_of_totalitarianism/rules.yaml:1038:19\n3971 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3972 rules/rise_of_totalitarianism/rules.yaml:1041:19\n3973 rules/rise_of_totalitarianism/rules.yaml:1042:23\n3974 rules/rise_of_totalitarianism/rules.yaml:1043:27\n3976 rules/rise_of_totalitarianism/rules.yaml:1045:27\n3977 rules/rise_of_totalitarianism/rules.yaml:1046:27\n3978 rules/rise_of_totalitarianism/rules.yaml:1047:31\n3980 rules/rise_of_totalitarianism/rules.yaml:1050:11\n3981 rules/rise_of_totalitarianism/rules.yaml:1051:11\n4002 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4003 rules/rise_of_totalitarianism/rules.yaml:1053:11\n4004 rules/rise_of_totalitarianism/rules.yaml:1054:15\n4005 rules/rise_of_totalitarianism/rules.yaml:1055:11\n4006 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1059:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1060:15\n4010 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4011 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4012 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4013 rules/rise_of_totalitarianism/rules.yaml:1065:19\n4014 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4015 rules/rise_of_totalitarianism/rules.yaml:1067:23\n4017 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4018 rules/rise_of_totalitarianism/rules.yaml:1070:15\n4026 rules/rise_of_totalitarianism/rules.yaml:1071:15\n4027 rules/rise_of_totalitarianism/rules.yaml:1072:15\n4028 rules/rise_of_totalitarianism/rules.yaml:1074:15\n4029 rules/rise_of_totalitarianism/rules.yaml:1076:19\n4034 rules/rise_of_totalitarianism/rules.yaml:1077:19\n4035 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4036 rules/rise_of_totalitarianism/rules.yaml:1079:23\n4037 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4038 rules/rise_of_totalitarianism/rules.yaml:1081:23\n4040 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4052 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4053 rules/rise_of_totalitarianism/rules.yaml:1086:15\n4055 rules/rise_of_totalitarianism/rules.yaml:1088:15\n4056 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4057 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4058 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4059 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4060 rules/rise_of_totalitarianism/rules.yaml:1094:19\n4061 rules/rise_of_totalitarianism/rules.yaml:1095:19\n4062 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4063 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4065 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4066 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4067 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4068 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4073 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4074 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4076 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4078 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4079 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4080 rules/rise_of_totalitarianism/rules.yaml:1112:19\n4081 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4082 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4084 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4089 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4090 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4091 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4092 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4093 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4094 rules/rise_of_totalitarianism/rules.yaml:1124:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4121 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4122 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4123 rules/rise_of_totalitarianism/rules.yaml:1129:23\n4124 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4125 rules/rise_of_totalitarianism/rules.yaml:1131:23\n4128 rules/rise_of_totalitarianism/rules.yaml:1133:19\n4129 rules/rise_of_totalitarianism/rules.yaml:1134:23\n4130 rules/rise_of_totalitarianism/rules.yaml:1135:7\n4131 rules/rise_of_totalitarianism/rules.yaml:1136:11\n4132 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4134 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4137 rules/rise_of_totalitarianism/rules.yaml:1142:7\n4138 rules/rise_of_totalitarianism/rules.yaml:1143:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1144:15\n4141 rules/rise_of_totalitarianism/rules.yaml:1146:15\n4142 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4143 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4144 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4150 rules/rise_of_totalitarianism/rules.yaml:916:7\n4151 rules/rise_of_totalitarianism/rules.yaml:917:11\n4152 rules/rise_of_totalitarianism/rules.yaml:918:15\n4153 rules/rise_of_totalitarianism/rules.yaml:919:19\n4154 rules/rise_of_totalitarianism/rules.yaml:920:15\n4155 rules/rise_of_totalitarianism/rules.yaml:921:15\n4157 rules/rise_of_totalitarianism/rules.yaml:922:7\n4158 rules/rise_of_totalitarianism/rules.yaml:923:7\n4159 rules/rise_of_totalitarianism/rules.yaml:924:7\n4164 rules/rise_of_totalitarianism/rules.yaml:925:11\n4165 rules/rise_of_totalitarianism/rules.yaml:926:11\n4166 rules/rise_of_totalitarianism/rules.yaml:927:15\n4172 rules/rise_of_totalitarianism/rules.yaml:928:15\n4173 rules/rise_of_totalitarianism/rules.yaml:929:19\n4174 rules/rise_of_totalitarianism/rules.yaml:930:19\n4175 rules/rise_of_totalitarianism/rules.yaml:931:19\n4179 rules/rise_of_totalitarianism/rules.yaml:1801:7\n4180 rules/rise_of_totalitarianism/rules.yaml:1802:11\n4183 rules/rise_of_totalitarianism/rules.yaml:1803:15\n4199 rules/rise_of_totalitarianism/rules.yaml:1804:15\n4200 rules/rise_of_totalitarianism/rules.yaml:1805:19\n4201 rules/rise_of_totalitarianism/rules.yaml:1806:19\n4202 rules/rise_of_totalitarianism/rules.yaml:1807:19\n4204 rules/rise_of_totalitarianism/rules.yaml:1808:19\n4205 rules/rise_of_totalitarianism/rules.yaml:1809:19\n4206 rules/rise_of_totalitarianism/rules.yaml:1810:19\n4208 rules/rise_of_totalitarianism/rules.yaml:1812:7\n4209 rules/rise_of_totalitarianism/rules.yaml:1813:11\n4210 rules/rise_of_totalitarianism/rules.yaml:1814:15\n4212 rules/rise_of_totalitarianism/rules.yaml:1816:7\n4213 rules/rise_of_totalitarianism/rules.yaml:1817:11\n4219 rules/rise_of_totalitarianism/rules.yaml:1818:11\n4220 rules/rise_of_totalitarianism/rules.yaml:1819:15\n4221 rules/rise_of_totalitarianism/rules.yaml:1820:15\n4222 rules/rise_of_totalitarianism/rules.yaml:1821:19\n4227 rules/rise_of_totalitarianism/rules.yaml:1497:7\n4228 rules/rise_of_totalitarianism/rules.yaml:1498:11\n4229 rules/rise_of_totalitarianism/rules.yaml:1499:11\n4230 rules/rise_of_totalitarianism/rules.yaml:1500:11\n4235 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4236 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4237 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4238 rules/rise_of_totalitarianism/rules.yaml:1504:19\n4241 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4244 rules/rise_of_totalitarianism/rules.yaml:1506:19\n4248 rules/rise_of_totalitarianism/rules.yaml:1785:7\n4259 rules/rise_of_totalitarianism/rules.yaml:1786:7\n4260 rules/rise_of_totalitarianism/rules.yaml:1787:11\n4261 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4262 rules/rise_of_totalitarianism/rules.yaml:1789:15\n4263 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4264 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4265 rules/rise_of_totalitarianism/rules.yaml:1792:15\n4266 rules/rise_of_totalitarianism/rules.yaml:1793:15\n4271 rules/rise_of_totalitarianism/flow.yaml:23:3\n4276 rules/rise_of_totalitarianism/flow.yaml:27:7\n4277 rules/rise_of_totalitarianism/flow.yaml:28:7\n4278 rules/rise_of_totalitarianism/flow.yaml:29:7\n4279 rules/rise_of_totalitarianism/flow.yaml:30:11\n4284 rules/rise_of_totalitarianism/flow.yaml:31:11\n4285 rules/rise_of_totalitarianism/flow.yaml:32:15\n4286 rules/rise_of_totalitarianism/flow.yaml:33:15\n4287 rules/rise_of_totalitarianism/flow.yaml:34:19\n4290 rules/rise_of_totalitarianism/flow.yaml:35:19\n4291 rules/rise_of_totalitarianism/flow.yaml:36:7\n4292 rules/rise_of_totalitarianism/flow.yaml:37:7\n4293 rules/rise_of_totalitarianism/flow.yaml:38:11\n4294 rules/rise_of_totalitarianism/flow.yaml:39:15\n4306 rules/rise_of_totalitarianism/flow.yaml:40:15\n4307 rules/rise_of_totalitarianism/flow.yaml:42:7\n4308 rules/rise_of_totalitarianism/flow.yaml:43:7\n4309 rules/rise_of_totalitarianism/flow.yaml:44:11\n4310 rules/rise_of_totalitarianism/flow.yaml:46:7\n4311 rules/rise_of_totalitarianism/flow.yaml:47:11\n4312 rules/rise_of_totalitarianism/flow.yaml:48:7\n4313 rules/rise_of_totalitarianism/flow.yaml:49:11\n4314 rules/rise_of_totalitarianism/flow.yaml:50:11\n4315 rules/rise_of_totalitarianism/flow.yaml:51:15\n4316 rules/rise_of_totalitarianism/flow.yaml:52:15\n4326 rules/rise_of_totalitarianism/flow.yaml:53:15\n4333 rules/rise_of_totalitarianism/flow.yaml:54:15\n4334 rules/rise_of_totalitarianism/flow.yaml:56:7\n4335 rules/rise_of_totalitarianism/flow.yaml:57:7\n4336 rules/rise_of_totalitarianism/flow.yaml:58:11\n4337 rules/rise_of_totalitarianism/flow.yaml:59:11\n4342 rules/rise_of_totalitarianism/flow.yaml:60:15\n4350 rules/rise_of_totalitarianism/flow.yaml:61:15\n4351 rules/rise_of_totalitarianism/flow.yaml:62:19\n4353 rules/rise_of_totalitarianism/flow.yaml:64:19\n4356 rules/rise_of_totalitarianism/flow.yaml:65:19\n4362 rules/rise_of_totalitarianism/flow.yaml:83:3\n4363 rules/rise_of_totalitarianism/flow.yaml:83:3\n4367 rules/rise_of_totalitarianism/flow.yaml:87:7\n4368 rules/rise_of_totalitarianism/flow.yaml:88:11\n4369 rules/rise_of_totalitarianism/flow.yaml:89:15\n4370 rules/rise_of_totalitarianism/flow.yaml:90:7\n4371 rules/rise_of_totalitarianism/flow.yaml:91:7\n4372 rules/rise_of_totalitarianism/flow.yaml:92:7\n4373 rules/rise_of_totalitarianism/flow.yaml:93:7\n4374 rules/rise_of_totalitarianism/flow.yaml:94:7\n4375 rules/rise_of_totalitarianism/flow.yaml:95:7\n4376 rules/rise_of_totalitarianism/flow.yaml:96:7\n4377 rules/rise_of_totalitarianism/flow.yaml:97:7\n4378 rules/rise_of_totalitarianism/flow.yaml:98:7\n4382 rules/rise_of_totalitarianism/flow.yaml:16:3\n4386 rules/rise_of_totalitarianism/flow.yaml:20:7\n4387 rules/rise_of_totalitarianism/flow.yaml:21:7\n4391 rules/rise_of_totalitarianism/flow.yaml:67:3\n4396 rules/rise_of_totalitarianism/flow.yaml:71:7\n4401 rules/rise_of_totalitarianism/flow.yaml:72:11\n4402 rules/rise_of_totalitarianism/flow.yaml:74:11\n4403 rules/rise_of_totalitarianism/flow.yaml:75:11\n4404 rules/rise_of_totalitarianism/flow.yaml:76:11\n4405 rules/rise_of_totalitarianism/flow.yaml:77:15\n4406 rules/rise_of_totalitarianism/flow.yaml:78:11\n4407 rules/rise_of_totalitarianism/flow.yaml:79:11\n4408 rules/rise_of_totalitarianism/flow.yaml:80:7\n4409 rules/rise_of_totalitarianism/flow.yaml:81:11\n4414 rules/rise_of_totalitarianism/rules.yaml:1952:7\n4415 rules/rise_of_totalitarianism/rules.yaml:1953:7\n4418 rules/rise_of_totalitarianism/rules.yaml:1954:7\n4419 rules/rise_of_totalitarianism/rules.yaml:1955:7\n4425 rules/rise_of_totalitarianism/rules.yaml:1926:7\n4434 rules/rise_of_totalitarianism/rules.yaml:1927:7\n4435 rules/rise_of_totalitarianism/rules.yaml:1928:7\n4436 rules/rise_of_totalitarianism/rules.yaml:1929:11\n4437 rules/rise_of_totalitarianism/rules.yaml:1930:15\n4438 rules/rise_of_totalitarianism/rules.yaml:1931:19\n4439 rules/rise_of_totalitarianism/rules.yaml:1932:19\n4440 rules/rise_of_totalitarianism/rules.yaml:1933:19\n4441 rules/rise_of_totalitarianism/rules.yaml:1935:7\n4456 rules/rise_of_totalitarianism/rules.yaml:898:7\n4457 rules/rise_of_totalitarianism/rules.yaml:899:7\n4468 rules/rise_of_totalitarianism/rules.yaml:900:11\n4477 rules/rise_of_totalitarianism/rules.yaml:901:11\n4478 rules/rise_of_totalitarianism/rules.yaml:902:15\n4487 rules/rise_of_totalitarianism/rules.yaml:904:15\n4500 rules/rise_of_totalitarianism/rules.yaml:905:15\n4501 rules/rise_of_totalitarianism/rules.yaml:906:19\n4503 rules/rise_of_totalitarianism/rules.yaml:908:19\n4504 rules/rise_of_totalitarianism/rules.yaml:909:19\n4505 rules/rise_of_totalitarianism/rules.yaml:910:19\n4506 rules/rise_of_totalitarianism/rules.yaml:911:19\n4534 rules/rise_of_totalitarianism/rules.yaml:761:7\n4539 rules/rise_of_totalitarianism/rules.yaml:774:15\n4540 rules/rise_of_totalitarianism/rules.yaml:775:19\n4541 rules/rise_of_totalitarianism/rules.yaml:776:15\n4542 rules/rise_of_totalitarianism/rules.yaml:777:15\n4545 rules/rise_of_totalitarianism/rules.yaml:779:15\n4546 rules/rise_of_totalitarianism/rules.yaml:780:15\n4547 rules/rise_of_totalitarianism/rules.yaml:781:15\n4548 rules/rise_of_totalitarianism/rules.yaml:782:19\n4549 rules/rise_of_totalitarianism/rules.yaml:783:15\n4550 rules/rise_of_totalitarianism/rules.yaml:784:19\n4551 rules/rise_of_totalitarianism/rules.yaml:785:19\n4552 rules/rise_of_totalitarianism/rules.yaml:786:19\n4557 rules/rise_of_totalitarianism/rules.yaml:763:15\n4564 rules/rise_of_totalitarianism/rules.yaml:764:15\n4568 rules/rise_of_totalitarianism/rules.yaml:766:15\n4575 rules/rise_of_totalitarianism/rules.yaml:767:15\n4578 rules/rise_of_totalitarianism/rules.yaml:771:19\n4581 rules/rise_of_totalitarianism/rules.yaml:768:19\n4582 rules/rise_of_totalitarianism/rules.yaml:769:19\n4589 rules/rise_of_totalitarianism/rules.yaml:772:15\n4593 rules/rise_of_totalitarianism/rules.yaml:788:15\n4594 rules/rise_of_totalitarianism/rules.yaml:789:15\n4595 rules/rise_of_totalitarianism/rules.yaml:790:15\n4596 rules/rise_of_totalitarianism/rules.yaml:791:15\n4601 rules/rise_of_totalitarianism/rules.yaml:792:19\n4620 rules/rise_of_totalitarianism/rules.yaml:1406:7\n4634 rules/rise_of_totalitarianism/rules.yaml:1407:11\n4640 rules/rise_of_totalitarianism/rules.yaml:1408:15\n4662 rules/rise_of_totalitarianism/rules.yaml:989:7\n4663 rules/rise_of_totalitarianism/rules.yaml:990:7\n4664 rules/rise_of_totalitarianism/rules.yaml:991:7\n4678 rules/rise_of_totalitarianism/rules.yaml:992:11\n4697 rules/rise_of_totalitarianism/rules.yaml:993:11\n4698 rules/rise_of_totalitarianism/rules.yaml:994:15\n4707 rules/rise_of_totalitarianism/rules.yaml:996:15\n4720 rules/rise_of_totalitarianism/rules.yaml:997:15\n4721 rules/rise_of_totalitarianism/rules.yaml:998:19\n4727 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4732 rules/rise_of_totalitarianism/rules.yaml:1001:19\n4737 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4762 rules/rise_of_totalitarianism/rules.yaml:692:7\n4765 rules/rise_of_totalitarianism/rules.yaml:701:15\n4766 rules/rise_of_totalitarianism/rules.yaml:702:15\n4767 rules/rise_of_totalitarianism/rules.yaml:703:15\n4768 rules/rise_of_totalitarianism/rules.yaml:704:15\n4771 rules/rise_of_totalitarianism/rules.yaml:706:15\n4772 rules/rise_of_totalitarianism/rules.yaml:707:15\n4775 rules/rise_of_totalitarianism/rules.yaml:709:15\n4776 rules/rise_of_totalitarianism/rules.yaml:710:19\n4780 rules/rise_of_totalitarianism/rules.yaml:711:19\n4790 rules/rise_of_totalitarianism/rules.yaml:713:15\n4791 rules/rise_of_totalitarianism/rules.yaml:714:19\n4795 rules/rise_of_totalitarianism/rules.yaml:715:19\n4805 rules/rise_of_totalitarianism/rules.yaml:717:15\n4809 rules/rise_of_totalitarianism/rules.yaml:718:19\n4810 rules/rise_of_totalitarianism/rules.yaml:719:23\n4812 rules/rise_of_totalitarianism/rules.yaml:720:23\n4814 rules/rise_of_totalitarianism/rules.yaml:722:23\n4817 rules/rise_of_totalitarianism/rules.yaml:724:15\n4820 rules/rise_of_totalitarianism/rules.yaml:694:15\n4821 rules/rise_of_totalitarianism/rules.yaml:695:15\n4832 rules/rise_of_totalitarianism/rules.yaml:696:19\n4838 rules/rise_of_totalitarianism/rules.yaml:697:19\n4851 rules/rise_of_totalitarianism/rules.yaml:698:19\n4858 rules/rise_of_totalitarianism/rules.yaml:699:19\n4878 rules/rise_of_totalitarianism/rules.yaml:1391:7\n4879 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4880 rules/rise_of_totalitarianism/rules.yaml:1393:7\n4881 rules/rise_of_totalitarianism/rules.yaml:1394:7\n4889 rules/rise_of_totalitarianism/rules.yaml:1395:11\n4902 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4905 rules/rise_of_totalitarianism/rules.yaml:1398:7\n4906 rules/rise_of_totalitarianism/rules.yaml:1399:11\n4907 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4914 rules/rise_of_totalitarianism/rules.yaml:1401:15\n4937 rules/rise_of_totalitarianism/rules.yaml:1574:7\n4945 rules/rise_of_totalitarianism/rules.yaml:1575:11\n4958 rules/rise_of_totalitarianism/rules.yaml:1576:11\n4959 rules/rise_of_totalitarianism/rules.yaml:1577:15\n4960 rules/rise_of_totalitarianism/rules.yaml:1578:15\n4963 rules/rise_of_totalitarianism/rules.yaml:1579:15\n4966 rules/rise_of_totalitarianism/rules.yaml:1580:7\n4967 rules/rise_of_totalitarianism/rules.yaml:1581:11\n4983 rules/rise_of_totalitarianism/rules.yaml:1582:15\n4984 rules/rise_of_totalitarianism/rules.yaml:1583:15\n4985 rules/rise_of_totalitarianism/rules.yaml:1584:15\n4986 rules/rise_of_totalitarianism/rules.yaml:1585:19\n4987 rules/rise_of_totalitarianism/rules.yaml:1586:23\n4989 rules/rise_of_totalitarianism/rules.yaml:1588:23\n4990 rules/rise_of_totalitarianism/rules.yaml:1589:15\n4991 rules/rise_of_totalitarianism/rules.yaml:1590:15\n4994 rules/rise_of_totalitarianism/rules.yaml:1591:15\n4996 rules/rise_of_totalitarianism/rules.yaml:1593:15\n5015 rules/rise_of_totalitarianism/rules.yaml:1428:7\n5018 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5019 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5020 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5021 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5024 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5025 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5028 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5029 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5041 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5051 rules/rise_of_totalitarianism/rules.yaml:1448:15\n5052 rules/rise_of_totalitarianism/rules.yaml:1449:19\n5064 rules/rise_of_totalitarianism/rules.yaml:1450:19\n5076 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5080 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5094 rules/rise_of_totalitarianism/rules.yaml:1432:19\n5114 rules/rise_of_totalitarianism/rules.yaml:1433:19\n5121 rules/rise_of_totalitarianism/rules.yaml:1434:19\n5125 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5139 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5166 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5167 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5168 rules/rise_of_totalitarianism/rules.yaml:1159:11\n5169 rules/rise_of_totalitarianism/rules.yaml:1160:15\n5170 rules/rise_of_totalitarianism/rules.yaml:1161:11\n5171 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5182 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5183 rules/rise_of_totalitarianism/rules.yaml:1164:11\n5200 rules/rise_of_totalitarianism/rules.yaml:1165:11\n5201 rules/rise_of_totalitarianism/rules.yaml:1166:11\n5212 rules/rise_of_totalitarianism/rules.yaml:1167:11\n5213 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5216 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5217 rules/rise_of_totalitarianism/rules.yaml:1170:15\n5223 rules/rise_of_totalitarianism/rules.yaml:1172:15\n5224 rules/rise_of_totalitarianism/rules.yaml:1173:15\n5225 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5229 rules/rise_of_totalitarianism/rules.yaml:1175:19\n5237 rules/rise_of_totalitarianism/rules.yaml:1176:15\n5243 rules/rise_of_totalitarianism/rules.yaml:1177:19\n5264 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5269 rules/rise_of_totalitarianism/rules.yaml:1179:7\n5270 rules/rise_of_totalitarianism/rules.yaml:1180:11\n5285 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5295 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5303 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5309 rules/rise_of_totalitarianism/rules.yaml:1468:11\n5317 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5339 rules/rise_of_totalitarianism/rules.yaml:1470:15\n5341 rules/rise_of_totalitarianism/rules.yaml:1471:15\n5342 rules/rise_of_totalitarianism/rules.yaml:1472:15\n5343 rules/rise_of_totalitarianism/rules.yaml:1473:15\n5344 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5367 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5368 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5369 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5370 rules/rise_of_totalitarianism/rules.yaml:1478:15\n5396 rules/rise_of_totalitarianism/rules.yaml:603:7\n5397 rules/rise_of_totalitarianism/rules.yaml:604:7\n5402 rules/rise_of_totalitarianism/rules.yaml:605:11\n5409 rules/rise_of_totalitarianism/rules.yaml:606:11\n5424 rules/rise_of_totalitarianism/rules.yaml:607:7\n5425 rules/rise_of_totalitarianism/rules.yaml:608:11\n5426 rules/rise_of_totalitarianism/rules.yaml:609:7\n5437 rules/rise_of_totalitarianism/rules.yaml:610:11\n5442 rules/rise_of_totalitarianism/rules.yaml:611:11\n5455 rules/rise_of_totalitarianism/rules.yaml:612:11\n5459 rules/rise_of_totalitarianism/rules.yaml:613:7\n5460 rules/rise_of_totalitarianism/rules.yaml:614:7\n5461 rules/rise_of_totalitarianism/rules.yaml:615:11\n5469 rules/rise_of_totalitarianism/rules.yaml:616:7\n5470 rules/rise_of_totalitarianism/rules.yaml:617:7\n5484 rules/rise_of_totalitarianism/rules.yaml:658:7\n5485 rules/rise_of_totalitarianism/rules.yaml:659:7\n5496 rules/rise_of_totalitarianism/rules.yaml:660:11\n5504 rules/rise_of_totalitarianism/rules.yaml:661:7\n5505 rules/rise_of_totalitarianism/rules.yaml:662:11\n5508 rules/rise_of_totalitarianism/rules.yaml:663:11\n5510 rules/rise_of_totalitarianism/rules.yaml:665:11\n5522 rules/rise_of_totalitarianism/rules.yaml:1371:7\n5523 rules/rise_of_totalitarianism/rules.yaml:1372:11\n5524 rules/rise_of_totalitarianism/rules.yaml:1373:11\n5525 rules/rise_of_totalitarianism/rules.yaml:1374:11\n5526 rules/rise_of_totalitarianism/rules.yaml:1375:7\n5527 rules/rise_of_totalitarianism/rules.yaml:1376:11\n5532 rules/rise_of_totalitarianism/rules.yaml:1378:11\n5533 rules/rise_of_totalitarianism/rules.yaml:1379:11\n5534 rules/rise_of_totalitarianism/rules.yaml:1380:11\n5535 rules/rise_of_totalitarianism/rules.yaml:1381:11\n5538 rules/rise_of_totalitarianism/rules.yaml:1385:15\n5539 rules/rise_of_totalitarianism/rules.yaml:1386:15\n5542 rules/rise_of_totalitarianism/rules.yaml:1382:15\n5543 rules/rise_of_totalitarianism/rules.yaml:1383:15\n5562 rules/rise_of_totalitarianism/rules.yaml:815:7\n5563 rules/rise_of_totalitarianism/rules.yaml:816:11\n5568 rules/rise_of_totalitarianism/rules.yaml:818:11\n5569 rules/rise_of_totalitarianism/rules.yaml:819:11\n5570 rules/rise_of_totalitarianism/rules.yaml:820:11\n5571 rules/rise_of_totalitarianism/rules.yaml:821:11\n5572 rules/rise_of_totalitarianism/rules.yaml:822:11\n5573 rules/rise_of_totalitarianism/rules.yaml:823:15\n5577 rules/rise_of_totalitarianism/rules.yaml:824:15\n5585 rules/rise_of_totalitarianism/rules.yaml:825:11\n5586 rules/rise_of_totalitarianism/rules.yaml:826:15\n5590 rules/rise_of_totalitarianism/rules.yaml:827:15\n5598 rules/rise_of_totalitarianism/rules.yaml:828:11\n5603 rules/rise_of_totalitarianism/rules.yaml:829:15\n5604 rules/rise_of_totalitarianism/rules.yaml:830:15\n5624 rules/rise_of_totalitarianism/rules.yaml:831:15\n5650 rules/rise_of_totalitarianism/rules.yaml:1671:7\n5651 rules/rise_of_totalitarianism/rules.yaml:1672:7\n5652 rules/rise_of_totalitarianism/rules.yaml:1673:7\n5653 rules/rise_of_totalitarianism/rules.yaml:1674:11\n5661 rules/rise_of_totalitarianism/rules.yaml:1676:11\n5667 rules/rise_of_totalitarianism/rules.yaml:1677:11\n5668 rules/rise_of_totalitarianism/rules.yaml:1678:15\n5669 rules/rise_of_totalitarianism/rules.yaml:1679:15\n5670 rules/rise_of_totalitarianism/rules.yaml:1680:15\n5671 rules/rise_of_totalitarianism/rules.yaml:1681:11\n5672 rules/rise_of_totalitarianism/rules.yaml:1682:11\n5673 rules/rise_of_totalitarianism/rules.yaml:1683:11\n5685 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5690 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5696 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5702 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5707 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5713 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5732 rules/rise_of_totalitarianism/rules.yaml:949:7\n5736 rules/rise_of_totalitarianism/rules.yaml:950:7\n5737 rules/rise_of_totalitarianism/rules.yaml:951:7\n5745 rules/rise_of_totalitarianism/rules.yaml:952:11\n5760 rules/rise_of_totalitarianism/rules.yaml:953:7\n5761 rules/rise_of_totalitarianism/rules.yaml:954:7\n5773 rules/rise_of_totalitarianism/rules.yaml:674:7\n5777 rules/rise_of_totalitarianism/rules.yaml:675:11\n5778 rules/rise_of_totalitarianism/rules.yaml:676:7\n5779 rules/rise_of_totalitarianism/rules.yaml:677:7\n5793 rules/rise_of_totalitarianism/rules.yaml:678:11\n5803 rules/rise_of_totalitarianism/rules.yaml:679:7\n5804 rules/rise_of_totalitarianism/rules.yaml:680:11\n5805 rules/rise_of_totalitarianism/rules.yaml:681:11\n5813 rules/rise_of_totalitarianism/rules.yaml:683:11\n5826 rules/rise_of_totalitarianism/rules.yaml:684:11\n5827 rules/rise_of_totalitarianism/rules.yaml:685:11\n5828 rules/rise_of_totalitarianism/rules.yaml:686:11\n5843 rules/rise_of_totalitarianism/rules.yaml:971:7\n5844 rules/rise_of_totalitarianism/rules.yaml:972:11\n5845 rules/rise_of_totalitarianism/rules.yaml:973:11\n5846 rules/rise_of_totalitarianism/rules.yaml:974:15\n5859 rules/rise_of_totalitarianism/rules.yaml:975:15\n5874 rules/rise_of_totalitarianism/rules.yaml:977:11\n5875 rules/rise_of_totalitarianism/rules.yaml:978:11\n5880 rules/rise_of_totalitarianism/rules.yaml:979:11\n5899 rules/rise_of_totalitarianism/rules.yaml:981:11\n5907 rules/rise_of_totalitarianism/rules.yaml:982:11\n5908 rules/rise_of_totalitarianism/rules.yaml:983:11\n5929 rules/rise_of_totalitarianism/rules.yaml:1544:7\n5930 rules/rise_of_totalitarianism/rules.yaml:1545:7\n5931 rules/rise_of_totalitarianism/rules.yaml:1546:7\n5939 rules/rise_of_totalitarianism/rules.yaml:1547:11\n5947 rules/rise_of_totalitarianism/rules.yaml:1548:7\n5948 rules/rise_of_totalitarianism/rules.yaml:1549:11\n5949 rules/rise_of_totalitarianism/rules.yaml:1550:11\n5952 rules/rise_of_totalitarianism/rules.yaml:1551:11\n5959 rules/rise_of_totalitarianism/rules.yaml:1553:11\n5960 rules/rise_of_totalitarianism/rules.yaml:1554:11\n5961 rules/rise_of_totalitarianism/rules.yaml:1555:11\n5962 rules/rise_of_totalitarianism/rules.yaml:1556:11\n5963 rules/rise_of_totalitarianism/rules.yaml:1557:15\n5964 rules/rise_of_totalitarianism/rules.yaml:1558:19\n5965 rules/rise_of_totalitarianism/rules.yaml:1559:15\n5966 rules/rise_of_totalitarianism/rules.yaml:1560:11\n5967 rules/rise_of_totalitarianism/rules.yaml:1561:11\n5968 rules/rise_of_totalitarianism/rules.yaml:1562:11\n5969 rules/rise_of_totalitarianism/rules.yaml:1563:11\n5974 rules/rise_of_totalitarianism/rules.yaml:1564:15\n5999 rules/rise_of_totalitarianism/rules.yaml:1896:7\n6008 rules/rise_of_totalitarianism/rules.yaml:1897:7\n6027 rules/rise_of_totalitarianism/rules.yaml:1898:11\n6033 rules/rise_of_totalitarianism/rules.yaml:1899:11\n6034 rules/rise_of_totalitarianism/rules.yaml:1900:15\n6035 rules/rise_of_totalitarianism/rules.yaml:1901:15\n6036 rules/rise_of_totalitarianism/rules.yaml:1902:19\n6037 rules/rise_of_totalitarianism/rules.yaml:1903:23\n6038 rules/rise_of_totalitarianism/rules.yaml:1904:27\n6039 rules/rise_of_totalitarianism/rules.yaml:1905:27\n6040 rules/rise_of_totalitarianism/rules.yaml:1906:15\n6041 rules/rise_of_totalitarianism/rules.yaml:1907:15\n6064 rules/rise_of_totalitarianism/rules.yaml:1216:7\n6075 rules/rise_of_totalitarianism/rules.yaml:1217:11\n6093 rules/rise_of_totalitarianism/rules.yaml:1218:11\n6099 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6100 rules/rise_of_totalitarianism/rules.yaml:1220:15\n6101 rules/rise_of_totalitarianism/rules.yaml:1221:15\n6118 rules/rise_of_totalitarianism/rules.yaml:1222:15\n6119 rules/rise_of_totalitarianism/rules.yaml:1223:15\n6131 rules/rise_of_totalitarianism/rules.yaml:1224:15\n6132 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6133 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6134 rules/rise_of_totalitarianism/rules.yaml:1227:19\n6135 rules/rise_of_totalitarianism/rules.yaml:1228:23\n6136 rules/rise_of_totalitarianism/rules.yaml:1229:19\n6137 rules/rise_of_totalitarianism/rules.yaml:1230:23\n6138 rules/rise_of_totalitarianism/rules.yaml:1231:23\n6139 rules/rise_of_totalitarianism/rules.yaml:1232:23\n6141 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6172 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6177 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6180 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6181 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6182 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6183 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6184 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6185 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6198 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6199 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6224 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6230 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6236 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6237 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6257 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6293 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6294 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6300 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6301 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6321 rules/rise_of_totalitarianism/rules.yaml:1939:3\n6352 rules/rise_of_totalitarianism/rules.yaml:1239:7\n6366 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6372 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6378 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6379 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6399 rules/rise_of_totalitarianism/rules.yaml:1244:15\n6400 rules/rise_of_totalitarianism/rules.yaml:1245:15\n6406 rules/rise_of_totalitarianism/rules.yaml:1246:15\n6407 rules/rise_of_totalitarianism/rules.yaml:1247:15\n6408 rules/rise_of_totalitarianism/rules.yaml:1248:19\n6417 rules/rise_of_totalitarianism/rules.yaml:1249:19\n6423 rules/rise_of_totalitarianism/rules.yaml:1251:19\n6424 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6425 rules/rise_of_totalitarianism/rules.yaml:1253:23\n6431 rules/rise_of_totalitarianism/rules.yaml:1255:23\n6432 rules/rise_of_totalitarianism/rules.yaml:1256:23\n6435 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6447 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6448 rules/rise_of_totalitarianism/rules.yaml:1259:23\n6449 rules/rise_of_totalitarianism/rules.yaml:1260:23\n6450 rules/rise_of_totalitarianism/rules.yaml:1261:27\n6451 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6452 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6453 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6454 rules/rise_of_totalitarianism/rules.yaml:1265:27\n6455 rules/rise_of_totalitarianism/rules.yaml:1266:27\n6460 rules/rise_of_totalitarianism/rules.yaml:1267:27\n6463 rules/rise_of_totalitarianism/rules.yaml:1268:27\n6464 rules/rise_of_totalitarianism/rules.yaml:1269:27\n6465 rules/rise_of_totalitarianism/rules.yaml:1270:27\n6466 rules/rise_of_totalitarianism/rules.yaml:1271:27\n6467 rules/rise_of_totalitarianism/rules.yaml:1272:31\n6468 rules/rise_of_totalitarianism/rules.yaml:1273:27\n6469 rules/rise_of_totalitarianism/rules.yaml:1274:27\n6470 rules/rise_of_totalitarianism/rules.yaml:1275:23\n6526 rules/rise_of_totalitarianism/rules.yaml:1290:7\n6537 rules/rise_of_totalitarianism/rules.yaml:1291:11\n6542 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6543 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6544 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6545 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6546 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6559 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6560 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6575 rules/rise_of_totalitarianism/rules.yaml:1299:19\n6576 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6577 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6582 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6585 rules/rise_of_totalitarianism/rules.yaml:1303:23\n6586 rules/rise_of_totalitarianism/rules.yaml:1304:19\n6604 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6617 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6622 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6623 rules/rise_of_totalitarianism/rules.yaml:1308:15\n6633 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6639 rules/rise_of_totalitarianism/rules.yaml:1310:19\n6642 rules/rise_of_totalitarianism/rules.yaml:1311:11\n6664 rules/rise_of_totalitarianism/rules.yaml:1612:7\n6665 rules/rise_of_totalitarianism/rules.yaml:1613:7\n6666 rules/rise_of_totalitarianism/rules.yaml:1614:7\n6674 rules/rise_of_totalitarianism/rules.yaml:1615:11\n6687 rules/rise_of_totalitarianism/rules.yaml:1616:11\n6688 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6689 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6692 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6704 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6710 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6718 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6726 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6731 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6732 rules/rise_of_totalitarianism/rules.yaml:1625:15\n6757 rules/rise_of_totalitarianism/rules.yaml:865:7\n6758 rules/rise_of_totalitarianism/rules.yaml:866:7\n6772 rules/rise_of_totalitarianism/rules.yaml:867:11\n6782 rules/rise_of_totalitarianism/rules.yaml:868:11\n6783 rules/rise_of_totalitarianism/rules.yaml:869:15\n6792 rules/rise_of_totalitarianism/rules.yaml:871:15\n6805 rules/rise_of_totalitarianism/rules.yaml:872:15\n6806 rules/rise_of_totalitarianism/rules.yaml:873:19\n6815 rules/rise_of_totalitarianism/rules.yaml:875:19\n6828 rules/rise_of_totalitarianism/rules.yaml:876:19\n6836 rules/rise_of_totalitarianism/rules.yaml:877:19\n6838 rules/rise_of_totalitarianism/rules.yaml:878:19\n6839 rules/rise_of_totalitarianism/rules.yaml:879:19\n6840 rules/rise_of_totalitarianism/rules.yaml:880:19\n6841 rules/rise_of_totalitarianism/rules.yaml:881:19\n6864 rules/rise_of_totalitarianism/rules.yaml:882:19\n6865 rules/rise_of_totalitarianism/rules.yaml:883:19\n6866 rules/rise_of_totalitarianism/rules.yaml:884:19\n6871 rules/rise_of_totalitarianism/rules.yaml:885:19\n6879 rules/rise_of_totalitarianism/rules.yaml:886:23\n6893 rules/rise_of_totalitarianism/rules.yaml:887:19\n6894 rules/rise_of_totalitarianism/rules.yaml:888:19\n6895 rules/rise_of_totalitarianism/rules.yaml:889:19\n6896 rules/rise_of_totalitarianism/rules.yaml:890:19\n6897 rules/rise_of_totalitarianism/rules.yaml:891:19\n6902 rules/rise_of_totalitarianism/rules.yaml:892:7\n6931 rules/rise_of_totalitarianism/rules.yaml:832:3\n6937 rules/rise_of_totalitarianism/rules.yaml:1958:14\n6965 rules/rise_of_totalitarianism/rules.yaml:836:7\n6966 rules/rise_of_totalitarianism/rules.yaml:837:11\n6967 rules/rise_of_totalitarianism/rules.yaml:838:7\n6972 rules/rise_of_totalitarianism/rules.yaml:839:7\n6994 rules/rise_of_totalitarianism/rules.yaml:841:11\n6995 rules/rise_of_totalitarianism/rules.yaml:842:7\n7002 rules/rise_of_totalitarianism/rules.yaml:843:7\n7003 rules/rise_of_totalitarianism/rules.yaml:844:11\n7004 rules/rise_of_totalitarianism/rules.yaml:845:15\n7012 rules/rise_of_totalitarianism/rules.yaml:847:15\n7019 rules/rise_of_totalitarianism/rules.yaml:848:11\n7020 rules/rise_of_totalitarianism/rules.yaml:849:7\n7034 rules/rise_of_totalitarianism/rules.yaml:850:11\n7040 rules/rise_of_totalitarianism/rules.yaml:851:15\n7045 rules/rise_of_totalitarianism/rules.yaml:852:7\n7052 rules/rise_of_totalitarianism/rules.yaml:853:7\n7053 rules/rise_of_totalitarianism/rules.yaml:854:11\n7054 rules/rise_of_totalitarianism/rules.yaml:855:11\n7055 rules/rise_of_totalitarianism/rules.yaml:856:15\n7056 rules/rise_of_totalitarianism/rules.yaml:857:11\n7057 rules/rise_of_totalitarianism/rules.yaml:858:11\n7058 rules/rise_of_totalitarianism/rules.yaml:859:11\n7069 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7070 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7071 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7072 rules/rise_of_totalitarianism/rules.yaml:1420:7\n7079 rules/rise_of_totalitarianism/rules.yaml:1421:7\n7080 rules/rise_of_totalitarianism/rules.yaml:1422:11\n7095 rules/rise_of_totalitarianism/rules.yaml:745:7\n7096 rules/rise_of_totalitarianism/rules.yaml:746:7\n7097 rules/rise_of_totalitarianism/rules.yaml:747:7\n7098 rules/rise_of_totalitarianism/rules.yaml:748:7\n7106 rules/rise_of_totalitarianism/rules.yaml:749:11\n7112 rules/rise_of_totalitarianism/rules.yaml:750:11\n7113 rules/rise_of_totalitarianism/rules.yaml:751:15\n7114 rules/rise_of_totalitarianism/rules.yaml:752:15\n7115 rules/rise_of_totalitarianism/rules.yaml:753:15\n7116 rules/rise_of_totalitarianism/rules.yaml:754:15\n7119 rules/rise_of_totalitarianism/rules.yaml:755:7\n7141 rules/rise_of_totalitarianism/rules.yaml:1695:7\n7142 rules/rise_of_totalitarianism/rules.yaml:1696:7\n7143 rules/rise_of_totalitarianism/rules.yaml:1697:7\n7156 rules/rise_of_totalitarianism/rules.yaml:1698:7\n7169 rules/rise_of_totalitarianism/rules.yaml:1699:7\n7170 rules/rise_of_totalitarianism/rules.yaml:1700:7\n7171 rules/rise_of_totalitarianism/rules.yaml:1701:7\n7172 rules/rise_of_totalitarianism/rules.yaml:1702:11\n7173 rules/rise_of_totalitarianism/rules.yaml:1703:11\n7174 rules/rise_of_totalitarianism/rules.yaml:1704:15\n7175 rules/rise_of_totalitarianism/rules.yaml:1705:7\n7176 rules/rise_of_totalitarianism/rules.yaml:1706:7\n7177 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7185 rules/rise_of_totalitarianism/rules.yaml:1709:11\n7191 rules/rise_of_totalitarianism/rules.yaml:1710:11\n7192 rules/rise_of_totalitarianism/rules.yaml:1711:11\n7193 rules/rise_of_totalitarianism/rules.yaml:1712:15\n7194 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7195 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7196 rules/rise_of_totalitarianism/rules.yaml:1715:19\n7197 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7198 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7199 rules/rise_of_totalitarianism/rules.yaml:1718:23\n7201 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7204 rules/rise_of_totalitarianism/rules.yaml:1721:19\n7205 rules/rise_of_totalitarianism/rules.yaml:1722:11\n7206 rules/rise_of_totalitarianism/rules.yaml:1723:11\n7207 rules/rise_of_totalitarianism/rules.yaml:1724:11\n7208 rules/rise_of_totalitarianism/rules.yaml:1725:11\n7213 rules/rise_of_totalitarianism/rules.yaml:1726:15\n7214 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7215 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7216 rules/rise_of_totalitarianism/rules.yaml:1729:15\n7224 rules/rise_of_totalitarianism/rules.yaml:1730:19\n7230 rules/rise_of_totalitarianism/rules.yaml:1731:19\n7231 rules/rise_of_totalitarianism/rules.yaml:1732:19\n7232 rules/rise_of_totalitarianism/rules.yaml:1733:23\n7233 rules/rise_of_totalitarianism/rules.yaml:1734:23\n7234 rules/rise_of_totalitarianism/rules.yaml:1735:23\n7237 rules/rise_of_totalitarianism/rules.yaml:1736:15\n7238 rules/rise_of_totalitarianism/rules.yaml:1737:19\n7239 rules/rise_of_totalitarianism/rules.yaml:1738:19\n7264 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7269 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7272 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7273 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7274 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7275 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7276 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7277 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7290 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7291 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7317 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7323 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7351 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7352 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7373 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7412 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7413 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7419 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7420 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7441 rules/rise_of_totalitarianism/rules.yaml:1910:3\n7457 rules/rise_of_totalitarianism/rules.yaml:1515:7\n7458 rules/rise_of_totalitarianism/rules.yaml:1516:7\n7466 rules/rise_of_totalitarianism/rules.yaml:1517:11\n7472 rules/rise_of_totalitarianism/rules.yaml:1518:11\n7473 rules/rise_of_totalitarianism/rules.yaml:1519:11\n7499 rules/rise_of_totalitarianism/rules.yaml:733:7\n7500 rules/rise_of_totalitarianism/rules.yaml:734:7\n7508 rules/rise_of_totalitarianism/rules.yaml:735:11\n7516 rules/rise_of_totalitarianism/rules.yaml:736:11\n7517 rules/rise_of_totalitarianism/rules.yaml:737:15\n7518 rules/rise_of_totalitarianism/rules.yaml:738:15\n7519 rules/rise_of_totalitarianism/rules.yaml:739:15\n7533 rules/rise_of_totalitarianism/rules.yaml:1003:3\n7540 rules/rise_of_totalitarianism/rules.yaml:1938:14\n7546 rules/rise_of_totalitarianism/rules.yaml:1959:14\n7589 rules/rise_of_totalitarianism/rules.yaml:1008:7\n7590 rules/rise_of_totalitarianism/rules.yaml:1009:7\n7591 rules/rise_of_totalitarianism/rules.yaml:1010:7\n7592 rules/rise_of_totalitarianism/rules.yaml:1011:7\n7593 rules/rise_of_totalitarianism/rules.yaml:1012:7\n7594 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7605 rules/rise_of_totalitarianism/rules.yaml:1014:11\n7613 rules/rise_of_totalitarianism/rules.yaml:1015:15\n7626 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7632 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7639 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7640 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7641 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7646 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7649 rules/rise_of_totalitarianism/rules.yaml:1024:23\n7650 rules/rise_of_totalitarianism/rules.yaml:1025:23\n7651 rules/rise_of_totalitarianism/rules.yaml:1026:23\n7652 rules/rise_of_totalitarianism/rules.yaml:1027:27\n7653 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7656 rules/rise_of_totalitarianism/rules.yaml:1022:23\n7663 rules/rise_of_totalitarianism/rules.yaml:1029:19\n7666 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7682 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7683 rules/rise_of_totalitarianism/rules.yaml:1033:19\n7684 rules/rise_of_totalitarianism/rules.yaml:1034:19\n7692 rules/rise_of_totalitarianism/rules.yaml:1036:19\n7705 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7710 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7717 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7718 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7719 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7724 rules/rise_of_totalitarianism/rules.yaml:1042:23\n7727 rules/rise_of_totalitarianism/rules.yaml:1045:27\n7728 rules/rise_of_totalitarianism/rules.yaml:1046:27\n7729 rules/rise_of_totalitarianism/rules.yaml:1047:31\n7730 rules/rise_of_totalitarianism/rules.yaml:1048:27\n7733 rules/rise_of_totalitarianism/rules.yaml:1043:27\n7737 rules/rise_of_totalitarianism/rules.yaml:1050:11\n7738 rules/rise_of_totalitarianism/rules.yaml:1051:11\n7759 rules/rise_of_totalitarianism/rules.yaml:1052:11\n7760 rules/rise_of_totalitarianism/rules.yaml:1053:11\n7768 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7782 rules/rise_of_totalitarianism/rules.yaml:1055:11\n7783 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7784 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7794 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7806 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7807 rules/rise_of_totalitarianism/rules.yaml:1061:15\n7814 rules/rise_of_totalitarianism/rules.yaml:1062:15\n7815 rules/rise_of_totalitarianism/rules.yaml:1063:15\n7816 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7821 rules/rise_of_totalitarianism/rules.yaml:1065:19\n7822 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7830 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7843 rules/rise_of_totalitarianism/rules.yaml:1069:15\n7855 rules/rise_of_totalitarianism/rules.yaml:1070:15\n7860 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7867 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7868 rules/rise_of_totalitarianism/rules.yaml:1073:15\n7869 rules/rise_of_totalitarianism/rules.yaml:1074:15\n7874 rules/rise_of_totalitarianism/rules.yaml:1075:19\n7875 rules/rise_of_totalitarianism/rules.yaml:1076:19\n7878 rules/rise_of_totalitarianism/rules.yaml:1077:19\n7879 rules/rise_of_totalitarianism/rules.yaml:1078:19\n7880 rules/rise_of_totalitarianism/rules.yaml:1079:23\n7881 rules/rise_of_totalitarianism/rules.yaml:1080:19\n7889 rules/rise_of_totalitarianism/rules.yaml:1081:23\n7899 rules/rise_of_totalitarianism/rules.yaml:1083:11\n7911 rules/rise_of_totalitarianism/rules.yaml:1084:11\n7912 rules/rise_of_totalitarianism/rules.yaml:1085:15\n7913 rules/rise_of_totalitarianism/rules.yaml:1086:15\n7921 rules/rise_of_totalitarianism/rules.yaml:1088:15\n7933 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7934 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7941 rules/rise_of_totalitarianism/rules.yaml:1091:15\n7942 rules/rise_of_totalitarianism/rules.yaml:1092:15\n7943 rules/rise_of_totalitarianism/rules.yaml:1093:15\n7944 rules/rise_of_totalitarianism/rules.yaml:1094:19\n7945 rules/rise_of_totalitarianism/rules.yaml:1095:19\n7946 rules/rise_of_totalitarianism/rules.yaml:1096:19\n7947 rules/rise_of_totalitarianism/rules.yaml:1097:19\n7948 rules/rise_of_totalitarianism/rules.yaml:1098:19\n7951 rules/rise_of_totalitarianism/rules.yaml:1100:11\n7952 rules/rise_of_totalitarianism/rules.yaml:1101:11\n7953 rules/rise_of_totalitarianism/rules.yaml:1102:11\n7958 rules/rise_of_totalitarianism/rules.yaml:1103:15\n7963 rules/rise_of_totalitarianism/rules.yaml:1104:15\n7964 rules/rise_of_totalitarianism/rules.yaml:1105:15\n7965 rules/rise_of_totalitarianism/rules.yaml:1106:15\n7966 rules/rise_of_totalitarianism/rules.yaml:1107:15\n7975 rules/rise_of_totalitarianism/rules.yaml:1108:15\n7976 rules/rise_of_totalitarianism/rules.yaml:1109:15\n7977 rules/rise_of_totalitarianism/rules.yaml:1110:15\n7982 rules/rise_of_totalitarianism/rules.yaml:1111:19\n7983 rules/rise_of_totalitarianism/rules.yaml:1112:19\n7984 rules/rise_of_totalitarianism/rules.yaml:1113:19\n7985 rules/rise_of_totalitarianism/rules.yaml:1114:19\n7986 rules/rise_of_totalitarianism/rules.yaml:1115:19\n7990 rules/rise_of_totalitarianism/rules.yaml:1117:15\n7995 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8012 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8013 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8020 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8021 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8022 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8027 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8042 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8043 rules/rise_of_totalitarianism/rules.yaml:1126:23\n8058 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8066 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8078 rules/rise_of_totalitarianism/rules.yaml:1129:23\n8085 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8086 rules/rise_of_totalitarianism/rules.yaml:1131:23\n8089 rules/rise_of_totalitarianism/rules.yaml:1132:23\n8090 rules/rise_of_totalitarianism/rules.yaml:1133:19\n8095 rules/rise_of_totalitarianism/rules.yaml:1134:23\n8102 rules/rise_of_totalitarianism/rules.yaml:1135:7\n8105 rules/rise_of_totalitarianism/rules.yaml:1141:11\n8108 rules/rise_of_totalitarianism/rules.yaml:1136:11\n8115 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8119 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8129 rules/rise_of_totalitarianism/rules.yaml:1142:7\n8130 rules/rise_of_totalitarianism/rules.yaml:1143:11\n8131 rules/rise_of_totalitarianism/rules.yaml:1144:15\n8133 rules/rise_of_totalitarianism/rules.yaml:1146:15\n8134 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8135 rules/rise_of_totalitarianism/rules.yaml:1148:11\n8136 rules/rise_of_totalitarianism/rules.yaml:1149:15\n8138 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8157 rules/rise_of_totalitarianism/rules.yaml:916:7\n8158 rules/rise_of_totalitarianism/rules.yaml:917:11\n8159 rules/rise_of_totalitarianism/rules.yaml:918:15\n8160 rules/rise_of_totalitarianism/rules.yaml:919:19\n8161 rules/rise_of_totalitarianism/rules.yaml:920:15\n8162 rules/rise_of_totalitarianism/rules.yaml:921:15\n8164 rules/rise_of_totalitarianism/rules.yaml:922:7\n8171 rules/rise_of_totalitarianism/rules.yaml:923:7\n8172 rules/rise_of_totalitarianism/rules.yaml:924:7\n8183 rules/rise_of_totalitarianism/rules.yaml:925:11\n8184 rules/rise_of_totalitarianism/rules.yaml:926:11\n8199 rules/rise_of_totalitarianism/rules.yaml:927:15\n8205 rules/rise_of_totalitarianism/rules.yaml:928:15\n8211 rules/rise_of_totalitarianism/rules.yaml:929:19\n8212 rules/rise_of_totalitarianism/rules.yaml:930:19\n8225 rules/rise_of_totalitarianism/rules.yaml:931:19\n8252 rules/rise_of_totalitarianism/rules.yaml:1801:7\n8263 rules/rise_of_totalitarianism/rules.yaml:1802:11\n8271 rules/rise_of_totalitarianism/rules.yaml:1803:15\n8287 rules/rise_of_totalitarianism/rules.yaml:1804:15\n8296 rules/rise_of_totalitarianism/rules.yaml:1805:19\n8308 rules/rise_of_totalitarianism/rules.yaml:1806:19\n8309 rules/rise_of_totalitarianism/rules.yaml:1807:19\n8311 rules/rise_of_totalitarianism/rules.yaml:1808:19\n8312 rules/rise_of_totalitarianism/rules.yaml:1809:19\n8313 rules/rise_of_totalitarianism/rules.yaml:1810:19\n8315 rules/rise_of_totalitarianism/rules.yaml:1811:19\n8319 rules/rise_of_totalitarianism/rules.yaml:1812:7\n8320 rules/rise_of_totalitarianism/rules.yaml:1813:11\n8321 rules/rise_of_totalitarianism/rules.yaml:1814:15\n8323 rules/rise_of_totalitarianism/rules.yaml:1815:15\n8332 rules/rise_of_totalitarianism/rules.yaml:1816:7\n8343 rules/rise_of_totalitarianism/rules.yaml:1817:11\n8349 rules/rise_of_totalitarianism/rules.yaml:1818:11\n8358 rules/rise_of_totalitarianism/rules.yaml:1819:15\n8370 rules/rise_of_totalitarianism/rules.yaml:1820:15\n8371 rules/rise_of_totalitarianism/rules.yaml:1821:19\n8372 rules/rise_of_totalitarianism/rules.yaml:1822:19\n8420 rules/rise_of_totalitarianism/rules.yaml:1497:7\n8425 rules/rise_of_totalitarianism/rules.yaml:1498:11\n8426 rules/rise_of_totalitarianism/rules.yaml:1499:11\n8427 rules/rise_of_totalitarianism/rules.yaml:1500:11\n8432 rules/rise_of_totalitarianism/rules.yaml:1501:11\n8440 rules/rise_of_totalitarianism/rules.yaml:1502:15\n8446 rules/rise_of_totalitarianism/rules.yaml:1503:15\n8447 rules/rise_of_totalitarianism/rules.yaml:1504:19\n8450 rules/rise_of_totalitarianism/rules.yaml:1505:19\n8451 rules/rise_of_totalitarianism/rules.yaml:1506:19\n8452 rules/rise_of_totalitarianism/rules.yaml:1507:19\n8476 rules/rise_of_totalitarianism/rules.yaml:1785:7\n8488 rules/rise_of_totalitarianism/rules.yaml:1786:7\n8496 rules/rise_of_totalitarianism/rules.yaml:1787:11\n8502 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8503 rules/rise_of_totalitarianism/rules.yaml:1789:15\n8504 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8505 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8506 rules/rise_of_totalitarianism/rules.yaml:1792:15\n8507 rules/rise_of_totalitarianism/rules.yaml:1793:15\n8509 rules/rise_of_totalitarianism/rules.yaml:1794:15\n8521 rules/rise_of_totalitarianism/flow.yaml:23:3\n8558 rules/rise_of_totalitarianism/flow.yaml:27:7\n8559 rules/rise_of_totalitarianism/flow.yaml:28:7\n8560 rules/rise_of_totalitarianism/flow.yaml:29:7\n8571 rules/rise_of_totalitarianism/flow.yaml:30:11\n8576 rules/rise_of_totalitarianism/flow.yaml:31:11\n8585 rules/rise_of_totalitarianism/flow.yaml:32:15\n8597 rules/rise_of_totalitarianism/flow.yaml:33:15\n8598 rules/rise_of_totalitarianism/flow.yaml:34:19\n8601 rules/rise_of_totalitarianism/flow.yaml:35:19\n8605 rules/rise_of_totalitarianism/flow.yaml:36:7\n8606 rules/rise_of_totalitarianism/flow.yaml:37:7\n8607 rules/rise_of_totalitarianism/flow.yaml:38:11\n8608 rules/rise_of_totalitarianism/flow.yaml:39:15\n8625 rules/rise_of_totalitarianism/flow.yaml:40:15\n8626 rules/rise_of_totalitarianism/flow.yaml:41:11\n8627 rules/rise_of_totalitarianism/flow.yaml:42:7\n8628 rules/rise_of_totalitarianism/flow.yaml:43:7\n8629 rules/rise_of_totalitarianism/flow.yaml:44:11\n8632 rules/rise_of_totalitarianism/flow.yaml:45:11\n8633 rules/rise_of_totalitarianism/flow.yaml:46:7\n8634 rules/rise_of_totalitarianism/flow.yaml:47:11\n8635 rules/rise_of_totalitarianism/flow.yaml:48:7\n8649 rules/rise_of_totalitarianism/flow.yaml:49:11\n8655 rules/rise_of_totalitarianism/flow.yaml:50:11\n8656 rules/rise_of_totalitarianism/flow.yaml:51:15\n8657 rules/rise_of_totalitarianism/flow.yaml:52:15\n8667 rules/rise_of_totalitarianism/flow.yaml:53:15\n8674 rules/rise_of_totalitarianism/flow.yaml:54:15\n8675 rules/rise_of_totalitarianism/flow.yaml:55:15\n8679 rules/rise_of_totalitarianism/flow.yaml:56:7\n8686 rules/rise_of_totalitarianism/flow.yaml:57:7\n8697 rules/rise_of_totalitarianism/flow.yaml:58:11\n8698 rules/rise_of_totalitarianism/flow.yaml:59:11\n8713 rules/rise_of_totalitarianism/flow.yaml:60:15\n8731 rules/rise_of_totalitarianism/flow.yaml:61:15\n8732 rules/rise_of_totalitarianism/flow.yaml:62:19\n8734 rules/rise_of_totalitarianism/flow.yaml:64:19\n8737 rules/rise_of_totalitarianism/flow.yaml:65:19\n8760 rules/rise_of_totalitarianism/flow.yaml:83:3\n8766 rules/rise_of_totalitarianism/flow.yaml:83:3\n8777 rules/rise_of_totalitarianism/flow.yaml:87:7\n8778 rules/rise_of_totalitarianism/flow.yaml:88:11\n8779 rules/rise_of_totalitarianism/flow.yaml:89:15\n8780 rules/rise_of_totalitarianism/flow.yaml:90:7\n8781 rules/rise_of_totalitarianism/flow.yaml:91:7\n8782 rules/rise_of_totalitarianism/flow.yaml:92:7\n8783 rules/rise_of_totalitarianism/flow.yaml:93:7\n8784 rules/rise_of_totalitarianism/flow.yaml:94:7\n8790 rules/rise_of_totalitarianism/flow.yaml:95:7\n8796 rules/rise_of_totalitarianism/flow.yaml:96:7\n8802 rules/rise_of_totalitarianism/flow.yaml:97:7\n8803 rules/rise_of_totalitarianism/flow.yaml:98:7\n8813 rules/rise_of_totalitarianism/flow.yaml:16:3\n8828 rules/rise_of_totalitarianism/flow.yaml:20:7\n8829 rules/rise_of_totalitarianism/flow.yaml:21:7\n8844 rules/rise_of_totalitarianism/flow.yaml:67:3\n8866 rules/rise_of_totalitarianism/flow.yaml:71:7\n8880 rules/rise_of_totalitarianism/flow.yaml:72:11\n8881 rules/rise_of_totalitarianism/flow.yaml:73:11\n8882 rules/rise_of_totalitarianism/flow.yaml:74:11\n8889 rules/rise_of_totalitarianism/flow.yaml:75:11\n8896 rules/rise_of_totalitarianism/flow.yaml:76:11\n8910 rules/rise_of_totalitarianism/flow.yaml:77:15\n8915 rules/rise_of_totalitarianism/flow.yaml:78:11\n8922 rules/rise_of_totalitarianism/flow.yaml:79:11\n8927 rules/rise_of_totalitarianism/flow.yaml:80:7\n8928 rules/rise_of_totalitarianism/flow.yaml:81:11\n8946 rules/rise_of_totalitarianism/rules.yaml:1952:7\n8954 rules/rise_of_totalitarianism/rules.yaml:1953:7\n8957 rules/rise_of_totalitarianism/rules.yaml:1954:7\n8958 rules/rise_of_totalitarianism/rules.yaml:1955:7\n8959 rules/rise_of_totalitarianism/rules.yaml:1956:7\n8975 rules/rise_of_totalitarianism/rules.yaml:1926:7\n8986 rules/rise_of_totalitarianism/rules.yaml:1927:7\n8987 rules/rise_of_totalitarianism/rules.yaml:1928:7\n8988 rules/rise_of_totalitarianism/rules.yaml:1929:11\n8989 rules/rise_of_totalitarianism/rules.yaml:1930:15\n8990 rules/rise_of_totalitarianism/rules.yaml:1931:19\n8991 rules/rise_of_totalitarianism/rules.yaml:1932:19\n8992 rules/rise_of_totalitarianism/rules.yaml:1933:19\n8993 rules/rise_of_totalitarianism/rules.yaml:1934:7\n8994 rules/rise_of_totalitarianism/rules.yaml:1935:7"
+_ORIGINS = "1332 rules/rise_of_totalitarianism/rules.yaml:514:7\n1333 rules/rise_of_totalitarianism/rules.yaml:515:7\n1334 rules/rise_of_totalitarianism/rules.yaml:516:11\n1335 rules/rise_of_totalitarianism/rules.yaml:517:7\n1336 rules/rise_of_totalitarianism/rules.yaml:518:7\n1337 rules/rise_of_totalitarianism/rules.yaml:519:7\n1340 rules/rise_of_totalitarianism/rules.yaml:520:11\n1341 rules/rise_of_totalitarianism/rules.yaml:521:7\n1345 rules/rise_of_totalitarianism/rules.yaml:446:7\n1346 rules/rise_of_totalitarianism/rules.yaml:447:11\n1347 rules/rise_of_totalitarianism/rules.yaml:448:7\n1348 rules/rise_of_totalitarianism/rules.yaml:449:11\n1349 rules/rise_of_totalitarianism/rules.yaml:450:7\n1353 rules/rise_of_totalitarianism/rules.yaml:303:7\n1354 rules/rise_of_totalitarianism/rules.yaml:304:7\n1355 rules/rise_of_totalitarianism/rules.yaml:305:11\n1356 rules/rise_of_totalitarianism/rules.yaml:306:7\n1393 rules/rise_of_totalitarianism/rules.yaml:321:7\n1394 rules/rise_of_totalitarianism/rules.yaml:322:7\n1395 rules/rise_of_totalitarianism/rules.yaml:323:11\n1400 rules/rise_of_totalitarianism/rules.yaml:324:7\n1401 rules/rise_of_totalitarianism/rules.yaml:325:11\n1402 rules/rise_of_totalitarianism/rules.yaml:326:15\n1403 rules/rise_of_totalitarianism/rules.yaml:327:11\n1404 rules/rise_of_totalitarianism/rules.yaml:328:15\n1405 rules/rise_of_totalitarianism/rules.yaml:329:7\n1409 rules/rise_of_totalitarianism/rules.yaml:196:7\n1413 rules/rise_of_totalitarianism/rules.yaml:460:7\n1414 rules/rise_of_totalitarianism/rules.yaml:461:7\n1415 rules/rise_of_totalitarianism/rules.yaml:463:15\n1416 rules/rise_of_totalitarianism/rules.yaml:464:19\n1421 rules/rise_of_totalitarianism/rules.yaml:466:19\n1423 rules/rise_of_totalitarianism/rules.yaml:468:19\n1424 rules/rise_of_totalitarianism/rules.yaml:469:7\n1428 rules/rise_of_totalitarianism/rules.yaml:61:3\n1436 rules/rise_of_totalitarianism/rules.yaml:69:7\n1440 rules/rise_of_totalitarianism/rules.yaml:241:7\n1444 rules/rise_of_totalitarianism/rules.yaml:203:7\n1454 rules/rise_of_totalitarianism/rules.yaml:383:7\n1458 rules/rise_of_totalitarianism/rules.yaml:384:7\n1461 rules/rise_of_totalitarianism/rules.yaml:385:11\n1462 rules/rise_of_totalitarianism/rules.yaml:386:7\n1466 rules/rise_of_totalitarianism/rules.yaml:213:7\n1467 rules/rise_of_totalitarianism/rules.yaml:214:11\n1468 rules/rise_of_totalitarianism/rules.yaml:215:11\n1473 rules/rise_of_totalitarianism/rules.yaml:216:11\n1474 rules/rise_of_totalitarianism/rules.yaml:217:11\n1475 rules/rise_of_totalitarianism/rules.yaml:218:15\n1476 rules/rise_of_totalitarianism/rules.yaml:219:19\n1477 rules/rise_of_totalitarianism/rules.yaml:220:11\n1478 rules/rise_of_totalitarianism/rules.yaml:221:7\n1489 rules/rise_of_totalitarianism/rules.yaml:222:7\n1490 rules/rise_of_totalitarianism/rules.yaml:223:7\n1502 rules/rise_of_totalitarianism/rules.yaml:224:7\n1503 rules/rise_of_totalitarianism/rules.yaml:225:11\n1504 rules/rise_of_totalitarianism/rules.yaml:226:7\n1508 rules/rise_of_totalitarianism/rules.yaml:262:7\n1512 rules/rise_of_totalitarianism/rules.yaml:269:7\n1520 rules/rise_of_totalitarianism/rules.yaml:161:7\n1527 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1532 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1533 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1534 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1538 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1539 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1545 rules/rise_of_totalitarianism/rules.yaml:1972:27\n1551 rules/rise_of_totalitarianism/rules.yaml:1972:49\n1559 rules/rise_of_totalitarianism/rules.yaml:1974:3\n1564 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1565 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1570 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1571 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1575 rules/rise_of_totalitarianism/rules.yaml:1980:27\n1581 rules/rise_of_totalitarianism/rules.yaml:1980:49\n1589 rules/rise_of_totalitarianism/rules.yaml:101:7\n1590 rules/rise_of_totalitarianism/rules.yaml:102:11\n1591 rules/rise_of_totalitarianism/rules.yaml:103:7\n1592 rules/rise_of_totalitarianism/rules.yaml:104:11\n1593 rules/rise_of_totalitarianism/rules.yaml:105:7\n1597 rules/rise_of_totalitarianism/rules.yaml:135:7\n1609 rules/rise_of_totalitarianism/rules.yaml:128:7\n1635 rules/rise_of_totalitarianism/rules.yaml:371:7\n1639 rules/rise_of_totalitarianism/rules.yaml:487:7\n1655 rules/rise_of_totalitarianism/rules.yaml:488:7\n1666 rules/rise_of_totalitarianism/rules.yaml:235:7\n1673 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1674 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1675 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1676 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1677 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1678 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1679 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1683 rules/rise_of_totalitarianism/rules.yaml:550:7\n1698 rules/rise_of_totalitarianism/rules.yaml:427:7\n1699 rules/rise_of_totalitarianism/rules.yaml:428:11\n1700 rules/rise_of_totalitarianism/rules.yaml:429:7\n1704 rules/rise_of_totalitarianism/rules.yaml:430:11\n1705 rules/rise_of_totalitarianism/rules.yaml:431:7\n1706 rules/rise_of_totalitarianism/rules.yaml:432:11\n1707 rules/rise_of_totalitarianism/rules.yaml:433:7\n1708 rules/rise_of_totalitarianism/rules.yaml:434:11\n1709 rules/rise_of_totalitarianism/rules.yaml:435:7\n1710 rules/rise_of_totalitarianism/rules.yaml:436:11\n1711 rules/rise_of_totalitarianism/rules.yaml:437:7\n1712 rules/rise_of_totalitarianism/rules.yaml:438:11\n1713 rules/rise_of_totalitarianism/rules.yaml:439:7\n1717 rules/rise_of_totalitarianism/rules.yaml:502:7\n1728 rules/rise_of_totalitarianism/rules.yaml:248:7\n1729 rules/rise_of_totalitarianism/rules.yaml:249:11\n1748 rules/rise_of_totalitarianism/rules.yaml:250:7\n1749 rules/rise_of_totalitarianism/rules.yaml:251:11\n1765 rules/rise_of_totalitarianism/rules.yaml:252:7\n1766 rules/rise_of_totalitarianism/rules.yaml:253:11\n1772 rules/rise_of_totalitarianism/rules.yaml:254:11\n1781 rules/rise_of_totalitarianism/rules.yaml:255:7\n1782 rules/rise_of_totalitarianism/rules.yaml:256:11\n1798 rules/rise_of_totalitarianism/rules.yaml:257:7\n1802 rules/rise_of_totalitarianism/rules.yaml:539:7\n1827 rules/rise_of_totalitarianism/rules.yaml:76:7\n1836 rules/rise_of_totalitarianism/rules.yaml:351:7\n1841 rules/rise_of_totalitarianism/rules.yaml:343:7\n1842 rules/rise_of_totalitarianism/rules.yaml:344:7\n1843 rules/rise_of_totalitarianism/rules.yaml:345:11\n1851 rules/rise_of_totalitarianism/rules.yaml:346:7\n1855 rules/rise_of_totalitarianism/rules.yaml:191:7\n1859 rules/rise_of_totalitarianism/rules.yaml:168:7\n1873 rules/rise_of_totalitarianism/rules.yaml:274:7\n1881 rules/rise_of_totalitarianism/rules.yaml:480:7\n1900 rules/rise_of_totalitarianism/rules.yaml:142:7\n1912 rules/rise_of_totalitarianism/rules.yaml:408:7\n1913 rules/rise_of_totalitarianism/rules.yaml:409:11\n1914 rules/rise_of_totalitarianism/rules.yaml:410:7\n1915 rules/rise_of_totalitarianism/rules.yaml:411:7\n1920 rules/rise_of_totalitarianism/rules.yaml:412:7\n1921 rules/rise_of_totalitarianism/rules.yaml:413:7\n1922 rules/rise_of_totalitarianism/rules.yaml:414:11\n1923 rules/rise_of_totalitarianism/rules.yaml:415:15\n1924 rules/rise_of_totalitarianism/rules.yaml:416:7\n1929 rules/rise_of_totalitarianism/rules.yaml:293:7\n1930 rules/rise_of_totalitarianism/rules.yaml:294:7\n1931 rules/rise_of_totalitarianism/rules.yaml:295:11\n1932 rules/rise_of_totalitarianism/rules.yaml:296:7\n1936 rules/rise_of_totalitarianism/rules.yaml:175:7\n1944 rules/rise_of_totalitarianism/rules.yaml:121:7\n1957 rules/rise_of_totalitarianism/rules.yaml:281:7\n1961 rules/rise_of_totalitarianism/rules.yaml:282:7\n1962 rules/rise_of_totalitarianism/rules.yaml:283:11\n1963 rules/rise_of_totalitarianism/rules.yaml:284:7\n1967 rules/rise_of_totalitarianism/rules.yaml:336:7\n1978 rules/rise_of_totalitarianism/rules.yaml:312:7\n1982 rules/rise_of_totalitarianism/rules.yaml:364:7\n1986 rules/rise_of_totalitarianism/rules.yaml:495:7\n2001 rules/rise_of_totalitarianism/rules.yaml:397:7\n2005 rules/rise_of_totalitarianism/rules.yaml:87:7\n2006 rules/rise_of_totalitarianism/rules.yaml:88:11\n2007 rules/rise_of_totalitarianism/rules.yaml:89:7\n2008 rules/rise_of_totalitarianism/rules.yaml:90:11\n2009 rules/rise_of_totalitarianism/rules.yaml:91:7\n2014 rules/rise_of_totalitarianism/rules.yaml:184:7\n2023 rules/rise_of_totalitarianism/rules.yaml:529:7\n2035 rules/rise_of_totalitarianism/rules.yaml:114:7\n2043 rules/rise_of_totalitarianism/rules.yaml:149:7\n2055 rules/rise_of_totalitarianism/rules.yaml:150:7\n2056 rules/rise_of_totalitarianism/rules.yaml:151:7\n2057 rules/rise_of_totalitarianism/rules.yaml:152:7\n2073 rules/rise_of_totalitarianism/rules.yaml:357:7\n2079 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2084 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2092 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2093 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2094 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2095 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2096 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2097 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2101 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2130 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2134 rules/rise_of_totalitarianism/rules.yaml:561:7\n2135 rules/rise_of_totalitarianism/rules.yaml:562:7\n2140 rules/rise_of_totalitarianism/rules.yaml:563:11\n2141 rules/rise_of_totalitarianism/rules.yaml:564:11\n2146 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2147 rules/rise_of_totalitarianism/rules.yaml:1317:11\n2148 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2155 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2156 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2158 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2163 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2171 rules/rise_of_totalitarianism/rules.yaml:1323:11\n2176 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2177 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2178 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2186 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2187 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2188 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2199 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2205 rules/rise_of_totalitarianism/rules.yaml:1638:11\n2206 rules/rise_of_totalitarianism/rules.yaml:1639:15\n2208 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2209 rules/rise_of_totalitarianism/rules.yaml:1641:11\n2210 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2211 rules/rise_of_totalitarianism/rules.yaml:1643:15\n2213 rules/rise_of_totalitarianism/rules.yaml:1645:15\n2214 rules/rise_of_totalitarianism/rules.yaml:1646:15\n2215 rules/rise_of_totalitarianism/rules.yaml:1647:7\n2220 rules/rise_of_totalitarianism/rules.yaml:593:7\n2221 rules/rise_of_totalitarianism/rules.yaml:594:11\n2250 rules/rise_of_totalitarianism/rules.yaml:595:11\n2251 rules/rise_of_totalitarianism/rules.yaml:596:11\n2252 rules/rise_of_totalitarianism/rules.yaml:597:11\n2253 rules/rise_of_totalitarianism/rules.yaml:598:11\n2259 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2260 rules/rise_of_totalitarianism/rules.yaml:1484:11\n2262 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2265 rules/rise_of_totalitarianism/rules.yaml:1486:7\n2270 rules/rise_of_totalitarianism/rules.yaml:638:7\n2271 rules/rise_of_totalitarianism/rules.yaml:639:7\n2272 rules/rise_of_totalitarianism/rules.yaml:640:7\n2277 rules/rise_of_totalitarianism/rules.yaml:641:11\n2278 rules/rise_of_totalitarianism/rules.yaml:642:11\n2283 rules/rise_of_totalitarianism/rules.yaml:648:7\n2284 rules/rise_of_totalitarianism/rules.yaml:649:11\n2285 rules/rise_of_totalitarianism/rules.yaml:650:11\n2288 rules/rise_of_totalitarianism/rules.yaml:652:11\n2293 rules/rise_of_totalitarianism/rules.yaml:625:7\n2294 rules/rise_of_totalitarianism/rules.yaml:626:11\n2295 rules/rise_of_totalitarianism/rules.yaml:627:11\n2296 rules/rise_of_totalitarianism/rules.yaml:628:11\n2298 rules/rise_of_totalitarianism/rules.yaml:629:7\n2299 rules/rise_of_totalitarianism/rules.yaml:630:11\n2300 rules/rise_of_totalitarianism/rules.yaml:631:11\n2301 rules/rise_of_totalitarianism/rules.yaml:632:11\n2306 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2307 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2325 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2326 rules/rise_of_totalitarianism/rules.yaml:1190:15\n2331 rules/rise_of_totalitarianism/rules.yaml:1191:15\n2332 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2335 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2338 rules/rise_of_totalitarianism/rules.yaml:1195:19\n2344 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2345 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2346 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2350 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2351 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2357 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2358 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2363 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2364 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2365 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2369 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2370 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2374 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2375 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2379 rules/rise_of_totalitarianism/flow.yaml:101:3\n2383 rules/rise_of_totalitarianism/flow.yaml:105:7\n2384 rules/rise_of_totalitarianism/flow.yaml:106:11\n2388 rules/rise_of_totalitarianism/rules.yaml:584:7\n2389 rules/rise_of_totalitarianism/rules.yaml:585:7\n2390 rules/rise_of_totalitarianism/rules.yaml:586:11\n2395 rules/rise_of_totalitarianism/rules.yaml:587:15\n2396 rules/rise_of_totalitarianism/rules.yaml:588:15\n2400 rules/rise_of_totalitarianism/rules.yaml:556:7\n2404 rules/rise_of_totalitarianism/rules.yaml:1599:7\n2405 rules/rise_of_totalitarianism/rules.yaml:1600:7\n2406 rules/rise_of_totalitarianism/rules.yaml:1601:7\n2407 rules/rise_of_totalitarianism/rules.yaml:1602:7\n2412 rules/rise_of_totalitarianism/rules.yaml:1848:7\n2413 rules/rise_of_totalitarianism/rules.yaml:1849:7\n2415 rules/rise_of_totalitarianism/rules.yaml:1850:7\n2416 rules/rise_of_totalitarianism/rules.yaml:1851:7\n2417 rules/rise_of_totalitarianism/rules.yaml:1852:7\n2418 rules/rise_of_totalitarianism/rules.yaml:1853:7\n2423 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2424 rules/rise_of_totalitarianism/rules.yaml:1749:7\n2426 rules/rise_of_totalitarianism/rules.yaml:1750:7\n2427 rules/rise_of_totalitarianism/rules.yaml:1751:7\n2428 rules/rise_of_totalitarianism/rules.yaml:1752:11\n2429 rules/rise_of_totalitarianism/rules.yaml:1753:11\n2430 rules/rise_of_totalitarianism/rules.yaml:1754:11\n2433 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2434 rules/rise_of_totalitarianism/rules.yaml:1757:11\n2435 rules/rise_of_totalitarianism/rules.yaml:1758:11\n2440 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2442 rules/rise_of_totalitarianism/rules.yaml:1832:7\n2443 rules/rise_of_totalitarianism/rules.yaml:1833:7\n2444 rules/rise_of_totalitarianism/rules.yaml:1834:7\n2445 rules/rise_of_totalitarianism/rules.yaml:1835:7\n2446 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2447 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2448 rules/rise_of_totalitarianism/rules.yaml:1838:11\n2451 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2453 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2458 rules/rise_of_totalitarianism/rules.yaml:1765:7\n2459 rules/rise_of_totalitarianism/rules.yaml:1766:11\n2460 rules/rise_of_totalitarianism/rules.yaml:1767:11\n2461 rules/rise_of_totalitarianism/rules.yaml:1768:15\n2463 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2465 rules/rise_of_totalitarianism/rules.yaml:1771:15\n2467 rules/rise_of_totalitarianism/rules.yaml:1772:7\n2470 rules/rise_of_totalitarianism/rules.yaml:1773:11\n2472 rules/rise_of_totalitarianism/rules.yaml:1774:11\n2476 rules/rise_of_totalitarianism/rules.yaml:936:7\n2477 rules/rise_of_totalitarianism/rules.yaml:937:11\n2478 rules/rise_of_totalitarianism/rules.yaml:938:15\n2480 rules/rise_of_totalitarianism/rules.yaml:940:15\n2481 rules/rise_of_totalitarianism/rules.yaml:941:7\n2483 rules/rise_of_totalitarianism/rules.yaml:942:7\n2484 rules/rise_of_totalitarianism/rules.yaml:943:7\n2488 rules/rise_of_totalitarianism/rules.yaml:1858:7\n2489 rules/rise_of_totalitarianism/rules.yaml:1859:11\n2494 rules/rise_of_totalitarianism/rules.yaml:798:7\n2497 rules/rise_of_totalitarianism/rules.yaml:799:7\n2498 rules/rise_of_totalitarianism/rules.yaml:800:11\n2501 rules/rise_of_totalitarianism/rules.yaml:801:7\n2502 rules/rise_of_totalitarianism/rules.yaml:802:11\n2503 rules/rise_of_totalitarianism/rules.yaml:803:11\n2504 rules/rise_of_totalitarianism/rules.yaml:804:11\n2505 rules/rise_of_totalitarianism/rules.yaml:805:7\n2506 rules/rise_of_totalitarianism/rules.yaml:806:11\n2508 rules/rise_of_totalitarianism/rules.yaml:808:11\n2513 rules/rise_of_totalitarianism/rules.yaml:1200:7\n2514 rules/rise_of_totalitarianism/rules.yaml:1201:11\n2515 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2521 rules/rise_of_totalitarianism/rules.yaml:1203:19\n2522 rules/rise_of_totalitarianism/rules.yaml:1204:19\n2523 rules/rise_of_totalitarianism/rules.yaml:1205:19\n2524 rules/rise_of_totalitarianism/rules.yaml:1206:19\n2525 rules/rise_of_totalitarianism/rules.yaml:1207:19\n2526 rules/rise_of_totalitarianism/rules.yaml:1208:19\n2531 rules/rise_of_totalitarianism/rules.yaml:1209:23\n2534 rules/rise_of_totalitarianism/rules.yaml:1210:23\n2535 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2541 rules/rise_of_totalitarianism/rules.yaml:1656:7\n2544 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2545 rules/rise_of_totalitarianism/rules.yaml:1658:11\n2546 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2547 rules/rise_of_totalitarianism/rules.yaml:1660:7\n2548 rules/rise_of_totalitarianism/rules.yaml:1661:7\n2552 rules/rise_of_totalitarianism/flow.yaml:6:3\n2556 rules/rise_of_totalitarianism/flow.yaml:10:7\n2557 rules/rise_of_totalitarianism/flow.yaml:11:11\n2560 rules/rise_of_totalitarianism/flow.yaml:12:7\n2561 rules/rise_of_totalitarianism/flow.yaml:13:7\n2565 rules/rise_of_totalitarianism/rules.yaml:569:7\n2566 rules/rise_of_totalitarianism/rules.yaml:570:7\n2567 rules/rise_of_totalitarianism/rules.yaml:571:7\n2568 rules/rise_of_totalitarianism/rules.yaml:572:11\n2569 rules/rise_of_totalitarianism/rules.yaml:573:15\n2571 rules/rise_of_totalitarianism/rules.yaml:575:15\n2572 rules/rise_of_totalitarianism/rules.yaml:576:7\n2573 rules/rise_of_totalitarianism/rules.yaml:577:7\n2574 rules/rise_of_totalitarianism/rules.yaml:578:11\n2578 rules/rise_of_totalitarianism/rules.yaml:960:7\n2579 rules/rise_of_totalitarianism/rules.yaml:961:7\n2583 rules/rise_of_totalitarianism/rules.yaml:962:11\n2584 rules/rise_of_totalitarianism/rules.yaml:963:11\n2585 rules/rise_of_totalitarianism/rules.yaml:964:11\n2588 rules/rise_of_totalitarianism/rules.yaml:965:11\n2594 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2595 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2596 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2597 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2598 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2599 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2600 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1335:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1336:15\n2605 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2606 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2607 rules/rise_of_totalitarianism/rules.yaml:1339:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2613 rules/rise_of_totalitarianism/rules.yaml:1345:7\n2614 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2615 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2616 rules/rise_of_totalitarianism/rules.yaml:1348:11\n2617 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2623 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2637 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2638 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2641 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2642 rules/rise_of_totalitarianism/rules.yaml:1355:7\n2643 rules/rise_of_totalitarianism/rules.yaml:1356:7\n2644 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2649 rules/rise_of_totalitarianism/rules.yaml:1527:7\n2650 rules/rise_of_totalitarianism/rules.yaml:1528:11\n2655 rules/rise_of_totalitarianism/rules.yaml:1529:11\n2656 rules/rise_of_totalitarianism/rules.yaml:1530:11\n2657 rules/rise_of_totalitarianism/rules.yaml:1531:15\n2660 rules/rise_of_totalitarianism/rules.yaml:1533:15\n2663 rules/rise_of_totalitarianism/rules.yaml:1534:15\n2687 rules/rise_of_totalitarianism/rules.yaml:898:7\n2688 rules/rise_of_totalitarianism/rules.yaml:899:7\n2693 rules/rise_of_totalitarianism/rules.yaml:900:11\n2706 rules/rise_of_totalitarianism/rules.yaml:901:11\n2707 rules/rise_of_totalitarianism/rules.yaml:902:15\n2709 rules/rise_of_totalitarianism/rules.yaml:904:15\n2710 rules/rise_of_totalitarianism/rules.yaml:905:15\n2711 rules/rise_of_totalitarianism/rules.yaml:906:19\n2713 rules/rise_of_totalitarianism/rules.yaml:908:19\n2714 rules/rise_of_totalitarianism/rules.yaml:909:19\n2715 rules/rise_of_totalitarianism/rules.yaml:910:19\n2720 rules/rise_of_totalitarianism/rules.yaml:761:7\n2721 rules/rise_of_totalitarianism/rules.yaml:763:15\n2722 rules/rise_of_totalitarianism/rules.yaml:764:15\n2724 rules/rise_of_totalitarianism/rules.yaml:766:15\n2725 rules/rise_of_totalitarianism/rules.yaml:767:15\n2726 rules/rise_of_totalitarianism/rules.yaml:769:19\n2729 rules/rise_of_totalitarianism/rules.yaml:772:15\n2731 rules/rise_of_totalitarianism/rules.yaml:774:15\n2732 rules/rise_of_totalitarianism/rules.yaml:775:19\n2733 rules/rise_of_totalitarianism/rules.yaml:776:15\n2735 rules/rise_of_totalitarianism/rules.yaml:779:15\n2736 rules/rise_of_totalitarianism/rules.yaml:781:15\n2737 rules/rise_of_totalitarianism/rules.yaml:782:19\n2738 rules/rise_of_totalitarianism/rules.yaml:783:15\n2739 rules/rise_of_totalitarianism/rules.yaml:784:19\n2740 rules/rise_of_totalitarianism/rules.yaml:785:19\n2741 rules/rise_of_totalitarianism/rules.yaml:786:19\n2743 rules/rise_of_totalitarianism/rules.yaml:788:15\n2744 rules/rise_of_totalitarianism/rules.yaml:790:15\n2745 rules/rise_of_totalitarianism/rules.yaml:791:15\n2746 rules/rise_of_totalitarianism/rules.yaml:792:19\n2750 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2751 rules/rise_of_totalitarianism/rules.yaml:1407:11\n2752 rules/rise_of_totalitarianism/rules.yaml:1408:15\n2758 rules/rise_of_totalitarianism/rules.yaml:989:7\n2759 rules/rise_of_totalitarianism/rules.yaml:990:7\n2760 rules/rise_of_totalitarianism/rules.yaml:991:7\n2765 rules/rise_of_totalitarianism/rules.yaml:992:11\n2784 rules/rise_of_totalitarianism/rules.yaml:993:11\n2785 rules/rise_of_totalitarianism/rules.yaml:994:15\n2787 rules/rise_of_totalitarianism/rules.yaml:996:15\n2788 rules/rise_of_totalitarianism/rules.yaml:997:15\n2789 rules/rise_of_totalitarianism/rules.yaml:998:19\n2791 rules/rise_of_totalitarianism/rules.yaml:1000:19\n2796 rules/rise_of_totalitarianism/rules.yaml:1001:19\n2797 rules/rise_of_totalitarianism/rules.yaml:1002:7\n2802 rules/rise_of_totalitarianism/rules.yaml:692:7\n2803 rules/rise_of_totalitarianism/rules.yaml:694:15\n2804 rules/rise_of_totalitarianism/rules.yaml:695:15\n2809 rules/rise_of_totalitarianism/rules.yaml:696:19\n2815 rules/rise_of_totalitarianism/rules.yaml:697:19\n2816 rules/rise_of_totalitarianism/rules.yaml:698:19\n2817 rules/rise_of_totalitarianism/rules.yaml:699:19\n2819 rules/rise_of_totalitarianism/rules.yaml:701:15\n2820 rules/rise_of_totalitarianism/rules.yaml:702:15\n2821 rules/rise_of_totalitarianism/rules.yaml:703:15\n2823 rules/rise_of_totalitarianism/rules.yaml:706:15\n2825 rules/rise_of_totalitarianism/rules.yaml:709:15\n2826 rules/rise_of_totalitarianism/rules.yaml:710:19\n2831 rules/rise_of_totalitarianism/rules.yaml:713:15\n2832 rules/rise_of_totalitarianism/rules.yaml:714:19\n2837 rules/rise_of_totalitarianism/rules.yaml:717:15\n2841 rules/rise_of_totalitarianism/rules.yaml:718:19\n2842 rules/rise_of_totalitarianism/rules.yaml:719:23\n2847 rules/rise_of_totalitarianism/rules.yaml:724:15\n2852 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2853 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2854 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2855 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2856 rules/rise_of_totalitarianism/rules.yaml:1395:11\n2859 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2860 rules/rise_of_totalitarianism/rules.yaml:1398:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1399:11\n2862 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2875 rules/rise_of_totalitarianism/rules.yaml:1574:7\n2876 rules/rise_of_totalitarianism/rules.yaml:1575:11\n2877 rules/rise_of_totalitarianism/rules.yaml:1576:11\n2878 rules/rise_of_totalitarianism/rules.yaml:1577:15\n2879 rules/rise_of_totalitarianism/rules.yaml:1578:15\n2882 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2883 rules/rise_of_totalitarianism/rules.yaml:1581:11\n2892 rules/rise_of_totalitarianism/rules.yaml:1582:15\n2893 rules/rise_of_totalitarianism/rules.yaml:1583:15\n2894 rules/rise_of_totalitarianism/rules.yaml:1584:15\n2895 rules/rise_of_totalitarianism/rules.yaml:1585:19\n2896 rules/rise_of_totalitarianism/rules.yaml:1586:23\n2898 rules/rise_of_totalitarianism/rules.yaml:1588:23\n2899 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2900 rules/rise_of_totalitarianism/rules.yaml:1590:15\n2907 rules/rise_of_totalitarianism/rules.yaml:1428:7\n2908 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2909 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2914 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2923 rules/rise_of_totalitarianism/rules.yaml:1433:19\n2924 rules/rise_of_totalitarianism/rules.yaml:1434:19\n2926 rules/rise_of_totalitarianism/rules.yaml:1436:15\n2927 rules/rise_of_totalitarianism/rules.yaml:1437:15\n2928 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2930 rules/rise_of_totalitarianism/rules.yaml:1441:15\n2932 rules/rise_of_totalitarianism/rules.yaml:1444:15\n2933 rules/rise_of_totalitarianism/rules.yaml:1445:19\n2946 rules/rise_of_totalitarianism/rules.yaml:1448:15\n2947 rules/rise_of_totalitarianism/rules.yaml:1449:19\n2960 rules/rise_of_totalitarianism/rules.yaml:1452:15\n2961 rules/rise_of_totalitarianism/rules.yaml:1453:19\n2963 rules/rise_of_totalitarianism/rules.yaml:1455:15\n2968 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2969 rules/rise_of_totalitarianism/rules.yaml:1158:7\n2970 rules/rise_of_totalitarianism/rules.yaml:1159:11\n2971 rules/rise_of_totalitarianism/rules.yaml:1160:15\n2972 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2973 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2974 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2975 rules/rise_of_totalitarianism/rules.yaml:1164:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2983 rules/rise_of_totalitarianism/rules.yaml:1166:11\n2988 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2989 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2992 rules/rise_of_totalitarianism/rules.yaml:1169:15\n2994 rules/rise_of_totalitarianism/rules.yaml:1173:15\n2995 rules/rise_of_totalitarianism/rules.yaml:1174:19\n2999 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1177:19\n3005 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3006 rules/rise_of_totalitarianism/rules.yaml:1179:7\n3007 rules/rise_of_totalitarianism/rules.yaml:1180:11\n3012 rules/rise_of_totalitarianism/rules.yaml:1465:7\n3028 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3029 rules/rise_of_totalitarianism/rules.yaml:1467:11\n3030 rules/rise_of_totalitarianism/rules.yaml:1468:11\n3031 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3042 rules/rise_of_totalitarianism/rules.yaml:1470:15\n3044 rules/rise_of_totalitarianism/rules.yaml:1471:15\n3045 rules/rise_of_totalitarianism/rules.yaml:1472:15\n3046 rules/rise_of_totalitarianism/rules.yaml:1473:15\n3047 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3055 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3056 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3057 rules/rise_of_totalitarianism/rules.yaml:1478:15\n3062 rules/rise_of_totalitarianism/rules.yaml:603:7\n3063 rules/rise_of_totalitarianism/rules.yaml:604:7\n3068 rules/rise_of_totalitarianism/rules.yaml:605:11\n3075 rules/rise_of_totalitarianism/rules.yaml:606:11\n3090 rules/rise_of_totalitarianism/rules.yaml:607:7\n3091 rules/rise_of_totalitarianism/rules.yaml:608:11\n3092 rules/rise_of_totalitarianism/rules.yaml:609:7\n3093 rules/rise_of_totalitarianism/rules.yaml:610:11\n3103 rules/rise_of_totalitarianism/rules.yaml:611:11\n3104 rules/rise_of_totalitarianism/rules.yaml:612:11\n3105 rules/rise_of_totalitarianism/rules.yaml:613:7\n3106 rules/rise_of_totalitarianism/rules.yaml:614:7\n3107 rules/rise_of_totalitarianism/rules.yaml:615:11\n3111 rules/rise_of_totalitarianism/rules.yaml:616:7\n3116 rules/rise_of_totalitarianism/rules.yaml:658:7\n3117 rules/rise_of_totalitarianism/rules.yaml:659:7\n3121 rules/rise_of_totalitarianism/rules.yaml:660:11\n3122 rules/rise_of_totalitarianism/rules.yaml:661:7\n3123 rules/rise_of_totalitarianism/rules.yaml:662:11\n3125 rules/rise_of_totalitarianism/rules.yaml:665:11\n3130 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3131 rules/rise_of_totalitarianism/rules.yaml:1372:11\n3132 rules/rise_of_totalitarianism/rules.yaml:1373:11\n3133 rules/rise_of_totalitarianism/rules.yaml:1375:7\n3136 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3137 rules/rise_of_totalitarianism/rules.yaml:1379:11\n3138 rules/rise_of_totalitarianism/rules.yaml:1380:11\n3139 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3140 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3142 rules/rise_of_totalitarianism/rules.yaml:1385:15\n3147 rules/rise_of_totalitarianism/rules.yaml:815:7\n3150 rules/rise_of_totalitarianism/rules.yaml:818:11\n3151 rules/rise_of_totalitarianism/rules.yaml:819:11\n3152 rules/rise_of_totalitarianism/rules.yaml:820:11\n3153 rules/rise_of_totalitarianism/rules.yaml:822:11\n3154 rules/rise_of_totalitarianism/rules.yaml:823:15\n3158 rules/rise_of_totalitarianism/rules.yaml:825:11\n3159 rules/rise_of_totalitarianism/rules.yaml:826:15\n3163 rules/rise_of_totalitarianism/rules.yaml:828:11\n3164 rules/rise_of_totalitarianism/rules.yaml:829:15\n3165 rules/rise_of_totalitarianism/rules.yaml:830:15\n3169 rules/rise_of_totalitarianism/rules.yaml:831:15\n3173 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3174 rules/rise_of_totalitarianism/rules.yaml:1672:7\n3175 rules/rise_of_totalitarianism/rules.yaml:1673:7\n3178 rules/rise_of_totalitarianism/rules.yaml:1676:11\n3179 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3180 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3181 rules/rise_of_totalitarianism/rules.yaml:1679:15\n3182 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3183 rules/rise_of_totalitarianism/rules.yaml:1682:11\n3187 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3188 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3189 rules/rise_of_totalitarianism/rules.yaml:1282:7\n3190 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3191 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3192 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3196 rules/rise_of_totalitarianism/rules.yaml:949:7\n3200 rules/rise_of_totalitarianism/rules.yaml:950:7\n3201 rules/rise_of_totalitarianism/rules.yaml:951:7\n3202 rules/rise_of_totalitarianism/rules.yaml:952:11\n3203 rules/rise_of_totalitarianism/rules.yaml:953:7\n3204 rules/rise_of_totalitarianism/rules.yaml:954:7\n3209 rules/rise_of_totalitarianism/rules.yaml:1870:7\n3216 rules/rise_of_totalitarianism/rules.yaml:1871:7\n3217 rules/rise_of_totalitarianism/rules.yaml:1872:7\n3218 rules/rise_of_totalitarianism/rules.yaml:1873:7\n3221 rules/rise_of_totalitarianism/rules.yaml:1874:11\n3222 rules/rise_of_totalitarianism/rules.yaml:1875:11\n3224 rules/rise_of_totalitarianism/rules.yaml:1876:11\n3225 rules/rise_of_totalitarianism/rules.yaml:1877:11\n3226 rules/rise_of_totalitarianism/rules.yaml:1878:11\n3228 rules/rise_of_totalitarianism/rules.yaml:1881:11\n3229 rules/rise_of_totalitarianism/rules.yaml:1882:11\n3231 rules/rise_of_totalitarianism/rules.yaml:1883:11\n3232 rules/rise_of_totalitarianism/rules.yaml:1884:11\n3233 rules/rise_of_totalitarianism/rules.yaml:1885:11\n3234 rules/rise_of_totalitarianism/rules.yaml:1886:11\n3240 rules/rise_of_totalitarianism/rules.yaml:674:7\n3244 rules/rise_of_totalitarianism/rules.yaml:675:11\n3245 rules/rise_of_totalitarianism/rules.yaml:676:7\n3246 rules/rise_of_totalitarianism/rules.yaml:677:7\n3253 rules/rise_of_totalitarianism/rules.yaml:678:11\n3254 rules/rise_of_totalitarianism/rules.yaml:679:7\n3255 rules/rise_of_totalitarianism/rules.yaml:680:11\n3257 rules/rise_of_totalitarianism/rules.yaml:683:11\n3258 rules/rise_of_totalitarianism/rules.yaml:684:11\n3259 rules/rise_of_totalitarianism/rules.yaml:685:11\n3263 rules/rise_of_totalitarianism/rules.yaml:971:7\n3264 rules/rise_of_totalitarianism/rules.yaml:972:11\n3265 rules/rise_of_totalitarianism/rules.yaml:973:11\n3266 rules/rise_of_totalitarianism/rules.yaml:974:15\n3279 rules/rise_of_totalitarianism/rules.yaml:977:11\n3280 rules/rise_of_totalitarianism/rules.yaml:978:11\n3286 rules/rise_of_totalitarianism/rules.yaml:981:11\n3287 rules/rise_of_totalitarianism/rules.yaml:982:11\n3292 rules/rise_of_totalitarianism/rules.yaml:1544:7\n3293 rules/rise_of_totalitarianism/rules.yaml:1545:7\n3294 rules/rise_of_totalitarianism/rules.yaml:1546:7\n3295 rules/rise_of_totalitarianism/rules.yaml:1547:11\n3296 rules/rise_of_totalitarianism/rules.yaml:1548:7\n3297 rules/rise_of_totalitarianism/rules.yaml:1549:11\n3298 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3300 rules/rise_of_totalitarianism/rules.yaml:1553:11\n3301 rules/rise_of_totalitarianism/rules.yaml:1554:11\n3302 rules/rise_of_totalitarianism/rules.yaml:1555:11\n3303 rules/rise_of_totalitarianism/rules.yaml:1556:11\n3304 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3305 rules/rise_of_totalitarianism/rules.yaml:1558:19\n3306 rules/rise_of_totalitarianism/rules.yaml:1559:15\n3307 rules/rise_of_totalitarianism/rules.yaml:1560:11\n3308 rules/rise_of_totalitarianism/rules.yaml:1561:11\n3309 rules/rise_of_totalitarianism/rules.yaml:1563:11\n3310 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3314 rules/rise_of_totalitarianism/rules.yaml:1898:7\n3323 rules/rise_of_totalitarianism/rules.yaml:1899:7\n3334 rules/rise_of_totalitarianism/rules.yaml:1900:11\n3335 rules/rise_of_totalitarianism/rules.yaml:1901:11\n3336 rules/rise_of_totalitarianism/rules.yaml:1902:15\n3337 rules/rise_of_totalitarianism/rules.yaml:1903:15\n3338 rules/rise_of_totalitarianism/rules.yaml:1904:19\n3339 rules/rise_of_totalitarianism/rules.yaml:1905:23\n3340 rules/rise_of_totalitarianism/rules.yaml:1906:27\n3341 rules/rise_of_totalitarianism/rules.yaml:1907:27\n3342 rules/rise_of_totalitarianism/rules.yaml:1909:15\n3378 rules/rise_of_totalitarianism/rules.yaml:1216:7\n3379 rules/rise_of_totalitarianism/rules.yaml:1217:11\n3397 rules/rise_of_totalitarianism/rules.yaml:1218:11\n3398 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3402 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3403 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3410 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3411 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3416 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3417 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3418 rules/rise_of_totalitarianism/rules.yaml:1227:19\n3419 rules/rise_of_totalitarianism/rules.yaml:1228:23\n3420 rules/rise_of_totalitarianism/rules.yaml:1229:19\n3421 rules/rise_of_totalitarianism/rules.yaml:1230:23\n3422 rules/rise_of_totalitarianism/rules.yaml:1231:23\n3429 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3430 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3433 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3434 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3435 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3436 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3437 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3438 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3445 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3446 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3447 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3448 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3454 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3455 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3457 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3458 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3459 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3461 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3462 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3463 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3470 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3471 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3477 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3478 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3482 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3489 rules/rise_of_totalitarianism/rules.yaml:1244:15\n3490 rules/rise_of_totalitarianism/rules.yaml:1245:15\n3496 rules/rise_of_totalitarianism/rules.yaml:1246:15\n3497 rules/rise_of_totalitarianism/rules.yaml:1247:15\n3498 rules/rise_of_totalitarianism/rules.yaml:1248:19\n3508 rules/rise_of_totalitarianism/rules.yaml:1251:19\n3509 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3512 rules/rise_of_totalitarianism/rules.yaml:1256:23\n3516 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3529 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3530 rules/rise_of_totalitarianism/rules.yaml:1259:23\n3531 rules/rise_of_totalitarianism/rules.yaml:1260:23\n3532 rules/rise_of_totalitarianism/rules.yaml:1261:27\n3533 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3534 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3535 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3536 rules/rise_of_totalitarianism/rules.yaml:1265:27\n3537 rules/rise_of_totalitarianism/rules.yaml:1266:27\n3546 rules/rise_of_totalitarianism/rules.yaml:1267:27\n3550 rules/rise_of_totalitarianism/rules.yaml:1268:27\n3551 rules/rise_of_totalitarianism/rules.yaml:1270:27\n3552 rules/rise_of_totalitarianism/rules.yaml:1271:27\n3553 rules/rise_of_totalitarianism/rules.yaml:1272:31\n3556 rules/rise_of_totalitarianism/rules.yaml:1273:27\n3559 rules/rise_of_totalitarianism/rules.yaml:1274:27\n3560 rules/rise_of_totalitarianism/rules.yaml:1275:23\n3565 rules/rise_of_totalitarianism/rules.yaml:1290:7\n3566 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3567 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3568 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3569 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3570 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3571 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3582 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3583 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3591 rules/rise_of_totalitarianism/rules.yaml:1299:19\n3592 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3593 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3598 rules/rise_of_totalitarianism/rules.yaml:1302:23\n3601 rules/rise_of_totalitarianism/rules.yaml:1303:23\n3602 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3614 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3619 rules/rise_of_totalitarianism/rules.yaml:1308:15\n3620 rules/rise_of_totalitarianism/rules.yaml:1309:15\n3626 rules/rise_of_totalitarianism/rules.yaml:1310:19\n3627 rules/rise_of_totalitarianism/rules.yaml:1311:11\n3634 rules/rise_of_totalitarianism/rules.yaml:1612:7\n3635 rules/rise_of_totalitarianism/rules.yaml:1613:7\n3636 rules/rise_of_totalitarianism/rules.yaml:1614:7\n3637 rules/rise_of_totalitarianism/rules.yaml:1615:11\n3638 rules/rise_of_totalitarianism/rules.yaml:1616:11\n3639 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3640 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3641 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3657 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3663 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3664 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3665 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3666 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3667 rules/rise_of_totalitarianism/rules.yaml:1625:15\n3672 rules/rise_of_totalitarianism/rules.yaml:865:7\n3673 rules/rise_of_totalitarianism/rules.yaml:866:7\n3678 rules/rise_of_totalitarianism/rules.yaml:867:11\n3687 rules/rise_of_totalitarianism/rules.yaml:868:11\n3688 rules/rise_of_totalitarianism/rules.yaml:869:15\n3690 rules/rise_of_totalitarianism/rules.yaml:871:15\n3691 rules/rise_of_totalitarianism/rules.yaml:872:15\n3692 rules/rise_of_totalitarianism/rules.yaml:873:19\n3694 rules/rise_of_totalitarianism/rules.yaml:875:19\n3695 rules/rise_of_totalitarianism/rules.yaml:876:19\n3703 rules/rise_of_totalitarianism/rules.yaml:877:19\n3705 rules/rise_of_totalitarianism/rules.yaml:878:19\n3706 rules/rise_of_totalitarianism/rules.yaml:879:19\n3707 rules/rise_of_totalitarianism/rules.yaml:880:19\n3708 rules/rise_of_totalitarianism/rules.yaml:881:19\n3716 rules/rise_of_totalitarianism/rules.yaml:882:19\n3717 rules/rise_of_totalitarianism/rules.yaml:883:19\n3718 rules/rise_of_totalitarianism/rules.yaml:884:19\n3723 rules/rise_of_totalitarianism/rules.yaml:885:19\n3724 rules/rise_of_totalitarianism/rules.yaml:886:23\n3725 rules/rise_of_totalitarianism/rules.yaml:887:19\n3726 rules/rise_of_totalitarianism/rules.yaml:888:19\n3727 rules/rise_of_totalitarianism/rules.yaml:889:19\n3728 rules/rise_of_totalitarianism/rules.yaml:891:19\n3729 rules/rise_of_totalitarianism/rules.yaml:892:7\n3733 rules/rise_of_totalitarianism/rules.yaml:832:3\n3734 rules/rise_of_totalitarianism/rules.yaml:1960:14\n3739 rules/rise_of_totalitarianism/rules.yaml:836:7\n3740 rules/rise_of_totalitarianism/rules.yaml:837:11\n3741 rules/rise_of_totalitarianism/rules.yaml:838:7\n3746 rules/rise_of_totalitarianism/rules.yaml:839:7\n3749 rules/rise_of_totalitarianism/rules.yaml:841:11\n3750 rules/rise_of_totalitarianism/rules.yaml:842:7\n3751 rules/rise_of_totalitarianism/rules.yaml:843:7\n3752 rules/rise_of_totalitarianism/rules.yaml:844:11\n3753 rules/rise_of_totalitarianism/rules.yaml:845:15\n3761 rules/rise_of_totalitarianism/rules.yaml:847:15\n3768 rules/rise_of_totalitarianism/rules.yaml:849:7\n3769 rules/rise_of_totalitarianism/rules.yaml:850:11\n3770 rules/rise_of_totalitarianism/rules.yaml:851:15\n3771 rules/rise_of_totalitarianism/rules.yaml:852:7\n3772 rules/rise_of_totalitarianism/rules.yaml:853:7\n3773 rules/rise_of_totalitarianism/rules.yaml:854:11\n3774 rules/rise_of_totalitarianism/rules.yaml:855:11\n3775 rules/rise_of_totalitarianism/rules.yaml:856:15\n3776 rules/rise_of_totalitarianism/rules.yaml:857:11\n3777 rules/rise_of_totalitarianism/rules.yaml:859:11\n3782 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3783 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3784 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3785 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3786 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3790 rules/rise_of_totalitarianism/rules.yaml:745:7\n3791 rules/rise_of_totalitarianism/rules.yaml:746:7\n3792 rules/rise_of_totalitarianism/rules.yaml:748:7\n3793 rules/rise_of_totalitarianism/rules.yaml:749:11\n3794 rules/rise_of_totalitarianism/rules.yaml:750:11\n3795 rules/rise_of_totalitarianism/rules.yaml:751:15\n3796 rules/rise_of_totalitarianism/rules.yaml:752:15\n3797 rules/rise_of_totalitarianism/rules.yaml:753:15\n3798 rules/rise_of_totalitarianism/rules.yaml:755:7\n3802 rules/rise_of_totalitarianism/rules.yaml:1695:7\n3803 rules/rise_of_totalitarianism/rules.yaml:1696:7\n3804 rules/rise_of_totalitarianism/rules.yaml:1697:7\n3815 rules/rise_of_totalitarianism/rules.yaml:1698:7\n3827 rules/rise_of_totalitarianism/rules.yaml:1699:7\n3828 rules/rise_of_totalitarianism/rules.yaml:1700:7\n3829 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3830 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3831 rules/rise_of_totalitarianism/rules.yaml:1703:11\n3832 rules/rise_of_totalitarianism/rules.yaml:1704:15\n3833 rules/rise_of_totalitarianism/rules.yaml:1705:7\n3834 rules/rise_of_totalitarianism/rules.yaml:1706:7\n3837 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3838 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3839 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3841 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3842 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3843 rules/rise_of_totalitarianism/rules.yaml:1717:23\n3845 rules/rise_of_totalitarianism/rules.yaml:1720:19\n3848 rules/rise_of_totalitarianism/rules.yaml:1721:19\n3849 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3850 rules/rise_of_totalitarianism/rules.yaml:1723:11\n3851 rules/rise_of_totalitarianism/rules.yaml:1724:11\n3852 rules/rise_of_totalitarianism/rules.yaml:1725:11\n3853 rules/rise_of_totalitarianism/rules.yaml:1726:15\n3854 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3855 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3856 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3857 rules/rise_of_totalitarianism/rules.yaml:1730:19\n3858 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3859 rules/rise_of_totalitarianism/rules.yaml:1732:19\n3860 rules/rise_of_totalitarianism/rules.yaml:1733:23\n3861 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3862 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3863 rules/rise_of_totalitarianism/rules.yaml:1737:19\n3868 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3869 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3870 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3871 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3872 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3873 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3874 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3875 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3882 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3883 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3884 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3885 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3911 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3912 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3914 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3915 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3916 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3918 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3919 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3920 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3924 rules/rise_of_totalitarianism/rules.yaml:1515:7\n3925 rules/rise_of_totalitarianism/rules.yaml:1516:7\n3926 rules/rise_of_totalitarianism/rules.yaml:1517:11\n3927 rules/rise_of_totalitarianism/rules.yaml:1518:11\n3931 rules/rise_of_totalitarianism/rules.yaml:733:7\n3932 rules/rise_of_totalitarianism/rules.yaml:734:7\n3933 rules/rise_of_totalitarianism/rules.yaml:735:11\n3934 rules/rise_of_totalitarianism/rules.yaml:736:11\n3935 rules/rise_of_totalitarianism/rules.yaml:737:15\n3936 rules/rise_of_totalitarianism/rules.yaml:738:15\n3940 rules/rise_of_totalitarianism/rules.yaml:1003:3\n3941 rules/rise_of_totalitarianism/rules.yaml:1940:14\n3942 rules/rise_of_totalitarianism/rules.yaml:1961:14\n3947 rules/rise_of_totalitarianism/rules.yaml:1008:7\n3948 rules/rise_of_totalitarianism/rules.yaml:1009:7\n3949 rules/rise_of_totalitarianism/rules.yaml:1010:7\n3950 rules/rise_of_totalitarianism/rules.yaml:1011:7\n3951 rules/rise_of_totalitarianism/rules.yaml:1012:7\n3952 rules/rise_of_totalitarianism/rules.yaml:1013:7\n3955 rules/rise_of_totalitarianism/rules.yaml:1014:11\n3956 rules/rise_of_totalitarianism/rules.yaml:1015:15\n3957 rules/rise_of_totalitarianism/rules.yaml:1016:15\n3963 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3964 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3965 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3966 rules/rise_of_totalitarianism/rules.yaml:1021:19\n3967 rules/rise_of_totalitarianism/rules.yaml:1022:23\n3969 rules/rise_of_totalitarianism/rules.yaml:1024:23\n3970 rules/rise_of_totalitarianism/rules.yaml:1025:23\n3971 rules/rise_of_totalitarianism/rules.yaml:1026:23\n3972 rules/rise_of_totalitarianism/rules.yaml:1027:27\n3973 rules/rise_of_totalitarianism/rules.yaml:1029:19\n3975 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3988 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3989 rules/rise_of_totalitarianism/rules.yaml:1034:19\n3991 rules/rise_of_totalitarianism/rules.yaml:1036:19\n3992 rules/rise_of_totalitarianism/rules.yaml:1037:19\n3997 rules/rise_of_totalitarianism/rules.yaml:1038:19\n3998 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3999 rules/rise_of_totalitarianism/rules.yaml:1041:19\n4000 rules/rise_of_totalitarianism/rules.yaml:1042:23\n4001 rules/rise_of_totalitarianism/rules.yaml:1043:27\n4003 rules/rise_of_totalitarianism/rules.yaml:1045:27\n4004 rules/rise_of_totalitarianism/rules.yaml:1046:27\n4005 rules/rise_of_totalitarianism/rules.yaml:1047:31\n4007 rules/rise_of_totalitarianism/rules.yaml:1050:11\n4008 rules/rise_of_totalitarianism/rules.yaml:1051:11\n4029 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4030 rules/rise_of_totalitarianism/rules.yaml:1053:11\n4031 rules/rise_of_totalitarianism/rules.yaml:1054:15\n4032 rules/rise_of_totalitarianism/rules.yaml:1055:11\n4033 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4035 rules/rise_of_totalitarianism/rules.yaml:1059:15\n4036 rules/rise_of_totalitarianism/rules.yaml:1060:15\n4037 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4038 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4039 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4040 rules/rise_of_totalitarianism/rules.yaml:1065:19\n4041 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4042 rules/rise_of_totalitarianism/rules.yaml:1067:23\n4044 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4045 rules/rise_of_totalitarianism/rules.yaml:1070:15\n4053 rules/rise_of_totalitarianism/rules.yaml:1071:15\n4054 rules/rise_of_totalitarianism/rules.yaml:1072:15\n4055 rules/rise_of_totalitarianism/rules.yaml:1074:15\n4056 rules/rise_of_totalitarianism/rules.yaml:1076:19\n4061 rules/rise_of_totalitarianism/rules.yaml:1077:19\n4062 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4063 rules/rise_of_totalitarianism/rules.yaml:1079:23\n4064 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4065 rules/rise_of_totalitarianism/rules.yaml:1081:23\n4067 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4079 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4080 rules/rise_of_totalitarianism/rules.yaml:1086:15\n4082 rules/rise_of_totalitarianism/rules.yaml:1088:15\n4083 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4085 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4086 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4087 rules/rise_of_totalitarianism/rules.yaml:1094:19\n4088 rules/rise_of_totalitarianism/rules.yaml:1095:19\n4089 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4090 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4092 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4093 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4094 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4095 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4100 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4101 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4102 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4103 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4104 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4105 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4106 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1112:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4109 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4111 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4116 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4117 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4118 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4119 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4120 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4121 rules/rise_of_totalitarianism/rules.yaml:1124:19\n4134 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4135 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4148 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4149 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4150 rules/rise_of_totalitarianism/rules.yaml:1129:23\n4151 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1131:23\n4155 rules/rise_of_totalitarianism/rules.yaml:1133:19\n4156 rules/rise_of_totalitarianism/rules.yaml:1134:23\n4157 rules/rise_of_totalitarianism/rules.yaml:1135:7\n4158 rules/rise_of_totalitarianism/rules.yaml:1136:11\n4159 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1142:7\n4165 rules/rise_of_totalitarianism/rules.yaml:1143:11\n4166 rules/rise_of_totalitarianism/rules.yaml:1144:15\n4168 rules/rise_of_totalitarianism/rules.yaml:1146:15\n4169 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4170 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4171 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4173 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4177 rules/rise_of_totalitarianism/rules.yaml:916:7\n4178 rules/rise_of_totalitarianism/rules.yaml:917:11\n4179 rules/rise_of_totalitarianism/rules.yaml:918:15\n4180 rules/rise_of_totalitarianism/rules.yaml:919:19\n4181 rules/rise_of_totalitarianism/rules.yaml:920:15\n4182 rules/rise_of_totalitarianism/rules.yaml:921:15\n4184 rules/rise_of_totalitarianism/rules.yaml:922:7\n4185 rules/rise_of_totalitarianism/rules.yaml:923:7\n4186 rules/rise_of_totalitarianism/rules.yaml:924:7\n4191 rules/rise_of_totalitarianism/rules.yaml:925:11\n4192 rules/rise_of_totalitarianism/rules.yaml:926:11\n4193 rules/rise_of_totalitarianism/rules.yaml:927:15\n4199 rules/rise_of_totalitarianism/rules.yaml:928:15\n4200 rules/rise_of_totalitarianism/rules.yaml:929:19\n4201 rules/rise_of_totalitarianism/rules.yaml:930:19\n4202 rules/rise_of_totalitarianism/rules.yaml:931:19\n4206 rules/rise_of_totalitarianism/rules.yaml:1801:7\n4207 rules/rise_of_totalitarianism/rules.yaml:1802:11\n4210 rules/rise_of_totalitarianism/rules.yaml:1803:15\n4226 rules/rise_of_totalitarianism/rules.yaml:1804:15\n4227 rules/rise_of_totalitarianism/rules.yaml:1805:19\n4228 rules/rise_of_totalitarianism/rules.yaml:1806:19\n4229 rules/rise_of_totalitarianism/rules.yaml:1807:19\n4231 rules/rise_of_totalitarianism/rules.yaml:1808:19\n4232 rules/rise_of_totalitarianism/rules.yaml:1809:19\n4233 rules/rise_of_totalitarianism/rules.yaml:1810:19\n4235 rules/rise_of_totalitarianism/rules.yaml:1812:7\n4236 rules/rise_of_totalitarianism/rules.yaml:1813:11\n4237 rules/rise_of_totalitarianism/rules.yaml:1814:15\n4239 rules/rise_of_totalitarianism/rules.yaml:1816:7\n4240 rules/rise_of_totalitarianism/rules.yaml:1817:11\n4246 rules/rise_of_totalitarianism/rules.yaml:1818:11\n4247 rules/rise_of_totalitarianism/rules.yaml:1819:15\n4248 rules/rise_of_totalitarianism/rules.yaml:1820:15\n4249 rules/rise_of_totalitarianism/rules.yaml:1821:19\n4254 rules/rise_of_totalitarianism/rules.yaml:1497:7\n4255 rules/rise_of_totalitarianism/rules.yaml:1498:11\n4256 rules/rise_of_totalitarianism/rules.yaml:1499:11\n4257 rules/rise_of_totalitarianism/rules.yaml:1500:11\n4262 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4263 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4264 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4265 rules/rise_of_totalitarianism/rules.yaml:1504:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4271 rules/rise_of_totalitarianism/rules.yaml:1506:19\n4275 rules/rise_of_totalitarianism/rules.yaml:1785:7\n4286 rules/rise_of_totalitarianism/rules.yaml:1786:7\n4287 rules/rise_of_totalitarianism/rules.yaml:1787:11\n4288 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4289 rules/rise_of_totalitarianism/rules.yaml:1789:15\n4290 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4291 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4292 rules/rise_of_totalitarianism/rules.yaml:1792:15\n4293 rules/rise_of_totalitarianism/rules.yaml:1793:15\n4298 rules/rise_of_totalitarianism/flow.yaml:23:3\n4303 rules/rise_of_totalitarianism/flow.yaml:27:7\n4304 rules/rise_of_totalitarianism/flow.yaml:28:7\n4305 rules/rise_of_totalitarianism/flow.yaml:29:7\n4306 rules/rise_of_totalitarianism/flow.yaml:30:11\n4311 rules/rise_of_totalitarianism/flow.yaml:31:11\n4312 rules/rise_of_totalitarianism/flow.yaml:32:15\n4313 rules/rise_of_totalitarianism/flow.yaml:33:15\n4314 rules/rise_of_totalitarianism/flow.yaml:34:19\n4317 rules/rise_of_totalitarianism/flow.yaml:35:19\n4318 rules/rise_of_totalitarianism/flow.yaml:36:7\n4319 rules/rise_of_totalitarianism/flow.yaml:37:7\n4320 rules/rise_of_totalitarianism/flow.yaml:38:11\n4321 rules/rise_of_totalitarianism/flow.yaml:39:15\n4333 rules/rise_of_totalitarianism/flow.yaml:40:15\n4334 rules/rise_of_totalitarianism/flow.yaml:42:7\n4335 rules/rise_of_totalitarianism/flow.yaml:43:7\n4336 rules/rise_of_totalitarianism/flow.yaml:44:11\n4337 rules/rise_of_totalitarianism/flow.yaml:46:7\n4338 rules/rise_of_totalitarianism/flow.yaml:47:11\n4339 rules/rise_of_totalitarianism/flow.yaml:48:7\n4340 rules/rise_of_totalitarianism/flow.yaml:49:11\n4341 rules/rise_of_totalitarianism/flow.yaml:50:11\n4342 rules/rise_of_totalitarianism/flow.yaml:51:15\n4343 rules/rise_of_totalitarianism/flow.yaml:52:15\n4353 rules/rise_of_totalitarianism/flow.yaml:53:15\n4360 rules/rise_of_totalitarianism/flow.yaml:54:15\n4361 rules/rise_of_totalitarianism/flow.yaml:56:7\n4362 rules/rise_of_totalitarianism/flow.yaml:57:7\n4363 rules/rise_of_totalitarianism/flow.yaml:58:11\n4364 rules/rise_of_totalitarianism/flow.yaml:59:11\n4369 rules/rise_of_totalitarianism/flow.yaml:60:15\n4377 rules/rise_of_totalitarianism/flow.yaml:61:15\n4378 rules/rise_of_totalitarianism/flow.yaml:62:19\n4380 rules/rise_of_totalitarianism/flow.yaml:64:19\n4383 rules/rise_of_totalitarianism/flow.yaml:65:19\n4389 rules/rise_of_totalitarianism/flow.yaml:83:3\n4390 rules/rise_of_totalitarianism/flow.yaml:83:3\n4394 rules/rise_of_totalitarianism/flow.yaml:87:7\n4395 rules/rise_of_totalitarianism/flow.yaml:88:11\n4396 rules/rise_of_totalitarianism/flow.yaml:89:15\n4397 rules/rise_of_totalitarianism/flow.yaml:90:7\n4398 rules/rise_of_totalitarianism/flow.yaml:91:7\n4399 rules/rise_of_totalitarianism/flow.yaml:92:7\n4400 rules/rise_of_totalitarianism/flow.yaml:93:7\n4401 rules/rise_of_totalitarianism/flow.yaml:94:7\n4402 rules/rise_of_totalitarianism/flow.yaml:95:7\n4403 rules/rise_of_totalitarianism/flow.yaml:96:7\n4404 rules/rise_of_totalitarianism/flow.yaml:97:7\n4405 rules/rise_of_totalitarianism/flow.yaml:98:7\n4409 rules/rise_of_totalitarianism/flow.yaml:16:3\n4413 rules/rise_of_totalitarianism/flow.yaml:20:7\n4414 rules/rise_of_totalitarianism/flow.yaml:21:7\n4418 rules/rise_of_totalitarianism/flow.yaml:67:3\n4423 rules/rise_of_totalitarianism/flow.yaml:71:7\n4428 rules/rise_of_totalitarianism/flow.yaml:72:11\n4429 rules/rise_of_totalitarianism/flow.yaml:74:11\n4430 rules/rise_of_totalitarianism/flow.yaml:75:11\n4431 rules/rise_of_totalitarianism/flow.yaml:76:11\n4432 rules/rise_of_totalitarianism/flow.yaml:77:15\n4433 rules/rise_of_totalitarianism/flow.yaml:78:11\n4434 rules/rise_of_totalitarianism/flow.yaml:79:11\n4435 rules/rise_of_totalitarianism/flow.yaml:80:7\n4436 rules/rise_of_totalitarianism/flow.yaml:81:11\n4441 rules/rise_of_totalitarianism/rules.yaml:1954:7\n4442 rules/rise_of_totalitarianism/rules.yaml:1955:7\n4445 rules/rise_of_totalitarianism/rules.yaml:1956:7\n4446 rules/rise_of_totalitarianism/rules.yaml:1957:7\n4452 rules/rise_of_totalitarianism/rules.yaml:1928:7\n4461 rules/rise_of_totalitarianism/rules.yaml:1929:7\n4462 rules/rise_of_totalitarianism/rules.yaml:1930:7\n4463 rules/rise_of_totalitarianism/rules.yaml:1931:11\n4464 rules/rise_of_totalitarianism/rules.yaml:1932:15\n4465 rules/rise_of_totalitarianism/rules.yaml:1933:19\n4466 rules/rise_of_totalitarianism/rules.yaml:1934:19\n4467 rules/rise_of_totalitarianism/rules.yaml:1935:19\n4468 rules/rise_of_totalitarianism/rules.yaml:1937:7\n4483 rules/rise_of_totalitarianism/rules.yaml:898:7\n4484 rules/rise_of_totalitarianism/rules.yaml:899:7\n4495 rules/rise_of_totalitarianism/rules.yaml:900:11\n4504 rules/rise_of_totalitarianism/rules.yaml:901:11\n4505 rules/rise_of_totalitarianism/rules.yaml:902:15\n4514 rules/rise_of_totalitarianism/rules.yaml:904:15\n4527 rules/rise_of_totalitarianism/rules.yaml:905:15\n4528 rules/rise_of_totalitarianism/rules.yaml:906:19\n4530 rules/rise_of_totalitarianism/rules.yaml:908:19\n4531 rules/rise_of_totalitarianism/rules.yaml:909:19\n4532 rules/rise_of_totalitarianism/rules.yaml:910:19\n4533 rules/rise_of_totalitarianism/rules.yaml:911:19\n4561 rules/rise_of_totalitarianism/rules.yaml:761:7\n4566 rules/rise_of_totalitarianism/rules.yaml:774:15\n4567 rules/rise_of_totalitarianism/rules.yaml:775:19\n4568 rules/rise_of_totalitarianism/rules.yaml:776:15\n4569 rules/rise_of_totalitarianism/rules.yaml:777:15\n4572 rules/rise_of_totalitarianism/rules.yaml:779:15\n4573 rules/rise_of_totalitarianism/rules.yaml:780:15\n4574 rules/rise_of_totalitarianism/rules.yaml:781:15\n4575 rules/rise_of_totalitarianism/rules.yaml:782:19\n4576 rules/rise_of_totalitarianism/rules.yaml:783:15\n4577 rules/rise_of_totalitarianism/rules.yaml:784:19\n4578 rules/rise_of_totalitarianism/rules.yaml:785:19\n4579 rules/rise_of_totalitarianism/rules.yaml:786:19\n4584 rules/rise_of_totalitarianism/rules.yaml:763:15\n4591 rules/rise_of_totalitarianism/rules.yaml:764:15\n4595 rules/rise_of_totalitarianism/rules.yaml:766:15\n4602 rules/rise_of_totalitarianism/rules.yaml:767:15\n4605 rules/rise_of_totalitarianism/rules.yaml:771:19\n4608 rules/rise_of_totalitarianism/rules.yaml:768:19\n4609 rules/rise_of_totalitarianism/rules.yaml:769:19\n4616 rules/rise_of_totalitarianism/rules.yaml:772:15\n4620 rules/rise_of_totalitarianism/rules.yaml:788:15\n4621 rules/rise_of_totalitarianism/rules.yaml:789:15\n4622 rules/rise_of_totalitarianism/rules.yaml:790:15\n4623 rules/rise_of_totalitarianism/rules.yaml:791:15\n4628 rules/rise_of_totalitarianism/rules.yaml:792:19\n4647 rules/rise_of_totalitarianism/rules.yaml:1406:7\n4661 rules/rise_of_totalitarianism/rules.yaml:1407:11\n4667 rules/rise_of_totalitarianism/rules.yaml:1408:15\n4689 rules/rise_of_totalitarianism/rules.yaml:989:7\n4690 rules/rise_of_totalitarianism/rules.yaml:990:7\n4691 rules/rise_of_totalitarianism/rules.yaml:991:7\n4705 rules/rise_of_totalitarianism/rules.yaml:992:11\n4724 rules/rise_of_totalitarianism/rules.yaml:993:11\n4725 rules/rise_of_totalitarianism/rules.yaml:994:15\n4734 rules/rise_of_totalitarianism/rules.yaml:996:15\n4747 rules/rise_of_totalitarianism/rules.yaml:997:15\n4748 rules/rise_of_totalitarianism/rules.yaml:998:19\n4754 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4759 rules/rise_of_totalitarianism/rules.yaml:1001:19\n4764 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4789 rules/rise_of_totalitarianism/rules.yaml:692:7\n4792 rules/rise_of_totalitarianism/rules.yaml:701:15\n4793 rules/rise_of_totalitarianism/rules.yaml:702:15\n4794 rules/rise_of_totalitarianism/rules.yaml:703:15\n4795 rules/rise_of_totalitarianism/rules.yaml:704:15\n4798 rules/rise_of_totalitarianism/rules.yaml:706:15\n4799 rules/rise_of_totalitarianism/rules.yaml:707:15\n4802 rules/rise_of_totalitarianism/rules.yaml:709:15\n4803 rules/rise_of_totalitarianism/rules.yaml:710:19\n4807 rules/rise_of_totalitarianism/rules.yaml:711:19\n4817 rules/rise_of_totalitarianism/rules.yaml:713:15\n4818 rules/rise_of_totalitarianism/rules.yaml:714:19\n4822 rules/rise_of_totalitarianism/rules.yaml:715:19\n4832 rules/rise_of_totalitarianism/rules.yaml:717:15\n4836 rules/rise_of_totalitarianism/rules.yaml:718:19\n4837 rules/rise_of_totalitarianism/rules.yaml:719:23\n4839 rules/rise_of_totalitarianism/rules.yaml:720:23\n4841 rules/rise_of_totalitarianism/rules.yaml:722:23\n4844 rules/rise_of_totalitarianism/rules.yaml:724:15\n4847 rules/rise_of_totalitarianism/rules.yaml:694:15\n4848 rules/rise_of_totalitarianism/rules.yaml:695:15\n4859 rules/rise_of_totalitarianism/rules.yaml:696:19\n4865 rules/rise_of_totalitarianism/rules.yaml:697:19\n4878 rules/rise_of_totalitarianism/rules.yaml:698:19\n4885 rules/rise_of_totalitarianism/rules.yaml:699:19\n4905 rules/rise_of_totalitarianism/rules.yaml:1391:7\n4906 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4907 rules/rise_of_totalitarianism/rules.yaml:1393:7\n4908 rules/rise_of_totalitarianism/rules.yaml:1394:7\n4916 rules/rise_of_totalitarianism/rules.yaml:1395:11\n4929 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4932 rules/rise_of_totalitarianism/rules.yaml:1398:7\n4933 rules/rise_of_totalitarianism/rules.yaml:1399:11\n4934 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4941 rules/rise_of_totalitarianism/rules.yaml:1401:15\n4964 rules/rise_of_totalitarianism/rules.yaml:1574:7\n4972 rules/rise_of_totalitarianism/rules.yaml:1575:11\n4985 rules/rise_of_totalitarianism/rules.yaml:1576:11\n4986 rules/rise_of_totalitarianism/rules.yaml:1577:15\n4987 rules/rise_of_totalitarianism/rules.yaml:1578:15\n4990 rules/rise_of_totalitarianism/rules.yaml:1579:15\n4993 rules/rise_of_totalitarianism/rules.yaml:1580:7\n4994 rules/rise_of_totalitarianism/rules.yaml:1581:11\n5010 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5011 rules/rise_of_totalitarianism/rules.yaml:1583:15\n5012 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5013 rules/rise_of_totalitarianism/rules.yaml:1585:19\n5014 rules/rise_of_totalitarianism/rules.yaml:1586:23\n5016 rules/rise_of_totalitarianism/rules.yaml:1588:23\n5017 rules/rise_of_totalitarianism/rules.yaml:1589:15\n5018 rules/rise_of_totalitarianism/rules.yaml:1590:15\n5021 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5023 rules/rise_of_totalitarianism/rules.yaml:1593:15\n5042 rules/rise_of_totalitarianism/rules.yaml:1428:7\n5045 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5046 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5047 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5048 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5051 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5052 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5055 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5056 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5068 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5078 rules/rise_of_totalitarianism/rules.yaml:1448:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1449:19\n5091 rules/rise_of_totalitarianism/rules.yaml:1450:19\n5103 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5106 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5107 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5121 rules/rise_of_totalitarianism/rules.yaml:1432:19\n5141 rules/rise_of_totalitarianism/rules.yaml:1433:19\n5148 rules/rise_of_totalitarianism/rules.yaml:1434:19\n5152 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5166 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5193 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5194 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5195 rules/rise_of_totalitarianism/rules.yaml:1159:11\n5196 rules/rise_of_totalitarianism/rules.yaml:1160:15\n5197 rules/rise_of_totalitarianism/rules.yaml:1161:11\n5198 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5209 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5210 rules/rise_of_totalitarianism/rules.yaml:1164:11\n5227 rules/rise_of_totalitarianism/rules.yaml:1165:11\n5228 rules/rise_of_totalitarianism/rules.yaml:1166:11\n5239 rules/rise_of_totalitarianism/rules.yaml:1167:11\n5240 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5243 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5244 rules/rise_of_totalitarianism/rules.yaml:1170:15\n5250 rules/rise_of_totalitarianism/rules.yaml:1172:15\n5251 rules/rise_of_totalitarianism/rules.yaml:1173:15\n5252 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5256 rules/rise_of_totalitarianism/rules.yaml:1175:19\n5264 rules/rise_of_totalitarianism/rules.yaml:1176:15\n5270 rules/rise_of_totalitarianism/rules.yaml:1177:19\n5291 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5296 rules/rise_of_totalitarianism/rules.yaml:1179:7\n5297 rules/rise_of_totalitarianism/rules.yaml:1180:11\n5312 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5322 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5330 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5336 rules/rise_of_totalitarianism/rules.yaml:1468:11\n5344 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1470:15\n5368 rules/rise_of_totalitarianism/rules.yaml:1471:15\n5369 rules/rise_of_totalitarianism/rules.yaml:1472:15\n5370 rules/rise_of_totalitarianism/rules.yaml:1473:15\n5371 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5394 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5395 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5396 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5397 rules/rise_of_totalitarianism/rules.yaml:1478:15\n5423 rules/rise_of_totalitarianism/rules.yaml:603:7\n5424 rules/rise_of_totalitarianism/rules.yaml:604:7\n5429 rules/rise_of_totalitarianism/rules.yaml:605:11\n5436 rules/rise_of_totalitarianism/rules.yaml:606:11\n5451 rules/rise_of_totalitarianism/rules.yaml:607:7\n5452 rules/rise_of_totalitarianism/rules.yaml:608:11\n5453 rules/rise_of_totalitarianism/rules.yaml:609:7\n5464 rules/rise_of_totalitarianism/rules.yaml:610:11\n5469 rules/rise_of_totalitarianism/rules.yaml:611:11\n5482 rules/rise_of_totalitarianism/rules.yaml:612:11\n5486 rules/rise_of_totalitarianism/rules.yaml:613:7\n5487 rules/rise_of_totalitarianism/rules.yaml:614:7\n5488 rules/rise_of_totalitarianism/rules.yaml:615:11\n5496 rules/rise_of_totalitarianism/rules.yaml:616:7\n5497 rules/rise_of_totalitarianism/rules.yaml:617:7\n5511 rules/rise_of_totalitarianism/rules.yaml:658:7\n5512 rules/rise_of_totalitarianism/rules.yaml:659:7\n5523 rules/rise_of_totalitarianism/rules.yaml:660:11\n5531 rules/rise_of_totalitarianism/rules.yaml:661:7\n5532 rules/rise_of_totalitarianism/rules.yaml:662:11\n5535 rules/rise_of_totalitarianism/rules.yaml:663:11\n5537 rules/rise_of_totalitarianism/rules.yaml:665:11\n5549 rules/rise_of_totalitarianism/rules.yaml:1371:7\n5550 rules/rise_of_totalitarianism/rules.yaml:1372:11\n5551 rules/rise_of_totalitarianism/rules.yaml:1373:11\n5552 rules/rise_of_totalitarianism/rules.yaml:1374:11\n5553 rules/rise_of_totalitarianism/rules.yaml:1375:7\n5554 rules/rise_of_totalitarianism/rules.yaml:1376:11\n5559 rules/rise_of_totalitarianism/rules.yaml:1378:11\n5560 rules/rise_of_totalitarianism/rules.yaml:1379:11\n5561 rules/rise_of_totalitarianism/rules.yaml:1380:11\n5562 rules/rise_of_totalitarianism/rules.yaml:1381:11\n5565 rules/rise_of_totalitarianism/rules.yaml:1385:15\n5566 rules/rise_of_totalitarianism/rules.yaml:1386:15\n5569 rules/rise_of_totalitarianism/rules.yaml:1382:15\n5570 rules/rise_of_totalitarianism/rules.yaml:1383:15\n5589 rules/rise_of_totalitarianism/rules.yaml:815:7\n5590 rules/rise_of_totalitarianism/rules.yaml:816:11\n5595 rules/rise_of_totalitarianism/rules.yaml:818:11\n5596 rules/rise_of_totalitarianism/rules.yaml:819:11\n5597 rules/rise_of_totalitarianism/rules.yaml:820:11\n5598 rules/rise_of_totalitarianism/rules.yaml:821:11\n5599 rules/rise_of_totalitarianism/rules.yaml:822:11\n5600 rules/rise_of_totalitarianism/rules.yaml:823:15\n5604 rules/rise_of_totalitarianism/rules.yaml:824:15\n5612 rules/rise_of_totalitarianism/rules.yaml:825:11\n5613 rules/rise_of_totalitarianism/rules.yaml:826:15\n5617 rules/rise_of_totalitarianism/rules.yaml:827:15\n5625 rules/rise_of_totalitarianism/rules.yaml:828:11\n5630 rules/rise_of_totalitarianism/rules.yaml:829:15\n5631 rules/rise_of_totalitarianism/rules.yaml:830:15\n5651 rules/rise_of_totalitarianism/rules.yaml:831:15\n5677 rules/rise_of_totalitarianism/rules.yaml:1671:7\n5678 rules/rise_of_totalitarianism/rules.yaml:1672:7\n5679 rules/rise_of_totalitarianism/rules.yaml:1673:7\n5680 rules/rise_of_totalitarianism/rules.yaml:1674:11\n5688 rules/rise_of_totalitarianism/rules.yaml:1676:11\n5694 rules/rise_of_totalitarianism/rules.yaml:1677:11\n5695 rules/rise_of_totalitarianism/rules.yaml:1678:15\n5696 rules/rise_of_totalitarianism/rules.yaml:1679:15\n5697 rules/rise_of_totalitarianism/rules.yaml:1680:15\n5698 rules/rise_of_totalitarianism/rules.yaml:1681:11\n5699 rules/rise_of_totalitarianism/rules.yaml:1682:11\n5700 rules/rise_of_totalitarianism/rules.yaml:1683:11\n5712 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5717 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5723 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5729 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5734 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5740 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5759 rules/rise_of_totalitarianism/rules.yaml:949:7\n5763 rules/rise_of_totalitarianism/rules.yaml:950:7\n5764 rules/rise_of_totalitarianism/rules.yaml:951:7\n5772 rules/rise_of_totalitarianism/rules.yaml:952:11\n5787 rules/rise_of_totalitarianism/rules.yaml:953:7\n5788 rules/rise_of_totalitarianism/rules.yaml:954:7\n5803 rules/rise_of_totalitarianism/rules.yaml:1870:7\n5820 rules/rise_of_totalitarianism/rules.yaml:1871:7\n5821 rules/rise_of_totalitarianism/rules.yaml:1872:7\n5822 rules/rise_of_totalitarianism/rules.yaml:1873:7\n5825 rules/rise_of_totalitarianism/rules.yaml:1874:11\n5826 rules/rise_of_totalitarianism/rules.yaml:1875:11\n5828 rules/rise_of_totalitarianism/rules.yaml:1876:11\n5829 rules/rise_of_totalitarianism/rules.yaml:1877:11\n5830 rules/rise_of_totalitarianism/rules.yaml:1878:11\n5831 rules/rise_of_totalitarianism/rules.yaml:1879:11\n5833 rules/rise_of_totalitarianism/rules.yaml:1881:11\n5834 rules/rise_of_totalitarianism/rules.yaml:1882:11\n5836 rules/rise_of_totalitarianism/rules.yaml:1883:11\n5837 rules/rise_of_totalitarianism/rules.yaml:1884:11\n5838 rules/rise_of_totalitarianism/rules.yaml:1885:11\n5839 rules/rise_of_totalitarianism/rules.yaml:1886:11\n5840 rules/rise_of_totalitarianism/rules.yaml:1887:11\n5842 rules/rise_of_totalitarianism/rules.yaml:1889:11\n5854 rules/rise_of_totalitarianism/rules.yaml:674:7\n5858 rules/rise_of_totalitarianism/rules.yaml:675:11\n5859 rules/rise_of_totalitarianism/rules.yaml:676:7\n5860 rules/rise_of_totalitarianism/rules.yaml:677:7\n5874 rules/rise_of_totalitarianism/rules.yaml:678:11\n5884 rules/rise_of_totalitarianism/rules.yaml:679:7\n5885 rules/rise_of_totalitarianism/rules.yaml:680:11\n5886 rules/rise_of_totalitarianism/rules.yaml:681:11\n5894 rules/rise_of_totalitarianism/rules.yaml:683:11\n5907 rules/rise_of_totalitarianism/rules.yaml:684:11\n5908 rules/rise_of_totalitarianism/rules.yaml:685:11\n5909 rules/rise_of_totalitarianism/rules.yaml:686:11\n5924 rules/rise_of_totalitarianism/rules.yaml:971:7\n5925 rules/rise_of_totalitarianism/rules.yaml:972:11\n5926 rules/rise_of_totalitarianism/rules.yaml:973:11\n5927 rules/rise_of_totalitarianism/rules.yaml:974:15\n5940 rules/rise_of_totalitarianism/rules.yaml:975:15\n5955 rules/rise_of_totalitarianism/rules.yaml:977:11\n5956 rules/rise_of_totalitarianism/rules.yaml:978:11\n5961 rules/rise_of_totalitarianism/rules.yaml:979:11\n5980 rules/rise_of_totalitarianism/rules.yaml:981:11\n5988 rules/rise_of_totalitarianism/rules.yaml:982:11\n5989 rules/rise_of_totalitarianism/rules.yaml:983:11\n6010 rules/rise_of_totalitarianism/rules.yaml:1544:7\n6011 rules/rise_of_totalitarianism/rules.yaml:1545:7\n6012 rules/rise_of_totalitarianism/rules.yaml:1546:7\n6020 rules/rise_of_totalitarianism/rules.yaml:1547:11\n6028 rules/rise_of_totalitarianism/rules.yaml:1548:7\n6029 rules/rise_of_totalitarianism/rules.yaml:1549:11\n6030 rules/rise_of_totalitarianism/rules.yaml:1550:11\n6033 rules/rise_of_totalitarianism/rules.yaml:1551:11\n6040 rules/rise_of_totalitarianism/rules.yaml:1553:11\n6041 rules/rise_of_totalitarianism/rules.yaml:1554:11\n6042 rules/rise_of_totalitarianism/rules.yaml:1555:11\n6043 rules/rise_of_totalitarianism/rules.yaml:1556:11\n6044 rules/rise_of_totalitarianism/rules.yaml:1557:15\n6045 rules/rise_of_totalitarianism/rules.yaml:1558:19\n6046 rules/rise_of_totalitarianism/rules.yaml:1559:15\n6047 rules/rise_of_totalitarianism/rules.yaml:1560:11\n6048 rules/rise_of_totalitarianism/rules.yaml:1561:11\n6049 rules/rise_of_totalitarianism/rules.yaml:1562:11\n6050 rules/rise_of_totalitarianism/rules.yaml:1563:11\n6055 rules/rise_of_totalitarianism/rules.yaml:1564:15\n6080 rules/rise_of_totalitarianism/rules.yaml:1898:7\n6089 rules/rise_of_totalitarianism/rules.yaml:1899:7\n6108 rules/rise_of_totalitarianism/rules.yaml:1900:11\n6114 rules/rise_of_totalitarianism/rules.yaml:1901:11\n6115 rules/rise_of_totalitarianism/rules.yaml:1902:15\n6116 rules/rise_of_totalitarianism/rules.yaml:1903:15\n6117 rules/rise_of_totalitarianism/rules.yaml:1904:19\n6118 rules/rise_of_totalitarianism/rules.yaml:1905:23\n6119 rules/rise_of_totalitarianism/rules.yaml:1906:27\n6120 rules/rise_of_totalitarianism/rules.yaml:1907:27\n6121 rules/rise_of_totalitarianism/rules.yaml:1908:15\n6122 rules/rise_of_totalitarianism/rules.yaml:1909:15\n6145 rules/rise_of_totalitarianism/rules.yaml:1216:7\n6156 rules/rise_of_totalitarianism/rules.yaml:1217:11\n6174 rules/rise_of_totalitarianism/rules.yaml:1218:11\n6180 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6181 rules/rise_of_totalitarianism/rules.yaml:1220:15\n6182 rules/rise_of_totalitarianism/rules.yaml:1221:15\n6199 rules/rise_of_totalitarianism/rules.yaml:1222:15\n6200 rules/rise_of_totalitarianism/rules.yaml:1223:15\n6212 rules/rise_of_totalitarianism/rules.yaml:1224:15\n6213 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6214 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6215 rules/rise_of_totalitarianism/rules.yaml:1227:19\n6216 rules/rise_of_totalitarianism/rules.yaml:1228:23\n6217 rules/rise_of_totalitarianism/rules.yaml:1229:19\n6218 rules/rise_of_totalitarianism/rules.yaml:1230:23\n6219 rules/rise_of_totalitarianism/rules.yaml:1231:23\n6220 rules/rise_of_totalitarianism/rules.yaml:1232:23\n6222 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6253 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6258 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6261 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6262 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6263 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6264 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6265 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6266 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6279 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6280 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6305 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6311 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6317 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6318 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6338 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6374 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6375 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6381 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6382 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6402 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6433 rules/rise_of_totalitarianism/rules.yaml:1239:7\n6447 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6453 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6459 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6460 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6480 rules/rise_of_totalitarianism/rules.yaml:1244:15\n6481 rules/rise_of_totalitarianism/rules.yaml:1245:15\n6487 rules/rise_of_totalitarianism/rules.yaml:1246:15\n6488 rules/rise_of_totalitarianism/rules.yaml:1247:15\n6489 rules/rise_of_totalitarianism/rules.yaml:1248:19\n6498 rules/rise_of_totalitarianism/rules.yaml:1249:19\n6504 rules/rise_of_totalitarianism/rules.yaml:1251:19\n6505 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6506 rules/rise_of_totalitarianism/rules.yaml:1253:23\n6512 rules/rise_of_totalitarianism/rules.yaml:1255:23\n6513 rules/rise_of_totalitarianism/rules.yaml:1256:23\n6516 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6528 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6529 rules/rise_of_totalitarianism/rules.yaml:1259:23\n6530 rules/rise_of_totalitarianism/rules.yaml:1260:23\n6531 rules/rise_of_totalitarianism/rules.yaml:1261:27\n6532 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6533 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6534 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6535 rules/rise_of_totalitarianism/rules.yaml:1265:27\n6536 rules/rise_of_totalitarianism/rules.yaml:1266:27\n6541 rules/rise_of_totalitarianism/rules.yaml:1267:27\n6544 rules/rise_of_totalitarianism/rules.yaml:1268:27\n6545 rules/rise_of_totalitarianism/rules.yaml:1269:27\n6546 rules/rise_of_totalitarianism/rules.yaml:1270:27\n6547 rules/rise_of_totalitarianism/rules.yaml:1271:27\n6548 rules/rise_of_totalitarianism/rules.yaml:1272:31\n6549 rules/rise_of_totalitarianism/rules.yaml:1273:27\n6550 rules/rise_of_totalitarianism/rules.yaml:1274:27\n6551 rules/rise_of_totalitarianism/rules.yaml:1275:23\n6607 rules/rise_of_totalitarianism/rules.yaml:1290:7\n6618 rules/rise_of_totalitarianism/rules.yaml:1291:11\n6623 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6624 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6625 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6626 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6627 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6640 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6641 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6656 rules/rise_of_totalitarianism/rules.yaml:1299:19\n6657 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6658 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6663 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6666 rules/rise_of_totalitarianism/rules.yaml:1303:23\n6667 rules/rise_of_totalitarianism/rules.yaml:1304:19\n6685 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6698 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6703 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6704 rules/rise_of_totalitarianism/rules.yaml:1308:15\n6714 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6720 rules/rise_of_totalitarianism/rules.yaml:1310:19\n6723 rules/rise_of_totalitarianism/rules.yaml:1311:11\n6745 rules/rise_of_totalitarianism/rules.yaml:1612:7\n6746 rules/rise_of_totalitarianism/rules.yaml:1613:7\n6747 rules/rise_of_totalitarianism/rules.yaml:1614:7\n6755 rules/rise_of_totalitarianism/rules.yaml:1615:11\n6768 rules/rise_of_totalitarianism/rules.yaml:1616:11\n6769 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6770 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6773 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6785 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6791 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6799 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6807 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6812 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6813 rules/rise_of_totalitarianism/rules.yaml:1625:15\n6838 rules/rise_of_totalitarianism/rules.yaml:865:7\n6839 rules/rise_of_totalitarianism/rules.yaml:866:7\n6853 rules/rise_of_totalitarianism/rules.yaml:867:11\n6863 rules/rise_of_totalitarianism/rules.yaml:868:11\n6864 rules/rise_of_totalitarianism/rules.yaml:869:15\n6873 rules/rise_of_totalitarianism/rules.yaml:871:15\n6886 rules/rise_of_totalitarianism/rules.yaml:872:15\n6887 rules/rise_of_totalitarianism/rules.yaml:873:19\n6896 rules/rise_of_totalitarianism/rules.yaml:875:19\n6909 rules/rise_of_totalitarianism/rules.yaml:876:19\n6917 rules/rise_of_totalitarianism/rules.yaml:877:19\n6919 rules/rise_of_totalitarianism/rules.yaml:878:19\n6920 rules/rise_of_totalitarianism/rules.yaml:879:19\n6921 rules/rise_of_totalitarianism/rules.yaml:880:19\n6922 rules/rise_of_totalitarianism/rules.yaml:881:19\n6945 rules/rise_of_totalitarianism/rules.yaml:882:19\n6946 rules/rise_of_totalitarianism/rules.yaml:883:19\n6947 rules/rise_of_totalitarianism/rules.yaml:884:19\n6952 rules/rise_of_totalitarianism/rules.yaml:885:19\n6960 rules/rise_of_totalitarianism/rules.yaml:886:23\n6974 rules/rise_of_totalitarianism/rules.yaml:887:19\n6975 rules/rise_of_totalitarianism/rules.yaml:888:19\n6976 rules/rise_of_totalitarianism/rules.yaml:889:19\n6977 rules/rise_of_totalitarianism/rules.yaml:890:19\n6978 rules/rise_of_totalitarianism/rules.yaml:891:19\n6983 rules/rise_of_totalitarianism/rules.yaml:892:7\n7012 rules/rise_of_totalitarianism/rules.yaml:832:3\n7018 rules/rise_of_totalitarianism/rules.yaml:1960:14\n7046 rules/rise_of_totalitarianism/rules.yaml:836:7\n7047 rules/rise_of_totalitarianism/rules.yaml:837:11\n7048 rules/rise_of_totalitarianism/rules.yaml:838:7\n7053 rules/rise_of_totalitarianism/rules.yaml:839:7\n7075 rules/rise_of_totalitarianism/rules.yaml:841:11\n7076 rules/rise_of_totalitarianism/rules.yaml:842:7\n7083 rules/rise_of_totalitarianism/rules.yaml:843:7\n7084 rules/rise_of_totalitarianism/rules.yaml:844:11\n7085 rules/rise_of_totalitarianism/rules.yaml:845:15\n7093 rules/rise_of_totalitarianism/rules.yaml:847:15\n7100 rules/rise_of_totalitarianism/rules.yaml:848:11\n7101 rules/rise_of_totalitarianism/rules.yaml:849:7\n7115 rules/rise_of_totalitarianism/rules.yaml:850:11\n7121 rules/rise_of_totalitarianism/rules.yaml:851:15\n7126 rules/rise_of_totalitarianism/rules.yaml:852:7\n7133 rules/rise_of_totalitarianism/rules.yaml:853:7\n7134 rules/rise_of_totalitarianism/rules.yaml:854:11\n7135 rules/rise_of_totalitarianism/rules.yaml:855:11\n7136 rules/rise_of_totalitarianism/rules.yaml:856:15\n7137 rules/rise_of_totalitarianism/rules.yaml:857:11\n7138 rules/rise_of_totalitarianism/rules.yaml:858:11\n7139 rules/rise_of_totalitarianism/rules.yaml:859:11\n7150 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7151 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7152 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7153 rules/rise_of_totalitarianism/rules.yaml:1420:7\n7160 rules/rise_of_totalitarianism/rules.yaml:1421:7\n7161 rules/rise_of_totalitarianism/rules.yaml:1422:11\n7176 rules/rise_of_totalitarianism/rules.yaml:745:7\n7177 rules/rise_of_totalitarianism/rules.yaml:746:7\n7178 rules/rise_of_totalitarianism/rules.yaml:747:7\n7179 rules/rise_of_totalitarianism/rules.yaml:748:7\n7187 rules/rise_of_totalitarianism/rules.yaml:749:11\n7193 rules/rise_of_totalitarianism/rules.yaml:750:11\n7194 rules/rise_of_totalitarianism/rules.yaml:751:15\n7195 rules/rise_of_totalitarianism/rules.yaml:752:15\n7196 rules/rise_of_totalitarianism/rules.yaml:753:15\n7197 rules/rise_of_totalitarianism/rules.yaml:754:15\n7200 rules/rise_of_totalitarianism/rules.yaml:755:7\n7222 rules/rise_of_totalitarianism/rules.yaml:1695:7\n7223 rules/rise_of_totalitarianism/rules.yaml:1696:7\n7224 rules/rise_of_totalitarianism/rules.yaml:1697:7\n7237 rules/rise_of_totalitarianism/rules.yaml:1698:7\n7250 rules/rise_of_totalitarianism/rules.yaml:1699:7\n7251 rules/rise_of_totalitarianism/rules.yaml:1700:7\n7252 rules/rise_of_totalitarianism/rules.yaml:1701:7\n7253 rules/rise_of_totalitarianism/rules.yaml:1702:11\n7254 rules/rise_of_totalitarianism/rules.yaml:1703:11\n7255 rules/rise_of_totalitarianism/rules.yaml:1704:15\n7256 rules/rise_of_totalitarianism/rules.yaml:1705:7\n7257 rules/rise_of_totalitarianism/rules.yaml:1706:7\n7258 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7266 rules/rise_of_totalitarianism/rules.yaml:1709:11\n7272 rules/rise_of_totalitarianism/rules.yaml:1710:11\n7273 rules/rise_of_totalitarianism/rules.yaml:1711:11\n7274 rules/rise_of_totalitarianism/rules.yaml:1712:15\n7275 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7276 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1715:19\n7278 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7279 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7280 rules/rise_of_totalitarianism/rules.yaml:1718:23\n7282 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7285 rules/rise_of_totalitarianism/rules.yaml:1721:19\n7286 rules/rise_of_totalitarianism/rules.yaml:1722:11\n7287 rules/rise_of_totalitarianism/rules.yaml:1723:11\n7288 rules/rise_of_totalitarianism/rules.yaml:1724:11\n7289 rules/rise_of_totalitarianism/rules.yaml:1725:11\n7294 rules/rise_of_totalitarianism/rules.yaml:1726:15\n7295 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7296 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7297 rules/rise_of_totalitarianism/rules.yaml:1729:15\n7305 rules/rise_of_totalitarianism/rules.yaml:1730:19\n7311 rules/rise_of_totalitarianism/rules.yaml:1731:19\n7312 rules/rise_of_totalitarianism/rules.yaml:1732:19\n7313 rules/rise_of_totalitarianism/rules.yaml:1733:23\n7314 rules/rise_of_totalitarianism/rules.yaml:1734:23\n7315 rules/rise_of_totalitarianism/rules.yaml:1735:23\n7318 rules/rise_of_totalitarianism/rules.yaml:1736:15\n7319 rules/rise_of_totalitarianism/rules.yaml:1737:19\n7320 rules/rise_of_totalitarianism/rules.yaml:1738:19\n7345 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7350 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7353 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7354 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7355 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7356 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7357 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7358 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7371 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7372 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7398 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7404 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7432 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7433 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7454 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7493 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7494 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7500 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7501 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7522 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7538 rules/rise_of_totalitarianism/rules.yaml:1515:7\n7539 rules/rise_of_totalitarianism/rules.yaml:1516:7\n7547 rules/rise_of_totalitarianism/rules.yaml:1517:11\n7553 rules/rise_of_totalitarianism/rules.yaml:1518:11\n7554 rules/rise_of_totalitarianism/rules.yaml:1519:11\n7580 rules/rise_of_totalitarianism/rules.yaml:733:7\n7581 rules/rise_of_totalitarianism/rules.yaml:734:7\n7589 rules/rise_of_totalitarianism/rules.yaml:735:11\n7597 rules/rise_of_totalitarianism/rules.yaml:736:11\n7598 rules/rise_of_totalitarianism/rules.yaml:737:15\n7599 rules/rise_of_totalitarianism/rules.yaml:738:15\n7600 rules/rise_of_totalitarianism/rules.yaml:739:15\n7614 rules/rise_of_totalitarianism/rules.yaml:1003:3\n7621 rules/rise_of_totalitarianism/rules.yaml:1940:14\n7627 rules/rise_of_totalitarianism/rules.yaml:1961:14\n7673 rules/rise_of_totalitarianism/rules.yaml:1008:7\n7674 rules/rise_of_totalitarianism/rules.yaml:1009:7\n7677 rules/rise_of_totalitarianism/rules.yaml:1010:7\n7678 rules/rise_of_totalitarianism/rules.yaml:1011:7\n7679 rules/rise_of_totalitarianism/rules.yaml:1012:7\n7680 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7694 rules/rise_of_totalitarianism/rules.yaml:1014:11\n7702 rules/rise_of_totalitarianism/rules.yaml:1015:15\n7715 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7721 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7728 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7729 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7730 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7735 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7738 rules/rise_of_totalitarianism/rules.yaml:1024:23\n7739 rules/rise_of_totalitarianism/rules.yaml:1025:23\n7740 rules/rise_of_totalitarianism/rules.yaml:1026:23\n7741 rules/rise_of_totalitarianism/rules.yaml:1027:27\n7742 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7745 rules/rise_of_totalitarianism/rules.yaml:1022:23\n7752 rules/rise_of_totalitarianism/rules.yaml:1029:19\n7755 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7771 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7772 rules/rise_of_totalitarianism/rules.yaml:1033:19\n7773 rules/rise_of_totalitarianism/rules.yaml:1034:19\n7781 rules/rise_of_totalitarianism/rules.yaml:1036:19\n7794 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7799 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7806 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7807 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7808 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7813 rules/rise_of_totalitarianism/rules.yaml:1042:23\n7816 rules/rise_of_totalitarianism/rules.yaml:1045:27\n7817 rules/rise_of_totalitarianism/rules.yaml:1046:27\n7818 rules/rise_of_totalitarianism/rules.yaml:1047:31\n7819 rules/rise_of_totalitarianism/rules.yaml:1048:27\n7822 rules/rise_of_totalitarianism/rules.yaml:1043:27\n7826 rules/rise_of_totalitarianism/rules.yaml:1050:11\n7827 rules/rise_of_totalitarianism/rules.yaml:1051:11\n7848 rules/rise_of_totalitarianism/rules.yaml:1052:11\n7849 rules/rise_of_totalitarianism/rules.yaml:1053:11\n7857 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7871 rules/rise_of_totalitarianism/rules.yaml:1055:11\n7872 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7873 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7883 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7895 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7896 rules/rise_of_totalitarianism/rules.yaml:1061:15\n7903 rules/rise_of_totalitarianism/rules.yaml:1062:15\n7904 rules/rise_of_totalitarianism/rules.yaml:1063:15\n7905 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7910 rules/rise_of_totalitarianism/rules.yaml:1065:19\n7920 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7928 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7941 rules/rise_of_totalitarianism/rules.yaml:1069:15\n7953 rules/rise_of_totalitarianism/rules.yaml:1070:15\n7958 rules/rise_of_totalitarianism/rules.yaml:1071:15\n7967 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7968 rules/rise_of_totalitarianism/rules.yaml:1073:15\n7969 rules/rise_of_totalitarianism/rules.yaml:1074:15\n7974 rules/rise_of_totalitarianism/rules.yaml:1075:19\n7975 rules/rise_of_totalitarianism/rules.yaml:1076:19\n7978 rules/rise_of_totalitarianism/rules.yaml:1077:19\n7979 rules/rise_of_totalitarianism/rules.yaml:1078:19\n7993 rules/rise_of_totalitarianism/rules.yaml:1079:23\n8003 rules/rise_of_totalitarianism/rules.yaml:1080:19\n8011 rules/rise_of_totalitarianism/rules.yaml:1081:23\n8021 rules/rise_of_totalitarianism/rules.yaml:1083:11\n8033 rules/rise_of_totalitarianism/rules.yaml:1084:11\n8034 rules/rise_of_totalitarianism/rules.yaml:1085:15\n8035 rules/rise_of_totalitarianism/rules.yaml:1086:15\n8043 rules/rise_of_totalitarianism/rules.yaml:1088:15\n8055 rules/rise_of_totalitarianism/rules.yaml:1089:15\n8056 rules/rise_of_totalitarianism/rules.yaml:1090:15\n8063 rules/rise_of_totalitarianism/rules.yaml:1091:15\n8064 rules/rise_of_totalitarianism/rules.yaml:1092:15\n8065 rules/rise_of_totalitarianism/rules.yaml:1093:15\n8066 rules/rise_of_totalitarianism/rules.yaml:1094:19\n8067 rules/rise_of_totalitarianism/rules.yaml:1095:19\n8068 rules/rise_of_totalitarianism/rules.yaml:1096:19\n8069 rules/rise_of_totalitarianism/rules.yaml:1097:19\n8070 rules/rise_of_totalitarianism/rules.yaml:1098:19\n8073 rules/rise_of_totalitarianism/rules.yaml:1100:11\n8074 rules/rise_of_totalitarianism/rules.yaml:1101:11\n8075 rules/rise_of_totalitarianism/rules.yaml:1102:11\n8080 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8085 rules/rise_of_totalitarianism/rules.yaml:1104:15\n8086 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8087 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8088 rules/rise_of_totalitarianism/rules.yaml:1107:15\n8097 rules/rise_of_totalitarianism/rules.yaml:1108:15\n8098 rules/rise_of_totalitarianism/rules.yaml:1109:15\n8099 rules/rise_of_totalitarianism/rules.yaml:1110:15\n8104 rules/rise_of_totalitarianism/rules.yaml:1111:19\n8105 rules/rise_of_totalitarianism/rules.yaml:1112:19\n8106 rules/rise_of_totalitarianism/rules.yaml:1113:19\n8107 rules/rise_of_totalitarianism/rules.yaml:1114:19\n8108 rules/rise_of_totalitarianism/rules.yaml:1115:19\n8112 rules/rise_of_totalitarianism/rules.yaml:1117:15\n8117 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8134 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8135 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8144 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8145 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8146 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8151 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8166 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8167 rules/rise_of_totalitarianism/rules.yaml:1126:23\n8182 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8190 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8202 rules/rise_of_totalitarianism/rules.yaml:1129:23\n8211 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8212 rules/rise_of_totalitarianism/rules.yaml:1131:23\n8215 rules/rise_of_totalitarianism/rules.yaml:1132:23\n8216 rules/rise_of_totalitarianism/rules.yaml:1133:19\n8221 rules/rise_of_totalitarianism/rules.yaml:1134:23\n8228 rules/rise_of_totalitarianism/rules.yaml:1135:7\n8231 rules/rise_of_totalitarianism/rules.yaml:1141:11\n8234 rules/rise_of_totalitarianism/rules.yaml:1136:11\n8241 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8245 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8255 rules/rise_of_totalitarianism/rules.yaml:1142:7\n8258 rules/rise_of_totalitarianism/rules.yaml:1143:11\n8259 rules/rise_of_totalitarianism/rules.yaml:1144:15\n8261 rules/rise_of_totalitarianism/rules.yaml:1146:15\n8262 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8263 rules/rise_of_totalitarianism/rules.yaml:1148:11\n8264 rules/rise_of_totalitarianism/rules.yaml:1149:15\n8266 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8285 rules/rise_of_totalitarianism/rules.yaml:916:7\n8286 rules/rise_of_totalitarianism/rules.yaml:917:11\n8287 rules/rise_of_totalitarianism/rules.yaml:918:15\n8288 rules/rise_of_totalitarianism/rules.yaml:919:19\n8289 rules/rise_of_totalitarianism/rules.yaml:920:15\n8290 rules/rise_of_totalitarianism/rules.yaml:921:15\n8292 rules/rise_of_totalitarianism/rules.yaml:922:7\n8299 rules/rise_of_totalitarianism/rules.yaml:923:7\n8300 rules/rise_of_totalitarianism/rules.yaml:924:7\n8311 rules/rise_of_totalitarianism/rules.yaml:925:11\n8312 rules/rise_of_totalitarianism/rules.yaml:926:11\n8327 rules/rise_of_totalitarianism/rules.yaml:927:15\n8333 rules/rise_of_totalitarianism/rules.yaml:928:15\n8339 rules/rise_of_totalitarianism/rules.yaml:929:19\n8340 rules/rise_of_totalitarianism/rules.yaml:930:19\n8353 rules/rise_of_totalitarianism/rules.yaml:931:19\n8380 rules/rise_of_totalitarianism/rules.yaml:1801:7\n8391 rules/rise_of_totalitarianism/rules.yaml:1802:11\n8399 rules/rise_of_totalitarianism/rules.yaml:1803:15\n8415 rules/rise_of_totalitarianism/rules.yaml:1804:15\n8424 rules/rise_of_totalitarianism/rules.yaml:1805:19\n8436 rules/rise_of_totalitarianism/rules.yaml:1806:19\n8437 rules/rise_of_totalitarianism/rules.yaml:1807:19\n8439 rules/rise_of_totalitarianism/rules.yaml:1808:19\n8440 rules/rise_of_totalitarianism/rules.yaml:1809:19\n8441 rules/rise_of_totalitarianism/rules.yaml:1810:19\n8443 rules/rise_of_totalitarianism/rules.yaml:1811:19\n8447 rules/rise_of_totalitarianism/rules.yaml:1812:7\n8448 rules/rise_of_totalitarianism/rules.yaml:1813:11\n8449 rules/rise_of_totalitarianism/rules.yaml:1814:15\n8451 rules/rise_of_totalitarianism/rules.yaml:1815:15\n8460 rules/rise_of_totalitarianism/rules.yaml:1816:7\n8471 rules/rise_of_totalitarianism/rules.yaml:1817:11\n8477 rules/rise_of_totalitarianism/rules.yaml:1818:11\n8486 rules/rise_of_totalitarianism/rules.yaml:1819:15\n8498 rules/rise_of_totalitarianism/rules.yaml:1820:15\n8499 rules/rise_of_totalitarianism/rules.yaml:1821:19\n8500 rules/rise_of_totalitarianism/rules.yaml:1822:19\n8548 rules/rise_of_totalitarianism/rules.yaml:1497:7\n8553 rules/rise_of_totalitarianism/rules.yaml:1498:11\n8554 rules/rise_of_totalitarianism/rules.yaml:1499:11\n8555 rules/rise_of_totalitarianism/rules.yaml:1500:11\n8560 rules/rise_of_totalitarianism/rules.yaml:1501:11\n8568 rules/rise_of_totalitarianism/rules.yaml:1502:15\n8574 rules/rise_of_totalitarianism/rules.yaml:1503:15\n8575 rules/rise_of_totalitarianism/rules.yaml:1504:19\n8578 rules/rise_of_totalitarianism/rules.yaml:1505:19\n8579 rules/rise_of_totalitarianism/rules.yaml:1506:19\n8580 rules/rise_of_totalitarianism/rules.yaml:1507:19\n8604 rules/rise_of_totalitarianism/rules.yaml:1785:7\n8616 rules/rise_of_totalitarianism/rules.yaml:1786:7\n8624 rules/rise_of_totalitarianism/rules.yaml:1787:11\n8630 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8631 rules/rise_of_totalitarianism/rules.yaml:1789:15\n8632 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8633 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8634 rules/rise_of_totalitarianism/rules.yaml:1792:15\n8635 rules/rise_of_totalitarianism/rules.yaml:1793:15\n8637 rules/rise_of_totalitarianism/rules.yaml:1794:15\n8649 rules/rise_of_totalitarianism/flow.yaml:23:3\n8686 rules/rise_of_totalitarianism/flow.yaml:27:7\n8687 rules/rise_of_totalitarianism/flow.yaml:28:7\n8688 rules/rise_of_totalitarianism/flow.yaml:29:7\n8699 rules/rise_of_totalitarianism/flow.yaml:30:11\n8704 rules/rise_of_totalitarianism/flow.yaml:31:11\n8713 rules/rise_of_totalitarianism/flow.yaml:32:15\n8725 rules/rise_of_totalitarianism/flow.yaml:33:15\n8726 rules/rise_of_totalitarianism/flow.yaml:34:19\n8729 rules/rise_of_totalitarianism/flow.yaml:35:19\n8733 rules/rise_of_totalitarianism/flow.yaml:36:7\n8734 rules/rise_of_totalitarianism/flow.yaml:37:7\n8735 rules/rise_of_totalitarianism/flow.yaml:38:11\n8736 rules/rise_of_totalitarianism/flow.yaml:39:15\n8753 rules/rise_of_totalitarianism/flow.yaml:40:15\n8754 rules/rise_of_totalitarianism/flow.yaml:41:11\n8755 rules/rise_of_totalitarianism/flow.yaml:42:7\n8756 rules/rise_of_totalitarianism/flow.yaml:43:7\n8757 rules/rise_of_totalitarianism/flow.yaml:44:11\n8760 rules/rise_of_totalitarianism/flow.yaml:45:11\n8761 rules/rise_of_totalitarianism/flow.yaml:46:7\n8762 rules/rise_of_totalitarianism/flow.yaml:47:11\n8763 rules/rise_of_totalitarianism/flow.yaml:48:7\n8777 rules/rise_of_totalitarianism/flow.yaml:49:11\n8783 rules/rise_of_totalitarianism/flow.yaml:50:11\n8784 rules/rise_of_totalitarianism/flow.yaml:51:15\n8785 rules/rise_of_totalitarianism/flow.yaml:52:15\n8795 rules/rise_of_totalitarianism/flow.yaml:53:15\n8802 rules/rise_of_totalitarianism/flow.yaml:54:15\n8803 rules/rise_of_totalitarianism/flow.yaml:55:15\n8807 rules/rise_of_totalitarianism/flow.yaml:56:7\n8814 rules/rise_of_totalitarianism/flow.yaml:57:7\n8825 rules/rise_of_totalitarianism/flow.yaml:58:11\n8826 rules/rise_of_totalitarianism/flow.yaml:59:11\n8841 rules/rise_of_totalitarianism/flow.yaml:60:15\n8859 rules/rise_of_totalitarianism/flow.yaml:61:15\n8860 rules/rise_of_totalitarianism/flow.yaml:62:19\n8862 rules/rise_of_totalitarianism/flow.yaml:64:19\n8865 rules/rise_of_totalitarianism/flow.yaml:65:19\n8888 rules/rise_of_totalitarianism/flow.yaml:83:3\n8894 rules/rise_of_totalitarianism/flow.yaml:83:3\n8905 rules/rise_of_totalitarianism/flow.yaml:87:7\n8906 rules/rise_of_totalitarianism/flow.yaml:88:11\n8907 rules/rise_of_totalitarianism/flow.yaml:89:15\n8908 rules/rise_of_totalitarianism/flow.yaml:90:7\n8909 rules/rise_of_totalitarianism/flow.yaml:91:7\n8910 rules/rise_of_totalitarianism/flow.yaml:92:7\n8911 rules/rise_of_totalitarianism/flow.yaml:93:7\n8912 rules/rise_of_totalitarianism/flow.yaml:94:7\n8918 rules/rise_of_totalitarianism/flow.yaml:95:7\n8924 rules/rise_of_totalitarianism/flow.yaml:96:7\n8930 rules/rise_of_totalitarianism/flow.yaml:97:7\n8931 rules/rise_of_totalitarianism/flow.yaml:98:7\n8941 rules/rise_of_totalitarianism/flow.yaml:16:3\n8956 rules/rise_of_totalitarianism/flow.yaml:20:7\n8957 rules/rise_of_totalitarianism/flow.yaml:21:7\n8972 rules/rise_of_totalitarianism/flow.yaml:67:3\n8994 rules/rise_of_totalitarianism/flow.yaml:71:7\n9008 rules/rise_of_totalitarianism/flow.yaml:72:11\n9009 rules/rise_of_totalitarianism/flow.yaml:73:11\n9010 rules/rise_of_totalitarianism/flow.yaml:74:11\n9017 rules/rise_of_totalitarianism/flow.yaml:75:11\n9024 rules/rise_of_totalitarianism/flow.yaml:76:11\n9038 rules/rise_of_totalitarianism/flow.yaml:77:15\n9043 rules/rise_of_totalitarianism/flow.yaml:78:11\n9050 rules/rise_of_totalitarianism/flow.yaml:79:11\n9055 rules/rise_of_totalitarianism/flow.yaml:80:7\n9056 rules/rise_of_totalitarianism/flow.yaml:81:11\n9074 rules/rise_of_totalitarianism/rules.yaml:1954:7\n9082 rules/rise_of_totalitarianism/rules.yaml:1955:7\n9085 rules/rise_of_totalitarianism/rules.yaml:1956:7\n9086 rules/rise_of_totalitarianism/rules.yaml:1957:7\n9087 rules/rise_of_totalitarianism/rules.yaml:1958:7\n9103 rules/rise_of_totalitarianism/rules.yaml:1928:7\n9114 rules/rise_of_totalitarianism/rules.yaml:1929:7\n9115 rules/rise_of_totalitarianism/rules.yaml:1930:7\n9116 rules/rise_of_totalitarianism/rules.yaml:1931:11\n9117 rules/rise_of_totalitarianism/rules.yaml:1932:15\n9118 rules/rise_of_totalitarianism/rules.yaml:1933:19\n9119 rules/rise_of_totalitarianism/rules.yaml:1934:19\n9120 rules/rise_of_totalitarianism/rules.yaml:1935:19\n9121 rules/rise_of_totalitarianism/rules.yaml:1936:7\n9122 rules/rise_of_totalitarianism/rules.yaml:1937:7"
