@@ -202,6 +202,8 @@ def test_cubes_are_an_absolute_limit(campaign_games, index):
                     sum(m["parliament"].count(k) for m in st["e"]["major"])
                     + sum(a["cubes"].count(k) for a in st["e"]["area"])
                     + sum(n["cubes"].count(k) for n in st["e"]["minor"])
+                    + sum(t["cubes"].count(k) for t in st["e"]["party"])  # Minor Party Tracks
+                    + sum(1 for ld in st["e"]["leader"] if ld["control_cube"] == k)
                 )
                 assert p["reserve"] + p["pool"] + placed == per
             for m in st["e"]["major"]:

@@ -285,6 +285,38 @@ class RiseOfTotalitarianismRules:
         (("Appoint a new Chancellor (a Vote Check follows)",), ()),
         (("", " is appointed Chancellor"), ("e:leader",)),
         (("No new Chancellor passes a Vote Check: National Elections in Germany at once",), ()),
+        (("", " returns to the Pool of ", ""), ("e:leader", "player")),
+        (("", " returns to the Unaligned Leaders Box"), ("e:leader",)),
+        (("", " is released from confinement (a ", ")"), ("e:leader", "int")),
+        (("", " stays confined (a ", ")"), ("e:leader", "int")),
+        (("", " returns from exile"), ("e:leader",)),
+        (("Stack a Leader under this chit (no PP cost)?",), ()),
+        (("", " stacks a Leader under the chit in ", ""), ("player", "e:area")),
+        (("Which Leader leaves the Parliament to stand with your Law Action?",), ()),
+        (
+            ("", " leaves the Parliament of ", " with his Control Cube, if any"),
+            ("e:leader", "e:major"),
+        ),
+        (("", " is stacked under ", " in ", ""), ("e:leader", "e:chit", "e:area")),
+        (("Commit which Leaders?",), ()),
+        (("", " commits ", ""), ("player", "e:leader")),
+        (("", ", controlled by nobody, returns to the Unaligned Leaders Box"), ("e:leader",)),
+        (("", " returns to the Parliament of ", ""), ("e:leader", "e:major")),
+        (
+            ("Leader Harassment of ", ": a ", ", his Death Value: ", " is killed"),
+            ("e:leader", "int", "e:leader"),
+        ),
+        (
+            ("Leader Harassment of ", ": a ", ": ", " is captured (", ")"),
+            ("e:leader", "int", "e:leader", "str"),
+        ),
+        (
+            ("Leader Harassment of ", ": a ", ": not captured, he stays in ", ""),
+            ("e:leader", "int", "e:area"),
+        ),
+        (("Expend a Leader stacked here to remove up to two opponents' cubes?",), ()),
+        (("Keep the Leader",), ()),
+        (("", " expends ", " to remove ", " opponents' cubes"), ("player", "e:leader", "int")),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -341,14 +373,20 @@ class RiseOfTotalitarianismRules:
             ("e:chit", "e:area", "e:population", "int", "int"),
         ),
         (("The ", " succeeds and stays in ", ""), ("str", "e:area")),
+        (("Target a lone Leader rather than an Action chit?",), ()),
         (("", " in ", " has no target"), ("e:chit", "e:area")),
+        (("Designate the lone Leader",), ()),
+        (
+            ("", " in ", " against ", ", alone in ", ": ", " APs against ", ""),
+            ("e:chit", "e:area", "e:leader", "e:area", "int", "int"),
+        ),
+        (("Keep the Squads in the Area on the Hidden side?",), ()),
         (("Designate the target chit",), ()),
         (
             ("", " in ", " against ", " in ", ": ", " APs against ", ""),
             ("e:chit", "e:area", "e:chit", "e:area", "int", "int"),
         ),
         (("", " is removed from the map"), ("e:chit",)),
-        (("Keep the Squads in the Area on the Hidden side?",), ()),
         (("", " in ", " has no Leader to release"), ("e:chit", "e:area")),
         (("Designate the Leader to release",), ()),
         (
@@ -383,7 +421,7 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 35, "number", -1, 10, 7, False),
         ("choose-number", 36, "number", -1, 10, 9, False),
         ("choose-area", 38, "area", 33, 11, 3, False),
-        ("choose-chit", 40, "chit", -1, 12, 6, False),
+        ("choose-chit", 40, "chit", -1, 12, 7, False),
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
@@ -401,20 +439,27 @@ class RiseOfTotalitarianismRules:
         ("choose-leader", 102, "leader", -1, 33, 1, False),
         ("choose-leader", 106, "leader", -1, 34, 1, False),
         ("choose-leader", 110, "leader", -1, 34, 4, False),
-        ("choose-area", 114, "area", 115, 35, 7, False),
-        ("choose-strategy", 116, "strategy", -1, 36, 0, False),
-        ("choose-strategy", 118, "strategy", 119, 37, 7, False),
-        ("choose-some", 126, "some:strategy", -1, 39, 3, False),
-        ("yes-no", 129, "yes-no", -1, 39, 8, False),
-        ("choose-strategy", 131, "strategy", 33, 39, 15, False),
-        ("choose-strategy", 133, "strategy", -1, 42, 1, True),
-        ("choose-minor", 136, "minor", -1, 43, 2, False),
-        ("choose-population", 140, "population", -1, 43, 11, False),
-        ("choose-chit", 144, "chit", -1, 43, 22, False),
-        ("yes-no", 147, "yes-no", -1, 43, 26, False),
-        ("choose-leader", 149, "leader", -1, 43, 32, False),
-        ("choose-reform", 154, "reform", -1, 43, 43, False),
-        ("choose-population", 156, "population", -1, 43, 47, False),
+        ("choose-leader", 118, "leader", 98, 35, 1, False),
+        ("choose-leader", 120, "leader", -1, 36, 4, False),
+        ("choose-some", 123, "some:leader", -1, 36, 11, False),
+        ("choose-leader", 130, "leader", 131, 38, 1, False),
+        ("choose-area", 134, "area", 135, 40, 7, False),
+        ("choose-strategy", 136, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 138, "strategy", 139, 42, 7, False),
+        ("choose-some", 146, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 149, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 151, "strategy", 33, 44, 15, False),
+        ("choose-strategy", 153, "strategy", -1, 47, 1, True),
+        ("choose-minor", 156, "minor", -1, 48, 2, False),
+        ("choose-population", 160, "population", -1, 48, 11, False),
+        ("yes-no", 163, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 165, "leader", -1, 48, 25, False),
+        ("yes-no", 167, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 168, "chit", -1, 48, 34, False),
+        ("yes-no", 167, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 172, "leader", -1, 48, 48, False),
+        ("choose-reform", 177, "reform", -1, 48, 59, False),
+        ("choose-population", 179, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -452,6 +497,11 @@ class RiseOfTotalitarianismRules:
         "party_and_leader_operations",
         "elect_head",
         "presidential_elections",
+        "stack_leader",
+        "reveal_leaders",
+        "harass",
+        "leader_reaction",
+        "window__reaction__act",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -480,16 +530,18 @@ class RiseOfTotalitarianismRules:
         (3, 5): ((0, 0, None), (1, 0, None)),
         (4, 5): ((0, 0, None), (1, 0, None), (2, 0, None), (4, (), None)),
         (4, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (5, 2): ((0, 0, None),),
+        (5, 2): ((0, 0, None), (2, "", None)),
         (6, 2): ((2, 0, None), (3, 0, None)),
         (8, 4): ((0, 0, "z_draw_crisis__4_0"), (1, 0, "z_draw_crisis__4_1")),
+        (10, 1): ((1, False, None),),
         (10, 4): ((1, False, None), (3, (), "z_place_chits__4_3")),
         (10, 6): ((1, False, None), (3, 0, None)),
         (10, 8): ((1, False, None), (3, 0, None), (4, 0, None)),
-        (10, 10): ((1, False, None), (3, 0, None), (4, 0, None), (5, 0, None)),
+        (10, 10): ((1, False, None), (3, 0, None), (4, 0, None), (5, 0, None), (6, 0, None)),
         (11, 4): ((1, False, None), (3, (), "z_add_pool_cubes__4_3")),
-        (12, 3): ((0, False, None), (4, 0, None)),
-        (12, 7): ((0, False, None), (4, 0, None), (5, (), None)),
+        (12, 1): ((0, 0, None),),
+        (12, 4): ((0, False, None), (4, 0, None)),
+        (12, 8): ((0, False, None), (4, 0, None), (5, (), None)),
         (13, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
         (14, 2): ((0, 0, None), (1, 0, None)),
         (15, 1): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None)),
@@ -534,7 +586,30 @@ class RiseOfTotalitarianismRules:
         ),
         (32, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
         (32, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (35, 8): (
+        (33, 2): ((2, (), None),),
+        (34, 2): ((2, 0, None), (3, (), None)),
+        (34, 5): ((1, 0, None), (2, (), None)),
+        (35, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
+        (36, 5): ((3, (), "z_reveal_leaders__5_3"), (4, 0, None), (6, 0, None)),
+        (36, 12): ((3, (), "z_reveal_leaders__12_3"), (4, 0, None)),
+        (37, 1): ((0, 0, None), (1, "propaganda", None)),
+        (38, 2): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, (), None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, 0, None),
+        ),
+        (40, 4): (
+            (0, 0, None),
+            (1, (), None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (9, 0, None),
+        ),
+        (40, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -543,81 +618,18 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (39, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (39, 16): ((3, False, None),),
-        (42, 2): ((3, 0, None),),
-        (43, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (43, 4): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
-        ),
-        (43, 8): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
-        ),
-        (43, 12): (
+        (44, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (44, 16): ((3, False, None),),
+        (47, 2): ((3, 0, None),),
+        (48, 3): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
             (4, False, None),
-            (5, (), None),
+            (5, 0, None),
         ),
-        (43, 13): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
-        ),
-        (43, 23): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, False, None),
-            (5, (), None),
-        ),
-        (43, 24): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
-        ),
-        (43, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (43, 33): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, False, None),
-            (5, (), None),
-        ),
-        (43, 34): (
-            (0, 0, None),
-            (1, 0, None),
-            (2, 0, None),
-            (3, 0, None),
-            (4, 0, None),
-            (5, False, None),
-            (6, 0, None),
-        ),
-        (43, 38): (
+        (48, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -627,7 +639,153 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (43, 44): (
+        (48, 8): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (48, 12): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+            (6, 0, None),
+        ),
+        (48, 13): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (48, 23): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, (), None),
+            (7, (), None),
+            (8, 0, None),
+            (9, 0, None),
+        ),
+        (48, 26): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+            (6, 0, None),
+        ),
+        (48, 27): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (48, 29): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+        ),
+        (48, 31): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, 0, None),
+        ),
+        (48, 35): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (48, 36): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (48, 38): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (8, 0, None),
+            (9, 0, None),
+        ),
+        (48, 43): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, 0, None),
+        ),
+        (48, 49): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+            (6, 0, None),
+        ),
+        (48, 50): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+        ),
+        (48, 54): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+            (7, 0, None),
+            (8, 0, None),
+        ),
+        (48, 60): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -635,8 +793,9 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, 0, None),
             (6, (), None),
+            (7, 0, None),
         ),
-        (43, 45): (
+        (48, 61): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -645,8 +804,9 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
             (7, 0, None),
+            (8, 0, None),
         ),
-        (43, 48): (
+        (48, 64): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -656,8 +816,9 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
             (8, (), None),
+            (9, 0, None),
         ),
-        (43, 50): (
+        (48, 66): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -666,21 +827,24 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
             (7, 0, None),
+            (8, 0, None),
         ),
-        (43, 56): (
+        (48, 72): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
             (4, 0, None),
             (5, False, None),
+            (6, 0, None),
         ),
-        (43, 63): ((0, 0, None), (1, False, None)),
+        (48, 79): ((0, 0, None), (1, 0, None), (2, False, None), (3, 0, None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
-        *(2, 3, 4, 7, 9, 14, 15, 16, 18, 20),
+        *range(2, 6),
+        *(7, 9, 14, 15, 16, 18, 20),
         *range(24, 28),
-        *(31, 38, 39),
+        *(35, 42, 43),
     )
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
@@ -697,12 +861,16 @@ class RiseOfTotalitarianismRules:
         23: "not a.delay",
         27: "t.major in ms and (count(t.cubes) > 0 or actor.reserve > 0)",
         30: "k != l",
-        31: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        33: "not c.locked and count(marker_targets(c)) > 0",
-        36: "not k.mandatory",
-        39: 'u.action != "propaganda" or moveable(x, actor)',
-        43: "m == germany or r != nationalization",
-        44: "moveable(x, actor)",
+        31: 'l.box == "pool" and l.pool_of == p and (a.major == none or l.major == a.major)',
+        32: 'l.box == "parliament" and l.major.capital == a and not l.printed and (not law_leader_controlled or leader_controller(l) == p)',
+        34: "l.chit != none and l.owner == p and l.area == a",
+        35: "cubes_in(p, a) > 0 or count(stacked_here(p, a)) > 0",
+        37: "not c.locked and count(marker_targets(c)) > 0",
+        40: "not k.mandatory",
+        43: 'u.action != "propaganda" or moveable(x, actor)',
+        45: 'l.box == "area" and l.chit == none and l.area != none and (l.area == a or l.area in a.adjacent) and leader_controller(l) != none and leader_controller(l) != actor',
+        50: "m == germany or r != nationalization",
+        51: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -733,6 +901,7 @@ class RiseOfTotalitarianismRules:
     all_reform: tuple[int, ...]
     all_slot: tuple[int, ...]
     all_strategy: tuple[int, ...]
+    c_bonus_committed_only: bool
     c_chancellor_modifier: int
     c_commit_in_any_dominance: bool
     c_end_difference: int
@@ -740,6 +909,7 @@ class RiseOfTotalitarianismRules:
     c_hire_cost: int
     c_last_turn: int
     c_law_card_roll_adds_modifiers: bool
+    c_law_leader_controlled: bool
     c_majority_rounds_half_up: bool
     c_max_expended_cubes: int
     c_minimum_pp_per_round: bool
@@ -767,6 +937,7 @@ class RiseOfTotalitarianismRules:
     k_reform__nationalization: Any
     k_reform__social: Any
     lab_crisis: tuple[str, ...]
+    lab_leader: tuple[str, ...]
     lab_major: tuple[str, ...]
     lab_minor: tuple[str, ...]
     n_player: int
@@ -777,10 +948,14 @@ class RiseOfTotalitarianismRules:
     o_e_chit__nation: int
     o_e_chit__resolved: int
     o_e_chit__seen: int
+    o_e_leader__area: int
     o_e_leader__box: int
+    o_e_leader__chit: int
     o_e_leader__committed: int
     o_e_leader__control_cube: int
+    o_e_leader__owner: int
     o_e_leader__pool_of: int
+    o_e_leader__seen: int
     o_e_major__economy: int
     o_e_major__elections_due: int
     o_e_major__government: int
@@ -858,7 +1033,10 @@ class RiseOfTotalitarianismRules:
     s_e_crisis__failure: tuple[str, ...]
     s_e_crisis__major: tuple[int, ...]
     s_e_crisis__pp: tuple[int, ...]
-    s_e_leader__chit: tuple[Any, ...]
+    s_e_leader__bonus: tuple[int, ...]
+    s_e_leader__bonus_action: tuple[Any, ...]
+    s_e_leader__death: tuple[int, ...]
+    s_e_leader__dotted: tuple[bool, ...]
     s_e_leader__ideology: tuple[Any, ...]
     s_e_leader__major: tuple[int, ...]
     s_e_leader__party: tuple[Any, ...]
@@ -915,6 +1093,7 @@ class RiseOfTotalitarianismRules:
         self.all_reform = d["all_reform"]
         self.all_slot = d["all_slot"]
         self.all_strategy = d["all_strategy"]
+        self.c_bonus_committed_only = d["c_bonus_committed_only"]
         self.c_chancellor_modifier = d["c_chancellor_modifier"]
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
         self.c_end_difference = d["c_end_difference"]
@@ -922,6 +1101,7 @@ class RiseOfTotalitarianismRules:
         self.c_hire_cost = d["c_hire_cost"]
         self.c_last_turn = d["c_last_turn"]
         self.c_law_card_roll_adds_modifiers = d["c_law_card_roll_adds_modifiers"]
+        self.c_law_leader_controlled = d["c_law_leader_controlled"]
         self.c_majority_rounds_half_up = d["c_majority_rounds_half_up"]
         self.c_max_expended_cubes = d["c_max_expended_cubes"]
         self.c_minimum_pp_per_round = d["c_minimum_pp_per_round"]
@@ -949,6 +1129,7 @@ class RiseOfTotalitarianismRules:
         self.k_reform__nationalization = d.get("k_reform__nationalization")
         self.k_reform__social = d.get("k_reform__social")
         self.lab_crisis = d["lab_crisis"]
+        self.lab_leader = d["lab_leader"]
         self.lab_major = d["lab_major"]
         self.lab_minor = d["lab_minor"]
         self.n_player = d["n_player"]
@@ -959,10 +1140,14 @@ class RiseOfTotalitarianismRules:
         self.o_e_chit__nation = d["o_e_chit__nation"]
         self.o_e_chit__resolved = d["o_e_chit__resolved"]
         self.o_e_chit__seen = d["o_e_chit__seen"]
+        self.o_e_leader__area = d["o_e_leader__area"]
         self.o_e_leader__box = d["o_e_leader__box"]
+        self.o_e_leader__chit = d["o_e_leader__chit"]
         self.o_e_leader__committed = d["o_e_leader__committed"]
         self.o_e_leader__control_cube = d["o_e_leader__control_cube"]
+        self.o_e_leader__owner = d["o_e_leader__owner"]
         self.o_e_leader__pool_of = d["o_e_leader__pool_of"]
+        self.o_e_leader__seen = d["o_e_leader__seen"]
         self.o_e_major__economy = d["o_e_major__economy"]
         self.o_e_major__elections_due = d["o_e_major__elections_due"]
         self.o_e_major__government = d["o_e_major__government"]
@@ -1040,7 +1225,10 @@ class RiseOfTotalitarianismRules:
         self.s_e_crisis__failure = d["s_e_crisis__failure"]
         self.s_e_crisis__major = d["s_e_crisis__major"]
         self.s_e_crisis__pp = d["s_e_crisis__pp"]
-        self.s_e_leader__chit = d["s_e_leader__chit"]
+        self.s_e_leader__bonus = d["s_e_leader__bonus"]
+        self.s_e_leader__bonus_action = d["s_e_leader__bonus_action"]
+        self.s_e_leader__death = d["s_e_leader__death"]
+        self.s_e_leader__dotted = d["s_e_leader__dotted"]
         self.s_e_leader__ideology = d["s_e_leader__ideology"]
         self.s_e_leader__major = d["s_e_leader__major"]
         self.s_e_leader__party = d["s_e_leader__party"]
@@ -1170,6 +1358,19 @@ class RiseOfTotalitarianismRules:
             self.card_p[c](S, p)
             return None
         return f(S, None, None, p)
+
+    def f_action_value(self, S: list[Any], v_u: Any) -> int:
+        "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:505:3]"
+        v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
+        if len(v_ls) == 0:
+            return self.s_e_chit__value[v_u]
+        v_l_2 = _head(v_ls)
+        v_v = 2 * self.s_e_chit__value[v_u]
+        if self.s_e_leader__bonus_action[v_l_2] == self.s_e_chit__action[v_u] and (
+            S[self.o_e_leader__committed + v_l_2] or not self.c_bonus_committed_only
+        ):
+            v_v += max(self.s_e_leader__bonus[v_l_2], 1)
+        return v_v
 
     def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
         "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:440:3]"
@@ -1353,12 +1554,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1372,25 +1573,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1402,13 +1603,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1500,7 +1701,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1508,6 +1709,21 @@ class RiseOfTotalitarianismRules:
         if v_lasting__cause == 3:
             return "resolve_action"
         return "?"
+
+    def f_law_leaders(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:541:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                (
+                    S[self.o_e_leader__box + v_l] == "parliament"
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l]] == v_a
+                )
+                and (not self.s_e_leader__printed[v_l])
+            )
+            and (not self.c_law_leader_controlled or self.f_leader_controller(S, v_l) == v_p)
+        ]
 
     def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
         "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:417:3]"
@@ -1522,8 +1738,8 @@ class RiseOfTotalitarianismRules:
             return self.s_e_leader__ideology[v_l]
         if S[self.o_e_leader__box + v_l] == "parliament":
             return S[self.o_e_leader__control_cube + v_l]
-        if self.s_e_leader__chit[v_l] is not None:
-            return self.s_e_chit__owner[self.s_e_leader__chit[v_l]]
+        if S[self.o_e_leader__chit + v_l] is not None:
+            return self.s_e_chit__owner[S[self.o_e_leader__chit + v_l]]
         if self.s_e_leader__party[v_l] is not None:
             return self.f_party_ally(S, self.s_e_leader__party[v_l])
         return None
@@ -1540,33 +1756,51 @@ class RiseOfTotalitarianismRules:
         return 2 * _w1
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if self.s_e_chit__action[v_u] == "law":
-            return [v_a for v_a in self.ix_area__kind.get("capital", ())]
-        if self.s_e_chit__action[v_u] == "release":
             _w2 = []
-            for v_a_2 in self.all_area:
+            for v_a in self.ix_area__kind.get("capital", ()):
                 _w3 = False
                 for v_l__1 in self.all_leader:
                     if (
-                        S[self.o_e_leader__box + v_l__1] == "arrested"
-                        and (
-                            self.s_e_leader__ideology[v_l__1] == v_p
-                            or self.s_e_leader__party[v_l__1] is not None
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a
                         )
-                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a_2:
+                        and (not self.s_e_leader__printed[v_l__1])
+                    ) and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == v_p
+                    ):
                         _w3 = True
                         break
                 if _w3:
-                    _w2.append(v_a_2)
+                    _w2.append(v_a)
             return _w2
+        if self.s_e_chit__action[v_u] == "release":
+            _w5 = []
+            for v_a_2 in self.all_area:
+                _w6 = False
+                for v_l__2 in self.all_leader:
+                    if (
+                        S[self.o_e_leader__box + v_l__2] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__2] == v_p
+                            or self.s_e_leader__party[v_l__2] is not None
+                        )
+                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__2]] == v_a_2:
+                        _w6 = True
+                        break
+                if _w6:
+                    _w5.append(v_a_2)
+            return _w5
         if self.s_e_chit__action[v_u] == "putsch":
-            _w4 = False
+            _w7 = False
             for v_v in self.ix_chit__action__owner.get(("putsch", v_p), ()):
                 if v_v != v_u and (not S[self.o_e_chit__established + v_v]):
-                    _w4 = True
+                    _w7 = True
                     break
-            v_all_done = not _w4
+            v_all_done = not _w7
             return [
                 v_a_3
                 for v_a_3 in self.all_area
@@ -1577,23 +1811,47 @@ class RiseOfTotalitarianismRules:
                 or (self.s_e_area__kind[v_a_3] == "capital" and v_all_done)
             ]
         if self.s_e_chit__action[v_u] == "arrest":
-            _w7 = []
+            _w10 = []
             for v_a_4 in self.all_area:
-                _w9 = (
+                _w12 = (
                     self.s_e_area__major[v_a_4] is not None
                     and S[self.o_e_major__government + self.s_e_area__major[v_a_4]] == v_p
                 )
-                if not _w9:
-                    _w8 = False
+                if not _w12:
+                    _w11 = False
                     for v_n in self.s_e_area__nations[v_a_4]:
                         if S[self.o_e_minor__regime + v_n] == v_p:
-                            _w8 = True
+                            _w11 = True
                             break
-                    _w9 = _w8
-                if _w9:
-                    _w7.append(v_a_4)
-            return _w7
+                    _w12 = _w11
+                if _w12:
+                    _w10.append(v_a_4)
+            return _w10
         return self.all_area
+
+    def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
+        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:531:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                (
+                    (
+                        (
+                            S[self.o_e_leader__box + v_l] == "area"
+                            and S[self.o_e_leader__chit + v_l] is None
+                        )
+                        and S[self.o_e_leader__area + v_l] is not None
+                    )
+                    and (
+                        S[self.o_e_leader__area + v_l] == v_a
+                        or S[self.o_e_leader__area + v_l] in self.s_e_area__adjacent[v_a]
+                    )
+                )
+                and self.f_leader_controller(S, v_l) is not None
+            )
+            and self.f_leader_controller(S, v_l) != v_actor
+        ]
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
         """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
@@ -1792,6 +2050,18 @@ class RiseOfTotalitarianismRules:
             + N[self.o_e_minor__govt + v_nat],
         )
 
+    def f_stacked_here(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:523:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__chit + v_l] is not None
+                and S[self.o_e_leader__owner + v_l] == v_p
+            )
+            and S[self.o_e_leader__area + v_l] == v_a
+        ]
+
     def f_support(self, S: list[Any], v_p: Any) -> int:
         """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         _w1 = 0
@@ -1837,11 +2107,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         return [
             v_c
@@ -1850,7 +2120,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1859,29 +2129,40 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
-        _w4 = []
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
+        _w6 = []
         for v_a in self.all_area:
-            _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
-            if _w7:
-                _w5 = 0
-                for v_b__2 in [*[v_a], *self.s_e_area__adjacent[v_a]]:
-                    _w6 = 0
-                    for v_q__2 in S[self.o_e_area__cubes + v_b__2]:
-                        if v_q__2 != v_p:
-                            _w6 += 1
-                    _w5 += _w6
-                _w7 = _w5 > 0
-            if _w7:
-                _w4.append(v_a)
-        return _w4
+            _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
+            if not _w8:
+                _w7 = False
+                for v_l__2 in self.all_leader:
+                    if (
+                        S[self.o_e_leader__chit + v_l__2] is not None
+                        and S[self.o_e_leader__owner + v_l__2] == v_p
+                    ) and S[self.o_e_leader__area + v_l__2] == v_a:
+                        _w7 = True
+                        break
+                _w8 = _w7
+            _w11 = _w8
+            if _w11:
+                _w9 = 0
+                for v_b__3 in [*[v_a], *self.s_e_area__adjacent[v_a]]:
+                    _w10 = 0
+                    for v_q__3 in S[self.o_e_area__cubes + v_b__3]:
+                        if v_q__3 != v_p:
+                            _w10 += 1
+                    _w9 += _w10
+                _w11 = _w9 > 0
+            if _w11:
+                _w6.append(v_a)
+        return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:509:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:557:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -1892,7 +2173,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1234:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1312:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1922,13 +2203,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1710:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1963:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    124,
+                    144,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1938,7 +2219,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    125,
+                    145,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -1946,7 +2227,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1628:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -1967,7 +2248,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:541:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:589:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2003,7 +2284,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1399:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1479:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -2014,7 +2295,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:585:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:633:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2027,7 +2308,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:595:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:643:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2037,7 +2318,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:572:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:620:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2050,7 +2331,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1183:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2089,42 +2370,42 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = 0
-            _log(S, 121, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 120, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = 0
-            _log(S, 123, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 122, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -2136,7 +2417,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:531:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:579:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2148,27 +2429,101 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:505:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:553:3]"
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1594:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
             _log(S, 96, (v_actor, v_l))
 
+    def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1843:3]"""
+        S[self.o_e_leader__box + v_l] = "parliament"
+        S[self.o_e_leader__seen + v_l] = 0
+        S[self.o_e_leader__area + v_l] = None
+        S[self.o_e_leader__chit + v_l] = None
+        S[self.o_e_leader__owner + v_l] = None
+        S[self.o_e_leader__committed + v_l] = False
+        if S[_LOG] is not False:
+            _log(S, 126, (v_l, self.s_e_leader__major[v_l]))
+
+    def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"""
+        S[self.o_e_leader__committed + v_l] = False
+        S[self.o_e_leader__seen + v_l] = 0
+        S[self.o_e_leader__area + v_l] = None
+        S[self.o_e_leader__chit + v_l] = None
+        if self.s_e_leader__ideology[v_l] is not None and self.s_e_leader__dotted[v_l] == True:
+            S[self.o_e_leader__box + v_l] = "pool"
+            S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
+            if S[_LOG] is not False:
+                _log(S, 113, (v_l, self.s_e_leader__ideology[v_l]))
+        else:
+            S[self.o_e_leader__box + v_l] = "unaligned"
+            S[self.o_e_leader__pool_of + v_l] = None
+            if S[_LOG] is not False:
+                _log(S, 114, (v_l,))
+
+    def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1823:3]"""
+        S[self.o_e_leader__seen + v_l] = 0
+        S[self.o_e_leader__area + v_l] = None
+        S[self.o_e_leader__chit + v_l] = None
+        S[self.o_e_leader__owner + v_l] = None
+        S[self.o_e_leader__committed + v_l] = False
+        if v_p is not None:
+            S[self.o_e_leader__box + v_l] = "pool"
+            S[self.o_e_leader__pool_of + v_l] = v_p
+            if S[_LOG] is not False:
+                _log(S, 113, (v_l, v_p))
+        else:
+            S[self.o_e_leader__box + v_l] = "unaligned"
+            S[self.o_e_leader__pool_of + v_l] = None
+            if S[_LOG] is not False:
+                _log(S, 125, (v_l,))
+
+    def p_leaders_turn_end(self, S: list[Any]) -> None:
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"""
+        for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
+            v_d = _roll(S, 6)
+            if v_d >= 3:
+                if S[_LOG] is not False:
+                    _log(S, 115, (v_l, v_d))
+                self.p_leader_returns(S, v_l)
+            else:
+                if S[_LOG] is not False:
+                    _log(S, 116, (v_l, v_d))
+        for v_l_2 in [
+            v_k_2 for v_k_2 in self.all_leader if S[self.o_e_leader__box + v_k_2] == "exile"
+        ]:
+            if S[_LOG] is not False:
+                _log(S, 117, (v_l_2,))
+            self.p_leader_returns(S, v_l_2)
+
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:882:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:932:3]"
+        for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+            if self.s_e_chit__action[v_u] == "law":
+                self.p_law_leader_back(S, v_l)
+            else:
+                S[self.o_e_leader__chit + v_l] = None
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
+    def p_lone_leaders_return(self, S: list[Any]) -> None:
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1854:3]"
+        for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
+            self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
+
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:793:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2188,7 +2543,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1118:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1196:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2217,7 +2572,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1568:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1648:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2243,7 +2598,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:517:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:565:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2257,7 +2612,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:900:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:955:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2273,8 +2628,9 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1246:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1324:3]"
         N: list[int] = S
+        self.p_leaders_turn_end(S)
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
             S[self.o_p_mulliganed + v_p] = False
@@ -2291,7 +2647,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1262:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1341:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2327,7 +2683,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1520:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2346,27 +2702,6 @@ class RiseOfTotalitarianismRules:
                 )
                 if S[_LOG] is not False:
                     _log(S, 88, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
-
-    def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
-        _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
-        _w1 = 0
-        for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
-            _w2 = 0
-            for v_q__2 in S[self.o_e_area__cubes + v_b__2]:
-                if v_q__2 != v_p:
-                    _w2 += 1
-            _w1 += _w2
-        v_n = min(_w3, _w1)
-        v_k = 0
-        for v_b in [*[v_x], *self.s_e_area__adjacent[v_x]]:
-            for v_q in S[self.o_e_area__cubes + v_b]:
-                if v_q != v_p and v_k < v_n:
-                    self.p_take_cube(S, v_q, v_b)
-                    self.p_take_cube(S, v_p, v_x)
-                    v_k += 1
-        if S[_LOG] is not False:
-            _log(S, 113, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2387,7 +2722,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:844:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2422,7 +2757,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:708:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2455,7 +2790,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1323:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2463,7 +2798,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:929:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2506,7 +2841,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:639:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2560,7 +2895,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1308:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2583,7 +2918,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1485:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1565:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -2617,7 +2952,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1344:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -2674,8 +3009,9 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"""
         N: list[int] = S
+        self.p_lone_leaders_return(S)
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
                 _clamp = S[self.o_p_reserve + v_q] + 1
@@ -2719,7 +3055,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -2767,9 +3103,10 @@ class RiseOfTotalitarianismRules:
                 _clamp = S[self.o_p_reserve + v_p] - v_n
                 S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 self.p_add_cubes(S, v_p, v_a_2, v_n)
+                self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:551:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2823,7 +3160,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:605:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2837,7 +3174,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1281:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -2854,7 +3191,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:763:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2883,7 +3220,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1582:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1662:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -2897,7 +3234,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1198:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
         if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
             self.q_presidential_elections(S, R)
         self.q_national_elections(S, R)
@@ -2906,7 +3243,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2918,8 +3255,40 @@ class RiseOfTotalitarianismRules:
         _clamp = v_k
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
+    def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        N: list[int] = S
+        self.q_reroll_offer(
+            S,
+            R,
+            v_actor,
+            _roll(S, 6),
+            "".join(("the Leader Harassment of ", _name(self.lab_leader, v_l))),
+        )
+        v_d = N[self.o_g_rolled]
+        v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
+        if (
+            S[self.o_e_leader__committed + v_l] and self.s_e_leader__death[v_l] > 0
+        ) and v_d == self.s_e_leader__death[v_l]:
+            S[self.o_e_leader__box + v_l] = "out"
+            S[self.o_e_leader__seen + v_l] = 0
+            S[self.o_e_leader__area + v_l] = None
+            S[self.o_e_leader__chit + v_l] = None
+            S[self.o_e_leader__owner + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = None
+        elif v_d <= v_top:
+            S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
+            S[self.o_e_leader__seen + v_l] = 0
+            S[self.o_e_leader__area + v_l] = None
+            S[self.o_e_leader__chit + v_l] = None
+            S[self.o_e_leader__owner + v_l] = None
+            S[self.o_e_leader__pool_of + v_l] = None
+            S[self.o_e_leader__committed + v_l] = False
+        else:
+            pass
+
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -2942,7 +3311,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:911:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2963,7 +3332,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -2986,6 +3355,38 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             if v_n == 2 or v_n == 3:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
+
+    def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
+        v_ls = [
+            v_l__1
+            for v_l__1 in self.all_leader
+            if (
+                S[self.o_e_leader__chit + v_l__1] is not None
+                and S[self.o_e_leader__owner + v_l__1] == v_p
+            )
+            and S[self.o_e_leader__area + v_l__1] == v_x
+        ]
+        _w3 = len(v_ls) > 0
+        if _w3:
+            _w1 = 0
+            for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+                _w2 = 0
+                for v_q__2 in S[self.o_e_area__cubes + v_b__2]:
+                    if v_q__2 != v_p:
+                        _w2 += 1
+                _w1 += _w2
+            _w3 = _w1 > 0
+        if _w3:
+            v_l = _pick_optional(R, v_ls)
+            if v_l is not None:
+                v_j = 0
+                for v_b in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+                    for v_q in S[self.o_e_area__cubes + v_b]:
+                        if v_q != v_p and v_j < 2:
+                            self.p_take_cube(S, v_q, v_b)
+                            v_j += 1
+                self.p_leader_to_pool(S, v_l, v_p)
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
@@ -3019,7 +3420,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1134:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3070,7 +3471,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             _clamp = S[self.o_g_window__marker_cards__depth] + 1
@@ -3109,7 +3510,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3198,7 +3599,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1208:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3269,7 +3670,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3307,7 +3708,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:812:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3364,15 +3765,16 @@ class RiseOfTotalitarianismRules:
                     _clamp = S[self.o_p_pp + v_p] - v_m
                     S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                     self.p_add_cubes(S, v_p, v_a, v_n + v_m)
+                    self.q_stack_leader(S, R, v_p, v_u_2, v_a)
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -3416,7 +3818,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1330:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -3425,7 +3827,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:692:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -3437,7 +3839,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1604:3]"""
+        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1684:3]"""
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         _w2 = []
@@ -3502,7 +3904,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             _clamp = S[self.o_g_window__reaction__depth] + 1
@@ -3522,21 +3924,32 @@ class RiseOfTotalitarianismRules:
                 v_w_round += 1
                 for v_p in v_w_asked:
                     if v_w_open and v_w_passes < len(v_w_asked):
-                        _w4 = []
+                        _w6 = []
                         for v_a__1 in self.all_area:
-                            _w7 = S[self.o_e_area__cubes + v_a__1].count(v_p) > 0
-                            if _w7:
-                                _w5 = 0
-                                for v_b__3 in [*[v_a__1], *self.s_e_area__adjacent[v_a__1]]:
-                                    _w6 = 0
-                                    for v_q__3 in S[self.o_e_area__cubes + v_b__3]:
-                                        if v_q__3 != v_p:
-                                            _w6 += 1
-                                    _w5 += _w6
-                                _w7 = _w5 > 0
-                            if _w7:
-                                _w4.append(v_a__1)
-                        v_w_options = _w4
+                            _w8 = S[self.o_e_area__cubes + v_a__1].count(v_p) > 0
+                            if not _w8:
+                                _w7 = False
+                                for v_l__3 in self.all_leader:
+                                    if (
+                                        S[self.o_e_leader__chit + v_l__3] is not None
+                                        and S[self.o_e_leader__owner + v_l__3] == v_p
+                                    ) and S[self.o_e_leader__area + v_l__3] == v_a__1:
+                                        _w7 = True
+                                        break
+                                _w8 = _w7
+                            _w11 = _w8
+                            if _w11:
+                                _w9 = 0
+                                for v_b__4 in [*[v_a__1], *self.s_e_area__adjacent[v_a__1]]:
+                                    _w10 = 0
+                                    for v_q__4 in S[self.o_e_area__cubes + v_b__4]:
+                                        if v_q__4 != v_p:
+                                            _w10 += 1
+                                    _w9 += _w10
+                                _w11 = _w9 > 0
+                            if _w11:
+                                _w6.append(v_a__1)
+                        v_w_options = _w6
                         if len(v_w_options) == 0:
                             v_w_passes += 1
                         else:
@@ -3545,19 +3958,19 @@ class RiseOfTotalitarianismRules:
                                 v_w_passes += 1
                             else:
                                 v_w_open = False
-                                self.p_window__reaction__act(S, v_actor, v_p, v_x)
+                                self.q_window__reaction__act(S, R, v_actor, v_p, v_x)
             _clamp = S[self.o_g_window__reaction__depth] - 1
             S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1430:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
         _clamp = v_first_roll
         S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
@@ -3568,17 +3981,17 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
-        v_ap = self.s_e_chit__value[v_u]
+        v_ap = self.f_action_value(S, v_u)
         v_d = 0
         v_keep = False
         if (
@@ -3637,42 +4050,89 @@ class RiseOfTotalitarianismRules:
                                 S[self.o_e_chit__established + v_u] = True
         elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
-            if len(v_ts) == 0:
+            v_lone = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    (
+                        (
+                            (
+                                S[self.o_e_leader__box + v_l__5] == "area"
+                                and S[self.o_e_leader__chit + v_l__5] is None
+                            )
+                            and S[self.o_e_leader__area + v_l__5] is not None
+                        )
+                        and (
+                            S[self.o_e_leader__area + v_l__5] == v_a
+                            or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                        )
+                    )
+                    and self.f_leader_controller(S, v_l__5) is not None
+                )
+                and self.f_leader_controller(S, v_l__5) != v_actor
+            ]
+            v_on_leader = len(v_ts) == 0
+            if len(v_ts) > 0 and len(v_lone) > 0:
+                v_on_leader = R() < 0.5
+            if len(v_ts) == 0 and len(v_lone) == 0:
                 v_ap = -1
-            else:
-                v_t = _pick(R, _uniq(v_ts))
-                v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
+            elif v_on_leader:
+                v_l = _pick(R, v_lone)
+                v_d = 2
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
+                    self.q_harass(S, R, v_actor, v_l, self.s_e_chit__action[v_u])
+                    if self.s_e_chit__action[v_u] == "squads":
+                        v_keep = R() < 0.5
+            else:
+                v_t = _pick(R, _uniq(v_ts))
+                _w2 = False
+                for v_l_2 in self.all_leader:
+                    if S[self.o_e_leader__chit + v_l_2] == v_t:
+                        _w2 = True
+                        break
+                v_d = self.s_e_chit__value[v_t] * (2 if _w2 else 1) + -(
+                    -self.s_e_chit__allowance[v_t] // 2
+                )
+                self.q_expend_for(S, R, v_actor, v_u, v_d)
+                v_ap += N[self.o_g_expended]
+                if v_ap >= v_d:
+                    v_under = [
+                        v_l_3
+                        for v_l_3 in self.all_leader
+                        if S[self.o_e_leader__chit + v_l_3] == v_t
+                    ]
                     self.p_leave_map(S, v_t)
+                    for v_l_4 in v_under:
+                        self.q_harass(S, R, v_actor, v_l_4, self.s_e_chit__action[v_u])
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
         elif self.s_e_chit__action[v_u] == "release":
             v_ts_2 = [
-                v_l__5
-                for v_l__5 in self.all_leader
+                v_l__6
+                for v_l__6 in self.all_leader
                 if (
-                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    S[self.o_e_leader__box + v_l__6] == "arrested"
                     and (
-                        self.s_e_leader__ideology[v_l__5] == v_actor
-                        or self.s_e_leader__party[v_l__5] is not None
+                        self.s_e_leader__ideology[v_l__6] == v_actor
+                        or self.s_e_leader__party[v_l__6] is not None
                     )
                 )
-                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
             ]
             if len(v_ts_2) == 0:
                 v_ap = -1
             else:
-                v_l = _pick(R, _uniq(v_ts_2))
+                v_l_5 = _pick(R, _uniq(v_ts_2))
                 v_d = self.c_release_difficulty
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    S[self.o_e_leader__box + v_l] = "pool"
-                    S[self.o_e_leader__pool_of + v_l] = v_actor
-                    S[self.o_e_leader__control_cube + v_l] = None
-                    S[self.o_e_leader__committed + v_l] = False
+                    S[self.o_e_leader__box + v_l_5] = "pool"
+                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
+                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__committed + v_l_5] = False
         else:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -3703,33 +4163,33 @@ class RiseOfTotalitarianismRules:
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
                 if v_ap >= v_d:
-                    _w2 = []
+                    _w3 = []
                     _h2 = [
-                        v_b__8
-                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__8]
+                        v_b__9
+                        for v_b__9 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__9]
                     ]
                     for v_x_4 in self.s_e_area__populations[v_a]:
                         if not (
                             S[self.o_e_population__committed + v_x_4]
                             and S[self.o_e_population__box + v_x_4] == _head(_h2)
                         ):
-                            _w2.append(v_x_4)
-                    v_xs = _w2
+                            _w3.append(v_x_4)
+                    v_xs = _w3
                     if len(v_xs) == 0:
-                        _w3 = []
+                        _w4 = []
                         _h3 = [
-                            v_b__10
-                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__10]
+                            v_b__11
+                            for v_b__11 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__11]
                         ]
                         for v_x_5 in self.ix_population__major.get(v_m, ()):
                             if not (
                                 S[self.o_e_population__committed + v_x_5]
                                 and S[self.o_e_population__box + v_x_5] == _head(_h3)
                             ):
-                                _w3.append(v_x_5)
-                        v_xs = _w3
+                                _w4.append(v_x_5)
+                        v_xs = _w4
                     if len(v_xs) > 0:
                         v_x_6 = _pick(R, v_xs)
                         self.q_influence(S, R, v_actor, v_x_6)
@@ -3747,6 +4207,11 @@ class RiseOfTotalitarianismRules:
                 self.q_party_and_leader_operations(S, R, v_actor, v_a, v_ap - v_d)
         else:
             pass
+        for v_l_6 in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
+            if self.s_e_chit__action[v_u] == "law":
+                self.p_law_leader_back(S, v_l_6)
+            else:
+                self.p_leader_to_pool(S, v_l_6, v_actor)
         if v_keep:
             if not S[self.o_e_chit__established + v_u]:
                 S[self.o_e_chit__seen + v_u] = _mask([])
@@ -3754,7 +4219,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:863:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -3762,6 +4227,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                 S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
+        self.q_reveal_leaders(S, R)
         v_more = True
         _runs0 = 0
         while v_more:
@@ -3781,8 +4247,55 @@ class RiseOfTotalitarianismRules:
                     v_u_3 = _pick(R, v_mine)
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
+    def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1795:3]"
+        for v_u in self.ix_chit__action.get("law", ()):
+            if S[self.o_e_chit__location + v_u] is not None and (
+                not S[self.o_e_chit__resolved + v_u]
+            ):
+                v_ls = [
+                    v_l__1
+                    for v_l__1 in self.all_leader
+                    if (
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                            == S[self.o_e_chit__location + v_u]
+                        )
+                        and (not self.s_e_leader__printed[v_l__1])
+                    )
+                    and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+                    )
+                ]
+                if len(v_ls) > 0:
+                    v_l = _pick(R, v_ls)
+                    S[self.o_e_leader__box + v_l] = "area"
+                    S[self.o_e_leader__seen + v_l] = 0
+                    S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
+                    S[self.o_e_leader__chit + v_l] = v_u
+                    S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                    S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
+                    S[_REVEALS] += 1
+        for v_l_2 in self.all_leader:
+            if S[self.o_e_leader__chit + v_l_2] is not None:
+                S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
+                S[_REVEALS] += 1
+        for v_p in S[self.o_g_order]:
+            v_mine = [
+                v_l_3
+                for v_l_3 in self.all_leader
+                if S[self.o_e_leader__chit + v_l_3] is not None
+                and S[self.o_e_leader__owner + v_l_3] == v_p
+            ]
+            if len(v_mine) > 0:
+                v_cs = _pick(R, _subsets(v_mine, 0, -1))
+                for v_l_4 in v_cs:
+                    S[self.o_e_leader__committed + v_l_4] = True
+
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1489:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -3802,6 +4315,29 @@ class RiseOfTotalitarianismRules:
                         [*_bits(N[self.o_g_removed_crises]), *[v_c_2]]
                     )
                     S[self.o_g_rounds] = 2
+
+    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
+        v_ls = [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p
+            )
+            and (
+                self.s_e_area__major[v_a] is None
+                or self.s_e_leader__major[v_l] == self.s_e_area__major[v_a]
+            )
+        ]
+        if len(v_ls) > 0:
+            v_l_2 = _pick_optional(R, v_ls)
+            if v_l_2 is not None:
+                S[self.o_e_leader__box + v_l_2] = "area"
+                S[self.o_e_leader__pool_of + v_l_2] = None
+                S[self.o_e_leader__owner + v_l_2] = v_p
+                S[self.o_e_leader__chit + v_l_2] = v_u
+                S[self.o_e_leader__seen + v_l_2] = 0
+                S[self.o_e_leader__area + v_l_2] = v_a
 
     def q_turn__card_phase(self, S: list[Any], R: Any) -> None:
         "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
@@ -3948,7 +4484,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = 0
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -3957,8 +4493,30 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_p, v_x, False)
         self.p_lose_marker(S, v_q, v_t, True)
 
+    def q_window__reaction__act(
+        self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
+    ) -> None:
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
+        _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
+        _w1 = 0
+        for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+            _w2 = 0
+            for v_q__2 in S[self.o_e_area__cubes + v_b__2]:
+                if v_q__2 != v_p:
+                    _w2 += 1
+            _w1 += _w2
+        v_n = min(_w3, _w1)
+        v_k = 0
+        for v_b in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+            for v_q in S[self.o_e_area__cubes + v_b]:
+                if v_q != v_p and v_k < v_n:
+                    self.p_take_cube(S, v_q, v_b)
+                    self.p_take_cube(S, v_p, v_x)
+                    v_k += 1
+        self.q_leader_reaction(S, R, v_p, v_x)
+
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4042,7 +4600,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:708:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4128,7 +4686,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1323:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4168,7 +4726,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:929:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -4267,7 +4825,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:639:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4387,7 +4945,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1308:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -4448,7 +5006,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1485:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1565:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -4524,7 +5082,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1344:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4667,7 +5225,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -4686,6 +5244,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine crisis_checks: no resume point {pc}")
         while True:
             if pc == 0:
+                self.p_lone_leaders_return(S)
                 for v_a in self.all_area:
                     for v_q in S[self.o_e_area__cubes + v_a]:
                         _clamp = S[self.o_p_reserve + v_q] + 1
@@ -4797,15 +5356,15 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
         v_a_2: Any = None
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-6
-        if F is not None and (pc < 0 or not (0x7E >> pc) & 1):
+        # resume points: 1-6, 9
+        if F is not None and (pc < 0 or not (0x27E >> pc) & 1):
             raise RulesError(f"routine deploy_chit: no resume point {pc}")
         if pc == 0:
             v_opts = [
@@ -4821,7 +5380,7 @@ class RiseOfTotalitarianismRules:
             if len(v_opts) > 0:
                 pc = 1
             else:
-                pc = 8
+                pc = 9
         if pc == 1:
             if F is not None:
                 v_p, v_c, v_opts = F[2:]
@@ -4835,7 +5394,7 @@ class RiseOfTotalitarianismRules:
             if v_u_2 is not None:
                 pc = 3
             else:
-                pc = 8
+                pc = 9
         if pc == 3:
             if F is not None:
                 v_p, v_c, v_u_2 = F[2:]
@@ -4894,12 +5453,16 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             self.p_add_cubes(S, v_p, v_a_2, v_n)
             _log(S, 80, (v_p, v_n, v_a_2))
-            pc = 8
-        if pc == 8:
+            if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a_2) is SUSPEND:
+                return _wait(S, (27, 9))
+            pc = 9
+        if pc == 9:
+            if F is not None:
+                F = None
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -4996,7 +5559,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:605:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5034,7 +5597,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1281:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5072,7 +5635,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:763:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5163,7 +5726,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1582:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1662:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5201,7 +5764,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1198:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -5246,7 +5809,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5287,8 +5850,62 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
             return None
 
+    def r_harass(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
+    ) -> Any:
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        N: list[int] = S
+        v_d: Any = None
+        v_top: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine harass: no resume point {pc}")
+        if pc == 0:
+            if (
+                self.r_reroll_offer(
+                    S,
+                    None,
+                    None,
+                    v_actor,
+                    _roll(S, 6),
+                    "".join(("the Leader Harassment of ", _name(self.lab_leader, v_l))),
+                )
+                is SUSPEND
+            ):
+                return _wait(S, (37, 1, v_l, v_kind))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_l, v_kind = F[2:]
+                F = None
+            v_d = N[self.o_g_rolled]
+            v_top = 3 if S[self.o_e_leader__committed + v_l] else 2
+            if (
+                S[self.o_e_leader__committed + v_l] and self.s_e_leader__death[v_l] > 0
+            ) and v_d == self.s_e_leader__death[v_l]:
+                S[self.o_e_leader__box + v_l] = "out"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = None
+                S[self.o_e_leader__chit + v_l] = None
+                S[self.o_e_leader__owner + v_l] = None
+                S[self.o_e_leader__pool_of + v_l] = None
+                _log(S, 127, (v_l, v_d, v_l))
+            elif v_d <= v_top:
+                S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = None
+                S[self.o_e_leader__chit + v_l] = None
+                S[self.o_e_leader__owner + v_l] = None
+                S[self.o_e_leader__pool_of + v_l] = None
+                S[self.o_e_leader__committed + v_l] = False
+                _log(S, 128, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
+            else:
+                _log(S, 129, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+            return None
+
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5359,7 +5976,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:911:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -5431,7 +6048,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -5502,8 +6119,69 @@ class RiseOfTotalitarianismRules:
                 F = None
             return None
 
+    def r_leader_reaction(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
+    ) -> Any:
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"
+        v_ls: Any = None
+        v_l: Any = None
+        v_j: Any = None
+        v_b: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine leader_reaction: no resume point {pc}")
+        if pc == 0:
+            v_ls = [
+                v_l__1
+                for v_l__1 in self.all_leader
+                if (
+                    S[self.o_e_leader__chit + v_l__1] is not None
+                    and S[self.o_e_leader__owner + v_l__1] == v_p
+                )
+                and S[self.o_e_leader__area + v_l__1] == v_x
+            ]
+            if (
+                len(v_ls) > 0
+                and sum(
+                    [
+                        len(
+                            [v_q__2 for v_q__2 in S[self.o_e_area__cubes + v_b__2] if v_q__2 != v_p]
+                        )
+                        for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]
+                    ]
+                )
+                > 0
+            ):
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
+                F = None
+            return self.ask(S, (38, 2, v_p, v_x, v_ls, v_j, v_b, v_q), v_p, 34, tuple(v_ls))
+        if pc == 2:
+            if F is not None:
+                v_p, v_x, v_ls, v_j, v_b, v_q = F[2:]
+                F = None
+            v_l = v
+            if v_l is not None:
+                v_j = 0
+                for v_b in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+                    for v_q in S[self.o_e_area__cubes + v_b]:
+                        if v_q != v_p and v_j < 2:
+                            self.p_take_cube(S, v_q, v_b)
+                            v_j += 1
+                _log(S, 132, (v_p, v_l, v_j))
+                self.p_leader_to_pool(S, v_l, v_p)
+            pc = 3
+        if pc == 3:
+            return None
+
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1134:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5609,7 +6287,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5715,7 +6393,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        42,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -5729,7 +6407,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    33,
+                    37,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5760,7 +6438,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            37,
+                            42,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -5783,7 +6461,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5958,7 +6636,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1208:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6103,7 +6781,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -6193,7 +6871,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:812:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6204,8 +6882,8 @@ class RiseOfTotalitarianismRules:
         v_m: Any = None
         v_extra: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-10, 15
-        if F is not None and (pc < 0 or not (0x87F8 >> pc) & 1):
+        # resume points: 1, 3-10, 16
+        if F is not None and (pc < 0 or not (0x107FA >> pc) & 1):
             raise RulesError(f"routine place_chits: no resume point {pc}")
         while True:
             if pc == 0:
@@ -6213,13 +6891,16 @@ class RiseOfTotalitarianismRules:
                 v__runs = 0
                 pc = 1
             if pc == 1:
+                if F is not None:
+                    v_p, v_going, v__runs = F[2:]
+                    F = None
                 if v_going:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
                     pc = 2
                 else:
-                    pc = 14
+                    pc = 15
             if pc == 2:
                 v_opts = [
                     v_u
@@ -6323,18 +7004,18 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 9:
                 if F is not None:
-                    v_p, v_going, v__runs, v_a, v_n, v_extra = F[2:]
+                    v_p, v_going, v__runs, v_u_2, v_a, v_n, v_extra = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (10, 10, v_p, v_going, v__runs, v_a, v_n, v_extra),
+                    (10, 10, v_p, v_going, v__runs, v_u_2, v_a, v_n, v_extra),
                     v_p,
                     11,
                     tuple(tuple(range(0, v_extra + 1))),
                 )
             if pc == 10:
                 if F is not None:
-                    v_p, v_going, v__runs, v_a, v_n, v_extra = F[2:]
+                    v_p, v_going, v__runs, v_u_2, v_a, v_n, v_extra = F[2:]
                     F = None
                 v_m = v
                 pc = 11
@@ -6345,13 +7026,15 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                 self.p_add_cubes(S, v_p, v_a, v_n + v_m)
                 _log(S, 37, (v_p, v_n + v_m, v_a))
+                if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a) is SUSPEND:
+                    return _wait(S, (10, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
-            if pc == 14:
-                if self.r_add_pool_cubes(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (10, 15))
-                pc = 15
             if pc == 15:
+                if self.r_add_pool_cubes(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (10, 16))
+                pc = 16
+            if pc == 16:
                 if F is not None:
                     F = None
                 return None
@@ -6371,7 +7054,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -6392,7 +7075,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -6429,9 +7112,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 37, _o, ()))
+                    _d.append((v_p_2, 41, _o, ()))
                 return _ask_all(
-                    S, (42, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (47, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -6442,7 +7125,7 @@ class RiseOfTotalitarianismRules:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
                 if self.r_choose_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (42, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                    return _wait(S, (47, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -6465,7 +7148,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 134, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 154, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -6487,12 +7170,12 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (42, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (47, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
             if pc == 9:
                 if self.r_apply_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (42, 10, v_p_5, v_n))
+                    return _wait(S, (47, 10, v_p_5, v_n))
                 pc = 10
             if pc == 10:
                 if F is not None:
@@ -6504,12 +7187,12 @@ class RiseOfTotalitarianismRules:
                         v_n = 1
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _log(S, 135, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 155, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1330:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -6533,7 +7216,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:692:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -6570,7 +7253,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1604:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1684:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -6692,7 +7375,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6706,15 +7389,15 @@ class RiseOfTotalitarianismRules:
         v_w_options: Any = None
         v_x: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 7-8
-        if F is not None and (pc < 0 or not (0x180 >> pc) & 1):
+        # resume points: 4, 7-8
+        if F is not None and (pc < 0 or not (0x190 >> pc) & 1):
             raise RulesError(f"routine reaction: no resume point {pc}")
         while True:
             if pc == 0:
                 if N[self.o_g_window__reaction__depth] < 1 and True:
                     pc = 1
                 else:
-                    pc = 13
+                    pc = 16
             if pc == 1:
                 _clamp = S[self.o_g_window__reaction__depth] + 1
                 S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
@@ -6734,13 +7417,27 @@ class RiseOfTotalitarianismRules:
                         _endless_loop()
                     pc = 3
                 else:
-                    pc = 12
+                    pc = 15
             if pc == 3:
                 v_w_round += 1
                 v__it = tuple(v_w_asked)
                 v__i = 0
                 pc = 4
             if pc == 4:
+                if F is not None:
+                    (
+                        v_actor,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                    ) = F[2:]
+                    F = None
                 if v__i < len(v__it):
                     v_p = v__it[v__i]
                     v__i += 1
@@ -6758,17 +7455,27 @@ class RiseOfTotalitarianismRules:
                 v_w_options = [
                     v_a__1
                     for v_a__1 in self.all_area
-                    if S[self.o_e_area__cubes + v_a__1].count(v_p) > 0
+                    if (
+                        S[self.o_e_area__cubes + v_a__1].count(v_p) > 0
+                        or any(
+                            (
+                                S[self.o_e_leader__chit + v_l__3] is not None
+                                and S[self.o_e_leader__owner + v_l__3] == v_p
+                            )
+                            and S[self.o_e_leader__area + v_l__3] == v_a__1
+                            for v_l__3 in self.all_leader
+                        )
+                    )
                     and sum(
                         [
                             len(
                                 [
-                                    v_q__3
-                                    for v_q__3 in S[self.o_e_area__cubes + v_b__3]
-                                    if v_q__3 != v_p
+                                    v_q__4
+                                    for v_q__4 in S[self.o_e_area__cubes + v_b__4]
+                                    if v_q__4 != v_p
                                 ]
                             )
-                            for v_b__3 in [*[v_a__1], *self.s_e_area__adjacent[v_a__1]]
+                            for v_b__4 in [*[v_a__1], *self.s_e_area__adjacent[v_a__1]]
                         ]
                     )
                     > 0
@@ -6798,7 +7505,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        35,
+                        40,
                         8,
                         v_actor,
                         v_w_asked,
@@ -6813,7 +7520,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    31,
+                    35,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -6836,20 +7543,41 @@ class RiseOfTotalitarianismRules:
                 v_x = v
                 if v_x is None:
                     v_w_passes += 1
+                    pc = 4
+                    continue
                 else:
-                    v_w_open = False
-                    self.p_window__reaction__act(S, v_actor, v_p, v_x)
+                    pc = 9
+            if pc == 9:
+                v_w_open = False
+                if self.r_window__reaction__act(S, None, None, v_actor, v_p, v_x) is SUSPEND:
+                    return _wait(
+                        S,
+                        (
+                            40,
+                            4,
+                            v_actor,
+                            v_w_asked,
+                            v_w_most,
+                            v_w_passes,
+                            v_w_round,
+                            v_w_open,
+                            v__runs,
+                            v__it,
+                            v__i,
+                            v_p,
+                        ),
+                    )
                 pc = 4
                 continue
-            if pc == 12:
+            if pc == 15:
                 _clamp = S[self.o_g_window__reaction__depth] - 1
                 S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
-                pc = 13
-            if pc == 13:
+                pc = 16
+            if pc == 16:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1430:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6891,7 +7619,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6929,7 +7657,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -6959,7 +7687,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -6969,9 +7697,16 @@ class RiseOfTotalitarianismRules:
         v_opts: Any = None
         v_x_2: Any = None
         v_ts: Any = None
-        v_t: Any = None
-        v_ts_2: Any = None
+        v_lone: Any = None
+        v_on_leader: Any = None
         v_l: Any = None
+        v_t: Any = None
+        v_under: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_l_4: Any = None
+        v_ts_2: Any = None
+        v_l_5: Any = None
         v_m: Any = None
         v_card: Any = None
         v_roll_mod: Any = None
@@ -6980,449 +7715,612 @@ class RiseOfTotalitarianismRules:
         v_r_2: Any = None
         v_xs: Any = None
         v_x_6: Any = None
+        v_l_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 32-34, 38, 43-45, 47-48, 50, 56, 63
-        if F is not None and (pc < 0 or not (0x8105B8470DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-23, 25-27, 29-31, 34-36, 38, 42-43, 48-50, 54, 59-61, 63-64, 66, 72, 79
+        if F is not None and (pc < 0 or not (0x8105B8470C5CEEC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
-        if pc == 0:
-            S[self.o_e_chit__resolved + v_u] = True
-            v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
-            v_ap = self.s_e_chit__value[v_u]
-            v_d = 0
-            v_keep = False
-            if (
-                self.s_e_chit__action[v_u] == "propaganda" or self.s_e_chit__action[v_u] == "unrest"
-            ) or self.s_e_chit__action[v_u] == "putsch":
-                pc = 1
-            elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
-                pc = 21
-            elif self.s_e_chit__action[v_u] == "release":
-                pc = 31
-            else:
-                pc = 36
-        if pc == 1:
-            if self.s_e_area__kind[v_a] == "battleground":
-                pc = 2
-            else:
-                pc = 10
-        if pc == 2:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (43, 3, v_actor, v_u, v_a, v_ap, v_keep),
-                v_actor,
-                38,
-                tuple(self.s_e_area__nations[v_a]),
-                (v_a,),
-            )
-        if pc == 3:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep = F[2:]
-                F = None
-            v_n = v
-            v_d = max(
-                0,
-                self.s_e_minor__stability[v_n]
-                - len(S[self.o_e_minor__cubes + v_n])
-                + N[self.o_e_minor__govt + v_n],
-            )
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
-            pc = 4
-        if pc == 4:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 137, (v_u, v_a, v_n, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 5
-            else:
-                pc = 56
-        if pc == 5:
-            if self.s_e_chit__action[v_u] == "propaganda":
-                pc = 6
-            else:
-                v_keep = True
-                S[self.o_e_chit__nation + v_u] = v_n
-                if self.s_e_chit__action[v_u] == "putsch":
-                    S[self.o_e_chit__established + v_u] = True
-                _log(S, 138, (self.s_e_chit__action[v_u], v_n))
-                pc = 8
-        if pc == 6:
-            if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (43, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
-            pc = 8
-        if pc == 8:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
-                F = None
-            self.p_to_stability_track(S, v_actor, v_n)
-            pc = 56
-        if pc == 10:
-            v_opts = [
-                v_x
-                for _h1 in (
-                    [
-                        v_b__3
-                        for v_b__3 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__3]
-                    ],
+        while True:
+            if pc == 0:
+                S[self.o_e_chit__resolved + v_u] = True
+                v_a = _head(
+                    [v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]]
                 )
-                for v_x in self.s_e_area__populations[v_a]
-                if self.s_e_chit__action[v_u] != "propaganda"
-                or not (
-                    S[self.o_e_population__committed + v_x]
-                    and S[self.o_e_population__box + v_x] == _head(_h1)
-                )
-            ]
-            if len(v_opts) == 0:
-                _log(S, 139, (v_u, v_a))
-                v_ap = -1
-                pc = 56
-            else:
-                pc = 11
-        if pc == 11:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (43, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
-                v_actor,
-                39,
-                tuple(v_opts),
-                (v_a,),
-            )
-        if pc == 12:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_opts = F[2:]
-                F = None
-            v_x_2 = v
-            v_d = (
-                self.s_e_population__resistance[v_x_2]
-                + self.c_resistance_modifier
-                + (1 if S[self.o_e_population__committed + v_x_2] else 0)
-            )
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
-            pc = 13
-        if pc == 13:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 141, (v_u, v_a, v_x_2, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 14
-            else:
-                pc = 56
-        if pc == 14:
-            if self.s_e_chit__action[v_u] == "propaganda":
-                pc = 15
-            else:
-                v_keep = True
-                if self.s_e_chit__action[v_u] == "putsch":
-                    S[self.o_e_chit__established + v_u] = True
-                _log(S, 142, (self.s_e_chit__action[v_u], v_a))
-                pc = 56
-        if pc == 15:
-            if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 56
-        if pc == 21:
-            v_ts = self.f_arrest_targets(S, v_actor, v_u)
-            if len(v_ts) == 0:
-                _log(S, 143, (v_u, v_a))
-                v_ap = -1
-                pc = 56
-            else:
-                pc = 22
-        if pc == 22:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
-                F = None
-            return self.ask(
-                S, (43, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 40, tuple(_uniq(v_ts))
-            )
-        if pc == 23:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
-                F = None
-            v_t = v
-            v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
-            pc = 24
-        if pc == 24:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 145, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 25
-            else:
-                pc = 56
-        if pc == 25:
-            _log(S, 146, (v_t,))
-            self.p_leave_map(S, v_t)
-            if self.s_e_chit__action[v_u] == "squads":
-                pc = 26
-            else:
-                pc = 56
-        if pc == 26:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d = F[2:]
-                F = None
-            return self.ask(S, (43, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 41, (True, False))
-        if pc == 27:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d = F[2:]
-                F = None
-            v_keep = v
-            pc = 56
-        if pc == 31:
-            v_ts_2 = [
-                v_l__5
-                for v_l__5 in self.all_leader
+                v_ap = self.f_action_value(S, v_u)
+                v_d = 0
+                v_keep = False
                 if (
-                    S[self.o_e_leader__box + v_l__5] == "arrested"
-                    and (
-                        self.s_e_leader__ideology[v_l__5] == v_actor
-                        or self.s_e_leader__party[v_l__5] is not None
-                    )
+                    self.s_e_chit__action[v_u] == "propaganda"
+                    or self.s_e_chit__action[v_u] == "unrest"
+                ) or self.s_e_chit__action[v_u] == "putsch":
+                    pc = 1
+                elif (
+                    self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads"
+                ):
+                    pc = 21
+                elif self.s_e_chit__action[v_u] == "release":
+                    pc = 47
+                else:
+                    pc = 52
+            if pc == 1:
+                if self.s_e_area__kind[v_a] == "battleground":
+                    pc = 2
+                else:
+                    pc = 10
+            if pc == 2:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 3, v_actor, v_u, v_a, v_ap, v_keep, v_l_6),
+                    v_actor,
+                    42,
+                    tuple(self.s_e_area__nations[v_a]),
+                    (v_a,),
                 )
-                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
-            ]
-            if len(v_ts_2) == 0:
-                _log(S, 148, (v_u, v_a))
-                v_ap = -1
-                pc = 56
-            else:
-                pc = 32
-        if pc == 32:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (43, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2),
-                v_actor,
-                42,
-                tuple(_uniq(v_ts_2)),
-            )
-        if pc == 33:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
-                F = None
-            v_l = v
-            v_d = self.c_release_difficulty
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l))
-            pc = 34
-        if pc == 34:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 150, (v_u, v_a, v_l, v_ap, v_d))
-            if v_ap >= v_d:
-                S[self.o_e_leader__box + v_l] = "pool"
-                S[self.o_e_leader__pool_of + v_l] = v_actor
-                S[self.o_e_leader__control_cube + v_l] = None
-                S[self.o_e_leader__committed + v_l] = False
-                _log(S, 151, (v_l, v_actor))
-            pc = 56
-        if pc == 36:
-            v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
-            v_card = S[self.o_p_pending_law + v_actor]
-            if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
-                pc = 37
-            else:
-                pc = 42
-        if pc == 37:
-            v_roll_mod = (
-                self.f_attempt_modifier(S, v_actor, v_card)
-                if self.c_law_card_roll_adds_modifiers
-                else 0
-            )
-            v_die = _roll(S, 6)
-            v_ap += v_die + v_roll_mod
-            v_d = self.s_e_strategy__difficulty[v_card]
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
-            pc = 38
-        if pc == 38:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 152, (v_actor, v_a, v_card, v_ap, v_die, v_d))
-            if v_ap >= v_d:
-                pc = 39
-            else:
-                pc = 56
-        if pc == 39:
-            S[self.o_p_pending_law + v_actor] = None
-            S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 153, (v_card,))
-            self.p_effect__law__start(S, v_card, 3)
-            if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 56
-        if pc == 42:
-            v_kinds = [
-                v_r
-                for v_r in self.all_reform
-                if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
-            ]
-            pc = 43
-        if pc == 43:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (43, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
-                v_actor,
-                43,
-                tuple(v_kinds),
-            )
-        if pc == 44:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
-                F = None
-            v_r_2 = v
-            v_d = self.s_e_reform__difficulty[v_r_2]
-            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (43, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 45
-        if pc == 45:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
-                F = None
-            v_ap += N[self.o_g_expended]
-            _log(S, 155, (v_actor, v_a, v_r_2, v_ap, v_d))
-            if v_ap >= v_d:
-                pc = 46
-            else:
-                pc = 56
-        if pc == 46:
-            v_xs = [
-                v_x_4
-                for _h2 in (
-                    [
-                        v_b__8
-                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__8]
-                    ],
+            if pc == 3:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_l_6 = F[2:]
+                    F = None
+                v_n = v
+                v_d = max(
+                    0,
+                    self.s_e_minor__stability[v_n]
+                    - len(S[self.o_e_minor__cubes + v_n])
+                    + N[self.o_e_minor__govt + v_n],
                 )
-                for v_x_4 in self.s_e_area__populations[v_a]
-                if not (
-                    S[self.o_e_population__committed + v_x_4]
-                    and S[self.o_e_population__box + v_x_4] == _head(_h2)
-                )
-            ]
-            if len(v_xs) == 0:
-                v_xs = [
-                    v_x_5
-                    for _h3 in (
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 157, (v_u, v_a, v_n, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 5
+                else:
+                    pc = 72
+            if pc == 5:
+                if self.s_e_chit__action[v_u] == "propaganda":
+                    pc = 6
+                else:
+                    v_keep = True
+                    S[self.o_e_chit__nation + v_u] = v_n
+                    if self.s_e_chit__action[v_u] == "putsch":
+                        S[self.o_e_chit__established + v_u] = True
+                    _log(S, 158, (self.s_e_chit__action[v_u], v_n))
+                    pc = 8
+            if pc == 6:
+                if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
+                    return _wait(S, (48, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6))
+                pc = 8
+            if pc == 8:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
+                    F = None
+                self.p_to_stability_track(S, v_actor, v_n)
+                pc = 72
+            if pc == 10:
+                v_opts = [
+                    v_x
+                    for _h1 in (
                         [
-                            v_b__10
-                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__10]
+                            v_b__3
+                            for v_b__3 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__3]
                         ],
                     )
-                    for v_x_5 in self.ix_population__major.get(v_m, ())
-                    if not (
-                        S[self.o_e_population__committed + v_x_5]
-                        and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                    for v_x in self.s_e_area__populations[v_a]
+                    if self.s_e_chit__action[v_u] != "propaganda"
+                    or not (
+                        S[self.o_e_population__committed + v_x]
+                        and S[self.o_e_population__box + v_x] == _head(_h1)
                     )
                 ]
-            if len(v_xs) > 0:
-                pc = 47
-            else:
-                pc = 50
-        if pc == 47:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (43, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
-                v_actor,
-                44,
-                tuple(v_xs),
-            )
-        if pc == 48:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
-                F = None
-            v_x_6 = v
-            if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (43, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 50
-        if pc == 50:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
-                F = None
-            if v_r_2 != self.k_reform__social:
-                _clamp = S[self.o_e_major__economy + v_m] + 1
-                S[self.o_e_major__economy + v_m] = (
-                    -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
+                if len(v_opts) == 0:
+                    _log(S, 159, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
+                else:
+                    pc = 11
+            if pc == 11:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6),
+                    v_actor,
+                    43,
+                    tuple(v_opts),
+                    (v_a,),
                 )
-                _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
-            if v_r_2 == self.k_reform__nationalization:
-                pc = 51
-            else:
-                pc = 56
-        if pc == 51:
-            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
-                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 56
-        if pc == 56:
-            if F is not None:
-                v_actor, v_u, v_a, v_ap, v_d, v_keep = F[2:]
-                F = None
-            if v_ap >= v_d and v_ap >= 0:
-                pc = 57
-            else:
-                _log(S, 157, ())
-                pc = 63
-        if pc == 57:
-            if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 58
-            elif v_ap > v_d:
-                pc = 60
-            else:
-                pc = 63
-        if pc == 58:
-            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (43, 63, v_u, v_keep))
-            pc = 63
-        if pc == 60:
-            if (
-                self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
-                is SUSPEND
-            ):
-                return _wait(S, (43, 63, v_u, v_keep))
-            pc = 63
-        if pc == 63:
-            if F is not None:
-                v_u, v_keep = F[2:]
-                F = None
-            if v_keep:
-                if not S[self.o_e_chit__established + v_u]:
-                    S[self.o_e_chit__seen + v_u] = _mask([])
-            else:
-                self.p_leave_map(S, v_u)
-            return None
+            if pc == 12:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_opts, v_l_6 = F[2:]
+                    F = None
+                v_x_2 = v
+                v_d = (
+                    self.s_e_population__resistance[v_x_2]
+                    + self.c_resistance_modifier
+                    + (1 if S[self.o_e_population__committed + v_x_2] else 0)
+                )
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6))
+                pc = 13
+            if pc == 13:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 161, (v_u, v_a, v_x_2, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 14
+                else:
+                    pc = 72
+            if pc == 14:
+                if self.s_e_chit__action[v_u] == "propaganda":
+                    pc = 15
+                else:
+                    v_keep = True
+                    if self.s_e_chit__action[v_u] == "putsch":
+                        S[self.o_e_chit__established + v_u] = True
+                    _log(S, 162, (self.s_e_chit__action[v_u], v_a))
+                    pc = 72
+            if pc == 15:
+                if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 21:
+                v_ts = self.f_arrest_targets(S, v_actor, v_u)
+                v_lone = [
+                    v_l__5
+                    for v_l__5 in self.all_leader
+                    if (
+                        (
+                            (
+                                (
+                                    S[self.o_e_leader__box + v_l__5] == "area"
+                                    and S[self.o_e_leader__chit + v_l__5] is None
+                                )
+                                and S[self.o_e_leader__area + v_l__5] is not None
+                            )
+                            and (
+                                S[self.o_e_leader__area + v_l__5] == v_a
+                                or S[self.o_e_leader__area + v_l__5] in self.s_e_area__adjacent[v_a]
+                            )
+                        )
+                        and self.f_leader_controller(S, v_l__5) is not None
+                    )
+                    and self.f_leader_controller(S, v_l__5) != v_actor
+                ]
+                v_on_leader = len(v_ts) == 0
+                if len(v_ts) > 0 and len(v_lone) > 0:
+                    pc = 22
+                else:
+                    pc = 24
+            if pc == 22:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 23, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6),
+                    v_actor,
+                    44,
+                    (True, False),
+                )
+            if pc == 23:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_ts, v_lone, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_on_leader = v
+                pc = 24
+            if pc == 24:
+                if len(v_ts) == 0 and len(v_lone) == 0:
+                    _log(S, 164, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
+                elif v_on_leader:
+                    pc = 25
+                else:
+                    pc = 34
+            if pc == 25:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 26, v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6),
+                    v_actor,
+                    45,
+                    tuple(v_lone),
+                )
+            if pc == 26:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_lone, v_l_6 = F[2:]
+                    F = None
+                v_l = v
+                v_d = 2
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 27, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6))
+                pc = 27
+            if pc == 27:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 166, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 28
+                else:
+                    pc = 72
+            if pc == 28:
+                if (
+                    self.r_harass(S, None, None, v_actor, v_l, self.s_e_chit__action[v_u])
+                    is SUSPEND
+                ):
+                    return _wait(S, (48, 29, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 29
+            if pc == 29:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
+                    F = None
+                if self.s_e_chit__action[v_u] == "squads":
+                    pc = 30
+                else:
+                    pc = 72
+            if pc == 30:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (48, 31, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 46, (True, False)
+                )
+            if pc == 31:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                v_keep = v
+                pc = 72
+            if pc == 34:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 35, v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6),
+                    v_actor,
+                    47,
+                    tuple(_uniq(v_ts)),
+                )
+            if pc == 35:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_t = v
+                v_d = self.s_e_chit__value[v_t] * (
+                    2
+                    if any(S[self.o_e_leader__chit + v_l_2] == v_t for v_l_2 in self.all_leader)
+                    else 1
+                ) + -(-self.s_e_chit__allowance[v_t] // 2)
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 36, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6)
+                    )
+                pc = 36
+            if pc == 36:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 169, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 37
+                else:
+                    pc = 72
+            if pc == 37:
+                _log(S, 170, (v_t,))
+                v_under = [
+                    v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
+                ]
+                self.p_leave_map(S, v_t)
+                v__it = tuple(v_under)
+                v__i = 0
+                pc = 38
+            if pc == 38:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v__it, v__i, v_l_4, v_l_6 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_l_4 = v__it[v__i]
+                    v__i += 1
+                    pc = 39
+                else:
+                    pc = 41
+            if pc == 39:
+                if (
+                    self.r_harass(S, None, None, v_actor, v_l_4, self.s_e_chit__action[v_u])
+                    is SUSPEND
+                ):
+                    return _wait(
+                        S, (48, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v__it, v__i, v_l_4, v_l_6)
+                    )
+                pc = 38
+                continue
+            if pc == 41:
+                if self.s_e_chit__action[v_u] == "squads":
+                    pc = 42
+                else:
+                    pc = 72
+            if pc == 42:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S, (48, 43, v_actor, v_u, v_a, v_ap, v_d, v_l_6), v_actor, 48, (True, False)
+                )
+            if pc == 43:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_l_6 = F[2:]
+                    F = None
+                v_keep = v
+                pc = 72
+            if pc == 47:
+                v_ts_2 = [
+                    v_l__6
+                    for v_l__6 in self.all_leader
+                    if (
+                        S[self.o_e_leader__box + v_l__6] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__6] == v_actor
+                            or self.s_e_leader__party[v_l__6] is not None
+                        )
+                    )
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
+                ]
+                if len(v_ts_2) == 0:
+                    _log(S, 171, (v_u, v_a))
+                    v_ap = -1
+                    pc = 72
+                else:
+                    pc = 48
+            if pc == 48:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 49, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6),
+                    v_actor,
+                    49,
+                    tuple(_uniq(v_ts_2)),
+                )
+            if pc == 49:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_ts_2, v_l_6 = F[2:]
+                    F = None
+                v_l_5 = v
+                v_d = self.c_release_difficulty
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(S, (48, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6))
+                pc = 50
+            if pc == 50:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 173, (v_u, v_a, v_l_5, v_ap, v_d))
+                if v_ap >= v_d:
+                    S[self.o_e_leader__box + v_l_5] = "pool"
+                    S[self.o_e_leader__pool_of + v_l_5] = v_actor
+                    S[self.o_e_leader__control_cube + v_l_5] = None
+                    S[self.o_e_leader__committed + v_l_5] = False
+                    _log(S, 174, (v_l_5, v_actor))
+                pc = 72
+            if pc == 52:
+                v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
+                v_card = S[self.o_p_pending_law + v_actor]
+                if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
+                    pc = 53
+                else:
+                    pc = 58
+            if pc == 53:
+                v_roll_mod = (
+                    self.f_attempt_modifier(S, v_actor, v_card)
+                    if self.c_law_card_roll_adds_modifiers
+                    else 0
+                )
+                v_die = _roll(S, 6)
+                v_ap += v_die + v_roll_mod
+                v_d = self.s_e_strategy__difficulty[v_card]
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 54, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6)
+                    )
+                pc = 54
+            if pc == 54:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 175, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                if v_ap >= v_d:
+                    pc = 55
+                else:
+                    pc = 72
+            if pc == 55:
+                S[self.o_p_pending_law + v_actor] = None
+                S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
+                _log(S, 176, (v_card,))
+                self.p_effect__law__start(S, v_card, 3)
+                if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 58:
+                v_kinds = [
+                    v_r
+                    for v_r in self.all_reform
+                    if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
+                ]
+                pc = 59
+            if pc == 59:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 60, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6),
+                    v_actor,
+                    50,
+                    tuple(v_kinds),
+                )
+            if pc == 60:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds, v_l_6 = F[2:]
+                    F = None
+                v_r_2 = v
+                v_d = self.s_e_reform__difficulty[v_r_2]
+                if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                    return _wait(
+                        S, (48, 61, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6)
+                    )
+                pc = 61
+            if pc == 61:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
+                    F = None
+                v_ap += N[self.o_g_expended]
+                _log(S, 178, (v_actor, v_a, v_r_2, v_ap, v_d))
+                if v_ap >= v_d:
+                    pc = 62
+                else:
+                    pc = 72
+            if pc == 62:
+                v_xs = [
+                    v_x_4
+                    for _h2 in (
+                        [
+                            v_b__9
+                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__9]
+                        ],
+                    )
+                    for v_x_4 in self.s_e_area__populations[v_a]
+                    if not (
+                        S[self.o_e_population__committed + v_x_4]
+                        and S[self.o_e_population__box + v_x_4] == _head(_h2)
+                    )
+                ]
+                if len(v_xs) == 0:
+                    v_xs = [
+                        v_x_5
+                        for _h3 in (
+                            [
+                                v_b__11
+                                for v_b__11 in self.ix_box__zone.get(v_actor, ())
+                                if self.s_e_box__dominance[v_b__11]
+                            ],
+                        )
+                        for v_x_5 in self.ix_population__major.get(v_m, ())
+                        if not (
+                            S[self.o_e_population__committed + v_x_5]
+                            and S[self.o_e_population__box + v_x_5] == _head(_h3)
+                        )
+                    ]
+                if len(v_xs) > 0:
+                    pc = 63
+                else:
+                    pc = 66
+            if pc == 63:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (48, 64, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6),
+                    v_actor,
+                    51,
+                    tuple(v_xs),
+                )
+            if pc == 64:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs, v_l_6 = F[2:]
+                    F = None
+                v_x_6 = v
+                if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
+                    return _wait(
+                        S, (48, 66, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6)
+                    )
+                pc = 66
+            if pc == 66:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
+                    F = None
+                if v_r_2 != self.k_reform__social:
+                    _clamp = S[self.o_e_major__economy + v_m] + 1
+                    S[self.o_e_major__economy + v_m] = (
+                        -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
+                    )
+                    _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
+                if v_r_2 == self.k_reform__nationalization:
+                    pc = 67
+                else:
+                    pc = 72
+            if pc == 67:
+                if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
+                    return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
+                pc = 72
+            if pc == 72:
+                if F is not None:
+                    v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6 = F[2:]
+                    F = None
+                if v_ap >= v_d and v_ap >= 0:
+                    pc = 73
+                else:
+                    _log(S, 180, ())
+                    pc = 79
+            if pc == 73:
+                if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
+                    pc = 74
+                elif v_ap > v_d:
+                    pc = 76
+                else:
+                    pc = 79
+            if pc == 74:
+                if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
+                    return _wait(S, (48, 79, v_actor, v_u, v_keep, v_l_6))
+                pc = 79
+            if pc == 76:
+                if (
+                    self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
+                    is SUSPEND
+                ):
+                    return _wait(S, (48, 79, v_actor, v_u, v_keep, v_l_6))
+                pc = 79
+            if pc == 79:
+                if F is not None:
+                    v_actor, v_u, v_keep, v_l_6 = F[2:]
+                    F = None
+                for v_l_6 in [
+                    v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u
+                ]:
+                    if self.s_e_chit__action[v_u] == "law":
+                        self.p_law_leader_back(S, v_l_6)
+                    else:
+                        self.p_leader_to_pool(S, v_l_6, v_actor)
+                if v_keep:
+                    if not S[self.o_e_chit__established + v_u]:
+                        S[self.o_e_chit__seen + v_u] = _mask([])
+                else:
+                    self.p_leave_map(S, v_u)
+                return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:863:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -7432,8 +8330,8 @@ class RiseOfTotalitarianismRules:
         v_mine: Any = None
         v_u_3: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3, 6-7
-        if F is not None and (pc < 0 or not (0xC8 >> pc) & 1):
+        # resume points: 1, 4, 7-8
+        if F is not None and (pc < 0 or not (0x192 >> pc) & 1):
             raise RulesError(f"routine resolve_actions: no resume point {pc}")
         while True:
             if pc == 0:
@@ -7444,34 +8342,41 @@ class RiseOfTotalitarianismRules:
                         S[self.o_e_chit__resolved + v_u] = S[self.o_e_chit__established + v_u]
                         S[self.o_e_chit__seen + v_u] |= (1 << self.n_player) - 1
                         S[_REVEALS] += 1
-                v_more = True
-                v__runs = 0
+                if self.r_reveal_leaders(S, None, None) is SUSPEND:
+                    return _wait(S, (12, 1, v_p))
                 pc = 1
             if pc == 1:
+                if F is not None:
+                    (v_p,) = F[2:]
+                    F = None
+                v_more = True
+                v__runs = 0
+                pc = 2
+            if pc == 2:
                 if v_more:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
-                    pc = 2
+                    pc = 3
                 else:
-                    pc = 11
-            if pc == 2:
+                    pc = 12
+            if pc == 3:
                 v_more = False
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
-                pc = 3
-            if pc == 3:
+                pc = 4
+            if pc == 4:
                 if F is not None:
                     v_more, v__runs, v__it, v__i, v_p = F[2:]
                     F = None
                 if v__i < len(v__it):
                     v_p = v__it[v__i]
                     v__i += 1
-                    pc = 4
+                    pc = 5
                 else:
-                    pc = 1
+                    pc = 2
                     continue
-            if pc == 4:
+            if pc == 5:
                 v_mine = [
                     v_u_2
                     for v_u_2 in self.ix_chit__owner.get(v_p, ())
@@ -7479,34 +8384,210 @@ class RiseOfTotalitarianismRules:
                     and (not S[self.o_e_chit__resolved + v_u_2])
                 ]
                 if len(v_mine) > 0:
-                    pc = 5
+                    pc = 6
                 else:
-                    pc = 3
+                    pc = 4
                     continue
-            if pc == 5:
-                v_more = True
-                pc = 6
             if pc == 6:
+                v_more = True
+                pc = 7
+            if pc == 7:
                 if F is not None:
                     v_more, v__runs, v__it, v__i, v_p, v_mine = F[2:]
                     F = None
                 return self.ask(
-                    S, (12, 7, v_more, v__runs, v__it, v__i, v_p, v_mine), v_p, 13, tuple(v_mine)
+                    S, (12, 8, v_more, v__runs, v__it, v__i, v_p, v_mine), v_p, 13, tuple(v_mine)
                 )
-            if pc == 7:
+            if pc == 8:
                 if F is not None:
                     v_more, v__runs, v__it, v__i, v_p, v_mine = F[2:]
                     F = None
                 v_u_3 = v
                 if self.r_resolve_action(S, None, None, v_p, v_u_3) is SUSPEND:
-                    return _wait(S, (12, 3, v_more, v__runs, v__it, v__i, v_p))
-                pc = 3
+                    return _wait(S, (12, 4, v_more, v__runs, v__it, v__i, v_p))
+                pc = 4
                 continue
-            if pc == 11:
+            if pc == 12:
                 return None
 
+    def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1795:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_u: Any = None
+        v_ls: Any = None
+        v_l: Any = None
+        v_l_2: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_p: Any = None
+        v_mine: Any = None
+        v_cs: Any = None
+        v_l_4: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4-5, 11-12
+        if F is not None and (pc < 0 or not (0x1830 >> pc) & 1):
+            raise RulesError(f"routine reveal_leaders: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.ix_chit__action.get("law", ()))
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                if S[self.o_e_chit__location + v_u] is not None and (
+                    not S[self.o_e_chit__resolved + v_u]
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_ls = [
+                    v_l__1
+                    for v_l__1 in self.all_leader
+                    if (
+                        (
+                            S[self.o_e_leader__box + v_l__1] == "parliament"
+                            and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                            == S[self.o_e_chit__location + v_u]
+                        )
+                        and (not self.s_e_leader__printed[v_l__1])
+                    )
+                    and (
+                        not self.c_law_leader_controlled
+                        or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+                    )
+                ]
+                if len(v_ls) > 0:
+                    pc = 4
+                else:
+                    pc = 1
+                    continue
+            if pc == 4:
+                if F is not None:
+                    v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (36, 5, v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4),
+                    self.s_e_chit__owner[v_u],
+                    32,
+                    tuple(v_ls),
+                )
+            if pc == 5:
+                if F is not None:
+                    v__it, v__i, v_u, v_ls, v_l_2, v_p, v_l_4 = F[2:]
+                    F = None
+                v_l = v
+                S[self.o_e_leader__box + v_l] = "area"
+                S[self.o_e_leader__seen + v_l] = 0
+                S[self.o_e_leader__area + v_l] = S[self.o_e_chit__location + v_u]
+                S[self.o_e_leader__chit + v_l] = v_u
+                S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
+                S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
+                S[_REVEALS] += 1
+                _log(S, 121, (v_l, self.s_e_leader__major[v_l]))
+                pc = 1
+                continue
+            if pc == 8:
+                for v_l_2 in self.all_leader:
+                    if S[self.o_e_leader__chit + v_l_2] is not None:
+                        S[self.o_e_leader__seen + v_l_2] |= (1 << self.n_player) - 1
+                        S[_REVEALS] += 1
+                        _log(
+                            S,
+                            122,
+                            (
+                                v_l_2,
+                                S[self.o_e_leader__chit + v_l_2],
+                                S[self.o_e_leader__area + v_l_2],
+                            ),
+                        )
+                v__it_2 = tuple(S[self.o_g_order])
+                v__i_2 = 0
+                pc = 9
+            if pc == 9:
+                if v__i_2 < len(v__it_2):
+                    v_p = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 10
+                else:
+                    pc = 14
+            if pc == 10:
+                v_mine = [
+                    v_l_3
+                    for v_l_3 in self.all_leader
+                    if S[self.o_e_leader__chit + v_l_3] is not None
+                    and S[self.o_e_leader__owner + v_l_3] == v_p
+                ]
+                if len(v_mine) > 0:
+                    pc = 11
+                else:
+                    pc = 9
+                    continue
+            if pc == 11:
+                if F is not None:
+                    v__it_2, v__i_2, v_p, v_mine, v_l_4 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (36, 12, v__it_2, v__i_2, v_p, v_mine, v_l_4),
+                    v_p,
+                    33,
+                    tuple(_subsets(v_mine, 0, -1)),
+                )
+            if pc == 12:
+                if F is not None:
+                    v__it_2, v__i_2, v_p, v_mine, v_l_4 = F[2:]
+                    F = None
+                v_cs = v
+                for v_l_4 in v_cs:
+                    S[self.o_e_leader__committed + v_l_4] = True
+                    _log(S, 124, (v_p, v_l_4))
+                pc = 9
+                continue
+            if pc == 14:
+                return None
+
+    def z_reveal_leaders__12_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        v_p = F[4]
+        return [
+            v_l_3
+            for v_l_3 in self.all_leader
+            if S[self.o_e_leader__chit + v_l_3] is not None
+            and S[self.o_e_leader__owner + v_l_3] == v_p
+        ]
+
+    def z_reveal_leaders__5_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'ls' of a frame, computed again in a bot's world."
+        v_u = F[4]
+        return [
+            v_l__1
+            for v_l__1 in self.all_leader
+            if (
+                (
+                    S[self.o_e_leader__box + v_l__1] == "parliament"
+                    and self.s_e_major__capital[self.s_e_leader__major[v_l__1]]
+                    == S[self.o_e_chit__location + v_u]
+                )
+                and (not self.s_e_leader__printed[v_l__1])
+            )
+            and (
+                not self.c_law_leader_controlled
+                or self.f_leader_controller(S, v_l__1) == self.s_e_chit__owner[v_u]
+            )
+        ]
+
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1489:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -7562,6 +8643,55 @@ class RiseOfTotalitarianismRules:
             if v_c == self.k_crisis__cr11 or v_c == self.k_crisis__cr12
         ]
 
+    def r_stack_leader(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
+    ) -> Any:
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
+        v_ls: Any = None
+        v_l_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine stack_leader: no resume point {pc}")
+        if pc == 0:
+            v_ls = [
+                v_l
+                for v_l in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l] == "pool"
+                    and S[self.o_e_leader__pool_of + v_l] == v_p
+                )
+                and (
+                    self.s_e_area__major[v_a] is None
+                    or self.s_e_leader__major[v_l] == self.s_e_area__major[v_a]
+                )
+            ]
+            if len(v_ls) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_u, v_a, v_ls = F[2:]
+                F = None
+            return self.ask(S, (35, 2, v_p, v_u, v_a, v_ls), v_p, 31, tuple(v_ls))
+        if pc == 2:
+            if F is not None:
+                v_p, v_u, v_a, v_ls = F[2:]
+                F = None
+            v_l_2 = v
+            if v_l_2 is not None:
+                S[self.o_e_leader__box + v_l_2] = "area"
+                S[self.o_e_leader__pool_of + v_l_2] = None
+                S[self.o_e_leader__owner + v_l_2] = v_p
+                S[self.o_e_leader__chit + v_l_2] = v_u
+                S[self.o_e_leader__seen + v_l_2] = 0
+                S[self.o_e_leader__area + v_l_2] = v_a
+                _log(S, 119, (v_p, v_a))
+            pc = 3
+        if pc == 3:
+            return None
+
     def r_turn__card_phase(self, S: list[Any], F: Any, v: Any) -> Any:
         "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         pc: int = 0 if F is None else F[1]
@@ -7570,7 +8700,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (45, 1))
+                return _wait(S, (50, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7636,9 +8766,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (39, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (44, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    34,
+                    38,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -7675,13 +8805,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 127, (v_era,))
+                    _log(S, 147, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 128, (len(v_fresh),))
+                    _log(S, 148, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -7698,7 +8828,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (39, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 35, (True, False))
+                return self.ask(S, (44, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 39, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -7724,12 +8854,12 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 130, (v_p_4,))
+                    _log(S, 150, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
                 if self.r_shorten_turn_five(S, None, None) is SUSPEND:
-                    return _wait(S, (39, 11, v_p_5))
+                    return _wait(S, (44, 11, v_p_5))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -7764,9 +8894,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (39, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (44, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    36,
+                    40,
                     tuple(
                         [
                             v_k_4
@@ -7810,7 +8940,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (47, 1))
+                return _wait(S, (52, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7834,19 +8964,19 @@ class RiseOfTotalitarianismRules:
             self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (41, 1))
+                return _wait(S, (46, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (41, 2))
+                return _wait(S, (46, 2))
             pc = 2
         if pc == 2:
             if F is not None:
                 F = None
             if self.r_elections(S, None, None) is SUSPEND:
-                return _wait(S, (41, 3))
+                return _wait(S, (46, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -7863,7 +8993,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (44, 1))
+                return _wait(S, (49, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7879,7 +9009,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (38, 1))
+                return _wait(S, (43, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7894,7 +9024,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (46, 1))
+                return _wait(S, (51, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7931,16 +9061,16 @@ class RiseOfTotalitarianismRules:
             if pc == 2:
                 _clamp = S[self.o_g_round] + 1
                 S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                _log(S, 132, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 152, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (40, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (40, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -7961,19 +9091,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (40, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (45, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (40, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (40, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (45, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -7984,7 +9114,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -7997,7 +9127,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (36, 1, v_p, v_x), v_p, 32, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (41, 1, v_p, v_x), v_p, 36, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -8009,9 +9139,49 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 117, (v_p, v_x, v_q, v_t))
+            _log(S, 137, (v_p, v_x, v_q, v_t))
+            return None
+
+    def r_window__reaction__act(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
+    ) -> Any:
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
+        v_n: Any = None
+        v_k: Any = None
+        v_b: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine window__reaction__act: no resume point {pc}")
+        if pc == 0:
+            v_n = min(
+                S[self.o_e_area__cubes + v_x].count(v_p),
+                sum(
+                    [
+                        len(
+                            [v_q__2 for v_q__2 in S[self.o_e_area__cubes + v_b__2] if v_q__2 != v_p]
+                        )
+                        for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]
+                    ]
+                ),
+            )
+            v_k = 0
+            for v_b in [*[v_x], *self.s_e_area__adjacent[v_x]]:
+                for v_q in S[self.o_e_area__cubes + v_b]:
+                    if v_q != v_p and v_k < v_n:
+                        self.p_take_cube(S, v_q, v_b)
+                        self.p_take_cube(S, v_p, v_x)
+                        v_k += 1
+            _log(S, 133, (v_p, v_x, v_k, v_k))
+            if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
+                return _wait(S, (39, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1176 rules/rise_of_totalitarianism/rules.yaml:446:7\n1177 rules/rise_of_totalitarianism/rules.yaml:447:11\n1178 rules/rise_of_totalitarianism/rules.yaml:448:7\n1179 rules/rise_of_totalitarianism/rules.yaml:449:11\n1180 rules/rise_of_totalitarianism/rules.yaml:450:7\n1184 rules/rise_of_totalitarianism/rules.yaml:303:7\n1185 rules/rise_of_totalitarianism/rules.yaml:304:7\n1186 rules/rise_of_totalitarianism/rules.yaml:305:11\n1187 rules/rise_of_totalitarianism/rules.yaml:306:7\n1224 rules/rise_of_totalitarianism/rules.yaml:321:7\n1225 rules/rise_of_totalitarianism/rules.yaml:322:7\n1226 rules/rise_of_totalitarianism/rules.yaml:323:11\n1231 rules/rise_of_totalitarianism/rules.yaml:324:7\n1232 rules/rise_of_totalitarianism/rules.yaml:325:11\n1233 rules/rise_of_totalitarianism/rules.yaml:326:15\n1234 rules/rise_of_totalitarianism/rules.yaml:327:11\n1235 rules/rise_of_totalitarianism/rules.yaml:328:15\n1236 rules/rise_of_totalitarianism/rules.yaml:329:7\n1240 rules/rise_of_totalitarianism/rules.yaml:196:7\n1244 rules/rise_of_totalitarianism/rules.yaml:460:7\n1245 rules/rise_of_totalitarianism/rules.yaml:461:7\n1246 rules/rise_of_totalitarianism/rules.yaml:463:15\n1247 rules/rise_of_totalitarianism/rules.yaml:464:19\n1252 rules/rise_of_totalitarianism/rules.yaml:466:19\n1254 rules/rise_of_totalitarianism/rules.yaml:468:19\n1255 rules/rise_of_totalitarianism/rules.yaml:469:7\n1259 rules/rise_of_totalitarianism/rules.yaml:61:3\n1267 rules/rise_of_totalitarianism/rules.yaml:69:7\n1271 rules/rise_of_totalitarianism/rules.yaml:241:7\n1275 rules/rise_of_totalitarianism/rules.yaml:203:7\n1285 rules/rise_of_totalitarianism/rules.yaml:383:7\n1289 rules/rise_of_totalitarianism/rules.yaml:384:7\n1292 rules/rise_of_totalitarianism/rules.yaml:385:11\n1293 rules/rise_of_totalitarianism/rules.yaml:386:7\n1297 rules/rise_of_totalitarianism/rules.yaml:213:7\n1298 rules/rise_of_totalitarianism/rules.yaml:214:11\n1299 rules/rise_of_totalitarianism/rules.yaml:215:11\n1304 rules/rise_of_totalitarianism/rules.yaml:216:11\n1305 rules/rise_of_totalitarianism/rules.yaml:217:11\n1306 rules/rise_of_totalitarianism/rules.yaml:218:15\n1307 rules/rise_of_totalitarianism/rules.yaml:219:19\n1308 rules/rise_of_totalitarianism/rules.yaml:220:11\n1309 rules/rise_of_totalitarianism/rules.yaml:221:7\n1320 rules/rise_of_totalitarianism/rules.yaml:222:7\n1321 rules/rise_of_totalitarianism/rules.yaml:223:7\n1333 rules/rise_of_totalitarianism/rules.yaml:224:7\n1334 rules/rise_of_totalitarianism/rules.yaml:225:11\n1335 rules/rise_of_totalitarianism/rules.yaml:226:7\n1339 rules/rise_of_totalitarianism/rules.yaml:262:7\n1343 rules/rise_of_totalitarianism/rules.yaml:269:7\n1351 rules/rise_of_totalitarianism/rules.yaml:161:7\n1358 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1363 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1364 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1365 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1369 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1370 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1376 rules/rise_of_totalitarianism/rules.yaml:1719:27\n1382 rules/rise_of_totalitarianism/rules.yaml:1719:49\n1390 rules/rise_of_totalitarianism/rules.yaml:1721:3\n1395 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1396 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1397 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1401 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1402 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1406 rules/rise_of_totalitarianism/rules.yaml:1727:27\n1412 rules/rise_of_totalitarianism/rules.yaml:1727:49\n1420 rules/rise_of_totalitarianism/rules.yaml:101:7\n1421 rules/rise_of_totalitarianism/rules.yaml:102:11\n1422 rules/rise_of_totalitarianism/rules.yaml:103:7\n1423 rules/rise_of_totalitarianism/rules.yaml:104:11\n1424 rules/rise_of_totalitarianism/rules.yaml:105:7\n1428 rules/rise_of_totalitarianism/rules.yaml:135:7\n1440 rules/rise_of_totalitarianism/rules.yaml:128:7\n1466 rules/rise_of_totalitarianism/rules.yaml:371:7\n1470 rules/rise_of_totalitarianism/rules.yaml:487:7\n1486 rules/rise_of_totalitarianism/rules.yaml:488:7\n1497 rules/rise_of_totalitarianism/rules.yaml:235:7\n1504 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1505 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1506 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1507 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1510 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1514 rules/rise_of_totalitarianism/rules.yaml:427:7\n1515 rules/rise_of_totalitarianism/rules.yaml:428:11\n1516 rules/rise_of_totalitarianism/rules.yaml:429:7\n1520 rules/rise_of_totalitarianism/rules.yaml:430:11\n1521 rules/rise_of_totalitarianism/rules.yaml:431:7\n1522 rules/rise_of_totalitarianism/rules.yaml:432:11\n1523 rules/rise_of_totalitarianism/rules.yaml:433:7\n1524 rules/rise_of_totalitarianism/rules.yaml:434:11\n1525 rules/rise_of_totalitarianism/rules.yaml:435:7\n1526 rules/rise_of_totalitarianism/rules.yaml:436:11\n1527 rules/rise_of_totalitarianism/rules.yaml:437:7\n1528 rules/rise_of_totalitarianism/rules.yaml:438:11\n1529 rules/rise_of_totalitarianism/rules.yaml:439:7\n1533 rules/rise_of_totalitarianism/rules.yaml:502:7\n1544 rules/rise_of_totalitarianism/rules.yaml:248:7\n1545 rules/rise_of_totalitarianism/rules.yaml:249:11\n1546 rules/rise_of_totalitarianism/rules.yaml:250:7\n1547 rules/rise_of_totalitarianism/rules.yaml:251:11\n1563 rules/rise_of_totalitarianism/rules.yaml:252:7\n1564 rules/rise_of_totalitarianism/rules.yaml:253:11\n1570 rules/rise_of_totalitarianism/rules.yaml:254:11\n1579 rules/rise_of_totalitarianism/rules.yaml:255:7\n1580 rules/rise_of_totalitarianism/rules.yaml:256:11\n1596 rules/rise_of_totalitarianism/rules.yaml:257:7\n1601 rules/rise_of_totalitarianism/rules.yaml:76:7\n1610 rules/rise_of_totalitarianism/rules.yaml:351:7\n1615 rules/rise_of_totalitarianism/rules.yaml:343:7\n1616 rules/rise_of_totalitarianism/rules.yaml:344:7\n1617 rules/rise_of_totalitarianism/rules.yaml:345:11\n1625 rules/rise_of_totalitarianism/rules.yaml:346:7\n1629 rules/rise_of_totalitarianism/rules.yaml:191:7\n1633 rules/rise_of_totalitarianism/rules.yaml:168:7\n1647 rules/rise_of_totalitarianism/rules.yaml:274:7\n1655 rules/rise_of_totalitarianism/rules.yaml:480:7\n1674 rules/rise_of_totalitarianism/rules.yaml:142:7\n1686 rules/rise_of_totalitarianism/rules.yaml:408:7\n1687 rules/rise_of_totalitarianism/rules.yaml:409:11\n1688 rules/rise_of_totalitarianism/rules.yaml:410:7\n1689 rules/rise_of_totalitarianism/rules.yaml:411:7\n1694 rules/rise_of_totalitarianism/rules.yaml:412:7\n1695 rules/rise_of_totalitarianism/rules.yaml:413:7\n1696 rules/rise_of_totalitarianism/rules.yaml:414:11\n1697 rules/rise_of_totalitarianism/rules.yaml:415:15\n1698 rules/rise_of_totalitarianism/rules.yaml:416:7\n1703 rules/rise_of_totalitarianism/rules.yaml:293:7\n1704 rules/rise_of_totalitarianism/rules.yaml:294:7\n1705 rules/rise_of_totalitarianism/rules.yaml:295:11\n1706 rules/rise_of_totalitarianism/rules.yaml:296:7\n1710 rules/rise_of_totalitarianism/rules.yaml:175:7\n1718 rules/rise_of_totalitarianism/rules.yaml:121:7\n1731 rules/rise_of_totalitarianism/rules.yaml:281:7\n1735 rules/rise_of_totalitarianism/rules.yaml:282:7\n1736 rules/rise_of_totalitarianism/rules.yaml:283:11\n1737 rules/rise_of_totalitarianism/rules.yaml:284:7\n1741 rules/rise_of_totalitarianism/rules.yaml:336:7\n1752 rules/rise_of_totalitarianism/rules.yaml:312:7\n1756 rules/rise_of_totalitarianism/rules.yaml:364:7\n1760 rules/rise_of_totalitarianism/rules.yaml:495:7\n1775 rules/rise_of_totalitarianism/rules.yaml:397:7\n1779 rules/rise_of_totalitarianism/rules.yaml:87:7\n1780 rules/rise_of_totalitarianism/rules.yaml:88:11\n1781 rules/rise_of_totalitarianism/rules.yaml:89:7\n1782 rules/rise_of_totalitarianism/rules.yaml:90:11\n1783 rules/rise_of_totalitarianism/rules.yaml:91:7\n1788 rules/rise_of_totalitarianism/rules.yaml:184:7\n1797 rules/rise_of_totalitarianism/rules.yaml:114:7\n1805 rules/rise_of_totalitarianism/rules.yaml:149:7\n1817 rules/rise_of_totalitarianism/rules.yaml:150:7\n1818 rules/rise_of_totalitarianism/rules.yaml:151:7\n1819 rules/rise_of_totalitarianism/rules.yaml:152:7\n1835 rules/rise_of_totalitarianism/rules.yaml:357:7\n1841 rules/rise_of_totalitarianism/rules.yaml:1688:3\n1846 rules/rise_of_totalitarianism/rules.yaml:1688:3\n1854 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1855 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1856 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1857 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1858 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1859 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1863 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1881 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1885 rules/rise_of_totalitarianism/rules.yaml:513:7\n1886 rules/rise_of_totalitarianism/rules.yaml:514:7\n1891 rules/rise_of_totalitarianism/rules.yaml:515:11\n1892 rules/rise_of_totalitarianism/rules.yaml:516:11\n1897 rules/rise_of_totalitarianism/rules.yaml:1238:7\n1898 rules/rise_of_totalitarianism/rules.yaml:1239:11\n1899 rules/rise_of_totalitarianism/rules.yaml:1240:11\n1906 rules/rise_of_totalitarianism/rules.yaml:1241:11\n1907 rules/rise_of_totalitarianism/rules.yaml:1242:11\n1909 rules/rise_of_totalitarianism/rules.yaml:1243:7\n1914 rules/rise_of_totalitarianism/rules.yaml:1244:11\n1922 rules/rise_of_totalitarianism/rules.yaml:1245:11\n1927 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1928 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1929 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1937 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1938 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1939 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1950 rules/rise_of_totalitarianism/rules.yaml:1557:7\n1956 rules/rise_of_totalitarianism/rules.yaml:1558:11\n1957 rules/rise_of_totalitarianism/rules.yaml:1559:15\n1960 rules/rise_of_totalitarianism/rules.yaml:1560:11\n1961 rules/rise_of_totalitarianism/rules.yaml:1561:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1562:15\n1963 rules/rise_of_totalitarianism/rules.yaml:1563:15\n1965 rules/rise_of_totalitarianism/rules.yaml:1565:15\n1966 rules/rise_of_totalitarianism/rules.yaml:1566:15\n1967 rules/rise_of_totalitarianism/rules.yaml:1567:7\n1972 rules/rise_of_totalitarianism/rules.yaml:545:7\n1973 rules/rise_of_totalitarianism/rules.yaml:546:11\n1997 rules/rise_of_totalitarianism/rules.yaml:547:11\n1998 rules/rise_of_totalitarianism/rules.yaml:548:11\n2000 rules/rise_of_totalitarianism/rules.yaml:549:11\n2002 rules/rise_of_totalitarianism/rules.yaml:550:11\n2008 rules/rise_of_totalitarianism/rules.yaml:1403:7\n2009 rules/rise_of_totalitarianism/rules.yaml:1404:11\n2011 rules/rise_of_totalitarianism/rules.yaml:1405:7\n2014 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2019 rules/rise_of_totalitarianism/rules.yaml:590:7\n2020 rules/rise_of_totalitarianism/rules.yaml:591:7\n2021 rules/rise_of_totalitarianism/rules.yaml:592:7\n2026 rules/rise_of_totalitarianism/rules.yaml:593:11\n2027 rules/rise_of_totalitarianism/rules.yaml:594:11\n2032 rules/rise_of_totalitarianism/rules.yaml:600:7\n2033 rules/rise_of_totalitarianism/rules.yaml:601:11\n2034 rules/rise_of_totalitarianism/rules.yaml:602:11\n2037 rules/rise_of_totalitarianism/rules.yaml:604:11\n2042 rules/rise_of_totalitarianism/rules.yaml:577:7\n2043 rules/rise_of_totalitarianism/rules.yaml:578:11\n2044 rules/rise_of_totalitarianism/rules.yaml:579:11\n2045 rules/rise_of_totalitarianism/rules.yaml:580:11\n2047 rules/rise_of_totalitarianism/rules.yaml:581:7\n2048 rules/rise_of_totalitarianism/rules.yaml:582:11\n2049 rules/rise_of_totalitarianism/rules.yaml:583:11\n2050 rules/rise_of_totalitarianism/rules.yaml:584:11\n2055 rules/rise_of_totalitarianism/rules.yaml:1109:7\n2056 rules/rise_of_totalitarianism/rules.yaml:1110:11\n2074 rules/rise_of_totalitarianism/rules.yaml:1111:15\n2075 rules/rise_of_totalitarianism/rules.yaml:1112:15\n2080 rules/rise_of_totalitarianism/rules.yaml:1113:15\n2081 rules/rise_of_totalitarianism/rules.yaml:1114:19\n2085 rules/rise_of_totalitarianism/rules.yaml:1115:19\n2088 rules/rise_of_totalitarianism/rules.yaml:1117:19\n2094 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2095 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2096 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2100 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2101 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2107 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2109 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2114 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2115 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2116 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2120 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2121 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2125 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2127 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2131 rules/rise_of_totalitarianism/flow.yaml:101:3\n2135 rules/rise_of_totalitarianism/flow.yaml:105:7\n2136 rules/rise_of_totalitarianism/flow.yaml:106:11\n2140 rules/rise_of_totalitarianism/rules.yaml:536:7\n2141 rules/rise_of_totalitarianism/rules.yaml:537:7\n2142 rules/rise_of_totalitarianism/rules.yaml:538:11\n2147 rules/rise_of_totalitarianism/rules.yaml:539:15\n2148 rules/rise_of_totalitarianism/rules.yaml:540:15\n2152 rules/rise_of_totalitarianism/rules.yaml:508:7\n2157 rules/rise_of_totalitarianism/rules.yaml:1519:7\n2158 rules/rise_of_totalitarianism/rules.yaml:1520:7\n2159 rules/rise_of_totalitarianism/rules.yaml:1521:7\n2160 rules/rise_of_totalitarianism/rules.yaml:1522:7\n2165 rules/rise_of_totalitarianism/rules.yaml:886:7\n2167 rules/rise_of_totalitarianism/rules.yaml:887:7\n2168 rules/rise_of_totalitarianism/rules.yaml:888:7\n2173 rules/rise_of_totalitarianism/rules.yaml:750:7\n2176 rules/rise_of_totalitarianism/rules.yaml:751:7\n2177 rules/rise_of_totalitarianism/rules.yaml:752:11\n2179 rules/rise_of_totalitarianism/rules.yaml:753:7\n2180 rules/rise_of_totalitarianism/rules.yaml:754:11\n2181 rules/rise_of_totalitarianism/rules.yaml:755:11\n2183 rules/rise_of_totalitarianism/rules.yaml:756:11\n2185 rules/rise_of_totalitarianism/rules.yaml:757:7\n2186 rules/rise_of_totalitarianism/rules.yaml:758:11\n2188 rules/rise_of_totalitarianism/rules.yaml:760:11\n2193 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2194 rules/rise_of_totalitarianism/rules.yaml:1123:11\n2195 rules/rise_of_totalitarianism/rules.yaml:1124:15\n2201 rules/rise_of_totalitarianism/rules.yaml:1125:19\n2202 rules/rise_of_totalitarianism/rules.yaml:1126:19\n2203 rules/rise_of_totalitarianism/rules.yaml:1127:19\n2204 rules/rise_of_totalitarianism/rules.yaml:1128:19\n2206 rules/rise_of_totalitarianism/rules.yaml:1129:19\n2207 rules/rise_of_totalitarianism/rules.yaml:1130:19\n2212 rules/rise_of_totalitarianism/rules.yaml:1131:23\n2215 rules/rise_of_totalitarianism/rules.yaml:1132:23\n2216 rules/rise_of_totalitarianism/rules.yaml:1133:19\n2222 rules/rise_of_totalitarianism/rules.yaml:1576:7\n2225 rules/rise_of_totalitarianism/rules.yaml:1577:11\n2227 rules/rise_of_totalitarianism/rules.yaml:1578:11\n2228 rules/rise_of_totalitarianism/rules.yaml:1579:7\n2229 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2230 rules/rise_of_totalitarianism/rules.yaml:1581:7\n2234 rules/rise_of_totalitarianism/flow.yaml:6:3\n2238 rules/rise_of_totalitarianism/flow.yaml:10:7\n2239 rules/rise_of_totalitarianism/flow.yaml:11:11\n2242 rules/rise_of_totalitarianism/flow.yaml:12:7\n2243 rules/rise_of_totalitarianism/flow.yaml:13:7\n2247 rules/rise_of_totalitarianism/rules.yaml:521:7\n2248 rules/rise_of_totalitarianism/rules.yaml:522:7\n2249 rules/rise_of_totalitarianism/rules.yaml:523:7\n2250 rules/rise_of_totalitarianism/rules.yaml:524:11\n2251 rules/rise_of_totalitarianism/rules.yaml:525:15\n2253 rules/rise_of_totalitarianism/rules.yaml:527:15\n2254 rules/rise_of_totalitarianism/rules.yaml:528:7\n2255 rules/rise_of_totalitarianism/rules.yaml:529:7\n2256 rules/rise_of_totalitarianism/rules.yaml:530:11\n2261 rules/rise_of_totalitarianism/rules.yaml:905:7\n2262 rules/rise_of_totalitarianism/rules.yaml:906:7\n2266 rules/rise_of_totalitarianism/rules.yaml:907:11\n2267 rules/rise_of_totalitarianism/rules.yaml:908:11\n2269 rules/rise_of_totalitarianism/rules.yaml:909:11\n2272 rules/rise_of_totalitarianism/rules.yaml:910:11\n2278 rules/rise_of_totalitarianism/rules.yaml:1250:7\n2279 rules/rise_of_totalitarianism/rules.yaml:1251:11\n2280 rules/rise_of_totalitarianism/rules.yaml:1252:11\n2281 rules/rise_of_totalitarianism/rules.yaml:1253:11\n2282 rules/rise_of_totalitarianism/rules.yaml:1254:15\n2283 rules/rise_of_totalitarianism/rules.yaml:1255:7\n2284 rules/rise_of_totalitarianism/rules.yaml:1256:11\n2287 rules/rise_of_totalitarianism/rules.yaml:1257:15\n2288 rules/rise_of_totalitarianism/rules.yaml:1258:7\n2289 rules/rise_of_totalitarianism/rules.yaml:1259:11\n2290 rules/rise_of_totalitarianism/rules.yaml:1260:11\n2291 rules/rise_of_totalitarianism/rules.yaml:1261:7\n2296 rules/rise_of_totalitarianism/rules.yaml:1266:7\n2297 rules/rise_of_totalitarianism/rules.yaml:1267:7\n2298 rules/rise_of_totalitarianism/rules.yaml:1268:7\n2299 rules/rise_of_totalitarianism/rules.yaml:1269:11\n2300 rules/rise_of_totalitarianism/rules.yaml:1270:11\n2306 rules/rise_of_totalitarianism/rules.yaml:1271:15\n2320 rules/rise_of_totalitarianism/rules.yaml:1272:15\n2321 rules/rise_of_totalitarianism/rules.yaml:1273:15\n2323 rules/rise_of_totalitarianism/rules.yaml:1274:7\n2324 rules/rise_of_totalitarianism/rules.yaml:1275:7\n2325 rules/rise_of_totalitarianism/rules.yaml:1276:7\n2326 rules/rise_of_totalitarianism/rules.yaml:1277:7\n2327 rules/rise_of_totalitarianism/rules.yaml:1278:7\n2332 rules/rise_of_totalitarianism/rules.yaml:1447:7\n2333 rules/rise_of_totalitarianism/rules.yaml:1448:11\n2338 rules/rise_of_totalitarianism/rules.yaml:1449:11\n2339 rules/rise_of_totalitarianism/rules.yaml:1450:11\n2340 rules/rise_of_totalitarianism/rules.yaml:1451:15\n2343 rules/rise_of_totalitarianism/rules.yaml:1453:15\n2347 rules/rise_of_totalitarianism/rules.yaml:1454:15\n2352 rules/rise_of_totalitarianism/rules.yaml:1676:7\n2361 rules/rise_of_totalitarianism/rules.yaml:1677:7\n2362 rules/rise_of_totalitarianism/rules.yaml:1678:7\n2363 rules/rise_of_totalitarianism/rules.yaml:1679:11\n2364 rules/rise_of_totalitarianism/rules.yaml:1680:15\n2365 rules/rise_of_totalitarianism/rules.yaml:1681:19\n2366 rules/rise_of_totalitarianism/rules.yaml:1682:19\n2367 rules/rise_of_totalitarianism/rules.yaml:1683:19\n2368 rules/rise_of_totalitarianism/rules.yaml:1684:7\n2392 rules/rise_of_totalitarianism/rules.yaml:849:7\n2393 rules/rise_of_totalitarianism/rules.yaml:850:7\n2398 rules/rise_of_totalitarianism/rules.yaml:851:11\n2411 rules/rise_of_totalitarianism/rules.yaml:852:11\n2412 rules/rise_of_totalitarianism/rules.yaml:853:15\n2414 rules/rise_of_totalitarianism/rules.yaml:855:15\n2415 rules/rise_of_totalitarianism/rules.yaml:856:15\n2416 rules/rise_of_totalitarianism/rules.yaml:857:19\n2418 rules/rise_of_totalitarianism/rules.yaml:859:19\n2420 rules/rise_of_totalitarianism/rules.yaml:860:19\n2422 rules/rise_of_totalitarianism/rules.yaml:861:19\n2427 rules/rise_of_totalitarianism/rules.yaml:713:7\n2428 rules/rise_of_totalitarianism/rules.yaml:715:15\n2429 rules/rise_of_totalitarianism/rules.yaml:716:15\n2431 rules/rise_of_totalitarianism/rules.yaml:718:15\n2432 rules/rise_of_totalitarianism/rules.yaml:719:15\n2433 rules/rise_of_totalitarianism/rules.yaml:721:19\n2436 rules/rise_of_totalitarianism/rules.yaml:724:15\n2438 rules/rise_of_totalitarianism/rules.yaml:726:15\n2439 rules/rise_of_totalitarianism/rules.yaml:727:19\n2440 rules/rise_of_totalitarianism/rules.yaml:728:15\n2442 rules/rise_of_totalitarianism/rules.yaml:731:15\n2443 rules/rise_of_totalitarianism/rules.yaml:733:15\n2444 rules/rise_of_totalitarianism/rules.yaml:734:19\n2445 rules/rise_of_totalitarianism/rules.yaml:735:15\n2446 rules/rise_of_totalitarianism/rules.yaml:736:19\n2447 rules/rise_of_totalitarianism/rules.yaml:737:19\n2449 rules/rise_of_totalitarianism/rules.yaml:738:19\n2452 rules/rise_of_totalitarianism/rules.yaml:740:15\n2453 rules/rise_of_totalitarianism/rules.yaml:742:15\n2454 rules/rise_of_totalitarianism/rules.yaml:743:15\n2455 rules/rise_of_totalitarianism/rules.yaml:744:19\n2459 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2460 rules/rise_of_totalitarianism/rules.yaml:1328:11\n2461 rules/rise_of_totalitarianism/rules.yaml:1329:15\n2467 rules/rise_of_totalitarianism/rules.yaml:934:7\n2468 rules/rise_of_totalitarianism/rules.yaml:935:7\n2469 rules/rise_of_totalitarianism/rules.yaml:936:7\n2474 rules/rise_of_totalitarianism/rules.yaml:937:11\n2493 rules/rise_of_totalitarianism/rules.yaml:938:11\n2494 rules/rise_of_totalitarianism/rules.yaml:939:15\n2496 rules/rise_of_totalitarianism/rules.yaml:941:15\n2497 rules/rise_of_totalitarianism/rules.yaml:942:15\n2498 rules/rise_of_totalitarianism/rules.yaml:943:19\n2500 rules/rise_of_totalitarianism/rules.yaml:945:19\n2505 rules/rise_of_totalitarianism/rules.yaml:946:19\n2506 rules/rise_of_totalitarianism/rules.yaml:947:7\n2511 rules/rise_of_totalitarianism/rules.yaml:644:7\n2512 rules/rise_of_totalitarianism/rules.yaml:646:15\n2513 rules/rise_of_totalitarianism/rules.yaml:647:15\n2518 rules/rise_of_totalitarianism/rules.yaml:648:19\n2524 rules/rise_of_totalitarianism/rules.yaml:649:19\n2525 rules/rise_of_totalitarianism/rules.yaml:650:19\n2526 rules/rise_of_totalitarianism/rules.yaml:651:19\n2528 rules/rise_of_totalitarianism/rules.yaml:653:15\n2529 rules/rise_of_totalitarianism/rules.yaml:654:15\n2531 rules/rise_of_totalitarianism/rules.yaml:655:15\n2534 rules/rise_of_totalitarianism/rules.yaml:658:15\n2536 rules/rise_of_totalitarianism/rules.yaml:661:15\n2537 rules/rise_of_totalitarianism/rules.yaml:662:19\n2543 rules/rise_of_totalitarianism/rules.yaml:665:15\n2544 rules/rise_of_totalitarianism/rules.yaml:666:19\n2550 rules/rise_of_totalitarianism/rules.yaml:669:15\n2554 rules/rise_of_totalitarianism/rules.yaml:670:19\n2555 rules/rise_of_totalitarianism/rules.yaml:671:23\n2560 rules/rise_of_totalitarianism/rules.yaml:676:15\n2565 rules/rise_of_totalitarianism/rules.yaml:1312:7\n2566 rules/rise_of_totalitarianism/rules.yaml:1313:11\n2567 rules/rise_of_totalitarianism/rules.yaml:1314:7\n2568 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2569 rules/rise_of_totalitarianism/rules.yaml:1316:11\n2572 rules/rise_of_totalitarianism/rules.yaml:1318:15\n2573 rules/rise_of_totalitarianism/rules.yaml:1319:7\n2574 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2575 rules/rise_of_totalitarianism/rules.yaml:1321:15\n2588 rules/rise_of_totalitarianism/rules.yaml:1494:7\n2589 rules/rise_of_totalitarianism/rules.yaml:1495:11\n2590 rules/rise_of_totalitarianism/rules.yaml:1496:11\n2591 rules/rise_of_totalitarianism/rules.yaml:1497:15\n2593 rules/rise_of_totalitarianism/rules.yaml:1498:15\n2596 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2597 rules/rise_of_totalitarianism/rules.yaml:1501:11\n2606 rules/rise_of_totalitarianism/rules.yaml:1502:15\n2607 rules/rise_of_totalitarianism/rules.yaml:1503:15\n2608 rules/rise_of_totalitarianism/rules.yaml:1504:15\n2609 rules/rise_of_totalitarianism/rules.yaml:1505:19\n2610 rules/rise_of_totalitarianism/rules.yaml:1506:23\n2612 rules/rise_of_totalitarianism/rules.yaml:1508:23\n2613 rules/rise_of_totalitarianism/rules.yaml:1509:15\n2614 rules/rise_of_totalitarianism/rules.yaml:1510:15\n2622 rules/rise_of_totalitarianism/rules.yaml:1349:7\n2623 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2624 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2629 rules/rise_of_totalitarianism/rules.yaml:1353:19\n2638 rules/rise_of_totalitarianism/rules.yaml:1354:19\n2639 rules/rise_of_totalitarianism/rules.yaml:1355:19\n2641 rules/rise_of_totalitarianism/rules.yaml:1357:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1358:15\n2644 rules/rise_of_totalitarianism/rules.yaml:1359:15\n2647 rules/rise_of_totalitarianism/rules.yaml:1362:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1365:15\n2650 rules/rise_of_totalitarianism/rules.yaml:1366:19\n2660 rules/rise_of_totalitarianism/rules.yaml:1369:15\n2661 rules/rise_of_totalitarianism/rules.yaml:1370:19\n2671 rules/rise_of_totalitarianism/rules.yaml:1373:15\n2672 rules/rise_of_totalitarianism/rules.yaml:1374:19\n2674 rules/rise_of_totalitarianism/rules.yaml:1376:15\n2679 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2680 rules/rise_of_totalitarianism/rules.yaml:1081:11\n2681 rules/rise_of_totalitarianism/rules.yaml:1082:15\n2683 rules/rise_of_totalitarianism/rules.yaml:1083:11\n2684 rules/rise_of_totalitarianism/rules.yaml:1084:7\n2685 rules/rise_of_totalitarianism/rules.yaml:1085:11\n2686 rules/rise_of_totalitarianism/rules.yaml:1086:11\n2693 rules/rise_of_totalitarianism/rules.yaml:1087:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1088:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1089:11\n2700 rules/rise_of_totalitarianism/rules.yaml:1090:15\n2703 rules/rise_of_totalitarianism/rules.yaml:1091:15\n2705 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2706 rules/rise_of_totalitarianism/rules.yaml:1096:19\n2711 rules/rise_of_totalitarianism/rules.yaml:1098:15\n2712 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2717 rules/rise_of_totalitarianism/rules.yaml:1100:23\n2718 rules/rise_of_totalitarianism/rules.yaml:1101:7\n2719 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2724 rules/rise_of_totalitarianism/rules.yaml:1386:7\n2740 rules/rise_of_totalitarianism/rules.yaml:1387:7\n2741 rules/rise_of_totalitarianism/rules.yaml:1388:11\n2742 rules/rise_of_totalitarianism/rules.yaml:1389:11\n2743 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2754 rules/rise_of_totalitarianism/rules.yaml:1391:15\n2756 rules/rise_of_totalitarianism/rules.yaml:1392:15\n2757 rules/rise_of_totalitarianism/rules.yaml:1393:15\n2758 rules/rise_of_totalitarianism/rules.yaml:1394:15\n2759 rules/rise_of_totalitarianism/rules.yaml:1395:15\n2767 rules/rise_of_totalitarianism/rules.yaml:1396:15\n2769 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2774 rules/rise_of_totalitarianism/rules.yaml:555:7\n2775 rules/rise_of_totalitarianism/rules.yaml:556:7\n2780 rules/rise_of_totalitarianism/rules.yaml:557:11\n2787 rules/rise_of_totalitarianism/rules.yaml:558:11\n2802 rules/rise_of_totalitarianism/rules.yaml:559:7\n2803 rules/rise_of_totalitarianism/rules.yaml:560:11\n2804 rules/rise_of_totalitarianism/rules.yaml:561:7\n2805 rules/rise_of_totalitarianism/rules.yaml:562:11\n2815 rules/rise_of_totalitarianism/rules.yaml:563:11\n2816 rules/rise_of_totalitarianism/rules.yaml:564:11\n2817 rules/rise_of_totalitarianism/rules.yaml:565:7\n2818 rules/rise_of_totalitarianism/rules.yaml:566:7\n2819 rules/rise_of_totalitarianism/rules.yaml:567:11\n2823 rules/rise_of_totalitarianism/rules.yaml:568:7\n2828 rules/rise_of_totalitarianism/rules.yaml:610:7\n2829 rules/rise_of_totalitarianism/rules.yaml:611:7\n2833 rules/rise_of_totalitarianism/rules.yaml:612:11\n2834 rules/rise_of_totalitarianism/rules.yaml:613:7\n2835 rules/rise_of_totalitarianism/rules.yaml:614:11\n2837 rules/rise_of_totalitarianism/rules.yaml:617:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1292:7\n2843 rules/rise_of_totalitarianism/rules.yaml:1293:11\n2844 rules/rise_of_totalitarianism/rules.yaml:1294:11\n2845 rules/rise_of_totalitarianism/rules.yaml:1296:7\n2848 rules/rise_of_totalitarianism/rules.yaml:1299:11\n2849 rules/rise_of_totalitarianism/rules.yaml:1300:11\n2850 rules/rise_of_totalitarianism/rules.yaml:1301:11\n2851 rules/rise_of_totalitarianism/rules.yaml:1302:11\n2852 rules/rise_of_totalitarianism/rules.yaml:1304:15\n2854 rules/rise_of_totalitarianism/rules.yaml:1306:15\n2859 rules/rise_of_totalitarianism/rules.yaml:767:7\n2862 rules/rise_of_totalitarianism/rules.yaml:770:11\n2863 rules/rise_of_totalitarianism/rules.yaml:771:11\n2864 rules/rise_of_totalitarianism/rules.yaml:772:11\n2865 rules/rise_of_totalitarianism/rules.yaml:774:11\n2866 rules/rise_of_totalitarianism/rules.yaml:775:15\n2871 rules/rise_of_totalitarianism/rules.yaml:777:11\n2872 rules/rise_of_totalitarianism/rules.yaml:778:15\n2877 rules/rise_of_totalitarianism/rules.yaml:780:11\n2878 rules/rise_of_totalitarianism/rules.yaml:781:15\n2879 rules/rise_of_totalitarianism/rules.yaml:782:15\n2883 rules/rise_of_totalitarianism/rules.yaml:783:15\n2887 rules/rise_of_totalitarianism/rules.yaml:1591:7\n2888 rules/rise_of_totalitarianism/rules.yaml:1592:7\n2889 rules/rise_of_totalitarianism/rules.yaml:1593:7\n2892 rules/rise_of_totalitarianism/rules.yaml:1596:11\n2893 rules/rise_of_totalitarianism/rules.yaml:1597:11\n2894 rules/rise_of_totalitarianism/rules.yaml:1598:15\n2895 rules/rise_of_totalitarianism/rules.yaml:1599:15\n2896 rules/rise_of_totalitarianism/rules.yaml:1601:11\n2897 rules/rise_of_totalitarianism/rules.yaml:1602:11\n2901 rules/rise_of_totalitarianism/rules.yaml:1202:7\n2902 rules/rise_of_totalitarianism/rules.yaml:1203:11\n2903 rules/rise_of_totalitarianism/rules.yaml:1204:7\n2904 rules/rise_of_totalitarianism/rules.yaml:1205:7\n2905 rules/rise_of_totalitarianism/rules.yaml:1206:11\n2906 rules/rise_of_totalitarianism/rules.yaml:1207:11\n2910 rules/rise_of_totalitarianism/rules.yaml:894:7\n2914 rules/rise_of_totalitarianism/rules.yaml:895:7\n2915 rules/rise_of_totalitarianism/rules.yaml:896:7\n2916 rules/rise_of_totalitarianism/rules.yaml:897:11\n2917 rules/rise_of_totalitarianism/rules.yaml:898:7\n2918 rules/rise_of_totalitarianism/rules.yaml:899:7\n2923 rules/rise_of_totalitarianism/rules.yaml:626:7\n2927 rules/rise_of_totalitarianism/rules.yaml:627:11\n2928 rules/rise_of_totalitarianism/rules.yaml:628:7\n2929 rules/rise_of_totalitarianism/rules.yaml:629:7\n2936 rules/rise_of_totalitarianism/rules.yaml:630:11\n2937 rules/rise_of_totalitarianism/rules.yaml:631:7\n2938 rules/rise_of_totalitarianism/rules.yaml:632:11\n2940 rules/rise_of_totalitarianism/rules.yaml:635:11\n2941 rules/rise_of_totalitarianism/rules.yaml:636:11\n2942 rules/rise_of_totalitarianism/rules.yaml:637:11\n2946 rules/rise_of_totalitarianism/rules.yaml:916:7\n2947 rules/rise_of_totalitarianism/rules.yaml:917:11\n2948 rules/rise_of_totalitarianism/rules.yaml:918:11\n2949 rules/rise_of_totalitarianism/rules.yaml:919:15\n2955 rules/rise_of_totalitarianism/rules.yaml:922:11\n2956 rules/rise_of_totalitarianism/rules.yaml:923:11\n2962 rules/rise_of_totalitarianism/rules.yaml:926:11\n2963 rules/rise_of_totalitarianism/rules.yaml:927:11\n2968 rules/rise_of_totalitarianism/rules.yaml:1464:7\n2969 rules/rise_of_totalitarianism/rules.yaml:1465:7\n2970 rules/rise_of_totalitarianism/rules.yaml:1466:7\n2971 rules/rise_of_totalitarianism/rules.yaml:1467:11\n2972 rules/rise_of_totalitarianism/rules.yaml:1468:7\n2973 rules/rise_of_totalitarianism/rules.yaml:1469:11\n2975 rules/rise_of_totalitarianism/rules.yaml:1470:11\n2977 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2978 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2979 rules/rise_of_totalitarianism/rules.yaml:1475:11\n2980 rules/rise_of_totalitarianism/rules.yaml:1476:11\n2981 rules/rise_of_totalitarianism/rules.yaml:1477:15\n2982 rules/rise_of_totalitarianism/rules.yaml:1478:19\n2983 rules/rise_of_totalitarianism/rules.yaml:1479:15\n2984 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2985 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2987 rules/rise_of_totalitarianism/rules.yaml:1483:11\n2988 rules/rise_of_totalitarianism/rules.yaml:1484:15\n3024 rules/rise_of_totalitarianism/rules.yaml:1138:7\n3025 rules/rise_of_totalitarianism/rules.yaml:1139:11\n3043 rules/rise_of_totalitarianism/rules.yaml:1140:11\n3044 rules/rise_of_totalitarianism/rules.yaml:1141:15\n3048 rules/rise_of_totalitarianism/rules.yaml:1142:15\n3049 rules/rise_of_totalitarianism/rules.yaml:1143:15\n3056 rules/rise_of_totalitarianism/rules.yaml:1144:15\n3057 rules/rise_of_totalitarianism/rules.yaml:1145:15\n3062 rules/rise_of_totalitarianism/rules.yaml:1147:15\n3063 rules/rise_of_totalitarianism/rules.yaml:1148:19\n3064 rules/rise_of_totalitarianism/rules.yaml:1149:19\n3065 rules/rise_of_totalitarianism/rules.yaml:1150:23\n3066 rules/rise_of_totalitarianism/rules.yaml:1151:19\n3067 rules/rise_of_totalitarianism/rules.yaml:1152:23\n3068 rules/rise_of_totalitarianism/rules.yaml:1153:23\n3075 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3076 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3078 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3079 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3080 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3081 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3082 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3083 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3090 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3091 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3092 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3093 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3099 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3100 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3102 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3103 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3104 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3106 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3107 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3108 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3114 rules/rise_of_totalitarianism/rules.yaml:1161:7\n3115 rules/rise_of_totalitarianism/rules.yaml:1162:11\n3121 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3122 rules/rise_of_totalitarianism/rules.yaml:1164:15\n3126 rules/rise_of_totalitarianism/rules.yaml:1165:15\n3133 rules/rise_of_totalitarianism/rules.yaml:1166:15\n3134 rules/rise_of_totalitarianism/rules.yaml:1167:15\n3140 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3141 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3142 rules/rise_of_totalitarianism/rules.yaml:1170:19\n3149 rules/rise_of_totalitarianism/rules.yaml:1173:19\n3150 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3153 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3157 rules/rise_of_totalitarianism/rules.yaml:1179:27\n3165 rules/rise_of_totalitarianism/rules.yaml:1180:23\n3166 rules/rise_of_totalitarianism/rules.yaml:1181:23\n3167 rules/rise_of_totalitarianism/rules.yaml:1182:23\n3168 rules/rise_of_totalitarianism/rules.yaml:1183:27\n3169 rules/rise_of_totalitarianism/rules.yaml:1184:23\n3170 rules/rise_of_totalitarianism/rules.yaml:1185:23\n3171 rules/rise_of_totalitarianism/rules.yaml:1186:23\n3172 rules/rise_of_totalitarianism/rules.yaml:1187:27\n3173 rules/rise_of_totalitarianism/rules.yaml:1188:27\n3182 rules/rise_of_totalitarianism/rules.yaml:1189:27\n3186 rules/rise_of_totalitarianism/rules.yaml:1190:27\n3187 rules/rise_of_totalitarianism/rules.yaml:1192:27\n3188 rules/rise_of_totalitarianism/rules.yaml:1193:27\n3189 rules/rise_of_totalitarianism/rules.yaml:1194:31\n3193 rules/rise_of_totalitarianism/rules.yaml:1195:27\n3197 rules/rise_of_totalitarianism/rules.yaml:1196:27\n3198 rules/rise_of_totalitarianism/rules.yaml:1197:23\n3203 rules/rise_of_totalitarianism/rules.yaml:1212:7\n3204 rules/rise_of_totalitarianism/rules.yaml:1213:11\n3205 rules/rise_of_totalitarianism/rules.yaml:1214:15\n3206 rules/rise_of_totalitarianism/rules.yaml:1215:19\n3208 rules/rise_of_totalitarianism/rules.yaml:1216:15\n3209 rules/rise_of_totalitarianism/rules.yaml:1217:15\n3210 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3221 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3222 rules/rise_of_totalitarianism/rules.yaml:1220:19\n3230 rules/rise_of_totalitarianism/rules.yaml:1221:19\n3232 rules/rise_of_totalitarianism/rules.yaml:1222:19\n3233 rules/rise_of_totalitarianism/rules.yaml:1223:19\n3238 rules/rise_of_totalitarianism/rules.yaml:1224:23\n3241 rules/rise_of_totalitarianism/rules.yaml:1225:23\n3242 rules/rise_of_totalitarianism/rules.yaml:1227:15\n3254 rules/rise_of_totalitarianism/rules.yaml:1228:15\n3259 rules/rise_of_totalitarianism/rules.yaml:1230:15\n3260 rules/rise_of_totalitarianism/rules.yaml:1231:15\n3266 rules/rise_of_totalitarianism/rules.yaml:1232:19\n3267 rules/rise_of_totalitarianism/rules.yaml:1233:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1532:7\n3275 rules/rise_of_totalitarianism/rules.yaml:1533:7\n3276 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3277 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3278 rules/rise_of_totalitarianism/rules.yaml:1536:11\n3279 rules/rise_of_totalitarianism/rules.yaml:1537:15\n3280 rules/rise_of_totalitarianism/rules.yaml:1538:15\n3281 rules/rise_of_totalitarianism/rules.yaml:1539:7\n3297 rules/rise_of_totalitarianism/rules.yaml:1540:7\n3303 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3304 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3305 rules/rise_of_totalitarianism/rules.yaml:1543:11\n3306 rules/rise_of_totalitarianism/rules.yaml:1544:15\n3307 rules/rise_of_totalitarianism/rules.yaml:1545:15\n3312 rules/rise_of_totalitarianism/rules.yaml:817:7\n3313 rules/rise_of_totalitarianism/rules.yaml:818:7\n3318 rules/rise_of_totalitarianism/rules.yaml:819:11\n3327 rules/rise_of_totalitarianism/rules.yaml:820:11\n3328 rules/rise_of_totalitarianism/rules.yaml:821:15\n3330 rules/rise_of_totalitarianism/rules.yaml:823:15\n3331 rules/rise_of_totalitarianism/rules.yaml:824:15\n3332 rules/rise_of_totalitarianism/rules.yaml:825:19\n3334 rules/rise_of_totalitarianism/rules.yaml:827:19\n3335 rules/rise_of_totalitarianism/rules.yaml:828:19\n3339 rules/rise_of_totalitarianism/rules.yaml:829:19\n3341 rules/rise_of_totalitarianism/rules.yaml:830:19\n3342 rules/rise_of_totalitarianism/rules.yaml:831:19\n3343 rules/rise_of_totalitarianism/rules.yaml:832:19\n3344 rules/rise_of_totalitarianism/rules.yaml:833:19\n3352 rules/rise_of_totalitarianism/rules.yaml:834:19\n3354 rules/rise_of_totalitarianism/rules.yaml:835:19\n3355 rules/rise_of_totalitarianism/rules.yaml:836:19\n3360 rules/rise_of_totalitarianism/rules.yaml:837:19\n3361 rules/rise_of_totalitarianism/rules.yaml:838:23\n3362 rules/rise_of_totalitarianism/rules.yaml:839:19\n3364 rules/rise_of_totalitarianism/rules.yaml:840:19\n3366 rules/rise_of_totalitarianism/rules.yaml:841:19\n3367 rules/rise_of_totalitarianism/rules.yaml:843:7\n3371 rules/rise_of_totalitarianism/rules.yaml:784:3\n3372 rules/rise_of_totalitarianism/rules.yaml:1707:14\n3377 rules/rise_of_totalitarianism/rules.yaml:788:7\n3378 rules/rise_of_totalitarianism/rules.yaml:789:11\n3379 rules/rise_of_totalitarianism/rules.yaml:790:7\n3384 rules/rise_of_totalitarianism/rules.yaml:791:7\n3387 rules/rise_of_totalitarianism/rules.yaml:793:11\n3388 rules/rise_of_totalitarianism/rules.yaml:794:7\n3389 rules/rise_of_totalitarianism/rules.yaml:795:7\n3390 rules/rise_of_totalitarianism/rules.yaml:796:11\n3391 rules/rise_of_totalitarianism/rules.yaml:797:15\n3399 rules/rise_of_totalitarianism/rules.yaml:799:15\n3406 rules/rise_of_totalitarianism/rules.yaml:801:7\n3407 rules/rise_of_totalitarianism/rules.yaml:802:11\n3408 rules/rise_of_totalitarianism/rules.yaml:803:15\n3409 rules/rise_of_totalitarianism/rules.yaml:804:7\n3410 rules/rise_of_totalitarianism/rules.yaml:805:7\n3411 rules/rise_of_totalitarianism/rules.yaml:806:11\n3412 rules/rise_of_totalitarianism/rules.yaml:807:11\n3413 rules/rise_of_totalitarianism/rules.yaml:808:15\n3414 rules/rise_of_totalitarianism/rules.yaml:809:11\n3416 rules/rise_of_totalitarianism/rules.yaml:811:11\n3421 rules/rise_of_totalitarianism/rules.yaml:1338:7\n3422 rules/rise_of_totalitarianism/rules.yaml:1339:11\n3423 rules/rise_of_totalitarianism/rules.yaml:1341:7\n3424 rules/rise_of_totalitarianism/rules.yaml:1342:7\n3425 rules/rise_of_totalitarianism/rules.yaml:1343:11\n3429 rules/rise_of_totalitarianism/rules.yaml:697:7\n3430 rules/rise_of_totalitarianism/rules.yaml:698:7\n3431 rules/rise_of_totalitarianism/rules.yaml:700:7\n3432 rules/rise_of_totalitarianism/rules.yaml:701:11\n3433 rules/rise_of_totalitarianism/rules.yaml:702:11\n3434 rules/rise_of_totalitarianism/rules.yaml:703:15\n3435 rules/rise_of_totalitarianism/rules.yaml:704:15\n3436 rules/rise_of_totalitarianism/rules.yaml:705:15\n3437 rules/rise_of_totalitarianism/rules.yaml:707:7\n3441 rules/rise_of_totalitarianism/rules.yaml:1615:7\n3442 rules/rise_of_totalitarianism/rules.yaml:1616:7\n3443 rules/rise_of_totalitarianism/rules.yaml:1617:7\n3454 rules/rise_of_totalitarianism/rules.yaml:1618:7\n3466 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3467 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3468 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3469 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3470 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3471 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3472 rules/rise_of_totalitarianism/rules.yaml:1625:7\n3473 rules/rise_of_totalitarianism/rules.yaml:1626:7\n3476 rules/rise_of_totalitarianism/rules.yaml:1629:11\n3477 rules/rise_of_totalitarianism/rules.yaml:1631:11\n3478 rules/rise_of_totalitarianism/rules.yaml:1632:15\n3479 rules/rise_of_totalitarianism/rules.yaml:1633:19\n3480 rules/rise_of_totalitarianism/rules.yaml:1635:19\n3481 rules/rise_of_totalitarianism/rules.yaml:1636:23\n3482 rules/rise_of_totalitarianism/rules.yaml:1637:23\n3484 rules/rise_of_totalitarianism/rules.yaml:1640:19\n3487 rules/rise_of_totalitarianism/rules.yaml:1641:19\n3488 rules/rise_of_totalitarianism/rules.yaml:1642:11\n3489 rules/rise_of_totalitarianism/rules.yaml:1643:11\n3490 rules/rise_of_totalitarianism/rules.yaml:1644:11\n3491 rules/rise_of_totalitarianism/rules.yaml:1645:11\n3492 rules/rise_of_totalitarianism/rules.yaml:1646:15\n3493 rules/rise_of_totalitarianism/rules.yaml:1647:15\n3494 rules/rise_of_totalitarianism/rules.yaml:1648:15\n3495 rules/rise_of_totalitarianism/rules.yaml:1649:15\n3496 rules/rise_of_totalitarianism/rules.yaml:1650:19\n3497 rules/rise_of_totalitarianism/rules.yaml:1651:19\n3498 rules/rise_of_totalitarianism/rules.yaml:1652:19\n3499 rules/rise_of_totalitarianism/rules.yaml:1653:23\n3500 rules/rise_of_totalitarianism/rules.yaml:1654:23\n3501 rules/rise_of_totalitarianism/rules.yaml:1656:15\n3502 rules/rise_of_totalitarianism/rules.yaml:1657:19\n3507 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3508 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3510 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3511 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3512 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3513 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3514 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3515 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3522 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3523 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3524 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3525 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3540 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3541 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3543 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3544 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3545 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3547 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3548 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3549 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3554 rules/rise_of_totalitarianism/rules.yaml:1435:7\n3555 rules/rise_of_totalitarianism/rules.yaml:1436:7\n3556 rules/rise_of_totalitarianism/rules.yaml:1437:11\n3557 rules/rise_of_totalitarianism/rules.yaml:1438:11\n3561 rules/rise_of_totalitarianism/rules.yaml:685:7\n3563 rules/rise_of_totalitarianism/rules.yaml:686:7\n3564 rules/rise_of_totalitarianism/rules.yaml:687:11\n3565 rules/rise_of_totalitarianism/rules.yaml:688:11\n3566 rules/rise_of_totalitarianism/rules.yaml:689:15\n3567 rules/rise_of_totalitarianism/rules.yaml:690:15\n3572 rules/rise_of_totalitarianism/rules.yaml:948:3\n3573 rules/rise_of_totalitarianism/rules.yaml:1687:14\n3574 rules/rise_of_totalitarianism/rules.yaml:1708:14\n3579 rules/rise_of_totalitarianism/rules.yaml:953:7\n3580 rules/rise_of_totalitarianism/rules.yaml:954:7\n3581 rules/rise_of_totalitarianism/rules.yaml:955:7\n3582 rules/rise_of_totalitarianism/rules.yaml:956:7\n3583 rules/rise_of_totalitarianism/rules.yaml:957:7\n3584 rules/rise_of_totalitarianism/rules.yaml:958:7\n3587 rules/rise_of_totalitarianism/rules.yaml:959:11\n3588 rules/rise_of_totalitarianism/rules.yaml:960:15\n3589 rules/rise_of_totalitarianism/rules.yaml:961:15\n3595 rules/rise_of_totalitarianism/rules.yaml:962:15\n3596 rules/rise_of_totalitarianism/rules.yaml:963:15\n3597 rules/rise_of_totalitarianism/rules.yaml:965:15\n3598 rules/rise_of_totalitarianism/rules.yaml:966:19\n3599 rules/rise_of_totalitarianism/rules.yaml:967:23\n3601 rules/rise_of_totalitarianism/rules.yaml:969:23\n3602 rules/rise_of_totalitarianism/rules.yaml:970:23\n3603 rules/rise_of_totalitarianism/rules.yaml:971:23\n3604 rules/rise_of_totalitarianism/rules.yaml:972:27\n3605 rules/rise_of_totalitarianism/rules.yaml:974:19\n3607 rules/rise_of_totalitarianism/rules.yaml:976:15\n3620 rules/rise_of_totalitarianism/rules.yaml:977:15\n3621 rules/rise_of_totalitarianism/rules.yaml:979:19\n3623 rules/rise_of_totalitarianism/rules.yaml:981:19\n3624 rules/rise_of_totalitarianism/rules.yaml:982:19\n3629 rules/rise_of_totalitarianism/rules.yaml:983:19\n3630 rules/rise_of_totalitarianism/rules.yaml:984:19\n3631 rules/rise_of_totalitarianism/rules.yaml:986:19\n3632 rules/rise_of_totalitarianism/rules.yaml:987:23\n3633 rules/rise_of_totalitarianism/rules.yaml:988:27\n3635 rules/rise_of_totalitarianism/rules.yaml:990:27\n3636 rules/rise_of_totalitarianism/rules.yaml:991:27\n3637 rules/rise_of_totalitarianism/rules.yaml:992:31\n3639 rules/rise_of_totalitarianism/rules.yaml:995:11\n3640 rules/rise_of_totalitarianism/rules.yaml:996:11\n3641 rules/rise_of_totalitarianism/rules.yaml:998:15\n3643 rules/rise_of_totalitarianism/rules.yaml:1000:15\n3644 rules/rise_of_totalitarianism/rules.yaml:1001:15\n3645 rules/rise_of_totalitarianism/rules.yaml:1002:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1003:15\n3647 rules/rise_of_totalitarianism/rules.yaml:1005:15\n3648 rules/rise_of_totalitarianism/rules.yaml:1007:19\n3649 rules/rise_of_totalitarianism/rules.yaml:1008:19\n3650 rules/rise_of_totalitarianism/rules.yaml:1009:23\n3652 rules/rise_of_totalitarianism/rules.yaml:1011:11\n3664 rules/rise_of_totalitarianism/rules.yaml:1012:11\n3665 rules/rise_of_totalitarianism/rules.yaml:1014:15\n3667 rules/rise_of_totalitarianism/rules.yaml:1016:15\n3668 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3669 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3670 rules/rise_of_totalitarianism/rules.yaml:1019:15\n3671 rules/rise_of_totalitarianism/rules.yaml:1021:15\n3672 rules/rise_of_totalitarianism/rules.yaml:1022:19\n3673 rules/rise_of_totalitarianism/rules.yaml:1023:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1024:19\n3675 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3677 rules/rise_of_totalitarianism/rules.yaml:1028:11\n3678 rules/rise_of_totalitarianism/rules.yaml:1029:11\n3679 rules/rise_of_totalitarianism/rules.yaml:1030:11\n3680 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3685 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3686 rules/rise_of_totalitarianism/rules.yaml:1033:15\n3687 rules/rise_of_totalitarianism/rules.yaml:1034:15\n3688 rules/rise_of_totalitarianism/rules.yaml:1035:15\n3689 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3690 rules/rise_of_totalitarianism/rules.yaml:1038:15\n3691 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3692 rules/rise_of_totalitarianism/rules.yaml:1040:19\n3693 rules/rise_of_totalitarianism/rules.yaml:1042:19\n3694 rules/rise_of_totalitarianism/rules.yaml:1043:19\n3696 rules/rise_of_totalitarianism/rules.yaml:1045:15\n3701 rules/rise_of_totalitarianism/rules.yaml:1046:15\n3702 rules/rise_of_totalitarianism/rules.yaml:1047:15\n3703 rules/rise_of_totalitarianism/rules.yaml:1048:15\n3704 rules/rise_of_totalitarianism/rules.yaml:1049:15\n3705 rules/rise_of_totalitarianism/rules.yaml:1051:15\n3706 rules/rise_of_totalitarianism/rules.yaml:1052:19\n3719 rules/rise_of_totalitarianism/rules.yaml:1053:19\n3720 rules/rise_of_totalitarianism/rules.yaml:1054:23\n3733 rules/rise_of_totalitarianism/rules.yaml:1055:19\n3734 rules/rise_of_totalitarianism/rules.yaml:1056:23\n3735 rules/rise_of_totalitarianism/rules.yaml:1057:23\n3736 rules/rise_of_totalitarianism/rules.yaml:1058:19\n3737 rules/rise_of_totalitarianism/rules.yaml:1059:23\n3741 rules/rise_of_totalitarianism/rules.yaml:1061:19\n3742 rules/rise_of_totalitarianism/rules.yaml:1062:23\n3743 rules/rise_of_totalitarianism/rules.yaml:1063:7\n3744 rules/rise_of_totalitarianism/rules.yaml:1064:11\n3745 rules/rise_of_totalitarianism/rules.yaml:1065:15\n3747 rules/rise_of_totalitarianism/rules.yaml:1067:15\n3750 rules/rise_of_totalitarianism/rules.yaml:1070:7\n3751 rules/rise_of_totalitarianism/rules.yaml:1071:11\n3752 rules/rise_of_totalitarianism/rules.yaml:1072:15\n3754 rules/rise_of_totalitarianism/rules.yaml:1074:11\n3758 rules/rise_of_totalitarianism/rules.yaml:867:7\n3759 rules/rise_of_totalitarianism/rules.yaml:868:11\n3760 rules/rise_of_totalitarianism/rules.yaml:869:15\n3761 rules/rise_of_totalitarianism/rules.yaml:870:19\n3762 rules/rise_of_totalitarianism/rules.yaml:871:15\n3763 rules/rise_of_totalitarianism/rules.yaml:872:15\n3765 rules/rise_of_totalitarianism/rules.yaml:873:7\n3766 rules/rise_of_totalitarianism/rules.yaml:874:7\n3771 rules/rise_of_totalitarianism/rules.yaml:875:11\n3772 rules/rise_of_totalitarianism/rules.yaml:876:11\n3773 rules/rise_of_totalitarianism/rules.yaml:877:15\n3779 rules/rise_of_totalitarianism/rules.yaml:878:15\n3780 rules/rise_of_totalitarianism/rules.yaml:879:19\n3781 rules/rise_of_totalitarianism/rules.yaml:880:19\n3782 rules/rise_of_totalitarianism/rules.yaml:881:19\n3787 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3788 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3789 rules/rise_of_totalitarianism/rules.yaml:1419:11\n3790 rules/rise_of_totalitarianism/rules.yaml:1420:11\n3795 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3796 rules/rise_of_totalitarianism/rules.yaml:1422:15\n3797 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3798 rules/rise_of_totalitarianism/rules.yaml:1424:19\n3801 rules/rise_of_totalitarianism/rules.yaml:1425:19\n3804 rules/rise_of_totalitarianism/rules.yaml:1426:19\n3808 rules/rise_of_totalitarianism/flow.yaml:23:3\n3813 rules/rise_of_totalitarianism/flow.yaml:27:7\n3815 rules/rise_of_totalitarianism/flow.yaml:28:7\n3816 rules/rise_of_totalitarianism/flow.yaml:29:7\n3817 rules/rise_of_totalitarianism/flow.yaml:30:11\n3822 rules/rise_of_totalitarianism/flow.yaml:31:11\n3823 rules/rise_of_totalitarianism/flow.yaml:32:15\n3824 rules/rise_of_totalitarianism/flow.yaml:33:15\n3825 rules/rise_of_totalitarianism/flow.yaml:34:19\n3828 rules/rise_of_totalitarianism/flow.yaml:35:19\n3829 rules/rise_of_totalitarianism/flow.yaml:36:7\n3830 rules/rise_of_totalitarianism/flow.yaml:37:7\n3831 rules/rise_of_totalitarianism/flow.yaml:38:11\n3832 rules/rise_of_totalitarianism/flow.yaml:39:15\n3844 rules/rise_of_totalitarianism/flow.yaml:40:15\n3845 rules/rise_of_totalitarianism/flow.yaml:42:7\n3846 rules/rise_of_totalitarianism/flow.yaml:43:7\n3847 rules/rise_of_totalitarianism/flow.yaml:44:11\n3848 rules/rise_of_totalitarianism/flow.yaml:46:7\n3849 rules/rise_of_totalitarianism/flow.yaml:47:11\n3850 rules/rise_of_totalitarianism/flow.yaml:48:7\n3851 rules/rise_of_totalitarianism/flow.yaml:49:11\n3852 rules/rise_of_totalitarianism/flow.yaml:50:11\n3853 rules/rise_of_totalitarianism/flow.yaml:51:15\n3854 rules/rise_of_totalitarianism/flow.yaml:52:15\n3864 rules/rise_of_totalitarianism/flow.yaml:53:15\n3871 rules/rise_of_totalitarianism/flow.yaml:54:15\n3872 rules/rise_of_totalitarianism/flow.yaml:56:7\n3873 rules/rise_of_totalitarianism/flow.yaml:57:7\n3874 rules/rise_of_totalitarianism/flow.yaml:58:11\n3875 rules/rise_of_totalitarianism/flow.yaml:59:11\n3880 rules/rise_of_totalitarianism/flow.yaml:60:15\n3888 rules/rise_of_totalitarianism/flow.yaml:61:15\n3889 rules/rise_of_totalitarianism/flow.yaml:62:19\n3891 rules/rise_of_totalitarianism/flow.yaml:64:19\n3894 rules/rise_of_totalitarianism/flow.yaml:65:19\n3900 rules/rise_of_totalitarianism/flow.yaml:83:3\n3901 rules/rise_of_totalitarianism/flow.yaml:83:3\n3905 rules/rise_of_totalitarianism/flow.yaml:87:7\n3906 rules/rise_of_totalitarianism/flow.yaml:88:11\n3907 rules/rise_of_totalitarianism/flow.yaml:89:15\n3908 rules/rise_of_totalitarianism/flow.yaml:90:7\n3909 rules/rise_of_totalitarianism/flow.yaml:91:7\n3910 rules/rise_of_totalitarianism/flow.yaml:92:7\n3911 rules/rise_of_totalitarianism/flow.yaml:93:7\n3912 rules/rise_of_totalitarianism/flow.yaml:94:7\n3913 rules/rise_of_totalitarianism/flow.yaml:95:7\n3914 rules/rise_of_totalitarianism/flow.yaml:96:7\n3915 rules/rise_of_totalitarianism/flow.yaml:97:7\n3916 rules/rise_of_totalitarianism/flow.yaml:98:7\n3920 rules/rise_of_totalitarianism/flow.yaml:16:3\n3924 rules/rise_of_totalitarianism/flow.yaml:20:7\n3925 rules/rise_of_totalitarianism/flow.yaml:21:7\n3929 rules/rise_of_totalitarianism/flow.yaml:67:3\n3934 rules/rise_of_totalitarianism/flow.yaml:71:7\n3939 rules/rise_of_totalitarianism/flow.yaml:72:11\n3941 rules/rise_of_totalitarianism/flow.yaml:74:11\n3942 rules/rise_of_totalitarianism/flow.yaml:75:11\n3943 rules/rise_of_totalitarianism/flow.yaml:76:11\n3944 rules/rise_of_totalitarianism/flow.yaml:77:15\n3945 rules/rise_of_totalitarianism/flow.yaml:78:11\n3946 rules/rise_of_totalitarianism/flow.yaml:79:11\n3947 rules/rise_of_totalitarianism/flow.yaml:80:7\n3948 rules/rise_of_totalitarianism/flow.yaml:81:11\n3953 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3954 rules/rise_of_totalitarianism/rules.yaml:1702:7\n3957 rules/rise_of_totalitarianism/rules.yaml:1703:7\n3958 rules/rise_of_totalitarianism/rules.yaml:1704:7\n3973 rules/rise_of_totalitarianism/rules.yaml:849:7\n3974 rules/rise_of_totalitarianism/rules.yaml:850:7\n3985 rules/rise_of_totalitarianism/rules.yaml:851:11\n3994 rules/rise_of_totalitarianism/rules.yaml:852:11\n3995 rules/rise_of_totalitarianism/rules.yaml:853:15\n4004 rules/rise_of_totalitarianism/rules.yaml:855:15\n4017 rules/rise_of_totalitarianism/rules.yaml:856:15\n4018 rules/rise_of_totalitarianism/rules.yaml:857:19\n4020 rules/rise_of_totalitarianism/rules.yaml:859:19\n4022 rules/rise_of_totalitarianism/rules.yaml:860:19\n4024 rules/rise_of_totalitarianism/rules.yaml:861:19\n4025 rules/rise_of_totalitarianism/rules.yaml:862:19\n4053 rules/rise_of_totalitarianism/rules.yaml:713:7\n4058 rules/rise_of_totalitarianism/rules.yaml:726:15\n4059 rules/rise_of_totalitarianism/rules.yaml:727:19\n4060 rules/rise_of_totalitarianism/rules.yaml:728:15\n4061 rules/rise_of_totalitarianism/rules.yaml:729:15\n4064 rules/rise_of_totalitarianism/rules.yaml:731:15\n4065 rules/rise_of_totalitarianism/rules.yaml:732:15\n4066 rules/rise_of_totalitarianism/rules.yaml:733:15\n4067 rules/rise_of_totalitarianism/rules.yaml:734:19\n4068 rules/rise_of_totalitarianism/rules.yaml:735:15\n4069 rules/rise_of_totalitarianism/rules.yaml:736:19\n4070 rules/rise_of_totalitarianism/rules.yaml:737:19\n4072 rules/rise_of_totalitarianism/rules.yaml:738:19\n4078 rules/rise_of_totalitarianism/rules.yaml:715:15\n4085 rules/rise_of_totalitarianism/rules.yaml:716:15\n4089 rules/rise_of_totalitarianism/rules.yaml:718:15\n4096 rules/rise_of_totalitarianism/rules.yaml:719:15\n4099 rules/rise_of_totalitarianism/rules.yaml:723:19\n4102 rules/rise_of_totalitarianism/rules.yaml:720:19\n4103 rules/rise_of_totalitarianism/rules.yaml:721:19\n4110 rules/rise_of_totalitarianism/rules.yaml:724:15\n4114 rules/rise_of_totalitarianism/rules.yaml:740:15\n4115 rules/rise_of_totalitarianism/rules.yaml:741:15\n4116 rules/rise_of_totalitarianism/rules.yaml:742:15\n4117 rules/rise_of_totalitarianism/rules.yaml:743:15\n4122 rules/rise_of_totalitarianism/rules.yaml:744:19\n4141 rules/rise_of_totalitarianism/rules.yaml:1327:7\n4155 rules/rise_of_totalitarianism/rules.yaml:1328:11\n4161 rules/rise_of_totalitarianism/rules.yaml:1329:15\n4183 rules/rise_of_totalitarianism/rules.yaml:934:7\n4184 rules/rise_of_totalitarianism/rules.yaml:935:7\n4185 rules/rise_of_totalitarianism/rules.yaml:936:7\n4199 rules/rise_of_totalitarianism/rules.yaml:937:11\n4218 rules/rise_of_totalitarianism/rules.yaml:938:11\n4219 rules/rise_of_totalitarianism/rules.yaml:939:15\n4228 rules/rise_of_totalitarianism/rules.yaml:941:15\n4241 rules/rise_of_totalitarianism/rules.yaml:942:15\n4242 rules/rise_of_totalitarianism/rules.yaml:943:19\n4248 rules/rise_of_totalitarianism/rules.yaml:945:19\n4253 rules/rise_of_totalitarianism/rules.yaml:946:19\n4258 rules/rise_of_totalitarianism/rules.yaml:947:7\n4283 rules/rise_of_totalitarianism/rules.yaml:644:7\n4286 rules/rise_of_totalitarianism/rules.yaml:653:15\n4287 rules/rise_of_totalitarianism/rules.yaml:654:15\n4289 rules/rise_of_totalitarianism/rules.yaml:655:15\n4291 rules/rise_of_totalitarianism/rules.yaml:656:15\n4294 rules/rise_of_totalitarianism/rules.yaml:658:15\n4295 rules/rise_of_totalitarianism/rules.yaml:659:15\n4298 rules/rise_of_totalitarianism/rules.yaml:661:15\n4299 rules/rise_of_totalitarianism/rules.yaml:662:19\n4304 rules/rise_of_totalitarianism/rules.yaml:663:19\n4314 rules/rise_of_totalitarianism/rules.yaml:665:15\n4315 rules/rise_of_totalitarianism/rules.yaml:666:19\n4320 rules/rise_of_totalitarianism/rules.yaml:667:19\n4330 rules/rise_of_totalitarianism/rules.yaml:669:15\n4334 rules/rise_of_totalitarianism/rules.yaml:670:19\n4335 rules/rise_of_totalitarianism/rules.yaml:671:23\n4337 rules/rise_of_totalitarianism/rules.yaml:672:23\n4339 rules/rise_of_totalitarianism/rules.yaml:674:23\n4342 rules/rise_of_totalitarianism/rules.yaml:676:15\n4345 rules/rise_of_totalitarianism/rules.yaml:646:15\n4346 rules/rise_of_totalitarianism/rules.yaml:647:15\n4357 rules/rise_of_totalitarianism/rules.yaml:648:19\n4363 rules/rise_of_totalitarianism/rules.yaml:649:19\n4376 rules/rise_of_totalitarianism/rules.yaml:650:19\n4383 rules/rise_of_totalitarianism/rules.yaml:651:19\n4403 rules/rise_of_totalitarianism/rules.yaml:1312:7\n4404 rules/rise_of_totalitarianism/rules.yaml:1313:11\n4405 rules/rise_of_totalitarianism/rules.yaml:1314:7\n4406 rules/rise_of_totalitarianism/rules.yaml:1315:7\n4414 rules/rise_of_totalitarianism/rules.yaml:1316:11\n4427 rules/rise_of_totalitarianism/rules.yaml:1318:15\n4430 rules/rise_of_totalitarianism/rules.yaml:1319:7\n4431 rules/rise_of_totalitarianism/rules.yaml:1320:11\n4432 rules/rise_of_totalitarianism/rules.yaml:1321:15\n4439 rules/rise_of_totalitarianism/rules.yaml:1322:15\n4462 rules/rise_of_totalitarianism/rules.yaml:1494:7\n4470 rules/rise_of_totalitarianism/rules.yaml:1495:11\n4483 rules/rise_of_totalitarianism/rules.yaml:1496:11\n4484 rules/rise_of_totalitarianism/rules.yaml:1497:15\n4486 rules/rise_of_totalitarianism/rules.yaml:1498:15\n4489 rules/rise_of_totalitarianism/rules.yaml:1499:15\n4492 rules/rise_of_totalitarianism/rules.yaml:1500:7\n4493 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4509 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4510 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4511 rules/rise_of_totalitarianism/rules.yaml:1504:15\n4512 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4513 rules/rise_of_totalitarianism/rules.yaml:1506:23\n4515 rules/rise_of_totalitarianism/rules.yaml:1508:23\n4516 rules/rise_of_totalitarianism/rules.yaml:1509:15\n4517 rules/rise_of_totalitarianism/rules.yaml:1510:15\n4521 rules/rise_of_totalitarianism/rules.yaml:1511:15\n4523 rules/rise_of_totalitarianism/rules.yaml:1513:15\n4542 rules/rise_of_totalitarianism/rules.yaml:1349:7\n4545 rules/rise_of_totalitarianism/rules.yaml:1357:15\n4546 rules/rise_of_totalitarianism/rules.yaml:1358:15\n4548 rules/rise_of_totalitarianism/rules.yaml:1359:15\n4550 rules/rise_of_totalitarianism/rules.yaml:1360:15\n4553 rules/rise_of_totalitarianism/rules.yaml:1362:15\n4554 rules/rise_of_totalitarianism/rules.yaml:1363:15\n4557 rules/rise_of_totalitarianism/rules.yaml:1365:15\n4558 rules/rise_of_totalitarianism/rules.yaml:1366:19\n4567 rules/rise_of_totalitarianism/rules.yaml:1367:19\n4577 rules/rise_of_totalitarianism/rules.yaml:1369:15\n4578 rules/rise_of_totalitarianism/rules.yaml:1370:19\n4587 rules/rise_of_totalitarianism/rules.yaml:1371:19\n4599 rules/rise_of_totalitarianism/rules.yaml:1376:15\n4602 rules/rise_of_totalitarianism/rules.yaml:1351:15\n4603 rules/rise_of_totalitarianism/rules.yaml:1352:15\n4617 rules/rise_of_totalitarianism/rules.yaml:1353:19\n4637 rules/rise_of_totalitarianism/rules.yaml:1354:19\n4644 rules/rise_of_totalitarianism/rules.yaml:1355:19\n4648 rules/rise_of_totalitarianism/rules.yaml:1373:15\n4662 rules/rise_of_totalitarianism/rules.yaml:1374:19\n4689 rules/rise_of_totalitarianism/rules.yaml:1080:7\n4690 rules/rise_of_totalitarianism/rules.yaml:1081:11\n4691 rules/rise_of_totalitarianism/rules.yaml:1082:15\n4695 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4696 rules/rise_of_totalitarianism/rules.yaml:1084:7\n4707 rules/rise_of_totalitarianism/rules.yaml:1085:11\n4708 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4725 rules/rise_of_totalitarianism/rules.yaml:1087:11\n4726 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4737 rules/rise_of_totalitarianism/rules.yaml:1089:11\n4738 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4741 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4742 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4748 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4749 rules/rise_of_totalitarianism/rules.yaml:1095:15\n4750 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4755 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4763 rules/rise_of_totalitarianism/rules.yaml:1098:15\n4769 rules/rise_of_totalitarianism/rules.yaml:1099:19\n4790 rules/rise_of_totalitarianism/rules.yaml:1100:23\n4795 rules/rise_of_totalitarianism/rules.yaml:1101:7\n4796 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4811 rules/rise_of_totalitarianism/rules.yaml:1386:7\n4821 rules/rise_of_totalitarianism/rules.yaml:1387:7\n4829 rules/rise_of_totalitarianism/rules.yaml:1388:11\n4835 rules/rise_of_totalitarianism/rules.yaml:1389:11\n4843 rules/rise_of_totalitarianism/rules.yaml:1390:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1391:15\n4867 rules/rise_of_totalitarianism/rules.yaml:1392:15\n4868 rules/rise_of_totalitarianism/rules.yaml:1393:15\n4869 rules/rise_of_totalitarianism/rules.yaml:1394:15\n4870 rules/rise_of_totalitarianism/rules.yaml:1395:15\n4893 rules/rise_of_totalitarianism/rules.yaml:1396:15\n4895 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4896 rules/rise_of_totalitarianism/rules.yaml:1398:15\n4919 rules/rise_of_totalitarianism/rules.yaml:555:7\n4920 rules/rise_of_totalitarianism/rules.yaml:556:7\n4925 rules/rise_of_totalitarianism/rules.yaml:557:11\n4932 rules/rise_of_totalitarianism/rules.yaml:558:11\n4947 rules/rise_of_totalitarianism/rules.yaml:559:7\n4948 rules/rise_of_totalitarianism/rules.yaml:560:11\n4949 rules/rise_of_totalitarianism/rules.yaml:561:7\n4960 rules/rise_of_totalitarianism/rules.yaml:562:11\n4965 rules/rise_of_totalitarianism/rules.yaml:563:11\n4978 rules/rise_of_totalitarianism/rules.yaml:564:11\n4982 rules/rise_of_totalitarianism/rules.yaml:565:7\n4983 rules/rise_of_totalitarianism/rules.yaml:566:7\n4984 rules/rise_of_totalitarianism/rules.yaml:567:11\n4992 rules/rise_of_totalitarianism/rules.yaml:568:7\n4993 rules/rise_of_totalitarianism/rules.yaml:569:7\n5007 rules/rise_of_totalitarianism/rules.yaml:610:7\n5008 rules/rise_of_totalitarianism/rules.yaml:611:7\n5019 rules/rise_of_totalitarianism/rules.yaml:612:11\n5027 rules/rise_of_totalitarianism/rules.yaml:613:7\n5028 rules/rise_of_totalitarianism/rules.yaml:614:11\n5031 rules/rise_of_totalitarianism/rules.yaml:615:11\n5033 rules/rise_of_totalitarianism/rules.yaml:617:11\n5045 rules/rise_of_totalitarianism/rules.yaml:1292:7\n5046 rules/rise_of_totalitarianism/rules.yaml:1293:11\n5047 rules/rise_of_totalitarianism/rules.yaml:1294:11\n5048 rules/rise_of_totalitarianism/rules.yaml:1295:11\n5049 rules/rise_of_totalitarianism/rules.yaml:1296:7\n5050 rules/rise_of_totalitarianism/rules.yaml:1297:11\n5055 rules/rise_of_totalitarianism/rules.yaml:1299:11\n5056 rules/rise_of_totalitarianism/rules.yaml:1300:11\n5057 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5058 rules/rise_of_totalitarianism/rules.yaml:1302:11\n5061 rules/rise_of_totalitarianism/rules.yaml:1306:15\n5062 rules/rise_of_totalitarianism/rules.yaml:1307:15\n5065 rules/rise_of_totalitarianism/rules.yaml:1303:15\n5066 rules/rise_of_totalitarianism/rules.yaml:1304:15\n5085 rules/rise_of_totalitarianism/rules.yaml:767:7\n5086 rules/rise_of_totalitarianism/rules.yaml:768:11\n5091 rules/rise_of_totalitarianism/rules.yaml:770:11\n5092 rules/rise_of_totalitarianism/rules.yaml:771:11\n5093 rules/rise_of_totalitarianism/rules.yaml:772:11\n5094 rules/rise_of_totalitarianism/rules.yaml:773:11\n5095 rules/rise_of_totalitarianism/rules.yaml:774:11\n5096 rules/rise_of_totalitarianism/rules.yaml:775:15\n5101 rules/rise_of_totalitarianism/rules.yaml:776:15\n5109 rules/rise_of_totalitarianism/rules.yaml:777:11\n5110 rules/rise_of_totalitarianism/rules.yaml:778:15\n5115 rules/rise_of_totalitarianism/rules.yaml:779:15\n5123 rules/rise_of_totalitarianism/rules.yaml:780:11\n5128 rules/rise_of_totalitarianism/rules.yaml:781:15\n5129 rules/rise_of_totalitarianism/rules.yaml:782:15\n5149 rules/rise_of_totalitarianism/rules.yaml:783:15\n5175 rules/rise_of_totalitarianism/rules.yaml:1591:7\n5176 rules/rise_of_totalitarianism/rules.yaml:1592:7\n5177 rules/rise_of_totalitarianism/rules.yaml:1593:7\n5178 rules/rise_of_totalitarianism/rules.yaml:1594:11\n5186 rules/rise_of_totalitarianism/rules.yaml:1596:11\n5192 rules/rise_of_totalitarianism/rules.yaml:1597:11\n5193 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5194 rules/rise_of_totalitarianism/rules.yaml:1599:15\n5195 rules/rise_of_totalitarianism/rules.yaml:1600:15\n5196 rules/rise_of_totalitarianism/rules.yaml:1601:11\n5197 rules/rise_of_totalitarianism/rules.yaml:1602:11\n5198 rules/rise_of_totalitarianism/rules.yaml:1603:11\n5210 rules/rise_of_totalitarianism/rules.yaml:1202:7\n5215 rules/rise_of_totalitarianism/rules.yaml:1203:11\n5221 rules/rise_of_totalitarianism/rules.yaml:1204:7\n5227 rules/rise_of_totalitarianism/rules.yaml:1205:7\n5232 rules/rise_of_totalitarianism/rules.yaml:1206:11\n5238 rules/rise_of_totalitarianism/rules.yaml:1207:11\n5257 rules/rise_of_totalitarianism/rules.yaml:894:7\n5261 rules/rise_of_totalitarianism/rules.yaml:895:7\n5262 rules/rise_of_totalitarianism/rules.yaml:896:7\n5270 rules/rise_of_totalitarianism/rules.yaml:897:11\n5285 rules/rise_of_totalitarianism/rules.yaml:898:7\n5286 rules/rise_of_totalitarianism/rules.yaml:899:7\n5299 rules/rise_of_totalitarianism/rules.yaml:626:7\n5303 rules/rise_of_totalitarianism/rules.yaml:627:11\n5304 rules/rise_of_totalitarianism/rules.yaml:628:7\n5305 rules/rise_of_totalitarianism/rules.yaml:629:7\n5319 rules/rise_of_totalitarianism/rules.yaml:630:11\n5329 rules/rise_of_totalitarianism/rules.yaml:631:7\n5330 rules/rise_of_totalitarianism/rules.yaml:632:11\n5331 rules/rise_of_totalitarianism/rules.yaml:633:11\n5339 rules/rise_of_totalitarianism/rules.yaml:635:11\n5352 rules/rise_of_totalitarianism/rules.yaml:636:11\n5353 rules/rise_of_totalitarianism/rules.yaml:637:11\n5354 rules/rise_of_totalitarianism/rules.yaml:638:11\n5369 rules/rise_of_totalitarianism/rules.yaml:916:7\n5370 rules/rise_of_totalitarianism/rules.yaml:917:11\n5371 rules/rise_of_totalitarianism/rules.yaml:918:11\n5372 rules/rise_of_totalitarianism/rules.yaml:919:15\n5377 rules/rise_of_totalitarianism/rules.yaml:920:15\n5392 rules/rise_of_totalitarianism/rules.yaml:922:11\n5393 rules/rise_of_totalitarianism/rules.yaml:923:11\n5398 rules/rise_of_totalitarianism/rules.yaml:924:11\n5417 rules/rise_of_totalitarianism/rules.yaml:926:11\n5425 rules/rise_of_totalitarianism/rules.yaml:927:11\n5426 rules/rise_of_totalitarianism/rules.yaml:928:11\n5447 rules/rise_of_totalitarianism/rules.yaml:1464:7\n5448 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5449 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5457 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5465 rules/rise_of_totalitarianism/rules.yaml:1468:7\n5466 rules/rise_of_totalitarianism/rules.yaml:1469:11\n5468 rules/rise_of_totalitarianism/rules.yaml:1470:11\n5471 rules/rise_of_totalitarianism/rules.yaml:1471:11\n5478 rules/rise_of_totalitarianism/rules.yaml:1473:11\n5479 rules/rise_of_totalitarianism/rules.yaml:1474:11\n5480 rules/rise_of_totalitarianism/rules.yaml:1475:11\n5481 rules/rise_of_totalitarianism/rules.yaml:1476:11\n5482 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5483 rules/rise_of_totalitarianism/rules.yaml:1478:19\n5484 rules/rise_of_totalitarianism/rules.yaml:1479:15\n5485 rules/rise_of_totalitarianism/rules.yaml:1480:11\n5486 rules/rise_of_totalitarianism/rules.yaml:1481:11\n5488 rules/rise_of_totalitarianism/rules.yaml:1482:11\n5489 rules/rise_of_totalitarianism/rules.yaml:1483:11\n5494 rules/rise_of_totalitarianism/rules.yaml:1484:15\n5523 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5534 rules/rise_of_totalitarianism/rules.yaml:1139:11\n5552 rules/rise_of_totalitarianism/rules.yaml:1140:11\n5558 rules/rise_of_totalitarianism/rules.yaml:1141:15\n5559 rules/rise_of_totalitarianism/rules.yaml:1142:15\n5560 rules/rise_of_totalitarianism/rules.yaml:1143:15\n5577 rules/rise_of_totalitarianism/rules.yaml:1144:15\n5578 rules/rise_of_totalitarianism/rules.yaml:1145:15\n5590 rules/rise_of_totalitarianism/rules.yaml:1146:15\n5591 rules/rise_of_totalitarianism/rules.yaml:1147:15\n5592 rules/rise_of_totalitarianism/rules.yaml:1148:19\n5593 rules/rise_of_totalitarianism/rules.yaml:1149:19\n5594 rules/rise_of_totalitarianism/rules.yaml:1150:23\n5595 rules/rise_of_totalitarianism/rules.yaml:1151:19\n5596 rules/rise_of_totalitarianism/rules.yaml:1152:23\n5597 rules/rise_of_totalitarianism/rules.yaml:1153:23\n5598 rules/rise_of_totalitarianism/rules.yaml:1154:23\n5600 rules/rise_of_totalitarianism/rules.yaml:1156:23\n5631 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5636 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5638 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5639 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5640 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5641 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5642 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5643 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5656 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5657 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5682 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5688 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5694 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5695 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5715 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5751 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5752 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5758 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5759 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5779 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5809 rules/rise_of_totalitarianism/rules.yaml:1161:7\n5823 rules/rise_of_totalitarianism/rules.yaml:1162:11\n5829 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5835 rules/rise_of_totalitarianism/rules.yaml:1164:15\n5836 rules/rise_of_totalitarianism/rules.yaml:1165:15\n5856 rules/rise_of_totalitarianism/rules.yaml:1166:15\n5857 rules/rise_of_totalitarianism/rules.yaml:1167:15\n5863 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5864 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5865 rules/rise_of_totalitarianism/rules.yaml:1170:19\n5871 rules/rise_of_totalitarianism/rules.yaml:1171:19\n5877 rules/rise_of_totalitarianism/rules.yaml:1173:19\n5878 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5879 rules/rise_of_totalitarianism/rules.yaml:1175:23\n5885 rules/rise_of_totalitarianism/rules.yaml:1177:23\n5886 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5889 rules/rise_of_totalitarianism/rules.yaml:1179:27\n5894 rules/rise_of_totalitarianism/rules.yaml:1180:23\n5895 rules/rise_of_totalitarianism/rules.yaml:1181:23\n5896 rules/rise_of_totalitarianism/rules.yaml:1182:23\n5897 rules/rise_of_totalitarianism/rules.yaml:1183:27\n5898 rules/rise_of_totalitarianism/rules.yaml:1184:23\n5899 rules/rise_of_totalitarianism/rules.yaml:1185:23\n5900 rules/rise_of_totalitarianism/rules.yaml:1186:23\n5901 rules/rise_of_totalitarianism/rules.yaml:1187:27\n5902 rules/rise_of_totalitarianism/rules.yaml:1188:27\n5907 rules/rise_of_totalitarianism/rules.yaml:1189:27\n5910 rules/rise_of_totalitarianism/rules.yaml:1190:27\n5911 rules/rise_of_totalitarianism/rules.yaml:1191:27\n5912 rules/rise_of_totalitarianism/rules.yaml:1192:27\n5913 rules/rise_of_totalitarianism/rules.yaml:1193:27\n5914 rules/rise_of_totalitarianism/rules.yaml:1194:31\n5918 rules/rise_of_totalitarianism/rules.yaml:1195:27\n5922 rules/rise_of_totalitarianism/rules.yaml:1196:27\n5923 rules/rise_of_totalitarianism/rules.yaml:1197:23\n5979 rules/rise_of_totalitarianism/rules.yaml:1212:7\n5990 rules/rise_of_totalitarianism/rules.yaml:1213:11\n5995 rules/rise_of_totalitarianism/rules.yaml:1214:15\n5996 rules/rise_of_totalitarianism/rules.yaml:1215:19\n5998 rules/rise_of_totalitarianism/rules.yaml:1216:15\n5999 rules/rise_of_totalitarianism/rules.yaml:1217:15\n6000 rules/rise_of_totalitarianism/rules.yaml:1218:15\n6013 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6014 rules/rise_of_totalitarianism/rules.yaml:1220:19\n6029 rules/rise_of_totalitarianism/rules.yaml:1221:19\n6031 rules/rise_of_totalitarianism/rules.yaml:1222:19\n6032 rules/rise_of_totalitarianism/rules.yaml:1223:19\n6037 rules/rise_of_totalitarianism/rules.yaml:1224:23\n6040 rules/rise_of_totalitarianism/rules.yaml:1225:23\n6041 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6059 rules/rise_of_totalitarianism/rules.yaml:1227:15\n6072 rules/rise_of_totalitarianism/rules.yaml:1228:15\n6077 rules/rise_of_totalitarianism/rules.yaml:1229:15\n6078 rules/rise_of_totalitarianism/rules.yaml:1230:15\n6088 rules/rise_of_totalitarianism/rules.yaml:1231:15\n6094 rules/rise_of_totalitarianism/rules.yaml:1232:19\n6097 rules/rise_of_totalitarianism/rules.yaml:1233:11\n6119 rules/rise_of_totalitarianism/rules.yaml:1532:7\n6120 rules/rise_of_totalitarianism/rules.yaml:1533:7\n6121 rules/rise_of_totalitarianism/rules.yaml:1534:7\n6129 rules/rise_of_totalitarianism/rules.yaml:1535:11\n6142 rules/rise_of_totalitarianism/rules.yaml:1536:11\n6143 rules/rise_of_totalitarianism/rules.yaml:1537:15\n6144 rules/rise_of_totalitarianism/rules.yaml:1538:15\n6147 rules/rise_of_totalitarianism/rules.yaml:1539:7\n6159 rules/rise_of_totalitarianism/rules.yaml:1540:7\n6165 rules/rise_of_totalitarianism/rules.yaml:1541:7\n6173 rules/rise_of_totalitarianism/rules.yaml:1542:11\n6181 rules/rise_of_totalitarianism/rules.yaml:1543:11\n6186 rules/rise_of_totalitarianism/rules.yaml:1544:15\n6187 rules/rise_of_totalitarianism/rules.yaml:1545:15\n6212 rules/rise_of_totalitarianism/rules.yaml:817:7\n6213 rules/rise_of_totalitarianism/rules.yaml:818:7\n6224 rules/rise_of_totalitarianism/rules.yaml:819:11\n6234 rules/rise_of_totalitarianism/rules.yaml:820:11\n6235 rules/rise_of_totalitarianism/rules.yaml:821:15\n6244 rules/rise_of_totalitarianism/rules.yaml:823:15\n6257 rules/rise_of_totalitarianism/rules.yaml:824:15\n6258 rules/rise_of_totalitarianism/rules.yaml:825:19\n6267 rules/rise_of_totalitarianism/rules.yaml:827:19\n6280 rules/rise_of_totalitarianism/rules.yaml:828:19\n6284 rules/rise_of_totalitarianism/rules.yaml:829:19\n6286 rules/rise_of_totalitarianism/rules.yaml:830:19\n6287 rules/rise_of_totalitarianism/rules.yaml:831:19\n6288 rules/rise_of_totalitarianism/rules.yaml:832:19\n6289 rules/rise_of_totalitarianism/rules.yaml:833:19\n6312 rules/rise_of_totalitarianism/rules.yaml:834:19\n6314 rules/rise_of_totalitarianism/rules.yaml:835:19\n6315 rules/rise_of_totalitarianism/rules.yaml:836:19\n6320 rules/rise_of_totalitarianism/rules.yaml:837:19\n6328 rules/rise_of_totalitarianism/rules.yaml:838:23\n6342 rules/rise_of_totalitarianism/rules.yaml:839:19\n6344 rules/rise_of_totalitarianism/rules.yaml:840:19\n6346 rules/rise_of_totalitarianism/rules.yaml:841:19\n6347 rules/rise_of_totalitarianism/rules.yaml:842:19\n6351 rules/rise_of_totalitarianism/rules.yaml:843:7\n6380 rules/rise_of_totalitarianism/rules.yaml:784:3\n6386 rules/rise_of_totalitarianism/rules.yaml:1707:14\n6414 rules/rise_of_totalitarianism/rules.yaml:788:7\n6415 rules/rise_of_totalitarianism/rules.yaml:789:11\n6416 rules/rise_of_totalitarianism/rules.yaml:790:7\n6421 rules/rise_of_totalitarianism/rules.yaml:791:7\n6443 rules/rise_of_totalitarianism/rules.yaml:793:11\n6444 rules/rise_of_totalitarianism/rules.yaml:794:7\n6451 rules/rise_of_totalitarianism/rules.yaml:795:7\n6452 rules/rise_of_totalitarianism/rules.yaml:796:11\n6453 rules/rise_of_totalitarianism/rules.yaml:797:15\n6461 rules/rise_of_totalitarianism/rules.yaml:799:15\n6468 rules/rise_of_totalitarianism/rules.yaml:800:11\n6469 rules/rise_of_totalitarianism/rules.yaml:801:7\n6483 rules/rise_of_totalitarianism/rules.yaml:802:11\n6489 rules/rise_of_totalitarianism/rules.yaml:803:15\n6494 rules/rise_of_totalitarianism/rules.yaml:804:7\n6501 rules/rise_of_totalitarianism/rules.yaml:805:7\n6502 rules/rise_of_totalitarianism/rules.yaml:806:11\n6503 rules/rise_of_totalitarianism/rules.yaml:807:11\n6504 rules/rise_of_totalitarianism/rules.yaml:808:15\n6505 rules/rise_of_totalitarianism/rules.yaml:809:11\n6507 rules/rise_of_totalitarianism/rules.yaml:810:11\n6508 rules/rise_of_totalitarianism/rules.yaml:811:11\n6519 rules/rise_of_totalitarianism/rules.yaml:1338:7\n6520 rules/rise_of_totalitarianism/rules.yaml:1339:11\n6521 rules/rise_of_totalitarianism/rules.yaml:1340:11\n6522 rules/rise_of_totalitarianism/rules.yaml:1341:7\n6529 rules/rise_of_totalitarianism/rules.yaml:1342:7\n6530 rules/rise_of_totalitarianism/rules.yaml:1343:11\n6545 rules/rise_of_totalitarianism/rules.yaml:697:7\n6546 rules/rise_of_totalitarianism/rules.yaml:698:7\n6547 rules/rise_of_totalitarianism/rules.yaml:699:7\n6548 rules/rise_of_totalitarianism/rules.yaml:700:7\n6556 rules/rise_of_totalitarianism/rules.yaml:701:11\n6562 rules/rise_of_totalitarianism/rules.yaml:702:11\n6563 rules/rise_of_totalitarianism/rules.yaml:703:15\n6564 rules/rise_of_totalitarianism/rules.yaml:704:15\n6565 rules/rise_of_totalitarianism/rules.yaml:705:15\n6566 rules/rise_of_totalitarianism/rules.yaml:706:15\n6569 rules/rise_of_totalitarianism/rules.yaml:707:7\n6591 rules/rise_of_totalitarianism/rules.yaml:1615:7\n6592 rules/rise_of_totalitarianism/rules.yaml:1616:7\n6593 rules/rise_of_totalitarianism/rules.yaml:1617:7\n6606 rules/rise_of_totalitarianism/rules.yaml:1618:7\n6619 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6620 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6621 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6622 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6623 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6624 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6625 rules/rise_of_totalitarianism/rules.yaml:1625:7\n6626 rules/rise_of_totalitarianism/rules.yaml:1626:7\n6627 rules/rise_of_totalitarianism/rules.yaml:1627:11\n6635 rules/rise_of_totalitarianism/rules.yaml:1629:11\n6641 rules/rise_of_totalitarianism/rules.yaml:1630:11\n6642 rules/rise_of_totalitarianism/rules.yaml:1631:11\n6643 rules/rise_of_totalitarianism/rules.yaml:1632:15\n6644 rules/rise_of_totalitarianism/rules.yaml:1633:19\n6645 rules/rise_of_totalitarianism/rules.yaml:1634:19\n6646 rules/rise_of_totalitarianism/rules.yaml:1635:19\n6647 rules/rise_of_totalitarianism/rules.yaml:1636:23\n6648 rules/rise_of_totalitarianism/rules.yaml:1637:23\n6649 rules/rise_of_totalitarianism/rules.yaml:1638:23\n6651 rules/rise_of_totalitarianism/rules.yaml:1640:19\n6654 rules/rise_of_totalitarianism/rules.yaml:1641:19\n6655 rules/rise_of_totalitarianism/rules.yaml:1642:11\n6656 rules/rise_of_totalitarianism/rules.yaml:1643:11\n6657 rules/rise_of_totalitarianism/rules.yaml:1644:11\n6658 rules/rise_of_totalitarianism/rules.yaml:1645:11\n6663 rules/rise_of_totalitarianism/rules.yaml:1646:15\n6664 rules/rise_of_totalitarianism/rules.yaml:1647:15\n6665 rules/rise_of_totalitarianism/rules.yaml:1648:15\n6666 rules/rise_of_totalitarianism/rules.yaml:1649:15\n6674 rules/rise_of_totalitarianism/rules.yaml:1650:19\n6680 rules/rise_of_totalitarianism/rules.yaml:1651:19\n6681 rules/rise_of_totalitarianism/rules.yaml:1652:19\n6682 rules/rise_of_totalitarianism/rules.yaml:1653:23\n6683 rules/rise_of_totalitarianism/rules.yaml:1654:23\n6684 rules/rise_of_totalitarianism/rules.yaml:1655:23\n6687 rules/rise_of_totalitarianism/rules.yaml:1656:15\n6688 rules/rise_of_totalitarianism/rules.yaml:1657:19\n6689 rules/rise_of_totalitarianism/rules.yaml:1658:19\n6714 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6719 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6721 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6722 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6723 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6724 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6725 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6726 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6739 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6740 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6752 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6758 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6776 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6777 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6798 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6837 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6838 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6840 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6841 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6845 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6860 rules/rise_of_totalitarianism/rules.yaml:1435:7\n6861 rules/rise_of_totalitarianism/rules.yaml:1436:7\n6869 rules/rise_of_totalitarianism/rules.yaml:1437:11\n6875 rules/rise_of_totalitarianism/rules.yaml:1438:11\n6876 rules/rise_of_totalitarianism/rules.yaml:1439:11\n6902 rules/rise_of_totalitarianism/rules.yaml:685:7\n6904 rules/rise_of_totalitarianism/rules.yaml:686:7\n6912 rules/rise_of_totalitarianism/rules.yaml:687:11\n6920 rules/rise_of_totalitarianism/rules.yaml:688:11\n6921 rules/rise_of_totalitarianism/rules.yaml:689:15\n6922 rules/rise_of_totalitarianism/rules.yaml:690:15\n6924 rules/rise_of_totalitarianism/rules.yaml:691:15\n6938 rules/rise_of_totalitarianism/rules.yaml:948:3\n6945 rules/rise_of_totalitarianism/rules.yaml:1687:14\n6951 rules/rise_of_totalitarianism/rules.yaml:1708:14\n6988 rules/rise_of_totalitarianism/rules.yaml:953:7\n6989 rules/rise_of_totalitarianism/rules.yaml:954:7\n6990 rules/rise_of_totalitarianism/rules.yaml:955:7\n6991 rules/rise_of_totalitarianism/rules.yaml:956:7\n6992 rules/rise_of_totalitarianism/rules.yaml:957:7\n6993 rules/rise_of_totalitarianism/rules.yaml:958:7\n7004 rules/rise_of_totalitarianism/rules.yaml:959:11\n7012 rules/rise_of_totalitarianism/rules.yaml:960:15\n7025 rules/rise_of_totalitarianism/rules.yaml:961:15\n7031 rules/rise_of_totalitarianism/rules.yaml:962:15\n7038 rules/rise_of_totalitarianism/rules.yaml:963:15\n7039 rules/rise_of_totalitarianism/rules.yaml:964:15\n7040 rules/rise_of_totalitarianism/rules.yaml:965:15\n7045 rules/rise_of_totalitarianism/rules.yaml:966:19\n7048 rules/rise_of_totalitarianism/rules.yaml:969:23\n7049 rules/rise_of_totalitarianism/rules.yaml:970:23\n7050 rules/rise_of_totalitarianism/rules.yaml:971:23\n7051 rules/rise_of_totalitarianism/rules.yaml:972:27\n7052 rules/rise_of_totalitarianism/rules.yaml:973:23\n7055 rules/rise_of_totalitarianism/rules.yaml:967:23\n7062 rules/rise_of_totalitarianism/rules.yaml:974:19\n7065 rules/rise_of_totalitarianism/rules.yaml:976:15\n7081 rules/rise_of_totalitarianism/rules.yaml:977:15\n7082 rules/rise_of_totalitarianism/rules.yaml:978:19\n7083 rules/rise_of_totalitarianism/rules.yaml:979:19\n7091 rules/rise_of_totalitarianism/rules.yaml:981:19\n7104 rules/rise_of_totalitarianism/rules.yaml:982:19\n7109 rules/rise_of_totalitarianism/rules.yaml:983:19\n7116 rules/rise_of_totalitarianism/rules.yaml:984:19\n7117 rules/rise_of_totalitarianism/rules.yaml:985:19\n7118 rules/rise_of_totalitarianism/rules.yaml:986:19\n7123 rules/rise_of_totalitarianism/rules.yaml:987:23\n7126 rules/rise_of_totalitarianism/rules.yaml:990:27\n7127 rules/rise_of_totalitarianism/rules.yaml:991:27\n7128 rules/rise_of_totalitarianism/rules.yaml:992:31\n7129 rules/rise_of_totalitarianism/rules.yaml:993:27\n7132 rules/rise_of_totalitarianism/rules.yaml:988:27\n7136 rules/rise_of_totalitarianism/rules.yaml:995:11\n7137 rules/rise_of_totalitarianism/rules.yaml:996:11\n7138 rules/rise_of_totalitarianism/rules.yaml:997:15\n7139 rules/rise_of_totalitarianism/rules.yaml:998:15\n7147 rules/rise_of_totalitarianism/rules.yaml:1000:15\n7155 rules/rise_of_totalitarianism/rules.yaml:1001:15\n7156 rules/rise_of_totalitarianism/rules.yaml:1002:15\n7163 rules/rise_of_totalitarianism/rules.yaml:1003:15\n7164 rules/rise_of_totalitarianism/rules.yaml:1004:15\n7165 rules/rise_of_totalitarianism/rules.yaml:1005:15\n7170 rules/rise_of_totalitarianism/rules.yaml:1006:19\n7171 rules/rise_of_totalitarianism/rules.yaml:1007:19\n7172 rules/rise_of_totalitarianism/rules.yaml:1008:19\n7180 rules/rise_of_totalitarianism/rules.yaml:1009:23\n7188 rules/rise_of_totalitarianism/rules.yaml:1011:11\n7200 rules/rise_of_totalitarianism/rules.yaml:1012:11\n7201 rules/rise_of_totalitarianism/rules.yaml:1013:15\n7202 rules/rise_of_totalitarianism/rules.yaml:1014:15\n7210 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7222 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7223 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7230 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7231 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7232 rules/rise_of_totalitarianism/rules.yaml:1021:15\n7233 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7234 rules/rise_of_totalitarianism/rules.yaml:1023:19\n7235 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7236 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7237 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7240 rules/rise_of_totalitarianism/rules.yaml:1028:11\n7241 rules/rise_of_totalitarianism/rules.yaml:1029:11\n7242 rules/rise_of_totalitarianism/rules.yaml:1030:11\n7247 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7252 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7253 rules/rise_of_totalitarianism/rules.yaml:1033:15\n7254 rules/rise_of_totalitarianism/rules.yaml:1034:15\n7255 rules/rise_of_totalitarianism/rules.yaml:1035:15\n7262 rules/rise_of_totalitarianism/rules.yaml:1036:15\n7263 rules/rise_of_totalitarianism/rules.yaml:1037:15\n7264 rules/rise_of_totalitarianism/rules.yaml:1038:15\n7269 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7270 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7271 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7272 rules/rise_of_totalitarianism/rules.yaml:1042:19\n7273 rules/rise_of_totalitarianism/rules.yaml:1043:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1045:15\n7282 rules/rise_of_totalitarianism/rules.yaml:1046:15\n7299 rules/rise_of_totalitarianism/rules.yaml:1047:15\n7300 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7307 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7308 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7309 rules/rise_of_totalitarianism/rules.yaml:1051:15\n7314 rules/rise_of_totalitarianism/rules.yaml:1052:19\n7329 rules/rise_of_totalitarianism/rules.yaml:1053:19\n7330 rules/rise_of_totalitarianism/rules.yaml:1054:23\n7345 rules/rise_of_totalitarianism/rules.yaml:1055:19\n7353 rules/rise_of_totalitarianism/rules.yaml:1056:23\n7365 rules/rise_of_totalitarianism/rules.yaml:1057:23\n7372 rules/rise_of_totalitarianism/rules.yaml:1058:19\n7373 rules/rise_of_totalitarianism/rules.yaml:1059:23\n7377 rules/rise_of_totalitarianism/rules.yaml:1060:23\n7378 rules/rise_of_totalitarianism/rules.yaml:1061:19\n7383 rules/rise_of_totalitarianism/rules.yaml:1062:23\n7390 rules/rise_of_totalitarianism/rules.yaml:1063:7\n7393 rules/rise_of_totalitarianism/rules.yaml:1069:11\n7396 rules/rise_of_totalitarianism/rules.yaml:1064:11\n7403 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7407 rules/rise_of_totalitarianism/rules.yaml:1067:15\n7417 rules/rise_of_totalitarianism/rules.yaml:1070:7\n7418 rules/rise_of_totalitarianism/rules.yaml:1071:11\n7419 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7421 rules/rise_of_totalitarianism/rules.yaml:1074:11\n7440 rules/rise_of_totalitarianism/rules.yaml:867:7\n7441 rules/rise_of_totalitarianism/rules.yaml:868:11\n7442 rules/rise_of_totalitarianism/rules.yaml:869:15\n7443 rules/rise_of_totalitarianism/rules.yaml:870:19\n7444 rules/rise_of_totalitarianism/rules.yaml:871:15\n7445 rules/rise_of_totalitarianism/rules.yaml:872:15\n7447 rules/rise_of_totalitarianism/rules.yaml:873:7\n7448 rules/rise_of_totalitarianism/rules.yaml:874:7\n7459 rules/rise_of_totalitarianism/rules.yaml:875:11\n7460 rules/rise_of_totalitarianism/rules.yaml:876:11\n7475 rules/rise_of_totalitarianism/rules.yaml:877:15\n7481 rules/rise_of_totalitarianism/rules.yaml:878:15\n7487 rules/rise_of_totalitarianism/rules.yaml:879:19\n7488 rules/rise_of_totalitarianism/rules.yaml:880:19\n7501 rules/rise_of_totalitarianism/rules.yaml:881:19\n7520 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7525 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7526 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7527 rules/rise_of_totalitarianism/rules.yaml:1420:11\n7532 rules/rise_of_totalitarianism/rules.yaml:1421:11\n7540 rules/rise_of_totalitarianism/rules.yaml:1422:15\n7546 rules/rise_of_totalitarianism/rules.yaml:1423:15\n7547 rules/rise_of_totalitarianism/rules.yaml:1424:19\n7550 rules/rise_of_totalitarianism/rules.yaml:1425:19\n7551 rules/rise_of_totalitarianism/rules.yaml:1426:19\n7552 rules/rise_of_totalitarianism/rules.yaml:1427:19\n7572 rules/rise_of_totalitarianism/flow.yaml:23:3\n7609 rules/rise_of_totalitarianism/flow.yaml:27:7\n7611 rules/rise_of_totalitarianism/flow.yaml:28:7\n7612 rules/rise_of_totalitarianism/flow.yaml:29:7\n7623 rules/rise_of_totalitarianism/flow.yaml:30:11\n7628 rules/rise_of_totalitarianism/flow.yaml:31:11\n7637 rules/rise_of_totalitarianism/flow.yaml:32:15\n7649 rules/rise_of_totalitarianism/flow.yaml:33:15\n7650 rules/rise_of_totalitarianism/flow.yaml:34:19\n7653 rules/rise_of_totalitarianism/flow.yaml:35:19\n7657 rules/rise_of_totalitarianism/flow.yaml:36:7\n7658 rules/rise_of_totalitarianism/flow.yaml:37:7\n7659 rules/rise_of_totalitarianism/flow.yaml:38:11\n7660 rules/rise_of_totalitarianism/flow.yaml:39:15\n7677 rules/rise_of_totalitarianism/flow.yaml:40:15\n7678 rules/rise_of_totalitarianism/flow.yaml:41:11\n7679 rules/rise_of_totalitarianism/flow.yaml:42:7\n7680 rules/rise_of_totalitarianism/flow.yaml:43:7\n7681 rules/rise_of_totalitarianism/flow.yaml:44:11\n7684 rules/rise_of_totalitarianism/flow.yaml:45:11\n7685 rules/rise_of_totalitarianism/flow.yaml:46:7\n7686 rules/rise_of_totalitarianism/flow.yaml:47:11\n7687 rules/rise_of_totalitarianism/flow.yaml:48:7\n7701 rules/rise_of_totalitarianism/flow.yaml:49:11\n7707 rules/rise_of_totalitarianism/flow.yaml:50:11\n7708 rules/rise_of_totalitarianism/flow.yaml:51:15\n7709 rules/rise_of_totalitarianism/flow.yaml:52:15\n7719 rules/rise_of_totalitarianism/flow.yaml:53:15\n7726 rules/rise_of_totalitarianism/flow.yaml:54:15\n7727 rules/rise_of_totalitarianism/flow.yaml:55:15\n7731 rules/rise_of_totalitarianism/flow.yaml:56:7\n7738 rules/rise_of_totalitarianism/flow.yaml:57:7\n7749 rules/rise_of_totalitarianism/flow.yaml:58:11\n7750 rules/rise_of_totalitarianism/flow.yaml:59:11\n7765 rules/rise_of_totalitarianism/flow.yaml:60:15\n7783 rules/rise_of_totalitarianism/flow.yaml:61:15\n7784 rules/rise_of_totalitarianism/flow.yaml:62:19\n7786 rules/rise_of_totalitarianism/flow.yaml:64:19\n7789 rules/rise_of_totalitarianism/flow.yaml:65:19\n7812 rules/rise_of_totalitarianism/flow.yaml:83:3\n7818 rules/rise_of_totalitarianism/flow.yaml:83:3\n7829 rules/rise_of_totalitarianism/flow.yaml:87:7\n7830 rules/rise_of_totalitarianism/flow.yaml:88:11\n7831 rules/rise_of_totalitarianism/flow.yaml:89:15\n7832 rules/rise_of_totalitarianism/flow.yaml:90:7\n7833 rules/rise_of_totalitarianism/flow.yaml:91:7\n7834 rules/rise_of_totalitarianism/flow.yaml:92:7\n7835 rules/rise_of_totalitarianism/flow.yaml:93:7\n7836 rules/rise_of_totalitarianism/flow.yaml:94:7\n7842 rules/rise_of_totalitarianism/flow.yaml:95:7\n7848 rules/rise_of_totalitarianism/flow.yaml:96:7\n7854 rules/rise_of_totalitarianism/flow.yaml:97:7\n7855 rules/rise_of_totalitarianism/flow.yaml:98:7\n7865 rules/rise_of_totalitarianism/flow.yaml:16:3\n7880 rules/rise_of_totalitarianism/flow.yaml:20:7\n7881 rules/rise_of_totalitarianism/flow.yaml:21:7\n7896 rules/rise_of_totalitarianism/flow.yaml:67:3\n7918 rules/rise_of_totalitarianism/flow.yaml:71:7\n7932 rules/rise_of_totalitarianism/flow.yaml:72:11\n7934 rules/rise_of_totalitarianism/flow.yaml:73:11\n7935 rules/rise_of_totalitarianism/flow.yaml:74:11\n7942 rules/rise_of_totalitarianism/flow.yaml:75:11\n7949 rules/rise_of_totalitarianism/flow.yaml:76:11\n7963 rules/rise_of_totalitarianism/flow.yaml:77:15\n7968 rules/rise_of_totalitarianism/flow.yaml:78:11\n7975 rules/rise_of_totalitarianism/flow.yaml:79:11\n7980 rules/rise_of_totalitarianism/flow.yaml:80:7\n7981 rules/rise_of_totalitarianism/flow.yaml:81:11\n7999 rules/rise_of_totalitarianism/rules.yaml:1701:7\n8007 rules/rise_of_totalitarianism/rules.yaml:1702:7\n8010 rules/rise_of_totalitarianism/rules.yaml:1703:7\n8011 rules/rise_of_totalitarianism/rules.yaml:1704:7\n8012 rules/rise_of_totalitarianism/rules.yaml:1705:7"
+_ORIGINS = "1364 rules/rise_of_totalitarianism/rules.yaml:514:7\n1365 rules/rise_of_totalitarianism/rules.yaml:515:7\n1366 rules/rise_of_totalitarianism/rules.yaml:516:11\n1367 rules/rise_of_totalitarianism/rules.yaml:517:7\n1368 rules/rise_of_totalitarianism/rules.yaml:518:7\n1369 rules/rise_of_totalitarianism/rules.yaml:519:7\n1372 rules/rise_of_totalitarianism/rules.yaml:520:11\n1373 rules/rise_of_totalitarianism/rules.yaml:521:7\n1377 rules/rise_of_totalitarianism/rules.yaml:446:7\n1378 rules/rise_of_totalitarianism/rules.yaml:447:11\n1379 rules/rise_of_totalitarianism/rules.yaml:448:7\n1380 rules/rise_of_totalitarianism/rules.yaml:449:11\n1381 rules/rise_of_totalitarianism/rules.yaml:450:7\n1385 rules/rise_of_totalitarianism/rules.yaml:303:7\n1386 rules/rise_of_totalitarianism/rules.yaml:304:7\n1387 rules/rise_of_totalitarianism/rules.yaml:305:11\n1388 rules/rise_of_totalitarianism/rules.yaml:306:7\n1425 rules/rise_of_totalitarianism/rules.yaml:321:7\n1426 rules/rise_of_totalitarianism/rules.yaml:322:7\n1427 rules/rise_of_totalitarianism/rules.yaml:323:11\n1432 rules/rise_of_totalitarianism/rules.yaml:324:7\n1433 rules/rise_of_totalitarianism/rules.yaml:325:11\n1434 rules/rise_of_totalitarianism/rules.yaml:326:15\n1435 rules/rise_of_totalitarianism/rules.yaml:327:11\n1436 rules/rise_of_totalitarianism/rules.yaml:328:15\n1437 rules/rise_of_totalitarianism/rules.yaml:329:7\n1441 rules/rise_of_totalitarianism/rules.yaml:196:7\n1445 rules/rise_of_totalitarianism/rules.yaml:460:7\n1446 rules/rise_of_totalitarianism/rules.yaml:461:7\n1447 rules/rise_of_totalitarianism/rules.yaml:463:15\n1448 rules/rise_of_totalitarianism/rules.yaml:464:19\n1453 rules/rise_of_totalitarianism/rules.yaml:466:19\n1455 rules/rise_of_totalitarianism/rules.yaml:468:19\n1456 rules/rise_of_totalitarianism/rules.yaml:469:7\n1460 rules/rise_of_totalitarianism/rules.yaml:61:3\n1468 rules/rise_of_totalitarianism/rules.yaml:69:7\n1472 rules/rise_of_totalitarianism/rules.yaml:241:7\n1476 rules/rise_of_totalitarianism/rules.yaml:203:7\n1486 rules/rise_of_totalitarianism/rules.yaml:383:7\n1490 rules/rise_of_totalitarianism/rules.yaml:384:7\n1493 rules/rise_of_totalitarianism/rules.yaml:385:11\n1494 rules/rise_of_totalitarianism/rules.yaml:386:7\n1498 rules/rise_of_totalitarianism/rules.yaml:213:7\n1499 rules/rise_of_totalitarianism/rules.yaml:214:11\n1500 rules/rise_of_totalitarianism/rules.yaml:215:11\n1505 rules/rise_of_totalitarianism/rules.yaml:216:11\n1506 rules/rise_of_totalitarianism/rules.yaml:217:11\n1507 rules/rise_of_totalitarianism/rules.yaml:218:15\n1508 rules/rise_of_totalitarianism/rules.yaml:219:19\n1509 rules/rise_of_totalitarianism/rules.yaml:220:11\n1510 rules/rise_of_totalitarianism/rules.yaml:221:7\n1521 rules/rise_of_totalitarianism/rules.yaml:222:7\n1522 rules/rise_of_totalitarianism/rules.yaml:223:7\n1534 rules/rise_of_totalitarianism/rules.yaml:224:7\n1535 rules/rise_of_totalitarianism/rules.yaml:225:11\n1536 rules/rise_of_totalitarianism/rules.yaml:226:7\n1540 rules/rise_of_totalitarianism/rules.yaml:262:7\n1544 rules/rise_of_totalitarianism/rules.yaml:269:7\n1552 rules/rise_of_totalitarianism/rules.yaml:161:7\n1559 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1564 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1565 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1570 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1571 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1577 rules/rise_of_totalitarianism/rules.yaml:1972:27\n1583 rules/rise_of_totalitarianism/rules.yaml:1972:49\n1591 rules/rise_of_totalitarianism/rules.yaml:1974:3\n1596 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1597 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1598 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1602 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1603 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1607 rules/rise_of_totalitarianism/rules.yaml:1980:27\n1613 rules/rise_of_totalitarianism/rules.yaml:1980:49\n1621 rules/rise_of_totalitarianism/rules.yaml:101:7\n1622 rules/rise_of_totalitarianism/rules.yaml:102:11\n1623 rules/rise_of_totalitarianism/rules.yaml:103:7\n1624 rules/rise_of_totalitarianism/rules.yaml:104:11\n1625 rules/rise_of_totalitarianism/rules.yaml:105:7\n1629 rules/rise_of_totalitarianism/rules.yaml:135:7\n1641 rules/rise_of_totalitarianism/rules.yaml:128:7\n1667 rules/rise_of_totalitarianism/rules.yaml:371:7\n1671 rules/rise_of_totalitarianism/rules.yaml:487:7\n1687 rules/rise_of_totalitarianism/rules.yaml:488:7\n1698 rules/rise_of_totalitarianism/rules.yaml:235:7\n1705 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1706 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1707 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1708 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1709 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1710 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1711 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1715 rules/rise_of_totalitarianism/rules.yaml:550:7\n1730 rules/rise_of_totalitarianism/rules.yaml:427:7\n1731 rules/rise_of_totalitarianism/rules.yaml:428:11\n1732 rules/rise_of_totalitarianism/rules.yaml:429:7\n1736 rules/rise_of_totalitarianism/rules.yaml:430:11\n1737 rules/rise_of_totalitarianism/rules.yaml:431:7\n1738 rules/rise_of_totalitarianism/rules.yaml:432:11\n1739 rules/rise_of_totalitarianism/rules.yaml:433:7\n1740 rules/rise_of_totalitarianism/rules.yaml:434:11\n1741 rules/rise_of_totalitarianism/rules.yaml:435:7\n1742 rules/rise_of_totalitarianism/rules.yaml:436:11\n1743 rules/rise_of_totalitarianism/rules.yaml:437:7\n1744 rules/rise_of_totalitarianism/rules.yaml:438:11\n1745 rules/rise_of_totalitarianism/rules.yaml:439:7\n1749 rules/rise_of_totalitarianism/rules.yaml:502:7\n1760 rules/rise_of_totalitarianism/rules.yaml:248:7\n1761 rules/rise_of_totalitarianism/rules.yaml:249:11\n1780 rules/rise_of_totalitarianism/rules.yaml:250:7\n1781 rules/rise_of_totalitarianism/rules.yaml:251:11\n1797 rules/rise_of_totalitarianism/rules.yaml:252:7\n1798 rules/rise_of_totalitarianism/rules.yaml:253:11\n1804 rules/rise_of_totalitarianism/rules.yaml:254:11\n1813 rules/rise_of_totalitarianism/rules.yaml:255:7\n1814 rules/rise_of_totalitarianism/rules.yaml:256:11\n1830 rules/rise_of_totalitarianism/rules.yaml:257:7\n1834 rules/rise_of_totalitarianism/rules.yaml:539:7\n1859 rules/rise_of_totalitarianism/rules.yaml:76:7\n1868 rules/rise_of_totalitarianism/rules.yaml:351:7\n1873 rules/rise_of_totalitarianism/rules.yaml:343:7\n1874 rules/rise_of_totalitarianism/rules.yaml:344:7\n1875 rules/rise_of_totalitarianism/rules.yaml:345:11\n1883 rules/rise_of_totalitarianism/rules.yaml:346:7\n1887 rules/rise_of_totalitarianism/rules.yaml:191:7\n1891 rules/rise_of_totalitarianism/rules.yaml:168:7\n1905 rules/rise_of_totalitarianism/rules.yaml:274:7\n1913 rules/rise_of_totalitarianism/rules.yaml:480:7\n1932 rules/rise_of_totalitarianism/rules.yaml:142:7\n1944 rules/rise_of_totalitarianism/rules.yaml:408:7\n1945 rules/rise_of_totalitarianism/rules.yaml:409:11\n1946 rules/rise_of_totalitarianism/rules.yaml:410:7\n1947 rules/rise_of_totalitarianism/rules.yaml:411:7\n1952 rules/rise_of_totalitarianism/rules.yaml:412:7\n1953 rules/rise_of_totalitarianism/rules.yaml:413:7\n1954 rules/rise_of_totalitarianism/rules.yaml:414:11\n1955 rules/rise_of_totalitarianism/rules.yaml:415:15\n1956 rules/rise_of_totalitarianism/rules.yaml:416:7\n1961 rules/rise_of_totalitarianism/rules.yaml:293:7\n1962 rules/rise_of_totalitarianism/rules.yaml:294:7\n1963 rules/rise_of_totalitarianism/rules.yaml:295:11\n1964 rules/rise_of_totalitarianism/rules.yaml:296:7\n1968 rules/rise_of_totalitarianism/rules.yaml:175:7\n1976 rules/rise_of_totalitarianism/rules.yaml:121:7\n1989 rules/rise_of_totalitarianism/rules.yaml:281:7\n1993 rules/rise_of_totalitarianism/rules.yaml:282:7\n1994 rules/rise_of_totalitarianism/rules.yaml:283:11\n1995 rules/rise_of_totalitarianism/rules.yaml:284:7\n1999 rules/rise_of_totalitarianism/rules.yaml:336:7\n2010 rules/rise_of_totalitarianism/rules.yaml:312:7\n2014 rules/rise_of_totalitarianism/rules.yaml:364:7\n2018 rules/rise_of_totalitarianism/rules.yaml:495:7\n2033 rules/rise_of_totalitarianism/rules.yaml:397:7\n2037 rules/rise_of_totalitarianism/rules.yaml:87:7\n2038 rules/rise_of_totalitarianism/rules.yaml:88:11\n2039 rules/rise_of_totalitarianism/rules.yaml:89:7\n2040 rules/rise_of_totalitarianism/rules.yaml:90:11\n2041 rules/rise_of_totalitarianism/rules.yaml:91:7\n2046 rules/rise_of_totalitarianism/rules.yaml:184:7\n2055 rules/rise_of_totalitarianism/rules.yaml:529:7\n2067 rules/rise_of_totalitarianism/rules.yaml:114:7\n2075 rules/rise_of_totalitarianism/rules.yaml:149:7\n2087 rules/rise_of_totalitarianism/rules.yaml:150:7\n2088 rules/rise_of_totalitarianism/rules.yaml:151:7\n2089 rules/rise_of_totalitarianism/rules.yaml:152:7\n2105 rules/rise_of_totalitarianism/rules.yaml:357:7\n2111 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2116 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2124 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2125 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2126 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2127 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2128 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2129 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2133 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2162 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2166 rules/rise_of_totalitarianism/rules.yaml:561:7\n2167 rules/rise_of_totalitarianism/rules.yaml:562:7\n2172 rules/rise_of_totalitarianism/rules.yaml:563:11\n2173 rules/rise_of_totalitarianism/rules.yaml:564:11\n2178 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2179 rules/rise_of_totalitarianism/rules.yaml:1317:11\n2180 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2187 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2188 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2190 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2195 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2203 rules/rise_of_totalitarianism/rules.yaml:1323:11\n2208 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2209 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2210 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2218 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2219 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2220 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2231 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1638:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1639:15\n2241 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2242 rules/rise_of_totalitarianism/rules.yaml:1641:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1643:15\n2246 rules/rise_of_totalitarianism/rules.yaml:1645:15\n2247 rules/rise_of_totalitarianism/rules.yaml:1646:15\n2248 rules/rise_of_totalitarianism/rules.yaml:1647:7\n2253 rules/rise_of_totalitarianism/rules.yaml:593:7\n2254 rules/rise_of_totalitarianism/rules.yaml:594:11\n2278 rules/rise_of_totalitarianism/rules.yaml:595:11\n2279 rules/rise_of_totalitarianism/rules.yaml:596:11\n2281 rules/rise_of_totalitarianism/rules.yaml:597:11\n2283 rules/rise_of_totalitarianism/rules.yaml:598:11\n2289 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2290 rules/rise_of_totalitarianism/rules.yaml:1484:11\n2292 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2295 rules/rise_of_totalitarianism/rules.yaml:1486:7\n2300 rules/rise_of_totalitarianism/rules.yaml:638:7\n2301 rules/rise_of_totalitarianism/rules.yaml:639:7\n2302 rules/rise_of_totalitarianism/rules.yaml:640:7\n2307 rules/rise_of_totalitarianism/rules.yaml:641:11\n2308 rules/rise_of_totalitarianism/rules.yaml:642:11\n2313 rules/rise_of_totalitarianism/rules.yaml:648:7\n2314 rules/rise_of_totalitarianism/rules.yaml:649:11\n2315 rules/rise_of_totalitarianism/rules.yaml:650:11\n2318 rules/rise_of_totalitarianism/rules.yaml:652:11\n2323 rules/rise_of_totalitarianism/rules.yaml:625:7\n2324 rules/rise_of_totalitarianism/rules.yaml:626:11\n2325 rules/rise_of_totalitarianism/rules.yaml:627:11\n2326 rules/rise_of_totalitarianism/rules.yaml:628:11\n2328 rules/rise_of_totalitarianism/rules.yaml:629:7\n2329 rules/rise_of_totalitarianism/rules.yaml:630:11\n2330 rules/rise_of_totalitarianism/rules.yaml:631:11\n2331 rules/rise_of_totalitarianism/rules.yaml:632:11\n2336 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2337 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2356 rules/rise_of_totalitarianism/rules.yaml:1190:15\n2361 rules/rise_of_totalitarianism/rules.yaml:1191:15\n2362 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2366 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2369 rules/rise_of_totalitarianism/rules.yaml:1195:19\n2375 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2376 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2377 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2381 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2382 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2388 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2390 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2395 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2396 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2397 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2401 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2402 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2406 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2408 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2412 rules/rise_of_totalitarianism/flow.yaml:101:3\n2416 rules/rise_of_totalitarianism/flow.yaml:105:7\n2417 rules/rise_of_totalitarianism/flow.yaml:106:11\n2421 rules/rise_of_totalitarianism/rules.yaml:584:7\n2422 rules/rise_of_totalitarianism/rules.yaml:585:7\n2423 rules/rise_of_totalitarianism/rules.yaml:586:11\n2428 rules/rise_of_totalitarianism/rules.yaml:587:15\n2429 rules/rise_of_totalitarianism/rules.yaml:588:15\n2433 rules/rise_of_totalitarianism/rules.yaml:556:7\n2438 rules/rise_of_totalitarianism/rules.yaml:1599:7\n2439 rules/rise_of_totalitarianism/rules.yaml:1600:7\n2440 rules/rise_of_totalitarianism/rules.yaml:1601:7\n2441 rules/rise_of_totalitarianism/rules.yaml:1602:7\n2446 rules/rise_of_totalitarianism/rules.yaml:1848:7\n2447 rules/rise_of_totalitarianism/rules.yaml:1849:7\n2449 rules/rise_of_totalitarianism/rules.yaml:1850:7\n2450 rules/rise_of_totalitarianism/rules.yaml:1851:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1852:7\n2452 rules/rise_of_totalitarianism/rules.yaml:1853:7\n2457 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2458 rules/rise_of_totalitarianism/rules.yaml:1749:7\n2460 rules/rise_of_totalitarianism/rules.yaml:1750:7\n2461 rules/rise_of_totalitarianism/rules.yaml:1751:7\n2462 rules/rise_of_totalitarianism/rules.yaml:1752:11\n2463 rules/rise_of_totalitarianism/rules.yaml:1753:11\n2464 rules/rise_of_totalitarianism/rules.yaml:1754:11\n2467 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2468 rules/rise_of_totalitarianism/rules.yaml:1757:11\n2469 rules/rise_of_totalitarianism/rules.yaml:1758:11\n2474 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2476 rules/rise_of_totalitarianism/rules.yaml:1832:7\n2477 rules/rise_of_totalitarianism/rules.yaml:1833:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1834:7\n2479 rules/rise_of_totalitarianism/rules.yaml:1835:7\n2480 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2482 rules/rise_of_totalitarianism/rules.yaml:1838:11\n2485 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2486 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2487 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2492 rules/rise_of_totalitarianism/rules.yaml:1765:7\n2493 rules/rise_of_totalitarianism/rules.yaml:1766:11\n2494 rules/rise_of_totalitarianism/rules.yaml:1767:11\n2495 rules/rise_of_totalitarianism/rules.yaml:1768:15\n2497 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2499 rules/rise_of_totalitarianism/rules.yaml:1771:15\n2501 rules/rise_of_totalitarianism/rules.yaml:1772:7\n2504 rules/rise_of_totalitarianism/rules.yaml:1773:11\n2506 rules/rise_of_totalitarianism/rules.yaml:1774:11\n2510 rules/rise_of_totalitarianism/rules.yaml:936:7\n2511 rules/rise_of_totalitarianism/rules.yaml:937:11\n2512 rules/rise_of_totalitarianism/rules.yaml:938:15\n2514 rules/rise_of_totalitarianism/rules.yaml:940:15\n2515 rules/rise_of_totalitarianism/rules.yaml:941:7\n2517 rules/rise_of_totalitarianism/rules.yaml:942:7\n2518 rules/rise_of_totalitarianism/rules.yaml:943:7\n2522 rules/rise_of_totalitarianism/rules.yaml:1858:7\n2523 rules/rise_of_totalitarianism/rules.yaml:1859:11\n2528 rules/rise_of_totalitarianism/rules.yaml:798:7\n2531 rules/rise_of_totalitarianism/rules.yaml:799:7\n2532 rules/rise_of_totalitarianism/rules.yaml:800:11\n2534 rules/rise_of_totalitarianism/rules.yaml:801:7\n2535 rules/rise_of_totalitarianism/rules.yaml:802:11\n2536 rules/rise_of_totalitarianism/rules.yaml:803:11\n2538 rules/rise_of_totalitarianism/rules.yaml:804:11\n2540 rules/rise_of_totalitarianism/rules.yaml:805:7\n2541 rules/rise_of_totalitarianism/rules.yaml:806:11\n2543 rules/rise_of_totalitarianism/rules.yaml:808:11\n2548 rules/rise_of_totalitarianism/rules.yaml:1200:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1201:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2556 rules/rise_of_totalitarianism/rules.yaml:1203:19\n2557 rules/rise_of_totalitarianism/rules.yaml:1204:19\n2558 rules/rise_of_totalitarianism/rules.yaml:1205:19\n2559 rules/rise_of_totalitarianism/rules.yaml:1206:19\n2561 rules/rise_of_totalitarianism/rules.yaml:1207:19\n2562 rules/rise_of_totalitarianism/rules.yaml:1208:19\n2567 rules/rise_of_totalitarianism/rules.yaml:1209:23\n2570 rules/rise_of_totalitarianism/rules.yaml:1210:23\n2571 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2577 rules/rise_of_totalitarianism/rules.yaml:1656:7\n2580 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2582 rules/rise_of_totalitarianism/rules.yaml:1658:11\n2583 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2584 rules/rise_of_totalitarianism/rules.yaml:1660:7\n2585 rules/rise_of_totalitarianism/rules.yaml:1661:7\n2589 rules/rise_of_totalitarianism/flow.yaml:6:3\n2593 rules/rise_of_totalitarianism/flow.yaml:10:7\n2594 rules/rise_of_totalitarianism/flow.yaml:11:11\n2597 rules/rise_of_totalitarianism/flow.yaml:12:7\n2598 rules/rise_of_totalitarianism/flow.yaml:13:7\n2602 rules/rise_of_totalitarianism/rules.yaml:569:7\n2603 rules/rise_of_totalitarianism/rules.yaml:570:7\n2604 rules/rise_of_totalitarianism/rules.yaml:571:7\n2605 rules/rise_of_totalitarianism/rules.yaml:572:11\n2606 rules/rise_of_totalitarianism/rules.yaml:573:15\n2608 rules/rise_of_totalitarianism/rules.yaml:575:15\n2609 rules/rise_of_totalitarianism/rules.yaml:576:7\n2610 rules/rise_of_totalitarianism/rules.yaml:577:7\n2611 rules/rise_of_totalitarianism/rules.yaml:578:11\n2616 rules/rise_of_totalitarianism/rules.yaml:960:7\n2617 rules/rise_of_totalitarianism/rules.yaml:961:7\n2621 rules/rise_of_totalitarianism/rules.yaml:962:11\n2622 rules/rise_of_totalitarianism/rules.yaml:963:11\n2624 rules/rise_of_totalitarianism/rules.yaml:964:11\n2627 rules/rise_of_totalitarianism/rules.yaml:965:11\n2633 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2635 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2637 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2638 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2639 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2640 rules/rise_of_totalitarianism/rules.yaml:1335:11\n2643 rules/rise_of_totalitarianism/rules.yaml:1336:15\n2644 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2645 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2646 rules/rise_of_totalitarianism/rules.yaml:1339:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2652 rules/rise_of_totalitarianism/rules.yaml:1345:7\n2653 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2655 rules/rise_of_totalitarianism/rules.yaml:1348:11\n2656 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2662 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2676 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2677 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2679 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2680 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2681 rules/rise_of_totalitarianism/rules.yaml:1355:7\n2682 rules/rise_of_totalitarianism/rules.yaml:1356:7\n2683 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2688 rules/rise_of_totalitarianism/rules.yaml:1527:7\n2689 rules/rise_of_totalitarianism/rules.yaml:1528:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1529:11\n2695 rules/rise_of_totalitarianism/rules.yaml:1530:11\n2696 rules/rise_of_totalitarianism/rules.yaml:1531:15\n2699 rules/rise_of_totalitarianism/rules.yaml:1533:15\n2703 rules/rise_of_totalitarianism/rules.yaml:1534:15\n2727 rules/rise_of_totalitarianism/rules.yaml:898:7\n2728 rules/rise_of_totalitarianism/rules.yaml:899:7\n2733 rules/rise_of_totalitarianism/rules.yaml:900:11\n2746 rules/rise_of_totalitarianism/rules.yaml:901:11\n2747 rules/rise_of_totalitarianism/rules.yaml:902:15\n2749 rules/rise_of_totalitarianism/rules.yaml:904:15\n2750 rules/rise_of_totalitarianism/rules.yaml:905:15\n2751 rules/rise_of_totalitarianism/rules.yaml:906:19\n2753 rules/rise_of_totalitarianism/rules.yaml:908:19\n2755 rules/rise_of_totalitarianism/rules.yaml:909:19\n2757 rules/rise_of_totalitarianism/rules.yaml:910:19\n2762 rules/rise_of_totalitarianism/rules.yaml:761:7\n2763 rules/rise_of_totalitarianism/rules.yaml:763:15\n2764 rules/rise_of_totalitarianism/rules.yaml:764:15\n2766 rules/rise_of_totalitarianism/rules.yaml:766:15\n2767 rules/rise_of_totalitarianism/rules.yaml:767:15\n2768 rules/rise_of_totalitarianism/rules.yaml:769:19\n2771 rules/rise_of_totalitarianism/rules.yaml:772:15\n2773 rules/rise_of_totalitarianism/rules.yaml:774:15\n2774 rules/rise_of_totalitarianism/rules.yaml:775:19\n2775 rules/rise_of_totalitarianism/rules.yaml:776:15\n2777 rules/rise_of_totalitarianism/rules.yaml:779:15\n2778 rules/rise_of_totalitarianism/rules.yaml:781:15\n2779 rules/rise_of_totalitarianism/rules.yaml:782:19\n2780 rules/rise_of_totalitarianism/rules.yaml:783:15\n2781 rules/rise_of_totalitarianism/rules.yaml:784:19\n2782 rules/rise_of_totalitarianism/rules.yaml:785:19\n2784 rules/rise_of_totalitarianism/rules.yaml:786:19\n2787 rules/rise_of_totalitarianism/rules.yaml:788:15\n2788 rules/rise_of_totalitarianism/rules.yaml:790:15\n2789 rules/rise_of_totalitarianism/rules.yaml:791:15\n2790 rules/rise_of_totalitarianism/rules.yaml:792:19\n2794 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2795 rules/rise_of_totalitarianism/rules.yaml:1407:11\n2796 rules/rise_of_totalitarianism/rules.yaml:1408:15\n2802 rules/rise_of_totalitarianism/rules.yaml:989:7\n2803 rules/rise_of_totalitarianism/rules.yaml:990:7\n2804 rules/rise_of_totalitarianism/rules.yaml:991:7\n2809 rules/rise_of_totalitarianism/rules.yaml:992:11\n2828 rules/rise_of_totalitarianism/rules.yaml:993:11\n2829 rules/rise_of_totalitarianism/rules.yaml:994:15\n2831 rules/rise_of_totalitarianism/rules.yaml:996:15\n2832 rules/rise_of_totalitarianism/rules.yaml:997:15\n2833 rules/rise_of_totalitarianism/rules.yaml:998:19\n2835 rules/rise_of_totalitarianism/rules.yaml:1000:19\n2840 rules/rise_of_totalitarianism/rules.yaml:1001:19\n2841 rules/rise_of_totalitarianism/rules.yaml:1002:7\n2846 rules/rise_of_totalitarianism/rules.yaml:692:7\n2847 rules/rise_of_totalitarianism/rules.yaml:694:15\n2848 rules/rise_of_totalitarianism/rules.yaml:695:15\n2853 rules/rise_of_totalitarianism/rules.yaml:696:19\n2859 rules/rise_of_totalitarianism/rules.yaml:697:19\n2860 rules/rise_of_totalitarianism/rules.yaml:698:19\n2861 rules/rise_of_totalitarianism/rules.yaml:699:19\n2863 rules/rise_of_totalitarianism/rules.yaml:701:15\n2864 rules/rise_of_totalitarianism/rules.yaml:702:15\n2866 rules/rise_of_totalitarianism/rules.yaml:703:15\n2869 rules/rise_of_totalitarianism/rules.yaml:706:15\n2871 rules/rise_of_totalitarianism/rules.yaml:709:15\n2872 rules/rise_of_totalitarianism/rules.yaml:710:19\n2878 rules/rise_of_totalitarianism/rules.yaml:713:15\n2879 rules/rise_of_totalitarianism/rules.yaml:714:19\n2885 rules/rise_of_totalitarianism/rules.yaml:717:15\n2889 rules/rise_of_totalitarianism/rules.yaml:718:19\n2890 rules/rise_of_totalitarianism/rules.yaml:719:23\n2895 rules/rise_of_totalitarianism/rules.yaml:724:15\n2900 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2901 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2902 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2903 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2904 rules/rise_of_totalitarianism/rules.yaml:1395:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2908 rules/rise_of_totalitarianism/rules.yaml:1398:7\n2909 rules/rise_of_totalitarianism/rules.yaml:1399:11\n2910 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2923 rules/rise_of_totalitarianism/rules.yaml:1574:7\n2924 rules/rise_of_totalitarianism/rules.yaml:1575:11\n2925 rules/rise_of_totalitarianism/rules.yaml:1576:11\n2926 rules/rise_of_totalitarianism/rules.yaml:1577:15\n2928 rules/rise_of_totalitarianism/rules.yaml:1578:15\n2931 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2932 rules/rise_of_totalitarianism/rules.yaml:1581:11\n2941 rules/rise_of_totalitarianism/rules.yaml:1582:15\n2942 rules/rise_of_totalitarianism/rules.yaml:1583:15\n2943 rules/rise_of_totalitarianism/rules.yaml:1584:15\n2944 rules/rise_of_totalitarianism/rules.yaml:1585:19\n2945 rules/rise_of_totalitarianism/rules.yaml:1586:23\n2947 rules/rise_of_totalitarianism/rules.yaml:1588:23\n2948 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2949 rules/rise_of_totalitarianism/rules.yaml:1590:15\n2957 rules/rise_of_totalitarianism/rules.yaml:1428:7\n2958 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2959 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2964 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2973 rules/rise_of_totalitarianism/rules.yaml:1433:19\n2974 rules/rise_of_totalitarianism/rules.yaml:1434:19\n2976 rules/rise_of_totalitarianism/rules.yaml:1436:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1437:15\n2979 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2982 rules/rise_of_totalitarianism/rules.yaml:1441:15\n2984 rules/rise_of_totalitarianism/rules.yaml:1444:15\n2985 rules/rise_of_totalitarianism/rules.yaml:1445:19\n2995 rules/rise_of_totalitarianism/rules.yaml:1448:15\n2996 rules/rise_of_totalitarianism/rules.yaml:1449:19\n3006 rules/rise_of_totalitarianism/rules.yaml:1452:15\n3007 rules/rise_of_totalitarianism/rules.yaml:1453:19\n3009 rules/rise_of_totalitarianism/rules.yaml:1455:15\n3014 rules/rise_of_totalitarianism/rules.yaml:1157:7\n3015 rules/rise_of_totalitarianism/rules.yaml:1158:7\n3016 rules/rise_of_totalitarianism/rules.yaml:1159:11\n3017 rules/rise_of_totalitarianism/rules.yaml:1160:15\n3019 rules/rise_of_totalitarianism/rules.yaml:1161:11\n3020 rules/rise_of_totalitarianism/rules.yaml:1162:7\n3021 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3022 rules/rise_of_totalitarianism/rules.yaml:1164:11\n3029 rules/rise_of_totalitarianism/rules.yaml:1165:11\n3030 rules/rise_of_totalitarianism/rules.yaml:1166:11\n3035 rules/rise_of_totalitarianism/rules.yaml:1167:11\n3036 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3039 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1173:15\n3042 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3047 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3048 rules/rise_of_totalitarianism/rules.yaml:1177:19\n3053 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3054 rules/rise_of_totalitarianism/rules.yaml:1179:7\n3055 rules/rise_of_totalitarianism/rules.yaml:1180:11\n3060 rules/rise_of_totalitarianism/rules.yaml:1465:7\n3076 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1467:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1468:11\n3079 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3090 rules/rise_of_totalitarianism/rules.yaml:1470:15\n3092 rules/rise_of_totalitarianism/rules.yaml:1471:15\n3093 rules/rise_of_totalitarianism/rules.yaml:1472:15\n3094 rules/rise_of_totalitarianism/rules.yaml:1473:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3103 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3105 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3106 rules/rise_of_totalitarianism/rules.yaml:1478:15\n3111 rules/rise_of_totalitarianism/rules.yaml:603:7\n3112 rules/rise_of_totalitarianism/rules.yaml:604:7\n3117 rules/rise_of_totalitarianism/rules.yaml:605:11\n3124 rules/rise_of_totalitarianism/rules.yaml:606:11\n3139 rules/rise_of_totalitarianism/rules.yaml:607:7\n3140 rules/rise_of_totalitarianism/rules.yaml:608:11\n3141 rules/rise_of_totalitarianism/rules.yaml:609:7\n3142 rules/rise_of_totalitarianism/rules.yaml:610:11\n3152 rules/rise_of_totalitarianism/rules.yaml:611:11\n3153 rules/rise_of_totalitarianism/rules.yaml:612:11\n3154 rules/rise_of_totalitarianism/rules.yaml:613:7\n3155 rules/rise_of_totalitarianism/rules.yaml:614:7\n3156 rules/rise_of_totalitarianism/rules.yaml:615:11\n3160 rules/rise_of_totalitarianism/rules.yaml:616:7\n3165 rules/rise_of_totalitarianism/rules.yaml:658:7\n3166 rules/rise_of_totalitarianism/rules.yaml:659:7\n3170 rules/rise_of_totalitarianism/rules.yaml:660:11\n3171 rules/rise_of_totalitarianism/rules.yaml:661:7\n3172 rules/rise_of_totalitarianism/rules.yaml:662:11\n3174 rules/rise_of_totalitarianism/rules.yaml:665:11\n3179 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3180 rules/rise_of_totalitarianism/rules.yaml:1372:11\n3181 rules/rise_of_totalitarianism/rules.yaml:1373:11\n3182 rules/rise_of_totalitarianism/rules.yaml:1375:7\n3185 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3186 rules/rise_of_totalitarianism/rules.yaml:1379:11\n3187 rules/rise_of_totalitarianism/rules.yaml:1380:11\n3188 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3189 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3191 rules/rise_of_totalitarianism/rules.yaml:1385:15\n3196 rules/rise_of_totalitarianism/rules.yaml:815:7\n3199 rules/rise_of_totalitarianism/rules.yaml:818:11\n3200 rules/rise_of_totalitarianism/rules.yaml:819:11\n3201 rules/rise_of_totalitarianism/rules.yaml:820:11\n3202 rules/rise_of_totalitarianism/rules.yaml:822:11\n3203 rules/rise_of_totalitarianism/rules.yaml:823:15\n3208 rules/rise_of_totalitarianism/rules.yaml:825:11\n3209 rules/rise_of_totalitarianism/rules.yaml:826:15\n3214 rules/rise_of_totalitarianism/rules.yaml:828:11\n3215 rules/rise_of_totalitarianism/rules.yaml:829:15\n3216 rules/rise_of_totalitarianism/rules.yaml:830:15\n3220 rules/rise_of_totalitarianism/rules.yaml:831:15\n3224 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3225 rules/rise_of_totalitarianism/rules.yaml:1672:7\n3226 rules/rise_of_totalitarianism/rules.yaml:1673:7\n3229 rules/rise_of_totalitarianism/rules.yaml:1676:11\n3230 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3231 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3232 rules/rise_of_totalitarianism/rules.yaml:1679:15\n3233 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3234 rules/rise_of_totalitarianism/rules.yaml:1682:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3239 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3240 rules/rise_of_totalitarianism/rules.yaml:1282:7\n3241 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3242 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3243 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3247 rules/rise_of_totalitarianism/rules.yaml:949:7\n3251 rules/rise_of_totalitarianism/rules.yaml:950:7\n3252 rules/rise_of_totalitarianism/rules.yaml:951:7\n3253 rules/rise_of_totalitarianism/rules.yaml:952:11\n3254 rules/rise_of_totalitarianism/rules.yaml:953:7\n3255 rules/rise_of_totalitarianism/rules.yaml:954:7\n3261 rules/rise_of_totalitarianism/rules.yaml:1870:7\n3268 rules/rise_of_totalitarianism/rules.yaml:1871:7\n3269 rules/rise_of_totalitarianism/rules.yaml:1872:7\n3270 rules/rise_of_totalitarianism/rules.yaml:1873:7\n3273 rules/rise_of_totalitarianism/rules.yaml:1874:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1875:11\n3276 rules/rise_of_totalitarianism/rules.yaml:1876:11\n3277 rules/rise_of_totalitarianism/rules.yaml:1877:11\n3278 rules/rise_of_totalitarianism/rules.yaml:1878:11\n3280 rules/rise_of_totalitarianism/rules.yaml:1881:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1882:11\n3283 rules/rise_of_totalitarianism/rules.yaml:1883:11\n3284 rules/rise_of_totalitarianism/rules.yaml:1884:11\n3285 rules/rise_of_totalitarianism/rules.yaml:1885:11\n3286 rules/rise_of_totalitarianism/rules.yaml:1886:11\n3292 rules/rise_of_totalitarianism/rules.yaml:674:7\n3296 rules/rise_of_totalitarianism/rules.yaml:675:11\n3297 rules/rise_of_totalitarianism/rules.yaml:676:7\n3298 rules/rise_of_totalitarianism/rules.yaml:677:7\n3305 rules/rise_of_totalitarianism/rules.yaml:678:11\n3306 rules/rise_of_totalitarianism/rules.yaml:679:7\n3307 rules/rise_of_totalitarianism/rules.yaml:680:11\n3309 rules/rise_of_totalitarianism/rules.yaml:683:11\n3310 rules/rise_of_totalitarianism/rules.yaml:684:11\n3311 rules/rise_of_totalitarianism/rules.yaml:685:11\n3315 rules/rise_of_totalitarianism/rules.yaml:971:7\n3316 rules/rise_of_totalitarianism/rules.yaml:972:11\n3317 rules/rise_of_totalitarianism/rules.yaml:973:11\n3318 rules/rise_of_totalitarianism/rules.yaml:974:15\n3324 rules/rise_of_totalitarianism/rules.yaml:977:11\n3325 rules/rise_of_totalitarianism/rules.yaml:978:11\n3331 rules/rise_of_totalitarianism/rules.yaml:981:11\n3332 rules/rise_of_totalitarianism/rules.yaml:982:11\n3337 rules/rise_of_totalitarianism/rules.yaml:1544:7\n3338 rules/rise_of_totalitarianism/rules.yaml:1545:7\n3339 rules/rise_of_totalitarianism/rules.yaml:1546:7\n3340 rules/rise_of_totalitarianism/rules.yaml:1547:11\n3341 rules/rise_of_totalitarianism/rules.yaml:1548:7\n3342 rules/rise_of_totalitarianism/rules.yaml:1549:11\n3344 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1553:11\n3347 rules/rise_of_totalitarianism/rules.yaml:1554:11\n3348 rules/rise_of_totalitarianism/rules.yaml:1555:11\n3349 rules/rise_of_totalitarianism/rules.yaml:1556:11\n3350 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3351 rules/rise_of_totalitarianism/rules.yaml:1558:19\n3352 rules/rise_of_totalitarianism/rules.yaml:1559:15\n3353 rules/rise_of_totalitarianism/rules.yaml:1560:11\n3354 rules/rise_of_totalitarianism/rules.yaml:1561:11\n3356 rules/rise_of_totalitarianism/rules.yaml:1563:11\n3357 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3361 rules/rise_of_totalitarianism/rules.yaml:1898:7\n3370 rules/rise_of_totalitarianism/rules.yaml:1899:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1900:11\n3382 rules/rise_of_totalitarianism/rules.yaml:1901:11\n3383 rules/rise_of_totalitarianism/rules.yaml:1902:15\n3384 rules/rise_of_totalitarianism/rules.yaml:1903:15\n3385 rules/rise_of_totalitarianism/rules.yaml:1904:19\n3386 rules/rise_of_totalitarianism/rules.yaml:1905:23\n3387 rules/rise_of_totalitarianism/rules.yaml:1906:27\n3388 rules/rise_of_totalitarianism/rules.yaml:1907:27\n3389 rules/rise_of_totalitarianism/rules.yaml:1909:15\n3425 rules/rise_of_totalitarianism/rules.yaml:1216:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1217:11\n3444 rules/rise_of_totalitarianism/rules.yaml:1218:11\n3445 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3449 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3450 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3457 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3458 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3463 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3464 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3465 rules/rise_of_totalitarianism/rules.yaml:1227:19\n3466 rules/rise_of_totalitarianism/rules.yaml:1228:23\n3467 rules/rise_of_totalitarianism/rules.yaml:1229:19\n3468 rules/rise_of_totalitarianism/rules.yaml:1230:23\n3469 rules/rise_of_totalitarianism/rules.yaml:1231:23\n3476 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3477 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3479 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3480 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3481 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3482 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3483 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3484 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3491 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3492 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3493 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3494 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3500 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3501 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3503 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3504 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3505 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3507 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3508 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3509 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3515 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3516 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3522 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3523 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3527 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3534 rules/rise_of_totalitarianism/rules.yaml:1244:15\n3535 rules/rise_of_totalitarianism/rules.yaml:1245:15\n3541 rules/rise_of_totalitarianism/rules.yaml:1246:15\n3542 rules/rise_of_totalitarianism/rules.yaml:1247:15\n3543 rules/rise_of_totalitarianism/rules.yaml:1248:19\n3550 rules/rise_of_totalitarianism/rules.yaml:1251:19\n3551 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3554 rules/rise_of_totalitarianism/rules.yaml:1256:23\n3558 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3566 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3567 rules/rise_of_totalitarianism/rules.yaml:1259:23\n3568 rules/rise_of_totalitarianism/rules.yaml:1260:23\n3569 rules/rise_of_totalitarianism/rules.yaml:1261:27\n3570 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3571 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3572 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3573 rules/rise_of_totalitarianism/rules.yaml:1265:27\n3574 rules/rise_of_totalitarianism/rules.yaml:1266:27\n3583 rules/rise_of_totalitarianism/rules.yaml:1267:27\n3587 rules/rise_of_totalitarianism/rules.yaml:1268:27\n3588 rules/rise_of_totalitarianism/rules.yaml:1270:27\n3589 rules/rise_of_totalitarianism/rules.yaml:1271:27\n3590 rules/rise_of_totalitarianism/rules.yaml:1272:31\n3594 rules/rise_of_totalitarianism/rules.yaml:1273:27\n3598 rules/rise_of_totalitarianism/rules.yaml:1274:27\n3599 rules/rise_of_totalitarianism/rules.yaml:1275:23\n3604 rules/rise_of_totalitarianism/rules.yaml:1290:7\n3605 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3606 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3607 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3609 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3610 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3611 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3622 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3623 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3631 rules/rise_of_totalitarianism/rules.yaml:1299:19\n3633 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3634 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3639 rules/rise_of_totalitarianism/rules.yaml:1302:23\n3642 rules/rise_of_totalitarianism/rules.yaml:1303:23\n3643 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3655 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3660 rules/rise_of_totalitarianism/rules.yaml:1308:15\n3661 rules/rise_of_totalitarianism/rules.yaml:1309:15\n3667 rules/rise_of_totalitarianism/rules.yaml:1310:19\n3668 rules/rise_of_totalitarianism/rules.yaml:1311:11\n3675 rules/rise_of_totalitarianism/rules.yaml:1612:7\n3676 rules/rise_of_totalitarianism/rules.yaml:1613:7\n3677 rules/rise_of_totalitarianism/rules.yaml:1614:7\n3678 rules/rise_of_totalitarianism/rules.yaml:1615:11\n3679 rules/rise_of_totalitarianism/rules.yaml:1616:11\n3680 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3681 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3682 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3698 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3704 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3705 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3706 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3707 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3708 rules/rise_of_totalitarianism/rules.yaml:1625:15\n3713 rules/rise_of_totalitarianism/rules.yaml:865:7\n3714 rules/rise_of_totalitarianism/rules.yaml:866:7\n3719 rules/rise_of_totalitarianism/rules.yaml:867:11\n3728 rules/rise_of_totalitarianism/rules.yaml:868:11\n3729 rules/rise_of_totalitarianism/rules.yaml:869:15\n3731 rules/rise_of_totalitarianism/rules.yaml:871:15\n3732 rules/rise_of_totalitarianism/rules.yaml:872:15\n3733 rules/rise_of_totalitarianism/rules.yaml:873:19\n3735 rules/rise_of_totalitarianism/rules.yaml:875:19\n3736 rules/rise_of_totalitarianism/rules.yaml:876:19\n3740 rules/rise_of_totalitarianism/rules.yaml:877:19\n3742 rules/rise_of_totalitarianism/rules.yaml:878:19\n3743 rules/rise_of_totalitarianism/rules.yaml:879:19\n3744 rules/rise_of_totalitarianism/rules.yaml:880:19\n3745 rules/rise_of_totalitarianism/rules.yaml:881:19\n3753 rules/rise_of_totalitarianism/rules.yaml:882:19\n3755 rules/rise_of_totalitarianism/rules.yaml:883:19\n3756 rules/rise_of_totalitarianism/rules.yaml:884:19\n3761 rules/rise_of_totalitarianism/rules.yaml:885:19\n3762 rules/rise_of_totalitarianism/rules.yaml:886:23\n3763 rules/rise_of_totalitarianism/rules.yaml:887:19\n3765 rules/rise_of_totalitarianism/rules.yaml:888:19\n3767 rules/rise_of_totalitarianism/rules.yaml:889:19\n3768 rules/rise_of_totalitarianism/rules.yaml:891:19\n3769 rules/rise_of_totalitarianism/rules.yaml:892:7\n3773 rules/rise_of_totalitarianism/rules.yaml:832:3\n3774 rules/rise_of_totalitarianism/rules.yaml:1960:14\n3779 rules/rise_of_totalitarianism/rules.yaml:836:7\n3780 rules/rise_of_totalitarianism/rules.yaml:837:11\n3781 rules/rise_of_totalitarianism/rules.yaml:838:7\n3786 rules/rise_of_totalitarianism/rules.yaml:839:7\n3789 rules/rise_of_totalitarianism/rules.yaml:841:11\n3790 rules/rise_of_totalitarianism/rules.yaml:842:7\n3791 rules/rise_of_totalitarianism/rules.yaml:843:7\n3792 rules/rise_of_totalitarianism/rules.yaml:844:11\n3793 rules/rise_of_totalitarianism/rules.yaml:845:15\n3801 rules/rise_of_totalitarianism/rules.yaml:847:15\n3808 rules/rise_of_totalitarianism/rules.yaml:849:7\n3809 rules/rise_of_totalitarianism/rules.yaml:850:11\n3810 rules/rise_of_totalitarianism/rules.yaml:851:15\n3811 rules/rise_of_totalitarianism/rules.yaml:852:7\n3812 rules/rise_of_totalitarianism/rules.yaml:853:7\n3813 rules/rise_of_totalitarianism/rules.yaml:854:11\n3814 rules/rise_of_totalitarianism/rules.yaml:855:11\n3815 rules/rise_of_totalitarianism/rules.yaml:856:15\n3816 rules/rise_of_totalitarianism/rules.yaml:857:11\n3818 rules/rise_of_totalitarianism/rules.yaml:859:11\n3823 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3824 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3825 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3826 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3827 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3831 rules/rise_of_totalitarianism/rules.yaml:745:7\n3832 rules/rise_of_totalitarianism/rules.yaml:746:7\n3833 rules/rise_of_totalitarianism/rules.yaml:748:7\n3834 rules/rise_of_totalitarianism/rules.yaml:749:11\n3835 rules/rise_of_totalitarianism/rules.yaml:750:11\n3836 rules/rise_of_totalitarianism/rules.yaml:751:15\n3837 rules/rise_of_totalitarianism/rules.yaml:752:15\n3838 rules/rise_of_totalitarianism/rules.yaml:753:15\n3839 rules/rise_of_totalitarianism/rules.yaml:755:7\n3843 rules/rise_of_totalitarianism/rules.yaml:1695:7\n3844 rules/rise_of_totalitarianism/rules.yaml:1696:7\n3845 rules/rise_of_totalitarianism/rules.yaml:1697:7\n3856 rules/rise_of_totalitarianism/rules.yaml:1698:7\n3868 rules/rise_of_totalitarianism/rules.yaml:1699:7\n3869 rules/rise_of_totalitarianism/rules.yaml:1700:7\n3870 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3871 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3872 rules/rise_of_totalitarianism/rules.yaml:1703:11\n3873 rules/rise_of_totalitarianism/rules.yaml:1704:15\n3874 rules/rise_of_totalitarianism/rules.yaml:1705:7\n3875 rules/rise_of_totalitarianism/rules.yaml:1706:7\n3878 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3879 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3880 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3881 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3882 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3883 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3884 rules/rise_of_totalitarianism/rules.yaml:1717:23\n3886 rules/rise_of_totalitarianism/rules.yaml:1720:19\n3889 rules/rise_of_totalitarianism/rules.yaml:1721:19\n3890 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3891 rules/rise_of_totalitarianism/rules.yaml:1723:11\n3892 rules/rise_of_totalitarianism/rules.yaml:1724:11\n3893 rules/rise_of_totalitarianism/rules.yaml:1725:11\n3894 rules/rise_of_totalitarianism/rules.yaml:1726:15\n3895 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3896 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3897 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1730:19\n3899 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3900 rules/rise_of_totalitarianism/rules.yaml:1732:19\n3901 rules/rise_of_totalitarianism/rules.yaml:1733:23\n3902 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3903 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3904 rules/rise_of_totalitarianism/rules.yaml:1737:19\n3909 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3910 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3912 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3913 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3914 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3915 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3916 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3917 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3924 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3925 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3926 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3927 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3953 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3954 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3956 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3957 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3958 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3960 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3961 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3962 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3967 rules/rise_of_totalitarianism/rules.yaml:1515:7\n3968 rules/rise_of_totalitarianism/rules.yaml:1516:7\n3969 rules/rise_of_totalitarianism/rules.yaml:1517:11\n3970 rules/rise_of_totalitarianism/rules.yaml:1518:11\n3974 rules/rise_of_totalitarianism/rules.yaml:733:7\n3976 rules/rise_of_totalitarianism/rules.yaml:734:7\n3977 rules/rise_of_totalitarianism/rules.yaml:735:11\n3978 rules/rise_of_totalitarianism/rules.yaml:736:11\n3979 rules/rise_of_totalitarianism/rules.yaml:737:15\n3980 rules/rise_of_totalitarianism/rules.yaml:738:15\n3985 rules/rise_of_totalitarianism/rules.yaml:1003:3\n3986 rules/rise_of_totalitarianism/rules.yaml:1940:14\n3987 rules/rise_of_totalitarianism/rules.yaml:1961:14\n3992 rules/rise_of_totalitarianism/rules.yaml:1008:7\n3993 rules/rise_of_totalitarianism/rules.yaml:1009:7\n3994 rules/rise_of_totalitarianism/rules.yaml:1010:7\n3995 rules/rise_of_totalitarianism/rules.yaml:1011:7\n3996 rules/rise_of_totalitarianism/rules.yaml:1012:7\n3997 rules/rise_of_totalitarianism/rules.yaml:1013:7\n4000 rules/rise_of_totalitarianism/rules.yaml:1014:11\n4001 rules/rise_of_totalitarianism/rules.yaml:1015:15\n4002 rules/rise_of_totalitarianism/rules.yaml:1016:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1017:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1018:15\n4010 rules/rise_of_totalitarianism/rules.yaml:1020:15\n4011 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1022:23\n4014 rules/rise_of_totalitarianism/rules.yaml:1024:23\n4015 rules/rise_of_totalitarianism/rules.yaml:1025:23\n4016 rules/rise_of_totalitarianism/rules.yaml:1026:23\n4017 rules/rise_of_totalitarianism/rules.yaml:1027:27\n4018 rules/rise_of_totalitarianism/rules.yaml:1029:19\n4020 rules/rise_of_totalitarianism/rules.yaml:1031:15\n4033 rules/rise_of_totalitarianism/rules.yaml:1032:15\n4034 rules/rise_of_totalitarianism/rules.yaml:1034:19\n4036 rules/rise_of_totalitarianism/rules.yaml:1036:19\n4037 rules/rise_of_totalitarianism/rules.yaml:1037:19\n4042 rules/rise_of_totalitarianism/rules.yaml:1038:19\n4043 rules/rise_of_totalitarianism/rules.yaml:1039:19\n4044 rules/rise_of_totalitarianism/rules.yaml:1041:19\n4045 rules/rise_of_totalitarianism/rules.yaml:1042:23\n4046 rules/rise_of_totalitarianism/rules.yaml:1043:27\n4048 rules/rise_of_totalitarianism/rules.yaml:1045:27\n4049 rules/rise_of_totalitarianism/rules.yaml:1046:27\n4050 rules/rise_of_totalitarianism/rules.yaml:1047:31\n4052 rules/rise_of_totalitarianism/rules.yaml:1050:11\n4053 rules/rise_of_totalitarianism/rules.yaml:1051:11\n4074 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4075 rules/rise_of_totalitarianism/rules.yaml:1053:11\n4076 rules/rise_of_totalitarianism/rules.yaml:1054:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1055:11\n4078 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4080 rules/rise_of_totalitarianism/rules.yaml:1059:15\n4081 rules/rise_of_totalitarianism/rules.yaml:1060:15\n4082 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4083 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4085 rules/rise_of_totalitarianism/rules.yaml:1065:19\n4086 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4087 rules/rise_of_totalitarianism/rules.yaml:1067:23\n4089 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4090 rules/rise_of_totalitarianism/rules.yaml:1070:15\n4098 rules/rise_of_totalitarianism/rules.yaml:1071:15\n4099 rules/rise_of_totalitarianism/rules.yaml:1072:15\n4100 rules/rise_of_totalitarianism/rules.yaml:1074:15\n4101 rules/rise_of_totalitarianism/rules.yaml:1076:19\n4106 rules/rise_of_totalitarianism/rules.yaml:1077:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1079:23\n4109 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1081:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4124 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4125 rules/rise_of_totalitarianism/rules.yaml:1086:15\n4127 rules/rise_of_totalitarianism/rules.yaml:1088:15\n4128 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4129 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4130 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4131 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4132 rules/rise_of_totalitarianism/rules.yaml:1094:19\n4133 rules/rise_of_totalitarianism/rules.yaml:1095:19\n4134 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4135 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4137 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4138 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4148 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4149 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4151 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1112:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4154 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4156 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4162 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4163 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4166 rules/rise_of_totalitarianism/rules.yaml:1124:19\n4179 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4180 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4193 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4194 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4195 rules/rise_of_totalitarianism/rules.yaml:1129:23\n4196 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4197 rules/rise_of_totalitarianism/rules.yaml:1131:23\n4201 rules/rise_of_totalitarianism/rules.yaml:1133:19\n4202 rules/rise_of_totalitarianism/rules.yaml:1134:23\n4203 rules/rise_of_totalitarianism/rules.yaml:1135:7\n4204 rules/rise_of_totalitarianism/rules.yaml:1136:11\n4205 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4207 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4210 rules/rise_of_totalitarianism/rules.yaml:1142:7\n4211 rules/rise_of_totalitarianism/rules.yaml:1143:11\n4212 rules/rise_of_totalitarianism/rules.yaml:1144:15\n4214 rules/rise_of_totalitarianism/rules.yaml:1146:15\n4215 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4216 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4217 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4219 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4223 rules/rise_of_totalitarianism/rules.yaml:916:7\n4224 rules/rise_of_totalitarianism/rules.yaml:917:11\n4225 rules/rise_of_totalitarianism/rules.yaml:918:15\n4226 rules/rise_of_totalitarianism/rules.yaml:919:19\n4227 rules/rise_of_totalitarianism/rules.yaml:920:15\n4228 rules/rise_of_totalitarianism/rules.yaml:921:15\n4230 rules/rise_of_totalitarianism/rules.yaml:922:7\n4231 rules/rise_of_totalitarianism/rules.yaml:923:7\n4232 rules/rise_of_totalitarianism/rules.yaml:924:7\n4237 rules/rise_of_totalitarianism/rules.yaml:925:11\n4238 rules/rise_of_totalitarianism/rules.yaml:926:11\n4239 rules/rise_of_totalitarianism/rules.yaml:927:15\n4245 rules/rise_of_totalitarianism/rules.yaml:928:15\n4246 rules/rise_of_totalitarianism/rules.yaml:929:19\n4247 rules/rise_of_totalitarianism/rules.yaml:930:19\n4248 rules/rise_of_totalitarianism/rules.yaml:931:19\n4252 rules/rise_of_totalitarianism/rules.yaml:1801:7\n4253 rules/rise_of_totalitarianism/rules.yaml:1802:11\n4256 rules/rise_of_totalitarianism/rules.yaml:1803:15\n4272 rules/rise_of_totalitarianism/rules.yaml:1804:15\n4273 rules/rise_of_totalitarianism/rules.yaml:1805:19\n4274 rules/rise_of_totalitarianism/rules.yaml:1806:19\n4275 rules/rise_of_totalitarianism/rules.yaml:1807:19\n4277 rules/rise_of_totalitarianism/rules.yaml:1808:19\n4278 rules/rise_of_totalitarianism/rules.yaml:1809:19\n4279 rules/rise_of_totalitarianism/rules.yaml:1810:19\n4281 rules/rise_of_totalitarianism/rules.yaml:1812:7\n4282 rules/rise_of_totalitarianism/rules.yaml:1813:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1814:15\n4285 rules/rise_of_totalitarianism/rules.yaml:1816:7\n4286 rules/rise_of_totalitarianism/rules.yaml:1817:11\n4292 rules/rise_of_totalitarianism/rules.yaml:1818:11\n4293 rules/rise_of_totalitarianism/rules.yaml:1819:15\n4294 rules/rise_of_totalitarianism/rules.yaml:1820:15\n4295 rules/rise_of_totalitarianism/rules.yaml:1821:19\n4300 rules/rise_of_totalitarianism/rules.yaml:1497:7\n4301 rules/rise_of_totalitarianism/rules.yaml:1498:11\n4302 rules/rise_of_totalitarianism/rules.yaml:1499:11\n4303 rules/rise_of_totalitarianism/rules.yaml:1500:11\n4308 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4309 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4310 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4311 rules/rise_of_totalitarianism/rules.yaml:1504:19\n4314 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1506:19\n4321 rules/rise_of_totalitarianism/rules.yaml:1785:7\n4332 rules/rise_of_totalitarianism/rules.yaml:1786:7\n4333 rules/rise_of_totalitarianism/rules.yaml:1787:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4335 rules/rise_of_totalitarianism/rules.yaml:1789:15\n4336 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4337 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1792:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1793:15\n4344 rules/rise_of_totalitarianism/flow.yaml:23:3\n4349 rules/rise_of_totalitarianism/flow.yaml:27:7\n4351 rules/rise_of_totalitarianism/flow.yaml:28:7\n4352 rules/rise_of_totalitarianism/flow.yaml:29:7\n4353 rules/rise_of_totalitarianism/flow.yaml:30:11\n4358 rules/rise_of_totalitarianism/flow.yaml:31:11\n4359 rules/rise_of_totalitarianism/flow.yaml:32:15\n4360 rules/rise_of_totalitarianism/flow.yaml:33:15\n4361 rules/rise_of_totalitarianism/flow.yaml:34:19\n4364 rules/rise_of_totalitarianism/flow.yaml:35:19\n4365 rules/rise_of_totalitarianism/flow.yaml:36:7\n4366 rules/rise_of_totalitarianism/flow.yaml:37:7\n4367 rules/rise_of_totalitarianism/flow.yaml:38:11\n4368 rules/rise_of_totalitarianism/flow.yaml:39:15\n4380 rules/rise_of_totalitarianism/flow.yaml:40:15\n4381 rules/rise_of_totalitarianism/flow.yaml:42:7\n4382 rules/rise_of_totalitarianism/flow.yaml:43:7\n4383 rules/rise_of_totalitarianism/flow.yaml:44:11\n4384 rules/rise_of_totalitarianism/flow.yaml:46:7\n4385 rules/rise_of_totalitarianism/flow.yaml:47:11\n4386 rules/rise_of_totalitarianism/flow.yaml:48:7\n4387 rules/rise_of_totalitarianism/flow.yaml:49:11\n4388 rules/rise_of_totalitarianism/flow.yaml:50:11\n4389 rules/rise_of_totalitarianism/flow.yaml:51:15\n4390 rules/rise_of_totalitarianism/flow.yaml:52:15\n4400 rules/rise_of_totalitarianism/flow.yaml:53:15\n4407 rules/rise_of_totalitarianism/flow.yaml:54:15\n4408 rules/rise_of_totalitarianism/flow.yaml:56:7\n4409 rules/rise_of_totalitarianism/flow.yaml:57:7\n4410 rules/rise_of_totalitarianism/flow.yaml:58:11\n4411 rules/rise_of_totalitarianism/flow.yaml:59:11\n4416 rules/rise_of_totalitarianism/flow.yaml:60:15\n4424 rules/rise_of_totalitarianism/flow.yaml:61:15\n4425 rules/rise_of_totalitarianism/flow.yaml:62:19\n4427 rules/rise_of_totalitarianism/flow.yaml:64:19\n4430 rules/rise_of_totalitarianism/flow.yaml:65:19\n4436 rules/rise_of_totalitarianism/flow.yaml:83:3\n4437 rules/rise_of_totalitarianism/flow.yaml:83:3\n4441 rules/rise_of_totalitarianism/flow.yaml:87:7\n4442 rules/rise_of_totalitarianism/flow.yaml:88:11\n4443 rules/rise_of_totalitarianism/flow.yaml:89:15\n4444 rules/rise_of_totalitarianism/flow.yaml:90:7\n4445 rules/rise_of_totalitarianism/flow.yaml:91:7\n4446 rules/rise_of_totalitarianism/flow.yaml:92:7\n4447 rules/rise_of_totalitarianism/flow.yaml:93:7\n4448 rules/rise_of_totalitarianism/flow.yaml:94:7\n4449 rules/rise_of_totalitarianism/flow.yaml:95:7\n4450 rules/rise_of_totalitarianism/flow.yaml:96:7\n4451 rules/rise_of_totalitarianism/flow.yaml:97:7\n4452 rules/rise_of_totalitarianism/flow.yaml:98:7\n4456 rules/rise_of_totalitarianism/flow.yaml:16:3\n4460 rules/rise_of_totalitarianism/flow.yaml:20:7\n4461 rules/rise_of_totalitarianism/flow.yaml:21:7\n4465 rules/rise_of_totalitarianism/flow.yaml:67:3\n4470 rules/rise_of_totalitarianism/flow.yaml:71:7\n4475 rules/rise_of_totalitarianism/flow.yaml:72:11\n4477 rules/rise_of_totalitarianism/flow.yaml:74:11\n4478 rules/rise_of_totalitarianism/flow.yaml:75:11\n4479 rules/rise_of_totalitarianism/flow.yaml:76:11\n4480 rules/rise_of_totalitarianism/flow.yaml:77:15\n4481 rules/rise_of_totalitarianism/flow.yaml:78:11\n4482 rules/rise_of_totalitarianism/flow.yaml:79:11\n4483 rules/rise_of_totalitarianism/flow.yaml:80:7\n4484 rules/rise_of_totalitarianism/flow.yaml:81:11\n4489 rules/rise_of_totalitarianism/rules.yaml:1954:7\n4490 rules/rise_of_totalitarianism/rules.yaml:1955:7\n4493 rules/rise_of_totalitarianism/rules.yaml:1956:7\n4494 rules/rise_of_totalitarianism/rules.yaml:1957:7\n4500 rules/rise_of_totalitarianism/rules.yaml:1928:7\n4509 rules/rise_of_totalitarianism/rules.yaml:1929:7\n4510 rules/rise_of_totalitarianism/rules.yaml:1930:7\n4511 rules/rise_of_totalitarianism/rules.yaml:1931:11\n4512 rules/rise_of_totalitarianism/rules.yaml:1932:15\n4513 rules/rise_of_totalitarianism/rules.yaml:1933:19\n4514 rules/rise_of_totalitarianism/rules.yaml:1934:19\n4515 rules/rise_of_totalitarianism/rules.yaml:1935:19\n4516 rules/rise_of_totalitarianism/rules.yaml:1937:7\n4531 rules/rise_of_totalitarianism/rules.yaml:898:7\n4532 rules/rise_of_totalitarianism/rules.yaml:899:7\n4543 rules/rise_of_totalitarianism/rules.yaml:900:11\n4552 rules/rise_of_totalitarianism/rules.yaml:901:11\n4553 rules/rise_of_totalitarianism/rules.yaml:902:15\n4562 rules/rise_of_totalitarianism/rules.yaml:904:15\n4575 rules/rise_of_totalitarianism/rules.yaml:905:15\n4576 rules/rise_of_totalitarianism/rules.yaml:906:19\n4578 rules/rise_of_totalitarianism/rules.yaml:908:19\n4580 rules/rise_of_totalitarianism/rules.yaml:909:19\n4582 rules/rise_of_totalitarianism/rules.yaml:910:19\n4583 rules/rise_of_totalitarianism/rules.yaml:911:19\n4611 rules/rise_of_totalitarianism/rules.yaml:761:7\n4616 rules/rise_of_totalitarianism/rules.yaml:774:15\n4617 rules/rise_of_totalitarianism/rules.yaml:775:19\n4618 rules/rise_of_totalitarianism/rules.yaml:776:15\n4619 rules/rise_of_totalitarianism/rules.yaml:777:15\n4622 rules/rise_of_totalitarianism/rules.yaml:779:15\n4623 rules/rise_of_totalitarianism/rules.yaml:780:15\n4624 rules/rise_of_totalitarianism/rules.yaml:781:15\n4625 rules/rise_of_totalitarianism/rules.yaml:782:19\n4626 rules/rise_of_totalitarianism/rules.yaml:783:15\n4627 rules/rise_of_totalitarianism/rules.yaml:784:19\n4628 rules/rise_of_totalitarianism/rules.yaml:785:19\n4630 rules/rise_of_totalitarianism/rules.yaml:786:19\n4636 rules/rise_of_totalitarianism/rules.yaml:763:15\n4643 rules/rise_of_totalitarianism/rules.yaml:764:15\n4647 rules/rise_of_totalitarianism/rules.yaml:766:15\n4654 rules/rise_of_totalitarianism/rules.yaml:767:15\n4657 rules/rise_of_totalitarianism/rules.yaml:771:19\n4660 rules/rise_of_totalitarianism/rules.yaml:768:19\n4661 rules/rise_of_totalitarianism/rules.yaml:769:19\n4668 rules/rise_of_totalitarianism/rules.yaml:772:15\n4672 rules/rise_of_totalitarianism/rules.yaml:788:15\n4673 rules/rise_of_totalitarianism/rules.yaml:789:15\n4674 rules/rise_of_totalitarianism/rules.yaml:790:15\n4675 rules/rise_of_totalitarianism/rules.yaml:791:15\n4680 rules/rise_of_totalitarianism/rules.yaml:792:19\n4699 rules/rise_of_totalitarianism/rules.yaml:1406:7\n4713 rules/rise_of_totalitarianism/rules.yaml:1407:11\n4719 rules/rise_of_totalitarianism/rules.yaml:1408:15\n4741 rules/rise_of_totalitarianism/rules.yaml:989:7\n4742 rules/rise_of_totalitarianism/rules.yaml:990:7\n4743 rules/rise_of_totalitarianism/rules.yaml:991:7\n4757 rules/rise_of_totalitarianism/rules.yaml:992:11\n4776 rules/rise_of_totalitarianism/rules.yaml:993:11\n4777 rules/rise_of_totalitarianism/rules.yaml:994:15\n4786 rules/rise_of_totalitarianism/rules.yaml:996:15\n4799 rules/rise_of_totalitarianism/rules.yaml:997:15\n4800 rules/rise_of_totalitarianism/rules.yaml:998:19\n4806 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4811 rules/rise_of_totalitarianism/rules.yaml:1001:19\n4816 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4841 rules/rise_of_totalitarianism/rules.yaml:692:7\n4844 rules/rise_of_totalitarianism/rules.yaml:701:15\n4845 rules/rise_of_totalitarianism/rules.yaml:702:15\n4847 rules/rise_of_totalitarianism/rules.yaml:703:15\n4849 rules/rise_of_totalitarianism/rules.yaml:704:15\n4852 rules/rise_of_totalitarianism/rules.yaml:706:15\n4853 rules/rise_of_totalitarianism/rules.yaml:707:15\n4856 rules/rise_of_totalitarianism/rules.yaml:709:15\n4857 rules/rise_of_totalitarianism/rules.yaml:710:19\n4862 rules/rise_of_totalitarianism/rules.yaml:711:19\n4872 rules/rise_of_totalitarianism/rules.yaml:713:15\n4873 rules/rise_of_totalitarianism/rules.yaml:714:19\n4878 rules/rise_of_totalitarianism/rules.yaml:715:19\n4888 rules/rise_of_totalitarianism/rules.yaml:717:15\n4892 rules/rise_of_totalitarianism/rules.yaml:718:19\n4893 rules/rise_of_totalitarianism/rules.yaml:719:23\n4895 rules/rise_of_totalitarianism/rules.yaml:720:23\n4897 rules/rise_of_totalitarianism/rules.yaml:722:23\n4900 rules/rise_of_totalitarianism/rules.yaml:724:15\n4903 rules/rise_of_totalitarianism/rules.yaml:694:15\n4904 rules/rise_of_totalitarianism/rules.yaml:695:15\n4915 rules/rise_of_totalitarianism/rules.yaml:696:19\n4921 rules/rise_of_totalitarianism/rules.yaml:697:19\n4934 rules/rise_of_totalitarianism/rules.yaml:698:19\n4941 rules/rise_of_totalitarianism/rules.yaml:699:19\n4961 rules/rise_of_totalitarianism/rules.yaml:1391:7\n4962 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4963 rules/rise_of_totalitarianism/rules.yaml:1393:7\n4964 rules/rise_of_totalitarianism/rules.yaml:1394:7\n4972 rules/rise_of_totalitarianism/rules.yaml:1395:11\n4985 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4988 rules/rise_of_totalitarianism/rules.yaml:1398:7\n4989 rules/rise_of_totalitarianism/rules.yaml:1399:11\n4990 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4997 rules/rise_of_totalitarianism/rules.yaml:1401:15\n5020 rules/rise_of_totalitarianism/rules.yaml:1574:7\n5028 rules/rise_of_totalitarianism/rules.yaml:1575:11\n5041 rules/rise_of_totalitarianism/rules.yaml:1576:11\n5042 rules/rise_of_totalitarianism/rules.yaml:1577:15\n5044 rules/rise_of_totalitarianism/rules.yaml:1578:15\n5047 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5050 rules/rise_of_totalitarianism/rules.yaml:1580:7\n5051 rules/rise_of_totalitarianism/rules.yaml:1581:11\n5067 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5068 rules/rise_of_totalitarianism/rules.yaml:1583:15\n5069 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5070 rules/rise_of_totalitarianism/rules.yaml:1585:19\n5071 rules/rise_of_totalitarianism/rules.yaml:1586:23\n5073 rules/rise_of_totalitarianism/rules.yaml:1588:23\n5074 rules/rise_of_totalitarianism/rules.yaml:1589:15\n5075 rules/rise_of_totalitarianism/rules.yaml:1590:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5081 rules/rise_of_totalitarianism/rules.yaml:1593:15\n5100 rules/rise_of_totalitarianism/rules.yaml:1428:7\n5103 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5104 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5106 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5108 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5111 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5112 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5115 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5116 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5125 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5135 rules/rise_of_totalitarianism/rules.yaml:1448:15\n5136 rules/rise_of_totalitarianism/rules.yaml:1449:19\n5145 rules/rise_of_totalitarianism/rules.yaml:1450:19\n5157 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5160 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5161 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5175 rules/rise_of_totalitarianism/rules.yaml:1432:19\n5195 rules/rise_of_totalitarianism/rules.yaml:1433:19\n5202 rules/rise_of_totalitarianism/rules.yaml:1434:19\n5206 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5220 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5247 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5248 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5249 rules/rise_of_totalitarianism/rules.yaml:1159:11\n5250 rules/rise_of_totalitarianism/rules.yaml:1160:15\n5254 rules/rise_of_totalitarianism/rules.yaml:1161:11\n5255 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5266 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5267 rules/rise_of_totalitarianism/rules.yaml:1164:11\n5284 rules/rise_of_totalitarianism/rules.yaml:1165:11\n5285 rules/rise_of_totalitarianism/rules.yaml:1166:11\n5296 rules/rise_of_totalitarianism/rules.yaml:1167:11\n5297 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5300 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5301 rules/rise_of_totalitarianism/rules.yaml:1170:15\n5307 rules/rise_of_totalitarianism/rules.yaml:1172:15\n5308 rules/rise_of_totalitarianism/rules.yaml:1173:15\n5309 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5314 rules/rise_of_totalitarianism/rules.yaml:1175:19\n5322 rules/rise_of_totalitarianism/rules.yaml:1176:15\n5328 rules/rise_of_totalitarianism/rules.yaml:1177:19\n5349 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5354 rules/rise_of_totalitarianism/rules.yaml:1179:7\n5355 rules/rise_of_totalitarianism/rules.yaml:1180:11\n5370 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5380 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5388 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5394 rules/rise_of_totalitarianism/rules.yaml:1468:11\n5402 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5424 rules/rise_of_totalitarianism/rules.yaml:1470:15\n5426 rules/rise_of_totalitarianism/rules.yaml:1471:15\n5427 rules/rise_of_totalitarianism/rules.yaml:1472:15\n5428 rules/rise_of_totalitarianism/rules.yaml:1473:15\n5429 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5452 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5454 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5455 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5456 rules/rise_of_totalitarianism/rules.yaml:1478:15\n5482 rules/rise_of_totalitarianism/rules.yaml:603:7\n5483 rules/rise_of_totalitarianism/rules.yaml:604:7\n5488 rules/rise_of_totalitarianism/rules.yaml:605:11\n5495 rules/rise_of_totalitarianism/rules.yaml:606:11\n5510 rules/rise_of_totalitarianism/rules.yaml:607:7\n5511 rules/rise_of_totalitarianism/rules.yaml:608:11\n5512 rules/rise_of_totalitarianism/rules.yaml:609:7\n5523 rules/rise_of_totalitarianism/rules.yaml:610:11\n5528 rules/rise_of_totalitarianism/rules.yaml:611:11\n5541 rules/rise_of_totalitarianism/rules.yaml:612:11\n5545 rules/rise_of_totalitarianism/rules.yaml:613:7\n5546 rules/rise_of_totalitarianism/rules.yaml:614:7\n5547 rules/rise_of_totalitarianism/rules.yaml:615:11\n5555 rules/rise_of_totalitarianism/rules.yaml:616:7\n5556 rules/rise_of_totalitarianism/rules.yaml:617:7\n5570 rules/rise_of_totalitarianism/rules.yaml:658:7\n5571 rules/rise_of_totalitarianism/rules.yaml:659:7\n5582 rules/rise_of_totalitarianism/rules.yaml:660:11\n5590 rules/rise_of_totalitarianism/rules.yaml:661:7\n5591 rules/rise_of_totalitarianism/rules.yaml:662:11\n5594 rules/rise_of_totalitarianism/rules.yaml:663:11\n5596 rules/rise_of_totalitarianism/rules.yaml:665:11\n5608 rules/rise_of_totalitarianism/rules.yaml:1371:7\n5609 rules/rise_of_totalitarianism/rules.yaml:1372:11\n5610 rules/rise_of_totalitarianism/rules.yaml:1373:11\n5611 rules/rise_of_totalitarianism/rules.yaml:1374:11\n5612 rules/rise_of_totalitarianism/rules.yaml:1375:7\n5613 rules/rise_of_totalitarianism/rules.yaml:1376:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1378:11\n5619 rules/rise_of_totalitarianism/rules.yaml:1379:11\n5620 rules/rise_of_totalitarianism/rules.yaml:1380:11\n5621 rules/rise_of_totalitarianism/rules.yaml:1381:11\n5624 rules/rise_of_totalitarianism/rules.yaml:1385:15\n5625 rules/rise_of_totalitarianism/rules.yaml:1386:15\n5628 rules/rise_of_totalitarianism/rules.yaml:1382:15\n5629 rules/rise_of_totalitarianism/rules.yaml:1383:15\n5648 rules/rise_of_totalitarianism/rules.yaml:815:7\n5649 rules/rise_of_totalitarianism/rules.yaml:816:11\n5654 rules/rise_of_totalitarianism/rules.yaml:818:11\n5655 rules/rise_of_totalitarianism/rules.yaml:819:11\n5656 rules/rise_of_totalitarianism/rules.yaml:820:11\n5657 rules/rise_of_totalitarianism/rules.yaml:821:11\n5658 rules/rise_of_totalitarianism/rules.yaml:822:11\n5659 rules/rise_of_totalitarianism/rules.yaml:823:15\n5664 rules/rise_of_totalitarianism/rules.yaml:824:15\n5672 rules/rise_of_totalitarianism/rules.yaml:825:11\n5673 rules/rise_of_totalitarianism/rules.yaml:826:15\n5678 rules/rise_of_totalitarianism/rules.yaml:827:15\n5686 rules/rise_of_totalitarianism/rules.yaml:828:11\n5691 rules/rise_of_totalitarianism/rules.yaml:829:15\n5692 rules/rise_of_totalitarianism/rules.yaml:830:15\n5712 rules/rise_of_totalitarianism/rules.yaml:831:15\n5738 rules/rise_of_totalitarianism/rules.yaml:1671:7\n5739 rules/rise_of_totalitarianism/rules.yaml:1672:7\n5740 rules/rise_of_totalitarianism/rules.yaml:1673:7\n5741 rules/rise_of_totalitarianism/rules.yaml:1674:11\n5749 rules/rise_of_totalitarianism/rules.yaml:1676:11\n5755 rules/rise_of_totalitarianism/rules.yaml:1677:11\n5756 rules/rise_of_totalitarianism/rules.yaml:1678:15\n5757 rules/rise_of_totalitarianism/rules.yaml:1679:15\n5758 rules/rise_of_totalitarianism/rules.yaml:1680:15\n5759 rules/rise_of_totalitarianism/rules.yaml:1681:11\n5760 rules/rise_of_totalitarianism/rules.yaml:1682:11\n5761 rules/rise_of_totalitarianism/rules.yaml:1683:11\n5773 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5778 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5784 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5790 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5795 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5801 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5820 rules/rise_of_totalitarianism/rules.yaml:949:7\n5824 rules/rise_of_totalitarianism/rules.yaml:950:7\n5825 rules/rise_of_totalitarianism/rules.yaml:951:7\n5833 rules/rise_of_totalitarianism/rules.yaml:952:11\n5848 rules/rise_of_totalitarianism/rules.yaml:953:7\n5849 rules/rise_of_totalitarianism/rules.yaml:954:7\n5865 rules/rise_of_totalitarianism/rules.yaml:1870:7\n5882 rules/rise_of_totalitarianism/rules.yaml:1871:7\n5883 rules/rise_of_totalitarianism/rules.yaml:1872:7\n5884 rules/rise_of_totalitarianism/rules.yaml:1873:7\n5887 rules/rise_of_totalitarianism/rules.yaml:1874:11\n5888 rules/rise_of_totalitarianism/rules.yaml:1875:11\n5890 rules/rise_of_totalitarianism/rules.yaml:1876:11\n5891 rules/rise_of_totalitarianism/rules.yaml:1877:11\n5892 rules/rise_of_totalitarianism/rules.yaml:1878:11\n5893 rules/rise_of_totalitarianism/rules.yaml:1879:11\n5895 rules/rise_of_totalitarianism/rules.yaml:1881:11\n5896 rules/rise_of_totalitarianism/rules.yaml:1882:11\n5898 rules/rise_of_totalitarianism/rules.yaml:1883:11\n5899 rules/rise_of_totalitarianism/rules.yaml:1884:11\n5900 rules/rise_of_totalitarianism/rules.yaml:1885:11\n5901 rules/rise_of_totalitarianism/rules.yaml:1886:11\n5902 rules/rise_of_totalitarianism/rules.yaml:1887:11\n5904 rules/rise_of_totalitarianism/rules.yaml:1889:11\n5916 rules/rise_of_totalitarianism/rules.yaml:674:7\n5920 rules/rise_of_totalitarianism/rules.yaml:675:11\n5921 rules/rise_of_totalitarianism/rules.yaml:676:7\n5922 rules/rise_of_totalitarianism/rules.yaml:677:7\n5936 rules/rise_of_totalitarianism/rules.yaml:678:11\n5946 rules/rise_of_totalitarianism/rules.yaml:679:7\n5947 rules/rise_of_totalitarianism/rules.yaml:680:11\n5948 rules/rise_of_totalitarianism/rules.yaml:681:11\n5956 rules/rise_of_totalitarianism/rules.yaml:683:11\n5969 rules/rise_of_totalitarianism/rules.yaml:684:11\n5970 rules/rise_of_totalitarianism/rules.yaml:685:11\n5971 rules/rise_of_totalitarianism/rules.yaml:686:11\n5986 rules/rise_of_totalitarianism/rules.yaml:971:7\n5987 rules/rise_of_totalitarianism/rules.yaml:972:11\n5988 rules/rise_of_totalitarianism/rules.yaml:973:11\n5989 rules/rise_of_totalitarianism/rules.yaml:974:15\n5994 rules/rise_of_totalitarianism/rules.yaml:975:15\n6009 rules/rise_of_totalitarianism/rules.yaml:977:11\n6010 rules/rise_of_totalitarianism/rules.yaml:978:11\n6015 rules/rise_of_totalitarianism/rules.yaml:979:11\n6034 rules/rise_of_totalitarianism/rules.yaml:981:11\n6042 rules/rise_of_totalitarianism/rules.yaml:982:11\n6043 rules/rise_of_totalitarianism/rules.yaml:983:11\n6064 rules/rise_of_totalitarianism/rules.yaml:1544:7\n6065 rules/rise_of_totalitarianism/rules.yaml:1545:7\n6066 rules/rise_of_totalitarianism/rules.yaml:1546:7\n6074 rules/rise_of_totalitarianism/rules.yaml:1547:11\n6082 rules/rise_of_totalitarianism/rules.yaml:1548:7\n6083 rules/rise_of_totalitarianism/rules.yaml:1549:11\n6085 rules/rise_of_totalitarianism/rules.yaml:1550:11\n6088 rules/rise_of_totalitarianism/rules.yaml:1551:11\n6095 rules/rise_of_totalitarianism/rules.yaml:1553:11\n6096 rules/rise_of_totalitarianism/rules.yaml:1554:11\n6097 rules/rise_of_totalitarianism/rules.yaml:1555:11\n6098 rules/rise_of_totalitarianism/rules.yaml:1556:11\n6099 rules/rise_of_totalitarianism/rules.yaml:1557:15\n6100 rules/rise_of_totalitarianism/rules.yaml:1558:19\n6101 rules/rise_of_totalitarianism/rules.yaml:1559:15\n6102 rules/rise_of_totalitarianism/rules.yaml:1560:11\n6103 rules/rise_of_totalitarianism/rules.yaml:1561:11\n6105 rules/rise_of_totalitarianism/rules.yaml:1562:11\n6106 rules/rise_of_totalitarianism/rules.yaml:1563:11\n6111 rules/rise_of_totalitarianism/rules.yaml:1564:15\n6136 rules/rise_of_totalitarianism/rules.yaml:1898:7\n6145 rules/rise_of_totalitarianism/rules.yaml:1899:7\n6164 rules/rise_of_totalitarianism/rules.yaml:1900:11\n6170 rules/rise_of_totalitarianism/rules.yaml:1901:11\n6171 rules/rise_of_totalitarianism/rules.yaml:1902:15\n6172 rules/rise_of_totalitarianism/rules.yaml:1903:15\n6173 rules/rise_of_totalitarianism/rules.yaml:1904:19\n6174 rules/rise_of_totalitarianism/rules.yaml:1905:23\n6175 rules/rise_of_totalitarianism/rules.yaml:1906:27\n6176 rules/rise_of_totalitarianism/rules.yaml:1907:27\n6177 rules/rise_of_totalitarianism/rules.yaml:1908:15\n6178 rules/rise_of_totalitarianism/rules.yaml:1909:15\n6201 rules/rise_of_totalitarianism/rules.yaml:1216:7\n6212 rules/rise_of_totalitarianism/rules.yaml:1217:11\n6230 rules/rise_of_totalitarianism/rules.yaml:1218:11\n6236 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6237 rules/rise_of_totalitarianism/rules.yaml:1220:15\n6238 rules/rise_of_totalitarianism/rules.yaml:1221:15\n6255 rules/rise_of_totalitarianism/rules.yaml:1222:15\n6256 rules/rise_of_totalitarianism/rules.yaml:1223:15\n6268 rules/rise_of_totalitarianism/rules.yaml:1224:15\n6269 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6270 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6271 rules/rise_of_totalitarianism/rules.yaml:1227:19\n6272 rules/rise_of_totalitarianism/rules.yaml:1228:23\n6273 rules/rise_of_totalitarianism/rules.yaml:1229:19\n6274 rules/rise_of_totalitarianism/rules.yaml:1230:23\n6275 rules/rise_of_totalitarianism/rules.yaml:1231:23\n6276 rules/rise_of_totalitarianism/rules.yaml:1232:23\n6278 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6309 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6314 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6316 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6317 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6318 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6319 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6320 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6321 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6334 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6335 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6360 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6366 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6372 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6373 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6393 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6429 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6430 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6436 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6437 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6457 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6487 rules/rise_of_totalitarianism/rules.yaml:1239:7\n6501 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6507 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6513 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6514 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6534 rules/rise_of_totalitarianism/rules.yaml:1244:15\n6535 rules/rise_of_totalitarianism/rules.yaml:1245:15\n6541 rules/rise_of_totalitarianism/rules.yaml:1246:15\n6542 rules/rise_of_totalitarianism/rules.yaml:1247:15\n6543 rules/rise_of_totalitarianism/rules.yaml:1248:19\n6549 rules/rise_of_totalitarianism/rules.yaml:1249:19\n6555 rules/rise_of_totalitarianism/rules.yaml:1251:19\n6556 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6557 rules/rise_of_totalitarianism/rules.yaml:1253:23\n6563 rules/rise_of_totalitarianism/rules.yaml:1255:23\n6564 rules/rise_of_totalitarianism/rules.yaml:1256:23\n6567 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6572 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6573 rules/rise_of_totalitarianism/rules.yaml:1259:23\n6574 rules/rise_of_totalitarianism/rules.yaml:1260:23\n6575 rules/rise_of_totalitarianism/rules.yaml:1261:27\n6576 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6577 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6578 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6579 rules/rise_of_totalitarianism/rules.yaml:1265:27\n6580 rules/rise_of_totalitarianism/rules.yaml:1266:27\n6585 rules/rise_of_totalitarianism/rules.yaml:1267:27\n6588 rules/rise_of_totalitarianism/rules.yaml:1268:27\n6589 rules/rise_of_totalitarianism/rules.yaml:1269:27\n6590 rules/rise_of_totalitarianism/rules.yaml:1270:27\n6591 rules/rise_of_totalitarianism/rules.yaml:1271:27\n6592 rules/rise_of_totalitarianism/rules.yaml:1272:31\n6596 rules/rise_of_totalitarianism/rules.yaml:1273:27\n6600 rules/rise_of_totalitarianism/rules.yaml:1274:27\n6601 rules/rise_of_totalitarianism/rules.yaml:1275:23\n6657 rules/rise_of_totalitarianism/rules.yaml:1290:7\n6668 rules/rise_of_totalitarianism/rules.yaml:1291:11\n6673 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6674 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6676 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6677 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6678 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6691 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6692 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6707 rules/rise_of_totalitarianism/rules.yaml:1299:19\n6709 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6710 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6715 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6718 rules/rise_of_totalitarianism/rules.yaml:1303:23\n6719 rules/rise_of_totalitarianism/rules.yaml:1304:19\n6737 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6750 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6755 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6756 rules/rise_of_totalitarianism/rules.yaml:1308:15\n6766 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6772 rules/rise_of_totalitarianism/rules.yaml:1310:19\n6775 rules/rise_of_totalitarianism/rules.yaml:1311:11\n6797 rules/rise_of_totalitarianism/rules.yaml:1612:7\n6798 rules/rise_of_totalitarianism/rules.yaml:1613:7\n6799 rules/rise_of_totalitarianism/rules.yaml:1614:7\n6807 rules/rise_of_totalitarianism/rules.yaml:1615:11\n6820 rules/rise_of_totalitarianism/rules.yaml:1616:11\n6821 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6822 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6825 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6837 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6843 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6851 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6859 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6864 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6865 rules/rise_of_totalitarianism/rules.yaml:1625:15\n6890 rules/rise_of_totalitarianism/rules.yaml:865:7\n6891 rules/rise_of_totalitarianism/rules.yaml:866:7\n6905 rules/rise_of_totalitarianism/rules.yaml:867:11\n6915 rules/rise_of_totalitarianism/rules.yaml:868:11\n6916 rules/rise_of_totalitarianism/rules.yaml:869:15\n6925 rules/rise_of_totalitarianism/rules.yaml:871:15\n6938 rules/rise_of_totalitarianism/rules.yaml:872:15\n6939 rules/rise_of_totalitarianism/rules.yaml:873:19\n6948 rules/rise_of_totalitarianism/rules.yaml:875:19\n6961 rules/rise_of_totalitarianism/rules.yaml:876:19\n6965 rules/rise_of_totalitarianism/rules.yaml:877:19\n6967 rules/rise_of_totalitarianism/rules.yaml:878:19\n6968 rules/rise_of_totalitarianism/rules.yaml:879:19\n6969 rules/rise_of_totalitarianism/rules.yaml:880:19\n6970 rules/rise_of_totalitarianism/rules.yaml:881:19\n6993 rules/rise_of_totalitarianism/rules.yaml:882:19\n6995 rules/rise_of_totalitarianism/rules.yaml:883:19\n6996 rules/rise_of_totalitarianism/rules.yaml:884:19\n7001 rules/rise_of_totalitarianism/rules.yaml:885:19\n7009 rules/rise_of_totalitarianism/rules.yaml:886:23\n7023 rules/rise_of_totalitarianism/rules.yaml:887:19\n7025 rules/rise_of_totalitarianism/rules.yaml:888:19\n7027 rules/rise_of_totalitarianism/rules.yaml:889:19\n7028 rules/rise_of_totalitarianism/rules.yaml:890:19\n7029 rules/rise_of_totalitarianism/rules.yaml:891:19\n7034 rules/rise_of_totalitarianism/rules.yaml:892:7\n7063 rules/rise_of_totalitarianism/rules.yaml:832:3\n7069 rules/rise_of_totalitarianism/rules.yaml:1960:14\n7097 rules/rise_of_totalitarianism/rules.yaml:836:7\n7098 rules/rise_of_totalitarianism/rules.yaml:837:11\n7099 rules/rise_of_totalitarianism/rules.yaml:838:7\n7104 rules/rise_of_totalitarianism/rules.yaml:839:7\n7126 rules/rise_of_totalitarianism/rules.yaml:841:11\n7127 rules/rise_of_totalitarianism/rules.yaml:842:7\n7134 rules/rise_of_totalitarianism/rules.yaml:843:7\n7135 rules/rise_of_totalitarianism/rules.yaml:844:11\n7136 rules/rise_of_totalitarianism/rules.yaml:845:15\n7144 rules/rise_of_totalitarianism/rules.yaml:847:15\n7151 rules/rise_of_totalitarianism/rules.yaml:848:11\n7152 rules/rise_of_totalitarianism/rules.yaml:849:7\n7166 rules/rise_of_totalitarianism/rules.yaml:850:11\n7172 rules/rise_of_totalitarianism/rules.yaml:851:15\n7177 rules/rise_of_totalitarianism/rules.yaml:852:7\n7184 rules/rise_of_totalitarianism/rules.yaml:853:7\n7185 rules/rise_of_totalitarianism/rules.yaml:854:11\n7186 rules/rise_of_totalitarianism/rules.yaml:855:11\n7187 rules/rise_of_totalitarianism/rules.yaml:856:15\n7188 rules/rise_of_totalitarianism/rules.yaml:857:11\n7190 rules/rise_of_totalitarianism/rules.yaml:858:11\n7191 rules/rise_of_totalitarianism/rules.yaml:859:11\n7202 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7203 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7204 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7205 rules/rise_of_totalitarianism/rules.yaml:1420:7\n7212 rules/rise_of_totalitarianism/rules.yaml:1421:7\n7213 rules/rise_of_totalitarianism/rules.yaml:1422:11\n7228 rules/rise_of_totalitarianism/rules.yaml:745:7\n7229 rules/rise_of_totalitarianism/rules.yaml:746:7\n7230 rules/rise_of_totalitarianism/rules.yaml:747:7\n7231 rules/rise_of_totalitarianism/rules.yaml:748:7\n7239 rules/rise_of_totalitarianism/rules.yaml:749:11\n7245 rules/rise_of_totalitarianism/rules.yaml:750:11\n7246 rules/rise_of_totalitarianism/rules.yaml:751:15\n7247 rules/rise_of_totalitarianism/rules.yaml:752:15\n7248 rules/rise_of_totalitarianism/rules.yaml:753:15\n7249 rules/rise_of_totalitarianism/rules.yaml:754:15\n7252 rules/rise_of_totalitarianism/rules.yaml:755:7\n7274 rules/rise_of_totalitarianism/rules.yaml:1695:7\n7275 rules/rise_of_totalitarianism/rules.yaml:1696:7\n7276 rules/rise_of_totalitarianism/rules.yaml:1697:7\n7289 rules/rise_of_totalitarianism/rules.yaml:1698:7\n7302 rules/rise_of_totalitarianism/rules.yaml:1699:7\n7303 rules/rise_of_totalitarianism/rules.yaml:1700:7\n7304 rules/rise_of_totalitarianism/rules.yaml:1701:7\n7305 rules/rise_of_totalitarianism/rules.yaml:1702:11\n7306 rules/rise_of_totalitarianism/rules.yaml:1703:11\n7307 rules/rise_of_totalitarianism/rules.yaml:1704:15\n7308 rules/rise_of_totalitarianism/rules.yaml:1705:7\n7309 rules/rise_of_totalitarianism/rules.yaml:1706:7\n7310 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7318 rules/rise_of_totalitarianism/rules.yaml:1709:11\n7324 rules/rise_of_totalitarianism/rules.yaml:1710:11\n7325 rules/rise_of_totalitarianism/rules.yaml:1711:11\n7326 rules/rise_of_totalitarianism/rules.yaml:1712:15\n7327 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7328 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7329 rules/rise_of_totalitarianism/rules.yaml:1715:19\n7330 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7331 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7332 rules/rise_of_totalitarianism/rules.yaml:1718:23\n7334 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7337 rules/rise_of_totalitarianism/rules.yaml:1721:19\n7338 rules/rise_of_totalitarianism/rules.yaml:1722:11\n7339 rules/rise_of_totalitarianism/rules.yaml:1723:11\n7340 rules/rise_of_totalitarianism/rules.yaml:1724:11\n7341 rules/rise_of_totalitarianism/rules.yaml:1725:11\n7346 rules/rise_of_totalitarianism/rules.yaml:1726:15\n7347 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7348 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7349 rules/rise_of_totalitarianism/rules.yaml:1729:15\n7357 rules/rise_of_totalitarianism/rules.yaml:1730:19\n7363 rules/rise_of_totalitarianism/rules.yaml:1731:19\n7364 rules/rise_of_totalitarianism/rules.yaml:1732:19\n7365 rules/rise_of_totalitarianism/rules.yaml:1733:23\n7366 rules/rise_of_totalitarianism/rules.yaml:1734:23\n7367 rules/rise_of_totalitarianism/rules.yaml:1735:23\n7370 rules/rise_of_totalitarianism/rules.yaml:1736:15\n7371 rules/rise_of_totalitarianism/rules.yaml:1737:19\n7372 rules/rise_of_totalitarianism/rules.yaml:1738:19\n7397 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7402 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7404 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7405 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7406 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7407 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7408 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7409 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7422 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7423 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7449 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7455 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7483 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7484 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7505 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7544 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7545 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7551 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7552 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7573 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7588 rules/rise_of_totalitarianism/rules.yaml:1515:7\n7589 rules/rise_of_totalitarianism/rules.yaml:1516:7\n7597 rules/rise_of_totalitarianism/rules.yaml:1517:11\n7603 rules/rise_of_totalitarianism/rules.yaml:1518:11\n7604 rules/rise_of_totalitarianism/rules.yaml:1519:11\n7630 rules/rise_of_totalitarianism/rules.yaml:733:7\n7632 rules/rise_of_totalitarianism/rules.yaml:734:7\n7640 rules/rise_of_totalitarianism/rules.yaml:735:11\n7648 rules/rise_of_totalitarianism/rules.yaml:736:11\n7649 rules/rise_of_totalitarianism/rules.yaml:737:15\n7650 rules/rise_of_totalitarianism/rules.yaml:738:15\n7652 rules/rise_of_totalitarianism/rules.yaml:739:15\n7666 rules/rise_of_totalitarianism/rules.yaml:1003:3\n7673 rules/rise_of_totalitarianism/rules.yaml:1940:14\n7679 rules/rise_of_totalitarianism/rules.yaml:1961:14\n7725 rules/rise_of_totalitarianism/rules.yaml:1008:7\n7726 rules/rise_of_totalitarianism/rules.yaml:1009:7\n7729 rules/rise_of_totalitarianism/rules.yaml:1010:7\n7730 rules/rise_of_totalitarianism/rules.yaml:1011:7\n7731 rules/rise_of_totalitarianism/rules.yaml:1012:7\n7732 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7746 rules/rise_of_totalitarianism/rules.yaml:1014:11\n7754 rules/rise_of_totalitarianism/rules.yaml:1015:15\n7767 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7773 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7780 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7781 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7782 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7787 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7790 rules/rise_of_totalitarianism/rules.yaml:1024:23\n7791 rules/rise_of_totalitarianism/rules.yaml:1025:23\n7792 rules/rise_of_totalitarianism/rules.yaml:1026:23\n7793 rules/rise_of_totalitarianism/rules.yaml:1027:27\n7794 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7797 rules/rise_of_totalitarianism/rules.yaml:1022:23\n7804 rules/rise_of_totalitarianism/rules.yaml:1029:19\n7807 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7823 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7824 rules/rise_of_totalitarianism/rules.yaml:1033:19\n7825 rules/rise_of_totalitarianism/rules.yaml:1034:19\n7833 rules/rise_of_totalitarianism/rules.yaml:1036:19\n7846 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7851 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7858 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7859 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7860 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7865 rules/rise_of_totalitarianism/rules.yaml:1042:23\n7868 rules/rise_of_totalitarianism/rules.yaml:1045:27\n7869 rules/rise_of_totalitarianism/rules.yaml:1046:27\n7870 rules/rise_of_totalitarianism/rules.yaml:1047:31\n7871 rules/rise_of_totalitarianism/rules.yaml:1048:27\n7874 rules/rise_of_totalitarianism/rules.yaml:1043:27\n7878 rules/rise_of_totalitarianism/rules.yaml:1050:11\n7879 rules/rise_of_totalitarianism/rules.yaml:1051:11\n7900 rules/rise_of_totalitarianism/rules.yaml:1052:11\n7901 rules/rise_of_totalitarianism/rules.yaml:1053:11\n7909 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7923 rules/rise_of_totalitarianism/rules.yaml:1055:11\n7924 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7925 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7935 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7947 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7948 rules/rise_of_totalitarianism/rules.yaml:1061:15\n7955 rules/rise_of_totalitarianism/rules.yaml:1062:15\n7956 rules/rise_of_totalitarianism/rules.yaml:1063:15\n7957 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7962 rules/rise_of_totalitarianism/rules.yaml:1065:19\n7972 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7980 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7993 rules/rise_of_totalitarianism/rules.yaml:1069:15\n8005 rules/rise_of_totalitarianism/rules.yaml:1070:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1071:15\n8019 rules/rise_of_totalitarianism/rules.yaml:1072:15\n8020 rules/rise_of_totalitarianism/rules.yaml:1073:15\n8021 rules/rise_of_totalitarianism/rules.yaml:1074:15\n8026 rules/rise_of_totalitarianism/rules.yaml:1075:19\n8027 rules/rise_of_totalitarianism/rules.yaml:1076:19\n8030 rules/rise_of_totalitarianism/rules.yaml:1077:19\n8031 rules/rise_of_totalitarianism/rules.yaml:1078:19\n8045 rules/rise_of_totalitarianism/rules.yaml:1079:23\n8055 rules/rise_of_totalitarianism/rules.yaml:1080:19\n8063 rules/rise_of_totalitarianism/rules.yaml:1081:23\n8073 rules/rise_of_totalitarianism/rules.yaml:1083:11\n8085 rules/rise_of_totalitarianism/rules.yaml:1084:11\n8086 rules/rise_of_totalitarianism/rules.yaml:1085:15\n8087 rules/rise_of_totalitarianism/rules.yaml:1086:15\n8095 rules/rise_of_totalitarianism/rules.yaml:1088:15\n8107 rules/rise_of_totalitarianism/rules.yaml:1089:15\n8108 rules/rise_of_totalitarianism/rules.yaml:1090:15\n8115 rules/rise_of_totalitarianism/rules.yaml:1091:15\n8116 rules/rise_of_totalitarianism/rules.yaml:1092:15\n8117 rules/rise_of_totalitarianism/rules.yaml:1093:15\n8118 rules/rise_of_totalitarianism/rules.yaml:1094:19\n8119 rules/rise_of_totalitarianism/rules.yaml:1095:19\n8120 rules/rise_of_totalitarianism/rules.yaml:1096:19\n8121 rules/rise_of_totalitarianism/rules.yaml:1097:19\n8122 rules/rise_of_totalitarianism/rules.yaml:1098:19\n8125 rules/rise_of_totalitarianism/rules.yaml:1100:11\n8126 rules/rise_of_totalitarianism/rules.yaml:1101:11\n8127 rules/rise_of_totalitarianism/rules.yaml:1102:11\n8132 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8137 rules/rise_of_totalitarianism/rules.yaml:1104:15\n8138 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8139 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8140 rules/rise_of_totalitarianism/rules.yaml:1107:15\n8149 rules/rise_of_totalitarianism/rules.yaml:1108:15\n8150 rules/rise_of_totalitarianism/rules.yaml:1109:15\n8151 rules/rise_of_totalitarianism/rules.yaml:1110:15\n8156 rules/rise_of_totalitarianism/rules.yaml:1111:19\n8157 rules/rise_of_totalitarianism/rules.yaml:1112:19\n8158 rules/rise_of_totalitarianism/rules.yaml:1113:19\n8159 rules/rise_of_totalitarianism/rules.yaml:1114:19\n8160 rules/rise_of_totalitarianism/rules.yaml:1115:19\n8164 rules/rise_of_totalitarianism/rules.yaml:1117:15\n8169 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8186 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8187 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8196 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8197 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8198 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8203 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8218 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8219 rules/rise_of_totalitarianism/rules.yaml:1126:23\n8234 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8242 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8254 rules/rise_of_totalitarianism/rules.yaml:1129:23\n8263 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8264 rules/rise_of_totalitarianism/rules.yaml:1131:23\n8268 rules/rise_of_totalitarianism/rules.yaml:1132:23\n8269 rules/rise_of_totalitarianism/rules.yaml:1133:19\n8274 rules/rise_of_totalitarianism/rules.yaml:1134:23\n8281 rules/rise_of_totalitarianism/rules.yaml:1135:7\n8284 rules/rise_of_totalitarianism/rules.yaml:1141:11\n8287 rules/rise_of_totalitarianism/rules.yaml:1136:11\n8294 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8298 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8308 rules/rise_of_totalitarianism/rules.yaml:1142:7\n8311 rules/rise_of_totalitarianism/rules.yaml:1143:11\n8312 rules/rise_of_totalitarianism/rules.yaml:1144:15\n8314 rules/rise_of_totalitarianism/rules.yaml:1146:15\n8315 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8316 rules/rise_of_totalitarianism/rules.yaml:1148:11\n8317 rules/rise_of_totalitarianism/rules.yaml:1149:15\n8319 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8338 rules/rise_of_totalitarianism/rules.yaml:916:7\n8339 rules/rise_of_totalitarianism/rules.yaml:917:11\n8340 rules/rise_of_totalitarianism/rules.yaml:918:15\n8341 rules/rise_of_totalitarianism/rules.yaml:919:19\n8342 rules/rise_of_totalitarianism/rules.yaml:920:15\n8343 rules/rise_of_totalitarianism/rules.yaml:921:15\n8345 rules/rise_of_totalitarianism/rules.yaml:922:7\n8352 rules/rise_of_totalitarianism/rules.yaml:923:7\n8353 rules/rise_of_totalitarianism/rules.yaml:924:7\n8364 rules/rise_of_totalitarianism/rules.yaml:925:11\n8365 rules/rise_of_totalitarianism/rules.yaml:926:11\n8380 rules/rise_of_totalitarianism/rules.yaml:927:15\n8386 rules/rise_of_totalitarianism/rules.yaml:928:15\n8392 rules/rise_of_totalitarianism/rules.yaml:929:19\n8393 rules/rise_of_totalitarianism/rules.yaml:930:19\n8406 rules/rise_of_totalitarianism/rules.yaml:931:19\n8433 rules/rise_of_totalitarianism/rules.yaml:1801:7\n8444 rules/rise_of_totalitarianism/rules.yaml:1802:11\n8452 rules/rise_of_totalitarianism/rules.yaml:1803:15\n8468 rules/rise_of_totalitarianism/rules.yaml:1804:15\n8477 rules/rise_of_totalitarianism/rules.yaml:1805:19\n8489 rules/rise_of_totalitarianism/rules.yaml:1806:19\n8490 rules/rise_of_totalitarianism/rules.yaml:1807:19\n8492 rules/rise_of_totalitarianism/rules.yaml:1808:19\n8493 rules/rise_of_totalitarianism/rules.yaml:1809:19\n8494 rules/rise_of_totalitarianism/rules.yaml:1810:19\n8496 rules/rise_of_totalitarianism/rules.yaml:1811:19\n8500 rules/rise_of_totalitarianism/rules.yaml:1812:7\n8501 rules/rise_of_totalitarianism/rules.yaml:1813:11\n8502 rules/rise_of_totalitarianism/rules.yaml:1814:15\n8504 rules/rise_of_totalitarianism/rules.yaml:1815:15\n8513 rules/rise_of_totalitarianism/rules.yaml:1816:7\n8524 rules/rise_of_totalitarianism/rules.yaml:1817:11\n8530 rules/rise_of_totalitarianism/rules.yaml:1818:11\n8539 rules/rise_of_totalitarianism/rules.yaml:1819:15\n8551 rules/rise_of_totalitarianism/rules.yaml:1820:15\n8552 rules/rise_of_totalitarianism/rules.yaml:1821:19\n8553 rules/rise_of_totalitarianism/rules.yaml:1822:19\n8601 rules/rise_of_totalitarianism/rules.yaml:1497:7\n8606 rules/rise_of_totalitarianism/rules.yaml:1498:11\n8607 rules/rise_of_totalitarianism/rules.yaml:1499:11\n8608 rules/rise_of_totalitarianism/rules.yaml:1500:11\n8613 rules/rise_of_totalitarianism/rules.yaml:1501:11\n8621 rules/rise_of_totalitarianism/rules.yaml:1502:15\n8627 rules/rise_of_totalitarianism/rules.yaml:1503:15\n8628 rules/rise_of_totalitarianism/rules.yaml:1504:19\n8631 rules/rise_of_totalitarianism/rules.yaml:1505:19\n8632 rules/rise_of_totalitarianism/rules.yaml:1506:19\n8633 rules/rise_of_totalitarianism/rules.yaml:1507:19\n8657 rules/rise_of_totalitarianism/rules.yaml:1785:7\n8669 rules/rise_of_totalitarianism/rules.yaml:1786:7\n8677 rules/rise_of_totalitarianism/rules.yaml:1787:11\n8683 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8684 rules/rise_of_totalitarianism/rules.yaml:1789:15\n8685 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8686 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8687 rules/rise_of_totalitarianism/rules.yaml:1792:15\n8688 rules/rise_of_totalitarianism/rules.yaml:1793:15\n8690 rules/rise_of_totalitarianism/rules.yaml:1794:15\n8702 rules/rise_of_totalitarianism/flow.yaml:23:3\n8739 rules/rise_of_totalitarianism/flow.yaml:27:7\n8741 rules/rise_of_totalitarianism/flow.yaml:28:7\n8742 rules/rise_of_totalitarianism/flow.yaml:29:7\n8753 rules/rise_of_totalitarianism/flow.yaml:30:11\n8758 rules/rise_of_totalitarianism/flow.yaml:31:11\n8767 rules/rise_of_totalitarianism/flow.yaml:32:15\n8779 rules/rise_of_totalitarianism/flow.yaml:33:15\n8780 rules/rise_of_totalitarianism/flow.yaml:34:19\n8783 rules/rise_of_totalitarianism/flow.yaml:35:19\n8787 rules/rise_of_totalitarianism/flow.yaml:36:7\n8788 rules/rise_of_totalitarianism/flow.yaml:37:7\n8789 rules/rise_of_totalitarianism/flow.yaml:38:11\n8790 rules/rise_of_totalitarianism/flow.yaml:39:15\n8807 rules/rise_of_totalitarianism/flow.yaml:40:15\n8808 rules/rise_of_totalitarianism/flow.yaml:41:11\n8809 rules/rise_of_totalitarianism/flow.yaml:42:7\n8810 rules/rise_of_totalitarianism/flow.yaml:43:7\n8811 rules/rise_of_totalitarianism/flow.yaml:44:11\n8814 rules/rise_of_totalitarianism/flow.yaml:45:11\n8815 rules/rise_of_totalitarianism/flow.yaml:46:7\n8816 rules/rise_of_totalitarianism/flow.yaml:47:11\n8817 rules/rise_of_totalitarianism/flow.yaml:48:7\n8831 rules/rise_of_totalitarianism/flow.yaml:49:11\n8837 rules/rise_of_totalitarianism/flow.yaml:50:11\n8838 rules/rise_of_totalitarianism/flow.yaml:51:15\n8839 rules/rise_of_totalitarianism/flow.yaml:52:15\n8849 rules/rise_of_totalitarianism/flow.yaml:53:15\n8856 rules/rise_of_totalitarianism/flow.yaml:54:15\n8857 rules/rise_of_totalitarianism/flow.yaml:55:15\n8861 rules/rise_of_totalitarianism/flow.yaml:56:7\n8868 rules/rise_of_totalitarianism/flow.yaml:57:7\n8879 rules/rise_of_totalitarianism/flow.yaml:58:11\n8880 rules/rise_of_totalitarianism/flow.yaml:59:11\n8895 rules/rise_of_totalitarianism/flow.yaml:60:15\n8913 rules/rise_of_totalitarianism/flow.yaml:61:15\n8914 rules/rise_of_totalitarianism/flow.yaml:62:19\n8916 rules/rise_of_totalitarianism/flow.yaml:64:19\n8919 rules/rise_of_totalitarianism/flow.yaml:65:19\n8942 rules/rise_of_totalitarianism/flow.yaml:83:3\n8948 rules/rise_of_totalitarianism/flow.yaml:83:3\n8959 rules/rise_of_totalitarianism/flow.yaml:87:7\n8960 rules/rise_of_totalitarianism/flow.yaml:88:11\n8961 rules/rise_of_totalitarianism/flow.yaml:89:15\n8962 rules/rise_of_totalitarianism/flow.yaml:90:7\n8963 rules/rise_of_totalitarianism/flow.yaml:91:7\n8964 rules/rise_of_totalitarianism/flow.yaml:92:7\n8965 rules/rise_of_totalitarianism/flow.yaml:93:7\n8966 rules/rise_of_totalitarianism/flow.yaml:94:7\n8972 rules/rise_of_totalitarianism/flow.yaml:95:7\n8978 rules/rise_of_totalitarianism/flow.yaml:96:7\n8984 rules/rise_of_totalitarianism/flow.yaml:97:7\n8985 rules/rise_of_totalitarianism/flow.yaml:98:7\n8995 rules/rise_of_totalitarianism/flow.yaml:16:3\n9010 rules/rise_of_totalitarianism/flow.yaml:20:7\n9011 rules/rise_of_totalitarianism/flow.yaml:21:7\n9026 rules/rise_of_totalitarianism/flow.yaml:67:3\n9048 rules/rise_of_totalitarianism/flow.yaml:71:7\n9062 rules/rise_of_totalitarianism/flow.yaml:72:11\n9064 rules/rise_of_totalitarianism/flow.yaml:73:11\n9065 rules/rise_of_totalitarianism/flow.yaml:74:11\n9072 rules/rise_of_totalitarianism/flow.yaml:75:11\n9079 rules/rise_of_totalitarianism/flow.yaml:76:11\n9093 rules/rise_of_totalitarianism/flow.yaml:77:15\n9098 rules/rise_of_totalitarianism/flow.yaml:78:11\n9105 rules/rise_of_totalitarianism/flow.yaml:79:11\n9110 rules/rise_of_totalitarianism/flow.yaml:80:7\n9111 rules/rise_of_totalitarianism/flow.yaml:81:11\n9129 rules/rise_of_totalitarianism/rules.yaml:1954:7\n9137 rules/rise_of_totalitarianism/rules.yaml:1955:7\n9140 rules/rise_of_totalitarianism/rules.yaml:1956:7\n9141 rules/rise_of_totalitarianism/rules.yaml:1957:7\n9142 rules/rise_of_totalitarianism/rules.yaml:1958:7\n9158 rules/rise_of_totalitarianism/rules.yaml:1928:7\n9169 rules/rise_of_totalitarianism/rules.yaml:1929:7\n9170 rules/rise_of_totalitarianism/rules.yaml:1930:7\n9171 rules/rise_of_totalitarianism/rules.yaml:1931:11\n9172 rules/rise_of_totalitarianism/rules.yaml:1932:15\n9173 rules/rise_of_totalitarianism/rules.yaml:1933:19\n9174 rules/rise_of_totalitarianism/rules.yaml:1934:19\n9175 rules/rise_of_totalitarianism/rules.yaml:1935:19\n9176 rules/rise_of_totalitarianism/rules.yaml:1936:7\n9177 rules/rise_of_totalitarianism/rules.yaml:1937:7"

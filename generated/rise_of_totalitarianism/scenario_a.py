@@ -46,7 +46,7 @@ E_LEADER_BOX: tuple[Any, ...] = (
     "out",
 )
 E_SEAT: tuple[Any, ...] = ("chancellor", "president", "prime_minister", "member")
-SIZE: int = 573
+SIZE: int = 617
 LAYOUT: tuple[Any, ...] = (
     ("g.rounds", 13, 1, "int", None, "all", False, 0, 3, (0,)),
     ("g.round", 14, 1, "int", None, "all", False, 0, 3, (0,)),
@@ -147,7 +147,7 @@ LAYOUT: tuple[Any, ...] = (
         11,
         "enum",
         "leader_box",
-        "all",
+        "owner",
         False,
         None,
         None,
@@ -165,9 +165,13 @@ LAYOUT: tuple[Any, ...] = (
             "unaligned",
         ),
     ),
-    ("e.leader.pool_of", 540, 11, "ref", "player", "all", True, None, None, (None,) * 11),
-    ("e.leader.control_cube", 551, 11, "ref", "player", "all", True, None, None, (None,) * 11),
-    ("e.leader.committed", 562, 11, "bool", None, "all", False, None, None, (False,) * 11),
+    ("e.leader.pool_of", 540, 11, "ref", "player", "owner", True, None, None, (None,) * 11),
+    ("e.leader.control_cube", 551, 11, "ref", "player", "owner", True, None, None, (None,) * 11),
+    ("e.leader.area", 562, 11, "ref", "area", "owner", True, None, None, (None,) * 11),
+    ("e.leader.chit", 573, 11, "ref", "chit", "owner", True, None, None, (None,) * 11),
+    ("e.leader.committed", 584, 11, "bool", None, "owner", False, None, None, (False,) * 11),
+    ("e.leader.owner", 595, 11, "ref", "player", "all", True, None, None, (None,) * 11),
+    ("e.leader.seen", 606, 11, "set", "player", "all", False, None, None, (0,) * 11),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -273,12 +277,15 @@ FIELDS: dict[str, Any] = {
             "bonus",
             "death",
             "printed",
+            "dotted",
             "box",
             "pool_of",
             "control_cube",
             "area",
             "chit",
             "committed",
+            "owner",
+            "seen",
         ),
     },
 }
@@ -292,8 +299,6 @@ REFS: dict[str, Any] = {
     "e.chit.owner": "player",
     "e.coup.major": "major",
     "e.crisis.major": "major",
-    "e.leader.area": "area",
-    "e.leader.chit": "chit",
     "e.leader.ideology": "player",
     "e.leader.major": "major",
     "e.leader.party": "party",
@@ -312,6 +317,7 @@ PRIMARY: dict[str, Any] = {
         ("last_turn", "Last Turn of the scenario"),
     ),
     "board_displays": (("In force", "p_board__lasting"),),
+    "c_bonus_committed_only": False,
     "c_chancellor_modifier": 2,
     "c_commit_in_any_dominance": True,
     "c_end_difference": 30,
@@ -319,6 +325,7 @@ PRIMARY: dict[str, Any] = {
     "c_hire_cost": 2,
     "c_last_turn": 3,
     "c_law_card_roll_adds_modifiers": True,
+    "c_law_leader_controlled": False,
     "c_majority_rounds_half_up": True,
     "c_max_expended_cubes": 4,
     "c_minimum_pp_per_round": True,
@@ -328,6 +335,8 @@ PRIMARY: dict[str, Any] = {
     "c_reserve_slots": 2,
     "c_resistance_modifier": 0,
     "choice_names": (
+        "law_leader_controlled",
+        "bonus_committed_only",
         "law_card_roll_adds_modifiers",
         "minimum_pp_per_round",
         "putsch_economy_strict",
@@ -462,12 +471,14 @@ PRIMARY: dict[str, Any] = {
         "e.leader.bonus": "Leader Bonus",
         "e.leader.death": "Death Value (0: NA)",
         "e.leader.printed": "Printed on the map (Ebert)",
+        "e.leader.dotted": "Dotted Leader",
         "e.leader.box": "Where",
         "e.leader.pool_of": "In the Pool of",
         "e.leader.control_cube": "Control Cube",
         "e.leader.area": "In the Area",
         "e.leader.chit": "Stacked under",
         "e.leader.committed": "Committed",
+        "e.leader.owner": "Stacked by",
     },
     "flow": (
         "setup__decks",
@@ -486,7 +497,13 @@ PRIMARY: dict[str, Any] = {
             "{owner} Action chit",
             ("location", "nation", "established", "resolved"),
             "area",
-        )
+        ),
+        "leader": (
+            "area",
+            "a Leader stacked by {owner}",
+            ("area", "box", "pool_of", "control_cube", "chit", "committed"),
+            "area",
+        ),
     },
     "id_ally": ("great_britain", "usa", "france"),
     "id_area": (
@@ -717,6 +734,7 @@ PRIMARY: dict[str, Any] = {
         "e.chit.seen",
         "e.strategy.effect__active_event",
         "e.strategy.effect__law",
+        "e.leader.seen",
     ),
     "lab_chit": (
         "Communism Propaganda 1",
@@ -1285,7 +1303,6 @@ PRIMARY: dict[str, Any] = {
     ),
     "s_e_crisis__major": (0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0),
     "s_e_crisis__pp": (1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2, 2, 2, 1, 2),
-    "s_e_leader__area": (None,) * 11,
     "s_e_leader__bonus": (0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
     "s_e_leader__bonus_action": (
         None,
@@ -1300,8 +1317,8 @@ PRIMARY: dict[str, Any] = {
         "propaganda",
         "law",
     ),
-    "s_e_leader__chit": (None,) * 11,
     "s_e_leader__death": (0, 6, 5, 4, 6, 0, 0, 5, 6, 6, 0),
+    "s_e_leader__dotted": (*(False,), *(True,) * 4, *(False, False, True, True, False, False)),
     "s_e_leader__ideology": (2, 0, 0, 0, 1, None, None, 2, 1, 0, None),
     "s_e_leader__major": (0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1),
     "s_e_leader__party": (*(None,) * 5, *(1, 1, None, None, None, 6)),
