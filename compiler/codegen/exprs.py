@@ -590,7 +590,12 @@ class ExprGen:
                 if isinstance(arg, Comp):
                     test = self.any_of(arg)
                     return f"(not {test})" if e.op == "==" else test
-        if isinstance(right, NoneLit) or isinstance(left, NoneLit):
+        if (
+            isinstance(right, NoneLit)
+            or isinstance(left, NoneLit)
+            or (e.op in ("==", "!=") and (isinstance(right, Bool) or isinstance(left, Bool)))
+        ):
+            # `x == true` of an optional bool: `is` (an equality with True is E712)
             op = {"==": "is", "!=": "is not"}[e.op]
             return f"({self.expr(left)} {op} {self.expr(right)})"
         if left.ty is not None and left.ty.kind == "list" and e.op in ("==", "!="):

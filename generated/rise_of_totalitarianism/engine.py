@@ -2458,7 +2458,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
-        if self.s_e_leader__ideology[v_l] is not None and self.s_e_leader__dotted[v_l] == True:
+        if self.s_e_leader__ideology[v_l] is not None and self.s_e_leader__dotted[v_l] is True:
             S[self.o_e_leader__box + v_l] = "pool"
             S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
             if S[_LOG] is not False:
