@@ -48,13 +48,19 @@ TROOPS = {
         (B, "bavaria"): ({"vfa": 1, "rfa": 1, "rsa": 1, "g": 1}, {"bavaria"}),
         (B, "hungary"): ({"vfc": 1, "rfa": 1}, {"hungary"}),
         (GA, "austria"): ({"vfa": 2, "rfa": 1, "vsa": 2, "rfc": 1, "g": 2}, {"austria", "h3121"}),
-        (GA, "england"): ({"vfa": 4, "rfa": 1, "vsa": 2, "g": 4}, {"united_provinces", "england", "ireland"}),
+        (GA, "england"): (
+            {"vfa": 4, "rfa": 1, "vsa": 2, "g": 4},
+            {"united_provinces", "england", "ireland"},
+        ),
         (GA, "united_provinces"): (
             {"vfa": 2, "rfa": 2, "vsa": 1, "rsa": 1, "g": 2},
             {"united_provinces", "Antwerp", "Liege"},
         ),
         (GA, "prussia"): ({"vfa": 2, "vsa": 1, "g": 1}, {"prussia"}),
-        (GA, "german_states"): ({"vfa": 1, "rfa": 2, "rsa": 1, "g": 2}, {"united_provinces", "Worms", "Bremen", "Cologne"}),
+        (GA, "german_states"): (
+            {"vfa": 1, "rfa": 2, "rsa": 1, "g": 2},
+            {"united_provinces", "Worms", "Bremen", "Cologne"},
+        ),
         (GA, "portugal"): ({"rfa": 1, "rsa": 1, "g": 1}, {"portugal"}),
         (GA, "savoy"): ({"rfa": 2}, {"savoy"}),
     },
@@ -67,7 +73,10 @@ TROOPS = {
         (NEUTRAL, "papal_states"): ({"vfa": 1, "g": 1}, {"Rome", "Ravenna"}),
         (NEUTRAL, "barbary_states"): ({"g": 4}, {"Algiers", "Oran", "Tunis", "Bone"}),
         (NEUTRAL, "portugal"): ({"rfa": 1, "g": 1}, {"Lisbon", "Oporto"}),
-        (GA, "austria"): ({"vfa": 2, "rfa": 2, "vsa": 1, "rsa": 1, "vfc": 1, "g": 3}, {"austria", "hungary"}),
+        (GA, "austria"): (
+            {"vfa": 2, "rfa": 2, "vsa": 1, "rsa": 1, "vfc": 1, "g": 3},
+            {"austria", "hungary"},
+        ),
         (GA, "england"): ({"vfa": 3, "rfa": 1, "vsa": 1, "g": 5}, {"england", "ireland"}),
         (GA, "united_provinces"): (
             {"vfa": 2, "rfa": 1, "vsa": 1, "rsa": 1, "g": 2},
@@ -79,7 +88,16 @@ TROOPS = {
         (B, "france"): ({"vfa": 5, "rfa": 5, "vsa": 3, "rsa": 3, "g": 5}, {"france"}),
         (B, "spain"): (
             {"vfa": 1, "rfa": 3, "rsa": 2, "g": 2},
-            {"spain", "milan", "two_sicilies", "Nieuport", "Ghent", "Brussels", "Namur", "Luxembourg"},
+            {
+                "spain",
+                "milan",
+                "two_sicilies",
+                "Nieuport",
+                "Ghent",
+                "Brussels",
+                "Namur",
+                "Luxembourg",
+            },
         ),
         (B, "bavaria"): ({"vfa": 1, "rfa": 1, "rsa": 1, "g": 1}, {"bavaria"}),
         (B, "savoy"): ({"rfa": 2}, {"savoy"}),
@@ -92,16 +110,36 @@ TROOPS = {
         (NEUTRAL, "italian_states"): ({"g": 2}, {"Genoa", "Florence"}),
         (NEUTRAL, "papal_states"): ({"vfa": 1, "g": 1}, {"Rome", "Ravenna"}),
         (NEUTRAL, "barbary_states"): ({"g": 4}, {"Algiers", "Oran", "Tunis", "Bone"}),
-        (B, "france"): ({"vfa": 7, "rfa": 5, "vsa": 5, "rsa": 3, "g": 5}, {"france", "spain", "Luxembourg", "Kehl"}),
+        (B, "france"): (
+            {"vfa": 7, "rfa": 5, "vsa": 5, "rsa": 3, "g": 5},
+            {"france", "spain", "Luxembourg", "Kehl"},
+        ),
         (B, "spain"): ({"vfa": 1, "rfa": 2, "vsa": 1, "rsa": 1, "g": 2}, {"spain", "two_sicilies"}),
         (B, "hungary"): ({"vfc": 1}, {"hungary"}),
         (GA, "austria"): (
             {"vfa": 3, "rfa": 3, "vsa": 1, "rsa": 1, "vfc": 1, "g": 6},
-            {"austria", "bavaria", "german_states", "hungary", "spanish_netherlands", "milan", "savoy"},
+            {
+                "austria",
+                "bavaria",
+                "german_states",
+                "hungary",
+                "spanish_netherlands",
+                "milan",
+                "savoy",
+            },
         ),
         (GA, "england"): (
             {"vfa": 5, "rfa": 1, "vsa": 3, "g": 7},
-            {"united_provinces", "spanish_netherlands", "england", "ireland", "Gibraltar", "Cartagena", "Valencia", "Barcelona"},
+            {
+                "united_provinces",
+                "spanish_netherlands",
+                "england",
+                "ireland",
+                "Gibraltar",
+                "Cartagena",
+                "Valencia",
+                "Barcelona",
+            },
         ),
         (GA, "united_provinces"): (
             {"vfa": 2, "rfa": 2, "vsa": 1, "rsa": 1, "g": 3},
@@ -112,44 +150,147 @@ TROOPS = {
             {"rfa": 2, "rsa": 1, "g": 2},
             {"german_states", "spanish_netherlands", "bavaria"},
         ),
-        (GA, "portugal"): ({"vfa": 1, "rfa": 1, "rsa": 1, "g": 1}, {"portugal", "Cartagena", "Valencia", "Barcelona"}),
+        (GA, "portugal"): (
+            {"vfa": 1, "rfa": 1, "rsa": 1, "g": 1},
+            {"portugal", "Cartagena", "Valencia", "Barcelona"},
+        ),
         (GA, "savoy"): ({"vfa": 1, "rfa": 1, "rsa": 1, "g": 1}, {"savoy", "milan", "Cagliari"}),
     },
 }
 # leaders: on the map, off it (available but not deployed)
 LEADERS = {
     "blenheim": (
-        {"tallard", "vauban", "vendome", "villars", "berwick", "villeroi", "orleans", "maximilian", "rakoczy",
-         "styrum", "reventlau", "eugene", "marlborough", "stanhope", "frederick", "louis", "hanover", "victor"},
+        {
+            "tallard",
+            "vauban",
+            "vendome",
+            "villars",
+            "berwick",
+            "villeroi",
+            "orleans",
+            "maximilian",
+            "rakoczy",
+            "styrum",
+            "reventlau",
+            "eugene",
+            "marlborough",
+            "stanhope",
+            "frederick",
+            "louis",
+            "hanover",
+            "victor",
+        },
         {"butler"},
     ),
     "opening_guns": (
-        {"eugene", "styrum", "reventlau", "marlborough", "stanhope", "frederick", "louis", "hanover",
-         "villars", "vendome", "berwick", "orleans", "tallard", "villeroi", "maximilian", "victor"},
+        {
+            "eugene",
+            "styrum",
+            "reventlau",
+            "marlborough",
+            "stanhope",
+            "frederick",
+            "louis",
+            "hanover",
+            "villars",
+            "vendome",
+            "berwick",
+            "orleans",
+            "tallard",
+            "villeroi",
+            "maximilian",
+            "victor",
+        },
         {"butler", "rakoczy", "vauban"},
     ),
     "ne_plus_ultra": (
-        {"villars", "vendome", "berwick", "tallard", "villeroi", "orleans", "rakoczy", "eugene", "styrum",
-         "reventlau", "marlborough", "stanhope", "frederick", "louis", "hanover", "victor"},
+        {
+            "villars",
+            "vendome",
+            "berwick",
+            "tallard",
+            "villeroi",
+            "orleans",
+            "rakoczy",
+            "eugene",
+            "styrum",
+            "reventlau",
+            "marlborough",
+            "stanhope",
+            "frederick",
+            "louis",
+            "hanover",
+            "victor",
+        },
         {"maximilian"},
     ),
 }
 CONTROL = {
     "blenheim": (
         {"france", "spain", "bavaria", "hungary", "two_sicilies", "milan", "spanish_netherlands"},
-        {"austria", "england", "united_provinces", "prussia", "ireland", "german_states", "portugal", "savoy"},
-        {"saxony", "denmark", "swiss_confederation", "venice", "italian_states", "papal_states", "barbary_states"},
+        {
+            "austria",
+            "england",
+            "united_provinces",
+            "prussia",
+            "ireland",
+            "german_states",
+            "portugal",
+            "savoy",
+        },
+        {
+            "saxony",
+            "denmark",
+            "swiss_confederation",
+            "venice",
+            "italian_states",
+            "papal_states",
+            "barbary_states",
+        },
     ),
     "opening_guns": (
         {"france", "spain", "bavaria", "savoy", "two_sicilies", "milan", "spanish_netherlands"},
-        {"austria", "england", "united_provinces", "prussia", "ireland", "german_states", "hungary"},
-        {"saxony", "denmark", "swiss_confederation", "portugal", "venice", "italian_states", "papal_states",
-         "barbary_states"},
+        {
+            "austria",
+            "england",
+            "united_provinces",
+            "prussia",
+            "ireland",
+            "german_states",
+            "hungary",
+        },
+        {
+            "saxony",
+            "denmark",
+            "swiss_confederation",
+            "portugal",
+            "venice",
+            "italian_states",
+            "papal_states",
+            "barbary_states",
+        },
     ),
     "ne_plus_ultra": (
         {"france", "spain", "bavaria", "hungary", "two_sicilies", "milan", "spanish_netherlands"},
-        {"austria", "england", "united_provinces", "prussia", "ireland", "german_states", "portugal", "savoy"},
-        {"saxony", "denmark", "swiss_confederation", "venice", "italian_states", "papal_states", "barbary_states"},
+        {
+            "austria",
+            "england",
+            "united_provinces",
+            "prussia",
+            "ireland",
+            "german_states",
+            "portugal",
+            "savoy",
+        },
+        {
+            "saxony",
+            "denmark",
+            "swiss_confederation",
+            "venice",
+            "italian_states",
+            "papal_states",
+            "barbary_states",
+        },
     ),
 }
 # (BOPI, first year, turns, Bourbon TP, Grand Alliance TP, Bourbon markers, GA markers)
@@ -162,8 +303,24 @@ DESTROYED = {
     "blenheim": {"Antwerp", "Liege", "Kehl", "Ulm"},
     "opening_guns": {"Antwerp", "Liege"},
     # 7.2, and (8.3, assumed) Bavaria's and Hungary's fortresses begin Grand Alliance-occupied
-    "ne_plus_ultra": {"Lille", "Nieuport", "Ghent", "Antwerp", "Brussels", "Namur", "Liege", "Kehl", "Gibraltar",
-                      "Valencia", "Barcelona", "Milan", "Cagliari", "Ulm", "Ingolstadt", "Buda"},
+    "ne_plus_ultra": {
+        "Lille",
+        "Nieuport",
+        "Ghent",
+        "Antwerp",
+        "Brussels",
+        "Namur",
+        "Liege",
+        "Kehl",
+        "Gibraltar",
+        "Valencia",
+        "Barcelona",
+        "Milan",
+        "Cagliari",
+        "Ulm",
+        "Ingolstadt",
+        "Buda",
+    },
 }
 KINDS = {"fa": "field_army", "sa": "siege_army", "fc": "free_corps", "g": "garrison"}
 
@@ -179,19 +336,24 @@ def printed(counts: dict[str, int]) -> Counter:
 
 @pytest.mark.parametrize("name", sorted(TROOPS))
 def test_troops_as_printed(name: str) -> None:
-    """MARL-S1-04 MARL-S1-08 MARL-S1-12 MARL-S2-04 MARL-S2-08 MARL-S2-12 MARL-S3-04 MARL-S3-08 MARL-S3-12"""
+    """Rules: MARL-S1-04, MARL-S1-08, MARL-S1-12, MARL-S2-04, MARL-S2-08, MARL-S2-12, MARL-S3-04,
+    MARL-S3-08, MARL-S3-12
+    """
     units = scenario(name)["entities"]["unit"]
     held: dict[tuple, Counter] = {}
     for uid, u in units.items():
         if u["kind"] == "leader":
             continue
         key = (u.get("owner"), u["nation"])
-        assert key in TROOPS[name], f"{name}: {uid} is of a side and state the set-up does not print"
+        assert key in TROOPS[name], (
+            f"{name}: {uid} is of a side and state the set-up does not print"
+        )
         held.setdefault(key, Counter())[(u["kind"], u["veteran"])] += 1
         places = TROOPS[name][key][1]
         h = hex_of(u["at"])
         assert u["at"] in places or h.get("name") in places or h.get("nation") in places, (
-            f"{name}: {uid} stands at {u['at']} ({h.get('name')}, {h.get('nation')}), outside {sorted(places)}"
+            f"{name}: {uid} stands at {u['at']} ({h.get('name')}, {h.get('nation')}), "
+            f"outside {sorted(places)}"
         )
     for key, (counts, _) in TROOPS[name].items():
         assert held.get(key, Counter()) == printed(counts), f"{name}: {key}"
@@ -199,7 +361,9 @@ def test_troops_as_printed(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(LEADERS))
 def test_leaders_deployed_and_available(name: str) -> None:
-    """MARL-S1-05 MARL-S1-09 MARL-S1-13 MARL-S2-05 MARL-S2-09 MARL-S2-13 MARL-S3-05 MARL-S3-09 MARL-S3-13"""
+    """Rules: MARL-S1-05, MARL-S1-09, MARL-S1-13, MARL-S2-05, MARL-S2-09, MARL-S2-13, MARL-S3-05,
+    MARL-S3-09, MARL-S3-13
+    """
     units = scenario(name)["entities"]["unit"]
     leaders = {k: u for k, u in units.items() if u["kind"] == "leader"}
     on, off = LEADERS[name]
@@ -212,7 +376,9 @@ def test_leaders_deployed_and_available(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CONTROL))
 def test_initial_control(name: str) -> None:
-    """MARL-S1-03 MARL-S1-06 MARL-S1-10 MARL-S2-03 MARL-S2-06 MARL-S2-10 MARL-S3-03 MARL-S3-06 MARL-S3-10"""
+    """Rules: MARL-S1-03, MARL-S1-06, MARL-S1-10, MARL-S2-03, MARL-S2-06, MARL-S2-10, MARL-S3-03,
+    MARL-S3-06, MARL-S3-10
+    """
     nations = scenario(name)["entities"]["nation"]
     bourbon, allied, neutral = CONTROL[name]
     assert {k for k, n in nations.items() if n.get("control") == B} == bourbon
@@ -222,10 +388,16 @@ def test_initial_control(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(START))
 def test_start_values(name: str) -> None:
-    """MARL-S1-02 MARL-S1-07 MARL-S1-11 MARL-S2-01 MARL-S2-02 MARL-S2-07 MARL-S2-11 MARL-S3-01 MARL-S3-02 MARL-S3-07 MARL-S3-11"""
+    """Rules: MARL-S1-02, MARL-S1-07, MARL-S1-11, MARL-S2-01, MARL-S2-02, MARL-S2-07, MARL-S2-11,
+    MARL-S3-01, MARL-S3-02, MARL-S3-07, MARL-S3-11
+    """
     s = scenario(name)
     bopi, year, turns, btp, gtp, bm, gm = START[name]
-    assert (s["globals"]["bopi"], s["globals"]["year"], s["globals"]["last_turn"]) == (bopi, year, turns)
+    assert (s["globals"]["bopi"], s["globals"]["year"], s["globals"]["last_turn"]) == (
+        bopi,
+        year,
+        turns,
+    )
     # the treasury is kept in half points (scale 2: 10.12's halves)
     assert s["players"][B] == {"treasury": 2 * btp, "start_markers": bm}
     assert s["players"][GA] == {"treasury": 2 * gtp, "start_markers": gm}
@@ -233,7 +405,7 @@ def test_start_values(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(DESTROYED))
 def test_garrison_destroyed_markers(name: str) -> None:
-    """MARL-S1-14 MARL-S2-14 MARL-S3-14 MARL-S3-17"""
+    """Rules: MARL-S1-14, MARL-S2-14, MARL-S3-14, MARL-S3-17"""
     hexes = scenario(name)["entities"]["hex"]
     marked = {hex_of(h).get("name") for h, v in hexes.items() if v.get("garrison_destroyed")}
     assert marked == DESTROYED[name]
@@ -242,11 +414,19 @@ def test_garrison_destroyed_markers(name: str) -> None:
         assert hex_of(h).get("terrain") == "fortress"
 
 
-@pytest.mark.parametrize(("name", "base", "turns"), [("grand_design_1701", "opening_guns", 14),
-                                                     ("grand_design_1704", "blenheim", 11),
-                                                     ("grand_design_1709", "ne_plus_ultra", 6)])
+@pytest.mark.parametrize(
+    ("name", "base", "turns"),
+    [
+        ("grand_design_1701", "opening_guns", 14),
+        ("grand_design_1704", "blenheim", 11),
+        ("grand_design_1709", "ne_plus_ultra", 6),
+    ],
+)
 def test_grand_design_plays_a_scenario_to_1714(name: str, base: str, turns: int) -> None:
-    """MARL-S4-02 MARL-S4-03: the start year's set-up, the last turn 1714."""
+    """The start year's set-up, the last turn 1714.
+
+    Rules: MARL-S4-02, MARL-S4-03
+    """
     s = scenario(name)
     assert s["base"] == base
     assert set(s) <= {"scenario", "title", "text", "doc", "base", "rules", "globals"}
