@@ -99,7 +99,14 @@ PLACES = [
     ("Madrid", "spain", -3.7, 40.4, "city", 3, True, False),
     ("Barcelona", "spain", 2.17, 41.39, "fortress", 3, False, True),
     ("Cadiz", "spain", -6.29, 36.53, "fortress", 3, False, True),
-    ("Valencia", "spain", -0.38, 39.47, "city", 0, False, True),
+    # a fortress: Scenario 3's set-up puts a garrison destroyed marker on it (7.2)
+    ("Valencia", "spain", -0.38, 39.47, "fortress", 0, False, True),
+    # Scenario 3 names these three; Gibraltar and Cagliari are fortresses (garrison destroyed
+    # markers in its 7.2), Cartagena a port (its English may stand there; no marker: a city);
+    # Cagliari is on Sardinia, part of the Kingdom of the Two Sicilies (2.14)
+    ("Gibraltar", "spain", -5.35, 36.14, "fortress", 0, False, True),
+    ("Cartagena", "spain", -0.99, 37.6, "city", 0, False, True),
+    ("Cagliari", "two_sicilies", 9.11, 39.22, "fortress", 0, False, True),
     ("Lisbon", "portugal", -9.14, 38.72, "city", 3, True, True),
     ("Oporto", "portugal", -8.61, 41.15, "fortress", 0, False, True),
     ("London", "england", -0.13, 51.5, "city", 9, True, True),
@@ -205,6 +212,11 @@ SEAS = [
     (10.0, 38.0),
     (19.5, 40.0),
     (22.0, 38.0),
+    # the coast around Cartagena, added with it: Cartagena's hex would otherwise draw the
+    # sea between Spain and the Barbary States into Spain
+    (-0.9, 36.9),
+    (0.5, 37.3),
+    (-2.2, 36.5),
 ]
 MOUNTAINS = [
     (8.5, 46.5),

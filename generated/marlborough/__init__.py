@@ -6,7 +6,14 @@ from importlib import import_module
 from rulecraft.runtime import check_native
 
 check_native(__name__, __path__)  # a native build (compile --native) must be current
-SCENARIOS = ("blenheim",)
+SCENARIOS = (
+    "blenheim",
+    "ne_plus_ultra",
+    "opening_guns",
+    "grand_design_1701",
+    "grand_design_1704",
+    "grand_design_1709",
+)
 SPECS = {sid: import_module(f"{__name__}.{sid}").SPEC for sid in SCENARIOS}
 SPEC = SPECS["blenheim"]
 
