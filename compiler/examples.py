@@ -344,9 +344,7 @@ def _step(
             raise
         except GameError as exc:
             if kind == "decide":
-                raise _Fail(
-                    str(exc), doc.pos((*where, kind, "option")), _asked(g, conv)
-                ) from None
+                raise _Fail(str(exc), doc.pos((*where, kind, "option")), _asked(g, conv)) from None
             if dec["reason"] not in str(exc):
                 raise _Fail(
                     f"{dec['option']!r} is refused, but with {str(exc)!r}",

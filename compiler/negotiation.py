@@ -351,8 +351,7 @@ def _promise(
         )
         return body
     clear: list[Stmt] = [
-        Assign(here, 0, Attr(here, 0, Name(here, 0, "p_"), f), ListLit(here, 0, []))
-        for f in fields
+        Assign(here, 0, Attr(here, 0, Name(here, 0, "p_"), f), ListLit(here, 0, [])) for f in fields
     ]
     phase.body.append(For(here, 0, "p_", Name(here, 0, "players"), clear))
     return body

@@ -325,8 +325,10 @@ class SchemaStore:
             return f"expected {_join_or(types)} here, got {_got(inst)}"
         # every form only asks for keys that are missing: say which keys make each form
         subs = error.context or []
-        if isinstance(inst, dict) and subs and all(
-            sub.validator == "required" and not sub.relative_path for sub in subs
+        if (
+            isinstance(inst, dict)
+            and subs
+            and all(sub.validator == "required" and not sub.relative_path for sub in subs)
         ):
             forms: list[str] = []
             for sub in subs:

@@ -336,8 +336,10 @@ def _negotiation_window(
             "declare negotiation: {goods: ...} in rules.yaml",
         )
         return None
-    return NEGOTIATE.replace("__OPENS__", opens).replace("__ROUNDS__", rounds).replace(
-        "__NESTING__", str(int(spec.get("nesting", 1)))
+    return (
+        NEGOTIATE.replace("__OPENS__", opens)
+        .replace("__ROUNDS__", rounds)
+        .replace("__NESTING__", str(int(spec.get("nesting", 1))))
     )
 
 

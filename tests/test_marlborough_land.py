@@ -42,7 +42,9 @@ def test_combat_units_and_leaders_2_32_to_2_33(game: Game) -> None:
         if u["kind"] == "garrison":
             assert u["defends_only"] and u["march"] == 0 and not u["two_sided"], u["id"]
         elif u["kind"] == "leader":
-            assert u["leads"] in ("general", "admiral", "engineer") and u["leadership"] >= 1, u["id"]
+            assert u["leads"] in ("general", "admiral", "engineer") and u["leadership"] >= 1, u[
+                "id"
+            ]
             assert u["march"] > 0 and not u["two_sided"], u["id"]
         elif u["kind"] in ("field_army", "siege_army", "free_corps"):
             assert u["two_sided"] and not u["defends_only"] and u["march"] > 0, u["id"]
@@ -64,7 +66,8 @@ def test_combat_plan_markers_are_four_sets_2_34(game: Game) -> None:
 def test_map_states_capitals_and_economic_hexes_2_1_to_2_4(game: Game) -> None:
     """2.1: a hex grid; 2.11: the map is divided into states (every land hex lies in one);
     2.4: economic hexes are fortress or city hexes; a major state has a capital hex (France:
-    Paris), a minor state none (Savoy). Rules: MARL-2.1-01, MARL-2.11-01, MARL-2.4-03, MARL-2.4-04"""
+    Paris), a minor state none (Savoy).
+    Rules: MARL-2.1-01, MARL-2.11-01, MARL-2.4-03, MARL-2.4-04"""
     hexes = [h for h in _records(game, "hex") if h["on_map"]]
     nations = _records(game, "nation")
     assert len(hexes) == 60 * 40 and {h["id"] for h in hexes} >= {"h0101", "h6040", "h5807"}
@@ -110,7 +113,13 @@ def test_a_turn_is_a_year_and_its_phases_in_order_2_5_3_1() -> None:
     g.apply(GRAND_ALLIANCE, "none")
     assert g.finished and g.state["g"]["year"] == 1705
     log = g.log_for(GRAND_ALLIANCE)
-    order = ["has the initiative", "Bourbon passes", "to provision your units", "Balance of Power:", "VP"]
+    order = [
+        "has the initiative",
+        "Bourbon passes",
+        "to provision your units",
+        "Balance of Power:",
+        "VP",
+    ]
     at = [next(i for i, line in enumerate(log) if text in line) for text in order]
     assert at == sorted(at)
 
@@ -122,5 +131,12 @@ def test_tables_and_charts_2_2_and_one_die_2_6() -> None:
     six-sided die, so the CRT has a row for each of 1-6.
     Rules: MARL-2.2-01, MARL-2.6-01"""
     tables = game_tables("marlborough")
-    assert {"battle_matrix", "siege_matrix", "crt", "diplomacy_table", "unit_costs", "marker_costs"} <= set(tables)
+    assert {
+        "battle_matrix",
+        "siege_matrix",
+        "crt",
+        "diplomacy_table",
+        "unit_costs",
+        "marker_costs",
+    } <= set(tables)
     assert [r.label for r in tables["crt"].rows] == ["1", "2", "3", "4", "5", "6"]

@@ -443,7 +443,7 @@ _ROWS = [
         "promised",
         ('"truce"', "a", "b"),
         "`a` has promised `b` the promise `truce` (a good with `promise:`), and it is still in "
-        "force; `promised(\"keep_out\", a, b, x)`: the promise about `x` (a promise with `item`)",
+        'force; `promised("keep_out", a, b, x)`: the promise about `x` (a promise with `item`)',
         check_promised,
         emit_promised,
         quiet=True,
