@@ -248,7 +248,16 @@ def test_explain_names_the_file_line_and_layer_of_every_part(root: Path) -> None
     assert rows[("constants", "order_choice_without_flip")]["value"] is False
 
 
-GENERIC = {"scenario", "scenarios", "introduction", "players", "variant", "variants"}
+GENERIC = {
+    "scenario",
+    "scenarios",
+    "introduction",
+    "players",
+    "variant",
+    "variants",
+    "opening",
+    "succession",
+}
 
 
 def test_no_scenario_is_named_in_compiler_or_runtime() -> None:
