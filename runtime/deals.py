@@ -388,34 +388,27 @@ def row_makers(spec: Any, S: list[Any] | None) -> tuple[Any, Any]:
     item's id and label made once: a swap is two single items the list also offers alone,
     so a whole list (views, OpenSpiel's legal actions) makes each item's text once rather
     than once per deal it is in."""
-    ids: dict[tuple[Any, ...], str] = {}
-    labels: dict[tuple[Any, ...], str] = {}
 
-    def ident(deal: Any) -> str:
-        parts = []
-        for item in deal[1:]:
+    def once(make: Any) -> Any:
+        made: dict[tuple[Any, ...], str] = {}
+
+        def text(item: tuple[Any, ...]) -> str:
             try:
-                text = ids[item]
+                found = made[item]
             except KeyError:
-                text = ids[item] = item_id(spec, item)
+                found = made[item] = make(item)
             except TypeError:  # an argument that cannot key a dict: made each time
-                text = item_id(spec, item)
-            parts.append(text)
-        return "offer:" + ";".join(parts)
+                found = make(item)
+            return found
 
-    def label_of(deal: Any) -> str:
-        parts = []
-        for item in deal[1:]:
-            try:
-                text = labels[item]
-            except KeyError:
-                text = labels[item] = item_label(spec, item, S)
-            except TypeError:  # an argument that cannot key a dict: made each time
-                text = item_label(spec, item, S)
-            parts.append(text)
-        return "; ".join(parts)
+        return text
 
-    return ident, label_of
+    item_ids = once(lambda item: item_id(spec, item))
+    item_labels = once(lambda item: item_label(spec, item, S))
+    return (
+        lambda deal: "offer:" + ";".join(map(item_ids, deal[1:])),
+        lambda deal: "; ".join(map(item_labels, deal[1:])),
+    )
 
 
 def _quoted(part: str) -> str:

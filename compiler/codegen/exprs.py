@@ -745,25 +745,27 @@ def _binds(e: Any, name: str) -> bool:
     return any(isinstance(n, Comp) and n.var == name for n in walk(e))
 
 
+def _map_children(e: Any, f: Any) -> Any:
+    """``e`` with ``f`` applied to each expression it holds (in lists and a call's named
+    arguments too; not its source, type or reference)."""
+    for key, v in list(vars(e).items()):
+        if key in ("src", "ty", "ref"):
+            continue
+        if isinstance(v, Expr):
+            setattr(e, key, f(v))
+        elif isinstance(v, list):
+            setattr(e, key, [f(x) if isinstance(x, Expr) else x for x in v])
+        elif isinstance(v, dict):  # a call's named arguments
+            setattr(e, key, {k: f(x) if isinstance(x, Expr) else x for k, x in v.items()})
+    return e
+
+
 def _put(e: Any, name: str, value: Expr) -> Any:
     """``e`` with local ``name`` replaced by (a copy of) ``value`` (no comprehension in ``e``
     binds ``name``: :func:`_binds`)."""
     if isinstance(e, Name) and e.id == name and e.ref == ("local", name):
         return copy.deepcopy(value)
-    for key, v in list(vars(e).items()):
-        if key in ("src", "ty", "ref"):
-            continue
-        if isinstance(v, Expr):
-            setattr(e, key, _put(v, name, value))
-        elif isinstance(v, list):
-            setattr(e, key, [_put(x, name, value) if isinstance(x, Expr) else x for x in v])
-        elif isinstance(v, dict):
-            setattr(
-                e,
-                key,
-                {k: _put(x, name, value) if isinstance(x, Expr) else x for k, x in v.items()},
-            )
-    return e
+    return _map_children(e, lambda x: _put(x, name, value))
 
 
 def _rename(e: Any, old: str, new: str) -> Any:
@@ -776,20 +778,7 @@ def _rename(e: Any, old: str, new: str) -> Any:
     if isinstance(e, Comp) and e.var == old:
         e.iter = _rename(e.iter, old, new)
         return e
-    for name, value in list(vars(e).items()):
-        if name in ("src", "ty", "ref"):
-            continue
-        if isinstance(value, Expr):
-            setattr(e, name, _rename(value, old, new))
-        elif isinstance(value, list):
-            setattr(e, name, [_rename(x, old, new) if isinstance(x, Expr) else x for x in value])
-        elif isinstance(value, dict):  # a call's named arguments
-            setattr(
-                e,
-                name,
-                {k: _rename(x, old, new) if isinstance(x, Expr) else x for k, x in value.items()},
-            )
-    return e
+    return _map_children(e, lambda x: _rename(x, old, new))
 
 
 def _and(a: Expr, b: Expr) -> Expr:
