@@ -138,6 +138,35 @@ def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() 
         lockstep(spec, seed)
 
 
+PICKS = """      let everyone = [p for p in players]
+      let picked = everyone
+      picked = choose_some(red, players, "Who counts?", min=1)
+      let twice = choose_yes_no(red, "Twice?")
+      stakes = count(picked) * (2 if twice else 1)
+"""
+
+
+def test_a_pick_given_to_a_local_that_held_a_list_plays_alike_in_both_forms() -> None:
+    """A local that held a list takes a ``choose_some`` pick and waits across a decision:
+    both forms play the same games, and a position saved while it waits loads as it was.
+    (The playout gives the pick as a list, because the native build types such a local
+    as a list: given as the tuple it is among the options, Marlborough's drop-offs stopped
+    with a TypeError there; ``-m native`` plays Marlborough's native build.)"""
+    from rulecraft.runtime import Game
+
+    spec = _toy(PICKS)
+    g = Game.new(spec, "duel", 1)
+    while g.pending()[0].kind != "choose-some":
+        d = g.pending()[0]
+        g.apply(d.player, d.options[0].id)
+    g.apply(red := g.pending()[0].player, g.pending()[0].options[-1].id)  # every player
+    assert Game.from_position(g.position_json(), spec).raw == g.raw
+    g.apply(red, "yes")
+    assert g.state["g"]["stakes"] == 4
+    for seed in range(6):
+        lockstep(spec, seed)
+
+
 def test_a_die_rolled_in_a_log_line_is_rolled_in_a_playout_too() -> None:
     """The playout form writes no log, and left out log lines whole: a die rolled (or a
     list shuffled) in a log line's text was not rolled in a playout, and the two forms went

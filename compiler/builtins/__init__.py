@@ -357,7 +357,10 @@ _ROWS = [
         kwargs={"min": "n", "max": "n", "where": "f(...)"},
         statement=True,
         waits="decision",
-        decision=Decision(2, "_pick(R, {opts})", "choose-some", options_choose_some),
+        # the playout gives the pick as a list: a local that held another list takes it (the
+        # native build types such a local as a list; the machine form's locals are untyped,
+        # and a saved frame loads its values as tuples)
+        decision=Decision(2, "list(_pick(R, {opts}))", "choose-some", options_choose_some),
         stops=True,
     ),
     Builtin(

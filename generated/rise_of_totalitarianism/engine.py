@@ -4290,7 +4290,7 @@ class RiseOfTotalitarianismRules:
                 and S[self.o_e_leader__owner + v_l_3] == v_p
             ]
             if len(v_mine) > 0:
-                v_cs = _pick(R, _subsets(v_mine, 0, -1))
+                v_cs = list(_pick(R, _subsets(v_mine, 0, -1)))
                 for v_l_4 in v_cs:
                     S[self.o_e_leader__committed + v_l_4] = True
 
@@ -4356,7 +4356,7 @@ class RiseOfTotalitarianismRules:
                 if not self.s_e_strategy__mandatory[v_c]
             ]
             if len(v_saved) > 0:
-                v_gone = _pick(R, _subsets(v_saved, 0, -1))
+                v_gone = list(_pick(R, _subsets(v_saved, 0, -1)))
                 for v_c_2 in v_gone:
                     S[self.o_p_hand + v_p] = _mask(
                         [v_k for v_k in _bits(N[self.o_p_hand + v_p]) if v_k != v_c_2]
