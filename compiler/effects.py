@@ -8,6 +8,7 @@ point into the YAML file even inside quoted, folded and block strings.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,6 +42,10 @@ class Snippet:
     def pos(self, offset: int) -> Position:
         return self.where(max(0, min(offset, max(len(self.text) - 1, 0))))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Snippet:
+        # never changed once parsed: the models copied per scenario share their sources
+        return self
+
 
 # ---------------------------------------------------------------------------- AST
 
@@ -53,6 +58,20 @@ class Node:
     @property
     def pos(self) -> Position:
         return self.src.pos(self.off)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
+        # copy.deepcopy's generic path (__reduce_ex__, then the state dict) was most of the
+        # time of copying a model per scenario; numbers and names are shared as they are
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        fields = new.__dict__
+        for key, value in self.__dict__.items():
+            fields[key] = value if type(value) in _ATOMIC else copy.deepcopy(value, memo)
+        return new
+
+
+#: values a copied node shares with its original
+_ATOMIC = frozenset({str, int, bool, float, type(None), Snippet})
 
 
 @dataclass(eq=False)

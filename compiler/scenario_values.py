@@ -4,6 +4,7 @@ checked the effects)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from . import ir
@@ -17,6 +18,8 @@ class ScenarioChecker:
         self.game = game
         self.sc = sc
         self.sink = sink
+        #: each record type's ids, as a set (a board's hexes name thousands of others)
+        self.ids = {tname: set(ids) for tname, ids in sc.records.items()}
 
     def check_assumed(self) -> None:
         """Every path the scenario says it assumed (`assumed:`) names something of the game."""
@@ -162,8 +165,8 @@ class ScenarioChecker:
                     "values: " + ", ".join(values),
                 )
         elif t.kind == "entity":
-            ids = self.sc.records.get(t.name, [])
-            if v not in ids:
+            if not isinstance(v, Hashable) or v not in self.ids.get(t.name, ()):
+                ids = self.sc.records.get(t.name, [])
                 plural = self.game.entities[t.name].plural
                 self.sink.error(
                     "unknown-name",

@@ -124,17 +124,15 @@ def resolve_scenarios(
         resolved[sid] = game
         return game
 
-    out = {}
     for sid in docs:
-        game = resolve(sid)
-        if game is not None:
-            out[sid] = finish(b, game)
-    return out
+        resolve(sid)
+    # every scenario based on another has copied it: each is finished in place
+    return {sid: finish(b, resolved[sid]) for sid in docs if sid in resolved}
 
 
 def finish(b: Builder, game: ir.Game) -> ir.Game:
-    """A copy ready for checking: hooks woven into their procedures, the main routine made."""
-    game = copy.deepcopy(game)
+    """``game`` (changed in place) ready for checking: hooks woven into their procedures,
+    the main routine made."""
     weave_windows(b, game)
     weave_lasting(b, game)
     weave_hooks(b, game)
