@@ -27,8 +27,10 @@ SCENARIOS = sorted(
     if m.ispkg
     for sid in importlib.import_module(f"rulecraft.generated.{m.name}").SPECS
 )
-#: the default run: games of each scenario, and the decisions after which a game is cut
+#: the default run: games of each scenario (fewer, at least one, where they take more than
+#: SECONDS in all: a Marlborough game takes seconds), and the decisions after which a game is cut
 GAMES = 6
+SECONDS = 3.0
 MOST = 300
 
 
@@ -37,10 +39,13 @@ def _spec(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"rulecraft.generated.{game}").SPECS[sid]
 
 
-def _play(name: str, games: int, most: int) -> dict[str, int]:
+def _play(name: str, games: int, most: int, seconds: float | None = None) -> dict[str, int]:
     spec = _spec(name)
     seen = {"games": 0, "decisions": 0, "draws": 0, "ended": 0, "cut": 0, "stopped": 0}
+    deadline = None if seconds is None else time.monotonic() + seconds
     for seed in range(games):
+        if deadline is not None and seen["games"] > 0 and time.monotonic() > deadline:
+            break
         rec = lockstep(spec, seed, most=most)
         seen["games"] += 1
         seen["decisions"] += len(rec.decisions)
@@ -52,7 +57,7 @@ def _play(name: str, games: int, most: int) -> dict[str, int]:
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_both_forms_play_the_same_games(name: str) -> None:
-    seen = _play(name, GAMES, MOST)
+    seen = _play(name, GAMES, MOST, SECONDS)
     assert seen["decisions"] > 0
     assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
 

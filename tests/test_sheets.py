@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -26,15 +27,17 @@ def _text(pdf: bytes, tmp: Path) -> str:
     return " ".join(out.stdout.decode("utf-8").split())
 
 
+@functools.cache
+def _pdf(game: str) -> bytes:
+    """A game's sheet, rendered once per process (Marlborough's takes seconds)."""
+    return sheets.render_pdf(game)
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     """Each game's sheet rendered once per session: (pdf bytes, extracted text)."""
     tmp = tmp_path_factory.mktemp("sheets")
-    out = {}
-    for game in GAMES:
-        pdf = sheets.render_pdf(game)
-        out[game] = (pdf, _text(pdf, tmp))
-    return out
+    return {game: (_pdf(game), _text(_pdf(game), tmp)) for game in GAMES}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -279,13 +282,13 @@ def test_written_file_has_normal_mode(tmp_path):
 def test_sheet_reads_the_project_it_runs_in_and_refuses_a_bad_table(tmp_path, capsys, monkeypatch):
     from compile_helpers import edit, scratch_project
 
-    root = scratch_project(tmp_path, "marlborough")
-    edit(root, "tables/campaign_markers.yaml", "kind: list", "kind: bogus", game="marlborough")
+    root = scratch_project(tmp_path, "westphalia")
+    edit(root, "tables/end.yaml", "Phase)\n    kind: list", "Phase)\n    kind: bogus", game="westphalia")
     monkeypatch.chdir(root)
-    assert cmd_sheet.run(_args(game="marlborough", output=str(tmp_path / "m.html"))) == 1
+    assert cmd_sheet.run(_args(game="westphalia", output=str(tmp_path / "w.html"))) == 1
     err = capsys.readouterr().err
-    assert "campaign_markers.yaml:5:11" in err and "'bogus' is not one of" in err
-    assert not (tmp_path / "m.html").exists()
+    assert "end.yaml:6:11" in err and "'bogus' is not one of" in err
+    assert not (tmp_path / "w.html").exists()
 
 
 def test_mop_cards_show_their_printed_text():
@@ -334,7 +337,7 @@ def _pages(pdf: bytes, tmp: Path) -> int:
 
 @pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
 def test_sheet_fits_its_page_budget(game, tmp_path):
-    pages = _pages(sheets.render_pdf(game), tmp_path)
+    pages = _pages(_pdf(game), tmp_path)
     assert 0 < pages <= PAGE_BUDGET[game]
 
 
