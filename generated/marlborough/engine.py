@@ -187,6 +187,18 @@ class MarlboroughRules:
         (("Disband a unit before provisioning (", " TP to pay)"), ("int",)),
         (("Provision the rest",), ()),
         (("You pay ", " TP to provision your units"), ("int",)),
+        (("", " cannot leave its former allies and is eliminated (6.6)"), ("e:unit",)),
+        (("Displace ", " away from its former allies to"), ("e:unit",)),
+        (("", " leaves its former allies for ", " (6.6)"), ("e:unit", "e:hex")),
+        (("", " becomes neutral"), ("e:nation",)),
+        (
+            ("", " holds every city and fortress of ", ": its units are eliminated (6.511)"),
+            ("str", "e:nation"),
+        ),
+        (("", " has nowhere to be displaced to and is eliminated"), ("e:unit",)),
+        (("Send ", " home to"), ("e:unit",)),
+        (("Displace ", " to"), ("e:unit",)),
+        (("", " is displaced to ", ""), ("e:unit", "e:hex")),
         (("Espionage: what do you examine?",), ()),
         (("", " examines the ", " of ", " (espionage)"), ("player", "str", "player")),
         (("Reaction: gain ", " TP (yes) or pick ", " campaign markers (no)?"), ("int", "int")),
@@ -194,7 +206,6 @@ class MarlboroughRules:
         (("", " picks ", " campaign markers (reaction)"), ("player", "int")),
         (("Diplomacy result ", ": choose one"), ("str",)),
         (("Coup against ", ""), ("player",)),
-        (("", " becomes neutral"), ("e:nation",)),
         (("", " comes under ", " control"), ("e:nation", "player")),
         (("", " defects to ", ""), ("e:nation", "player")),
         (("Diplomacy markers for the attempt",), ()),
@@ -303,24 +314,27 @@ class MarlboroughRules:
         ("choose-hex", 87, "hex", -1, 17, 25, False),
         ("choose-unit", 91, "unit", -1, 19, 3, False),
         ("choose-unit", 92, "unit", 93, 19, 5, False),
-        ("choose-espionage", 95, "enum:espionage", -1, 20, 1, False),
-        ("yes-no", 97, "yes-no", -1, 21, 4, False),
-        ("choose-diplomacy_outcome", 100, "enum:diplomacy_outcome", -1, 21, 9, False),
-        ("choose-some", 105, "some:card", -1, 22, 1, True),
-        ("choose-some", 106, "some:card", -1, 22, 1, True),
-        ("choose-some", 108, "some:card", -1, 23, 1, False),
-        ("choose-nation", 110, "nation", 111, 24, 3, False),
-        ("yes-no", 112, "yes-no", -1, 24, 6, False),
-        ("choose-some", 113, "some:unit", -1, 26, 4, False),
-        ("choose-unit", 118, "unit", -1, 27, 1, False),
-        ("yes-no", 121, "yes-no", -1, 29, 1, False),
-        ("choose-unit", 123, "unit", -1, 29, 12, False),
-        ("yes-no", 124, "yes-no", -1, 30, 3, False),
-        ("propose", 131, "offer", 44, 31, 5, False),
-        ("yes-no", 134, "yes-no", -1, 31, 10, False),
-        ("choose-card", 138, "card", 139, 32, 7, False),
-        ("choose-card", 141, "card", 142, 33, 7, False),
-        ("choose-card", 144, "card", 145, 34, 7, False),
+        ("choose-hex", 96, "hex", -1, 20, 6, False),
+        ("choose-hex", 101, "hex", -1, 22, 2, False),
+        ("choose-hex", 102, "hex", -1, 22, 4, False),
+        ("choose-espionage", 104, "enum:espionage", -1, 23, 1, False),
+        ("yes-no", 106, "yes-no", -1, 24, 4, False),
+        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 24, 9, False),
+        ("choose-some", 113, "some:card", -1, 25, 1, True),
+        ("choose-some", 114, "some:card", -1, 25, 1, True),
+        ("choose-some", 116, "some:card", -1, 26, 1, False),
+        ("choose-nation", 118, "nation", 119, 27, 3, False),
+        ("yes-no", 120, "yes-no", -1, 27, 6, False),
+        ("choose-some", 121, "some:unit", -1, 29, 4, False),
+        ("choose-unit", 126, "unit", -1, 30, 1, False),
+        ("yes-no", 129, "yes-no", -1, 32, 1, False),
+        ("choose-unit", 131, "unit", -1, 32, 12, False),
+        ("yes-no", 132, "yes-no", -1, 33, 3, False),
+        ("propose", 139, "offer", 44, 34, 5, False),
+        ("yes-no", 142, "yes-no", -1, 34, 10, False),
+        ("choose-card", 146, "card", 147, 35, 7, False),
+        ("choose-card", 149, "card", 150, 36, 7, False),
+        ("choose-card", 152, "card", 153, 37, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -343,6 +357,9 @@ class MarlboroughRules:
         "mobilization",
         "treasury",
         "provision",
+        "make_controlled",
+        "make_neutral",
+        "displace",
         "espionage",
         "diplomacy_result",
         "diplomacy_attempt",
@@ -605,22 +622,27 @@ class MarlboroughRules:
         (17, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
         (19, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
         (19, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (20, 2): ((1, 0, None),),
-        (21, 5): ((1, 0, None),),
-        (21, 7): ((1, 0, None),),
-        (21, 10): ((1, 0, None), (2, "", None)),
-        (22, 2): (
+        (20, 7): ((1, 0, None), (4, 0, None), (5, (), None)),
+        (21, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
+        (21, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
+        (22, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (22, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (23, 2): ((1, 0, None),),
+        (24, 5): ((1, 0, None),),
+        (24, 7): ((1, 0, None),),
+        (24, 10): ((1, 0, None), (2, "", None)),
+        (25, 2): (
             (1, 0, None),
             (3, (), "z_diplomacy_attempt__2_3"),
             (4, (), "z_diplomacy_attempt__2_4"),
             (7, 0, None),
             (8, 0, None),
         ),
-        (23, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
-        (24, 1): ((1, False, None),),
-        (24, 4): ((1, False, None), (3, (), None)),
-        (24, 7): ((1, False, None), (3, 0, None)),
-        (26, 5): (
+        (26, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (27, 1): ((1, False, None),),
+        (27, 4): ((1, False, None), (3, (), None)),
+        (27, 7): ((1, False, None), (3, 0, None)),
+        (29, 5): (
             (1, (), None),
             (5, 0, "z_training__5_5"),
             (6, (), None),
@@ -629,19 +651,20 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (27, 2): ((1, (), None),),
-        (29, 2): ((2, (), "z_pillage__2_2"),),
-        (29, 8): ((1, (), None),),
-        (29, 11): ((2, (), "z_pillage__11_2"),),
-        (29, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (32, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (33, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (34, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (30, 2): ((1, (), None),),
+        (32, 2): ((2, (), "z_pillage__2_2"),),
+        (32, 8): ((1, (), None),),
+        (32, 11): ((2, (), "z_pillage__11_2"),),
+        (32, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (35, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (36, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (37, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
-        *(6, 18, 20, 23, 24, 27, 29, 30, 34, 35, 36, 38, 39),
-        *(42, 44, 45),
+        *(6, 18, 20, 23, 24, 27, 29, 30),
+        *range(34, 40),
+        *(41, 42, 45, 47, 48),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -662,13 +685,16 @@ class MarlboroughRules:
         33: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
         35: 'u.kind != "leader"',
         36: 'u.kind != "leader"',
-        39: 'x != ("defection" if code == "D2" else "diplomacy")',
-        43: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        46: 'u.at != none and u.kind != "leader"',
-        48: "u.at == h",
-        52: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        53: 'c.kind == "leviathan" and not reroll',
-        54: 'c.kind == "revenue"',
+        37: 'h.terrain != "sea" or afloat',
+        38: "distance(u.at, h) == d",
+        39: "distance(u.at, h) == d",
+        42: 'x != ("defection" if code == "D2" else "diplomacy")',
+        46: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
+        49: 'u.at != none and u.kind != "leader"',
+        51: "u.at == h",
+        55: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        56: 'c.kind == "leviathan" and not reroll',
+        57: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -725,10 +751,9 @@ class MarlboroughRules:
     ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_nation__permanent: dict[Any, tuple[int, ...]]
-    ix_unit__kind__owner: dict[Any, tuple[int, ...]]
+    ix_unit__kind: dict[Any, tuple[int, ...]]
+    ix_unit__kind__leads: dict[Any, tuple[int, ...]]
     ix_unit__nation: dict[Any, tuple[int, ...]]
-    ix_unit__nation__owner: dict[Any, tuple[int, ...]]
-    ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
     mk_card__kind: dict[Any, int]
@@ -740,6 +765,7 @@ class MarlboroughRules:
     o_e_unit__at: int
     o_e_unit__due: int
     o_e_unit__embarked: int
+    o_e_unit__owner: int
     o_e_unit__prisoner_of: int
     o_e_unit__seen: int
     o_e_unit__used: int
@@ -786,7 +812,6 @@ class MarlboroughRules:
     s_e_unit__leads: tuple[str, ...]
     s_e_unit__march: tuple[int, ...]
     s_e_unit__nation: tuple[int, ...]
-    s_e_unit__owner: tuple[Any, ...]
     s_e_unit__strength: tuple[int, ...]
     s_e_unit__two_sided: tuple[bool, ...]
     s_e_unit__veteran_strength: tuple[int, ...]
@@ -849,10 +874,9 @@ class MarlboroughRules:
         self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_nation__permanent = d["ix_nation__permanent"]
-        self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
+        self.ix_unit__kind = d["ix_unit__kind"]
+        self.ix_unit__kind__leads = d["ix_unit__kind__leads"]
         self.ix_unit__nation = d["ix_unit__nation"]
-        self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
-        self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
         self.mk_card__kind = d["mk_card__kind"]
@@ -864,6 +888,7 @@ class MarlboroughRules:
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
         self.o_e_unit__embarked = d["o_e_unit__embarked"]
+        self.o_e_unit__owner = d["o_e_unit__owner"]
         self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
@@ -910,7 +935,6 @@ class MarlboroughRules:
         self.s_e_unit__leads = d["s_e_unit__leads"]
         self.s_e_unit__march = d["s_e_unit__march"]
         self.s_e_unit__nation = d["s_e_unit__nation"]
-        self.s_e_unit__owner = d["s_e_unit__owner"]
         self.s_e_unit__strength = d["s_e_unit__strength"]
         self.s_e_unit__two_sided = d["s_e_unit__two_sided"]
         self.s_e_unit__veteran_strength = d["s_e_unit__veteran_strength"]
@@ -1045,8 +1069,11 @@ class MarlboroughRules:
                 _w6 = self.f_inherent_of(S, v_h, v_q)
                 if not _w6:
                     _w5 = False
-                    for v_u in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u] == v_h:
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
                             _w5 = True
                             break
                     _w6 = _w5
@@ -1060,7 +1087,7 @@ class MarlboroughRules:
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and self.s_e_unit__owner[v_u] != v_p:
+            if v_at is not None and S[self.o_e_unit__owner + v_u] != v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1124,19 +1151,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1992:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1992:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1992:5]"
         N: list[int] = S
         return [
             v_x
@@ -1145,7 +1172,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2022:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1153,7 +1180,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2022:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1161,7 +1188,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2001:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1169,7 +1196,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2001:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1177,15 +1204,16 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1912:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2009:5]"
         return [
             v_x
-            for v_x in self.ix_unit__owner.get(v_receiver, ())
+            for v_x in self.all_unit
             if S[self.o_e_unit__prisoner_of + v_x] == v_giver
+            and S[self.o_e_unit__owner + v_x] == v_receiver
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1888:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1985:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1220,8 +1248,8 @@ class MarlboroughRules:
             v_ways = [*v_ways, *[v_h_3 for v_h_3 in v_along if v_h_3 not in v_ways]]
         v_mine = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         return [
             v_h_4
@@ -1406,8 +1434,12 @@ class MarlboroughRules:
             return True
         v_rest = [
             v_u_4
-            for v_u_4 in self.ix_unit__owner.get(self.s_e_unit__owner[_nth(v_picked, 0)], ())
-            if S[self.o_e_unit__at + v_u_4] == v_h and v_u_4 not in v_picked
+            for v_u_4 in self.all_unit
+            if (
+                S[self.o_e_unit__at + v_u_4] == v_h
+                and S[self.o_e_unit__owner + v_u_4] == S[self.o_e_unit__owner + _nth(v_picked, 0)]
+            )
+            and v_u_4 not in v_picked
         ]
         _w4 = 0
         for v_u_5 in v_rest:
@@ -1466,7 +1498,7 @@ class MarlboroughRules:
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and self.s_e_unit__owner[v_u] == v_p:
+            if v_at is not None and S[self.o_e_unit__owner + v_u] == v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1523,8 +1555,8 @@ class MarlboroughRules:
         "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:346:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         v_total = 0
         for v_h_2 in [
@@ -1614,10 +1646,16 @@ class MarlboroughRules:
         N: list[int] = S
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
+            for v_u in self.all_unit
             if (
                 (
-                    (S[self.o_e_unit__at + v_u] is None and self.s_e_unit__kind[v_u] != "leader")
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            and S[self.o_e_unit__at + v_u] is None
+                        )
+                        and self.s_e_unit__kind[v_u] != "leader"
+                    )
                     and N[self.o_e_unit__due + v_u] == 0
                 )
                 and 2
@@ -1654,7 +1692,7 @@ class MarlboroughRules:
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+            if (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
             and (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
                 or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -1692,9 +1730,9 @@ class MarlboroughRules:
             if (
                 (
                     S[self.o_e_unit__at + v_u_2] is not None
-                    and self.s_e_unit__owner[v_u_2] is not None
+                    and S[self.o_e_unit__owner + v_u_2] is not None
                 )
-                and self.s_e_unit__owner[v_u_2] != v_p
+                and S[self.o_e_unit__owner + v_u_2] != v_p
             )
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
@@ -1725,8 +1763,9 @@ class MarlboroughRules:
         v_closed = self.f_closed_to(S, v_p)
         v_mine = [
             S[self.o_e_unit__at + v_u_3]
-            for v_u_3 in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u_3] is not None and (not S[self.o_e_unit__embarked + v_u_3])
+            for v_u_3 in self.all_unit
+            if (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] is not None)
+            and (not S[self.o_e_unit__embarked + v_u_3])
         ]
         return [
             v_h_5
@@ -1765,7 +1804,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
             if (
-                (self.s_e_unit__owner[v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+                (S[self.o_e_unit__owner + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
                 and S[self.o_e_unit__at + v_u] is not None
             )
             and (
@@ -1775,8 +1814,8 @@ class MarlboroughRules:
         ]
         v_mine = [
             S[self.o_e_unit__at + v_u_2]
-            for v_u_2 in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u_2] is not None
+            for v_u_2 in self.all_unit
+            if (S[self.o_e_unit__owner + v_u_2] == v_p and S[self.o_e_unit__at + v_u_2] is not None)
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -1844,8 +1883,11 @@ class MarlboroughRules:
                 _w14 = self.f_inherent_of(S, v_h, v_q)
                 if not _w14:
                     _w13 = False
-                    for v_u in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u] == v_h:
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
                             _w13 = True
                             break
                     _w14 = _w13
@@ -1886,8 +1928,8 @@ class MarlboroughRules:
             ):
                 v_here = [
                     v_v
-                    for v_v in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_v] == v_h_2
+                    for v_v in self.all_unit
+                    if S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
                 ]
                 if len(v_here) > 0 and len(v_here) < self.c_stacking_limit:
                     _w2 = self.s_e_hex__nation[v_h_2] == self.s_e_unit__nation[v_u]
@@ -1941,8 +1983,8 @@ class MarlboroughRules:
         v_afloat = self.f_naval_supplied(S, v_p, v_sources)
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
             and (
                 S[self.o_e_unit__at + v_u] in v_afloat
                 or (
@@ -1971,8 +2013,8 @@ class MarlboroughRules:
         "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04) [rules/marlborough/rules.yaml:260:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.ix_unit__kind.get("garrison", ())
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         return [
             v_h
@@ -2028,13 +2070,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1914:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1914:3]"
         N: list[int] = S
         return [
             v_c
@@ -2050,13 +2092,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1935:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1935:3]'
         N: list[int] = S
         return [
             v_c
@@ -2065,11 +2107,11 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1954:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1954:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
@@ -2083,7 +2125,7 @@ class MarlboroughRules:
             if (
                 (
                     (
-                        (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
+                        (v_at is not None and S[self.o_e_unit__owner + v_u] == v_q)
                         and self.s_e_unit__march[v_u] >= 1
                     )
                     and self.s_e_unit__kind[v_u] != "garrison"
@@ -2330,7 +2372,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1992:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2338,21 +2380,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2022:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 130, (v_x, v_receiver))
+            _log(S, 138, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2001:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 127, (v_x,))
+            _log(S, 135, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1912:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2009:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2367,13 +2409,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 128, (v_x,))
+                _log(S, 136, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 129, (v_x,))
+                _log(S, 137, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1888:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1985:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2405,8 +2447,10 @@ class MarlboroughRules:
         )
         if _w2:
             _w1 = False
-            for v_f in self.ix_unit__owner.get(v_p, ()):
-                if S[self.o_e_unit__at + v_f] == v_at and (
+            for v_f in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_f] == v_at and S[self.o_e_unit__owner + v_f] == v_p
+                ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
                 ):
@@ -2416,8 +2460,8 @@ class MarlboroughRules:
         if _w2:
             for v_v_2 in [
                 v_v
-                for v_v in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_v] == v_at
+                for v_v in self.all_unit
+                if (S[self.o_e_unit__at + v_v] == v_at and S[self.o_e_unit__owner + v_v] == v_p)
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
@@ -2428,13 +2472,17 @@ class MarlboroughRules:
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
         """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:737:3]"""
-        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
-            v_u
+        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and S[
+            self.o_e_unit__owner + v_u
         ] is not None:
             v_die = _roll(S, 6)
             if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
                 v_captor = _head(
-                    [v_q__1 for v_q__1 in self.all_player if v_q__1 != self.s_e_unit__owner[v_u]]
+                    [
+                        v_q__1
+                        for v_q__1 in self.all_player
+                        if v_q__1 != S[self.o_e_unit__owner + v_u]
+                    ]
                 )
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = None
@@ -2456,8 +2504,11 @@ class MarlboroughRules:
         )
         if _w2:
             _w1 = False
-            for v_f in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ()):
-                if S[self.o_e_unit__at + v_f] == v_at and (
+            for v_f in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_f] == v_at
+                    and S[self.o_e_unit__owner + v_f] == S[self.o_e_unit__owner + v_u]
+                ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
                 ):
@@ -2467,8 +2518,11 @@ class MarlboroughRules:
         if _w2:
             for v_v_2 in [
                 v_v
-                for v_v in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ())
-                if S[self.o_e_unit__at + v_v] == v_at
+                for v_v in self.all_unit
+                if (
+                    S[self.o_e_unit__at + v_v] == v_at
+                    and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u]
+                )
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
@@ -2495,7 +2549,7 @@ class MarlboroughRules:
                     if not _w5:
                         _w4 = False
                         for v_u_2 in v_inside:
-                            if self.s_e_unit__owner[v_u_2] == v_q:
+                            if S[self.o_e_unit__owner + v_u_2] == v_q:
                                 _w4 = True
                                 break
                         _w5 = _w4
@@ -2511,9 +2565,9 @@ class MarlboroughRules:
                             S[self.o_e_unit__at + v_u_3] is not None
                             and S[self.o_e_unit__at + v_u_3] in self.s_e_hex__adjacent[v_h]
                         )
-                        and self.s_e_unit__owner[v_u_3] is not None
+                        and S[self.o_e_unit__owner + v_u_3] is not None
                     )
-                    and self.s_e_unit__owner[v_u_3] not in v_sides
+                    and S[self.o_e_unit__owner + v_u_3] not in v_sides
                 ]
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
@@ -2539,7 +2593,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1794:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1891:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2568,21 +2622,21 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 126, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 134, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
                 S[self.o_g_plans_first] = v_p
 
     def p_random_event(self, S: list[Any]) -> None:
-        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1676:3]"""
+        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1773:3]"""
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
         v_n = 10 * v_tens + v_ones
         v_r = _lookup(self.t_random_events, 8, v_n)
         if S[_LOG] is not False:
-            _log(S, 116, (v_n, v_r[2]))
+            _log(S, 124, (v_n, v_r[2]))
         if v_r[2] == "Reaction to Balance of Power":
             if N[self.o_g_bopi] > 0:
                 self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -2590,7 +2644,7 @@ class MarlboroughRules:
                 self.p_shift_bop(S, self.k_player__bourbon, 1)
         elif v_r[2] == "Rebels":
             if S[_LOG] is not False:
-                _log(S, 117, ())
+                _log(S, 125, ())
         else:
             pass
 
@@ -2603,7 +2657,7 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 146, (v_n,))
+                        _log(S, 154, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:724:3]"""
@@ -2654,7 +2708,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 150, (v_b, v_g))
+            _log(S, 158, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -2670,7 +2724,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 147, (S[self.o_g_first_player],))
+                _log(S, 155, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2686,13 +2740,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 148, (v_a, v_b))
+                        _log(S, 156, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 149, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 157, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__random_events(self, S: list[Any]) -> None:
         "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
@@ -2734,7 +2788,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1914:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2743,21 +2797,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 137, (v_p,))
+            _log(S, 145, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1935:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 140, (v_p,))
+            _log(S, 148, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1954:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2766,7 +2820,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 143, (v_p, v_die, v_die))
+            _log(S, 151, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3167,8 +3221,8 @@ class MarlboroughRules:
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
-            for v_u in self.ix_unit__owner.get(v_q, ())
-            if S[self.o_e_unit__at + v_u] == v_t
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         for v_u_2 in v_force:
@@ -3249,8 +3303,11 @@ class MarlboroughRules:
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
                 _w2 = False
-                for v_u_5 in self.ix_unit__owner.get(v_q, ()):
-                    if S[self.o_e_unit__at + v_u_5] == v_t:
+                for v_u_5 in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_u_5] == v_t
+                        and S[self.o_e_unit__owner + v_u_5] == v_q
+                    ):
                         _w2 = True
                         break
                 if not _w2:
@@ -3281,8 +3338,11 @@ class MarlboroughRules:
                 _w5 = _w3
                 if _w5:
                     _w4 = False
-                    for v_u_7 in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u_7] == v_t:
+                    for v_u_7 in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u_7] == v_t
+                            and S[self.o_e_unit__owner + v_u_7] == v_q
+                        ):
                             _w4 = True
                             break
                     _w5 = _w4 or self.f_inherent_of(S, v_t, v_q)
@@ -3294,7 +3354,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1914:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3358,8 +3418,8 @@ class MarlboroughRules:
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
-            for v_u_2 in self.ix_unit__owner.get(v_q, ())
-            if S[self.o_e_unit__at + v_u_2] == v_t
+            for v_u_2 in self.all_unit
+            if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
@@ -3463,8 +3523,11 @@ class MarlboroughRules:
             _w6 = len(v_dfn) > 0
             if _w6:
                 _w5 = False
-                for v_u_6 in self.ix_unit__owner.get(v_q, ()):
-                    if S[self.o_e_unit__at + v_u_6] == v_t:
+                for v_u_6 in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_u_6] == v_t
+                        and S[self.o_e_unit__owner + v_u_6] == v_q
+                    ):
                         _w5 = True
                         break
                 _w6 = not _w5
@@ -3474,8 +3537,8 @@ class MarlboroughRules:
             self.q_take_losses(S, R, v_q, v_dfn, -(-v_d // 2), v_t, True)
             self.q_retreat(S, R, v_q, v_dfn, v_t)
             _w7 = False
-            for v_u_7 in self.ix_unit__owner.get(v_q, ()):
-                if S[self.o_e_unit__at + v_u_7] == v_t:
+            for v_u_7 in self.all_unit:
+                if S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q:
                     _w7 = True
                     break
             if not _w7:
@@ -3496,7 +3559,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1591:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1688:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3510,10 +3573,10 @@ class MarlboroughRules:
             _c2 = v_c
             S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-        S[self.o_e_nation__control + v_t] = v_q
+        self.q_make_controlled(S, R, v_t, v_q)
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1562:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1659:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3547,7 +3610,7 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1631:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1728:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -3556,7 +3619,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1524:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1622:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -3586,14 +3649,14 @@ class MarlboroughRules:
                 self.p_lose_markers(S, v_q, 1)
             elif v_how == "diplomacy":
                 if S[self.o_e_nation__control + v_t] == v_q:
-                    S[self.o_e_nation__control + v_t] = None
+                    self.q_make_neutral(S, R, v_t)
                 else:
-                    S[self.o_e_nation__control + v_t] = v_p
+                    self.q_make_controlled(S, R, v_t, v_p)
             else:
-                S[self.o_e_nation__control + v_t] = v_p
+                self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1606:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1703:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3651,6 +3714,42 @@ class MarlboroughRules:
                     else:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
+    def q_displace(
+        self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
+    ) -> None:
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1579:3]"
+        v_afloat = (
+            (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+            or S[self.o_e_unit__embarked + v_u]
+        ) or self.s_e_unit__leads[v_u] == "admiral"
+        v_ok = [
+            v_h
+            for v_h in v_spots
+            if (self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress")
+            and (self.s_e_hex__port[v_h] or not v_afloat)
+        ]
+        if len(v_ok) == 0:
+            self.p_eliminate(S, v_u)
+        else:
+            v_d = min(
+                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+            )
+            v_near = [
+                v_h_3
+                for v_h_3 in v_ok
+                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+            ]
+            v_to = _head(v_near)
+            if len(v_near) > 1 and v_home:
+                v_to = _pick(R, _uniq(v_near))
+            elif len(v_near) > 1:
+                v_to = _pick(R, _uniq(v_near))
+            S[self.o_e_unit__seen + v_u] = 0
+            S[self.o_e_unit__at + v_u] = v_to
+
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
         '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:662:3]'
         N: list[int] = S
@@ -3678,15 +3777,14 @@ class MarlboroughRules:
             v_i += 1
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1506:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1604:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
-            for v_u in self.ix_unit__owner.get(v_q, ()):
+            for v_u in self.all_unit:
                 if (
-                    S[self.o_e_unit__at + v_u] is not None
-                    and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
-                ):
+                    S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None
+                ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
                     S[self.o_e_unit__seen + v_u] |= 1 << v_p
                     S[_REVEALS] += 1
         elif v_what == "treasury":
@@ -3715,7 +3813,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1362:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1362:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -3725,8 +3823,10 @@ class MarlboroughRules:
                 v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
             ]
             _w1 = False
-            for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ()):
-                if S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps:
+            for v_u in self.ix_unit__nation.get(v_n_2, ()):
+                if (
+                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
+                ) and S[self.o_e_unit__owner + v_u] == v_p:
                     _w1 = True
                     break
             if _w1:
@@ -3736,7 +3836,9 @@ class MarlboroughRules:
         "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:889:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
-            v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
+            v_u
+            for v_u in self.all_unit
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
         ]
         for v_u_2 in v_dfn:
             if self.s_e_unit__march[v_u_2] == 0:
@@ -3777,17 +3879,19 @@ class MarlboroughRules:
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+            for v_u in self.ix_unit__kind.get("frigate_fleet", ())
             if (
-                S[self.o_e_unit__at + v_u] is not None
+                (S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None)
                 and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
             )
             and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
         ]
         for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
             _w1 = False
-            for v_u_2 in self.ix_unit__owner.get(v_p, ()):
-                if S[self.o_e_unit__at + v_u_2] == v_at and (
+            for v_u_2 in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_u_2] == v_at and S[self.o_e_unit__owner + v_u_2] == v_p
+                ) and (
                     self.s_e_unit__kind[v_u_2] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
                 ):
@@ -3803,10 +3907,9 @@ class MarlboroughRules:
                             _subsets(
                                 [
                                     v_u_3
-                                    for v_u_3 in self.ix_unit__kind__owner.get(
-                                        ("frigate_fleet", v_q), ()
-                                    )
+                                    for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
                                     if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                    and S[self.o_e_unit__owner + v_u_3] == v_q
                                 ],
                                 1,
                                 -1,
@@ -3824,7 +3927,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1935:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -3862,7 +3965,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1700:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1797:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -3929,13 +4032,174 @@ class MarlboroughRules:
                 else:
                     step(S)
 
+    def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
+        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1506:3]"""
+        v_was = S[self.o_e_nation__control + v_t]
+        S[self.o_e_nation__control + v_t] = v_p
+        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+            S[self.o_e_unit__owner + v_u_2] = v_p
+        if v_was is not None and v_was != v_p:
+            for v_u_4 in [
+                v_u_3
+                for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                if S[self.o_e_unit__at + v_u_3] is not None
+            ]:
+                v_at = S[self.o_e_unit__at + v_u_4]
+                _w2 = v_at is not None
+                if _w2:
+                    _w1 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_at
+                            and S[self.o_e_unit__owner + v_v] == v_was
+                        ):
+                            _w1 = True
+                            break
+                    _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
+                if _w2:
+                    v_afloat = (
+                        (
+                            self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                        )
+                        or S[self.o_e_unit__embarked + v_u_4]
+                    ) or self.s_e_unit__leads[v_u_4] == "admiral"
+                    _w10 = []
+                    for v_h in self.s_e_hex__adjacent[v_at]:
+                        _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
+                        if _w15:
+                            _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
+                            if not _w14:
+                                _w13 = self.s_e_hex__terrain[v_h] != "sea"
+                                if _w13:
+                                    _w12 = self.s_e_hex__port[v_h]
+                                    if not _w12:
+                                        _w11 = False
+                                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                                            if self.s_e_hex__terrain[v_e__2] == "sea":
+                                                _w11 = True
+                                                break
+                                        _w12 = _w11
+                                    _w13 = _w12
+                                _w14 = _w13
+                            _w15 = _w14
+                        _w17 = _w15
+                        if _w17:
+                            _w16 = False
+                            for v_v_2 in self.all_unit:
+                                if (
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                ):
+                                    _w16 = True
+                                    break
+                            _w17 = not _w16
+                        if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
+                            not self.f_neutral_garrison(S, v_h)
+                        ):
+                            _w10.append(v_h)
+                    v_ways = _w10
+                    if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
+                        self.p_eliminate(S, v_u_4)
+                    else:
+                        v_to = _head(v_ways)
+                        if len(v_ways) > 1:
+                            v_to = _pick(R, v_ways)
+                        S[self.o_e_unit__seen + v_u_4] = 0
+                        S[self.o_e_unit__at + v_u_4] = v_to
+                        S[self.o_e_unit__embarked + v_u_4] = False
+
+    def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
+        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1541:3]"""
+        v_was = S[self.o_e_nation__control + v_t]
+        S[self.o_e_nation__control + v_t] = None
+        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+            S[self.o_e_unit__owner + v_u_2] = None
+        v_keep = None
+        if not self.s_e_nation__major[v_t]:
+            v_towns = [
+                v_h
+                for v_h in self.ix_hex__nation.get(v_t, ())
+                if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+            ]
+            for v_q in self.all_player:
+                _w3 = len(v_towns) > 0
+                if _w3:
+                    _w1 = 0
+                    for v_h_2 in v_towns:
+                        _w2 = False
+                        for v_u_3 in self.all_unit:
+                            if (
+                                S[self.o_e_unit__at + v_u_3] == v_h_2
+                                and S[self.o_e_unit__owner + v_u_3] == v_q
+                            ):
+                                _w2 = True
+                                break
+                        if _w2:
+                            _w1 += 1
+                    _w3 = _w1 == len(v_towns)
+                if _w3:
+                    v_keep = v_q
+        if v_keep is not None:
+            for v_u_5 in [
+                v_u_4
+                for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                if S[self.o_e_unit__at + v_u_4] is not None
+            ]:
+                self.p_eliminate(S, v_u_5)
+        for v_u_7 in [
+            v_u_6
+            for v_u_6 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_6] is not None
+                    and S[self.o_e_unit__owner + v_u_6] is not None
+                )
+                and S[self.o_e_unit__owner + v_u_6] != v_keep
+            )
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
+        ]:
+            _w6 = []
+            for v_h_3 in self.all_hex:
+                _w8 = self.s_e_hex__nation[v_h_3] != v_t
+                if _w8:
+                    _w7 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_h_3
+                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
+                        ):
+                            _w7 = True
+                            break
+                    _w8 = _w7
+                if _w8:
+                    _w6.append(v_h_3)
+            self.q_displace(S, R, v_u_7, _w6, S[self.o_e_unit__owner + v_u_7], False)
+        for v_u_9 in [
+            v_u_8
+            for v_u_8 in self.ix_unit__nation.get(v_t, ())
+            if S[self.o_e_unit__at + v_u_8] is not None
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
+        ]:
+            _w10 = []
+            for v_h_4 in self.ix_hex__nation.get(v_t, ()):
+                _w11 = False
+                for v_v_2 in self.ix_unit__nation.get(v_t, ()):
+                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
+                        _w11 = True
+                        break
+                if _w11:
+                    _w10.append(v_h_4)
+            self.q_displace(S, R, v_u_9, _w10, v_was, True)
+
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
         "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1375:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if N[self.o_e_unit__due + v_u] > 0 and N[self.o_e_unit__due + v_u] <= S[_TURN]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0)
+            and N[self.o_e_unit__due + v_u] <= S[_TURN]
         ]:
             S[self.o_e_unit__due + v_u_2] = 0
             v_ports = self.f_placements(S, v_p, v_u_2)
@@ -4003,11 +4267,14 @@ class MarlboroughRules:
                 _endless_loop()
             v_ready = [
                 v_u__4
-                for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                for v_u__4 in self.all_unit
                 if (
                     (
                         (
-                            S[self.o_e_unit__at + v_u__4] is None
+                            (
+                                S[self.o_e_unit__owner + v_u__4] == v_p
+                                and S[self.o_e_unit__at + v_u__4] is None
+                            )
                             and self.s_e_unit__kind[v_u__4] != "leader"
                         )
                         and N[self.o_e_unit__due + v_u__4] == 0
@@ -4108,7 +4375,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1876:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1973:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4158,14 +4425,15 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1732:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1829:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
         v_force = [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
         _w1 = False
         for v_u_2 in v_force:
@@ -4208,7 +4476,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1714:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1811:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
@@ -4233,8 +4501,8 @@ class MarlboroughRules:
                 _endless_loop()
             v_mine = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] is not None
+                for v_u in self.all_unit
+                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
             ]
             _w1 = 0
             for v_u_2 in v_mine:
@@ -4257,15 +4525,15 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1775:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1872:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
             _w2 = N[self.o_p_treasury + v_p] >= 2 * v_cost
             if _w2:
                 _w1 = False
-                for v_u in self.ix_unit__owner.get(v_p, ()):
-                    if S[self.o_e_unit__at + v_u] == v_h:
+                for v_u in self.all_unit:
+                    if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p:
                         _w1 = True
                         break
                 _w2 = _w1
@@ -4322,7 +4590,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1954:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -4490,17 +4758,26 @@ class MarlboroughRules:
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+            for v_u in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and self.s_e_unit__march[v_u] > 0
+            )
             and (not S[self.o_e_unit__used + v_u])
         ]
         v_again: list[Any] = []
         if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
             v_again = [
                 S[self.o_e_unit__at + v_u_2]
-                for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                for v_u_2 in self.all_unit
                 if (
-                    (S[self.o_e_unit__at + v_u_2] is not None and self.s_e_unit__march[v_u_2] > 0)
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u_2] == v_p
+                            and S[self.o_e_unit__at + v_u_2] is not None
+                        )
+                        and self.s_e_unit__march[v_u_2] > 0
+                    )
                     and S[self.o_e_unit__used + v_u_2]
                 )
                 and S[self.o_e_unit__at + v_u_2] not in v_ready
@@ -4514,8 +4791,11 @@ class MarlboroughRules:
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
-            for v_u_3 in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
+            for v_u_3 in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] == v_from)
+                and self.s_e_unit__march[v_u_3] > 0
+            )
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
         v_force = _pick(
@@ -4628,14 +4908,14 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1647:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1744:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
             v_h = S[self.o_e_unit__at + v_g]
             if (
                 (
-                    (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                    (S[self.o_e_unit__owner + v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
                     and self.s_e_unit__leads[v_g] == "general"
                 )
                 and v_h is not None
@@ -4644,18 +4924,21 @@ class MarlboroughRules:
                 v_value = max(
                     [
                         self.s_e_unit__leadership[v_u]
-                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
                         if S[self.o_e_unit__at + v_u] == v_h
-                        and self.s_e_unit__leads[v_u] == "general"
+                        and S[self.o_e_unit__owner + v_u] == v_p
                     ]
                 )
                 v_recruits = [
                     v_u_2
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u_2] == v_h
+                                (
+                                    S[self.o_e_unit__at + v_u_2] == v_h
+                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
                             and (not S[self.o_e_unit__veteran + v_u_2])
@@ -4840,8 +5123,8 @@ class MarlboroughRules:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             v_dfn = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_q, ())
-                if S[self.o_e_unit__at + v_u] == v_t
+                for v_u in self.all_unit
+                if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
                 and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
             ]
             for v_u_2 in v_force:
@@ -5105,7 +5388,8 @@ class MarlboroughRules:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_5] == v_t for v_u_5 in self.ix_unit__owner.get(v_q, ())
+                S[self.o_e_unit__at + v_u_5] == v_t and S[self.o_e_unit__owner + v_u_5] == v_q
+                for v_u_5 in self.all_unit
             ):
                 pc = 23
             else:
@@ -5172,8 +5456,8 @@ class MarlboroughRules:
                 F = None
             if any(S[self.o_e_unit__at + v_u_6] == v_from for v_u_6 in v_force) and (
                 any(
-                    S[self.o_e_unit__at + v_u_7] == v_t
-                    for v_u_7 in self.ix_unit__owner.get(v_q, ())
+                    S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                    for v_u_7 in self.all_unit
                 )
                 or self.f_inherent_of(S, v_t, v_q)
             ):
@@ -5209,7 +5493,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1914:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5311,7 +5595,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        32,
+                        35,
                         8,
                         v_attacker,
                         v_defender,
@@ -5327,7 +5611,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    52,
+                    55,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5400,8 +5684,8 @@ class MarlboroughRules:
             v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
             v_dfn = [
                 v_u_2
-                for v_u_2 in self.ix_unit__owner.get(v_q, ())
-                if S[self.o_e_unit__at + v_u_2] == v_t
+                for v_u_2 in self.all_unit
+                if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
                 and (
                     not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea")
                 )
@@ -5685,8 +5969,8 @@ class MarlboroughRules:
                 F = None
             if len(v_dfn) > 0 and (
                 not any(
-                    S[self.o_e_unit__at + v_u_6] == v_t
-                    for v_u_6 in self.ix_unit__owner.get(v_q, ())
+                    S[self.o_e_unit__at + v_u_6] == v_t and S[self.o_e_unit__owner + v_u_6] == v_q
+                    for v_u_6 in self.all_unit
                 )
             ):
                 self.p_destroy_garrison(S, v_t)
@@ -5707,7 +5991,8 @@ class MarlboroughRules:
                 v_p, v_t, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_7] == v_t for v_u_7 in self.ix_unit__owner.get(v_q, ())
+                S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                for v_u_7 in self.all_unit
             ):
                 self.p_destroy_garrison(S, v_t)
                 S[self.o_e_hex__besieged + v_t] = False
@@ -5766,15 +6051,15 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1591:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1688:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
         v_a: Any = None
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine declare_war: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -5786,9 +6071,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (23, 2, v_p, v_t, v_q, v_mine, v_c),
+                (26, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
-                42,
+                45,
                 tuple(
                     tuple(
                         _pk1
@@ -5807,8 +6092,13 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            S[self.o_e_nation__control + v_t] = v_q
-            _log(S, 109, (v_p, v_t, v_t, v_q))
+            _log(S, 117, (v_p, v_t, v_t, v_q))
+            if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
+                return _wait(S, (26, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
             return None
 
     def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
@@ -5820,7 +6110,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1562:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1659:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -5860,13 +6150,13 @@ class MarlboroughRules:
             _o = tuple(_subsets(v_mine, 1, -1))
             if not _o:
                 _dead("choose-some", v__w0)
-            _d.append((v__w0, 40, _o, ()))
+            _d.append((v__w0, 43, _o, ()))
             _o = tuple(_subsets(v_theirs, 0, -1))
             if not _o:
                 _dead("choose-some", v__w1)
-            _d.append((v__w1, 41, _o, ()))
+            _d.append((v__w1, 44, _o, ()))
             return _ask_all(
-                S, (22, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+                S, (25, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
         if pc == 2:
             if F is not None:
@@ -5888,10 +6178,10 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 107, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            _log(S, 115, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
             v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
-                return _wait(S, (22, 3))
+                return _wait(S, (25, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5911,7 +6201,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1631:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1728:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -5922,14 +6212,14 @@ class MarlboroughRules:
                 self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (25, 1))
+                return _wait(S, (28, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (25, 2, v_p))
+                return _wait(S, (28, 2, v_p))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -5941,7 +6231,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (25, 3))
+                return _wait(S, (28, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5951,20 +6241,20 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1524:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1622:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
         v_how: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 4-5, 7, 9-10, 14
-        if F is not None and (pc < 0 or not (0x46B0 >> pc) & 1):
+        # resume points: 4-5, 7, 9-10, 22
+        if F is not None and (pc < 0 or not (0x4006B0 >> pc) & 1):
             raise RulesError(f"routine diplomacy_result: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
                 _log(S, 31, ())
-                pc = 14
+                pc = 22
             elif v_code == "D1":
                 pc = 1
             elif v_code == "R1" or v_code == "R2":
@@ -5973,8 +6263,8 @@ class MarlboroughRules:
                 pc = 9
         if pc == 1:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (21, 14))
-            pc = 14
+                return _wait(S, (24, 22))
+            pc = 22
         if pc == 3:
             v_n = 1 if v_code == "R1" else 2
             pc = 4
@@ -5982,7 +6272,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (21, 5, v_q, v_n), v_q, 38, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (24, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -5992,29 +6282,29 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 98, (v_q, 2 * v_n))
-                pc = 14
+                _log(S, 107, (v_q, 2 * v_n))
+                pc = 22
             else:
                 pc = 6
         if pc == 6:
             if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
-                return _wait(S, (21, 7, v_q, v_n))
+                return _wait(S, (24, 7, v_q, v_n))
             pc = 7
         if pc == 7:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 99, (v_q, v_n))
-            pc = 14
+            _log(S, 108, (v_q, v_n))
+            pc = 22
         if pc == 9:
             if F is not None:
                 v_p, v_t, v_code, v_q = F[2:]
                 F = None
             return self.ask(
                 S,
-                (21, 10, v_p, v_t, v_code, v_q),
+                (24, 10, v_p, v_t, v_code, v_q),
                 v_p,
-                39,
+                42,
                 tuple(
                     [
                         v_x
@@ -6032,32 +6322,43 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 101, (v_q,))
+                _log(S, 110, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
-                pc = 14
+                pc = 22
             elif v_how == "diplomacy":
-                if S[self.o_e_nation__control + v_t] == v_q:
-                    S[self.o_e_nation__control + v_t] = None
-                    _log(S, 102, (v_t,))
-                else:
-                    S[self.o_e_nation__control + v_t] = v_p
-                    _log(S, 103, (v_t, v_p))
-                pc = 14
+                pc = 13
             else:
-                S[self.o_e_nation__control + v_t] = v_p
-                _log(S, 104, (v_t, v_p))
-                pc = 14
+                pc = 19
         if pc == 11:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (21, 14))
-            pc = 14
+                return _wait(S, (24, 22))
+            pc = 22
+        if pc == 13:
+            if S[self.o_e_nation__control + v_t] == v_q:
+                pc = 14
+            else:
+                pc = 16
         if pc == 14:
+            if self.r_make_neutral(S, None, None, v_t) is SUSPEND:
+                return _wait(S, (24, 22))
+            pc = 22
+        if pc == 16:
+            _log(S, 111, (v_t, v_p))
+            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
+                return _wait(S, (24, 22))
+            pc = 22
+        if pc == 19:
+            _log(S, 112, (v_t, v_p))
+            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
+                return _wait(S, (24, 22))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 F = None
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1606:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1703:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6118,9 +6419,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 4, v_p, v_going, v__runs, v_war),
+                    (27, 4, v_p, v_going, v__runs, v_war),
                     v_p,
-                    43,
+                    46,
                     tuple(
                         [
                             v_n__3
@@ -6158,7 +6459,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (24, 7, v_p, v_going, v__runs, v_t_2), v_p, 44, (True, False), (v_t_2,)
+                    S, (27, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -6173,16 +6474,104 @@ class MarlboroughRules:
                     pc = 11
             if pc == 9:
                 if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                    return _wait(S, (27, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 11:
                 if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                    return _wait(S, (27, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 16:
                 return None
+
+    def r_displace(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_u: Any = None,
+        v_spots: Any = None,
+        v_p: Any = None,
+        v_home: bool = False,
+    ) -> Any:
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1579:3]"
+        v_afloat: Any = None
+        v_ok: Any = None
+        v_d: Any = None
+        v_near: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2-5
+        if F is not None and (pc < 0 or not (0x3C >> pc) & 1):
+            raise RulesError(f"routine displace: no resume point {pc}")
+        if pc == 0:
+            v_afloat = (
+                (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                )
+                or S[self.o_e_unit__embarked + v_u]
+            ) or self.s_e_unit__leads[v_u] == "admiral"
+            v_ok = [
+                v_h
+                for v_h in v_spots
+                if (
+                    self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+                )
+                and (self.s_e_hex__port[v_h] or not v_afloat)
+            ]
+            if len(v_ok) == 0:
+                _log(S, 100, (v_u,))
+                self.p_eliminate(S, v_u)
+                pc = 7
+            else:
+                pc = 1
+        if pc == 1:
+            v_d = min(
+                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+            )
+            v_near = [
+                v_h_3
+                for v_h_3 in v_ok
+                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+            ]
+            v_to = _head(v_near)
+            if len(v_near) > 1 and v_home:
+                pc = 2
+            elif len(v_near) > 1:
+                pc = 4
+            else:
+                pc = 6
+        if pc == 2:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            return self.ask(S, (22, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
+        if pc == 3:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            v_to = v
+            pc = 6
+        if pc == 4:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            return self.ask(S, (22, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
+        if pc == 5:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            v_to = v
+            pc = 6
+        if pc == 6:
+            S[self.o_e_unit__seen + v_u] = 0
+            S[self.o_e_unit__at + v_u] = v_to
+            _log(S, 103, (v_u, v_to))
+            pc = 7
+        if pc == 7:
+            return None
 
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
@@ -6248,7 +6637,7 @@ class MarlboroughRules:
             return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1506:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1604:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -6263,18 +6652,18 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (20, 2, v_p, v_t, v_q, v_u), v_p, 37, tuple(self.e_espionage))
+            return self.ask(S, (23, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
             v_what = v
             if v_what == "units":
-                for v_u in self.ix_unit__owner.get(v_q, ()):
+                for v_u in self.all_unit:
                     if (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
-                    ):
+                        S[self.o_e_unit__owner + v_u] == v_q
+                        and S[self.o_e_unit__at + v_u] is not None
+                    ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
                         S[self.o_e_unit__seen + v_u] |= 1 << v_p
                         S[_REVEALS] += 1
             elif v_what == "treasury":
@@ -6283,7 +6672,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 96, (v_p, v_what, v_q))
+            _log(S, 105, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -6340,7 +6729,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1362:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1362:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -6375,8 +6764,12 @@ class MarlboroughRules:
                     v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
                 ]
                 if any(
-                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
-                    for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ())
+                    (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and S[self.o_e_unit__at + v_u] in v_caps
+                    )
+                    and S[self.o_e_unit__owner + v_u] == v_p
+                    for v_u in self.ix_unit__nation.get(v_n_2, ())
                 ):
                     pc = 3
                 else:
@@ -6416,7 +6809,9 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             v_dfn = [
-                v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
+                v_u
+                for v_u in self.all_unit
+                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
             ]
             for v_u_2 in v_dfn:
                 if self.s_e_unit__march[v_u_2] == 0:
@@ -6504,9 +6899,12 @@ class MarlboroughRules:
                 v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 v_ports = [
                     S[self.o_e_unit__at + v_u]
-                    for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+                    for v_u in self.ix_unit__kind.get("frigate_fleet", ())
                     if (
-                        S[self.o_e_unit__at + v_u] is not None
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_q
+                            and S[self.o_e_unit__at + v_u] is not None
+                        )
                         and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
                     )
                     and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
@@ -6523,12 +6921,15 @@ class MarlboroughRules:
                     pc = 13
             if pc == 2:
                 if any(
-                    S[self.o_e_unit__at + v_u_2] == v_at
+                    (
+                        S[self.o_e_unit__at + v_u_2] == v_at
+                        and S[self.o_e_unit__owner + v_u_2] == v_p
+                    )
                     and (
                         self.s_e_unit__kind[v_u_2] == "battle_fleet"
                         or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
                     )
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                 ):
                     pc = 3
                 else:
@@ -6580,10 +6981,9 @@ class MarlboroughRules:
                         _subsets(
                             [
                                 v_u_3
-                                for v_u_3 in self.ix_unit__kind__owner.get(
-                                    ("frigate_fleet", v_q), ()
-                                )
+                                for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
                                 if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                and S[self.o_e_unit__owner + v_u_3] == v_q
                             ],
                             1,
                             -1,
@@ -6622,7 +7022,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1935:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6716,7 +7116,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        33,
+                        36,
                         8,
                         v_attacker,
                         v_defender,
@@ -6732,7 +7132,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    53,
+                    56,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6770,7 +7170,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1700:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1797:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6791,7 +7191,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (27, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
+            return self.ask(S, (30, 2, v_p, v_alive), v_p, 49, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -6799,7 +7199,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 119, (v_u_2,))
+                _log(S, 127, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -6847,6 +7247,298 @@ class MarlboroughRules:
         if pc == 3:
             return None
 
+    def r_make_controlled(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
+    ) -> Any:
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1506:3]"
+        v_was: Any = None
+        v_u_2: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_4: Any = None
+        v_at: Any = None
+        v_afloat: Any = None
+        v_ways: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 6-7
+        if F is not None and (pc < 0 or not (0xC0 >> pc) & 1):
+            raise RulesError(f"routine make_controlled: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_was = S[self.o_e_nation__control + v_t]
+                S[self.o_e_nation__control + v_t] = v_p
+                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                    S[self.o_e_unit__owner + v_u_2] = v_p
+                if v_was is not None and v_was != v_p:
+                    pc = 1
+                else:
+                    pc = 12
+            if pc == 1:
+                v__it = tuple(
+                    [
+                        v_u_3
+                        for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_3] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if v__i < len(v__it):
+                    v_u_4 = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                v_at = S[self.o_e_unit__at + v_u_4]
+                if v_at is not None and (
+                    any(
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                        for v_v in self.all_unit
+                    )
+                    or self.f_inherent_of(S, v_at, v_was)
+                ):
+                    pc = 4
+                else:
+                    pc = 2
+                    continue
+            if pc == 4:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_4]
+                ) or self.s_e_unit__leads[v_u_4] == "admiral"
+                v_ways = [
+                    v_h
+                    for v_h in self.s_e_hex__adjacent[v_at]
+                    if (
+                        (
+                            (
+                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
+                                and (
+                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
+                                    or (
+                                        self.s_e_hex__terrain[v_h] != "sea"
+                                        and (
+                                            self.s_e_hex__port[v_h]
+                                            or any(
+                                                self.s_e_hex__terrain[v_e__2] == "sea"
+                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                            and (
+                                not any(
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                    for v_v_2 in self.all_unit
+                                )
+                            )
+                        )
+                        and (not self.f_inherent_of(S, v_h, v_was))
+                    )
+                    and (not self.f_neutral_garrison(S, v_h))
+                ]
+                if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
+                    _log(S, 95, (v_u_4,))
+                    self.p_eliminate(S, v_u_4)
+                    pc = 2
+                    continue
+                else:
+                    pc = 5
+            if pc == 5:
+                v_to = _head(v_ways)
+                if len(v_ways) > 1:
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if F is not None:
+                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (20, 7, v_p, v_was, v__it, v__i, v_u_4, v_ways),
+                    v_p,
+                    37,
+                    tuple(v_ways),
+                    (v_u_4,),
+                )
+            if pc == 7:
+                if F is not None:
+                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
+                    F = None
+                v_to = v
+                pc = 8
+            if pc == 8:
+                S[self.o_e_unit__seen + v_u_4] = 0
+                S[self.o_e_unit__at + v_u_4] = v_to
+                S[self.o_e_unit__embarked + v_u_4] = False
+                _log(S, 97, (v_u_4, v_to))
+                pc = 2
+                continue
+            if pc == 12:
+                return None
+
+    def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1541:3]"
+        v_was: Any = None
+        v_u_2: Any = None
+        v_keep: Any = None
+        v_towns: Any = None
+        v_q: Any = None
+        v_u_5: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_7: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_u_9: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine make_neutral: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_was = S[self.o_e_nation__control + v_t]
+                S[self.o_e_nation__control + v_t] = None
+                _log(S, 98, (v_t,))
+                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                    S[self.o_e_unit__owner + v_u_2] = None
+                v_keep = None
+                if not self.s_e_nation__major[v_t]:
+                    v_towns = [
+                        v_h
+                        for v_h in self.ix_hex__nation.get(v_t, ())
+                        if self.s_e_hex__terrain[v_h] == "city"
+                        or self.s_e_hex__terrain[v_h] == "fortress"
+                    ]
+                    for v_q in self.all_player:
+                        if len(v_towns) > 0 and len(
+                            [
+                                v_h_2
+                                for v_h_2 in v_towns
+                                if any(
+                                    S[self.o_e_unit__at + v_u_3] == v_h_2
+                                    and S[self.o_e_unit__owner + v_u_3] == v_q
+                                    for v_u_3 in self.all_unit
+                                )
+                            ]
+                        ) == len(v_towns):
+                            v_keep = v_q
+                if v_keep is not None:
+                    _log(S, 99, (v_keep, v_t))
+                    for v_u_5 in [
+                        v_u_4
+                        for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_4] is not None
+                    ]:
+                        self.p_eliminate(S, v_u_5)
+                v__it = tuple(
+                    [
+                        v_u_6
+                        for v_u_6 in self.all_unit
+                        if (
+                            (
+                                S[self.o_e_unit__at + v_u_6] is not None
+                                and S[self.o_e_unit__owner + v_u_6] is not None
+                            )
+                            and S[self.o_e_unit__owner + v_u_6] != v_keep
+                        )
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_t, v_was, v__it, v__i, v_u_7, v_u_9 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_u_7 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_7,
+                        [
+                            v_h_3
+                            for v_h_3 in self.all_hex
+                            if self.s_e_hex__nation[v_h_3] != v_t
+                            and any(
+                                S[self.o_e_unit__at + v_v] == v_h_3
+                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
+                                for v_v in self.all_unit
+                            )
+                        ],
+                        S[self.o_e_unit__owner + v_u_7],
+                        False,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (21, 1, v_t, v_was, v__it, v__i, v_u_7, v_u_9))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(
+                    [
+                        v_u_8
+                        for v_u_8 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_8] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
+                    ]
+                )
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_t, v_was, v__it_2, v__i_2, v_u_9 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_u_9 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_9,
+                        [
+                            v_h_4
+                            for v_h_4 in self.ix_hex__nation.get(v_t, ())
+                            if any(
+                                S[self.o_e_unit__at + v_v_2] == v_h_4
+                                for v_v_2 in self.ix_unit__nation.get(v_t, ())
+                            )
+                        ],
+                        v_was,
+                        True,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (21, 5, v_t, v_was, v__it_2, v__i_2, v_u_9))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1375:3]"
         N: list[int] = S
@@ -6878,8 +7570,10 @@ class MarlboroughRules:
                 v__it = tuple(
                     [
                         v_u
-                        for v_u in self.ix_unit__owner.get(v_p, ())
-                        if N[self.o_e_unit__due + v_u] > 0
+                        for v_u in self.all_unit
+                        if (
+                            S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0
+                        )
                         and N[self.o_e_unit__due + v_u] <= S[_TURN]
                     ]
                 )
@@ -7048,11 +7742,14 @@ class MarlboroughRules:
             if pc == 21:
                 v_ready = [
                     v_u__4
-                    for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                    for v_u__4 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u__4] is None
+                                (
+                                    S[self.o_e_unit__owner + v_u__4] == v_p
+                                    and S[self.o_e_unit__at + v_u__4] is None
+                                )
                                 and self.s_e_unit__kind[v_u__4] != "leader"
                             )
                             and N[self.o_e_unit__due + v_u__4] == 0
@@ -7143,11 +7840,14 @@ class MarlboroughRules:
         v_p = F[2]
         return [
             v_u__4
-            for v_u__4 in self.ix_unit__owner.get(v_p, ())
+            for v_u__4 in self.all_unit
             if (
                 (
                     (
-                        S[self.o_e_unit__at + v_u__4] is None
+                        (
+                            S[self.o_e_unit__owner + v_u__4] == v_p
+                            and S[self.o_e_unit__at + v_u__4] is None
+                        )
                         and self.s_e_unit__kind[v_u__4] != "leader"
                     )
                     and N[self.o_e_unit__due + v_u__4] == 0
@@ -7261,7 +7961,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1876:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1973:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -7329,7 +8029,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        31,
+                        34,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -7342,7 +8042,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    50,
+                    53,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -7369,8 +8069,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 132, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 133, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 140, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 141, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -7409,7 +8109,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        31,
+                        34,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -7426,7 +8126,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    51,
+                    54,
                     (True, False),
                     (v_w_p,),
                 )
@@ -7451,12 +8151,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 135, (v_w_q, v_w_p))
+                    _log(S, 143, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 136, (v_w_offer,))
+                    _log(S, 144, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -7521,7 +8221,7 @@ class MarlboroughRules:
                 return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1732:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1829:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -7542,8 +8242,9 @@ class MarlboroughRules:
                 return None
             v_force = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+                for v_u in self.all_unit
+                if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+                and S[self.o_e_unit__used + v_u]
             ]
             v_able = any(
                 not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0
@@ -7563,7 +8264,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (29, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
+            return self.ask(S, (32, 2, v_p, v_h, v_force), v_p, 50, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -7574,7 +8275,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
-            _log(S, 122, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 130, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -7588,26 +8289,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (32, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (32, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 8, v_p, v_force))
+                return _wait(S, (32, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (32, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 11, v_p, v_h, v_force))
+                return _wait(S, (32, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -7622,7 +8323,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (29, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
+            return self.ask(S, (32, 13, v_p, v_h, v_force, v_alive), v_p, 51, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -7632,7 +8333,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (32, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -7645,8 +8346,9 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__13_2(self, S: list[Any], F: Any) -> Any:
@@ -7655,8 +8357,9 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__2_2(self, S: list[Any], F: Any) -> Any:
@@ -7665,12 +8368,13 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1714:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1811:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -7688,9 +8392,9 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 120, (v_h, v_p, v_tp))
+            _log(S, 128, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (28, 1, v_q, v_town))
+                return _wait(S, (31, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7733,8 +8437,9 @@ class MarlboroughRules:
             if pc == 2:
                 v_mine = [
                     v_u
-                    for v_u in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_u] is not None
+                    for v_u in self.all_unit
+                    if S[self.o_e_unit__owner + v_u] == v_p
+                    and S[self.o_e_unit__at + v_u] is not None
                 ]
                 v_bill = sum([self.f_upkeep(S, v_u_2, v_ok) for v_u_2 in v_mine])
                 v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
@@ -7807,7 +8512,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1775:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1872:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7833,7 +8538,8 @@ class MarlboroughRules:
             if pc == 2:
                 v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
                 if N[self.o_p_treasury + v_p] >= 2 * v_cost and any(
-                    S[self.o_e_unit__at + v_u] == v_h for v_u in self.ix_unit__owner.get(v_p, ())
+                    S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p
+                    for v_u in self.all_unit
                 ):
                     pc = 3
                 else:
@@ -7844,7 +8550,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (30, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
+                    S, (33, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 52, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -7856,7 +8562,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 125, (v_p, v_h, v_cost))
+                    _log(S, 133, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -7945,7 +8651,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1954:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8036,7 +8742,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        37,
                         8,
                         v_payee,
                         v_w_asked,
@@ -8051,7 +8757,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    54,
+                    57,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -8386,18 +9092,27 @@ class MarlboroughRules:
         if pc == 0:
             v_ready = [
                 S[self.o_e_unit__at + v_u]
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+                for v_u in self.all_unit
+                if (
+                    (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and self.s_e_unit__march[v_u] > 0
+                )
                 and (not S[self.o_e_unit__used + v_u])
             ]
             v_again = []
             if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
                 v_again = [
                     S[self.o_e_unit__at + v_u_2]
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
-                            S[self.o_e_unit__at + v_u_2] is not None
+                            (
+                                S[self.o_e_unit__owner + v_u_2] == v_p
+                                and S[self.o_e_unit__at + v_u_2] is not None
+                            )
                             and self.s_e_unit__march[v_u_2] > 0
                         )
                         and S[self.o_e_unit__used + v_u_2]
@@ -8430,8 +9145,14 @@ class MarlboroughRules:
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
-                for v_u_3 in self.ix_unit__owner.get(v_p, ())
-                if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
+                for v_u_3 in self.all_unit
+                if (
+                    (
+                        S[self.o_e_unit__owner + v_u_3] == v_p
+                        and S[self.o_e_unit__at + v_u_3] == v_from
+                    )
+                    and self.s_e_unit__march[v_u_3] > 0
+                )
                 and S[self.o_e_unit__used + v_u_3] == v_forced
             ]
             pc = 3
@@ -8666,8 +9387,11 @@ class MarlboroughRules:
         v_p = F[2]
         return [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+            for v_u in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and self.s_e_unit__march[v_u] > 0
+            )
             and (not S[self.o_e_unit__used + v_u])
         ]
 
@@ -8697,7 +9421,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (35, 1, v__it, v__i, v_p))
+                    return _wait(S, (38, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -8793,7 +9517,7 @@ class MarlboroughRules:
                 return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1647:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1744:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -8828,7 +9552,10 @@ class MarlboroughRules:
                 v_h = S[self.o_e_unit__at + v_g]
                 if (
                     (
-                        (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                        (
+                            S[self.o_e_unit__owner + v_g] == v_p
+                            and self.s_e_unit__kind[v_g] == "leader"
+                        )
                         and self.s_e_unit__leads[v_g] == "general"
                     )
                     and v_h is not None
@@ -8842,18 +9569,21 @@ class MarlboroughRules:
                 v_value = max(
                     [
                         self.s_e_unit__leadership[v_u]
-                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
                         if S[self.o_e_unit__at + v_u] == v_h
-                        and self.s_e_unit__leads[v_u] == "general"
+                        and S[self.o_e_unit__owner + v_u] == v_p
                     ]
                 )
                 v_recruits = [
                     v_u_2
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u_2] == v_h
+                                (
+                                    S[self.o_e_unit__at + v_u_2] == v_h
+                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
                             and (not S[self.o_e_unit__veteran + v_u_2])
@@ -8875,7 +9605,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        26,
+                        29,
                         5,
                         v_p,
                         v_done,
@@ -8890,7 +9620,7 @@ class MarlboroughRules:
                         v_w,
                     ),
                     v_p,
-                    45,
+                    48,
                     tuple(_subsets(v_recruits, 0, v_most)),
                     (v_h, self.c_training_cost, v_most),
                 )
@@ -8904,11 +9634,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 114, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 122, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 115, (v_p, v_k, v_w, v_h))
+                    _log(S, 123, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -8992,7 +9722,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (41, 3))
+                return _wait(S, (44, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -9007,7 +9737,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (39, 1))
+                return _wait(S, (42, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9047,7 +9777,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (37, 2, v__it, v__i, v_p))
+                    return _wait(S, (40, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9079,7 +9809,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (40, 1, v__it, v__i, v_p))
+                    return _wait(S, (43, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -9116,7 +9846,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (38, 2, v__it, v__i, v_p))
+                    return _wait(S, (41, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9135,7 +9865,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (36, 3))
+                return _wait(S, (39, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -9176,4 +9906,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1026 rules/marlborough/rules.yaml:461:7\n1040 rules/marlborough/rules.yaml:243:7\n1041 rules/marlborough/rules.yaml:244:7\n1060 rules/marlborough/rules.yaml:136:7\n1061 rules/marlborough/rules.yaml:137:7\n1062 rules/marlborough/rules.yaml:138:11\n1063 rules/marlborough/rules.yaml:139:11\n1064 rules/marlborough/rules.yaml:140:15\n1065 rules/marlborough/rules.yaml:141:7\n1083 rules/marlborough/rules.yaml:344:7\n1098 rules/marlborough/rules.yaml:649:7\n1107 rules/marlborough/rules.yaml:650:7\n1112 rules/marlborough/rules.yaml:651:7\n1113 rules/marlborough/rules.yaml:652:7\n1114 rules/marlborough/rules.yaml:653:7\n1119 rules/marlborough/rules.yaml:654:11\n1120 rules/marlborough/rules.yaml:655:11\n1121 rules/marlborough/rules.yaml:656:11\n1122 rules/marlborough/rules.yaml:657:11\n1123 rules/marlborough/rules.yaml:658:11\n1124 rules/marlborough/rules.yaml:659:7\n1129 rules/marlborough/rules.yaml:1876:1\n1134 rules/marlborough/rules.yaml:1876:1\n1141 rules/marlborough/rules.yaml:1876:1\n1149 rules/marlborough/rules.yaml:1876:1\n1157 rules/marlborough/rules.yaml:1876:1\n1165 rules/marlborough/rules.yaml:1876:1\n1173 rules/marlborough/rules.yaml:1876:1\n1181 rules/marlborough/rules.yaml:1876:1\n1190 rules/marlborough/rules.yaml:1876:1\n1194 rules/marlborough/rules.yaml:223:7\n1195 rules/marlborough/rules.yaml:224:11\n1196 rules/marlborough/rules.yaml:225:7\n1197 rules/marlborough/rules.yaml:226:7\n1207 rules/marlborough/rules.yaml:227:7\n1208 rules/marlborough/rules.yaml:228:7\n1211 rules/marlborough/rules.yaml:229:7\n1212 rules/marlborough/rules.yaml:230:11\n1220 rules/marlborough/rules.yaml:231:11\n1221 rules/marlborough/rules.yaml:232:7\n1226 rules/marlborough/rules.yaml:233:7\n1243 rules/marlborough/rules.yaml:616:7\n1244 rules/marlborough/rules.yaml:617:7\n1249 rules/marlborough/rules.yaml:618:11\n1251 rules/marlborough/rules.yaml:620:11\n1252 rules/marlborough/rules.yaml:621:7\n1253 rules/marlborough/rules.yaml:622:7\n1262 rules/marlborough/rules.yaml:623:11\n1263 rules/marlborough/rules.yaml:624:7\n1268 rules/marlborough/rules.yaml:625:7\n1276 rules/marlborough/rules.yaml:626:11\n1277 rules/marlborough/rules.yaml:627:7\n1280 rules/marlborough/rules.yaml:628:11\n1291 rules/marlborough/rules.yaml:629:7\n1301 rules/marlborough/rules.yaml:630:11\n1302 rules/marlborough/rules.yaml:631:7\n1312 rules/marlborough/rules.yaml:632:11\n1313 rules/marlborough/rules.yaml:633:7\n1323 rules/marlborough/rules.yaml:634:11\n1324 rules/marlborough/rules.yaml:635:7\n1334 rules/marlborough/rules.yaml:636:11\n1335 rules/marlborough/rules.yaml:637:7\n1339 rules/marlborough/rules.yaml:598:7\n1351 rules/marlborough/rules.yaml:181:7\n1352 rules/marlborough/rules.yaml:182:7\n1353 rules/marlborough/rules.yaml:183:11\n1354 rules/marlborough/rules.yaml:184:7\n1355 rules/marlborough/rules.yaml:185:11\n1356 rules/marlborough/rules.yaml:186:7\n1360 rules/marlborough/rules.yaml:64:7\n1369 rules/marlborough/rules.yaml:65:7\n1377 rules/marlborough/rules.yaml:440:7\n1385 rules/marlborough/rules.yaml:441:7\n1386 rules/marlborough/rules.yaml:442:11\n1387 rules/marlborough/rules.yaml:443:7\n1398 rules/marlborough/rules.yaml:444:7\n1403 rules/marlborough/rules.yaml:445:7\n1404 rules/marlborough/rules.yaml:446:11\n1405 rules/marlborough/rules.yaml:447:7\n1406 rules/marlborough/rules.yaml:448:11\n1407 rules/marlborough/rules.yaml:449:7\n1412 rules/marlborough/rules.yaml:450:7\n1420 rules/marlborough/rules.yaml:451:7\n1421 rules/marlborough/rules.yaml:452:11\n1422 rules/marlborough/rules.yaml:453:7\n1436 rules/marlborough/rules.yaml:157:7\n1440 rules/marlborough/rules.yaml:100:7\n1447 rules/marlborough/rules.yaml:90:7\n1462 rules/marlborough/rules.yaml:565:7\n1466 rules/marlborough/rules.yaml:165:7\n1467 rules/marlborough/rules.yaml:166:7\n1468 rules/marlborough/rules.yaml:167:11\n1469 rules/marlborough/rules.yaml:168:11\n1470 rules/marlborough/rules.yaml:169:15\n1471 rules/marlborough/rules.yaml:170:7\n1484 rules/marlborough/rules.yaml:294:7\n1485 rules/marlborough/rules.yaml:295:7\n1486 rules/marlborough/rules.yaml:296:11\n1487 rules/marlborough/rules.yaml:297:7\n1488 rules/marlborough/rules.yaml:298:11\n1489 rules/marlborough/rules.yaml:299:7\n1497 rules/marlborough/rules.yaml:300:7\n1498 rules/marlborough/rules.yaml:301:7\n1504 rules/marlborough/rules.yaml:302:11\n1505 rules/marlborough/rules.yaml:303:7\n1506 rules/marlborough/rules.yaml:304:11\n1514 rules/marlborough/rules.yaml:305:11\n1520 rules/marlborough/rules.yaml:306:7\n1524 rules/marlborough/rules.yaml:356:7\n1529 rules/marlborough/rules.yaml:357:7\n1530 rules/marlborough/rules.yaml:358:7\n1533 rules/marlborough/rules.yaml:359:11\n1534 rules/marlborough/rules.yaml:360:15\n1535 rules/marlborough/rules.yaml:361:15\n1536 rules/marlborough/rules.yaml:362:19\n1538 rules/marlborough/rules.yaml:364:19\n1539 rules/marlborough/rules.yaml:365:7\n1543 rules/marlborough/rules.yaml:108:7\n1550 rules/marlborough/rules.yaml:109:11\n1551 rules/marlborough/rules.yaml:110:7\n1552 rules/marlborough/rules.yaml:111:7\n1553 rules/marlborough/rules.yaml:112:11\n1554 rules/marlborough/rules.yaml:113:7\n1558 rules/marlborough/rules.yaml:332:7\n1565 rules/marlborough/rules.yaml:35:7\n1566 rules/marlborough/rules.yaml:36:11\n1567 rules/marlborough/rules.yaml:37:7\n1581 rules/marlborough/rules.yaml:76:7\n1582 rules/marlborough/rules.yaml:77:11\n1583 rules/marlborough/rules.yaml:78:7\n1584 rules/marlborough/rules.yaml:79:7\n1585 rules/marlborough/rules.yaml:80:11\n1605 rules/marlborough/rules.yaml:81:15\n1606 rules/marlborough/rules.yaml:82:7\n1610 rules/marlborough/rules.yaml:579:7\n1615 rules/marlborough/rules.yaml:414:7\n1636 rules/marlborough/rules.yaml:376:7\n1637 rules/marlborough/rules.yaml:377:11\n1638 rules/marlborough/rules.yaml:378:7\n1639 rules/marlborough/rules.yaml:379:11\n1640 rules/marlborough/rules.yaml:380:7\n1641 rules/marlborough/rules.yaml:381:11\n1642 rules/marlborough/rules.yaml:382:7\n1643 rules/marlborough/rules.yaml:383:11\n1644 rules/marlborough/rules.yaml:384:7\n1648 rules/marlborough/rules.yaml:586:7\n1654 rules/marlborough/rules.yaml:477:7\n1663 rules/marlborough/rules.yaml:478:7\n1664 rules/marlborough/rules.yaml:479:7\n1680 rules/marlborough/rules.yaml:480:7\n1689 rules/marlborough/rules.yaml:481:7\n1704 rules/marlborough/rules.yaml:482:7\n1717 rules/marlborough/rules.yaml:483:7\n1725 rules/marlborough/rules.yaml:484:7\n1726 rules/marlborough/rules.yaml:485:7\n1731 rules/marlborough/rules.yaml:486:7\n1746 rules/marlborough/rules.yaml:527:7\n1762 rules/marlborough/rules.yaml:528:7\n1763 rules/marlborough/rules.yaml:529:11\n1764 rules/marlborough/rules.yaml:530:7\n1776 rules/marlborough/rules.yaml:531:7\n1785 rules/marlborough/rules.yaml:532:7\n1786 rules/marlborough/rules.yaml:533:7\n1787 rules/marlborough/rules.yaml:534:11\n1788 rules/marlborough/rules.yaml:535:15\n1789 rules/marlborough/rules.yaml:536:19\n1791 rules/marlborough/rules.yaml:538:19\n1814 rules/marlborough/rules.yaml:539:19\n1820 rules/marlborough/rules.yaml:540:23\n1821 rules/marlborough/rules.yaml:541:7\n1825 rules/marlborough/rules.yaml:497:7\n1826 rules/marlborough/rules.yaml:498:7\n1859 rules/marlborough/rules.yaml:121:7\n1860 rules/marlborough/rules.yaml:122:11\n1861 rules/marlborough/rules.yaml:123:7\n1862 rules/marlborough/rules.yaml:124:7\n1863 rules/marlborough/rules.yaml:125:11\n1864 rules/marlborough/rules.yaml:126:7\n1868 rules/marlborough/rules.yaml:23:7\n1872 rules/marlborough/rules.yaml:149:7\n1873 rules/marlborough/rules.yaml:150:7\n1877 rules/marlborough/rules.yaml:396:7\n1878 rules/marlborough/rules.yaml:397:7\n1883 rules/marlborough/rules.yaml:398:11\n1887 rules/marlborough/rules.yaml:399:15\n1892 rules/marlborough/rules.yaml:400:15\n1893 rules/marlborough/rules.yaml:401:19\n1902 rules/marlborough/rules.yaml:402:23\n1903 rules/marlborough/rules.yaml:403:7\n1907 rules/marlborough/rules.yaml:559:7\n1915 rules/marlborough/rules.yaml:316:7\n1916 rules/marlborough/rules.yaml:317:7\n1917 rules/marlborough/rules.yaml:318:11\n1918 rules/marlborough/rules.yaml:319:7\n1921 rules/marlborough/rules.yaml:320:11\n1922 rules/marlborough/rules.yaml:321:7\n1926 rules/marlborough/rules.yaml:322:11\n1927 rules/marlborough/rules.yaml:323:7\n1931 rules/marlborough/rules.yaml:46:7\n1932 rules/marlborough/rules.yaml:47:11\n1933 rules/marlborough/rules.yaml:48:7\n1937 rules/marlborough/rules.yaml:509:7\n1938 rules/marlborough/rules.yaml:510:7\n1939 rules/marlborough/rules.yaml:511:7\n1940 rules/marlborough/rules.yaml:512:7\n1941 rules/marlborough/rules.yaml:513:7\n1942 rules/marlborough/rules.yaml:514:7\n1960 rules/marlborough/rules.yaml:278:7\n1961 rules/marlborough/rules.yaml:279:7\n1965 rules/marlborough/rules.yaml:280:11\n1966 rules/marlborough/rules.yaml:281:7\n1967 rules/marlborough/rules.yaml:282:11\n1968 rules/marlborough/rules.yaml:283:7\n1972 rules/marlborough/rules.yaml:266:7\n1977 rules/marlborough/rules.yaml:267:7\n1986 rules/marlborough/rules.yaml:254:7\n1987 rules/marlborough/rules.yaml:255:11\n1988 rules/marlborough/rules.yaml:256:7\n1989 rules/marlborough/rules.yaml:257:11\n1990 rules/marlborough/rules.yaml:258:7\n1994 rules/marlborough/rules.yaml:56:7\n2001 rules/marlborough/rules.yaml:427:7\n2007 rules/marlborough/rules.yaml:428:7\n2011 rules/marlborough/rules.yaml:549:7\n2016 rules/marlborough/rules.yaml:550:7\n2017 rules/marlborough/rules.yaml:551:7\n2025 rules/marlborough/rules.yaml:606:7\n2032 rules/marlborough/rules.yaml:1817:3\n2039 rules/marlborough/rules.yaml:1817:3\n2054 rules/marlborough/rules.yaml:1838:3\n2061 rules/marlborough/rules.yaml:1838:3\n2069 rules/marlborough/rules.yaml:1857:3\n2074 rules/marlborough/rules.yaml:1857:3\n2078 rules/marlborough/rules.yaml:199:7\n2079 rules/marlborough/rules.yaml:200:7\n2080 rules/marlborough/rules.yaml:201:7\n2081 rules/marlborough/rules.yaml:202:7\n2082 rules/marlborough/rules.yaml:203:11\n2083 rules/marlborough/rules.yaml:204:11\n2093 rules/marlborough/rules.yaml:205:15\n2097 rules/marlborough/rules.yaml:206:19\n2124 rules/marlborough/rules.yaml:208:19\n2138 rules/marlborough/rules.yaml:209:7\n2142 rules/marlborough/cards.yaml:383:14\n2146 rules/marlborough/cards.yaml:391:14\n2150 rules/marlborough/cards.yaml:15:14\n2154 rules/marlborough/cards.yaml:23:14\n2158 rules/marlborough/cards.yaml:31:14\n2162 rules/marlborough/cards.yaml:39:14\n2166 rules/marlborough/cards.yaml:47:14\n2170 rules/marlborough/cards.yaml:55:14\n2174 rules/marlborough/cards.yaml:63:14\n2178 rules/marlborough/cards.yaml:71:14\n2182 rules/marlborough/cards.yaml:79:14\n2186 rules/marlborough/cards.yaml:87:14\n2190 rules/marlborough/cards.yaml:95:14\n2194 rules/marlborough/cards.yaml:103:14\n2198 rules/marlborough/cards.yaml:111:14\n2202 rules/marlborough/cards.yaml:119:14\n2206 rules/marlborough/cards.yaml:127:14\n2210 rules/marlborough/cards.yaml:199:14\n2214 rules/marlborough/cards.yaml:135:14\n2218 rules/marlborough/cards.yaml:143:14\n2222 rules/marlborough/cards.yaml:151:14\n2226 rules/marlborough/cards.yaml:159:14\n2230 rules/marlborough/cards.yaml:167:14\n2234 rules/marlborough/cards.yaml:175:14\n2238 rules/marlborough/cards.yaml:183:14\n2242 rules/marlborough/cards.yaml:191:14\n2246 rules/marlborough/cards.yaml:271:14\n2250 rules/marlborough/cards.yaml:279:14\n2254 rules/marlborough/cards.yaml:287:14\n2258 rules/marlborough/cards.yaml:295:14\n2262 rules/marlborough/cards.yaml:303:14\n2266 rules/marlborough/cards.yaml:311:14\n2270 rules/marlborough/cards.yaml:319:14\n2274 rules/marlborough/cards.yaml:327:14\n2278 rules/marlborough/cards.yaml:335:14\n2282 rules/marlborough/cards.yaml:343:14\n2286 rules/marlborough/cards.yaml:351:14\n2290 rules/marlborough/cards.yaml:359:14\n2294 rules/marlborough/cards.yaml:367:14\n2298 rules/marlborough/cards.yaml:375:14\n2302 rules/marlborough/cards.yaml:207:14\n2306 rules/marlborough/cards.yaml:215:14\n2310 rules/marlborough/cards.yaml:223:14\n2314 rules/marlborough/cards.yaml:231:14\n2318 rules/marlborough/cards.yaml:239:14\n2322 rules/marlborough/cards.yaml:247:14\n2326 rules/marlborough/cards.yaml:255:14\n2330 rules/marlborough/cards.yaml:263:14\n2334 rules/marlborough/rules.yaml:1903:9\n2342 rules/marlborough/rules.yaml:1931:9\n2343 rules/marlborough/rules.yaml:1932:9\n2350 rules/marlborough/rules.yaml:1910:9\n2351 rules/marlborough/rules.yaml:1911:9\n2356 rules/marlborough/rules.yaml:1918:9\n2365 rules/marlborough/rules.yaml:1919:9\n2366 rules/marlborough/rules.yaml:1920:9\n2367 rules/marlborough/rules.yaml:1921:13\n2369 rules/marlborough/rules.yaml:1922:13\n2372 rules/marlborough/rules.yaml:1924:13\n2377 rules/marlborough/rules.yaml:1893:9\n2380 rules/marlborough/rules.yaml:1894:9\n2386 rules/marlborough/rules.yaml:794:7\n2390 rules/marlborough/rules.yaml:795:11\n2391 rules/marlborough/rules.yaml:796:11\n2396 rules/marlborough/rules.yaml:1462:7\n2397 rules/marlborough/rules.yaml:1463:7\n2399 rules/marlborough/rules.yaml:1464:7\n2401 rules/marlborough/rules.yaml:1465:7\n2402 rules/marlborough/rules.yaml:1466:7\n2417 rules/marlborough/rules.yaml:1467:11\n2423 rules/marlborough/rules.yaml:1468:15\n2425 rules/marlborough/rules.yaml:1469:15\n2427 rules/marlborough/rules.yaml:1470:15\n2431 rules/marlborough/rules.yaml:742:7\n2434 rules/marlborough/rules.yaml:743:11\n2435 rules/marlborough/rules.yaml:744:11\n2436 rules/marlborough/rules.yaml:745:15\n2439 rules/marlborough/rules.yaml:746:15\n2441 rules/marlborough/rules.yaml:747:15\n2442 rules/marlborough/rules.yaml:748:15\n2444 rules/marlborough/rules.yaml:749:15\n2445 rules/marlborough/rules.yaml:750:11\n2447 rules/marlborough/rules.yaml:751:7\n2448 rules/marlborough/rules.yaml:752:7\n2450 rules/marlborough/rules.yaml:753:7\n2452 rules/marlborough/rules.yaml:754:7\n2453 rules/marlborough/rules.yaml:755:7\n2468 rules/marlborough/rules.yaml:756:11\n2474 rules/marlborough/rules.yaml:757:15\n2476 rules/marlborough/rules.yaml:758:15\n2478 rules/marlborough/rules.yaml:759:15\n2482 rules/marlborough/flow.yaml:92:7\n2484 rules/marlborough/flow.yaml:93:7\n2485 rules/marlborough/flow.yaml:94:11\n2489 rules/marlborough/rules.yaml:1110:7\n2490 rules/marlborough/rules.yaml:1111:11\n2491 rules/marlborough/rules.yaml:1112:15\n2492 rules/marlborough/rules.yaml:1113:15\n2505 rules/marlborough/rules.yaml:1114:15\n2506 rules/marlborough/rules.yaml:1115:15\n2518 rules/marlborough/rules.yaml:1116:15\n2519 rules/marlborough/rules.yaml:1117:19\n2520 rules/marlborough/rules.yaml:1118:19\n2526 rules/marlborough/rules.yaml:690:7\n2527 rules/marlborough/rules.yaml:691:7\n2532 rules/marlborough/rules.yaml:692:11\n2533 rules/marlborough/rules.yaml:693:11\n2536 rules/marlborough/rules.yaml:694:11\n2537 rules/marlborough/rules.yaml:695:7\n2538 rules/marlborough/rules.yaml:696:7\n2543 rules/marlborough/rules.yaml:1803:7\n2544 rules/marlborough/rules.yaml:1804:7\n2545 rules/marlborough/rules.yaml:1805:11\n2546 rules/marlborough/rules.yaml:1806:11\n2547 rules/marlborough/rules.yaml:1807:11\n2548 rules/marlborough/rules.yaml:1808:11\n2559 rules/marlborough/rules.yaml:1809:11\n2570 rules/marlborough/rules.yaml:1810:11\n2572 rules/marlborough/rules.yaml:1811:11\n2573 rules/marlborough/rules.yaml:1812:15\n2575 rules/marlborough/rules.yaml:1814:15\n2580 rules/marlborough/rules.yaml:1683:7\n2581 rules/marlborough/rules.yaml:1684:7\n2582 rules/marlborough/rules.yaml:1685:7\n2583 rules/marlborough/rules.yaml:1686:7\n2584 rules/marlborough/rules.yaml:1687:7\n2586 rules/marlborough/rules.yaml:1688:7\n2587 rules/marlborough/rules.yaml:1690:15\n2588 rules/marlborough/rules.yaml:1691:19\n2590 rules/marlborough/rules.yaml:1693:19\n2592 rules/marlborough/rules.yaml:1695:15\n2595 rules/marlborough/rules.yaml:1697:15\n2599 rules/marlborough/flow.yaml:16:7\n2600 rules/marlborough/flow.yaml:17:11\n2601 rules/marlborough/flow.yaml:18:15\n2604 rules/marlborough/flow.yaml:19:19\n2605 rules/marlborough/flow.yaml:20:19\n2611 rules/marlborough/rules.yaml:729:7\n2612 rules/marlborough/rules.yaml:730:11\n2615 rules/marlborough/rules.yaml:732:11\n2617 rules/marlborough/rules.yaml:733:7\n2619 rules/marlborough/rules.yaml:734:7\n2620 rules/marlborough/rules.yaml:735:11\n2625 rules/marlborough/rules.yaml:703:7\n2626 rules/marlborough/rules.yaml:704:7\n2632 rules/marlborough/rules.yaml:1354:7\n2633 rules/marlborough/rules.yaml:1355:7\n2636 rules/marlborough/rules.yaml:1356:7\n2637 rules/marlborough/rules.yaml:1357:7\n2638 rules/marlborough/rules.yaml:1358:11\n2641 rules/marlborough/rules.yaml:1360:11\n2646 rules/marlborough/flow.yaml:76:7\n2651 rules/marlborough/flow.yaml:77:7\n2656 rules/marlborough/flow.yaml:78:7\n2658 rules/marlborough/flow.yaml:79:7\n2659 rules/marlborough/flow.yaml:80:11\n2661 rules/marlborough/flow.yaml:82:11\n2666 rules/marlborough/flow.yaml:25:7\n2667 rules/marlborough/flow.yaml:26:11\n2672 rules/marlborough/flow.yaml:27:11\n2675 rules/marlborough/flow.yaml:29:11\n2676 rules/marlborough/flow.yaml:30:11\n2677 rules/marlborough/flow.yaml:31:15\n2678 rules/marlborough/flow.yaml:32:11\n2679 rules/marlborough/flow.yaml:33:15\n2680 rules/marlborough/flow.yaml:34:15\n2681 rules/marlborough/flow.yaml:35:15\n2686 rules/marlborough/flow.yaml:36:19\n2687 rules/marlborough/flow.yaml:37:19\n2688 rules/marlborough/flow.yaml:38:19\n2690 rules/marlborough/flow.yaml:39:15\n2691 rules/marlborough/flow.yaml:40:11\n2694 rules/marlborough/flow.yaml:41:11\n2699 rules/marlborough/flow.yaml:45:7\n2700 rules/marlborough/flow.yaml:46:11\n2705 rules/marlborough/rules.yaml:711:7\n2706 rules/marlborough/rules.yaml:712:11\n2708 rules/marlborough/rules.yaml:713:11\n2710 rules/marlborough/rules.yaml:714:7\n2711 rules/marlborough/rules.yaml:715:7\n2712 rules/marlborough/rules.yaml:716:7\n2713 rules/marlborough/rules.yaml:717:7\n2714 rules/marlborough/rules.yaml:718:11\n2718 rules/marlborough/rules.yaml:720:11\n2726 rules/marlborough/rules.yaml:722:11\n2738 rules/marlborough/rules.yaml:1832:7\n2741 rules/marlborough/rules.yaml:1833:7\n2742 rules/marlborough/rules.yaml:1834:11\n2744 rules/marlborough/rules.yaml:1836:11\n2745 rules/marlborough/rules.yaml:1837:7\n2752 rules/marlborough/rules.yaml:1852:7\n2755 rules/marlborough/rules.yaml:1853:7\n2756 rules/marlborough/rules.yaml:1854:7\n2761 rules/marlborough/rules.yaml:1871:7\n2764 rules/marlborough/rules.yaml:1872:7\n2765 rules/marlborough/rules.yaml:1873:7\n2768 rules/marlborough/rules.yaml:1874:7\n3141 rules/marlborough/rules.yaml:843:7\n3146 rules/marlborough/rules.yaml:844:11\n3147 rules/marlborough/rules.yaml:845:7\n3156 rules/marlborough/rules.yaml:846:7\n3157 rules/marlborough/rules.yaml:847:11\n3158 rules/marlborough/rules.yaml:848:7\n3159 rules/marlborough/rules.yaml:849:7\n3160 rules/marlborough/rules.yaml:850:11\n3162 rules/marlborough/rules.yaml:851:7\n3163 rules/marlborough/rules.yaml:852:11\n3167 rules/marlborough/rules.yaml:942:7\n3168 rules/marlborough/rules.yaml:943:7\n3174 rules/marlborough/rules.yaml:944:7\n3175 rules/marlborough/rules.yaml:945:11\n3177 rules/marlborough/rules.yaml:946:7\n3178 rules/marlborough/rules.yaml:947:11\n3180 rules/marlborough/rules.yaml:948:7\n3181 rules/marlborough/rules.yaml:949:7\n3182 rules/marlborough/rules.yaml:951:7\n3183 rules/marlborough/rules.yaml:952:11\n3189 rules/marlborough/rules.yaml:953:11\n3197 rules/marlborough/rules.yaml:956:11\n3198 rules/marlborough/rules.yaml:958:11\n3199 rules/marlborough/rules.yaml:960:19\n3202 rules/marlborough/rules.yaml:963:23\n3204 rules/marlborough/rules.yaml:966:19\n3209 rules/marlborough/rules.yaml:968:19\n3215 rules/marlborough/rules.yaml:972:11\n3216 rules/marlborough/rules.yaml:973:11\n3219 rules/marlborough/rules.yaml:974:11\n3224 rules/marlborough/rules.yaml:975:11\n3225 rules/marlborough/rules.yaml:976:11\n3226 rules/marlborough/rules.yaml:977:15\n3232 rules/marlborough/rules.yaml:980:15\n3233 rules/marlborough/rules.yaml:981:15\n3235 rules/marlborough/rules.yaml:983:15\n3236 rules/marlborough/rules.yaml:985:15\n3237 rules/marlborough/rules.yaml:986:15\n3238 rules/marlborough/rules.yaml:987:15\n3240 rules/marlborough/rules.yaml:989:15\n3241 rules/marlborough/rules.yaml:991:15\n3242 rules/marlborough/rules.yaml:992:15\n3243 rules/marlborough/rules.yaml:993:15\n3244 rules/marlborough/rules.yaml:994:11\n3245 rules/marlborough/rules.yaml:995:11\n3246 rules/marlborough/rules.yaml:996:11\n3247 rules/marlborough/rules.yaml:998:11\n3248 rules/marlborough/rules.yaml:999:11\n3249 rules/marlborough/rules.yaml:1000:11\n3250 rules/marlborough/rules.yaml:1002:19\n3251 rules/marlborough/rules.yaml:1003:19\n3257 rules/marlborough/rules.yaml:1004:23\n3258 rules/marlborough/rules.yaml:1005:23\n3260 rules/marlborough/rules.yaml:1007:19\n3261 rules/marlborough/rules.yaml:1008:23\n3263 rules/marlborough/rules.yaml:1010:23\n3267 rules/marlborough/rules.yaml:1014:19\n3268 rules/marlborough/rules.yaml:1015:19\n3269 rules/marlborough/rules.yaml:1016:19\n3270 rules/marlborough/rules.yaml:1017:23\n3274 rules/marlborough/rules.yaml:1021:19\n3275 rules/marlborough/rules.yaml:1022:19\n3276 rules/marlborough/rules.yaml:1023:19\n3290 rules/marlborough/rules.yaml:1024:23\n3292 rules/marlborough/rules.yaml:1026:19\n3299 rules/marlborough/rules.yaml:1817:3\n3300 rules/marlborough/rules.yaml:1817:3\n3302 rules/marlborough/rules.yaml:1817:3\n3303 rules/marlborough/rules.yaml:1817:3\n3304 rules/marlborough/rules.yaml:1817:3\n3305 rules/marlborough/rules.yaml:1817:3\n3306 rules/marlborough/rules.yaml:1817:3\n3307 rules/marlborough/rules.yaml:1817:3\n3314 rules/marlborough/rules.yaml:1817:3\n3315 rules/marlborough/rules.yaml:1817:3\n3316 rules/marlborough/rules.yaml:1817:3\n3317 rules/marlborough/rules.yaml:1817:3\n3331 rules/marlborough/rules.yaml:1817:3\n3332 rules/marlborough/rules.yaml:1817:3\n3334 rules/marlborough/rules.yaml:1817:3\n3335 rules/marlborough/rules.yaml:1817:3\n3336 rules/marlborough/rules.yaml:1817:3\n3338 rules/marlborough/rules.yaml:1817:3\n3339 rules/marlborough/rules.yaml:1817:3\n3342 rules/marlborough/rules.yaml:1817:3\n3357 rules/marlborough/rules.yaml:1037:7\n3358 rules/marlborough/rules.yaml:1038:7\n3359 rules/marlborough/rules.yaml:1039:7\n3365 rules/marlborough/rules.yaml:1040:7\n3366 rules/marlborough/rules.yaml:1041:7\n3370 rules/marlborough/rules.yaml:1042:7\n3374 rules/marlborough/rules.yaml:1043:7\n3375 rules/marlborough/rules.yaml:1044:11\n3376 rules/marlborough/rules.yaml:1045:7\n3377 rules/marlborough/rules.yaml:1046:7\n3378 rules/marlborough/rules.yaml:1047:7\n3383 rules/marlborough/rules.yaml:1048:7\n3388 rules/marlborough/rules.yaml:1049:7\n3389 rules/marlborough/rules.yaml:1050:7\n3390 rules/marlborough/rules.yaml:1051:7\n3391 rules/marlborough/rules.yaml:1052:7\n3392 rules/marlborough/rules.yaml:1053:7\n3393 rules/marlborough/rules.yaml:1054:7\n3394 rules/marlborough/rules.yaml:1055:7\n3395 rules/marlborough/rules.yaml:1056:7\n3396 rules/marlborough/rules.yaml:1057:7\n3397 rules/marlborough/rules.yaml:1058:7\n3398 rules/marlborough/rules.yaml:1059:7\n3415 rules/marlborough/rules.yaml:1060:7\n3416 rules/marlborough/rules.yaml:1061:7\n3417 rules/marlborough/rules.yaml:1062:11\n3444 rules/marlborough/rules.yaml:1063:7\n3445 rules/marlborough/rules.yaml:1064:7\n3446 rules/marlborough/rules.yaml:1066:15\n3447 rules/marlborough/rules.yaml:1067:19\n3448 rules/marlborough/rules.yaml:1068:15\n3449 rules/marlborough/rules.yaml:1069:15\n3450 rules/marlborough/rules.yaml:1070:15\n3451 rules/marlborough/rules.yaml:1071:19\n3453 rules/marlborough/rules.yaml:1073:15\n3454 rules/marlborough/rules.yaml:1074:15\n3455 rules/marlborough/rules.yaml:1075:15\n3456 rules/marlborough/rules.yaml:1076:15\n3457 rules/marlborough/rules.yaml:1077:15\n3458 rules/marlborough/rules.yaml:1078:19\n3460 rules/marlborough/rules.yaml:1080:15\n3461 rules/marlborough/rules.yaml:1081:15\n3462 rules/marlborough/rules.yaml:1082:15\n3463 rules/marlborough/rules.yaml:1083:15\n3472 rules/marlborough/rules.yaml:1084:19\n3474 rules/marlborough/rules.yaml:1086:15\n3475 rules/marlborough/rules.yaml:1087:15\n3476 rules/marlborough/rules.yaml:1088:15\n3482 rules/marlborough/rules.yaml:1089:19\n3483 rules/marlborough/rules.yaml:1090:19\n3484 rules/marlborough/rules.yaml:1091:15\n3485 rules/marlborough/rules.yaml:1092:15\n3486 rules/marlborough/rules.yaml:1093:15\n3487 rules/marlborough/rules.yaml:1094:19\n3489 rules/marlborough/rules.yaml:1096:15\n3490 rules/marlborough/rules.yaml:1097:19\n3491 rules/marlborough/rules.yaml:1098:15\n3492 rules/marlborough/rules.yaml:1099:15\n3493 rules/marlborough/rules.yaml:1100:15\n3494 rules/marlborough/rules.yaml:1101:15\n3495 rules/marlborough/rules.yaml:1102:15\n3496 rules/marlborough/rules.yaml:1103:19\n3501 rules/marlborough/rules.yaml:1598:7\n3502 rules/marlborough/rules.yaml:1599:7\n3503 rules/marlborough/rules.yaml:1600:7\n3509 rules/marlborough/rules.yaml:1601:7\n3510 rules/marlborough/rules.yaml:1602:11\n3513 rules/marlborough/rules.yaml:1603:7\n3518 rules/marlborough/rules.yaml:1572:7\n3519 rules/marlborough/rules.yaml:1573:7\n3520 rules/marlborough/rules.yaml:1574:7\n3521 rules/marlborough/rules.yaml:1575:7\n3527 rules/marlborough/rules.yaml:1578:7\n3531 rules/marlborough/rules.yaml:1579:7\n3535 rules/marlborough/rules.yaml:1580:7\n3536 rules/marlborough/rules.yaml:1581:11\n3539 rules/marlborough/rules.yaml:1582:7\n3540 rules/marlborough/rules.yaml:1583:11\n3543 rules/marlborough/rules.yaml:1584:7\n3544 rules/marlborough/rules.yaml:1585:7\n3545 rules/marlborough/rules.yaml:1586:7\n3546 rules/marlborough/rules.yaml:1588:7\n3547 rules/marlborough/rules.yaml:1589:7\n3551 rules/marlborough/rules.yaml:1640:7\n3552 rules/marlborough/rules.yaml:1641:7\n3553 rules/marlborough/rules.yaml:1642:7\n3554 rules/marlborough/rules.yaml:1643:7\n3560 rules/marlborough/rules.yaml:1529:7\n3561 rules/marlborough/rules.yaml:1530:7\n3564 rules/marlborough/rules.yaml:1533:11\n3566 rules/marlborough/rules.yaml:1535:11\n3567 rules/marlborough/rules.yaml:1536:11\n3568 rules/marlborough/rules.yaml:1537:11\n3569 rules/marlborough/rules.yaml:1538:15\n3573 rules/marlborough/rules.yaml:1541:15\n3575 rules/marlborough/rules.yaml:1544:11\n3583 rules/marlborough/rules.yaml:1545:11\n3584 rules/marlborough/rules.yaml:1547:19\n3586 rules/marlborough/rules.yaml:1550:19\n3588 rules/marlborough/rules.yaml:1552:19\n3589 rules/marlborough/rules.yaml:1553:23\n3591 rules/marlborough/rules.yaml:1556:23\n3593 rules/marlborough/rules.yaml:1559:19\n3598 rules/marlborough/rules.yaml:1613:7\n3599 rules/marlborough/rules.yaml:1614:7\n3604 rules/marlborough/rules.yaml:1615:11\n3605 rules/marlborough/rules.yaml:1616:11\n3626 rules/marlborough/rules.yaml:1617:11\n3627 rules/marlborough/rules.yaml:1618:11\n3628 rules/marlborough/rules.yaml:1619:15\n3643 rules/marlborough/rules.yaml:1620:15\n3644 rules/marlborough/rules.yaml:1621:19\n3646 rules/marlborough/rules.yaml:1623:19\n3647 rules/marlborough/rules.yaml:1624:19\n3648 rules/marlborough/rules.yaml:1625:23\n3649 rules/marlborough/rules.yaml:1626:19\n3650 rules/marlborough/rules.yaml:1627:23\n3652 rules/marlborough/rules.yaml:1629:23\n3657 rules/marlborough/rules.yaml:672:7\n3658 rules/marlborough/rules.yaml:673:7\n3659 rules/marlborough/rules.yaml:674:11\n3660 rules/marlborough/rules.yaml:675:11\n3661 rules/marlborough/rules.yaml:676:15\n3664 rules/marlborough/rules.yaml:677:11\n3665 rules/marlborough/rules.yaml:679:7\n3666 rules/marlborough/rules.yaml:680:7\n3673 rules/marlborough/rules.yaml:681:11\n3674 rules/marlborough/rules.yaml:682:11\n3678 rules/marlborough/rules.yaml:683:11\n3682 rules/marlborough/rules.yaml:1511:7\n3683 rules/marlborough/rules.yaml:1512:7\n3684 rules/marlborough/rules.yaml:1513:7\n3685 rules/marlborough/rules.yaml:1515:15\n3686 rules/marlborough/rules.yaml:1516:19\n3690 rules/marlborough/rules.yaml:1517:23\n3693 rules/marlborough/rules.yaml:1519:15\n3696 rules/marlborough/rules.yaml:1521:15\n3703 rules/marlborough/rules.yaml:872:7\n3704 rules/marlborough/rules.yaml:873:11\n3705 rules/marlborough/rules.yaml:874:7\n3706 rules/marlborough/rules.yaml:875:7\n3707 rules/marlborough/rules.yaml:878:15\n3708 rules/marlborough/rules.yaml:879:15\n3709 rules/marlborough/rules.yaml:880:15\n3711 rules/marlborough/rules.yaml:883:15\n3712 rules/marlborough/rules.yaml:884:15\n3713 rules/marlborough/rules.yaml:885:15\n3715 rules/marlborough/rules.yaml:887:15\n3719 rules/marlborough/rules.yaml:1369:7\n3724 rules/marlborough/rules.yaml:1370:11\n3727 rules/marlborough/rules.yaml:1371:11\n3733 rules/marlborough/rules.yaml:1373:15\n3737 rules/marlborough/rules.yaml:898:7\n3738 rules/marlborough/rules.yaml:899:7\n3741 rules/marlborough/rules.yaml:900:7\n3742 rules/marlborough/rules.yaml:901:11\n3743 rules/marlborough/rules.yaml:902:15\n3744 rules/marlborough/rules.yaml:903:7\n3745 rules/marlborough/rules.yaml:904:7\n3746 rules/marlborough/rules.yaml:905:7\n3747 rules/marlborough/rules.yaml:906:11\n3748 rules/marlborough/rules.yaml:907:11\n3749 rules/marlborough/rules.yaml:908:11\n3755 rules/marlborough/rules.yaml:909:11\n3764 rules/marlborough/rules.yaml:910:11\n3765 rules/marlborough/rules.yaml:911:15\n3766 rules/marlborough/rules.yaml:912:19\n3768 rules/marlborough/rules.yaml:914:15\n3769 rules/marlborough/rules.yaml:915:15\n3770 rules/marlborough/rules.yaml:916:19\n3772 rules/marlborough/rules.yaml:918:7\n3773 rules/marlborough/rules.yaml:919:7\n3777 rules/marlborough/rules.yaml:1306:7\n3778 rules/marlborough/rules.yaml:1307:7\n3787 rules/marlborough/rules.yaml:1308:7\n3788 rules/marlborough/rules.yaml:1309:11\n3797 rules/marlborough/rules.yaml:1310:15\n3798 rules/marlborough/rules.yaml:1311:15\n3799 rules/marlborough/rules.yaml:1312:19\n3800 rules/marlborough/rules.yaml:1313:19\n3801 rules/marlborough/rules.yaml:1315:23\n3815 rules/marlborough/rules.yaml:1316:23\n3816 rules/marlborough/rules.yaml:1317:27\n3818 rules/marlborough/rules.yaml:1318:23\n3819 rules/marlborough/rules.yaml:1319:23\n3820 rules/marlborough/rules.yaml:1320:27\n3821 rules/marlborough/rules.yaml:1321:31\n3829 rules/marlborough/rules.yaml:1838:3\n3830 rules/marlborough/rules.yaml:1838:3\n3832 rules/marlborough/rules.yaml:1838:3\n3833 rules/marlborough/rules.yaml:1838:3\n3834 rules/marlborough/rules.yaml:1838:3\n3835 rules/marlborough/rules.yaml:1838:3\n3836 rules/marlborough/rules.yaml:1838:3\n3837 rules/marlborough/rules.yaml:1838:3\n3844 rules/marlborough/rules.yaml:1838:3\n3845 rules/marlborough/rules.yaml:1838:3\n3846 rules/marlborough/rules.yaml:1838:3\n3847 rules/marlborough/rules.yaml:1838:3\n3852 rules/marlborough/rules.yaml:1838:3\n3853 rules/marlborough/rules.yaml:1838:3\n3855 rules/marlborough/rules.yaml:1838:3\n3856 rules/marlborough/rules.yaml:1838:3\n3857 rules/marlborough/rules.yaml:1838:3\n3859 rules/marlborough/rules.yaml:1838:3\n3860 rules/marlborough/rules.yaml:1838:3\n3861 rules/marlborough/rules.yaml:1838:3\n3866 rules/marlborough/rules.yaml:1705:7\n3871 rules/marlborough/rules.yaml:1706:7\n3872 rules/marlborough/rules.yaml:1707:11\n3873 rules/marlborough/rules.yaml:1708:11\n3874 rules/marlborough/rules.yaml:1709:15\n3876 rules/marlborough/rules.yaml:1712:15\n3882 rules/marlborough/rules.yaml:926:7\n3883 rules/marlborough/rules.yaml:927:7\n3884 rules/marlborough/rules.yaml:928:11\n3885 rules/marlborough/rules.yaml:929:11\n3887 rules/marlborough/rules.yaml:931:11\n3935 rules/marlborough/rules.yaml:1387:7\n3940 rules/marlborough/rules.yaml:1388:11\n3941 rules/marlborough/rules.yaml:1389:11\n3942 rules/marlborough/rules.yaml:1390:11\n3945 rules/marlborough/rules.yaml:1393:15\n3946 rules/marlborough/rules.yaml:1394:15\n3948 rules/marlborough/rules.yaml:1396:7\n3949 rules/marlborough/rules.yaml:1397:7\n3950 rules/marlborough/rules.yaml:1398:7\n3955 rules/marlborough/rules.yaml:1399:7\n3956 rules/marlborough/rules.yaml:1400:11\n3957 rules/marlborough/rules.yaml:1401:11\n3958 rules/marlborough/rules.yaml:1402:15\n3961 rules/marlborough/rules.yaml:1403:15\n3962 rules/marlborough/rules.yaml:1404:15\n3963 rules/marlborough/rules.yaml:1406:7\n3964 rules/marlborough/rules.yaml:1407:7\n3969 rules/marlborough/rules.yaml:1408:11\n3972 rules/marlborough/rules.yaml:1409:11\n3987 rules/marlborough/rules.yaml:1410:11\n3988 rules/marlborough/rules.yaml:1411:15\n3990 rules/marlborough/rules.yaml:1413:15\n3991 rules/marlborough/rules.yaml:1414:15\n3992 rules/marlborough/rules.yaml:1415:19\n3994 rules/marlborough/rules.yaml:1417:19\n3997 rules/marlborough/rules.yaml:1418:19\n3998 rules/marlborough/rules.yaml:1420:7\n3999 rules/marlborough/rules.yaml:1421:7\n4004 rules/marlborough/rules.yaml:1422:11\n4025 rules/marlborough/rules.yaml:1423:11\n4026 rules/marlborough/rules.yaml:1424:15\n4028 rules/marlborough/rules.yaml:1426:15\n4029 rules/marlborough/rules.yaml:1427:15\n4030 rules/marlborough/rules.yaml:1428:19\n4032 rules/marlborough/rules.yaml:1430:19\n4037 rules/marlborough/rules.yaml:1431:19\n4040 rules/marlborough/rules.yaml:1432:19\n4041 rules/marlborough/rules.yaml:1433:19\n4045 rules/marlborough/rules.yaml:1434:23\n4048 rules/marlborough/rules.yaml:1437:23\n4049 rules/marlborough/rules.yaml:1438:23\n4054 rules/marlborough/rules.yaml:1333:7\n4069 rules/marlborough/rules.yaml:1334:7\n4078 rules/marlborough/rules.yaml:1335:11\n4079 rules/marlborough/rules.yaml:1336:7\n4080 rules/marlborough/rules.yaml:1337:7\n4101 rules/marlborough/rules.yaml:1338:7\n4102 rules/marlborough/rules.yaml:1340:11\n4103 rules/marlborough/rules.yaml:1341:15\n4104 rules/marlborough/rules.yaml:1342:11\n4105 rules/marlborough/rules.yaml:1343:7\n4106 rules/marlborough/rules.yaml:1344:7\n4107 rules/marlborough/rules.yaml:1345:11\n4112 rules/marlborough/rules.yaml:1876:1\n4113 rules/marlborough/rules.yaml:1876:1\n4114 rules/marlborough/rules.yaml:1876:1\n4119 rules/marlborough/rules.yaml:1876:1\n4120 rules/marlborough/rules.yaml:1876:1\n4121 rules/marlborough/rules.yaml:1876:1\n4122 rules/marlborough/rules.yaml:1876:1\n4125 rules/marlborough/rules.yaml:1876:1\n4126 rules/marlborough/rules.yaml:1876:1\n4128 rules/marlborough/rules.yaml:1876:1\n4129 rules/marlborough/rules.yaml:1876:1\n4130 rules/marlborough/rules.yaml:1876:1\n4131 rules/marlborough/rules.yaml:1876:1\n4132 rules/marlborough/rules.yaml:1876:1\n4133 rules/marlborough/rules.yaml:1876:1\n4134 rules/marlborough/rules.yaml:1876:1\n4135 rules/marlborough/rules.yaml:1876:1\n4136 rules/marlborough/rules.yaml:1876:1\n4137 rules/marlborough/rules.yaml:1876:1\n4138 rules/marlborough/rules.yaml:1876:1\n4142 rules/marlborough/rules.yaml:1217:7\n4143 rules/marlborough/rules.yaml:1218:11\n4144 rules/marlborough/rules.yaml:1219:7\n4145 rules/marlborough/rules.yaml:1220:7\n4146 rules/marlborough/rules.yaml:1221:7\n4151 rules/marlborough/rules.yaml:1222:11\n4152 rules/marlborough/rules.yaml:1223:11\n4153 rules/marlborough/rules.yaml:1224:15\n4154 rules/marlborough/rules.yaml:1225:11\n4155 rules/marlborough/rules.yaml:1226:15\n4157 rules/marlborough/rules.yaml:1228:15\n4158 rules/marlborough/rules.yaml:1229:11\n4162 rules/marlborough/rules.yaml:1740:7\n4163 rules/marlborough/rules.yaml:1741:7\n4164 rules/marlborough/rules.yaml:1742:11\n4165 rules/marlborough/rules.yaml:1743:7\n4170 rules/marlborough/rules.yaml:1744:7\n4176 rules/marlborough/rules.yaml:1745:7\n4177 rules/marlborough/rules.yaml:1746:7\n4181 rules/marlborough/rules.yaml:1747:11\n4182 rules/marlborough/rules.yaml:1748:7\n4183 rules/marlborough/rules.yaml:1749:7\n4184 rules/marlborough/rules.yaml:1750:11\n4185 rules/marlborough/rules.yaml:1751:7\n4191 rules/marlborough/rules.yaml:1752:7\n4192 rules/marlborough/rules.yaml:1753:7\n4193 rules/marlborough/rules.yaml:1755:7\n4194 rules/marlborough/rules.yaml:1757:15\n4196 rules/marlborough/rules.yaml:1759:15\n4198 rules/marlborough/rules.yaml:1761:15\n4200 rules/marlborough/rules.yaml:1763:15\n4201 rules/marlborough/rules.yaml:1764:15\n4203 rules/marlborough/rules.yaml:1766:15\n4204 rules/marlborough/rules.yaml:1767:15\n4205 rules/marlborough/rules.yaml:1768:15\n4206 rules/marlborough/rules.yaml:1769:19\n4207 rules/marlborough/rules.yaml:1770:19\n4208 rules/marlborough/rules.yaml:1771:15\n4212 rules/marlborough/rules.yaml:1722:7\n4213 rules/marlborough/rules.yaml:1723:7\n4214 rules/marlborough/rules.yaml:1724:7\n4215 rules/marlborough/rules.yaml:1725:7\n4216 rules/marlborough/rules.yaml:1726:7\n4219 rules/marlborough/rules.yaml:1728:7\n4220 rules/marlborough/rules.yaml:1729:7\n4221 rules/marlborough/rules.yaml:1730:11\n4226 rules/marlborough/rules.yaml:1483:7\n4227 rules/marlborough/rules.yaml:1484:7\n4228 rules/marlborough/rules.yaml:1485:7\n4229 rules/marlborough/rules.yaml:1486:7\n4234 rules/marlborough/rules.yaml:1487:11\n4239 rules/marlborough/rules.yaml:1488:11\n4243 rules/marlborough/rules.yaml:1489:11\n4244 rules/marlborough/rules.yaml:1490:11\n4245 rules/marlborough/rules.yaml:1491:15\n4247 rules/marlborough/rules.yaml:1493:15\n4248 rules/marlborough/rules.yaml:1494:15\n4250 rules/marlborough/rules.yaml:1496:15\n4251 rules/marlborough/rules.yaml:1497:15\n4252 rules/marlborough/rules.yaml:1498:19\n4254 rules/marlborough/rules.yaml:1500:19\n4255 rules/marlborough/rules.yaml:1501:7\n4262 rules/marlborough/rules.yaml:1784:7\n4263 rules/marlborough/rules.yaml:1785:11\n4264 rules/marlborough/rules.yaml:1786:11\n4273 rules/marlborough/rules.yaml:1787:15\n4274 rules/marlborough/rules.yaml:1788:15\n4275 rules/marlborough/rules.yaml:1789:19\n4278 rules/marlborough/rules.yaml:1790:19\n4282 rules/marlborough/rules.yaml:808:7\n4283 rules/marlborough/rules.yaml:809:7\n4284 rules/marlborough/rules.yaml:810:11\n4285 rules/marlborough/rules.yaml:811:7\n4286 rules/marlborough/rules.yaml:813:11\n4287 rules/marlborough/rules.yaml:814:7\n4288 rules/marlborough/rules.yaml:815:11\n4289 rules/marlborough/rules.yaml:816:15\n4290 rules/marlborough/rules.yaml:817:7\n4291 rules/marlborough/rules.yaml:818:7\n4292 rules/marlborough/rules.yaml:819:7\n4293 rules/marlborough/rules.yaml:820:11\n4294 rules/marlborough/rules.yaml:821:7\n4295 rules/marlborough/rules.yaml:822:7\n4296 rules/marlborough/rules.yaml:823:7\n4297 rules/marlborough/rules.yaml:824:7\n4315 rules/marlborough/rules.yaml:825:7\n4316 rules/marlborough/rules.yaml:827:11\n4317 rules/marlborough/rules.yaml:828:15\n4318 rules/marlborough/rules.yaml:829:11\n4319 rules/marlborough/rules.yaml:830:7\n4320 rules/marlborough/rules.yaml:831:7\n4321 rules/marlborough/rules.yaml:832:11\n4327 rules/marlborough/rules.yaml:1857:3\n4328 rules/marlborough/rules.yaml:1857:3\n4330 rules/marlborough/rules.yaml:1857:3\n4331 rules/marlborough/rules.yaml:1857:3\n4332 rules/marlborough/rules.yaml:1857:3\n4333 rules/marlborough/rules.yaml:1857:3\n4334 rules/marlborough/rules.yaml:1857:3\n4335 rules/marlborough/rules.yaml:1857:3\n4342 rules/marlborough/rules.yaml:1857:3\n4343 rules/marlborough/rules.yaml:1857:3\n4344 rules/marlborough/rules.yaml:1857:3\n4345 rules/marlborough/rules.yaml:1857:3\n4348 rules/marlborough/rules.yaml:1857:3\n4349 rules/marlborough/rules.yaml:1857:3\n4351 rules/marlborough/rules.yaml:1857:3\n4352 rules/marlborough/rules.yaml:1857:3\n4353 rules/marlborough/rules.yaml:1857:3\n4355 rules/marlborough/rules.yaml:1857:3\n4356 rules/marlborough/rules.yaml:1857:3\n4357 rules/marlborough/rules.yaml:1857:3\n4364 rules/marlborough/rules.yaml:1246:7\n4370 rules/marlborough/rules.yaml:1247:7\n4384 rules/marlborough/rules.yaml:1248:7\n4395 rules/marlborough/rules.yaml:1249:7\n4406 rules/marlborough/rules.yaml:1250:11\n4407 rules/marlborough/rules.yaml:1252:7\n4412 rules/marlborough/rules.yaml:1253:7\n4413 rules/marlborough/rules.yaml:1254:7\n4414 rules/marlborough/rules.yaml:1255:11\n4415 rules/marlborough/rules.yaml:1256:7\n4416 rules/marlborough/rules.yaml:1257:11\n4417 rules/marlborough/rules.yaml:1258:7\n4418 rules/marlborough/rules.yaml:1259:11\n4419 rules/marlborough/rules.yaml:1260:15\n4423 rules/marlborough/rules.yaml:1264:7\n4424 rules/marlborough/rules.yaml:1265:11\n4427 rules/marlborough/rules.yaml:1266:15\n4428 rules/marlborough/rules.yaml:1267:19\n4431 rules/marlborough/rules.yaml:1271:7\n4432 rules/marlborough/rules.yaml:1272:11\n4433 rules/marlborough/rules.yaml:1274:11\n4434 rules/marlborough/rules.yaml:1275:15\n4437 rules/marlborough/rules.yaml:1276:15\n4438 rules/marlborough/rules.yaml:1277:19\n4439 rules/marlborough/rules.yaml:1278:19\n4440 rules/marlborough/rules.yaml:1279:7\n4441 rules/marlborough/rules.yaml:1280:11\n4442 rules/marlborough/rules.yaml:1281:7\n4454 rules/marlborough/rules.yaml:1282:7\n4463 rules/marlborough/rules.yaml:1283:11\n4464 rules/marlborough/rules.yaml:1284:7\n4465 rules/marlborough/rules.yaml:1285:7\n4466 rules/marlborough/rules.yaml:1286:11\n4467 rules/marlborough/rules.yaml:1287:7\n4468 rules/marlborough/rules.yaml:1288:7\n4469 rules/marlborough/rules.yaml:1289:11\n4470 rules/marlborough/rules.yaml:1290:11\n4471 rules/marlborough/rules.yaml:1291:15\n4483 rules/marlborough/rules.yaml:1292:11\n4484 rules/marlborough/rules.yaml:1293:11\n4485 rules/marlborough/rules.yaml:1294:15\n4486 rules/marlborough/rules.yaml:1295:11\n4491 rules/marlborough/rules.yaml:1136:7\n4497 rules/marlborough/rules.yaml:1137:7\n4498 rules/marlborough/rules.yaml:1138:7\n4499 rules/marlborough/rules.yaml:1139:11\n4508 rules/marlborough/rules.yaml:1140:7\n4509 rules/marlborough/rules.yaml:1141:7\n4510 rules/marlborough/rules.yaml:1142:11\n4511 rules/marlborough/rules.yaml:1144:11\n4512 rules/marlborough/rules.yaml:1145:7\n4513 rules/marlborough/rules.yaml:1146:7\n4514 rules/marlborough/rules.yaml:1147:7\n4515 rules/marlborough/rules.yaml:1148:7\n4521 rules/marlborough/rules.yaml:1149:7\n4524 rules/marlborough/rules.yaml:1150:7\n4525 rules/marlborough/rules.yaml:1151:11\n4526 rules/marlborough/rules.yaml:1153:7\n4535 rules/marlborough/rules.yaml:1154:11\n4536 rules/marlborough/rules.yaml:1155:11\n4537 rules/marlborough/rules.yaml:1156:7\n4548 rules/marlborough/rules.yaml:1157:7\n4549 rules/marlborough/rules.yaml:1158:7\n4550 rules/marlborough/rules.yaml:1159:11\n4551 rules/marlborough/rules.yaml:1160:11\n4552 rules/marlborough/rules.yaml:1161:15\n4553 rules/marlborough/rules.yaml:1162:11\n4554 rules/marlborough/rules.yaml:1163:15\n4556 rules/marlborough/rules.yaml:1166:15\n4557 rules/marlborough/rules.yaml:1168:7\n4558 rules/marlborough/rules.yaml:1169:7\n4559 rules/marlborough/rules.yaml:1170:11\n4560 rules/marlborough/rules.yaml:1171:7\n4561 rules/marlborough/rules.yaml:1172:11\n4562 rules/marlborough/rules.yaml:1173:7\n4563 rules/marlborough/rules.yaml:1174:7\n4564 rules/marlborough/rules.yaml:1175:11\n4565 rules/marlborough/rules.yaml:1176:15\n4567 rules/marlborough/rules.yaml:1177:15\n4570 rules/marlborough/rules.yaml:1181:7\n4571 rules/marlborough/rules.yaml:1182:11\n4572 rules/marlborough/rules.yaml:1184:11\n4573 rules/marlborough/rules.yaml:1185:15\n4574 rules/marlborough/rules.yaml:1186:15\n4575 rules/marlborough/rules.yaml:1187:19\n4576 rules/marlborough/rules.yaml:1188:19\n4577 rules/marlborough/rules.yaml:1189:7\n4582 rules/marlborough/rules.yaml:1190:7\n4583 rules/marlborough/rules.yaml:1191:11\n4584 rules/marlborough/rules.yaml:1192:7\n4585 rules/marlborough/rules.yaml:1193:7\n4586 rules/marlborough/rules.yaml:1194:11\n4587 rules/marlborough/rules.yaml:1195:7\n4588 rules/marlborough/rules.yaml:1196:7\n4589 rules/marlborough/rules.yaml:1197:11\n4590 rules/marlborough/rules.yaml:1198:11\n4591 rules/marlborough/rules.yaml:1199:15\n4592 rules/marlborough/rules.yaml:1200:15\n4593 rules/marlborough/rules.yaml:1201:15\n4594 rules/marlborough/rules.yaml:1202:15\n4595 rules/marlborough/rules.yaml:1203:19\n4596 rules/marlborough/rules.yaml:1205:11\n4597 rules/marlborough/rules.yaml:1206:11\n4598 rules/marlborough/rules.yaml:1207:11\n4599 rules/marlborough/rules.yaml:1208:11\n4603 rules/marlborough/flow.yaml:11:7\n4604 rules/marlborough/flow.yaml:12:11\n4610 rules/marlborough/rules.yaml:773:7\n4611 rules/marlborough/rules.yaml:774:7\n4612 rules/marlborough/rules.yaml:775:7\n4613 rules/marlborough/rules.yaml:776:11\n4614 rules/marlborough/rules.yaml:777:11\n4615 rules/marlborough/rules.yaml:778:15\n4616 rules/marlborough/rules.yaml:779:15\n4617 rules/marlborough/rules.yaml:780:7\n4622 rules/marlborough/rules.yaml:781:11\n4623 rules/marlborough/rules.yaml:782:11\n4624 rules/marlborough/rules.yaml:783:11\n4625 rules/marlborough/rules.yaml:784:11\n4626 rules/marlborough/rules.yaml:785:11\n4627 rules/marlborough/rules.yaml:786:7\n4628 rules/marlborough/rules.yaml:787:11\n4633 rules/marlborough/rules.yaml:1656:7\n4634 rules/marlborough/rules.yaml:1657:7\n4635 rules/marlborough/rules.yaml:1658:11\n4636 rules/marlborough/rules.yaml:1659:11\n4643 rules/marlborough/rules.yaml:1660:15\n4644 rules/marlborough/rules.yaml:1661:15\n4652 rules/marlborough/rules.yaml:1662:15\n4667 rules/marlborough/rules.yaml:1663:15\n4668 rules/marlborough/rules.yaml:1664:15\n4669 rules/marlborough/rules.yaml:1665:19\n4670 rules/marlborough/rules.yaml:1666:19\n4671 rules/marlborough/rules.yaml:1667:23\n4674 rules/marlborough/rules.yaml:1668:23\n4675 rules/marlborough/rules.yaml:1670:19\n4676 rules/marlborough/rules.yaml:1671:23\n4677 rules/marlborough/rules.yaml:1672:23\n4681 rules/marlborough/rules.yaml:1449:7\n4685 rules/marlborough/rules.yaml:1450:7\n4686 rules/marlborough/rules.yaml:1451:11\n4687 rules/marlborough/rules.yaml:1452:11\n4688 rules/marlborough/rules.yaml:1453:7\n4689 rules/marlborough/rules.yaml:1454:11\n4693 rules/marlborough/flow.yaml:86:7\n4694 rules/marlborough/flow.yaml:87:11\n4698 rules/marlborough/flow.yaml:67:7\n4702 rules/marlborough/flow.yaml:55:7\n4703 rules/marlborough/flow.yaml:56:11\n4704 rules/marlborough/flow.yaml:57:15\n4708 rules/marlborough/flow.yaml:71:7\n4709 rules/marlborough/flow.yaml:72:11\n4713 rules/marlborough/flow.yaml:61:7\n4714 rules/marlborough/flow.yaml:62:11\n4715 rules/marlborough/flow.yaml:63:15\n4719 rules/marlborough/flow.yaml:50:7\n4720 rules/marlborough/flow.yaml:51:11\n4724 rules/marlborough/rules.yaml:860:7\n4730 rules/marlborough/rules.yaml:861:7\n4731 rules/marlborough/rules.yaml:862:11\n4732 rules/marlborough/rules.yaml:863:7\n4733 rules/marlborough/rules.yaml:864:7\n4748 rules/marlborough/rules.yaml:843:7\n4753 rules/marlborough/rules.yaml:844:11\n4754 rules/marlborough/rules.yaml:845:7\n4766 rules/marlborough/rules.yaml:846:7\n4767 rules/marlborough/rules.yaml:847:11\n4768 rules/marlborough/rules.yaml:848:7\n4786 rules/marlborough/rules.yaml:849:7\n4787 rules/marlborough/rules.yaml:850:11\n4789 rules/marlborough/rules.yaml:851:7\n4790 rules/marlborough/rules.yaml:852:11\n4791 rules/marlborough/rules.yaml:853:11\n4840 rules/marlborough/rules.yaml:942:7\n4841 rules/marlborough/rules.yaml:943:7\n4847 rules/marlborough/rules.yaml:944:7\n4848 rules/marlborough/rules.yaml:945:11\n4850 rules/marlborough/rules.yaml:946:7\n4851 rules/marlborough/rules.yaml:947:11\n4853 rules/marlborough/rules.yaml:948:7\n4854 rules/marlborough/rules.yaml:949:7\n4855 rules/marlborough/rules.yaml:950:7\n4856 rules/marlborough/rules.yaml:951:7\n4861 rules/marlborough/rules.yaml:952:11\n4862 rules/marlborough/rules.yaml:953:11\n4890 rules/marlborough/rules.yaml:956:11\n4891 rules/marlborough/rules.yaml:957:11\n4892 rules/marlborough/rules.yaml:958:11\n4893 rules/marlborough/rules.yaml:960:19\n4894 rules/marlborough/rules.yaml:961:23\n4896 rules/marlborough/rules.yaml:963:23\n4897 rules/marlborough/rules.yaml:964:23\n4907 rules/marlborough/rules.yaml:970:19\n4910 rules/marlborough/rules.yaml:966:19\n4914 rules/marlborough/rules.yaml:968:19\n4923 rules/marlborough/rules.yaml:972:11\n4924 rules/marlborough/rules.yaml:973:11\n4927 rules/marlborough/rules.yaml:974:11\n4932 rules/marlborough/rules.yaml:975:11\n4933 rules/marlborough/rules.yaml:976:11\n4954 rules/marlborough/rules.yaml:977:15\n5005 rules/marlborough/rules.yaml:980:15\n5006 rules/marlborough/rules.yaml:981:15\n5012 rules/marlborough/rules.yaml:983:15\n5024 rules/marlborough/rules.yaml:984:15\n5025 rules/marlborough/rules.yaml:985:15\n5042 rules/marlborough/rules.yaml:986:15\n5043 rules/marlborough/rules.yaml:987:15\n5049 rules/marlborough/rules.yaml:989:15\n5061 rules/marlborough/rules.yaml:990:15\n5062 rules/marlborough/rules.yaml:991:15\n5079 rules/marlborough/rules.yaml:992:15\n5080 rules/marlborough/rules.yaml:993:15\n5083 rules/marlborough/rules.yaml:994:11\n5084 rules/marlborough/rules.yaml:995:11\n5085 rules/marlborough/rules.yaml:996:11\n5086 rules/marlborough/rules.yaml:997:11\n5087 rules/marlborough/rules.yaml:998:11\n5088 rules/marlborough/rules.yaml:999:11\n5089 rules/marlborough/rules.yaml:1000:11\n5100 rules/marlborough/rules.yaml:1002:19\n5107 rules/marlborough/rules.yaml:1003:19\n5114 rules/marlborough/rules.yaml:1004:23\n5115 rules/marlborough/rules.yaml:1005:23\n5119 rules/marlborough/rules.yaml:1007:19\n5124 rules/marlborough/rules.yaml:1012:23\n5127 rules/marlborough/rules.yaml:1008:23\n5131 rules/marlborough/rules.yaml:1010:23\n5135 rules/marlborough/rules.yaml:1014:19\n5136 rules/marlborough/rules.yaml:1015:19\n5149 rules/marlborough/rules.yaml:1016:19\n5152 rules/marlborough/rules.yaml:1019:23\n5155 rules/marlborough/rules.yaml:1017:23\n5159 rules/marlborough/rules.yaml:1021:19\n5166 rules/marlborough/rules.yaml:1022:19\n5173 rules/marlborough/rules.yaml:1023:19\n5184 rules/marlborough/rules.yaml:1024:23\n5188 rules/marlborough/rules.yaml:1026:19\n5231 rules/marlborough/rules.yaml:1817:3\n5236 rules/marlborough/rules.yaml:1817:3\n5238 rules/marlborough/rules.yaml:1817:3\n5239 rules/marlborough/rules.yaml:1817:3\n5240 rules/marlborough/rules.yaml:1817:3\n5241 rules/marlborough/rules.yaml:1817:3\n5242 rules/marlborough/rules.yaml:1817:3\n5243 rules/marlborough/rules.yaml:1817:3\n5256 rules/marlborough/rules.yaml:1817:3\n5257 rules/marlborough/rules.yaml:1817:3\n5269 rules/marlborough/rules.yaml:1817:3\n5275 rules/marlborough/rules.yaml:1817:3\n5288 rules/marlborough/rules.yaml:1817:3\n5289 rules/marlborough/rules.yaml:1817:3\n5311 rules/marlborough/rules.yaml:1817:3\n5351 rules/marlborough/rules.yaml:1817:3\n5352 rules/marlborough/rules.yaml:1817:3\n5354 rules/marlborough/rules.yaml:1817:3\n5355 rules/marlborough/rules.yaml:1817:3\n5359 rules/marlborough/rules.yaml:1817:3\n5399 rules/marlborough/rules.yaml:1037:7\n5400 rules/marlborough/rules.yaml:1038:7\n5401 rules/marlborough/rules.yaml:1039:7\n5409 rules/marlborough/rules.yaml:1040:7\n5410 rules/marlborough/rules.yaml:1041:7\n5411 rules/marlborough/rules.yaml:1042:7\n5412 rules/marlborough/rules.yaml:1043:7\n5413 rules/marlborough/rules.yaml:1044:11\n5414 rules/marlborough/rules.yaml:1045:7\n5415 rules/marlborough/rules.yaml:1046:7\n5416 rules/marlborough/rules.yaml:1047:7\n5424 rules/marlborough/rules.yaml:1048:7\n5432 rules/marlborough/rules.yaml:1049:7\n5433 rules/marlborough/rules.yaml:1050:7\n5434 rules/marlborough/rules.yaml:1051:7\n5435 rules/marlborough/rules.yaml:1052:7\n5436 rules/marlborough/rules.yaml:1053:7\n5437 rules/marlborough/rules.yaml:1054:7\n5438 rules/marlborough/rules.yaml:1055:7\n5484 rules/marlborough/rules.yaml:1056:7\n5485 rules/marlborough/rules.yaml:1057:7\n5486 rules/marlborough/rules.yaml:1058:7\n5487 rules/marlborough/rules.yaml:1059:7\n5514 rules/marlborough/rules.yaml:1060:7\n5566 rules/marlborough/rules.yaml:1061:7\n5567 rules/marlborough/rules.yaml:1062:11\n5594 rules/marlborough/rules.yaml:1063:7\n5595 rules/marlborough/rules.yaml:1064:7\n5606 rules/marlborough/rules.yaml:1066:15\n5607 rules/marlborough/rules.yaml:1067:19\n5608 rules/marlborough/rules.yaml:1068:15\n5615 rules/marlborough/rules.yaml:1069:15\n5622 rules/marlborough/rules.yaml:1070:15\n5627 rules/marlborough/rules.yaml:1071:19\n5631 rules/marlborough/rules.yaml:1073:15\n5641 rules/marlborough/rules.yaml:1074:15\n5648 rules/marlborough/rules.yaml:1075:15\n5655 rules/marlborough/rules.yaml:1076:15\n5662 rules/marlborough/rules.yaml:1077:15\n5667 rules/marlborough/rules.yaml:1078:19\n5671 rules/marlborough/rules.yaml:1080:15\n5672 rules/marlborough/rules.yaml:1081:15\n5679 rules/marlborough/rules.yaml:1082:15\n5686 rules/marlborough/rules.yaml:1083:15\n5692 rules/marlborough/rules.yaml:1084:19\n5695 rules/marlborough/rules.yaml:1086:15\n5702 rules/marlborough/rules.yaml:1087:15\n5709 rules/marlborough/rules.yaml:1088:15\n5712 rules/marlborough/rules.yaml:1089:19\n5713 rules/marlborough/rules.yaml:1090:19\n5714 rules/marlborough/rules.yaml:1091:15\n5721 rules/marlborough/rules.yaml:1092:15\n5728 rules/marlborough/rules.yaml:1093:15\n5733 rules/marlborough/rules.yaml:1094:19\n5737 rules/marlborough/rules.yaml:1096:15\n5738 rules/marlborough/rules.yaml:1097:19\n5739 rules/marlborough/rules.yaml:1098:15\n5740 rules/marlborough/rules.yaml:1099:15\n5741 rules/marlborough/rules.yaml:1100:15\n5748 rules/marlborough/rules.yaml:1101:15\n5755 rules/marlborough/rules.yaml:1102:15\n5760 rules/marlborough/rules.yaml:1103:19\n5780 rules/marlborough/rules.yaml:1598:7\n5781 rules/marlborough/rules.yaml:1599:7\n5782 rules/marlborough/rules.yaml:1600:7\n5806 rules/marlborough/rules.yaml:1601:7\n5807 rules/marlborough/rules.yaml:1602:11\n5810 rules/marlborough/rules.yaml:1603:7\n5811 rules/marlborough/rules.yaml:1604:7\n5845 rules/marlborough/rules.yaml:1572:7\n5846 rules/marlborough/rules.yaml:1573:7\n5847 rules/marlborough/rules.yaml:1574:7\n5848 rules/marlborough/rules.yaml:1575:7\n5878 rules/marlborough/rules.yaml:1578:7\n5879 rules/marlborough/rules.yaml:1579:7\n5880 rules/marlborough/rules.yaml:1580:7\n5881 rules/marlborough/rules.yaml:1581:11\n5884 rules/marlborough/rules.yaml:1582:7\n5885 rules/marlborough/rules.yaml:1583:11\n5888 rules/marlborough/rules.yaml:1584:7\n5889 rules/marlborough/rules.yaml:1585:7\n5890 rules/marlborough/rules.yaml:1586:7\n5891 rules/marlborough/rules.yaml:1587:7\n5892 rules/marlborough/rules.yaml:1588:7\n5893 rules/marlborough/rules.yaml:1589:7\n5921 rules/marlborough/rules.yaml:1640:7\n5930 rules/marlborough/rules.yaml:1641:7\n5931 rules/marlborough/rules.yaml:1642:7\n5938 rules/marlborough/rules.yaml:1643:7\n5964 rules/marlborough/rules.yaml:1529:7\n5965 rules/marlborough/rules.yaml:1530:7\n5966 rules/marlborough/rules.yaml:1531:11\n5975 rules/marlborough/rules.yaml:1533:11\n5979 rules/marlborough/rules.yaml:1535:11\n5980 rules/marlborough/rules.yaml:1536:11\n5991 rules/marlborough/rules.yaml:1537:11\n5992 rules/marlborough/rules.yaml:1538:15\n5995 rules/marlborough/rules.yaml:1539:15\n6000 rules/marlborough/rules.yaml:1541:15\n6007 rules/marlborough/rules.yaml:1542:15\n6013 rules/marlborough/rules.yaml:1544:11\n6032 rules/marlborough/rules.yaml:1545:11\n6035 rules/marlborough/rules.yaml:1549:19\n6036 rules/marlborough/rules.yaml:1550:19\n6039 rules/marlborough/rules.yaml:1552:19\n6040 rules/marlborough/rules.yaml:1553:23\n6041 rules/marlborough/rules.yaml:1554:23\n6043 rules/marlborough/rules.yaml:1556:23\n6044 rules/marlborough/rules.yaml:1557:23\n6047 rules/marlborough/rules.yaml:1559:19\n6048 rules/marlborough/rules.yaml:1560:19\n6051 rules/marlborough/rules.yaml:1547:19\n6074 rules/marlborough/rules.yaml:1613:7\n6075 rules/marlborough/rules.yaml:1614:7\n6089 rules/marlborough/rules.yaml:1615:11\n6090 rules/marlborough/rules.yaml:1616:11\n6109 rules/marlborough/rules.yaml:1617:11\n6110 rules/marlborough/rules.yaml:1618:11\n6119 rules/marlborough/rules.yaml:1619:15\n6144 rules/marlborough/rules.yaml:1620:15\n6145 rules/marlborough/rules.yaml:1621:19\n6151 rules/marlborough/rules.yaml:1623:19\n6152 rules/marlborough/rules.yaml:1624:19\n6160 rules/marlborough/rules.yaml:1625:23\n6170 rules/marlborough/rules.yaml:1626:19\n6175 rules/marlborough/rules.yaml:1627:23\n6180 rules/marlborough/rules.yaml:1629:23\n6203 rules/marlborough/rules.yaml:672:7\n6206 rules/marlborough/rules.yaml:673:7\n6214 rules/marlborough/rules.yaml:674:11\n6226 rules/marlborough/rules.yaml:675:11\n6227 rules/marlborough/rules.yaml:676:15\n6230 rules/marlborough/rules.yaml:677:11\n6231 rules/marlborough/rules.yaml:678:11\n6234 rules/marlborough/rules.yaml:679:7\n6235 rules/marlborough/rules.yaml:680:7\n6242 rules/marlborough/rules.yaml:681:11\n6243 rules/marlborough/rules.yaml:682:11\n6247 rules/marlborough/rules.yaml:683:11\n6260 rules/marlborough/rules.yaml:1511:7\n6261 rules/marlborough/rules.yaml:1512:7\n6272 rules/marlborough/rules.yaml:1513:7\n6273 rules/marlborough/rules.yaml:1515:15\n6274 rules/marlborough/rules.yaml:1516:19\n6278 rules/marlborough/rules.yaml:1517:23\n6281 rules/marlborough/rules.yaml:1519:15\n6284 rules/marlborough/rules.yaml:1521:15\n6286 rules/marlborough/rules.yaml:1522:7\n6305 rules/marlborough/rules.yaml:872:7\n6306 rules/marlborough/rules.yaml:873:11\n6307 rules/marlborough/rules.yaml:874:7\n6308 rules/marlborough/rules.yaml:875:7\n6313 rules/marlborough/rules.yaml:887:15\n6316 rules/marlborough/rules.yaml:877:15\n6317 rules/marlborough/rules.yaml:878:15\n6318 rules/marlborough/rules.yaml:879:15\n6325 rules/marlborough/rules.yaml:880:15\n6328 rules/marlborough/rules.yaml:882:15\n6329 rules/marlborough/rules.yaml:883:15\n6330 rules/marlborough/rules.yaml:884:15\n6337 rules/marlborough/rules.yaml:885:15\n6354 rules/marlborough/rules.yaml:1369:7\n6374 rules/marlborough/rules.yaml:1370:11\n6377 rules/marlborough/rules.yaml:1371:11\n6386 rules/marlborough/rules.yaml:1372:15\n6387 rules/marlborough/rules.yaml:1373:15\n6417 rules/marlborough/rules.yaml:898:7\n6418 rules/marlborough/rules.yaml:899:7\n6421 rules/marlborough/rules.yaml:900:7\n6422 rules/marlborough/rules.yaml:901:11\n6423 rules/marlborough/rules.yaml:902:15\n6424 rules/marlborough/rules.yaml:903:7\n6425 rules/marlborough/rules.yaml:904:7\n6426 rules/marlborough/rules.yaml:905:7\n6431 rules/marlborough/rules.yaml:906:11\n6432 rules/marlborough/rules.yaml:907:11\n6433 rules/marlborough/rules.yaml:908:11\n6439 rules/marlborough/rules.yaml:909:11\n6448 rules/marlborough/rules.yaml:910:11\n6449 rules/marlborough/rules.yaml:911:15\n6450 rules/marlborough/rules.yaml:912:19\n6458 rules/marlborough/rules.yaml:914:15\n6471 rules/marlborough/rules.yaml:915:15\n6472 rules/marlborough/rules.yaml:916:19\n6474 rules/marlborough/rules.yaml:917:15\n6477 rules/marlborough/rules.yaml:918:7\n6478 rules/marlborough/rules.yaml:919:7\n6504 rules/marlborough/rules.yaml:1306:7\n6505 rules/marlborough/rules.yaml:1307:7\n6514 rules/marlborough/rules.yaml:1308:7\n6525 rules/marlborough/rules.yaml:1309:11\n6541 rules/marlborough/rules.yaml:1310:15\n6554 rules/marlborough/rules.yaml:1311:15\n6560 rules/marlborough/rules.yaml:1312:19\n6561 rules/marlborough/rules.yaml:1313:19\n6564 rules/marlborough/rules.yaml:1323:23\n6568 rules/marlborough/rules.yaml:1314:23\n6569 rules/marlborough/rules.yaml:1315:23\n6598 rules/marlborough/rules.yaml:1316:23\n6599 rules/marlborough/rules.yaml:1317:27\n6601 rules/marlborough/rules.yaml:1318:23\n6613 rules/marlborough/rules.yaml:1319:23\n6614 rules/marlborough/rules.yaml:1320:27\n6615 rules/marlborough/rules.yaml:1321:31\n6644 rules/marlborough/rules.yaml:1838:3\n6649 rules/marlborough/rules.yaml:1838:3\n6651 rules/marlborough/rules.yaml:1838:3\n6652 rules/marlborough/rules.yaml:1838:3\n6653 rules/marlborough/rules.yaml:1838:3\n6654 rules/marlborough/rules.yaml:1838:3\n6655 rules/marlborough/rules.yaml:1838:3\n6656 rules/marlborough/rules.yaml:1838:3\n6669 rules/marlborough/rules.yaml:1838:3\n6670 rules/marlborough/rules.yaml:1838:3\n6682 rules/marlborough/rules.yaml:1838:3\n6688 rules/marlborough/rules.yaml:1838:3\n6693 rules/marlborough/rules.yaml:1838:3\n6694 rules/marlborough/rules.yaml:1838:3\n6716 rules/marlborough/rules.yaml:1838:3\n6756 rules/marlborough/rules.yaml:1838:3\n6757 rules/marlborough/rules.yaml:1838:3\n6759 rules/marlborough/rules.yaml:1838:3\n6760 rules/marlborough/rules.yaml:1838:3\n6764 rules/marlborough/rules.yaml:1838:3\n6781 rules/marlborough/rules.yaml:1705:7\n6786 rules/marlborough/rules.yaml:1706:7\n6794 rules/marlborough/rules.yaml:1707:11\n6800 rules/marlborough/rules.yaml:1708:11\n6801 rules/marlborough/rules.yaml:1709:15\n6802 rules/marlborough/rules.yaml:1710:15\n6804 rules/marlborough/rules.yaml:1712:15\n6827 rules/marlborough/rules.yaml:926:7\n6828 rules/marlborough/rules.yaml:927:7\n6831 rules/marlborough/rules.yaml:931:11\n6839 rules/marlborough/rules.yaml:928:11\n6845 rules/marlborough/rules.yaml:929:11\n6878 rules/marlborough/rules.yaml:1387:7\n6896 rules/marlborough/rules.yaml:1388:11\n6897 rules/marlborough/rules.yaml:1389:11\n6898 rules/marlborough/rules.yaml:1390:11\n6899 rules/marlborough/rules.yaml:1391:15\n6908 rules/marlborough/rules.yaml:1393:15\n6921 rules/marlborough/rules.yaml:1394:15\n6923 rules/marlborough/rules.yaml:1395:15\n6927 rules/marlborough/rules.yaml:1396:7\n6934 rules/marlborough/rules.yaml:1397:7\n6935 rules/marlborough/rules.yaml:1398:7\n6940 rules/marlborough/rules.yaml:1399:7\n6948 rules/marlborough/rules.yaml:1400:11\n6961 rules/marlborough/rules.yaml:1401:11\n6966 rules/marlborough/rules.yaml:1402:15\n6969 rules/marlborough/rules.yaml:1403:15\n6976 rules/marlborough/rules.yaml:1404:15\n6977 rules/marlborough/rules.yaml:1405:15\n6980 rules/marlborough/rules.yaml:1406:7\n6981 rules/marlborough/rules.yaml:1407:7\n6992 rules/marlborough/rules.yaml:1408:11\n6995 rules/marlborough/rules.yaml:1409:11\n7010 rules/marlborough/rules.yaml:1410:11\n7011 rules/marlborough/rules.yaml:1411:15\n7020 rules/marlborough/rules.yaml:1413:15\n7026 rules/marlborough/rules.yaml:1414:15\n7027 rules/marlborough/rules.yaml:1415:19\n7029 rules/marlborough/rules.yaml:1417:19\n7032 rules/marlborough/rules.yaml:1418:19\n7033 rules/marlborough/rules.yaml:1419:19\n7037 rules/marlborough/rules.yaml:1420:7\n7038 rules/marlborough/rules.yaml:1421:7\n7049 rules/marlborough/rules.yaml:1422:11\n7070 rules/marlborough/rules.yaml:1423:11\n7071 rules/marlborough/rules.yaml:1424:15\n7080 rules/marlborough/rules.yaml:1426:15\n7088 rules/marlborough/rules.yaml:1427:15\n7089 rules/marlborough/rules.yaml:1428:19\n7095 rules/marlborough/rules.yaml:1430:19\n7100 rules/marlborough/rules.yaml:1431:19\n7103 rules/marlborough/rules.yaml:1432:19\n7104 rules/marlborough/rules.yaml:1433:19\n7108 rules/marlborough/rules.yaml:1434:23\n7110 rules/marlborough/rules.yaml:1435:23\n7119 rules/marlborough/rules.yaml:1437:23\n7132 rules/marlborough/rules.yaml:1438:23\n7134 rules/marlborough/rules.yaml:1439:23\n7192 rules/marlborough/rules.yaml:1333:7\n7209 rules/marlborough/rules.yaml:1334:7\n7214 rules/marlborough/rules.yaml:1335:11\n7215 rules/marlborough/rules.yaml:1336:7\n7216 rules/marlborough/rules.yaml:1337:7\n7237 rules/marlborough/rules.yaml:1338:7\n7238 rules/marlborough/rules.yaml:1339:11\n7239 rules/marlborough/rules.yaml:1340:11\n7240 rules/marlborough/rules.yaml:1341:15\n7241 rules/marlborough/rules.yaml:1342:11\n7242 rules/marlborough/rules.yaml:1343:7\n7255 rules/marlborough/rules.yaml:1344:7\n7256 rules/marlborough/rules.yaml:1345:11\n7258 rules/marlborough/rules.yaml:1346:7\n7284 rules/marlborough/rules.yaml:1876:1\n7285 rules/marlborough/rules.yaml:1876:1\n7286 rules/marlborough/rules.yaml:1876:1\n7297 rules/marlborough/rules.yaml:1876:1\n7298 rules/marlborough/rules.yaml:1876:1\n7310 rules/marlborough/rules.yaml:1876:1\n7329 rules/marlborough/rules.yaml:1876:1\n7363 rules/marlborough/rules.yaml:1876:1\n7364 rules/marlborough/rules.yaml:1876:1\n7370 rules/marlborough/rules.yaml:1876:1\n7371 rules/marlborough/rules.yaml:1876:1\n7372 rules/marlborough/rules.yaml:1876:1\n7373 rules/marlborough/rules.yaml:1876:1\n7374 rules/marlborough/rules.yaml:1876:1\n7375 rules/marlborough/rules.yaml:1876:1\n7386 rules/marlborough/rules.yaml:1876:1\n7409 rules/marlborough/rules.yaml:1876:1\n7452 rules/marlborough/rules.yaml:1876:1\n7453 rules/marlborough/rules.yaml:1876:1\n7454 rules/marlborough/rules.yaml:1876:1\n7458 rules/marlborough/rules.yaml:1876:1\n7459 rules/marlborough/rules.yaml:1876:1\n7460 rules/marlborough/rules.yaml:1876:1\n7461 rules/marlborough/rules.yaml:1876:1\n7479 rules/marlborough/rules.yaml:1217:7\n7480 rules/marlborough/rules.yaml:1218:11\n7481 rules/marlborough/rules.yaml:1219:7\n7482 rules/marlborough/rules.yaml:1220:7\n7483 rules/marlborough/rules.yaml:1221:7\n7494 rules/marlborough/rules.yaml:1222:11\n7501 rules/marlborough/rules.yaml:1223:11\n7506 rules/marlborough/rules.yaml:1224:15\n7513 rules/marlborough/rules.yaml:1225:11\n7514 rules/marlborough/rules.yaml:1226:15\n7516 rules/marlborough/rules.yaml:1228:15\n7517 rules/marlborough/rules.yaml:1229:11\n7540 rules/marlborough/rules.yaml:1740:7\n7541 rules/marlborough/rules.yaml:1741:7\n7542 rules/marlborough/rules.yaml:1742:11\n7543 rules/marlborough/rules.yaml:1743:7\n7548 rules/marlborough/rules.yaml:1744:7\n7552 rules/marlborough/rules.yaml:1745:7\n7553 rules/marlborough/rules.yaml:1746:7\n7560 rules/marlborough/rules.yaml:1747:11\n7561 rules/marlborough/rules.yaml:1748:7\n7572 rules/marlborough/rules.yaml:1749:7\n7573 rules/marlborough/rules.yaml:1750:11\n7574 rules/marlborough/rules.yaml:1751:7\n7575 rules/marlborough/rules.yaml:1752:7\n7576 rules/marlborough/rules.yaml:1753:7\n7577 rules/marlborough/rules.yaml:1754:7\n7578 rules/marlborough/rules.yaml:1755:7\n7579 rules/marlborough/rules.yaml:1757:15\n7590 rules/marlborough/rules.yaml:1759:15\n7594 rules/marlborough/rules.yaml:1761:15\n7598 rules/marlborough/rules.yaml:1763:15\n7605 rules/marlborough/rules.yaml:1764:15\n7609 rules/marlborough/rules.yaml:1766:15\n7616 rules/marlborough/rules.yaml:1767:15\n7617 rules/marlborough/rules.yaml:1768:15\n7625 rules/marlborough/rules.yaml:1769:19\n7631 rules/marlborough/rules.yaml:1770:19\n7634 rules/marlborough/rules.yaml:1771:15\n7682 rules/marlborough/rules.yaml:1722:7\n7683 rules/marlborough/rules.yaml:1723:7\n7684 rules/marlborough/rules.yaml:1724:7\n7687 rules/marlborough/rules.yaml:1725:7\n7688 rules/marlborough/rules.yaml:1726:7\n7691 rules/marlborough/rules.yaml:1727:7\n7692 rules/marlborough/rules.yaml:1728:7\n7699 rules/marlborough/rules.yaml:1729:7\n7700 rules/marlborough/rules.yaml:1730:11\n7720 rules/marlborough/rules.yaml:1483:7\n7721 rules/marlborough/rules.yaml:1484:7\n7722 rules/marlborough/rules.yaml:1485:7\n7723 rules/marlborough/rules.yaml:1486:7\n7734 rules/marlborough/rules.yaml:1487:11\n7739 rules/marlborough/rules.yaml:1488:11\n7740 rules/marlborough/rules.yaml:1489:11\n7741 rules/marlborough/rules.yaml:1490:11\n7742 rules/marlborough/rules.yaml:1491:15\n7753 rules/marlborough/rules.yaml:1493:15\n7766 rules/marlborough/rules.yaml:1494:15\n7773 rules/marlborough/rules.yaml:1496:15\n7786 rules/marlborough/rules.yaml:1497:15\n7787 rules/marlborough/rules.yaml:1498:19\n7789 rules/marlborough/rules.yaml:1500:19\n7793 rules/marlborough/rules.yaml:1501:7\n7796 rules/marlborough/rules.yaml:1502:7\n7823 rules/marlborough/rules.yaml:1784:7\n7834 rules/marlborough/rules.yaml:1785:11\n7835 rules/marlborough/rules.yaml:1786:11\n7846 rules/marlborough/rules.yaml:1787:15\n7854 rules/marlborough/rules.yaml:1788:15\n7855 rules/marlborough/rules.yaml:1789:19\n7858 rules/marlborough/rules.yaml:1790:19\n7859 rules/marlborough/rules.yaml:1791:19\n7883 rules/marlborough/rules.yaml:808:7\n7884 rules/marlborough/rules.yaml:809:7\n7885 rules/marlborough/rules.yaml:810:11\n7886 rules/marlborough/rules.yaml:811:7\n7887 rules/marlborough/rules.yaml:812:11\n7888 rules/marlborough/rules.yaml:813:11\n7889 rules/marlborough/rules.yaml:814:7\n7890 rules/marlborough/rules.yaml:815:11\n7891 rules/marlborough/rules.yaml:816:15\n7892 rules/marlborough/rules.yaml:817:7\n7899 rules/marlborough/rules.yaml:818:7\n7900 rules/marlborough/rules.yaml:819:7\n7901 rules/marlborough/rules.yaml:820:11\n7902 rules/marlborough/rules.yaml:821:7\n7903 rules/marlborough/rules.yaml:822:7\n7904 rules/marlborough/rules.yaml:823:7\n7905 rules/marlborough/rules.yaml:824:7\n7923 rules/marlborough/rules.yaml:825:7\n7924 rules/marlborough/rules.yaml:826:11\n7925 rules/marlborough/rules.yaml:827:11\n7926 rules/marlborough/rules.yaml:828:15\n7927 rules/marlborough/rules.yaml:829:11\n7928 rules/marlborough/rules.yaml:830:7\n7941 rules/marlborough/rules.yaml:831:7\n7942 rules/marlborough/rules.yaml:832:11\n7944 rules/marlborough/rules.yaml:833:7\n7967 rules/marlborough/rules.yaml:1857:3\n7972 rules/marlborough/rules.yaml:1857:3\n7974 rules/marlborough/rules.yaml:1857:3\n7975 rules/marlborough/rules.yaml:1857:3\n7976 rules/marlborough/rules.yaml:1857:3\n7977 rules/marlborough/rules.yaml:1857:3\n7978 rules/marlborough/rules.yaml:1857:3\n7979 rules/marlborough/rules.yaml:1857:3\n7992 rules/marlborough/rules.yaml:1857:3\n7993 rules/marlborough/rules.yaml:1857:3\n8005 rules/marlborough/rules.yaml:1857:3\n8011 rules/marlborough/rules.yaml:1857:3\n8014 rules/marlborough/rules.yaml:1857:3\n8015 rules/marlborough/rules.yaml:1857:3\n8036 rules/marlborough/rules.yaml:1857:3\n8074 rules/marlborough/rules.yaml:1857:3\n8075 rules/marlborough/rules.yaml:1857:3\n8077 rules/marlborough/rules.yaml:1857:3\n8078 rules/marlborough/rules.yaml:1857:3\n8082 rules/marlborough/rules.yaml:1857:3\n8121 rules/marlborough/rules.yaml:1246:7\n8127 rules/marlborough/rules.yaml:1247:7\n8141 rules/marlborough/rules.yaml:1248:7\n8152 rules/marlborough/rules.yaml:1249:7\n8156 rules/marlborough/rules.yaml:1250:11\n8157 rules/marlborough/rules.yaml:1251:11\n8158 rules/marlborough/rules.yaml:1252:7\n8159 rules/marlborough/rules.yaml:1253:7\n8218 rules/marlborough/rules.yaml:1254:7\n8219 rules/marlborough/rules.yaml:1255:11\n8220 rules/marlborough/rules.yaml:1256:7\n8221 rules/marlborough/rules.yaml:1257:11\n8222 rules/marlborough/rules.yaml:1258:7\n8223 rules/marlborough/rules.yaml:1259:11\n8224 rules/marlborough/rules.yaml:1260:15\n8226 rules/marlborough/rules.yaml:1261:11\n8228 rules/marlborough/rules.yaml:1263:11\n8229 rules/marlborough/rules.yaml:1264:7\n8230 rules/marlborough/rules.yaml:1265:11\n8233 rules/marlborough/rules.yaml:1266:15\n8234 rules/marlborough/rules.yaml:1267:19\n8235 rules/marlborough/rules.yaml:1268:15\n8237 rules/marlborough/rules.yaml:1270:15\n8238 rules/marlborough/rules.yaml:1271:7\n8243 rules/marlborough/rules.yaml:1272:11\n8244 rules/marlborough/rules.yaml:1273:11\n8245 rules/marlborough/rules.yaml:1274:11\n8250 rules/marlborough/rules.yaml:1275:15\n8251 rules/marlborough/rules.yaml:1276:15\n8259 rules/marlborough/rules.yaml:1277:19\n8271 rules/marlborough/rules.yaml:1278:19\n8274 rules/marlborough/rules.yaml:1279:7\n8279 rules/marlborough/rules.yaml:1280:11\n8286 rules/marlborough/rules.yaml:1281:7\n8298 rules/marlborough/rules.yaml:1282:7\n8303 rules/marlborough/rules.yaml:1283:11\n8304 rules/marlborough/rules.yaml:1284:7\n8305 rules/marlborough/rules.yaml:1285:7\n8306 rules/marlborough/rules.yaml:1286:11\n8307 rules/marlborough/rules.yaml:1287:7\n8324 rules/marlborough/rules.yaml:1288:7\n8329 rules/marlborough/rules.yaml:1289:11\n8330 rules/marlborough/rules.yaml:1290:11\n8331 rules/marlborough/rules.yaml:1291:15\n8343 rules/marlborough/rules.yaml:1292:11\n8350 rules/marlborough/rules.yaml:1293:11\n8351 rules/marlborough/rules.yaml:1294:15\n8352 rules/marlborough/rules.yaml:1295:11\n8387 rules/marlborough/rules.yaml:1136:7\n8393 rules/marlborough/rules.yaml:1137:7\n8394 rules/marlborough/rules.yaml:1138:7\n8395 rules/marlborough/rules.yaml:1139:11\n8407 rules/marlborough/rules.yaml:1140:7\n8424 rules/marlborough/rules.yaml:1141:7\n8425 rules/marlborough/rules.yaml:1142:11\n8426 rules/marlborough/rules.yaml:1143:11\n8427 rules/marlborough/rules.yaml:1144:11\n8428 rules/marlborough/rules.yaml:1145:7\n8429 rules/marlborough/rules.yaml:1146:7\n8430 rules/marlborough/rules.yaml:1147:7\n8431 rules/marlborough/rules.yaml:1148:7\n8437 rules/marlborough/rules.yaml:1149:7\n8459 rules/marlborough/rules.yaml:1150:7\n8460 rules/marlborough/rules.yaml:1151:11\n8461 rules/marlborough/rules.yaml:1152:11\n8462 rules/marlborough/rules.yaml:1153:7\n8471 rules/marlborough/rules.yaml:1154:11\n8477 rules/marlborough/rules.yaml:1155:11\n8479 rules/marlborough/rules.yaml:1156:7\n8490 rules/marlborough/rules.yaml:1157:7\n8491 rules/marlborough/rules.yaml:1158:7\n8496 rules/marlborough/rules.yaml:1159:11\n8497 rules/marlborough/rules.yaml:1160:11\n8505 rules/marlborough/rules.yaml:1161:15\n8519 rules/marlborough/rules.yaml:1162:11\n8520 rules/marlborough/rules.yaml:1163:15\n8521 rules/marlborough/rules.yaml:1164:15\n8523 rules/marlborough/rules.yaml:1166:15\n8524 rules/marlborough/rules.yaml:1167:15\n8527 rules/marlborough/rules.yaml:1168:7\n8528 rules/marlborough/rules.yaml:1169:7\n8536 rules/marlborough/rules.yaml:1170:11\n8551 rules/marlborough/rules.yaml:1171:7\n8552 rules/marlborough/rules.yaml:1172:11\n8553 rules/marlborough/rules.yaml:1173:7\n8554 rules/marlborough/rules.yaml:1174:7\n8555 rules/marlborough/rules.yaml:1175:11\n8556 rules/marlborough/rules.yaml:1176:15\n8558 rules/marlborough/rules.yaml:1177:15\n8559 rules/marlborough/rules.yaml:1178:11\n8561 rules/marlborough/rules.yaml:1180:11\n8562 rules/marlborough/rules.yaml:1181:7\n8567 rules/marlborough/rules.yaml:1182:11\n8568 rules/marlborough/rules.yaml:1183:11\n8569 rules/marlborough/rules.yaml:1184:11\n8574 rules/marlborough/rules.yaml:1185:15\n8575 rules/marlborough/rules.yaml:1186:15\n8583 rules/marlborough/rules.yaml:1187:19\n8591 rules/marlborough/rules.yaml:1188:19\n8594 rules/marlborough/rules.yaml:1189:7\n8599 rules/marlborough/rules.yaml:1190:7\n8600 rules/marlborough/rules.yaml:1191:11\n8601 rules/marlborough/rules.yaml:1192:7\n8602 rules/marlborough/rules.yaml:1193:7\n8603 rules/marlborough/rules.yaml:1194:11\n8604 rules/marlborough/rules.yaml:1195:7\n8617 rules/marlborough/rules.yaml:1196:7\n8622 rules/marlborough/rules.yaml:1197:11\n8623 rules/marlborough/rules.yaml:1198:11\n8631 rules/marlborough/rules.yaml:1199:15\n8644 rules/marlborough/rules.yaml:1200:15\n8645 rules/marlborough/rules.yaml:1201:15\n8646 rules/marlborough/rules.yaml:1202:15\n8647 rules/marlborough/rules.yaml:1203:19\n8648 rules/marlborough/rules.yaml:1204:19\n8651 rules/marlborough/rules.yaml:1205:11\n8652 rules/marlborough/rules.yaml:1206:11\n8658 rules/marlborough/rules.yaml:1207:11\n8659 rules/marlborough/rules.yaml:1208:11\n8685 rules/marlborough/flow.yaml:11:7\n8699 rules/marlborough/flow.yaml:12:11\n8730 rules/marlborough/rules.yaml:773:7\n8731 rules/marlborough/rules.yaml:774:7\n8732 rules/marlborough/rules.yaml:775:7\n8742 rules/marlborough/rules.yaml:776:11\n8750 rules/marlborough/rules.yaml:777:11\n8751 rules/marlborough/rules.yaml:778:15\n8752 rules/marlborough/rules.yaml:779:15\n8755 rules/marlborough/rules.yaml:780:7\n8766 rules/marlborough/rules.yaml:781:11\n8767 rules/marlborough/rules.yaml:782:11\n8785 rules/marlborough/rules.yaml:783:11\n8786 rules/marlborough/rules.yaml:784:11\n8787 rules/marlborough/rules.yaml:785:11\n8791 rules/marlborough/rules.yaml:786:7\n8792 rules/marlborough/rules.yaml:787:11\n8816 rules/marlborough/rules.yaml:1656:7\n8817 rules/marlborough/rules.yaml:1657:7\n8828 rules/marlborough/rules.yaml:1658:11\n8829 rules/marlborough/rules.yaml:1659:11\n8841 rules/marlborough/rules.yaml:1660:15\n8842 rules/marlborough/rules.yaml:1661:15\n8850 rules/marlborough/rules.yaml:1662:15\n8865 rules/marlborough/rules.yaml:1663:15\n8866 rules/marlborough/rules.yaml:1664:15\n8875 rules/marlborough/rules.yaml:1665:19\n8902 rules/marlborough/rules.yaml:1666:19\n8903 rules/marlborough/rules.yaml:1667:23\n8906 rules/marlborough/rules.yaml:1668:23\n8907 rules/marlborough/rules.yaml:1669:23\n8908 rules/marlborough/rules.yaml:1670:19\n8909 rules/marlborough/rules.yaml:1671:23\n8910 rules/marlborough/rules.yaml:1672:23\n8911 rules/marlborough/rules.yaml:1673:23\n8937 rules/marlborough/rules.yaml:1449:7\n8941 rules/marlborough/rules.yaml:1450:7\n8955 rules/marlborough/rules.yaml:1451:11\n8956 rules/marlborough/rules.yaml:1452:11\n8961 rules/marlborough/rules.yaml:1453:7\n8975 rules/marlborough/rules.yaml:1454:11\n8989 rules/marlborough/flow.yaml:86:7\n8994 rules/marlborough/flow.yaml:87:11\n9009 rules/marlborough/flow.yaml:67:7\n9028 rules/marlborough/flow.yaml:55:7\n9035 rules/marlborough/flow.yaml:56:11\n9049 rules/marlborough/flow.yaml:57:15\n9067 rules/marlborough/flow.yaml:71:7\n9081 rules/marlborough/flow.yaml:72:11\n9099 rules/marlborough/flow.yaml:61:7\n9104 rules/marlborough/flow.yaml:62:11\n9118 rules/marlborough/flow.yaml:63:15\n9132 rules/marlborough/flow.yaml:50:7\n9137 rules/marlborough/flow.yaml:51:11\n9154 rules/marlborough/rules.yaml:860:7\n9160 rules/marlborough/rules.yaml:861:7\n9161 rules/marlborough/rules.yaml:862:11\n9162 rules/marlborough/rules.yaml:863:7\n9173 rules/marlborough/rules.yaml:864:7\n9174 rules/marlborough/rules.yaml:865:7"
+_ORIGINS = "1050 rules/marlborough/rules.yaml:461:7\n1064 rules/marlborough/rules.yaml:243:7\n1065 rules/marlborough/rules.yaml:244:7\n1087 rules/marlborough/rules.yaml:136:7\n1088 rules/marlborough/rules.yaml:137:7\n1089 rules/marlborough/rules.yaml:138:11\n1090 rules/marlborough/rules.yaml:139:11\n1091 rules/marlborough/rules.yaml:140:15\n1092 rules/marlborough/rules.yaml:141:7\n1110 rules/marlborough/rules.yaml:344:7\n1125 rules/marlborough/rules.yaml:649:7\n1134 rules/marlborough/rules.yaml:650:7\n1139 rules/marlborough/rules.yaml:651:7\n1140 rules/marlborough/rules.yaml:652:7\n1141 rules/marlborough/rules.yaml:653:7\n1146 rules/marlborough/rules.yaml:654:11\n1147 rules/marlborough/rules.yaml:655:11\n1148 rules/marlborough/rules.yaml:656:11\n1149 rules/marlborough/rules.yaml:657:11\n1150 rules/marlborough/rules.yaml:658:11\n1151 rules/marlborough/rules.yaml:659:7\n1156 rules/marlborough/rules.yaml:1973:1\n1161 rules/marlborough/rules.yaml:1973:1\n1168 rules/marlborough/rules.yaml:1973:1\n1176 rules/marlborough/rules.yaml:1973:1\n1184 rules/marlborough/rules.yaml:1973:1\n1192 rules/marlborough/rules.yaml:1973:1\n1200 rules/marlborough/rules.yaml:1973:1\n1208 rules/marlborough/rules.yaml:1973:1\n1218 rules/marlborough/rules.yaml:1973:1\n1222 rules/marlborough/rules.yaml:223:7\n1223 rules/marlborough/rules.yaml:224:11\n1224 rules/marlborough/rules.yaml:225:7\n1225 rules/marlborough/rules.yaml:226:7\n1235 rules/marlborough/rules.yaml:227:7\n1236 rules/marlborough/rules.yaml:228:7\n1239 rules/marlborough/rules.yaml:229:7\n1240 rules/marlborough/rules.yaml:230:11\n1248 rules/marlborough/rules.yaml:231:11\n1249 rules/marlborough/rules.yaml:232:7\n1254 rules/marlborough/rules.yaml:233:7\n1271 rules/marlborough/rules.yaml:616:7\n1272 rules/marlborough/rules.yaml:617:7\n1277 rules/marlborough/rules.yaml:618:11\n1279 rules/marlborough/rules.yaml:620:11\n1280 rules/marlborough/rules.yaml:621:7\n1281 rules/marlborough/rules.yaml:622:7\n1290 rules/marlborough/rules.yaml:623:11\n1291 rules/marlborough/rules.yaml:624:7\n1296 rules/marlborough/rules.yaml:625:7\n1304 rules/marlborough/rules.yaml:626:11\n1305 rules/marlborough/rules.yaml:627:7\n1308 rules/marlborough/rules.yaml:628:11\n1319 rules/marlborough/rules.yaml:629:7\n1329 rules/marlborough/rules.yaml:630:11\n1330 rules/marlborough/rules.yaml:631:7\n1340 rules/marlborough/rules.yaml:632:11\n1341 rules/marlborough/rules.yaml:633:7\n1351 rules/marlborough/rules.yaml:634:11\n1352 rules/marlborough/rules.yaml:635:7\n1362 rules/marlborough/rules.yaml:636:11\n1363 rules/marlborough/rules.yaml:637:7\n1367 rules/marlborough/rules.yaml:598:7\n1379 rules/marlborough/rules.yaml:181:7\n1380 rules/marlborough/rules.yaml:182:7\n1381 rules/marlborough/rules.yaml:183:11\n1382 rules/marlborough/rules.yaml:184:7\n1383 rules/marlborough/rules.yaml:185:11\n1384 rules/marlborough/rules.yaml:186:7\n1388 rules/marlborough/rules.yaml:64:7\n1397 rules/marlborough/rules.yaml:65:7\n1405 rules/marlborough/rules.yaml:440:7\n1413 rules/marlborough/rules.yaml:441:7\n1414 rules/marlborough/rules.yaml:442:11\n1415 rules/marlborough/rules.yaml:443:7\n1426 rules/marlborough/rules.yaml:444:7\n1431 rules/marlborough/rules.yaml:445:7\n1432 rules/marlborough/rules.yaml:446:11\n1433 rules/marlborough/rules.yaml:447:7\n1434 rules/marlborough/rules.yaml:448:11\n1435 rules/marlborough/rules.yaml:449:7\n1444 rules/marlborough/rules.yaml:450:7\n1452 rules/marlborough/rules.yaml:451:7\n1453 rules/marlborough/rules.yaml:452:11\n1454 rules/marlborough/rules.yaml:453:7\n1468 rules/marlborough/rules.yaml:157:7\n1472 rules/marlborough/rules.yaml:100:7\n1479 rules/marlborough/rules.yaml:90:7\n1494 rules/marlborough/rules.yaml:565:7\n1498 rules/marlborough/rules.yaml:165:7\n1499 rules/marlborough/rules.yaml:166:7\n1500 rules/marlborough/rules.yaml:167:11\n1501 rules/marlborough/rules.yaml:168:11\n1502 rules/marlborough/rules.yaml:169:15\n1503 rules/marlborough/rules.yaml:170:7\n1516 rules/marlborough/rules.yaml:294:7\n1517 rules/marlborough/rules.yaml:295:7\n1518 rules/marlborough/rules.yaml:296:11\n1519 rules/marlborough/rules.yaml:297:7\n1520 rules/marlborough/rules.yaml:298:11\n1521 rules/marlborough/rules.yaml:299:7\n1529 rules/marlborough/rules.yaml:300:7\n1530 rules/marlborough/rules.yaml:301:7\n1536 rules/marlborough/rules.yaml:302:11\n1537 rules/marlborough/rules.yaml:303:7\n1538 rules/marlborough/rules.yaml:304:11\n1546 rules/marlborough/rules.yaml:305:11\n1552 rules/marlborough/rules.yaml:306:7\n1556 rules/marlborough/rules.yaml:356:7\n1561 rules/marlborough/rules.yaml:357:7\n1562 rules/marlborough/rules.yaml:358:7\n1565 rules/marlborough/rules.yaml:359:11\n1566 rules/marlborough/rules.yaml:360:15\n1567 rules/marlborough/rules.yaml:361:15\n1568 rules/marlborough/rules.yaml:362:19\n1570 rules/marlborough/rules.yaml:364:19\n1571 rules/marlborough/rules.yaml:365:7\n1575 rules/marlborough/rules.yaml:108:7\n1582 rules/marlborough/rules.yaml:109:11\n1583 rules/marlborough/rules.yaml:110:7\n1584 rules/marlborough/rules.yaml:111:7\n1585 rules/marlborough/rules.yaml:112:11\n1586 rules/marlborough/rules.yaml:113:7\n1590 rules/marlborough/rules.yaml:332:7\n1597 rules/marlborough/rules.yaml:35:7\n1598 rules/marlborough/rules.yaml:36:11\n1599 rules/marlborough/rules.yaml:37:7\n1613 rules/marlborough/rules.yaml:76:7\n1614 rules/marlborough/rules.yaml:77:11\n1615 rules/marlborough/rules.yaml:78:7\n1616 rules/marlborough/rules.yaml:79:7\n1617 rules/marlborough/rules.yaml:80:11\n1637 rules/marlborough/rules.yaml:81:15\n1638 rules/marlborough/rules.yaml:82:7\n1642 rules/marlborough/rules.yaml:579:7\n1647 rules/marlborough/rules.yaml:414:7\n1674 rules/marlborough/rules.yaml:376:7\n1675 rules/marlborough/rules.yaml:377:11\n1676 rules/marlborough/rules.yaml:378:7\n1677 rules/marlborough/rules.yaml:379:11\n1678 rules/marlborough/rules.yaml:380:7\n1679 rules/marlborough/rules.yaml:381:11\n1680 rules/marlborough/rules.yaml:382:7\n1681 rules/marlborough/rules.yaml:383:11\n1682 rules/marlborough/rules.yaml:384:7\n1686 rules/marlborough/rules.yaml:586:7\n1692 rules/marlborough/rules.yaml:477:7\n1701 rules/marlborough/rules.yaml:478:7\n1702 rules/marlborough/rules.yaml:479:7\n1718 rules/marlborough/rules.yaml:480:7\n1727 rules/marlborough/rules.yaml:481:7\n1742 rules/marlborough/rules.yaml:482:7\n1755 rules/marlborough/rules.yaml:483:7\n1763 rules/marlborough/rules.yaml:484:7\n1764 rules/marlborough/rules.yaml:485:7\n1770 rules/marlborough/rules.yaml:486:7\n1785 rules/marlborough/rules.yaml:527:7\n1801 rules/marlborough/rules.yaml:528:7\n1802 rules/marlborough/rules.yaml:529:11\n1803 rules/marlborough/rules.yaml:530:7\n1815 rules/marlborough/rules.yaml:531:7\n1824 rules/marlborough/rules.yaml:532:7\n1825 rules/marlborough/rules.yaml:533:7\n1826 rules/marlborough/rules.yaml:534:11\n1827 rules/marlborough/rules.yaml:535:15\n1828 rules/marlborough/rules.yaml:536:19\n1830 rules/marlborough/rules.yaml:538:19\n1853 rules/marlborough/rules.yaml:539:19\n1859 rules/marlborough/rules.yaml:540:23\n1860 rules/marlborough/rules.yaml:541:7\n1864 rules/marlborough/rules.yaml:497:7\n1865 rules/marlborough/rules.yaml:498:7\n1901 rules/marlborough/rules.yaml:121:7\n1902 rules/marlborough/rules.yaml:122:11\n1903 rules/marlborough/rules.yaml:123:7\n1904 rules/marlborough/rules.yaml:124:7\n1905 rules/marlborough/rules.yaml:125:11\n1906 rules/marlborough/rules.yaml:126:7\n1910 rules/marlborough/rules.yaml:23:7\n1914 rules/marlborough/rules.yaml:149:7\n1915 rules/marlborough/rules.yaml:150:7\n1919 rules/marlborough/rules.yaml:396:7\n1920 rules/marlborough/rules.yaml:397:7\n1925 rules/marlborough/rules.yaml:398:11\n1929 rules/marlborough/rules.yaml:399:15\n1934 rules/marlborough/rules.yaml:400:15\n1935 rules/marlborough/rules.yaml:401:19\n1944 rules/marlborough/rules.yaml:402:23\n1945 rules/marlborough/rules.yaml:403:7\n1949 rules/marlborough/rules.yaml:559:7\n1957 rules/marlborough/rules.yaml:316:7\n1958 rules/marlborough/rules.yaml:317:7\n1959 rules/marlborough/rules.yaml:318:11\n1960 rules/marlborough/rules.yaml:319:7\n1963 rules/marlborough/rules.yaml:320:11\n1964 rules/marlborough/rules.yaml:321:7\n1968 rules/marlborough/rules.yaml:322:11\n1969 rules/marlborough/rules.yaml:323:7\n1973 rules/marlborough/rules.yaml:46:7\n1974 rules/marlborough/rules.yaml:47:11\n1975 rules/marlborough/rules.yaml:48:7\n1979 rules/marlborough/rules.yaml:509:7\n1980 rules/marlborough/rules.yaml:510:7\n1981 rules/marlborough/rules.yaml:511:7\n1982 rules/marlborough/rules.yaml:512:7\n1983 rules/marlborough/rules.yaml:513:7\n1984 rules/marlborough/rules.yaml:514:7\n2002 rules/marlborough/rules.yaml:278:7\n2003 rules/marlborough/rules.yaml:279:7\n2007 rules/marlborough/rules.yaml:280:11\n2008 rules/marlborough/rules.yaml:281:7\n2009 rules/marlborough/rules.yaml:282:11\n2010 rules/marlborough/rules.yaml:283:7\n2014 rules/marlborough/rules.yaml:266:7\n2019 rules/marlborough/rules.yaml:267:7\n2028 rules/marlborough/rules.yaml:254:7\n2029 rules/marlborough/rules.yaml:255:11\n2030 rules/marlborough/rules.yaml:256:7\n2031 rules/marlborough/rules.yaml:257:11\n2032 rules/marlborough/rules.yaml:258:7\n2036 rules/marlborough/rules.yaml:56:7\n2043 rules/marlborough/rules.yaml:427:7\n2049 rules/marlborough/rules.yaml:428:7\n2053 rules/marlborough/rules.yaml:549:7\n2058 rules/marlborough/rules.yaml:550:7\n2059 rules/marlborough/rules.yaml:551:7\n2067 rules/marlborough/rules.yaml:606:7\n2074 rules/marlborough/rules.yaml:1914:3\n2081 rules/marlborough/rules.yaml:1914:3\n2096 rules/marlborough/rules.yaml:1935:3\n2103 rules/marlborough/rules.yaml:1935:3\n2111 rules/marlborough/rules.yaml:1954:3\n2116 rules/marlborough/rules.yaml:1954:3\n2120 rules/marlborough/rules.yaml:199:7\n2121 rules/marlborough/rules.yaml:200:7\n2122 rules/marlborough/rules.yaml:201:7\n2123 rules/marlborough/rules.yaml:202:7\n2124 rules/marlborough/rules.yaml:203:11\n2125 rules/marlborough/rules.yaml:204:11\n2135 rules/marlborough/rules.yaml:205:15\n2139 rules/marlborough/rules.yaml:206:19\n2166 rules/marlborough/rules.yaml:208:19\n2180 rules/marlborough/rules.yaml:209:7\n2184 rules/marlborough/cards.yaml:383:14\n2188 rules/marlborough/cards.yaml:391:14\n2192 rules/marlborough/cards.yaml:15:14\n2196 rules/marlborough/cards.yaml:23:14\n2200 rules/marlborough/cards.yaml:31:14\n2204 rules/marlborough/cards.yaml:39:14\n2208 rules/marlborough/cards.yaml:47:14\n2212 rules/marlborough/cards.yaml:55:14\n2216 rules/marlborough/cards.yaml:63:14\n2220 rules/marlborough/cards.yaml:71:14\n2224 rules/marlborough/cards.yaml:79:14\n2228 rules/marlborough/cards.yaml:87:14\n2232 rules/marlborough/cards.yaml:95:14\n2236 rules/marlborough/cards.yaml:103:14\n2240 rules/marlborough/cards.yaml:111:14\n2244 rules/marlborough/cards.yaml:119:14\n2248 rules/marlborough/cards.yaml:127:14\n2252 rules/marlborough/cards.yaml:199:14\n2256 rules/marlborough/cards.yaml:135:14\n2260 rules/marlborough/cards.yaml:143:14\n2264 rules/marlborough/cards.yaml:151:14\n2268 rules/marlborough/cards.yaml:159:14\n2272 rules/marlborough/cards.yaml:167:14\n2276 rules/marlborough/cards.yaml:175:14\n2280 rules/marlborough/cards.yaml:183:14\n2284 rules/marlborough/cards.yaml:191:14\n2288 rules/marlborough/cards.yaml:271:14\n2292 rules/marlborough/cards.yaml:279:14\n2296 rules/marlborough/cards.yaml:287:14\n2300 rules/marlborough/cards.yaml:295:14\n2304 rules/marlborough/cards.yaml:303:14\n2308 rules/marlborough/cards.yaml:311:14\n2312 rules/marlborough/cards.yaml:319:14\n2316 rules/marlborough/cards.yaml:327:14\n2320 rules/marlborough/cards.yaml:335:14\n2324 rules/marlborough/cards.yaml:343:14\n2328 rules/marlborough/cards.yaml:351:14\n2332 rules/marlborough/cards.yaml:359:14\n2336 rules/marlborough/cards.yaml:367:14\n2340 rules/marlborough/cards.yaml:375:14\n2344 rules/marlborough/cards.yaml:207:14\n2348 rules/marlborough/cards.yaml:215:14\n2352 rules/marlborough/cards.yaml:223:14\n2356 rules/marlborough/cards.yaml:231:14\n2360 rules/marlborough/cards.yaml:239:14\n2364 rules/marlborough/cards.yaml:247:14\n2368 rules/marlborough/cards.yaml:255:14\n2372 rules/marlborough/cards.yaml:263:14\n2376 rules/marlborough/rules.yaml:2000:9\n2384 rules/marlborough/rules.yaml:2028:9\n2385 rules/marlborough/rules.yaml:2029:9\n2392 rules/marlborough/rules.yaml:2007:9\n2393 rules/marlborough/rules.yaml:2008:9\n2398 rules/marlborough/rules.yaml:2015:9\n2407 rules/marlborough/rules.yaml:2016:9\n2408 rules/marlborough/rules.yaml:2017:9\n2409 rules/marlborough/rules.yaml:2018:13\n2411 rules/marlborough/rules.yaml:2019:13\n2414 rules/marlborough/rules.yaml:2021:13\n2419 rules/marlborough/rules.yaml:1990:9\n2422 rules/marlborough/rules.yaml:1991:9\n2428 rules/marlborough/rules.yaml:794:7\n2432 rules/marlborough/rules.yaml:795:11\n2433 rules/marlborough/rules.yaml:796:11\n2438 rules/marlborough/rules.yaml:1462:7\n2439 rules/marlborough/rules.yaml:1463:7\n2441 rules/marlborough/rules.yaml:1464:7\n2443 rules/marlborough/rules.yaml:1465:7\n2444 rules/marlborough/rules.yaml:1466:7\n2461 rules/marlborough/rules.yaml:1467:11\n2467 rules/marlborough/rules.yaml:1468:15\n2469 rules/marlborough/rules.yaml:1469:15\n2471 rules/marlborough/rules.yaml:1470:15\n2475 rules/marlborough/rules.yaml:742:7\n2478 rules/marlborough/rules.yaml:743:11\n2479 rules/marlborough/rules.yaml:744:11\n2480 rules/marlborough/rules.yaml:745:15\n2487 rules/marlborough/rules.yaml:746:15\n2489 rules/marlborough/rules.yaml:747:15\n2490 rules/marlborough/rules.yaml:748:15\n2492 rules/marlborough/rules.yaml:749:15\n2493 rules/marlborough/rules.yaml:750:11\n2495 rules/marlborough/rules.yaml:751:7\n2496 rules/marlborough/rules.yaml:752:7\n2498 rules/marlborough/rules.yaml:753:7\n2500 rules/marlborough/rules.yaml:754:7\n2501 rules/marlborough/rules.yaml:755:7\n2519 rules/marlborough/rules.yaml:756:11\n2528 rules/marlborough/rules.yaml:757:15\n2530 rules/marlborough/rules.yaml:758:15\n2532 rules/marlborough/rules.yaml:759:15\n2536 rules/marlborough/flow.yaml:92:7\n2538 rules/marlborough/flow.yaml:93:7\n2539 rules/marlborough/flow.yaml:94:11\n2543 rules/marlborough/rules.yaml:1110:7\n2544 rules/marlborough/rules.yaml:1111:11\n2545 rules/marlborough/rules.yaml:1112:15\n2546 rules/marlborough/rules.yaml:1113:15\n2559 rules/marlborough/rules.yaml:1114:15\n2560 rules/marlborough/rules.yaml:1115:15\n2572 rules/marlborough/rules.yaml:1116:15\n2573 rules/marlborough/rules.yaml:1117:19\n2574 rules/marlborough/rules.yaml:1118:19\n2580 rules/marlborough/rules.yaml:690:7\n2581 rules/marlborough/rules.yaml:691:7\n2586 rules/marlborough/rules.yaml:692:11\n2587 rules/marlborough/rules.yaml:693:11\n2590 rules/marlborough/rules.yaml:694:11\n2591 rules/marlborough/rules.yaml:695:7\n2592 rules/marlborough/rules.yaml:696:7\n2597 rules/marlborough/rules.yaml:1900:7\n2598 rules/marlborough/rules.yaml:1901:7\n2599 rules/marlborough/rules.yaml:1902:11\n2600 rules/marlborough/rules.yaml:1903:11\n2601 rules/marlborough/rules.yaml:1904:11\n2602 rules/marlborough/rules.yaml:1905:11\n2613 rules/marlborough/rules.yaml:1906:11\n2624 rules/marlborough/rules.yaml:1907:11\n2626 rules/marlborough/rules.yaml:1908:11\n2627 rules/marlborough/rules.yaml:1909:15\n2629 rules/marlborough/rules.yaml:1911:15\n2634 rules/marlborough/rules.yaml:1780:7\n2635 rules/marlborough/rules.yaml:1781:7\n2636 rules/marlborough/rules.yaml:1782:7\n2637 rules/marlborough/rules.yaml:1783:7\n2638 rules/marlborough/rules.yaml:1784:7\n2640 rules/marlborough/rules.yaml:1785:7\n2641 rules/marlborough/rules.yaml:1787:15\n2642 rules/marlborough/rules.yaml:1788:19\n2644 rules/marlborough/rules.yaml:1790:19\n2646 rules/marlborough/rules.yaml:1792:15\n2649 rules/marlborough/rules.yaml:1794:15\n2653 rules/marlborough/flow.yaml:16:7\n2654 rules/marlborough/flow.yaml:17:11\n2655 rules/marlborough/flow.yaml:18:15\n2658 rules/marlborough/flow.yaml:19:19\n2659 rules/marlborough/flow.yaml:20:19\n2665 rules/marlborough/rules.yaml:729:7\n2666 rules/marlborough/rules.yaml:730:11\n2669 rules/marlborough/rules.yaml:732:11\n2671 rules/marlborough/rules.yaml:733:7\n2673 rules/marlborough/rules.yaml:734:7\n2674 rules/marlborough/rules.yaml:735:11\n2679 rules/marlborough/rules.yaml:703:7\n2680 rules/marlborough/rules.yaml:704:7\n2686 rules/marlborough/rules.yaml:1354:7\n2687 rules/marlborough/rules.yaml:1355:7\n2690 rules/marlborough/rules.yaml:1356:7\n2691 rules/marlborough/rules.yaml:1357:7\n2692 rules/marlborough/rules.yaml:1358:11\n2695 rules/marlborough/rules.yaml:1360:11\n2700 rules/marlborough/flow.yaml:76:7\n2705 rules/marlborough/flow.yaml:77:7\n2710 rules/marlborough/flow.yaml:78:7\n2712 rules/marlborough/flow.yaml:79:7\n2713 rules/marlborough/flow.yaml:80:11\n2715 rules/marlborough/flow.yaml:82:11\n2720 rules/marlborough/flow.yaml:25:7\n2721 rules/marlborough/flow.yaml:26:11\n2726 rules/marlborough/flow.yaml:27:11\n2729 rules/marlborough/flow.yaml:29:11\n2730 rules/marlborough/flow.yaml:30:11\n2731 rules/marlborough/flow.yaml:31:15\n2732 rules/marlborough/flow.yaml:32:11\n2733 rules/marlborough/flow.yaml:33:15\n2734 rules/marlborough/flow.yaml:34:15\n2735 rules/marlborough/flow.yaml:35:15\n2740 rules/marlborough/flow.yaml:36:19\n2741 rules/marlborough/flow.yaml:37:19\n2742 rules/marlborough/flow.yaml:38:19\n2744 rules/marlborough/flow.yaml:39:15\n2745 rules/marlborough/flow.yaml:40:11\n2748 rules/marlborough/flow.yaml:41:11\n2753 rules/marlborough/flow.yaml:45:7\n2754 rules/marlborough/flow.yaml:46:11\n2759 rules/marlborough/rules.yaml:711:7\n2760 rules/marlborough/rules.yaml:712:11\n2762 rules/marlborough/rules.yaml:713:11\n2764 rules/marlborough/rules.yaml:714:7\n2765 rules/marlborough/rules.yaml:715:7\n2766 rules/marlborough/rules.yaml:716:7\n2767 rules/marlborough/rules.yaml:717:7\n2768 rules/marlborough/rules.yaml:718:11\n2772 rules/marlborough/rules.yaml:720:11\n2780 rules/marlborough/rules.yaml:722:11\n2792 rules/marlborough/rules.yaml:1929:7\n2795 rules/marlborough/rules.yaml:1930:7\n2796 rules/marlborough/rules.yaml:1931:11\n2798 rules/marlborough/rules.yaml:1933:11\n2799 rules/marlborough/rules.yaml:1934:7\n2806 rules/marlborough/rules.yaml:1949:7\n2809 rules/marlborough/rules.yaml:1950:7\n2810 rules/marlborough/rules.yaml:1951:7\n2815 rules/marlborough/rules.yaml:1968:7\n2818 rules/marlborough/rules.yaml:1969:7\n2819 rules/marlborough/rules.yaml:1970:7\n2822 rules/marlborough/rules.yaml:1971:7\n3195 rules/marlborough/rules.yaml:843:7\n3200 rules/marlborough/rules.yaml:844:11\n3201 rules/marlborough/rules.yaml:845:7\n3210 rules/marlborough/rules.yaml:846:7\n3211 rules/marlborough/rules.yaml:847:11\n3212 rules/marlborough/rules.yaml:848:7\n3213 rules/marlborough/rules.yaml:849:7\n3214 rules/marlborough/rules.yaml:850:11\n3216 rules/marlborough/rules.yaml:851:7\n3217 rules/marlborough/rules.yaml:852:11\n3221 rules/marlborough/rules.yaml:942:7\n3222 rules/marlborough/rules.yaml:943:7\n3228 rules/marlborough/rules.yaml:944:7\n3229 rules/marlborough/rules.yaml:945:11\n3231 rules/marlborough/rules.yaml:946:7\n3232 rules/marlborough/rules.yaml:947:11\n3234 rules/marlborough/rules.yaml:948:7\n3235 rules/marlborough/rules.yaml:949:7\n3236 rules/marlborough/rules.yaml:951:7\n3237 rules/marlborough/rules.yaml:952:11\n3243 rules/marlborough/rules.yaml:953:11\n3251 rules/marlborough/rules.yaml:956:11\n3252 rules/marlborough/rules.yaml:958:11\n3253 rules/marlborough/rules.yaml:960:19\n3256 rules/marlborough/rules.yaml:963:23\n3258 rules/marlborough/rules.yaml:966:19\n3263 rules/marlborough/rules.yaml:968:19\n3269 rules/marlborough/rules.yaml:972:11\n3270 rules/marlborough/rules.yaml:973:11\n3273 rules/marlborough/rules.yaml:974:11\n3278 rules/marlborough/rules.yaml:975:11\n3279 rules/marlborough/rules.yaml:976:11\n3280 rules/marlborough/rules.yaml:977:15\n3286 rules/marlborough/rules.yaml:980:15\n3287 rules/marlborough/rules.yaml:981:15\n3289 rules/marlborough/rules.yaml:983:15\n3290 rules/marlborough/rules.yaml:985:15\n3291 rules/marlborough/rules.yaml:986:15\n3292 rules/marlborough/rules.yaml:987:15\n3294 rules/marlborough/rules.yaml:989:15\n3295 rules/marlborough/rules.yaml:991:15\n3296 rules/marlborough/rules.yaml:992:15\n3297 rules/marlborough/rules.yaml:993:15\n3298 rules/marlborough/rules.yaml:994:11\n3299 rules/marlborough/rules.yaml:995:11\n3300 rules/marlborough/rules.yaml:996:11\n3301 rules/marlborough/rules.yaml:998:11\n3302 rules/marlborough/rules.yaml:999:11\n3303 rules/marlborough/rules.yaml:1000:11\n3304 rules/marlborough/rules.yaml:1002:19\n3305 rules/marlborough/rules.yaml:1003:19\n3314 rules/marlborough/rules.yaml:1004:23\n3315 rules/marlborough/rules.yaml:1005:23\n3317 rules/marlborough/rules.yaml:1007:19\n3318 rules/marlborough/rules.yaml:1008:23\n3320 rules/marlborough/rules.yaml:1010:23\n3324 rules/marlborough/rules.yaml:1014:19\n3325 rules/marlborough/rules.yaml:1015:19\n3326 rules/marlborough/rules.yaml:1016:19\n3327 rules/marlborough/rules.yaml:1017:23\n3331 rules/marlborough/rules.yaml:1021:19\n3332 rules/marlborough/rules.yaml:1022:19\n3333 rules/marlborough/rules.yaml:1023:19\n3350 rules/marlborough/rules.yaml:1024:23\n3352 rules/marlborough/rules.yaml:1026:19\n3359 rules/marlborough/rules.yaml:1914:3\n3360 rules/marlborough/rules.yaml:1914:3\n3362 rules/marlborough/rules.yaml:1914:3\n3363 rules/marlborough/rules.yaml:1914:3\n3364 rules/marlborough/rules.yaml:1914:3\n3365 rules/marlborough/rules.yaml:1914:3\n3366 rules/marlborough/rules.yaml:1914:3\n3367 rules/marlborough/rules.yaml:1914:3\n3374 rules/marlborough/rules.yaml:1914:3\n3375 rules/marlborough/rules.yaml:1914:3\n3376 rules/marlborough/rules.yaml:1914:3\n3377 rules/marlborough/rules.yaml:1914:3\n3391 rules/marlborough/rules.yaml:1914:3\n3392 rules/marlborough/rules.yaml:1914:3\n3394 rules/marlborough/rules.yaml:1914:3\n3395 rules/marlborough/rules.yaml:1914:3\n3396 rules/marlborough/rules.yaml:1914:3\n3398 rules/marlborough/rules.yaml:1914:3\n3399 rules/marlborough/rules.yaml:1914:3\n3402 rules/marlborough/rules.yaml:1914:3\n3417 rules/marlborough/rules.yaml:1037:7\n3418 rules/marlborough/rules.yaml:1038:7\n3419 rules/marlborough/rules.yaml:1039:7\n3425 rules/marlborough/rules.yaml:1040:7\n3426 rules/marlborough/rules.yaml:1041:7\n3430 rules/marlborough/rules.yaml:1042:7\n3434 rules/marlborough/rules.yaml:1043:7\n3435 rules/marlborough/rules.yaml:1044:11\n3436 rules/marlborough/rules.yaml:1045:7\n3437 rules/marlborough/rules.yaml:1046:7\n3438 rules/marlborough/rules.yaml:1047:7\n3443 rules/marlborough/rules.yaml:1048:7\n3448 rules/marlborough/rules.yaml:1049:7\n3449 rules/marlborough/rules.yaml:1050:7\n3450 rules/marlborough/rules.yaml:1051:7\n3451 rules/marlborough/rules.yaml:1052:7\n3452 rules/marlborough/rules.yaml:1053:7\n3453 rules/marlborough/rules.yaml:1054:7\n3454 rules/marlborough/rules.yaml:1055:7\n3455 rules/marlborough/rules.yaml:1056:7\n3456 rules/marlborough/rules.yaml:1057:7\n3457 rules/marlborough/rules.yaml:1058:7\n3458 rules/marlborough/rules.yaml:1059:7\n3475 rules/marlborough/rules.yaml:1060:7\n3476 rules/marlborough/rules.yaml:1061:7\n3477 rules/marlborough/rules.yaml:1062:11\n3504 rules/marlborough/rules.yaml:1063:7\n3505 rules/marlborough/rules.yaml:1064:7\n3506 rules/marlborough/rules.yaml:1066:15\n3507 rules/marlborough/rules.yaml:1067:19\n3508 rules/marlborough/rules.yaml:1068:15\n3509 rules/marlborough/rules.yaml:1069:15\n3510 rules/marlborough/rules.yaml:1070:15\n3511 rules/marlborough/rules.yaml:1071:19\n3513 rules/marlborough/rules.yaml:1073:15\n3514 rules/marlborough/rules.yaml:1074:15\n3515 rules/marlborough/rules.yaml:1075:15\n3516 rules/marlborough/rules.yaml:1076:15\n3517 rules/marlborough/rules.yaml:1077:15\n3518 rules/marlborough/rules.yaml:1078:19\n3520 rules/marlborough/rules.yaml:1080:15\n3521 rules/marlborough/rules.yaml:1081:15\n3522 rules/marlborough/rules.yaml:1082:15\n3523 rules/marlborough/rules.yaml:1083:15\n3535 rules/marlborough/rules.yaml:1084:19\n3537 rules/marlborough/rules.yaml:1086:15\n3538 rules/marlborough/rules.yaml:1087:15\n3539 rules/marlborough/rules.yaml:1088:15\n3545 rules/marlborough/rules.yaml:1089:19\n3546 rules/marlborough/rules.yaml:1090:19\n3547 rules/marlborough/rules.yaml:1091:15\n3548 rules/marlborough/rules.yaml:1092:15\n3549 rules/marlborough/rules.yaml:1093:15\n3550 rules/marlborough/rules.yaml:1094:19\n3552 rules/marlborough/rules.yaml:1096:15\n3553 rules/marlborough/rules.yaml:1097:19\n3554 rules/marlborough/rules.yaml:1098:15\n3555 rules/marlborough/rules.yaml:1099:15\n3556 rules/marlborough/rules.yaml:1100:15\n3557 rules/marlborough/rules.yaml:1101:15\n3558 rules/marlborough/rules.yaml:1102:15\n3559 rules/marlborough/rules.yaml:1103:19\n3564 rules/marlborough/rules.yaml:1695:7\n3565 rules/marlborough/rules.yaml:1696:7\n3566 rules/marlborough/rules.yaml:1697:7\n3572 rules/marlborough/rules.yaml:1698:7\n3573 rules/marlborough/rules.yaml:1699:11\n3576 rules/marlborough/rules.yaml:1701:7\n3581 rules/marlborough/rules.yaml:1669:7\n3582 rules/marlborough/rules.yaml:1670:7\n3583 rules/marlborough/rules.yaml:1671:7\n3584 rules/marlborough/rules.yaml:1672:7\n3590 rules/marlborough/rules.yaml:1675:7\n3594 rules/marlborough/rules.yaml:1676:7\n3598 rules/marlborough/rules.yaml:1677:7\n3599 rules/marlborough/rules.yaml:1678:11\n3602 rules/marlborough/rules.yaml:1679:7\n3603 rules/marlborough/rules.yaml:1680:11\n3606 rules/marlborough/rules.yaml:1681:7\n3607 rules/marlborough/rules.yaml:1682:7\n3608 rules/marlborough/rules.yaml:1683:7\n3609 rules/marlborough/rules.yaml:1685:7\n3610 rules/marlborough/rules.yaml:1686:7\n3614 rules/marlborough/rules.yaml:1737:7\n3615 rules/marlborough/rules.yaml:1738:7\n3616 rules/marlborough/rules.yaml:1739:7\n3617 rules/marlborough/rules.yaml:1740:7\n3623 rules/marlborough/rules.yaml:1627:7\n3624 rules/marlborough/rules.yaml:1628:7\n3627 rules/marlborough/rules.yaml:1631:11\n3629 rules/marlborough/rules.yaml:1633:11\n3630 rules/marlborough/rules.yaml:1634:11\n3631 rules/marlborough/rules.yaml:1635:11\n3632 rules/marlborough/rules.yaml:1636:15\n3636 rules/marlborough/rules.yaml:1639:15\n3638 rules/marlborough/rules.yaml:1642:11\n3646 rules/marlborough/rules.yaml:1643:11\n3647 rules/marlborough/rules.yaml:1645:19\n3649 rules/marlborough/rules.yaml:1648:19\n3651 rules/marlborough/rules.yaml:1650:19\n3652 rules/marlborough/rules.yaml:1651:23\n3654 rules/marlborough/rules.yaml:1654:23\n3656 rules/marlborough/rules.yaml:1657:19\n3661 rules/marlborough/rules.yaml:1710:7\n3662 rules/marlborough/rules.yaml:1711:7\n3667 rules/marlborough/rules.yaml:1712:11\n3668 rules/marlborough/rules.yaml:1713:11\n3689 rules/marlborough/rules.yaml:1714:11\n3690 rules/marlborough/rules.yaml:1715:11\n3691 rules/marlborough/rules.yaml:1716:15\n3706 rules/marlborough/rules.yaml:1717:15\n3707 rules/marlborough/rules.yaml:1718:19\n3709 rules/marlborough/rules.yaml:1720:19\n3710 rules/marlborough/rules.yaml:1721:19\n3711 rules/marlborough/rules.yaml:1722:23\n3712 rules/marlborough/rules.yaml:1723:19\n3713 rules/marlborough/rules.yaml:1724:23\n3715 rules/marlborough/rules.yaml:1726:23\n3721 rules/marlborough/rules.yaml:1587:7\n3728 rules/marlborough/rules.yaml:1588:7\n3734 rules/marlborough/rules.yaml:1589:7\n3735 rules/marlborough/rules.yaml:1591:11\n3737 rules/marlborough/rules.yaml:1593:11\n3740 rules/marlborough/rules.yaml:1594:11\n3745 rules/marlborough/rules.yaml:1595:11\n3746 rules/marlborough/rules.yaml:1596:11\n3747 rules/marlborough/rules.yaml:1597:15\n3749 rules/marlborough/rules.yaml:1599:15\n3750 rules/marlborough/rules.yaml:1600:11\n3756 rules/marlborough/rules.yaml:672:7\n3757 rules/marlborough/rules.yaml:673:7\n3758 rules/marlborough/rules.yaml:674:11\n3759 rules/marlborough/rules.yaml:675:11\n3760 rules/marlborough/rules.yaml:676:15\n3763 rules/marlborough/rules.yaml:677:11\n3764 rules/marlborough/rules.yaml:679:7\n3765 rules/marlborough/rules.yaml:680:7\n3772 rules/marlborough/rules.yaml:681:11\n3773 rules/marlborough/rules.yaml:682:11\n3777 rules/marlborough/rules.yaml:683:11\n3781 rules/marlborough/rules.yaml:1609:7\n3782 rules/marlborough/rules.yaml:1610:7\n3783 rules/marlborough/rules.yaml:1611:7\n3784 rules/marlborough/rules.yaml:1613:15\n3785 rules/marlborough/rules.yaml:1614:19\n3788 rules/marlborough/rules.yaml:1615:23\n3791 rules/marlborough/rules.yaml:1617:15\n3794 rules/marlborough/rules.yaml:1619:15\n3801 rules/marlborough/rules.yaml:872:7\n3802 rules/marlborough/rules.yaml:873:11\n3803 rules/marlborough/rules.yaml:874:7\n3804 rules/marlborough/rules.yaml:875:7\n3805 rules/marlborough/rules.yaml:878:15\n3806 rules/marlborough/rules.yaml:879:15\n3807 rules/marlborough/rules.yaml:880:15\n3809 rules/marlborough/rules.yaml:883:15\n3810 rules/marlborough/rules.yaml:884:15\n3811 rules/marlborough/rules.yaml:885:15\n3813 rules/marlborough/rules.yaml:887:15\n3817 rules/marlborough/rules.yaml:1369:7\n3822 rules/marlborough/rules.yaml:1370:11\n3825 rules/marlborough/rules.yaml:1371:11\n3833 rules/marlborough/rules.yaml:1373:15\n3837 rules/marlborough/rules.yaml:898:7\n3838 rules/marlborough/rules.yaml:899:7\n3843 rules/marlborough/rules.yaml:900:7\n3844 rules/marlborough/rules.yaml:901:11\n3845 rules/marlborough/rules.yaml:902:15\n3846 rules/marlborough/rules.yaml:903:7\n3847 rules/marlborough/rules.yaml:904:7\n3848 rules/marlborough/rules.yaml:905:7\n3849 rules/marlborough/rules.yaml:906:11\n3850 rules/marlborough/rules.yaml:907:11\n3851 rules/marlborough/rules.yaml:908:11\n3857 rules/marlborough/rules.yaml:909:11\n3866 rules/marlborough/rules.yaml:910:11\n3867 rules/marlborough/rules.yaml:911:15\n3868 rules/marlborough/rules.yaml:912:19\n3870 rules/marlborough/rules.yaml:914:15\n3871 rules/marlborough/rules.yaml:915:15\n3872 rules/marlborough/rules.yaml:916:19\n3874 rules/marlborough/rules.yaml:918:7\n3875 rules/marlborough/rules.yaml:919:7\n3879 rules/marlborough/rules.yaml:1306:7\n3880 rules/marlborough/rules.yaml:1307:7\n3889 rules/marlborough/rules.yaml:1308:7\n3890 rules/marlborough/rules.yaml:1309:11\n3901 rules/marlborough/rules.yaml:1310:15\n3902 rules/marlborough/rules.yaml:1311:15\n3903 rules/marlborough/rules.yaml:1312:19\n3904 rules/marlborough/rules.yaml:1313:19\n3905 rules/marlborough/rules.yaml:1315:23\n3918 rules/marlborough/rules.yaml:1316:23\n3919 rules/marlborough/rules.yaml:1317:27\n3921 rules/marlborough/rules.yaml:1318:23\n3922 rules/marlborough/rules.yaml:1319:23\n3923 rules/marlborough/rules.yaml:1320:27\n3924 rules/marlborough/rules.yaml:1321:31\n3932 rules/marlborough/rules.yaml:1935:3\n3933 rules/marlborough/rules.yaml:1935:3\n3935 rules/marlborough/rules.yaml:1935:3\n3936 rules/marlborough/rules.yaml:1935:3\n3937 rules/marlborough/rules.yaml:1935:3\n3938 rules/marlborough/rules.yaml:1935:3\n3939 rules/marlborough/rules.yaml:1935:3\n3940 rules/marlborough/rules.yaml:1935:3\n3947 rules/marlborough/rules.yaml:1935:3\n3948 rules/marlborough/rules.yaml:1935:3\n3949 rules/marlborough/rules.yaml:1935:3\n3950 rules/marlborough/rules.yaml:1935:3\n3955 rules/marlborough/rules.yaml:1935:3\n3956 rules/marlborough/rules.yaml:1935:3\n3958 rules/marlborough/rules.yaml:1935:3\n3959 rules/marlborough/rules.yaml:1935:3\n3960 rules/marlborough/rules.yaml:1935:3\n3962 rules/marlborough/rules.yaml:1935:3\n3963 rules/marlborough/rules.yaml:1935:3\n3964 rules/marlborough/rules.yaml:1935:3\n3969 rules/marlborough/rules.yaml:1802:7\n3974 rules/marlborough/rules.yaml:1803:7\n3975 rules/marlborough/rules.yaml:1804:11\n3976 rules/marlborough/rules.yaml:1805:11\n3977 rules/marlborough/rules.yaml:1806:15\n3979 rules/marlborough/rules.yaml:1809:15\n3985 rules/marlborough/rules.yaml:926:7\n3986 rules/marlborough/rules.yaml:927:7\n3987 rules/marlborough/rules.yaml:928:11\n3988 rules/marlborough/rules.yaml:929:11\n3990 rules/marlborough/rules.yaml:931:11\n4037 rules/marlborough/rules.yaml:1520:7\n4038 rules/marlborough/rules.yaml:1521:7\n4039 rules/marlborough/rules.yaml:1522:7\n4040 rules/marlborough/rules.yaml:1523:11\n4041 rules/marlborough/rules.yaml:1524:7\n4042 rules/marlborough/rules.yaml:1525:11\n4047 rules/marlborough/rules.yaml:1526:15\n4048 rules/marlborough/rules.yaml:1527:15\n4060 rules/marlborough/rules.yaml:1528:19\n4067 rules/marlborough/rules.yaml:1529:19\n4102 rules/marlborough/rules.yaml:1530:19\n4103 rules/marlborough/rules.yaml:1532:23\n4105 rules/marlborough/rules.yaml:1534:23\n4106 rules/marlborough/rules.yaml:1535:23\n4107 rules/marlborough/rules.yaml:1536:27\n4108 rules/marlborough/rules.yaml:1537:23\n4110 rules/marlborough/rules.yaml:1538:23\n4114 rules/marlborough/rules.yaml:1559:7\n4115 rules/marlborough/rules.yaml:1560:7\n4116 rules/marlborough/rules.yaml:1562:7\n4117 rules/marlborough/rules.yaml:1563:11\n4118 rules/marlborough/rules.yaml:1564:7\n4119 rules/marlborough/rules.yaml:1565:7\n4120 rules/marlborough/rules.yaml:1566:11\n4125 rules/marlborough/rules.yaml:1567:11\n4126 rules/marlborough/rules.yaml:1568:15\n4142 rules/marlborough/rules.yaml:1569:19\n4143 rules/marlborough/rules.yaml:1570:7\n4144 rules/marlborough/rules.yaml:1572:11\n4149 rules/marlborough/rules.yaml:1573:15\n4150 rules/marlborough/rules.yaml:1574:7\n4162 rules/marlborough/rules.yaml:1575:11\n4178 rules/marlborough/rules.yaml:1576:7\n4184 rules/marlborough/rules.yaml:1577:11\n4198 rules/marlborough/rules.yaml:1387:7\n4204 rules/marlborough/rules.yaml:1388:11\n4205 rules/marlborough/rules.yaml:1389:11\n4206 rules/marlborough/rules.yaml:1390:11\n4209 rules/marlborough/rules.yaml:1393:15\n4210 rules/marlborough/rules.yaml:1394:15\n4212 rules/marlborough/rules.yaml:1396:7\n4213 rules/marlborough/rules.yaml:1397:7\n4214 rules/marlborough/rules.yaml:1398:7\n4219 rules/marlborough/rules.yaml:1399:7\n4220 rules/marlborough/rules.yaml:1400:11\n4221 rules/marlborough/rules.yaml:1401:11\n4222 rules/marlborough/rules.yaml:1402:15\n4225 rules/marlborough/rules.yaml:1403:15\n4226 rules/marlborough/rules.yaml:1404:15\n4227 rules/marlborough/rules.yaml:1406:7\n4228 rules/marlborough/rules.yaml:1407:7\n4233 rules/marlborough/rules.yaml:1408:11\n4236 rules/marlborough/rules.yaml:1409:11\n4251 rules/marlborough/rules.yaml:1410:11\n4252 rules/marlborough/rules.yaml:1411:15\n4254 rules/marlborough/rules.yaml:1413:15\n4255 rules/marlborough/rules.yaml:1414:15\n4256 rules/marlborough/rules.yaml:1415:19\n4258 rules/marlborough/rules.yaml:1417:19\n4261 rules/marlborough/rules.yaml:1418:19\n4262 rules/marlborough/rules.yaml:1420:7\n4263 rules/marlborough/rules.yaml:1421:7\n4268 rules/marlborough/rules.yaml:1422:11\n4292 rules/marlborough/rules.yaml:1423:11\n4293 rules/marlborough/rules.yaml:1424:15\n4295 rules/marlborough/rules.yaml:1426:15\n4296 rules/marlborough/rules.yaml:1427:15\n4297 rules/marlborough/rules.yaml:1428:19\n4299 rules/marlborough/rules.yaml:1430:19\n4304 rules/marlborough/rules.yaml:1431:19\n4307 rules/marlborough/rules.yaml:1432:19\n4308 rules/marlborough/rules.yaml:1433:19\n4312 rules/marlborough/rules.yaml:1434:23\n4315 rules/marlborough/rules.yaml:1437:23\n4316 rules/marlborough/rules.yaml:1438:23\n4321 rules/marlborough/rules.yaml:1333:7\n4336 rules/marlborough/rules.yaml:1334:7\n4345 rules/marlborough/rules.yaml:1335:11\n4346 rules/marlborough/rules.yaml:1336:7\n4347 rules/marlborough/rules.yaml:1337:7\n4368 rules/marlborough/rules.yaml:1338:7\n4369 rules/marlborough/rules.yaml:1340:11\n4370 rules/marlborough/rules.yaml:1341:15\n4371 rules/marlborough/rules.yaml:1342:11\n4372 rules/marlborough/rules.yaml:1343:7\n4373 rules/marlborough/rules.yaml:1344:7\n4374 rules/marlborough/rules.yaml:1345:11\n4379 rules/marlborough/rules.yaml:1973:1\n4380 rules/marlborough/rules.yaml:1973:1\n4381 rules/marlborough/rules.yaml:1973:1\n4386 rules/marlborough/rules.yaml:1973:1\n4387 rules/marlborough/rules.yaml:1973:1\n4388 rules/marlborough/rules.yaml:1973:1\n4389 rules/marlborough/rules.yaml:1973:1\n4392 rules/marlborough/rules.yaml:1973:1\n4393 rules/marlborough/rules.yaml:1973:1\n4395 rules/marlborough/rules.yaml:1973:1\n4396 rules/marlborough/rules.yaml:1973:1\n4397 rules/marlborough/rules.yaml:1973:1\n4398 rules/marlborough/rules.yaml:1973:1\n4399 rules/marlborough/rules.yaml:1973:1\n4400 rules/marlborough/rules.yaml:1973:1\n4401 rules/marlborough/rules.yaml:1973:1\n4402 rules/marlborough/rules.yaml:1973:1\n4403 rules/marlborough/rules.yaml:1973:1\n4404 rules/marlborough/rules.yaml:1973:1\n4405 rules/marlborough/rules.yaml:1973:1\n4409 rules/marlborough/rules.yaml:1217:7\n4410 rules/marlborough/rules.yaml:1218:11\n4411 rules/marlborough/rules.yaml:1219:7\n4412 rules/marlborough/rules.yaml:1220:7\n4413 rules/marlborough/rules.yaml:1221:7\n4418 rules/marlborough/rules.yaml:1222:11\n4419 rules/marlborough/rules.yaml:1223:11\n4420 rules/marlborough/rules.yaml:1224:15\n4421 rules/marlborough/rules.yaml:1225:11\n4422 rules/marlborough/rules.yaml:1226:15\n4424 rules/marlborough/rules.yaml:1228:15\n4425 rules/marlborough/rules.yaml:1229:11\n4429 rules/marlborough/rules.yaml:1837:7\n4430 rules/marlborough/rules.yaml:1838:7\n4431 rules/marlborough/rules.yaml:1839:11\n4432 rules/marlborough/rules.yaml:1840:7\n4438 rules/marlborough/rules.yaml:1841:7\n4444 rules/marlborough/rules.yaml:1842:7\n4445 rules/marlborough/rules.yaml:1843:7\n4449 rules/marlborough/rules.yaml:1844:11\n4450 rules/marlborough/rules.yaml:1845:7\n4451 rules/marlborough/rules.yaml:1846:7\n4452 rules/marlborough/rules.yaml:1847:11\n4453 rules/marlborough/rules.yaml:1848:7\n4459 rules/marlborough/rules.yaml:1849:7\n4460 rules/marlborough/rules.yaml:1850:7\n4461 rules/marlborough/rules.yaml:1852:7\n4462 rules/marlborough/rules.yaml:1854:15\n4464 rules/marlborough/rules.yaml:1856:15\n4466 rules/marlborough/rules.yaml:1858:15\n4468 rules/marlborough/rules.yaml:1860:15\n4469 rules/marlborough/rules.yaml:1861:15\n4471 rules/marlborough/rules.yaml:1863:15\n4472 rules/marlborough/rules.yaml:1864:15\n4473 rules/marlborough/rules.yaml:1865:15\n4474 rules/marlborough/rules.yaml:1866:19\n4475 rules/marlborough/rules.yaml:1867:19\n4476 rules/marlborough/rules.yaml:1868:15\n4480 rules/marlborough/rules.yaml:1819:7\n4481 rules/marlborough/rules.yaml:1820:7\n4482 rules/marlborough/rules.yaml:1821:7\n4483 rules/marlborough/rules.yaml:1822:7\n4484 rules/marlborough/rules.yaml:1823:7\n4487 rules/marlborough/rules.yaml:1825:7\n4488 rules/marlborough/rules.yaml:1826:7\n4489 rules/marlborough/rules.yaml:1827:11\n4494 rules/marlborough/rules.yaml:1483:7\n4495 rules/marlborough/rules.yaml:1484:7\n4496 rules/marlborough/rules.yaml:1485:7\n4497 rules/marlborough/rules.yaml:1486:7\n4502 rules/marlborough/rules.yaml:1487:11\n4507 rules/marlborough/rules.yaml:1488:11\n4511 rules/marlborough/rules.yaml:1489:11\n4512 rules/marlborough/rules.yaml:1490:11\n4513 rules/marlborough/rules.yaml:1491:15\n4515 rules/marlborough/rules.yaml:1493:15\n4516 rules/marlborough/rules.yaml:1494:15\n4518 rules/marlborough/rules.yaml:1496:15\n4519 rules/marlborough/rules.yaml:1497:15\n4520 rules/marlborough/rules.yaml:1498:19\n4522 rules/marlborough/rules.yaml:1500:19\n4523 rules/marlborough/rules.yaml:1501:7\n4530 rules/marlborough/rules.yaml:1881:7\n4531 rules/marlborough/rules.yaml:1882:11\n4532 rules/marlborough/rules.yaml:1883:11\n4541 rules/marlborough/rules.yaml:1884:15\n4542 rules/marlborough/rules.yaml:1885:15\n4543 rules/marlborough/rules.yaml:1886:19\n4546 rules/marlborough/rules.yaml:1887:19\n4550 rules/marlborough/rules.yaml:808:7\n4551 rules/marlborough/rules.yaml:809:7\n4552 rules/marlborough/rules.yaml:810:11\n4553 rules/marlborough/rules.yaml:811:7\n4554 rules/marlborough/rules.yaml:813:11\n4555 rules/marlborough/rules.yaml:814:7\n4556 rules/marlborough/rules.yaml:815:11\n4557 rules/marlborough/rules.yaml:816:15\n4558 rules/marlborough/rules.yaml:817:7\n4559 rules/marlborough/rules.yaml:818:7\n4560 rules/marlborough/rules.yaml:819:7\n4561 rules/marlborough/rules.yaml:820:11\n4562 rules/marlborough/rules.yaml:821:7\n4563 rules/marlborough/rules.yaml:822:7\n4564 rules/marlborough/rules.yaml:823:7\n4565 rules/marlborough/rules.yaml:824:7\n4583 rules/marlborough/rules.yaml:825:7\n4584 rules/marlborough/rules.yaml:827:11\n4585 rules/marlborough/rules.yaml:828:15\n4586 rules/marlborough/rules.yaml:829:11\n4587 rules/marlborough/rules.yaml:830:7\n4588 rules/marlborough/rules.yaml:831:7\n4589 rules/marlborough/rules.yaml:832:11\n4595 rules/marlborough/rules.yaml:1954:3\n4596 rules/marlborough/rules.yaml:1954:3\n4598 rules/marlborough/rules.yaml:1954:3\n4599 rules/marlborough/rules.yaml:1954:3\n4600 rules/marlborough/rules.yaml:1954:3\n4601 rules/marlborough/rules.yaml:1954:3\n4602 rules/marlborough/rules.yaml:1954:3\n4603 rules/marlborough/rules.yaml:1954:3\n4610 rules/marlborough/rules.yaml:1954:3\n4611 rules/marlborough/rules.yaml:1954:3\n4612 rules/marlborough/rules.yaml:1954:3\n4613 rules/marlborough/rules.yaml:1954:3\n4616 rules/marlborough/rules.yaml:1954:3\n4617 rules/marlborough/rules.yaml:1954:3\n4619 rules/marlborough/rules.yaml:1954:3\n4620 rules/marlborough/rules.yaml:1954:3\n4621 rules/marlborough/rules.yaml:1954:3\n4623 rules/marlborough/rules.yaml:1954:3\n4624 rules/marlborough/rules.yaml:1954:3\n4625 rules/marlborough/rules.yaml:1954:3\n4632 rules/marlborough/rules.yaml:1246:7\n4638 rules/marlborough/rules.yaml:1247:7\n4652 rules/marlborough/rules.yaml:1248:7\n4663 rules/marlborough/rules.yaml:1249:7\n4674 rules/marlborough/rules.yaml:1250:11\n4675 rules/marlborough/rules.yaml:1252:7\n4680 rules/marlborough/rules.yaml:1253:7\n4681 rules/marlborough/rules.yaml:1254:7\n4682 rules/marlborough/rules.yaml:1255:11\n4683 rules/marlborough/rules.yaml:1256:7\n4684 rules/marlborough/rules.yaml:1257:11\n4685 rules/marlborough/rules.yaml:1258:7\n4686 rules/marlborough/rules.yaml:1259:11\n4687 rules/marlborough/rules.yaml:1260:15\n4691 rules/marlborough/rules.yaml:1264:7\n4692 rules/marlborough/rules.yaml:1265:11\n4695 rules/marlborough/rules.yaml:1266:15\n4696 rules/marlborough/rules.yaml:1267:19\n4699 rules/marlborough/rules.yaml:1271:7\n4700 rules/marlborough/rules.yaml:1272:11\n4701 rules/marlborough/rules.yaml:1274:11\n4702 rules/marlborough/rules.yaml:1275:15\n4705 rules/marlborough/rules.yaml:1276:15\n4706 rules/marlborough/rules.yaml:1277:19\n4707 rules/marlborough/rules.yaml:1278:19\n4708 rules/marlborough/rules.yaml:1279:7\n4709 rules/marlborough/rules.yaml:1280:11\n4710 rules/marlborough/rules.yaml:1281:7\n4722 rules/marlborough/rules.yaml:1282:7\n4731 rules/marlborough/rules.yaml:1283:11\n4732 rules/marlborough/rules.yaml:1284:7\n4733 rules/marlborough/rules.yaml:1285:7\n4734 rules/marlborough/rules.yaml:1286:11\n4735 rules/marlborough/rules.yaml:1287:7\n4736 rules/marlborough/rules.yaml:1288:7\n4737 rules/marlborough/rules.yaml:1289:11\n4738 rules/marlborough/rules.yaml:1290:11\n4739 rules/marlborough/rules.yaml:1291:15\n4751 rules/marlborough/rules.yaml:1292:11\n4752 rules/marlborough/rules.yaml:1293:11\n4753 rules/marlborough/rules.yaml:1294:15\n4754 rules/marlborough/rules.yaml:1295:11\n4759 rules/marlborough/rules.yaml:1136:7\n4768 rules/marlborough/rules.yaml:1137:7\n4769 rules/marlborough/rules.yaml:1138:7\n4770 rules/marlborough/rules.yaml:1139:11\n4785 rules/marlborough/rules.yaml:1140:7\n4786 rules/marlborough/rules.yaml:1141:7\n4787 rules/marlborough/rules.yaml:1142:11\n4788 rules/marlborough/rules.yaml:1144:11\n4789 rules/marlborough/rules.yaml:1145:7\n4790 rules/marlborough/rules.yaml:1146:7\n4791 rules/marlborough/rules.yaml:1147:7\n4792 rules/marlborough/rules.yaml:1148:7\n4801 rules/marlborough/rules.yaml:1149:7\n4804 rules/marlborough/rules.yaml:1150:7\n4805 rules/marlborough/rules.yaml:1151:11\n4806 rules/marlborough/rules.yaml:1153:7\n4815 rules/marlborough/rules.yaml:1154:11\n4816 rules/marlborough/rules.yaml:1155:11\n4817 rules/marlborough/rules.yaml:1156:7\n4828 rules/marlborough/rules.yaml:1157:7\n4829 rules/marlborough/rules.yaml:1158:7\n4830 rules/marlborough/rules.yaml:1159:11\n4831 rules/marlborough/rules.yaml:1160:11\n4832 rules/marlborough/rules.yaml:1161:15\n4833 rules/marlborough/rules.yaml:1162:11\n4834 rules/marlborough/rules.yaml:1163:15\n4836 rules/marlborough/rules.yaml:1166:15\n4837 rules/marlborough/rules.yaml:1168:7\n4838 rules/marlborough/rules.yaml:1169:7\n4839 rules/marlborough/rules.yaml:1170:11\n4840 rules/marlborough/rules.yaml:1171:7\n4841 rules/marlborough/rules.yaml:1172:11\n4842 rules/marlborough/rules.yaml:1173:7\n4843 rules/marlborough/rules.yaml:1174:7\n4844 rules/marlborough/rules.yaml:1175:11\n4845 rules/marlborough/rules.yaml:1176:15\n4847 rules/marlborough/rules.yaml:1177:15\n4850 rules/marlborough/rules.yaml:1181:7\n4851 rules/marlborough/rules.yaml:1182:11\n4852 rules/marlborough/rules.yaml:1184:11\n4853 rules/marlborough/rules.yaml:1185:15\n4854 rules/marlborough/rules.yaml:1186:15\n4855 rules/marlborough/rules.yaml:1187:19\n4856 rules/marlborough/rules.yaml:1188:19\n4857 rules/marlborough/rules.yaml:1189:7\n4862 rules/marlborough/rules.yaml:1190:7\n4863 rules/marlborough/rules.yaml:1191:11\n4864 rules/marlborough/rules.yaml:1192:7\n4865 rules/marlborough/rules.yaml:1193:7\n4866 rules/marlborough/rules.yaml:1194:11\n4867 rules/marlborough/rules.yaml:1195:7\n4868 rules/marlborough/rules.yaml:1196:7\n4869 rules/marlborough/rules.yaml:1197:11\n4870 rules/marlborough/rules.yaml:1198:11\n4871 rules/marlborough/rules.yaml:1199:15\n4872 rules/marlborough/rules.yaml:1200:15\n4873 rules/marlborough/rules.yaml:1201:15\n4874 rules/marlborough/rules.yaml:1202:15\n4875 rules/marlborough/rules.yaml:1203:19\n4876 rules/marlborough/rules.yaml:1205:11\n4877 rules/marlborough/rules.yaml:1206:11\n4878 rules/marlborough/rules.yaml:1207:11\n4879 rules/marlborough/rules.yaml:1208:11\n4883 rules/marlborough/flow.yaml:11:7\n4884 rules/marlborough/flow.yaml:12:11\n4890 rules/marlborough/rules.yaml:773:7\n4891 rules/marlborough/rules.yaml:774:7\n4892 rules/marlborough/rules.yaml:775:7\n4893 rules/marlborough/rules.yaml:776:11\n4894 rules/marlborough/rules.yaml:777:11\n4895 rules/marlborough/rules.yaml:778:15\n4896 rules/marlborough/rules.yaml:779:15\n4897 rules/marlborough/rules.yaml:780:7\n4902 rules/marlborough/rules.yaml:781:11\n4903 rules/marlborough/rules.yaml:782:11\n4904 rules/marlborough/rules.yaml:783:11\n4905 rules/marlborough/rules.yaml:784:11\n4906 rules/marlborough/rules.yaml:785:11\n4907 rules/marlborough/rules.yaml:786:7\n4908 rules/marlborough/rules.yaml:787:11\n4913 rules/marlborough/rules.yaml:1753:7\n4914 rules/marlborough/rules.yaml:1754:7\n4915 rules/marlborough/rules.yaml:1755:11\n4916 rules/marlborough/rules.yaml:1756:11\n4923 rules/marlborough/rules.yaml:1757:15\n4924 rules/marlborough/rules.yaml:1758:15\n4932 rules/marlborough/rules.yaml:1759:15\n4950 rules/marlborough/rules.yaml:1760:15\n4951 rules/marlborough/rules.yaml:1761:15\n4952 rules/marlborough/rules.yaml:1762:19\n4953 rules/marlborough/rules.yaml:1763:19\n4954 rules/marlborough/rules.yaml:1764:23\n4957 rules/marlborough/rules.yaml:1765:23\n4958 rules/marlborough/rules.yaml:1767:19\n4959 rules/marlborough/rules.yaml:1768:23\n4960 rules/marlborough/rules.yaml:1769:23\n4964 rules/marlborough/rules.yaml:1449:7\n4968 rules/marlborough/rules.yaml:1450:7\n4969 rules/marlborough/rules.yaml:1451:11\n4970 rules/marlborough/rules.yaml:1452:11\n4971 rules/marlborough/rules.yaml:1453:7\n4972 rules/marlborough/rules.yaml:1454:11\n4976 rules/marlborough/flow.yaml:86:7\n4977 rules/marlborough/flow.yaml:87:11\n4981 rules/marlborough/flow.yaml:67:7\n4985 rules/marlborough/flow.yaml:55:7\n4986 rules/marlborough/flow.yaml:56:11\n4987 rules/marlborough/flow.yaml:57:15\n4991 rules/marlborough/flow.yaml:71:7\n4992 rules/marlborough/flow.yaml:72:11\n4996 rules/marlborough/flow.yaml:61:7\n4997 rules/marlborough/flow.yaml:62:11\n4998 rules/marlborough/flow.yaml:63:15\n5002 rules/marlborough/flow.yaml:50:7\n5003 rules/marlborough/flow.yaml:51:11\n5007 rules/marlborough/rules.yaml:860:7\n5013 rules/marlborough/rules.yaml:861:7\n5014 rules/marlborough/rules.yaml:862:11\n5015 rules/marlborough/rules.yaml:863:7\n5016 rules/marlborough/rules.yaml:864:7\n5031 rules/marlborough/rules.yaml:843:7\n5036 rules/marlborough/rules.yaml:844:11\n5037 rules/marlborough/rules.yaml:845:7\n5049 rules/marlborough/rules.yaml:846:7\n5050 rules/marlborough/rules.yaml:847:11\n5051 rules/marlborough/rules.yaml:848:7\n5069 rules/marlborough/rules.yaml:849:7\n5070 rules/marlborough/rules.yaml:850:11\n5072 rules/marlborough/rules.yaml:851:7\n5073 rules/marlborough/rules.yaml:852:11\n5074 rules/marlborough/rules.yaml:853:11\n5123 rules/marlborough/rules.yaml:942:7\n5124 rules/marlborough/rules.yaml:943:7\n5130 rules/marlborough/rules.yaml:944:7\n5131 rules/marlborough/rules.yaml:945:11\n5133 rules/marlborough/rules.yaml:946:7\n5134 rules/marlborough/rules.yaml:947:11\n5136 rules/marlborough/rules.yaml:948:7\n5137 rules/marlborough/rules.yaml:949:7\n5138 rules/marlborough/rules.yaml:950:7\n5139 rules/marlborough/rules.yaml:951:7\n5144 rules/marlborough/rules.yaml:952:11\n5145 rules/marlborough/rules.yaml:953:11\n5173 rules/marlborough/rules.yaml:956:11\n5174 rules/marlborough/rules.yaml:957:11\n5175 rules/marlborough/rules.yaml:958:11\n5176 rules/marlborough/rules.yaml:960:19\n5177 rules/marlborough/rules.yaml:961:23\n5179 rules/marlborough/rules.yaml:963:23\n5180 rules/marlborough/rules.yaml:964:23\n5190 rules/marlborough/rules.yaml:970:19\n5193 rules/marlborough/rules.yaml:966:19\n5197 rules/marlborough/rules.yaml:968:19\n5206 rules/marlborough/rules.yaml:972:11\n5207 rules/marlborough/rules.yaml:973:11\n5210 rules/marlborough/rules.yaml:974:11\n5215 rules/marlborough/rules.yaml:975:11\n5216 rules/marlborough/rules.yaml:976:11\n5237 rules/marlborough/rules.yaml:977:15\n5288 rules/marlborough/rules.yaml:980:15\n5289 rules/marlborough/rules.yaml:981:15\n5295 rules/marlborough/rules.yaml:983:15\n5307 rules/marlborough/rules.yaml:984:15\n5308 rules/marlborough/rules.yaml:985:15\n5325 rules/marlborough/rules.yaml:986:15\n5326 rules/marlborough/rules.yaml:987:15\n5332 rules/marlborough/rules.yaml:989:15\n5344 rules/marlborough/rules.yaml:990:15\n5345 rules/marlborough/rules.yaml:991:15\n5362 rules/marlborough/rules.yaml:992:15\n5363 rules/marlborough/rules.yaml:993:15\n5366 rules/marlborough/rules.yaml:994:11\n5367 rules/marlborough/rules.yaml:995:11\n5368 rules/marlborough/rules.yaml:996:11\n5369 rules/marlborough/rules.yaml:997:11\n5370 rules/marlborough/rules.yaml:998:11\n5371 rules/marlborough/rules.yaml:999:11\n5372 rules/marlborough/rules.yaml:1000:11\n5383 rules/marlborough/rules.yaml:1002:19\n5390 rules/marlborough/rules.yaml:1003:19\n5398 rules/marlborough/rules.yaml:1004:23\n5399 rules/marlborough/rules.yaml:1005:23\n5403 rules/marlborough/rules.yaml:1007:19\n5408 rules/marlborough/rules.yaml:1012:23\n5411 rules/marlborough/rules.yaml:1008:23\n5415 rules/marlborough/rules.yaml:1010:23\n5419 rules/marlborough/rules.yaml:1014:19\n5420 rules/marlborough/rules.yaml:1015:19\n5433 rules/marlborough/rules.yaml:1016:19\n5436 rules/marlborough/rules.yaml:1019:23\n5439 rules/marlborough/rules.yaml:1017:23\n5443 rules/marlborough/rules.yaml:1021:19\n5450 rules/marlborough/rules.yaml:1022:19\n5457 rules/marlborough/rules.yaml:1023:19\n5468 rules/marlborough/rules.yaml:1024:23\n5472 rules/marlborough/rules.yaml:1026:19\n5515 rules/marlborough/rules.yaml:1914:3\n5520 rules/marlborough/rules.yaml:1914:3\n5522 rules/marlborough/rules.yaml:1914:3\n5523 rules/marlborough/rules.yaml:1914:3\n5524 rules/marlborough/rules.yaml:1914:3\n5525 rules/marlborough/rules.yaml:1914:3\n5526 rules/marlborough/rules.yaml:1914:3\n5527 rules/marlborough/rules.yaml:1914:3\n5540 rules/marlborough/rules.yaml:1914:3\n5541 rules/marlborough/rules.yaml:1914:3\n5553 rules/marlborough/rules.yaml:1914:3\n5559 rules/marlborough/rules.yaml:1914:3\n5572 rules/marlborough/rules.yaml:1914:3\n5573 rules/marlborough/rules.yaml:1914:3\n5595 rules/marlborough/rules.yaml:1914:3\n5635 rules/marlborough/rules.yaml:1914:3\n5636 rules/marlborough/rules.yaml:1914:3\n5638 rules/marlborough/rules.yaml:1914:3\n5639 rules/marlborough/rules.yaml:1914:3\n5643 rules/marlborough/rules.yaml:1914:3\n5683 rules/marlborough/rules.yaml:1037:7\n5684 rules/marlborough/rules.yaml:1038:7\n5685 rules/marlborough/rules.yaml:1039:7\n5693 rules/marlborough/rules.yaml:1040:7\n5694 rules/marlborough/rules.yaml:1041:7\n5695 rules/marlborough/rules.yaml:1042:7\n5696 rules/marlborough/rules.yaml:1043:7\n5697 rules/marlborough/rules.yaml:1044:11\n5698 rules/marlborough/rules.yaml:1045:7\n5699 rules/marlborough/rules.yaml:1046:7\n5700 rules/marlborough/rules.yaml:1047:7\n5708 rules/marlborough/rules.yaml:1048:7\n5716 rules/marlborough/rules.yaml:1049:7\n5717 rules/marlborough/rules.yaml:1050:7\n5718 rules/marlborough/rules.yaml:1051:7\n5719 rules/marlborough/rules.yaml:1052:7\n5720 rules/marlborough/rules.yaml:1053:7\n5721 rules/marlborough/rules.yaml:1054:7\n5722 rules/marlborough/rules.yaml:1055:7\n5768 rules/marlborough/rules.yaml:1056:7\n5769 rules/marlborough/rules.yaml:1057:7\n5770 rules/marlborough/rules.yaml:1058:7\n5771 rules/marlborough/rules.yaml:1059:7\n5798 rules/marlborough/rules.yaml:1060:7\n5850 rules/marlborough/rules.yaml:1061:7\n5851 rules/marlborough/rules.yaml:1062:11\n5878 rules/marlborough/rules.yaml:1063:7\n5879 rules/marlborough/rules.yaml:1064:7\n5890 rules/marlborough/rules.yaml:1066:15\n5891 rules/marlborough/rules.yaml:1067:19\n5892 rules/marlborough/rules.yaml:1068:15\n5899 rules/marlborough/rules.yaml:1069:15\n5906 rules/marlborough/rules.yaml:1070:15\n5911 rules/marlborough/rules.yaml:1071:19\n5915 rules/marlborough/rules.yaml:1073:15\n5925 rules/marlborough/rules.yaml:1074:15\n5932 rules/marlborough/rules.yaml:1075:15\n5939 rules/marlborough/rules.yaml:1076:15\n5946 rules/marlborough/rules.yaml:1077:15\n5951 rules/marlborough/rules.yaml:1078:19\n5955 rules/marlborough/rules.yaml:1080:15\n5956 rules/marlborough/rules.yaml:1081:15\n5963 rules/marlborough/rules.yaml:1082:15\n5970 rules/marlborough/rules.yaml:1083:15\n5976 rules/marlborough/rules.yaml:1084:19\n5979 rules/marlborough/rules.yaml:1086:15\n5986 rules/marlborough/rules.yaml:1087:15\n5993 rules/marlborough/rules.yaml:1088:15\n5997 rules/marlborough/rules.yaml:1089:19\n5998 rules/marlborough/rules.yaml:1090:19\n5999 rules/marlborough/rules.yaml:1091:15\n6006 rules/marlborough/rules.yaml:1092:15\n6013 rules/marlborough/rules.yaml:1093:15\n6018 rules/marlborough/rules.yaml:1094:19\n6022 rules/marlborough/rules.yaml:1096:15\n6023 rules/marlborough/rules.yaml:1097:19\n6024 rules/marlborough/rules.yaml:1098:15\n6025 rules/marlborough/rules.yaml:1099:15\n6026 rules/marlborough/rules.yaml:1100:15\n6033 rules/marlborough/rules.yaml:1101:15\n6040 rules/marlborough/rules.yaml:1102:15\n6045 rules/marlborough/rules.yaml:1103:19\n6065 rules/marlborough/rules.yaml:1695:7\n6066 rules/marlborough/rules.yaml:1696:7\n6067 rules/marlborough/rules.yaml:1697:7\n6091 rules/marlborough/rules.yaml:1698:7\n6092 rules/marlborough/rules.yaml:1699:11\n6095 rules/marlborough/rules.yaml:1700:7\n6096 rules/marlborough/rules.yaml:1701:7\n6135 rules/marlborough/rules.yaml:1669:7\n6136 rules/marlborough/rules.yaml:1670:7\n6137 rules/marlborough/rules.yaml:1671:7\n6138 rules/marlborough/rules.yaml:1672:7\n6168 rules/marlborough/rules.yaml:1675:7\n6169 rules/marlborough/rules.yaml:1676:7\n6170 rules/marlborough/rules.yaml:1677:7\n6171 rules/marlborough/rules.yaml:1678:11\n6174 rules/marlborough/rules.yaml:1679:7\n6175 rules/marlborough/rules.yaml:1680:11\n6178 rules/marlborough/rules.yaml:1681:7\n6179 rules/marlborough/rules.yaml:1682:7\n6180 rules/marlborough/rules.yaml:1683:7\n6181 rules/marlborough/rules.yaml:1684:7\n6182 rules/marlborough/rules.yaml:1685:7\n6183 rules/marlborough/rules.yaml:1686:7\n6211 rules/marlborough/rules.yaml:1737:7\n6220 rules/marlborough/rules.yaml:1738:7\n6221 rules/marlborough/rules.yaml:1739:7\n6228 rules/marlborough/rules.yaml:1740:7\n6254 rules/marlborough/rules.yaml:1627:7\n6255 rules/marlborough/rules.yaml:1628:7\n6256 rules/marlborough/rules.yaml:1629:11\n6265 rules/marlborough/rules.yaml:1631:11\n6269 rules/marlborough/rules.yaml:1633:11\n6270 rules/marlborough/rules.yaml:1634:11\n6281 rules/marlborough/rules.yaml:1635:11\n6282 rules/marlborough/rules.yaml:1636:15\n6285 rules/marlborough/rules.yaml:1637:15\n6290 rules/marlborough/rules.yaml:1639:15\n6297 rules/marlborough/rules.yaml:1640:15\n6303 rules/marlborough/rules.yaml:1642:11\n6322 rules/marlborough/rules.yaml:1643:11\n6325 rules/marlborough/rules.yaml:1647:19\n6326 rules/marlborough/rules.yaml:1648:19\n6333 rules/marlborough/rules.yaml:1645:19\n6337 rules/marlborough/rules.yaml:1650:19\n6342 rules/marlborough/rules.yaml:1651:23\n6346 rules/marlborough/rules.yaml:1653:23\n6347 rules/marlborough/rules.yaml:1654:23\n6351 rules/marlborough/rules.yaml:1656:19\n6352 rules/marlborough/rules.yaml:1657:19\n6375 rules/marlborough/rules.yaml:1710:7\n6376 rules/marlborough/rules.yaml:1711:7\n6390 rules/marlborough/rules.yaml:1712:11\n6391 rules/marlborough/rules.yaml:1713:11\n6410 rules/marlborough/rules.yaml:1714:11\n6411 rules/marlborough/rules.yaml:1715:11\n6420 rules/marlborough/rules.yaml:1716:15\n6445 rules/marlborough/rules.yaml:1717:15\n6446 rules/marlborough/rules.yaml:1718:19\n6452 rules/marlborough/rules.yaml:1720:19\n6453 rules/marlborough/rules.yaml:1721:19\n6461 rules/marlborough/rules.yaml:1722:23\n6471 rules/marlborough/rules.yaml:1723:19\n6476 rules/marlborough/rules.yaml:1724:23\n6481 rules/marlborough/rules.yaml:1726:23\n6509 rules/marlborough/rules.yaml:1587:7\n6516 rules/marlborough/rules.yaml:1588:7\n6524 rules/marlborough/rules.yaml:1589:7\n6525 rules/marlborough/rules.yaml:1590:11\n6526 rules/marlborough/rules.yaml:1591:11\n6531 rules/marlborough/rules.yaml:1593:11\n6534 rules/marlborough/rules.yaml:1594:11\n6539 rules/marlborough/rules.yaml:1595:11\n6540 rules/marlborough/rules.yaml:1596:11\n6550 rules/marlborough/rules.yaml:1597:15\n6561 rules/marlborough/rules.yaml:1599:15\n6569 rules/marlborough/rules.yaml:1600:11\n6571 rules/marlborough/rules.yaml:1601:11\n6592 rules/marlborough/rules.yaml:672:7\n6595 rules/marlborough/rules.yaml:673:7\n6603 rules/marlborough/rules.yaml:674:11\n6615 rules/marlborough/rules.yaml:675:11\n6616 rules/marlborough/rules.yaml:676:15\n6619 rules/marlborough/rules.yaml:677:11\n6620 rules/marlborough/rules.yaml:678:11\n6623 rules/marlborough/rules.yaml:679:7\n6624 rules/marlborough/rules.yaml:680:7\n6631 rules/marlborough/rules.yaml:681:11\n6632 rules/marlborough/rules.yaml:682:11\n6636 rules/marlborough/rules.yaml:683:11\n6649 rules/marlborough/rules.yaml:1609:7\n6650 rules/marlborough/rules.yaml:1610:7\n6661 rules/marlborough/rules.yaml:1611:7\n6662 rules/marlborough/rules.yaml:1613:15\n6663 rules/marlborough/rules.yaml:1614:19\n6667 rules/marlborough/rules.yaml:1615:23\n6670 rules/marlborough/rules.yaml:1617:15\n6673 rules/marlborough/rules.yaml:1619:15\n6675 rules/marlborough/rules.yaml:1620:7\n6694 rules/marlborough/rules.yaml:872:7\n6695 rules/marlborough/rules.yaml:873:11\n6696 rules/marlborough/rules.yaml:874:7\n6697 rules/marlborough/rules.yaml:875:7\n6702 rules/marlborough/rules.yaml:887:15\n6705 rules/marlborough/rules.yaml:877:15\n6706 rules/marlborough/rules.yaml:878:15\n6707 rules/marlborough/rules.yaml:879:15\n6714 rules/marlborough/rules.yaml:880:15\n6717 rules/marlborough/rules.yaml:882:15\n6718 rules/marlborough/rules.yaml:883:15\n6719 rules/marlborough/rules.yaml:884:15\n6726 rules/marlborough/rules.yaml:885:15\n6743 rules/marlborough/rules.yaml:1369:7\n6763 rules/marlborough/rules.yaml:1370:11\n6766 rules/marlborough/rules.yaml:1371:11\n6779 rules/marlborough/rules.yaml:1372:15\n6780 rules/marlborough/rules.yaml:1373:15\n6810 rules/marlborough/rules.yaml:898:7\n6811 rules/marlborough/rules.yaml:899:7\n6816 rules/marlborough/rules.yaml:900:7\n6817 rules/marlborough/rules.yaml:901:11\n6818 rules/marlborough/rules.yaml:902:15\n6819 rules/marlborough/rules.yaml:903:7\n6820 rules/marlborough/rules.yaml:904:7\n6821 rules/marlborough/rules.yaml:905:7\n6826 rules/marlborough/rules.yaml:906:11\n6827 rules/marlborough/rules.yaml:907:11\n6828 rules/marlborough/rules.yaml:908:11\n6834 rules/marlborough/rules.yaml:909:11\n6843 rules/marlborough/rules.yaml:910:11\n6844 rules/marlborough/rules.yaml:911:15\n6845 rules/marlborough/rules.yaml:912:19\n6853 rules/marlborough/rules.yaml:914:15\n6866 rules/marlborough/rules.yaml:915:15\n6867 rules/marlborough/rules.yaml:916:19\n6869 rules/marlborough/rules.yaml:917:15\n6872 rules/marlborough/rules.yaml:918:7\n6873 rules/marlborough/rules.yaml:919:7\n6899 rules/marlborough/rules.yaml:1306:7\n6900 rules/marlborough/rules.yaml:1307:7\n6912 rules/marlborough/rules.yaml:1308:7\n6923 rules/marlborough/rules.yaml:1309:11\n6942 rules/marlborough/rules.yaml:1310:15\n6955 rules/marlborough/rules.yaml:1311:15\n6961 rules/marlborough/rules.yaml:1312:19\n6962 rules/marlborough/rules.yaml:1313:19\n6965 rules/marlborough/rules.yaml:1323:23\n6969 rules/marlborough/rules.yaml:1314:23\n6970 rules/marlborough/rules.yaml:1315:23\n6998 rules/marlborough/rules.yaml:1316:23\n6999 rules/marlborough/rules.yaml:1317:27\n7001 rules/marlborough/rules.yaml:1318:23\n7013 rules/marlborough/rules.yaml:1319:23\n7014 rules/marlborough/rules.yaml:1320:27\n7015 rules/marlborough/rules.yaml:1321:31\n7044 rules/marlborough/rules.yaml:1935:3\n7049 rules/marlborough/rules.yaml:1935:3\n7051 rules/marlborough/rules.yaml:1935:3\n7052 rules/marlborough/rules.yaml:1935:3\n7053 rules/marlborough/rules.yaml:1935:3\n7054 rules/marlborough/rules.yaml:1935:3\n7055 rules/marlborough/rules.yaml:1935:3\n7056 rules/marlborough/rules.yaml:1935:3\n7069 rules/marlborough/rules.yaml:1935:3\n7070 rules/marlborough/rules.yaml:1935:3\n7082 rules/marlborough/rules.yaml:1935:3\n7088 rules/marlborough/rules.yaml:1935:3\n7093 rules/marlborough/rules.yaml:1935:3\n7094 rules/marlborough/rules.yaml:1935:3\n7116 rules/marlborough/rules.yaml:1935:3\n7156 rules/marlborough/rules.yaml:1935:3\n7157 rules/marlborough/rules.yaml:1935:3\n7159 rules/marlborough/rules.yaml:1935:3\n7160 rules/marlborough/rules.yaml:1935:3\n7164 rules/marlborough/rules.yaml:1935:3\n7181 rules/marlborough/rules.yaml:1802:7\n7186 rules/marlborough/rules.yaml:1803:7\n7194 rules/marlborough/rules.yaml:1804:11\n7200 rules/marlborough/rules.yaml:1805:11\n7201 rules/marlborough/rules.yaml:1806:15\n7202 rules/marlborough/rules.yaml:1807:15\n7204 rules/marlborough/rules.yaml:1809:15\n7227 rules/marlborough/rules.yaml:926:7\n7228 rules/marlborough/rules.yaml:927:7\n7231 rules/marlborough/rules.yaml:931:11\n7239 rules/marlborough/rules.yaml:928:11\n7245 rules/marlborough/rules.yaml:929:11\n7269 rules/marlborough/rules.yaml:1520:7\n7270 rules/marlborough/rules.yaml:1521:7\n7271 rules/marlborough/rules.yaml:1522:7\n7272 rules/marlborough/rules.yaml:1523:11\n7273 rules/marlborough/rules.yaml:1524:7\n7278 rules/marlborough/rules.yaml:1525:11\n7295 rules/marlborough/rules.yaml:1526:15\n7296 rules/marlborough/rules.yaml:1527:15\n7309 rules/marlborough/rules.yaml:1528:19\n7316 rules/marlborough/rules.yaml:1529:19\n7349 rules/marlborough/rules.yaml:1530:19\n7350 rules/marlborough/rules.yaml:1531:23\n7351 rules/marlborough/rules.yaml:1532:23\n7357 rules/marlborough/rules.yaml:1534:23\n7358 rules/marlborough/rules.yaml:1535:23\n7366 rules/marlborough/rules.yaml:1536:27\n7381 rules/marlborough/rules.yaml:1537:23\n7383 rules/marlborough/rules.yaml:1538:23\n7384 rules/marlborough/rules.yaml:1539:23\n7410 rules/marlborough/rules.yaml:1559:7\n7411 rules/marlborough/rules.yaml:1560:7\n7412 rules/marlborough/rules.yaml:1561:7\n7413 rules/marlborough/rules.yaml:1562:7\n7414 rules/marlborough/rules.yaml:1563:11\n7415 rules/marlborough/rules.yaml:1564:7\n7416 rules/marlborough/rules.yaml:1565:7\n7417 rules/marlborough/rules.yaml:1566:11\n7423 rules/marlborough/rules.yaml:1567:11\n7424 rules/marlborough/rules.yaml:1568:15\n7435 rules/marlborough/rules.yaml:1569:19\n7436 rules/marlborough/rules.yaml:1570:7\n7437 rules/marlborough/rules.yaml:1571:11\n7438 rules/marlborough/rules.yaml:1572:11\n7443 rules/marlborough/rules.yaml:1573:15\n7444 rules/marlborough/rules.yaml:1574:7\n7471 rules/marlborough/rules.yaml:1575:11\n7496 rules/marlborough/rules.yaml:1576:7\n7517 rules/marlborough/rules.yaml:1577:11\n7570 rules/marlborough/rules.yaml:1387:7\n7590 rules/marlborough/rules.yaml:1388:11\n7591 rules/marlborough/rules.yaml:1389:11\n7592 rules/marlborough/rules.yaml:1390:11\n7593 rules/marlborough/rules.yaml:1391:15\n7602 rules/marlborough/rules.yaml:1393:15\n7615 rules/marlborough/rules.yaml:1394:15\n7617 rules/marlborough/rules.yaml:1395:15\n7621 rules/marlborough/rules.yaml:1396:7\n7628 rules/marlborough/rules.yaml:1397:7\n7629 rules/marlborough/rules.yaml:1398:7\n7634 rules/marlborough/rules.yaml:1399:7\n7642 rules/marlborough/rules.yaml:1400:11\n7655 rules/marlborough/rules.yaml:1401:11\n7660 rules/marlborough/rules.yaml:1402:15\n7663 rules/marlborough/rules.yaml:1403:15\n7670 rules/marlborough/rules.yaml:1404:15\n7671 rules/marlborough/rules.yaml:1405:15\n7674 rules/marlborough/rules.yaml:1406:7\n7675 rules/marlborough/rules.yaml:1407:7\n7686 rules/marlborough/rules.yaml:1408:11\n7689 rules/marlborough/rules.yaml:1409:11\n7704 rules/marlborough/rules.yaml:1410:11\n7705 rules/marlborough/rules.yaml:1411:15\n7714 rules/marlborough/rules.yaml:1413:15\n7720 rules/marlborough/rules.yaml:1414:15\n7721 rules/marlborough/rules.yaml:1415:19\n7723 rules/marlborough/rules.yaml:1417:19\n7726 rules/marlborough/rules.yaml:1418:19\n7727 rules/marlborough/rules.yaml:1419:19\n7731 rules/marlborough/rules.yaml:1420:7\n7732 rules/marlborough/rules.yaml:1421:7\n7743 rules/marlborough/rules.yaml:1422:11\n7767 rules/marlborough/rules.yaml:1423:11\n7768 rules/marlborough/rules.yaml:1424:15\n7777 rules/marlborough/rules.yaml:1426:15\n7785 rules/marlborough/rules.yaml:1427:15\n7786 rules/marlborough/rules.yaml:1428:19\n7792 rules/marlborough/rules.yaml:1430:19\n7797 rules/marlborough/rules.yaml:1431:19\n7800 rules/marlborough/rules.yaml:1432:19\n7801 rules/marlborough/rules.yaml:1433:19\n7805 rules/marlborough/rules.yaml:1434:23\n7807 rules/marlborough/rules.yaml:1435:23\n7816 rules/marlborough/rules.yaml:1437:23\n7829 rules/marlborough/rules.yaml:1438:23\n7831 rules/marlborough/rules.yaml:1439:23\n7892 rules/marlborough/rules.yaml:1333:7\n7909 rules/marlborough/rules.yaml:1334:7\n7914 rules/marlborough/rules.yaml:1335:11\n7915 rules/marlborough/rules.yaml:1336:7\n7916 rules/marlborough/rules.yaml:1337:7\n7937 rules/marlborough/rules.yaml:1338:7\n7938 rules/marlborough/rules.yaml:1339:11\n7939 rules/marlborough/rules.yaml:1340:11\n7940 rules/marlborough/rules.yaml:1341:15\n7941 rules/marlborough/rules.yaml:1342:11\n7942 rules/marlborough/rules.yaml:1343:7\n7955 rules/marlborough/rules.yaml:1344:7\n7956 rules/marlborough/rules.yaml:1345:11\n7958 rules/marlborough/rules.yaml:1346:7\n7984 rules/marlborough/rules.yaml:1973:1\n7985 rules/marlborough/rules.yaml:1973:1\n7986 rules/marlborough/rules.yaml:1973:1\n7997 rules/marlborough/rules.yaml:1973:1\n7998 rules/marlborough/rules.yaml:1973:1\n8010 rules/marlborough/rules.yaml:1973:1\n8029 rules/marlborough/rules.yaml:1973:1\n8063 rules/marlborough/rules.yaml:1973:1\n8064 rules/marlborough/rules.yaml:1973:1\n8070 rules/marlborough/rules.yaml:1973:1\n8071 rules/marlborough/rules.yaml:1973:1\n8072 rules/marlborough/rules.yaml:1973:1\n8073 rules/marlborough/rules.yaml:1973:1\n8074 rules/marlborough/rules.yaml:1973:1\n8075 rules/marlborough/rules.yaml:1973:1\n8086 rules/marlborough/rules.yaml:1973:1\n8109 rules/marlborough/rules.yaml:1973:1\n8152 rules/marlborough/rules.yaml:1973:1\n8153 rules/marlborough/rules.yaml:1973:1\n8154 rules/marlborough/rules.yaml:1973:1\n8158 rules/marlborough/rules.yaml:1973:1\n8159 rules/marlborough/rules.yaml:1973:1\n8160 rules/marlborough/rules.yaml:1973:1\n8161 rules/marlborough/rules.yaml:1973:1\n8179 rules/marlborough/rules.yaml:1217:7\n8180 rules/marlborough/rules.yaml:1218:11\n8181 rules/marlborough/rules.yaml:1219:7\n8182 rules/marlborough/rules.yaml:1220:7\n8183 rules/marlborough/rules.yaml:1221:7\n8194 rules/marlborough/rules.yaml:1222:11\n8201 rules/marlborough/rules.yaml:1223:11\n8206 rules/marlborough/rules.yaml:1224:15\n8213 rules/marlborough/rules.yaml:1225:11\n8214 rules/marlborough/rules.yaml:1226:15\n8216 rules/marlborough/rules.yaml:1228:15\n8217 rules/marlborough/rules.yaml:1229:11\n8240 rules/marlborough/rules.yaml:1837:7\n8241 rules/marlborough/rules.yaml:1838:7\n8242 rules/marlborough/rules.yaml:1839:11\n8243 rules/marlborough/rules.yaml:1840:7\n8249 rules/marlborough/rules.yaml:1841:7\n8253 rules/marlborough/rules.yaml:1842:7\n8254 rules/marlborough/rules.yaml:1843:7\n8261 rules/marlborough/rules.yaml:1844:11\n8262 rules/marlborough/rules.yaml:1845:7\n8273 rules/marlborough/rules.yaml:1846:7\n8274 rules/marlborough/rules.yaml:1847:11\n8275 rules/marlborough/rules.yaml:1848:7\n8276 rules/marlborough/rules.yaml:1849:7\n8277 rules/marlborough/rules.yaml:1850:7\n8278 rules/marlborough/rules.yaml:1851:7\n8279 rules/marlborough/rules.yaml:1852:7\n8280 rules/marlborough/rules.yaml:1854:15\n8291 rules/marlborough/rules.yaml:1856:15\n8295 rules/marlborough/rules.yaml:1858:15\n8299 rules/marlborough/rules.yaml:1860:15\n8306 rules/marlborough/rules.yaml:1861:15\n8310 rules/marlborough/rules.yaml:1863:15\n8317 rules/marlborough/rules.yaml:1864:15\n8318 rules/marlborough/rules.yaml:1865:15\n8326 rules/marlborough/rules.yaml:1866:19\n8332 rules/marlborough/rules.yaml:1867:19\n8335 rules/marlborough/rules.yaml:1868:15\n8386 rules/marlborough/rules.yaml:1819:7\n8387 rules/marlborough/rules.yaml:1820:7\n8388 rules/marlborough/rules.yaml:1821:7\n8391 rules/marlborough/rules.yaml:1822:7\n8392 rules/marlborough/rules.yaml:1823:7\n8395 rules/marlborough/rules.yaml:1824:7\n8396 rules/marlborough/rules.yaml:1825:7\n8403 rules/marlborough/rules.yaml:1826:7\n8404 rules/marlborough/rules.yaml:1827:11\n8424 rules/marlborough/rules.yaml:1483:7\n8425 rules/marlborough/rules.yaml:1484:7\n8426 rules/marlborough/rules.yaml:1485:7\n8427 rules/marlborough/rules.yaml:1486:7\n8438 rules/marlborough/rules.yaml:1487:11\n8444 rules/marlborough/rules.yaml:1488:11\n8445 rules/marlborough/rules.yaml:1489:11\n8446 rules/marlborough/rules.yaml:1490:11\n8447 rules/marlborough/rules.yaml:1491:15\n8458 rules/marlborough/rules.yaml:1493:15\n8471 rules/marlborough/rules.yaml:1494:15\n8478 rules/marlborough/rules.yaml:1496:15\n8491 rules/marlborough/rules.yaml:1497:15\n8492 rules/marlborough/rules.yaml:1498:19\n8494 rules/marlborough/rules.yaml:1500:19\n8498 rules/marlborough/rules.yaml:1501:7\n8501 rules/marlborough/rules.yaml:1502:7\n8528 rules/marlborough/rules.yaml:1881:7\n8539 rules/marlborough/rules.yaml:1882:11\n8540 rules/marlborough/rules.yaml:1883:11\n8552 rules/marlborough/rules.yaml:1884:15\n8560 rules/marlborough/rules.yaml:1885:15\n8561 rules/marlborough/rules.yaml:1886:19\n8564 rules/marlborough/rules.yaml:1887:19\n8565 rules/marlborough/rules.yaml:1888:19\n8589 rules/marlborough/rules.yaml:808:7\n8590 rules/marlborough/rules.yaml:809:7\n8591 rules/marlborough/rules.yaml:810:11\n8592 rules/marlborough/rules.yaml:811:7\n8593 rules/marlborough/rules.yaml:812:11\n8594 rules/marlborough/rules.yaml:813:11\n8595 rules/marlborough/rules.yaml:814:7\n8596 rules/marlborough/rules.yaml:815:11\n8597 rules/marlborough/rules.yaml:816:15\n8598 rules/marlborough/rules.yaml:817:7\n8605 rules/marlborough/rules.yaml:818:7\n8606 rules/marlborough/rules.yaml:819:7\n8607 rules/marlborough/rules.yaml:820:11\n8608 rules/marlborough/rules.yaml:821:7\n8609 rules/marlborough/rules.yaml:822:7\n8610 rules/marlborough/rules.yaml:823:7\n8611 rules/marlborough/rules.yaml:824:7\n8629 rules/marlborough/rules.yaml:825:7\n8630 rules/marlborough/rules.yaml:826:11\n8631 rules/marlborough/rules.yaml:827:11\n8632 rules/marlborough/rules.yaml:828:15\n8633 rules/marlborough/rules.yaml:829:11\n8634 rules/marlborough/rules.yaml:830:7\n8647 rules/marlborough/rules.yaml:831:7\n8648 rules/marlborough/rules.yaml:832:11\n8650 rules/marlborough/rules.yaml:833:7\n8673 rules/marlborough/rules.yaml:1954:3\n8678 rules/marlborough/rules.yaml:1954:3\n8680 rules/marlborough/rules.yaml:1954:3\n8681 rules/marlborough/rules.yaml:1954:3\n8682 rules/marlborough/rules.yaml:1954:3\n8683 rules/marlborough/rules.yaml:1954:3\n8684 rules/marlborough/rules.yaml:1954:3\n8685 rules/marlborough/rules.yaml:1954:3\n8698 rules/marlborough/rules.yaml:1954:3\n8699 rules/marlborough/rules.yaml:1954:3\n8711 rules/marlborough/rules.yaml:1954:3\n8717 rules/marlborough/rules.yaml:1954:3\n8720 rules/marlborough/rules.yaml:1954:3\n8721 rules/marlborough/rules.yaml:1954:3\n8742 rules/marlborough/rules.yaml:1954:3\n8780 rules/marlborough/rules.yaml:1954:3\n8781 rules/marlborough/rules.yaml:1954:3\n8783 rules/marlborough/rules.yaml:1954:3\n8784 rules/marlborough/rules.yaml:1954:3\n8788 rules/marlborough/rules.yaml:1954:3\n8827 rules/marlborough/rules.yaml:1246:7\n8833 rules/marlborough/rules.yaml:1247:7\n8847 rules/marlborough/rules.yaml:1248:7\n8858 rules/marlborough/rules.yaml:1249:7\n8862 rules/marlborough/rules.yaml:1250:11\n8863 rules/marlborough/rules.yaml:1251:11\n8864 rules/marlborough/rules.yaml:1252:7\n8865 rules/marlborough/rules.yaml:1253:7\n8924 rules/marlborough/rules.yaml:1254:7\n8925 rules/marlborough/rules.yaml:1255:11\n8926 rules/marlborough/rules.yaml:1256:7\n8927 rules/marlborough/rules.yaml:1257:11\n8928 rules/marlborough/rules.yaml:1258:7\n8929 rules/marlborough/rules.yaml:1259:11\n8930 rules/marlborough/rules.yaml:1260:15\n8932 rules/marlborough/rules.yaml:1261:11\n8934 rules/marlborough/rules.yaml:1263:11\n8935 rules/marlborough/rules.yaml:1264:7\n8936 rules/marlborough/rules.yaml:1265:11\n8939 rules/marlborough/rules.yaml:1266:15\n8940 rules/marlborough/rules.yaml:1267:19\n8941 rules/marlborough/rules.yaml:1268:15\n8943 rules/marlborough/rules.yaml:1270:15\n8944 rules/marlborough/rules.yaml:1271:7\n8949 rules/marlborough/rules.yaml:1272:11\n8950 rules/marlborough/rules.yaml:1273:11\n8951 rules/marlborough/rules.yaml:1274:11\n8956 rules/marlborough/rules.yaml:1275:15\n8957 rules/marlborough/rules.yaml:1276:15\n8965 rules/marlborough/rules.yaml:1277:19\n8977 rules/marlborough/rules.yaml:1278:19\n8980 rules/marlborough/rules.yaml:1279:7\n8985 rules/marlborough/rules.yaml:1280:11\n8992 rules/marlborough/rules.yaml:1281:7\n9004 rules/marlborough/rules.yaml:1282:7\n9009 rules/marlborough/rules.yaml:1283:11\n9010 rules/marlborough/rules.yaml:1284:7\n9011 rules/marlborough/rules.yaml:1285:7\n9012 rules/marlborough/rules.yaml:1286:11\n9013 rules/marlborough/rules.yaml:1287:7\n9030 rules/marlborough/rules.yaml:1288:7\n9035 rules/marlborough/rules.yaml:1289:11\n9036 rules/marlborough/rules.yaml:1290:11\n9037 rules/marlborough/rules.yaml:1291:15\n9049 rules/marlborough/rules.yaml:1292:11\n9056 rules/marlborough/rules.yaml:1293:11\n9057 rules/marlborough/rules.yaml:1294:15\n9058 rules/marlborough/rules.yaml:1295:11\n9093 rules/marlborough/rules.yaml:1136:7\n9105 rules/marlborough/rules.yaml:1137:7\n9106 rules/marlborough/rules.yaml:1138:7\n9107 rules/marlborough/rules.yaml:1139:11\n9122 rules/marlborough/rules.yaml:1140:7\n9139 rules/marlborough/rules.yaml:1141:7\n9140 rules/marlborough/rules.yaml:1142:11\n9141 rules/marlborough/rules.yaml:1143:11\n9142 rules/marlborough/rules.yaml:1144:11\n9143 rules/marlborough/rules.yaml:1145:7\n9144 rules/marlborough/rules.yaml:1146:7\n9145 rules/marlborough/rules.yaml:1147:7\n9146 rules/marlborough/rules.yaml:1148:7\n9158 rules/marlborough/rules.yaml:1149:7\n9180 rules/marlborough/rules.yaml:1150:7\n9181 rules/marlborough/rules.yaml:1151:11\n9182 rules/marlborough/rules.yaml:1152:11\n9183 rules/marlborough/rules.yaml:1153:7\n9192 rules/marlborough/rules.yaml:1154:11\n9198 rules/marlborough/rules.yaml:1155:11\n9200 rules/marlborough/rules.yaml:1156:7\n9211 rules/marlborough/rules.yaml:1157:7\n9212 rules/marlborough/rules.yaml:1158:7\n9217 rules/marlborough/rules.yaml:1159:11\n9218 rules/marlborough/rules.yaml:1160:11\n9226 rules/marlborough/rules.yaml:1161:15\n9240 rules/marlborough/rules.yaml:1162:11\n9241 rules/marlborough/rules.yaml:1163:15\n9242 rules/marlborough/rules.yaml:1164:15\n9244 rules/marlborough/rules.yaml:1166:15\n9245 rules/marlborough/rules.yaml:1167:15\n9248 rules/marlborough/rules.yaml:1168:7\n9249 rules/marlborough/rules.yaml:1169:7\n9257 rules/marlborough/rules.yaml:1170:11\n9272 rules/marlborough/rules.yaml:1171:7\n9273 rules/marlborough/rules.yaml:1172:11\n9274 rules/marlborough/rules.yaml:1173:7\n9275 rules/marlborough/rules.yaml:1174:7\n9276 rules/marlborough/rules.yaml:1175:11\n9277 rules/marlborough/rules.yaml:1176:15\n9279 rules/marlborough/rules.yaml:1177:15\n9280 rules/marlborough/rules.yaml:1178:11\n9282 rules/marlborough/rules.yaml:1180:11\n9283 rules/marlborough/rules.yaml:1181:7\n9288 rules/marlborough/rules.yaml:1182:11\n9289 rules/marlborough/rules.yaml:1183:11\n9290 rules/marlborough/rules.yaml:1184:11\n9295 rules/marlborough/rules.yaml:1185:15\n9296 rules/marlborough/rules.yaml:1186:15\n9304 rules/marlborough/rules.yaml:1187:19\n9312 rules/marlborough/rules.yaml:1188:19\n9315 rules/marlborough/rules.yaml:1189:7\n9320 rules/marlborough/rules.yaml:1190:7\n9321 rules/marlborough/rules.yaml:1191:11\n9322 rules/marlborough/rules.yaml:1192:7\n9323 rules/marlborough/rules.yaml:1193:7\n9324 rules/marlborough/rules.yaml:1194:11\n9325 rules/marlborough/rules.yaml:1195:7\n9338 rules/marlborough/rules.yaml:1196:7\n9343 rules/marlborough/rules.yaml:1197:11\n9344 rules/marlborough/rules.yaml:1198:11\n9352 rules/marlborough/rules.yaml:1199:15\n9365 rules/marlborough/rules.yaml:1200:15\n9366 rules/marlborough/rules.yaml:1201:15\n9367 rules/marlborough/rules.yaml:1202:15\n9368 rules/marlborough/rules.yaml:1203:19\n9369 rules/marlborough/rules.yaml:1204:19\n9372 rules/marlborough/rules.yaml:1205:11\n9373 rules/marlborough/rules.yaml:1206:11\n9379 rules/marlborough/rules.yaml:1207:11\n9380 rules/marlborough/rules.yaml:1208:11\n9409 rules/marlborough/flow.yaml:11:7\n9423 rules/marlborough/flow.yaml:12:11\n9454 rules/marlborough/rules.yaml:773:7\n9455 rules/marlborough/rules.yaml:774:7\n9456 rules/marlborough/rules.yaml:775:7\n9466 rules/marlborough/rules.yaml:776:11\n9474 rules/marlborough/rules.yaml:777:11\n9475 rules/marlborough/rules.yaml:778:15\n9476 rules/marlborough/rules.yaml:779:15\n9479 rules/marlborough/rules.yaml:780:7\n9490 rules/marlborough/rules.yaml:781:11\n9491 rules/marlborough/rules.yaml:782:11\n9509 rules/marlborough/rules.yaml:783:11\n9510 rules/marlborough/rules.yaml:784:11\n9511 rules/marlborough/rules.yaml:785:11\n9515 rules/marlborough/rules.yaml:786:7\n9516 rules/marlborough/rules.yaml:787:11\n9540 rules/marlborough/rules.yaml:1753:7\n9541 rules/marlborough/rules.yaml:1754:7\n9552 rules/marlborough/rules.yaml:1755:11\n9553 rules/marlborough/rules.yaml:1756:11\n9568 rules/marlborough/rules.yaml:1757:15\n9569 rules/marlborough/rules.yaml:1758:15\n9577 rules/marlborough/rules.yaml:1759:15\n9595 rules/marlborough/rules.yaml:1760:15\n9596 rules/marlborough/rules.yaml:1761:15\n9605 rules/marlborough/rules.yaml:1762:19\n9632 rules/marlborough/rules.yaml:1763:19\n9633 rules/marlborough/rules.yaml:1764:23\n9636 rules/marlborough/rules.yaml:1765:23\n9637 rules/marlborough/rules.yaml:1766:23\n9638 rules/marlborough/rules.yaml:1767:19\n9639 rules/marlborough/rules.yaml:1768:23\n9640 rules/marlborough/rules.yaml:1769:23\n9641 rules/marlborough/rules.yaml:1770:23\n9667 rules/marlborough/rules.yaml:1449:7\n9671 rules/marlborough/rules.yaml:1450:7\n9685 rules/marlborough/rules.yaml:1451:11\n9686 rules/marlborough/rules.yaml:1452:11\n9691 rules/marlborough/rules.yaml:1453:7\n9705 rules/marlborough/rules.yaml:1454:11\n9719 rules/marlborough/flow.yaml:86:7\n9724 rules/marlborough/flow.yaml:87:11\n9739 rules/marlborough/flow.yaml:67:7\n9758 rules/marlborough/flow.yaml:55:7\n9765 rules/marlborough/flow.yaml:56:11\n9779 rules/marlborough/flow.yaml:57:15\n9797 rules/marlborough/flow.yaml:71:7\n9811 rules/marlborough/flow.yaml:72:11\n9829 rules/marlborough/flow.yaml:61:7\n9834 rules/marlborough/flow.yaml:62:11\n9848 rules/marlborough/flow.yaml:63:15\n9862 rules/marlborough/flow.yaml:50:7\n9867 rules/marlborough/flow.yaml:51:11\n9884 rules/marlborough/rules.yaml:860:7\n9890 rules/marlborough/rules.yaml:861:7\n9891 rules/marlborough/rules.yaml:862:11\n9892 rules/marlborough/rules.yaml:863:7\n9903 rules/marlborough/rules.yaml:864:7\n9904 rules/marlborough/rules.yaml:865:7"
