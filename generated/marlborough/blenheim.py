@@ -600,7 +600,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 8244
+SIZE: int = 8383
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -664,8 +664,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.besieged", 2469, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.pillaged", 4870, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         7271,
+        139,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 17, *(0,) * 50, *(1,) * 52, *(None, None, None), *(0,) * 6, *(1,) * 11),
+    ),
+    (
+        "e.unit.at",
+        7410,
         139,
         "ref",
         "hex",
@@ -704,7 +716,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        7410,
+        7549,
         139,
         "bool",
         None,
@@ -740,11 +752,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,),
         ),
     ),
-    ("e.unit.used", 7549, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.embarked", 7688, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.due", 7827, 139, "int", None, "owner", False, 0, None, (0,) * 139),
-    ("e.unit.prisoner_of", 7966, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
-    ("e.unit.seen", 8105, 139, "set", "player", "all", False, None, None, (0,) * 139),
+    ("e.unit.used", 7688, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.embarked", 7827, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.due", 7966, 139, "int", None, "owner", False, 0, None, (0,) * 139),
+    ("e.unit.prisoner_of", 8105, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
+    ("e.unit.seen", 8244, 139, "set", "player", "all", False, None, None, (0,) * 139),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -789,7 +801,6 @@ FIELDS: dict[str, Any] = {
             "pillaged",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -799,6 +810,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -814,7 +826,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16785,14 +16796,6 @@ PRIMARY: dict[str, Any] = {
         *(1, 1),
         *(8,) * 7,
         *(9, 9, 9, 13),
-    ),
-    "s_e_unit__owner": (
-        *(None,) * 17,
-        *(0,) * 50,
-        *(1,) * 52,
-        *(None, None, None),
-        *(0,) * 6,
-        *(1,) * 11,
     ),
     "s_e_unit__strength": (
         *(1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),

@@ -600,7 +600,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 8146
+SIZE: int = 8271
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (-5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -684,8 +684,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.besieged", 2469, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.pillaged", 4870, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         7271,
+        125,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(0,) * 41, *(1,) * 66),
+    ),
+    (
+        "e.unit.at",
+        7396,
         125,
         "ref",
         "hex",
@@ -723,7 +735,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        7396,
+        7521,
         125,
         "bool",
         None,
@@ -757,11 +769,11 @@ LAYOUT: tuple[Any, ...] = (
             *(True, False, False, True, False, False, False),
         ),
     ),
-    ("e.unit.used", 7521, 125, "bool", None, "owner", False, None, None, (False,) * 125),
-    ("e.unit.embarked", 7646, 125, "bool", None, "owner", False, None, None, (False,) * 125),
-    ("e.unit.due", 7771, 125, "int", None, "owner", False, 0, None, (0,) * 125),
-    ("e.unit.prisoner_of", 7896, 125, "ref", "player", "owner", True, None, None, (None,) * 125),
-    ("e.unit.seen", 8021, 125, "set", "player", "all", False, None, None, (0,) * 125),
+    ("e.unit.used", 7646, 125, "bool", None, "owner", False, None, None, (False,) * 125),
+    ("e.unit.embarked", 7771, 125, "bool", None, "owner", False, None, None, (False,) * 125),
+    ("e.unit.due", 7896, 125, "int", None, "owner", False, 0, None, (0,) * 125),
+    ("e.unit.prisoner_of", 8021, 125, "ref", "player", "owner", True, None, None, (None,) * 125),
+    ("e.unit.seen", 8146, 125, "set", "player", "all", False, None, None, (0,) * 125),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -806,7 +818,6 @@ FIELDS: dict[str, Any] = {
             "pillaged",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -816,6 +827,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -831,7 +843,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16739,7 +16750,6 @@ PRIMARY: dict[str, Any] = {
         *(13,) * 4,
         *(14,) * 5,
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(0,) * 41, *(1,) * 66),
     "s_e_unit__strength": (
         *(3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 6,

@@ -600,7 +600,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 8027
+SIZE: int = 8135
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -654,8 +654,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.besieged", 2469, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.pillaged", 4870, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         7271,
+        108,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(1,) * 46, *(0,) * 44),
+    ),
+    (
+        "e.unit.at",
+        7379,
         108,
         "ref",
         "hex",
@@ -687,7 +699,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        7379,
+        7487,
         108,
         "bool",
         None,
@@ -719,11 +731,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 7487, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.embarked", 7595, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.due", 7703, 108, "int", None, "owner", False, 0, None, (0,) * 108),
-    ("e.unit.prisoner_of", 7811, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
-    ("e.unit.seen", 7919, 108, "set", "player", "all", False, None, None, (0,) * 108),
+    ("e.unit.used", 7595, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.embarked", 7703, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.due", 7811, 108, "int", None, "owner", False, 0, None, (0,) * 108),
+    ("e.unit.prisoner_of", 7919, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
+    ("e.unit.seen", 8027, 108, "set", "player", "all", False, None, None, (0,) * 108),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -768,7 +780,6 @@ FIELDS: dict[str, Any] = {
             "pillaged",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -778,6 +789,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -793,7 +805,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16638,7 +16649,6 @@ PRIMARY: dict[str, Any] = {
         *(2,) * 5,
         *(14, 14, 14, 0),
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(1,) * 46, *(0,) * 44),
     "s_e_unit__strength": (
         *(1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 5,
