@@ -237,6 +237,14 @@ class MarlboroughRules:
             ("Command roll: ", " ", " (total ", "), ", " ", " (total ", ")"),
             ("player", "int", "int", "player", "int", "int"),
         ),
+        (("Place a fortress marker (10 TP)",), ()),
+        (("", " builds a fortress at ", " (fortress marker, 10 TP)"), ("player", "e:hex")),
+        (("Increase taxes in which states? (33.0)",), ()),
+        (("Which state raises taxes in ", "? (33.3)"), ("e:hex",)),
+        (("None",), ()),
+        (("", " increases taxes in ", ": die ", ", ", ""), ("player", "e:nation", "int", "str")),
+        (("Tax rebellion: eliminate one unit in ", ""), ("e:hex",)),
+        (("Tax rebellion in ", ": ", " is eliminated"), ("e:hex", "e:unit")),
         (("", " is restored to neutrality"), ("e:nation",)),
         (("", " is returned from captivity"), ("e:unit",)),
         (
@@ -296,31 +304,35 @@ class MarlboroughRules:
         ("yes-no", 67, "yes-no", -1, 14, 3, False),
         ("choose-some", 69, "some:unit", -1, 14, 7, False),
         ("choose-hex", 72, "hex", -1, 15, 1, False),
-        ("choose-hex", 78, "hex", -1, 17, 3, False),
-        ("choose-number", 80, "number", -1, 17, 8, False),
-        ("choose-hex", 82, "hex", 83, 17, 16, False),
-        ("choose-unit", 85, "unit", 83, 17, 22, False),
-        ("choose-hex", 87, "hex", -1, 17, 25, False),
-        ("choose-unit", 91, "unit", -1, 19, 3, False),
-        ("choose-unit", 92, "unit", 93, 19, 5, False),
-        ("choose-espionage", 95, "enum:espionage", -1, 20, 1, False),
-        ("yes-no", 97, "yes-no", -1, 21, 4, False),
-        ("choose-diplomacy_outcome", 100, "enum:diplomacy_outcome", -1, 21, 9, False),
-        ("choose-some", 105, "some:card", -1, 22, 1, True),
-        ("choose-some", 106, "some:card", -1, 22, 1, True),
-        ("choose-some", 108, "some:card", -1, 23, 1, False),
-        ("choose-nation", 110, "nation", 111, 24, 3, False),
-        ("yes-no", 112, "yes-no", -1, 24, 6, False),
-        ("choose-some", 113, "some:unit", -1, 26, 4, False),
-        ("choose-unit", 118, "unit", -1, 27, 1, False),
-        ("yes-no", 121, "yes-no", -1, 29, 1, False),
-        ("choose-unit", 123, "unit", -1, 29, 12, False),
-        ("yes-no", 124, "yes-no", -1, 30, 3, False),
-        ("propose", 131, "offer", 44, 31, 5, False),
-        ("yes-no", 134, "yes-no", -1, 31, 10, False),
-        ("choose-card", 138, "card", 139, 32, 7, False),
-        ("choose-card", 141, "card", 142, 33, 7, False),
-        ("choose-card", 144, "card", 145, 34, 7, False),
+        ("choose-hex", 78, "hex", -1, 18, 3, False),
+        ("choose-number", 80, "number", -1, 18, 8, False),
+        ("choose-hex", 82, "hex", 83, 18, 16, False),
+        ("choose-unit", 85, "unit", 83, 18, 22, False),
+        ("choose-hex", 87, "hex", -1, 18, 25, False),
+        ("choose-unit", 91, "unit", -1, 20, 3, False),
+        ("choose-unit", 92, "unit", 93, 20, 5, False),
+        ("choose-espionage", 95, "enum:espionage", -1, 21, 1, False),
+        ("yes-no", 97, "yes-no", -1, 22, 4, False),
+        ("choose-diplomacy_outcome", 100, "enum:diplomacy_outcome", -1, 22, 9, False),
+        ("choose-some", 105, "some:card", -1, 23, 1, True),
+        ("choose-some", 106, "some:card", -1, 23, 1, True),
+        ("choose-some", 108, "some:card", -1, 24, 1, False),
+        ("choose-nation", 110, "nation", 111, 25, 3, False),
+        ("yes-no", 112, "yes-no", -1, 25, 6, False),
+        ("choose-some", 113, "some:unit", -1, 27, 4, False),
+        ("choose-unit", 118, "unit", -1, 28, 1, False),
+        ("yes-no", 121, "yes-no", -1, 30, 1, False),
+        ("choose-unit", 123, "unit", -1, 30, 12, False),
+        ("yes-no", 124, "yes-no", -1, 31, 3, False),
+        ("choose-hex", 127, "hex", 83, 32, 3, False),
+        ("choose-some", 129, "some:nation", -1, 33, 1, False),
+        ("choose-nation", 130, "nation", 131, 33, 6, False),
+        ("choose-unit", 133, "unit", -1, 33, 16, False),
+        ("propose", 139, "offer", 44, 34, 5, False),
+        ("yes-no", 142, "yes-no", -1, 34, 10, False),
+        ("choose-card", 146, "card", 147, 35, 7, False),
+        ("choose-card", 149, "card", 150, 36, 7, False),
+        ("choose-card", 152, "card", 153, 37, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -339,6 +351,7 @@ class MarlboroughRules:
         "sail",
         "intercept",
         "naval_retreat",
+        "taxation",
         "free_markers",
         "mobilization",
         "treasury",
@@ -354,6 +367,8 @@ class MarlboroughRules:
         "pillage_hex",
         "pillage",
         "remove_pillage",
+        "place_fortress_markers",
+        "increase_taxes",
         "negotiate",
         "commissioners",
         "leviathan",
@@ -361,6 +376,7 @@ class MarlboroughRules:
         "setup__campaign_markers",
         "turn__treasury",
         "turn__pillage_removal",
+        "turn__fortress_markers",
         "turn__training",
         "turn__operations",
         "turn__provisioning",
@@ -371,6 +387,7 @@ class MarlboroughRules:
         "turn__random_events",
         "turn__treasury",
         "turn__pillage_removal",
+        "turn__fortress_markers",
         "turn__training",
         "turn__operations",
         "turn__provisioning",
@@ -597,30 +614,31 @@ class MarlboroughRules:
         (14, 8): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
         (14, 9): ((1, 0, None), (5, 0, None), (6, (), None), (7, 0, None), (8, 0, None)),
         (15, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (17, 4): ((3, 0, None), (4, (), None)),
-        (17, 9): ((2, 0, "z_mobilization__9_2"),),
-        (17, 11): ((1, 0, None),),
-        (17, 17): ((1, False, None), (3, (), None)),
-        (17, 23): ((1, False, None), (3, (), "z_mobilization__23_3")),
-        (17, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
-        (19, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (19, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (20, 2): ((1, 0, None),),
-        (21, 5): ((1, 0, None),),
-        (21, 7): ((1, 0, None),),
-        (21, 10): ((1, 0, None), (2, "", None)),
-        (22, 2): (
+        (16, 2): ((1, 0, None),),
+        (18, 4): ((3, 0, None), (4, (), None)),
+        (18, 9): ((2, 0, "z_mobilization__9_2"),),
+        (18, 11): ((1, 0, None),),
+        (18, 17): ((1, False, None), (3, (), None)),
+        (18, 23): ((1, False, None), (3, (), "z_mobilization__23_3")),
+        (18, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
+        (20, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (20, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (21, 2): ((1, 0, None),),
+        (22, 5): ((1, 0, None),),
+        (22, 7): ((1, 0, None),),
+        (22, 10): ((1, 0, None), (2, "", None)),
+        (23, 2): (
             (1, 0, None),
             (3, (), "z_diplomacy_attempt__2_3"),
             (4, (), "z_diplomacy_attempt__2_4"),
             (7, 0, None),
             (8, 0, None),
         ),
-        (23, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
-        (24, 1): ((1, False, None),),
-        (24, 4): ((1, False, None), (3, (), None)),
-        (24, 7): ((1, False, None), (3, 0, None)),
-        (26, 5): (
+        (24, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (25, 1): ((1, False, None),),
+        (25, 4): ((1, False, None), (3, (), None)),
+        (25, 7): ((1, False, None), (3, 0, None)),
+        (27, 5): (
             (1, (), None),
             (5, 0, "z_training__5_5"),
             (6, (), None),
@@ -629,19 +647,38 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (27, 2): ((1, (), None),),
-        (29, 2): ((2, (), "z_pillage__2_2"),),
-        (29, 8): ((1, (), None),),
-        (29, 11): ((2, (), "z_pillage__11_2"),),
-        (29, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (32, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (33, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (34, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (28, 2): ((1, (), None),),
+        (30, 2): ((2, (), "z_pillage__2_2"),),
+        (30, 8): ((1, (), None),),
+        (30, 11): ((2, (), "z_pillage__11_2"),),
+        (30, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (32, 4): ((1, False, None), (3, (), None)),
+        (33, 2): (
+            (1, (), None),
+            (2, (), None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
+        (33, 7): (
+            (1, (), None),
+            (2, (), None),
+            (5, 0, None),
+            (6, (), None),
+            (7, 0, None),
+            (8, 0, None),
+            (9, 0, None),
+        ),
+        (33, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
+        (35, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (36, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (37, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
         *(6, 18, 20, 23, 24, 27, 29, 30, 34, 35, 36, 38, 39),
-        *(42, 44, 45),
+        *(42, 44, 45, 52, 53),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -666,9 +703,12 @@ class MarlboroughRules:
         43: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
         46: 'u.at != none and u.kind != "leader"',
         48: "u.at == h",
-        52: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        53: 'c.kind == "leviathan" and not reroll',
-        54: 'c.kind == "revenue"',
+        50: 'h.terrain == "city" and not h.fortress_marker and h in mine',
+        52: "s in here",
+        53: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
+        56: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        57: 'c.kind == "leviathan" and not reroll',
+        58: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -703,7 +743,9 @@ class MarlboroughRules:
     c_no_income_from_besieged: bool
     c_opening_initiative: int
     c_optional_experimental_leaders: bool
+    c_optional_fortress_markers: bool
     c_optional_free_corps: bool
+    c_optional_increasing_taxes: bool
     c_optional_pillage: bool
     c_optional_prisoners: bool
     c_skip_turn_one_diplomacy: bool
@@ -711,6 +753,7 @@ class MarlboroughRules:
     c_skip_turn_one_treasury: bool
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
+    c_taxes_raised_by_minor_states: bool
     c_training_cost: int
     c_zoc_negated_by_friends: bool
     card_kind: tuple[str, ...]
@@ -734,8 +777,10 @@ class MarlboroughRules:
     mk_card__kind: dict[Any, int]
     n_player: int
     o_e_hex__besieged: int
+    o_e_hex__fortress_marker: int
     o_e_hex__garrison_destroyed: int
     o_e_hex__pillaged: int
+    o_e_hex__taxed_by: int
     o_e_nation__control: int
     o_e_unit__at: int
     o_e_unit__due: int
@@ -760,6 +805,7 @@ class MarlboroughRules:
     o_g_plans_first: int
     o_g_pool: int
     o_g_reroll: int
+    o_g_tax_change: int
     o_g_window__commissioners__depth: int
     o_g_window__leviathan__depth: int
     o_g_window__revenue__depth: int
@@ -796,6 +842,7 @@ class MarlboroughRules:
     t_crt: tuple[Any, ...]
     t_diplomacy_table: tuple[Any, ...]
     t_famous_victory: tuple[Any, ...]
+    t_increasing_taxes: tuple[Any, ...]
     t_pillage: tuple[Any, ...]
     t_random_events: tuple[Any, ...]
     t_siege_matrix: tuple[Any, ...]
@@ -827,7 +874,9 @@ class MarlboroughRules:
         self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_fortress_markers = d["c_optional_fortress_markers"]
         self.c_optional_free_corps = d["c_optional_free_corps"]
+        self.c_optional_increasing_taxes = d["c_optional_increasing_taxes"]
         self.c_optional_pillage = d["c_optional_pillage"]
         self.c_optional_prisoners = d["c_optional_prisoners"]
         self.c_skip_turn_one_diplomacy = d["c_skip_turn_one_diplomacy"]
@@ -835,6 +884,7 @@ class MarlboroughRules:
         self.c_skip_turn_one_treasury = d["c_skip_turn_one_treasury"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
+        self.c_taxes_raised_by_minor_states = d["c_taxes_raised_by_minor_states"]
         self.c_training_cost = d["c_training_cost"]
         self.c_zoc_negated_by_friends = d["c_zoc_negated_by_friends"]
         self.card_kind = d["card_kind"]
@@ -858,8 +908,10 @@ class MarlboroughRules:
         self.mk_card__kind = d["mk_card__kind"]
         self.n_player = d["n_player"]
         self.o_e_hex__besieged = d["o_e_hex__besieged"]
+        self.o_e_hex__fortress_marker = d["o_e_hex__fortress_marker"]
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
         self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
+        self.o_e_hex__taxed_by = d["o_e_hex__taxed_by"]
         self.o_e_nation__control = d["o_e_nation__control"]
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
@@ -884,6 +936,7 @@ class MarlboroughRules:
         self.o_g_plans_first = d["o_g_plans_first"]
         self.o_g_pool = d["o_g_pool"]
         self.o_g_reroll = d["o_g_reroll"]
+        self.o_g_tax_change = d["o_g_tax_change"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
         self.o_g_window__leviathan__depth = d["o_g_window__leviathan__depth"]
         self.o_g_window__revenue__depth = d["o_g_window__revenue__depth"]
@@ -920,6 +973,7 @@ class MarlboroughRules:
         self.t_crt = d["t_crt"]
         self.t_diplomacy_table = d["t_diplomacy_table"]
         self.t_famous_victory = d["t_famous_victory"]
+        self.t_increasing_taxes = d["t_increasing_taxes"]
         self.t_pillage = d["t_pillage"]
         self.t_random_events = d["t_random_events"]
         self.t_siege_matrix = d["t_siege_matrix"]
@@ -1069,7 +1123,10 @@ class MarlboroughRules:
                 for v_h in self.ix_hex__terrain.get("fortress", ())
                 if (
                     (
-                        self.s_e_hex__terrain[v_h] == "fortress"
+                        (
+                            self.s_e_hex__terrain[v_h] == "fortress"
+                            or S[self.o_e_hex__fortress_marker + v_h]
+                        )
                         and (not S[self.o_e_hex__garrison_destroyed + v_h])
                     )
                     and self.s_e_hex__nation[v_h] is not None
@@ -1124,19 +1181,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
         N: list[int] = S
         return [
             v_x
@@ -1145,7 +1202,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1153,7 +1210,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1161,7 +1218,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1169,7 +1226,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1177,7 +1234,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:1912:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2029:5]"
         return [
             v_x
             for v_x in self.ix_unit__owner.get(v_receiver, ())
@@ -1185,7 +1242,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:1888:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2005:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1433,7 +1490,11 @@ class MarlboroughRules:
 
     def f_fortresses(self, S: list[Any]) -> Any:
         "The fortress hexes of the map. [rules/marlborough/rules.yaml:152:3]"
-        return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
+        return [
+            v_h
+            for v_h in self.all_hex
+            if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]
+        ]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
         "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:92:3]"
@@ -1472,10 +1533,23 @@ class MarlboroughRules:
             *v_out,
             *[
                 v_h
-                for v_h in self.ix_hex__terrain.get("fortress", ())
-                if self.f_inherent_of(S, v_h, v_p)
+                for v_h in self.all_hex
+                if (
+                    self.s_e_hex__terrain[v_h] == "fortress"
+                    or S[self.o_e_hex__fortress_marker + v_h]
+                )
+                and self.f_inherent_of(S, v_h, v_p)
             ],
         ]
+
+    def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
+        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:662:3]'
+        if self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h]:
+            return 0
+        v_n = self.s_e_hex__nation[v_h]
+        if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
+            return 2 * self.s_e_hex__economic[v_h]
+        return self.s_e_hex__economic[v_h]
 
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
@@ -1976,14 +2050,29 @@ class MarlboroughRules:
         ]
         return [
             v_h
-            for v_h in self.ix_hex__terrain.get("fortress", ())
-            if (not S[self.o_e_hex__besieged + v_h] and (not S[self.o_e_hex__pillaged + v_h]))
-            and (self.f_inherent_of(S, v_h, v_p) or v_h in v_mine)
+            for v_h in self.all_hex
+            if (self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h])
+            and (
+                (not S[self.o_e_hex__besieged + v_h] and (not S[self.o_e_hex__pillaged + v_h]))
+                and (self.f_inherent_of(S, v_h, v_p) or v_h in v_mine)
+            )
         ]
+
+    def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:678:3]'
+        if v_code == "Tax Rebellion":
+            return 0
+        if v_code == "Tax Protest":
+            return v_s // 2
+        if v_code == "Taxes x 2":
+            return 2 * v_s
+        return v_s
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
         "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:246:3]"
-        if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
+        if (
+            self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]
+        ) and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
             return self.c_mountain_shift
@@ -2028,13 +2117,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
         N: list[int] = S
         return [
             v_c
@@ -2050,13 +2139,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
         N: list[int] = S
         return [
             v_c
@@ -2065,11 +2154,11 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
@@ -2114,7 +2203,10 @@ class MarlboroughRules:
                             )
                             and (
                                 not (
-                                    self.s_e_hex__terrain[v_e] == "fortress"
+                                    (
+                                        self.s_e_hex__terrain[v_e] == "fortress"
+                                        or S[self.o_e_hex__fortress_marker + v_e]
+                                    )
                                     and (v_e in v_mine or self.f_neutral_garrison(S, v_e))
                                 )
                             )
@@ -2129,7 +2221,10 @@ class MarlboroughRules:
                             if (v_e_2 not in v_out and self.s_e_hex__terrain[v_e_2] != "sea")
                             and (
                                 not (
-                                    self.s_e_hex__terrain[v_e_2] == "fortress"
+                                    (
+                                        self.s_e_hex__terrain[v_e_2] == "fortress"
+                                        or S[self.o_e_hex__fortress_marker + v_e_2]
+                                    )
                                     and (v_e_2 in v_mine or self.f_neutral_garrison(S, v_e_2))
                                 )
                             )
@@ -2330,7 +2425,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1895:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2338,21 +2433,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1925:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 130, (v_x, v_receiver))
+            _log(S, 138, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1904:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 127, (v_x,))
+            _log(S, 135, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:1912:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2029:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2367,13 +2462,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 128, (v_x,))
+                _log(S, 136, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 129, (v_x,))
+                _log(S, 137, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:1888:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2005:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2382,7 +2477,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:789:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:823:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2392,7 +2487,7 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1456:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1493:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 89, (v_p, v_u))
@@ -2427,7 +2522,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:737:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:771:3]"""
         if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
             v_u
         ] is not None:
@@ -2478,15 +2573,20 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:89:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:95:3]"
         _clamp = S[self.o_g_year] + 1
         S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1105:3]"""
-        for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1139:3]"""
+        for v_h in [
+            v_h__1
+            for v_h__1 in self.all_hex
+            if self.s_e_hex__terrain[v_h__1] == "fortress"
+            or S[self.o_e_hex__fortress_marker + v_h__1]
+        ]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
                 _w3 = []
@@ -2521,7 +2621,7 @@ class MarlboroughRules:
                         _log(S, 42, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:685:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:719:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2539,7 +2639,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1794:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1831:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2575,7 +2675,7 @@ class MarlboroughRules:
                 S[self.o_g_plans_first] = v_p
 
     def p_random_event(self, S: list[Any]) -> None:
-        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1676:3]"""
+        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1713:3]"""
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -2603,10 +2703,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 146, (v_n,))
+                        _log(S, 154, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:724:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:758:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -2620,29 +2720,15 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:698:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:732:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
-    def p_taxation(self, S: list[Any], v_p: Any) -> None:
-        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1349:3]"""
-        v_half = self.f_income_of(S, v_p)
-        S[self.o_p_treasury_seen + v_p] = 0
-        _clamp = S[self.o_p_treasury + v_p] + v_half
-        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-        v_whole = v_half // 2
-        if v_half == 2 * v_whole:
-            if S[_LOG] is not False:
-                _log(S, 74, (v_p, v_whole))
-        else:
-            if S[_LOG] is not False:
-                _log(S, 75, (v_p, v_whole))
-
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:73:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:79:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -2654,7 +2740,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 150, (v_b, v_g))
+            _log(S, 158, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -2670,7 +2756,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 147, (S[self.o_g_first_player],))
+                _log(S, 155, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2686,13 +2772,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 148, (v_a, v_b))
+                        _log(S, 156, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 149, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 157, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__random_events(self, S: list[Any]) -> None:
         "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
@@ -2700,7 +2786,7 @@ class MarlboroughRules:
             self.p_random_event(S)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:706:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:740:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -2734,7 +2820,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2743,21 +2829,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 137, (v_p,))
+            _log(S, 145, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 140, (v_p,))
+            _log(S, 148, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2766,7 +2852,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 143, (v_p, v_die, v_die))
+            _log(S, 151, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3137,7 +3223,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:835:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:869:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -3163,7 +3249,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:933:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:967:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3177,7 +3263,7 @@ class MarlboroughRules:
         for v_u_3 in v_dfn:
             S[self.o_e_unit__seen + v_u_3] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
-        v_siege = self.s_e_hex__terrain[v_t] == "fortress"
+        v_siege = self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
         _v_kind = "siege" if v_siege else "battle"
         if v_siege:
             _w1 = False
@@ -3294,7 +3380,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3353,7 +3439,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1028:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1062:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3496,7 +3582,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1591:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1628:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3513,7 +3599,7 @@ class MarlboroughRules:
         S[self.o_e_nation__control + v_t] = v_q
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1562:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1599:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3547,7 +3633,7 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1631:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1668:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -3556,7 +3642,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1524:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1561:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -3593,7 +3679,7 @@ class MarlboroughRules:
                 S[self.o_e_nation__control + v_t] = v_p
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1606:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1643:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3652,7 +3738,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:662:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:696:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -3678,7 +3764,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1506:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1543:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -3699,7 +3785,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:867:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:901:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -3715,7 +3801,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1362:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1399:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -3733,7 +3819,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:889:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:923:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -3748,9 +3834,15 @@ class MarlboroughRules:
             v_closed = self.f_closed_to(S, v_q)
             v_forts = [
                 v_f
-                for v_f in self.ix_hex__terrain.get("fortress", ())
-                if ((v_f != v_h and v_f in v_mine) and (not S[self.o_e_hex__besieged + v_f]))
-                and _distance(self.bd_axial, v_h, v_f) <= 2
+                for v_f in self.all_hex
+                if (
+                    self.s_e_hex__terrain[v_f] == "fortress"
+                    or S[self.o_e_hex__fortress_marker + v_f]
+                )
+                and (
+                    ((v_f != v_h and v_f in v_mine) and (not S[self.o_e_hex__besieged + v_f]))
+                    and _distance(self.bd_axial, v_h, v_f) <= 2
+                )
             ]
             v_ways = (
                 v_forts
@@ -3772,8 +3864,85 @@ class MarlboroughRules:
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
+    def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1879:3]"""
+        S[self.o_g_tax_change] = 0
+        v_places = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+        ]
+        v_centers = [
+            v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_places
+        ]
+        _w3 = []
+        for v_n in self.all_nation:
+            _w5 = S[self.o_e_nation__control + v_n] == v_p and (
+                self.s_e_nation__major[v_n] or self.c_taxes_raised_by_minor_states
+            )
+            if _w5:
+                _w4 = False
+                for v_u_2 in self.ix_unit__nation__owner.get((v_n, v_p), ()):
+                    if (
+                        S[self.o_e_unit__at + v_u_2] is not None
+                        and S[self.o_e_unit__at + v_u_2] in v_centers
+                    ):
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_n)
+        v_able = _w3
+        if len(v_able) == 0:
+            return None
+        v_raising = _pick(R, _subsets(v_able, 0, -1))
+        if len(v_raising) == 0:
+            return None
+        for v_h_2 in v_centers:
+            v_here = [
+                self.s_e_unit__nation[v_u_3]
+                for v_u_3 in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u_3] == v_h_2
+            ]
+            v_n_2 = self.s_e_hex__nation[v_h_2]
+            S[self.o_e_hex__taxed_by + v_h_2] = None
+            if v_n_2 is not None and v_n_2 in v_here:
+                if v_n_2 in v_raising:
+                    S[self.o_e_hex__taxed_by + v_h_2] = v_n_2
+            else:
+                v_up = [v_s for v_s in v_raising if v_s in v_here]
+                if len(v_up) == 1:
+                    S[self.o_e_hex__taxed_by + v_h_2] = _nth(v_up, 0)
+                elif len(v_up) > 1:
+                    v_pick = _pick_optional(R, _uniq(v_up))
+                    S[self.o_e_hex__taxed_by + v_h_2] = v_pick
+        for v_s_2 in v_raising:
+            v_die = _roll(S, 6)
+            v_r = _lookup(self.t_increasing_taxes, 5, v_die)
+            v_mine = [v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2]
+            _w6 = 0
+            for v_h_4 in v_mine:
+                _w6 += self.f_hex_tax(S, v_p, v_h_4)
+            v_normal = _w6
+            S[self.o_g_tax_change] = (
+                S[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
+            )
+            if v_r[2] == "Tax Rebellion":
+                for v_h_6 in [v_h_5 for v_h_5 in v_mine if self.s_e_hex__economic[v_h_5] >= 3]:
+                    v_rebels = [
+                        v_u_4
+                        for v_u_4 in self.ix_unit__nation__owner.get((v_s_2, v_p), ())
+                        if S[self.o_e_unit__at + v_u_4] == v_h_6
+                        and self.s_e_unit__kind[v_u_4] != "leader"
+                    ]
+                    if len(v_rebels) > 0:
+                        v_u_5 = _pick(R, v_rebels)
+                        self.p_eliminate(S, v_u_5)
+        for v_h_7 in v_centers:
+            S[self.o_e_hex__taxed_by + v_h_7] = None
+
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1297:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1331:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -3824,7 +3993,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -3862,7 +4031,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1700:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1737:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -3878,7 +4047,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:921:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:955:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -3905,20 +4074,22 @@ class MarlboroughRules:
             elif i == 3:
                 self.q_turn__pillage_removal(S, R)
             elif i == 4:
-                self.q_turn__training(S, R)
+                self.q_turn__fortress_markers(S, R)
             elif i == 5:
-                self.q_turn__operations(S, R)
+                self.q_turn__training(S, R)
             elif i == 6:
-                self.q_turn__provisioning(S, R)
+                self.q_turn__operations(S, R)
             elif i == 7:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__provisioning(S, R)
             elif i == 8:
-                self.q_turn__diplomacy(S, R)
+                self.p_turn__balance_of_power(S)
             elif i == 9:
-                self.p_end__victory(S)
+                self.q_turn__diplomacy(S, R)
             elif i == 10:
-                self.q_setup__campaign_markers(S, R)
+                self.p_end__victory(S)
             elif i == 11:
+                self.q_setup__campaign_markers(S, R)
+            elif i == 12:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -3930,7 +4101,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1375:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1412:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -3971,18 +4142,24 @@ class MarlboroughRules:
             )
             v_gone = [
                 v_h_2
-                for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                for v_h_2 in self.all_hex
                 if (
+                    self.s_e_hex__terrain[v_h_2] == "fortress"
+                    or S[self.o_e_hex__fortress_marker + v_h_2]
+                )
+                and (
                     (
                         (
-                            S[self.o_e_hex__garrison_destroyed + v_h_2]
-                            and self.s_e_hex__nation[v_h_2] is not None
+                            (
+                                S[self.o_e_hex__garrison_destroyed + v_h_2]
+                                and self.s_e_hex__nation[v_h_2] is not None
+                            )
+                            and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                         )
-                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                        and v_h_2 not in v_foes
                     )
-                    and v_h_2 not in v_foes
+                    and N[self.o_p_treasury + v_p] >= 2
                 )
-                and N[self.o_p_treasury + v_p] >= 2
             ]
             if len(v_gone) == 0:
                 v_done = True
@@ -4050,7 +4227,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1325:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1359:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4108,7 +4285,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1876:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1993:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4138,7 +4315,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1210:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1244:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4158,7 +4335,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1732:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1769:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -4208,7 +4385,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1714:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1751:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
@@ -4220,8 +4397,39 @@ class MarlboroughRules:
         if v_town:
             self.p_shift_bop(S, v_q, 1)
 
+    def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1854:3]'
+        N: list[int] = S
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = [
+                S[self.o_e_unit__at + v_u]
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] is not None
+            ]
+            v_sites = [
+                v_h
+                for v_h in self.ix_hex__terrain.get("city", ())
+                if not S[self.o_e_hex__fortress_marker + v_h] and v_h in v_mine
+            ]
+            if len(v_sites) == 0 or N[self.o_p_treasury + v_p] < 20:
+                v_done = True
+            else:
+                v_h_2 = _pick_optional(R, v_sites)
+                if v_h_2 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 20
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    S[self.o_e_hex__fortress_marker + v_h_2] = True
+
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1472:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1509:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -4257,7 +4465,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1775:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1812:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -4278,11 +4486,13 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:798:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:832:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
-        if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
+        if (
+            self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]
+        ) and (not S[self.o_e_hex__besieged + v_h]):
             return None
         for v_u_2 in v_alive:
             if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -4322,7 +4532,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -4360,7 +4570,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1232:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1266:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -4486,7 +4696,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1120:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1154:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -4606,7 +4816,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:761:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:795:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -4627,8 +4837,24 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1383:3]"
+        N: list[int] = S
+        v_half = self.f_income_of(S, v_p)
+        if self.c_optional_increasing_taxes:
+            self.q_increase_taxes(S, R, v_p)
+            v_half += N[self.o_g_tax_change]
+        S[self.o_p_treasury_seen + v_p] = 0
+        _clamp = S[self.o_p_treasury + v_p] + v_half
+        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        v_whole = v_half // 2
+        if v_half == 2 * v_whole:
+            pass
+        else:
+            pass
+
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1647:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1684:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -4677,24 +4903,32 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1441:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1478:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
         ]
         for v_p in v_order:
-            self.p_taxation(S, v_p)
+            self.q_taxation(S, R, v_p)
             self.q_revenue(S, R, v_p)
         for v_p_2 in v_order:
             self.q_mobilization(S, R, v_p_2)
 
     def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:83:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:89:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
             self.q_diplomacy_phase(S, R)
 
+    def q_turn__fortress_markers(self, S: list[Any], R: Any) -> None:
+        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:58:3]"
+        if self.c_optional_fortress_markers and (
+            not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+        ):
+            for v_p in self.all_player:
+                self.q_place_fortress_markers(S, R, v_p)
+
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:64:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:70:3]"
         self.q_operations(S, R)
 
     def q_turn__pillage_removal(self, S: list[Any], R: Any) -> None:
@@ -4704,12 +4938,12 @@ class MarlboroughRules:
                 self.q_remove_pillage(S, R, v_p)
 
     def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:68:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:74:3]"
         for v_p in self.all_player:
             self.q_provision(S, R, v_p)
 
     def q_turn__training(self, S: list[Any], R: Any) -> None:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:58:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             for v_p in self.all_player:
                 self.q_training(S, R, v_p)
@@ -4720,7 +4954,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:855:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:889:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -4735,7 +4969,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:835:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:869:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -4801,7 +5035,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:933:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:967:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -4850,7 +5084,9 @@ class MarlboroughRules:
             for v_u_3 in v_dfn:
                 S[self.o_e_unit__seen + v_u_3] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
-            v_siege = self.s_e_hex__terrain[v_t] == "fortress"
+            v_siege = (
+                self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
+            )
             v_kind = "siege" if v_siege else "battle"
             _log(S, 25, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
@@ -5209,7 +5445,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1817:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5311,7 +5547,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        32,
+                        35,
                         8,
                         v_attacker,
                         v_defender,
@@ -5327,7 +5563,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    52,
+                    56,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5374,7 +5610,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1028:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1062:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -5766,7 +6002,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1591:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1628:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -5786,7 +6022,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (23, 2, v_p, v_t, v_q, v_mine, v_c),
+                (24, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
                 42,
                 tuple(
@@ -5820,7 +6056,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1562:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1599:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -5866,7 +6102,7 @@ class MarlboroughRules:
                 _dead("choose-some", v__w1)
             _d.append((v__w1, 41, _o, ()))
             return _ask_all(
-                S, (22, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+                S, (23, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
         if pc == 2:
             if F is not None:
@@ -5891,7 +6127,7 @@ class MarlboroughRules:
             _log(S, 107, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
             v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
-                return _wait(S, (22, 3))
+                return _wait(S, (23, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5911,7 +6147,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1631:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1668:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -5922,14 +6158,14 @@ class MarlboroughRules:
                 self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (25, 1))
+                return _wait(S, (26, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (25, 2, v_p))
+                return _wait(S, (26, 2, v_p))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -5941,7 +6177,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (25, 3))
+                return _wait(S, (26, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5951,7 +6187,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1524:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1561:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -5973,7 +6209,7 @@ class MarlboroughRules:
                 pc = 9
         if pc == 1:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (21, 14))
+                return _wait(S, (22, 14))
             pc = 14
         if pc == 3:
             v_n = 1 if v_code == "R1" else 2
@@ -5982,7 +6218,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (21, 5, v_q, v_n), v_q, 38, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (22, 5, v_q, v_n), v_q, 38, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -5998,7 +6234,7 @@ class MarlboroughRules:
                 pc = 6
         if pc == 6:
             if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
-                return _wait(S, (21, 7, v_q, v_n))
+                return _wait(S, (22, 7, v_q, v_n))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -6012,7 +6248,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (21, 10, v_p, v_t, v_code, v_q),
+                (22, 10, v_p, v_t, v_code, v_q),
                 v_p,
                 39,
                 tuple(
@@ -6049,7 +6285,7 @@ class MarlboroughRules:
                 pc = 14
         if pc == 11:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (21, 14))
+                return _wait(S, (22, 14))
             pc = 14
         if pc == 14:
             if F is not None:
@@ -6057,7 +6293,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1606:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1643:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6118,7 +6354,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 4, v_p, v_going, v__runs, v_war),
+                    (25, 4, v_p, v_going, v__runs, v_war),
                     v_p,
                     43,
                     tuple(
@@ -6158,7 +6394,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (24, 7, v_p, v_going, v__runs, v_t_2), v_p, 44, (True, False), (v_t_2,)
+                    S, (25, 7, v_p, v_going, v__runs, v_t_2), v_p, 44, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -6173,12 +6409,12 @@ class MarlboroughRules:
                     pc = 11
             if pc == 9:
                 if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                    return _wait(S, (25, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 11:
                 if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (24, 1, v_p, v_going, v__runs))
+                    return _wait(S, (25, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 16:
@@ -6187,7 +6423,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:662:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:696:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -6248,7 +6484,7 @@ class MarlboroughRules:
             return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1506:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1543:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -6263,7 +6499,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (20, 2, v_p, v_t, v_q, v_u), v_p, 37, tuple(self.e_espionage))
+            return self.ask(S, (21, 2, v_p, v_t, v_q, v_u), v_p, 37, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
@@ -6295,7 +6531,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:867:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:901:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -6340,7 +6576,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1362:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1399:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -6388,7 +6624,7 @@ class MarlboroughRules:
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
                 ):
-                    return _wait(S, (16, 1, v_p, v__it, v__i, v_n_2))
+                    return _wait(S, (17, 1, v_p, v__it, v__i, v_n_2))
                 pc = 1
                 continue
             if pc == 6:
@@ -6397,7 +6633,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:889:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:923:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6432,9 +6668,15 @@ class MarlboroughRules:
             v_closed = self.f_closed_to(S, v_q)
             v_forts = [
                 v_f
-                for v_f in self.ix_hex__terrain.get("fortress", ())
-                if ((v_f != v_h and v_f in v_mine) and (not S[self.o_e_hex__besieged + v_f]))
-                and _distance(self.bd_axial, v_h, v_f) <= 2
+                for v_f in self.all_hex
+                if (
+                    self.s_e_hex__terrain[v_f] == "fortress"
+                    or S[self.o_e_hex__fortress_marker + v_f]
+                )
+                and (
+                    ((v_f != v_h and v_f in v_mine) and (not S[self.o_e_hex__besieged + v_f]))
+                    and _distance(self.bd_axial, v_h, v_f) <= 2
+                )
             ]
             v_ways = (
                 v_forts
@@ -6483,8 +6725,266 @@ class MarlboroughRules:
                 F = None
             return None
 
+    def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1879:3]"
+        v_places: Any = None
+        v_centers: Any = None
+        v_able: Any = None
+        v_raising: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_h_2: Any = None
+        v_here: Any = None
+        v_n_2: Any = None
+        v_up: Any = None
+        v_pick: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_s_2: Any = None
+        v_die: Any = None
+        v_r: Any = None
+        v_mine: Any = None
+        v_normal: Any = None
+        v__it_3: Any = None
+        v__i_3: Any = None
+        v_h_6: Any = None
+        v_rebels: Any = None
+        v_u_5: Any = None
+        v_h_7: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 6-7, 16-17
+        if F is not None and (pc < 0 or not (0x300C6 >> pc) & 1):
+            raise RulesError(f"routine increase_taxes: no resume point {pc}")
+        while True:
+            if pc == 0:
+                S[self.o_g_tax_change] = 0
+                v_places = [
+                    S[self.o_e_unit__at + v_u]
+                    for v_u in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u] is not None
+                ]
+                v_centers = [
+                    v_h
+                    for v_h in self.all_hex
+                    if self.s_e_hex__economic[v_h] > 0 and v_h in v_places
+                ]
+                v_able = [
+                    v_n
+                    for v_n in self.all_nation
+                    if (
+                        S[self.o_e_nation__control + v_n] == v_p
+                        and (self.s_e_nation__major[v_n] or self.c_taxes_raised_by_minor_states)
+                    )
+                    and any(
+                        S[self.o_e_unit__at + v_u_2] is not None
+                        and S[self.o_e_unit__at + v_u_2] in v_centers
+                        for v_u_2 in self.ix_unit__nation__owner.get((v_n, v_p), ())
+                    )
+                ]
+                if len(v_able) == 0:
+                    return None
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (33, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
+                    v_p,
+                    51,
+                    tuple(_subsets(v_able, 0, -1)),
+                )
+            if pc == 2:
+                if F is not None:
+                    v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7 = F[2:]
+                    F = None
+                v_raising = v
+                if len(v_raising) == 0:
+                    return None
+                v__it = tuple(v_centers)
+                v__i = 0
+                pc = 3
+            if pc == 3:
+                if v__i < len(v__it):
+                    v_h_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 4
+                else:
+                    pc = 10
+            if pc == 4:
+                v_here = [
+                    self.s_e_unit__nation[v_u_3]
+                    for v_u_3 in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u_3] == v_h_2
+                ]
+                v_n_2 = self.s_e_hex__nation[v_h_2]
+                S[self.o_e_hex__taxed_by + v_h_2] = None
+                if v_n_2 is not None and v_n_2 in v_here:
+                    if v_n_2 in v_raising:
+                        S[self.o_e_hex__taxed_by + v_h_2] = v_n_2
+                    pc = 3
+                    continue
+                else:
+                    pc = 5
+            if pc == 5:
+                v_up = [v_s for v_s in v_raising if v_s in v_here]
+                if len(v_up) == 1:
+                    S[self.o_e_hex__taxed_by + v_h_2] = _nth(v_up, 0)
+                    pc = 3
+                    continue
+                elif len(v_up) > 1:
+                    pc = 6
+                else:
+                    pc = 3
+                    continue
+            if pc == 6:
+                if F is not None:
+                    v_p, v_centers, v_raising, v__it, v__i, v_h_2, v_up, v_s_2, v_h_6, v_h_7 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        33,
+                        7,
+                        v_p,
+                        v_centers,
+                        v_raising,
+                        v__it,
+                        v__i,
+                        v_h_2,
+                        v_up,
+                        v_s_2,
+                        v_h_6,
+                        v_h_7,
+                    ),
+                    v_p,
+                    52,
+                    tuple(_uniq(v_up)),
+                    (v_h_2,),
+                )
+            if pc == 7:
+                if F is not None:
+                    v_p, v_centers, v_raising, v__it, v__i, v_h_2, v_up, v_s_2, v_h_6, v_h_7 = F[2:]
+                    F = None
+                v_pick = v
+                S[self.o_e_hex__taxed_by + v_h_2] = v_pick
+                pc = 3
+                continue
+            if pc == 10:
+                v__it_2 = tuple(v_raising)
+                v__i_2 = 0
+                pc = 11
+            if pc == 11:
+                if v__i_2 < len(v__it_2):
+                    v_s_2 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 12
+                else:
+                    pc = 21
+            if pc == 12:
+                v_die = _roll(S, 6)
+                v_r = _lookup(self.t_increasing_taxes, 5, v_die)
+                _log(S, 132, (v_p, v_s_2, v_die, v_r[2]))
+                v_mine = [
+                    v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
+                ]
+                v_normal = sum([self.f_hex_tax(S, v_p, v_h_4) for v_h_4 in v_mine])
+                S[self.o_g_tax_change] = (
+                    S[self.o_g_tax_change] + self.f_taxed_income(S, v_r[2], v_normal) - v_normal
+                )
+                if v_r[2] == "Tax Rebellion":
+                    pc = 13
+                else:
+                    pc = 11
+                    continue
+            if pc == 13:
+                v__it_3 = tuple([v_h_5 for v_h_5 in v_mine if self.s_e_hex__economic[v_h_5] >= 3])
+                v__i_3 = 0
+                pc = 14
+            if pc == 14:
+                if v__i_3 < len(v__it_3):
+                    v_h_6 = v__it_3[v__i_3]
+                    v__i_3 += 1
+                    pc = 15
+                else:
+                    pc = 11
+                    continue
+            if pc == 15:
+                v_rebels = [
+                    v_u_4
+                    for v_u_4 in self.ix_unit__nation__owner.get((v_s_2, v_p), ())
+                    if S[self.o_e_unit__at + v_u_4] == v_h_6
+                    and self.s_e_unit__kind[v_u_4] != "leader"
+                ]
+                if len(v_rebels) > 0:
+                    pc = 16
+                else:
+                    pc = 14
+                    continue
+            if pc == 16:
+                if F is not None:
+                    (
+                        v_p,
+                        v_centers,
+                        v__it_2,
+                        v__i_2,
+                        v_s_2,
+                        v__it_3,
+                        v__i_3,
+                        v_h_6,
+                        v_rebels,
+                        v_h_7,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        33,
+                        17,
+                        v_p,
+                        v_centers,
+                        v__it_2,
+                        v__i_2,
+                        v_s_2,
+                        v__it_3,
+                        v__i_3,
+                        v_h_6,
+                        v_rebels,
+                        v_h_7,
+                    ),
+                    v_p,
+                    53,
+                    tuple(v_rebels),
+                    (v_h_6,),
+                )
+            if pc == 17:
+                if F is not None:
+                    (
+                        v_p,
+                        v_centers,
+                        v__it_2,
+                        v__i_2,
+                        v_s_2,
+                        v__it_3,
+                        v__i_3,
+                        v_h_6,
+                        v_rebels,
+                        v_h_7,
+                    ) = F[2:]
+                    F = None
+                v_u_5 = v
+                _log(S, 134, (v_h_6, v_u_5))
+                self.p_eliminate(S, v_u_5)
+                pc = 14
+                continue
+            if pc == 21:
+                for v_h_7 in v_centers:
+                    S[self.o_e_hex__taxed_by + v_h_7] = None
+                return None
+
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1297:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1331:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -6622,7 +7122,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1838:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6716,7 +7216,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        33,
+                        36,
                         8,
                         v_attacker,
                         v_defender,
@@ -6732,7 +7232,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    53,
+                    57,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6770,7 +7270,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1700:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1737:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6791,7 +7291,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (27, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
+            return self.ask(S, (28, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -6816,7 +7316,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:921:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:955:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6848,7 +7348,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1375:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1412:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6907,7 +7407,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (17, 4, v_p, v__it, v__i, v_u_2, v_ports),
+                    (18, 4, v_p, v__it, v__i, v_u_2, v_ports),
                     v_p,
                     30,
                     tuple(_uniq(v_ports)),
@@ -6925,7 +7425,7 @@ class MarlboroughRules:
                 continue
             if pc == 6:
                 if self.r_free_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (17, 7, v_p))
+                    return _wait(S, (18, 7, v_p))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -6947,7 +7447,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (17, 9, v_p, v_price, v_most),
+                    (18, 9, v_p, v_price, v_most),
                     v_p,
                     31,
                     tuple(tuple(range(0, v_most + 1))),
@@ -6967,7 +7467,7 @@ class MarlboroughRules:
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_price * v_n
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                 if self.r_draw_markers(S, None, None, v_p, v_n) is SUSPEND:
-                    return _wait(S, (17, 11, v_p, v_n))
+                    return _wait(S, (18, 11, v_p, v_n))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -6994,18 +7494,24 @@ class MarlboroughRules:
                 )
                 v_gone = [
                     v_h_2
-                    for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                    for v_h_2 in self.all_hex
                     if (
+                        self.s_e_hex__terrain[v_h_2] == "fortress"
+                        or S[self.o_e_hex__fortress_marker + v_h_2]
+                    )
+                    and (
                         (
                             (
-                                S[self.o_e_hex__garrison_destroyed + v_h_2]
-                                and self.s_e_hex__nation[v_h_2] is not None
+                                (
+                                    S[self.o_e_hex__garrison_destroyed + v_h_2]
+                                    and self.s_e_hex__nation[v_h_2] is not None
+                                )
+                                and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                             )
-                            and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                            and v_h_2 not in v_foes
                         )
-                        and v_h_2 not in v_foes
+                        and N[self.o_p_treasury + v_p] >= 2
                     )
-                    and N[self.o_p_treasury + v_p] >= 2
                 ]
                 if len(v_gone) == 0:
                     v_done = True
@@ -7017,7 +7523,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
                     F = None
-                return self.ask(S, (17, 17, v_p, v_done, v__runs, v_gone), v_p, 32, tuple(v_gone))
+                return self.ask(S, (18, 17, v_p, v_done, v__runs, v_gone), v_p, 32, tuple(v_gone))
             if pc == 17:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
@@ -7078,7 +7584,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs_2, v_ready = F[2:]
                     F = None
                 return self.ask(
-                    S, (17, 23, v_p, v_done, v__runs_2, v_ready), v_p, 33, tuple(v_ready)
+                    S, (18, 23, v_p, v_done, v__runs_2, v_ready), v_p, 33, tuple(v_ready)
                 )
             if pc == 23:
                 if F is not None:
@@ -7118,7 +7624,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (17, 26, v_p, v_done, v__runs_2, v_u_3, v_cost),
+                    (18, 26, v_p, v_done, v__runs_2, v_u_3, v_cost),
                     v_p,
                     34,
                     tuple(_uniq(self.f_placements(S, v_p, v_u_3))),
@@ -7177,7 +7683,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1325:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1359:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -7261,7 +7767,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1876:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1993:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -7329,7 +7835,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        31,
+                        34,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -7342,7 +7848,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    50,
+                    54,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -7369,8 +7875,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 132, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 133, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 140, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 141, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -7409,7 +7915,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        31,
+                        34,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -7426,7 +7932,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    51,
+                    55,
                     (True, False),
                     (v_w_p,),
                 )
@@ -7451,12 +7957,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 135, (v_w_q, v_w_p))
+                    _log(S, 143, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 136, (v_w_offer,))
+                    _log(S, 144, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -7465,7 +7971,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1210:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1244:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -7521,7 +8027,7 @@ class MarlboroughRules:
                 return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1732:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1769:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -7563,7 +8069,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (29, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
+            return self.ask(S, (30, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -7588,26 +8094,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (30, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (30, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 8, v_p, v_force))
+                return _wait(S, (30, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (30, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (29, 11, v_p, v_h, v_force))
+                return _wait(S, (30, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -7622,7 +8128,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (29, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
+            return self.ask(S, (30, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -7632,7 +8138,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (29, 16))
+                return _wait(S, (30, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -7670,7 +8176,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1714:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1751:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -7690,7 +8196,7 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             _log(S, 120, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (28, 1, v_q, v_town))
+                return _wait(S, (29, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -7700,8 +8206,73 @@ class MarlboroughRules:
                 self.p_shift_bop(S, v_q, 1)
             return None
 
+    def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1854:3]'
+        N: list[int] = S
+        v_done: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_sites: Any = None
+        v_h_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4
+        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+            raise RulesError(f"routine place_fortress_markers: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_done = False
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_mine = [
+                    S[self.o_e_unit__at + v_u]
+                    for v_u in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u] is not None
+                ]
+                v_sites = [
+                    v_h
+                    for v_h in self.ix_hex__terrain.get("city", ())
+                    if not S[self.o_e_hex__fortress_marker + v_h] and v_h in v_mine
+                ]
+                if len(v_sites) == 0 or N[self.o_p_treasury + v_p] < 20:
+                    v_done = True
+                    pc = 1
+                    continue
+                else:
+                    pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_p, v_done, v__runs, v_sites = F[2:]
+                    F = None
+                return self.ask(S, (32, 4, v_p, v_done, v__runs, v_sites), v_p, 50, tuple(v_sites))
+            if pc == 4:
+                if F is not None:
+                    v_p, v_done, v__runs, v_sites = F[2:]
+                    F = None
+                v_h_2 = v
+                if v_h_2 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 20
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    S[self.o_e_hex__fortress_marker + v_h_2] = True
+                    _log(S, 128, (v_p, v_h_2))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1472:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1509:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -7752,7 +8323,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (19, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    (20, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
                     35,
                     tuple(v_can_go),
@@ -7772,7 +8343,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (19, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    (20, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
                     36,
                     tuple(v_can_go),
@@ -7807,7 +8378,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1775:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1812:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7844,7 +8415,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (30, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
+                    S, (31, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -7865,7 +8436,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:798:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:832:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -7883,7 +8454,9 @@ class MarlboroughRules:
             v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
             if len(v_alive) == 0:
                 return None
-            if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
+            if (
+                self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]
+            ) and (not S[self.o_e_hex__besieged + v_h]):
                 _log(S, 13, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
@@ -7945,7 +8518,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1857:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8036,7 +8609,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        37,
                         8,
                         v_payee,
                         v_w_asked,
@@ -8051,7 +8624,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    54,
+                    58,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -8095,7 +8668,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1232:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1266:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -8355,7 +8928,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1120:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1154:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -8697,7 +9270,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (35, 1, v__it, v__i, v_p))
+                    return _wait(S, (38, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -8714,7 +9287,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:761:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:795:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -8792,8 +9365,44 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1383:3]"
+        N: list[int] = S
+        v_half: Any = None
+        v_whole: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine taxation: no resume point {pc}")
+        if pc == 0:
+            v_half = self.f_income_of(S, v_p)
+            if self.c_optional_increasing_taxes:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_increase_taxes(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (16, 2, v_p, v_half))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                v_p, v_half = F[2:]
+                F = None
+            v_half += N[self.o_g_tax_change]
+            pc = 3
+        if pc == 3:
+            S[self.o_p_treasury_seen + v_p] = 0
+            _clamp = S[self.o_p_treasury + v_p] + v_half
+            S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+            v_whole = v_half // 2
+            if v_half == 2 * v_whole:
+                _log(S, 74, (v_p, v_whole))
+            else:
+                _log(S, 75, (v_p, v_whole))
+            return None
+
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1647:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1684:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -8875,7 +9484,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        26,
+                        27,
                         5,
                         v_p,
                         v_done,
@@ -8920,7 +9529,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1441:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1478:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -8929,8 +9538,8 @@ class MarlboroughRules:
         v__i_2: Any = None
         v_p_2: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1, 5
-        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+        # resume points: 1, 3, 6
+        if F is not None and (pc < 0 or not (0x4A >> pc) & 1):
             raise RulesError(f"routine treasury: no resume point {pc}")
         while True:
             if pc == 0:
@@ -8950,37 +9559,43 @@ class MarlboroughRules:
                     v__i += 1
                     pc = 2
                 else:
-                    pc = 4
+                    pc = 5
             if pc == 2:
-                self.p_taxation(S, v_p)
+                if self.r_taxation(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (19, 3, v_order, v__it, v__i, v_p, v_p_2))
+                pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_order, v__it, v__i, v_p, v_p_2 = F[2:]
+                    F = None
                 if self.r_revenue(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (18, 1, v_order, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (19, 1, v_order, v__it, v__i, v_p, v_p_2))
                 pc = 1
                 continue
-            if pc == 4:
+            if pc == 5:
                 v__it_2 = tuple(v_order)
                 v__i_2 = 0
-                pc = 5
-            if pc == 5:
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v__it_2, v__i_2, v_p_2 = F[2:]
                     F = None
                 if v__i_2 < len(v__it_2):
                     v_p_2 = v__it_2[v__i_2]
                     v__i_2 += 1
-                    pc = 6
+                    pc = 7
                 else:
-                    pc = 8
-            if pc == 6:
+                    pc = 9
+            if pc == 7:
                 if self.r_mobilization(S, None, None, v_p_2) is SUSPEND:
-                    return _wait(S, (18, 5, v__it_2, v__i_2, v_p_2))
-                pc = 5
+                    return _wait(S, (19, 6, v__it_2, v__i_2, v_p_2))
+                pc = 6
                 continue
-            if pc == 8:
+            if pc == 9:
                 return None
 
     def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:83:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:89:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
@@ -8992,22 +9607,61 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (41, 3))
+                return _wait(S, (45, 3))
             pc = 3
         if pc == 3:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__fortress_markers(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:58:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__fortress_markers: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if self.c_optional_fortress_markers and (
+                    not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+                ):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (41, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:64:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:70:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (39, 1))
+                return _wait(S, (43, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9047,14 +9701,14 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (37, 2, v__it, v__i, v_p))
+                    return _wait(S, (40, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
                 return None
 
     def r_turn__provisioning(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:68:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:74:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -9079,14 +9733,14 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (40, 1, v__it, v__i, v_p))
+                    return _wait(S, (44, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
                 return None
 
     def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:58:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -9116,7 +9770,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (38, 2, v__it, v__i, v_p))
+                    return _wait(S, (42, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9135,7 +9789,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (36, 3))
+                return _wait(S, (39, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -9143,7 +9797,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:855:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:889:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9176,4 +9830,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1026 rules/marlborough/rules.yaml:461:7\n1040 rules/marlborough/rules.yaml:243:7\n1041 rules/marlborough/rules.yaml:244:7\n1060 rules/marlborough/rules.yaml:136:7\n1061 rules/marlborough/rules.yaml:137:7\n1062 rules/marlborough/rules.yaml:138:11\n1063 rules/marlborough/rules.yaml:139:11\n1064 rules/marlborough/rules.yaml:140:15\n1065 rules/marlborough/rules.yaml:141:7\n1083 rules/marlborough/rules.yaml:344:7\n1098 rules/marlborough/rules.yaml:649:7\n1107 rules/marlborough/rules.yaml:650:7\n1112 rules/marlborough/rules.yaml:651:7\n1113 rules/marlborough/rules.yaml:652:7\n1114 rules/marlborough/rules.yaml:653:7\n1119 rules/marlborough/rules.yaml:654:11\n1120 rules/marlborough/rules.yaml:655:11\n1121 rules/marlborough/rules.yaml:656:11\n1122 rules/marlborough/rules.yaml:657:11\n1123 rules/marlborough/rules.yaml:658:11\n1124 rules/marlborough/rules.yaml:659:7\n1129 rules/marlborough/rules.yaml:1876:1\n1134 rules/marlborough/rules.yaml:1876:1\n1141 rules/marlborough/rules.yaml:1876:1\n1149 rules/marlborough/rules.yaml:1876:1\n1157 rules/marlborough/rules.yaml:1876:1\n1165 rules/marlborough/rules.yaml:1876:1\n1173 rules/marlborough/rules.yaml:1876:1\n1181 rules/marlborough/rules.yaml:1876:1\n1190 rules/marlborough/rules.yaml:1876:1\n1194 rules/marlborough/rules.yaml:223:7\n1195 rules/marlborough/rules.yaml:224:11\n1196 rules/marlborough/rules.yaml:225:7\n1197 rules/marlborough/rules.yaml:226:7\n1207 rules/marlborough/rules.yaml:227:7\n1208 rules/marlborough/rules.yaml:228:7\n1211 rules/marlborough/rules.yaml:229:7\n1212 rules/marlborough/rules.yaml:230:11\n1220 rules/marlborough/rules.yaml:231:11\n1221 rules/marlborough/rules.yaml:232:7\n1226 rules/marlborough/rules.yaml:233:7\n1243 rules/marlborough/rules.yaml:616:7\n1244 rules/marlborough/rules.yaml:617:7\n1249 rules/marlborough/rules.yaml:618:11\n1251 rules/marlborough/rules.yaml:620:11\n1252 rules/marlborough/rules.yaml:621:7\n1253 rules/marlborough/rules.yaml:622:7\n1262 rules/marlborough/rules.yaml:623:11\n1263 rules/marlborough/rules.yaml:624:7\n1268 rules/marlborough/rules.yaml:625:7\n1276 rules/marlborough/rules.yaml:626:11\n1277 rules/marlborough/rules.yaml:627:7\n1280 rules/marlborough/rules.yaml:628:11\n1291 rules/marlborough/rules.yaml:629:7\n1301 rules/marlborough/rules.yaml:630:11\n1302 rules/marlborough/rules.yaml:631:7\n1312 rules/marlborough/rules.yaml:632:11\n1313 rules/marlborough/rules.yaml:633:7\n1323 rules/marlborough/rules.yaml:634:11\n1324 rules/marlborough/rules.yaml:635:7\n1334 rules/marlborough/rules.yaml:636:11\n1335 rules/marlborough/rules.yaml:637:7\n1339 rules/marlborough/rules.yaml:598:7\n1351 rules/marlborough/rules.yaml:181:7\n1352 rules/marlborough/rules.yaml:182:7\n1353 rules/marlborough/rules.yaml:183:11\n1354 rules/marlborough/rules.yaml:184:7\n1355 rules/marlborough/rules.yaml:185:11\n1356 rules/marlborough/rules.yaml:186:7\n1360 rules/marlborough/rules.yaml:64:7\n1369 rules/marlborough/rules.yaml:65:7\n1377 rules/marlborough/rules.yaml:440:7\n1385 rules/marlborough/rules.yaml:441:7\n1386 rules/marlborough/rules.yaml:442:11\n1387 rules/marlborough/rules.yaml:443:7\n1398 rules/marlborough/rules.yaml:444:7\n1403 rules/marlborough/rules.yaml:445:7\n1404 rules/marlborough/rules.yaml:446:11\n1405 rules/marlborough/rules.yaml:447:7\n1406 rules/marlborough/rules.yaml:448:11\n1407 rules/marlborough/rules.yaml:449:7\n1412 rules/marlborough/rules.yaml:450:7\n1420 rules/marlborough/rules.yaml:451:7\n1421 rules/marlborough/rules.yaml:452:11\n1422 rules/marlborough/rules.yaml:453:7\n1436 rules/marlborough/rules.yaml:157:7\n1440 rules/marlborough/rules.yaml:100:7\n1447 rules/marlborough/rules.yaml:90:7\n1462 rules/marlborough/rules.yaml:565:7\n1466 rules/marlborough/rules.yaml:165:7\n1467 rules/marlborough/rules.yaml:166:7\n1468 rules/marlborough/rules.yaml:167:11\n1469 rules/marlborough/rules.yaml:168:11\n1470 rules/marlborough/rules.yaml:169:15\n1471 rules/marlborough/rules.yaml:170:7\n1484 rules/marlborough/rules.yaml:294:7\n1485 rules/marlborough/rules.yaml:295:7\n1486 rules/marlborough/rules.yaml:296:11\n1487 rules/marlborough/rules.yaml:297:7\n1488 rules/marlborough/rules.yaml:298:11\n1489 rules/marlborough/rules.yaml:299:7\n1497 rules/marlborough/rules.yaml:300:7\n1498 rules/marlborough/rules.yaml:301:7\n1504 rules/marlborough/rules.yaml:302:11\n1505 rules/marlborough/rules.yaml:303:7\n1506 rules/marlborough/rules.yaml:304:11\n1514 rules/marlborough/rules.yaml:305:11\n1520 rules/marlborough/rules.yaml:306:7\n1524 rules/marlborough/rules.yaml:356:7\n1529 rules/marlborough/rules.yaml:357:7\n1530 rules/marlborough/rules.yaml:358:7\n1533 rules/marlborough/rules.yaml:359:11\n1534 rules/marlborough/rules.yaml:360:15\n1535 rules/marlborough/rules.yaml:361:15\n1536 rules/marlborough/rules.yaml:362:19\n1538 rules/marlborough/rules.yaml:364:19\n1539 rules/marlborough/rules.yaml:365:7\n1543 rules/marlborough/rules.yaml:108:7\n1550 rules/marlborough/rules.yaml:109:11\n1551 rules/marlborough/rules.yaml:110:7\n1552 rules/marlborough/rules.yaml:111:7\n1553 rules/marlborough/rules.yaml:112:11\n1554 rules/marlborough/rules.yaml:113:7\n1558 rules/marlborough/rules.yaml:332:7\n1565 rules/marlborough/rules.yaml:35:7\n1566 rules/marlborough/rules.yaml:36:11\n1567 rules/marlborough/rules.yaml:37:7\n1581 rules/marlborough/rules.yaml:76:7\n1582 rules/marlborough/rules.yaml:77:11\n1583 rules/marlborough/rules.yaml:78:7\n1584 rules/marlborough/rules.yaml:79:7\n1585 rules/marlborough/rules.yaml:80:11\n1605 rules/marlborough/rules.yaml:81:15\n1606 rules/marlborough/rules.yaml:82:7\n1610 rules/marlborough/rules.yaml:579:7\n1615 rules/marlborough/rules.yaml:414:7\n1636 rules/marlborough/rules.yaml:376:7\n1637 rules/marlborough/rules.yaml:377:11\n1638 rules/marlborough/rules.yaml:378:7\n1639 rules/marlborough/rules.yaml:379:11\n1640 rules/marlborough/rules.yaml:380:7\n1641 rules/marlborough/rules.yaml:381:11\n1642 rules/marlborough/rules.yaml:382:7\n1643 rules/marlborough/rules.yaml:383:11\n1644 rules/marlborough/rules.yaml:384:7\n1648 rules/marlborough/rules.yaml:586:7\n1654 rules/marlborough/rules.yaml:477:7\n1663 rules/marlborough/rules.yaml:478:7\n1664 rules/marlborough/rules.yaml:479:7\n1680 rules/marlborough/rules.yaml:480:7\n1689 rules/marlborough/rules.yaml:481:7\n1704 rules/marlborough/rules.yaml:482:7\n1717 rules/marlborough/rules.yaml:483:7\n1725 rules/marlborough/rules.yaml:484:7\n1726 rules/marlborough/rules.yaml:485:7\n1731 rules/marlborough/rules.yaml:486:7\n1746 rules/marlborough/rules.yaml:527:7\n1762 rules/marlborough/rules.yaml:528:7\n1763 rules/marlborough/rules.yaml:529:11\n1764 rules/marlborough/rules.yaml:530:7\n1776 rules/marlborough/rules.yaml:531:7\n1785 rules/marlborough/rules.yaml:532:7\n1786 rules/marlborough/rules.yaml:533:7\n1787 rules/marlborough/rules.yaml:534:11\n1788 rules/marlborough/rules.yaml:535:15\n1789 rules/marlborough/rules.yaml:536:19\n1791 rules/marlborough/rules.yaml:538:19\n1814 rules/marlborough/rules.yaml:539:19\n1820 rules/marlborough/rules.yaml:540:23\n1821 rules/marlborough/rules.yaml:541:7\n1825 rules/marlborough/rules.yaml:497:7\n1826 rules/marlborough/rules.yaml:498:7\n1859 rules/marlborough/rules.yaml:121:7\n1860 rules/marlborough/rules.yaml:122:11\n1861 rules/marlborough/rules.yaml:123:7\n1862 rules/marlborough/rules.yaml:124:7\n1863 rules/marlborough/rules.yaml:125:11\n1864 rules/marlborough/rules.yaml:126:7\n1868 rules/marlborough/rules.yaml:23:7\n1872 rules/marlborough/rules.yaml:149:7\n1873 rules/marlborough/rules.yaml:150:7\n1877 rules/marlborough/rules.yaml:396:7\n1878 rules/marlborough/rules.yaml:397:7\n1883 rules/marlborough/rules.yaml:398:11\n1887 rules/marlborough/rules.yaml:399:15\n1892 rules/marlborough/rules.yaml:400:15\n1893 rules/marlborough/rules.yaml:401:19\n1902 rules/marlborough/rules.yaml:402:23\n1903 rules/marlborough/rules.yaml:403:7\n1907 rules/marlborough/rules.yaml:559:7\n1915 rules/marlborough/rules.yaml:316:7\n1916 rules/marlborough/rules.yaml:317:7\n1917 rules/marlborough/rules.yaml:318:11\n1918 rules/marlborough/rules.yaml:319:7\n1921 rules/marlborough/rules.yaml:320:11\n1922 rules/marlborough/rules.yaml:321:7\n1926 rules/marlborough/rules.yaml:322:11\n1927 rules/marlborough/rules.yaml:323:7\n1931 rules/marlborough/rules.yaml:46:7\n1932 rules/marlborough/rules.yaml:47:11\n1933 rules/marlborough/rules.yaml:48:7\n1937 rules/marlborough/rules.yaml:509:7\n1938 rules/marlborough/rules.yaml:510:7\n1939 rules/marlborough/rules.yaml:511:7\n1940 rules/marlborough/rules.yaml:512:7\n1941 rules/marlborough/rules.yaml:513:7\n1942 rules/marlborough/rules.yaml:514:7\n1960 rules/marlborough/rules.yaml:278:7\n1961 rules/marlborough/rules.yaml:279:7\n1965 rules/marlborough/rules.yaml:280:11\n1966 rules/marlborough/rules.yaml:281:7\n1967 rules/marlborough/rules.yaml:282:11\n1968 rules/marlborough/rules.yaml:283:7\n1972 rules/marlborough/rules.yaml:266:7\n1977 rules/marlborough/rules.yaml:267:7\n1986 rules/marlborough/rules.yaml:254:7\n1987 rules/marlborough/rules.yaml:255:11\n1988 rules/marlborough/rules.yaml:256:7\n1989 rules/marlborough/rules.yaml:257:11\n1990 rules/marlborough/rules.yaml:258:7\n1994 rules/marlborough/rules.yaml:56:7\n2001 rules/marlborough/rules.yaml:427:7\n2007 rules/marlborough/rules.yaml:428:7\n2011 rules/marlborough/rules.yaml:549:7\n2016 rules/marlborough/rules.yaml:550:7\n2017 rules/marlborough/rules.yaml:551:7\n2025 rules/marlborough/rules.yaml:606:7\n2032 rules/marlborough/rules.yaml:1817:3\n2039 rules/marlborough/rules.yaml:1817:3\n2054 rules/marlborough/rules.yaml:1838:3\n2061 rules/marlborough/rules.yaml:1838:3\n2069 rules/marlborough/rules.yaml:1857:3\n2074 rules/marlborough/rules.yaml:1857:3\n2078 rules/marlborough/rules.yaml:199:7\n2079 rules/marlborough/rules.yaml:200:7\n2080 rules/marlborough/rules.yaml:201:7\n2081 rules/marlborough/rules.yaml:202:7\n2082 rules/marlborough/rules.yaml:203:11\n2083 rules/marlborough/rules.yaml:204:11\n2093 rules/marlborough/rules.yaml:205:15\n2097 rules/marlborough/rules.yaml:206:19\n2124 rules/marlborough/rules.yaml:208:19\n2138 rules/marlborough/rules.yaml:209:7\n2142 rules/marlborough/cards.yaml:383:14\n2146 rules/marlborough/cards.yaml:391:14\n2150 rules/marlborough/cards.yaml:15:14\n2154 rules/marlborough/cards.yaml:23:14\n2158 rules/marlborough/cards.yaml:31:14\n2162 rules/marlborough/cards.yaml:39:14\n2166 rules/marlborough/cards.yaml:47:14\n2170 rules/marlborough/cards.yaml:55:14\n2174 rules/marlborough/cards.yaml:63:14\n2178 rules/marlborough/cards.yaml:71:14\n2182 rules/marlborough/cards.yaml:79:14\n2186 rules/marlborough/cards.yaml:87:14\n2190 rules/marlborough/cards.yaml:95:14\n2194 rules/marlborough/cards.yaml:103:14\n2198 rules/marlborough/cards.yaml:111:14\n2202 rules/marlborough/cards.yaml:119:14\n2206 rules/marlborough/cards.yaml:127:14\n2210 rules/marlborough/cards.yaml:199:14\n2214 rules/marlborough/cards.yaml:135:14\n2218 rules/marlborough/cards.yaml:143:14\n2222 rules/marlborough/cards.yaml:151:14\n2226 rules/marlborough/cards.yaml:159:14\n2230 rules/marlborough/cards.yaml:167:14\n2234 rules/marlborough/cards.yaml:175:14\n2238 rules/marlborough/cards.yaml:183:14\n2242 rules/marlborough/cards.yaml:191:14\n2246 rules/marlborough/cards.yaml:271:14\n2250 rules/marlborough/cards.yaml:279:14\n2254 rules/marlborough/cards.yaml:287:14\n2258 rules/marlborough/cards.yaml:295:14\n2262 rules/marlborough/cards.yaml:303:14\n2266 rules/marlborough/cards.yaml:311:14\n2270 rules/marlborough/cards.yaml:319:14\n2274 rules/marlborough/cards.yaml:327:14\n2278 rules/marlborough/cards.yaml:335:14\n2282 rules/marlborough/cards.yaml:343:14\n2286 rules/marlborough/cards.yaml:351:14\n2290 rules/marlborough/cards.yaml:359:14\n2294 rules/marlborough/cards.yaml:367:14\n2298 rules/marlborough/cards.yaml:375:14\n2302 rules/marlborough/cards.yaml:207:14\n2306 rules/marlborough/cards.yaml:215:14\n2310 rules/marlborough/cards.yaml:223:14\n2314 rules/marlborough/cards.yaml:231:14\n2318 rules/marlborough/cards.yaml:239:14\n2322 rules/marlborough/cards.yaml:247:14\n2326 rules/marlborough/cards.yaml:255:14\n2330 rules/marlborough/cards.yaml:263:14\n2334 rules/marlborough/rules.yaml:1903:9\n2342 rules/marlborough/rules.yaml:1931:9\n2343 rules/marlborough/rules.yaml:1932:9\n2350 rules/marlborough/rules.yaml:1910:9\n2351 rules/marlborough/rules.yaml:1911:9\n2356 rules/marlborough/rules.yaml:1918:9\n2365 rules/marlborough/rules.yaml:1919:9\n2366 rules/marlborough/rules.yaml:1920:9\n2367 rules/marlborough/rules.yaml:1921:13\n2369 rules/marlborough/rules.yaml:1922:13\n2372 rules/marlborough/rules.yaml:1924:13\n2377 rules/marlborough/rules.yaml:1893:9\n2380 rules/marlborough/rules.yaml:1894:9\n2386 rules/marlborough/rules.yaml:794:7\n2390 rules/marlborough/rules.yaml:795:11\n2391 rules/marlborough/rules.yaml:796:11\n2396 rules/marlborough/rules.yaml:1462:7\n2397 rules/marlborough/rules.yaml:1463:7\n2399 rules/marlborough/rules.yaml:1464:7\n2401 rules/marlborough/rules.yaml:1465:7\n2402 rules/marlborough/rules.yaml:1466:7\n2417 rules/marlborough/rules.yaml:1467:11\n2423 rules/marlborough/rules.yaml:1468:15\n2425 rules/marlborough/rules.yaml:1469:15\n2427 rules/marlborough/rules.yaml:1470:15\n2431 rules/marlborough/rules.yaml:742:7\n2434 rules/marlborough/rules.yaml:743:11\n2435 rules/marlborough/rules.yaml:744:11\n2436 rules/marlborough/rules.yaml:745:15\n2439 rules/marlborough/rules.yaml:746:15\n2441 rules/marlborough/rules.yaml:747:15\n2442 rules/marlborough/rules.yaml:748:15\n2444 rules/marlborough/rules.yaml:749:15\n2445 rules/marlborough/rules.yaml:750:11\n2447 rules/marlborough/rules.yaml:751:7\n2448 rules/marlborough/rules.yaml:752:7\n2450 rules/marlborough/rules.yaml:753:7\n2452 rules/marlborough/rules.yaml:754:7\n2453 rules/marlborough/rules.yaml:755:7\n2468 rules/marlborough/rules.yaml:756:11\n2474 rules/marlborough/rules.yaml:757:15\n2476 rules/marlborough/rules.yaml:758:15\n2478 rules/marlborough/rules.yaml:759:15\n2482 rules/marlborough/flow.yaml:92:7\n2484 rules/marlborough/flow.yaml:93:7\n2485 rules/marlborough/flow.yaml:94:11\n2489 rules/marlborough/rules.yaml:1110:7\n2490 rules/marlborough/rules.yaml:1111:11\n2491 rules/marlborough/rules.yaml:1112:15\n2492 rules/marlborough/rules.yaml:1113:15\n2505 rules/marlborough/rules.yaml:1114:15\n2506 rules/marlborough/rules.yaml:1115:15\n2518 rules/marlborough/rules.yaml:1116:15\n2519 rules/marlborough/rules.yaml:1117:19\n2520 rules/marlborough/rules.yaml:1118:19\n2526 rules/marlborough/rules.yaml:690:7\n2527 rules/marlborough/rules.yaml:691:7\n2532 rules/marlborough/rules.yaml:692:11\n2533 rules/marlborough/rules.yaml:693:11\n2536 rules/marlborough/rules.yaml:694:11\n2537 rules/marlborough/rules.yaml:695:7\n2538 rules/marlborough/rules.yaml:696:7\n2543 rules/marlborough/rules.yaml:1803:7\n2544 rules/marlborough/rules.yaml:1804:7\n2545 rules/marlborough/rules.yaml:1805:11\n2546 rules/marlborough/rules.yaml:1806:11\n2547 rules/marlborough/rules.yaml:1807:11\n2548 rules/marlborough/rules.yaml:1808:11\n2559 rules/marlborough/rules.yaml:1809:11\n2570 rules/marlborough/rules.yaml:1810:11\n2572 rules/marlborough/rules.yaml:1811:11\n2573 rules/marlborough/rules.yaml:1812:15\n2575 rules/marlborough/rules.yaml:1814:15\n2580 rules/marlborough/rules.yaml:1683:7\n2581 rules/marlborough/rules.yaml:1684:7\n2582 rules/marlborough/rules.yaml:1685:7\n2583 rules/marlborough/rules.yaml:1686:7\n2584 rules/marlborough/rules.yaml:1687:7\n2586 rules/marlborough/rules.yaml:1688:7\n2587 rules/marlborough/rules.yaml:1690:15\n2588 rules/marlborough/rules.yaml:1691:19\n2590 rules/marlborough/rules.yaml:1693:19\n2592 rules/marlborough/rules.yaml:1695:15\n2595 rules/marlborough/rules.yaml:1697:15\n2599 rules/marlborough/flow.yaml:16:7\n2600 rules/marlborough/flow.yaml:17:11\n2601 rules/marlborough/flow.yaml:18:15\n2604 rules/marlborough/flow.yaml:19:19\n2605 rules/marlborough/flow.yaml:20:19\n2611 rules/marlborough/rules.yaml:729:7\n2612 rules/marlborough/rules.yaml:730:11\n2615 rules/marlborough/rules.yaml:732:11\n2617 rules/marlborough/rules.yaml:733:7\n2619 rules/marlborough/rules.yaml:734:7\n2620 rules/marlborough/rules.yaml:735:11\n2625 rules/marlborough/rules.yaml:703:7\n2626 rules/marlborough/rules.yaml:704:7\n2632 rules/marlborough/rules.yaml:1354:7\n2633 rules/marlborough/rules.yaml:1355:7\n2636 rules/marlborough/rules.yaml:1356:7\n2637 rules/marlborough/rules.yaml:1357:7\n2638 rules/marlborough/rules.yaml:1358:11\n2641 rules/marlborough/rules.yaml:1360:11\n2646 rules/marlborough/flow.yaml:76:7\n2651 rules/marlborough/flow.yaml:77:7\n2656 rules/marlborough/flow.yaml:78:7\n2658 rules/marlborough/flow.yaml:79:7\n2659 rules/marlborough/flow.yaml:80:11\n2661 rules/marlborough/flow.yaml:82:11\n2666 rules/marlborough/flow.yaml:25:7\n2667 rules/marlborough/flow.yaml:26:11\n2672 rules/marlborough/flow.yaml:27:11\n2675 rules/marlborough/flow.yaml:29:11\n2676 rules/marlborough/flow.yaml:30:11\n2677 rules/marlborough/flow.yaml:31:15\n2678 rules/marlborough/flow.yaml:32:11\n2679 rules/marlborough/flow.yaml:33:15\n2680 rules/marlborough/flow.yaml:34:15\n2681 rules/marlborough/flow.yaml:35:15\n2686 rules/marlborough/flow.yaml:36:19\n2687 rules/marlborough/flow.yaml:37:19\n2688 rules/marlborough/flow.yaml:38:19\n2690 rules/marlborough/flow.yaml:39:15\n2691 rules/marlborough/flow.yaml:40:11\n2694 rules/marlborough/flow.yaml:41:11\n2699 rules/marlborough/flow.yaml:45:7\n2700 rules/marlborough/flow.yaml:46:11\n2705 rules/marlborough/rules.yaml:711:7\n2706 rules/marlborough/rules.yaml:712:11\n2708 rules/marlborough/rules.yaml:713:11\n2710 rules/marlborough/rules.yaml:714:7\n2711 rules/marlborough/rules.yaml:715:7\n2712 rules/marlborough/rules.yaml:716:7\n2713 rules/marlborough/rules.yaml:717:7\n2714 rules/marlborough/rules.yaml:718:11\n2718 rules/marlborough/rules.yaml:720:11\n2726 rules/marlborough/rules.yaml:722:11\n2738 rules/marlborough/rules.yaml:1832:7\n2741 rules/marlborough/rules.yaml:1833:7\n2742 rules/marlborough/rules.yaml:1834:11\n2744 rules/marlborough/rules.yaml:1836:11\n2745 rules/marlborough/rules.yaml:1837:7\n2752 rules/marlborough/rules.yaml:1852:7\n2755 rules/marlborough/rules.yaml:1853:7\n2756 rules/marlborough/rules.yaml:1854:7\n2761 rules/marlborough/rules.yaml:1871:7\n2764 rules/marlborough/rules.yaml:1872:7\n2765 rules/marlborough/rules.yaml:1873:7\n2768 rules/marlborough/rules.yaml:1874:7\n3141 rules/marlborough/rules.yaml:843:7\n3146 rules/marlborough/rules.yaml:844:11\n3147 rules/marlborough/rules.yaml:845:7\n3156 rules/marlborough/rules.yaml:846:7\n3157 rules/marlborough/rules.yaml:847:11\n3158 rules/marlborough/rules.yaml:848:7\n3159 rules/marlborough/rules.yaml:849:7\n3160 rules/marlborough/rules.yaml:850:11\n3162 rules/marlborough/rules.yaml:851:7\n3163 rules/marlborough/rules.yaml:852:11\n3167 rules/marlborough/rules.yaml:942:7\n3168 rules/marlborough/rules.yaml:943:7\n3174 rules/marlborough/rules.yaml:944:7\n3175 rules/marlborough/rules.yaml:945:11\n3177 rules/marlborough/rules.yaml:946:7\n3178 rules/marlborough/rules.yaml:947:11\n3180 rules/marlborough/rules.yaml:948:7\n3181 rules/marlborough/rules.yaml:949:7\n3182 rules/marlborough/rules.yaml:951:7\n3183 rules/marlborough/rules.yaml:952:11\n3189 rules/marlborough/rules.yaml:953:11\n3197 rules/marlborough/rules.yaml:956:11\n3198 rules/marlborough/rules.yaml:958:11\n3199 rules/marlborough/rules.yaml:960:19\n3202 rules/marlborough/rules.yaml:963:23\n3204 rules/marlborough/rules.yaml:966:19\n3209 rules/marlborough/rules.yaml:968:19\n3215 rules/marlborough/rules.yaml:972:11\n3216 rules/marlborough/rules.yaml:973:11\n3219 rules/marlborough/rules.yaml:974:11\n3224 rules/marlborough/rules.yaml:975:11\n3225 rules/marlborough/rules.yaml:976:11\n3226 rules/marlborough/rules.yaml:977:15\n3232 rules/marlborough/rules.yaml:980:15\n3233 rules/marlborough/rules.yaml:981:15\n3235 rules/marlborough/rules.yaml:983:15\n3236 rules/marlborough/rules.yaml:985:15\n3237 rules/marlborough/rules.yaml:986:15\n3238 rules/marlborough/rules.yaml:987:15\n3240 rules/marlborough/rules.yaml:989:15\n3241 rules/marlborough/rules.yaml:991:15\n3242 rules/marlborough/rules.yaml:992:15\n3243 rules/marlborough/rules.yaml:993:15\n3244 rules/marlborough/rules.yaml:994:11\n3245 rules/marlborough/rules.yaml:995:11\n3246 rules/marlborough/rules.yaml:996:11\n3247 rules/marlborough/rules.yaml:998:11\n3248 rules/marlborough/rules.yaml:999:11\n3249 rules/marlborough/rules.yaml:1000:11\n3250 rules/marlborough/rules.yaml:1002:19\n3251 rules/marlborough/rules.yaml:1003:19\n3257 rules/marlborough/rules.yaml:1004:23\n3258 rules/marlborough/rules.yaml:1005:23\n3260 rules/marlborough/rules.yaml:1007:19\n3261 rules/marlborough/rules.yaml:1008:23\n3263 rules/marlborough/rules.yaml:1010:23\n3267 rules/marlborough/rules.yaml:1014:19\n3268 rules/marlborough/rules.yaml:1015:19\n3269 rules/marlborough/rules.yaml:1016:19\n3270 rules/marlborough/rules.yaml:1017:23\n3274 rules/marlborough/rules.yaml:1021:19\n3275 rules/marlborough/rules.yaml:1022:19\n3276 rules/marlborough/rules.yaml:1023:19\n3290 rules/marlborough/rules.yaml:1024:23\n3292 rules/marlborough/rules.yaml:1026:19\n3299 rules/marlborough/rules.yaml:1817:3\n3300 rules/marlborough/rules.yaml:1817:3\n3302 rules/marlborough/rules.yaml:1817:3\n3303 rules/marlborough/rules.yaml:1817:3\n3304 rules/marlborough/rules.yaml:1817:3\n3305 rules/marlborough/rules.yaml:1817:3\n3306 rules/marlborough/rules.yaml:1817:3\n3307 rules/marlborough/rules.yaml:1817:3\n3314 rules/marlborough/rules.yaml:1817:3\n3315 rules/marlborough/rules.yaml:1817:3\n3316 rules/marlborough/rules.yaml:1817:3\n3317 rules/marlborough/rules.yaml:1817:3\n3331 rules/marlborough/rules.yaml:1817:3\n3332 rules/marlborough/rules.yaml:1817:3\n3334 rules/marlborough/rules.yaml:1817:3\n3335 rules/marlborough/rules.yaml:1817:3\n3336 rules/marlborough/rules.yaml:1817:3\n3338 rules/marlborough/rules.yaml:1817:3\n3339 rules/marlborough/rules.yaml:1817:3\n3342 rules/marlborough/rules.yaml:1817:3\n3357 rules/marlborough/rules.yaml:1037:7\n3358 rules/marlborough/rules.yaml:1038:7\n3359 rules/marlborough/rules.yaml:1039:7\n3365 rules/marlborough/rules.yaml:1040:7\n3366 rules/marlborough/rules.yaml:1041:7\n3370 rules/marlborough/rules.yaml:1042:7\n3374 rules/marlborough/rules.yaml:1043:7\n3375 rules/marlborough/rules.yaml:1044:11\n3376 rules/marlborough/rules.yaml:1045:7\n3377 rules/marlborough/rules.yaml:1046:7\n3378 rules/marlborough/rules.yaml:1047:7\n3383 rules/marlborough/rules.yaml:1048:7\n3388 rules/marlborough/rules.yaml:1049:7\n3389 rules/marlborough/rules.yaml:1050:7\n3390 rules/marlborough/rules.yaml:1051:7\n3391 rules/marlborough/rules.yaml:1052:7\n3392 rules/marlborough/rules.yaml:1053:7\n3393 rules/marlborough/rules.yaml:1054:7\n3394 rules/marlborough/rules.yaml:1055:7\n3395 rules/marlborough/rules.yaml:1056:7\n3396 rules/marlborough/rules.yaml:1057:7\n3397 rules/marlborough/rules.yaml:1058:7\n3398 rules/marlborough/rules.yaml:1059:7\n3415 rules/marlborough/rules.yaml:1060:7\n3416 rules/marlborough/rules.yaml:1061:7\n3417 rules/marlborough/rules.yaml:1062:11\n3444 rules/marlborough/rules.yaml:1063:7\n3445 rules/marlborough/rules.yaml:1064:7\n3446 rules/marlborough/rules.yaml:1066:15\n3447 rules/marlborough/rules.yaml:1067:19\n3448 rules/marlborough/rules.yaml:1068:15\n3449 rules/marlborough/rules.yaml:1069:15\n3450 rules/marlborough/rules.yaml:1070:15\n3451 rules/marlborough/rules.yaml:1071:19\n3453 rules/marlborough/rules.yaml:1073:15\n3454 rules/marlborough/rules.yaml:1074:15\n3455 rules/marlborough/rules.yaml:1075:15\n3456 rules/marlborough/rules.yaml:1076:15\n3457 rules/marlborough/rules.yaml:1077:15\n3458 rules/marlborough/rules.yaml:1078:19\n3460 rules/marlborough/rules.yaml:1080:15\n3461 rules/marlborough/rules.yaml:1081:15\n3462 rules/marlborough/rules.yaml:1082:15\n3463 rules/marlborough/rules.yaml:1083:15\n3472 rules/marlborough/rules.yaml:1084:19\n3474 rules/marlborough/rules.yaml:1086:15\n3475 rules/marlborough/rules.yaml:1087:15\n3476 rules/marlborough/rules.yaml:1088:15\n3482 rules/marlborough/rules.yaml:1089:19\n3483 rules/marlborough/rules.yaml:1090:19\n3484 rules/marlborough/rules.yaml:1091:15\n3485 rules/marlborough/rules.yaml:1092:15\n3486 rules/marlborough/rules.yaml:1093:15\n3487 rules/marlborough/rules.yaml:1094:19\n3489 rules/marlborough/rules.yaml:1096:15\n3490 rules/marlborough/rules.yaml:1097:19\n3491 rules/marlborough/rules.yaml:1098:15\n3492 rules/marlborough/rules.yaml:1099:15\n3493 rules/marlborough/rules.yaml:1100:15\n3494 rules/marlborough/rules.yaml:1101:15\n3495 rules/marlborough/rules.yaml:1102:15\n3496 rules/marlborough/rules.yaml:1103:19\n3501 rules/marlborough/rules.yaml:1598:7\n3502 rules/marlborough/rules.yaml:1599:7\n3503 rules/marlborough/rules.yaml:1600:7\n3509 rules/marlborough/rules.yaml:1601:7\n3510 rules/marlborough/rules.yaml:1602:11\n3513 rules/marlborough/rules.yaml:1603:7\n3518 rules/marlborough/rules.yaml:1572:7\n3519 rules/marlborough/rules.yaml:1573:7\n3520 rules/marlborough/rules.yaml:1574:7\n3521 rules/marlborough/rules.yaml:1575:7\n3527 rules/marlborough/rules.yaml:1578:7\n3531 rules/marlborough/rules.yaml:1579:7\n3535 rules/marlborough/rules.yaml:1580:7\n3536 rules/marlborough/rules.yaml:1581:11\n3539 rules/marlborough/rules.yaml:1582:7\n3540 rules/marlborough/rules.yaml:1583:11\n3543 rules/marlborough/rules.yaml:1584:7\n3544 rules/marlborough/rules.yaml:1585:7\n3545 rules/marlborough/rules.yaml:1586:7\n3546 rules/marlborough/rules.yaml:1588:7\n3547 rules/marlborough/rules.yaml:1589:7\n3551 rules/marlborough/rules.yaml:1640:7\n3552 rules/marlborough/rules.yaml:1641:7\n3553 rules/marlborough/rules.yaml:1642:7\n3554 rules/marlborough/rules.yaml:1643:7\n3560 rules/marlborough/rules.yaml:1529:7\n3561 rules/marlborough/rules.yaml:1530:7\n3564 rules/marlborough/rules.yaml:1533:11\n3566 rules/marlborough/rules.yaml:1535:11\n3567 rules/marlborough/rules.yaml:1536:11\n3568 rules/marlborough/rules.yaml:1537:11\n3569 rules/marlborough/rules.yaml:1538:15\n3573 rules/marlborough/rules.yaml:1541:15\n3575 rules/marlborough/rules.yaml:1544:11\n3583 rules/marlborough/rules.yaml:1545:11\n3584 rules/marlborough/rules.yaml:1547:19\n3586 rules/marlborough/rules.yaml:1550:19\n3588 rules/marlborough/rules.yaml:1552:19\n3589 rules/marlborough/rules.yaml:1553:23\n3591 rules/marlborough/rules.yaml:1556:23\n3593 rules/marlborough/rules.yaml:1559:19\n3598 rules/marlborough/rules.yaml:1613:7\n3599 rules/marlborough/rules.yaml:1614:7\n3604 rules/marlborough/rules.yaml:1615:11\n3605 rules/marlborough/rules.yaml:1616:11\n3626 rules/marlborough/rules.yaml:1617:11\n3627 rules/marlborough/rules.yaml:1618:11\n3628 rules/marlborough/rules.yaml:1619:15\n3643 rules/marlborough/rules.yaml:1620:15\n3644 rules/marlborough/rules.yaml:1621:19\n3646 rules/marlborough/rules.yaml:1623:19\n3647 rules/marlborough/rules.yaml:1624:19\n3648 rules/marlborough/rules.yaml:1625:23\n3649 rules/marlborough/rules.yaml:1626:19\n3650 rules/marlborough/rules.yaml:1627:23\n3652 rules/marlborough/rules.yaml:1629:23\n3657 rules/marlborough/rules.yaml:672:7\n3658 rules/marlborough/rules.yaml:673:7\n3659 rules/marlborough/rules.yaml:674:11\n3660 rules/marlborough/rules.yaml:675:11\n3661 rules/marlborough/rules.yaml:676:15\n3664 rules/marlborough/rules.yaml:677:11\n3665 rules/marlborough/rules.yaml:679:7\n3666 rules/marlborough/rules.yaml:680:7\n3673 rules/marlborough/rules.yaml:681:11\n3674 rules/marlborough/rules.yaml:682:11\n3678 rules/marlborough/rules.yaml:683:11\n3682 rules/marlborough/rules.yaml:1511:7\n3683 rules/marlborough/rules.yaml:1512:7\n3684 rules/marlborough/rules.yaml:1513:7\n3685 rules/marlborough/rules.yaml:1515:15\n3686 rules/marlborough/rules.yaml:1516:19\n3690 rules/marlborough/rules.yaml:1517:23\n3693 rules/marlborough/rules.yaml:1519:15\n3696 rules/marlborough/rules.yaml:1521:15\n3703 rules/marlborough/rules.yaml:872:7\n3704 rules/marlborough/rules.yaml:873:11\n3705 rules/marlborough/rules.yaml:874:7\n3706 rules/marlborough/rules.yaml:875:7\n3707 rules/marlborough/rules.yaml:878:15\n3708 rules/marlborough/rules.yaml:879:15\n3709 rules/marlborough/rules.yaml:880:15\n3711 rules/marlborough/rules.yaml:883:15\n3712 rules/marlborough/rules.yaml:884:15\n3713 rules/marlborough/rules.yaml:885:15\n3715 rules/marlborough/rules.yaml:887:15\n3719 rules/marlborough/rules.yaml:1369:7\n3724 rules/marlborough/rules.yaml:1370:11\n3727 rules/marlborough/rules.yaml:1371:11\n3733 rules/marlborough/rules.yaml:1373:15\n3737 rules/marlborough/rules.yaml:898:7\n3738 rules/marlborough/rules.yaml:899:7\n3741 rules/marlborough/rules.yaml:900:7\n3742 rules/marlborough/rules.yaml:901:11\n3743 rules/marlborough/rules.yaml:902:15\n3744 rules/marlborough/rules.yaml:903:7\n3745 rules/marlborough/rules.yaml:904:7\n3746 rules/marlborough/rules.yaml:905:7\n3747 rules/marlborough/rules.yaml:906:11\n3748 rules/marlborough/rules.yaml:907:11\n3749 rules/marlborough/rules.yaml:908:11\n3755 rules/marlborough/rules.yaml:909:11\n3764 rules/marlborough/rules.yaml:910:11\n3765 rules/marlborough/rules.yaml:911:15\n3766 rules/marlborough/rules.yaml:912:19\n3768 rules/marlborough/rules.yaml:914:15\n3769 rules/marlborough/rules.yaml:915:15\n3770 rules/marlborough/rules.yaml:916:19\n3772 rules/marlborough/rules.yaml:918:7\n3773 rules/marlborough/rules.yaml:919:7\n3777 rules/marlborough/rules.yaml:1306:7\n3778 rules/marlborough/rules.yaml:1307:7\n3787 rules/marlborough/rules.yaml:1308:7\n3788 rules/marlborough/rules.yaml:1309:11\n3797 rules/marlborough/rules.yaml:1310:15\n3798 rules/marlborough/rules.yaml:1311:15\n3799 rules/marlborough/rules.yaml:1312:19\n3800 rules/marlborough/rules.yaml:1313:19\n3801 rules/marlborough/rules.yaml:1315:23\n3815 rules/marlborough/rules.yaml:1316:23\n3816 rules/marlborough/rules.yaml:1317:27\n3818 rules/marlborough/rules.yaml:1318:23\n3819 rules/marlborough/rules.yaml:1319:23\n3820 rules/marlborough/rules.yaml:1320:27\n3821 rules/marlborough/rules.yaml:1321:31\n3829 rules/marlborough/rules.yaml:1838:3\n3830 rules/marlborough/rules.yaml:1838:3\n3832 rules/marlborough/rules.yaml:1838:3\n3833 rules/marlborough/rules.yaml:1838:3\n3834 rules/marlborough/rules.yaml:1838:3\n3835 rules/marlborough/rules.yaml:1838:3\n3836 rules/marlborough/rules.yaml:1838:3\n3837 rules/marlborough/rules.yaml:1838:3\n3844 rules/marlborough/rules.yaml:1838:3\n3845 rules/marlborough/rules.yaml:1838:3\n3846 rules/marlborough/rules.yaml:1838:3\n3847 rules/marlborough/rules.yaml:1838:3\n3852 rules/marlborough/rules.yaml:1838:3\n3853 rules/marlborough/rules.yaml:1838:3\n3855 rules/marlborough/rules.yaml:1838:3\n3856 rules/marlborough/rules.yaml:1838:3\n3857 rules/marlborough/rules.yaml:1838:3\n3859 rules/marlborough/rules.yaml:1838:3\n3860 rules/marlborough/rules.yaml:1838:3\n3861 rules/marlborough/rules.yaml:1838:3\n3866 rules/marlborough/rules.yaml:1705:7\n3871 rules/marlborough/rules.yaml:1706:7\n3872 rules/marlborough/rules.yaml:1707:11\n3873 rules/marlborough/rules.yaml:1708:11\n3874 rules/marlborough/rules.yaml:1709:15\n3876 rules/marlborough/rules.yaml:1712:15\n3882 rules/marlborough/rules.yaml:926:7\n3883 rules/marlborough/rules.yaml:927:7\n3884 rules/marlborough/rules.yaml:928:11\n3885 rules/marlborough/rules.yaml:929:11\n3887 rules/marlborough/rules.yaml:931:11\n3935 rules/marlborough/rules.yaml:1387:7\n3940 rules/marlborough/rules.yaml:1388:11\n3941 rules/marlborough/rules.yaml:1389:11\n3942 rules/marlborough/rules.yaml:1390:11\n3945 rules/marlborough/rules.yaml:1393:15\n3946 rules/marlborough/rules.yaml:1394:15\n3948 rules/marlborough/rules.yaml:1396:7\n3949 rules/marlborough/rules.yaml:1397:7\n3950 rules/marlborough/rules.yaml:1398:7\n3955 rules/marlborough/rules.yaml:1399:7\n3956 rules/marlborough/rules.yaml:1400:11\n3957 rules/marlborough/rules.yaml:1401:11\n3958 rules/marlborough/rules.yaml:1402:15\n3961 rules/marlborough/rules.yaml:1403:15\n3962 rules/marlborough/rules.yaml:1404:15\n3963 rules/marlborough/rules.yaml:1406:7\n3964 rules/marlborough/rules.yaml:1407:7\n3969 rules/marlborough/rules.yaml:1408:11\n3972 rules/marlborough/rules.yaml:1409:11\n3987 rules/marlborough/rules.yaml:1410:11\n3988 rules/marlborough/rules.yaml:1411:15\n3990 rules/marlborough/rules.yaml:1413:15\n3991 rules/marlborough/rules.yaml:1414:15\n3992 rules/marlborough/rules.yaml:1415:19\n3994 rules/marlborough/rules.yaml:1417:19\n3997 rules/marlborough/rules.yaml:1418:19\n3998 rules/marlborough/rules.yaml:1420:7\n3999 rules/marlborough/rules.yaml:1421:7\n4004 rules/marlborough/rules.yaml:1422:11\n4025 rules/marlborough/rules.yaml:1423:11\n4026 rules/marlborough/rules.yaml:1424:15\n4028 rules/marlborough/rules.yaml:1426:15\n4029 rules/marlborough/rules.yaml:1427:15\n4030 rules/marlborough/rules.yaml:1428:19\n4032 rules/marlborough/rules.yaml:1430:19\n4037 rules/marlborough/rules.yaml:1431:19\n4040 rules/marlborough/rules.yaml:1432:19\n4041 rules/marlborough/rules.yaml:1433:19\n4045 rules/marlborough/rules.yaml:1434:23\n4048 rules/marlborough/rules.yaml:1437:23\n4049 rules/marlborough/rules.yaml:1438:23\n4054 rules/marlborough/rules.yaml:1333:7\n4069 rules/marlborough/rules.yaml:1334:7\n4078 rules/marlborough/rules.yaml:1335:11\n4079 rules/marlborough/rules.yaml:1336:7\n4080 rules/marlborough/rules.yaml:1337:7\n4101 rules/marlborough/rules.yaml:1338:7\n4102 rules/marlborough/rules.yaml:1340:11\n4103 rules/marlborough/rules.yaml:1341:15\n4104 rules/marlborough/rules.yaml:1342:11\n4105 rules/marlborough/rules.yaml:1343:7\n4106 rules/marlborough/rules.yaml:1344:7\n4107 rules/marlborough/rules.yaml:1345:11\n4112 rules/marlborough/rules.yaml:1876:1\n4113 rules/marlborough/rules.yaml:1876:1\n4114 rules/marlborough/rules.yaml:1876:1\n4119 rules/marlborough/rules.yaml:1876:1\n4120 rules/marlborough/rules.yaml:1876:1\n4121 rules/marlborough/rules.yaml:1876:1\n4122 rules/marlborough/rules.yaml:1876:1\n4125 rules/marlborough/rules.yaml:1876:1\n4126 rules/marlborough/rules.yaml:1876:1\n4128 rules/marlborough/rules.yaml:1876:1\n4129 rules/marlborough/rules.yaml:1876:1\n4130 rules/marlborough/rules.yaml:1876:1\n4131 rules/marlborough/rules.yaml:1876:1\n4132 rules/marlborough/rules.yaml:1876:1\n4133 rules/marlborough/rules.yaml:1876:1\n4134 rules/marlborough/rules.yaml:1876:1\n4135 rules/marlborough/rules.yaml:1876:1\n4136 rules/marlborough/rules.yaml:1876:1\n4137 rules/marlborough/rules.yaml:1876:1\n4138 rules/marlborough/rules.yaml:1876:1\n4142 rules/marlborough/rules.yaml:1217:7\n4143 rules/marlborough/rules.yaml:1218:11\n4144 rules/marlborough/rules.yaml:1219:7\n4145 rules/marlborough/rules.yaml:1220:7\n4146 rules/marlborough/rules.yaml:1221:7\n4151 rules/marlborough/rules.yaml:1222:11\n4152 rules/marlborough/rules.yaml:1223:11\n4153 rules/marlborough/rules.yaml:1224:15\n4154 rules/marlborough/rules.yaml:1225:11\n4155 rules/marlborough/rules.yaml:1226:15\n4157 rules/marlborough/rules.yaml:1228:15\n4158 rules/marlborough/rules.yaml:1229:11\n4162 rules/marlborough/rules.yaml:1740:7\n4163 rules/marlborough/rules.yaml:1741:7\n4164 rules/marlborough/rules.yaml:1742:11\n4165 rules/marlborough/rules.yaml:1743:7\n4170 rules/marlborough/rules.yaml:1744:7\n4176 rules/marlborough/rules.yaml:1745:7\n4177 rules/marlborough/rules.yaml:1746:7\n4181 rules/marlborough/rules.yaml:1747:11\n4182 rules/marlborough/rules.yaml:1748:7\n4183 rules/marlborough/rules.yaml:1749:7\n4184 rules/marlborough/rules.yaml:1750:11\n4185 rules/marlborough/rules.yaml:1751:7\n4191 rules/marlborough/rules.yaml:1752:7\n4192 rules/marlborough/rules.yaml:1753:7\n4193 rules/marlborough/rules.yaml:1755:7\n4194 rules/marlborough/rules.yaml:1757:15\n4196 rules/marlborough/rules.yaml:1759:15\n4198 rules/marlborough/rules.yaml:1761:15\n4200 rules/marlborough/rules.yaml:1763:15\n4201 rules/marlborough/rules.yaml:1764:15\n4203 rules/marlborough/rules.yaml:1766:15\n4204 rules/marlborough/rules.yaml:1767:15\n4205 rules/marlborough/rules.yaml:1768:15\n4206 rules/marlborough/rules.yaml:1769:19\n4207 rules/marlborough/rules.yaml:1770:19\n4208 rules/marlborough/rules.yaml:1771:15\n4212 rules/marlborough/rules.yaml:1722:7\n4213 rules/marlborough/rules.yaml:1723:7\n4214 rules/marlborough/rules.yaml:1724:7\n4215 rules/marlborough/rules.yaml:1725:7\n4216 rules/marlborough/rules.yaml:1726:7\n4219 rules/marlborough/rules.yaml:1728:7\n4220 rules/marlborough/rules.yaml:1729:7\n4221 rules/marlborough/rules.yaml:1730:11\n4226 rules/marlborough/rules.yaml:1483:7\n4227 rules/marlborough/rules.yaml:1484:7\n4228 rules/marlborough/rules.yaml:1485:7\n4229 rules/marlborough/rules.yaml:1486:7\n4234 rules/marlborough/rules.yaml:1487:11\n4239 rules/marlborough/rules.yaml:1488:11\n4243 rules/marlborough/rules.yaml:1489:11\n4244 rules/marlborough/rules.yaml:1490:11\n4245 rules/marlborough/rules.yaml:1491:15\n4247 rules/marlborough/rules.yaml:1493:15\n4248 rules/marlborough/rules.yaml:1494:15\n4250 rules/marlborough/rules.yaml:1496:15\n4251 rules/marlborough/rules.yaml:1497:15\n4252 rules/marlborough/rules.yaml:1498:19\n4254 rules/marlborough/rules.yaml:1500:19\n4255 rules/marlborough/rules.yaml:1501:7\n4262 rules/marlborough/rules.yaml:1784:7\n4263 rules/marlborough/rules.yaml:1785:11\n4264 rules/marlborough/rules.yaml:1786:11\n4273 rules/marlborough/rules.yaml:1787:15\n4274 rules/marlborough/rules.yaml:1788:15\n4275 rules/marlborough/rules.yaml:1789:19\n4278 rules/marlborough/rules.yaml:1790:19\n4282 rules/marlborough/rules.yaml:808:7\n4283 rules/marlborough/rules.yaml:809:7\n4284 rules/marlborough/rules.yaml:810:11\n4285 rules/marlborough/rules.yaml:811:7\n4286 rules/marlborough/rules.yaml:813:11\n4287 rules/marlborough/rules.yaml:814:7\n4288 rules/marlborough/rules.yaml:815:11\n4289 rules/marlborough/rules.yaml:816:15\n4290 rules/marlborough/rules.yaml:817:7\n4291 rules/marlborough/rules.yaml:818:7\n4292 rules/marlborough/rules.yaml:819:7\n4293 rules/marlborough/rules.yaml:820:11\n4294 rules/marlborough/rules.yaml:821:7\n4295 rules/marlborough/rules.yaml:822:7\n4296 rules/marlborough/rules.yaml:823:7\n4297 rules/marlborough/rules.yaml:824:7\n4315 rules/marlborough/rules.yaml:825:7\n4316 rules/marlborough/rules.yaml:827:11\n4317 rules/marlborough/rules.yaml:828:15\n4318 rules/marlborough/rules.yaml:829:11\n4319 rules/marlborough/rules.yaml:830:7\n4320 rules/marlborough/rules.yaml:831:7\n4321 rules/marlborough/rules.yaml:832:11\n4327 rules/marlborough/rules.yaml:1857:3\n4328 rules/marlborough/rules.yaml:1857:3\n4330 rules/marlborough/rules.yaml:1857:3\n4331 rules/marlborough/rules.yaml:1857:3\n4332 rules/marlborough/rules.yaml:1857:3\n4333 rules/marlborough/rules.yaml:1857:3\n4334 rules/marlborough/rules.yaml:1857:3\n4335 rules/marlborough/rules.yaml:1857:3\n4342 rules/marlborough/rules.yaml:1857:3\n4343 rules/marlborough/rules.yaml:1857:3\n4344 rules/marlborough/rules.yaml:1857:3\n4345 rules/marlborough/rules.yaml:1857:3\n4348 rules/marlborough/rules.yaml:1857:3\n4349 rules/marlborough/rules.yaml:1857:3\n4351 rules/marlborough/rules.yaml:1857:3\n4352 rules/marlborough/rules.yaml:1857:3\n4353 rules/marlborough/rules.yaml:1857:3\n4355 rules/marlborough/rules.yaml:1857:3\n4356 rules/marlborough/rules.yaml:1857:3\n4357 rules/marlborough/rules.yaml:1857:3\n4364 rules/marlborough/rules.yaml:1246:7\n4370 rules/marlborough/rules.yaml:1247:7\n4384 rules/marlborough/rules.yaml:1248:7\n4395 rules/marlborough/rules.yaml:1249:7\n4406 rules/marlborough/rules.yaml:1250:11\n4407 rules/marlborough/rules.yaml:1252:7\n4412 rules/marlborough/rules.yaml:1253:7\n4413 rules/marlborough/rules.yaml:1254:7\n4414 rules/marlborough/rules.yaml:1255:11\n4415 rules/marlborough/rules.yaml:1256:7\n4416 rules/marlborough/rules.yaml:1257:11\n4417 rules/marlborough/rules.yaml:1258:7\n4418 rules/marlborough/rules.yaml:1259:11\n4419 rules/marlborough/rules.yaml:1260:15\n4423 rules/marlborough/rules.yaml:1264:7\n4424 rules/marlborough/rules.yaml:1265:11\n4427 rules/marlborough/rules.yaml:1266:15\n4428 rules/marlborough/rules.yaml:1267:19\n4431 rules/marlborough/rules.yaml:1271:7\n4432 rules/marlborough/rules.yaml:1272:11\n4433 rules/marlborough/rules.yaml:1274:11\n4434 rules/marlborough/rules.yaml:1275:15\n4437 rules/marlborough/rules.yaml:1276:15\n4438 rules/marlborough/rules.yaml:1277:19\n4439 rules/marlborough/rules.yaml:1278:19\n4440 rules/marlborough/rules.yaml:1279:7\n4441 rules/marlborough/rules.yaml:1280:11\n4442 rules/marlborough/rules.yaml:1281:7\n4454 rules/marlborough/rules.yaml:1282:7\n4463 rules/marlborough/rules.yaml:1283:11\n4464 rules/marlborough/rules.yaml:1284:7\n4465 rules/marlborough/rules.yaml:1285:7\n4466 rules/marlborough/rules.yaml:1286:11\n4467 rules/marlborough/rules.yaml:1287:7\n4468 rules/marlborough/rules.yaml:1288:7\n4469 rules/marlborough/rules.yaml:1289:11\n4470 rules/marlborough/rules.yaml:1290:11\n4471 rules/marlborough/rules.yaml:1291:15\n4483 rules/marlborough/rules.yaml:1292:11\n4484 rules/marlborough/rules.yaml:1293:11\n4485 rules/marlborough/rules.yaml:1294:15\n4486 rules/marlborough/rules.yaml:1295:11\n4491 rules/marlborough/rules.yaml:1136:7\n4497 rules/marlborough/rules.yaml:1137:7\n4498 rules/marlborough/rules.yaml:1138:7\n4499 rules/marlborough/rules.yaml:1139:11\n4508 rules/marlborough/rules.yaml:1140:7\n4509 rules/marlborough/rules.yaml:1141:7\n4510 rules/marlborough/rules.yaml:1142:11\n4511 rules/marlborough/rules.yaml:1144:11\n4512 rules/marlborough/rules.yaml:1145:7\n4513 rules/marlborough/rules.yaml:1146:7\n4514 rules/marlborough/rules.yaml:1147:7\n4515 rules/marlborough/rules.yaml:1148:7\n4521 rules/marlborough/rules.yaml:1149:7\n4524 rules/marlborough/rules.yaml:1150:7\n4525 rules/marlborough/rules.yaml:1151:11\n4526 rules/marlborough/rules.yaml:1153:7\n4535 rules/marlborough/rules.yaml:1154:11\n4536 rules/marlborough/rules.yaml:1155:11\n4537 rules/marlborough/rules.yaml:1156:7\n4548 rules/marlborough/rules.yaml:1157:7\n4549 rules/marlborough/rules.yaml:1158:7\n4550 rules/marlborough/rules.yaml:1159:11\n4551 rules/marlborough/rules.yaml:1160:11\n4552 rules/marlborough/rules.yaml:1161:15\n4553 rules/marlborough/rules.yaml:1162:11\n4554 rules/marlborough/rules.yaml:1163:15\n4556 rules/marlborough/rules.yaml:1166:15\n4557 rules/marlborough/rules.yaml:1168:7\n4558 rules/marlborough/rules.yaml:1169:7\n4559 rules/marlborough/rules.yaml:1170:11\n4560 rules/marlborough/rules.yaml:1171:7\n4561 rules/marlborough/rules.yaml:1172:11\n4562 rules/marlborough/rules.yaml:1173:7\n4563 rules/marlborough/rules.yaml:1174:7\n4564 rules/marlborough/rules.yaml:1175:11\n4565 rules/marlborough/rules.yaml:1176:15\n4567 rules/marlborough/rules.yaml:1177:15\n4570 rules/marlborough/rules.yaml:1181:7\n4571 rules/marlborough/rules.yaml:1182:11\n4572 rules/marlborough/rules.yaml:1184:11\n4573 rules/marlborough/rules.yaml:1185:15\n4574 rules/marlborough/rules.yaml:1186:15\n4575 rules/marlborough/rules.yaml:1187:19\n4576 rules/marlborough/rules.yaml:1188:19\n4577 rules/marlborough/rules.yaml:1189:7\n4582 rules/marlborough/rules.yaml:1190:7\n4583 rules/marlborough/rules.yaml:1191:11\n4584 rules/marlborough/rules.yaml:1192:7\n4585 rules/marlborough/rules.yaml:1193:7\n4586 rules/marlborough/rules.yaml:1194:11\n4587 rules/marlborough/rules.yaml:1195:7\n4588 rules/marlborough/rules.yaml:1196:7\n4589 rules/marlborough/rules.yaml:1197:11\n4590 rules/marlborough/rules.yaml:1198:11\n4591 rules/marlborough/rules.yaml:1199:15\n4592 rules/marlborough/rules.yaml:1200:15\n4593 rules/marlborough/rules.yaml:1201:15\n4594 rules/marlborough/rules.yaml:1202:15\n4595 rules/marlborough/rules.yaml:1203:19\n4596 rules/marlborough/rules.yaml:1205:11\n4597 rules/marlborough/rules.yaml:1206:11\n4598 rules/marlborough/rules.yaml:1207:11\n4599 rules/marlborough/rules.yaml:1208:11\n4603 rules/marlborough/flow.yaml:11:7\n4604 rules/marlborough/flow.yaml:12:11\n4610 rules/marlborough/rules.yaml:773:7\n4611 rules/marlborough/rules.yaml:774:7\n4612 rules/marlborough/rules.yaml:775:7\n4613 rules/marlborough/rules.yaml:776:11\n4614 rules/marlborough/rules.yaml:777:11\n4615 rules/marlborough/rules.yaml:778:15\n4616 rules/marlborough/rules.yaml:779:15\n4617 rules/marlborough/rules.yaml:780:7\n4622 rules/marlborough/rules.yaml:781:11\n4623 rules/marlborough/rules.yaml:782:11\n4624 rules/marlborough/rules.yaml:783:11\n4625 rules/marlborough/rules.yaml:784:11\n4626 rules/marlborough/rules.yaml:785:11\n4627 rules/marlborough/rules.yaml:786:7\n4628 rules/marlborough/rules.yaml:787:11\n4633 rules/marlborough/rules.yaml:1656:7\n4634 rules/marlborough/rules.yaml:1657:7\n4635 rules/marlborough/rules.yaml:1658:11\n4636 rules/marlborough/rules.yaml:1659:11\n4643 rules/marlborough/rules.yaml:1660:15\n4644 rules/marlborough/rules.yaml:1661:15\n4652 rules/marlborough/rules.yaml:1662:15\n4667 rules/marlborough/rules.yaml:1663:15\n4668 rules/marlborough/rules.yaml:1664:15\n4669 rules/marlborough/rules.yaml:1665:19\n4670 rules/marlborough/rules.yaml:1666:19\n4671 rules/marlborough/rules.yaml:1667:23\n4674 rules/marlborough/rules.yaml:1668:23\n4675 rules/marlborough/rules.yaml:1670:19\n4676 rules/marlborough/rules.yaml:1671:23\n4677 rules/marlborough/rules.yaml:1672:23\n4681 rules/marlborough/rules.yaml:1449:7\n4685 rules/marlborough/rules.yaml:1450:7\n4686 rules/marlborough/rules.yaml:1451:11\n4687 rules/marlborough/rules.yaml:1452:11\n4688 rules/marlborough/rules.yaml:1453:7\n4689 rules/marlborough/rules.yaml:1454:11\n4693 rules/marlborough/flow.yaml:86:7\n4694 rules/marlborough/flow.yaml:87:11\n4698 rules/marlborough/flow.yaml:67:7\n4702 rules/marlborough/flow.yaml:55:7\n4703 rules/marlborough/flow.yaml:56:11\n4704 rules/marlborough/flow.yaml:57:15\n4708 rules/marlborough/flow.yaml:71:7\n4709 rules/marlborough/flow.yaml:72:11\n4713 rules/marlborough/flow.yaml:61:7\n4714 rules/marlborough/flow.yaml:62:11\n4715 rules/marlborough/flow.yaml:63:15\n4719 rules/marlborough/flow.yaml:50:7\n4720 rules/marlborough/flow.yaml:51:11\n4724 rules/marlborough/rules.yaml:860:7\n4730 rules/marlborough/rules.yaml:861:7\n4731 rules/marlborough/rules.yaml:862:11\n4732 rules/marlborough/rules.yaml:863:7\n4733 rules/marlborough/rules.yaml:864:7\n4748 rules/marlborough/rules.yaml:843:7\n4753 rules/marlborough/rules.yaml:844:11\n4754 rules/marlborough/rules.yaml:845:7\n4766 rules/marlborough/rules.yaml:846:7\n4767 rules/marlborough/rules.yaml:847:11\n4768 rules/marlborough/rules.yaml:848:7\n4786 rules/marlborough/rules.yaml:849:7\n4787 rules/marlborough/rules.yaml:850:11\n4789 rules/marlborough/rules.yaml:851:7\n4790 rules/marlborough/rules.yaml:852:11\n4791 rules/marlborough/rules.yaml:853:11\n4840 rules/marlborough/rules.yaml:942:7\n4841 rules/marlborough/rules.yaml:943:7\n4847 rules/marlborough/rules.yaml:944:7\n4848 rules/marlborough/rules.yaml:945:11\n4850 rules/marlborough/rules.yaml:946:7\n4851 rules/marlborough/rules.yaml:947:11\n4853 rules/marlborough/rules.yaml:948:7\n4854 rules/marlborough/rules.yaml:949:7\n4855 rules/marlborough/rules.yaml:950:7\n4856 rules/marlborough/rules.yaml:951:7\n4861 rules/marlborough/rules.yaml:952:11\n4862 rules/marlborough/rules.yaml:953:11\n4890 rules/marlborough/rules.yaml:956:11\n4891 rules/marlborough/rules.yaml:957:11\n4892 rules/marlborough/rules.yaml:958:11\n4893 rules/marlborough/rules.yaml:960:19\n4894 rules/marlborough/rules.yaml:961:23\n4896 rules/marlborough/rules.yaml:963:23\n4897 rules/marlborough/rules.yaml:964:23\n4907 rules/marlborough/rules.yaml:970:19\n4910 rules/marlborough/rules.yaml:966:19\n4914 rules/marlborough/rules.yaml:968:19\n4923 rules/marlborough/rules.yaml:972:11\n4924 rules/marlborough/rules.yaml:973:11\n4927 rules/marlborough/rules.yaml:974:11\n4932 rules/marlborough/rules.yaml:975:11\n4933 rules/marlborough/rules.yaml:976:11\n4954 rules/marlborough/rules.yaml:977:15\n5005 rules/marlborough/rules.yaml:980:15\n5006 rules/marlborough/rules.yaml:981:15\n5012 rules/marlborough/rules.yaml:983:15\n5024 rules/marlborough/rules.yaml:984:15\n5025 rules/marlborough/rules.yaml:985:15\n5042 rules/marlborough/rules.yaml:986:15\n5043 rules/marlborough/rules.yaml:987:15\n5049 rules/marlborough/rules.yaml:989:15\n5061 rules/marlborough/rules.yaml:990:15\n5062 rules/marlborough/rules.yaml:991:15\n5079 rules/marlborough/rules.yaml:992:15\n5080 rules/marlborough/rules.yaml:993:15\n5083 rules/marlborough/rules.yaml:994:11\n5084 rules/marlborough/rules.yaml:995:11\n5085 rules/marlborough/rules.yaml:996:11\n5086 rules/marlborough/rules.yaml:997:11\n5087 rules/marlborough/rules.yaml:998:11\n5088 rules/marlborough/rules.yaml:999:11\n5089 rules/marlborough/rules.yaml:1000:11\n5100 rules/marlborough/rules.yaml:1002:19\n5107 rules/marlborough/rules.yaml:1003:19\n5114 rules/marlborough/rules.yaml:1004:23\n5115 rules/marlborough/rules.yaml:1005:23\n5119 rules/marlborough/rules.yaml:1007:19\n5124 rules/marlborough/rules.yaml:1012:23\n5127 rules/marlborough/rules.yaml:1008:23\n5131 rules/marlborough/rules.yaml:1010:23\n5135 rules/marlborough/rules.yaml:1014:19\n5136 rules/marlborough/rules.yaml:1015:19\n5149 rules/marlborough/rules.yaml:1016:19\n5152 rules/marlborough/rules.yaml:1019:23\n5155 rules/marlborough/rules.yaml:1017:23\n5159 rules/marlborough/rules.yaml:1021:19\n5166 rules/marlborough/rules.yaml:1022:19\n5173 rules/marlborough/rules.yaml:1023:19\n5184 rules/marlborough/rules.yaml:1024:23\n5188 rules/marlborough/rules.yaml:1026:19\n5231 rules/marlborough/rules.yaml:1817:3\n5236 rules/marlborough/rules.yaml:1817:3\n5238 rules/marlborough/rules.yaml:1817:3\n5239 rules/marlborough/rules.yaml:1817:3\n5240 rules/marlborough/rules.yaml:1817:3\n5241 rules/marlborough/rules.yaml:1817:3\n5242 rules/marlborough/rules.yaml:1817:3\n5243 rules/marlborough/rules.yaml:1817:3\n5256 rules/marlborough/rules.yaml:1817:3\n5257 rules/marlborough/rules.yaml:1817:3\n5269 rules/marlborough/rules.yaml:1817:3\n5275 rules/marlborough/rules.yaml:1817:3\n5288 rules/marlborough/rules.yaml:1817:3\n5289 rules/marlborough/rules.yaml:1817:3\n5311 rules/marlborough/rules.yaml:1817:3\n5351 rules/marlborough/rules.yaml:1817:3\n5352 rules/marlborough/rules.yaml:1817:3\n5354 rules/marlborough/rules.yaml:1817:3\n5355 rules/marlborough/rules.yaml:1817:3\n5359 rules/marlborough/rules.yaml:1817:3\n5399 rules/marlborough/rules.yaml:1037:7\n5400 rules/marlborough/rules.yaml:1038:7\n5401 rules/marlborough/rules.yaml:1039:7\n5409 rules/marlborough/rules.yaml:1040:7\n5410 rules/marlborough/rules.yaml:1041:7\n5411 rules/marlborough/rules.yaml:1042:7\n5412 rules/marlborough/rules.yaml:1043:7\n5413 rules/marlborough/rules.yaml:1044:11\n5414 rules/marlborough/rules.yaml:1045:7\n5415 rules/marlborough/rules.yaml:1046:7\n5416 rules/marlborough/rules.yaml:1047:7\n5424 rules/marlborough/rules.yaml:1048:7\n5432 rules/marlborough/rules.yaml:1049:7\n5433 rules/marlborough/rules.yaml:1050:7\n5434 rules/marlborough/rules.yaml:1051:7\n5435 rules/marlborough/rules.yaml:1052:7\n5436 rules/marlborough/rules.yaml:1053:7\n5437 rules/marlborough/rules.yaml:1054:7\n5438 rules/marlborough/rules.yaml:1055:7\n5484 rules/marlborough/rules.yaml:1056:7\n5485 rules/marlborough/rules.yaml:1057:7\n5486 rules/marlborough/rules.yaml:1058:7\n5487 rules/marlborough/rules.yaml:1059:7\n5514 rules/marlborough/rules.yaml:1060:7\n5566 rules/marlborough/rules.yaml:1061:7\n5567 rules/marlborough/rules.yaml:1062:11\n5594 rules/marlborough/rules.yaml:1063:7\n5595 rules/marlborough/rules.yaml:1064:7\n5606 rules/marlborough/rules.yaml:1066:15\n5607 rules/marlborough/rules.yaml:1067:19\n5608 rules/marlborough/rules.yaml:1068:15\n5615 rules/marlborough/rules.yaml:1069:15\n5622 rules/marlborough/rules.yaml:1070:15\n5627 rules/marlborough/rules.yaml:1071:19\n5631 rules/marlborough/rules.yaml:1073:15\n5641 rules/marlborough/rules.yaml:1074:15\n5648 rules/marlborough/rules.yaml:1075:15\n5655 rules/marlborough/rules.yaml:1076:15\n5662 rules/marlborough/rules.yaml:1077:15\n5667 rules/marlborough/rules.yaml:1078:19\n5671 rules/marlborough/rules.yaml:1080:15\n5672 rules/marlborough/rules.yaml:1081:15\n5679 rules/marlborough/rules.yaml:1082:15\n5686 rules/marlborough/rules.yaml:1083:15\n5692 rules/marlborough/rules.yaml:1084:19\n5695 rules/marlborough/rules.yaml:1086:15\n5702 rules/marlborough/rules.yaml:1087:15\n5709 rules/marlborough/rules.yaml:1088:15\n5712 rules/marlborough/rules.yaml:1089:19\n5713 rules/marlborough/rules.yaml:1090:19\n5714 rules/marlborough/rules.yaml:1091:15\n5721 rules/marlborough/rules.yaml:1092:15\n5728 rules/marlborough/rules.yaml:1093:15\n5733 rules/marlborough/rules.yaml:1094:19\n5737 rules/marlborough/rules.yaml:1096:15\n5738 rules/marlborough/rules.yaml:1097:19\n5739 rules/marlborough/rules.yaml:1098:15\n5740 rules/marlborough/rules.yaml:1099:15\n5741 rules/marlborough/rules.yaml:1100:15\n5748 rules/marlborough/rules.yaml:1101:15\n5755 rules/marlborough/rules.yaml:1102:15\n5760 rules/marlborough/rules.yaml:1103:19\n5780 rules/marlborough/rules.yaml:1598:7\n5781 rules/marlborough/rules.yaml:1599:7\n5782 rules/marlborough/rules.yaml:1600:7\n5806 rules/marlborough/rules.yaml:1601:7\n5807 rules/marlborough/rules.yaml:1602:11\n5810 rules/marlborough/rules.yaml:1603:7\n5811 rules/marlborough/rules.yaml:1604:7\n5845 rules/marlborough/rules.yaml:1572:7\n5846 rules/marlborough/rules.yaml:1573:7\n5847 rules/marlborough/rules.yaml:1574:7\n5848 rules/marlborough/rules.yaml:1575:7\n5878 rules/marlborough/rules.yaml:1578:7\n5879 rules/marlborough/rules.yaml:1579:7\n5880 rules/marlborough/rules.yaml:1580:7\n5881 rules/marlborough/rules.yaml:1581:11\n5884 rules/marlborough/rules.yaml:1582:7\n5885 rules/marlborough/rules.yaml:1583:11\n5888 rules/marlborough/rules.yaml:1584:7\n5889 rules/marlborough/rules.yaml:1585:7\n5890 rules/marlborough/rules.yaml:1586:7\n5891 rules/marlborough/rules.yaml:1587:7\n5892 rules/marlborough/rules.yaml:1588:7\n5893 rules/marlborough/rules.yaml:1589:7\n5921 rules/marlborough/rules.yaml:1640:7\n5930 rules/marlborough/rules.yaml:1641:7\n5931 rules/marlborough/rules.yaml:1642:7\n5938 rules/marlborough/rules.yaml:1643:7\n5964 rules/marlborough/rules.yaml:1529:7\n5965 rules/marlborough/rules.yaml:1530:7\n5966 rules/marlborough/rules.yaml:1531:11\n5975 rules/marlborough/rules.yaml:1533:11\n5979 rules/marlborough/rules.yaml:1535:11\n5980 rules/marlborough/rules.yaml:1536:11\n5991 rules/marlborough/rules.yaml:1537:11\n5992 rules/marlborough/rules.yaml:1538:15\n5995 rules/marlborough/rules.yaml:1539:15\n6000 rules/marlborough/rules.yaml:1541:15\n6007 rules/marlborough/rules.yaml:1542:15\n6013 rules/marlborough/rules.yaml:1544:11\n6032 rules/marlborough/rules.yaml:1545:11\n6035 rules/marlborough/rules.yaml:1549:19\n6036 rules/marlborough/rules.yaml:1550:19\n6039 rules/marlborough/rules.yaml:1552:19\n6040 rules/marlborough/rules.yaml:1553:23\n6041 rules/marlborough/rules.yaml:1554:23\n6043 rules/marlborough/rules.yaml:1556:23\n6044 rules/marlborough/rules.yaml:1557:23\n6047 rules/marlborough/rules.yaml:1559:19\n6048 rules/marlborough/rules.yaml:1560:19\n6051 rules/marlborough/rules.yaml:1547:19\n6074 rules/marlborough/rules.yaml:1613:7\n6075 rules/marlborough/rules.yaml:1614:7\n6089 rules/marlborough/rules.yaml:1615:11\n6090 rules/marlborough/rules.yaml:1616:11\n6109 rules/marlborough/rules.yaml:1617:11\n6110 rules/marlborough/rules.yaml:1618:11\n6119 rules/marlborough/rules.yaml:1619:15\n6144 rules/marlborough/rules.yaml:1620:15\n6145 rules/marlborough/rules.yaml:1621:19\n6151 rules/marlborough/rules.yaml:1623:19\n6152 rules/marlborough/rules.yaml:1624:19\n6160 rules/marlborough/rules.yaml:1625:23\n6170 rules/marlborough/rules.yaml:1626:19\n6175 rules/marlborough/rules.yaml:1627:23\n6180 rules/marlborough/rules.yaml:1629:23\n6203 rules/marlborough/rules.yaml:672:7\n6206 rules/marlborough/rules.yaml:673:7\n6214 rules/marlborough/rules.yaml:674:11\n6226 rules/marlborough/rules.yaml:675:11\n6227 rules/marlborough/rules.yaml:676:15\n6230 rules/marlborough/rules.yaml:677:11\n6231 rules/marlborough/rules.yaml:678:11\n6234 rules/marlborough/rules.yaml:679:7\n6235 rules/marlborough/rules.yaml:680:7\n6242 rules/marlborough/rules.yaml:681:11\n6243 rules/marlborough/rules.yaml:682:11\n6247 rules/marlborough/rules.yaml:683:11\n6260 rules/marlborough/rules.yaml:1511:7\n6261 rules/marlborough/rules.yaml:1512:7\n6272 rules/marlborough/rules.yaml:1513:7\n6273 rules/marlborough/rules.yaml:1515:15\n6274 rules/marlborough/rules.yaml:1516:19\n6278 rules/marlborough/rules.yaml:1517:23\n6281 rules/marlborough/rules.yaml:1519:15\n6284 rules/marlborough/rules.yaml:1521:15\n6286 rules/marlborough/rules.yaml:1522:7\n6305 rules/marlborough/rules.yaml:872:7\n6306 rules/marlborough/rules.yaml:873:11\n6307 rules/marlborough/rules.yaml:874:7\n6308 rules/marlborough/rules.yaml:875:7\n6313 rules/marlborough/rules.yaml:887:15\n6316 rules/marlborough/rules.yaml:877:15\n6317 rules/marlborough/rules.yaml:878:15\n6318 rules/marlborough/rules.yaml:879:15\n6325 rules/marlborough/rules.yaml:880:15\n6328 rules/marlborough/rules.yaml:882:15\n6329 rules/marlborough/rules.yaml:883:15\n6330 rules/marlborough/rules.yaml:884:15\n6337 rules/marlborough/rules.yaml:885:15\n6354 rules/marlborough/rules.yaml:1369:7\n6374 rules/marlborough/rules.yaml:1370:11\n6377 rules/marlborough/rules.yaml:1371:11\n6386 rules/marlborough/rules.yaml:1372:15\n6387 rules/marlborough/rules.yaml:1373:15\n6417 rules/marlborough/rules.yaml:898:7\n6418 rules/marlborough/rules.yaml:899:7\n6421 rules/marlborough/rules.yaml:900:7\n6422 rules/marlborough/rules.yaml:901:11\n6423 rules/marlborough/rules.yaml:902:15\n6424 rules/marlborough/rules.yaml:903:7\n6425 rules/marlborough/rules.yaml:904:7\n6426 rules/marlborough/rules.yaml:905:7\n6431 rules/marlborough/rules.yaml:906:11\n6432 rules/marlborough/rules.yaml:907:11\n6433 rules/marlborough/rules.yaml:908:11\n6439 rules/marlborough/rules.yaml:909:11\n6448 rules/marlborough/rules.yaml:910:11\n6449 rules/marlborough/rules.yaml:911:15\n6450 rules/marlborough/rules.yaml:912:19\n6458 rules/marlborough/rules.yaml:914:15\n6471 rules/marlborough/rules.yaml:915:15\n6472 rules/marlborough/rules.yaml:916:19\n6474 rules/marlborough/rules.yaml:917:15\n6477 rules/marlborough/rules.yaml:918:7\n6478 rules/marlborough/rules.yaml:919:7\n6504 rules/marlborough/rules.yaml:1306:7\n6505 rules/marlborough/rules.yaml:1307:7\n6514 rules/marlborough/rules.yaml:1308:7\n6525 rules/marlborough/rules.yaml:1309:11\n6541 rules/marlborough/rules.yaml:1310:15\n6554 rules/marlborough/rules.yaml:1311:15\n6560 rules/marlborough/rules.yaml:1312:19\n6561 rules/marlborough/rules.yaml:1313:19\n6564 rules/marlborough/rules.yaml:1323:23\n6568 rules/marlborough/rules.yaml:1314:23\n6569 rules/marlborough/rules.yaml:1315:23\n6598 rules/marlborough/rules.yaml:1316:23\n6599 rules/marlborough/rules.yaml:1317:27\n6601 rules/marlborough/rules.yaml:1318:23\n6613 rules/marlborough/rules.yaml:1319:23\n6614 rules/marlborough/rules.yaml:1320:27\n6615 rules/marlborough/rules.yaml:1321:31\n6644 rules/marlborough/rules.yaml:1838:3\n6649 rules/marlborough/rules.yaml:1838:3\n6651 rules/marlborough/rules.yaml:1838:3\n6652 rules/marlborough/rules.yaml:1838:3\n6653 rules/marlborough/rules.yaml:1838:3\n6654 rules/marlborough/rules.yaml:1838:3\n6655 rules/marlborough/rules.yaml:1838:3\n6656 rules/marlborough/rules.yaml:1838:3\n6669 rules/marlborough/rules.yaml:1838:3\n6670 rules/marlborough/rules.yaml:1838:3\n6682 rules/marlborough/rules.yaml:1838:3\n6688 rules/marlborough/rules.yaml:1838:3\n6693 rules/marlborough/rules.yaml:1838:3\n6694 rules/marlborough/rules.yaml:1838:3\n6716 rules/marlborough/rules.yaml:1838:3\n6756 rules/marlborough/rules.yaml:1838:3\n6757 rules/marlborough/rules.yaml:1838:3\n6759 rules/marlborough/rules.yaml:1838:3\n6760 rules/marlborough/rules.yaml:1838:3\n6764 rules/marlborough/rules.yaml:1838:3\n6781 rules/marlborough/rules.yaml:1705:7\n6786 rules/marlborough/rules.yaml:1706:7\n6794 rules/marlborough/rules.yaml:1707:11\n6800 rules/marlborough/rules.yaml:1708:11\n6801 rules/marlborough/rules.yaml:1709:15\n6802 rules/marlborough/rules.yaml:1710:15\n6804 rules/marlborough/rules.yaml:1712:15\n6827 rules/marlborough/rules.yaml:926:7\n6828 rules/marlborough/rules.yaml:927:7\n6831 rules/marlborough/rules.yaml:931:11\n6839 rules/marlborough/rules.yaml:928:11\n6845 rules/marlborough/rules.yaml:929:11\n6878 rules/marlborough/rules.yaml:1387:7\n6896 rules/marlborough/rules.yaml:1388:11\n6897 rules/marlborough/rules.yaml:1389:11\n6898 rules/marlborough/rules.yaml:1390:11\n6899 rules/marlborough/rules.yaml:1391:15\n6908 rules/marlborough/rules.yaml:1393:15\n6921 rules/marlborough/rules.yaml:1394:15\n6923 rules/marlborough/rules.yaml:1395:15\n6927 rules/marlborough/rules.yaml:1396:7\n6934 rules/marlborough/rules.yaml:1397:7\n6935 rules/marlborough/rules.yaml:1398:7\n6940 rules/marlborough/rules.yaml:1399:7\n6948 rules/marlborough/rules.yaml:1400:11\n6961 rules/marlborough/rules.yaml:1401:11\n6966 rules/marlborough/rules.yaml:1402:15\n6969 rules/marlborough/rules.yaml:1403:15\n6976 rules/marlborough/rules.yaml:1404:15\n6977 rules/marlborough/rules.yaml:1405:15\n6980 rules/marlborough/rules.yaml:1406:7\n6981 rules/marlborough/rules.yaml:1407:7\n6992 rules/marlborough/rules.yaml:1408:11\n6995 rules/marlborough/rules.yaml:1409:11\n7010 rules/marlborough/rules.yaml:1410:11\n7011 rules/marlborough/rules.yaml:1411:15\n7020 rules/marlborough/rules.yaml:1413:15\n7026 rules/marlborough/rules.yaml:1414:15\n7027 rules/marlborough/rules.yaml:1415:19\n7029 rules/marlborough/rules.yaml:1417:19\n7032 rules/marlborough/rules.yaml:1418:19\n7033 rules/marlborough/rules.yaml:1419:19\n7037 rules/marlborough/rules.yaml:1420:7\n7038 rules/marlborough/rules.yaml:1421:7\n7049 rules/marlborough/rules.yaml:1422:11\n7070 rules/marlborough/rules.yaml:1423:11\n7071 rules/marlborough/rules.yaml:1424:15\n7080 rules/marlborough/rules.yaml:1426:15\n7088 rules/marlborough/rules.yaml:1427:15\n7089 rules/marlborough/rules.yaml:1428:19\n7095 rules/marlborough/rules.yaml:1430:19\n7100 rules/marlborough/rules.yaml:1431:19\n7103 rules/marlborough/rules.yaml:1432:19\n7104 rules/marlborough/rules.yaml:1433:19\n7108 rules/marlborough/rules.yaml:1434:23\n7110 rules/marlborough/rules.yaml:1435:23\n7119 rules/marlborough/rules.yaml:1437:23\n7132 rules/marlborough/rules.yaml:1438:23\n7134 rules/marlborough/rules.yaml:1439:23\n7192 rules/marlborough/rules.yaml:1333:7\n7209 rules/marlborough/rules.yaml:1334:7\n7214 rules/marlborough/rules.yaml:1335:11\n7215 rules/marlborough/rules.yaml:1336:7\n7216 rules/marlborough/rules.yaml:1337:7\n7237 rules/marlborough/rules.yaml:1338:7\n7238 rules/marlborough/rules.yaml:1339:11\n7239 rules/marlborough/rules.yaml:1340:11\n7240 rules/marlborough/rules.yaml:1341:15\n7241 rules/marlborough/rules.yaml:1342:11\n7242 rules/marlborough/rules.yaml:1343:7\n7255 rules/marlborough/rules.yaml:1344:7\n7256 rules/marlborough/rules.yaml:1345:11\n7258 rules/marlborough/rules.yaml:1346:7\n7284 rules/marlborough/rules.yaml:1876:1\n7285 rules/marlborough/rules.yaml:1876:1\n7286 rules/marlborough/rules.yaml:1876:1\n7297 rules/marlborough/rules.yaml:1876:1\n7298 rules/marlborough/rules.yaml:1876:1\n7310 rules/marlborough/rules.yaml:1876:1\n7329 rules/marlborough/rules.yaml:1876:1\n7363 rules/marlborough/rules.yaml:1876:1\n7364 rules/marlborough/rules.yaml:1876:1\n7370 rules/marlborough/rules.yaml:1876:1\n7371 rules/marlborough/rules.yaml:1876:1\n7372 rules/marlborough/rules.yaml:1876:1\n7373 rules/marlborough/rules.yaml:1876:1\n7374 rules/marlborough/rules.yaml:1876:1\n7375 rules/marlborough/rules.yaml:1876:1\n7386 rules/marlborough/rules.yaml:1876:1\n7409 rules/marlborough/rules.yaml:1876:1\n7452 rules/marlborough/rules.yaml:1876:1\n7453 rules/marlborough/rules.yaml:1876:1\n7454 rules/marlborough/rules.yaml:1876:1\n7458 rules/marlborough/rules.yaml:1876:1\n7459 rules/marlborough/rules.yaml:1876:1\n7460 rules/marlborough/rules.yaml:1876:1\n7461 rules/marlborough/rules.yaml:1876:1\n7479 rules/marlborough/rules.yaml:1217:7\n7480 rules/marlborough/rules.yaml:1218:11\n7481 rules/marlborough/rules.yaml:1219:7\n7482 rules/marlborough/rules.yaml:1220:7\n7483 rules/marlborough/rules.yaml:1221:7\n7494 rules/marlborough/rules.yaml:1222:11\n7501 rules/marlborough/rules.yaml:1223:11\n7506 rules/marlborough/rules.yaml:1224:15\n7513 rules/marlborough/rules.yaml:1225:11\n7514 rules/marlborough/rules.yaml:1226:15\n7516 rules/marlborough/rules.yaml:1228:15\n7517 rules/marlborough/rules.yaml:1229:11\n7540 rules/marlborough/rules.yaml:1740:7\n7541 rules/marlborough/rules.yaml:1741:7\n7542 rules/marlborough/rules.yaml:1742:11\n7543 rules/marlborough/rules.yaml:1743:7\n7548 rules/marlborough/rules.yaml:1744:7\n7552 rules/marlborough/rules.yaml:1745:7\n7553 rules/marlborough/rules.yaml:1746:7\n7560 rules/marlborough/rules.yaml:1747:11\n7561 rules/marlborough/rules.yaml:1748:7\n7572 rules/marlborough/rules.yaml:1749:7\n7573 rules/marlborough/rules.yaml:1750:11\n7574 rules/marlborough/rules.yaml:1751:7\n7575 rules/marlborough/rules.yaml:1752:7\n7576 rules/marlborough/rules.yaml:1753:7\n7577 rules/marlborough/rules.yaml:1754:7\n7578 rules/marlborough/rules.yaml:1755:7\n7579 rules/marlborough/rules.yaml:1757:15\n7590 rules/marlborough/rules.yaml:1759:15\n7594 rules/marlborough/rules.yaml:1761:15\n7598 rules/marlborough/rules.yaml:1763:15\n7605 rules/marlborough/rules.yaml:1764:15\n7609 rules/marlborough/rules.yaml:1766:15\n7616 rules/marlborough/rules.yaml:1767:15\n7617 rules/marlborough/rules.yaml:1768:15\n7625 rules/marlborough/rules.yaml:1769:19\n7631 rules/marlborough/rules.yaml:1770:19\n7634 rules/marlborough/rules.yaml:1771:15\n7682 rules/marlborough/rules.yaml:1722:7\n7683 rules/marlborough/rules.yaml:1723:7\n7684 rules/marlborough/rules.yaml:1724:7\n7687 rules/marlborough/rules.yaml:1725:7\n7688 rules/marlborough/rules.yaml:1726:7\n7691 rules/marlborough/rules.yaml:1727:7\n7692 rules/marlborough/rules.yaml:1728:7\n7699 rules/marlborough/rules.yaml:1729:7\n7700 rules/marlborough/rules.yaml:1730:11\n7720 rules/marlborough/rules.yaml:1483:7\n7721 rules/marlborough/rules.yaml:1484:7\n7722 rules/marlborough/rules.yaml:1485:7\n7723 rules/marlborough/rules.yaml:1486:7\n7734 rules/marlborough/rules.yaml:1487:11\n7739 rules/marlborough/rules.yaml:1488:11\n7740 rules/marlborough/rules.yaml:1489:11\n7741 rules/marlborough/rules.yaml:1490:11\n7742 rules/marlborough/rules.yaml:1491:15\n7753 rules/marlborough/rules.yaml:1493:15\n7766 rules/marlborough/rules.yaml:1494:15\n7773 rules/marlborough/rules.yaml:1496:15\n7786 rules/marlborough/rules.yaml:1497:15\n7787 rules/marlborough/rules.yaml:1498:19\n7789 rules/marlborough/rules.yaml:1500:19\n7793 rules/marlborough/rules.yaml:1501:7\n7796 rules/marlborough/rules.yaml:1502:7\n7823 rules/marlborough/rules.yaml:1784:7\n7834 rules/marlborough/rules.yaml:1785:11\n7835 rules/marlborough/rules.yaml:1786:11\n7846 rules/marlborough/rules.yaml:1787:15\n7854 rules/marlborough/rules.yaml:1788:15\n7855 rules/marlborough/rules.yaml:1789:19\n7858 rules/marlborough/rules.yaml:1790:19\n7859 rules/marlborough/rules.yaml:1791:19\n7883 rules/marlborough/rules.yaml:808:7\n7884 rules/marlborough/rules.yaml:809:7\n7885 rules/marlborough/rules.yaml:810:11\n7886 rules/marlborough/rules.yaml:811:7\n7887 rules/marlborough/rules.yaml:812:11\n7888 rules/marlborough/rules.yaml:813:11\n7889 rules/marlborough/rules.yaml:814:7\n7890 rules/marlborough/rules.yaml:815:11\n7891 rules/marlborough/rules.yaml:816:15\n7892 rules/marlborough/rules.yaml:817:7\n7899 rules/marlborough/rules.yaml:818:7\n7900 rules/marlborough/rules.yaml:819:7\n7901 rules/marlborough/rules.yaml:820:11\n7902 rules/marlborough/rules.yaml:821:7\n7903 rules/marlborough/rules.yaml:822:7\n7904 rules/marlborough/rules.yaml:823:7\n7905 rules/marlborough/rules.yaml:824:7\n7923 rules/marlborough/rules.yaml:825:7\n7924 rules/marlborough/rules.yaml:826:11\n7925 rules/marlborough/rules.yaml:827:11\n7926 rules/marlborough/rules.yaml:828:15\n7927 rules/marlborough/rules.yaml:829:11\n7928 rules/marlborough/rules.yaml:830:7\n7941 rules/marlborough/rules.yaml:831:7\n7942 rules/marlborough/rules.yaml:832:11\n7944 rules/marlborough/rules.yaml:833:7\n7967 rules/marlborough/rules.yaml:1857:3\n7972 rules/marlborough/rules.yaml:1857:3\n7974 rules/marlborough/rules.yaml:1857:3\n7975 rules/marlborough/rules.yaml:1857:3\n7976 rules/marlborough/rules.yaml:1857:3\n7977 rules/marlborough/rules.yaml:1857:3\n7978 rules/marlborough/rules.yaml:1857:3\n7979 rules/marlborough/rules.yaml:1857:3\n7992 rules/marlborough/rules.yaml:1857:3\n7993 rules/marlborough/rules.yaml:1857:3\n8005 rules/marlborough/rules.yaml:1857:3\n8011 rules/marlborough/rules.yaml:1857:3\n8014 rules/marlborough/rules.yaml:1857:3\n8015 rules/marlborough/rules.yaml:1857:3\n8036 rules/marlborough/rules.yaml:1857:3\n8074 rules/marlborough/rules.yaml:1857:3\n8075 rules/marlborough/rules.yaml:1857:3\n8077 rules/marlborough/rules.yaml:1857:3\n8078 rules/marlborough/rules.yaml:1857:3\n8082 rules/marlborough/rules.yaml:1857:3\n8121 rules/marlborough/rules.yaml:1246:7\n8127 rules/marlborough/rules.yaml:1247:7\n8141 rules/marlborough/rules.yaml:1248:7\n8152 rules/marlborough/rules.yaml:1249:7\n8156 rules/marlborough/rules.yaml:1250:11\n8157 rules/marlborough/rules.yaml:1251:11\n8158 rules/marlborough/rules.yaml:1252:7\n8159 rules/marlborough/rules.yaml:1253:7\n8218 rules/marlborough/rules.yaml:1254:7\n8219 rules/marlborough/rules.yaml:1255:11\n8220 rules/marlborough/rules.yaml:1256:7\n8221 rules/marlborough/rules.yaml:1257:11\n8222 rules/marlborough/rules.yaml:1258:7\n8223 rules/marlborough/rules.yaml:1259:11\n8224 rules/marlborough/rules.yaml:1260:15\n8226 rules/marlborough/rules.yaml:1261:11\n8228 rules/marlborough/rules.yaml:1263:11\n8229 rules/marlborough/rules.yaml:1264:7\n8230 rules/marlborough/rules.yaml:1265:11\n8233 rules/marlborough/rules.yaml:1266:15\n8234 rules/marlborough/rules.yaml:1267:19\n8235 rules/marlborough/rules.yaml:1268:15\n8237 rules/marlborough/rules.yaml:1270:15\n8238 rules/marlborough/rules.yaml:1271:7\n8243 rules/marlborough/rules.yaml:1272:11\n8244 rules/marlborough/rules.yaml:1273:11\n8245 rules/marlborough/rules.yaml:1274:11\n8250 rules/marlborough/rules.yaml:1275:15\n8251 rules/marlborough/rules.yaml:1276:15\n8259 rules/marlborough/rules.yaml:1277:19\n8271 rules/marlborough/rules.yaml:1278:19\n8274 rules/marlborough/rules.yaml:1279:7\n8279 rules/marlborough/rules.yaml:1280:11\n8286 rules/marlborough/rules.yaml:1281:7\n8298 rules/marlborough/rules.yaml:1282:7\n8303 rules/marlborough/rules.yaml:1283:11\n8304 rules/marlborough/rules.yaml:1284:7\n8305 rules/marlborough/rules.yaml:1285:7\n8306 rules/marlborough/rules.yaml:1286:11\n8307 rules/marlborough/rules.yaml:1287:7\n8324 rules/marlborough/rules.yaml:1288:7\n8329 rules/marlborough/rules.yaml:1289:11\n8330 rules/marlborough/rules.yaml:1290:11\n8331 rules/marlborough/rules.yaml:1291:15\n8343 rules/marlborough/rules.yaml:1292:11\n8350 rules/marlborough/rules.yaml:1293:11\n8351 rules/marlborough/rules.yaml:1294:15\n8352 rules/marlborough/rules.yaml:1295:11\n8387 rules/marlborough/rules.yaml:1136:7\n8393 rules/marlborough/rules.yaml:1137:7\n8394 rules/marlborough/rules.yaml:1138:7\n8395 rules/marlborough/rules.yaml:1139:11\n8407 rules/marlborough/rules.yaml:1140:7\n8424 rules/marlborough/rules.yaml:1141:7\n8425 rules/marlborough/rules.yaml:1142:11\n8426 rules/marlborough/rules.yaml:1143:11\n8427 rules/marlborough/rules.yaml:1144:11\n8428 rules/marlborough/rules.yaml:1145:7\n8429 rules/marlborough/rules.yaml:1146:7\n8430 rules/marlborough/rules.yaml:1147:7\n8431 rules/marlborough/rules.yaml:1148:7\n8437 rules/marlborough/rules.yaml:1149:7\n8459 rules/marlborough/rules.yaml:1150:7\n8460 rules/marlborough/rules.yaml:1151:11\n8461 rules/marlborough/rules.yaml:1152:11\n8462 rules/marlborough/rules.yaml:1153:7\n8471 rules/marlborough/rules.yaml:1154:11\n8477 rules/marlborough/rules.yaml:1155:11\n8479 rules/marlborough/rules.yaml:1156:7\n8490 rules/marlborough/rules.yaml:1157:7\n8491 rules/marlborough/rules.yaml:1158:7\n8496 rules/marlborough/rules.yaml:1159:11\n8497 rules/marlborough/rules.yaml:1160:11\n8505 rules/marlborough/rules.yaml:1161:15\n8519 rules/marlborough/rules.yaml:1162:11\n8520 rules/marlborough/rules.yaml:1163:15\n8521 rules/marlborough/rules.yaml:1164:15\n8523 rules/marlborough/rules.yaml:1166:15\n8524 rules/marlborough/rules.yaml:1167:15\n8527 rules/marlborough/rules.yaml:1168:7\n8528 rules/marlborough/rules.yaml:1169:7\n8536 rules/marlborough/rules.yaml:1170:11\n8551 rules/marlborough/rules.yaml:1171:7\n8552 rules/marlborough/rules.yaml:1172:11\n8553 rules/marlborough/rules.yaml:1173:7\n8554 rules/marlborough/rules.yaml:1174:7\n8555 rules/marlborough/rules.yaml:1175:11\n8556 rules/marlborough/rules.yaml:1176:15\n8558 rules/marlborough/rules.yaml:1177:15\n8559 rules/marlborough/rules.yaml:1178:11\n8561 rules/marlborough/rules.yaml:1180:11\n8562 rules/marlborough/rules.yaml:1181:7\n8567 rules/marlborough/rules.yaml:1182:11\n8568 rules/marlborough/rules.yaml:1183:11\n8569 rules/marlborough/rules.yaml:1184:11\n8574 rules/marlborough/rules.yaml:1185:15\n8575 rules/marlborough/rules.yaml:1186:15\n8583 rules/marlborough/rules.yaml:1187:19\n8591 rules/marlborough/rules.yaml:1188:19\n8594 rules/marlborough/rules.yaml:1189:7\n8599 rules/marlborough/rules.yaml:1190:7\n8600 rules/marlborough/rules.yaml:1191:11\n8601 rules/marlborough/rules.yaml:1192:7\n8602 rules/marlborough/rules.yaml:1193:7\n8603 rules/marlborough/rules.yaml:1194:11\n8604 rules/marlborough/rules.yaml:1195:7\n8617 rules/marlborough/rules.yaml:1196:7\n8622 rules/marlborough/rules.yaml:1197:11\n8623 rules/marlborough/rules.yaml:1198:11\n8631 rules/marlborough/rules.yaml:1199:15\n8644 rules/marlborough/rules.yaml:1200:15\n8645 rules/marlborough/rules.yaml:1201:15\n8646 rules/marlborough/rules.yaml:1202:15\n8647 rules/marlborough/rules.yaml:1203:19\n8648 rules/marlborough/rules.yaml:1204:19\n8651 rules/marlborough/rules.yaml:1205:11\n8652 rules/marlborough/rules.yaml:1206:11\n8658 rules/marlborough/rules.yaml:1207:11\n8659 rules/marlborough/rules.yaml:1208:11\n8685 rules/marlborough/flow.yaml:11:7\n8699 rules/marlborough/flow.yaml:12:11\n8730 rules/marlborough/rules.yaml:773:7\n8731 rules/marlborough/rules.yaml:774:7\n8732 rules/marlborough/rules.yaml:775:7\n8742 rules/marlborough/rules.yaml:776:11\n8750 rules/marlborough/rules.yaml:777:11\n8751 rules/marlborough/rules.yaml:778:15\n8752 rules/marlborough/rules.yaml:779:15\n8755 rules/marlborough/rules.yaml:780:7\n8766 rules/marlborough/rules.yaml:781:11\n8767 rules/marlborough/rules.yaml:782:11\n8785 rules/marlborough/rules.yaml:783:11\n8786 rules/marlborough/rules.yaml:784:11\n8787 rules/marlborough/rules.yaml:785:11\n8791 rules/marlborough/rules.yaml:786:7\n8792 rules/marlborough/rules.yaml:787:11\n8816 rules/marlborough/rules.yaml:1656:7\n8817 rules/marlborough/rules.yaml:1657:7\n8828 rules/marlborough/rules.yaml:1658:11\n8829 rules/marlborough/rules.yaml:1659:11\n8841 rules/marlborough/rules.yaml:1660:15\n8842 rules/marlborough/rules.yaml:1661:15\n8850 rules/marlborough/rules.yaml:1662:15\n8865 rules/marlborough/rules.yaml:1663:15\n8866 rules/marlborough/rules.yaml:1664:15\n8875 rules/marlborough/rules.yaml:1665:19\n8902 rules/marlborough/rules.yaml:1666:19\n8903 rules/marlborough/rules.yaml:1667:23\n8906 rules/marlborough/rules.yaml:1668:23\n8907 rules/marlborough/rules.yaml:1669:23\n8908 rules/marlborough/rules.yaml:1670:19\n8909 rules/marlborough/rules.yaml:1671:23\n8910 rules/marlborough/rules.yaml:1672:23\n8911 rules/marlborough/rules.yaml:1673:23\n8937 rules/marlborough/rules.yaml:1449:7\n8941 rules/marlborough/rules.yaml:1450:7\n8955 rules/marlborough/rules.yaml:1451:11\n8956 rules/marlborough/rules.yaml:1452:11\n8961 rules/marlborough/rules.yaml:1453:7\n8975 rules/marlborough/rules.yaml:1454:11\n8989 rules/marlborough/flow.yaml:86:7\n8994 rules/marlborough/flow.yaml:87:11\n9009 rules/marlborough/flow.yaml:67:7\n9028 rules/marlborough/flow.yaml:55:7\n9035 rules/marlborough/flow.yaml:56:11\n9049 rules/marlborough/flow.yaml:57:15\n9067 rules/marlborough/flow.yaml:71:7\n9081 rules/marlborough/flow.yaml:72:11\n9099 rules/marlborough/flow.yaml:61:7\n9104 rules/marlborough/flow.yaml:62:11\n9118 rules/marlborough/flow.yaml:63:15\n9132 rules/marlborough/flow.yaml:50:7\n9137 rules/marlborough/flow.yaml:51:11\n9154 rules/marlborough/rules.yaml:860:7\n9160 rules/marlborough/rules.yaml:861:7\n9161 rules/marlborough/rules.yaml:862:11\n9162 rules/marlborough/rules.yaml:863:7\n9173 rules/marlborough/rules.yaml:864:7\n9174 rules/marlborough/rules.yaml:865:7"
+_ORIGINS = "1080 rules/marlborough/rules.yaml:461:7\n1094 rules/marlborough/rules.yaml:243:7\n1095 rules/marlborough/rules.yaml:244:7\n1114 rules/marlborough/rules.yaml:136:7\n1115 rules/marlborough/rules.yaml:137:7\n1116 rules/marlborough/rules.yaml:138:11\n1117 rules/marlborough/rules.yaml:139:11\n1118 rules/marlborough/rules.yaml:140:15\n1119 rules/marlborough/rules.yaml:141:7\n1140 rules/marlborough/rules.yaml:344:7\n1155 rules/marlborough/rules.yaml:649:7\n1164 rules/marlborough/rules.yaml:650:7\n1169 rules/marlborough/rules.yaml:651:7\n1170 rules/marlborough/rules.yaml:652:7\n1171 rules/marlborough/rules.yaml:653:7\n1176 rules/marlborough/rules.yaml:654:11\n1177 rules/marlborough/rules.yaml:655:11\n1178 rules/marlborough/rules.yaml:656:11\n1179 rules/marlborough/rules.yaml:657:11\n1180 rules/marlborough/rules.yaml:658:11\n1181 rules/marlborough/rules.yaml:659:7\n1186 rules/marlborough/rules.yaml:1993:1\n1191 rules/marlborough/rules.yaml:1993:1\n1198 rules/marlborough/rules.yaml:1993:1\n1206 rules/marlborough/rules.yaml:1993:1\n1214 rules/marlborough/rules.yaml:1993:1\n1222 rules/marlborough/rules.yaml:1993:1\n1230 rules/marlborough/rules.yaml:1993:1\n1238 rules/marlborough/rules.yaml:1993:1\n1247 rules/marlborough/rules.yaml:1993:1\n1251 rules/marlborough/rules.yaml:223:7\n1252 rules/marlborough/rules.yaml:224:11\n1253 rules/marlborough/rules.yaml:225:7\n1254 rules/marlborough/rules.yaml:226:7\n1264 rules/marlborough/rules.yaml:227:7\n1265 rules/marlborough/rules.yaml:228:7\n1268 rules/marlborough/rules.yaml:229:7\n1269 rules/marlborough/rules.yaml:230:11\n1277 rules/marlborough/rules.yaml:231:11\n1278 rules/marlborough/rules.yaml:232:7\n1283 rules/marlborough/rules.yaml:233:7\n1300 rules/marlborough/rules.yaml:616:7\n1301 rules/marlborough/rules.yaml:617:7\n1306 rules/marlborough/rules.yaml:618:11\n1308 rules/marlborough/rules.yaml:620:11\n1309 rules/marlborough/rules.yaml:621:7\n1310 rules/marlborough/rules.yaml:622:7\n1319 rules/marlborough/rules.yaml:623:11\n1320 rules/marlborough/rules.yaml:624:7\n1325 rules/marlborough/rules.yaml:625:7\n1333 rules/marlborough/rules.yaml:626:11\n1334 rules/marlborough/rules.yaml:627:7\n1337 rules/marlborough/rules.yaml:628:11\n1348 rules/marlborough/rules.yaml:629:7\n1358 rules/marlborough/rules.yaml:630:11\n1359 rules/marlborough/rules.yaml:631:7\n1369 rules/marlborough/rules.yaml:632:11\n1370 rules/marlborough/rules.yaml:633:7\n1380 rules/marlborough/rules.yaml:634:11\n1381 rules/marlborough/rules.yaml:635:7\n1391 rules/marlborough/rules.yaml:636:11\n1392 rules/marlborough/rules.yaml:637:7\n1396 rules/marlborough/rules.yaml:598:7\n1408 rules/marlborough/rules.yaml:181:7\n1409 rules/marlborough/rules.yaml:182:7\n1410 rules/marlborough/rules.yaml:183:11\n1411 rules/marlborough/rules.yaml:184:7\n1412 rules/marlborough/rules.yaml:185:11\n1413 rules/marlborough/rules.yaml:186:7\n1417 rules/marlborough/rules.yaml:64:7\n1426 rules/marlborough/rules.yaml:65:7\n1434 rules/marlborough/rules.yaml:440:7\n1442 rules/marlborough/rules.yaml:441:7\n1443 rules/marlborough/rules.yaml:442:11\n1444 rules/marlborough/rules.yaml:443:7\n1455 rules/marlborough/rules.yaml:444:7\n1460 rules/marlborough/rules.yaml:445:7\n1461 rules/marlborough/rules.yaml:446:11\n1462 rules/marlborough/rules.yaml:447:7\n1463 rules/marlborough/rules.yaml:448:11\n1464 rules/marlborough/rules.yaml:449:7\n1469 rules/marlborough/rules.yaml:450:7\n1477 rules/marlborough/rules.yaml:451:7\n1478 rules/marlborough/rules.yaml:452:11\n1479 rules/marlborough/rules.yaml:453:7\n1493 rules/marlborough/rules.yaml:157:7\n1501 rules/marlborough/rules.yaml:100:7\n1508 rules/marlborough/rules.yaml:90:7\n1523 rules/marlborough/rules.yaml:565:7\n1527 rules/marlborough/rules.yaml:165:7\n1528 rules/marlborough/rules.yaml:166:7\n1529 rules/marlborough/rules.yaml:167:11\n1530 rules/marlborough/rules.yaml:168:11\n1531 rules/marlborough/rules.yaml:169:15\n1532 rules/marlborough/rules.yaml:170:7\n1547 rules/marlborough/rules.yaml:671:7\n1548 rules/marlborough/rules.yaml:672:11\n1549 rules/marlborough/rules.yaml:673:7\n1550 rules/marlborough/rules.yaml:674:7\n1551 rules/marlborough/rules.yaml:675:11\n1552 rules/marlborough/rules.yaml:676:7\n1558 rules/marlborough/rules.yaml:294:7\n1559 rules/marlborough/rules.yaml:295:7\n1560 rules/marlborough/rules.yaml:296:11\n1561 rules/marlborough/rules.yaml:297:7\n1562 rules/marlborough/rules.yaml:298:11\n1563 rules/marlborough/rules.yaml:299:7\n1571 rules/marlborough/rules.yaml:300:7\n1572 rules/marlborough/rules.yaml:301:7\n1578 rules/marlborough/rules.yaml:302:11\n1579 rules/marlborough/rules.yaml:303:7\n1580 rules/marlborough/rules.yaml:304:11\n1588 rules/marlborough/rules.yaml:305:11\n1594 rules/marlborough/rules.yaml:306:7\n1598 rules/marlborough/rules.yaml:356:7\n1603 rules/marlborough/rules.yaml:357:7\n1604 rules/marlborough/rules.yaml:358:7\n1607 rules/marlborough/rules.yaml:359:11\n1608 rules/marlborough/rules.yaml:360:15\n1609 rules/marlborough/rules.yaml:361:15\n1610 rules/marlborough/rules.yaml:362:19\n1612 rules/marlborough/rules.yaml:364:19\n1613 rules/marlborough/rules.yaml:365:7\n1617 rules/marlborough/rules.yaml:108:7\n1624 rules/marlborough/rules.yaml:109:11\n1625 rules/marlborough/rules.yaml:110:7\n1626 rules/marlborough/rules.yaml:111:7\n1627 rules/marlborough/rules.yaml:112:11\n1628 rules/marlborough/rules.yaml:113:7\n1632 rules/marlborough/rules.yaml:332:7\n1639 rules/marlborough/rules.yaml:35:7\n1640 rules/marlborough/rules.yaml:36:11\n1641 rules/marlborough/rules.yaml:37:7\n1655 rules/marlborough/rules.yaml:76:7\n1656 rules/marlborough/rules.yaml:77:11\n1657 rules/marlborough/rules.yaml:78:7\n1658 rules/marlborough/rules.yaml:79:7\n1659 rules/marlborough/rules.yaml:80:11\n1679 rules/marlborough/rules.yaml:81:15\n1680 rules/marlborough/rules.yaml:82:7\n1684 rules/marlborough/rules.yaml:579:7\n1689 rules/marlborough/rules.yaml:414:7\n1710 rules/marlborough/rules.yaml:376:7\n1711 rules/marlborough/rules.yaml:377:11\n1712 rules/marlborough/rules.yaml:378:7\n1713 rules/marlborough/rules.yaml:379:11\n1714 rules/marlborough/rules.yaml:380:7\n1715 rules/marlborough/rules.yaml:381:11\n1716 rules/marlborough/rules.yaml:382:7\n1717 rules/marlborough/rules.yaml:383:11\n1718 rules/marlborough/rules.yaml:384:7\n1722 rules/marlborough/rules.yaml:586:7\n1728 rules/marlborough/rules.yaml:477:7\n1737 rules/marlborough/rules.yaml:478:7\n1738 rules/marlborough/rules.yaml:479:7\n1754 rules/marlborough/rules.yaml:480:7\n1763 rules/marlborough/rules.yaml:481:7\n1778 rules/marlborough/rules.yaml:482:7\n1791 rules/marlborough/rules.yaml:483:7\n1799 rules/marlborough/rules.yaml:484:7\n1800 rules/marlborough/rules.yaml:485:7\n1805 rules/marlborough/rules.yaml:486:7\n1820 rules/marlborough/rules.yaml:527:7\n1836 rules/marlborough/rules.yaml:528:7\n1837 rules/marlborough/rules.yaml:529:11\n1838 rules/marlborough/rules.yaml:530:7\n1850 rules/marlborough/rules.yaml:531:7\n1859 rules/marlborough/rules.yaml:532:7\n1860 rules/marlborough/rules.yaml:533:7\n1861 rules/marlborough/rules.yaml:534:11\n1862 rules/marlborough/rules.yaml:535:15\n1863 rules/marlborough/rules.yaml:536:19\n1865 rules/marlborough/rules.yaml:538:19\n1888 rules/marlborough/rules.yaml:539:19\n1894 rules/marlborough/rules.yaml:540:23\n1895 rules/marlborough/rules.yaml:541:7\n1899 rules/marlborough/rules.yaml:497:7\n1900 rules/marlborough/rules.yaml:498:7\n1933 rules/marlborough/rules.yaml:121:7\n1934 rules/marlborough/rules.yaml:122:11\n1935 rules/marlborough/rules.yaml:123:7\n1936 rules/marlborough/rules.yaml:124:7\n1937 rules/marlborough/rules.yaml:125:11\n1938 rules/marlborough/rules.yaml:126:7\n1942 rules/marlborough/rules.yaml:23:7\n1946 rules/marlborough/rules.yaml:149:7\n1947 rules/marlborough/rules.yaml:150:7\n1951 rules/marlborough/rules.yaml:396:7\n1952 rules/marlborough/rules.yaml:397:7\n1957 rules/marlborough/rules.yaml:398:11\n1961 rules/marlborough/rules.yaml:399:15\n1966 rules/marlborough/rules.yaml:400:15\n1967 rules/marlborough/rules.yaml:401:19\n1976 rules/marlborough/rules.yaml:402:23\n1977 rules/marlborough/rules.yaml:403:7\n1981 rules/marlborough/rules.yaml:559:7\n1989 rules/marlborough/rules.yaml:316:7\n1990 rules/marlborough/rules.yaml:317:7\n1991 rules/marlborough/rules.yaml:318:11\n1992 rules/marlborough/rules.yaml:319:7\n1995 rules/marlborough/rules.yaml:320:11\n1996 rules/marlborough/rules.yaml:321:7\n2000 rules/marlborough/rules.yaml:322:11\n2001 rules/marlborough/rules.yaml:323:7\n2005 rules/marlborough/rules.yaml:46:7\n2006 rules/marlborough/rules.yaml:47:11\n2007 rules/marlborough/rules.yaml:48:7\n2011 rules/marlborough/rules.yaml:509:7\n2012 rules/marlborough/rules.yaml:510:7\n2013 rules/marlborough/rules.yaml:511:7\n2014 rules/marlborough/rules.yaml:512:7\n2015 rules/marlborough/rules.yaml:513:7\n2016 rules/marlborough/rules.yaml:514:7\n2034 rules/marlborough/rules.yaml:278:7\n2035 rules/marlborough/rules.yaml:279:7\n2039 rules/marlborough/rules.yaml:280:11\n2040 rules/marlborough/rules.yaml:281:7\n2041 rules/marlborough/rules.yaml:282:11\n2042 rules/marlborough/rules.yaml:283:7\n2046 rules/marlborough/rules.yaml:266:7\n2051 rules/marlborough/rules.yaml:267:7\n2063 rules/marlborough/rules.yaml:687:7\n2064 rules/marlborough/rules.yaml:688:11\n2065 rules/marlborough/rules.yaml:689:7\n2066 rules/marlborough/rules.yaml:690:11\n2067 rules/marlborough/rules.yaml:691:7\n2068 rules/marlborough/rules.yaml:692:11\n2069 rules/marlborough/rules.yaml:693:7\n2073 rules/marlborough/rules.yaml:254:7\n2076 rules/marlborough/rules.yaml:255:11\n2077 rules/marlborough/rules.yaml:256:7\n2078 rules/marlborough/rules.yaml:257:11\n2079 rules/marlborough/rules.yaml:258:7\n2083 rules/marlborough/rules.yaml:56:7\n2090 rules/marlborough/rules.yaml:427:7\n2096 rules/marlborough/rules.yaml:428:7\n2100 rules/marlborough/rules.yaml:549:7\n2105 rules/marlborough/rules.yaml:550:7\n2106 rules/marlborough/rules.yaml:551:7\n2114 rules/marlborough/rules.yaml:606:7\n2121 rules/marlborough/rules.yaml:1934:3\n2128 rules/marlborough/rules.yaml:1934:3\n2143 rules/marlborough/rules.yaml:1955:3\n2150 rules/marlborough/rules.yaml:1955:3\n2158 rules/marlborough/rules.yaml:1974:3\n2163 rules/marlborough/rules.yaml:1974:3\n2167 rules/marlborough/rules.yaml:199:7\n2168 rules/marlborough/rules.yaml:200:7\n2169 rules/marlborough/rules.yaml:201:7\n2170 rules/marlborough/rules.yaml:202:7\n2171 rules/marlborough/rules.yaml:203:11\n2172 rules/marlborough/rules.yaml:204:11\n2182 rules/marlborough/rules.yaml:205:15\n2186 rules/marlborough/rules.yaml:206:19\n2216 rules/marlborough/rules.yaml:208:19\n2233 rules/marlborough/rules.yaml:209:7\n2237 rules/marlborough/cards.yaml:383:14\n2241 rules/marlborough/cards.yaml:391:14\n2245 rules/marlborough/cards.yaml:15:14\n2249 rules/marlborough/cards.yaml:23:14\n2253 rules/marlborough/cards.yaml:31:14\n2257 rules/marlborough/cards.yaml:39:14\n2261 rules/marlborough/cards.yaml:47:14\n2265 rules/marlborough/cards.yaml:55:14\n2269 rules/marlborough/cards.yaml:63:14\n2273 rules/marlborough/cards.yaml:71:14\n2277 rules/marlborough/cards.yaml:79:14\n2281 rules/marlborough/cards.yaml:87:14\n2285 rules/marlborough/cards.yaml:95:14\n2289 rules/marlborough/cards.yaml:103:14\n2293 rules/marlborough/cards.yaml:111:14\n2297 rules/marlborough/cards.yaml:119:14\n2301 rules/marlborough/cards.yaml:127:14\n2305 rules/marlborough/cards.yaml:199:14\n2309 rules/marlborough/cards.yaml:135:14\n2313 rules/marlborough/cards.yaml:143:14\n2317 rules/marlborough/cards.yaml:151:14\n2321 rules/marlborough/cards.yaml:159:14\n2325 rules/marlborough/cards.yaml:167:14\n2329 rules/marlborough/cards.yaml:175:14\n2333 rules/marlborough/cards.yaml:183:14\n2337 rules/marlborough/cards.yaml:191:14\n2341 rules/marlborough/cards.yaml:271:14\n2345 rules/marlborough/cards.yaml:279:14\n2349 rules/marlborough/cards.yaml:287:14\n2353 rules/marlborough/cards.yaml:295:14\n2357 rules/marlborough/cards.yaml:303:14\n2361 rules/marlborough/cards.yaml:311:14\n2365 rules/marlborough/cards.yaml:319:14\n2369 rules/marlborough/cards.yaml:327:14\n2373 rules/marlborough/cards.yaml:335:14\n2377 rules/marlborough/cards.yaml:343:14\n2381 rules/marlborough/cards.yaml:351:14\n2385 rules/marlborough/cards.yaml:359:14\n2389 rules/marlborough/cards.yaml:367:14\n2393 rules/marlborough/cards.yaml:375:14\n2397 rules/marlborough/cards.yaml:207:14\n2401 rules/marlborough/cards.yaml:215:14\n2405 rules/marlborough/cards.yaml:223:14\n2409 rules/marlborough/cards.yaml:231:14\n2413 rules/marlborough/cards.yaml:239:14\n2417 rules/marlborough/cards.yaml:247:14\n2421 rules/marlborough/cards.yaml:255:14\n2425 rules/marlborough/cards.yaml:263:14\n2429 rules/marlborough/rules.yaml:2020:9\n2437 rules/marlborough/rules.yaml:2048:9\n2438 rules/marlborough/rules.yaml:2049:9\n2445 rules/marlborough/rules.yaml:2027:9\n2446 rules/marlborough/rules.yaml:2028:9\n2451 rules/marlborough/rules.yaml:2035:9\n2460 rules/marlborough/rules.yaml:2036:9\n2461 rules/marlborough/rules.yaml:2037:9\n2462 rules/marlborough/rules.yaml:2038:13\n2464 rules/marlborough/rules.yaml:2039:13\n2467 rules/marlborough/rules.yaml:2041:13\n2472 rules/marlborough/rules.yaml:2010:9\n2475 rules/marlborough/rules.yaml:2011:9\n2481 rules/marlborough/rules.yaml:828:7\n2485 rules/marlborough/rules.yaml:829:11\n2486 rules/marlborough/rules.yaml:830:11\n2491 rules/marlborough/rules.yaml:1499:7\n2492 rules/marlborough/rules.yaml:1500:7\n2494 rules/marlborough/rules.yaml:1501:7\n2496 rules/marlborough/rules.yaml:1502:7\n2497 rules/marlborough/rules.yaml:1503:7\n2512 rules/marlborough/rules.yaml:1504:11\n2518 rules/marlborough/rules.yaml:1505:15\n2520 rules/marlborough/rules.yaml:1506:15\n2522 rules/marlborough/rules.yaml:1507:15\n2526 rules/marlborough/rules.yaml:776:7\n2529 rules/marlborough/rules.yaml:777:11\n2530 rules/marlborough/rules.yaml:778:11\n2531 rules/marlborough/rules.yaml:779:15\n2534 rules/marlborough/rules.yaml:780:15\n2536 rules/marlborough/rules.yaml:781:15\n2537 rules/marlborough/rules.yaml:782:15\n2539 rules/marlborough/rules.yaml:783:15\n2540 rules/marlborough/rules.yaml:784:11\n2542 rules/marlborough/rules.yaml:785:7\n2543 rules/marlborough/rules.yaml:786:7\n2545 rules/marlborough/rules.yaml:787:7\n2547 rules/marlborough/rules.yaml:788:7\n2548 rules/marlborough/rules.yaml:789:7\n2563 rules/marlborough/rules.yaml:790:11\n2569 rules/marlborough/rules.yaml:791:15\n2571 rules/marlborough/rules.yaml:792:15\n2573 rules/marlborough/rules.yaml:793:15\n2577 rules/marlborough/flow.yaml:98:7\n2579 rules/marlborough/flow.yaml:99:7\n2580 rules/marlborough/flow.yaml:100:11\n2584 rules/marlborough/rules.yaml:1144:7\n2590 rules/marlborough/rules.yaml:1145:11\n2591 rules/marlborough/rules.yaml:1146:15\n2592 rules/marlborough/rules.yaml:1147:15\n2605 rules/marlborough/rules.yaml:1148:15\n2606 rules/marlborough/rules.yaml:1149:15\n2618 rules/marlborough/rules.yaml:1150:15\n2619 rules/marlborough/rules.yaml:1151:19\n2620 rules/marlborough/rules.yaml:1152:19\n2626 rules/marlborough/rules.yaml:724:7\n2627 rules/marlborough/rules.yaml:725:7\n2632 rules/marlborough/rules.yaml:726:11\n2633 rules/marlborough/rules.yaml:727:11\n2636 rules/marlborough/rules.yaml:728:11\n2637 rules/marlborough/rules.yaml:729:7\n2638 rules/marlborough/rules.yaml:730:7\n2643 rules/marlborough/rules.yaml:1840:7\n2644 rules/marlborough/rules.yaml:1841:7\n2645 rules/marlborough/rules.yaml:1842:11\n2646 rules/marlborough/rules.yaml:1843:11\n2647 rules/marlborough/rules.yaml:1844:11\n2648 rules/marlborough/rules.yaml:1845:11\n2659 rules/marlborough/rules.yaml:1846:11\n2670 rules/marlborough/rules.yaml:1847:11\n2672 rules/marlborough/rules.yaml:1848:11\n2673 rules/marlborough/rules.yaml:1849:15\n2675 rules/marlborough/rules.yaml:1851:15\n2680 rules/marlborough/rules.yaml:1720:7\n2681 rules/marlborough/rules.yaml:1721:7\n2682 rules/marlborough/rules.yaml:1722:7\n2683 rules/marlborough/rules.yaml:1723:7\n2684 rules/marlborough/rules.yaml:1724:7\n2686 rules/marlborough/rules.yaml:1725:7\n2687 rules/marlborough/rules.yaml:1727:15\n2688 rules/marlborough/rules.yaml:1728:19\n2690 rules/marlborough/rules.yaml:1730:19\n2692 rules/marlborough/rules.yaml:1732:15\n2695 rules/marlborough/rules.yaml:1734:15\n2699 rules/marlborough/flow.yaml:16:7\n2700 rules/marlborough/flow.yaml:17:11\n2701 rules/marlborough/flow.yaml:18:15\n2704 rules/marlborough/flow.yaml:19:19\n2705 rules/marlborough/flow.yaml:20:19\n2711 rules/marlborough/rules.yaml:763:7\n2712 rules/marlborough/rules.yaml:764:11\n2715 rules/marlborough/rules.yaml:766:11\n2717 rules/marlborough/rules.yaml:767:7\n2719 rules/marlborough/rules.yaml:768:7\n2720 rules/marlborough/rules.yaml:769:11\n2725 rules/marlborough/rules.yaml:737:7\n2726 rules/marlborough/rules.yaml:738:7\n2732 rules/marlborough/flow.yaml:82:7\n2737 rules/marlborough/flow.yaml:83:7\n2742 rules/marlborough/flow.yaml:84:7\n2744 rules/marlborough/flow.yaml:85:7\n2745 rules/marlborough/flow.yaml:86:11\n2747 rules/marlborough/flow.yaml:88:11\n2752 rules/marlborough/flow.yaml:25:7\n2753 rules/marlborough/flow.yaml:26:11\n2758 rules/marlborough/flow.yaml:27:11\n2761 rules/marlborough/flow.yaml:29:11\n2762 rules/marlborough/flow.yaml:30:11\n2763 rules/marlborough/flow.yaml:31:15\n2764 rules/marlborough/flow.yaml:32:11\n2765 rules/marlborough/flow.yaml:33:15\n2766 rules/marlborough/flow.yaml:34:15\n2767 rules/marlborough/flow.yaml:35:15\n2772 rules/marlborough/flow.yaml:36:19\n2773 rules/marlborough/flow.yaml:37:19\n2774 rules/marlborough/flow.yaml:38:19\n2776 rules/marlborough/flow.yaml:39:15\n2777 rules/marlborough/flow.yaml:40:11\n2780 rules/marlborough/flow.yaml:41:11\n2785 rules/marlborough/flow.yaml:45:7\n2786 rules/marlborough/flow.yaml:46:11\n2791 rules/marlborough/rules.yaml:745:7\n2792 rules/marlborough/rules.yaml:746:11\n2794 rules/marlborough/rules.yaml:747:11\n2796 rules/marlborough/rules.yaml:748:7\n2797 rules/marlborough/rules.yaml:749:7\n2798 rules/marlborough/rules.yaml:750:7\n2799 rules/marlborough/rules.yaml:751:7\n2800 rules/marlborough/rules.yaml:752:11\n2804 rules/marlborough/rules.yaml:754:11\n2812 rules/marlborough/rules.yaml:756:11\n2824 rules/marlborough/rules.yaml:1949:7\n2827 rules/marlborough/rules.yaml:1950:7\n2828 rules/marlborough/rules.yaml:1951:11\n2830 rules/marlborough/rules.yaml:1953:11\n2831 rules/marlborough/rules.yaml:1954:7\n2838 rules/marlborough/rules.yaml:1969:7\n2841 rules/marlborough/rules.yaml:1970:7\n2842 rules/marlborough/rules.yaml:1971:7\n2847 rules/marlborough/rules.yaml:1988:7\n2850 rules/marlborough/rules.yaml:1989:7\n2851 rules/marlborough/rules.yaml:1990:7\n2854 rules/marlborough/rules.yaml:1991:7\n3227 rules/marlborough/rules.yaml:877:7\n3232 rules/marlborough/rules.yaml:878:11\n3233 rules/marlborough/rules.yaml:879:7\n3242 rules/marlborough/rules.yaml:880:7\n3243 rules/marlborough/rules.yaml:881:11\n3244 rules/marlborough/rules.yaml:882:7\n3245 rules/marlborough/rules.yaml:883:7\n3246 rules/marlborough/rules.yaml:884:11\n3248 rules/marlborough/rules.yaml:885:7\n3249 rules/marlborough/rules.yaml:886:11\n3253 rules/marlborough/rules.yaml:976:7\n3254 rules/marlborough/rules.yaml:977:7\n3260 rules/marlborough/rules.yaml:978:7\n3261 rules/marlborough/rules.yaml:979:11\n3263 rules/marlborough/rules.yaml:980:7\n3264 rules/marlborough/rules.yaml:981:11\n3266 rules/marlborough/rules.yaml:982:7\n3267 rules/marlborough/rules.yaml:983:7\n3268 rules/marlborough/rules.yaml:985:7\n3269 rules/marlborough/rules.yaml:986:11\n3275 rules/marlborough/rules.yaml:987:11\n3283 rules/marlborough/rules.yaml:990:11\n3284 rules/marlborough/rules.yaml:992:11\n3285 rules/marlborough/rules.yaml:994:19\n3288 rules/marlborough/rules.yaml:997:23\n3290 rules/marlborough/rules.yaml:1000:19\n3295 rules/marlborough/rules.yaml:1002:19\n3301 rules/marlborough/rules.yaml:1006:11\n3302 rules/marlborough/rules.yaml:1007:11\n3305 rules/marlborough/rules.yaml:1008:11\n3310 rules/marlborough/rules.yaml:1009:11\n3311 rules/marlborough/rules.yaml:1010:11\n3312 rules/marlborough/rules.yaml:1011:15\n3318 rules/marlborough/rules.yaml:1014:15\n3319 rules/marlborough/rules.yaml:1015:15\n3321 rules/marlborough/rules.yaml:1017:15\n3322 rules/marlborough/rules.yaml:1019:15\n3323 rules/marlborough/rules.yaml:1020:15\n3324 rules/marlborough/rules.yaml:1021:15\n3326 rules/marlborough/rules.yaml:1023:15\n3327 rules/marlborough/rules.yaml:1025:15\n3328 rules/marlborough/rules.yaml:1026:15\n3329 rules/marlborough/rules.yaml:1027:15\n3330 rules/marlborough/rules.yaml:1028:11\n3331 rules/marlborough/rules.yaml:1029:11\n3332 rules/marlborough/rules.yaml:1030:11\n3333 rules/marlborough/rules.yaml:1032:11\n3334 rules/marlborough/rules.yaml:1033:11\n3335 rules/marlborough/rules.yaml:1034:11\n3336 rules/marlborough/rules.yaml:1036:19\n3337 rules/marlborough/rules.yaml:1037:19\n3343 rules/marlborough/rules.yaml:1038:23\n3344 rules/marlborough/rules.yaml:1039:23\n3346 rules/marlborough/rules.yaml:1041:19\n3347 rules/marlborough/rules.yaml:1042:23\n3349 rules/marlborough/rules.yaml:1044:23\n3353 rules/marlborough/rules.yaml:1048:19\n3354 rules/marlborough/rules.yaml:1049:19\n3355 rules/marlborough/rules.yaml:1050:19\n3356 rules/marlborough/rules.yaml:1051:23\n3360 rules/marlborough/rules.yaml:1055:19\n3361 rules/marlborough/rules.yaml:1056:19\n3362 rules/marlborough/rules.yaml:1057:19\n3376 rules/marlborough/rules.yaml:1058:23\n3378 rules/marlborough/rules.yaml:1060:19\n3385 rules/marlborough/rules.yaml:1934:3\n3386 rules/marlborough/rules.yaml:1934:3\n3388 rules/marlborough/rules.yaml:1934:3\n3389 rules/marlborough/rules.yaml:1934:3\n3390 rules/marlborough/rules.yaml:1934:3\n3391 rules/marlborough/rules.yaml:1934:3\n3392 rules/marlborough/rules.yaml:1934:3\n3393 rules/marlborough/rules.yaml:1934:3\n3400 rules/marlborough/rules.yaml:1934:3\n3401 rules/marlborough/rules.yaml:1934:3\n3402 rules/marlborough/rules.yaml:1934:3\n3403 rules/marlborough/rules.yaml:1934:3\n3417 rules/marlborough/rules.yaml:1934:3\n3418 rules/marlborough/rules.yaml:1934:3\n3420 rules/marlborough/rules.yaml:1934:3\n3421 rules/marlborough/rules.yaml:1934:3\n3422 rules/marlborough/rules.yaml:1934:3\n3424 rules/marlborough/rules.yaml:1934:3\n3425 rules/marlborough/rules.yaml:1934:3\n3428 rules/marlborough/rules.yaml:1934:3\n3443 rules/marlborough/rules.yaml:1071:7\n3444 rules/marlborough/rules.yaml:1072:7\n3445 rules/marlborough/rules.yaml:1073:7\n3451 rules/marlborough/rules.yaml:1074:7\n3452 rules/marlborough/rules.yaml:1075:7\n3456 rules/marlborough/rules.yaml:1076:7\n3460 rules/marlborough/rules.yaml:1077:7\n3461 rules/marlborough/rules.yaml:1078:11\n3462 rules/marlborough/rules.yaml:1079:7\n3463 rules/marlborough/rules.yaml:1080:7\n3464 rules/marlborough/rules.yaml:1081:7\n3469 rules/marlborough/rules.yaml:1082:7\n3474 rules/marlborough/rules.yaml:1083:7\n3475 rules/marlborough/rules.yaml:1084:7\n3476 rules/marlborough/rules.yaml:1085:7\n3477 rules/marlborough/rules.yaml:1086:7\n3478 rules/marlborough/rules.yaml:1087:7\n3479 rules/marlborough/rules.yaml:1088:7\n3480 rules/marlborough/rules.yaml:1089:7\n3481 rules/marlborough/rules.yaml:1090:7\n3482 rules/marlborough/rules.yaml:1091:7\n3483 rules/marlborough/rules.yaml:1092:7\n3484 rules/marlborough/rules.yaml:1093:7\n3501 rules/marlborough/rules.yaml:1094:7\n3502 rules/marlborough/rules.yaml:1095:7\n3503 rules/marlborough/rules.yaml:1096:11\n3530 rules/marlborough/rules.yaml:1097:7\n3531 rules/marlborough/rules.yaml:1098:7\n3532 rules/marlborough/rules.yaml:1100:15\n3533 rules/marlborough/rules.yaml:1101:19\n3534 rules/marlborough/rules.yaml:1102:15\n3535 rules/marlborough/rules.yaml:1103:15\n3536 rules/marlborough/rules.yaml:1104:15\n3537 rules/marlborough/rules.yaml:1105:19\n3539 rules/marlborough/rules.yaml:1107:15\n3540 rules/marlborough/rules.yaml:1108:15\n3541 rules/marlborough/rules.yaml:1109:15\n3542 rules/marlborough/rules.yaml:1110:15\n3543 rules/marlborough/rules.yaml:1111:15\n3544 rules/marlborough/rules.yaml:1112:19\n3546 rules/marlborough/rules.yaml:1114:15\n3547 rules/marlborough/rules.yaml:1115:15\n3548 rules/marlborough/rules.yaml:1116:15\n3549 rules/marlborough/rules.yaml:1117:15\n3558 rules/marlborough/rules.yaml:1118:19\n3560 rules/marlborough/rules.yaml:1120:15\n3561 rules/marlborough/rules.yaml:1121:15\n3562 rules/marlborough/rules.yaml:1122:15\n3568 rules/marlborough/rules.yaml:1123:19\n3569 rules/marlborough/rules.yaml:1124:19\n3570 rules/marlborough/rules.yaml:1125:15\n3571 rules/marlborough/rules.yaml:1126:15\n3572 rules/marlborough/rules.yaml:1127:15\n3573 rules/marlborough/rules.yaml:1128:19\n3575 rules/marlborough/rules.yaml:1130:15\n3576 rules/marlborough/rules.yaml:1131:19\n3577 rules/marlborough/rules.yaml:1132:15\n3578 rules/marlborough/rules.yaml:1133:15\n3579 rules/marlborough/rules.yaml:1134:15\n3580 rules/marlborough/rules.yaml:1135:15\n3581 rules/marlborough/rules.yaml:1136:15\n3582 rules/marlborough/rules.yaml:1137:19\n3587 rules/marlborough/rules.yaml:1635:7\n3588 rules/marlborough/rules.yaml:1636:7\n3589 rules/marlborough/rules.yaml:1637:7\n3595 rules/marlborough/rules.yaml:1638:7\n3596 rules/marlborough/rules.yaml:1639:11\n3599 rules/marlborough/rules.yaml:1640:7\n3604 rules/marlborough/rules.yaml:1609:7\n3605 rules/marlborough/rules.yaml:1610:7\n3606 rules/marlborough/rules.yaml:1611:7\n3607 rules/marlborough/rules.yaml:1612:7\n3613 rules/marlborough/rules.yaml:1615:7\n3617 rules/marlborough/rules.yaml:1616:7\n3621 rules/marlborough/rules.yaml:1617:7\n3622 rules/marlborough/rules.yaml:1618:11\n3625 rules/marlborough/rules.yaml:1619:7\n3626 rules/marlborough/rules.yaml:1620:11\n3629 rules/marlborough/rules.yaml:1621:7\n3630 rules/marlborough/rules.yaml:1622:7\n3631 rules/marlborough/rules.yaml:1623:7\n3632 rules/marlborough/rules.yaml:1625:7\n3633 rules/marlborough/rules.yaml:1626:7\n3637 rules/marlborough/rules.yaml:1677:7\n3638 rules/marlborough/rules.yaml:1678:7\n3639 rules/marlborough/rules.yaml:1679:7\n3640 rules/marlborough/rules.yaml:1680:7\n3646 rules/marlborough/rules.yaml:1566:7\n3647 rules/marlborough/rules.yaml:1567:7\n3650 rules/marlborough/rules.yaml:1570:11\n3652 rules/marlborough/rules.yaml:1572:11\n3653 rules/marlborough/rules.yaml:1573:11\n3654 rules/marlborough/rules.yaml:1574:11\n3655 rules/marlborough/rules.yaml:1575:15\n3659 rules/marlborough/rules.yaml:1578:15\n3661 rules/marlborough/rules.yaml:1581:11\n3669 rules/marlborough/rules.yaml:1582:11\n3670 rules/marlborough/rules.yaml:1584:19\n3672 rules/marlborough/rules.yaml:1587:19\n3674 rules/marlborough/rules.yaml:1589:19\n3675 rules/marlborough/rules.yaml:1590:23\n3677 rules/marlborough/rules.yaml:1593:23\n3679 rules/marlborough/rules.yaml:1596:19\n3684 rules/marlborough/rules.yaml:1650:7\n3685 rules/marlborough/rules.yaml:1651:7\n3690 rules/marlborough/rules.yaml:1652:11\n3691 rules/marlborough/rules.yaml:1653:11\n3712 rules/marlborough/rules.yaml:1654:11\n3713 rules/marlborough/rules.yaml:1655:11\n3714 rules/marlborough/rules.yaml:1656:15\n3729 rules/marlborough/rules.yaml:1657:15\n3730 rules/marlborough/rules.yaml:1658:19\n3732 rules/marlborough/rules.yaml:1660:19\n3733 rules/marlborough/rules.yaml:1661:19\n3734 rules/marlborough/rules.yaml:1662:23\n3735 rules/marlborough/rules.yaml:1663:19\n3736 rules/marlborough/rules.yaml:1664:23\n3738 rules/marlborough/rules.yaml:1666:23\n3743 rules/marlborough/rules.yaml:706:7\n3744 rules/marlborough/rules.yaml:707:7\n3745 rules/marlborough/rules.yaml:708:11\n3746 rules/marlborough/rules.yaml:709:11\n3747 rules/marlborough/rules.yaml:710:15\n3750 rules/marlborough/rules.yaml:711:11\n3751 rules/marlborough/rules.yaml:713:7\n3752 rules/marlborough/rules.yaml:714:7\n3759 rules/marlborough/rules.yaml:715:11\n3760 rules/marlborough/rules.yaml:716:11\n3764 rules/marlborough/rules.yaml:717:11\n3768 rules/marlborough/rules.yaml:1548:7\n3769 rules/marlborough/rules.yaml:1549:7\n3770 rules/marlborough/rules.yaml:1550:7\n3771 rules/marlborough/rules.yaml:1552:15\n3772 rules/marlborough/rules.yaml:1553:19\n3776 rules/marlborough/rules.yaml:1554:23\n3779 rules/marlborough/rules.yaml:1556:15\n3782 rules/marlborough/rules.yaml:1558:15\n3789 rules/marlborough/rules.yaml:906:7\n3790 rules/marlborough/rules.yaml:907:11\n3791 rules/marlborough/rules.yaml:908:7\n3792 rules/marlborough/rules.yaml:909:7\n3793 rules/marlborough/rules.yaml:912:15\n3794 rules/marlborough/rules.yaml:913:15\n3795 rules/marlborough/rules.yaml:914:15\n3797 rules/marlborough/rules.yaml:917:15\n3798 rules/marlborough/rules.yaml:918:15\n3799 rules/marlborough/rules.yaml:919:15\n3801 rules/marlborough/rules.yaml:921:15\n3805 rules/marlborough/rules.yaml:1406:7\n3810 rules/marlborough/rules.yaml:1407:11\n3813 rules/marlborough/rules.yaml:1408:11\n3819 rules/marlborough/rules.yaml:1410:15\n3823 rules/marlborough/rules.yaml:932:7\n3824 rules/marlborough/rules.yaml:933:7\n3827 rules/marlborough/rules.yaml:934:7\n3828 rules/marlborough/rules.yaml:935:11\n3829 rules/marlborough/rules.yaml:936:15\n3830 rules/marlborough/rules.yaml:937:7\n3831 rules/marlborough/rules.yaml:938:7\n3832 rules/marlborough/rules.yaml:939:7\n3833 rules/marlborough/rules.yaml:940:11\n3834 rules/marlborough/rules.yaml:941:11\n3835 rules/marlborough/rules.yaml:942:11\n3847 rules/marlborough/rules.yaml:943:11\n3856 rules/marlborough/rules.yaml:944:11\n3857 rules/marlborough/rules.yaml:945:15\n3858 rules/marlborough/rules.yaml:946:19\n3860 rules/marlborough/rules.yaml:948:15\n3861 rules/marlborough/rules.yaml:949:15\n3862 rules/marlborough/rules.yaml:950:19\n3864 rules/marlborough/rules.yaml:952:7\n3865 rules/marlborough/rules.yaml:953:7\n3869 rules/marlborough/rules.yaml:1893:7\n3870 rules/marlborough/rules.yaml:1894:7\n3875 rules/marlborough/rules.yaml:1895:7\n3878 rules/marlborough/rules.yaml:1896:7\n3896 rules/marlborough/rules.yaml:1897:7\n3897 rules/marlborough/rules.yaml:1898:11\n3898 rules/marlborough/rules.yaml:1899:7\n3899 rules/marlborough/rules.yaml:1900:7\n3900 rules/marlborough/rules.yaml:1901:11\n3901 rules/marlborough/rules.yaml:1902:7\n3902 rules/marlborough/rules.yaml:1903:11\n3907 rules/marlborough/rules.yaml:1904:11\n3908 rules/marlborough/rules.yaml:1905:11\n3909 rules/marlborough/rules.yaml:1906:11\n3910 rules/marlborough/rules.yaml:1907:15\n3911 rules/marlborough/rules.yaml:1908:19\n3913 rules/marlborough/rules.yaml:1910:15\n3914 rules/marlborough/rules.yaml:1911:15\n3915 rules/marlborough/rules.yaml:1912:19\n3917 rules/marlborough/rules.yaml:1914:19\n3918 rules/marlborough/rules.yaml:1915:19\n3919 rules/marlborough/rules.yaml:1916:7\n3920 rules/marlborough/rules.yaml:1917:11\n3921 rules/marlborough/rules.yaml:1918:11\n3922 rules/marlborough/rules.yaml:1920:11\n3923 rules/marlborough/rules.yaml:1921:11\n3927 rules/marlborough/rules.yaml:1922:11\n3930 rules/marlborough/rules.yaml:1923:11\n3931 rules/marlborough/rules.yaml:1924:15\n3932 rules/marlborough/rules.yaml:1925:19\n3938 rules/marlborough/rules.yaml:1926:19\n3939 rules/marlborough/rules.yaml:1927:23\n3940 rules/marlborough/rules.yaml:1929:23\n3941 rules/marlborough/rules.yaml:1930:7\n3942 rules/marlborough/rules.yaml:1931:11\n3946 rules/marlborough/rules.yaml:1340:7\n3947 rules/marlborough/rules.yaml:1341:7\n3956 rules/marlborough/rules.yaml:1342:7\n3957 rules/marlborough/rules.yaml:1343:11\n3966 rules/marlborough/rules.yaml:1344:15\n3967 rules/marlborough/rules.yaml:1345:15\n3968 rules/marlborough/rules.yaml:1346:19\n3969 rules/marlborough/rules.yaml:1347:19\n3970 rules/marlborough/rules.yaml:1349:23\n3984 rules/marlborough/rules.yaml:1350:23\n3985 rules/marlborough/rules.yaml:1351:27\n3987 rules/marlborough/rules.yaml:1352:23\n3988 rules/marlborough/rules.yaml:1353:23\n3989 rules/marlborough/rules.yaml:1354:27\n3990 rules/marlborough/rules.yaml:1355:31\n3998 rules/marlborough/rules.yaml:1955:3\n3999 rules/marlborough/rules.yaml:1955:3\n4001 rules/marlborough/rules.yaml:1955:3\n4002 rules/marlborough/rules.yaml:1955:3\n4003 rules/marlborough/rules.yaml:1955:3\n4004 rules/marlborough/rules.yaml:1955:3\n4005 rules/marlborough/rules.yaml:1955:3\n4006 rules/marlborough/rules.yaml:1955:3\n4013 rules/marlborough/rules.yaml:1955:3\n4014 rules/marlborough/rules.yaml:1955:3\n4015 rules/marlborough/rules.yaml:1955:3\n4016 rules/marlborough/rules.yaml:1955:3\n4021 rules/marlborough/rules.yaml:1955:3\n4022 rules/marlborough/rules.yaml:1955:3\n4024 rules/marlborough/rules.yaml:1955:3\n4025 rules/marlborough/rules.yaml:1955:3\n4026 rules/marlborough/rules.yaml:1955:3\n4028 rules/marlborough/rules.yaml:1955:3\n4029 rules/marlborough/rules.yaml:1955:3\n4030 rules/marlborough/rules.yaml:1955:3\n4035 rules/marlborough/rules.yaml:1742:7\n4040 rules/marlborough/rules.yaml:1743:7\n4041 rules/marlborough/rules.yaml:1744:11\n4042 rules/marlborough/rules.yaml:1745:11\n4043 rules/marlborough/rules.yaml:1746:15\n4045 rules/marlborough/rules.yaml:1749:15\n4051 rules/marlborough/rules.yaml:960:7\n4052 rules/marlborough/rules.yaml:961:7\n4053 rules/marlborough/rules.yaml:962:11\n4054 rules/marlborough/rules.yaml:963:11\n4056 rules/marlborough/rules.yaml:965:11\n4106 rules/marlborough/rules.yaml:1424:7\n4111 rules/marlborough/rules.yaml:1425:11\n4112 rules/marlborough/rules.yaml:1426:11\n4113 rules/marlborough/rules.yaml:1427:11\n4116 rules/marlborough/rules.yaml:1430:15\n4117 rules/marlborough/rules.yaml:1431:15\n4119 rules/marlborough/rules.yaml:1433:7\n4120 rules/marlborough/rules.yaml:1434:7\n4121 rules/marlborough/rules.yaml:1435:7\n4126 rules/marlborough/rules.yaml:1436:7\n4127 rules/marlborough/rules.yaml:1437:11\n4128 rules/marlborough/rules.yaml:1438:11\n4129 rules/marlborough/rules.yaml:1439:15\n4132 rules/marlborough/rules.yaml:1440:15\n4133 rules/marlborough/rules.yaml:1441:15\n4134 rules/marlborough/rules.yaml:1443:7\n4135 rules/marlborough/rules.yaml:1444:7\n4140 rules/marlborough/rules.yaml:1445:11\n4143 rules/marlborough/rules.yaml:1446:11\n4164 rules/marlborough/rules.yaml:1447:11\n4165 rules/marlborough/rules.yaml:1448:15\n4167 rules/marlborough/rules.yaml:1450:15\n4168 rules/marlborough/rules.yaml:1451:15\n4169 rules/marlborough/rules.yaml:1452:19\n4171 rules/marlborough/rules.yaml:1454:19\n4174 rules/marlborough/rules.yaml:1455:19\n4175 rules/marlborough/rules.yaml:1457:7\n4176 rules/marlborough/rules.yaml:1458:7\n4181 rules/marlborough/rules.yaml:1459:11\n4202 rules/marlborough/rules.yaml:1460:11\n4203 rules/marlborough/rules.yaml:1461:15\n4205 rules/marlborough/rules.yaml:1463:15\n4206 rules/marlborough/rules.yaml:1464:15\n4207 rules/marlborough/rules.yaml:1465:19\n4209 rules/marlborough/rules.yaml:1467:19\n4214 rules/marlborough/rules.yaml:1468:19\n4217 rules/marlborough/rules.yaml:1469:19\n4218 rules/marlborough/rules.yaml:1470:19\n4222 rules/marlborough/rules.yaml:1471:23\n4225 rules/marlborough/rules.yaml:1474:23\n4226 rules/marlborough/rules.yaml:1475:23\n4231 rules/marlborough/rules.yaml:1367:7\n4246 rules/marlborough/rules.yaml:1368:7\n4255 rules/marlborough/rules.yaml:1369:11\n4256 rules/marlborough/rules.yaml:1370:7\n4257 rules/marlborough/rules.yaml:1371:7\n4278 rules/marlborough/rules.yaml:1372:7\n4279 rules/marlborough/rules.yaml:1374:11\n4280 rules/marlborough/rules.yaml:1375:15\n4281 rules/marlborough/rules.yaml:1376:11\n4282 rules/marlborough/rules.yaml:1377:7\n4283 rules/marlborough/rules.yaml:1378:7\n4284 rules/marlborough/rules.yaml:1379:11\n4289 rules/marlborough/rules.yaml:1993:1\n4290 rules/marlborough/rules.yaml:1993:1\n4291 rules/marlborough/rules.yaml:1993:1\n4296 rules/marlborough/rules.yaml:1993:1\n4297 rules/marlborough/rules.yaml:1993:1\n4298 rules/marlborough/rules.yaml:1993:1\n4299 rules/marlborough/rules.yaml:1993:1\n4302 rules/marlborough/rules.yaml:1993:1\n4303 rules/marlborough/rules.yaml:1993:1\n4305 rules/marlborough/rules.yaml:1993:1\n4306 rules/marlborough/rules.yaml:1993:1\n4307 rules/marlborough/rules.yaml:1993:1\n4308 rules/marlborough/rules.yaml:1993:1\n4309 rules/marlborough/rules.yaml:1993:1\n4310 rules/marlborough/rules.yaml:1993:1\n4311 rules/marlborough/rules.yaml:1993:1\n4312 rules/marlborough/rules.yaml:1993:1\n4313 rules/marlborough/rules.yaml:1993:1\n4314 rules/marlborough/rules.yaml:1993:1\n4315 rules/marlborough/rules.yaml:1993:1\n4319 rules/marlborough/rules.yaml:1251:7\n4320 rules/marlborough/rules.yaml:1252:11\n4321 rules/marlborough/rules.yaml:1253:7\n4322 rules/marlborough/rules.yaml:1254:7\n4323 rules/marlborough/rules.yaml:1255:7\n4328 rules/marlborough/rules.yaml:1256:11\n4329 rules/marlborough/rules.yaml:1257:11\n4330 rules/marlborough/rules.yaml:1258:15\n4331 rules/marlborough/rules.yaml:1259:11\n4332 rules/marlborough/rules.yaml:1260:15\n4334 rules/marlborough/rules.yaml:1262:15\n4335 rules/marlborough/rules.yaml:1263:11\n4339 rules/marlborough/rules.yaml:1777:7\n4340 rules/marlborough/rules.yaml:1778:7\n4341 rules/marlborough/rules.yaml:1779:11\n4342 rules/marlborough/rules.yaml:1780:7\n4347 rules/marlborough/rules.yaml:1781:7\n4353 rules/marlborough/rules.yaml:1782:7\n4354 rules/marlborough/rules.yaml:1783:7\n4358 rules/marlborough/rules.yaml:1784:11\n4359 rules/marlborough/rules.yaml:1785:7\n4360 rules/marlborough/rules.yaml:1786:7\n4361 rules/marlborough/rules.yaml:1787:11\n4362 rules/marlborough/rules.yaml:1788:7\n4368 rules/marlborough/rules.yaml:1789:7\n4369 rules/marlborough/rules.yaml:1790:7\n4370 rules/marlborough/rules.yaml:1792:7\n4371 rules/marlborough/rules.yaml:1794:15\n4373 rules/marlborough/rules.yaml:1796:15\n4375 rules/marlborough/rules.yaml:1798:15\n4377 rules/marlborough/rules.yaml:1800:15\n4378 rules/marlborough/rules.yaml:1801:15\n4380 rules/marlborough/rules.yaml:1803:15\n4381 rules/marlborough/rules.yaml:1804:15\n4382 rules/marlborough/rules.yaml:1805:15\n4383 rules/marlborough/rules.yaml:1806:19\n4384 rules/marlborough/rules.yaml:1807:19\n4385 rules/marlborough/rules.yaml:1808:15\n4389 rules/marlborough/rules.yaml:1759:7\n4390 rules/marlborough/rules.yaml:1760:7\n4391 rules/marlborough/rules.yaml:1761:7\n4392 rules/marlborough/rules.yaml:1762:7\n4393 rules/marlborough/rules.yaml:1763:7\n4396 rules/marlborough/rules.yaml:1765:7\n4397 rules/marlborough/rules.yaml:1766:7\n4398 rules/marlborough/rules.yaml:1767:11\n4403 rules/marlborough/rules.yaml:1864:7\n4404 rules/marlborough/rules.yaml:1865:7\n4409 rules/marlborough/rules.yaml:1866:11\n4414 rules/marlborough/rules.yaml:1867:11\n4419 rules/marlborough/rules.yaml:1868:11\n4420 rules/marlborough/rules.yaml:1869:15\n4422 rules/marlborough/rules.yaml:1871:15\n4423 rules/marlborough/rules.yaml:1872:15\n4424 rules/marlborough/rules.yaml:1873:19\n4426 rules/marlborough/rules.yaml:1875:19\n4429 rules/marlborough/rules.yaml:1876:19\n4434 rules/marlborough/rules.yaml:1520:7\n4435 rules/marlborough/rules.yaml:1521:7\n4436 rules/marlborough/rules.yaml:1522:7\n4437 rules/marlborough/rules.yaml:1523:7\n4442 rules/marlborough/rules.yaml:1524:11\n4447 rules/marlborough/rules.yaml:1525:11\n4451 rules/marlborough/rules.yaml:1526:11\n4452 rules/marlborough/rules.yaml:1527:11\n4453 rules/marlborough/rules.yaml:1528:15\n4455 rules/marlborough/rules.yaml:1530:15\n4456 rules/marlborough/rules.yaml:1531:15\n4458 rules/marlborough/rules.yaml:1533:15\n4459 rules/marlborough/rules.yaml:1534:15\n4460 rules/marlborough/rules.yaml:1535:19\n4462 rules/marlborough/rules.yaml:1537:19\n4463 rules/marlborough/rules.yaml:1538:7\n4470 rules/marlborough/rules.yaml:1821:7\n4471 rules/marlborough/rules.yaml:1822:11\n4472 rules/marlborough/rules.yaml:1823:11\n4481 rules/marlborough/rules.yaml:1824:15\n4482 rules/marlborough/rules.yaml:1825:15\n4483 rules/marlborough/rules.yaml:1826:19\n4486 rules/marlborough/rules.yaml:1827:19\n4490 rules/marlborough/rules.yaml:842:7\n4491 rules/marlborough/rules.yaml:843:7\n4492 rules/marlborough/rules.yaml:844:11\n4493 rules/marlborough/rules.yaml:845:7\n4496 rules/marlborough/rules.yaml:847:11\n4497 rules/marlborough/rules.yaml:848:7\n4498 rules/marlborough/rules.yaml:849:11\n4499 rules/marlborough/rules.yaml:850:15\n4500 rules/marlborough/rules.yaml:851:7\n4501 rules/marlborough/rules.yaml:852:7\n4502 rules/marlborough/rules.yaml:853:7\n4503 rules/marlborough/rules.yaml:854:11\n4504 rules/marlborough/rules.yaml:855:7\n4505 rules/marlborough/rules.yaml:856:7\n4506 rules/marlborough/rules.yaml:857:7\n4507 rules/marlborough/rules.yaml:858:7\n4525 rules/marlborough/rules.yaml:859:7\n4526 rules/marlborough/rules.yaml:861:11\n4527 rules/marlborough/rules.yaml:862:15\n4528 rules/marlborough/rules.yaml:863:11\n4529 rules/marlborough/rules.yaml:864:7\n4530 rules/marlborough/rules.yaml:865:7\n4531 rules/marlborough/rules.yaml:866:11\n4537 rules/marlborough/rules.yaml:1974:3\n4538 rules/marlborough/rules.yaml:1974:3\n4540 rules/marlborough/rules.yaml:1974:3\n4541 rules/marlborough/rules.yaml:1974:3\n4542 rules/marlborough/rules.yaml:1974:3\n4543 rules/marlborough/rules.yaml:1974:3\n4544 rules/marlborough/rules.yaml:1974:3\n4545 rules/marlborough/rules.yaml:1974:3\n4552 rules/marlborough/rules.yaml:1974:3\n4553 rules/marlborough/rules.yaml:1974:3\n4554 rules/marlborough/rules.yaml:1974:3\n4555 rules/marlborough/rules.yaml:1974:3\n4558 rules/marlborough/rules.yaml:1974:3\n4559 rules/marlborough/rules.yaml:1974:3\n4561 rules/marlborough/rules.yaml:1974:3\n4562 rules/marlborough/rules.yaml:1974:3\n4563 rules/marlborough/rules.yaml:1974:3\n4565 rules/marlborough/rules.yaml:1974:3\n4566 rules/marlborough/rules.yaml:1974:3\n4567 rules/marlborough/rules.yaml:1974:3\n4574 rules/marlborough/rules.yaml:1280:7\n4580 rules/marlborough/rules.yaml:1281:7\n4594 rules/marlborough/rules.yaml:1282:7\n4605 rules/marlborough/rules.yaml:1283:7\n4616 rules/marlborough/rules.yaml:1284:11\n4617 rules/marlborough/rules.yaml:1286:7\n4622 rules/marlborough/rules.yaml:1287:7\n4623 rules/marlborough/rules.yaml:1288:7\n4624 rules/marlborough/rules.yaml:1289:11\n4625 rules/marlborough/rules.yaml:1290:7\n4626 rules/marlborough/rules.yaml:1291:11\n4627 rules/marlborough/rules.yaml:1292:7\n4628 rules/marlborough/rules.yaml:1293:11\n4629 rules/marlborough/rules.yaml:1294:15\n4633 rules/marlborough/rules.yaml:1298:7\n4634 rules/marlborough/rules.yaml:1299:11\n4637 rules/marlborough/rules.yaml:1300:15\n4638 rules/marlborough/rules.yaml:1301:19\n4641 rules/marlborough/rules.yaml:1305:7\n4642 rules/marlborough/rules.yaml:1306:11\n4643 rules/marlborough/rules.yaml:1308:11\n4644 rules/marlborough/rules.yaml:1309:15\n4647 rules/marlborough/rules.yaml:1310:15\n4648 rules/marlborough/rules.yaml:1311:19\n4649 rules/marlborough/rules.yaml:1312:19\n4650 rules/marlborough/rules.yaml:1313:7\n4651 rules/marlborough/rules.yaml:1314:11\n4652 rules/marlborough/rules.yaml:1315:7\n4664 rules/marlborough/rules.yaml:1316:7\n4673 rules/marlborough/rules.yaml:1317:11\n4674 rules/marlborough/rules.yaml:1318:7\n4675 rules/marlborough/rules.yaml:1319:7\n4676 rules/marlborough/rules.yaml:1320:11\n4677 rules/marlborough/rules.yaml:1321:7\n4678 rules/marlborough/rules.yaml:1322:7\n4679 rules/marlborough/rules.yaml:1323:11\n4680 rules/marlborough/rules.yaml:1324:11\n4681 rules/marlborough/rules.yaml:1325:15\n4693 rules/marlborough/rules.yaml:1326:11\n4694 rules/marlborough/rules.yaml:1327:11\n4695 rules/marlborough/rules.yaml:1328:15\n4696 rules/marlborough/rules.yaml:1329:11\n4701 rules/marlborough/rules.yaml:1170:7\n4707 rules/marlborough/rules.yaml:1171:7\n4708 rules/marlborough/rules.yaml:1172:7\n4709 rules/marlborough/rules.yaml:1173:11\n4718 rules/marlborough/rules.yaml:1174:7\n4719 rules/marlborough/rules.yaml:1175:7\n4720 rules/marlborough/rules.yaml:1176:11\n4721 rules/marlborough/rules.yaml:1178:11\n4722 rules/marlborough/rules.yaml:1179:7\n4723 rules/marlborough/rules.yaml:1180:7\n4724 rules/marlborough/rules.yaml:1181:7\n4725 rules/marlborough/rules.yaml:1182:7\n4731 rules/marlborough/rules.yaml:1183:7\n4734 rules/marlborough/rules.yaml:1184:7\n4735 rules/marlborough/rules.yaml:1185:11\n4736 rules/marlborough/rules.yaml:1187:7\n4745 rules/marlborough/rules.yaml:1188:11\n4746 rules/marlborough/rules.yaml:1189:11\n4747 rules/marlborough/rules.yaml:1190:7\n4758 rules/marlborough/rules.yaml:1191:7\n4759 rules/marlborough/rules.yaml:1192:7\n4760 rules/marlborough/rules.yaml:1193:11\n4761 rules/marlborough/rules.yaml:1194:11\n4762 rules/marlborough/rules.yaml:1195:15\n4763 rules/marlborough/rules.yaml:1196:11\n4764 rules/marlborough/rules.yaml:1197:15\n4766 rules/marlborough/rules.yaml:1200:15\n4767 rules/marlborough/rules.yaml:1202:7\n4768 rules/marlborough/rules.yaml:1203:7\n4769 rules/marlborough/rules.yaml:1204:11\n4770 rules/marlborough/rules.yaml:1205:7\n4771 rules/marlborough/rules.yaml:1206:11\n4772 rules/marlborough/rules.yaml:1207:7\n4773 rules/marlborough/rules.yaml:1208:7\n4774 rules/marlborough/rules.yaml:1209:11\n4775 rules/marlborough/rules.yaml:1210:15\n4777 rules/marlborough/rules.yaml:1211:15\n4780 rules/marlborough/rules.yaml:1215:7\n4781 rules/marlborough/rules.yaml:1216:11\n4782 rules/marlborough/rules.yaml:1218:11\n4783 rules/marlborough/rules.yaml:1219:15\n4784 rules/marlborough/rules.yaml:1220:15\n4785 rules/marlborough/rules.yaml:1221:19\n4786 rules/marlborough/rules.yaml:1222:19\n4787 rules/marlborough/rules.yaml:1223:7\n4792 rules/marlborough/rules.yaml:1224:7\n4793 rules/marlborough/rules.yaml:1225:11\n4794 rules/marlborough/rules.yaml:1226:7\n4795 rules/marlborough/rules.yaml:1227:7\n4796 rules/marlborough/rules.yaml:1228:11\n4797 rules/marlborough/rules.yaml:1229:7\n4798 rules/marlborough/rules.yaml:1230:7\n4799 rules/marlborough/rules.yaml:1231:11\n4800 rules/marlborough/rules.yaml:1232:11\n4801 rules/marlborough/rules.yaml:1233:15\n4802 rules/marlborough/rules.yaml:1234:15\n4803 rules/marlborough/rules.yaml:1235:15\n4804 rules/marlborough/rules.yaml:1236:15\n4805 rules/marlborough/rules.yaml:1237:19\n4806 rules/marlborough/rules.yaml:1239:11\n4807 rules/marlborough/rules.yaml:1240:11\n4808 rules/marlborough/rules.yaml:1241:11\n4809 rules/marlborough/rules.yaml:1242:11\n4813 rules/marlborough/flow.yaml:11:7\n4814 rules/marlborough/flow.yaml:12:11\n4820 rules/marlborough/rules.yaml:807:7\n4821 rules/marlborough/rules.yaml:808:7\n4822 rules/marlborough/rules.yaml:809:7\n4823 rules/marlborough/rules.yaml:810:11\n4824 rules/marlborough/rules.yaml:811:11\n4825 rules/marlborough/rules.yaml:812:15\n4826 rules/marlborough/rules.yaml:813:15\n4827 rules/marlborough/rules.yaml:814:7\n4832 rules/marlborough/rules.yaml:815:11\n4833 rules/marlborough/rules.yaml:816:11\n4834 rules/marlborough/rules.yaml:817:11\n4835 rules/marlborough/rules.yaml:818:11\n4836 rules/marlborough/rules.yaml:819:11\n4837 rules/marlborough/rules.yaml:820:7\n4838 rules/marlborough/rules.yaml:821:11\n4843 rules/marlborough/rules.yaml:1388:7\n4844 rules/marlborough/rules.yaml:1389:7\n4845 rules/marlborough/rules.yaml:1390:11\n4846 rules/marlborough/rules.yaml:1391:11\n4847 rules/marlborough/rules.yaml:1392:7\n4850 rules/marlborough/rules.yaml:1393:7\n4851 rules/marlborough/rules.yaml:1394:7\n4859 rules/marlborough/rules.yaml:1693:7\n4860 rules/marlborough/rules.yaml:1694:7\n4861 rules/marlborough/rules.yaml:1695:11\n4862 rules/marlborough/rules.yaml:1696:11\n4869 rules/marlborough/rules.yaml:1697:15\n4870 rules/marlborough/rules.yaml:1698:15\n4878 rules/marlborough/rules.yaml:1699:15\n4893 rules/marlborough/rules.yaml:1700:15\n4894 rules/marlborough/rules.yaml:1701:15\n4895 rules/marlborough/rules.yaml:1702:19\n4896 rules/marlborough/rules.yaml:1703:19\n4897 rules/marlborough/rules.yaml:1704:23\n4900 rules/marlborough/rules.yaml:1705:23\n4901 rules/marlborough/rules.yaml:1707:19\n4902 rules/marlborough/rules.yaml:1708:23\n4903 rules/marlborough/rules.yaml:1709:23\n4907 rules/marlborough/rules.yaml:1486:7\n4911 rules/marlborough/rules.yaml:1487:7\n4912 rules/marlborough/rules.yaml:1488:11\n4913 rules/marlborough/rules.yaml:1489:11\n4914 rules/marlborough/rules.yaml:1490:7\n4915 rules/marlborough/rules.yaml:1491:11\n4919 rules/marlborough/flow.yaml:92:7\n4920 rules/marlborough/flow.yaml:93:11\n4924 rules/marlborough/flow.yaml:61:7\n4927 rules/marlborough/flow.yaml:62:11\n4928 rules/marlborough/flow.yaml:63:15\n4932 rules/marlborough/flow.yaml:73:7\n4936 rules/marlborough/flow.yaml:55:7\n4937 rules/marlborough/flow.yaml:56:11\n4938 rules/marlborough/flow.yaml:57:15\n4942 rules/marlborough/flow.yaml:77:7\n4943 rules/marlborough/flow.yaml:78:11\n4947 rules/marlborough/flow.yaml:67:7\n4948 rules/marlborough/flow.yaml:68:11\n4949 rules/marlborough/flow.yaml:69:15\n4953 rules/marlborough/flow.yaml:50:7\n4954 rules/marlborough/flow.yaml:51:11\n4958 rules/marlborough/rules.yaml:894:7\n4964 rules/marlborough/rules.yaml:895:7\n4965 rules/marlborough/rules.yaml:896:11\n4966 rules/marlborough/rules.yaml:897:7\n4967 rules/marlborough/rules.yaml:898:7\n4982 rules/marlborough/rules.yaml:877:7\n4987 rules/marlborough/rules.yaml:878:11\n4988 rules/marlborough/rules.yaml:879:7\n5000 rules/marlborough/rules.yaml:880:7\n5001 rules/marlborough/rules.yaml:881:11\n5002 rules/marlborough/rules.yaml:882:7\n5020 rules/marlborough/rules.yaml:883:7\n5021 rules/marlborough/rules.yaml:884:11\n5023 rules/marlborough/rules.yaml:885:7\n5024 rules/marlborough/rules.yaml:886:11\n5025 rules/marlborough/rules.yaml:887:11\n5074 rules/marlborough/rules.yaml:976:7\n5075 rules/marlborough/rules.yaml:977:7\n5081 rules/marlborough/rules.yaml:978:7\n5082 rules/marlborough/rules.yaml:979:11\n5084 rules/marlborough/rules.yaml:980:7\n5085 rules/marlborough/rules.yaml:981:11\n5087 rules/marlborough/rules.yaml:982:7\n5090 rules/marlborough/rules.yaml:983:7\n5091 rules/marlborough/rules.yaml:984:7\n5092 rules/marlborough/rules.yaml:985:7\n5097 rules/marlborough/rules.yaml:986:11\n5098 rules/marlborough/rules.yaml:987:11\n5126 rules/marlborough/rules.yaml:990:11\n5127 rules/marlborough/rules.yaml:991:11\n5128 rules/marlborough/rules.yaml:992:11\n5129 rules/marlborough/rules.yaml:994:19\n5130 rules/marlborough/rules.yaml:995:23\n5132 rules/marlborough/rules.yaml:997:23\n5133 rules/marlborough/rules.yaml:998:23\n5143 rules/marlborough/rules.yaml:1004:19\n5146 rules/marlborough/rules.yaml:1000:19\n5150 rules/marlborough/rules.yaml:1002:19\n5159 rules/marlborough/rules.yaml:1006:11\n5160 rules/marlborough/rules.yaml:1007:11\n5163 rules/marlborough/rules.yaml:1008:11\n5168 rules/marlborough/rules.yaml:1009:11\n5169 rules/marlborough/rules.yaml:1010:11\n5190 rules/marlborough/rules.yaml:1011:15\n5241 rules/marlborough/rules.yaml:1014:15\n5242 rules/marlborough/rules.yaml:1015:15\n5248 rules/marlborough/rules.yaml:1017:15\n5260 rules/marlborough/rules.yaml:1018:15\n5261 rules/marlborough/rules.yaml:1019:15\n5278 rules/marlborough/rules.yaml:1020:15\n5279 rules/marlborough/rules.yaml:1021:15\n5285 rules/marlborough/rules.yaml:1023:15\n5297 rules/marlborough/rules.yaml:1024:15\n5298 rules/marlborough/rules.yaml:1025:15\n5315 rules/marlborough/rules.yaml:1026:15\n5316 rules/marlborough/rules.yaml:1027:15\n5319 rules/marlborough/rules.yaml:1028:11\n5320 rules/marlborough/rules.yaml:1029:11\n5321 rules/marlborough/rules.yaml:1030:11\n5322 rules/marlborough/rules.yaml:1031:11\n5323 rules/marlborough/rules.yaml:1032:11\n5324 rules/marlborough/rules.yaml:1033:11\n5325 rules/marlborough/rules.yaml:1034:11\n5336 rules/marlborough/rules.yaml:1036:19\n5343 rules/marlborough/rules.yaml:1037:19\n5350 rules/marlborough/rules.yaml:1038:23\n5351 rules/marlborough/rules.yaml:1039:23\n5355 rules/marlborough/rules.yaml:1041:19\n5360 rules/marlborough/rules.yaml:1046:23\n5363 rules/marlborough/rules.yaml:1042:23\n5367 rules/marlborough/rules.yaml:1044:23\n5371 rules/marlborough/rules.yaml:1048:19\n5372 rules/marlborough/rules.yaml:1049:19\n5385 rules/marlborough/rules.yaml:1050:19\n5388 rules/marlborough/rules.yaml:1053:23\n5391 rules/marlborough/rules.yaml:1051:23\n5395 rules/marlborough/rules.yaml:1055:19\n5402 rules/marlborough/rules.yaml:1056:19\n5409 rules/marlborough/rules.yaml:1057:19\n5420 rules/marlborough/rules.yaml:1058:23\n5424 rules/marlborough/rules.yaml:1060:19\n5467 rules/marlborough/rules.yaml:1934:3\n5472 rules/marlborough/rules.yaml:1934:3\n5474 rules/marlborough/rules.yaml:1934:3\n5475 rules/marlborough/rules.yaml:1934:3\n5476 rules/marlborough/rules.yaml:1934:3\n5477 rules/marlborough/rules.yaml:1934:3\n5478 rules/marlborough/rules.yaml:1934:3\n5479 rules/marlborough/rules.yaml:1934:3\n5492 rules/marlborough/rules.yaml:1934:3\n5493 rules/marlborough/rules.yaml:1934:3\n5505 rules/marlborough/rules.yaml:1934:3\n5511 rules/marlborough/rules.yaml:1934:3\n5524 rules/marlborough/rules.yaml:1934:3\n5525 rules/marlborough/rules.yaml:1934:3\n5547 rules/marlborough/rules.yaml:1934:3\n5587 rules/marlborough/rules.yaml:1934:3\n5588 rules/marlborough/rules.yaml:1934:3\n5590 rules/marlborough/rules.yaml:1934:3\n5591 rules/marlborough/rules.yaml:1934:3\n5595 rules/marlborough/rules.yaml:1934:3\n5635 rules/marlborough/rules.yaml:1071:7\n5636 rules/marlborough/rules.yaml:1072:7\n5637 rules/marlborough/rules.yaml:1073:7\n5645 rules/marlborough/rules.yaml:1074:7\n5646 rules/marlborough/rules.yaml:1075:7\n5647 rules/marlborough/rules.yaml:1076:7\n5648 rules/marlborough/rules.yaml:1077:7\n5649 rules/marlborough/rules.yaml:1078:11\n5650 rules/marlborough/rules.yaml:1079:7\n5651 rules/marlborough/rules.yaml:1080:7\n5652 rules/marlborough/rules.yaml:1081:7\n5660 rules/marlborough/rules.yaml:1082:7\n5668 rules/marlborough/rules.yaml:1083:7\n5669 rules/marlborough/rules.yaml:1084:7\n5670 rules/marlborough/rules.yaml:1085:7\n5671 rules/marlborough/rules.yaml:1086:7\n5672 rules/marlborough/rules.yaml:1087:7\n5673 rules/marlborough/rules.yaml:1088:7\n5674 rules/marlborough/rules.yaml:1089:7\n5720 rules/marlborough/rules.yaml:1090:7\n5721 rules/marlborough/rules.yaml:1091:7\n5722 rules/marlborough/rules.yaml:1092:7\n5723 rules/marlborough/rules.yaml:1093:7\n5750 rules/marlborough/rules.yaml:1094:7\n5802 rules/marlborough/rules.yaml:1095:7\n5803 rules/marlborough/rules.yaml:1096:11\n5830 rules/marlborough/rules.yaml:1097:7\n5831 rules/marlborough/rules.yaml:1098:7\n5842 rules/marlborough/rules.yaml:1100:15\n5843 rules/marlborough/rules.yaml:1101:19\n5844 rules/marlborough/rules.yaml:1102:15\n5851 rules/marlborough/rules.yaml:1103:15\n5858 rules/marlborough/rules.yaml:1104:15\n5863 rules/marlborough/rules.yaml:1105:19\n5867 rules/marlborough/rules.yaml:1107:15\n5877 rules/marlborough/rules.yaml:1108:15\n5884 rules/marlborough/rules.yaml:1109:15\n5891 rules/marlborough/rules.yaml:1110:15\n5898 rules/marlborough/rules.yaml:1111:15\n5903 rules/marlborough/rules.yaml:1112:19\n5907 rules/marlborough/rules.yaml:1114:15\n5908 rules/marlborough/rules.yaml:1115:15\n5915 rules/marlborough/rules.yaml:1116:15\n5922 rules/marlborough/rules.yaml:1117:15\n5928 rules/marlborough/rules.yaml:1118:19\n5931 rules/marlborough/rules.yaml:1120:15\n5938 rules/marlborough/rules.yaml:1121:15\n5945 rules/marlborough/rules.yaml:1122:15\n5948 rules/marlborough/rules.yaml:1123:19\n5949 rules/marlborough/rules.yaml:1124:19\n5950 rules/marlborough/rules.yaml:1125:15\n5957 rules/marlborough/rules.yaml:1126:15\n5964 rules/marlborough/rules.yaml:1127:15\n5969 rules/marlborough/rules.yaml:1128:19\n5973 rules/marlborough/rules.yaml:1130:15\n5974 rules/marlborough/rules.yaml:1131:19\n5975 rules/marlborough/rules.yaml:1132:15\n5976 rules/marlborough/rules.yaml:1133:15\n5977 rules/marlborough/rules.yaml:1134:15\n5984 rules/marlborough/rules.yaml:1135:15\n5991 rules/marlborough/rules.yaml:1136:15\n5996 rules/marlborough/rules.yaml:1137:19\n6016 rules/marlborough/rules.yaml:1635:7\n6017 rules/marlborough/rules.yaml:1636:7\n6018 rules/marlborough/rules.yaml:1637:7\n6042 rules/marlborough/rules.yaml:1638:7\n6043 rules/marlborough/rules.yaml:1639:11\n6046 rules/marlborough/rules.yaml:1640:7\n6047 rules/marlborough/rules.yaml:1641:7\n6081 rules/marlborough/rules.yaml:1609:7\n6082 rules/marlborough/rules.yaml:1610:7\n6083 rules/marlborough/rules.yaml:1611:7\n6084 rules/marlborough/rules.yaml:1612:7\n6114 rules/marlborough/rules.yaml:1615:7\n6115 rules/marlborough/rules.yaml:1616:7\n6116 rules/marlborough/rules.yaml:1617:7\n6117 rules/marlborough/rules.yaml:1618:11\n6120 rules/marlborough/rules.yaml:1619:7\n6121 rules/marlborough/rules.yaml:1620:11\n6124 rules/marlborough/rules.yaml:1621:7\n6125 rules/marlborough/rules.yaml:1622:7\n6126 rules/marlborough/rules.yaml:1623:7\n6127 rules/marlborough/rules.yaml:1624:7\n6128 rules/marlborough/rules.yaml:1625:7\n6129 rules/marlborough/rules.yaml:1626:7\n6157 rules/marlborough/rules.yaml:1677:7\n6166 rules/marlborough/rules.yaml:1678:7\n6167 rules/marlborough/rules.yaml:1679:7\n6174 rules/marlborough/rules.yaml:1680:7\n6200 rules/marlborough/rules.yaml:1566:7\n6201 rules/marlborough/rules.yaml:1567:7\n6202 rules/marlborough/rules.yaml:1568:11\n6211 rules/marlborough/rules.yaml:1570:11\n6215 rules/marlborough/rules.yaml:1572:11\n6216 rules/marlborough/rules.yaml:1573:11\n6227 rules/marlborough/rules.yaml:1574:11\n6228 rules/marlborough/rules.yaml:1575:15\n6231 rules/marlborough/rules.yaml:1576:15\n6236 rules/marlborough/rules.yaml:1578:15\n6243 rules/marlborough/rules.yaml:1579:15\n6249 rules/marlborough/rules.yaml:1581:11\n6268 rules/marlborough/rules.yaml:1582:11\n6271 rules/marlborough/rules.yaml:1586:19\n6272 rules/marlborough/rules.yaml:1587:19\n6275 rules/marlborough/rules.yaml:1589:19\n6276 rules/marlborough/rules.yaml:1590:23\n6277 rules/marlborough/rules.yaml:1591:23\n6279 rules/marlborough/rules.yaml:1593:23\n6280 rules/marlborough/rules.yaml:1594:23\n6283 rules/marlborough/rules.yaml:1596:19\n6284 rules/marlborough/rules.yaml:1597:19\n6287 rules/marlborough/rules.yaml:1584:19\n6310 rules/marlborough/rules.yaml:1650:7\n6311 rules/marlborough/rules.yaml:1651:7\n6325 rules/marlborough/rules.yaml:1652:11\n6326 rules/marlborough/rules.yaml:1653:11\n6345 rules/marlborough/rules.yaml:1654:11\n6346 rules/marlborough/rules.yaml:1655:11\n6355 rules/marlborough/rules.yaml:1656:15\n6380 rules/marlborough/rules.yaml:1657:15\n6381 rules/marlborough/rules.yaml:1658:19\n6387 rules/marlborough/rules.yaml:1660:19\n6388 rules/marlborough/rules.yaml:1661:19\n6396 rules/marlborough/rules.yaml:1662:23\n6406 rules/marlborough/rules.yaml:1663:19\n6411 rules/marlborough/rules.yaml:1664:23\n6416 rules/marlborough/rules.yaml:1666:23\n6439 rules/marlborough/rules.yaml:706:7\n6442 rules/marlborough/rules.yaml:707:7\n6450 rules/marlborough/rules.yaml:708:11\n6462 rules/marlborough/rules.yaml:709:11\n6463 rules/marlborough/rules.yaml:710:15\n6466 rules/marlborough/rules.yaml:711:11\n6467 rules/marlborough/rules.yaml:712:11\n6470 rules/marlborough/rules.yaml:713:7\n6471 rules/marlborough/rules.yaml:714:7\n6478 rules/marlborough/rules.yaml:715:11\n6479 rules/marlborough/rules.yaml:716:11\n6483 rules/marlborough/rules.yaml:717:11\n6496 rules/marlborough/rules.yaml:1548:7\n6497 rules/marlborough/rules.yaml:1549:7\n6508 rules/marlborough/rules.yaml:1550:7\n6509 rules/marlborough/rules.yaml:1552:15\n6510 rules/marlborough/rules.yaml:1553:19\n6514 rules/marlborough/rules.yaml:1554:23\n6517 rules/marlborough/rules.yaml:1556:15\n6520 rules/marlborough/rules.yaml:1558:15\n6522 rules/marlborough/rules.yaml:1559:7\n6541 rules/marlborough/rules.yaml:906:7\n6542 rules/marlborough/rules.yaml:907:11\n6543 rules/marlborough/rules.yaml:908:7\n6544 rules/marlborough/rules.yaml:909:7\n6549 rules/marlborough/rules.yaml:921:15\n6552 rules/marlborough/rules.yaml:911:15\n6553 rules/marlborough/rules.yaml:912:15\n6554 rules/marlborough/rules.yaml:913:15\n6561 rules/marlborough/rules.yaml:914:15\n6564 rules/marlborough/rules.yaml:916:15\n6565 rules/marlborough/rules.yaml:917:15\n6566 rules/marlborough/rules.yaml:918:15\n6573 rules/marlborough/rules.yaml:919:15\n6590 rules/marlborough/rules.yaml:1406:7\n6610 rules/marlborough/rules.yaml:1407:11\n6613 rules/marlborough/rules.yaml:1408:11\n6622 rules/marlborough/rules.yaml:1409:15\n6623 rules/marlborough/rules.yaml:1410:15\n6653 rules/marlborough/rules.yaml:932:7\n6654 rules/marlborough/rules.yaml:933:7\n6657 rules/marlborough/rules.yaml:934:7\n6658 rules/marlborough/rules.yaml:935:11\n6659 rules/marlborough/rules.yaml:936:15\n6660 rules/marlborough/rules.yaml:937:7\n6661 rules/marlborough/rules.yaml:938:7\n6662 rules/marlborough/rules.yaml:939:7\n6667 rules/marlborough/rules.yaml:940:11\n6668 rules/marlborough/rules.yaml:941:11\n6669 rules/marlborough/rules.yaml:942:11\n6681 rules/marlborough/rules.yaml:943:11\n6690 rules/marlborough/rules.yaml:944:11\n6691 rules/marlborough/rules.yaml:945:15\n6692 rules/marlborough/rules.yaml:946:19\n6700 rules/marlborough/rules.yaml:948:15\n6713 rules/marlborough/rules.yaml:949:15\n6714 rules/marlborough/rules.yaml:950:19\n6716 rules/marlborough/rules.yaml:951:15\n6719 rules/marlborough/rules.yaml:952:7\n6720 rules/marlborough/rules.yaml:953:7\n6760 rules/marlborough/rules.yaml:1893:7\n6761 rules/marlborough/rules.yaml:1894:7\n6766 rules/marlborough/rules.yaml:1895:7\n6771 rules/marlborough/rules.yaml:1896:7\n6784 rules/marlborough/rules.yaml:1897:7\n6785 rules/marlborough/rules.yaml:1898:11\n6786 rules/marlborough/rules.yaml:1899:7\n6803 rules/marlborough/rules.yaml:1900:7\n6804 rules/marlborough/rules.yaml:1901:11\n6805 rules/marlborough/rules.yaml:1902:7\n6816 rules/marlborough/rules.yaml:1903:11\n6821 rules/marlborough/rules.yaml:1904:11\n6822 rules/marlborough/rules.yaml:1905:11\n6823 rules/marlborough/rules.yaml:1906:11\n6824 rules/marlborough/rules.yaml:1907:15\n6825 rules/marlborough/rules.yaml:1908:19\n6831 rules/marlborough/rules.yaml:1910:15\n6832 rules/marlborough/rules.yaml:1911:15\n6833 rules/marlborough/rules.yaml:1912:19\n6845 rules/marlborough/rules.yaml:1914:19\n6871 rules/marlborough/rules.yaml:1915:19\n6875 rules/marlborough/rules.yaml:1916:7\n6886 rules/marlborough/rules.yaml:1917:11\n6887 rules/marlborough/rules.yaml:1918:11\n6888 rules/marlborough/rules.yaml:1919:11\n6889 rules/marlborough/rules.yaml:1920:11\n6892 rules/marlborough/rules.yaml:1921:11\n6893 rules/marlborough/rules.yaml:1922:11\n6896 rules/marlborough/rules.yaml:1923:11\n6902 rules/marlborough/rules.yaml:1924:15\n6914 rules/marlborough/rules.yaml:1925:19\n6920 rules/marlborough/rules.yaml:1926:19\n6940 rules/marlborough/rules.yaml:1927:23\n6977 rules/marlborough/rules.yaml:1928:23\n6978 rules/marlborough/rules.yaml:1929:23\n6982 rules/marlborough/rules.yaml:1930:7\n6983 rules/marlborough/rules.yaml:1931:11\n7004 rules/marlborough/rules.yaml:1340:7\n7005 rules/marlborough/rules.yaml:1341:7\n7014 rules/marlborough/rules.yaml:1342:7\n7025 rules/marlborough/rules.yaml:1343:11\n7041 rules/marlborough/rules.yaml:1344:15\n7054 rules/marlborough/rules.yaml:1345:15\n7060 rules/marlborough/rules.yaml:1346:19\n7061 rules/marlborough/rules.yaml:1347:19\n7064 rules/marlborough/rules.yaml:1357:23\n7068 rules/marlborough/rules.yaml:1348:23\n7069 rules/marlborough/rules.yaml:1349:23\n7098 rules/marlborough/rules.yaml:1350:23\n7099 rules/marlborough/rules.yaml:1351:27\n7101 rules/marlborough/rules.yaml:1352:23\n7113 rules/marlborough/rules.yaml:1353:23\n7114 rules/marlborough/rules.yaml:1354:27\n7115 rules/marlborough/rules.yaml:1355:31\n7144 rules/marlborough/rules.yaml:1955:3\n7149 rules/marlborough/rules.yaml:1955:3\n7151 rules/marlborough/rules.yaml:1955:3\n7152 rules/marlborough/rules.yaml:1955:3\n7153 rules/marlborough/rules.yaml:1955:3\n7154 rules/marlborough/rules.yaml:1955:3\n7155 rules/marlborough/rules.yaml:1955:3\n7156 rules/marlborough/rules.yaml:1955:3\n7169 rules/marlborough/rules.yaml:1955:3\n7170 rules/marlborough/rules.yaml:1955:3\n7182 rules/marlborough/rules.yaml:1955:3\n7188 rules/marlborough/rules.yaml:1955:3\n7193 rules/marlborough/rules.yaml:1955:3\n7194 rules/marlborough/rules.yaml:1955:3\n7216 rules/marlborough/rules.yaml:1955:3\n7256 rules/marlborough/rules.yaml:1955:3\n7257 rules/marlborough/rules.yaml:1955:3\n7259 rules/marlborough/rules.yaml:1955:3\n7260 rules/marlborough/rules.yaml:1955:3\n7264 rules/marlborough/rules.yaml:1955:3\n7281 rules/marlborough/rules.yaml:1742:7\n7286 rules/marlborough/rules.yaml:1743:7\n7294 rules/marlborough/rules.yaml:1744:11\n7300 rules/marlborough/rules.yaml:1745:11\n7301 rules/marlborough/rules.yaml:1746:15\n7302 rules/marlborough/rules.yaml:1747:15\n7304 rules/marlborough/rules.yaml:1749:15\n7327 rules/marlborough/rules.yaml:960:7\n7328 rules/marlborough/rules.yaml:961:7\n7331 rules/marlborough/rules.yaml:965:11\n7339 rules/marlborough/rules.yaml:962:11\n7345 rules/marlborough/rules.yaml:963:11\n7378 rules/marlborough/rules.yaml:1424:7\n7396 rules/marlborough/rules.yaml:1425:11\n7397 rules/marlborough/rules.yaml:1426:11\n7398 rules/marlborough/rules.yaml:1427:11\n7399 rules/marlborough/rules.yaml:1428:15\n7408 rules/marlborough/rules.yaml:1430:15\n7421 rules/marlborough/rules.yaml:1431:15\n7423 rules/marlborough/rules.yaml:1432:15\n7427 rules/marlborough/rules.yaml:1433:7\n7434 rules/marlborough/rules.yaml:1434:7\n7435 rules/marlborough/rules.yaml:1435:7\n7440 rules/marlborough/rules.yaml:1436:7\n7448 rules/marlborough/rules.yaml:1437:11\n7461 rules/marlborough/rules.yaml:1438:11\n7466 rules/marlborough/rules.yaml:1439:15\n7469 rules/marlborough/rules.yaml:1440:15\n7476 rules/marlborough/rules.yaml:1441:15\n7477 rules/marlborough/rules.yaml:1442:15\n7480 rules/marlborough/rules.yaml:1443:7\n7481 rules/marlborough/rules.yaml:1444:7\n7492 rules/marlborough/rules.yaml:1445:11\n7495 rules/marlborough/rules.yaml:1446:11\n7516 rules/marlborough/rules.yaml:1447:11\n7517 rules/marlborough/rules.yaml:1448:15\n7526 rules/marlborough/rules.yaml:1450:15\n7532 rules/marlborough/rules.yaml:1451:15\n7533 rules/marlborough/rules.yaml:1452:19\n7535 rules/marlborough/rules.yaml:1454:19\n7538 rules/marlborough/rules.yaml:1455:19\n7539 rules/marlborough/rules.yaml:1456:19\n7543 rules/marlborough/rules.yaml:1457:7\n7544 rules/marlborough/rules.yaml:1458:7\n7555 rules/marlborough/rules.yaml:1459:11\n7576 rules/marlborough/rules.yaml:1460:11\n7577 rules/marlborough/rules.yaml:1461:15\n7586 rules/marlborough/rules.yaml:1463:15\n7594 rules/marlborough/rules.yaml:1464:15\n7595 rules/marlborough/rules.yaml:1465:19\n7601 rules/marlborough/rules.yaml:1467:19\n7606 rules/marlborough/rules.yaml:1468:19\n7609 rules/marlborough/rules.yaml:1469:19\n7610 rules/marlborough/rules.yaml:1470:19\n7614 rules/marlborough/rules.yaml:1471:23\n7616 rules/marlborough/rules.yaml:1472:23\n7625 rules/marlborough/rules.yaml:1474:23\n7638 rules/marlborough/rules.yaml:1475:23\n7640 rules/marlborough/rules.yaml:1476:23\n7698 rules/marlborough/rules.yaml:1367:7\n7715 rules/marlborough/rules.yaml:1368:7\n7720 rules/marlborough/rules.yaml:1369:11\n7721 rules/marlborough/rules.yaml:1370:7\n7722 rules/marlborough/rules.yaml:1371:7\n7743 rules/marlborough/rules.yaml:1372:7\n7744 rules/marlborough/rules.yaml:1373:11\n7745 rules/marlborough/rules.yaml:1374:11\n7746 rules/marlborough/rules.yaml:1375:15\n7747 rules/marlborough/rules.yaml:1376:11\n7748 rules/marlborough/rules.yaml:1377:7\n7761 rules/marlborough/rules.yaml:1378:7\n7762 rules/marlborough/rules.yaml:1379:11\n7764 rules/marlborough/rules.yaml:1380:7\n7790 rules/marlborough/rules.yaml:1993:1\n7791 rules/marlborough/rules.yaml:1993:1\n7792 rules/marlborough/rules.yaml:1993:1\n7803 rules/marlborough/rules.yaml:1993:1\n7804 rules/marlborough/rules.yaml:1993:1\n7816 rules/marlborough/rules.yaml:1993:1\n7835 rules/marlborough/rules.yaml:1993:1\n7869 rules/marlborough/rules.yaml:1993:1\n7870 rules/marlborough/rules.yaml:1993:1\n7876 rules/marlborough/rules.yaml:1993:1\n7877 rules/marlborough/rules.yaml:1993:1\n7878 rules/marlborough/rules.yaml:1993:1\n7879 rules/marlborough/rules.yaml:1993:1\n7880 rules/marlborough/rules.yaml:1993:1\n7881 rules/marlborough/rules.yaml:1993:1\n7892 rules/marlborough/rules.yaml:1993:1\n7915 rules/marlborough/rules.yaml:1993:1\n7958 rules/marlborough/rules.yaml:1993:1\n7959 rules/marlborough/rules.yaml:1993:1\n7960 rules/marlborough/rules.yaml:1993:1\n7964 rules/marlborough/rules.yaml:1993:1\n7965 rules/marlborough/rules.yaml:1993:1\n7966 rules/marlborough/rules.yaml:1993:1\n7967 rules/marlborough/rules.yaml:1993:1\n7985 rules/marlborough/rules.yaml:1251:7\n7986 rules/marlborough/rules.yaml:1252:11\n7987 rules/marlborough/rules.yaml:1253:7\n7988 rules/marlborough/rules.yaml:1254:7\n7989 rules/marlborough/rules.yaml:1255:7\n8000 rules/marlborough/rules.yaml:1256:11\n8007 rules/marlborough/rules.yaml:1257:11\n8012 rules/marlborough/rules.yaml:1258:15\n8019 rules/marlborough/rules.yaml:1259:11\n8020 rules/marlborough/rules.yaml:1260:15\n8022 rules/marlborough/rules.yaml:1262:15\n8023 rules/marlborough/rules.yaml:1263:11\n8046 rules/marlborough/rules.yaml:1777:7\n8047 rules/marlborough/rules.yaml:1778:7\n8048 rules/marlborough/rules.yaml:1779:11\n8049 rules/marlborough/rules.yaml:1780:7\n8054 rules/marlborough/rules.yaml:1781:7\n8058 rules/marlborough/rules.yaml:1782:7\n8059 rules/marlborough/rules.yaml:1783:7\n8066 rules/marlborough/rules.yaml:1784:11\n8067 rules/marlborough/rules.yaml:1785:7\n8078 rules/marlborough/rules.yaml:1786:7\n8079 rules/marlborough/rules.yaml:1787:11\n8080 rules/marlborough/rules.yaml:1788:7\n8081 rules/marlborough/rules.yaml:1789:7\n8082 rules/marlborough/rules.yaml:1790:7\n8083 rules/marlborough/rules.yaml:1791:7\n8084 rules/marlborough/rules.yaml:1792:7\n8085 rules/marlborough/rules.yaml:1794:15\n8096 rules/marlborough/rules.yaml:1796:15\n8100 rules/marlborough/rules.yaml:1798:15\n8104 rules/marlborough/rules.yaml:1800:15\n8111 rules/marlborough/rules.yaml:1801:15\n8115 rules/marlborough/rules.yaml:1803:15\n8122 rules/marlborough/rules.yaml:1804:15\n8123 rules/marlborough/rules.yaml:1805:15\n8131 rules/marlborough/rules.yaml:1806:19\n8137 rules/marlborough/rules.yaml:1807:19\n8140 rules/marlborough/rules.yaml:1808:15\n8188 rules/marlborough/rules.yaml:1759:7\n8189 rules/marlborough/rules.yaml:1760:7\n8190 rules/marlborough/rules.yaml:1761:7\n8193 rules/marlborough/rules.yaml:1762:7\n8194 rules/marlborough/rules.yaml:1763:7\n8197 rules/marlborough/rules.yaml:1764:7\n8198 rules/marlborough/rules.yaml:1765:7\n8205 rules/marlborough/rules.yaml:1766:7\n8206 rules/marlborough/rules.yaml:1767:11\n8223 rules/marlborough/rules.yaml:1864:7\n8224 rules/marlborough/rules.yaml:1865:7\n8235 rules/marlborough/rules.yaml:1866:11\n8240 rules/marlborough/rules.yaml:1867:11\n8245 rules/marlborough/rules.yaml:1868:11\n8246 rules/marlborough/rules.yaml:1869:15\n8255 rules/marlborough/rules.yaml:1871:15\n8261 rules/marlborough/rules.yaml:1872:15\n8262 rules/marlborough/rules.yaml:1873:19\n8264 rules/marlborough/rules.yaml:1875:19\n8267 rules/marlborough/rules.yaml:1876:19\n8268 rules/marlborough/rules.yaml:1877:19\n8291 rules/marlborough/rules.yaml:1520:7\n8292 rules/marlborough/rules.yaml:1521:7\n8293 rules/marlborough/rules.yaml:1522:7\n8294 rules/marlborough/rules.yaml:1523:7\n8305 rules/marlborough/rules.yaml:1524:11\n8310 rules/marlborough/rules.yaml:1525:11\n8311 rules/marlborough/rules.yaml:1526:11\n8312 rules/marlborough/rules.yaml:1527:11\n8313 rules/marlborough/rules.yaml:1528:15\n8324 rules/marlborough/rules.yaml:1530:15\n8337 rules/marlborough/rules.yaml:1531:15\n8344 rules/marlborough/rules.yaml:1533:15\n8357 rules/marlborough/rules.yaml:1534:15\n8358 rules/marlborough/rules.yaml:1535:19\n8360 rules/marlborough/rules.yaml:1537:19\n8364 rules/marlborough/rules.yaml:1538:7\n8367 rules/marlborough/rules.yaml:1539:7\n8394 rules/marlborough/rules.yaml:1821:7\n8405 rules/marlborough/rules.yaml:1822:11\n8406 rules/marlborough/rules.yaml:1823:11\n8417 rules/marlborough/rules.yaml:1824:15\n8425 rules/marlborough/rules.yaml:1825:15\n8426 rules/marlborough/rules.yaml:1826:19\n8429 rules/marlborough/rules.yaml:1827:19\n8430 rules/marlborough/rules.yaml:1828:19\n8454 rules/marlborough/rules.yaml:842:7\n8455 rules/marlborough/rules.yaml:843:7\n8456 rules/marlborough/rules.yaml:844:11\n8457 rules/marlborough/rules.yaml:845:7\n8460 rules/marlborough/rules.yaml:846:11\n8461 rules/marlborough/rules.yaml:847:11\n8462 rules/marlborough/rules.yaml:848:7\n8463 rules/marlborough/rules.yaml:849:11\n8464 rules/marlborough/rules.yaml:850:15\n8465 rules/marlborough/rules.yaml:851:7\n8472 rules/marlborough/rules.yaml:852:7\n8473 rules/marlborough/rules.yaml:853:7\n8474 rules/marlborough/rules.yaml:854:11\n8475 rules/marlborough/rules.yaml:855:7\n8476 rules/marlborough/rules.yaml:856:7\n8477 rules/marlborough/rules.yaml:857:7\n8478 rules/marlborough/rules.yaml:858:7\n8496 rules/marlborough/rules.yaml:859:7\n8497 rules/marlborough/rules.yaml:860:11\n8498 rules/marlborough/rules.yaml:861:11\n8499 rules/marlborough/rules.yaml:862:15\n8500 rules/marlborough/rules.yaml:863:11\n8501 rules/marlborough/rules.yaml:864:7\n8514 rules/marlborough/rules.yaml:865:7\n8515 rules/marlborough/rules.yaml:866:11\n8517 rules/marlborough/rules.yaml:867:7\n8540 rules/marlborough/rules.yaml:1974:3\n8545 rules/marlborough/rules.yaml:1974:3\n8547 rules/marlborough/rules.yaml:1974:3\n8548 rules/marlborough/rules.yaml:1974:3\n8549 rules/marlborough/rules.yaml:1974:3\n8550 rules/marlborough/rules.yaml:1974:3\n8551 rules/marlborough/rules.yaml:1974:3\n8552 rules/marlborough/rules.yaml:1974:3\n8565 rules/marlborough/rules.yaml:1974:3\n8566 rules/marlborough/rules.yaml:1974:3\n8578 rules/marlborough/rules.yaml:1974:3\n8584 rules/marlborough/rules.yaml:1974:3\n8587 rules/marlborough/rules.yaml:1974:3\n8588 rules/marlborough/rules.yaml:1974:3\n8609 rules/marlborough/rules.yaml:1974:3\n8647 rules/marlborough/rules.yaml:1974:3\n8648 rules/marlborough/rules.yaml:1974:3\n8650 rules/marlborough/rules.yaml:1974:3\n8651 rules/marlborough/rules.yaml:1974:3\n8655 rules/marlborough/rules.yaml:1974:3\n8694 rules/marlborough/rules.yaml:1280:7\n8700 rules/marlborough/rules.yaml:1281:7\n8714 rules/marlborough/rules.yaml:1282:7\n8725 rules/marlborough/rules.yaml:1283:7\n8729 rules/marlborough/rules.yaml:1284:11\n8730 rules/marlborough/rules.yaml:1285:11\n8731 rules/marlborough/rules.yaml:1286:7\n8732 rules/marlborough/rules.yaml:1287:7\n8791 rules/marlborough/rules.yaml:1288:7\n8792 rules/marlborough/rules.yaml:1289:11\n8793 rules/marlborough/rules.yaml:1290:7\n8794 rules/marlborough/rules.yaml:1291:11\n8795 rules/marlborough/rules.yaml:1292:7\n8796 rules/marlborough/rules.yaml:1293:11\n8797 rules/marlborough/rules.yaml:1294:15\n8799 rules/marlborough/rules.yaml:1295:11\n8801 rules/marlborough/rules.yaml:1297:11\n8802 rules/marlborough/rules.yaml:1298:7\n8803 rules/marlborough/rules.yaml:1299:11\n8806 rules/marlborough/rules.yaml:1300:15\n8807 rules/marlborough/rules.yaml:1301:19\n8808 rules/marlborough/rules.yaml:1302:15\n8810 rules/marlborough/rules.yaml:1304:15\n8811 rules/marlborough/rules.yaml:1305:7\n8816 rules/marlborough/rules.yaml:1306:11\n8817 rules/marlborough/rules.yaml:1307:11\n8818 rules/marlborough/rules.yaml:1308:11\n8823 rules/marlborough/rules.yaml:1309:15\n8824 rules/marlborough/rules.yaml:1310:15\n8832 rules/marlborough/rules.yaml:1311:19\n8844 rules/marlborough/rules.yaml:1312:19\n8847 rules/marlborough/rules.yaml:1313:7\n8852 rules/marlborough/rules.yaml:1314:11\n8859 rules/marlborough/rules.yaml:1315:7\n8871 rules/marlborough/rules.yaml:1316:7\n8876 rules/marlborough/rules.yaml:1317:11\n8877 rules/marlborough/rules.yaml:1318:7\n8878 rules/marlborough/rules.yaml:1319:7\n8879 rules/marlborough/rules.yaml:1320:11\n8880 rules/marlborough/rules.yaml:1321:7\n8897 rules/marlborough/rules.yaml:1322:7\n8902 rules/marlborough/rules.yaml:1323:11\n8903 rules/marlborough/rules.yaml:1324:11\n8904 rules/marlborough/rules.yaml:1325:15\n8916 rules/marlborough/rules.yaml:1326:11\n8923 rules/marlborough/rules.yaml:1327:11\n8924 rules/marlborough/rules.yaml:1328:15\n8925 rules/marlborough/rules.yaml:1329:11\n8960 rules/marlborough/rules.yaml:1170:7\n8966 rules/marlborough/rules.yaml:1171:7\n8967 rules/marlborough/rules.yaml:1172:7\n8968 rules/marlborough/rules.yaml:1173:11\n8980 rules/marlborough/rules.yaml:1174:7\n8997 rules/marlborough/rules.yaml:1175:7\n8998 rules/marlborough/rules.yaml:1176:11\n8999 rules/marlborough/rules.yaml:1177:11\n9000 rules/marlborough/rules.yaml:1178:11\n9001 rules/marlborough/rules.yaml:1179:7\n9002 rules/marlborough/rules.yaml:1180:7\n9003 rules/marlborough/rules.yaml:1181:7\n9004 rules/marlborough/rules.yaml:1182:7\n9010 rules/marlborough/rules.yaml:1183:7\n9032 rules/marlborough/rules.yaml:1184:7\n9033 rules/marlborough/rules.yaml:1185:11\n9034 rules/marlborough/rules.yaml:1186:11\n9035 rules/marlborough/rules.yaml:1187:7\n9044 rules/marlborough/rules.yaml:1188:11\n9050 rules/marlborough/rules.yaml:1189:11\n9052 rules/marlborough/rules.yaml:1190:7\n9063 rules/marlborough/rules.yaml:1191:7\n9064 rules/marlborough/rules.yaml:1192:7\n9069 rules/marlborough/rules.yaml:1193:11\n9070 rules/marlborough/rules.yaml:1194:11\n9078 rules/marlborough/rules.yaml:1195:15\n9092 rules/marlborough/rules.yaml:1196:11\n9093 rules/marlborough/rules.yaml:1197:15\n9094 rules/marlborough/rules.yaml:1198:15\n9096 rules/marlborough/rules.yaml:1200:15\n9097 rules/marlborough/rules.yaml:1201:15\n9100 rules/marlborough/rules.yaml:1202:7\n9101 rules/marlborough/rules.yaml:1203:7\n9109 rules/marlborough/rules.yaml:1204:11\n9124 rules/marlborough/rules.yaml:1205:7\n9125 rules/marlborough/rules.yaml:1206:11\n9126 rules/marlborough/rules.yaml:1207:7\n9127 rules/marlborough/rules.yaml:1208:7\n9128 rules/marlborough/rules.yaml:1209:11\n9129 rules/marlborough/rules.yaml:1210:15\n9131 rules/marlborough/rules.yaml:1211:15\n9132 rules/marlborough/rules.yaml:1212:11\n9134 rules/marlborough/rules.yaml:1214:11\n9135 rules/marlborough/rules.yaml:1215:7\n9140 rules/marlborough/rules.yaml:1216:11\n9141 rules/marlborough/rules.yaml:1217:11\n9142 rules/marlborough/rules.yaml:1218:11\n9147 rules/marlborough/rules.yaml:1219:15\n9148 rules/marlborough/rules.yaml:1220:15\n9156 rules/marlborough/rules.yaml:1221:19\n9164 rules/marlborough/rules.yaml:1222:19\n9167 rules/marlborough/rules.yaml:1223:7\n9172 rules/marlborough/rules.yaml:1224:7\n9173 rules/marlborough/rules.yaml:1225:11\n9174 rules/marlborough/rules.yaml:1226:7\n9175 rules/marlborough/rules.yaml:1227:7\n9176 rules/marlborough/rules.yaml:1228:11\n9177 rules/marlborough/rules.yaml:1229:7\n9190 rules/marlborough/rules.yaml:1230:7\n9195 rules/marlborough/rules.yaml:1231:11\n9196 rules/marlborough/rules.yaml:1232:11\n9204 rules/marlborough/rules.yaml:1233:15\n9217 rules/marlborough/rules.yaml:1234:15\n9218 rules/marlborough/rules.yaml:1235:15\n9219 rules/marlborough/rules.yaml:1236:15\n9220 rules/marlborough/rules.yaml:1237:19\n9221 rules/marlborough/rules.yaml:1238:19\n9224 rules/marlborough/rules.yaml:1239:11\n9225 rules/marlborough/rules.yaml:1240:11\n9231 rules/marlborough/rules.yaml:1241:11\n9232 rules/marlborough/rules.yaml:1242:11\n9258 rules/marlborough/flow.yaml:11:7\n9272 rules/marlborough/flow.yaml:12:11\n9303 rules/marlborough/rules.yaml:807:7\n9304 rules/marlborough/rules.yaml:808:7\n9305 rules/marlborough/rules.yaml:809:7\n9315 rules/marlborough/rules.yaml:810:11\n9323 rules/marlborough/rules.yaml:811:11\n9324 rules/marlborough/rules.yaml:812:15\n9325 rules/marlborough/rules.yaml:813:15\n9328 rules/marlborough/rules.yaml:814:7\n9339 rules/marlborough/rules.yaml:815:11\n9340 rules/marlborough/rules.yaml:816:11\n9358 rules/marlborough/rules.yaml:817:11\n9359 rules/marlborough/rules.yaml:818:11\n9360 rules/marlborough/rules.yaml:819:11\n9364 rules/marlborough/rules.yaml:820:7\n9365 rules/marlborough/rules.yaml:821:11\n9378 rules/marlborough/rules.yaml:1388:7\n9379 rules/marlborough/rules.yaml:1389:7\n9384 rules/marlborough/rules.yaml:1390:11\n9391 rules/marlborough/rules.yaml:1391:11\n9394 rules/marlborough/rules.yaml:1392:7\n9397 rules/marlborough/rules.yaml:1393:7\n9398 rules/marlborough/rules.yaml:1394:7\n9399 rules/marlborough/rules.yaml:1395:11\n9401 rules/marlborough/rules.yaml:1397:11\n9425 rules/marlborough/rules.yaml:1693:7\n9426 rules/marlborough/rules.yaml:1694:7\n9437 rules/marlborough/rules.yaml:1695:11\n9438 rules/marlborough/rules.yaml:1696:11\n9450 rules/marlborough/rules.yaml:1697:15\n9451 rules/marlborough/rules.yaml:1698:15\n9459 rules/marlborough/rules.yaml:1699:15\n9474 rules/marlborough/rules.yaml:1700:15\n9475 rules/marlborough/rules.yaml:1701:15\n9484 rules/marlborough/rules.yaml:1702:19\n9511 rules/marlborough/rules.yaml:1703:19\n9512 rules/marlborough/rules.yaml:1704:23\n9515 rules/marlborough/rules.yaml:1705:23\n9516 rules/marlborough/rules.yaml:1706:23\n9517 rules/marlborough/rules.yaml:1707:19\n9518 rules/marlborough/rules.yaml:1708:23\n9519 rules/marlborough/rules.yaml:1709:23\n9520 rules/marlborough/rules.yaml:1710:23\n9546 rules/marlborough/rules.yaml:1486:7\n9550 rules/marlborough/rules.yaml:1487:7\n9564 rules/marlborough/rules.yaml:1488:11\n9571 rules/marlborough/rules.yaml:1489:11\n9576 rules/marlborough/rules.yaml:1490:7\n9590 rules/marlborough/rules.yaml:1491:11\n9604 rules/marlborough/flow.yaml:92:7\n9609 rules/marlborough/flow.yaml:93:11\n9628 rules/marlborough/flow.yaml:61:7\n9635 rules/marlborough/flow.yaml:62:11\n9649 rules/marlborough/flow.yaml:63:15\n9663 rules/marlborough/flow.yaml:73:7\n9682 rules/marlborough/flow.yaml:55:7\n9689 rules/marlborough/flow.yaml:56:11\n9703 rules/marlborough/flow.yaml:57:15\n9721 rules/marlborough/flow.yaml:77:7\n9735 rules/marlborough/flow.yaml:78:11\n9753 rules/marlborough/flow.yaml:67:7\n9758 rules/marlborough/flow.yaml:68:11\n9772 rules/marlborough/flow.yaml:69:15\n9786 rules/marlborough/flow.yaml:50:7\n9791 rules/marlborough/flow.yaml:51:11\n9808 rules/marlborough/rules.yaml:894:7\n9814 rules/marlborough/rules.yaml:895:7\n9815 rules/marlborough/rules.yaml:896:11\n9816 rules/marlborough/rules.yaml:897:7\n9827 rules/marlborough/rules.yaml:898:7\n9828 rules/marlborough/rules.yaml:899:7"
