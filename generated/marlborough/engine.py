@@ -244,7 +244,7 @@ class MarlboroughRules:
         (("None",), ()),
         (("", " increases taxes in ", ": die ", ", ", ""), ("player", "e:nation", "int", "str")),
         (("Tax rebellion: eliminate one unit in ", ""), ("e:hex",)),
-        (("Tax rebellion in ", ": ", " is eliminated"), ("e:hex", "e:unit")),
+        (("Tax rebellion in ", ""), ("e:hex",)),
         (("", " is restored to neutrality"), ("e:nation",)),
         (("", " is returned from captivity"), ("e:unit",)),
         (
@@ -6974,7 +6974,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 134, (v_h_6, v_u_5))
+                _log(S, 134, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
