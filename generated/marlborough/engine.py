@@ -245,6 +245,23 @@ class MarlboroughRules:
         (("", " increases taxes in ", ": die ", ", ", ""), ("player", "e:nation", "int", "str")),
         (("Tax rebellion: eliminate one unit in ", ""), ("e:hex",)),
         (("Tax rebellion in ", ""), ("e:hex",)),
+        (("Every rebel unit is on the map: no rebels rise",), ()),
+        (("Rebels rise in ", ": ", " places them (31.1)"), ("e:nation", "player")),
+        (("Place ", " in ", " (31.1)"), ("e:unit", "e:nation")),
+        (("", " is placed at ", ""), ("e:unit", "e:hex")),
+        (
+            (
+                "Take control of the rebels in a hex with diplomacy markers worth two or more (31.61)",
+            ),
+            (),
+        ),
+        (("Operate your own units",), ()),
+        (("Diplomacy markers worth two or more to control the rebels at ", ""), ("e:hex",)),
+        (("", " takes control of the rebels at ", " for this turn (31.61)"), ("player", "e:hex")),
+        (("", " becomes a belligerent under ", " control (31.11)"), ("e:nation", "player")),
+        (("Move the rebels from ", " (", " movement points)"), ("e:hex", "int")),
+        (("", " moves the rebels from ", " to ", ""), ("player", "e:hex", "e:hex")),
+        (("Attack an adjacent enemy hex with the rebels (not across a border)",), ()),
         (("", " is restored to neutrality"), ("e:nation",)),
         (("", " is returned from captivity"), ("e:unit",)),
         (
@@ -320,19 +337,24 @@ class MarlboroughRules:
         ("choose-nation", 110, "nation", 111, 25, 3, False),
         ("yes-no", 112, "yes-no", -1, 25, 6, False),
         ("choose-some", 113, "some:unit", -1, 27, 4, False),
-        ("choose-unit", 118, "unit", -1, 28, 1, False),
-        ("yes-no", 121, "yes-no", -1, 30, 1, False),
-        ("choose-unit", 123, "unit", -1, 30, 12, False),
-        ("yes-no", 124, "yes-no", -1, 31, 3, False),
-        ("choose-hex", 127, "hex", 83, 32, 3, False),
-        ("choose-some", 129, "some:nation", -1, 33, 1, False),
-        ("choose-nation", 130, "nation", 131, 33, 6, False),
-        ("choose-unit", 133, "unit", -1, 33, 16, False),
-        ("propose", 139, "offer", 44, 34, 5, False),
-        ("yes-no", 142, "yes-no", -1, 34, 10, False),
-        ("choose-card", 146, "card", 147, 35, 7, False),
-        ("choose-card", 149, "card", 150, 36, 7, False),
-        ("choose-card", 152, "card", 153, 37, 7, False),
+        ("choose-unit", 118, "unit", -1, 29, 1, False),
+        ("yes-no", 121, "yes-no", -1, 31, 1, False),
+        ("choose-unit", 123, "unit", -1, 31, 12, False),
+        ("yes-no", 124, "yes-no", -1, 32, 3, False),
+        ("choose-hex", 127, "hex", 83, 33, 3, False),
+        ("choose-some", 129, "some:nation", -1, 34, 1, False),
+        ("choose-nation", 130, "nation", 131, 34, 6, False),
+        ("choose-unit", 133, "unit", -1, 34, 16, False),
+        ("choose-hex", 137, "hex", -1, 35, 3, False),
+        ("choose-hex", 139, "hex", 140, 36, 1, False),
+        ("choose-some", 141, "some:card", -1, 37, 1, False),
+        ("choose-hex", 144, "hex", -1, 37, 3, False),
+        ("choose-hex", 146, "hex", 57, 37, 5, False),
+        ("propose", 151, "offer", 44, 38, 5, False),
+        ("yes-no", 154, "yes-no", -1, 38, 10, False),
+        ("choose-card", 158, "card", 159, 39, 7, False),
+        ("choose-card", 161, "card", 162, 40, 7, False),
+        ("choose-card", 164, "card", 165, 41, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -363,17 +385,22 @@ class MarlboroughRules:
         "diplomacy_segment",
         "diplomacy_phase",
         "training",
+        "random_event",
         "lose_discipline",
         "pillage_hex",
         "pillage",
         "remove_pillage",
         "place_fortress_markers",
         "increase_taxes",
+        "rebels_rise",
+        "rebel_segment",
+        "rebel_operation",
         "negotiate",
         "commissioners",
         "leviathan",
         "revenue",
         "setup__campaign_markers",
+        "turn__random_events",
         "turn__treasury",
         "turn__pillage_removal",
         "turn__fortress_markers",
@@ -647,13 +674,13 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (28, 2): ((1, (), None),),
-        (30, 2): ((2, (), "z_pillage__2_2"),),
-        (30, 8): ((1, (), None),),
-        (30, 11): ((2, (), "z_pillage__11_2"),),
-        (30, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (32, 4): ((1, False, None), (3, (), None)),
-        (33, 2): (
+        (29, 2): ((1, (), None),),
+        (31, 2): ((2, (), "z_pillage__2_2"),),
+        (31, 8): ((1, (), None),),
+        (31, 11): ((2, (), "z_pillage__11_2"),),
+        (31, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (33, 4): ((1, False, None), (3, (), None)),
+        (34, 2): (
             (1, (), None),
             (2, (), None),
             (3, 0, None),
@@ -661,7 +688,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
         ),
-        (33, 7): (
+        (34, 7): (
             (1, (), None),
             (2, (), None),
             (5, 0, None),
@@ -670,15 +697,26 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
         ),
-        (33, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
-        (35, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (36, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (37, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (34, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
+        (35, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
+        (36, 2): ((1, (), "z_rebel_segment__2_1"),),
+        (37, 2): (
+            (1, 0, None),
+            (3, (), "z_rebel_operation__2_3"),
+            (4, 0, None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
+        (37, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (37, 6): ((1, (), None), (2, 0, None), (3, (), None)),
+        (39, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (40, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (41, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
         *(6, 18, 20, 23, 24, 27, 29, 30, 34, 35, 36, 38, 39),
-        *(42, 44, 45, 52, 53),
+        *(42, 44, 45, 52, 53, 54, 56, 57),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -706,9 +744,10 @@ class MarlboroughRules:
         50: 'h.terrain == "city" and not h.fortress_marker and h in mine',
         52: "s in here",
         53: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
-        56: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        57: 'c.kind == "leviathan" and not reroll',
-        58: 'c.kind == "revenue"',
+        58: "t.nation == to.nation",
+        61: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        62: 'c.kind == "leviathan" and not reroll',
+        63: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -748,6 +787,7 @@ class MarlboroughRules:
     c_optional_increasing_taxes: bool
     c_optional_pillage: bool
     c_optional_prisoners: bool
+    c_optional_rebels: bool
     c_skip_turn_one_diplomacy: bool
     c_skip_turn_one_random_events: bool
     c_skip_turn_one_treasury: bool
@@ -768,6 +808,8 @@ class MarlboroughRules:
     ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_nation__permanent: dict[Any, tuple[int, ...]]
+    ix_unit__kind: dict[Any, tuple[int, ...]]
+    ix_unit__kind__nation: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
     ix_unit__nation: dict[Any, tuple[int, ...]]
     ix_unit__nation__owner: dict[Any, tuple[int, ...]]
@@ -879,6 +921,7 @@ class MarlboroughRules:
         self.c_optional_increasing_taxes = d["c_optional_increasing_taxes"]
         self.c_optional_pillage = d["c_optional_pillage"]
         self.c_optional_prisoners = d["c_optional_prisoners"]
+        self.c_optional_rebels = d["c_optional_rebels"]
         self.c_skip_turn_one_diplomacy = d["c_skip_turn_one_diplomacy"]
         self.c_skip_turn_one_random_events = d["c_skip_turn_one_random_events"]
         self.c_skip_turn_one_treasury = d["c_skip_turn_one_treasury"]
@@ -899,6 +942,8 @@ class MarlboroughRules:
         self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_nation__permanent = d["ix_nation__permanent"]
+        self.ix_unit__kind = d["ix_unit__kind"]
+        self.ix_unit__kind__nation = d["ix_unit__kind__nation"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
         self.ix_unit__nation = d["ix_unit__nation"]
         self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
@@ -1181,19 +1226,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
         N: list[int] = S
         return [
             v_x
@@ -1202,7 +1247,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1210,7 +1255,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1218,7 +1263,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1226,7 +1271,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1234,7 +1279,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2029:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2200:5]"
         return [
             v_x
             for v_x in self.ix_unit__owner.get(v_receiver, ())
@@ -1242,7 +1287,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2005:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2176:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -2000,6 +2045,116 @@ class MarlboroughRules:
             return 0
         return 1
 
+    def f_rebel_destinations(
+        self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
+    ) -> Any:
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:753:3]"""
+        v_others = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "rebel"
+        ]
+        v_open = [
+            *[
+                v_h
+                for v_h in _reach(
+                    self.s_e_hex__adjacent, None, v_start, set(self.all_hex), v_mp, None
+                )
+                if (
+                    (
+                        self.s_e_hex__nation[v_h] == self.s_e_hex__nation[v_start]
+                        and self.s_e_hex__terrain[v_h] != "sea"
+                    )
+                    and v_h not in v_others
+                )
+                and (
+                    not (
+                        (
+                            self.s_e_hex__terrain[v_h] == "fortress"
+                            and (not S[self.o_e_hex__garrison_destroyed + v_h])
+                        )
+                        and self.s_e_hex__nation[v_h] is not None
+                    )
+                )
+            ],
+            *[v_start],
+        ]
+        v_ways = _reach(
+            self.s_e_hex__adjacent,
+            self.bd_cost__march,
+            v_start,
+            set(v_open),
+            v_mp,
+            set(
+                [
+                    *self.f_zoc_against(S, v_p),
+                    *self.f_zoc_against(
+                        S, _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+                    ),
+                ]
+            ),
+        )
+        _w3 = []
+        for v_h_2 in v_ways:
+            _w5 = v_h_2 == v_start
+            if not _w5:
+                _w4 = 0
+                for v_u_2 in self.ix_unit__kind.get("rebel", ()):
+                    if S[self.o_e_unit__at + v_u_2] == v_h_2:
+                        _w4 += 1
+                _w5 = _w4 + v_size <= self.f_rebel_limit(S, v_h_2)
+            if _w5:
+                _w3.append(v_h_2)
+        return _w3
+
+    def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:695:3]'
+        if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
+            return 3
+        if self.s_e_hex__terrain[v_h] == "city":
+            return 2
+        return 1
+
+    def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:709:3]"
+        v_others = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__kind[v_u] != "rebel"
+        ]
+        v_rebels = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in self.ix_unit__kind.get("rebel", ())
+            if S[self.o_e_unit__at + v_u_2] is not None
+        ]
+        return [
+            v_h
+            for v_h in self.ix_hex__nation.get(v_state, ())
+            if (self.s_e_hex__terrain[v_h] != "sea" and v_h not in v_others)
+            and v_rebels.count(v_h) < self.f_rebel_limit(S, v_h)
+        ]
+
+    def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:725:3]"""
+        N: list[int] = S
+        _w1 = 0
+        for v_c in _bits(N[self.o_p_markers + v_p]):
+            if self.card_kind[v_c] == "diplomacy":
+                _w1 += self.card_value[v_c]
+        if _w1 < 2:
+            return []
+        v_out: list[Any] = []
+        for v_u in self.all_unit:
+            v_h = S[self.o_e_unit__at + v_u]
+            if (
+                (self.s_e_unit__kind[v_u] == "rebel" and v_h is not None)
+                and (not S[self.o_e_unit__used + v_u])
+            ) and v_h not in v_out:
+                v_n = self.s_e_hex__nation[v_h]
+                if v_n is not None and S[self.o_e_nation__control + v_n] != v_p:
+                    v_out = [*v_out, *[v_h]]
+        return v_out
+
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
         "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:40:3]"
         if S[self.o_e_unit__veteran + v_u]:
@@ -2117,13 +2272,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
         N: list[int] = S
         return [
             v_c
@@ -2139,13 +2294,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
         N: list[int] = S
         return [
             v_c
@@ -2154,13 +2309,20 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
+
+    def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:745:3]"""
+        _w1 = 0
+        for v_c in v_picked:
+            _w1 += self.card_value[v_c]
+        return _w1 >= 2
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
         "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:188:3]"
@@ -2425,7 +2587,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2012:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2433,21 +2595,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2042:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 138, (v_x, v_receiver))
+            _log(S, 150, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2021:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 135, (v_x,))
+            _log(S, 147, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2029:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2200:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2462,13 +2624,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 136, (v_x,))
+                _log(S, 148, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 137, (v_x,))
+                _log(S, 149, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2005:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2176:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2477,7 +2639,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:823:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:897:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2487,7 +2649,7 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1493:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1572:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 89, (v_p, v_u))
@@ -2522,7 +2684,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:771:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:845:3]"""
         if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
             v_u
         ] is not None:
@@ -2580,7 +2742,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1139:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1215:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2621,7 +2783,7 @@ class MarlboroughRules:
                         _log(S, 42, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:719:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:793:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2639,7 +2801,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1831:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1913:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2674,26 +2836,6 @@ class MarlboroughRules:
             elif v_td >= v_ta + 3:
                 S[self.o_g_plans_first] = v_p
 
-    def p_random_event(self, S: list[Any]) -> None:
-        """9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1713:3]"""
-        N: list[int] = S
-        v_tens = _roll(S, 6)
-        v_ones = _roll(S, 6)
-        v_n = 10 * v_tens + v_ones
-        v_r = _lookup(self.t_random_events, 8, v_n)
-        if S[_LOG] is not False:
-            _log(S, 116, (v_n, v_r[2]))
-        if v_r[2] == "Reaction to Balance of Power":
-            if N[self.o_g_bopi] > 0:
-                self.p_shift_bop(S, self.k_player__grand_alliance, 1)
-            elif N[self.o_g_bopi] < 0:
-                self.p_shift_bop(S, self.k_player__bourbon, 1)
-        elif v_r[2] == "Rebels":
-            if S[_LOG] is not False:
-                _log(S, 117, ())
-        else:
-            pass
-
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
         if self.c_spanish_possessions_allied:
@@ -2703,10 +2845,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 154, (v_n,))
+                        _log(S, 166, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:758:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:832:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -2720,7 +2862,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:732:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:806:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -2740,7 +2882,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 158, (v_b, v_g))
+            _log(S, 170, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -2756,7 +2898,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 155, (S[self.o_g_first_player],))
+                _log(S, 167, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2772,21 +2914,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 156, (v_a, v_b))
+                        _log(S, 168, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 157, (S[self.o_g_first_player], N[self.o_g_bopi]))
-
-    def p_turn__random_events(self, S: list[Any]) -> None:
-        "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
-        if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
-            self.p_random_event(S)
+                _log(S, 169, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:740:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:814:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -2820,7 +2957,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2829,21 +2966,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 145, (v_p,))
+            _log(S, 157, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 148, (v_p,))
+            _log(S, 160, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2852,7 +2989,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 151, (v_p, v_die, v_die))
+            _log(S, 163, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3223,7 +3360,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:869:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:945:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -3249,7 +3386,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:967:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1043:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3380,7 +3517,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3439,7 +3576,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1062:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1138:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3582,7 +3719,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1628:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1707:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3599,7 +3736,7 @@ class MarlboroughRules:
         S[self.o_e_nation__control + v_t] = v_q
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1599:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1678:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3633,7 +3770,7 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1668:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1747:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -3642,7 +3779,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1561:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1640:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -3679,7 +3816,7 @@ class MarlboroughRules:
                 S[self.o_e_nation__control + v_t] = v_p
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1643:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1722:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3738,7 +3875,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:696:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:770:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -3764,7 +3901,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1543:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1622:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -3785,7 +3922,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:901:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:977:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -3801,7 +3938,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1399:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1478:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -3819,7 +3956,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:923:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:999:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -3865,7 +4002,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1879:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1961:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -3942,7 +4079,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1331:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1410:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -3993,7 +4130,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4031,7 +4168,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1737:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1819:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4047,7 +4184,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:955:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1031:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4068,7 +4205,7 @@ class MarlboroughRules:
             if i == 0:
                 self.p_turn__initiative(S)
             elif i == 1:
-                self.p_turn__random_events(S)
+                self.q_turn__random_events(S, R)
             elif i == 2:
                 self.q_turn__treasury(S, R)
             elif i == 3:
@@ -4101,7 +4238,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1412:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1491:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4227,7 +4364,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1359:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1438:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4285,7 +4422,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1993:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2164:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4315,7 +4452,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1244:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1320:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4325,7 +4462,10 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            self.q_segment(S, R, v_p)
+            if self.c_optional_rebels:
+                self.q_rebel_segment(S, R, v_p)
+            else:
+                self.q_segment(S, R, v_p)
             if S[self.o_g_acted] and self.c_optional_pillage:
                 self.q_pillage(S, R, v_p)
             if S[self.o_g_acted]:
@@ -4335,7 +4475,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1769:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1851:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -4385,7 +4525,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1751:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1833:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
@@ -4398,7 +4538,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1854:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1936:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4429,7 +4569,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1509:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1588:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -4464,8 +4604,118 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
+    def q_random_event(self, S: list[Any], R: Any) -> None:
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1792:3]"
+        N: list[int] = S
+        v_tens = _roll(S, 6)
+        v_ones = _roll(S, 6)
+        v_n = 10 * v_tens + v_ones
+        v_r = _lookup(self.t_random_events, 8, v_n)
+        if v_r[2] == "Reaction to Balance of Power":
+            if N[self.o_g_bopi] > 0:
+                self.p_shift_bop(S, self.k_player__grand_alliance, 1)
+            elif N[self.o_g_bopi] < 0:
+                self.p_shift_bop(S, self.k_player__bourbon, 1)
+        elif v_r[2] == "Rebels":
+            if self.c_optional_rebels:
+                self.q_rebels_rise(S, R)
+            else:
+                pass
+        else:
+            pass
+
+    def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2061:3]'
+        N: list[int] = S
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+        v_paid = _pick(
+            R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))
+        )
+        for v_c in v_paid:
+            _c2 = v_c
+            S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+            S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+        S[self.o_g_acted] = True
+        S[self.o_g_operated_at] = None
+        v_force = [
+            v_u for v_u in self.ix_unit__kind.get("rebel", ()) if S[self.o_e_unit__at + v_u] == v_h
+        ]
+        v_n = self.s_e_hex__nation[v_h]
+        if v_n is not None and S[self.o_e_nation__control + v_n] is None:
+            S[self.o_e_nation__control + v_n] = v_q
+        for v_u_2 in v_force:
+            S[self.o_e_unit__used + v_u_2] = True
+        v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
+        v_to = _pick(R, _uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp)))
+        if v_to != v_h:
+            for v_u_4 in v_force:
+                S[self.o_e_unit__seen + v_u_4] = 0
+                S[self.o_e_unit__at + v_u_4] = v_to
+        v_targets = [
+            v_t
+            for v_t in self.f_attack_targets(S, v_p, v_to)
+            if self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
+        ]
+        if len(v_targets) == 0:
+            return None
+        v_t_2 = _pick_optional(R, _uniq(v_targets))
+        if v_t_2 is not None:
+            S[self.o_g_land_combat] = True
+            self.q_combat(
+                S,
+                R,
+                v_p,
+                [v_u_5 for v_u_5 in v_force if S[self.o_e_unit__at + v_u_5] == v_to],
+                v_to,
+                v_t_2,
+            )
+            S[self.o_g_land_combat] = False
+            self.p_lift_sieges(S)
+
+    def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2045:3]"
+        v_stacks = self.f_rebel_stacks(S, v_p)
+        if len(v_stacks) > 0:
+            v_h = _pick_optional(R, _uniq(v_stacks))
+            if v_h is not None:
+                self.q_rebel_operation(S, R, v_p, v_h)
+                return None
+        self.q_segment(S, R, v_p)
+
+    def q_rebels_rise(self, S: list[Any], R: Any) -> None:
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2015:3]"""
+        _w2 = []
+        for v_n in self.all_nation:
+            _w3 = False
+            for v_u in self.ix_unit__kind__nation.get(("rebel", v_n), ()):
+                if S[self.o_e_unit__at + v_u] is None:
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_n)
+        v_states = _w2
+        if len(v_states) == 0:
+            return None
+        v_n_2 = _head(_shuffled(S, v_states))
+        _v_placer = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        v_c = S[self.o_e_nation__control + v_n_2]
+        if v_c is not None:
+            _v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
+        for v_u_3 in [
+            v_u_2
+            for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
+            if S[self.o_e_unit__at + v_u_2] is None
+        ]:
+            v_sites = self.f_rebel_sites(S, v_n_2)
+            if len(v_sites) > 0:
+                v_h = _pick(R, _uniq(v_sites))
+                self.p_destroy_garrison(S, v_h)
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_h
+
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1812:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1894:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -4486,7 +4736,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:832:3]"
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:906:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -4522,17 +4772,31 @@ class MarlboroughRules:
             )
             and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
         ]
-        if len(v_ways) == 0:
+        _w2 = self.c_optional_rebels
+        if _w2:
+            _w1 = False
             for v_u_4 in v_alive:
-                self.p_eliminate(S, v_u_4)
+                if self.s_e_unit__kind[v_u_4] == "rebel":
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
+            v_ways = [
+                v_e_2
+                for v_e_2 in v_ways
+                if self.s_e_hex__nation[v_e_2] == self.s_e_hex__nation[v_h]
+            ]
+        if len(v_ways) == 0:
+            for v_u_5 in v_alive:
+                self.p_eliminate(S, v_u_5)
             return None
         v_to = _pick(R, v_ways)
-        for v_u_5 in v_alive:
-            S[self.o_e_unit__seen + v_u_5] = 0
-            S[self.o_e_unit__at + v_u_5] = v_to
+        for v_u_6 in v_alive:
+            S[self.o_e_unit__seen + v_u_6] = 0
+            S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -4570,7 +4834,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1266:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1345:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -4696,7 +4960,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1154:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1230:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -4816,7 +5080,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:795:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:869:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -4838,7 +5102,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1383:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1462:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -4854,7 +5118,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1684:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1763:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -4903,7 +5167,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1478:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1557:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -4942,6 +5206,11 @@ class MarlboroughRules:
         for v_p in self.all_player:
             self.q_provision(S, R, v_p)
 
+    def q_turn__random_events(self, S: list[Any], R: Any) -> None:
+        "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
+        if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
+            self.q_random_event(S, R)
+
     def q_turn__training(self, S: list[Any], R: Any) -> None:
         "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
@@ -4954,7 +5223,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:889:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:965:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -4969,7 +5238,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:869:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:945:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -5035,7 +5304,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:967:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1043:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -5445,7 +5714,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1934:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5547,7 +5816,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        35,
+                        39,
                         8,
                         v_attacker,
                         v_defender,
@@ -5563,7 +5832,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    56,
+                    61,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5610,7 +5879,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1062:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1138:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6002,7 +6271,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1628:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1707:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6056,7 +6325,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1599:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1678:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6147,7 +6416,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1668:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1747:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -6187,7 +6456,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1561:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1640:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -6293,7 +6562,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1643:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1722:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6423,7 +6692,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:696:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:770:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -6484,7 +6753,7 @@ class MarlboroughRules:
             return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1543:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1622:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -6531,7 +6800,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:901:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:977:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -6576,7 +6845,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1399:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1478:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -6633,7 +6902,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:923:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:999:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6726,7 +6995,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1879:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1961:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -6790,7 +7059,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (33, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
+                    (34, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
                     v_p,
                     51,
                     tuple(_subsets(v_able, 0, -1)),
@@ -6845,7 +7114,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        33,
+                        34,
                         7,
                         v_p,
                         v_centers,
@@ -6940,7 +7209,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        33,
+                        34,
                         17,
                         v_p,
                         v_centers,
@@ -6984,7 +7253,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1331:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1410:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -7122,7 +7391,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1955:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7216,7 +7485,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        36,
+                        40,
                         8,
                         v_attacker,
                         v_defender,
@@ -7232,7 +7501,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    57,
+                    62,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -7270,7 +7539,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1737:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1819:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7291,7 +7560,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (28, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
+            return self.ask(S, (29, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -7316,7 +7585,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:955:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1031:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7348,7 +7617,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1412:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1491:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7683,7 +7952,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1359:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1438:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -7767,7 +8036,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1993:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2164:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -7835,7 +8104,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        38,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -7848,7 +8117,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    54,
+                    59,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -7875,8 +8144,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 140, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 141, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 152, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 153, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -7915,7 +8184,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        38,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -7932,7 +8201,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    55,
+                    60,
                     (True, False),
                     (v_w_p,),
                 )
@@ -7957,12 +8226,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 143, (v_w_q, v_w_p))
+                    _log(S, 155, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 144, (v_w_offer,))
+                    _log(S, 156, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -7971,14 +8240,14 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1244:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1320:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
         v__runs: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3, 6
-        if F is not None and (pc < 0 or not (0x48 >> pc) & 1):
+        # resume points: 7, 10
+        if F is not None and (pc < 0 or not (0x480 >> pc) & 1):
             raise RulesError(f"routine operations: no resume point {pc}")
         while True:
             if pc == 0:
@@ -7995,24 +8264,33 @@ class MarlboroughRules:
                         _endless_loop()
                     pc = 2
                 else:
-                    pc = 7
+                    pc = 11
             if pc == 2:
-                if self.r_segment(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (12, 3, v_p, v_passes, v__runs))
-                pc = 3
+                if self.c_optional_rebels:
+                    pc = 3
+                else:
+                    pc = 5
             if pc == 3:
+                if self.r_rebel_segment(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (12, 7, v_p, v_passes, v__runs))
+                pc = 7
+            if pc == 5:
+                if self.r_segment(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (12, 7, v_p, v_passes, v__runs))
+                pc = 7
+            if pc == 7:
                 if F is not None:
                     v_p, v_passes, v__runs = F[2:]
                     F = None
                 if S[self.o_g_acted] and self.c_optional_pillage:
-                    pc = 4
+                    pc = 8
                 else:
-                    pc = 6
-            if pc == 4:
+                    pc = 10
+            if pc == 8:
                 if self.r_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (12, 6, v_p, v_passes, v__runs))
-                pc = 6
-            if pc == 6:
+                    return _wait(S, (12, 10, v_p, v_passes, v__runs))
+                pc = 10
+            if pc == 10:
                 if F is not None:
                     v_p, v_passes, v__runs = F[2:]
                     F = None
@@ -8023,11 +8301,11 @@ class MarlboroughRules:
                 v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 pc = 1
                 continue
-            if pc == 7:
+            if pc == 11:
                 return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1769:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1851:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -8069,7 +8347,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (30, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
+            return self.ask(S, (31, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -8094,26 +8372,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (30, 16))
+                return _wait(S, (31, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (30, 16))
+                return _wait(S, (31, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (30, 8, v_p, v_force))
+                return _wait(S, (31, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (30, 16))
+                return _wait(S, (31, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (30, 11, v_p, v_h, v_force))
+                return _wait(S, (31, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -8128,7 +8406,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (30, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
+            return self.ask(S, (31, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -8138,7 +8416,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (30, 16))
+                return _wait(S, (31, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -8176,7 +8454,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1751:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1833:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -8196,7 +8474,7 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             _log(S, 120, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (29, 1, v_q, v_town))
+                return _wait(S, (30, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8207,7 +8485,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1854:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1936:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -8252,7 +8530,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
                     F = None
-                return self.ask(S, (32, 4, v_p, v_done, v__runs, v_sites), v_p, 50, tuple(v_sites))
+                return self.ask(S, (33, 4, v_p, v_done, v__runs, v_sites), v_p, 50, tuple(v_sites))
             if pc == 4:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
@@ -8272,7 +8550,7 @@ class MarlboroughRules:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1509:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1588:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -8377,8 +8655,325 @@ class MarlboroughRules:
         v_p = F[2]
         return self.f_supplied_units(S, v_p)
 
+    def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1792:3]"
+        N: list[int] = S
+        v_tens: Any = None
+        v_ones: Any = None
+        v_n: Any = None
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5
+        if F is not None and (pc < 0 or not (0x20 >> pc) & 1):
+            raise RulesError(f"routine random_event: no resume point {pc}")
+        if pc == 0:
+            v_tens = _roll(S, 6)
+            v_ones = _roll(S, 6)
+            v_n = 10 * v_tens + v_ones
+            v_r = _lookup(self.t_random_events, 8, v_n)
+            _log(S, 116, (v_n, v_r[2]))
+            if v_r[2] == "Reaction to Balance of Power":
+                if N[self.o_g_bopi] > 0:
+                    self.p_shift_bop(S, self.k_player__grand_alliance, 1)
+                elif N[self.o_g_bopi] < 0:
+                    self.p_shift_bop(S, self.k_player__bourbon, 1)
+                pc = 5
+            elif v_r[2] == "Rebels":
+                pc = 1
+            else:
+                pass
+                pc = 5
+        if pc == 1:
+            if self.c_optional_rebels:
+                pc = 2
+            else:
+                _log(S, 117, ())
+                pc = 5
+        if pc == 2:
+            if self.r_rebels_rise(S, None, None) is SUSPEND:
+                return _wait(S, (28, 5))
+            pc = 5
+        if pc == 5:
+            if F is not None:
+                F = None
+            return None
+
+    def r_rebel_operation(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
+    ) -> Any:
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2061:3]'
+        N: list[int] = S
+        v_q: Any = None
+        v_mine: Any = None
+        v_paid: Any = None
+        v_c: Any = None
+        v_force: Any = None
+        v_n: Any = None
+        v_u_2: Any = None
+        v_mp: Any = None
+        v_to: Any = None
+        v_u_4: Any = None
+        v_targets: Any = None
+        v_t_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-6, 8
+        if F is not None and (pc < 0 or not (0x17E >> pc) & 1):
+            raise RulesError(f"routine rebel_operation: no resume point {pc}")
+        if pc == 0:
+            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (37, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
+                v_p,
+                56,
+                tuple(tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))),
+                (v_h,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4 = F[2:]
+                F = None
+            v_paid = v
+            for v_c in v_paid:
+                _c2 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
+            S[self.o_g_acted] = True
+            S[self.o_g_operated_at] = None
+            v_force = [
+                v_u
+                for v_u in self.ix_unit__kind.get("rebel", ())
+                if S[self.o_e_unit__at + v_u] == v_h
+            ]
+            _log(S, 142, (v_p, v_h))
+            v_n = self.s_e_hex__nation[v_h]
+            if v_n is not None and S[self.o_e_nation__control + v_n] is None:
+                S[self.o_e_nation__control + v_n] = v_q
+                _log(S, 143, (v_n, v_q))
+            for v_u_2 in v_force:
+                S[self.o_e_unit__used + v_u_2] = True
+            v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                v_p, v_h, v_force, v_mp, v_u_4 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (37, 4, v_p, v_h, v_force, v_mp, v_u_4),
+                v_p,
+                57,
+                tuple(_uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp))),
+                (v_h, v_mp),
+            )
+        if pc == 4:
+            if F is not None:
+                v_p, v_h, v_force, v_mp, v_u_4 = F[2:]
+                F = None
+            v_to = v
+            if v_to != v_h:
+                for v_u_4 in v_force:
+                    S[self.o_e_unit__seen + v_u_4] = 0
+                    S[self.o_e_unit__at + v_u_4] = v_to
+                _log(S, 145, (v_p, v_h, v_to))
+            v_targets = [
+                v_t
+                for v_t in self.f_attack_targets(S, v_p, v_to)
+                if self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
+            ]
+            if len(v_targets) == 0:
+                return None
+            pc = 5
+        if pc == 5:
+            if F is not None:
+                v_p, v_force, v_to, v_targets = F[2:]
+                F = None
+            return self.ask(
+                S, (37, 6, v_p, v_force, v_to, v_targets), v_p, 58, tuple(_uniq(v_targets))
+            )
+        if pc == 6:
+            if F is not None:
+                v_p, v_force, v_to, v_targets = F[2:]
+                F = None
+            v_t_2 = v
+            if v_t_2 is not None:
+                pc = 7
+            else:
+                pc = 9
+        if pc == 7:
+            S[self.o_g_land_combat] = True
+            if (
+                self.r_combat(
+                    S,
+                    None,
+                    None,
+                    v_p,
+                    [v_u_5 for v_u_5 in v_force if S[self.o_e_unit__at + v_u_5] == v_to],
+                    v_to,
+                    v_t_2,
+                )
+                is SUSPEND
+            ):
+                return _wait(S, (37, 8))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                F = None
+            S[self.o_g_land_combat] = False
+            self.p_lift_sieges(S)
+            pc = 9
+        if pc == 9:
+            return None
+
+    def z_rebel_operation__2_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'mine' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
+
+    def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2045:3]"
+        v_stacks: Any = None
+        v_h: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 4, 7
+        if F is not None and (pc < 0 or not (0x96 >> pc) & 1):
+            raise RulesError(f"routine rebel_segment: no resume point {pc}")
+        if pc == 0:
+            v_stacks = self.f_rebel_stacks(S, v_p)
+            if len(v_stacks) > 0:
+                pc = 1
+            else:
+                pc = 6
+        if pc == 1:
+            if F is not None:
+                v_p, v_stacks = F[2:]
+                F = None
+            return self.ask(S, (36, 2, v_p, v_stacks), v_p, 55, tuple(_uniq(v_stacks)))
+        if pc == 2:
+            if F is not None:
+                v_p, v_stacks = F[2:]
+                F = None
+            v_h = v
+            if v_h is not None:
+                pc = 3
+            else:
+                pc = 6
+        if pc == 3:
+            if self.r_rebel_operation(S, None, None, v_p, v_h) is SUSPEND:
+                return _wait(S, (36, 4))
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                F = None
+            return None
+        if pc == 6:
+            if self.r_segment(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (36, 7))
+            pc = 7
+        if pc == 7:
+            if F is not None:
+                F = None
+            return None
+
+    def z_rebel_segment__2_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'stacks' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return self.f_rebel_stacks(S, v_p)
+
+    def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2015:3]'
+        v_states: Any = None
+        v_n_2: Any = None
+        v_placer: Any = None
+        v_c: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_3: Any = None
+        v_sites: Any = None
+        v_h: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4
+        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+            raise RulesError(f"routine rebels_rise: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_states = [
+                    v_n
+                    for v_n in self.all_nation
+                    if any(
+                        S[self.o_e_unit__at + v_u] is None
+                        for v_u in self.ix_unit__kind__nation.get(("rebel", v_n), ())
+                    )
+                ]
+                if len(v_states) == 0:
+                    _log(S, 135, ())
+                    return None
+                v_n_2 = _head(_shuffled(S, v_states))
+                v_placer = _head(
+                    [v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]]
+                )
+                v_c = S[self.o_e_nation__control + v_n_2]
+                if v_c is not None:
+                    v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
+                _log(S, 136, (v_n_2, v_placer))
+                v__it = tuple(
+                    [
+                        v_u_2
+                        for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
+                        if S[self.o_e_unit__at + v_u_2] is None
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u_3 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_sites = self.f_rebel_sites(S, v_n_2)
+                if len(v_sites) > 0:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_n_2, v_placer, v__it, v__i, v_u_3, v_sites = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (35, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
+                    v_placer,
+                    54,
+                    tuple(_uniq(v_sites)),
+                    (v_u_3, v_n_2),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_n_2, v_placer, v__it, v__i, v_u_3, v_sites = F[2:]
+                    F = None
+                v_h = v
+                self.p_destroy_garrison(S, v_h)
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_h
+                _log(S, 138, (v_u_3, v_h))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1812:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1894:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -8415,7 +9010,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (31, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
+                    S, (32, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -8436,16 +9031,16 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:832:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:906:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
         v_z: Any = None
         v_mine: Any = None
         v_ways: Any = None
-        v_u_4: Any = None
-        v_to: Any = None
         v_u_5: Any = None
+        v_to: Any = None
+        v_u_6: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -8463,11 +9058,11 @@ class MarlboroughRules:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                     self.p_eliminate(S, v_u_2)
             if self.r_naval_retreat(S, None, None, v_p, v_alive, v_h) is SUSPEND:
-                return _wait(S, (3, 1, v_p, v_h, v_alive, v_u_4, v_u_5))
+                return _wait(S, (3, 1, v_p, v_h, v_alive, v_u_5, v_u_6))
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_h, v_alive, v_u_4, v_u_5 = F[2:]
+                v_p, v_h, v_alive, v_u_5, v_u_6 = F[2:]
                 F = None
             v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
             if len(v_alive) == 0:
@@ -8493,32 +9088,40 @@ class MarlboroughRules:
                 )
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
+            if self.c_optional_rebels and any(
+                self.s_e_unit__kind[v_u_4] == "rebel" for v_u_4 in v_alive
+            ):
+                v_ways = [
+                    v_e_2
+                    for v_e_2 in v_ways
+                    if self.s_e_hex__nation[v_e_2] == self.s_e_hex__nation[v_h]
+                ]
             if len(v_ways) == 0:
                 _log(S, 14, (v_p, v_h))
-                for v_u_4 in v_alive:
-                    self.p_eliminate(S, v_u_4)
+                for v_u_5 in v_alive:
+                    self.p_eliminate(S, v_u_5)
                 return None
             pc = 2
         if pc == 2:
             if F is not None:
-                v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
+                v_p, v_h, v_alive, v_ways, v_u_6 = F[2:]
                 F = None
             return self.ask(
-                S, (3, 3, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 3, tuple(v_ways), (v_h,)
+                S, (3, 3, v_p, v_h, v_alive, v_ways, v_u_6), v_p, 3, tuple(v_ways), (v_h,)
             )
         if pc == 3:
             if F is not None:
-                v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
+                v_p, v_h, v_alive, v_ways, v_u_6 = F[2:]
                 F = None
             v_to = v
-            for v_u_5 in v_alive:
-                S[self.o_e_unit__seen + v_u_5] = 0
-                S[self.o_e_unit__at + v_u_5] = v_to
+            for v_u_6 in v_alive:
+                S[self.o_e_unit__seen + v_u_6] = 0
+                S[self.o_e_unit__at + v_u_6] = v_to
             _log(S, 16, (v_p, v_h, v_to))
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1974:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8609,7 +9212,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        41,
                         8,
                         v_payee,
                         v_w_asked,
@@ -8624,7 +9227,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    58,
+                    63,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -8668,7 +9271,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1266:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1345:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -8928,7 +9531,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1154:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1230:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -9270,7 +9873,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (38, 1, v__it, v__i, v_p))
+                    return _wait(S, (42, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -9287,7 +9890,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:795:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:869:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -9366,7 +9969,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1383:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1462:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -9402,7 +10005,7 @@ class MarlboroughRules:
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1684:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1763:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -9529,7 +10132,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1478:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1557:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -9607,7 +10210,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (45, 3))
+                return _wait(S, (50, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -9647,7 +10250,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (41, 2, v__it, v__i, v_p))
+                    return _wait(S, (46, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9661,7 +10264,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (43, 1))
+                return _wait(S, (48, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9701,7 +10304,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (40, 2, v__it, v__i, v_p))
+                    return _wait(S, (45, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9733,11 +10336,31 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (44, 1, v__it, v__i, v_p))
+                    return _wait(S, (49, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
                 return None
+
+    def r_turn__random_events(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__random_events (MARL-3.1-03, MARL-9.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:42:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+            raise RulesError(f"routine turn__random_events: no resume point {pc}")
+        if pc == 0:
+            if not (S[_TURN] == 1 and self.c_skip_turn_one_random_events):
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_random_event(S, None, None) is SUSPEND:
+                return _wait(S, (43, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
 
     def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
         "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
@@ -9770,7 +10393,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (42, 2, v__it, v__i, v_p))
+                    return _wait(S, (47, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -9789,7 +10412,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (39, 3))
+                return _wait(S, (44, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -9797,7 +10420,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:889:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:965:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9830,4 +10453,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1080 rules/marlborough/rules.yaml:461:7\n1094 rules/marlborough/rules.yaml:243:7\n1095 rules/marlborough/rules.yaml:244:7\n1114 rules/marlborough/rules.yaml:136:7\n1115 rules/marlborough/rules.yaml:137:7\n1116 rules/marlborough/rules.yaml:138:11\n1117 rules/marlborough/rules.yaml:139:11\n1118 rules/marlborough/rules.yaml:140:15\n1119 rules/marlborough/rules.yaml:141:7\n1140 rules/marlborough/rules.yaml:344:7\n1155 rules/marlborough/rules.yaml:649:7\n1164 rules/marlborough/rules.yaml:650:7\n1169 rules/marlborough/rules.yaml:651:7\n1170 rules/marlborough/rules.yaml:652:7\n1171 rules/marlborough/rules.yaml:653:7\n1176 rules/marlborough/rules.yaml:654:11\n1177 rules/marlborough/rules.yaml:655:11\n1178 rules/marlborough/rules.yaml:656:11\n1179 rules/marlborough/rules.yaml:657:11\n1180 rules/marlborough/rules.yaml:658:11\n1181 rules/marlborough/rules.yaml:659:7\n1186 rules/marlborough/rules.yaml:1993:1\n1191 rules/marlborough/rules.yaml:1993:1\n1198 rules/marlborough/rules.yaml:1993:1\n1206 rules/marlborough/rules.yaml:1993:1\n1214 rules/marlborough/rules.yaml:1993:1\n1222 rules/marlborough/rules.yaml:1993:1\n1230 rules/marlborough/rules.yaml:1993:1\n1238 rules/marlborough/rules.yaml:1993:1\n1247 rules/marlborough/rules.yaml:1993:1\n1251 rules/marlborough/rules.yaml:223:7\n1252 rules/marlborough/rules.yaml:224:11\n1253 rules/marlborough/rules.yaml:225:7\n1254 rules/marlborough/rules.yaml:226:7\n1264 rules/marlborough/rules.yaml:227:7\n1265 rules/marlborough/rules.yaml:228:7\n1268 rules/marlborough/rules.yaml:229:7\n1269 rules/marlborough/rules.yaml:230:11\n1277 rules/marlborough/rules.yaml:231:11\n1278 rules/marlborough/rules.yaml:232:7\n1283 rules/marlborough/rules.yaml:233:7\n1300 rules/marlborough/rules.yaml:616:7\n1301 rules/marlborough/rules.yaml:617:7\n1306 rules/marlborough/rules.yaml:618:11\n1308 rules/marlborough/rules.yaml:620:11\n1309 rules/marlborough/rules.yaml:621:7\n1310 rules/marlborough/rules.yaml:622:7\n1319 rules/marlborough/rules.yaml:623:11\n1320 rules/marlborough/rules.yaml:624:7\n1325 rules/marlborough/rules.yaml:625:7\n1333 rules/marlborough/rules.yaml:626:11\n1334 rules/marlborough/rules.yaml:627:7\n1337 rules/marlborough/rules.yaml:628:11\n1348 rules/marlborough/rules.yaml:629:7\n1358 rules/marlborough/rules.yaml:630:11\n1359 rules/marlborough/rules.yaml:631:7\n1369 rules/marlborough/rules.yaml:632:11\n1370 rules/marlborough/rules.yaml:633:7\n1380 rules/marlborough/rules.yaml:634:11\n1381 rules/marlborough/rules.yaml:635:7\n1391 rules/marlborough/rules.yaml:636:11\n1392 rules/marlborough/rules.yaml:637:7\n1396 rules/marlborough/rules.yaml:598:7\n1408 rules/marlborough/rules.yaml:181:7\n1409 rules/marlborough/rules.yaml:182:7\n1410 rules/marlborough/rules.yaml:183:11\n1411 rules/marlborough/rules.yaml:184:7\n1412 rules/marlborough/rules.yaml:185:11\n1413 rules/marlborough/rules.yaml:186:7\n1417 rules/marlborough/rules.yaml:64:7\n1426 rules/marlborough/rules.yaml:65:7\n1434 rules/marlborough/rules.yaml:440:7\n1442 rules/marlborough/rules.yaml:441:7\n1443 rules/marlborough/rules.yaml:442:11\n1444 rules/marlborough/rules.yaml:443:7\n1455 rules/marlborough/rules.yaml:444:7\n1460 rules/marlborough/rules.yaml:445:7\n1461 rules/marlborough/rules.yaml:446:11\n1462 rules/marlborough/rules.yaml:447:7\n1463 rules/marlborough/rules.yaml:448:11\n1464 rules/marlborough/rules.yaml:449:7\n1469 rules/marlborough/rules.yaml:450:7\n1477 rules/marlborough/rules.yaml:451:7\n1478 rules/marlborough/rules.yaml:452:11\n1479 rules/marlborough/rules.yaml:453:7\n1493 rules/marlborough/rules.yaml:157:7\n1501 rules/marlborough/rules.yaml:100:7\n1508 rules/marlborough/rules.yaml:90:7\n1523 rules/marlborough/rules.yaml:565:7\n1527 rules/marlborough/rules.yaml:165:7\n1528 rules/marlborough/rules.yaml:166:7\n1529 rules/marlborough/rules.yaml:167:11\n1530 rules/marlborough/rules.yaml:168:11\n1531 rules/marlborough/rules.yaml:169:15\n1532 rules/marlborough/rules.yaml:170:7\n1547 rules/marlborough/rules.yaml:671:7\n1548 rules/marlborough/rules.yaml:672:11\n1549 rules/marlborough/rules.yaml:673:7\n1550 rules/marlborough/rules.yaml:674:7\n1551 rules/marlborough/rules.yaml:675:11\n1552 rules/marlborough/rules.yaml:676:7\n1558 rules/marlborough/rules.yaml:294:7\n1559 rules/marlborough/rules.yaml:295:7\n1560 rules/marlborough/rules.yaml:296:11\n1561 rules/marlborough/rules.yaml:297:7\n1562 rules/marlborough/rules.yaml:298:11\n1563 rules/marlborough/rules.yaml:299:7\n1571 rules/marlborough/rules.yaml:300:7\n1572 rules/marlborough/rules.yaml:301:7\n1578 rules/marlborough/rules.yaml:302:11\n1579 rules/marlborough/rules.yaml:303:7\n1580 rules/marlborough/rules.yaml:304:11\n1588 rules/marlborough/rules.yaml:305:11\n1594 rules/marlborough/rules.yaml:306:7\n1598 rules/marlborough/rules.yaml:356:7\n1603 rules/marlborough/rules.yaml:357:7\n1604 rules/marlborough/rules.yaml:358:7\n1607 rules/marlborough/rules.yaml:359:11\n1608 rules/marlborough/rules.yaml:360:15\n1609 rules/marlborough/rules.yaml:361:15\n1610 rules/marlborough/rules.yaml:362:19\n1612 rules/marlborough/rules.yaml:364:19\n1613 rules/marlborough/rules.yaml:365:7\n1617 rules/marlborough/rules.yaml:108:7\n1624 rules/marlborough/rules.yaml:109:11\n1625 rules/marlborough/rules.yaml:110:7\n1626 rules/marlborough/rules.yaml:111:7\n1627 rules/marlborough/rules.yaml:112:11\n1628 rules/marlborough/rules.yaml:113:7\n1632 rules/marlborough/rules.yaml:332:7\n1639 rules/marlborough/rules.yaml:35:7\n1640 rules/marlborough/rules.yaml:36:11\n1641 rules/marlborough/rules.yaml:37:7\n1655 rules/marlborough/rules.yaml:76:7\n1656 rules/marlborough/rules.yaml:77:11\n1657 rules/marlborough/rules.yaml:78:7\n1658 rules/marlborough/rules.yaml:79:7\n1659 rules/marlborough/rules.yaml:80:11\n1679 rules/marlborough/rules.yaml:81:15\n1680 rules/marlborough/rules.yaml:82:7\n1684 rules/marlborough/rules.yaml:579:7\n1689 rules/marlborough/rules.yaml:414:7\n1710 rules/marlborough/rules.yaml:376:7\n1711 rules/marlborough/rules.yaml:377:11\n1712 rules/marlborough/rules.yaml:378:7\n1713 rules/marlborough/rules.yaml:379:11\n1714 rules/marlborough/rules.yaml:380:7\n1715 rules/marlborough/rules.yaml:381:11\n1716 rules/marlborough/rules.yaml:382:7\n1717 rules/marlborough/rules.yaml:383:11\n1718 rules/marlborough/rules.yaml:384:7\n1722 rules/marlborough/rules.yaml:586:7\n1728 rules/marlborough/rules.yaml:477:7\n1737 rules/marlborough/rules.yaml:478:7\n1738 rules/marlborough/rules.yaml:479:7\n1754 rules/marlborough/rules.yaml:480:7\n1763 rules/marlborough/rules.yaml:481:7\n1778 rules/marlborough/rules.yaml:482:7\n1791 rules/marlborough/rules.yaml:483:7\n1799 rules/marlborough/rules.yaml:484:7\n1800 rules/marlborough/rules.yaml:485:7\n1805 rules/marlborough/rules.yaml:486:7\n1820 rules/marlborough/rules.yaml:527:7\n1836 rules/marlborough/rules.yaml:528:7\n1837 rules/marlborough/rules.yaml:529:11\n1838 rules/marlborough/rules.yaml:530:7\n1850 rules/marlborough/rules.yaml:531:7\n1859 rules/marlborough/rules.yaml:532:7\n1860 rules/marlborough/rules.yaml:533:7\n1861 rules/marlborough/rules.yaml:534:11\n1862 rules/marlborough/rules.yaml:535:15\n1863 rules/marlborough/rules.yaml:536:19\n1865 rules/marlborough/rules.yaml:538:19\n1888 rules/marlborough/rules.yaml:539:19\n1894 rules/marlborough/rules.yaml:540:23\n1895 rules/marlborough/rules.yaml:541:7\n1899 rules/marlborough/rules.yaml:497:7\n1900 rules/marlborough/rules.yaml:498:7\n1933 rules/marlborough/rules.yaml:121:7\n1934 rules/marlborough/rules.yaml:122:11\n1935 rules/marlborough/rules.yaml:123:7\n1936 rules/marlborough/rules.yaml:124:7\n1937 rules/marlborough/rules.yaml:125:11\n1938 rules/marlborough/rules.yaml:126:7\n1942 rules/marlborough/rules.yaml:23:7\n1946 rules/marlborough/rules.yaml:149:7\n1947 rules/marlborough/rules.yaml:150:7\n1951 rules/marlborough/rules.yaml:396:7\n1952 rules/marlborough/rules.yaml:397:7\n1957 rules/marlborough/rules.yaml:398:11\n1961 rules/marlborough/rules.yaml:399:15\n1966 rules/marlborough/rules.yaml:400:15\n1967 rules/marlborough/rules.yaml:401:19\n1976 rules/marlborough/rules.yaml:402:23\n1977 rules/marlborough/rules.yaml:403:7\n1981 rules/marlborough/rules.yaml:559:7\n1989 rules/marlborough/rules.yaml:316:7\n1990 rules/marlborough/rules.yaml:317:7\n1991 rules/marlborough/rules.yaml:318:11\n1992 rules/marlborough/rules.yaml:319:7\n1995 rules/marlborough/rules.yaml:320:11\n1996 rules/marlborough/rules.yaml:321:7\n2000 rules/marlborough/rules.yaml:322:11\n2001 rules/marlborough/rules.yaml:323:7\n2005 rules/marlborough/rules.yaml:46:7\n2006 rules/marlborough/rules.yaml:47:11\n2007 rules/marlborough/rules.yaml:48:7\n2011 rules/marlborough/rules.yaml:509:7\n2012 rules/marlborough/rules.yaml:510:7\n2013 rules/marlborough/rules.yaml:511:7\n2014 rules/marlborough/rules.yaml:512:7\n2015 rules/marlborough/rules.yaml:513:7\n2016 rules/marlborough/rules.yaml:514:7\n2034 rules/marlborough/rules.yaml:278:7\n2035 rules/marlborough/rules.yaml:279:7\n2039 rules/marlborough/rules.yaml:280:11\n2040 rules/marlborough/rules.yaml:281:7\n2041 rules/marlborough/rules.yaml:282:11\n2042 rules/marlborough/rules.yaml:283:7\n2046 rules/marlborough/rules.yaml:266:7\n2051 rules/marlborough/rules.yaml:267:7\n2063 rules/marlborough/rules.yaml:687:7\n2064 rules/marlborough/rules.yaml:688:11\n2065 rules/marlborough/rules.yaml:689:7\n2066 rules/marlborough/rules.yaml:690:11\n2067 rules/marlborough/rules.yaml:691:7\n2068 rules/marlborough/rules.yaml:692:11\n2069 rules/marlborough/rules.yaml:693:7\n2073 rules/marlborough/rules.yaml:254:7\n2076 rules/marlborough/rules.yaml:255:11\n2077 rules/marlborough/rules.yaml:256:7\n2078 rules/marlborough/rules.yaml:257:11\n2079 rules/marlborough/rules.yaml:258:7\n2083 rules/marlborough/rules.yaml:56:7\n2090 rules/marlborough/rules.yaml:427:7\n2096 rules/marlborough/rules.yaml:428:7\n2100 rules/marlborough/rules.yaml:549:7\n2105 rules/marlborough/rules.yaml:550:7\n2106 rules/marlborough/rules.yaml:551:7\n2114 rules/marlborough/rules.yaml:606:7\n2121 rules/marlborough/rules.yaml:1934:3\n2128 rules/marlborough/rules.yaml:1934:3\n2143 rules/marlborough/rules.yaml:1955:3\n2150 rules/marlborough/rules.yaml:1955:3\n2158 rules/marlborough/rules.yaml:1974:3\n2163 rules/marlborough/rules.yaml:1974:3\n2167 rules/marlborough/rules.yaml:199:7\n2168 rules/marlborough/rules.yaml:200:7\n2169 rules/marlborough/rules.yaml:201:7\n2170 rules/marlborough/rules.yaml:202:7\n2171 rules/marlborough/rules.yaml:203:11\n2172 rules/marlborough/rules.yaml:204:11\n2182 rules/marlborough/rules.yaml:205:15\n2186 rules/marlborough/rules.yaml:206:19\n2216 rules/marlborough/rules.yaml:208:19\n2233 rules/marlborough/rules.yaml:209:7\n2237 rules/marlborough/cards.yaml:383:14\n2241 rules/marlborough/cards.yaml:391:14\n2245 rules/marlborough/cards.yaml:15:14\n2249 rules/marlborough/cards.yaml:23:14\n2253 rules/marlborough/cards.yaml:31:14\n2257 rules/marlborough/cards.yaml:39:14\n2261 rules/marlborough/cards.yaml:47:14\n2265 rules/marlborough/cards.yaml:55:14\n2269 rules/marlborough/cards.yaml:63:14\n2273 rules/marlborough/cards.yaml:71:14\n2277 rules/marlborough/cards.yaml:79:14\n2281 rules/marlborough/cards.yaml:87:14\n2285 rules/marlborough/cards.yaml:95:14\n2289 rules/marlborough/cards.yaml:103:14\n2293 rules/marlborough/cards.yaml:111:14\n2297 rules/marlborough/cards.yaml:119:14\n2301 rules/marlborough/cards.yaml:127:14\n2305 rules/marlborough/cards.yaml:199:14\n2309 rules/marlborough/cards.yaml:135:14\n2313 rules/marlborough/cards.yaml:143:14\n2317 rules/marlborough/cards.yaml:151:14\n2321 rules/marlborough/cards.yaml:159:14\n2325 rules/marlborough/cards.yaml:167:14\n2329 rules/marlborough/cards.yaml:175:14\n2333 rules/marlborough/cards.yaml:183:14\n2337 rules/marlborough/cards.yaml:191:14\n2341 rules/marlborough/cards.yaml:271:14\n2345 rules/marlborough/cards.yaml:279:14\n2349 rules/marlborough/cards.yaml:287:14\n2353 rules/marlborough/cards.yaml:295:14\n2357 rules/marlborough/cards.yaml:303:14\n2361 rules/marlborough/cards.yaml:311:14\n2365 rules/marlborough/cards.yaml:319:14\n2369 rules/marlborough/cards.yaml:327:14\n2373 rules/marlborough/cards.yaml:335:14\n2377 rules/marlborough/cards.yaml:343:14\n2381 rules/marlborough/cards.yaml:351:14\n2385 rules/marlborough/cards.yaml:359:14\n2389 rules/marlborough/cards.yaml:367:14\n2393 rules/marlborough/cards.yaml:375:14\n2397 rules/marlborough/cards.yaml:207:14\n2401 rules/marlborough/cards.yaml:215:14\n2405 rules/marlborough/cards.yaml:223:14\n2409 rules/marlborough/cards.yaml:231:14\n2413 rules/marlborough/cards.yaml:239:14\n2417 rules/marlborough/cards.yaml:247:14\n2421 rules/marlborough/cards.yaml:255:14\n2425 rules/marlborough/cards.yaml:263:14\n2429 rules/marlborough/rules.yaml:2020:9\n2437 rules/marlborough/rules.yaml:2048:9\n2438 rules/marlborough/rules.yaml:2049:9\n2445 rules/marlborough/rules.yaml:2027:9\n2446 rules/marlborough/rules.yaml:2028:9\n2451 rules/marlborough/rules.yaml:2035:9\n2460 rules/marlborough/rules.yaml:2036:9\n2461 rules/marlborough/rules.yaml:2037:9\n2462 rules/marlborough/rules.yaml:2038:13\n2464 rules/marlborough/rules.yaml:2039:13\n2467 rules/marlborough/rules.yaml:2041:13\n2472 rules/marlborough/rules.yaml:2010:9\n2475 rules/marlborough/rules.yaml:2011:9\n2481 rules/marlborough/rules.yaml:828:7\n2485 rules/marlborough/rules.yaml:829:11\n2486 rules/marlborough/rules.yaml:830:11\n2491 rules/marlborough/rules.yaml:1499:7\n2492 rules/marlborough/rules.yaml:1500:7\n2494 rules/marlborough/rules.yaml:1501:7\n2496 rules/marlborough/rules.yaml:1502:7\n2497 rules/marlborough/rules.yaml:1503:7\n2512 rules/marlborough/rules.yaml:1504:11\n2518 rules/marlborough/rules.yaml:1505:15\n2520 rules/marlborough/rules.yaml:1506:15\n2522 rules/marlborough/rules.yaml:1507:15\n2526 rules/marlborough/rules.yaml:776:7\n2529 rules/marlborough/rules.yaml:777:11\n2530 rules/marlborough/rules.yaml:778:11\n2531 rules/marlborough/rules.yaml:779:15\n2534 rules/marlborough/rules.yaml:780:15\n2536 rules/marlborough/rules.yaml:781:15\n2537 rules/marlborough/rules.yaml:782:15\n2539 rules/marlborough/rules.yaml:783:15\n2540 rules/marlborough/rules.yaml:784:11\n2542 rules/marlborough/rules.yaml:785:7\n2543 rules/marlborough/rules.yaml:786:7\n2545 rules/marlborough/rules.yaml:787:7\n2547 rules/marlborough/rules.yaml:788:7\n2548 rules/marlborough/rules.yaml:789:7\n2563 rules/marlborough/rules.yaml:790:11\n2569 rules/marlborough/rules.yaml:791:15\n2571 rules/marlborough/rules.yaml:792:15\n2573 rules/marlborough/rules.yaml:793:15\n2577 rules/marlborough/flow.yaml:98:7\n2579 rules/marlborough/flow.yaml:99:7\n2580 rules/marlborough/flow.yaml:100:11\n2584 rules/marlborough/rules.yaml:1144:7\n2590 rules/marlborough/rules.yaml:1145:11\n2591 rules/marlborough/rules.yaml:1146:15\n2592 rules/marlborough/rules.yaml:1147:15\n2605 rules/marlborough/rules.yaml:1148:15\n2606 rules/marlborough/rules.yaml:1149:15\n2618 rules/marlborough/rules.yaml:1150:15\n2619 rules/marlborough/rules.yaml:1151:19\n2620 rules/marlborough/rules.yaml:1152:19\n2626 rules/marlborough/rules.yaml:724:7\n2627 rules/marlborough/rules.yaml:725:7\n2632 rules/marlborough/rules.yaml:726:11\n2633 rules/marlborough/rules.yaml:727:11\n2636 rules/marlborough/rules.yaml:728:11\n2637 rules/marlborough/rules.yaml:729:7\n2638 rules/marlborough/rules.yaml:730:7\n2643 rules/marlborough/rules.yaml:1840:7\n2644 rules/marlborough/rules.yaml:1841:7\n2645 rules/marlborough/rules.yaml:1842:11\n2646 rules/marlborough/rules.yaml:1843:11\n2647 rules/marlborough/rules.yaml:1844:11\n2648 rules/marlborough/rules.yaml:1845:11\n2659 rules/marlborough/rules.yaml:1846:11\n2670 rules/marlborough/rules.yaml:1847:11\n2672 rules/marlborough/rules.yaml:1848:11\n2673 rules/marlborough/rules.yaml:1849:15\n2675 rules/marlborough/rules.yaml:1851:15\n2680 rules/marlborough/rules.yaml:1720:7\n2681 rules/marlborough/rules.yaml:1721:7\n2682 rules/marlborough/rules.yaml:1722:7\n2683 rules/marlborough/rules.yaml:1723:7\n2684 rules/marlborough/rules.yaml:1724:7\n2686 rules/marlborough/rules.yaml:1725:7\n2687 rules/marlborough/rules.yaml:1727:15\n2688 rules/marlborough/rules.yaml:1728:19\n2690 rules/marlborough/rules.yaml:1730:19\n2692 rules/marlborough/rules.yaml:1732:15\n2695 rules/marlborough/rules.yaml:1734:15\n2699 rules/marlborough/flow.yaml:16:7\n2700 rules/marlborough/flow.yaml:17:11\n2701 rules/marlborough/flow.yaml:18:15\n2704 rules/marlborough/flow.yaml:19:19\n2705 rules/marlborough/flow.yaml:20:19\n2711 rules/marlborough/rules.yaml:763:7\n2712 rules/marlborough/rules.yaml:764:11\n2715 rules/marlborough/rules.yaml:766:11\n2717 rules/marlborough/rules.yaml:767:7\n2719 rules/marlborough/rules.yaml:768:7\n2720 rules/marlborough/rules.yaml:769:11\n2725 rules/marlborough/rules.yaml:737:7\n2726 rules/marlborough/rules.yaml:738:7\n2732 rules/marlborough/flow.yaml:82:7\n2737 rules/marlborough/flow.yaml:83:7\n2742 rules/marlborough/flow.yaml:84:7\n2744 rules/marlborough/flow.yaml:85:7\n2745 rules/marlborough/flow.yaml:86:11\n2747 rules/marlborough/flow.yaml:88:11\n2752 rules/marlborough/flow.yaml:25:7\n2753 rules/marlborough/flow.yaml:26:11\n2758 rules/marlborough/flow.yaml:27:11\n2761 rules/marlborough/flow.yaml:29:11\n2762 rules/marlborough/flow.yaml:30:11\n2763 rules/marlborough/flow.yaml:31:15\n2764 rules/marlborough/flow.yaml:32:11\n2765 rules/marlborough/flow.yaml:33:15\n2766 rules/marlborough/flow.yaml:34:15\n2767 rules/marlborough/flow.yaml:35:15\n2772 rules/marlborough/flow.yaml:36:19\n2773 rules/marlborough/flow.yaml:37:19\n2774 rules/marlborough/flow.yaml:38:19\n2776 rules/marlborough/flow.yaml:39:15\n2777 rules/marlborough/flow.yaml:40:11\n2780 rules/marlborough/flow.yaml:41:11\n2785 rules/marlborough/flow.yaml:45:7\n2786 rules/marlborough/flow.yaml:46:11\n2791 rules/marlborough/rules.yaml:745:7\n2792 rules/marlborough/rules.yaml:746:11\n2794 rules/marlborough/rules.yaml:747:11\n2796 rules/marlborough/rules.yaml:748:7\n2797 rules/marlborough/rules.yaml:749:7\n2798 rules/marlborough/rules.yaml:750:7\n2799 rules/marlborough/rules.yaml:751:7\n2800 rules/marlborough/rules.yaml:752:11\n2804 rules/marlborough/rules.yaml:754:11\n2812 rules/marlborough/rules.yaml:756:11\n2824 rules/marlborough/rules.yaml:1949:7\n2827 rules/marlborough/rules.yaml:1950:7\n2828 rules/marlborough/rules.yaml:1951:11\n2830 rules/marlborough/rules.yaml:1953:11\n2831 rules/marlborough/rules.yaml:1954:7\n2838 rules/marlborough/rules.yaml:1969:7\n2841 rules/marlborough/rules.yaml:1970:7\n2842 rules/marlborough/rules.yaml:1971:7\n2847 rules/marlborough/rules.yaml:1988:7\n2850 rules/marlborough/rules.yaml:1989:7\n2851 rules/marlborough/rules.yaml:1990:7\n2854 rules/marlborough/rules.yaml:1991:7\n3227 rules/marlborough/rules.yaml:877:7\n3232 rules/marlborough/rules.yaml:878:11\n3233 rules/marlborough/rules.yaml:879:7\n3242 rules/marlborough/rules.yaml:880:7\n3243 rules/marlborough/rules.yaml:881:11\n3244 rules/marlborough/rules.yaml:882:7\n3245 rules/marlborough/rules.yaml:883:7\n3246 rules/marlborough/rules.yaml:884:11\n3248 rules/marlborough/rules.yaml:885:7\n3249 rules/marlborough/rules.yaml:886:11\n3253 rules/marlborough/rules.yaml:976:7\n3254 rules/marlborough/rules.yaml:977:7\n3260 rules/marlborough/rules.yaml:978:7\n3261 rules/marlborough/rules.yaml:979:11\n3263 rules/marlborough/rules.yaml:980:7\n3264 rules/marlborough/rules.yaml:981:11\n3266 rules/marlborough/rules.yaml:982:7\n3267 rules/marlborough/rules.yaml:983:7\n3268 rules/marlborough/rules.yaml:985:7\n3269 rules/marlborough/rules.yaml:986:11\n3275 rules/marlborough/rules.yaml:987:11\n3283 rules/marlborough/rules.yaml:990:11\n3284 rules/marlborough/rules.yaml:992:11\n3285 rules/marlborough/rules.yaml:994:19\n3288 rules/marlborough/rules.yaml:997:23\n3290 rules/marlborough/rules.yaml:1000:19\n3295 rules/marlborough/rules.yaml:1002:19\n3301 rules/marlborough/rules.yaml:1006:11\n3302 rules/marlborough/rules.yaml:1007:11\n3305 rules/marlborough/rules.yaml:1008:11\n3310 rules/marlborough/rules.yaml:1009:11\n3311 rules/marlborough/rules.yaml:1010:11\n3312 rules/marlborough/rules.yaml:1011:15\n3318 rules/marlborough/rules.yaml:1014:15\n3319 rules/marlborough/rules.yaml:1015:15\n3321 rules/marlborough/rules.yaml:1017:15\n3322 rules/marlborough/rules.yaml:1019:15\n3323 rules/marlborough/rules.yaml:1020:15\n3324 rules/marlborough/rules.yaml:1021:15\n3326 rules/marlborough/rules.yaml:1023:15\n3327 rules/marlborough/rules.yaml:1025:15\n3328 rules/marlborough/rules.yaml:1026:15\n3329 rules/marlborough/rules.yaml:1027:15\n3330 rules/marlborough/rules.yaml:1028:11\n3331 rules/marlborough/rules.yaml:1029:11\n3332 rules/marlborough/rules.yaml:1030:11\n3333 rules/marlborough/rules.yaml:1032:11\n3334 rules/marlborough/rules.yaml:1033:11\n3335 rules/marlborough/rules.yaml:1034:11\n3336 rules/marlborough/rules.yaml:1036:19\n3337 rules/marlborough/rules.yaml:1037:19\n3343 rules/marlborough/rules.yaml:1038:23\n3344 rules/marlborough/rules.yaml:1039:23\n3346 rules/marlborough/rules.yaml:1041:19\n3347 rules/marlborough/rules.yaml:1042:23\n3349 rules/marlborough/rules.yaml:1044:23\n3353 rules/marlborough/rules.yaml:1048:19\n3354 rules/marlborough/rules.yaml:1049:19\n3355 rules/marlborough/rules.yaml:1050:19\n3356 rules/marlborough/rules.yaml:1051:23\n3360 rules/marlborough/rules.yaml:1055:19\n3361 rules/marlborough/rules.yaml:1056:19\n3362 rules/marlborough/rules.yaml:1057:19\n3376 rules/marlborough/rules.yaml:1058:23\n3378 rules/marlborough/rules.yaml:1060:19\n3385 rules/marlborough/rules.yaml:1934:3\n3386 rules/marlborough/rules.yaml:1934:3\n3388 rules/marlborough/rules.yaml:1934:3\n3389 rules/marlborough/rules.yaml:1934:3\n3390 rules/marlborough/rules.yaml:1934:3\n3391 rules/marlborough/rules.yaml:1934:3\n3392 rules/marlborough/rules.yaml:1934:3\n3393 rules/marlborough/rules.yaml:1934:3\n3400 rules/marlborough/rules.yaml:1934:3\n3401 rules/marlborough/rules.yaml:1934:3\n3402 rules/marlborough/rules.yaml:1934:3\n3403 rules/marlborough/rules.yaml:1934:3\n3417 rules/marlborough/rules.yaml:1934:3\n3418 rules/marlborough/rules.yaml:1934:3\n3420 rules/marlborough/rules.yaml:1934:3\n3421 rules/marlborough/rules.yaml:1934:3\n3422 rules/marlborough/rules.yaml:1934:3\n3424 rules/marlborough/rules.yaml:1934:3\n3425 rules/marlborough/rules.yaml:1934:3\n3428 rules/marlborough/rules.yaml:1934:3\n3443 rules/marlborough/rules.yaml:1071:7\n3444 rules/marlborough/rules.yaml:1072:7\n3445 rules/marlborough/rules.yaml:1073:7\n3451 rules/marlborough/rules.yaml:1074:7\n3452 rules/marlborough/rules.yaml:1075:7\n3456 rules/marlborough/rules.yaml:1076:7\n3460 rules/marlborough/rules.yaml:1077:7\n3461 rules/marlborough/rules.yaml:1078:11\n3462 rules/marlborough/rules.yaml:1079:7\n3463 rules/marlborough/rules.yaml:1080:7\n3464 rules/marlborough/rules.yaml:1081:7\n3469 rules/marlborough/rules.yaml:1082:7\n3474 rules/marlborough/rules.yaml:1083:7\n3475 rules/marlborough/rules.yaml:1084:7\n3476 rules/marlborough/rules.yaml:1085:7\n3477 rules/marlborough/rules.yaml:1086:7\n3478 rules/marlborough/rules.yaml:1087:7\n3479 rules/marlborough/rules.yaml:1088:7\n3480 rules/marlborough/rules.yaml:1089:7\n3481 rules/marlborough/rules.yaml:1090:7\n3482 rules/marlborough/rules.yaml:1091:7\n3483 rules/marlborough/rules.yaml:1092:7\n3484 rules/marlborough/rules.yaml:1093:7\n3501 rules/marlborough/rules.yaml:1094:7\n3502 rules/marlborough/rules.yaml:1095:7\n3503 rules/marlborough/rules.yaml:1096:11\n3530 rules/marlborough/rules.yaml:1097:7\n3531 rules/marlborough/rules.yaml:1098:7\n3532 rules/marlborough/rules.yaml:1100:15\n3533 rules/marlborough/rules.yaml:1101:19\n3534 rules/marlborough/rules.yaml:1102:15\n3535 rules/marlborough/rules.yaml:1103:15\n3536 rules/marlborough/rules.yaml:1104:15\n3537 rules/marlborough/rules.yaml:1105:19\n3539 rules/marlborough/rules.yaml:1107:15\n3540 rules/marlborough/rules.yaml:1108:15\n3541 rules/marlborough/rules.yaml:1109:15\n3542 rules/marlborough/rules.yaml:1110:15\n3543 rules/marlborough/rules.yaml:1111:15\n3544 rules/marlborough/rules.yaml:1112:19\n3546 rules/marlborough/rules.yaml:1114:15\n3547 rules/marlborough/rules.yaml:1115:15\n3548 rules/marlborough/rules.yaml:1116:15\n3549 rules/marlborough/rules.yaml:1117:15\n3558 rules/marlborough/rules.yaml:1118:19\n3560 rules/marlborough/rules.yaml:1120:15\n3561 rules/marlborough/rules.yaml:1121:15\n3562 rules/marlborough/rules.yaml:1122:15\n3568 rules/marlborough/rules.yaml:1123:19\n3569 rules/marlborough/rules.yaml:1124:19\n3570 rules/marlborough/rules.yaml:1125:15\n3571 rules/marlborough/rules.yaml:1126:15\n3572 rules/marlborough/rules.yaml:1127:15\n3573 rules/marlborough/rules.yaml:1128:19\n3575 rules/marlborough/rules.yaml:1130:15\n3576 rules/marlborough/rules.yaml:1131:19\n3577 rules/marlborough/rules.yaml:1132:15\n3578 rules/marlborough/rules.yaml:1133:15\n3579 rules/marlborough/rules.yaml:1134:15\n3580 rules/marlborough/rules.yaml:1135:15\n3581 rules/marlborough/rules.yaml:1136:15\n3582 rules/marlborough/rules.yaml:1137:19\n3587 rules/marlborough/rules.yaml:1635:7\n3588 rules/marlborough/rules.yaml:1636:7\n3589 rules/marlborough/rules.yaml:1637:7\n3595 rules/marlborough/rules.yaml:1638:7\n3596 rules/marlborough/rules.yaml:1639:11\n3599 rules/marlborough/rules.yaml:1640:7\n3604 rules/marlborough/rules.yaml:1609:7\n3605 rules/marlborough/rules.yaml:1610:7\n3606 rules/marlborough/rules.yaml:1611:7\n3607 rules/marlborough/rules.yaml:1612:7\n3613 rules/marlborough/rules.yaml:1615:7\n3617 rules/marlborough/rules.yaml:1616:7\n3621 rules/marlborough/rules.yaml:1617:7\n3622 rules/marlborough/rules.yaml:1618:11\n3625 rules/marlborough/rules.yaml:1619:7\n3626 rules/marlborough/rules.yaml:1620:11\n3629 rules/marlborough/rules.yaml:1621:7\n3630 rules/marlborough/rules.yaml:1622:7\n3631 rules/marlborough/rules.yaml:1623:7\n3632 rules/marlborough/rules.yaml:1625:7\n3633 rules/marlborough/rules.yaml:1626:7\n3637 rules/marlborough/rules.yaml:1677:7\n3638 rules/marlborough/rules.yaml:1678:7\n3639 rules/marlborough/rules.yaml:1679:7\n3640 rules/marlborough/rules.yaml:1680:7\n3646 rules/marlborough/rules.yaml:1566:7\n3647 rules/marlborough/rules.yaml:1567:7\n3650 rules/marlborough/rules.yaml:1570:11\n3652 rules/marlborough/rules.yaml:1572:11\n3653 rules/marlborough/rules.yaml:1573:11\n3654 rules/marlborough/rules.yaml:1574:11\n3655 rules/marlborough/rules.yaml:1575:15\n3659 rules/marlborough/rules.yaml:1578:15\n3661 rules/marlborough/rules.yaml:1581:11\n3669 rules/marlborough/rules.yaml:1582:11\n3670 rules/marlborough/rules.yaml:1584:19\n3672 rules/marlborough/rules.yaml:1587:19\n3674 rules/marlborough/rules.yaml:1589:19\n3675 rules/marlborough/rules.yaml:1590:23\n3677 rules/marlborough/rules.yaml:1593:23\n3679 rules/marlborough/rules.yaml:1596:19\n3684 rules/marlborough/rules.yaml:1650:7\n3685 rules/marlborough/rules.yaml:1651:7\n3690 rules/marlborough/rules.yaml:1652:11\n3691 rules/marlborough/rules.yaml:1653:11\n3712 rules/marlborough/rules.yaml:1654:11\n3713 rules/marlborough/rules.yaml:1655:11\n3714 rules/marlborough/rules.yaml:1656:15\n3729 rules/marlborough/rules.yaml:1657:15\n3730 rules/marlborough/rules.yaml:1658:19\n3732 rules/marlborough/rules.yaml:1660:19\n3733 rules/marlborough/rules.yaml:1661:19\n3734 rules/marlborough/rules.yaml:1662:23\n3735 rules/marlborough/rules.yaml:1663:19\n3736 rules/marlborough/rules.yaml:1664:23\n3738 rules/marlborough/rules.yaml:1666:23\n3743 rules/marlborough/rules.yaml:706:7\n3744 rules/marlborough/rules.yaml:707:7\n3745 rules/marlborough/rules.yaml:708:11\n3746 rules/marlborough/rules.yaml:709:11\n3747 rules/marlborough/rules.yaml:710:15\n3750 rules/marlborough/rules.yaml:711:11\n3751 rules/marlborough/rules.yaml:713:7\n3752 rules/marlborough/rules.yaml:714:7\n3759 rules/marlborough/rules.yaml:715:11\n3760 rules/marlborough/rules.yaml:716:11\n3764 rules/marlborough/rules.yaml:717:11\n3768 rules/marlborough/rules.yaml:1548:7\n3769 rules/marlborough/rules.yaml:1549:7\n3770 rules/marlborough/rules.yaml:1550:7\n3771 rules/marlborough/rules.yaml:1552:15\n3772 rules/marlborough/rules.yaml:1553:19\n3776 rules/marlborough/rules.yaml:1554:23\n3779 rules/marlborough/rules.yaml:1556:15\n3782 rules/marlborough/rules.yaml:1558:15\n3789 rules/marlborough/rules.yaml:906:7\n3790 rules/marlborough/rules.yaml:907:11\n3791 rules/marlborough/rules.yaml:908:7\n3792 rules/marlborough/rules.yaml:909:7\n3793 rules/marlborough/rules.yaml:912:15\n3794 rules/marlborough/rules.yaml:913:15\n3795 rules/marlborough/rules.yaml:914:15\n3797 rules/marlborough/rules.yaml:917:15\n3798 rules/marlborough/rules.yaml:918:15\n3799 rules/marlborough/rules.yaml:919:15\n3801 rules/marlborough/rules.yaml:921:15\n3805 rules/marlborough/rules.yaml:1406:7\n3810 rules/marlborough/rules.yaml:1407:11\n3813 rules/marlborough/rules.yaml:1408:11\n3819 rules/marlborough/rules.yaml:1410:15\n3823 rules/marlborough/rules.yaml:932:7\n3824 rules/marlborough/rules.yaml:933:7\n3827 rules/marlborough/rules.yaml:934:7\n3828 rules/marlborough/rules.yaml:935:11\n3829 rules/marlborough/rules.yaml:936:15\n3830 rules/marlborough/rules.yaml:937:7\n3831 rules/marlborough/rules.yaml:938:7\n3832 rules/marlborough/rules.yaml:939:7\n3833 rules/marlborough/rules.yaml:940:11\n3834 rules/marlborough/rules.yaml:941:11\n3835 rules/marlborough/rules.yaml:942:11\n3847 rules/marlborough/rules.yaml:943:11\n3856 rules/marlborough/rules.yaml:944:11\n3857 rules/marlborough/rules.yaml:945:15\n3858 rules/marlborough/rules.yaml:946:19\n3860 rules/marlborough/rules.yaml:948:15\n3861 rules/marlborough/rules.yaml:949:15\n3862 rules/marlborough/rules.yaml:950:19\n3864 rules/marlborough/rules.yaml:952:7\n3865 rules/marlborough/rules.yaml:953:7\n3869 rules/marlborough/rules.yaml:1893:7\n3870 rules/marlborough/rules.yaml:1894:7\n3875 rules/marlborough/rules.yaml:1895:7\n3878 rules/marlborough/rules.yaml:1896:7\n3896 rules/marlborough/rules.yaml:1897:7\n3897 rules/marlborough/rules.yaml:1898:11\n3898 rules/marlborough/rules.yaml:1899:7\n3899 rules/marlborough/rules.yaml:1900:7\n3900 rules/marlborough/rules.yaml:1901:11\n3901 rules/marlborough/rules.yaml:1902:7\n3902 rules/marlborough/rules.yaml:1903:11\n3907 rules/marlborough/rules.yaml:1904:11\n3908 rules/marlborough/rules.yaml:1905:11\n3909 rules/marlborough/rules.yaml:1906:11\n3910 rules/marlborough/rules.yaml:1907:15\n3911 rules/marlborough/rules.yaml:1908:19\n3913 rules/marlborough/rules.yaml:1910:15\n3914 rules/marlborough/rules.yaml:1911:15\n3915 rules/marlborough/rules.yaml:1912:19\n3917 rules/marlborough/rules.yaml:1914:19\n3918 rules/marlborough/rules.yaml:1915:19\n3919 rules/marlborough/rules.yaml:1916:7\n3920 rules/marlborough/rules.yaml:1917:11\n3921 rules/marlborough/rules.yaml:1918:11\n3922 rules/marlborough/rules.yaml:1920:11\n3923 rules/marlborough/rules.yaml:1921:11\n3927 rules/marlborough/rules.yaml:1922:11\n3930 rules/marlborough/rules.yaml:1923:11\n3931 rules/marlborough/rules.yaml:1924:15\n3932 rules/marlborough/rules.yaml:1925:19\n3938 rules/marlborough/rules.yaml:1926:19\n3939 rules/marlborough/rules.yaml:1927:23\n3940 rules/marlborough/rules.yaml:1929:23\n3941 rules/marlborough/rules.yaml:1930:7\n3942 rules/marlborough/rules.yaml:1931:11\n3946 rules/marlborough/rules.yaml:1340:7\n3947 rules/marlborough/rules.yaml:1341:7\n3956 rules/marlborough/rules.yaml:1342:7\n3957 rules/marlborough/rules.yaml:1343:11\n3966 rules/marlborough/rules.yaml:1344:15\n3967 rules/marlborough/rules.yaml:1345:15\n3968 rules/marlborough/rules.yaml:1346:19\n3969 rules/marlborough/rules.yaml:1347:19\n3970 rules/marlborough/rules.yaml:1349:23\n3984 rules/marlborough/rules.yaml:1350:23\n3985 rules/marlborough/rules.yaml:1351:27\n3987 rules/marlborough/rules.yaml:1352:23\n3988 rules/marlborough/rules.yaml:1353:23\n3989 rules/marlborough/rules.yaml:1354:27\n3990 rules/marlborough/rules.yaml:1355:31\n3998 rules/marlborough/rules.yaml:1955:3\n3999 rules/marlborough/rules.yaml:1955:3\n4001 rules/marlborough/rules.yaml:1955:3\n4002 rules/marlborough/rules.yaml:1955:3\n4003 rules/marlborough/rules.yaml:1955:3\n4004 rules/marlborough/rules.yaml:1955:3\n4005 rules/marlborough/rules.yaml:1955:3\n4006 rules/marlborough/rules.yaml:1955:3\n4013 rules/marlborough/rules.yaml:1955:3\n4014 rules/marlborough/rules.yaml:1955:3\n4015 rules/marlborough/rules.yaml:1955:3\n4016 rules/marlborough/rules.yaml:1955:3\n4021 rules/marlborough/rules.yaml:1955:3\n4022 rules/marlborough/rules.yaml:1955:3\n4024 rules/marlborough/rules.yaml:1955:3\n4025 rules/marlborough/rules.yaml:1955:3\n4026 rules/marlborough/rules.yaml:1955:3\n4028 rules/marlborough/rules.yaml:1955:3\n4029 rules/marlborough/rules.yaml:1955:3\n4030 rules/marlborough/rules.yaml:1955:3\n4035 rules/marlborough/rules.yaml:1742:7\n4040 rules/marlborough/rules.yaml:1743:7\n4041 rules/marlborough/rules.yaml:1744:11\n4042 rules/marlborough/rules.yaml:1745:11\n4043 rules/marlborough/rules.yaml:1746:15\n4045 rules/marlborough/rules.yaml:1749:15\n4051 rules/marlborough/rules.yaml:960:7\n4052 rules/marlborough/rules.yaml:961:7\n4053 rules/marlborough/rules.yaml:962:11\n4054 rules/marlborough/rules.yaml:963:11\n4056 rules/marlborough/rules.yaml:965:11\n4106 rules/marlborough/rules.yaml:1424:7\n4111 rules/marlborough/rules.yaml:1425:11\n4112 rules/marlborough/rules.yaml:1426:11\n4113 rules/marlborough/rules.yaml:1427:11\n4116 rules/marlborough/rules.yaml:1430:15\n4117 rules/marlborough/rules.yaml:1431:15\n4119 rules/marlborough/rules.yaml:1433:7\n4120 rules/marlborough/rules.yaml:1434:7\n4121 rules/marlborough/rules.yaml:1435:7\n4126 rules/marlborough/rules.yaml:1436:7\n4127 rules/marlborough/rules.yaml:1437:11\n4128 rules/marlborough/rules.yaml:1438:11\n4129 rules/marlborough/rules.yaml:1439:15\n4132 rules/marlborough/rules.yaml:1440:15\n4133 rules/marlborough/rules.yaml:1441:15\n4134 rules/marlborough/rules.yaml:1443:7\n4135 rules/marlborough/rules.yaml:1444:7\n4140 rules/marlborough/rules.yaml:1445:11\n4143 rules/marlborough/rules.yaml:1446:11\n4164 rules/marlborough/rules.yaml:1447:11\n4165 rules/marlborough/rules.yaml:1448:15\n4167 rules/marlborough/rules.yaml:1450:15\n4168 rules/marlborough/rules.yaml:1451:15\n4169 rules/marlborough/rules.yaml:1452:19\n4171 rules/marlborough/rules.yaml:1454:19\n4174 rules/marlborough/rules.yaml:1455:19\n4175 rules/marlborough/rules.yaml:1457:7\n4176 rules/marlborough/rules.yaml:1458:7\n4181 rules/marlborough/rules.yaml:1459:11\n4202 rules/marlborough/rules.yaml:1460:11\n4203 rules/marlborough/rules.yaml:1461:15\n4205 rules/marlborough/rules.yaml:1463:15\n4206 rules/marlborough/rules.yaml:1464:15\n4207 rules/marlborough/rules.yaml:1465:19\n4209 rules/marlborough/rules.yaml:1467:19\n4214 rules/marlborough/rules.yaml:1468:19\n4217 rules/marlborough/rules.yaml:1469:19\n4218 rules/marlborough/rules.yaml:1470:19\n4222 rules/marlborough/rules.yaml:1471:23\n4225 rules/marlborough/rules.yaml:1474:23\n4226 rules/marlborough/rules.yaml:1475:23\n4231 rules/marlborough/rules.yaml:1367:7\n4246 rules/marlborough/rules.yaml:1368:7\n4255 rules/marlborough/rules.yaml:1369:11\n4256 rules/marlborough/rules.yaml:1370:7\n4257 rules/marlborough/rules.yaml:1371:7\n4278 rules/marlborough/rules.yaml:1372:7\n4279 rules/marlborough/rules.yaml:1374:11\n4280 rules/marlborough/rules.yaml:1375:15\n4281 rules/marlborough/rules.yaml:1376:11\n4282 rules/marlborough/rules.yaml:1377:7\n4283 rules/marlborough/rules.yaml:1378:7\n4284 rules/marlborough/rules.yaml:1379:11\n4289 rules/marlborough/rules.yaml:1993:1\n4290 rules/marlborough/rules.yaml:1993:1\n4291 rules/marlborough/rules.yaml:1993:1\n4296 rules/marlborough/rules.yaml:1993:1\n4297 rules/marlborough/rules.yaml:1993:1\n4298 rules/marlborough/rules.yaml:1993:1\n4299 rules/marlborough/rules.yaml:1993:1\n4302 rules/marlborough/rules.yaml:1993:1\n4303 rules/marlborough/rules.yaml:1993:1\n4305 rules/marlborough/rules.yaml:1993:1\n4306 rules/marlborough/rules.yaml:1993:1\n4307 rules/marlborough/rules.yaml:1993:1\n4308 rules/marlborough/rules.yaml:1993:1\n4309 rules/marlborough/rules.yaml:1993:1\n4310 rules/marlborough/rules.yaml:1993:1\n4311 rules/marlborough/rules.yaml:1993:1\n4312 rules/marlborough/rules.yaml:1993:1\n4313 rules/marlborough/rules.yaml:1993:1\n4314 rules/marlborough/rules.yaml:1993:1\n4315 rules/marlborough/rules.yaml:1993:1\n4319 rules/marlborough/rules.yaml:1251:7\n4320 rules/marlborough/rules.yaml:1252:11\n4321 rules/marlborough/rules.yaml:1253:7\n4322 rules/marlborough/rules.yaml:1254:7\n4323 rules/marlborough/rules.yaml:1255:7\n4328 rules/marlborough/rules.yaml:1256:11\n4329 rules/marlborough/rules.yaml:1257:11\n4330 rules/marlborough/rules.yaml:1258:15\n4331 rules/marlborough/rules.yaml:1259:11\n4332 rules/marlborough/rules.yaml:1260:15\n4334 rules/marlborough/rules.yaml:1262:15\n4335 rules/marlborough/rules.yaml:1263:11\n4339 rules/marlborough/rules.yaml:1777:7\n4340 rules/marlborough/rules.yaml:1778:7\n4341 rules/marlborough/rules.yaml:1779:11\n4342 rules/marlborough/rules.yaml:1780:7\n4347 rules/marlborough/rules.yaml:1781:7\n4353 rules/marlborough/rules.yaml:1782:7\n4354 rules/marlborough/rules.yaml:1783:7\n4358 rules/marlborough/rules.yaml:1784:11\n4359 rules/marlborough/rules.yaml:1785:7\n4360 rules/marlborough/rules.yaml:1786:7\n4361 rules/marlborough/rules.yaml:1787:11\n4362 rules/marlborough/rules.yaml:1788:7\n4368 rules/marlborough/rules.yaml:1789:7\n4369 rules/marlborough/rules.yaml:1790:7\n4370 rules/marlborough/rules.yaml:1792:7\n4371 rules/marlborough/rules.yaml:1794:15\n4373 rules/marlborough/rules.yaml:1796:15\n4375 rules/marlborough/rules.yaml:1798:15\n4377 rules/marlborough/rules.yaml:1800:15\n4378 rules/marlborough/rules.yaml:1801:15\n4380 rules/marlborough/rules.yaml:1803:15\n4381 rules/marlborough/rules.yaml:1804:15\n4382 rules/marlborough/rules.yaml:1805:15\n4383 rules/marlborough/rules.yaml:1806:19\n4384 rules/marlborough/rules.yaml:1807:19\n4385 rules/marlborough/rules.yaml:1808:15\n4389 rules/marlborough/rules.yaml:1759:7\n4390 rules/marlborough/rules.yaml:1760:7\n4391 rules/marlborough/rules.yaml:1761:7\n4392 rules/marlborough/rules.yaml:1762:7\n4393 rules/marlborough/rules.yaml:1763:7\n4396 rules/marlborough/rules.yaml:1765:7\n4397 rules/marlborough/rules.yaml:1766:7\n4398 rules/marlborough/rules.yaml:1767:11\n4403 rules/marlborough/rules.yaml:1864:7\n4404 rules/marlborough/rules.yaml:1865:7\n4409 rules/marlborough/rules.yaml:1866:11\n4414 rules/marlborough/rules.yaml:1867:11\n4419 rules/marlborough/rules.yaml:1868:11\n4420 rules/marlborough/rules.yaml:1869:15\n4422 rules/marlborough/rules.yaml:1871:15\n4423 rules/marlborough/rules.yaml:1872:15\n4424 rules/marlborough/rules.yaml:1873:19\n4426 rules/marlborough/rules.yaml:1875:19\n4429 rules/marlborough/rules.yaml:1876:19\n4434 rules/marlborough/rules.yaml:1520:7\n4435 rules/marlborough/rules.yaml:1521:7\n4436 rules/marlborough/rules.yaml:1522:7\n4437 rules/marlborough/rules.yaml:1523:7\n4442 rules/marlborough/rules.yaml:1524:11\n4447 rules/marlborough/rules.yaml:1525:11\n4451 rules/marlborough/rules.yaml:1526:11\n4452 rules/marlborough/rules.yaml:1527:11\n4453 rules/marlborough/rules.yaml:1528:15\n4455 rules/marlborough/rules.yaml:1530:15\n4456 rules/marlborough/rules.yaml:1531:15\n4458 rules/marlborough/rules.yaml:1533:15\n4459 rules/marlborough/rules.yaml:1534:15\n4460 rules/marlborough/rules.yaml:1535:19\n4462 rules/marlborough/rules.yaml:1537:19\n4463 rules/marlborough/rules.yaml:1538:7\n4470 rules/marlborough/rules.yaml:1821:7\n4471 rules/marlborough/rules.yaml:1822:11\n4472 rules/marlborough/rules.yaml:1823:11\n4481 rules/marlborough/rules.yaml:1824:15\n4482 rules/marlborough/rules.yaml:1825:15\n4483 rules/marlborough/rules.yaml:1826:19\n4486 rules/marlborough/rules.yaml:1827:19\n4490 rules/marlborough/rules.yaml:842:7\n4491 rules/marlborough/rules.yaml:843:7\n4492 rules/marlborough/rules.yaml:844:11\n4493 rules/marlborough/rules.yaml:845:7\n4496 rules/marlborough/rules.yaml:847:11\n4497 rules/marlborough/rules.yaml:848:7\n4498 rules/marlborough/rules.yaml:849:11\n4499 rules/marlborough/rules.yaml:850:15\n4500 rules/marlborough/rules.yaml:851:7\n4501 rules/marlborough/rules.yaml:852:7\n4502 rules/marlborough/rules.yaml:853:7\n4503 rules/marlborough/rules.yaml:854:11\n4504 rules/marlborough/rules.yaml:855:7\n4505 rules/marlborough/rules.yaml:856:7\n4506 rules/marlborough/rules.yaml:857:7\n4507 rules/marlborough/rules.yaml:858:7\n4525 rules/marlborough/rules.yaml:859:7\n4526 rules/marlborough/rules.yaml:861:11\n4527 rules/marlborough/rules.yaml:862:15\n4528 rules/marlborough/rules.yaml:863:11\n4529 rules/marlborough/rules.yaml:864:7\n4530 rules/marlborough/rules.yaml:865:7\n4531 rules/marlborough/rules.yaml:866:11\n4537 rules/marlborough/rules.yaml:1974:3\n4538 rules/marlborough/rules.yaml:1974:3\n4540 rules/marlborough/rules.yaml:1974:3\n4541 rules/marlborough/rules.yaml:1974:3\n4542 rules/marlborough/rules.yaml:1974:3\n4543 rules/marlborough/rules.yaml:1974:3\n4544 rules/marlborough/rules.yaml:1974:3\n4545 rules/marlborough/rules.yaml:1974:3\n4552 rules/marlborough/rules.yaml:1974:3\n4553 rules/marlborough/rules.yaml:1974:3\n4554 rules/marlborough/rules.yaml:1974:3\n4555 rules/marlborough/rules.yaml:1974:3\n4558 rules/marlborough/rules.yaml:1974:3\n4559 rules/marlborough/rules.yaml:1974:3\n4561 rules/marlborough/rules.yaml:1974:3\n4562 rules/marlborough/rules.yaml:1974:3\n4563 rules/marlborough/rules.yaml:1974:3\n4565 rules/marlborough/rules.yaml:1974:3\n4566 rules/marlborough/rules.yaml:1974:3\n4567 rules/marlborough/rules.yaml:1974:3\n4574 rules/marlborough/rules.yaml:1280:7\n4580 rules/marlborough/rules.yaml:1281:7\n4594 rules/marlborough/rules.yaml:1282:7\n4605 rules/marlborough/rules.yaml:1283:7\n4616 rules/marlborough/rules.yaml:1284:11\n4617 rules/marlborough/rules.yaml:1286:7\n4622 rules/marlborough/rules.yaml:1287:7\n4623 rules/marlborough/rules.yaml:1288:7\n4624 rules/marlborough/rules.yaml:1289:11\n4625 rules/marlborough/rules.yaml:1290:7\n4626 rules/marlborough/rules.yaml:1291:11\n4627 rules/marlborough/rules.yaml:1292:7\n4628 rules/marlborough/rules.yaml:1293:11\n4629 rules/marlborough/rules.yaml:1294:15\n4633 rules/marlborough/rules.yaml:1298:7\n4634 rules/marlborough/rules.yaml:1299:11\n4637 rules/marlborough/rules.yaml:1300:15\n4638 rules/marlborough/rules.yaml:1301:19\n4641 rules/marlborough/rules.yaml:1305:7\n4642 rules/marlborough/rules.yaml:1306:11\n4643 rules/marlborough/rules.yaml:1308:11\n4644 rules/marlborough/rules.yaml:1309:15\n4647 rules/marlborough/rules.yaml:1310:15\n4648 rules/marlborough/rules.yaml:1311:19\n4649 rules/marlborough/rules.yaml:1312:19\n4650 rules/marlborough/rules.yaml:1313:7\n4651 rules/marlborough/rules.yaml:1314:11\n4652 rules/marlborough/rules.yaml:1315:7\n4664 rules/marlborough/rules.yaml:1316:7\n4673 rules/marlborough/rules.yaml:1317:11\n4674 rules/marlborough/rules.yaml:1318:7\n4675 rules/marlborough/rules.yaml:1319:7\n4676 rules/marlborough/rules.yaml:1320:11\n4677 rules/marlborough/rules.yaml:1321:7\n4678 rules/marlborough/rules.yaml:1322:7\n4679 rules/marlborough/rules.yaml:1323:11\n4680 rules/marlborough/rules.yaml:1324:11\n4681 rules/marlborough/rules.yaml:1325:15\n4693 rules/marlborough/rules.yaml:1326:11\n4694 rules/marlborough/rules.yaml:1327:11\n4695 rules/marlborough/rules.yaml:1328:15\n4696 rules/marlborough/rules.yaml:1329:11\n4701 rules/marlborough/rules.yaml:1170:7\n4707 rules/marlborough/rules.yaml:1171:7\n4708 rules/marlborough/rules.yaml:1172:7\n4709 rules/marlborough/rules.yaml:1173:11\n4718 rules/marlborough/rules.yaml:1174:7\n4719 rules/marlborough/rules.yaml:1175:7\n4720 rules/marlborough/rules.yaml:1176:11\n4721 rules/marlborough/rules.yaml:1178:11\n4722 rules/marlborough/rules.yaml:1179:7\n4723 rules/marlborough/rules.yaml:1180:7\n4724 rules/marlborough/rules.yaml:1181:7\n4725 rules/marlborough/rules.yaml:1182:7\n4731 rules/marlborough/rules.yaml:1183:7\n4734 rules/marlborough/rules.yaml:1184:7\n4735 rules/marlborough/rules.yaml:1185:11\n4736 rules/marlborough/rules.yaml:1187:7\n4745 rules/marlborough/rules.yaml:1188:11\n4746 rules/marlborough/rules.yaml:1189:11\n4747 rules/marlborough/rules.yaml:1190:7\n4758 rules/marlborough/rules.yaml:1191:7\n4759 rules/marlborough/rules.yaml:1192:7\n4760 rules/marlborough/rules.yaml:1193:11\n4761 rules/marlborough/rules.yaml:1194:11\n4762 rules/marlborough/rules.yaml:1195:15\n4763 rules/marlborough/rules.yaml:1196:11\n4764 rules/marlborough/rules.yaml:1197:15\n4766 rules/marlborough/rules.yaml:1200:15\n4767 rules/marlborough/rules.yaml:1202:7\n4768 rules/marlborough/rules.yaml:1203:7\n4769 rules/marlborough/rules.yaml:1204:11\n4770 rules/marlborough/rules.yaml:1205:7\n4771 rules/marlborough/rules.yaml:1206:11\n4772 rules/marlborough/rules.yaml:1207:7\n4773 rules/marlborough/rules.yaml:1208:7\n4774 rules/marlborough/rules.yaml:1209:11\n4775 rules/marlborough/rules.yaml:1210:15\n4777 rules/marlborough/rules.yaml:1211:15\n4780 rules/marlborough/rules.yaml:1215:7\n4781 rules/marlborough/rules.yaml:1216:11\n4782 rules/marlborough/rules.yaml:1218:11\n4783 rules/marlborough/rules.yaml:1219:15\n4784 rules/marlborough/rules.yaml:1220:15\n4785 rules/marlborough/rules.yaml:1221:19\n4786 rules/marlborough/rules.yaml:1222:19\n4787 rules/marlborough/rules.yaml:1223:7\n4792 rules/marlborough/rules.yaml:1224:7\n4793 rules/marlborough/rules.yaml:1225:11\n4794 rules/marlborough/rules.yaml:1226:7\n4795 rules/marlborough/rules.yaml:1227:7\n4796 rules/marlborough/rules.yaml:1228:11\n4797 rules/marlborough/rules.yaml:1229:7\n4798 rules/marlborough/rules.yaml:1230:7\n4799 rules/marlborough/rules.yaml:1231:11\n4800 rules/marlborough/rules.yaml:1232:11\n4801 rules/marlborough/rules.yaml:1233:15\n4802 rules/marlborough/rules.yaml:1234:15\n4803 rules/marlborough/rules.yaml:1235:15\n4804 rules/marlborough/rules.yaml:1236:15\n4805 rules/marlborough/rules.yaml:1237:19\n4806 rules/marlborough/rules.yaml:1239:11\n4807 rules/marlborough/rules.yaml:1240:11\n4808 rules/marlborough/rules.yaml:1241:11\n4809 rules/marlborough/rules.yaml:1242:11\n4813 rules/marlborough/flow.yaml:11:7\n4814 rules/marlborough/flow.yaml:12:11\n4820 rules/marlborough/rules.yaml:807:7\n4821 rules/marlborough/rules.yaml:808:7\n4822 rules/marlborough/rules.yaml:809:7\n4823 rules/marlborough/rules.yaml:810:11\n4824 rules/marlborough/rules.yaml:811:11\n4825 rules/marlborough/rules.yaml:812:15\n4826 rules/marlborough/rules.yaml:813:15\n4827 rules/marlborough/rules.yaml:814:7\n4832 rules/marlborough/rules.yaml:815:11\n4833 rules/marlborough/rules.yaml:816:11\n4834 rules/marlborough/rules.yaml:817:11\n4835 rules/marlborough/rules.yaml:818:11\n4836 rules/marlborough/rules.yaml:819:11\n4837 rules/marlborough/rules.yaml:820:7\n4838 rules/marlborough/rules.yaml:821:11\n4843 rules/marlborough/rules.yaml:1388:7\n4844 rules/marlborough/rules.yaml:1389:7\n4845 rules/marlborough/rules.yaml:1390:11\n4846 rules/marlborough/rules.yaml:1391:11\n4847 rules/marlborough/rules.yaml:1392:7\n4850 rules/marlborough/rules.yaml:1393:7\n4851 rules/marlborough/rules.yaml:1394:7\n4859 rules/marlborough/rules.yaml:1693:7\n4860 rules/marlborough/rules.yaml:1694:7\n4861 rules/marlborough/rules.yaml:1695:11\n4862 rules/marlborough/rules.yaml:1696:11\n4869 rules/marlborough/rules.yaml:1697:15\n4870 rules/marlborough/rules.yaml:1698:15\n4878 rules/marlborough/rules.yaml:1699:15\n4893 rules/marlborough/rules.yaml:1700:15\n4894 rules/marlborough/rules.yaml:1701:15\n4895 rules/marlborough/rules.yaml:1702:19\n4896 rules/marlborough/rules.yaml:1703:19\n4897 rules/marlborough/rules.yaml:1704:23\n4900 rules/marlborough/rules.yaml:1705:23\n4901 rules/marlborough/rules.yaml:1707:19\n4902 rules/marlborough/rules.yaml:1708:23\n4903 rules/marlborough/rules.yaml:1709:23\n4907 rules/marlborough/rules.yaml:1486:7\n4911 rules/marlborough/rules.yaml:1487:7\n4912 rules/marlborough/rules.yaml:1488:11\n4913 rules/marlborough/rules.yaml:1489:11\n4914 rules/marlborough/rules.yaml:1490:7\n4915 rules/marlborough/rules.yaml:1491:11\n4919 rules/marlborough/flow.yaml:92:7\n4920 rules/marlborough/flow.yaml:93:11\n4924 rules/marlborough/flow.yaml:61:7\n4927 rules/marlborough/flow.yaml:62:11\n4928 rules/marlborough/flow.yaml:63:15\n4932 rules/marlborough/flow.yaml:73:7\n4936 rules/marlborough/flow.yaml:55:7\n4937 rules/marlborough/flow.yaml:56:11\n4938 rules/marlborough/flow.yaml:57:15\n4942 rules/marlborough/flow.yaml:77:7\n4943 rules/marlborough/flow.yaml:78:11\n4947 rules/marlborough/flow.yaml:67:7\n4948 rules/marlborough/flow.yaml:68:11\n4949 rules/marlborough/flow.yaml:69:15\n4953 rules/marlborough/flow.yaml:50:7\n4954 rules/marlborough/flow.yaml:51:11\n4958 rules/marlborough/rules.yaml:894:7\n4964 rules/marlborough/rules.yaml:895:7\n4965 rules/marlborough/rules.yaml:896:11\n4966 rules/marlborough/rules.yaml:897:7\n4967 rules/marlborough/rules.yaml:898:7\n4982 rules/marlborough/rules.yaml:877:7\n4987 rules/marlborough/rules.yaml:878:11\n4988 rules/marlborough/rules.yaml:879:7\n5000 rules/marlborough/rules.yaml:880:7\n5001 rules/marlborough/rules.yaml:881:11\n5002 rules/marlborough/rules.yaml:882:7\n5020 rules/marlborough/rules.yaml:883:7\n5021 rules/marlborough/rules.yaml:884:11\n5023 rules/marlborough/rules.yaml:885:7\n5024 rules/marlborough/rules.yaml:886:11\n5025 rules/marlborough/rules.yaml:887:11\n5074 rules/marlborough/rules.yaml:976:7\n5075 rules/marlborough/rules.yaml:977:7\n5081 rules/marlborough/rules.yaml:978:7\n5082 rules/marlborough/rules.yaml:979:11\n5084 rules/marlborough/rules.yaml:980:7\n5085 rules/marlborough/rules.yaml:981:11\n5087 rules/marlborough/rules.yaml:982:7\n5090 rules/marlborough/rules.yaml:983:7\n5091 rules/marlborough/rules.yaml:984:7\n5092 rules/marlborough/rules.yaml:985:7\n5097 rules/marlborough/rules.yaml:986:11\n5098 rules/marlborough/rules.yaml:987:11\n5126 rules/marlborough/rules.yaml:990:11\n5127 rules/marlborough/rules.yaml:991:11\n5128 rules/marlborough/rules.yaml:992:11\n5129 rules/marlborough/rules.yaml:994:19\n5130 rules/marlborough/rules.yaml:995:23\n5132 rules/marlborough/rules.yaml:997:23\n5133 rules/marlborough/rules.yaml:998:23\n5143 rules/marlborough/rules.yaml:1004:19\n5146 rules/marlborough/rules.yaml:1000:19\n5150 rules/marlborough/rules.yaml:1002:19\n5159 rules/marlborough/rules.yaml:1006:11\n5160 rules/marlborough/rules.yaml:1007:11\n5163 rules/marlborough/rules.yaml:1008:11\n5168 rules/marlborough/rules.yaml:1009:11\n5169 rules/marlborough/rules.yaml:1010:11\n5190 rules/marlborough/rules.yaml:1011:15\n5241 rules/marlborough/rules.yaml:1014:15\n5242 rules/marlborough/rules.yaml:1015:15\n5248 rules/marlborough/rules.yaml:1017:15\n5260 rules/marlborough/rules.yaml:1018:15\n5261 rules/marlborough/rules.yaml:1019:15\n5278 rules/marlborough/rules.yaml:1020:15\n5279 rules/marlborough/rules.yaml:1021:15\n5285 rules/marlborough/rules.yaml:1023:15\n5297 rules/marlborough/rules.yaml:1024:15\n5298 rules/marlborough/rules.yaml:1025:15\n5315 rules/marlborough/rules.yaml:1026:15\n5316 rules/marlborough/rules.yaml:1027:15\n5319 rules/marlborough/rules.yaml:1028:11\n5320 rules/marlborough/rules.yaml:1029:11\n5321 rules/marlborough/rules.yaml:1030:11\n5322 rules/marlborough/rules.yaml:1031:11\n5323 rules/marlborough/rules.yaml:1032:11\n5324 rules/marlborough/rules.yaml:1033:11\n5325 rules/marlborough/rules.yaml:1034:11\n5336 rules/marlborough/rules.yaml:1036:19\n5343 rules/marlborough/rules.yaml:1037:19\n5350 rules/marlborough/rules.yaml:1038:23\n5351 rules/marlborough/rules.yaml:1039:23\n5355 rules/marlborough/rules.yaml:1041:19\n5360 rules/marlborough/rules.yaml:1046:23\n5363 rules/marlborough/rules.yaml:1042:23\n5367 rules/marlborough/rules.yaml:1044:23\n5371 rules/marlborough/rules.yaml:1048:19\n5372 rules/marlborough/rules.yaml:1049:19\n5385 rules/marlborough/rules.yaml:1050:19\n5388 rules/marlborough/rules.yaml:1053:23\n5391 rules/marlborough/rules.yaml:1051:23\n5395 rules/marlborough/rules.yaml:1055:19\n5402 rules/marlborough/rules.yaml:1056:19\n5409 rules/marlborough/rules.yaml:1057:19\n5420 rules/marlborough/rules.yaml:1058:23\n5424 rules/marlborough/rules.yaml:1060:19\n5467 rules/marlborough/rules.yaml:1934:3\n5472 rules/marlborough/rules.yaml:1934:3\n5474 rules/marlborough/rules.yaml:1934:3\n5475 rules/marlborough/rules.yaml:1934:3\n5476 rules/marlborough/rules.yaml:1934:3\n5477 rules/marlborough/rules.yaml:1934:3\n5478 rules/marlborough/rules.yaml:1934:3\n5479 rules/marlborough/rules.yaml:1934:3\n5492 rules/marlborough/rules.yaml:1934:3\n5493 rules/marlborough/rules.yaml:1934:3\n5505 rules/marlborough/rules.yaml:1934:3\n5511 rules/marlborough/rules.yaml:1934:3\n5524 rules/marlborough/rules.yaml:1934:3\n5525 rules/marlborough/rules.yaml:1934:3\n5547 rules/marlborough/rules.yaml:1934:3\n5587 rules/marlborough/rules.yaml:1934:3\n5588 rules/marlborough/rules.yaml:1934:3\n5590 rules/marlborough/rules.yaml:1934:3\n5591 rules/marlborough/rules.yaml:1934:3\n5595 rules/marlborough/rules.yaml:1934:3\n5635 rules/marlborough/rules.yaml:1071:7\n5636 rules/marlborough/rules.yaml:1072:7\n5637 rules/marlborough/rules.yaml:1073:7\n5645 rules/marlborough/rules.yaml:1074:7\n5646 rules/marlborough/rules.yaml:1075:7\n5647 rules/marlborough/rules.yaml:1076:7\n5648 rules/marlborough/rules.yaml:1077:7\n5649 rules/marlborough/rules.yaml:1078:11\n5650 rules/marlborough/rules.yaml:1079:7\n5651 rules/marlborough/rules.yaml:1080:7\n5652 rules/marlborough/rules.yaml:1081:7\n5660 rules/marlborough/rules.yaml:1082:7\n5668 rules/marlborough/rules.yaml:1083:7\n5669 rules/marlborough/rules.yaml:1084:7\n5670 rules/marlborough/rules.yaml:1085:7\n5671 rules/marlborough/rules.yaml:1086:7\n5672 rules/marlborough/rules.yaml:1087:7\n5673 rules/marlborough/rules.yaml:1088:7\n5674 rules/marlborough/rules.yaml:1089:7\n5720 rules/marlborough/rules.yaml:1090:7\n5721 rules/marlborough/rules.yaml:1091:7\n5722 rules/marlborough/rules.yaml:1092:7\n5723 rules/marlborough/rules.yaml:1093:7\n5750 rules/marlborough/rules.yaml:1094:7\n5802 rules/marlborough/rules.yaml:1095:7\n5803 rules/marlborough/rules.yaml:1096:11\n5830 rules/marlborough/rules.yaml:1097:7\n5831 rules/marlborough/rules.yaml:1098:7\n5842 rules/marlborough/rules.yaml:1100:15\n5843 rules/marlborough/rules.yaml:1101:19\n5844 rules/marlborough/rules.yaml:1102:15\n5851 rules/marlborough/rules.yaml:1103:15\n5858 rules/marlborough/rules.yaml:1104:15\n5863 rules/marlborough/rules.yaml:1105:19\n5867 rules/marlborough/rules.yaml:1107:15\n5877 rules/marlborough/rules.yaml:1108:15\n5884 rules/marlborough/rules.yaml:1109:15\n5891 rules/marlborough/rules.yaml:1110:15\n5898 rules/marlborough/rules.yaml:1111:15\n5903 rules/marlborough/rules.yaml:1112:19\n5907 rules/marlborough/rules.yaml:1114:15\n5908 rules/marlborough/rules.yaml:1115:15\n5915 rules/marlborough/rules.yaml:1116:15\n5922 rules/marlborough/rules.yaml:1117:15\n5928 rules/marlborough/rules.yaml:1118:19\n5931 rules/marlborough/rules.yaml:1120:15\n5938 rules/marlborough/rules.yaml:1121:15\n5945 rules/marlborough/rules.yaml:1122:15\n5948 rules/marlborough/rules.yaml:1123:19\n5949 rules/marlborough/rules.yaml:1124:19\n5950 rules/marlborough/rules.yaml:1125:15\n5957 rules/marlborough/rules.yaml:1126:15\n5964 rules/marlborough/rules.yaml:1127:15\n5969 rules/marlborough/rules.yaml:1128:19\n5973 rules/marlborough/rules.yaml:1130:15\n5974 rules/marlborough/rules.yaml:1131:19\n5975 rules/marlborough/rules.yaml:1132:15\n5976 rules/marlborough/rules.yaml:1133:15\n5977 rules/marlborough/rules.yaml:1134:15\n5984 rules/marlborough/rules.yaml:1135:15\n5991 rules/marlborough/rules.yaml:1136:15\n5996 rules/marlborough/rules.yaml:1137:19\n6016 rules/marlborough/rules.yaml:1635:7\n6017 rules/marlborough/rules.yaml:1636:7\n6018 rules/marlborough/rules.yaml:1637:7\n6042 rules/marlborough/rules.yaml:1638:7\n6043 rules/marlborough/rules.yaml:1639:11\n6046 rules/marlborough/rules.yaml:1640:7\n6047 rules/marlborough/rules.yaml:1641:7\n6081 rules/marlborough/rules.yaml:1609:7\n6082 rules/marlborough/rules.yaml:1610:7\n6083 rules/marlborough/rules.yaml:1611:7\n6084 rules/marlborough/rules.yaml:1612:7\n6114 rules/marlborough/rules.yaml:1615:7\n6115 rules/marlborough/rules.yaml:1616:7\n6116 rules/marlborough/rules.yaml:1617:7\n6117 rules/marlborough/rules.yaml:1618:11\n6120 rules/marlborough/rules.yaml:1619:7\n6121 rules/marlborough/rules.yaml:1620:11\n6124 rules/marlborough/rules.yaml:1621:7\n6125 rules/marlborough/rules.yaml:1622:7\n6126 rules/marlborough/rules.yaml:1623:7\n6127 rules/marlborough/rules.yaml:1624:7\n6128 rules/marlborough/rules.yaml:1625:7\n6129 rules/marlborough/rules.yaml:1626:7\n6157 rules/marlborough/rules.yaml:1677:7\n6166 rules/marlborough/rules.yaml:1678:7\n6167 rules/marlborough/rules.yaml:1679:7\n6174 rules/marlborough/rules.yaml:1680:7\n6200 rules/marlborough/rules.yaml:1566:7\n6201 rules/marlborough/rules.yaml:1567:7\n6202 rules/marlborough/rules.yaml:1568:11\n6211 rules/marlborough/rules.yaml:1570:11\n6215 rules/marlborough/rules.yaml:1572:11\n6216 rules/marlborough/rules.yaml:1573:11\n6227 rules/marlborough/rules.yaml:1574:11\n6228 rules/marlborough/rules.yaml:1575:15\n6231 rules/marlborough/rules.yaml:1576:15\n6236 rules/marlborough/rules.yaml:1578:15\n6243 rules/marlborough/rules.yaml:1579:15\n6249 rules/marlborough/rules.yaml:1581:11\n6268 rules/marlborough/rules.yaml:1582:11\n6271 rules/marlborough/rules.yaml:1586:19\n6272 rules/marlborough/rules.yaml:1587:19\n6275 rules/marlborough/rules.yaml:1589:19\n6276 rules/marlborough/rules.yaml:1590:23\n6277 rules/marlborough/rules.yaml:1591:23\n6279 rules/marlborough/rules.yaml:1593:23\n6280 rules/marlborough/rules.yaml:1594:23\n6283 rules/marlborough/rules.yaml:1596:19\n6284 rules/marlborough/rules.yaml:1597:19\n6287 rules/marlborough/rules.yaml:1584:19\n6310 rules/marlborough/rules.yaml:1650:7\n6311 rules/marlborough/rules.yaml:1651:7\n6325 rules/marlborough/rules.yaml:1652:11\n6326 rules/marlborough/rules.yaml:1653:11\n6345 rules/marlborough/rules.yaml:1654:11\n6346 rules/marlborough/rules.yaml:1655:11\n6355 rules/marlborough/rules.yaml:1656:15\n6380 rules/marlborough/rules.yaml:1657:15\n6381 rules/marlborough/rules.yaml:1658:19\n6387 rules/marlborough/rules.yaml:1660:19\n6388 rules/marlborough/rules.yaml:1661:19\n6396 rules/marlborough/rules.yaml:1662:23\n6406 rules/marlborough/rules.yaml:1663:19\n6411 rules/marlborough/rules.yaml:1664:23\n6416 rules/marlborough/rules.yaml:1666:23\n6439 rules/marlborough/rules.yaml:706:7\n6442 rules/marlborough/rules.yaml:707:7\n6450 rules/marlborough/rules.yaml:708:11\n6462 rules/marlborough/rules.yaml:709:11\n6463 rules/marlborough/rules.yaml:710:15\n6466 rules/marlborough/rules.yaml:711:11\n6467 rules/marlborough/rules.yaml:712:11\n6470 rules/marlborough/rules.yaml:713:7\n6471 rules/marlborough/rules.yaml:714:7\n6478 rules/marlborough/rules.yaml:715:11\n6479 rules/marlborough/rules.yaml:716:11\n6483 rules/marlborough/rules.yaml:717:11\n6496 rules/marlborough/rules.yaml:1548:7\n6497 rules/marlborough/rules.yaml:1549:7\n6508 rules/marlborough/rules.yaml:1550:7\n6509 rules/marlborough/rules.yaml:1552:15\n6510 rules/marlborough/rules.yaml:1553:19\n6514 rules/marlborough/rules.yaml:1554:23\n6517 rules/marlborough/rules.yaml:1556:15\n6520 rules/marlborough/rules.yaml:1558:15\n6522 rules/marlborough/rules.yaml:1559:7\n6541 rules/marlborough/rules.yaml:906:7\n6542 rules/marlborough/rules.yaml:907:11\n6543 rules/marlborough/rules.yaml:908:7\n6544 rules/marlborough/rules.yaml:909:7\n6549 rules/marlborough/rules.yaml:921:15\n6552 rules/marlborough/rules.yaml:911:15\n6553 rules/marlborough/rules.yaml:912:15\n6554 rules/marlborough/rules.yaml:913:15\n6561 rules/marlborough/rules.yaml:914:15\n6564 rules/marlborough/rules.yaml:916:15\n6565 rules/marlborough/rules.yaml:917:15\n6566 rules/marlborough/rules.yaml:918:15\n6573 rules/marlborough/rules.yaml:919:15\n6590 rules/marlborough/rules.yaml:1406:7\n6610 rules/marlborough/rules.yaml:1407:11\n6613 rules/marlborough/rules.yaml:1408:11\n6622 rules/marlborough/rules.yaml:1409:15\n6623 rules/marlborough/rules.yaml:1410:15\n6653 rules/marlborough/rules.yaml:932:7\n6654 rules/marlborough/rules.yaml:933:7\n6657 rules/marlborough/rules.yaml:934:7\n6658 rules/marlborough/rules.yaml:935:11\n6659 rules/marlborough/rules.yaml:936:15\n6660 rules/marlborough/rules.yaml:937:7\n6661 rules/marlborough/rules.yaml:938:7\n6662 rules/marlborough/rules.yaml:939:7\n6667 rules/marlborough/rules.yaml:940:11\n6668 rules/marlborough/rules.yaml:941:11\n6669 rules/marlborough/rules.yaml:942:11\n6681 rules/marlborough/rules.yaml:943:11\n6690 rules/marlborough/rules.yaml:944:11\n6691 rules/marlborough/rules.yaml:945:15\n6692 rules/marlborough/rules.yaml:946:19\n6700 rules/marlborough/rules.yaml:948:15\n6713 rules/marlborough/rules.yaml:949:15\n6714 rules/marlborough/rules.yaml:950:19\n6716 rules/marlborough/rules.yaml:951:15\n6719 rules/marlborough/rules.yaml:952:7\n6720 rules/marlborough/rules.yaml:953:7\n6760 rules/marlborough/rules.yaml:1893:7\n6761 rules/marlborough/rules.yaml:1894:7\n6766 rules/marlborough/rules.yaml:1895:7\n6771 rules/marlborough/rules.yaml:1896:7\n6784 rules/marlborough/rules.yaml:1897:7\n6785 rules/marlborough/rules.yaml:1898:11\n6786 rules/marlborough/rules.yaml:1899:7\n6803 rules/marlborough/rules.yaml:1900:7\n6804 rules/marlborough/rules.yaml:1901:11\n6805 rules/marlborough/rules.yaml:1902:7\n6816 rules/marlborough/rules.yaml:1903:11\n6821 rules/marlborough/rules.yaml:1904:11\n6822 rules/marlborough/rules.yaml:1905:11\n6823 rules/marlborough/rules.yaml:1906:11\n6824 rules/marlborough/rules.yaml:1907:15\n6825 rules/marlborough/rules.yaml:1908:19\n6831 rules/marlborough/rules.yaml:1910:15\n6832 rules/marlborough/rules.yaml:1911:15\n6833 rules/marlborough/rules.yaml:1912:19\n6845 rules/marlborough/rules.yaml:1914:19\n6871 rules/marlborough/rules.yaml:1915:19\n6875 rules/marlborough/rules.yaml:1916:7\n6886 rules/marlborough/rules.yaml:1917:11\n6887 rules/marlborough/rules.yaml:1918:11\n6888 rules/marlborough/rules.yaml:1919:11\n6889 rules/marlborough/rules.yaml:1920:11\n6892 rules/marlborough/rules.yaml:1921:11\n6893 rules/marlborough/rules.yaml:1922:11\n6896 rules/marlborough/rules.yaml:1923:11\n6902 rules/marlborough/rules.yaml:1924:15\n6914 rules/marlborough/rules.yaml:1925:19\n6920 rules/marlborough/rules.yaml:1926:19\n6940 rules/marlborough/rules.yaml:1927:23\n6977 rules/marlborough/rules.yaml:1928:23\n6978 rules/marlborough/rules.yaml:1929:23\n6982 rules/marlborough/rules.yaml:1930:7\n6983 rules/marlborough/rules.yaml:1931:11\n7004 rules/marlborough/rules.yaml:1340:7\n7005 rules/marlborough/rules.yaml:1341:7\n7014 rules/marlborough/rules.yaml:1342:7\n7025 rules/marlborough/rules.yaml:1343:11\n7041 rules/marlborough/rules.yaml:1344:15\n7054 rules/marlborough/rules.yaml:1345:15\n7060 rules/marlborough/rules.yaml:1346:19\n7061 rules/marlborough/rules.yaml:1347:19\n7064 rules/marlborough/rules.yaml:1357:23\n7068 rules/marlborough/rules.yaml:1348:23\n7069 rules/marlborough/rules.yaml:1349:23\n7098 rules/marlborough/rules.yaml:1350:23\n7099 rules/marlborough/rules.yaml:1351:27\n7101 rules/marlborough/rules.yaml:1352:23\n7113 rules/marlborough/rules.yaml:1353:23\n7114 rules/marlborough/rules.yaml:1354:27\n7115 rules/marlborough/rules.yaml:1355:31\n7144 rules/marlborough/rules.yaml:1955:3\n7149 rules/marlborough/rules.yaml:1955:3\n7151 rules/marlborough/rules.yaml:1955:3\n7152 rules/marlborough/rules.yaml:1955:3\n7153 rules/marlborough/rules.yaml:1955:3\n7154 rules/marlborough/rules.yaml:1955:3\n7155 rules/marlborough/rules.yaml:1955:3\n7156 rules/marlborough/rules.yaml:1955:3\n7169 rules/marlborough/rules.yaml:1955:3\n7170 rules/marlborough/rules.yaml:1955:3\n7182 rules/marlborough/rules.yaml:1955:3\n7188 rules/marlborough/rules.yaml:1955:3\n7193 rules/marlborough/rules.yaml:1955:3\n7194 rules/marlborough/rules.yaml:1955:3\n7216 rules/marlborough/rules.yaml:1955:3\n7256 rules/marlborough/rules.yaml:1955:3\n7257 rules/marlborough/rules.yaml:1955:3\n7259 rules/marlborough/rules.yaml:1955:3\n7260 rules/marlborough/rules.yaml:1955:3\n7264 rules/marlborough/rules.yaml:1955:3\n7281 rules/marlborough/rules.yaml:1742:7\n7286 rules/marlborough/rules.yaml:1743:7\n7294 rules/marlborough/rules.yaml:1744:11\n7300 rules/marlborough/rules.yaml:1745:11\n7301 rules/marlborough/rules.yaml:1746:15\n7302 rules/marlborough/rules.yaml:1747:15\n7304 rules/marlborough/rules.yaml:1749:15\n7327 rules/marlborough/rules.yaml:960:7\n7328 rules/marlborough/rules.yaml:961:7\n7331 rules/marlborough/rules.yaml:965:11\n7339 rules/marlborough/rules.yaml:962:11\n7345 rules/marlborough/rules.yaml:963:11\n7378 rules/marlborough/rules.yaml:1424:7\n7396 rules/marlborough/rules.yaml:1425:11\n7397 rules/marlborough/rules.yaml:1426:11\n7398 rules/marlborough/rules.yaml:1427:11\n7399 rules/marlborough/rules.yaml:1428:15\n7408 rules/marlborough/rules.yaml:1430:15\n7421 rules/marlborough/rules.yaml:1431:15\n7423 rules/marlborough/rules.yaml:1432:15\n7427 rules/marlborough/rules.yaml:1433:7\n7434 rules/marlborough/rules.yaml:1434:7\n7435 rules/marlborough/rules.yaml:1435:7\n7440 rules/marlborough/rules.yaml:1436:7\n7448 rules/marlborough/rules.yaml:1437:11\n7461 rules/marlborough/rules.yaml:1438:11\n7466 rules/marlborough/rules.yaml:1439:15\n7469 rules/marlborough/rules.yaml:1440:15\n7476 rules/marlborough/rules.yaml:1441:15\n7477 rules/marlborough/rules.yaml:1442:15\n7480 rules/marlborough/rules.yaml:1443:7\n7481 rules/marlborough/rules.yaml:1444:7\n7492 rules/marlborough/rules.yaml:1445:11\n7495 rules/marlborough/rules.yaml:1446:11\n7516 rules/marlborough/rules.yaml:1447:11\n7517 rules/marlborough/rules.yaml:1448:15\n7526 rules/marlborough/rules.yaml:1450:15\n7532 rules/marlborough/rules.yaml:1451:15\n7533 rules/marlborough/rules.yaml:1452:19\n7535 rules/marlborough/rules.yaml:1454:19\n7538 rules/marlborough/rules.yaml:1455:19\n7539 rules/marlborough/rules.yaml:1456:19\n7543 rules/marlborough/rules.yaml:1457:7\n7544 rules/marlborough/rules.yaml:1458:7\n7555 rules/marlborough/rules.yaml:1459:11\n7576 rules/marlborough/rules.yaml:1460:11\n7577 rules/marlborough/rules.yaml:1461:15\n7586 rules/marlborough/rules.yaml:1463:15\n7594 rules/marlborough/rules.yaml:1464:15\n7595 rules/marlborough/rules.yaml:1465:19\n7601 rules/marlborough/rules.yaml:1467:19\n7606 rules/marlborough/rules.yaml:1468:19\n7609 rules/marlborough/rules.yaml:1469:19\n7610 rules/marlborough/rules.yaml:1470:19\n7614 rules/marlborough/rules.yaml:1471:23\n7616 rules/marlborough/rules.yaml:1472:23\n7625 rules/marlborough/rules.yaml:1474:23\n7638 rules/marlborough/rules.yaml:1475:23\n7640 rules/marlborough/rules.yaml:1476:23\n7698 rules/marlborough/rules.yaml:1367:7\n7715 rules/marlborough/rules.yaml:1368:7\n7720 rules/marlborough/rules.yaml:1369:11\n7721 rules/marlborough/rules.yaml:1370:7\n7722 rules/marlborough/rules.yaml:1371:7\n7743 rules/marlborough/rules.yaml:1372:7\n7744 rules/marlborough/rules.yaml:1373:11\n7745 rules/marlborough/rules.yaml:1374:11\n7746 rules/marlborough/rules.yaml:1375:15\n7747 rules/marlborough/rules.yaml:1376:11\n7748 rules/marlborough/rules.yaml:1377:7\n7761 rules/marlborough/rules.yaml:1378:7\n7762 rules/marlborough/rules.yaml:1379:11\n7764 rules/marlborough/rules.yaml:1380:7\n7790 rules/marlborough/rules.yaml:1993:1\n7791 rules/marlborough/rules.yaml:1993:1\n7792 rules/marlborough/rules.yaml:1993:1\n7803 rules/marlborough/rules.yaml:1993:1\n7804 rules/marlborough/rules.yaml:1993:1\n7816 rules/marlborough/rules.yaml:1993:1\n7835 rules/marlborough/rules.yaml:1993:1\n7869 rules/marlborough/rules.yaml:1993:1\n7870 rules/marlborough/rules.yaml:1993:1\n7876 rules/marlborough/rules.yaml:1993:1\n7877 rules/marlborough/rules.yaml:1993:1\n7878 rules/marlborough/rules.yaml:1993:1\n7879 rules/marlborough/rules.yaml:1993:1\n7880 rules/marlborough/rules.yaml:1993:1\n7881 rules/marlborough/rules.yaml:1993:1\n7892 rules/marlborough/rules.yaml:1993:1\n7915 rules/marlborough/rules.yaml:1993:1\n7958 rules/marlborough/rules.yaml:1993:1\n7959 rules/marlborough/rules.yaml:1993:1\n7960 rules/marlborough/rules.yaml:1993:1\n7964 rules/marlborough/rules.yaml:1993:1\n7965 rules/marlborough/rules.yaml:1993:1\n7966 rules/marlborough/rules.yaml:1993:1\n7967 rules/marlborough/rules.yaml:1993:1\n7985 rules/marlborough/rules.yaml:1251:7\n7986 rules/marlborough/rules.yaml:1252:11\n7987 rules/marlborough/rules.yaml:1253:7\n7988 rules/marlborough/rules.yaml:1254:7\n7989 rules/marlborough/rules.yaml:1255:7\n8000 rules/marlborough/rules.yaml:1256:11\n8007 rules/marlborough/rules.yaml:1257:11\n8012 rules/marlborough/rules.yaml:1258:15\n8019 rules/marlborough/rules.yaml:1259:11\n8020 rules/marlborough/rules.yaml:1260:15\n8022 rules/marlborough/rules.yaml:1262:15\n8023 rules/marlborough/rules.yaml:1263:11\n8046 rules/marlborough/rules.yaml:1777:7\n8047 rules/marlborough/rules.yaml:1778:7\n8048 rules/marlborough/rules.yaml:1779:11\n8049 rules/marlborough/rules.yaml:1780:7\n8054 rules/marlborough/rules.yaml:1781:7\n8058 rules/marlborough/rules.yaml:1782:7\n8059 rules/marlborough/rules.yaml:1783:7\n8066 rules/marlborough/rules.yaml:1784:11\n8067 rules/marlborough/rules.yaml:1785:7\n8078 rules/marlborough/rules.yaml:1786:7\n8079 rules/marlborough/rules.yaml:1787:11\n8080 rules/marlborough/rules.yaml:1788:7\n8081 rules/marlborough/rules.yaml:1789:7\n8082 rules/marlborough/rules.yaml:1790:7\n8083 rules/marlborough/rules.yaml:1791:7\n8084 rules/marlborough/rules.yaml:1792:7\n8085 rules/marlborough/rules.yaml:1794:15\n8096 rules/marlborough/rules.yaml:1796:15\n8100 rules/marlborough/rules.yaml:1798:15\n8104 rules/marlborough/rules.yaml:1800:15\n8111 rules/marlborough/rules.yaml:1801:15\n8115 rules/marlborough/rules.yaml:1803:15\n8122 rules/marlborough/rules.yaml:1804:15\n8123 rules/marlborough/rules.yaml:1805:15\n8131 rules/marlborough/rules.yaml:1806:19\n8137 rules/marlborough/rules.yaml:1807:19\n8140 rules/marlborough/rules.yaml:1808:15\n8188 rules/marlborough/rules.yaml:1759:7\n8189 rules/marlborough/rules.yaml:1760:7\n8190 rules/marlborough/rules.yaml:1761:7\n8193 rules/marlborough/rules.yaml:1762:7\n8194 rules/marlborough/rules.yaml:1763:7\n8197 rules/marlborough/rules.yaml:1764:7\n8198 rules/marlborough/rules.yaml:1765:7\n8205 rules/marlborough/rules.yaml:1766:7\n8206 rules/marlborough/rules.yaml:1767:11\n8223 rules/marlborough/rules.yaml:1864:7\n8224 rules/marlborough/rules.yaml:1865:7\n8235 rules/marlborough/rules.yaml:1866:11\n8240 rules/marlborough/rules.yaml:1867:11\n8245 rules/marlborough/rules.yaml:1868:11\n8246 rules/marlborough/rules.yaml:1869:15\n8255 rules/marlborough/rules.yaml:1871:15\n8261 rules/marlborough/rules.yaml:1872:15\n8262 rules/marlborough/rules.yaml:1873:19\n8264 rules/marlborough/rules.yaml:1875:19\n8267 rules/marlborough/rules.yaml:1876:19\n8268 rules/marlborough/rules.yaml:1877:19\n8291 rules/marlborough/rules.yaml:1520:7\n8292 rules/marlborough/rules.yaml:1521:7\n8293 rules/marlborough/rules.yaml:1522:7\n8294 rules/marlborough/rules.yaml:1523:7\n8305 rules/marlborough/rules.yaml:1524:11\n8310 rules/marlborough/rules.yaml:1525:11\n8311 rules/marlborough/rules.yaml:1526:11\n8312 rules/marlborough/rules.yaml:1527:11\n8313 rules/marlborough/rules.yaml:1528:15\n8324 rules/marlborough/rules.yaml:1530:15\n8337 rules/marlborough/rules.yaml:1531:15\n8344 rules/marlborough/rules.yaml:1533:15\n8357 rules/marlborough/rules.yaml:1534:15\n8358 rules/marlborough/rules.yaml:1535:19\n8360 rules/marlborough/rules.yaml:1537:19\n8364 rules/marlborough/rules.yaml:1538:7\n8367 rules/marlborough/rules.yaml:1539:7\n8394 rules/marlborough/rules.yaml:1821:7\n8405 rules/marlborough/rules.yaml:1822:11\n8406 rules/marlborough/rules.yaml:1823:11\n8417 rules/marlborough/rules.yaml:1824:15\n8425 rules/marlborough/rules.yaml:1825:15\n8426 rules/marlborough/rules.yaml:1826:19\n8429 rules/marlborough/rules.yaml:1827:19\n8430 rules/marlborough/rules.yaml:1828:19\n8454 rules/marlborough/rules.yaml:842:7\n8455 rules/marlborough/rules.yaml:843:7\n8456 rules/marlborough/rules.yaml:844:11\n8457 rules/marlborough/rules.yaml:845:7\n8460 rules/marlborough/rules.yaml:846:11\n8461 rules/marlborough/rules.yaml:847:11\n8462 rules/marlborough/rules.yaml:848:7\n8463 rules/marlborough/rules.yaml:849:11\n8464 rules/marlborough/rules.yaml:850:15\n8465 rules/marlborough/rules.yaml:851:7\n8472 rules/marlborough/rules.yaml:852:7\n8473 rules/marlborough/rules.yaml:853:7\n8474 rules/marlborough/rules.yaml:854:11\n8475 rules/marlborough/rules.yaml:855:7\n8476 rules/marlborough/rules.yaml:856:7\n8477 rules/marlborough/rules.yaml:857:7\n8478 rules/marlborough/rules.yaml:858:7\n8496 rules/marlborough/rules.yaml:859:7\n8497 rules/marlborough/rules.yaml:860:11\n8498 rules/marlborough/rules.yaml:861:11\n8499 rules/marlborough/rules.yaml:862:15\n8500 rules/marlborough/rules.yaml:863:11\n8501 rules/marlborough/rules.yaml:864:7\n8514 rules/marlborough/rules.yaml:865:7\n8515 rules/marlborough/rules.yaml:866:11\n8517 rules/marlborough/rules.yaml:867:7\n8540 rules/marlborough/rules.yaml:1974:3\n8545 rules/marlborough/rules.yaml:1974:3\n8547 rules/marlborough/rules.yaml:1974:3\n8548 rules/marlborough/rules.yaml:1974:3\n8549 rules/marlborough/rules.yaml:1974:3\n8550 rules/marlborough/rules.yaml:1974:3\n8551 rules/marlborough/rules.yaml:1974:3\n8552 rules/marlborough/rules.yaml:1974:3\n8565 rules/marlborough/rules.yaml:1974:3\n8566 rules/marlborough/rules.yaml:1974:3\n8578 rules/marlborough/rules.yaml:1974:3\n8584 rules/marlborough/rules.yaml:1974:3\n8587 rules/marlborough/rules.yaml:1974:3\n8588 rules/marlborough/rules.yaml:1974:3\n8609 rules/marlborough/rules.yaml:1974:3\n8647 rules/marlborough/rules.yaml:1974:3\n8648 rules/marlborough/rules.yaml:1974:3\n8650 rules/marlborough/rules.yaml:1974:3\n8651 rules/marlborough/rules.yaml:1974:3\n8655 rules/marlborough/rules.yaml:1974:3\n8694 rules/marlborough/rules.yaml:1280:7\n8700 rules/marlborough/rules.yaml:1281:7\n8714 rules/marlborough/rules.yaml:1282:7\n8725 rules/marlborough/rules.yaml:1283:7\n8729 rules/marlborough/rules.yaml:1284:11\n8730 rules/marlborough/rules.yaml:1285:11\n8731 rules/marlborough/rules.yaml:1286:7\n8732 rules/marlborough/rules.yaml:1287:7\n8791 rules/marlborough/rules.yaml:1288:7\n8792 rules/marlborough/rules.yaml:1289:11\n8793 rules/marlborough/rules.yaml:1290:7\n8794 rules/marlborough/rules.yaml:1291:11\n8795 rules/marlborough/rules.yaml:1292:7\n8796 rules/marlborough/rules.yaml:1293:11\n8797 rules/marlborough/rules.yaml:1294:15\n8799 rules/marlborough/rules.yaml:1295:11\n8801 rules/marlborough/rules.yaml:1297:11\n8802 rules/marlborough/rules.yaml:1298:7\n8803 rules/marlborough/rules.yaml:1299:11\n8806 rules/marlborough/rules.yaml:1300:15\n8807 rules/marlborough/rules.yaml:1301:19\n8808 rules/marlborough/rules.yaml:1302:15\n8810 rules/marlborough/rules.yaml:1304:15\n8811 rules/marlborough/rules.yaml:1305:7\n8816 rules/marlborough/rules.yaml:1306:11\n8817 rules/marlborough/rules.yaml:1307:11\n8818 rules/marlborough/rules.yaml:1308:11\n8823 rules/marlborough/rules.yaml:1309:15\n8824 rules/marlborough/rules.yaml:1310:15\n8832 rules/marlborough/rules.yaml:1311:19\n8844 rules/marlborough/rules.yaml:1312:19\n8847 rules/marlborough/rules.yaml:1313:7\n8852 rules/marlborough/rules.yaml:1314:11\n8859 rules/marlborough/rules.yaml:1315:7\n8871 rules/marlborough/rules.yaml:1316:7\n8876 rules/marlborough/rules.yaml:1317:11\n8877 rules/marlborough/rules.yaml:1318:7\n8878 rules/marlborough/rules.yaml:1319:7\n8879 rules/marlborough/rules.yaml:1320:11\n8880 rules/marlborough/rules.yaml:1321:7\n8897 rules/marlborough/rules.yaml:1322:7\n8902 rules/marlborough/rules.yaml:1323:11\n8903 rules/marlborough/rules.yaml:1324:11\n8904 rules/marlborough/rules.yaml:1325:15\n8916 rules/marlborough/rules.yaml:1326:11\n8923 rules/marlborough/rules.yaml:1327:11\n8924 rules/marlborough/rules.yaml:1328:15\n8925 rules/marlborough/rules.yaml:1329:11\n8960 rules/marlborough/rules.yaml:1170:7\n8966 rules/marlborough/rules.yaml:1171:7\n8967 rules/marlborough/rules.yaml:1172:7\n8968 rules/marlborough/rules.yaml:1173:11\n8980 rules/marlborough/rules.yaml:1174:7\n8997 rules/marlborough/rules.yaml:1175:7\n8998 rules/marlborough/rules.yaml:1176:11\n8999 rules/marlborough/rules.yaml:1177:11\n9000 rules/marlborough/rules.yaml:1178:11\n9001 rules/marlborough/rules.yaml:1179:7\n9002 rules/marlborough/rules.yaml:1180:7\n9003 rules/marlborough/rules.yaml:1181:7\n9004 rules/marlborough/rules.yaml:1182:7\n9010 rules/marlborough/rules.yaml:1183:7\n9032 rules/marlborough/rules.yaml:1184:7\n9033 rules/marlborough/rules.yaml:1185:11\n9034 rules/marlborough/rules.yaml:1186:11\n9035 rules/marlborough/rules.yaml:1187:7\n9044 rules/marlborough/rules.yaml:1188:11\n9050 rules/marlborough/rules.yaml:1189:11\n9052 rules/marlborough/rules.yaml:1190:7\n9063 rules/marlborough/rules.yaml:1191:7\n9064 rules/marlborough/rules.yaml:1192:7\n9069 rules/marlborough/rules.yaml:1193:11\n9070 rules/marlborough/rules.yaml:1194:11\n9078 rules/marlborough/rules.yaml:1195:15\n9092 rules/marlborough/rules.yaml:1196:11\n9093 rules/marlborough/rules.yaml:1197:15\n9094 rules/marlborough/rules.yaml:1198:15\n9096 rules/marlborough/rules.yaml:1200:15\n9097 rules/marlborough/rules.yaml:1201:15\n9100 rules/marlborough/rules.yaml:1202:7\n9101 rules/marlborough/rules.yaml:1203:7\n9109 rules/marlborough/rules.yaml:1204:11\n9124 rules/marlborough/rules.yaml:1205:7\n9125 rules/marlborough/rules.yaml:1206:11\n9126 rules/marlborough/rules.yaml:1207:7\n9127 rules/marlborough/rules.yaml:1208:7\n9128 rules/marlborough/rules.yaml:1209:11\n9129 rules/marlborough/rules.yaml:1210:15\n9131 rules/marlborough/rules.yaml:1211:15\n9132 rules/marlborough/rules.yaml:1212:11\n9134 rules/marlborough/rules.yaml:1214:11\n9135 rules/marlborough/rules.yaml:1215:7\n9140 rules/marlborough/rules.yaml:1216:11\n9141 rules/marlborough/rules.yaml:1217:11\n9142 rules/marlborough/rules.yaml:1218:11\n9147 rules/marlborough/rules.yaml:1219:15\n9148 rules/marlborough/rules.yaml:1220:15\n9156 rules/marlborough/rules.yaml:1221:19\n9164 rules/marlborough/rules.yaml:1222:19\n9167 rules/marlborough/rules.yaml:1223:7\n9172 rules/marlborough/rules.yaml:1224:7\n9173 rules/marlborough/rules.yaml:1225:11\n9174 rules/marlborough/rules.yaml:1226:7\n9175 rules/marlborough/rules.yaml:1227:7\n9176 rules/marlborough/rules.yaml:1228:11\n9177 rules/marlborough/rules.yaml:1229:7\n9190 rules/marlborough/rules.yaml:1230:7\n9195 rules/marlborough/rules.yaml:1231:11\n9196 rules/marlborough/rules.yaml:1232:11\n9204 rules/marlborough/rules.yaml:1233:15\n9217 rules/marlborough/rules.yaml:1234:15\n9218 rules/marlborough/rules.yaml:1235:15\n9219 rules/marlborough/rules.yaml:1236:15\n9220 rules/marlborough/rules.yaml:1237:19\n9221 rules/marlborough/rules.yaml:1238:19\n9224 rules/marlborough/rules.yaml:1239:11\n9225 rules/marlborough/rules.yaml:1240:11\n9231 rules/marlborough/rules.yaml:1241:11\n9232 rules/marlborough/rules.yaml:1242:11\n9258 rules/marlborough/flow.yaml:11:7\n9272 rules/marlborough/flow.yaml:12:11\n9303 rules/marlborough/rules.yaml:807:7\n9304 rules/marlborough/rules.yaml:808:7\n9305 rules/marlborough/rules.yaml:809:7\n9315 rules/marlborough/rules.yaml:810:11\n9323 rules/marlborough/rules.yaml:811:11\n9324 rules/marlborough/rules.yaml:812:15\n9325 rules/marlborough/rules.yaml:813:15\n9328 rules/marlborough/rules.yaml:814:7\n9339 rules/marlborough/rules.yaml:815:11\n9340 rules/marlborough/rules.yaml:816:11\n9358 rules/marlborough/rules.yaml:817:11\n9359 rules/marlborough/rules.yaml:818:11\n9360 rules/marlborough/rules.yaml:819:11\n9364 rules/marlborough/rules.yaml:820:7\n9365 rules/marlborough/rules.yaml:821:11\n9378 rules/marlborough/rules.yaml:1388:7\n9379 rules/marlborough/rules.yaml:1389:7\n9384 rules/marlborough/rules.yaml:1390:11\n9391 rules/marlborough/rules.yaml:1391:11\n9394 rules/marlborough/rules.yaml:1392:7\n9397 rules/marlborough/rules.yaml:1393:7\n9398 rules/marlborough/rules.yaml:1394:7\n9399 rules/marlborough/rules.yaml:1395:11\n9401 rules/marlborough/rules.yaml:1397:11\n9425 rules/marlborough/rules.yaml:1693:7\n9426 rules/marlborough/rules.yaml:1694:7\n9437 rules/marlborough/rules.yaml:1695:11\n9438 rules/marlborough/rules.yaml:1696:11\n9450 rules/marlborough/rules.yaml:1697:15\n9451 rules/marlborough/rules.yaml:1698:15\n9459 rules/marlborough/rules.yaml:1699:15\n9474 rules/marlborough/rules.yaml:1700:15\n9475 rules/marlborough/rules.yaml:1701:15\n9484 rules/marlborough/rules.yaml:1702:19\n9511 rules/marlborough/rules.yaml:1703:19\n9512 rules/marlborough/rules.yaml:1704:23\n9515 rules/marlborough/rules.yaml:1705:23\n9516 rules/marlborough/rules.yaml:1706:23\n9517 rules/marlborough/rules.yaml:1707:19\n9518 rules/marlborough/rules.yaml:1708:23\n9519 rules/marlborough/rules.yaml:1709:23\n9520 rules/marlborough/rules.yaml:1710:23\n9546 rules/marlborough/rules.yaml:1486:7\n9550 rules/marlborough/rules.yaml:1487:7\n9564 rules/marlborough/rules.yaml:1488:11\n9571 rules/marlborough/rules.yaml:1489:11\n9576 rules/marlborough/rules.yaml:1490:7\n9590 rules/marlborough/rules.yaml:1491:11\n9604 rules/marlborough/flow.yaml:92:7\n9609 rules/marlborough/flow.yaml:93:11\n9628 rules/marlborough/flow.yaml:61:7\n9635 rules/marlborough/flow.yaml:62:11\n9649 rules/marlborough/flow.yaml:63:15\n9663 rules/marlborough/flow.yaml:73:7\n9682 rules/marlborough/flow.yaml:55:7\n9689 rules/marlborough/flow.yaml:56:11\n9703 rules/marlborough/flow.yaml:57:15\n9721 rules/marlborough/flow.yaml:77:7\n9735 rules/marlborough/flow.yaml:78:11\n9753 rules/marlborough/flow.yaml:67:7\n9758 rules/marlborough/flow.yaml:68:11\n9772 rules/marlborough/flow.yaml:69:15\n9786 rules/marlborough/flow.yaml:50:7\n9791 rules/marlborough/flow.yaml:51:11\n9808 rules/marlborough/rules.yaml:894:7\n9814 rules/marlborough/rules.yaml:895:7\n9815 rules/marlborough/rules.yaml:896:11\n9816 rules/marlborough/rules.yaml:897:7\n9827 rules/marlborough/rules.yaml:898:7\n9828 rules/marlborough/rules.yaml:899:7"
+_ORIGINS = "1125 rules/marlborough/rules.yaml:461:7\n1139 rules/marlborough/rules.yaml:243:7\n1140 rules/marlborough/rules.yaml:244:7\n1159 rules/marlborough/rules.yaml:136:7\n1160 rules/marlborough/rules.yaml:137:7\n1161 rules/marlborough/rules.yaml:138:11\n1162 rules/marlborough/rules.yaml:139:11\n1163 rules/marlborough/rules.yaml:140:15\n1164 rules/marlborough/rules.yaml:141:7\n1185 rules/marlborough/rules.yaml:344:7\n1200 rules/marlborough/rules.yaml:649:7\n1209 rules/marlborough/rules.yaml:650:7\n1214 rules/marlborough/rules.yaml:651:7\n1215 rules/marlborough/rules.yaml:652:7\n1216 rules/marlborough/rules.yaml:653:7\n1221 rules/marlborough/rules.yaml:654:11\n1222 rules/marlborough/rules.yaml:655:11\n1223 rules/marlborough/rules.yaml:656:11\n1224 rules/marlborough/rules.yaml:657:11\n1225 rules/marlborough/rules.yaml:658:11\n1226 rules/marlborough/rules.yaml:659:7\n1231 rules/marlborough/rules.yaml:2164:1\n1236 rules/marlborough/rules.yaml:2164:1\n1243 rules/marlborough/rules.yaml:2164:1\n1251 rules/marlborough/rules.yaml:2164:1\n1259 rules/marlborough/rules.yaml:2164:1\n1267 rules/marlborough/rules.yaml:2164:1\n1275 rules/marlborough/rules.yaml:2164:1\n1283 rules/marlborough/rules.yaml:2164:1\n1292 rules/marlborough/rules.yaml:2164:1\n1296 rules/marlborough/rules.yaml:223:7\n1297 rules/marlborough/rules.yaml:224:11\n1298 rules/marlborough/rules.yaml:225:7\n1299 rules/marlborough/rules.yaml:226:7\n1309 rules/marlborough/rules.yaml:227:7\n1310 rules/marlborough/rules.yaml:228:7\n1313 rules/marlborough/rules.yaml:229:7\n1314 rules/marlborough/rules.yaml:230:11\n1322 rules/marlborough/rules.yaml:231:11\n1323 rules/marlborough/rules.yaml:232:7\n1328 rules/marlborough/rules.yaml:233:7\n1345 rules/marlborough/rules.yaml:616:7\n1346 rules/marlborough/rules.yaml:617:7\n1351 rules/marlborough/rules.yaml:618:11\n1353 rules/marlborough/rules.yaml:620:11\n1354 rules/marlborough/rules.yaml:621:7\n1355 rules/marlborough/rules.yaml:622:7\n1364 rules/marlborough/rules.yaml:623:11\n1365 rules/marlborough/rules.yaml:624:7\n1370 rules/marlborough/rules.yaml:625:7\n1378 rules/marlborough/rules.yaml:626:11\n1379 rules/marlborough/rules.yaml:627:7\n1382 rules/marlborough/rules.yaml:628:11\n1393 rules/marlborough/rules.yaml:629:7\n1403 rules/marlborough/rules.yaml:630:11\n1404 rules/marlborough/rules.yaml:631:7\n1414 rules/marlborough/rules.yaml:632:11\n1415 rules/marlborough/rules.yaml:633:7\n1425 rules/marlborough/rules.yaml:634:11\n1426 rules/marlborough/rules.yaml:635:7\n1436 rules/marlborough/rules.yaml:636:11\n1437 rules/marlborough/rules.yaml:637:7\n1441 rules/marlborough/rules.yaml:598:7\n1453 rules/marlborough/rules.yaml:181:7\n1454 rules/marlborough/rules.yaml:182:7\n1455 rules/marlborough/rules.yaml:183:11\n1456 rules/marlborough/rules.yaml:184:7\n1457 rules/marlborough/rules.yaml:185:11\n1458 rules/marlborough/rules.yaml:186:7\n1462 rules/marlborough/rules.yaml:64:7\n1471 rules/marlborough/rules.yaml:65:7\n1479 rules/marlborough/rules.yaml:440:7\n1487 rules/marlborough/rules.yaml:441:7\n1488 rules/marlborough/rules.yaml:442:11\n1489 rules/marlborough/rules.yaml:443:7\n1500 rules/marlborough/rules.yaml:444:7\n1505 rules/marlborough/rules.yaml:445:7\n1506 rules/marlborough/rules.yaml:446:11\n1507 rules/marlborough/rules.yaml:447:7\n1508 rules/marlborough/rules.yaml:448:11\n1509 rules/marlborough/rules.yaml:449:7\n1514 rules/marlborough/rules.yaml:450:7\n1522 rules/marlborough/rules.yaml:451:7\n1523 rules/marlborough/rules.yaml:452:11\n1524 rules/marlborough/rules.yaml:453:7\n1538 rules/marlborough/rules.yaml:157:7\n1546 rules/marlborough/rules.yaml:100:7\n1553 rules/marlborough/rules.yaml:90:7\n1568 rules/marlborough/rules.yaml:565:7\n1572 rules/marlborough/rules.yaml:165:7\n1573 rules/marlborough/rules.yaml:166:7\n1574 rules/marlborough/rules.yaml:167:11\n1575 rules/marlborough/rules.yaml:168:11\n1576 rules/marlborough/rules.yaml:169:15\n1577 rules/marlborough/rules.yaml:170:7\n1592 rules/marlborough/rules.yaml:671:7\n1593 rules/marlborough/rules.yaml:672:11\n1594 rules/marlborough/rules.yaml:673:7\n1595 rules/marlborough/rules.yaml:674:7\n1596 rules/marlborough/rules.yaml:675:11\n1597 rules/marlborough/rules.yaml:676:7\n1603 rules/marlborough/rules.yaml:294:7\n1604 rules/marlborough/rules.yaml:295:7\n1605 rules/marlborough/rules.yaml:296:11\n1606 rules/marlborough/rules.yaml:297:7\n1607 rules/marlborough/rules.yaml:298:11\n1608 rules/marlborough/rules.yaml:299:7\n1616 rules/marlborough/rules.yaml:300:7\n1617 rules/marlborough/rules.yaml:301:7\n1623 rules/marlborough/rules.yaml:302:11\n1624 rules/marlborough/rules.yaml:303:7\n1625 rules/marlborough/rules.yaml:304:11\n1633 rules/marlborough/rules.yaml:305:11\n1639 rules/marlborough/rules.yaml:306:7\n1643 rules/marlborough/rules.yaml:356:7\n1648 rules/marlborough/rules.yaml:357:7\n1649 rules/marlborough/rules.yaml:358:7\n1652 rules/marlborough/rules.yaml:359:11\n1653 rules/marlborough/rules.yaml:360:15\n1654 rules/marlborough/rules.yaml:361:15\n1655 rules/marlborough/rules.yaml:362:19\n1657 rules/marlborough/rules.yaml:364:19\n1658 rules/marlborough/rules.yaml:365:7\n1662 rules/marlborough/rules.yaml:108:7\n1669 rules/marlborough/rules.yaml:109:11\n1670 rules/marlborough/rules.yaml:110:7\n1671 rules/marlborough/rules.yaml:111:7\n1672 rules/marlborough/rules.yaml:112:11\n1673 rules/marlborough/rules.yaml:113:7\n1677 rules/marlborough/rules.yaml:332:7\n1684 rules/marlborough/rules.yaml:35:7\n1685 rules/marlborough/rules.yaml:36:11\n1686 rules/marlborough/rules.yaml:37:7\n1700 rules/marlborough/rules.yaml:76:7\n1701 rules/marlborough/rules.yaml:77:11\n1702 rules/marlborough/rules.yaml:78:7\n1703 rules/marlborough/rules.yaml:79:7\n1704 rules/marlborough/rules.yaml:80:11\n1724 rules/marlborough/rules.yaml:81:15\n1725 rules/marlborough/rules.yaml:82:7\n1729 rules/marlborough/rules.yaml:579:7\n1734 rules/marlborough/rules.yaml:414:7\n1755 rules/marlborough/rules.yaml:376:7\n1756 rules/marlborough/rules.yaml:377:11\n1757 rules/marlborough/rules.yaml:378:7\n1758 rules/marlborough/rules.yaml:379:11\n1759 rules/marlborough/rules.yaml:380:7\n1760 rules/marlborough/rules.yaml:381:11\n1761 rules/marlborough/rules.yaml:382:7\n1762 rules/marlborough/rules.yaml:383:11\n1763 rules/marlborough/rules.yaml:384:7\n1767 rules/marlborough/rules.yaml:586:7\n1773 rules/marlborough/rules.yaml:477:7\n1782 rules/marlborough/rules.yaml:478:7\n1783 rules/marlborough/rules.yaml:479:7\n1799 rules/marlborough/rules.yaml:480:7\n1808 rules/marlborough/rules.yaml:481:7\n1823 rules/marlborough/rules.yaml:482:7\n1836 rules/marlborough/rules.yaml:483:7\n1844 rules/marlborough/rules.yaml:484:7\n1845 rules/marlborough/rules.yaml:485:7\n1850 rules/marlborough/rules.yaml:486:7\n1865 rules/marlborough/rules.yaml:527:7\n1881 rules/marlborough/rules.yaml:528:7\n1882 rules/marlborough/rules.yaml:529:11\n1883 rules/marlborough/rules.yaml:530:7\n1895 rules/marlborough/rules.yaml:531:7\n1904 rules/marlborough/rules.yaml:532:7\n1905 rules/marlborough/rules.yaml:533:7\n1906 rules/marlborough/rules.yaml:534:11\n1907 rules/marlborough/rules.yaml:535:15\n1908 rules/marlborough/rules.yaml:536:19\n1910 rules/marlborough/rules.yaml:538:19\n1933 rules/marlborough/rules.yaml:539:19\n1939 rules/marlborough/rules.yaml:540:23\n1940 rules/marlborough/rules.yaml:541:7\n1944 rules/marlborough/rules.yaml:497:7\n1945 rules/marlborough/rules.yaml:498:7\n1978 rules/marlborough/rules.yaml:121:7\n1979 rules/marlborough/rules.yaml:122:11\n1980 rules/marlborough/rules.yaml:123:7\n1981 rules/marlborough/rules.yaml:124:7\n1982 rules/marlborough/rules.yaml:125:11\n1983 rules/marlborough/rules.yaml:126:7\n1987 rules/marlborough/rules.yaml:23:7\n1991 rules/marlborough/rules.yaml:149:7\n1992 rules/marlborough/rules.yaml:150:7\n1996 rules/marlborough/rules.yaml:396:7\n1997 rules/marlborough/rules.yaml:397:7\n2002 rules/marlborough/rules.yaml:398:11\n2006 rules/marlborough/rules.yaml:399:15\n2011 rules/marlborough/rules.yaml:400:15\n2012 rules/marlborough/rules.yaml:401:19\n2021 rules/marlborough/rules.yaml:402:23\n2022 rules/marlborough/rules.yaml:403:7\n2026 rules/marlborough/rules.yaml:559:7\n2034 rules/marlborough/rules.yaml:316:7\n2035 rules/marlborough/rules.yaml:317:7\n2036 rules/marlborough/rules.yaml:318:11\n2037 rules/marlborough/rules.yaml:319:7\n2040 rules/marlborough/rules.yaml:320:11\n2041 rules/marlborough/rules.yaml:321:7\n2045 rules/marlborough/rules.yaml:322:11\n2046 rules/marlborough/rules.yaml:323:7\n2052 rules/marlborough/rules.yaml:764:7\n2057 rules/marlborough/rules.yaml:765:7\n2082 rules/marlborough/rules.yaml:766:7\n2097 rules/marlborough/rules.yaml:767:7\n2112 rules/marlborough/rules.yaml:703:7\n2113 rules/marlborough/rules.yaml:704:11\n2114 rules/marlborough/rules.yaml:705:7\n2115 rules/marlborough/rules.yaml:706:11\n2116 rules/marlborough/rules.yaml:707:7\n2120 rules/marlborough/rules.yaml:721:7\n2125 rules/marlborough/rules.yaml:722:7\n2130 rules/marlborough/rules.yaml:723:7\n2140 rules/marlborough/rules.yaml:734:7\n2145 rules/marlborough/rules.yaml:735:11\n2146 rules/marlborough/rules.yaml:736:7\n2147 rules/marlborough/rules.yaml:737:7\n2148 rules/marlborough/rules.yaml:738:11\n2149 rules/marlborough/rules.yaml:739:11\n2153 rules/marlborough/rules.yaml:740:15\n2154 rules/marlborough/rules.yaml:741:15\n2155 rules/marlborough/rules.yaml:742:19\n2156 rules/marlborough/rules.yaml:743:7\n2160 rules/marlborough/rules.yaml:46:7\n2161 rules/marlborough/rules.yaml:47:11\n2162 rules/marlborough/rules.yaml:48:7\n2166 rules/marlborough/rules.yaml:509:7\n2167 rules/marlborough/rules.yaml:510:7\n2168 rules/marlborough/rules.yaml:511:7\n2169 rules/marlborough/rules.yaml:512:7\n2170 rules/marlborough/rules.yaml:513:7\n2171 rules/marlborough/rules.yaml:514:7\n2189 rules/marlborough/rules.yaml:278:7\n2190 rules/marlborough/rules.yaml:279:7\n2194 rules/marlborough/rules.yaml:280:11\n2195 rules/marlborough/rules.yaml:281:7\n2196 rules/marlborough/rules.yaml:282:11\n2197 rules/marlborough/rules.yaml:283:7\n2201 rules/marlborough/rules.yaml:266:7\n2206 rules/marlborough/rules.yaml:267:7\n2218 rules/marlborough/rules.yaml:687:7\n2219 rules/marlborough/rules.yaml:688:11\n2220 rules/marlborough/rules.yaml:689:7\n2221 rules/marlborough/rules.yaml:690:11\n2222 rules/marlborough/rules.yaml:691:7\n2223 rules/marlborough/rules.yaml:692:11\n2224 rules/marlborough/rules.yaml:693:7\n2228 rules/marlborough/rules.yaml:254:7\n2231 rules/marlborough/rules.yaml:255:11\n2232 rules/marlborough/rules.yaml:256:7\n2233 rules/marlborough/rules.yaml:257:11\n2234 rules/marlborough/rules.yaml:258:7\n2238 rules/marlborough/rules.yaml:56:7\n2245 rules/marlborough/rules.yaml:427:7\n2251 rules/marlborough/rules.yaml:428:7\n2255 rules/marlborough/rules.yaml:549:7\n2260 rules/marlborough/rules.yaml:550:7\n2261 rules/marlborough/rules.yaml:551:7\n2269 rules/marlborough/rules.yaml:606:7\n2276 rules/marlborough/rules.yaml:2105:3\n2283 rules/marlborough/rules.yaml:2105:3\n2298 rules/marlborough/rules.yaml:2126:3\n2305 rules/marlborough/rules.yaml:2126:3\n2313 rules/marlborough/rules.yaml:2145:3\n2318 rules/marlborough/rules.yaml:2145:3\n2322 rules/marlborough/rules.yaml:751:7\n2329 rules/marlborough/rules.yaml:199:7\n2330 rules/marlborough/rules.yaml:200:7\n2331 rules/marlborough/rules.yaml:201:7\n2332 rules/marlborough/rules.yaml:202:7\n2333 rules/marlborough/rules.yaml:203:11\n2334 rules/marlborough/rules.yaml:204:11\n2344 rules/marlborough/rules.yaml:205:15\n2348 rules/marlborough/rules.yaml:206:19\n2378 rules/marlborough/rules.yaml:208:19\n2395 rules/marlborough/rules.yaml:209:7\n2399 rules/marlborough/cards.yaml:383:14\n2403 rules/marlborough/cards.yaml:391:14\n2407 rules/marlborough/cards.yaml:15:14\n2411 rules/marlborough/cards.yaml:23:14\n2415 rules/marlborough/cards.yaml:31:14\n2419 rules/marlborough/cards.yaml:39:14\n2423 rules/marlborough/cards.yaml:47:14\n2427 rules/marlborough/cards.yaml:55:14\n2431 rules/marlborough/cards.yaml:63:14\n2435 rules/marlborough/cards.yaml:71:14\n2439 rules/marlborough/cards.yaml:79:14\n2443 rules/marlborough/cards.yaml:87:14\n2447 rules/marlborough/cards.yaml:95:14\n2451 rules/marlborough/cards.yaml:103:14\n2455 rules/marlborough/cards.yaml:111:14\n2459 rules/marlborough/cards.yaml:119:14\n2463 rules/marlborough/cards.yaml:127:14\n2467 rules/marlborough/cards.yaml:199:14\n2471 rules/marlborough/cards.yaml:135:14\n2475 rules/marlborough/cards.yaml:143:14\n2479 rules/marlborough/cards.yaml:151:14\n2483 rules/marlborough/cards.yaml:159:14\n2487 rules/marlborough/cards.yaml:167:14\n2491 rules/marlborough/cards.yaml:175:14\n2495 rules/marlborough/cards.yaml:183:14\n2499 rules/marlborough/cards.yaml:191:14\n2503 rules/marlborough/cards.yaml:271:14\n2507 rules/marlborough/cards.yaml:279:14\n2511 rules/marlborough/cards.yaml:287:14\n2515 rules/marlborough/cards.yaml:295:14\n2519 rules/marlborough/cards.yaml:303:14\n2523 rules/marlborough/cards.yaml:311:14\n2527 rules/marlborough/cards.yaml:319:14\n2531 rules/marlborough/cards.yaml:327:14\n2535 rules/marlborough/cards.yaml:335:14\n2539 rules/marlborough/cards.yaml:343:14\n2543 rules/marlborough/cards.yaml:351:14\n2547 rules/marlborough/cards.yaml:359:14\n2551 rules/marlborough/cards.yaml:367:14\n2555 rules/marlborough/cards.yaml:375:14\n2559 rules/marlborough/cards.yaml:207:14\n2563 rules/marlborough/cards.yaml:215:14\n2567 rules/marlborough/cards.yaml:223:14\n2571 rules/marlborough/cards.yaml:231:14\n2575 rules/marlborough/cards.yaml:239:14\n2579 rules/marlborough/cards.yaml:247:14\n2583 rules/marlborough/cards.yaml:255:14\n2587 rules/marlborough/cards.yaml:263:14\n2591 rules/marlborough/rules.yaml:2191:9\n2599 rules/marlborough/rules.yaml:2219:9\n2600 rules/marlborough/rules.yaml:2220:9\n2607 rules/marlborough/rules.yaml:2198:9\n2608 rules/marlborough/rules.yaml:2199:9\n2613 rules/marlborough/rules.yaml:2206:9\n2622 rules/marlborough/rules.yaml:2207:9\n2623 rules/marlborough/rules.yaml:2208:9\n2624 rules/marlborough/rules.yaml:2209:13\n2626 rules/marlborough/rules.yaml:2210:13\n2629 rules/marlborough/rules.yaml:2212:13\n2634 rules/marlborough/rules.yaml:2181:9\n2637 rules/marlborough/rules.yaml:2182:9\n2643 rules/marlborough/rules.yaml:902:7\n2647 rules/marlborough/rules.yaml:903:11\n2648 rules/marlborough/rules.yaml:904:11\n2653 rules/marlborough/rules.yaml:1578:7\n2654 rules/marlborough/rules.yaml:1579:7\n2656 rules/marlborough/rules.yaml:1580:7\n2658 rules/marlborough/rules.yaml:1581:7\n2659 rules/marlborough/rules.yaml:1582:7\n2674 rules/marlborough/rules.yaml:1583:11\n2680 rules/marlborough/rules.yaml:1584:15\n2682 rules/marlborough/rules.yaml:1585:15\n2684 rules/marlborough/rules.yaml:1586:15\n2688 rules/marlborough/rules.yaml:850:7\n2691 rules/marlborough/rules.yaml:851:11\n2692 rules/marlborough/rules.yaml:852:11\n2693 rules/marlborough/rules.yaml:853:15\n2696 rules/marlborough/rules.yaml:854:15\n2698 rules/marlborough/rules.yaml:855:15\n2699 rules/marlborough/rules.yaml:856:15\n2701 rules/marlborough/rules.yaml:857:15\n2702 rules/marlborough/rules.yaml:858:11\n2704 rules/marlborough/rules.yaml:859:7\n2705 rules/marlborough/rules.yaml:860:7\n2707 rules/marlborough/rules.yaml:861:7\n2709 rules/marlborough/rules.yaml:862:7\n2710 rules/marlborough/rules.yaml:863:7\n2725 rules/marlborough/rules.yaml:864:11\n2731 rules/marlborough/rules.yaml:865:15\n2733 rules/marlborough/rules.yaml:866:15\n2735 rules/marlborough/rules.yaml:867:15\n2739 rules/marlborough/flow.yaml:98:7\n2741 rules/marlborough/flow.yaml:99:7\n2742 rules/marlborough/flow.yaml:100:11\n2746 rules/marlborough/rules.yaml:1220:7\n2752 rules/marlborough/rules.yaml:1221:11\n2753 rules/marlborough/rules.yaml:1222:15\n2754 rules/marlborough/rules.yaml:1223:15\n2767 rules/marlborough/rules.yaml:1224:15\n2768 rules/marlborough/rules.yaml:1225:15\n2780 rules/marlborough/rules.yaml:1226:15\n2781 rules/marlborough/rules.yaml:1227:19\n2782 rules/marlborough/rules.yaml:1228:19\n2788 rules/marlborough/rules.yaml:798:7\n2789 rules/marlborough/rules.yaml:799:7\n2794 rules/marlborough/rules.yaml:800:11\n2795 rules/marlborough/rules.yaml:801:11\n2798 rules/marlborough/rules.yaml:802:11\n2799 rules/marlborough/rules.yaml:803:7\n2800 rules/marlborough/rules.yaml:804:7\n2805 rules/marlborough/rules.yaml:1922:7\n2806 rules/marlborough/rules.yaml:1923:7\n2807 rules/marlborough/rules.yaml:1924:11\n2808 rules/marlborough/rules.yaml:1925:11\n2809 rules/marlborough/rules.yaml:1926:11\n2810 rules/marlborough/rules.yaml:1927:11\n2821 rules/marlborough/rules.yaml:1928:11\n2832 rules/marlborough/rules.yaml:1929:11\n2834 rules/marlborough/rules.yaml:1930:11\n2835 rules/marlborough/rules.yaml:1931:15\n2837 rules/marlborough/rules.yaml:1933:15\n2841 rules/marlborough/flow.yaml:16:7\n2842 rules/marlborough/flow.yaml:17:11\n2843 rules/marlborough/flow.yaml:18:15\n2846 rules/marlborough/flow.yaml:19:19\n2847 rules/marlborough/flow.yaml:20:19\n2853 rules/marlborough/rules.yaml:837:7\n2854 rules/marlborough/rules.yaml:838:11\n2857 rules/marlborough/rules.yaml:840:11\n2859 rules/marlborough/rules.yaml:841:7\n2861 rules/marlborough/rules.yaml:842:7\n2862 rules/marlborough/rules.yaml:843:11\n2867 rules/marlborough/rules.yaml:811:7\n2868 rules/marlborough/rules.yaml:812:7\n2874 rules/marlborough/flow.yaml:82:7\n2879 rules/marlborough/flow.yaml:83:7\n2884 rules/marlborough/flow.yaml:84:7\n2886 rules/marlborough/flow.yaml:85:7\n2887 rules/marlborough/flow.yaml:86:11\n2889 rules/marlborough/flow.yaml:88:11\n2894 rules/marlborough/flow.yaml:25:7\n2895 rules/marlborough/flow.yaml:26:11\n2900 rules/marlborough/flow.yaml:27:11\n2903 rules/marlborough/flow.yaml:29:11\n2904 rules/marlborough/flow.yaml:30:11\n2905 rules/marlborough/flow.yaml:31:15\n2906 rules/marlborough/flow.yaml:32:11\n2907 rules/marlborough/flow.yaml:33:15\n2908 rules/marlborough/flow.yaml:34:15\n2909 rules/marlborough/flow.yaml:35:15\n2914 rules/marlborough/flow.yaml:36:19\n2915 rules/marlborough/flow.yaml:37:19\n2916 rules/marlborough/flow.yaml:38:19\n2918 rules/marlborough/flow.yaml:39:15\n2919 rules/marlborough/flow.yaml:40:11\n2922 rules/marlborough/flow.yaml:41:11\n2928 rules/marlborough/rules.yaml:819:7\n2929 rules/marlborough/rules.yaml:820:11\n2931 rules/marlborough/rules.yaml:821:11\n2933 rules/marlborough/rules.yaml:822:7\n2934 rules/marlborough/rules.yaml:823:7\n2935 rules/marlborough/rules.yaml:824:7\n2936 rules/marlborough/rules.yaml:825:7\n2937 rules/marlborough/rules.yaml:826:11\n2941 rules/marlborough/rules.yaml:828:11\n2949 rules/marlborough/rules.yaml:830:11\n2961 rules/marlborough/rules.yaml:2120:7\n2964 rules/marlborough/rules.yaml:2121:7\n2965 rules/marlborough/rules.yaml:2122:11\n2967 rules/marlborough/rules.yaml:2124:11\n2968 rules/marlborough/rules.yaml:2125:7\n2975 rules/marlborough/rules.yaml:2140:7\n2978 rules/marlborough/rules.yaml:2141:7\n2979 rules/marlborough/rules.yaml:2142:7\n2984 rules/marlborough/rules.yaml:2159:7\n2987 rules/marlborough/rules.yaml:2160:7\n2988 rules/marlborough/rules.yaml:2161:7\n2991 rules/marlborough/rules.yaml:2162:7\n3364 rules/marlborough/rules.yaml:953:7\n3369 rules/marlborough/rules.yaml:954:11\n3370 rules/marlborough/rules.yaml:955:7\n3379 rules/marlborough/rules.yaml:956:7\n3380 rules/marlborough/rules.yaml:957:11\n3381 rules/marlborough/rules.yaml:958:7\n3382 rules/marlborough/rules.yaml:959:7\n3383 rules/marlborough/rules.yaml:960:11\n3385 rules/marlborough/rules.yaml:961:7\n3386 rules/marlborough/rules.yaml:962:11\n3390 rules/marlborough/rules.yaml:1052:7\n3391 rules/marlborough/rules.yaml:1053:7\n3397 rules/marlborough/rules.yaml:1054:7\n3398 rules/marlborough/rules.yaml:1055:11\n3400 rules/marlborough/rules.yaml:1056:7\n3401 rules/marlborough/rules.yaml:1057:11\n3403 rules/marlborough/rules.yaml:1058:7\n3404 rules/marlborough/rules.yaml:1059:7\n3405 rules/marlborough/rules.yaml:1061:7\n3406 rules/marlborough/rules.yaml:1062:11\n3412 rules/marlborough/rules.yaml:1063:11\n3420 rules/marlborough/rules.yaml:1066:11\n3421 rules/marlborough/rules.yaml:1068:11\n3422 rules/marlborough/rules.yaml:1070:19\n3425 rules/marlborough/rules.yaml:1073:23\n3427 rules/marlborough/rules.yaml:1076:19\n3432 rules/marlborough/rules.yaml:1078:19\n3438 rules/marlborough/rules.yaml:1082:11\n3439 rules/marlborough/rules.yaml:1083:11\n3442 rules/marlborough/rules.yaml:1084:11\n3447 rules/marlborough/rules.yaml:1085:11\n3448 rules/marlborough/rules.yaml:1086:11\n3449 rules/marlborough/rules.yaml:1087:15\n3455 rules/marlborough/rules.yaml:1090:15\n3456 rules/marlborough/rules.yaml:1091:15\n3458 rules/marlborough/rules.yaml:1093:15\n3459 rules/marlborough/rules.yaml:1095:15\n3460 rules/marlborough/rules.yaml:1096:15\n3461 rules/marlborough/rules.yaml:1097:15\n3463 rules/marlborough/rules.yaml:1099:15\n3464 rules/marlborough/rules.yaml:1101:15\n3465 rules/marlborough/rules.yaml:1102:15\n3466 rules/marlborough/rules.yaml:1103:15\n3467 rules/marlborough/rules.yaml:1104:11\n3468 rules/marlborough/rules.yaml:1105:11\n3469 rules/marlborough/rules.yaml:1106:11\n3470 rules/marlborough/rules.yaml:1108:11\n3471 rules/marlborough/rules.yaml:1109:11\n3472 rules/marlborough/rules.yaml:1110:11\n3473 rules/marlborough/rules.yaml:1112:19\n3474 rules/marlborough/rules.yaml:1113:19\n3480 rules/marlborough/rules.yaml:1114:23\n3481 rules/marlborough/rules.yaml:1115:23\n3483 rules/marlborough/rules.yaml:1117:19\n3484 rules/marlborough/rules.yaml:1118:23\n3486 rules/marlborough/rules.yaml:1120:23\n3490 rules/marlborough/rules.yaml:1124:19\n3491 rules/marlborough/rules.yaml:1125:19\n3492 rules/marlborough/rules.yaml:1126:19\n3493 rules/marlborough/rules.yaml:1127:23\n3497 rules/marlborough/rules.yaml:1131:19\n3498 rules/marlborough/rules.yaml:1132:19\n3499 rules/marlborough/rules.yaml:1133:19\n3513 rules/marlborough/rules.yaml:1134:23\n3515 rules/marlborough/rules.yaml:1136:19\n3522 rules/marlborough/rules.yaml:2105:3\n3523 rules/marlborough/rules.yaml:2105:3\n3525 rules/marlborough/rules.yaml:2105:3\n3526 rules/marlborough/rules.yaml:2105:3\n3527 rules/marlborough/rules.yaml:2105:3\n3528 rules/marlborough/rules.yaml:2105:3\n3529 rules/marlborough/rules.yaml:2105:3\n3530 rules/marlborough/rules.yaml:2105:3\n3537 rules/marlborough/rules.yaml:2105:3\n3538 rules/marlborough/rules.yaml:2105:3\n3539 rules/marlborough/rules.yaml:2105:3\n3540 rules/marlborough/rules.yaml:2105:3\n3554 rules/marlborough/rules.yaml:2105:3\n3555 rules/marlborough/rules.yaml:2105:3\n3557 rules/marlborough/rules.yaml:2105:3\n3558 rules/marlborough/rules.yaml:2105:3\n3559 rules/marlborough/rules.yaml:2105:3\n3561 rules/marlborough/rules.yaml:2105:3\n3562 rules/marlborough/rules.yaml:2105:3\n3565 rules/marlborough/rules.yaml:2105:3\n3580 rules/marlborough/rules.yaml:1147:7\n3581 rules/marlborough/rules.yaml:1148:7\n3582 rules/marlborough/rules.yaml:1149:7\n3588 rules/marlborough/rules.yaml:1150:7\n3589 rules/marlborough/rules.yaml:1151:7\n3593 rules/marlborough/rules.yaml:1152:7\n3597 rules/marlborough/rules.yaml:1153:7\n3598 rules/marlborough/rules.yaml:1154:11\n3599 rules/marlborough/rules.yaml:1155:7\n3600 rules/marlborough/rules.yaml:1156:7\n3601 rules/marlborough/rules.yaml:1157:7\n3606 rules/marlborough/rules.yaml:1158:7\n3611 rules/marlborough/rules.yaml:1159:7\n3612 rules/marlborough/rules.yaml:1160:7\n3613 rules/marlborough/rules.yaml:1161:7\n3614 rules/marlborough/rules.yaml:1162:7\n3615 rules/marlborough/rules.yaml:1163:7\n3616 rules/marlborough/rules.yaml:1164:7\n3617 rules/marlborough/rules.yaml:1165:7\n3618 rules/marlborough/rules.yaml:1166:7\n3619 rules/marlborough/rules.yaml:1167:7\n3620 rules/marlborough/rules.yaml:1168:7\n3621 rules/marlborough/rules.yaml:1169:7\n3638 rules/marlborough/rules.yaml:1170:7\n3639 rules/marlborough/rules.yaml:1171:7\n3640 rules/marlborough/rules.yaml:1172:11\n3667 rules/marlborough/rules.yaml:1173:7\n3668 rules/marlborough/rules.yaml:1174:7\n3669 rules/marlborough/rules.yaml:1176:15\n3670 rules/marlborough/rules.yaml:1177:19\n3671 rules/marlborough/rules.yaml:1178:15\n3672 rules/marlborough/rules.yaml:1179:15\n3673 rules/marlborough/rules.yaml:1180:15\n3674 rules/marlborough/rules.yaml:1181:19\n3676 rules/marlborough/rules.yaml:1183:15\n3677 rules/marlborough/rules.yaml:1184:15\n3678 rules/marlborough/rules.yaml:1185:15\n3679 rules/marlborough/rules.yaml:1186:15\n3680 rules/marlborough/rules.yaml:1187:15\n3681 rules/marlborough/rules.yaml:1188:19\n3683 rules/marlborough/rules.yaml:1190:15\n3684 rules/marlborough/rules.yaml:1191:15\n3685 rules/marlborough/rules.yaml:1192:15\n3686 rules/marlborough/rules.yaml:1193:15\n3695 rules/marlborough/rules.yaml:1194:19\n3697 rules/marlborough/rules.yaml:1196:15\n3698 rules/marlborough/rules.yaml:1197:15\n3699 rules/marlborough/rules.yaml:1198:15\n3705 rules/marlborough/rules.yaml:1199:19\n3706 rules/marlborough/rules.yaml:1200:19\n3707 rules/marlborough/rules.yaml:1201:15\n3708 rules/marlborough/rules.yaml:1202:15\n3709 rules/marlborough/rules.yaml:1203:15\n3710 rules/marlborough/rules.yaml:1204:19\n3712 rules/marlborough/rules.yaml:1206:15\n3713 rules/marlborough/rules.yaml:1207:19\n3714 rules/marlborough/rules.yaml:1208:15\n3715 rules/marlborough/rules.yaml:1209:15\n3716 rules/marlborough/rules.yaml:1210:15\n3717 rules/marlborough/rules.yaml:1211:15\n3718 rules/marlborough/rules.yaml:1212:15\n3719 rules/marlborough/rules.yaml:1213:19\n3724 rules/marlborough/rules.yaml:1714:7\n3725 rules/marlborough/rules.yaml:1715:7\n3726 rules/marlborough/rules.yaml:1716:7\n3732 rules/marlborough/rules.yaml:1717:7\n3733 rules/marlborough/rules.yaml:1718:11\n3736 rules/marlborough/rules.yaml:1719:7\n3741 rules/marlborough/rules.yaml:1688:7\n3742 rules/marlborough/rules.yaml:1689:7\n3743 rules/marlborough/rules.yaml:1690:7\n3744 rules/marlborough/rules.yaml:1691:7\n3750 rules/marlborough/rules.yaml:1694:7\n3754 rules/marlborough/rules.yaml:1695:7\n3758 rules/marlborough/rules.yaml:1696:7\n3759 rules/marlborough/rules.yaml:1697:11\n3762 rules/marlborough/rules.yaml:1698:7\n3763 rules/marlborough/rules.yaml:1699:11\n3766 rules/marlborough/rules.yaml:1700:7\n3767 rules/marlborough/rules.yaml:1701:7\n3768 rules/marlborough/rules.yaml:1702:7\n3769 rules/marlborough/rules.yaml:1704:7\n3770 rules/marlborough/rules.yaml:1705:7\n3774 rules/marlborough/rules.yaml:1756:7\n3775 rules/marlborough/rules.yaml:1757:7\n3776 rules/marlborough/rules.yaml:1758:7\n3777 rules/marlborough/rules.yaml:1759:7\n3783 rules/marlborough/rules.yaml:1645:7\n3784 rules/marlborough/rules.yaml:1646:7\n3787 rules/marlborough/rules.yaml:1649:11\n3789 rules/marlborough/rules.yaml:1651:11\n3790 rules/marlborough/rules.yaml:1652:11\n3791 rules/marlborough/rules.yaml:1653:11\n3792 rules/marlborough/rules.yaml:1654:15\n3796 rules/marlborough/rules.yaml:1657:15\n3798 rules/marlborough/rules.yaml:1660:11\n3806 rules/marlborough/rules.yaml:1661:11\n3807 rules/marlborough/rules.yaml:1663:19\n3809 rules/marlborough/rules.yaml:1666:19\n3811 rules/marlborough/rules.yaml:1668:19\n3812 rules/marlborough/rules.yaml:1669:23\n3814 rules/marlborough/rules.yaml:1672:23\n3816 rules/marlborough/rules.yaml:1675:19\n3821 rules/marlborough/rules.yaml:1729:7\n3822 rules/marlborough/rules.yaml:1730:7\n3827 rules/marlborough/rules.yaml:1731:11\n3828 rules/marlborough/rules.yaml:1732:11\n3849 rules/marlborough/rules.yaml:1733:11\n3850 rules/marlborough/rules.yaml:1734:11\n3851 rules/marlborough/rules.yaml:1735:15\n3866 rules/marlborough/rules.yaml:1736:15\n3867 rules/marlborough/rules.yaml:1737:19\n3869 rules/marlborough/rules.yaml:1739:19\n3870 rules/marlborough/rules.yaml:1740:19\n3871 rules/marlborough/rules.yaml:1741:23\n3872 rules/marlborough/rules.yaml:1742:19\n3873 rules/marlborough/rules.yaml:1743:23\n3875 rules/marlborough/rules.yaml:1745:23\n3880 rules/marlborough/rules.yaml:780:7\n3881 rules/marlborough/rules.yaml:781:7\n3882 rules/marlborough/rules.yaml:782:11\n3883 rules/marlborough/rules.yaml:783:11\n3884 rules/marlborough/rules.yaml:784:15\n3887 rules/marlborough/rules.yaml:785:11\n3888 rules/marlborough/rules.yaml:787:7\n3889 rules/marlborough/rules.yaml:788:7\n3896 rules/marlborough/rules.yaml:789:11\n3897 rules/marlborough/rules.yaml:790:11\n3901 rules/marlborough/rules.yaml:791:11\n3905 rules/marlborough/rules.yaml:1627:7\n3906 rules/marlborough/rules.yaml:1628:7\n3907 rules/marlborough/rules.yaml:1629:7\n3908 rules/marlborough/rules.yaml:1631:15\n3909 rules/marlborough/rules.yaml:1632:19\n3913 rules/marlborough/rules.yaml:1633:23\n3916 rules/marlborough/rules.yaml:1635:15\n3919 rules/marlborough/rules.yaml:1637:15\n3926 rules/marlborough/rules.yaml:982:7\n3927 rules/marlborough/rules.yaml:983:11\n3928 rules/marlborough/rules.yaml:984:7\n3929 rules/marlborough/rules.yaml:985:7\n3930 rules/marlborough/rules.yaml:988:15\n3931 rules/marlborough/rules.yaml:989:15\n3932 rules/marlborough/rules.yaml:990:15\n3934 rules/marlborough/rules.yaml:993:15\n3935 rules/marlborough/rules.yaml:994:15\n3936 rules/marlborough/rules.yaml:995:15\n3938 rules/marlborough/rules.yaml:997:15\n3942 rules/marlborough/rules.yaml:1485:7\n3947 rules/marlborough/rules.yaml:1486:11\n3950 rules/marlborough/rules.yaml:1487:11\n3956 rules/marlborough/rules.yaml:1489:15\n3960 rules/marlborough/rules.yaml:1008:7\n3961 rules/marlborough/rules.yaml:1009:7\n3964 rules/marlborough/rules.yaml:1010:7\n3965 rules/marlborough/rules.yaml:1011:11\n3966 rules/marlborough/rules.yaml:1012:15\n3967 rules/marlborough/rules.yaml:1013:7\n3968 rules/marlborough/rules.yaml:1014:7\n3969 rules/marlborough/rules.yaml:1015:7\n3970 rules/marlborough/rules.yaml:1016:11\n3971 rules/marlborough/rules.yaml:1017:11\n3972 rules/marlborough/rules.yaml:1018:11\n3984 rules/marlborough/rules.yaml:1019:11\n3993 rules/marlborough/rules.yaml:1020:11\n3994 rules/marlborough/rules.yaml:1021:15\n3995 rules/marlborough/rules.yaml:1022:19\n3997 rules/marlborough/rules.yaml:1024:15\n3998 rules/marlborough/rules.yaml:1025:15\n3999 rules/marlborough/rules.yaml:1026:19\n4001 rules/marlborough/rules.yaml:1028:7\n4002 rules/marlborough/rules.yaml:1029:7\n4006 rules/marlborough/rules.yaml:1975:7\n4007 rules/marlborough/rules.yaml:1976:7\n4012 rules/marlborough/rules.yaml:1977:7\n4015 rules/marlborough/rules.yaml:1978:7\n4033 rules/marlborough/rules.yaml:1979:7\n4034 rules/marlborough/rules.yaml:1980:11\n4035 rules/marlborough/rules.yaml:1981:7\n4036 rules/marlborough/rules.yaml:1982:7\n4037 rules/marlborough/rules.yaml:1983:11\n4038 rules/marlborough/rules.yaml:1984:7\n4039 rules/marlborough/rules.yaml:1985:11\n4044 rules/marlborough/rules.yaml:1986:11\n4045 rules/marlborough/rules.yaml:1987:11\n4046 rules/marlborough/rules.yaml:1988:11\n4047 rules/marlborough/rules.yaml:1989:15\n4048 rules/marlborough/rules.yaml:1990:19\n4050 rules/marlborough/rules.yaml:1992:15\n4051 rules/marlborough/rules.yaml:1993:15\n4052 rules/marlborough/rules.yaml:1994:19\n4054 rules/marlborough/rules.yaml:1996:19\n4055 rules/marlborough/rules.yaml:1997:19\n4056 rules/marlborough/rules.yaml:1998:7\n4057 rules/marlborough/rules.yaml:1999:11\n4058 rules/marlborough/rules.yaml:2000:11\n4059 rules/marlborough/rules.yaml:2002:11\n4060 rules/marlborough/rules.yaml:2003:11\n4064 rules/marlborough/rules.yaml:2004:11\n4067 rules/marlborough/rules.yaml:2005:11\n4068 rules/marlborough/rules.yaml:2006:15\n4069 rules/marlborough/rules.yaml:2007:19\n4075 rules/marlborough/rules.yaml:2008:19\n4076 rules/marlborough/rules.yaml:2009:23\n4077 rules/marlborough/rules.yaml:2011:23\n4078 rules/marlborough/rules.yaml:2012:7\n4079 rules/marlborough/rules.yaml:2013:11\n4083 rules/marlborough/rules.yaml:1419:7\n4084 rules/marlborough/rules.yaml:1420:7\n4093 rules/marlborough/rules.yaml:1421:7\n4094 rules/marlborough/rules.yaml:1422:11\n4103 rules/marlborough/rules.yaml:1423:15\n4104 rules/marlborough/rules.yaml:1424:15\n4105 rules/marlborough/rules.yaml:1425:19\n4106 rules/marlborough/rules.yaml:1426:19\n4107 rules/marlborough/rules.yaml:1428:23\n4121 rules/marlborough/rules.yaml:1429:23\n4122 rules/marlborough/rules.yaml:1430:27\n4124 rules/marlborough/rules.yaml:1431:23\n4125 rules/marlborough/rules.yaml:1432:23\n4126 rules/marlborough/rules.yaml:1433:27\n4127 rules/marlborough/rules.yaml:1434:31\n4135 rules/marlborough/rules.yaml:2126:3\n4136 rules/marlborough/rules.yaml:2126:3\n4138 rules/marlborough/rules.yaml:2126:3\n4139 rules/marlborough/rules.yaml:2126:3\n4140 rules/marlborough/rules.yaml:2126:3\n4141 rules/marlborough/rules.yaml:2126:3\n4142 rules/marlborough/rules.yaml:2126:3\n4143 rules/marlborough/rules.yaml:2126:3\n4150 rules/marlborough/rules.yaml:2126:3\n4151 rules/marlborough/rules.yaml:2126:3\n4152 rules/marlborough/rules.yaml:2126:3\n4153 rules/marlborough/rules.yaml:2126:3\n4158 rules/marlborough/rules.yaml:2126:3\n4159 rules/marlborough/rules.yaml:2126:3\n4161 rules/marlborough/rules.yaml:2126:3\n4162 rules/marlborough/rules.yaml:2126:3\n4163 rules/marlborough/rules.yaml:2126:3\n4165 rules/marlborough/rules.yaml:2126:3\n4166 rules/marlborough/rules.yaml:2126:3\n4167 rules/marlborough/rules.yaml:2126:3\n4172 rules/marlborough/rules.yaml:1824:7\n4177 rules/marlborough/rules.yaml:1825:7\n4178 rules/marlborough/rules.yaml:1826:11\n4179 rules/marlborough/rules.yaml:1827:11\n4180 rules/marlborough/rules.yaml:1828:15\n4182 rules/marlborough/rules.yaml:1831:15\n4188 rules/marlborough/rules.yaml:1036:7\n4189 rules/marlborough/rules.yaml:1037:7\n4190 rules/marlborough/rules.yaml:1038:11\n4191 rules/marlborough/rules.yaml:1039:11\n4193 rules/marlborough/rules.yaml:1041:11\n4243 rules/marlborough/rules.yaml:1503:7\n4248 rules/marlborough/rules.yaml:1504:11\n4249 rules/marlborough/rules.yaml:1505:11\n4250 rules/marlborough/rules.yaml:1506:11\n4253 rules/marlborough/rules.yaml:1509:15\n4254 rules/marlborough/rules.yaml:1510:15\n4256 rules/marlborough/rules.yaml:1512:7\n4257 rules/marlborough/rules.yaml:1513:7\n4258 rules/marlborough/rules.yaml:1514:7\n4263 rules/marlborough/rules.yaml:1515:7\n4264 rules/marlborough/rules.yaml:1516:11\n4265 rules/marlborough/rules.yaml:1517:11\n4266 rules/marlborough/rules.yaml:1518:15\n4269 rules/marlborough/rules.yaml:1519:15\n4270 rules/marlborough/rules.yaml:1520:15\n4271 rules/marlborough/rules.yaml:1522:7\n4272 rules/marlborough/rules.yaml:1523:7\n4277 rules/marlborough/rules.yaml:1524:11\n4280 rules/marlborough/rules.yaml:1525:11\n4301 rules/marlborough/rules.yaml:1526:11\n4302 rules/marlborough/rules.yaml:1527:15\n4304 rules/marlborough/rules.yaml:1529:15\n4305 rules/marlborough/rules.yaml:1530:15\n4306 rules/marlborough/rules.yaml:1531:19\n4308 rules/marlborough/rules.yaml:1533:19\n4311 rules/marlborough/rules.yaml:1534:19\n4312 rules/marlborough/rules.yaml:1536:7\n4313 rules/marlborough/rules.yaml:1537:7\n4318 rules/marlborough/rules.yaml:1538:11\n4339 rules/marlborough/rules.yaml:1539:11\n4340 rules/marlborough/rules.yaml:1540:15\n4342 rules/marlborough/rules.yaml:1542:15\n4343 rules/marlborough/rules.yaml:1543:15\n4344 rules/marlborough/rules.yaml:1544:19\n4346 rules/marlborough/rules.yaml:1546:19\n4351 rules/marlborough/rules.yaml:1547:19\n4354 rules/marlborough/rules.yaml:1548:19\n4355 rules/marlborough/rules.yaml:1549:19\n4359 rules/marlborough/rules.yaml:1550:23\n4362 rules/marlborough/rules.yaml:1553:23\n4363 rules/marlborough/rules.yaml:1554:23\n4368 rules/marlborough/rules.yaml:1446:7\n4383 rules/marlborough/rules.yaml:1447:7\n4392 rules/marlborough/rules.yaml:1448:11\n4393 rules/marlborough/rules.yaml:1449:7\n4394 rules/marlborough/rules.yaml:1450:7\n4415 rules/marlborough/rules.yaml:1451:7\n4416 rules/marlborough/rules.yaml:1453:11\n4417 rules/marlborough/rules.yaml:1454:15\n4418 rules/marlborough/rules.yaml:1455:11\n4419 rules/marlborough/rules.yaml:1456:7\n4420 rules/marlborough/rules.yaml:1457:7\n4421 rules/marlborough/rules.yaml:1458:11\n4426 rules/marlborough/rules.yaml:2164:1\n4427 rules/marlborough/rules.yaml:2164:1\n4428 rules/marlborough/rules.yaml:2164:1\n4433 rules/marlborough/rules.yaml:2164:1\n4434 rules/marlborough/rules.yaml:2164:1\n4435 rules/marlborough/rules.yaml:2164:1\n4436 rules/marlborough/rules.yaml:2164:1\n4439 rules/marlborough/rules.yaml:2164:1\n4440 rules/marlborough/rules.yaml:2164:1\n4442 rules/marlborough/rules.yaml:2164:1\n4443 rules/marlborough/rules.yaml:2164:1\n4444 rules/marlborough/rules.yaml:2164:1\n4445 rules/marlborough/rules.yaml:2164:1\n4446 rules/marlborough/rules.yaml:2164:1\n4447 rules/marlborough/rules.yaml:2164:1\n4448 rules/marlborough/rules.yaml:2164:1\n4449 rules/marlborough/rules.yaml:2164:1\n4450 rules/marlborough/rules.yaml:2164:1\n4451 rules/marlborough/rules.yaml:2164:1\n4452 rules/marlborough/rules.yaml:2164:1\n4456 rules/marlborough/rules.yaml:1327:7\n4457 rules/marlborough/rules.yaml:1328:11\n4458 rules/marlborough/rules.yaml:1329:7\n4459 rules/marlborough/rules.yaml:1330:7\n4460 rules/marlborough/rules.yaml:1331:7\n4465 rules/marlborough/rules.yaml:1332:11\n4466 rules/marlborough/rules.yaml:1333:15\n4468 rules/marlborough/rules.yaml:1335:15\n4469 rules/marlborough/rules.yaml:1336:11\n4470 rules/marlborough/rules.yaml:1337:15\n4471 rules/marlborough/rules.yaml:1338:11\n4472 rules/marlborough/rules.yaml:1339:15\n4474 rules/marlborough/rules.yaml:1341:15\n4475 rules/marlborough/rules.yaml:1342:11\n4479 rules/marlborough/rules.yaml:1859:7\n4480 rules/marlborough/rules.yaml:1860:7\n4481 rules/marlborough/rules.yaml:1861:11\n4482 rules/marlborough/rules.yaml:1862:7\n4487 rules/marlborough/rules.yaml:1863:7\n4493 rules/marlborough/rules.yaml:1864:7\n4494 rules/marlborough/rules.yaml:1865:7\n4498 rules/marlborough/rules.yaml:1866:11\n4499 rules/marlborough/rules.yaml:1867:7\n4500 rules/marlborough/rules.yaml:1868:7\n4501 rules/marlborough/rules.yaml:1869:11\n4502 rules/marlborough/rules.yaml:1870:7\n4508 rules/marlborough/rules.yaml:1871:7\n4509 rules/marlborough/rules.yaml:1872:7\n4510 rules/marlborough/rules.yaml:1874:7\n4511 rules/marlborough/rules.yaml:1876:15\n4513 rules/marlborough/rules.yaml:1878:15\n4515 rules/marlborough/rules.yaml:1880:15\n4517 rules/marlborough/rules.yaml:1882:15\n4518 rules/marlborough/rules.yaml:1883:15\n4520 rules/marlborough/rules.yaml:1885:15\n4521 rules/marlborough/rules.yaml:1886:15\n4522 rules/marlborough/rules.yaml:1887:15\n4523 rules/marlborough/rules.yaml:1888:19\n4524 rules/marlborough/rules.yaml:1889:19\n4525 rules/marlborough/rules.yaml:1890:15\n4529 rules/marlborough/rules.yaml:1841:7\n4530 rules/marlborough/rules.yaml:1842:7\n4531 rules/marlborough/rules.yaml:1843:7\n4532 rules/marlborough/rules.yaml:1844:7\n4533 rules/marlborough/rules.yaml:1845:7\n4536 rules/marlborough/rules.yaml:1847:7\n4537 rules/marlborough/rules.yaml:1848:7\n4538 rules/marlborough/rules.yaml:1849:11\n4543 rules/marlborough/rules.yaml:1946:7\n4544 rules/marlborough/rules.yaml:1947:7\n4549 rules/marlborough/rules.yaml:1948:11\n4554 rules/marlborough/rules.yaml:1949:11\n4559 rules/marlborough/rules.yaml:1950:11\n4560 rules/marlborough/rules.yaml:1951:15\n4562 rules/marlborough/rules.yaml:1953:15\n4563 rules/marlborough/rules.yaml:1954:15\n4564 rules/marlborough/rules.yaml:1955:19\n4566 rules/marlborough/rules.yaml:1957:19\n4569 rules/marlborough/rules.yaml:1958:19\n4574 rules/marlborough/rules.yaml:1599:7\n4575 rules/marlborough/rules.yaml:1600:7\n4576 rules/marlborough/rules.yaml:1601:7\n4577 rules/marlborough/rules.yaml:1602:7\n4582 rules/marlborough/rules.yaml:1603:11\n4587 rules/marlborough/rules.yaml:1604:11\n4591 rules/marlborough/rules.yaml:1605:11\n4592 rules/marlborough/rules.yaml:1606:11\n4593 rules/marlborough/rules.yaml:1607:15\n4595 rules/marlborough/rules.yaml:1609:15\n4596 rules/marlborough/rules.yaml:1610:15\n4598 rules/marlborough/rules.yaml:1612:15\n4599 rules/marlborough/rules.yaml:1613:15\n4600 rules/marlborough/rules.yaml:1614:19\n4602 rules/marlborough/rules.yaml:1616:19\n4603 rules/marlborough/rules.yaml:1617:7\n4610 rules/marlborough/rules.yaml:1799:7\n4611 rules/marlborough/rules.yaml:1800:7\n4612 rules/marlborough/rules.yaml:1801:7\n4613 rules/marlborough/rules.yaml:1802:7\n4614 rules/marlborough/rules.yaml:1804:7\n4615 rules/marlborough/rules.yaml:1806:15\n4616 rules/marlborough/rules.yaml:1807:19\n4618 rules/marlborough/rules.yaml:1809:19\n4620 rules/marlborough/rules.yaml:1811:15\n4621 rules/marlborough/rules.yaml:1812:19\n4625 rules/marlborough/rules.yaml:1816:15\n4630 rules/marlborough/rules.yaml:2073:7\n4631 rules/marlborough/rules.yaml:2074:7\n4632 rules/marlborough/rules.yaml:2075:7\n4635 rules/marlborough/rules.yaml:2076:7\n4636 rules/marlborough/rules.yaml:2077:11\n4639 rules/marlborough/rules.yaml:2078:7\n4640 rules/marlborough/rules.yaml:2079:7\n4641 rules/marlborough/rules.yaml:2080:7\n4644 rules/marlborough/rules.yaml:2082:7\n4645 rules/marlborough/rules.yaml:2083:7\n4646 rules/marlborough/rules.yaml:2084:11\n4647 rules/marlborough/rules.yaml:2086:7\n4648 rules/marlborough/rules.yaml:2087:11\n4649 rules/marlborough/rules.yaml:2088:7\n4650 rules/marlborough/rules.yaml:2089:7\n4651 rules/marlborough/rules.yaml:2090:7\n4652 rules/marlborough/rules.yaml:2091:11\n4653 rules/marlborough/rules.yaml:2092:15\n4655 rules/marlborough/rules.yaml:2094:7\n4660 rules/marlborough/rules.yaml:2095:7\n4661 rules/marlborough/rules.yaml:2096:11\n4662 rules/marlborough/rules.yaml:2097:7\n4663 rules/marlborough/rules.yaml:2098:7\n4664 rules/marlborough/rules.yaml:2099:11\n4665 rules/marlborough/rules.yaml:2100:11\n4673 rules/marlborough/rules.yaml:2101:11\n4674 rules/marlborough/rules.yaml:2102:11\n4678 rules/marlborough/rules.yaml:2053:7\n4679 rules/marlborough/rules.yaml:2054:7\n4680 rules/marlborough/rules.yaml:2055:11\n4681 rules/marlborough/rules.yaml:2056:11\n4682 rules/marlborough/rules.yaml:2057:15\n4683 rules/marlborough/rules.yaml:2058:15\n4684 rules/marlborough/rules.yaml:2059:7\n4688 rules/marlborough/rules.yaml:2027:7\n4698 rules/marlborough/rules.yaml:2028:7\n4699 rules/marlborough/rules.yaml:2030:11\n4700 rules/marlborough/rules.yaml:2031:7\n4701 rules/marlborough/rules.yaml:2032:7\n4702 rules/marlborough/rules.yaml:2033:7\n4703 rules/marlborough/rules.yaml:2034:7\n4704 rules/marlborough/rules.yaml:2035:11\n4705 rules/marlborough/rules.yaml:2037:7\n4710 rules/marlborough/rules.yaml:2038:11\n4711 rules/marlborough/rules.yaml:2039:11\n4712 rules/marlborough/rules.yaml:2040:15\n4713 rules/marlborough/rules.yaml:2041:15\n4714 rules/marlborough/rules.yaml:2042:15\n4720 rules/marlborough/rules.yaml:1903:7\n4721 rules/marlborough/rules.yaml:1904:11\n4722 rules/marlborough/rules.yaml:1905:11\n4731 rules/marlborough/rules.yaml:1906:15\n4732 rules/marlborough/rules.yaml:1907:15\n4733 rules/marlborough/rules.yaml:1908:19\n4736 rules/marlborough/rules.yaml:1909:19\n4740 rules/marlborough/rules.yaml:916:7\n4741 rules/marlborough/rules.yaml:917:7\n4742 rules/marlborough/rules.yaml:918:11\n4743 rules/marlborough/rules.yaml:919:7\n4746 rules/marlborough/rules.yaml:921:11\n4747 rules/marlborough/rules.yaml:922:7\n4748 rules/marlborough/rules.yaml:923:11\n4749 rules/marlborough/rules.yaml:924:15\n4750 rules/marlborough/rules.yaml:925:7\n4751 rules/marlborough/rules.yaml:926:7\n4752 rules/marlborough/rules.yaml:927:7\n4753 rules/marlborough/rules.yaml:928:11\n4754 rules/marlborough/rules.yaml:929:7\n4755 rules/marlborough/rules.yaml:930:7\n4756 rules/marlborough/rules.yaml:931:7\n4757 rules/marlborough/rules.yaml:932:7\n4775 rules/marlborough/rules.yaml:933:7\n4784 rules/marlborough/rules.yaml:934:11\n4789 rules/marlborough/rules.yaml:935:7\n4790 rules/marlborough/rules.yaml:937:11\n4791 rules/marlborough/rules.yaml:938:15\n4792 rules/marlborough/rules.yaml:939:11\n4793 rules/marlborough/rules.yaml:940:7\n4794 rules/marlborough/rules.yaml:941:7\n4795 rules/marlborough/rules.yaml:942:11\n4801 rules/marlborough/rules.yaml:2145:3\n4802 rules/marlborough/rules.yaml:2145:3\n4804 rules/marlborough/rules.yaml:2145:3\n4805 rules/marlborough/rules.yaml:2145:3\n4806 rules/marlborough/rules.yaml:2145:3\n4807 rules/marlborough/rules.yaml:2145:3\n4808 rules/marlborough/rules.yaml:2145:3\n4809 rules/marlborough/rules.yaml:2145:3\n4816 rules/marlborough/rules.yaml:2145:3\n4817 rules/marlborough/rules.yaml:2145:3\n4818 rules/marlborough/rules.yaml:2145:3\n4819 rules/marlborough/rules.yaml:2145:3\n4822 rules/marlborough/rules.yaml:2145:3\n4823 rules/marlborough/rules.yaml:2145:3\n4825 rules/marlborough/rules.yaml:2145:3\n4826 rules/marlborough/rules.yaml:2145:3\n4827 rules/marlborough/rules.yaml:2145:3\n4829 rules/marlborough/rules.yaml:2145:3\n4830 rules/marlborough/rules.yaml:2145:3\n4831 rules/marlborough/rules.yaml:2145:3\n4838 rules/marlborough/rules.yaml:1359:7\n4844 rules/marlborough/rules.yaml:1360:7\n4858 rules/marlborough/rules.yaml:1361:7\n4869 rules/marlborough/rules.yaml:1362:7\n4880 rules/marlborough/rules.yaml:1363:11\n4881 rules/marlborough/rules.yaml:1365:7\n4886 rules/marlborough/rules.yaml:1366:7\n4887 rules/marlborough/rules.yaml:1367:7\n4888 rules/marlborough/rules.yaml:1368:11\n4889 rules/marlborough/rules.yaml:1369:7\n4890 rules/marlborough/rules.yaml:1370:11\n4891 rules/marlborough/rules.yaml:1371:7\n4892 rules/marlborough/rules.yaml:1372:11\n4893 rules/marlborough/rules.yaml:1373:15\n4897 rules/marlborough/rules.yaml:1377:7\n4898 rules/marlborough/rules.yaml:1378:11\n4901 rules/marlborough/rules.yaml:1379:15\n4902 rules/marlborough/rules.yaml:1380:19\n4905 rules/marlborough/rules.yaml:1384:7\n4906 rules/marlborough/rules.yaml:1385:11\n4907 rules/marlborough/rules.yaml:1387:11\n4908 rules/marlborough/rules.yaml:1388:15\n4911 rules/marlborough/rules.yaml:1389:15\n4912 rules/marlborough/rules.yaml:1390:19\n4913 rules/marlborough/rules.yaml:1391:19\n4914 rules/marlborough/rules.yaml:1392:7\n4915 rules/marlborough/rules.yaml:1393:11\n4916 rules/marlborough/rules.yaml:1394:7\n4928 rules/marlborough/rules.yaml:1395:7\n4937 rules/marlborough/rules.yaml:1396:11\n4938 rules/marlborough/rules.yaml:1397:7\n4939 rules/marlborough/rules.yaml:1398:7\n4940 rules/marlborough/rules.yaml:1399:11\n4941 rules/marlborough/rules.yaml:1400:7\n4942 rules/marlborough/rules.yaml:1401:7\n4943 rules/marlborough/rules.yaml:1402:11\n4944 rules/marlborough/rules.yaml:1403:11\n4945 rules/marlborough/rules.yaml:1404:15\n4957 rules/marlborough/rules.yaml:1405:11\n4958 rules/marlborough/rules.yaml:1406:11\n4959 rules/marlborough/rules.yaml:1407:15\n4960 rules/marlborough/rules.yaml:1408:11\n4965 rules/marlborough/rules.yaml:1246:7\n4971 rules/marlborough/rules.yaml:1247:7\n4972 rules/marlborough/rules.yaml:1248:7\n4973 rules/marlborough/rules.yaml:1249:11\n4982 rules/marlborough/rules.yaml:1250:7\n4983 rules/marlborough/rules.yaml:1251:7\n4984 rules/marlborough/rules.yaml:1252:11\n4985 rules/marlborough/rules.yaml:1254:11\n4986 rules/marlborough/rules.yaml:1255:7\n4987 rules/marlborough/rules.yaml:1256:7\n4988 rules/marlborough/rules.yaml:1257:7\n4989 rules/marlborough/rules.yaml:1258:7\n4995 rules/marlborough/rules.yaml:1259:7\n4998 rules/marlborough/rules.yaml:1260:7\n4999 rules/marlborough/rules.yaml:1261:11\n5000 rules/marlborough/rules.yaml:1263:7\n5009 rules/marlborough/rules.yaml:1264:11\n5010 rules/marlborough/rules.yaml:1265:11\n5011 rules/marlborough/rules.yaml:1266:7\n5022 rules/marlborough/rules.yaml:1267:7\n5023 rules/marlborough/rules.yaml:1268:7\n5024 rules/marlborough/rules.yaml:1269:11\n5025 rules/marlborough/rules.yaml:1270:11\n5026 rules/marlborough/rules.yaml:1271:15\n5027 rules/marlborough/rules.yaml:1272:11\n5028 rules/marlborough/rules.yaml:1273:15\n5030 rules/marlborough/rules.yaml:1276:15\n5031 rules/marlborough/rules.yaml:1278:7\n5032 rules/marlborough/rules.yaml:1279:7\n5033 rules/marlborough/rules.yaml:1280:11\n5034 rules/marlborough/rules.yaml:1281:7\n5035 rules/marlborough/rules.yaml:1282:11\n5036 rules/marlborough/rules.yaml:1283:7\n5037 rules/marlborough/rules.yaml:1284:7\n5038 rules/marlborough/rules.yaml:1285:11\n5039 rules/marlborough/rules.yaml:1286:15\n5041 rules/marlborough/rules.yaml:1287:15\n5044 rules/marlborough/rules.yaml:1291:7\n5045 rules/marlborough/rules.yaml:1292:11\n5046 rules/marlborough/rules.yaml:1294:11\n5047 rules/marlborough/rules.yaml:1295:15\n5048 rules/marlborough/rules.yaml:1296:15\n5049 rules/marlborough/rules.yaml:1297:19\n5050 rules/marlborough/rules.yaml:1298:19\n5051 rules/marlborough/rules.yaml:1299:7\n5056 rules/marlborough/rules.yaml:1300:7\n5057 rules/marlborough/rules.yaml:1301:11\n5058 rules/marlborough/rules.yaml:1302:7\n5059 rules/marlborough/rules.yaml:1303:7\n5060 rules/marlborough/rules.yaml:1304:11\n5061 rules/marlborough/rules.yaml:1305:7\n5062 rules/marlborough/rules.yaml:1306:7\n5063 rules/marlborough/rules.yaml:1307:11\n5064 rules/marlborough/rules.yaml:1308:11\n5065 rules/marlborough/rules.yaml:1309:15\n5066 rules/marlborough/rules.yaml:1310:15\n5067 rules/marlborough/rules.yaml:1311:15\n5068 rules/marlborough/rules.yaml:1312:15\n5069 rules/marlborough/rules.yaml:1313:19\n5070 rules/marlborough/rules.yaml:1315:11\n5071 rules/marlborough/rules.yaml:1316:11\n5072 rules/marlborough/rules.yaml:1317:11\n5073 rules/marlborough/rules.yaml:1318:11\n5077 rules/marlborough/flow.yaml:11:7\n5078 rules/marlborough/flow.yaml:12:11\n5084 rules/marlborough/rules.yaml:881:7\n5085 rules/marlborough/rules.yaml:882:7\n5086 rules/marlborough/rules.yaml:883:7\n5087 rules/marlborough/rules.yaml:884:11\n5088 rules/marlborough/rules.yaml:885:11\n5089 rules/marlborough/rules.yaml:886:15\n5090 rules/marlborough/rules.yaml:887:15\n5091 rules/marlborough/rules.yaml:888:7\n5096 rules/marlborough/rules.yaml:889:11\n5097 rules/marlborough/rules.yaml:890:11\n5098 rules/marlborough/rules.yaml:891:11\n5099 rules/marlborough/rules.yaml:892:11\n5100 rules/marlborough/rules.yaml:893:11\n5101 rules/marlborough/rules.yaml:894:7\n5102 rules/marlborough/rules.yaml:895:11\n5107 rules/marlborough/rules.yaml:1467:7\n5108 rules/marlborough/rules.yaml:1468:7\n5109 rules/marlborough/rules.yaml:1469:11\n5110 rules/marlborough/rules.yaml:1470:11\n5111 rules/marlborough/rules.yaml:1471:7\n5114 rules/marlborough/rules.yaml:1472:7\n5115 rules/marlborough/rules.yaml:1473:7\n5123 rules/marlborough/rules.yaml:1772:7\n5124 rules/marlborough/rules.yaml:1773:7\n5125 rules/marlborough/rules.yaml:1774:11\n5126 rules/marlborough/rules.yaml:1775:11\n5133 rules/marlborough/rules.yaml:1776:15\n5134 rules/marlborough/rules.yaml:1777:15\n5142 rules/marlborough/rules.yaml:1778:15\n5157 rules/marlborough/rules.yaml:1779:15\n5158 rules/marlborough/rules.yaml:1780:15\n5159 rules/marlborough/rules.yaml:1781:19\n5160 rules/marlborough/rules.yaml:1782:19\n5161 rules/marlborough/rules.yaml:1783:23\n5164 rules/marlborough/rules.yaml:1784:23\n5165 rules/marlborough/rules.yaml:1786:19\n5166 rules/marlborough/rules.yaml:1787:23\n5167 rules/marlborough/rules.yaml:1788:23\n5171 rules/marlborough/rules.yaml:1565:7\n5175 rules/marlborough/rules.yaml:1566:7\n5176 rules/marlborough/rules.yaml:1567:11\n5177 rules/marlborough/rules.yaml:1568:11\n5178 rules/marlborough/rules.yaml:1569:7\n5179 rules/marlborough/rules.yaml:1570:11\n5183 rules/marlborough/flow.yaml:92:7\n5184 rules/marlborough/flow.yaml:93:11\n5188 rules/marlborough/flow.yaml:61:7\n5191 rules/marlborough/flow.yaml:62:11\n5192 rules/marlborough/flow.yaml:63:15\n5196 rules/marlborough/flow.yaml:73:7\n5200 rules/marlborough/flow.yaml:55:7\n5201 rules/marlborough/flow.yaml:56:11\n5202 rules/marlborough/flow.yaml:57:15\n5206 rules/marlborough/flow.yaml:77:7\n5207 rules/marlborough/flow.yaml:78:11\n5211 rules/marlborough/flow.yaml:45:7\n5212 rules/marlborough/flow.yaml:46:11\n5216 rules/marlborough/flow.yaml:67:7\n5217 rules/marlborough/flow.yaml:68:11\n5218 rules/marlborough/flow.yaml:69:15\n5222 rules/marlborough/flow.yaml:50:7\n5223 rules/marlborough/flow.yaml:51:11\n5227 rules/marlborough/rules.yaml:970:7\n5233 rules/marlborough/rules.yaml:971:7\n5234 rules/marlborough/rules.yaml:972:11\n5235 rules/marlborough/rules.yaml:973:7\n5236 rules/marlborough/rules.yaml:974:7\n5251 rules/marlborough/rules.yaml:953:7\n5256 rules/marlborough/rules.yaml:954:11\n5257 rules/marlborough/rules.yaml:955:7\n5269 rules/marlborough/rules.yaml:956:7\n5270 rules/marlborough/rules.yaml:957:11\n5271 rules/marlborough/rules.yaml:958:7\n5289 rules/marlborough/rules.yaml:959:7\n5290 rules/marlborough/rules.yaml:960:11\n5292 rules/marlborough/rules.yaml:961:7\n5293 rules/marlborough/rules.yaml:962:11\n5294 rules/marlborough/rules.yaml:963:11\n5343 rules/marlborough/rules.yaml:1052:7\n5344 rules/marlborough/rules.yaml:1053:7\n5350 rules/marlborough/rules.yaml:1054:7\n5351 rules/marlborough/rules.yaml:1055:11\n5353 rules/marlborough/rules.yaml:1056:7\n5354 rules/marlborough/rules.yaml:1057:11\n5356 rules/marlborough/rules.yaml:1058:7\n5359 rules/marlborough/rules.yaml:1059:7\n5360 rules/marlborough/rules.yaml:1060:7\n5361 rules/marlborough/rules.yaml:1061:7\n5366 rules/marlborough/rules.yaml:1062:11\n5367 rules/marlborough/rules.yaml:1063:11\n5395 rules/marlborough/rules.yaml:1066:11\n5396 rules/marlborough/rules.yaml:1067:11\n5397 rules/marlborough/rules.yaml:1068:11\n5398 rules/marlborough/rules.yaml:1070:19\n5399 rules/marlborough/rules.yaml:1071:23\n5401 rules/marlborough/rules.yaml:1073:23\n5402 rules/marlborough/rules.yaml:1074:23\n5412 rules/marlborough/rules.yaml:1080:19\n5415 rules/marlborough/rules.yaml:1076:19\n5419 rules/marlborough/rules.yaml:1078:19\n5428 rules/marlborough/rules.yaml:1082:11\n5429 rules/marlborough/rules.yaml:1083:11\n5432 rules/marlborough/rules.yaml:1084:11\n5437 rules/marlborough/rules.yaml:1085:11\n5438 rules/marlborough/rules.yaml:1086:11\n5459 rules/marlborough/rules.yaml:1087:15\n5510 rules/marlborough/rules.yaml:1090:15\n5511 rules/marlborough/rules.yaml:1091:15\n5517 rules/marlborough/rules.yaml:1093:15\n5529 rules/marlborough/rules.yaml:1094:15\n5530 rules/marlborough/rules.yaml:1095:15\n5547 rules/marlborough/rules.yaml:1096:15\n5548 rules/marlborough/rules.yaml:1097:15\n5554 rules/marlborough/rules.yaml:1099:15\n5566 rules/marlborough/rules.yaml:1100:15\n5567 rules/marlborough/rules.yaml:1101:15\n5584 rules/marlborough/rules.yaml:1102:15\n5585 rules/marlborough/rules.yaml:1103:15\n5588 rules/marlborough/rules.yaml:1104:11\n5589 rules/marlborough/rules.yaml:1105:11\n5590 rules/marlborough/rules.yaml:1106:11\n5591 rules/marlborough/rules.yaml:1107:11\n5592 rules/marlborough/rules.yaml:1108:11\n5593 rules/marlborough/rules.yaml:1109:11\n5594 rules/marlborough/rules.yaml:1110:11\n5605 rules/marlborough/rules.yaml:1112:19\n5612 rules/marlborough/rules.yaml:1113:19\n5619 rules/marlborough/rules.yaml:1114:23\n5620 rules/marlborough/rules.yaml:1115:23\n5624 rules/marlborough/rules.yaml:1117:19\n5629 rules/marlborough/rules.yaml:1122:23\n5632 rules/marlborough/rules.yaml:1118:23\n5636 rules/marlborough/rules.yaml:1120:23\n5640 rules/marlborough/rules.yaml:1124:19\n5641 rules/marlborough/rules.yaml:1125:19\n5654 rules/marlborough/rules.yaml:1126:19\n5657 rules/marlborough/rules.yaml:1129:23\n5660 rules/marlborough/rules.yaml:1127:23\n5664 rules/marlborough/rules.yaml:1131:19\n5671 rules/marlborough/rules.yaml:1132:19\n5678 rules/marlborough/rules.yaml:1133:19\n5689 rules/marlborough/rules.yaml:1134:23\n5693 rules/marlborough/rules.yaml:1136:19\n5736 rules/marlborough/rules.yaml:2105:3\n5741 rules/marlborough/rules.yaml:2105:3\n5743 rules/marlborough/rules.yaml:2105:3\n5744 rules/marlborough/rules.yaml:2105:3\n5745 rules/marlborough/rules.yaml:2105:3\n5746 rules/marlborough/rules.yaml:2105:3\n5747 rules/marlborough/rules.yaml:2105:3\n5748 rules/marlborough/rules.yaml:2105:3\n5761 rules/marlborough/rules.yaml:2105:3\n5762 rules/marlborough/rules.yaml:2105:3\n5774 rules/marlborough/rules.yaml:2105:3\n5780 rules/marlborough/rules.yaml:2105:3\n5793 rules/marlborough/rules.yaml:2105:3\n5794 rules/marlborough/rules.yaml:2105:3\n5816 rules/marlborough/rules.yaml:2105:3\n5856 rules/marlborough/rules.yaml:2105:3\n5857 rules/marlborough/rules.yaml:2105:3\n5859 rules/marlborough/rules.yaml:2105:3\n5860 rules/marlborough/rules.yaml:2105:3\n5864 rules/marlborough/rules.yaml:2105:3\n5904 rules/marlborough/rules.yaml:1147:7\n5905 rules/marlborough/rules.yaml:1148:7\n5906 rules/marlborough/rules.yaml:1149:7\n5914 rules/marlborough/rules.yaml:1150:7\n5915 rules/marlborough/rules.yaml:1151:7\n5916 rules/marlborough/rules.yaml:1152:7\n5917 rules/marlborough/rules.yaml:1153:7\n5918 rules/marlborough/rules.yaml:1154:11\n5919 rules/marlborough/rules.yaml:1155:7\n5920 rules/marlborough/rules.yaml:1156:7\n5921 rules/marlborough/rules.yaml:1157:7\n5929 rules/marlborough/rules.yaml:1158:7\n5937 rules/marlborough/rules.yaml:1159:7\n5938 rules/marlborough/rules.yaml:1160:7\n5939 rules/marlborough/rules.yaml:1161:7\n5940 rules/marlborough/rules.yaml:1162:7\n5941 rules/marlborough/rules.yaml:1163:7\n5942 rules/marlborough/rules.yaml:1164:7\n5943 rules/marlborough/rules.yaml:1165:7\n5989 rules/marlborough/rules.yaml:1166:7\n5990 rules/marlborough/rules.yaml:1167:7\n5991 rules/marlborough/rules.yaml:1168:7\n5992 rules/marlborough/rules.yaml:1169:7\n6019 rules/marlborough/rules.yaml:1170:7\n6071 rules/marlborough/rules.yaml:1171:7\n6072 rules/marlborough/rules.yaml:1172:11\n6099 rules/marlborough/rules.yaml:1173:7\n6100 rules/marlborough/rules.yaml:1174:7\n6111 rules/marlborough/rules.yaml:1176:15\n6112 rules/marlborough/rules.yaml:1177:19\n6113 rules/marlborough/rules.yaml:1178:15\n6120 rules/marlborough/rules.yaml:1179:15\n6127 rules/marlborough/rules.yaml:1180:15\n6132 rules/marlborough/rules.yaml:1181:19\n6136 rules/marlborough/rules.yaml:1183:15\n6146 rules/marlborough/rules.yaml:1184:15\n6153 rules/marlborough/rules.yaml:1185:15\n6160 rules/marlborough/rules.yaml:1186:15\n6167 rules/marlborough/rules.yaml:1187:15\n6172 rules/marlborough/rules.yaml:1188:19\n6176 rules/marlborough/rules.yaml:1190:15\n6177 rules/marlborough/rules.yaml:1191:15\n6184 rules/marlborough/rules.yaml:1192:15\n6191 rules/marlborough/rules.yaml:1193:15\n6197 rules/marlborough/rules.yaml:1194:19\n6200 rules/marlborough/rules.yaml:1196:15\n6207 rules/marlborough/rules.yaml:1197:15\n6214 rules/marlborough/rules.yaml:1198:15\n6217 rules/marlborough/rules.yaml:1199:19\n6218 rules/marlborough/rules.yaml:1200:19\n6219 rules/marlborough/rules.yaml:1201:15\n6226 rules/marlborough/rules.yaml:1202:15\n6233 rules/marlborough/rules.yaml:1203:15\n6238 rules/marlborough/rules.yaml:1204:19\n6242 rules/marlborough/rules.yaml:1206:15\n6243 rules/marlborough/rules.yaml:1207:19\n6244 rules/marlborough/rules.yaml:1208:15\n6245 rules/marlborough/rules.yaml:1209:15\n6246 rules/marlborough/rules.yaml:1210:15\n6253 rules/marlborough/rules.yaml:1211:15\n6260 rules/marlborough/rules.yaml:1212:15\n6265 rules/marlborough/rules.yaml:1213:19\n6285 rules/marlborough/rules.yaml:1714:7\n6286 rules/marlborough/rules.yaml:1715:7\n6287 rules/marlborough/rules.yaml:1716:7\n6311 rules/marlborough/rules.yaml:1717:7\n6312 rules/marlborough/rules.yaml:1718:11\n6315 rules/marlborough/rules.yaml:1719:7\n6316 rules/marlborough/rules.yaml:1720:7\n6350 rules/marlborough/rules.yaml:1688:7\n6351 rules/marlborough/rules.yaml:1689:7\n6352 rules/marlborough/rules.yaml:1690:7\n6353 rules/marlborough/rules.yaml:1691:7\n6383 rules/marlborough/rules.yaml:1694:7\n6384 rules/marlborough/rules.yaml:1695:7\n6385 rules/marlborough/rules.yaml:1696:7\n6386 rules/marlborough/rules.yaml:1697:11\n6389 rules/marlborough/rules.yaml:1698:7\n6390 rules/marlborough/rules.yaml:1699:11\n6393 rules/marlborough/rules.yaml:1700:7\n6394 rules/marlborough/rules.yaml:1701:7\n6395 rules/marlborough/rules.yaml:1702:7\n6396 rules/marlborough/rules.yaml:1703:7\n6397 rules/marlborough/rules.yaml:1704:7\n6398 rules/marlborough/rules.yaml:1705:7\n6426 rules/marlborough/rules.yaml:1756:7\n6435 rules/marlborough/rules.yaml:1757:7\n6436 rules/marlborough/rules.yaml:1758:7\n6443 rules/marlborough/rules.yaml:1759:7\n6469 rules/marlborough/rules.yaml:1645:7\n6470 rules/marlborough/rules.yaml:1646:7\n6471 rules/marlborough/rules.yaml:1647:11\n6480 rules/marlborough/rules.yaml:1649:11\n6484 rules/marlborough/rules.yaml:1651:11\n6485 rules/marlborough/rules.yaml:1652:11\n6496 rules/marlborough/rules.yaml:1653:11\n6497 rules/marlborough/rules.yaml:1654:15\n6500 rules/marlborough/rules.yaml:1655:15\n6505 rules/marlborough/rules.yaml:1657:15\n6512 rules/marlborough/rules.yaml:1658:15\n6518 rules/marlborough/rules.yaml:1660:11\n6537 rules/marlborough/rules.yaml:1661:11\n6540 rules/marlborough/rules.yaml:1665:19\n6541 rules/marlborough/rules.yaml:1666:19\n6544 rules/marlborough/rules.yaml:1668:19\n6545 rules/marlborough/rules.yaml:1669:23\n6546 rules/marlborough/rules.yaml:1670:23\n6548 rules/marlborough/rules.yaml:1672:23\n6549 rules/marlborough/rules.yaml:1673:23\n6552 rules/marlborough/rules.yaml:1675:19\n6553 rules/marlborough/rules.yaml:1676:19\n6556 rules/marlborough/rules.yaml:1663:19\n6579 rules/marlborough/rules.yaml:1729:7\n6580 rules/marlborough/rules.yaml:1730:7\n6594 rules/marlborough/rules.yaml:1731:11\n6595 rules/marlborough/rules.yaml:1732:11\n6614 rules/marlborough/rules.yaml:1733:11\n6615 rules/marlborough/rules.yaml:1734:11\n6624 rules/marlborough/rules.yaml:1735:15\n6649 rules/marlborough/rules.yaml:1736:15\n6650 rules/marlborough/rules.yaml:1737:19\n6656 rules/marlborough/rules.yaml:1739:19\n6657 rules/marlborough/rules.yaml:1740:19\n6665 rules/marlborough/rules.yaml:1741:23\n6675 rules/marlborough/rules.yaml:1742:19\n6680 rules/marlborough/rules.yaml:1743:23\n6685 rules/marlborough/rules.yaml:1745:23\n6708 rules/marlborough/rules.yaml:780:7\n6711 rules/marlborough/rules.yaml:781:7\n6719 rules/marlborough/rules.yaml:782:11\n6731 rules/marlborough/rules.yaml:783:11\n6732 rules/marlborough/rules.yaml:784:15\n6735 rules/marlborough/rules.yaml:785:11\n6736 rules/marlborough/rules.yaml:786:11\n6739 rules/marlborough/rules.yaml:787:7\n6740 rules/marlborough/rules.yaml:788:7\n6747 rules/marlborough/rules.yaml:789:11\n6748 rules/marlborough/rules.yaml:790:11\n6752 rules/marlborough/rules.yaml:791:11\n6765 rules/marlborough/rules.yaml:1627:7\n6766 rules/marlborough/rules.yaml:1628:7\n6777 rules/marlborough/rules.yaml:1629:7\n6778 rules/marlborough/rules.yaml:1631:15\n6779 rules/marlborough/rules.yaml:1632:19\n6783 rules/marlborough/rules.yaml:1633:23\n6786 rules/marlborough/rules.yaml:1635:15\n6789 rules/marlborough/rules.yaml:1637:15\n6791 rules/marlborough/rules.yaml:1638:7\n6810 rules/marlborough/rules.yaml:982:7\n6811 rules/marlborough/rules.yaml:983:11\n6812 rules/marlborough/rules.yaml:984:7\n6813 rules/marlborough/rules.yaml:985:7\n6818 rules/marlborough/rules.yaml:997:15\n6821 rules/marlborough/rules.yaml:987:15\n6822 rules/marlborough/rules.yaml:988:15\n6823 rules/marlborough/rules.yaml:989:15\n6830 rules/marlborough/rules.yaml:990:15\n6833 rules/marlborough/rules.yaml:992:15\n6834 rules/marlborough/rules.yaml:993:15\n6835 rules/marlborough/rules.yaml:994:15\n6842 rules/marlborough/rules.yaml:995:15\n6859 rules/marlborough/rules.yaml:1485:7\n6879 rules/marlborough/rules.yaml:1486:11\n6882 rules/marlborough/rules.yaml:1487:11\n6891 rules/marlborough/rules.yaml:1488:15\n6892 rules/marlborough/rules.yaml:1489:15\n6922 rules/marlborough/rules.yaml:1008:7\n6923 rules/marlborough/rules.yaml:1009:7\n6926 rules/marlborough/rules.yaml:1010:7\n6927 rules/marlborough/rules.yaml:1011:11\n6928 rules/marlborough/rules.yaml:1012:15\n6929 rules/marlborough/rules.yaml:1013:7\n6930 rules/marlborough/rules.yaml:1014:7\n6931 rules/marlborough/rules.yaml:1015:7\n6936 rules/marlborough/rules.yaml:1016:11\n6937 rules/marlborough/rules.yaml:1017:11\n6938 rules/marlborough/rules.yaml:1018:11\n6950 rules/marlborough/rules.yaml:1019:11\n6959 rules/marlborough/rules.yaml:1020:11\n6960 rules/marlborough/rules.yaml:1021:15\n6961 rules/marlborough/rules.yaml:1022:19\n6969 rules/marlborough/rules.yaml:1024:15\n6982 rules/marlborough/rules.yaml:1025:15\n6983 rules/marlborough/rules.yaml:1026:19\n6985 rules/marlborough/rules.yaml:1027:15\n6988 rules/marlborough/rules.yaml:1028:7\n6989 rules/marlborough/rules.yaml:1029:7\n7029 rules/marlborough/rules.yaml:1975:7\n7030 rules/marlborough/rules.yaml:1976:7\n7035 rules/marlborough/rules.yaml:1977:7\n7040 rules/marlborough/rules.yaml:1978:7\n7053 rules/marlborough/rules.yaml:1979:7\n7054 rules/marlborough/rules.yaml:1980:11\n7055 rules/marlborough/rules.yaml:1981:7\n7072 rules/marlborough/rules.yaml:1982:7\n7073 rules/marlborough/rules.yaml:1983:11\n7074 rules/marlborough/rules.yaml:1984:7\n7085 rules/marlborough/rules.yaml:1985:11\n7090 rules/marlborough/rules.yaml:1986:11\n7091 rules/marlborough/rules.yaml:1987:11\n7092 rules/marlborough/rules.yaml:1988:11\n7093 rules/marlborough/rules.yaml:1989:15\n7094 rules/marlborough/rules.yaml:1990:19\n7100 rules/marlborough/rules.yaml:1992:15\n7101 rules/marlborough/rules.yaml:1993:15\n7102 rules/marlborough/rules.yaml:1994:19\n7114 rules/marlborough/rules.yaml:1996:19\n7140 rules/marlborough/rules.yaml:1997:19\n7144 rules/marlborough/rules.yaml:1998:7\n7155 rules/marlborough/rules.yaml:1999:11\n7156 rules/marlborough/rules.yaml:2000:11\n7157 rules/marlborough/rules.yaml:2001:11\n7158 rules/marlborough/rules.yaml:2002:11\n7161 rules/marlborough/rules.yaml:2003:11\n7162 rules/marlborough/rules.yaml:2004:11\n7165 rules/marlborough/rules.yaml:2005:11\n7171 rules/marlborough/rules.yaml:2006:15\n7183 rules/marlborough/rules.yaml:2007:19\n7189 rules/marlborough/rules.yaml:2008:19\n7209 rules/marlborough/rules.yaml:2009:23\n7246 rules/marlborough/rules.yaml:2010:23\n7247 rules/marlborough/rules.yaml:2011:23\n7251 rules/marlborough/rules.yaml:2012:7\n7252 rules/marlborough/rules.yaml:2013:11\n7273 rules/marlborough/rules.yaml:1419:7\n7274 rules/marlborough/rules.yaml:1420:7\n7283 rules/marlborough/rules.yaml:1421:7\n7294 rules/marlborough/rules.yaml:1422:11\n7310 rules/marlborough/rules.yaml:1423:15\n7323 rules/marlborough/rules.yaml:1424:15\n7329 rules/marlborough/rules.yaml:1425:19\n7330 rules/marlborough/rules.yaml:1426:19\n7333 rules/marlborough/rules.yaml:1436:23\n7337 rules/marlborough/rules.yaml:1427:23\n7338 rules/marlborough/rules.yaml:1428:23\n7367 rules/marlborough/rules.yaml:1429:23\n7368 rules/marlborough/rules.yaml:1430:27\n7370 rules/marlborough/rules.yaml:1431:23\n7382 rules/marlborough/rules.yaml:1432:23\n7383 rules/marlborough/rules.yaml:1433:27\n7384 rules/marlborough/rules.yaml:1434:31\n7413 rules/marlborough/rules.yaml:2126:3\n7418 rules/marlborough/rules.yaml:2126:3\n7420 rules/marlborough/rules.yaml:2126:3\n7421 rules/marlborough/rules.yaml:2126:3\n7422 rules/marlborough/rules.yaml:2126:3\n7423 rules/marlborough/rules.yaml:2126:3\n7424 rules/marlborough/rules.yaml:2126:3\n7425 rules/marlborough/rules.yaml:2126:3\n7438 rules/marlborough/rules.yaml:2126:3\n7439 rules/marlborough/rules.yaml:2126:3\n7451 rules/marlborough/rules.yaml:2126:3\n7457 rules/marlborough/rules.yaml:2126:3\n7462 rules/marlborough/rules.yaml:2126:3\n7463 rules/marlborough/rules.yaml:2126:3\n7485 rules/marlborough/rules.yaml:2126:3\n7525 rules/marlborough/rules.yaml:2126:3\n7526 rules/marlborough/rules.yaml:2126:3\n7528 rules/marlborough/rules.yaml:2126:3\n7529 rules/marlborough/rules.yaml:2126:3\n7533 rules/marlborough/rules.yaml:2126:3\n7550 rules/marlborough/rules.yaml:1824:7\n7555 rules/marlborough/rules.yaml:1825:7\n7563 rules/marlborough/rules.yaml:1826:11\n7569 rules/marlborough/rules.yaml:1827:11\n7570 rules/marlborough/rules.yaml:1828:15\n7571 rules/marlborough/rules.yaml:1829:15\n7573 rules/marlborough/rules.yaml:1831:15\n7596 rules/marlborough/rules.yaml:1036:7\n7597 rules/marlborough/rules.yaml:1037:7\n7600 rules/marlborough/rules.yaml:1041:11\n7608 rules/marlborough/rules.yaml:1038:11\n7614 rules/marlborough/rules.yaml:1039:11\n7647 rules/marlborough/rules.yaml:1503:7\n7665 rules/marlborough/rules.yaml:1504:11\n7666 rules/marlborough/rules.yaml:1505:11\n7667 rules/marlborough/rules.yaml:1506:11\n7668 rules/marlborough/rules.yaml:1507:15\n7677 rules/marlborough/rules.yaml:1509:15\n7690 rules/marlborough/rules.yaml:1510:15\n7692 rules/marlborough/rules.yaml:1511:15\n7696 rules/marlborough/rules.yaml:1512:7\n7703 rules/marlborough/rules.yaml:1513:7\n7704 rules/marlborough/rules.yaml:1514:7\n7709 rules/marlborough/rules.yaml:1515:7\n7717 rules/marlborough/rules.yaml:1516:11\n7730 rules/marlborough/rules.yaml:1517:11\n7735 rules/marlborough/rules.yaml:1518:15\n7738 rules/marlborough/rules.yaml:1519:15\n7745 rules/marlborough/rules.yaml:1520:15\n7746 rules/marlborough/rules.yaml:1521:15\n7749 rules/marlborough/rules.yaml:1522:7\n7750 rules/marlborough/rules.yaml:1523:7\n7761 rules/marlborough/rules.yaml:1524:11\n7764 rules/marlborough/rules.yaml:1525:11\n7785 rules/marlborough/rules.yaml:1526:11\n7786 rules/marlborough/rules.yaml:1527:15\n7795 rules/marlborough/rules.yaml:1529:15\n7801 rules/marlborough/rules.yaml:1530:15\n7802 rules/marlborough/rules.yaml:1531:19\n7804 rules/marlborough/rules.yaml:1533:19\n7807 rules/marlborough/rules.yaml:1534:19\n7808 rules/marlborough/rules.yaml:1535:19\n7812 rules/marlborough/rules.yaml:1536:7\n7813 rules/marlborough/rules.yaml:1537:7\n7824 rules/marlborough/rules.yaml:1538:11\n7845 rules/marlborough/rules.yaml:1539:11\n7846 rules/marlborough/rules.yaml:1540:15\n7855 rules/marlborough/rules.yaml:1542:15\n7863 rules/marlborough/rules.yaml:1543:15\n7864 rules/marlborough/rules.yaml:1544:19\n7870 rules/marlborough/rules.yaml:1546:19\n7875 rules/marlborough/rules.yaml:1547:19\n7878 rules/marlborough/rules.yaml:1548:19\n7879 rules/marlborough/rules.yaml:1549:19\n7883 rules/marlborough/rules.yaml:1550:23\n7885 rules/marlborough/rules.yaml:1551:23\n7894 rules/marlborough/rules.yaml:1553:23\n7907 rules/marlborough/rules.yaml:1554:23\n7909 rules/marlborough/rules.yaml:1555:23\n7967 rules/marlborough/rules.yaml:1446:7\n7984 rules/marlborough/rules.yaml:1447:7\n7989 rules/marlborough/rules.yaml:1448:11\n7990 rules/marlborough/rules.yaml:1449:7\n7991 rules/marlborough/rules.yaml:1450:7\n8012 rules/marlborough/rules.yaml:1451:7\n8013 rules/marlborough/rules.yaml:1452:11\n8014 rules/marlborough/rules.yaml:1453:11\n8015 rules/marlborough/rules.yaml:1454:15\n8016 rules/marlborough/rules.yaml:1455:11\n8017 rules/marlborough/rules.yaml:1456:7\n8030 rules/marlborough/rules.yaml:1457:7\n8031 rules/marlborough/rules.yaml:1458:11\n8033 rules/marlborough/rules.yaml:1459:7\n8059 rules/marlborough/rules.yaml:2164:1\n8060 rules/marlborough/rules.yaml:2164:1\n8061 rules/marlborough/rules.yaml:2164:1\n8072 rules/marlborough/rules.yaml:2164:1\n8073 rules/marlborough/rules.yaml:2164:1\n8085 rules/marlborough/rules.yaml:2164:1\n8104 rules/marlborough/rules.yaml:2164:1\n8138 rules/marlborough/rules.yaml:2164:1\n8139 rules/marlborough/rules.yaml:2164:1\n8145 rules/marlborough/rules.yaml:2164:1\n8146 rules/marlborough/rules.yaml:2164:1\n8147 rules/marlborough/rules.yaml:2164:1\n8148 rules/marlborough/rules.yaml:2164:1\n8149 rules/marlborough/rules.yaml:2164:1\n8150 rules/marlborough/rules.yaml:2164:1\n8161 rules/marlborough/rules.yaml:2164:1\n8184 rules/marlborough/rules.yaml:2164:1\n8227 rules/marlborough/rules.yaml:2164:1\n8228 rules/marlborough/rules.yaml:2164:1\n8229 rules/marlborough/rules.yaml:2164:1\n8233 rules/marlborough/rules.yaml:2164:1\n8234 rules/marlborough/rules.yaml:2164:1\n8235 rules/marlborough/rules.yaml:2164:1\n8236 rules/marlborough/rules.yaml:2164:1\n8254 rules/marlborough/rules.yaml:1327:7\n8255 rules/marlborough/rules.yaml:1328:11\n8256 rules/marlborough/rules.yaml:1329:7\n8257 rules/marlborough/rules.yaml:1330:7\n8258 rules/marlborough/rules.yaml:1331:7\n8269 rules/marlborough/rules.yaml:1332:11\n8274 rules/marlborough/rules.yaml:1333:15\n8278 rules/marlborough/rules.yaml:1335:15\n8285 rules/marlborough/rules.yaml:1336:11\n8290 rules/marlborough/rules.yaml:1337:15\n8297 rules/marlborough/rules.yaml:1338:11\n8298 rules/marlborough/rules.yaml:1339:15\n8300 rules/marlborough/rules.yaml:1341:15\n8301 rules/marlborough/rules.yaml:1342:11\n8324 rules/marlborough/rules.yaml:1859:7\n8325 rules/marlborough/rules.yaml:1860:7\n8326 rules/marlborough/rules.yaml:1861:11\n8327 rules/marlborough/rules.yaml:1862:7\n8332 rules/marlborough/rules.yaml:1863:7\n8336 rules/marlborough/rules.yaml:1864:7\n8337 rules/marlborough/rules.yaml:1865:7\n8344 rules/marlborough/rules.yaml:1866:11\n8345 rules/marlborough/rules.yaml:1867:7\n8356 rules/marlborough/rules.yaml:1868:7\n8357 rules/marlborough/rules.yaml:1869:11\n8358 rules/marlborough/rules.yaml:1870:7\n8359 rules/marlborough/rules.yaml:1871:7\n8360 rules/marlborough/rules.yaml:1872:7\n8361 rules/marlborough/rules.yaml:1873:7\n8362 rules/marlborough/rules.yaml:1874:7\n8363 rules/marlborough/rules.yaml:1876:15\n8374 rules/marlborough/rules.yaml:1878:15\n8378 rules/marlborough/rules.yaml:1880:15\n8382 rules/marlborough/rules.yaml:1882:15\n8389 rules/marlborough/rules.yaml:1883:15\n8393 rules/marlborough/rules.yaml:1885:15\n8400 rules/marlborough/rules.yaml:1886:15\n8401 rules/marlborough/rules.yaml:1887:15\n8409 rules/marlborough/rules.yaml:1888:19\n8415 rules/marlborough/rules.yaml:1889:19\n8418 rules/marlborough/rules.yaml:1890:15\n8466 rules/marlborough/rules.yaml:1841:7\n8467 rules/marlborough/rules.yaml:1842:7\n8468 rules/marlborough/rules.yaml:1843:7\n8471 rules/marlborough/rules.yaml:1844:7\n8472 rules/marlborough/rules.yaml:1845:7\n8475 rules/marlborough/rules.yaml:1846:7\n8476 rules/marlborough/rules.yaml:1847:7\n8483 rules/marlborough/rules.yaml:1848:7\n8484 rules/marlborough/rules.yaml:1849:11\n8501 rules/marlborough/rules.yaml:1946:7\n8502 rules/marlborough/rules.yaml:1947:7\n8513 rules/marlborough/rules.yaml:1948:11\n8518 rules/marlborough/rules.yaml:1949:11\n8523 rules/marlborough/rules.yaml:1950:11\n8524 rules/marlborough/rules.yaml:1951:15\n8533 rules/marlborough/rules.yaml:1953:15\n8539 rules/marlborough/rules.yaml:1954:15\n8540 rules/marlborough/rules.yaml:1955:19\n8542 rules/marlborough/rules.yaml:1957:19\n8545 rules/marlborough/rules.yaml:1958:19\n8546 rules/marlborough/rules.yaml:1959:19\n8569 rules/marlborough/rules.yaml:1599:7\n8570 rules/marlborough/rules.yaml:1600:7\n8571 rules/marlborough/rules.yaml:1601:7\n8572 rules/marlborough/rules.yaml:1602:7\n8583 rules/marlborough/rules.yaml:1603:11\n8588 rules/marlborough/rules.yaml:1604:11\n8589 rules/marlborough/rules.yaml:1605:11\n8590 rules/marlborough/rules.yaml:1606:11\n8591 rules/marlborough/rules.yaml:1607:15\n8602 rules/marlborough/rules.yaml:1609:15\n8615 rules/marlborough/rules.yaml:1610:15\n8622 rules/marlborough/rules.yaml:1612:15\n8635 rules/marlborough/rules.yaml:1613:15\n8636 rules/marlborough/rules.yaml:1614:19\n8638 rules/marlborough/rules.yaml:1616:19\n8642 rules/marlborough/rules.yaml:1617:7\n8645 rules/marlborough/rules.yaml:1618:7\n8670 rules/marlborough/rules.yaml:1799:7\n8671 rules/marlborough/rules.yaml:1800:7\n8672 rules/marlborough/rules.yaml:1801:7\n8673 rules/marlborough/rules.yaml:1802:7\n8674 rules/marlborough/rules.yaml:1803:7\n8675 rules/marlborough/rules.yaml:1804:7\n8676 rules/marlborough/rules.yaml:1806:15\n8677 rules/marlborough/rules.yaml:1807:19\n8679 rules/marlborough/rules.yaml:1809:19\n8684 rules/marlborough/rules.yaml:1816:15\n8687 rules/marlborough/rules.yaml:1811:15\n8690 rules/marlborough/rules.yaml:1814:19\n8693 rules/marlborough/rules.yaml:1812:19\n8723 rules/marlborough/rules.yaml:2073:7\n8724 rules/marlborough/rules.yaml:2074:7\n8725 rules/marlborough/rules.yaml:2075:7\n8743 rules/marlborough/rules.yaml:2076:7\n8744 rules/marlborough/rules.yaml:2077:11\n8747 rules/marlborough/rules.yaml:2078:7\n8748 rules/marlborough/rules.yaml:2079:7\n8749 rules/marlborough/rules.yaml:2080:7\n8754 rules/marlborough/rules.yaml:2081:7\n8755 rules/marlborough/rules.yaml:2082:7\n8756 rules/marlborough/rules.yaml:2083:7\n8757 rules/marlborough/rules.yaml:2084:11\n8758 rules/marlborough/rules.yaml:2085:11\n8759 rules/marlborough/rules.yaml:2086:7\n8760 rules/marlborough/rules.yaml:2087:11\n8761 rules/marlborough/rules.yaml:2088:7\n8762 rules/marlborough/rules.yaml:2089:7\n8780 rules/marlborough/rules.yaml:2090:7\n8781 rules/marlborough/rules.yaml:2091:11\n8782 rules/marlborough/rules.yaml:2092:15\n8784 rules/marlborough/rules.yaml:2093:11\n8785 rules/marlborough/rules.yaml:2094:7\n8790 rules/marlborough/rules.yaml:2095:7\n8791 rules/marlborough/rules.yaml:2096:11\n8792 rules/marlborough/rules.yaml:2097:7\n8805 rules/marlborough/rules.yaml:2098:7\n8810 rules/marlborough/rules.yaml:2099:11\n8811 rules/marlborough/rules.yaml:2100:11\n8828 rules/marlborough/rules.yaml:2101:11\n8829 rules/marlborough/rules.yaml:2102:11\n8849 rules/marlborough/rules.yaml:2053:7\n8850 rules/marlborough/rules.yaml:2054:7\n8858 rules/marlborough/rules.yaml:2055:11\n8864 rules/marlborough/rules.yaml:2056:11\n8869 rules/marlborough/rules.yaml:2057:15\n8875 rules/marlborough/rules.yaml:2058:15\n8877 rules/marlborough/rules.yaml:2059:7\n8907 rules/marlborough/rules.yaml:2027:7\n8915 rules/marlborough/rules.yaml:2028:7\n8916 rules/marlborough/rules.yaml:2029:11\n8917 rules/marlborough/rules.yaml:2030:11\n8918 rules/marlborough/rules.yaml:2031:7\n8919 rules/marlborough/rules.yaml:2032:7\n8922 rules/marlborough/rules.yaml:2033:7\n8923 rules/marlborough/rules.yaml:2034:7\n8924 rules/marlborough/rules.yaml:2035:11\n8925 rules/marlborough/rules.yaml:2036:7\n8926 rules/marlborough/rules.yaml:2037:7\n8943 rules/marlborough/rules.yaml:2038:11\n8944 rules/marlborough/rules.yaml:2039:11\n8953 rules/marlborough/rules.yaml:2040:15\n8966 rules/marlborough/rules.yaml:2041:15\n8967 rules/marlborough/rules.yaml:2042:15\n8969 rules/marlborough/rules.yaml:2043:15\n8989 rules/marlborough/rules.yaml:1903:7\n9000 rules/marlborough/rules.yaml:1904:11\n9001 rules/marlborough/rules.yaml:1905:11\n9012 rules/marlborough/rules.yaml:1906:15\n9020 rules/marlborough/rules.yaml:1907:15\n9021 rules/marlborough/rules.yaml:1908:19\n9024 rules/marlborough/rules.yaml:1909:19\n9025 rules/marlborough/rules.yaml:1910:19\n9049 rules/marlborough/rules.yaml:916:7\n9050 rules/marlborough/rules.yaml:917:7\n9051 rules/marlborough/rules.yaml:918:11\n9052 rules/marlborough/rules.yaml:919:7\n9055 rules/marlborough/rules.yaml:920:11\n9056 rules/marlborough/rules.yaml:921:11\n9057 rules/marlborough/rules.yaml:922:7\n9058 rules/marlborough/rules.yaml:923:11\n9059 rules/marlborough/rules.yaml:924:15\n9060 rules/marlborough/rules.yaml:925:7\n9067 rules/marlborough/rules.yaml:926:7\n9068 rules/marlborough/rules.yaml:927:7\n9069 rules/marlborough/rules.yaml:928:11\n9070 rules/marlborough/rules.yaml:929:7\n9071 rules/marlborough/rules.yaml:930:7\n9072 rules/marlborough/rules.yaml:931:7\n9073 rules/marlborough/rules.yaml:932:7\n9091 rules/marlborough/rules.yaml:933:7\n9094 rules/marlborough/rules.yaml:934:11\n9099 rules/marlborough/rules.yaml:935:7\n9100 rules/marlborough/rules.yaml:936:11\n9101 rules/marlborough/rules.yaml:937:11\n9102 rules/marlborough/rules.yaml:938:15\n9103 rules/marlborough/rules.yaml:939:11\n9104 rules/marlborough/rules.yaml:940:7\n9117 rules/marlborough/rules.yaml:941:7\n9118 rules/marlborough/rules.yaml:942:11\n9120 rules/marlborough/rules.yaml:943:7\n9143 rules/marlborough/rules.yaml:2145:3\n9148 rules/marlborough/rules.yaml:2145:3\n9150 rules/marlborough/rules.yaml:2145:3\n9151 rules/marlborough/rules.yaml:2145:3\n9152 rules/marlborough/rules.yaml:2145:3\n9153 rules/marlborough/rules.yaml:2145:3\n9154 rules/marlborough/rules.yaml:2145:3\n9155 rules/marlborough/rules.yaml:2145:3\n9168 rules/marlborough/rules.yaml:2145:3\n9169 rules/marlborough/rules.yaml:2145:3\n9181 rules/marlborough/rules.yaml:2145:3\n9187 rules/marlborough/rules.yaml:2145:3\n9190 rules/marlborough/rules.yaml:2145:3\n9191 rules/marlborough/rules.yaml:2145:3\n9212 rules/marlborough/rules.yaml:2145:3\n9250 rules/marlborough/rules.yaml:2145:3\n9251 rules/marlborough/rules.yaml:2145:3\n9253 rules/marlborough/rules.yaml:2145:3\n9254 rules/marlborough/rules.yaml:2145:3\n9258 rules/marlborough/rules.yaml:2145:3\n9297 rules/marlborough/rules.yaml:1359:7\n9303 rules/marlborough/rules.yaml:1360:7\n9317 rules/marlborough/rules.yaml:1361:7\n9328 rules/marlborough/rules.yaml:1362:7\n9332 rules/marlborough/rules.yaml:1363:11\n9333 rules/marlborough/rules.yaml:1364:11\n9334 rules/marlborough/rules.yaml:1365:7\n9335 rules/marlborough/rules.yaml:1366:7\n9394 rules/marlborough/rules.yaml:1367:7\n9395 rules/marlborough/rules.yaml:1368:11\n9396 rules/marlborough/rules.yaml:1369:7\n9397 rules/marlborough/rules.yaml:1370:11\n9398 rules/marlborough/rules.yaml:1371:7\n9399 rules/marlborough/rules.yaml:1372:11\n9400 rules/marlborough/rules.yaml:1373:15\n9402 rules/marlborough/rules.yaml:1374:11\n9404 rules/marlborough/rules.yaml:1376:11\n9405 rules/marlborough/rules.yaml:1377:7\n9406 rules/marlborough/rules.yaml:1378:11\n9409 rules/marlborough/rules.yaml:1379:15\n9410 rules/marlborough/rules.yaml:1380:19\n9411 rules/marlborough/rules.yaml:1381:15\n9413 rules/marlborough/rules.yaml:1383:15\n9414 rules/marlborough/rules.yaml:1384:7\n9419 rules/marlborough/rules.yaml:1385:11\n9420 rules/marlborough/rules.yaml:1386:11\n9421 rules/marlborough/rules.yaml:1387:11\n9426 rules/marlborough/rules.yaml:1388:15\n9427 rules/marlborough/rules.yaml:1389:15\n9435 rules/marlborough/rules.yaml:1390:19\n9447 rules/marlborough/rules.yaml:1391:19\n9450 rules/marlborough/rules.yaml:1392:7\n9455 rules/marlborough/rules.yaml:1393:11\n9462 rules/marlborough/rules.yaml:1394:7\n9474 rules/marlborough/rules.yaml:1395:7\n9479 rules/marlborough/rules.yaml:1396:11\n9480 rules/marlborough/rules.yaml:1397:7\n9481 rules/marlborough/rules.yaml:1398:7\n9482 rules/marlborough/rules.yaml:1399:11\n9483 rules/marlborough/rules.yaml:1400:7\n9500 rules/marlborough/rules.yaml:1401:7\n9505 rules/marlborough/rules.yaml:1402:11\n9506 rules/marlborough/rules.yaml:1403:11\n9507 rules/marlborough/rules.yaml:1404:15\n9519 rules/marlborough/rules.yaml:1405:11\n9526 rules/marlborough/rules.yaml:1406:11\n9527 rules/marlborough/rules.yaml:1407:15\n9528 rules/marlborough/rules.yaml:1408:11\n9563 rules/marlborough/rules.yaml:1246:7\n9569 rules/marlborough/rules.yaml:1247:7\n9570 rules/marlborough/rules.yaml:1248:7\n9571 rules/marlborough/rules.yaml:1249:11\n9583 rules/marlborough/rules.yaml:1250:7\n9600 rules/marlborough/rules.yaml:1251:7\n9601 rules/marlborough/rules.yaml:1252:11\n9602 rules/marlborough/rules.yaml:1253:11\n9603 rules/marlborough/rules.yaml:1254:11\n9604 rules/marlborough/rules.yaml:1255:7\n9605 rules/marlborough/rules.yaml:1256:7\n9606 rules/marlborough/rules.yaml:1257:7\n9607 rules/marlborough/rules.yaml:1258:7\n9613 rules/marlborough/rules.yaml:1259:7\n9635 rules/marlborough/rules.yaml:1260:7\n9636 rules/marlborough/rules.yaml:1261:11\n9637 rules/marlborough/rules.yaml:1262:11\n9638 rules/marlborough/rules.yaml:1263:7\n9647 rules/marlborough/rules.yaml:1264:11\n9653 rules/marlborough/rules.yaml:1265:11\n9655 rules/marlborough/rules.yaml:1266:7\n9666 rules/marlborough/rules.yaml:1267:7\n9667 rules/marlborough/rules.yaml:1268:7\n9672 rules/marlborough/rules.yaml:1269:11\n9673 rules/marlborough/rules.yaml:1270:11\n9681 rules/marlborough/rules.yaml:1271:15\n9695 rules/marlborough/rules.yaml:1272:11\n9696 rules/marlborough/rules.yaml:1273:15\n9697 rules/marlborough/rules.yaml:1274:15\n9699 rules/marlborough/rules.yaml:1276:15\n9700 rules/marlborough/rules.yaml:1277:15\n9703 rules/marlborough/rules.yaml:1278:7\n9704 rules/marlborough/rules.yaml:1279:7\n9712 rules/marlborough/rules.yaml:1280:11\n9727 rules/marlborough/rules.yaml:1281:7\n9728 rules/marlborough/rules.yaml:1282:11\n9729 rules/marlborough/rules.yaml:1283:7\n9730 rules/marlborough/rules.yaml:1284:7\n9731 rules/marlborough/rules.yaml:1285:11\n9732 rules/marlborough/rules.yaml:1286:15\n9734 rules/marlborough/rules.yaml:1287:15\n9735 rules/marlborough/rules.yaml:1288:11\n9737 rules/marlborough/rules.yaml:1290:11\n9738 rules/marlborough/rules.yaml:1291:7\n9743 rules/marlborough/rules.yaml:1292:11\n9744 rules/marlborough/rules.yaml:1293:11\n9745 rules/marlborough/rules.yaml:1294:11\n9750 rules/marlborough/rules.yaml:1295:15\n9751 rules/marlborough/rules.yaml:1296:15\n9759 rules/marlborough/rules.yaml:1297:19\n9767 rules/marlborough/rules.yaml:1298:19\n9770 rules/marlborough/rules.yaml:1299:7\n9775 rules/marlborough/rules.yaml:1300:7\n9776 rules/marlborough/rules.yaml:1301:11\n9777 rules/marlborough/rules.yaml:1302:7\n9778 rules/marlborough/rules.yaml:1303:7\n9779 rules/marlborough/rules.yaml:1304:11\n9780 rules/marlborough/rules.yaml:1305:7\n9793 rules/marlborough/rules.yaml:1306:7\n9798 rules/marlborough/rules.yaml:1307:11\n9799 rules/marlborough/rules.yaml:1308:11\n9807 rules/marlborough/rules.yaml:1309:15\n9820 rules/marlborough/rules.yaml:1310:15\n9821 rules/marlborough/rules.yaml:1311:15\n9822 rules/marlborough/rules.yaml:1312:15\n9823 rules/marlborough/rules.yaml:1313:19\n9824 rules/marlborough/rules.yaml:1314:19\n9827 rules/marlborough/rules.yaml:1315:11\n9828 rules/marlborough/rules.yaml:1316:11\n9834 rules/marlborough/rules.yaml:1317:11\n9835 rules/marlborough/rules.yaml:1318:11\n9861 rules/marlborough/flow.yaml:11:7\n9875 rules/marlborough/flow.yaml:12:11\n9906 rules/marlborough/rules.yaml:881:7\n9907 rules/marlborough/rules.yaml:882:7\n9908 rules/marlborough/rules.yaml:883:7\n9918 rules/marlborough/rules.yaml:884:11\n9926 rules/marlborough/rules.yaml:885:11\n9927 rules/marlborough/rules.yaml:886:15\n9928 rules/marlborough/rules.yaml:887:15\n9931 rules/marlborough/rules.yaml:888:7\n9942 rules/marlborough/rules.yaml:889:11\n9943 rules/marlborough/rules.yaml:890:11\n9961 rules/marlborough/rules.yaml:891:11\n9962 rules/marlborough/rules.yaml:892:11\n9963 rules/marlborough/rules.yaml:893:11\n9967 rules/marlborough/rules.yaml:894:7\n9968 rules/marlborough/rules.yaml:895:11\n9981 rules/marlborough/rules.yaml:1467:7\n9982 rules/marlborough/rules.yaml:1468:7\n9987 rules/marlborough/rules.yaml:1469:11\n9994 rules/marlborough/rules.yaml:1470:11\n9997 rules/marlborough/rules.yaml:1471:7\n10000 rules/marlborough/rules.yaml:1472:7\n10001 rules/marlborough/rules.yaml:1473:7\n10002 rules/marlborough/rules.yaml:1474:11\n10004 rules/marlborough/rules.yaml:1476:11\n10028 rules/marlborough/rules.yaml:1772:7\n10029 rules/marlborough/rules.yaml:1773:7\n10040 rules/marlborough/rules.yaml:1774:11\n10041 rules/marlborough/rules.yaml:1775:11\n10053 rules/marlborough/rules.yaml:1776:15\n10054 rules/marlborough/rules.yaml:1777:15\n10062 rules/marlborough/rules.yaml:1778:15\n10077 rules/marlborough/rules.yaml:1779:15\n10078 rules/marlborough/rules.yaml:1780:15\n10087 rules/marlborough/rules.yaml:1781:19\n10114 rules/marlborough/rules.yaml:1782:19\n10115 rules/marlborough/rules.yaml:1783:23\n10118 rules/marlborough/rules.yaml:1784:23\n10119 rules/marlborough/rules.yaml:1785:23\n10120 rules/marlborough/rules.yaml:1786:19\n10121 rules/marlborough/rules.yaml:1787:23\n10122 rules/marlborough/rules.yaml:1788:23\n10123 rules/marlborough/rules.yaml:1789:23\n10149 rules/marlborough/rules.yaml:1565:7\n10153 rules/marlborough/rules.yaml:1566:7\n10167 rules/marlborough/rules.yaml:1567:11\n10174 rules/marlborough/rules.yaml:1568:11\n10179 rules/marlborough/rules.yaml:1569:7\n10193 rules/marlborough/rules.yaml:1570:11\n10207 rules/marlborough/flow.yaml:92:7\n10212 rules/marlborough/flow.yaml:93:11\n10231 rules/marlborough/flow.yaml:61:7\n10238 rules/marlborough/flow.yaml:62:11\n10252 rules/marlborough/flow.yaml:63:15\n10266 rules/marlborough/flow.yaml:73:7\n10285 rules/marlborough/flow.yaml:55:7\n10292 rules/marlborough/flow.yaml:56:11\n10306 rules/marlborough/flow.yaml:57:15\n10324 rules/marlborough/flow.yaml:77:7\n10338 rules/marlborough/flow.yaml:78:11\n10352 rules/marlborough/flow.yaml:45:7\n10357 rules/marlborough/flow.yaml:46:11\n10376 rules/marlborough/flow.yaml:67:7\n10381 rules/marlborough/flow.yaml:68:11\n10395 rules/marlborough/flow.yaml:69:15\n10409 rules/marlborough/flow.yaml:50:7\n10414 rules/marlborough/flow.yaml:51:11\n10431 rules/marlborough/rules.yaml:970:7\n10437 rules/marlborough/rules.yaml:971:7\n10438 rules/marlborough/rules.yaml:972:11\n10439 rules/marlborough/rules.yaml:973:7\n10450 rules/marlborough/rules.yaml:974:7\n10451 rules/marlborough/rules.yaml:975:7"

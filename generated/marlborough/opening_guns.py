@@ -189,6 +189,7 @@ E_UNIT_KIND: tuple[Any, ...] = (
     "garrison",
     "battle_fleet",
     "frigate_fleet",
+    "rebel",
 )
 TABLE_BATTLE_MATRIX: tuple[Any, ...] = (
     "battle_matrix",
@@ -524,7 +525,7 @@ TABLE_RANDOM_EVENTS: tuple[Any, ...] = (
         "No effect.",
         "The BOPI shifts one space toward the player it does not favour.",
         "No effect.",
-        "With the optional rebels (31.0), the player belligerent to the state places rebel units (31.1); the state and units are not printed: no effect.",
+        "With the optional rebels (31.0), the player belligerent to the state places rebel units (31.1): a state whose rebel counters are not all on the map, drawn at random, all of them placed.",
         "No effect.",
     ),
     None,
