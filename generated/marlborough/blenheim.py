@@ -437,6 +437,21 @@ TABLE_DIPLOMACY_TABLE: tuple[Any, ...] = (
         (1, 6, False),
     ),
 )
+TABLE_ENLIGHTENMENT: tuple[Any, ...] = (
+    "enlightenment",
+    True,
+    ((1, 3), (4, 6)),
+    (),
+    (("No Effect", "No Effect", False, None), ("Enlightenment", "Enlightenment", False, None)),
+    False,
+    False,
+    (
+        "No enlightenment marker is placed; the TP are spent.",
+        "Place an enlightenment marker in the hex (36.3-36.5).",
+    ),
+    None,
+    None,
+)
 TABLE_FAMOUS_VICTORY: tuple[Any, ...] = (
     "famous_victory",
     True,
@@ -627,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 13047
+SIZE: int = 15450
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -653,11 +668,12 @@ LAYOUT: tuple[Any, ...] = (
     ("p.treasury", 34, 2, "int", None, "owner", False, 0, None, (100, 140)),
     ("p.markers", 36, 2, "set", "card", "owner", False, None, None, (0,) * 2),
     ("p.vp", 38, 2, "int", None, "all", False, 0, None, (0,) * 2),
-    ("p.treasury_seen", 40, 2, "set", "player", "all", False, None, None, (0,) * 2),
-    ("p.markers_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.enlightened_picks", 40, 2, "int", None, "all", False, 0, None, (0,) * 2),
+    ("p.treasury_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.markers_seen", 44, 2, "set", "player", "all", False, None, None, (0,) * 2),
     (
         "e.nation.control",
-        44,
+        46,
         25,
         "ref",
         "player",
@@ -669,7 +685,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.hex.garrison_destroyed",
-        69,
+        71,
         2401,
         "bool",
         None,
@@ -689,13 +705,14 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 1181,
         ),
     ),
-    ("e.hex.besieged", 2470, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4871, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7272, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 9673, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
         "e.unit.at",
-        12074,
+        14477,
         139,
         "ref",
         "hex",
@@ -734,7 +751,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        12213,
+        14616,
         139,
         "bool",
         None,
@@ -770,11 +787,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,),
         ),
     ),
-    ("e.unit.used", 12352, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.embarked", 12491, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.due", 12630, 139, "int", None, "owner", False, 0, None, (0,) * 139),
-    ("e.unit.prisoner_of", 12769, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
-    ("e.unit.seen", 12908, 139, "set", "player", "all", False, None, None, (0,) * 139),
+    ("e.unit.used", 14755, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.embarked", 14894, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.due", 15033, 139, "int", None, "owner", False, 0, None, (0,) * 139),
+    ("e.unit.prisoner_of", 15172, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
+    ("e.unit.seen", 15311, 139, "set", "player", "all", False, None, None, (0,) * 139),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -801,7 +818,15 @@ FIELDS: dict[str, Any] = {
         "window__leviathan__depth",
         "window__revenue__depth",
     ),
-    "p": ("treasury", "markers", "vp", "start_markers", "treasury_seen", "markers_seen"),
+    "p": (
+        "treasury",
+        "markers",
+        "vp",
+        "start_markers",
+        "enlightened_picks",
+        "treasury_seen",
+        "markers_seen",
+    ),
     "e": {
         "nation": ("major", "political", "barred", "passage_only", "permanent", "control"),
         "hex": (
@@ -819,6 +844,7 @@ FIELDS: dict[str, Any] = {
             "besieged",
             "pillaged",
             "fortress_marker",
+            "enlightened",
             "taxed_by",
         ),
         "unit": (
@@ -5749,6 +5775,7 @@ PRIMARY: dict[str, Any] = {
         "e.hex.besieged": "Siege marker",
         "e.hex.pillaged": "Pillage marker",
         "e.hex.fortress_marker": "Fortress marker",
+        "e.hex.enlightened": "Enlightenment marker",
         "e.unit.strength": "Recruit strength",
         "e.unit.defends_only": "Parenthesized strength",
         "e.unit.embarked": "Aboard a fleet",
@@ -5761,9 +5788,11 @@ PRIMARY: dict[str, Any] = {
         None,
         "turn__initiative",
         "turn__random_events",
+        "turn__enlightenment",
         "turn__treasury",
         "turn__pillage_removal",
         "turn__fortress_markers",
+        "turn__enlightenment_picks_end",
         "turn__training",
         "turn__operations",
         "turn__provisioning",
@@ -8373,6 +8402,7 @@ PRIMARY: dict[str, Any] = {
         "g.window__leviathan__depth",
         "g.window__revenue__depth",
         "p.start_markers",
+        "p.enlightened_picks",
         "p.treasury_seen",
         "p.markers_seen",
         "e.hex.adjacent",
@@ -16899,6 +16929,7 @@ PRIMARY: dict[str, Any] = {
     "t_battle_matrix": TABLE_BATTLE_MATRIX,
     "t_crt": TABLE_CRT,
     "t_diplomacy_table": TABLE_DIPLOMACY_TABLE,
+    "t_enlightenment": TABLE_ENLIGHTENMENT,
     "t_famous_victory": TABLE_FAMOUS_VICTORY,
     "t_increasing_taxes": TABLE_INCREASING_TAXES,
     "t_pillage": TABLE_PILLAGE,

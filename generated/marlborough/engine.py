@@ -227,6 +227,7 @@ class MarlboroughRules:
         (("No rebel units are in play (optional rule 31.0 is not encoded)",), ()),
         (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
         (("", " is reduced to recruit"), ("e:unit",)),
+        (("The enlightenment marker of ", " is removed (36.5)"), ("e:hex",)),
         (("", " is pillaged: ", " gains ", " TP"), ("e:hex", "player", "int")),
         (("Pillage ", "?"), ("e:hex",)),
         (("", " pillages ", ": die ", " + ", ": ", ""), ("player", "e:hex", "int", "int", "str")),
@@ -262,6 +263,13 @@ class MarlboroughRules:
         (("Move the rebels from ", " (", " movement points)"), ("e:hex", "int")),
         (("", " moves the rebels from ", " to ", ""), ("player", "e:hex", "e:hex")),
         (("Attack an adjacent enemy hex with the rebels (not across a border)",), ()),
+        (("Place an enlightenment marker (10 TP and a die)",), ()),
+        (
+            ("", " spends 10 TP on enlightenment at ", ": die ", ", ", ""),
+            ("player", "e:hex", "int", "str"),
+        ),
+        (("Enlightenment: pick a campaign marker from the pool (36.4)",), ()),
+        (("", " picks a campaign marker from the pool (enlightenment, 36.4)"), ("player",)),
         (("", " is restored to neutrality"), ("e:nation",)),
         (("", " is returned from captivity"), ("e:unit",)),
         (
@@ -338,23 +346,25 @@ class MarlboroughRules:
         ("yes-no", 112, "yes-no", -1, 25, 6, False),
         ("choose-some", 113, "some:unit", -1, 27, 4, False),
         ("choose-unit", 118, "unit", -1, 29, 1, False),
-        ("yes-no", 121, "yes-no", -1, 31, 1, False),
-        ("choose-unit", 123, "unit", -1, 31, 12, False),
-        ("yes-no", 124, "yes-no", -1, 32, 3, False),
-        ("choose-hex", 127, "hex", 83, 33, 3, False),
-        ("choose-some", 129, "some:nation", -1, 34, 1, False),
-        ("choose-nation", 130, "nation", 131, 34, 6, False),
-        ("choose-unit", 133, "unit", -1, 34, 16, False),
-        ("choose-hex", 137, "hex", -1, 35, 3, False),
-        ("choose-hex", 139, "hex", 140, 36, 1, False),
-        ("choose-some", 141, "some:card", -1, 37, 1, False),
-        ("choose-hex", 144, "hex", -1, 37, 3, False),
-        ("choose-hex", 146, "hex", 57, 37, 5, False),
-        ("propose", 151, "offer", 44, 38, 5, False),
-        ("yes-no", 154, "yes-no", -1, 38, 10, False),
-        ("choose-card", 158, "card", 159, 39, 7, False),
-        ("choose-card", 161, "card", 162, 40, 7, False),
-        ("choose-card", 164, "card", 165, 41, 7, False),
+        ("yes-no", 122, "yes-no", -1, 31, 1, False),
+        ("choose-unit", 124, "unit", -1, 31, 12, False),
+        ("yes-no", 125, "yes-no", -1, 32, 3, False),
+        ("choose-hex", 128, "hex", 83, 33, 3, False),
+        ("choose-some", 130, "some:nation", -1, 34, 1, False),
+        ("choose-nation", 131, "nation", 132, 34, 6, False),
+        ("choose-unit", 134, "unit", -1, 34, 16, False),
+        ("choose-hex", 138, "hex", -1, 35, 3, False),
+        ("choose-hex", 140, "hex", 141, 36, 1, False),
+        ("choose-some", 142, "some:card", -1, 37, 1, False),
+        ("choose-hex", 145, "hex", -1, 37, 3, False),
+        ("choose-hex", 147, "hex", 57, 37, 5, False),
+        ("choose-hex", 148, "hex", 83, 38, 3, False),
+        ("choose-card", 150, "card", -1, 39, 1, False),
+        ("propose", 156, "offer", 44, 40, 5, False),
+        ("yes-no", 159, "yes-no", -1, 40, 10, False),
+        ("choose-card", 163, "card", 164, 41, 7, False),
+        ("choose-card", 166, "card", 167, 42, 7, False),
+        ("choose-card", 169, "card", 170, 43, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -395,12 +405,15 @@ class MarlboroughRules:
         "rebels_rise",
         "rebel_segment",
         "rebel_operation",
+        "enlighten",
+        "pick_from_pool",
         "negotiate",
         "commissioners",
         "leviathan",
         "revenue",
         "setup__campaign_markers",
         "turn__random_events",
+        "turn__enlightenment",
         "turn__treasury",
         "turn__pillage_removal",
         "turn__fortress_markers",
@@ -412,9 +425,11 @@ class MarlboroughRules:
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
         "turn__random_events",
+        "turn__enlightenment",
         "turn__treasury",
         "turn__pillage_removal",
         "turn__fortress_markers",
+        "turn__enlightenment_picks_end",
         "turn__training",
         "turn__operations",
         "turn__provisioning",
@@ -476,6 +491,7 @@ class MarlboroughRules:
     )
     SECRETS: ClassVar[Any] = {
         (1, 2): ((1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (1, 8): ((1, 0, None), (2, 0, None), (4, 0, None)),
         (2, 2): ((1, 0, None), (3, 0, None), (4, (), None)),
         (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
         (3, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
@@ -709,9 +725,10 @@ class MarlboroughRules:
         ),
         (37, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
         (37, 6): ((1, (), None), (2, 0, None), (3, (), None)),
-        (39, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (40, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (41, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (38, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
+        (41, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (42, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (43, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
@@ -745,9 +762,10 @@ class MarlboroughRules:
         52: "s in here",
         53: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
         58: "t.nation == to.nation",
-        61: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        62: 'c.kind == "leviathan" and not reroll',
-        63: 'c.kind == "revenue"',
+        59: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
+        63: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        64: 'c.kind == "leviathan" and not reroll',
+        65: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -781,6 +799,7 @@ class MarlboroughRules:
     c_negotiation_rounds: int
     c_no_income_from_besieged: bool
     c_opening_initiative: int
+    c_optional_enlightenment: bool
     c_optional_experimental_leaders: bool
     c_optional_fortress_markers: bool
     c_optional_free_corps: bool
@@ -819,6 +838,7 @@ class MarlboroughRules:
     mk_card__kind: dict[Any, int]
     n_player: int
     o_e_hex__besieged: int
+    o_e_hex__enlightened: int
     o_e_hex__fortress_marker: int
     o_e_hex__garrison_destroyed: int
     o_e_hex__pillaged: int
@@ -852,6 +872,7 @@ class MarlboroughRules:
     o_g_window__leviathan__depth: int
     o_g_window__revenue__depth: int
     o_g_year: int
+    o_p_enlightened_picks: int
     o_p_markers: int
     o_p_markers_seen: int
     o_p_treasury: int
@@ -883,6 +904,7 @@ class MarlboroughRules:
     t_battle_matrix: tuple[Any, ...]
     t_crt: tuple[Any, ...]
     t_diplomacy_table: tuple[Any, ...]
+    t_enlightenment: tuple[Any, ...]
     t_famous_victory: tuple[Any, ...]
     t_increasing_taxes: tuple[Any, ...]
     t_pillage: tuple[Any, ...]
@@ -915,6 +937,7 @@ class MarlboroughRules:
         self.c_negotiation_rounds = d["c_negotiation_rounds"]
         self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
+        self.c_optional_enlightenment = d["c_optional_enlightenment"]
         self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
         self.c_optional_fortress_markers = d["c_optional_fortress_markers"]
         self.c_optional_free_corps = d["c_optional_free_corps"]
@@ -953,6 +976,7 @@ class MarlboroughRules:
         self.mk_card__kind = d["mk_card__kind"]
         self.n_player = d["n_player"]
         self.o_e_hex__besieged = d["o_e_hex__besieged"]
+        self.o_e_hex__enlightened = d["o_e_hex__enlightened"]
         self.o_e_hex__fortress_marker = d["o_e_hex__fortress_marker"]
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
         self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
@@ -986,6 +1010,7 @@ class MarlboroughRules:
         self.o_g_window__leviathan__depth = d["o_g_window__leviathan__depth"]
         self.o_g_window__revenue__depth = d["o_g_window__revenue__depth"]
         self.o_g_year = d["o_g_year"]
+        self.o_p_enlightened_picks = d["o_p_enlightened_picks"]
         self.o_p_markers = d["o_p_markers"]
         self.o_p_markers_seen = d["o_p_markers_seen"]
         self.o_p_treasury = d["o_p_treasury"]
@@ -1017,6 +1042,7 @@ class MarlboroughRules:
         self.t_battle_matrix = d["t_battle_matrix"]
         self.t_crt = d["t_crt"]
         self.t_diplomacy_table = d["t_diplomacy_table"]
+        self.t_enlightenment = d["t_enlightenment"]
         self.t_famous_victory = d["t_famous_victory"]
         self.t_increasing_taxes = d["t_increasing_taxes"]
         self.t_pillage = d["t_pillage"]
@@ -1226,19 +1252,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
         N: list[int] = S
         return [
             v_x
@@ -1247,7 +1273,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1255,7 +1281,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1263,7 +1289,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1271,7 +1297,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1279,7 +1305,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2200:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2261:5]"
         return [
             v_x
             for v_x in self.ix_unit__owner.get(v_receiver, ())
@@ -1287,7 +1313,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2176:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2237:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1447,6 +1473,19 @@ class MarlboroughRules:
             )
             and S[self.o_e_nation__control + v_n] != v_p
         ]
+
+    def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:769:3]"""
+        v_mine = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+        ]
+        _w1 = 0
+        for v_h in self.all_hex:
+            if S[self.o_e_hex__enlightened + v_h] and v_h in v_mine:
+                _w1 += 1
+        return _w1
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
         "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:172:3]"
@@ -2272,13 +2311,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
         N: list[int] = S
         return [
             v_c
@@ -2294,13 +2333,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
         N: list[int] = S
         return [
             v_c
@@ -2309,11 +2348,11 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
@@ -2587,7 +2626,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2183:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2595,21 +2634,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2213:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 150, (v_x, v_receiver))
+            _log(S, 155, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2192:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 147, (v_x,))
+            _log(S, 152, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2200:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2261:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2624,13 +2663,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 148, (v_x,))
+                _log(S, 153, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 149, (v_x,))
+                _log(S, 154, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2176:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2237:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2639,7 +2678,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:897:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:912:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2649,7 +2688,7 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1572:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1587:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 89, (v_p, v_u))
@@ -2684,7 +2723,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:845:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:860:3]"""
         if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
             v_u
         ] is not None:
@@ -2735,14 +2774,14 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:95:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:107:3]"
         _clamp = S[self.o_g_year] + 1
         S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1215:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1230:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2783,7 +2822,7 @@ class MarlboroughRules:
                         _log(S, 42, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:793:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:808:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2801,7 +2840,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1913:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1931:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2830,7 +2869,7 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 126, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 127, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
@@ -2845,10 +2884,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 166, (v_n,))
+                        _log(S, 171, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:832:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:847:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -2862,7 +2901,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:806:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:821:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -2870,7 +2909,7 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:79:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:91:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -2882,11 +2921,17 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 170, (v_b, v_g))
+            _log(S, 175, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
             self.p_shift_bop(S, self.k_player__grand_alliance, v_g - v_b)
+
+    def p_turn__enlightenment_picks_end(self, S: list[Any]) -> None:
+        "turn__enlightenment_picks_end (MARL-36.4-01) [rules/marlborough/flow.yaml:70:3]"
+        if self.c_optional_enlightenment:
+            for v_p in self.all_player:
+                S[self.o_p_enlightened_picks + v_p] = 0
 
     def p_turn__initiative(self, S: list[Any]) -> None:
         """turn__initiative (MARL-3.1-02, MARL-8.1-01, MARL-8.1-02, MARL-8.2-01, MARL-4.21-01, MARL-QA-02, MARL-S1-15) [rules/marlborough/flow.yaml:22:3]"""
@@ -2898,7 +2943,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 167, (S[self.o_g_first_player],))
+                _log(S, 172, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2914,16 +2959,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 168, (v_a, v_b))
+                        _log(S, 173, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 169, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 174, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:814:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:829:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -2932,7 +2977,7 @@ class MarlboroughRules:
                 _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
-        v_level = _lookup(self.t_victory_levels, 12, abs(v_b - v_g))
+        v_level = _lookup(self.t_victory_levels, 13, abs(v_b - v_g))
         if v_level[2] == "Equilibrium":
             _end(
                 S, [], "".join((str(v_why), ": Equilibrium (", str(v_b), " to ", str(v_g), " VP)"))
@@ -2957,7 +3002,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2966,21 +3011,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 157, (v_p,))
+            _log(S, 162, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 160, (v_p,))
+            _log(S, 165, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -2989,7 +3034,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 163, (v_p, v_die, v_die))
+            _log(S, 168, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3360,7 +3405,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:945:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:960:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -3386,7 +3431,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1043:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1058:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3417,7 +3462,7 @@ class MarlboroughRules:
                 R, [v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest]
             )
             v_d = _pick(R, self.e_siege_defender_plan)
-            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
+            v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
                     pass
@@ -3517,7 +3562,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3576,7 +3621,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1138:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1153:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3719,7 +3764,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1707:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1722:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3736,7 +3781,7 @@ class MarlboroughRules:
         S[self.o_e_nation__control + v_t] = v_q
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1678:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1693:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3770,7 +3815,7 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1747:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1762:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -3779,7 +3824,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1640:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1655:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -3816,7 +3861,7 @@ class MarlboroughRules:
                 S[self.o_e_nation__control + v_t] = v_p
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1722:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1737:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3875,7 +3920,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:770:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:782:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -3893,15 +3938,67 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_k = _head(_shuffled(S, S[self.o_g_pool]))
-            _c2 = v_k
-            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
-            S[self.o_p_markers + v_p] |= 1 << _c2
-            S[_REVEALS] += 1
+            if N[self.o_p_enlightened_picks + v_p] > 0:
+                self.q_pick_from_pool(S, R, v_p)
+            else:
+                v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                _c2 = v_k
+                S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+                S[self.o_p_markers + v_p] |= 1 << _c2
+                S[_REVEALS] += 1
             v_i += 1
 
+    def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2122:3]"
+        N: list[int] = S
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = [
+                S[self.o_e_unit__at + v_u]
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] is not None
+            ]
+            v_sites = [
+                v_h
+                for v_h in self.all_hex
+                if (
+                    (
+                        (
+                            (
+                                self.s_e_hex__terrain[v_h] == "city"
+                                or self.s_e_hex__terrain[v_h] == "fortress"
+                            )
+                            or S[self.o_e_hex__fortress_marker + v_h]
+                        )
+                        and (not S[self.o_e_hex__enlightened + v_h])
+                    )
+                    and (not S[self.o_e_hex__pillaged + v_h])
+                )
+                and v_h in v_mine
+            ]
+            if len(v_sites) == 0 or N[self.o_p_treasury + v_p] < 20:
+                v_done = True
+            else:
+                v_h_2 = _pick_optional(R, v_sites)
+                if v_h_2 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 20
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    v_die = _roll(S, 6)
+                    v_r = _lookup(self.t_enlightenment, 4, v_die)
+                    if v_r[2] == "Enlightenment":
+                        S[self.o_e_hex__enlightened + v_h_2] = True
+        _clamp = self.f_enlightenment_of(S, v_p)
+        S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1622:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1637:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -3922,10 +4019,10 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:977:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:992:3]"
         if v_losers < 1:
             return None
-        v_r = _lookup(self.t_famous_victory, 4, v_losers)
+        v_r = _lookup(self.t_famous_victory, 5, v_losers)
         if v_r[2] == "Famous Victory (one)":
             self.p_lose_markers(S, v_loser, 1)
             self.q_draw_markers(S, R, v_winner, 1)
@@ -3938,7 +4035,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1478:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1493:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -3956,7 +4053,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:999:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1014:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -4002,7 +4099,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1961:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1979:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4055,7 +4152,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__taxed_by + v_h_2] = v_pick
         for v_s_2 in v_raising:
             v_die = _roll(S, 6)
-            v_r = _lookup(self.t_increasing_taxes, 5, v_die)
+            v_r = _lookup(self.t_increasing_taxes, 6, v_die)
             v_mine = [v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2]
             _w6 = 0
             for v_h_4 in v_mine:
@@ -4079,7 +4176,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1410:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1425:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -4130,7 +4227,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4168,7 +4265,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1819:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1834:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4184,7 +4281,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1031:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1046:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4207,26 +4304,30 @@ class MarlboroughRules:
             elif i == 1:
                 self.q_turn__random_events(S, R)
             elif i == 2:
-                self.q_turn__treasury(S, R)
+                self.q_turn__enlightenment(S, R)
             elif i == 3:
-                self.q_turn__pillage_removal(S, R)
+                self.q_turn__treasury(S, R)
             elif i == 4:
-                self.q_turn__fortress_markers(S, R)
+                self.q_turn__pillage_removal(S, R)
             elif i == 5:
-                self.q_turn__training(S, R)
+                self.q_turn__fortress_markers(S, R)
             elif i == 6:
-                self.q_turn__operations(S, R)
+                self.p_turn__enlightenment_picks_end(S)
             elif i == 7:
-                self.q_turn__provisioning(S, R)
+                self.q_turn__training(S, R)
             elif i == 8:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__operations(S, R)
             elif i == 9:
-                self.q_turn__diplomacy(S, R)
+                self.q_turn__provisioning(S, R)
             elif i == 10:
-                self.p_end__victory(S)
+                self.p_turn__balance_of_power(S)
             elif i == 11:
-                self.q_setup__campaign_markers(S, R)
+                self.q_turn__diplomacy(S, R)
             elif i == 12:
+                self.p_end__victory(S)
+            elif i == 13:
+                self.q_setup__campaign_markers(S, R)
+            elif i == 14:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -4238,7 +4339,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1491:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1506:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4364,7 +4465,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1438:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1453:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4422,7 +4523,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2164:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2225:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4452,7 +4553,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1320:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1335:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4474,8 +4575,18 @@ class MarlboroughRules:
                 v_passes += 1
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
+    def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2151:3]'
+        _clamp = S[self.o_p_enlightened_picks + v_p] - 1
+        S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+        v_k = _pick(R, _uniq(S[self.o_g_pool]))
+        _c1 = v_k
+        S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
+        S[self.o_p_markers + v_p] |= 1 << _c1
+        S[_REVEALS] += 1
+
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1851:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1869:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -4506,7 +4617,7 @@ class MarlboroughRules:
                 break
         v_fc = 1 if _w2 else 0
         v_die = _roll(S, 6)
-        v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
+        v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
         if v_r[2] == "No Effect":
             pass
         elif v_r[2] == "Troops Lose Discipline":
@@ -4525,9 +4636,11 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1833:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1848:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
+        if S[self.o_e_hex__enlightened + v_h]:
+            S[self.o_e_hex__enlightened + v_h] = False
         v_town = self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
         v_tp = 3 if self.s_e_hex__economic[v_h] > 0 else 1 if v_town else 0
         S[self.o_p_treasury_seen + v_p] = 0
@@ -4538,7 +4651,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1936:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1954:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4569,7 +4682,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1588:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1603:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -4605,12 +4718,12 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1792:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1807:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
         v_n = 10 * v_tens + v_ones
-        v_r = _lookup(self.t_random_events, 8, v_n)
+        v_r = _lookup(self.t_random_events, 9, v_n)
         if v_r[2] == "Reaction to Balance of Power":
             if N[self.o_g_bopi] > 0:
                 self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -4625,7 +4738,7 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2061:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2079:3]'
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -4674,7 +4787,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2045:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2063:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -4684,7 +4797,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2015:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2033:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -4715,7 +4828,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1894:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1912:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -4736,7 +4849,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:906:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:921:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -4796,7 +4909,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -4834,7 +4947,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1345:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1360:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -4960,7 +5073,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1230:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1245:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5080,7 +5193,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:869:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:884:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5102,7 +5215,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1462:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1477:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5118,7 +5231,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1763:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1778:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5167,7 +5280,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1557:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1572:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5179,12 +5292,20 @@ class MarlboroughRules:
             self.q_mobilization(S, R, v_p_2)
 
     def q_turn__diplomacy(self, S: list[Any], R: Any) -> None:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:89:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:101:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_diplomacy):
             self.q_diplomacy_phase(S, R)
 
+    def q_turn__enlightenment(self, S: list[Any], R: Any) -> None:
+        "turn__enlightenment (MARL-36.1-01) [rules/marlborough/flow.yaml:47:3]"
+        if self.c_optional_enlightenment and (
+            not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+        ):
+            for v_p in self.all_player:
+                self.q_enlighten(S, R, v_p)
+
     def q_turn__fortress_markers(self, S: list[Any], R: Any) -> None:
-        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:58:3]"
+        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:64:3]"
         if self.c_optional_fortress_markers and (
             not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
         ):
@@ -5192,17 +5313,17 @@ class MarlboroughRules:
                 self.q_place_fortress_markers(S, R, v_p)
 
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:70:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:82:3]"
         self.q_operations(S, R)
 
     def q_turn__pillage_removal(self, S: list[Any], R: Any) -> None:
-        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:52:3]"
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:58:3]"
         if self.c_optional_pillage and (not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)):
             for v_p in self.all_player:
                 self.q_remove_pillage(S, R, v_p)
 
     def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:74:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:86:3]"
         for v_p in self.all_player:
             self.q_provision(S, R, v_p)
 
@@ -5212,18 +5333,18 @@ class MarlboroughRules:
             self.q_random_event(S, R)
 
     def q_turn__training(self, S: list[Any], R: Any) -> None:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:76:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             for v_p in self.all_player:
                 self.q_training(S, R, v_p)
 
     def q_turn__treasury(self, S: list[Any], R: Any) -> None:
-        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:47:3]"
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:53:3]"
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:965:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:980:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5238,7 +5359,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:945:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:960:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -5304,7 +5425,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1043:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1058:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -5392,7 +5513,7 @@ class MarlboroughRules:
             _a = dict(v)
             v_a = _a[v__w0]
             v_d = _a[v__w1]
-            v_m = _lookup(self.t_siege_matrix, 9, v_a, v_d)
+            v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
             _log(S, 28, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
@@ -5714,7 +5835,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2105:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5816,7 +5937,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        39,
+                        41,
                         8,
                         v_attacker,
                         v_defender,
@@ -5832,7 +5953,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    61,
+                    63,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -5879,7 +6000,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1138:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1153:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6271,7 +6392,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1707:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1722:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6325,7 +6446,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1678:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1693:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6416,7 +6537,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1747:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1762:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -6456,7 +6577,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1640:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1655:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -6562,7 +6683,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1722:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1737:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6692,68 +6813,178 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:770:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:782:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
         v_c: Any = None
         v_w: Any = None
         v_i: Any = None
+        v__runs: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-2, 8
+        if F is not None and (pc < 0 or not (0x106 >> pc) & 1):
             raise RulesError(f"routine draw_markers: no resume point {pc}")
-        if pc == 0:
-            v_over = min(
-                v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit
-            )
-            if v_over > 0 and len(S[self.o_g_pool]) > 0:
-                pc = 1
-            else:
+        while True:
+            if pc == 0:
+                v_over = min(
+                    v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit
+                )
+                if v_over > 0 and len(S[self.o_g_pool]) > 0:
+                    pc = 1
+                else:
+                    pc = 3
+            if pc == 1:
+                if F is not None:
+                    v_p, v_amount, v_over, v_c, v_k = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (1, 2, v_p, v_amount, v_over, v_c, v_k),
+                    v_p,
+                    0,
+                    tuple(_subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)),
+                )
+            if pc == 2:
+                if F is not None:
+                    v_p, v_amount, v_over, v_c, v_k = F[2:]
+                    F = None
+                v_back = v
+                for v_c in v_back:
+                    _c1 = v_c
+                    S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                    S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+                v_w = "marker" if v_over in (1, -1) else "markers"
+                _log(S, 2, (v_p, v_over, v_w))
                 pc = 3
-        if pc == 1:
-            if F is not None:
-                v_p, v_amount, v_over, v_c, v_k = F[2:]
-                F = None
-            return self.ask(
-                S,
-                (1, 2, v_p, v_amount, v_over, v_c, v_k),
-                v_p,
-                0,
-                tuple(_subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)),
-            )
-        if pc == 2:
-            if F is not None:
-                v_p, v_amount, v_over, v_c, v_k = F[2:]
-                F = None
-            v_back = v
-            for v_c in v_back:
-                _c1 = v_c
-                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
-                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
-            v_w = "marker" if v_over in (1, -1) else "markers"
-            _log(S, 2, (v_p, v_over, v_w))
-            pc = 3
-        if pc == 3:
-            v_i = 0
-            _runs0 = 0
-            while (
-                v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit
-            ) and len(S[self.o_g_pool]) > 0:
-                _runs0 += 1
-                if _runs0 > MAX_LOOP:
-                    _endless_loop()
-                v_k = _head(_shuffled(S, S[self.o_g_pool]))
-                _c2 = v_k
-                S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
-                S[self.o_p_markers + v_p] |= 1 << _c2
-                S[_REVEALS] += 1
+            if pc == 3:
+                v_i = 0
+                v__runs = 0
+                pc = 4
+            if pc == 4:
+                if (
+                    v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit
+                ) and len(S[self.o_g_pool]) > 0:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 5
+                else:
+                    pc = 9
+            if pc == 5:
+                if N[self.o_p_enlightened_picks + v_p] > 0:
+                    pc = 6
+                else:
+                    v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                    _c2 = v_k
+                    S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+                    S[self.o_p_markers + v_p] |= 1 << _c2
+                    S[_REVEALS] += 1
+                    pc = 8
+            if pc == 6:
+                if self.r_pick_from_pool(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (1, 8, v_p, v_amount, v_i, v__runs, v_k))
+                pc = 8
+            if pc == 8:
+                if F is not None:
+                    v_p, v_amount, v_i, v__runs, v_k = F[2:]
+                    F = None
                 v_i += 1
-            return None
+                pc = 4
+                continue
+            if pc == 9:
+                return None
+
+    def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2122:3]"
+        N: list[int] = S
+        v_done: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_sites: Any = None
+        v_h_2: Any = None
+        v_die: Any = None
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4
+        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+            raise RulesError(f"routine enlighten: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_done = False
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_mine = [
+                    S[self.o_e_unit__at + v_u]
+                    for v_u in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u] is not None
+                ]
+                v_sites = [
+                    v_h
+                    for v_h in self.all_hex
+                    if (
+                        (
+                            (
+                                (
+                                    self.s_e_hex__terrain[v_h] == "city"
+                                    or self.s_e_hex__terrain[v_h] == "fortress"
+                                )
+                                or S[self.o_e_hex__fortress_marker + v_h]
+                            )
+                            and (not S[self.o_e_hex__enlightened + v_h])
+                        )
+                        and (not S[self.o_e_hex__pillaged + v_h])
+                    )
+                    and v_h in v_mine
+                ]
+                if len(v_sites) == 0 or N[self.o_p_treasury + v_p] < 20:
+                    v_done = True
+                    pc = 1
+                    continue
+                else:
+                    pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_p, v_done, v__runs, v_sites, v_die, v_r = F[2:]
+                    F = None
+                return self.ask(
+                    S, (38, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 59, tuple(v_sites)
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_done, v__runs, v_sites, v_die, v_r = F[2:]
+                    F = None
+                v_h_2 = v
+                if v_h_2 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury_seen + v_p] = 0
+                    _clamp = S[self.o_p_treasury + v_p] - 20
+                    S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+                    v_die = _roll(S, 6)
+                    v_r = _lookup(self.t_enlightenment, 4, v_die)
+                    _log(S, 149, (v_p, v_h_2, v_die, v_r[2]))
+                    if v_r[2] == "Enlightenment":
+                        S[self.o_e_hex__enlightened + v_h_2] = True
+                pc = 1
+                continue
+            if pc == 6:
+                _clamp = self.f_enlightenment_of(S, v_p)
+                S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+                return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1622:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1637:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -6800,7 +7031,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:977:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:992:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -6809,7 +7040,7 @@ class MarlboroughRules:
         if pc == 0:
             if v_losers < 1:
                 return None
-            v_r = _lookup(self.t_famous_victory, 4, v_losers)
+            v_r = _lookup(self.t_famous_victory, 5, v_losers)
             if v_r[2] == "Famous Victory (one)":
                 pc = 1
             elif v_r[2] == "Famous Victory (two)":
@@ -6845,7 +7076,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1478:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1493:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -6902,7 +7133,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:999:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1014:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6995,7 +7226,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1961:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1979:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -7153,8 +7384,8 @@ class MarlboroughRules:
                     pc = 21
             if pc == 12:
                 v_die = _roll(S, 6)
-                v_r = _lookup(self.t_increasing_taxes, 5, v_die)
-                _log(S, 132, (v_p, v_s_2, v_die, v_r[2]))
+                v_r = _lookup(self.t_increasing_taxes, 6, v_die)
+                _log(S, 133, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -7243,7 +7474,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 134, (v_h_6,))
+                _log(S, 135, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -7253,7 +7484,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1410:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1425:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -7391,7 +7622,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2126:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7485,7 +7716,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        40,
+                        42,
                         8,
                         v_attacker,
                         v_defender,
@@ -7501,7 +7732,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    62,
+                    64,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -7539,7 +7770,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1819:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1834:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7585,7 +7816,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1031:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1046:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7617,7 +7848,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1491:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1506:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7952,7 +8183,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1438:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1453:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -8036,7 +8267,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2164:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2225:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -8104,7 +8335,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        38,
+                        40,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -8117,7 +8348,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    59,
+                    61,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -8144,8 +8375,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 152, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 153, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 157, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 158, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -8184,7 +8415,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        38,
+                        40,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -8201,7 +8432,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    60,
+                    62,
                     (True, False),
                     (v_w_p,),
                 )
@@ -8226,12 +8457,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 155, (v_w_q, v_w_p))
+                    _log(S, 160, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 156, (v_w_offer,))
+                    _log(S, 161, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -8240,7 +8471,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1320:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1335:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -8304,8 +8535,36 @@ class MarlboroughRules:
             if pc == 11:
                 return None
 
+    def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2151:3]'
+        v_k: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine pick_from_pool: no resume point {pc}")
+        if pc == 0:
+            _clamp = S[self.o_p_enlightened_picks + v_p] - 1
+            S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (v_p,) = F[2:]
+                F = None
+            return self.ask(S, (39, 2, v_p), v_p, 60, tuple(_uniq(S[self.o_g_pool])))
+        if pc == 2:
+            if F is not None:
+                (v_p,) = F[2:]
+                F = None
+            v_k = v
+            _c1 = v_k
+            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
+            S[self.o_p_markers + v_p] |= 1 << _c1
+            S[_REVEALS] += 1
+            _log(S, 151, (v_p,))
+            return None
+
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1851:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1869:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -8357,8 +8616,8 @@ class MarlboroughRules:
                 return None
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
-            v_r = _lookup(self.t_pillage, 7, v_die + v_fc)
-            _log(S, 122, (v_p, v_h, v_die, v_fc, v_r[2]))
+            v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
+            _log(S, 123, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -8454,7 +8713,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player. (Enlightenment markers, 36.0, are not encoded.) (MARL-PA35.0R-03, MARL-35.1-01) [rules/marlborough/rules.yaml:1833:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1848:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -8465,6 +8724,9 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             S[self.o_e_hex__pillaged + v_h] = True
+            if S[self.o_e_hex__enlightened + v_h]:
+                S[self.o_e_hex__enlightened + v_h] = False
+                _log(S, 120, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -8472,7 +8734,7 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 120, (v_h, v_p, v_tp))
+            _log(S, 121, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
                 return _wait(S, (30, 1, v_q, v_town))
             pc = 1
@@ -8485,7 +8747,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1936:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1954:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -8543,14 +8805,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 128, (v_p, v_h_2))
+                    _log(S, 129, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1588:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1603:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -8656,7 +8918,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1792:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1807:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
@@ -8670,7 +8932,7 @@ class MarlboroughRules:
             v_tens = _roll(S, 6)
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
-            v_r = _lookup(self.t_random_events, 8, v_n)
+            v_r = _lookup(self.t_random_events, 9, v_n)
             _log(S, 116, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
@@ -8701,7 +8963,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2061:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2079:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -8751,11 +9013,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 142, (v_p, v_h))
+            _log(S, 143, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
                 S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 143, (v_n, v_q))
+                _log(S, 144, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -8781,7 +9043,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 145, (v_p, v_h, v_to))
+                _log(S, 146, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -8838,7 +9100,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2045:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2063:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8888,7 +9150,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2015:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2033:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -8913,7 +9175,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 135, ())
+                    _log(S, 136, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -8922,7 +9184,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 136, (v_n_2, v_placer))
+                _log(S, 137, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -8966,14 +9228,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 138, (v_u_3, v_h))
+                _log(S, 139, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1894:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1912:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -9022,7 +9284,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 125, (v_p, v_h, v_cost))
+                    _log(S, 126, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -9031,7 +9293,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:906:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:921:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -9121,7 +9383,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2145:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -9212,7 +9474,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        41,
+                        43,
                         8,
                         v_payee,
                         v_w_asked,
@@ -9227,7 +9489,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    63,
+                    65,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -9271,7 +9533,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1345:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1360:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -9531,7 +9793,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1230:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1245:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -9873,7 +10135,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (42, 1, v__it, v__i, v_p))
+                    return _wait(S, (44, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -9890,7 +10152,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:869:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:884:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -9969,7 +10231,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1462:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1477:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -10005,7 +10267,7 @@ class MarlboroughRules:
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1763:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1778:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -10132,7 +10394,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1557:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1572:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -10198,7 +10460,7 @@ class MarlboroughRules:
                 return None
 
     def r_turn__diplomacy(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:89:3]"
+        "turn__diplomacy (MARL-3.1-07, MARL-S1-17) [rules/marlborough/flow.yaml:101:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
@@ -10210,15 +10472,54 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (50, 3))
+                return _wait(S, (53, 3))
             pc = 3
         if pc == 3:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__enlightenment(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__enlightenment (MARL-36.1-01) [rules/marlborough/flow.yaml:47:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2
+        if F is not None and (pc < 0 or not (0x4 >> pc) & 1):
+            raise RulesError(f"routine turn__enlightenment: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if self.c_optional_enlightenment and (
+                    not (S[_TURN] == 1 and self.c_skip_turn_one_treasury)
+                ):
+                    pc = 1
+                else:
+                    pc = 6
+            if pc == 1:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 6
+            if pc == 3:
+                if self.r_enlighten(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (46, 2, v__it, v__i, v_p))
+                pc = 2
+                continue
+            if pc == 6:
+                return None
+
     def r_turn__fortress_markers(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:58:3]"
+        "turn__fortress_markers (MARL-32.1-01) [rules/marlborough/flow.yaml:64:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -10250,21 +10551,21 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (46, 2, v__it, v__i, v_p))
+                    return _wait(S, (49, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
                 return None
 
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:70:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:82:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (48, 1))
+                return _wait(S, (51, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -10272,7 +10573,7 @@ class MarlboroughRules:
             return None
 
     def r_turn__pillage_removal(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:52:3]"
+        "turn__pillage_removal (MARL-35.3-01) [rules/marlborough/flow.yaml:58:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -10304,14 +10605,14 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (45, 2, v__it, v__i, v_p))
+                    return _wait(S, (48, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
                 return None
 
     def r_turn__provisioning(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:74:3]"
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:86:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -10336,7 +10637,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (49, 1, v__it, v__i, v_p))
+                    return _wait(S, (52, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -10355,7 +10656,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_random_event(S, None, None) is SUSPEND:
-                return _wait(S, (43, 3))
+                return _wait(S, (45, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -10363,7 +10664,7 @@ class MarlboroughRules:
             return None
 
     def r_turn__training(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:64:3]"
+        "turn__training (MARL-24.1-01, MARL-S1-16) [rules/marlborough/flow.yaml:76:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -10393,14 +10694,14 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (47, 2, v__it, v__i, v_p))
+                    return _wait(S, (50, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
                 return None
 
     def r_turn__treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:47:3]"
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:53:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3
         if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
@@ -10412,7 +10713,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (44, 3))
+                return _wait(S, (47, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -10420,7 +10721,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:965:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:980:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10453,4 +10754,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1125 rules/marlborough/rules.yaml:461:7\n1139 rules/marlborough/rules.yaml:243:7\n1140 rules/marlborough/rules.yaml:244:7\n1159 rules/marlborough/rules.yaml:136:7\n1160 rules/marlborough/rules.yaml:137:7\n1161 rules/marlborough/rules.yaml:138:11\n1162 rules/marlborough/rules.yaml:139:11\n1163 rules/marlborough/rules.yaml:140:15\n1164 rules/marlborough/rules.yaml:141:7\n1185 rules/marlborough/rules.yaml:344:7\n1200 rules/marlborough/rules.yaml:649:7\n1209 rules/marlborough/rules.yaml:650:7\n1214 rules/marlborough/rules.yaml:651:7\n1215 rules/marlborough/rules.yaml:652:7\n1216 rules/marlborough/rules.yaml:653:7\n1221 rules/marlborough/rules.yaml:654:11\n1222 rules/marlborough/rules.yaml:655:11\n1223 rules/marlborough/rules.yaml:656:11\n1224 rules/marlborough/rules.yaml:657:11\n1225 rules/marlborough/rules.yaml:658:11\n1226 rules/marlborough/rules.yaml:659:7\n1231 rules/marlborough/rules.yaml:2164:1\n1236 rules/marlborough/rules.yaml:2164:1\n1243 rules/marlborough/rules.yaml:2164:1\n1251 rules/marlborough/rules.yaml:2164:1\n1259 rules/marlborough/rules.yaml:2164:1\n1267 rules/marlborough/rules.yaml:2164:1\n1275 rules/marlborough/rules.yaml:2164:1\n1283 rules/marlborough/rules.yaml:2164:1\n1292 rules/marlborough/rules.yaml:2164:1\n1296 rules/marlborough/rules.yaml:223:7\n1297 rules/marlborough/rules.yaml:224:11\n1298 rules/marlborough/rules.yaml:225:7\n1299 rules/marlborough/rules.yaml:226:7\n1309 rules/marlborough/rules.yaml:227:7\n1310 rules/marlborough/rules.yaml:228:7\n1313 rules/marlborough/rules.yaml:229:7\n1314 rules/marlborough/rules.yaml:230:11\n1322 rules/marlborough/rules.yaml:231:11\n1323 rules/marlborough/rules.yaml:232:7\n1328 rules/marlborough/rules.yaml:233:7\n1345 rules/marlborough/rules.yaml:616:7\n1346 rules/marlborough/rules.yaml:617:7\n1351 rules/marlborough/rules.yaml:618:11\n1353 rules/marlborough/rules.yaml:620:11\n1354 rules/marlborough/rules.yaml:621:7\n1355 rules/marlborough/rules.yaml:622:7\n1364 rules/marlborough/rules.yaml:623:11\n1365 rules/marlborough/rules.yaml:624:7\n1370 rules/marlborough/rules.yaml:625:7\n1378 rules/marlborough/rules.yaml:626:11\n1379 rules/marlborough/rules.yaml:627:7\n1382 rules/marlborough/rules.yaml:628:11\n1393 rules/marlborough/rules.yaml:629:7\n1403 rules/marlborough/rules.yaml:630:11\n1404 rules/marlborough/rules.yaml:631:7\n1414 rules/marlborough/rules.yaml:632:11\n1415 rules/marlborough/rules.yaml:633:7\n1425 rules/marlborough/rules.yaml:634:11\n1426 rules/marlborough/rules.yaml:635:7\n1436 rules/marlborough/rules.yaml:636:11\n1437 rules/marlborough/rules.yaml:637:7\n1441 rules/marlborough/rules.yaml:598:7\n1453 rules/marlborough/rules.yaml:181:7\n1454 rules/marlborough/rules.yaml:182:7\n1455 rules/marlborough/rules.yaml:183:11\n1456 rules/marlborough/rules.yaml:184:7\n1457 rules/marlborough/rules.yaml:185:11\n1458 rules/marlborough/rules.yaml:186:7\n1462 rules/marlborough/rules.yaml:64:7\n1471 rules/marlborough/rules.yaml:65:7\n1479 rules/marlborough/rules.yaml:440:7\n1487 rules/marlborough/rules.yaml:441:7\n1488 rules/marlborough/rules.yaml:442:11\n1489 rules/marlborough/rules.yaml:443:7\n1500 rules/marlborough/rules.yaml:444:7\n1505 rules/marlborough/rules.yaml:445:7\n1506 rules/marlborough/rules.yaml:446:11\n1507 rules/marlborough/rules.yaml:447:7\n1508 rules/marlborough/rules.yaml:448:11\n1509 rules/marlborough/rules.yaml:449:7\n1514 rules/marlborough/rules.yaml:450:7\n1522 rules/marlborough/rules.yaml:451:7\n1523 rules/marlborough/rules.yaml:452:11\n1524 rules/marlborough/rules.yaml:453:7\n1538 rules/marlborough/rules.yaml:157:7\n1546 rules/marlborough/rules.yaml:100:7\n1553 rules/marlborough/rules.yaml:90:7\n1568 rules/marlborough/rules.yaml:565:7\n1572 rules/marlborough/rules.yaml:165:7\n1573 rules/marlborough/rules.yaml:166:7\n1574 rules/marlborough/rules.yaml:167:11\n1575 rules/marlborough/rules.yaml:168:11\n1576 rules/marlborough/rules.yaml:169:15\n1577 rules/marlborough/rules.yaml:170:7\n1592 rules/marlborough/rules.yaml:671:7\n1593 rules/marlborough/rules.yaml:672:11\n1594 rules/marlborough/rules.yaml:673:7\n1595 rules/marlborough/rules.yaml:674:7\n1596 rules/marlborough/rules.yaml:675:11\n1597 rules/marlborough/rules.yaml:676:7\n1603 rules/marlborough/rules.yaml:294:7\n1604 rules/marlborough/rules.yaml:295:7\n1605 rules/marlborough/rules.yaml:296:11\n1606 rules/marlborough/rules.yaml:297:7\n1607 rules/marlborough/rules.yaml:298:11\n1608 rules/marlborough/rules.yaml:299:7\n1616 rules/marlborough/rules.yaml:300:7\n1617 rules/marlborough/rules.yaml:301:7\n1623 rules/marlborough/rules.yaml:302:11\n1624 rules/marlborough/rules.yaml:303:7\n1625 rules/marlborough/rules.yaml:304:11\n1633 rules/marlborough/rules.yaml:305:11\n1639 rules/marlborough/rules.yaml:306:7\n1643 rules/marlborough/rules.yaml:356:7\n1648 rules/marlborough/rules.yaml:357:7\n1649 rules/marlborough/rules.yaml:358:7\n1652 rules/marlborough/rules.yaml:359:11\n1653 rules/marlborough/rules.yaml:360:15\n1654 rules/marlborough/rules.yaml:361:15\n1655 rules/marlborough/rules.yaml:362:19\n1657 rules/marlborough/rules.yaml:364:19\n1658 rules/marlborough/rules.yaml:365:7\n1662 rules/marlborough/rules.yaml:108:7\n1669 rules/marlborough/rules.yaml:109:11\n1670 rules/marlborough/rules.yaml:110:7\n1671 rules/marlborough/rules.yaml:111:7\n1672 rules/marlborough/rules.yaml:112:11\n1673 rules/marlborough/rules.yaml:113:7\n1677 rules/marlborough/rules.yaml:332:7\n1684 rules/marlborough/rules.yaml:35:7\n1685 rules/marlborough/rules.yaml:36:11\n1686 rules/marlborough/rules.yaml:37:7\n1700 rules/marlborough/rules.yaml:76:7\n1701 rules/marlborough/rules.yaml:77:11\n1702 rules/marlborough/rules.yaml:78:7\n1703 rules/marlborough/rules.yaml:79:7\n1704 rules/marlborough/rules.yaml:80:11\n1724 rules/marlborough/rules.yaml:81:15\n1725 rules/marlborough/rules.yaml:82:7\n1729 rules/marlborough/rules.yaml:579:7\n1734 rules/marlborough/rules.yaml:414:7\n1755 rules/marlborough/rules.yaml:376:7\n1756 rules/marlborough/rules.yaml:377:11\n1757 rules/marlborough/rules.yaml:378:7\n1758 rules/marlborough/rules.yaml:379:11\n1759 rules/marlborough/rules.yaml:380:7\n1760 rules/marlborough/rules.yaml:381:11\n1761 rules/marlborough/rules.yaml:382:7\n1762 rules/marlborough/rules.yaml:383:11\n1763 rules/marlborough/rules.yaml:384:7\n1767 rules/marlborough/rules.yaml:586:7\n1773 rules/marlborough/rules.yaml:477:7\n1782 rules/marlborough/rules.yaml:478:7\n1783 rules/marlborough/rules.yaml:479:7\n1799 rules/marlborough/rules.yaml:480:7\n1808 rules/marlborough/rules.yaml:481:7\n1823 rules/marlborough/rules.yaml:482:7\n1836 rules/marlborough/rules.yaml:483:7\n1844 rules/marlborough/rules.yaml:484:7\n1845 rules/marlborough/rules.yaml:485:7\n1850 rules/marlborough/rules.yaml:486:7\n1865 rules/marlborough/rules.yaml:527:7\n1881 rules/marlborough/rules.yaml:528:7\n1882 rules/marlborough/rules.yaml:529:11\n1883 rules/marlborough/rules.yaml:530:7\n1895 rules/marlborough/rules.yaml:531:7\n1904 rules/marlborough/rules.yaml:532:7\n1905 rules/marlborough/rules.yaml:533:7\n1906 rules/marlborough/rules.yaml:534:11\n1907 rules/marlborough/rules.yaml:535:15\n1908 rules/marlborough/rules.yaml:536:19\n1910 rules/marlborough/rules.yaml:538:19\n1933 rules/marlborough/rules.yaml:539:19\n1939 rules/marlborough/rules.yaml:540:23\n1940 rules/marlborough/rules.yaml:541:7\n1944 rules/marlborough/rules.yaml:497:7\n1945 rules/marlborough/rules.yaml:498:7\n1978 rules/marlborough/rules.yaml:121:7\n1979 rules/marlborough/rules.yaml:122:11\n1980 rules/marlborough/rules.yaml:123:7\n1981 rules/marlborough/rules.yaml:124:7\n1982 rules/marlborough/rules.yaml:125:11\n1983 rules/marlborough/rules.yaml:126:7\n1987 rules/marlborough/rules.yaml:23:7\n1991 rules/marlborough/rules.yaml:149:7\n1992 rules/marlborough/rules.yaml:150:7\n1996 rules/marlborough/rules.yaml:396:7\n1997 rules/marlborough/rules.yaml:397:7\n2002 rules/marlborough/rules.yaml:398:11\n2006 rules/marlborough/rules.yaml:399:15\n2011 rules/marlborough/rules.yaml:400:15\n2012 rules/marlborough/rules.yaml:401:19\n2021 rules/marlborough/rules.yaml:402:23\n2022 rules/marlborough/rules.yaml:403:7\n2026 rules/marlborough/rules.yaml:559:7\n2034 rules/marlborough/rules.yaml:316:7\n2035 rules/marlborough/rules.yaml:317:7\n2036 rules/marlborough/rules.yaml:318:11\n2037 rules/marlborough/rules.yaml:319:7\n2040 rules/marlborough/rules.yaml:320:11\n2041 rules/marlborough/rules.yaml:321:7\n2045 rules/marlborough/rules.yaml:322:11\n2046 rules/marlborough/rules.yaml:323:7\n2052 rules/marlborough/rules.yaml:764:7\n2057 rules/marlborough/rules.yaml:765:7\n2082 rules/marlborough/rules.yaml:766:7\n2097 rules/marlborough/rules.yaml:767:7\n2112 rules/marlborough/rules.yaml:703:7\n2113 rules/marlborough/rules.yaml:704:11\n2114 rules/marlborough/rules.yaml:705:7\n2115 rules/marlborough/rules.yaml:706:11\n2116 rules/marlborough/rules.yaml:707:7\n2120 rules/marlborough/rules.yaml:721:7\n2125 rules/marlborough/rules.yaml:722:7\n2130 rules/marlborough/rules.yaml:723:7\n2140 rules/marlborough/rules.yaml:734:7\n2145 rules/marlborough/rules.yaml:735:11\n2146 rules/marlborough/rules.yaml:736:7\n2147 rules/marlborough/rules.yaml:737:7\n2148 rules/marlborough/rules.yaml:738:11\n2149 rules/marlborough/rules.yaml:739:11\n2153 rules/marlborough/rules.yaml:740:15\n2154 rules/marlborough/rules.yaml:741:15\n2155 rules/marlborough/rules.yaml:742:19\n2156 rules/marlborough/rules.yaml:743:7\n2160 rules/marlborough/rules.yaml:46:7\n2161 rules/marlborough/rules.yaml:47:11\n2162 rules/marlborough/rules.yaml:48:7\n2166 rules/marlborough/rules.yaml:509:7\n2167 rules/marlborough/rules.yaml:510:7\n2168 rules/marlborough/rules.yaml:511:7\n2169 rules/marlborough/rules.yaml:512:7\n2170 rules/marlborough/rules.yaml:513:7\n2171 rules/marlborough/rules.yaml:514:7\n2189 rules/marlborough/rules.yaml:278:7\n2190 rules/marlborough/rules.yaml:279:7\n2194 rules/marlborough/rules.yaml:280:11\n2195 rules/marlborough/rules.yaml:281:7\n2196 rules/marlborough/rules.yaml:282:11\n2197 rules/marlborough/rules.yaml:283:7\n2201 rules/marlborough/rules.yaml:266:7\n2206 rules/marlborough/rules.yaml:267:7\n2218 rules/marlborough/rules.yaml:687:7\n2219 rules/marlborough/rules.yaml:688:11\n2220 rules/marlborough/rules.yaml:689:7\n2221 rules/marlborough/rules.yaml:690:11\n2222 rules/marlborough/rules.yaml:691:7\n2223 rules/marlborough/rules.yaml:692:11\n2224 rules/marlborough/rules.yaml:693:7\n2228 rules/marlborough/rules.yaml:254:7\n2231 rules/marlborough/rules.yaml:255:11\n2232 rules/marlborough/rules.yaml:256:7\n2233 rules/marlborough/rules.yaml:257:11\n2234 rules/marlborough/rules.yaml:258:7\n2238 rules/marlborough/rules.yaml:56:7\n2245 rules/marlborough/rules.yaml:427:7\n2251 rules/marlborough/rules.yaml:428:7\n2255 rules/marlborough/rules.yaml:549:7\n2260 rules/marlborough/rules.yaml:550:7\n2261 rules/marlborough/rules.yaml:551:7\n2269 rules/marlborough/rules.yaml:606:7\n2276 rules/marlborough/rules.yaml:2105:3\n2283 rules/marlborough/rules.yaml:2105:3\n2298 rules/marlborough/rules.yaml:2126:3\n2305 rules/marlborough/rules.yaml:2126:3\n2313 rules/marlborough/rules.yaml:2145:3\n2318 rules/marlborough/rules.yaml:2145:3\n2322 rules/marlborough/rules.yaml:751:7\n2329 rules/marlborough/rules.yaml:199:7\n2330 rules/marlborough/rules.yaml:200:7\n2331 rules/marlborough/rules.yaml:201:7\n2332 rules/marlborough/rules.yaml:202:7\n2333 rules/marlborough/rules.yaml:203:11\n2334 rules/marlborough/rules.yaml:204:11\n2344 rules/marlborough/rules.yaml:205:15\n2348 rules/marlborough/rules.yaml:206:19\n2378 rules/marlborough/rules.yaml:208:19\n2395 rules/marlborough/rules.yaml:209:7\n2399 rules/marlborough/cards.yaml:383:14\n2403 rules/marlborough/cards.yaml:391:14\n2407 rules/marlborough/cards.yaml:15:14\n2411 rules/marlborough/cards.yaml:23:14\n2415 rules/marlborough/cards.yaml:31:14\n2419 rules/marlborough/cards.yaml:39:14\n2423 rules/marlborough/cards.yaml:47:14\n2427 rules/marlborough/cards.yaml:55:14\n2431 rules/marlborough/cards.yaml:63:14\n2435 rules/marlborough/cards.yaml:71:14\n2439 rules/marlborough/cards.yaml:79:14\n2443 rules/marlborough/cards.yaml:87:14\n2447 rules/marlborough/cards.yaml:95:14\n2451 rules/marlborough/cards.yaml:103:14\n2455 rules/marlborough/cards.yaml:111:14\n2459 rules/marlborough/cards.yaml:119:14\n2463 rules/marlborough/cards.yaml:127:14\n2467 rules/marlborough/cards.yaml:199:14\n2471 rules/marlborough/cards.yaml:135:14\n2475 rules/marlborough/cards.yaml:143:14\n2479 rules/marlborough/cards.yaml:151:14\n2483 rules/marlborough/cards.yaml:159:14\n2487 rules/marlborough/cards.yaml:167:14\n2491 rules/marlborough/cards.yaml:175:14\n2495 rules/marlborough/cards.yaml:183:14\n2499 rules/marlborough/cards.yaml:191:14\n2503 rules/marlborough/cards.yaml:271:14\n2507 rules/marlborough/cards.yaml:279:14\n2511 rules/marlborough/cards.yaml:287:14\n2515 rules/marlborough/cards.yaml:295:14\n2519 rules/marlborough/cards.yaml:303:14\n2523 rules/marlborough/cards.yaml:311:14\n2527 rules/marlborough/cards.yaml:319:14\n2531 rules/marlborough/cards.yaml:327:14\n2535 rules/marlborough/cards.yaml:335:14\n2539 rules/marlborough/cards.yaml:343:14\n2543 rules/marlborough/cards.yaml:351:14\n2547 rules/marlborough/cards.yaml:359:14\n2551 rules/marlborough/cards.yaml:367:14\n2555 rules/marlborough/cards.yaml:375:14\n2559 rules/marlborough/cards.yaml:207:14\n2563 rules/marlborough/cards.yaml:215:14\n2567 rules/marlborough/cards.yaml:223:14\n2571 rules/marlborough/cards.yaml:231:14\n2575 rules/marlborough/cards.yaml:239:14\n2579 rules/marlborough/cards.yaml:247:14\n2583 rules/marlborough/cards.yaml:255:14\n2587 rules/marlborough/cards.yaml:263:14\n2591 rules/marlborough/rules.yaml:2191:9\n2599 rules/marlborough/rules.yaml:2219:9\n2600 rules/marlborough/rules.yaml:2220:9\n2607 rules/marlborough/rules.yaml:2198:9\n2608 rules/marlborough/rules.yaml:2199:9\n2613 rules/marlborough/rules.yaml:2206:9\n2622 rules/marlborough/rules.yaml:2207:9\n2623 rules/marlborough/rules.yaml:2208:9\n2624 rules/marlborough/rules.yaml:2209:13\n2626 rules/marlborough/rules.yaml:2210:13\n2629 rules/marlborough/rules.yaml:2212:13\n2634 rules/marlborough/rules.yaml:2181:9\n2637 rules/marlborough/rules.yaml:2182:9\n2643 rules/marlborough/rules.yaml:902:7\n2647 rules/marlborough/rules.yaml:903:11\n2648 rules/marlborough/rules.yaml:904:11\n2653 rules/marlborough/rules.yaml:1578:7\n2654 rules/marlborough/rules.yaml:1579:7\n2656 rules/marlborough/rules.yaml:1580:7\n2658 rules/marlborough/rules.yaml:1581:7\n2659 rules/marlborough/rules.yaml:1582:7\n2674 rules/marlborough/rules.yaml:1583:11\n2680 rules/marlborough/rules.yaml:1584:15\n2682 rules/marlborough/rules.yaml:1585:15\n2684 rules/marlborough/rules.yaml:1586:15\n2688 rules/marlborough/rules.yaml:850:7\n2691 rules/marlborough/rules.yaml:851:11\n2692 rules/marlborough/rules.yaml:852:11\n2693 rules/marlborough/rules.yaml:853:15\n2696 rules/marlborough/rules.yaml:854:15\n2698 rules/marlborough/rules.yaml:855:15\n2699 rules/marlborough/rules.yaml:856:15\n2701 rules/marlborough/rules.yaml:857:15\n2702 rules/marlborough/rules.yaml:858:11\n2704 rules/marlborough/rules.yaml:859:7\n2705 rules/marlborough/rules.yaml:860:7\n2707 rules/marlborough/rules.yaml:861:7\n2709 rules/marlborough/rules.yaml:862:7\n2710 rules/marlborough/rules.yaml:863:7\n2725 rules/marlborough/rules.yaml:864:11\n2731 rules/marlborough/rules.yaml:865:15\n2733 rules/marlborough/rules.yaml:866:15\n2735 rules/marlborough/rules.yaml:867:15\n2739 rules/marlborough/flow.yaml:98:7\n2741 rules/marlborough/flow.yaml:99:7\n2742 rules/marlborough/flow.yaml:100:11\n2746 rules/marlborough/rules.yaml:1220:7\n2752 rules/marlborough/rules.yaml:1221:11\n2753 rules/marlborough/rules.yaml:1222:15\n2754 rules/marlborough/rules.yaml:1223:15\n2767 rules/marlborough/rules.yaml:1224:15\n2768 rules/marlborough/rules.yaml:1225:15\n2780 rules/marlborough/rules.yaml:1226:15\n2781 rules/marlborough/rules.yaml:1227:19\n2782 rules/marlborough/rules.yaml:1228:19\n2788 rules/marlborough/rules.yaml:798:7\n2789 rules/marlborough/rules.yaml:799:7\n2794 rules/marlborough/rules.yaml:800:11\n2795 rules/marlborough/rules.yaml:801:11\n2798 rules/marlborough/rules.yaml:802:11\n2799 rules/marlborough/rules.yaml:803:7\n2800 rules/marlborough/rules.yaml:804:7\n2805 rules/marlborough/rules.yaml:1922:7\n2806 rules/marlborough/rules.yaml:1923:7\n2807 rules/marlborough/rules.yaml:1924:11\n2808 rules/marlborough/rules.yaml:1925:11\n2809 rules/marlborough/rules.yaml:1926:11\n2810 rules/marlborough/rules.yaml:1927:11\n2821 rules/marlborough/rules.yaml:1928:11\n2832 rules/marlborough/rules.yaml:1929:11\n2834 rules/marlborough/rules.yaml:1930:11\n2835 rules/marlborough/rules.yaml:1931:15\n2837 rules/marlborough/rules.yaml:1933:15\n2841 rules/marlborough/flow.yaml:16:7\n2842 rules/marlborough/flow.yaml:17:11\n2843 rules/marlborough/flow.yaml:18:15\n2846 rules/marlborough/flow.yaml:19:19\n2847 rules/marlborough/flow.yaml:20:19\n2853 rules/marlborough/rules.yaml:837:7\n2854 rules/marlborough/rules.yaml:838:11\n2857 rules/marlborough/rules.yaml:840:11\n2859 rules/marlborough/rules.yaml:841:7\n2861 rules/marlborough/rules.yaml:842:7\n2862 rules/marlborough/rules.yaml:843:11\n2867 rules/marlborough/rules.yaml:811:7\n2868 rules/marlborough/rules.yaml:812:7\n2874 rules/marlborough/flow.yaml:82:7\n2879 rules/marlborough/flow.yaml:83:7\n2884 rules/marlborough/flow.yaml:84:7\n2886 rules/marlborough/flow.yaml:85:7\n2887 rules/marlborough/flow.yaml:86:11\n2889 rules/marlborough/flow.yaml:88:11\n2894 rules/marlborough/flow.yaml:25:7\n2895 rules/marlborough/flow.yaml:26:11\n2900 rules/marlborough/flow.yaml:27:11\n2903 rules/marlborough/flow.yaml:29:11\n2904 rules/marlborough/flow.yaml:30:11\n2905 rules/marlborough/flow.yaml:31:15\n2906 rules/marlborough/flow.yaml:32:11\n2907 rules/marlborough/flow.yaml:33:15\n2908 rules/marlborough/flow.yaml:34:15\n2909 rules/marlborough/flow.yaml:35:15\n2914 rules/marlborough/flow.yaml:36:19\n2915 rules/marlborough/flow.yaml:37:19\n2916 rules/marlborough/flow.yaml:38:19\n2918 rules/marlborough/flow.yaml:39:15\n2919 rules/marlborough/flow.yaml:40:11\n2922 rules/marlborough/flow.yaml:41:11\n2928 rules/marlborough/rules.yaml:819:7\n2929 rules/marlborough/rules.yaml:820:11\n2931 rules/marlborough/rules.yaml:821:11\n2933 rules/marlborough/rules.yaml:822:7\n2934 rules/marlborough/rules.yaml:823:7\n2935 rules/marlborough/rules.yaml:824:7\n2936 rules/marlborough/rules.yaml:825:7\n2937 rules/marlborough/rules.yaml:826:11\n2941 rules/marlborough/rules.yaml:828:11\n2949 rules/marlborough/rules.yaml:830:11\n2961 rules/marlborough/rules.yaml:2120:7\n2964 rules/marlborough/rules.yaml:2121:7\n2965 rules/marlborough/rules.yaml:2122:11\n2967 rules/marlborough/rules.yaml:2124:11\n2968 rules/marlborough/rules.yaml:2125:7\n2975 rules/marlborough/rules.yaml:2140:7\n2978 rules/marlborough/rules.yaml:2141:7\n2979 rules/marlborough/rules.yaml:2142:7\n2984 rules/marlborough/rules.yaml:2159:7\n2987 rules/marlborough/rules.yaml:2160:7\n2988 rules/marlborough/rules.yaml:2161:7\n2991 rules/marlborough/rules.yaml:2162:7\n3364 rules/marlborough/rules.yaml:953:7\n3369 rules/marlborough/rules.yaml:954:11\n3370 rules/marlborough/rules.yaml:955:7\n3379 rules/marlborough/rules.yaml:956:7\n3380 rules/marlborough/rules.yaml:957:11\n3381 rules/marlborough/rules.yaml:958:7\n3382 rules/marlborough/rules.yaml:959:7\n3383 rules/marlborough/rules.yaml:960:11\n3385 rules/marlborough/rules.yaml:961:7\n3386 rules/marlborough/rules.yaml:962:11\n3390 rules/marlborough/rules.yaml:1052:7\n3391 rules/marlborough/rules.yaml:1053:7\n3397 rules/marlborough/rules.yaml:1054:7\n3398 rules/marlborough/rules.yaml:1055:11\n3400 rules/marlborough/rules.yaml:1056:7\n3401 rules/marlborough/rules.yaml:1057:11\n3403 rules/marlborough/rules.yaml:1058:7\n3404 rules/marlborough/rules.yaml:1059:7\n3405 rules/marlborough/rules.yaml:1061:7\n3406 rules/marlborough/rules.yaml:1062:11\n3412 rules/marlborough/rules.yaml:1063:11\n3420 rules/marlborough/rules.yaml:1066:11\n3421 rules/marlborough/rules.yaml:1068:11\n3422 rules/marlborough/rules.yaml:1070:19\n3425 rules/marlborough/rules.yaml:1073:23\n3427 rules/marlborough/rules.yaml:1076:19\n3432 rules/marlborough/rules.yaml:1078:19\n3438 rules/marlborough/rules.yaml:1082:11\n3439 rules/marlborough/rules.yaml:1083:11\n3442 rules/marlborough/rules.yaml:1084:11\n3447 rules/marlborough/rules.yaml:1085:11\n3448 rules/marlborough/rules.yaml:1086:11\n3449 rules/marlborough/rules.yaml:1087:15\n3455 rules/marlborough/rules.yaml:1090:15\n3456 rules/marlborough/rules.yaml:1091:15\n3458 rules/marlborough/rules.yaml:1093:15\n3459 rules/marlborough/rules.yaml:1095:15\n3460 rules/marlborough/rules.yaml:1096:15\n3461 rules/marlborough/rules.yaml:1097:15\n3463 rules/marlborough/rules.yaml:1099:15\n3464 rules/marlborough/rules.yaml:1101:15\n3465 rules/marlborough/rules.yaml:1102:15\n3466 rules/marlborough/rules.yaml:1103:15\n3467 rules/marlborough/rules.yaml:1104:11\n3468 rules/marlborough/rules.yaml:1105:11\n3469 rules/marlborough/rules.yaml:1106:11\n3470 rules/marlborough/rules.yaml:1108:11\n3471 rules/marlborough/rules.yaml:1109:11\n3472 rules/marlborough/rules.yaml:1110:11\n3473 rules/marlborough/rules.yaml:1112:19\n3474 rules/marlborough/rules.yaml:1113:19\n3480 rules/marlborough/rules.yaml:1114:23\n3481 rules/marlborough/rules.yaml:1115:23\n3483 rules/marlborough/rules.yaml:1117:19\n3484 rules/marlborough/rules.yaml:1118:23\n3486 rules/marlborough/rules.yaml:1120:23\n3490 rules/marlborough/rules.yaml:1124:19\n3491 rules/marlborough/rules.yaml:1125:19\n3492 rules/marlborough/rules.yaml:1126:19\n3493 rules/marlborough/rules.yaml:1127:23\n3497 rules/marlborough/rules.yaml:1131:19\n3498 rules/marlborough/rules.yaml:1132:19\n3499 rules/marlborough/rules.yaml:1133:19\n3513 rules/marlborough/rules.yaml:1134:23\n3515 rules/marlborough/rules.yaml:1136:19\n3522 rules/marlborough/rules.yaml:2105:3\n3523 rules/marlborough/rules.yaml:2105:3\n3525 rules/marlborough/rules.yaml:2105:3\n3526 rules/marlborough/rules.yaml:2105:3\n3527 rules/marlborough/rules.yaml:2105:3\n3528 rules/marlborough/rules.yaml:2105:3\n3529 rules/marlborough/rules.yaml:2105:3\n3530 rules/marlborough/rules.yaml:2105:3\n3537 rules/marlborough/rules.yaml:2105:3\n3538 rules/marlborough/rules.yaml:2105:3\n3539 rules/marlborough/rules.yaml:2105:3\n3540 rules/marlborough/rules.yaml:2105:3\n3554 rules/marlborough/rules.yaml:2105:3\n3555 rules/marlborough/rules.yaml:2105:3\n3557 rules/marlborough/rules.yaml:2105:3\n3558 rules/marlborough/rules.yaml:2105:3\n3559 rules/marlborough/rules.yaml:2105:3\n3561 rules/marlborough/rules.yaml:2105:3\n3562 rules/marlborough/rules.yaml:2105:3\n3565 rules/marlborough/rules.yaml:2105:3\n3580 rules/marlborough/rules.yaml:1147:7\n3581 rules/marlborough/rules.yaml:1148:7\n3582 rules/marlborough/rules.yaml:1149:7\n3588 rules/marlborough/rules.yaml:1150:7\n3589 rules/marlborough/rules.yaml:1151:7\n3593 rules/marlborough/rules.yaml:1152:7\n3597 rules/marlborough/rules.yaml:1153:7\n3598 rules/marlborough/rules.yaml:1154:11\n3599 rules/marlborough/rules.yaml:1155:7\n3600 rules/marlborough/rules.yaml:1156:7\n3601 rules/marlborough/rules.yaml:1157:7\n3606 rules/marlborough/rules.yaml:1158:7\n3611 rules/marlborough/rules.yaml:1159:7\n3612 rules/marlborough/rules.yaml:1160:7\n3613 rules/marlborough/rules.yaml:1161:7\n3614 rules/marlborough/rules.yaml:1162:7\n3615 rules/marlborough/rules.yaml:1163:7\n3616 rules/marlborough/rules.yaml:1164:7\n3617 rules/marlborough/rules.yaml:1165:7\n3618 rules/marlborough/rules.yaml:1166:7\n3619 rules/marlborough/rules.yaml:1167:7\n3620 rules/marlborough/rules.yaml:1168:7\n3621 rules/marlborough/rules.yaml:1169:7\n3638 rules/marlborough/rules.yaml:1170:7\n3639 rules/marlborough/rules.yaml:1171:7\n3640 rules/marlborough/rules.yaml:1172:11\n3667 rules/marlborough/rules.yaml:1173:7\n3668 rules/marlborough/rules.yaml:1174:7\n3669 rules/marlborough/rules.yaml:1176:15\n3670 rules/marlborough/rules.yaml:1177:19\n3671 rules/marlborough/rules.yaml:1178:15\n3672 rules/marlborough/rules.yaml:1179:15\n3673 rules/marlborough/rules.yaml:1180:15\n3674 rules/marlborough/rules.yaml:1181:19\n3676 rules/marlborough/rules.yaml:1183:15\n3677 rules/marlborough/rules.yaml:1184:15\n3678 rules/marlborough/rules.yaml:1185:15\n3679 rules/marlborough/rules.yaml:1186:15\n3680 rules/marlborough/rules.yaml:1187:15\n3681 rules/marlborough/rules.yaml:1188:19\n3683 rules/marlborough/rules.yaml:1190:15\n3684 rules/marlborough/rules.yaml:1191:15\n3685 rules/marlborough/rules.yaml:1192:15\n3686 rules/marlborough/rules.yaml:1193:15\n3695 rules/marlborough/rules.yaml:1194:19\n3697 rules/marlborough/rules.yaml:1196:15\n3698 rules/marlborough/rules.yaml:1197:15\n3699 rules/marlborough/rules.yaml:1198:15\n3705 rules/marlborough/rules.yaml:1199:19\n3706 rules/marlborough/rules.yaml:1200:19\n3707 rules/marlborough/rules.yaml:1201:15\n3708 rules/marlborough/rules.yaml:1202:15\n3709 rules/marlborough/rules.yaml:1203:15\n3710 rules/marlborough/rules.yaml:1204:19\n3712 rules/marlborough/rules.yaml:1206:15\n3713 rules/marlborough/rules.yaml:1207:19\n3714 rules/marlborough/rules.yaml:1208:15\n3715 rules/marlborough/rules.yaml:1209:15\n3716 rules/marlborough/rules.yaml:1210:15\n3717 rules/marlborough/rules.yaml:1211:15\n3718 rules/marlborough/rules.yaml:1212:15\n3719 rules/marlborough/rules.yaml:1213:19\n3724 rules/marlborough/rules.yaml:1714:7\n3725 rules/marlborough/rules.yaml:1715:7\n3726 rules/marlborough/rules.yaml:1716:7\n3732 rules/marlborough/rules.yaml:1717:7\n3733 rules/marlborough/rules.yaml:1718:11\n3736 rules/marlborough/rules.yaml:1719:7\n3741 rules/marlborough/rules.yaml:1688:7\n3742 rules/marlborough/rules.yaml:1689:7\n3743 rules/marlborough/rules.yaml:1690:7\n3744 rules/marlborough/rules.yaml:1691:7\n3750 rules/marlborough/rules.yaml:1694:7\n3754 rules/marlborough/rules.yaml:1695:7\n3758 rules/marlborough/rules.yaml:1696:7\n3759 rules/marlborough/rules.yaml:1697:11\n3762 rules/marlborough/rules.yaml:1698:7\n3763 rules/marlborough/rules.yaml:1699:11\n3766 rules/marlborough/rules.yaml:1700:7\n3767 rules/marlborough/rules.yaml:1701:7\n3768 rules/marlborough/rules.yaml:1702:7\n3769 rules/marlborough/rules.yaml:1704:7\n3770 rules/marlborough/rules.yaml:1705:7\n3774 rules/marlborough/rules.yaml:1756:7\n3775 rules/marlborough/rules.yaml:1757:7\n3776 rules/marlborough/rules.yaml:1758:7\n3777 rules/marlborough/rules.yaml:1759:7\n3783 rules/marlborough/rules.yaml:1645:7\n3784 rules/marlborough/rules.yaml:1646:7\n3787 rules/marlborough/rules.yaml:1649:11\n3789 rules/marlborough/rules.yaml:1651:11\n3790 rules/marlborough/rules.yaml:1652:11\n3791 rules/marlborough/rules.yaml:1653:11\n3792 rules/marlborough/rules.yaml:1654:15\n3796 rules/marlborough/rules.yaml:1657:15\n3798 rules/marlborough/rules.yaml:1660:11\n3806 rules/marlborough/rules.yaml:1661:11\n3807 rules/marlborough/rules.yaml:1663:19\n3809 rules/marlborough/rules.yaml:1666:19\n3811 rules/marlborough/rules.yaml:1668:19\n3812 rules/marlborough/rules.yaml:1669:23\n3814 rules/marlborough/rules.yaml:1672:23\n3816 rules/marlborough/rules.yaml:1675:19\n3821 rules/marlborough/rules.yaml:1729:7\n3822 rules/marlborough/rules.yaml:1730:7\n3827 rules/marlborough/rules.yaml:1731:11\n3828 rules/marlborough/rules.yaml:1732:11\n3849 rules/marlborough/rules.yaml:1733:11\n3850 rules/marlborough/rules.yaml:1734:11\n3851 rules/marlborough/rules.yaml:1735:15\n3866 rules/marlborough/rules.yaml:1736:15\n3867 rules/marlborough/rules.yaml:1737:19\n3869 rules/marlborough/rules.yaml:1739:19\n3870 rules/marlborough/rules.yaml:1740:19\n3871 rules/marlborough/rules.yaml:1741:23\n3872 rules/marlborough/rules.yaml:1742:19\n3873 rules/marlborough/rules.yaml:1743:23\n3875 rules/marlborough/rules.yaml:1745:23\n3880 rules/marlborough/rules.yaml:780:7\n3881 rules/marlborough/rules.yaml:781:7\n3882 rules/marlborough/rules.yaml:782:11\n3883 rules/marlborough/rules.yaml:783:11\n3884 rules/marlborough/rules.yaml:784:15\n3887 rules/marlborough/rules.yaml:785:11\n3888 rules/marlborough/rules.yaml:787:7\n3889 rules/marlborough/rules.yaml:788:7\n3896 rules/marlborough/rules.yaml:789:11\n3897 rules/marlborough/rules.yaml:790:11\n3901 rules/marlborough/rules.yaml:791:11\n3905 rules/marlborough/rules.yaml:1627:7\n3906 rules/marlborough/rules.yaml:1628:7\n3907 rules/marlborough/rules.yaml:1629:7\n3908 rules/marlborough/rules.yaml:1631:15\n3909 rules/marlborough/rules.yaml:1632:19\n3913 rules/marlborough/rules.yaml:1633:23\n3916 rules/marlborough/rules.yaml:1635:15\n3919 rules/marlborough/rules.yaml:1637:15\n3926 rules/marlborough/rules.yaml:982:7\n3927 rules/marlborough/rules.yaml:983:11\n3928 rules/marlborough/rules.yaml:984:7\n3929 rules/marlborough/rules.yaml:985:7\n3930 rules/marlborough/rules.yaml:988:15\n3931 rules/marlborough/rules.yaml:989:15\n3932 rules/marlborough/rules.yaml:990:15\n3934 rules/marlborough/rules.yaml:993:15\n3935 rules/marlborough/rules.yaml:994:15\n3936 rules/marlborough/rules.yaml:995:15\n3938 rules/marlborough/rules.yaml:997:15\n3942 rules/marlborough/rules.yaml:1485:7\n3947 rules/marlborough/rules.yaml:1486:11\n3950 rules/marlborough/rules.yaml:1487:11\n3956 rules/marlborough/rules.yaml:1489:15\n3960 rules/marlborough/rules.yaml:1008:7\n3961 rules/marlborough/rules.yaml:1009:7\n3964 rules/marlborough/rules.yaml:1010:7\n3965 rules/marlborough/rules.yaml:1011:11\n3966 rules/marlborough/rules.yaml:1012:15\n3967 rules/marlborough/rules.yaml:1013:7\n3968 rules/marlborough/rules.yaml:1014:7\n3969 rules/marlborough/rules.yaml:1015:7\n3970 rules/marlborough/rules.yaml:1016:11\n3971 rules/marlborough/rules.yaml:1017:11\n3972 rules/marlborough/rules.yaml:1018:11\n3984 rules/marlborough/rules.yaml:1019:11\n3993 rules/marlborough/rules.yaml:1020:11\n3994 rules/marlborough/rules.yaml:1021:15\n3995 rules/marlborough/rules.yaml:1022:19\n3997 rules/marlborough/rules.yaml:1024:15\n3998 rules/marlborough/rules.yaml:1025:15\n3999 rules/marlborough/rules.yaml:1026:19\n4001 rules/marlborough/rules.yaml:1028:7\n4002 rules/marlborough/rules.yaml:1029:7\n4006 rules/marlborough/rules.yaml:1975:7\n4007 rules/marlborough/rules.yaml:1976:7\n4012 rules/marlborough/rules.yaml:1977:7\n4015 rules/marlborough/rules.yaml:1978:7\n4033 rules/marlborough/rules.yaml:1979:7\n4034 rules/marlborough/rules.yaml:1980:11\n4035 rules/marlborough/rules.yaml:1981:7\n4036 rules/marlborough/rules.yaml:1982:7\n4037 rules/marlborough/rules.yaml:1983:11\n4038 rules/marlborough/rules.yaml:1984:7\n4039 rules/marlborough/rules.yaml:1985:11\n4044 rules/marlborough/rules.yaml:1986:11\n4045 rules/marlborough/rules.yaml:1987:11\n4046 rules/marlborough/rules.yaml:1988:11\n4047 rules/marlborough/rules.yaml:1989:15\n4048 rules/marlborough/rules.yaml:1990:19\n4050 rules/marlborough/rules.yaml:1992:15\n4051 rules/marlborough/rules.yaml:1993:15\n4052 rules/marlborough/rules.yaml:1994:19\n4054 rules/marlborough/rules.yaml:1996:19\n4055 rules/marlborough/rules.yaml:1997:19\n4056 rules/marlborough/rules.yaml:1998:7\n4057 rules/marlborough/rules.yaml:1999:11\n4058 rules/marlborough/rules.yaml:2000:11\n4059 rules/marlborough/rules.yaml:2002:11\n4060 rules/marlborough/rules.yaml:2003:11\n4064 rules/marlborough/rules.yaml:2004:11\n4067 rules/marlborough/rules.yaml:2005:11\n4068 rules/marlborough/rules.yaml:2006:15\n4069 rules/marlborough/rules.yaml:2007:19\n4075 rules/marlborough/rules.yaml:2008:19\n4076 rules/marlborough/rules.yaml:2009:23\n4077 rules/marlborough/rules.yaml:2011:23\n4078 rules/marlborough/rules.yaml:2012:7\n4079 rules/marlborough/rules.yaml:2013:11\n4083 rules/marlborough/rules.yaml:1419:7\n4084 rules/marlborough/rules.yaml:1420:7\n4093 rules/marlborough/rules.yaml:1421:7\n4094 rules/marlborough/rules.yaml:1422:11\n4103 rules/marlborough/rules.yaml:1423:15\n4104 rules/marlborough/rules.yaml:1424:15\n4105 rules/marlborough/rules.yaml:1425:19\n4106 rules/marlborough/rules.yaml:1426:19\n4107 rules/marlborough/rules.yaml:1428:23\n4121 rules/marlborough/rules.yaml:1429:23\n4122 rules/marlborough/rules.yaml:1430:27\n4124 rules/marlborough/rules.yaml:1431:23\n4125 rules/marlborough/rules.yaml:1432:23\n4126 rules/marlborough/rules.yaml:1433:27\n4127 rules/marlborough/rules.yaml:1434:31\n4135 rules/marlborough/rules.yaml:2126:3\n4136 rules/marlborough/rules.yaml:2126:3\n4138 rules/marlborough/rules.yaml:2126:3\n4139 rules/marlborough/rules.yaml:2126:3\n4140 rules/marlborough/rules.yaml:2126:3\n4141 rules/marlborough/rules.yaml:2126:3\n4142 rules/marlborough/rules.yaml:2126:3\n4143 rules/marlborough/rules.yaml:2126:3\n4150 rules/marlborough/rules.yaml:2126:3\n4151 rules/marlborough/rules.yaml:2126:3\n4152 rules/marlborough/rules.yaml:2126:3\n4153 rules/marlborough/rules.yaml:2126:3\n4158 rules/marlborough/rules.yaml:2126:3\n4159 rules/marlborough/rules.yaml:2126:3\n4161 rules/marlborough/rules.yaml:2126:3\n4162 rules/marlborough/rules.yaml:2126:3\n4163 rules/marlborough/rules.yaml:2126:3\n4165 rules/marlborough/rules.yaml:2126:3\n4166 rules/marlborough/rules.yaml:2126:3\n4167 rules/marlborough/rules.yaml:2126:3\n4172 rules/marlborough/rules.yaml:1824:7\n4177 rules/marlborough/rules.yaml:1825:7\n4178 rules/marlborough/rules.yaml:1826:11\n4179 rules/marlborough/rules.yaml:1827:11\n4180 rules/marlborough/rules.yaml:1828:15\n4182 rules/marlborough/rules.yaml:1831:15\n4188 rules/marlborough/rules.yaml:1036:7\n4189 rules/marlborough/rules.yaml:1037:7\n4190 rules/marlborough/rules.yaml:1038:11\n4191 rules/marlborough/rules.yaml:1039:11\n4193 rules/marlborough/rules.yaml:1041:11\n4243 rules/marlborough/rules.yaml:1503:7\n4248 rules/marlborough/rules.yaml:1504:11\n4249 rules/marlborough/rules.yaml:1505:11\n4250 rules/marlborough/rules.yaml:1506:11\n4253 rules/marlborough/rules.yaml:1509:15\n4254 rules/marlborough/rules.yaml:1510:15\n4256 rules/marlborough/rules.yaml:1512:7\n4257 rules/marlborough/rules.yaml:1513:7\n4258 rules/marlborough/rules.yaml:1514:7\n4263 rules/marlborough/rules.yaml:1515:7\n4264 rules/marlborough/rules.yaml:1516:11\n4265 rules/marlborough/rules.yaml:1517:11\n4266 rules/marlborough/rules.yaml:1518:15\n4269 rules/marlborough/rules.yaml:1519:15\n4270 rules/marlborough/rules.yaml:1520:15\n4271 rules/marlborough/rules.yaml:1522:7\n4272 rules/marlborough/rules.yaml:1523:7\n4277 rules/marlborough/rules.yaml:1524:11\n4280 rules/marlborough/rules.yaml:1525:11\n4301 rules/marlborough/rules.yaml:1526:11\n4302 rules/marlborough/rules.yaml:1527:15\n4304 rules/marlborough/rules.yaml:1529:15\n4305 rules/marlborough/rules.yaml:1530:15\n4306 rules/marlborough/rules.yaml:1531:19\n4308 rules/marlborough/rules.yaml:1533:19\n4311 rules/marlborough/rules.yaml:1534:19\n4312 rules/marlborough/rules.yaml:1536:7\n4313 rules/marlborough/rules.yaml:1537:7\n4318 rules/marlborough/rules.yaml:1538:11\n4339 rules/marlborough/rules.yaml:1539:11\n4340 rules/marlborough/rules.yaml:1540:15\n4342 rules/marlborough/rules.yaml:1542:15\n4343 rules/marlborough/rules.yaml:1543:15\n4344 rules/marlborough/rules.yaml:1544:19\n4346 rules/marlborough/rules.yaml:1546:19\n4351 rules/marlborough/rules.yaml:1547:19\n4354 rules/marlborough/rules.yaml:1548:19\n4355 rules/marlborough/rules.yaml:1549:19\n4359 rules/marlborough/rules.yaml:1550:23\n4362 rules/marlborough/rules.yaml:1553:23\n4363 rules/marlborough/rules.yaml:1554:23\n4368 rules/marlborough/rules.yaml:1446:7\n4383 rules/marlborough/rules.yaml:1447:7\n4392 rules/marlborough/rules.yaml:1448:11\n4393 rules/marlborough/rules.yaml:1449:7\n4394 rules/marlborough/rules.yaml:1450:7\n4415 rules/marlborough/rules.yaml:1451:7\n4416 rules/marlborough/rules.yaml:1453:11\n4417 rules/marlborough/rules.yaml:1454:15\n4418 rules/marlborough/rules.yaml:1455:11\n4419 rules/marlborough/rules.yaml:1456:7\n4420 rules/marlborough/rules.yaml:1457:7\n4421 rules/marlborough/rules.yaml:1458:11\n4426 rules/marlborough/rules.yaml:2164:1\n4427 rules/marlborough/rules.yaml:2164:1\n4428 rules/marlborough/rules.yaml:2164:1\n4433 rules/marlborough/rules.yaml:2164:1\n4434 rules/marlborough/rules.yaml:2164:1\n4435 rules/marlborough/rules.yaml:2164:1\n4436 rules/marlborough/rules.yaml:2164:1\n4439 rules/marlborough/rules.yaml:2164:1\n4440 rules/marlborough/rules.yaml:2164:1\n4442 rules/marlborough/rules.yaml:2164:1\n4443 rules/marlborough/rules.yaml:2164:1\n4444 rules/marlborough/rules.yaml:2164:1\n4445 rules/marlborough/rules.yaml:2164:1\n4446 rules/marlborough/rules.yaml:2164:1\n4447 rules/marlborough/rules.yaml:2164:1\n4448 rules/marlborough/rules.yaml:2164:1\n4449 rules/marlborough/rules.yaml:2164:1\n4450 rules/marlborough/rules.yaml:2164:1\n4451 rules/marlborough/rules.yaml:2164:1\n4452 rules/marlborough/rules.yaml:2164:1\n4456 rules/marlborough/rules.yaml:1327:7\n4457 rules/marlborough/rules.yaml:1328:11\n4458 rules/marlborough/rules.yaml:1329:7\n4459 rules/marlborough/rules.yaml:1330:7\n4460 rules/marlborough/rules.yaml:1331:7\n4465 rules/marlborough/rules.yaml:1332:11\n4466 rules/marlborough/rules.yaml:1333:15\n4468 rules/marlborough/rules.yaml:1335:15\n4469 rules/marlborough/rules.yaml:1336:11\n4470 rules/marlborough/rules.yaml:1337:15\n4471 rules/marlborough/rules.yaml:1338:11\n4472 rules/marlborough/rules.yaml:1339:15\n4474 rules/marlborough/rules.yaml:1341:15\n4475 rules/marlborough/rules.yaml:1342:11\n4479 rules/marlborough/rules.yaml:1859:7\n4480 rules/marlborough/rules.yaml:1860:7\n4481 rules/marlborough/rules.yaml:1861:11\n4482 rules/marlborough/rules.yaml:1862:7\n4487 rules/marlborough/rules.yaml:1863:7\n4493 rules/marlborough/rules.yaml:1864:7\n4494 rules/marlborough/rules.yaml:1865:7\n4498 rules/marlborough/rules.yaml:1866:11\n4499 rules/marlborough/rules.yaml:1867:7\n4500 rules/marlborough/rules.yaml:1868:7\n4501 rules/marlborough/rules.yaml:1869:11\n4502 rules/marlborough/rules.yaml:1870:7\n4508 rules/marlborough/rules.yaml:1871:7\n4509 rules/marlborough/rules.yaml:1872:7\n4510 rules/marlborough/rules.yaml:1874:7\n4511 rules/marlborough/rules.yaml:1876:15\n4513 rules/marlborough/rules.yaml:1878:15\n4515 rules/marlborough/rules.yaml:1880:15\n4517 rules/marlborough/rules.yaml:1882:15\n4518 rules/marlborough/rules.yaml:1883:15\n4520 rules/marlborough/rules.yaml:1885:15\n4521 rules/marlborough/rules.yaml:1886:15\n4522 rules/marlborough/rules.yaml:1887:15\n4523 rules/marlborough/rules.yaml:1888:19\n4524 rules/marlborough/rules.yaml:1889:19\n4525 rules/marlborough/rules.yaml:1890:15\n4529 rules/marlborough/rules.yaml:1841:7\n4530 rules/marlborough/rules.yaml:1842:7\n4531 rules/marlborough/rules.yaml:1843:7\n4532 rules/marlborough/rules.yaml:1844:7\n4533 rules/marlborough/rules.yaml:1845:7\n4536 rules/marlborough/rules.yaml:1847:7\n4537 rules/marlborough/rules.yaml:1848:7\n4538 rules/marlborough/rules.yaml:1849:11\n4543 rules/marlborough/rules.yaml:1946:7\n4544 rules/marlborough/rules.yaml:1947:7\n4549 rules/marlborough/rules.yaml:1948:11\n4554 rules/marlborough/rules.yaml:1949:11\n4559 rules/marlborough/rules.yaml:1950:11\n4560 rules/marlborough/rules.yaml:1951:15\n4562 rules/marlborough/rules.yaml:1953:15\n4563 rules/marlborough/rules.yaml:1954:15\n4564 rules/marlborough/rules.yaml:1955:19\n4566 rules/marlborough/rules.yaml:1957:19\n4569 rules/marlborough/rules.yaml:1958:19\n4574 rules/marlborough/rules.yaml:1599:7\n4575 rules/marlborough/rules.yaml:1600:7\n4576 rules/marlborough/rules.yaml:1601:7\n4577 rules/marlborough/rules.yaml:1602:7\n4582 rules/marlborough/rules.yaml:1603:11\n4587 rules/marlborough/rules.yaml:1604:11\n4591 rules/marlborough/rules.yaml:1605:11\n4592 rules/marlborough/rules.yaml:1606:11\n4593 rules/marlborough/rules.yaml:1607:15\n4595 rules/marlborough/rules.yaml:1609:15\n4596 rules/marlborough/rules.yaml:1610:15\n4598 rules/marlborough/rules.yaml:1612:15\n4599 rules/marlborough/rules.yaml:1613:15\n4600 rules/marlborough/rules.yaml:1614:19\n4602 rules/marlborough/rules.yaml:1616:19\n4603 rules/marlborough/rules.yaml:1617:7\n4610 rules/marlborough/rules.yaml:1799:7\n4611 rules/marlborough/rules.yaml:1800:7\n4612 rules/marlborough/rules.yaml:1801:7\n4613 rules/marlborough/rules.yaml:1802:7\n4614 rules/marlborough/rules.yaml:1804:7\n4615 rules/marlborough/rules.yaml:1806:15\n4616 rules/marlborough/rules.yaml:1807:19\n4618 rules/marlborough/rules.yaml:1809:19\n4620 rules/marlborough/rules.yaml:1811:15\n4621 rules/marlborough/rules.yaml:1812:19\n4625 rules/marlborough/rules.yaml:1816:15\n4630 rules/marlborough/rules.yaml:2073:7\n4631 rules/marlborough/rules.yaml:2074:7\n4632 rules/marlborough/rules.yaml:2075:7\n4635 rules/marlborough/rules.yaml:2076:7\n4636 rules/marlborough/rules.yaml:2077:11\n4639 rules/marlborough/rules.yaml:2078:7\n4640 rules/marlborough/rules.yaml:2079:7\n4641 rules/marlborough/rules.yaml:2080:7\n4644 rules/marlborough/rules.yaml:2082:7\n4645 rules/marlborough/rules.yaml:2083:7\n4646 rules/marlborough/rules.yaml:2084:11\n4647 rules/marlborough/rules.yaml:2086:7\n4648 rules/marlborough/rules.yaml:2087:11\n4649 rules/marlborough/rules.yaml:2088:7\n4650 rules/marlborough/rules.yaml:2089:7\n4651 rules/marlborough/rules.yaml:2090:7\n4652 rules/marlborough/rules.yaml:2091:11\n4653 rules/marlborough/rules.yaml:2092:15\n4655 rules/marlborough/rules.yaml:2094:7\n4660 rules/marlborough/rules.yaml:2095:7\n4661 rules/marlborough/rules.yaml:2096:11\n4662 rules/marlborough/rules.yaml:2097:7\n4663 rules/marlborough/rules.yaml:2098:7\n4664 rules/marlborough/rules.yaml:2099:11\n4665 rules/marlborough/rules.yaml:2100:11\n4673 rules/marlborough/rules.yaml:2101:11\n4674 rules/marlborough/rules.yaml:2102:11\n4678 rules/marlborough/rules.yaml:2053:7\n4679 rules/marlborough/rules.yaml:2054:7\n4680 rules/marlborough/rules.yaml:2055:11\n4681 rules/marlborough/rules.yaml:2056:11\n4682 rules/marlborough/rules.yaml:2057:15\n4683 rules/marlborough/rules.yaml:2058:15\n4684 rules/marlborough/rules.yaml:2059:7\n4688 rules/marlborough/rules.yaml:2027:7\n4698 rules/marlborough/rules.yaml:2028:7\n4699 rules/marlborough/rules.yaml:2030:11\n4700 rules/marlborough/rules.yaml:2031:7\n4701 rules/marlborough/rules.yaml:2032:7\n4702 rules/marlborough/rules.yaml:2033:7\n4703 rules/marlborough/rules.yaml:2034:7\n4704 rules/marlborough/rules.yaml:2035:11\n4705 rules/marlborough/rules.yaml:2037:7\n4710 rules/marlborough/rules.yaml:2038:11\n4711 rules/marlborough/rules.yaml:2039:11\n4712 rules/marlborough/rules.yaml:2040:15\n4713 rules/marlborough/rules.yaml:2041:15\n4714 rules/marlborough/rules.yaml:2042:15\n4720 rules/marlborough/rules.yaml:1903:7\n4721 rules/marlborough/rules.yaml:1904:11\n4722 rules/marlborough/rules.yaml:1905:11\n4731 rules/marlborough/rules.yaml:1906:15\n4732 rules/marlborough/rules.yaml:1907:15\n4733 rules/marlborough/rules.yaml:1908:19\n4736 rules/marlborough/rules.yaml:1909:19\n4740 rules/marlborough/rules.yaml:916:7\n4741 rules/marlborough/rules.yaml:917:7\n4742 rules/marlborough/rules.yaml:918:11\n4743 rules/marlborough/rules.yaml:919:7\n4746 rules/marlborough/rules.yaml:921:11\n4747 rules/marlborough/rules.yaml:922:7\n4748 rules/marlborough/rules.yaml:923:11\n4749 rules/marlborough/rules.yaml:924:15\n4750 rules/marlborough/rules.yaml:925:7\n4751 rules/marlborough/rules.yaml:926:7\n4752 rules/marlborough/rules.yaml:927:7\n4753 rules/marlborough/rules.yaml:928:11\n4754 rules/marlborough/rules.yaml:929:7\n4755 rules/marlborough/rules.yaml:930:7\n4756 rules/marlborough/rules.yaml:931:7\n4757 rules/marlborough/rules.yaml:932:7\n4775 rules/marlborough/rules.yaml:933:7\n4784 rules/marlborough/rules.yaml:934:11\n4789 rules/marlborough/rules.yaml:935:7\n4790 rules/marlborough/rules.yaml:937:11\n4791 rules/marlborough/rules.yaml:938:15\n4792 rules/marlborough/rules.yaml:939:11\n4793 rules/marlborough/rules.yaml:940:7\n4794 rules/marlborough/rules.yaml:941:7\n4795 rules/marlborough/rules.yaml:942:11\n4801 rules/marlborough/rules.yaml:2145:3\n4802 rules/marlborough/rules.yaml:2145:3\n4804 rules/marlborough/rules.yaml:2145:3\n4805 rules/marlborough/rules.yaml:2145:3\n4806 rules/marlborough/rules.yaml:2145:3\n4807 rules/marlborough/rules.yaml:2145:3\n4808 rules/marlborough/rules.yaml:2145:3\n4809 rules/marlborough/rules.yaml:2145:3\n4816 rules/marlborough/rules.yaml:2145:3\n4817 rules/marlborough/rules.yaml:2145:3\n4818 rules/marlborough/rules.yaml:2145:3\n4819 rules/marlborough/rules.yaml:2145:3\n4822 rules/marlborough/rules.yaml:2145:3\n4823 rules/marlborough/rules.yaml:2145:3\n4825 rules/marlborough/rules.yaml:2145:3\n4826 rules/marlborough/rules.yaml:2145:3\n4827 rules/marlborough/rules.yaml:2145:3\n4829 rules/marlborough/rules.yaml:2145:3\n4830 rules/marlborough/rules.yaml:2145:3\n4831 rules/marlborough/rules.yaml:2145:3\n4838 rules/marlborough/rules.yaml:1359:7\n4844 rules/marlborough/rules.yaml:1360:7\n4858 rules/marlborough/rules.yaml:1361:7\n4869 rules/marlborough/rules.yaml:1362:7\n4880 rules/marlborough/rules.yaml:1363:11\n4881 rules/marlborough/rules.yaml:1365:7\n4886 rules/marlborough/rules.yaml:1366:7\n4887 rules/marlborough/rules.yaml:1367:7\n4888 rules/marlborough/rules.yaml:1368:11\n4889 rules/marlborough/rules.yaml:1369:7\n4890 rules/marlborough/rules.yaml:1370:11\n4891 rules/marlborough/rules.yaml:1371:7\n4892 rules/marlborough/rules.yaml:1372:11\n4893 rules/marlborough/rules.yaml:1373:15\n4897 rules/marlborough/rules.yaml:1377:7\n4898 rules/marlborough/rules.yaml:1378:11\n4901 rules/marlborough/rules.yaml:1379:15\n4902 rules/marlborough/rules.yaml:1380:19\n4905 rules/marlborough/rules.yaml:1384:7\n4906 rules/marlborough/rules.yaml:1385:11\n4907 rules/marlborough/rules.yaml:1387:11\n4908 rules/marlborough/rules.yaml:1388:15\n4911 rules/marlborough/rules.yaml:1389:15\n4912 rules/marlborough/rules.yaml:1390:19\n4913 rules/marlborough/rules.yaml:1391:19\n4914 rules/marlborough/rules.yaml:1392:7\n4915 rules/marlborough/rules.yaml:1393:11\n4916 rules/marlborough/rules.yaml:1394:7\n4928 rules/marlborough/rules.yaml:1395:7\n4937 rules/marlborough/rules.yaml:1396:11\n4938 rules/marlborough/rules.yaml:1397:7\n4939 rules/marlborough/rules.yaml:1398:7\n4940 rules/marlborough/rules.yaml:1399:11\n4941 rules/marlborough/rules.yaml:1400:7\n4942 rules/marlborough/rules.yaml:1401:7\n4943 rules/marlborough/rules.yaml:1402:11\n4944 rules/marlborough/rules.yaml:1403:11\n4945 rules/marlborough/rules.yaml:1404:15\n4957 rules/marlborough/rules.yaml:1405:11\n4958 rules/marlborough/rules.yaml:1406:11\n4959 rules/marlborough/rules.yaml:1407:15\n4960 rules/marlborough/rules.yaml:1408:11\n4965 rules/marlborough/rules.yaml:1246:7\n4971 rules/marlborough/rules.yaml:1247:7\n4972 rules/marlborough/rules.yaml:1248:7\n4973 rules/marlborough/rules.yaml:1249:11\n4982 rules/marlborough/rules.yaml:1250:7\n4983 rules/marlborough/rules.yaml:1251:7\n4984 rules/marlborough/rules.yaml:1252:11\n4985 rules/marlborough/rules.yaml:1254:11\n4986 rules/marlborough/rules.yaml:1255:7\n4987 rules/marlborough/rules.yaml:1256:7\n4988 rules/marlborough/rules.yaml:1257:7\n4989 rules/marlborough/rules.yaml:1258:7\n4995 rules/marlborough/rules.yaml:1259:7\n4998 rules/marlborough/rules.yaml:1260:7\n4999 rules/marlborough/rules.yaml:1261:11\n5000 rules/marlborough/rules.yaml:1263:7\n5009 rules/marlborough/rules.yaml:1264:11\n5010 rules/marlborough/rules.yaml:1265:11\n5011 rules/marlborough/rules.yaml:1266:7\n5022 rules/marlborough/rules.yaml:1267:7\n5023 rules/marlborough/rules.yaml:1268:7\n5024 rules/marlborough/rules.yaml:1269:11\n5025 rules/marlborough/rules.yaml:1270:11\n5026 rules/marlborough/rules.yaml:1271:15\n5027 rules/marlborough/rules.yaml:1272:11\n5028 rules/marlborough/rules.yaml:1273:15\n5030 rules/marlborough/rules.yaml:1276:15\n5031 rules/marlborough/rules.yaml:1278:7\n5032 rules/marlborough/rules.yaml:1279:7\n5033 rules/marlborough/rules.yaml:1280:11\n5034 rules/marlborough/rules.yaml:1281:7\n5035 rules/marlborough/rules.yaml:1282:11\n5036 rules/marlborough/rules.yaml:1283:7\n5037 rules/marlborough/rules.yaml:1284:7\n5038 rules/marlborough/rules.yaml:1285:11\n5039 rules/marlborough/rules.yaml:1286:15\n5041 rules/marlborough/rules.yaml:1287:15\n5044 rules/marlborough/rules.yaml:1291:7\n5045 rules/marlborough/rules.yaml:1292:11\n5046 rules/marlborough/rules.yaml:1294:11\n5047 rules/marlborough/rules.yaml:1295:15\n5048 rules/marlborough/rules.yaml:1296:15\n5049 rules/marlborough/rules.yaml:1297:19\n5050 rules/marlborough/rules.yaml:1298:19\n5051 rules/marlborough/rules.yaml:1299:7\n5056 rules/marlborough/rules.yaml:1300:7\n5057 rules/marlborough/rules.yaml:1301:11\n5058 rules/marlborough/rules.yaml:1302:7\n5059 rules/marlborough/rules.yaml:1303:7\n5060 rules/marlborough/rules.yaml:1304:11\n5061 rules/marlborough/rules.yaml:1305:7\n5062 rules/marlborough/rules.yaml:1306:7\n5063 rules/marlborough/rules.yaml:1307:11\n5064 rules/marlborough/rules.yaml:1308:11\n5065 rules/marlborough/rules.yaml:1309:15\n5066 rules/marlborough/rules.yaml:1310:15\n5067 rules/marlborough/rules.yaml:1311:15\n5068 rules/marlborough/rules.yaml:1312:15\n5069 rules/marlborough/rules.yaml:1313:19\n5070 rules/marlborough/rules.yaml:1315:11\n5071 rules/marlborough/rules.yaml:1316:11\n5072 rules/marlborough/rules.yaml:1317:11\n5073 rules/marlborough/rules.yaml:1318:11\n5077 rules/marlborough/flow.yaml:11:7\n5078 rules/marlborough/flow.yaml:12:11\n5084 rules/marlborough/rules.yaml:881:7\n5085 rules/marlborough/rules.yaml:882:7\n5086 rules/marlborough/rules.yaml:883:7\n5087 rules/marlborough/rules.yaml:884:11\n5088 rules/marlborough/rules.yaml:885:11\n5089 rules/marlborough/rules.yaml:886:15\n5090 rules/marlborough/rules.yaml:887:15\n5091 rules/marlborough/rules.yaml:888:7\n5096 rules/marlborough/rules.yaml:889:11\n5097 rules/marlborough/rules.yaml:890:11\n5098 rules/marlborough/rules.yaml:891:11\n5099 rules/marlborough/rules.yaml:892:11\n5100 rules/marlborough/rules.yaml:893:11\n5101 rules/marlborough/rules.yaml:894:7\n5102 rules/marlborough/rules.yaml:895:11\n5107 rules/marlborough/rules.yaml:1467:7\n5108 rules/marlborough/rules.yaml:1468:7\n5109 rules/marlborough/rules.yaml:1469:11\n5110 rules/marlborough/rules.yaml:1470:11\n5111 rules/marlborough/rules.yaml:1471:7\n5114 rules/marlborough/rules.yaml:1472:7\n5115 rules/marlborough/rules.yaml:1473:7\n5123 rules/marlborough/rules.yaml:1772:7\n5124 rules/marlborough/rules.yaml:1773:7\n5125 rules/marlborough/rules.yaml:1774:11\n5126 rules/marlborough/rules.yaml:1775:11\n5133 rules/marlborough/rules.yaml:1776:15\n5134 rules/marlborough/rules.yaml:1777:15\n5142 rules/marlborough/rules.yaml:1778:15\n5157 rules/marlborough/rules.yaml:1779:15\n5158 rules/marlborough/rules.yaml:1780:15\n5159 rules/marlborough/rules.yaml:1781:19\n5160 rules/marlborough/rules.yaml:1782:19\n5161 rules/marlborough/rules.yaml:1783:23\n5164 rules/marlborough/rules.yaml:1784:23\n5165 rules/marlborough/rules.yaml:1786:19\n5166 rules/marlborough/rules.yaml:1787:23\n5167 rules/marlborough/rules.yaml:1788:23\n5171 rules/marlborough/rules.yaml:1565:7\n5175 rules/marlborough/rules.yaml:1566:7\n5176 rules/marlborough/rules.yaml:1567:11\n5177 rules/marlborough/rules.yaml:1568:11\n5178 rules/marlborough/rules.yaml:1569:7\n5179 rules/marlborough/rules.yaml:1570:11\n5183 rules/marlborough/flow.yaml:92:7\n5184 rules/marlborough/flow.yaml:93:11\n5188 rules/marlborough/flow.yaml:61:7\n5191 rules/marlborough/flow.yaml:62:11\n5192 rules/marlborough/flow.yaml:63:15\n5196 rules/marlborough/flow.yaml:73:7\n5200 rules/marlborough/flow.yaml:55:7\n5201 rules/marlborough/flow.yaml:56:11\n5202 rules/marlborough/flow.yaml:57:15\n5206 rules/marlborough/flow.yaml:77:7\n5207 rules/marlborough/flow.yaml:78:11\n5211 rules/marlborough/flow.yaml:45:7\n5212 rules/marlborough/flow.yaml:46:11\n5216 rules/marlborough/flow.yaml:67:7\n5217 rules/marlborough/flow.yaml:68:11\n5218 rules/marlborough/flow.yaml:69:15\n5222 rules/marlborough/flow.yaml:50:7\n5223 rules/marlborough/flow.yaml:51:11\n5227 rules/marlborough/rules.yaml:970:7\n5233 rules/marlborough/rules.yaml:971:7\n5234 rules/marlborough/rules.yaml:972:11\n5235 rules/marlborough/rules.yaml:973:7\n5236 rules/marlborough/rules.yaml:974:7\n5251 rules/marlborough/rules.yaml:953:7\n5256 rules/marlborough/rules.yaml:954:11\n5257 rules/marlborough/rules.yaml:955:7\n5269 rules/marlborough/rules.yaml:956:7\n5270 rules/marlborough/rules.yaml:957:11\n5271 rules/marlborough/rules.yaml:958:7\n5289 rules/marlborough/rules.yaml:959:7\n5290 rules/marlborough/rules.yaml:960:11\n5292 rules/marlborough/rules.yaml:961:7\n5293 rules/marlborough/rules.yaml:962:11\n5294 rules/marlborough/rules.yaml:963:11\n5343 rules/marlborough/rules.yaml:1052:7\n5344 rules/marlborough/rules.yaml:1053:7\n5350 rules/marlborough/rules.yaml:1054:7\n5351 rules/marlborough/rules.yaml:1055:11\n5353 rules/marlborough/rules.yaml:1056:7\n5354 rules/marlborough/rules.yaml:1057:11\n5356 rules/marlborough/rules.yaml:1058:7\n5359 rules/marlborough/rules.yaml:1059:7\n5360 rules/marlborough/rules.yaml:1060:7\n5361 rules/marlborough/rules.yaml:1061:7\n5366 rules/marlborough/rules.yaml:1062:11\n5367 rules/marlborough/rules.yaml:1063:11\n5395 rules/marlborough/rules.yaml:1066:11\n5396 rules/marlborough/rules.yaml:1067:11\n5397 rules/marlborough/rules.yaml:1068:11\n5398 rules/marlborough/rules.yaml:1070:19\n5399 rules/marlborough/rules.yaml:1071:23\n5401 rules/marlborough/rules.yaml:1073:23\n5402 rules/marlborough/rules.yaml:1074:23\n5412 rules/marlborough/rules.yaml:1080:19\n5415 rules/marlborough/rules.yaml:1076:19\n5419 rules/marlborough/rules.yaml:1078:19\n5428 rules/marlborough/rules.yaml:1082:11\n5429 rules/marlborough/rules.yaml:1083:11\n5432 rules/marlborough/rules.yaml:1084:11\n5437 rules/marlborough/rules.yaml:1085:11\n5438 rules/marlborough/rules.yaml:1086:11\n5459 rules/marlborough/rules.yaml:1087:15\n5510 rules/marlborough/rules.yaml:1090:15\n5511 rules/marlborough/rules.yaml:1091:15\n5517 rules/marlborough/rules.yaml:1093:15\n5529 rules/marlborough/rules.yaml:1094:15\n5530 rules/marlborough/rules.yaml:1095:15\n5547 rules/marlborough/rules.yaml:1096:15\n5548 rules/marlborough/rules.yaml:1097:15\n5554 rules/marlborough/rules.yaml:1099:15\n5566 rules/marlborough/rules.yaml:1100:15\n5567 rules/marlborough/rules.yaml:1101:15\n5584 rules/marlborough/rules.yaml:1102:15\n5585 rules/marlborough/rules.yaml:1103:15\n5588 rules/marlborough/rules.yaml:1104:11\n5589 rules/marlborough/rules.yaml:1105:11\n5590 rules/marlborough/rules.yaml:1106:11\n5591 rules/marlborough/rules.yaml:1107:11\n5592 rules/marlborough/rules.yaml:1108:11\n5593 rules/marlborough/rules.yaml:1109:11\n5594 rules/marlborough/rules.yaml:1110:11\n5605 rules/marlborough/rules.yaml:1112:19\n5612 rules/marlborough/rules.yaml:1113:19\n5619 rules/marlborough/rules.yaml:1114:23\n5620 rules/marlborough/rules.yaml:1115:23\n5624 rules/marlborough/rules.yaml:1117:19\n5629 rules/marlborough/rules.yaml:1122:23\n5632 rules/marlborough/rules.yaml:1118:23\n5636 rules/marlborough/rules.yaml:1120:23\n5640 rules/marlborough/rules.yaml:1124:19\n5641 rules/marlborough/rules.yaml:1125:19\n5654 rules/marlborough/rules.yaml:1126:19\n5657 rules/marlborough/rules.yaml:1129:23\n5660 rules/marlborough/rules.yaml:1127:23\n5664 rules/marlborough/rules.yaml:1131:19\n5671 rules/marlborough/rules.yaml:1132:19\n5678 rules/marlborough/rules.yaml:1133:19\n5689 rules/marlborough/rules.yaml:1134:23\n5693 rules/marlborough/rules.yaml:1136:19\n5736 rules/marlborough/rules.yaml:2105:3\n5741 rules/marlborough/rules.yaml:2105:3\n5743 rules/marlborough/rules.yaml:2105:3\n5744 rules/marlborough/rules.yaml:2105:3\n5745 rules/marlborough/rules.yaml:2105:3\n5746 rules/marlborough/rules.yaml:2105:3\n5747 rules/marlborough/rules.yaml:2105:3\n5748 rules/marlborough/rules.yaml:2105:3\n5761 rules/marlborough/rules.yaml:2105:3\n5762 rules/marlborough/rules.yaml:2105:3\n5774 rules/marlborough/rules.yaml:2105:3\n5780 rules/marlborough/rules.yaml:2105:3\n5793 rules/marlborough/rules.yaml:2105:3\n5794 rules/marlborough/rules.yaml:2105:3\n5816 rules/marlborough/rules.yaml:2105:3\n5856 rules/marlborough/rules.yaml:2105:3\n5857 rules/marlborough/rules.yaml:2105:3\n5859 rules/marlborough/rules.yaml:2105:3\n5860 rules/marlborough/rules.yaml:2105:3\n5864 rules/marlborough/rules.yaml:2105:3\n5904 rules/marlborough/rules.yaml:1147:7\n5905 rules/marlborough/rules.yaml:1148:7\n5906 rules/marlborough/rules.yaml:1149:7\n5914 rules/marlborough/rules.yaml:1150:7\n5915 rules/marlborough/rules.yaml:1151:7\n5916 rules/marlborough/rules.yaml:1152:7\n5917 rules/marlborough/rules.yaml:1153:7\n5918 rules/marlborough/rules.yaml:1154:11\n5919 rules/marlborough/rules.yaml:1155:7\n5920 rules/marlborough/rules.yaml:1156:7\n5921 rules/marlborough/rules.yaml:1157:7\n5929 rules/marlborough/rules.yaml:1158:7\n5937 rules/marlborough/rules.yaml:1159:7\n5938 rules/marlborough/rules.yaml:1160:7\n5939 rules/marlborough/rules.yaml:1161:7\n5940 rules/marlborough/rules.yaml:1162:7\n5941 rules/marlborough/rules.yaml:1163:7\n5942 rules/marlborough/rules.yaml:1164:7\n5943 rules/marlborough/rules.yaml:1165:7\n5989 rules/marlborough/rules.yaml:1166:7\n5990 rules/marlborough/rules.yaml:1167:7\n5991 rules/marlborough/rules.yaml:1168:7\n5992 rules/marlborough/rules.yaml:1169:7\n6019 rules/marlborough/rules.yaml:1170:7\n6071 rules/marlborough/rules.yaml:1171:7\n6072 rules/marlborough/rules.yaml:1172:11\n6099 rules/marlborough/rules.yaml:1173:7\n6100 rules/marlborough/rules.yaml:1174:7\n6111 rules/marlborough/rules.yaml:1176:15\n6112 rules/marlborough/rules.yaml:1177:19\n6113 rules/marlborough/rules.yaml:1178:15\n6120 rules/marlborough/rules.yaml:1179:15\n6127 rules/marlborough/rules.yaml:1180:15\n6132 rules/marlborough/rules.yaml:1181:19\n6136 rules/marlborough/rules.yaml:1183:15\n6146 rules/marlborough/rules.yaml:1184:15\n6153 rules/marlborough/rules.yaml:1185:15\n6160 rules/marlborough/rules.yaml:1186:15\n6167 rules/marlborough/rules.yaml:1187:15\n6172 rules/marlborough/rules.yaml:1188:19\n6176 rules/marlborough/rules.yaml:1190:15\n6177 rules/marlborough/rules.yaml:1191:15\n6184 rules/marlborough/rules.yaml:1192:15\n6191 rules/marlborough/rules.yaml:1193:15\n6197 rules/marlborough/rules.yaml:1194:19\n6200 rules/marlborough/rules.yaml:1196:15\n6207 rules/marlborough/rules.yaml:1197:15\n6214 rules/marlborough/rules.yaml:1198:15\n6217 rules/marlborough/rules.yaml:1199:19\n6218 rules/marlborough/rules.yaml:1200:19\n6219 rules/marlborough/rules.yaml:1201:15\n6226 rules/marlborough/rules.yaml:1202:15\n6233 rules/marlborough/rules.yaml:1203:15\n6238 rules/marlborough/rules.yaml:1204:19\n6242 rules/marlborough/rules.yaml:1206:15\n6243 rules/marlborough/rules.yaml:1207:19\n6244 rules/marlborough/rules.yaml:1208:15\n6245 rules/marlborough/rules.yaml:1209:15\n6246 rules/marlborough/rules.yaml:1210:15\n6253 rules/marlborough/rules.yaml:1211:15\n6260 rules/marlborough/rules.yaml:1212:15\n6265 rules/marlborough/rules.yaml:1213:19\n6285 rules/marlborough/rules.yaml:1714:7\n6286 rules/marlborough/rules.yaml:1715:7\n6287 rules/marlborough/rules.yaml:1716:7\n6311 rules/marlborough/rules.yaml:1717:7\n6312 rules/marlborough/rules.yaml:1718:11\n6315 rules/marlborough/rules.yaml:1719:7\n6316 rules/marlborough/rules.yaml:1720:7\n6350 rules/marlborough/rules.yaml:1688:7\n6351 rules/marlborough/rules.yaml:1689:7\n6352 rules/marlborough/rules.yaml:1690:7\n6353 rules/marlborough/rules.yaml:1691:7\n6383 rules/marlborough/rules.yaml:1694:7\n6384 rules/marlborough/rules.yaml:1695:7\n6385 rules/marlborough/rules.yaml:1696:7\n6386 rules/marlborough/rules.yaml:1697:11\n6389 rules/marlborough/rules.yaml:1698:7\n6390 rules/marlborough/rules.yaml:1699:11\n6393 rules/marlborough/rules.yaml:1700:7\n6394 rules/marlborough/rules.yaml:1701:7\n6395 rules/marlborough/rules.yaml:1702:7\n6396 rules/marlborough/rules.yaml:1703:7\n6397 rules/marlborough/rules.yaml:1704:7\n6398 rules/marlborough/rules.yaml:1705:7\n6426 rules/marlborough/rules.yaml:1756:7\n6435 rules/marlborough/rules.yaml:1757:7\n6436 rules/marlborough/rules.yaml:1758:7\n6443 rules/marlborough/rules.yaml:1759:7\n6469 rules/marlborough/rules.yaml:1645:7\n6470 rules/marlborough/rules.yaml:1646:7\n6471 rules/marlborough/rules.yaml:1647:11\n6480 rules/marlborough/rules.yaml:1649:11\n6484 rules/marlborough/rules.yaml:1651:11\n6485 rules/marlborough/rules.yaml:1652:11\n6496 rules/marlborough/rules.yaml:1653:11\n6497 rules/marlborough/rules.yaml:1654:15\n6500 rules/marlborough/rules.yaml:1655:15\n6505 rules/marlborough/rules.yaml:1657:15\n6512 rules/marlborough/rules.yaml:1658:15\n6518 rules/marlborough/rules.yaml:1660:11\n6537 rules/marlborough/rules.yaml:1661:11\n6540 rules/marlborough/rules.yaml:1665:19\n6541 rules/marlborough/rules.yaml:1666:19\n6544 rules/marlborough/rules.yaml:1668:19\n6545 rules/marlborough/rules.yaml:1669:23\n6546 rules/marlborough/rules.yaml:1670:23\n6548 rules/marlborough/rules.yaml:1672:23\n6549 rules/marlborough/rules.yaml:1673:23\n6552 rules/marlborough/rules.yaml:1675:19\n6553 rules/marlborough/rules.yaml:1676:19\n6556 rules/marlborough/rules.yaml:1663:19\n6579 rules/marlborough/rules.yaml:1729:7\n6580 rules/marlborough/rules.yaml:1730:7\n6594 rules/marlborough/rules.yaml:1731:11\n6595 rules/marlborough/rules.yaml:1732:11\n6614 rules/marlborough/rules.yaml:1733:11\n6615 rules/marlborough/rules.yaml:1734:11\n6624 rules/marlborough/rules.yaml:1735:15\n6649 rules/marlborough/rules.yaml:1736:15\n6650 rules/marlborough/rules.yaml:1737:19\n6656 rules/marlborough/rules.yaml:1739:19\n6657 rules/marlborough/rules.yaml:1740:19\n6665 rules/marlborough/rules.yaml:1741:23\n6675 rules/marlborough/rules.yaml:1742:19\n6680 rules/marlborough/rules.yaml:1743:23\n6685 rules/marlborough/rules.yaml:1745:23\n6708 rules/marlborough/rules.yaml:780:7\n6711 rules/marlborough/rules.yaml:781:7\n6719 rules/marlborough/rules.yaml:782:11\n6731 rules/marlborough/rules.yaml:783:11\n6732 rules/marlborough/rules.yaml:784:15\n6735 rules/marlborough/rules.yaml:785:11\n6736 rules/marlborough/rules.yaml:786:11\n6739 rules/marlborough/rules.yaml:787:7\n6740 rules/marlborough/rules.yaml:788:7\n6747 rules/marlborough/rules.yaml:789:11\n6748 rules/marlborough/rules.yaml:790:11\n6752 rules/marlborough/rules.yaml:791:11\n6765 rules/marlborough/rules.yaml:1627:7\n6766 rules/marlborough/rules.yaml:1628:7\n6777 rules/marlborough/rules.yaml:1629:7\n6778 rules/marlborough/rules.yaml:1631:15\n6779 rules/marlborough/rules.yaml:1632:19\n6783 rules/marlborough/rules.yaml:1633:23\n6786 rules/marlborough/rules.yaml:1635:15\n6789 rules/marlborough/rules.yaml:1637:15\n6791 rules/marlborough/rules.yaml:1638:7\n6810 rules/marlborough/rules.yaml:982:7\n6811 rules/marlborough/rules.yaml:983:11\n6812 rules/marlborough/rules.yaml:984:7\n6813 rules/marlborough/rules.yaml:985:7\n6818 rules/marlborough/rules.yaml:997:15\n6821 rules/marlborough/rules.yaml:987:15\n6822 rules/marlborough/rules.yaml:988:15\n6823 rules/marlborough/rules.yaml:989:15\n6830 rules/marlborough/rules.yaml:990:15\n6833 rules/marlborough/rules.yaml:992:15\n6834 rules/marlborough/rules.yaml:993:15\n6835 rules/marlborough/rules.yaml:994:15\n6842 rules/marlborough/rules.yaml:995:15\n6859 rules/marlborough/rules.yaml:1485:7\n6879 rules/marlborough/rules.yaml:1486:11\n6882 rules/marlborough/rules.yaml:1487:11\n6891 rules/marlborough/rules.yaml:1488:15\n6892 rules/marlborough/rules.yaml:1489:15\n6922 rules/marlborough/rules.yaml:1008:7\n6923 rules/marlborough/rules.yaml:1009:7\n6926 rules/marlborough/rules.yaml:1010:7\n6927 rules/marlborough/rules.yaml:1011:11\n6928 rules/marlborough/rules.yaml:1012:15\n6929 rules/marlborough/rules.yaml:1013:7\n6930 rules/marlborough/rules.yaml:1014:7\n6931 rules/marlborough/rules.yaml:1015:7\n6936 rules/marlborough/rules.yaml:1016:11\n6937 rules/marlborough/rules.yaml:1017:11\n6938 rules/marlborough/rules.yaml:1018:11\n6950 rules/marlborough/rules.yaml:1019:11\n6959 rules/marlborough/rules.yaml:1020:11\n6960 rules/marlborough/rules.yaml:1021:15\n6961 rules/marlborough/rules.yaml:1022:19\n6969 rules/marlborough/rules.yaml:1024:15\n6982 rules/marlborough/rules.yaml:1025:15\n6983 rules/marlborough/rules.yaml:1026:19\n6985 rules/marlborough/rules.yaml:1027:15\n6988 rules/marlborough/rules.yaml:1028:7\n6989 rules/marlborough/rules.yaml:1029:7\n7029 rules/marlborough/rules.yaml:1975:7\n7030 rules/marlborough/rules.yaml:1976:7\n7035 rules/marlborough/rules.yaml:1977:7\n7040 rules/marlborough/rules.yaml:1978:7\n7053 rules/marlborough/rules.yaml:1979:7\n7054 rules/marlborough/rules.yaml:1980:11\n7055 rules/marlborough/rules.yaml:1981:7\n7072 rules/marlborough/rules.yaml:1982:7\n7073 rules/marlborough/rules.yaml:1983:11\n7074 rules/marlborough/rules.yaml:1984:7\n7085 rules/marlborough/rules.yaml:1985:11\n7090 rules/marlborough/rules.yaml:1986:11\n7091 rules/marlborough/rules.yaml:1987:11\n7092 rules/marlborough/rules.yaml:1988:11\n7093 rules/marlborough/rules.yaml:1989:15\n7094 rules/marlborough/rules.yaml:1990:19\n7100 rules/marlborough/rules.yaml:1992:15\n7101 rules/marlborough/rules.yaml:1993:15\n7102 rules/marlborough/rules.yaml:1994:19\n7114 rules/marlborough/rules.yaml:1996:19\n7140 rules/marlborough/rules.yaml:1997:19\n7144 rules/marlborough/rules.yaml:1998:7\n7155 rules/marlborough/rules.yaml:1999:11\n7156 rules/marlborough/rules.yaml:2000:11\n7157 rules/marlborough/rules.yaml:2001:11\n7158 rules/marlborough/rules.yaml:2002:11\n7161 rules/marlborough/rules.yaml:2003:11\n7162 rules/marlborough/rules.yaml:2004:11\n7165 rules/marlborough/rules.yaml:2005:11\n7171 rules/marlborough/rules.yaml:2006:15\n7183 rules/marlborough/rules.yaml:2007:19\n7189 rules/marlborough/rules.yaml:2008:19\n7209 rules/marlborough/rules.yaml:2009:23\n7246 rules/marlborough/rules.yaml:2010:23\n7247 rules/marlborough/rules.yaml:2011:23\n7251 rules/marlborough/rules.yaml:2012:7\n7252 rules/marlborough/rules.yaml:2013:11\n7273 rules/marlborough/rules.yaml:1419:7\n7274 rules/marlborough/rules.yaml:1420:7\n7283 rules/marlborough/rules.yaml:1421:7\n7294 rules/marlborough/rules.yaml:1422:11\n7310 rules/marlborough/rules.yaml:1423:15\n7323 rules/marlborough/rules.yaml:1424:15\n7329 rules/marlborough/rules.yaml:1425:19\n7330 rules/marlborough/rules.yaml:1426:19\n7333 rules/marlborough/rules.yaml:1436:23\n7337 rules/marlborough/rules.yaml:1427:23\n7338 rules/marlborough/rules.yaml:1428:23\n7367 rules/marlborough/rules.yaml:1429:23\n7368 rules/marlborough/rules.yaml:1430:27\n7370 rules/marlborough/rules.yaml:1431:23\n7382 rules/marlborough/rules.yaml:1432:23\n7383 rules/marlborough/rules.yaml:1433:27\n7384 rules/marlborough/rules.yaml:1434:31\n7413 rules/marlborough/rules.yaml:2126:3\n7418 rules/marlborough/rules.yaml:2126:3\n7420 rules/marlborough/rules.yaml:2126:3\n7421 rules/marlborough/rules.yaml:2126:3\n7422 rules/marlborough/rules.yaml:2126:3\n7423 rules/marlborough/rules.yaml:2126:3\n7424 rules/marlborough/rules.yaml:2126:3\n7425 rules/marlborough/rules.yaml:2126:3\n7438 rules/marlborough/rules.yaml:2126:3\n7439 rules/marlborough/rules.yaml:2126:3\n7451 rules/marlborough/rules.yaml:2126:3\n7457 rules/marlborough/rules.yaml:2126:3\n7462 rules/marlborough/rules.yaml:2126:3\n7463 rules/marlborough/rules.yaml:2126:3\n7485 rules/marlborough/rules.yaml:2126:3\n7525 rules/marlborough/rules.yaml:2126:3\n7526 rules/marlborough/rules.yaml:2126:3\n7528 rules/marlborough/rules.yaml:2126:3\n7529 rules/marlborough/rules.yaml:2126:3\n7533 rules/marlborough/rules.yaml:2126:3\n7550 rules/marlborough/rules.yaml:1824:7\n7555 rules/marlborough/rules.yaml:1825:7\n7563 rules/marlborough/rules.yaml:1826:11\n7569 rules/marlborough/rules.yaml:1827:11\n7570 rules/marlborough/rules.yaml:1828:15\n7571 rules/marlborough/rules.yaml:1829:15\n7573 rules/marlborough/rules.yaml:1831:15\n7596 rules/marlborough/rules.yaml:1036:7\n7597 rules/marlborough/rules.yaml:1037:7\n7600 rules/marlborough/rules.yaml:1041:11\n7608 rules/marlborough/rules.yaml:1038:11\n7614 rules/marlborough/rules.yaml:1039:11\n7647 rules/marlborough/rules.yaml:1503:7\n7665 rules/marlborough/rules.yaml:1504:11\n7666 rules/marlborough/rules.yaml:1505:11\n7667 rules/marlborough/rules.yaml:1506:11\n7668 rules/marlborough/rules.yaml:1507:15\n7677 rules/marlborough/rules.yaml:1509:15\n7690 rules/marlborough/rules.yaml:1510:15\n7692 rules/marlborough/rules.yaml:1511:15\n7696 rules/marlborough/rules.yaml:1512:7\n7703 rules/marlborough/rules.yaml:1513:7\n7704 rules/marlborough/rules.yaml:1514:7\n7709 rules/marlborough/rules.yaml:1515:7\n7717 rules/marlborough/rules.yaml:1516:11\n7730 rules/marlborough/rules.yaml:1517:11\n7735 rules/marlborough/rules.yaml:1518:15\n7738 rules/marlborough/rules.yaml:1519:15\n7745 rules/marlborough/rules.yaml:1520:15\n7746 rules/marlborough/rules.yaml:1521:15\n7749 rules/marlborough/rules.yaml:1522:7\n7750 rules/marlborough/rules.yaml:1523:7\n7761 rules/marlborough/rules.yaml:1524:11\n7764 rules/marlborough/rules.yaml:1525:11\n7785 rules/marlborough/rules.yaml:1526:11\n7786 rules/marlborough/rules.yaml:1527:15\n7795 rules/marlborough/rules.yaml:1529:15\n7801 rules/marlborough/rules.yaml:1530:15\n7802 rules/marlborough/rules.yaml:1531:19\n7804 rules/marlborough/rules.yaml:1533:19\n7807 rules/marlborough/rules.yaml:1534:19\n7808 rules/marlborough/rules.yaml:1535:19\n7812 rules/marlborough/rules.yaml:1536:7\n7813 rules/marlborough/rules.yaml:1537:7\n7824 rules/marlborough/rules.yaml:1538:11\n7845 rules/marlborough/rules.yaml:1539:11\n7846 rules/marlborough/rules.yaml:1540:15\n7855 rules/marlborough/rules.yaml:1542:15\n7863 rules/marlborough/rules.yaml:1543:15\n7864 rules/marlborough/rules.yaml:1544:19\n7870 rules/marlborough/rules.yaml:1546:19\n7875 rules/marlborough/rules.yaml:1547:19\n7878 rules/marlborough/rules.yaml:1548:19\n7879 rules/marlborough/rules.yaml:1549:19\n7883 rules/marlborough/rules.yaml:1550:23\n7885 rules/marlborough/rules.yaml:1551:23\n7894 rules/marlborough/rules.yaml:1553:23\n7907 rules/marlborough/rules.yaml:1554:23\n7909 rules/marlborough/rules.yaml:1555:23\n7967 rules/marlborough/rules.yaml:1446:7\n7984 rules/marlborough/rules.yaml:1447:7\n7989 rules/marlborough/rules.yaml:1448:11\n7990 rules/marlborough/rules.yaml:1449:7\n7991 rules/marlborough/rules.yaml:1450:7\n8012 rules/marlborough/rules.yaml:1451:7\n8013 rules/marlborough/rules.yaml:1452:11\n8014 rules/marlborough/rules.yaml:1453:11\n8015 rules/marlborough/rules.yaml:1454:15\n8016 rules/marlborough/rules.yaml:1455:11\n8017 rules/marlborough/rules.yaml:1456:7\n8030 rules/marlborough/rules.yaml:1457:7\n8031 rules/marlborough/rules.yaml:1458:11\n8033 rules/marlborough/rules.yaml:1459:7\n8059 rules/marlborough/rules.yaml:2164:1\n8060 rules/marlborough/rules.yaml:2164:1\n8061 rules/marlborough/rules.yaml:2164:1\n8072 rules/marlborough/rules.yaml:2164:1\n8073 rules/marlborough/rules.yaml:2164:1\n8085 rules/marlborough/rules.yaml:2164:1\n8104 rules/marlborough/rules.yaml:2164:1\n8138 rules/marlborough/rules.yaml:2164:1\n8139 rules/marlborough/rules.yaml:2164:1\n8145 rules/marlborough/rules.yaml:2164:1\n8146 rules/marlborough/rules.yaml:2164:1\n8147 rules/marlborough/rules.yaml:2164:1\n8148 rules/marlborough/rules.yaml:2164:1\n8149 rules/marlborough/rules.yaml:2164:1\n8150 rules/marlborough/rules.yaml:2164:1\n8161 rules/marlborough/rules.yaml:2164:1\n8184 rules/marlborough/rules.yaml:2164:1\n8227 rules/marlborough/rules.yaml:2164:1\n8228 rules/marlborough/rules.yaml:2164:1\n8229 rules/marlborough/rules.yaml:2164:1\n8233 rules/marlborough/rules.yaml:2164:1\n8234 rules/marlborough/rules.yaml:2164:1\n8235 rules/marlborough/rules.yaml:2164:1\n8236 rules/marlborough/rules.yaml:2164:1\n8254 rules/marlborough/rules.yaml:1327:7\n8255 rules/marlborough/rules.yaml:1328:11\n8256 rules/marlborough/rules.yaml:1329:7\n8257 rules/marlborough/rules.yaml:1330:7\n8258 rules/marlborough/rules.yaml:1331:7\n8269 rules/marlborough/rules.yaml:1332:11\n8274 rules/marlborough/rules.yaml:1333:15\n8278 rules/marlborough/rules.yaml:1335:15\n8285 rules/marlborough/rules.yaml:1336:11\n8290 rules/marlborough/rules.yaml:1337:15\n8297 rules/marlborough/rules.yaml:1338:11\n8298 rules/marlborough/rules.yaml:1339:15\n8300 rules/marlborough/rules.yaml:1341:15\n8301 rules/marlborough/rules.yaml:1342:11\n8324 rules/marlborough/rules.yaml:1859:7\n8325 rules/marlborough/rules.yaml:1860:7\n8326 rules/marlborough/rules.yaml:1861:11\n8327 rules/marlborough/rules.yaml:1862:7\n8332 rules/marlborough/rules.yaml:1863:7\n8336 rules/marlborough/rules.yaml:1864:7\n8337 rules/marlborough/rules.yaml:1865:7\n8344 rules/marlborough/rules.yaml:1866:11\n8345 rules/marlborough/rules.yaml:1867:7\n8356 rules/marlborough/rules.yaml:1868:7\n8357 rules/marlborough/rules.yaml:1869:11\n8358 rules/marlborough/rules.yaml:1870:7\n8359 rules/marlborough/rules.yaml:1871:7\n8360 rules/marlborough/rules.yaml:1872:7\n8361 rules/marlborough/rules.yaml:1873:7\n8362 rules/marlborough/rules.yaml:1874:7\n8363 rules/marlborough/rules.yaml:1876:15\n8374 rules/marlborough/rules.yaml:1878:15\n8378 rules/marlborough/rules.yaml:1880:15\n8382 rules/marlborough/rules.yaml:1882:15\n8389 rules/marlborough/rules.yaml:1883:15\n8393 rules/marlborough/rules.yaml:1885:15\n8400 rules/marlborough/rules.yaml:1886:15\n8401 rules/marlborough/rules.yaml:1887:15\n8409 rules/marlborough/rules.yaml:1888:19\n8415 rules/marlborough/rules.yaml:1889:19\n8418 rules/marlborough/rules.yaml:1890:15\n8466 rules/marlborough/rules.yaml:1841:7\n8467 rules/marlborough/rules.yaml:1842:7\n8468 rules/marlborough/rules.yaml:1843:7\n8471 rules/marlborough/rules.yaml:1844:7\n8472 rules/marlborough/rules.yaml:1845:7\n8475 rules/marlborough/rules.yaml:1846:7\n8476 rules/marlborough/rules.yaml:1847:7\n8483 rules/marlborough/rules.yaml:1848:7\n8484 rules/marlborough/rules.yaml:1849:11\n8501 rules/marlborough/rules.yaml:1946:7\n8502 rules/marlborough/rules.yaml:1947:7\n8513 rules/marlborough/rules.yaml:1948:11\n8518 rules/marlborough/rules.yaml:1949:11\n8523 rules/marlborough/rules.yaml:1950:11\n8524 rules/marlborough/rules.yaml:1951:15\n8533 rules/marlborough/rules.yaml:1953:15\n8539 rules/marlborough/rules.yaml:1954:15\n8540 rules/marlborough/rules.yaml:1955:19\n8542 rules/marlborough/rules.yaml:1957:19\n8545 rules/marlborough/rules.yaml:1958:19\n8546 rules/marlborough/rules.yaml:1959:19\n8569 rules/marlborough/rules.yaml:1599:7\n8570 rules/marlborough/rules.yaml:1600:7\n8571 rules/marlborough/rules.yaml:1601:7\n8572 rules/marlborough/rules.yaml:1602:7\n8583 rules/marlborough/rules.yaml:1603:11\n8588 rules/marlborough/rules.yaml:1604:11\n8589 rules/marlborough/rules.yaml:1605:11\n8590 rules/marlborough/rules.yaml:1606:11\n8591 rules/marlborough/rules.yaml:1607:15\n8602 rules/marlborough/rules.yaml:1609:15\n8615 rules/marlborough/rules.yaml:1610:15\n8622 rules/marlborough/rules.yaml:1612:15\n8635 rules/marlborough/rules.yaml:1613:15\n8636 rules/marlborough/rules.yaml:1614:19\n8638 rules/marlborough/rules.yaml:1616:19\n8642 rules/marlborough/rules.yaml:1617:7\n8645 rules/marlborough/rules.yaml:1618:7\n8670 rules/marlborough/rules.yaml:1799:7\n8671 rules/marlborough/rules.yaml:1800:7\n8672 rules/marlborough/rules.yaml:1801:7\n8673 rules/marlborough/rules.yaml:1802:7\n8674 rules/marlborough/rules.yaml:1803:7\n8675 rules/marlborough/rules.yaml:1804:7\n8676 rules/marlborough/rules.yaml:1806:15\n8677 rules/marlborough/rules.yaml:1807:19\n8679 rules/marlborough/rules.yaml:1809:19\n8684 rules/marlborough/rules.yaml:1816:15\n8687 rules/marlborough/rules.yaml:1811:15\n8690 rules/marlborough/rules.yaml:1814:19\n8693 rules/marlborough/rules.yaml:1812:19\n8723 rules/marlborough/rules.yaml:2073:7\n8724 rules/marlborough/rules.yaml:2074:7\n8725 rules/marlborough/rules.yaml:2075:7\n8743 rules/marlborough/rules.yaml:2076:7\n8744 rules/marlborough/rules.yaml:2077:11\n8747 rules/marlborough/rules.yaml:2078:7\n8748 rules/marlborough/rules.yaml:2079:7\n8749 rules/marlborough/rules.yaml:2080:7\n8754 rules/marlborough/rules.yaml:2081:7\n8755 rules/marlborough/rules.yaml:2082:7\n8756 rules/marlborough/rules.yaml:2083:7\n8757 rules/marlborough/rules.yaml:2084:11\n8758 rules/marlborough/rules.yaml:2085:11\n8759 rules/marlborough/rules.yaml:2086:7\n8760 rules/marlborough/rules.yaml:2087:11\n8761 rules/marlborough/rules.yaml:2088:7\n8762 rules/marlborough/rules.yaml:2089:7\n8780 rules/marlborough/rules.yaml:2090:7\n8781 rules/marlborough/rules.yaml:2091:11\n8782 rules/marlborough/rules.yaml:2092:15\n8784 rules/marlborough/rules.yaml:2093:11\n8785 rules/marlborough/rules.yaml:2094:7\n8790 rules/marlborough/rules.yaml:2095:7\n8791 rules/marlborough/rules.yaml:2096:11\n8792 rules/marlborough/rules.yaml:2097:7\n8805 rules/marlborough/rules.yaml:2098:7\n8810 rules/marlborough/rules.yaml:2099:11\n8811 rules/marlborough/rules.yaml:2100:11\n8828 rules/marlborough/rules.yaml:2101:11\n8829 rules/marlborough/rules.yaml:2102:11\n8849 rules/marlborough/rules.yaml:2053:7\n8850 rules/marlborough/rules.yaml:2054:7\n8858 rules/marlborough/rules.yaml:2055:11\n8864 rules/marlborough/rules.yaml:2056:11\n8869 rules/marlborough/rules.yaml:2057:15\n8875 rules/marlborough/rules.yaml:2058:15\n8877 rules/marlborough/rules.yaml:2059:7\n8907 rules/marlborough/rules.yaml:2027:7\n8915 rules/marlborough/rules.yaml:2028:7\n8916 rules/marlborough/rules.yaml:2029:11\n8917 rules/marlborough/rules.yaml:2030:11\n8918 rules/marlborough/rules.yaml:2031:7\n8919 rules/marlborough/rules.yaml:2032:7\n8922 rules/marlborough/rules.yaml:2033:7\n8923 rules/marlborough/rules.yaml:2034:7\n8924 rules/marlborough/rules.yaml:2035:11\n8925 rules/marlborough/rules.yaml:2036:7\n8926 rules/marlborough/rules.yaml:2037:7\n8943 rules/marlborough/rules.yaml:2038:11\n8944 rules/marlborough/rules.yaml:2039:11\n8953 rules/marlborough/rules.yaml:2040:15\n8966 rules/marlborough/rules.yaml:2041:15\n8967 rules/marlborough/rules.yaml:2042:15\n8969 rules/marlborough/rules.yaml:2043:15\n8989 rules/marlborough/rules.yaml:1903:7\n9000 rules/marlborough/rules.yaml:1904:11\n9001 rules/marlborough/rules.yaml:1905:11\n9012 rules/marlborough/rules.yaml:1906:15\n9020 rules/marlborough/rules.yaml:1907:15\n9021 rules/marlborough/rules.yaml:1908:19\n9024 rules/marlborough/rules.yaml:1909:19\n9025 rules/marlborough/rules.yaml:1910:19\n9049 rules/marlborough/rules.yaml:916:7\n9050 rules/marlborough/rules.yaml:917:7\n9051 rules/marlborough/rules.yaml:918:11\n9052 rules/marlborough/rules.yaml:919:7\n9055 rules/marlborough/rules.yaml:920:11\n9056 rules/marlborough/rules.yaml:921:11\n9057 rules/marlborough/rules.yaml:922:7\n9058 rules/marlborough/rules.yaml:923:11\n9059 rules/marlborough/rules.yaml:924:15\n9060 rules/marlborough/rules.yaml:925:7\n9067 rules/marlborough/rules.yaml:926:7\n9068 rules/marlborough/rules.yaml:927:7\n9069 rules/marlborough/rules.yaml:928:11\n9070 rules/marlborough/rules.yaml:929:7\n9071 rules/marlborough/rules.yaml:930:7\n9072 rules/marlborough/rules.yaml:931:7\n9073 rules/marlborough/rules.yaml:932:7\n9091 rules/marlborough/rules.yaml:933:7\n9094 rules/marlborough/rules.yaml:934:11\n9099 rules/marlborough/rules.yaml:935:7\n9100 rules/marlborough/rules.yaml:936:11\n9101 rules/marlborough/rules.yaml:937:11\n9102 rules/marlborough/rules.yaml:938:15\n9103 rules/marlborough/rules.yaml:939:11\n9104 rules/marlborough/rules.yaml:940:7\n9117 rules/marlborough/rules.yaml:941:7\n9118 rules/marlborough/rules.yaml:942:11\n9120 rules/marlborough/rules.yaml:943:7\n9143 rules/marlborough/rules.yaml:2145:3\n9148 rules/marlborough/rules.yaml:2145:3\n9150 rules/marlborough/rules.yaml:2145:3\n9151 rules/marlborough/rules.yaml:2145:3\n9152 rules/marlborough/rules.yaml:2145:3\n9153 rules/marlborough/rules.yaml:2145:3\n9154 rules/marlborough/rules.yaml:2145:3\n9155 rules/marlborough/rules.yaml:2145:3\n9168 rules/marlborough/rules.yaml:2145:3\n9169 rules/marlborough/rules.yaml:2145:3\n9181 rules/marlborough/rules.yaml:2145:3\n9187 rules/marlborough/rules.yaml:2145:3\n9190 rules/marlborough/rules.yaml:2145:3\n9191 rules/marlborough/rules.yaml:2145:3\n9212 rules/marlborough/rules.yaml:2145:3\n9250 rules/marlborough/rules.yaml:2145:3\n9251 rules/marlborough/rules.yaml:2145:3\n9253 rules/marlborough/rules.yaml:2145:3\n9254 rules/marlborough/rules.yaml:2145:3\n9258 rules/marlborough/rules.yaml:2145:3\n9297 rules/marlborough/rules.yaml:1359:7\n9303 rules/marlborough/rules.yaml:1360:7\n9317 rules/marlborough/rules.yaml:1361:7\n9328 rules/marlborough/rules.yaml:1362:7\n9332 rules/marlborough/rules.yaml:1363:11\n9333 rules/marlborough/rules.yaml:1364:11\n9334 rules/marlborough/rules.yaml:1365:7\n9335 rules/marlborough/rules.yaml:1366:7\n9394 rules/marlborough/rules.yaml:1367:7\n9395 rules/marlborough/rules.yaml:1368:11\n9396 rules/marlborough/rules.yaml:1369:7\n9397 rules/marlborough/rules.yaml:1370:11\n9398 rules/marlborough/rules.yaml:1371:7\n9399 rules/marlborough/rules.yaml:1372:11\n9400 rules/marlborough/rules.yaml:1373:15\n9402 rules/marlborough/rules.yaml:1374:11\n9404 rules/marlborough/rules.yaml:1376:11\n9405 rules/marlborough/rules.yaml:1377:7\n9406 rules/marlborough/rules.yaml:1378:11\n9409 rules/marlborough/rules.yaml:1379:15\n9410 rules/marlborough/rules.yaml:1380:19\n9411 rules/marlborough/rules.yaml:1381:15\n9413 rules/marlborough/rules.yaml:1383:15\n9414 rules/marlborough/rules.yaml:1384:7\n9419 rules/marlborough/rules.yaml:1385:11\n9420 rules/marlborough/rules.yaml:1386:11\n9421 rules/marlborough/rules.yaml:1387:11\n9426 rules/marlborough/rules.yaml:1388:15\n9427 rules/marlborough/rules.yaml:1389:15\n9435 rules/marlborough/rules.yaml:1390:19\n9447 rules/marlborough/rules.yaml:1391:19\n9450 rules/marlborough/rules.yaml:1392:7\n9455 rules/marlborough/rules.yaml:1393:11\n9462 rules/marlborough/rules.yaml:1394:7\n9474 rules/marlborough/rules.yaml:1395:7\n9479 rules/marlborough/rules.yaml:1396:11\n9480 rules/marlborough/rules.yaml:1397:7\n9481 rules/marlborough/rules.yaml:1398:7\n9482 rules/marlborough/rules.yaml:1399:11\n9483 rules/marlborough/rules.yaml:1400:7\n9500 rules/marlborough/rules.yaml:1401:7\n9505 rules/marlborough/rules.yaml:1402:11\n9506 rules/marlborough/rules.yaml:1403:11\n9507 rules/marlborough/rules.yaml:1404:15\n9519 rules/marlborough/rules.yaml:1405:11\n9526 rules/marlborough/rules.yaml:1406:11\n9527 rules/marlborough/rules.yaml:1407:15\n9528 rules/marlborough/rules.yaml:1408:11\n9563 rules/marlborough/rules.yaml:1246:7\n9569 rules/marlborough/rules.yaml:1247:7\n9570 rules/marlborough/rules.yaml:1248:7\n9571 rules/marlborough/rules.yaml:1249:11\n9583 rules/marlborough/rules.yaml:1250:7\n9600 rules/marlborough/rules.yaml:1251:7\n9601 rules/marlborough/rules.yaml:1252:11\n9602 rules/marlborough/rules.yaml:1253:11\n9603 rules/marlborough/rules.yaml:1254:11\n9604 rules/marlborough/rules.yaml:1255:7\n9605 rules/marlborough/rules.yaml:1256:7\n9606 rules/marlborough/rules.yaml:1257:7\n9607 rules/marlborough/rules.yaml:1258:7\n9613 rules/marlborough/rules.yaml:1259:7\n9635 rules/marlborough/rules.yaml:1260:7\n9636 rules/marlborough/rules.yaml:1261:11\n9637 rules/marlborough/rules.yaml:1262:11\n9638 rules/marlborough/rules.yaml:1263:7\n9647 rules/marlborough/rules.yaml:1264:11\n9653 rules/marlborough/rules.yaml:1265:11\n9655 rules/marlborough/rules.yaml:1266:7\n9666 rules/marlborough/rules.yaml:1267:7\n9667 rules/marlborough/rules.yaml:1268:7\n9672 rules/marlborough/rules.yaml:1269:11\n9673 rules/marlborough/rules.yaml:1270:11\n9681 rules/marlborough/rules.yaml:1271:15\n9695 rules/marlborough/rules.yaml:1272:11\n9696 rules/marlborough/rules.yaml:1273:15\n9697 rules/marlborough/rules.yaml:1274:15\n9699 rules/marlborough/rules.yaml:1276:15\n9700 rules/marlborough/rules.yaml:1277:15\n9703 rules/marlborough/rules.yaml:1278:7\n9704 rules/marlborough/rules.yaml:1279:7\n9712 rules/marlborough/rules.yaml:1280:11\n9727 rules/marlborough/rules.yaml:1281:7\n9728 rules/marlborough/rules.yaml:1282:11\n9729 rules/marlborough/rules.yaml:1283:7\n9730 rules/marlborough/rules.yaml:1284:7\n9731 rules/marlborough/rules.yaml:1285:11\n9732 rules/marlborough/rules.yaml:1286:15\n9734 rules/marlborough/rules.yaml:1287:15\n9735 rules/marlborough/rules.yaml:1288:11\n9737 rules/marlborough/rules.yaml:1290:11\n9738 rules/marlborough/rules.yaml:1291:7\n9743 rules/marlborough/rules.yaml:1292:11\n9744 rules/marlborough/rules.yaml:1293:11\n9745 rules/marlborough/rules.yaml:1294:11\n9750 rules/marlborough/rules.yaml:1295:15\n9751 rules/marlborough/rules.yaml:1296:15\n9759 rules/marlborough/rules.yaml:1297:19\n9767 rules/marlborough/rules.yaml:1298:19\n9770 rules/marlborough/rules.yaml:1299:7\n9775 rules/marlborough/rules.yaml:1300:7\n9776 rules/marlborough/rules.yaml:1301:11\n9777 rules/marlborough/rules.yaml:1302:7\n9778 rules/marlborough/rules.yaml:1303:7\n9779 rules/marlborough/rules.yaml:1304:11\n9780 rules/marlborough/rules.yaml:1305:7\n9793 rules/marlborough/rules.yaml:1306:7\n9798 rules/marlborough/rules.yaml:1307:11\n9799 rules/marlborough/rules.yaml:1308:11\n9807 rules/marlborough/rules.yaml:1309:15\n9820 rules/marlborough/rules.yaml:1310:15\n9821 rules/marlborough/rules.yaml:1311:15\n9822 rules/marlborough/rules.yaml:1312:15\n9823 rules/marlborough/rules.yaml:1313:19\n9824 rules/marlborough/rules.yaml:1314:19\n9827 rules/marlborough/rules.yaml:1315:11\n9828 rules/marlborough/rules.yaml:1316:11\n9834 rules/marlborough/rules.yaml:1317:11\n9835 rules/marlborough/rules.yaml:1318:11\n9861 rules/marlborough/flow.yaml:11:7\n9875 rules/marlborough/flow.yaml:12:11\n9906 rules/marlborough/rules.yaml:881:7\n9907 rules/marlborough/rules.yaml:882:7\n9908 rules/marlborough/rules.yaml:883:7\n9918 rules/marlborough/rules.yaml:884:11\n9926 rules/marlborough/rules.yaml:885:11\n9927 rules/marlborough/rules.yaml:886:15\n9928 rules/marlborough/rules.yaml:887:15\n9931 rules/marlborough/rules.yaml:888:7\n9942 rules/marlborough/rules.yaml:889:11\n9943 rules/marlborough/rules.yaml:890:11\n9961 rules/marlborough/rules.yaml:891:11\n9962 rules/marlborough/rules.yaml:892:11\n9963 rules/marlborough/rules.yaml:893:11\n9967 rules/marlborough/rules.yaml:894:7\n9968 rules/marlborough/rules.yaml:895:11\n9981 rules/marlborough/rules.yaml:1467:7\n9982 rules/marlborough/rules.yaml:1468:7\n9987 rules/marlborough/rules.yaml:1469:11\n9994 rules/marlborough/rules.yaml:1470:11\n9997 rules/marlborough/rules.yaml:1471:7\n10000 rules/marlborough/rules.yaml:1472:7\n10001 rules/marlborough/rules.yaml:1473:7\n10002 rules/marlborough/rules.yaml:1474:11\n10004 rules/marlborough/rules.yaml:1476:11\n10028 rules/marlborough/rules.yaml:1772:7\n10029 rules/marlborough/rules.yaml:1773:7\n10040 rules/marlborough/rules.yaml:1774:11\n10041 rules/marlborough/rules.yaml:1775:11\n10053 rules/marlborough/rules.yaml:1776:15\n10054 rules/marlborough/rules.yaml:1777:15\n10062 rules/marlborough/rules.yaml:1778:15\n10077 rules/marlborough/rules.yaml:1779:15\n10078 rules/marlborough/rules.yaml:1780:15\n10087 rules/marlborough/rules.yaml:1781:19\n10114 rules/marlborough/rules.yaml:1782:19\n10115 rules/marlborough/rules.yaml:1783:23\n10118 rules/marlborough/rules.yaml:1784:23\n10119 rules/marlborough/rules.yaml:1785:23\n10120 rules/marlborough/rules.yaml:1786:19\n10121 rules/marlborough/rules.yaml:1787:23\n10122 rules/marlborough/rules.yaml:1788:23\n10123 rules/marlborough/rules.yaml:1789:23\n10149 rules/marlborough/rules.yaml:1565:7\n10153 rules/marlborough/rules.yaml:1566:7\n10167 rules/marlborough/rules.yaml:1567:11\n10174 rules/marlborough/rules.yaml:1568:11\n10179 rules/marlborough/rules.yaml:1569:7\n10193 rules/marlborough/rules.yaml:1570:11\n10207 rules/marlborough/flow.yaml:92:7\n10212 rules/marlborough/flow.yaml:93:11\n10231 rules/marlborough/flow.yaml:61:7\n10238 rules/marlborough/flow.yaml:62:11\n10252 rules/marlborough/flow.yaml:63:15\n10266 rules/marlborough/flow.yaml:73:7\n10285 rules/marlborough/flow.yaml:55:7\n10292 rules/marlborough/flow.yaml:56:11\n10306 rules/marlborough/flow.yaml:57:15\n10324 rules/marlborough/flow.yaml:77:7\n10338 rules/marlborough/flow.yaml:78:11\n10352 rules/marlborough/flow.yaml:45:7\n10357 rules/marlborough/flow.yaml:46:11\n10376 rules/marlborough/flow.yaml:67:7\n10381 rules/marlborough/flow.yaml:68:11\n10395 rules/marlborough/flow.yaml:69:15\n10409 rules/marlborough/flow.yaml:50:7\n10414 rules/marlborough/flow.yaml:51:11\n10431 rules/marlborough/rules.yaml:970:7\n10437 rules/marlborough/rules.yaml:971:7\n10438 rules/marlborough/rules.yaml:972:11\n10439 rules/marlborough/rules.yaml:973:7\n10450 rules/marlborough/rules.yaml:974:7\n10451 rules/marlborough/rules.yaml:975:7"
+_ORIGINS = "1151 rules/marlborough/rules.yaml:461:7\n1165 rules/marlborough/rules.yaml:243:7\n1166 rules/marlborough/rules.yaml:244:7\n1185 rules/marlborough/rules.yaml:136:7\n1186 rules/marlborough/rules.yaml:137:7\n1187 rules/marlborough/rules.yaml:138:11\n1188 rules/marlborough/rules.yaml:139:11\n1189 rules/marlborough/rules.yaml:140:15\n1190 rules/marlborough/rules.yaml:141:7\n1211 rules/marlborough/rules.yaml:344:7\n1226 rules/marlborough/rules.yaml:649:7\n1235 rules/marlborough/rules.yaml:650:7\n1240 rules/marlborough/rules.yaml:651:7\n1241 rules/marlborough/rules.yaml:652:7\n1242 rules/marlborough/rules.yaml:653:7\n1247 rules/marlborough/rules.yaml:654:11\n1248 rules/marlborough/rules.yaml:655:11\n1249 rules/marlborough/rules.yaml:656:11\n1250 rules/marlborough/rules.yaml:657:11\n1251 rules/marlborough/rules.yaml:658:11\n1252 rules/marlborough/rules.yaml:659:7\n1257 rules/marlborough/rules.yaml:2225:1\n1262 rules/marlborough/rules.yaml:2225:1\n1269 rules/marlborough/rules.yaml:2225:1\n1277 rules/marlborough/rules.yaml:2225:1\n1285 rules/marlborough/rules.yaml:2225:1\n1293 rules/marlborough/rules.yaml:2225:1\n1301 rules/marlborough/rules.yaml:2225:1\n1309 rules/marlborough/rules.yaml:2225:1\n1318 rules/marlborough/rules.yaml:2225:1\n1322 rules/marlborough/rules.yaml:223:7\n1323 rules/marlborough/rules.yaml:224:11\n1324 rules/marlborough/rules.yaml:225:7\n1325 rules/marlborough/rules.yaml:226:7\n1335 rules/marlborough/rules.yaml:227:7\n1336 rules/marlborough/rules.yaml:228:7\n1339 rules/marlborough/rules.yaml:229:7\n1340 rules/marlborough/rules.yaml:230:11\n1348 rules/marlborough/rules.yaml:231:11\n1349 rules/marlborough/rules.yaml:232:7\n1354 rules/marlborough/rules.yaml:233:7\n1371 rules/marlborough/rules.yaml:616:7\n1372 rules/marlborough/rules.yaml:617:7\n1377 rules/marlborough/rules.yaml:618:11\n1379 rules/marlborough/rules.yaml:620:11\n1380 rules/marlborough/rules.yaml:621:7\n1381 rules/marlborough/rules.yaml:622:7\n1390 rules/marlborough/rules.yaml:623:11\n1391 rules/marlborough/rules.yaml:624:7\n1396 rules/marlborough/rules.yaml:625:7\n1404 rules/marlborough/rules.yaml:626:11\n1405 rules/marlborough/rules.yaml:627:7\n1408 rules/marlborough/rules.yaml:628:11\n1419 rules/marlborough/rules.yaml:629:7\n1429 rules/marlborough/rules.yaml:630:11\n1430 rules/marlborough/rules.yaml:631:7\n1440 rules/marlborough/rules.yaml:632:11\n1441 rules/marlborough/rules.yaml:633:7\n1451 rules/marlborough/rules.yaml:634:11\n1452 rules/marlborough/rules.yaml:635:7\n1462 rules/marlborough/rules.yaml:636:11\n1463 rules/marlborough/rules.yaml:637:7\n1467 rules/marlborough/rules.yaml:598:7\n1479 rules/marlborough/rules.yaml:778:7\n1484 rules/marlborough/rules.yaml:779:7\n1492 rules/marlborough/rules.yaml:181:7\n1493 rules/marlborough/rules.yaml:182:7\n1494 rules/marlborough/rules.yaml:183:11\n1495 rules/marlborough/rules.yaml:184:7\n1496 rules/marlborough/rules.yaml:185:11\n1497 rules/marlborough/rules.yaml:186:7\n1501 rules/marlborough/rules.yaml:64:7\n1510 rules/marlborough/rules.yaml:65:7\n1518 rules/marlborough/rules.yaml:440:7\n1526 rules/marlborough/rules.yaml:441:7\n1527 rules/marlborough/rules.yaml:442:11\n1528 rules/marlborough/rules.yaml:443:7\n1539 rules/marlborough/rules.yaml:444:7\n1544 rules/marlborough/rules.yaml:445:7\n1545 rules/marlborough/rules.yaml:446:11\n1546 rules/marlborough/rules.yaml:447:7\n1547 rules/marlborough/rules.yaml:448:11\n1548 rules/marlborough/rules.yaml:449:7\n1553 rules/marlborough/rules.yaml:450:7\n1561 rules/marlborough/rules.yaml:451:7\n1562 rules/marlborough/rules.yaml:452:11\n1563 rules/marlborough/rules.yaml:453:7\n1577 rules/marlborough/rules.yaml:157:7\n1585 rules/marlborough/rules.yaml:100:7\n1592 rules/marlborough/rules.yaml:90:7\n1607 rules/marlborough/rules.yaml:565:7\n1611 rules/marlborough/rules.yaml:165:7\n1612 rules/marlborough/rules.yaml:166:7\n1613 rules/marlborough/rules.yaml:167:11\n1614 rules/marlborough/rules.yaml:168:11\n1615 rules/marlborough/rules.yaml:169:15\n1616 rules/marlborough/rules.yaml:170:7\n1631 rules/marlborough/rules.yaml:671:7\n1632 rules/marlborough/rules.yaml:672:11\n1633 rules/marlborough/rules.yaml:673:7\n1634 rules/marlborough/rules.yaml:674:7\n1635 rules/marlborough/rules.yaml:675:11\n1636 rules/marlborough/rules.yaml:676:7\n1642 rules/marlborough/rules.yaml:294:7\n1643 rules/marlborough/rules.yaml:295:7\n1644 rules/marlborough/rules.yaml:296:11\n1645 rules/marlborough/rules.yaml:297:7\n1646 rules/marlborough/rules.yaml:298:11\n1647 rules/marlborough/rules.yaml:299:7\n1655 rules/marlborough/rules.yaml:300:7\n1656 rules/marlborough/rules.yaml:301:7\n1662 rules/marlborough/rules.yaml:302:11\n1663 rules/marlborough/rules.yaml:303:7\n1664 rules/marlborough/rules.yaml:304:11\n1672 rules/marlborough/rules.yaml:305:11\n1678 rules/marlborough/rules.yaml:306:7\n1682 rules/marlborough/rules.yaml:356:7\n1687 rules/marlborough/rules.yaml:357:7\n1688 rules/marlborough/rules.yaml:358:7\n1691 rules/marlborough/rules.yaml:359:11\n1692 rules/marlborough/rules.yaml:360:15\n1693 rules/marlborough/rules.yaml:361:15\n1694 rules/marlborough/rules.yaml:362:19\n1696 rules/marlborough/rules.yaml:364:19\n1697 rules/marlborough/rules.yaml:365:7\n1701 rules/marlborough/rules.yaml:108:7\n1708 rules/marlborough/rules.yaml:109:11\n1709 rules/marlborough/rules.yaml:110:7\n1710 rules/marlborough/rules.yaml:111:7\n1711 rules/marlborough/rules.yaml:112:11\n1712 rules/marlborough/rules.yaml:113:7\n1716 rules/marlborough/rules.yaml:332:7\n1723 rules/marlborough/rules.yaml:35:7\n1724 rules/marlborough/rules.yaml:36:11\n1725 rules/marlborough/rules.yaml:37:7\n1739 rules/marlborough/rules.yaml:76:7\n1740 rules/marlborough/rules.yaml:77:11\n1741 rules/marlborough/rules.yaml:78:7\n1742 rules/marlborough/rules.yaml:79:7\n1743 rules/marlborough/rules.yaml:80:11\n1763 rules/marlborough/rules.yaml:81:15\n1764 rules/marlborough/rules.yaml:82:7\n1768 rules/marlborough/rules.yaml:579:7\n1773 rules/marlborough/rules.yaml:414:7\n1794 rules/marlborough/rules.yaml:376:7\n1795 rules/marlborough/rules.yaml:377:11\n1796 rules/marlborough/rules.yaml:378:7\n1797 rules/marlborough/rules.yaml:379:11\n1798 rules/marlborough/rules.yaml:380:7\n1799 rules/marlborough/rules.yaml:381:11\n1800 rules/marlborough/rules.yaml:382:7\n1801 rules/marlborough/rules.yaml:383:11\n1802 rules/marlborough/rules.yaml:384:7\n1806 rules/marlborough/rules.yaml:586:7\n1812 rules/marlborough/rules.yaml:477:7\n1821 rules/marlborough/rules.yaml:478:7\n1822 rules/marlborough/rules.yaml:479:7\n1838 rules/marlborough/rules.yaml:480:7\n1847 rules/marlborough/rules.yaml:481:7\n1862 rules/marlborough/rules.yaml:482:7\n1875 rules/marlborough/rules.yaml:483:7\n1883 rules/marlborough/rules.yaml:484:7\n1884 rules/marlborough/rules.yaml:485:7\n1889 rules/marlborough/rules.yaml:486:7\n1904 rules/marlborough/rules.yaml:527:7\n1920 rules/marlborough/rules.yaml:528:7\n1921 rules/marlborough/rules.yaml:529:11\n1922 rules/marlborough/rules.yaml:530:7\n1934 rules/marlborough/rules.yaml:531:7\n1943 rules/marlborough/rules.yaml:532:7\n1944 rules/marlborough/rules.yaml:533:7\n1945 rules/marlborough/rules.yaml:534:11\n1946 rules/marlborough/rules.yaml:535:15\n1947 rules/marlborough/rules.yaml:536:19\n1949 rules/marlborough/rules.yaml:538:19\n1972 rules/marlborough/rules.yaml:539:19\n1978 rules/marlborough/rules.yaml:540:23\n1979 rules/marlborough/rules.yaml:541:7\n1983 rules/marlborough/rules.yaml:497:7\n1984 rules/marlborough/rules.yaml:498:7\n2017 rules/marlborough/rules.yaml:121:7\n2018 rules/marlborough/rules.yaml:122:11\n2019 rules/marlborough/rules.yaml:123:7\n2020 rules/marlborough/rules.yaml:124:7\n2021 rules/marlborough/rules.yaml:125:11\n2022 rules/marlborough/rules.yaml:126:7\n2026 rules/marlborough/rules.yaml:23:7\n2030 rules/marlborough/rules.yaml:149:7\n2031 rules/marlborough/rules.yaml:150:7\n2035 rules/marlborough/rules.yaml:396:7\n2036 rules/marlborough/rules.yaml:397:7\n2041 rules/marlborough/rules.yaml:398:11\n2045 rules/marlborough/rules.yaml:399:15\n2050 rules/marlborough/rules.yaml:400:15\n2051 rules/marlborough/rules.yaml:401:19\n2060 rules/marlborough/rules.yaml:402:23\n2061 rules/marlborough/rules.yaml:403:7\n2065 rules/marlborough/rules.yaml:559:7\n2073 rules/marlborough/rules.yaml:316:7\n2074 rules/marlborough/rules.yaml:317:7\n2075 rules/marlborough/rules.yaml:318:11\n2076 rules/marlborough/rules.yaml:319:7\n2079 rules/marlborough/rules.yaml:320:11\n2080 rules/marlborough/rules.yaml:321:7\n2084 rules/marlborough/rules.yaml:322:11\n2085 rules/marlborough/rules.yaml:323:7\n2091 rules/marlborough/rules.yaml:764:7\n2096 rules/marlborough/rules.yaml:765:7\n2121 rules/marlborough/rules.yaml:766:7\n2136 rules/marlborough/rules.yaml:767:7\n2151 rules/marlborough/rules.yaml:703:7\n2152 rules/marlborough/rules.yaml:704:11\n2153 rules/marlborough/rules.yaml:705:7\n2154 rules/marlborough/rules.yaml:706:11\n2155 rules/marlborough/rules.yaml:707:7\n2159 rules/marlborough/rules.yaml:721:7\n2164 rules/marlborough/rules.yaml:722:7\n2169 rules/marlborough/rules.yaml:723:7\n2179 rules/marlborough/rules.yaml:734:7\n2184 rules/marlborough/rules.yaml:735:11\n2185 rules/marlborough/rules.yaml:736:7\n2186 rules/marlborough/rules.yaml:737:7\n2187 rules/marlborough/rules.yaml:738:11\n2188 rules/marlborough/rules.yaml:739:11\n2192 rules/marlborough/rules.yaml:740:15\n2193 rules/marlborough/rules.yaml:741:15\n2194 rules/marlborough/rules.yaml:742:19\n2195 rules/marlborough/rules.yaml:743:7\n2199 rules/marlborough/rules.yaml:46:7\n2200 rules/marlborough/rules.yaml:47:11\n2201 rules/marlborough/rules.yaml:48:7\n2205 rules/marlborough/rules.yaml:509:7\n2206 rules/marlborough/rules.yaml:510:7\n2207 rules/marlborough/rules.yaml:511:7\n2208 rules/marlborough/rules.yaml:512:7\n2209 rules/marlborough/rules.yaml:513:7\n2210 rules/marlborough/rules.yaml:514:7\n2228 rules/marlborough/rules.yaml:278:7\n2229 rules/marlborough/rules.yaml:279:7\n2233 rules/marlborough/rules.yaml:280:11\n2234 rules/marlborough/rules.yaml:281:7\n2235 rules/marlborough/rules.yaml:282:11\n2236 rules/marlborough/rules.yaml:283:7\n2240 rules/marlborough/rules.yaml:266:7\n2245 rules/marlborough/rules.yaml:267:7\n2257 rules/marlborough/rules.yaml:687:7\n2258 rules/marlborough/rules.yaml:688:11\n2259 rules/marlborough/rules.yaml:689:7\n2260 rules/marlborough/rules.yaml:690:11\n2261 rules/marlborough/rules.yaml:691:7\n2262 rules/marlborough/rules.yaml:692:11\n2263 rules/marlborough/rules.yaml:693:7\n2267 rules/marlborough/rules.yaml:254:7\n2270 rules/marlborough/rules.yaml:255:11\n2271 rules/marlborough/rules.yaml:256:7\n2272 rules/marlborough/rules.yaml:257:11\n2273 rules/marlborough/rules.yaml:258:7\n2277 rules/marlborough/rules.yaml:56:7\n2284 rules/marlborough/rules.yaml:427:7\n2290 rules/marlborough/rules.yaml:428:7\n2294 rules/marlborough/rules.yaml:549:7\n2299 rules/marlborough/rules.yaml:550:7\n2300 rules/marlborough/rules.yaml:551:7\n2308 rules/marlborough/rules.yaml:606:7\n2315 rules/marlborough/rules.yaml:2166:3\n2322 rules/marlborough/rules.yaml:2166:3\n2337 rules/marlborough/rules.yaml:2187:3\n2344 rules/marlborough/rules.yaml:2187:3\n2352 rules/marlborough/rules.yaml:2206:3\n2357 rules/marlborough/rules.yaml:2206:3\n2361 rules/marlborough/rules.yaml:751:7\n2368 rules/marlborough/rules.yaml:199:7\n2369 rules/marlborough/rules.yaml:200:7\n2370 rules/marlborough/rules.yaml:201:7\n2371 rules/marlborough/rules.yaml:202:7\n2372 rules/marlborough/rules.yaml:203:11\n2373 rules/marlborough/rules.yaml:204:11\n2383 rules/marlborough/rules.yaml:205:15\n2387 rules/marlborough/rules.yaml:206:19\n2417 rules/marlborough/rules.yaml:208:19\n2434 rules/marlborough/rules.yaml:209:7\n2438 rules/marlborough/cards.yaml:383:14\n2442 rules/marlborough/cards.yaml:391:14\n2446 rules/marlborough/cards.yaml:15:14\n2450 rules/marlborough/cards.yaml:23:14\n2454 rules/marlborough/cards.yaml:31:14\n2458 rules/marlborough/cards.yaml:39:14\n2462 rules/marlborough/cards.yaml:47:14\n2466 rules/marlborough/cards.yaml:55:14\n2470 rules/marlborough/cards.yaml:63:14\n2474 rules/marlborough/cards.yaml:71:14\n2478 rules/marlborough/cards.yaml:79:14\n2482 rules/marlborough/cards.yaml:87:14\n2486 rules/marlborough/cards.yaml:95:14\n2490 rules/marlborough/cards.yaml:103:14\n2494 rules/marlborough/cards.yaml:111:14\n2498 rules/marlborough/cards.yaml:119:14\n2502 rules/marlborough/cards.yaml:127:14\n2506 rules/marlborough/cards.yaml:199:14\n2510 rules/marlborough/cards.yaml:135:14\n2514 rules/marlborough/cards.yaml:143:14\n2518 rules/marlborough/cards.yaml:151:14\n2522 rules/marlborough/cards.yaml:159:14\n2526 rules/marlborough/cards.yaml:167:14\n2530 rules/marlborough/cards.yaml:175:14\n2534 rules/marlborough/cards.yaml:183:14\n2538 rules/marlborough/cards.yaml:191:14\n2542 rules/marlborough/cards.yaml:271:14\n2546 rules/marlborough/cards.yaml:279:14\n2550 rules/marlborough/cards.yaml:287:14\n2554 rules/marlborough/cards.yaml:295:14\n2558 rules/marlborough/cards.yaml:303:14\n2562 rules/marlborough/cards.yaml:311:14\n2566 rules/marlborough/cards.yaml:319:14\n2570 rules/marlborough/cards.yaml:327:14\n2574 rules/marlborough/cards.yaml:335:14\n2578 rules/marlborough/cards.yaml:343:14\n2582 rules/marlborough/cards.yaml:351:14\n2586 rules/marlborough/cards.yaml:359:14\n2590 rules/marlborough/cards.yaml:367:14\n2594 rules/marlborough/cards.yaml:375:14\n2598 rules/marlborough/cards.yaml:207:14\n2602 rules/marlborough/cards.yaml:215:14\n2606 rules/marlborough/cards.yaml:223:14\n2610 rules/marlborough/cards.yaml:231:14\n2614 rules/marlborough/cards.yaml:239:14\n2618 rules/marlborough/cards.yaml:247:14\n2622 rules/marlborough/cards.yaml:255:14\n2626 rules/marlborough/cards.yaml:263:14\n2630 rules/marlborough/rules.yaml:2252:9\n2638 rules/marlborough/rules.yaml:2280:9\n2639 rules/marlborough/rules.yaml:2281:9\n2646 rules/marlborough/rules.yaml:2259:9\n2647 rules/marlborough/rules.yaml:2260:9\n2652 rules/marlborough/rules.yaml:2267:9\n2661 rules/marlborough/rules.yaml:2268:9\n2662 rules/marlborough/rules.yaml:2269:9\n2663 rules/marlborough/rules.yaml:2270:13\n2665 rules/marlborough/rules.yaml:2271:13\n2668 rules/marlborough/rules.yaml:2273:13\n2673 rules/marlborough/rules.yaml:2242:9\n2676 rules/marlborough/rules.yaml:2243:9\n2682 rules/marlborough/rules.yaml:917:7\n2686 rules/marlborough/rules.yaml:918:11\n2687 rules/marlborough/rules.yaml:919:11\n2692 rules/marlborough/rules.yaml:1593:7\n2693 rules/marlborough/rules.yaml:1594:7\n2695 rules/marlborough/rules.yaml:1595:7\n2697 rules/marlborough/rules.yaml:1596:7\n2698 rules/marlborough/rules.yaml:1597:7\n2713 rules/marlborough/rules.yaml:1598:11\n2719 rules/marlborough/rules.yaml:1599:15\n2721 rules/marlborough/rules.yaml:1600:15\n2723 rules/marlborough/rules.yaml:1601:15\n2727 rules/marlborough/rules.yaml:865:7\n2730 rules/marlborough/rules.yaml:866:11\n2731 rules/marlborough/rules.yaml:867:11\n2732 rules/marlborough/rules.yaml:868:15\n2735 rules/marlborough/rules.yaml:869:15\n2737 rules/marlborough/rules.yaml:870:15\n2738 rules/marlborough/rules.yaml:871:15\n2740 rules/marlborough/rules.yaml:872:15\n2741 rules/marlborough/rules.yaml:873:11\n2743 rules/marlborough/rules.yaml:874:7\n2744 rules/marlborough/rules.yaml:875:7\n2746 rules/marlborough/rules.yaml:876:7\n2748 rules/marlborough/rules.yaml:877:7\n2749 rules/marlborough/rules.yaml:878:7\n2764 rules/marlborough/rules.yaml:879:11\n2770 rules/marlborough/rules.yaml:880:15\n2772 rules/marlborough/rules.yaml:881:15\n2774 rules/marlborough/rules.yaml:882:15\n2778 rules/marlborough/flow.yaml:110:7\n2780 rules/marlborough/flow.yaml:111:7\n2781 rules/marlborough/flow.yaml:112:11\n2785 rules/marlborough/rules.yaml:1235:7\n2791 rules/marlborough/rules.yaml:1236:11\n2792 rules/marlborough/rules.yaml:1237:15\n2793 rules/marlborough/rules.yaml:1238:15\n2806 rules/marlborough/rules.yaml:1239:15\n2807 rules/marlborough/rules.yaml:1240:15\n2819 rules/marlborough/rules.yaml:1241:15\n2820 rules/marlborough/rules.yaml:1242:19\n2821 rules/marlborough/rules.yaml:1243:19\n2827 rules/marlborough/rules.yaml:813:7\n2828 rules/marlborough/rules.yaml:814:7\n2833 rules/marlborough/rules.yaml:815:11\n2834 rules/marlborough/rules.yaml:816:11\n2837 rules/marlborough/rules.yaml:817:11\n2838 rules/marlborough/rules.yaml:818:7\n2839 rules/marlborough/rules.yaml:819:7\n2844 rules/marlborough/rules.yaml:1940:7\n2845 rules/marlborough/rules.yaml:1941:7\n2846 rules/marlborough/rules.yaml:1942:11\n2847 rules/marlborough/rules.yaml:1943:11\n2848 rules/marlborough/rules.yaml:1944:11\n2849 rules/marlborough/rules.yaml:1945:11\n2860 rules/marlborough/rules.yaml:1946:11\n2871 rules/marlborough/rules.yaml:1947:11\n2873 rules/marlborough/rules.yaml:1948:11\n2874 rules/marlborough/rules.yaml:1949:15\n2876 rules/marlborough/rules.yaml:1951:15\n2880 rules/marlborough/flow.yaml:16:7\n2881 rules/marlborough/flow.yaml:17:11\n2882 rules/marlborough/flow.yaml:18:15\n2885 rules/marlborough/flow.yaml:19:19\n2886 rules/marlborough/flow.yaml:20:19\n2892 rules/marlborough/rules.yaml:852:7\n2893 rules/marlborough/rules.yaml:853:11\n2896 rules/marlborough/rules.yaml:855:11\n2898 rules/marlborough/rules.yaml:856:7\n2900 rules/marlborough/rules.yaml:857:7\n2901 rules/marlborough/rules.yaml:858:11\n2906 rules/marlborough/rules.yaml:826:7\n2907 rules/marlborough/rules.yaml:827:7\n2913 rules/marlborough/flow.yaml:94:7\n2918 rules/marlborough/flow.yaml:95:7\n2923 rules/marlborough/flow.yaml:96:7\n2925 rules/marlborough/flow.yaml:97:7\n2926 rules/marlborough/flow.yaml:98:11\n2928 rules/marlborough/flow.yaml:100:11\n2932 rules/marlborough/flow.yaml:73:7\n2933 rules/marlborough/flow.yaml:74:11\n2934 rules/marlborough/flow.yaml:75:15\n2939 rules/marlborough/flow.yaml:25:7\n2940 rules/marlborough/flow.yaml:26:11\n2945 rules/marlborough/flow.yaml:27:11\n2948 rules/marlborough/flow.yaml:29:11\n2949 rules/marlborough/flow.yaml:30:11\n2950 rules/marlborough/flow.yaml:31:15\n2951 rules/marlborough/flow.yaml:32:11\n2952 rules/marlborough/flow.yaml:33:15\n2953 rules/marlborough/flow.yaml:34:15\n2954 rules/marlborough/flow.yaml:35:15\n2959 rules/marlborough/flow.yaml:36:19\n2960 rules/marlborough/flow.yaml:37:19\n2961 rules/marlborough/flow.yaml:38:19\n2963 rules/marlborough/flow.yaml:39:15\n2964 rules/marlborough/flow.yaml:40:11\n2967 rules/marlborough/flow.yaml:41:11\n2973 rules/marlborough/rules.yaml:834:7\n2974 rules/marlborough/rules.yaml:835:11\n2976 rules/marlborough/rules.yaml:836:11\n2978 rules/marlborough/rules.yaml:837:7\n2979 rules/marlborough/rules.yaml:838:7\n2980 rules/marlborough/rules.yaml:839:7\n2981 rules/marlborough/rules.yaml:840:7\n2982 rules/marlborough/rules.yaml:841:11\n2986 rules/marlborough/rules.yaml:843:11\n2994 rules/marlborough/rules.yaml:845:11\n3006 rules/marlborough/rules.yaml:2181:7\n3009 rules/marlborough/rules.yaml:2182:7\n3010 rules/marlborough/rules.yaml:2183:11\n3012 rules/marlborough/rules.yaml:2185:11\n3013 rules/marlborough/rules.yaml:2186:7\n3020 rules/marlborough/rules.yaml:2201:7\n3023 rules/marlborough/rules.yaml:2202:7\n3024 rules/marlborough/rules.yaml:2203:7\n3029 rules/marlborough/rules.yaml:2220:7\n3032 rules/marlborough/rules.yaml:2221:7\n3033 rules/marlborough/rules.yaml:2222:7\n3036 rules/marlborough/rules.yaml:2223:7\n3409 rules/marlborough/rules.yaml:968:7\n3414 rules/marlborough/rules.yaml:969:11\n3415 rules/marlborough/rules.yaml:970:7\n3424 rules/marlborough/rules.yaml:971:7\n3425 rules/marlborough/rules.yaml:972:11\n3426 rules/marlborough/rules.yaml:973:7\n3427 rules/marlborough/rules.yaml:974:7\n3428 rules/marlborough/rules.yaml:975:11\n3430 rules/marlborough/rules.yaml:976:7\n3431 rules/marlborough/rules.yaml:977:11\n3435 rules/marlborough/rules.yaml:1067:7\n3436 rules/marlborough/rules.yaml:1068:7\n3442 rules/marlborough/rules.yaml:1069:7\n3443 rules/marlborough/rules.yaml:1070:11\n3445 rules/marlborough/rules.yaml:1071:7\n3446 rules/marlborough/rules.yaml:1072:11\n3448 rules/marlborough/rules.yaml:1073:7\n3449 rules/marlborough/rules.yaml:1074:7\n3450 rules/marlborough/rules.yaml:1076:7\n3451 rules/marlborough/rules.yaml:1077:11\n3457 rules/marlborough/rules.yaml:1078:11\n3465 rules/marlborough/rules.yaml:1081:11\n3466 rules/marlborough/rules.yaml:1083:11\n3467 rules/marlborough/rules.yaml:1085:19\n3470 rules/marlborough/rules.yaml:1088:23\n3472 rules/marlborough/rules.yaml:1091:19\n3477 rules/marlborough/rules.yaml:1093:19\n3483 rules/marlborough/rules.yaml:1097:11\n3484 rules/marlborough/rules.yaml:1098:11\n3487 rules/marlborough/rules.yaml:1099:11\n3492 rules/marlborough/rules.yaml:1100:11\n3493 rules/marlborough/rules.yaml:1101:11\n3494 rules/marlborough/rules.yaml:1102:15\n3500 rules/marlborough/rules.yaml:1105:15\n3501 rules/marlborough/rules.yaml:1106:15\n3503 rules/marlborough/rules.yaml:1108:15\n3504 rules/marlborough/rules.yaml:1110:15\n3505 rules/marlborough/rules.yaml:1111:15\n3506 rules/marlborough/rules.yaml:1112:15\n3508 rules/marlborough/rules.yaml:1114:15\n3509 rules/marlborough/rules.yaml:1116:15\n3510 rules/marlborough/rules.yaml:1117:15\n3511 rules/marlborough/rules.yaml:1118:15\n3512 rules/marlborough/rules.yaml:1119:11\n3513 rules/marlborough/rules.yaml:1120:11\n3514 rules/marlborough/rules.yaml:1121:11\n3515 rules/marlborough/rules.yaml:1123:11\n3516 rules/marlborough/rules.yaml:1124:11\n3517 rules/marlborough/rules.yaml:1125:11\n3518 rules/marlborough/rules.yaml:1127:19\n3519 rules/marlborough/rules.yaml:1128:19\n3525 rules/marlborough/rules.yaml:1129:23\n3526 rules/marlborough/rules.yaml:1130:23\n3528 rules/marlborough/rules.yaml:1132:19\n3529 rules/marlborough/rules.yaml:1133:23\n3531 rules/marlborough/rules.yaml:1135:23\n3535 rules/marlborough/rules.yaml:1139:19\n3536 rules/marlborough/rules.yaml:1140:19\n3537 rules/marlborough/rules.yaml:1141:19\n3538 rules/marlborough/rules.yaml:1142:23\n3542 rules/marlborough/rules.yaml:1146:19\n3543 rules/marlborough/rules.yaml:1147:19\n3544 rules/marlborough/rules.yaml:1148:19\n3558 rules/marlborough/rules.yaml:1149:23\n3560 rules/marlborough/rules.yaml:1151:19\n3567 rules/marlborough/rules.yaml:2166:3\n3568 rules/marlborough/rules.yaml:2166:3\n3570 rules/marlborough/rules.yaml:2166:3\n3571 rules/marlborough/rules.yaml:2166:3\n3572 rules/marlborough/rules.yaml:2166:3\n3573 rules/marlborough/rules.yaml:2166:3\n3574 rules/marlborough/rules.yaml:2166:3\n3575 rules/marlborough/rules.yaml:2166:3\n3582 rules/marlborough/rules.yaml:2166:3\n3583 rules/marlborough/rules.yaml:2166:3\n3584 rules/marlborough/rules.yaml:2166:3\n3585 rules/marlborough/rules.yaml:2166:3\n3599 rules/marlborough/rules.yaml:2166:3\n3600 rules/marlborough/rules.yaml:2166:3\n3602 rules/marlborough/rules.yaml:2166:3\n3603 rules/marlborough/rules.yaml:2166:3\n3604 rules/marlborough/rules.yaml:2166:3\n3606 rules/marlborough/rules.yaml:2166:3\n3607 rules/marlborough/rules.yaml:2166:3\n3610 rules/marlborough/rules.yaml:2166:3\n3625 rules/marlborough/rules.yaml:1162:7\n3626 rules/marlborough/rules.yaml:1163:7\n3627 rules/marlborough/rules.yaml:1164:7\n3633 rules/marlborough/rules.yaml:1165:7\n3634 rules/marlborough/rules.yaml:1166:7\n3638 rules/marlborough/rules.yaml:1167:7\n3642 rules/marlborough/rules.yaml:1168:7\n3643 rules/marlborough/rules.yaml:1169:11\n3644 rules/marlborough/rules.yaml:1170:7\n3645 rules/marlborough/rules.yaml:1171:7\n3646 rules/marlborough/rules.yaml:1172:7\n3651 rules/marlborough/rules.yaml:1173:7\n3656 rules/marlborough/rules.yaml:1174:7\n3657 rules/marlborough/rules.yaml:1175:7\n3658 rules/marlborough/rules.yaml:1176:7\n3659 rules/marlborough/rules.yaml:1177:7\n3660 rules/marlborough/rules.yaml:1178:7\n3661 rules/marlborough/rules.yaml:1179:7\n3662 rules/marlborough/rules.yaml:1180:7\n3663 rules/marlborough/rules.yaml:1181:7\n3664 rules/marlborough/rules.yaml:1182:7\n3665 rules/marlborough/rules.yaml:1183:7\n3666 rules/marlborough/rules.yaml:1184:7\n3683 rules/marlborough/rules.yaml:1185:7\n3684 rules/marlborough/rules.yaml:1186:7\n3685 rules/marlborough/rules.yaml:1187:11\n3712 rules/marlborough/rules.yaml:1188:7\n3713 rules/marlborough/rules.yaml:1189:7\n3714 rules/marlborough/rules.yaml:1191:15\n3715 rules/marlborough/rules.yaml:1192:19\n3716 rules/marlborough/rules.yaml:1193:15\n3717 rules/marlborough/rules.yaml:1194:15\n3718 rules/marlborough/rules.yaml:1195:15\n3719 rules/marlborough/rules.yaml:1196:19\n3721 rules/marlborough/rules.yaml:1198:15\n3722 rules/marlborough/rules.yaml:1199:15\n3723 rules/marlborough/rules.yaml:1200:15\n3724 rules/marlborough/rules.yaml:1201:15\n3725 rules/marlborough/rules.yaml:1202:15\n3726 rules/marlborough/rules.yaml:1203:19\n3728 rules/marlborough/rules.yaml:1205:15\n3729 rules/marlborough/rules.yaml:1206:15\n3730 rules/marlborough/rules.yaml:1207:15\n3731 rules/marlborough/rules.yaml:1208:15\n3740 rules/marlborough/rules.yaml:1209:19\n3742 rules/marlborough/rules.yaml:1211:15\n3743 rules/marlborough/rules.yaml:1212:15\n3744 rules/marlborough/rules.yaml:1213:15\n3750 rules/marlborough/rules.yaml:1214:19\n3751 rules/marlborough/rules.yaml:1215:19\n3752 rules/marlborough/rules.yaml:1216:15\n3753 rules/marlborough/rules.yaml:1217:15\n3754 rules/marlborough/rules.yaml:1218:15\n3755 rules/marlborough/rules.yaml:1219:19\n3757 rules/marlborough/rules.yaml:1221:15\n3758 rules/marlborough/rules.yaml:1222:19\n3759 rules/marlborough/rules.yaml:1223:15\n3760 rules/marlborough/rules.yaml:1224:15\n3761 rules/marlborough/rules.yaml:1225:15\n3762 rules/marlborough/rules.yaml:1226:15\n3763 rules/marlborough/rules.yaml:1227:15\n3764 rules/marlborough/rules.yaml:1228:19\n3769 rules/marlborough/rules.yaml:1729:7\n3770 rules/marlborough/rules.yaml:1730:7\n3771 rules/marlborough/rules.yaml:1731:7\n3777 rules/marlborough/rules.yaml:1732:7\n3778 rules/marlborough/rules.yaml:1733:11\n3781 rules/marlborough/rules.yaml:1734:7\n3786 rules/marlborough/rules.yaml:1703:7\n3787 rules/marlborough/rules.yaml:1704:7\n3788 rules/marlborough/rules.yaml:1705:7\n3789 rules/marlborough/rules.yaml:1706:7\n3795 rules/marlborough/rules.yaml:1709:7\n3799 rules/marlborough/rules.yaml:1710:7\n3803 rules/marlborough/rules.yaml:1711:7\n3804 rules/marlborough/rules.yaml:1712:11\n3807 rules/marlborough/rules.yaml:1713:7\n3808 rules/marlborough/rules.yaml:1714:11\n3811 rules/marlborough/rules.yaml:1715:7\n3812 rules/marlborough/rules.yaml:1716:7\n3813 rules/marlborough/rules.yaml:1717:7\n3814 rules/marlborough/rules.yaml:1719:7\n3815 rules/marlborough/rules.yaml:1720:7\n3819 rules/marlborough/rules.yaml:1771:7\n3820 rules/marlborough/rules.yaml:1772:7\n3821 rules/marlborough/rules.yaml:1773:7\n3822 rules/marlborough/rules.yaml:1774:7\n3828 rules/marlborough/rules.yaml:1660:7\n3829 rules/marlborough/rules.yaml:1661:7\n3832 rules/marlborough/rules.yaml:1664:11\n3834 rules/marlborough/rules.yaml:1666:11\n3835 rules/marlborough/rules.yaml:1667:11\n3836 rules/marlborough/rules.yaml:1668:11\n3837 rules/marlborough/rules.yaml:1669:15\n3841 rules/marlborough/rules.yaml:1672:15\n3843 rules/marlborough/rules.yaml:1675:11\n3851 rules/marlborough/rules.yaml:1676:11\n3852 rules/marlborough/rules.yaml:1678:19\n3854 rules/marlborough/rules.yaml:1681:19\n3856 rules/marlborough/rules.yaml:1683:19\n3857 rules/marlborough/rules.yaml:1684:23\n3859 rules/marlborough/rules.yaml:1687:23\n3861 rules/marlborough/rules.yaml:1690:19\n3866 rules/marlborough/rules.yaml:1744:7\n3867 rules/marlborough/rules.yaml:1745:7\n3872 rules/marlborough/rules.yaml:1746:11\n3873 rules/marlborough/rules.yaml:1747:11\n3894 rules/marlborough/rules.yaml:1748:11\n3895 rules/marlborough/rules.yaml:1749:11\n3896 rules/marlborough/rules.yaml:1750:15\n3911 rules/marlborough/rules.yaml:1751:15\n3912 rules/marlborough/rules.yaml:1752:19\n3914 rules/marlborough/rules.yaml:1754:19\n3915 rules/marlborough/rules.yaml:1755:19\n3916 rules/marlborough/rules.yaml:1756:23\n3917 rules/marlborough/rules.yaml:1757:19\n3918 rules/marlborough/rules.yaml:1758:23\n3920 rules/marlborough/rules.yaml:1760:23\n3925 rules/marlborough/rules.yaml:792:7\n3926 rules/marlborough/rules.yaml:793:7\n3927 rules/marlborough/rules.yaml:794:11\n3928 rules/marlborough/rules.yaml:795:11\n3929 rules/marlborough/rules.yaml:796:15\n3932 rules/marlborough/rules.yaml:797:11\n3933 rules/marlborough/rules.yaml:799:7\n3934 rules/marlborough/rules.yaml:800:7\n3941 rules/marlborough/rules.yaml:801:11\n3942 rules/marlborough/rules.yaml:802:15\n3944 rules/marlborough/rules.yaml:804:15\n3945 rules/marlborough/rules.yaml:805:15\n3949 rules/marlborough/rules.yaml:806:11\n3954 rules/marlborough/rules.yaml:2132:7\n3955 rules/marlborough/rules.yaml:2133:7\n3960 rules/marlborough/rules.yaml:2134:11\n3965 rules/marlborough/rules.yaml:2135:11\n3983 rules/marlborough/rules.yaml:2136:11\n3984 rules/marlborough/rules.yaml:2137:15\n3986 rules/marlborough/rules.yaml:2139:15\n3987 rules/marlborough/rules.yaml:2140:15\n3988 rules/marlborough/rules.yaml:2141:19\n3990 rules/marlborough/rules.yaml:2143:19\n3993 rules/marlborough/rules.yaml:2144:19\n3994 rules/marlborough/rules.yaml:2145:19\n3995 rules/marlborough/rules.yaml:2147:19\n3996 rules/marlborough/rules.yaml:2148:23\n3997 rules/marlborough/rules.yaml:2149:7\n4002 rules/marlborough/rules.yaml:1642:7\n4003 rules/marlborough/rules.yaml:1643:7\n4004 rules/marlborough/rules.yaml:1644:7\n4005 rules/marlborough/rules.yaml:1646:15\n4006 rules/marlborough/rules.yaml:1647:19\n4010 rules/marlborough/rules.yaml:1648:23\n4013 rules/marlborough/rules.yaml:1650:15\n4016 rules/marlborough/rules.yaml:1652:15\n4023 rules/marlborough/rules.yaml:997:7\n4024 rules/marlborough/rules.yaml:998:11\n4025 rules/marlborough/rules.yaml:999:7\n4026 rules/marlborough/rules.yaml:1000:7\n4027 rules/marlborough/rules.yaml:1003:15\n4028 rules/marlborough/rules.yaml:1004:15\n4029 rules/marlborough/rules.yaml:1005:15\n4031 rules/marlborough/rules.yaml:1008:15\n4032 rules/marlborough/rules.yaml:1009:15\n4033 rules/marlborough/rules.yaml:1010:15\n4035 rules/marlborough/rules.yaml:1012:15\n4039 rules/marlborough/rules.yaml:1500:7\n4044 rules/marlborough/rules.yaml:1501:11\n4047 rules/marlborough/rules.yaml:1502:11\n4053 rules/marlborough/rules.yaml:1504:15\n4057 rules/marlborough/rules.yaml:1023:7\n4058 rules/marlborough/rules.yaml:1024:7\n4061 rules/marlborough/rules.yaml:1025:7\n4062 rules/marlborough/rules.yaml:1026:11\n4063 rules/marlborough/rules.yaml:1027:15\n4064 rules/marlborough/rules.yaml:1028:7\n4065 rules/marlborough/rules.yaml:1029:7\n4066 rules/marlborough/rules.yaml:1030:7\n4067 rules/marlborough/rules.yaml:1031:11\n4068 rules/marlborough/rules.yaml:1032:11\n4069 rules/marlborough/rules.yaml:1033:11\n4081 rules/marlborough/rules.yaml:1034:11\n4090 rules/marlborough/rules.yaml:1035:11\n4091 rules/marlborough/rules.yaml:1036:15\n4092 rules/marlborough/rules.yaml:1037:19\n4094 rules/marlborough/rules.yaml:1039:15\n4095 rules/marlborough/rules.yaml:1040:15\n4096 rules/marlborough/rules.yaml:1041:19\n4098 rules/marlborough/rules.yaml:1043:7\n4099 rules/marlborough/rules.yaml:1044:7\n4103 rules/marlborough/rules.yaml:1993:7\n4104 rules/marlborough/rules.yaml:1994:7\n4109 rules/marlborough/rules.yaml:1995:7\n4112 rules/marlborough/rules.yaml:1996:7\n4130 rules/marlborough/rules.yaml:1997:7\n4131 rules/marlborough/rules.yaml:1998:11\n4132 rules/marlborough/rules.yaml:1999:7\n4133 rules/marlborough/rules.yaml:2000:7\n4134 rules/marlborough/rules.yaml:2001:11\n4135 rules/marlborough/rules.yaml:2002:7\n4136 rules/marlborough/rules.yaml:2003:11\n4141 rules/marlborough/rules.yaml:2004:11\n4142 rules/marlborough/rules.yaml:2005:11\n4143 rules/marlborough/rules.yaml:2006:11\n4144 rules/marlborough/rules.yaml:2007:15\n4145 rules/marlborough/rules.yaml:2008:19\n4147 rules/marlborough/rules.yaml:2010:15\n4148 rules/marlborough/rules.yaml:2011:15\n4149 rules/marlborough/rules.yaml:2012:19\n4151 rules/marlborough/rules.yaml:2014:19\n4152 rules/marlborough/rules.yaml:2015:19\n4153 rules/marlborough/rules.yaml:2016:7\n4154 rules/marlborough/rules.yaml:2017:11\n4155 rules/marlborough/rules.yaml:2018:11\n4156 rules/marlborough/rules.yaml:2020:11\n4157 rules/marlborough/rules.yaml:2021:11\n4161 rules/marlborough/rules.yaml:2022:11\n4164 rules/marlborough/rules.yaml:2023:11\n4165 rules/marlborough/rules.yaml:2024:15\n4166 rules/marlborough/rules.yaml:2025:19\n4172 rules/marlborough/rules.yaml:2026:19\n4173 rules/marlborough/rules.yaml:2027:23\n4174 rules/marlborough/rules.yaml:2029:23\n4175 rules/marlborough/rules.yaml:2030:7\n4176 rules/marlborough/rules.yaml:2031:11\n4180 rules/marlborough/rules.yaml:1434:7\n4181 rules/marlborough/rules.yaml:1435:7\n4190 rules/marlborough/rules.yaml:1436:7\n4191 rules/marlborough/rules.yaml:1437:11\n4200 rules/marlborough/rules.yaml:1438:15\n4201 rules/marlborough/rules.yaml:1439:15\n4202 rules/marlborough/rules.yaml:1440:19\n4203 rules/marlborough/rules.yaml:1441:19\n4204 rules/marlborough/rules.yaml:1443:23\n4218 rules/marlborough/rules.yaml:1444:23\n4219 rules/marlborough/rules.yaml:1445:27\n4221 rules/marlborough/rules.yaml:1446:23\n4222 rules/marlborough/rules.yaml:1447:23\n4223 rules/marlborough/rules.yaml:1448:27\n4224 rules/marlborough/rules.yaml:1449:31\n4232 rules/marlborough/rules.yaml:2187:3\n4233 rules/marlborough/rules.yaml:2187:3\n4235 rules/marlborough/rules.yaml:2187:3\n4236 rules/marlborough/rules.yaml:2187:3\n4237 rules/marlborough/rules.yaml:2187:3\n4238 rules/marlborough/rules.yaml:2187:3\n4239 rules/marlborough/rules.yaml:2187:3\n4240 rules/marlborough/rules.yaml:2187:3\n4247 rules/marlborough/rules.yaml:2187:3\n4248 rules/marlborough/rules.yaml:2187:3\n4249 rules/marlborough/rules.yaml:2187:3\n4250 rules/marlborough/rules.yaml:2187:3\n4255 rules/marlborough/rules.yaml:2187:3\n4256 rules/marlborough/rules.yaml:2187:3\n4258 rules/marlborough/rules.yaml:2187:3\n4259 rules/marlborough/rules.yaml:2187:3\n4260 rules/marlborough/rules.yaml:2187:3\n4262 rules/marlborough/rules.yaml:2187:3\n4263 rules/marlborough/rules.yaml:2187:3\n4264 rules/marlborough/rules.yaml:2187:3\n4269 rules/marlborough/rules.yaml:1839:7\n4274 rules/marlborough/rules.yaml:1840:7\n4275 rules/marlborough/rules.yaml:1841:11\n4276 rules/marlborough/rules.yaml:1842:11\n4277 rules/marlborough/rules.yaml:1843:15\n4279 rules/marlborough/rules.yaml:1846:15\n4285 rules/marlborough/rules.yaml:1051:7\n4286 rules/marlborough/rules.yaml:1052:7\n4287 rules/marlborough/rules.yaml:1053:11\n4288 rules/marlborough/rules.yaml:1054:11\n4290 rules/marlborough/rules.yaml:1056:11\n4344 rules/marlborough/rules.yaml:1518:7\n4349 rules/marlborough/rules.yaml:1519:11\n4350 rules/marlborough/rules.yaml:1520:11\n4351 rules/marlborough/rules.yaml:1521:11\n4354 rules/marlborough/rules.yaml:1524:15\n4355 rules/marlborough/rules.yaml:1525:15\n4357 rules/marlborough/rules.yaml:1527:7\n4358 rules/marlborough/rules.yaml:1528:7\n4359 rules/marlborough/rules.yaml:1529:7\n4364 rules/marlborough/rules.yaml:1530:7\n4365 rules/marlborough/rules.yaml:1531:11\n4366 rules/marlborough/rules.yaml:1532:11\n4367 rules/marlborough/rules.yaml:1533:15\n4370 rules/marlborough/rules.yaml:1534:15\n4371 rules/marlborough/rules.yaml:1535:15\n4372 rules/marlborough/rules.yaml:1537:7\n4373 rules/marlborough/rules.yaml:1538:7\n4378 rules/marlborough/rules.yaml:1539:11\n4381 rules/marlborough/rules.yaml:1540:11\n4402 rules/marlborough/rules.yaml:1541:11\n4403 rules/marlborough/rules.yaml:1542:15\n4405 rules/marlborough/rules.yaml:1544:15\n4406 rules/marlborough/rules.yaml:1545:15\n4407 rules/marlborough/rules.yaml:1546:19\n4409 rules/marlborough/rules.yaml:1548:19\n4412 rules/marlborough/rules.yaml:1549:19\n4413 rules/marlborough/rules.yaml:1551:7\n4414 rules/marlborough/rules.yaml:1552:7\n4419 rules/marlborough/rules.yaml:1553:11\n4440 rules/marlborough/rules.yaml:1554:11\n4441 rules/marlborough/rules.yaml:1555:15\n4443 rules/marlborough/rules.yaml:1557:15\n4444 rules/marlborough/rules.yaml:1558:15\n4445 rules/marlborough/rules.yaml:1559:19\n4447 rules/marlborough/rules.yaml:1561:19\n4452 rules/marlborough/rules.yaml:1562:19\n4455 rules/marlborough/rules.yaml:1563:19\n4456 rules/marlborough/rules.yaml:1564:19\n4460 rules/marlborough/rules.yaml:1565:23\n4463 rules/marlborough/rules.yaml:1568:23\n4464 rules/marlborough/rules.yaml:1569:23\n4469 rules/marlborough/rules.yaml:1461:7\n4484 rules/marlborough/rules.yaml:1462:7\n4493 rules/marlborough/rules.yaml:1463:11\n4494 rules/marlborough/rules.yaml:1464:7\n4495 rules/marlborough/rules.yaml:1465:7\n4516 rules/marlborough/rules.yaml:1466:7\n4517 rules/marlborough/rules.yaml:1468:11\n4518 rules/marlborough/rules.yaml:1469:15\n4519 rules/marlborough/rules.yaml:1470:11\n4520 rules/marlborough/rules.yaml:1471:7\n4521 rules/marlborough/rules.yaml:1472:7\n4522 rules/marlborough/rules.yaml:1473:11\n4527 rules/marlborough/rules.yaml:2225:1\n4528 rules/marlborough/rules.yaml:2225:1\n4529 rules/marlborough/rules.yaml:2225:1\n4534 rules/marlborough/rules.yaml:2225:1\n4535 rules/marlborough/rules.yaml:2225:1\n4536 rules/marlborough/rules.yaml:2225:1\n4537 rules/marlborough/rules.yaml:2225:1\n4540 rules/marlborough/rules.yaml:2225:1\n4541 rules/marlborough/rules.yaml:2225:1\n4543 rules/marlborough/rules.yaml:2225:1\n4544 rules/marlborough/rules.yaml:2225:1\n4545 rules/marlborough/rules.yaml:2225:1\n4546 rules/marlborough/rules.yaml:2225:1\n4547 rules/marlborough/rules.yaml:2225:1\n4548 rules/marlborough/rules.yaml:2225:1\n4549 rules/marlborough/rules.yaml:2225:1\n4550 rules/marlborough/rules.yaml:2225:1\n4551 rules/marlborough/rules.yaml:2225:1\n4552 rules/marlborough/rules.yaml:2225:1\n4553 rules/marlborough/rules.yaml:2225:1\n4557 rules/marlborough/rules.yaml:1342:7\n4558 rules/marlborough/rules.yaml:1343:11\n4559 rules/marlborough/rules.yaml:1344:7\n4560 rules/marlborough/rules.yaml:1345:7\n4561 rules/marlborough/rules.yaml:1346:7\n4566 rules/marlborough/rules.yaml:1347:11\n4567 rules/marlborough/rules.yaml:1348:15\n4569 rules/marlborough/rules.yaml:1350:15\n4570 rules/marlborough/rules.yaml:1351:11\n4571 rules/marlborough/rules.yaml:1352:15\n4572 rules/marlborough/rules.yaml:1353:11\n4573 rules/marlborough/rules.yaml:1354:15\n4575 rules/marlborough/rules.yaml:1356:15\n4576 rules/marlborough/rules.yaml:1357:11\n4580 rules/marlborough/rules.yaml:2160:7\n4582 rules/marlborough/rules.yaml:2161:7\n4583 rules/marlborough/rules.yaml:2162:7\n4590 rules/marlborough/rules.yaml:1877:7\n4591 rules/marlborough/rules.yaml:1878:7\n4592 rules/marlborough/rules.yaml:1879:11\n4593 rules/marlborough/rules.yaml:1880:7\n4598 rules/marlborough/rules.yaml:1881:7\n4604 rules/marlborough/rules.yaml:1882:7\n4605 rules/marlborough/rules.yaml:1883:7\n4609 rules/marlborough/rules.yaml:1884:11\n4610 rules/marlborough/rules.yaml:1885:7\n4611 rules/marlborough/rules.yaml:1886:7\n4612 rules/marlborough/rules.yaml:1887:11\n4613 rules/marlborough/rules.yaml:1888:7\n4619 rules/marlborough/rules.yaml:1889:7\n4620 rules/marlborough/rules.yaml:1890:7\n4621 rules/marlborough/rules.yaml:1892:7\n4622 rules/marlborough/rules.yaml:1894:15\n4624 rules/marlborough/rules.yaml:1896:15\n4626 rules/marlborough/rules.yaml:1898:15\n4628 rules/marlborough/rules.yaml:1900:15\n4629 rules/marlborough/rules.yaml:1901:15\n4631 rules/marlborough/rules.yaml:1903:15\n4632 rules/marlborough/rules.yaml:1904:15\n4633 rules/marlborough/rules.yaml:1905:15\n4634 rules/marlborough/rules.yaml:1906:19\n4635 rules/marlborough/rules.yaml:1907:19\n4636 rules/marlborough/rules.yaml:1908:15\n4640 rules/marlborough/rules.yaml:1856:7\n4641 rules/marlborough/rules.yaml:1857:7\n4642 rules/marlborough/rules.yaml:1858:7\n4643 rules/marlborough/rules.yaml:1859:11\n4644 rules/marlborough/rules.yaml:1861:7\n4645 rules/marlborough/rules.yaml:1862:7\n4646 rules/marlborough/rules.yaml:1863:7\n4649 rules/marlborough/rules.yaml:1865:7\n4650 rules/marlborough/rules.yaml:1866:7\n4651 rules/marlborough/rules.yaml:1867:11\n4656 rules/marlborough/rules.yaml:1964:7\n4657 rules/marlborough/rules.yaml:1965:7\n4662 rules/marlborough/rules.yaml:1966:11\n4667 rules/marlborough/rules.yaml:1967:11\n4672 rules/marlborough/rules.yaml:1968:11\n4673 rules/marlborough/rules.yaml:1969:15\n4675 rules/marlborough/rules.yaml:1971:15\n4676 rules/marlborough/rules.yaml:1972:15\n4677 rules/marlborough/rules.yaml:1973:19\n4679 rules/marlborough/rules.yaml:1975:19\n4682 rules/marlborough/rules.yaml:1976:19\n4687 rules/marlborough/rules.yaml:1614:7\n4688 rules/marlborough/rules.yaml:1615:7\n4689 rules/marlborough/rules.yaml:1616:7\n4690 rules/marlborough/rules.yaml:1617:7\n4695 rules/marlborough/rules.yaml:1618:11\n4700 rules/marlborough/rules.yaml:1619:11\n4704 rules/marlborough/rules.yaml:1620:11\n4705 rules/marlborough/rules.yaml:1621:11\n4706 rules/marlborough/rules.yaml:1622:15\n4708 rules/marlborough/rules.yaml:1624:15\n4709 rules/marlborough/rules.yaml:1625:15\n4711 rules/marlborough/rules.yaml:1627:15\n4712 rules/marlborough/rules.yaml:1628:15\n4713 rules/marlborough/rules.yaml:1629:19\n4715 rules/marlborough/rules.yaml:1631:19\n4716 rules/marlborough/rules.yaml:1632:7\n4723 rules/marlborough/rules.yaml:1814:7\n4724 rules/marlborough/rules.yaml:1815:7\n4725 rules/marlborough/rules.yaml:1816:7\n4726 rules/marlborough/rules.yaml:1817:7\n4727 rules/marlborough/rules.yaml:1819:7\n4728 rules/marlborough/rules.yaml:1821:15\n4729 rules/marlborough/rules.yaml:1822:19\n4731 rules/marlborough/rules.yaml:1824:19\n4733 rules/marlborough/rules.yaml:1826:15\n4734 rules/marlborough/rules.yaml:1827:19\n4738 rules/marlborough/rules.yaml:1831:15\n4743 rules/marlborough/rules.yaml:2091:7\n4744 rules/marlborough/rules.yaml:2092:7\n4745 rules/marlborough/rules.yaml:2093:7\n4748 rules/marlborough/rules.yaml:2094:7\n4749 rules/marlborough/rules.yaml:2095:11\n4752 rules/marlborough/rules.yaml:2096:7\n4753 rules/marlborough/rules.yaml:2097:7\n4754 rules/marlborough/rules.yaml:2098:7\n4757 rules/marlborough/rules.yaml:2100:7\n4758 rules/marlborough/rules.yaml:2101:7\n4759 rules/marlborough/rules.yaml:2102:11\n4760 rules/marlborough/rules.yaml:2104:7\n4761 rules/marlborough/rules.yaml:2105:11\n4762 rules/marlborough/rules.yaml:2106:7\n4763 rules/marlborough/rules.yaml:2107:7\n4764 rules/marlborough/rules.yaml:2108:7\n4765 rules/marlborough/rules.yaml:2109:11\n4766 rules/marlborough/rules.yaml:2110:15\n4768 rules/marlborough/rules.yaml:2112:7\n4773 rules/marlborough/rules.yaml:2113:7\n4774 rules/marlborough/rules.yaml:2114:11\n4775 rules/marlborough/rules.yaml:2115:7\n4776 rules/marlborough/rules.yaml:2116:7\n4777 rules/marlborough/rules.yaml:2117:11\n4778 rules/marlborough/rules.yaml:2118:11\n4786 rules/marlborough/rules.yaml:2119:11\n4787 rules/marlborough/rules.yaml:2120:11\n4791 rules/marlborough/rules.yaml:2071:7\n4792 rules/marlborough/rules.yaml:2072:7\n4793 rules/marlborough/rules.yaml:2073:11\n4794 rules/marlborough/rules.yaml:2074:11\n4795 rules/marlborough/rules.yaml:2075:15\n4796 rules/marlborough/rules.yaml:2076:15\n4797 rules/marlborough/rules.yaml:2077:7\n4801 rules/marlborough/rules.yaml:2045:7\n4811 rules/marlborough/rules.yaml:2046:7\n4812 rules/marlborough/rules.yaml:2048:11\n4813 rules/marlborough/rules.yaml:2049:7\n4814 rules/marlborough/rules.yaml:2050:7\n4815 rules/marlborough/rules.yaml:2051:7\n4816 rules/marlborough/rules.yaml:2052:7\n4817 rules/marlborough/rules.yaml:2053:11\n4818 rules/marlborough/rules.yaml:2055:7\n4823 rules/marlborough/rules.yaml:2056:11\n4824 rules/marlborough/rules.yaml:2057:11\n4825 rules/marlborough/rules.yaml:2058:15\n4826 rules/marlborough/rules.yaml:2059:15\n4827 rules/marlborough/rules.yaml:2060:15\n4833 rules/marlborough/rules.yaml:1921:7\n4834 rules/marlborough/rules.yaml:1922:11\n4835 rules/marlborough/rules.yaml:1923:11\n4844 rules/marlborough/rules.yaml:1924:15\n4845 rules/marlborough/rules.yaml:1925:15\n4846 rules/marlborough/rules.yaml:1926:19\n4849 rules/marlborough/rules.yaml:1927:19\n4853 rules/marlborough/rules.yaml:931:7\n4854 rules/marlborough/rules.yaml:932:7\n4855 rules/marlborough/rules.yaml:933:11\n4856 rules/marlborough/rules.yaml:934:7\n4859 rules/marlborough/rules.yaml:936:11\n4860 rules/marlborough/rules.yaml:937:7\n4861 rules/marlborough/rules.yaml:938:11\n4862 rules/marlborough/rules.yaml:939:15\n4863 rules/marlborough/rules.yaml:940:7\n4864 rules/marlborough/rules.yaml:941:7\n4865 rules/marlborough/rules.yaml:942:7\n4866 rules/marlborough/rules.yaml:943:11\n4867 rules/marlborough/rules.yaml:944:7\n4868 rules/marlborough/rules.yaml:945:7\n4869 rules/marlborough/rules.yaml:946:7\n4870 rules/marlborough/rules.yaml:947:7\n4888 rules/marlborough/rules.yaml:948:7\n4897 rules/marlborough/rules.yaml:949:11\n4902 rules/marlborough/rules.yaml:950:7\n4903 rules/marlborough/rules.yaml:952:11\n4904 rules/marlborough/rules.yaml:953:15\n4905 rules/marlborough/rules.yaml:954:11\n4906 rules/marlborough/rules.yaml:955:7\n4907 rules/marlborough/rules.yaml:956:7\n4908 rules/marlborough/rules.yaml:957:11\n4914 rules/marlborough/rules.yaml:2206:3\n4915 rules/marlborough/rules.yaml:2206:3\n4917 rules/marlborough/rules.yaml:2206:3\n4918 rules/marlborough/rules.yaml:2206:3\n4919 rules/marlborough/rules.yaml:2206:3\n4920 rules/marlborough/rules.yaml:2206:3\n4921 rules/marlborough/rules.yaml:2206:3\n4922 rules/marlborough/rules.yaml:2206:3\n4929 rules/marlborough/rules.yaml:2206:3\n4930 rules/marlborough/rules.yaml:2206:3\n4931 rules/marlborough/rules.yaml:2206:3\n4932 rules/marlborough/rules.yaml:2206:3\n4935 rules/marlborough/rules.yaml:2206:3\n4936 rules/marlborough/rules.yaml:2206:3\n4938 rules/marlborough/rules.yaml:2206:3\n4939 rules/marlborough/rules.yaml:2206:3\n4940 rules/marlborough/rules.yaml:2206:3\n4942 rules/marlborough/rules.yaml:2206:3\n4943 rules/marlborough/rules.yaml:2206:3\n4944 rules/marlborough/rules.yaml:2206:3\n4951 rules/marlborough/rules.yaml:1374:7\n4957 rules/marlborough/rules.yaml:1375:7\n4971 rules/marlborough/rules.yaml:1376:7\n4982 rules/marlborough/rules.yaml:1377:7\n4993 rules/marlborough/rules.yaml:1378:11\n4994 rules/marlborough/rules.yaml:1380:7\n4999 rules/marlborough/rules.yaml:1381:7\n5000 rules/marlborough/rules.yaml:1382:7\n5001 rules/marlborough/rules.yaml:1383:11\n5002 rules/marlborough/rules.yaml:1384:7\n5003 rules/marlborough/rules.yaml:1385:11\n5004 rules/marlborough/rules.yaml:1386:7\n5005 rules/marlborough/rules.yaml:1387:11\n5006 rules/marlborough/rules.yaml:1388:15\n5010 rules/marlborough/rules.yaml:1392:7\n5011 rules/marlborough/rules.yaml:1393:11\n5014 rules/marlborough/rules.yaml:1394:15\n5015 rules/marlborough/rules.yaml:1395:19\n5018 rules/marlborough/rules.yaml:1399:7\n5019 rules/marlborough/rules.yaml:1400:11\n5020 rules/marlborough/rules.yaml:1402:11\n5021 rules/marlborough/rules.yaml:1403:15\n5024 rules/marlborough/rules.yaml:1404:15\n5025 rules/marlborough/rules.yaml:1405:19\n5026 rules/marlborough/rules.yaml:1406:19\n5027 rules/marlborough/rules.yaml:1407:7\n5028 rules/marlborough/rules.yaml:1408:11\n5029 rules/marlborough/rules.yaml:1409:7\n5041 rules/marlborough/rules.yaml:1410:7\n5050 rules/marlborough/rules.yaml:1411:11\n5051 rules/marlborough/rules.yaml:1412:7\n5052 rules/marlborough/rules.yaml:1413:7\n5053 rules/marlborough/rules.yaml:1414:11\n5054 rules/marlborough/rules.yaml:1415:7\n5055 rules/marlborough/rules.yaml:1416:7\n5056 rules/marlborough/rules.yaml:1417:11\n5057 rules/marlborough/rules.yaml:1418:11\n5058 rules/marlborough/rules.yaml:1419:15\n5070 rules/marlborough/rules.yaml:1420:11\n5071 rules/marlborough/rules.yaml:1421:11\n5072 rules/marlborough/rules.yaml:1422:15\n5073 rules/marlborough/rules.yaml:1423:11\n5078 rules/marlborough/rules.yaml:1261:7\n5084 rules/marlborough/rules.yaml:1262:7\n5085 rules/marlborough/rules.yaml:1263:7\n5086 rules/marlborough/rules.yaml:1264:11\n5095 rules/marlborough/rules.yaml:1265:7\n5096 rules/marlborough/rules.yaml:1266:7\n5097 rules/marlborough/rules.yaml:1267:11\n5098 rules/marlborough/rules.yaml:1269:11\n5099 rules/marlborough/rules.yaml:1270:7\n5100 rules/marlborough/rules.yaml:1271:7\n5101 rules/marlborough/rules.yaml:1272:7\n5102 rules/marlborough/rules.yaml:1273:7\n5108 rules/marlborough/rules.yaml:1274:7\n5111 rules/marlborough/rules.yaml:1275:7\n5112 rules/marlborough/rules.yaml:1276:11\n5113 rules/marlborough/rules.yaml:1278:7\n5122 rules/marlborough/rules.yaml:1279:11\n5123 rules/marlborough/rules.yaml:1280:11\n5124 rules/marlborough/rules.yaml:1281:7\n5135 rules/marlborough/rules.yaml:1282:7\n5136 rules/marlborough/rules.yaml:1283:7\n5137 rules/marlborough/rules.yaml:1284:11\n5138 rules/marlborough/rules.yaml:1285:11\n5139 rules/marlborough/rules.yaml:1286:15\n5140 rules/marlborough/rules.yaml:1287:11\n5141 rules/marlborough/rules.yaml:1288:15\n5143 rules/marlborough/rules.yaml:1291:15\n5144 rules/marlborough/rules.yaml:1293:7\n5145 rules/marlborough/rules.yaml:1294:7\n5146 rules/marlborough/rules.yaml:1295:11\n5147 rules/marlborough/rules.yaml:1296:7\n5148 rules/marlborough/rules.yaml:1297:11\n5149 rules/marlborough/rules.yaml:1298:7\n5150 rules/marlborough/rules.yaml:1299:7\n5151 rules/marlborough/rules.yaml:1300:11\n5152 rules/marlborough/rules.yaml:1301:15\n5154 rules/marlborough/rules.yaml:1302:15\n5157 rules/marlborough/rules.yaml:1306:7\n5158 rules/marlborough/rules.yaml:1307:11\n5159 rules/marlborough/rules.yaml:1309:11\n5160 rules/marlborough/rules.yaml:1310:15\n5161 rules/marlborough/rules.yaml:1311:15\n5162 rules/marlborough/rules.yaml:1312:19\n5163 rules/marlborough/rules.yaml:1313:19\n5164 rules/marlborough/rules.yaml:1314:7\n5169 rules/marlborough/rules.yaml:1315:7\n5170 rules/marlborough/rules.yaml:1316:11\n5171 rules/marlborough/rules.yaml:1317:7\n5172 rules/marlborough/rules.yaml:1318:7\n5173 rules/marlborough/rules.yaml:1319:11\n5174 rules/marlborough/rules.yaml:1320:7\n5175 rules/marlborough/rules.yaml:1321:7\n5176 rules/marlborough/rules.yaml:1322:11\n5177 rules/marlborough/rules.yaml:1323:11\n5178 rules/marlborough/rules.yaml:1324:15\n5179 rules/marlborough/rules.yaml:1325:15\n5180 rules/marlborough/rules.yaml:1326:15\n5181 rules/marlborough/rules.yaml:1327:15\n5182 rules/marlborough/rules.yaml:1328:19\n5183 rules/marlborough/rules.yaml:1330:11\n5184 rules/marlborough/rules.yaml:1331:11\n5185 rules/marlborough/rules.yaml:1332:11\n5186 rules/marlborough/rules.yaml:1333:11\n5190 rules/marlborough/flow.yaml:11:7\n5191 rules/marlborough/flow.yaml:12:11\n5197 rules/marlborough/rules.yaml:896:7\n5198 rules/marlborough/rules.yaml:897:7\n5199 rules/marlborough/rules.yaml:898:7\n5200 rules/marlborough/rules.yaml:899:11\n5201 rules/marlborough/rules.yaml:900:11\n5202 rules/marlborough/rules.yaml:901:15\n5203 rules/marlborough/rules.yaml:902:15\n5204 rules/marlborough/rules.yaml:903:7\n5209 rules/marlborough/rules.yaml:904:11\n5210 rules/marlborough/rules.yaml:905:11\n5211 rules/marlborough/rules.yaml:906:11\n5212 rules/marlborough/rules.yaml:907:11\n5213 rules/marlborough/rules.yaml:908:11\n5214 rules/marlborough/rules.yaml:909:7\n5215 rules/marlborough/rules.yaml:910:11\n5220 rules/marlborough/rules.yaml:1482:7\n5221 rules/marlborough/rules.yaml:1483:7\n5222 rules/marlborough/rules.yaml:1484:11\n5223 rules/marlborough/rules.yaml:1485:11\n5224 rules/marlborough/rules.yaml:1486:7\n5227 rules/marlborough/rules.yaml:1487:7\n5228 rules/marlborough/rules.yaml:1488:7\n5236 rules/marlborough/rules.yaml:1787:7\n5237 rules/marlborough/rules.yaml:1788:7\n5238 rules/marlborough/rules.yaml:1789:11\n5239 rules/marlborough/rules.yaml:1790:11\n5246 rules/marlborough/rules.yaml:1791:15\n5247 rules/marlborough/rules.yaml:1792:15\n5255 rules/marlborough/rules.yaml:1793:15\n5270 rules/marlborough/rules.yaml:1794:15\n5271 rules/marlborough/rules.yaml:1795:15\n5272 rules/marlborough/rules.yaml:1796:19\n5273 rules/marlborough/rules.yaml:1797:19\n5274 rules/marlborough/rules.yaml:1798:23\n5277 rules/marlborough/rules.yaml:1799:23\n5278 rules/marlborough/rules.yaml:1801:19\n5279 rules/marlborough/rules.yaml:1802:23\n5280 rules/marlborough/rules.yaml:1803:23\n5284 rules/marlborough/rules.yaml:1580:7\n5288 rules/marlborough/rules.yaml:1581:7\n5289 rules/marlborough/rules.yaml:1582:11\n5290 rules/marlborough/rules.yaml:1583:11\n5291 rules/marlborough/rules.yaml:1584:7\n5292 rules/marlborough/rules.yaml:1585:11\n5296 rules/marlborough/flow.yaml:104:7\n5297 rules/marlborough/flow.yaml:105:11\n5301 rules/marlborough/flow.yaml:50:7\n5304 rules/marlborough/flow.yaml:51:11\n5305 rules/marlborough/flow.yaml:52:15\n5309 rules/marlborough/flow.yaml:67:7\n5312 rules/marlborough/flow.yaml:68:11\n5313 rules/marlborough/flow.yaml:69:15\n5317 rules/marlborough/flow.yaml:85:7\n5321 rules/marlborough/flow.yaml:61:7\n5322 rules/marlborough/flow.yaml:62:11\n5323 rules/marlborough/flow.yaml:63:15\n5327 rules/marlborough/flow.yaml:89:7\n5328 rules/marlborough/flow.yaml:90:11\n5332 rules/marlborough/flow.yaml:45:7\n5333 rules/marlborough/flow.yaml:46:11\n5337 rules/marlborough/flow.yaml:79:7\n5338 rules/marlborough/flow.yaml:80:11\n5339 rules/marlborough/flow.yaml:81:15\n5343 rules/marlborough/flow.yaml:56:7\n5344 rules/marlborough/flow.yaml:57:11\n5348 rules/marlborough/rules.yaml:985:7\n5354 rules/marlborough/rules.yaml:986:7\n5355 rules/marlborough/rules.yaml:987:11\n5356 rules/marlborough/rules.yaml:988:7\n5357 rules/marlborough/rules.yaml:989:7\n5372 rules/marlborough/rules.yaml:968:7\n5377 rules/marlborough/rules.yaml:969:11\n5378 rules/marlborough/rules.yaml:970:7\n5390 rules/marlborough/rules.yaml:971:7\n5391 rules/marlborough/rules.yaml:972:11\n5392 rules/marlborough/rules.yaml:973:7\n5410 rules/marlborough/rules.yaml:974:7\n5411 rules/marlborough/rules.yaml:975:11\n5413 rules/marlborough/rules.yaml:976:7\n5414 rules/marlborough/rules.yaml:977:11\n5415 rules/marlborough/rules.yaml:978:11\n5464 rules/marlborough/rules.yaml:1067:7\n5465 rules/marlborough/rules.yaml:1068:7\n5471 rules/marlborough/rules.yaml:1069:7\n5472 rules/marlborough/rules.yaml:1070:11\n5474 rules/marlborough/rules.yaml:1071:7\n5475 rules/marlborough/rules.yaml:1072:11\n5477 rules/marlborough/rules.yaml:1073:7\n5480 rules/marlborough/rules.yaml:1074:7\n5481 rules/marlborough/rules.yaml:1075:7\n5482 rules/marlborough/rules.yaml:1076:7\n5487 rules/marlborough/rules.yaml:1077:11\n5488 rules/marlborough/rules.yaml:1078:11\n5516 rules/marlborough/rules.yaml:1081:11\n5517 rules/marlborough/rules.yaml:1082:11\n5518 rules/marlborough/rules.yaml:1083:11\n5519 rules/marlborough/rules.yaml:1085:19\n5520 rules/marlborough/rules.yaml:1086:23\n5522 rules/marlborough/rules.yaml:1088:23\n5523 rules/marlborough/rules.yaml:1089:23\n5533 rules/marlborough/rules.yaml:1095:19\n5536 rules/marlborough/rules.yaml:1091:19\n5540 rules/marlborough/rules.yaml:1093:19\n5549 rules/marlborough/rules.yaml:1097:11\n5550 rules/marlborough/rules.yaml:1098:11\n5553 rules/marlborough/rules.yaml:1099:11\n5558 rules/marlborough/rules.yaml:1100:11\n5559 rules/marlborough/rules.yaml:1101:11\n5580 rules/marlborough/rules.yaml:1102:15\n5631 rules/marlborough/rules.yaml:1105:15\n5632 rules/marlborough/rules.yaml:1106:15\n5638 rules/marlborough/rules.yaml:1108:15\n5650 rules/marlborough/rules.yaml:1109:15\n5651 rules/marlborough/rules.yaml:1110:15\n5668 rules/marlborough/rules.yaml:1111:15\n5669 rules/marlborough/rules.yaml:1112:15\n5675 rules/marlborough/rules.yaml:1114:15\n5687 rules/marlborough/rules.yaml:1115:15\n5688 rules/marlborough/rules.yaml:1116:15\n5705 rules/marlborough/rules.yaml:1117:15\n5706 rules/marlborough/rules.yaml:1118:15\n5709 rules/marlborough/rules.yaml:1119:11\n5710 rules/marlborough/rules.yaml:1120:11\n5711 rules/marlborough/rules.yaml:1121:11\n5712 rules/marlborough/rules.yaml:1122:11\n5713 rules/marlborough/rules.yaml:1123:11\n5714 rules/marlborough/rules.yaml:1124:11\n5715 rules/marlborough/rules.yaml:1125:11\n5726 rules/marlborough/rules.yaml:1127:19\n5733 rules/marlborough/rules.yaml:1128:19\n5740 rules/marlborough/rules.yaml:1129:23\n5741 rules/marlborough/rules.yaml:1130:23\n5745 rules/marlborough/rules.yaml:1132:19\n5750 rules/marlborough/rules.yaml:1137:23\n5753 rules/marlborough/rules.yaml:1133:23\n5757 rules/marlborough/rules.yaml:1135:23\n5761 rules/marlborough/rules.yaml:1139:19\n5762 rules/marlborough/rules.yaml:1140:19\n5775 rules/marlborough/rules.yaml:1141:19\n5778 rules/marlborough/rules.yaml:1144:23\n5781 rules/marlborough/rules.yaml:1142:23\n5785 rules/marlborough/rules.yaml:1146:19\n5792 rules/marlborough/rules.yaml:1147:19\n5799 rules/marlborough/rules.yaml:1148:19\n5810 rules/marlborough/rules.yaml:1149:23\n5814 rules/marlborough/rules.yaml:1151:19\n5857 rules/marlborough/rules.yaml:2166:3\n5862 rules/marlborough/rules.yaml:2166:3\n5864 rules/marlborough/rules.yaml:2166:3\n5865 rules/marlborough/rules.yaml:2166:3\n5866 rules/marlborough/rules.yaml:2166:3\n5867 rules/marlborough/rules.yaml:2166:3\n5868 rules/marlborough/rules.yaml:2166:3\n5869 rules/marlborough/rules.yaml:2166:3\n5882 rules/marlborough/rules.yaml:2166:3\n5883 rules/marlborough/rules.yaml:2166:3\n5895 rules/marlborough/rules.yaml:2166:3\n5901 rules/marlborough/rules.yaml:2166:3\n5914 rules/marlborough/rules.yaml:2166:3\n5915 rules/marlborough/rules.yaml:2166:3\n5937 rules/marlborough/rules.yaml:2166:3\n5977 rules/marlborough/rules.yaml:2166:3\n5978 rules/marlborough/rules.yaml:2166:3\n5980 rules/marlborough/rules.yaml:2166:3\n5981 rules/marlborough/rules.yaml:2166:3\n5985 rules/marlborough/rules.yaml:2166:3\n6025 rules/marlborough/rules.yaml:1162:7\n6026 rules/marlborough/rules.yaml:1163:7\n6027 rules/marlborough/rules.yaml:1164:7\n6035 rules/marlborough/rules.yaml:1165:7\n6036 rules/marlborough/rules.yaml:1166:7\n6037 rules/marlborough/rules.yaml:1167:7\n6038 rules/marlborough/rules.yaml:1168:7\n6039 rules/marlborough/rules.yaml:1169:11\n6040 rules/marlborough/rules.yaml:1170:7\n6041 rules/marlborough/rules.yaml:1171:7\n6042 rules/marlborough/rules.yaml:1172:7\n6050 rules/marlborough/rules.yaml:1173:7\n6058 rules/marlborough/rules.yaml:1174:7\n6059 rules/marlborough/rules.yaml:1175:7\n6060 rules/marlborough/rules.yaml:1176:7\n6061 rules/marlborough/rules.yaml:1177:7\n6062 rules/marlborough/rules.yaml:1178:7\n6063 rules/marlborough/rules.yaml:1179:7\n6064 rules/marlborough/rules.yaml:1180:7\n6110 rules/marlborough/rules.yaml:1181:7\n6111 rules/marlborough/rules.yaml:1182:7\n6112 rules/marlborough/rules.yaml:1183:7\n6113 rules/marlborough/rules.yaml:1184:7\n6140 rules/marlborough/rules.yaml:1185:7\n6192 rules/marlborough/rules.yaml:1186:7\n6193 rules/marlborough/rules.yaml:1187:11\n6220 rules/marlborough/rules.yaml:1188:7\n6221 rules/marlborough/rules.yaml:1189:7\n6232 rules/marlborough/rules.yaml:1191:15\n6233 rules/marlborough/rules.yaml:1192:19\n6234 rules/marlborough/rules.yaml:1193:15\n6241 rules/marlborough/rules.yaml:1194:15\n6248 rules/marlborough/rules.yaml:1195:15\n6253 rules/marlborough/rules.yaml:1196:19\n6257 rules/marlborough/rules.yaml:1198:15\n6267 rules/marlborough/rules.yaml:1199:15\n6274 rules/marlborough/rules.yaml:1200:15\n6281 rules/marlborough/rules.yaml:1201:15\n6288 rules/marlborough/rules.yaml:1202:15\n6293 rules/marlborough/rules.yaml:1203:19\n6297 rules/marlborough/rules.yaml:1205:15\n6298 rules/marlborough/rules.yaml:1206:15\n6305 rules/marlborough/rules.yaml:1207:15\n6312 rules/marlborough/rules.yaml:1208:15\n6318 rules/marlborough/rules.yaml:1209:19\n6321 rules/marlborough/rules.yaml:1211:15\n6328 rules/marlborough/rules.yaml:1212:15\n6335 rules/marlborough/rules.yaml:1213:15\n6338 rules/marlborough/rules.yaml:1214:19\n6339 rules/marlborough/rules.yaml:1215:19\n6340 rules/marlborough/rules.yaml:1216:15\n6347 rules/marlborough/rules.yaml:1217:15\n6354 rules/marlborough/rules.yaml:1218:15\n6359 rules/marlborough/rules.yaml:1219:19\n6363 rules/marlborough/rules.yaml:1221:15\n6364 rules/marlborough/rules.yaml:1222:19\n6365 rules/marlborough/rules.yaml:1223:15\n6366 rules/marlborough/rules.yaml:1224:15\n6367 rules/marlborough/rules.yaml:1225:15\n6374 rules/marlborough/rules.yaml:1226:15\n6381 rules/marlborough/rules.yaml:1227:15\n6386 rules/marlborough/rules.yaml:1228:19\n6406 rules/marlborough/rules.yaml:1729:7\n6407 rules/marlborough/rules.yaml:1730:7\n6408 rules/marlborough/rules.yaml:1731:7\n6432 rules/marlborough/rules.yaml:1732:7\n6433 rules/marlborough/rules.yaml:1733:11\n6436 rules/marlborough/rules.yaml:1734:7\n6437 rules/marlborough/rules.yaml:1735:7\n6471 rules/marlborough/rules.yaml:1703:7\n6472 rules/marlborough/rules.yaml:1704:7\n6473 rules/marlborough/rules.yaml:1705:7\n6474 rules/marlborough/rules.yaml:1706:7\n6504 rules/marlborough/rules.yaml:1709:7\n6505 rules/marlborough/rules.yaml:1710:7\n6506 rules/marlborough/rules.yaml:1711:7\n6507 rules/marlborough/rules.yaml:1712:11\n6510 rules/marlborough/rules.yaml:1713:7\n6511 rules/marlborough/rules.yaml:1714:11\n6514 rules/marlborough/rules.yaml:1715:7\n6515 rules/marlborough/rules.yaml:1716:7\n6516 rules/marlborough/rules.yaml:1717:7\n6517 rules/marlborough/rules.yaml:1718:7\n6518 rules/marlborough/rules.yaml:1719:7\n6519 rules/marlborough/rules.yaml:1720:7\n6547 rules/marlborough/rules.yaml:1771:7\n6556 rules/marlborough/rules.yaml:1772:7\n6557 rules/marlborough/rules.yaml:1773:7\n6564 rules/marlborough/rules.yaml:1774:7\n6590 rules/marlborough/rules.yaml:1660:7\n6591 rules/marlborough/rules.yaml:1661:7\n6592 rules/marlborough/rules.yaml:1662:11\n6601 rules/marlborough/rules.yaml:1664:11\n6605 rules/marlborough/rules.yaml:1666:11\n6606 rules/marlborough/rules.yaml:1667:11\n6617 rules/marlborough/rules.yaml:1668:11\n6618 rules/marlborough/rules.yaml:1669:15\n6621 rules/marlborough/rules.yaml:1670:15\n6626 rules/marlborough/rules.yaml:1672:15\n6633 rules/marlborough/rules.yaml:1673:15\n6639 rules/marlborough/rules.yaml:1675:11\n6658 rules/marlborough/rules.yaml:1676:11\n6661 rules/marlborough/rules.yaml:1680:19\n6662 rules/marlborough/rules.yaml:1681:19\n6665 rules/marlborough/rules.yaml:1683:19\n6666 rules/marlborough/rules.yaml:1684:23\n6667 rules/marlborough/rules.yaml:1685:23\n6669 rules/marlborough/rules.yaml:1687:23\n6670 rules/marlborough/rules.yaml:1688:23\n6673 rules/marlborough/rules.yaml:1690:19\n6674 rules/marlborough/rules.yaml:1691:19\n6677 rules/marlborough/rules.yaml:1678:19\n6700 rules/marlborough/rules.yaml:1744:7\n6701 rules/marlborough/rules.yaml:1745:7\n6715 rules/marlborough/rules.yaml:1746:11\n6716 rules/marlborough/rules.yaml:1747:11\n6735 rules/marlborough/rules.yaml:1748:11\n6736 rules/marlborough/rules.yaml:1749:11\n6745 rules/marlborough/rules.yaml:1750:15\n6770 rules/marlborough/rules.yaml:1751:15\n6771 rules/marlborough/rules.yaml:1752:19\n6777 rules/marlborough/rules.yaml:1754:19\n6778 rules/marlborough/rules.yaml:1755:19\n6786 rules/marlborough/rules.yaml:1756:23\n6796 rules/marlborough/rules.yaml:1757:19\n6801 rules/marlborough/rules.yaml:1758:23\n6806 rules/marlborough/rules.yaml:1760:23\n6831 rules/marlborough/rules.yaml:792:7\n6834 rules/marlborough/rules.yaml:793:7\n6842 rules/marlborough/rules.yaml:794:11\n6854 rules/marlborough/rules.yaml:795:11\n6855 rules/marlborough/rules.yaml:796:15\n6858 rules/marlborough/rules.yaml:797:11\n6859 rules/marlborough/rules.yaml:798:11\n6862 rules/marlborough/rules.yaml:799:7\n6863 rules/marlborough/rules.yaml:800:7\n6876 rules/marlborough/rules.yaml:801:11\n6879 rules/marlborough/rules.yaml:804:15\n6880 rules/marlborough/rules.yaml:805:15\n6886 rules/marlborough/rules.yaml:802:15\n6893 rules/marlborough/rules.yaml:806:11\n6915 rules/marlborough/rules.yaml:2132:7\n6916 rules/marlborough/rules.yaml:2133:7\n6927 rules/marlborough/rules.yaml:2134:11\n6932 rules/marlborough/rules.yaml:2135:11\n6950 rules/marlborough/rules.yaml:2136:11\n6951 rules/marlborough/rules.yaml:2137:15\n6960 rules/marlborough/rules.yaml:2139:15\n6968 rules/marlborough/rules.yaml:2140:15\n6969 rules/marlborough/rules.yaml:2141:19\n6971 rules/marlborough/rules.yaml:2143:19\n6974 rules/marlborough/rules.yaml:2144:19\n6975 rules/marlborough/rules.yaml:2145:19\n6976 rules/marlborough/rules.yaml:2146:19\n6977 rules/marlborough/rules.yaml:2147:19\n6978 rules/marlborough/rules.yaml:2148:23\n6982 rules/marlborough/rules.yaml:2149:7\n6996 rules/marlborough/rules.yaml:1642:7\n6997 rules/marlborough/rules.yaml:1643:7\n7008 rules/marlborough/rules.yaml:1644:7\n7009 rules/marlborough/rules.yaml:1646:15\n7010 rules/marlborough/rules.yaml:1647:19\n7014 rules/marlborough/rules.yaml:1648:23\n7017 rules/marlborough/rules.yaml:1650:15\n7020 rules/marlborough/rules.yaml:1652:15\n7022 rules/marlborough/rules.yaml:1653:7\n7041 rules/marlborough/rules.yaml:997:7\n7042 rules/marlborough/rules.yaml:998:11\n7043 rules/marlborough/rules.yaml:999:7\n7044 rules/marlborough/rules.yaml:1000:7\n7049 rules/marlborough/rules.yaml:1012:15\n7052 rules/marlborough/rules.yaml:1002:15\n7053 rules/marlborough/rules.yaml:1003:15\n7054 rules/marlborough/rules.yaml:1004:15\n7061 rules/marlborough/rules.yaml:1005:15\n7064 rules/marlborough/rules.yaml:1007:15\n7065 rules/marlborough/rules.yaml:1008:15\n7066 rules/marlborough/rules.yaml:1009:15\n7073 rules/marlborough/rules.yaml:1010:15\n7090 rules/marlborough/rules.yaml:1500:7\n7110 rules/marlborough/rules.yaml:1501:11\n7113 rules/marlborough/rules.yaml:1502:11\n7122 rules/marlborough/rules.yaml:1503:15\n7123 rules/marlborough/rules.yaml:1504:15\n7153 rules/marlborough/rules.yaml:1023:7\n7154 rules/marlborough/rules.yaml:1024:7\n7157 rules/marlborough/rules.yaml:1025:7\n7158 rules/marlborough/rules.yaml:1026:11\n7159 rules/marlborough/rules.yaml:1027:15\n7160 rules/marlborough/rules.yaml:1028:7\n7161 rules/marlborough/rules.yaml:1029:7\n7162 rules/marlborough/rules.yaml:1030:7\n7167 rules/marlborough/rules.yaml:1031:11\n7168 rules/marlborough/rules.yaml:1032:11\n7169 rules/marlborough/rules.yaml:1033:11\n7181 rules/marlborough/rules.yaml:1034:11\n7190 rules/marlborough/rules.yaml:1035:11\n7191 rules/marlborough/rules.yaml:1036:15\n7192 rules/marlborough/rules.yaml:1037:19\n7200 rules/marlborough/rules.yaml:1039:15\n7213 rules/marlborough/rules.yaml:1040:15\n7214 rules/marlborough/rules.yaml:1041:19\n7216 rules/marlborough/rules.yaml:1042:15\n7219 rules/marlborough/rules.yaml:1043:7\n7220 rules/marlborough/rules.yaml:1044:7\n7260 rules/marlborough/rules.yaml:1993:7\n7261 rules/marlborough/rules.yaml:1994:7\n7266 rules/marlborough/rules.yaml:1995:7\n7271 rules/marlborough/rules.yaml:1996:7\n7284 rules/marlborough/rules.yaml:1997:7\n7285 rules/marlborough/rules.yaml:1998:11\n7286 rules/marlborough/rules.yaml:1999:7\n7303 rules/marlborough/rules.yaml:2000:7\n7304 rules/marlborough/rules.yaml:2001:11\n7305 rules/marlborough/rules.yaml:2002:7\n7316 rules/marlborough/rules.yaml:2003:11\n7321 rules/marlborough/rules.yaml:2004:11\n7322 rules/marlborough/rules.yaml:2005:11\n7323 rules/marlborough/rules.yaml:2006:11\n7324 rules/marlborough/rules.yaml:2007:15\n7325 rules/marlborough/rules.yaml:2008:19\n7331 rules/marlborough/rules.yaml:2010:15\n7332 rules/marlborough/rules.yaml:2011:15\n7333 rules/marlborough/rules.yaml:2012:19\n7345 rules/marlborough/rules.yaml:2014:19\n7371 rules/marlborough/rules.yaml:2015:19\n7375 rules/marlborough/rules.yaml:2016:7\n7386 rules/marlborough/rules.yaml:2017:11\n7387 rules/marlborough/rules.yaml:2018:11\n7388 rules/marlborough/rules.yaml:2019:11\n7389 rules/marlborough/rules.yaml:2020:11\n7392 rules/marlborough/rules.yaml:2021:11\n7393 rules/marlborough/rules.yaml:2022:11\n7396 rules/marlborough/rules.yaml:2023:11\n7402 rules/marlborough/rules.yaml:2024:15\n7414 rules/marlborough/rules.yaml:2025:19\n7420 rules/marlborough/rules.yaml:2026:19\n7440 rules/marlborough/rules.yaml:2027:23\n7477 rules/marlborough/rules.yaml:2028:23\n7478 rules/marlborough/rules.yaml:2029:23\n7482 rules/marlborough/rules.yaml:2030:7\n7483 rules/marlborough/rules.yaml:2031:11\n7504 rules/marlborough/rules.yaml:1434:7\n7505 rules/marlborough/rules.yaml:1435:7\n7514 rules/marlborough/rules.yaml:1436:7\n7525 rules/marlborough/rules.yaml:1437:11\n7541 rules/marlborough/rules.yaml:1438:15\n7554 rules/marlborough/rules.yaml:1439:15\n7560 rules/marlborough/rules.yaml:1440:19\n7561 rules/marlborough/rules.yaml:1441:19\n7564 rules/marlborough/rules.yaml:1451:23\n7568 rules/marlborough/rules.yaml:1442:23\n7569 rules/marlborough/rules.yaml:1443:23\n7598 rules/marlborough/rules.yaml:1444:23\n7599 rules/marlborough/rules.yaml:1445:27\n7601 rules/marlborough/rules.yaml:1446:23\n7613 rules/marlborough/rules.yaml:1447:23\n7614 rules/marlborough/rules.yaml:1448:27\n7615 rules/marlborough/rules.yaml:1449:31\n7644 rules/marlborough/rules.yaml:2187:3\n7649 rules/marlborough/rules.yaml:2187:3\n7651 rules/marlborough/rules.yaml:2187:3\n7652 rules/marlborough/rules.yaml:2187:3\n7653 rules/marlborough/rules.yaml:2187:3\n7654 rules/marlborough/rules.yaml:2187:3\n7655 rules/marlborough/rules.yaml:2187:3\n7656 rules/marlborough/rules.yaml:2187:3\n7669 rules/marlborough/rules.yaml:2187:3\n7670 rules/marlborough/rules.yaml:2187:3\n7682 rules/marlborough/rules.yaml:2187:3\n7688 rules/marlborough/rules.yaml:2187:3\n7693 rules/marlborough/rules.yaml:2187:3\n7694 rules/marlborough/rules.yaml:2187:3\n7716 rules/marlborough/rules.yaml:2187:3\n7756 rules/marlborough/rules.yaml:2187:3\n7757 rules/marlborough/rules.yaml:2187:3\n7759 rules/marlborough/rules.yaml:2187:3\n7760 rules/marlborough/rules.yaml:2187:3\n7764 rules/marlborough/rules.yaml:2187:3\n7781 rules/marlborough/rules.yaml:1839:7\n7786 rules/marlborough/rules.yaml:1840:7\n7794 rules/marlborough/rules.yaml:1841:11\n7800 rules/marlborough/rules.yaml:1842:11\n7801 rules/marlborough/rules.yaml:1843:15\n7802 rules/marlborough/rules.yaml:1844:15\n7804 rules/marlborough/rules.yaml:1846:15\n7827 rules/marlborough/rules.yaml:1051:7\n7828 rules/marlborough/rules.yaml:1052:7\n7831 rules/marlborough/rules.yaml:1056:11\n7839 rules/marlborough/rules.yaml:1053:11\n7845 rules/marlborough/rules.yaml:1054:11\n7878 rules/marlborough/rules.yaml:1518:7\n7896 rules/marlborough/rules.yaml:1519:11\n7897 rules/marlborough/rules.yaml:1520:11\n7898 rules/marlborough/rules.yaml:1521:11\n7899 rules/marlborough/rules.yaml:1522:15\n7908 rules/marlborough/rules.yaml:1524:15\n7921 rules/marlborough/rules.yaml:1525:15\n7923 rules/marlborough/rules.yaml:1526:15\n7927 rules/marlborough/rules.yaml:1527:7\n7934 rules/marlborough/rules.yaml:1528:7\n7935 rules/marlborough/rules.yaml:1529:7\n7940 rules/marlborough/rules.yaml:1530:7\n7948 rules/marlborough/rules.yaml:1531:11\n7961 rules/marlborough/rules.yaml:1532:11\n7966 rules/marlborough/rules.yaml:1533:15\n7969 rules/marlborough/rules.yaml:1534:15\n7976 rules/marlborough/rules.yaml:1535:15\n7977 rules/marlborough/rules.yaml:1536:15\n7980 rules/marlborough/rules.yaml:1537:7\n7981 rules/marlborough/rules.yaml:1538:7\n7992 rules/marlborough/rules.yaml:1539:11\n7995 rules/marlborough/rules.yaml:1540:11\n8016 rules/marlborough/rules.yaml:1541:11\n8017 rules/marlborough/rules.yaml:1542:15\n8026 rules/marlborough/rules.yaml:1544:15\n8032 rules/marlborough/rules.yaml:1545:15\n8033 rules/marlborough/rules.yaml:1546:19\n8035 rules/marlborough/rules.yaml:1548:19\n8038 rules/marlborough/rules.yaml:1549:19\n8039 rules/marlborough/rules.yaml:1550:19\n8043 rules/marlborough/rules.yaml:1551:7\n8044 rules/marlborough/rules.yaml:1552:7\n8055 rules/marlborough/rules.yaml:1553:11\n8076 rules/marlborough/rules.yaml:1554:11\n8077 rules/marlborough/rules.yaml:1555:15\n8086 rules/marlborough/rules.yaml:1557:15\n8094 rules/marlborough/rules.yaml:1558:15\n8095 rules/marlborough/rules.yaml:1559:19\n8101 rules/marlborough/rules.yaml:1561:19\n8106 rules/marlborough/rules.yaml:1562:19\n8109 rules/marlborough/rules.yaml:1563:19\n8110 rules/marlborough/rules.yaml:1564:19\n8114 rules/marlborough/rules.yaml:1565:23\n8116 rules/marlborough/rules.yaml:1566:23\n8125 rules/marlborough/rules.yaml:1568:23\n8138 rules/marlborough/rules.yaml:1569:23\n8140 rules/marlborough/rules.yaml:1570:23\n8198 rules/marlborough/rules.yaml:1461:7\n8215 rules/marlborough/rules.yaml:1462:7\n8220 rules/marlborough/rules.yaml:1463:11\n8221 rules/marlborough/rules.yaml:1464:7\n8222 rules/marlborough/rules.yaml:1465:7\n8243 rules/marlborough/rules.yaml:1466:7\n8244 rules/marlborough/rules.yaml:1467:11\n8245 rules/marlborough/rules.yaml:1468:11\n8246 rules/marlborough/rules.yaml:1469:15\n8247 rules/marlborough/rules.yaml:1470:11\n8248 rules/marlborough/rules.yaml:1471:7\n8261 rules/marlborough/rules.yaml:1472:7\n8262 rules/marlborough/rules.yaml:1473:11\n8264 rules/marlborough/rules.yaml:1474:7\n8290 rules/marlborough/rules.yaml:2225:1\n8291 rules/marlborough/rules.yaml:2225:1\n8292 rules/marlborough/rules.yaml:2225:1\n8303 rules/marlborough/rules.yaml:2225:1\n8304 rules/marlborough/rules.yaml:2225:1\n8316 rules/marlborough/rules.yaml:2225:1\n8335 rules/marlborough/rules.yaml:2225:1\n8369 rules/marlborough/rules.yaml:2225:1\n8370 rules/marlborough/rules.yaml:2225:1\n8376 rules/marlborough/rules.yaml:2225:1\n8377 rules/marlborough/rules.yaml:2225:1\n8378 rules/marlborough/rules.yaml:2225:1\n8379 rules/marlborough/rules.yaml:2225:1\n8380 rules/marlborough/rules.yaml:2225:1\n8381 rules/marlborough/rules.yaml:2225:1\n8392 rules/marlborough/rules.yaml:2225:1\n8415 rules/marlborough/rules.yaml:2225:1\n8458 rules/marlborough/rules.yaml:2225:1\n8459 rules/marlborough/rules.yaml:2225:1\n8460 rules/marlborough/rules.yaml:2225:1\n8464 rules/marlborough/rules.yaml:2225:1\n8465 rules/marlborough/rules.yaml:2225:1\n8466 rules/marlborough/rules.yaml:2225:1\n8467 rules/marlborough/rules.yaml:2225:1\n8485 rules/marlborough/rules.yaml:1342:7\n8486 rules/marlborough/rules.yaml:1343:11\n8487 rules/marlborough/rules.yaml:1344:7\n8488 rules/marlborough/rules.yaml:1345:7\n8489 rules/marlborough/rules.yaml:1346:7\n8500 rules/marlborough/rules.yaml:1347:11\n8505 rules/marlborough/rules.yaml:1348:15\n8509 rules/marlborough/rules.yaml:1350:15\n8516 rules/marlborough/rules.yaml:1351:11\n8521 rules/marlborough/rules.yaml:1352:15\n8528 rules/marlborough/rules.yaml:1353:11\n8529 rules/marlborough/rules.yaml:1354:15\n8531 rules/marlborough/rules.yaml:1356:15\n8532 rules/marlborough/rules.yaml:1357:11\n8546 rules/marlborough/rules.yaml:2160:7\n8548 rules/marlborough/rules.yaml:2161:7\n8559 rules/marlborough/rules.yaml:2162:7\n8563 rules/marlborough/rules.yaml:2163:7\n8583 rules/marlborough/rules.yaml:1877:7\n8584 rules/marlborough/rules.yaml:1878:7\n8585 rules/marlborough/rules.yaml:1879:11\n8586 rules/marlborough/rules.yaml:1880:7\n8591 rules/marlborough/rules.yaml:1881:7\n8595 rules/marlborough/rules.yaml:1882:7\n8596 rules/marlborough/rules.yaml:1883:7\n8603 rules/marlborough/rules.yaml:1884:11\n8604 rules/marlborough/rules.yaml:1885:7\n8615 rules/marlborough/rules.yaml:1886:7\n8616 rules/marlborough/rules.yaml:1887:11\n8617 rules/marlborough/rules.yaml:1888:7\n8618 rules/marlborough/rules.yaml:1889:7\n8619 rules/marlborough/rules.yaml:1890:7\n8620 rules/marlborough/rules.yaml:1891:7\n8621 rules/marlborough/rules.yaml:1892:7\n8622 rules/marlborough/rules.yaml:1894:15\n8633 rules/marlborough/rules.yaml:1896:15\n8637 rules/marlborough/rules.yaml:1898:15\n8641 rules/marlborough/rules.yaml:1900:15\n8648 rules/marlborough/rules.yaml:1901:15\n8652 rules/marlborough/rules.yaml:1903:15\n8659 rules/marlborough/rules.yaml:1904:15\n8660 rules/marlborough/rules.yaml:1905:15\n8668 rules/marlborough/rules.yaml:1906:19\n8674 rules/marlborough/rules.yaml:1907:19\n8677 rules/marlborough/rules.yaml:1908:15\n8725 rules/marlborough/rules.yaml:1856:7\n8726 rules/marlborough/rules.yaml:1857:7\n8727 rules/marlborough/rules.yaml:1858:7\n8728 rules/marlborough/rules.yaml:1859:11\n8729 rules/marlborough/rules.yaml:1860:11\n8730 rules/marlborough/rules.yaml:1861:7\n8733 rules/marlborough/rules.yaml:1862:7\n8734 rules/marlborough/rules.yaml:1863:7\n8737 rules/marlborough/rules.yaml:1864:7\n8738 rules/marlborough/rules.yaml:1865:7\n8745 rules/marlborough/rules.yaml:1866:7\n8746 rules/marlborough/rules.yaml:1867:11\n8763 rules/marlborough/rules.yaml:1964:7\n8764 rules/marlborough/rules.yaml:1965:7\n8775 rules/marlborough/rules.yaml:1966:11\n8780 rules/marlborough/rules.yaml:1967:11\n8785 rules/marlborough/rules.yaml:1968:11\n8786 rules/marlborough/rules.yaml:1969:15\n8795 rules/marlborough/rules.yaml:1971:15\n8801 rules/marlborough/rules.yaml:1972:15\n8802 rules/marlborough/rules.yaml:1973:19\n8804 rules/marlborough/rules.yaml:1975:19\n8807 rules/marlborough/rules.yaml:1976:19\n8808 rules/marlborough/rules.yaml:1977:19\n8831 rules/marlborough/rules.yaml:1614:7\n8832 rules/marlborough/rules.yaml:1615:7\n8833 rules/marlborough/rules.yaml:1616:7\n8834 rules/marlborough/rules.yaml:1617:7\n8845 rules/marlborough/rules.yaml:1618:11\n8850 rules/marlborough/rules.yaml:1619:11\n8851 rules/marlborough/rules.yaml:1620:11\n8852 rules/marlborough/rules.yaml:1621:11\n8853 rules/marlborough/rules.yaml:1622:15\n8864 rules/marlborough/rules.yaml:1624:15\n8877 rules/marlborough/rules.yaml:1625:15\n8884 rules/marlborough/rules.yaml:1627:15\n8897 rules/marlborough/rules.yaml:1628:15\n8898 rules/marlborough/rules.yaml:1629:19\n8900 rules/marlborough/rules.yaml:1631:19\n8904 rules/marlborough/rules.yaml:1632:7\n8907 rules/marlborough/rules.yaml:1633:7\n8932 rules/marlborough/rules.yaml:1814:7\n8933 rules/marlborough/rules.yaml:1815:7\n8934 rules/marlborough/rules.yaml:1816:7\n8935 rules/marlborough/rules.yaml:1817:7\n8936 rules/marlborough/rules.yaml:1818:7\n8937 rules/marlborough/rules.yaml:1819:7\n8938 rules/marlborough/rules.yaml:1821:15\n8939 rules/marlborough/rules.yaml:1822:19\n8941 rules/marlborough/rules.yaml:1824:19\n8946 rules/marlborough/rules.yaml:1831:15\n8949 rules/marlborough/rules.yaml:1826:15\n8952 rules/marlborough/rules.yaml:1829:19\n8955 rules/marlborough/rules.yaml:1827:19\n8985 rules/marlborough/rules.yaml:2091:7\n8986 rules/marlborough/rules.yaml:2092:7\n8987 rules/marlborough/rules.yaml:2093:7\n9005 rules/marlborough/rules.yaml:2094:7\n9006 rules/marlborough/rules.yaml:2095:11\n9009 rules/marlborough/rules.yaml:2096:7\n9010 rules/marlborough/rules.yaml:2097:7\n9011 rules/marlborough/rules.yaml:2098:7\n9016 rules/marlborough/rules.yaml:2099:7\n9017 rules/marlborough/rules.yaml:2100:7\n9018 rules/marlborough/rules.yaml:2101:7\n9019 rules/marlborough/rules.yaml:2102:11\n9020 rules/marlborough/rules.yaml:2103:11\n9021 rules/marlborough/rules.yaml:2104:7\n9022 rules/marlborough/rules.yaml:2105:11\n9023 rules/marlborough/rules.yaml:2106:7\n9024 rules/marlborough/rules.yaml:2107:7\n9042 rules/marlborough/rules.yaml:2108:7\n9043 rules/marlborough/rules.yaml:2109:11\n9044 rules/marlborough/rules.yaml:2110:15\n9046 rules/marlborough/rules.yaml:2111:11\n9047 rules/marlborough/rules.yaml:2112:7\n9052 rules/marlborough/rules.yaml:2113:7\n9053 rules/marlborough/rules.yaml:2114:11\n9054 rules/marlborough/rules.yaml:2115:7\n9067 rules/marlborough/rules.yaml:2116:7\n9072 rules/marlborough/rules.yaml:2117:11\n9073 rules/marlborough/rules.yaml:2118:11\n9090 rules/marlborough/rules.yaml:2119:11\n9091 rules/marlborough/rules.yaml:2120:11\n9111 rules/marlborough/rules.yaml:2071:7\n9112 rules/marlborough/rules.yaml:2072:7\n9120 rules/marlborough/rules.yaml:2073:11\n9126 rules/marlborough/rules.yaml:2074:11\n9131 rules/marlborough/rules.yaml:2075:15\n9137 rules/marlborough/rules.yaml:2076:15\n9139 rules/marlborough/rules.yaml:2077:7\n9169 rules/marlborough/rules.yaml:2045:7\n9177 rules/marlborough/rules.yaml:2046:7\n9178 rules/marlborough/rules.yaml:2047:11\n9179 rules/marlborough/rules.yaml:2048:11\n9180 rules/marlborough/rules.yaml:2049:7\n9181 rules/marlborough/rules.yaml:2050:7\n9184 rules/marlborough/rules.yaml:2051:7\n9185 rules/marlborough/rules.yaml:2052:7\n9186 rules/marlborough/rules.yaml:2053:11\n9187 rules/marlborough/rules.yaml:2054:7\n9188 rules/marlborough/rules.yaml:2055:7\n9205 rules/marlborough/rules.yaml:2056:11\n9206 rules/marlborough/rules.yaml:2057:11\n9215 rules/marlborough/rules.yaml:2058:15\n9228 rules/marlborough/rules.yaml:2059:15\n9229 rules/marlborough/rules.yaml:2060:15\n9231 rules/marlborough/rules.yaml:2061:15\n9251 rules/marlborough/rules.yaml:1921:7\n9262 rules/marlborough/rules.yaml:1922:11\n9263 rules/marlborough/rules.yaml:1923:11\n9274 rules/marlborough/rules.yaml:1924:15\n9282 rules/marlborough/rules.yaml:1925:15\n9283 rules/marlborough/rules.yaml:1926:19\n9286 rules/marlborough/rules.yaml:1927:19\n9287 rules/marlborough/rules.yaml:1928:19\n9311 rules/marlborough/rules.yaml:931:7\n9312 rules/marlborough/rules.yaml:932:7\n9313 rules/marlborough/rules.yaml:933:11\n9314 rules/marlborough/rules.yaml:934:7\n9317 rules/marlborough/rules.yaml:935:11\n9318 rules/marlborough/rules.yaml:936:11\n9319 rules/marlborough/rules.yaml:937:7\n9320 rules/marlborough/rules.yaml:938:11\n9321 rules/marlborough/rules.yaml:939:15\n9322 rules/marlborough/rules.yaml:940:7\n9329 rules/marlborough/rules.yaml:941:7\n9330 rules/marlborough/rules.yaml:942:7\n9331 rules/marlborough/rules.yaml:943:11\n9332 rules/marlborough/rules.yaml:944:7\n9333 rules/marlborough/rules.yaml:945:7\n9334 rules/marlborough/rules.yaml:946:7\n9335 rules/marlborough/rules.yaml:947:7\n9353 rules/marlborough/rules.yaml:948:7\n9356 rules/marlborough/rules.yaml:949:11\n9361 rules/marlborough/rules.yaml:950:7\n9362 rules/marlborough/rules.yaml:951:11\n9363 rules/marlborough/rules.yaml:952:11\n9364 rules/marlborough/rules.yaml:953:15\n9365 rules/marlborough/rules.yaml:954:11\n9366 rules/marlborough/rules.yaml:955:7\n9379 rules/marlborough/rules.yaml:956:7\n9380 rules/marlborough/rules.yaml:957:11\n9382 rules/marlborough/rules.yaml:958:7\n9405 rules/marlborough/rules.yaml:2206:3\n9410 rules/marlborough/rules.yaml:2206:3\n9412 rules/marlborough/rules.yaml:2206:3\n9413 rules/marlborough/rules.yaml:2206:3\n9414 rules/marlborough/rules.yaml:2206:3\n9415 rules/marlborough/rules.yaml:2206:3\n9416 rules/marlborough/rules.yaml:2206:3\n9417 rules/marlborough/rules.yaml:2206:3\n9430 rules/marlborough/rules.yaml:2206:3\n9431 rules/marlborough/rules.yaml:2206:3\n9443 rules/marlborough/rules.yaml:2206:3\n9449 rules/marlborough/rules.yaml:2206:3\n9452 rules/marlborough/rules.yaml:2206:3\n9453 rules/marlborough/rules.yaml:2206:3\n9474 rules/marlborough/rules.yaml:2206:3\n9512 rules/marlborough/rules.yaml:2206:3\n9513 rules/marlborough/rules.yaml:2206:3\n9515 rules/marlborough/rules.yaml:2206:3\n9516 rules/marlborough/rules.yaml:2206:3\n9520 rules/marlborough/rules.yaml:2206:3\n9559 rules/marlborough/rules.yaml:1374:7\n9565 rules/marlborough/rules.yaml:1375:7\n9579 rules/marlborough/rules.yaml:1376:7\n9590 rules/marlborough/rules.yaml:1377:7\n9594 rules/marlborough/rules.yaml:1378:11\n9595 rules/marlborough/rules.yaml:1379:11\n9596 rules/marlborough/rules.yaml:1380:7\n9597 rules/marlborough/rules.yaml:1381:7\n9656 rules/marlborough/rules.yaml:1382:7\n9657 rules/marlborough/rules.yaml:1383:11\n9658 rules/marlborough/rules.yaml:1384:7\n9659 rules/marlborough/rules.yaml:1385:11\n9660 rules/marlborough/rules.yaml:1386:7\n9661 rules/marlborough/rules.yaml:1387:11\n9662 rules/marlborough/rules.yaml:1388:15\n9664 rules/marlborough/rules.yaml:1389:11\n9666 rules/marlborough/rules.yaml:1391:11\n9667 rules/marlborough/rules.yaml:1392:7\n9668 rules/marlborough/rules.yaml:1393:11\n9671 rules/marlborough/rules.yaml:1394:15\n9672 rules/marlborough/rules.yaml:1395:19\n9673 rules/marlborough/rules.yaml:1396:15\n9675 rules/marlborough/rules.yaml:1398:15\n9676 rules/marlborough/rules.yaml:1399:7\n9681 rules/marlborough/rules.yaml:1400:11\n9682 rules/marlborough/rules.yaml:1401:11\n9683 rules/marlborough/rules.yaml:1402:11\n9688 rules/marlborough/rules.yaml:1403:15\n9689 rules/marlborough/rules.yaml:1404:15\n9697 rules/marlborough/rules.yaml:1405:19\n9709 rules/marlborough/rules.yaml:1406:19\n9712 rules/marlborough/rules.yaml:1407:7\n9717 rules/marlborough/rules.yaml:1408:11\n9724 rules/marlborough/rules.yaml:1409:7\n9736 rules/marlborough/rules.yaml:1410:7\n9741 rules/marlborough/rules.yaml:1411:11\n9742 rules/marlborough/rules.yaml:1412:7\n9743 rules/marlborough/rules.yaml:1413:7\n9744 rules/marlborough/rules.yaml:1414:11\n9745 rules/marlborough/rules.yaml:1415:7\n9762 rules/marlborough/rules.yaml:1416:7\n9767 rules/marlborough/rules.yaml:1417:11\n9768 rules/marlborough/rules.yaml:1418:11\n9769 rules/marlborough/rules.yaml:1419:15\n9781 rules/marlborough/rules.yaml:1420:11\n9788 rules/marlborough/rules.yaml:1421:11\n9789 rules/marlborough/rules.yaml:1422:15\n9790 rules/marlborough/rules.yaml:1423:11\n9825 rules/marlborough/rules.yaml:1261:7\n9831 rules/marlborough/rules.yaml:1262:7\n9832 rules/marlborough/rules.yaml:1263:7\n9833 rules/marlborough/rules.yaml:1264:11\n9845 rules/marlborough/rules.yaml:1265:7\n9862 rules/marlborough/rules.yaml:1266:7\n9863 rules/marlborough/rules.yaml:1267:11\n9864 rules/marlborough/rules.yaml:1268:11\n9865 rules/marlborough/rules.yaml:1269:11\n9866 rules/marlborough/rules.yaml:1270:7\n9867 rules/marlborough/rules.yaml:1271:7\n9868 rules/marlborough/rules.yaml:1272:7\n9869 rules/marlborough/rules.yaml:1273:7\n9875 rules/marlborough/rules.yaml:1274:7\n9897 rules/marlborough/rules.yaml:1275:7\n9898 rules/marlborough/rules.yaml:1276:11\n9899 rules/marlborough/rules.yaml:1277:11\n9900 rules/marlborough/rules.yaml:1278:7\n9909 rules/marlborough/rules.yaml:1279:11\n9915 rules/marlborough/rules.yaml:1280:11\n9917 rules/marlborough/rules.yaml:1281:7\n9928 rules/marlborough/rules.yaml:1282:7\n9929 rules/marlborough/rules.yaml:1283:7\n9934 rules/marlborough/rules.yaml:1284:11\n9935 rules/marlborough/rules.yaml:1285:11\n9943 rules/marlborough/rules.yaml:1286:15\n9957 rules/marlborough/rules.yaml:1287:11\n9958 rules/marlborough/rules.yaml:1288:15\n9959 rules/marlborough/rules.yaml:1289:15\n9961 rules/marlborough/rules.yaml:1291:15\n9962 rules/marlborough/rules.yaml:1292:15\n9965 rules/marlborough/rules.yaml:1293:7\n9966 rules/marlborough/rules.yaml:1294:7\n9974 rules/marlborough/rules.yaml:1295:11\n9989 rules/marlborough/rules.yaml:1296:7\n9990 rules/marlborough/rules.yaml:1297:11\n9991 rules/marlborough/rules.yaml:1298:7\n9992 rules/marlborough/rules.yaml:1299:7\n9993 rules/marlborough/rules.yaml:1300:11\n9994 rules/marlborough/rules.yaml:1301:15\n9996 rules/marlborough/rules.yaml:1302:15\n9997 rules/marlborough/rules.yaml:1303:11\n9999 rules/marlborough/rules.yaml:1305:11\n10000 rules/marlborough/rules.yaml:1306:7\n10005 rules/marlborough/rules.yaml:1307:11\n10006 rules/marlborough/rules.yaml:1308:11\n10007 rules/marlborough/rules.yaml:1309:11\n10012 rules/marlborough/rules.yaml:1310:15\n10013 rules/marlborough/rules.yaml:1311:15\n10021 rules/marlborough/rules.yaml:1312:19\n10029 rules/marlborough/rules.yaml:1313:19\n10032 rules/marlborough/rules.yaml:1314:7\n10037 rules/marlborough/rules.yaml:1315:7\n10038 rules/marlborough/rules.yaml:1316:11\n10039 rules/marlborough/rules.yaml:1317:7\n10040 rules/marlborough/rules.yaml:1318:7\n10041 rules/marlborough/rules.yaml:1319:11\n10042 rules/marlborough/rules.yaml:1320:7\n10055 rules/marlborough/rules.yaml:1321:7\n10060 rules/marlborough/rules.yaml:1322:11\n10061 rules/marlborough/rules.yaml:1323:11\n10069 rules/marlborough/rules.yaml:1324:15\n10082 rules/marlborough/rules.yaml:1325:15\n10083 rules/marlborough/rules.yaml:1326:15\n10084 rules/marlborough/rules.yaml:1327:15\n10085 rules/marlborough/rules.yaml:1328:19\n10086 rules/marlborough/rules.yaml:1329:19\n10089 rules/marlborough/rules.yaml:1330:11\n10090 rules/marlborough/rules.yaml:1331:11\n10096 rules/marlborough/rules.yaml:1332:11\n10097 rules/marlborough/rules.yaml:1333:11\n10123 rules/marlborough/flow.yaml:11:7\n10137 rules/marlborough/flow.yaml:12:11\n10168 rules/marlborough/rules.yaml:896:7\n10169 rules/marlborough/rules.yaml:897:7\n10170 rules/marlborough/rules.yaml:898:7\n10180 rules/marlborough/rules.yaml:899:11\n10188 rules/marlborough/rules.yaml:900:11\n10189 rules/marlborough/rules.yaml:901:15\n10190 rules/marlborough/rules.yaml:902:15\n10193 rules/marlborough/rules.yaml:903:7\n10204 rules/marlborough/rules.yaml:904:11\n10205 rules/marlborough/rules.yaml:905:11\n10223 rules/marlborough/rules.yaml:906:11\n10224 rules/marlborough/rules.yaml:907:11\n10225 rules/marlborough/rules.yaml:908:11\n10229 rules/marlborough/rules.yaml:909:7\n10230 rules/marlborough/rules.yaml:910:11\n10243 rules/marlborough/rules.yaml:1482:7\n10244 rules/marlborough/rules.yaml:1483:7\n10249 rules/marlborough/rules.yaml:1484:11\n10256 rules/marlborough/rules.yaml:1485:11\n10259 rules/marlborough/rules.yaml:1486:7\n10262 rules/marlborough/rules.yaml:1487:7\n10263 rules/marlborough/rules.yaml:1488:7\n10264 rules/marlborough/rules.yaml:1489:11\n10266 rules/marlborough/rules.yaml:1491:11\n10290 rules/marlborough/rules.yaml:1787:7\n10291 rules/marlborough/rules.yaml:1788:7\n10302 rules/marlborough/rules.yaml:1789:11\n10303 rules/marlborough/rules.yaml:1790:11\n10315 rules/marlborough/rules.yaml:1791:15\n10316 rules/marlborough/rules.yaml:1792:15\n10324 rules/marlborough/rules.yaml:1793:15\n10339 rules/marlborough/rules.yaml:1794:15\n10340 rules/marlborough/rules.yaml:1795:15\n10349 rules/marlborough/rules.yaml:1796:19\n10376 rules/marlborough/rules.yaml:1797:19\n10377 rules/marlborough/rules.yaml:1798:23\n10380 rules/marlborough/rules.yaml:1799:23\n10381 rules/marlborough/rules.yaml:1800:23\n10382 rules/marlborough/rules.yaml:1801:19\n10383 rules/marlborough/rules.yaml:1802:23\n10384 rules/marlborough/rules.yaml:1803:23\n10385 rules/marlborough/rules.yaml:1804:23\n10411 rules/marlborough/rules.yaml:1580:7\n10415 rules/marlborough/rules.yaml:1581:7\n10429 rules/marlborough/rules.yaml:1582:11\n10436 rules/marlborough/rules.yaml:1583:11\n10441 rules/marlborough/rules.yaml:1584:7\n10455 rules/marlborough/rules.yaml:1585:11\n10469 rules/marlborough/flow.yaml:104:7\n10474 rules/marlborough/flow.yaml:105:11\n10493 rules/marlborough/flow.yaml:50:7\n10500 rules/marlborough/flow.yaml:51:11\n10514 rules/marlborough/flow.yaml:52:15\n10532 rules/marlborough/flow.yaml:67:7\n10539 rules/marlborough/flow.yaml:68:11\n10553 rules/marlborough/flow.yaml:69:15\n10567 rules/marlborough/flow.yaml:85:7\n10586 rules/marlborough/flow.yaml:61:7\n10593 rules/marlborough/flow.yaml:62:11\n10607 rules/marlborough/flow.yaml:63:15\n10625 rules/marlborough/flow.yaml:89:7\n10639 rules/marlborough/flow.yaml:90:11\n10653 rules/marlborough/flow.yaml:45:7\n10658 rules/marlborough/flow.yaml:46:11\n10677 rules/marlborough/flow.yaml:79:7\n10682 rules/marlborough/flow.yaml:80:11\n10696 rules/marlborough/flow.yaml:81:15\n10710 rules/marlborough/flow.yaml:56:7\n10715 rules/marlborough/flow.yaml:57:11\n10732 rules/marlborough/rules.yaml:985:7\n10738 rules/marlborough/rules.yaml:986:7\n10739 rules/marlborough/rules.yaml:987:11\n10740 rules/marlborough/rules.yaml:988:7\n10751 rules/marlborough/rules.yaml:989:7\n10752 rules/marlborough/rules.yaml:990:7"

@@ -30,13 +30,14 @@ E_UNIT_KIND: tuple[Any, ...] = _base.E_UNIT_KIND
 TABLE_BATTLE_MATRIX: tuple[Any, ...] = _base.TABLE_BATTLE_MATRIX
 TABLE_CRT: tuple[Any, ...] = _base.TABLE_CRT
 TABLE_DIPLOMACY_TABLE: tuple[Any, ...] = _base.TABLE_DIPLOMACY_TABLE
+TABLE_ENLIGHTENMENT: tuple[Any, ...] = _base.TABLE_ENLIGHTENMENT
 TABLE_FAMOUS_VICTORY: tuple[Any, ...] = _base.TABLE_FAMOUS_VICTORY
 TABLE_INCREASING_TAXES: tuple[Any, ...] = _base.TABLE_INCREASING_TAXES
 TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 12872
+SIZE: int = 15275
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -62,11 +63,12 @@ LAYOUT: tuple[Any, ...] = (
     ("p.treasury", 34, 2, "int", None, "owner", False, 0, None, (120, 100)),
     ("p.markers", 36, 2, "set", "card", "owner", False, None, None, (0,) * 2),
     ("p.vp", 38, 2, "int", None, "all", False, 0, None, (0,) * 2),
-    ("p.treasury_seen", 40, 2, "set", "player", "all", False, None, None, (0,) * 2),
-    ("p.markers_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.enlightened_picks", 40, 2, "int", None, "all", False, 0, None, (0,) * 2),
+    ("p.treasury_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.markers_seen", 44, 2, "set", "player", "all", False, None, None, (0,) * 2),
     (
         "e.nation.control",
-        44,
+        46,
         25,
         "ref",
         "player",
@@ -78,7 +80,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.hex.garrison_destroyed",
-        69,
+        71,
         2401,
         "bool",
         None,
@@ -88,13 +90,14 @@ LAYOUT: tuple[Any, ...] = (
         None,
         (*(False,) * 894, *(True,), *(False,) * 40, *(True,), *(False,) * 1465),
     ),
-    ("e.hex.besieged", 2470, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4871, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7272, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 9673, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
         "e.unit.at",
-        12074,
+        14477,
         114,
         "ref",
         "hex",
@@ -127,7 +130,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        12188,
+        14591,
         114,
         "bool",
         None,
@@ -159,11 +162,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 13,
         ),
     ),
-    ("e.unit.used", 12302, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.embarked", 12416, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.due", 12530, 114, "int", None, "owner", False, 0, None, (0,) * 114),
-    ("e.unit.prisoner_of", 12644, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
-    ("e.unit.seen", 12758, 114, "set", "player", "all", False, None, None, (0,) * 114),
+    ("e.unit.used", 14705, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.embarked", 14819, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.due", 14933, 114, "int", None, "owner", False, 0, None, (0,) * 114),
+    ("e.unit.prisoner_of", 15047, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
+    ("e.unit.seen", 15161, 114, "set", "player", "all", False, None, None, (0,) * 114),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS

@@ -30,13 +30,14 @@ E_UNIT_KIND: tuple[Any, ...] = _base.E_UNIT_KIND
 TABLE_BATTLE_MATRIX: tuple[Any, ...] = _base.TABLE_BATTLE_MATRIX
 TABLE_CRT: tuple[Any, ...] = _base.TABLE_CRT
 TABLE_DIPLOMACY_TABLE: tuple[Any, ...] = _base.TABLE_DIPLOMACY_TABLE
+TABLE_ENLIGHTENMENT: tuple[Any, ...] = _base.TABLE_ENLIGHTENMENT
 TABLE_FAMOUS_VICTORY: tuple[Any, ...] = _base.TABLE_FAMOUS_VICTORY
 TABLE_INCREASING_TAXES: tuple[Any, ...] = _base.TABLE_INCREASING_TAXES
 TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 13089
+SIZE: int = 15492
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -62,11 +63,12 @@ LAYOUT: tuple[Any, ...] = (
     ("p.treasury", 34, 2, "int", None, "owner", False, 0, None, (100, 140)),
     ("p.markers", 36, 2, "set", "card", "owner", False, None, None, (0,) * 2),
     ("p.vp", 38, 2, "int", None, "all", False, 0, None, (0,) * 2),
-    ("p.treasury_seen", 40, 2, "set", "player", "all", False, None, None, (0,) * 2),
-    ("p.markers_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.enlightened_picks", 40, 2, "int", None, "all", False, 0, None, (0,) * 2),
+    ("p.treasury_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.markers_seen", 44, 2, "set", "player", "all", False, None, None, (0,) * 2),
     (
         "e.nation.control",
-        44,
+        46,
         25,
         "ref",
         "player",
@@ -78,7 +80,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.hex.garrison_destroyed",
-        69,
+        71,
         2401,
         "bool",
         None,
@@ -98,13 +100,14 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 1181,
         ),
     ),
-    ("e.hex.besieged", 2470, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4871, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7272, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 9673, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
         "e.unit.at",
-        12074,
+        14477,
         145,
         "ref",
         "hex",
@@ -144,7 +147,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        12219,
+        14622,
         145,
         "bool",
         None,
@@ -180,11 +183,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 12364, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.embarked", 12509, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.due", 12654, 145, "int", None, "owner", False, 0, None, (0,) * 145),
-    ("e.unit.prisoner_of", 12799, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
-    ("e.unit.seen", 12944, 145, "set", "player", "all", False, None, None, (0,) * 145),
+    ("e.unit.used", 14767, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.embarked", 14912, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.due", 15057, 145, "int", None, "owner", False, 0, None, (0,) * 145),
+    ("e.unit.prisoner_of", 15202, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
+    ("e.unit.seen", 15347, 145, "set", "player", "all", False, None, None, (0,) * 145),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS

@@ -30,13 +30,14 @@ E_UNIT_KIND: tuple[Any, ...] = _base.E_UNIT_KIND
 TABLE_BATTLE_MATRIX: tuple[Any, ...] = _base.TABLE_BATTLE_MATRIX
 TABLE_CRT: tuple[Any, ...] = _base.TABLE_CRT
 TABLE_DIPLOMACY_TABLE: tuple[Any, ...] = _base.TABLE_DIPLOMACY_TABLE
+TABLE_ENLIGHTENMENT: tuple[Any, ...] = _base.TABLE_ENLIGHTENMENT
 TABLE_FAMOUS_VICTORY: tuple[Any, ...] = _base.TABLE_FAMOUS_VICTORY
 TABLE_INCREASING_TAXES: tuple[Any, ...] = _base.TABLE_INCREASING_TAXES
 TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 12991
+SIZE: int = 15394
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (-5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -62,11 +63,12 @@ LAYOUT: tuple[Any, ...] = (
     ("p.treasury", 34, 2, "int", None, "owner", False, 0, None, (80, 120)),
     ("p.markers", 36, 2, "set", "card", "owner", False, None, None, (0,) * 2),
     ("p.vp", 38, 2, "int", None, "all", False, 0, None, (0,) * 2),
-    ("p.treasury_seen", 40, 2, "set", "player", "all", False, None, None, (0,) * 2),
-    ("p.markers_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.enlightened_picks", 40, 2, "int", None, "all", False, 0, None, (0,) * 2),
+    ("p.treasury_seen", 42, 2, "set", "player", "all", False, None, None, (0,) * 2),
+    ("p.markers_seen", 44, 2, "set", "player", "all", False, None, None, (0,) * 2),
     (
         "e.nation.control",
-        44,
+        46,
         25,
         "ref",
         "player",
@@ -78,7 +80,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.hex.garrison_destroyed",
-        69,
+        71,
         2401,
         "bool",
         None,
@@ -118,13 +120,14 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 620,
         ),
     ),
-    ("e.hex.besieged", 2470, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4871, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7272, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 9673, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
         "e.unit.at",
-        12074,
+        14477,
         131,
         "ref",
         "hex",
@@ -163,7 +166,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        12205,
+        14608,
         131,
         "bool",
         None,
@@ -198,11 +201,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 9,
         ),
     ),
-    ("e.unit.used", 12336, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.embarked", 12467, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.due", 12598, 131, "int", None, "owner", False, 0, None, (0,) * 131),
-    ("e.unit.prisoner_of", 12729, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
-    ("e.unit.seen", 12860, 131, "set", "player", "all", False, None, None, (0,) * 131),
+    ("e.unit.used", 14739, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.embarked", 14870, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.due", 15001, 131, "int", None, "owner", False, 0, None, (0,) * 131),
+    ("e.unit.prisoner_of", 15132, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
+    ("e.unit.seen", 15263, 131, "set", "player", "all", False, None, None, (0,) * 131),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS
