@@ -224,7 +224,7 @@ class MarlboroughRules:
         (("You train ", " at ", ": veteran"), ("e:unit", "e:hex")),
         (("", " trains ", " ", " at ", ""), ("player", "int", "str", "e:hex")),
         (("Random event ", ": ", ""), ("int", "str")),
-        (("No rebel units are in play (optional rule 31.0 is not encoded)",), ()),
+        (("No rebel units are in play (the optional rebels, 31.0, are off)",), ()),
         (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
         (("", " is reduced to recruit"), ("e:unit",)),
         (("The enlightenment marker of ", " is removed (36.5)"), ("e:hex",)),
