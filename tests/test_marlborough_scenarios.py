@@ -437,6 +437,22 @@ def test_grand_design_plays_a_scenario_to_1714(name: str, base: str, turns: int)
     """
     s = scenario(name)
     assert s["base"] == base
-    assert set(s) <= {"scenario", "title", "text", "doc", "base", "rules", "globals"}
+    assert set(s) <= {"scenario", "title", "text", "doc", "base", "rules", "globals", "assumed", "entities"}
     assert s["globals"] == {"last_turn": turns}
     assert START[base][1] + turns - 1 == 1714
+    # besides the base's set-up, only the optional rebel counters (31.0), off the map, owned by nobody
+    assert set(s.get("entities", {})) <= {"unit"}
+    for u in s.get("entities", {}).get("unit", {}).values():
+        assert u["kind"] == "rebel" and "at" not in u and "owner" not in u
+
+
+@pytest.mark.parametrize("name", ["grand_design_1701", "grand_design_1704", "grand_design_1709"])
+def test_grand_design_rebel_counters(name: str) -> None:
+    """The assumed rebel counters of optional rule 31.0: each rebels in one state, marked assumed.
+
+    Rules: MARL-31.1-01
+    """
+    s = scenario(name)
+    rebels = s["entities"]["unit"]
+    assert {u["nation"] for u in rebels.values()} == {"hungary", "france", "bavaria"}
+    assert "31.0" in s["assumed"]["entities.unit.kind"]
