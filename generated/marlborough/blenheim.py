@@ -642,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 15450
+SIZE: int = 15589
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -711,8 +711,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        139,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 17, *(0,) * 50, *(1,) * 52, *(None, None, None), *(0,) * 6, *(1,) * 11),
+    ),
+    (
+        "e.unit.at",
+        14616,
         139,
         "ref",
         "hex",
@@ -751,7 +763,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14616,
+        14755,
         139,
         "bool",
         None,
@@ -787,11 +799,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,),
         ),
     ),
-    ("e.unit.used", 14755, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.embarked", 14894, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.due", 15033, 139, "int", None, "owner", False, 0, None, (0,) * 139),
-    ("e.unit.prisoner_of", 15172, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
-    ("e.unit.seen", 15311, 139, "set", "player", "all", False, None, None, (0,) * 139),
+    ("e.unit.used", 14894, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.embarked", 15033, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.due", 15172, 139, "int", None, "owner", False, 0, None, (0,) * 139),
+    ("e.unit.prisoner_of", 15311, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
+    ("e.unit.seen", 15450, 139, "set", "player", "all", False, None, None, (0,) * 139),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -848,7 +860,6 @@ FIELDS: dict[str, Any] = {
             "taxed_by",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -858,6 +869,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -873,7 +885,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16854,14 +16865,6 @@ PRIMARY: dict[str, Any] = {
         *(1, 1),
         *(8,) * 7,
         *(9, 9, 9, 13),
-    ),
-    "s_e_unit__owner": (
-        *(None,) * 17,
-        *(0,) * 50,
-        *(1,) * 52,
-        *(None, None, None),
-        *(0,) * 6,
-        *(1,) * 11,
     ),
     "s_e_unit__strength": (
         *(1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),

@@ -187,6 +187,18 @@ class MarlboroughRules:
         (("Disband a unit before provisioning (", " TP to pay)"), ("int",)),
         (("Provision the rest",), ()),
         (("You pay ", " TP to provision your units"), ("int",)),
+        (("", " cannot leave its former allies and is eliminated (6.6)"), ("e:unit",)),
+        (("Displace ", " away from its former allies to"), ("e:unit",)),
+        (("", " leaves its former allies for ", " (6.6)"), ("e:unit", "e:hex")),
+        (("", " becomes neutral"), ("e:nation",)),
+        (
+            ("", " holds every city and fortress of ", ": its units are eliminated (6.511)"),
+            ("player", "e:nation"),
+        ),
+        (("", " has nowhere to be displaced to and is eliminated"), ("e:unit",)),
+        (("Send ", " home to"), ("e:unit",)),
+        (("Displace ", " to"), ("e:unit",)),
+        (("", " is displaced to ", ""), ("e:unit", "e:hex")),
         (("Espionage: what do you examine?",), ()),
         (("", " examines the ", " of ", " (espionage)"), ("player", "str", "player")),
         (("Reaction: gain ", " TP (yes) or pick ", " campaign markers (no)?"), ("int", "int")),
@@ -194,7 +206,6 @@ class MarlboroughRules:
         (("", " picks ", " campaign markers (reaction)"), ("player", "int")),
         (("Diplomacy result ", ": choose one"), ("str",)),
         (("Coup against ", ""), ("player",)),
-        (("", " becomes neutral"), ("e:nation",)),
         (("", " comes under ", " control"), ("e:nation", "player")),
         (("", " defects to ", ""), ("e:nation", "player")),
         (("Diplomacy markers for the attempt",), ()),
@@ -336,35 +347,38 @@ class MarlboroughRules:
         ("choose-hex", 87, "hex", -1, 18, 25, False),
         ("choose-unit", 91, "unit", -1, 20, 3, False),
         ("choose-unit", 92, "unit", 93, 20, 5, False),
-        ("choose-espionage", 95, "enum:espionage", -1, 21, 1, False),
-        ("yes-no", 97, "yes-no", -1, 22, 4, False),
-        ("choose-diplomacy_outcome", 100, "enum:diplomacy_outcome", -1, 22, 9, False),
-        ("choose-some", 105, "some:card", -1, 23, 1, True),
-        ("choose-some", 106, "some:card", -1, 23, 1, True),
-        ("choose-some", 108, "some:card", -1, 24, 1, False),
-        ("choose-nation", 110, "nation", 111, 25, 3, False),
-        ("yes-no", 112, "yes-no", -1, 25, 6, False),
-        ("choose-some", 113, "some:unit", -1, 27, 4, False),
-        ("choose-unit", 118, "unit", -1, 29, 1, False),
-        ("yes-no", 122, "yes-no", -1, 31, 1, False),
-        ("choose-unit", 124, "unit", -1, 31, 12, False),
-        ("yes-no", 125, "yes-no", -1, 32, 3, False),
-        ("choose-hex", 128, "hex", 83, 33, 3, False),
-        ("choose-some", 130, "some:nation", -1, 34, 1, False),
-        ("choose-nation", 131, "nation", 132, 34, 6, False),
-        ("choose-unit", 134, "unit", -1, 34, 16, False),
-        ("choose-hex", 138, "hex", -1, 35, 3, False),
-        ("choose-hex", 140, "hex", 141, 36, 1, False),
-        ("choose-some", 142, "some:card", -1, 37, 1, False),
-        ("choose-hex", 145, "hex", -1, 37, 3, False),
-        ("choose-hex", 147, "hex", 57, 37, 5, False),
-        ("choose-hex", 148, "hex", 83, 38, 3, False),
-        ("choose-card", 150, "card", -1, 39, 1, False),
-        ("propose", 156, "offer", 44, 40, 5, False),
-        ("yes-no", 159, "yes-no", -1, 40, 10, False),
-        ("choose-card", 163, "card", 164, 41, 7, False),
-        ("choose-card", 166, "card", 167, 42, 7, False),
-        ("choose-card", 169, "card", 170, 43, 7, False),
+        ("choose-hex", 96, "hex", -1, 21, 6, False),
+        ("choose-hex", 101, "hex", -1, 23, 2, False),
+        ("choose-hex", 102, "hex", -1, 23, 4, False),
+        ("choose-espionage", 104, "enum:espionage", -1, 24, 1, False),
+        ("yes-no", 106, "yes-no", -1, 25, 4, False),
+        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 25, 9, False),
+        ("choose-some", 113, "some:card", -1, 26, 1, True),
+        ("choose-some", 114, "some:card", -1, 26, 1, True),
+        ("choose-some", 116, "some:card", -1, 27, 1, False),
+        ("choose-nation", 118, "nation", 119, 28, 3, False),
+        ("yes-no", 120, "yes-no", -1, 28, 6, False),
+        ("choose-some", 121, "some:unit", -1, 30, 4, False),
+        ("choose-unit", 126, "unit", -1, 32, 1, False),
+        ("yes-no", 130, "yes-no", -1, 34, 1, False),
+        ("choose-unit", 132, "unit", -1, 34, 12, False),
+        ("yes-no", 133, "yes-no", -1, 35, 3, False),
+        ("choose-hex", 136, "hex", 83, 36, 3, False),
+        ("choose-some", 138, "some:nation", -1, 37, 1, False),
+        ("choose-nation", 139, "nation", 140, 37, 6, False),
+        ("choose-unit", 142, "unit", -1, 37, 16, False),
+        ("choose-hex", 146, "hex", -1, 38, 3, False),
+        ("choose-hex", 148, "hex", 149, 39, 1, False),
+        ("choose-some", 150, "some:card", -1, 40, 1, False),
+        ("choose-hex", 153, "hex", -1, 40, 3, False),
+        ("choose-hex", 155, "hex", 57, 40, 5, False),
+        ("choose-hex", 156, "hex", 83, 41, 3, False),
+        ("choose-card", 158, "card", -1, 42, 1, False),
+        ("propose", 164, "offer", 44, 43, 5, False),
+        ("yes-no", 167, "yes-no", -1, 43, 10, False),
+        ("choose-card", 171, "card", 172, 44, 7, False),
+        ("choose-card", 174, "card", 175, 45, 7, False),
+        ("choose-card", 177, "card", 178, 46, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -388,6 +402,9 @@ class MarlboroughRules:
         "mobilization",
         "treasury",
         "provision",
+        "make_controlled",
+        "make_neutral",
+        "displace",
         "espionage",
         "diplomacy_result",
         "diplomacy_attempt",
@@ -666,22 +683,27 @@ class MarlboroughRules:
         (18, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
         (20, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
         (20, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (21, 2): ((1, 0, None),),
-        (22, 5): ((1, 0, None),),
-        (22, 7): ((1, 0, None),),
-        (22, 10): ((1, 0, None), (2, "", None)),
-        (23, 2): (
+        (21, 7): ((1, 0, None), (4, 0, None), (5, (), None)),
+        (22, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
+        (22, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
+        (23, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (23, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (24, 2): ((1, 0, None),),
+        (25, 5): ((1, 0, None),),
+        (25, 7): ((1, 0, None),),
+        (25, 10): ((1, 0, None), (2, "", None)),
+        (26, 2): (
             (1, 0, None),
             (3, (), "z_diplomacy_attempt__2_3"),
             (4, (), "z_diplomacy_attempt__2_4"),
             (7, 0, None),
             (8, 0, None),
         ),
-        (24, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
-        (25, 1): ((1, False, None),),
-        (25, 4): ((1, False, None), (3, (), None)),
-        (25, 7): ((1, False, None), (3, 0, None)),
-        (27, 5): (
+        (27, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (28, 1): ((1, False, None),),
+        (28, 4): ((1, False, None), (3, (), None)),
+        (28, 7): ((1, False, None), (3, 0, None)),
+        (30, 5): (
             (1, (), None),
             (5, 0, "z_training__5_5"),
             (6, (), None),
@@ -690,13 +712,13 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (29, 2): ((1, (), None),),
-        (31, 2): ((2, (), "z_pillage__2_2"),),
-        (31, 8): ((1, (), None),),
-        (31, 11): ((2, (), "z_pillage__11_2"),),
-        (31, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (33, 4): ((1, False, None), (3, (), None)),
-        (34, 2): (
+        (32, 2): ((1, (), None),),
+        (34, 2): ((2, (), "z_pillage__2_2"),),
+        (34, 8): ((1, (), None),),
+        (34, 11): ((2, (), "z_pillage__11_2"),),
+        (34, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (36, 4): ((1, False, None), (3, (), None)),
+        (37, 2): (
             (1, (), None),
             (2, (), None),
             (3, 0, None),
@@ -704,7 +726,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
         ),
-        (34, 7): (
+        (37, 7): (
             (1, (), None),
             (2, (), None),
             (5, 0, None),
@@ -713,27 +735,28 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
         ),
-        (34, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
-        (35, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
-        (36, 2): ((1, (), "z_rebel_segment__2_1"),),
-        (37, 2): (
+        (37, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
+        (38, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
+        (39, 2): ((1, (), "z_rebel_segment__2_1"),),
+        (40, 2): (
             (1, 0, None),
             (3, (), "z_rebel_operation__2_3"),
             (4, 0, None),
             (5, 0, None),
             (6, 0, None),
         ),
-        (37, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
-        (37, 6): ((1, (), None), (2, 0, None), (3, (), None)),
-        (38, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
-        (41, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (42, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (43, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (40, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (40, 6): ((1, (), None), (2, 0, None), (3, (), None)),
+        (41, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
+        (44, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (45, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (46, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
-        *(6, 18, 20, 23, 24, 27, 29, 30, 34, 35, 36, 38, 39),
-        *(42, 44, 45, 52, 53, 54, 56, 57),
+        *(6, 18, 20, 23, 24, 27, 29, 30),
+        *range(34, 40),
+        *(41, 42, 45, 47, 48, 55, 56, 57, 59, 60),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -754,18 +777,21 @@ class MarlboroughRules:
         33: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
         35: 'u.kind != "leader"',
         36: 'u.kind != "leader"',
-        39: 'x != ("defection" if code == "D2" else "diplomacy")',
-        43: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        46: 'u.at != none and u.kind != "leader"',
-        48: "u.at == h",
-        50: 'h.terrain == "city" and not h.fortress_marker and h in mine',
-        52: "s in here",
-        53: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
-        58: "t.nation == to.nation",
-        59: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
-        63: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        64: 'c.kind == "leviathan" and not reroll',
-        65: 'c.kind == "revenue"',
+        37: 'h.terrain != "sea" or afloat',
+        38: "distance(u.at, h) == d",
+        39: "distance(u.at, h) == d",
+        42: 'x != ("defection" if code == "D2" else "diplomacy")',
+        46: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
+        49: 'u.at != none and u.kind != "leader"',
+        51: "u.at == h",
+        53: 'h.terrain == "city" and not h.fortress_marker and h in mine',
+        55: "s in here",
+        56: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
+        61: "t.nation == to.nation",
+        62: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
+        66: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        67: 'c.kind == "leviathan" and not reroll',
+        68: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -828,11 +854,9 @@ class MarlboroughRules:
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_nation__permanent: dict[Any, tuple[int, ...]]
     ix_unit__kind: dict[Any, tuple[int, ...]]
+    ix_unit__kind__leads: dict[Any, tuple[int, ...]]
     ix_unit__kind__nation: dict[Any, tuple[int, ...]]
-    ix_unit__kind__owner: dict[Any, tuple[int, ...]]
     ix_unit__nation: dict[Any, tuple[int, ...]]
-    ix_unit__nation__owner: dict[Any, tuple[int, ...]]
-    ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
     mk_card__kind: dict[Any, int]
@@ -847,6 +871,7 @@ class MarlboroughRules:
     o_e_unit__at: int
     o_e_unit__due: int
     o_e_unit__embarked: int
+    o_e_unit__owner: int
     o_e_unit__prisoner_of: int
     o_e_unit__seen: int
     o_e_unit__used: int
@@ -895,7 +920,6 @@ class MarlboroughRules:
     s_e_unit__leads: tuple[str, ...]
     s_e_unit__march: tuple[int, ...]
     s_e_unit__nation: tuple[int, ...]
-    s_e_unit__owner: tuple[Any, ...]
     s_e_unit__strength: tuple[int, ...]
     s_e_unit__two_sided: tuple[bool, ...]
     s_e_unit__veteran_strength: tuple[int, ...]
@@ -966,11 +990,9 @@ class MarlboroughRules:
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_nation__permanent = d["ix_nation__permanent"]
         self.ix_unit__kind = d["ix_unit__kind"]
+        self.ix_unit__kind__leads = d["ix_unit__kind__leads"]
         self.ix_unit__kind__nation = d["ix_unit__kind__nation"]
-        self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
         self.ix_unit__nation = d["ix_unit__nation"]
-        self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
-        self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
         self.mk_card__kind = d["mk_card__kind"]
@@ -985,6 +1007,7 @@ class MarlboroughRules:
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
         self.o_e_unit__embarked = d["o_e_unit__embarked"]
+        self.o_e_unit__owner = d["o_e_unit__owner"]
         self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
@@ -1033,7 +1056,6 @@ class MarlboroughRules:
         self.s_e_unit__leads = d["s_e_unit__leads"]
         self.s_e_unit__march = d["s_e_unit__march"]
         self.s_e_unit__nation = d["s_e_unit__nation"]
-        self.s_e_unit__owner = d["s_e_unit__owner"]
         self.s_e_unit__strength = d["s_e_unit__strength"]
         self.s_e_unit__two_sided = d["s_e_unit__two_sided"]
         self.s_e_unit__veteran_strength = d["s_e_unit__veteran_strength"]
@@ -1147,7 +1169,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:455:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:461:3]"
         return 5 * max(
             [
                 *[0],
@@ -1170,8 +1192,11 @@ class MarlboroughRules:
                 _w6 = self.f_inherent_of(S, v_h, v_q)
                 if not _w6:
                     _w5 = False
-                    for v_u in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u] == v_h:
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
                             _w5 = True
                             break
                     _w6 = _w5
@@ -1185,7 +1210,7 @@ class MarlboroughRules:
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and self.s_e_unit__owner[v_u] != v_p:
+            if v_at is not None and S[self.o_e_unit__owner + v_u] != v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1207,7 +1232,7 @@ class MarlboroughRules:
         ]
 
     def f_coastal(self, S: list[Any], v_h: Any) -> bool:
-        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:334:3]"""
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:336:3]"""
         _w3 = self.s_e_hex__terrain[v_h] != "sea"
         if _w3:
             _w2 = self.s_e_hex__port[v_h]
@@ -1222,7 +1247,7 @@ class MarlboroughRules:
         return _w3
 
     def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:640:3]"""
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:647:3]"""
         v_left = [
             v_u
             for v_u in v_us
@@ -1252,19 +1277,19 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2344:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2344:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2344:5]"
         N: list[int] = S
         return [
             v_x
@@ -1273,7 +1298,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1281,7 +1306,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1289,7 +1314,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2353:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1297,7 +1322,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2353:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1305,15 +1330,16 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2261:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2361:5]"
         return [
             v_x
-            for v_x in self.ix_unit__owner.get(v_receiver, ())
+            for v_x in self.all_unit
             if S[self.o_e_unit__prisoner_of + v_x] == v_giver
+            and S[self.o_e_unit__owner + v_x] == v_receiver
         ]
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2237:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2337:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1348,8 +1374,8 @@ class MarlboroughRules:
             v_ways = [*v_ways, *[v_h_3 for v_h_3 in v_along if v_h_3 not in v_ways]]
         v_mine = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         return [
             v_h_4
@@ -1366,7 +1392,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:608:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:615:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -1463,7 +1489,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:588:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:595:3]"
         return [
             v_n
             for v_n in self.ix_nation__permanent.get(None, ())
@@ -1475,11 +1501,11 @@ class MarlboroughRules:
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
-        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:769:3]"""
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:776:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         _w1 = 0
         for v_h in self.all_hex:
@@ -1514,7 +1540,7 @@ class MarlboroughRules:
         return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:430:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:436:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1547,8 +1573,12 @@ class MarlboroughRules:
             return True
         v_rest = [
             v_u_4
-            for v_u_4 in self.ix_unit__owner.get(self.s_e_unit__owner[_nth(v_picked, 0)], ())
-            if S[self.o_e_unit__at + v_u_4] == v_h and v_u_4 not in v_picked
+            for v_u_4 in self.all_unit
+            if (
+                S[self.o_e_unit__at + v_u_4] == v_h
+                and S[self.o_e_unit__owner + v_u_4] == S[self.o_e_unit__owner + _nth(v_picked, 0)]
+            )
+            and v_u_4 not in v_picked
         ]
         _w4 = 0
         for v_u_5 in v_rest:
@@ -1602,7 +1632,7 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:561:3]"
+        "has_marker [rules/marlborough/rules.yaml:568:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
@@ -1611,7 +1641,7 @@ class MarlboroughRules:
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
-            if v_at is not None and self.s_e_unit__owner[v_u] == v_p:
+            if v_at is not None and S[self.o_e_unit__owner + v_u] == v_p:
                 v_out = [*v_out, *[v_at]]
         return [
             *v_out,
@@ -1627,7 +1657,7 @@ class MarlboroughRules:
         ]
 
     def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
-        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:662:3]'
+        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:669:3]'
         if self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h]:
             return 0
         v_n = self.s_e_hex__nation[v_h]
@@ -1638,9 +1668,11 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:285:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:286:3]"""
         v_at = S[self.o_e_unit__at + v_u]
-        if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
+        if (v_at is None or self.s_e_hex__terrain[v_at] == "mountain") or S[
+            self.o_e_hex__besieged + v_at
+        ]:
             return False
         if v_at in v_sources:
             return True
@@ -1678,11 +1710,11 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:346:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:348:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         v_total = 0
         for v_h_2 in [
@@ -1712,7 +1744,7 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
-        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:326:3]"
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:328:3]"
         return (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -1764,18 +1796,24 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:568:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:575:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:405:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:410:3]"
         N: list[int] = S
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
+            for v_u in self.all_unit
             if (
                 (
-                    (S[self.o_e_unit__at + v_u] is None and self.s_e_unit__kind[v_u] != "leader")
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            and S[self.o_e_unit__at + v_u] is None
+                        )
+                        and self.s_e_unit__kind[v_u] != "leader"
+                    )
                     and N[self.o_e_unit__due + v_u] == 0
                 )
                 and 2
@@ -1790,7 +1828,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:367:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:370:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1802,17 +1840,17 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:581:3]"
+        "The state with that id. [rules/marlborough/rules.yaml:588:3]"
         return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
 
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:463:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:469:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+            if (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
             and (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
                 or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -1850,9 +1888,9 @@ class MarlboroughRules:
             if (
                 (
                     S[self.o_e_unit__at + v_u_2] is not None
-                    and self.s_e_unit__owner[v_u_2] is not None
+                    and S[self.o_e_unit__owner + v_u_2] is not None
                 )
-                and self.s_e_unit__owner[v_u_2] != v_p
+                and S[self.o_e_unit__owner + v_u_2] != v_p
             )
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
@@ -1883,8 +1921,9 @@ class MarlboroughRules:
         v_closed = self.f_closed_to(S, v_p)
         v_mine = [
             S[self.o_e_unit__at + v_u_3]
-            for v_u_3 in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u_3] is not None and (not S[self.o_e_unit__embarked + v_u_3])
+            for v_u_3 in self.all_unit
+            if (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] is not None)
+            and (not S[self.o_e_unit__embarked + v_u_3])
         ]
         return [
             v_h_5
@@ -1900,7 +1939,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:516:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:522:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__terrain[v_h] != "sea"
@@ -1923,7 +1962,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
             if (
-                (self.s_e_unit__owner[v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+                (S[self.o_e_unit__owner + v_u] is not None and S[self.o_e_unit__owner + v_u] != v_p)
                 and S[self.o_e_unit__at + v_u] is not None
             )
             and (
@@ -1933,8 +1972,8 @@ class MarlboroughRules:
         ]
         v_mine = [
             S[self.o_e_unit__at + v_u_2]
-            for v_u_2 in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u_2] is not None
+            for v_u_2 in self.all_unit
+            if (S[self.o_e_unit__owner + v_u_2] == v_p and S[self.o_e_unit__at + v_u_2] is not None)
             and (
                 self.s_e_unit__kind[v_u_2] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
@@ -1942,7 +1981,7 @@ class MarlboroughRules:
         ]
         v_out: list[Any] = []
         for v_h_2 in v_mine:
-            if v_h_2 not in v_out:
+            if v_h_2 not in v_out and (not S[self.o_e_hex__besieged + v_h_2]):
                 if v_h_2 in v_ports:
                     v_out = [*v_out, *[v_h_2]]
                 else:
@@ -1952,7 +1991,7 @@ class MarlboroughRules:
                             for v_x in _reach(
                                 self.s_e_hex__adjacent, None, v_h_2, set(self.all_hex), 30, None
                             )
-                            if v_x not in v_foes
+                            if (v_x not in v_foes and (not S[self.o_e_hex__besieged + v_x]))
                             and (
                                 self.s_e_hex__terrain[v_x] == "sea"
                                 or (
@@ -1979,7 +2018,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:488:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:494:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w8 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -2002,8 +2041,11 @@ class MarlboroughRules:
                 _w14 = self.f_inherent_of(S, v_h, v_q)
                 if not _w14:
                     _w13 = False
-                    for v_u in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u] == v_h:
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
                             _w13 = True
                             break
                     _w14 = _w13
@@ -2031,12 +2073,13 @@ class MarlboroughRules:
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:386:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:389:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
             for v_h in self.all_hex
-            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+            if (self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress")
+            and (not S[self.o_e_hex__besieged + v_h])
         ]:
             if self.s_e_hex__port[v_h_2] or not (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2044,8 +2087,8 @@ class MarlboroughRules:
             ):
                 v_here = [
                     v_v
-                    for v_v in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_v] == v_h_2
+                    for v_v in self.all_unit
+                    if S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
                 ]
                 if len(v_here) > 0 and len(v_here) < self.c_stacking_limit:
                     _w2 = self.s_e_hex__nation[v_h_2] == self.s_e_unit__nation[v_u]
@@ -2061,7 +2104,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:553:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:560:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2069,7 +2112,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:308:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:310:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -2087,7 +2130,7 @@ class MarlboroughRules:
     def f_rebel_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:753:3]"""
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:760:3]"""
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2147,7 +2190,7 @@ class MarlboroughRules:
         return _w3
 
     def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
-        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:695:3]'
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:702:3]'
         if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
             return 3
         if self.s_e_hex__terrain[v_h] == "city":
@@ -2155,7 +2198,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
-        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:709:3]"
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:716:3]"
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2174,7 +2217,7 @@ class MarlboroughRules:
         ]
 
     def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
-        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:725:3]"""
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:732:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -2201,7 +2244,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:500:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:506:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -2209,8 +2252,8 @@ class MarlboroughRules:
         v_afloat = self.f_naval_supplied(S, v_p, v_sources)
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
             and (
                 S[self.o_e_unit__at + v_u] in v_afloat
                 or (
@@ -2224,23 +2267,26 @@ class MarlboroughRules:
         ]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:269:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units); never into a besieged fortress (20.3 item 4). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01, MARL-20.3-04) [rules/marlborough/rules.yaml:269:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
-            (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
-            or self.s_e_hex__terrain[v_h] == "mountain"
-        ) or v_h in v_enemy:
+            (
+                (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
+                or self.s_e_hex__terrain[v_h] == "mountain"
+            )
+            or v_h in v_enemy
+        ) or S[self.o_e_hex__besieged + v_h]:
             return False
         if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None:
             return False
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04) [rules/marlborough/rules.yaml:260:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:260:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.ix_unit__kind.get("garrison", ())
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         return [
             v_h
@@ -2253,7 +2299,7 @@ class MarlboroughRules:
         ]
 
     def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
-        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:678:3]'
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:685:3]'
         if v_code == "Tax Rebellion":
             return 0
         if v_code == "Tax Protest":
@@ -2280,7 +2326,7 @@ class MarlboroughRules:
         return _w1
 
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:416:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:422:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2290,7 +2336,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:543:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:550:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2304,20 +2350,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:600:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:607:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2266:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2266:3]"
         N: list[int] = S
         return [
             v_c
@@ -2333,13 +2379,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2287:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2287:3]'
         N: list[int] = S
         return [
             v_c
@@ -2348,16 +2394,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2306:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2306:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
-        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:745:3]"""
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:752:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
@@ -2373,7 +2419,7 @@ class MarlboroughRules:
             if (
                 (
                     (
-                        (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
+                        (v_at is not None and S[self.o_e_unit__owner + v_u] == v_q)
                         and self.s_e_unit__march[v_u] >= 1
                     )
                     and self.s_e_unit__kind[v_u] != "garrison"
@@ -2626,7 +2672,7 @@ class MarlboroughRules:
         pass
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2244:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2344:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2634,21 +2680,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2274:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 155, (v_x, v_receiver))
+            _log(S, 163, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2253:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2353:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 152, (v_x,))
+            _log(S, 160, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2261:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2361:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2663,13 +2709,13 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 153, (v_x,))
+                _log(S, 161, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 154, (v_x,))
+                _log(S, 162, (v_x,))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2237:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2337:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2678,7 +2724,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:912:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:919:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2688,7 +2734,7 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1587:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1593:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 89, (v_p, v_u))
@@ -2701,8 +2747,10 @@ class MarlboroughRules:
         )
         if _w2:
             _w1 = False
-            for v_f in self.ix_unit__owner.get(v_p, ()):
-                if S[self.o_e_unit__at + v_f] == v_at and (
+            for v_f in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_f] == v_at and S[self.o_e_unit__owner + v_f] == v_p
+                ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
                 ):
@@ -2712,8 +2760,8 @@ class MarlboroughRules:
         if _w2:
             for v_v_2 in [
                 v_v
-                for v_v in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_v] == v_at
+                for v_v in self.all_unit
+                if (S[self.o_e_unit__at + v_v] == v_at and S[self.o_e_unit__owner + v_v] == v_p)
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
@@ -2723,14 +2771,18 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:860:3]"""
-        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and self.s_e_unit__owner[
-            v_u
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:867:3]"""
+        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and S[
+            self.o_e_unit__owner + v_u
         ] is not None:
             v_die = _roll(S, 6)
             if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
                 v_captor = _head(
-                    [v_q__1 for v_q__1 in self.all_player if v_q__1 != self.s_e_unit__owner[v_u]]
+                    [
+                        v_q__1
+                        for v_q__1 in self.all_player
+                        if v_q__1 != S[self.o_e_unit__owner + v_u]
+                    ]
                 )
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = None
@@ -2752,8 +2804,11 @@ class MarlboroughRules:
         )
         if _w2:
             _w1 = False
-            for v_f in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ()):
-                if S[self.o_e_unit__at + v_f] == v_at and (
+            for v_f in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_f] == v_at
+                    and S[self.o_e_unit__owner + v_f] == S[self.o_e_unit__owner + v_u]
+                ) and (
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
                 ):
@@ -2763,8 +2818,11 @@ class MarlboroughRules:
         if _w2:
             for v_v_2 in [
                 v_v
-                for v_v in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ())
-                if S[self.o_e_unit__at + v_v] == v_at
+                for v_v in self.all_unit
+                if (
+                    S[self.o_e_unit__at + v_v] == v_at
+                    and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u]
+                )
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
@@ -2781,7 +2839,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1230:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1237:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2796,7 +2854,7 @@ class MarlboroughRules:
                     if not _w5:
                         _w4 = False
                         for v_u_2 in v_inside:
-                            if self.s_e_unit__owner[v_u_2] == v_q:
+                            if S[self.o_e_unit__owner + v_u_2] == v_q:
                                 _w4 = True
                                 break
                         _w5 = _w4
@@ -2812,9 +2870,9 @@ class MarlboroughRules:
                             S[self.o_e_unit__at + v_u_3] is not None
                             and S[self.o_e_unit__at + v_u_3] in self.s_e_hex__adjacent[v_h]
                         )
-                        and self.s_e_unit__owner[v_u_3] is not None
+                        and S[self.o_e_unit__owner + v_u_3] is not None
                     )
-                    and self.s_e_unit__owner[v_u_3] not in v_sides
+                    and S[self.o_e_unit__owner + v_u_3] not in v_sides
                 ]
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
@@ -2822,7 +2880,7 @@ class MarlboroughRules:
                         _log(S, 42, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:808:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:815:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2840,7 +2898,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:1931:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2031:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2869,7 +2927,7 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 127, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 135, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
@@ -2884,10 +2942,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 171, (v_n,))
+                        _log(S, 179, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:847:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:854:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -2901,7 +2959,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:821:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:828:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -2921,7 +2979,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 175, (v_b, v_g))
+            _log(S, 183, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -2943,7 +3001,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 172, (S[self.o_g_first_player],))
+                _log(S, 180, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -2959,16 +3017,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 173, (v_a, v_b))
+                        _log(S, 181, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 174, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 182, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:829:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:836:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -3002,7 +3060,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2266:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3011,21 +3069,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 162, (v_p,))
+            _log(S, 170, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2287:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 165, (v_p,))
+            _log(S, 173, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2306:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3034,7 +3092,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 168, (v_p, v_die, v_die))
+            _log(S, 176, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3405,7 +3463,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:960:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:967:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -3423,7 +3481,7 @@ class MarlboroughRules:
         ]
         if len(v_movers) == 0:
             return None
-        v_go = _pick(R, _subsets(v_movers, 0, -1))
+        v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
         for v_u_2 in v_go:
             S[self.o_e_unit__seen + v_u_2] = 0
             S[self.o_e_unit__at + v_u_2] = v_into
@@ -3431,12 +3489,12 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1058:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1065:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
-            for v_u in self.ix_unit__owner.get(v_q, ())
-            if S[self.o_e_unit__at + v_u] == v_t
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         for v_u_2 in v_force:
@@ -3517,8 +3575,11 @@ class MarlboroughRules:
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
                 _w2 = False
-                for v_u_5 in self.ix_unit__owner.get(v_q, ()):
-                    if S[self.o_e_unit__at + v_u_5] == v_t:
+                for v_u_5 in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_u_5] == v_t
+                        and S[self.o_e_unit__owner + v_u_5] == v_q
+                    ):
                         _w2 = True
                         break
                 if not _w2:
@@ -3549,8 +3610,11 @@ class MarlboroughRules:
                 _w5 = _w3
                 if _w5:
                     _w4 = False
-                    for v_u_7 in self.ix_unit__owner.get(v_q, ()):
-                        if S[self.o_e_unit__at + v_u_7] == v_t:
+                    for v_u_7 in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u_7] == v_t
+                            and S[self.o_e_unit__owner + v_u_7] == v_q
+                        ):
                             _w4 = True
                             break
                     _w5 = _w4 or self.f_inherent_of(S, v_t, v_q)
@@ -3562,7 +3626,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2266:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3621,13 +3685,13 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1153:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1160:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
-            for v_u_2 in self.ix_unit__owner.get(v_q, ())
-            if S[self.o_e_unit__at + v_u_2] == v_t
+            for v_u_2 in self.all_unit
+            if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
             and (not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
@@ -3731,8 +3795,11 @@ class MarlboroughRules:
             _w6 = len(v_dfn) > 0
             if _w6:
                 _w5 = False
-                for v_u_6 in self.ix_unit__owner.get(v_q, ()):
-                    if S[self.o_e_unit__at + v_u_6] == v_t:
+                for v_u_6 in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_u_6] == v_t
+                        and S[self.o_e_unit__owner + v_u_6] == v_q
+                    ):
                         _w5 = True
                         break
                 _w6 = not _w5
@@ -3742,8 +3809,8 @@ class MarlboroughRules:
             self.q_take_losses(S, R, v_q, v_dfn, -(-v_d // 2), v_t, True)
             self.q_retreat(S, R, v_q, v_dfn, v_t)
             _w7 = False
-            for v_u_7 in self.ix_unit__owner.get(v_q, ()):
-                if S[self.o_e_unit__at + v_u_7] == v_t:
+            for v_u_7 in self.all_unit:
+                if S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q:
                     _w7 = True
                     break
             if not _w7:
@@ -3764,24 +3831,28 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1722:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1821:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
-        v_a = _pick(
-            R,
-            tuple(
-                _pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_war_markers_enough(S, v_t, _pk1)
-            ),
+        v_a = list(
+            _pick(
+                R,
+                tuple(
+                    _pk1
+                    for _pk1 in _subsets(v_mine, 1, -1)
+                    if self.f_war_markers_enough(S, v_t, _pk1)
+                ),
+            )
         )
         for v_c in v_a:
             _c2 = v_c
             S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-        S[self.o_e_nation__control + v_t] = v_q
+        self.q_make_controlled(S, R, v_t, v_q)
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1693:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1792:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3790,8 +3861,8 @@ class MarlboroughRules:
             raise RulesError(
                 "a `simultaneously:` block asks one player twice: each line is another player's"
             )
-        v_a = _pick(R, _subsets(v_mine, 1, -1))
-        v_d = _pick(R, _subsets(v_theirs, 0, -1))
+        v_a = list(_pick(R, _subsets(v_mine, 1, -1)))
+        v_d = list(_pick(R, _subsets(v_theirs, 0, -1)))
         _w1 = 0
         for v_c in v_a:
             _w1 += self.card_value[v_c]
@@ -3815,7 +3886,7 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1762:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1861:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
         self.q_diplomacy_segment(S, R, v_p)
@@ -3824,7 +3895,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1655:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1755:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -3854,14 +3925,14 @@ class MarlboroughRules:
                 self.p_lose_markers(S, v_q, 1)
             elif v_how == "diplomacy":
                 if S[self.o_e_nation__control + v_t] == v_q:
-                    S[self.o_e_nation__control + v_t] = None
+                    self.q_make_neutral(S, R, v_t)
                 else:
-                    S[self.o_e_nation__control + v_t] = v_p
+                    self.q_make_controlled(S, R, v_t, v_p)
             else:
-                S[self.o_e_nation__control + v_t] = v_p
+                self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1737:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1836:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3919,12 +3990,48 @@ class MarlboroughRules:
                     else:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
+    def q_displace(
+        self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
+    ) -> None:
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1712:3]"
+        v_afloat = (
+            (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+            or S[self.o_e_unit__embarked + v_u]
+        ) or self.s_e_unit__leads[v_u] == "admiral"
+        v_ok = [
+            v_h
+            for v_h in v_spots
+            if (self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress")
+            and (self.s_e_hex__port[v_h] or not v_afloat)
+        ]
+        if len(v_ok) == 0:
+            self.p_eliminate(S, v_u)
+        else:
+            v_d = min(
+                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+            )
+            v_near = [
+                v_h_3
+                for v_h_3 in v_ok
+                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+            ]
+            v_to = _head(v_near)
+            if len(v_near) > 1 and v_home:
+                v_to = _pick(R, _uniq(v_near))
+            elif len(v_near) > 1:
+                v_to = _pick(R, _uniq(v_near))
+            S[self.o_e_unit__seen + v_u] = 0
+            S[self.o_e_unit__at + v_u] = v_to
+
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:782:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:789:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
-            v_back = _pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over))
+            v_back = list(_pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)))
             for v_c in v_back:
                 _c1 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
@@ -3949,7 +4056,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2122:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2222:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -3959,8 +4066,8 @@ class MarlboroughRules:
                 _endless_loop()
             v_mine = [
                 S[self.o_e_unit__at + v_u]
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] is not None
+                for v_u in self.all_unit
+                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
             ]
             v_sites = [
                 v_h
@@ -3998,15 +4105,14 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1637:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1737:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
-            for v_u in self.ix_unit__owner.get(v_q, ()):
+            for v_u in self.all_unit:
                 if (
-                    S[self.o_e_unit__at + v_u] is not None
-                    and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
-                ):
+                    S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None
+                ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
                     S[self.o_e_unit__seen + v_u] |= 1 << v_p
                     S[_REVEALS] += 1
         elif v_what == "treasury":
@@ -4019,7 +4125,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:992:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:999:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4035,7 +4141,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1493:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1499:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4045,18 +4151,22 @@ class MarlboroughRules:
                 v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
             ]
             _w1 = False
-            for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ()):
-                if S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps:
+            for v_u in self.ix_unit__nation.get(v_n_2, ()):
+                if (
+                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
+                ) and S[self.o_e_unit__owner + v_u] == v_p:
                     _w1 = True
                     break
             if _w1:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1014:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1021:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
-            v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
+            v_u
+            for v_u in self.all_unit
+            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
         ]
         for v_u_2 in v_dfn:
             if self.s_e_unit__march[v_u_2] == 0:
@@ -4099,12 +4209,12 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1979:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2079:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] is not None
+            for v_u in self.all_unit
+            if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
         ]
         v_centers = [
             v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_places
@@ -4116,11 +4226,11 @@ class MarlboroughRules:
             )
             if _w5:
                 _w4 = False
-                for v_u_2 in self.ix_unit__nation__owner.get((v_n, v_p), ()):
+                for v_u_2 in self.ix_unit__nation.get(v_n, ()):
                     if (
-                        S[self.o_e_unit__at + v_u_2] is not None
-                        and S[self.o_e_unit__at + v_u_2] in v_centers
-                    ):
+                        S[self.o_e_unit__owner + v_u_2] == v_p
+                        and S[self.o_e_unit__at + v_u_2] is not None
+                    ) and S[self.o_e_unit__at + v_u_2] in v_centers:
                         _w4 = True
                         break
                 _w5 = _w4
@@ -4129,14 +4239,14 @@ class MarlboroughRules:
         v_able = _w3
         if len(v_able) == 0:
             return None
-        v_raising = _pick(R, _subsets(v_able, 0, -1))
+        v_raising = list(_pick(R, _subsets(v_able, 0, -1)))
         if len(v_raising) == 0:
             return None
         for v_h_2 in v_centers:
             v_here = [
                 self.s_e_unit__nation[v_u_3]
-                for v_u_3 in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u_3] == v_h_2
+                for v_u_3 in self.all_unit
+                if S[self.o_e_unit__at + v_u_3] == v_h_2 and S[self.o_e_unit__owner + v_u_3] == v_p
             ]
             v_n_2 = self.s_e_hex__nation[v_h_2]
             S[self.o_e_hex__taxed_by + v_h_2] = None
@@ -4165,8 +4275,11 @@ class MarlboroughRules:
                 for v_h_6 in [v_h_5 for v_h_5 in v_mine if self.s_e_hex__economic[v_h_5] >= 3]:
                     v_rebels = [
                         v_u_4
-                        for v_u_4 in self.ix_unit__nation__owner.get((v_s_2, v_p), ())
-                        if S[self.o_e_unit__at + v_u_4] == v_h_6
+                        for v_u_4 in self.ix_unit__nation.get(v_s_2, ())
+                        if (
+                            S[self.o_e_unit__at + v_u_4] == v_h_6
+                            and S[self.o_e_unit__owner + v_u_4] == v_p
+                        )
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
                     if len(v_rebels) > 0:
@@ -4176,21 +4289,23 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1425:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1431:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+            for v_u in self.ix_unit__kind.get("frigate_fleet", ())
             if (
-                S[self.o_e_unit__at + v_u] is not None
+                (S[self.o_e_unit__owner + v_u] == v_q and S[self.o_e_unit__at + v_u] is not None)
                 and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
             )
             and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
         ]
         for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
             _w1 = False
-            for v_u_2 in self.ix_unit__owner.get(v_p, ()):
-                if S[self.o_e_unit__at + v_u_2] == v_at and (
+            for v_u_2 in self.all_unit:
+                if (
+                    S[self.o_e_unit__at + v_u_2] == v_at and S[self.o_e_unit__owner + v_u_2] == v_p
+                ) and (
                     self.s_e_unit__kind[v_u_2] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
                 ):
@@ -4201,19 +4316,20 @@ class MarlboroughRules:
                 if v_go:
                     v_die = _roll(S, 6)
                     if v_die <= 3:
-                        v_frigates = _pick(
-                            R,
-                            _subsets(
-                                [
-                                    v_u_3
-                                    for v_u_3 in self.ix_unit__kind__owner.get(
-                                        ("frigate_fleet", v_q), ()
-                                    )
-                                    if S[self.o_e_unit__at + v_u_3] == v_h_2
-                                ],
-                                1,
-                                -1,
-                            ),
+                        v_frigates = list(
+                            _pick(
+                                R,
+                                _subsets(
+                                    [
+                                        v_u_3
+                                        for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
+                                        if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                        and S[self.o_e_unit__owner + v_u_3] == v_q
+                                    ],
+                                    1,
+                                    -1,
+                                ),
+                            )
                         )
                         for v_u_4 in v_frigates:
                             S[self.o_e_unit__seen + v_u_4] = 0
@@ -4227,7 +4343,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2287:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4265,7 +4381,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1834:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1934:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4281,7 +4397,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1046:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1053:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4338,13 +4454,175 @@ class MarlboroughRules:
                 else:
                     step(S)
 
+    def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
+        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1643:3]"""
+        v_was = S[self.o_e_nation__control + v_t]
+        S[self.o_e_nation__control + v_t] = v_p
+        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+            S[self.o_e_unit__owner + v_u_2] = v_p
+        if v_was is not None and v_was != v_p:
+            for v_u_4 in [
+                v_u_3
+                for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                if S[self.o_e_unit__at + v_u_3] is not None
+            ]:
+                v_at = S[self.o_e_unit__at + v_u_4]
+                _w2 = v_at is not None
+                if _w2:
+                    _w1 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_at
+                            and S[self.o_e_unit__owner + v_v] == v_was
+                        ):
+                            _w1 = True
+                            break
+                    _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
+                if _w2:
+                    v_afloat = (
+                        (
+                            self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                        )
+                        or S[self.o_e_unit__embarked + v_u_4]
+                    ) or self.s_e_unit__leads[v_u_4] == "admiral"
+                    _w10 = []
+                    for v_h in self.s_e_hex__adjacent[v_at]:
+                        _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
+                        if _w15:
+                            _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
+                            if not _w14:
+                                _w13 = self.s_e_hex__terrain[v_h] != "sea"
+                                if _w13:
+                                    _w12 = self.s_e_hex__port[v_h]
+                                    if not _w12:
+                                        _w11 = False
+                                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                                            if self.s_e_hex__terrain[v_e__2] == "sea":
+                                                _w11 = True
+                                                break
+                                        _w12 = _w11
+                                    _w13 = _w12
+                                _w14 = _w13
+                            _w15 = _w14
+                        _w17 = _w15
+                        if _w17:
+                            _w16 = False
+                            for v_v_2 in self.all_unit:
+                                if (
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                ):
+                                    _w16 = True
+                                    break
+                            _w17 = not _w16
+                        if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
+                            not self.f_neutral_garrison(S, v_h)
+                        ):
+                            _w10.append(v_h)
+                    v_ways = _w10
+                    if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
+                        self.p_eliminate(S, v_u_4)
+                    else:
+                        v_to = _head(v_ways)
+                        if len(v_ways) > 1:
+                            v_to = _pick(R, v_ways)
+                        S[self.o_e_unit__seen + v_u_4] = 0
+                        S[self.o_e_unit__at + v_u_4] = v_to
+                        S[self.o_e_unit__embarked + v_u_4] = False
+
+    def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
+        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1678:3]"""
+        v_was = S[self.o_e_nation__control + v_t]
+        S[self.o_e_nation__control + v_t] = None
+        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+            S[self.o_e_unit__owner + v_u_2] = None
+        v_towns = [
+            v_h
+            for v_h in self.ix_hex__nation.get(v_t, ())
+            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        ]
+        _w4 = []
+        for v_q in self.all_player:
+            _w7 = not self.s_e_nation__major[v_t] and len(v_towns) > 0
+            if _w7:
+                _w5 = 0
+                for v_h_2 in v_towns:
+                    _w6 = False
+                    for v_u_3 in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u_3] == v_h_2
+                            and S[self.o_e_unit__owner + v_u_3] == v_q
+                        ):
+                            _w6 = True
+                            break
+                    if _w6:
+                        _w5 += 1
+                _w7 = _w5 == len(v_towns)
+            if _w7:
+                _w4.append(v_q)
+        v_keep = _w4
+        if len(v_keep) > 0:
+            _log(S, 99, (_nth(v_keep, 0), v_t))
+            for v_u_5 in [
+                v_u_4
+                for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                if S[self.o_e_unit__at + v_u_4] is not None
+            ]:
+                self.p_eliminate(S, v_u_5)
+        for v_u_7 in [
+            v_u_6
+            for v_u_6 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_6] is not None
+                    and S[self.o_e_unit__owner + v_u_6] is not None
+                )
+                and S[self.o_e_unit__owner + v_u_6] not in v_keep
+            )
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
+        ]:
+            _w10 = []
+            for v_h_3 in self.all_hex:
+                _w12 = self.s_e_hex__nation[v_h_3] != v_t
+                if _w12:
+                    _w11 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_h_3
+                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
+                        ):
+                            _w11 = True
+                            break
+                    _w12 = _w11
+                if _w12:
+                    _w10.append(v_h_3)
+            self.q_displace(S, R, v_u_7, _w10, S[self.o_e_unit__owner + v_u_7], False)
+        for v_u_9 in [
+            v_u_8
+            for v_u_8 in self.ix_unit__nation.get(v_t, ())
+            if S[self.o_e_unit__at + v_u_8] is not None
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
+        ]:
+            _w14 = []
+            for v_h_4 in self.ix_hex__nation.get(v_t, ()):
+                _w15 = False
+                for v_v_2 in self.ix_unit__nation.get(v_t, ()):
+                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
+                        _w15 = True
+                        break
+                if _w15:
+                    _w14.append(v_h_4)
+            self.q_displace(S, R, v_u_9, _w14, v_was, True)
+
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1506:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1512:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if N[self.o_e_unit__due + v_u] > 0 and N[self.o_e_unit__due + v_u] <= S[_TURN]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0)
+            and N[self.o_e_unit__due + v_u] <= S[_TURN]
         ]:
             S[self.o_e_unit__due + v_u_2] = 0
             v_ports = self.f_placements(S, v_p, v_u_2)
@@ -4418,11 +4696,14 @@ class MarlboroughRules:
                 _endless_loop()
             v_ready = [
                 v_u__4
-                for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                for v_u__4 in self.all_unit
                 if (
                     (
                         (
-                            S[self.o_e_unit__at + v_u__4] is None
+                            (
+                                S[self.o_e_unit__owner + v_u__4] == v_p
+                                and S[self.o_e_unit__at + v_u__4] is None
+                            )
                             and self.s_e_unit__kind[v_u__4] != "leader"
                         )
                         and N[self.o_e_unit__due + v_u__4] == 0
@@ -4465,7 +4746,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1453:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1459:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4523,7 +4804,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2225:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2325:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4553,7 +4834,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1335:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1341:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4576,7 +4857,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2151:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2251:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -4586,14 +4867,15 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1869:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1969:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
         v_force = [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
         _w1 = False
         for v_u_2 in v_force:
@@ -4636,7 +4918,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1848:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1948:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
@@ -4651,7 +4933,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1954:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2054:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4661,8 +4943,8 @@ class MarlboroughRules:
                 _endless_loop()
             v_mine = [
                 S[self.o_e_unit__at + v_u]
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] is not None
+                for v_u in self.all_unit
+                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
             ]
             v_sites = [
                 v_h
@@ -4682,7 +4964,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1603:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1609:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -4694,8 +4976,8 @@ class MarlboroughRules:
                 _endless_loop()
             v_mine = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] is not None
+                for v_u in self.all_unit
+                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
             ]
             _w1 = 0
             for v_u_2 in v_mine:
@@ -4718,7 +5000,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1807:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1906:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -4738,12 +5020,12 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2079:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2179:3]'
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
-        v_paid = _pick(
-            R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))
+        v_paid = list(
+            _pick(R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)))
         )
         for v_c in v_paid:
             _c2 = v_c
@@ -4787,7 +5069,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2063:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2163:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -4797,7 +5079,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2033:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2133:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -4828,15 +5110,15 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1912:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2012:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
             _w2 = N[self.o_p_treasury + v_p] >= 2 * v_cost
             if _w2:
                 _w1 = False
-                for v_u in self.ix_unit__owner.get(v_p, ()):
-                    if S[self.o_e_unit__at + v_u] == v_h:
+                for v_u in self.all_unit:
+                    if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p:
                         _w1 = True
                         break
                 _w2 = _w1
@@ -4849,7 +5131,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:921:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:928:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -4909,7 +5191,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2306:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -4947,7 +5229,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1360:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1366:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5061,10 +5343,13 @@ class MarlboroughRules:
                         v_u_13
                         for v_u_13 in v_cargo
                         if (
-                            S[self.o_e_unit__at + v_u_13] == v_to
-                            and S[self.o_e_unit__embarked + v_u_13]
+                            (
+                                S[self.o_e_unit__at + v_u_13] == v_to
+                                and S[self.o_e_unit__embarked + v_u_13]
+                            )
+                            and (not self.s_e_unit__defends_only[v_u_13])
                         )
-                        and (not self.s_e_unit__defends_only[v_u_13])
+                        and v_u_13 not in v_afloat
                     ],
                 ]
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
@@ -5073,21 +5358,30 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1245:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1252:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+            for v_u in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and self.s_e_unit__march[v_u] > 0
+            )
             and (not S[self.o_e_unit__used + v_u])
         ]
         v_again: list[Any] = []
         if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
             v_again = [
                 S[self.o_e_unit__at + v_u_2]
-                for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                for v_u_2 in self.all_unit
                 if (
-                    (S[self.o_e_unit__at + v_u_2] is not None and self.s_e_unit__march[v_u_2] > 0)
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u_2] == v_p
+                            and S[self.o_e_unit__at + v_u_2] is not None
+                        )
+                        and self.s_e_unit__march[v_u_2] > 0
+                    )
                     and S[self.o_e_unit__used + v_u_2]
                 )
                 and S[self.o_e_unit__at + v_u_2] not in v_ready
@@ -5101,12 +5395,18 @@ class MarlboroughRules:
         v_forced = v_from not in v_ready
         v_here = [
             v_u_3
-            for v_u_3 in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
+            for v_u_3 in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u_3] == v_p and S[self.o_e_unit__at + v_u_3] == v_from)
+                and self.s_e_unit__march[v_u_3] > 0
+            )
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
-        v_force = _pick(
-            R, tuple(_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1))
+        v_force = list(
+            _pick(
+                R,
+                tuple(_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)),
+            )
         )
         if v_forced:
             self.p_spend_marker(S, v_p, "forced_march")
@@ -5175,8 +5475,7 @@ class MarlboroughRules:
         if v_t is not None:
             v_go = v_live
             if len(v_live) > 1:
-                v_chosen = _pick(R, _subsets(v_live, 1, -1))
-                v_go = [v_u_10 for v_u_10 in v_chosen]
+                v_go = list(_pick(R, _subsets(v_live, 1, -1)))
                 v_left = len(v_live) - len(v_go)
                 if v_left > 0:
                     _v_w = "unit" if v_left in (1, -1) else "units"
@@ -5193,7 +5492,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:884:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:891:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5215,7 +5514,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1477:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1483:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5231,14 +5530,14 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1778:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1877:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
             v_h = S[self.o_e_unit__at + v_g]
             if (
                 (
-                    (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                    (S[self.o_e_unit__owner + v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
                     and self.s_e_unit__leads[v_g] == "general"
                 )
                 and v_h is not None
@@ -5247,18 +5546,21 @@ class MarlboroughRules:
                 v_value = max(
                     [
                         self.s_e_unit__leadership[v_u]
-                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
                         if S[self.o_e_unit__at + v_u] == v_h
-                        and self.s_e_unit__leads[v_u] == "general"
+                        and S[self.o_e_unit__owner + v_u] == v_p
                     ]
                 )
                 v_recruits = [
                     v_u_2
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u_2] == v_h
+                                (
+                                    S[self.o_e_unit__at + v_u_2] == v_h
+                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
                             and (not S[self.o_e_unit__veteran + v_u_2])
@@ -5269,7 +5571,7 @@ class MarlboroughRules:
                 ]
                 v_most = min(v_value, N[self.o_p_treasury + v_p] // 2)
                 if len(v_recruits) > 0 and v_most > 0:
-                    v_picked = _pick(R, _subsets(v_recruits, 0, v_most))
+                    v_picked = list(_pick(R, _subsets(v_recruits, 0, v_most)))
                     for v_u_3 in v_picked:
                         S[self.o_p_treasury_seen + v_p] = 0
                         _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
@@ -5280,7 +5582,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1572:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1578:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5344,7 +5646,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:980:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:987:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5359,7 +5661,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:960:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:967:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -5425,7 +5727,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1058:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1065:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -5464,8 +5766,8 @@ class MarlboroughRules:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             v_dfn = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_q, ())
-                if S[self.o_e_unit__at + v_u] == v_t
+                for v_u in self.all_unit
+                if (S[self.o_e_unit__at + v_u] == v_t and S[self.o_e_unit__owner + v_u] == v_q)
                 and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
             ]
             for v_u_2 in v_force:
@@ -5731,7 +6033,8 @@ class MarlboroughRules:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_5] == v_t for v_u_5 in self.ix_unit__owner.get(v_q, ())
+                S[self.o_e_unit__at + v_u_5] == v_t and S[self.o_e_unit__owner + v_u_5] == v_q
+                for v_u_5 in self.all_unit
             ):
                 pc = 23
             else:
@@ -5798,8 +6101,8 @@ class MarlboroughRules:
                 F = None
             if any(S[self.o_e_unit__at + v_u_6] == v_from for v_u_6 in v_force) and (
                 any(
-                    S[self.o_e_unit__at + v_u_7] == v_t
-                    for v_u_7 in self.ix_unit__owner.get(v_q, ())
+                    S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                    for v_u_7 in self.all_unit
                 )
                 or self.f_inherent_of(S, v_t, v_q)
             ):
@@ -5835,7 +6138,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2166:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2266:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5937,7 +6240,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        41,
+                        44,
                         8,
                         v_attacker,
                         v_defender,
@@ -5953,7 +6256,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    63,
+                    66,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6000,7 +6303,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1153:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1160:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6026,8 +6329,8 @@ class MarlboroughRules:
             v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
             v_dfn = [
                 v_u_2
-                for v_u_2 in self.ix_unit__owner.get(v_q, ())
-                if S[self.o_e_unit__at + v_u_2] == v_t
+                for v_u_2 in self.all_unit
+                if (S[self.o_e_unit__at + v_u_2] == v_t and S[self.o_e_unit__owner + v_u_2] == v_q)
                 and (
                     not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea")
                 )
@@ -6311,8 +6614,8 @@ class MarlboroughRules:
                 F = None
             if len(v_dfn) > 0 and (
                 not any(
-                    S[self.o_e_unit__at + v_u_6] == v_t
-                    for v_u_6 in self.ix_unit__owner.get(v_q, ())
+                    S[self.o_e_unit__at + v_u_6] == v_t and S[self.o_e_unit__owner + v_u_6] == v_q
+                    for v_u_6 in self.all_unit
                 )
             ):
                 self.p_destroy_garrison(S, v_t)
@@ -6333,7 +6636,8 @@ class MarlboroughRules:
                 v_p, v_t, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if not any(
-                S[self.o_e_unit__at + v_u_7] == v_t for v_u_7 in self.ix_unit__owner.get(v_q, ())
+                S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q
+                for v_u_7 in self.all_unit
             ):
                 self.p_destroy_garrison(S, v_t)
                 S[self.o_e_hex__besieged + v_t] = False
@@ -6392,15 +6696,15 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01) [rules/marlborough/rules.yaml:1722:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1821:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
         v_a: Any = None
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine declare_war: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -6412,9 +6716,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (24, 2, v_p, v_t, v_q, v_mine, v_c),
+                (27, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
-                42,
+                45,
                 tuple(
                     tuple(
                         _pk1
@@ -6433,8 +6737,13 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            S[self.o_e_nation__control + v_t] = v_q
-            _log(S, 109, (v_p, v_t, v_t, v_q))
+            _log(S, 117, (v_p, v_t, v_t, v_q))
+            if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
+                return _wait(S, (27, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
             return None
 
     def z_declare_war__2_3(self, S: list[Any], F: Any) -> Any:
@@ -6446,7 +6755,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08) [rules/marlborough/rules.yaml:1693:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1792:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6486,13 +6795,13 @@ class MarlboroughRules:
             _o = tuple(_subsets(v_mine, 1, -1))
             if not _o:
                 _dead("choose-some", v__w0)
-            _d.append((v__w0, 40, _o, ()))
+            _d.append((v__w0, 43, _o, ()))
             _o = tuple(_subsets(v_theirs, 0, -1))
             if not _o:
                 _dead("choose-some", v__w1)
-            _d.append((v__w1, 41, _o, ()))
+            _d.append((v__w1, 44, _o, ()))
             return _ask_all(
-                S, (23, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+                S, (26, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
         if pc == 2:
             if F is not None:
@@ -6514,10 +6823,10 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 107, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            _log(S, 115, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
             v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
-                return _wait(S, (23, 3))
+                return _wait(S, (26, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -6537,7 +6846,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1762:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01) [rules/marlborough/rules.yaml:1861:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -6548,14 +6857,14 @@ class MarlboroughRules:
                 self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (26, 1))
+                return _wait(S, (29, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (26, 2, v_p))
+                return _wait(S, (29, 2, v_p))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -6567,7 +6876,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (26, 3))
+                return _wait(S, (29, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -6577,20 +6886,20 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1655:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1755:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
         v_how: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 4-5, 7, 9-10, 14
-        if F is not None and (pc < 0 or not (0x46B0 >> pc) & 1):
+        # resume points: 4-5, 7, 9-10, 22
+        if F is not None and (pc < 0 or not (0x4006B0 >> pc) & 1):
             raise RulesError(f"routine diplomacy_result: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
                 _log(S, 31, ())
-                pc = 14
+                pc = 22
             elif v_code == "D1":
                 pc = 1
             elif v_code == "R1" or v_code == "R2":
@@ -6599,8 +6908,8 @@ class MarlboroughRules:
                 pc = 9
         if pc == 1:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (22, 14))
-            pc = 14
+                return _wait(S, (25, 22))
+            pc = 22
         if pc == 3:
             v_n = 1 if v_code == "R1" else 2
             pc = 4
@@ -6608,7 +6917,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (22, 5, v_q, v_n), v_q, 38, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (25, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -6618,29 +6927,29 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 98, (v_q, 2 * v_n))
-                pc = 14
+                _log(S, 107, (v_q, 2 * v_n))
+                pc = 22
             else:
                 pc = 6
         if pc == 6:
             if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
-                return _wait(S, (22, 7, v_q, v_n))
+                return _wait(S, (25, 7, v_q, v_n))
             pc = 7
         if pc == 7:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 99, (v_q, v_n))
-            pc = 14
+            _log(S, 108, (v_q, v_n))
+            pc = 22
         if pc == 9:
             if F is not None:
                 v_p, v_t, v_code, v_q = F[2:]
                 F = None
             return self.ask(
                 S,
-                (22, 10, v_p, v_t, v_code, v_q),
+                (25, 10, v_p, v_t, v_code, v_q),
                 v_p,
-                39,
+                42,
                 tuple(
                     [
                         v_x
@@ -6658,32 +6967,43 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 101, (v_q,))
+                _log(S, 110, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
-                pc = 14
+                pc = 22
             elif v_how == "diplomacy":
-                if S[self.o_e_nation__control + v_t] == v_q:
-                    S[self.o_e_nation__control + v_t] = None
-                    _log(S, 102, (v_t,))
-                else:
-                    S[self.o_e_nation__control + v_t] = v_p
-                    _log(S, 103, (v_t, v_p))
-                pc = 14
+                pc = 13
             else:
-                S[self.o_e_nation__control + v_t] = v_p
-                _log(S, 104, (v_t, v_p))
-                pc = 14
+                pc = 19
         if pc == 11:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (22, 14))
-            pc = 14
+                return _wait(S, (25, 22))
+            pc = 22
+        if pc == 13:
+            if S[self.o_e_nation__control + v_t] == v_q:
+                pc = 14
+            else:
+                pc = 16
         if pc == 14:
+            if self.r_make_neutral(S, None, None, v_t) is SUSPEND:
+                return _wait(S, (25, 22))
+            pc = 22
+        if pc == 16:
+            _log(S, 111, (v_t, v_p))
+            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
+                return _wait(S, (25, 22))
+            pc = 22
+        if pc == 19:
+            _log(S, 112, (v_t, v_p))
+            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
+                return _wait(S, (25, 22))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 F = None
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1737:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1836:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -6744,9 +7064,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (25, 4, v_p, v_going, v__runs, v_war),
+                    (28, 4, v_p, v_going, v__runs, v_war),
                     v_p,
-                    43,
+                    46,
                     tuple(
                         [
                             v_n__3
@@ -6784,7 +7104,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (25, 7, v_p, v_going, v__runs, v_t_2), v_p, 44, (True, False), (v_t_2,)
+                    S, (28, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -6799,21 +7119,109 @@ class MarlboroughRules:
                     pc = 11
             if pc == 9:
                 if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (25, 1, v_p, v_going, v__runs))
+                    return _wait(S, (28, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 11:
                 if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (25, 1, v_p, v_going, v__runs))
+                    return _wait(S, (28, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 16:
                 return None
 
+    def r_displace(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_u: Any = None,
+        v_spots: Any = None,
+        v_p: Any = None,
+        v_home: bool = False,
+    ) -> Any:
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1712:3]"
+        v_afloat: Any = None
+        v_ok: Any = None
+        v_d: Any = None
+        v_near: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2-5
+        if F is not None and (pc < 0 or not (0x3C >> pc) & 1):
+            raise RulesError(f"routine displace: no resume point {pc}")
+        if pc == 0:
+            v_afloat = (
+                (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                )
+                or S[self.o_e_unit__embarked + v_u]
+            ) or self.s_e_unit__leads[v_u] == "admiral"
+            v_ok = [
+                v_h
+                for v_h in v_spots
+                if (
+                    self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+                )
+                and (self.s_e_hex__port[v_h] or not v_afloat)
+            ]
+            if len(v_ok) == 0:
+                _log(S, 100, (v_u,))
+                self.p_eliminate(S, v_u)
+                pc = 7
+            else:
+                pc = 1
+        if pc == 1:
+            v_d = min(
+                [_distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_2) for v_h_2 in v_ok]
+            )
+            v_near = [
+                v_h_3
+                for v_h_3 in v_ok
+                if _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_h_3) == v_d
+            ]
+            v_to = _head(v_near)
+            if len(v_near) > 1 and v_home:
+                pc = 2
+            elif len(v_near) > 1:
+                pc = 4
+            else:
+                pc = 6
+        if pc == 2:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            return self.ask(S, (23, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
+        if pc == 3:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            v_to = v
+            pc = 6
+        if pc == 4:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            return self.ask(S, (23, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
+        if pc == 5:
+            if F is not None:
+                v_u, v_p, v_near = F[2:]
+                F = None
+            v_to = v
+            pc = 6
+        if pc == 6:
+            S[self.o_e_unit__seen + v_u] = 0
+            S[self.o_e_unit__at + v_u] = v_to
+            _log(S, 103, (v_u, v_to))
+            pc = 7
+        if pc == 7:
+            return None
+
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:782:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:789:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -6897,7 +7305,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2122:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2222:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -6926,8 +7334,9 @@ class MarlboroughRules:
             if pc == 2:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
-                    for v_u in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_u] is not None
+                    for v_u in self.all_unit
+                    if S[self.o_e_unit__owner + v_u] == v_p
+                    and S[self.o_e_unit__at + v_u] is not None
                 ]
                 v_sites = [
                     v_h
@@ -6958,7 +7367,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs, v_sites, v_die, v_r = F[2:]
                     F = None
                 return self.ask(
-                    S, (38, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 59, tuple(v_sites)
+                    S, (41, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 62, tuple(v_sites)
                 )
             if pc == 4:
                 if F is not None:
@@ -6973,7 +7382,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 149, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 157, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -6984,7 +7393,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1637:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1737:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -6999,18 +7408,18 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (21, 2, v_p, v_t, v_q, v_u), v_p, 37, tuple(self.e_espionage))
+            return self.ask(S, (24, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
             v_what = v
             if v_what == "units":
-                for v_u in self.ix_unit__owner.get(v_q, ()):
+                for v_u in self.all_unit:
                     if (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t
-                    ):
+                        S[self.o_e_unit__owner + v_u] == v_q
+                        and S[self.o_e_unit__at + v_u] is not None
+                    ) and self.s_e_hex__nation[S[self.o_e_unit__at + v_u]] == v_t:
                         S[self.o_e_unit__seen + v_u] |= 1 << v_p
                         S[_REVEALS] += 1
             elif v_what == "treasury":
@@ -7019,7 +7428,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 96, (v_p, v_what, v_q))
+            _log(S, 105, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -7031,7 +7440,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:992:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:999:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7076,7 +7485,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1493:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1499:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7111,8 +7520,12 @@ class MarlboroughRules:
                     v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
                 ]
                 if any(
-                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
-                    for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ())
+                    (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and S[self.o_e_unit__at + v_u] in v_caps
+                    )
+                    and S[self.o_e_unit__owner + v_u] == v_p
+                    for v_u in self.ix_unit__nation.get(v_n_2, ())
                 ):
                     pc = 3
                 else:
@@ -7133,7 +7546,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1014:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1021:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -7152,7 +7565,9 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             v_dfn = [
-                v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
+                v_u
+                for v_u in self.all_unit
+                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_q
             ]
             for v_u_2 in v_dfn:
                 if self.s_e_unit__march[v_u_2] == 0:
@@ -7226,7 +7641,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:1979:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2079:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -7260,8 +7675,9 @@ class MarlboroughRules:
                 S[self.o_g_tax_change] = 0
                 v_places = [
                     S[self.o_e_unit__at + v_u]
-                    for v_u in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_u] is not None
+                    for v_u in self.all_unit
+                    if S[self.o_e_unit__owner + v_u] == v_p
+                    and S[self.o_e_unit__at + v_u] is not None
                 ]
                 v_centers = [
                     v_h
@@ -7276,9 +7692,12 @@ class MarlboroughRules:
                         and (self.s_e_nation__major[v_n] or self.c_taxes_raised_by_minor_states)
                     )
                     and any(
-                        S[self.o_e_unit__at + v_u_2] is not None
+                        (
+                            S[self.o_e_unit__owner + v_u_2] == v_p
+                            and S[self.o_e_unit__at + v_u_2] is not None
+                        )
                         and S[self.o_e_unit__at + v_u_2] in v_centers
-                        for v_u_2 in self.ix_unit__nation__owner.get((v_n, v_p), ())
+                        for v_u_2 in self.ix_unit__nation.get(v_n, ())
                     )
                 ]
                 if len(v_able) == 0:
@@ -7290,9 +7709,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (34, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
+                    (37, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
                     v_p,
-                    51,
+                    54,
                     tuple(_subsets(v_able, 0, -1)),
                 )
             if pc == 2:
@@ -7315,8 +7734,9 @@ class MarlboroughRules:
             if pc == 4:
                 v_here = [
                     self.s_e_unit__nation[v_u_3]
-                    for v_u_3 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_3 in self.all_unit
                     if S[self.o_e_unit__at + v_u_3] == v_h_2
+                    and S[self.o_e_unit__owner + v_u_3] == v_p
                 ]
                 v_n_2 = self.s_e_hex__nation[v_h_2]
                 S[self.o_e_hex__taxed_by + v_h_2] = None
@@ -7345,7 +7765,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        37,
                         7,
                         v_p,
                         v_centers,
@@ -7359,7 +7779,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    52,
+                    55,
                     tuple(_uniq(v_up)),
                     (v_h_2,),
                 )
@@ -7385,7 +7805,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 133, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 141, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -7413,8 +7833,11 @@ class MarlboroughRules:
             if pc == 15:
                 v_rebels = [
                     v_u_4
-                    for v_u_4 in self.ix_unit__nation__owner.get((v_s_2, v_p), ())
-                    if S[self.o_e_unit__at + v_u_4] == v_h_6
+                    for v_u_4 in self.ix_unit__nation.get(v_s_2, ())
+                    if (
+                        S[self.o_e_unit__at + v_u_4] == v_h_6
+                        and S[self.o_e_unit__owner + v_u_4] == v_p
+                    )
                     and self.s_e_unit__kind[v_u_4] != "leader"
                 ]
                 if len(v_rebels) > 0:
@@ -7440,7 +7863,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        34,
+                        37,
                         17,
                         v_p,
                         v_centers,
@@ -7454,7 +7877,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    53,
+                    56,
                     tuple(v_rebels),
                     (v_h_6,),
                 )
@@ -7474,7 +7897,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 135, (v_h_6,))
+                _log(S, 143, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -7484,7 +7907,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1425:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1431:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -7504,9 +7927,12 @@ class MarlboroughRules:
                 v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
                 v_ports = [
                     S[self.o_e_unit__at + v_u]
-                    for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+                    for v_u in self.ix_unit__kind.get("frigate_fleet", ())
                     if (
-                        S[self.o_e_unit__at + v_u] is not None
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_q
+                            and S[self.o_e_unit__at + v_u] is not None
+                        )
                         and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
                     )
                     and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
@@ -7523,12 +7949,15 @@ class MarlboroughRules:
                     pc = 13
             if pc == 2:
                 if any(
-                    S[self.o_e_unit__at + v_u_2] == v_at
+                    (
+                        S[self.o_e_unit__at + v_u_2] == v_at
+                        and S[self.o_e_unit__owner + v_u_2] == v_p
+                    )
                     and (
                         self.s_e_unit__kind[v_u_2] == "battle_fleet"
                         or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
                     )
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                 ):
                     pc = 3
                 else:
@@ -7580,10 +8009,9 @@ class MarlboroughRules:
                         _subsets(
                             [
                                 v_u_3
-                                for v_u_3 in self.ix_unit__kind__owner.get(
-                                    ("frigate_fleet", v_q), ()
-                                )
+                                for v_u_3 in self.ix_unit__kind.get("frigate_fleet", ())
                                 if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                and S[self.o_e_unit__owner + v_u_3] == v_q
                             ],
                             1,
                             -1,
@@ -7622,7 +8050,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2187:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2287:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7716,7 +8144,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        42,
+                        45,
                         8,
                         v_attacker,
                         v_defender,
@@ -7732,7 +8160,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    64,
+                    67,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -7770,7 +8198,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1834:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1934:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7791,7 +8219,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (29, 2, v_p, v_alive), v_p, 46, tuple(_uniq(v_alive)))
+            return self.ask(S, (32, 2, v_p, v_alive), v_p, 49, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -7799,7 +8227,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 119, (v_u_2,))
+                _log(S, 127, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -7816,7 +8244,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1046:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1053:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7847,8 +8275,301 @@ class MarlboroughRules:
         if pc == 3:
             return None
 
+    def r_make_controlled(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
+    ) -> Any:
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1643:3]"
+        v_was: Any = None
+        v_u_2: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_4: Any = None
+        v_at: Any = None
+        v_afloat: Any = None
+        v_ways: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 6-7
+        if F is not None and (pc < 0 or not (0xC0 >> pc) & 1):
+            raise RulesError(f"routine make_controlled: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_was = S[self.o_e_nation__control + v_t]
+                S[self.o_e_nation__control + v_t] = v_p
+                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                    S[self.o_e_unit__owner + v_u_2] = v_p
+                if v_was is not None and v_was != v_p:
+                    pc = 1
+                else:
+                    pc = 12
+            if pc == 1:
+                v__it = tuple(
+                    [
+                        v_u_3
+                        for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_3] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 2
+            if pc == 2:
+                if v__i < len(v__it):
+                    v_u_4 = v__it[v__i]
+                    v__i += 1
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                v_at = S[self.o_e_unit__at + v_u_4]
+                if v_at is not None and (
+                    any(
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                        for v_v in self.all_unit
+                    )
+                    or self.f_inherent_of(S, v_at, v_was)
+                ):
+                    pc = 4
+                else:
+                    pc = 2
+                    continue
+            if pc == 4:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_4]
+                ) or self.s_e_unit__leads[v_u_4] == "admiral"
+                v_ways = [
+                    v_h
+                    for v_h in self.s_e_hex__adjacent[v_at]
+                    if (
+                        (
+                            (
+                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
+                                and (
+                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
+                                    or (
+                                        self.s_e_hex__terrain[v_h] != "sea"
+                                        and (
+                                            self.s_e_hex__port[v_h]
+                                            or any(
+                                                self.s_e_hex__terrain[v_e__2] == "sea"
+                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                            and (
+                                not any(
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                    for v_v_2 in self.all_unit
+                                )
+                            )
+                        )
+                        and (not self.f_inherent_of(S, v_h, v_was))
+                    )
+                    and (not self.f_neutral_garrison(S, v_h))
+                ]
+                if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
+                    _log(S, 95, (v_u_4,))
+                    self.p_eliminate(S, v_u_4)
+                    pc = 2
+                    continue
+                else:
+                    pc = 5
+            if pc == 5:
+                v_to = _head(v_ways)
+                if len(v_ways) > 1:
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if F is not None:
+                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (21, 7, v_p, v_was, v__it, v__i, v_u_4, v_ways),
+                    v_p,
+                    37,
+                    tuple(v_ways),
+                    (v_u_4,),
+                )
+            if pc == 7:
+                if F is not None:
+                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
+                    F = None
+                v_to = v
+                pc = 8
+            if pc == 8:
+                S[self.o_e_unit__seen + v_u_4] = 0
+                S[self.o_e_unit__at + v_u_4] = v_to
+                S[self.o_e_unit__embarked + v_u_4] = False
+                _log(S, 97, (v_u_4, v_to))
+                pc = 2
+                continue
+            if pc == 12:
+                return None
+
+    def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1678:3]"
+        v_was: Any = None
+        v_u_2: Any = None
+        v_towns: Any = None
+        v_keep: Any = None
+        v_u_5: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_7: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_u_9: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine make_neutral: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_was = S[self.o_e_nation__control + v_t]
+                S[self.o_e_nation__control + v_t] = None
+                _log(S, 98, (v_t,))
+                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                    S[self.o_e_unit__owner + v_u_2] = None
+                v_towns = [
+                    v_h
+                    for v_h in self.ix_hex__nation.get(v_t, ())
+                    if self.s_e_hex__terrain[v_h] == "city"
+                    or self.s_e_hex__terrain[v_h] == "fortress"
+                ]
+                v_keep = [
+                    v_q
+                    for v_q in self.all_player
+                    if (not self.s_e_nation__major[v_t] and len(v_towns) > 0)
+                    and len(
+                        [
+                            v_h_2
+                            for v_h_2 in v_towns
+                            if any(
+                                S[self.o_e_unit__at + v_u_3] == v_h_2
+                                and S[self.o_e_unit__owner + v_u_3] == v_q
+                                for v_u_3 in self.all_unit
+                            )
+                        ]
+                    )
+                    == len(v_towns)
+                ]
+                if len(v_keep) > 0:
+                    _log(S, 99, (_nth(v_keep, 0), v_t))
+                    for v_u_5 in [
+                        v_u_4
+                        for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_4] is not None
+                    ]:
+                        self.p_eliminate(S, v_u_5)
+                v__it = tuple(
+                    [
+                        v_u_6
+                        for v_u_6 in self.all_unit
+                        if (
+                            (
+                                S[self.o_e_unit__at + v_u_6] is not None
+                                and S[self.o_e_unit__owner + v_u_6] is not None
+                            )
+                            and S[self.o_e_unit__owner + v_u_6] not in v_keep
+                        )
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_t, v_was, v__it, v__i, v_u_7, v_u_9 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_u_7 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_7,
+                        [
+                            v_h_3
+                            for v_h_3 in self.all_hex
+                            if self.s_e_hex__nation[v_h_3] != v_t
+                            and any(
+                                S[self.o_e_unit__at + v_v] == v_h_3
+                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
+                                for v_v in self.all_unit
+                            )
+                        ],
+                        S[self.o_e_unit__owner + v_u_7],
+                        False,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (22, 1, v_t, v_was, v__it, v__i, v_u_7, v_u_9))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(
+                    [
+                        v_u_8
+                        for v_u_8 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_8] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
+                    ]
+                )
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_t, v_was, v__it_2, v__i_2, v_u_9 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_u_9 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_9,
+                        [
+                            v_h_4
+                            for v_h_4 in self.ix_hex__nation.get(v_t, ())
+                            if any(
+                                S[self.o_e_unit__at + v_v_2] == v_h_4
+                                for v_v_2 in self.ix_unit__nation.get(v_t, ())
+                            )
+                        ],
+                        v_was,
+                        True,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (22, 5, v_t, v_was, v__it_2, v__i_2, v_u_9))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1506:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1512:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7878,8 +8599,10 @@ class MarlboroughRules:
                 v__it = tuple(
                     [
                         v_u
-                        for v_u in self.ix_unit__owner.get(v_p, ())
-                        if N[self.o_e_unit__due + v_u] > 0
+                        for v_u in self.all_unit
+                        if (
+                            S[self.o_e_unit__owner + v_u] == v_p and N[self.o_e_unit__due + v_u] > 0
+                        )
                         and N[self.o_e_unit__due + v_u] <= S[_TURN]
                     ]
                 )
@@ -8054,11 +8777,14 @@ class MarlboroughRules:
             if pc == 21:
                 v_ready = [
                     v_u__4
-                    for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                    for v_u__4 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u__4] is None
+                                (
+                                    S[self.o_e_unit__owner + v_u__4] == v_p
+                                    and S[self.o_e_unit__at + v_u__4] is None
+                                )
                                 and self.s_e_unit__kind[v_u__4] != "leader"
                             )
                             and N[self.o_e_unit__due + v_u__4] == 0
@@ -8149,11 +8875,14 @@ class MarlboroughRules:
         v_p = F[2]
         return [
             v_u__4
-            for v_u__4 in self.ix_unit__owner.get(v_p, ())
+            for v_u__4 in self.all_unit
             if (
                 (
                     (
-                        S[self.o_e_unit__at + v_u__4] is None
+                        (
+                            S[self.o_e_unit__owner + v_u__4] == v_p
+                            and S[self.o_e_unit__at + v_u__4] is None
+                        )
                         and self.s_e_unit__kind[v_u__4] != "leader"
                     )
                     and N[self.o_e_unit__due + v_u__4] == 0
@@ -8183,7 +8912,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1453:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1459:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -8267,7 +8996,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2225:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2325:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -8335,7 +9064,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        40,
+                        43,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -8348,7 +9077,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    61,
+                    64,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -8375,8 +9104,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 157, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 158, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 165, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 166, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -8415,7 +9144,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        40,
+                        43,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -8432,7 +9161,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    62,
+                    65,
                     (True, False),
                     (v_w_p,),
                 )
@@ -8457,12 +9186,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 160, (v_w_q, v_w_p))
+                    _log(S, 168, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 161, (v_w_offer,))
+                    _log(S, 169, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -8471,7 +9200,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1335:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1341:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -8536,7 +9265,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2151:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2251:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -8550,7 +9279,7 @@ class MarlboroughRules:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
-            return self.ask(S, (39, 2, v_p), v_p, 60, tuple(_uniq(S[self.o_g_pool])))
+            return self.ask(S, (42, 2, v_p), v_p, 63, tuple(_uniq(S[self.o_g_pool])))
         if pc == 2:
             if F is not None:
                 (v_p,) = F[2:]
@@ -8560,11 +9289,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 151, (v_p,))
+            _log(S, 159, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1869:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1969:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -8585,8 +9314,9 @@ class MarlboroughRules:
                 return None
             v_force = [
                 v_u
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+                for v_u in self.all_unit
+                if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+                and S[self.o_e_unit__used + v_u]
             ]
             v_able = any(
                 not self.s_e_unit__defends_only[v_u_2] and self.s_e_unit__march[v_u_2] > 0
@@ -8606,7 +9336,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (31, 2, v_p, v_h, v_force), v_p, 47, (True, False), (v_h,))
+            return self.ask(S, (34, 2, v_p, v_h, v_force), v_p, 50, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -8617,7 +9347,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 123, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 131, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -8631,26 +9361,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (31, 16))
+                return _wait(S, (34, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (31, 16))
+                return _wait(S, (34, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (31, 8, v_p, v_force))
+                return _wait(S, (34, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (31, 16))
+                return _wait(S, (34, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (31, 11, v_p, v_h, v_force))
+                return _wait(S, (34, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -8665,7 +9395,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (31, 13, v_p, v_h, v_force, v_alive), v_p, 48, tuple(v_alive))
+            return self.ask(S, (34, 13, v_p, v_h, v_force, v_alive), v_p, 51, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -8675,7 +9405,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (31, 16))
+                return _wait(S, (34, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -8688,8 +9418,9 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__13_2(self, S: list[Any], F: Any) -> Any:
@@ -8698,8 +9429,9 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def z_pillage__2_2(self, S: list[Any], F: Any) -> Any:
@@ -8708,12 +9440,13 @@ class MarlboroughRules:
         v_h = F[3]
         return [
             v_u
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__used + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p)
+            and S[self.o_e_unit__used + v_u]
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1848:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1948:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -8726,7 +9459,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 120, (v_h,))
+                _log(S, 128, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -8734,9 +9467,9 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 121, (v_h, v_p, v_tp))
+            _log(S, 129, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (30, 1, v_q, v_town))
+                return _wait(S, (33, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -8747,7 +9480,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1954:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2054:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -8774,8 +9507,9 @@ class MarlboroughRules:
             if pc == 2:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
-                    for v_u in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_u] is not None
+                    for v_u in self.all_unit
+                    if S[self.o_e_unit__owner + v_u] == v_p
+                    and S[self.o_e_unit__at + v_u] is not None
                 ]
                 v_sites = [
                     v_h
@@ -8792,7 +9526,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
                     F = None
-                return self.ask(S, (33, 4, v_p, v_done, v__runs, v_sites), v_p, 50, tuple(v_sites))
+                return self.ask(S, (36, 4, v_p, v_done, v__runs, v_sites), v_p, 53, tuple(v_sites))
             if pc == 4:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
@@ -8805,14 +9539,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 129, (v_p, v_h_2))
+                    _log(S, 137, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1603:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1609:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -8844,8 +9578,9 @@ class MarlboroughRules:
             if pc == 2:
                 v_mine = [
                     v_u
-                    for v_u in self.ix_unit__owner.get(v_p, ())
-                    if S[self.o_e_unit__at + v_u] is not None
+                    for v_u in self.all_unit
+                    if S[self.o_e_unit__owner + v_u] == v_p
+                    and S[self.o_e_unit__at + v_u] is not None
                 ]
                 v_bill = sum([self.f_upkeep(S, v_u_2, v_ok) for v_u_2 in v_mine])
                 v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
@@ -8918,7 +9653,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). (MARL-9.1-01, MARL-3.1-03) [rules/marlborough/rules.yaml:1807:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1906:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
@@ -8933,7 +9668,7 @@ class MarlboroughRules:
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
             v_r = _lookup(self.t_random_events, 9, v_n)
-            _log(S, 116, (v_n, v_r[2]))
+            _log(S, 124, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -8949,11 +9684,11 @@ class MarlboroughRules:
             if self.c_optional_rebels:
                 pc = 2
             else:
-                _log(S, 117, ())
+                _log(S, 125, ())
                 pc = 5
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
-                return _wait(S, (28, 5))
+                return _wait(S, (31, 5))
             pc = 5
         if pc == 5:
             if F is not None:
@@ -8963,7 +9698,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2079:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2179:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -8991,9 +9726,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (37, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
+                (40, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
                 v_p,
-                56,
+                59,
                 tuple(tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))),
                 (v_h,),
             )
@@ -9013,11 +9748,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 143, (v_p, v_h))
+            _log(S, 151, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
                 S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 144, (v_n, v_q))
+                _log(S, 152, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -9028,9 +9763,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (37, 4, v_p, v_h, v_force, v_mp, v_u_4),
+                (40, 4, v_p, v_h, v_force, v_mp, v_u_4),
                 v_p,
-                57,
+                60,
                 tuple(_uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp))),
                 (v_h, v_mp),
             )
@@ -9043,7 +9778,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 146, (v_p, v_h, v_to))
+                _log(S, 154, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -9057,7 +9792,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_targets = F[2:]
                 F = None
             return self.ask(
-                S, (37, 6, v_p, v_force, v_to, v_targets), v_p, 58, tuple(_uniq(v_targets))
+                S, (40, 6, v_p, v_force, v_to, v_targets), v_p, 61, tuple(_uniq(v_targets))
             )
         if pc == 6:
             if F is not None:
@@ -9082,7 +9817,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (37, 8))
+                return _wait(S, (40, 8))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -9100,7 +9835,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2063:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2163:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9117,7 +9852,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_stacks = F[2:]
                 F = None
-            return self.ask(S, (36, 2, v_p, v_stacks), v_p, 55, tuple(_uniq(v_stacks)))
+            return self.ask(S, (39, 2, v_p, v_stacks), v_p, 58, tuple(_uniq(v_stacks)))
         if pc == 2:
             if F is not None:
                 v_p, v_stacks = F[2:]
@@ -9129,7 +9864,7 @@ class MarlboroughRules:
                 pc = 6
         if pc == 3:
             if self.r_rebel_operation(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (36, 4))
+                return _wait(S, (39, 4))
             pc = 4
         if pc == 4:
             if F is not None:
@@ -9137,7 +9872,7 @@ class MarlboroughRules:
             return None
         if pc == 6:
             if self.r_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (36, 7))
+                return _wait(S, (39, 7))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -9150,7 +9885,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2033:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2133:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -9175,7 +9910,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 136, ())
+                    _log(S, 144, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -9184,7 +9919,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 137, (v_n_2, v_placer))
+                _log(S, 145, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -9214,9 +9949,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (35, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
+                    (38, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
                     v_placer,
-                    54,
+                    57,
                     tuple(_uniq(v_sites)),
                     (v_u_3, v_n_2),
                 )
@@ -9228,14 +9963,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 139, (v_u_3, v_h))
+                _log(S, 147, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:1912:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2012:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -9261,7 +9996,8 @@ class MarlboroughRules:
             if pc == 2:
                 v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
                 if N[self.o_p_treasury + v_p] >= 2 * v_cost and any(
-                    S[self.o_e_unit__at + v_u] == v_h for v_u in self.ix_unit__owner.get(v_p, ())
+                    S[self.o_e_unit__at + v_u] == v_h and S[self.o_e_unit__owner + v_u] == v_p
+                    for v_u in self.all_unit
                 ):
                     pc = 3
                 else:
@@ -9272,7 +10008,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (32, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 49, (True, False), (v_h, v_cost)
+                    S, (35, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 52, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -9284,7 +10020,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 126, (v_p, v_h, v_cost))
+                    _log(S, 134, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -9293,7 +10029,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:921:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:928:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -9383,7 +10119,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2206:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2306:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -9474,7 +10210,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        43,
+                        46,
                         8,
                         v_payee,
                         v_w_asked,
@@ -9489,7 +10225,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    65,
+                    68,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -9533,7 +10269,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1360:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1366:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -9772,10 +10508,13 @@ class MarlboroughRules:
                         v_u_13
                         for v_u_13 in v_cargo
                         if (
-                            S[self.o_e_unit__at + v_u_13] == v_to
-                            and S[self.o_e_unit__embarked + v_u_13]
+                            (
+                                S[self.o_e_unit__at + v_u_13] == v_to
+                                and S[self.o_e_unit__embarked + v_u_13]
+                            )
+                            and (not self.s_e_unit__defends_only[v_u_13])
                         )
-                        and (not self.s_e_unit__defends_only[v_u_13])
+                        and v_u_13 not in v_afloat
                     ],
                 ]
             if self.r_combat(S, None, None, v_p, v_fighters, v_to, v_t) is SUSPEND:
@@ -9793,7 +10532,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1245:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1252:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -9814,7 +10553,6 @@ class MarlboroughRules:
         v_targets: Any = None
         v_t: Any = None
         v_go: Any = None
-        v_chosen: Any = None
         v_left: Any = None
         v_w: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9824,18 +10562,27 @@ class MarlboroughRules:
         if pc == 0:
             v_ready = [
                 S[self.o_e_unit__at + v_u]
-                for v_u in self.ix_unit__owner.get(v_p, ())
-                if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+                for v_u in self.all_unit
+                if (
+                    (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and self.s_e_unit__march[v_u] > 0
+                )
                 and (not S[self.o_e_unit__used + v_u])
             ]
             v_again = []
             if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
                 v_again = [
                     S[self.o_e_unit__at + v_u_2]
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
-                            S[self.o_e_unit__at + v_u_2] is not None
+                            (
+                                S[self.o_e_unit__owner + v_u_2] == v_p
+                                and S[self.o_e_unit__at + v_u_2] is not None
+                            )
                             and self.s_e_unit__march[v_u_2] > 0
                         )
                         and S[self.o_e_unit__used + v_u_2]
@@ -9868,8 +10615,14 @@ class MarlboroughRules:
             v_forced = v_from not in v_ready
             v_here = [
                 v_u_3
-                for v_u_3 in self.ix_unit__owner.get(v_p, ())
-                if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
+                for v_u_3 in self.all_unit
+                if (
+                    (
+                        S[self.o_e_unit__owner + v_u_3] == v_p
+                        and S[self.o_e_unit__at + v_u_3] == v_from
+                    )
+                    and self.s_e_unit__march[v_u_3] > 0
+                )
                 and S[self.o_e_unit__used + v_u_3] == v_forced
             ]
             pc = 3
@@ -10078,8 +10831,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_to, v_live, v_t, v_w = F[2:]
                 F = None
-            v_chosen = v
-            v_go = [v_u_10 for v_u_10 in v_chosen]
+            v_go = v
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
@@ -10104,8 +10856,11 @@ class MarlboroughRules:
         v_p = F[2]
         return [
             S[self.o_e_unit__at + v_u]
-            for v_u in self.ix_unit__owner.get(v_p, ())
-            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
+            for v_u in self.all_unit
+            if (
+                (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and self.s_e_unit__march[v_u] > 0
+            )
             and (not S[self.o_e_unit__used + v_u])
         ]
 
@@ -10135,7 +10890,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (44, 1, v__it, v__i, v_p))
+                    return _wait(S, (47, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -10152,7 +10907,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:884:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:891:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -10231,7 +10986,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1477:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1483:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -10267,7 +11022,7 @@ class MarlboroughRules:
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1778:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1877:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -10302,7 +11057,10 @@ class MarlboroughRules:
                 v_h = S[self.o_e_unit__at + v_g]
                 if (
                     (
-                        (self.s_e_unit__owner[v_g] == v_p and self.s_e_unit__kind[v_g] == "leader")
+                        (
+                            S[self.o_e_unit__owner + v_g] == v_p
+                            and self.s_e_unit__kind[v_g] == "leader"
+                        )
                         and self.s_e_unit__leads[v_g] == "general"
                     )
                     and v_h is not None
@@ -10316,18 +11074,21 @@ class MarlboroughRules:
                 v_value = max(
                     [
                         self.s_e_unit__leadership[v_u]
-                        for v_u in self.ix_unit__kind__owner.get(("leader", v_p), ())
+                        for v_u in self.ix_unit__kind__leads.get(("leader", "general"), ())
                         if S[self.o_e_unit__at + v_u] == v_h
-                        and self.s_e_unit__leads[v_u] == "general"
+                        and S[self.o_e_unit__owner + v_u] == v_p
                     ]
                 )
                 v_recruits = [
                     v_u_2
-                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                    for v_u_2 in self.all_unit
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u_2] == v_h
+                                (
+                                    S[self.o_e_unit__at + v_u_2] == v_h
+                                    and S[self.o_e_unit__owner + v_u_2] == v_p
+                                )
                                 and self.s_e_unit__two_sided[v_u_2]
                             )
                             and (not S[self.o_e_unit__veteran + v_u_2])
@@ -10349,7 +11110,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        27,
+                        30,
                         5,
                         v_p,
                         v_done,
@@ -10364,7 +11125,7 @@ class MarlboroughRules:
                         v_w,
                     ),
                     v_p,
-                    45,
+                    48,
                     tuple(_subsets(v_recruits, 0, v_most)),
                     (v_h, self.c_training_cost, v_most),
                 )
@@ -10378,11 +11139,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 114, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 122, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 115, (v_p, v_k, v_w, v_h))
+                    _log(S, 123, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -10394,7 +11155,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1572:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1578:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -10472,7 +11233,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (53, 3))
+                return _wait(S, (56, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -10512,7 +11273,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_enlighten(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (46, 2, v__it, v__i, v_p))
+                    return _wait(S, (49, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -10551,7 +11312,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (49, 2, v__it, v__i, v_p))
+                    return _wait(S, (52, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -10565,7 +11326,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (51, 1))
+                return _wait(S, (54, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -10605,7 +11366,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (48, 2, v__it, v__i, v_p))
+                    return _wait(S, (51, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -10637,7 +11398,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (52, 1, v__it, v__i, v_p))
+                    return _wait(S, (55, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -10656,7 +11417,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_random_event(S, None, None) is SUSPEND:
-                return _wait(S, (45, 3))
+                return _wait(S, (48, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -10694,7 +11455,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (50, 2, v__it, v__i, v_p))
+                    return _wait(S, (53, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -10713,7 +11474,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (47, 3))
+                return _wait(S, (50, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -10721,7 +11482,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:980:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:987:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10754,4 +11515,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1151 rules/marlborough/rules.yaml:461:7\n1165 rules/marlborough/rules.yaml:243:7\n1166 rules/marlborough/rules.yaml:244:7\n1185 rules/marlborough/rules.yaml:136:7\n1186 rules/marlborough/rules.yaml:137:7\n1187 rules/marlborough/rules.yaml:138:11\n1188 rules/marlborough/rules.yaml:139:11\n1189 rules/marlborough/rules.yaml:140:15\n1190 rules/marlborough/rules.yaml:141:7\n1211 rules/marlborough/rules.yaml:344:7\n1226 rules/marlborough/rules.yaml:649:7\n1235 rules/marlborough/rules.yaml:650:7\n1240 rules/marlborough/rules.yaml:651:7\n1241 rules/marlborough/rules.yaml:652:7\n1242 rules/marlborough/rules.yaml:653:7\n1247 rules/marlborough/rules.yaml:654:11\n1248 rules/marlborough/rules.yaml:655:11\n1249 rules/marlborough/rules.yaml:656:11\n1250 rules/marlborough/rules.yaml:657:11\n1251 rules/marlborough/rules.yaml:658:11\n1252 rules/marlborough/rules.yaml:659:7\n1257 rules/marlborough/rules.yaml:2225:1\n1262 rules/marlborough/rules.yaml:2225:1\n1269 rules/marlborough/rules.yaml:2225:1\n1277 rules/marlborough/rules.yaml:2225:1\n1285 rules/marlborough/rules.yaml:2225:1\n1293 rules/marlborough/rules.yaml:2225:1\n1301 rules/marlborough/rules.yaml:2225:1\n1309 rules/marlborough/rules.yaml:2225:1\n1318 rules/marlborough/rules.yaml:2225:1\n1322 rules/marlborough/rules.yaml:223:7\n1323 rules/marlborough/rules.yaml:224:11\n1324 rules/marlborough/rules.yaml:225:7\n1325 rules/marlborough/rules.yaml:226:7\n1335 rules/marlborough/rules.yaml:227:7\n1336 rules/marlborough/rules.yaml:228:7\n1339 rules/marlborough/rules.yaml:229:7\n1340 rules/marlborough/rules.yaml:230:11\n1348 rules/marlborough/rules.yaml:231:11\n1349 rules/marlborough/rules.yaml:232:7\n1354 rules/marlborough/rules.yaml:233:7\n1371 rules/marlborough/rules.yaml:616:7\n1372 rules/marlborough/rules.yaml:617:7\n1377 rules/marlborough/rules.yaml:618:11\n1379 rules/marlborough/rules.yaml:620:11\n1380 rules/marlborough/rules.yaml:621:7\n1381 rules/marlborough/rules.yaml:622:7\n1390 rules/marlborough/rules.yaml:623:11\n1391 rules/marlborough/rules.yaml:624:7\n1396 rules/marlborough/rules.yaml:625:7\n1404 rules/marlborough/rules.yaml:626:11\n1405 rules/marlborough/rules.yaml:627:7\n1408 rules/marlborough/rules.yaml:628:11\n1419 rules/marlborough/rules.yaml:629:7\n1429 rules/marlborough/rules.yaml:630:11\n1430 rules/marlborough/rules.yaml:631:7\n1440 rules/marlborough/rules.yaml:632:11\n1441 rules/marlborough/rules.yaml:633:7\n1451 rules/marlborough/rules.yaml:634:11\n1452 rules/marlborough/rules.yaml:635:7\n1462 rules/marlborough/rules.yaml:636:11\n1463 rules/marlborough/rules.yaml:637:7\n1467 rules/marlborough/rules.yaml:598:7\n1479 rules/marlborough/rules.yaml:778:7\n1484 rules/marlborough/rules.yaml:779:7\n1492 rules/marlborough/rules.yaml:181:7\n1493 rules/marlborough/rules.yaml:182:7\n1494 rules/marlborough/rules.yaml:183:11\n1495 rules/marlborough/rules.yaml:184:7\n1496 rules/marlborough/rules.yaml:185:11\n1497 rules/marlborough/rules.yaml:186:7\n1501 rules/marlborough/rules.yaml:64:7\n1510 rules/marlborough/rules.yaml:65:7\n1518 rules/marlborough/rules.yaml:440:7\n1526 rules/marlborough/rules.yaml:441:7\n1527 rules/marlborough/rules.yaml:442:11\n1528 rules/marlborough/rules.yaml:443:7\n1539 rules/marlborough/rules.yaml:444:7\n1544 rules/marlborough/rules.yaml:445:7\n1545 rules/marlborough/rules.yaml:446:11\n1546 rules/marlborough/rules.yaml:447:7\n1547 rules/marlborough/rules.yaml:448:11\n1548 rules/marlborough/rules.yaml:449:7\n1553 rules/marlborough/rules.yaml:450:7\n1561 rules/marlborough/rules.yaml:451:7\n1562 rules/marlborough/rules.yaml:452:11\n1563 rules/marlborough/rules.yaml:453:7\n1577 rules/marlborough/rules.yaml:157:7\n1585 rules/marlborough/rules.yaml:100:7\n1592 rules/marlborough/rules.yaml:90:7\n1607 rules/marlborough/rules.yaml:565:7\n1611 rules/marlborough/rules.yaml:165:7\n1612 rules/marlborough/rules.yaml:166:7\n1613 rules/marlborough/rules.yaml:167:11\n1614 rules/marlborough/rules.yaml:168:11\n1615 rules/marlborough/rules.yaml:169:15\n1616 rules/marlborough/rules.yaml:170:7\n1631 rules/marlborough/rules.yaml:671:7\n1632 rules/marlborough/rules.yaml:672:11\n1633 rules/marlborough/rules.yaml:673:7\n1634 rules/marlborough/rules.yaml:674:7\n1635 rules/marlborough/rules.yaml:675:11\n1636 rules/marlborough/rules.yaml:676:7\n1642 rules/marlborough/rules.yaml:294:7\n1643 rules/marlborough/rules.yaml:295:7\n1644 rules/marlborough/rules.yaml:296:11\n1645 rules/marlborough/rules.yaml:297:7\n1646 rules/marlborough/rules.yaml:298:11\n1647 rules/marlborough/rules.yaml:299:7\n1655 rules/marlborough/rules.yaml:300:7\n1656 rules/marlborough/rules.yaml:301:7\n1662 rules/marlborough/rules.yaml:302:11\n1663 rules/marlborough/rules.yaml:303:7\n1664 rules/marlborough/rules.yaml:304:11\n1672 rules/marlborough/rules.yaml:305:11\n1678 rules/marlborough/rules.yaml:306:7\n1682 rules/marlborough/rules.yaml:356:7\n1687 rules/marlborough/rules.yaml:357:7\n1688 rules/marlborough/rules.yaml:358:7\n1691 rules/marlborough/rules.yaml:359:11\n1692 rules/marlborough/rules.yaml:360:15\n1693 rules/marlborough/rules.yaml:361:15\n1694 rules/marlborough/rules.yaml:362:19\n1696 rules/marlborough/rules.yaml:364:19\n1697 rules/marlborough/rules.yaml:365:7\n1701 rules/marlborough/rules.yaml:108:7\n1708 rules/marlborough/rules.yaml:109:11\n1709 rules/marlborough/rules.yaml:110:7\n1710 rules/marlborough/rules.yaml:111:7\n1711 rules/marlborough/rules.yaml:112:11\n1712 rules/marlborough/rules.yaml:113:7\n1716 rules/marlborough/rules.yaml:332:7\n1723 rules/marlborough/rules.yaml:35:7\n1724 rules/marlborough/rules.yaml:36:11\n1725 rules/marlborough/rules.yaml:37:7\n1739 rules/marlborough/rules.yaml:76:7\n1740 rules/marlborough/rules.yaml:77:11\n1741 rules/marlborough/rules.yaml:78:7\n1742 rules/marlborough/rules.yaml:79:7\n1743 rules/marlborough/rules.yaml:80:11\n1763 rules/marlborough/rules.yaml:81:15\n1764 rules/marlborough/rules.yaml:82:7\n1768 rules/marlborough/rules.yaml:579:7\n1773 rules/marlborough/rules.yaml:414:7\n1794 rules/marlborough/rules.yaml:376:7\n1795 rules/marlborough/rules.yaml:377:11\n1796 rules/marlborough/rules.yaml:378:7\n1797 rules/marlborough/rules.yaml:379:11\n1798 rules/marlborough/rules.yaml:380:7\n1799 rules/marlborough/rules.yaml:381:11\n1800 rules/marlborough/rules.yaml:382:7\n1801 rules/marlborough/rules.yaml:383:11\n1802 rules/marlborough/rules.yaml:384:7\n1806 rules/marlborough/rules.yaml:586:7\n1812 rules/marlborough/rules.yaml:477:7\n1821 rules/marlborough/rules.yaml:478:7\n1822 rules/marlborough/rules.yaml:479:7\n1838 rules/marlborough/rules.yaml:480:7\n1847 rules/marlborough/rules.yaml:481:7\n1862 rules/marlborough/rules.yaml:482:7\n1875 rules/marlborough/rules.yaml:483:7\n1883 rules/marlborough/rules.yaml:484:7\n1884 rules/marlborough/rules.yaml:485:7\n1889 rules/marlborough/rules.yaml:486:7\n1904 rules/marlborough/rules.yaml:527:7\n1920 rules/marlborough/rules.yaml:528:7\n1921 rules/marlborough/rules.yaml:529:11\n1922 rules/marlborough/rules.yaml:530:7\n1934 rules/marlborough/rules.yaml:531:7\n1943 rules/marlborough/rules.yaml:532:7\n1944 rules/marlborough/rules.yaml:533:7\n1945 rules/marlborough/rules.yaml:534:11\n1946 rules/marlborough/rules.yaml:535:15\n1947 rules/marlborough/rules.yaml:536:19\n1949 rules/marlborough/rules.yaml:538:19\n1972 rules/marlborough/rules.yaml:539:19\n1978 rules/marlborough/rules.yaml:540:23\n1979 rules/marlborough/rules.yaml:541:7\n1983 rules/marlborough/rules.yaml:497:7\n1984 rules/marlborough/rules.yaml:498:7\n2017 rules/marlborough/rules.yaml:121:7\n2018 rules/marlborough/rules.yaml:122:11\n2019 rules/marlborough/rules.yaml:123:7\n2020 rules/marlborough/rules.yaml:124:7\n2021 rules/marlborough/rules.yaml:125:11\n2022 rules/marlborough/rules.yaml:126:7\n2026 rules/marlborough/rules.yaml:23:7\n2030 rules/marlborough/rules.yaml:149:7\n2031 rules/marlborough/rules.yaml:150:7\n2035 rules/marlborough/rules.yaml:396:7\n2036 rules/marlborough/rules.yaml:397:7\n2041 rules/marlborough/rules.yaml:398:11\n2045 rules/marlborough/rules.yaml:399:15\n2050 rules/marlborough/rules.yaml:400:15\n2051 rules/marlborough/rules.yaml:401:19\n2060 rules/marlborough/rules.yaml:402:23\n2061 rules/marlborough/rules.yaml:403:7\n2065 rules/marlborough/rules.yaml:559:7\n2073 rules/marlborough/rules.yaml:316:7\n2074 rules/marlborough/rules.yaml:317:7\n2075 rules/marlborough/rules.yaml:318:11\n2076 rules/marlborough/rules.yaml:319:7\n2079 rules/marlborough/rules.yaml:320:11\n2080 rules/marlborough/rules.yaml:321:7\n2084 rules/marlborough/rules.yaml:322:11\n2085 rules/marlborough/rules.yaml:323:7\n2091 rules/marlborough/rules.yaml:764:7\n2096 rules/marlborough/rules.yaml:765:7\n2121 rules/marlborough/rules.yaml:766:7\n2136 rules/marlborough/rules.yaml:767:7\n2151 rules/marlborough/rules.yaml:703:7\n2152 rules/marlborough/rules.yaml:704:11\n2153 rules/marlborough/rules.yaml:705:7\n2154 rules/marlborough/rules.yaml:706:11\n2155 rules/marlborough/rules.yaml:707:7\n2159 rules/marlborough/rules.yaml:721:7\n2164 rules/marlborough/rules.yaml:722:7\n2169 rules/marlborough/rules.yaml:723:7\n2179 rules/marlborough/rules.yaml:734:7\n2184 rules/marlborough/rules.yaml:735:11\n2185 rules/marlborough/rules.yaml:736:7\n2186 rules/marlborough/rules.yaml:737:7\n2187 rules/marlborough/rules.yaml:738:11\n2188 rules/marlborough/rules.yaml:739:11\n2192 rules/marlborough/rules.yaml:740:15\n2193 rules/marlborough/rules.yaml:741:15\n2194 rules/marlborough/rules.yaml:742:19\n2195 rules/marlborough/rules.yaml:743:7\n2199 rules/marlborough/rules.yaml:46:7\n2200 rules/marlborough/rules.yaml:47:11\n2201 rules/marlborough/rules.yaml:48:7\n2205 rules/marlborough/rules.yaml:509:7\n2206 rules/marlborough/rules.yaml:510:7\n2207 rules/marlborough/rules.yaml:511:7\n2208 rules/marlborough/rules.yaml:512:7\n2209 rules/marlborough/rules.yaml:513:7\n2210 rules/marlborough/rules.yaml:514:7\n2228 rules/marlborough/rules.yaml:278:7\n2229 rules/marlborough/rules.yaml:279:7\n2233 rules/marlborough/rules.yaml:280:11\n2234 rules/marlborough/rules.yaml:281:7\n2235 rules/marlborough/rules.yaml:282:11\n2236 rules/marlborough/rules.yaml:283:7\n2240 rules/marlborough/rules.yaml:266:7\n2245 rules/marlborough/rules.yaml:267:7\n2257 rules/marlborough/rules.yaml:687:7\n2258 rules/marlborough/rules.yaml:688:11\n2259 rules/marlborough/rules.yaml:689:7\n2260 rules/marlborough/rules.yaml:690:11\n2261 rules/marlborough/rules.yaml:691:7\n2262 rules/marlborough/rules.yaml:692:11\n2263 rules/marlborough/rules.yaml:693:7\n2267 rules/marlborough/rules.yaml:254:7\n2270 rules/marlborough/rules.yaml:255:11\n2271 rules/marlborough/rules.yaml:256:7\n2272 rules/marlborough/rules.yaml:257:11\n2273 rules/marlborough/rules.yaml:258:7\n2277 rules/marlborough/rules.yaml:56:7\n2284 rules/marlborough/rules.yaml:427:7\n2290 rules/marlborough/rules.yaml:428:7\n2294 rules/marlborough/rules.yaml:549:7\n2299 rules/marlborough/rules.yaml:550:7\n2300 rules/marlborough/rules.yaml:551:7\n2308 rules/marlborough/rules.yaml:606:7\n2315 rules/marlborough/rules.yaml:2166:3\n2322 rules/marlborough/rules.yaml:2166:3\n2337 rules/marlborough/rules.yaml:2187:3\n2344 rules/marlborough/rules.yaml:2187:3\n2352 rules/marlborough/rules.yaml:2206:3\n2357 rules/marlborough/rules.yaml:2206:3\n2361 rules/marlborough/rules.yaml:751:7\n2368 rules/marlborough/rules.yaml:199:7\n2369 rules/marlborough/rules.yaml:200:7\n2370 rules/marlborough/rules.yaml:201:7\n2371 rules/marlborough/rules.yaml:202:7\n2372 rules/marlborough/rules.yaml:203:11\n2373 rules/marlborough/rules.yaml:204:11\n2383 rules/marlborough/rules.yaml:205:15\n2387 rules/marlborough/rules.yaml:206:19\n2417 rules/marlborough/rules.yaml:208:19\n2434 rules/marlborough/rules.yaml:209:7\n2438 rules/marlborough/cards.yaml:383:14\n2442 rules/marlborough/cards.yaml:391:14\n2446 rules/marlborough/cards.yaml:15:14\n2450 rules/marlborough/cards.yaml:23:14\n2454 rules/marlborough/cards.yaml:31:14\n2458 rules/marlborough/cards.yaml:39:14\n2462 rules/marlborough/cards.yaml:47:14\n2466 rules/marlborough/cards.yaml:55:14\n2470 rules/marlborough/cards.yaml:63:14\n2474 rules/marlborough/cards.yaml:71:14\n2478 rules/marlborough/cards.yaml:79:14\n2482 rules/marlborough/cards.yaml:87:14\n2486 rules/marlborough/cards.yaml:95:14\n2490 rules/marlborough/cards.yaml:103:14\n2494 rules/marlborough/cards.yaml:111:14\n2498 rules/marlborough/cards.yaml:119:14\n2502 rules/marlborough/cards.yaml:127:14\n2506 rules/marlborough/cards.yaml:199:14\n2510 rules/marlborough/cards.yaml:135:14\n2514 rules/marlborough/cards.yaml:143:14\n2518 rules/marlborough/cards.yaml:151:14\n2522 rules/marlborough/cards.yaml:159:14\n2526 rules/marlborough/cards.yaml:167:14\n2530 rules/marlborough/cards.yaml:175:14\n2534 rules/marlborough/cards.yaml:183:14\n2538 rules/marlborough/cards.yaml:191:14\n2542 rules/marlborough/cards.yaml:271:14\n2546 rules/marlborough/cards.yaml:279:14\n2550 rules/marlborough/cards.yaml:287:14\n2554 rules/marlborough/cards.yaml:295:14\n2558 rules/marlborough/cards.yaml:303:14\n2562 rules/marlborough/cards.yaml:311:14\n2566 rules/marlborough/cards.yaml:319:14\n2570 rules/marlborough/cards.yaml:327:14\n2574 rules/marlborough/cards.yaml:335:14\n2578 rules/marlborough/cards.yaml:343:14\n2582 rules/marlborough/cards.yaml:351:14\n2586 rules/marlborough/cards.yaml:359:14\n2590 rules/marlborough/cards.yaml:367:14\n2594 rules/marlborough/cards.yaml:375:14\n2598 rules/marlborough/cards.yaml:207:14\n2602 rules/marlborough/cards.yaml:215:14\n2606 rules/marlborough/cards.yaml:223:14\n2610 rules/marlborough/cards.yaml:231:14\n2614 rules/marlborough/cards.yaml:239:14\n2618 rules/marlborough/cards.yaml:247:14\n2622 rules/marlborough/cards.yaml:255:14\n2626 rules/marlborough/cards.yaml:263:14\n2630 rules/marlborough/rules.yaml:2252:9\n2638 rules/marlborough/rules.yaml:2280:9\n2639 rules/marlborough/rules.yaml:2281:9\n2646 rules/marlborough/rules.yaml:2259:9\n2647 rules/marlborough/rules.yaml:2260:9\n2652 rules/marlborough/rules.yaml:2267:9\n2661 rules/marlborough/rules.yaml:2268:9\n2662 rules/marlborough/rules.yaml:2269:9\n2663 rules/marlborough/rules.yaml:2270:13\n2665 rules/marlborough/rules.yaml:2271:13\n2668 rules/marlborough/rules.yaml:2273:13\n2673 rules/marlborough/rules.yaml:2242:9\n2676 rules/marlborough/rules.yaml:2243:9\n2682 rules/marlborough/rules.yaml:917:7\n2686 rules/marlborough/rules.yaml:918:11\n2687 rules/marlborough/rules.yaml:919:11\n2692 rules/marlborough/rules.yaml:1593:7\n2693 rules/marlborough/rules.yaml:1594:7\n2695 rules/marlborough/rules.yaml:1595:7\n2697 rules/marlborough/rules.yaml:1596:7\n2698 rules/marlborough/rules.yaml:1597:7\n2713 rules/marlborough/rules.yaml:1598:11\n2719 rules/marlborough/rules.yaml:1599:15\n2721 rules/marlborough/rules.yaml:1600:15\n2723 rules/marlborough/rules.yaml:1601:15\n2727 rules/marlborough/rules.yaml:865:7\n2730 rules/marlborough/rules.yaml:866:11\n2731 rules/marlborough/rules.yaml:867:11\n2732 rules/marlborough/rules.yaml:868:15\n2735 rules/marlborough/rules.yaml:869:15\n2737 rules/marlborough/rules.yaml:870:15\n2738 rules/marlborough/rules.yaml:871:15\n2740 rules/marlborough/rules.yaml:872:15\n2741 rules/marlborough/rules.yaml:873:11\n2743 rules/marlborough/rules.yaml:874:7\n2744 rules/marlborough/rules.yaml:875:7\n2746 rules/marlborough/rules.yaml:876:7\n2748 rules/marlborough/rules.yaml:877:7\n2749 rules/marlborough/rules.yaml:878:7\n2764 rules/marlborough/rules.yaml:879:11\n2770 rules/marlborough/rules.yaml:880:15\n2772 rules/marlborough/rules.yaml:881:15\n2774 rules/marlborough/rules.yaml:882:15\n2778 rules/marlborough/flow.yaml:110:7\n2780 rules/marlborough/flow.yaml:111:7\n2781 rules/marlborough/flow.yaml:112:11\n2785 rules/marlborough/rules.yaml:1235:7\n2791 rules/marlborough/rules.yaml:1236:11\n2792 rules/marlborough/rules.yaml:1237:15\n2793 rules/marlborough/rules.yaml:1238:15\n2806 rules/marlborough/rules.yaml:1239:15\n2807 rules/marlborough/rules.yaml:1240:15\n2819 rules/marlborough/rules.yaml:1241:15\n2820 rules/marlborough/rules.yaml:1242:19\n2821 rules/marlborough/rules.yaml:1243:19\n2827 rules/marlborough/rules.yaml:813:7\n2828 rules/marlborough/rules.yaml:814:7\n2833 rules/marlborough/rules.yaml:815:11\n2834 rules/marlborough/rules.yaml:816:11\n2837 rules/marlborough/rules.yaml:817:11\n2838 rules/marlborough/rules.yaml:818:7\n2839 rules/marlborough/rules.yaml:819:7\n2844 rules/marlborough/rules.yaml:1940:7\n2845 rules/marlborough/rules.yaml:1941:7\n2846 rules/marlborough/rules.yaml:1942:11\n2847 rules/marlborough/rules.yaml:1943:11\n2848 rules/marlborough/rules.yaml:1944:11\n2849 rules/marlborough/rules.yaml:1945:11\n2860 rules/marlborough/rules.yaml:1946:11\n2871 rules/marlborough/rules.yaml:1947:11\n2873 rules/marlborough/rules.yaml:1948:11\n2874 rules/marlborough/rules.yaml:1949:15\n2876 rules/marlborough/rules.yaml:1951:15\n2880 rules/marlborough/flow.yaml:16:7\n2881 rules/marlborough/flow.yaml:17:11\n2882 rules/marlborough/flow.yaml:18:15\n2885 rules/marlborough/flow.yaml:19:19\n2886 rules/marlborough/flow.yaml:20:19\n2892 rules/marlborough/rules.yaml:852:7\n2893 rules/marlborough/rules.yaml:853:11\n2896 rules/marlborough/rules.yaml:855:11\n2898 rules/marlborough/rules.yaml:856:7\n2900 rules/marlborough/rules.yaml:857:7\n2901 rules/marlborough/rules.yaml:858:11\n2906 rules/marlborough/rules.yaml:826:7\n2907 rules/marlborough/rules.yaml:827:7\n2913 rules/marlborough/flow.yaml:94:7\n2918 rules/marlborough/flow.yaml:95:7\n2923 rules/marlborough/flow.yaml:96:7\n2925 rules/marlborough/flow.yaml:97:7\n2926 rules/marlborough/flow.yaml:98:11\n2928 rules/marlborough/flow.yaml:100:11\n2932 rules/marlborough/flow.yaml:73:7\n2933 rules/marlborough/flow.yaml:74:11\n2934 rules/marlborough/flow.yaml:75:15\n2939 rules/marlborough/flow.yaml:25:7\n2940 rules/marlborough/flow.yaml:26:11\n2945 rules/marlborough/flow.yaml:27:11\n2948 rules/marlborough/flow.yaml:29:11\n2949 rules/marlborough/flow.yaml:30:11\n2950 rules/marlborough/flow.yaml:31:15\n2951 rules/marlborough/flow.yaml:32:11\n2952 rules/marlborough/flow.yaml:33:15\n2953 rules/marlborough/flow.yaml:34:15\n2954 rules/marlborough/flow.yaml:35:15\n2959 rules/marlborough/flow.yaml:36:19\n2960 rules/marlborough/flow.yaml:37:19\n2961 rules/marlborough/flow.yaml:38:19\n2963 rules/marlborough/flow.yaml:39:15\n2964 rules/marlborough/flow.yaml:40:11\n2967 rules/marlborough/flow.yaml:41:11\n2973 rules/marlborough/rules.yaml:834:7\n2974 rules/marlborough/rules.yaml:835:11\n2976 rules/marlborough/rules.yaml:836:11\n2978 rules/marlborough/rules.yaml:837:7\n2979 rules/marlborough/rules.yaml:838:7\n2980 rules/marlborough/rules.yaml:839:7\n2981 rules/marlborough/rules.yaml:840:7\n2982 rules/marlborough/rules.yaml:841:11\n2986 rules/marlborough/rules.yaml:843:11\n2994 rules/marlborough/rules.yaml:845:11\n3006 rules/marlborough/rules.yaml:2181:7\n3009 rules/marlborough/rules.yaml:2182:7\n3010 rules/marlborough/rules.yaml:2183:11\n3012 rules/marlborough/rules.yaml:2185:11\n3013 rules/marlborough/rules.yaml:2186:7\n3020 rules/marlborough/rules.yaml:2201:7\n3023 rules/marlborough/rules.yaml:2202:7\n3024 rules/marlborough/rules.yaml:2203:7\n3029 rules/marlborough/rules.yaml:2220:7\n3032 rules/marlborough/rules.yaml:2221:7\n3033 rules/marlborough/rules.yaml:2222:7\n3036 rules/marlborough/rules.yaml:2223:7\n3409 rules/marlborough/rules.yaml:968:7\n3414 rules/marlborough/rules.yaml:969:11\n3415 rules/marlborough/rules.yaml:970:7\n3424 rules/marlborough/rules.yaml:971:7\n3425 rules/marlborough/rules.yaml:972:11\n3426 rules/marlborough/rules.yaml:973:7\n3427 rules/marlborough/rules.yaml:974:7\n3428 rules/marlborough/rules.yaml:975:11\n3430 rules/marlborough/rules.yaml:976:7\n3431 rules/marlborough/rules.yaml:977:11\n3435 rules/marlborough/rules.yaml:1067:7\n3436 rules/marlborough/rules.yaml:1068:7\n3442 rules/marlborough/rules.yaml:1069:7\n3443 rules/marlborough/rules.yaml:1070:11\n3445 rules/marlborough/rules.yaml:1071:7\n3446 rules/marlborough/rules.yaml:1072:11\n3448 rules/marlborough/rules.yaml:1073:7\n3449 rules/marlborough/rules.yaml:1074:7\n3450 rules/marlborough/rules.yaml:1076:7\n3451 rules/marlborough/rules.yaml:1077:11\n3457 rules/marlborough/rules.yaml:1078:11\n3465 rules/marlborough/rules.yaml:1081:11\n3466 rules/marlborough/rules.yaml:1083:11\n3467 rules/marlborough/rules.yaml:1085:19\n3470 rules/marlborough/rules.yaml:1088:23\n3472 rules/marlborough/rules.yaml:1091:19\n3477 rules/marlborough/rules.yaml:1093:19\n3483 rules/marlborough/rules.yaml:1097:11\n3484 rules/marlborough/rules.yaml:1098:11\n3487 rules/marlborough/rules.yaml:1099:11\n3492 rules/marlborough/rules.yaml:1100:11\n3493 rules/marlborough/rules.yaml:1101:11\n3494 rules/marlborough/rules.yaml:1102:15\n3500 rules/marlborough/rules.yaml:1105:15\n3501 rules/marlborough/rules.yaml:1106:15\n3503 rules/marlborough/rules.yaml:1108:15\n3504 rules/marlborough/rules.yaml:1110:15\n3505 rules/marlborough/rules.yaml:1111:15\n3506 rules/marlborough/rules.yaml:1112:15\n3508 rules/marlborough/rules.yaml:1114:15\n3509 rules/marlborough/rules.yaml:1116:15\n3510 rules/marlborough/rules.yaml:1117:15\n3511 rules/marlborough/rules.yaml:1118:15\n3512 rules/marlborough/rules.yaml:1119:11\n3513 rules/marlborough/rules.yaml:1120:11\n3514 rules/marlborough/rules.yaml:1121:11\n3515 rules/marlborough/rules.yaml:1123:11\n3516 rules/marlborough/rules.yaml:1124:11\n3517 rules/marlborough/rules.yaml:1125:11\n3518 rules/marlborough/rules.yaml:1127:19\n3519 rules/marlborough/rules.yaml:1128:19\n3525 rules/marlborough/rules.yaml:1129:23\n3526 rules/marlborough/rules.yaml:1130:23\n3528 rules/marlborough/rules.yaml:1132:19\n3529 rules/marlborough/rules.yaml:1133:23\n3531 rules/marlborough/rules.yaml:1135:23\n3535 rules/marlborough/rules.yaml:1139:19\n3536 rules/marlborough/rules.yaml:1140:19\n3537 rules/marlborough/rules.yaml:1141:19\n3538 rules/marlborough/rules.yaml:1142:23\n3542 rules/marlborough/rules.yaml:1146:19\n3543 rules/marlborough/rules.yaml:1147:19\n3544 rules/marlborough/rules.yaml:1148:19\n3558 rules/marlborough/rules.yaml:1149:23\n3560 rules/marlborough/rules.yaml:1151:19\n3567 rules/marlborough/rules.yaml:2166:3\n3568 rules/marlborough/rules.yaml:2166:3\n3570 rules/marlborough/rules.yaml:2166:3\n3571 rules/marlborough/rules.yaml:2166:3\n3572 rules/marlborough/rules.yaml:2166:3\n3573 rules/marlborough/rules.yaml:2166:3\n3574 rules/marlborough/rules.yaml:2166:3\n3575 rules/marlborough/rules.yaml:2166:3\n3582 rules/marlborough/rules.yaml:2166:3\n3583 rules/marlborough/rules.yaml:2166:3\n3584 rules/marlborough/rules.yaml:2166:3\n3585 rules/marlborough/rules.yaml:2166:3\n3599 rules/marlborough/rules.yaml:2166:3\n3600 rules/marlborough/rules.yaml:2166:3\n3602 rules/marlborough/rules.yaml:2166:3\n3603 rules/marlborough/rules.yaml:2166:3\n3604 rules/marlborough/rules.yaml:2166:3\n3606 rules/marlborough/rules.yaml:2166:3\n3607 rules/marlborough/rules.yaml:2166:3\n3610 rules/marlborough/rules.yaml:2166:3\n3625 rules/marlborough/rules.yaml:1162:7\n3626 rules/marlborough/rules.yaml:1163:7\n3627 rules/marlborough/rules.yaml:1164:7\n3633 rules/marlborough/rules.yaml:1165:7\n3634 rules/marlborough/rules.yaml:1166:7\n3638 rules/marlborough/rules.yaml:1167:7\n3642 rules/marlborough/rules.yaml:1168:7\n3643 rules/marlborough/rules.yaml:1169:11\n3644 rules/marlborough/rules.yaml:1170:7\n3645 rules/marlborough/rules.yaml:1171:7\n3646 rules/marlborough/rules.yaml:1172:7\n3651 rules/marlborough/rules.yaml:1173:7\n3656 rules/marlborough/rules.yaml:1174:7\n3657 rules/marlborough/rules.yaml:1175:7\n3658 rules/marlborough/rules.yaml:1176:7\n3659 rules/marlborough/rules.yaml:1177:7\n3660 rules/marlborough/rules.yaml:1178:7\n3661 rules/marlborough/rules.yaml:1179:7\n3662 rules/marlborough/rules.yaml:1180:7\n3663 rules/marlborough/rules.yaml:1181:7\n3664 rules/marlborough/rules.yaml:1182:7\n3665 rules/marlborough/rules.yaml:1183:7\n3666 rules/marlborough/rules.yaml:1184:7\n3683 rules/marlborough/rules.yaml:1185:7\n3684 rules/marlborough/rules.yaml:1186:7\n3685 rules/marlborough/rules.yaml:1187:11\n3712 rules/marlborough/rules.yaml:1188:7\n3713 rules/marlborough/rules.yaml:1189:7\n3714 rules/marlborough/rules.yaml:1191:15\n3715 rules/marlborough/rules.yaml:1192:19\n3716 rules/marlborough/rules.yaml:1193:15\n3717 rules/marlborough/rules.yaml:1194:15\n3718 rules/marlborough/rules.yaml:1195:15\n3719 rules/marlborough/rules.yaml:1196:19\n3721 rules/marlborough/rules.yaml:1198:15\n3722 rules/marlborough/rules.yaml:1199:15\n3723 rules/marlborough/rules.yaml:1200:15\n3724 rules/marlborough/rules.yaml:1201:15\n3725 rules/marlborough/rules.yaml:1202:15\n3726 rules/marlborough/rules.yaml:1203:19\n3728 rules/marlborough/rules.yaml:1205:15\n3729 rules/marlborough/rules.yaml:1206:15\n3730 rules/marlborough/rules.yaml:1207:15\n3731 rules/marlborough/rules.yaml:1208:15\n3740 rules/marlborough/rules.yaml:1209:19\n3742 rules/marlborough/rules.yaml:1211:15\n3743 rules/marlborough/rules.yaml:1212:15\n3744 rules/marlborough/rules.yaml:1213:15\n3750 rules/marlborough/rules.yaml:1214:19\n3751 rules/marlborough/rules.yaml:1215:19\n3752 rules/marlborough/rules.yaml:1216:15\n3753 rules/marlborough/rules.yaml:1217:15\n3754 rules/marlborough/rules.yaml:1218:15\n3755 rules/marlborough/rules.yaml:1219:19\n3757 rules/marlborough/rules.yaml:1221:15\n3758 rules/marlborough/rules.yaml:1222:19\n3759 rules/marlborough/rules.yaml:1223:15\n3760 rules/marlborough/rules.yaml:1224:15\n3761 rules/marlborough/rules.yaml:1225:15\n3762 rules/marlborough/rules.yaml:1226:15\n3763 rules/marlborough/rules.yaml:1227:15\n3764 rules/marlborough/rules.yaml:1228:19\n3769 rules/marlborough/rules.yaml:1729:7\n3770 rules/marlborough/rules.yaml:1730:7\n3771 rules/marlborough/rules.yaml:1731:7\n3777 rules/marlborough/rules.yaml:1732:7\n3778 rules/marlborough/rules.yaml:1733:11\n3781 rules/marlborough/rules.yaml:1734:7\n3786 rules/marlborough/rules.yaml:1703:7\n3787 rules/marlborough/rules.yaml:1704:7\n3788 rules/marlborough/rules.yaml:1705:7\n3789 rules/marlborough/rules.yaml:1706:7\n3795 rules/marlborough/rules.yaml:1709:7\n3799 rules/marlborough/rules.yaml:1710:7\n3803 rules/marlborough/rules.yaml:1711:7\n3804 rules/marlborough/rules.yaml:1712:11\n3807 rules/marlborough/rules.yaml:1713:7\n3808 rules/marlborough/rules.yaml:1714:11\n3811 rules/marlborough/rules.yaml:1715:7\n3812 rules/marlborough/rules.yaml:1716:7\n3813 rules/marlborough/rules.yaml:1717:7\n3814 rules/marlborough/rules.yaml:1719:7\n3815 rules/marlborough/rules.yaml:1720:7\n3819 rules/marlborough/rules.yaml:1771:7\n3820 rules/marlborough/rules.yaml:1772:7\n3821 rules/marlborough/rules.yaml:1773:7\n3822 rules/marlborough/rules.yaml:1774:7\n3828 rules/marlborough/rules.yaml:1660:7\n3829 rules/marlborough/rules.yaml:1661:7\n3832 rules/marlborough/rules.yaml:1664:11\n3834 rules/marlborough/rules.yaml:1666:11\n3835 rules/marlborough/rules.yaml:1667:11\n3836 rules/marlborough/rules.yaml:1668:11\n3837 rules/marlborough/rules.yaml:1669:15\n3841 rules/marlborough/rules.yaml:1672:15\n3843 rules/marlborough/rules.yaml:1675:11\n3851 rules/marlborough/rules.yaml:1676:11\n3852 rules/marlborough/rules.yaml:1678:19\n3854 rules/marlborough/rules.yaml:1681:19\n3856 rules/marlborough/rules.yaml:1683:19\n3857 rules/marlborough/rules.yaml:1684:23\n3859 rules/marlborough/rules.yaml:1687:23\n3861 rules/marlborough/rules.yaml:1690:19\n3866 rules/marlborough/rules.yaml:1744:7\n3867 rules/marlborough/rules.yaml:1745:7\n3872 rules/marlborough/rules.yaml:1746:11\n3873 rules/marlborough/rules.yaml:1747:11\n3894 rules/marlborough/rules.yaml:1748:11\n3895 rules/marlborough/rules.yaml:1749:11\n3896 rules/marlborough/rules.yaml:1750:15\n3911 rules/marlborough/rules.yaml:1751:15\n3912 rules/marlborough/rules.yaml:1752:19\n3914 rules/marlborough/rules.yaml:1754:19\n3915 rules/marlborough/rules.yaml:1755:19\n3916 rules/marlborough/rules.yaml:1756:23\n3917 rules/marlborough/rules.yaml:1757:19\n3918 rules/marlborough/rules.yaml:1758:23\n3920 rules/marlborough/rules.yaml:1760:23\n3925 rules/marlborough/rules.yaml:792:7\n3926 rules/marlborough/rules.yaml:793:7\n3927 rules/marlborough/rules.yaml:794:11\n3928 rules/marlborough/rules.yaml:795:11\n3929 rules/marlborough/rules.yaml:796:15\n3932 rules/marlborough/rules.yaml:797:11\n3933 rules/marlborough/rules.yaml:799:7\n3934 rules/marlborough/rules.yaml:800:7\n3941 rules/marlborough/rules.yaml:801:11\n3942 rules/marlborough/rules.yaml:802:15\n3944 rules/marlborough/rules.yaml:804:15\n3945 rules/marlborough/rules.yaml:805:15\n3949 rules/marlborough/rules.yaml:806:11\n3954 rules/marlborough/rules.yaml:2132:7\n3955 rules/marlborough/rules.yaml:2133:7\n3960 rules/marlborough/rules.yaml:2134:11\n3965 rules/marlborough/rules.yaml:2135:11\n3983 rules/marlborough/rules.yaml:2136:11\n3984 rules/marlborough/rules.yaml:2137:15\n3986 rules/marlborough/rules.yaml:2139:15\n3987 rules/marlborough/rules.yaml:2140:15\n3988 rules/marlborough/rules.yaml:2141:19\n3990 rules/marlborough/rules.yaml:2143:19\n3993 rules/marlborough/rules.yaml:2144:19\n3994 rules/marlborough/rules.yaml:2145:19\n3995 rules/marlborough/rules.yaml:2147:19\n3996 rules/marlborough/rules.yaml:2148:23\n3997 rules/marlborough/rules.yaml:2149:7\n4002 rules/marlborough/rules.yaml:1642:7\n4003 rules/marlborough/rules.yaml:1643:7\n4004 rules/marlborough/rules.yaml:1644:7\n4005 rules/marlborough/rules.yaml:1646:15\n4006 rules/marlborough/rules.yaml:1647:19\n4010 rules/marlborough/rules.yaml:1648:23\n4013 rules/marlborough/rules.yaml:1650:15\n4016 rules/marlborough/rules.yaml:1652:15\n4023 rules/marlborough/rules.yaml:997:7\n4024 rules/marlborough/rules.yaml:998:11\n4025 rules/marlborough/rules.yaml:999:7\n4026 rules/marlborough/rules.yaml:1000:7\n4027 rules/marlborough/rules.yaml:1003:15\n4028 rules/marlborough/rules.yaml:1004:15\n4029 rules/marlborough/rules.yaml:1005:15\n4031 rules/marlborough/rules.yaml:1008:15\n4032 rules/marlborough/rules.yaml:1009:15\n4033 rules/marlborough/rules.yaml:1010:15\n4035 rules/marlborough/rules.yaml:1012:15\n4039 rules/marlborough/rules.yaml:1500:7\n4044 rules/marlborough/rules.yaml:1501:11\n4047 rules/marlborough/rules.yaml:1502:11\n4053 rules/marlborough/rules.yaml:1504:15\n4057 rules/marlborough/rules.yaml:1023:7\n4058 rules/marlborough/rules.yaml:1024:7\n4061 rules/marlborough/rules.yaml:1025:7\n4062 rules/marlborough/rules.yaml:1026:11\n4063 rules/marlborough/rules.yaml:1027:15\n4064 rules/marlborough/rules.yaml:1028:7\n4065 rules/marlborough/rules.yaml:1029:7\n4066 rules/marlborough/rules.yaml:1030:7\n4067 rules/marlborough/rules.yaml:1031:11\n4068 rules/marlborough/rules.yaml:1032:11\n4069 rules/marlborough/rules.yaml:1033:11\n4081 rules/marlborough/rules.yaml:1034:11\n4090 rules/marlborough/rules.yaml:1035:11\n4091 rules/marlborough/rules.yaml:1036:15\n4092 rules/marlborough/rules.yaml:1037:19\n4094 rules/marlborough/rules.yaml:1039:15\n4095 rules/marlborough/rules.yaml:1040:15\n4096 rules/marlborough/rules.yaml:1041:19\n4098 rules/marlborough/rules.yaml:1043:7\n4099 rules/marlborough/rules.yaml:1044:7\n4103 rules/marlborough/rules.yaml:1993:7\n4104 rules/marlborough/rules.yaml:1994:7\n4109 rules/marlborough/rules.yaml:1995:7\n4112 rules/marlborough/rules.yaml:1996:7\n4130 rules/marlborough/rules.yaml:1997:7\n4131 rules/marlborough/rules.yaml:1998:11\n4132 rules/marlborough/rules.yaml:1999:7\n4133 rules/marlborough/rules.yaml:2000:7\n4134 rules/marlborough/rules.yaml:2001:11\n4135 rules/marlborough/rules.yaml:2002:7\n4136 rules/marlborough/rules.yaml:2003:11\n4141 rules/marlborough/rules.yaml:2004:11\n4142 rules/marlborough/rules.yaml:2005:11\n4143 rules/marlborough/rules.yaml:2006:11\n4144 rules/marlborough/rules.yaml:2007:15\n4145 rules/marlborough/rules.yaml:2008:19\n4147 rules/marlborough/rules.yaml:2010:15\n4148 rules/marlborough/rules.yaml:2011:15\n4149 rules/marlborough/rules.yaml:2012:19\n4151 rules/marlborough/rules.yaml:2014:19\n4152 rules/marlborough/rules.yaml:2015:19\n4153 rules/marlborough/rules.yaml:2016:7\n4154 rules/marlborough/rules.yaml:2017:11\n4155 rules/marlborough/rules.yaml:2018:11\n4156 rules/marlborough/rules.yaml:2020:11\n4157 rules/marlborough/rules.yaml:2021:11\n4161 rules/marlborough/rules.yaml:2022:11\n4164 rules/marlborough/rules.yaml:2023:11\n4165 rules/marlborough/rules.yaml:2024:15\n4166 rules/marlborough/rules.yaml:2025:19\n4172 rules/marlborough/rules.yaml:2026:19\n4173 rules/marlborough/rules.yaml:2027:23\n4174 rules/marlborough/rules.yaml:2029:23\n4175 rules/marlborough/rules.yaml:2030:7\n4176 rules/marlborough/rules.yaml:2031:11\n4180 rules/marlborough/rules.yaml:1434:7\n4181 rules/marlborough/rules.yaml:1435:7\n4190 rules/marlborough/rules.yaml:1436:7\n4191 rules/marlborough/rules.yaml:1437:11\n4200 rules/marlborough/rules.yaml:1438:15\n4201 rules/marlborough/rules.yaml:1439:15\n4202 rules/marlborough/rules.yaml:1440:19\n4203 rules/marlborough/rules.yaml:1441:19\n4204 rules/marlborough/rules.yaml:1443:23\n4218 rules/marlborough/rules.yaml:1444:23\n4219 rules/marlborough/rules.yaml:1445:27\n4221 rules/marlborough/rules.yaml:1446:23\n4222 rules/marlborough/rules.yaml:1447:23\n4223 rules/marlborough/rules.yaml:1448:27\n4224 rules/marlborough/rules.yaml:1449:31\n4232 rules/marlborough/rules.yaml:2187:3\n4233 rules/marlborough/rules.yaml:2187:3\n4235 rules/marlborough/rules.yaml:2187:3\n4236 rules/marlborough/rules.yaml:2187:3\n4237 rules/marlborough/rules.yaml:2187:3\n4238 rules/marlborough/rules.yaml:2187:3\n4239 rules/marlborough/rules.yaml:2187:3\n4240 rules/marlborough/rules.yaml:2187:3\n4247 rules/marlborough/rules.yaml:2187:3\n4248 rules/marlborough/rules.yaml:2187:3\n4249 rules/marlborough/rules.yaml:2187:3\n4250 rules/marlborough/rules.yaml:2187:3\n4255 rules/marlborough/rules.yaml:2187:3\n4256 rules/marlborough/rules.yaml:2187:3\n4258 rules/marlborough/rules.yaml:2187:3\n4259 rules/marlborough/rules.yaml:2187:3\n4260 rules/marlborough/rules.yaml:2187:3\n4262 rules/marlborough/rules.yaml:2187:3\n4263 rules/marlborough/rules.yaml:2187:3\n4264 rules/marlborough/rules.yaml:2187:3\n4269 rules/marlborough/rules.yaml:1839:7\n4274 rules/marlborough/rules.yaml:1840:7\n4275 rules/marlborough/rules.yaml:1841:11\n4276 rules/marlborough/rules.yaml:1842:11\n4277 rules/marlborough/rules.yaml:1843:15\n4279 rules/marlborough/rules.yaml:1846:15\n4285 rules/marlborough/rules.yaml:1051:7\n4286 rules/marlborough/rules.yaml:1052:7\n4287 rules/marlborough/rules.yaml:1053:11\n4288 rules/marlborough/rules.yaml:1054:11\n4290 rules/marlborough/rules.yaml:1056:11\n4344 rules/marlborough/rules.yaml:1518:7\n4349 rules/marlborough/rules.yaml:1519:11\n4350 rules/marlborough/rules.yaml:1520:11\n4351 rules/marlborough/rules.yaml:1521:11\n4354 rules/marlborough/rules.yaml:1524:15\n4355 rules/marlborough/rules.yaml:1525:15\n4357 rules/marlborough/rules.yaml:1527:7\n4358 rules/marlborough/rules.yaml:1528:7\n4359 rules/marlborough/rules.yaml:1529:7\n4364 rules/marlborough/rules.yaml:1530:7\n4365 rules/marlborough/rules.yaml:1531:11\n4366 rules/marlborough/rules.yaml:1532:11\n4367 rules/marlborough/rules.yaml:1533:15\n4370 rules/marlborough/rules.yaml:1534:15\n4371 rules/marlborough/rules.yaml:1535:15\n4372 rules/marlborough/rules.yaml:1537:7\n4373 rules/marlborough/rules.yaml:1538:7\n4378 rules/marlborough/rules.yaml:1539:11\n4381 rules/marlborough/rules.yaml:1540:11\n4402 rules/marlborough/rules.yaml:1541:11\n4403 rules/marlborough/rules.yaml:1542:15\n4405 rules/marlborough/rules.yaml:1544:15\n4406 rules/marlborough/rules.yaml:1545:15\n4407 rules/marlborough/rules.yaml:1546:19\n4409 rules/marlborough/rules.yaml:1548:19\n4412 rules/marlborough/rules.yaml:1549:19\n4413 rules/marlborough/rules.yaml:1551:7\n4414 rules/marlborough/rules.yaml:1552:7\n4419 rules/marlborough/rules.yaml:1553:11\n4440 rules/marlborough/rules.yaml:1554:11\n4441 rules/marlborough/rules.yaml:1555:15\n4443 rules/marlborough/rules.yaml:1557:15\n4444 rules/marlborough/rules.yaml:1558:15\n4445 rules/marlborough/rules.yaml:1559:19\n4447 rules/marlborough/rules.yaml:1561:19\n4452 rules/marlborough/rules.yaml:1562:19\n4455 rules/marlborough/rules.yaml:1563:19\n4456 rules/marlborough/rules.yaml:1564:19\n4460 rules/marlborough/rules.yaml:1565:23\n4463 rules/marlborough/rules.yaml:1568:23\n4464 rules/marlborough/rules.yaml:1569:23\n4469 rules/marlborough/rules.yaml:1461:7\n4484 rules/marlborough/rules.yaml:1462:7\n4493 rules/marlborough/rules.yaml:1463:11\n4494 rules/marlborough/rules.yaml:1464:7\n4495 rules/marlborough/rules.yaml:1465:7\n4516 rules/marlborough/rules.yaml:1466:7\n4517 rules/marlborough/rules.yaml:1468:11\n4518 rules/marlborough/rules.yaml:1469:15\n4519 rules/marlborough/rules.yaml:1470:11\n4520 rules/marlborough/rules.yaml:1471:7\n4521 rules/marlborough/rules.yaml:1472:7\n4522 rules/marlborough/rules.yaml:1473:11\n4527 rules/marlborough/rules.yaml:2225:1\n4528 rules/marlborough/rules.yaml:2225:1\n4529 rules/marlborough/rules.yaml:2225:1\n4534 rules/marlborough/rules.yaml:2225:1\n4535 rules/marlborough/rules.yaml:2225:1\n4536 rules/marlborough/rules.yaml:2225:1\n4537 rules/marlborough/rules.yaml:2225:1\n4540 rules/marlborough/rules.yaml:2225:1\n4541 rules/marlborough/rules.yaml:2225:1\n4543 rules/marlborough/rules.yaml:2225:1\n4544 rules/marlborough/rules.yaml:2225:1\n4545 rules/marlborough/rules.yaml:2225:1\n4546 rules/marlborough/rules.yaml:2225:1\n4547 rules/marlborough/rules.yaml:2225:1\n4548 rules/marlborough/rules.yaml:2225:1\n4549 rules/marlborough/rules.yaml:2225:1\n4550 rules/marlborough/rules.yaml:2225:1\n4551 rules/marlborough/rules.yaml:2225:1\n4552 rules/marlborough/rules.yaml:2225:1\n4553 rules/marlborough/rules.yaml:2225:1\n4557 rules/marlborough/rules.yaml:1342:7\n4558 rules/marlborough/rules.yaml:1343:11\n4559 rules/marlborough/rules.yaml:1344:7\n4560 rules/marlborough/rules.yaml:1345:7\n4561 rules/marlborough/rules.yaml:1346:7\n4566 rules/marlborough/rules.yaml:1347:11\n4567 rules/marlborough/rules.yaml:1348:15\n4569 rules/marlborough/rules.yaml:1350:15\n4570 rules/marlborough/rules.yaml:1351:11\n4571 rules/marlborough/rules.yaml:1352:15\n4572 rules/marlborough/rules.yaml:1353:11\n4573 rules/marlborough/rules.yaml:1354:15\n4575 rules/marlborough/rules.yaml:1356:15\n4576 rules/marlborough/rules.yaml:1357:11\n4580 rules/marlborough/rules.yaml:2160:7\n4582 rules/marlborough/rules.yaml:2161:7\n4583 rules/marlborough/rules.yaml:2162:7\n4590 rules/marlborough/rules.yaml:1877:7\n4591 rules/marlborough/rules.yaml:1878:7\n4592 rules/marlborough/rules.yaml:1879:11\n4593 rules/marlborough/rules.yaml:1880:7\n4598 rules/marlborough/rules.yaml:1881:7\n4604 rules/marlborough/rules.yaml:1882:7\n4605 rules/marlborough/rules.yaml:1883:7\n4609 rules/marlborough/rules.yaml:1884:11\n4610 rules/marlborough/rules.yaml:1885:7\n4611 rules/marlborough/rules.yaml:1886:7\n4612 rules/marlborough/rules.yaml:1887:11\n4613 rules/marlborough/rules.yaml:1888:7\n4619 rules/marlborough/rules.yaml:1889:7\n4620 rules/marlborough/rules.yaml:1890:7\n4621 rules/marlborough/rules.yaml:1892:7\n4622 rules/marlborough/rules.yaml:1894:15\n4624 rules/marlborough/rules.yaml:1896:15\n4626 rules/marlborough/rules.yaml:1898:15\n4628 rules/marlborough/rules.yaml:1900:15\n4629 rules/marlborough/rules.yaml:1901:15\n4631 rules/marlborough/rules.yaml:1903:15\n4632 rules/marlborough/rules.yaml:1904:15\n4633 rules/marlborough/rules.yaml:1905:15\n4634 rules/marlborough/rules.yaml:1906:19\n4635 rules/marlborough/rules.yaml:1907:19\n4636 rules/marlborough/rules.yaml:1908:15\n4640 rules/marlborough/rules.yaml:1856:7\n4641 rules/marlborough/rules.yaml:1857:7\n4642 rules/marlborough/rules.yaml:1858:7\n4643 rules/marlborough/rules.yaml:1859:11\n4644 rules/marlborough/rules.yaml:1861:7\n4645 rules/marlborough/rules.yaml:1862:7\n4646 rules/marlborough/rules.yaml:1863:7\n4649 rules/marlborough/rules.yaml:1865:7\n4650 rules/marlborough/rules.yaml:1866:7\n4651 rules/marlborough/rules.yaml:1867:11\n4656 rules/marlborough/rules.yaml:1964:7\n4657 rules/marlborough/rules.yaml:1965:7\n4662 rules/marlborough/rules.yaml:1966:11\n4667 rules/marlborough/rules.yaml:1967:11\n4672 rules/marlborough/rules.yaml:1968:11\n4673 rules/marlborough/rules.yaml:1969:15\n4675 rules/marlborough/rules.yaml:1971:15\n4676 rules/marlborough/rules.yaml:1972:15\n4677 rules/marlborough/rules.yaml:1973:19\n4679 rules/marlborough/rules.yaml:1975:19\n4682 rules/marlborough/rules.yaml:1976:19\n4687 rules/marlborough/rules.yaml:1614:7\n4688 rules/marlborough/rules.yaml:1615:7\n4689 rules/marlborough/rules.yaml:1616:7\n4690 rules/marlborough/rules.yaml:1617:7\n4695 rules/marlborough/rules.yaml:1618:11\n4700 rules/marlborough/rules.yaml:1619:11\n4704 rules/marlborough/rules.yaml:1620:11\n4705 rules/marlborough/rules.yaml:1621:11\n4706 rules/marlborough/rules.yaml:1622:15\n4708 rules/marlborough/rules.yaml:1624:15\n4709 rules/marlborough/rules.yaml:1625:15\n4711 rules/marlborough/rules.yaml:1627:15\n4712 rules/marlborough/rules.yaml:1628:15\n4713 rules/marlborough/rules.yaml:1629:19\n4715 rules/marlborough/rules.yaml:1631:19\n4716 rules/marlborough/rules.yaml:1632:7\n4723 rules/marlborough/rules.yaml:1814:7\n4724 rules/marlborough/rules.yaml:1815:7\n4725 rules/marlborough/rules.yaml:1816:7\n4726 rules/marlborough/rules.yaml:1817:7\n4727 rules/marlborough/rules.yaml:1819:7\n4728 rules/marlborough/rules.yaml:1821:15\n4729 rules/marlborough/rules.yaml:1822:19\n4731 rules/marlborough/rules.yaml:1824:19\n4733 rules/marlborough/rules.yaml:1826:15\n4734 rules/marlborough/rules.yaml:1827:19\n4738 rules/marlborough/rules.yaml:1831:15\n4743 rules/marlborough/rules.yaml:2091:7\n4744 rules/marlborough/rules.yaml:2092:7\n4745 rules/marlborough/rules.yaml:2093:7\n4748 rules/marlborough/rules.yaml:2094:7\n4749 rules/marlborough/rules.yaml:2095:11\n4752 rules/marlborough/rules.yaml:2096:7\n4753 rules/marlborough/rules.yaml:2097:7\n4754 rules/marlborough/rules.yaml:2098:7\n4757 rules/marlborough/rules.yaml:2100:7\n4758 rules/marlborough/rules.yaml:2101:7\n4759 rules/marlborough/rules.yaml:2102:11\n4760 rules/marlborough/rules.yaml:2104:7\n4761 rules/marlborough/rules.yaml:2105:11\n4762 rules/marlborough/rules.yaml:2106:7\n4763 rules/marlborough/rules.yaml:2107:7\n4764 rules/marlborough/rules.yaml:2108:7\n4765 rules/marlborough/rules.yaml:2109:11\n4766 rules/marlborough/rules.yaml:2110:15\n4768 rules/marlborough/rules.yaml:2112:7\n4773 rules/marlborough/rules.yaml:2113:7\n4774 rules/marlborough/rules.yaml:2114:11\n4775 rules/marlborough/rules.yaml:2115:7\n4776 rules/marlborough/rules.yaml:2116:7\n4777 rules/marlborough/rules.yaml:2117:11\n4778 rules/marlborough/rules.yaml:2118:11\n4786 rules/marlborough/rules.yaml:2119:11\n4787 rules/marlborough/rules.yaml:2120:11\n4791 rules/marlborough/rules.yaml:2071:7\n4792 rules/marlborough/rules.yaml:2072:7\n4793 rules/marlborough/rules.yaml:2073:11\n4794 rules/marlborough/rules.yaml:2074:11\n4795 rules/marlborough/rules.yaml:2075:15\n4796 rules/marlborough/rules.yaml:2076:15\n4797 rules/marlborough/rules.yaml:2077:7\n4801 rules/marlborough/rules.yaml:2045:7\n4811 rules/marlborough/rules.yaml:2046:7\n4812 rules/marlborough/rules.yaml:2048:11\n4813 rules/marlborough/rules.yaml:2049:7\n4814 rules/marlborough/rules.yaml:2050:7\n4815 rules/marlborough/rules.yaml:2051:7\n4816 rules/marlborough/rules.yaml:2052:7\n4817 rules/marlborough/rules.yaml:2053:11\n4818 rules/marlborough/rules.yaml:2055:7\n4823 rules/marlborough/rules.yaml:2056:11\n4824 rules/marlborough/rules.yaml:2057:11\n4825 rules/marlborough/rules.yaml:2058:15\n4826 rules/marlborough/rules.yaml:2059:15\n4827 rules/marlborough/rules.yaml:2060:15\n4833 rules/marlborough/rules.yaml:1921:7\n4834 rules/marlborough/rules.yaml:1922:11\n4835 rules/marlborough/rules.yaml:1923:11\n4844 rules/marlborough/rules.yaml:1924:15\n4845 rules/marlborough/rules.yaml:1925:15\n4846 rules/marlborough/rules.yaml:1926:19\n4849 rules/marlborough/rules.yaml:1927:19\n4853 rules/marlborough/rules.yaml:931:7\n4854 rules/marlborough/rules.yaml:932:7\n4855 rules/marlborough/rules.yaml:933:11\n4856 rules/marlborough/rules.yaml:934:7\n4859 rules/marlborough/rules.yaml:936:11\n4860 rules/marlborough/rules.yaml:937:7\n4861 rules/marlborough/rules.yaml:938:11\n4862 rules/marlborough/rules.yaml:939:15\n4863 rules/marlborough/rules.yaml:940:7\n4864 rules/marlborough/rules.yaml:941:7\n4865 rules/marlborough/rules.yaml:942:7\n4866 rules/marlborough/rules.yaml:943:11\n4867 rules/marlborough/rules.yaml:944:7\n4868 rules/marlborough/rules.yaml:945:7\n4869 rules/marlborough/rules.yaml:946:7\n4870 rules/marlborough/rules.yaml:947:7\n4888 rules/marlborough/rules.yaml:948:7\n4897 rules/marlborough/rules.yaml:949:11\n4902 rules/marlborough/rules.yaml:950:7\n4903 rules/marlborough/rules.yaml:952:11\n4904 rules/marlborough/rules.yaml:953:15\n4905 rules/marlborough/rules.yaml:954:11\n4906 rules/marlborough/rules.yaml:955:7\n4907 rules/marlborough/rules.yaml:956:7\n4908 rules/marlborough/rules.yaml:957:11\n4914 rules/marlborough/rules.yaml:2206:3\n4915 rules/marlborough/rules.yaml:2206:3\n4917 rules/marlborough/rules.yaml:2206:3\n4918 rules/marlborough/rules.yaml:2206:3\n4919 rules/marlborough/rules.yaml:2206:3\n4920 rules/marlborough/rules.yaml:2206:3\n4921 rules/marlborough/rules.yaml:2206:3\n4922 rules/marlborough/rules.yaml:2206:3\n4929 rules/marlborough/rules.yaml:2206:3\n4930 rules/marlborough/rules.yaml:2206:3\n4931 rules/marlborough/rules.yaml:2206:3\n4932 rules/marlborough/rules.yaml:2206:3\n4935 rules/marlborough/rules.yaml:2206:3\n4936 rules/marlborough/rules.yaml:2206:3\n4938 rules/marlborough/rules.yaml:2206:3\n4939 rules/marlborough/rules.yaml:2206:3\n4940 rules/marlborough/rules.yaml:2206:3\n4942 rules/marlborough/rules.yaml:2206:3\n4943 rules/marlborough/rules.yaml:2206:3\n4944 rules/marlborough/rules.yaml:2206:3\n4951 rules/marlborough/rules.yaml:1374:7\n4957 rules/marlborough/rules.yaml:1375:7\n4971 rules/marlborough/rules.yaml:1376:7\n4982 rules/marlborough/rules.yaml:1377:7\n4993 rules/marlborough/rules.yaml:1378:11\n4994 rules/marlborough/rules.yaml:1380:7\n4999 rules/marlborough/rules.yaml:1381:7\n5000 rules/marlborough/rules.yaml:1382:7\n5001 rules/marlborough/rules.yaml:1383:11\n5002 rules/marlborough/rules.yaml:1384:7\n5003 rules/marlborough/rules.yaml:1385:11\n5004 rules/marlborough/rules.yaml:1386:7\n5005 rules/marlborough/rules.yaml:1387:11\n5006 rules/marlborough/rules.yaml:1388:15\n5010 rules/marlborough/rules.yaml:1392:7\n5011 rules/marlborough/rules.yaml:1393:11\n5014 rules/marlborough/rules.yaml:1394:15\n5015 rules/marlborough/rules.yaml:1395:19\n5018 rules/marlborough/rules.yaml:1399:7\n5019 rules/marlborough/rules.yaml:1400:11\n5020 rules/marlborough/rules.yaml:1402:11\n5021 rules/marlborough/rules.yaml:1403:15\n5024 rules/marlborough/rules.yaml:1404:15\n5025 rules/marlborough/rules.yaml:1405:19\n5026 rules/marlborough/rules.yaml:1406:19\n5027 rules/marlborough/rules.yaml:1407:7\n5028 rules/marlborough/rules.yaml:1408:11\n5029 rules/marlborough/rules.yaml:1409:7\n5041 rules/marlborough/rules.yaml:1410:7\n5050 rules/marlborough/rules.yaml:1411:11\n5051 rules/marlborough/rules.yaml:1412:7\n5052 rules/marlborough/rules.yaml:1413:7\n5053 rules/marlborough/rules.yaml:1414:11\n5054 rules/marlborough/rules.yaml:1415:7\n5055 rules/marlborough/rules.yaml:1416:7\n5056 rules/marlborough/rules.yaml:1417:11\n5057 rules/marlborough/rules.yaml:1418:11\n5058 rules/marlborough/rules.yaml:1419:15\n5070 rules/marlborough/rules.yaml:1420:11\n5071 rules/marlborough/rules.yaml:1421:11\n5072 rules/marlborough/rules.yaml:1422:15\n5073 rules/marlborough/rules.yaml:1423:11\n5078 rules/marlborough/rules.yaml:1261:7\n5084 rules/marlborough/rules.yaml:1262:7\n5085 rules/marlborough/rules.yaml:1263:7\n5086 rules/marlborough/rules.yaml:1264:11\n5095 rules/marlborough/rules.yaml:1265:7\n5096 rules/marlborough/rules.yaml:1266:7\n5097 rules/marlborough/rules.yaml:1267:11\n5098 rules/marlborough/rules.yaml:1269:11\n5099 rules/marlborough/rules.yaml:1270:7\n5100 rules/marlborough/rules.yaml:1271:7\n5101 rules/marlborough/rules.yaml:1272:7\n5102 rules/marlborough/rules.yaml:1273:7\n5108 rules/marlborough/rules.yaml:1274:7\n5111 rules/marlborough/rules.yaml:1275:7\n5112 rules/marlborough/rules.yaml:1276:11\n5113 rules/marlborough/rules.yaml:1278:7\n5122 rules/marlborough/rules.yaml:1279:11\n5123 rules/marlborough/rules.yaml:1280:11\n5124 rules/marlborough/rules.yaml:1281:7\n5135 rules/marlborough/rules.yaml:1282:7\n5136 rules/marlborough/rules.yaml:1283:7\n5137 rules/marlborough/rules.yaml:1284:11\n5138 rules/marlborough/rules.yaml:1285:11\n5139 rules/marlborough/rules.yaml:1286:15\n5140 rules/marlborough/rules.yaml:1287:11\n5141 rules/marlborough/rules.yaml:1288:15\n5143 rules/marlborough/rules.yaml:1291:15\n5144 rules/marlborough/rules.yaml:1293:7\n5145 rules/marlborough/rules.yaml:1294:7\n5146 rules/marlborough/rules.yaml:1295:11\n5147 rules/marlborough/rules.yaml:1296:7\n5148 rules/marlborough/rules.yaml:1297:11\n5149 rules/marlborough/rules.yaml:1298:7\n5150 rules/marlborough/rules.yaml:1299:7\n5151 rules/marlborough/rules.yaml:1300:11\n5152 rules/marlborough/rules.yaml:1301:15\n5154 rules/marlborough/rules.yaml:1302:15\n5157 rules/marlborough/rules.yaml:1306:7\n5158 rules/marlborough/rules.yaml:1307:11\n5159 rules/marlborough/rules.yaml:1309:11\n5160 rules/marlborough/rules.yaml:1310:15\n5161 rules/marlborough/rules.yaml:1311:15\n5162 rules/marlborough/rules.yaml:1312:19\n5163 rules/marlborough/rules.yaml:1313:19\n5164 rules/marlborough/rules.yaml:1314:7\n5169 rules/marlborough/rules.yaml:1315:7\n5170 rules/marlborough/rules.yaml:1316:11\n5171 rules/marlborough/rules.yaml:1317:7\n5172 rules/marlborough/rules.yaml:1318:7\n5173 rules/marlborough/rules.yaml:1319:11\n5174 rules/marlborough/rules.yaml:1320:7\n5175 rules/marlborough/rules.yaml:1321:7\n5176 rules/marlborough/rules.yaml:1322:11\n5177 rules/marlborough/rules.yaml:1323:11\n5178 rules/marlborough/rules.yaml:1324:15\n5179 rules/marlborough/rules.yaml:1325:15\n5180 rules/marlborough/rules.yaml:1326:15\n5181 rules/marlborough/rules.yaml:1327:15\n5182 rules/marlborough/rules.yaml:1328:19\n5183 rules/marlborough/rules.yaml:1330:11\n5184 rules/marlborough/rules.yaml:1331:11\n5185 rules/marlborough/rules.yaml:1332:11\n5186 rules/marlborough/rules.yaml:1333:11\n5190 rules/marlborough/flow.yaml:11:7\n5191 rules/marlborough/flow.yaml:12:11\n5197 rules/marlborough/rules.yaml:896:7\n5198 rules/marlborough/rules.yaml:897:7\n5199 rules/marlborough/rules.yaml:898:7\n5200 rules/marlborough/rules.yaml:899:11\n5201 rules/marlborough/rules.yaml:900:11\n5202 rules/marlborough/rules.yaml:901:15\n5203 rules/marlborough/rules.yaml:902:15\n5204 rules/marlborough/rules.yaml:903:7\n5209 rules/marlborough/rules.yaml:904:11\n5210 rules/marlborough/rules.yaml:905:11\n5211 rules/marlborough/rules.yaml:906:11\n5212 rules/marlborough/rules.yaml:907:11\n5213 rules/marlborough/rules.yaml:908:11\n5214 rules/marlborough/rules.yaml:909:7\n5215 rules/marlborough/rules.yaml:910:11\n5220 rules/marlborough/rules.yaml:1482:7\n5221 rules/marlborough/rules.yaml:1483:7\n5222 rules/marlborough/rules.yaml:1484:11\n5223 rules/marlborough/rules.yaml:1485:11\n5224 rules/marlborough/rules.yaml:1486:7\n5227 rules/marlborough/rules.yaml:1487:7\n5228 rules/marlborough/rules.yaml:1488:7\n5236 rules/marlborough/rules.yaml:1787:7\n5237 rules/marlborough/rules.yaml:1788:7\n5238 rules/marlborough/rules.yaml:1789:11\n5239 rules/marlborough/rules.yaml:1790:11\n5246 rules/marlborough/rules.yaml:1791:15\n5247 rules/marlborough/rules.yaml:1792:15\n5255 rules/marlborough/rules.yaml:1793:15\n5270 rules/marlborough/rules.yaml:1794:15\n5271 rules/marlborough/rules.yaml:1795:15\n5272 rules/marlborough/rules.yaml:1796:19\n5273 rules/marlborough/rules.yaml:1797:19\n5274 rules/marlborough/rules.yaml:1798:23\n5277 rules/marlborough/rules.yaml:1799:23\n5278 rules/marlborough/rules.yaml:1801:19\n5279 rules/marlborough/rules.yaml:1802:23\n5280 rules/marlborough/rules.yaml:1803:23\n5284 rules/marlborough/rules.yaml:1580:7\n5288 rules/marlborough/rules.yaml:1581:7\n5289 rules/marlborough/rules.yaml:1582:11\n5290 rules/marlborough/rules.yaml:1583:11\n5291 rules/marlborough/rules.yaml:1584:7\n5292 rules/marlborough/rules.yaml:1585:11\n5296 rules/marlborough/flow.yaml:104:7\n5297 rules/marlborough/flow.yaml:105:11\n5301 rules/marlborough/flow.yaml:50:7\n5304 rules/marlborough/flow.yaml:51:11\n5305 rules/marlborough/flow.yaml:52:15\n5309 rules/marlborough/flow.yaml:67:7\n5312 rules/marlborough/flow.yaml:68:11\n5313 rules/marlborough/flow.yaml:69:15\n5317 rules/marlborough/flow.yaml:85:7\n5321 rules/marlborough/flow.yaml:61:7\n5322 rules/marlborough/flow.yaml:62:11\n5323 rules/marlborough/flow.yaml:63:15\n5327 rules/marlborough/flow.yaml:89:7\n5328 rules/marlborough/flow.yaml:90:11\n5332 rules/marlborough/flow.yaml:45:7\n5333 rules/marlborough/flow.yaml:46:11\n5337 rules/marlborough/flow.yaml:79:7\n5338 rules/marlborough/flow.yaml:80:11\n5339 rules/marlborough/flow.yaml:81:15\n5343 rules/marlborough/flow.yaml:56:7\n5344 rules/marlborough/flow.yaml:57:11\n5348 rules/marlborough/rules.yaml:985:7\n5354 rules/marlborough/rules.yaml:986:7\n5355 rules/marlborough/rules.yaml:987:11\n5356 rules/marlborough/rules.yaml:988:7\n5357 rules/marlborough/rules.yaml:989:7\n5372 rules/marlborough/rules.yaml:968:7\n5377 rules/marlborough/rules.yaml:969:11\n5378 rules/marlborough/rules.yaml:970:7\n5390 rules/marlborough/rules.yaml:971:7\n5391 rules/marlborough/rules.yaml:972:11\n5392 rules/marlborough/rules.yaml:973:7\n5410 rules/marlborough/rules.yaml:974:7\n5411 rules/marlborough/rules.yaml:975:11\n5413 rules/marlborough/rules.yaml:976:7\n5414 rules/marlborough/rules.yaml:977:11\n5415 rules/marlborough/rules.yaml:978:11\n5464 rules/marlborough/rules.yaml:1067:7\n5465 rules/marlborough/rules.yaml:1068:7\n5471 rules/marlborough/rules.yaml:1069:7\n5472 rules/marlborough/rules.yaml:1070:11\n5474 rules/marlborough/rules.yaml:1071:7\n5475 rules/marlborough/rules.yaml:1072:11\n5477 rules/marlborough/rules.yaml:1073:7\n5480 rules/marlborough/rules.yaml:1074:7\n5481 rules/marlborough/rules.yaml:1075:7\n5482 rules/marlborough/rules.yaml:1076:7\n5487 rules/marlborough/rules.yaml:1077:11\n5488 rules/marlborough/rules.yaml:1078:11\n5516 rules/marlborough/rules.yaml:1081:11\n5517 rules/marlborough/rules.yaml:1082:11\n5518 rules/marlborough/rules.yaml:1083:11\n5519 rules/marlborough/rules.yaml:1085:19\n5520 rules/marlborough/rules.yaml:1086:23\n5522 rules/marlborough/rules.yaml:1088:23\n5523 rules/marlborough/rules.yaml:1089:23\n5533 rules/marlborough/rules.yaml:1095:19\n5536 rules/marlborough/rules.yaml:1091:19\n5540 rules/marlborough/rules.yaml:1093:19\n5549 rules/marlborough/rules.yaml:1097:11\n5550 rules/marlborough/rules.yaml:1098:11\n5553 rules/marlborough/rules.yaml:1099:11\n5558 rules/marlborough/rules.yaml:1100:11\n5559 rules/marlborough/rules.yaml:1101:11\n5580 rules/marlborough/rules.yaml:1102:15\n5631 rules/marlborough/rules.yaml:1105:15\n5632 rules/marlborough/rules.yaml:1106:15\n5638 rules/marlborough/rules.yaml:1108:15\n5650 rules/marlborough/rules.yaml:1109:15\n5651 rules/marlborough/rules.yaml:1110:15\n5668 rules/marlborough/rules.yaml:1111:15\n5669 rules/marlborough/rules.yaml:1112:15\n5675 rules/marlborough/rules.yaml:1114:15\n5687 rules/marlborough/rules.yaml:1115:15\n5688 rules/marlborough/rules.yaml:1116:15\n5705 rules/marlborough/rules.yaml:1117:15\n5706 rules/marlborough/rules.yaml:1118:15\n5709 rules/marlborough/rules.yaml:1119:11\n5710 rules/marlborough/rules.yaml:1120:11\n5711 rules/marlborough/rules.yaml:1121:11\n5712 rules/marlborough/rules.yaml:1122:11\n5713 rules/marlborough/rules.yaml:1123:11\n5714 rules/marlborough/rules.yaml:1124:11\n5715 rules/marlborough/rules.yaml:1125:11\n5726 rules/marlborough/rules.yaml:1127:19\n5733 rules/marlborough/rules.yaml:1128:19\n5740 rules/marlborough/rules.yaml:1129:23\n5741 rules/marlborough/rules.yaml:1130:23\n5745 rules/marlborough/rules.yaml:1132:19\n5750 rules/marlborough/rules.yaml:1137:23\n5753 rules/marlborough/rules.yaml:1133:23\n5757 rules/marlborough/rules.yaml:1135:23\n5761 rules/marlborough/rules.yaml:1139:19\n5762 rules/marlborough/rules.yaml:1140:19\n5775 rules/marlborough/rules.yaml:1141:19\n5778 rules/marlborough/rules.yaml:1144:23\n5781 rules/marlborough/rules.yaml:1142:23\n5785 rules/marlborough/rules.yaml:1146:19\n5792 rules/marlborough/rules.yaml:1147:19\n5799 rules/marlborough/rules.yaml:1148:19\n5810 rules/marlborough/rules.yaml:1149:23\n5814 rules/marlborough/rules.yaml:1151:19\n5857 rules/marlborough/rules.yaml:2166:3\n5862 rules/marlborough/rules.yaml:2166:3\n5864 rules/marlborough/rules.yaml:2166:3\n5865 rules/marlborough/rules.yaml:2166:3\n5866 rules/marlborough/rules.yaml:2166:3\n5867 rules/marlborough/rules.yaml:2166:3\n5868 rules/marlborough/rules.yaml:2166:3\n5869 rules/marlborough/rules.yaml:2166:3\n5882 rules/marlborough/rules.yaml:2166:3\n5883 rules/marlborough/rules.yaml:2166:3\n5895 rules/marlborough/rules.yaml:2166:3\n5901 rules/marlborough/rules.yaml:2166:3\n5914 rules/marlborough/rules.yaml:2166:3\n5915 rules/marlborough/rules.yaml:2166:3\n5937 rules/marlborough/rules.yaml:2166:3\n5977 rules/marlborough/rules.yaml:2166:3\n5978 rules/marlborough/rules.yaml:2166:3\n5980 rules/marlborough/rules.yaml:2166:3\n5981 rules/marlborough/rules.yaml:2166:3\n5985 rules/marlborough/rules.yaml:2166:3\n6025 rules/marlborough/rules.yaml:1162:7\n6026 rules/marlborough/rules.yaml:1163:7\n6027 rules/marlborough/rules.yaml:1164:7\n6035 rules/marlborough/rules.yaml:1165:7\n6036 rules/marlborough/rules.yaml:1166:7\n6037 rules/marlborough/rules.yaml:1167:7\n6038 rules/marlborough/rules.yaml:1168:7\n6039 rules/marlborough/rules.yaml:1169:11\n6040 rules/marlborough/rules.yaml:1170:7\n6041 rules/marlborough/rules.yaml:1171:7\n6042 rules/marlborough/rules.yaml:1172:7\n6050 rules/marlborough/rules.yaml:1173:7\n6058 rules/marlborough/rules.yaml:1174:7\n6059 rules/marlborough/rules.yaml:1175:7\n6060 rules/marlborough/rules.yaml:1176:7\n6061 rules/marlborough/rules.yaml:1177:7\n6062 rules/marlborough/rules.yaml:1178:7\n6063 rules/marlborough/rules.yaml:1179:7\n6064 rules/marlborough/rules.yaml:1180:7\n6110 rules/marlborough/rules.yaml:1181:7\n6111 rules/marlborough/rules.yaml:1182:7\n6112 rules/marlborough/rules.yaml:1183:7\n6113 rules/marlborough/rules.yaml:1184:7\n6140 rules/marlborough/rules.yaml:1185:7\n6192 rules/marlborough/rules.yaml:1186:7\n6193 rules/marlborough/rules.yaml:1187:11\n6220 rules/marlborough/rules.yaml:1188:7\n6221 rules/marlborough/rules.yaml:1189:7\n6232 rules/marlborough/rules.yaml:1191:15\n6233 rules/marlborough/rules.yaml:1192:19\n6234 rules/marlborough/rules.yaml:1193:15\n6241 rules/marlborough/rules.yaml:1194:15\n6248 rules/marlborough/rules.yaml:1195:15\n6253 rules/marlborough/rules.yaml:1196:19\n6257 rules/marlborough/rules.yaml:1198:15\n6267 rules/marlborough/rules.yaml:1199:15\n6274 rules/marlborough/rules.yaml:1200:15\n6281 rules/marlborough/rules.yaml:1201:15\n6288 rules/marlborough/rules.yaml:1202:15\n6293 rules/marlborough/rules.yaml:1203:19\n6297 rules/marlborough/rules.yaml:1205:15\n6298 rules/marlborough/rules.yaml:1206:15\n6305 rules/marlborough/rules.yaml:1207:15\n6312 rules/marlborough/rules.yaml:1208:15\n6318 rules/marlborough/rules.yaml:1209:19\n6321 rules/marlborough/rules.yaml:1211:15\n6328 rules/marlborough/rules.yaml:1212:15\n6335 rules/marlborough/rules.yaml:1213:15\n6338 rules/marlborough/rules.yaml:1214:19\n6339 rules/marlborough/rules.yaml:1215:19\n6340 rules/marlborough/rules.yaml:1216:15\n6347 rules/marlborough/rules.yaml:1217:15\n6354 rules/marlborough/rules.yaml:1218:15\n6359 rules/marlborough/rules.yaml:1219:19\n6363 rules/marlborough/rules.yaml:1221:15\n6364 rules/marlborough/rules.yaml:1222:19\n6365 rules/marlborough/rules.yaml:1223:15\n6366 rules/marlborough/rules.yaml:1224:15\n6367 rules/marlborough/rules.yaml:1225:15\n6374 rules/marlborough/rules.yaml:1226:15\n6381 rules/marlborough/rules.yaml:1227:15\n6386 rules/marlborough/rules.yaml:1228:19\n6406 rules/marlborough/rules.yaml:1729:7\n6407 rules/marlborough/rules.yaml:1730:7\n6408 rules/marlborough/rules.yaml:1731:7\n6432 rules/marlborough/rules.yaml:1732:7\n6433 rules/marlborough/rules.yaml:1733:11\n6436 rules/marlborough/rules.yaml:1734:7\n6437 rules/marlborough/rules.yaml:1735:7\n6471 rules/marlborough/rules.yaml:1703:7\n6472 rules/marlborough/rules.yaml:1704:7\n6473 rules/marlborough/rules.yaml:1705:7\n6474 rules/marlborough/rules.yaml:1706:7\n6504 rules/marlborough/rules.yaml:1709:7\n6505 rules/marlborough/rules.yaml:1710:7\n6506 rules/marlborough/rules.yaml:1711:7\n6507 rules/marlborough/rules.yaml:1712:11\n6510 rules/marlborough/rules.yaml:1713:7\n6511 rules/marlborough/rules.yaml:1714:11\n6514 rules/marlborough/rules.yaml:1715:7\n6515 rules/marlborough/rules.yaml:1716:7\n6516 rules/marlborough/rules.yaml:1717:7\n6517 rules/marlborough/rules.yaml:1718:7\n6518 rules/marlborough/rules.yaml:1719:7\n6519 rules/marlborough/rules.yaml:1720:7\n6547 rules/marlborough/rules.yaml:1771:7\n6556 rules/marlborough/rules.yaml:1772:7\n6557 rules/marlborough/rules.yaml:1773:7\n6564 rules/marlborough/rules.yaml:1774:7\n6590 rules/marlborough/rules.yaml:1660:7\n6591 rules/marlborough/rules.yaml:1661:7\n6592 rules/marlborough/rules.yaml:1662:11\n6601 rules/marlborough/rules.yaml:1664:11\n6605 rules/marlborough/rules.yaml:1666:11\n6606 rules/marlborough/rules.yaml:1667:11\n6617 rules/marlborough/rules.yaml:1668:11\n6618 rules/marlborough/rules.yaml:1669:15\n6621 rules/marlborough/rules.yaml:1670:15\n6626 rules/marlborough/rules.yaml:1672:15\n6633 rules/marlborough/rules.yaml:1673:15\n6639 rules/marlborough/rules.yaml:1675:11\n6658 rules/marlborough/rules.yaml:1676:11\n6661 rules/marlborough/rules.yaml:1680:19\n6662 rules/marlborough/rules.yaml:1681:19\n6665 rules/marlborough/rules.yaml:1683:19\n6666 rules/marlborough/rules.yaml:1684:23\n6667 rules/marlborough/rules.yaml:1685:23\n6669 rules/marlborough/rules.yaml:1687:23\n6670 rules/marlborough/rules.yaml:1688:23\n6673 rules/marlborough/rules.yaml:1690:19\n6674 rules/marlborough/rules.yaml:1691:19\n6677 rules/marlborough/rules.yaml:1678:19\n6700 rules/marlborough/rules.yaml:1744:7\n6701 rules/marlborough/rules.yaml:1745:7\n6715 rules/marlborough/rules.yaml:1746:11\n6716 rules/marlborough/rules.yaml:1747:11\n6735 rules/marlborough/rules.yaml:1748:11\n6736 rules/marlborough/rules.yaml:1749:11\n6745 rules/marlborough/rules.yaml:1750:15\n6770 rules/marlborough/rules.yaml:1751:15\n6771 rules/marlborough/rules.yaml:1752:19\n6777 rules/marlborough/rules.yaml:1754:19\n6778 rules/marlborough/rules.yaml:1755:19\n6786 rules/marlborough/rules.yaml:1756:23\n6796 rules/marlborough/rules.yaml:1757:19\n6801 rules/marlborough/rules.yaml:1758:23\n6806 rules/marlborough/rules.yaml:1760:23\n6831 rules/marlborough/rules.yaml:792:7\n6834 rules/marlborough/rules.yaml:793:7\n6842 rules/marlborough/rules.yaml:794:11\n6854 rules/marlborough/rules.yaml:795:11\n6855 rules/marlborough/rules.yaml:796:15\n6858 rules/marlborough/rules.yaml:797:11\n6859 rules/marlborough/rules.yaml:798:11\n6862 rules/marlborough/rules.yaml:799:7\n6863 rules/marlborough/rules.yaml:800:7\n6876 rules/marlborough/rules.yaml:801:11\n6879 rules/marlborough/rules.yaml:804:15\n6880 rules/marlborough/rules.yaml:805:15\n6886 rules/marlborough/rules.yaml:802:15\n6893 rules/marlborough/rules.yaml:806:11\n6915 rules/marlborough/rules.yaml:2132:7\n6916 rules/marlborough/rules.yaml:2133:7\n6927 rules/marlborough/rules.yaml:2134:11\n6932 rules/marlborough/rules.yaml:2135:11\n6950 rules/marlborough/rules.yaml:2136:11\n6951 rules/marlborough/rules.yaml:2137:15\n6960 rules/marlborough/rules.yaml:2139:15\n6968 rules/marlborough/rules.yaml:2140:15\n6969 rules/marlborough/rules.yaml:2141:19\n6971 rules/marlborough/rules.yaml:2143:19\n6974 rules/marlborough/rules.yaml:2144:19\n6975 rules/marlborough/rules.yaml:2145:19\n6976 rules/marlborough/rules.yaml:2146:19\n6977 rules/marlborough/rules.yaml:2147:19\n6978 rules/marlborough/rules.yaml:2148:23\n6982 rules/marlborough/rules.yaml:2149:7\n6996 rules/marlborough/rules.yaml:1642:7\n6997 rules/marlborough/rules.yaml:1643:7\n7008 rules/marlborough/rules.yaml:1644:7\n7009 rules/marlborough/rules.yaml:1646:15\n7010 rules/marlborough/rules.yaml:1647:19\n7014 rules/marlborough/rules.yaml:1648:23\n7017 rules/marlborough/rules.yaml:1650:15\n7020 rules/marlborough/rules.yaml:1652:15\n7022 rules/marlborough/rules.yaml:1653:7\n7041 rules/marlborough/rules.yaml:997:7\n7042 rules/marlborough/rules.yaml:998:11\n7043 rules/marlborough/rules.yaml:999:7\n7044 rules/marlborough/rules.yaml:1000:7\n7049 rules/marlborough/rules.yaml:1012:15\n7052 rules/marlborough/rules.yaml:1002:15\n7053 rules/marlborough/rules.yaml:1003:15\n7054 rules/marlborough/rules.yaml:1004:15\n7061 rules/marlborough/rules.yaml:1005:15\n7064 rules/marlborough/rules.yaml:1007:15\n7065 rules/marlborough/rules.yaml:1008:15\n7066 rules/marlborough/rules.yaml:1009:15\n7073 rules/marlborough/rules.yaml:1010:15\n7090 rules/marlborough/rules.yaml:1500:7\n7110 rules/marlborough/rules.yaml:1501:11\n7113 rules/marlborough/rules.yaml:1502:11\n7122 rules/marlborough/rules.yaml:1503:15\n7123 rules/marlborough/rules.yaml:1504:15\n7153 rules/marlborough/rules.yaml:1023:7\n7154 rules/marlborough/rules.yaml:1024:7\n7157 rules/marlborough/rules.yaml:1025:7\n7158 rules/marlborough/rules.yaml:1026:11\n7159 rules/marlborough/rules.yaml:1027:15\n7160 rules/marlborough/rules.yaml:1028:7\n7161 rules/marlborough/rules.yaml:1029:7\n7162 rules/marlborough/rules.yaml:1030:7\n7167 rules/marlborough/rules.yaml:1031:11\n7168 rules/marlborough/rules.yaml:1032:11\n7169 rules/marlborough/rules.yaml:1033:11\n7181 rules/marlborough/rules.yaml:1034:11\n7190 rules/marlborough/rules.yaml:1035:11\n7191 rules/marlborough/rules.yaml:1036:15\n7192 rules/marlborough/rules.yaml:1037:19\n7200 rules/marlborough/rules.yaml:1039:15\n7213 rules/marlborough/rules.yaml:1040:15\n7214 rules/marlborough/rules.yaml:1041:19\n7216 rules/marlborough/rules.yaml:1042:15\n7219 rules/marlborough/rules.yaml:1043:7\n7220 rules/marlborough/rules.yaml:1044:7\n7260 rules/marlborough/rules.yaml:1993:7\n7261 rules/marlborough/rules.yaml:1994:7\n7266 rules/marlborough/rules.yaml:1995:7\n7271 rules/marlborough/rules.yaml:1996:7\n7284 rules/marlborough/rules.yaml:1997:7\n7285 rules/marlborough/rules.yaml:1998:11\n7286 rules/marlborough/rules.yaml:1999:7\n7303 rules/marlborough/rules.yaml:2000:7\n7304 rules/marlborough/rules.yaml:2001:11\n7305 rules/marlborough/rules.yaml:2002:7\n7316 rules/marlborough/rules.yaml:2003:11\n7321 rules/marlborough/rules.yaml:2004:11\n7322 rules/marlborough/rules.yaml:2005:11\n7323 rules/marlborough/rules.yaml:2006:11\n7324 rules/marlborough/rules.yaml:2007:15\n7325 rules/marlborough/rules.yaml:2008:19\n7331 rules/marlborough/rules.yaml:2010:15\n7332 rules/marlborough/rules.yaml:2011:15\n7333 rules/marlborough/rules.yaml:2012:19\n7345 rules/marlborough/rules.yaml:2014:19\n7371 rules/marlborough/rules.yaml:2015:19\n7375 rules/marlborough/rules.yaml:2016:7\n7386 rules/marlborough/rules.yaml:2017:11\n7387 rules/marlborough/rules.yaml:2018:11\n7388 rules/marlborough/rules.yaml:2019:11\n7389 rules/marlborough/rules.yaml:2020:11\n7392 rules/marlborough/rules.yaml:2021:11\n7393 rules/marlborough/rules.yaml:2022:11\n7396 rules/marlborough/rules.yaml:2023:11\n7402 rules/marlborough/rules.yaml:2024:15\n7414 rules/marlborough/rules.yaml:2025:19\n7420 rules/marlborough/rules.yaml:2026:19\n7440 rules/marlborough/rules.yaml:2027:23\n7477 rules/marlborough/rules.yaml:2028:23\n7478 rules/marlborough/rules.yaml:2029:23\n7482 rules/marlborough/rules.yaml:2030:7\n7483 rules/marlborough/rules.yaml:2031:11\n7504 rules/marlborough/rules.yaml:1434:7\n7505 rules/marlborough/rules.yaml:1435:7\n7514 rules/marlborough/rules.yaml:1436:7\n7525 rules/marlborough/rules.yaml:1437:11\n7541 rules/marlborough/rules.yaml:1438:15\n7554 rules/marlborough/rules.yaml:1439:15\n7560 rules/marlborough/rules.yaml:1440:19\n7561 rules/marlborough/rules.yaml:1441:19\n7564 rules/marlborough/rules.yaml:1451:23\n7568 rules/marlborough/rules.yaml:1442:23\n7569 rules/marlborough/rules.yaml:1443:23\n7598 rules/marlborough/rules.yaml:1444:23\n7599 rules/marlborough/rules.yaml:1445:27\n7601 rules/marlborough/rules.yaml:1446:23\n7613 rules/marlborough/rules.yaml:1447:23\n7614 rules/marlborough/rules.yaml:1448:27\n7615 rules/marlborough/rules.yaml:1449:31\n7644 rules/marlborough/rules.yaml:2187:3\n7649 rules/marlborough/rules.yaml:2187:3\n7651 rules/marlborough/rules.yaml:2187:3\n7652 rules/marlborough/rules.yaml:2187:3\n7653 rules/marlborough/rules.yaml:2187:3\n7654 rules/marlborough/rules.yaml:2187:3\n7655 rules/marlborough/rules.yaml:2187:3\n7656 rules/marlborough/rules.yaml:2187:3\n7669 rules/marlborough/rules.yaml:2187:3\n7670 rules/marlborough/rules.yaml:2187:3\n7682 rules/marlborough/rules.yaml:2187:3\n7688 rules/marlborough/rules.yaml:2187:3\n7693 rules/marlborough/rules.yaml:2187:3\n7694 rules/marlborough/rules.yaml:2187:3\n7716 rules/marlborough/rules.yaml:2187:3\n7756 rules/marlborough/rules.yaml:2187:3\n7757 rules/marlborough/rules.yaml:2187:3\n7759 rules/marlborough/rules.yaml:2187:3\n7760 rules/marlborough/rules.yaml:2187:3\n7764 rules/marlborough/rules.yaml:2187:3\n7781 rules/marlborough/rules.yaml:1839:7\n7786 rules/marlborough/rules.yaml:1840:7\n7794 rules/marlborough/rules.yaml:1841:11\n7800 rules/marlborough/rules.yaml:1842:11\n7801 rules/marlborough/rules.yaml:1843:15\n7802 rules/marlborough/rules.yaml:1844:15\n7804 rules/marlborough/rules.yaml:1846:15\n7827 rules/marlborough/rules.yaml:1051:7\n7828 rules/marlborough/rules.yaml:1052:7\n7831 rules/marlborough/rules.yaml:1056:11\n7839 rules/marlborough/rules.yaml:1053:11\n7845 rules/marlborough/rules.yaml:1054:11\n7878 rules/marlborough/rules.yaml:1518:7\n7896 rules/marlborough/rules.yaml:1519:11\n7897 rules/marlborough/rules.yaml:1520:11\n7898 rules/marlborough/rules.yaml:1521:11\n7899 rules/marlborough/rules.yaml:1522:15\n7908 rules/marlborough/rules.yaml:1524:15\n7921 rules/marlborough/rules.yaml:1525:15\n7923 rules/marlborough/rules.yaml:1526:15\n7927 rules/marlborough/rules.yaml:1527:7\n7934 rules/marlborough/rules.yaml:1528:7\n7935 rules/marlborough/rules.yaml:1529:7\n7940 rules/marlborough/rules.yaml:1530:7\n7948 rules/marlborough/rules.yaml:1531:11\n7961 rules/marlborough/rules.yaml:1532:11\n7966 rules/marlborough/rules.yaml:1533:15\n7969 rules/marlborough/rules.yaml:1534:15\n7976 rules/marlborough/rules.yaml:1535:15\n7977 rules/marlborough/rules.yaml:1536:15\n7980 rules/marlborough/rules.yaml:1537:7\n7981 rules/marlborough/rules.yaml:1538:7\n7992 rules/marlborough/rules.yaml:1539:11\n7995 rules/marlborough/rules.yaml:1540:11\n8016 rules/marlborough/rules.yaml:1541:11\n8017 rules/marlborough/rules.yaml:1542:15\n8026 rules/marlborough/rules.yaml:1544:15\n8032 rules/marlborough/rules.yaml:1545:15\n8033 rules/marlborough/rules.yaml:1546:19\n8035 rules/marlborough/rules.yaml:1548:19\n8038 rules/marlborough/rules.yaml:1549:19\n8039 rules/marlborough/rules.yaml:1550:19\n8043 rules/marlborough/rules.yaml:1551:7\n8044 rules/marlborough/rules.yaml:1552:7\n8055 rules/marlborough/rules.yaml:1553:11\n8076 rules/marlborough/rules.yaml:1554:11\n8077 rules/marlborough/rules.yaml:1555:15\n8086 rules/marlborough/rules.yaml:1557:15\n8094 rules/marlborough/rules.yaml:1558:15\n8095 rules/marlborough/rules.yaml:1559:19\n8101 rules/marlborough/rules.yaml:1561:19\n8106 rules/marlborough/rules.yaml:1562:19\n8109 rules/marlborough/rules.yaml:1563:19\n8110 rules/marlborough/rules.yaml:1564:19\n8114 rules/marlborough/rules.yaml:1565:23\n8116 rules/marlborough/rules.yaml:1566:23\n8125 rules/marlborough/rules.yaml:1568:23\n8138 rules/marlborough/rules.yaml:1569:23\n8140 rules/marlborough/rules.yaml:1570:23\n8198 rules/marlborough/rules.yaml:1461:7\n8215 rules/marlborough/rules.yaml:1462:7\n8220 rules/marlborough/rules.yaml:1463:11\n8221 rules/marlborough/rules.yaml:1464:7\n8222 rules/marlborough/rules.yaml:1465:7\n8243 rules/marlborough/rules.yaml:1466:7\n8244 rules/marlborough/rules.yaml:1467:11\n8245 rules/marlborough/rules.yaml:1468:11\n8246 rules/marlborough/rules.yaml:1469:15\n8247 rules/marlborough/rules.yaml:1470:11\n8248 rules/marlborough/rules.yaml:1471:7\n8261 rules/marlborough/rules.yaml:1472:7\n8262 rules/marlborough/rules.yaml:1473:11\n8264 rules/marlborough/rules.yaml:1474:7\n8290 rules/marlborough/rules.yaml:2225:1\n8291 rules/marlborough/rules.yaml:2225:1\n8292 rules/marlborough/rules.yaml:2225:1\n8303 rules/marlborough/rules.yaml:2225:1\n8304 rules/marlborough/rules.yaml:2225:1\n8316 rules/marlborough/rules.yaml:2225:1\n8335 rules/marlborough/rules.yaml:2225:1\n8369 rules/marlborough/rules.yaml:2225:1\n8370 rules/marlborough/rules.yaml:2225:1\n8376 rules/marlborough/rules.yaml:2225:1\n8377 rules/marlborough/rules.yaml:2225:1\n8378 rules/marlborough/rules.yaml:2225:1\n8379 rules/marlborough/rules.yaml:2225:1\n8380 rules/marlborough/rules.yaml:2225:1\n8381 rules/marlborough/rules.yaml:2225:1\n8392 rules/marlborough/rules.yaml:2225:1\n8415 rules/marlborough/rules.yaml:2225:1\n8458 rules/marlborough/rules.yaml:2225:1\n8459 rules/marlborough/rules.yaml:2225:1\n8460 rules/marlborough/rules.yaml:2225:1\n8464 rules/marlborough/rules.yaml:2225:1\n8465 rules/marlborough/rules.yaml:2225:1\n8466 rules/marlborough/rules.yaml:2225:1\n8467 rules/marlborough/rules.yaml:2225:1\n8485 rules/marlborough/rules.yaml:1342:7\n8486 rules/marlborough/rules.yaml:1343:11\n8487 rules/marlborough/rules.yaml:1344:7\n8488 rules/marlborough/rules.yaml:1345:7\n8489 rules/marlborough/rules.yaml:1346:7\n8500 rules/marlborough/rules.yaml:1347:11\n8505 rules/marlborough/rules.yaml:1348:15\n8509 rules/marlborough/rules.yaml:1350:15\n8516 rules/marlborough/rules.yaml:1351:11\n8521 rules/marlborough/rules.yaml:1352:15\n8528 rules/marlborough/rules.yaml:1353:11\n8529 rules/marlborough/rules.yaml:1354:15\n8531 rules/marlborough/rules.yaml:1356:15\n8532 rules/marlborough/rules.yaml:1357:11\n8546 rules/marlborough/rules.yaml:2160:7\n8548 rules/marlborough/rules.yaml:2161:7\n8559 rules/marlborough/rules.yaml:2162:7\n8563 rules/marlborough/rules.yaml:2163:7\n8583 rules/marlborough/rules.yaml:1877:7\n8584 rules/marlborough/rules.yaml:1878:7\n8585 rules/marlborough/rules.yaml:1879:11\n8586 rules/marlborough/rules.yaml:1880:7\n8591 rules/marlborough/rules.yaml:1881:7\n8595 rules/marlborough/rules.yaml:1882:7\n8596 rules/marlborough/rules.yaml:1883:7\n8603 rules/marlborough/rules.yaml:1884:11\n8604 rules/marlborough/rules.yaml:1885:7\n8615 rules/marlborough/rules.yaml:1886:7\n8616 rules/marlborough/rules.yaml:1887:11\n8617 rules/marlborough/rules.yaml:1888:7\n8618 rules/marlborough/rules.yaml:1889:7\n8619 rules/marlborough/rules.yaml:1890:7\n8620 rules/marlborough/rules.yaml:1891:7\n8621 rules/marlborough/rules.yaml:1892:7\n8622 rules/marlborough/rules.yaml:1894:15\n8633 rules/marlborough/rules.yaml:1896:15\n8637 rules/marlborough/rules.yaml:1898:15\n8641 rules/marlborough/rules.yaml:1900:15\n8648 rules/marlborough/rules.yaml:1901:15\n8652 rules/marlborough/rules.yaml:1903:15\n8659 rules/marlborough/rules.yaml:1904:15\n8660 rules/marlborough/rules.yaml:1905:15\n8668 rules/marlborough/rules.yaml:1906:19\n8674 rules/marlborough/rules.yaml:1907:19\n8677 rules/marlborough/rules.yaml:1908:15\n8725 rules/marlborough/rules.yaml:1856:7\n8726 rules/marlborough/rules.yaml:1857:7\n8727 rules/marlborough/rules.yaml:1858:7\n8728 rules/marlborough/rules.yaml:1859:11\n8729 rules/marlborough/rules.yaml:1860:11\n8730 rules/marlborough/rules.yaml:1861:7\n8733 rules/marlborough/rules.yaml:1862:7\n8734 rules/marlborough/rules.yaml:1863:7\n8737 rules/marlborough/rules.yaml:1864:7\n8738 rules/marlborough/rules.yaml:1865:7\n8745 rules/marlborough/rules.yaml:1866:7\n8746 rules/marlborough/rules.yaml:1867:11\n8763 rules/marlborough/rules.yaml:1964:7\n8764 rules/marlborough/rules.yaml:1965:7\n8775 rules/marlborough/rules.yaml:1966:11\n8780 rules/marlborough/rules.yaml:1967:11\n8785 rules/marlborough/rules.yaml:1968:11\n8786 rules/marlborough/rules.yaml:1969:15\n8795 rules/marlborough/rules.yaml:1971:15\n8801 rules/marlborough/rules.yaml:1972:15\n8802 rules/marlborough/rules.yaml:1973:19\n8804 rules/marlborough/rules.yaml:1975:19\n8807 rules/marlborough/rules.yaml:1976:19\n8808 rules/marlborough/rules.yaml:1977:19\n8831 rules/marlborough/rules.yaml:1614:7\n8832 rules/marlborough/rules.yaml:1615:7\n8833 rules/marlborough/rules.yaml:1616:7\n8834 rules/marlborough/rules.yaml:1617:7\n8845 rules/marlborough/rules.yaml:1618:11\n8850 rules/marlborough/rules.yaml:1619:11\n8851 rules/marlborough/rules.yaml:1620:11\n8852 rules/marlborough/rules.yaml:1621:11\n8853 rules/marlborough/rules.yaml:1622:15\n8864 rules/marlborough/rules.yaml:1624:15\n8877 rules/marlborough/rules.yaml:1625:15\n8884 rules/marlborough/rules.yaml:1627:15\n8897 rules/marlborough/rules.yaml:1628:15\n8898 rules/marlborough/rules.yaml:1629:19\n8900 rules/marlborough/rules.yaml:1631:19\n8904 rules/marlborough/rules.yaml:1632:7\n8907 rules/marlborough/rules.yaml:1633:7\n8932 rules/marlborough/rules.yaml:1814:7\n8933 rules/marlborough/rules.yaml:1815:7\n8934 rules/marlborough/rules.yaml:1816:7\n8935 rules/marlborough/rules.yaml:1817:7\n8936 rules/marlborough/rules.yaml:1818:7\n8937 rules/marlborough/rules.yaml:1819:7\n8938 rules/marlborough/rules.yaml:1821:15\n8939 rules/marlborough/rules.yaml:1822:19\n8941 rules/marlborough/rules.yaml:1824:19\n8946 rules/marlborough/rules.yaml:1831:15\n8949 rules/marlborough/rules.yaml:1826:15\n8952 rules/marlborough/rules.yaml:1829:19\n8955 rules/marlborough/rules.yaml:1827:19\n8985 rules/marlborough/rules.yaml:2091:7\n8986 rules/marlborough/rules.yaml:2092:7\n8987 rules/marlborough/rules.yaml:2093:7\n9005 rules/marlborough/rules.yaml:2094:7\n9006 rules/marlborough/rules.yaml:2095:11\n9009 rules/marlborough/rules.yaml:2096:7\n9010 rules/marlborough/rules.yaml:2097:7\n9011 rules/marlborough/rules.yaml:2098:7\n9016 rules/marlborough/rules.yaml:2099:7\n9017 rules/marlborough/rules.yaml:2100:7\n9018 rules/marlborough/rules.yaml:2101:7\n9019 rules/marlborough/rules.yaml:2102:11\n9020 rules/marlborough/rules.yaml:2103:11\n9021 rules/marlborough/rules.yaml:2104:7\n9022 rules/marlborough/rules.yaml:2105:11\n9023 rules/marlborough/rules.yaml:2106:7\n9024 rules/marlborough/rules.yaml:2107:7\n9042 rules/marlborough/rules.yaml:2108:7\n9043 rules/marlborough/rules.yaml:2109:11\n9044 rules/marlborough/rules.yaml:2110:15\n9046 rules/marlborough/rules.yaml:2111:11\n9047 rules/marlborough/rules.yaml:2112:7\n9052 rules/marlborough/rules.yaml:2113:7\n9053 rules/marlborough/rules.yaml:2114:11\n9054 rules/marlborough/rules.yaml:2115:7\n9067 rules/marlborough/rules.yaml:2116:7\n9072 rules/marlborough/rules.yaml:2117:11\n9073 rules/marlborough/rules.yaml:2118:11\n9090 rules/marlborough/rules.yaml:2119:11\n9091 rules/marlborough/rules.yaml:2120:11\n9111 rules/marlborough/rules.yaml:2071:7\n9112 rules/marlborough/rules.yaml:2072:7\n9120 rules/marlborough/rules.yaml:2073:11\n9126 rules/marlborough/rules.yaml:2074:11\n9131 rules/marlborough/rules.yaml:2075:15\n9137 rules/marlborough/rules.yaml:2076:15\n9139 rules/marlborough/rules.yaml:2077:7\n9169 rules/marlborough/rules.yaml:2045:7\n9177 rules/marlborough/rules.yaml:2046:7\n9178 rules/marlborough/rules.yaml:2047:11\n9179 rules/marlborough/rules.yaml:2048:11\n9180 rules/marlborough/rules.yaml:2049:7\n9181 rules/marlborough/rules.yaml:2050:7\n9184 rules/marlborough/rules.yaml:2051:7\n9185 rules/marlborough/rules.yaml:2052:7\n9186 rules/marlborough/rules.yaml:2053:11\n9187 rules/marlborough/rules.yaml:2054:7\n9188 rules/marlborough/rules.yaml:2055:7\n9205 rules/marlborough/rules.yaml:2056:11\n9206 rules/marlborough/rules.yaml:2057:11\n9215 rules/marlborough/rules.yaml:2058:15\n9228 rules/marlborough/rules.yaml:2059:15\n9229 rules/marlborough/rules.yaml:2060:15\n9231 rules/marlborough/rules.yaml:2061:15\n9251 rules/marlborough/rules.yaml:1921:7\n9262 rules/marlborough/rules.yaml:1922:11\n9263 rules/marlborough/rules.yaml:1923:11\n9274 rules/marlborough/rules.yaml:1924:15\n9282 rules/marlborough/rules.yaml:1925:15\n9283 rules/marlborough/rules.yaml:1926:19\n9286 rules/marlborough/rules.yaml:1927:19\n9287 rules/marlborough/rules.yaml:1928:19\n9311 rules/marlborough/rules.yaml:931:7\n9312 rules/marlborough/rules.yaml:932:7\n9313 rules/marlborough/rules.yaml:933:11\n9314 rules/marlborough/rules.yaml:934:7\n9317 rules/marlborough/rules.yaml:935:11\n9318 rules/marlborough/rules.yaml:936:11\n9319 rules/marlborough/rules.yaml:937:7\n9320 rules/marlborough/rules.yaml:938:11\n9321 rules/marlborough/rules.yaml:939:15\n9322 rules/marlborough/rules.yaml:940:7\n9329 rules/marlborough/rules.yaml:941:7\n9330 rules/marlborough/rules.yaml:942:7\n9331 rules/marlborough/rules.yaml:943:11\n9332 rules/marlborough/rules.yaml:944:7\n9333 rules/marlborough/rules.yaml:945:7\n9334 rules/marlborough/rules.yaml:946:7\n9335 rules/marlborough/rules.yaml:947:7\n9353 rules/marlborough/rules.yaml:948:7\n9356 rules/marlborough/rules.yaml:949:11\n9361 rules/marlborough/rules.yaml:950:7\n9362 rules/marlborough/rules.yaml:951:11\n9363 rules/marlborough/rules.yaml:952:11\n9364 rules/marlborough/rules.yaml:953:15\n9365 rules/marlborough/rules.yaml:954:11\n9366 rules/marlborough/rules.yaml:955:7\n9379 rules/marlborough/rules.yaml:956:7\n9380 rules/marlborough/rules.yaml:957:11\n9382 rules/marlborough/rules.yaml:958:7\n9405 rules/marlborough/rules.yaml:2206:3\n9410 rules/marlborough/rules.yaml:2206:3\n9412 rules/marlborough/rules.yaml:2206:3\n9413 rules/marlborough/rules.yaml:2206:3\n9414 rules/marlborough/rules.yaml:2206:3\n9415 rules/marlborough/rules.yaml:2206:3\n9416 rules/marlborough/rules.yaml:2206:3\n9417 rules/marlborough/rules.yaml:2206:3\n9430 rules/marlborough/rules.yaml:2206:3\n9431 rules/marlborough/rules.yaml:2206:3\n9443 rules/marlborough/rules.yaml:2206:3\n9449 rules/marlborough/rules.yaml:2206:3\n9452 rules/marlborough/rules.yaml:2206:3\n9453 rules/marlborough/rules.yaml:2206:3\n9474 rules/marlborough/rules.yaml:2206:3\n9512 rules/marlborough/rules.yaml:2206:3\n9513 rules/marlborough/rules.yaml:2206:3\n9515 rules/marlborough/rules.yaml:2206:3\n9516 rules/marlborough/rules.yaml:2206:3\n9520 rules/marlborough/rules.yaml:2206:3\n9559 rules/marlborough/rules.yaml:1374:7\n9565 rules/marlborough/rules.yaml:1375:7\n9579 rules/marlborough/rules.yaml:1376:7\n9590 rules/marlborough/rules.yaml:1377:7\n9594 rules/marlborough/rules.yaml:1378:11\n9595 rules/marlborough/rules.yaml:1379:11\n9596 rules/marlborough/rules.yaml:1380:7\n9597 rules/marlborough/rules.yaml:1381:7\n9656 rules/marlborough/rules.yaml:1382:7\n9657 rules/marlborough/rules.yaml:1383:11\n9658 rules/marlborough/rules.yaml:1384:7\n9659 rules/marlborough/rules.yaml:1385:11\n9660 rules/marlborough/rules.yaml:1386:7\n9661 rules/marlborough/rules.yaml:1387:11\n9662 rules/marlborough/rules.yaml:1388:15\n9664 rules/marlborough/rules.yaml:1389:11\n9666 rules/marlborough/rules.yaml:1391:11\n9667 rules/marlborough/rules.yaml:1392:7\n9668 rules/marlborough/rules.yaml:1393:11\n9671 rules/marlborough/rules.yaml:1394:15\n9672 rules/marlborough/rules.yaml:1395:19\n9673 rules/marlborough/rules.yaml:1396:15\n9675 rules/marlborough/rules.yaml:1398:15\n9676 rules/marlborough/rules.yaml:1399:7\n9681 rules/marlborough/rules.yaml:1400:11\n9682 rules/marlborough/rules.yaml:1401:11\n9683 rules/marlborough/rules.yaml:1402:11\n9688 rules/marlborough/rules.yaml:1403:15\n9689 rules/marlborough/rules.yaml:1404:15\n9697 rules/marlborough/rules.yaml:1405:19\n9709 rules/marlborough/rules.yaml:1406:19\n9712 rules/marlborough/rules.yaml:1407:7\n9717 rules/marlborough/rules.yaml:1408:11\n9724 rules/marlborough/rules.yaml:1409:7\n9736 rules/marlborough/rules.yaml:1410:7\n9741 rules/marlborough/rules.yaml:1411:11\n9742 rules/marlborough/rules.yaml:1412:7\n9743 rules/marlborough/rules.yaml:1413:7\n9744 rules/marlborough/rules.yaml:1414:11\n9745 rules/marlborough/rules.yaml:1415:7\n9762 rules/marlborough/rules.yaml:1416:7\n9767 rules/marlborough/rules.yaml:1417:11\n9768 rules/marlborough/rules.yaml:1418:11\n9769 rules/marlborough/rules.yaml:1419:15\n9781 rules/marlborough/rules.yaml:1420:11\n9788 rules/marlborough/rules.yaml:1421:11\n9789 rules/marlborough/rules.yaml:1422:15\n9790 rules/marlborough/rules.yaml:1423:11\n9825 rules/marlborough/rules.yaml:1261:7\n9831 rules/marlborough/rules.yaml:1262:7\n9832 rules/marlborough/rules.yaml:1263:7\n9833 rules/marlborough/rules.yaml:1264:11\n9845 rules/marlborough/rules.yaml:1265:7\n9862 rules/marlborough/rules.yaml:1266:7\n9863 rules/marlborough/rules.yaml:1267:11\n9864 rules/marlborough/rules.yaml:1268:11\n9865 rules/marlborough/rules.yaml:1269:11\n9866 rules/marlborough/rules.yaml:1270:7\n9867 rules/marlborough/rules.yaml:1271:7\n9868 rules/marlborough/rules.yaml:1272:7\n9869 rules/marlborough/rules.yaml:1273:7\n9875 rules/marlborough/rules.yaml:1274:7\n9897 rules/marlborough/rules.yaml:1275:7\n9898 rules/marlborough/rules.yaml:1276:11\n9899 rules/marlborough/rules.yaml:1277:11\n9900 rules/marlborough/rules.yaml:1278:7\n9909 rules/marlborough/rules.yaml:1279:11\n9915 rules/marlborough/rules.yaml:1280:11\n9917 rules/marlborough/rules.yaml:1281:7\n9928 rules/marlborough/rules.yaml:1282:7\n9929 rules/marlborough/rules.yaml:1283:7\n9934 rules/marlborough/rules.yaml:1284:11\n9935 rules/marlborough/rules.yaml:1285:11\n9943 rules/marlborough/rules.yaml:1286:15\n9957 rules/marlborough/rules.yaml:1287:11\n9958 rules/marlborough/rules.yaml:1288:15\n9959 rules/marlborough/rules.yaml:1289:15\n9961 rules/marlborough/rules.yaml:1291:15\n9962 rules/marlborough/rules.yaml:1292:15\n9965 rules/marlborough/rules.yaml:1293:7\n9966 rules/marlborough/rules.yaml:1294:7\n9974 rules/marlborough/rules.yaml:1295:11\n9989 rules/marlborough/rules.yaml:1296:7\n9990 rules/marlborough/rules.yaml:1297:11\n9991 rules/marlborough/rules.yaml:1298:7\n9992 rules/marlborough/rules.yaml:1299:7\n9993 rules/marlborough/rules.yaml:1300:11\n9994 rules/marlborough/rules.yaml:1301:15\n9996 rules/marlborough/rules.yaml:1302:15\n9997 rules/marlborough/rules.yaml:1303:11\n9999 rules/marlborough/rules.yaml:1305:11\n10000 rules/marlborough/rules.yaml:1306:7\n10005 rules/marlborough/rules.yaml:1307:11\n10006 rules/marlborough/rules.yaml:1308:11\n10007 rules/marlborough/rules.yaml:1309:11\n10012 rules/marlborough/rules.yaml:1310:15\n10013 rules/marlborough/rules.yaml:1311:15\n10021 rules/marlborough/rules.yaml:1312:19\n10029 rules/marlborough/rules.yaml:1313:19\n10032 rules/marlborough/rules.yaml:1314:7\n10037 rules/marlborough/rules.yaml:1315:7\n10038 rules/marlborough/rules.yaml:1316:11\n10039 rules/marlborough/rules.yaml:1317:7\n10040 rules/marlborough/rules.yaml:1318:7\n10041 rules/marlborough/rules.yaml:1319:11\n10042 rules/marlborough/rules.yaml:1320:7\n10055 rules/marlborough/rules.yaml:1321:7\n10060 rules/marlborough/rules.yaml:1322:11\n10061 rules/marlborough/rules.yaml:1323:11\n10069 rules/marlborough/rules.yaml:1324:15\n10082 rules/marlborough/rules.yaml:1325:15\n10083 rules/marlborough/rules.yaml:1326:15\n10084 rules/marlborough/rules.yaml:1327:15\n10085 rules/marlborough/rules.yaml:1328:19\n10086 rules/marlborough/rules.yaml:1329:19\n10089 rules/marlborough/rules.yaml:1330:11\n10090 rules/marlborough/rules.yaml:1331:11\n10096 rules/marlborough/rules.yaml:1332:11\n10097 rules/marlborough/rules.yaml:1333:11\n10123 rules/marlborough/flow.yaml:11:7\n10137 rules/marlborough/flow.yaml:12:11\n10168 rules/marlborough/rules.yaml:896:7\n10169 rules/marlborough/rules.yaml:897:7\n10170 rules/marlborough/rules.yaml:898:7\n10180 rules/marlborough/rules.yaml:899:11\n10188 rules/marlborough/rules.yaml:900:11\n10189 rules/marlborough/rules.yaml:901:15\n10190 rules/marlborough/rules.yaml:902:15\n10193 rules/marlborough/rules.yaml:903:7\n10204 rules/marlborough/rules.yaml:904:11\n10205 rules/marlborough/rules.yaml:905:11\n10223 rules/marlborough/rules.yaml:906:11\n10224 rules/marlborough/rules.yaml:907:11\n10225 rules/marlborough/rules.yaml:908:11\n10229 rules/marlborough/rules.yaml:909:7\n10230 rules/marlborough/rules.yaml:910:11\n10243 rules/marlborough/rules.yaml:1482:7\n10244 rules/marlborough/rules.yaml:1483:7\n10249 rules/marlborough/rules.yaml:1484:11\n10256 rules/marlborough/rules.yaml:1485:11\n10259 rules/marlborough/rules.yaml:1486:7\n10262 rules/marlborough/rules.yaml:1487:7\n10263 rules/marlborough/rules.yaml:1488:7\n10264 rules/marlborough/rules.yaml:1489:11\n10266 rules/marlborough/rules.yaml:1491:11\n10290 rules/marlborough/rules.yaml:1787:7\n10291 rules/marlborough/rules.yaml:1788:7\n10302 rules/marlborough/rules.yaml:1789:11\n10303 rules/marlborough/rules.yaml:1790:11\n10315 rules/marlborough/rules.yaml:1791:15\n10316 rules/marlborough/rules.yaml:1792:15\n10324 rules/marlborough/rules.yaml:1793:15\n10339 rules/marlborough/rules.yaml:1794:15\n10340 rules/marlborough/rules.yaml:1795:15\n10349 rules/marlborough/rules.yaml:1796:19\n10376 rules/marlborough/rules.yaml:1797:19\n10377 rules/marlborough/rules.yaml:1798:23\n10380 rules/marlborough/rules.yaml:1799:23\n10381 rules/marlborough/rules.yaml:1800:23\n10382 rules/marlborough/rules.yaml:1801:19\n10383 rules/marlborough/rules.yaml:1802:23\n10384 rules/marlborough/rules.yaml:1803:23\n10385 rules/marlborough/rules.yaml:1804:23\n10411 rules/marlborough/rules.yaml:1580:7\n10415 rules/marlborough/rules.yaml:1581:7\n10429 rules/marlborough/rules.yaml:1582:11\n10436 rules/marlborough/rules.yaml:1583:11\n10441 rules/marlborough/rules.yaml:1584:7\n10455 rules/marlborough/rules.yaml:1585:11\n10469 rules/marlborough/flow.yaml:104:7\n10474 rules/marlborough/flow.yaml:105:11\n10493 rules/marlborough/flow.yaml:50:7\n10500 rules/marlborough/flow.yaml:51:11\n10514 rules/marlborough/flow.yaml:52:15\n10532 rules/marlborough/flow.yaml:67:7\n10539 rules/marlborough/flow.yaml:68:11\n10553 rules/marlborough/flow.yaml:69:15\n10567 rules/marlborough/flow.yaml:85:7\n10586 rules/marlborough/flow.yaml:61:7\n10593 rules/marlborough/flow.yaml:62:11\n10607 rules/marlborough/flow.yaml:63:15\n10625 rules/marlborough/flow.yaml:89:7\n10639 rules/marlborough/flow.yaml:90:11\n10653 rules/marlborough/flow.yaml:45:7\n10658 rules/marlborough/flow.yaml:46:11\n10677 rules/marlborough/flow.yaml:79:7\n10682 rules/marlborough/flow.yaml:80:11\n10696 rules/marlborough/flow.yaml:81:15\n10710 rules/marlborough/flow.yaml:56:7\n10715 rules/marlborough/flow.yaml:57:11\n10732 rules/marlborough/rules.yaml:985:7\n10738 rules/marlborough/rules.yaml:986:7\n10739 rules/marlborough/rules.yaml:987:11\n10740 rules/marlborough/rules.yaml:988:7\n10751 rules/marlborough/rules.yaml:989:7\n10752 rules/marlborough/rules.yaml:990:7"
+_ORIGINS = "1173 rules/marlborough/rules.yaml:467:7\n1187 rules/marlborough/rules.yaml:243:7\n1188 rules/marlborough/rules.yaml:244:7\n1210 rules/marlborough/rules.yaml:136:7\n1211 rules/marlborough/rules.yaml:137:7\n1212 rules/marlborough/rules.yaml:138:11\n1213 rules/marlborough/rules.yaml:139:11\n1214 rules/marlborough/rules.yaml:140:15\n1215 rules/marlborough/rules.yaml:141:7\n1236 rules/marlborough/rules.yaml:346:7\n1251 rules/marlborough/rules.yaml:656:7\n1260 rules/marlborough/rules.yaml:657:7\n1265 rules/marlborough/rules.yaml:658:7\n1266 rules/marlborough/rules.yaml:659:7\n1267 rules/marlborough/rules.yaml:660:7\n1272 rules/marlborough/rules.yaml:661:11\n1273 rules/marlborough/rules.yaml:662:11\n1274 rules/marlborough/rules.yaml:663:11\n1275 rules/marlborough/rules.yaml:664:11\n1276 rules/marlborough/rules.yaml:665:11\n1277 rules/marlborough/rules.yaml:666:7\n1282 rules/marlborough/rules.yaml:2325:1\n1287 rules/marlborough/rules.yaml:2325:1\n1294 rules/marlborough/rules.yaml:2325:1\n1302 rules/marlborough/rules.yaml:2325:1\n1310 rules/marlborough/rules.yaml:2325:1\n1318 rules/marlborough/rules.yaml:2325:1\n1326 rules/marlborough/rules.yaml:2325:1\n1334 rules/marlborough/rules.yaml:2325:1\n1344 rules/marlborough/rules.yaml:2325:1\n1348 rules/marlborough/rules.yaml:223:7\n1349 rules/marlborough/rules.yaml:224:11\n1350 rules/marlborough/rules.yaml:225:7\n1351 rules/marlborough/rules.yaml:226:7\n1361 rules/marlborough/rules.yaml:227:7\n1362 rules/marlborough/rules.yaml:228:7\n1365 rules/marlborough/rules.yaml:229:7\n1366 rules/marlborough/rules.yaml:230:11\n1374 rules/marlborough/rules.yaml:231:11\n1375 rules/marlborough/rules.yaml:232:7\n1380 rules/marlborough/rules.yaml:233:7\n1397 rules/marlborough/rules.yaml:623:7\n1398 rules/marlborough/rules.yaml:624:7\n1403 rules/marlborough/rules.yaml:625:11\n1405 rules/marlborough/rules.yaml:627:11\n1406 rules/marlborough/rules.yaml:628:7\n1407 rules/marlborough/rules.yaml:629:7\n1416 rules/marlborough/rules.yaml:630:11\n1417 rules/marlborough/rules.yaml:631:7\n1422 rules/marlborough/rules.yaml:632:7\n1430 rules/marlborough/rules.yaml:633:11\n1431 rules/marlborough/rules.yaml:634:7\n1434 rules/marlborough/rules.yaml:635:11\n1445 rules/marlborough/rules.yaml:636:7\n1455 rules/marlborough/rules.yaml:637:11\n1456 rules/marlborough/rules.yaml:638:7\n1466 rules/marlborough/rules.yaml:639:11\n1467 rules/marlborough/rules.yaml:640:7\n1477 rules/marlborough/rules.yaml:641:11\n1478 rules/marlborough/rules.yaml:642:7\n1488 rules/marlborough/rules.yaml:643:11\n1489 rules/marlborough/rules.yaml:644:7\n1493 rules/marlborough/rules.yaml:605:7\n1505 rules/marlborough/rules.yaml:785:7\n1510 rules/marlborough/rules.yaml:786:7\n1518 rules/marlborough/rules.yaml:181:7\n1519 rules/marlborough/rules.yaml:182:7\n1520 rules/marlborough/rules.yaml:183:11\n1521 rules/marlborough/rules.yaml:184:7\n1522 rules/marlborough/rules.yaml:185:11\n1523 rules/marlborough/rules.yaml:186:7\n1527 rules/marlborough/rules.yaml:64:7\n1536 rules/marlborough/rules.yaml:65:7\n1544 rules/marlborough/rules.yaml:446:7\n1552 rules/marlborough/rules.yaml:447:7\n1553 rules/marlborough/rules.yaml:448:11\n1554 rules/marlborough/rules.yaml:449:7\n1565 rules/marlborough/rules.yaml:450:7\n1570 rules/marlborough/rules.yaml:451:7\n1571 rules/marlborough/rules.yaml:452:11\n1572 rules/marlborough/rules.yaml:453:7\n1573 rules/marlborough/rules.yaml:454:11\n1574 rules/marlborough/rules.yaml:455:7\n1583 rules/marlborough/rules.yaml:456:7\n1591 rules/marlborough/rules.yaml:457:7\n1592 rules/marlborough/rules.yaml:458:11\n1593 rules/marlborough/rules.yaml:459:7\n1607 rules/marlborough/rules.yaml:157:7\n1615 rules/marlborough/rules.yaml:100:7\n1622 rules/marlborough/rules.yaml:90:7\n1637 rules/marlborough/rules.yaml:572:7\n1641 rules/marlborough/rules.yaml:165:7\n1642 rules/marlborough/rules.yaml:166:7\n1643 rules/marlborough/rules.yaml:167:11\n1644 rules/marlborough/rules.yaml:168:11\n1645 rules/marlborough/rules.yaml:169:15\n1646 rules/marlborough/rules.yaml:170:7\n1661 rules/marlborough/rules.yaml:678:7\n1662 rules/marlborough/rules.yaml:679:11\n1663 rules/marlborough/rules.yaml:680:7\n1664 rules/marlborough/rules.yaml:681:7\n1665 rules/marlborough/rules.yaml:682:11\n1666 rules/marlborough/rules.yaml:683:7\n1672 rules/marlborough/rules.yaml:296:7\n1673 rules/marlborough/rules.yaml:297:7\n1676 rules/marlborough/rules.yaml:298:11\n1677 rules/marlborough/rules.yaml:299:7\n1678 rules/marlborough/rules.yaml:300:11\n1679 rules/marlborough/rules.yaml:301:7\n1687 rules/marlborough/rules.yaml:302:7\n1688 rules/marlborough/rules.yaml:303:7\n1694 rules/marlborough/rules.yaml:304:11\n1695 rules/marlborough/rules.yaml:305:7\n1696 rules/marlborough/rules.yaml:306:11\n1704 rules/marlborough/rules.yaml:307:11\n1710 rules/marlborough/rules.yaml:308:7\n1714 rules/marlborough/rules.yaml:359:7\n1719 rules/marlborough/rules.yaml:360:7\n1720 rules/marlborough/rules.yaml:361:7\n1723 rules/marlborough/rules.yaml:362:11\n1724 rules/marlborough/rules.yaml:363:15\n1725 rules/marlborough/rules.yaml:364:15\n1726 rules/marlborough/rules.yaml:365:19\n1728 rules/marlborough/rules.yaml:367:19\n1729 rules/marlborough/rules.yaml:368:7\n1733 rules/marlborough/rules.yaml:108:7\n1740 rules/marlborough/rules.yaml:109:11\n1741 rules/marlborough/rules.yaml:110:7\n1742 rules/marlborough/rules.yaml:111:7\n1743 rules/marlborough/rules.yaml:112:11\n1744 rules/marlborough/rules.yaml:113:7\n1748 rules/marlborough/rules.yaml:334:7\n1755 rules/marlborough/rules.yaml:35:7\n1756 rules/marlborough/rules.yaml:36:11\n1757 rules/marlborough/rules.yaml:37:7\n1771 rules/marlborough/rules.yaml:76:7\n1772 rules/marlborough/rules.yaml:77:11\n1773 rules/marlborough/rules.yaml:78:7\n1774 rules/marlborough/rules.yaml:79:7\n1775 rules/marlborough/rules.yaml:80:11\n1795 rules/marlborough/rules.yaml:81:15\n1796 rules/marlborough/rules.yaml:82:7\n1800 rules/marlborough/rules.yaml:586:7\n1805 rules/marlborough/rules.yaml:420:7\n1832 rules/marlborough/rules.yaml:379:7\n1833 rules/marlborough/rules.yaml:380:11\n1834 rules/marlborough/rules.yaml:381:7\n1835 rules/marlborough/rules.yaml:382:11\n1836 rules/marlborough/rules.yaml:383:7\n1837 rules/marlborough/rules.yaml:384:11\n1838 rules/marlborough/rules.yaml:385:7\n1839 rules/marlborough/rules.yaml:386:11\n1840 rules/marlborough/rules.yaml:387:7\n1844 rules/marlborough/rules.yaml:593:7\n1850 rules/marlborough/rules.yaml:483:7\n1859 rules/marlborough/rules.yaml:484:7\n1860 rules/marlborough/rules.yaml:485:7\n1876 rules/marlborough/rules.yaml:486:7\n1885 rules/marlborough/rules.yaml:487:7\n1900 rules/marlborough/rules.yaml:488:7\n1913 rules/marlborough/rules.yaml:489:7\n1921 rules/marlborough/rules.yaml:490:7\n1922 rules/marlborough/rules.yaml:491:7\n1928 rules/marlborough/rules.yaml:492:7\n1943 rules/marlborough/rules.yaml:534:7\n1959 rules/marlborough/rules.yaml:535:7\n1960 rules/marlborough/rules.yaml:536:11\n1961 rules/marlborough/rules.yaml:537:7\n1973 rules/marlborough/rules.yaml:538:7\n1982 rules/marlborough/rules.yaml:539:7\n1983 rules/marlborough/rules.yaml:540:7\n1984 rules/marlborough/rules.yaml:541:11\n1985 rules/marlborough/rules.yaml:542:15\n1986 rules/marlborough/rules.yaml:543:19\n1988 rules/marlborough/rules.yaml:545:19\n2011 rules/marlborough/rules.yaml:546:19\n2017 rules/marlborough/rules.yaml:547:23\n2018 rules/marlborough/rules.yaml:548:7\n2022 rules/marlborough/rules.yaml:503:7\n2023 rules/marlborough/rules.yaml:504:7\n2059 rules/marlborough/rules.yaml:121:7\n2060 rules/marlborough/rules.yaml:122:11\n2061 rules/marlborough/rules.yaml:123:7\n2062 rules/marlborough/rules.yaml:124:7\n2063 rules/marlborough/rules.yaml:125:11\n2064 rules/marlborough/rules.yaml:126:7\n2068 rules/marlborough/rules.yaml:23:7\n2072 rules/marlborough/rules.yaml:149:7\n2073 rules/marlborough/rules.yaml:150:7\n2077 rules/marlborough/rules.yaml:401:7\n2078 rules/marlborough/rules.yaml:402:7\n2084 rules/marlborough/rules.yaml:403:11\n2088 rules/marlborough/rules.yaml:404:15\n2093 rules/marlborough/rules.yaml:405:15\n2094 rules/marlborough/rules.yaml:406:19\n2103 rules/marlborough/rules.yaml:407:23\n2104 rules/marlborough/rules.yaml:408:7\n2108 rules/marlborough/rules.yaml:566:7\n2116 rules/marlborough/rules.yaml:318:7\n2117 rules/marlborough/rules.yaml:319:7\n2118 rules/marlborough/rules.yaml:320:11\n2119 rules/marlborough/rules.yaml:321:7\n2122 rules/marlborough/rules.yaml:322:11\n2123 rules/marlborough/rules.yaml:323:7\n2127 rules/marlborough/rules.yaml:324:11\n2128 rules/marlborough/rules.yaml:325:7\n2134 rules/marlborough/rules.yaml:771:7\n2139 rules/marlborough/rules.yaml:772:7\n2164 rules/marlborough/rules.yaml:773:7\n2179 rules/marlborough/rules.yaml:774:7\n2194 rules/marlborough/rules.yaml:710:7\n2195 rules/marlborough/rules.yaml:711:11\n2196 rules/marlborough/rules.yaml:712:7\n2197 rules/marlborough/rules.yaml:713:11\n2198 rules/marlborough/rules.yaml:714:7\n2202 rules/marlborough/rules.yaml:728:7\n2207 rules/marlborough/rules.yaml:729:7\n2212 rules/marlborough/rules.yaml:730:7\n2222 rules/marlborough/rules.yaml:741:7\n2227 rules/marlborough/rules.yaml:742:11\n2228 rules/marlborough/rules.yaml:743:7\n2229 rules/marlborough/rules.yaml:744:7\n2230 rules/marlborough/rules.yaml:745:11\n2231 rules/marlborough/rules.yaml:746:11\n2235 rules/marlborough/rules.yaml:747:15\n2236 rules/marlborough/rules.yaml:748:15\n2237 rules/marlborough/rules.yaml:749:19\n2238 rules/marlborough/rules.yaml:750:7\n2242 rules/marlborough/rules.yaml:46:7\n2243 rules/marlborough/rules.yaml:47:11\n2244 rules/marlborough/rules.yaml:48:7\n2248 rules/marlborough/rules.yaml:515:7\n2249 rules/marlborough/rules.yaml:516:7\n2250 rules/marlborough/rules.yaml:517:7\n2251 rules/marlborough/rules.yaml:518:7\n2252 rules/marlborough/rules.yaml:519:7\n2253 rules/marlborough/rules.yaml:520:7\n2271 rules/marlborough/rules.yaml:279:7\n2272 rules/marlborough/rules.yaml:280:7\n2279 rules/marlborough/rules.yaml:281:11\n2280 rules/marlborough/rules.yaml:282:7\n2281 rules/marlborough/rules.yaml:283:11\n2282 rules/marlborough/rules.yaml:284:7\n2286 rules/marlborough/rules.yaml:266:7\n2291 rules/marlborough/rules.yaml:267:7\n2303 rules/marlborough/rules.yaml:694:7\n2304 rules/marlborough/rules.yaml:695:11\n2305 rules/marlborough/rules.yaml:696:7\n2306 rules/marlborough/rules.yaml:697:11\n2307 rules/marlborough/rules.yaml:698:7\n2308 rules/marlborough/rules.yaml:699:11\n2309 rules/marlborough/rules.yaml:700:7\n2313 rules/marlborough/rules.yaml:254:7\n2316 rules/marlborough/rules.yaml:255:11\n2317 rules/marlborough/rules.yaml:256:7\n2318 rules/marlborough/rules.yaml:257:11\n2319 rules/marlborough/rules.yaml:258:7\n2323 rules/marlborough/rules.yaml:56:7\n2330 rules/marlborough/rules.yaml:433:7\n2336 rules/marlborough/rules.yaml:434:7\n2340 rules/marlborough/rules.yaml:556:7\n2345 rules/marlborough/rules.yaml:557:7\n2346 rules/marlborough/rules.yaml:558:7\n2354 rules/marlborough/rules.yaml:613:7\n2361 rules/marlborough/rules.yaml:2266:3\n2368 rules/marlborough/rules.yaml:2266:3\n2383 rules/marlborough/rules.yaml:2287:3\n2390 rules/marlborough/rules.yaml:2287:3\n2398 rules/marlborough/rules.yaml:2306:3\n2403 rules/marlborough/rules.yaml:2306:3\n2407 rules/marlborough/rules.yaml:758:7\n2414 rules/marlborough/rules.yaml:199:7\n2415 rules/marlborough/rules.yaml:200:7\n2416 rules/marlborough/rules.yaml:201:7\n2417 rules/marlborough/rules.yaml:202:7\n2418 rules/marlborough/rules.yaml:203:11\n2419 rules/marlborough/rules.yaml:204:11\n2429 rules/marlborough/rules.yaml:205:15\n2433 rules/marlborough/rules.yaml:206:19\n2463 rules/marlborough/rules.yaml:208:19\n2480 rules/marlborough/rules.yaml:209:7\n2484 rules/marlborough/cards.yaml:383:14\n2488 rules/marlborough/cards.yaml:391:14\n2492 rules/marlborough/cards.yaml:15:14\n2496 rules/marlborough/cards.yaml:23:14\n2500 rules/marlborough/cards.yaml:31:14\n2504 rules/marlborough/cards.yaml:39:14\n2508 rules/marlborough/cards.yaml:47:14\n2512 rules/marlborough/cards.yaml:55:14\n2516 rules/marlborough/cards.yaml:63:14\n2520 rules/marlborough/cards.yaml:71:14\n2524 rules/marlborough/cards.yaml:79:14\n2528 rules/marlborough/cards.yaml:87:14\n2532 rules/marlborough/cards.yaml:95:14\n2536 rules/marlborough/cards.yaml:103:14\n2540 rules/marlborough/cards.yaml:111:14\n2544 rules/marlborough/cards.yaml:119:14\n2548 rules/marlborough/cards.yaml:127:14\n2552 rules/marlborough/cards.yaml:199:14\n2556 rules/marlborough/cards.yaml:135:14\n2560 rules/marlborough/cards.yaml:143:14\n2564 rules/marlborough/cards.yaml:151:14\n2568 rules/marlborough/cards.yaml:159:14\n2572 rules/marlborough/cards.yaml:167:14\n2576 rules/marlborough/cards.yaml:175:14\n2580 rules/marlborough/cards.yaml:183:14\n2584 rules/marlborough/cards.yaml:191:14\n2588 rules/marlborough/cards.yaml:271:14\n2592 rules/marlborough/cards.yaml:279:14\n2596 rules/marlborough/cards.yaml:287:14\n2600 rules/marlborough/cards.yaml:295:14\n2604 rules/marlborough/cards.yaml:303:14\n2608 rules/marlborough/cards.yaml:311:14\n2612 rules/marlborough/cards.yaml:319:14\n2616 rules/marlborough/cards.yaml:327:14\n2620 rules/marlborough/cards.yaml:335:14\n2624 rules/marlborough/cards.yaml:343:14\n2628 rules/marlborough/cards.yaml:351:14\n2632 rules/marlborough/cards.yaml:359:14\n2636 rules/marlborough/cards.yaml:367:14\n2640 rules/marlborough/cards.yaml:375:14\n2644 rules/marlborough/cards.yaml:207:14\n2648 rules/marlborough/cards.yaml:215:14\n2652 rules/marlborough/cards.yaml:223:14\n2656 rules/marlborough/cards.yaml:231:14\n2660 rules/marlborough/cards.yaml:239:14\n2664 rules/marlborough/cards.yaml:247:14\n2668 rules/marlborough/cards.yaml:255:14\n2672 rules/marlborough/cards.yaml:263:14\n2676 rules/marlborough/rules.yaml:2352:9\n2684 rules/marlborough/rules.yaml:2380:9\n2685 rules/marlborough/rules.yaml:2381:9\n2692 rules/marlborough/rules.yaml:2359:9\n2693 rules/marlborough/rules.yaml:2360:9\n2698 rules/marlborough/rules.yaml:2367:9\n2707 rules/marlborough/rules.yaml:2368:9\n2708 rules/marlborough/rules.yaml:2369:9\n2709 rules/marlborough/rules.yaml:2370:13\n2711 rules/marlborough/rules.yaml:2371:13\n2714 rules/marlborough/rules.yaml:2373:13\n2719 rules/marlborough/rules.yaml:2342:9\n2722 rules/marlborough/rules.yaml:2343:9\n2728 rules/marlborough/rules.yaml:924:7\n2732 rules/marlborough/rules.yaml:925:11\n2733 rules/marlborough/rules.yaml:926:11\n2738 rules/marlborough/rules.yaml:1599:7\n2739 rules/marlborough/rules.yaml:1600:7\n2741 rules/marlborough/rules.yaml:1601:7\n2743 rules/marlborough/rules.yaml:1602:7\n2744 rules/marlborough/rules.yaml:1603:7\n2761 rules/marlborough/rules.yaml:1604:11\n2767 rules/marlborough/rules.yaml:1605:15\n2769 rules/marlborough/rules.yaml:1606:15\n2771 rules/marlborough/rules.yaml:1607:15\n2775 rules/marlborough/rules.yaml:872:7\n2778 rules/marlborough/rules.yaml:873:11\n2779 rules/marlborough/rules.yaml:874:11\n2780 rules/marlborough/rules.yaml:875:15\n2787 rules/marlborough/rules.yaml:876:15\n2789 rules/marlborough/rules.yaml:877:15\n2790 rules/marlborough/rules.yaml:878:15\n2792 rules/marlborough/rules.yaml:879:15\n2793 rules/marlborough/rules.yaml:880:11\n2795 rules/marlborough/rules.yaml:881:7\n2796 rules/marlborough/rules.yaml:882:7\n2798 rules/marlborough/rules.yaml:883:7\n2800 rules/marlborough/rules.yaml:884:7\n2801 rules/marlborough/rules.yaml:885:7\n2819 rules/marlborough/rules.yaml:886:11\n2828 rules/marlborough/rules.yaml:887:15\n2830 rules/marlborough/rules.yaml:888:15\n2832 rules/marlborough/rules.yaml:889:15\n2836 rules/marlborough/flow.yaml:110:7\n2838 rules/marlborough/flow.yaml:111:7\n2839 rules/marlborough/flow.yaml:112:11\n2843 rules/marlborough/rules.yaml:1242:7\n2849 rules/marlborough/rules.yaml:1243:11\n2850 rules/marlborough/rules.yaml:1244:15\n2851 rules/marlborough/rules.yaml:1245:15\n2864 rules/marlborough/rules.yaml:1246:15\n2865 rules/marlborough/rules.yaml:1247:15\n2877 rules/marlborough/rules.yaml:1248:15\n2878 rules/marlborough/rules.yaml:1249:19\n2879 rules/marlborough/rules.yaml:1250:19\n2885 rules/marlborough/rules.yaml:820:7\n2886 rules/marlborough/rules.yaml:821:7\n2891 rules/marlborough/rules.yaml:822:11\n2892 rules/marlborough/rules.yaml:823:11\n2895 rules/marlborough/rules.yaml:824:11\n2896 rules/marlborough/rules.yaml:825:7\n2897 rules/marlborough/rules.yaml:826:7\n2902 rules/marlborough/rules.yaml:2040:7\n2903 rules/marlborough/rules.yaml:2041:7\n2904 rules/marlborough/rules.yaml:2042:11\n2905 rules/marlborough/rules.yaml:2043:11\n2906 rules/marlborough/rules.yaml:2044:11\n2907 rules/marlborough/rules.yaml:2045:11\n2918 rules/marlborough/rules.yaml:2046:11\n2929 rules/marlborough/rules.yaml:2047:11\n2931 rules/marlborough/rules.yaml:2048:11\n2932 rules/marlborough/rules.yaml:2049:15\n2934 rules/marlborough/rules.yaml:2051:15\n2938 rules/marlborough/flow.yaml:16:7\n2939 rules/marlborough/flow.yaml:17:11\n2940 rules/marlborough/flow.yaml:18:15\n2943 rules/marlborough/flow.yaml:19:19\n2944 rules/marlborough/flow.yaml:20:19\n2950 rules/marlborough/rules.yaml:859:7\n2951 rules/marlborough/rules.yaml:860:11\n2954 rules/marlborough/rules.yaml:862:11\n2956 rules/marlborough/rules.yaml:863:7\n2958 rules/marlborough/rules.yaml:864:7\n2959 rules/marlborough/rules.yaml:865:11\n2964 rules/marlborough/rules.yaml:833:7\n2965 rules/marlborough/rules.yaml:834:7\n2971 rules/marlborough/flow.yaml:94:7\n2976 rules/marlborough/flow.yaml:95:7\n2981 rules/marlborough/flow.yaml:96:7\n2983 rules/marlborough/flow.yaml:97:7\n2984 rules/marlborough/flow.yaml:98:11\n2986 rules/marlborough/flow.yaml:100:11\n2990 rules/marlborough/flow.yaml:73:7\n2991 rules/marlborough/flow.yaml:74:11\n2992 rules/marlborough/flow.yaml:75:15\n2997 rules/marlborough/flow.yaml:25:7\n2998 rules/marlborough/flow.yaml:26:11\n3003 rules/marlborough/flow.yaml:27:11\n3006 rules/marlborough/flow.yaml:29:11\n3007 rules/marlborough/flow.yaml:30:11\n3008 rules/marlborough/flow.yaml:31:15\n3009 rules/marlborough/flow.yaml:32:11\n3010 rules/marlborough/flow.yaml:33:15\n3011 rules/marlborough/flow.yaml:34:15\n3012 rules/marlborough/flow.yaml:35:15\n3017 rules/marlborough/flow.yaml:36:19\n3018 rules/marlborough/flow.yaml:37:19\n3019 rules/marlborough/flow.yaml:38:19\n3021 rules/marlborough/flow.yaml:39:15\n3022 rules/marlborough/flow.yaml:40:11\n3025 rules/marlborough/flow.yaml:41:11\n3031 rules/marlborough/rules.yaml:841:7\n3032 rules/marlborough/rules.yaml:842:11\n3034 rules/marlborough/rules.yaml:843:11\n3036 rules/marlborough/rules.yaml:844:7\n3037 rules/marlborough/rules.yaml:845:7\n3038 rules/marlborough/rules.yaml:846:7\n3039 rules/marlborough/rules.yaml:847:7\n3040 rules/marlborough/rules.yaml:848:11\n3044 rules/marlborough/rules.yaml:850:11\n3052 rules/marlborough/rules.yaml:852:11\n3064 rules/marlborough/rules.yaml:2281:7\n3067 rules/marlborough/rules.yaml:2282:7\n3068 rules/marlborough/rules.yaml:2283:11\n3070 rules/marlborough/rules.yaml:2285:11\n3071 rules/marlborough/rules.yaml:2286:7\n3078 rules/marlborough/rules.yaml:2301:7\n3081 rules/marlborough/rules.yaml:2302:7\n3082 rules/marlborough/rules.yaml:2303:7\n3087 rules/marlborough/rules.yaml:2320:7\n3090 rules/marlborough/rules.yaml:2321:7\n3091 rules/marlborough/rules.yaml:2322:7\n3094 rules/marlborough/rules.yaml:2323:7\n3467 rules/marlborough/rules.yaml:975:7\n3472 rules/marlborough/rules.yaml:976:11\n3473 rules/marlborough/rules.yaml:977:7\n3482 rules/marlborough/rules.yaml:978:7\n3483 rules/marlborough/rules.yaml:979:11\n3484 rules/marlborough/rules.yaml:980:7\n3485 rules/marlborough/rules.yaml:981:7\n3486 rules/marlborough/rules.yaml:982:11\n3488 rules/marlborough/rules.yaml:983:7\n3489 rules/marlborough/rules.yaml:984:11\n3493 rules/marlborough/rules.yaml:1074:7\n3494 rules/marlborough/rules.yaml:1075:7\n3500 rules/marlborough/rules.yaml:1076:7\n3501 rules/marlborough/rules.yaml:1077:11\n3503 rules/marlborough/rules.yaml:1078:7\n3504 rules/marlborough/rules.yaml:1079:11\n3506 rules/marlborough/rules.yaml:1080:7\n3507 rules/marlborough/rules.yaml:1081:7\n3508 rules/marlborough/rules.yaml:1083:7\n3509 rules/marlborough/rules.yaml:1084:11\n3515 rules/marlborough/rules.yaml:1085:11\n3523 rules/marlborough/rules.yaml:1088:11\n3524 rules/marlborough/rules.yaml:1090:11\n3525 rules/marlborough/rules.yaml:1092:19\n3528 rules/marlborough/rules.yaml:1095:23\n3530 rules/marlborough/rules.yaml:1098:19\n3535 rules/marlborough/rules.yaml:1100:19\n3541 rules/marlborough/rules.yaml:1104:11\n3542 rules/marlborough/rules.yaml:1105:11\n3545 rules/marlborough/rules.yaml:1106:11\n3550 rules/marlborough/rules.yaml:1107:11\n3551 rules/marlborough/rules.yaml:1108:11\n3552 rules/marlborough/rules.yaml:1109:15\n3558 rules/marlborough/rules.yaml:1112:15\n3559 rules/marlborough/rules.yaml:1113:15\n3561 rules/marlborough/rules.yaml:1115:15\n3562 rules/marlborough/rules.yaml:1117:15\n3563 rules/marlborough/rules.yaml:1118:15\n3564 rules/marlborough/rules.yaml:1119:15\n3566 rules/marlborough/rules.yaml:1121:15\n3567 rules/marlborough/rules.yaml:1123:15\n3568 rules/marlborough/rules.yaml:1124:15\n3569 rules/marlborough/rules.yaml:1125:15\n3570 rules/marlborough/rules.yaml:1126:11\n3571 rules/marlborough/rules.yaml:1127:11\n3572 rules/marlborough/rules.yaml:1128:11\n3573 rules/marlborough/rules.yaml:1130:11\n3574 rules/marlborough/rules.yaml:1131:11\n3575 rules/marlborough/rules.yaml:1132:11\n3576 rules/marlborough/rules.yaml:1134:19\n3577 rules/marlborough/rules.yaml:1135:19\n3586 rules/marlborough/rules.yaml:1136:23\n3587 rules/marlborough/rules.yaml:1137:23\n3589 rules/marlborough/rules.yaml:1139:19\n3590 rules/marlborough/rules.yaml:1140:23\n3592 rules/marlborough/rules.yaml:1142:23\n3596 rules/marlborough/rules.yaml:1146:19\n3597 rules/marlborough/rules.yaml:1147:19\n3598 rules/marlborough/rules.yaml:1148:19\n3599 rules/marlborough/rules.yaml:1149:23\n3603 rules/marlborough/rules.yaml:1153:19\n3604 rules/marlborough/rules.yaml:1154:19\n3605 rules/marlborough/rules.yaml:1155:19\n3622 rules/marlborough/rules.yaml:1156:23\n3624 rules/marlborough/rules.yaml:1158:19\n3631 rules/marlborough/rules.yaml:2266:3\n3632 rules/marlborough/rules.yaml:2266:3\n3634 rules/marlborough/rules.yaml:2266:3\n3635 rules/marlborough/rules.yaml:2266:3\n3636 rules/marlborough/rules.yaml:2266:3\n3637 rules/marlborough/rules.yaml:2266:3\n3638 rules/marlborough/rules.yaml:2266:3\n3639 rules/marlborough/rules.yaml:2266:3\n3646 rules/marlborough/rules.yaml:2266:3\n3647 rules/marlborough/rules.yaml:2266:3\n3648 rules/marlborough/rules.yaml:2266:3\n3649 rules/marlborough/rules.yaml:2266:3\n3663 rules/marlborough/rules.yaml:2266:3\n3664 rules/marlborough/rules.yaml:2266:3\n3666 rules/marlborough/rules.yaml:2266:3\n3667 rules/marlborough/rules.yaml:2266:3\n3668 rules/marlborough/rules.yaml:2266:3\n3670 rules/marlborough/rules.yaml:2266:3\n3671 rules/marlborough/rules.yaml:2266:3\n3674 rules/marlborough/rules.yaml:2266:3\n3689 rules/marlborough/rules.yaml:1169:7\n3690 rules/marlborough/rules.yaml:1170:7\n3691 rules/marlborough/rules.yaml:1171:7\n3697 rules/marlborough/rules.yaml:1172:7\n3698 rules/marlborough/rules.yaml:1173:7\n3702 rules/marlborough/rules.yaml:1174:7\n3706 rules/marlborough/rules.yaml:1175:7\n3707 rules/marlborough/rules.yaml:1176:11\n3708 rules/marlborough/rules.yaml:1177:7\n3709 rules/marlborough/rules.yaml:1178:7\n3710 rules/marlborough/rules.yaml:1179:7\n3715 rules/marlborough/rules.yaml:1180:7\n3720 rules/marlborough/rules.yaml:1181:7\n3721 rules/marlborough/rules.yaml:1182:7\n3722 rules/marlborough/rules.yaml:1183:7\n3723 rules/marlborough/rules.yaml:1184:7\n3724 rules/marlborough/rules.yaml:1185:7\n3725 rules/marlborough/rules.yaml:1186:7\n3726 rules/marlborough/rules.yaml:1187:7\n3727 rules/marlborough/rules.yaml:1188:7\n3728 rules/marlborough/rules.yaml:1189:7\n3729 rules/marlborough/rules.yaml:1190:7\n3730 rules/marlborough/rules.yaml:1191:7\n3747 rules/marlborough/rules.yaml:1192:7\n3748 rules/marlborough/rules.yaml:1193:7\n3749 rules/marlborough/rules.yaml:1194:11\n3776 rules/marlborough/rules.yaml:1195:7\n3777 rules/marlborough/rules.yaml:1196:7\n3778 rules/marlborough/rules.yaml:1198:15\n3779 rules/marlborough/rules.yaml:1199:19\n3780 rules/marlborough/rules.yaml:1200:15\n3781 rules/marlborough/rules.yaml:1201:15\n3782 rules/marlborough/rules.yaml:1202:15\n3783 rules/marlborough/rules.yaml:1203:19\n3785 rules/marlborough/rules.yaml:1205:15\n3786 rules/marlborough/rules.yaml:1206:15\n3787 rules/marlborough/rules.yaml:1207:15\n3788 rules/marlborough/rules.yaml:1208:15\n3789 rules/marlborough/rules.yaml:1209:15\n3790 rules/marlborough/rules.yaml:1210:19\n3792 rules/marlborough/rules.yaml:1212:15\n3793 rules/marlborough/rules.yaml:1213:15\n3794 rules/marlborough/rules.yaml:1214:15\n3795 rules/marlborough/rules.yaml:1215:15\n3807 rules/marlborough/rules.yaml:1216:19\n3809 rules/marlborough/rules.yaml:1218:15\n3810 rules/marlborough/rules.yaml:1219:15\n3811 rules/marlborough/rules.yaml:1220:15\n3817 rules/marlborough/rules.yaml:1221:19\n3818 rules/marlborough/rules.yaml:1222:19\n3819 rules/marlborough/rules.yaml:1223:15\n3820 rules/marlborough/rules.yaml:1224:15\n3821 rules/marlborough/rules.yaml:1225:15\n3822 rules/marlborough/rules.yaml:1226:19\n3824 rules/marlborough/rules.yaml:1228:15\n3825 rules/marlborough/rules.yaml:1229:19\n3826 rules/marlborough/rules.yaml:1230:15\n3827 rules/marlborough/rules.yaml:1231:15\n3828 rules/marlborough/rules.yaml:1232:15\n3829 rules/marlborough/rules.yaml:1233:15\n3830 rules/marlborough/rules.yaml:1234:15\n3831 rules/marlborough/rules.yaml:1235:19\n3836 rules/marlborough/rules.yaml:1828:7\n3837 rules/marlborough/rules.yaml:1829:7\n3838 rules/marlborough/rules.yaml:1830:7\n3848 rules/marlborough/rules.yaml:1831:7\n3849 rules/marlborough/rules.yaml:1832:11\n3852 rules/marlborough/rules.yaml:1834:7\n3857 rules/marlborough/rules.yaml:1802:7\n3858 rules/marlborough/rules.yaml:1803:7\n3859 rules/marlborough/rules.yaml:1804:7\n3860 rules/marlborough/rules.yaml:1805:7\n3866 rules/marlborough/rules.yaml:1808:7\n3870 rules/marlborough/rules.yaml:1809:7\n3874 rules/marlborough/rules.yaml:1810:7\n3875 rules/marlborough/rules.yaml:1811:11\n3878 rules/marlborough/rules.yaml:1812:7\n3879 rules/marlborough/rules.yaml:1813:11\n3882 rules/marlborough/rules.yaml:1814:7\n3883 rules/marlborough/rules.yaml:1815:7\n3884 rules/marlborough/rules.yaml:1816:7\n3885 rules/marlborough/rules.yaml:1818:7\n3886 rules/marlborough/rules.yaml:1819:7\n3890 rules/marlborough/rules.yaml:1870:7\n3891 rules/marlborough/rules.yaml:1871:7\n3892 rules/marlborough/rules.yaml:1872:7\n3893 rules/marlborough/rules.yaml:1873:7\n3899 rules/marlborough/rules.yaml:1760:7\n3900 rules/marlborough/rules.yaml:1761:7\n3903 rules/marlborough/rules.yaml:1764:11\n3905 rules/marlborough/rules.yaml:1766:11\n3906 rules/marlborough/rules.yaml:1767:11\n3907 rules/marlborough/rules.yaml:1768:11\n3908 rules/marlborough/rules.yaml:1769:15\n3912 rules/marlborough/rules.yaml:1772:15\n3914 rules/marlborough/rules.yaml:1775:11\n3922 rules/marlborough/rules.yaml:1776:11\n3923 rules/marlborough/rules.yaml:1778:19\n3925 rules/marlborough/rules.yaml:1781:19\n3927 rules/marlborough/rules.yaml:1783:19\n3928 rules/marlborough/rules.yaml:1784:23\n3930 rules/marlborough/rules.yaml:1787:23\n3932 rules/marlborough/rules.yaml:1790:19\n3937 rules/marlborough/rules.yaml:1843:7\n3938 rules/marlborough/rules.yaml:1844:7\n3943 rules/marlborough/rules.yaml:1845:11\n3944 rules/marlborough/rules.yaml:1846:11\n3965 rules/marlborough/rules.yaml:1847:11\n3966 rules/marlborough/rules.yaml:1848:11\n3967 rules/marlborough/rules.yaml:1849:15\n3982 rules/marlborough/rules.yaml:1850:15\n3983 rules/marlborough/rules.yaml:1851:19\n3985 rules/marlborough/rules.yaml:1853:19\n3986 rules/marlborough/rules.yaml:1854:19\n3987 rules/marlborough/rules.yaml:1855:23\n3988 rules/marlborough/rules.yaml:1856:19\n3989 rules/marlborough/rules.yaml:1857:23\n3991 rules/marlborough/rules.yaml:1859:23\n3997 rules/marlborough/rules.yaml:1720:7\n4004 rules/marlborough/rules.yaml:1721:7\n4010 rules/marlborough/rules.yaml:1722:7\n4011 rules/marlborough/rules.yaml:1724:11\n4013 rules/marlborough/rules.yaml:1726:11\n4016 rules/marlborough/rules.yaml:1727:11\n4021 rules/marlborough/rules.yaml:1728:11\n4022 rules/marlborough/rules.yaml:1729:11\n4023 rules/marlborough/rules.yaml:1730:15\n4025 rules/marlborough/rules.yaml:1732:15\n4026 rules/marlborough/rules.yaml:1733:11\n4032 rules/marlborough/rules.yaml:799:7\n4033 rules/marlborough/rules.yaml:800:7\n4034 rules/marlborough/rules.yaml:801:11\n4035 rules/marlborough/rules.yaml:802:11\n4036 rules/marlborough/rules.yaml:803:15\n4039 rules/marlborough/rules.yaml:804:11\n4040 rules/marlborough/rules.yaml:806:7\n4041 rules/marlborough/rules.yaml:807:7\n4048 rules/marlborough/rules.yaml:808:11\n4049 rules/marlborough/rules.yaml:809:15\n4051 rules/marlborough/rules.yaml:811:15\n4052 rules/marlborough/rules.yaml:812:15\n4056 rules/marlborough/rules.yaml:813:11\n4061 rules/marlborough/rules.yaml:2232:7\n4062 rules/marlborough/rules.yaml:2233:7\n4067 rules/marlborough/rules.yaml:2234:11\n4072 rules/marlborough/rules.yaml:2235:11\n4090 rules/marlborough/rules.yaml:2236:11\n4091 rules/marlborough/rules.yaml:2237:15\n4093 rules/marlborough/rules.yaml:2239:15\n4094 rules/marlborough/rules.yaml:2240:15\n4095 rules/marlborough/rules.yaml:2241:19\n4097 rules/marlborough/rules.yaml:2243:19\n4100 rules/marlborough/rules.yaml:2244:19\n4101 rules/marlborough/rules.yaml:2245:19\n4102 rules/marlborough/rules.yaml:2247:19\n4103 rules/marlborough/rules.yaml:2248:23\n4104 rules/marlborough/rules.yaml:2249:7\n4109 rules/marlborough/rules.yaml:1742:7\n4110 rules/marlborough/rules.yaml:1743:7\n4111 rules/marlborough/rules.yaml:1744:7\n4112 rules/marlborough/rules.yaml:1746:15\n4113 rules/marlborough/rules.yaml:1747:19\n4116 rules/marlborough/rules.yaml:1748:23\n4119 rules/marlborough/rules.yaml:1750:15\n4122 rules/marlborough/rules.yaml:1752:15\n4129 rules/marlborough/rules.yaml:1004:7\n4130 rules/marlborough/rules.yaml:1005:11\n4131 rules/marlborough/rules.yaml:1006:7\n4132 rules/marlborough/rules.yaml:1007:7\n4133 rules/marlborough/rules.yaml:1010:15\n4134 rules/marlborough/rules.yaml:1011:15\n4135 rules/marlborough/rules.yaml:1012:15\n4137 rules/marlborough/rules.yaml:1015:15\n4138 rules/marlborough/rules.yaml:1016:15\n4139 rules/marlborough/rules.yaml:1017:15\n4141 rules/marlborough/rules.yaml:1019:15\n4145 rules/marlborough/rules.yaml:1506:7\n4150 rules/marlborough/rules.yaml:1507:11\n4153 rules/marlborough/rules.yaml:1508:11\n4161 rules/marlborough/rules.yaml:1510:15\n4165 rules/marlborough/rules.yaml:1030:7\n4166 rules/marlborough/rules.yaml:1031:7\n4171 rules/marlborough/rules.yaml:1032:7\n4172 rules/marlborough/rules.yaml:1033:11\n4173 rules/marlborough/rules.yaml:1034:15\n4174 rules/marlborough/rules.yaml:1035:7\n4175 rules/marlborough/rules.yaml:1036:7\n4176 rules/marlborough/rules.yaml:1037:7\n4177 rules/marlborough/rules.yaml:1038:11\n4178 rules/marlborough/rules.yaml:1039:11\n4179 rules/marlborough/rules.yaml:1040:11\n4191 rules/marlborough/rules.yaml:1041:11\n4200 rules/marlborough/rules.yaml:1042:11\n4201 rules/marlborough/rules.yaml:1043:15\n4202 rules/marlborough/rules.yaml:1044:19\n4204 rules/marlborough/rules.yaml:1046:15\n4205 rules/marlborough/rules.yaml:1047:15\n4206 rules/marlborough/rules.yaml:1048:19\n4208 rules/marlborough/rules.yaml:1050:7\n4209 rules/marlborough/rules.yaml:1051:7\n4213 rules/marlborough/rules.yaml:2093:7\n4214 rules/marlborough/rules.yaml:2094:7\n4219 rules/marlborough/rules.yaml:2095:7\n4222 rules/marlborough/rules.yaml:2096:7\n4240 rules/marlborough/rules.yaml:2097:7\n4241 rules/marlborough/rules.yaml:2098:11\n4242 rules/marlborough/rules.yaml:2099:7\n4243 rules/marlborough/rules.yaml:2100:7\n4244 rules/marlborough/rules.yaml:2101:11\n4245 rules/marlborough/rules.yaml:2102:7\n4246 rules/marlborough/rules.yaml:2103:11\n4251 rules/marlborough/rules.yaml:2104:11\n4252 rules/marlborough/rules.yaml:2105:11\n4253 rules/marlborough/rules.yaml:2106:11\n4254 rules/marlborough/rules.yaml:2107:15\n4255 rules/marlborough/rules.yaml:2108:19\n4257 rules/marlborough/rules.yaml:2110:15\n4258 rules/marlborough/rules.yaml:2111:15\n4259 rules/marlborough/rules.yaml:2112:19\n4261 rules/marlborough/rules.yaml:2114:19\n4262 rules/marlborough/rules.yaml:2115:19\n4263 rules/marlborough/rules.yaml:2116:7\n4264 rules/marlborough/rules.yaml:2117:11\n4265 rules/marlborough/rules.yaml:2118:11\n4266 rules/marlborough/rules.yaml:2120:11\n4267 rules/marlborough/rules.yaml:2121:11\n4271 rules/marlborough/rules.yaml:2122:11\n4274 rules/marlborough/rules.yaml:2123:11\n4275 rules/marlborough/rules.yaml:2124:15\n4276 rules/marlborough/rules.yaml:2125:19\n4285 rules/marlborough/rules.yaml:2126:19\n4286 rules/marlborough/rules.yaml:2127:23\n4287 rules/marlborough/rules.yaml:2129:23\n4288 rules/marlborough/rules.yaml:2130:7\n4289 rules/marlborough/rules.yaml:2131:11\n4293 rules/marlborough/rules.yaml:1440:7\n4294 rules/marlborough/rules.yaml:1441:7\n4303 rules/marlborough/rules.yaml:1442:7\n4304 rules/marlborough/rules.yaml:1443:11\n4315 rules/marlborough/rules.yaml:1444:15\n4316 rules/marlborough/rules.yaml:1445:15\n4317 rules/marlborough/rules.yaml:1446:19\n4318 rules/marlborough/rules.yaml:1447:19\n4319 rules/marlborough/rules.yaml:1449:23\n4334 rules/marlborough/rules.yaml:1450:23\n4335 rules/marlborough/rules.yaml:1451:27\n4337 rules/marlborough/rules.yaml:1452:23\n4338 rules/marlborough/rules.yaml:1453:23\n4339 rules/marlborough/rules.yaml:1454:27\n4340 rules/marlborough/rules.yaml:1455:31\n4348 rules/marlborough/rules.yaml:2287:3\n4349 rules/marlborough/rules.yaml:2287:3\n4351 rules/marlborough/rules.yaml:2287:3\n4352 rules/marlborough/rules.yaml:2287:3\n4353 rules/marlborough/rules.yaml:2287:3\n4354 rules/marlborough/rules.yaml:2287:3\n4355 rules/marlborough/rules.yaml:2287:3\n4356 rules/marlborough/rules.yaml:2287:3\n4363 rules/marlborough/rules.yaml:2287:3\n4364 rules/marlborough/rules.yaml:2287:3\n4365 rules/marlborough/rules.yaml:2287:3\n4366 rules/marlborough/rules.yaml:2287:3\n4371 rules/marlborough/rules.yaml:2287:3\n4372 rules/marlborough/rules.yaml:2287:3\n4374 rules/marlborough/rules.yaml:2287:3\n4375 rules/marlborough/rules.yaml:2287:3\n4376 rules/marlborough/rules.yaml:2287:3\n4378 rules/marlborough/rules.yaml:2287:3\n4379 rules/marlborough/rules.yaml:2287:3\n4380 rules/marlborough/rules.yaml:2287:3\n4385 rules/marlborough/rules.yaml:1939:7\n4390 rules/marlborough/rules.yaml:1940:7\n4391 rules/marlborough/rules.yaml:1941:11\n4392 rules/marlborough/rules.yaml:1942:11\n4393 rules/marlborough/rules.yaml:1943:15\n4395 rules/marlborough/rules.yaml:1946:15\n4401 rules/marlborough/rules.yaml:1058:7\n4402 rules/marlborough/rules.yaml:1059:7\n4403 rules/marlborough/rules.yaml:1060:11\n4404 rules/marlborough/rules.yaml:1061:11\n4406 rules/marlborough/rules.yaml:1063:11\n4459 rules/marlborough/rules.yaml:1657:7\n4460 rules/marlborough/rules.yaml:1658:7\n4461 rules/marlborough/rules.yaml:1659:7\n4462 rules/marlborough/rules.yaml:1660:11\n4463 rules/marlborough/rules.yaml:1661:7\n4464 rules/marlborough/rules.yaml:1662:11\n4469 rules/marlborough/rules.yaml:1663:15\n4470 rules/marlborough/rules.yaml:1664:15\n4482 rules/marlborough/rules.yaml:1665:19\n4489 rules/marlborough/rules.yaml:1666:19\n4524 rules/marlborough/rules.yaml:1667:19\n4525 rules/marlborough/rules.yaml:1669:23\n4527 rules/marlborough/rules.yaml:1671:23\n4528 rules/marlborough/rules.yaml:1672:23\n4529 rules/marlborough/rules.yaml:1673:27\n4530 rules/marlborough/rules.yaml:1674:23\n4532 rules/marlborough/rules.yaml:1675:23\n4536 rules/marlborough/rules.yaml:1696:7\n4537 rules/marlborough/rules.yaml:1697:7\n4538 rules/marlborough/rules.yaml:1699:7\n4539 rules/marlborough/rules.yaml:1700:11\n4540 rules/marlborough/rules.yaml:1701:7\n4545 rules/marlborough/rules.yaml:1702:7\n4565 rules/marlborough/rules.yaml:1703:7\n4566 rules/marlborough/rules.yaml:1704:11\n4567 rules/marlborough/rules.yaml:1705:11\n4572 rules/marlborough/rules.yaml:1706:15\n4573 rules/marlborough/rules.yaml:1707:7\n4585 rules/marlborough/rules.yaml:1708:11\n4601 rules/marlborough/rules.yaml:1709:7\n4607 rules/marlborough/rules.yaml:1710:11\n4621 rules/marlborough/rules.yaml:1524:7\n4627 rules/marlborough/rules.yaml:1525:11\n4628 rules/marlborough/rules.yaml:1526:11\n4629 rules/marlborough/rules.yaml:1527:11\n4632 rules/marlborough/rules.yaml:1530:15\n4633 rules/marlborough/rules.yaml:1531:15\n4635 rules/marlborough/rules.yaml:1533:7\n4636 rules/marlborough/rules.yaml:1534:7\n4637 rules/marlborough/rules.yaml:1535:7\n4642 rules/marlborough/rules.yaml:1536:7\n4643 rules/marlborough/rules.yaml:1537:11\n4644 rules/marlborough/rules.yaml:1538:11\n4645 rules/marlborough/rules.yaml:1539:15\n4648 rules/marlborough/rules.yaml:1540:15\n4649 rules/marlborough/rules.yaml:1541:15\n4650 rules/marlborough/rules.yaml:1543:7\n4651 rules/marlborough/rules.yaml:1544:7\n4656 rules/marlborough/rules.yaml:1545:11\n4659 rules/marlborough/rules.yaml:1546:11\n4680 rules/marlborough/rules.yaml:1547:11\n4681 rules/marlborough/rules.yaml:1548:15\n4683 rules/marlborough/rules.yaml:1550:15\n4684 rules/marlborough/rules.yaml:1551:15\n4685 rules/marlborough/rules.yaml:1552:19\n4687 rules/marlborough/rules.yaml:1554:19\n4690 rules/marlborough/rules.yaml:1555:19\n4691 rules/marlborough/rules.yaml:1557:7\n4692 rules/marlborough/rules.yaml:1558:7\n4697 rules/marlborough/rules.yaml:1559:11\n4721 rules/marlborough/rules.yaml:1560:11\n4722 rules/marlborough/rules.yaml:1561:15\n4724 rules/marlborough/rules.yaml:1563:15\n4725 rules/marlborough/rules.yaml:1564:15\n4726 rules/marlborough/rules.yaml:1565:19\n4728 rules/marlborough/rules.yaml:1567:19\n4733 rules/marlborough/rules.yaml:1568:19\n4736 rules/marlborough/rules.yaml:1569:19\n4737 rules/marlborough/rules.yaml:1570:19\n4741 rules/marlborough/rules.yaml:1571:23\n4744 rules/marlborough/rules.yaml:1574:23\n4745 rules/marlborough/rules.yaml:1575:23\n4750 rules/marlborough/rules.yaml:1467:7\n4765 rules/marlborough/rules.yaml:1468:7\n4774 rules/marlborough/rules.yaml:1469:11\n4775 rules/marlborough/rules.yaml:1470:7\n4776 rules/marlborough/rules.yaml:1471:7\n4797 rules/marlborough/rules.yaml:1472:7\n4798 rules/marlborough/rules.yaml:1474:11\n4799 rules/marlborough/rules.yaml:1475:15\n4800 rules/marlborough/rules.yaml:1476:11\n4801 rules/marlborough/rules.yaml:1477:7\n4802 rules/marlborough/rules.yaml:1478:7\n4803 rules/marlborough/rules.yaml:1479:11\n4808 rules/marlborough/rules.yaml:2325:1\n4809 rules/marlborough/rules.yaml:2325:1\n4810 rules/marlborough/rules.yaml:2325:1\n4815 rules/marlborough/rules.yaml:2325:1\n4816 rules/marlborough/rules.yaml:2325:1\n4817 rules/marlborough/rules.yaml:2325:1\n4818 rules/marlborough/rules.yaml:2325:1\n4821 rules/marlborough/rules.yaml:2325:1\n4822 rules/marlborough/rules.yaml:2325:1\n4824 rules/marlborough/rules.yaml:2325:1\n4825 rules/marlborough/rules.yaml:2325:1\n4826 rules/marlborough/rules.yaml:2325:1\n4827 rules/marlborough/rules.yaml:2325:1\n4828 rules/marlborough/rules.yaml:2325:1\n4829 rules/marlborough/rules.yaml:2325:1\n4830 rules/marlborough/rules.yaml:2325:1\n4831 rules/marlborough/rules.yaml:2325:1\n4832 rules/marlborough/rules.yaml:2325:1\n4833 rules/marlborough/rules.yaml:2325:1\n4834 rules/marlborough/rules.yaml:2325:1\n4838 rules/marlborough/rules.yaml:1348:7\n4839 rules/marlborough/rules.yaml:1349:11\n4840 rules/marlborough/rules.yaml:1350:7\n4841 rules/marlborough/rules.yaml:1351:7\n4842 rules/marlborough/rules.yaml:1352:7\n4847 rules/marlborough/rules.yaml:1353:11\n4848 rules/marlborough/rules.yaml:1354:15\n4850 rules/marlborough/rules.yaml:1356:15\n4851 rules/marlborough/rules.yaml:1357:11\n4852 rules/marlborough/rules.yaml:1358:15\n4853 rules/marlborough/rules.yaml:1359:11\n4854 rules/marlborough/rules.yaml:1360:15\n4856 rules/marlborough/rules.yaml:1362:15\n4857 rules/marlborough/rules.yaml:1363:11\n4861 rules/marlborough/rules.yaml:2260:7\n4863 rules/marlborough/rules.yaml:2261:7\n4864 rules/marlborough/rules.yaml:2262:7\n4871 rules/marlborough/rules.yaml:1977:7\n4872 rules/marlborough/rules.yaml:1978:7\n4873 rules/marlborough/rules.yaml:1979:11\n4874 rules/marlborough/rules.yaml:1980:7\n4880 rules/marlborough/rules.yaml:1981:7\n4886 rules/marlborough/rules.yaml:1982:7\n4887 rules/marlborough/rules.yaml:1983:7\n4891 rules/marlborough/rules.yaml:1984:11\n4892 rules/marlborough/rules.yaml:1985:7\n4893 rules/marlborough/rules.yaml:1986:7\n4894 rules/marlborough/rules.yaml:1987:11\n4895 rules/marlborough/rules.yaml:1988:7\n4901 rules/marlborough/rules.yaml:1989:7\n4902 rules/marlborough/rules.yaml:1990:7\n4903 rules/marlborough/rules.yaml:1992:7\n4904 rules/marlborough/rules.yaml:1994:15\n4906 rules/marlborough/rules.yaml:1996:15\n4908 rules/marlborough/rules.yaml:1998:15\n4910 rules/marlborough/rules.yaml:2000:15\n4911 rules/marlborough/rules.yaml:2001:15\n4913 rules/marlborough/rules.yaml:2003:15\n4914 rules/marlborough/rules.yaml:2004:15\n4915 rules/marlborough/rules.yaml:2005:15\n4916 rules/marlborough/rules.yaml:2006:19\n4917 rules/marlborough/rules.yaml:2007:19\n4918 rules/marlborough/rules.yaml:2008:15\n4922 rules/marlborough/rules.yaml:1956:7\n4923 rules/marlborough/rules.yaml:1957:7\n4924 rules/marlborough/rules.yaml:1958:7\n4925 rules/marlborough/rules.yaml:1959:11\n4926 rules/marlborough/rules.yaml:1961:7\n4927 rules/marlborough/rules.yaml:1962:7\n4928 rules/marlborough/rules.yaml:1963:7\n4931 rules/marlborough/rules.yaml:1965:7\n4932 rules/marlborough/rules.yaml:1966:7\n4933 rules/marlborough/rules.yaml:1967:11\n4938 rules/marlborough/rules.yaml:2064:7\n4939 rules/marlborough/rules.yaml:2065:7\n4944 rules/marlborough/rules.yaml:2066:11\n4949 rules/marlborough/rules.yaml:2067:11\n4954 rules/marlborough/rules.yaml:2068:11\n4955 rules/marlborough/rules.yaml:2069:15\n4957 rules/marlborough/rules.yaml:2071:15\n4958 rules/marlborough/rules.yaml:2072:15\n4959 rules/marlborough/rules.yaml:2073:19\n4961 rules/marlborough/rules.yaml:2075:19\n4964 rules/marlborough/rules.yaml:2076:19\n4969 rules/marlborough/rules.yaml:1620:7\n4970 rules/marlborough/rules.yaml:1621:7\n4971 rules/marlborough/rules.yaml:1622:7\n4972 rules/marlborough/rules.yaml:1623:7\n4977 rules/marlborough/rules.yaml:1624:11\n4982 rules/marlborough/rules.yaml:1625:11\n4986 rules/marlborough/rules.yaml:1626:11\n4987 rules/marlborough/rules.yaml:1627:11\n4988 rules/marlborough/rules.yaml:1628:15\n4990 rules/marlborough/rules.yaml:1630:15\n4991 rules/marlborough/rules.yaml:1631:15\n4993 rules/marlborough/rules.yaml:1633:15\n4994 rules/marlborough/rules.yaml:1634:15\n4995 rules/marlborough/rules.yaml:1635:19\n4997 rules/marlborough/rules.yaml:1637:19\n4998 rules/marlborough/rules.yaml:1638:7\n5005 rules/marlborough/rules.yaml:1914:7\n5006 rules/marlborough/rules.yaml:1915:7\n5007 rules/marlborough/rules.yaml:1916:7\n5008 rules/marlborough/rules.yaml:1917:7\n5009 rules/marlborough/rules.yaml:1919:7\n5010 rules/marlborough/rules.yaml:1921:15\n5011 rules/marlborough/rules.yaml:1922:19\n5013 rules/marlborough/rules.yaml:1924:19\n5015 rules/marlborough/rules.yaml:1926:15\n5016 rules/marlborough/rules.yaml:1927:19\n5020 rules/marlborough/rules.yaml:1931:15\n5025 rules/marlborough/rules.yaml:2191:7\n5026 rules/marlborough/rules.yaml:2192:7\n5027 rules/marlborough/rules.yaml:2193:7\n5030 rules/marlborough/rules.yaml:2194:7\n5031 rules/marlborough/rules.yaml:2195:11\n5034 rules/marlborough/rules.yaml:2196:7\n5035 rules/marlborough/rules.yaml:2197:7\n5036 rules/marlborough/rules.yaml:2198:7\n5039 rules/marlborough/rules.yaml:2200:7\n5040 rules/marlborough/rules.yaml:2201:7\n5041 rules/marlborough/rules.yaml:2202:11\n5042 rules/marlborough/rules.yaml:2204:7\n5043 rules/marlborough/rules.yaml:2205:11\n5044 rules/marlborough/rules.yaml:2206:7\n5045 rules/marlborough/rules.yaml:2207:7\n5046 rules/marlborough/rules.yaml:2208:7\n5047 rules/marlborough/rules.yaml:2209:11\n5048 rules/marlborough/rules.yaml:2210:15\n5050 rules/marlborough/rules.yaml:2212:7\n5055 rules/marlborough/rules.yaml:2213:7\n5056 rules/marlborough/rules.yaml:2214:11\n5057 rules/marlborough/rules.yaml:2215:7\n5058 rules/marlborough/rules.yaml:2216:7\n5059 rules/marlborough/rules.yaml:2217:11\n5060 rules/marlborough/rules.yaml:2218:11\n5068 rules/marlborough/rules.yaml:2219:11\n5069 rules/marlborough/rules.yaml:2220:11\n5073 rules/marlborough/rules.yaml:2171:7\n5074 rules/marlborough/rules.yaml:2172:7\n5075 rules/marlborough/rules.yaml:2173:11\n5076 rules/marlborough/rules.yaml:2174:11\n5077 rules/marlborough/rules.yaml:2175:15\n5078 rules/marlborough/rules.yaml:2176:15\n5079 rules/marlborough/rules.yaml:2177:7\n5083 rules/marlborough/rules.yaml:2145:7\n5093 rules/marlborough/rules.yaml:2146:7\n5094 rules/marlborough/rules.yaml:2148:11\n5095 rules/marlborough/rules.yaml:2149:7\n5096 rules/marlborough/rules.yaml:2150:7\n5097 rules/marlborough/rules.yaml:2151:7\n5098 rules/marlborough/rules.yaml:2152:7\n5099 rules/marlborough/rules.yaml:2153:11\n5100 rules/marlborough/rules.yaml:2155:7\n5105 rules/marlborough/rules.yaml:2156:11\n5106 rules/marlborough/rules.yaml:2157:11\n5107 rules/marlborough/rules.yaml:2158:15\n5108 rules/marlborough/rules.yaml:2159:15\n5109 rules/marlborough/rules.yaml:2160:15\n5115 rules/marlborough/rules.yaml:2021:7\n5116 rules/marlborough/rules.yaml:2022:11\n5117 rules/marlborough/rules.yaml:2023:11\n5126 rules/marlborough/rules.yaml:2024:15\n5127 rules/marlborough/rules.yaml:2025:15\n5128 rules/marlborough/rules.yaml:2026:19\n5131 rules/marlborough/rules.yaml:2027:19\n5135 rules/marlborough/rules.yaml:938:7\n5136 rules/marlborough/rules.yaml:939:7\n5137 rules/marlborough/rules.yaml:940:11\n5138 rules/marlborough/rules.yaml:941:7\n5141 rules/marlborough/rules.yaml:943:11\n5142 rules/marlborough/rules.yaml:944:7\n5143 rules/marlborough/rules.yaml:945:11\n5144 rules/marlborough/rules.yaml:946:15\n5145 rules/marlborough/rules.yaml:947:7\n5146 rules/marlborough/rules.yaml:948:7\n5147 rules/marlborough/rules.yaml:949:7\n5148 rules/marlborough/rules.yaml:950:11\n5149 rules/marlborough/rules.yaml:951:7\n5150 rules/marlborough/rules.yaml:952:7\n5151 rules/marlborough/rules.yaml:953:7\n5152 rules/marlborough/rules.yaml:954:7\n5170 rules/marlborough/rules.yaml:955:7\n5179 rules/marlborough/rules.yaml:956:11\n5184 rules/marlborough/rules.yaml:957:7\n5185 rules/marlborough/rules.yaml:959:11\n5186 rules/marlborough/rules.yaml:960:15\n5187 rules/marlborough/rules.yaml:961:11\n5188 rules/marlborough/rules.yaml:962:7\n5189 rules/marlborough/rules.yaml:963:7\n5190 rules/marlborough/rules.yaml:964:11\n5196 rules/marlborough/rules.yaml:2306:3\n5197 rules/marlborough/rules.yaml:2306:3\n5199 rules/marlborough/rules.yaml:2306:3\n5200 rules/marlborough/rules.yaml:2306:3\n5201 rules/marlborough/rules.yaml:2306:3\n5202 rules/marlborough/rules.yaml:2306:3\n5203 rules/marlborough/rules.yaml:2306:3\n5204 rules/marlborough/rules.yaml:2306:3\n5211 rules/marlborough/rules.yaml:2306:3\n5212 rules/marlborough/rules.yaml:2306:3\n5213 rules/marlborough/rules.yaml:2306:3\n5214 rules/marlborough/rules.yaml:2306:3\n5217 rules/marlborough/rules.yaml:2306:3\n5218 rules/marlborough/rules.yaml:2306:3\n5220 rules/marlborough/rules.yaml:2306:3\n5221 rules/marlborough/rules.yaml:2306:3\n5222 rules/marlborough/rules.yaml:2306:3\n5224 rules/marlborough/rules.yaml:2306:3\n5225 rules/marlborough/rules.yaml:2306:3\n5226 rules/marlborough/rules.yaml:2306:3\n5233 rules/marlborough/rules.yaml:1380:7\n5239 rules/marlborough/rules.yaml:1381:7\n5253 rules/marlborough/rules.yaml:1382:7\n5264 rules/marlborough/rules.yaml:1383:7\n5275 rules/marlborough/rules.yaml:1384:11\n5276 rules/marlborough/rules.yaml:1386:7\n5281 rules/marlborough/rules.yaml:1387:7\n5282 rules/marlborough/rules.yaml:1388:7\n5283 rules/marlborough/rules.yaml:1389:11\n5284 rules/marlborough/rules.yaml:1390:7\n5285 rules/marlborough/rules.yaml:1391:11\n5286 rules/marlborough/rules.yaml:1392:7\n5287 rules/marlborough/rules.yaml:1393:11\n5288 rules/marlborough/rules.yaml:1394:15\n5292 rules/marlborough/rules.yaml:1398:7\n5293 rules/marlborough/rules.yaml:1399:11\n5296 rules/marlborough/rules.yaml:1400:15\n5297 rules/marlborough/rules.yaml:1401:19\n5300 rules/marlborough/rules.yaml:1405:7\n5301 rules/marlborough/rules.yaml:1406:11\n5302 rules/marlborough/rules.yaml:1408:11\n5303 rules/marlborough/rules.yaml:1409:15\n5306 rules/marlborough/rules.yaml:1410:15\n5307 rules/marlborough/rules.yaml:1411:19\n5308 rules/marlborough/rules.yaml:1412:19\n5309 rules/marlborough/rules.yaml:1413:7\n5310 rules/marlborough/rules.yaml:1414:11\n5311 rules/marlborough/rules.yaml:1415:7\n5323 rules/marlborough/rules.yaml:1416:7\n5332 rules/marlborough/rules.yaml:1417:11\n5333 rules/marlborough/rules.yaml:1418:7\n5334 rules/marlborough/rules.yaml:1419:7\n5335 rules/marlborough/rules.yaml:1420:11\n5336 rules/marlborough/rules.yaml:1421:7\n5337 rules/marlborough/rules.yaml:1422:7\n5338 rules/marlborough/rules.yaml:1423:11\n5339 rules/marlborough/rules.yaml:1424:11\n5340 rules/marlborough/rules.yaml:1425:15\n5355 rules/marlborough/rules.yaml:1426:11\n5356 rules/marlborough/rules.yaml:1427:11\n5357 rules/marlborough/rules.yaml:1428:15\n5358 rules/marlborough/rules.yaml:1429:11\n5363 rules/marlborough/rules.yaml:1268:7\n5372 rules/marlborough/rules.yaml:1269:7\n5373 rules/marlborough/rules.yaml:1270:7\n5374 rules/marlborough/rules.yaml:1271:11\n5389 rules/marlborough/rules.yaml:1272:7\n5390 rules/marlborough/rules.yaml:1273:7\n5391 rules/marlborough/rules.yaml:1274:11\n5392 rules/marlborough/rules.yaml:1276:11\n5393 rules/marlborough/rules.yaml:1277:7\n5394 rules/marlborough/rules.yaml:1278:7\n5395 rules/marlborough/rules.yaml:1279:7\n5396 rules/marlborough/rules.yaml:1280:7\n5405 rules/marlborough/rules.yaml:1281:7\n5411 rules/marlborough/rules.yaml:1282:7\n5412 rules/marlborough/rules.yaml:1283:11\n5413 rules/marlborough/rules.yaml:1285:7\n5422 rules/marlborough/rules.yaml:1286:11\n5423 rules/marlborough/rules.yaml:1287:11\n5424 rules/marlborough/rules.yaml:1288:7\n5435 rules/marlborough/rules.yaml:1289:7\n5436 rules/marlborough/rules.yaml:1290:7\n5437 rules/marlborough/rules.yaml:1291:11\n5438 rules/marlborough/rules.yaml:1292:11\n5439 rules/marlborough/rules.yaml:1293:15\n5440 rules/marlborough/rules.yaml:1294:11\n5441 rules/marlborough/rules.yaml:1295:15\n5443 rules/marlborough/rules.yaml:1298:15\n5444 rules/marlborough/rules.yaml:1300:7\n5445 rules/marlborough/rules.yaml:1301:7\n5446 rules/marlborough/rules.yaml:1302:11\n5447 rules/marlborough/rules.yaml:1303:7\n5448 rules/marlborough/rules.yaml:1304:11\n5449 rules/marlborough/rules.yaml:1305:7\n5450 rules/marlborough/rules.yaml:1306:7\n5451 rules/marlborough/rules.yaml:1307:11\n5452 rules/marlborough/rules.yaml:1308:15\n5454 rules/marlborough/rules.yaml:1309:15\n5457 rules/marlborough/rules.yaml:1313:7\n5458 rules/marlborough/rules.yaml:1314:11\n5459 rules/marlborough/rules.yaml:1316:11\n5460 rules/marlborough/rules.yaml:1317:15\n5461 rules/marlborough/rules.yaml:1318:15\n5462 rules/marlborough/rules.yaml:1319:19\n5463 rules/marlborough/rules.yaml:1320:19\n5464 rules/marlborough/rules.yaml:1321:7\n5469 rules/marlborough/rules.yaml:1322:7\n5470 rules/marlborough/rules.yaml:1323:11\n5471 rules/marlborough/rules.yaml:1324:7\n5472 rules/marlborough/rules.yaml:1325:7\n5473 rules/marlborough/rules.yaml:1326:11\n5474 rules/marlborough/rules.yaml:1327:7\n5475 rules/marlborough/rules.yaml:1328:7\n5476 rules/marlborough/rules.yaml:1329:11\n5477 rules/marlborough/rules.yaml:1330:11\n5478 rules/marlborough/rules.yaml:1331:15\n5479 rules/marlborough/rules.yaml:1332:15\n5480 rules/marlborough/rules.yaml:1333:15\n5481 rules/marlborough/rules.yaml:1334:19\n5482 rules/marlborough/rules.yaml:1336:11\n5483 rules/marlborough/rules.yaml:1337:11\n5484 rules/marlborough/rules.yaml:1338:11\n5485 rules/marlborough/rules.yaml:1339:11\n5489 rules/marlborough/flow.yaml:11:7\n5490 rules/marlborough/flow.yaml:12:11\n5496 rules/marlborough/rules.yaml:903:7\n5497 rules/marlborough/rules.yaml:904:7\n5498 rules/marlborough/rules.yaml:905:7\n5499 rules/marlborough/rules.yaml:906:11\n5500 rules/marlborough/rules.yaml:907:11\n5501 rules/marlborough/rules.yaml:908:15\n5502 rules/marlborough/rules.yaml:909:15\n5503 rules/marlborough/rules.yaml:910:7\n5508 rules/marlborough/rules.yaml:911:11\n5509 rules/marlborough/rules.yaml:912:11\n5510 rules/marlborough/rules.yaml:913:11\n5511 rules/marlborough/rules.yaml:914:11\n5512 rules/marlborough/rules.yaml:915:11\n5513 rules/marlborough/rules.yaml:916:7\n5514 rules/marlborough/rules.yaml:917:11\n5519 rules/marlborough/rules.yaml:1488:7\n5520 rules/marlborough/rules.yaml:1489:7\n5521 rules/marlborough/rules.yaml:1490:11\n5522 rules/marlborough/rules.yaml:1491:11\n5523 rules/marlborough/rules.yaml:1492:7\n5526 rules/marlborough/rules.yaml:1493:7\n5527 rules/marlborough/rules.yaml:1494:7\n5535 rules/marlborough/rules.yaml:1886:7\n5536 rules/marlborough/rules.yaml:1887:7\n5537 rules/marlborough/rules.yaml:1888:11\n5538 rules/marlborough/rules.yaml:1889:11\n5545 rules/marlborough/rules.yaml:1890:15\n5546 rules/marlborough/rules.yaml:1891:15\n5554 rules/marlborough/rules.yaml:1892:15\n5572 rules/marlborough/rules.yaml:1893:15\n5573 rules/marlborough/rules.yaml:1894:15\n5574 rules/marlborough/rules.yaml:1895:19\n5575 rules/marlborough/rules.yaml:1896:19\n5576 rules/marlborough/rules.yaml:1897:23\n5579 rules/marlborough/rules.yaml:1898:23\n5580 rules/marlborough/rules.yaml:1900:19\n5581 rules/marlborough/rules.yaml:1901:23\n5582 rules/marlborough/rules.yaml:1902:23\n5586 rules/marlborough/rules.yaml:1586:7\n5590 rules/marlborough/rules.yaml:1587:7\n5591 rules/marlborough/rules.yaml:1588:11\n5592 rules/marlborough/rules.yaml:1589:11\n5593 rules/marlborough/rules.yaml:1590:7\n5594 rules/marlborough/rules.yaml:1591:11\n5598 rules/marlborough/flow.yaml:104:7\n5599 rules/marlborough/flow.yaml:105:11\n5603 rules/marlborough/flow.yaml:50:7\n5606 rules/marlborough/flow.yaml:51:11\n5607 rules/marlborough/flow.yaml:52:15\n5611 rules/marlborough/flow.yaml:67:7\n5614 rules/marlborough/flow.yaml:68:11\n5615 rules/marlborough/flow.yaml:69:15\n5619 rules/marlborough/flow.yaml:85:7\n5623 rules/marlborough/flow.yaml:61:7\n5624 rules/marlborough/flow.yaml:62:11\n5625 rules/marlborough/flow.yaml:63:15\n5629 rules/marlborough/flow.yaml:89:7\n5630 rules/marlborough/flow.yaml:90:11\n5634 rules/marlborough/flow.yaml:45:7\n5635 rules/marlborough/flow.yaml:46:11\n5639 rules/marlborough/flow.yaml:79:7\n5640 rules/marlborough/flow.yaml:80:11\n5641 rules/marlborough/flow.yaml:81:15\n5645 rules/marlborough/flow.yaml:56:7\n5646 rules/marlborough/flow.yaml:57:11\n5650 rules/marlborough/rules.yaml:992:7\n5656 rules/marlborough/rules.yaml:993:7\n5657 rules/marlborough/rules.yaml:994:11\n5658 rules/marlborough/rules.yaml:995:7\n5659 rules/marlborough/rules.yaml:996:7\n5674 rules/marlborough/rules.yaml:975:7\n5679 rules/marlborough/rules.yaml:976:11\n5680 rules/marlborough/rules.yaml:977:7\n5692 rules/marlborough/rules.yaml:978:7\n5693 rules/marlborough/rules.yaml:979:11\n5694 rules/marlborough/rules.yaml:980:7\n5712 rules/marlborough/rules.yaml:981:7\n5713 rules/marlborough/rules.yaml:982:11\n5715 rules/marlborough/rules.yaml:983:7\n5716 rules/marlborough/rules.yaml:984:11\n5717 rules/marlborough/rules.yaml:985:11\n5766 rules/marlborough/rules.yaml:1074:7\n5767 rules/marlborough/rules.yaml:1075:7\n5773 rules/marlborough/rules.yaml:1076:7\n5774 rules/marlborough/rules.yaml:1077:11\n5776 rules/marlborough/rules.yaml:1078:7\n5777 rules/marlborough/rules.yaml:1079:11\n5779 rules/marlborough/rules.yaml:1080:7\n5782 rules/marlborough/rules.yaml:1081:7\n5783 rules/marlborough/rules.yaml:1082:7\n5784 rules/marlborough/rules.yaml:1083:7\n5789 rules/marlborough/rules.yaml:1084:11\n5790 rules/marlborough/rules.yaml:1085:11\n5818 rules/marlborough/rules.yaml:1088:11\n5819 rules/marlborough/rules.yaml:1089:11\n5820 rules/marlborough/rules.yaml:1090:11\n5821 rules/marlborough/rules.yaml:1092:19\n5822 rules/marlborough/rules.yaml:1093:23\n5824 rules/marlborough/rules.yaml:1095:23\n5825 rules/marlborough/rules.yaml:1096:23\n5835 rules/marlborough/rules.yaml:1102:19\n5838 rules/marlborough/rules.yaml:1098:19\n5842 rules/marlborough/rules.yaml:1100:19\n5851 rules/marlborough/rules.yaml:1104:11\n5852 rules/marlborough/rules.yaml:1105:11\n5855 rules/marlborough/rules.yaml:1106:11\n5860 rules/marlborough/rules.yaml:1107:11\n5861 rules/marlborough/rules.yaml:1108:11\n5882 rules/marlborough/rules.yaml:1109:15\n5933 rules/marlborough/rules.yaml:1112:15\n5934 rules/marlborough/rules.yaml:1113:15\n5940 rules/marlborough/rules.yaml:1115:15\n5952 rules/marlborough/rules.yaml:1116:15\n5953 rules/marlborough/rules.yaml:1117:15\n5970 rules/marlborough/rules.yaml:1118:15\n5971 rules/marlborough/rules.yaml:1119:15\n5977 rules/marlborough/rules.yaml:1121:15\n5989 rules/marlborough/rules.yaml:1122:15\n5990 rules/marlborough/rules.yaml:1123:15\n6007 rules/marlborough/rules.yaml:1124:15\n6008 rules/marlborough/rules.yaml:1125:15\n6011 rules/marlborough/rules.yaml:1126:11\n6012 rules/marlborough/rules.yaml:1127:11\n6013 rules/marlborough/rules.yaml:1128:11\n6014 rules/marlborough/rules.yaml:1129:11\n6015 rules/marlborough/rules.yaml:1130:11\n6016 rules/marlborough/rules.yaml:1131:11\n6017 rules/marlborough/rules.yaml:1132:11\n6028 rules/marlborough/rules.yaml:1134:19\n6035 rules/marlborough/rules.yaml:1135:19\n6043 rules/marlborough/rules.yaml:1136:23\n6044 rules/marlborough/rules.yaml:1137:23\n6048 rules/marlborough/rules.yaml:1139:19\n6053 rules/marlborough/rules.yaml:1144:23\n6056 rules/marlborough/rules.yaml:1140:23\n6060 rules/marlborough/rules.yaml:1142:23\n6064 rules/marlborough/rules.yaml:1146:19\n6065 rules/marlborough/rules.yaml:1147:19\n6078 rules/marlborough/rules.yaml:1148:19\n6081 rules/marlborough/rules.yaml:1151:23\n6084 rules/marlborough/rules.yaml:1149:23\n6088 rules/marlborough/rules.yaml:1153:19\n6095 rules/marlborough/rules.yaml:1154:19\n6102 rules/marlborough/rules.yaml:1155:19\n6113 rules/marlborough/rules.yaml:1156:23\n6117 rules/marlborough/rules.yaml:1158:19\n6160 rules/marlborough/rules.yaml:2266:3\n6165 rules/marlborough/rules.yaml:2266:3\n6167 rules/marlborough/rules.yaml:2266:3\n6168 rules/marlborough/rules.yaml:2266:3\n6169 rules/marlborough/rules.yaml:2266:3\n6170 rules/marlborough/rules.yaml:2266:3\n6171 rules/marlborough/rules.yaml:2266:3\n6172 rules/marlborough/rules.yaml:2266:3\n6185 rules/marlborough/rules.yaml:2266:3\n6186 rules/marlborough/rules.yaml:2266:3\n6198 rules/marlborough/rules.yaml:2266:3\n6204 rules/marlborough/rules.yaml:2266:3\n6217 rules/marlborough/rules.yaml:2266:3\n6218 rules/marlborough/rules.yaml:2266:3\n6240 rules/marlborough/rules.yaml:2266:3\n6280 rules/marlborough/rules.yaml:2266:3\n6281 rules/marlborough/rules.yaml:2266:3\n6283 rules/marlborough/rules.yaml:2266:3\n6284 rules/marlborough/rules.yaml:2266:3\n6288 rules/marlborough/rules.yaml:2266:3\n6328 rules/marlborough/rules.yaml:1169:7\n6329 rules/marlborough/rules.yaml:1170:7\n6330 rules/marlborough/rules.yaml:1171:7\n6338 rules/marlborough/rules.yaml:1172:7\n6339 rules/marlborough/rules.yaml:1173:7\n6340 rules/marlborough/rules.yaml:1174:7\n6341 rules/marlborough/rules.yaml:1175:7\n6342 rules/marlborough/rules.yaml:1176:11\n6343 rules/marlborough/rules.yaml:1177:7\n6344 rules/marlborough/rules.yaml:1178:7\n6345 rules/marlborough/rules.yaml:1179:7\n6353 rules/marlborough/rules.yaml:1180:7\n6361 rules/marlborough/rules.yaml:1181:7\n6362 rules/marlborough/rules.yaml:1182:7\n6363 rules/marlborough/rules.yaml:1183:7\n6364 rules/marlborough/rules.yaml:1184:7\n6365 rules/marlborough/rules.yaml:1185:7\n6366 rules/marlborough/rules.yaml:1186:7\n6367 rules/marlborough/rules.yaml:1187:7\n6413 rules/marlborough/rules.yaml:1188:7\n6414 rules/marlborough/rules.yaml:1189:7\n6415 rules/marlborough/rules.yaml:1190:7\n6416 rules/marlborough/rules.yaml:1191:7\n6443 rules/marlborough/rules.yaml:1192:7\n6495 rules/marlborough/rules.yaml:1193:7\n6496 rules/marlborough/rules.yaml:1194:11\n6523 rules/marlborough/rules.yaml:1195:7\n6524 rules/marlborough/rules.yaml:1196:7\n6535 rules/marlborough/rules.yaml:1198:15\n6536 rules/marlborough/rules.yaml:1199:19\n6537 rules/marlborough/rules.yaml:1200:15\n6544 rules/marlborough/rules.yaml:1201:15\n6551 rules/marlborough/rules.yaml:1202:15\n6556 rules/marlborough/rules.yaml:1203:19\n6560 rules/marlborough/rules.yaml:1205:15\n6570 rules/marlborough/rules.yaml:1206:15\n6577 rules/marlborough/rules.yaml:1207:15\n6584 rules/marlborough/rules.yaml:1208:15\n6591 rules/marlborough/rules.yaml:1209:15\n6596 rules/marlborough/rules.yaml:1210:19\n6600 rules/marlborough/rules.yaml:1212:15\n6601 rules/marlborough/rules.yaml:1213:15\n6608 rules/marlborough/rules.yaml:1214:15\n6615 rules/marlborough/rules.yaml:1215:15\n6621 rules/marlborough/rules.yaml:1216:19\n6624 rules/marlborough/rules.yaml:1218:15\n6631 rules/marlborough/rules.yaml:1219:15\n6638 rules/marlborough/rules.yaml:1220:15\n6642 rules/marlborough/rules.yaml:1221:19\n6643 rules/marlborough/rules.yaml:1222:19\n6644 rules/marlborough/rules.yaml:1223:15\n6651 rules/marlborough/rules.yaml:1224:15\n6658 rules/marlborough/rules.yaml:1225:15\n6663 rules/marlborough/rules.yaml:1226:19\n6667 rules/marlborough/rules.yaml:1228:15\n6668 rules/marlborough/rules.yaml:1229:19\n6669 rules/marlborough/rules.yaml:1230:15\n6670 rules/marlborough/rules.yaml:1231:15\n6671 rules/marlborough/rules.yaml:1232:15\n6678 rules/marlborough/rules.yaml:1233:15\n6685 rules/marlborough/rules.yaml:1234:15\n6690 rules/marlborough/rules.yaml:1235:19\n6710 rules/marlborough/rules.yaml:1828:7\n6711 rules/marlborough/rules.yaml:1829:7\n6712 rules/marlborough/rules.yaml:1830:7\n6736 rules/marlborough/rules.yaml:1831:7\n6737 rules/marlborough/rules.yaml:1832:11\n6740 rules/marlborough/rules.yaml:1833:7\n6741 rules/marlborough/rules.yaml:1834:7\n6780 rules/marlborough/rules.yaml:1802:7\n6781 rules/marlborough/rules.yaml:1803:7\n6782 rules/marlborough/rules.yaml:1804:7\n6783 rules/marlborough/rules.yaml:1805:7\n6813 rules/marlborough/rules.yaml:1808:7\n6814 rules/marlborough/rules.yaml:1809:7\n6815 rules/marlborough/rules.yaml:1810:7\n6816 rules/marlborough/rules.yaml:1811:11\n6819 rules/marlborough/rules.yaml:1812:7\n6820 rules/marlborough/rules.yaml:1813:11\n6823 rules/marlborough/rules.yaml:1814:7\n6824 rules/marlborough/rules.yaml:1815:7\n6825 rules/marlborough/rules.yaml:1816:7\n6826 rules/marlborough/rules.yaml:1817:7\n6827 rules/marlborough/rules.yaml:1818:7\n6828 rules/marlborough/rules.yaml:1819:7\n6856 rules/marlborough/rules.yaml:1870:7\n6865 rules/marlborough/rules.yaml:1871:7\n6866 rules/marlborough/rules.yaml:1872:7\n6873 rules/marlborough/rules.yaml:1873:7\n6899 rules/marlborough/rules.yaml:1760:7\n6900 rules/marlborough/rules.yaml:1761:7\n6901 rules/marlborough/rules.yaml:1762:11\n6910 rules/marlborough/rules.yaml:1764:11\n6914 rules/marlborough/rules.yaml:1766:11\n6915 rules/marlborough/rules.yaml:1767:11\n6926 rules/marlborough/rules.yaml:1768:11\n6927 rules/marlborough/rules.yaml:1769:15\n6930 rules/marlborough/rules.yaml:1770:15\n6935 rules/marlborough/rules.yaml:1772:15\n6942 rules/marlborough/rules.yaml:1773:15\n6948 rules/marlborough/rules.yaml:1775:11\n6967 rules/marlborough/rules.yaml:1776:11\n6970 rules/marlborough/rules.yaml:1780:19\n6971 rules/marlborough/rules.yaml:1781:19\n6978 rules/marlborough/rules.yaml:1778:19\n6982 rules/marlborough/rules.yaml:1783:19\n6987 rules/marlborough/rules.yaml:1784:23\n6991 rules/marlborough/rules.yaml:1786:23\n6992 rules/marlborough/rules.yaml:1787:23\n6996 rules/marlborough/rules.yaml:1789:19\n6997 rules/marlborough/rules.yaml:1790:19\n7020 rules/marlborough/rules.yaml:1843:7\n7021 rules/marlborough/rules.yaml:1844:7\n7035 rules/marlborough/rules.yaml:1845:11\n7036 rules/marlborough/rules.yaml:1846:11\n7055 rules/marlborough/rules.yaml:1847:11\n7056 rules/marlborough/rules.yaml:1848:11\n7065 rules/marlborough/rules.yaml:1849:15\n7090 rules/marlborough/rules.yaml:1850:15\n7091 rules/marlborough/rules.yaml:1851:19\n7097 rules/marlborough/rules.yaml:1853:19\n7098 rules/marlborough/rules.yaml:1854:19\n7106 rules/marlborough/rules.yaml:1855:23\n7116 rules/marlborough/rules.yaml:1856:19\n7121 rules/marlborough/rules.yaml:1857:23\n7126 rules/marlborough/rules.yaml:1859:23\n7154 rules/marlborough/rules.yaml:1720:7\n7161 rules/marlborough/rules.yaml:1721:7\n7169 rules/marlborough/rules.yaml:1722:7\n7170 rules/marlborough/rules.yaml:1723:11\n7171 rules/marlborough/rules.yaml:1724:11\n7176 rules/marlborough/rules.yaml:1726:11\n7179 rules/marlborough/rules.yaml:1727:11\n7184 rules/marlborough/rules.yaml:1728:11\n7185 rules/marlborough/rules.yaml:1729:11\n7195 rules/marlborough/rules.yaml:1730:15\n7206 rules/marlborough/rules.yaml:1732:15\n7214 rules/marlborough/rules.yaml:1733:11\n7216 rules/marlborough/rules.yaml:1734:11\n7239 rules/marlborough/rules.yaml:799:7\n7242 rules/marlborough/rules.yaml:800:7\n7250 rules/marlborough/rules.yaml:801:11\n7262 rules/marlborough/rules.yaml:802:11\n7263 rules/marlborough/rules.yaml:803:15\n7266 rules/marlborough/rules.yaml:804:11\n7267 rules/marlborough/rules.yaml:805:11\n7270 rules/marlborough/rules.yaml:806:7\n7271 rules/marlborough/rules.yaml:807:7\n7284 rules/marlborough/rules.yaml:808:11\n7287 rules/marlborough/rules.yaml:811:15\n7288 rules/marlborough/rules.yaml:812:15\n7294 rules/marlborough/rules.yaml:809:15\n7301 rules/marlborough/rules.yaml:813:11\n7323 rules/marlborough/rules.yaml:2232:7\n7324 rules/marlborough/rules.yaml:2233:7\n7335 rules/marlborough/rules.yaml:2234:11\n7341 rules/marlborough/rules.yaml:2235:11\n7359 rules/marlborough/rules.yaml:2236:11\n7360 rules/marlborough/rules.yaml:2237:15\n7369 rules/marlborough/rules.yaml:2239:15\n7377 rules/marlborough/rules.yaml:2240:15\n7378 rules/marlborough/rules.yaml:2241:19\n7380 rules/marlborough/rules.yaml:2243:19\n7383 rules/marlborough/rules.yaml:2244:19\n7384 rules/marlborough/rules.yaml:2245:19\n7385 rules/marlborough/rules.yaml:2246:19\n7386 rules/marlborough/rules.yaml:2247:19\n7387 rules/marlborough/rules.yaml:2248:23\n7391 rules/marlborough/rules.yaml:2249:7\n7405 rules/marlborough/rules.yaml:1742:7\n7406 rules/marlborough/rules.yaml:1743:7\n7417 rules/marlborough/rules.yaml:1744:7\n7418 rules/marlborough/rules.yaml:1746:15\n7419 rules/marlborough/rules.yaml:1747:19\n7423 rules/marlborough/rules.yaml:1748:23\n7426 rules/marlborough/rules.yaml:1750:15\n7429 rules/marlborough/rules.yaml:1752:15\n7431 rules/marlborough/rules.yaml:1753:7\n7450 rules/marlborough/rules.yaml:1004:7\n7451 rules/marlborough/rules.yaml:1005:11\n7452 rules/marlborough/rules.yaml:1006:7\n7453 rules/marlborough/rules.yaml:1007:7\n7458 rules/marlborough/rules.yaml:1019:15\n7461 rules/marlborough/rules.yaml:1009:15\n7462 rules/marlborough/rules.yaml:1010:15\n7463 rules/marlborough/rules.yaml:1011:15\n7470 rules/marlborough/rules.yaml:1012:15\n7473 rules/marlborough/rules.yaml:1014:15\n7474 rules/marlborough/rules.yaml:1015:15\n7475 rules/marlborough/rules.yaml:1016:15\n7482 rules/marlborough/rules.yaml:1017:15\n7499 rules/marlborough/rules.yaml:1506:7\n7519 rules/marlborough/rules.yaml:1507:11\n7522 rules/marlborough/rules.yaml:1508:11\n7535 rules/marlborough/rules.yaml:1509:15\n7536 rules/marlborough/rules.yaml:1510:15\n7566 rules/marlborough/rules.yaml:1030:7\n7567 rules/marlborough/rules.yaml:1031:7\n7572 rules/marlborough/rules.yaml:1032:7\n7573 rules/marlborough/rules.yaml:1033:11\n7574 rules/marlborough/rules.yaml:1034:15\n7575 rules/marlborough/rules.yaml:1035:7\n7576 rules/marlborough/rules.yaml:1036:7\n7577 rules/marlborough/rules.yaml:1037:7\n7582 rules/marlborough/rules.yaml:1038:11\n7583 rules/marlborough/rules.yaml:1039:11\n7584 rules/marlborough/rules.yaml:1040:11\n7596 rules/marlborough/rules.yaml:1041:11\n7605 rules/marlborough/rules.yaml:1042:11\n7606 rules/marlborough/rules.yaml:1043:15\n7607 rules/marlborough/rules.yaml:1044:19\n7615 rules/marlborough/rules.yaml:1046:15\n7628 rules/marlborough/rules.yaml:1047:15\n7629 rules/marlborough/rules.yaml:1048:19\n7631 rules/marlborough/rules.yaml:1049:15\n7634 rules/marlborough/rules.yaml:1050:7\n7635 rules/marlborough/rules.yaml:1051:7\n7675 rules/marlborough/rules.yaml:2093:7\n7676 rules/marlborough/rules.yaml:2094:7\n7682 rules/marlborough/rules.yaml:2095:7\n7687 rules/marlborough/rules.yaml:2096:7\n7703 rules/marlborough/rules.yaml:2097:7\n7704 rules/marlborough/rules.yaml:2098:11\n7705 rules/marlborough/rules.yaml:2099:7\n7722 rules/marlborough/rules.yaml:2100:7\n7723 rules/marlborough/rules.yaml:2101:11\n7724 rules/marlborough/rules.yaml:2102:7\n7735 rules/marlborough/rules.yaml:2103:11\n7741 rules/marlborough/rules.yaml:2104:11\n7742 rules/marlborough/rules.yaml:2105:11\n7743 rules/marlborough/rules.yaml:2106:11\n7744 rules/marlborough/rules.yaml:2107:15\n7745 rules/marlborough/rules.yaml:2108:19\n7751 rules/marlborough/rules.yaml:2110:15\n7752 rules/marlborough/rules.yaml:2111:15\n7753 rules/marlborough/rules.yaml:2112:19\n7765 rules/marlborough/rules.yaml:2114:19\n7791 rules/marlborough/rules.yaml:2115:19\n7795 rules/marlborough/rules.yaml:2116:7\n7806 rules/marlborough/rules.yaml:2117:11\n7807 rules/marlborough/rules.yaml:2118:11\n7808 rules/marlborough/rules.yaml:2119:11\n7809 rules/marlborough/rules.yaml:2120:11\n7812 rules/marlborough/rules.yaml:2121:11\n7813 rules/marlborough/rules.yaml:2122:11\n7816 rules/marlborough/rules.yaml:2123:11\n7822 rules/marlborough/rules.yaml:2124:15\n7834 rules/marlborough/rules.yaml:2125:19\n7843 rules/marlborough/rules.yaml:2126:19\n7863 rules/marlborough/rules.yaml:2127:23\n7900 rules/marlborough/rules.yaml:2128:23\n7901 rules/marlborough/rules.yaml:2129:23\n7905 rules/marlborough/rules.yaml:2130:7\n7906 rules/marlborough/rules.yaml:2131:11\n7927 rules/marlborough/rules.yaml:1440:7\n7928 rules/marlborough/rules.yaml:1441:7\n7940 rules/marlborough/rules.yaml:1442:7\n7951 rules/marlborough/rules.yaml:1443:11\n7970 rules/marlborough/rules.yaml:1444:15\n7983 rules/marlborough/rules.yaml:1445:15\n7989 rules/marlborough/rules.yaml:1446:19\n7990 rules/marlborough/rules.yaml:1447:19\n7993 rules/marlborough/rules.yaml:1457:23\n7997 rules/marlborough/rules.yaml:1448:23\n7998 rules/marlborough/rules.yaml:1449:23\n8026 rules/marlborough/rules.yaml:1450:23\n8027 rules/marlborough/rules.yaml:1451:27\n8029 rules/marlborough/rules.yaml:1452:23\n8041 rules/marlborough/rules.yaml:1453:23\n8042 rules/marlborough/rules.yaml:1454:27\n8043 rules/marlborough/rules.yaml:1455:31\n8072 rules/marlborough/rules.yaml:2287:3\n8077 rules/marlborough/rules.yaml:2287:3\n8079 rules/marlborough/rules.yaml:2287:3\n8080 rules/marlborough/rules.yaml:2287:3\n8081 rules/marlborough/rules.yaml:2287:3\n8082 rules/marlborough/rules.yaml:2287:3\n8083 rules/marlborough/rules.yaml:2287:3\n8084 rules/marlborough/rules.yaml:2287:3\n8097 rules/marlborough/rules.yaml:2287:3\n8098 rules/marlborough/rules.yaml:2287:3\n8110 rules/marlborough/rules.yaml:2287:3\n8116 rules/marlborough/rules.yaml:2287:3\n8121 rules/marlborough/rules.yaml:2287:3\n8122 rules/marlborough/rules.yaml:2287:3\n8144 rules/marlborough/rules.yaml:2287:3\n8184 rules/marlborough/rules.yaml:2287:3\n8185 rules/marlborough/rules.yaml:2287:3\n8187 rules/marlborough/rules.yaml:2287:3\n8188 rules/marlborough/rules.yaml:2287:3\n8192 rules/marlborough/rules.yaml:2287:3\n8209 rules/marlborough/rules.yaml:1939:7\n8214 rules/marlborough/rules.yaml:1940:7\n8222 rules/marlborough/rules.yaml:1941:11\n8228 rules/marlborough/rules.yaml:1942:11\n8229 rules/marlborough/rules.yaml:1943:15\n8230 rules/marlborough/rules.yaml:1944:15\n8232 rules/marlborough/rules.yaml:1946:15\n8255 rules/marlborough/rules.yaml:1058:7\n8256 rules/marlborough/rules.yaml:1059:7\n8259 rules/marlborough/rules.yaml:1063:11\n8267 rules/marlborough/rules.yaml:1060:11\n8273 rules/marlborough/rules.yaml:1061:11\n8297 rules/marlborough/rules.yaml:1657:7\n8298 rules/marlborough/rules.yaml:1658:7\n8299 rules/marlborough/rules.yaml:1659:7\n8300 rules/marlborough/rules.yaml:1660:11\n8301 rules/marlborough/rules.yaml:1661:7\n8306 rules/marlborough/rules.yaml:1662:11\n8323 rules/marlborough/rules.yaml:1663:15\n8324 rules/marlborough/rules.yaml:1664:15\n8337 rules/marlborough/rules.yaml:1665:19\n8344 rules/marlborough/rules.yaml:1666:19\n8377 rules/marlborough/rules.yaml:1667:19\n8378 rules/marlborough/rules.yaml:1668:23\n8379 rules/marlborough/rules.yaml:1669:23\n8385 rules/marlborough/rules.yaml:1671:23\n8386 rules/marlborough/rules.yaml:1672:23\n8394 rules/marlborough/rules.yaml:1673:27\n8409 rules/marlborough/rules.yaml:1674:23\n8411 rules/marlborough/rules.yaml:1675:23\n8412 rules/marlborough/rules.yaml:1676:23\n8437 rules/marlborough/rules.yaml:1696:7\n8438 rules/marlborough/rules.yaml:1697:7\n8439 rules/marlborough/rules.yaml:1698:7\n8440 rules/marlborough/rules.yaml:1699:7\n8441 rules/marlborough/rules.yaml:1700:11\n8442 rules/marlborough/rules.yaml:1701:7\n8448 rules/marlborough/rules.yaml:1702:7\n8465 rules/marlborough/rules.yaml:1703:7\n8466 rules/marlborough/rules.yaml:1704:11\n8467 rules/marlborough/rules.yaml:1705:11\n8472 rules/marlborough/rules.yaml:1706:15\n8473 rules/marlborough/rules.yaml:1707:7\n8500 rules/marlborough/rules.yaml:1708:11\n8525 rules/marlborough/rules.yaml:1709:7\n8546 rules/marlborough/rules.yaml:1710:11\n8599 rules/marlborough/rules.yaml:1524:7\n8619 rules/marlborough/rules.yaml:1525:11\n8620 rules/marlborough/rules.yaml:1526:11\n8621 rules/marlborough/rules.yaml:1527:11\n8622 rules/marlborough/rules.yaml:1528:15\n8631 rules/marlborough/rules.yaml:1530:15\n8644 rules/marlborough/rules.yaml:1531:15\n8646 rules/marlborough/rules.yaml:1532:15\n8650 rules/marlborough/rules.yaml:1533:7\n8657 rules/marlborough/rules.yaml:1534:7\n8658 rules/marlborough/rules.yaml:1535:7\n8663 rules/marlborough/rules.yaml:1536:7\n8671 rules/marlborough/rules.yaml:1537:11\n8684 rules/marlborough/rules.yaml:1538:11\n8689 rules/marlborough/rules.yaml:1539:15\n8692 rules/marlborough/rules.yaml:1540:15\n8699 rules/marlborough/rules.yaml:1541:15\n8700 rules/marlborough/rules.yaml:1542:15\n8703 rules/marlborough/rules.yaml:1543:7\n8704 rules/marlborough/rules.yaml:1544:7\n8715 rules/marlborough/rules.yaml:1545:11\n8718 rules/marlborough/rules.yaml:1546:11\n8739 rules/marlborough/rules.yaml:1547:11\n8740 rules/marlborough/rules.yaml:1548:15\n8749 rules/marlborough/rules.yaml:1550:15\n8755 rules/marlborough/rules.yaml:1551:15\n8756 rules/marlborough/rules.yaml:1552:19\n8758 rules/marlborough/rules.yaml:1554:19\n8761 rules/marlborough/rules.yaml:1555:19\n8762 rules/marlborough/rules.yaml:1556:19\n8766 rules/marlborough/rules.yaml:1557:7\n8767 rules/marlborough/rules.yaml:1558:7\n8778 rules/marlborough/rules.yaml:1559:11\n8802 rules/marlborough/rules.yaml:1560:11\n8803 rules/marlborough/rules.yaml:1561:15\n8812 rules/marlborough/rules.yaml:1563:15\n8820 rules/marlborough/rules.yaml:1564:15\n8821 rules/marlborough/rules.yaml:1565:19\n8827 rules/marlborough/rules.yaml:1567:19\n8832 rules/marlborough/rules.yaml:1568:19\n8835 rules/marlborough/rules.yaml:1569:19\n8836 rules/marlborough/rules.yaml:1570:19\n8840 rules/marlborough/rules.yaml:1571:23\n8842 rules/marlborough/rules.yaml:1572:23\n8851 rules/marlborough/rules.yaml:1574:23\n8864 rules/marlborough/rules.yaml:1575:23\n8866 rules/marlborough/rules.yaml:1576:23\n8927 rules/marlborough/rules.yaml:1467:7\n8944 rules/marlborough/rules.yaml:1468:7\n8949 rules/marlborough/rules.yaml:1469:11\n8950 rules/marlborough/rules.yaml:1470:7\n8951 rules/marlborough/rules.yaml:1471:7\n8972 rules/marlborough/rules.yaml:1472:7\n8973 rules/marlborough/rules.yaml:1473:11\n8974 rules/marlborough/rules.yaml:1474:11\n8975 rules/marlborough/rules.yaml:1475:15\n8976 rules/marlborough/rules.yaml:1476:11\n8977 rules/marlborough/rules.yaml:1477:7\n8990 rules/marlborough/rules.yaml:1478:7\n8991 rules/marlborough/rules.yaml:1479:11\n8993 rules/marlborough/rules.yaml:1480:7\n9019 rules/marlborough/rules.yaml:2325:1\n9020 rules/marlborough/rules.yaml:2325:1\n9021 rules/marlborough/rules.yaml:2325:1\n9032 rules/marlborough/rules.yaml:2325:1\n9033 rules/marlborough/rules.yaml:2325:1\n9045 rules/marlborough/rules.yaml:2325:1\n9064 rules/marlborough/rules.yaml:2325:1\n9098 rules/marlborough/rules.yaml:2325:1\n9099 rules/marlborough/rules.yaml:2325:1\n9105 rules/marlborough/rules.yaml:2325:1\n9106 rules/marlborough/rules.yaml:2325:1\n9107 rules/marlborough/rules.yaml:2325:1\n9108 rules/marlborough/rules.yaml:2325:1\n9109 rules/marlborough/rules.yaml:2325:1\n9110 rules/marlborough/rules.yaml:2325:1\n9121 rules/marlborough/rules.yaml:2325:1\n9144 rules/marlborough/rules.yaml:2325:1\n9187 rules/marlborough/rules.yaml:2325:1\n9188 rules/marlborough/rules.yaml:2325:1\n9189 rules/marlborough/rules.yaml:2325:1\n9193 rules/marlborough/rules.yaml:2325:1\n9194 rules/marlborough/rules.yaml:2325:1\n9195 rules/marlborough/rules.yaml:2325:1\n9196 rules/marlborough/rules.yaml:2325:1\n9214 rules/marlborough/rules.yaml:1348:7\n9215 rules/marlborough/rules.yaml:1349:11\n9216 rules/marlborough/rules.yaml:1350:7\n9217 rules/marlborough/rules.yaml:1351:7\n9218 rules/marlborough/rules.yaml:1352:7\n9229 rules/marlborough/rules.yaml:1353:11\n9234 rules/marlborough/rules.yaml:1354:15\n9238 rules/marlborough/rules.yaml:1356:15\n9245 rules/marlborough/rules.yaml:1357:11\n9250 rules/marlborough/rules.yaml:1358:15\n9257 rules/marlborough/rules.yaml:1359:11\n9258 rules/marlborough/rules.yaml:1360:15\n9260 rules/marlborough/rules.yaml:1362:15\n9261 rules/marlborough/rules.yaml:1363:11\n9275 rules/marlborough/rules.yaml:2260:7\n9277 rules/marlborough/rules.yaml:2261:7\n9288 rules/marlborough/rules.yaml:2262:7\n9292 rules/marlborough/rules.yaml:2263:7\n9312 rules/marlborough/rules.yaml:1977:7\n9313 rules/marlborough/rules.yaml:1978:7\n9314 rules/marlborough/rules.yaml:1979:11\n9315 rules/marlborough/rules.yaml:1980:7\n9321 rules/marlborough/rules.yaml:1981:7\n9325 rules/marlborough/rules.yaml:1982:7\n9326 rules/marlborough/rules.yaml:1983:7\n9333 rules/marlborough/rules.yaml:1984:11\n9334 rules/marlborough/rules.yaml:1985:7\n9345 rules/marlborough/rules.yaml:1986:7\n9346 rules/marlborough/rules.yaml:1987:11\n9347 rules/marlborough/rules.yaml:1988:7\n9348 rules/marlborough/rules.yaml:1989:7\n9349 rules/marlborough/rules.yaml:1990:7\n9350 rules/marlborough/rules.yaml:1991:7\n9351 rules/marlborough/rules.yaml:1992:7\n9352 rules/marlborough/rules.yaml:1994:15\n9363 rules/marlborough/rules.yaml:1996:15\n9367 rules/marlborough/rules.yaml:1998:15\n9371 rules/marlborough/rules.yaml:2000:15\n9378 rules/marlborough/rules.yaml:2001:15\n9382 rules/marlborough/rules.yaml:2003:15\n9389 rules/marlborough/rules.yaml:2004:15\n9390 rules/marlborough/rules.yaml:2005:15\n9398 rules/marlborough/rules.yaml:2006:19\n9404 rules/marlborough/rules.yaml:2007:19\n9407 rules/marlborough/rules.yaml:2008:15\n9458 rules/marlborough/rules.yaml:1956:7\n9459 rules/marlborough/rules.yaml:1957:7\n9460 rules/marlborough/rules.yaml:1958:7\n9461 rules/marlborough/rules.yaml:1959:11\n9462 rules/marlborough/rules.yaml:1960:11\n9463 rules/marlborough/rules.yaml:1961:7\n9466 rules/marlborough/rules.yaml:1962:7\n9467 rules/marlborough/rules.yaml:1963:7\n9470 rules/marlborough/rules.yaml:1964:7\n9471 rules/marlborough/rules.yaml:1965:7\n9478 rules/marlborough/rules.yaml:1966:7\n9479 rules/marlborough/rules.yaml:1967:11\n9496 rules/marlborough/rules.yaml:2064:7\n9497 rules/marlborough/rules.yaml:2065:7\n9508 rules/marlborough/rules.yaml:2066:11\n9514 rules/marlborough/rules.yaml:2067:11\n9519 rules/marlborough/rules.yaml:2068:11\n9520 rules/marlborough/rules.yaml:2069:15\n9529 rules/marlborough/rules.yaml:2071:15\n9535 rules/marlborough/rules.yaml:2072:15\n9536 rules/marlborough/rules.yaml:2073:19\n9538 rules/marlborough/rules.yaml:2075:19\n9541 rules/marlborough/rules.yaml:2076:19\n9542 rules/marlborough/rules.yaml:2077:19\n9565 rules/marlborough/rules.yaml:1620:7\n9566 rules/marlborough/rules.yaml:1621:7\n9567 rules/marlborough/rules.yaml:1622:7\n9568 rules/marlborough/rules.yaml:1623:7\n9579 rules/marlborough/rules.yaml:1624:11\n9585 rules/marlborough/rules.yaml:1625:11\n9586 rules/marlborough/rules.yaml:1626:11\n9587 rules/marlborough/rules.yaml:1627:11\n9588 rules/marlborough/rules.yaml:1628:15\n9599 rules/marlborough/rules.yaml:1630:15\n9612 rules/marlborough/rules.yaml:1631:15\n9619 rules/marlborough/rules.yaml:1633:15\n9632 rules/marlborough/rules.yaml:1634:15\n9633 rules/marlborough/rules.yaml:1635:19\n9635 rules/marlborough/rules.yaml:1637:19\n9639 rules/marlborough/rules.yaml:1638:7\n9642 rules/marlborough/rules.yaml:1639:7\n9667 rules/marlborough/rules.yaml:1914:7\n9668 rules/marlborough/rules.yaml:1915:7\n9669 rules/marlborough/rules.yaml:1916:7\n9670 rules/marlborough/rules.yaml:1917:7\n9671 rules/marlborough/rules.yaml:1918:7\n9672 rules/marlborough/rules.yaml:1919:7\n9673 rules/marlborough/rules.yaml:1921:15\n9674 rules/marlborough/rules.yaml:1922:19\n9676 rules/marlborough/rules.yaml:1924:19\n9681 rules/marlborough/rules.yaml:1931:15\n9684 rules/marlborough/rules.yaml:1926:15\n9687 rules/marlborough/rules.yaml:1929:19\n9690 rules/marlborough/rules.yaml:1927:19\n9720 rules/marlborough/rules.yaml:2191:7\n9721 rules/marlborough/rules.yaml:2192:7\n9722 rules/marlborough/rules.yaml:2193:7\n9740 rules/marlborough/rules.yaml:2194:7\n9741 rules/marlborough/rules.yaml:2195:11\n9744 rules/marlborough/rules.yaml:2196:7\n9745 rules/marlborough/rules.yaml:2197:7\n9746 rules/marlborough/rules.yaml:2198:7\n9751 rules/marlborough/rules.yaml:2199:7\n9752 rules/marlborough/rules.yaml:2200:7\n9753 rules/marlborough/rules.yaml:2201:7\n9754 rules/marlborough/rules.yaml:2202:11\n9755 rules/marlborough/rules.yaml:2203:11\n9756 rules/marlborough/rules.yaml:2204:7\n9757 rules/marlborough/rules.yaml:2205:11\n9758 rules/marlborough/rules.yaml:2206:7\n9759 rules/marlborough/rules.yaml:2207:7\n9777 rules/marlborough/rules.yaml:2208:7\n9778 rules/marlborough/rules.yaml:2209:11\n9779 rules/marlborough/rules.yaml:2210:15\n9781 rules/marlborough/rules.yaml:2211:11\n9782 rules/marlborough/rules.yaml:2212:7\n9787 rules/marlborough/rules.yaml:2213:7\n9788 rules/marlborough/rules.yaml:2214:11\n9789 rules/marlborough/rules.yaml:2215:7\n9802 rules/marlborough/rules.yaml:2216:7\n9807 rules/marlborough/rules.yaml:2217:11\n9808 rules/marlborough/rules.yaml:2218:11\n9825 rules/marlborough/rules.yaml:2219:11\n9826 rules/marlborough/rules.yaml:2220:11\n9846 rules/marlborough/rules.yaml:2171:7\n9847 rules/marlborough/rules.yaml:2172:7\n9855 rules/marlborough/rules.yaml:2173:11\n9861 rules/marlborough/rules.yaml:2174:11\n9866 rules/marlborough/rules.yaml:2175:15\n9872 rules/marlborough/rules.yaml:2176:15\n9874 rules/marlborough/rules.yaml:2177:7\n9904 rules/marlborough/rules.yaml:2145:7\n9912 rules/marlborough/rules.yaml:2146:7\n9913 rules/marlborough/rules.yaml:2147:11\n9914 rules/marlborough/rules.yaml:2148:11\n9915 rules/marlborough/rules.yaml:2149:7\n9916 rules/marlborough/rules.yaml:2150:7\n9919 rules/marlborough/rules.yaml:2151:7\n9920 rules/marlborough/rules.yaml:2152:7\n9921 rules/marlborough/rules.yaml:2153:11\n9922 rules/marlborough/rules.yaml:2154:7\n9923 rules/marlborough/rules.yaml:2155:7\n9940 rules/marlborough/rules.yaml:2156:11\n9941 rules/marlborough/rules.yaml:2157:11\n9950 rules/marlborough/rules.yaml:2158:15\n9963 rules/marlborough/rules.yaml:2159:15\n9964 rules/marlborough/rules.yaml:2160:15\n9966 rules/marlborough/rules.yaml:2161:15\n9986 rules/marlborough/rules.yaml:2021:7\n9997 rules/marlborough/rules.yaml:2022:11\n9998 rules/marlborough/rules.yaml:2023:11\n10010 rules/marlborough/rules.yaml:2024:15\n10018 rules/marlborough/rules.yaml:2025:15\n10019 rules/marlborough/rules.yaml:2026:19\n10022 rules/marlborough/rules.yaml:2027:19\n10023 rules/marlborough/rules.yaml:2028:19\n10047 rules/marlborough/rules.yaml:938:7\n10048 rules/marlborough/rules.yaml:939:7\n10049 rules/marlborough/rules.yaml:940:11\n10050 rules/marlborough/rules.yaml:941:7\n10053 rules/marlborough/rules.yaml:942:11\n10054 rules/marlborough/rules.yaml:943:11\n10055 rules/marlborough/rules.yaml:944:7\n10056 rules/marlborough/rules.yaml:945:11\n10057 rules/marlborough/rules.yaml:946:15\n10058 rules/marlborough/rules.yaml:947:7\n10065 rules/marlborough/rules.yaml:948:7\n10066 rules/marlborough/rules.yaml:949:7\n10067 rules/marlborough/rules.yaml:950:11\n10068 rules/marlborough/rules.yaml:951:7\n10069 rules/marlborough/rules.yaml:952:7\n10070 rules/marlborough/rules.yaml:953:7\n10071 rules/marlborough/rules.yaml:954:7\n10089 rules/marlborough/rules.yaml:955:7\n10092 rules/marlborough/rules.yaml:956:11\n10097 rules/marlborough/rules.yaml:957:7\n10098 rules/marlborough/rules.yaml:958:11\n10099 rules/marlborough/rules.yaml:959:11\n10100 rules/marlborough/rules.yaml:960:15\n10101 rules/marlborough/rules.yaml:961:11\n10102 rules/marlborough/rules.yaml:962:7\n10115 rules/marlborough/rules.yaml:963:7\n10116 rules/marlborough/rules.yaml:964:11\n10118 rules/marlborough/rules.yaml:965:7\n10141 rules/marlborough/rules.yaml:2306:3\n10146 rules/marlborough/rules.yaml:2306:3\n10148 rules/marlborough/rules.yaml:2306:3\n10149 rules/marlborough/rules.yaml:2306:3\n10150 rules/marlborough/rules.yaml:2306:3\n10151 rules/marlborough/rules.yaml:2306:3\n10152 rules/marlborough/rules.yaml:2306:3\n10153 rules/marlborough/rules.yaml:2306:3\n10166 rules/marlborough/rules.yaml:2306:3\n10167 rules/marlborough/rules.yaml:2306:3\n10179 rules/marlborough/rules.yaml:2306:3\n10185 rules/marlborough/rules.yaml:2306:3\n10188 rules/marlborough/rules.yaml:2306:3\n10189 rules/marlborough/rules.yaml:2306:3\n10210 rules/marlborough/rules.yaml:2306:3\n10248 rules/marlborough/rules.yaml:2306:3\n10249 rules/marlborough/rules.yaml:2306:3\n10251 rules/marlborough/rules.yaml:2306:3\n10252 rules/marlborough/rules.yaml:2306:3\n10256 rules/marlborough/rules.yaml:2306:3\n10295 rules/marlborough/rules.yaml:1380:7\n10301 rules/marlborough/rules.yaml:1381:7\n10315 rules/marlborough/rules.yaml:1382:7\n10326 rules/marlborough/rules.yaml:1383:7\n10330 rules/marlborough/rules.yaml:1384:11\n10331 rules/marlborough/rules.yaml:1385:11\n10332 rules/marlborough/rules.yaml:1386:7\n10333 rules/marlborough/rules.yaml:1387:7\n10392 rules/marlborough/rules.yaml:1388:7\n10393 rules/marlborough/rules.yaml:1389:11\n10394 rules/marlborough/rules.yaml:1390:7\n10395 rules/marlborough/rules.yaml:1391:11\n10396 rules/marlborough/rules.yaml:1392:7\n10397 rules/marlborough/rules.yaml:1393:11\n10398 rules/marlborough/rules.yaml:1394:15\n10400 rules/marlborough/rules.yaml:1395:11\n10402 rules/marlborough/rules.yaml:1397:11\n10403 rules/marlborough/rules.yaml:1398:7\n10404 rules/marlborough/rules.yaml:1399:11\n10407 rules/marlborough/rules.yaml:1400:15\n10408 rules/marlborough/rules.yaml:1401:19\n10409 rules/marlborough/rules.yaml:1402:15\n10411 rules/marlborough/rules.yaml:1404:15\n10412 rules/marlborough/rules.yaml:1405:7\n10417 rules/marlborough/rules.yaml:1406:11\n10418 rules/marlborough/rules.yaml:1407:11\n10419 rules/marlborough/rules.yaml:1408:11\n10424 rules/marlborough/rules.yaml:1409:15\n10425 rules/marlborough/rules.yaml:1410:15\n10433 rules/marlborough/rules.yaml:1411:19\n10445 rules/marlborough/rules.yaml:1412:19\n10448 rules/marlborough/rules.yaml:1413:7\n10453 rules/marlborough/rules.yaml:1414:11\n10460 rules/marlborough/rules.yaml:1415:7\n10472 rules/marlborough/rules.yaml:1416:7\n10477 rules/marlborough/rules.yaml:1417:11\n10478 rules/marlborough/rules.yaml:1418:7\n10479 rules/marlborough/rules.yaml:1419:7\n10480 rules/marlborough/rules.yaml:1420:11\n10481 rules/marlborough/rules.yaml:1421:7\n10498 rules/marlborough/rules.yaml:1422:7\n10503 rules/marlborough/rules.yaml:1423:11\n10504 rules/marlborough/rules.yaml:1424:11\n10505 rules/marlborough/rules.yaml:1425:15\n10520 rules/marlborough/rules.yaml:1426:11\n10527 rules/marlborough/rules.yaml:1427:11\n10528 rules/marlborough/rules.yaml:1428:15\n10529 rules/marlborough/rules.yaml:1429:11\n10563 rules/marlborough/rules.yaml:1268:7\n10575 rules/marlborough/rules.yaml:1269:7\n10576 rules/marlborough/rules.yaml:1270:7\n10577 rules/marlborough/rules.yaml:1271:11\n10592 rules/marlborough/rules.yaml:1272:7\n10609 rules/marlborough/rules.yaml:1273:7\n10610 rules/marlborough/rules.yaml:1274:11\n10611 rules/marlborough/rules.yaml:1275:11\n10612 rules/marlborough/rules.yaml:1276:11\n10613 rules/marlborough/rules.yaml:1277:7\n10614 rules/marlborough/rules.yaml:1278:7\n10615 rules/marlborough/rules.yaml:1279:7\n10616 rules/marlborough/rules.yaml:1280:7\n10628 rules/marlborough/rules.yaml:1281:7\n10650 rules/marlborough/rules.yaml:1282:7\n10651 rules/marlborough/rules.yaml:1283:11\n10652 rules/marlborough/rules.yaml:1284:11\n10653 rules/marlborough/rules.yaml:1285:7\n10662 rules/marlborough/rules.yaml:1286:11\n10668 rules/marlborough/rules.yaml:1287:11\n10670 rules/marlborough/rules.yaml:1288:7\n10681 rules/marlborough/rules.yaml:1289:7\n10682 rules/marlborough/rules.yaml:1290:7\n10687 rules/marlborough/rules.yaml:1291:11\n10688 rules/marlborough/rules.yaml:1292:11\n10696 rules/marlborough/rules.yaml:1293:15\n10710 rules/marlborough/rules.yaml:1294:11\n10711 rules/marlborough/rules.yaml:1295:15\n10712 rules/marlborough/rules.yaml:1296:15\n10714 rules/marlborough/rules.yaml:1298:15\n10715 rules/marlborough/rules.yaml:1299:15\n10718 rules/marlborough/rules.yaml:1300:7\n10719 rules/marlborough/rules.yaml:1301:7\n10727 rules/marlborough/rules.yaml:1302:11\n10742 rules/marlborough/rules.yaml:1303:7\n10743 rules/marlborough/rules.yaml:1304:11\n10744 rules/marlborough/rules.yaml:1305:7\n10745 rules/marlborough/rules.yaml:1306:7\n10746 rules/marlborough/rules.yaml:1307:11\n10747 rules/marlborough/rules.yaml:1308:15\n10749 rules/marlborough/rules.yaml:1309:15\n10750 rules/marlborough/rules.yaml:1310:11\n10752 rules/marlborough/rules.yaml:1312:11\n10753 rules/marlborough/rules.yaml:1313:7\n10758 rules/marlborough/rules.yaml:1314:11\n10759 rules/marlborough/rules.yaml:1315:11\n10760 rules/marlborough/rules.yaml:1316:11\n10765 rules/marlborough/rules.yaml:1317:15\n10766 rules/marlborough/rules.yaml:1318:15\n10774 rules/marlborough/rules.yaml:1319:19\n10782 rules/marlborough/rules.yaml:1320:19\n10785 rules/marlborough/rules.yaml:1321:7\n10790 rules/marlborough/rules.yaml:1322:7\n10791 rules/marlborough/rules.yaml:1323:11\n10792 rules/marlborough/rules.yaml:1324:7\n10793 rules/marlborough/rules.yaml:1325:7\n10794 rules/marlborough/rules.yaml:1326:11\n10795 rules/marlborough/rules.yaml:1327:7\n10808 rules/marlborough/rules.yaml:1328:7\n10813 rules/marlborough/rules.yaml:1329:11\n10814 rules/marlborough/rules.yaml:1330:11\n10822 rules/marlborough/rules.yaml:1331:15\n10835 rules/marlborough/rules.yaml:1332:15\n10836 rules/marlborough/rules.yaml:1333:15\n10837 rules/marlborough/rules.yaml:1334:19\n10838 rules/marlborough/rules.yaml:1335:19\n10841 rules/marlborough/rules.yaml:1336:11\n10842 rules/marlborough/rules.yaml:1337:11\n10848 rules/marlborough/rules.yaml:1338:11\n10849 rules/marlborough/rules.yaml:1339:11\n10878 rules/marlborough/flow.yaml:11:7\n10892 rules/marlborough/flow.yaml:12:11\n10923 rules/marlborough/rules.yaml:903:7\n10924 rules/marlborough/rules.yaml:904:7\n10925 rules/marlborough/rules.yaml:905:7\n10935 rules/marlborough/rules.yaml:906:11\n10943 rules/marlborough/rules.yaml:907:11\n10944 rules/marlborough/rules.yaml:908:15\n10945 rules/marlborough/rules.yaml:909:15\n10948 rules/marlborough/rules.yaml:910:7\n10959 rules/marlborough/rules.yaml:911:11\n10960 rules/marlborough/rules.yaml:912:11\n10978 rules/marlborough/rules.yaml:913:11\n10979 rules/marlborough/rules.yaml:914:11\n10980 rules/marlborough/rules.yaml:915:11\n10984 rules/marlborough/rules.yaml:916:7\n10985 rules/marlborough/rules.yaml:917:11\n10998 rules/marlborough/rules.yaml:1488:7\n10999 rules/marlborough/rules.yaml:1489:7\n11004 rules/marlborough/rules.yaml:1490:11\n11011 rules/marlborough/rules.yaml:1491:11\n11014 rules/marlborough/rules.yaml:1492:7\n11017 rules/marlborough/rules.yaml:1493:7\n11018 rules/marlborough/rules.yaml:1494:7\n11019 rules/marlborough/rules.yaml:1495:11\n11021 rules/marlborough/rules.yaml:1497:11\n11045 rules/marlborough/rules.yaml:1886:7\n11046 rules/marlborough/rules.yaml:1887:7\n11057 rules/marlborough/rules.yaml:1888:11\n11058 rules/marlborough/rules.yaml:1889:11\n11073 rules/marlborough/rules.yaml:1890:15\n11074 rules/marlborough/rules.yaml:1891:15\n11082 rules/marlborough/rules.yaml:1892:15\n11100 rules/marlborough/rules.yaml:1893:15\n11101 rules/marlborough/rules.yaml:1894:15\n11110 rules/marlborough/rules.yaml:1895:19\n11137 rules/marlborough/rules.yaml:1896:19\n11138 rules/marlborough/rules.yaml:1897:23\n11141 rules/marlborough/rules.yaml:1898:23\n11142 rules/marlborough/rules.yaml:1899:23\n11143 rules/marlborough/rules.yaml:1900:19\n11144 rules/marlborough/rules.yaml:1901:23\n11145 rules/marlborough/rules.yaml:1902:23\n11146 rules/marlborough/rules.yaml:1903:23\n11172 rules/marlborough/rules.yaml:1586:7\n11176 rules/marlborough/rules.yaml:1587:7\n11190 rules/marlborough/rules.yaml:1588:11\n11197 rules/marlborough/rules.yaml:1589:11\n11202 rules/marlborough/rules.yaml:1590:7\n11216 rules/marlborough/rules.yaml:1591:11\n11230 rules/marlborough/flow.yaml:104:7\n11235 rules/marlborough/flow.yaml:105:11\n11254 rules/marlborough/flow.yaml:50:7\n11261 rules/marlborough/flow.yaml:51:11\n11275 rules/marlborough/flow.yaml:52:15\n11293 rules/marlborough/flow.yaml:67:7\n11300 rules/marlborough/flow.yaml:68:11\n11314 rules/marlborough/flow.yaml:69:15\n11328 rules/marlborough/flow.yaml:85:7\n11347 rules/marlborough/flow.yaml:61:7\n11354 rules/marlborough/flow.yaml:62:11\n11368 rules/marlborough/flow.yaml:63:15\n11386 rules/marlborough/flow.yaml:89:7\n11400 rules/marlborough/flow.yaml:90:11\n11414 rules/marlborough/flow.yaml:45:7\n11419 rules/marlborough/flow.yaml:46:11\n11438 rules/marlborough/flow.yaml:79:7\n11443 rules/marlborough/flow.yaml:80:11\n11457 rules/marlborough/flow.yaml:81:15\n11471 rules/marlborough/flow.yaml:56:7\n11476 rules/marlborough/flow.yaml:57:11\n11493 rules/marlborough/rules.yaml:992:7\n11499 rules/marlborough/rules.yaml:993:7\n11500 rules/marlborough/rules.yaml:994:11\n11501 rules/marlborough/rules.yaml:995:7\n11512 rules/marlborough/rules.yaml:996:7\n11513 rules/marlborough/rules.yaml:997:7"

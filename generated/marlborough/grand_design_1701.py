@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15275
+SIZE: int = 15389
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -96,8 +96,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        114,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(1,) * 46, *(0,) * 44, *(None,) * 6),
+    ),
+    (
+        "e.unit.at",
+        14591,
         114,
         "ref",
         "hex",
@@ -130,7 +142,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14591,
+        14705,
         114,
         "bool",
         None,
@@ -162,11 +174,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 13,
         ),
     ),
-    ("e.unit.used", 14705, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.embarked", 14819, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.due", 14933, 114, "int", None, "owner", False, 0, None, (0,) * 114),
-    ("e.unit.prisoner_of", 15047, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
-    ("e.unit.seen", 15161, 114, "set", "player", "all", False, None, None, (0,) * 114),
+    ("e.unit.used", 14819, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.embarked", 14933, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.due", 15047, 114, "int", None, "owner", False, 0, None, (0,) * 114),
+    ("e.unit.prisoner_of", 15161, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
+    ("e.unit.seen", 15275, 114, "set", "player", "all", False, None, None, (0,) * 114),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS
@@ -727,7 +739,6 @@ PRIMARY: dict[str, Any] = {
         *(2,) * 5,
         *(14, 14, 14, 0, 3, 3, 3, 0, 0, 2),
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(1,) * 46, *(0,) * 44, *(None,) * 6),
     "s_e_unit__strength": (
         *(1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 5,

@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15492
+SIZE: int = 15637
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -106,8 +106,28 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        145,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (
+            *(None,) * 17,
+            *(0,) * 50,
+            *(1,) * 52,
+            *(None, None, None),
+            *(0,) * 6,
+            *(1,) * 11,
+            *(None,) * 6,
+        ),
+    ),
+    (
+        "e.unit.at",
+        14622,
         145,
         "ref",
         "hex",
@@ -147,7 +167,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14622,
+        14767,
         145,
         "bool",
         None,
@@ -183,11 +203,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 14767, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.embarked", 14912, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.due", 15057, 145, "int", None, "owner", False, 0, None, (0,) * 145),
-    ("e.unit.prisoner_of", 15202, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
-    ("e.unit.seen", 15347, 145, "set", "player", "all", False, None, None, (0,) * 145),
+    ("e.unit.used", 14912, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.embarked", 15057, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.due", 15202, 145, "int", None, "owner", False, 0, None, (0,) * 145),
+    ("e.unit.prisoner_of", 15347, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
+    ("e.unit.seen", 15492, 145, "set", "player", "all", False, None, None, (0,) * 145),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS
@@ -873,15 +893,6 @@ PRIMARY: dict[str, Any] = {
         *(1, 1),
         *(8,) * 7,
         *(9, 9, 9, 13, 3, 3, 3, 0, 0, 2),
-    ),
-    "s_e_unit__owner": (
-        *(None,) * 17,
-        *(0,) * 50,
-        *(1,) * 52,
-        *(None, None, None),
-        *(0,) * 6,
-        *(1,) * 11,
-        *(None,) * 6,
     ),
     "s_e_unit__strength": (
         *(1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),

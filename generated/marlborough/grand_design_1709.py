@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15394
+SIZE: int = 15525
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (-5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -126,8 +126,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        131,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(0,) * 41, *(1,) * 66, *(None,) * 6),
+    ),
+    (
+        "e.unit.at",
+        14608,
         131,
         "ref",
         "hex",
@@ -166,7 +178,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14608,
+        14739,
         131,
         "bool",
         None,
@@ -201,11 +213,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 9,
         ),
     ),
-    ("e.unit.used", 14739, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.embarked", 14870, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.due", 15001, 131, "int", None, "owner", False, 0, None, (0,) * 131),
-    ("e.unit.prisoner_of", 15132, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
-    ("e.unit.seen", 15263, 131, "set", "player", "all", False, None, None, (0,) * 131),
+    ("e.unit.used", 14870, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.embarked", 15001, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.due", 15132, 131, "int", None, "owner", False, 0, None, (0,) * 131),
+    ("e.unit.prisoner_of", 15263, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
+    ("e.unit.seen", 15394, 131, "set", "player", "all", False, None, None, (0,) * 131),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS
@@ -830,7 +842,6 @@ PRIMARY: dict[str, Any] = {
         *(14,) * 5,
         *(3, 3, 3, 0, 0, 2),
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(0,) * 41, *(1,) * 66, *(None,) * 6),
     "s_e_unit__strength": (
         *(3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 6,

@@ -642,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 15352
+SIZE: int = 15477
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (-5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -731,8 +731,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        125,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(0,) * 41, *(1,) * 66),
+    ),
+    (
+        "e.unit.at",
+        14602,
         125,
         "ref",
         "hex",
@@ -770,7 +782,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14602,
+        14727,
         125,
         "bool",
         None,
@@ -804,11 +816,11 @@ LAYOUT: tuple[Any, ...] = (
             *(True, False, False, True, False, False, False),
         ),
     ),
-    ("e.unit.used", 14727, 125, "bool", None, "owner", False, None, None, (False,) * 125),
-    ("e.unit.embarked", 14852, 125, "bool", None, "owner", False, None, None, (False,) * 125),
-    ("e.unit.due", 14977, 125, "int", None, "owner", False, 0, None, (0,) * 125),
-    ("e.unit.prisoner_of", 15102, 125, "ref", "player", "owner", True, None, None, (None,) * 125),
-    ("e.unit.seen", 15227, 125, "set", "player", "all", False, None, None, (0,) * 125),
+    ("e.unit.used", 14852, 125, "bool", None, "owner", False, None, None, (False,) * 125),
+    ("e.unit.embarked", 14977, 125, "bool", None, "owner", False, None, None, (False,) * 125),
+    ("e.unit.due", 15102, 125, "int", None, "owner", False, 0, None, (0,) * 125),
+    ("e.unit.prisoner_of", 15227, 125, "ref", "player", "owner", True, None, None, (None,) * 125),
+    ("e.unit.seen", 15352, 125, "set", "player", "all", False, None, None, (0,) * 125),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -865,7 +877,6 @@ FIELDS: dict[str, Any] = {
             "taxed_by",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -875,6 +886,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -890,7 +902,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16808,7 +16819,6 @@ PRIMARY: dict[str, Any] = {
         *(13,) * 4,
         *(14,) * 5,
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(0,) * 41, *(1,) * 66),
     "s_e_unit__strength": (
         *(3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 6,

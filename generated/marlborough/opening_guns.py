@@ -642,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 15233
+SIZE: int = 15341
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -701,8 +701,20 @@ LAYOUT: tuple[Any, ...] = (
     ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
     (
-        "e.unit.at",
+        "e.unit.owner",
         14477,
+        108,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(None,) * 18, *(1,) * 46, *(0,) * 44),
+    ),
+    (
+        "e.unit.at",
+        14585,
         108,
         "ref",
         "hex",
@@ -734,7 +746,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14585,
+        14693,
         108,
         "bool",
         None,
@@ -766,11 +778,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 14693, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.embarked", 14801, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.due", 14909, 108, "int", None, "owner", False, 0, None, (0,) * 108),
-    ("e.unit.prisoner_of", 15017, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
-    ("e.unit.seen", 15125, 108, "set", "player", "all", False, None, None, (0,) * 108),
+    ("e.unit.used", 14801, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.embarked", 14909, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.due", 15017, 108, "int", None, "owner", False, 0, None, (0,) * 108),
+    ("e.unit.prisoner_of", 15125, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
+    ("e.unit.seen", 15233, 108, "set", "player", "all", False, None, None, (0,) * 108),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -827,7 +839,6 @@ FIELDS: dict[str, Any] = {
             "taxed_by",
         ),
         "unit": (
-            "owner",
             "nation",
             "kind",
             "leads",
@@ -837,6 +848,7 @@ FIELDS: dict[str, Any] = {
             "leadership",
             "defends_only",
             "two_sided",
+            "owner",
             "at",
             "veteran",
             "used",
@@ -852,7 +864,6 @@ REFS: dict[str, Any] = {
     "e.hex.nation": "nation",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
-    "e.unit.owner": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -16707,7 +16718,6 @@ PRIMARY: dict[str, Any] = {
         *(2,) * 5,
         *(14, 14, 14, 0),
     ),
-    "s_e_unit__owner": (*(None,) * 18, *(1,) * 46, *(0,) * 44),
     "s_e_unit__strength": (
         *(1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 3),
         *(1,) * 5,
