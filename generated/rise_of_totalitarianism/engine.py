@@ -197,6 +197,7 @@ class RiseOfTotalitarianismRules:
             ("e:minor", "int", "int", "int", "int", "player"),
         ),
         (("", " gains ", " ", " for ", ""), ("player", "int", "str", "e:minor")),
+        (("", " adds the ", " Votes of ", " (Coalition Votes)"), ("player", "int", "e:party")),
         (
             ("Elections in ", ": ", " ", " Electoral Votes, ", " Vote Cubes"),
             ("e:major", "player", "int", "int"),
@@ -425,41 +426,41 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
-        ("choose-coup", 71, "coup", 72, 23, 1, True),
-        ("choose-population", 75, "population", -1, 26, 3, False),
-        ("choose-chit", 76, "chit", 77, 27, 1, False),
-        ("choose-area", 78, "area", -1, 27, 3, False),
-        ("choose-number", 79, "number", -1, 27, 5, False),
-        ("choose-crisis", 82, "crisis", 83, 28, 2, False),
-        ("choose-ally", 85, "ally", -1, 29, 1, False),
-        ("yes-no", 89, "yes-no", -1, 30, 1, False),
-        ("yes-no", 92, "yes-no", -1, 31, 1, False),
-        ("choose-leader", 97, "leader", 98, 32, 1, False),
-        ("choose-party", 99, "party", 100, 32, 4, False),
-        ("choose-leader", 102, "leader", -1, 33, 1, False),
-        ("choose-leader", 106, "leader", -1, 34, 1, False),
-        ("choose-leader", 110, "leader", -1, 34, 4, False),
-        ("choose-leader", 118, "leader", 98, 35, 1, False),
-        ("choose-leader", 120, "leader", -1, 36, 4, False),
-        ("choose-some", 123, "some:leader", -1, 36, 11, False),
-        ("choose-leader", 130, "leader", 131, 38, 1, False),
-        ("choose-area", 134, "area", 135, 40, 7, False),
-        ("choose-strategy", 136, "strategy", -1, 41, 0, False),
-        ("choose-strategy", 138, "strategy", 139, 42, 7, False),
-        ("choose-some", 146, "some:strategy", -1, 44, 3, False),
-        ("yes-no", 149, "yes-no", -1, 44, 8, False),
-        ("choose-strategy", 151, "strategy", 33, 44, 15, False),
-        ("choose-strategy", 153, "strategy", -1, 47, 1, True),
-        ("choose-minor", 156, "minor", -1, 48, 2, False),
-        ("choose-population", 160, "population", -1, 48, 11, False),
-        ("yes-no", 163, "yes-no", -1, 48, 22, False),
-        ("choose-leader", 165, "leader", -1, 48, 25, False),
-        ("yes-no", 167, "yes-no", -1, 48, 30, False),
-        ("choose-chit", 168, "chit", -1, 48, 34, False),
-        ("yes-no", 167, "yes-no", -1, 48, 42, False),
-        ("choose-leader", 172, "leader", -1, 48, 48, False),
-        ("choose-reform", 177, "reform", -1, 48, 59, False),
-        ("choose-population", 179, "population", -1, 48, 63, False),
+        ("choose-coup", 72, "coup", 73, 23, 1, True),
+        ("choose-population", 76, "population", -1, 26, 3, False),
+        ("choose-chit", 77, "chit", 78, 27, 1, False),
+        ("choose-area", 79, "area", -1, 27, 3, False),
+        ("choose-number", 80, "number", -1, 27, 5, False),
+        ("choose-crisis", 83, "crisis", 84, 28, 2, False),
+        ("choose-ally", 86, "ally", -1, 29, 1, False),
+        ("yes-no", 90, "yes-no", -1, 30, 1, False),
+        ("yes-no", 93, "yes-no", -1, 31, 1, False),
+        ("choose-leader", 98, "leader", 99, 32, 1, False),
+        ("choose-party", 100, "party", 101, 32, 4, False),
+        ("choose-leader", 103, "leader", -1, 33, 1, False),
+        ("choose-leader", 107, "leader", -1, 34, 1, False),
+        ("choose-leader", 111, "leader", -1, 34, 4, False),
+        ("choose-leader", 119, "leader", 99, 35, 1, False),
+        ("choose-leader", 121, "leader", -1, 36, 4, False),
+        ("choose-some", 124, "some:leader", -1, 36, 11, False),
+        ("choose-leader", 131, "leader", 132, 38, 1, False),
+        ("choose-area", 135, "area", 136, 40, 7, False),
+        ("choose-strategy", 137, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 139, "strategy", 140, 42, 7, False),
+        ("choose-some", 147, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 150, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 152, "strategy", 33, 44, 15, False),
+        ("choose-strategy", 154, "strategy", -1, 47, 1, True),
+        ("choose-minor", 157, "minor", -1, 48, 2, False),
+        ("choose-population", 161, "population", -1, 48, 11, False),
+        ("yes-no", 164, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 166, "leader", -1, 48, 25, False),
+        ("yes-no", 168, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 169, "chit", -1, 48, 34, False),
+        ("yes-no", 168, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 173, "leader", -1, 48, 48, False),
+        ("choose-reform", 178, "reform", -1, 48, 59, False),
+        ("choose-population", 180, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -564,7 +565,7 @@ class RiseOfTotalitarianismRules:
             (8, 0, "z_minor_stability__4_8"),
             (9, 0, None),
         ),
-        (21, 4): ((7, 0, None),),
+        (21, 4): ((6, 0, "z_national_elections__4_6"), (7, 0, None), (8, 0, None)),
         (23, 2): ((3, 0, None),),
         (25, 1): ((0, 0, None),),
         (26, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
@@ -901,9 +902,11 @@ class RiseOfTotalitarianismRules:
     all_reform: tuple[int, ...]
     all_slot: tuple[int, ...]
     all_strategy: tuple[int, ...]
+    c_allied_votes_added: bool
     c_bonus_committed_only: bool
     c_chancellor_modifier: int
     c_commit_in_any_dominance: bool
+    c_commit_in_party_dominance: bool
     c_end_difference: int
     c_hand_extra: int
     c_hire_cost: int
@@ -926,6 +929,7 @@ class RiseOfTotalitarianismRules:
     ix_crisis__entry: dict[Any, tuple[int, ...]]
     ix_leader__major: dict[Any, tuple[int, ...]]
     ix_major__capital: dict[Any, tuple[int, ...]]
+    ix_party__major: dict[Any, tuple[int, ...]]
     ix_population__major: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
     ix_strategy__owner: dict[Any, tuple[int, ...]]
@@ -976,6 +980,7 @@ class RiseOfTotalitarianismRules:
     o_g_active_crises: int
     o_g_active_events: int
     o_g_attempt_ok: int
+    o_g_coalition_votes: int
     o_g_coup_deck: int
     o_g_coup_discard: int
     o_g_crisis_deck: int
@@ -1016,6 +1021,8 @@ class RiseOfTotalitarianismRules:
     s_e_area__populations: tuple[tuple[int, ...], ...]
     s_e_box__adjacent: tuple[tuple[int, ...], ...]
     s_e_box__dominance: tuple[bool, ...]
+    s_e_box__parties: tuple[tuple[int, ...], ...]
+    s_e_box__party_votes: tuple[int, ...]
     s_e_box__votes: tuple[int, ...]
     s_e_box__zone: tuple[int, ...]
     s_e_chit__action: tuple[str, ...]
@@ -1093,9 +1100,11 @@ class RiseOfTotalitarianismRules:
         self.all_reform = d["all_reform"]
         self.all_slot = d["all_slot"]
         self.all_strategy = d["all_strategy"]
+        self.c_allied_votes_added = d["c_allied_votes_added"]
         self.c_bonus_committed_only = d["c_bonus_committed_only"]
         self.c_chancellor_modifier = d["c_chancellor_modifier"]
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
+        self.c_commit_in_party_dominance = d["c_commit_in_party_dominance"]
         self.c_end_difference = d["c_end_difference"]
         self.c_hand_extra = d["c_hand_extra"]
         self.c_hire_cost = d["c_hire_cost"]
@@ -1118,6 +1127,7 @@ class RiseOfTotalitarianismRules:
         self.ix_crisis__entry = d["ix_crisis__entry"]
         self.ix_leader__major = d["ix_leader__major"]
         self.ix_major__capital = d["ix_major__capital"]
+        self.ix_party__major = d["ix_party__major"]
         self.ix_population__major = d["ix_population__major"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
         self.ix_strategy__owner = d["ix_strategy__owner"]
@@ -1168,6 +1178,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_active_crises = d["o_g_active_crises"]
         self.o_g_active_events = d["o_g_active_events"]
         self.o_g_attempt_ok = d["o_g_attempt_ok"]
+        self.o_g_coalition_votes = d["o_g_coalition_votes"]
         self.o_g_coup_deck = d["o_g_coup_deck"]
         self.o_g_coup_discard = d["o_g_coup_discard"]
         self.o_g_crisis_deck = d["o_g_crisis_deck"]
@@ -1208,6 +1219,8 @@ class RiseOfTotalitarianismRules:
         self.s_e_area__populations = d["s_e_area__populations"]
         self.s_e_box__adjacent = d["s_e_box__adjacent"]
         self.s_e_box__dominance = d["s_e_box__dominance"]
+        self.s_e_box__parties = d["s_e_box__parties"]
+        self.s_e_box__party_votes = d["s_e_box__party_votes"]
         self.s_e_box__votes = d["s_e_box__votes"]
         self.s_e_box__zone = d["s_e_box__zone"]
         self.s_e_chit__action = d["s_e_chit__action"]
@@ -1554,12 +1567,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1573,25 +1586,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1972:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1603,17 +1616,42 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1980:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
+
+    def f_election_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
+        """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:563:3]"""
+        _w1 = 0
+        for v_x__1 in self.ix_population__major.get(v_m, ()):
+            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                _w1 += (
+                    self.s_e_population__votes[v_x__1]
+                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                )
+        v_n = _w1
+        if self.c_allied_votes_added:
+            _w2 = 0
+            for v_t in self.ix_party__major.get(v_m, ()):
+                if self.f_party_ally(S, v_t) == v_p:
+                    _w3 = 0
+                    for v_x__2 in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
+                        if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x__2]]:
+                            _w3 += (
+                                self.s_e_population__votes[v_x__2]
+                                + self.s_e_box__party_votes[S[self.o_e_population__box + v_x__2]]
+                            )
+                    _w2 += _w3
+            v_n += _w2
+        return v_n
 
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
         "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
@@ -1693,6 +1731,13 @@ class RiseOfTotalitarianismRules:
             and self.f_allied_to(S, v_l, v_p)
         ]
 
+    def f_in_dominance(self, S: list[Any], v_x: Any) -> bool:
+        "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:575:3]"
+        return self.s_e_box__dominance[S[self.o_e_population__box + v_x]] or (
+            self.c_commit_in_party_dominance
+            and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+        )
+
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
         "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:229:3]"
         return (
@@ -1701,7 +1746,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1955,6 +2000,17 @@ class RiseOfTotalitarianismRules:
                 v_best = v_q
         return v_best
 
+    def f_party_votes(self, S: list[Any], v_t: Any) -> int:
+        """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:553:3]"""
+        _w1 = 0
+        for v_x in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
+            if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x]]:
+                _w1 += (
+                    self.s_e_population__votes[v_x]
+                    + self.s_e_box__party_votes[S[self.o_e_population__box + v_x]]
+                )
+        return _w1
+
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
         "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:285:3]"
         N: list[int] = S
@@ -2107,11 +2163,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         N: list[int] = S
         return [
             v_c
@@ -2120,7 +2176,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2129,7 +2185,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2158,11 +2214,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:557:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:590:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2173,7 +2229,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1312:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1350:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2186,7 +2242,7 @@ class RiseOfTotalitarianismRules:
             )
             self.p_gain_vp(S, v_g, v_n)
             if S[_LOG] is not False:
-                _log(S, 63, (v_g, v_n, v_m))
+                _log(S, 64, (v_g, v_n, v_m))
         if (
             max([N[self.o_p_vp + v_p__3] for v_p__3 in self.all_player])
             - min([N[self.o_p_vp + v_p__3_2] for v_p__3_2 in self.all_player])
@@ -2194,7 +2250,7 @@ class RiseOfTotalitarianismRules:
         ):
             _log(
                 S,
-                64,
+                65,
                 (
                     max([N[self.o_p_vp + v_p__4] for v_p__4 in self.all_player])
                     - min([N[self.o_p_vp + v_p__4_2] for v_p__4_2 in self.all_player]),
@@ -2203,13 +2259,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1963:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2001:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    144,
+                    145,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -2219,7 +2275,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    145,
+                    146,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -2227,7 +2283,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1628:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2248,7 +2304,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:589:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:622:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2284,18 +2340,18 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1479:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1517:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
-                _log(S, 81, (v_c,))
+                _log(S, 82, (v_c,))
         S[self.o_g_coup_discard] = _mask(
             [*_bits(N[self.o_g_coup_discard]), *_bits(N[self.o_g_active_coups])]
         )
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:633:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2308,7 +2364,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:643:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:676:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2318,7 +2374,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:620:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2331,7 +2387,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1183:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1216:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2370,42 +2426,42 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = 0
-            _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 140, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = 0
-            _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 144, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1974:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -2417,7 +2473,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:579:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:612:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2429,20 +2485,20 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:553:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:586:3]"
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1594:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1632:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
-            _log(S, 96, (v_actor, v_l))
+            _log(S, 97, (v_actor, v_l))
 
     def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
-        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1843:3]"""
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1881:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2450,10 +2506,10 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_leader__owner + v_l] = None
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
-            _log(S, 126, (v_l, self.s_e_leader__major[v_l]))
+            _log(S, 127, (v_l, self.s_e_leader__major[v_l]))
 
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1779:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2462,15 +2518,15 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__box + v_l] = "pool"
             S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
             if S[_LOG] is not False:
-                _log(S, 113, (v_l, self.s_e_leader__ideology[v_l]))
+                _log(S, 114, (v_l, self.s_e_leader__ideology[v_l]))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 114, (v_l,))
+                _log(S, 115, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1823:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1861:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2480,33 +2536,33 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__box + v_l] = "pool"
             S[self.o_e_leader__pool_of + v_l] = v_p
             if S[_LOG] is not False:
-                _log(S, 113, (v_l, v_p))
+                _log(S, 114, (v_l, v_p))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 125, (v_l,))
+                _log(S, 126, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1759:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1797:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
                 if S[_LOG] is not False:
-                    _log(S, 115, (v_l, v_d))
+                    _log(S, 116, (v_l, v_d))
                 self.p_leader_returns(S, v_l)
             else:
                 if S[_LOG] is not False:
-                    _log(S, 116, (v_l, v_d))
+                    _log(S, 117, (v_l, v_d))
         for v_l_2 in [
             v_k_2 for v_k_2 in self.all_leader if S[self.o_e_leader__box + v_k_2] == "exile"
         ]:
             if S[_LOG] is not False:
-                _log(S, 117, (v_l_2,))
+                _log(S, 118, (v_l_2,))
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:932:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:965:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
@@ -2518,12 +2574,12 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1854:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1892:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:793:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2543,7 +2599,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1196:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1229:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2572,7 +2628,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1648:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1686:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2598,7 +2654,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:565:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:598:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2612,7 +2668,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:955:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:988:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2628,7 +2684,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1324:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1362:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2647,7 +2703,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1341:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1379:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2675,15 +2731,15 @@ class RiseOfTotalitarianismRules:
                 v_k = _w2
                 self.p_gain_vp(S, v_l, 2 * v_k)
                 if S[_LOG] is not False:
-                    _log(S, 65, (v_l, 2 * v_k))
+                    _log(S, 66, (v_l, 2 * v_k))
         v_top = max([N[self.o_p_vp + v_p_3] for v_p_3 in self.all_player])
         v_w = _head([v_p_4 for v_p_4 in self.all_player if N[self.o_p_vp + v_p_4] == v_top])
-        _log(S, 66, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
+        _log(S, 67, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
         S[self.o_g_game_over] = True
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1520:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1558:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2694,14 +2750,14 @@ class RiseOfTotalitarianismRules:
             v_need = 1 - N[self.o_e_major__economy + self.k_major__germany]
             if v_k >= v_need:
                 if S[_LOG] is not False:
-                    _log(S, 87, (v_k, v_need))
+                    _log(S, 88, (v_k, v_need))
             else:
                 _clamp = max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1)
                 S[self.o_e_major__economy + self.k_major__germany] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
                 if S[_LOG] is not False:
-                    _log(S, 88, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+                    _log(S, 89, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2722,7 +2778,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:926:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2757,7 +2813,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2790,7 +2846,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2798,7 +2854,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1017:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2841,7 +2897,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:720:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2895,7 +2951,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1425:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2918,7 +2974,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1565:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -2952,7 +3008,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -3009,7 +3065,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1186:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -3055,7 +3111,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -3106,7 +3162,7 @@ class RiseOfTotalitarianismRules:
                 self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:632:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -3160,7 +3216,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:686:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -3174,7 +3230,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1398:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3191,7 +3247,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3220,7 +3276,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1662:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1700:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3234,7 +3290,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1309:3]"
         if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
             self.q_presidential_elections(S, R)
         self.q_national_elections(S, R)
@@ -3243,7 +3299,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3256,7 +3312,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
     def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1898:3]'
         N: list[int] = S
         self.q_reroll_offer(
             S,
@@ -3288,7 +3344,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:699:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3296,11 +3352,20 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__committed + v_x] = False
         v_commit = False
         if (
-            self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+            (
+                self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                or (
+                    self.c_commit_in_party_dominance
+                    and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+                )
+            )
             and (not S[self.o_e_population__committed + v_x])
         ) and (
-            self.c_commit_in_any_dominance
-            or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+            (
+                self.c_commit_in_any_dominance
+                or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+            )
+            or not self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
         ):
             v_commit = R() < 0.5
         if v_commit:
@@ -3311,7 +3376,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:999:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3332,7 +3397,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1574:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3357,7 +3422,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1928:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3420,7 +3485,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3471,7 +3536,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             _clamp = S[self.o_g_window__marker_cards__depth] + 1
@@ -3510,7 +3575,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3599,7 +3664,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3608,26 +3673,52 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple([])
                 self.p_clear_parliament(S, v_m)
-                _w2 = []
-                for v_p in self.all_player:
-                    _w3 = 0
-                    for v_x__1 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
-                            _w3 += (
-                                self.s_e_population__votes[v_x__1]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                            )
-                    _w2.append(_w3)
-                v_best = max(_w2)
+                S[self.o_g_coalition_votes] = _mask(
+                    [
+                        v_t
+                        for v_t in _bits(N[self.o_g_coalition_votes])
+                        if self.s_e_party__major[v_t] != v_m
+                    ]
+                )
+                if self.c_allied_votes_added:
+                    _w2 = []
+                    for v_t_2 in self.ix_party__major.get(v_m, ()):
+                        _w3 = 0
+                        for v_x__1 in self.ix_population__major.get(
+                            self.s_e_party__major[v_t_2], ()
+                        ):
+                            if v_t_2 in self.s_e_box__parties[S[self.o_e_population__box + v_x__1]]:
+                                _w3 += (
+                                    self.s_e_population__votes[v_x__1]
+                                    + self.s_e_box__party_votes[
+                                        S[self.o_e_population__box + v_x__1]
+                                    ]
+                                )
+                        if _w3 > 0:
+                            _w2.append(v_t_2)
+                    for v_t_3 in _w2:
+                        S[self.o_g_coalition_votes] = _mask(
+                            [*_bits(N[self.o_g_coalition_votes]), *[v_t_3]]
+                        )
+                        _w5 = self.f_party_ally(S, v_t_3)
+                        _w4 = 0
+                        for v_x__2 in self.ix_population__major.get(
+                            self.s_e_party__major[v_t_3], ()
+                        ):
+                            if v_t_3 in self.s_e_box__parties[S[self.o_e_population__box + v_x__2]]:
+                                _w4 += (
+                                    self.s_e_population__votes[v_x__2]
+                                    + self.s_e_box__party_votes[
+                                        S[self.o_e_population__box + v_x__2]
+                                    ]
+                                )
+                        if S[_LOG] is not False:
+                            _log(S, 61, (_w5, _w4, v_t_3))
+                v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
                 for v_p_2 in self.all_player:
-                    _w4 = 0
-                    for v_x__2 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
-                            _w4 += (
-                                self.s_e_population__votes[v_x__2]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                            )
-                    v_k = min(-(-_w4 // 2), N[self.o_p_reserve + v_p_2])
+                    v_k = min(
+                        -(-self.f_election_votes(S, v_p_2, v_m) // 2), N[self.o_p_reserve + v_p_2]
+                    )
                     _clamp = S[self.o_p_reserve + v_p_2] - v_k
                     S[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     v_i = 0
@@ -3640,18 +3731,12 @@ class RiseOfTotalitarianismRules:
                             [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
                         )
                         v_i += 1
-                _w6 = []
-                for v_p_3 in self.all_player:
-                    _w7 = 0
-                    for v_x__3 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]] == v_p_3:
-                            _w7 += (
-                                self.s_e_population__votes[v_x__3]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
-                            )
-                    if _w7 == v_best:
-                        _w6.append(v_p_3)
-                v_tops = _w6
+                    _log(S, 62, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
+                v_tops = [
+                    v_p_3
+                    for v_p_3 in self.all_player
+                    if self.f_election_votes(S, v_p_3, v_m) == v_best
+                ]
                 S[self.o_e_major__government + v_m] = (
                     S[self.o_e_major__government + v_m]
                     if S[self.o_e_major__government + v_m] in v_tops
@@ -3670,7 +3755,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1641:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3708,7 +3793,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3769,12 +3854,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -3818,7 +3903,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -3827,7 +3912,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:773:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -3839,32 +3924,13 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1684:3]"""
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1722:3]"
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
-        _w2 = []
-        for v_p in self.all_player:
-            _w3 = 0
-            for v_x__1 in self.ix_population__major.get(v_m, ()):
-                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
-                    _w3 += (
-                        self.s_e_population__votes[v_x__1]
-                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                    )
-            _w2.append(_w3)
-        v_best = max(_w2)
-        _w5 = []
-        for v_p_2 in self.all_player:
-            _w6 = 0
-            for v_x__2 in self.ix_population__major.get(v_m, ()):
-                if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
-                    _w6 += (
-                        self.s_e_population__votes[v_x__2]
-                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                    )
-            if _w6 == v_best:
-                _w5.append(v_p_2)
-        v_tops = _w5
+        v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
+        v_tops = [
+            v_p_2 for v_p_2 in self.all_player if self.f_election_votes(S, v_p_2, v_m) == v_best
+        ]
         v_old = S[self.o_e_major__president + v_m]
         v_w = _head(v_tops)
         if v_old is not None:
@@ -3904,7 +3970,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             _clamp = S[self.o_g_window__reaction__depth] + 1
@@ -3963,14 +4029,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:758:3]"
         _clamp = v_first_roll
         S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
@@ -3981,13 +4047,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -4219,7 +4285,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:945:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4248,7 +4314,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1795:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1833:3]"
         for v_u in self.ix_chit__action.get("law", ()):
             if S[self.o_e_chit__location + v_u] is not None and (
                 not S[self.o_e_chit__resolved + v_u]
@@ -4295,7 +4361,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_leader__committed + v_l_4] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1489:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1527:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4317,7 +4383,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = 2
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1815:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4484,7 +4550,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = 0
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4496,7 +4562,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4516,7 +4582,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:926:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4600,7 +4666,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:756:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4686,7 +4752,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1402:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4726,7 +4792,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:984:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1017:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -4825,7 +4891,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:687:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:720:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -4945,7 +5011,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1425:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -4994,7 +5060,7 @@ class RiseOfTotalitarianismRules:
                             if v_k != S[self.o_p_played_coup + v_p_3]
                         ]
                     )
-                    _log(S, 73, (v_p_3, S[self.o_p_played_coup + v_p_3]))
+                    _log(S, 74, (v_p_3, S[self.o_p_played_coup + v_p_3]))
             return None
 
     def r_coalition_effects(
@@ -5006,7 +5072,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1565:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -5044,7 +5110,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_major__parliament + v_m] = tuple(
                     [*S[self.o_e_major__parliament + v_m], *[v_actor]]
                 )
-                _log(S, 93, (v_actor, v_m))
+                _log(S, 94, (v_actor, v_m))
             pc = 3
         if pc == 3:
             if v_owner in S[self.o_e_major__parliament + v_m]:
@@ -5076,13 +5142,13 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_owner] = (
                         0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     )
-                    _log(S, 94, (v_owner, v_m))
-                else:
                     _log(S, 95, (v_owner, v_m))
+                else:
+                    _log(S, 96, (v_owner, v_m))
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5225,7 +5291,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1186:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5356,7 +5422,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5452,7 +5518,7 @@ class RiseOfTotalitarianismRules:
             _clamp = S[self.o_p_reserve + v_p] - v_n
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             self.p_add_cubes(S, v_p, v_a_2, v_n)
-            _log(S, 80, (v_p, v_n, v_a_2))
+            _log(S, 81, (v_p, v_n, v_a_2))
             if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a_2) is SUSPEND:
                 return _wait(S, (27, 9))
             pc = 9
@@ -5462,7 +5528,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:599:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:632:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5559,7 +5625,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:686:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5597,7 +5663,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1360:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1398:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5608,9 +5674,9 @@ class RiseOfTotalitarianismRules:
             if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
                 S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
                 S[self.o_g_coup_discard] = _mask([])
-                _log(S, 67, ())
+                _log(S, 68, ())
             if len(S[self.o_g_coup_deck]) == 0:
-                _log(S, 68, (v_p,))
+                _log(S, 69, (v_p,))
                 pc = 5
             else:
                 pc = 1
@@ -5622,10 +5688,10 @@ class RiseOfTotalitarianismRules:
                 pc = 2
             else:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
-                _log(S, 70, (v_p,))
+                _log(S, 71, (v_p,))
                 pc = 5
         if pc == 2:
-            _log(S, 69, (v_p, v_c))
+            _log(S, 70, (v_p, v_c))
             if self.r_play_coup(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (22, 5))
             pc = 5
@@ -5635,7 +5701,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:811:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5726,7 +5792,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1662:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1700:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5738,7 +5804,7 @@ class RiseOfTotalitarianismRules:
             v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
             v_cs = self.f_candidates(S, v_p, v_m, v_seat)
             if len(v_cs) == 0:
-                _log(S, 101, (v_p, v_m))
+                _log(S, 102, (v_p, v_m))
                 pc = 3
             else:
                 pc = 1
@@ -5755,16 +5821,16 @@ class RiseOfTotalitarianismRules:
             if S[self.o_e_major__president + v_m] == v_l:
                 S[self.o_e_major__president + v_m] = None
                 S[self.o_g_presidential_due] = True
-                _log(S, 103, (v_l,))
+                _log(S, 104, (v_l,))
             self.p_seat_leader(S, v_p, v_l)
             S[self.o_e_major__head + v_m] = v_l
-            _log(S, 104, (v_l, v_m, v_p))
+            _log(S, 105, (v_l, v_m, v_p))
             pc = 3
         if pc == 3:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1276:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1309:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -5809,7 +5875,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:944:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5853,7 +5919,7 @@ class RiseOfTotalitarianismRules:
     def r_harass(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
     ) -> Any:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1860:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1898:3]'
         N: list[int] = S
         v_d: Any = None
         v_top: Any = None
@@ -5890,7 +5956,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__chit + v_l] = None
                 S[self.o_e_leader__owner + v_l] = None
                 S[self.o_e_leader__pool_of + v_l] = None
-                _log(S, 127, (v_l, v_d, v_l))
+                _log(S, 128, (v_l, v_d, v_l))
             elif v_d <= v_top:
                 S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
                 S[self.o_e_leader__seen + v_l] = 0
@@ -5899,13 +5965,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__owner + v_l] = None
                 S[self.o_e_leader__pool_of + v_l] = None
                 S[self.o_e_leader__committed + v_l] = False
-                _log(S, 128, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
+                _log(S, 129, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
             else:
-                _log(S, 129, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+                _log(S, 130, (v_l, v_d, S[self.o_e_leader__area + v_l]))
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:699:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5920,11 +5986,20 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_population__committed + v_x] = False
             v_commit = False
             if (
-                self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                (
+                    self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
+                    or (
+                        self.c_commit_in_party_dominance
+                        and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
+                    )
+                )
                 and (not S[self.o_e_population__committed + v_x])
             ) and (
-                self.c_commit_in_any_dominance
-                or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+                (
+                    self.c_commit_in_any_dominance
+                    or self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p
+                )
+                or not self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
             ):
                 pc = 1
             else:
@@ -5976,7 +6051,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:999:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -6048,7 +6123,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1574:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -6085,7 +6160,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_party__cubes + v_t] = tuple(
                     [*S[self.o_e_party__cubes + v_t], *[v_actor]]
                 )
-                _log(S, 90, (v_actor, v_t))
+                _log(S, 91, (v_actor, v_t))
                 pc = 8
             elif v_n > 0:
                 pc = 4
@@ -6102,7 +6177,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_party__cubes + v_t] = tuple(v_kept)
             _clamp = S[self.o_p_reserve + v_q] + 1
             S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _log(S, 91, (v_actor, v_q, v_t))
+            _log(S, 92, (v_actor, v_q, v_t))
             if v_n == 2 or v_n == 3:
                 pc = 5
             else:
@@ -6122,7 +6197,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1928:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6174,14 +6249,14 @@ class RiseOfTotalitarianismRules:
                         if v_q != v_p and v_j < 2:
                             self.p_take_cube(S, v_q, v_b)
                             v_j += 1
-                _log(S, 132, (v_p, v_l, v_j))
+                _log(S, 133, (v_p, v_l, v_j))
                 self.p_leader_to_pool(S, v_l, v_p)
             pc = 3
         if pc == 3:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1212:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6287,7 +6362,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6461,7 +6536,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1235:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6636,12 +6711,13 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1286:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_m: Any = None
         v_q: Any = None
+        v_t_3: Any = None
         v_best: Any = None
         v_p_2: Any = None
         v_k: Any = None
@@ -6675,34 +6751,60 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                 S[self.o_e_major__parliament + v_m] = tuple([])
                 self.p_clear_parliament(S, v_m)
-                v_best = max(
+                S[self.o_g_coalition_votes] = _mask(
                     [
-                        sum(
-                            [
-                                self.s_e_population__votes[v_x__1]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                                for v_x__1 in self.ix_population__major.get(v_m, ())
-                                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
-                            ]
-                        )
-                        for v_p in self.all_player
+                        v_t
+                        for v_t in _bits(N[self.o_g_coalition_votes])
+                        if self.s_e_party__major[v_t] != v_m
                     ]
                 )
+                if self.c_allied_votes_added:
+                    for v_t_3 in [
+                        v_t_2
+                        for v_t_2 in self.ix_party__major.get(v_m, ())
+                        if sum(
+                            [
+                                self.s_e_population__votes[v_x__1]
+                                + self.s_e_box__party_votes[S[self.o_e_population__box + v_x__1]]
+                                for v_x__1 in self.ix_population__major.get(
+                                    self.s_e_party__major[v_t_2], ()
+                                )
+                                if v_t_2
+                                in self.s_e_box__parties[S[self.o_e_population__box + v_x__1]]
+                            ]
+                        )
+                        > 0
+                    ]:
+                        S[self.o_g_coalition_votes] = _mask(
+                            [*_bits(N[self.o_g_coalition_votes]), *[v_t_3]]
+                        )
+                        _log(
+                            S,
+                            61,
+                            (
+                                self.f_party_ally(S, v_t_3),
+                                sum(
+                                    [
+                                        self.s_e_population__votes[v_x__2]
+                                        + self.s_e_box__party_votes[
+                                            S[self.o_e_population__box + v_x__2]
+                                        ]
+                                        for v_x__2 in self.ix_population__major.get(
+                                            self.s_e_party__major[v_t_3], ()
+                                        )
+                                        if v_t_3
+                                        in self.s_e_box__parties[
+                                            S[self.o_e_population__box + v_x__2]
+                                        ]
+                                    ]
+                                ),
+                                v_t_3,
+                            ),
+                        )
+                v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
                 for v_p_2 in self.all_player:
                     v_k = min(
-                        -(
-                            -sum(
-                                [
-                                    self.s_e_population__votes[v_x__2]
-                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                                    for v_x__2 in self.ix_population__major.get(v_m, ())
-                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]]
-                                    == v_p_2
-                                ]
-                            )
-                            // 2
-                        ),
-                        N[self.o_p_reserve + v_p_2],
+                        -(-self.f_election_votes(S, v_p_2, v_m) // 2), N[self.o_p_reserve + v_p_2]
                     )
                     _clamp = S[self.o_p_reserve + v_p_2] - v_k
                     S[self.o_p_reserve + v_p_2] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
@@ -6716,52 +6818,27 @@ class RiseOfTotalitarianismRules:
                             [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
                         )
                         v_i += 1
-                    _log(
-                        S,
-                        61,
-                        (
-                            v_m,
-                            v_p_2,
-                            sum(
-                                [
-                                    self.s_e_population__votes[v_x__3]
-                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
-                                    for v_x__3 in self.ix_population__major.get(v_m, ())
-                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]]
-                                    == v_p_2
-                                ]
-                            ),
-                            v_k,
-                        ),
-                    )
+                    _log(S, 62, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
                 v_tops = [
                     v_p_3
                     for v_p_3 in self.all_player
-                    if sum(
-                        [
-                            self.s_e_population__votes[v_x__4]
-                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__4]]
-                            for v_x__4 in self.ix_population__major.get(v_m, ())
-                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__4]] == v_p_3
-                        ]
-                    )
-                    == v_best
+                    if self.f_election_votes(S, v_p_3, v_m) == v_best
                 ]
                 S[self.o_e_major__government + v_m] = (
                     S[self.o_e_major__government + v_m]
                     if S[self.o_e_major__government + v_m] in v_tops
                     else _head(v_tops)
                 )
-                _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
+                _log(S, 63, (S[self.o_e_major__government + v_m], v_m))
                 if (
                     self.r_elect_head(S, None, None, S[self.o_e_major__government + v_m], v_m)
                     is SUSPEND
                 ):
-                    return _wait(S, (21, 4, v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2))
+                    return _wait(S, (21, 4, v__it, v__i, v_m, v_q, v_t_3, v_p_2, v_k, v_i, v_v_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
-                    v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2 = F[2:]
+                    v__it, v__i, v_m, v_q, v_t_3, v_p_2, v_k, v_i, v_v_2 = F[2:]
                     F = None
                 for v_v_2 in [
                     v_v
@@ -6778,10 +6855,17 @@ class RiseOfTotalitarianismRules:
             if pc == 6:
                 return None
 
+    def z_national_elections__4_6(self, S: list[Any], F: Any) -> Any:
+        "Local 'k' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_m = F[4]
+        v_p_2 = F[7]
+        return min(-(-self.f_election_votes(S, v_p_2, v_m) // 2), N[self.o_p_reserve + v_p_2])
+
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1641:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -6871,7 +6955,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7054,7 +7138,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -7075,7 +7159,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:832:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -7148,7 +7232,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 154, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 155, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -7187,12 +7271,12 @@ class RiseOfTotalitarianismRules:
                         v_n = 1
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _log(S, 155, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 156, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -7201,7 +7285,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             if self.s_e_coup__crisis[v_c]:
                 S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
-                _log(S, 74, (v_c,))
+                _log(S, 75, (v_c,))
             if self.r_coup_effect(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (25, 1, v_c))
             pc = 1
@@ -7216,7 +7300,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:773:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -7253,7 +7337,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1684:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1722:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7273,31 +7357,9 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             S[self.o_g_presidential_due] = False
             v_m = self.k_major__germany
-            v_best = max(
-                [
-                    sum(
-                        [
-                            self.s_e_population__votes[v_x__1]
-                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                            for v_x__1 in self.ix_population__major.get(v_m, ())
-                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
-                        ]
-                    )
-                    for v_p in self.all_player
-                ]
-            )
+            v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
             v_tops = [
-                v_p_2
-                for v_p_2 in self.all_player
-                if sum(
-                    [
-                        self.s_e_population__votes[v_x__2]
-                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                        for v_x__2 in self.ix_population__major.get(v_m, ())
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2
-                    ]
-                )
-                == v_best
+                v_p_2 for v_p_2 in self.all_player if self.f_election_votes(S, v_p_2, v_m) == v_best
             ]
             v_old = S[self.o_e_major__president + v_m]
             v_w = _head(v_tops)
@@ -7307,7 +7369,7 @@ class RiseOfTotalitarianismRules:
                     v_w = v_holder
             v_cs = self.f_candidates(S, v_w, v_m, "president")
             if len(v_cs) == 0:
-                _log(S, 105, (v_w,))
+                _log(S, 106, (v_w,))
                 pc = 8
             else:
                 pc = 1
@@ -7321,15 +7383,15 @@ class RiseOfTotalitarianismRules:
                 v_m, v_old, v_w, v_cs = F[2:]
                 F = None
             v_l = v
-            _log(S, 107, (v_w, v_l))
+            _log(S, 108, (v_w, v_l))
             if v_old is not None and v_old != v_l:
                 if self.s_e_leader__printed[v_old]:
                     S[self.o_e_leader__box + v_old] = "out"
-                    _log(S, 108, (v_old,))
+                    _log(S, 109, (v_old,))
                     if S[self.o_e_major__head + v_m] == v_old:
                         S[self.o_e_major__head + v_m] = None
                         S[self.o_e_major__elections_due + v_m] = True
-                        _log(S, 109, (v_old,))
+                        _log(S, 110, (v_old,))
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
@@ -7364,18 +7426,18 @@ class RiseOfTotalitarianismRules:
             if v_ok:
                 self.p_seat_leader(S, v_w, v_c)
                 S[self.o_e_major__head + v_m] = v_c
-                _log(S, 111, (v_c,))
+                _log(S, 112, (v_c,))
             pc = 6
         if pc == 6:
             if not v_ok:
                 S[self.o_e_major__elections_due + v_m] = True
-                _log(S, 112, ())
+                _log(S, 113, ())
             pc = 8
         if pc == 8:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7577,7 +7639,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7601,7 +7663,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_a_2 = v
             S[self.o_e_ally__delay + v_a_2] = True
-            _log(S, 86, (v_a_2,))
+            _log(S, 87, (v_a_2,))
             pc = 3
         if pc == 3:
             return None
@@ -7619,7 +7681,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:725:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:758:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7657,7 +7719,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7687,7 +7749,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -7778,7 +7840,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 157, (v_u, v_a, v_n, v_ap, v_d))
+                _log(S, 158, (v_u, v_a, v_n, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 5
                 else:
@@ -7791,7 +7853,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_chit__nation + v_u] = v_n
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 158, (self.s_e_chit__action[v_u], v_n))
+                    _log(S, 159, (self.s_e_chit__action[v_u], v_n))
                     pc = 8
             if pc == 6:
                 if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
@@ -7821,7 +7883,7 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
                 if len(v_opts) == 0:
-                    _log(S, 159, (v_u, v_a))
+                    _log(S, 160, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -7856,7 +7918,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 161, (v_u, v_a, v_x_2, v_ap, v_d))
+                _log(S, 162, (v_u, v_a, v_x_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 14
                 else:
@@ -7868,7 +7930,7 @@ class RiseOfTotalitarianismRules:
                     v_keep = True
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 162, (self.s_e_chit__action[v_u], v_a))
+                    _log(S, 163, (self.s_e_chit__action[v_u], v_a))
                     pc = 72
             if pc == 15:
                 if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
@@ -7921,7 +7983,7 @@ class RiseOfTotalitarianismRules:
                 pc = 24
             if pc == 24:
                 if len(v_ts) == 0 and len(v_lone) == 0:
-                    _log(S, 164, (v_u, v_a))
+                    _log(S, 165, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 elif v_on_leader:
@@ -7953,7 +8015,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 166, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                _log(S, 167, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 28
                 else:
@@ -8017,13 +8079,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 169, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                _log(S, 170, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 37
                 else:
                     pc = 72
             if pc == 37:
-                _log(S, 170, (v_t,))
+                _log(S, 171, (v_t,))
                 v_under = [
                     v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
                 ]
@@ -8083,7 +8145,7 @@ class RiseOfTotalitarianismRules:
                     and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
                 ]
                 if len(v_ts_2) == 0:
-                    _log(S, 171, (v_u, v_a))
+                    _log(S, 172, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8113,13 +8175,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 173, (v_u, v_a, v_l_5, v_ap, v_d))
+                _log(S, 174, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
                     S[self.o_e_leader__pool_of + v_l_5] = v_actor
                     S[self.o_e_leader__control_cube + v_l_5] = None
                     S[self.o_e_leader__committed + v_l_5] = False
-                    _log(S, 174, (v_l_5, v_actor))
+                    _log(S, 175, (v_l_5, v_actor))
                 pc = 72
             if pc == 52:
                 v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -8147,7 +8209,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 175, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                _log(S, 176, (v_actor, v_a, v_card, v_ap, v_die, v_d))
                 if v_ap >= v_d:
                     pc = 55
                 else:
@@ -8155,7 +8217,7 @@ class RiseOfTotalitarianismRules:
             if pc == 55:
                 S[self.o_p_pending_law + v_actor] = None
                 S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-                _log(S, 176, (v_card,))
+                _log(S, 177, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
                 if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
                     return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
@@ -8194,7 +8256,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 178, (v_actor, v_a, v_r_2, v_ap, v_d))
+                _log(S, 179, (v_actor, v_a, v_r_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 62
                 else:
@@ -8281,7 +8343,7 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d and v_ap >= 0:
                     pc = 73
                 else:
-                    _log(S, 180, ())
+                    _log(S, 181, ())
                     pc = 79
             if pc == 73:
                 if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -8320,7 +8382,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:945:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8411,7 +8473,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1795:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1833:3]"
         v__it: Any = None
         v__i: Any = None
         v_u: Any = None
@@ -8493,7 +8555,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                 S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
-                _log(S, 121, (v_l, self.s_e_leader__major[v_l]))
+                _log(S, 122, (v_l, self.s_e_leader__major[v_l]))
                 pc = 1
                 continue
             if pc == 8:
@@ -8503,7 +8565,7 @@ class RiseOfTotalitarianismRules:
                         S[_REVEALS] += 1
                         _log(
                             S,
-                            122,
+                            123,
                             (
                                 v_l_2,
                                 S[self.o_e_leader__chit + v_l_2],
@@ -8550,7 +8612,7 @@ class RiseOfTotalitarianismRules:
                 v_cs = v
                 for v_l_4 in v_cs:
                     S[self.o_e_leader__committed + v_l_4] = True
-                    _log(S, 124, (v_p, v_l_4))
+                    _log(S, 125, (v_p, v_l_4))
                 pc = 9
                 continue
             if pc == 14:
@@ -8587,7 +8649,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1489:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1527:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8630,7 +8692,7 @@ class RiseOfTotalitarianismRules:
                 )
                 S[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
                 S[self.o_g_rounds] = 2
-                _log(S, 84, (v_p, v_c_2))
+                _log(S, 85, (v_p, v_c_2))
             pc = 5
         if pc == 5:
             return None
@@ -8646,7 +8708,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1777:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1815:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8687,7 +8749,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__chit + v_l_2] = v_u
                 S[self.o_e_leader__seen + v_l_2] = 0
                 S[self.o_e_leader__area + v_l_2] = v_a
-                _log(S, 119, (v_p, v_a))
+                _log(S, 120, (v_p, v_a))
             pc = 3
         if pc == 3:
             return None
@@ -8805,13 +8867,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 147, (v_era,))
+                    _log(S, 148, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 148, (len(v_fresh),))
+                    _log(S, 149, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -8854,7 +8916,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 150, (v_p_4,))
+                    _log(S, 151, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -9061,7 +9123,7 @@ class RiseOfTotalitarianismRules:
             if pc == 2:
                 _clamp = S[self.o_g_round] + 1
                 S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                _log(S, 152, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 153, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
@@ -9114,7 +9176,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -9139,13 +9201,13 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 137, (v_p, v_x, v_q, v_t))
+            _log(S, 138, (v_p, v_x, v_q, v_t))
             return None
 
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1912:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -9173,7 +9235,7 @@ class RiseOfTotalitarianismRules:
                         self.p_take_cube(S, v_q, v_b)
                         self.p_take_cube(S, v_p, v_x)
                         v_k += 1
-            _log(S, 133, (v_p, v_x, v_k, v_k))
+            _log(S, 134, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
                 return _wait(S, (39, 1))
             pc = 1
@@ -9184,4 +9246,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1364 rules/rise_of_totalitarianism/rules.yaml:514:7\n1365 rules/rise_of_totalitarianism/rules.yaml:515:7\n1366 rules/rise_of_totalitarianism/rules.yaml:516:11\n1367 rules/rise_of_totalitarianism/rules.yaml:517:7\n1368 rules/rise_of_totalitarianism/rules.yaml:518:7\n1369 rules/rise_of_totalitarianism/rules.yaml:519:7\n1372 rules/rise_of_totalitarianism/rules.yaml:520:11\n1373 rules/rise_of_totalitarianism/rules.yaml:521:7\n1377 rules/rise_of_totalitarianism/rules.yaml:446:7\n1378 rules/rise_of_totalitarianism/rules.yaml:447:11\n1379 rules/rise_of_totalitarianism/rules.yaml:448:7\n1380 rules/rise_of_totalitarianism/rules.yaml:449:11\n1381 rules/rise_of_totalitarianism/rules.yaml:450:7\n1385 rules/rise_of_totalitarianism/rules.yaml:303:7\n1386 rules/rise_of_totalitarianism/rules.yaml:304:7\n1387 rules/rise_of_totalitarianism/rules.yaml:305:11\n1388 rules/rise_of_totalitarianism/rules.yaml:306:7\n1425 rules/rise_of_totalitarianism/rules.yaml:321:7\n1426 rules/rise_of_totalitarianism/rules.yaml:322:7\n1427 rules/rise_of_totalitarianism/rules.yaml:323:11\n1432 rules/rise_of_totalitarianism/rules.yaml:324:7\n1433 rules/rise_of_totalitarianism/rules.yaml:325:11\n1434 rules/rise_of_totalitarianism/rules.yaml:326:15\n1435 rules/rise_of_totalitarianism/rules.yaml:327:11\n1436 rules/rise_of_totalitarianism/rules.yaml:328:15\n1437 rules/rise_of_totalitarianism/rules.yaml:329:7\n1441 rules/rise_of_totalitarianism/rules.yaml:196:7\n1445 rules/rise_of_totalitarianism/rules.yaml:460:7\n1446 rules/rise_of_totalitarianism/rules.yaml:461:7\n1447 rules/rise_of_totalitarianism/rules.yaml:463:15\n1448 rules/rise_of_totalitarianism/rules.yaml:464:19\n1453 rules/rise_of_totalitarianism/rules.yaml:466:19\n1455 rules/rise_of_totalitarianism/rules.yaml:468:19\n1456 rules/rise_of_totalitarianism/rules.yaml:469:7\n1460 rules/rise_of_totalitarianism/rules.yaml:61:3\n1468 rules/rise_of_totalitarianism/rules.yaml:69:7\n1472 rules/rise_of_totalitarianism/rules.yaml:241:7\n1476 rules/rise_of_totalitarianism/rules.yaml:203:7\n1486 rules/rise_of_totalitarianism/rules.yaml:383:7\n1490 rules/rise_of_totalitarianism/rules.yaml:384:7\n1493 rules/rise_of_totalitarianism/rules.yaml:385:11\n1494 rules/rise_of_totalitarianism/rules.yaml:386:7\n1498 rules/rise_of_totalitarianism/rules.yaml:213:7\n1499 rules/rise_of_totalitarianism/rules.yaml:214:11\n1500 rules/rise_of_totalitarianism/rules.yaml:215:11\n1505 rules/rise_of_totalitarianism/rules.yaml:216:11\n1506 rules/rise_of_totalitarianism/rules.yaml:217:11\n1507 rules/rise_of_totalitarianism/rules.yaml:218:15\n1508 rules/rise_of_totalitarianism/rules.yaml:219:19\n1509 rules/rise_of_totalitarianism/rules.yaml:220:11\n1510 rules/rise_of_totalitarianism/rules.yaml:221:7\n1521 rules/rise_of_totalitarianism/rules.yaml:222:7\n1522 rules/rise_of_totalitarianism/rules.yaml:223:7\n1534 rules/rise_of_totalitarianism/rules.yaml:224:7\n1535 rules/rise_of_totalitarianism/rules.yaml:225:11\n1536 rules/rise_of_totalitarianism/rules.yaml:226:7\n1540 rules/rise_of_totalitarianism/rules.yaml:262:7\n1544 rules/rise_of_totalitarianism/rules.yaml:269:7\n1552 rules/rise_of_totalitarianism/rules.yaml:161:7\n1559 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1564 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1565 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1570 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1571 rules/rise_of_totalitarianism/rules.yaml:1972:7\n1577 rules/rise_of_totalitarianism/rules.yaml:1972:27\n1583 rules/rise_of_totalitarianism/rules.yaml:1972:49\n1591 rules/rise_of_totalitarianism/rules.yaml:1974:3\n1596 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1597 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1598 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1602 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1603 rules/rise_of_totalitarianism/rules.yaml:1980:7\n1607 rules/rise_of_totalitarianism/rules.yaml:1980:27\n1613 rules/rise_of_totalitarianism/rules.yaml:1980:49\n1621 rules/rise_of_totalitarianism/rules.yaml:101:7\n1622 rules/rise_of_totalitarianism/rules.yaml:102:11\n1623 rules/rise_of_totalitarianism/rules.yaml:103:7\n1624 rules/rise_of_totalitarianism/rules.yaml:104:11\n1625 rules/rise_of_totalitarianism/rules.yaml:105:7\n1629 rules/rise_of_totalitarianism/rules.yaml:135:7\n1641 rules/rise_of_totalitarianism/rules.yaml:128:7\n1667 rules/rise_of_totalitarianism/rules.yaml:371:7\n1671 rules/rise_of_totalitarianism/rules.yaml:487:7\n1687 rules/rise_of_totalitarianism/rules.yaml:488:7\n1698 rules/rise_of_totalitarianism/rules.yaml:235:7\n1705 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1706 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1707 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1708 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1709 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1710 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1711 rules/rise_of_totalitarianism/rules.yaml:1964:3\n1715 rules/rise_of_totalitarianism/rules.yaml:550:7\n1730 rules/rise_of_totalitarianism/rules.yaml:427:7\n1731 rules/rise_of_totalitarianism/rules.yaml:428:11\n1732 rules/rise_of_totalitarianism/rules.yaml:429:7\n1736 rules/rise_of_totalitarianism/rules.yaml:430:11\n1737 rules/rise_of_totalitarianism/rules.yaml:431:7\n1738 rules/rise_of_totalitarianism/rules.yaml:432:11\n1739 rules/rise_of_totalitarianism/rules.yaml:433:7\n1740 rules/rise_of_totalitarianism/rules.yaml:434:11\n1741 rules/rise_of_totalitarianism/rules.yaml:435:7\n1742 rules/rise_of_totalitarianism/rules.yaml:436:11\n1743 rules/rise_of_totalitarianism/rules.yaml:437:7\n1744 rules/rise_of_totalitarianism/rules.yaml:438:11\n1745 rules/rise_of_totalitarianism/rules.yaml:439:7\n1749 rules/rise_of_totalitarianism/rules.yaml:502:7\n1760 rules/rise_of_totalitarianism/rules.yaml:248:7\n1761 rules/rise_of_totalitarianism/rules.yaml:249:11\n1780 rules/rise_of_totalitarianism/rules.yaml:250:7\n1781 rules/rise_of_totalitarianism/rules.yaml:251:11\n1797 rules/rise_of_totalitarianism/rules.yaml:252:7\n1798 rules/rise_of_totalitarianism/rules.yaml:253:11\n1804 rules/rise_of_totalitarianism/rules.yaml:254:11\n1813 rules/rise_of_totalitarianism/rules.yaml:255:7\n1814 rules/rise_of_totalitarianism/rules.yaml:256:11\n1830 rules/rise_of_totalitarianism/rules.yaml:257:7\n1834 rules/rise_of_totalitarianism/rules.yaml:539:7\n1859 rules/rise_of_totalitarianism/rules.yaml:76:7\n1868 rules/rise_of_totalitarianism/rules.yaml:351:7\n1873 rules/rise_of_totalitarianism/rules.yaml:343:7\n1874 rules/rise_of_totalitarianism/rules.yaml:344:7\n1875 rules/rise_of_totalitarianism/rules.yaml:345:11\n1883 rules/rise_of_totalitarianism/rules.yaml:346:7\n1887 rules/rise_of_totalitarianism/rules.yaml:191:7\n1891 rules/rise_of_totalitarianism/rules.yaml:168:7\n1905 rules/rise_of_totalitarianism/rules.yaml:274:7\n1913 rules/rise_of_totalitarianism/rules.yaml:480:7\n1932 rules/rise_of_totalitarianism/rules.yaml:142:7\n1944 rules/rise_of_totalitarianism/rules.yaml:408:7\n1945 rules/rise_of_totalitarianism/rules.yaml:409:11\n1946 rules/rise_of_totalitarianism/rules.yaml:410:7\n1947 rules/rise_of_totalitarianism/rules.yaml:411:7\n1952 rules/rise_of_totalitarianism/rules.yaml:412:7\n1953 rules/rise_of_totalitarianism/rules.yaml:413:7\n1954 rules/rise_of_totalitarianism/rules.yaml:414:11\n1955 rules/rise_of_totalitarianism/rules.yaml:415:15\n1956 rules/rise_of_totalitarianism/rules.yaml:416:7\n1961 rules/rise_of_totalitarianism/rules.yaml:293:7\n1962 rules/rise_of_totalitarianism/rules.yaml:294:7\n1963 rules/rise_of_totalitarianism/rules.yaml:295:11\n1964 rules/rise_of_totalitarianism/rules.yaml:296:7\n1968 rules/rise_of_totalitarianism/rules.yaml:175:7\n1976 rules/rise_of_totalitarianism/rules.yaml:121:7\n1989 rules/rise_of_totalitarianism/rules.yaml:281:7\n1993 rules/rise_of_totalitarianism/rules.yaml:282:7\n1994 rules/rise_of_totalitarianism/rules.yaml:283:11\n1995 rules/rise_of_totalitarianism/rules.yaml:284:7\n1999 rules/rise_of_totalitarianism/rules.yaml:336:7\n2010 rules/rise_of_totalitarianism/rules.yaml:312:7\n2014 rules/rise_of_totalitarianism/rules.yaml:364:7\n2018 rules/rise_of_totalitarianism/rules.yaml:495:7\n2033 rules/rise_of_totalitarianism/rules.yaml:397:7\n2037 rules/rise_of_totalitarianism/rules.yaml:87:7\n2038 rules/rise_of_totalitarianism/rules.yaml:88:11\n2039 rules/rise_of_totalitarianism/rules.yaml:89:7\n2040 rules/rise_of_totalitarianism/rules.yaml:90:11\n2041 rules/rise_of_totalitarianism/rules.yaml:91:7\n2046 rules/rise_of_totalitarianism/rules.yaml:184:7\n2055 rules/rise_of_totalitarianism/rules.yaml:529:7\n2067 rules/rise_of_totalitarianism/rules.yaml:114:7\n2075 rules/rise_of_totalitarianism/rules.yaml:149:7\n2087 rules/rise_of_totalitarianism/rules.yaml:150:7\n2088 rules/rise_of_totalitarianism/rules.yaml:151:7\n2089 rules/rise_of_totalitarianism/rules.yaml:152:7\n2105 rules/rise_of_totalitarianism/rules.yaml:357:7\n2111 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2116 rules/rise_of_totalitarianism/rules.yaml:1941:3\n2124 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2125 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2126 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2127 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2128 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2129 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2133 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2162 rules/rise_of_totalitarianism/rules.yaml:1912:3\n2166 rules/rise_of_totalitarianism/rules.yaml:561:7\n2167 rules/rise_of_totalitarianism/rules.yaml:562:7\n2172 rules/rise_of_totalitarianism/rules.yaml:563:11\n2173 rules/rise_of_totalitarianism/rules.yaml:564:11\n2178 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2179 rules/rise_of_totalitarianism/rules.yaml:1317:11\n2180 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2187 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2188 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2190 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2195 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2203 rules/rise_of_totalitarianism/rules.yaml:1323:11\n2208 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2209 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2210 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2218 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2219 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2220 rules/rise_of_totalitarianism/rules.yaml:1963:1\n2231 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1638:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1639:15\n2241 rules/rise_of_totalitarianism/rules.yaml:1640:11\n2242 rules/rise_of_totalitarianism/rules.yaml:1641:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1643:15\n2246 rules/rise_of_totalitarianism/rules.yaml:1645:15\n2247 rules/rise_of_totalitarianism/rules.yaml:1646:15\n2248 rules/rise_of_totalitarianism/rules.yaml:1647:7\n2253 rules/rise_of_totalitarianism/rules.yaml:593:7\n2254 rules/rise_of_totalitarianism/rules.yaml:594:11\n2278 rules/rise_of_totalitarianism/rules.yaml:595:11\n2279 rules/rise_of_totalitarianism/rules.yaml:596:11\n2281 rules/rise_of_totalitarianism/rules.yaml:597:11\n2283 rules/rise_of_totalitarianism/rules.yaml:598:11\n2289 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2290 rules/rise_of_totalitarianism/rules.yaml:1484:11\n2292 rules/rise_of_totalitarianism/rules.yaml:1485:7\n2295 rules/rise_of_totalitarianism/rules.yaml:1486:7\n2300 rules/rise_of_totalitarianism/rules.yaml:638:7\n2301 rules/rise_of_totalitarianism/rules.yaml:639:7\n2302 rules/rise_of_totalitarianism/rules.yaml:640:7\n2307 rules/rise_of_totalitarianism/rules.yaml:641:11\n2308 rules/rise_of_totalitarianism/rules.yaml:642:11\n2313 rules/rise_of_totalitarianism/rules.yaml:648:7\n2314 rules/rise_of_totalitarianism/rules.yaml:649:11\n2315 rules/rise_of_totalitarianism/rules.yaml:650:11\n2318 rules/rise_of_totalitarianism/rules.yaml:652:11\n2323 rules/rise_of_totalitarianism/rules.yaml:625:7\n2324 rules/rise_of_totalitarianism/rules.yaml:626:11\n2325 rules/rise_of_totalitarianism/rules.yaml:627:11\n2326 rules/rise_of_totalitarianism/rules.yaml:628:11\n2328 rules/rise_of_totalitarianism/rules.yaml:629:7\n2329 rules/rise_of_totalitarianism/rules.yaml:630:11\n2330 rules/rise_of_totalitarianism/rules.yaml:631:11\n2331 rules/rise_of_totalitarianism/rules.yaml:632:11\n2336 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2337 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2356 rules/rise_of_totalitarianism/rules.yaml:1190:15\n2361 rules/rise_of_totalitarianism/rules.yaml:1191:15\n2362 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2366 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2369 rules/rise_of_totalitarianism/rules.yaml:1195:19\n2375 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2376 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2377 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2381 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2382 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2388 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2390 rules/rise_of_totalitarianism/rules.yaml:1964:3\n2395 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2396 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2397 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2401 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2402 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2406 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2408 rules/rise_of_totalitarianism/rules.yaml:1974:3\n2412 rules/rise_of_totalitarianism/flow.yaml:101:3\n2416 rules/rise_of_totalitarianism/flow.yaml:105:7\n2417 rules/rise_of_totalitarianism/flow.yaml:106:11\n2421 rules/rise_of_totalitarianism/rules.yaml:584:7\n2422 rules/rise_of_totalitarianism/rules.yaml:585:7\n2423 rules/rise_of_totalitarianism/rules.yaml:586:11\n2428 rules/rise_of_totalitarianism/rules.yaml:587:15\n2429 rules/rise_of_totalitarianism/rules.yaml:588:15\n2433 rules/rise_of_totalitarianism/rules.yaml:556:7\n2438 rules/rise_of_totalitarianism/rules.yaml:1599:7\n2439 rules/rise_of_totalitarianism/rules.yaml:1600:7\n2440 rules/rise_of_totalitarianism/rules.yaml:1601:7\n2441 rules/rise_of_totalitarianism/rules.yaml:1602:7\n2446 rules/rise_of_totalitarianism/rules.yaml:1848:7\n2447 rules/rise_of_totalitarianism/rules.yaml:1849:7\n2449 rules/rise_of_totalitarianism/rules.yaml:1850:7\n2450 rules/rise_of_totalitarianism/rules.yaml:1851:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1852:7\n2452 rules/rise_of_totalitarianism/rules.yaml:1853:7\n2457 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2458 rules/rise_of_totalitarianism/rules.yaml:1749:7\n2460 rules/rise_of_totalitarianism/rules.yaml:1750:7\n2461 rules/rise_of_totalitarianism/rules.yaml:1751:7\n2462 rules/rise_of_totalitarianism/rules.yaml:1752:11\n2463 rules/rise_of_totalitarianism/rules.yaml:1753:11\n2464 rules/rise_of_totalitarianism/rules.yaml:1754:11\n2467 rules/rise_of_totalitarianism/rules.yaml:1756:11\n2468 rules/rise_of_totalitarianism/rules.yaml:1757:11\n2469 rules/rise_of_totalitarianism/rules.yaml:1758:11\n2474 rules/rise_of_totalitarianism/rules.yaml:1831:7\n2476 rules/rise_of_totalitarianism/rules.yaml:1832:7\n2477 rules/rise_of_totalitarianism/rules.yaml:1833:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1834:7\n2479 rules/rise_of_totalitarianism/rules.yaml:1835:7\n2480 rules/rise_of_totalitarianism/rules.yaml:1836:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1837:11\n2482 rules/rise_of_totalitarianism/rules.yaml:1838:11\n2485 rules/rise_of_totalitarianism/rules.yaml:1840:11\n2486 rules/rise_of_totalitarianism/rules.yaml:1841:11\n2487 rules/rise_of_totalitarianism/rules.yaml:1842:11\n2492 rules/rise_of_totalitarianism/rules.yaml:1765:7\n2493 rules/rise_of_totalitarianism/rules.yaml:1766:11\n2494 rules/rise_of_totalitarianism/rules.yaml:1767:11\n2495 rules/rise_of_totalitarianism/rules.yaml:1768:15\n2497 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2499 rules/rise_of_totalitarianism/rules.yaml:1771:15\n2501 rules/rise_of_totalitarianism/rules.yaml:1772:7\n2504 rules/rise_of_totalitarianism/rules.yaml:1773:11\n2506 rules/rise_of_totalitarianism/rules.yaml:1774:11\n2510 rules/rise_of_totalitarianism/rules.yaml:936:7\n2511 rules/rise_of_totalitarianism/rules.yaml:937:11\n2512 rules/rise_of_totalitarianism/rules.yaml:938:15\n2514 rules/rise_of_totalitarianism/rules.yaml:940:15\n2515 rules/rise_of_totalitarianism/rules.yaml:941:7\n2517 rules/rise_of_totalitarianism/rules.yaml:942:7\n2518 rules/rise_of_totalitarianism/rules.yaml:943:7\n2522 rules/rise_of_totalitarianism/rules.yaml:1858:7\n2523 rules/rise_of_totalitarianism/rules.yaml:1859:11\n2528 rules/rise_of_totalitarianism/rules.yaml:798:7\n2531 rules/rise_of_totalitarianism/rules.yaml:799:7\n2532 rules/rise_of_totalitarianism/rules.yaml:800:11\n2534 rules/rise_of_totalitarianism/rules.yaml:801:7\n2535 rules/rise_of_totalitarianism/rules.yaml:802:11\n2536 rules/rise_of_totalitarianism/rules.yaml:803:11\n2538 rules/rise_of_totalitarianism/rules.yaml:804:11\n2540 rules/rise_of_totalitarianism/rules.yaml:805:7\n2541 rules/rise_of_totalitarianism/rules.yaml:806:11\n2543 rules/rise_of_totalitarianism/rules.yaml:808:11\n2548 rules/rise_of_totalitarianism/rules.yaml:1200:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1201:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2556 rules/rise_of_totalitarianism/rules.yaml:1203:19\n2557 rules/rise_of_totalitarianism/rules.yaml:1204:19\n2558 rules/rise_of_totalitarianism/rules.yaml:1205:19\n2559 rules/rise_of_totalitarianism/rules.yaml:1206:19\n2561 rules/rise_of_totalitarianism/rules.yaml:1207:19\n2562 rules/rise_of_totalitarianism/rules.yaml:1208:19\n2567 rules/rise_of_totalitarianism/rules.yaml:1209:23\n2570 rules/rise_of_totalitarianism/rules.yaml:1210:23\n2571 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2577 rules/rise_of_totalitarianism/rules.yaml:1656:7\n2580 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2582 rules/rise_of_totalitarianism/rules.yaml:1658:11\n2583 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2584 rules/rise_of_totalitarianism/rules.yaml:1660:7\n2585 rules/rise_of_totalitarianism/rules.yaml:1661:7\n2589 rules/rise_of_totalitarianism/flow.yaml:6:3\n2593 rules/rise_of_totalitarianism/flow.yaml:10:7\n2594 rules/rise_of_totalitarianism/flow.yaml:11:11\n2597 rules/rise_of_totalitarianism/flow.yaml:12:7\n2598 rules/rise_of_totalitarianism/flow.yaml:13:7\n2602 rules/rise_of_totalitarianism/rules.yaml:569:7\n2603 rules/rise_of_totalitarianism/rules.yaml:570:7\n2604 rules/rise_of_totalitarianism/rules.yaml:571:7\n2605 rules/rise_of_totalitarianism/rules.yaml:572:11\n2606 rules/rise_of_totalitarianism/rules.yaml:573:15\n2608 rules/rise_of_totalitarianism/rules.yaml:575:15\n2609 rules/rise_of_totalitarianism/rules.yaml:576:7\n2610 rules/rise_of_totalitarianism/rules.yaml:577:7\n2611 rules/rise_of_totalitarianism/rules.yaml:578:11\n2616 rules/rise_of_totalitarianism/rules.yaml:960:7\n2617 rules/rise_of_totalitarianism/rules.yaml:961:7\n2621 rules/rise_of_totalitarianism/rules.yaml:962:11\n2622 rules/rise_of_totalitarianism/rules.yaml:963:11\n2624 rules/rise_of_totalitarianism/rules.yaml:964:11\n2627 rules/rise_of_totalitarianism/rules.yaml:965:11\n2633 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2635 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2637 rules/rise_of_totalitarianism/rules.yaml:1332:11\n2638 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2639 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2640 rules/rise_of_totalitarianism/rules.yaml:1335:11\n2643 rules/rise_of_totalitarianism/rules.yaml:1336:15\n2644 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2645 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2646 rules/rise_of_totalitarianism/rules.yaml:1339:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1340:7\n2652 rules/rise_of_totalitarianism/rules.yaml:1345:7\n2653 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2655 rules/rise_of_totalitarianism/rules.yaml:1348:11\n2656 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2662 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2676 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2677 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2679 rules/rise_of_totalitarianism/rules.yaml:1353:7\n2680 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2681 rules/rise_of_totalitarianism/rules.yaml:1355:7\n2682 rules/rise_of_totalitarianism/rules.yaml:1356:7\n2683 rules/rise_of_totalitarianism/rules.yaml:1357:7\n2688 rules/rise_of_totalitarianism/rules.yaml:1527:7\n2689 rules/rise_of_totalitarianism/rules.yaml:1528:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1529:11\n2695 rules/rise_of_totalitarianism/rules.yaml:1530:11\n2696 rules/rise_of_totalitarianism/rules.yaml:1531:15\n2699 rules/rise_of_totalitarianism/rules.yaml:1533:15\n2703 rules/rise_of_totalitarianism/rules.yaml:1534:15\n2727 rules/rise_of_totalitarianism/rules.yaml:898:7\n2728 rules/rise_of_totalitarianism/rules.yaml:899:7\n2733 rules/rise_of_totalitarianism/rules.yaml:900:11\n2746 rules/rise_of_totalitarianism/rules.yaml:901:11\n2747 rules/rise_of_totalitarianism/rules.yaml:902:15\n2749 rules/rise_of_totalitarianism/rules.yaml:904:15\n2750 rules/rise_of_totalitarianism/rules.yaml:905:15\n2751 rules/rise_of_totalitarianism/rules.yaml:906:19\n2753 rules/rise_of_totalitarianism/rules.yaml:908:19\n2755 rules/rise_of_totalitarianism/rules.yaml:909:19\n2757 rules/rise_of_totalitarianism/rules.yaml:910:19\n2762 rules/rise_of_totalitarianism/rules.yaml:761:7\n2763 rules/rise_of_totalitarianism/rules.yaml:763:15\n2764 rules/rise_of_totalitarianism/rules.yaml:764:15\n2766 rules/rise_of_totalitarianism/rules.yaml:766:15\n2767 rules/rise_of_totalitarianism/rules.yaml:767:15\n2768 rules/rise_of_totalitarianism/rules.yaml:769:19\n2771 rules/rise_of_totalitarianism/rules.yaml:772:15\n2773 rules/rise_of_totalitarianism/rules.yaml:774:15\n2774 rules/rise_of_totalitarianism/rules.yaml:775:19\n2775 rules/rise_of_totalitarianism/rules.yaml:776:15\n2777 rules/rise_of_totalitarianism/rules.yaml:779:15\n2778 rules/rise_of_totalitarianism/rules.yaml:781:15\n2779 rules/rise_of_totalitarianism/rules.yaml:782:19\n2780 rules/rise_of_totalitarianism/rules.yaml:783:15\n2781 rules/rise_of_totalitarianism/rules.yaml:784:19\n2782 rules/rise_of_totalitarianism/rules.yaml:785:19\n2784 rules/rise_of_totalitarianism/rules.yaml:786:19\n2787 rules/rise_of_totalitarianism/rules.yaml:788:15\n2788 rules/rise_of_totalitarianism/rules.yaml:790:15\n2789 rules/rise_of_totalitarianism/rules.yaml:791:15\n2790 rules/rise_of_totalitarianism/rules.yaml:792:19\n2794 rules/rise_of_totalitarianism/rules.yaml:1406:7\n2795 rules/rise_of_totalitarianism/rules.yaml:1407:11\n2796 rules/rise_of_totalitarianism/rules.yaml:1408:15\n2802 rules/rise_of_totalitarianism/rules.yaml:989:7\n2803 rules/rise_of_totalitarianism/rules.yaml:990:7\n2804 rules/rise_of_totalitarianism/rules.yaml:991:7\n2809 rules/rise_of_totalitarianism/rules.yaml:992:11\n2828 rules/rise_of_totalitarianism/rules.yaml:993:11\n2829 rules/rise_of_totalitarianism/rules.yaml:994:15\n2831 rules/rise_of_totalitarianism/rules.yaml:996:15\n2832 rules/rise_of_totalitarianism/rules.yaml:997:15\n2833 rules/rise_of_totalitarianism/rules.yaml:998:19\n2835 rules/rise_of_totalitarianism/rules.yaml:1000:19\n2840 rules/rise_of_totalitarianism/rules.yaml:1001:19\n2841 rules/rise_of_totalitarianism/rules.yaml:1002:7\n2846 rules/rise_of_totalitarianism/rules.yaml:692:7\n2847 rules/rise_of_totalitarianism/rules.yaml:694:15\n2848 rules/rise_of_totalitarianism/rules.yaml:695:15\n2853 rules/rise_of_totalitarianism/rules.yaml:696:19\n2859 rules/rise_of_totalitarianism/rules.yaml:697:19\n2860 rules/rise_of_totalitarianism/rules.yaml:698:19\n2861 rules/rise_of_totalitarianism/rules.yaml:699:19\n2863 rules/rise_of_totalitarianism/rules.yaml:701:15\n2864 rules/rise_of_totalitarianism/rules.yaml:702:15\n2866 rules/rise_of_totalitarianism/rules.yaml:703:15\n2869 rules/rise_of_totalitarianism/rules.yaml:706:15\n2871 rules/rise_of_totalitarianism/rules.yaml:709:15\n2872 rules/rise_of_totalitarianism/rules.yaml:710:19\n2878 rules/rise_of_totalitarianism/rules.yaml:713:15\n2879 rules/rise_of_totalitarianism/rules.yaml:714:19\n2885 rules/rise_of_totalitarianism/rules.yaml:717:15\n2889 rules/rise_of_totalitarianism/rules.yaml:718:19\n2890 rules/rise_of_totalitarianism/rules.yaml:719:23\n2895 rules/rise_of_totalitarianism/rules.yaml:724:15\n2900 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2901 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2902 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2903 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2904 rules/rise_of_totalitarianism/rules.yaml:1395:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2908 rules/rise_of_totalitarianism/rules.yaml:1398:7\n2909 rules/rise_of_totalitarianism/rules.yaml:1399:11\n2910 rules/rise_of_totalitarianism/rules.yaml:1400:15\n2923 rules/rise_of_totalitarianism/rules.yaml:1574:7\n2924 rules/rise_of_totalitarianism/rules.yaml:1575:11\n2925 rules/rise_of_totalitarianism/rules.yaml:1576:11\n2926 rules/rise_of_totalitarianism/rules.yaml:1577:15\n2928 rules/rise_of_totalitarianism/rules.yaml:1578:15\n2931 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2932 rules/rise_of_totalitarianism/rules.yaml:1581:11\n2941 rules/rise_of_totalitarianism/rules.yaml:1582:15\n2942 rules/rise_of_totalitarianism/rules.yaml:1583:15\n2943 rules/rise_of_totalitarianism/rules.yaml:1584:15\n2944 rules/rise_of_totalitarianism/rules.yaml:1585:19\n2945 rules/rise_of_totalitarianism/rules.yaml:1586:23\n2947 rules/rise_of_totalitarianism/rules.yaml:1588:23\n2948 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2949 rules/rise_of_totalitarianism/rules.yaml:1590:15\n2957 rules/rise_of_totalitarianism/rules.yaml:1428:7\n2958 rules/rise_of_totalitarianism/rules.yaml:1430:15\n2959 rules/rise_of_totalitarianism/rules.yaml:1431:15\n2964 rules/rise_of_totalitarianism/rules.yaml:1432:19\n2973 rules/rise_of_totalitarianism/rules.yaml:1433:19\n2974 rules/rise_of_totalitarianism/rules.yaml:1434:19\n2976 rules/rise_of_totalitarianism/rules.yaml:1436:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1437:15\n2979 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2982 rules/rise_of_totalitarianism/rules.yaml:1441:15\n2984 rules/rise_of_totalitarianism/rules.yaml:1444:15\n2985 rules/rise_of_totalitarianism/rules.yaml:1445:19\n2995 rules/rise_of_totalitarianism/rules.yaml:1448:15\n2996 rules/rise_of_totalitarianism/rules.yaml:1449:19\n3006 rules/rise_of_totalitarianism/rules.yaml:1452:15\n3007 rules/rise_of_totalitarianism/rules.yaml:1453:19\n3009 rules/rise_of_totalitarianism/rules.yaml:1455:15\n3014 rules/rise_of_totalitarianism/rules.yaml:1157:7\n3015 rules/rise_of_totalitarianism/rules.yaml:1158:7\n3016 rules/rise_of_totalitarianism/rules.yaml:1159:11\n3017 rules/rise_of_totalitarianism/rules.yaml:1160:15\n3019 rules/rise_of_totalitarianism/rules.yaml:1161:11\n3020 rules/rise_of_totalitarianism/rules.yaml:1162:7\n3021 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3022 rules/rise_of_totalitarianism/rules.yaml:1164:11\n3029 rules/rise_of_totalitarianism/rules.yaml:1165:11\n3030 rules/rise_of_totalitarianism/rules.yaml:1166:11\n3035 rules/rise_of_totalitarianism/rules.yaml:1167:11\n3036 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3039 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1173:15\n3042 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3047 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3048 rules/rise_of_totalitarianism/rules.yaml:1177:19\n3053 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3054 rules/rise_of_totalitarianism/rules.yaml:1179:7\n3055 rules/rise_of_totalitarianism/rules.yaml:1180:11\n3060 rules/rise_of_totalitarianism/rules.yaml:1465:7\n3076 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1467:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1468:11\n3079 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3090 rules/rise_of_totalitarianism/rules.yaml:1470:15\n3092 rules/rise_of_totalitarianism/rules.yaml:1471:15\n3093 rules/rise_of_totalitarianism/rules.yaml:1472:15\n3094 rules/rise_of_totalitarianism/rules.yaml:1473:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3103 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3105 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3106 rules/rise_of_totalitarianism/rules.yaml:1478:15\n3111 rules/rise_of_totalitarianism/rules.yaml:603:7\n3112 rules/rise_of_totalitarianism/rules.yaml:604:7\n3117 rules/rise_of_totalitarianism/rules.yaml:605:11\n3124 rules/rise_of_totalitarianism/rules.yaml:606:11\n3139 rules/rise_of_totalitarianism/rules.yaml:607:7\n3140 rules/rise_of_totalitarianism/rules.yaml:608:11\n3141 rules/rise_of_totalitarianism/rules.yaml:609:7\n3142 rules/rise_of_totalitarianism/rules.yaml:610:11\n3152 rules/rise_of_totalitarianism/rules.yaml:611:11\n3153 rules/rise_of_totalitarianism/rules.yaml:612:11\n3154 rules/rise_of_totalitarianism/rules.yaml:613:7\n3155 rules/rise_of_totalitarianism/rules.yaml:614:7\n3156 rules/rise_of_totalitarianism/rules.yaml:615:11\n3160 rules/rise_of_totalitarianism/rules.yaml:616:7\n3165 rules/rise_of_totalitarianism/rules.yaml:658:7\n3166 rules/rise_of_totalitarianism/rules.yaml:659:7\n3170 rules/rise_of_totalitarianism/rules.yaml:660:11\n3171 rules/rise_of_totalitarianism/rules.yaml:661:7\n3172 rules/rise_of_totalitarianism/rules.yaml:662:11\n3174 rules/rise_of_totalitarianism/rules.yaml:665:11\n3179 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3180 rules/rise_of_totalitarianism/rules.yaml:1372:11\n3181 rules/rise_of_totalitarianism/rules.yaml:1373:11\n3182 rules/rise_of_totalitarianism/rules.yaml:1375:7\n3185 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3186 rules/rise_of_totalitarianism/rules.yaml:1379:11\n3187 rules/rise_of_totalitarianism/rules.yaml:1380:11\n3188 rules/rise_of_totalitarianism/rules.yaml:1381:11\n3189 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3191 rules/rise_of_totalitarianism/rules.yaml:1385:15\n3196 rules/rise_of_totalitarianism/rules.yaml:815:7\n3199 rules/rise_of_totalitarianism/rules.yaml:818:11\n3200 rules/rise_of_totalitarianism/rules.yaml:819:11\n3201 rules/rise_of_totalitarianism/rules.yaml:820:11\n3202 rules/rise_of_totalitarianism/rules.yaml:822:11\n3203 rules/rise_of_totalitarianism/rules.yaml:823:15\n3208 rules/rise_of_totalitarianism/rules.yaml:825:11\n3209 rules/rise_of_totalitarianism/rules.yaml:826:15\n3214 rules/rise_of_totalitarianism/rules.yaml:828:11\n3215 rules/rise_of_totalitarianism/rules.yaml:829:15\n3216 rules/rise_of_totalitarianism/rules.yaml:830:15\n3220 rules/rise_of_totalitarianism/rules.yaml:831:15\n3224 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3225 rules/rise_of_totalitarianism/rules.yaml:1672:7\n3226 rules/rise_of_totalitarianism/rules.yaml:1673:7\n3229 rules/rise_of_totalitarianism/rules.yaml:1676:11\n3230 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3231 rules/rise_of_totalitarianism/rules.yaml:1678:15\n3232 rules/rise_of_totalitarianism/rules.yaml:1679:15\n3233 rules/rise_of_totalitarianism/rules.yaml:1681:11\n3234 rules/rise_of_totalitarianism/rules.yaml:1682:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3239 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3240 rules/rise_of_totalitarianism/rules.yaml:1282:7\n3241 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3242 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3243 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3247 rules/rise_of_totalitarianism/rules.yaml:949:7\n3251 rules/rise_of_totalitarianism/rules.yaml:950:7\n3252 rules/rise_of_totalitarianism/rules.yaml:951:7\n3253 rules/rise_of_totalitarianism/rules.yaml:952:11\n3254 rules/rise_of_totalitarianism/rules.yaml:953:7\n3255 rules/rise_of_totalitarianism/rules.yaml:954:7\n3261 rules/rise_of_totalitarianism/rules.yaml:1870:7\n3268 rules/rise_of_totalitarianism/rules.yaml:1871:7\n3269 rules/rise_of_totalitarianism/rules.yaml:1872:7\n3270 rules/rise_of_totalitarianism/rules.yaml:1873:7\n3273 rules/rise_of_totalitarianism/rules.yaml:1874:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1875:11\n3276 rules/rise_of_totalitarianism/rules.yaml:1876:11\n3277 rules/rise_of_totalitarianism/rules.yaml:1877:11\n3278 rules/rise_of_totalitarianism/rules.yaml:1878:11\n3280 rules/rise_of_totalitarianism/rules.yaml:1881:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1882:11\n3283 rules/rise_of_totalitarianism/rules.yaml:1883:11\n3284 rules/rise_of_totalitarianism/rules.yaml:1884:11\n3285 rules/rise_of_totalitarianism/rules.yaml:1885:11\n3286 rules/rise_of_totalitarianism/rules.yaml:1886:11\n3292 rules/rise_of_totalitarianism/rules.yaml:674:7\n3296 rules/rise_of_totalitarianism/rules.yaml:675:11\n3297 rules/rise_of_totalitarianism/rules.yaml:676:7\n3298 rules/rise_of_totalitarianism/rules.yaml:677:7\n3305 rules/rise_of_totalitarianism/rules.yaml:678:11\n3306 rules/rise_of_totalitarianism/rules.yaml:679:7\n3307 rules/rise_of_totalitarianism/rules.yaml:680:11\n3309 rules/rise_of_totalitarianism/rules.yaml:683:11\n3310 rules/rise_of_totalitarianism/rules.yaml:684:11\n3311 rules/rise_of_totalitarianism/rules.yaml:685:11\n3315 rules/rise_of_totalitarianism/rules.yaml:971:7\n3316 rules/rise_of_totalitarianism/rules.yaml:972:11\n3317 rules/rise_of_totalitarianism/rules.yaml:973:11\n3318 rules/rise_of_totalitarianism/rules.yaml:974:15\n3324 rules/rise_of_totalitarianism/rules.yaml:977:11\n3325 rules/rise_of_totalitarianism/rules.yaml:978:11\n3331 rules/rise_of_totalitarianism/rules.yaml:981:11\n3332 rules/rise_of_totalitarianism/rules.yaml:982:11\n3337 rules/rise_of_totalitarianism/rules.yaml:1544:7\n3338 rules/rise_of_totalitarianism/rules.yaml:1545:7\n3339 rules/rise_of_totalitarianism/rules.yaml:1546:7\n3340 rules/rise_of_totalitarianism/rules.yaml:1547:11\n3341 rules/rise_of_totalitarianism/rules.yaml:1548:7\n3342 rules/rise_of_totalitarianism/rules.yaml:1549:11\n3344 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1553:11\n3347 rules/rise_of_totalitarianism/rules.yaml:1554:11\n3348 rules/rise_of_totalitarianism/rules.yaml:1555:11\n3349 rules/rise_of_totalitarianism/rules.yaml:1556:11\n3350 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3351 rules/rise_of_totalitarianism/rules.yaml:1558:19\n3352 rules/rise_of_totalitarianism/rules.yaml:1559:15\n3353 rules/rise_of_totalitarianism/rules.yaml:1560:11\n3354 rules/rise_of_totalitarianism/rules.yaml:1561:11\n3356 rules/rise_of_totalitarianism/rules.yaml:1563:11\n3357 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3361 rules/rise_of_totalitarianism/rules.yaml:1898:7\n3370 rules/rise_of_totalitarianism/rules.yaml:1899:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1900:11\n3382 rules/rise_of_totalitarianism/rules.yaml:1901:11\n3383 rules/rise_of_totalitarianism/rules.yaml:1902:15\n3384 rules/rise_of_totalitarianism/rules.yaml:1903:15\n3385 rules/rise_of_totalitarianism/rules.yaml:1904:19\n3386 rules/rise_of_totalitarianism/rules.yaml:1905:23\n3387 rules/rise_of_totalitarianism/rules.yaml:1906:27\n3388 rules/rise_of_totalitarianism/rules.yaml:1907:27\n3389 rules/rise_of_totalitarianism/rules.yaml:1909:15\n3425 rules/rise_of_totalitarianism/rules.yaml:1216:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1217:11\n3444 rules/rise_of_totalitarianism/rules.yaml:1218:11\n3445 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3449 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3450 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3457 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3458 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3463 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3464 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3465 rules/rise_of_totalitarianism/rules.yaml:1227:19\n3466 rules/rise_of_totalitarianism/rules.yaml:1228:23\n3467 rules/rise_of_totalitarianism/rules.yaml:1229:19\n3468 rules/rise_of_totalitarianism/rules.yaml:1230:23\n3469 rules/rise_of_totalitarianism/rules.yaml:1231:23\n3476 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3477 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3479 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3480 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3481 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3482 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3483 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3484 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3491 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3492 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3493 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3494 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3500 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3501 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3503 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3504 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3505 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3507 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3508 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3509 rules/rise_of_totalitarianism/rules.yaml:1941:3\n3515 rules/rise_of_totalitarianism/rules.yaml:1239:7\n3516 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3522 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3523 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3527 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3534 rules/rise_of_totalitarianism/rules.yaml:1244:15\n3535 rules/rise_of_totalitarianism/rules.yaml:1245:15\n3541 rules/rise_of_totalitarianism/rules.yaml:1246:15\n3542 rules/rise_of_totalitarianism/rules.yaml:1247:15\n3543 rules/rise_of_totalitarianism/rules.yaml:1248:19\n3550 rules/rise_of_totalitarianism/rules.yaml:1251:19\n3551 rules/rise_of_totalitarianism/rules.yaml:1252:19\n3554 rules/rise_of_totalitarianism/rules.yaml:1256:23\n3558 rules/rise_of_totalitarianism/rules.yaml:1257:27\n3566 rules/rise_of_totalitarianism/rules.yaml:1258:23\n3567 rules/rise_of_totalitarianism/rules.yaml:1259:23\n3568 rules/rise_of_totalitarianism/rules.yaml:1260:23\n3569 rules/rise_of_totalitarianism/rules.yaml:1261:27\n3570 rules/rise_of_totalitarianism/rules.yaml:1262:23\n3571 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3572 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3573 rules/rise_of_totalitarianism/rules.yaml:1265:27\n3574 rules/rise_of_totalitarianism/rules.yaml:1266:27\n3583 rules/rise_of_totalitarianism/rules.yaml:1267:27\n3587 rules/rise_of_totalitarianism/rules.yaml:1268:27\n3588 rules/rise_of_totalitarianism/rules.yaml:1270:27\n3589 rules/rise_of_totalitarianism/rules.yaml:1271:27\n3590 rules/rise_of_totalitarianism/rules.yaml:1272:31\n3594 rules/rise_of_totalitarianism/rules.yaml:1273:27\n3598 rules/rise_of_totalitarianism/rules.yaml:1274:27\n3599 rules/rise_of_totalitarianism/rules.yaml:1275:23\n3604 rules/rise_of_totalitarianism/rules.yaml:1290:7\n3605 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3606 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3607 rules/rise_of_totalitarianism/rules.yaml:1293:19\n3609 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3610 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3611 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3622 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3623 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3631 rules/rise_of_totalitarianism/rules.yaml:1299:19\n3633 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3634 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3639 rules/rise_of_totalitarianism/rules.yaml:1302:23\n3642 rules/rise_of_totalitarianism/rules.yaml:1303:23\n3643 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3655 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3660 rules/rise_of_totalitarianism/rules.yaml:1308:15\n3661 rules/rise_of_totalitarianism/rules.yaml:1309:15\n3667 rules/rise_of_totalitarianism/rules.yaml:1310:19\n3668 rules/rise_of_totalitarianism/rules.yaml:1311:11\n3675 rules/rise_of_totalitarianism/rules.yaml:1612:7\n3676 rules/rise_of_totalitarianism/rules.yaml:1613:7\n3677 rules/rise_of_totalitarianism/rules.yaml:1614:7\n3678 rules/rise_of_totalitarianism/rules.yaml:1615:11\n3679 rules/rise_of_totalitarianism/rules.yaml:1616:11\n3680 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3681 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3682 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3698 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3704 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3705 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3706 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3707 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3708 rules/rise_of_totalitarianism/rules.yaml:1625:15\n3713 rules/rise_of_totalitarianism/rules.yaml:865:7\n3714 rules/rise_of_totalitarianism/rules.yaml:866:7\n3719 rules/rise_of_totalitarianism/rules.yaml:867:11\n3728 rules/rise_of_totalitarianism/rules.yaml:868:11\n3729 rules/rise_of_totalitarianism/rules.yaml:869:15\n3731 rules/rise_of_totalitarianism/rules.yaml:871:15\n3732 rules/rise_of_totalitarianism/rules.yaml:872:15\n3733 rules/rise_of_totalitarianism/rules.yaml:873:19\n3735 rules/rise_of_totalitarianism/rules.yaml:875:19\n3736 rules/rise_of_totalitarianism/rules.yaml:876:19\n3740 rules/rise_of_totalitarianism/rules.yaml:877:19\n3742 rules/rise_of_totalitarianism/rules.yaml:878:19\n3743 rules/rise_of_totalitarianism/rules.yaml:879:19\n3744 rules/rise_of_totalitarianism/rules.yaml:880:19\n3745 rules/rise_of_totalitarianism/rules.yaml:881:19\n3753 rules/rise_of_totalitarianism/rules.yaml:882:19\n3755 rules/rise_of_totalitarianism/rules.yaml:883:19\n3756 rules/rise_of_totalitarianism/rules.yaml:884:19\n3761 rules/rise_of_totalitarianism/rules.yaml:885:19\n3762 rules/rise_of_totalitarianism/rules.yaml:886:23\n3763 rules/rise_of_totalitarianism/rules.yaml:887:19\n3765 rules/rise_of_totalitarianism/rules.yaml:888:19\n3767 rules/rise_of_totalitarianism/rules.yaml:889:19\n3768 rules/rise_of_totalitarianism/rules.yaml:891:19\n3769 rules/rise_of_totalitarianism/rules.yaml:892:7\n3773 rules/rise_of_totalitarianism/rules.yaml:832:3\n3774 rules/rise_of_totalitarianism/rules.yaml:1960:14\n3779 rules/rise_of_totalitarianism/rules.yaml:836:7\n3780 rules/rise_of_totalitarianism/rules.yaml:837:11\n3781 rules/rise_of_totalitarianism/rules.yaml:838:7\n3786 rules/rise_of_totalitarianism/rules.yaml:839:7\n3789 rules/rise_of_totalitarianism/rules.yaml:841:11\n3790 rules/rise_of_totalitarianism/rules.yaml:842:7\n3791 rules/rise_of_totalitarianism/rules.yaml:843:7\n3792 rules/rise_of_totalitarianism/rules.yaml:844:11\n3793 rules/rise_of_totalitarianism/rules.yaml:845:15\n3801 rules/rise_of_totalitarianism/rules.yaml:847:15\n3808 rules/rise_of_totalitarianism/rules.yaml:849:7\n3809 rules/rise_of_totalitarianism/rules.yaml:850:11\n3810 rules/rise_of_totalitarianism/rules.yaml:851:15\n3811 rules/rise_of_totalitarianism/rules.yaml:852:7\n3812 rules/rise_of_totalitarianism/rules.yaml:853:7\n3813 rules/rise_of_totalitarianism/rules.yaml:854:11\n3814 rules/rise_of_totalitarianism/rules.yaml:855:11\n3815 rules/rise_of_totalitarianism/rules.yaml:856:15\n3816 rules/rise_of_totalitarianism/rules.yaml:857:11\n3818 rules/rise_of_totalitarianism/rules.yaml:859:11\n3823 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3824 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3825 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3826 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3827 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3831 rules/rise_of_totalitarianism/rules.yaml:745:7\n3832 rules/rise_of_totalitarianism/rules.yaml:746:7\n3833 rules/rise_of_totalitarianism/rules.yaml:748:7\n3834 rules/rise_of_totalitarianism/rules.yaml:749:11\n3835 rules/rise_of_totalitarianism/rules.yaml:750:11\n3836 rules/rise_of_totalitarianism/rules.yaml:751:15\n3837 rules/rise_of_totalitarianism/rules.yaml:752:15\n3838 rules/rise_of_totalitarianism/rules.yaml:753:15\n3839 rules/rise_of_totalitarianism/rules.yaml:755:7\n3843 rules/rise_of_totalitarianism/rules.yaml:1695:7\n3844 rules/rise_of_totalitarianism/rules.yaml:1696:7\n3845 rules/rise_of_totalitarianism/rules.yaml:1697:7\n3856 rules/rise_of_totalitarianism/rules.yaml:1698:7\n3868 rules/rise_of_totalitarianism/rules.yaml:1699:7\n3869 rules/rise_of_totalitarianism/rules.yaml:1700:7\n3870 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3871 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3872 rules/rise_of_totalitarianism/rules.yaml:1703:11\n3873 rules/rise_of_totalitarianism/rules.yaml:1704:15\n3874 rules/rise_of_totalitarianism/rules.yaml:1705:7\n3875 rules/rise_of_totalitarianism/rules.yaml:1706:7\n3878 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3879 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3880 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3881 rules/rise_of_totalitarianism/rules.yaml:1713:19\n3882 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3883 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3884 rules/rise_of_totalitarianism/rules.yaml:1717:23\n3886 rules/rise_of_totalitarianism/rules.yaml:1720:19\n3889 rules/rise_of_totalitarianism/rules.yaml:1721:19\n3890 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3891 rules/rise_of_totalitarianism/rules.yaml:1723:11\n3892 rules/rise_of_totalitarianism/rules.yaml:1724:11\n3893 rules/rise_of_totalitarianism/rules.yaml:1725:11\n3894 rules/rise_of_totalitarianism/rules.yaml:1726:15\n3895 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3896 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3897 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1730:19\n3899 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3900 rules/rise_of_totalitarianism/rules.yaml:1732:19\n3901 rules/rise_of_totalitarianism/rules.yaml:1733:23\n3902 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3903 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3904 rules/rise_of_totalitarianism/rules.yaml:1737:19\n3909 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3910 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3912 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3913 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3914 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3915 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3916 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3917 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3924 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3925 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3926 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3927 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3953 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3954 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3956 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3957 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3958 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3960 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3961 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3962 rules/rise_of_totalitarianism/rules.yaml:1912:3\n3967 rules/rise_of_totalitarianism/rules.yaml:1515:7\n3968 rules/rise_of_totalitarianism/rules.yaml:1516:7\n3969 rules/rise_of_totalitarianism/rules.yaml:1517:11\n3970 rules/rise_of_totalitarianism/rules.yaml:1518:11\n3974 rules/rise_of_totalitarianism/rules.yaml:733:7\n3976 rules/rise_of_totalitarianism/rules.yaml:734:7\n3977 rules/rise_of_totalitarianism/rules.yaml:735:11\n3978 rules/rise_of_totalitarianism/rules.yaml:736:11\n3979 rules/rise_of_totalitarianism/rules.yaml:737:15\n3980 rules/rise_of_totalitarianism/rules.yaml:738:15\n3985 rules/rise_of_totalitarianism/rules.yaml:1003:3\n3986 rules/rise_of_totalitarianism/rules.yaml:1940:14\n3987 rules/rise_of_totalitarianism/rules.yaml:1961:14\n3992 rules/rise_of_totalitarianism/rules.yaml:1008:7\n3993 rules/rise_of_totalitarianism/rules.yaml:1009:7\n3994 rules/rise_of_totalitarianism/rules.yaml:1010:7\n3995 rules/rise_of_totalitarianism/rules.yaml:1011:7\n3996 rules/rise_of_totalitarianism/rules.yaml:1012:7\n3997 rules/rise_of_totalitarianism/rules.yaml:1013:7\n4000 rules/rise_of_totalitarianism/rules.yaml:1014:11\n4001 rules/rise_of_totalitarianism/rules.yaml:1015:15\n4002 rules/rise_of_totalitarianism/rules.yaml:1016:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1017:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1018:15\n4010 rules/rise_of_totalitarianism/rules.yaml:1020:15\n4011 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1022:23\n4014 rules/rise_of_totalitarianism/rules.yaml:1024:23\n4015 rules/rise_of_totalitarianism/rules.yaml:1025:23\n4016 rules/rise_of_totalitarianism/rules.yaml:1026:23\n4017 rules/rise_of_totalitarianism/rules.yaml:1027:27\n4018 rules/rise_of_totalitarianism/rules.yaml:1029:19\n4020 rules/rise_of_totalitarianism/rules.yaml:1031:15\n4033 rules/rise_of_totalitarianism/rules.yaml:1032:15\n4034 rules/rise_of_totalitarianism/rules.yaml:1034:19\n4036 rules/rise_of_totalitarianism/rules.yaml:1036:19\n4037 rules/rise_of_totalitarianism/rules.yaml:1037:19\n4042 rules/rise_of_totalitarianism/rules.yaml:1038:19\n4043 rules/rise_of_totalitarianism/rules.yaml:1039:19\n4044 rules/rise_of_totalitarianism/rules.yaml:1041:19\n4045 rules/rise_of_totalitarianism/rules.yaml:1042:23\n4046 rules/rise_of_totalitarianism/rules.yaml:1043:27\n4048 rules/rise_of_totalitarianism/rules.yaml:1045:27\n4049 rules/rise_of_totalitarianism/rules.yaml:1046:27\n4050 rules/rise_of_totalitarianism/rules.yaml:1047:31\n4052 rules/rise_of_totalitarianism/rules.yaml:1050:11\n4053 rules/rise_of_totalitarianism/rules.yaml:1051:11\n4074 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4075 rules/rise_of_totalitarianism/rules.yaml:1053:11\n4076 rules/rise_of_totalitarianism/rules.yaml:1054:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1055:11\n4078 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4080 rules/rise_of_totalitarianism/rules.yaml:1059:15\n4081 rules/rise_of_totalitarianism/rules.yaml:1060:15\n4082 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4083 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4085 rules/rise_of_totalitarianism/rules.yaml:1065:19\n4086 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4087 rules/rise_of_totalitarianism/rules.yaml:1067:23\n4089 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4090 rules/rise_of_totalitarianism/rules.yaml:1070:15\n4098 rules/rise_of_totalitarianism/rules.yaml:1071:15\n4099 rules/rise_of_totalitarianism/rules.yaml:1072:15\n4100 rules/rise_of_totalitarianism/rules.yaml:1074:15\n4101 rules/rise_of_totalitarianism/rules.yaml:1076:19\n4106 rules/rise_of_totalitarianism/rules.yaml:1077:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1079:23\n4109 rules/rise_of_totalitarianism/rules.yaml:1080:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1081:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4124 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4125 rules/rise_of_totalitarianism/rules.yaml:1086:15\n4127 rules/rise_of_totalitarianism/rules.yaml:1088:15\n4128 rules/rise_of_totalitarianism/rules.yaml:1089:15\n4129 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4130 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4131 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4132 rules/rise_of_totalitarianism/rules.yaml:1094:19\n4133 rules/rise_of_totalitarianism/rules.yaml:1095:19\n4134 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4135 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4137 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4138 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4148 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4149 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4151 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1112:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4154 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4156 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4162 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4163 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4166 rules/rise_of_totalitarianism/rules.yaml:1124:19\n4179 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4180 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4193 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4194 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4195 rules/rise_of_totalitarianism/rules.yaml:1129:23\n4196 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4197 rules/rise_of_totalitarianism/rules.yaml:1131:23\n4201 rules/rise_of_totalitarianism/rules.yaml:1133:19\n4202 rules/rise_of_totalitarianism/rules.yaml:1134:23\n4203 rules/rise_of_totalitarianism/rules.yaml:1135:7\n4204 rules/rise_of_totalitarianism/rules.yaml:1136:11\n4205 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4207 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4210 rules/rise_of_totalitarianism/rules.yaml:1142:7\n4211 rules/rise_of_totalitarianism/rules.yaml:1143:11\n4212 rules/rise_of_totalitarianism/rules.yaml:1144:15\n4214 rules/rise_of_totalitarianism/rules.yaml:1146:15\n4215 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4216 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4217 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4219 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4223 rules/rise_of_totalitarianism/rules.yaml:916:7\n4224 rules/rise_of_totalitarianism/rules.yaml:917:11\n4225 rules/rise_of_totalitarianism/rules.yaml:918:15\n4226 rules/rise_of_totalitarianism/rules.yaml:919:19\n4227 rules/rise_of_totalitarianism/rules.yaml:920:15\n4228 rules/rise_of_totalitarianism/rules.yaml:921:15\n4230 rules/rise_of_totalitarianism/rules.yaml:922:7\n4231 rules/rise_of_totalitarianism/rules.yaml:923:7\n4232 rules/rise_of_totalitarianism/rules.yaml:924:7\n4237 rules/rise_of_totalitarianism/rules.yaml:925:11\n4238 rules/rise_of_totalitarianism/rules.yaml:926:11\n4239 rules/rise_of_totalitarianism/rules.yaml:927:15\n4245 rules/rise_of_totalitarianism/rules.yaml:928:15\n4246 rules/rise_of_totalitarianism/rules.yaml:929:19\n4247 rules/rise_of_totalitarianism/rules.yaml:930:19\n4248 rules/rise_of_totalitarianism/rules.yaml:931:19\n4252 rules/rise_of_totalitarianism/rules.yaml:1801:7\n4253 rules/rise_of_totalitarianism/rules.yaml:1802:11\n4256 rules/rise_of_totalitarianism/rules.yaml:1803:15\n4272 rules/rise_of_totalitarianism/rules.yaml:1804:15\n4273 rules/rise_of_totalitarianism/rules.yaml:1805:19\n4274 rules/rise_of_totalitarianism/rules.yaml:1806:19\n4275 rules/rise_of_totalitarianism/rules.yaml:1807:19\n4277 rules/rise_of_totalitarianism/rules.yaml:1808:19\n4278 rules/rise_of_totalitarianism/rules.yaml:1809:19\n4279 rules/rise_of_totalitarianism/rules.yaml:1810:19\n4281 rules/rise_of_totalitarianism/rules.yaml:1812:7\n4282 rules/rise_of_totalitarianism/rules.yaml:1813:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1814:15\n4285 rules/rise_of_totalitarianism/rules.yaml:1816:7\n4286 rules/rise_of_totalitarianism/rules.yaml:1817:11\n4292 rules/rise_of_totalitarianism/rules.yaml:1818:11\n4293 rules/rise_of_totalitarianism/rules.yaml:1819:15\n4294 rules/rise_of_totalitarianism/rules.yaml:1820:15\n4295 rules/rise_of_totalitarianism/rules.yaml:1821:19\n4300 rules/rise_of_totalitarianism/rules.yaml:1497:7\n4301 rules/rise_of_totalitarianism/rules.yaml:1498:11\n4302 rules/rise_of_totalitarianism/rules.yaml:1499:11\n4303 rules/rise_of_totalitarianism/rules.yaml:1500:11\n4308 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4309 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4310 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4311 rules/rise_of_totalitarianism/rules.yaml:1504:19\n4314 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1506:19\n4321 rules/rise_of_totalitarianism/rules.yaml:1785:7\n4332 rules/rise_of_totalitarianism/rules.yaml:1786:7\n4333 rules/rise_of_totalitarianism/rules.yaml:1787:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1788:11\n4335 rules/rise_of_totalitarianism/rules.yaml:1789:15\n4336 rules/rise_of_totalitarianism/rules.yaml:1790:15\n4337 rules/rise_of_totalitarianism/rules.yaml:1791:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1792:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1793:15\n4344 rules/rise_of_totalitarianism/flow.yaml:23:3\n4349 rules/rise_of_totalitarianism/flow.yaml:27:7\n4351 rules/rise_of_totalitarianism/flow.yaml:28:7\n4352 rules/rise_of_totalitarianism/flow.yaml:29:7\n4353 rules/rise_of_totalitarianism/flow.yaml:30:11\n4358 rules/rise_of_totalitarianism/flow.yaml:31:11\n4359 rules/rise_of_totalitarianism/flow.yaml:32:15\n4360 rules/rise_of_totalitarianism/flow.yaml:33:15\n4361 rules/rise_of_totalitarianism/flow.yaml:34:19\n4364 rules/rise_of_totalitarianism/flow.yaml:35:19\n4365 rules/rise_of_totalitarianism/flow.yaml:36:7\n4366 rules/rise_of_totalitarianism/flow.yaml:37:7\n4367 rules/rise_of_totalitarianism/flow.yaml:38:11\n4368 rules/rise_of_totalitarianism/flow.yaml:39:15\n4380 rules/rise_of_totalitarianism/flow.yaml:40:15\n4381 rules/rise_of_totalitarianism/flow.yaml:42:7\n4382 rules/rise_of_totalitarianism/flow.yaml:43:7\n4383 rules/rise_of_totalitarianism/flow.yaml:44:11\n4384 rules/rise_of_totalitarianism/flow.yaml:46:7\n4385 rules/rise_of_totalitarianism/flow.yaml:47:11\n4386 rules/rise_of_totalitarianism/flow.yaml:48:7\n4387 rules/rise_of_totalitarianism/flow.yaml:49:11\n4388 rules/rise_of_totalitarianism/flow.yaml:50:11\n4389 rules/rise_of_totalitarianism/flow.yaml:51:15\n4390 rules/rise_of_totalitarianism/flow.yaml:52:15\n4400 rules/rise_of_totalitarianism/flow.yaml:53:15\n4407 rules/rise_of_totalitarianism/flow.yaml:54:15\n4408 rules/rise_of_totalitarianism/flow.yaml:56:7\n4409 rules/rise_of_totalitarianism/flow.yaml:57:7\n4410 rules/rise_of_totalitarianism/flow.yaml:58:11\n4411 rules/rise_of_totalitarianism/flow.yaml:59:11\n4416 rules/rise_of_totalitarianism/flow.yaml:60:15\n4424 rules/rise_of_totalitarianism/flow.yaml:61:15\n4425 rules/rise_of_totalitarianism/flow.yaml:62:19\n4427 rules/rise_of_totalitarianism/flow.yaml:64:19\n4430 rules/rise_of_totalitarianism/flow.yaml:65:19\n4436 rules/rise_of_totalitarianism/flow.yaml:83:3\n4437 rules/rise_of_totalitarianism/flow.yaml:83:3\n4441 rules/rise_of_totalitarianism/flow.yaml:87:7\n4442 rules/rise_of_totalitarianism/flow.yaml:88:11\n4443 rules/rise_of_totalitarianism/flow.yaml:89:15\n4444 rules/rise_of_totalitarianism/flow.yaml:90:7\n4445 rules/rise_of_totalitarianism/flow.yaml:91:7\n4446 rules/rise_of_totalitarianism/flow.yaml:92:7\n4447 rules/rise_of_totalitarianism/flow.yaml:93:7\n4448 rules/rise_of_totalitarianism/flow.yaml:94:7\n4449 rules/rise_of_totalitarianism/flow.yaml:95:7\n4450 rules/rise_of_totalitarianism/flow.yaml:96:7\n4451 rules/rise_of_totalitarianism/flow.yaml:97:7\n4452 rules/rise_of_totalitarianism/flow.yaml:98:7\n4456 rules/rise_of_totalitarianism/flow.yaml:16:3\n4460 rules/rise_of_totalitarianism/flow.yaml:20:7\n4461 rules/rise_of_totalitarianism/flow.yaml:21:7\n4465 rules/rise_of_totalitarianism/flow.yaml:67:3\n4470 rules/rise_of_totalitarianism/flow.yaml:71:7\n4475 rules/rise_of_totalitarianism/flow.yaml:72:11\n4477 rules/rise_of_totalitarianism/flow.yaml:74:11\n4478 rules/rise_of_totalitarianism/flow.yaml:75:11\n4479 rules/rise_of_totalitarianism/flow.yaml:76:11\n4480 rules/rise_of_totalitarianism/flow.yaml:77:15\n4481 rules/rise_of_totalitarianism/flow.yaml:78:11\n4482 rules/rise_of_totalitarianism/flow.yaml:79:11\n4483 rules/rise_of_totalitarianism/flow.yaml:80:7\n4484 rules/rise_of_totalitarianism/flow.yaml:81:11\n4489 rules/rise_of_totalitarianism/rules.yaml:1954:7\n4490 rules/rise_of_totalitarianism/rules.yaml:1955:7\n4493 rules/rise_of_totalitarianism/rules.yaml:1956:7\n4494 rules/rise_of_totalitarianism/rules.yaml:1957:7\n4500 rules/rise_of_totalitarianism/rules.yaml:1928:7\n4509 rules/rise_of_totalitarianism/rules.yaml:1929:7\n4510 rules/rise_of_totalitarianism/rules.yaml:1930:7\n4511 rules/rise_of_totalitarianism/rules.yaml:1931:11\n4512 rules/rise_of_totalitarianism/rules.yaml:1932:15\n4513 rules/rise_of_totalitarianism/rules.yaml:1933:19\n4514 rules/rise_of_totalitarianism/rules.yaml:1934:19\n4515 rules/rise_of_totalitarianism/rules.yaml:1935:19\n4516 rules/rise_of_totalitarianism/rules.yaml:1937:7\n4531 rules/rise_of_totalitarianism/rules.yaml:898:7\n4532 rules/rise_of_totalitarianism/rules.yaml:899:7\n4543 rules/rise_of_totalitarianism/rules.yaml:900:11\n4552 rules/rise_of_totalitarianism/rules.yaml:901:11\n4553 rules/rise_of_totalitarianism/rules.yaml:902:15\n4562 rules/rise_of_totalitarianism/rules.yaml:904:15\n4575 rules/rise_of_totalitarianism/rules.yaml:905:15\n4576 rules/rise_of_totalitarianism/rules.yaml:906:19\n4578 rules/rise_of_totalitarianism/rules.yaml:908:19\n4580 rules/rise_of_totalitarianism/rules.yaml:909:19\n4582 rules/rise_of_totalitarianism/rules.yaml:910:19\n4583 rules/rise_of_totalitarianism/rules.yaml:911:19\n4611 rules/rise_of_totalitarianism/rules.yaml:761:7\n4616 rules/rise_of_totalitarianism/rules.yaml:774:15\n4617 rules/rise_of_totalitarianism/rules.yaml:775:19\n4618 rules/rise_of_totalitarianism/rules.yaml:776:15\n4619 rules/rise_of_totalitarianism/rules.yaml:777:15\n4622 rules/rise_of_totalitarianism/rules.yaml:779:15\n4623 rules/rise_of_totalitarianism/rules.yaml:780:15\n4624 rules/rise_of_totalitarianism/rules.yaml:781:15\n4625 rules/rise_of_totalitarianism/rules.yaml:782:19\n4626 rules/rise_of_totalitarianism/rules.yaml:783:15\n4627 rules/rise_of_totalitarianism/rules.yaml:784:19\n4628 rules/rise_of_totalitarianism/rules.yaml:785:19\n4630 rules/rise_of_totalitarianism/rules.yaml:786:19\n4636 rules/rise_of_totalitarianism/rules.yaml:763:15\n4643 rules/rise_of_totalitarianism/rules.yaml:764:15\n4647 rules/rise_of_totalitarianism/rules.yaml:766:15\n4654 rules/rise_of_totalitarianism/rules.yaml:767:15\n4657 rules/rise_of_totalitarianism/rules.yaml:771:19\n4660 rules/rise_of_totalitarianism/rules.yaml:768:19\n4661 rules/rise_of_totalitarianism/rules.yaml:769:19\n4668 rules/rise_of_totalitarianism/rules.yaml:772:15\n4672 rules/rise_of_totalitarianism/rules.yaml:788:15\n4673 rules/rise_of_totalitarianism/rules.yaml:789:15\n4674 rules/rise_of_totalitarianism/rules.yaml:790:15\n4675 rules/rise_of_totalitarianism/rules.yaml:791:15\n4680 rules/rise_of_totalitarianism/rules.yaml:792:19\n4699 rules/rise_of_totalitarianism/rules.yaml:1406:7\n4713 rules/rise_of_totalitarianism/rules.yaml:1407:11\n4719 rules/rise_of_totalitarianism/rules.yaml:1408:15\n4741 rules/rise_of_totalitarianism/rules.yaml:989:7\n4742 rules/rise_of_totalitarianism/rules.yaml:990:7\n4743 rules/rise_of_totalitarianism/rules.yaml:991:7\n4757 rules/rise_of_totalitarianism/rules.yaml:992:11\n4776 rules/rise_of_totalitarianism/rules.yaml:993:11\n4777 rules/rise_of_totalitarianism/rules.yaml:994:15\n4786 rules/rise_of_totalitarianism/rules.yaml:996:15\n4799 rules/rise_of_totalitarianism/rules.yaml:997:15\n4800 rules/rise_of_totalitarianism/rules.yaml:998:19\n4806 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4811 rules/rise_of_totalitarianism/rules.yaml:1001:19\n4816 rules/rise_of_totalitarianism/rules.yaml:1002:7\n4841 rules/rise_of_totalitarianism/rules.yaml:692:7\n4844 rules/rise_of_totalitarianism/rules.yaml:701:15\n4845 rules/rise_of_totalitarianism/rules.yaml:702:15\n4847 rules/rise_of_totalitarianism/rules.yaml:703:15\n4849 rules/rise_of_totalitarianism/rules.yaml:704:15\n4852 rules/rise_of_totalitarianism/rules.yaml:706:15\n4853 rules/rise_of_totalitarianism/rules.yaml:707:15\n4856 rules/rise_of_totalitarianism/rules.yaml:709:15\n4857 rules/rise_of_totalitarianism/rules.yaml:710:19\n4862 rules/rise_of_totalitarianism/rules.yaml:711:19\n4872 rules/rise_of_totalitarianism/rules.yaml:713:15\n4873 rules/rise_of_totalitarianism/rules.yaml:714:19\n4878 rules/rise_of_totalitarianism/rules.yaml:715:19\n4888 rules/rise_of_totalitarianism/rules.yaml:717:15\n4892 rules/rise_of_totalitarianism/rules.yaml:718:19\n4893 rules/rise_of_totalitarianism/rules.yaml:719:23\n4895 rules/rise_of_totalitarianism/rules.yaml:720:23\n4897 rules/rise_of_totalitarianism/rules.yaml:722:23\n4900 rules/rise_of_totalitarianism/rules.yaml:724:15\n4903 rules/rise_of_totalitarianism/rules.yaml:694:15\n4904 rules/rise_of_totalitarianism/rules.yaml:695:15\n4915 rules/rise_of_totalitarianism/rules.yaml:696:19\n4921 rules/rise_of_totalitarianism/rules.yaml:697:19\n4934 rules/rise_of_totalitarianism/rules.yaml:698:19\n4941 rules/rise_of_totalitarianism/rules.yaml:699:19\n4961 rules/rise_of_totalitarianism/rules.yaml:1391:7\n4962 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4963 rules/rise_of_totalitarianism/rules.yaml:1393:7\n4964 rules/rise_of_totalitarianism/rules.yaml:1394:7\n4972 rules/rise_of_totalitarianism/rules.yaml:1395:11\n4985 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4988 rules/rise_of_totalitarianism/rules.yaml:1398:7\n4989 rules/rise_of_totalitarianism/rules.yaml:1399:11\n4990 rules/rise_of_totalitarianism/rules.yaml:1400:15\n4997 rules/rise_of_totalitarianism/rules.yaml:1401:15\n5020 rules/rise_of_totalitarianism/rules.yaml:1574:7\n5028 rules/rise_of_totalitarianism/rules.yaml:1575:11\n5041 rules/rise_of_totalitarianism/rules.yaml:1576:11\n5042 rules/rise_of_totalitarianism/rules.yaml:1577:15\n5044 rules/rise_of_totalitarianism/rules.yaml:1578:15\n5047 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5050 rules/rise_of_totalitarianism/rules.yaml:1580:7\n5051 rules/rise_of_totalitarianism/rules.yaml:1581:11\n5067 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5068 rules/rise_of_totalitarianism/rules.yaml:1583:15\n5069 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5070 rules/rise_of_totalitarianism/rules.yaml:1585:19\n5071 rules/rise_of_totalitarianism/rules.yaml:1586:23\n5073 rules/rise_of_totalitarianism/rules.yaml:1588:23\n5074 rules/rise_of_totalitarianism/rules.yaml:1589:15\n5075 rules/rise_of_totalitarianism/rules.yaml:1590:15\n5079 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5081 rules/rise_of_totalitarianism/rules.yaml:1593:15\n5100 rules/rise_of_totalitarianism/rules.yaml:1428:7\n5103 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5104 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5106 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5108 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5111 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5112 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5115 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5116 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5125 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5135 rules/rise_of_totalitarianism/rules.yaml:1448:15\n5136 rules/rise_of_totalitarianism/rules.yaml:1449:19\n5145 rules/rise_of_totalitarianism/rules.yaml:1450:19\n5157 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5160 rules/rise_of_totalitarianism/rules.yaml:1430:15\n5161 rules/rise_of_totalitarianism/rules.yaml:1431:15\n5175 rules/rise_of_totalitarianism/rules.yaml:1432:19\n5195 rules/rise_of_totalitarianism/rules.yaml:1433:19\n5202 rules/rise_of_totalitarianism/rules.yaml:1434:19\n5206 rules/rise_of_totalitarianism/rules.yaml:1452:15\n5220 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5247 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5248 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5249 rules/rise_of_totalitarianism/rules.yaml:1159:11\n5250 rules/rise_of_totalitarianism/rules.yaml:1160:15\n5254 rules/rise_of_totalitarianism/rules.yaml:1161:11\n5255 rules/rise_of_totalitarianism/rules.yaml:1162:7\n5266 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5267 rules/rise_of_totalitarianism/rules.yaml:1164:11\n5284 rules/rise_of_totalitarianism/rules.yaml:1165:11\n5285 rules/rise_of_totalitarianism/rules.yaml:1166:11\n5296 rules/rise_of_totalitarianism/rules.yaml:1167:11\n5297 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5300 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5301 rules/rise_of_totalitarianism/rules.yaml:1170:15\n5307 rules/rise_of_totalitarianism/rules.yaml:1172:15\n5308 rules/rise_of_totalitarianism/rules.yaml:1173:15\n5309 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5314 rules/rise_of_totalitarianism/rules.yaml:1175:19\n5322 rules/rise_of_totalitarianism/rules.yaml:1176:15\n5328 rules/rise_of_totalitarianism/rules.yaml:1177:19\n5349 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5354 rules/rise_of_totalitarianism/rules.yaml:1179:7\n5355 rules/rise_of_totalitarianism/rules.yaml:1180:11\n5370 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5380 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5388 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5394 rules/rise_of_totalitarianism/rules.yaml:1468:11\n5402 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5424 rules/rise_of_totalitarianism/rules.yaml:1470:15\n5426 rules/rise_of_totalitarianism/rules.yaml:1471:15\n5427 rules/rise_of_totalitarianism/rules.yaml:1472:15\n5428 rules/rise_of_totalitarianism/rules.yaml:1473:15\n5429 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5452 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5454 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5455 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5456 rules/rise_of_totalitarianism/rules.yaml:1478:15\n5482 rules/rise_of_totalitarianism/rules.yaml:603:7\n5483 rules/rise_of_totalitarianism/rules.yaml:604:7\n5488 rules/rise_of_totalitarianism/rules.yaml:605:11\n5495 rules/rise_of_totalitarianism/rules.yaml:606:11\n5510 rules/rise_of_totalitarianism/rules.yaml:607:7\n5511 rules/rise_of_totalitarianism/rules.yaml:608:11\n5512 rules/rise_of_totalitarianism/rules.yaml:609:7\n5523 rules/rise_of_totalitarianism/rules.yaml:610:11\n5528 rules/rise_of_totalitarianism/rules.yaml:611:11\n5541 rules/rise_of_totalitarianism/rules.yaml:612:11\n5545 rules/rise_of_totalitarianism/rules.yaml:613:7\n5546 rules/rise_of_totalitarianism/rules.yaml:614:7\n5547 rules/rise_of_totalitarianism/rules.yaml:615:11\n5555 rules/rise_of_totalitarianism/rules.yaml:616:7\n5556 rules/rise_of_totalitarianism/rules.yaml:617:7\n5570 rules/rise_of_totalitarianism/rules.yaml:658:7\n5571 rules/rise_of_totalitarianism/rules.yaml:659:7\n5582 rules/rise_of_totalitarianism/rules.yaml:660:11\n5590 rules/rise_of_totalitarianism/rules.yaml:661:7\n5591 rules/rise_of_totalitarianism/rules.yaml:662:11\n5594 rules/rise_of_totalitarianism/rules.yaml:663:11\n5596 rules/rise_of_totalitarianism/rules.yaml:665:11\n5608 rules/rise_of_totalitarianism/rules.yaml:1371:7\n5609 rules/rise_of_totalitarianism/rules.yaml:1372:11\n5610 rules/rise_of_totalitarianism/rules.yaml:1373:11\n5611 rules/rise_of_totalitarianism/rules.yaml:1374:11\n5612 rules/rise_of_totalitarianism/rules.yaml:1375:7\n5613 rules/rise_of_totalitarianism/rules.yaml:1376:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1378:11\n5619 rules/rise_of_totalitarianism/rules.yaml:1379:11\n5620 rules/rise_of_totalitarianism/rules.yaml:1380:11\n5621 rules/rise_of_totalitarianism/rules.yaml:1381:11\n5624 rules/rise_of_totalitarianism/rules.yaml:1385:15\n5625 rules/rise_of_totalitarianism/rules.yaml:1386:15\n5628 rules/rise_of_totalitarianism/rules.yaml:1382:15\n5629 rules/rise_of_totalitarianism/rules.yaml:1383:15\n5648 rules/rise_of_totalitarianism/rules.yaml:815:7\n5649 rules/rise_of_totalitarianism/rules.yaml:816:11\n5654 rules/rise_of_totalitarianism/rules.yaml:818:11\n5655 rules/rise_of_totalitarianism/rules.yaml:819:11\n5656 rules/rise_of_totalitarianism/rules.yaml:820:11\n5657 rules/rise_of_totalitarianism/rules.yaml:821:11\n5658 rules/rise_of_totalitarianism/rules.yaml:822:11\n5659 rules/rise_of_totalitarianism/rules.yaml:823:15\n5664 rules/rise_of_totalitarianism/rules.yaml:824:15\n5672 rules/rise_of_totalitarianism/rules.yaml:825:11\n5673 rules/rise_of_totalitarianism/rules.yaml:826:15\n5678 rules/rise_of_totalitarianism/rules.yaml:827:15\n5686 rules/rise_of_totalitarianism/rules.yaml:828:11\n5691 rules/rise_of_totalitarianism/rules.yaml:829:15\n5692 rules/rise_of_totalitarianism/rules.yaml:830:15\n5712 rules/rise_of_totalitarianism/rules.yaml:831:15\n5738 rules/rise_of_totalitarianism/rules.yaml:1671:7\n5739 rules/rise_of_totalitarianism/rules.yaml:1672:7\n5740 rules/rise_of_totalitarianism/rules.yaml:1673:7\n5741 rules/rise_of_totalitarianism/rules.yaml:1674:11\n5749 rules/rise_of_totalitarianism/rules.yaml:1676:11\n5755 rules/rise_of_totalitarianism/rules.yaml:1677:11\n5756 rules/rise_of_totalitarianism/rules.yaml:1678:15\n5757 rules/rise_of_totalitarianism/rules.yaml:1679:15\n5758 rules/rise_of_totalitarianism/rules.yaml:1680:15\n5759 rules/rise_of_totalitarianism/rules.yaml:1681:11\n5760 rules/rise_of_totalitarianism/rules.yaml:1682:11\n5761 rules/rise_of_totalitarianism/rules.yaml:1683:11\n5773 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5778 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5784 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5790 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5795 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5801 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5820 rules/rise_of_totalitarianism/rules.yaml:949:7\n5824 rules/rise_of_totalitarianism/rules.yaml:950:7\n5825 rules/rise_of_totalitarianism/rules.yaml:951:7\n5833 rules/rise_of_totalitarianism/rules.yaml:952:11\n5848 rules/rise_of_totalitarianism/rules.yaml:953:7\n5849 rules/rise_of_totalitarianism/rules.yaml:954:7\n5865 rules/rise_of_totalitarianism/rules.yaml:1870:7\n5882 rules/rise_of_totalitarianism/rules.yaml:1871:7\n5883 rules/rise_of_totalitarianism/rules.yaml:1872:7\n5884 rules/rise_of_totalitarianism/rules.yaml:1873:7\n5887 rules/rise_of_totalitarianism/rules.yaml:1874:11\n5888 rules/rise_of_totalitarianism/rules.yaml:1875:11\n5890 rules/rise_of_totalitarianism/rules.yaml:1876:11\n5891 rules/rise_of_totalitarianism/rules.yaml:1877:11\n5892 rules/rise_of_totalitarianism/rules.yaml:1878:11\n5893 rules/rise_of_totalitarianism/rules.yaml:1879:11\n5895 rules/rise_of_totalitarianism/rules.yaml:1881:11\n5896 rules/rise_of_totalitarianism/rules.yaml:1882:11\n5898 rules/rise_of_totalitarianism/rules.yaml:1883:11\n5899 rules/rise_of_totalitarianism/rules.yaml:1884:11\n5900 rules/rise_of_totalitarianism/rules.yaml:1885:11\n5901 rules/rise_of_totalitarianism/rules.yaml:1886:11\n5902 rules/rise_of_totalitarianism/rules.yaml:1887:11\n5904 rules/rise_of_totalitarianism/rules.yaml:1889:11\n5916 rules/rise_of_totalitarianism/rules.yaml:674:7\n5920 rules/rise_of_totalitarianism/rules.yaml:675:11\n5921 rules/rise_of_totalitarianism/rules.yaml:676:7\n5922 rules/rise_of_totalitarianism/rules.yaml:677:7\n5936 rules/rise_of_totalitarianism/rules.yaml:678:11\n5946 rules/rise_of_totalitarianism/rules.yaml:679:7\n5947 rules/rise_of_totalitarianism/rules.yaml:680:11\n5948 rules/rise_of_totalitarianism/rules.yaml:681:11\n5956 rules/rise_of_totalitarianism/rules.yaml:683:11\n5969 rules/rise_of_totalitarianism/rules.yaml:684:11\n5970 rules/rise_of_totalitarianism/rules.yaml:685:11\n5971 rules/rise_of_totalitarianism/rules.yaml:686:11\n5986 rules/rise_of_totalitarianism/rules.yaml:971:7\n5987 rules/rise_of_totalitarianism/rules.yaml:972:11\n5988 rules/rise_of_totalitarianism/rules.yaml:973:11\n5989 rules/rise_of_totalitarianism/rules.yaml:974:15\n5994 rules/rise_of_totalitarianism/rules.yaml:975:15\n6009 rules/rise_of_totalitarianism/rules.yaml:977:11\n6010 rules/rise_of_totalitarianism/rules.yaml:978:11\n6015 rules/rise_of_totalitarianism/rules.yaml:979:11\n6034 rules/rise_of_totalitarianism/rules.yaml:981:11\n6042 rules/rise_of_totalitarianism/rules.yaml:982:11\n6043 rules/rise_of_totalitarianism/rules.yaml:983:11\n6064 rules/rise_of_totalitarianism/rules.yaml:1544:7\n6065 rules/rise_of_totalitarianism/rules.yaml:1545:7\n6066 rules/rise_of_totalitarianism/rules.yaml:1546:7\n6074 rules/rise_of_totalitarianism/rules.yaml:1547:11\n6082 rules/rise_of_totalitarianism/rules.yaml:1548:7\n6083 rules/rise_of_totalitarianism/rules.yaml:1549:11\n6085 rules/rise_of_totalitarianism/rules.yaml:1550:11\n6088 rules/rise_of_totalitarianism/rules.yaml:1551:11\n6095 rules/rise_of_totalitarianism/rules.yaml:1553:11\n6096 rules/rise_of_totalitarianism/rules.yaml:1554:11\n6097 rules/rise_of_totalitarianism/rules.yaml:1555:11\n6098 rules/rise_of_totalitarianism/rules.yaml:1556:11\n6099 rules/rise_of_totalitarianism/rules.yaml:1557:15\n6100 rules/rise_of_totalitarianism/rules.yaml:1558:19\n6101 rules/rise_of_totalitarianism/rules.yaml:1559:15\n6102 rules/rise_of_totalitarianism/rules.yaml:1560:11\n6103 rules/rise_of_totalitarianism/rules.yaml:1561:11\n6105 rules/rise_of_totalitarianism/rules.yaml:1562:11\n6106 rules/rise_of_totalitarianism/rules.yaml:1563:11\n6111 rules/rise_of_totalitarianism/rules.yaml:1564:15\n6136 rules/rise_of_totalitarianism/rules.yaml:1898:7\n6145 rules/rise_of_totalitarianism/rules.yaml:1899:7\n6164 rules/rise_of_totalitarianism/rules.yaml:1900:11\n6170 rules/rise_of_totalitarianism/rules.yaml:1901:11\n6171 rules/rise_of_totalitarianism/rules.yaml:1902:15\n6172 rules/rise_of_totalitarianism/rules.yaml:1903:15\n6173 rules/rise_of_totalitarianism/rules.yaml:1904:19\n6174 rules/rise_of_totalitarianism/rules.yaml:1905:23\n6175 rules/rise_of_totalitarianism/rules.yaml:1906:27\n6176 rules/rise_of_totalitarianism/rules.yaml:1907:27\n6177 rules/rise_of_totalitarianism/rules.yaml:1908:15\n6178 rules/rise_of_totalitarianism/rules.yaml:1909:15\n6201 rules/rise_of_totalitarianism/rules.yaml:1216:7\n6212 rules/rise_of_totalitarianism/rules.yaml:1217:11\n6230 rules/rise_of_totalitarianism/rules.yaml:1218:11\n6236 rules/rise_of_totalitarianism/rules.yaml:1219:15\n6237 rules/rise_of_totalitarianism/rules.yaml:1220:15\n6238 rules/rise_of_totalitarianism/rules.yaml:1221:15\n6255 rules/rise_of_totalitarianism/rules.yaml:1222:15\n6256 rules/rise_of_totalitarianism/rules.yaml:1223:15\n6268 rules/rise_of_totalitarianism/rules.yaml:1224:15\n6269 rules/rise_of_totalitarianism/rules.yaml:1225:15\n6270 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6271 rules/rise_of_totalitarianism/rules.yaml:1227:19\n6272 rules/rise_of_totalitarianism/rules.yaml:1228:23\n6273 rules/rise_of_totalitarianism/rules.yaml:1229:19\n6274 rules/rise_of_totalitarianism/rules.yaml:1230:23\n6275 rules/rise_of_totalitarianism/rules.yaml:1231:23\n6276 rules/rise_of_totalitarianism/rules.yaml:1232:23\n6278 rules/rise_of_totalitarianism/rules.yaml:1234:23\n6309 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6314 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6316 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6317 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6318 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6319 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6320 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6321 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6334 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6335 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6360 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6366 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6372 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6373 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6393 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6429 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6430 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6436 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6437 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6457 rules/rise_of_totalitarianism/rules.yaml:1941:3\n6487 rules/rise_of_totalitarianism/rules.yaml:1239:7\n6501 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6507 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6513 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6514 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6534 rules/rise_of_totalitarianism/rules.yaml:1244:15\n6535 rules/rise_of_totalitarianism/rules.yaml:1245:15\n6541 rules/rise_of_totalitarianism/rules.yaml:1246:15\n6542 rules/rise_of_totalitarianism/rules.yaml:1247:15\n6543 rules/rise_of_totalitarianism/rules.yaml:1248:19\n6549 rules/rise_of_totalitarianism/rules.yaml:1249:19\n6555 rules/rise_of_totalitarianism/rules.yaml:1251:19\n6556 rules/rise_of_totalitarianism/rules.yaml:1252:19\n6557 rules/rise_of_totalitarianism/rules.yaml:1253:23\n6563 rules/rise_of_totalitarianism/rules.yaml:1255:23\n6564 rules/rise_of_totalitarianism/rules.yaml:1256:23\n6567 rules/rise_of_totalitarianism/rules.yaml:1257:27\n6572 rules/rise_of_totalitarianism/rules.yaml:1258:23\n6573 rules/rise_of_totalitarianism/rules.yaml:1259:23\n6574 rules/rise_of_totalitarianism/rules.yaml:1260:23\n6575 rules/rise_of_totalitarianism/rules.yaml:1261:27\n6576 rules/rise_of_totalitarianism/rules.yaml:1262:23\n6577 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6578 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6579 rules/rise_of_totalitarianism/rules.yaml:1265:27\n6580 rules/rise_of_totalitarianism/rules.yaml:1266:27\n6585 rules/rise_of_totalitarianism/rules.yaml:1267:27\n6588 rules/rise_of_totalitarianism/rules.yaml:1268:27\n6589 rules/rise_of_totalitarianism/rules.yaml:1269:27\n6590 rules/rise_of_totalitarianism/rules.yaml:1270:27\n6591 rules/rise_of_totalitarianism/rules.yaml:1271:27\n6592 rules/rise_of_totalitarianism/rules.yaml:1272:31\n6596 rules/rise_of_totalitarianism/rules.yaml:1273:27\n6600 rules/rise_of_totalitarianism/rules.yaml:1274:27\n6601 rules/rise_of_totalitarianism/rules.yaml:1275:23\n6657 rules/rise_of_totalitarianism/rules.yaml:1290:7\n6668 rules/rise_of_totalitarianism/rules.yaml:1291:11\n6673 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6674 rules/rise_of_totalitarianism/rules.yaml:1293:19\n6676 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6677 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6678 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6691 rules/rise_of_totalitarianism/rules.yaml:1297:15\n6692 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6707 rules/rise_of_totalitarianism/rules.yaml:1299:19\n6709 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6710 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6715 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6718 rules/rise_of_totalitarianism/rules.yaml:1303:23\n6719 rules/rise_of_totalitarianism/rules.yaml:1304:19\n6737 rules/rise_of_totalitarianism/rules.yaml:1305:15\n6750 rules/rise_of_totalitarianism/rules.yaml:1306:15\n6755 rules/rise_of_totalitarianism/rules.yaml:1307:15\n6756 rules/rise_of_totalitarianism/rules.yaml:1308:15\n6766 rules/rise_of_totalitarianism/rules.yaml:1309:15\n6772 rules/rise_of_totalitarianism/rules.yaml:1310:19\n6775 rules/rise_of_totalitarianism/rules.yaml:1311:11\n6797 rules/rise_of_totalitarianism/rules.yaml:1612:7\n6798 rules/rise_of_totalitarianism/rules.yaml:1613:7\n6799 rules/rise_of_totalitarianism/rules.yaml:1614:7\n6807 rules/rise_of_totalitarianism/rules.yaml:1615:11\n6820 rules/rise_of_totalitarianism/rules.yaml:1616:11\n6821 rules/rise_of_totalitarianism/rules.yaml:1617:15\n6822 rules/rise_of_totalitarianism/rules.yaml:1618:15\n6825 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6837 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6843 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6851 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6859 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6864 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6865 rules/rise_of_totalitarianism/rules.yaml:1625:15\n6890 rules/rise_of_totalitarianism/rules.yaml:865:7\n6891 rules/rise_of_totalitarianism/rules.yaml:866:7\n6905 rules/rise_of_totalitarianism/rules.yaml:867:11\n6915 rules/rise_of_totalitarianism/rules.yaml:868:11\n6916 rules/rise_of_totalitarianism/rules.yaml:869:15\n6925 rules/rise_of_totalitarianism/rules.yaml:871:15\n6938 rules/rise_of_totalitarianism/rules.yaml:872:15\n6939 rules/rise_of_totalitarianism/rules.yaml:873:19\n6948 rules/rise_of_totalitarianism/rules.yaml:875:19\n6961 rules/rise_of_totalitarianism/rules.yaml:876:19\n6965 rules/rise_of_totalitarianism/rules.yaml:877:19\n6967 rules/rise_of_totalitarianism/rules.yaml:878:19\n6968 rules/rise_of_totalitarianism/rules.yaml:879:19\n6969 rules/rise_of_totalitarianism/rules.yaml:880:19\n6970 rules/rise_of_totalitarianism/rules.yaml:881:19\n6993 rules/rise_of_totalitarianism/rules.yaml:882:19\n6995 rules/rise_of_totalitarianism/rules.yaml:883:19\n6996 rules/rise_of_totalitarianism/rules.yaml:884:19\n7001 rules/rise_of_totalitarianism/rules.yaml:885:19\n7009 rules/rise_of_totalitarianism/rules.yaml:886:23\n7023 rules/rise_of_totalitarianism/rules.yaml:887:19\n7025 rules/rise_of_totalitarianism/rules.yaml:888:19\n7027 rules/rise_of_totalitarianism/rules.yaml:889:19\n7028 rules/rise_of_totalitarianism/rules.yaml:890:19\n7029 rules/rise_of_totalitarianism/rules.yaml:891:19\n7034 rules/rise_of_totalitarianism/rules.yaml:892:7\n7063 rules/rise_of_totalitarianism/rules.yaml:832:3\n7069 rules/rise_of_totalitarianism/rules.yaml:1960:14\n7097 rules/rise_of_totalitarianism/rules.yaml:836:7\n7098 rules/rise_of_totalitarianism/rules.yaml:837:11\n7099 rules/rise_of_totalitarianism/rules.yaml:838:7\n7104 rules/rise_of_totalitarianism/rules.yaml:839:7\n7126 rules/rise_of_totalitarianism/rules.yaml:841:11\n7127 rules/rise_of_totalitarianism/rules.yaml:842:7\n7134 rules/rise_of_totalitarianism/rules.yaml:843:7\n7135 rules/rise_of_totalitarianism/rules.yaml:844:11\n7136 rules/rise_of_totalitarianism/rules.yaml:845:15\n7144 rules/rise_of_totalitarianism/rules.yaml:847:15\n7151 rules/rise_of_totalitarianism/rules.yaml:848:11\n7152 rules/rise_of_totalitarianism/rules.yaml:849:7\n7166 rules/rise_of_totalitarianism/rules.yaml:850:11\n7172 rules/rise_of_totalitarianism/rules.yaml:851:15\n7177 rules/rise_of_totalitarianism/rules.yaml:852:7\n7184 rules/rise_of_totalitarianism/rules.yaml:853:7\n7185 rules/rise_of_totalitarianism/rules.yaml:854:11\n7186 rules/rise_of_totalitarianism/rules.yaml:855:11\n7187 rules/rise_of_totalitarianism/rules.yaml:856:15\n7188 rules/rise_of_totalitarianism/rules.yaml:857:11\n7190 rules/rise_of_totalitarianism/rules.yaml:858:11\n7191 rules/rise_of_totalitarianism/rules.yaml:859:11\n7202 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7203 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7204 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7205 rules/rise_of_totalitarianism/rules.yaml:1420:7\n7212 rules/rise_of_totalitarianism/rules.yaml:1421:7\n7213 rules/rise_of_totalitarianism/rules.yaml:1422:11\n7228 rules/rise_of_totalitarianism/rules.yaml:745:7\n7229 rules/rise_of_totalitarianism/rules.yaml:746:7\n7230 rules/rise_of_totalitarianism/rules.yaml:747:7\n7231 rules/rise_of_totalitarianism/rules.yaml:748:7\n7239 rules/rise_of_totalitarianism/rules.yaml:749:11\n7245 rules/rise_of_totalitarianism/rules.yaml:750:11\n7246 rules/rise_of_totalitarianism/rules.yaml:751:15\n7247 rules/rise_of_totalitarianism/rules.yaml:752:15\n7248 rules/rise_of_totalitarianism/rules.yaml:753:15\n7249 rules/rise_of_totalitarianism/rules.yaml:754:15\n7252 rules/rise_of_totalitarianism/rules.yaml:755:7\n7274 rules/rise_of_totalitarianism/rules.yaml:1695:7\n7275 rules/rise_of_totalitarianism/rules.yaml:1696:7\n7276 rules/rise_of_totalitarianism/rules.yaml:1697:7\n7289 rules/rise_of_totalitarianism/rules.yaml:1698:7\n7302 rules/rise_of_totalitarianism/rules.yaml:1699:7\n7303 rules/rise_of_totalitarianism/rules.yaml:1700:7\n7304 rules/rise_of_totalitarianism/rules.yaml:1701:7\n7305 rules/rise_of_totalitarianism/rules.yaml:1702:11\n7306 rules/rise_of_totalitarianism/rules.yaml:1703:11\n7307 rules/rise_of_totalitarianism/rules.yaml:1704:15\n7308 rules/rise_of_totalitarianism/rules.yaml:1705:7\n7309 rules/rise_of_totalitarianism/rules.yaml:1706:7\n7310 rules/rise_of_totalitarianism/rules.yaml:1707:11\n7318 rules/rise_of_totalitarianism/rules.yaml:1709:11\n7324 rules/rise_of_totalitarianism/rules.yaml:1710:11\n7325 rules/rise_of_totalitarianism/rules.yaml:1711:11\n7326 rules/rise_of_totalitarianism/rules.yaml:1712:15\n7327 rules/rise_of_totalitarianism/rules.yaml:1713:19\n7328 rules/rise_of_totalitarianism/rules.yaml:1714:19\n7329 rules/rise_of_totalitarianism/rules.yaml:1715:19\n7330 rules/rise_of_totalitarianism/rules.yaml:1716:23\n7331 rules/rise_of_totalitarianism/rules.yaml:1717:23\n7332 rules/rise_of_totalitarianism/rules.yaml:1718:23\n7334 rules/rise_of_totalitarianism/rules.yaml:1720:19\n7337 rules/rise_of_totalitarianism/rules.yaml:1721:19\n7338 rules/rise_of_totalitarianism/rules.yaml:1722:11\n7339 rules/rise_of_totalitarianism/rules.yaml:1723:11\n7340 rules/rise_of_totalitarianism/rules.yaml:1724:11\n7341 rules/rise_of_totalitarianism/rules.yaml:1725:11\n7346 rules/rise_of_totalitarianism/rules.yaml:1726:15\n7347 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7348 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7349 rules/rise_of_totalitarianism/rules.yaml:1729:15\n7357 rules/rise_of_totalitarianism/rules.yaml:1730:19\n7363 rules/rise_of_totalitarianism/rules.yaml:1731:19\n7364 rules/rise_of_totalitarianism/rules.yaml:1732:19\n7365 rules/rise_of_totalitarianism/rules.yaml:1733:23\n7366 rules/rise_of_totalitarianism/rules.yaml:1734:23\n7367 rules/rise_of_totalitarianism/rules.yaml:1735:23\n7370 rules/rise_of_totalitarianism/rules.yaml:1736:15\n7371 rules/rise_of_totalitarianism/rules.yaml:1737:19\n7372 rules/rise_of_totalitarianism/rules.yaml:1738:19\n7397 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7402 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7404 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7405 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7406 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7407 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7408 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7409 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7422 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7423 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7449 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7455 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7483 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7484 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7505 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7544 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7545 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7551 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7552 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7573 rules/rise_of_totalitarianism/rules.yaml:1912:3\n7588 rules/rise_of_totalitarianism/rules.yaml:1515:7\n7589 rules/rise_of_totalitarianism/rules.yaml:1516:7\n7597 rules/rise_of_totalitarianism/rules.yaml:1517:11\n7603 rules/rise_of_totalitarianism/rules.yaml:1518:11\n7604 rules/rise_of_totalitarianism/rules.yaml:1519:11\n7630 rules/rise_of_totalitarianism/rules.yaml:733:7\n7632 rules/rise_of_totalitarianism/rules.yaml:734:7\n7640 rules/rise_of_totalitarianism/rules.yaml:735:11\n7648 rules/rise_of_totalitarianism/rules.yaml:736:11\n7649 rules/rise_of_totalitarianism/rules.yaml:737:15\n7650 rules/rise_of_totalitarianism/rules.yaml:738:15\n7652 rules/rise_of_totalitarianism/rules.yaml:739:15\n7666 rules/rise_of_totalitarianism/rules.yaml:1003:3\n7673 rules/rise_of_totalitarianism/rules.yaml:1940:14\n7679 rules/rise_of_totalitarianism/rules.yaml:1961:14\n7725 rules/rise_of_totalitarianism/rules.yaml:1008:7\n7726 rules/rise_of_totalitarianism/rules.yaml:1009:7\n7729 rules/rise_of_totalitarianism/rules.yaml:1010:7\n7730 rules/rise_of_totalitarianism/rules.yaml:1011:7\n7731 rules/rise_of_totalitarianism/rules.yaml:1012:7\n7732 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7746 rules/rise_of_totalitarianism/rules.yaml:1014:11\n7754 rules/rise_of_totalitarianism/rules.yaml:1015:15\n7767 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7773 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7780 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7781 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7782 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7787 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7790 rules/rise_of_totalitarianism/rules.yaml:1024:23\n7791 rules/rise_of_totalitarianism/rules.yaml:1025:23\n7792 rules/rise_of_totalitarianism/rules.yaml:1026:23\n7793 rules/rise_of_totalitarianism/rules.yaml:1027:27\n7794 rules/rise_of_totalitarianism/rules.yaml:1028:23\n7797 rules/rise_of_totalitarianism/rules.yaml:1022:23\n7804 rules/rise_of_totalitarianism/rules.yaml:1029:19\n7807 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7823 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7824 rules/rise_of_totalitarianism/rules.yaml:1033:19\n7825 rules/rise_of_totalitarianism/rules.yaml:1034:19\n7833 rules/rise_of_totalitarianism/rules.yaml:1036:19\n7846 rules/rise_of_totalitarianism/rules.yaml:1037:19\n7851 rules/rise_of_totalitarianism/rules.yaml:1038:19\n7858 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7859 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7860 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7865 rules/rise_of_totalitarianism/rules.yaml:1042:23\n7868 rules/rise_of_totalitarianism/rules.yaml:1045:27\n7869 rules/rise_of_totalitarianism/rules.yaml:1046:27\n7870 rules/rise_of_totalitarianism/rules.yaml:1047:31\n7871 rules/rise_of_totalitarianism/rules.yaml:1048:27\n7874 rules/rise_of_totalitarianism/rules.yaml:1043:27\n7878 rules/rise_of_totalitarianism/rules.yaml:1050:11\n7879 rules/rise_of_totalitarianism/rules.yaml:1051:11\n7900 rules/rise_of_totalitarianism/rules.yaml:1052:11\n7901 rules/rise_of_totalitarianism/rules.yaml:1053:11\n7909 rules/rise_of_totalitarianism/rules.yaml:1054:15\n7923 rules/rise_of_totalitarianism/rules.yaml:1055:11\n7924 rules/rise_of_totalitarianism/rules.yaml:1056:15\n7925 rules/rise_of_totalitarianism/rules.yaml:1057:15\n7935 rules/rise_of_totalitarianism/rules.yaml:1059:15\n7947 rules/rise_of_totalitarianism/rules.yaml:1060:15\n7948 rules/rise_of_totalitarianism/rules.yaml:1061:15\n7955 rules/rise_of_totalitarianism/rules.yaml:1062:15\n7956 rules/rise_of_totalitarianism/rules.yaml:1063:15\n7957 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7962 rules/rise_of_totalitarianism/rules.yaml:1065:19\n7972 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7980 rules/rise_of_totalitarianism/rules.yaml:1067:23\n7993 rules/rise_of_totalitarianism/rules.yaml:1069:15\n8005 rules/rise_of_totalitarianism/rules.yaml:1070:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1071:15\n8019 rules/rise_of_totalitarianism/rules.yaml:1072:15\n8020 rules/rise_of_totalitarianism/rules.yaml:1073:15\n8021 rules/rise_of_totalitarianism/rules.yaml:1074:15\n8026 rules/rise_of_totalitarianism/rules.yaml:1075:19\n8027 rules/rise_of_totalitarianism/rules.yaml:1076:19\n8030 rules/rise_of_totalitarianism/rules.yaml:1077:19\n8031 rules/rise_of_totalitarianism/rules.yaml:1078:19\n8045 rules/rise_of_totalitarianism/rules.yaml:1079:23\n8055 rules/rise_of_totalitarianism/rules.yaml:1080:19\n8063 rules/rise_of_totalitarianism/rules.yaml:1081:23\n8073 rules/rise_of_totalitarianism/rules.yaml:1083:11\n8085 rules/rise_of_totalitarianism/rules.yaml:1084:11\n8086 rules/rise_of_totalitarianism/rules.yaml:1085:15\n8087 rules/rise_of_totalitarianism/rules.yaml:1086:15\n8095 rules/rise_of_totalitarianism/rules.yaml:1088:15\n8107 rules/rise_of_totalitarianism/rules.yaml:1089:15\n8108 rules/rise_of_totalitarianism/rules.yaml:1090:15\n8115 rules/rise_of_totalitarianism/rules.yaml:1091:15\n8116 rules/rise_of_totalitarianism/rules.yaml:1092:15\n8117 rules/rise_of_totalitarianism/rules.yaml:1093:15\n8118 rules/rise_of_totalitarianism/rules.yaml:1094:19\n8119 rules/rise_of_totalitarianism/rules.yaml:1095:19\n8120 rules/rise_of_totalitarianism/rules.yaml:1096:19\n8121 rules/rise_of_totalitarianism/rules.yaml:1097:19\n8122 rules/rise_of_totalitarianism/rules.yaml:1098:19\n8125 rules/rise_of_totalitarianism/rules.yaml:1100:11\n8126 rules/rise_of_totalitarianism/rules.yaml:1101:11\n8127 rules/rise_of_totalitarianism/rules.yaml:1102:11\n8132 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8137 rules/rise_of_totalitarianism/rules.yaml:1104:15\n8138 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8139 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8140 rules/rise_of_totalitarianism/rules.yaml:1107:15\n8149 rules/rise_of_totalitarianism/rules.yaml:1108:15\n8150 rules/rise_of_totalitarianism/rules.yaml:1109:15\n8151 rules/rise_of_totalitarianism/rules.yaml:1110:15\n8156 rules/rise_of_totalitarianism/rules.yaml:1111:19\n8157 rules/rise_of_totalitarianism/rules.yaml:1112:19\n8158 rules/rise_of_totalitarianism/rules.yaml:1113:19\n8159 rules/rise_of_totalitarianism/rules.yaml:1114:19\n8160 rules/rise_of_totalitarianism/rules.yaml:1115:19\n8164 rules/rise_of_totalitarianism/rules.yaml:1117:15\n8169 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8186 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8187 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8196 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8197 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8198 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8203 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8218 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8219 rules/rise_of_totalitarianism/rules.yaml:1126:23\n8234 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8242 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8254 rules/rise_of_totalitarianism/rules.yaml:1129:23\n8263 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8264 rules/rise_of_totalitarianism/rules.yaml:1131:23\n8268 rules/rise_of_totalitarianism/rules.yaml:1132:23\n8269 rules/rise_of_totalitarianism/rules.yaml:1133:19\n8274 rules/rise_of_totalitarianism/rules.yaml:1134:23\n8281 rules/rise_of_totalitarianism/rules.yaml:1135:7\n8284 rules/rise_of_totalitarianism/rules.yaml:1141:11\n8287 rules/rise_of_totalitarianism/rules.yaml:1136:11\n8294 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8298 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8308 rules/rise_of_totalitarianism/rules.yaml:1142:7\n8311 rules/rise_of_totalitarianism/rules.yaml:1143:11\n8312 rules/rise_of_totalitarianism/rules.yaml:1144:15\n8314 rules/rise_of_totalitarianism/rules.yaml:1146:15\n8315 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8316 rules/rise_of_totalitarianism/rules.yaml:1148:11\n8317 rules/rise_of_totalitarianism/rules.yaml:1149:15\n8319 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8338 rules/rise_of_totalitarianism/rules.yaml:916:7\n8339 rules/rise_of_totalitarianism/rules.yaml:917:11\n8340 rules/rise_of_totalitarianism/rules.yaml:918:15\n8341 rules/rise_of_totalitarianism/rules.yaml:919:19\n8342 rules/rise_of_totalitarianism/rules.yaml:920:15\n8343 rules/rise_of_totalitarianism/rules.yaml:921:15\n8345 rules/rise_of_totalitarianism/rules.yaml:922:7\n8352 rules/rise_of_totalitarianism/rules.yaml:923:7\n8353 rules/rise_of_totalitarianism/rules.yaml:924:7\n8364 rules/rise_of_totalitarianism/rules.yaml:925:11\n8365 rules/rise_of_totalitarianism/rules.yaml:926:11\n8380 rules/rise_of_totalitarianism/rules.yaml:927:15\n8386 rules/rise_of_totalitarianism/rules.yaml:928:15\n8392 rules/rise_of_totalitarianism/rules.yaml:929:19\n8393 rules/rise_of_totalitarianism/rules.yaml:930:19\n8406 rules/rise_of_totalitarianism/rules.yaml:931:19\n8433 rules/rise_of_totalitarianism/rules.yaml:1801:7\n8444 rules/rise_of_totalitarianism/rules.yaml:1802:11\n8452 rules/rise_of_totalitarianism/rules.yaml:1803:15\n8468 rules/rise_of_totalitarianism/rules.yaml:1804:15\n8477 rules/rise_of_totalitarianism/rules.yaml:1805:19\n8489 rules/rise_of_totalitarianism/rules.yaml:1806:19\n8490 rules/rise_of_totalitarianism/rules.yaml:1807:19\n8492 rules/rise_of_totalitarianism/rules.yaml:1808:19\n8493 rules/rise_of_totalitarianism/rules.yaml:1809:19\n8494 rules/rise_of_totalitarianism/rules.yaml:1810:19\n8496 rules/rise_of_totalitarianism/rules.yaml:1811:19\n8500 rules/rise_of_totalitarianism/rules.yaml:1812:7\n8501 rules/rise_of_totalitarianism/rules.yaml:1813:11\n8502 rules/rise_of_totalitarianism/rules.yaml:1814:15\n8504 rules/rise_of_totalitarianism/rules.yaml:1815:15\n8513 rules/rise_of_totalitarianism/rules.yaml:1816:7\n8524 rules/rise_of_totalitarianism/rules.yaml:1817:11\n8530 rules/rise_of_totalitarianism/rules.yaml:1818:11\n8539 rules/rise_of_totalitarianism/rules.yaml:1819:15\n8551 rules/rise_of_totalitarianism/rules.yaml:1820:15\n8552 rules/rise_of_totalitarianism/rules.yaml:1821:19\n8553 rules/rise_of_totalitarianism/rules.yaml:1822:19\n8601 rules/rise_of_totalitarianism/rules.yaml:1497:7\n8606 rules/rise_of_totalitarianism/rules.yaml:1498:11\n8607 rules/rise_of_totalitarianism/rules.yaml:1499:11\n8608 rules/rise_of_totalitarianism/rules.yaml:1500:11\n8613 rules/rise_of_totalitarianism/rules.yaml:1501:11\n8621 rules/rise_of_totalitarianism/rules.yaml:1502:15\n8627 rules/rise_of_totalitarianism/rules.yaml:1503:15\n8628 rules/rise_of_totalitarianism/rules.yaml:1504:19\n8631 rules/rise_of_totalitarianism/rules.yaml:1505:19\n8632 rules/rise_of_totalitarianism/rules.yaml:1506:19\n8633 rules/rise_of_totalitarianism/rules.yaml:1507:19\n8657 rules/rise_of_totalitarianism/rules.yaml:1785:7\n8669 rules/rise_of_totalitarianism/rules.yaml:1786:7\n8677 rules/rise_of_totalitarianism/rules.yaml:1787:11\n8683 rules/rise_of_totalitarianism/rules.yaml:1788:11\n8684 rules/rise_of_totalitarianism/rules.yaml:1789:15\n8685 rules/rise_of_totalitarianism/rules.yaml:1790:15\n8686 rules/rise_of_totalitarianism/rules.yaml:1791:15\n8687 rules/rise_of_totalitarianism/rules.yaml:1792:15\n8688 rules/rise_of_totalitarianism/rules.yaml:1793:15\n8690 rules/rise_of_totalitarianism/rules.yaml:1794:15\n8702 rules/rise_of_totalitarianism/flow.yaml:23:3\n8739 rules/rise_of_totalitarianism/flow.yaml:27:7\n8741 rules/rise_of_totalitarianism/flow.yaml:28:7\n8742 rules/rise_of_totalitarianism/flow.yaml:29:7\n8753 rules/rise_of_totalitarianism/flow.yaml:30:11\n8758 rules/rise_of_totalitarianism/flow.yaml:31:11\n8767 rules/rise_of_totalitarianism/flow.yaml:32:15\n8779 rules/rise_of_totalitarianism/flow.yaml:33:15\n8780 rules/rise_of_totalitarianism/flow.yaml:34:19\n8783 rules/rise_of_totalitarianism/flow.yaml:35:19\n8787 rules/rise_of_totalitarianism/flow.yaml:36:7\n8788 rules/rise_of_totalitarianism/flow.yaml:37:7\n8789 rules/rise_of_totalitarianism/flow.yaml:38:11\n8790 rules/rise_of_totalitarianism/flow.yaml:39:15\n8807 rules/rise_of_totalitarianism/flow.yaml:40:15\n8808 rules/rise_of_totalitarianism/flow.yaml:41:11\n8809 rules/rise_of_totalitarianism/flow.yaml:42:7\n8810 rules/rise_of_totalitarianism/flow.yaml:43:7\n8811 rules/rise_of_totalitarianism/flow.yaml:44:11\n8814 rules/rise_of_totalitarianism/flow.yaml:45:11\n8815 rules/rise_of_totalitarianism/flow.yaml:46:7\n8816 rules/rise_of_totalitarianism/flow.yaml:47:11\n8817 rules/rise_of_totalitarianism/flow.yaml:48:7\n8831 rules/rise_of_totalitarianism/flow.yaml:49:11\n8837 rules/rise_of_totalitarianism/flow.yaml:50:11\n8838 rules/rise_of_totalitarianism/flow.yaml:51:15\n8839 rules/rise_of_totalitarianism/flow.yaml:52:15\n8849 rules/rise_of_totalitarianism/flow.yaml:53:15\n8856 rules/rise_of_totalitarianism/flow.yaml:54:15\n8857 rules/rise_of_totalitarianism/flow.yaml:55:15\n8861 rules/rise_of_totalitarianism/flow.yaml:56:7\n8868 rules/rise_of_totalitarianism/flow.yaml:57:7\n8879 rules/rise_of_totalitarianism/flow.yaml:58:11\n8880 rules/rise_of_totalitarianism/flow.yaml:59:11\n8895 rules/rise_of_totalitarianism/flow.yaml:60:15\n8913 rules/rise_of_totalitarianism/flow.yaml:61:15\n8914 rules/rise_of_totalitarianism/flow.yaml:62:19\n8916 rules/rise_of_totalitarianism/flow.yaml:64:19\n8919 rules/rise_of_totalitarianism/flow.yaml:65:19\n8942 rules/rise_of_totalitarianism/flow.yaml:83:3\n8948 rules/rise_of_totalitarianism/flow.yaml:83:3\n8959 rules/rise_of_totalitarianism/flow.yaml:87:7\n8960 rules/rise_of_totalitarianism/flow.yaml:88:11\n8961 rules/rise_of_totalitarianism/flow.yaml:89:15\n8962 rules/rise_of_totalitarianism/flow.yaml:90:7\n8963 rules/rise_of_totalitarianism/flow.yaml:91:7\n8964 rules/rise_of_totalitarianism/flow.yaml:92:7\n8965 rules/rise_of_totalitarianism/flow.yaml:93:7\n8966 rules/rise_of_totalitarianism/flow.yaml:94:7\n8972 rules/rise_of_totalitarianism/flow.yaml:95:7\n8978 rules/rise_of_totalitarianism/flow.yaml:96:7\n8984 rules/rise_of_totalitarianism/flow.yaml:97:7\n8985 rules/rise_of_totalitarianism/flow.yaml:98:7\n8995 rules/rise_of_totalitarianism/flow.yaml:16:3\n9010 rules/rise_of_totalitarianism/flow.yaml:20:7\n9011 rules/rise_of_totalitarianism/flow.yaml:21:7\n9026 rules/rise_of_totalitarianism/flow.yaml:67:3\n9048 rules/rise_of_totalitarianism/flow.yaml:71:7\n9062 rules/rise_of_totalitarianism/flow.yaml:72:11\n9064 rules/rise_of_totalitarianism/flow.yaml:73:11\n9065 rules/rise_of_totalitarianism/flow.yaml:74:11\n9072 rules/rise_of_totalitarianism/flow.yaml:75:11\n9079 rules/rise_of_totalitarianism/flow.yaml:76:11\n9093 rules/rise_of_totalitarianism/flow.yaml:77:15\n9098 rules/rise_of_totalitarianism/flow.yaml:78:11\n9105 rules/rise_of_totalitarianism/flow.yaml:79:11\n9110 rules/rise_of_totalitarianism/flow.yaml:80:7\n9111 rules/rise_of_totalitarianism/flow.yaml:81:11\n9129 rules/rise_of_totalitarianism/rules.yaml:1954:7\n9137 rules/rise_of_totalitarianism/rules.yaml:1955:7\n9140 rules/rise_of_totalitarianism/rules.yaml:1956:7\n9141 rules/rise_of_totalitarianism/rules.yaml:1957:7\n9142 rules/rise_of_totalitarianism/rules.yaml:1958:7\n9158 rules/rise_of_totalitarianism/rules.yaml:1928:7\n9169 rules/rise_of_totalitarianism/rules.yaml:1929:7\n9170 rules/rise_of_totalitarianism/rules.yaml:1930:7\n9171 rules/rise_of_totalitarianism/rules.yaml:1931:11\n9172 rules/rise_of_totalitarianism/rules.yaml:1932:15\n9173 rules/rise_of_totalitarianism/rules.yaml:1933:19\n9174 rules/rise_of_totalitarianism/rules.yaml:1934:19\n9175 rules/rise_of_totalitarianism/rules.yaml:1935:19\n9176 rules/rise_of_totalitarianism/rules.yaml:1936:7\n9177 rules/rise_of_totalitarianism/rules.yaml:1937:7"
+_ORIGINS = "1377 rules/rise_of_totalitarianism/rules.yaml:514:7\n1378 rules/rise_of_totalitarianism/rules.yaml:515:7\n1379 rules/rise_of_totalitarianism/rules.yaml:516:11\n1380 rules/rise_of_totalitarianism/rules.yaml:517:7\n1381 rules/rise_of_totalitarianism/rules.yaml:518:7\n1382 rules/rise_of_totalitarianism/rules.yaml:519:7\n1385 rules/rise_of_totalitarianism/rules.yaml:520:11\n1386 rules/rise_of_totalitarianism/rules.yaml:521:7\n1390 rules/rise_of_totalitarianism/rules.yaml:446:7\n1391 rules/rise_of_totalitarianism/rules.yaml:447:11\n1392 rules/rise_of_totalitarianism/rules.yaml:448:7\n1393 rules/rise_of_totalitarianism/rules.yaml:449:11\n1394 rules/rise_of_totalitarianism/rules.yaml:450:7\n1398 rules/rise_of_totalitarianism/rules.yaml:303:7\n1399 rules/rise_of_totalitarianism/rules.yaml:304:7\n1400 rules/rise_of_totalitarianism/rules.yaml:305:11\n1401 rules/rise_of_totalitarianism/rules.yaml:306:7\n1438 rules/rise_of_totalitarianism/rules.yaml:321:7\n1439 rules/rise_of_totalitarianism/rules.yaml:322:7\n1440 rules/rise_of_totalitarianism/rules.yaml:323:11\n1445 rules/rise_of_totalitarianism/rules.yaml:324:7\n1446 rules/rise_of_totalitarianism/rules.yaml:325:11\n1447 rules/rise_of_totalitarianism/rules.yaml:326:15\n1448 rules/rise_of_totalitarianism/rules.yaml:327:11\n1449 rules/rise_of_totalitarianism/rules.yaml:328:15\n1450 rules/rise_of_totalitarianism/rules.yaml:329:7\n1454 rules/rise_of_totalitarianism/rules.yaml:196:7\n1458 rules/rise_of_totalitarianism/rules.yaml:460:7\n1459 rules/rise_of_totalitarianism/rules.yaml:461:7\n1460 rules/rise_of_totalitarianism/rules.yaml:463:15\n1461 rules/rise_of_totalitarianism/rules.yaml:464:19\n1466 rules/rise_of_totalitarianism/rules.yaml:466:19\n1468 rules/rise_of_totalitarianism/rules.yaml:468:19\n1469 rules/rise_of_totalitarianism/rules.yaml:469:7\n1473 rules/rise_of_totalitarianism/rules.yaml:61:3\n1481 rules/rise_of_totalitarianism/rules.yaml:69:7\n1485 rules/rise_of_totalitarianism/rules.yaml:241:7\n1489 rules/rise_of_totalitarianism/rules.yaml:203:7\n1499 rules/rise_of_totalitarianism/rules.yaml:383:7\n1503 rules/rise_of_totalitarianism/rules.yaml:384:7\n1506 rules/rise_of_totalitarianism/rules.yaml:385:11\n1507 rules/rise_of_totalitarianism/rules.yaml:386:7\n1511 rules/rise_of_totalitarianism/rules.yaml:213:7\n1512 rules/rise_of_totalitarianism/rules.yaml:214:11\n1513 rules/rise_of_totalitarianism/rules.yaml:215:11\n1518 rules/rise_of_totalitarianism/rules.yaml:216:11\n1519 rules/rise_of_totalitarianism/rules.yaml:217:11\n1520 rules/rise_of_totalitarianism/rules.yaml:218:15\n1521 rules/rise_of_totalitarianism/rules.yaml:219:19\n1522 rules/rise_of_totalitarianism/rules.yaml:220:11\n1523 rules/rise_of_totalitarianism/rules.yaml:221:7\n1534 rules/rise_of_totalitarianism/rules.yaml:222:7\n1535 rules/rise_of_totalitarianism/rules.yaml:223:7\n1547 rules/rise_of_totalitarianism/rules.yaml:224:7\n1548 rules/rise_of_totalitarianism/rules.yaml:225:11\n1549 rules/rise_of_totalitarianism/rules.yaml:226:7\n1553 rules/rise_of_totalitarianism/rules.yaml:262:7\n1557 rules/rise_of_totalitarianism/rules.yaml:269:7\n1565 rules/rise_of_totalitarianism/rules.yaml:161:7\n1572 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1577 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1578 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1579 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1583 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1584 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1590 rules/rise_of_totalitarianism/rules.yaml:2010:27\n1596 rules/rise_of_totalitarianism/rules.yaml:2010:49\n1604 rules/rise_of_totalitarianism/rules.yaml:2012:3\n1609 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1610 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1611 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1615 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1616 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1620 rules/rise_of_totalitarianism/rules.yaml:2018:27\n1626 rules/rise_of_totalitarianism/rules.yaml:2018:49\n1633 rules/rise_of_totalitarianism/rules.yaml:571:7\n1641 rules/rise_of_totalitarianism/rules.yaml:572:7\n1642 rules/rise_of_totalitarianism/rules.yaml:573:11\n1654 rules/rise_of_totalitarianism/rules.yaml:574:7\n1659 rules/rise_of_totalitarianism/rules.yaml:101:7\n1660 rules/rise_of_totalitarianism/rules.yaml:102:11\n1661 rules/rise_of_totalitarianism/rules.yaml:103:7\n1662 rules/rise_of_totalitarianism/rules.yaml:104:11\n1663 rules/rise_of_totalitarianism/rules.yaml:105:7\n1667 rules/rise_of_totalitarianism/rules.yaml:135:7\n1679 rules/rise_of_totalitarianism/rules.yaml:128:7\n1705 rules/rise_of_totalitarianism/rules.yaml:371:7\n1709 rules/rise_of_totalitarianism/rules.yaml:487:7\n1725 rules/rise_of_totalitarianism/rules.yaml:488:7\n1736 rules/rise_of_totalitarianism/rules.yaml:583:7\n1743 rules/rise_of_totalitarianism/rules.yaml:235:7\n1750 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1751 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1752 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1753 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1754 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1755 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1756 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1760 rules/rise_of_totalitarianism/rules.yaml:550:7\n1775 rules/rise_of_totalitarianism/rules.yaml:427:7\n1776 rules/rise_of_totalitarianism/rules.yaml:428:11\n1777 rules/rise_of_totalitarianism/rules.yaml:429:7\n1781 rules/rise_of_totalitarianism/rules.yaml:430:11\n1782 rules/rise_of_totalitarianism/rules.yaml:431:7\n1783 rules/rise_of_totalitarianism/rules.yaml:432:11\n1784 rules/rise_of_totalitarianism/rules.yaml:433:7\n1785 rules/rise_of_totalitarianism/rules.yaml:434:11\n1786 rules/rise_of_totalitarianism/rules.yaml:435:7\n1787 rules/rise_of_totalitarianism/rules.yaml:436:11\n1788 rules/rise_of_totalitarianism/rules.yaml:437:7\n1789 rules/rise_of_totalitarianism/rules.yaml:438:11\n1790 rules/rise_of_totalitarianism/rules.yaml:439:7\n1794 rules/rise_of_totalitarianism/rules.yaml:502:7\n1805 rules/rise_of_totalitarianism/rules.yaml:248:7\n1806 rules/rise_of_totalitarianism/rules.yaml:249:11\n1825 rules/rise_of_totalitarianism/rules.yaml:250:7\n1826 rules/rise_of_totalitarianism/rules.yaml:251:11\n1842 rules/rise_of_totalitarianism/rules.yaml:252:7\n1843 rules/rise_of_totalitarianism/rules.yaml:253:11\n1849 rules/rise_of_totalitarianism/rules.yaml:254:11\n1858 rules/rise_of_totalitarianism/rules.yaml:255:7\n1859 rules/rise_of_totalitarianism/rules.yaml:256:11\n1875 rules/rise_of_totalitarianism/rules.yaml:257:7\n1879 rules/rise_of_totalitarianism/rules.yaml:539:7\n1904 rules/rise_of_totalitarianism/rules.yaml:76:7\n1913 rules/rise_of_totalitarianism/rules.yaml:351:7\n1918 rules/rise_of_totalitarianism/rules.yaml:343:7\n1919 rules/rise_of_totalitarianism/rules.yaml:344:7\n1920 rules/rise_of_totalitarianism/rules.yaml:345:11\n1928 rules/rise_of_totalitarianism/rules.yaml:346:7\n1932 rules/rise_of_totalitarianism/rules.yaml:191:7\n1936 rules/rise_of_totalitarianism/rules.yaml:168:7\n1950 rules/rise_of_totalitarianism/rules.yaml:274:7\n1958 rules/rise_of_totalitarianism/rules.yaml:480:7\n1977 rules/rise_of_totalitarianism/rules.yaml:142:7\n1989 rules/rise_of_totalitarianism/rules.yaml:408:7\n1990 rules/rise_of_totalitarianism/rules.yaml:409:11\n1991 rules/rise_of_totalitarianism/rules.yaml:410:7\n1992 rules/rise_of_totalitarianism/rules.yaml:411:7\n1997 rules/rise_of_totalitarianism/rules.yaml:412:7\n1998 rules/rise_of_totalitarianism/rules.yaml:413:7\n1999 rules/rise_of_totalitarianism/rules.yaml:414:11\n2000 rules/rise_of_totalitarianism/rules.yaml:415:15\n2001 rules/rise_of_totalitarianism/rules.yaml:416:7\n2005 rules/rise_of_totalitarianism/rules.yaml:562:7\n2017 rules/rise_of_totalitarianism/rules.yaml:293:7\n2018 rules/rise_of_totalitarianism/rules.yaml:294:7\n2019 rules/rise_of_totalitarianism/rules.yaml:295:11\n2020 rules/rise_of_totalitarianism/rules.yaml:296:7\n2024 rules/rise_of_totalitarianism/rules.yaml:175:7\n2032 rules/rise_of_totalitarianism/rules.yaml:121:7\n2045 rules/rise_of_totalitarianism/rules.yaml:281:7\n2049 rules/rise_of_totalitarianism/rules.yaml:282:7\n2050 rules/rise_of_totalitarianism/rules.yaml:283:11\n2051 rules/rise_of_totalitarianism/rules.yaml:284:7\n2055 rules/rise_of_totalitarianism/rules.yaml:336:7\n2066 rules/rise_of_totalitarianism/rules.yaml:312:7\n2070 rules/rise_of_totalitarianism/rules.yaml:364:7\n2074 rules/rise_of_totalitarianism/rules.yaml:495:7\n2089 rules/rise_of_totalitarianism/rules.yaml:397:7\n2093 rules/rise_of_totalitarianism/rules.yaml:87:7\n2094 rules/rise_of_totalitarianism/rules.yaml:88:11\n2095 rules/rise_of_totalitarianism/rules.yaml:89:7\n2096 rules/rise_of_totalitarianism/rules.yaml:90:11\n2097 rules/rise_of_totalitarianism/rules.yaml:91:7\n2102 rules/rise_of_totalitarianism/rules.yaml:184:7\n2111 rules/rise_of_totalitarianism/rules.yaml:529:7\n2123 rules/rise_of_totalitarianism/rules.yaml:114:7\n2131 rules/rise_of_totalitarianism/rules.yaml:149:7\n2143 rules/rise_of_totalitarianism/rules.yaml:150:7\n2144 rules/rise_of_totalitarianism/rules.yaml:151:7\n2145 rules/rise_of_totalitarianism/rules.yaml:152:7\n2161 rules/rise_of_totalitarianism/rules.yaml:357:7\n2167 rules/rise_of_totalitarianism/rules.yaml:1979:3\n2172 rules/rise_of_totalitarianism/rules.yaml:1979:3\n2180 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2181 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2182 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2183 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2184 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2185 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2189 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2218 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2222 rules/rise_of_totalitarianism/rules.yaml:594:7\n2223 rules/rise_of_totalitarianism/rules.yaml:595:7\n2228 rules/rise_of_totalitarianism/rules.yaml:596:11\n2229 rules/rise_of_totalitarianism/rules.yaml:597:11\n2234 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2235 rules/rise_of_totalitarianism/rules.yaml:1355:11\n2236 rules/rise_of_totalitarianism/rules.yaml:1356:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1357:11\n2244 rules/rise_of_totalitarianism/rules.yaml:1358:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1359:7\n2251 rules/rise_of_totalitarianism/rules.yaml:1360:11\n2259 rules/rise_of_totalitarianism/rules.yaml:1361:11\n2264 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2265 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2266 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2274 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2275 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2276 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2287 rules/rise_of_totalitarianism/rules.yaml:1675:7\n2293 rules/rise_of_totalitarianism/rules.yaml:1676:11\n2294 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2297 rules/rise_of_totalitarianism/rules.yaml:1678:11\n2298 rules/rise_of_totalitarianism/rules.yaml:1679:11\n2299 rules/rise_of_totalitarianism/rules.yaml:1680:15\n2300 rules/rise_of_totalitarianism/rules.yaml:1681:15\n2302 rules/rise_of_totalitarianism/rules.yaml:1683:15\n2303 rules/rise_of_totalitarianism/rules.yaml:1684:15\n2304 rules/rise_of_totalitarianism/rules.yaml:1685:7\n2309 rules/rise_of_totalitarianism/rules.yaml:626:7\n2310 rules/rise_of_totalitarianism/rules.yaml:627:11\n2334 rules/rise_of_totalitarianism/rules.yaml:628:11\n2335 rules/rise_of_totalitarianism/rules.yaml:629:11\n2337 rules/rise_of_totalitarianism/rules.yaml:630:11\n2339 rules/rise_of_totalitarianism/rules.yaml:631:11\n2345 rules/rise_of_totalitarianism/rules.yaml:1521:7\n2346 rules/rise_of_totalitarianism/rules.yaml:1522:11\n2348 rules/rise_of_totalitarianism/rules.yaml:1523:7\n2351 rules/rise_of_totalitarianism/rules.yaml:1524:7\n2356 rules/rise_of_totalitarianism/rules.yaml:671:7\n2357 rules/rise_of_totalitarianism/rules.yaml:672:7\n2358 rules/rise_of_totalitarianism/rules.yaml:673:7\n2363 rules/rise_of_totalitarianism/rules.yaml:674:11\n2364 rules/rise_of_totalitarianism/rules.yaml:675:11\n2369 rules/rise_of_totalitarianism/rules.yaml:681:7\n2370 rules/rise_of_totalitarianism/rules.yaml:682:11\n2371 rules/rise_of_totalitarianism/rules.yaml:683:11\n2374 rules/rise_of_totalitarianism/rules.yaml:685:11\n2379 rules/rise_of_totalitarianism/rules.yaml:658:7\n2380 rules/rise_of_totalitarianism/rules.yaml:659:11\n2381 rules/rise_of_totalitarianism/rules.yaml:660:11\n2382 rules/rise_of_totalitarianism/rules.yaml:661:11\n2384 rules/rise_of_totalitarianism/rules.yaml:662:7\n2385 rules/rise_of_totalitarianism/rules.yaml:663:11\n2386 rules/rise_of_totalitarianism/rules.yaml:664:11\n2387 rules/rise_of_totalitarianism/rules.yaml:665:11\n2392 rules/rise_of_totalitarianism/rules.yaml:1220:7\n2393 rules/rise_of_totalitarianism/rules.yaml:1221:11\n2411 rules/rise_of_totalitarianism/rules.yaml:1222:15\n2412 rules/rise_of_totalitarianism/rules.yaml:1223:15\n2417 rules/rise_of_totalitarianism/rules.yaml:1224:15\n2418 rules/rise_of_totalitarianism/rules.yaml:1225:19\n2422 rules/rise_of_totalitarianism/rules.yaml:1226:19\n2425 rules/rise_of_totalitarianism/rules.yaml:1228:19\n2431 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2432 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2433 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2437 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2438 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2444 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2446 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2451 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2452 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2453 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2457 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2458 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2462 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2464 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2468 rules/rise_of_totalitarianism/flow.yaml:101:3\n2472 rules/rise_of_totalitarianism/flow.yaml:105:7\n2473 rules/rise_of_totalitarianism/flow.yaml:106:11\n2477 rules/rise_of_totalitarianism/rules.yaml:617:7\n2478 rules/rise_of_totalitarianism/rules.yaml:618:7\n2479 rules/rise_of_totalitarianism/rules.yaml:619:11\n2484 rules/rise_of_totalitarianism/rules.yaml:620:15\n2485 rules/rise_of_totalitarianism/rules.yaml:621:15\n2489 rules/rise_of_totalitarianism/rules.yaml:589:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2495 rules/rise_of_totalitarianism/rules.yaml:1638:7\n2496 rules/rise_of_totalitarianism/rules.yaml:1639:7\n2497 rules/rise_of_totalitarianism/rules.yaml:1640:7\n2502 rules/rise_of_totalitarianism/rules.yaml:1886:7\n2503 rules/rise_of_totalitarianism/rules.yaml:1887:7\n2505 rules/rise_of_totalitarianism/rules.yaml:1888:7\n2506 rules/rise_of_totalitarianism/rules.yaml:1889:7\n2507 rules/rise_of_totalitarianism/rules.yaml:1890:7\n2508 rules/rise_of_totalitarianism/rules.yaml:1891:7\n2513 rules/rise_of_totalitarianism/rules.yaml:1786:7\n2514 rules/rise_of_totalitarianism/rules.yaml:1787:7\n2516 rules/rise_of_totalitarianism/rules.yaml:1788:7\n2517 rules/rise_of_totalitarianism/rules.yaml:1789:7\n2518 rules/rise_of_totalitarianism/rules.yaml:1790:11\n2519 rules/rise_of_totalitarianism/rules.yaml:1791:11\n2520 rules/rise_of_totalitarianism/rules.yaml:1792:11\n2523 rules/rise_of_totalitarianism/rules.yaml:1794:11\n2524 rules/rise_of_totalitarianism/rules.yaml:1795:11\n2525 rules/rise_of_totalitarianism/rules.yaml:1796:11\n2530 rules/rise_of_totalitarianism/rules.yaml:1869:7\n2532 rules/rise_of_totalitarianism/rules.yaml:1870:7\n2533 rules/rise_of_totalitarianism/rules.yaml:1871:7\n2534 rules/rise_of_totalitarianism/rules.yaml:1872:7\n2535 rules/rise_of_totalitarianism/rules.yaml:1873:7\n2536 rules/rise_of_totalitarianism/rules.yaml:1874:11\n2537 rules/rise_of_totalitarianism/rules.yaml:1875:11\n2538 rules/rise_of_totalitarianism/rules.yaml:1876:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1878:11\n2542 rules/rise_of_totalitarianism/rules.yaml:1879:11\n2543 rules/rise_of_totalitarianism/rules.yaml:1880:11\n2548 rules/rise_of_totalitarianism/rules.yaml:1803:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1805:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1806:15\n2553 rules/rise_of_totalitarianism/rules.yaml:1807:15\n2555 rules/rise_of_totalitarianism/rules.yaml:1809:15\n2557 rules/rise_of_totalitarianism/rules.yaml:1810:7\n2560 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2562 rules/rise_of_totalitarianism/rules.yaml:1812:11\n2566 rules/rise_of_totalitarianism/rules.yaml:969:7\n2567 rules/rise_of_totalitarianism/rules.yaml:970:11\n2568 rules/rise_of_totalitarianism/rules.yaml:971:15\n2570 rules/rise_of_totalitarianism/rules.yaml:973:15\n2571 rules/rise_of_totalitarianism/rules.yaml:974:7\n2573 rules/rise_of_totalitarianism/rules.yaml:975:7\n2574 rules/rise_of_totalitarianism/rules.yaml:976:7\n2578 rules/rise_of_totalitarianism/rules.yaml:1896:7\n2579 rules/rise_of_totalitarianism/rules.yaml:1897:11\n2584 rules/rise_of_totalitarianism/rules.yaml:831:7\n2587 rules/rise_of_totalitarianism/rules.yaml:832:7\n2588 rules/rise_of_totalitarianism/rules.yaml:833:11\n2590 rules/rise_of_totalitarianism/rules.yaml:834:7\n2591 rules/rise_of_totalitarianism/rules.yaml:835:11\n2592 rules/rise_of_totalitarianism/rules.yaml:836:11\n2594 rules/rise_of_totalitarianism/rules.yaml:837:11\n2596 rules/rise_of_totalitarianism/rules.yaml:838:7\n2597 rules/rise_of_totalitarianism/rules.yaml:839:11\n2599 rules/rise_of_totalitarianism/rules.yaml:841:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2605 rules/rise_of_totalitarianism/rules.yaml:1234:11\n2606 rules/rise_of_totalitarianism/rules.yaml:1235:15\n2612 rules/rise_of_totalitarianism/rules.yaml:1236:19\n2613 rules/rise_of_totalitarianism/rules.yaml:1237:19\n2614 rules/rise_of_totalitarianism/rules.yaml:1238:19\n2615 rules/rise_of_totalitarianism/rules.yaml:1239:19\n2617 rules/rise_of_totalitarianism/rules.yaml:1240:19\n2618 rules/rise_of_totalitarianism/rules.yaml:1241:19\n2623 rules/rise_of_totalitarianism/rules.yaml:1242:23\n2626 rules/rise_of_totalitarianism/rules.yaml:1243:23\n2627 rules/rise_of_totalitarianism/rules.yaml:1244:19\n2633 rules/rise_of_totalitarianism/rules.yaml:1694:7\n2636 rules/rise_of_totalitarianism/rules.yaml:1695:11\n2638 rules/rise_of_totalitarianism/rules.yaml:1696:11\n2639 rules/rise_of_totalitarianism/rules.yaml:1697:7\n2640 rules/rise_of_totalitarianism/rules.yaml:1698:7\n2641 rules/rise_of_totalitarianism/rules.yaml:1699:7\n2645 rules/rise_of_totalitarianism/flow.yaml:6:3\n2649 rules/rise_of_totalitarianism/flow.yaml:10:7\n2650 rules/rise_of_totalitarianism/flow.yaml:11:11\n2653 rules/rise_of_totalitarianism/flow.yaml:12:7\n2654 rules/rise_of_totalitarianism/flow.yaml:13:7\n2658 rules/rise_of_totalitarianism/rules.yaml:602:7\n2659 rules/rise_of_totalitarianism/rules.yaml:603:7\n2660 rules/rise_of_totalitarianism/rules.yaml:604:7\n2661 rules/rise_of_totalitarianism/rules.yaml:605:11\n2662 rules/rise_of_totalitarianism/rules.yaml:606:15\n2664 rules/rise_of_totalitarianism/rules.yaml:608:15\n2665 rules/rise_of_totalitarianism/rules.yaml:609:7\n2666 rules/rise_of_totalitarianism/rules.yaml:610:7\n2667 rules/rise_of_totalitarianism/rules.yaml:611:11\n2672 rules/rise_of_totalitarianism/rules.yaml:993:7\n2673 rules/rise_of_totalitarianism/rules.yaml:994:7\n2677 rules/rise_of_totalitarianism/rules.yaml:995:11\n2678 rules/rise_of_totalitarianism/rules.yaml:996:11\n2680 rules/rise_of_totalitarianism/rules.yaml:997:11\n2683 rules/rise_of_totalitarianism/rules.yaml:998:11\n2689 rules/rise_of_totalitarianism/rules.yaml:1366:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1367:7\n2691 rules/rise_of_totalitarianism/rules.yaml:1368:11\n2692 rules/rise_of_totalitarianism/rules.yaml:1369:11\n2693 rules/rise_of_totalitarianism/rules.yaml:1370:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1371:15\n2695 rules/rise_of_totalitarianism/rules.yaml:1372:7\n2696 rules/rise_of_totalitarianism/rules.yaml:1373:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1374:15\n2700 rules/rise_of_totalitarianism/rules.yaml:1375:7\n2701 rules/rise_of_totalitarianism/rules.yaml:1376:11\n2702 rules/rise_of_totalitarianism/rules.yaml:1377:11\n2703 rules/rise_of_totalitarianism/rules.yaml:1378:7\n2708 rules/rise_of_totalitarianism/rules.yaml:1383:7\n2709 rules/rise_of_totalitarianism/rules.yaml:1384:7\n2710 rules/rise_of_totalitarianism/rules.yaml:1385:7\n2711 rules/rise_of_totalitarianism/rules.yaml:1386:11\n2712 rules/rise_of_totalitarianism/rules.yaml:1387:11\n2718 rules/rise_of_totalitarianism/rules.yaml:1388:15\n2732 rules/rise_of_totalitarianism/rules.yaml:1389:15\n2733 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2735 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2736 rules/rise_of_totalitarianism/rules.yaml:1392:7\n2737 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2738 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2739 rules/rise_of_totalitarianism/rules.yaml:1395:7\n2744 rules/rise_of_totalitarianism/rules.yaml:1565:7\n2745 rules/rise_of_totalitarianism/rules.yaml:1566:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1567:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1568:11\n2752 rules/rise_of_totalitarianism/rules.yaml:1569:15\n2755 rules/rise_of_totalitarianism/rules.yaml:1571:15\n2759 rules/rise_of_totalitarianism/rules.yaml:1572:15\n2783 rules/rise_of_totalitarianism/rules.yaml:931:7\n2784 rules/rise_of_totalitarianism/rules.yaml:932:7\n2789 rules/rise_of_totalitarianism/rules.yaml:933:11\n2802 rules/rise_of_totalitarianism/rules.yaml:934:11\n2803 rules/rise_of_totalitarianism/rules.yaml:935:15\n2805 rules/rise_of_totalitarianism/rules.yaml:937:15\n2806 rules/rise_of_totalitarianism/rules.yaml:938:15\n2807 rules/rise_of_totalitarianism/rules.yaml:939:19\n2809 rules/rise_of_totalitarianism/rules.yaml:941:19\n2811 rules/rise_of_totalitarianism/rules.yaml:942:19\n2813 rules/rise_of_totalitarianism/rules.yaml:943:19\n2818 rules/rise_of_totalitarianism/rules.yaml:794:7\n2819 rules/rise_of_totalitarianism/rules.yaml:796:15\n2820 rules/rise_of_totalitarianism/rules.yaml:797:15\n2822 rules/rise_of_totalitarianism/rules.yaml:799:15\n2823 rules/rise_of_totalitarianism/rules.yaml:800:15\n2824 rules/rise_of_totalitarianism/rules.yaml:802:19\n2827 rules/rise_of_totalitarianism/rules.yaml:805:15\n2829 rules/rise_of_totalitarianism/rules.yaml:807:15\n2830 rules/rise_of_totalitarianism/rules.yaml:808:19\n2831 rules/rise_of_totalitarianism/rules.yaml:809:15\n2833 rules/rise_of_totalitarianism/rules.yaml:812:15\n2834 rules/rise_of_totalitarianism/rules.yaml:814:15\n2835 rules/rise_of_totalitarianism/rules.yaml:815:19\n2836 rules/rise_of_totalitarianism/rules.yaml:816:15\n2837 rules/rise_of_totalitarianism/rules.yaml:817:19\n2838 rules/rise_of_totalitarianism/rules.yaml:818:19\n2840 rules/rise_of_totalitarianism/rules.yaml:819:19\n2843 rules/rise_of_totalitarianism/rules.yaml:821:15\n2844 rules/rise_of_totalitarianism/rules.yaml:823:15\n2845 rules/rise_of_totalitarianism/rules.yaml:824:15\n2846 rules/rise_of_totalitarianism/rules.yaml:825:19\n2850 rules/rise_of_totalitarianism/rules.yaml:1444:7\n2851 rules/rise_of_totalitarianism/rules.yaml:1445:11\n2852 rules/rise_of_totalitarianism/rules.yaml:1446:15\n2858 rules/rise_of_totalitarianism/rules.yaml:1022:7\n2859 rules/rise_of_totalitarianism/rules.yaml:1023:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1024:7\n2865 rules/rise_of_totalitarianism/rules.yaml:1025:11\n2884 rules/rise_of_totalitarianism/rules.yaml:1026:11\n2885 rules/rise_of_totalitarianism/rules.yaml:1027:15\n2887 rules/rise_of_totalitarianism/rules.yaml:1029:15\n2888 rules/rise_of_totalitarianism/rules.yaml:1030:15\n2889 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2891 rules/rise_of_totalitarianism/rules.yaml:1033:19\n2896 rules/rise_of_totalitarianism/rules.yaml:1034:19\n2897 rules/rise_of_totalitarianism/rules.yaml:1035:7\n2902 rules/rise_of_totalitarianism/rules.yaml:725:7\n2903 rules/rise_of_totalitarianism/rules.yaml:727:15\n2904 rules/rise_of_totalitarianism/rules.yaml:728:15\n2909 rules/rise_of_totalitarianism/rules.yaml:729:19\n2915 rules/rise_of_totalitarianism/rules.yaml:730:19\n2916 rules/rise_of_totalitarianism/rules.yaml:731:19\n2917 rules/rise_of_totalitarianism/rules.yaml:732:19\n2919 rules/rise_of_totalitarianism/rules.yaml:734:15\n2920 rules/rise_of_totalitarianism/rules.yaml:735:15\n2922 rules/rise_of_totalitarianism/rules.yaml:736:15\n2925 rules/rise_of_totalitarianism/rules.yaml:739:15\n2927 rules/rise_of_totalitarianism/rules.yaml:742:15\n2928 rules/rise_of_totalitarianism/rules.yaml:743:19\n2934 rules/rise_of_totalitarianism/rules.yaml:746:15\n2935 rules/rise_of_totalitarianism/rules.yaml:747:19\n2941 rules/rise_of_totalitarianism/rules.yaml:750:15\n2945 rules/rise_of_totalitarianism/rules.yaml:751:19\n2946 rules/rise_of_totalitarianism/rules.yaml:752:23\n2951 rules/rise_of_totalitarianism/rules.yaml:757:15\n2956 rules/rise_of_totalitarianism/rules.yaml:1429:7\n2957 rules/rise_of_totalitarianism/rules.yaml:1430:11\n2958 rules/rise_of_totalitarianism/rules.yaml:1431:7\n2959 rules/rise_of_totalitarianism/rules.yaml:1432:7\n2960 rules/rise_of_totalitarianism/rules.yaml:1433:11\n2963 rules/rise_of_totalitarianism/rules.yaml:1435:15\n2964 rules/rise_of_totalitarianism/rules.yaml:1436:7\n2965 rules/rise_of_totalitarianism/rules.yaml:1437:11\n2966 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2979 rules/rise_of_totalitarianism/rules.yaml:1612:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1613:11\n2981 rules/rise_of_totalitarianism/rules.yaml:1614:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1615:15\n2984 rules/rise_of_totalitarianism/rules.yaml:1616:15\n2987 rules/rise_of_totalitarianism/rules.yaml:1618:7\n2988 rules/rise_of_totalitarianism/rules.yaml:1619:11\n2997 rules/rise_of_totalitarianism/rules.yaml:1620:15\n2998 rules/rise_of_totalitarianism/rules.yaml:1621:15\n2999 rules/rise_of_totalitarianism/rules.yaml:1622:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1623:19\n3001 rules/rise_of_totalitarianism/rules.yaml:1624:23\n3003 rules/rise_of_totalitarianism/rules.yaml:1626:23\n3004 rules/rise_of_totalitarianism/rules.yaml:1627:15\n3005 rules/rise_of_totalitarianism/rules.yaml:1628:15\n3013 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3014 rules/rise_of_totalitarianism/rules.yaml:1468:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3020 rules/rise_of_totalitarianism/rules.yaml:1470:19\n3029 rules/rise_of_totalitarianism/rules.yaml:1471:19\n3030 rules/rise_of_totalitarianism/rules.yaml:1472:19\n3032 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3033 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3035 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3038 rules/rise_of_totalitarianism/rules.yaml:1479:15\n3040 rules/rise_of_totalitarianism/rules.yaml:1482:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1483:19\n3051 rules/rise_of_totalitarianism/rules.yaml:1486:15\n3052 rules/rise_of_totalitarianism/rules.yaml:1487:19\n3062 rules/rise_of_totalitarianism/rules.yaml:1490:15\n3063 rules/rise_of_totalitarianism/rules.yaml:1491:19\n3065 rules/rise_of_totalitarianism/rules.yaml:1493:15\n3070 rules/rise_of_totalitarianism/rules.yaml:1190:7\n3071 rules/rise_of_totalitarianism/rules.yaml:1191:7\n3072 rules/rise_of_totalitarianism/rules.yaml:1192:11\n3073 rules/rise_of_totalitarianism/rules.yaml:1193:15\n3075 rules/rise_of_totalitarianism/rules.yaml:1194:11\n3076 rules/rise_of_totalitarianism/rules.yaml:1195:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1196:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1197:11\n3085 rules/rise_of_totalitarianism/rules.yaml:1198:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1199:11\n3091 rules/rise_of_totalitarianism/rules.yaml:1200:11\n3092 rules/rise_of_totalitarianism/rules.yaml:1201:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3097 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3098 rules/rise_of_totalitarianism/rules.yaml:1207:19\n3103 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3104 rules/rise_of_totalitarianism/rules.yaml:1210:19\n3109 rules/rise_of_totalitarianism/rules.yaml:1211:23\n3110 rules/rise_of_totalitarianism/rules.yaml:1212:7\n3111 rules/rise_of_totalitarianism/rules.yaml:1213:11\n3116 rules/rise_of_totalitarianism/rules.yaml:1503:7\n3132 rules/rise_of_totalitarianism/rules.yaml:1504:7\n3133 rules/rise_of_totalitarianism/rules.yaml:1505:11\n3134 rules/rise_of_totalitarianism/rules.yaml:1506:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1507:15\n3146 rules/rise_of_totalitarianism/rules.yaml:1508:15\n3148 rules/rise_of_totalitarianism/rules.yaml:1509:15\n3149 rules/rise_of_totalitarianism/rules.yaml:1510:15\n3150 rules/rise_of_totalitarianism/rules.yaml:1511:15\n3151 rules/rise_of_totalitarianism/rules.yaml:1512:15\n3159 rules/rise_of_totalitarianism/rules.yaml:1513:15\n3161 rules/rise_of_totalitarianism/rules.yaml:1514:15\n3162 rules/rise_of_totalitarianism/rules.yaml:1516:15\n3167 rules/rise_of_totalitarianism/rules.yaml:636:7\n3168 rules/rise_of_totalitarianism/rules.yaml:637:7\n3173 rules/rise_of_totalitarianism/rules.yaml:638:11\n3180 rules/rise_of_totalitarianism/rules.yaml:639:11\n3195 rules/rise_of_totalitarianism/rules.yaml:640:7\n3196 rules/rise_of_totalitarianism/rules.yaml:641:11\n3197 rules/rise_of_totalitarianism/rules.yaml:642:7\n3198 rules/rise_of_totalitarianism/rules.yaml:643:11\n3208 rules/rise_of_totalitarianism/rules.yaml:644:11\n3209 rules/rise_of_totalitarianism/rules.yaml:645:11\n3210 rules/rise_of_totalitarianism/rules.yaml:646:7\n3211 rules/rise_of_totalitarianism/rules.yaml:647:7\n3212 rules/rise_of_totalitarianism/rules.yaml:648:11\n3216 rules/rise_of_totalitarianism/rules.yaml:649:7\n3221 rules/rise_of_totalitarianism/rules.yaml:691:7\n3222 rules/rise_of_totalitarianism/rules.yaml:692:7\n3226 rules/rise_of_totalitarianism/rules.yaml:693:11\n3227 rules/rise_of_totalitarianism/rules.yaml:694:7\n3228 rules/rise_of_totalitarianism/rules.yaml:695:11\n3230 rules/rise_of_totalitarianism/rules.yaml:698:11\n3235 rules/rise_of_totalitarianism/rules.yaml:1409:7\n3236 rules/rise_of_totalitarianism/rules.yaml:1410:11\n3237 rules/rise_of_totalitarianism/rules.yaml:1411:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1413:7\n3241 rules/rise_of_totalitarianism/rules.yaml:1416:11\n3242 rules/rise_of_totalitarianism/rules.yaml:1417:11\n3243 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3244 rules/rise_of_totalitarianism/rules.yaml:1419:11\n3245 rules/rise_of_totalitarianism/rules.yaml:1421:15\n3247 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3252 rules/rise_of_totalitarianism/rules.yaml:848:7\n3255 rules/rise_of_totalitarianism/rules.yaml:851:11\n3256 rules/rise_of_totalitarianism/rules.yaml:852:11\n3257 rules/rise_of_totalitarianism/rules.yaml:853:11\n3258 rules/rise_of_totalitarianism/rules.yaml:855:11\n3259 rules/rise_of_totalitarianism/rules.yaml:856:15\n3264 rules/rise_of_totalitarianism/rules.yaml:858:11\n3265 rules/rise_of_totalitarianism/rules.yaml:859:15\n3270 rules/rise_of_totalitarianism/rules.yaml:861:11\n3271 rules/rise_of_totalitarianism/rules.yaml:862:15\n3272 rules/rise_of_totalitarianism/rules.yaml:863:15\n3276 rules/rise_of_totalitarianism/rules.yaml:864:15\n3280 rules/rise_of_totalitarianism/rules.yaml:1709:7\n3281 rules/rise_of_totalitarianism/rules.yaml:1710:7\n3282 rules/rise_of_totalitarianism/rules.yaml:1711:7\n3285 rules/rise_of_totalitarianism/rules.yaml:1714:11\n3286 rules/rise_of_totalitarianism/rules.yaml:1715:11\n3287 rules/rise_of_totalitarianism/rules.yaml:1716:15\n3288 rules/rise_of_totalitarianism/rules.yaml:1717:15\n3289 rules/rise_of_totalitarianism/rules.yaml:1719:11\n3290 rules/rise_of_totalitarianism/rules.yaml:1720:11\n3294 rules/rise_of_totalitarianism/rules.yaml:1313:7\n3295 rules/rise_of_totalitarianism/rules.yaml:1314:11\n3296 rules/rise_of_totalitarianism/rules.yaml:1315:7\n3297 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3298 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3299 rules/rise_of_totalitarianism/rules.yaml:1318:11\n3303 rules/rise_of_totalitarianism/rules.yaml:982:7\n3307 rules/rise_of_totalitarianism/rules.yaml:983:7\n3308 rules/rise_of_totalitarianism/rules.yaml:984:7\n3309 rules/rise_of_totalitarianism/rules.yaml:985:11\n3310 rules/rise_of_totalitarianism/rules.yaml:986:7\n3311 rules/rise_of_totalitarianism/rules.yaml:987:7\n3317 rules/rise_of_totalitarianism/rules.yaml:1908:7\n3324 rules/rise_of_totalitarianism/rules.yaml:1909:7\n3325 rules/rise_of_totalitarianism/rules.yaml:1910:7\n3326 rules/rise_of_totalitarianism/rules.yaml:1911:7\n3329 rules/rise_of_totalitarianism/rules.yaml:1912:11\n3330 rules/rise_of_totalitarianism/rules.yaml:1913:11\n3332 rules/rise_of_totalitarianism/rules.yaml:1914:11\n3333 rules/rise_of_totalitarianism/rules.yaml:1915:11\n3334 rules/rise_of_totalitarianism/rules.yaml:1916:11\n3336 rules/rise_of_totalitarianism/rules.yaml:1919:11\n3337 rules/rise_of_totalitarianism/rules.yaml:1920:11\n3339 rules/rise_of_totalitarianism/rules.yaml:1921:11\n3340 rules/rise_of_totalitarianism/rules.yaml:1922:11\n3341 rules/rise_of_totalitarianism/rules.yaml:1923:11\n3342 rules/rise_of_totalitarianism/rules.yaml:1924:11\n3348 rules/rise_of_totalitarianism/rules.yaml:707:7\n3352 rules/rise_of_totalitarianism/rules.yaml:708:11\n3353 rules/rise_of_totalitarianism/rules.yaml:709:7\n3354 rules/rise_of_totalitarianism/rules.yaml:710:7\n3370 rules/rise_of_totalitarianism/rules.yaml:711:11\n3371 rules/rise_of_totalitarianism/rules.yaml:712:7\n3372 rules/rise_of_totalitarianism/rules.yaml:713:11\n3374 rules/rise_of_totalitarianism/rules.yaml:716:11\n3375 rules/rise_of_totalitarianism/rules.yaml:717:11\n3376 rules/rise_of_totalitarianism/rules.yaml:718:11\n3380 rules/rise_of_totalitarianism/rules.yaml:1004:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1005:11\n3382 rules/rise_of_totalitarianism/rules.yaml:1006:11\n3383 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3389 rules/rise_of_totalitarianism/rules.yaml:1010:11\n3390 rules/rise_of_totalitarianism/rules.yaml:1011:11\n3396 rules/rise_of_totalitarianism/rules.yaml:1014:11\n3397 rules/rise_of_totalitarianism/rules.yaml:1015:11\n3402 rules/rise_of_totalitarianism/rules.yaml:1582:7\n3403 rules/rise_of_totalitarianism/rules.yaml:1583:7\n3404 rules/rise_of_totalitarianism/rules.yaml:1584:7\n3405 rules/rise_of_totalitarianism/rules.yaml:1585:11\n3406 rules/rise_of_totalitarianism/rules.yaml:1586:7\n3407 rules/rise_of_totalitarianism/rules.yaml:1587:11\n3409 rules/rise_of_totalitarianism/rules.yaml:1588:11\n3411 rules/rise_of_totalitarianism/rules.yaml:1591:11\n3412 rules/rise_of_totalitarianism/rules.yaml:1592:11\n3413 rules/rise_of_totalitarianism/rules.yaml:1593:11\n3414 rules/rise_of_totalitarianism/rules.yaml:1594:11\n3415 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3416 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3417 rules/rise_of_totalitarianism/rules.yaml:1597:15\n3418 rules/rise_of_totalitarianism/rules.yaml:1598:11\n3419 rules/rise_of_totalitarianism/rules.yaml:1599:11\n3421 rules/rise_of_totalitarianism/rules.yaml:1601:11\n3422 rules/rise_of_totalitarianism/rules.yaml:1602:15\n3426 rules/rise_of_totalitarianism/rules.yaml:1936:7\n3435 rules/rise_of_totalitarianism/rules.yaml:1937:7\n3446 rules/rise_of_totalitarianism/rules.yaml:1938:11\n3447 rules/rise_of_totalitarianism/rules.yaml:1939:11\n3448 rules/rise_of_totalitarianism/rules.yaml:1940:15\n3449 rules/rise_of_totalitarianism/rules.yaml:1941:15\n3450 rules/rise_of_totalitarianism/rules.yaml:1942:19\n3451 rules/rise_of_totalitarianism/rules.yaml:1943:23\n3452 rules/rise_of_totalitarianism/rules.yaml:1944:27\n3453 rules/rise_of_totalitarianism/rules.yaml:1945:27\n3454 rules/rise_of_totalitarianism/rules.yaml:1947:15\n3490 rules/rise_of_totalitarianism/rules.yaml:1249:7\n3491 rules/rise_of_totalitarianism/rules.yaml:1250:11\n3509 rules/rise_of_totalitarianism/rules.yaml:1251:11\n3510 rules/rise_of_totalitarianism/rules.yaml:1252:15\n3514 rules/rise_of_totalitarianism/rules.yaml:1253:15\n3515 rules/rise_of_totalitarianism/rules.yaml:1254:15\n3522 rules/rise_of_totalitarianism/rules.yaml:1255:15\n3523 rules/rise_of_totalitarianism/rules.yaml:1256:15\n3528 rules/rise_of_totalitarianism/rules.yaml:1258:15\n3529 rules/rise_of_totalitarianism/rules.yaml:1259:19\n3530 rules/rise_of_totalitarianism/rules.yaml:1260:19\n3531 rules/rise_of_totalitarianism/rules.yaml:1261:23\n3532 rules/rise_of_totalitarianism/rules.yaml:1262:19\n3533 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3534 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3541 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3542 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3544 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3545 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3546 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3547 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3548 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3549 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3556 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3557 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3558 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3559 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3565 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3566 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3568 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3569 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3570 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3572 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3573 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3574 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3580 rules/rise_of_totalitarianism/rules.yaml:1272:7\n3581 rules/rise_of_totalitarianism/rules.yaml:1273:11\n3587 rules/rise_of_totalitarianism/rules.yaml:1274:11\n3588 rules/rise_of_totalitarianism/rules.yaml:1275:15\n3592 rules/rise_of_totalitarianism/rules.yaml:1276:15\n3599 rules/rise_of_totalitarianism/rules.yaml:1277:15\n3600 rules/rise_of_totalitarianism/rules.yaml:1278:15\n3606 rules/rise_of_totalitarianism/rules.yaml:1279:15\n3607 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3608 rules/rise_of_totalitarianism/rules.yaml:1281:19\n3615 rules/rise_of_totalitarianism/rules.yaml:1284:19\n3616 rules/rise_of_totalitarianism/rules.yaml:1285:19\n3619 rules/rise_of_totalitarianism/rules.yaml:1289:23\n3623 rules/rise_of_totalitarianism/rules.yaml:1290:27\n3631 rules/rise_of_totalitarianism/rules.yaml:1291:23\n3632 rules/rise_of_totalitarianism/rules.yaml:1292:23\n3633 rules/rise_of_totalitarianism/rules.yaml:1293:23\n3634 rules/rise_of_totalitarianism/rules.yaml:1294:27\n3635 rules/rise_of_totalitarianism/rules.yaml:1295:23\n3636 rules/rise_of_totalitarianism/rules.yaml:1296:23\n3637 rules/rise_of_totalitarianism/rules.yaml:1297:23\n3638 rules/rise_of_totalitarianism/rules.yaml:1298:27\n3639 rules/rise_of_totalitarianism/rules.yaml:1299:27\n3648 rules/rise_of_totalitarianism/rules.yaml:1300:27\n3652 rules/rise_of_totalitarianism/rules.yaml:1301:27\n3653 rules/rise_of_totalitarianism/rules.yaml:1303:27\n3654 rules/rise_of_totalitarianism/rules.yaml:1304:27\n3655 rules/rise_of_totalitarianism/rules.yaml:1305:31\n3659 rules/rise_of_totalitarianism/rules.yaml:1306:27\n3663 rules/rise_of_totalitarianism/rules.yaml:1307:27\n3664 rules/rise_of_totalitarianism/rules.yaml:1308:23\n3669 rules/rise_of_totalitarianism/rules.yaml:1323:7\n3670 rules/rise_of_totalitarianism/rules.yaml:1324:11\n3671 rules/rise_of_totalitarianism/rules.yaml:1325:15\n3672 rules/rise_of_totalitarianism/rules.yaml:1326:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1327:15\n3675 rules/rise_of_totalitarianism/rules.yaml:1328:15\n3676 rules/rise_of_totalitarianism/rules.yaml:1329:15\n3683 rules/rise_of_totalitarianism/rules.yaml:1330:15\n3684 rules/rise_of_totalitarianism/rules.yaml:1331:19\n3700 rules/rise_of_totalitarianism/rules.yaml:1332:23\n3703 rules/rise_of_totalitarianism/rules.yaml:1333:23\n3717 rules/rise_of_totalitarianism/rules.yaml:1334:15\n3718 rules/rise_of_totalitarianism/rules.yaml:1335:15\n3719 rules/rise_of_totalitarianism/rules.yaml:1336:19\n3722 rules/rise_of_totalitarianism/rules.yaml:1337:19\n3724 rules/rise_of_totalitarianism/rules.yaml:1338:19\n3725 rules/rise_of_totalitarianism/rules.yaml:1339:19\n3730 rules/rise_of_totalitarianism/rules.yaml:1340:23\n3733 rules/rise_of_totalitarianism/rules.yaml:1341:23\n3734 rules/rise_of_totalitarianism/rules.yaml:1342:19\n3735 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3740 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3745 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3746 rules/rise_of_totalitarianism/rules.yaml:1347:15\n3752 rules/rise_of_totalitarianism/rules.yaml:1348:19\n3753 rules/rise_of_totalitarianism/rules.yaml:1349:11\n3760 rules/rise_of_totalitarianism/rules.yaml:1650:7\n3761 rules/rise_of_totalitarianism/rules.yaml:1651:7\n3762 rules/rise_of_totalitarianism/rules.yaml:1652:7\n3763 rules/rise_of_totalitarianism/rules.yaml:1653:11\n3764 rules/rise_of_totalitarianism/rules.yaml:1654:11\n3765 rules/rise_of_totalitarianism/rules.yaml:1655:15\n3766 rules/rise_of_totalitarianism/rules.yaml:1656:15\n3767 rules/rise_of_totalitarianism/rules.yaml:1657:7\n3783 rules/rise_of_totalitarianism/rules.yaml:1658:7\n3789 rules/rise_of_totalitarianism/rules.yaml:1659:7\n3790 rules/rise_of_totalitarianism/rules.yaml:1660:11\n3791 rules/rise_of_totalitarianism/rules.yaml:1661:11\n3792 rules/rise_of_totalitarianism/rules.yaml:1662:15\n3793 rules/rise_of_totalitarianism/rules.yaml:1663:15\n3798 rules/rise_of_totalitarianism/rules.yaml:898:7\n3799 rules/rise_of_totalitarianism/rules.yaml:899:7\n3804 rules/rise_of_totalitarianism/rules.yaml:900:11\n3813 rules/rise_of_totalitarianism/rules.yaml:901:11\n3814 rules/rise_of_totalitarianism/rules.yaml:902:15\n3816 rules/rise_of_totalitarianism/rules.yaml:904:15\n3817 rules/rise_of_totalitarianism/rules.yaml:905:15\n3818 rules/rise_of_totalitarianism/rules.yaml:906:19\n3820 rules/rise_of_totalitarianism/rules.yaml:908:19\n3821 rules/rise_of_totalitarianism/rules.yaml:909:19\n3825 rules/rise_of_totalitarianism/rules.yaml:910:19\n3827 rules/rise_of_totalitarianism/rules.yaml:911:19\n3828 rules/rise_of_totalitarianism/rules.yaml:912:19\n3829 rules/rise_of_totalitarianism/rules.yaml:913:19\n3830 rules/rise_of_totalitarianism/rules.yaml:914:19\n3838 rules/rise_of_totalitarianism/rules.yaml:915:19\n3840 rules/rise_of_totalitarianism/rules.yaml:916:19\n3841 rules/rise_of_totalitarianism/rules.yaml:917:19\n3846 rules/rise_of_totalitarianism/rules.yaml:918:19\n3847 rules/rise_of_totalitarianism/rules.yaml:919:23\n3848 rules/rise_of_totalitarianism/rules.yaml:920:19\n3850 rules/rise_of_totalitarianism/rules.yaml:921:19\n3852 rules/rise_of_totalitarianism/rules.yaml:922:19\n3853 rules/rise_of_totalitarianism/rules.yaml:924:19\n3854 rules/rise_of_totalitarianism/rules.yaml:925:7\n3858 rules/rise_of_totalitarianism/rules.yaml:865:3\n3859 rules/rise_of_totalitarianism/rules.yaml:1998:14\n3864 rules/rise_of_totalitarianism/rules.yaml:869:7\n3865 rules/rise_of_totalitarianism/rules.yaml:870:11\n3866 rules/rise_of_totalitarianism/rules.yaml:871:7\n3871 rules/rise_of_totalitarianism/rules.yaml:872:7\n3874 rules/rise_of_totalitarianism/rules.yaml:874:11\n3875 rules/rise_of_totalitarianism/rules.yaml:875:7\n3876 rules/rise_of_totalitarianism/rules.yaml:876:7\n3877 rules/rise_of_totalitarianism/rules.yaml:877:11\n3878 rules/rise_of_totalitarianism/rules.yaml:878:15\n3886 rules/rise_of_totalitarianism/rules.yaml:880:15\n3893 rules/rise_of_totalitarianism/rules.yaml:882:7\n3894 rules/rise_of_totalitarianism/rules.yaml:883:11\n3895 rules/rise_of_totalitarianism/rules.yaml:884:15\n3896 rules/rise_of_totalitarianism/rules.yaml:885:7\n3897 rules/rise_of_totalitarianism/rules.yaml:886:7\n3898 rules/rise_of_totalitarianism/rules.yaml:887:11\n3899 rules/rise_of_totalitarianism/rules.yaml:888:11\n3900 rules/rise_of_totalitarianism/rules.yaml:889:15\n3901 rules/rise_of_totalitarianism/rules.yaml:890:11\n3903 rules/rise_of_totalitarianism/rules.yaml:892:11\n3908 rules/rise_of_totalitarianism/rules.yaml:1455:7\n3909 rules/rise_of_totalitarianism/rules.yaml:1456:11\n3910 rules/rise_of_totalitarianism/rules.yaml:1458:7\n3911 rules/rise_of_totalitarianism/rules.yaml:1459:7\n3912 rules/rise_of_totalitarianism/rules.yaml:1460:11\n3916 rules/rise_of_totalitarianism/rules.yaml:778:7\n3917 rules/rise_of_totalitarianism/rules.yaml:779:7\n3918 rules/rise_of_totalitarianism/rules.yaml:781:7\n3919 rules/rise_of_totalitarianism/rules.yaml:782:11\n3920 rules/rise_of_totalitarianism/rules.yaml:783:11\n3921 rules/rise_of_totalitarianism/rules.yaml:784:15\n3922 rules/rise_of_totalitarianism/rules.yaml:785:15\n3923 rules/rise_of_totalitarianism/rules.yaml:786:15\n3924 rules/rise_of_totalitarianism/rules.yaml:788:7\n3928 rules/rise_of_totalitarianism/rules.yaml:1733:7\n3929 rules/rise_of_totalitarianism/rules.yaml:1734:7\n3930 rules/rise_of_totalitarianism/rules.yaml:1735:7\n3931 rules/rise_of_totalitarianism/rules.yaml:1736:7\n3934 rules/rise_of_totalitarianism/rules.yaml:1737:7\n3935 rules/rise_of_totalitarianism/rules.yaml:1738:7\n3936 rules/rise_of_totalitarianism/rules.yaml:1739:7\n3937 rules/rise_of_totalitarianism/rules.yaml:1740:11\n3938 rules/rise_of_totalitarianism/rules.yaml:1741:11\n3939 rules/rise_of_totalitarianism/rules.yaml:1742:15\n3940 rules/rise_of_totalitarianism/rules.yaml:1743:7\n3941 rules/rise_of_totalitarianism/rules.yaml:1744:7\n3944 rules/rise_of_totalitarianism/rules.yaml:1747:11\n3945 rules/rise_of_totalitarianism/rules.yaml:1749:11\n3946 rules/rise_of_totalitarianism/rules.yaml:1750:15\n3947 rules/rise_of_totalitarianism/rules.yaml:1751:19\n3948 rules/rise_of_totalitarianism/rules.yaml:1753:19\n3949 rules/rise_of_totalitarianism/rules.yaml:1754:23\n3950 rules/rise_of_totalitarianism/rules.yaml:1755:23\n3952 rules/rise_of_totalitarianism/rules.yaml:1758:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1759:19\n3956 rules/rise_of_totalitarianism/rules.yaml:1760:11\n3957 rules/rise_of_totalitarianism/rules.yaml:1761:11\n3958 rules/rise_of_totalitarianism/rules.yaml:1762:11\n3959 rules/rise_of_totalitarianism/rules.yaml:1763:11\n3960 rules/rise_of_totalitarianism/rules.yaml:1764:15\n3961 rules/rise_of_totalitarianism/rules.yaml:1765:15\n3962 rules/rise_of_totalitarianism/rules.yaml:1766:15\n3963 rules/rise_of_totalitarianism/rules.yaml:1767:15\n3964 rules/rise_of_totalitarianism/rules.yaml:1768:19\n3965 rules/rise_of_totalitarianism/rules.yaml:1769:19\n3966 rules/rise_of_totalitarianism/rules.yaml:1770:19\n3967 rules/rise_of_totalitarianism/rules.yaml:1771:23\n3968 rules/rise_of_totalitarianism/rules.yaml:1772:23\n3969 rules/rise_of_totalitarianism/rules.yaml:1774:15\n3970 rules/rise_of_totalitarianism/rules.yaml:1775:19\n3975 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3976 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3978 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3979 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3980 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3981 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3982 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3983 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3990 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3991 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3992 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3993 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4019 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4020 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4022 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4023 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4024 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4026 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4027 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4028 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4033 rules/rise_of_totalitarianism/rules.yaml:1553:7\n4034 rules/rise_of_totalitarianism/rules.yaml:1554:7\n4035 rules/rise_of_totalitarianism/rules.yaml:1555:11\n4036 rules/rise_of_totalitarianism/rules.yaml:1556:11\n4040 rules/rise_of_totalitarianism/rules.yaml:766:7\n4042 rules/rise_of_totalitarianism/rules.yaml:767:7\n4043 rules/rise_of_totalitarianism/rules.yaml:768:11\n4044 rules/rise_of_totalitarianism/rules.yaml:769:11\n4045 rules/rise_of_totalitarianism/rules.yaml:770:15\n4046 rules/rise_of_totalitarianism/rules.yaml:771:15\n4051 rules/rise_of_totalitarianism/rules.yaml:1036:3\n4052 rules/rise_of_totalitarianism/rules.yaml:1978:14\n4053 rules/rise_of_totalitarianism/rules.yaml:1999:14\n4058 rules/rise_of_totalitarianism/rules.yaml:1041:7\n4059 rules/rise_of_totalitarianism/rules.yaml:1042:7\n4060 rules/rise_of_totalitarianism/rules.yaml:1043:7\n4061 rules/rise_of_totalitarianism/rules.yaml:1044:7\n4062 rules/rise_of_totalitarianism/rules.yaml:1045:7\n4063 rules/rise_of_totalitarianism/rules.yaml:1046:7\n4066 rules/rise_of_totalitarianism/rules.yaml:1047:11\n4067 rules/rise_of_totalitarianism/rules.yaml:1048:15\n4068 rules/rise_of_totalitarianism/rules.yaml:1049:15\n4074 rules/rise_of_totalitarianism/rules.yaml:1050:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1051:15\n4076 rules/rise_of_totalitarianism/rules.yaml:1053:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1054:19\n4078 rules/rise_of_totalitarianism/rules.yaml:1055:23\n4080 rules/rise_of_totalitarianism/rules.yaml:1057:23\n4081 rules/rise_of_totalitarianism/rules.yaml:1058:23\n4082 rules/rise_of_totalitarianism/rules.yaml:1059:23\n4083 rules/rise_of_totalitarianism/rules.yaml:1060:27\n4084 rules/rise_of_totalitarianism/rules.yaml:1062:19\n4086 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4099 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4100 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4102 rules/rise_of_totalitarianism/rules.yaml:1069:19\n4103 rules/rise_of_totalitarianism/rules.yaml:1070:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1071:19\n4109 rules/rise_of_totalitarianism/rules.yaml:1072:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1074:19\n4111 rules/rise_of_totalitarianism/rules.yaml:1075:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1076:27\n4114 rules/rise_of_totalitarianism/rules.yaml:1078:27\n4115 rules/rise_of_totalitarianism/rules.yaml:1079:27\n4116 rules/rise_of_totalitarianism/rules.yaml:1080:31\n4118 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4119 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1085:11\n4141 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4142 rules/rise_of_totalitarianism/rules.yaml:1087:15\n4143 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4144 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4148 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4149 rules/rise_of_totalitarianism/rules.yaml:1095:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1097:15\n4151 rules/rise_of_totalitarianism/rules.yaml:1098:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1099:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1100:23\n4155 rules/rise_of_totalitarianism/rules.yaml:1102:15\n4156 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4166 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4167 rules/rise_of_totalitarianism/rules.yaml:1109:19\n4172 rules/rise_of_totalitarianism/rules.yaml:1110:19\n4173 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4174 rules/rise_of_totalitarianism/rules.yaml:1112:23\n4175 rules/rise_of_totalitarianism/rules.yaml:1113:19\n4176 rules/rise_of_totalitarianism/rules.yaml:1114:23\n4178 rules/rise_of_totalitarianism/rules.yaml:1116:11\n4190 rules/rise_of_totalitarianism/rules.yaml:1117:11\n4191 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4193 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4194 rules/rise_of_totalitarianism/rules.yaml:1122:15\n4195 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4196 rules/rise_of_totalitarianism/rules.yaml:1124:15\n4197 rules/rise_of_totalitarianism/rules.yaml:1126:15\n4198 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4199 rules/rise_of_totalitarianism/rules.yaml:1128:19\n4200 rules/rise_of_totalitarianism/rules.yaml:1129:19\n4201 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4203 rules/rise_of_totalitarianism/rules.yaml:1133:11\n4204 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4205 rules/rise_of_totalitarianism/rules.yaml:1135:11\n4206 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4212 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4213 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4214 rules/rise_of_totalitarianism/rules.yaml:1140:15\n4215 rules/rise_of_totalitarianism/rules.yaml:1141:15\n4216 rules/rise_of_totalitarianism/rules.yaml:1143:15\n4217 rules/rise_of_totalitarianism/rules.yaml:1144:19\n4218 rules/rise_of_totalitarianism/rules.yaml:1145:19\n4219 rules/rise_of_totalitarianism/rules.yaml:1147:19\n4220 rules/rise_of_totalitarianism/rules.yaml:1148:19\n4222 rules/rise_of_totalitarianism/rules.yaml:1150:15\n4227 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4228 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4229 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4230 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4231 rules/rise_of_totalitarianism/rules.yaml:1156:15\n4232 rules/rise_of_totalitarianism/rules.yaml:1157:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4259 rules/rise_of_totalitarianism/rules.yaml:1160:19\n4260 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4261 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4262 rules/rise_of_totalitarianism/rules.yaml:1163:19\n4263 rules/rise_of_totalitarianism/rules.yaml:1164:23\n4267 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1167:23\n4269 rules/rise_of_totalitarianism/rules.yaml:1168:7\n4270 rules/rise_of_totalitarianism/rules.yaml:1169:11\n4271 rules/rise_of_totalitarianism/rules.yaml:1170:15\n4273 rules/rise_of_totalitarianism/rules.yaml:1172:15\n4276 rules/rise_of_totalitarianism/rules.yaml:1175:7\n4277 rules/rise_of_totalitarianism/rules.yaml:1176:11\n4278 rules/rise_of_totalitarianism/rules.yaml:1177:15\n4280 rules/rise_of_totalitarianism/rules.yaml:1179:15\n4281 rules/rise_of_totalitarianism/rules.yaml:1180:7\n4282 rules/rise_of_totalitarianism/rules.yaml:1181:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1182:15\n4285 rules/rise_of_totalitarianism/rules.yaml:1184:11\n4289 rules/rise_of_totalitarianism/rules.yaml:949:7\n4290 rules/rise_of_totalitarianism/rules.yaml:950:11\n4291 rules/rise_of_totalitarianism/rules.yaml:951:15\n4292 rules/rise_of_totalitarianism/rules.yaml:952:19\n4293 rules/rise_of_totalitarianism/rules.yaml:953:15\n4294 rules/rise_of_totalitarianism/rules.yaml:954:15\n4296 rules/rise_of_totalitarianism/rules.yaml:955:7\n4297 rules/rise_of_totalitarianism/rules.yaml:956:7\n4298 rules/rise_of_totalitarianism/rules.yaml:957:7\n4303 rules/rise_of_totalitarianism/rules.yaml:958:11\n4304 rules/rise_of_totalitarianism/rules.yaml:959:11\n4305 rules/rise_of_totalitarianism/rules.yaml:960:15\n4311 rules/rise_of_totalitarianism/rules.yaml:961:15\n4312 rules/rise_of_totalitarianism/rules.yaml:962:19\n4313 rules/rise_of_totalitarianism/rules.yaml:963:19\n4314 rules/rise_of_totalitarianism/rules.yaml:964:19\n4318 rules/rise_of_totalitarianism/rules.yaml:1839:7\n4319 rules/rise_of_totalitarianism/rules.yaml:1840:11\n4322 rules/rise_of_totalitarianism/rules.yaml:1841:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1842:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1843:19\n4340 rules/rise_of_totalitarianism/rules.yaml:1844:19\n4341 rules/rise_of_totalitarianism/rules.yaml:1845:19\n4343 rules/rise_of_totalitarianism/rules.yaml:1846:19\n4344 rules/rise_of_totalitarianism/rules.yaml:1847:19\n4345 rules/rise_of_totalitarianism/rules.yaml:1848:19\n4347 rules/rise_of_totalitarianism/rules.yaml:1850:7\n4348 rules/rise_of_totalitarianism/rules.yaml:1851:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1852:15\n4351 rules/rise_of_totalitarianism/rules.yaml:1854:7\n4352 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4358 rules/rise_of_totalitarianism/rules.yaml:1856:11\n4359 rules/rise_of_totalitarianism/rules.yaml:1857:15\n4360 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4361 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4366 rules/rise_of_totalitarianism/rules.yaml:1535:7\n4367 rules/rise_of_totalitarianism/rules.yaml:1536:11\n4368 rules/rise_of_totalitarianism/rules.yaml:1537:11\n4369 rules/rise_of_totalitarianism/rules.yaml:1538:11\n4374 rules/rise_of_totalitarianism/rules.yaml:1539:11\n4375 rules/rise_of_totalitarianism/rules.yaml:1540:15\n4376 rules/rise_of_totalitarianism/rules.yaml:1541:15\n4377 rules/rise_of_totalitarianism/rules.yaml:1542:19\n4380 rules/rise_of_totalitarianism/rules.yaml:1543:19\n4383 rules/rise_of_totalitarianism/rules.yaml:1544:19\n4387 rules/rise_of_totalitarianism/rules.yaml:1823:7\n4398 rules/rise_of_totalitarianism/rules.yaml:1824:7\n4399 rules/rise_of_totalitarianism/rules.yaml:1825:11\n4400 rules/rise_of_totalitarianism/rules.yaml:1826:11\n4401 rules/rise_of_totalitarianism/rules.yaml:1827:15\n4402 rules/rise_of_totalitarianism/rules.yaml:1828:15\n4403 rules/rise_of_totalitarianism/rules.yaml:1829:15\n4404 rules/rise_of_totalitarianism/rules.yaml:1830:15\n4405 rules/rise_of_totalitarianism/rules.yaml:1831:15\n4410 rules/rise_of_totalitarianism/flow.yaml:23:3\n4415 rules/rise_of_totalitarianism/flow.yaml:27:7\n4417 rules/rise_of_totalitarianism/flow.yaml:28:7\n4418 rules/rise_of_totalitarianism/flow.yaml:29:7\n4419 rules/rise_of_totalitarianism/flow.yaml:30:11\n4424 rules/rise_of_totalitarianism/flow.yaml:31:11\n4425 rules/rise_of_totalitarianism/flow.yaml:32:15\n4426 rules/rise_of_totalitarianism/flow.yaml:33:15\n4427 rules/rise_of_totalitarianism/flow.yaml:34:19\n4430 rules/rise_of_totalitarianism/flow.yaml:35:19\n4431 rules/rise_of_totalitarianism/flow.yaml:36:7\n4432 rules/rise_of_totalitarianism/flow.yaml:37:7\n4433 rules/rise_of_totalitarianism/flow.yaml:38:11\n4434 rules/rise_of_totalitarianism/flow.yaml:39:15\n4446 rules/rise_of_totalitarianism/flow.yaml:40:15\n4447 rules/rise_of_totalitarianism/flow.yaml:42:7\n4448 rules/rise_of_totalitarianism/flow.yaml:43:7\n4449 rules/rise_of_totalitarianism/flow.yaml:44:11\n4450 rules/rise_of_totalitarianism/flow.yaml:46:7\n4451 rules/rise_of_totalitarianism/flow.yaml:47:11\n4452 rules/rise_of_totalitarianism/flow.yaml:48:7\n4453 rules/rise_of_totalitarianism/flow.yaml:49:11\n4454 rules/rise_of_totalitarianism/flow.yaml:50:11\n4455 rules/rise_of_totalitarianism/flow.yaml:51:15\n4456 rules/rise_of_totalitarianism/flow.yaml:52:15\n4466 rules/rise_of_totalitarianism/flow.yaml:53:15\n4473 rules/rise_of_totalitarianism/flow.yaml:54:15\n4474 rules/rise_of_totalitarianism/flow.yaml:56:7\n4475 rules/rise_of_totalitarianism/flow.yaml:57:7\n4476 rules/rise_of_totalitarianism/flow.yaml:58:11\n4477 rules/rise_of_totalitarianism/flow.yaml:59:11\n4482 rules/rise_of_totalitarianism/flow.yaml:60:15\n4490 rules/rise_of_totalitarianism/flow.yaml:61:15\n4491 rules/rise_of_totalitarianism/flow.yaml:62:19\n4493 rules/rise_of_totalitarianism/flow.yaml:64:19\n4496 rules/rise_of_totalitarianism/flow.yaml:65:19\n4502 rules/rise_of_totalitarianism/flow.yaml:83:3\n4503 rules/rise_of_totalitarianism/flow.yaml:83:3\n4507 rules/rise_of_totalitarianism/flow.yaml:87:7\n4508 rules/rise_of_totalitarianism/flow.yaml:88:11\n4509 rules/rise_of_totalitarianism/flow.yaml:89:15\n4510 rules/rise_of_totalitarianism/flow.yaml:90:7\n4511 rules/rise_of_totalitarianism/flow.yaml:91:7\n4512 rules/rise_of_totalitarianism/flow.yaml:92:7\n4513 rules/rise_of_totalitarianism/flow.yaml:93:7\n4514 rules/rise_of_totalitarianism/flow.yaml:94:7\n4515 rules/rise_of_totalitarianism/flow.yaml:95:7\n4516 rules/rise_of_totalitarianism/flow.yaml:96:7\n4517 rules/rise_of_totalitarianism/flow.yaml:97:7\n4518 rules/rise_of_totalitarianism/flow.yaml:98:7\n4522 rules/rise_of_totalitarianism/flow.yaml:16:3\n4526 rules/rise_of_totalitarianism/flow.yaml:20:7\n4527 rules/rise_of_totalitarianism/flow.yaml:21:7\n4531 rules/rise_of_totalitarianism/flow.yaml:67:3\n4536 rules/rise_of_totalitarianism/flow.yaml:71:7\n4541 rules/rise_of_totalitarianism/flow.yaml:72:11\n4543 rules/rise_of_totalitarianism/flow.yaml:74:11\n4544 rules/rise_of_totalitarianism/flow.yaml:75:11\n4545 rules/rise_of_totalitarianism/flow.yaml:76:11\n4546 rules/rise_of_totalitarianism/flow.yaml:77:15\n4547 rules/rise_of_totalitarianism/flow.yaml:78:11\n4548 rules/rise_of_totalitarianism/flow.yaml:79:11\n4549 rules/rise_of_totalitarianism/flow.yaml:80:7\n4550 rules/rise_of_totalitarianism/flow.yaml:81:11\n4555 rules/rise_of_totalitarianism/rules.yaml:1992:7\n4556 rules/rise_of_totalitarianism/rules.yaml:1993:7\n4559 rules/rise_of_totalitarianism/rules.yaml:1994:7\n4560 rules/rise_of_totalitarianism/rules.yaml:1995:7\n4566 rules/rise_of_totalitarianism/rules.yaml:1966:7\n4575 rules/rise_of_totalitarianism/rules.yaml:1967:7\n4576 rules/rise_of_totalitarianism/rules.yaml:1968:7\n4577 rules/rise_of_totalitarianism/rules.yaml:1969:11\n4578 rules/rise_of_totalitarianism/rules.yaml:1970:15\n4579 rules/rise_of_totalitarianism/rules.yaml:1971:19\n4580 rules/rise_of_totalitarianism/rules.yaml:1972:19\n4581 rules/rise_of_totalitarianism/rules.yaml:1973:19\n4582 rules/rise_of_totalitarianism/rules.yaml:1975:7\n4597 rules/rise_of_totalitarianism/rules.yaml:931:7\n4598 rules/rise_of_totalitarianism/rules.yaml:932:7\n4609 rules/rise_of_totalitarianism/rules.yaml:933:11\n4618 rules/rise_of_totalitarianism/rules.yaml:934:11\n4619 rules/rise_of_totalitarianism/rules.yaml:935:15\n4628 rules/rise_of_totalitarianism/rules.yaml:937:15\n4641 rules/rise_of_totalitarianism/rules.yaml:938:15\n4642 rules/rise_of_totalitarianism/rules.yaml:939:19\n4644 rules/rise_of_totalitarianism/rules.yaml:941:19\n4646 rules/rise_of_totalitarianism/rules.yaml:942:19\n4648 rules/rise_of_totalitarianism/rules.yaml:943:19\n4649 rules/rise_of_totalitarianism/rules.yaml:944:19\n4677 rules/rise_of_totalitarianism/rules.yaml:794:7\n4682 rules/rise_of_totalitarianism/rules.yaml:807:15\n4683 rules/rise_of_totalitarianism/rules.yaml:808:19\n4684 rules/rise_of_totalitarianism/rules.yaml:809:15\n4685 rules/rise_of_totalitarianism/rules.yaml:810:15\n4688 rules/rise_of_totalitarianism/rules.yaml:812:15\n4689 rules/rise_of_totalitarianism/rules.yaml:813:15\n4690 rules/rise_of_totalitarianism/rules.yaml:814:15\n4691 rules/rise_of_totalitarianism/rules.yaml:815:19\n4692 rules/rise_of_totalitarianism/rules.yaml:816:15\n4693 rules/rise_of_totalitarianism/rules.yaml:817:19\n4694 rules/rise_of_totalitarianism/rules.yaml:818:19\n4696 rules/rise_of_totalitarianism/rules.yaml:819:19\n4702 rules/rise_of_totalitarianism/rules.yaml:796:15\n4709 rules/rise_of_totalitarianism/rules.yaml:797:15\n4713 rules/rise_of_totalitarianism/rules.yaml:799:15\n4720 rules/rise_of_totalitarianism/rules.yaml:800:15\n4723 rules/rise_of_totalitarianism/rules.yaml:804:19\n4726 rules/rise_of_totalitarianism/rules.yaml:801:19\n4727 rules/rise_of_totalitarianism/rules.yaml:802:19\n4734 rules/rise_of_totalitarianism/rules.yaml:805:15\n4738 rules/rise_of_totalitarianism/rules.yaml:821:15\n4739 rules/rise_of_totalitarianism/rules.yaml:822:15\n4740 rules/rise_of_totalitarianism/rules.yaml:823:15\n4741 rules/rise_of_totalitarianism/rules.yaml:824:15\n4746 rules/rise_of_totalitarianism/rules.yaml:825:19\n4765 rules/rise_of_totalitarianism/rules.yaml:1444:7\n4779 rules/rise_of_totalitarianism/rules.yaml:1445:11\n4785 rules/rise_of_totalitarianism/rules.yaml:1446:15\n4807 rules/rise_of_totalitarianism/rules.yaml:1022:7\n4808 rules/rise_of_totalitarianism/rules.yaml:1023:7\n4809 rules/rise_of_totalitarianism/rules.yaml:1024:7\n4823 rules/rise_of_totalitarianism/rules.yaml:1025:11\n4842 rules/rise_of_totalitarianism/rules.yaml:1026:11\n4843 rules/rise_of_totalitarianism/rules.yaml:1027:15\n4852 rules/rise_of_totalitarianism/rules.yaml:1029:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1030:15\n4866 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4872 rules/rise_of_totalitarianism/rules.yaml:1033:19\n4877 rules/rise_of_totalitarianism/rules.yaml:1034:19\n4882 rules/rise_of_totalitarianism/rules.yaml:1035:7\n4907 rules/rise_of_totalitarianism/rules.yaml:725:7\n4910 rules/rise_of_totalitarianism/rules.yaml:734:15\n4911 rules/rise_of_totalitarianism/rules.yaml:735:15\n4913 rules/rise_of_totalitarianism/rules.yaml:736:15\n4915 rules/rise_of_totalitarianism/rules.yaml:737:15\n4918 rules/rise_of_totalitarianism/rules.yaml:739:15\n4919 rules/rise_of_totalitarianism/rules.yaml:740:15\n4922 rules/rise_of_totalitarianism/rules.yaml:742:15\n4923 rules/rise_of_totalitarianism/rules.yaml:743:19\n4928 rules/rise_of_totalitarianism/rules.yaml:744:19\n4938 rules/rise_of_totalitarianism/rules.yaml:746:15\n4939 rules/rise_of_totalitarianism/rules.yaml:747:19\n4944 rules/rise_of_totalitarianism/rules.yaml:748:19\n4954 rules/rise_of_totalitarianism/rules.yaml:750:15\n4958 rules/rise_of_totalitarianism/rules.yaml:751:19\n4959 rules/rise_of_totalitarianism/rules.yaml:752:23\n4961 rules/rise_of_totalitarianism/rules.yaml:753:23\n4963 rules/rise_of_totalitarianism/rules.yaml:755:23\n4966 rules/rise_of_totalitarianism/rules.yaml:757:15\n4969 rules/rise_of_totalitarianism/rules.yaml:727:15\n4970 rules/rise_of_totalitarianism/rules.yaml:728:15\n4981 rules/rise_of_totalitarianism/rules.yaml:729:19\n4987 rules/rise_of_totalitarianism/rules.yaml:730:19\n5000 rules/rise_of_totalitarianism/rules.yaml:731:19\n5007 rules/rise_of_totalitarianism/rules.yaml:732:19\n5027 rules/rise_of_totalitarianism/rules.yaml:1429:7\n5028 rules/rise_of_totalitarianism/rules.yaml:1430:11\n5029 rules/rise_of_totalitarianism/rules.yaml:1431:7\n5030 rules/rise_of_totalitarianism/rules.yaml:1432:7\n5038 rules/rise_of_totalitarianism/rules.yaml:1433:11\n5051 rules/rise_of_totalitarianism/rules.yaml:1435:15\n5054 rules/rise_of_totalitarianism/rules.yaml:1436:7\n5055 rules/rise_of_totalitarianism/rules.yaml:1437:11\n5056 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5063 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5086 rules/rise_of_totalitarianism/rules.yaml:1612:7\n5094 rules/rise_of_totalitarianism/rules.yaml:1613:11\n5107 rules/rise_of_totalitarianism/rules.yaml:1614:11\n5108 rules/rise_of_totalitarianism/rules.yaml:1615:15\n5110 rules/rise_of_totalitarianism/rules.yaml:1616:15\n5113 rules/rise_of_totalitarianism/rules.yaml:1617:15\n5116 rules/rise_of_totalitarianism/rules.yaml:1618:7\n5117 rules/rise_of_totalitarianism/rules.yaml:1619:11\n5133 rules/rise_of_totalitarianism/rules.yaml:1620:15\n5134 rules/rise_of_totalitarianism/rules.yaml:1621:15\n5135 rules/rise_of_totalitarianism/rules.yaml:1622:15\n5136 rules/rise_of_totalitarianism/rules.yaml:1623:19\n5137 rules/rise_of_totalitarianism/rules.yaml:1624:23\n5139 rules/rise_of_totalitarianism/rules.yaml:1626:23\n5140 rules/rise_of_totalitarianism/rules.yaml:1627:15\n5141 rules/rise_of_totalitarianism/rules.yaml:1628:15\n5145 rules/rise_of_totalitarianism/rules.yaml:1629:15\n5147 rules/rise_of_totalitarianism/rules.yaml:1631:15\n5166 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5169 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5170 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5172 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5174 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5177 rules/rise_of_totalitarianism/rules.yaml:1479:15\n5178 rules/rise_of_totalitarianism/rules.yaml:1480:15\n5181 rules/rise_of_totalitarianism/rules.yaml:1482:15\n5182 rules/rise_of_totalitarianism/rules.yaml:1483:19\n5191 rules/rise_of_totalitarianism/rules.yaml:1484:19\n5201 rules/rise_of_totalitarianism/rules.yaml:1486:15\n5202 rules/rise_of_totalitarianism/rules.yaml:1487:19\n5211 rules/rise_of_totalitarianism/rules.yaml:1488:19\n5223 rules/rise_of_totalitarianism/rules.yaml:1493:15\n5226 rules/rise_of_totalitarianism/rules.yaml:1468:15\n5227 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5241 rules/rise_of_totalitarianism/rules.yaml:1470:19\n5261 rules/rise_of_totalitarianism/rules.yaml:1471:19\n5268 rules/rise_of_totalitarianism/rules.yaml:1472:19\n5272 rules/rise_of_totalitarianism/rules.yaml:1490:15\n5286 rules/rise_of_totalitarianism/rules.yaml:1491:19\n5313 rules/rise_of_totalitarianism/rules.yaml:1190:7\n5314 rules/rise_of_totalitarianism/rules.yaml:1191:7\n5315 rules/rise_of_totalitarianism/rules.yaml:1192:11\n5316 rules/rise_of_totalitarianism/rules.yaml:1193:15\n5320 rules/rise_of_totalitarianism/rules.yaml:1194:11\n5321 rules/rise_of_totalitarianism/rules.yaml:1195:7\n5332 rules/rise_of_totalitarianism/rules.yaml:1196:11\n5333 rules/rise_of_totalitarianism/rules.yaml:1197:11\n5350 rules/rise_of_totalitarianism/rules.yaml:1198:11\n5351 rules/rise_of_totalitarianism/rules.yaml:1199:11\n5362 rules/rise_of_totalitarianism/rules.yaml:1200:11\n5363 rules/rise_of_totalitarianism/rules.yaml:1201:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1202:15\n5367 rules/rise_of_totalitarianism/rules.yaml:1203:15\n5373 rules/rise_of_totalitarianism/rules.yaml:1205:15\n5374 rules/rise_of_totalitarianism/rules.yaml:1206:15\n5375 rules/rise_of_totalitarianism/rules.yaml:1207:19\n5380 rules/rise_of_totalitarianism/rules.yaml:1208:19\n5388 rules/rise_of_totalitarianism/rules.yaml:1209:15\n5394 rules/rise_of_totalitarianism/rules.yaml:1210:19\n5415 rules/rise_of_totalitarianism/rules.yaml:1211:23\n5420 rules/rise_of_totalitarianism/rules.yaml:1212:7\n5421 rules/rise_of_totalitarianism/rules.yaml:1213:11\n5436 rules/rise_of_totalitarianism/rules.yaml:1503:7\n5446 rules/rise_of_totalitarianism/rules.yaml:1504:7\n5454 rules/rise_of_totalitarianism/rules.yaml:1505:11\n5460 rules/rise_of_totalitarianism/rules.yaml:1506:11\n5468 rules/rise_of_totalitarianism/rules.yaml:1507:15\n5490 rules/rise_of_totalitarianism/rules.yaml:1508:15\n5492 rules/rise_of_totalitarianism/rules.yaml:1509:15\n5493 rules/rise_of_totalitarianism/rules.yaml:1510:15\n5494 rules/rise_of_totalitarianism/rules.yaml:1511:15\n5495 rules/rise_of_totalitarianism/rules.yaml:1512:15\n5518 rules/rise_of_totalitarianism/rules.yaml:1513:15\n5520 rules/rise_of_totalitarianism/rules.yaml:1514:15\n5521 rules/rise_of_totalitarianism/rules.yaml:1515:15\n5522 rules/rise_of_totalitarianism/rules.yaml:1516:15\n5548 rules/rise_of_totalitarianism/rules.yaml:636:7\n5549 rules/rise_of_totalitarianism/rules.yaml:637:7\n5554 rules/rise_of_totalitarianism/rules.yaml:638:11\n5561 rules/rise_of_totalitarianism/rules.yaml:639:11\n5576 rules/rise_of_totalitarianism/rules.yaml:640:7\n5577 rules/rise_of_totalitarianism/rules.yaml:641:11\n5578 rules/rise_of_totalitarianism/rules.yaml:642:7\n5589 rules/rise_of_totalitarianism/rules.yaml:643:11\n5594 rules/rise_of_totalitarianism/rules.yaml:644:11\n5607 rules/rise_of_totalitarianism/rules.yaml:645:11\n5611 rules/rise_of_totalitarianism/rules.yaml:646:7\n5612 rules/rise_of_totalitarianism/rules.yaml:647:7\n5613 rules/rise_of_totalitarianism/rules.yaml:648:11\n5621 rules/rise_of_totalitarianism/rules.yaml:649:7\n5622 rules/rise_of_totalitarianism/rules.yaml:650:7\n5636 rules/rise_of_totalitarianism/rules.yaml:691:7\n5637 rules/rise_of_totalitarianism/rules.yaml:692:7\n5648 rules/rise_of_totalitarianism/rules.yaml:693:11\n5656 rules/rise_of_totalitarianism/rules.yaml:694:7\n5657 rules/rise_of_totalitarianism/rules.yaml:695:11\n5660 rules/rise_of_totalitarianism/rules.yaml:696:11\n5662 rules/rise_of_totalitarianism/rules.yaml:698:11\n5674 rules/rise_of_totalitarianism/rules.yaml:1409:7\n5675 rules/rise_of_totalitarianism/rules.yaml:1410:11\n5676 rules/rise_of_totalitarianism/rules.yaml:1411:11\n5677 rules/rise_of_totalitarianism/rules.yaml:1412:11\n5678 rules/rise_of_totalitarianism/rules.yaml:1413:7\n5679 rules/rise_of_totalitarianism/rules.yaml:1414:11\n5684 rules/rise_of_totalitarianism/rules.yaml:1416:11\n5685 rules/rise_of_totalitarianism/rules.yaml:1417:11\n5686 rules/rise_of_totalitarianism/rules.yaml:1418:11\n5687 rules/rise_of_totalitarianism/rules.yaml:1419:11\n5690 rules/rise_of_totalitarianism/rules.yaml:1423:15\n5691 rules/rise_of_totalitarianism/rules.yaml:1424:15\n5694 rules/rise_of_totalitarianism/rules.yaml:1420:15\n5695 rules/rise_of_totalitarianism/rules.yaml:1421:15\n5714 rules/rise_of_totalitarianism/rules.yaml:848:7\n5715 rules/rise_of_totalitarianism/rules.yaml:849:11\n5720 rules/rise_of_totalitarianism/rules.yaml:851:11\n5721 rules/rise_of_totalitarianism/rules.yaml:852:11\n5722 rules/rise_of_totalitarianism/rules.yaml:853:11\n5723 rules/rise_of_totalitarianism/rules.yaml:854:11\n5724 rules/rise_of_totalitarianism/rules.yaml:855:11\n5725 rules/rise_of_totalitarianism/rules.yaml:856:15\n5730 rules/rise_of_totalitarianism/rules.yaml:857:15\n5738 rules/rise_of_totalitarianism/rules.yaml:858:11\n5739 rules/rise_of_totalitarianism/rules.yaml:859:15\n5744 rules/rise_of_totalitarianism/rules.yaml:860:15\n5752 rules/rise_of_totalitarianism/rules.yaml:861:11\n5757 rules/rise_of_totalitarianism/rules.yaml:862:15\n5758 rules/rise_of_totalitarianism/rules.yaml:863:15\n5778 rules/rise_of_totalitarianism/rules.yaml:864:15\n5804 rules/rise_of_totalitarianism/rules.yaml:1709:7\n5805 rules/rise_of_totalitarianism/rules.yaml:1710:7\n5806 rules/rise_of_totalitarianism/rules.yaml:1711:7\n5807 rules/rise_of_totalitarianism/rules.yaml:1712:11\n5815 rules/rise_of_totalitarianism/rules.yaml:1714:11\n5821 rules/rise_of_totalitarianism/rules.yaml:1715:11\n5822 rules/rise_of_totalitarianism/rules.yaml:1716:15\n5823 rules/rise_of_totalitarianism/rules.yaml:1717:15\n5824 rules/rise_of_totalitarianism/rules.yaml:1718:15\n5825 rules/rise_of_totalitarianism/rules.yaml:1719:11\n5826 rules/rise_of_totalitarianism/rules.yaml:1720:11\n5827 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5839 rules/rise_of_totalitarianism/rules.yaml:1313:7\n5844 rules/rise_of_totalitarianism/rules.yaml:1314:11\n5850 rules/rise_of_totalitarianism/rules.yaml:1315:7\n5856 rules/rise_of_totalitarianism/rules.yaml:1316:7\n5861 rules/rise_of_totalitarianism/rules.yaml:1317:11\n5867 rules/rise_of_totalitarianism/rules.yaml:1318:11\n5886 rules/rise_of_totalitarianism/rules.yaml:982:7\n5890 rules/rise_of_totalitarianism/rules.yaml:983:7\n5891 rules/rise_of_totalitarianism/rules.yaml:984:7\n5899 rules/rise_of_totalitarianism/rules.yaml:985:11\n5914 rules/rise_of_totalitarianism/rules.yaml:986:7\n5915 rules/rise_of_totalitarianism/rules.yaml:987:7\n5931 rules/rise_of_totalitarianism/rules.yaml:1908:7\n5948 rules/rise_of_totalitarianism/rules.yaml:1909:7\n5949 rules/rise_of_totalitarianism/rules.yaml:1910:7\n5950 rules/rise_of_totalitarianism/rules.yaml:1911:7\n5953 rules/rise_of_totalitarianism/rules.yaml:1912:11\n5954 rules/rise_of_totalitarianism/rules.yaml:1913:11\n5956 rules/rise_of_totalitarianism/rules.yaml:1914:11\n5957 rules/rise_of_totalitarianism/rules.yaml:1915:11\n5958 rules/rise_of_totalitarianism/rules.yaml:1916:11\n5959 rules/rise_of_totalitarianism/rules.yaml:1917:11\n5961 rules/rise_of_totalitarianism/rules.yaml:1919:11\n5962 rules/rise_of_totalitarianism/rules.yaml:1920:11\n5964 rules/rise_of_totalitarianism/rules.yaml:1921:11\n5965 rules/rise_of_totalitarianism/rules.yaml:1922:11\n5966 rules/rise_of_totalitarianism/rules.yaml:1923:11\n5967 rules/rise_of_totalitarianism/rules.yaml:1924:11\n5968 rules/rise_of_totalitarianism/rules.yaml:1925:11\n5970 rules/rise_of_totalitarianism/rules.yaml:1927:11\n5982 rules/rise_of_totalitarianism/rules.yaml:707:7\n5986 rules/rise_of_totalitarianism/rules.yaml:708:11\n5987 rules/rise_of_totalitarianism/rules.yaml:709:7\n5988 rules/rise_of_totalitarianism/rules.yaml:710:7\n6011 rules/rise_of_totalitarianism/rules.yaml:711:11\n6021 rules/rise_of_totalitarianism/rules.yaml:712:7\n6022 rules/rise_of_totalitarianism/rules.yaml:713:11\n6023 rules/rise_of_totalitarianism/rules.yaml:714:11\n6031 rules/rise_of_totalitarianism/rules.yaml:716:11\n6044 rules/rise_of_totalitarianism/rules.yaml:717:11\n6045 rules/rise_of_totalitarianism/rules.yaml:718:11\n6046 rules/rise_of_totalitarianism/rules.yaml:719:11\n6061 rules/rise_of_totalitarianism/rules.yaml:1004:7\n6062 rules/rise_of_totalitarianism/rules.yaml:1005:11\n6063 rules/rise_of_totalitarianism/rules.yaml:1006:11\n6064 rules/rise_of_totalitarianism/rules.yaml:1007:15\n6069 rules/rise_of_totalitarianism/rules.yaml:1008:15\n6084 rules/rise_of_totalitarianism/rules.yaml:1010:11\n6085 rules/rise_of_totalitarianism/rules.yaml:1011:11\n6090 rules/rise_of_totalitarianism/rules.yaml:1012:11\n6109 rules/rise_of_totalitarianism/rules.yaml:1014:11\n6117 rules/rise_of_totalitarianism/rules.yaml:1015:11\n6118 rules/rise_of_totalitarianism/rules.yaml:1016:11\n6139 rules/rise_of_totalitarianism/rules.yaml:1582:7\n6140 rules/rise_of_totalitarianism/rules.yaml:1583:7\n6141 rules/rise_of_totalitarianism/rules.yaml:1584:7\n6149 rules/rise_of_totalitarianism/rules.yaml:1585:11\n6157 rules/rise_of_totalitarianism/rules.yaml:1586:7\n6158 rules/rise_of_totalitarianism/rules.yaml:1587:11\n6160 rules/rise_of_totalitarianism/rules.yaml:1588:11\n6163 rules/rise_of_totalitarianism/rules.yaml:1589:11\n6170 rules/rise_of_totalitarianism/rules.yaml:1591:11\n6171 rules/rise_of_totalitarianism/rules.yaml:1592:11\n6172 rules/rise_of_totalitarianism/rules.yaml:1593:11\n6173 rules/rise_of_totalitarianism/rules.yaml:1594:11\n6174 rules/rise_of_totalitarianism/rules.yaml:1595:15\n6175 rules/rise_of_totalitarianism/rules.yaml:1596:19\n6176 rules/rise_of_totalitarianism/rules.yaml:1597:15\n6177 rules/rise_of_totalitarianism/rules.yaml:1598:11\n6178 rules/rise_of_totalitarianism/rules.yaml:1599:11\n6180 rules/rise_of_totalitarianism/rules.yaml:1600:11\n6181 rules/rise_of_totalitarianism/rules.yaml:1601:11\n6186 rules/rise_of_totalitarianism/rules.yaml:1602:15\n6211 rules/rise_of_totalitarianism/rules.yaml:1936:7\n6220 rules/rise_of_totalitarianism/rules.yaml:1937:7\n6239 rules/rise_of_totalitarianism/rules.yaml:1938:11\n6245 rules/rise_of_totalitarianism/rules.yaml:1939:11\n6246 rules/rise_of_totalitarianism/rules.yaml:1940:15\n6247 rules/rise_of_totalitarianism/rules.yaml:1941:15\n6248 rules/rise_of_totalitarianism/rules.yaml:1942:19\n6249 rules/rise_of_totalitarianism/rules.yaml:1943:23\n6250 rules/rise_of_totalitarianism/rules.yaml:1944:27\n6251 rules/rise_of_totalitarianism/rules.yaml:1945:27\n6252 rules/rise_of_totalitarianism/rules.yaml:1946:15\n6253 rules/rise_of_totalitarianism/rules.yaml:1947:15\n6276 rules/rise_of_totalitarianism/rules.yaml:1249:7\n6287 rules/rise_of_totalitarianism/rules.yaml:1250:11\n6305 rules/rise_of_totalitarianism/rules.yaml:1251:11\n6311 rules/rise_of_totalitarianism/rules.yaml:1252:15\n6312 rules/rise_of_totalitarianism/rules.yaml:1253:15\n6313 rules/rise_of_totalitarianism/rules.yaml:1254:15\n6330 rules/rise_of_totalitarianism/rules.yaml:1255:15\n6331 rules/rise_of_totalitarianism/rules.yaml:1256:15\n6343 rules/rise_of_totalitarianism/rules.yaml:1257:15\n6344 rules/rise_of_totalitarianism/rules.yaml:1258:15\n6345 rules/rise_of_totalitarianism/rules.yaml:1259:19\n6346 rules/rise_of_totalitarianism/rules.yaml:1260:19\n6347 rules/rise_of_totalitarianism/rules.yaml:1261:23\n6348 rules/rise_of_totalitarianism/rules.yaml:1262:19\n6349 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6350 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6351 rules/rise_of_totalitarianism/rules.yaml:1265:23\n6353 rules/rise_of_totalitarianism/rules.yaml:1267:23\n6384 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6389 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6391 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6392 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6393 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6394 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6395 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6396 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6409 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6410 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6435 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6441 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6447 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6448 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6468 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6504 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6505 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6511 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6512 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6532 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6562 rules/rise_of_totalitarianism/rules.yaml:1272:7\n6576 rules/rise_of_totalitarianism/rules.yaml:1273:11\n6582 rules/rise_of_totalitarianism/rules.yaml:1274:11\n6588 rules/rise_of_totalitarianism/rules.yaml:1275:15\n6589 rules/rise_of_totalitarianism/rules.yaml:1276:15\n6609 rules/rise_of_totalitarianism/rules.yaml:1277:15\n6610 rules/rise_of_totalitarianism/rules.yaml:1278:15\n6616 rules/rise_of_totalitarianism/rules.yaml:1279:15\n6617 rules/rise_of_totalitarianism/rules.yaml:1280:15\n6618 rules/rise_of_totalitarianism/rules.yaml:1281:19\n6624 rules/rise_of_totalitarianism/rules.yaml:1282:19\n6630 rules/rise_of_totalitarianism/rules.yaml:1284:19\n6631 rules/rise_of_totalitarianism/rules.yaml:1285:19\n6632 rules/rise_of_totalitarianism/rules.yaml:1286:23\n6638 rules/rise_of_totalitarianism/rules.yaml:1288:23\n6639 rules/rise_of_totalitarianism/rules.yaml:1289:23\n6642 rules/rise_of_totalitarianism/rules.yaml:1290:27\n6647 rules/rise_of_totalitarianism/rules.yaml:1291:23\n6648 rules/rise_of_totalitarianism/rules.yaml:1292:23\n6649 rules/rise_of_totalitarianism/rules.yaml:1293:23\n6650 rules/rise_of_totalitarianism/rules.yaml:1294:27\n6651 rules/rise_of_totalitarianism/rules.yaml:1295:23\n6652 rules/rise_of_totalitarianism/rules.yaml:1296:23\n6653 rules/rise_of_totalitarianism/rules.yaml:1297:23\n6654 rules/rise_of_totalitarianism/rules.yaml:1298:27\n6655 rules/rise_of_totalitarianism/rules.yaml:1299:27\n6660 rules/rise_of_totalitarianism/rules.yaml:1300:27\n6663 rules/rise_of_totalitarianism/rules.yaml:1301:27\n6664 rules/rise_of_totalitarianism/rules.yaml:1302:27\n6665 rules/rise_of_totalitarianism/rules.yaml:1303:27\n6666 rules/rise_of_totalitarianism/rules.yaml:1304:27\n6667 rules/rise_of_totalitarianism/rules.yaml:1305:31\n6671 rules/rise_of_totalitarianism/rules.yaml:1306:27\n6675 rules/rise_of_totalitarianism/rules.yaml:1307:27\n6676 rules/rise_of_totalitarianism/rules.yaml:1308:23\n6733 rules/rise_of_totalitarianism/rules.yaml:1323:7\n6744 rules/rise_of_totalitarianism/rules.yaml:1324:11\n6749 rules/rise_of_totalitarianism/rules.yaml:1325:15\n6750 rules/rise_of_totalitarianism/rules.yaml:1326:19\n6752 rules/rise_of_totalitarianism/rules.yaml:1327:15\n6753 rules/rise_of_totalitarianism/rules.yaml:1328:15\n6754 rules/rise_of_totalitarianism/rules.yaml:1329:15\n6761 rules/rise_of_totalitarianism/rules.yaml:1330:15\n6762 rules/rise_of_totalitarianism/rules.yaml:1331:19\n6778 rules/rise_of_totalitarianism/rules.yaml:1332:23\n6781 rules/rise_of_totalitarianism/rules.yaml:1333:23\n6804 rules/rise_of_totalitarianism/rules.yaml:1334:15\n6805 rules/rise_of_totalitarianism/rules.yaml:1335:15\n6806 rules/rise_of_totalitarianism/rules.yaml:1336:19\n6809 rules/rise_of_totalitarianism/rules.yaml:1337:19\n6811 rules/rise_of_totalitarianism/rules.yaml:1338:19\n6812 rules/rise_of_totalitarianism/rules.yaml:1339:19\n6817 rules/rise_of_totalitarianism/rules.yaml:1340:23\n6820 rules/rise_of_totalitarianism/rules.yaml:1341:23\n6821 rules/rise_of_totalitarianism/rules.yaml:1342:19\n6822 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6827 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6832 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6833 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6843 rules/rise_of_totalitarianism/rules.yaml:1347:15\n6849 rules/rise_of_totalitarianism/rules.yaml:1348:19\n6852 rules/rise_of_totalitarianism/rules.yaml:1349:11\n6881 rules/rise_of_totalitarianism/rules.yaml:1650:7\n6882 rules/rise_of_totalitarianism/rules.yaml:1651:7\n6883 rules/rise_of_totalitarianism/rules.yaml:1652:7\n6891 rules/rise_of_totalitarianism/rules.yaml:1653:11\n6904 rules/rise_of_totalitarianism/rules.yaml:1654:11\n6905 rules/rise_of_totalitarianism/rules.yaml:1655:15\n6906 rules/rise_of_totalitarianism/rules.yaml:1656:15\n6909 rules/rise_of_totalitarianism/rules.yaml:1657:7\n6921 rules/rise_of_totalitarianism/rules.yaml:1658:7\n6927 rules/rise_of_totalitarianism/rules.yaml:1659:7\n6935 rules/rise_of_totalitarianism/rules.yaml:1660:11\n6943 rules/rise_of_totalitarianism/rules.yaml:1661:11\n6948 rules/rise_of_totalitarianism/rules.yaml:1662:15\n6949 rules/rise_of_totalitarianism/rules.yaml:1663:15\n6974 rules/rise_of_totalitarianism/rules.yaml:898:7\n6975 rules/rise_of_totalitarianism/rules.yaml:899:7\n6989 rules/rise_of_totalitarianism/rules.yaml:900:11\n6999 rules/rise_of_totalitarianism/rules.yaml:901:11\n7000 rules/rise_of_totalitarianism/rules.yaml:902:15\n7009 rules/rise_of_totalitarianism/rules.yaml:904:15\n7022 rules/rise_of_totalitarianism/rules.yaml:905:15\n7023 rules/rise_of_totalitarianism/rules.yaml:906:19\n7032 rules/rise_of_totalitarianism/rules.yaml:908:19\n7045 rules/rise_of_totalitarianism/rules.yaml:909:19\n7049 rules/rise_of_totalitarianism/rules.yaml:910:19\n7051 rules/rise_of_totalitarianism/rules.yaml:911:19\n7052 rules/rise_of_totalitarianism/rules.yaml:912:19\n7053 rules/rise_of_totalitarianism/rules.yaml:913:19\n7054 rules/rise_of_totalitarianism/rules.yaml:914:19\n7077 rules/rise_of_totalitarianism/rules.yaml:915:19\n7079 rules/rise_of_totalitarianism/rules.yaml:916:19\n7080 rules/rise_of_totalitarianism/rules.yaml:917:19\n7085 rules/rise_of_totalitarianism/rules.yaml:918:19\n7093 rules/rise_of_totalitarianism/rules.yaml:919:23\n7107 rules/rise_of_totalitarianism/rules.yaml:920:19\n7109 rules/rise_of_totalitarianism/rules.yaml:921:19\n7111 rules/rise_of_totalitarianism/rules.yaml:922:19\n7112 rules/rise_of_totalitarianism/rules.yaml:923:19\n7113 rules/rise_of_totalitarianism/rules.yaml:924:19\n7118 rules/rise_of_totalitarianism/rules.yaml:925:7\n7147 rules/rise_of_totalitarianism/rules.yaml:865:3\n7153 rules/rise_of_totalitarianism/rules.yaml:1998:14\n7181 rules/rise_of_totalitarianism/rules.yaml:869:7\n7182 rules/rise_of_totalitarianism/rules.yaml:870:11\n7183 rules/rise_of_totalitarianism/rules.yaml:871:7\n7188 rules/rise_of_totalitarianism/rules.yaml:872:7\n7210 rules/rise_of_totalitarianism/rules.yaml:874:11\n7211 rules/rise_of_totalitarianism/rules.yaml:875:7\n7218 rules/rise_of_totalitarianism/rules.yaml:876:7\n7219 rules/rise_of_totalitarianism/rules.yaml:877:11\n7220 rules/rise_of_totalitarianism/rules.yaml:878:15\n7228 rules/rise_of_totalitarianism/rules.yaml:880:15\n7235 rules/rise_of_totalitarianism/rules.yaml:881:11\n7236 rules/rise_of_totalitarianism/rules.yaml:882:7\n7250 rules/rise_of_totalitarianism/rules.yaml:883:11\n7256 rules/rise_of_totalitarianism/rules.yaml:884:15\n7261 rules/rise_of_totalitarianism/rules.yaml:885:7\n7268 rules/rise_of_totalitarianism/rules.yaml:886:7\n7269 rules/rise_of_totalitarianism/rules.yaml:887:11\n7270 rules/rise_of_totalitarianism/rules.yaml:888:11\n7271 rules/rise_of_totalitarianism/rules.yaml:889:15\n7272 rules/rise_of_totalitarianism/rules.yaml:890:11\n7274 rules/rise_of_totalitarianism/rules.yaml:891:11\n7275 rules/rise_of_totalitarianism/rules.yaml:892:11\n7286 rules/rise_of_totalitarianism/rules.yaml:1455:7\n7287 rules/rise_of_totalitarianism/rules.yaml:1456:11\n7288 rules/rise_of_totalitarianism/rules.yaml:1457:11\n7289 rules/rise_of_totalitarianism/rules.yaml:1458:7\n7296 rules/rise_of_totalitarianism/rules.yaml:1459:7\n7297 rules/rise_of_totalitarianism/rules.yaml:1460:11\n7312 rules/rise_of_totalitarianism/rules.yaml:778:7\n7313 rules/rise_of_totalitarianism/rules.yaml:779:7\n7314 rules/rise_of_totalitarianism/rules.yaml:780:7\n7315 rules/rise_of_totalitarianism/rules.yaml:781:7\n7323 rules/rise_of_totalitarianism/rules.yaml:782:11\n7329 rules/rise_of_totalitarianism/rules.yaml:783:11\n7330 rules/rise_of_totalitarianism/rules.yaml:784:15\n7331 rules/rise_of_totalitarianism/rules.yaml:785:15\n7332 rules/rise_of_totalitarianism/rules.yaml:786:15\n7333 rules/rise_of_totalitarianism/rules.yaml:787:15\n7336 rules/rise_of_totalitarianism/rules.yaml:788:7\n7358 rules/rise_of_totalitarianism/rules.yaml:1733:7\n7359 rules/rise_of_totalitarianism/rules.yaml:1734:7\n7360 rules/rise_of_totalitarianism/rules.yaml:1735:7\n7361 rules/rise_of_totalitarianism/rules.yaml:1736:7\n7364 rules/rise_of_totalitarianism/rules.yaml:1737:7\n7365 rules/rise_of_totalitarianism/rules.yaml:1738:7\n7366 rules/rise_of_totalitarianism/rules.yaml:1739:7\n7367 rules/rise_of_totalitarianism/rules.yaml:1740:11\n7368 rules/rise_of_totalitarianism/rules.yaml:1741:11\n7369 rules/rise_of_totalitarianism/rules.yaml:1742:15\n7370 rules/rise_of_totalitarianism/rules.yaml:1743:7\n7371 rules/rise_of_totalitarianism/rules.yaml:1744:7\n7372 rules/rise_of_totalitarianism/rules.yaml:1745:11\n7380 rules/rise_of_totalitarianism/rules.yaml:1747:11\n7386 rules/rise_of_totalitarianism/rules.yaml:1748:11\n7387 rules/rise_of_totalitarianism/rules.yaml:1749:11\n7388 rules/rise_of_totalitarianism/rules.yaml:1750:15\n7389 rules/rise_of_totalitarianism/rules.yaml:1751:19\n7390 rules/rise_of_totalitarianism/rules.yaml:1752:19\n7391 rules/rise_of_totalitarianism/rules.yaml:1753:19\n7392 rules/rise_of_totalitarianism/rules.yaml:1754:23\n7393 rules/rise_of_totalitarianism/rules.yaml:1755:23\n7394 rules/rise_of_totalitarianism/rules.yaml:1756:23\n7396 rules/rise_of_totalitarianism/rules.yaml:1758:19\n7399 rules/rise_of_totalitarianism/rules.yaml:1759:19\n7400 rules/rise_of_totalitarianism/rules.yaml:1760:11\n7401 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7402 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7403 rules/rise_of_totalitarianism/rules.yaml:1763:11\n7408 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7409 rules/rise_of_totalitarianism/rules.yaml:1765:15\n7410 rules/rise_of_totalitarianism/rules.yaml:1766:15\n7411 rules/rise_of_totalitarianism/rules.yaml:1767:15\n7419 rules/rise_of_totalitarianism/rules.yaml:1768:19\n7425 rules/rise_of_totalitarianism/rules.yaml:1769:19\n7426 rules/rise_of_totalitarianism/rules.yaml:1770:19\n7427 rules/rise_of_totalitarianism/rules.yaml:1771:23\n7428 rules/rise_of_totalitarianism/rules.yaml:1772:23\n7429 rules/rise_of_totalitarianism/rules.yaml:1773:23\n7432 rules/rise_of_totalitarianism/rules.yaml:1774:15\n7433 rules/rise_of_totalitarianism/rules.yaml:1775:19\n7434 rules/rise_of_totalitarianism/rules.yaml:1776:19\n7459 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7464 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7466 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7467 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7468 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7469 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7470 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7471 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7484 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7485 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7511 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7517 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7545 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7546 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7567 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7606 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7607 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7613 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7614 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7635 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7650 rules/rise_of_totalitarianism/rules.yaml:1553:7\n7651 rules/rise_of_totalitarianism/rules.yaml:1554:7\n7659 rules/rise_of_totalitarianism/rules.yaml:1555:11\n7665 rules/rise_of_totalitarianism/rules.yaml:1556:11\n7666 rules/rise_of_totalitarianism/rules.yaml:1557:11\n7692 rules/rise_of_totalitarianism/rules.yaml:766:7\n7694 rules/rise_of_totalitarianism/rules.yaml:767:7\n7702 rules/rise_of_totalitarianism/rules.yaml:768:11\n7710 rules/rise_of_totalitarianism/rules.yaml:769:11\n7711 rules/rise_of_totalitarianism/rules.yaml:770:15\n7712 rules/rise_of_totalitarianism/rules.yaml:771:15\n7714 rules/rise_of_totalitarianism/rules.yaml:772:15\n7728 rules/rise_of_totalitarianism/rules.yaml:1036:3\n7735 rules/rise_of_totalitarianism/rules.yaml:1978:14\n7741 rules/rise_of_totalitarianism/rules.yaml:1999:14\n7787 rules/rise_of_totalitarianism/rules.yaml:1041:7\n7788 rules/rise_of_totalitarianism/rules.yaml:1042:7\n7791 rules/rise_of_totalitarianism/rules.yaml:1043:7\n7792 rules/rise_of_totalitarianism/rules.yaml:1044:7\n7793 rules/rise_of_totalitarianism/rules.yaml:1045:7\n7794 rules/rise_of_totalitarianism/rules.yaml:1046:7\n7808 rules/rise_of_totalitarianism/rules.yaml:1047:11\n7816 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7829 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7835 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7842 rules/rise_of_totalitarianism/rules.yaml:1051:15\n7843 rules/rise_of_totalitarianism/rules.yaml:1052:15\n7844 rules/rise_of_totalitarianism/rules.yaml:1053:15\n7849 rules/rise_of_totalitarianism/rules.yaml:1054:19\n7852 rules/rise_of_totalitarianism/rules.yaml:1057:23\n7853 rules/rise_of_totalitarianism/rules.yaml:1058:23\n7854 rules/rise_of_totalitarianism/rules.yaml:1059:23\n7855 rules/rise_of_totalitarianism/rules.yaml:1060:27\n7856 rules/rise_of_totalitarianism/rules.yaml:1061:23\n7859 rules/rise_of_totalitarianism/rules.yaml:1055:23\n7866 rules/rise_of_totalitarianism/rules.yaml:1062:19\n7869 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7885 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7886 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7887 rules/rise_of_totalitarianism/rules.yaml:1067:19\n7895 rules/rise_of_totalitarianism/rules.yaml:1069:19\n7908 rules/rise_of_totalitarianism/rules.yaml:1070:19\n7913 rules/rise_of_totalitarianism/rules.yaml:1071:19\n7920 rules/rise_of_totalitarianism/rules.yaml:1072:19\n7921 rules/rise_of_totalitarianism/rules.yaml:1073:19\n7922 rules/rise_of_totalitarianism/rules.yaml:1074:19\n7927 rules/rise_of_totalitarianism/rules.yaml:1075:23\n7930 rules/rise_of_totalitarianism/rules.yaml:1078:27\n7931 rules/rise_of_totalitarianism/rules.yaml:1079:27\n7932 rules/rise_of_totalitarianism/rules.yaml:1080:31\n7933 rules/rise_of_totalitarianism/rules.yaml:1081:27\n7936 rules/rise_of_totalitarianism/rules.yaml:1076:27\n7940 rules/rise_of_totalitarianism/rules.yaml:1083:11\n7941 rules/rise_of_totalitarianism/rules.yaml:1084:11\n7962 rules/rise_of_totalitarianism/rules.yaml:1085:11\n7963 rules/rise_of_totalitarianism/rules.yaml:1086:11\n7971 rules/rise_of_totalitarianism/rules.yaml:1087:15\n7985 rules/rise_of_totalitarianism/rules.yaml:1088:11\n7986 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7987 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7997 rules/rise_of_totalitarianism/rules.yaml:1092:15\n8009 rules/rise_of_totalitarianism/rules.yaml:1093:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1094:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1095:15\n8018 rules/rise_of_totalitarianism/rules.yaml:1096:15\n8019 rules/rise_of_totalitarianism/rules.yaml:1097:15\n8024 rules/rise_of_totalitarianism/rules.yaml:1098:19\n8034 rules/rise_of_totalitarianism/rules.yaml:1099:19\n8042 rules/rise_of_totalitarianism/rules.yaml:1100:23\n8055 rules/rise_of_totalitarianism/rules.yaml:1102:15\n8067 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8072 rules/rise_of_totalitarianism/rules.yaml:1104:15\n8081 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8082 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8083 rules/rise_of_totalitarianism/rules.yaml:1107:15\n8088 rules/rise_of_totalitarianism/rules.yaml:1108:19\n8089 rules/rise_of_totalitarianism/rules.yaml:1109:19\n8092 rules/rise_of_totalitarianism/rules.yaml:1110:19\n8093 rules/rise_of_totalitarianism/rules.yaml:1111:19\n8107 rules/rise_of_totalitarianism/rules.yaml:1112:23\n8117 rules/rise_of_totalitarianism/rules.yaml:1113:19\n8125 rules/rise_of_totalitarianism/rules.yaml:1114:23\n8135 rules/rise_of_totalitarianism/rules.yaml:1116:11\n8147 rules/rise_of_totalitarianism/rules.yaml:1117:11\n8148 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8149 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8157 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8169 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8170 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8177 rules/rise_of_totalitarianism/rules.yaml:1124:15\n8178 rules/rise_of_totalitarianism/rules.yaml:1125:15\n8179 rules/rise_of_totalitarianism/rules.yaml:1126:15\n8180 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8181 rules/rise_of_totalitarianism/rules.yaml:1128:19\n8182 rules/rise_of_totalitarianism/rules.yaml:1129:19\n8183 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8184 rules/rise_of_totalitarianism/rules.yaml:1131:19\n8187 rules/rise_of_totalitarianism/rules.yaml:1133:11\n8188 rules/rise_of_totalitarianism/rules.yaml:1134:11\n8189 rules/rise_of_totalitarianism/rules.yaml:1135:11\n8194 rules/rise_of_totalitarianism/rules.yaml:1136:15\n8199 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8200 rules/rise_of_totalitarianism/rules.yaml:1138:15\n8201 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8202 rules/rise_of_totalitarianism/rules.yaml:1140:15\n8211 rules/rise_of_totalitarianism/rules.yaml:1141:15\n8212 rules/rise_of_totalitarianism/rules.yaml:1142:15\n8213 rules/rise_of_totalitarianism/rules.yaml:1143:15\n8218 rules/rise_of_totalitarianism/rules.yaml:1144:19\n8219 rules/rise_of_totalitarianism/rules.yaml:1145:19\n8220 rules/rise_of_totalitarianism/rules.yaml:1146:19\n8221 rules/rise_of_totalitarianism/rules.yaml:1147:19\n8222 rules/rise_of_totalitarianism/rules.yaml:1148:19\n8226 rules/rise_of_totalitarianism/rules.yaml:1150:15\n8231 rules/rise_of_totalitarianism/rules.yaml:1151:15\n8248 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8249 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8258 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8259 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8260 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8265 rules/rise_of_totalitarianism/rules.yaml:1157:19\n8280 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8281 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8296 rules/rise_of_totalitarianism/rules.yaml:1160:19\n8304 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8316 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8325 rules/rise_of_totalitarianism/rules.yaml:1163:19\n8326 rules/rise_of_totalitarianism/rules.yaml:1164:23\n8330 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8331 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8336 rules/rise_of_totalitarianism/rules.yaml:1167:23\n8343 rules/rise_of_totalitarianism/rules.yaml:1168:7\n8346 rules/rise_of_totalitarianism/rules.yaml:1174:11\n8349 rules/rise_of_totalitarianism/rules.yaml:1169:11\n8356 rules/rise_of_totalitarianism/rules.yaml:1170:15\n8360 rules/rise_of_totalitarianism/rules.yaml:1172:15\n8370 rules/rise_of_totalitarianism/rules.yaml:1175:7\n8373 rules/rise_of_totalitarianism/rules.yaml:1176:11\n8374 rules/rise_of_totalitarianism/rules.yaml:1177:15\n8376 rules/rise_of_totalitarianism/rules.yaml:1179:15\n8377 rules/rise_of_totalitarianism/rules.yaml:1180:7\n8378 rules/rise_of_totalitarianism/rules.yaml:1181:11\n8379 rules/rise_of_totalitarianism/rules.yaml:1182:15\n8381 rules/rise_of_totalitarianism/rules.yaml:1184:11\n8400 rules/rise_of_totalitarianism/rules.yaml:949:7\n8401 rules/rise_of_totalitarianism/rules.yaml:950:11\n8402 rules/rise_of_totalitarianism/rules.yaml:951:15\n8403 rules/rise_of_totalitarianism/rules.yaml:952:19\n8404 rules/rise_of_totalitarianism/rules.yaml:953:15\n8405 rules/rise_of_totalitarianism/rules.yaml:954:15\n8407 rules/rise_of_totalitarianism/rules.yaml:955:7\n8414 rules/rise_of_totalitarianism/rules.yaml:956:7\n8415 rules/rise_of_totalitarianism/rules.yaml:957:7\n8426 rules/rise_of_totalitarianism/rules.yaml:958:11\n8427 rules/rise_of_totalitarianism/rules.yaml:959:11\n8442 rules/rise_of_totalitarianism/rules.yaml:960:15\n8448 rules/rise_of_totalitarianism/rules.yaml:961:15\n8454 rules/rise_of_totalitarianism/rules.yaml:962:19\n8455 rules/rise_of_totalitarianism/rules.yaml:963:19\n8468 rules/rise_of_totalitarianism/rules.yaml:964:19\n8495 rules/rise_of_totalitarianism/rules.yaml:1839:7\n8506 rules/rise_of_totalitarianism/rules.yaml:1840:11\n8514 rules/rise_of_totalitarianism/rules.yaml:1841:15\n8530 rules/rise_of_totalitarianism/rules.yaml:1842:15\n8539 rules/rise_of_totalitarianism/rules.yaml:1843:19\n8551 rules/rise_of_totalitarianism/rules.yaml:1844:19\n8552 rules/rise_of_totalitarianism/rules.yaml:1845:19\n8554 rules/rise_of_totalitarianism/rules.yaml:1846:19\n8555 rules/rise_of_totalitarianism/rules.yaml:1847:19\n8556 rules/rise_of_totalitarianism/rules.yaml:1848:19\n8558 rules/rise_of_totalitarianism/rules.yaml:1849:19\n8562 rules/rise_of_totalitarianism/rules.yaml:1850:7\n8563 rules/rise_of_totalitarianism/rules.yaml:1851:11\n8564 rules/rise_of_totalitarianism/rules.yaml:1852:15\n8566 rules/rise_of_totalitarianism/rules.yaml:1853:15\n8575 rules/rise_of_totalitarianism/rules.yaml:1854:7\n8586 rules/rise_of_totalitarianism/rules.yaml:1855:11\n8592 rules/rise_of_totalitarianism/rules.yaml:1856:11\n8601 rules/rise_of_totalitarianism/rules.yaml:1857:15\n8613 rules/rise_of_totalitarianism/rules.yaml:1858:15\n8614 rules/rise_of_totalitarianism/rules.yaml:1859:19\n8615 rules/rise_of_totalitarianism/rules.yaml:1860:19\n8663 rules/rise_of_totalitarianism/rules.yaml:1535:7\n8668 rules/rise_of_totalitarianism/rules.yaml:1536:11\n8669 rules/rise_of_totalitarianism/rules.yaml:1537:11\n8670 rules/rise_of_totalitarianism/rules.yaml:1538:11\n8675 rules/rise_of_totalitarianism/rules.yaml:1539:11\n8683 rules/rise_of_totalitarianism/rules.yaml:1540:15\n8689 rules/rise_of_totalitarianism/rules.yaml:1541:15\n8690 rules/rise_of_totalitarianism/rules.yaml:1542:19\n8693 rules/rise_of_totalitarianism/rules.yaml:1543:19\n8694 rules/rise_of_totalitarianism/rules.yaml:1544:19\n8695 rules/rise_of_totalitarianism/rules.yaml:1545:19\n8719 rules/rise_of_totalitarianism/rules.yaml:1823:7\n8731 rules/rise_of_totalitarianism/rules.yaml:1824:7\n8739 rules/rise_of_totalitarianism/rules.yaml:1825:11\n8745 rules/rise_of_totalitarianism/rules.yaml:1826:11\n8746 rules/rise_of_totalitarianism/rules.yaml:1827:15\n8747 rules/rise_of_totalitarianism/rules.yaml:1828:15\n8748 rules/rise_of_totalitarianism/rules.yaml:1829:15\n8749 rules/rise_of_totalitarianism/rules.yaml:1830:15\n8750 rules/rise_of_totalitarianism/rules.yaml:1831:15\n8752 rules/rise_of_totalitarianism/rules.yaml:1832:15\n8764 rules/rise_of_totalitarianism/flow.yaml:23:3\n8801 rules/rise_of_totalitarianism/flow.yaml:27:7\n8803 rules/rise_of_totalitarianism/flow.yaml:28:7\n8804 rules/rise_of_totalitarianism/flow.yaml:29:7\n8815 rules/rise_of_totalitarianism/flow.yaml:30:11\n8820 rules/rise_of_totalitarianism/flow.yaml:31:11\n8829 rules/rise_of_totalitarianism/flow.yaml:32:15\n8841 rules/rise_of_totalitarianism/flow.yaml:33:15\n8842 rules/rise_of_totalitarianism/flow.yaml:34:19\n8845 rules/rise_of_totalitarianism/flow.yaml:35:19\n8849 rules/rise_of_totalitarianism/flow.yaml:36:7\n8850 rules/rise_of_totalitarianism/flow.yaml:37:7\n8851 rules/rise_of_totalitarianism/flow.yaml:38:11\n8852 rules/rise_of_totalitarianism/flow.yaml:39:15\n8869 rules/rise_of_totalitarianism/flow.yaml:40:15\n8870 rules/rise_of_totalitarianism/flow.yaml:41:11\n8871 rules/rise_of_totalitarianism/flow.yaml:42:7\n8872 rules/rise_of_totalitarianism/flow.yaml:43:7\n8873 rules/rise_of_totalitarianism/flow.yaml:44:11\n8876 rules/rise_of_totalitarianism/flow.yaml:45:11\n8877 rules/rise_of_totalitarianism/flow.yaml:46:7\n8878 rules/rise_of_totalitarianism/flow.yaml:47:11\n8879 rules/rise_of_totalitarianism/flow.yaml:48:7\n8893 rules/rise_of_totalitarianism/flow.yaml:49:11\n8899 rules/rise_of_totalitarianism/flow.yaml:50:11\n8900 rules/rise_of_totalitarianism/flow.yaml:51:15\n8901 rules/rise_of_totalitarianism/flow.yaml:52:15\n8911 rules/rise_of_totalitarianism/flow.yaml:53:15\n8918 rules/rise_of_totalitarianism/flow.yaml:54:15\n8919 rules/rise_of_totalitarianism/flow.yaml:55:15\n8923 rules/rise_of_totalitarianism/flow.yaml:56:7\n8930 rules/rise_of_totalitarianism/flow.yaml:57:7\n8941 rules/rise_of_totalitarianism/flow.yaml:58:11\n8942 rules/rise_of_totalitarianism/flow.yaml:59:11\n8957 rules/rise_of_totalitarianism/flow.yaml:60:15\n8975 rules/rise_of_totalitarianism/flow.yaml:61:15\n8976 rules/rise_of_totalitarianism/flow.yaml:62:19\n8978 rules/rise_of_totalitarianism/flow.yaml:64:19\n8981 rules/rise_of_totalitarianism/flow.yaml:65:19\n9004 rules/rise_of_totalitarianism/flow.yaml:83:3\n9010 rules/rise_of_totalitarianism/flow.yaml:83:3\n9021 rules/rise_of_totalitarianism/flow.yaml:87:7\n9022 rules/rise_of_totalitarianism/flow.yaml:88:11\n9023 rules/rise_of_totalitarianism/flow.yaml:89:15\n9024 rules/rise_of_totalitarianism/flow.yaml:90:7\n9025 rules/rise_of_totalitarianism/flow.yaml:91:7\n9026 rules/rise_of_totalitarianism/flow.yaml:92:7\n9027 rules/rise_of_totalitarianism/flow.yaml:93:7\n9028 rules/rise_of_totalitarianism/flow.yaml:94:7\n9034 rules/rise_of_totalitarianism/flow.yaml:95:7\n9040 rules/rise_of_totalitarianism/flow.yaml:96:7\n9046 rules/rise_of_totalitarianism/flow.yaml:97:7\n9047 rules/rise_of_totalitarianism/flow.yaml:98:7\n9057 rules/rise_of_totalitarianism/flow.yaml:16:3\n9072 rules/rise_of_totalitarianism/flow.yaml:20:7\n9073 rules/rise_of_totalitarianism/flow.yaml:21:7\n9088 rules/rise_of_totalitarianism/flow.yaml:67:3\n9110 rules/rise_of_totalitarianism/flow.yaml:71:7\n9124 rules/rise_of_totalitarianism/flow.yaml:72:11\n9126 rules/rise_of_totalitarianism/flow.yaml:73:11\n9127 rules/rise_of_totalitarianism/flow.yaml:74:11\n9134 rules/rise_of_totalitarianism/flow.yaml:75:11\n9141 rules/rise_of_totalitarianism/flow.yaml:76:11\n9155 rules/rise_of_totalitarianism/flow.yaml:77:15\n9160 rules/rise_of_totalitarianism/flow.yaml:78:11\n9167 rules/rise_of_totalitarianism/flow.yaml:79:11\n9172 rules/rise_of_totalitarianism/flow.yaml:80:7\n9173 rules/rise_of_totalitarianism/flow.yaml:81:11\n9191 rules/rise_of_totalitarianism/rules.yaml:1992:7\n9199 rules/rise_of_totalitarianism/rules.yaml:1993:7\n9202 rules/rise_of_totalitarianism/rules.yaml:1994:7\n9203 rules/rise_of_totalitarianism/rules.yaml:1995:7\n9204 rules/rise_of_totalitarianism/rules.yaml:1996:7\n9220 rules/rise_of_totalitarianism/rules.yaml:1966:7\n9231 rules/rise_of_totalitarianism/rules.yaml:1967:7\n9232 rules/rise_of_totalitarianism/rules.yaml:1968:7\n9233 rules/rise_of_totalitarianism/rules.yaml:1969:11\n9234 rules/rise_of_totalitarianism/rules.yaml:1970:15\n9235 rules/rise_of_totalitarianism/rules.yaml:1971:19\n9236 rules/rise_of_totalitarianism/rules.yaml:1972:19\n9237 rules/rise_of_totalitarianism/rules.yaml:1973:19\n9238 rules/rise_of_totalitarianism/rules.yaml:1974:7\n9239 rules/rise_of_totalitarianism/rules.yaml:1975:7"
