@@ -319,6 +319,13 @@ class RiseOfTotalitarianismRules:
         (("Keep the Leader",), ()),
         (("", " expends ", " to remove ", " opponents' cubes"), ("player", "e:leader", "int")),
         (
+            (
+                "Germany pays its War Reparations: the Ruhr is evacuated (the Ruhr Marker leaves the Ruhr Occupied box)",
+            ),
+            (),
+        ),
+        (("France occupies the Ruhr: the Ruhr Marker is placed in the Ruhr Occupied box",), ()),
+        (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
         ),
@@ -444,23 +451,23 @@ class RiseOfTotalitarianismRules:
         ("choose-leader", 121, "leader", -1, 36, 4, False),
         ("choose-some", 124, "some:leader", -1, 36, 11, False),
         ("choose-leader", 131, "leader", 132, 38, 1, False),
-        ("choose-area", 135, "area", 136, 40, 7, False),
-        ("choose-strategy", 137, "strategy", -1, 41, 0, False),
-        ("choose-strategy", 139, "strategy", 140, 42, 7, False),
-        ("choose-some", 147, "some:strategy", -1, 44, 3, False),
-        ("yes-no", 150, "yes-no", -1, 44, 8, False),
-        ("choose-strategy", 152, "strategy", 33, 44, 15, False),
-        ("choose-strategy", 154, "strategy", -1, 47, 1, True),
-        ("choose-minor", 157, "minor", -1, 48, 2, False),
-        ("choose-population", 161, "population", -1, 48, 11, False),
-        ("yes-no", 164, "yes-no", -1, 48, 22, False),
-        ("choose-leader", 166, "leader", -1, 48, 25, False),
-        ("yes-no", 168, "yes-no", -1, 48, 30, False),
-        ("choose-chit", 169, "chit", -1, 48, 34, False),
-        ("yes-no", 168, "yes-no", -1, 48, 42, False),
-        ("choose-leader", 173, "leader", -1, 48, 48, False),
-        ("choose-reform", 178, "reform", -1, 48, 59, False),
-        ("choose-population", 180, "population", -1, 48, 63, False),
+        ("choose-area", 137, "area", 138, 40, 7, False),
+        ("choose-strategy", 139, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 141, "strategy", 142, 42, 7, False),
+        ("choose-some", 149, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 152, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 154, "strategy", 33, 44, 15, False),
+        ("choose-strategy", 156, "strategy", -1, 47, 1, True),
+        ("choose-minor", 159, "minor", -1, 48, 2, False),
+        ("choose-population", 163, "population", -1, 48, 11, False),
+        ("yes-no", 166, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 168, "leader", -1, 48, 25, False),
+        ("yes-no", 170, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 171, "chit", -1, 48, 34, False),
+        ("yes-no", 170, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 175, "leader", -1, 48, 48, False),
+        ("choose-reform", 180, "reform", -1, 48, 59, False),
+        ("choose-population", 182, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -921,6 +928,7 @@ class RiseOfTotalitarianismRules:
     c_release_difficulty: int
     c_reserve_slots: int
     c_resistance_modifier: int
+    c_ruhr_stability: int
     ix_area__kind: dict[Any, tuple[int, ...]]
     ix_box__zone: dict[Any, tuple[int, ...]]
     ix_chit__action: dict[Any, tuple[int, ...]]
@@ -933,6 +941,7 @@ class RiseOfTotalitarianismRules:
     ix_population__major: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
     ix_strategy__owner: dict[Any, tuple[int, ...]]
+    k_ally__france: Any
     k_crisis__cr11: Any
     k_crisis__cr12: Any
     k_crisis__cr2: Any
@@ -995,6 +1004,7 @@ class RiseOfTotalitarianismRules:
     o_g_rolled: int
     o_g_round: int
     o_g_rounds: int
+    o_g_ruhr_occupied: int
     o_g_window__marker_cards__depth: int
     o_g_window__reaction__depth: int
     o_p_card_reserve: int
@@ -1119,6 +1129,7 @@ class RiseOfTotalitarianismRules:
         self.c_release_difficulty = d["c_release_difficulty"]
         self.c_reserve_slots = d["c_reserve_slots"]
         self.c_resistance_modifier = d["c_resistance_modifier"]
+        self.c_ruhr_stability = d["c_ruhr_stability"]
         self.ix_area__kind = d["ix_area__kind"]
         self.ix_box__zone = d["ix_box__zone"]
         self.ix_chit__action = d["ix_chit__action"]
@@ -1131,6 +1142,7 @@ class RiseOfTotalitarianismRules:
         self.ix_population__major = d["ix_population__major"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
         self.ix_strategy__owner = d["ix_strategy__owner"]
+        self.k_ally__france = d.get("k_ally__france")
         self.k_crisis__cr11 = d.get("k_crisis__cr11")
         self.k_crisis__cr12 = d.get("k_crisis__cr12")
         self.k_crisis__cr2 = d.get("k_crisis__cr2")
@@ -1193,6 +1205,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_rolled = d["o_g_rolled"]
         self.o_g_round = d["o_g_round"]
         self.o_g_rounds = d["o_g_rounds"]
+        self.o_g_ruhr_occupied = d["o_g_ruhr_occupied"]
         self.o_g_window__marker_cards__depth = d["o_g_window__marker_cards__depth"]
         self.o_g_window__reaction__depth = d["o_g_window__reaction__depth"]
         self.o_p_card_reserve = d["o_p_card_reserve"]
@@ -1373,7 +1386,7 @@ class RiseOfTotalitarianismRules:
         return f(S, None, None, p)
 
     def f_action_value(self, S: list[Any], v_u: Any) -> int:
-        "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:505:3]"
+        "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:512:3]"
         v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
         if len(v_ls) == 0:
             return self.s_e_chit__value[v_u]
@@ -1386,7 +1399,7 @@ class RiseOfTotalitarianismRules:
         return v_v
 
     def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
-        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:440:3]"
+        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:447:3]"
         if self.s_e_leader__ideology[v_l] is not None:
             return self.s_e_leader__ideology[v_l] == v_p
         if self.s_e_leader__party[v_l] is not None:
@@ -1394,7 +1407,7 @@ class RiseOfTotalitarianismRules:
         return False
 
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
-        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:297:3]"
+        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:304:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
             return []
@@ -1433,7 +1446,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_attempt_modifier(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:315:3]"""
+        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:322:3]"""
         N: list[int] = S
         v_n = 0
         if self.s_e_strategy__support_modifier[v_c]:
@@ -1450,11 +1463,11 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
-        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:192:3]"
+        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:199:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
 
     def f_candidates(self, S: list[Any], v_p: Any, v_m: Any, v_s: Any) -> Any:
-        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:451:3]"
+        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
         v_out: list[Any] = []
         for v_l in self.ix_leader__major.get(v_m, ()):
             if S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p:
@@ -1469,7 +1482,7 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_card_funding(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:68:3]"
         return (
             0
             + self.f_effect__active_event__modifies__card_funding(S, v_p)
@@ -1477,15 +1490,15 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:68:3]"
         return 0
 
     def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
-        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:236:3]"
+        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:243:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
     def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
-        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:197:3]"
+        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:204:3]"
         return [
             v_u
             for v_u in self.all_chit
@@ -1494,7 +1507,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_coup_pp(self, S: list[Any], v_p: Any) -> int:
-        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:374:3]"""
+        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:381:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_coups]):
@@ -1507,7 +1520,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
-        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:204:3]"""
+        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:211:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -1549,11 +1562,11 @@ class RiseOfTotalitarianismRules:
         return _head(v_leaders)
 
     def f_cubes_in(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:258:3]"
+        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:265:3]"
         return S[self.o_e_area__cubes + v_a].count(v_p)
 
     def f_cubes_near(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:263:3]"""
+        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:270:3]"""
         _w2 = S[self.o_e_area__cubes + v_a].count(v_p)
         _w1 = 0
         for v_b in self.s_e_area__adjacent[v_a]:
@@ -1561,18 +1574,18 @@ class RiseOfTotalitarianismRules:
         return _w2 + _w1
 
     def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
-        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
+        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:162:3]"
         return _head(
             [v_b for v_b in self.ix_box__zone.get(v_p, ()) if self.s_e_box__dominance[v_b]]
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2041:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2049:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1586,25 +1599,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2049:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2010:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2049:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2051:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2057:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1616,20 +1629,20 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2057:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2018:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2057:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_election_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:563:3]"""
+        """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:570:3]"""
         _w1 = 0
         for v_x__1 in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
@@ -1654,7 +1667,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
-        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
+        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
             return S[_TURN] == 2
@@ -1663,7 +1676,7 @@ class RiseOfTotalitarianismRules:
         return S[_TURN] == 2 and _has(N[self.o_g_ended_crises], self.k_crisis__cr2)
 
     def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:129:3]"""
+        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:136:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1674,7 +1687,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_funding_of(self, S: list[Any], v_p: Any) -> int:
-        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"""
+        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:129:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
@@ -1701,11 +1714,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_government_vps(self, S: list[Any], v_p: Any) -> int:
-        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:365:3]"
+        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:372:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
     def f_hire_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:481:3]"""
+        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:488:3]"""
         _w4 = []
         for v_m__1 in self.all_major:
             _w7 = self.s_e_area__major[v_a] == v_m__1
@@ -1732,21 +1745,21 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_in_dominance(self, S: list[Any], v_x: Any) -> bool:
-        "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:575:3]"
+        "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:582:3]"
         return self.s_e_box__dominance[S[self.o_e_population__box + v_x]] or (
             self.c_commit_in_party_dominance
             and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
         )
 
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
-        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:229:3]"
+        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:236:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
             or self.s_e_chit__action[v_u] == "arrest"
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2041:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1756,7 +1769,7 @@ class RiseOfTotalitarianismRules:
         return "?"
 
     def f_law_leaders(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:541:3]"
+        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:548:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -1771,7 +1784,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
-        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:417:3]"
+        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:424:3]"
         if S[self.o_e_leader__box + v_l] == "pool":
             return S[self.o_e_leader__pool_of + v_l]
         if (
@@ -1790,7 +1803,7 @@ class RiseOfTotalitarianismRules:
         return None
 
     def f_leader_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:496:3]"""
+        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:503:3]"""
         _w1 = 0
         for v_l in self.ix_leader__major.get(v_m, ()):
             if (
@@ -1801,7 +1814,7 @@ class RiseOfTotalitarianismRules:
         return 2 * _w1
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:249:3]"""
         if self.s_e_chit__action[v_u] == "law":
             _w2 = []
             for v_a in self.ix_area__kind.get("capital", ()):
@@ -1875,7 +1888,7 @@ class RiseOfTotalitarianismRules:
         return self.all_area
 
     def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
-        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:531:3]"
+        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:538:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -1899,7 +1912,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
+        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:77:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -1908,12 +1921,12 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
-        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:347:3]"
+        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:354:3]"
         N: list[int] = S
         return _head([v_q for v_q in self.all_player if _has(N[self.o_p_markers + v_q], v_c)])
 
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
-        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:337:3]"
+        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:344:3]"
         N: list[int] = S
         v_out: list[Any] = []
         for v_q in self.all_player:
@@ -1928,11 +1941,11 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
-        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:185:3]"
+        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:192:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
     def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
-        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:162:3]"
+        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:169:3]"
         return not (
             S[self.o_e_population__committed + v_x]
             and S[self.o_e_population__box + v_x]
@@ -1946,7 +1959,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
-        "on_map [rules/rise_of_totalitarianism/rules.yaml:270:3]"
+        "on_map [rules/rise_of_totalitarianism/rules.yaml:277:3]"
         return [
             v_u
             for v_u in self.ix_chit__owner.get(v_p, ())
@@ -1954,7 +1967,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_operation_majors(self, S: list[Any], v_a: Any) -> Any:
-        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:470:3]"""
+        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:477:3]"""
         _w4 = []
         for v_m in self.all_major:
             _w7 = self.s_e_area__major[v_a] == v_m
@@ -1973,7 +1986,7 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:136:3]"""
+        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:143:3]"""
         _w2 = S[self.o_e_major__parliament + v_m].count(v_p)
         _w1 = 0
         for v_l__1 in self.ix_leader__major.get(v_m, ()):
@@ -1985,7 +1998,7 @@ class RiseOfTotalitarianismRules:
         return _w2 + 2 * _w1
 
     def f_party_ally(self, S: list[Any], v_t: Any) -> Any:
-        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:399:3]"
+        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:406:3]"
         if len(S[self.o_e_party__cubes + v_t]) == 0:
             return self.s_e_party__natural_ally[v_t]
         v_most = max([S[self.o_e_party__cubes + v_t].count(v_p) for v_p in self.all_player])
@@ -2001,7 +2014,7 @@ class RiseOfTotalitarianismRules:
         return v_best
 
     def f_party_votes(self, S: list[Any], v_t: Any) -> int:
-        """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:553:3]"""
+        """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:560:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
             if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x]]:
@@ -2012,7 +2025,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
-        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:285:3]"
+        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:292:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
         if N[self.o_g_round] == N[self.o_g_rounds] and len(v_must) > 0:
@@ -2020,7 +2033,7 @@ class RiseOfTotalitarianismRules:
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
     def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
-        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:169:3]"
+        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:176:3]"
         return (
             self.s_e_population__resistance[v_x]
             + self.c_resistance_modifier
@@ -2028,7 +2041,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_population_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
+        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -2040,7 +2053,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_pp_income(self, S: list[Any], v_p: Any) -> int:
-        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:275:3]"""
+        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:282:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_crises]):
@@ -2051,7 +2064,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:330:3]"""
+        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:337:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _w2 = 0
@@ -2062,15 +2075,15 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
-        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:307:3]"
+        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:314:3]"
         return self.s_e_reform__difficulty[v_r]
 
     def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
-        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:358:3]"
+        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:365:3]"
         return 5 if v_m == self.k_major__germany else 4
 
     def f_release_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:489:3]"
+        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:496:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -2084,20 +2097,28 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_reparation_delays_needed(self, S: list[Any]) -> int:
-        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:387:3]'
+        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:394:3]'
         N: list[int] = S
         return 1 - N[self.o_e_major__economy + self.k_major__germany]
 
     def f_rounds_of_turn(self, S: list[Any]) -> int:
-        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
+        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:85:3]"
         if S[_TURN] == 5:
             return 3
         if (S[_TURN] == 1 or S[_TURN] == 3) or S[_TURN] == 8:
             return 1
         return 2
 
+    def f_ruhr_penalty(self, S: list[Any], v_m: Any) -> int:
+        "The Stability Check penalty of a Major Power for the Ruhr Occupied box: ruhr_stability for Germany while the Ruhr Marker is in the box. (ROT-BOARD-07, ROT-MAJ-02) [rules/rise_of_totalitarianism/rules.yaml:593:3]"
+        return (
+            self.c_ruhr_stability
+            if S[self.o_g_ruhr_occupied] and v_m == self.k_major__germany
+            else 0
+        )
+
     def f_stability(self, S: list[Any], v_nat: Any) -> int:
-        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:178:3]"
+        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:185:3]"
         N: list[int] = S
         return max(
             0,
@@ -2107,7 +2128,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_stacked_here(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:523:3]"
+        "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -2119,7 +2140,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
-        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
+        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -2127,7 +2148,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
-        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:143:3]"""
+        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:150:3]"""
         _w1 = 0
         for v_q in self.all_player:
             _w3 = S[self.o_e_major__parliament + v_m].count(v_q)
@@ -2156,18 +2177,18 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_vp_spread(self, S: list[Any]) -> int:
-        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:352:3]"
+        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:359:3]"
         N: list[int] = S
         return max([N[self.o_p_vp + v_p] for v_p in self.all_player]) - min(
             [N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player]
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         N: list[int] = S
         return [
             v_c
@@ -2176,7 +2197,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2185,7 +2206,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2214,11 +2235,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:590:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:606:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2229,7 +2250,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1350:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1366:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2259,13 +2280,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2001:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2040:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    145,
+                    147,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -2275,7 +2296,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    146,
+                    148,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -2283,7 +2304,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1685:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2304,7 +2325,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:622:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:638:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2340,7 +2361,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1517:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1533:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -2351,7 +2372,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:682:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2364,7 +2385,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:676:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:692:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2374,7 +2395,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:653:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:669:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2387,7 +2408,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1216:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1232:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2426,42 +2447,42 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2041:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = 0
-            _log(S, 142, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 144, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2041:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2002:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2041:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 141, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2051:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = 0
-            _log(S, 144, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2051:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2012:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2051:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 143, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 145, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -2473,7 +2494,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:612:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:628:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2485,12 +2506,12 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:586:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:602:3]"
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1632:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1651:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
@@ -2498,7 +2519,7 @@ class RiseOfTotalitarianismRules:
             _log(S, 97, (v_actor, v_l))
 
     def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
-        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1881:3]"""
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1900:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2509,7 +2530,7 @@ class RiseOfTotalitarianismRules:
             _log(S, 127, (v_l, self.s_e_leader__major[v_l]))
 
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1779:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1798:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2526,7 +2547,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 115, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1861:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1880:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2544,7 +2565,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 126, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1797:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1816:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
@@ -2562,7 +2583,7 @@ class RiseOfTotalitarianismRules:
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:965:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:981:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
@@ -2574,12 +2595,12 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1892:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1911:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:842:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2599,7 +2620,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1229:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2627,8 +2648,20 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
+    def p_ruhr_occupation(self, S: list[Any], v_paid: bool) -> None:
+        """The Ruhr Occupied box (the Ruhr Marker; the Economy Checks use it with the War Reparations boxes, ROT-BOARD-07; its effects are not printed). ASSUMED: when Germany suffers the War Reparations crisis of step 5 while France's War Reparations Marker is not on the Delay side, France occupies the Ruhr (the Marker enters the box); when Germany can pay (an Economy Modifier of 0 or more at step 5), the Ruhr is evacuated. While occupied, the German Stability Check suffers ruhr_stability (ruhr_penalty). (ROT-BOARD-07, ROT-CLN-03, ROT-COMP-04) [rules/rise_of_totalitarianism/rules.yaml:1969:3]"""
+        if v_paid:
+            if S[self.o_g_ruhr_occupied]:
+                S[self.o_g_ruhr_occupied] = False
+                if S[_LOG] is not False:
+                    _log(S, 134, ())
+        elif not S[self.o_g_ruhr_occupied] and (not S[self.o_e_ally__delay + self.k_ally__france]):
+            S[self.o_g_ruhr_occupied] = True
+            if S[_LOG] is not False:
+                _log(S, 135, ())
+
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1686:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1705:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2654,7 +2687,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:598:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:614:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2668,7 +2701,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:988:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1004:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2684,7 +2717,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1362:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1378:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2703,7 +2736,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1379:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1395:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2739,7 +2772,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1558:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1574:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2758,6 +2791,9 @@ class RiseOfTotalitarianismRules:
                 )
                 if S[_LOG] is not False:
                     _log(S, 89, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+                self.p_ruhr_occupation(S, False)
+        else:
+            self.p_ruhr_occupation(S, True)
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2778,7 +2814,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:926:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:942:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2813,7 +2849,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:805:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2846,7 +2882,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2854,7 +2890,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1017:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2897,7 +2933,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:720:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:736:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2951,7 +2987,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1425:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1441:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2974,7 +3010,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1622:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -3008,7 +3044,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1477:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -3065,7 +3101,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1186:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1202:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -3111,7 +3147,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -3162,7 +3198,7 @@ class RiseOfTotalitarianismRules:
                 self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:632:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:648:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -3216,7 +3252,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:686:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:702:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -3230,7 +3266,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1398:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1414:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3247,7 +3283,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3276,7 +3312,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1700:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1719:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3290,7 +3326,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1309:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1325:3]"
         if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
             self.q_presidential_elections(S, R)
         self.q_national_elections(S, R)
@@ -3299,7 +3335,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:993:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3312,7 +3348,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
     def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1898:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1917:3]'
         N: list[int] = S
         self.q_reroll_offer(
             S,
@@ -3344,7 +3380,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:699:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:715:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3376,7 +3412,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:999:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1015:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3397,7 +3433,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1574:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1593:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3422,7 +3458,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1928:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1947:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3485,7 +3521,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1261:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3524,7 +3560,17 @@ class RiseOfTotalitarianismRules:
                 for v_x__2 in self.all_population:
                     if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g:
                         _w2 += self.s_e_population__support[v_x__2]
-                v_n = v_d + self.c_chancellor_modifier + N[self.o_e_major__economy + v_m] + _w2
+                v_n = (
+                    v_d
+                    + self.c_chancellor_modifier
+                    + N[self.o_e_major__economy + v_m]
+                    + _w2
+                    - (
+                        self.c_ruhr_stability
+                        if S[self.o_g_ruhr_occupied] and v_m == self.k_major__germany
+                        else 0
+                    )
+                )
                 if v_n <= v_target:
                     v_falls = True
                     if S[self.o_e_major__regime + v_m] and N[self.o_e_major__economy + v_m] > -4:
@@ -3536,7 +3582,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             _clamp = S[self.o_g_window__marker_cards__depth] + 1
@@ -3575,7 +3621,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1284:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3664,7 +3710,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1335:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3755,7 +3801,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1641:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1660:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3793,7 +3839,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:909:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3854,12 +3900,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:881:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:881:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -3903,7 +3949,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1463:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -3912,7 +3958,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:773:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -3924,7 +3970,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1722:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
@@ -3970,7 +4016,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             _clamp = S[self.o_g_window__reaction__depth] + 1
@@ -4029,14 +4075,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1564:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:758:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:774:3]"
         _clamp = v_first_roll
         S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
@@ -4047,13 +4093,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1052:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1052:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -4285,7 +4331,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:945:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:961:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4314,7 +4360,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1833:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1852:3]"
         for v_u in self.ix_chit__action.get("law", ()):
             if S[self.o_e_chit__location + v_u] is not None and (
                 not S[self.o_e_chit__resolved + v_u]
@@ -4361,7 +4407,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_leader__committed + v_l_4] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1527:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1543:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4383,7 +4429,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = 2
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1815:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1834:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4550,7 +4596,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = 0
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4562,7 +4608,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4582,7 +4628,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:926:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:942:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4666,7 +4712,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:805:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4752,7 +4798,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4792,7 +4838,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1017:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -4891,7 +4937,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:720:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:736:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5011,7 +5057,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1425:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1441:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -5072,7 +5118,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1603:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1622:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -5148,7 +5194,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1461:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1477:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5291,7 +5337,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1186:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1202:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5422,7 +5468,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1510:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5528,7 +5574,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:632:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:648:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5625,7 +5671,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:686:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:702:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5663,7 +5709,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1398:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1414:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5701,7 +5747,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:860:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5792,7 +5838,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1700:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1719:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5830,7 +5876,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1309:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1325:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -5875,7 +5921,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:993:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5919,7 +5965,7 @@ class RiseOfTotalitarianismRules:
     def r_harass(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
     ) -> Any:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1898:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1917:3]'
         N: list[int] = S
         v_d: Any = None
         v_top: Any = None
@@ -5971,7 +6017,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:699:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:715:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6051,7 +6097,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:999:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1015:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -6123,7 +6169,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1574:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1593:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -6197,7 +6243,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1928:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:1947:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6256,7 +6302,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1245:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1261:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6339,6 +6385,11 @@ class RiseOfTotalitarianismRules:
                             if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g
                         ]
                     )
+                    - (
+                        self.c_ruhr_stability
+                        if S[self.o_g_ruhr_occupied] and v_m == self.k_major__germany
+                        else 0
+                    )
                 )
                 _log(S, 54, (v_m, v_g, v_d, v_n, v_target))
                 if v_n <= v_target:
@@ -6362,7 +6413,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6536,7 +6587,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1284:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6711,7 +6762,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1335:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6865,7 +6916,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1641:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1660:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -6955,7 +7006,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:893:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:909:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7138,7 +7189,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:881:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -7159,7 +7210,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:865:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:881:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -7232,7 +7283,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 155, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 157, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -7271,12 +7322,12 @@ class RiseOfTotalitarianismRules:
                         v_n = 1
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _log(S, 156, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 158, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1463:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -7300,7 +7351,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:773:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:789:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -7337,7 +7388,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1722:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1741:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7437,7 +7488,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7639,7 +7690,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1564:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7681,7 +7732,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:758:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:774:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7719,7 +7770,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1052:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7749,7 +7800,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1036:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1052:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -7840,7 +7891,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 158, (v_u, v_a, v_n, v_ap, v_d))
+                _log(S, 160, (v_u, v_a, v_n, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 5
                 else:
@@ -7853,7 +7904,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_chit__nation + v_u] = v_n
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 159, (self.s_e_chit__action[v_u], v_n))
+                    _log(S, 161, (self.s_e_chit__action[v_u], v_n))
                     pc = 8
             if pc == 6:
                 if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
@@ -7883,7 +7934,7 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
                 if len(v_opts) == 0:
-                    _log(S, 160, (v_u, v_a))
+                    _log(S, 162, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -7918,7 +7969,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 162, (v_u, v_a, v_x_2, v_ap, v_d))
+                _log(S, 164, (v_u, v_a, v_x_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 14
                 else:
@@ -7930,7 +7981,7 @@ class RiseOfTotalitarianismRules:
                     v_keep = True
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 163, (self.s_e_chit__action[v_u], v_a))
+                    _log(S, 165, (self.s_e_chit__action[v_u], v_a))
                     pc = 72
             if pc == 15:
                 if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
@@ -7983,7 +8034,7 @@ class RiseOfTotalitarianismRules:
                 pc = 24
             if pc == 24:
                 if len(v_ts) == 0 and len(v_lone) == 0:
-                    _log(S, 165, (v_u, v_a))
+                    _log(S, 167, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 elif v_on_leader:
@@ -8015,7 +8066,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 167, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                _log(S, 169, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 28
                 else:
@@ -8079,13 +8130,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 170, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                _log(S, 172, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 37
                 else:
                     pc = 72
             if pc == 37:
-                _log(S, 171, (v_t,))
+                _log(S, 173, (v_t,))
                 v_under = [
                     v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
                 ]
@@ -8145,7 +8196,7 @@ class RiseOfTotalitarianismRules:
                     and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
                 ]
                 if len(v_ts_2) == 0:
-                    _log(S, 172, (v_u, v_a))
+                    _log(S, 174, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8175,13 +8226,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 174, (v_u, v_a, v_l_5, v_ap, v_d))
+                _log(S, 176, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
                     S[self.o_e_leader__pool_of + v_l_5] = v_actor
                     S[self.o_e_leader__control_cube + v_l_5] = None
                     S[self.o_e_leader__committed + v_l_5] = False
-                    _log(S, 175, (v_l_5, v_actor))
+                    _log(S, 177, (v_l_5, v_actor))
                 pc = 72
             if pc == 52:
                 v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -8209,7 +8260,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 176, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                _log(S, 178, (v_actor, v_a, v_card, v_ap, v_die, v_d))
                 if v_ap >= v_d:
                     pc = 55
                 else:
@@ -8217,7 +8268,7 @@ class RiseOfTotalitarianismRules:
             if pc == 55:
                 S[self.o_p_pending_law + v_actor] = None
                 S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-                _log(S, 177, (v_card,))
+                _log(S, 179, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
                 if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
                     return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
@@ -8256,7 +8307,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 179, (v_actor, v_a, v_r_2, v_ap, v_d))
+                _log(S, 181, (v_actor, v_a, v_r_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 62
                 else:
@@ -8343,7 +8394,7 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d and v_ap >= 0:
                     pc = 73
                 else:
-                    _log(S, 181, ())
+                    _log(S, 183, ())
                     pc = 79
             if pc == 73:
                 if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -8382,7 +8433,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:945:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:961:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8473,7 +8524,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1833:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1852:3]"
         v__it: Any = None
         v__i: Any = None
         v_u: Any = None
@@ -8649,7 +8700,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1527:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1543:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8708,7 +8759,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1815:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1834:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8867,13 +8918,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 148, (v_era,))
+                    _log(S, 150, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 149, (len(v_fresh),))
+                    _log(S, 151, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -8916,7 +8967,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 151, (v_p_4,))
+                    _log(S, 153, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -9123,7 +9174,7 @@ class RiseOfTotalitarianismRules:
             if pc == 2:
                 _clamp = S[self.o_g_round] + 1
                 S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                _log(S, 153, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 155, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
@@ -9176,7 +9227,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1979:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2018:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -9201,13 +9252,13 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 138, (v_p, v_x, v_q, v_t))
+            _log(S, 140, (v_p, v_x, v_q, v_t))
             return None
 
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1950:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -9235,7 +9286,7 @@ class RiseOfTotalitarianismRules:
                         self.p_take_cube(S, v_q, v_b)
                         self.p_take_cube(S, v_p, v_x)
                         v_k += 1
-            _log(S, 134, (v_p, v_x, v_k, v_k))
+            _log(S, 136, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
                 return _wait(S, (39, 1))
             pc = 1
@@ -9246,4 +9297,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1377 rules/rise_of_totalitarianism/rules.yaml:514:7\n1378 rules/rise_of_totalitarianism/rules.yaml:515:7\n1379 rules/rise_of_totalitarianism/rules.yaml:516:11\n1380 rules/rise_of_totalitarianism/rules.yaml:517:7\n1381 rules/rise_of_totalitarianism/rules.yaml:518:7\n1382 rules/rise_of_totalitarianism/rules.yaml:519:7\n1385 rules/rise_of_totalitarianism/rules.yaml:520:11\n1386 rules/rise_of_totalitarianism/rules.yaml:521:7\n1390 rules/rise_of_totalitarianism/rules.yaml:446:7\n1391 rules/rise_of_totalitarianism/rules.yaml:447:11\n1392 rules/rise_of_totalitarianism/rules.yaml:448:7\n1393 rules/rise_of_totalitarianism/rules.yaml:449:11\n1394 rules/rise_of_totalitarianism/rules.yaml:450:7\n1398 rules/rise_of_totalitarianism/rules.yaml:303:7\n1399 rules/rise_of_totalitarianism/rules.yaml:304:7\n1400 rules/rise_of_totalitarianism/rules.yaml:305:11\n1401 rules/rise_of_totalitarianism/rules.yaml:306:7\n1438 rules/rise_of_totalitarianism/rules.yaml:321:7\n1439 rules/rise_of_totalitarianism/rules.yaml:322:7\n1440 rules/rise_of_totalitarianism/rules.yaml:323:11\n1445 rules/rise_of_totalitarianism/rules.yaml:324:7\n1446 rules/rise_of_totalitarianism/rules.yaml:325:11\n1447 rules/rise_of_totalitarianism/rules.yaml:326:15\n1448 rules/rise_of_totalitarianism/rules.yaml:327:11\n1449 rules/rise_of_totalitarianism/rules.yaml:328:15\n1450 rules/rise_of_totalitarianism/rules.yaml:329:7\n1454 rules/rise_of_totalitarianism/rules.yaml:196:7\n1458 rules/rise_of_totalitarianism/rules.yaml:460:7\n1459 rules/rise_of_totalitarianism/rules.yaml:461:7\n1460 rules/rise_of_totalitarianism/rules.yaml:463:15\n1461 rules/rise_of_totalitarianism/rules.yaml:464:19\n1466 rules/rise_of_totalitarianism/rules.yaml:466:19\n1468 rules/rise_of_totalitarianism/rules.yaml:468:19\n1469 rules/rise_of_totalitarianism/rules.yaml:469:7\n1473 rules/rise_of_totalitarianism/rules.yaml:61:3\n1481 rules/rise_of_totalitarianism/rules.yaml:69:7\n1485 rules/rise_of_totalitarianism/rules.yaml:241:7\n1489 rules/rise_of_totalitarianism/rules.yaml:203:7\n1499 rules/rise_of_totalitarianism/rules.yaml:383:7\n1503 rules/rise_of_totalitarianism/rules.yaml:384:7\n1506 rules/rise_of_totalitarianism/rules.yaml:385:11\n1507 rules/rise_of_totalitarianism/rules.yaml:386:7\n1511 rules/rise_of_totalitarianism/rules.yaml:213:7\n1512 rules/rise_of_totalitarianism/rules.yaml:214:11\n1513 rules/rise_of_totalitarianism/rules.yaml:215:11\n1518 rules/rise_of_totalitarianism/rules.yaml:216:11\n1519 rules/rise_of_totalitarianism/rules.yaml:217:11\n1520 rules/rise_of_totalitarianism/rules.yaml:218:15\n1521 rules/rise_of_totalitarianism/rules.yaml:219:19\n1522 rules/rise_of_totalitarianism/rules.yaml:220:11\n1523 rules/rise_of_totalitarianism/rules.yaml:221:7\n1534 rules/rise_of_totalitarianism/rules.yaml:222:7\n1535 rules/rise_of_totalitarianism/rules.yaml:223:7\n1547 rules/rise_of_totalitarianism/rules.yaml:224:7\n1548 rules/rise_of_totalitarianism/rules.yaml:225:11\n1549 rules/rise_of_totalitarianism/rules.yaml:226:7\n1553 rules/rise_of_totalitarianism/rules.yaml:262:7\n1557 rules/rise_of_totalitarianism/rules.yaml:269:7\n1565 rules/rise_of_totalitarianism/rules.yaml:161:7\n1572 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1577 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1578 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1579 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1583 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1584 rules/rise_of_totalitarianism/rules.yaml:2010:7\n1590 rules/rise_of_totalitarianism/rules.yaml:2010:27\n1596 rules/rise_of_totalitarianism/rules.yaml:2010:49\n1604 rules/rise_of_totalitarianism/rules.yaml:2012:3\n1609 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1610 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1611 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1615 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1616 rules/rise_of_totalitarianism/rules.yaml:2018:7\n1620 rules/rise_of_totalitarianism/rules.yaml:2018:27\n1626 rules/rise_of_totalitarianism/rules.yaml:2018:49\n1633 rules/rise_of_totalitarianism/rules.yaml:571:7\n1641 rules/rise_of_totalitarianism/rules.yaml:572:7\n1642 rules/rise_of_totalitarianism/rules.yaml:573:11\n1654 rules/rise_of_totalitarianism/rules.yaml:574:7\n1659 rules/rise_of_totalitarianism/rules.yaml:101:7\n1660 rules/rise_of_totalitarianism/rules.yaml:102:11\n1661 rules/rise_of_totalitarianism/rules.yaml:103:7\n1662 rules/rise_of_totalitarianism/rules.yaml:104:11\n1663 rules/rise_of_totalitarianism/rules.yaml:105:7\n1667 rules/rise_of_totalitarianism/rules.yaml:135:7\n1679 rules/rise_of_totalitarianism/rules.yaml:128:7\n1705 rules/rise_of_totalitarianism/rules.yaml:371:7\n1709 rules/rise_of_totalitarianism/rules.yaml:487:7\n1725 rules/rise_of_totalitarianism/rules.yaml:488:7\n1736 rules/rise_of_totalitarianism/rules.yaml:583:7\n1743 rules/rise_of_totalitarianism/rules.yaml:235:7\n1750 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1751 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1752 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1753 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1754 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1755 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1756 rules/rise_of_totalitarianism/rules.yaml:2002:3\n1760 rules/rise_of_totalitarianism/rules.yaml:550:7\n1775 rules/rise_of_totalitarianism/rules.yaml:427:7\n1776 rules/rise_of_totalitarianism/rules.yaml:428:11\n1777 rules/rise_of_totalitarianism/rules.yaml:429:7\n1781 rules/rise_of_totalitarianism/rules.yaml:430:11\n1782 rules/rise_of_totalitarianism/rules.yaml:431:7\n1783 rules/rise_of_totalitarianism/rules.yaml:432:11\n1784 rules/rise_of_totalitarianism/rules.yaml:433:7\n1785 rules/rise_of_totalitarianism/rules.yaml:434:11\n1786 rules/rise_of_totalitarianism/rules.yaml:435:7\n1787 rules/rise_of_totalitarianism/rules.yaml:436:11\n1788 rules/rise_of_totalitarianism/rules.yaml:437:7\n1789 rules/rise_of_totalitarianism/rules.yaml:438:11\n1790 rules/rise_of_totalitarianism/rules.yaml:439:7\n1794 rules/rise_of_totalitarianism/rules.yaml:502:7\n1805 rules/rise_of_totalitarianism/rules.yaml:248:7\n1806 rules/rise_of_totalitarianism/rules.yaml:249:11\n1825 rules/rise_of_totalitarianism/rules.yaml:250:7\n1826 rules/rise_of_totalitarianism/rules.yaml:251:11\n1842 rules/rise_of_totalitarianism/rules.yaml:252:7\n1843 rules/rise_of_totalitarianism/rules.yaml:253:11\n1849 rules/rise_of_totalitarianism/rules.yaml:254:11\n1858 rules/rise_of_totalitarianism/rules.yaml:255:7\n1859 rules/rise_of_totalitarianism/rules.yaml:256:11\n1875 rules/rise_of_totalitarianism/rules.yaml:257:7\n1879 rules/rise_of_totalitarianism/rules.yaml:539:7\n1904 rules/rise_of_totalitarianism/rules.yaml:76:7\n1913 rules/rise_of_totalitarianism/rules.yaml:351:7\n1918 rules/rise_of_totalitarianism/rules.yaml:343:7\n1919 rules/rise_of_totalitarianism/rules.yaml:344:7\n1920 rules/rise_of_totalitarianism/rules.yaml:345:11\n1928 rules/rise_of_totalitarianism/rules.yaml:346:7\n1932 rules/rise_of_totalitarianism/rules.yaml:191:7\n1936 rules/rise_of_totalitarianism/rules.yaml:168:7\n1950 rules/rise_of_totalitarianism/rules.yaml:274:7\n1958 rules/rise_of_totalitarianism/rules.yaml:480:7\n1977 rules/rise_of_totalitarianism/rules.yaml:142:7\n1989 rules/rise_of_totalitarianism/rules.yaml:408:7\n1990 rules/rise_of_totalitarianism/rules.yaml:409:11\n1991 rules/rise_of_totalitarianism/rules.yaml:410:7\n1992 rules/rise_of_totalitarianism/rules.yaml:411:7\n1997 rules/rise_of_totalitarianism/rules.yaml:412:7\n1998 rules/rise_of_totalitarianism/rules.yaml:413:7\n1999 rules/rise_of_totalitarianism/rules.yaml:414:11\n2000 rules/rise_of_totalitarianism/rules.yaml:415:15\n2001 rules/rise_of_totalitarianism/rules.yaml:416:7\n2005 rules/rise_of_totalitarianism/rules.yaml:562:7\n2017 rules/rise_of_totalitarianism/rules.yaml:293:7\n2018 rules/rise_of_totalitarianism/rules.yaml:294:7\n2019 rules/rise_of_totalitarianism/rules.yaml:295:11\n2020 rules/rise_of_totalitarianism/rules.yaml:296:7\n2024 rules/rise_of_totalitarianism/rules.yaml:175:7\n2032 rules/rise_of_totalitarianism/rules.yaml:121:7\n2045 rules/rise_of_totalitarianism/rules.yaml:281:7\n2049 rules/rise_of_totalitarianism/rules.yaml:282:7\n2050 rules/rise_of_totalitarianism/rules.yaml:283:11\n2051 rules/rise_of_totalitarianism/rules.yaml:284:7\n2055 rules/rise_of_totalitarianism/rules.yaml:336:7\n2066 rules/rise_of_totalitarianism/rules.yaml:312:7\n2070 rules/rise_of_totalitarianism/rules.yaml:364:7\n2074 rules/rise_of_totalitarianism/rules.yaml:495:7\n2089 rules/rise_of_totalitarianism/rules.yaml:397:7\n2093 rules/rise_of_totalitarianism/rules.yaml:87:7\n2094 rules/rise_of_totalitarianism/rules.yaml:88:11\n2095 rules/rise_of_totalitarianism/rules.yaml:89:7\n2096 rules/rise_of_totalitarianism/rules.yaml:90:11\n2097 rules/rise_of_totalitarianism/rules.yaml:91:7\n2102 rules/rise_of_totalitarianism/rules.yaml:184:7\n2111 rules/rise_of_totalitarianism/rules.yaml:529:7\n2123 rules/rise_of_totalitarianism/rules.yaml:114:7\n2131 rules/rise_of_totalitarianism/rules.yaml:149:7\n2143 rules/rise_of_totalitarianism/rules.yaml:150:7\n2144 rules/rise_of_totalitarianism/rules.yaml:151:7\n2145 rules/rise_of_totalitarianism/rules.yaml:152:7\n2161 rules/rise_of_totalitarianism/rules.yaml:357:7\n2167 rules/rise_of_totalitarianism/rules.yaml:1979:3\n2172 rules/rise_of_totalitarianism/rules.yaml:1979:3\n2180 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2181 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2182 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2183 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2184 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2185 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2189 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2218 rules/rise_of_totalitarianism/rules.yaml:1950:3\n2222 rules/rise_of_totalitarianism/rules.yaml:594:7\n2223 rules/rise_of_totalitarianism/rules.yaml:595:7\n2228 rules/rise_of_totalitarianism/rules.yaml:596:11\n2229 rules/rise_of_totalitarianism/rules.yaml:597:11\n2234 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2235 rules/rise_of_totalitarianism/rules.yaml:1355:11\n2236 rules/rise_of_totalitarianism/rules.yaml:1356:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1357:11\n2244 rules/rise_of_totalitarianism/rules.yaml:1358:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1359:7\n2251 rules/rise_of_totalitarianism/rules.yaml:1360:11\n2259 rules/rise_of_totalitarianism/rules.yaml:1361:11\n2264 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2265 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2266 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2274 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2275 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2276 rules/rise_of_totalitarianism/rules.yaml:2001:1\n2287 rules/rise_of_totalitarianism/rules.yaml:1675:7\n2293 rules/rise_of_totalitarianism/rules.yaml:1676:11\n2294 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2297 rules/rise_of_totalitarianism/rules.yaml:1678:11\n2298 rules/rise_of_totalitarianism/rules.yaml:1679:11\n2299 rules/rise_of_totalitarianism/rules.yaml:1680:15\n2300 rules/rise_of_totalitarianism/rules.yaml:1681:15\n2302 rules/rise_of_totalitarianism/rules.yaml:1683:15\n2303 rules/rise_of_totalitarianism/rules.yaml:1684:15\n2304 rules/rise_of_totalitarianism/rules.yaml:1685:7\n2309 rules/rise_of_totalitarianism/rules.yaml:626:7\n2310 rules/rise_of_totalitarianism/rules.yaml:627:11\n2334 rules/rise_of_totalitarianism/rules.yaml:628:11\n2335 rules/rise_of_totalitarianism/rules.yaml:629:11\n2337 rules/rise_of_totalitarianism/rules.yaml:630:11\n2339 rules/rise_of_totalitarianism/rules.yaml:631:11\n2345 rules/rise_of_totalitarianism/rules.yaml:1521:7\n2346 rules/rise_of_totalitarianism/rules.yaml:1522:11\n2348 rules/rise_of_totalitarianism/rules.yaml:1523:7\n2351 rules/rise_of_totalitarianism/rules.yaml:1524:7\n2356 rules/rise_of_totalitarianism/rules.yaml:671:7\n2357 rules/rise_of_totalitarianism/rules.yaml:672:7\n2358 rules/rise_of_totalitarianism/rules.yaml:673:7\n2363 rules/rise_of_totalitarianism/rules.yaml:674:11\n2364 rules/rise_of_totalitarianism/rules.yaml:675:11\n2369 rules/rise_of_totalitarianism/rules.yaml:681:7\n2370 rules/rise_of_totalitarianism/rules.yaml:682:11\n2371 rules/rise_of_totalitarianism/rules.yaml:683:11\n2374 rules/rise_of_totalitarianism/rules.yaml:685:11\n2379 rules/rise_of_totalitarianism/rules.yaml:658:7\n2380 rules/rise_of_totalitarianism/rules.yaml:659:11\n2381 rules/rise_of_totalitarianism/rules.yaml:660:11\n2382 rules/rise_of_totalitarianism/rules.yaml:661:11\n2384 rules/rise_of_totalitarianism/rules.yaml:662:7\n2385 rules/rise_of_totalitarianism/rules.yaml:663:11\n2386 rules/rise_of_totalitarianism/rules.yaml:664:11\n2387 rules/rise_of_totalitarianism/rules.yaml:665:11\n2392 rules/rise_of_totalitarianism/rules.yaml:1220:7\n2393 rules/rise_of_totalitarianism/rules.yaml:1221:11\n2411 rules/rise_of_totalitarianism/rules.yaml:1222:15\n2412 rules/rise_of_totalitarianism/rules.yaml:1223:15\n2417 rules/rise_of_totalitarianism/rules.yaml:1224:15\n2418 rules/rise_of_totalitarianism/rules.yaml:1225:19\n2422 rules/rise_of_totalitarianism/rules.yaml:1226:19\n2425 rules/rise_of_totalitarianism/rules.yaml:1228:19\n2431 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2432 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2433 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2437 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2438 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2444 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2446 rules/rise_of_totalitarianism/rules.yaml:2002:3\n2451 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2452 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2453 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2457 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2458 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2462 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2464 rules/rise_of_totalitarianism/rules.yaml:2012:3\n2468 rules/rise_of_totalitarianism/flow.yaml:101:3\n2472 rules/rise_of_totalitarianism/flow.yaml:105:7\n2473 rules/rise_of_totalitarianism/flow.yaml:106:11\n2477 rules/rise_of_totalitarianism/rules.yaml:617:7\n2478 rules/rise_of_totalitarianism/rules.yaml:618:7\n2479 rules/rise_of_totalitarianism/rules.yaml:619:11\n2484 rules/rise_of_totalitarianism/rules.yaml:620:15\n2485 rules/rise_of_totalitarianism/rules.yaml:621:15\n2489 rules/rise_of_totalitarianism/rules.yaml:589:7\n2494 rules/rise_of_totalitarianism/rules.yaml:1637:7\n2495 rules/rise_of_totalitarianism/rules.yaml:1638:7\n2496 rules/rise_of_totalitarianism/rules.yaml:1639:7\n2497 rules/rise_of_totalitarianism/rules.yaml:1640:7\n2502 rules/rise_of_totalitarianism/rules.yaml:1886:7\n2503 rules/rise_of_totalitarianism/rules.yaml:1887:7\n2505 rules/rise_of_totalitarianism/rules.yaml:1888:7\n2506 rules/rise_of_totalitarianism/rules.yaml:1889:7\n2507 rules/rise_of_totalitarianism/rules.yaml:1890:7\n2508 rules/rise_of_totalitarianism/rules.yaml:1891:7\n2513 rules/rise_of_totalitarianism/rules.yaml:1786:7\n2514 rules/rise_of_totalitarianism/rules.yaml:1787:7\n2516 rules/rise_of_totalitarianism/rules.yaml:1788:7\n2517 rules/rise_of_totalitarianism/rules.yaml:1789:7\n2518 rules/rise_of_totalitarianism/rules.yaml:1790:11\n2519 rules/rise_of_totalitarianism/rules.yaml:1791:11\n2520 rules/rise_of_totalitarianism/rules.yaml:1792:11\n2523 rules/rise_of_totalitarianism/rules.yaml:1794:11\n2524 rules/rise_of_totalitarianism/rules.yaml:1795:11\n2525 rules/rise_of_totalitarianism/rules.yaml:1796:11\n2530 rules/rise_of_totalitarianism/rules.yaml:1869:7\n2532 rules/rise_of_totalitarianism/rules.yaml:1870:7\n2533 rules/rise_of_totalitarianism/rules.yaml:1871:7\n2534 rules/rise_of_totalitarianism/rules.yaml:1872:7\n2535 rules/rise_of_totalitarianism/rules.yaml:1873:7\n2536 rules/rise_of_totalitarianism/rules.yaml:1874:11\n2537 rules/rise_of_totalitarianism/rules.yaml:1875:11\n2538 rules/rise_of_totalitarianism/rules.yaml:1876:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1878:11\n2542 rules/rise_of_totalitarianism/rules.yaml:1879:11\n2543 rules/rise_of_totalitarianism/rules.yaml:1880:11\n2548 rules/rise_of_totalitarianism/rules.yaml:1803:7\n2549 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2550 rules/rise_of_totalitarianism/rules.yaml:1805:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1806:15\n2553 rules/rise_of_totalitarianism/rules.yaml:1807:15\n2555 rules/rise_of_totalitarianism/rules.yaml:1809:15\n2557 rules/rise_of_totalitarianism/rules.yaml:1810:7\n2560 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2562 rules/rise_of_totalitarianism/rules.yaml:1812:11\n2566 rules/rise_of_totalitarianism/rules.yaml:969:7\n2567 rules/rise_of_totalitarianism/rules.yaml:970:11\n2568 rules/rise_of_totalitarianism/rules.yaml:971:15\n2570 rules/rise_of_totalitarianism/rules.yaml:973:15\n2571 rules/rise_of_totalitarianism/rules.yaml:974:7\n2573 rules/rise_of_totalitarianism/rules.yaml:975:7\n2574 rules/rise_of_totalitarianism/rules.yaml:976:7\n2578 rules/rise_of_totalitarianism/rules.yaml:1896:7\n2579 rules/rise_of_totalitarianism/rules.yaml:1897:11\n2584 rules/rise_of_totalitarianism/rules.yaml:831:7\n2587 rules/rise_of_totalitarianism/rules.yaml:832:7\n2588 rules/rise_of_totalitarianism/rules.yaml:833:11\n2590 rules/rise_of_totalitarianism/rules.yaml:834:7\n2591 rules/rise_of_totalitarianism/rules.yaml:835:11\n2592 rules/rise_of_totalitarianism/rules.yaml:836:11\n2594 rules/rise_of_totalitarianism/rules.yaml:837:11\n2596 rules/rise_of_totalitarianism/rules.yaml:838:7\n2597 rules/rise_of_totalitarianism/rules.yaml:839:11\n2599 rules/rise_of_totalitarianism/rules.yaml:841:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2605 rules/rise_of_totalitarianism/rules.yaml:1234:11\n2606 rules/rise_of_totalitarianism/rules.yaml:1235:15\n2612 rules/rise_of_totalitarianism/rules.yaml:1236:19\n2613 rules/rise_of_totalitarianism/rules.yaml:1237:19\n2614 rules/rise_of_totalitarianism/rules.yaml:1238:19\n2615 rules/rise_of_totalitarianism/rules.yaml:1239:19\n2617 rules/rise_of_totalitarianism/rules.yaml:1240:19\n2618 rules/rise_of_totalitarianism/rules.yaml:1241:19\n2623 rules/rise_of_totalitarianism/rules.yaml:1242:23\n2626 rules/rise_of_totalitarianism/rules.yaml:1243:23\n2627 rules/rise_of_totalitarianism/rules.yaml:1244:19\n2633 rules/rise_of_totalitarianism/rules.yaml:1694:7\n2636 rules/rise_of_totalitarianism/rules.yaml:1695:11\n2638 rules/rise_of_totalitarianism/rules.yaml:1696:11\n2639 rules/rise_of_totalitarianism/rules.yaml:1697:7\n2640 rules/rise_of_totalitarianism/rules.yaml:1698:7\n2641 rules/rise_of_totalitarianism/rules.yaml:1699:7\n2645 rules/rise_of_totalitarianism/flow.yaml:6:3\n2649 rules/rise_of_totalitarianism/flow.yaml:10:7\n2650 rules/rise_of_totalitarianism/flow.yaml:11:11\n2653 rules/rise_of_totalitarianism/flow.yaml:12:7\n2654 rules/rise_of_totalitarianism/flow.yaml:13:7\n2658 rules/rise_of_totalitarianism/rules.yaml:602:7\n2659 rules/rise_of_totalitarianism/rules.yaml:603:7\n2660 rules/rise_of_totalitarianism/rules.yaml:604:7\n2661 rules/rise_of_totalitarianism/rules.yaml:605:11\n2662 rules/rise_of_totalitarianism/rules.yaml:606:15\n2664 rules/rise_of_totalitarianism/rules.yaml:608:15\n2665 rules/rise_of_totalitarianism/rules.yaml:609:7\n2666 rules/rise_of_totalitarianism/rules.yaml:610:7\n2667 rules/rise_of_totalitarianism/rules.yaml:611:11\n2672 rules/rise_of_totalitarianism/rules.yaml:993:7\n2673 rules/rise_of_totalitarianism/rules.yaml:994:7\n2677 rules/rise_of_totalitarianism/rules.yaml:995:11\n2678 rules/rise_of_totalitarianism/rules.yaml:996:11\n2680 rules/rise_of_totalitarianism/rules.yaml:997:11\n2683 rules/rise_of_totalitarianism/rules.yaml:998:11\n2689 rules/rise_of_totalitarianism/rules.yaml:1366:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1367:7\n2691 rules/rise_of_totalitarianism/rules.yaml:1368:11\n2692 rules/rise_of_totalitarianism/rules.yaml:1369:11\n2693 rules/rise_of_totalitarianism/rules.yaml:1370:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1371:15\n2695 rules/rise_of_totalitarianism/rules.yaml:1372:7\n2696 rules/rise_of_totalitarianism/rules.yaml:1373:11\n2699 rules/rise_of_totalitarianism/rules.yaml:1374:15\n2700 rules/rise_of_totalitarianism/rules.yaml:1375:7\n2701 rules/rise_of_totalitarianism/rules.yaml:1376:11\n2702 rules/rise_of_totalitarianism/rules.yaml:1377:11\n2703 rules/rise_of_totalitarianism/rules.yaml:1378:7\n2708 rules/rise_of_totalitarianism/rules.yaml:1383:7\n2709 rules/rise_of_totalitarianism/rules.yaml:1384:7\n2710 rules/rise_of_totalitarianism/rules.yaml:1385:7\n2711 rules/rise_of_totalitarianism/rules.yaml:1386:11\n2712 rules/rise_of_totalitarianism/rules.yaml:1387:11\n2718 rules/rise_of_totalitarianism/rules.yaml:1388:15\n2732 rules/rise_of_totalitarianism/rules.yaml:1389:15\n2733 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2735 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2736 rules/rise_of_totalitarianism/rules.yaml:1392:7\n2737 rules/rise_of_totalitarianism/rules.yaml:1393:7\n2738 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2739 rules/rise_of_totalitarianism/rules.yaml:1395:7\n2744 rules/rise_of_totalitarianism/rules.yaml:1565:7\n2745 rules/rise_of_totalitarianism/rules.yaml:1566:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1567:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1568:11\n2752 rules/rise_of_totalitarianism/rules.yaml:1569:15\n2755 rules/rise_of_totalitarianism/rules.yaml:1571:15\n2759 rules/rise_of_totalitarianism/rules.yaml:1572:15\n2783 rules/rise_of_totalitarianism/rules.yaml:931:7\n2784 rules/rise_of_totalitarianism/rules.yaml:932:7\n2789 rules/rise_of_totalitarianism/rules.yaml:933:11\n2802 rules/rise_of_totalitarianism/rules.yaml:934:11\n2803 rules/rise_of_totalitarianism/rules.yaml:935:15\n2805 rules/rise_of_totalitarianism/rules.yaml:937:15\n2806 rules/rise_of_totalitarianism/rules.yaml:938:15\n2807 rules/rise_of_totalitarianism/rules.yaml:939:19\n2809 rules/rise_of_totalitarianism/rules.yaml:941:19\n2811 rules/rise_of_totalitarianism/rules.yaml:942:19\n2813 rules/rise_of_totalitarianism/rules.yaml:943:19\n2818 rules/rise_of_totalitarianism/rules.yaml:794:7\n2819 rules/rise_of_totalitarianism/rules.yaml:796:15\n2820 rules/rise_of_totalitarianism/rules.yaml:797:15\n2822 rules/rise_of_totalitarianism/rules.yaml:799:15\n2823 rules/rise_of_totalitarianism/rules.yaml:800:15\n2824 rules/rise_of_totalitarianism/rules.yaml:802:19\n2827 rules/rise_of_totalitarianism/rules.yaml:805:15\n2829 rules/rise_of_totalitarianism/rules.yaml:807:15\n2830 rules/rise_of_totalitarianism/rules.yaml:808:19\n2831 rules/rise_of_totalitarianism/rules.yaml:809:15\n2833 rules/rise_of_totalitarianism/rules.yaml:812:15\n2834 rules/rise_of_totalitarianism/rules.yaml:814:15\n2835 rules/rise_of_totalitarianism/rules.yaml:815:19\n2836 rules/rise_of_totalitarianism/rules.yaml:816:15\n2837 rules/rise_of_totalitarianism/rules.yaml:817:19\n2838 rules/rise_of_totalitarianism/rules.yaml:818:19\n2840 rules/rise_of_totalitarianism/rules.yaml:819:19\n2843 rules/rise_of_totalitarianism/rules.yaml:821:15\n2844 rules/rise_of_totalitarianism/rules.yaml:823:15\n2845 rules/rise_of_totalitarianism/rules.yaml:824:15\n2846 rules/rise_of_totalitarianism/rules.yaml:825:19\n2850 rules/rise_of_totalitarianism/rules.yaml:1444:7\n2851 rules/rise_of_totalitarianism/rules.yaml:1445:11\n2852 rules/rise_of_totalitarianism/rules.yaml:1446:15\n2858 rules/rise_of_totalitarianism/rules.yaml:1022:7\n2859 rules/rise_of_totalitarianism/rules.yaml:1023:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1024:7\n2865 rules/rise_of_totalitarianism/rules.yaml:1025:11\n2884 rules/rise_of_totalitarianism/rules.yaml:1026:11\n2885 rules/rise_of_totalitarianism/rules.yaml:1027:15\n2887 rules/rise_of_totalitarianism/rules.yaml:1029:15\n2888 rules/rise_of_totalitarianism/rules.yaml:1030:15\n2889 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2891 rules/rise_of_totalitarianism/rules.yaml:1033:19\n2896 rules/rise_of_totalitarianism/rules.yaml:1034:19\n2897 rules/rise_of_totalitarianism/rules.yaml:1035:7\n2902 rules/rise_of_totalitarianism/rules.yaml:725:7\n2903 rules/rise_of_totalitarianism/rules.yaml:727:15\n2904 rules/rise_of_totalitarianism/rules.yaml:728:15\n2909 rules/rise_of_totalitarianism/rules.yaml:729:19\n2915 rules/rise_of_totalitarianism/rules.yaml:730:19\n2916 rules/rise_of_totalitarianism/rules.yaml:731:19\n2917 rules/rise_of_totalitarianism/rules.yaml:732:19\n2919 rules/rise_of_totalitarianism/rules.yaml:734:15\n2920 rules/rise_of_totalitarianism/rules.yaml:735:15\n2922 rules/rise_of_totalitarianism/rules.yaml:736:15\n2925 rules/rise_of_totalitarianism/rules.yaml:739:15\n2927 rules/rise_of_totalitarianism/rules.yaml:742:15\n2928 rules/rise_of_totalitarianism/rules.yaml:743:19\n2934 rules/rise_of_totalitarianism/rules.yaml:746:15\n2935 rules/rise_of_totalitarianism/rules.yaml:747:19\n2941 rules/rise_of_totalitarianism/rules.yaml:750:15\n2945 rules/rise_of_totalitarianism/rules.yaml:751:19\n2946 rules/rise_of_totalitarianism/rules.yaml:752:23\n2951 rules/rise_of_totalitarianism/rules.yaml:757:15\n2956 rules/rise_of_totalitarianism/rules.yaml:1429:7\n2957 rules/rise_of_totalitarianism/rules.yaml:1430:11\n2958 rules/rise_of_totalitarianism/rules.yaml:1431:7\n2959 rules/rise_of_totalitarianism/rules.yaml:1432:7\n2960 rules/rise_of_totalitarianism/rules.yaml:1433:11\n2963 rules/rise_of_totalitarianism/rules.yaml:1435:15\n2964 rules/rise_of_totalitarianism/rules.yaml:1436:7\n2965 rules/rise_of_totalitarianism/rules.yaml:1437:11\n2966 rules/rise_of_totalitarianism/rules.yaml:1438:15\n2979 rules/rise_of_totalitarianism/rules.yaml:1612:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1613:11\n2981 rules/rise_of_totalitarianism/rules.yaml:1614:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1615:15\n2984 rules/rise_of_totalitarianism/rules.yaml:1616:15\n2987 rules/rise_of_totalitarianism/rules.yaml:1618:7\n2988 rules/rise_of_totalitarianism/rules.yaml:1619:11\n2997 rules/rise_of_totalitarianism/rules.yaml:1620:15\n2998 rules/rise_of_totalitarianism/rules.yaml:1621:15\n2999 rules/rise_of_totalitarianism/rules.yaml:1622:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1623:19\n3001 rules/rise_of_totalitarianism/rules.yaml:1624:23\n3003 rules/rise_of_totalitarianism/rules.yaml:1626:23\n3004 rules/rise_of_totalitarianism/rules.yaml:1627:15\n3005 rules/rise_of_totalitarianism/rules.yaml:1628:15\n3013 rules/rise_of_totalitarianism/rules.yaml:1466:7\n3014 rules/rise_of_totalitarianism/rules.yaml:1468:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1469:15\n3020 rules/rise_of_totalitarianism/rules.yaml:1470:19\n3029 rules/rise_of_totalitarianism/rules.yaml:1471:19\n3030 rules/rise_of_totalitarianism/rules.yaml:1472:19\n3032 rules/rise_of_totalitarianism/rules.yaml:1474:15\n3033 rules/rise_of_totalitarianism/rules.yaml:1475:15\n3035 rules/rise_of_totalitarianism/rules.yaml:1476:15\n3038 rules/rise_of_totalitarianism/rules.yaml:1479:15\n3040 rules/rise_of_totalitarianism/rules.yaml:1482:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1483:19\n3051 rules/rise_of_totalitarianism/rules.yaml:1486:15\n3052 rules/rise_of_totalitarianism/rules.yaml:1487:19\n3062 rules/rise_of_totalitarianism/rules.yaml:1490:15\n3063 rules/rise_of_totalitarianism/rules.yaml:1491:19\n3065 rules/rise_of_totalitarianism/rules.yaml:1493:15\n3070 rules/rise_of_totalitarianism/rules.yaml:1190:7\n3071 rules/rise_of_totalitarianism/rules.yaml:1191:7\n3072 rules/rise_of_totalitarianism/rules.yaml:1192:11\n3073 rules/rise_of_totalitarianism/rules.yaml:1193:15\n3075 rules/rise_of_totalitarianism/rules.yaml:1194:11\n3076 rules/rise_of_totalitarianism/rules.yaml:1195:7\n3077 rules/rise_of_totalitarianism/rules.yaml:1196:11\n3078 rules/rise_of_totalitarianism/rules.yaml:1197:11\n3085 rules/rise_of_totalitarianism/rules.yaml:1198:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1199:11\n3091 rules/rise_of_totalitarianism/rules.yaml:1200:11\n3092 rules/rise_of_totalitarianism/rules.yaml:1201:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3097 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3098 rules/rise_of_totalitarianism/rules.yaml:1207:19\n3103 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3104 rules/rise_of_totalitarianism/rules.yaml:1210:19\n3109 rules/rise_of_totalitarianism/rules.yaml:1211:23\n3110 rules/rise_of_totalitarianism/rules.yaml:1212:7\n3111 rules/rise_of_totalitarianism/rules.yaml:1213:11\n3116 rules/rise_of_totalitarianism/rules.yaml:1503:7\n3132 rules/rise_of_totalitarianism/rules.yaml:1504:7\n3133 rules/rise_of_totalitarianism/rules.yaml:1505:11\n3134 rules/rise_of_totalitarianism/rules.yaml:1506:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1507:15\n3146 rules/rise_of_totalitarianism/rules.yaml:1508:15\n3148 rules/rise_of_totalitarianism/rules.yaml:1509:15\n3149 rules/rise_of_totalitarianism/rules.yaml:1510:15\n3150 rules/rise_of_totalitarianism/rules.yaml:1511:15\n3151 rules/rise_of_totalitarianism/rules.yaml:1512:15\n3159 rules/rise_of_totalitarianism/rules.yaml:1513:15\n3161 rules/rise_of_totalitarianism/rules.yaml:1514:15\n3162 rules/rise_of_totalitarianism/rules.yaml:1516:15\n3167 rules/rise_of_totalitarianism/rules.yaml:636:7\n3168 rules/rise_of_totalitarianism/rules.yaml:637:7\n3173 rules/rise_of_totalitarianism/rules.yaml:638:11\n3180 rules/rise_of_totalitarianism/rules.yaml:639:11\n3195 rules/rise_of_totalitarianism/rules.yaml:640:7\n3196 rules/rise_of_totalitarianism/rules.yaml:641:11\n3197 rules/rise_of_totalitarianism/rules.yaml:642:7\n3198 rules/rise_of_totalitarianism/rules.yaml:643:11\n3208 rules/rise_of_totalitarianism/rules.yaml:644:11\n3209 rules/rise_of_totalitarianism/rules.yaml:645:11\n3210 rules/rise_of_totalitarianism/rules.yaml:646:7\n3211 rules/rise_of_totalitarianism/rules.yaml:647:7\n3212 rules/rise_of_totalitarianism/rules.yaml:648:11\n3216 rules/rise_of_totalitarianism/rules.yaml:649:7\n3221 rules/rise_of_totalitarianism/rules.yaml:691:7\n3222 rules/rise_of_totalitarianism/rules.yaml:692:7\n3226 rules/rise_of_totalitarianism/rules.yaml:693:11\n3227 rules/rise_of_totalitarianism/rules.yaml:694:7\n3228 rules/rise_of_totalitarianism/rules.yaml:695:11\n3230 rules/rise_of_totalitarianism/rules.yaml:698:11\n3235 rules/rise_of_totalitarianism/rules.yaml:1409:7\n3236 rules/rise_of_totalitarianism/rules.yaml:1410:11\n3237 rules/rise_of_totalitarianism/rules.yaml:1411:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1413:7\n3241 rules/rise_of_totalitarianism/rules.yaml:1416:11\n3242 rules/rise_of_totalitarianism/rules.yaml:1417:11\n3243 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3244 rules/rise_of_totalitarianism/rules.yaml:1419:11\n3245 rules/rise_of_totalitarianism/rules.yaml:1421:15\n3247 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3252 rules/rise_of_totalitarianism/rules.yaml:848:7\n3255 rules/rise_of_totalitarianism/rules.yaml:851:11\n3256 rules/rise_of_totalitarianism/rules.yaml:852:11\n3257 rules/rise_of_totalitarianism/rules.yaml:853:11\n3258 rules/rise_of_totalitarianism/rules.yaml:855:11\n3259 rules/rise_of_totalitarianism/rules.yaml:856:15\n3264 rules/rise_of_totalitarianism/rules.yaml:858:11\n3265 rules/rise_of_totalitarianism/rules.yaml:859:15\n3270 rules/rise_of_totalitarianism/rules.yaml:861:11\n3271 rules/rise_of_totalitarianism/rules.yaml:862:15\n3272 rules/rise_of_totalitarianism/rules.yaml:863:15\n3276 rules/rise_of_totalitarianism/rules.yaml:864:15\n3280 rules/rise_of_totalitarianism/rules.yaml:1709:7\n3281 rules/rise_of_totalitarianism/rules.yaml:1710:7\n3282 rules/rise_of_totalitarianism/rules.yaml:1711:7\n3285 rules/rise_of_totalitarianism/rules.yaml:1714:11\n3286 rules/rise_of_totalitarianism/rules.yaml:1715:11\n3287 rules/rise_of_totalitarianism/rules.yaml:1716:15\n3288 rules/rise_of_totalitarianism/rules.yaml:1717:15\n3289 rules/rise_of_totalitarianism/rules.yaml:1719:11\n3290 rules/rise_of_totalitarianism/rules.yaml:1720:11\n3294 rules/rise_of_totalitarianism/rules.yaml:1313:7\n3295 rules/rise_of_totalitarianism/rules.yaml:1314:11\n3296 rules/rise_of_totalitarianism/rules.yaml:1315:7\n3297 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3298 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3299 rules/rise_of_totalitarianism/rules.yaml:1318:11\n3303 rules/rise_of_totalitarianism/rules.yaml:982:7\n3307 rules/rise_of_totalitarianism/rules.yaml:983:7\n3308 rules/rise_of_totalitarianism/rules.yaml:984:7\n3309 rules/rise_of_totalitarianism/rules.yaml:985:11\n3310 rules/rise_of_totalitarianism/rules.yaml:986:7\n3311 rules/rise_of_totalitarianism/rules.yaml:987:7\n3317 rules/rise_of_totalitarianism/rules.yaml:1908:7\n3324 rules/rise_of_totalitarianism/rules.yaml:1909:7\n3325 rules/rise_of_totalitarianism/rules.yaml:1910:7\n3326 rules/rise_of_totalitarianism/rules.yaml:1911:7\n3329 rules/rise_of_totalitarianism/rules.yaml:1912:11\n3330 rules/rise_of_totalitarianism/rules.yaml:1913:11\n3332 rules/rise_of_totalitarianism/rules.yaml:1914:11\n3333 rules/rise_of_totalitarianism/rules.yaml:1915:11\n3334 rules/rise_of_totalitarianism/rules.yaml:1916:11\n3336 rules/rise_of_totalitarianism/rules.yaml:1919:11\n3337 rules/rise_of_totalitarianism/rules.yaml:1920:11\n3339 rules/rise_of_totalitarianism/rules.yaml:1921:11\n3340 rules/rise_of_totalitarianism/rules.yaml:1922:11\n3341 rules/rise_of_totalitarianism/rules.yaml:1923:11\n3342 rules/rise_of_totalitarianism/rules.yaml:1924:11\n3348 rules/rise_of_totalitarianism/rules.yaml:707:7\n3352 rules/rise_of_totalitarianism/rules.yaml:708:11\n3353 rules/rise_of_totalitarianism/rules.yaml:709:7\n3354 rules/rise_of_totalitarianism/rules.yaml:710:7\n3370 rules/rise_of_totalitarianism/rules.yaml:711:11\n3371 rules/rise_of_totalitarianism/rules.yaml:712:7\n3372 rules/rise_of_totalitarianism/rules.yaml:713:11\n3374 rules/rise_of_totalitarianism/rules.yaml:716:11\n3375 rules/rise_of_totalitarianism/rules.yaml:717:11\n3376 rules/rise_of_totalitarianism/rules.yaml:718:11\n3380 rules/rise_of_totalitarianism/rules.yaml:1004:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1005:11\n3382 rules/rise_of_totalitarianism/rules.yaml:1006:11\n3383 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3389 rules/rise_of_totalitarianism/rules.yaml:1010:11\n3390 rules/rise_of_totalitarianism/rules.yaml:1011:11\n3396 rules/rise_of_totalitarianism/rules.yaml:1014:11\n3397 rules/rise_of_totalitarianism/rules.yaml:1015:11\n3402 rules/rise_of_totalitarianism/rules.yaml:1582:7\n3403 rules/rise_of_totalitarianism/rules.yaml:1583:7\n3404 rules/rise_of_totalitarianism/rules.yaml:1584:7\n3405 rules/rise_of_totalitarianism/rules.yaml:1585:11\n3406 rules/rise_of_totalitarianism/rules.yaml:1586:7\n3407 rules/rise_of_totalitarianism/rules.yaml:1587:11\n3409 rules/rise_of_totalitarianism/rules.yaml:1588:11\n3411 rules/rise_of_totalitarianism/rules.yaml:1591:11\n3412 rules/rise_of_totalitarianism/rules.yaml:1592:11\n3413 rules/rise_of_totalitarianism/rules.yaml:1593:11\n3414 rules/rise_of_totalitarianism/rules.yaml:1594:11\n3415 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3416 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3417 rules/rise_of_totalitarianism/rules.yaml:1597:15\n3418 rules/rise_of_totalitarianism/rules.yaml:1598:11\n3419 rules/rise_of_totalitarianism/rules.yaml:1599:11\n3421 rules/rise_of_totalitarianism/rules.yaml:1601:11\n3422 rules/rise_of_totalitarianism/rules.yaml:1602:15\n3426 rules/rise_of_totalitarianism/rules.yaml:1936:7\n3435 rules/rise_of_totalitarianism/rules.yaml:1937:7\n3446 rules/rise_of_totalitarianism/rules.yaml:1938:11\n3447 rules/rise_of_totalitarianism/rules.yaml:1939:11\n3448 rules/rise_of_totalitarianism/rules.yaml:1940:15\n3449 rules/rise_of_totalitarianism/rules.yaml:1941:15\n3450 rules/rise_of_totalitarianism/rules.yaml:1942:19\n3451 rules/rise_of_totalitarianism/rules.yaml:1943:23\n3452 rules/rise_of_totalitarianism/rules.yaml:1944:27\n3453 rules/rise_of_totalitarianism/rules.yaml:1945:27\n3454 rules/rise_of_totalitarianism/rules.yaml:1947:15\n3490 rules/rise_of_totalitarianism/rules.yaml:1249:7\n3491 rules/rise_of_totalitarianism/rules.yaml:1250:11\n3509 rules/rise_of_totalitarianism/rules.yaml:1251:11\n3510 rules/rise_of_totalitarianism/rules.yaml:1252:15\n3514 rules/rise_of_totalitarianism/rules.yaml:1253:15\n3515 rules/rise_of_totalitarianism/rules.yaml:1254:15\n3522 rules/rise_of_totalitarianism/rules.yaml:1255:15\n3523 rules/rise_of_totalitarianism/rules.yaml:1256:15\n3528 rules/rise_of_totalitarianism/rules.yaml:1258:15\n3529 rules/rise_of_totalitarianism/rules.yaml:1259:19\n3530 rules/rise_of_totalitarianism/rules.yaml:1260:19\n3531 rules/rise_of_totalitarianism/rules.yaml:1261:23\n3532 rules/rise_of_totalitarianism/rules.yaml:1262:19\n3533 rules/rise_of_totalitarianism/rules.yaml:1263:23\n3534 rules/rise_of_totalitarianism/rules.yaml:1264:23\n3541 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3542 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3544 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3545 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3546 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3547 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3548 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3549 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3556 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3557 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3558 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3559 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3565 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3566 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3568 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3569 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3570 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3572 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3573 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3574 rules/rise_of_totalitarianism/rules.yaml:1979:3\n3580 rules/rise_of_totalitarianism/rules.yaml:1272:7\n3581 rules/rise_of_totalitarianism/rules.yaml:1273:11\n3587 rules/rise_of_totalitarianism/rules.yaml:1274:11\n3588 rules/rise_of_totalitarianism/rules.yaml:1275:15\n3592 rules/rise_of_totalitarianism/rules.yaml:1276:15\n3599 rules/rise_of_totalitarianism/rules.yaml:1277:15\n3600 rules/rise_of_totalitarianism/rules.yaml:1278:15\n3606 rules/rise_of_totalitarianism/rules.yaml:1279:15\n3607 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3608 rules/rise_of_totalitarianism/rules.yaml:1281:19\n3615 rules/rise_of_totalitarianism/rules.yaml:1284:19\n3616 rules/rise_of_totalitarianism/rules.yaml:1285:19\n3619 rules/rise_of_totalitarianism/rules.yaml:1289:23\n3623 rules/rise_of_totalitarianism/rules.yaml:1290:27\n3631 rules/rise_of_totalitarianism/rules.yaml:1291:23\n3632 rules/rise_of_totalitarianism/rules.yaml:1292:23\n3633 rules/rise_of_totalitarianism/rules.yaml:1293:23\n3634 rules/rise_of_totalitarianism/rules.yaml:1294:27\n3635 rules/rise_of_totalitarianism/rules.yaml:1295:23\n3636 rules/rise_of_totalitarianism/rules.yaml:1296:23\n3637 rules/rise_of_totalitarianism/rules.yaml:1297:23\n3638 rules/rise_of_totalitarianism/rules.yaml:1298:27\n3639 rules/rise_of_totalitarianism/rules.yaml:1299:27\n3648 rules/rise_of_totalitarianism/rules.yaml:1300:27\n3652 rules/rise_of_totalitarianism/rules.yaml:1301:27\n3653 rules/rise_of_totalitarianism/rules.yaml:1303:27\n3654 rules/rise_of_totalitarianism/rules.yaml:1304:27\n3655 rules/rise_of_totalitarianism/rules.yaml:1305:31\n3659 rules/rise_of_totalitarianism/rules.yaml:1306:27\n3663 rules/rise_of_totalitarianism/rules.yaml:1307:27\n3664 rules/rise_of_totalitarianism/rules.yaml:1308:23\n3669 rules/rise_of_totalitarianism/rules.yaml:1323:7\n3670 rules/rise_of_totalitarianism/rules.yaml:1324:11\n3671 rules/rise_of_totalitarianism/rules.yaml:1325:15\n3672 rules/rise_of_totalitarianism/rules.yaml:1326:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1327:15\n3675 rules/rise_of_totalitarianism/rules.yaml:1328:15\n3676 rules/rise_of_totalitarianism/rules.yaml:1329:15\n3683 rules/rise_of_totalitarianism/rules.yaml:1330:15\n3684 rules/rise_of_totalitarianism/rules.yaml:1331:19\n3700 rules/rise_of_totalitarianism/rules.yaml:1332:23\n3703 rules/rise_of_totalitarianism/rules.yaml:1333:23\n3717 rules/rise_of_totalitarianism/rules.yaml:1334:15\n3718 rules/rise_of_totalitarianism/rules.yaml:1335:15\n3719 rules/rise_of_totalitarianism/rules.yaml:1336:19\n3722 rules/rise_of_totalitarianism/rules.yaml:1337:19\n3724 rules/rise_of_totalitarianism/rules.yaml:1338:19\n3725 rules/rise_of_totalitarianism/rules.yaml:1339:19\n3730 rules/rise_of_totalitarianism/rules.yaml:1340:23\n3733 rules/rise_of_totalitarianism/rules.yaml:1341:23\n3734 rules/rise_of_totalitarianism/rules.yaml:1342:19\n3735 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3740 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3745 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3746 rules/rise_of_totalitarianism/rules.yaml:1347:15\n3752 rules/rise_of_totalitarianism/rules.yaml:1348:19\n3753 rules/rise_of_totalitarianism/rules.yaml:1349:11\n3760 rules/rise_of_totalitarianism/rules.yaml:1650:7\n3761 rules/rise_of_totalitarianism/rules.yaml:1651:7\n3762 rules/rise_of_totalitarianism/rules.yaml:1652:7\n3763 rules/rise_of_totalitarianism/rules.yaml:1653:11\n3764 rules/rise_of_totalitarianism/rules.yaml:1654:11\n3765 rules/rise_of_totalitarianism/rules.yaml:1655:15\n3766 rules/rise_of_totalitarianism/rules.yaml:1656:15\n3767 rules/rise_of_totalitarianism/rules.yaml:1657:7\n3783 rules/rise_of_totalitarianism/rules.yaml:1658:7\n3789 rules/rise_of_totalitarianism/rules.yaml:1659:7\n3790 rules/rise_of_totalitarianism/rules.yaml:1660:11\n3791 rules/rise_of_totalitarianism/rules.yaml:1661:11\n3792 rules/rise_of_totalitarianism/rules.yaml:1662:15\n3793 rules/rise_of_totalitarianism/rules.yaml:1663:15\n3798 rules/rise_of_totalitarianism/rules.yaml:898:7\n3799 rules/rise_of_totalitarianism/rules.yaml:899:7\n3804 rules/rise_of_totalitarianism/rules.yaml:900:11\n3813 rules/rise_of_totalitarianism/rules.yaml:901:11\n3814 rules/rise_of_totalitarianism/rules.yaml:902:15\n3816 rules/rise_of_totalitarianism/rules.yaml:904:15\n3817 rules/rise_of_totalitarianism/rules.yaml:905:15\n3818 rules/rise_of_totalitarianism/rules.yaml:906:19\n3820 rules/rise_of_totalitarianism/rules.yaml:908:19\n3821 rules/rise_of_totalitarianism/rules.yaml:909:19\n3825 rules/rise_of_totalitarianism/rules.yaml:910:19\n3827 rules/rise_of_totalitarianism/rules.yaml:911:19\n3828 rules/rise_of_totalitarianism/rules.yaml:912:19\n3829 rules/rise_of_totalitarianism/rules.yaml:913:19\n3830 rules/rise_of_totalitarianism/rules.yaml:914:19\n3838 rules/rise_of_totalitarianism/rules.yaml:915:19\n3840 rules/rise_of_totalitarianism/rules.yaml:916:19\n3841 rules/rise_of_totalitarianism/rules.yaml:917:19\n3846 rules/rise_of_totalitarianism/rules.yaml:918:19\n3847 rules/rise_of_totalitarianism/rules.yaml:919:23\n3848 rules/rise_of_totalitarianism/rules.yaml:920:19\n3850 rules/rise_of_totalitarianism/rules.yaml:921:19\n3852 rules/rise_of_totalitarianism/rules.yaml:922:19\n3853 rules/rise_of_totalitarianism/rules.yaml:924:19\n3854 rules/rise_of_totalitarianism/rules.yaml:925:7\n3858 rules/rise_of_totalitarianism/rules.yaml:865:3\n3859 rules/rise_of_totalitarianism/rules.yaml:1998:14\n3864 rules/rise_of_totalitarianism/rules.yaml:869:7\n3865 rules/rise_of_totalitarianism/rules.yaml:870:11\n3866 rules/rise_of_totalitarianism/rules.yaml:871:7\n3871 rules/rise_of_totalitarianism/rules.yaml:872:7\n3874 rules/rise_of_totalitarianism/rules.yaml:874:11\n3875 rules/rise_of_totalitarianism/rules.yaml:875:7\n3876 rules/rise_of_totalitarianism/rules.yaml:876:7\n3877 rules/rise_of_totalitarianism/rules.yaml:877:11\n3878 rules/rise_of_totalitarianism/rules.yaml:878:15\n3886 rules/rise_of_totalitarianism/rules.yaml:880:15\n3893 rules/rise_of_totalitarianism/rules.yaml:882:7\n3894 rules/rise_of_totalitarianism/rules.yaml:883:11\n3895 rules/rise_of_totalitarianism/rules.yaml:884:15\n3896 rules/rise_of_totalitarianism/rules.yaml:885:7\n3897 rules/rise_of_totalitarianism/rules.yaml:886:7\n3898 rules/rise_of_totalitarianism/rules.yaml:887:11\n3899 rules/rise_of_totalitarianism/rules.yaml:888:11\n3900 rules/rise_of_totalitarianism/rules.yaml:889:15\n3901 rules/rise_of_totalitarianism/rules.yaml:890:11\n3903 rules/rise_of_totalitarianism/rules.yaml:892:11\n3908 rules/rise_of_totalitarianism/rules.yaml:1455:7\n3909 rules/rise_of_totalitarianism/rules.yaml:1456:11\n3910 rules/rise_of_totalitarianism/rules.yaml:1458:7\n3911 rules/rise_of_totalitarianism/rules.yaml:1459:7\n3912 rules/rise_of_totalitarianism/rules.yaml:1460:11\n3916 rules/rise_of_totalitarianism/rules.yaml:778:7\n3917 rules/rise_of_totalitarianism/rules.yaml:779:7\n3918 rules/rise_of_totalitarianism/rules.yaml:781:7\n3919 rules/rise_of_totalitarianism/rules.yaml:782:11\n3920 rules/rise_of_totalitarianism/rules.yaml:783:11\n3921 rules/rise_of_totalitarianism/rules.yaml:784:15\n3922 rules/rise_of_totalitarianism/rules.yaml:785:15\n3923 rules/rise_of_totalitarianism/rules.yaml:786:15\n3924 rules/rise_of_totalitarianism/rules.yaml:788:7\n3928 rules/rise_of_totalitarianism/rules.yaml:1733:7\n3929 rules/rise_of_totalitarianism/rules.yaml:1734:7\n3930 rules/rise_of_totalitarianism/rules.yaml:1735:7\n3931 rules/rise_of_totalitarianism/rules.yaml:1736:7\n3934 rules/rise_of_totalitarianism/rules.yaml:1737:7\n3935 rules/rise_of_totalitarianism/rules.yaml:1738:7\n3936 rules/rise_of_totalitarianism/rules.yaml:1739:7\n3937 rules/rise_of_totalitarianism/rules.yaml:1740:11\n3938 rules/rise_of_totalitarianism/rules.yaml:1741:11\n3939 rules/rise_of_totalitarianism/rules.yaml:1742:15\n3940 rules/rise_of_totalitarianism/rules.yaml:1743:7\n3941 rules/rise_of_totalitarianism/rules.yaml:1744:7\n3944 rules/rise_of_totalitarianism/rules.yaml:1747:11\n3945 rules/rise_of_totalitarianism/rules.yaml:1749:11\n3946 rules/rise_of_totalitarianism/rules.yaml:1750:15\n3947 rules/rise_of_totalitarianism/rules.yaml:1751:19\n3948 rules/rise_of_totalitarianism/rules.yaml:1753:19\n3949 rules/rise_of_totalitarianism/rules.yaml:1754:23\n3950 rules/rise_of_totalitarianism/rules.yaml:1755:23\n3952 rules/rise_of_totalitarianism/rules.yaml:1758:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1759:19\n3956 rules/rise_of_totalitarianism/rules.yaml:1760:11\n3957 rules/rise_of_totalitarianism/rules.yaml:1761:11\n3958 rules/rise_of_totalitarianism/rules.yaml:1762:11\n3959 rules/rise_of_totalitarianism/rules.yaml:1763:11\n3960 rules/rise_of_totalitarianism/rules.yaml:1764:15\n3961 rules/rise_of_totalitarianism/rules.yaml:1765:15\n3962 rules/rise_of_totalitarianism/rules.yaml:1766:15\n3963 rules/rise_of_totalitarianism/rules.yaml:1767:15\n3964 rules/rise_of_totalitarianism/rules.yaml:1768:19\n3965 rules/rise_of_totalitarianism/rules.yaml:1769:19\n3966 rules/rise_of_totalitarianism/rules.yaml:1770:19\n3967 rules/rise_of_totalitarianism/rules.yaml:1771:23\n3968 rules/rise_of_totalitarianism/rules.yaml:1772:23\n3969 rules/rise_of_totalitarianism/rules.yaml:1774:15\n3970 rules/rise_of_totalitarianism/rules.yaml:1775:19\n3975 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3976 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3978 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3979 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3980 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3981 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3982 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3983 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3990 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3991 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3992 rules/rise_of_totalitarianism/rules.yaml:1950:3\n3993 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4019 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4020 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4022 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4023 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4024 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4026 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4027 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4028 rules/rise_of_totalitarianism/rules.yaml:1950:3\n4033 rules/rise_of_totalitarianism/rules.yaml:1553:7\n4034 rules/rise_of_totalitarianism/rules.yaml:1554:7\n4035 rules/rise_of_totalitarianism/rules.yaml:1555:11\n4036 rules/rise_of_totalitarianism/rules.yaml:1556:11\n4040 rules/rise_of_totalitarianism/rules.yaml:766:7\n4042 rules/rise_of_totalitarianism/rules.yaml:767:7\n4043 rules/rise_of_totalitarianism/rules.yaml:768:11\n4044 rules/rise_of_totalitarianism/rules.yaml:769:11\n4045 rules/rise_of_totalitarianism/rules.yaml:770:15\n4046 rules/rise_of_totalitarianism/rules.yaml:771:15\n4051 rules/rise_of_totalitarianism/rules.yaml:1036:3\n4052 rules/rise_of_totalitarianism/rules.yaml:1978:14\n4053 rules/rise_of_totalitarianism/rules.yaml:1999:14\n4058 rules/rise_of_totalitarianism/rules.yaml:1041:7\n4059 rules/rise_of_totalitarianism/rules.yaml:1042:7\n4060 rules/rise_of_totalitarianism/rules.yaml:1043:7\n4061 rules/rise_of_totalitarianism/rules.yaml:1044:7\n4062 rules/rise_of_totalitarianism/rules.yaml:1045:7\n4063 rules/rise_of_totalitarianism/rules.yaml:1046:7\n4066 rules/rise_of_totalitarianism/rules.yaml:1047:11\n4067 rules/rise_of_totalitarianism/rules.yaml:1048:15\n4068 rules/rise_of_totalitarianism/rules.yaml:1049:15\n4074 rules/rise_of_totalitarianism/rules.yaml:1050:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1051:15\n4076 rules/rise_of_totalitarianism/rules.yaml:1053:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1054:19\n4078 rules/rise_of_totalitarianism/rules.yaml:1055:23\n4080 rules/rise_of_totalitarianism/rules.yaml:1057:23\n4081 rules/rise_of_totalitarianism/rules.yaml:1058:23\n4082 rules/rise_of_totalitarianism/rules.yaml:1059:23\n4083 rules/rise_of_totalitarianism/rules.yaml:1060:27\n4084 rules/rise_of_totalitarianism/rules.yaml:1062:19\n4086 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4099 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4100 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4102 rules/rise_of_totalitarianism/rules.yaml:1069:19\n4103 rules/rise_of_totalitarianism/rules.yaml:1070:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1071:19\n4109 rules/rise_of_totalitarianism/rules.yaml:1072:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1074:19\n4111 rules/rise_of_totalitarianism/rules.yaml:1075:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1076:27\n4114 rules/rise_of_totalitarianism/rules.yaml:1078:27\n4115 rules/rise_of_totalitarianism/rules.yaml:1079:27\n4116 rules/rise_of_totalitarianism/rules.yaml:1080:31\n4118 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4119 rules/rise_of_totalitarianism/rules.yaml:1084:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1085:11\n4141 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4142 rules/rise_of_totalitarianism/rules.yaml:1087:15\n4143 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4144 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1093:15\n4148 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4149 rules/rise_of_totalitarianism/rules.yaml:1095:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1097:15\n4151 rules/rise_of_totalitarianism/rules.yaml:1098:19\n4152 rules/rise_of_totalitarianism/rules.yaml:1099:19\n4153 rules/rise_of_totalitarianism/rules.yaml:1100:23\n4155 rules/rise_of_totalitarianism/rules.yaml:1102:15\n4156 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4164 rules/rise_of_totalitarianism/rules.yaml:1104:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1105:15\n4166 rules/rise_of_totalitarianism/rules.yaml:1107:15\n4167 rules/rise_of_totalitarianism/rules.yaml:1109:19\n4172 rules/rise_of_totalitarianism/rules.yaml:1110:19\n4173 rules/rise_of_totalitarianism/rules.yaml:1111:19\n4174 rules/rise_of_totalitarianism/rules.yaml:1112:23\n4175 rules/rise_of_totalitarianism/rules.yaml:1113:19\n4176 rules/rise_of_totalitarianism/rules.yaml:1114:23\n4178 rules/rise_of_totalitarianism/rules.yaml:1116:11\n4190 rules/rise_of_totalitarianism/rules.yaml:1117:11\n4191 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4193 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4194 rules/rise_of_totalitarianism/rules.yaml:1122:15\n4195 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4196 rules/rise_of_totalitarianism/rules.yaml:1124:15\n4197 rules/rise_of_totalitarianism/rules.yaml:1126:15\n4198 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4199 rules/rise_of_totalitarianism/rules.yaml:1128:19\n4200 rules/rise_of_totalitarianism/rules.yaml:1129:19\n4201 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4203 rules/rise_of_totalitarianism/rules.yaml:1133:11\n4204 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4205 rules/rise_of_totalitarianism/rules.yaml:1135:11\n4206 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4212 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4213 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4214 rules/rise_of_totalitarianism/rules.yaml:1140:15\n4215 rules/rise_of_totalitarianism/rules.yaml:1141:15\n4216 rules/rise_of_totalitarianism/rules.yaml:1143:15\n4217 rules/rise_of_totalitarianism/rules.yaml:1144:19\n4218 rules/rise_of_totalitarianism/rules.yaml:1145:19\n4219 rules/rise_of_totalitarianism/rules.yaml:1147:19\n4220 rules/rise_of_totalitarianism/rules.yaml:1148:19\n4222 rules/rise_of_totalitarianism/rules.yaml:1150:15\n4227 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4228 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4229 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4230 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4231 rules/rise_of_totalitarianism/rules.yaml:1156:15\n4232 rules/rise_of_totalitarianism/rules.yaml:1157:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4259 rules/rise_of_totalitarianism/rules.yaml:1160:19\n4260 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4261 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4262 rules/rise_of_totalitarianism/rules.yaml:1163:19\n4263 rules/rise_of_totalitarianism/rules.yaml:1164:23\n4267 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1167:23\n4269 rules/rise_of_totalitarianism/rules.yaml:1168:7\n4270 rules/rise_of_totalitarianism/rules.yaml:1169:11\n4271 rules/rise_of_totalitarianism/rules.yaml:1170:15\n4273 rules/rise_of_totalitarianism/rules.yaml:1172:15\n4276 rules/rise_of_totalitarianism/rules.yaml:1175:7\n4277 rules/rise_of_totalitarianism/rules.yaml:1176:11\n4278 rules/rise_of_totalitarianism/rules.yaml:1177:15\n4280 rules/rise_of_totalitarianism/rules.yaml:1179:15\n4281 rules/rise_of_totalitarianism/rules.yaml:1180:7\n4282 rules/rise_of_totalitarianism/rules.yaml:1181:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1182:15\n4285 rules/rise_of_totalitarianism/rules.yaml:1184:11\n4289 rules/rise_of_totalitarianism/rules.yaml:949:7\n4290 rules/rise_of_totalitarianism/rules.yaml:950:11\n4291 rules/rise_of_totalitarianism/rules.yaml:951:15\n4292 rules/rise_of_totalitarianism/rules.yaml:952:19\n4293 rules/rise_of_totalitarianism/rules.yaml:953:15\n4294 rules/rise_of_totalitarianism/rules.yaml:954:15\n4296 rules/rise_of_totalitarianism/rules.yaml:955:7\n4297 rules/rise_of_totalitarianism/rules.yaml:956:7\n4298 rules/rise_of_totalitarianism/rules.yaml:957:7\n4303 rules/rise_of_totalitarianism/rules.yaml:958:11\n4304 rules/rise_of_totalitarianism/rules.yaml:959:11\n4305 rules/rise_of_totalitarianism/rules.yaml:960:15\n4311 rules/rise_of_totalitarianism/rules.yaml:961:15\n4312 rules/rise_of_totalitarianism/rules.yaml:962:19\n4313 rules/rise_of_totalitarianism/rules.yaml:963:19\n4314 rules/rise_of_totalitarianism/rules.yaml:964:19\n4318 rules/rise_of_totalitarianism/rules.yaml:1839:7\n4319 rules/rise_of_totalitarianism/rules.yaml:1840:11\n4322 rules/rise_of_totalitarianism/rules.yaml:1841:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1842:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1843:19\n4340 rules/rise_of_totalitarianism/rules.yaml:1844:19\n4341 rules/rise_of_totalitarianism/rules.yaml:1845:19\n4343 rules/rise_of_totalitarianism/rules.yaml:1846:19\n4344 rules/rise_of_totalitarianism/rules.yaml:1847:19\n4345 rules/rise_of_totalitarianism/rules.yaml:1848:19\n4347 rules/rise_of_totalitarianism/rules.yaml:1850:7\n4348 rules/rise_of_totalitarianism/rules.yaml:1851:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1852:15\n4351 rules/rise_of_totalitarianism/rules.yaml:1854:7\n4352 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4358 rules/rise_of_totalitarianism/rules.yaml:1856:11\n4359 rules/rise_of_totalitarianism/rules.yaml:1857:15\n4360 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4361 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4366 rules/rise_of_totalitarianism/rules.yaml:1535:7\n4367 rules/rise_of_totalitarianism/rules.yaml:1536:11\n4368 rules/rise_of_totalitarianism/rules.yaml:1537:11\n4369 rules/rise_of_totalitarianism/rules.yaml:1538:11\n4374 rules/rise_of_totalitarianism/rules.yaml:1539:11\n4375 rules/rise_of_totalitarianism/rules.yaml:1540:15\n4376 rules/rise_of_totalitarianism/rules.yaml:1541:15\n4377 rules/rise_of_totalitarianism/rules.yaml:1542:19\n4380 rules/rise_of_totalitarianism/rules.yaml:1543:19\n4383 rules/rise_of_totalitarianism/rules.yaml:1544:19\n4387 rules/rise_of_totalitarianism/rules.yaml:1823:7\n4398 rules/rise_of_totalitarianism/rules.yaml:1824:7\n4399 rules/rise_of_totalitarianism/rules.yaml:1825:11\n4400 rules/rise_of_totalitarianism/rules.yaml:1826:11\n4401 rules/rise_of_totalitarianism/rules.yaml:1827:15\n4402 rules/rise_of_totalitarianism/rules.yaml:1828:15\n4403 rules/rise_of_totalitarianism/rules.yaml:1829:15\n4404 rules/rise_of_totalitarianism/rules.yaml:1830:15\n4405 rules/rise_of_totalitarianism/rules.yaml:1831:15\n4410 rules/rise_of_totalitarianism/flow.yaml:23:3\n4415 rules/rise_of_totalitarianism/flow.yaml:27:7\n4417 rules/rise_of_totalitarianism/flow.yaml:28:7\n4418 rules/rise_of_totalitarianism/flow.yaml:29:7\n4419 rules/rise_of_totalitarianism/flow.yaml:30:11\n4424 rules/rise_of_totalitarianism/flow.yaml:31:11\n4425 rules/rise_of_totalitarianism/flow.yaml:32:15\n4426 rules/rise_of_totalitarianism/flow.yaml:33:15\n4427 rules/rise_of_totalitarianism/flow.yaml:34:19\n4430 rules/rise_of_totalitarianism/flow.yaml:35:19\n4431 rules/rise_of_totalitarianism/flow.yaml:36:7\n4432 rules/rise_of_totalitarianism/flow.yaml:37:7\n4433 rules/rise_of_totalitarianism/flow.yaml:38:11\n4434 rules/rise_of_totalitarianism/flow.yaml:39:15\n4446 rules/rise_of_totalitarianism/flow.yaml:40:15\n4447 rules/rise_of_totalitarianism/flow.yaml:42:7\n4448 rules/rise_of_totalitarianism/flow.yaml:43:7\n4449 rules/rise_of_totalitarianism/flow.yaml:44:11\n4450 rules/rise_of_totalitarianism/flow.yaml:46:7\n4451 rules/rise_of_totalitarianism/flow.yaml:47:11\n4452 rules/rise_of_totalitarianism/flow.yaml:48:7\n4453 rules/rise_of_totalitarianism/flow.yaml:49:11\n4454 rules/rise_of_totalitarianism/flow.yaml:50:11\n4455 rules/rise_of_totalitarianism/flow.yaml:51:15\n4456 rules/rise_of_totalitarianism/flow.yaml:52:15\n4466 rules/rise_of_totalitarianism/flow.yaml:53:15\n4473 rules/rise_of_totalitarianism/flow.yaml:54:15\n4474 rules/rise_of_totalitarianism/flow.yaml:56:7\n4475 rules/rise_of_totalitarianism/flow.yaml:57:7\n4476 rules/rise_of_totalitarianism/flow.yaml:58:11\n4477 rules/rise_of_totalitarianism/flow.yaml:59:11\n4482 rules/rise_of_totalitarianism/flow.yaml:60:15\n4490 rules/rise_of_totalitarianism/flow.yaml:61:15\n4491 rules/rise_of_totalitarianism/flow.yaml:62:19\n4493 rules/rise_of_totalitarianism/flow.yaml:64:19\n4496 rules/rise_of_totalitarianism/flow.yaml:65:19\n4502 rules/rise_of_totalitarianism/flow.yaml:83:3\n4503 rules/rise_of_totalitarianism/flow.yaml:83:3\n4507 rules/rise_of_totalitarianism/flow.yaml:87:7\n4508 rules/rise_of_totalitarianism/flow.yaml:88:11\n4509 rules/rise_of_totalitarianism/flow.yaml:89:15\n4510 rules/rise_of_totalitarianism/flow.yaml:90:7\n4511 rules/rise_of_totalitarianism/flow.yaml:91:7\n4512 rules/rise_of_totalitarianism/flow.yaml:92:7\n4513 rules/rise_of_totalitarianism/flow.yaml:93:7\n4514 rules/rise_of_totalitarianism/flow.yaml:94:7\n4515 rules/rise_of_totalitarianism/flow.yaml:95:7\n4516 rules/rise_of_totalitarianism/flow.yaml:96:7\n4517 rules/rise_of_totalitarianism/flow.yaml:97:7\n4518 rules/rise_of_totalitarianism/flow.yaml:98:7\n4522 rules/rise_of_totalitarianism/flow.yaml:16:3\n4526 rules/rise_of_totalitarianism/flow.yaml:20:7\n4527 rules/rise_of_totalitarianism/flow.yaml:21:7\n4531 rules/rise_of_totalitarianism/flow.yaml:67:3\n4536 rules/rise_of_totalitarianism/flow.yaml:71:7\n4541 rules/rise_of_totalitarianism/flow.yaml:72:11\n4543 rules/rise_of_totalitarianism/flow.yaml:74:11\n4544 rules/rise_of_totalitarianism/flow.yaml:75:11\n4545 rules/rise_of_totalitarianism/flow.yaml:76:11\n4546 rules/rise_of_totalitarianism/flow.yaml:77:15\n4547 rules/rise_of_totalitarianism/flow.yaml:78:11\n4548 rules/rise_of_totalitarianism/flow.yaml:79:11\n4549 rules/rise_of_totalitarianism/flow.yaml:80:7\n4550 rules/rise_of_totalitarianism/flow.yaml:81:11\n4555 rules/rise_of_totalitarianism/rules.yaml:1992:7\n4556 rules/rise_of_totalitarianism/rules.yaml:1993:7\n4559 rules/rise_of_totalitarianism/rules.yaml:1994:7\n4560 rules/rise_of_totalitarianism/rules.yaml:1995:7\n4566 rules/rise_of_totalitarianism/rules.yaml:1966:7\n4575 rules/rise_of_totalitarianism/rules.yaml:1967:7\n4576 rules/rise_of_totalitarianism/rules.yaml:1968:7\n4577 rules/rise_of_totalitarianism/rules.yaml:1969:11\n4578 rules/rise_of_totalitarianism/rules.yaml:1970:15\n4579 rules/rise_of_totalitarianism/rules.yaml:1971:19\n4580 rules/rise_of_totalitarianism/rules.yaml:1972:19\n4581 rules/rise_of_totalitarianism/rules.yaml:1973:19\n4582 rules/rise_of_totalitarianism/rules.yaml:1975:7\n4597 rules/rise_of_totalitarianism/rules.yaml:931:7\n4598 rules/rise_of_totalitarianism/rules.yaml:932:7\n4609 rules/rise_of_totalitarianism/rules.yaml:933:11\n4618 rules/rise_of_totalitarianism/rules.yaml:934:11\n4619 rules/rise_of_totalitarianism/rules.yaml:935:15\n4628 rules/rise_of_totalitarianism/rules.yaml:937:15\n4641 rules/rise_of_totalitarianism/rules.yaml:938:15\n4642 rules/rise_of_totalitarianism/rules.yaml:939:19\n4644 rules/rise_of_totalitarianism/rules.yaml:941:19\n4646 rules/rise_of_totalitarianism/rules.yaml:942:19\n4648 rules/rise_of_totalitarianism/rules.yaml:943:19\n4649 rules/rise_of_totalitarianism/rules.yaml:944:19\n4677 rules/rise_of_totalitarianism/rules.yaml:794:7\n4682 rules/rise_of_totalitarianism/rules.yaml:807:15\n4683 rules/rise_of_totalitarianism/rules.yaml:808:19\n4684 rules/rise_of_totalitarianism/rules.yaml:809:15\n4685 rules/rise_of_totalitarianism/rules.yaml:810:15\n4688 rules/rise_of_totalitarianism/rules.yaml:812:15\n4689 rules/rise_of_totalitarianism/rules.yaml:813:15\n4690 rules/rise_of_totalitarianism/rules.yaml:814:15\n4691 rules/rise_of_totalitarianism/rules.yaml:815:19\n4692 rules/rise_of_totalitarianism/rules.yaml:816:15\n4693 rules/rise_of_totalitarianism/rules.yaml:817:19\n4694 rules/rise_of_totalitarianism/rules.yaml:818:19\n4696 rules/rise_of_totalitarianism/rules.yaml:819:19\n4702 rules/rise_of_totalitarianism/rules.yaml:796:15\n4709 rules/rise_of_totalitarianism/rules.yaml:797:15\n4713 rules/rise_of_totalitarianism/rules.yaml:799:15\n4720 rules/rise_of_totalitarianism/rules.yaml:800:15\n4723 rules/rise_of_totalitarianism/rules.yaml:804:19\n4726 rules/rise_of_totalitarianism/rules.yaml:801:19\n4727 rules/rise_of_totalitarianism/rules.yaml:802:19\n4734 rules/rise_of_totalitarianism/rules.yaml:805:15\n4738 rules/rise_of_totalitarianism/rules.yaml:821:15\n4739 rules/rise_of_totalitarianism/rules.yaml:822:15\n4740 rules/rise_of_totalitarianism/rules.yaml:823:15\n4741 rules/rise_of_totalitarianism/rules.yaml:824:15\n4746 rules/rise_of_totalitarianism/rules.yaml:825:19\n4765 rules/rise_of_totalitarianism/rules.yaml:1444:7\n4779 rules/rise_of_totalitarianism/rules.yaml:1445:11\n4785 rules/rise_of_totalitarianism/rules.yaml:1446:15\n4807 rules/rise_of_totalitarianism/rules.yaml:1022:7\n4808 rules/rise_of_totalitarianism/rules.yaml:1023:7\n4809 rules/rise_of_totalitarianism/rules.yaml:1024:7\n4823 rules/rise_of_totalitarianism/rules.yaml:1025:11\n4842 rules/rise_of_totalitarianism/rules.yaml:1026:11\n4843 rules/rise_of_totalitarianism/rules.yaml:1027:15\n4852 rules/rise_of_totalitarianism/rules.yaml:1029:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1030:15\n4866 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4872 rules/rise_of_totalitarianism/rules.yaml:1033:19\n4877 rules/rise_of_totalitarianism/rules.yaml:1034:19\n4882 rules/rise_of_totalitarianism/rules.yaml:1035:7\n4907 rules/rise_of_totalitarianism/rules.yaml:725:7\n4910 rules/rise_of_totalitarianism/rules.yaml:734:15\n4911 rules/rise_of_totalitarianism/rules.yaml:735:15\n4913 rules/rise_of_totalitarianism/rules.yaml:736:15\n4915 rules/rise_of_totalitarianism/rules.yaml:737:15\n4918 rules/rise_of_totalitarianism/rules.yaml:739:15\n4919 rules/rise_of_totalitarianism/rules.yaml:740:15\n4922 rules/rise_of_totalitarianism/rules.yaml:742:15\n4923 rules/rise_of_totalitarianism/rules.yaml:743:19\n4928 rules/rise_of_totalitarianism/rules.yaml:744:19\n4938 rules/rise_of_totalitarianism/rules.yaml:746:15\n4939 rules/rise_of_totalitarianism/rules.yaml:747:19\n4944 rules/rise_of_totalitarianism/rules.yaml:748:19\n4954 rules/rise_of_totalitarianism/rules.yaml:750:15\n4958 rules/rise_of_totalitarianism/rules.yaml:751:19\n4959 rules/rise_of_totalitarianism/rules.yaml:752:23\n4961 rules/rise_of_totalitarianism/rules.yaml:753:23\n4963 rules/rise_of_totalitarianism/rules.yaml:755:23\n4966 rules/rise_of_totalitarianism/rules.yaml:757:15\n4969 rules/rise_of_totalitarianism/rules.yaml:727:15\n4970 rules/rise_of_totalitarianism/rules.yaml:728:15\n4981 rules/rise_of_totalitarianism/rules.yaml:729:19\n4987 rules/rise_of_totalitarianism/rules.yaml:730:19\n5000 rules/rise_of_totalitarianism/rules.yaml:731:19\n5007 rules/rise_of_totalitarianism/rules.yaml:732:19\n5027 rules/rise_of_totalitarianism/rules.yaml:1429:7\n5028 rules/rise_of_totalitarianism/rules.yaml:1430:11\n5029 rules/rise_of_totalitarianism/rules.yaml:1431:7\n5030 rules/rise_of_totalitarianism/rules.yaml:1432:7\n5038 rules/rise_of_totalitarianism/rules.yaml:1433:11\n5051 rules/rise_of_totalitarianism/rules.yaml:1435:15\n5054 rules/rise_of_totalitarianism/rules.yaml:1436:7\n5055 rules/rise_of_totalitarianism/rules.yaml:1437:11\n5056 rules/rise_of_totalitarianism/rules.yaml:1438:15\n5063 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5086 rules/rise_of_totalitarianism/rules.yaml:1612:7\n5094 rules/rise_of_totalitarianism/rules.yaml:1613:11\n5107 rules/rise_of_totalitarianism/rules.yaml:1614:11\n5108 rules/rise_of_totalitarianism/rules.yaml:1615:15\n5110 rules/rise_of_totalitarianism/rules.yaml:1616:15\n5113 rules/rise_of_totalitarianism/rules.yaml:1617:15\n5116 rules/rise_of_totalitarianism/rules.yaml:1618:7\n5117 rules/rise_of_totalitarianism/rules.yaml:1619:11\n5133 rules/rise_of_totalitarianism/rules.yaml:1620:15\n5134 rules/rise_of_totalitarianism/rules.yaml:1621:15\n5135 rules/rise_of_totalitarianism/rules.yaml:1622:15\n5136 rules/rise_of_totalitarianism/rules.yaml:1623:19\n5137 rules/rise_of_totalitarianism/rules.yaml:1624:23\n5139 rules/rise_of_totalitarianism/rules.yaml:1626:23\n5140 rules/rise_of_totalitarianism/rules.yaml:1627:15\n5141 rules/rise_of_totalitarianism/rules.yaml:1628:15\n5145 rules/rise_of_totalitarianism/rules.yaml:1629:15\n5147 rules/rise_of_totalitarianism/rules.yaml:1631:15\n5166 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5169 rules/rise_of_totalitarianism/rules.yaml:1474:15\n5170 rules/rise_of_totalitarianism/rules.yaml:1475:15\n5172 rules/rise_of_totalitarianism/rules.yaml:1476:15\n5174 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5177 rules/rise_of_totalitarianism/rules.yaml:1479:15\n5178 rules/rise_of_totalitarianism/rules.yaml:1480:15\n5181 rules/rise_of_totalitarianism/rules.yaml:1482:15\n5182 rules/rise_of_totalitarianism/rules.yaml:1483:19\n5191 rules/rise_of_totalitarianism/rules.yaml:1484:19\n5201 rules/rise_of_totalitarianism/rules.yaml:1486:15\n5202 rules/rise_of_totalitarianism/rules.yaml:1487:19\n5211 rules/rise_of_totalitarianism/rules.yaml:1488:19\n5223 rules/rise_of_totalitarianism/rules.yaml:1493:15\n5226 rules/rise_of_totalitarianism/rules.yaml:1468:15\n5227 rules/rise_of_totalitarianism/rules.yaml:1469:15\n5241 rules/rise_of_totalitarianism/rules.yaml:1470:19\n5261 rules/rise_of_totalitarianism/rules.yaml:1471:19\n5268 rules/rise_of_totalitarianism/rules.yaml:1472:19\n5272 rules/rise_of_totalitarianism/rules.yaml:1490:15\n5286 rules/rise_of_totalitarianism/rules.yaml:1491:19\n5313 rules/rise_of_totalitarianism/rules.yaml:1190:7\n5314 rules/rise_of_totalitarianism/rules.yaml:1191:7\n5315 rules/rise_of_totalitarianism/rules.yaml:1192:11\n5316 rules/rise_of_totalitarianism/rules.yaml:1193:15\n5320 rules/rise_of_totalitarianism/rules.yaml:1194:11\n5321 rules/rise_of_totalitarianism/rules.yaml:1195:7\n5332 rules/rise_of_totalitarianism/rules.yaml:1196:11\n5333 rules/rise_of_totalitarianism/rules.yaml:1197:11\n5350 rules/rise_of_totalitarianism/rules.yaml:1198:11\n5351 rules/rise_of_totalitarianism/rules.yaml:1199:11\n5362 rules/rise_of_totalitarianism/rules.yaml:1200:11\n5363 rules/rise_of_totalitarianism/rules.yaml:1201:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1202:15\n5367 rules/rise_of_totalitarianism/rules.yaml:1203:15\n5373 rules/rise_of_totalitarianism/rules.yaml:1205:15\n5374 rules/rise_of_totalitarianism/rules.yaml:1206:15\n5375 rules/rise_of_totalitarianism/rules.yaml:1207:19\n5380 rules/rise_of_totalitarianism/rules.yaml:1208:19\n5388 rules/rise_of_totalitarianism/rules.yaml:1209:15\n5394 rules/rise_of_totalitarianism/rules.yaml:1210:19\n5415 rules/rise_of_totalitarianism/rules.yaml:1211:23\n5420 rules/rise_of_totalitarianism/rules.yaml:1212:7\n5421 rules/rise_of_totalitarianism/rules.yaml:1213:11\n5436 rules/rise_of_totalitarianism/rules.yaml:1503:7\n5446 rules/rise_of_totalitarianism/rules.yaml:1504:7\n5454 rules/rise_of_totalitarianism/rules.yaml:1505:11\n5460 rules/rise_of_totalitarianism/rules.yaml:1506:11\n5468 rules/rise_of_totalitarianism/rules.yaml:1507:15\n5490 rules/rise_of_totalitarianism/rules.yaml:1508:15\n5492 rules/rise_of_totalitarianism/rules.yaml:1509:15\n5493 rules/rise_of_totalitarianism/rules.yaml:1510:15\n5494 rules/rise_of_totalitarianism/rules.yaml:1511:15\n5495 rules/rise_of_totalitarianism/rules.yaml:1512:15\n5518 rules/rise_of_totalitarianism/rules.yaml:1513:15\n5520 rules/rise_of_totalitarianism/rules.yaml:1514:15\n5521 rules/rise_of_totalitarianism/rules.yaml:1515:15\n5522 rules/rise_of_totalitarianism/rules.yaml:1516:15\n5548 rules/rise_of_totalitarianism/rules.yaml:636:7\n5549 rules/rise_of_totalitarianism/rules.yaml:637:7\n5554 rules/rise_of_totalitarianism/rules.yaml:638:11\n5561 rules/rise_of_totalitarianism/rules.yaml:639:11\n5576 rules/rise_of_totalitarianism/rules.yaml:640:7\n5577 rules/rise_of_totalitarianism/rules.yaml:641:11\n5578 rules/rise_of_totalitarianism/rules.yaml:642:7\n5589 rules/rise_of_totalitarianism/rules.yaml:643:11\n5594 rules/rise_of_totalitarianism/rules.yaml:644:11\n5607 rules/rise_of_totalitarianism/rules.yaml:645:11\n5611 rules/rise_of_totalitarianism/rules.yaml:646:7\n5612 rules/rise_of_totalitarianism/rules.yaml:647:7\n5613 rules/rise_of_totalitarianism/rules.yaml:648:11\n5621 rules/rise_of_totalitarianism/rules.yaml:649:7\n5622 rules/rise_of_totalitarianism/rules.yaml:650:7\n5636 rules/rise_of_totalitarianism/rules.yaml:691:7\n5637 rules/rise_of_totalitarianism/rules.yaml:692:7\n5648 rules/rise_of_totalitarianism/rules.yaml:693:11\n5656 rules/rise_of_totalitarianism/rules.yaml:694:7\n5657 rules/rise_of_totalitarianism/rules.yaml:695:11\n5660 rules/rise_of_totalitarianism/rules.yaml:696:11\n5662 rules/rise_of_totalitarianism/rules.yaml:698:11\n5674 rules/rise_of_totalitarianism/rules.yaml:1409:7\n5675 rules/rise_of_totalitarianism/rules.yaml:1410:11\n5676 rules/rise_of_totalitarianism/rules.yaml:1411:11\n5677 rules/rise_of_totalitarianism/rules.yaml:1412:11\n5678 rules/rise_of_totalitarianism/rules.yaml:1413:7\n5679 rules/rise_of_totalitarianism/rules.yaml:1414:11\n5684 rules/rise_of_totalitarianism/rules.yaml:1416:11\n5685 rules/rise_of_totalitarianism/rules.yaml:1417:11\n5686 rules/rise_of_totalitarianism/rules.yaml:1418:11\n5687 rules/rise_of_totalitarianism/rules.yaml:1419:11\n5690 rules/rise_of_totalitarianism/rules.yaml:1423:15\n5691 rules/rise_of_totalitarianism/rules.yaml:1424:15\n5694 rules/rise_of_totalitarianism/rules.yaml:1420:15\n5695 rules/rise_of_totalitarianism/rules.yaml:1421:15\n5714 rules/rise_of_totalitarianism/rules.yaml:848:7\n5715 rules/rise_of_totalitarianism/rules.yaml:849:11\n5720 rules/rise_of_totalitarianism/rules.yaml:851:11\n5721 rules/rise_of_totalitarianism/rules.yaml:852:11\n5722 rules/rise_of_totalitarianism/rules.yaml:853:11\n5723 rules/rise_of_totalitarianism/rules.yaml:854:11\n5724 rules/rise_of_totalitarianism/rules.yaml:855:11\n5725 rules/rise_of_totalitarianism/rules.yaml:856:15\n5730 rules/rise_of_totalitarianism/rules.yaml:857:15\n5738 rules/rise_of_totalitarianism/rules.yaml:858:11\n5739 rules/rise_of_totalitarianism/rules.yaml:859:15\n5744 rules/rise_of_totalitarianism/rules.yaml:860:15\n5752 rules/rise_of_totalitarianism/rules.yaml:861:11\n5757 rules/rise_of_totalitarianism/rules.yaml:862:15\n5758 rules/rise_of_totalitarianism/rules.yaml:863:15\n5778 rules/rise_of_totalitarianism/rules.yaml:864:15\n5804 rules/rise_of_totalitarianism/rules.yaml:1709:7\n5805 rules/rise_of_totalitarianism/rules.yaml:1710:7\n5806 rules/rise_of_totalitarianism/rules.yaml:1711:7\n5807 rules/rise_of_totalitarianism/rules.yaml:1712:11\n5815 rules/rise_of_totalitarianism/rules.yaml:1714:11\n5821 rules/rise_of_totalitarianism/rules.yaml:1715:11\n5822 rules/rise_of_totalitarianism/rules.yaml:1716:15\n5823 rules/rise_of_totalitarianism/rules.yaml:1717:15\n5824 rules/rise_of_totalitarianism/rules.yaml:1718:15\n5825 rules/rise_of_totalitarianism/rules.yaml:1719:11\n5826 rules/rise_of_totalitarianism/rules.yaml:1720:11\n5827 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5839 rules/rise_of_totalitarianism/rules.yaml:1313:7\n5844 rules/rise_of_totalitarianism/rules.yaml:1314:11\n5850 rules/rise_of_totalitarianism/rules.yaml:1315:7\n5856 rules/rise_of_totalitarianism/rules.yaml:1316:7\n5861 rules/rise_of_totalitarianism/rules.yaml:1317:11\n5867 rules/rise_of_totalitarianism/rules.yaml:1318:11\n5886 rules/rise_of_totalitarianism/rules.yaml:982:7\n5890 rules/rise_of_totalitarianism/rules.yaml:983:7\n5891 rules/rise_of_totalitarianism/rules.yaml:984:7\n5899 rules/rise_of_totalitarianism/rules.yaml:985:11\n5914 rules/rise_of_totalitarianism/rules.yaml:986:7\n5915 rules/rise_of_totalitarianism/rules.yaml:987:7\n5931 rules/rise_of_totalitarianism/rules.yaml:1908:7\n5948 rules/rise_of_totalitarianism/rules.yaml:1909:7\n5949 rules/rise_of_totalitarianism/rules.yaml:1910:7\n5950 rules/rise_of_totalitarianism/rules.yaml:1911:7\n5953 rules/rise_of_totalitarianism/rules.yaml:1912:11\n5954 rules/rise_of_totalitarianism/rules.yaml:1913:11\n5956 rules/rise_of_totalitarianism/rules.yaml:1914:11\n5957 rules/rise_of_totalitarianism/rules.yaml:1915:11\n5958 rules/rise_of_totalitarianism/rules.yaml:1916:11\n5959 rules/rise_of_totalitarianism/rules.yaml:1917:11\n5961 rules/rise_of_totalitarianism/rules.yaml:1919:11\n5962 rules/rise_of_totalitarianism/rules.yaml:1920:11\n5964 rules/rise_of_totalitarianism/rules.yaml:1921:11\n5965 rules/rise_of_totalitarianism/rules.yaml:1922:11\n5966 rules/rise_of_totalitarianism/rules.yaml:1923:11\n5967 rules/rise_of_totalitarianism/rules.yaml:1924:11\n5968 rules/rise_of_totalitarianism/rules.yaml:1925:11\n5970 rules/rise_of_totalitarianism/rules.yaml:1927:11\n5982 rules/rise_of_totalitarianism/rules.yaml:707:7\n5986 rules/rise_of_totalitarianism/rules.yaml:708:11\n5987 rules/rise_of_totalitarianism/rules.yaml:709:7\n5988 rules/rise_of_totalitarianism/rules.yaml:710:7\n6011 rules/rise_of_totalitarianism/rules.yaml:711:11\n6021 rules/rise_of_totalitarianism/rules.yaml:712:7\n6022 rules/rise_of_totalitarianism/rules.yaml:713:11\n6023 rules/rise_of_totalitarianism/rules.yaml:714:11\n6031 rules/rise_of_totalitarianism/rules.yaml:716:11\n6044 rules/rise_of_totalitarianism/rules.yaml:717:11\n6045 rules/rise_of_totalitarianism/rules.yaml:718:11\n6046 rules/rise_of_totalitarianism/rules.yaml:719:11\n6061 rules/rise_of_totalitarianism/rules.yaml:1004:7\n6062 rules/rise_of_totalitarianism/rules.yaml:1005:11\n6063 rules/rise_of_totalitarianism/rules.yaml:1006:11\n6064 rules/rise_of_totalitarianism/rules.yaml:1007:15\n6069 rules/rise_of_totalitarianism/rules.yaml:1008:15\n6084 rules/rise_of_totalitarianism/rules.yaml:1010:11\n6085 rules/rise_of_totalitarianism/rules.yaml:1011:11\n6090 rules/rise_of_totalitarianism/rules.yaml:1012:11\n6109 rules/rise_of_totalitarianism/rules.yaml:1014:11\n6117 rules/rise_of_totalitarianism/rules.yaml:1015:11\n6118 rules/rise_of_totalitarianism/rules.yaml:1016:11\n6139 rules/rise_of_totalitarianism/rules.yaml:1582:7\n6140 rules/rise_of_totalitarianism/rules.yaml:1583:7\n6141 rules/rise_of_totalitarianism/rules.yaml:1584:7\n6149 rules/rise_of_totalitarianism/rules.yaml:1585:11\n6157 rules/rise_of_totalitarianism/rules.yaml:1586:7\n6158 rules/rise_of_totalitarianism/rules.yaml:1587:11\n6160 rules/rise_of_totalitarianism/rules.yaml:1588:11\n6163 rules/rise_of_totalitarianism/rules.yaml:1589:11\n6170 rules/rise_of_totalitarianism/rules.yaml:1591:11\n6171 rules/rise_of_totalitarianism/rules.yaml:1592:11\n6172 rules/rise_of_totalitarianism/rules.yaml:1593:11\n6173 rules/rise_of_totalitarianism/rules.yaml:1594:11\n6174 rules/rise_of_totalitarianism/rules.yaml:1595:15\n6175 rules/rise_of_totalitarianism/rules.yaml:1596:19\n6176 rules/rise_of_totalitarianism/rules.yaml:1597:15\n6177 rules/rise_of_totalitarianism/rules.yaml:1598:11\n6178 rules/rise_of_totalitarianism/rules.yaml:1599:11\n6180 rules/rise_of_totalitarianism/rules.yaml:1600:11\n6181 rules/rise_of_totalitarianism/rules.yaml:1601:11\n6186 rules/rise_of_totalitarianism/rules.yaml:1602:15\n6211 rules/rise_of_totalitarianism/rules.yaml:1936:7\n6220 rules/rise_of_totalitarianism/rules.yaml:1937:7\n6239 rules/rise_of_totalitarianism/rules.yaml:1938:11\n6245 rules/rise_of_totalitarianism/rules.yaml:1939:11\n6246 rules/rise_of_totalitarianism/rules.yaml:1940:15\n6247 rules/rise_of_totalitarianism/rules.yaml:1941:15\n6248 rules/rise_of_totalitarianism/rules.yaml:1942:19\n6249 rules/rise_of_totalitarianism/rules.yaml:1943:23\n6250 rules/rise_of_totalitarianism/rules.yaml:1944:27\n6251 rules/rise_of_totalitarianism/rules.yaml:1945:27\n6252 rules/rise_of_totalitarianism/rules.yaml:1946:15\n6253 rules/rise_of_totalitarianism/rules.yaml:1947:15\n6276 rules/rise_of_totalitarianism/rules.yaml:1249:7\n6287 rules/rise_of_totalitarianism/rules.yaml:1250:11\n6305 rules/rise_of_totalitarianism/rules.yaml:1251:11\n6311 rules/rise_of_totalitarianism/rules.yaml:1252:15\n6312 rules/rise_of_totalitarianism/rules.yaml:1253:15\n6313 rules/rise_of_totalitarianism/rules.yaml:1254:15\n6330 rules/rise_of_totalitarianism/rules.yaml:1255:15\n6331 rules/rise_of_totalitarianism/rules.yaml:1256:15\n6343 rules/rise_of_totalitarianism/rules.yaml:1257:15\n6344 rules/rise_of_totalitarianism/rules.yaml:1258:15\n6345 rules/rise_of_totalitarianism/rules.yaml:1259:19\n6346 rules/rise_of_totalitarianism/rules.yaml:1260:19\n6347 rules/rise_of_totalitarianism/rules.yaml:1261:23\n6348 rules/rise_of_totalitarianism/rules.yaml:1262:19\n6349 rules/rise_of_totalitarianism/rules.yaml:1263:23\n6350 rules/rise_of_totalitarianism/rules.yaml:1264:23\n6351 rules/rise_of_totalitarianism/rules.yaml:1265:23\n6353 rules/rise_of_totalitarianism/rules.yaml:1267:23\n6384 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6389 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6391 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6392 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6393 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6394 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6395 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6396 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6409 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6410 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6435 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6441 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6447 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6448 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6468 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6504 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6505 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6511 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6512 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6532 rules/rise_of_totalitarianism/rules.yaml:1979:3\n6562 rules/rise_of_totalitarianism/rules.yaml:1272:7\n6576 rules/rise_of_totalitarianism/rules.yaml:1273:11\n6582 rules/rise_of_totalitarianism/rules.yaml:1274:11\n6588 rules/rise_of_totalitarianism/rules.yaml:1275:15\n6589 rules/rise_of_totalitarianism/rules.yaml:1276:15\n6609 rules/rise_of_totalitarianism/rules.yaml:1277:15\n6610 rules/rise_of_totalitarianism/rules.yaml:1278:15\n6616 rules/rise_of_totalitarianism/rules.yaml:1279:15\n6617 rules/rise_of_totalitarianism/rules.yaml:1280:15\n6618 rules/rise_of_totalitarianism/rules.yaml:1281:19\n6624 rules/rise_of_totalitarianism/rules.yaml:1282:19\n6630 rules/rise_of_totalitarianism/rules.yaml:1284:19\n6631 rules/rise_of_totalitarianism/rules.yaml:1285:19\n6632 rules/rise_of_totalitarianism/rules.yaml:1286:23\n6638 rules/rise_of_totalitarianism/rules.yaml:1288:23\n6639 rules/rise_of_totalitarianism/rules.yaml:1289:23\n6642 rules/rise_of_totalitarianism/rules.yaml:1290:27\n6647 rules/rise_of_totalitarianism/rules.yaml:1291:23\n6648 rules/rise_of_totalitarianism/rules.yaml:1292:23\n6649 rules/rise_of_totalitarianism/rules.yaml:1293:23\n6650 rules/rise_of_totalitarianism/rules.yaml:1294:27\n6651 rules/rise_of_totalitarianism/rules.yaml:1295:23\n6652 rules/rise_of_totalitarianism/rules.yaml:1296:23\n6653 rules/rise_of_totalitarianism/rules.yaml:1297:23\n6654 rules/rise_of_totalitarianism/rules.yaml:1298:27\n6655 rules/rise_of_totalitarianism/rules.yaml:1299:27\n6660 rules/rise_of_totalitarianism/rules.yaml:1300:27\n6663 rules/rise_of_totalitarianism/rules.yaml:1301:27\n6664 rules/rise_of_totalitarianism/rules.yaml:1302:27\n6665 rules/rise_of_totalitarianism/rules.yaml:1303:27\n6666 rules/rise_of_totalitarianism/rules.yaml:1304:27\n6667 rules/rise_of_totalitarianism/rules.yaml:1305:31\n6671 rules/rise_of_totalitarianism/rules.yaml:1306:27\n6675 rules/rise_of_totalitarianism/rules.yaml:1307:27\n6676 rules/rise_of_totalitarianism/rules.yaml:1308:23\n6733 rules/rise_of_totalitarianism/rules.yaml:1323:7\n6744 rules/rise_of_totalitarianism/rules.yaml:1324:11\n6749 rules/rise_of_totalitarianism/rules.yaml:1325:15\n6750 rules/rise_of_totalitarianism/rules.yaml:1326:19\n6752 rules/rise_of_totalitarianism/rules.yaml:1327:15\n6753 rules/rise_of_totalitarianism/rules.yaml:1328:15\n6754 rules/rise_of_totalitarianism/rules.yaml:1329:15\n6761 rules/rise_of_totalitarianism/rules.yaml:1330:15\n6762 rules/rise_of_totalitarianism/rules.yaml:1331:19\n6778 rules/rise_of_totalitarianism/rules.yaml:1332:23\n6781 rules/rise_of_totalitarianism/rules.yaml:1333:23\n6804 rules/rise_of_totalitarianism/rules.yaml:1334:15\n6805 rules/rise_of_totalitarianism/rules.yaml:1335:15\n6806 rules/rise_of_totalitarianism/rules.yaml:1336:19\n6809 rules/rise_of_totalitarianism/rules.yaml:1337:19\n6811 rules/rise_of_totalitarianism/rules.yaml:1338:19\n6812 rules/rise_of_totalitarianism/rules.yaml:1339:19\n6817 rules/rise_of_totalitarianism/rules.yaml:1340:23\n6820 rules/rise_of_totalitarianism/rules.yaml:1341:23\n6821 rules/rise_of_totalitarianism/rules.yaml:1342:19\n6822 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6827 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6832 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6833 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6843 rules/rise_of_totalitarianism/rules.yaml:1347:15\n6849 rules/rise_of_totalitarianism/rules.yaml:1348:19\n6852 rules/rise_of_totalitarianism/rules.yaml:1349:11\n6881 rules/rise_of_totalitarianism/rules.yaml:1650:7\n6882 rules/rise_of_totalitarianism/rules.yaml:1651:7\n6883 rules/rise_of_totalitarianism/rules.yaml:1652:7\n6891 rules/rise_of_totalitarianism/rules.yaml:1653:11\n6904 rules/rise_of_totalitarianism/rules.yaml:1654:11\n6905 rules/rise_of_totalitarianism/rules.yaml:1655:15\n6906 rules/rise_of_totalitarianism/rules.yaml:1656:15\n6909 rules/rise_of_totalitarianism/rules.yaml:1657:7\n6921 rules/rise_of_totalitarianism/rules.yaml:1658:7\n6927 rules/rise_of_totalitarianism/rules.yaml:1659:7\n6935 rules/rise_of_totalitarianism/rules.yaml:1660:11\n6943 rules/rise_of_totalitarianism/rules.yaml:1661:11\n6948 rules/rise_of_totalitarianism/rules.yaml:1662:15\n6949 rules/rise_of_totalitarianism/rules.yaml:1663:15\n6974 rules/rise_of_totalitarianism/rules.yaml:898:7\n6975 rules/rise_of_totalitarianism/rules.yaml:899:7\n6989 rules/rise_of_totalitarianism/rules.yaml:900:11\n6999 rules/rise_of_totalitarianism/rules.yaml:901:11\n7000 rules/rise_of_totalitarianism/rules.yaml:902:15\n7009 rules/rise_of_totalitarianism/rules.yaml:904:15\n7022 rules/rise_of_totalitarianism/rules.yaml:905:15\n7023 rules/rise_of_totalitarianism/rules.yaml:906:19\n7032 rules/rise_of_totalitarianism/rules.yaml:908:19\n7045 rules/rise_of_totalitarianism/rules.yaml:909:19\n7049 rules/rise_of_totalitarianism/rules.yaml:910:19\n7051 rules/rise_of_totalitarianism/rules.yaml:911:19\n7052 rules/rise_of_totalitarianism/rules.yaml:912:19\n7053 rules/rise_of_totalitarianism/rules.yaml:913:19\n7054 rules/rise_of_totalitarianism/rules.yaml:914:19\n7077 rules/rise_of_totalitarianism/rules.yaml:915:19\n7079 rules/rise_of_totalitarianism/rules.yaml:916:19\n7080 rules/rise_of_totalitarianism/rules.yaml:917:19\n7085 rules/rise_of_totalitarianism/rules.yaml:918:19\n7093 rules/rise_of_totalitarianism/rules.yaml:919:23\n7107 rules/rise_of_totalitarianism/rules.yaml:920:19\n7109 rules/rise_of_totalitarianism/rules.yaml:921:19\n7111 rules/rise_of_totalitarianism/rules.yaml:922:19\n7112 rules/rise_of_totalitarianism/rules.yaml:923:19\n7113 rules/rise_of_totalitarianism/rules.yaml:924:19\n7118 rules/rise_of_totalitarianism/rules.yaml:925:7\n7147 rules/rise_of_totalitarianism/rules.yaml:865:3\n7153 rules/rise_of_totalitarianism/rules.yaml:1998:14\n7181 rules/rise_of_totalitarianism/rules.yaml:869:7\n7182 rules/rise_of_totalitarianism/rules.yaml:870:11\n7183 rules/rise_of_totalitarianism/rules.yaml:871:7\n7188 rules/rise_of_totalitarianism/rules.yaml:872:7\n7210 rules/rise_of_totalitarianism/rules.yaml:874:11\n7211 rules/rise_of_totalitarianism/rules.yaml:875:7\n7218 rules/rise_of_totalitarianism/rules.yaml:876:7\n7219 rules/rise_of_totalitarianism/rules.yaml:877:11\n7220 rules/rise_of_totalitarianism/rules.yaml:878:15\n7228 rules/rise_of_totalitarianism/rules.yaml:880:15\n7235 rules/rise_of_totalitarianism/rules.yaml:881:11\n7236 rules/rise_of_totalitarianism/rules.yaml:882:7\n7250 rules/rise_of_totalitarianism/rules.yaml:883:11\n7256 rules/rise_of_totalitarianism/rules.yaml:884:15\n7261 rules/rise_of_totalitarianism/rules.yaml:885:7\n7268 rules/rise_of_totalitarianism/rules.yaml:886:7\n7269 rules/rise_of_totalitarianism/rules.yaml:887:11\n7270 rules/rise_of_totalitarianism/rules.yaml:888:11\n7271 rules/rise_of_totalitarianism/rules.yaml:889:15\n7272 rules/rise_of_totalitarianism/rules.yaml:890:11\n7274 rules/rise_of_totalitarianism/rules.yaml:891:11\n7275 rules/rise_of_totalitarianism/rules.yaml:892:11\n7286 rules/rise_of_totalitarianism/rules.yaml:1455:7\n7287 rules/rise_of_totalitarianism/rules.yaml:1456:11\n7288 rules/rise_of_totalitarianism/rules.yaml:1457:11\n7289 rules/rise_of_totalitarianism/rules.yaml:1458:7\n7296 rules/rise_of_totalitarianism/rules.yaml:1459:7\n7297 rules/rise_of_totalitarianism/rules.yaml:1460:11\n7312 rules/rise_of_totalitarianism/rules.yaml:778:7\n7313 rules/rise_of_totalitarianism/rules.yaml:779:7\n7314 rules/rise_of_totalitarianism/rules.yaml:780:7\n7315 rules/rise_of_totalitarianism/rules.yaml:781:7\n7323 rules/rise_of_totalitarianism/rules.yaml:782:11\n7329 rules/rise_of_totalitarianism/rules.yaml:783:11\n7330 rules/rise_of_totalitarianism/rules.yaml:784:15\n7331 rules/rise_of_totalitarianism/rules.yaml:785:15\n7332 rules/rise_of_totalitarianism/rules.yaml:786:15\n7333 rules/rise_of_totalitarianism/rules.yaml:787:15\n7336 rules/rise_of_totalitarianism/rules.yaml:788:7\n7358 rules/rise_of_totalitarianism/rules.yaml:1733:7\n7359 rules/rise_of_totalitarianism/rules.yaml:1734:7\n7360 rules/rise_of_totalitarianism/rules.yaml:1735:7\n7361 rules/rise_of_totalitarianism/rules.yaml:1736:7\n7364 rules/rise_of_totalitarianism/rules.yaml:1737:7\n7365 rules/rise_of_totalitarianism/rules.yaml:1738:7\n7366 rules/rise_of_totalitarianism/rules.yaml:1739:7\n7367 rules/rise_of_totalitarianism/rules.yaml:1740:11\n7368 rules/rise_of_totalitarianism/rules.yaml:1741:11\n7369 rules/rise_of_totalitarianism/rules.yaml:1742:15\n7370 rules/rise_of_totalitarianism/rules.yaml:1743:7\n7371 rules/rise_of_totalitarianism/rules.yaml:1744:7\n7372 rules/rise_of_totalitarianism/rules.yaml:1745:11\n7380 rules/rise_of_totalitarianism/rules.yaml:1747:11\n7386 rules/rise_of_totalitarianism/rules.yaml:1748:11\n7387 rules/rise_of_totalitarianism/rules.yaml:1749:11\n7388 rules/rise_of_totalitarianism/rules.yaml:1750:15\n7389 rules/rise_of_totalitarianism/rules.yaml:1751:19\n7390 rules/rise_of_totalitarianism/rules.yaml:1752:19\n7391 rules/rise_of_totalitarianism/rules.yaml:1753:19\n7392 rules/rise_of_totalitarianism/rules.yaml:1754:23\n7393 rules/rise_of_totalitarianism/rules.yaml:1755:23\n7394 rules/rise_of_totalitarianism/rules.yaml:1756:23\n7396 rules/rise_of_totalitarianism/rules.yaml:1758:19\n7399 rules/rise_of_totalitarianism/rules.yaml:1759:19\n7400 rules/rise_of_totalitarianism/rules.yaml:1760:11\n7401 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7402 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7403 rules/rise_of_totalitarianism/rules.yaml:1763:11\n7408 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7409 rules/rise_of_totalitarianism/rules.yaml:1765:15\n7410 rules/rise_of_totalitarianism/rules.yaml:1766:15\n7411 rules/rise_of_totalitarianism/rules.yaml:1767:15\n7419 rules/rise_of_totalitarianism/rules.yaml:1768:19\n7425 rules/rise_of_totalitarianism/rules.yaml:1769:19\n7426 rules/rise_of_totalitarianism/rules.yaml:1770:19\n7427 rules/rise_of_totalitarianism/rules.yaml:1771:23\n7428 rules/rise_of_totalitarianism/rules.yaml:1772:23\n7429 rules/rise_of_totalitarianism/rules.yaml:1773:23\n7432 rules/rise_of_totalitarianism/rules.yaml:1774:15\n7433 rules/rise_of_totalitarianism/rules.yaml:1775:19\n7434 rules/rise_of_totalitarianism/rules.yaml:1776:19\n7459 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7464 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7466 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7467 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7468 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7469 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7470 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7471 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7484 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7485 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7511 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7517 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7545 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7546 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7567 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7606 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7607 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7613 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7614 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7635 rules/rise_of_totalitarianism/rules.yaml:1950:3\n7650 rules/rise_of_totalitarianism/rules.yaml:1553:7\n7651 rules/rise_of_totalitarianism/rules.yaml:1554:7\n7659 rules/rise_of_totalitarianism/rules.yaml:1555:11\n7665 rules/rise_of_totalitarianism/rules.yaml:1556:11\n7666 rules/rise_of_totalitarianism/rules.yaml:1557:11\n7692 rules/rise_of_totalitarianism/rules.yaml:766:7\n7694 rules/rise_of_totalitarianism/rules.yaml:767:7\n7702 rules/rise_of_totalitarianism/rules.yaml:768:11\n7710 rules/rise_of_totalitarianism/rules.yaml:769:11\n7711 rules/rise_of_totalitarianism/rules.yaml:770:15\n7712 rules/rise_of_totalitarianism/rules.yaml:771:15\n7714 rules/rise_of_totalitarianism/rules.yaml:772:15\n7728 rules/rise_of_totalitarianism/rules.yaml:1036:3\n7735 rules/rise_of_totalitarianism/rules.yaml:1978:14\n7741 rules/rise_of_totalitarianism/rules.yaml:1999:14\n7787 rules/rise_of_totalitarianism/rules.yaml:1041:7\n7788 rules/rise_of_totalitarianism/rules.yaml:1042:7\n7791 rules/rise_of_totalitarianism/rules.yaml:1043:7\n7792 rules/rise_of_totalitarianism/rules.yaml:1044:7\n7793 rules/rise_of_totalitarianism/rules.yaml:1045:7\n7794 rules/rise_of_totalitarianism/rules.yaml:1046:7\n7808 rules/rise_of_totalitarianism/rules.yaml:1047:11\n7816 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7829 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7835 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7842 rules/rise_of_totalitarianism/rules.yaml:1051:15\n7843 rules/rise_of_totalitarianism/rules.yaml:1052:15\n7844 rules/rise_of_totalitarianism/rules.yaml:1053:15\n7849 rules/rise_of_totalitarianism/rules.yaml:1054:19\n7852 rules/rise_of_totalitarianism/rules.yaml:1057:23\n7853 rules/rise_of_totalitarianism/rules.yaml:1058:23\n7854 rules/rise_of_totalitarianism/rules.yaml:1059:23\n7855 rules/rise_of_totalitarianism/rules.yaml:1060:27\n7856 rules/rise_of_totalitarianism/rules.yaml:1061:23\n7859 rules/rise_of_totalitarianism/rules.yaml:1055:23\n7866 rules/rise_of_totalitarianism/rules.yaml:1062:19\n7869 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7885 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7886 rules/rise_of_totalitarianism/rules.yaml:1066:19\n7887 rules/rise_of_totalitarianism/rules.yaml:1067:19\n7895 rules/rise_of_totalitarianism/rules.yaml:1069:19\n7908 rules/rise_of_totalitarianism/rules.yaml:1070:19\n7913 rules/rise_of_totalitarianism/rules.yaml:1071:19\n7920 rules/rise_of_totalitarianism/rules.yaml:1072:19\n7921 rules/rise_of_totalitarianism/rules.yaml:1073:19\n7922 rules/rise_of_totalitarianism/rules.yaml:1074:19\n7927 rules/rise_of_totalitarianism/rules.yaml:1075:23\n7930 rules/rise_of_totalitarianism/rules.yaml:1078:27\n7931 rules/rise_of_totalitarianism/rules.yaml:1079:27\n7932 rules/rise_of_totalitarianism/rules.yaml:1080:31\n7933 rules/rise_of_totalitarianism/rules.yaml:1081:27\n7936 rules/rise_of_totalitarianism/rules.yaml:1076:27\n7940 rules/rise_of_totalitarianism/rules.yaml:1083:11\n7941 rules/rise_of_totalitarianism/rules.yaml:1084:11\n7962 rules/rise_of_totalitarianism/rules.yaml:1085:11\n7963 rules/rise_of_totalitarianism/rules.yaml:1086:11\n7971 rules/rise_of_totalitarianism/rules.yaml:1087:15\n7985 rules/rise_of_totalitarianism/rules.yaml:1088:11\n7986 rules/rise_of_totalitarianism/rules.yaml:1089:15\n7987 rules/rise_of_totalitarianism/rules.yaml:1090:15\n7997 rules/rise_of_totalitarianism/rules.yaml:1092:15\n8009 rules/rise_of_totalitarianism/rules.yaml:1093:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1094:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1095:15\n8018 rules/rise_of_totalitarianism/rules.yaml:1096:15\n8019 rules/rise_of_totalitarianism/rules.yaml:1097:15\n8024 rules/rise_of_totalitarianism/rules.yaml:1098:19\n8034 rules/rise_of_totalitarianism/rules.yaml:1099:19\n8042 rules/rise_of_totalitarianism/rules.yaml:1100:23\n8055 rules/rise_of_totalitarianism/rules.yaml:1102:15\n8067 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8072 rules/rise_of_totalitarianism/rules.yaml:1104:15\n8081 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8082 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8083 rules/rise_of_totalitarianism/rules.yaml:1107:15\n8088 rules/rise_of_totalitarianism/rules.yaml:1108:19\n8089 rules/rise_of_totalitarianism/rules.yaml:1109:19\n8092 rules/rise_of_totalitarianism/rules.yaml:1110:19\n8093 rules/rise_of_totalitarianism/rules.yaml:1111:19\n8107 rules/rise_of_totalitarianism/rules.yaml:1112:23\n8117 rules/rise_of_totalitarianism/rules.yaml:1113:19\n8125 rules/rise_of_totalitarianism/rules.yaml:1114:23\n8135 rules/rise_of_totalitarianism/rules.yaml:1116:11\n8147 rules/rise_of_totalitarianism/rules.yaml:1117:11\n8148 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8149 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8157 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8169 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8170 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8177 rules/rise_of_totalitarianism/rules.yaml:1124:15\n8178 rules/rise_of_totalitarianism/rules.yaml:1125:15\n8179 rules/rise_of_totalitarianism/rules.yaml:1126:15\n8180 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8181 rules/rise_of_totalitarianism/rules.yaml:1128:19\n8182 rules/rise_of_totalitarianism/rules.yaml:1129:19\n8183 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8184 rules/rise_of_totalitarianism/rules.yaml:1131:19\n8187 rules/rise_of_totalitarianism/rules.yaml:1133:11\n8188 rules/rise_of_totalitarianism/rules.yaml:1134:11\n8189 rules/rise_of_totalitarianism/rules.yaml:1135:11\n8194 rules/rise_of_totalitarianism/rules.yaml:1136:15\n8199 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8200 rules/rise_of_totalitarianism/rules.yaml:1138:15\n8201 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8202 rules/rise_of_totalitarianism/rules.yaml:1140:15\n8211 rules/rise_of_totalitarianism/rules.yaml:1141:15\n8212 rules/rise_of_totalitarianism/rules.yaml:1142:15\n8213 rules/rise_of_totalitarianism/rules.yaml:1143:15\n8218 rules/rise_of_totalitarianism/rules.yaml:1144:19\n8219 rules/rise_of_totalitarianism/rules.yaml:1145:19\n8220 rules/rise_of_totalitarianism/rules.yaml:1146:19\n8221 rules/rise_of_totalitarianism/rules.yaml:1147:19\n8222 rules/rise_of_totalitarianism/rules.yaml:1148:19\n8226 rules/rise_of_totalitarianism/rules.yaml:1150:15\n8231 rules/rise_of_totalitarianism/rules.yaml:1151:15\n8248 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8249 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8258 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8259 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8260 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8265 rules/rise_of_totalitarianism/rules.yaml:1157:19\n8280 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8281 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8296 rules/rise_of_totalitarianism/rules.yaml:1160:19\n8304 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8316 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8325 rules/rise_of_totalitarianism/rules.yaml:1163:19\n8326 rules/rise_of_totalitarianism/rules.yaml:1164:23\n8330 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8331 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8336 rules/rise_of_totalitarianism/rules.yaml:1167:23\n8343 rules/rise_of_totalitarianism/rules.yaml:1168:7\n8346 rules/rise_of_totalitarianism/rules.yaml:1174:11\n8349 rules/rise_of_totalitarianism/rules.yaml:1169:11\n8356 rules/rise_of_totalitarianism/rules.yaml:1170:15\n8360 rules/rise_of_totalitarianism/rules.yaml:1172:15\n8370 rules/rise_of_totalitarianism/rules.yaml:1175:7\n8373 rules/rise_of_totalitarianism/rules.yaml:1176:11\n8374 rules/rise_of_totalitarianism/rules.yaml:1177:15\n8376 rules/rise_of_totalitarianism/rules.yaml:1179:15\n8377 rules/rise_of_totalitarianism/rules.yaml:1180:7\n8378 rules/rise_of_totalitarianism/rules.yaml:1181:11\n8379 rules/rise_of_totalitarianism/rules.yaml:1182:15\n8381 rules/rise_of_totalitarianism/rules.yaml:1184:11\n8400 rules/rise_of_totalitarianism/rules.yaml:949:7\n8401 rules/rise_of_totalitarianism/rules.yaml:950:11\n8402 rules/rise_of_totalitarianism/rules.yaml:951:15\n8403 rules/rise_of_totalitarianism/rules.yaml:952:19\n8404 rules/rise_of_totalitarianism/rules.yaml:953:15\n8405 rules/rise_of_totalitarianism/rules.yaml:954:15\n8407 rules/rise_of_totalitarianism/rules.yaml:955:7\n8414 rules/rise_of_totalitarianism/rules.yaml:956:7\n8415 rules/rise_of_totalitarianism/rules.yaml:957:7\n8426 rules/rise_of_totalitarianism/rules.yaml:958:11\n8427 rules/rise_of_totalitarianism/rules.yaml:959:11\n8442 rules/rise_of_totalitarianism/rules.yaml:960:15\n8448 rules/rise_of_totalitarianism/rules.yaml:961:15\n8454 rules/rise_of_totalitarianism/rules.yaml:962:19\n8455 rules/rise_of_totalitarianism/rules.yaml:963:19\n8468 rules/rise_of_totalitarianism/rules.yaml:964:19\n8495 rules/rise_of_totalitarianism/rules.yaml:1839:7\n8506 rules/rise_of_totalitarianism/rules.yaml:1840:11\n8514 rules/rise_of_totalitarianism/rules.yaml:1841:15\n8530 rules/rise_of_totalitarianism/rules.yaml:1842:15\n8539 rules/rise_of_totalitarianism/rules.yaml:1843:19\n8551 rules/rise_of_totalitarianism/rules.yaml:1844:19\n8552 rules/rise_of_totalitarianism/rules.yaml:1845:19\n8554 rules/rise_of_totalitarianism/rules.yaml:1846:19\n8555 rules/rise_of_totalitarianism/rules.yaml:1847:19\n8556 rules/rise_of_totalitarianism/rules.yaml:1848:19\n8558 rules/rise_of_totalitarianism/rules.yaml:1849:19\n8562 rules/rise_of_totalitarianism/rules.yaml:1850:7\n8563 rules/rise_of_totalitarianism/rules.yaml:1851:11\n8564 rules/rise_of_totalitarianism/rules.yaml:1852:15\n8566 rules/rise_of_totalitarianism/rules.yaml:1853:15\n8575 rules/rise_of_totalitarianism/rules.yaml:1854:7\n8586 rules/rise_of_totalitarianism/rules.yaml:1855:11\n8592 rules/rise_of_totalitarianism/rules.yaml:1856:11\n8601 rules/rise_of_totalitarianism/rules.yaml:1857:15\n8613 rules/rise_of_totalitarianism/rules.yaml:1858:15\n8614 rules/rise_of_totalitarianism/rules.yaml:1859:19\n8615 rules/rise_of_totalitarianism/rules.yaml:1860:19\n8663 rules/rise_of_totalitarianism/rules.yaml:1535:7\n8668 rules/rise_of_totalitarianism/rules.yaml:1536:11\n8669 rules/rise_of_totalitarianism/rules.yaml:1537:11\n8670 rules/rise_of_totalitarianism/rules.yaml:1538:11\n8675 rules/rise_of_totalitarianism/rules.yaml:1539:11\n8683 rules/rise_of_totalitarianism/rules.yaml:1540:15\n8689 rules/rise_of_totalitarianism/rules.yaml:1541:15\n8690 rules/rise_of_totalitarianism/rules.yaml:1542:19\n8693 rules/rise_of_totalitarianism/rules.yaml:1543:19\n8694 rules/rise_of_totalitarianism/rules.yaml:1544:19\n8695 rules/rise_of_totalitarianism/rules.yaml:1545:19\n8719 rules/rise_of_totalitarianism/rules.yaml:1823:7\n8731 rules/rise_of_totalitarianism/rules.yaml:1824:7\n8739 rules/rise_of_totalitarianism/rules.yaml:1825:11\n8745 rules/rise_of_totalitarianism/rules.yaml:1826:11\n8746 rules/rise_of_totalitarianism/rules.yaml:1827:15\n8747 rules/rise_of_totalitarianism/rules.yaml:1828:15\n8748 rules/rise_of_totalitarianism/rules.yaml:1829:15\n8749 rules/rise_of_totalitarianism/rules.yaml:1830:15\n8750 rules/rise_of_totalitarianism/rules.yaml:1831:15\n8752 rules/rise_of_totalitarianism/rules.yaml:1832:15\n8764 rules/rise_of_totalitarianism/flow.yaml:23:3\n8801 rules/rise_of_totalitarianism/flow.yaml:27:7\n8803 rules/rise_of_totalitarianism/flow.yaml:28:7\n8804 rules/rise_of_totalitarianism/flow.yaml:29:7\n8815 rules/rise_of_totalitarianism/flow.yaml:30:11\n8820 rules/rise_of_totalitarianism/flow.yaml:31:11\n8829 rules/rise_of_totalitarianism/flow.yaml:32:15\n8841 rules/rise_of_totalitarianism/flow.yaml:33:15\n8842 rules/rise_of_totalitarianism/flow.yaml:34:19\n8845 rules/rise_of_totalitarianism/flow.yaml:35:19\n8849 rules/rise_of_totalitarianism/flow.yaml:36:7\n8850 rules/rise_of_totalitarianism/flow.yaml:37:7\n8851 rules/rise_of_totalitarianism/flow.yaml:38:11\n8852 rules/rise_of_totalitarianism/flow.yaml:39:15\n8869 rules/rise_of_totalitarianism/flow.yaml:40:15\n8870 rules/rise_of_totalitarianism/flow.yaml:41:11\n8871 rules/rise_of_totalitarianism/flow.yaml:42:7\n8872 rules/rise_of_totalitarianism/flow.yaml:43:7\n8873 rules/rise_of_totalitarianism/flow.yaml:44:11\n8876 rules/rise_of_totalitarianism/flow.yaml:45:11\n8877 rules/rise_of_totalitarianism/flow.yaml:46:7\n8878 rules/rise_of_totalitarianism/flow.yaml:47:11\n8879 rules/rise_of_totalitarianism/flow.yaml:48:7\n8893 rules/rise_of_totalitarianism/flow.yaml:49:11\n8899 rules/rise_of_totalitarianism/flow.yaml:50:11\n8900 rules/rise_of_totalitarianism/flow.yaml:51:15\n8901 rules/rise_of_totalitarianism/flow.yaml:52:15\n8911 rules/rise_of_totalitarianism/flow.yaml:53:15\n8918 rules/rise_of_totalitarianism/flow.yaml:54:15\n8919 rules/rise_of_totalitarianism/flow.yaml:55:15\n8923 rules/rise_of_totalitarianism/flow.yaml:56:7\n8930 rules/rise_of_totalitarianism/flow.yaml:57:7\n8941 rules/rise_of_totalitarianism/flow.yaml:58:11\n8942 rules/rise_of_totalitarianism/flow.yaml:59:11\n8957 rules/rise_of_totalitarianism/flow.yaml:60:15\n8975 rules/rise_of_totalitarianism/flow.yaml:61:15\n8976 rules/rise_of_totalitarianism/flow.yaml:62:19\n8978 rules/rise_of_totalitarianism/flow.yaml:64:19\n8981 rules/rise_of_totalitarianism/flow.yaml:65:19\n9004 rules/rise_of_totalitarianism/flow.yaml:83:3\n9010 rules/rise_of_totalitarianism/flow.yaml:83:3\n9021 rules/rise_of_totalitarianism/flow.yaml:87:7\n9022 rules/rise_of_totalitarianism/flow.yaml:88:11\n9023 rules/rise_of_totalitarianism/flow.yaml:89:15\n9024 rules/rise_of_totalitarianism/flow.yaml:90:7\n9025 rules/rise_of_totalitarianism/flow.yaml:91:7\n9026 rules/rise_of_totalitarianism/flow.yaml:92:7\n9027 rules/rise_of_totalitarianism/flow.yaml:93:7\n9028 rules/rise_of_totalitarianism/flow.yaml:94:7\n9034 rules/rise_of_totalitarianism/flow.yaml:95:7\n9040 rules/rise_of_totalitarianism/flow.yaml:96:7\n9046 rules/rise_of_totalitarianism/flow.yaml:97:7\n9047 rules/rise_of_totalitarianism/flow.yaml:98:7\n9057 rules/rise_of_totalitarianism/flow.yaml:16:3\n9072 rules/rise_of_totalitarianism/flow.yaml:20:7\n9073 rules/rise_of_totalitarianism/flow.yaml:21:7\n9088 rules/rise_of_totalitarianism/flow.yaml:67:3\n9110 rules/rise_of_totalitarianism/flow.yaml:71:7\n9124 rules/rise_of_totalitarianism/flow.yaml:72:11\n9126 rules/rise_of_totalitarianism/flow.yaml:73:11\n9127 rules/rise_of_totalitarianism/flow.yaml:74:11\n9134 rules/rise_of_totalitarianism/flow.yaml:75:11\n9141 rules/rise_of_totalitarianism/flow.yaml:76:11\n9155 rules/rise_of_totalitarianism/flow.yaml:77:15\n9160 rules/rise_of_totalitarianism/flow.yaml:78:11\n9167 rules/rise_of_totalitarianism/flow.yaml:79:11\n9172 rules/rise_of_totalitarianism/flow.yaml:80:7\n9173 rules/rise_of_totalitarianism/flow.yaml:81:11\n9191 rules/rise_of_totalitarianism/rules.yaml:1992:7\n9199 rules/rise_of_totalitarianism/rules.yaml:1993:7\n9202 rules/rise_of_totalitarianism/rules.yaml:1994:7\n9203 rules/rise_of_totalitarianism/rules.yaml:1995:7\n9204 rules/rise_of_totalitarianism/rules.yaml:1996:7\n9220 rules/rise_of_totalitarianism/rules.yaml:1966:7\n9231 rules/rise_of_totalitarianism/rules.yaml:1967:7\n9232 rules/rise_of_totalitarianism/rules.yaml:1968:7\n9233 rules/rise_of_totalitarianism/rules.yaml:1969:11\n9234 rules/rise_of_totalitarianism/rules.yaml:1970:15\n9235 rules/rise_of_totalitarianism/rules.yaml:1971:19\n9236 rules/rise_of_totalitarianism/rules.yaml:1972:19\n9237 rules/rise_of_totalitarianism/rules.yaml:1973:19\n9238 rules/rise_of_totalitarianism/rules.yaml:1974:7\n9239 rules/rise_of_totalitarianism/rules.yaml:1975:7"
+_ORIGINS = "1390 rules/rise_of_totalitarianism/rules.yaml:521:7\n1391 rules/rise_of_totalitarianism/rules.yaml:522:7\n1392 rules/rise_of_totalitarianism/rules.yaml:523:11\n1393 rules/rise_of_totalitarianism/rules.yaml:524:7\n1394 rules/rise_of_totalitarianism/rules.yaml:525:7\n1395 rules/rise_of_totalitarianism/rules.yaml:526:7\n1398 rules/rise_of_totalitarianism/rules.yaml:527:11\n1399 rules/rise_of_totalitarianism/rules.yaml:528:7\n1403 rules/rise_of_totalitarianism/rules.yaml:453:7\n1404 rules/rise_of_totalitarianism/rules.yaml:454:11\n1405 rules/rise_of_totalitarianism/rules.yaml:455:7\n1406 rules/rise_of_totalitarianism/rules.yaml:456:11\n1407 rules/rise_of_totalitarianism/rules.yaml:457:7\n1411 rules/rise_of_totalitarianism/rules.yaml:310:7\n1412 rules/rise_of_totalitarianism/rules.yaml:311:7\n1413 rules/rise_of_totalitarianism/rules.yaml:312:11\n1414 rules/rise_of_totalitarianism/rules.yaml:313:7\n1451 rules/rise_of_totalitarianism/rules.yaml:328:7\n1452 rules/rise_of_totalitarianism/rules.yaml:329:7\n1453 rules/rise_of_totalitarianism/rules.yaml:330:11\n1458 rules/rise_of_totalitarianism/rules.yaml:331:7\n1459 rules/rise_of_totalitarianism/rules.yaml:332:11\n1460 rules/rise_of_totalitarianism/rules.yaml:333:15\n1461 rules/rise_of_totalitarianism/rules.yaml:334:11\n1462 rules/rise_of_totalitarianism/rules.yaml:335:15\n1463 rules/rise_of_totalitarianism/rules.yaml:336:7\n1467 rules/rise_of_totalitarianism/rules.yaml:203:7\n1471 rules/rise_of_totalitarianism/rules.yaml:467:7\n1472 rules/rise_of_totalitarianism/rules.yaml:468:7\n1473 rules/rise_of_totalitarianism/rules.yaml:470:15\n1474 rules/rise_of_totalitarianism/rules.yaml:471:19\n1479 rules/rise_of_totalitarianism/rules.yaml:473:19\n1481 rules/rise_of_totalitarianism/rules.yaml:475:19\n1482 rules/rise_of_totalitarianism/rules.yaml:476:7\n1486 rules/rise_of_totalitarianism/rules.yaml:68:3\n1494 rules/rise_of_totalitarianism/rules.yaml:76:7\n1498 rules/rise_of_totalitarianism/rules.yaml:248:7\n1502 rules/rise_of_totalitarianism/rules.yaml:210:7\n1512 rules/rise_of_totalitarianism/rules.yaml:390:7\n1516 rules/rise_of_totalitarianism/rules.yaml:391:7\n1519 rules/rise_of_totalitarianism/rules.yaml:392:11\n1520 rules/rise_of_totalitarianism/rules.yaml:393:7\n1524 rules/rise_of_totalitarianism/rules.yaml:220:7\n1525 rules/rise_of_totalitarianism/rules.yaml:221:11\n1526 rules/rise_of_totalitarianism/rules.yaml:222:11\n1531 rules/rise_of_totalitarianism/rules.yaml:223:11\n1532 rules/rise_of_totalitarianism/rules.yaml:224:11\n1533 rules/rise_of_totalitarianism/rules.yaml:225:15\n1534 rules/rise_of_totalitarianism/rules.yaml:226:19\n1535 rules/rise_of_totalitarianism/rules.yaml:227:11\n1536 rules/rise_of_totalitarianism/rules.yaml:228:7\n1547 rules/rise_of_totalitarianism/rules.yaml:229:7\n1548 rules/rise_of_totalitarianism/rules.yaml:230:7\n1560 rules/rise_of_totalitarianism/rules.yaml:231:7\n1561 rules/rise_of_totalitarianism/rules.yaml:232:11\n1562 rules/rise_of_totalitarianism/rules.yaml:233:7\n1566 rules/rise_of_totalitarianism/rules.yaml:269:7\n1570 rules/rise_of_totalitarianism/rules.yaml:276:7\n1578 rules/rise_of_totalitarianism/rules.yaml:168:7\n1585 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1590 rules/rise_of_totalitarianism/rules.yaml:2049:7\n1591 rules/rise_of_totalitarianism/rules.yaml:2049:7\n1592 rules/rise_of_totalitarianism/rules.yaml:2049:7\n1596 rules/rise_of_totalitarianism/rules.yaml:2049:7\n1597 rules/rise_of_totalitarianism/rules.yaml:2049:7\n1603 rules/rise_of_totalitarianism/rules.yaml:2049:27\n1609 rules/rise_of_totalitarianism/rules.yaml:2049:49\n1617 rules/rise_of_totalitarianism/rules.yaml:2051:3\n1622 rules/rise_of_totalitarianism/rules.yaml:2057:7\n1623 rules/rise_of_totalitarianism/rules.yaml:2057:7\n1624 rules/rise_of_totalitarianism/rules.yaml:2057:7\n1628 rules/rise_of_totalitarianism/rules.yaml:2057:7\n1629 rules/rise_of_totalitarianism/rules.yaml:2057:7\n1633 rules/rise_of_totalitarianism/rules.yaml:2057:27\n1639 rules/rise_of_totalitarianism/rules.yaml:2057:49\n1646 rules/rise_of_totalitarianism/rules.yaml:578:7\n1654 rules/rise_of_totalitarianism/rules.yaml:579:7\n1655 rules/rise_of_totalitarianism/rules.yaml:580:11\n1667 rules/rise_of_totalitarianism/rules.yaml:581:7\n1672 rules/rise_of_totalitarianism/rules.yaml:108:7\n1673 rules/rise_of_totalitarianism/rules.yaml:109:11\n1674 rules/rise_of_totalitarianism/rules.yaml:110:7\n1675 rules/rise_of_totalitarianism/rules.yaml:111:11\n1676 rules/rise_of_totalitarianism/rules.yaml:112:7\n1680 rules/rise_of_totalitarianism/rules.yaml:142:7\n1692 rules/rise_of_totalitarianism/rules.yaml:135:7\n1718 rules/rise_of_totalitarianism/rules.yaml:378:7\n1722 rules/rise_of_totalitarianism/rules.yaml:494:7\n1738 rules/rise_of_totalitarianism/rules.yaml:495:7\n1749 rules/rise_of_totalitarianism/rules.yaml:590:7\n1756 rules/rise_of_totalitarianism/rules.yaml:242:7\n1763 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1764 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1765 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1766 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1767 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1768 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1769 rules/rise_of_totalitarianism/rules.yaml:2041:3\n1773 rules/rise_of_totalitarianism/rules.yaml:557:7\n1788 rules/rise_of_totalitarianism/rules.yaml:434:7\n1789 rules/rise_of_totalitarianism/rules.yaml:435:11\n1790 rules/rise_of_totalitarianism/rules.yaml:436:7\n1794 rules/rise_of_totalitarianism/rules.yaml:437:11\n1795 rules/rise_of_totalitarianism/rules.yaml:438:7\n1796 rules/rise_of_totalitarianism/rules.yaml:439:11\n1797 rules/rise_of_totalitarianism/rules.yaml:440:7\n1798 rules/rise_of_totalitarianism/rules.yaml:441:11\n1799 rules/rise_of_totalitarianism/rules.yaml:442:7\n1800 rules/rise_of_totalitarianism/rules.yaml:443:11\n1801 rules/rise_of_totalitarianism/rules.yaml:444:7\n1802 rules/rise_of_totalitarianism/rules.yaml:445:11\n1803 rules/rise_of_totalitarianism/rules.yaml:446:7\n1807 rules/rise_of_totalitarianism/rules.yaml:509:7\n1818 rules/rise_of_totalitarianism/rules.yaml:255:7\n1819 rules/rise_of_totalitarianism/rules.yaml:256:11\n1838 rules/rise_of_totalitarianism/rules.yaml:257:7\n1839 rules/rise_of_totalitarianism/rules.yaml:258:11\n1855 rules/rise_of_totalitarianism/rules.yaml:259:7\n1856 rules/rise_of_totalitarianism/rules.yaml:260:11\n1862 rules/rise_of_totalitarianism/rules.yaml:261:11\n1871 rules/rise_of_totalitarianism/rules.yaml:262:7\n1872 rules/rise_of_totalitarianism/rules.yaml:263:11\n1888 rules/rise_of_totalitarianism/rules.yaml:264:7\n1892 rules/rise_of_totalitarianism/rules.yaml:546:7\n1917 rules/rise_of_totalitarianism/rules.yaml:83:7\n1926 rules/rise_of_totalitarianism/rules.yaml:358:7\n1931 rules/rise_of_totalitarianism/rules.yaml:350:7\n1932 rules/rise_of_totalitarianism/rules.yaml:351:7\n1933 rules/rise_of_totalitarianism/rules.yaml:352:11\n1941 rules/rise_of_totalitarianism/rules.yaml:353:7\n1945 rules/rise_of_totalitarianism/rules.yaml:198:7\n1949 rules/rise_of_totalitarianism/rules.yaml:175:7\n1963 rules/rise_of_totalitarianism/rules.yaml:281:7\n1971 rules/rise_of_totalitarianism/rules.yaml:487:7\n1990 rules/rise_of_totalitarianism/rules.yaml:149:7\n2002 rules/rise_of_totalitarianism/rules.yaml:415:7\n2003 rules/rise_of_totalitarianism/rules.yaml:416:11\n2004 rules/rise_of_totalitarianism/rules.yaml:417:7\n2005 rules/rise_of_totalitarianism/rules.yaml:418:7\n2010 rules/rise_of_totalitarianism/rules.yaml:419:7\n2011 rules/rise_of_totalitarianism/rules.yaml:420:7\n2012 rules/rise_of_totalitarianism/rules.yaml:421:11\n2013 rules/rise_of_totalitarianism/rules.yaml:422:15\n2014 rules/rise_of_totalitarianism/rules.yaml:423:7\n2018 rules/rise_of_totalitarianism/rules.yaml:569:7\n2030 rules/rise_of_totalitarianism/rules.yaml:300:7\n2031 rules/rise_of_totalitarianism/rules.yaml:301:7\n2032 rules/rise_of_totalitarianism/rules.yaml:302:11\n2033 rules/rise_of_totalitarianism/rules.yaml:303:7\n2037 rules/rise_of_totalitarianism/rules.yaml:182:7\n2045 rules/rise_of_totalitarianism/rules.yaml:128:7\n2058 rules/rise_of_totalitarianism/rules.yaml:288:7\n2062 rules/rise_of_totalitarianism/rules.yaml:289:7\n2063 rules/rise_of_totalitarianism/rules.yaml:290:11\n2064 rules/rise_of_totalitarianism/rules.yaml:291:7\n2068 rules/rise_of_totalitarianism/rules.yaml:343:7\n2079 rules/rise_of_totalitarianism/rules.yaml:319:7\n2083 rules/rise_of_totalitarianism/rules.yaml:371:7\n2087 rules/rise_of_totalitarianism/rules.yaml:502:7\n2102 rules/rise_of_totalitarianism/rules.yaml:404:7\n2106 rules/rise_of_totalitarianism/rules.yaml:94:7\n2107 rules/rise_of_totalitarianism/rules.yaml:95:11\n2108 rules/rise_of_totalitarianism/rules.yaml:96:7\n2109 rules/rise_of_totalitarianism/rules.yaml:97:11\n2110 rules/rise_of_totalitarianism/rules.yaml:98:7\n2114 rules/rise_of_totalitarianism/rules.yaml:599:7\n2123 rules/rise_of_totalitarianism/rules.yaml:191:7\n2132 rules/rise_of_totalitarianism/rules.yaml:536:7\n2144 rules/rise_of_totalitarianism/rules.yaml:121:7\n2152 rules/rise_of_totalitarianism/rules.yaml:156:7\n2164 rules/rise_of_totalitarianism/rules.yaml:157:7\n2165 rules/rise_of_totalitarianism/rules.yaml:158:7\n2166 rules/rise_of_totalitarianism/rules.yaml:159:7\n2182 rules/rise_of_totalitarianism/rules.yaml:364:7\n2188 rules/rise_of_totalitarianism/rules.yaml:2018:3\n2193 rules/rise_of_totalitarianism/rules.yaml:2018:3\n2201 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2202 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2203 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2204 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2205 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2206 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2210 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2239 rules/rise_of_totalitarianism/rules.yaml:1989:3\n2243 rules/rise_of_totalitarianism/rules.yaml:610:7\n2244 rules/rise_of_totalitarianism/rules.yaml:611:7\n2249 rules/rise_of_totalitarianism/rules.yaml:612:11\n2250 rules/rise_of_totalitarianism/rules.yaml:613:11\n2255 rules/rise_of_totalitarianism/rules.yaml:1370:7\n2256 rules/rise_of_totalitarianism/rules.yaml:1371:11\n2257 rules/rise_of_totalitarianism/rules.yaml:1372:11\n2264 rules/rise_of_totalitarianism/rules.yaml:1373:11\n2265 rules/rise_of_totalitarianism/rules.yaml:1374:11\n2267 rules/rise_of_totalitarianism/rules.yaml:1375:7\n2272 rules/rise_of_totalitarianism/rules.yaml:1376:11\n2280 rules/rise_of_totalitarianism/rules.yaml:1377:11\n2285 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2286 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2287 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2295 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2296 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2297 rules/rise_of_totalitarianism/rules.yaml:2040:1\n2308 rules/rise_of_totalitarianism/rules.yaml:1694:7\n2314 rules/rise_of_totalitarianism/rules.yaml:1695:11\n2315 rules/rise_of_totalitarianism/rules.yaml:1696:15\n2318 rules/rise_of_totalitarianism/rules.yaml:1697:11\n2319 rules/rise_of_totalitarianism/rules.yaml:1698:11\n2320 rules/rise_of_totalitarianism/rules.yaml:1699:15\n2321 rules/rise_of_totalitarianism/rules.yaml:1700:15\n2323 rules/rise_of_totalitarianism/rules.yaml:1702:15\n2324 rules/rise_of_totalitarianism/rules.yaml:1703:15\n2325 rules/rise_of_totalitarianism/rules.yaml:1704:7\n2330 rules/rise_of_totalitarianism/rules.yaml:642:7\n2331 rules/rise_of_totalitarianism/rules.yaml:643:11\n2355 rules/rise_of_totalitarianism/rules.yaml:644:11\n2356 rules/rise_of_totalitarianism/rules.yaml:645:11\n2358 rules/rise_of_totalitarianism/rules.yaml:646:11\n2360 rules/rise_of_totalitarianism/rules.yaml:647:11\n2366 rules/rise_of_totalitarianism/rules.yaml:1537:7\n2367 rules/rise_of_totalitarianism/rules.yaml:1538:11\n2369 rules/rise_of_totalitarianism/rules.yaml:1539:7\n2372 rules/rise_of_totalitarianism/rules.yaml:1540:7\n2377 rules/rise_of_totalitarianism/rules.yaml:687:7\n2378 rules/rise_of_totalitarianism/rules.yaml:688:7\n2379 rules/rise_of_totalitarianism/rules.yaml:689:7\n2384 rules/rise_of_totalitarianism/rules.yaml:690:11\n2385 rules/rise_of_totalitarianism/rules.yaml:691:11\n2390 rules/rise_of_totalitarianism/rules.yaml:697:7\n2391 rules/rise_of_totalitarianism/rules.yaml:698:11\n2392 rules/rise_of_totalitarianism/rules.yaml:699:11\n2395 rules/rise_of_totalitarianism/rules.yaml:701:11\n2400 rules/rise_of_totalitarianism/rules.yaml:674:7\n2401 rules/rise_of_totalitarianism/rules.yaml:675:11\n2402 rules/rise_of_totalitarianism/rules.yaml:676:11\n2403 rules/rise_of_totalitarianism/rules.yaml:677:11\n2405 rules/rise_of_totalitarianism/rules.yaml:678:7\n2406 rules/rise_of_totalitarianism/rules.yaml:679:11\n2407 rules/rise_of_totalitarianism/rules.yaml:680:11\n2408 rules/rise_of_totalitarianism/rules.yaml:681:11\n2413 rules/rise_of_totalitarianism/rules.yaml:1236:7\n2414 rules/rise_of_totalitarianism/rules.yaml:1237:11\n2432 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2433 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2438 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2439 rules/rise_of_totalitarianism/rules.yaml:1241:19\n2443 rules/rise_of_totalitarianism/rules.yaml:1242:19\n2446 rules/rise_of_totalitarianism/rules.yaml:1244:19\n2452 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2453 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2454 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2458 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2459 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2465 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2467 rules/rise_of_totalitarianism/rules.yaml:2041:3\n2472 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2473 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2474 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2478 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2479 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2483 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2485 rules/rise_of_totalitarianism/rules.yaml:2051:3\n2489 rules/rise_of_totalitarianism/flow.yaml:101:3\n2493 rules/rise_of_totalitarianism/flow.yaml:105:7\n2494 rules/rise_of_totalitarianism/flow.yaml:106:11\n2498 rules/rise_of_totalitarianism/rules.yaml:633:7\n2499 rules/rise_of_totalitarianism/rules.yaml:634:7\n2500 rules/rise_of_totalitarianism/rules.yaml:635:11\n2505 rules/rise_of_totalitarianism/rules.yaml:636:15\n2506 rules/rise_of_totalitarianism/rules.yaml:637:15\n2510 rules/rise_of_totalitarianism/rules.yaml:605:7\n2515 rules/rise_of_totalitarianism/rules.yaml:1656:7\n2516 rules/rise_of_totalitarianism/rules.yaml:1657:7\n2517 rules/rise_of_totalitarianism/rules.yaml:1658:7\n2518 rules/rise_of_totalitarianism/rules.yaml:1659:7\n2523 rules/rise_of_totalitarianism/rules.yaml:1905:7\n2524 rules/rise_of_totalitarianism/rules.yaml:1906:7\n2526 rules/rise_of_totalitarianism/rules.yaml:1907:7\n2527 rules/rise_of_totalitarianism/rules.yaml:1908:7\n2528 rules/rise_of_totalitarianism/rules.yaml:1909:7\n2529 rules/rise_of_totalitarianism/rules.yaml:1910:7\n2534 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2535 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2537 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2538 rules/rise_of_totalitarianism/rules.yaml:1808:7\n2539 rules/rise_of_totalitarianism/rules.yaml:1809:11\n2540 rules/rise_of_totalitarianism/rules.yaml:1810:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1811:11\n2544 rules/rise_of_totalitarianism/rules.yaml:1813:11\n2545 rules/rise_of_totalitarianism/rules.yaml:1814:11\n2546 rules/rise_of_totalitarianism/rules.yaml:1815:11\n2551 rules/rise_of_totalitarianism/rules.yaml:1888:7\n2553 rules/rise_of_totalitarianism/rules.yaml:1889:7\n2554 rules/rise_of_totalitarianism/rules.yaml:1890:7\n2555 rules/rise_of_totalitarianism/rules.yaml:1891:7\n2556 rules/rise_of_totalitarianism/rules.yaml:1892:7\n2557 rules/rise_of_totalitarianism/rules.yaml:1893:11\n2558 rules/rise_of_totalitarianism/rules.yaml:1894:11\n2559 rules/rise_of_totalitarianism/rules.yaml:1895:11\n2562 rules/rise_of_totalitarianism/rules.yaml:1897:11\n2563 rules/rise_of_totalitarianism/rules.yaml:1898:11\n2564 rules/rise_of_totalitarianism/rules.yaml:1899:11\n2569 rules/rise_of_totalitarianism/rules.yaml:1822:7\n2570 rules/rise_of_totalitarianism/rules.yaml:1823:11\n2571 rules/rise_of_totalitarianism/rules.yaml:1824:11\n2572 rules/rise_of_totalitarianism/rules.yaml:1825:15\n2574 rules/rise_of_totalitarianism/rules.yaml:1826:15\n2576 rules/rise_of_totalitarianism/rules.yaml:1828:15\n2578 rules/rise_of_totalitarianism/rules.yaml:1829:7\n2581 rules/rise_of_totalitarianism/rules.yaml:1830:11\n2583 rules/rise_of_totalitarianism/rules.yaml:1831:11\n2587 rules/rise_of_totalitarianism/rules.yaml:985:7\n2588 rules/rise_of_totalitarianism/rules.yaml:986:11\n2589 rules/rise_of_totalitarianism/rules.yaml:987:15\n2591 rules/rise_of_totalitarianism/rules.yaml:989:15\n2592 rules/rise_of_totalitarianism/rules.yaml:990:7\n2594 rules/rise_of_totalitarianism/rules.yaml:991:7\n2595 rules/rise_of_totalitarianism/rules.yaml:992:7\n2599 rules/rise_of_totalitarianism/rules.yaml:1915:7\n2600 rules/rise_of_totalitarianism/rules.yaml:1916:11\n2605 rules/rise_of_totalitarianism/rules.yaml:847:7\n2608 rules/rise_of_totalitarianism/rules.yaml:848:7\n2609 rules/rise_of_totalitarianism/rules.yaml:849:11\n2611 rules/rise_of_totalitarianism/rules.yaml:850:7\n2612 rules/rise_of_totalitarianism/rules.yaml:851:11\n2613 rules/rise_of_totalitarianism/rules.yaml:852:11\n2615 rules/rise_of_totalitarianism/rules.yaml:853:11\n2617 rules/rise_of_totalitarianism/rules.yaml:854:7\n2618 rules/rise_of_totalitarianism/rules.yaml:855:11\n2620 rules/rise_of_totalitarianism/rules.yaml:857:11\n2625 rules/rise_of_totalitarianism/rules.yaml:1249:7\n2626 rules/rise_of_totalitarianism/rules.yaml:1250:11\n2627 rules/rise_of_totalitarianism/rules.yaml:1251:15\n2633 rules/rise_of_totalitarianism/rules.yaml:1252:19\n2634 rules/rise_of_totalitarianism/rules.yaml:1253:19\n2635 rules/rise_of_totalitarianism/rules.yaml:1254:19\n2636 rules/rise_of_totalitarianism/rules.yaml:1255:19\n2638 rules/rise_of_totalitarianism/rules.yaml:1256:19\n2639 rules/rise_of_totalitarianism/rules.yaml:1257:19\n2644 rules/rise_of_totalitarianism/rules.yaml:1258:23\n2647 rules/rise_of_totalitarianism/rules.yaml:1259:23\n2648 rules/rise_of_totalitarianism/rules.yaml:1260:19\n2653 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2654 rules/rise_of_totalitarianism/rules.yaml:1981:11\n2655 rules/rise_of_totalitarianism/rules.yaml:1982:15\n2656 rules/rise_of_totalitarianism/rules.yaml:1983:15\n2659 rules/rise_of_totalitarianism/rules.yaml:1985:11\n2660 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2666 rules/rise_of_totalitarianism/rules.yaml:1713:7\n2669 rules/rise_of_totalitarianism/rules.yaml:1714:11\n2671 rules/rise_of_totalitarianism/rules.yaml:1715:11\n2672 rules/rise_of_totalitarianism/rules.yaml:1716:7\n2673 rules/rise_of_totalitarianism/rules.yaml:1717:7\n2674 rules/rise_of_totalitarianism/rules.yaml:1718:7\n2678 rules/rise_of_totalitarianism/flow.yaml:6:3\n2682 rules/rise_of_totalitarianism/flow.yaml:10:7\n2683 rules/rise_of_totalitarianism/flow.yaml:11:11\n2686 rules/rise_of_totalitarianism/flow.yaml:12:7\n2687 rules/rise_of_totalitarianism/flow.yaml:13:7\n2691 rules/rise_of_totalitarianism/rules.yaml:618:7\n2692 rules/rise_of_totalitarianism/rules.yaml:619:7\n2693 rules/rise_of_totalitarianism/rules.yaml:620:7\n2694 rules/rise_of_totalitarianism/rules.yaml:621:11\n2695 rules/rise_of_totalitarianism/rules.yaml:622:15\n2697 rules/rise_of_totalitarianism/rules.yaml:624:15\n2698 rules/rise_of_totalitarianism/rules.yaml:625:7\n2699 rules/rise_of_totalitarianism/rules.yaml:626:7\n2700 rules/rise_of_totalitarianism/rules.yaml:627:11\n2705 rules/rise_of_totalitarianism/rules.yaml:1009:7\n2706 rules/rise_of_totalitarianism/rules.yaml:1010:7\n2710 rules/rise_of_totalitarianism/rules.yaml:1011:11\n2711 rules/rise_of_totalitarianism/rules.yaml:1012:11\n2713 rules/rise_of_totalitarianism/rules.yaml:1013:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1014:11\n2722 rules/rise_of_totalitarianism/rules.yaml:1382:7\n2723 rules/rise_of_totalitarianism/rules.yaml:1383:7\n2724 rules/rise_of_totalitarianism/rules.yaml:1384:11\n2725 rules/rise_of_totalitarianism/rules.yaml:1385:11\n2726 rules/rise_of_totalitarianism/rules.yaml:1386:11\n2727 rules/rise_of_totalitarianism/rules.yaml:1387:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1388:7\n2729 rules/rise_of_totalitarianism/rules.yaml:1389:11\n2732 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2733 rules/rise_of_totalitarianism/rules.yaml:1391:7\n2734 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2735 rules/rise_of_totalitarianism/rules.yaml:1393:11\n2736 rules/rise_of_totalitarianism/rules.yaml:1394:7\n2741 rules/rise_of_totalitarianism/rules.yaml:1399:7\n2742 rules/rise_of_totalitarianism/rules.yaml:1400:7\n2743 rules/rise_of_totalitarianism/rules.yaml:1401:7\n2744 rules/rise_of_totalitarianism/rules.yaml:1402:11\n2745 rules/rise_of_totalitarianism/rules.yaml:1403:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1404:15\n2765 rules/rise_of_totalitarianism/rules.yaml:1405:15\n2766 rules/rise_of_totalitarianism/rules.yaml:1406:15\n2768 rules/rise_of_totalitarianism/rules.yaml:1407:7\n2769 rules/rise_of_totalitarianism/rules.yaml:1408:7\n2770 rules/rise_of_totalitarianism/rules.yaml:1409:7\n2771 rules/rise_of_totalitarianism/rules.yaml:1410:7\n2772 rules/rise_of_totalitarianism/rules.yaml:1411:7\n2777 rules/rise_of_totalitarianism/rules.yaml:1581:7\n2778 rules/rise_of_totalitarianism/rules.yaml:1582:11\n2783 rules/rise_of_totalitarianism/rules.yaml:1583:11\n2784 rules/rise_of_totalitarianism/rules.yaml:1584:11\n2785 rules/rise_of_totalitarianism/rules.yaml:1585:15\n2788 rules/rise_of_totalitarianism/rules.yaml:1587:15\n2792 rules/rise_of_totalitarianism/rules.yaml:1588:15\n2794 rules/rise_of_totalitarianism/rules.yaml:1589:15\n2796 rules/rise_of_totalitarianism/rules.yaml:1591:11\n2819 rules/rise_of_totalitarianism/rules.yaml:947:7\n2820 rules/rise_of_totalitarianism/rules.yaml:948:7\n2825 rules/rise_of_totalitarianism/rules.yaml:949:11\n2838 rules/rise_of_totalitarianism/rules.yaml:950:11\n2839 rules/rise_of_totalitarianism/rules.yaml:951:15\n2841 rules/rise_of_totalitarianism/rules.yaml:953:15\n2842 rules/rise_of_totalitarianism/rules.yaml:954:15\n2843 rules/rise_of_totalitarianism/rules.yaml:955:19\n2845 rules/rise_of_totalitarianism/rules.yaml:957:19\n2847 rules/rise_of_totalitarianism/rules.yaml:958:19\n2849 rules/rise_of_totalitarianism/rules.yaml:959:19\n2854 rules/rise_of_totalitarianism/rules.yaml:810:7\n2855 rules/rise_of_totalitarianism/rules.yaml:812:15\n2856 rules/rise_of_totalitarianism/rules.yaml:813:15\n2858 rules/rise_of_totalitarianism/rules.yaml:815:15\n2859 rules/rise_of_totalitarianism/rules.yaml:816:15\n2860 rules/rise_of_totalitarianism/rules.yaml:818:19\n2863 rules/rise_of_totalitarianism/rules.yaml:821:15\n2865 rules/rise_of_totalitarianism/rules.yaml:823:15\n2866 rules/rise_of_totalitarianism/rules.yaml:824:19\n2867 rules/rise_of_totalitarianism/rules.yaml:825:15\n2869 rules/rise_of_totalitarianism/rules.yaml:828:15\n2870 rules/rise_of_totalitarianism/rules.yaml:830:15\n2871 rules/rise_of_totalitarianism/rules.yaml:831:19\n2872 rules/rise_of_totalitarianism/rules.yaml:832:15\n2873 rules/rise_of_totalitarianism/rules.yaml:833:19\n2874 rules/rise_of_totalitarianism/rules.yaml:834:19\n2876 rules/rise_of_totalitarianism/rules.yaml:835:19\n2879 rules/rise_of_totalitarianism/rules.yaml:837:15\n2880 rules/rise_of_totalitarianism/rules.yaml:839:15\n2881 rules/rise_of_totalitarianism/rules.yaml:840:15\n2882 rules/rise_of_totalitarianism/rules.yaml:841:19\n2886 rules/rise_of_totalitarianism/rules.yaml:1460:7\n2887 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2888 rules/rise_of_totalitarianism/rules.yaml:1462:15\n2894 rules/rise_of_totalitarianism/rules.yaml:1038:7\n2895 rules/rise_of_totalitarianism/rules.yaml:1039:7\n2896 rules/rise_of_totalitarianism/rules.yaml:1040:7\n2901 rules/rise_of_totalitarianism/rules.yaml:1041:11\n2920 rules/rise_of_totalitarianism/rules.yaml:1042:11\n2921 rules/rise_of_totalitarianism/rules.yaml:1043:15\n2923 rules/rise_of_totalitarianism/rules.yaml:1045:15\n2924 rules/rise_of_totalitarianism/rules.yaml:1046:15\n2925 rules/rise_of_totalitarianism/rules.yaml:1047:19\n2927 rules/rise_of_totalitarianism/rules.yaml:1049:19\n2932 rules/rise_of_totalitarianism/rules.yaml:1050:19\n2933 rules/rise_of_totalitarianism/rules.yaml:1051:7\n2938 rules/rise_of_totalitarianism/rules.yaml:741:7\n2939 rules/rise_of_totalitarianism/rules.yaml:743:15\n2940 rules/rise_of_totalitarianism/rules.yaml:744:15\n2945 rules/rise_of_totalitarianism/rules.yaml:745:19\n2951 rules/rise_of_totalitarianism/rules.yaml:746:19\n2952 rules/rise_of_totalitarianism/rules.yaml:747:19\n2953 rules/rise_of_totalitarianism/rules.yaml:748:19\n2955 rules/rise_of_totalitarianism/rules.yaml:750:15\n2956 rules/rise_of_totalitarianism/rules.yaml:751:15\n2958 rules/rise_of_totalitarianism/rules.yaml:752:15\n2961 rules/rise_of_totalitarianism/rules.yaml:755:15\n2963 rules/rise_of_totalitarianism/rules.yaml:758:15\n2964 rules/rise_of_totalitarianism/rules.yaml:759:19\n2970 rules/rise_of_totalitarianism/rules.yaml:762:15\n2971 rules/rise_of_totalitarianism/rules.yaml:763:19\n2977 rules/rise_of_totalitarianism/rules.yaml:766:15\n2981 rules/rise_of_totalitarianism/rules.yaml:767:19\n2982 rules/rise_of_totalitarianism/rules.yaml:768:23\n2987 rules/rise_of_totalitarianism/rules.yaml:773:15\n2992 rules/rise_of_totalitarianism/rules.yaml:1445:7\n2993 rules/rise_of_totalitarianism/rules.yaml:1446:11\n2994 rules/rise_of_totalitarianism/rules.yaml:1447:7\n2995 rules/rise_of_totalitarianism/rules.yaml:1448:7\n2996 rules/rise_of_totalitarianism/rules.yaml:1449:11\n2999 rules/rise_of_totalitarianism/rules.yaml:1451:15\n3000 rules/rise_of_totalitarianism/rules.yaml:1452:7\n3001 rules/rise_of_totalitarianism/rules.yaml:1453:11\n3002 rules/rise_of_totalitarianism/rules.yaml:1454:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1631:7\n3016 rules/rise_of_totalitarianism/rules.yaml:1632:11\n3017 rules/rise_of_totalitarianism/rules.yaml:1633:11\n3018 rules/rise_of_totalitarianism/rules.yaml:1634:15\n3020 rules/rise_of_totalitarianism/rules.yaml:1635:15\n3023 rules/rise_of_totalitarianism/rules.yaml:1637:7\n3024 rules/rise_of_totalitarianism/rules.yaml:1638:11\n3033 rules/rise_of_totalitarianism/rules.yaml:1639:15\n3034 rules/rise_of_totalitarianism/rules.yaml:1640:15\n3035 rules/rise_of_totalitarianism/rules.yaml:1641:15\n3036 rules/rise_of_totalitarianism/rules.yaml:1642:19\n3037 rules/rise_of_totalitarianism/rules.yaml:1643:23\n3039 rules/rise_of_totalitarianism/rules.yaml:1645:23\n3040 rules/rise_of_totalitarianism/rules.yaml:1646:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1647:15\n3049 rules/rise_of_totalitarianism/rules.yaml:1482:7\n3050 rules/rise_of_totalitarianism/rules.yaml:1484:15\n3051 rules/rise_of_totalitarianism/rules.yaml:1485:15\n3056 rules/rise_of_totalitarianism/rules.yaml:1486:19\n3065 rules/rise_of_totalitarianism/rules.yaml:1487:19\n3066 rules/rise_of_totalitarianism/rules.yaml:1488:19\n3068 rules/rise_of_totalitarianism/rules.yaml:1490:15\n3069 rules/rise_of_totalitarianism/rules.yaml:1491:15\n3071 rules/rise_of_totalitarianism/rules.yaml:1492:15\n3074 rules/rise_of_totalitarianism/rules.yaml:1495:15\n3076 rules/rise_of_totalitarianism/rules.yaml:1498:15\n3077 rules/rise_of_totalitarianism/rules.yaml:1499:19\n3087 rules/rise_of_totalitarianism/rules.yaml:1502:15\n3088 rules/rise_of_totalitarianism/rules.yaml:1503:19\n3098 rules/rise_of_totalitarianism/rules.yaml:1506:15\n3099 rules/rise_of_totalitarianism/rules.yaml:1507:19\n3101 rules/rise_of_totalitarianism/rules.yaml:1509:15\n3106 rules/rise_of_totalitarianism/rules.yaml:1206:7\n3107 rules/rise_of_totalitarianism/rules.yaml:1207:7\n3108 rules/rise_of_totalitarianism/rules.yaml:1208:11\n3109 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3111 rules/rise_of_totalitarianism/rules.yaml:1210:11\n3112 rules/rise_of_totalitarianism/rules.yaml:1211:7\n3113 rules/rise_of_totalitarianism/rules.yaml:1212:11\n3114 rules/rise_of_totalitarianism/rules.yaml:1213:11\n3121 rules/rise_of_totalitarianism/rules.yaml:1214:11\n3122 rules/rise_of_totalitarianism/rules.yaml:1215:11\n3127 rules/rise_of_totalitarianism/rules.yaml:1216:11\n3128 rules/rise_of_totalitarianism/rules.yaml:1217:15\n3131 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3133 rules/rise_of_totalitarianism/rules.yaml:1222:15\n3134 rules/rise_of_totalitarianism/rules.yaml:1223:19\n3139 rules/rise_of_totalitarianism/rules.yaml:1225:15\n3140 rules/rise_of_totalitarianism/rules.yaml:1226:19\n3145 rules/rise_of_totalitarianism/rules.yaml:1227:23\n3146 rules/rise_of_totalitarianism/rules.yaml:1228:7\n3147 rules/rise_of_totalitarianism/rules.yaml:1229:11\n3152 rules/rise_of_totalitarianism/rules.yaml:1519:7\n3168 rules/rise_of_totalitarianism/rules.yaml:1520:7\n3169 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3170 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3171 rules/rise_of_totalitarianism/rules.yaml:1523:15\n3182 rules/rise_of_totalitarianism/rules.yaml:1524:15\n3184 rules/rise_of_totalitarianism/rules.yaml:1525:15\n3185 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3186 rules/rise_of_totalitarianism/rules.yaml:1527:15\n3187 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3195 rules/rise_of_totalitarianism/rules.yaml:1529:15\n3197 rules/rise_of_totalitarianism/rules.yaml:1530:15\n3198 rules/rise_of_totalitarianism/rules.yaml:1532:15\n3203 rules/rise_of_totalitarianism/rules.yaml:652:7\n3204 rules/rise_of_totalitarianism/rules.yaml:653:7\n3209 rules/rise_of_totalitarianism/rules.yaml:654:11\n3216 rules/rise_of_totalitarianism/rules.yaml:655:11\n3231 rules/rise_of_totalitarianism/rules.yaml:656:7\n3232 rules/rise_of_totalitarianism/rules.yaml:657:11\n3233 rules/rise_of_totalitarianism/rules.yaml:658:7\n3234 rules/rise_of_totalitarianism/rules.yaml:659:11\n3244 rules/rise_of_totalitarianism/rules.yaml:660:11\n3245 rules/rise_of_totalitarianism/rules.yaml:661:11\n3246 rules/rise_of_totalitarianism/rules.yaml:662:7\n3247 rules/rise_of_totalitarianism/rules.yaml:663:7\n3248 rules/rise_of_totalitarianism/rules.yaml:664:11\n3252 rules/rise_of_totalitarianism/rules.yaml:665:7\n3257 rules/rise_of_totalitarianism/rules.yaml:707:7\n3258 rules/rise_of_totalitarianism/rules.yaml:708:7\n3262 rules/rise_of_totalitarianism/rules.yaml:709:11\n3263 rules/rise_of_totalitarianism/rules.yaml:710:7\n3264 rules/rise_of_totalitarianism/rules.yaml:711:11\n3266 rules/rise_of_totalitarianism/rules.yaml:714:11\n3271 rules/rise_of_totalitarianism/rules.yaml:1425:7\n3272 rules/rise_of_totalitarianism/rules.yaml:1426:11\n3273 rules/rise_of_totalitarianism/rules.yaml:1427:11\n3274 rules/rise_of_totalitarianism/rules.yaml:1429:7\n3277 rules/rise_of_totalitarianism/rules.yaml:1432:11\n3278 rules/rise_of_totalitarianism/rules.yaml:1433:11\n3279 rules/rise_of_totalitarianism/rules.yaml:1434:11\n3280 rules/rise_of_totalitarianism/rules.yaml:1435:11\n3281 rules/rise_of_totalitarianism/rules.yaml:1437:15\n3283 rules/rise_of_totalitarianism/rules.yaml:1439:15\n3288 rules/rise_of_totalitarianism/rules.yaml:864:7\n3291 rules/rise_of_totalitarianism/rules.yaml:867:11\n3292 rules/rise_of_totalitarianism/rules.yaml:868:11\n3293 rules/rise_of_totalitarianism/rules.yaml:869:11\n3294 rules/rise_of_totalitarianism/rules.yaml:871:11\n3295 rules/rise_of_totalitarianism/rules.yaml:872:15\n3300 rules/rise_of_totalitarianism/rules.yaml:874:11\n3301 rules/rise_of_totalitarianism/rules.yaml:875:15\n3306 rules/rise_of_totalitarianism/rules.yaml:877:11\n3307 rules/rise_of_totalitarianism/rules.yaml:878:15\n3308 rules/rise_of_totalitarianism/rules.yaml:879:15\n3312 rules/rise_of_totalitarianism/rules.yaml:880:15\n3316 rules/rise_of_totalitarianism/rules.yaml:1728:7\n3317 rules/rise_of_totalitarianism/rules.yaml:1729:7\n3318 rules/rise_of_totalitarianism/rules.yaml:1730:7\n3321 rules/rise_of_totalitarianism/rules.yaml:1733:11\n3322 rules/rise_of_totalitarianism/rules.yaml:1734:11\n3323 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1738:11\n3326 rules/rise_of_totalitarianism/rules.yaml:1739:11\n3330 rules/rise_of_totalitarianism/rules.yaml:1329:7\n3331 rules/rise_of_totalitarianism/rules.yaml:1330:11\n3332 rules/rise_of_totalitarianism/rules.yaml:1331:7\n3333 rules/rise_of_totalitarianism/rules.yaml:1332:7\n3334 rules/rise_of_totalitarianism/rules.yaml:1333:11\n3335 rules/rise_of_totalitarianism/rules.yaml:1334:11\n3339 rules/rise_of_totalitarianism/rules.yaml:998:7\n3343 rules/rise_of_totalitarianism/rules.yaml:999:7\n3344 rules/rise_of_totalitarianism/rules.yaml:1000:7\n3345 rules/rise_of_totalitarianism/rules.yaml:1001:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1002:7\n3347 rules/rise_of_totalitarianism/rules.yaml:1003:7\n3353 rules/rise_of_totalitarianism/rules.yaml:1927:7\n3360 rules/rise_of_totalitarianism/rules.yaml:1928:7\n3361 rules/rise_of_totalitarianism/rules.yaml:1929:7\n3362 rules/rise_of_totalitarianism/rules.yaml:1930:7\n3365 rules/rise_of_totalitarianism/rules.yaml:1931:11\n3366 rules/rise_of_totalitarianism/rules.yaml:1932:11\n3368 rules/rise_of_totalitarianism/rules.yaml:1933:11\n3369 rules/rise_of_totalitarianism/rules.yaml:1934:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1935:11\n3372 rules/rise_of_totalitarianism/rules.yaml:1938:11\n3373 rules/rise_of_totalitarianism/rules.yaml:1939:11\n3375 rules/rise_of_totalitarianism/rules.yaml:1940:11\n3376 rules/rise_of_totalitarianism/rules.yaml:1941:11\n3377 rules/rise_of_totalitarianism/rules.yaml:1942:11\n3378 rules/rise_of_totalitarianism/rules.yaml:1943:11\n3384 rules/rise_of_totalitarianism/rules.yaml:723:7\n3388 rules/rise_of_totalitarianism/rules.yaml:724:11\n3389 rules/rise_of_totalitarianism/rules.yaml:725:7\n3390 rules/rise_of_totalitarianism/rules.yaml:726:7\n3406 rules/rise_of_totalitarianism/rules.yaml:727:11\n3407 rules/rise_of_totalitarianism/rules.yaml:728:7\n3408 rules/rise_of_totalitarianism/rules.yaml:729:11\n3410 rules/rise_of_totalitarianism/rules.yaml:732:11\n3411 rules/rise_of_totalitarianism/rules.yaml:733:11\n3412 rules/rise_of_totalitarianism/rules.yaml:734:11\n3416 rules/rise_of_totalitarianism/rules.yaml:1020:7\n3417 rules/rise_of_totalitarianism/rules.yaml:1021:11\n3418 rules/rise_of_totalitarianism/rules.yaml:1022:11\n3419 rules/rise_of_totalitarianism/rules.yaml:1023:15\n3425 rules/rise_of_totalitarianism/rules.yaml:1026:11\n3426 rules/rise_of_totalitarianism/rules.yaml:1027:11\n3432 rules/rise_of_totalitarianism/rules.yaml:1030:11\n3433 rules/rise_of_totalitarianism/rules.yaml:1031:11\n3438 rules/rise_of_totalitarianism/rules.yaml:1601:7\n3439 rules/rise_of_totalitarianism/rules.yaml:1602:7\n3440 rules/rise_of_totalitarianism/rules.yaml:1603:7\n3441 rules/rise_of_totalitarianism/rules.yaml:1604:11\n3442 rules/rise_of_totalitarianism/rules.yaml:1605:7\n3443 rules/rise_of_totalitarianism/rules.yaml:1606:11\n3445 rules/rise_of_totalitarianism/rules.yaml:1607:11\n3447 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3448 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3449 rules/rise_of_totalitarianism/rules.yaml:1612:11\n3450 rules/rise_of_totalitarianism/rules.yaml:1613:11\n3451 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3452 rules/rise_of_totalitarianism/rules.yaml:1615:19\n3453 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3454 rules/rise_of_totalitarianism/rules.yaml:1617:11\n3455 rules/rise_of_totalitarianism/rules.yaml:1618:11\n3457 rules/rise_of_totalitarianism/rules.yaml:1620:11\n3458 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3462 rules/rise_of_totalitarianism/rules.yaml:1955:7\n3471 rules/rise_of_totalitarianism/rules.yaml:1956:7\n3482 rules/rise_of_totalitarianism/rules.yaml:1957:11\n3483 rules/rise_of_totalitarianism/rules.yaml:1958:11\n3484 rules/rise_of_totalitarianism/rules.yaml:1959:15\n3485 rules/rise_of_totalitarianism/rules.yaml:1960:15\n3486 rules/rise_of_totalitarianism/rules.yaml:1961:19\n3487 rules/rise_of_totalitarianism/rules.yaml:1962:23\n3488 rules/rise_of_totalitarianism/rules.yaml:1963:27\n3489 rules/rise_of_totalitarianism/rules.yaml:1964:27\n3490 rules/rise_of_totalitarianism/rules.yaml:1966:15\n3526 rules/rise_of_totalitarianism/rules.yaml:1265:7\n3527 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3545 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3546 rules/rise_of_totalitarianism/rules.yaml:1268:15\n3550 rules/rise_of_totalitarianism/rules.yaml:1269:15\n3551 rules/rise_of_totalitarianism/rules.yaml:1270:15\n3558 rules/rise_of_totalitarianism/rules.yaml:1271:15\n3559 rules/rise_of_totalitarianism/rules.yaml:1272:15\n3574 rules/rise_of_totalitarianism/rules.yaml:1274:15\n3575 rules/rise_of_totalitarianism/rules.yaml:1275:19\n3576 rules/rise_of_totalitarianism/rules.yaml:1276:19\n3577 rules/rise_of_totalitarianism/rules.yaml:1277:23\n3578 rules/rise_of_totalitarianism/rules.yaml:1278:19\n3579 rules/rise_of_totalitarianism/rules.yaml:1279:23\n3580 rules/rise_of_totalitarianism/rules.yaml:1280:23\n3587 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3588 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3590 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3591 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3592 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3593 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3594 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3595 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3602 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3603 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3604 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3605 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3611 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3612 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3614 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3615 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3616 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3618 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3619 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3620 rules/rise_of_totalitarianism/rules.yaml:2018:3\n3626 rules/rise_of_totalitarianism/rules.yaml:1288:7\n3627 rules/rise_of_totalitarianism/rules.yaml:1289:11\n3633 rules/rise_of_totalitarianism/rules.yaml:1290:11\n3634 rules/rise_of_totalitarianism/rules.yaml:1291:15\n3638 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3645 rules/rise_of_totalitarianism/rules.yaml:1293:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3652 rules/rise_of_totalitarianism/rules.yaml:1295:15\n3653 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3654 rules/rise_of_totalitarianism/rules.yaml:1297:19\n3661 rules/rise_of_totalitarianism/rules.yaml:1300:19\n3662 rules/rise_of_totalitarianism/rules.yaml:1301:19\n3665 rules/rise_of_totalitarianism/rules.yaml:1305:23\n3669 rules/rise_of_totalitarianism/rules.yaml:1306:27\n3677 rules/rise_of_totalitarianism/rules.yaml:1307:23\n3678 rules/rise_of_totalitarianism/rules.yaml:1308:23\n3679 rules/rise_of_totalitarianism/rules.yaml:1309:23\n3680 rules/rise_of_totalitarianism/rules.yaml:1310:27\n3681 rules/rise_of_totalitarianism/rules.yaml:1311:23\n3682 rules/rise_of_totalitarianism/rules.yaml:1312:23\n3683 rules/rise_of_totalitarianism/rules.yaml:1313:23\n3684 rules/rise_of_totalitarianism/rules.yaml:1314:27\n3685 rules/rise_of_totalitarianism/rules.yaml:1315:27\n3694 rules/rise_of_totalitarianism/rules.yaml:1316:27\n3698 rules/rise_of_totalitarianism/rules.yaml:1317:27\n3699 rules/rise_of_totalitarianism/rules.yaml:1319:27\n3700 rules/rise_of_totalitarianism/rules.yaml:1320:27\n3701 rules/rise_of_totalitarianism/rules.yaml:1321:31\n3705 rules/rise_of_totalitarianism/rules.yaml:1322:27\n3709 rules/rise_of_totalitarianism/rules.yaml:1323:27\n3710 rules/rise_of_totalitarianism/rules.yaml:1324:23\n3715 rules/rise_of_totalitarianism/rules.yaml:1339:7\n3716 rules/rise_of_totalitarianism/rules.yaml:1340:11\n3717 rules/rise_of_totalitarianism/rules.yaml:1341:15\n3718 rules/rise_of_totalitarianism/rules.yaml:1342:19\n3720 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3721 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3722 rules/rise_of_totalitarianism/rules.yaml:1345:15\n3729 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3730 rules/rise_of_totalitarianism/rules.yaml:1347:19\n3746 rules/rise_of_totalitarianism/rules.yaml:1348:23\n3749 rules/rise_of_totalitarianism/rules.yaml:1349:23\n3763 rules/rise_of_totalitarianism/rules.yaml:1350:15\n3764 rules/rise_of_totalitarianism/rules.yaml:1351:15\n3765 rules/rise_of_totalitarianism/rules.yaml:1352:19\n3768 rules/rise_of_totalitarianism/rules.yaml:1353:19\n3770 rules/rise_of_totalitarianism/rules.yaml:1354:19\n3771 rules/rise_of_totalitarianism/rules.yaml:1355:19\n3776 rules/rise_of_totalitarianism/rules.yaml:1356:23\n3779 rules/rise_of_totalitarianism/rules.yaml:1357:23\n3780 rules/rise_of_totalitarianism/rules.yaml:1358:19\n3781 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3786 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3791 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3792 rules/rise_of_totalitarianism/rules.yaml:1363:15\n3798 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3799 rules/rise_of_totalitarianism/rules.yaml:1365:11\n3806 rules/rise_of_totalitarianism/rules.yaml:1669:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1670:7\n3808 rules/rise_of_totalitarianism/rules.yaml:1671:7\n3809 rules/rise_of_totalitarianism/rules.yaml:1672:11\n3810 rules/rise_of_totalitarianism/rules.yaml:1673:11\n3811 rules/rise_of_totalitarianism/rules.yaml:1674:15\n3812 rules/rise_of_totalitarianism/rules.yaml:1675:15\n3813 rules/rise_of_totalitarianism/rules.yaml:1676:7\n3829 rules/rise_of_totalitarianism/rules.yaml:1677:7\n3835 rules/rise_of_totalitarianism/rules.yaml:1678:7\n3836 rules/rise_of_totalitarianism/rules.yaml:1679:11\n3837 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3838 rules/rise_of_totalitarianism/rules.yaml:1681:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1682:15\n3844 rules/rise_of_totalitarianism/rules.yaml:914:7\n3845 rules/rise_of_totalitarianism/rules.yaml:915:7\n3850 rules/rise_of_totalitarianism/rules.yaml:916:11\n3859 rules/rise_of_totalitarianism/rules.yaml:917:11\n3860 rules/rise_of_totalitarianism/rules.yaml:918:15\n3862 rules/rise_of_totalitarianism/rules.yaml:920:15\n3863 rules/rise_of_totalitarianism/rules.yaml:921:15\n3864 rules/rise_of_totalitarianism/rules.yaml:922:19\n3866 rules/rise_of_totalitarianism/rules.yaml:924:19\n3867 rules/rise_of_totalitarianism/rules.yaml:925:19\n3871 rules/rise_of_totalitarianism/rules.yaml:926:19\n3873 rules/rise_of_totalitarianism/rules.yaml:927:19\n3874 rules/rise_of_totalitarianism/rules.yaml:928:19\n3875 rules/rise_of_totalitarianism/rules.yaml:929:19\n3876 rules/rise_of_totalitarianism/rules.yaml:930:19\n3884 rules/rise_of_totalitarianism/rules.yaml:931:19\n3886 rules/rise_of_totalitarianism/rules.yaml:932:19\n3887 rules/rise_of_totalitarianism/rules.yaml:933:19\n3892 rules/rise_of_totalitarianism/rules.yaml:934:19\n3893 rules/rise_of_totalitarianism/rules.yaml:935:23\n3894 rules/rise_of_totalitarianism/rules.yaml:936:19\n3896 rules/rise_of_totalitarianism/rules.yaml:937:19\n3898 rules/rise_of_totalitarianism/rules.yaml:938:19\n3899 rules/rise_of_totalitarianism/rules.yaml:940:19\n3900 rules/rise_of_totalitarianism/rules.yaml:941:7\n3904 rules/rise_of_totalitarianism/rules.yaml:881:3\n3905 rules/rise_of_totalitarianism/rules.yaml:2037:14\n3910 rules/rise_of_totalitarianism/rules.yaml:885:7\n3911 rules/rise_of_totalitarianism/rules.yaml:886:11\n3912 rules/rise_of_totalitarianism/rules.yaml:887:7\n3917 rules/rise_of_totalitarianism/rules.yaml:888:7\n3920 rules/rise_of_totalitarianism/rules.yaml:890:11\n3921 rules/rise_of_totalitarianism/rules.yaml:891:7\n3922 rules/rise_of_totalitarianism/rules.yaml:892:7\n3923 rules/rise_of_totalitarianism/rules.yaml:893:11\n3924 rules/rise_of_totalitarianism/rules.yaml:894:15\n3932 rules/rise_of_totalitarianism/rules.yaml:896:15\n3939 rules/rise_of_totalitarianism/rules.yaml:898:7\n3940 rules/rise_of_totalitarianism/rules.yaml:899:11\n3941 rules/rise_of_totalitarianism/rules.yaml:900:15\n3942 rules/rise_of_totalitarianism/rules.yaml:901:7\n3943 rules/rise_of_totalitarianism/rules.yaml:902:7\n3944 rules/rise_of_totalitarianism/rules.yaml:903:11\n3945 rules/rise_of_totalitarianism/rules.yaml:904:11\n3946 rules/rise_of_totalitarianism/rules.yaml:905:15\n3947 rules/rise_of_totalitarianism/rules.yaml:906:11\n3949 rules/rise_of_totalitarianism/rules.yaml:908:11\n3954 rules/rise_of_totalitarianism/rules.yaml:1471:7\n3955 rules/rise_of_totalitarianism/rules.yaml:1472:11\n3956 rules/rise_of_totalitarianism/rules.yaml:1474:7\n3957 rules/rise_of_totalitarianism/rules.yaml:1475:7\n3958 rules/rise_of_totalitarianism/rules.yaml:1476:11\n3962 rules/rise_of_totalitarianism/rules.yaml:794:7\n3963 rules/rise_of_totalitarianism/rules.yaml:795:7\n3964 rules/rise_of_totalitarianism/rules.yaml:797:7\n3965 rules/rise_of_totalitarianism/rules.yaml:798:11\n3966 rules/rise_of_totalitarianism/rules.yaml:799:11\n3967 rules/rise_of_totalitarianism/rules.yaml:800:15\n3968 rules/rise_of_totalitarianism/rules.yaml:801:15\n3969 rules/rise_of_totalitarianism/rules.yaml:802:15\n3970 rules/rise_of_totalitarianism/rules.yaml:804:7\n3974 rules/rise_of_totalitarianism/rules.yaml:1752:7\n3975 rules/rise_of_totalitarianism/rules.yaml:1753:7\n3976 rules/rise_of_totalitarianism/rules.yaml:1754:7\n3977 rules/rise_of_totalitarianism/rules.yaml:1755:7\n3980 rules/rise_of_totalitarianism/rules.yaml:1756:7\n3981 rules/rise_of_totalitarianism/rules.yaml:1757:7\n3982 rules/rise_of_totalitarianism/rules.yaml:1758:7\n3983 rules/rise_of_totalitarianism/rules.yaml:1759:11\n3984 rules/rise_of_totalitarianism/rules.yaml:1760:11\n3985 rules/rise_of_totalitarianism/rules.yaml:1761:15\n3986 rules/rise_of_totalitarianism/rules.yaml:1762:7\n3987 rules/rise_of_totalitarianism/rules.yaml:1763:7\n3990 rules/rise_of_totalitarianism/rules.yaml:1766:11\n3991 rules/rise_of_totalitarianism/rules.yaml:1768:11\n3992 rules/rise_of_totalitarianism/rules.yaml:1769:15\n3993 rules/rise_of_totalitarianism/rules.yaml:1770:19\n3994 rules/rise_of_totalitarianism/rules.yaml:1772:19\n3995 rules/rise_of_totalitarianism/rules.yaml:1773:23\n3996 rules/rise_of_totalitarianism/rules.yaml:1774:23\n3998 rules/rise_of_totalitarianism/rules.yaml:1777:19\n4001 rules/rise_of_totalitarianism/rules.yaml:1778:19\n4002 rules/rise_of_totalitarianism/rules.yaml:1779:11\n4003 rules/rise_of_totalitarianism/rules.yaml:1780:11\n4004 rules/rise_of_totalitarianism/rules.yaml:1781:11\n4005 rules/rise_of_totalitarianism/rules.yaml:1782:11\n4006 rules/rise_of_totalitarianism/rules.yaml:1783:15\n4007 rules/rise_of_totalitarianism/rules.yaml:1784:15\n4008 rules/rise_of_totalitarianism/rules.yaml:1785:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1786:15\n4010 rules/rise_of_totalitarianism/rules.yaml:1787:19\n4011 rules/rise_of_totalitarianism/rules.yaml:1788:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1789:19\n4013 rules/rise_of_totalitarianism/rules.yaml:1790:23\n4014 rules/rise_of_totalitarianism/rules.yaml:1791:23\n4015 rules/rise_of_totalitarianism/rules.yaml:1793:15\n4016 rules/rise_of_totalitarianism/rules.yaml:1794:19\n4021 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4022 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4024 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4025 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4026 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4027 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4028 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4029 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4036 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4037 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4038 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4039 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4065 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4066 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4068 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4069 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4070 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4072 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4073 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4074 rules/rise_of_totalitarianism/rules.yaml:1989:3\n4079 rules/rise_of_totalitarianism/rules.yaml:1569:7\n4080 rules/rise_of_totalitarianism/rules.yaml:1570:7\n4081 rules/rise_of_totalitarianism/rules.yaml:1571:11\n4082 rules/rise_of_totalitarianism/rules.yaml:1572:11\n4086 rules/rise_of_totalitarianism/rules.yaml:782:7\n4088 rules/rise_of_totalitarianism/rules.yaml:783:7\n4089 rules/rise_of_totalitarianism/rules.yaml:784:11\n4090 rules/rise_of_totalitarianism/rules.yaml:785:11\n4091 rules/rise_of_totalitarianism/rules.yaml:786:15\n4092 rules/rise_of_totalitarianism/rules.yaml:787:15\n4097 rules/rise_of_totalitarianism/rules.yaml:1052:3\n4098 rules/rise_of_totalitarianism/rules.yaml:2017:14\n4099 rules/rise_of_totalitarianism/rules.yaml:2038:14\n4104 rules/rise_of_totalitarianism/rules.yaml:1057:7\n4105 rules/rise_of_totalitarianism/rules.yaml:1058:7\n4106 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4107 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4108 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4109 rules/rise_of_totalitarianism/rules.yaml:1062:7\n4112 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4113 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4114 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4120 rules/rise_of_totalitarianism/rules.yaml:1066:15\n4121 rules/rise_of_totalitarianism/rules.yaml:1067:15\n4122 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4123 rules/rise_of_totalitarianism/rules.yaml:1070:19\n4124 rules/rise_of_totalitarianism/rules.yaml:1071:23\n4126 rules/rise_of_totalitarianism/rules.yaml:1073:23\n4127 rules/rise_of_totalitarianism/rules.yaml:1074:23\n4128 rules/rise_of_totalitarianism/rules.yaml:1075:23\n4129 rules/rise_of_totalitarianism/rules.yaml:1076:27\n4130 rules/rise_of_totalitarianism/rules.yaml:1078:19\n4132 rules/rise_of_totalitarianism/rules.yaml:1080:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1081:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1083:19\n4148 rules/rise_of_totalitarianism/rules.yaml:1085:19\n4149 rules/rise_of_totalitarianism/rules.yaml:1086:19\n4154 rules/rise_of_totalitarianism/rules.yaml:1087:19\n4155 rules/rise_of_totalitarianism/rules.yaml:1088:19\n4156 rules/rise_of_totalitarianism/rules.yaml:1090:19\n4157 rules/rise_of_totalitarianism/rules.yaml:1091:23\n4158 rules/rise_of_totalitarianism/rules.yaml:1092:27\n4160 rules/rise_of_totalitarianism/rules.yaml:1094:27\n4161 rules/rise_of_totalitarianism/rules.yaml:1095:27\n4162 rules/rise_of_totalitarianism/rules.yaml:1096:31\n4164 rules/rise_of_totalitarianism/rules.yaml:1099:11\n4165 rules/rise_of_totalitarianism/rules.yaml:1100:11\n4186 rules/rise_of_totalitarianism/rules.yaml:1101:11\n4187 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4188 rules/rise_of_totalitarianism/rules.yaml:1103:15\n4189 rules/rise_of_totalitarianism/rules.yaml:1104:11\n4190 rules/rise_of_totalitarianism/rules.yaml:1106:15\n4192 rules/rise_of_totalitarianism/rules.yaml:1108:15\n4193 rules/rise_of_totalitarianism/rules.yaml:1109:15\n4194 rules/rise_of_totalitarianism/rules.yaml:1110:15\n4195 rules/rise_of_totalitarianism/rules.yaml:1111:15\n4196 rules/rise_of_totalitarianism/rules.yaml:1113:15\n4197 rules/rise_of_totalitarianism/rules.yaml:1114:19\n4198 rules/rise_of_totalitarianism/rules.yaml:1115:19\n4199 rules/rise_of_totalitarianism/rules.yaml:1116:23\n4201 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4202 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4210 rules/rise_of_totalitarianism/rules.yaml:1120:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4212 rules/rise_of_totalitarianism/rules.yaml:1123:15\n4213 rules/rise_of_totalitarianism/rules.yaml:1125:19\n4218 rules/rise_of_totalitarianism/rules.yaml:1126:19\n4219 rules/rise_of_totalitarianism/rules.yaml:1127:19\n4220 rules/rise_of_totalitarianism/rules.yaml:1128:23\n4221 rules/rise_of_totalitarianism/rules.yaml:1129:19\n4222 rules/rise_of_totalitarianism/rules.yaml:1130:23\n4224 rules/rise_of_totalitarianism/rules.yaml:1132:11\n4236 rules/rise_of_totalitarianism/rules.yaml:1133:11\n4237 rules/rise_of_totalitarianism/rules.yaml:1135:15\n4239 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4240 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4241 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4242 rules/rise_of_totalitarianism/rules.yaml:1140:15\n4243 rules/rise_of_totalitarianism/rules.yaml:1142:15\n4244 rules/rise_of_totalitarianism/rules.yaml:1143:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1144:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1145:19\n4247 rules/rise_of_totalitarianism/rules.yaml:1146:19\n4249 rules/rise_of_totalitarianism/rules.yaml:1149:11\n4250 rules/rise_of_totalitarianism/rules.yaml:1150:11\n4251 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4252 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4257 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4258 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4259 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4260 rules/rise_of_totalitarianism/rules.yaml:1156:15\n4261 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4262 rules/rise_of_totalitarianism/rules.yaml:1159:15\n4263 rules/rise_of_totalitarianism/rules.yaml:1160:19\n4264 rules/rise_of_totalitarianism/rules.yaml:1161:19\n4265 rules/rise_of_totalitarianism/rules.yaml:1163:19\n4266 rules/rise_of_totalitarianism/rules.yaml:1164:19\n4268 rules/rise_of_totalitarianism/rules.yaml:1166:15\n4273 rules/rise_of_totalitarianism/rules.yaml:1167:15\n4274 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4275 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4276 rules/rise_of_totalitarianism/rules.yaml:1170:15\n4277 rules/rise_of_totalitarianism/rules.yaml:1172:15\n4278 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4291 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4292 rules/rise_of_totalitarianism/rules.yaml:1175:23\n4305 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4306 rules/rise_of_totalitarianism/rules.yaml:1177:23\n4307 rules/rise_of_totalitarianism/rules.yaml:1178:23\n4308 rules/rise_of_totalitarianism/rules.yaml:1179:19\n4309 rules/rise_of_totalitarianism/rules.yaml:1180:23\n4313 rules/rise_of_totalitarianism/rules.yaml:1182:19\n4314 rules/rise_of_totalitarianism/rules.yaml:1183:23\n4315 rules/rise_of_totalitarianism/rules.yaml:1184:7\n4316 rules/rise_of_totalitarianism/rules.yaml:1185:11\n4317 rules/rise_of_totalitarianism/rules.yaml:1186:15\n4319 rules/rise_of_totalitarianism/rules.yaml:1188:15\n4322 rules/rise_of_totalitarianism/rules.yaml:1191:7\n4323 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4324 rules/rise_of_totalitarianism/rules.yaml:1193:15\n4326 rules/rise_of_totalitarianism/rules.yaml:1195:15\n4327 rules/rise_of_totalitarianism/rules.yaml:1196:7\n4328 rules/rise_of_totalitarianism/rules.yaml:1197:11\n4329 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4331 rules/rise_of_totalitarianism/rules.yaml:1200:11\n4335 rules/rise_of_totalitarianism/rules.yaml:965:7\n4336 rules/rise_of_totalitarianism/rules.yaml:966:11\n4337 rules/rise_of_totalitarianism/rules.yaml:967:15\n4338 rules/rise_of_totalitarianism/rules.yaml:968:19\n4339 rules/rise_of_totalitarianism/rules.yaml:969:15\n4340 rules/rise_of_totalitarianism/rules.yaml:970:15\n4342 rules/rise_of_totalitarianism/rules.yaml:971:7\n4343 rules/rise_of_totalitarianism/rules.yaml:972:7\n4344 rules/rise_of_totalitarianism/rules.yaml:973:7\n4349 rules/rise_of_totalitarianism/rules.yaml:974:11\n4350 rules/rise_of_totalitarianism/rules.yaml:975:11\n4351 rules/rise_of_totalitarianism/rules.yaml:976:15\n4357 rules/rise_of_totalitarianism/rules.yaml:977:15\n4358 rules/rise_of_totalitarianism/rules.yaml:978:19\n4359 rules/rise_of_totalitarianism/rules.yaml:979:19\n4360 rules/rise_of_totalitarianism/rules.yaml:980:19\n4364 rules/rise_of_totalitarianism/rules.yaml:1858:7\n4365 rules/rise_of_totalitarianism/rules.yaml:1859:11\n4368 rules/rise_of_totalitarianism/rules.yaml:1860:15\n4384 rules/rise_of_totalitarianism/rules.yaml:1861:15\n4385 rules/rise_of_totalitarianism/rules.yaml:1862:19\n4386 rules/rise_of_totalitarianism/rules.yaml:1863:19\n4387 rules/rise_of_totalitarianism/rules.yaml:1864:19\n4389 rules/rise_of_totalitarianism/rules.yaml:1865:19\n4390 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4391 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4393 rules/rise_of_totalitarianism/rules.yaml:1869:7\n4394 rules/rise_of_totalitarianism/rules.yaml:1870:11\n4395 rules/rise_of_totalitarianism/rules.yaml:1871:15\n4397 rules/rise_of_totalitarianism/rules.yaml:1873:7\n4398 rules/rise_of_totalitarianism/rules.yaml:1874:11\n4404 rules/rise_of_totalitarianism/rules.yaml:1875:11\n4405 rules/rise_of_totalitarianism/rules.yaml:1876:15\n4406 rules/rise_of_totalitarianism/rules.yaml:1877:15\n4407 rules/rise_of_totalitarianism/rules.yaml:1878:19\n4412 rules/rise_of_totalitarianism/rules.yaml:1551:7\n4413 rules/rise_of_totalitarianism/rules.yaml:1552:11\n4414 rules/rise_of_totalitarianism/rules.yaml:1553:11\n4415 rules/rise_of_totalitarianism/rules.yaml:1554:11\n4420 rules/rise_of_totalitarianism/rules.yaml:1555:11\n4421 rules/rise_of_totalitarianism/rules.yaml:1556:15\n4422 rules/rise_of_totalitarianism/rules.yaml:1557:15\n4423 rules/rise_of_totalitarianism/rules.yaml:1558:19\n4426 rules/rise_of_totalitarianism/rules.yaml:1559:19\n4429 rules/rise_of_totalitarianism/rules.yaml:1560:19\n4433 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4444 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4445 rules/rise_of_totalitarianism/rules.yaml:1844:11\n4446 rules/rise_of_totalitarianism/rules.yaml:1845:11\n4447 rules/rise_of_totalitarianism/rules.yaml:1846:15\n4448 rules/rise_of_totalitarianism/rules.yaml:1847:15\n4449 rules/rise_of_totalitarianism/rules.yaml:1848:15\n4450 rules/rise_of_totalitarianism/rules.yaml:1849:15\n4451 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4456 rules/rise_of_totalitarianism/flow.yaml:23:3\n4461 rules/rise_of_totalitarianism/flow.yaml:27:7\n4463 rules/rise_of_totalitarianism/flow.yaml:28:7\n4464 rules/rise_of_totalitarianism/flow.yaml:29:7\n4465 rules/rise_of_totalitarianism/flow.yaml:30:11\n4470 rules/rise_of_totalitarianism/flow.yaml:31:11\n4471 rules/rise_of_totalitarianism/flow.yaml:32:15\n4472 rules/rise_of_totalitarianism/flow.yaml:33:15\n4473 rules/rise_of_totalitarianism/flow.yaml:34:19\n4476 rules/rise_of_totalitarianism/flow.yaml:35:19\n4477 rules/rise_of_totalitarianism/flow.yaml:36:7\n4478 rules/rise_of_totalitarianism/flow.yaml:37:7\n4479 rules/rise_of_totalitarianism/flow.yaml:38:11\n4480 rules/rise_of_totalitarianism/flow.yaml:39:15\n4492 rules/rise_of_totalitarianism/flow.yaml:40:15\n4493 rules/rise_of_totalitarianism/flow.yaml:42:7\n4494 rules/rise_of_totalitarianism/flow.yaml:43:7\n4495 rules/rise_of_totalitarianism/flow.yaml:44:11\n4496 rules/rise_of_totalitarianism/flow.yaml:46:7\n4497 rules/rise_of_totalitarianism/flow.yaml:47:11\n4498 rules/rise_of_totalitarianism/flow.yaml:48:7\n4499 rules/rise_of_totalitarianism/flow.yaml:49:11\n4500 rules/rise_of_totalitarianism/flow.yaml:50:11\n4501 rules/rise_of_totalitarianism/flow.yaml:51:15\n4502 rules/rise_of_totalitarianism/flow.yaml:52:15\n4512 rules/rise_of_totalitarianism/flow.yaml:53:15\n4519 rules/rise_of_totalitarianism/flow.yaml:54:15\n4520 rules/rise_of_totalitarianism/flow.yaml:56:7\n4521 rules/rise_of_totalitarianism/flow.yaml:57:7\n4522 rules/rise_of_totalitarianism/flow.yaml:58:11\n4523 rules/rise_of_totalitarianism/flow.yaml:59:11\n4528 rules/rise_of_totalitarianism/flow.yaml:60:15\n4536 rules/rise_of_totalitarianism/flow.yaml:61:15\n4537 rules/rise_of_totalitarianism/flow.yaml:62:19\n4539 rules/rise_of_totalitarianism/flow.yaml:64:19\n4542 rules/rise_of_totalitarianism/flow.yaml:65:19\n4548 rules/rise_of_totalitarianism/flow.yaml:83:3\n4549 rules/rise_of_totalitarianism/flow.yaml:83:3\n4553 rules/rise_of_totalitarianism/flow.yaml:87:7\n4554 rules/rise_of_totalitarianism/flow.yaml:88:11\n4555 rules/rise_of_totalitarianism/flow.yaml:89:15\n4556 rules/rise_of_totalitarianism/flow.yaml:90:7\n4557 rules/rise_of_totalitarianism/flow.yaml:91:7\n4558 rules/rise_of_totalitarianism/flow.yaml:92:7\n4559 rules/rise_of_totalitarianism/flow.yaml:93:7\n4560 rules/rise_of_totalitarianism/flow.yaml:94:7\n4561 rules/rise_of_totalitarianism/flow.yaml:95:7\n4562 rules/rise_of_totalitarianism/flow.yaml:96:7\n4563 rules/rise_of_totalitarianism/flow.yaml:97:7\n4564 rules/rise_of_totalitarianism/flow.yaml:98:7\n4568 rules/rise_of_totalitarianism/flow.yaml:16:3\n4572 rules/rise_of_totalitarianism/flow.yaml:20:7\n4573 rules/rise_of_totalitarianism/flow.yaml:21:7\n4577 rules/rise_of_totalitarianism/flow.yaml:67:3\n4582 rules/rise_of_totalitarianism/flow.yaml:71:7\n4587 rules/rise_of_totalitarianism/flow.yaml:72:11\n4589 rules/rise_of_totalitarianism/flow.yaml:74:11\n4590 rules/rise_of_totalitarianism/flow.yaml:75:11\n4591 rules/rise_of_totalitarianism/flow.yaml:76:11\n4592 rules/rise_of_totalitarianism/flow.yaml:77:15\n4593 rules/rise_of_totalitarianism/flow.yaml:78:11\n4594 rules/rise_of_totalitarianism/flow.yaml:79:11\n4595 rules/rise_of_totalitarianism/flow.yaml:80:7\n4596 rules/rise_of_totalitarianism/flow.yaml:81:11\n4601 rules/rise_of_totalitarianism/rules.yaml:2031:7\n4602 rules/rise_of_totalitarianism/rules.yaml:2032:7\n4605 rules/rise_of_totalitarianism/rules.yaml:2033:7\n4606 rules/rise_of_totalitarianism/rules.yaml:2034:7\n4612 rules/rise_of_totalitarianism/rules.yaml:2005:7\n4621 rules/rise_of_totalitarianism/rules.yaml:2006:7\n4622 rules/rise_of_totalitarianism/rules.yaml:2007:7\n4623 rules/rise_of_totalitarianism/rules.yaml:2008:11\n4624 rules/rise_of_totalitarianism/rules.yaml:2009:15\n4625 rules/rise_of_totalitarianism/rules.yaml:2010:19\n4626 rules/rise_of_totalitarianism/rules.yaml:2011:19\n4627 rules/rise_of_totalitarianism/rules.yaml:2012:19\n4628 rules/rise_of_totalitarianism/rules.yaml:2014:7\n4643 rules/rise_of_totalitarianism/rules.yaml:947:7\n4644 rules/rise_of_totalitarianism/rules.yaml:948:7\n4655 rules/rise_of_totalitarianism/rules.yaml:949:11\n4664 rules/rise_of_totalitarianism/rules.yaml:950:11\n4665 rules/rise_of_totalitarianism/rules.yaml:951:15\n4674 rules/rise_of_totalitarianism/rules.yaml:953:15\n4687 rules/rise_of_totalitarianism/rules.yaml:954:15\n4688 rules/rise_of_totalitarianism/rules.yaml:955:19\n4690 rules/rise_of_totalitarianism/rules.yaml:957:19\n4692 rules/rise_of_totalitarianism/rules.yaml:958:19\n4694 rules/rise_of_totalitarianism/rules.yaml:959:19\n4695 rules/rise_of_totalitarianism/rules.yaml:960:19\n4723 rules/rise_of_totalitarianism/rules.yaml:810:7\n4728 rules/rise_of_totalitarianism/rules.yaml:823:15\n4729 rules/rise_of_totalitarianism/rules.yaml:824:19\n4730 rules/rise_of_totalitarianism/rules.yaml:825:15\n4731 rules/rise_of_totalitarianism/rules.yaml:826:15\n4734 rules/rise_of_totalitarianism/rules.yaml:828:15\n4735 rules/rise_of_totalitarianism/rules.yaml:829:15\n4736 rules/rise_of_totalitarianism/rules.yaml:830:15\n4737 rules/rise_of_totalitarianism/rules.yaml:831:19\n4738 rules/rise_of_totalitarianism/rules.yaml:832:15\n4739 rules/rise_of_totalitarianism/rules.yaml:833:19\n4740 rules/rise_of_totalitarianism/rules.yaml:834:19\n4742 rules/rise_of_totalitarianism/rules.yaml:835:19\n4748 rules/rise_of_totalitarianism/rules.yaml:812:15\n4755 rules/rise_of_totalitarianism/rules.yaml:813:15\n4759 rules/rise_of_totalitarianism/rules.yaml:815:15\n4766 rules/rise_of_totalitarianism/rules.yaml:816:15\n4769 rules/rise_of_totalitarianism/rules.yaml:820:19\n4772 rules/rise_of_totalitarianism/rules.yaml:817:19\n4773 rules/rise_of_totalitarianism/rules.yaml:818:19\n4780 rules/rise_of_totalitarianism/rules.yaml:821:15\n4784 rules/rise_of_totalitarianism/rules.yaml:837:15\n4785 rules/rise_of_totalitarianism/rules.yaml:838:15\n4786 rules/rise_of_totalitarianism/rules.yaml:839:15\n4787 rules/rise_of_totalitarianism/rules.yaml:840:15\n4792 rules/rise_of_totalitarianism/rules.yaml:841:19\n4811 rules/rise_of_totalitarianism/rules.yaml:1460:7\n4825 rules/rise_of_totalitarianism/rules.yaml:1461:11\n4831 rules/rise_of_totalitarianism/rules.yaml:1462:15\n4853 rules/rise_of_totalitarianism/rules.yaml:1038:7\n4854 rules/rise_of_totalitarianism/rules.yaml:1039:7\n4855 rules/rise_of_totalitarianism/rules.yaml:1040:7\n4869 rules/rise_of_totalitarianism/rules.yaml:1041:11\n4888 rules/rise_of_totalitarianism/rules.yaml:1042:11\n4889 rules/rise_of_totalitarianism/rules.yaml:1043:15\n4898 rules/rise_of_totalitarianism/rules.yaml:1045:15\n4911 rules/rise_of_totalitarianism/rules.yaml:1046:15\n4912 rules/rise_of_totalitarianism/rules.yaml:1047:19\n4918 rules/rise_of_totalitarianism/rules.yaml:1049:19\n4923 rules/rise_of_totalitarianism/rules.yaml:1050:19\n4928 rules/rise_of_totalitarianism/rules.yaml:1051:7\n4953 rules/rise_of_totalitarianism/rules.yaml:741:7\n4956 rules/rise_of_totalitarianism/rules.yaml:750:15\n4957 rules/rise_of_totalitarianism/rules.yaml:751:15\n4959 rules/rise_of_totalitarianism/rules.yaml:752:15\n4961 rules/rise_of_totalitarianism/rules.yaml:753:15\n4964 rules/rise_of_totalitarianism/rules.yaml:755:15\n4965 rules/rise_of_totalitarianism/rules.yaml:756:15\n4968 rules/rise_of_totalitarianism/rules.yaml:758:15\n4969 rules/rise_of_totalitarianism/rules.yaml:759:19\n4974 rules/rise_of_totalitarianism/rules.yaml:760:19\n4984 rules/rise_of_totalitarianism/rules.yaml:762:15\n4985 rules/rise_of_totalitarianism/rules.yaml:763:19\n4990 rules/rise_of_totalitarianism/rules.yaml:764:19\n5000 rules/rise_of_totalitarianism/rules.yaml:766:15\n5004 rules/rise_of_totalitarianism/rules.yaml:767:19\n5005 rules/rise_of_totalitarianism/rules.yaml:768:23\n5007 rules/rise_of_totalitarianism/rules.yaml:769:23\n5009 rules/rise_of_totalitarianism/rules.yaml:771:23\n5012 rules/rise_of_totalitarianism/rules.yaml:773:15\n5015 rules/rise_of_totalitarianism/rules.yaml:743:15\n5016 rules/rise_of_totalitarianism/rules.yaml:744:15\n5027 rules/rise_of_totalitarianism/rules.yaml:745:19\n5033 rules/rise_of_totalitarianism/rules.yaml:746:19\n5046 rules/rise_of_totalitarianism/rules.yaml:747:19\n5053 rules/rise_of_totalitarianism/rules.yaml:748:19\n5073 rules/rise_of_totalitarianism/rules.yaml:1445:7\n5074 rules/rise_of_totalitarianism/rules.yaml:1446:11\n5075 rules/rise_of_totalitarianism/rules.yaml:1447:7\n5076 rules/rise_of_totalitarianism/rules.yaml:1448:7\n5084 rules/rise_of_totalitarianism/rules.yaml:1449:11\n5097 rules/rise_of_totalitarianism/rules.yaml:1451:15\n5100 rules/rise_of_totalitarianism/rules.yaml:1452:7\n5101 rules/rise_of_totalitarianism/rules.yaml:1453:11\n5102 rules/rise_of_totalitarianism/rules.yaml:1454:15\n5109 rules/rise_of_totalitarianism/rules.yaml:1455:15\n5132 rules/rise_of_totalitarianism/rules.yaml:1631:7\n5140 rules/rise_of_totalitarianism/rules.yaml:1632:11\n5153 rules/rise_of_totalitarianism/rules.yaml:1633:11\n5154 rules/rise_of_totalitarianism/rules.yaml:1634:15\n5156 rules/rise_of_totalitarianism/rules.yaml:1635:15\n5159 rules/rise_of_totalitarianism/rules.yaml:1636:15\n5162 rules/rise_of_totalitarianism/rules.yaml:1637:7\n5163 rules/rise_of_totalitarianism/rules.yaml:1638:11\n5179 rules/rise_of_totalitarianism/rules.yaml:1639:15\n5180 rules/rise_of_totalitarianism/rules.yaml:1640:15\n5181 rules/rise_of_totalitarianism/rules.yaml:1641:15\n5182 rules/rise_of_totalitarianism/rules.yaml:1642:19\n5183 rules/rise_of_totalitarianism/rules.yaml:1643:23\n5185 rules/rise_of_totalitarianism/rules.yaml:1645:23\n5186 rules/rise_of_totalitarianism/rules.yaml:1646:15\n5187 rules/rise_of_totalitarianism/rules.yaml:1647:15\n5191 rules/rise_of_totalitarianism/rules.yaml:1648:15\n5193 rules/rise_of_totalitarianism/rules.yaml:1650:15\n5212 rules/rise_of_totalitarianism/rules.yaml:1482:7\n5215 rules/rise_of_totalitarianism/rules.yaml:1490:15\n5216 rules/rise_of_totalitarianism/rules.yaml:1491:15\n5218 rules/rise_of_totalitarianism/rules.yaml:1492:15\n5220 rules/rise_of_totalitarianism/rules.yaml:1493:15\n5223 rules/rise_of_totalitarianism/rules.yaml:1495:15\n5224 rules/rise_of_totalitarianism/rules.yaml:1496:15\n5227 rules/rise_of_totalitarianism/rules.yaml:1498:15\n5228 rules/rise_of_totalitarianism/rules.yaml:1499:19\n5237 rules/rise_of_totalitarianism/rules.yaml:1500:19\n5247 rules/rise_of_totalitarianism/rules.yaml:1502:15\n5248 rules/rise_of_totalitarianism/rules.yaml:1503:19\n5257 rules/rise_of_totalitarianism/rules.yaml:1504:19\n5269 rules/rise_of_totalitarianism/rules.yaml:1509:15\n5272 rules/rise_of_totalitarianism/rules.yaml:1484:15\n5273 rules/rise_of_totalitarianism/rules.yaml:1485:15\n5287 rules/rise_of_totalitarianism/rules.yaml:1486:19\n5307 rules/rise_of_totalitarianism/rules.yaml:1487:19\n5314 rules/rise_of_totalitarianism/rules.yaml:1488:19\n5318 rules/rise_of_totalitarianism/rules.yaml:1506:15\n5332 rules/rise_of_totalitarianism/rules.yaml:1507:19\n5359 rules/rise_of_totalitarianism/rules.yaml:1206:7\n5360 rules/rise_of_totalitarianism/rules.yaml:1207:7\n5361 rules/rise_of_totalitarianism/rules.yaml:1208:11\n5362 rules/rise_of_totalitarianism/rules.yaml:1209:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1210:11\n5367 rules/rise_of_totalitarianism/rules.yaml:1211:7\n5378 rules/rise_of_totalitarianism/rules.yaml:1212:11\n5379 rules/rise_of_totalitarianism/rules.yaml:1213:11\n5396 rules/rise_of_totalitarianism/rules.yaml:1214:11\n5397 rules/rise_of_totalitarianism/rules.yaml:1215:11\n5408 rules/rise_of_totalitarianism/rules.yaml:1216:11\n5409 rules/rise_of_totalitarianism/rules.yaml:1217:15\n5412 rules/rise_of_totalitarianism/rules.yaml:1218:15\n5413 rules/rise_of_totalitarianism/rules.yaml:1219:15\n5419 rules/rise_of_totalitarianism/rules.yaml:1221:15\n5420 rules/rise_of_totalitarianism/rules.yaml:1222:15\n5421 rules/rise_of_totalitarianism/rules.yaml:1223:19\n5426 rules/rise_of_totalitarianism/rules.yaml:1224:19\n5434 rules/rise_of_totalitarianism/rules.yaml:1225:15\n5440 rules/rise_of_totalitarianism/rules.yaml:1226:19\n5461 rules/rise_of_totalitarianism/rules.yaml:1227:23\n5466 rules/rise_of_totalitarianism/rules.yaml:1228:7\n5467 rules/rise_of_totalitarianism/rules.yaml:1229:11\n5482 rules/rise_of_totalitarianism/rules.yaml:1519:7\n5492 rules/rise_of_totalitarianism/rules.yaml:1520:7\n5500 rules/rise_of_totalitarianism/rules.yaml:1521:11\n5506 rules/rise_of_totalitarianism/rules.yaml:1522:11\n5514 rules/rise_of_totalitarianism/rules.yaml:1523:15\n5536 rules/rise_of_totalitarianism/rules.yaml:1524:15\n5538 rules/rise_of_totalitarianism/rules.yaml:1525:15\n5539 rules/rise_of_totalitarianism/rules.yaml:1526:15\n5540 rules/rise_of_totalitarianism/rules.yaml:1527:15\n5541 rules/rise_of_totalitarianism/rules.yaml:1528:15\n5564 rules/rise_of_totalitarianism/rules.yaml:1529:15\n5566 rules/rise_of_totalitarianism/rules.yaml:1530:15\n5567 rules/rise_of_totalitarianism/rules.yaml:1531:15\n5568 rules/rise_of_totalitarianism/rules.yaml:1532:15\n5594 rules/rise_of_totalitarianism/rules.yaml:652:7\n5595 rules/rise_of_totalitarianism/rules.yaml:653:7\n5600 rules/rise_of_totalitarianism/rules.yaml:654:11\n5607 rules/rise_of_totalitarianism/rules.yaml:655:11\n5622 rules/rise_of_totalitarianism/rules.yaml:656:7\n5623 rules/rise_of_totalitarianism/rules.yaml:657:11\n5624 rules/rise_of_totalitarianism/rules.yaml:658:7\n5635 rules/rise_of_totalitarianism/rules.yaml:659:11\n5640 rules/rise_of_totalitarianism/rules.yaml:660:11\n5653 rules/rise_of_totalitarianism/rules.yaml:661:11\n5657 rules/rise_of_totalitarianism/rules.yaml:662:7\n5658 rules/rise_of_totalitarianism/rules.yaml:663:7\n5659 rules/rise_of_totalitarianism/rules.yaml:664:11\n5667 rules/rise_of_totalitarianism/rules.yaml:665:7\n5668 rules/rise_of_totalitarianism/rules.yaml:666:7\n5682 rules/rise_of_totalitarianism/rules.yaml:707:7\n5683 rules/rise_of_totalitarianism/rules.yaml:708:7\n5694 rules/rise_of_totalitarianism/rules.yaml:709:11\n5702 rules/rise_of_totalitarianism/rules.yaml:710:7\n5703 rules/rise_of_totalitarianism/rules.yaml:711:11\n5706 rules/rise_of_totalitarianism/rules.yaml:712:11\n5708 rules/rise_of_totalitarianism/rules.yaml:714:11\n5720 rules/rise_of_totalitarianism/rules.yaml:1425:7\n5721 rules/rise_of_totalitarianism/rules.yaml:1426:11\n5722 rules/rise_of_totalitarianism/rules.yaml:1427:11\n5723 rules/rise_of_totalitarianism/rules.yaml:1428:11\n5724 rules/rise_of_totalitarianism/rules.yaml:1429:7\n5725 rules/rise_of_totalitarianism/rules.yaml:1430:11\n5730 rules/rise_of_totalitarianism/rules.yaml:1432:11\n5731 rules/rise_of_totalitarianism/rules.yaml:1433:11\n5732 rules/rise_of_totalitarianism/rules.yaml:1434:11\n5733 rules/rise_of_totalitarianism/rules.yaml:1435:11\n5736 rules/rise_of_totalitarianism/rules.yaml:1439:15\n5737 rules/rise_of_totalitarianism/rules.yaml:1440:15\n5740 rules/rise_of_totalitarianism/rules.yaml:1436:15\n5741 rules/rise_of_totalitarianism/rules.yaml:1437:15\n5760 rules/rise_of_totalitarianism/rules.yaml:864:7\n5761 rules/rise_of_totalitarianism/rules.yaml:865:11\n5766 rules/rise_of_totalitarianism/rules.yaml:867:11\n5767 rules/rise_of_totalitarianism/rules.yaml:868:11\n5768 rules/rise_of_totalitarianism/rules.yaml:869:11\n5769 rules/rise_of_totalitarianism/rules.yaml:870:11\n5770 rules/rise_of_totalitarianism/rules.yaml:871:11\n5771 rules/rise_of_totalitarianism/rules.yaml:872:15\n5776 rules/rise_of_totalitarianism/rules.yaml:873:15\n5784 rules/rise_of_totalitarianism/rules.yaml:874:11\n5785 rules/rise_of_totalitarianism/rules.yaml:875:15\n5790 rules/rise_of_totalitarianism/rules.yaml:876:15\n5798 rules/rise_of_totalitarianism/rules.yaml:877:11\n5803 rules/rise_of_totalitarianism/rules.yaml:878:15\n5804 rules/rise_of_totalitarianism/rules.yaml:879:15\n5824 rules/rise_of_totalitarianism/rules.yaml:880:15\n5850 rules/rise_of_totalitarianism/rules.yaml:1728:7\n5851 rules/rise_of_totalitarianism/rules.yaml:1729:7\n5852 rules/rise_of_totalitarianism/rules.yaml:1730:7\n5853 rules/rise_of_totalitarianism/rules.yaml:1731:11\n5861 rules/rise_of_totalitarianism/rules.yaml:1733:11\n5867 rules/rise_of_totalitarianism/rules.yaml:1734:11\n5868 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5869 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5870 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5871 rules/rise_of_totalitarianism/rules.yaml:1738:11\n5872 rules/rise_of_totalitarianism/rules.yaml:1739:11\n5873 rules/rise_of_totalitarianism/rules.yaml:1740:11\n5885 rules/rise_of_totalitarianism/rules.yaml:1329:7\n5890 rules/rise_of_totalitarianism/rules.yaml:1330:11\n5896 rules/rise_of_totalitarianism/rules.yaml:1331:7\n5902 rules/rise_of_totalitarianism/rules.yaml:1332:7\n5907 rules/rise_of_totalitarianism/rules.yaml:1333:11\n5913 rules/rise_of_totalitarianism/rules.yaml:1334:11\n5932 rules/rise_of_totalitarianism/rules.yaml:998:7\n5936 rules/rise_of_totalitarianism/rules.yaml:999:7\n5937 rules/rise_of_totalitarianism/rules.yaml:1000:7\n5945 rules/rise_of_totalitarianism/rules.yaml:1001:11\n5960 rules/rise_of_totalitarianism/rules.yaml:1002:7\n5961 rules/rise_of_totalitarianism/rules.yaml:1003:7\n5977 rules/rise_of_totalitarianism/rules.yaml:1927:7\n5994 rules/rise_of_totalitarianism/rules.yaml:1928:7\n5995 rules/rise_of_totalitarianism/rules.yaml:1929:7\n5996 rules/rise_of_totalitarianism/rules.yaml:1930:7\n5999 rules/rise_of_totalitarianism/rules.yaml:1931:11\n6000 rules/rise_of_totalitarianism/rules.yaml:1932:11\n6002 rules/rise_of_totalitarianism/rules.yaml:1933:11\n6003 rules/rise_of_totalitarianism/rules.yaml:1934:11\n6004 rules/rise_of_totalitarianism/rules.yaml:1935:11\n6005 rules/rise_of_totalitarianism/rules.yaml:1936:11\n6007 rules/rise_of_totalitarianism/rules.yaml:1938:11\n6008 rules/rise_of_totalitarianism/rules.yaml:1939:11\n6010 rules/rise_of_totalitarianism/rules.yaml:1940:11\n6011 rules/rise_of_totalitarianism/rules.yaml:1941:11\n6012 rules/rise_of_totalitarianism/rules.yaml:1942:11\n6013 rules/rise_of_totalitarianism/rules.yaml:1943:11\n6014 rules/rise_of_totalitarianism/rules.yaml:1944:11\n6016 rules/rise_of_totalitarianism/rules.yaml:1946:11\n6028 rules/rise_of_totalitarianism/rules.yaml:723:7\n6032 rules/rise_of_totalitarianism/rules.yaml:724:11\n6033 rules/rise_of_totalitarianism/rules.yaml:725:7\n6034 rules/rise_of_totalitarianism/rules.yaml:726:7\n6057 rules/rise_of_totalitarianism/rules.yaml:727:11\n6067 rules/rise_of_totalitarianism/rules.yaml:728:7\n6068 rules/rise_of_totalitarianism/rules.yaml:729:11\n6069 rules/rise_of_totalitarianism/rules.yaml:730:11\n6077 rules/rise_of_totalitarianism/rules.yaml:732:11\n6090 rules/rise_of_totalitarianism/rules.yaml:733:11\n6091 rules/rise_of_totalitarianism/rules.yaml:734:11\n6092 rules/rise_of_totalitarianism/rules.yaml:735:11\n6107 rules/rise_of_totalitarianism/rules.yaml:1020:7\n6108 rules/rise_of_totalitarianism/rules.yaml:1021:11\n6109 rules/rise_of_totalitarianism/rules.yaml:1022:11\n6110 rules/rise_of_totalitarianism/rules.yaml:1023:15\n6115 rules/rise_of_totalitarianism/rules.yaml:1024:15\n6130 rules/rise_of_totalitarianism/rules.yaml:1026:11\n6131 rules/rise_of_totalitarianism/rules.yaml:1027:11\n6136 rules/rise_of_totalitarianism/rules.yaml:1028:11\n6155 rules/rise_of_totalitarianism/rules.yaml:1030:11\n6163 rules/rise_of_totalitarianism/rules.yaml:1031:11\n6164 rules/rise_of_totalitarianism/rules.yaml:1032:11\n6185 rules/rise_of_totalitarianism/rules.yaml:1601:7\n6186 rules/rise_of_totalitarianism/rules.yaml:1602:7\n6187 rules/rise_of_totalitarianism/rules.yaml:1603:7\n6195 rules/rise_of_totalitarianism/rules.yaml:1604:11\n6203 rules/rise_of_totalitarianism/rules.yaml:1605:7\n6204 rules/rise_of_totalitarianism/rules.yaml:1606:11\n6206 rules/rise_of_totalitarianism/rules.yaml:1607:11\n6209 rules/rise_of_totalitarianism/rules.yaml:1608:11\n6216 rules/rise_of_totalitarianism/rules.yaml:1610:11\n6217 rules/rise_of_totalitarianism/rules.yaml:1611:11\n6218 rules/rise_of_totalitarianism/rules.yaml:1612:11\n6219 rules/rise_of_totalitarianism/rules.yaml:1613:11\n6220 rules/rise_of_totalitarianism/rules.yaml:1614:15\n6221 rules/rise_of_totalitarianism/rules.yaml:1615:19\n6222 rules/rise_of_totalitarianism/rules.yaml:1616:15\n6223 rules/rise_of_totalitarianism/rules.yaml:1617:11\n6224 rules/rise_of_totalitarianism/rules.yaml:1618:11\n6226 rules/rise_of_totalitarianism/rules.yaml:1619:11\n6227 rules/rise_of_totalitarianism/rules.yaml:1620:11\n6232 rules/rise_of_totalitarianism/rules.yaml:1621:15\n6257 rules/rise_of_totalitarianism/rules.yaml:1955:7\n6266 rules/rise_of_totalitarianism/rules.yaml:1956:7\n6285 rules/rise_of_totalitarianism/rules.yaml:1957:11\n6291 rules/rise_of_totalitarianism/rules.yaml:1958:11\n6292 rules/rise_of_totalitarianism/rules.yaml:1959:15\n6293 rules/rise_of_totalitarianism/rules.yaml:1960:15\n6294 rules/rise_of_totalitarianism/rules.yaml:1961:19\n6295 rules/rise_of_totalitarianism/rules.yaml:1962:23\n6296 rules/rise_of_totalitarianism/rules.yaml:1963:27\n6297 rules/rise_of_totalitarianism/rules.yaml:1964:27\n6298 rules/rise_of_totalitarianism/rules.yaml:1965:15\n6299 rules/rise_of_totalitarianism/rules.yaml:1966:15\n6322 rules/rise_of_totalitarianism/rules.yaml:1265:7\n6333 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6351 rules/rise_of_totalitarianism/rules.yaml:1267:11\n6357 rules/rise_of_totalitarianism/rules.yaml:1268:15\n6358 rules/rise_of_totalitarianism/rules.yaml:1269:15\n6359 rules/rise_of_totalitarianism/rules.yaml:1270:15\n6376 rules/rise_of_totalitarianism/rules.yaml:1271:15\n6377 rules/rise_of_totalitarianism/rules.yaml:1272:15\n6394 rules/rise_of_totalitarianism/rules.yaml:1273:15\n6395 rules/rise_of_totalitarianism/rules.yaml:1274:15\n6396 rules/rise_of_totalitarianism/rules.yaml:1275:19\n6397 rules/rise_of_totalitarianism/rules.yaml:1276:19\n6398 rules/rise_of_totalitarianism/rules.yaml:1277:23\n6399 rules/rise_of_totalitarianism/rules.yaml:1278:19\n6400 rules/rise_of_totalitarianism/rules.yaml:1279:23\n6401 rules/rise_of_totalitarianism/rules.yaml:1280:23\n6402 rules/rise_of_totalitarianism/rules.yaml:1281:23\n6404 rules/rise_of_totalitarianism/rules.yaml:1283:23\n6435 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6440 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6442 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6443 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6444 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6445 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6446 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6447 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6460 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6461 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6486 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6492 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6498 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6499 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6519 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6555 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6556 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6562 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6563 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6583 rules/rise_of_totalitarianism/rules.yaml:2018:3\n6613 rules/rise_of_totalitarianism/rules.yaml:1288:7\n6627 rules/rise_of_totalitarianism/rules.yaml:1289:11\n6633 rules/rise_of_totalitarianism/rules.yaml:1290:11\n6639 rules/rise_of_totalitarianism/rules.yaml:1291:15\n6640 rules/rise_of_totalitarianism/rules.yaml:1292:15\n6660 rules/rise_of_totalitarianism/rules.yaml:1293:15\n6661 rules/rise_of_totalitarianism/rules.yaml:1294:15\n6667 rules/rise_of_totalitarianism/rules.yaml:1295:15\n6668 rules/rise_of_totalitarianism/rules.yaml:1296:15\n6669 rules/rise_of_totalitarianism/rules.yaml:1297:19\n6675 rules/rise_of_totalitarianism/rules.yaml:1298:19\n6681 rules/rise_of_totalitarianism/rules.yaml:1300:19\n6682 rules/rise_of_totalitarianism/rules.yaml:1301:19\n6683 rules/rise_of_totalitarianism/rules.yaml:1302:23\n6689 rules/rise_of_totalitarianism/rules.yaml:1304:23\n6690 rules/rise_of_totalitarianism/rules.yaml:1305:23\n6693 rules/rise_of_totalitarianism/rules.yaml:1306:27\n6698 rules/rise_of_totalitarianism/rules.yaml:1307:23\n6699 rules/rise_of_totalitarianism/rules.yaml:1308:23\n6700 rules/rise_of_totalitarianism/rules.yaml:1309:23\n6701 rules/rise_of_totalitarianism/rules.yaml:1310:27\n6702 rules/rise_of_totalitarianism/rules.yaml:1311:23\n6703 rules/rise_of_totalitarianism/rules.yaml:1312:23\n6704 rules/rise_of_totalitarianism/rules.yaml:1313:23\n6705 rules/rise_of_totalitarianism/rules.yaml:1314:27\n6706 rules/rise_of_totalitarianism/rules.yaml:1315:27\n6711 rules/rise_of_totalitarianism/rules.yaml:1316:27\n6714 rules/rise_of_totalitarianism/rules.yaml:1317:27\n6715 rules/rise_of_totalitarianism/rules.yaml:1318:27\n6716 rules/rise_of_totalitarianism/rules.yaml:1319:27\n6717 rules/rise_of_totalitarianism/rules.yaml:1320:27\n6718 rules/rise_of_totalitarianism/rules.yaml:1321:31\n6722 rules/rise_of_totalitarianism/rules.yaml:1322:27\n6726 rules/rise_of_totalitarianism/rules.yaml:1323:27\n6727 rules/rise_of_totalitarianism/rules.yaml:1324:23\n6784 rules/rise_of_totalitarianism/rules.yaml:1339:7\n6795 rules/rise_of_totalitarianism/rules.yaml:1340:11\n6800 rules/rise_of_totalitarianism/rules.yaml:1341:15\n6801 rules/rise_of_totalitarianism/rules.yaml:1342:19\n6803 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6804 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6805 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6812 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6813 rules/rise_of_totalitarianism/rules.yaml:1347:19\n6829 rules/rise_of_totalitarianism/rules.yaml:1348:23\n6832 rules/rise_of_totalitarianism/rules.yaml:1349:23\n6855 rules/rise_of_totalitarianism/rules.yaml:1350:15\n6856 rules/rise_of_totalitarianism/rules.yaml:1351:15\n6857 rules/rise_of_totalitarianism/rules.yaml:1352:19\n6860 rules/rise_of_totalitarianism/rules.yaml:1353:19\n6862 rules/rise_of_totalitarianism/rules.yaml:1354:19\n6863 rules/rise_of_totalitarianism/rules.yaml:1355:19\n6868 rules/rise_of_totalitarianism/rules.yaml:1356:23\n6871 rules/rise_of_totalitarianism/rules.yaml:1357:23\n6872 rules/rise_of_totalitarianism/rules.yaml:1358:19\n6873 rules/rise_of_totalitarianism/rules.yaml:1359:15\n6878 rules/rise_of_totalitarianism/rules.yaml:1360:15\n6883 rules/rise_of_totalitarianism/rules.yaml:1361:15\n6884 rules/rise_of_totalitarianism/rules.yaml:1362:15\n6894 rules/rise_of_totalitarianism/rules.yaml:1363:15\n6900 rules/rise_of_totalitarianism/rules.yaml:1364:19\n6903 rules/rise_of_totalitarianism/rules.yaml:1365:11\n6932 rules/rise_of_totalitarianism/rules.yaml:1669:7\n6933 rules/rise_of_totalitarianism/rules.yaml:1670:7\n6934 rules/rise_of_totalitarianism/rules.yaml:1671:7\n6942 rules/rise_of_totalitarianism/rules.yaml:1672:11\n6955 rules/rise_of_totalitarianism/rules.yaml:1673:11\n6956 rules/rise_of_totalitarianism/rules.yaml:1674:15\n6957 rules/rise_of_totalitarianism/rules.yaml:1675:15\n6960 rules/rise_of_totalitarianism/rules.yaml:1676:7\n6972 rules/rise_of_totalitarianism/rules.yaml:1677:7\n6978 rules/rise_of_totalitarianism/rules.yaml:1678:7\n6986 rules/rise_of_totalitarianism/rules.yaml:1679:11\n6994 rules/rise_of_totalitarianism/rules.yaml:1680:11\n6999 rules/rise_of_totalitarianism/rules.yaml:1681:15\n7000 rules/rise_of_totalitarianism/rules.yaml:1682:15\n7025 rules/rise_of_totalitarianism/rules.yaml:914:7\n7026 rules/rise_of_totalitarianism/rules.yaml:915:7\n7040 rules/rise_of_totalitarianism/rules.yaml:916:11\n7050 rules/rise_of_totalitarianism/rules.yaml:917:11\n7051 rules/rise_of_totalitarianism/rules.yaml:918:15\n7060 rules/rise_of_totalitarianism/rules.yaml:920:15\n7073 rules/rise_of_totalitarianism/rules.yaml:921:15\n7074 rules/rise_of_totalitarianism/rules.yaml:922:19\n7083 rules/rise_of_totalitarianism/rules.yaml:924:19\n7096 rules/rise_of_totalitarianism/rules.yaml:925:19\n7100 rules/rise_of_totalitarianism/rules.yaml:926:19\n7102 rules/rise_of_totalitarianism/rules.yaml:927:19\n7103 rules/rise_of_totalitarianism/rules.yaml:928:19\n7104 rules/rise_of_totalitarianism/rules.yaml:929:19\n7105 rules/rise_of_totalitarianism/rules.yaml:930:19\n7128 rules/rise_of_totalitarianism/rules.yaml:931:19\n7130 rules/rise_of_totalitarianism/rules.yaml:932:19\n7131 rules/rise_of_totalitarianism/rules.yaml:933:19\n7136 rules/rise_of_totalitarianism/rules.yaml:934:19\n7144 rules/rise_of_totalitarianism/rules.yaml:935:23\n7158 rules/rise_of_totalitarianism/rules.yaml:936:19\n7160 rules/rise_of_totalitarianism/rules.yaml:937:19\n7162 rules/rise_of_totalitarianism/rules.yaml:938:19\n7163 rules/rise_of_totalitarianism/rules.yaml:939:19\n7164 rules/rise_of_totalitarianism/rules.yaml:940:19\n7169 rules/rise_of_totalitarianism/rules.yaml:941:7\n7198 rules/rise_of_totalitarianism/rules.yaml:881:3\n7204 rules/rise_of_totalitarianism/rules.yaml:2037:14\n7232 rules/rise_of_totalitarianism/rules.yaml:885:7\n7233 rules/rise_of_totalitarianism/rules.yaml:886:11\n7234 rules/rise_of_totalitarianism/rules.yaml:887:7\n7239 rules/rise_of_totalitarianism/rules.yaml:888:7\n7261 rules/rise_of_totalitarianism/rules.yaml:890:11\n7262 rules/rise_of_totalitarianism/rules.yaml:891:7\n7269 rules/rise_of_totalitarianism/rules.yaml:892:7\n7270 rules/rise_of_totalitarianism/rules.yaml:893:11\n7271 rules/rise_of_totalitarianism/rules.yaml:894:15\n7279 rules/rise_of_totalitarianism/rules.yaml:896:15\n7286 rules/rise_of_totalitarianism/rules.yaml:897:11\n7287 rules/rise_of_totalitarianism/rules.yaml:898:7\n7301 rules/rise_of_totalitarianism/rules.yaml:899:11\n7307 rules/rise_of_totalitarianism/rules.yaml:900:15\n7312 rules/rise_of_totalitarianism/rules.yaml:901:7\n7319 rules/rise_of_totalitarianism/rules.yaml:902:7\n7320 rules/rise_of_totalitarianism/rules.yaml:903:11\n7321 rules/rise_of_totalitarianism/rules.yaml:904:11\n7322 rules/rise_of_totalitarianism/rules.yaml:905:15\n7323 rules/rise_of_totalitarianism/rules.yaml:906:11\n7325 rules/rise_of_totalitarianism/rules.yaml:907:11\n7326 rules/rise_of_totalitarianism/rules.yaml:908:11\n7337 rules/rise_of_totalitarianism/rules.yaml:1471:7\n7338 rules/rise_of_totalitarianism/rules.yaml:1472:11\n7339 rules/rise_of_totalitarianism/rules.yaml:1473:11\n7340 rules/rise_of_totalitarianism/rules.yaml:1474:7\n7347 rules/rise_of_totalitarianism/rules.yaml:1475:7\n7348 rules/rise_of_totalitarianism/rules.yaml:1476:11\n7363 rules/rise_of_totalitarianism/rules.yaml:794:7\n7364 rules/rise_of_totalitarianism/rules.yaml:795:7\n7365 rules/rise_of_totalitarianism/rules.yaml:796:7\n7366 rules/rise_of_totalitarianism/rules.yaml:797:7\n7374 rules/rise_of_totalitarianism/rules.yaml:798:11\n7380 rules/rise_of_totalitarianism/rules.yaml:799:11\n7381 rules/rise_of_totalitarianism/rules.yaml:800:15\n7382 rules/rise_of_totalitarianism/rules.yaml:801:15\n7383 rules/rise_of_totalitarianism/rules.yaml:802:15\n7384 rules/rise_of_totalitarianism/rules.yaml:803:15\n7387 rules/rise_of_totalitarianism/rules.yaml:804:7\n7409 rules/rise_of_totalitarianism/rules.yaml:1752:7\n7410 rules/rise_of_totalitarianism/rules.yaml:1753:7\n7411 rules/rise_of_totalitarianism/rules.yaml:1754:7\n7412 rules/rise_of_totalitarianism/rules.yaml:1755:7\n7415 rules/rise_of_totalitarianism/rules.yaml:1756:7\n7416 rules/rise_of_totalitarianism/rules.yaml:1757:7\n7417 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7418 rules/rise_of_totalitarianism/rules.yaml:1759:11\n7419 rules/rise_of_totalitarianism/rules.yaml:1760:11\n7420 rules/rise_of_totalitarianism/rules.yaml:1761:15\n7421 rules/rise_of_totalitarianism/rules.yaml:1762:7\n7422 rules/rise_of_totalitarianism/rules.yaml:1763:7\n7423 rules/rise_of_totalitarianism/rules.yaml:1764:11\n7431 rules/rise_of_totalitarianism/rules.yaml:1766:11\n7437 rules/rise_of_totalitarianism/rules.yaml:1767:11\n7438 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7439 rules/rise_of_totalitarianism/rules.yaml:1769:15\n7440 rules/rise_of_totalitarianism/rules.yaml:1770:19\n7441 rules/rise_of_totalitarianism/rules.yaml:1771:19\n7442 rules/rise_of_totalitarianism/rules.yaml:1772:19\n7443 rules/rise_of_totalitarianism/rules.yaml:1773:23\n7444 rules/rise_of_totalitarianism/rules.yaml:1774:23\n7445 rules/rise_of_totalitarianism/rules.yaml:1775:23\n7447 rules/rise_of_totalitarianism/rules.yaml:1777:19\n7450 rules/rise_of_totalitarianism/rules.yaml:1778:19\n7451 rules/rise_of_totalitarianism/rules.yaml:1779:11\n7452 rules/rise_of_totalitarianism/rules.yaml:1780:11\n7453 rules/rise_of_totalitarianism/rules.yaml:1781:11\n7454 rules/rise_of_totalitarianism/rules.yaml:1782:11\n7459 rules/rise_of_totalitarianism/rules.yaml:1783:15\n7460 rules/rise_of_totalitarianism/rules.yaml:1784:15\n7461 rules/rise_of_totalitarianism/rules.yaml:1785:15\n7462 rules/rise_of_totalitarianism/rules.yaml:1786:15\n7470 rules/rise_of_totalitarianism/rules.yaml:1787:19\n7476 rules/rise_of_totalitarianism/rules.yaml:1788:19\n7477 rules/rise_of_totalitarianism/rules.yaml:1789:19\n7478 rules/rise_of_totalitarianism/rules.yaml:1790:23\n7479 rules/rise_of_totalitarianism/rules.yaml:1791:23\n7480 rules/rise_of_totalitarianism/rules.yaml:1792:23\n7483 rules/rise_of_totalitarianism/rules.yaml:1793:15\n7484 rules/rise_of_totalitarianism/rules.yaml:1794:19\n7485 rules/rise_of_totalitarianism/rules.yaml:1795:19\n7510 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7515 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7517 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7518 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7519 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7520 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7521 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7522 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7535 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7536 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7562 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7568 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7596 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7597 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7618 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7657 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7658 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7664 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7665 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7686 rules/rise_of_totalitarianism/rules.yaml:1989:3\n7701 rules/rise_of_totalitarianism/rules.yaml:1569:7\n7702 rules/rise_of_totalitarianism/rules.yaml:1570:7\n7710 rules/rise_of_totalitarianism/rules.yaml:1571:11\n7716 rules/rise_of_totalitarianism/rules.yaml:1572:11\n7717 rules/rise_of_totalitarianism/rules.yaml:1573:11\n7743 rules/rise_of_totalitarianism/rules.yaml:782:7\n7745 rules/rise_of_totalitarianism/rules.yaml:783:7\n7753 rules/rise_of_totalitarianism/rules.yaml:784:11\n7761 rules/rise_of_totalitarianism/rules.yaml:785:11\n7762 rules/rise_of_totalitarianism/rules.yaml:786:15\n7763 rules/rise_of_totalitarianism/rules.yaml:787:15\n7765 rules/rise_of_totalitarianism/rules.yaml:788:15\n7779 rules/rise_of_totalitarianism/rules.yaml:1052:3\n7786 rules/rise_of_totalitarianism/rules.yaml:2017:14\n7792 rules/rise_of_totalitarianism/rules.yaml:2038:14\n7838 rules/rise_of_totalitarianism/rules.yaml:1057:7\n7839 rules/rise_of_totalitarianism/rules.yaml:1058:7\n7842 rules/rise_of_totalitarianism/rules.yaml:1059:7\n7843 rules/rise_of_totalitarianism/rules.yaml:1060:7\n7844 rules/rise_of_totalitarianism/rules.yaml:1061:7\n7845 rules/rise_of_totalitarianism/rules.yaml:1062:7\n7859 rules/rise_of_totalitarianism/rules.yaml:1063:11\n7867 rules/rise_of_totalitarianism/rules.yaml:1064:15\n7880 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7886 rules/rise_of_totalitarianism/rules.yaml:1066:15\n7893 rules/rise_of_totalitarianism/rules.yaml:1067:15\n7894 rules/rise_of_totalitarianism/rules.yaml:1068:15\n7895 rules/rise_of_totalitarianism/rules.yaml:1069:15\n7900 rules/rise_of_totalitarianism/rules.yaml:1070:19\n7903 rules/rise_of_totalitarianism/rules.yaml:1073:23\n7904 rules/rise_of_totalitarianism/rules.yaml:1074:23\n7905 rules/rise_of_totalitarianism/rules.yaml:1075:23\n7906 rules/rise_of_totalitarianism/rules.yaml:1076:27\n7907 rules/rise_of_totalitarianism/rules.yaml:1077:23\n7910 rules/rise_of_totalitarianism/rules.yaml:1071:23\n7917 rules/rise_of_totalitarianism/rules.yaml:1078:19\n7920 rules/rise_of_totalitarianism/rules.yaml:1080:15\n7936 rules/rise_of_totalitarianism/rules.yaml:1081:15\n7937 rules/rise_of_totalitarianism/rules.yaml:1082:19\n7938 rules/rise_of_totalitarianism/rules.yaml:1083:19\n7946 rules/rise_of_totalitarianism/rules.yaml:1085:19\n7959 rules/rise_of_totalitarianism/rules.yaml:1086:19\n7964 rules/rise_of_totalitarianism/rules.yaml:1087:19\n7971 rules/rise_of_totalitarianism/rules.yaml:1088:19\n7972 rules/rise_of_totalitarianism/rules.yaml:1089:19\n7973 rules/rise_of_totalitarianism/rules.yaml:1090:19\n7978 rules/rise_of_totalitarianism/rules.yaml:1091:23\n7981 rules/rise_of_totalitarianism/rules.yaml:1094:27\n7982 rules/rise_of_totalitarianism/rules.yaml:1095:27\n7983 rules/rise_of_totalitarianism/rules.yaml:1096:31\n7984 rules/rise_of_totalitarianism/rules.yaml:1097:27\n7987 rules/rise_of_totalitarianism/rules.yaml:1092:27\n7991 rules/rise_of_totalitarianism/rules.yaml:1099:11\n7992 rules/rise_of_totalitarianism/rules.yaml:1100:11\n8013 rules/rise_of_totalitarianism/rules.yaml:1101:11\n8014 rules/rise_of_totalitarianism/rules.yaml:1102:11\n8022 rules/rise_of_totalitarianism/rules.yaml:1103:15\n8036 rules/rise_of_totalitarianism/rules.yaml:1104:11\n8037 rules/rise_of_totalitarianism/rules.yaml:1105:15\n8038 rules/rise_of_totalitarianism/rules.yaml:1106:15\n8048 rules/rise_of_totalitarianism/rules.yaml:1108:15\n8060 rules/rise_of_totalitarianism/rules.yaml:1109:15\n8061 rules/rise_of_totalitarianism/rules.yaml:1110:15\n8068 rules/rise_of_totalitarianism/rules.yaml:1111:15\n8069 rules/rise_of_totalitarianism/rules.yaml:1112:15\n8070 rules/rise_of_totalitarianism/rules.yaml:1113:15\n8075 rules/rise_of_totalitarianism/rules.yaml:1114:19\n8085 rules/rise_of_totalitarianism/rules.yaml:1115:19\n8093 rules/rise_of_totalitarianism/rules.yaml:1116:23\n8106 rules/rise_of_totalitarianism/rules.yaml:1118:15\n8118 rules/rise_of_totalitarianism/rules.yaml:1119:15\n8123 rules/rise_of_totalitarianism/rules.yaml:1120:15\n8132 rules/rise_of_totalitarianism/rules.yaml:1121:15\n8133 rules/rise_of_totalitarianism/rules.yaml:1122:15\n8134 rules/rise_of_totalitarianism/rules.yaml:1123:15\n8139 rules/rise_of_totalitarianism/rules.yaml:1124:19\n8140 rules/rise_of_totalitarianism/rules.yaml:1125:19\n8143 rules/rise_of_totalitarianism/rules.yaml:1126:19\n8144 rules/rise_of_totalitarianism/rules.yaml:1127:19\n8158 rules/rise_of_totalitarianism/rules.yaml:1128:23\n8168 rules/rise_of_totalitarianism/rules.yaml:1129:19\n8176 rules/rise_of_totalitarianism/rules.yaml:1130:23\n8186 rules/rise_of_totalitarianism/rules.yaml:1132:11\n8198 rules/rise_of_totalitarianism/rules.yaml:1133:11\n8199 rules/rise_of_totalitarianism/rules.yaml:1134:15\n8200 rules/rise_of_totalitarianism/rules.yaml:1135:15\n8208 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8220 rules/rise_of_totalitarianism/rules.yaml:1138:15\n8221 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8228 rules/rise_of_totalitarianism/rules.yaml:1140:15\n8229 rules/rise_of_totalitarianism/rules.yaml:1141:15\n8230 rules/rise_of_totalitarianism/rules.yaml:1142:15\n8231 rules/rise_of_totalitarianism/rules.yaml:1143:19\n8232 rules/rise_of_totalitarianism/rules.yaml:1144:19\n8233 rules/rise_of_totalitarianism/rules.yaml:1145:19\n8234 rules/rise_of_totalitarianism/rules.yaml:1146:19\n8235 rules/rise_of_totalitarianism/rules.yaml:1147:19\n8238 rules/rise_of_totalitarianism/rules.yaml:1149:11\n8239 rules/rise_of_totalitarianism/rules.yaml:1150:11\n8240 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8245 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8250 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8251 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8252 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8253 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8262 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8263 rules/rise_of_totalitarianism/rules.yaml:1158:15\n8264 rules/rise_of_totalitarianism/rules.yaml:1159:15\n8269 rules/rise_of_totalitarianism/rules.yaml:1160:19\n8270 rules/rise_of_totalitarianism/rules.yaml:1161:19\n8271 rules/rise_of_totalitarianism/rules.yaml:1162:19\n8272 rules/rise_of_totalitarianism/rules.yaml:1163:19\n8273 rules/rise_of_totalitarianism/rules.yaml:1164:19\n8277 rules/rise_of_totalitarianism/rules.yaml:1166:15\n8282 rules/rise_of_totalitarianism/rules.yaml:1167:15\n8299 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8300 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8309 rules/rise_of_totalitarianism/rules.yaml:1170:15\n8310 rules/rise_of_totalitarianism/rules.yaml:1171:15\n8311 rules/rise_of_totalitarianism/rules.yaml:1172:15\n8316 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8331 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8332 rules/rise_of_totalitarianism/rules.yaml:1175:23\n8347 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8355 rules/rise_of_totalitarianism/rules.yaml:1177:23\n8367 rules/rise_of_totalitarianism/rules.yaml:1178:23\n8376 rules/rise_of_totalitarianism/rules.yaml:1179:19\n8377 rules/rise_of_totalitarianism/rules.yaml:1180:23\n8381 rules/rise_of_totalitarianism/rules.yaml:1181:23\n8382 rules/rise_of_totalitarianism/rules.yaml:1182:19\n8387 rules/rise_of_totalitarianism/rules.yaml:1183:23\n8394 rules/rise_of_totalitarianism/rules.yaml:1184:7\n8397 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8400 rules/rise_of_totalitarianism/rules.yaml:1185:11\n8407 rules/rise_of_totalitarianism/rules.yaml:1186:15\n8411 rules/rise_of_totalitarianism/rules.yaml:1188:15\n8421 rules/rise_of_totalitarianism/rules.yaml:1191:7\n8424 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8425 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8427 rules/rise_of_totalitarianism/rules.yaml:1195:15\n8428 rules/rise_of_totalitarianism/rules.yaml:1196:7\n8429 rules/rise_of_totalitarianism/rules.yaml:1197:11\n8430 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8432 rules/rise_of_totalitarianism/rules.yaml:1200:11\n8451 rules/rise_of_totalitarianism/rules.yaml:965:7\n8452 rules/rise_of_totalitarianism/rules.yaml:966:11\n8453 rules/rise_of_totalitarianism/rules.yaml:967:15\n8454 rules/rise_of_totalitarianism/rules.yaml:968:19\n8455 rules/rise_of_totalitarianism/rules.yaml:969:15\n8456 rules/rise_of_totalitarianism/rules.yaml:970:15\n8458 rules/rise_of_totalitarianism/rules.yaml:971:7\n8465 rules/rise_of_totalitarianism/rules.yaml:972:7\n8466 rules/rise_of_totalitarianism/rules.yaml:973:7\n8477 rules/rise_of_totalitarianism/rules.yaml:974:11\n8478 rules/rise_of_totalitarianism/rules.yaml:975:11\n8493 rules/rise_of_totalitarianism/rules.yaml:976:15\n8499 rules/rise_of_totalitarianism/rules.yaml:977:15\n8505 rules/rise_of_totalitarianism/rules.yaml:978:19\n8506 rules/rise_of_totalitarianism/rules.yaml:979:19\n8519 rules/rise_of_totalitarianism/rules.yaml:980:19\n8546 rules/rise_of_totalitarianism/rules.yaml:1858:7\n8557 rules/rise_of_totalitarianism/rules.yaml:1859:11\n8565 rules/rise_of_totalitarianism/rules.yaml:1860:15\n8581 rules/rise_of_totalitarianism/rules.yaml:1861:15\n8590 rules/rise_of_totalitarianism/rules.yaml:1862:19\n8602 rules/rise_of_totalitarianism/rules.yaml:1863:19\n8603 rules/rise_of_totalitarianism/rules.yaml:1864:19\n8605 rules/rise_of_totalitarianism/rules.yaml:1865:19\n8606 rules/rise_of_totalitarianism/rules.yaml:1866:19\n8607 rules/rise_of_totalitarianism/rules.yaml:1867:19\n8609 rules/rise_of_totalitarianism/rules.yaml:1868:19\n8613 rules/rise_of_totalitarianism/rules.yaml:1869:7\n8614 rules/rise_of_totalitarianism/rules.yaml:1870:11\n8615 rules/rise_of_totalitarianism/rules.yaml:1871:15\n8617 rules/rise_of_totalitarianism/rules.yaml:1872:15\n8626 rules/rise_of_totalitarianism/rules.yaml:1873:7\n8637 rules/rise_of_totalitarianism/rules.yaml:1874:11\n8643 rules/rise_of_totalitarianism/rules.yaml:1875:11\n8652 rules/rise_of_totalitarianism/rules.yaml:1876:15\n8664 rules/rise_of_totalitarianism/rules.yaml:1877:15\n8665 rules/rise_of_totalitarianism/rules.yaml:1878:19\n8666 rules/rise_of_totalitarianism/rules.yaml:1879:19\n8714 rules/rise_of_totalitarianism/rules.yaml:1551:7\n8719 rules/rise_of_totalitarianism/rules.yaml:1552:11\n8720 rules/rise_of_totalitarianism/rules.yaml:1553:11\n8721 rules/rise_of_totalitarianism/rules.yaml:1554:11\n8726 rules/rise_of_totalitarianism/rules.yaml:1555:11\n8734 rules/rise_of_totalitarianism/rules.yaml:1556:15\n8740 rules/rise_of_totalitarianism/rules.yaml:1557:15\n8741 rules/rise_of_totalitarianism/rules.yaml:1558:19\n8744 rules/rise_of_totalitarianism/rules.yaml:1559:19\n8745 rules/rise_of_totalitarianism/rules.yaml:1560:19\n8746 rules/rise_of_totalitarianism/rules.yaml:1561:19\n8770 rules/rise_of_totalitarianism/rules.yaml:1842:7\n8782 rules/rise_of_totalitarianism/rules.yaml:1843:7\n8790 rules/rise_of_totalitarianism/rules.yaml:1844:11\n8796 rules/rise_of_totalitarianism/rules.yaml:1845:11\n8797 rules/rise_of_totalitarianism/rules.yaml:1846:15\n8798 rules/rise_of_totalitarianism/rules.yaml:1847:15\n8799 rules/rise_of_totalitarianism/rules.yaml:1848:15\n8800 rules/rise_of_totalitarianism/rules.yaml:1849:15\n8801 rules/rise_of_totalitarianism/rules.yaml:1850:15\n8803 rules/rise_of_totalitarianism/rules.yaml:1851:15\n8815 rules/rise_of_totalitarianism/flow.yaml:23:3\n8852 rules/rise_of_totalitarianism/flow.yaml:27:7\n8854 rules/rise_of_totalitarianism/flow.yaml:28:7\n8855 rules/rise_of_totalitarianism/flow.yaml:29:7\n8866 rules/rise_of_totalitarianism/flow.yaml:30:11\n8871 rules/rise_of_totalitarianism/flow.yaml:31:11\n8880 rules/rise_of_totalitarianism/flow.yaml:32:15\n8892 rules/rise_of_totalitarianism/flow.yaml:33:15\n8893 rules/rise_of_totalitarianism/flow.yaml:34:19\n8896 rules/rise_of_totalitarianism/flow.yaml:35:19\n8900 rules/rise_of_totalitarianism/flow.yaml:36:7\n8901 rules/rise_of_totalitarianism/flow.yaml:37:7\n8902 rules/rise_of_totalitarianism/flow.yaml:38:11\n8903 rules/rise_of_totalitarianism/flow.yaml:39:15\n8920 rules/rise_of_totalitarianism/flow.yaml:40:15\n8921 rules/rise_of_totalitarianism/flow.yaml:41:11\n8922 rules/rise_of_totalitarianism/flow.yaml:42:7\n8923 rules/rise_of_totalitarianism/flow.yaml:43:7\n8924 rules/rise_of_totalitarianism/flow.yaml:44:11\n8927 rules/rise_of_totalitarianism/flow.yaml:45:11\n8928 rules/rise_of_totalitarianism/flow.yaml:46:7\n8929 rules/rise_of_totalitarianism/flow.yaml:47:11\n8930 rules/rise_of_totalitarianism/flow.yaml:48:7\n8944 rules/rise_of_totalitarianism/flow.yaml:49:11\n8950 rules/rise_of_totalitarianism/flow.yaml:50:11\n8951 rules/rise_of_totalitarianism/flow.yaml:51:15\n8952 rules/rise_of_totalitarianism/flow.yaml:52:15\n8962 rules/rise_of_totalitarianism/flow.yaml:53:15\n8969 rules/rise_of_totalitarianism/flow.yaml:54:15\n8970 rules/rise_of_totalitarianism/flow.yaml:55:15\n8974 rules/rise_of_totalitarianism/flow.yaml:56:7\n8981 rules/rise_of_totalitarianism/flow.yaml:57:7\n8992 rules/rise_of_totalitarianism/flow.yaml:58:11\n8993 rules/rise_of_totalitarianism/flow.yaml:59:11\n9008 rules/rise_of_totalitarianism/flow.yaml:60:15\n9026 rules/rise_of_totalitarianism/flow.yaml:61:15\n9027 rules/rise_of_totalitarianism/flow.yaml:62:19\n9029 rules/rise_of_totalitarianism/flow.yaml:64:19\n9032 rules/rise_of_totalitarianism/flow.yaml:65:19\n9055 rules/rise_of_totalitarianism/flow.yaml:83:3\n9061 rules/rise_of_totalitarianism/flow.yaml:83:3\n9072 rules/rise_of_totalitarianism/flow.yaml:87:7\n9073 rules/rise_of_totalitarianism/flow.yaml:88:11\n9074 rules/rise_of_totalitarianism/flow.yaml:89:15\n9075 rules/rise_of_totalitarianism/flow.yaml:90:7\n9076 rules/rise_of_totalitarianism/flow.yaml:91:7\n9077 rules/rise_of_totalitarianism/flow.yaml:92:7\n9078 rules/rise_of_totalitarianism/flow.yaml:93:7\n9079 rules/rise_of_totalitarianism/flow.yaml:94:7\n9085 rules/rise_of_totalitarianism/flow.yaml:95:7\n9091 rules/rise_of_totalitarianism/flow.yaml:96:7\n9097 rules/rise_of_totalitarianism/flow.yaml:97:7\n9098 rules/rise_of_totalitarianism/flow.yaml:98:7\n9108 rules/rise_of_totalitarianism/flow.yaml:16:3\n9123 rules/rise_of_totalitarianism/flow.yaml:20:7\n9124 rules/rise_of_totalitarianism/flow.yaml:21:7\n9139 rules/rise_of_totalitarianism/flow.yaml:67:3\n9161 rules/rise_of_totalitarianism/flow.yaml:71:7\n9175 rules/rise_of_totalitarianism/flow.yaml:72:11\n9177 rules/rise_of_totalitarianism/flow.yaml:73:11\n9178 rules/rise_of_totalitarianism/flow.yaml:74:11\n9185 rules/rise_of_totalitarianism/flow.yaml:75:11\n9192 rules/rise_of_totalitarianism/flow.yaml:76:11\n9206 rules/rise_of_totalitarianism/flow.yaml:77:15\n9211 rules/rise_of_totalitarianism/flow.yaml:78:11\n9218 rules/rise_of_totalitarianism/flow.yaml:79:11\n9223 rules/rise_of_totalitarianism/flow.yaml:80:7\n9224 rules/rise_of_totalitarianism/flow.yaml:81:11\n9242 rules/rise_of_totalitarianism/rules.yaml:2031:7\n9250 rules/rise_of_totalitarianism/rules.yaml:2032:7\n9253 rules/rise_of_totalitarianism/rules.yaml:2033:7\n9254 rules/rise_of_totalitarianism/rules.yaml:2034:7\n9255 rules/rise_of_totalitarianism/rules.yaml:2035:7\n9271 rules/rise_of_totalitarianism/rules.yaml:2005:7\n9282 rules/rise_of_totalitarianism/rules.yaml:2006:7\n9283 rules/rise_of_totalitarianism/rules.yaml:2007:7\n9284 rules/rise_of_totalitarianism/rules.yaml:2008:11\n9285 rules/rise_of_totalitarianism/rules.yaml:2009:15\n9286 rules/rise_of_totalitarianism/rules.yaml:2010:19\n9287 rules/rise_of_totalitarianism/rules.yaml:2011:19\n9288 rules/rise_of_totalitarianism/rules.yaml:2012:19\n9289 rules/rise_of_totalitarianism/rules.yaml:2013:7\n9290 rules/rise_of_totalitarianism/rules.yaml:2014:7"
