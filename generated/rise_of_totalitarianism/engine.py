@@ -108,6 +108,7 @@ class RiseOfTotalitarianismRules:
         ),
         (("Re-roll the attempt (once per Turn)?",), ()),
         (("", " re-rolls: die ", ", total ", ""), ("player", "int", "int")),
+        (("", ": no eligible target, no Political Action Attempt"), ("e:strategy",)),
         (("", " succeeds"), ("e:strategy",)),
         (("", " fails: it gives PPs only"), ("e:strategy",)),
         (
@@ -424,51 +425,51 @@ class RiseOfTotalitarianismRules:
         ("choose-population", 12, "population", -1, 4, 4, False),
         ("yes-no", 19, "yes-no", -1, 5, 1, False),
         ("yes-no", 22, "yes-no", -1, 6, 1, False),
-        ("choose-population", 31, "population", -1, 8, 3, False),
-        ("choose-chit", 32, "chit", 33, 10, 3, False),
-        ("choose-area", 34, "area", -1, 10, 5, False),
-        ("choose-number", 35, "number", -1, 10, 7, False),
-        ("choose-number", 36, "number", -1, 10, 9, False),
-        ("choose-area", 38, "area", 33, 11, 3, False),
-        ("choose-chit", 40, "chit", -1, 12, 7, False),
-        ("choose-number", 41, "number", -1, 13, 1, False),
-        ("choose-player", 45, "player", -1, 14, 1, False),
-        ("choose-population", 47, "population", 48, 15, 3, False),
-        ("choose-coup", 72, "coup", 73, 23, 1, True),
-        ("choose-population", 76, "population", -1, 26, 3, False),
-        ("choose-chit", 77, "chit", 78, 27, 1, False),
-        ("choose-area", 79, "area", -1, 27, 3, False),
-        ("choose-number", 80, "number", -1, 27, 5, False),
-        ("choose-crisis", 83, "crisis", 84, 28, 2, False),
-        ("choose-ally", 86, "ally", -1, 29, 1, False),
-        ("yes-no", 90, "yes-no", -1, 30, 1, False),
-        ("yes-no", 93, "yes-no", -1, 31, 1, False),
-        ("choose-leader", 98, "leader", 99, 32, 1, False),
-        ("choose-party", 100, "party", 101, 32, 4, False),
-        ("choose-leader", 103, "leader", -1, 33, 1, False),
-        ("choose-leader", 107, "leader", -1, 34, 1, False),
-        ("choose-leader", 111, "leader", -1, 34, 4, False),
-        ("choose-leader", 119, "leader", 99, 35, 1, False),
-        ("choose-leader", 121, "leader", -1, 36, 4, False),
-        ("choose-some", 124, "some:leader", -1, 36, 11, False),
-        ("choose-leader", 131, "leader", 132, 38, 1, False),
-        ("choose-area", 138, "area", 139, 40, 7, False),
-        ("choose-strategy", 140, "strategy", -1, 41, 0, False),
-        ("choose-strategy", 142, "strategy", 143, 42, 7, False),
-        ("choose-some", 150, "some:strategy", -1, 44, 3, False),
-        ("yes-no", 153, "yes-no", -1, 44, 8, False),
-        ("choose-strategy", 155, "strategy", 33, 44, 15, False),
-        ("choose-strategy", 157, "strategy", -1, 47, 1, True),
-        ("choose-minor", 160, "minor", -1, 48, 2, False),
-        ("choose-population", 164, "population", -1, 48, 11, False),
-        ("yes-no", 167, "yes-no", -1, 48, 22, False),
-        ("choose-leader", 169, "leader", -1, 48, 25, False),
-        ("yes-no", 171, "yes-no", -1, 48, 30, False),
-        ("choose-chit", 172, "chit", -1, 48, 34, False),
-        ("yes-no", 171, "yes-no", -1, 48, 42, False),
-        ("choose-leader", 176, "leader", -1, 48, 48, False),
-        ("choose-reform", 181, "reform", -1, 48, 59, False),
-        ("choose-population", 183, "population", -1, 48, 63, False),
+        ("choose-population", 32, "population", -1, 8, 3, False),
+        ("choose-chit", 33, "chit", 34, 10, 3, False),
+        ("choose-area", 35, "area", -1, 10, 5, False),
+        ("choose-number", 36, "number", -1, 10, 7, False),
+        ("choose-number", 37, "number", -1, 10, 9, False),
+        ("choose-area", 39, "area", 34, 11, 3, False),
+        ("choose-chit", 41, "chit", -1, 12, 7, False),
+        ("choose-number", 42, "number", -1, 13, 1, False),
+        ("choose-player", 46, "player", -1, 14, 1, False),
+        ("choose-population", 48, "population", 49, 15, 3, False),
+        ("choose-coup", 73, "coup", 74, 23, 1, True),
+        ("choose-population", 77, "population", -1, 26, 3, False),
+        ("choose-chit", 78, "chit", 79, 27, 1, False),
+        ("choose-area", 80, "area", -1, 27, 3, False),
+        ("choose-number", 81, "number", -1, 27, 5, False),
+        ("choose-crisis", 84, "crisis", 85, 28, 2, False),
+        ("choose-ally", 87, "ally", -1, 29, 1, False),
+        ("yes-no", 91, "yes-no", -1, 30, 1, False),
+        ("yes-no", 94, "yes-no", -1, 31, 1, False),
+        ("choose-leader", 99, "leader", 100, 32, 1, False),
+        ("choose-party", 101, "party", 102, 32, 4, False),
+        ("choose-leader", 104, "leader", -1, 33, 1, False),
+        ("choose-leader", 108, "leader", -1, 34, 1, False),
+        ("choose-leader", 112, "leader", -1, 34, 4, False),
+        ("choose-leader", 120, "leader", 100, 35, 1, False),
+        ("choose-leader", 122, "leader", -1, 36, 4, False),
+        ("choose-some", 125, "some:leader", -1, 36, 11, False),
+        ("choose-leader", 132, "leader", 133, 38, 1, False),
+        ("choose-area", 139, "area", 140, 40, 7, False),
+        ("choose-strategy", 141, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 143, "strategy", 144, 42, 7, False),
+        ("choose-some", 151, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 154, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 156, "strategy", 34, 44, 15, False),
+        ("choose-strategy", 158, "strategy", -1, 47, 1, True),
+        ("choose-minor", 161, "minor", -1, 48, 2, False),
+        ("choose-population", 165, "population", -1, 48, 11, False),
+        ("yes-no", 168, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 170, "leader", -1, 48, 25, False),
+        ("yes-no", 172, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 173, "chit", -1, 48, 34, False),
+        ("yes-no", 172, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 177, "leader", -1, 48, 48, False),
+        ("choose-reform", 182, "reform", -1, 48, 59, False),
+        ("choose-population", 184, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -1481,6 +1482,30 @@ class RiseOfTotalitarianismRules:
                 v_n += N[self.o_e_major__economy + self.s_e_strategy__major[v_c]]
         return v_n
 
+    def f_attempt_target_exists(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+        """ "if a card requires a target to be designated and none are eligible, then the Political Action Attempt does not occur ... In such a case the card only provides PPs": of the assumed card effects (the card conditions are not printed) only INFLUENCE has a target, a Population of the card's flag "actually moveable" for the player (not Committed in his own Dominance Area). The card still gives its PPs. (ROT-PA-04, ROT-CARDS-09) [rules/rise_of_totalitarianism/rules.yaml:654:3]"""
+        if self.s_e_strategy__effect[v_c] == "influence":
+            _w1 = False
+            _h1 = [
+                v_b__2
+                for v_b__2 in self.ix_box__zone.get(v_p, ())
+                if self.s_e_box__dominance[v_b__2]
+            ]
+            for v_x in self.all_population:
+                if (
+                    self.s_e_strategy__major[v_c] is None
+                    or self.s_e_population__major[v_x] == self.s_e_strategy__major[v_c]
+                ) and (
+                    not (
+                        S[self.o_e_population__committed + v_x]
+                        and S[self.o_e_population__box + v_x] == _head(_h1)
+                    )
+                ):
+                    _w1 = True
+                    break
+            return _w1
+        return True
+
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
         "battleground_of [rules/rise_of_totalitarianism/rules.yaml:223:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
@@ -1599,12 +1624,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2111:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2119:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1618,25 +1643,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2119:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2119:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2121:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2127:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1648,13 +1673,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2127:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2127:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1792,7 +1817,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2111:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -2223,11 +2248,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         N: list[int] = S
         return [
             v_c
@@ -2236,7 +2261,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2245,7 +2270,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2274,11 +2299,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:658:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:674:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2289,7 +2314,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1418:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1438:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2302,7 +2327,7 @@ class RiseOfTotalitarianismRules:
             )
             self.p_gain_vp(S, v_g, v_n)
             if S[_LOG] is not False:
-                _log(S, 64, (v_g, v_n, v_m))
+                _log(S, 65, (v_g, v_n, v_m))
         if (
             max([N[self.o_p_vp + v_p__3] for v_p__3 in self.all_player])
             - min([N[self.o_p_vp + v_p__3_2] for v_p__3_2 in self.all_player])
@@ -2310,7 +2335,7 @@ class RiseOfTotalitarianismRules:
         ):
             _log(
                 S,
-                65,
+                66,
                 (
                     max([N[self.o_p_vp + v_p__4] for v_p__4 in self.all_player])
                     - min([N[self.o_p_vp + v_p__4_2] for v_p__4_2 in self.all_player]),
@@ -2319,13 +2344,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2110:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2130:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    148,
+                    149,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -2335,7 +2360,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    149,
+                    150,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -2343,7 +2368,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1738:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1758:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2364,7 +2389,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:690:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:706:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2400,18 +2425,18 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1586:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1606:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
-                _log(S, 82, (v_c,))
+                _log(S, 83, (v_c,))
         S[self.o_g_coup_discard] = _mask(
             [*_bits(N[self.o_g_coup_discard]), *_bits(N[self.o_g_active_coups])]
         )
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:734:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:750:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2424,7 +2449,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:744:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:760:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2434,7 +2459,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:721:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:737:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2447,7 +2472,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1284:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2480,48 +2505,48 @@ class RiseOfTotalitarianismRules:
                         -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                     )
                     if S[_LOG] is not False:
-                        _log(S, 51, (v_m, v_u, v_d, N[self.o_e_major__economy + v_m]))
+                        _log(S, 52, (v_m, v_u, v_d, N[self.o_e_major__economy + v_m]))
                 else:
                     if S[_LOG] is not False:
-                        _log(S, 52, (v_m, v_u, v_d))
+                        _log(S, 53, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2111:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = 0
-            _log(S, 145, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2111:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2111:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 144, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 145, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2121:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = 0
-            _log(S, 147, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 148, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2121:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2121:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 147, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -2533,7 +2558,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:680:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:696:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2545,20 +2570,20 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:654:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:670:3]"
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1704:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1724:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
-            _log(S, 97, (v_actor, v_l))
+            _log(S, 98, (v_actor, v_l))
 
     def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
-        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1953:3]"""
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1973:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2566,10 +2591,10 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_leader__owner + v_l] = None
         S[self.o_e_leader__committed + v_l] = False
         if S[_LOG] is not False:
-            _log(S, 127, (v_l, self.s_e_leader__major[v_l]))
+            _log(S, 128, (v_l, self.s_e_leader__major[v_l]))
 
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1851:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1871:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2578,15 +2603,15 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__box + v_l] = "pool"
             S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
             if S[_LOG] is not False:
-                _log(S, 114, (v_l, self.s_e_leader__ideology[v_l]))
+                _log(S, 115, (v_l, self.s_e_leader__ideology[v_l]))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 115, (v_l,))
+                _log(S, 116, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1933:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1953:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2596,33 +2621,33 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_leader__box + v_l] = "pool"
             S[self.o_e_leader__pool_of + v_l] = v_p
             if S[_LOG] is not False:
-                _log(S, 114, (v_l, v_p))
+                _log(S, 115, (v_l, v_p))
         else:
             S[self.o_e_leader__box + v_l] = "unaligned"
             S[self.o_e_leader__pool_of + v_l] = None
             if S[_LOG] is not False:
-                _log(S, 126, (v_l,))
+                _log(S, 127, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1869:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1889:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
                 if S[_LOG] is not False:
-                    _log(S, 116, (v_l, v_d))
+                    _log(S, 117, (v_l, v_d))
                 self.p_leader_returns(S, v_l)
             else:
                 if S[_LOG] is not False:
-                    _log(S, 117, (v_l, v_d))
+                    _log(S, 118, (v_l, v_d))
         for v_l_2 in [
             v_k_2 for v_k_2 in self.all_leader if S[self.o_e_leader__box + v_k_2] == "exile"
         ]:
             if S[_LOG] is not False:
-                _log(S, 118, (v_l_2,))
+                _log(S, 119, (v_l_2,))
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1053:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
@@ -2634,12 +2659,12 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1964:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1984:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:894:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:914:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2659,7 +2684,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1297:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2685,22 +2710,22 @@ class RiseOfTotalitarianismRules:
                         )
                         v_i += 1
                     if S[_LOG] is not False:
-                        _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
+                        _log(S, 54, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_ruhr_occupation(self, S: list[Any], v_paid: bool) -> None:
-        """The Ruhr Occupied box (the Ruhr Marker; the Economy Checks use it with the War Reparations boxes, ROT-BOARD-07; its effects are not printed). ASSUMED: when Germany suffers the War Reparations crisis of step 5 while France's War Reparations Marker is not on the Delay side, France occupies the Ruhr (the Marker enters the box); when Germany can pay (an Economy Modifier of 0 or more at step 5), the Ruhr is evacuated. While occupied, the German Stability Check suffers ruhr_stability (ruhr_penalty). (ROT-BOARD-07, ROT-CLN-03, ROT-COMP-04) [rules/rise_of_totalitarianism/rules.yaml:2022:3]"""
+        """The Ruhr Occupied box (the Ruhr Marker; the Economy Checks use it with the War Reparations boxes, ROT-BOARD-07; its effects are not printed). ASSUMED: when Germany suffers the War Reparations crisis of step 5 while France's War Reparations Marker is not on the Delay side, France occupies the Ruhr (the Marker enters the box); when Germany can pay (an Economy Modifier of 0 or more at step 5), the Ruhr is evacuated. While occupied, the German Stability Check suffers ruhr_stability (ruhr_penalty). (ROT-BOARD-07, ROT-CLN-03, ROT-COMP-04) [rules/rise_of_totalitarianism/rules.yaml:2042:3]"""
         if v_paid:
             if S[self.o_g_ruhr_occupied]:
                 S[self.o_g_ruhr_occupied] = False
                 if S[_LOG] is not False:
-                    _log(S, 134, ())
+                    _log(S, 135, ())
         elif not S[self.o_g_ruhr_occupied] and (not S[self.o_e_ally__delay + self.k_ally__france]):
             S[self.o_g_ruhr_occupied] = True
             if S[_LOG] is not False:
-                _log(S, 135, ())
+                _log(S, 136, ())
 
     def p_scenario_vp_modifiers_apply(self, S: list[Any]) -> None:
-        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given (a documented gap). (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2042:3]"""
+        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given (a documented gap). (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2062:3]"""
         if self.c_scenario_vp_modifiers:
             for v_p in self.all_player:
                 v_k = (
@@ -2712,10 +2737,10 @@ class RiseOfTotalitarianismRules:
                     _clamp = S[self.o_p_vp + v_p] + v_k
                     S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                     if S[_LOG] is not False:
-                        _log(S, 136, (v_p, v_k))
+                        _log(S, 137, (v_p, v_k))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1758:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1778:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2749,7 +2774,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:666:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:682:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2763,7 +2788,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1056:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2776,10 +2801,10 @@ class RiseOfTotalitarianismRules:
                 [*S[self.o_e_minor__cubes + v_nat], *[v_actor]]
             )
             if S[_LOG] is not False:
-                _log(S, 42, (v_actor, v_nat))
+                _log(S, 43, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1430:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1450:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2798,7 +2823,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1447:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1467:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2826,16 +2851,16 @@ class RiseOfTotalitarianismRules:
                 v_k = _w2
                 self.p_gain_vp(S, v_l, 2 * v_k)
                 if S[_LOG] is not False:
-                    _log(S, 66, (v_l, 2 * v_k))
+                    _log(S, 67, (v_l, 2 * v_k))
         self.p_scenario_vp_modifiers_apply(S)
         v_top = max([N[self.o_p_vp + v_p_3] for v_p_3 in self.all_player])
         v_w = _head([v_p_4 for v_p_4 in self.all_player if N[self.o_p_vp + v_p_4] == v_top])
-        _log(S, 67, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
+        _log(S, 68, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
         S[self.o_g_game_over] = True
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1627:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1647:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2846,14 +2871,14 @@ class RiseOfTotalitarianismRules:
             v_need = 1 - N[self.o_e_major__economy + self.k_major__germany]
             if v_k >= v_need:
                 if S[_LOG] is not False:
-                    _log(S, 88, (v_k, v_need))
+                    _log(S, 89, (v_k, v_need))
             else:
                 _clamp = max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1)
                 S[self.o_e_major__economy + self.k_major__germany] = (
                     -4 if _clamp < -4 else 3 if _clamp > 3 else _clamp
                 )
                 if S[_LOG] is not False:
-                    _log(S, 89, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+                    _log(S, 90, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
                 self.p_ruhr_occupation(S, False)
         else:
             self.p_ruhr_occupation(S, True)
@@ -2877,7 +2902,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:994:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2912,13 +2937,17 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
             self.q_discard_or_reserve(S, R, v_p, v_c)
         elif self.s_e_strategy__kind[v_c] == "political_action":
-            self.q_political_attempt(S, R, v_p, v_c)
+            S[self.o_g_attempt_ok] = False
+            if self.f_attempt_target_exists(S, v_p, v_c):
+                self.q_political_attempt(S, R, v_p, v_c)
+            else:
+                pass
             if S[self.o_g_attempt_ok]:
                 self.q_card_effect(S, R, v_p, v_c)
             else:
@@ -2945,7 +2974,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1509:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1529:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2953,7 +2982,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1085:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2996,7 +3025,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:788:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:804:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -3050,7 +3079,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -3073,7 +3102,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1675:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1695:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -3107,7 +3136,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1550:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -3164,7 +3193,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1274:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -3210,7 +3239,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1563:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1583:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -3261,7 +3290,7 @@ class RiseOfTotalitarianismRules:
                 self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:700:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:716:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -3315,7 +3344,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:754:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:770:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -3329,7 +3358,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1467:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1487:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3346,7 +3375,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:932:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3375,7 +3404,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1772:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1792:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3389,7 +3418,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1397:3]"
         if (
             (S[_TURN] + self.c_first_turn - 1 == 1 or S[_TURN] + self.c_first_turn - 1 == 4)
             or S[_TURN] + self.c_first_turn - 1 == 7
@@ -3401,7 +3430,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1045:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1065:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3414,7 +3443,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
     def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1970:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1990:3]'
         N: list[int] = S
         self.q_reroll_offer(
             S,
@@ -3446,7 +3475,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:767:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:783:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3478,7 +3507,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1067:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1087:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3499,7 +3528,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1646:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3524,7 +3553,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2000:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2020:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3587,7 +3616,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1313:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1333:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3648,7 +3677,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             _clamp = S[self.o_g_window__marker_cards__depth] + 1
@@ -3687,7 +3716,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1336:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1356:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3776,7 +3805,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1407:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3825,7 +3854,7 @@ class RiseOfTotalitarianismRules:
                                     ]
                                 )
                         if S[_LOG] is not False:
-                            _log(S, 61, (_w5, _w4, v_t_3))
+                            _log(S, 62, (_w5, _w4, v_t_3))
                 v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
                 for v_p_2 in self.all_player:
                     v_k = min(
@@ -3843,7 +3872,7 @@ class RiseOfTotalitarianismRules:
                             [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
                         )
                         v_i += 1
-                    _log(S, 62, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
+                    _log(S, 63, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
                 v_tops = [
                     v_p_3
                     for v_p_3 in self.all_player
@@ -3867,7 +3896,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1713:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1733:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3905,7 +3934,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:961:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:981:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3966,12 +3995,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:933:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:933:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -4015,7 +4044,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -4024,7 +4053,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:841:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -4036,7 +4065,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
@@ -4084,7 +4113,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             _clamp = S[self.o_g_window__reaction__depth] + 1
@@ -4143,14 +4172,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1617:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1637:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:842:3]"
         _clamp = v_first_roll
         S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
@@ -4161,13 +4190,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1104:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1104:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -4399,7 +4428,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1013:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4428,7 +4457,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1905:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1925:3]"
         for v_u in self.ix_chit__action.get("law", ()):
             if S[self.o_e_chit__location + v_u] is not None and (
                 not S[self.o_e_chit__resolved + v_u]
@@ -4475,7 +4504,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_leader__committed + v_l_4] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1596:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1616:3]"
         N: list[int] = S
         if S[_TURN] + self.c_first_turn - 1 == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4497,7 +4526,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = 2
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1887:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4672,7 +4701,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = 0
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4684,7 +4713,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4704,7 +4733,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:994:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4768,7 +4797,7 @@ class RiseOfTotalitarianismRules:
                     _clamp = S[self.o_p_pool + v_p] - 1
                     S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     self.p_add_cubes(S, v_p, v_a_2, 1)
-                    _log(S, 39, (v_p, v_a_2))
+                    _log(S, 40, (v_p, v_a_2))
                 pc = 1
                 continue
             if pc == 6:
@@ -4788,12 +4817,12 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2, 5, 8, 14
-        if F is not None and (pc < 0 or not (0x4124 >> pc) & 1):
+        # resume points: 2, 7, 10, 16
+        if F is not None and (pc < 0 or not (0x10484 >> pc) & 1):
             raise RulesError(f"routine apply_card: no resume point {pc}")
         if pc == 0:
             if self.s_e_strategy__kind[v_c] == "event":
@@ -4804,11 +4833,11 @@ class RiseOfTotalitarianismRules:
                 if S[self.o_p_pending_law + v_p] is not None:
                     self.p_discard_card(S, v_p, S[self.o_p_pending_law + v_p])
                 S[self.o_p_pending_law + v_p] = v_c
-                _log(S, 26, (v_p, v_c, self.s_e_strategy__major[v_c]))
-                pc = 14
+                _log(S, 27, (v_p, v_c, self.s_e_strategy__major[v_c]))
+                pc = 16
             elif self.s_e_strategy__kind[v_c] == "marker":
                 S[self.o_p_markers + v_p] = _mask([*_bits(N[self.o_p_markers + v_p]), *[v_c]])
-                _log(S, 27, (v_p, v_c))
+                _log(S, 28, (v_p, v_c))
                 if self.s_e_strategy__effect[v_c] == "vp":
                     self.p_gain_vp(S, v_p, self.s_e_strategy__amount[v_c])
                 if self.s_e_strategy__effect[v_c] == "funding":
@@ -4817,9 +4846,9 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     _clamp = S[self.o_p_pool + v_p] + v_n
                     S[self.o_p_pool + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-                pc = 14
+                pc = 16
             else:
-                pc = 10
+                pc = 12
         if pc == 1:
             if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (7, 2, v_p, v_c))
@@ -4829,52 +4858,59 @@ class RiseOfTotalitarianismRules:
                 v_p, v_c = F[2:]
                 F = None
             if self.r_discard_or_reserve(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (7, 14))
-            pc = 14
+                return _wait(S, (7, 16))
+            pc = 16
         if pc == 4:
-            if self.r_political_attempt(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (7, 5, v_p, v_c))
-            pc = 5
+            S[self.o_g_attempt_ok] = False
+            if self.f_attempt_target_exists(S, v_p, v_c):
+                pc = 5
+            else:
+                _log(S, 24, (v_c,))
+                pc = 7
         if pc == 5:
+            if self.r_political_attempt(S, None, None, v_p, v_c) is SUSPEND:
+                return _wait(S, (7, 7, v_p, v_c))
+            pc = 7
+        if pc == 7:
             if F is not None:
                 v_p, v_c = F[2:]
                 F = None
             if S[self.o_g_attempt_ok]:
-                pc = 6
-            else:
-                _log(S, 25, (v_c,))
                 pc = 8
-        if pc == 6:
-            _log(S, 24, (v_c,))
-            if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (7, 8, v_p, v_c))
-            pc = 8
+            else:
+                _log(S, 26, (v_c,))
+                pc = 10
         if pc == 8:
+            _log(S, 25, (v_c,))
+            if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
+                return _wait(S, (7, 10, v_p, v_c))
+            pc = 10
+        if pc == 10:
             if F is not None:
                 v_p, v_c = F[2:]
                 F = None
             if self.r_discard_or_reserve(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (7, 14))
-            pc = 14
-        if pc == 10:
+                return _wait(S, (7, 16))
+            pc = 16
+        if pc == 12:
             S[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
-            _log(S, 28, (v_c,))
+            _log(S, 29, (v_c,))
             self.p_effect__active_event__start(S, v_c, 2)
             if self.s_e_strategy__effect[v_c] != "funding":
-                pc = 11
+                pc = 13
             else:
-                pc = 14
-        if pc == 11:
+                pc = 16
+        if pc == 13:
             if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (7, 14))
-            pc = 14
-        if pc == 14:
+                return _wait(S, (7, 16))
+            pc = 16
+        if pc == 16:
             if F is not None:
                 F = None
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1509:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1529:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4914,7 +4950,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1085:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -5013,7 +5049,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:788:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:804:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5133,7 +5169,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1494:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -5182,7 +5218,7 @@ class RiseOfTotalitarianismRules:
                             if v_k != S[self.o_p_played_coup + v_p_3]
                         ]
                     )
-                    _log(S, 74, (v_p_3, S[self.o_p_played_coup + v_p_3]))
+                    _log(S, 75, (v_p_3, S[self.o_p_played_coup + v_p_3]))
             return None
 
     def r_coalition_effects(
@@ -5194,7 +5230,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1675:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1695:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -5232,7 +5268,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_major__parliament + v_m] = tuple(
                     [*S[self.o_e_major__parliament + v_m], *[v_actor]]
                 )
-                _log(S, 94, (v_actor, v_m))
+                _log(S, 95, (v_actor, v_m))
             pc = 3
         if pc == 3:
             if v_owner in S[self.o_e_major__parliament + v_m]:
@@ -5264,13 +5300,13 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_owner] = (
                         0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
                     )
-                    _log(S, 95, (v_owner, v_m))
-                else:
                     _log(S, 96, (v_owner, v_m))
+                else:
+                    _log(S, 97, (v_owner, v_m))
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1550:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5413,7 +5449,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1274:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5486,13 +5522,13 @@ class RiseOfTotalitarianismRules:
                         [v_k for v_k in _bits(N[self.o_g_active_crises]) if v_k != v_c]
                     )
                     S[self.o_g_ended_crises] = _mask([*_bits(N[self.o_g_ended_crises]), *[v_c]])
-                    _log(S, 49, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
+                    _log(S, 50, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                     pc = 1
                     continue
                 else:
                     pc = 4
             if pc == 4:
-                _log(S, 50, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
+                _log(S, 51, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                 if self.s_e_crisis__failure[v_c] == "economy_down":
                     _r1 = self.s_e_crisis__major[v_c]
                     _clamp = S[self.o_e_major__economy + _r1] - 1
@@ -5544,7 +5580,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1563:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1583:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5640,7 +5676,7 @@ class RiseOfTotalitarianismRules:
             _clamp = S[self.o_p_reserve + v_p] - v_n
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
             self.p_add_cubes(S, v_p, v_a_2, v_n)
-            _log(S, 81, (v_p, v_n, v_a_2))
+            _log(S, 82, (v_p, v_n, v_a_2))
             if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a_2) is SUSPEND:
                 return _wait(S, (27, 9))
             pc = 9
@@ -5650,7 +5686,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:700:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:716:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5747,7 +5783,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:754:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:770:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5785,7 +5821,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1467:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1487:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5796,9 +5832,9 @@ class RiseOfTotalitarianismRules:
             if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
                 S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
                 S[self.o_g_coup_discard] = _mask([])
-                _log(S, 68, ())
+                _log(S, 69, ())
             if len(S[self.o_g_coup_deck]) == 0:
-                _log(S, 69, (v_p,))
+                _log(S, 70, (v_p,))
                 pc = 5
             else:
                 pc = 1
@@ -5810,10 +5846,10 @@ class RiseOfTotalitarianismRules:
                 pc = 2
             else:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
-                _log(S, 71, (v_p,))
+                _log(S, 72, (v_p,))
                 pc = 5
         if pc == 2:
-            _log(S, 70, (v_p, v_c))
+            _log(S, 71, (v_p, v_c))
             if self.r_play_coup(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (22, 5))
             pc = 5
@@ -5823,7 +5859,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:912:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:932:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5834,7 +5870,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine draw_crisis: no resume point {pc}")
         if pc == 0:
             if len(S[self.o_g_crisis_deck]) == 0:
-                _log(S, 29, ())
+                _log(S, 30, ())
                 pc = 7
             else:
                 pc = 1
@@ -5842,7 +5878,7 @@ class RiseOfTotalitarianismRules:
             v_c = _nth(S[self.o_g_crisis_deck], 0)
             S[self.o_g_crisis_deck] = tuple([v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c])
             S[self.o_g_active_crises] = _mask([*_bits(N[self.o_g_active_crises]), *[v_c]])
-            _log(S, 30, (v_c,))
+            _log(S, 31, (v_c,))
             if self.s_e_crisis__effect[v_c] == "economy_down":
                 _r1 = self.s_e_crisis__major[v_c]
                 _clamp = S[self.o_e_major__economy + _r1] - 1
@@ -5914,7 +5950,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1772:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1792:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5926,7 +5962,7 @@ class RiseOfTotalitarianismRules:
             v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
             v_cs = self.f_candidates(S, v_p, v_m, v_seat)
             if len(v_cs) == 0:
-                _log(S, 102, (v_p, v_m))
+                _log(S, 103, (v_p, v_m))
                 pc = 3
             else:
                 pc = 1
@@ -5943,16 +5979,16 @@ class RiseOfTotalitarianismRules:
             if S[self.o_e_major__president + v_m] == v_l:
                 S[self.o_e_major__president + v_m] = None
                 S[self.o_g_presidential_due] = True
-                _log(S, 104, (v_l,))
+                _log(S, 105, (v_l,))
             self.p_seat_leader(S, v_p, v_l)
             S[self.o_e_major__head + v_m] = v_l
-            _log(S, 105, (v_l, v_m, v_p))
+            _log(S, 106, (v_l, v_m, v_p))
             pc = 3
         if pc == 3:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1397:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -6000,7 +6036,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1045:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1065:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6044,7 +6080,7 @@ class RiseOfTotalitarianismRules:
     def r_harass(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
     ) -> Any:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1970:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1990:3]'
         N: list[int] = S
         v_d: Any = None
         v_top: Any = None
@@ -6081,7 +6117,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__chit + v_l] = None
                 S[self.o_e_leader__owner + v_l] = None
                 S[self.o_e_leader__pool_of + v_l] = None
-                _log(S, 128, (v_l, v_d, v_l))
+                _log(S, 129, (v_l, v_d, v_l))
             elif v_d <= v_top:
                 S[self.o_e_leader__box + v_l] = "arrested" if v_kind == "arrest" else "exile"
                 S[self.o_e_leader__seen + v_l] = 0
@@ -6090,13 +6126,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__owner + v_l] = None
                 S[self.o_e_leader__pool_of + v_l] = None
                 S[self.o_e_leader__committed + v_l] = False
-                _log(S, 129, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
+                _log(S, 130, (v_l, v_d, v_l, S[self.o_e_leader__box + v_l]))
             else:
-                _log(S, 130, (v_l, v_d, S[self.o_e_leader__area + v_l]))
+                _log(S, 131, (v_l, v_d, S[self.o_e_leader__area + v_l]))
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:767:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:783:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6176,7 +6212,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1067:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1087:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -6193,7 +6229,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_vp + _r1] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
                     _log(
                         S,
-                        43,
+                        44,
                         (
                             v_nat,
                             S[self.o_e_minor__regime + v_nat],
@@ -6214,7 +6250,7 @@ class RiseOfTotalitarianismRules:
                 )
                 _log(
                     S,
-                    44,
+                    45,
                     (
                         v_nat,
                         v_actor,
@@ -6240,7 +6276,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_to = v
             S[self.o_e_minor__regime + v_nat] = v_to
-            _log(S, 46, (v_nat, v_to))
+            _log(S, 47, (v_nat, v_to))
             pc = 3
         if pc == 3:
             return None
@@ -6248,7 +6284,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1646:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -6285,7 +6321,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_party__cubes + v_t] = tuple(
                     [*S[self.o_e_party__cubes + v_t], *[v_actor]]
                 )
-                _log(S, 91, (v_actor, v_t))
+                _log(S, 92, (v_actor, v_t))
                 pc = 8
             elif v_n > 0:
                 pc = 4
@@ -6302,7 +6338,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_party__cubes + v_t] = tuple(v_kept)
             _clamp = S[self.o_p_reserve + v_q] + 1
             S[self.o_p_reserve + v_q] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
-            _log(S, 92, (v_actor, v_q, v_t))
+            _log(S, 93, (v_actor, v_q, v_t))
             if v_n == 2 or v_n == 3:
                 pc = 5
             else:
@@ -6322,7 +6358,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2000:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2020:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6374,14 +6410,14 @@ class RiseOfTotalitarianismRules:
                         if v_q != v_p and v_j < 2:
                             self.p_take_cube(S, v_q, v_b)
                             v_j += 1
-                _log(S, 133, (v_p, v_l, v_j))
+                _log(S, 134, (v_p, v_l, v_j))
                 self.p_leader_to_pool(S, v_l, v_p)
             pc = 3
         if pc == 3:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1313:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1333:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6470,7 +6506,7 @@ class RiseOfTotalitarianismRules:
                         else 0
                     )
                 )
-                _log(S, 54, (v_m, v_g, v_d, v_n, v_target))
+                _log(S, 55, (v_m, v_g, v_d, v_n, v_target))
                 if v_n <= v_target:
                     v_falls = True
                     if S[self.o_e_major__regime + v_m] and N[self.o_e_major__economy + v_m] > -4:
@@ -6478,9 +6514,9 @@ class RiseOfTotalitarianismRules:
                     if v_falls:
                         S[self.o_e_major__regime + v_m] = False
                         S[self.o_e_major__elections_due + v_m] = True
-                        _log(S, 55, (v_m,))
-                    else:
                         _log(S, 56, (v_m,))
+                    else:
+                        _log(S, 57, (v_m,))
                 pc = 1
                 continue
             if pc == 6:
@@ -6492,7 +6528,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6666,7 +6702,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1336:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1356:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6751,7 +6787,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_minor__govt + v_n] = (
                         -1 if _clamp < -1 else 1 if _clamp > 1 else _clamp
                     )
-                    _log(S, 57, (v_n, v_d, v_st, v_total, v_target))
+                    _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
                     pc = 1
                     continue
                 else:
@@ -6759,13 +6795,13 @@ class RiseOfTotalitarianismRules:
             if pc == 5:
                 v_w = self.f_coup_winner(S, v_n)
                 if v_w is None:
-                    _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
+                    _log(S, 59, (v_n, v_d, v_st, v_total, v_target))
                     pc = 1
                     continue
                 else:
                     pc = 6
             if pc == 6:
-                _log(S, 59, (v_n, v_d, v_st, v_total, v_target, v_w))
+                _log(S, 60, (v_n, v_d, v_st, v_total, v_target, v_w))
                 if (
                     S[self.o_e_minor__vp_side + v_n] and S[self.o_e_minor__regime + v_n] is not None
                 ) and S[self.o_e_minor__regime + v_n] != v_w:
@@ -6791,7 +6827,7 @@ class RiseOfTotalitarianismRules:
                         1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n])
                     )
                     v_w_vps = "VP" if v_k in (1, -1) else "VPs"
-                    _log(S, 60, (v_w, v_k, v_w_vps, v_n))
+                    _log(S, 61, (v_w, v_k, v_w_vps, v_n))
                     v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
                     for v_q in S[self.o_e_minor__cubes + v_n]:
                         _clamp = S[self.o_p_reserve + v_q] + 1
@@ -6841,7 +6877,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1387:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1407:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6910,7 +6946,7 @@ class RiseOfTotalitarianismRules:
                         )
                         _log(
                             S,
-                            61,
+                            62,
                             (
                                 self.f_party_ally(S, v_t_3),
                                 sum(
@@ -6948,7 +6984,7 @@ class RiseOfTotalitarianismRules:
                             [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
                         )
                         v_i += 1
-                    _log(S, 62, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
+                    _log(S, 63, (v_m, v_p_2, self.f_election_votes(S, v_p_2, v_m), v_k))
                 v_tops = [
                     v_p_3
                     for v_p_3 in self.all_player
@@ -6959,7 +6995,7 @@ class RiseOfTotalitarianismRules:
                     if S[self.o_e_major__government + v_m] in v_tops
                     else _head(v_tops)
                 )
-                _log(S, 63, (S[self.o_e_major__government + v_m], v_m))
+                _log(S, 64, (S[self.o_e_major__government + v_m], v_m))
                 if (
                     self.r_elect_head(S, None, None, S[self.o_e_major__government + v_m], v_m)
                     is SUSPEND
@@ -6995,7 +7031,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1713:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1733:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -7085,7 +7121,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:961:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:981:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7239,7 +7275,7 @@ class RiseOfTotalitarianismRules:
                 _clamp = S[self.o_p_pp + v_p] - v_m
                 S[self.o_p_pp + v_p] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
                 self.p_add_cubes(S, v_p, v_a, v_n + v_m)
-                _log(S, 37, (v_p, v_n + v_m, v_a))
+                _log(S, 38, (v_p, v_n + v_m, v_a))
                 if self.r_stack_leader(S, None, None, v_p, v_u_2, v_a) is SUSPEND:
                     return _wait(S, (10, 1, v_p, v_going, v__runs))
                 pc = 1
@@ -7268,7 +7304,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:933:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -7289,7 +7325,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:933:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -7362,7 +7398,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 158, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 159, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -7401,12 +7437,12 @@ class RiseOfTotalitarianismRules:
                         v_n = 1
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _log(S, 159, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 160, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -7415,7 +7451,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             if self.s_e_coup__crisis[v_c]:
                 S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
-                _log(S, 75, (v_c,))
+                _log(S, 76, (v_c,))
             if self.r_coup_effect(S, None, None, v_p, v_c) is SUSPEND:
                 return _wait(S, (25, 1, v_c))
             pc = 1
@@ -7430,7 +7466,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:841:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -7467,7 +7503,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7499,7 +7535,7 @@ class RiseOfTotalitarianismRules:
                     v_w = v_holder
             v_cs = self.f_candidates(S, v_w, v_m, "president")
             if len(v_cs) == 0:
-                _log(S, 106, (v_w,))
+                _log(S, 107, (v_w,))
                 pc = 8
             else:
                 pc = 1
@@ -7513,15 +7549,15 @@ class RiseOfTotalitarianismRules:
                 v_m, v_old, v_w, v_cs = F[2:]
                 F = None
             v_l = v
-            _log(S, 108, (v_w, v_l))
+            _log(S, 109, (v_w, v_l))
             if v_old is not None and v_old != v_l:
                 if self.s_e_leader__printed[v_old]:
                     S[self.o_e_leader__box + v_old] = "out"
-                    _log(S, 109, (v_old,))
+                    _log(S, 110, (v_old,))
                     if S[self.o_e_major__head + v_m] == v_old:
                         S[self.o_e_major__head + v_m] = None
                         S[self.o_e_major__elections_due + v_m] = True
-                        _log(S, 110, (v_old,))
+                        _log(S, 111, (v_old,))
                 else:
                     S[self.o_e_leader__box + v_old] = (
                         "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
@@ -7558,18 +7594,18 @@ class RiseOfTotalitarianismRules:
             if v_ok:
                 self.p_seat_leader(S, v_w, v_c)
                 S[self.o_e_major__head + v_m] = v_c
-                _log(S, 112, (v_c,))
+                _log(S, 113, (v_c,))
             pc = 6
         if pc == 6:
             if not v_ok:
                 S[self.o_e_major__elections_due + v_m] = True
-                _log(S, 113, ())
+                _log(S, 114, ())
             pc = 8
         if pc == 8:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7771,7 +7807,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1617:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1637:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7795,7 +7831,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_a_2 = v
             S[self.o_e_ally__delay + v_a_2] = True
-            _log(S, 87, (v_a_2,))
+            _log(S, 88, (v_a_2,))
             pc = 3
         if pc == 3:
             return None
@@ -7813,7 +7849,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:842:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7851,7 +7887,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1104:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7881,7 +7917,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1104:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -7972,7 +8008,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 161, (v_u, v_a, v_n, v_ap, v_d))
+                _log(S, 162, (v_u, v_a, v_n, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 5
                 else:
@@ -7985,7 +8021,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_chit__nation + v_u] = v_n
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 162, (self.s_e_chit__action[v_u], v_n))
+                    _log(S, 163, (self.s_e_chit__action[v_u], v_n))
                     pc = 8
             if pc == 6:
                 if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
@@ -8015,7 +8051,7 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
                 if len(v_opts) == 0:
-                    _log(S, 163, (v_u, v_a))
+                    _log(S, 164, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8050,7 +8086,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 165, (v_u, v_a, v_x_2, v_ap, v_d))
+                _log(S, 166, (v_u, v_a, v_x_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 14
                 else:
@@ -8062,7 +8098,7 @@ class RiseOfTotalitarianismRules:
                     v_keep = True
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 166, (self.s_e_chit__action[v_u], v_a))
+                    _log(S, 167, (self.s_e_chit__action[v_u], v_a))
                     pc = 72
             if pc == 15:
                 if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
@@ -8115,7 +8151,7 @@ class RiseOfTotalitarianismRules:
                 pc = 24
             if pc == 24:
                 if len(v_ts) == 0 and len(v_lone) == 0:
-                    _log(S, 168, (v_u, v_a))
+                    _log(S, 169, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 elif v_on_leader:
@@ -8147,7 +8183,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 170, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                _log(S, 171, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 28
                 else:
@@ -8211,13 +8247,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 173, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                _log(S, 174, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 37
                 else:
                     pc = 72
             if pc == 37:
-                _log(S, 174, (v_t,))
+                _log(S, 175, (v_t,))
                 v_under = [
                     v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
                 ]
@@ -8277,7 +8313,7 @@ class RiseOfTotalitarianismRules:
                     and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
                 ]
                 if len(v_ts_2) == 0:
-                    _log(S, 175, (v_u, v_a))
+                    _log(S, 176, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8307,13 +8343,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 177, (v_u, v_a, v_l_5, v_ap, v_d))
+                _log(S, 178, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
                     S[self.o_e_leader__pool_of + v_l_5] = v_actor
                     S[self.o_e_leader__control_cube + v_l_5] = None
                     S[self.o_e_leader__committed + v_l_5] = False
-                    _log(S, 178, (v_l_5, v_actor))
+                    _log(S, 179, (v_l_5, v_actor))
                 pc = 72
             if pc == 52:
                 v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -8341,7 +8377,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 179, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                _log(S, 180, (v_actor, v_a, v_card, v_ap, v_die, v_d))
                 if v_ap >= v_d:
                     pc = 55
                 else:
@@ -8349,7 +8385,7 @@ class RiseOfTotalitarianismRules:
             if pc == 55:
                 S[self.o_p_pending_law + v_actor] = None
                 S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-                _log(S, 180, (v_card,))
+                _log(S, 181, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
                 if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
                     return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
@@ -8388,7 +8424,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 182, (v_actor, v_a, v_r_2, v_ap, v_d))
+                _log(S, 183, (v_actor, v_a, v_r_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 62
                 else:
@@ -8475,7 +8511,7 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d and v_ap >= 0:
                     pc = 73
                 else:
-                    _log(S, 184, ())
+                    _log(S, 185, ())
                     pc = 79
             if pc == 73:
                 if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -8514,7 +8550,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1013:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8605,7 +8641,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1905:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1925:3]"
         v__it: Any = None
         v__i: Any = None
         v_u: Any = None
@@ -8687,7 +8723,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__owner + v_l] = self.s_e_chit__owner[v_u]
                 S[self.o_e_leader__seen + v_l] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
-                _log(S, 122, (v_l, self.s_e_leader__major[v_l]))
+                _log(S, 123, (v_l, self.s_e_leader__major[v_l]))
                 pc = 1
                 continue
             if pc == 8:
@@ -8697,7 +8733,7 @@ class RiseOfTotalitarianismRules:
                         S[_REVEALS] += 1
                         _log(
                             S,
-                            123,
+                            124,
                             (
                                 v_l_2,
                                 S[self.o_e_leader__chit + v_l_2],
@@ -8744,7 +8780,7 @@ class RiseOfTotalitarianismRules:
                 v_cs = v
                 for v_l_4 in v_cs:
                     S[self.o_e_leader__committed + v_l_4] = True
-                    _log(S, 125, (v_p, v_l_4))
+                    _log(S, 126, (v_p, v_l_4))
                 pc = 9
                 continue
             if pc == 14:
@@ -8781,7 +8817,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1596:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1616:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8824,7 +8860,7 @@ class RiseOfTotalitarianismRules:
                 )
                 S[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
                 S[self.o_g_rounds] = 2
-                _log(S, 85, (v_p, v_c_2))
+                _log(S, 86, (v_p, v_c_2))
             pc = 5
         if pc == 5:
             return None
@@ -8840,7 +8876,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1887:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8881,7 +8917,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_leader__chit + v_l_2] = v_u
                 S[self.o_e_leader__seen + v_l_2] = 0
                 S[self.o_e_leader__area + v_l_2] = v_a
-                _log(S, 120, (v_p, v_a))
+                _log(S, 121, (v_p, v_a))
             pc = 3
         if pc == 3:
             return None
@@ -9005,7 +9041,7 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 151, (v_era,))
+                    _log(S, 152, (v_era,))
                 v_fresh = [
                     v_c_4
                     for v_c_4 in self.ix_crisis__entry.get(S[_TURN] + self.c_first_turn - 1, ())
@@ -9014,7 +9050,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 152, (len(v_fresh),))
+                    _log(S, 153, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -9057,7 +9093,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 154, (v_p_4,))
+                    _log(S, 155, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -9264,7 +9300,7 @@ class RiseOfTotalitarianismRules:
             if pc == 2:
                 _clamp = S[self.o_g_round] + 1
                 S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                _log(S, 156, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 157, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
@@ -9317,7 +9353,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2088:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -9342,13 +9378,13 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 141, (v_p, v_x, v_q, v_t))
+            _log(S, 142, (v_p, v_x, v_q, v_t))
             return None
 
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2059:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -9376,7 +9412,7 @@ class RiseOfTotalitarianismRules:
                         self.p_take_cube(S, v_q, v_b)
                         self.p_take_cube(S, v_p, v_x)
                         v_k += 1
-            _log(S, 137, (v_p, v_x, v_k, v_k))
+            _log(S, 138, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
                 return _wait(S, (39, 1))
             pc = 1
@@ -9387,4 +9423,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1409 rules/rise_of_totalitarianism/rules.yaml:545:7\n1410 rules/rise_of_totalitarianism/rules.yaml:546:7\n1411 rules/rise_of_totalitarianism/rules.yaml:547:11\n1412 rules/rise_of_totalitarianism/rules.yaml:548:7\n1413 rules/rise_of_totalitarianism/rules.yaml:549:7\n1414 rules/rise_of_totalitarianism/rules.yaml:550:7\n1417 rules/rise_of_totalitarianism/rules.yaml:551:11\n1418 rules/rise_of_totalitarianism/rules.yaml:552:7\n1422 rules/rise_of_totalitarianism/rules.yaml:477:7\n1423 rules/rise_of_totalitarianism/rules.yaml:478:11\n1424 rules/rise_of_totalitarianism/rules.yaml:479:7\n1425 rules/rise_of_totalitarianism/rules.yaml:480:11\n1426 rules/rise_of_totalitarianism/rules.yaml:481:7\n1430 rules/rise_of_totalitarianism/rules.yaml:334:7\n1431 rules/rise_of_totalitarianism/rules.yaml:335:7\n1432 rules/rise_of_totalitarianism/rules.yaml:336:11\n1433 rules/rise_of_totalitarianism/rules.yaml:337:7\n1470 rules/rise_of_totalitarianism/rules.yaml:352:7\n1471 rules/rise_of_totalitarianism/rules.yaml:353:7\n1472 rules/rise_of_totalitarianism/rules.yaml:354:11\n1477 rules/rise_of_totalitarianism/rules.yaml:355:7\n1478 rules/rise_of_totalitarianism/rules.yaml:356:11\n1479 rules/rise_of_totalitarianism/rules.yaml:357:15\n1480 rules/rise_of_totalitarianism/rules.yaml:358:11\n1481 rules/rise_of_totalitarianism/rules.yaml:359:15\n1482 rules/rise_of_totalitarianism/rules.yaml:360:7\n1486 rules/rise_of_totalitarianism/rules.yaml:227:7\n1490 rules/rise_of_totalitarianism/rules.yaml:491:7\n1491 rules/rise_of_totalitarianism/rules.yaml:492:7\n1492 rules/rise_of_totalitarianism/rules.yaml:494:15\n1493 rules/rise_of_totalitarianism/rules.yaml:495:19\n1498 rules/rise_of_totalitarianism/rules.yaml:497:19\n1500 rules/rise_of_totalitarianism/rules.yaml:499:19\n1501 rules/rise_of_totalitarianism/rules.yaml:500:7\n1505 rules/rise_of_totalitarianism/rules.yaml:92:3\n1513 rules/rise_of_totalitarianism/rules.yaml:100:7\n1517 rules/rise_of_totalitarianism/rules.yaml:272:7\n1521 rules/rise_of_totalitarianism/rules.yaml:234:7\n1531 rules/rise_of_totalitarianism/rules.yaml:414:7\n1535 rules/rise_of_totalitarianism/rules.yaml:415:7\n1538 rules/rise_of_totalitarianism/rules.yaml:416:11\n1539 rules/rise_of_totalitarianism/rules.yaml:417:7\n1543 rules/rise_of_totalitarianism/rules.yaml:244:7\n1544 rules/rise_of_totalitarianism/rules.yaml:245:11\n1545 rules/rise_of_totalitarianism/rules.yaml:246:11\n1550 rules/rise_of_totalitarianism/rules.yaml:247:11\n1551 rules/rise_of_totalitarianism/rules.yaml:248:11\n1552 rules/rise_of_totalitarianism/rules.yaml:249:15\n1553 rules/rise_of_totalitarianism/rules.yaml:250:19\n1554 rules/rise_of_totalitarianism/rules.yaml:251:11\n1555 rules/rise_of_totalitarianism/rules.yaml:252:7\n1566 rules/rise_of_totalitarianism/rules.yaml:253:7\n1567 rules/rise_of_totalitarianism/rules.yaml:254:7\n1579 rules/rise_of_totalitarianism/rules.yaml:255:7\n1580 rules/rise_of_totalitarianism/rules.yaml:256:11\n1581 rules/rise_of_totalitarianism/rules.yaml:257:7\n1585 rules/rise_of_totalitarianism/rules.yaml:293:7\n1589 rules/rise_of_totalitarianism/rules.yaml:300:7\n1597 rules/rise_of_totalitarianism/rules.yaml:192:7\n1604 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1609 rules/rise_of_totalitarianism/rules.yaml:2119:7\n1610 rules/rise_of_totalitarianism/rules.yaml:2119:7\n1611 rules/rise_of_totalitarianism/rules.yaml:2119:7\n1615 rules/rise_of_totalitarianism/rules.yaml:2119:7\n1616 rules/rise_of_totalitarianism/rules.yaml:2119:7\n1622 rules/rise_of_totalitarianism/rules.yaml:2119:27\n1628 rules/rise_of_totalitarianism/rules.yaml:2119:49\n1636 rules/rise_of_totalitarianism/rules.yaml:2121:3\n1641 rules/rise_of_totalitarianism/rules.yaml:2127:7\n1642 rules/rise_of_totalitarianism/rules.yaml:2127:7\n1643 rules/rise_of_totalitarianism/rules.yaml:2127:7\n1647 rules/rise_of_totalitarianism/rules.yaml:2127:7\n1648 rules/rise_of_totalitarianism/rules.yaml:2127:7\n1652 rules/rise_of_totalitarianism/rules.yaml:2127:27\n1658 rules/rise_of_totalitarianism/rules.yaml:2127:49\n1665 rules/rise_of_totalitarianism/rules.yaml:602:7\n1673 rules/rise_of_totalitarianism/rules.yaml:603:7\n1674 rules/rise_of_totalitarianism/rules.yaml:604:11\n1686 rules/rise_of_totalitarianism/rules.yaml:605:7\n1691 rules/rise_of_totalitarianism/rules.yaml:132:7\n1692 rules/rise_of_totalitarianism/rules.yaml:133:11\n1693 rules/rise_of_totalitarianism/rules.yaml:134:7\n1694 rules/rise_of_totalitarianism/rules.yaml:135:11\n1695 rules/rise_of_totalitarianism/rules.yaml:136:7\n1701 rules/rise_of_totalitarianism/rules.yaml:166:7\n1712 rules/rise_of_totalitarianism/rules.yaml:647:7\n1713 rules/rise_of_totalitarianism/rules.yaml:648:11\n1714 rules/rise_of_totalitarianism/rules.yaml:649:7\n1715 rules/rise_of_totalitarianism/rules.yaml:650:11\n1716 rules/rise_of_totalitarianism/rules.yaml:651:7\n1721 rules/rise_of_totalitarianism/rules.yaml:159:7\n1747 rules/rise_of_totalitarianism/rules.yaml:632:7\n1751 rules/rise_of_totalitarianism/rules.yaml:402:7\n1755 rules/rise_of_totalitarianism/rules.yaml:518:7\n1771 rules/rise_of_totalitarianism/rules.yaml:519:7\n1782 rules/rise_of_totalitarianism/rules.yaml:614:7\n1789 rules/rise_of_totalitarianism/rules.yaml:266:7\n1796 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1797 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1798 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1799 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1800 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1801 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1802 rules/rise_of_totalitarianism/rules.yaml:2111:3\n1806 rules/rise_of_totalitarianism/rules.yaml:581:7\n1821 rules/rise_of_totalitarianism/rules.yaml:458:7\n1822 rules/rise_of_totalitarianism/rules.yaml:459:11\n1823 rules/rise_of_totalitarianism/rules.yaml:460:7\n1827 rules/rise_of_totalitarianism/rules.yaml:461:11\n1828 rules/rise_of_totalitarianism/rules.yaml:462:7\n1829 rules/rise_of_totalitarianism/rules.yaml:463:11\n1830 rules/rise_of_totalitarianism/rules.yaml:464:7\n1831 rules/rise_of_totalitarianism/rules.yaml:465:11\n1832 rules/rise_of_totalitarianism/rules.yaml:466:7\n1833 rules/rise_of_totalitarianism/rules.yaml:467:11\n1834 rules/rise_of_totalitarianism/rules.yaml:468:7\n1835 rules/rise_of_totalitarianism/rules.yaml:469:11\n1836 rules/rise_of_totalitarianism/rules.yaml:470:7\n1840 rules/rise_of_totalitarianism/rules.yaml:533:7\n1851 rules/rise_of_totalitarianism/rules.yaml:279:7\n1852 rules/rise_of_totalitarianism/rules.yaml:280:11\n1871 rules/rise_of_totalitarianism/rules.yaml:281:7\n1872 rules/rise_of_totalitarianism/rules.yaml:282:11\n1888 rules/rise_of_totalitarianism/rules.yaml:283:7\n1889 rules/rise_of_totalitarianism/rules.yaml:284:11\n1895 rules/rise_of_totalitarianism/rules.yaml:285:11\n1904 rules/rise_of_totalitarianism/rules.yaml:286:7\n1905 rules/rise_of_totalitarianism/rules.yaml:287:11\n1921 rules/rise_of_totalitarianism/rules.yaml:288:7\n1925 rules/rise_of_totalitarianism/rules.yaml:570:7\n1950 rules/rise_of_totalitarianism/rules.yaml:107:7\n1959 rules/rise_of_totalitarianism/rules.yaml:382:7\n1964 rules/rise_of_totalitarianism/rules.yaml:374:7\n1965 rules/rise_of_totalitarianism/rules.yaml:375:7\n1966 rules/rise_of_totalitarianism/rules.yaml:376:11\n1974 rules/rise_of_totalitarianism/rules.yaml:377:7\n1978 rules/rise_of_totalitarianism/rules.yaml:222:7\n1982 rules/rise_of_totalitarianism/rules.yaml:199:7\n1996 rules/rise_of_totalitarianism/rules.yaml:305:7\n2004 rules/rise_of_totalitarianism/rules.yaml:511:7\n2023 rules/rise_of_totalitarianism/rules.yaml:173:7\n2035 rules/rise_of_totalitarianism/rules.yaml:439:7\n2036 rules/rise_of_totalitarianism/rules.yaml:440:11\n2037 rules/rise_of_totalitarianism/rules.yaml:441:7\n2038 rules/rise_of_totalitarianism/rules.yaml:442:7\n2043 rules/rise_of_totalitarianism/rules.yaml:443:7\n2044 rules/rise_of_totalitarianism/rules.yaml:444:7\n2045 rules/rise_of_totalitarianism/rules.yaml:445:11\n2046 rules/rise_of_totalitarianism/rules.yaml:446:15\n2047 rules/rise_of_totalitarianism/rules.yaml:447:7\n2051 rules/rise_of_totalitarianism/rules.yaml:593:7\n2063 rules/rise_of_totalitarianism/rules.yaml:324:7\n2064 rules/rise_of_totalitarianism/rules.yaml:325:7\n2065 rules/rise_of_totalitarianism/rules.yaml:326:11\n2066 rules/rise_of_totalitarianism/rules.yaml:327:7\n2070 rules/rise_of_totalitarianism/rules.yaml:206:7\n2078 rules/rise_of_totalitarianism/rules.yaml:152:7\n2091 rules/rise_of_totalitarianism/rules.yaml:312:7\n2095 rules/rise_of_totalitarianism/rules.yaml:313:7\n2096 rules/rise_of_totalitarianism/rules.yaml:314:11\n2097 rules/rise_of_totalitarianism/rules.yaml:315:7\n2101 rules/rise_of_totalitarianism/rules.yaml:367:7\n2112 rules/rise_of_totalitarianism/rules.yaml:343:7\n2116 rules/rise_of_totalitarianism/rules.yaml:395:7\n2120 rules/rise_of_totalitarianism/rules.yaml:526:7\n2135 rules/rise_of_totalitarianism/rules.yaml:428:7\n2139 rules/rise_of_totalitarianism/rules.yaml:118:7\n2140 rules/rise_of_totalitarianism/rules.yaml:119:11\n2141 rules/rise_of_totalitarianism/rules.yaml:120:7\n2144 rules/rise_of_totalitarianism/rules.yaml:121:11\n2145 rules/rise_of_totalitarianism/rules.yaml:122:7\n2149 rules/rise_of_totalitarianism/rules.yaml:623:7\n2158 rules/rise_of_totalitarianism/rules.yaml:215:7\n2167 rules/rise_of_totalitarianism/rules.yaml:560:7\n2179 rules/rise_of_totalitarianism/rules.yaml:639:7\n2183 rules/rise_of_totalitarianism/rules.yaml:145:7\n2191 rules/rise_of_totalitarianism/rules.yaml:180:7\n2203 rules/rise_of_totalitarianism/rules.yaml:181:7\n2204 rules/rise_of_totalitarianism/rules.yaml:182:7\n2205 rules/rise_of_totalitarianism/rules.yaml:183:7\n2221 rules/rise_of_totalitarianism/rules.yaml:388:7\n2227 rules/rise_of_totalitarianism/rules.yaml:2088:3\n2232 rules/rise_of_totalitarianism/rules.yaml:2088:3\n2240 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2241 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2242 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2243 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2244 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2245 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2249 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2278 rules/rise_of_totalitarianism/rules.yaml:2059:3\n2282 rules/rise_of_totalitarianism/rules.yaml:662:7\n2283 rules/rise_of_totalitarianism/rules.yaml:663:7\n2288 rules/rise_of_totalitarianism/rules.yaml:664:11\n2289 rules/rise_of_totalitarianism/rules.yaml:665:11\n2294 rules/rise_of_totalitarianism/rules.yaml:1422:7\n2295 rules/rise_of_totalitarianism/rules.yaml:1423:11\n2296 rules/rise_of_totalitarianism/rules.yaml:1424:11\n2303 rules/rise_of_totalitarianism/rules.yaml:1425:11\n2304 rules/rise_of_totalitarianism/rules.yaml:1426:11\n2306 rules/rise_of_totalitarianism/rules.yaml:1427:7\n2311 rules/rise_of_totalitarianism/rules.yaml:1428:11\n2319 rules/rise_of_totalitarianism/rules.yaml:1429:11\n2324 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2325 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2326 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2334 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2335 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2336 rules/rise_of_totalitarianism/rules.yaml:2110:1\n2347 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2353 rules/rise_of_totalitarianism/rules.yaml:1748:11\n2354 rules/rise_of_totalitarianism/rules.yaml:1749:15\n2357 rules/rise_of_totalitarianism/rules.yaml:1750:11\n2358 rules/rise_of_totalitarianism/rules.yaml:1751:11\n2359 rules/rise_of_totalitarianism/rules.yaml:1752:15\n2360 rules/rise_of_totalitarianism/rules.yaml:1753:15\n2362 rules/rise_of_totalitarianism/rules.yaml:1755:15\n2363 rules/rise_of_totalitarianism/rules.yaml:1756:15\n2364 rules/rise_of_totalitarianism/rules.yaml:1757:7\n2369 rules/rise_of_totalitarianism/rules.yaml:694:7\n2370 rules/rise_of_totalitarianism/rules.yaml:695:11\n2394 rules/rise_of_totalitarianism/rules.yaml:696:11\n2395 rules/rise_of_totalitarianism/rules.yaml:697:11\n2397 rules/rise_of_totalitarianism/rules.yaml:698:11\n2399 rules/rise_of_totalitarianism/rules.yaml:699:11\n2405 rules/rise_of_totalitarianism/rules.yaml:1590:7\n2406 rules/rise_of_totalitarianism/rules.yaml:1591:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1592:7\n2411 rules/rise_of_totalitarianism/rules.yaml:1593:7\n2416 rules/rise_of_totalitarianism/rules.yaml:739:7\n2417 rules/rise_of_totalitarianism/rules.yaml:740:7\n2418 rules/rise_of_totalitarianism/rules.yaml:741:7\n2423 rules/rise_of_totalitarianism/rules.yaml:742:11\n2424 rules/rise_of_totalitarianism/rules.yaml:743:11\n2429 rules/rise_of_totalitarianism/rules.yaml:749:7\n2430 rules/rise_of_totalitarianism/rules.yaml:750:11\n2431 rules/rise_of_totalitarianism/rules.yaml:751:11\n2434 rules/rise_of_totalitarianism/rules.yaml:753:11\n2439 rules/rise_of_totalitarianism/rules.yaml:726:7\n2440 rules/rise_of_totalitarianism/rules.yaml:727:11\n2441 rules/rise_of_totalitarianism/rules.yaml:728:11\n2442 rules/rise_of_totalitarianism/rules.yaml:729:11\n2444 rules/rise_of_totalitarianism/rules.yaml:730:7\n2445 rules/rise_of_totalitarianism/rules.yaml:731:11\n2446 rules/rise_of_totalitarianism/rules.yaml:732:11\n2447 rules/rise_of_totalitarianism/rules.yaml:733:11\n2452 rules/rise_of_totalitarianism/rules.yaml:1288:7\n2453 rules/rise_of_totalitarianism/rules.yaml:1289:11\n2471 rules/rise_of_totalitarianism/rules.yaml:1290:15\n2472 rules/rise_of_totalitarianism/rules.yaml:1291:15\n2477 rules/rise_of_totalitarianism/rules.yaml:1292:15\n2478 rules/rise_of_totalitarianism/rules.yaml:1293:19\n2482 rules/rise_of_totalitarianism/rules.yaml:1294:19\n2485 rules/rise_of_totalitarianism/rules.yaml:1296:19\n2491 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2492 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2493 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2497 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2498 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2504 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2506 rules/rise_of_totalitarianism/rules.yaml:2111:3\n2511 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2512 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2513 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2517 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2518 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2522 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2524 rules/rise_of_totalitarianism/rules.yaml:2121:3\n2528 rules/rise_of_totalitarianism/flow.yaml:101:3\n2532 rules/rise_of_totalitarianism/flow.yaml:105:7\n2533 rules/rise_of_totalitarianism/flow.yaml:106:11\n2537 rules/rise_of_totalitarianism/rules.yaml:685:7\n2538 rules/rise_of_totalitarianism/rules.yaml:686:7\n2539 rules/rise_of_totalitarianism/rules.yaml:687:11\n2544 rules/rise_of_totalitarianism/rules.yaml:688:15\n2545 rules/rise_of_totalitarianism/rules.yaml:689:15\n2549 rules/rise_of_totalitarianism/rules.yaml:657:7\n2554 rules/rise_of_totalitarianism/rules.yaml:1709:7\n2555 rules/rise_of_totalitarianism/rules.yaml:1710:7\n2556 rules/rise_of_totalitarianism/rules.yaml:1711:7\n2557 rules/rise_of_totalitarianism/rules.yaml:1712:7\n2562 rules/rise_of_totalitarianism/rules.yaml:1958:7\n2563 rules/rise_of_totalitarianism/rules.yaml:1959:7\n2565 rules/rise_of_totalitarianism/rules.yaml:1960:7\n2566 rules/rise_of_totalitarianism/rules.yaml:1961:7\n2567 rules/rise_of_totalitarianism/rules.yaml:1962:7\n2568 rules/rise_of_totalitarianism/rules.yaml:1963:7\n2573 rules/rise_of_totalitarianism/rules.yaml:1858:7\n2574 rules/rise_of_totalitarianism/rules.yaml:1859:7\n2576 rules/rise_of_totalitarianism/rules.yaml:1860:7\n2577 rules/rise_of_totalitarianism/rules.yaml:1861:7\n2578 rules/rise_of_totalitarianism/rules.yaml:1862:11\n2579 rules/rise_of_totalitarianism/rules.yaml:1863:11\n2580 rules/rise_of_totalitarianism/rules.yaml:1864:11\n2583 rules/rise_of_totalitarianism/rules.yaml:1866:11\n2584 rules/rise_of_totalitarianism/rules.yaml:1867:11\n2585 rules/rise_of_totalitarianism/rules.yaml:1868:11\n2590 rules/rise_of_totalitarianism/rules.yaml:1941:7\n2592 rules/rise_of_totalitarianism/rules.yaml:1942:7\n2593 rules/rise_of_totalitarianism/rules.yaml:1943:7\n2594 rules/rise_of_totalitarianism/rules.yaml:1944:7\n2595 rules/rise_of_totalitarianism/rules.yaml:1945:7\n2596 rules/rise_of_totalitarianism/rules.yaml:1946:11\n2597 rules/rise_of_totalitarianism/rules.yaml:1947:11\n2598 rules/rise_of_totalitarianism/rules.yaml:1948:11\n2601 rules/rise_of_totalitarianism/rules.yaml:1950:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1951:11\n2603 rules/rise_of_totalitarianism/rules.yaml:1952:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1875:7\n2609 rules/rise_of_totalitarianism/rules.yaml:1876:11\n2610 rules/rise_of_totalitarianism/rules.yaml:1877:11\n2611 rules/rise_of_totalitarianism/rules.yaml:1878:15\n2613 rules/rise_of_totalitarianism/rules.yaml:1879:15\n2615 rules/rise_of_totalitarianism/rules.yaml:1881:15\n2617 rules/rise_of_totalitarianism/rules.yaml:1882:7\n2620 rules/rise_of_totalitarianism/rules.yaml:1883:11\n2622 rules/rise_of_totalitarianism/rules.yaml:1884:11\n2626 rules/rise_of_totalitarianism/rules.yaml:1037:7\n2627 rules/rise_of_totalitarianism/rules.yaml:1038:11\n2628 rules/rise_of_totalitarianism/rules.yaml:1039:15\n2630 rules/rise_of_totalitarianism/rules.yaml:1041:15\n2631 rules/rise_of_totalitarianism/rules.yaml:1042:7\n2633 rules/rise_of_totalitarianism/rules.yaml:1043:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1044:7\n2638 rules/rise_of_totalitarianism/rules.yaml:1968:7\n2639 rules/rise_of_totalitarianism/rules.yaml:1969:11\n2644 rules/rise_of_totalitarianism/rules.yaml:899:7\n2647 rules/rise_of_totalitarianism/rules.yaml:900:7\n2648 rules/rise_of_totalitarianism/rules.yaml:901:11\n2650 rules/rise_of_totalitarianism/rules.yaml:902:7\n2651 rules/rise_of_totalitarianism/rules.yaml:903:11\n2652 rules/rise_of_totalitarianism/rules.yaml:904:11\n2654 rules/rise_of_totalitarianism/rules.yaml:905:11\n2656 rules/rise_of_totalitarianism/rules.yaml:906:7\n2657 rules/rise_of_totalitarianism/rules.yaml:907:11\n2659 rules/rise_of_totalitarianism/rules.yaml:909:11\n2664 rules/rise_of_totalitarianism/rules.yaml:1301:7\n2665 rules/rise_of_totalitarianism/rules.yaml:1302:11\n2666 rules/rise_of_totalitarianism/rules.yaml:1303:15\n2672 rules/rise_of_totalitarianism/rules.yaml:1304:19\n2673 rules/rise_of_totalitarianism/rules.yaml:1305:19\n2674 rules/rise_of_totalitarianism/rules.yaml:1306:19\n2675 rules/rise_of_totalitarianism/rules.yaml:1307:19\n2677 rules/rise_of_totalitarianism/rules.yaml:1308:19\n2678 rules/rise_of_totalitarianism/rules.yaml:1309:19\n2683 rules/rise_of_totalitarianism/rules.yaml:1310:23\n2686 rules/rise_of_totalitarianism/rules.yaml:1311:23\n2687 rules/rise_of_totalitarianism/rules.yaml:1312:19\n2692 rules/rise_of_totalitarianism/rules.yaml:2033:7\n2693 rules/rise_of_totalitarianism/rules.yaml:2034:11\n2694 rules/rise_of_totalitarianism/rules.yaml:2035:15\n2695 rules/rise_of_totalitarianism/rules.yaml:2036:15\n2698 rules/rise_of_totalitarianism/rules.yaml:2038:11\n2699 rules/rise_of_totalitarianism/rules.yaml:2039:11\n2704 rules/rise_of_totalitarianism/rules.yaml:2051:7\n2705 rules/rise_of_totalitarianism/rules.yaml:2052:11\n2706 rules/rise_of_totalitarianism/rules.yaml:2053:15\n2711 rules/rise_of_totalitarianism/rules.yaml:2054:15\n2712 rules/rise_of_totalitarianism/rules.yaml:2055:19\n2714 rules/rise_of_totalitarianism/rules.yaml:2056:19\n2720 rules/rise_of_totalitarianism/rules.yaml:1766:7\n2723 rules/rise_of_totalitarianism/rules.yaml:1767:11\n2725 rules/rise_of_totalitarianism/rules.yaml:1768:11\n2726 rules/rise_of_totalitarianism/rules.yaml:1769:7\n2727 rules/rise_of_totalitarianism/rules.yaml:1770:7\n2728 rules/rise_of_totalitarianism/rules.yaml:1771:7\n2732 rules/rise_of_totalitarianism/flow.yaml:6:3\n2736 rules/rise_of_totalitarianism/flow.yaml:10:7\n2737 rules/rise_of_totalitarianism/flow.yaml:11:11\n2748 rules/rise_of_totalitarianism/flow.yaml:12:7\n2749 rules/rise_of_totalitarianism/flow.yaml:13:7\n2753 rules/rise_of_totalitarianism/rules.yaml:670:7\n2754 rules/rise_of_totalitarianism/rules.yaml:671:7\n2755 rules/rise_of_totalitarianism/rules.yaml:672:7\n2756 rules/rise_of_totalitarianism/rules.yaml:673:11\n2757 rules/rise_of_totalitarianism/rules.yaml:674:15\n2759 rules/rise_of_totalitarianism/rules.yaml:676:15\n2760 rules/rise_of_totalitarianism/rules.yaml:677:7\n2761 rules/rise_of_totalitarianism/rules.yaml:678:7\n2762 rules/rise_of_totalitarianism/rules.yaml:679:11\n2767 rules/rise_of_totalitarianism/rules.yaml:1061:7\n2768 rules/rise_of_totalitarianism/rules.yaml:1062:7\n2772 rules/rise_of_totalitarianism/rules.yaml:1063:11\n2773 rules/rise_of_totalitarianism/rules.yaml:1064:11\n2775 rules/rise_of_totalitarianism/rules.yaml:1065:11\n2778 rules/rise_of_totalitarianism/rules.yaml:1066:11\n2784 rules/rise_of_totalitarianism/rules.yaml:1434:7\n2785 rules/rise_of_totalitarianism/rules.yaml:1435:7\n2786 rules/rise_of_totalitarianism/rules.yaml:1436:11\n2787 rules/rise_of_totalitarianism/rules.yaml:1437:11\n2788 rules/rise_of_totalitarianism/rules.yaml:1438:11\n2789 rules/rise_of_totalitarianism/rules.yaml:1439:15\n2790 rules/rise_of_totalitarianism/rules.yaml:1440:7\n2791 rules/rise_of_totalitarianism/rules.yaml:1441:11\n2794 rules/rise_of_totalitarianism/rules.yaml:1442:15\n2795 rules/rise_of_totalitarianism/rules.yaml:1443:7\n2796 rules/rise_of_totalitarianism/rules.yaml:1444:11\n2797 rules/rise_of_totalitarianism/rules.yaml:1445:11\n2798 rules/rise_of_totalitarianism/rules.yaml:1446:7\n2803 rules/rise_of_totalitarianism/rules.yaml:1451:7\n2804 rules/rise_of_totalitarianism/rules.yaml:1452:7\n2805 rules/rise_of_totalitarianism/rules.yaml:1453:7\n2806 rules/rise_of_totalitarianism/rules.yaml:1454:11\n2807 rules/rise_of_totalitarianism/rules.yaml:1455:11\n2813 rules/rise_of_totalitarianism/rules.yaml:1456:15\n2827 rules/rise_of_totalitarianism/rules.yaml:1457:15\n2828 rules/rise_of_totalitarianism/rules.yaml:1458:15\n2830 rules/rise_of_totalitarianism/rules.yaml:1459:7\n2831 rules/rise_of_totalitarianism/rules.yaml:1460:7\n2832 rules/rise_of_totalitarianism/rules.yaml:1461:7\n2833 rules/rise_of_totalitarianism/rules.yaml:1462:7\n2834 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2835 rules/rise_of_totalitarianism/rules.yaml:1464:7\n2840 rules/rise_of_totalitarianism/rules.yaml:1634:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1635:11\n2846 rules/rise_of_totalitarianism/rules.yaml:1636:11\n2847 rules/rise_of_totalitarianism/rules.yaml:1637:11\n2848 rules/rise_of_totalitarianism/rules.yaml:1638:15\n2851 rules/rise_of_totalitarianism/rules.yaml:1640:15\n2855 rules/rise_of_totalitarianism/rules.yaml:1641:15\n2857 rules/rise_of_totalitarianism/rules.yaml:1642:15\n2859 rules/rise_of_totalitarianism/rules.yaml:1644:11\n2882 rules/rise_of_totalitarianism/rules.yaml:999:7\n2883 rules/rise_of_totalitarianism/rules.yaml:1000:7\n2888 rules/rise_of_totalitarianism/rules.yaml:1001:11\n2901 rules/rise_of_totalitarianism/rules.yaml:1002:11\n2902 rules/rise_of_totalitarianism/rules.yaml:1003:15\n2904 rules/rise_of_totalitarianism/rules.yaml:1005:15\n2905 rules/rise_of_totalitarianism/rules.yaml:1006:15\n2906 rules/rise_of_totalitarianism/rules.yaml:1007:19\n2908 rules/rise_of_totalitarianism/rules.yaml:1009:19\n2910 rules/rise_of_totalitarianism/rules.yaml:1010:19\n2912 rules/rise_of_totalitarianism/rules.yaml:1011:19\n2917 rules/rise_of_totalitarianism/rules.yaml:862:7\n2918 rules/rise_of_totalitarianism/rules.yaml:864:15\n2919 rules/rise_of_totalitarianism/rules.yaml:865:15\n2921 rules/rise_of_totalitarianism/rules.yaml:867:15\n2922 rules/rise_of_totalitarianism/rules.yaml:868:15\n2923 rules/rise_of_totalitarianism/rules.yaml:870:19\n2926 rules/rise_of_totalitarianism/rules.yaml:873:15\n2928 rules/rise_of_totalitarianism/rules.yaml:875:15\n2929 rules/rise_of_totalitarianism/rules.yaml:876:19\n2930 rules/rise_of_totalitarianism/rules.yaml:877:15\n2932 rules/rise_of_totalitarianism/rules.yaml:880:15\n2933 rules/rise_of_totalitarianism/rules.yaml:882:15\n2934 rules/rise_of_totalitarianism/rules.yaml:883:19\n2935 rules/rise_of_totalitarianism/rules.yaml:884:15\n2936 rules/rise_of_totalitarianism/rules.yaml:885:19\n2937 rules/rise_of_totalitarianism/rules.yaml:886:19\n2939 rules/rise_of_totalitarianism/rules.yaml:887:19\n2942 rules/rise_of_totalitarianism/rules.yaml:889:15\n2943 rules/rise_of_totalitarianism/rules.yaml:891:15\n2944 rules/rise_of_totalitarianism/rules.yaml:892:15\n2945 rules/rise_of_totalitarianism/rules.yaml:893:19\n2949 rules/rise_of_totalitarianism/rules.yaml:1513:7\n2950 rules/rise_of_totalitarianism/rules.yaml:1514:11\n2951 rules/rise_of_totalitarianism/rules.yaml:1515:15\n2957 rules/rise_of_totalitarianism/rules.yaml:1090:7\n2958 rules/rise_of_totalitarianism/rules.yaml:1091:7\n2959 rules/rise_of_totalitarianism/rules.yaml:1092:7\n2964 rules/rise_of_totalitarianism/rules.yaml:1093:11\n2983 rules/rise_of_totalitarianism/rules.yaml:1094:11\n2984 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2986 rules/rise_of_totalitarianism/rules.yaml:1097:15\n2987 rules/rise_of_totalitarianism/rules.yaml:1098:15\n2988 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2990 rules/rise_of_totalitarianism/rules.yaml:1101:19\n2995 rules/rise_of_totalitarianism/rules.yaml:1102:19\n2996 rules/rise_of_totalitarianism/rules.yaml:1103:7\n3001 rules/rise_of_totalitarianism/rules.yaml:793:7\n3002 rules/rise_of_totalitarianism/rules.yaml:795:15\n3003 rules/rise_of_totalitarianism/rules.yaml:796:15\n3008 rules/rise_of_totalitarianism/rules.yaml:797:19\n3014 rules/rise_of_totalitarianism/rules.yaml:798:19\n3015 rules/rise_of_totalitarianism/rules.yaml:799:19\n3016 rules/rise_of_totalitarianism/rules.yaml:800:19\n3018 rules/rise_of_totalitarianism/rules.yaml:802:15\n3019 rules/rise_of_totalitarianism/rules.yaml:803:15\n3021 rules/rise_of_totalitarianism/rules.yaml:804:15\n3024 rules/rise_of_totalitarianism/rules.yaml:807:15\n3026 rules/rise_of_totalitarianism/rules.yaml:810:15\n3027 rules/rise_of_totalitarianism/rules.yaml:811:19\n3033 rules/rise_of_totalitarianism/rules.yaml:814:15\n3034 rules/rise_of_totalitarianism/rules.yaml:815:19\n3040 rules/rise_of_totalitarianism/rules.yaml:818:15\n3044 rules/rise_of_totalitarianism/rules.yaml:819:19\n3045 rules/rise_of_totalitarianism/rules.yaml:820:23\n3050 rules/rise_of_totalitarianism/rules.yaml:825:15\n3055 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3056 rules/rise_of_totalitarianism/rules.yaml:1499:11\n3057 rules/rise_of_totalitarianism/rules.yaml:1500:7\n3058 rules/rise_of_totalitarianism/rules.yaml:1501:7\n3059 rules/rise_of_totalitarianism/rules.yaml:1502:11\n3062 rules/rise_of_totalitarianism/rules.yaml:1504:15\n3063 rules/rise_of_totalitarianism/rules.yaml:1505:7\n3064 rules/rise_of_totalitarianism/rules.yaml:1506:11\n3065 rules/rise_of_totalitarianism/rules.yaml:1507:15\n3078 rules/rise_of_totalitarianism/rules.yaml:1684:7\n3079 rules/rise_of_totalitarianism/rules.yaml:1685:11\n3080 rules/rise_of_totalitarianism/rules.yaml:1686:11\n3081 rules/rise_of_totalitarianism/rules.yaml:1687:15\n3083 rules/rise_of_totalitarianism/rules.yaml:1688:15\n3086 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3087 rules/rise_of_totalitarianism/rules.yaml:1691:11\n3096 rules/rise_of_totalitarianism/rules.yaml:1692:15\n3097 rules/rise_of_totalitarianism/rules.yaml:1693:15\n3098 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3099 rules/rise_of_totalitarianism/rules.yaml:1695:19\n3100 rules/rise_of_totalitarianism/rules.yaml:1696:23\n3102 rules/rise_of_totalitarianism/rules.yaml:1698:23\n3103 rules/rise_of_totalitarianism/rules.yaml:1699:15\n3104 rules/rise_of_totalitarianism/rules.yaml:1700:15\n3112 rules/rise_of_totalitarianism/rules.yaml:1535:7\n3113 rules/rise_of_totalitarianism/rules.yaml:1537:15\n3114 rules/rise_of_totalitarianism/rules.yaml:1538:15\n3119 rules/rise_of_totalitarianism/rules.yaml:1539:19\n3128 rules/rise_of_totalitarianism/rules.yaml:1540:19\n3129 rules/rise_of_totalitarianism/rules.yaml:1541:19\n3131 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3132 rules/rise_of_totalitarianism/rules.yaml:1544:15\n3134 rules/rise_of_totalitarianism/rules.yaml:1545:15\n3137 rules/rise_of_totalitarianism/rules.yaml:1548:15\n3139 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3140 rules/rise_of_totalitarianism/rules.yaml:1552:19\n3150 rules/rise_of_totalitarianism/rules.yaml:1555:15\n3151 rules/rise_of_totalitarianism/rules.yaml:1556:19\n3161 rules/rise_of_totalitarianism/rules.yaml:1559:15\n3162 rules/rise_of_totalitarianism/rules.yaml:1560:19\n3164 rules/rise_of_totalitarianism/rules.yaml:1562:15\n3169 rules/rise_of_totalitarianism/rules.yaml:1258:7\n3170 rules/rise_of_totalitarianism/rules.yaml:1259:7\n3171 rules/rise_of_totalitarianism/rules.yaml:1260:11\n3172 rules/rise_of_totalitarianism/rules.yaml:1261:15\n3174 rules/rise_of_totalitarianism/rules.yaml:1262:11\n3175 rules/rise_of_totalitarianism/rules.yaml:1263:7\n3176 rules/rise_of_totalitarianism/rules.yaml:1264:11\n3177 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3185 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3190 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1269:15\n3194 rules/rise_of_totalitarianism/rules.yaml:1270:15\n3196 rules/rise_of_totalitarianism/rules.yaml:1274:15\n3197 rules/rise_of_totalitarianism/rules.yaml:1275:19\n3202 rules/rise_of_totalitarianism/rules.yaml:1277:15\n3203 rules/rise_of_totalitarianism/rules.yaml:1278:19\n3208 rules/rise_of_totalitarianism/rules.yaml:1279:23\n3209 rules/rise_of_totalitarianism/rules.yaml:1280:7\n3210 rules/rise_of_totalitarianism/rules.yaml:1281:11\n3215 rules/rise_of_totalitarianism/rules.yaml:1572:7\n3231 rules/rise_of_totalitarianism/rules.yaml:1573:7\n3232 rules/rise_of_totalitarianism/rules.yaml:1574:11\n3233 rules/rise_of_totalitarianism/rules.yaml:1575:11\n3234 rules/rise_of_totalitarianism/rules.yaml:1576:15\n3245 rules/rise_of_totalitarianism/rules.yaml:1577:15\n3247 rules/rise_of_totalitarianism/rules.yaml:1578:15\n3248 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3249 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3250 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3258 rules/rise_of_totalitarianism/rules.yaml:1582:15\n3260 rules/rise_of_totalitarianism/rules.yaml:1583:15\n3261 rules/rise_of_totalitarianism/rules.yaml:1585:15\n3266 rules/rise_of_totalitarianism/rules.yaml:704:7\n3267 rules/rise_of_totalitarianism/rules.yaml:705:7\n3272 rules/rise_of_totalitarianism/rules.yaml:706:11\n3279 rules/rise_of_totalitarianism/rules.yaml:707:11\n3294 rules/rise_of_totalitarianism/rules.yaml:708:7\n3295 rules/rise_of_totalitarianism/rules.yaml:709:11\n3296 rules/rise_of_totalitarianism/rules.yaml:710:7\n3297 rules/rise_of_totalitarianism/rules.yaml:711:11\n3307 rules/rise_of_totalitarianism/rules.yaml:712:11\n3308 rules/rise_of_totalitarianism/rules.yaml:713:11\n3309 rules/rise_of_totalitarianism/rules.yaml:714:7\n3310 rules/rise_of_totalitarianism/rules.yaml:715:7\n3311 rules/rise_of_totalitarianism/rules.yaml:716:11\n3315 rules/rise_of_totalitarianism/rules.yaml:717:7\n3320 rules/rise_of_totalitarianism/rules.yaml:759:7\n3321 rules/rise_of_totalitarianism/rules.yaml:760:7\n3325 rules/rise_of_totalitarianism/rules.yaml:761:11\n3326 rules/rise_of_totalitarianism/rules.yaml:762:7\n3327 rules/rise_of_totalitarianism/rules.yaml:763:11\n3329 rules/rise_of_totalitarianism/rules.yaml:766:11\n3334 rules/rise_of_totalitarianism/rules.yaml:1478:7\n3335 rules/rise_of_totalitarianism/rules.yaml:1479:11\n3336 rules/rise_of_totalitarianism/rules.yaml:1480:11\n3337 rules/rise_of_totalitarianism/rules.yaml:1482:7\n3340 rules/rise_of_totalitarianism/rules.yaml:1485:11\n3341 rules/rise_of_totalitarianism/rules.yaml:1486:11\n3342 rules/rise_of_totalitarianism/rules.yaml:1487:11\n3343 rules/rise_of_totalitarianism/rules.yaml:1488:11\n3344 rules/rise_of_totalitarianism/rules.yaml:1490:15\n3346 rules/rise_of_totalitarianism/rules.yaml:1492:15\n3351 rules/rise_of_totalitarianism/rules.yaml:916:7\n3354 rules/rise_of_totalitarianism/rules.yaml:919:11\n3355 rules/rise_of_totalitarianism/rules.yaml:920:11\n3356 rules/rise_of_totalitarianism/rules.yaml:921:11\n3357 rules/rise_of_totalitarianism/rules.yaml:923:11\n3358 rules/rise_of_totalitarianism/rules.yaml:924:15\n3363 rules/rise_of_totalitarianism/rules.yaml:926:11\n3364 rules/rise_of_totalitarianism/rules.yaml:927:15\n3369 rules/rise_of_totalitarianism/rules.yaml:929:11\n3370 rules/rise_of_totalitarianism/rules.yaml:930:15\n3371 rules/rise_of_totalitarianism/rules.yaml:931:15\n3375 rules/rise_of_totalitarianism/rules.yaml:932:15\n3379 rules/rise_of_totalitarianism/rules.yaml:1781:7\n3380 rules/rise_of_totalitarianism/rules.yaml:1782:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1783:7\n3384 rules/rise_of_totalitarianism/rules.yaml:1786:11\n3385 rules/rise_of_totalitarianism/rules.yaml:1787:11\n3386 rules/rise_of_totalitarianism/rules.yaml:1788:15\n3387 rules/rise_of_totalitarianism/rules.yaml:1789:15\n3388 rules/rise_of_totalitarianism/rules.yaml:1791:11\n3389 rules/rise_of_totalitarianism/rules.yaml:1792:11\n3393 rules/rise_of_totalitarianism/rules.yaml:1381:7\n3397 rules/rise_of_totalitarianism/rules.yaml:1382:11\n3398 rules/rise_of_totalitarianism/rules.yaml:1383:7\n3399 rules/rise_of_totalitarianism/rules.yaml:1384:7\n3400 rules/rise_of_totalitarianism/rules.yaml:1385:11\n3401 rules/rise_of_totalitarianism/rules.yaml:1386:11\n3405 rules/rise_of_totalitarianism/rules.yaml:1050:7\n3409 rules/rise_of_totalitarianism/rules.yaml:1051:7\n3410 rules/rise_of_totalitarianism/rules.yaml:1052:7\n3411 rules/rise_of_totalitarianism/rules.yaml:1053:11\n3412 rules/rise_of_totalitarianism/rules.yaml:1054:7\n3413 rules/rise_of_totalitarianism/rules.yaml:1055:7\n3419 rules/rise_of_totalitarianism/rules.yaml:1980:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1981:7\n3427 rules/rise_of_totalitarianism/rules.yaml:1982:7\n3428 rules/rise_of_totalitarianism/rules.yaml:1983:7\n3431 rules/rise_of_totalitarianism/rules.yaml:1984:11\n3432 rules/rise_of_totalitarianism/rules.yaml:1985:11\n3434 rules/rise_of_totalitarianism/rules.yaml:1986:11\n3435 rules/rise_of_totalitarianism/rules.yaml:1987:11\n3436 rules/rise_of_totalitarianism/rules.yaml:1988:11\n3438 rules/rise_of_totalitarianism/rules.yaml:1991:11\n3439 rules/rise_of_totalitarianism/rules.yaml:1992:11\n3441 rules/rise_of_totalitarianism/rules.yaml:1993:11\n3442 rules/rise_of_totalitarianism/rules.yaml:1994:11\n3443 rules/rise_of_totalitarianism/rules.yaml:1995:11\n3444 rules/rise_of_totalitarianism/rules.yaml:1996:11\n3450 rules/rise_of_totalitarianism/rules.yaml:775:7\n3454 rules/rise_of_totalitarianism/rules.yaml:776:11\n3455 rules/rise_of_totalitarianism/rules.yaml:777:7\n3456 rules/rise_of_totalitarianism/rules.yaml:778:7\n3472 rules/rise_of_totalitarianism/rules.yaml:779:11\n3473 rules/rise_of_totalitarianism/rules.yaml:780:7\n3474 rules/rise_of_totalitarianism/rules.yaml:781:11\n3476 rules/rise_of_totalitarianism/rules.yaml:784:11\n3477 rules/rise_of_totalitarianism/rules.yaml:785:11\n3478 rules/rise_of_totalitarianism/rules.yaml:786:11\n3482 rules/rise_of_totalitarianism/rules.yaml:1072:7\n3483 rules/rise_of_totalitarianism/rules.yaml:1073:11\n3484 rules/rise_of_totalitarianism/rules.yaml:1074:11\n3485 rules/rise_of_totalitarianism/rules.yaml:1075:15\n3491 rules/rise_of_totalitarianism/rules.yaml:1078:11\n3492 rules/rise_of_totalitarianism/rules.yaml:1079:11\n3498 rules/rise_of_totalitarianism/rules.yaml:1082:11\n3499 rules/rise_of_totalitarianism/rules.yaml:1083:11\n3504 rules/rise_of_totalitarianism/rules.yaml:1654:7\n3505 rules/rise_of_totalitarianism/rules.yaml:1655:7\n3506 rules/rise_of_totalitarianism/rules.yaml:1656:7\n3507 rules/rise_of_totalitarianism/rules.yaml:1657:11\n3508 rules/rise_of_totalitarianism/rules.yaml:1658:7\n3509 rules/rise_of_totalitarianism/rules.yaml:1659:11\n3511 rules/rise_of_totalitarianism/rules.yaml:1660:11\n3513 rules/rise_of_totalitarianism/rules.yaml:1663:11\n3514 rules/rise_of_totalitarianism/rules.yaml:1664:11\n3515 rules/rise_of_totalitarianism/rules.yaml:1665:11\n3516 rules/rise_of_totalitarianism/rules.yaml:1666:11\n3517 rules/rise_of_totalitarianism/rules.yaml:1667:15\n3518 rules/rise_of_totalitarianism/rules.yaml:1668:19\n3519 rules/rise_of_totalitarianism/rules.yaml:1669:15\n3520 rules/rise_of_totalitarianism/rules.yaml:1670:11\n3521 rules/rise_of_totalitarianism/rules.yaml:1671:11\n3523 rules/rise_of_totalitarianism/rules.yaml:1673:11\n3524 rules/rise_of_totalitarianism/rules.yaml:1674:15\n3528 rules/rise_of_totalitarianism/rules.yaml:2008:7\n3537 rules/rise_of_totalitarianism/rules.yaml:2009:7\n3548 rules/rise_of_totalitarianism/rules.yaml:2010:11\n3549 rules/rise_of_totalitarianism/rules.yaml:2011:11\n3550 rules/rise_of_totalitarianism/rules.yaml:2012:15\n3551 rules/rise_of_totalitarianism/rules.yaml:2013:15\n3552 rules/rise_of_totalitarianism/rules.yaml:2014:19\n3553 rules/rise_of_totalitarianism/rules.yaml:2015:23\n3554 rules/rise_of_totalitarianism/rules.yaml:2016:27\n3555 rules/rise_of_totalitarianism/rules.yaml:2017:27\n3556 rules/rise_of_totalitarianism/rules.yaml:2019:15\n3592 rules/rise_of_totalitarianism/rules.yaml:1317:7\n3593 rules/rise_of_totalitarianism/rules.yaml:1318:11\n3611 rules/rise_of_totalitarianism/rules.yaml:1319:11\n3612 rules/rise_of_totalitarianism/rules.yaml:1320:15\n3616 rules/rise_of_totalitarianism/rules.yaml:1321:15\n3617 rules/rise_of_totalitarianism/rules.yaml:1322:15\n3624 rules/rise_of_totalitarianism/rules.yaml:1323:15\n3625 rules/rise_of_totalitarianism/rules.yaml:1324:15\n3640 rules/rise_of_totalitarianism/rules.yaml:1326:15\n3641 rules/rise_of_totalitarianism/rules.yaml:1327:19\n3642 rules/rise_of_totalitarianism/rules.yaml:1328:19\n3643 rules/rise_of_totalitarianism/rules.yaml:1329:23\n3644 rules/rise_of_totalitarianism/rules.yaml:1330:19\n3645 rules/rise_of_totalitarianism/rules.yaml:1331:23\n3646 rules/rise_of_totalitarianism/rules.yaml:1332:23\n3653 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3654 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3656 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3657 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3658 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3659 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3660 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3661 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3668 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3669 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3670 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3671 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3677 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3678 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3680 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3681 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3682 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3684 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3685 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3686 rules/rise_of_totalitarianism/rules.yaml:2088:3\n3692 rules/rise_of_totalitarianism/rules.yaml:1340:7\n3693 rules/rise_of_totalitarianism/rules.yaml:1341:11\n3699 rules/rise_of_totalitarianism/rules.yaml:1342:11\n3700 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3704 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3711 rules/rise_of_totalitarianism/rules.yaml:1345:15\n3712 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3718 rules/rise_of_totalitarianism/rules.yaml:1347:15\n3719 rules/rise_of_totalitarianism/rules.yaml:1348:15\n3720 rules/rise_of_totalitarianism/rules.yaml:1349:19\n3727 rules/rise_of_totalitarianism/rules.yaml:1352:19\n3728 rules/rise_of_totalitarianism/rules.yaml:1353:19\n3731 rules/rise_of_totalitarianism/rules.yaml:1357:23\n3735 rules/rise_of_totalitarianism/rules.yaml:1358:27\n3743 rules/rise_of_totalitarianism/rules.yaml:1359:23\n3744 rules/rise_of_totalitarianism/rules.yaml:1360:23\n3745 rules/rise_of_totalitarianism/rules.yaml:1361:23\n3746 rules/rise_of_totalitarianism/rules.yaml:1362:27\n3747 rules/rise_of_totalitarianism/rules.yaml:1363:23\n3748 rules/rise_of_totalitarianism/rules.yaml:1364:23\n3749 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3750 rules/rise_of_totalitarianism/rules.yaml:1366:27\n3751 rules/rise_of_totalitarianism/rules.yaml:1367:27\n3760 rules/rise_of_totalitarianism/rules.yaml:1368:27\n3764 rules/rise_of_totalitarianism/rules.yaml:1369:27\n3765 rules/rise_of_totalitarianism/rules.yaml:1371:27\n3766 rules/rise_of_totalitarianism/rules.yaml:1372:27\n3767 rules/rise_of_totalitarianism/rules.yaml:1373:31\n3771 rules/rise_of_totalitarianism/rules.yaml:1374:27\n3775 rules/rise_of_totalitarianism/rules.yaml:1375:27\n3776 rules/rise_of_totalitarianism/rules.yaml:1376:23\n3781 rules/rise_of_totalitarianism/rules.yaml:1391:7\n3782 rules/rise_of_totalitarianism/rules.yaml:1392:11\n3783 rules/rise_of_totalitarianism/rules.yaml:1393:15\n3784 rules/rise_of_totalitarianism/rules.yaml:1394:19\n3786 rules/rise_of_totalitarianism/rules.yaml:1395:15\n3787 rules/rise_of_totalitarianism/rules.yaml:1396:15\n3788 rules/rise_of_totalitarianism/rules.yaml:1397:15\n3795 rules/rise_of_totalitarianism/rules.yaml:1398:15\n3796 rules/rise_of_totalitarianism/rules.yaml:1399:19\n3812 rules/rise_of_totalitarianism/rules.yaml:1400:23\n3815 rules/rise_of_totalitarianism/rules.yaml:1401:23\n3829 rules/rise_of_totalitarianism/rules.yaml:1402:15\n3830 rules/rise_of_totalitarianism/rules.yaml:1403:15\n3831 rules/rise_of_totalitarianism/rules.yaml:1404:19\n3834 rules/rise_of_totalitarianism/rules.yaml:1405:19\n3836 rules/rise_of_totalitarianism/rules.yaml:1406:19\n3837 rules/rise_of_totalitarianism/rules.yaml:1407:19\n3842 rules/rise_of_totalitarianism/rules.yaml:1408:23\n3845 rules/rise_of_totalitarianism/rules.yaml:1409:23\n3846 rules/rise_of_totalitarianism/rules.yaml:1410:19\n3847 rules/rise_of_totalitarianism/rules.yaml:1411:15\n3852 rules/rise_of_totalitarianism/rules.yaml:1412:15\n3857 rules/rise_of_totalitarianism/rules.yaml:1414:15\n3858 rules/rise_of_totalitarianism/rules.yaml:1415:15\n3864 rules/rise_of_totalitarianism/rules.yaml:1416:19\n3865 rules/rise_of_totalitarianism/rules.yaml:1417:11\n3872 rules/rise_of_totalitarianism/rules.yaml:1722:7\n3873 rules/rise_of_totalitarianism/rules.yaml:1723:7\n3874 rules/rise_of_totalitarianism/rules.yaml:1724:7\n3875 rules/rise_of_totalitarianism/rules.yaml:1725:11\n3876 rules/rise_of_totalitarianism/rules.yaml:1726:11\n3877 rules/rise_of_totalitarianism/rules.yaml:1727:15\n3878 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3879 rules/rise_of_totalitarianism/rules.yaml:1729:7\n3895 rules/rise_of_totalitarianism/rules.yaml:1730:7\n3901 rules/rise_of_totalitarianism/rules.yaml:1731:7\n3902 rules/rise_of_totalitarianism/rules.yaml:1732:11\n3903 rules/rise_of_totalitarianism/rules.yaml:1733:11\n3904 rules/rise_of_totalitarianism/rules.yaml:1734:15\n3905 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3910 rules/rise_of_totalitarianism/rules.yaml:966:7\n3911 rules/rise_of_totalitarianism/rules.yaml:967:7\n3916 rules/rise_of_totalitarianism/rules.yaml:968:11\n3925 rules/rise_of_totalitarianism/rules.yaml:969:11\n3926 rules/rise_of_totalitarianism/rules.yaml:970:15\n3928 rules/rise_of_totalitarianism/rules.yaml:972:15\n3929 rules/rise_of_totalitarianism/rules.yaml:973:15\n3930 rules/rise_of_totalitarianism/rules.yaml:974:19\n3932 rules/rise_of_totalitarianism/rules.yaml:976:19\n3933 rules/rise_of_totalitarianism/rules.yaml:977:19\n3937 rules/rise_of_totalitarianism/rules.yaml:978:19\n3939 rules/rise_of_totalitarianism/rules.yaml:979:19\n3940 rules/rise_of_totalitarianism/rules.yaml:980:19\n3941 rules/rise_of_totalitarianism/rules.yaml:981:19\n3942 rules/rise_of_totalitarianism/rules.yaml:982:19\n3950 rules/rise_of_totalitarianism/rules.yaml:983:19\n3952 rules/rise_of_totalitarianism/rules.yaml:984:19\n3953 rules/rise_of_totalitarianism/rules.yaml:985:19\n3958 rules/rise_of_totalitarianism/rules.yaml:986:19\n3959 rules/rise_of_totalitarianism/rules.yaml:987:23\n3960 rules/rise_of_totalitarianism/rules.yaml:988:19\n3962 rules/rise_of_totalitarianism/rules.yaml:989:19\n3964 rules/rise_of_totalitarianism/rules.yaml:990:19\n3965 rules/rise_of_totalitarianism/rules.yaml:992:19\n3966 rules/rise_of_totalitarianism/rules.yaml:993:7\n3970 rules/rise_of_totalitarianism/rules.yaml:933:3\n3971 rules/rise_of_totalitarianism/rules.yaml:2107:14\n3976 rules/rise_of_totalitarianism/rules.yaml:937:7\n3977 rules/rise_of_totalitarianism/rules.yaml:938:11\n3978 rules/rise_of_totalitarianism/rules.yaml:939:7\n3983 rules/rise_of_totalitarianism/rules.yaml:940:7\n3986 rules/rise_of_totalitarianism/rules.yaml:942:11\n3987 rules/rise_of_totalitarianism/rules.yaml:943:7\n3988 rules/rise_of_totalitarianism/rules.yaml:944:7\n3989 rules/rise_of_totalitarianism/rules.yaml:945:11\n3990 rules/rise_of_totalitarianism/rules.yaml:946:15\n3998 rules/rise_of_totalitarianism/rules.yaml:948:15\n4005 rules/rise_of_totalitarianism/rules.yaml:950:7\n4006 rules/rise_of_totalitarianism/rules.yaml:951:11\n4007 rules/rise_of_totalitarianism/rules.yaml:952:15\n4008 rules/rise_of_totalitarianism/rules.yaml:953:7\n4009 rules/rise_of_totalitarianism/rules.yaml:954:7\n4010 rules/rise_of_totalitarianism/rules.yaml:955:11\n4011 rules/rise_of_totalitarianism/rules.yaml:956:11\n4012 rules/rise_of_totalitarianism/rules.yaml:957:15\n4013 rules/rise_of_totalitarianism/rules.yaml:958:11\n4015 rules/rise_of_totalitarianism/rules.yaml:960:11\n4020 rules/rise_of_totalitarianism/rules.yaml:1524:7\n4021 rules/rise_of_totalitarianism/rules.yaml:1525:11\n4022 rules/rise_of_totalitarianism/rules.yaml:1527:7\n4023 rules/rise_of_totalitarianism/rules.yaml:1528:7\n4024 rules/rise_of_totalitarianism/rules.yaml:1529:11\n4028 rules/rise_of_totalitarianism/rules.yaml:846:7\n4029 rules/rise_of_totalitarianism/rules.yaml:847:7\n4030 rules/rise_of_totalitarianism/rules.yaml:849:7\n4031 rules/rise_of_totalitarianism/rules.yaml:850:11\n4032 rules/rise_of_totalitarianism/rules.yaml:851:11\n4033 rules/rise_of_totalitarianism/rules.yaml:852:15\n4034 rules/rise_of_totalitarianism/rules.yaml:853:15\n4035 rules/rise_of_totalitarianism/rules.yaml:854:15\n4036 rules/rise_of_totalitarianism/rules.yaml:856:7\n4040 rules/rise_of_totalitarianism/rules.yaml:1805:7\n4041 rules/rise_of_totalitarianism/rules.yaml:1806:7\n4042 rules/rise_of_totalitarianism/rules.yaml:1807:7\n4043 rules/rise_of_totalitarianism/rules.yaml:1808:7\n4046 rules/rise_of_totalitarianism/rules.yaml:1809:7\n4047 rules/rise_of_totalitarianism/rules.yaml:1810:7\n4048 rules/rise_of_totalitarianism/rules.yaml:1811:7\n4049 rules/rise_of_totalitarianism/rules.yaml:1812:11\n4050 rules/rise_of_totalitarianism/rules.yaml:1813:11\n4051 rules/rise_of_totalitarianism/rules.yaml:1814:15\n4052 rules/rise_of_totalitarianism/rules.yaml:1815:7\n4053 rules/rise_of_totalitarianism/rules.yaml:1816:7\n4056 rules/rise_of_totalitarianism/rules.yaml:1819:11\n4057 rules/rise_of_totalitarianism/rules.yaml:1821:11\n4058 rules/rise_of_totalitarianism/rules.yaml:1822:15\n4059 rules/rise_of_totalitarianism/rules.yaml:1823:19\n4060 rules/rise_of_totalitarianism/rules.yaml:1825:19\n4061 rules/rise_of_totalitarianism/rules.yaml:1826:23\n4062 rules/rise_of_totalitarianism/rules.yaml:1827:23\n4064 rules/rise_of_totalitarianism/rules.yaml:1830:19\n4067 rules/rise_of_totalitarianism/rules.yaml:1831:19\n4068 rules/rise_of_totalitarianism/rules.yaml:1832:11\n4069 rules/rise_of_totalitarianism/rules.yaml:1833:11\n4070 rules/rise_of_totalitarianism/rules.yaml:1834:11\n4071 rules/rise_of_totalitarianism/rules.yaml:1835:11\n4074 rules/rise_of_totalitarianism/rules.yaml:1836:15\n4075 rules/rise_of_totalitarianism/rules.yaml:1837:15\n4076 rules/rise_of_totalitarianism/rules.yaml:1838:15\n4077 rules/rise_of_totalitarianism/rules.yaml:1839:15\n4078 rules/rise_of_totalitarianism/rules.yaml:1840:19\n4079 rules/rise_of_totalitarianism/rules.yaml:1841:19\n4080 rules/rise_of_totalitarianism/rules.yaml:1842:19\n4081 rules/rise_of_totalitarianism/rules.yaml:1843:23\n4082 rules/rise_of_totalitarianism/rules.yaml:1844:23\n4083 rules/rise_of_totalitarianism/rules.yaml:1846:15\n4084 rules/rise_of_totalitarianism/rules.yaml:1847:19\n4089 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4090 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4092 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4093 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4094 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4095 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4096 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4097 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4104 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4105 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4106 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4107 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4133 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4134 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4136 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4137 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4138 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4140 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4141 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4142 rules/rise_of_totalitarianism/rules.yaml:2059:3\n4147 rules/rise_of_totalitarianism/rules.yaml:1622:7\n4148 rules/rise_of_totalitarianism/rules.yaml:1623:7\n4149 rules/rise_of_totalitarianism/rules.yaml:1624:11\n4150 rules/rise_of_totalitarianism/rules.yaml:1625:11\n4154 rules/rise_of_totalitarianism/rules.yaml:834:7\n4156 rules/rise_of_totalitarianism/rules.yaml:835:7\n4157 rules/rise_of_totalitarianism/rules.yaml:836:11\n4158 rules/rise_of_totalitarianism/rules.yaml:837:11\n4159 rules/rise_of_totalitarianism/rules.yaml:838:15\n4160 rules/rise_of_totalitarianism/rules.yaml:839:15\n4165 rules/rise_of_totalitarianism/rules.yaml:1104:3\n4166 rules/rise_of_totalitarianism/rules.yaml:2087:14\n4167 rules/rise_of_totalitarianism/rules.yaml:2108:14\n4172 rules/rise_of_totalitarianism/rules.yaml:1109:7\n4173 rules/rise_of_totalitarianism/rules.yaml:1110:7\n4174 rules/rise_of_totalitarianism/rules.yaml:1111:7\n4175 rules/rise_of_totalitarianism/rules.yaml:1112:7\n4176 rules/rise_of_totalitarianism/rules.yaml:1113:7\n4177 rules/rise_of_totalitarianism/rules.yaml:1114:7\n4180 rules/rise_of_totalitarianism/rules.yaml:1115:11\n4181 rules/rise_of_totalitarianism/rules.yaml:1116:15\n4182 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4188 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4189 rules/rise_of_totalitarianism/rules.yaml:1119:15\n4190 rules/rise_of_totalitarianism/rules.yaml:1121:15\n4191 rules/rise_of_totalitarianism/rules.yaml:1122:19\n4192 rules/rise_of_totalitarianism/rules.yaml:1123:23\n4194 rules/rise_of_totalitarianism/rules.yaml:1125:23\n4195 rules/rise_of_totalitarianism/rules.yaml:1126:23\n4196 rules/rise_of_totalitarianism/rules.yaml:1127:23\n4197 rules/rise_of_totalitarianism/rules.yaml:1128:27\n4198 rules/rise_of_totalitarianism/rules.yaml:1130:19\n4200 rules/rise_of_totalitarianism/rules.yaml:1132:15\n4213 rules/rise_of_totalitarianism/rules.yaml:1133:15\n4214 rules/rise_of_totalitarianism/rules.yaml:1135:19\n4216 rules/rise_of_totalitarianism/rules.yaml:1137:19\n4217 rules/rise_of_totalitarianism/rules.yaml:1138:19\n4222 rules/rise_of_totalitarianism/rules.yaml:1139:19\n4223 rules/rise_of_totalitarianism/rules.yaml:1140:19\n4224 rules/rise_of_totalitarianism/rules.yaml:1142:19\n4225 rules/rise_of_totalitarianism/rules.yaml:1143:23\n4226 rules/rise_of_totalitarianism/rules.yaml:1144:27\n4228 rules/rise_of_totalitarianism/rules.yaml:1146:27\n4229 rules/rise_of_totalitarianism/rules.yaml:1147:27\n4230 rules/rise_of_totalitarianism/rules.yaml:1148:31\n4232 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4233 rules/rise_of_totalitarianism/rules.yaml:1152:11\n4254 rules/rise_of_totalitarianism/rules.yaml:1153:11\n4255 rules/rise_of_totalitarianism/rules.yaml:1154:11\n4256 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4257 rules/rise_of_totalitarianism/rules.yaml:1156:11\n4258 rules/rise_of_totalitarianism/rules.yaml:1158:15\n4260 rules/rise_of_totalitarianism/rules.yaml:1160:15\n4261 rules/rise_of_totalitarianism/rules.yaml:1161:15\n4262 rules/rise_of_totalitarianism/rules.yaml:1162:15\n4263 rules/rise_of_totalitarianism/rules.yaml:1163:15\n4264 rules/rise_of_totalitarianism/rules.yaml:1165:15\n4265 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4266 rules/rise_of_totalitarianism/rules.yaml:1167:19\n4267 rules/rise_of_totalitarianism/rules.yaml:1168:23\n4269 rules/rise_of_totalitarianism/rules.yaml:1170:15\n4270 rules/rise_of_totalitarianism/rules.yaml:1171:15\n4278 rules/rise_of_totalitarianism/rules.yaml:1172:15\n4279 rules/rise_of_totalitarianism/rules.yaml:1173:15\n4280 rules/rise_of_totalitarianism/rules.yaml:1175:15\n4281 rules/rise_of_totalitarianism/rules.yaml:1177:19\n4286 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4287 rules/rise_of_totalitarianism/rules.yaml:1179:19\n4288 rules/rise_of_totalitarianism/rules.yaml:1180:23\n4289 rules/rise_of_totalitarianism/rules.yaml:1181:19\n4290 rules/rise_of_totalitarianism/rules.yaml:1182:23\n4292 rules/rise_of_totalitarianism/rules.yaml:1184:11\n4304 rules/rise_of_totalitarianism/rules.yaml:1185:11\n4305 rules/rise_of_totalitarianism/rules.yaml:1187:15\n4307 rules/rise_of_totalitarianism/rules.yaml:1189:15\n4308 rules/rise_of_totalitarianism/rules.yaml:1190:15\n4309 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4310 rules/rise_of_totalitarianism/rules.yaml:1192:15\n4311 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4312 rules/rise_of_totalitarianism/rules.yaml:1195:19\n4313 rules/rise_of_totalitarianism/rules.yaml:1196:19\n4314 rules/rise_of_totalitarianism/rules.yaml:1197:19\n4315 rules/rise_of_totalitarianism/rules.yaml:1198:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1201:11\n4318 rules/rise_of_totalitarianism/rules.yaml:1202:11\n4319 rules/rise_of_totalitarianism/rules.yaml:1203:11\n4320 rules/rise_of_totalitarianism/rules.yaml:1204:15\n4325 rules/rise_of_totalitarianism/rules.yaml:1205:15\n4326 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4327 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4328 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4329 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4330 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4331 rules/rise_of_totalitarianism/rules.yaml:1212:19\n4332 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4333 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4334 rules/rise_of_totalitarianism/rules.yaml:1216:19\n4336 rules/rise_of_totalitarianism/rules.yaml:1218:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1219:15\n4342 rules/rise_of_totalitarianism/rules.yaml:1220:15\n4343 rules/rise_of_totalitarianism/rules.yaml:1221:15\n4344 rules/rise_of_totalitarianism/rules.yaml:1222:15\n4345 rules/rise_of_totalitarianism/rules.yaml:1224:15\n4346 rules/rise_of_totalitarianism/rules.yaml:1225:19\n4359 rules/rise_of_totalitarianism/rules.yaml:1226:19\n4360 rules/rise_of_totalitarianism/rules.yaml:1227:23\n4373 rules/rise_of_totalitarianism/rules.yaml:1228:19\n4374 rules/rise_of_totalitarianism/rules.yaml:1229:23\n4375 rules/rise_of_totalitarianism/rules.yaml:1230:23\n4376 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4377 rules/rise_of_totalitarianism/rules.yaml:1232:23\n4381 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4382 rules/rise_of_totalitarianism/rules.yaml:1235:23\n4383 rules/rise_of_totalitarianism/rules.yaml:1236:7\n4384 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4385 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4387 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4390 rules/rise_of_totalitarianism/rules.yaml:1243:7\n4391 rules/rise_of_totalitarianism/rules.yaml:1244:11\n4392 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4394 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4395 rules/rise_of_totalitarianism/rules.yaml:1248:7\n4396 rules/rise_of_totalitarianism/rules.yaml:1249:11\n4397 rules/rise_of_totalitarianism/rules.yaml:1250:15\n4399 rules/rise_of_totalitarianism/rules.yaml:1252:11\n4403 rules/rise_of_totalitarianism/rules.yaml:1017:7\n4404 rules/rise_of_totalitarianism/rules.yaml:1018:11\n4405 rules/rise_of_totalitarianism/rules.yaml:1019:15\n4406 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4407 rules/rise_of_totalitarianism/rules.yaml:1021:15\n4408 rules/rise_of_totalitarianism/rules.yaml:1022:15\n4410 rules/rise_of_totalitarianism/rules.yaml:1023:7\n4411 rules/rise_of_totalitarianism/rules.yaml:1024:7\n4412 rules/rise_of_totalitarianism/rules.yaml:1025:7\n4417 rules/rise_of_totalitarianism/rules.yaml:1026:11\n4418 rules/rise_of_totalitarianism/rules.yaml:1027:11\n4419 rules/rise_of_totalitarianism/rules.yaml:1028:15\n4425 rules/rise_of_totalitarianism/rules.yaml:1029:15\n4426 rules/rise_of_totalitarianism/rules.yaml:1030:19\n4427 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4428 rules/rise_of_totalitarianism/rules.yaml:1032:19\n4432 rules/rise_of_totalitarianism/rules.yaml:1911:7\n4433 rules/rise_of_totalitarianism/rules.yaml:1912:11\n4436 rules/rise_of_totalitarianism/rules.yaml:1913:15\n4452 rules/rise_of_totalitarianism/rules.yaml:1914:15\n4453 rules/rise_of_totalitarianism/rules.yaml:1915:19\n4454 rules/rise_of_totalitarianism/rules.yaml:1916:19\n4455 rules/rise_of_totalitarianism/rules.yaml:1917:19\n4457 rules/rise_of_totalitarianism/rules.yaml:1918:19\n4458 rules/rise_of_totalitarianism/rules.yaml:1919:19\n4459 rules/rise_of_totalitarianism/rules.yaml:1920:19\n4461 rules/rise_of_totalitarianism/rules.yaml:1922:7\n4462 rules/rise_of_totalitarianism/rules.yaml:1923:11\n4463 rules/rise_of_totalitarianism/rules.yaml:1924:15\n4465 rules/rise_of_totalitarianism/rules.yaml:1926:7\n4466 rules/rise_of_totalitarianism/rules.yaml:1927:11\n4472 rules/rise_of_totalitarianism/rules.yaml:1928:11\n4473 rules/rise_of_totalitarianism/rules.yaml:1929:15\n4474 rules/rise_of_totalitarianism/rules.yaml:1930:15\n4475 rules/rise_of_totalitarianism/rules.yaml:1931:19\n4480 rules/rise_of_totalitarianism/rules.yaml:1604:7\n4481 rules/rise_of_totalitarianism/rules.yaml:1605:11\n4482 rules/rise_of_totalitarianism/rules.yaml:1606:11\n4483 rules/rise_of_totalitarianism/rules.yaml:1607:11\n4488 rules/rise_of_totalitarianism/rules.yaml:1608:11\n4489 rules/rise_of_totalitarianism/rules.yaml:1609:15\n4490 rules/rise_of_totalitarianism/rules.yaml:1610:15\n4491 rules/rise_of_totalitarianism/rules.yaml:1611:19\n4494 rules/rise_of_totalitarianism/rules.yaml:1612:19\n4497 rules/rise_of_totalitarianism/rules.yaml:1613:19\n4501 rules/rise_of_totalitarianism/rules.yaml:1895:7\n4512 rules/rise_of_totalitarianism/rules.yaml:1896:7\n4513 rules/rise_of_totalitarianism/rules.yaml:1897:11\n4514 rules/rise_of_totalitarianism/rules.yaml:1898:11\n4515 rules/rise_of_totalitarianism/rules.yaml:1899:15\n4516 rules/rise_of_totalitarianism/rules.yaml:1900:15\n4517 rules/rise_of_totalitarianism/rules.yaml:1901:15\n4518 rules/rise_of_totalitarianism/rules.yaml:1902:15\n4519 rules/rise_of_totalitarianism/rules.yaml:1903:15\n4524 rules/rise_of_totalitarianism/flow.yaml:23:3\n4529 rules/rise_of_totalitarianism/flow.yaml:27:7\n4531 rules/rise_of_totalitarianism/flow.yaml:28:7\n4532 rules/rise_of_totalitarianism/flow.yaml:29:7\n4533 rules/rise_of_totalitarianism/flow.yaml:30:11\n4538 rules/rise_of_totalitarianism/flow.yaml:31:11\n4539 rules/rise_of_totalitarianism/flow.yaml:32:15\n4540 rules/rise_of_totalitarianism/flow.yaml:33:15\n4541 rules/rise_of_totalitarianism/flow.yaml:34:19\n4544 rules/rise_of_totalitarianism/flow.yaml:35:19\n4545 rules/rise_of_totalitarianism/flow.yaml:36:7\n4552 rules/rise_of_totalitarianism/flow.yaml:37:7\n4553 rules/rise_of_totalitarianism/flow.yaml:38:11\n4554 rules/rise_of_totalitarianism/flow.yaml:39:15\n4566 rules/rise_of_totalitarianism/flow.yaml:40:15\n4567 rules/rise_of_totalitarianism/flow.yaml:42:7\n4570 rules/rise_of_totalitarianism/flow.yaml:43:7\n4571 rules/rise_of_totalitarianism/flow.yaml:44:11\n4572 rules/rise_of_totalitarianism/flow.yaml:46:7\n4573 rules/rise_of_totalitarianism/flow.yaml:47:11\n4574 rules/rise_of_totalitarianism/flow.yaml:48:7\n4575 rules/rise_of_totalitarianism/flow.yaml:49:11\n4576 rules/rise_of_totalitarianism/flow.yaml:50:11\n4577 rules/rise_of_totalitarianism/flow.yaml:51:15\n4578 rules/rise_of_totalitarianism/flow.yaml:52:15\n4588 rules/rise_of_totalitarianism/flow.yaml:53:15\n4595 rules/rise_of_totalitarianism/flow.yaml:54:15\n4596 rules/rise_of_totalitarianism/flow.yaml:56:7\n4597 rules/rise_of_totalitarianism/flow.yaml:57:7\n4598 rules/rise_of_totalitarianism/flow.yaml:58:11\n4599 rules/rise_of_totalitarianism/flow.yaml:59:11\n4604 rules/rise_of_totalitarianism/flow.yaml:60:15\n4612 rules/rise_of_totalitarianism/flow.yaml:61:15\n4613 rules/rise_of_totalitarianism/flow.yaml:62:19\n4615 rules/rise_of_totalitarianism/flow.yaml:64:19\n4618 rules/rise_of_totalitarianism/flow.yaml:65:19\n4624 rules/rise_of_totalitarianism/flow.yaml:83:3\n4625 rules/rise_of_totalitarianism/flow.yaml:83:3\n4629 rules/rise_of_totalitarianism/flow.yaml:87:7\n4630 rules/rise_of_totalitarianism/flow.yaml:88:11\n4631 rules/rise_of_totalitarianism/flow.yaml:89:15\n4632 rules/rise_of_totalitarianism/flow.yaml:90:7\n4633 rules/rise_of_totalitarianism/flow.yaml:91:7\n4634 rules/rise_of_totalitarianism/flow.yaml:92:7\n4635 rules/rise_of_totalitarianism/flow.yaml:93:7\n4636 rules/rise_of_totalitarianism/flow.yaml:94:7\n4637 rules/rise_of_totalitarianism/flow.yaml:95:7\n4638 rules/rise_of_totalitarianism/flow.yaml:96:7\n4639 rules/rise_of_totalitarianism/flow.yaml:97:7\n4640 rules/rise_of_totalitarianism/flow.yaml:98:7\n4644 rules/rise_of_totalitarianism/flow.yaml:16:3\n4648 rules/rise_of_totalitarianism/flow.yaml:20:7\n4649 rules/rise_of_totalitarianism/flow.yaml:21:7\n4653 rules/rise_of_totalitarianism/flow.yaml:67:3\n4658 rules/rise_of_totalitarianism/flow.yaml:71:7\n4663 rules/rise_of_totalitarianism/flow.yaml:72:11\n4665 rules/rise_of_totalitarianism/flow.yaml:74:11\n4666 rules/rise_of_totalitarianism/flow.yaml:75:11\n4667 rules/rise_of_totalitarianism/flow.yaml:76:11\n4668 rules/rise_of_totalitarianism/flow.yaml:77:15\n4669 rules/rise_of_totalitarianism/flow.yaml:78:11\n4670 rules/rise_of_totalitarianism/flow.yaml:79:11\n4671 rules/rise_of_totalitarianism/flow.yaml:80:7\n4672 rules/rise_of_totalitarianism/flow.yaml:81:11\n4677 rules/rise_of_totalitarianism/rules.yaml:2101:7\n4678 rules/rise_of_totalitarianism/rules.yaml:2102:7\n4681 rules/rise_of_totalitarianism/rules.yaml:2103:7\n4682 rules/rise_of_totalitarianism/rules.yaml:2104:7\n4688 rules/rise_of_totalitarianism/rules.yaml:2075:7\n4697 rules/rise_of_totalitarianism/rules.yaml:2076:7\n4698 rules/rise_of_totalitarianism/rules.yaml:2077:7\n4699 rules/rise_of_totalitarianism/rules.yaml:2078:11\n4700 rules/rise_of_totalitarianism/rules.yaml:2079:15\n4701 rules/rise_of_totalitarianism/rules.yaml:2080:19\n4702 rules/rise_of_totalitarianism/rules.yaml:2081:19\n4703 rules/rise_of_totalitarianism/rules.yaml:2082:19\n4704 rules/rise_of_totalitarianism/rules.yaml:2084:7\n4719 rules/rise_of_totalitarianism/rules.yaml:999:7\n4720 rules/rise_of_totalitarianism/rules.yaml:1000:7\n4731 rules/rise_of_totalitarianism/rules.yaml:1001:11\n4740 rules/rise_of_totalitarianism/rules.yaml:1002:11\n4741 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4750 rules/rise_of_totalitarianism/rules.yaml:1005:15\n4763 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4764 rules/rise_of_totalitarianism/rules.yaml:1007:19\n4766 rules/rise_of_totalitarianism/rules.yaml:1009:19\n4768 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4770 rules/rise_of_totalitarianism/rules.yaml:1011:19\n4771 rules/rise_of_totalitarianism/rules.yaml:1012:19\n4799 rules/rise_of_totalitarianism/rules.yaml:862:7\n4804 rules/rise_of_totalitarianism/rules.yaml:875:15\n4805 rules/rise_of_totalitarianism/rules.yaml:876:19\n4806 rules/rise_of_totalitarianism/rules.yaml:877:15\n4807 rules/rise_of_totalitarianism/rules.yaml:878:15\n4810 rules/rise_of_totalitarianism/rules.yaml:880:15\n4811 rules/rise_of_totalitarianism/rules.yaml:881:15\n4812 rules/rise_of_totalitarianism/rules.yaml:882:15\n4813 rules/rise_of_totalitarianism/rules.yaml:883:19\n4814 rules/rise_of_totalitarianism/rules.yaml:884:15\n4815 rules/rise_of_totalitarianism/rules.yaml:885:19\n4816 rules/rise_of_totalitarianism/rules.yaml:886:19\n4818 rules/rise_of_totalitarianism/rules.yaml:887:19\n4824 rules/rise_of_totalitarianism/rules.yaml:864:15\n4831 rules/rise_of_totalitarianism/rules.yaml:865:15\n4835 rules/rise_of_totalitarianism/rules.yaml:867:15\n4842 rules/rise_of_totalitarianism/rules.yaml:868:15\n4845 rules/rise_of_totalitarianism/rules.yaml:872:19\n4848 rules/rise_of_totalitarianism/rules.yaml:869:19\n4849 rules/rise_of_totalitarianism/rules.yaml:870:19\n4856 rules/rise_of_totalitarianism/rules.yaml:873:15\n4860 rules/rise_of_totalitarianism/rules.yaml:889:15\n4861 rules/rise_of_totalitarianism/rules.yaml:890:15\n4862 rules/rise_of_totalitarianism/rules.yaml:891:15\n4863 rules/rise_of_totalitarianism/rules.yaml:892:15\n4868 rules/rise_of_totalitarianism/rules.yaml:893:19\n4887 rules/rise_of_totalitarianism/rules.yaml:1513:7\n4901 rules/rise_of_totalitarianism/rules.yaml:1514:11\n4907 rules/rise_of_totalitarianism/rules.yaml:1515:15\n4929 rules/rise_of_totalitarianism/rules.yaml:1090:7\n4930 rules/rise_of_totalitarianism/rules.yaml:1091:7\n4931 rules/rise_of_totalitarianism/rules.yaml:1092:7\n4945 rules/rise_of_totalitarianism/rules.yaml:1093:11\n4964 rules/rise_of_totalitarianism/rules.yaml:1094:11\n4965 rules/rise_of_totalitarianism/rules.yaml:1095:15\n4974 rules/rise_of_totalitarianism/rules.yaml:1097:15\n4987 rules/rise_of_totalitarianism/rules.yaml:1098:15\n4988 rules/rise_of_totalitarianism/rules.yaml:1099:19\n4994 rules/rise_of_totalitarianism/rules.yaml:1101:19\n4999 rules/rise_of_totalitarianism/rules.yaml:1102:19\n5004 rules/rise_of_totalitarianism/rules.yaml:1103:7\n5029 rules/rise_of_totalitarianism/rules.yaml:793:7\n5032 rules/rise_of_totalitarianism/rules.yaml:802:15\n5033 rules/rise_of_totalitarianism/rules.yaml:803:15\n5035 rules/rise_of_totalitarianism/rules.yaml:804:15\n5037 rules/rise_of_totalitarianism/rules.yaml:805:15\n5040 rules/rise_of_totalitarianism/rules.yaml:807:15\n5041 rules/rise_of_totalitarianism/rules.yaml:808:15\n5044 rules/rise_of_totalitarianism/rules.yaml:810:15\n5045 rules/rise_of_totalitarianism/rules.yaml:811:19\n5050 rules/rise_of_totalitarianism/rules.yaml:812:19\n5060 rules/rise_of_totalitarianism/rules.yaml:814:15\n5061 rules/rise_of_totalitarianism/rules.yaml:815:19\n5066 rules/rise_of_totalitarianism/rules.yaml:816:19\n5076 rules/rise_of_totalitarianism/rules.yaml:818:15\n5080 rules/rise_of_totalitarianism/rules.yaml:819:19\n5081 rules/rise_of_totalitarianism/rules.yaml:820:23\n5083 rules/rise_of_totalitarianism/rules.yaml:821:23\n5085 rules/rise_of_totalitarianism/rules.yaml:823:23\n5088 rules/rise_of_totalitarianism/rules.yaml:825:15\n5091 rules/rise_of_totalitarianism/rules.yaml:795:15\n5092 rules/rise_of_totalitarianism/rules.yaml:796:15\n5103 rules/rise_of_totalitarianism/rules.yaml:797:19\n5109 rules/rise_of_totalitarianism/rules.yaml:798:19\n5122 rules/rise_of_totalitarianism/rules.yaml:799:19\n5129 rules/rise_of_totalitarianism/rules.yaml:800:19\n5149 rules/rise_of_totalitarianism/rules.yaml:1498:7\n5150 rules/rise_of_totalitarianism/rules.yaml:1499:11\n5151 rules/rise_of_totalitarianism/rules.yaml:1500:7\n5152 rules/rise_of_totalitarianism/rules.yaml:1501:7\n5160 rules/rise_of_totalitarianism/rules.yaml:1502:11\n5173 rules/rise_of_totalitarianism/rules.yaml:1504:15\n5176 rules/rise_of_totalitarianism/rules.yaml:1505:7\n5177 rules/rise_of_totalitarianism/rules.yaml:1506:11\n5178 rules/rise_of_totalitarianism/rules.yaml:1507:15\n5185 rules/rise_of_totalitarianism/rules.yaml:1508:15\n5208 rules/rise_of_totalitarianism/rules.yaml:1684:7\n5216 rules/rise_of_totalitarianism/rules.yaml:1685:11\n5229 rules/rise_of_totalitarianism/rules.yaml:1686:11\n5230 rules/rise_of_totalitarianism/rules.yaml:1687:15\n5232 rules/rise_of_totalitarianism/rules.yaml:1688:15\n5235 rules/rise_of_totalitarianism/rules.yaml:1689:15\n5238 rules/rise_of_totalitarianism/rules.yaml:1690:7\n5239 rules/rise_of_totalitarianism/rules.yaml:1691:11\n5255 rules/rise_of_totalitarianism/rules.yaml:1692:15\n5256 rules/rise_of_totalitarianism/rules.yaml:1693:15\n5257 rules/rise_of_totalitarianism/rules.yaml:1694:15\n5258 rules/rise_of_totalitarianism/rules.yaml:1695:19\n5259 rules/rise_of_totalitarianism/rules.yaml:1696:23\n5261 rules/rise_of_totalitarianism/rules.yaml:1698:23\n5262 rules/rise_of_totalitarianism/rules.yaml:1699:15\n5263 rules/rise_of_totalitarianism/rules.yaml:1700:15\n5267 rules/rise_of_totalitarianism/rules.yaml:1701:15\n5269 rules/rise_of_totalitarianism/rules.yaml:1703:15\n5288 rules/rise_of_totalitarianism/rules.yaml:1535:7\n5291 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5292 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5294 rules/rise_of_totalitarianism/rules.yaml:1545:15\n5296 rules/rise_of_totalitarianism/rules.yaml:1546:15\n5299 rules/rise_of_totalitarianism/rules.yaml:1548:15\n5300 rules/rise_of_totalitarianism/rules.yaml:1549:15\n5303 rules/rise_of_totalitarianism/rules.yaml:1551:15\n5304 rules/rise_of_totalitarianism/rules.yaml:1552:19\n5313 rules/rise_of_totalitarianism/rules.yaml:1553:19\n5323 rules/rise_of_totalitarianism/rules.yaml:1555:15\n5324 rules/rise_of_totalitarianism/rules.yaml:1556:19\n5333 rules/rise_of_totalitarianism/rules.yaml:1557:19\n5345 rules/rise_of_totalitarianism/rules.yaml:1562:15\n5348 rules/rise_of_totalitarianism/rules.yaml:1537:15\n5349 rules/rise_of_totalitarianism/rules.yaml:1538:15\n5363 rules/rise_of_totalitarianism/rules.yaml:1539:19\n5383 rules/rise_of_totalitarianism/rules.yaml:1540:19\n5390 rules/rise_of_totalitarianism/rules.yaml:1541:19\n5394 rules/rise_of_totalitarianism/rules.yaml:1559:15\n5408 rules/rise_of_totalitarianism/rules.yaml:1560:19\n5435 rules/rise_of_totalitarianism/rules.yaml:1258:7\n5436 rules/rise_of_totalitarianism/rules.yaml:1259:7\n5437 rules/rise_of_totalitarianism/rules.yaml:1260:11\n5438 rules/rise_of_totalitarianism/rules.yaml:1261:15\n5442 rules/rise_of_totalitarianism/rules.yaml:1262:11\n5443 rules/rise_of_totalitarianism/rules.yaml:1263:7\n5454 rules/rise_of_totalitarianism/rules.yaml:1264:11\n5455 rules/rise_of_totalitarianism/rules.yaml:1265:11\n5472 rules/rise_of_totalitarianism/rules.yaml:1266:11\n5473 rules/rise_of_totalitarianism/rules.yaml:1267:11\n5484 rules/rise_of_totalitarianism/rules.yaml:1268:11\n5485 rules/rise_of_totalitarianism/rules.yaml:1269:15\n5488 rules/rise_of_totalitarianism/rules.yaml:1270:15\n5489 rules/rise_of_totalitarianism/rules.yaml:1271:15\n5495 rules/rise_of_totalitarianism/rules.yaml:1273:15\n5496 rules/rise_of_totalitarianism/rules.yaml:1274:15\n5497 rules/rise_of_totalitarianism/rules.yaml:1275:19\n5502 rules/rise_of_totalitarianism/rules.yaml:1276:19\n5510 rules/rise_of_totalitarianism/rules.yaml:1277:15\n5516 rules/rise_of_totalitarianism/rules.yaml:1278:19\n5537 rules/rise_of_totalitarianism/rules.yaml:1279:23\n5542 rules/rise_of_totalitarianism/rules.yaml:1280:7\n5543 rules/rise_of_totalitarianism/rules.yaml:1281:11\n5558 rules/rise_of_totalitarianism/rules.yaml:1572:7\n5568 rules/rise_of_totalitarianism/rules.yaml:1573:7\n5576 rules/rise_of_totalitarianism/rules.yaml:1574:11\n5582 rules/rise_of_totalitarianism/rules.yaml:1575:11\n5590 rules/rise_of_totalitarianism/rules.yaml:1576:15\n5612 rules/rise_of_totalitarianism/rules.yaml:1577:15\n5614 rules/rise_of_totalitarianism/rules.yaml:1578:15\n5615 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5616 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5617 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5640 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5642 rules/rise_of_totalitarianism/rules.yaml:1583:15\n5643 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5644 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5670 rules/rise_of_totalitarianism/rules.yaml:704:7\n5671 rules/rise_of_totalitarianism/rules.yaml:705:7\n5676 rules/rise_of_totalitarianism/rules.yaml:706:11\n5683 rules/rise_of_totalitarianism/rules.yaml:707:11\n5698 rules/rise_of_totalitarianism/rules.yaml:708:7\n5699 rules/rise_of_totalitarianism/rules.yaml:709:11\n5700 rules/rise_of_totalitarianism/rules.yaml:710:7\n5711 rules/rise_of_totalitarianism/rules.yaml:711:11\n5716 rules/rise_of_totalitarianism/rules.yaml:712:11\n5729 rules/rise_of_totalitarianism/rules.yaml:713:11\n5733 rules/rise_of_totalitarianism/rules.yaml:714:7\n5734 rules/rise_of_totalitarianism/rules.yaml:715:7\n5735 rules/rise_of_totalitarianism/rules.yaml:716:11\n5743 rules/rise_of_totalitarianism/rules.yaml:717:7\n5744 rules/rise_of_totalitarianism/rules.yaml:718:7\n5758 rules/rise_of_totalitarianism/rules.yaml:759:7\n5759 rules/rise_of_totalitarianism/rules.yaml:760:7\n5770 rules/rise_of_totalitarianism/rules.yaml:761:11\n5778 rules/rise_of_totalitarianism/rules.yaml:762:7\n5779 rules/rise_of_totalitarianism/rules.yaml:763:11\n5782 rules/rise_of_totalitarianism/rules.yaml:764:11\n5784 rules/rise_of_totalitarianism/rules.yaml:766:11\n5796 rules/rise_of_totalitarianism/rules.yaml:1478:7\n5797 rules/rise_of_totalitarianism/rules.yaml:1479:11\n5798 rules/rise_of_totalitarianism/rules.yaml:1480:11\n5799 rules/rise_of_totalitarianism/rules.yaml:1481:11\n5800 rules/rise_of_totalitarianism/rules.yaml:1482:7\n5801 rules/rise_of_totalitarianism/rules.yaml:1483:11\n5806 rules/rise_of_totalitarianism/rules.yaml:1485:11\n5807 rules/rise_of_totalitarianism/rules.yaml:1486:11\n5808 rules/rise_of_totalitarianism/rules.yaml:1487:11\n5809 rules/rise_of_totalitarianism/rules.yaml:1488:11\n5812 rules/rise_of_totalitarianism/rules.yaml:1492:15\n5813 rules/rise_of_totalitarianism/rules.yaml:1493:15\n5816 rules/rise_of_totalitarianism/rules.yaml:1489:15\n5817 rules/rise_of_totalitarianism/rules.yaml:1490:15\n5836 rules/rise_of_totalitarianism/rules.yaml:916:7\n5837 rules/rise_of_totalitarianism/rules.yaml:917:11\n5842 rules/rise_of_totalitarianism/rules.yaml:919:11\n5843 rules/rise_of_totalitarianism/rules.yaml:920:11\n5844 rules/rise_of_totalitarianism/rules.yaml:921:11\n5845 rules/rise_of_totalitarianism/rules.yaml:922:11\n5846 rules/rise_of_totalitarianism/rules.yaml:923:11\n5847 rules/rise_of_totalitarianism/rules.yaml:924:15\n5852 rules/rise_of_totalitarianism/rules.yaml:925:15\n5860 rules/rise_of_totalitarianism/rules.yaml:926:11\n5861 rules/rise_of_totalitarianism/rules.yaml:927:15\n5866 rules/rise_of_totalitarianism/rules.yaml:928:15\n5874 rules/rise_of_totalitarianism/rules.yaml:929:11\n5879 rules/rise_of_totalitarianism/rules.yaml:930:15\n5880 rules/rise_of_totalitarianism/rules.yaml:931:15\n5900 rules/rise_of_totalitarianism/rules.yaml:932:15\n5926 rules/rise_of_totalitarianism/rules.yaml:1781:7\n5927 rules/rise_of_totalitarianism/rules.yaml:1782:7\n5928 rules/rise_of_totalitarianism/rules.yaml:1783:7\n5929 rules/rise_of_totalitarianism/rules.yaml:1784:11\n5937 rules/rise_of_totalitarianism/rules.yaml:1786:11\n5943 rules/rise_of_totalitarianism/rules.yaml:1787:11\n5944 rules/rise_of_totalitarianism/rules.yaml:1788:15\n5945 rules/rise_of_totalitarianism/rules.yaml:1789:15\n5946 rules/rise_of_totalitarianism/rules.yaml:1790:15\n5947 rules/rise_of_totalitarianism/rules.yaml:1791:11\n5948 rules/rise_of_totalitarianism/rules.yaml:1792:11\n5949 rules/rise_of_totalitarianism/rules.yaml:1793:11\n5961 rules/rise_of_totalitarianism/rules.yaml:1381:7\n5969 rules/rise_of_totalitarianism/rules.yaml:1382:11\n5975 rules/rise_of_totalitarianism/rules.yaml:1383:7\n5981 rules/rise_of_totalitarianism/rules.yaml:1384:7\n5986 rules/rise_of_totalitarianism/rules.yaml:1385:11\n5992 rules/rise_of_totalitarianism/rules.yaml:1386:11\n6011 rules/rise_of_totalitarianism/rules.yaml:1050:7\n6015 rules/rise_of_totalitarianism/rules.yaml:1051:7\n6016 rules/rise_of_totalitarianism/rules.yaml:1052:7\n6024 rules/rise_of_totalitarianism/rules.yaml:1053:11\n6039 rules/rise_of_totalitarianism/rules.yaml:1054:7\n6040 rules/rise_of_totalitarianism/rules.yaml:1055:7\n6056 rules/rise_of_totalitarianism/rules.yaml:1980:7\n6073 rules/rise_of_totalitarianism/rules.yaml:1981:7\n6074 rules/rise_of_totalitarianism/rules.yaml:1982:7\n6075 rules/rise_of_totalitarianism/rules.yaml:1983:7\n6078 rules/rise_of_totalitarianism/rules.yaml:1984:11\n6079 rules/rise_of_totalitarianism/rules.yaml:1985:11\n6081 rules/rise_of_totalitarianism/rules.yaml:1986:11\n6082 rules/rise_of_totalitarianism/rules.yaml:1987:11\n6083 rules/rise_of_totalitarianism/rules.yaml:1988:11\n6084 rules/rise_of_totalitarianism/rules.yaml:1989:11\n6086 rules/rise_of_totalitarianism/rules.yaml:1991:11\n6087 rules/rise_of_totalitarianism/rules.yaml:1992:11\n6089 rules/rise_of_totalitarianism/rules.yaml:1993:11\n6090 rules/rise_of_totalitarianism/rules.yaml:1994:11\n6091 rules/rise_of_totalitarianism/rules.yaml:1995:11\n6092 rules/rise_of_totalitarianism/rules.yaml:1996:11\n6093 rules/rise_of_totalitarianism/rules.yaml:1997:11\n6095 rules/rise_of_totalitarianism/rules.yaml:1999:11\n6107 rules/rise_of_totalitarianism/rules.yaml:775:7\n6111 rules/rise_of_totalitarianism/rules.yaml:776:11\n6112 rules/rise_of_totalitarianism/rules.yaml:777:7\n6113 rules/rise_of_totalitarianism/rules.yaml:778:7\n6136 rules/rise_of_totalitarianism/rules.yaml:779:11\n6146 rules/rise_of_totalitarianism/rules.yaml:780:7\n6147 rules/rise_of_totalitarianism/rules.yaml:781:11\n6148 rules/rise_of_totalitarianism/rules.yaml:782:11\n6156 rules/rise_of_totalitarianism/rules.yaml:784:11\n6169 rules/rise_of_totalitarianism/rules.yaml:785:11\n6170 rules/rise_of_totalitarianism/rules.yaml:786:11\n6171 rules/rise_of_totalitarianism/rules.yaml:787:11\n6186 rules/rise_of_totalitarianism/rules.yaml:1072:7\n6187 rules/rise_of_totalitarianism/rules.yaml:1073:11\n6188 rules/rise_of_totalitarianism/rules.yaml:1074:11\n6189 rules/rise_of_totalitarianism/rules.yaml:1075:15\n6194 rules/rise_of_totalitarianism/rules.yaml:1076:15\n6209 rules/rise_of_totalitarianism/rules.yaml:1078:11\n6210 rules/rise_of_totalitarianism/rules.yaml:1079:11\n6215 rules/rise_of_totalitarianism/rules.yaml:1080:11\n6234 rules/rise_of_totalitarianism/rules.yaml:1082:11\n6242 rules/rise_of_totalitarianism/rules.yaml:1083:11\n6243 rules/rise_of_totalitarianism/rules.yaml:1084:11\n6264 rules/rise_of_totalitarianism/rules.yaml:1654:7\n6265 rules/rise_of_totalitarianism/rules.yaml:1655:7\n6266 rules/rise_of_totalitarianism/rules.yaml:1656:7\n6274 rules/rise_of_totalitarianism/rules.yaml:1657:11\n6282 rules/rise_of_totalitarianism/rules.yaml:1658:7\n6283 rules/rise_of_totalitarianism/rules.yaml:1659:11\n6285 rules/rise_of_totalitarianism/rules.yaml:1660:11\n6288 rules/rise_of_totalitarianism/rules.yaml:1661:11\n6295 rules/rise_of_totalitarianism/rules.yaml:1663:11\n6296 rules/rise_of_totalitarianism/rules.yaml:1664:11\n6297 rules/rise_of_totalitarianism/rules.yaml:1665:11\n6298 rules/rise_of_totalitarianism/rules.yaml:1666:11\n6299 rules/rise_of_totalitarianism/rules.yaml:1667:15\n6300 rules/rise_of_totalitarianism/rules.yaml:1668:19\n6301 rules/rise_of_totalitarianism/rules.yaml:1669:15\n6302 rules/rise_of_totalitarianism/rules.yaml:1670:11\n6303 rules/rise_of_totalitarianism/rules.yaml:1671:11\n6305 rules/rise_of_totalitarianism/rules.yaml:1672:11\n6306 rules/rise_of_totalitarianism/rules.yaml:1673:11\n6311 rules/rise_of_totalitarianism/rules.yaml:1674:15\n6336 rules/rise_of_totalitarianism/rules.yaml:2008:7\n6345 rules/rise_of_totalitarianism/rules.yaml:2009:7\n6364 rules/rise_of_totalitarianism/rules.yaml:2010:11\n6370 rules/rise_of_totalitarianism/rules.yaml:2011:11\n6371 rules/rise_of_totalitarianism/rules.yaml:2012:15\n6372 rules/rise_of_totalitarianism/rules.yaml:2013:15\n6373 rules/rise_of_totalitarianism/rules.yaml:2014:19\n6374 rules/rise_of_totalitarianism/rules.yaml:2015:23\n6375 rules/rise_of_totalitarianism/rules.yaml:2016:27\n6376 rules/rise_of_totalitarianism/rules.yaml:2017:27\n6377 rules/rise_of_totalitarianism/rules.yaml:2018:15\n6378 rules/rise_of_totalitarianism/rules.yaml:2019:15\n6401 rules/rise_of_totalitarianism/rules.yaml:1317:7\n6412 rules/rise_of_totalitarianism/rules.yaml:1318:11\n6430 rules/rise_of_totalitarianism/rules.yaml:1319:11\n6436 rules/rise_of_totalitarianism/rules.yaml:1320:15\n6437 rules/rise_of_totalitarianism/rules.yaml:1321:15\n6438 rules/rise_of_totalitarianism/rules.yaml:1322:15\n6455 rules/rise_of_totalitarianism/rules.yaml:1323:15\n6456 rules/rise_of_totalitarianism/rules.yaml:1324:15\n6473 rules/rise_of_totalitarianism/rules.yaml:1325:15\n6474 rules/rise_of_totalitarianism/rules.yaml:1326:15\n6475 rules/rise_of_totalitarianism/rules.yaml:1327:19\n6476 rules/rise_of_totalitarianism/rules.yaml:1328:19\n6477 rules/rise_of_totalitarianism/rules.yaml:1329:23\n6478 rules/rise_of_totalitarianism/rules.yaml:1330:19\n6479 rules/rise_of_totalitarianism/rules.yaml:1331:23\n6480 rules/rise_of_totalitarianism/rules.yaml:1332:23\n6481 rules/rise_of_totalitarianism/rules.yaml:1333:23\n6483 rules/rise_of_totalitarianism/rules.yaml:1335:23\n6514 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6519 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6521 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6522 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6523 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6524 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6525 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6526 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6539 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6540 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6565 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6571 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6577 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6578 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6598 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6634 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6635 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6641 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6642 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6662 rules/rise_of_totalitarianism/rules.yaml:2088:3\n6692 rules/rise_of_totalitarianism/rules.yaml:1340:7\n6706 rules/rise_of_totalitarianism/rules.yaml:1341:11\n6712 rules/rise_of_totalitarianism/rules.yaml:1342:11\n6718 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6719 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6739 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6740 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6746 rules/rise_of_totalitarianism/rules.yaml:1347:15\n6747 rules/rise_of_totalitarianism/rules.yaml:1348:15\n6748 rules/rise_of_totalitarianism/rules.yaml:1349:19\n6754 rules/rise_of_totalitarianism/rules.yaml:1350:19\n6760 rules/rise_of_totalitarianism/rules.yaml:1352:19\n6761 rules/rise_of_totalitarianism/rules.yaml:1353:19\n6762 rules/rise_of_totalitarianism/rules.yaml:1354:23\n6768 rules/rise_of_totalitarianism/rules.yaml:1356:23\n6769 rules/rise_of_totalitarianism/rules.yaml:1357:23\n6772 rules/rise_of_totalitarianism/rules.yaml:1358:27\n6777 rules/rise_of_totalitarianism/rules.yaml:1359:23\n6778 rules/rise_of_totalitarianism/rules.yaml:1360:23\n6779 rules/rise_of_totalitarianism/rules.yaml:1361:23\n6780 rules/rise_of_totalitarianism/rules.yaml:1362:27\n6781 rules/rise_of_totalitarianism/rules.yaml:1363:23\n6782 rules/rise_of_totalitarianism/rules.yaml:1364:23\n6783 rules/rise_of_totalitarianism/rules.yaml:1365:23\n6784 rules/rise_of_totalitarianism/rules.yaml:1366:27\n6785 rules/rise_of_totalitarianism/rules.yaml:1367:27\n6790 rules/rise_of_totalitarianism/rules.yaml:1368:27\n6793 rules/rise_of_totalitarianism/rules.yaml:1369:27\n6794 rules/rise_of_totalitarianism/rules.yaml:1370:27\n6795 rules/rise_of_totalitarianism/rules.yaml:1371:27\n6796 rules/rise_of_totalitarianism/rules.yaml:1372:27\n6797 rules/rise_of_totalitarianism/rules.yaml:1373:31\n6801 rules/rise_of_totalitarianism/rules.yaml:1374:27\n6805 rules/rise_of_totalitarianism/rules.yaml:1375:27\n6806 rules/rise_of_totalitarianism/rules.yaml:1376:23\n6863 rules/rise_of_totalitarianism/rules.yaml:1391:7\n6874 rules/rise_of_totalitarianism/rules.yaml:1392:11\n6879 rules/rise_of_totalitarianism/rules.yaml:1393:15\n6880 rules/rise_of_totalitarianism/rules.yaml:1394:19\n6882 rules/rise_of_totalitarianism/rules.yaml:1395:15\n6883 rules/rise_of_totalitarianism/rules.yaml:1396:15\n6884 rules/rise_of_totalitarianism/rules.yaml:1397:15\n6891 rules/rise_of_totalitarianism/rules.yaml:1398:15\n6892 rules/rise_of_totalitarianism/rules.yaml:1399:19\n6908 rules/rise_of_totalitarianism/rules.yaml:1400:23\n6911 rules/rise_of_totalitarianism/rules.yaml:1401:23\n6934 rules/rise_of_totalitarianism/rules.yaml:1402:15\n6935 rules/rise_of_totalitarianism/rules.yaml:1403:15\n6936 rules/rise_of_totalitarianism/rules.yaml:1404:19\n6939 rules/rise_of_totalitarianism/rules.yaml:1405:19\n6941 rules/rise_of_totalitarianism/rules.yaml:1406:19\n6942 rules/rise_of_totalitarianism/rules.yaml:1407:19\n6947 rules/rise_of_totalitarianism/rules.yaml:1408:23\n6950 rules/rise_of_totalitarianism/rules.yaml:1409:23\n6951 rules/rise_of_totalitarianism/rules.yaml:1410:19\n6952 rules/rise_of_totalitarianism/rules.yaml:1411:15\n6957 rules/rise_of_totalitarianism/rules.yaml:1412:15\n6962 rules/rise_of_totalitarianism/rules.yaml:1413:15\n6963 rules/rise_of_totalitarianism/rules.yaml:1414:15\n6973 rules/rise_of_totalitarianism/rules.yaml:1415:15\n6979 rules/rise_of_totalitarianism/rules.yaml:1416:19\n6982 rules/rise_of_totalitarianism/rules.yaml:1417:11\n7011 rules/rise_of_totalitarianism/rules.yaml:1722:7\n7012 rules/rise_of_totalitarianism/rules.yaml:1723:7\n7013 rules/rise_of_totalitarianism/rules.yaml:1724:7\n7021 rules/rise_of_totalitarianism/rules.yaml:1725:11\n7034 rules/rise_of_totalitarianism/rules.yaml:1726:11\n7035 rules/rise_of_totalitarianism/rules.yaml:1727:15\n7036 rules/rise_of_totalitarianism/rules.yaml:1728:15\n7039 rules/rise_of_totalitarianism/rules.yaml:1729:7\n7051 rules/rise_of_totalitarianism/rules.yaml:1730:7\n7057 rules/rise_of_totalitarianism/rules.yaml:1731:7\n7065 rules/rise_of_totalitarianism/rules.yaml:1732:11\n7073 rules/rise_of_totalitarianism/rules.yaml:1733:11\n7078 rules/rise_of_totalitarianism/rules.yaml:1734:15\n7079 rules/rise_of_totalitarianism/rules.yaml:1735:15\n7104 rules/rise_of_totalitarianism/rules.yaml:966:7\n7105 rules/rise_of_totalitarianism/rules.yaml:967:7\n7119 rules/rise_of_totalitarianism/rules.yaml:968:11\n7129 rules/rise_of_totalitarianism/rules.yaml:969:11\n7130 rules/rise_of_totalitarianism/rules.yaml:970:15\n7139 rules/rise_of_totalitarianism/rules.yaml:972:15\n7152 rules/rise_of_totalitarianism/rules.yaml:973:15\n7153 rules/rise_of_totalitarianism/rules.yaml:974:19\n7162 rules/rise_of_totalitarianism/rules.yaml:976:19\n7175 rules/rise_of_totalitarianism/rules.yaml:977:19\n7179 rules/rise_of_totalitarianism/rules.yaml:978:19\n7181 rules/rise_of_totalitarianism/rules.yaml:979:19\n7182 rules/rise_of_totalitarianism/rules.yaml:980:19\n7183 rules/rise_of_totalitarianism/rules.yaml:981:19\n7184 rules/rise_of_totalitarianism/rules.yaml:982:19\n7207 rules/rise_of_totalitarianism/rules.yaml:983:19\n7209 rules/rise_of_totalitarianism/rules.yaml:984:19\n7210 rules/rise_of_totalitarianism/rules.yaml:985:19\n7215 rules/rise_of_totalitarianism/rules.yaml:986:19\n7223 rules/rise_of_totalitarianism/rules.yaml:987:23\n7237 rules/rise_of_totalitarianism/rules.yaml:988:19\n7239 rules/rise_of_totalitarianism/rules.yaml:989:19\n7241 rules/rise_of_totalitarianism/rules.yaml:990:19\n7242 rules/rise_of_totalitarianism/rules.yaml:991:19\n7243 rules/rise_of_totalitarianism/rules.yaml:992:19\n7248 rules/rise_of_totalitarianism/rules.yaml:993:7\n7277 rules/rise_of_totalitarianism/rules.yaml:933:3\n7283 rules/rise_of_totalitarianism/rules.yaml:2107:14\n7311 rules/rise_of_totalitarianism/rules.yaml:937:7\n7312 rules/rise_of_totalitarianism/rules.yaml:938:11\n7313 rules/rise_of_totalitarianism/rules.yaml:939:7\n7318 rules/rise_of_totalitarianism/rules.yaml:940:7\n7340 rules/rise_of_totalitarianism/rules.yaml:942:11\n7341 rules/rise_of_totalitarianism/rules.yaml:943:7\n7348 rules/rise_of_totalitarianism/rules.yaml:944:7\n7349 rules/rise_of_totalitarianism/rules.yaml:945:11\n7350 rules/rise_of_totalitarianism/rules.yaml:946:15\n7358 rules/rise_of_totalitarianism/rules.yaml:948:15\n7365 rules/rise_of_totalitarianism/rules.yaml:949:11\n7366 rules/rise_of_totalitarianism/rules.yaml:950:7\n7380 rules/rise_of_totalitarianism/rules.yaml:951:11\n7386 rules/rise_of_totalitarianism/rules.yaml:952:15\n7391 rules/rise_of_totalitarianism/rules.yaml:953:7\n7398 rules/rise_of_totalitarianism/rules.yaml:954:7\n7399 rules/rise_of_totalitarianism/rules.yaml:955:11\n7400 rules/rise_of_totalitarianism/rules.yaml:956:11\n7401 rules/rise_of_totalitarianism/rules.yaml:957:15\n7402 rules/rise_of_totalitarianism/rules.yaml:958:11\n7404 rules/rise_of_totalitarianism/rules.yaml:959:11\n7405 rules/rise_of_totalitarianism/rules.yaml:960:11\n7416 rules/rise_of_totalitarianism/rules.yaml:1524:7\n7417 rules/rise_of_totalitarianism/rules.yaml:1525:11\n7418 rules/rise_of_totalitarianism/rules.yaml:1526:11\n7419 rules/rise_of_totalitarianism/rules.yaml:1527:7\n7426 rules/rise_of_totalitarianism/rules.yaml:1528:7\n7427 rules/rise_of_totalitarianism/rules.yaml:1529:11\n7442 rules/rise_of_totalitarianism/rules.yaml:846:7\n7443 rules/rise_of_totalitarianism/rules.yaml:847:7\n7444 rules/rise_of_totalitarianism/rules.yaml:848:7\n7445 rules/rise_of_totalitarianism/rules.yaml:849:7\n7453 rules/rise_of_totalitarianism/rules.yaml:850:11\n7459 rules/rise_of_totalitarianism/rules.yaml:851:11\n7460 rules/rise_of_totalitarianism/rules.yaml:852:15\n7461 rules/rise_of_totalitarianism/rules.yaml:853:15\n7462 rules/rise_of_totalitarianism/rules.yaml:854:15\n7463 rules/rise_of_totalitarianism/rules.yaml:855:15\n7466 rules/rise_of_totalitarianism/rules.yaml:856:7\n7488 rules/rise_of_totalitarianism/rules.yaml:1805:7\n7489 rules/rise_of_totalitarianism/rules.yaml:1806:7\n7490 rules/rise_of_totalitarianism/rules.yaml:1807:7\n7491 rules/rise_of_totalitarianism/rules.yaml:1808:7\n7494 rules/rise_of_totalitarianism/rules.yaml:1809:7\n7495 rules/rise_of_totalitarianism/rules.yaml:1810:7\n7496 rules/rise_of_totalitarianism/rules.yaml:1811:7\n7497 rules/rise_of_totalitarianism/rules.yaml:1812:11\n7498 rules/rise_of_totalitarianism/rules.yaml:1813:11\n7499 rules/rise_of_totalitarianism/rules.yaml:1814:15\n7500 rules/rise_of_totalitarianism/rules.yaml:1815:7\n7501 rules/rise_of_totalitarianism/rules.yaml:1816:7\n7502 rules/rise_of_totalitarianism/rules.yaml:1817:11\n7510 rules/rise_of_totalitarianism/rules.yaml:1819:11\n7516 rules/rise_of_totalitarianism/rules.yaml:1820:11\n7517 rules/rise_of_totalitarianism/rules.yaml:1821:11\n7518 rules/rise_of_totalitarianism/rules.yaml:1822:15\n7519 rules/rise_of_totalitarianism/rules.yaml:1823:19\n7520 rules/rise_of_totalitarianism/rules.yaml:1824:19\n7521 rules/rise_of_totalitarianism/rules.yaml:1825:19\n7522 rules/rise_of_totalitarianism/rules.yaml:1826:23\n7523 rules/rise_of_totalitarianism/rules.yaml:1827:23\n7524 rules/rise_of_totalitarianism/rules.yaml:1828:23\n7526 rules/rise_of_totalitarianism/rules.yaml:1830:19\n7529 rules/rise_of_totalitarianism/rules.yaml:1831:19\n7530 rules/rise_of_totalitarianism/rules.yaml:1832:11\n7531 rules/rise_of_totalitarianism/rules.yaml:1833:11\n7532 rules/rise_of_totalitarianism/rules.yaml:1834:11\n7533 rules/rise_of_totalitarianism/rules.yaml:1835:11\n7540 rules/rise_of_totalitarianism/rules.yaml:1836:15\n7541 rules/rise_of_totalitarianism/rules.yaml:1837:15\n7542 rules/rise_of_totalitarianism/rules.yaml:1838:15\n7543 rules/rise_of_totalitarianism/rules.yaml:1839:15\n7551 rules/rise_of_totalitarianism/rules.yaml:1840:19\n7557 rules/rise_of_totalitarianism/rules.yaml:1841:19\n7558 rules/rise_of_totalitarianism/rules.yaml:1842:19\n7559 rules/rise_of_totalitarianism/rules.yaml:1843:23\n7560 rules/rise_of_totalitarianism/rules.yaml:1844:23\n7561 rules/rise_of_totalitarianism/rules.yaml:1845:23\n7564 rules/rise_of_totalitarianism/rules.yaml:1846:15\n7565 rules/rise_of_totalitarianism/rules.yaml:1847:19\n7566 rules/rise_of_totalitarianism/rules.yaml:1848:19\n7591 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7596 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7598 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7599 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7600 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7601 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7602 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7603 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7616 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7617 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7643 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7649 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7677 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7678 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7699 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7738 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7739 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7745 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7746 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7767 rules/rise_of_totalitarianism/rules.yaml:2059:3\n7782 rules/rise_of_totalitarianism/rules.yaml:1622:7\n7783 rules/rise_of_totalitarianism/rules.yaml:1623:7\n7791 rules/rise_of_totalitarianism/rules.yaml:1624:11\n7797 rules/rise_of_totalitarianism/rules.yaml:1625:11\n7798 rules/rise_of_totalitarianism/rules.yaml:1626:11\n7824 rules/rise_of_totalitarianism/rules.yaml:834:7\n7826 rules/rise_of_totalitarianism/rules.yaml:835:7\n7834 rules/rise_of_totalitarianism/rules.yaml:836:11\n7842 rules/rise_of_totalitarianism/rules.yaml:837:11\n7843 rules/rise_of_totalitarianism/rules.yaml:838:15\n7844 rules/rise_of_totalitarianism/rules.yaml:839:15\n7846 rules/rise_of_totalitarianism/rules.yaml:840:15\n7860 rules/rise_of_totalitarianism/rules.yaml:1104:3\n7867 rules/rise_of_totalitarianism/rules.yaml:2087:14\n7873 rules/rise_of_totalitarianism/rules.yaml:2108:14\n7919 rules/rise_of_totalitarianism/rules.yaml:1109:7\n7920 rules/rise_of_totalitarianism/rules.yaml:1110:7\n7923 rules/rise_of_totalitarianism/rules.yaml:1111:7\n7924 rules/rise_of_totalitarianism/rules.yaml:1112:7\n7925 rules/rise_of_totalitarianism/rules.yaml:1113:7\n7926 rules/rise_of_totalitarianism/rules.yaml:1114:7\n7940 rules/rise_of_totalitarianism/rules.yaml:1115:11\n7948 rules/rise_of_totalitarianism/rules.yaml:1116:15\n7961 rules/rise_of_totalitarianism/rules.yaml:1117:15\n7967 rules/rise_of_totalitarianism/rules.yaml:1118:15\n7974 rules/rise_of_totalitarianism/rules.yaml:1119:15\n7975 rules/rise_of_totalitarianism/rules.yaml:1120:15\n7976 rules/rise_of_totalitarianism/rules.yaml:1121:15\n7981 rules/rise_of_totalitarianism/rules.yaml:1122:19\n7984 rules/rise_of_totalitarianism/rules.yaml:1125:23\n7985 rules/rise_of_totalitarianism/rules.yaml:1126:23\n7986 rules/rise_of_totalitarianism/rules.yaml:1127:23\n7987 rules/rise_of_totalitarianism/rules.yaml:1128:27\n7988 rules/rise_of_totalitarianism/rules.yaml:1129:23\n7991 rules/rise_of_totalitarianism/rules.yaml:1123:23\n7998 rules/rise_of_totalitarianism/rules.yaml:1130:19\n8001 rules/rise_of_totalitarianism/rules.yaml:1132:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1133:15\n8018 rules/rise_of_totalitarianism/rules.yaml:1134:19\n8019 rules/rise_of_totalitarianism/rules.yaml:1135:19\n8027 rules/rise_of_totalitarianism/rules.yaml:1137:19\n8040 rules/rise_of_totalitarianism/rules.yaml:1138:19\n8045 rules/rise_of_totalitarianism/rules.yaml:1139:19\n8052 rules/rise_of_totalitarianism/rules.yaml:1140:19\n8053 rules/rise_of_totalitarianism/rules.yaml:1141:19\n8054 rules/rise_of_totalitarianism/rules.yaml:1142:19\n8059 rules/rise_of_totalitarianism/rules.yaml:1143:23\n8062 rules/rise_of_totalitarianism/rules.yaml:1146:27\n8063 rules/rise_of_totalitarianism/rules.yaml:1147:27\n8064 rules/rise_of_totalitarianism/rules.yaml:1148:31\n8065 rules/rise_of_totalitarianism/rules.yaml:1149:27\n8068 rules/rise_of_totalitarianism/rules.yaml:1144:27\n8072 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8073 rules/rise_of_totalitarianism/rules.yaml:1152:11\n8094 rules/rise_of_totalitarianism/rules.yaml:1153:11\n8095 rules/rise_of_totalitarianism/rules.yaml:1154:11\n8103 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8117 rules/rise_of_totalitarianism/rules.yaml:1156:11\n8118 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8119 rules/rise_of_totalitarianism/rules.yaml:1158:15\n8129 rules/rise_of_totalitarianism/rules.yaml:1160:15\n8141 rules/rise_of_totalitarianism/rules.yaml:1161:15\n8142 rules/rise_of_totalitarianism/rules.yaml:1162:15\n8149 rules/rise_of_totalitarianism/rules.yaml:1163:15\n8150 rules/rise_of_totalitarianism/rules.yaml:1164:15\n8151 rules/rise_of_totalitarianism/rules.yaml:1165:15\n8156 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8166 rules/rise_of_totalitarianism/rules.yaml:1167:19\n8174 rules/rise_of_totalitarianism/rules.yaml:1168:23\n8187 rules/rise_of_totalitarianism/rules.yaml:1170:15\n8199 rules/rise_of_totalitarianism/rules.yaml:1171:15\n8204 rules/rise_of_totalitarianism/rules.yaml:1172:15\n8213 rules/rise_of_totalitarianism/rules.yaml:1173:15\n8214 rules/rise_of_totalitarianism/rules.yaml:1174:15\n8215 rules/rise_of_totalitarianism/rules.yaml:1175:15\n8220 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8221 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8224 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8225 rules/rise_of_totalitarianism/rules.yaml:1179:19\n8239 rules/rise_of_totalitarianism/rules.yaml:1180:23\n8249 rules/rise_of_totalitarianism/rules.yaml:1181:19\n8257 rules/rise_of_totalitarianism/rules.yaml:1182:23\n8267 rules/rise_of_totalitarianism/rules.yaml:1184:11\n8279 rules/rise_of_totalitarianism/rules.yaml:1185:11\n8280 rules/rise_of_totalitarianism/rules.yaml:1186:15\n8281 rules/rise_of_totalitarianism/rules.yaml:1187:15\n8289 rules/rise_of_totalitarianism/rules.yaml:1189:15\n8301 rules/rise_of_totalitarianism/rules.yaml:1190:15\n8302 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8309 rules/rise_of_totalitarianism/rules.yaml:1192:15\n8310 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8311 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8312 rules/rise_of_totalitarianism/rules.yaml:1195:19\n8313 rules/rise_of_totalitarianism/rules.yaml:1196:19\n8314 rules/rise_of_totalitarianism/rules.yaml:1197:19\n8315 rules/rise_of_totalitarianism/rules.yaml:1198:19\n8316 rules/rise_of_totalitarianism/rules.yaml:1199:19\n8319 rules/rise_of_totalitarianism/rules.yaml:1201:11\n8320 rules/rise_of_totalitarianism/rules.yaml:1202:11\n8321 rules/rise_of_totalitarianism/rules.yaml:1203:11\n8326 rules/rise_of_totalitarianism/rules.yaml:1204:15\n8331 rules/rise_of_totalitarianism/rules.yaml:1205:15\n8332 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8333 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8334 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8343 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8344 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8345 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8350 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8351 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8352 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8353 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8354 rules/rise_of_totalitarianism/rules.yaml:1216:19\n8358 rules/rise_of_totalitarianism/rules.yaml:1218:15\n8363 rules/rise_of_totalitarianism/rules.yaml:1219:15\n8380 rules/rise_of_totalitarianism/rules.yaml:1220:15\n8381 rules/rise_of_totalitarianism/rules.yaml:1221:15\n8390 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8391 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8392 rules/rise_of_totalitarianism/rules.yaml:1224:15\n8397 rules/rise_of_totalitarianism/rules.yaml:1225:19\n8412 rules/rise_of_totalitarianism/rules.yaml:1226:19\n8413 rules/rise_of_totalitarianism/rules.yaml:1227:23\n8428 rules/rise_of_totalitarianism/rules.yaml:1228:19\n8436 rules/rise_of_totalitarianism/rules.yaml:1229:23\n8448 rules/rise_of_totalitarianism/rules.yaml:1230:23\n8457 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8458 rules/rise_of_totalitarianism/rules.yaml:1232:23\n8462 rules/rise_of_totalitarianism/rules.yaml:1233:23\n8463 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8468 rules/rise_of_totalitarianism/rules.yaml:1235:23\n8475 rules/rise_of_totalitarianism/rules.yaml:1236:7\n8478 rules/rise_of_totalitarianism/rules.yaml:1242:11\n8481 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8488 rules/rise_of_totalitarianism/rules.yaml:1238:15\n8492 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8502 rules/rise_of_totalitarianism/rules.yaml:1243:7\n8505 rules/rise_of_totalitarianism/rules.yaml:1244:11\n8506 rules/rise_of_totalitarianism/rules.yaml:1245:15\n8508 rules/rise_of_totalitarianism/rules.yaml:1247:15\n8509 rules/rise_of_totalitarianism/rules.yaml:1248:7\n8510 rules/rise_of_totalitarianism/rules.yaml:1249:11\n8511 rules/rise_of_totalitarianism/rules.yaml:1250:15\n8513 rules/rise_of_totalitarianism/rules.yaml:1252:11\n8532 rules/rise_of_totalitarianism/rules.yaml:1017:7\n8533 rules/rise_of_totalitarianism/rules.yaml:1018:11\n8534 rules/rise_of_totalitarianism/rules.yaml:1019:15\n8535 rules/rise_of_totalitarianism/rules.yaml:1020:19\n8536 rules/rise_of_totalitarianism/rules.yaml:1021:15\n8537 rules/rise_of_totalitarianism/rules.yaml:1022:15\n8539 rules/rise_of_totalitarianism/rules.yaml:1023:7\n8546 rules/rise_of_totalitarianism/rules.yaml:1024:7\n8547 rules/rise_of_totalitarianism/rules.yaml:1025:7\n8558 rules/rise_of_totalitarianism/rules.yaml:1026:11\n8559 rules/rise_of_totalitarianism/rules.yaml:1027:11\n8574 rules/rise_of_totalitarianism/rules.yaml:1028:15\n8580 rules/rise_of_totalitarianism/rules.yaml:1029:15\n8586 rules/rise_of_totalitarianism/rules.yaml:1030:19\n8587 rules/rise_of_totalitarianism/rules.yaml:1031:19\n8600 rules/rise_of_totalitarianism/rules.yaml:1032:19\n8627 rules/rise_of_totalitarianism/rules.yaml:1911:7\n8638 rules/rise_of_totalitarianism/rules.yaml:1912:11\n8646 rules/rise_of_totalitarianism/rules.yaml:1913:15\n8662 rules/rise_of_totalitarianism/rules.yaml:1914:15\n8671 rules/rise_of_totalitarianism/rules.yaml:1915:19\n8683 rules/rise_of_totalitarianism/rules.yaml:1916:19\n8684 rules/rise_of_totalitarianism/rules.yaml:1917:19\n8686 rules/rise_of_totalitarianism/rules.yaml:1918:19\n8687 rules/rise_of_totalitarianism/rules.yaml:1919:19\n8688 rules/rise_of_totalitarianism/rules.yaml:1920:19\n8690 rules/rise_of_totalitarianism/rules.yaml:1921:19\n8694 rules/rise_of_totalitarianism/rules.yaml:1922:7\n8695 rules/rise_of_totalitarianism/rules.yaml:1923:11\n8696 rules/rise_of_totalitarianism/rules.yaml:1924:15\n8698 rules/rise_of_totalitarianism/rules.yaml:1925:15\n8707 rules/rise_of_totalitarianism/rules.yaml:1926:7\n8718 rules/rise_of_totalitarianism/rules.yaml:1927:11\n8724 rules/rise_of_totalitarianism/rules.yaml:1928:11\n8733 rules/rise_of_totalitarianism/rules.yaml:1929:15\n8745 rules/rise_of_totalitarianism/rules.yaml:1930:15\n8746 rules/rise_of_totalitarianism/rules.yaml:1931:19\n8747 rules/rise_of_totalitarianism/rules.yaml:1932:19\n8795 rules/rise_of_totalitarianism/rules.yaml:1604:7\n8800 rules/rise_of_totalitarianism/rules.yaml:1605:11\n8801 rules/rise_of_totalitarianism/rules.yaml:1606:11\n8802 rules/rise_of_totalitarianism/rules.yaml:1607:11\n8807 rules/rise_of_totalitarianism/rules.yaml:1608:11\n8815 rules/rise_of_totalitarianism/rules.yaml:1609:15\n8821 rules/rise_of_totalitarianism/rules.yaml:1610:15\n8822 rules/rise_of_totalitarianism/rules.yaml:1611:19\n8825 rules/rise_of_totalitarianism/rules.yaml:1612:19\n8826 rules/rise_of_totalitarianism/rules.yaml:1613:19\n8827 rules/rise_of_totalitarianism/rules.yaml:1614:19\n8851 rules/rise_of_totalitarianism/rules.yaml:1895:7\n8863 rules/rise_of_totalitarianism/rules.yaml:1896:7\n8871 rules/rise_of_totalitarianism/rules.yaml:1897:11\n8877 rules/rise_of_totalitarianism/rules.yaml:1898:11\n8878 rules/rise_of_totalitarianism/rules.yaml:1899:15\n8879 rules/rise_of_totalitarianism/rules.yaml:1900:15\n8880 rules/rise_of_totalitarianism/rules.yaml:1901:15\n8881 rules/rise_of_totalitarianism/rules.yaml:1902:15\n8882 rules/rise_of_totalitarianism/rules.yaml:1903:15\n8884 rules/rise_of_totalitarianism/rules.yaml:1904:15\n8896 rules/rise_of_totalitarianism/flow.yaml:23:3\n8933 rules/rise_of_totalitarianism/flow.yaml:27:7\n8935 rules/rise_of_totalitarianism/flow.yaml:28:7\n8936 rules/rise_of_totalitarianism/flow.yaml:29:7\n8947 rules/rise_of_totalitarianism/flow.yaml:30:11\n8952 rules/rise_of_totalitarianism/flow.yaml:31:11\n8961 rules/rise_of_totalitarianism/flow.yaml:32:15\n8973 rules/rise_of_totalitarianism/flow.yaml:33:15\n8974 rules/rise_of_totalitarianism/flow.yaml:34:19\n8977 rules/rise_of_totalitarianism/flow.yaml:35:19\n8981 rules/rise_of_totalitarianism/flow.yaml:36:7\n8988 rules/rise_of_totalitarianism/flow.yaml:37:7\n8989 rules/rise_of_totalitarianism/flow.yaml:38:11\n8990 rules/rise_of_totalitarianism/flow.yaml:39:15\n9007 rules/rise_of_totalitarianism/flow.yaml:40:15\n9008 rules/rise_of_totalitarianism/flow.yaml:41:11\n9009 rules/rise_of_totalitarianism/flow.yaml:42:7\n9013 rules/rise_of_totalitarianism/flow.yaml:43:7\n9014 rules/rise_of_totalitarianism/flow.yaml:44:11\n9017 rules/rise_of_totalitarianism/flow.yaml:45:11\n9018 rules/rise_of_totalitarianism/flow.yaml:46:7\n9019 rules/rise_of_totalitarianism/flow.yaml:47:11\n9020 rules/rise_of_totalitarianism/flow.yaml:48:7\n9034 rules/rise_of_totalitarianism/flow.yaml:49:11\n9040 rules/rise_of_totalitarianism/flow.yaml:50:11\n9041 rules/rise_of_totalitarianism/flow.yaml:51:15\n9042 rules/rise_of_totalitarianism/flow.yaml:52:15\n9052 rules/rise_of_totalitarianism/flow.yaml:53:15\n9059 rules/rise_of_totalitarianism/flow.yaml:54:15\n9060 rules/rise_of_totalitarianism/flow.yaml:55:15\n9064 rules/rise_of_totalitarianism/flow.yaml:56:7\n9071 rules/rise_of_totalitarianism/flow.yaml:57:7\n9082 rules/rise_of_totalitarianism/flow.yaml:58:11\n9083 rules/rise_of_totalitarianism/flow.yaml:59:11\n9098 rules/rise_of_totalitarianism/flow.yaml:60:15\n9116 rules/rise_of_totalitarianism/flow.yaml:61:15\n9117 rules/rise_of_totalitarianism/flow.yaml:62:19\n9119 rules/rise_of_totalitarianism/flow.yaml:64:19\n9122 rules/rise_of_totalitarianism/flow.yaml:65:19\n9145 rules/rise_of_totalitarianism/flow.yaml:83:3\n9151 rules/rise_of_totalitarianism/flow.yaml:83:3\n9162 rules/rise_of_totalitarianism/flow.yaml:87:7\n9163 rules/rise_of_totalitarianism/flow.yaml:88:11\n9164 rules/rise_of_totalitarianism/flow.yaml:89:15\n9165 rules/rise_of_totalitarianism/flow.yaml:90:7\n9166 rules/rise_of_totalitarianism/flow.yaml:91:7\n9167 rules/rise_of_totalitarianism/flow.yaml:92:7\n9168 rules/rise_of_totalitarianism/flow.yaml:93:7\n9169 rules/rise_of_totalitarianism/flow.yaml:94:7\n9175 rules/rise_of_totalitarianism/flow.yaml:95:7\n9181 rules/rise_of_totalitarianism/flow.yaml:96:7\n9187 rules/rise_of_totalitarianism/flow.yaml:97:7\n9188 rules/rise_of_totalitarianism/flow.yaml:98:7\n9198 rules/rise_of_totalitarianism/flow.yaml:16:3\n9213 rules/rise_of_totalitarianism/flow.yaml:20:7\n9214 rules/rise_of_totalitarianism/flow.yaml:21:7\n9229 rules/rise_of_totalitarianism/flow.yaml:67:3\n9251 rules/rise_of_totalitarianism/flow.yaml:71:7\n9265 rules/rise_of_totalitarianism/flow.yaml:72:11\n9267 rules/rise_of_totalitarianism/flow.yaml:73:11\n9268 rules/rise_of_totalitarianism/flow.yaml:74:11\n9275 rules/rise_of_totalitarianism/flow.yaml:75:11\n9282 rules/rise_of_totalitarianism/flow.yaml:76:11\n9296 rules/rise_of_totalitarianism/flow.yaml:77:15\n9301 rules/rise_of_totalitarianism/flow.yaml:78:11\n9308 rules/rise_of_totalitarianism/flow.yaml:79:11\n9313 rules/rise_of_totalitarianism/flow.yaml:80:7\n9314 rules/rise_of_totalitarianism/flow.yaml:81:11\n9332 rules/rise_of_totalitarianism/rules.yaml:2101:7\n9340 rules/rise_of_totalitarianism/rules.yaml:2102:7\n9343 rules/rise_of_totalitarianism/rules.yaml:2103:7\n9344 rules/rise_of_totalitarianism/rules.yaml:2104:7\n9345 rules/rise_of_totalitarianism/rules.yaml:2105:7\n9361 rules/rise_of_totalitarianism/rules.yaml:2075:7\n9372 rules/rise_of_totalitarianism/rules.yaml:2076:7\n9373 rules/rise_of_totalitarianism/rules.yaml:2077:7\n9374 rules/rise_of_totalitarianism/rules.yaml:2078:11\n9375 rules/rise_of_totalitarianism/rules.yaml:2079:15\n9376 rules/rise_of_totalitarianism/rules.yaml:2080:19\n9377 rules/rise_of_totalitarianism/rules.yaml:2081:19\n9378 rules/rise_of_totalitarianism/rules.yaml:2082:19\n9379 rules/rise_of_totalitarianism/rules.yaml:2083:7\n9380 rules/rise_of_totalitarianism/rules.yaml:2084:7"
+_ORIGINS = "1410 rules/rise_of_totalitarianism/rules.yaml:545:7\n1411 rules/rise_of_totalitarianism/rules.yaml:546:7\n1412 rules/rise_of_totalitarianism/rules.yaml:547:11\n1413 rules/rise_of_totalitarianism/rules.yaml:548:7\n1414 rules/rise_of_totalitarianism/rules.yaml:549:7\n1415 rules/rise_of_totalitarianism/rules.yaml:550:7\n1418 rules/rise_of_totalitarianism/rules.yaml:551:11\n1419 rules/rise_of_totalitarianism/rules.yaml:552:7\n1423 rules/rise_of_totalitarianism/rules.yaml:477:7\n1424 rules/rise_of_totalitarianism/rules.yaml:478:11\n1425 rules/rise_of_totalitarianism/rules.yaml:479:7\n1426 rules/rise_of_totalitarianism/rules.yaml:480:11\n1427 rules/rise_of_totalitarianism/rules.yaml:481:7\n1431 rules/rise_of_totalitarianism/rules.yaml:334:7\n1432 rules/rise_of_totalitarianism/rules.yaml:335:7\n1433 rules/rise_of_totalitarianism/rules.yaml:336:11\n1434 rules/rise_of_totalitarianism/rules.yaml:337:7\n1471 rules/rise_of_totalitarianism/rules.yaml:352:7\n1472 rules/rise_of_totalitarianism/rules.yaml:353:7\n1473 rules/rise_of_totalitarianism/rules.yaml:354:11\n1478 rules/rise_of_totalitarianism/rules.yaml:355:7\n1479 rules/rise_of_totalitarianism/rules.yaml:356:11\n1480 rules/rise_of_totalitarianism/rules.yaml:357:15\n1481 rules/rise_of_totalitarianism/rules.yaml:358:11\n1482 rules/rise_of_totalitarianism/rules.yaml:359:15\n1483 rules/rise_of_totalitarianism/rules.yaml:360:7\n1487 rules/rise_of_totalitarianism/rules.yaml:665:7\n1488 rules/rise_of_totalitarianism/rules.yaml:666:11\n1507 rules/rise_of_totalitarianism/rules.yaml:667:7\n1511 rules/rise_of_totalitarianism/rules.yaml:227:7\n1515 rules/rise_of_totalitarianism/rules.yaml:491:7\n1516 rules/rise_of_totalitarianism/rules.yaml:492:7\n1517 rules/rise_of_totalitarianism/rules.yaml:494:15\n1518 rules/rise_of_totalitarianism/rules.yaml:495:19\n1523 rules/rise_of_totalitarianism/rules.yaml:497:19\n1525 rules/rise_of_totalitarianism/rules.yaml:499:19\n1526 rules/rise_of_totalitarianism/rules.yaml:500:7\n1530 rules/rise_of_totalitarianism/rules.yaml:92:3\n1538 rules/rise_of_totalitarianism/rules.yaml:100:7\n1542 rules/rise_of_totalitarianism/rules.yaml:272:7\n1546 rules/rise_of_totalitarianism/rules.yaml:234:7\n1556 rules/rise_of_totalitarianism/rules.yaml:414:7\n1560 rules/rise_of_totalitarianism/rules.yaml:415:7\n1563 rules/rise_of_totalitarianism/rules.yaml:416:11\n1564 rules/rise_of_totalitarianism/rules.yaml:417:7\n1568 rules/rise_of_totalitarianism/rules.yaml:244:7\n1569 rules/rise_of_totalitarianism/rules.yaml:245:11\n1570 rules/rise_of_totalitarianism/rules.yaml:246:11\n1575 rules/rise_of_totalitarianism/rules.yaml:247:11\n1576 rules/rise_of_totalitarianism/rules.yaml:248:11\n1577 rules/rise_of_totalitarianism/rules.yaml:249:15\n1578 rules/rise_of_totalitarianism/rules.yaml:250:19\n1579 rules/rise_of_totalitarianism/rules.yaml:251:11\n1580 rules/rise_of_totalitarianism/rules.yaml:252:7\n1591 rules/rise_of_totalitarianism/rules.yaml:253:7\n1592 rules/rise_of_totalitarianism/rules.yaml:254:7\n1604 rules/rise_of_totalitarianism/rules.yaml:255:7\n1605 rules/rise_of_totalitarianism/rules.yaml:256:11\n1606 rules/rise_of_totalitarianism/rules.yaml:257:7\n1610 rules/rise_of_totalitarianism/rules.yaml:293:7\n1614 rules/rise_of_totalitarianism/rules.yaml:300:7\n1622 rules/rise_of_totalitarianism/rules.yaml:192:7\n1629 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1634 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1635 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1636 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1640 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1641 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1647 rules/rise_of_totalitarianism/rules.yaml:2139:27\n1653 rules/rise_of_totalitarianism/rules.yaml:2139:49\n1661 rules/rise_of_totalitarianism/rules.yaml:2141:3\n1666 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1667 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1668 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1672 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1673 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1677 rules/rise_of_totalitarianism/rules.yaml:2147:27\n1683 rules/rise_of_totalitarianism/rules.yaml:2147:49\n1690 rules/rise_of_totalitarianism/rules.yaml:602:7\n1698 rules/rise_of_totalitarianism/rules.yaml:603:7\n1699 rules/rise_of_totalitarianism/rules.yaml:604:11\n1711 rules/rise_of_totalitarianism/rules.yaml:605:7\n1716 rules/rise_of_totalitarianism/rules.yaml:132:7\n1717 rules/rise_of_totalitarianism/rules.yaml:133:11\n1718 rules/rise_of_totalitarianism/rules.yaml:134:7\n1719 rules/rise_of_totalitarianism/rules.yaml:135:11\n1720 rules/rise_of_totalitarianism/rules.yaml:136:7\n1726 rules/rise_of_totalitarianism/rules.yaml:166:7\n1737 rules/rise_of_totalitarianism/rules.yaml:647:7\n1738 rules/rise_of_totalitarianism/rules.yaml:648:11\n1739 rules/rise_of_totalitarianism/rules.yaml:649:7\n1740 rules/rise_of_totalitarianism/rules.yaml:650:11\n1741 rules/rise_of_totalitarianism/rules.yaml:651:7\n1746 rules/rise_of_totalitarianism/rules.yaml:159:7\n1772 rules/rise_of_totalitarianism/rules.yaml:632:7\n1776 rules/rise_of_totalitarianism/rules.yaml:402:7\n1780 rules/rise_of_totalitarianism/rules.yaml:518:7\n1796 rules/rise_of_totalitarianism/rules.yaml:519:7\n1807 rules/rise_of_totalitarianism/rules.yaml:614:7\n1814 rules/rise_of_totalitarianism/rules.yaml:266:7\n1821 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1822 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1823 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1824 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1825 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1826 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1827 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1831 rules/rise_of_totalitarianism/rules.yaml:581:7\n1846 rules/rise_of_totalitarianism/rules.yaml:458:7\n1847 rules/rise_of_totalitarianism/rules.yaml:459:11\n1848 rules/rise_of_totalitarianism/rules.yaml:460:7\n1852 rules/rise_of_totalitarianism/rules.yaml:461:11\n1853 rules/rise_of_totalitarianism/rules.yaml:462:7\n1854 rules/rise_of_totalitarianism/rules.yaml:463:11\n1855 rules/rise_of_totalitarianism/rules.yaml:464:7\n1856 rules/rise_of_totalitarianism/rules.yaml:465:11\n1857 rules/rise_of_totalitarianism/rules.yaml:466:7\n1858 rules/rise_of_totalitarianism/rules.yaml:467:11\n1859 rules/rise_of_totalitarianism/rules.yaml:468:7\n1860 rules/rise_of_totalitarianism/rules.yaml:469:11\n1861 rules/rise_of_totalitarianism/rules.yaml:470:7\n1865 rules/rise_of_totalitarianism/rules.yaml:533:7\n1876 rules/rise_of_totalitarianism/rules.yaml:279:7\n1877 rules/rise_of_totalitarianism/rules.yaml:280:11\n1896 rules/rise_of_totalitarianism/rules.yaml:281:7\n1897 rules/rise_of_totalitarianism/rules.yaml:282:11\n1913 rules/rise_of_totalitarianism/rules.yaml:283:7\n1914 rules/rise_of_totalitarianism/rules.yaml:284:11\n1920 rules/rise_of_totalitarianism/rules.yaml:285:11\n1929 rules/rise_of_totalitarianism/rules.yaml:286:7\n1930 rules/rise_of_totalitarianism/rules.yaml:287:11\n1946 rules/rise_of_totalitarianism/rules.yaml:288:7\n1950 rules/rise_of_totalitarianism/rules.yaml:570:7\n1975 rules/rise_of_totalitarianism/rules.yaml:107:7\n1984 rules/rise_of_totalitarianism/rules.yaml:382:7\n1989 rules/rise_of_totalitarianism/rules.yaml:374:7\n1990 rules/rise_of_totalitarianism/rules.yaml:375:7\n1991 rules/rise_of_totalitarianism/rules.yaml:376:11\n1999 rules/rise_of_totalitarianism/rules.yaml:377:7\n2003 rules/rise_of_totalitarianism/rules.yaml:222:7\n2007 rules/rise_of_totalitarianism/rules.yaml:199:7\n2021 rules/rise_of_totalitarianism/rules.yaml:305:7\n2029 rules/rise_of_totalitarianism/rules.yaml:511:7\n2048 rules/rise_of_totalitarianism/rules.yaml:173:7\n2060 rules/rise_of_totalitarianism/rules.yaml:439:7\n2061 rules/rise_of_totalitarianism/rules.yaml:440:11\n2062 rules/rise_of_totalitarianism/rules.yaml:441:7\n2063 rules/rise_of_totalitarianism/rules.yaml:442:7\n2068 rules/rise_of_totalitarianism/rules.yaml:443:7\n2069 rules/rise_of_totalitarianism/rules.yaml:444:7\n2070 rules/rise_of_totalitarianism/rules.yaml:445:11\n2071 rules/rise_of_totalitarianism/rules.yaml:446:15\n2072 rules/rise_of_totalitarianism/rules.yaml:447:7\n2076 rules/rise_of_totalitarianism/rules.yaml:593:7\n2088 rules/rise_of_totalitarianism/rules.yaml:324:7\n2089 rules/rise_of_totalitarianism/rules.yaml:325:7\n2090 rules/rise_of_totalitarianism/rules.yaml:326:11\n2091 rules/rise_of_totalitarianism/rules.yaml:327:7\n2095 rules/rise_of_totalitarianism/rules.yaml:206:7\n2103 rules/rise_of_totalitarianism/rules.yaml:152:7\n2116 rules/rise_of_totalitarianism/rules.yaml:312:7\n2120 rules/rise_of_totalitarianism/rules.yaml:313:7\n2121 rules/rise_of_totalitarianism/rules.yaml:314:11\n2122 rules/rise_of_totalitarianism/rules.yaml:315:7\n2126 rules/rise_of_totalitarianism/rules.yaml:367:7\n2137 rules/rise_of_totalitarianism/rules.yaml:343:7\n2141 rules/rise_of_totalitarianism/rules.yaml:395:7\n2145 rules/rise_of_totalitarianism/rules.yaml:526:7\n2160 rules/rise_of_totalitarianism/rules.yaml:428:7\n2164 rules/rise_of_totalitarianism/rules.yaml:118:7\n2165 rules/rise_of_totalitarianism/rules.yaml:119:11\n2166 rules/rise_of_totalitarianism/rules.yaml:120:7\n2169 rules/rise_of_totalitarianism/rules.yaml:121:11\n2170 rules/rise_of_totalitarianism/rules.yaml:122:7\n2174 rules/rise_of_totalitarianism/rules.yaml:623:7\n2183 rules/rise_of_totalitarianism/rules.yaml:215:7\n2192 rules/rise_of_totalitarianism/rules.yaml:560:7\n2204 rules/rise_of_totalitarianism/rules.yaml:639:7\n2208 rules/rise_of_totalitarianism/rules.yaml:145:7\n2216 rules/rise_of_totalitarianism/rules.yaml:180:7\n2228 rules/rise_of_totalitarianism/rules.yaml:181:7\n2229 rules/rise_of_totalitarianism/rules.yaml:182:7\n2230 rules/rise_of_totalitarianism/rules.yaml:183:7\n2246 rules/rise_of_totalitarianism/rules.yaml:388:7\n2252 rules/rise_of_totalitarianism/rules.yaml:2108:3\n2257 rules/rise_of_totalitarianism/rules.yaml:2108:3\n2265 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2266 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2267 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2268 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2269 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2270 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2274 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2303 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2307 rules/rise_of_totalitarianism/rules.yaml:678:7\n2308 rules/rise_of_totalitarianism/rules.yaml:679:7\n2313 rules/rise_of_totalitarianism/rules.yaml:680:11\n2314 rules/rise_of_totalitarianism/rules.yaml:681:11\n2319 rules/rise_of_totalitarianism/rules.yaml:1442:7\n2320 rules/rise_of_totalitarianism/rules.yaml:1443:11\n2321 rules/rise_of_totalitarianism/rules.yaml:1444:11\n2328 rules/rise_of_totalitarianism/rules.yaml:1445:11\n2329 rules/rise_of_totalitarianism/rules.yaml:1446:11\n2331 rules/rise_of_totalitarianism/rules.yaml:1447:7\n2336 rules/rise_of_totalitarianism/rules.yaml:1448:11\n2344 rules/rise_of_totalitarianism/rules.yaml:1449:11\n2349 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2350 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2351 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2359 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2360 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2361 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2372 rules/rise_of_totalitarianism/rules.yaml:1767:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1768:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2382 rules/rise_of_totalitarianism/rules.yaml:1770:11\n2383 rules/rise_of_totalitarianism/rules.yaml:1771:11\n2384 rules/rise_of_totalitarianism/rules.yaml:1772:15\n2385 rules/rise_of_totalitarianism/rules.yaml:1773:15\n2387 rules/rise_of_totalitarianism/rules.yaml:1775:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1776:15\n2389 rules/rise_of_totalitarianism/rules.yaml:1777:7\n2394 rules/rise_of_totalitarianism/rules.yaml:710:7\n2395 rules/rise_of_totalitarianism/rules.yaml:711:11\n2419 rules/rise_of_totalitarianism/rules.yaml:712:11\n2420 rules/rise_of_totalitarianism/rules.yaml:713:11\n2422 rules/rise_of_totalitarianism/rules.yaml:714:11\n2424 rules/rise_of_totalitarianism/rules.yaml:715:11\n2430 rules/rise_of_totalitarianism/rules.yaml:1610:7\n2431 rules/rise_of_totalitarianism/rules.yaml:1611:11\n2433 rules/rise_of_totalitarianism/rules.yaml:1612:7\n2436 rules/rise_of_totalitarianism/rules.yaml:1613:7\n2441 rules/rise_of_totalitarianism/rules.yaml:755:7\n2442 rules/rise_of_totalitarianism/rules.yaml:756:7\n2443 rules/rise_of_totalitarianism/rules.yaml:757:7\n2448 rules/rise_of_totalitarianism/rules.yaml:758:11\n2449 rules/rise_of_totalitarianism/rules.yaml:759:11\n2454 rules/rise_of_totalitarianism/rules.yaml:765:7\n2455 rules/rise_of_totalitarianism/rules.yaml:766:11\n2456 rules/rise_of_totalitarianism/rules.yaml:767:11\n2459 rules/rise_of_totalitarianism/rules.yaml:769:11\n2464 rules/rise_of_totalitarianism/rules.yaml:742:7\n2465 rules/rise_of_totalitarianism/rules.yaml:743:11\n2466 rules/rise_of_totalitarianism/rules.yaml:744:11\n2467 rules/rise_of_totalitarianism/rules.yaml:745:11\n2469 rules/rise_of_totalitarianism/rules.yaml:746:7\n2470 rules/rise_of_totalitarianism/rules.yaml:747:11\n2471 rules/rise_of_totalitarianism/rules.yaml:748:11\n2472 rules/rise_of_totalitarianism/rules.yaml:749:11\n2477 rules/rise_of_totalitarianism/rules.yaml:1308:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1309:11\n2496 rules/rise_of_totalitarianism/rules.yaml:1310:15\n2497 rules/rise_of_totalitarianism/rules.yaml:1311:15\n2502 rules/rise_of_totalitarianism/rules.yaml:1312:15\n2503 rules/rise_of_totalitarianism/rules.yaml:1313:19\n2507 rules/rise_of_totalitarianism/rules.yaml:1314:19\n2510 rules/rise_of_totalitarianism/rules.yaml:1316:19\n2516 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2517 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2518 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2522 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2523 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2529 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2531 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2536 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2537 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2538 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2542 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2543 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2547 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2549 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2553 rules/rise_of_totalitarianism/flow.yaml:101:3\n2557 rules/rise_of_totalitarianism/flow.yaml:105:7\n2558 rules/rise_of_totalitarianism/flow.yaml:106:11\n2562 rules/rise_of_totalitarianism/rules.yaml:701:7\n2563 rules/rise_of_totalitarianism/rules.yaml:702:7\n2564 rules/rise_of_totalitarianism/rules.yaml:703:11\n2569 rules/rise_of_totalitarianism/rules.yaml:704:15\n2570 rules/rise_of_totalitarianism/rules.yaml:705:15\n2574 rules/rise_of_totalitarianism/rules.yaml:673:7\n2579 rules/rise_of_totalitarianism/rules.yaml:1729:7\n2580 rules/rise_of_totalitarianism/rules.yaml:1730:7\n2581 rules/rise_of_totalitarianism/rules.yaml:1731:7\n2582 rules/rise_of_totalitarianism/rules.yaml:1732:7\n2587 rules/rise_of_totalitarianism/rules.yaml:1978:7\n2588 rules/rise_of_totalitarianism/rules.yaml:1979:7\n2590 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2591 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2592 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2593 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2598 rules/rise_of_totalitarianism/rules.yaml:1878:7\n2599 rules/rise_of_totalitarianism/rules.yaml:1879:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1880:7\n2602 rules/rise_of_totalitarianism/rules.yaml:1881:7\n2603 rules/rise_of_totalitarianism/rules.yaml:1882:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1883:11\n2605 rules/rise_of_totalitarianism/rules.yaml:1884:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1886:11\n2609 rules/rise_of_totalitarianism/rules.yaml:1887:11\n2610 rules/rise_of_totalitarianism/rules.yaml:1888:11\n2615 rules/rise_of_totalitarianism/rules.yaml:1961:7\n2617 rules/rise_of_totalitarianism/rules.yaml:1962:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1963:7\n2619 rules/rise_of_totalitarianism/rules.yaml:1964:7\n2620 rules/rise_of_totalitarianism/rules.yaml:1965:7\n2621 rules/rise_of_totalitarianism/rules.yaml:1966:11\n2622 rules/rise_of_totalitarianism/rules.yaml:1967:11\n2623 rules/rise_of_totalitarianism/rules.yaml:1968:11\n2626 rules/rise_of_totalitarianism/rules.yaml:1970:11\n2627 rules/rise_of_totalitarianism/rules.yaml:1971:11\n2628 rules/rise_of_totalitarianism/rules.yaml:1972:11\n2633 rules/rise_of_totalitarianism/rules.yaml:1895:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1896:11\n2635 rules/rise_of_totalitarianism/rules.yaml:1897:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1898:15\n2638 rules/rise_of_totalitarianism/rules.yaml:1899:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1901:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1902:7\n2645 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1904:11\n2651 rules/rise_of_totalitarianism/rules.yaml:1057:7\n2652 rules/rise_of_totalitarianism/rules.yaml:1058:11\n2653 rules/rise_of_totalitarianism/rules.yaml:1059:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1061:15\n2656 rules/rise_of_totalitarianism/rules.yaml:1062:7\n2658 rules/rise_of_totalitarianism/rules.yaml:1063:7\n2659 rules/rise_of_totalitarianism/rules.yaml:1064:7\n2663 rules/rise_of_totalitarianism/rules.yaml:1988:7\n2664 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2669 rules/rise_of_totalitarianism/rules.yaml:919:7\n2672 rules/rise_of_totalitarianism/rules.yaml:920:7\n2673 rules/rise_of_totalitarianism/rules.yaml:921:11\n2675 rules/rise_of_totalitarianism/rules.yaml:922:7\n2676 rules/rise_of_totalitarianism/rules.yaml:923:11\n2677 rules/rise_of_totalitarianism/rules.yaml:924:11\n2679 rules/rise_of_totalitarianism/rules.yaml:925:11\n2681 rules/rise_of_totalitarianism/rules.yaml:926:7\n2682 rules/rise_of_totalitarianism/rules.yaml:927:11\n2684 rules/rise_of_totalitarianism/rules.yaml:929:11\n2689 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2691 rules/rise_of_totalitarianism/rules.yaml:1323:15\n2697 rules/rise_of_totalitarianism/rules.yaml:1324:19\n2698 rules/rise_of_totalitarianism/rules.yaml:1325:19\n2699 rules/rise_of_totalitarianism/rules.yaml:1326:19\n2700 rules/rise_of_totalitarianism/rules.yaml:1327:19\n2702 rules/rise_of_totalitarianism/rules.yaml:1328:19\n2703 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2708 rules/rise_of_totalitarianism/rules.yaml:1330:23\n2711 rules/rise_of_totalitarianism/rules.yaml:1331:23\n2712 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2717 rules/rise_of_totalitarianism/rules.yaml:2053:7\n2718 rules/rise_of_totalitarianism/rules.yaml:2054:11\n2719 rules/rise_of_totalitarianism/rules.yaml:2055:15\n2720 rules/rise_of_totalitarianism/rules.yaml:2056:15\n2723 rules/rise_of_totalitarianism/rules.yaml:2058:11\n2724 rules/rise_of_totalitarianism/rules.yaml:2059:11\n2729 rules/rise_of_totalitarianism/rules.yaml:2071:7\n2730 rules/rise_of_totalitarianism/rules.yaml:2072:11\n2731 rules/rise_of_totalitarianism/rules.yaml:2073:15\n2736 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2737 rules/rise_of_totalitarianism/rules.yaml:2075:19\n2739 rules/rise_of_totalitarianism/rules.yaml:2076:19\n2745 rules/rise_of_totalitarianism/rules.yaml:1786:7\n2748 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1788:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1789:7\n2752 rules/rise_of_totalitarianism/rules.yaml:1790:7\n2753 rules/rise_of_totalitarianism/rules.yaml:1791:7\n2757 rules/rise_of_totalitarianism/flow.yaml:6:3\n2761 rules/rise_of_totalitarianism/flow.yaml:10:7\n2762 rules/rise_of_totalitarianism/flow.yaml:11:11\n2773 rules/rise_of_totalitarianism/flow.yaml:12:7\n2774 rules/rise_of_totalitarianism/flow.yaml:13:7\n2778 rules/rise_of_totalitarianism/rules.yaml:686:7\n2779 rules/rise_of_totalitarianism/rules.yaml:687:7\n2780 rules/rise_of_totalitarianism/rules.yaml:688:7\n2781 rules/rise_of_totalitarianism/rules.yaml:689:11\n2782 rules/rise_of_totalitarianism/rules.yaml:690:15\n2784 rules/rise_of_totalitarianism/rules.yaml:692:15\n2785 rules/rise_of_totalitarianism/rules.yaml:693:7\n2786 rules/rise_of_totalitarianism/rules.yaml:694:7\n2787 rules/rise_of_totalitarianism/rules.yaml:695:11\n2792 rules/rise_of_totalitarianism/rules.yaml:1081:7\n2793 rules/rise_of_totalitarianism/rules.yaml:1082:7\n2797 rules/rise_of_totalitarianism/rules.yaml:1083:11\n2798 rules/rise_of_totalitarianism/rules.yaml:1084:11\n2800 rules/rise_of_totalitarianism/rules.yaml:1085:11\n2803 rules/rise_of_totalitarianism/rules.yaml:1086:11\n2809 rules/rise_of_totalitarianism/rules.yaml:1454:7\n2810 rules/rise_of_totalitarianism/rules.yaml:1455:7\n2811 rules/rise_of_totalitarianism/rules.yaml:1456:11\n2812 rules/rise_of_totalitarianism/rules.yaml:1457:11\n2813 rules/rise_of_totalitarianism/rules.yaml:1458:11\n2814 rules/rise_of_totalitarianism/rules.yaml:1459:15\n2815 rules/rise_of_totalitarianism/rules.yaml:1460:7\n2816 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2819 rules/rise_of_totalitarianism/rules.yaml:1462:15\n2820 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2821 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2822 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2823 rules/rise_of_totalitarianism/rules.yaml:1466:7\n2828 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2829 rules/rise_of_totalitarianism/rules.yaml:1472:7\n2830 rules/rise_of_totalitarianism/rules.yaml:1473:7\n2831 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2832 rules/rise_of_totalitarianism/rules.yaml:1475:11\n2838 rules/rise_of_totalitarianism/rules.yaml:1476:15\n2852 rules/rise_of_totalitarianism/rules.yaml:1477:15\n2853 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2855 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2856 rules/rise_of_totalitarianism/rules.yaml:1480:7\n2857 rules/rise_of_totalitarianism/rules.yaml:1481:7\n2858 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2859 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1484:7\n2865 rules/rise_of_totalitarianism/rules.yaml:1654:7\n2866 rules/rise_of_totalitarianism/rules.yaml:1655:11\n2871 rules/rise_of_totalitarianism/rules.yaml:1656:11\n2872 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2873 rules/rise_of_totalitarianism/rules.yaml:1658:15\n2876 rules/rise_of_totalitarianism/rules.yaml:1660:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1661:15\n2882 rules/rise_of_totalitarianism/rules.yaml:1662:15\n2884 rules/rise_of_totalitarianism/rules.yaml:1664:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1019:7\n2908 rules/rise_of_totalitarianism/rules.yaml:1020:7\n2913 rules/rise_of_totalitarianism/rules.yaml:1021:11\n2926 rules/rise_of_totalitarianism/rules.yaml:1022:11\n2927 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2929 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2930 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2931 rules/rise_of_totalitarianism/rules.yaml:1027:19\n2933 rules/rise_of_totalitarianism/rules.yaml:1029:19\n2935 rules/rise_of_totalitarianism/rules.yaml:1030:19\n2937 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2942 rules/rise_of_totalitarianism/rules.yaml:878:7\n2943 rules/rise_of_totalitarianism/rules.yaml:880:15\n2944 rules/rise_of_totalitarianism/rules.yaml:881:15\n2946 rules/rise_of_totalitarianism/rules.yaml:883:15\n2947 rules/rise_of_totalitarianism/rules.yaml:884:15\n2948 rules/rise_of_totalitarianism/rules.yaml:885:19\n2951 rules/rise_of_totalitarianism/rules.yaml:888:15\n2952 rules/rise_of_totalitarianism/rules.yaml:890:19\n2955 rules/rise_of_totalitarianism/rules.yaml:893:15\n2957 rules/rise_of_totalitarianism/rules.yaml:895:15\n2958 rules/rise_of_totalitarianism/rules.yaml:896:19\n2959 rules/rise_of_totalitarianism/rules.yaml:897:15\n2961 rules/rise_of_totalitarianism/rules.yaml:900:15\n2962 rules/rise_of_totalitarianism/rules.yaml:902:15\n2963 rules/rise_of_totalitarianism/rules.yaml:903:19\n2964 rules/rise_of_totalitarianism/rules.yaml:904:15\n2965 rules/rise_of_totalitarianism/rules.yaml:905:19\n2966 rules/rise_of_totalitarianism/rules.yaml:906:19\n2968 rules/rise_of_totalitarianism/rules.yaml:907:19\n2971 rules/rise_of_totalitarianism/rules.yaml:909:15\n2972 rules/rise_of_totalitarianism/rules.yaml:911:15\n2973 rules/rise_of_totalitarianism/rules.yaml:912:15\n2974 rules/rise_of_totalitarianism/rules.yaml:913:19\n2978 rules/rise_of_totalitarianism/rules.yaml:1533:7\n2979 rules/rise_of_totalitarianism/rules.yaml:1534:11\n2980 rules/rise_of_totalitarianism/rules.yaml:1535:15\n2986 rules/rise_of_totalitarianism/rules.yaml:1110:7\n2987 rules/rise_of_totalitarianism/rules.yaml:1111:7\n2988 rules/rise_of_totalitarianism/rules.yaml:1112:7\n2993 rules/rise_of_totalitarianism/rules.yaml:1113:11\n3012 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3013 rules/rise_of_totalitarianism/rules.yaml:1115:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1117:15\n3016 rules/rise_of_totalitarianism/rules.yaml:1118:15\n3017 rules/rise_of_totalitarianism/rules.yaml:1119:19\n3019 rules/rise_of_totalitarianism/rules.yaml:1121:19\n3024 rules/rise_of_totalitarianism/rules.yaml:1122:19\n3025 rules/rise_of_totalitarianism/rules.yaml:1123:7\n3030 rules/rise_of_totalitarianism/rules.yaml:809:7\n3031 rules/rise_of_totalitarianism/rules.yaml:811:15\n3032 rules/rise_of_totalitarianism/rules.yaml:812:15\n3037 rules/rise_of_totalitarianism/rules.yaml:813:19\n3043 rules/rise_of_totalitarianism/rules.yaml:814:19\n3044 rules/rise_of_totalitarianism/rules.yaml:815:19\n3045 rules/rise_of_totalitarianism/rules.yaml:816:19\n3047 rules/rise_of_totalitarianism/rules.yaml:818:15\n3048 rules/rise_of_totalitarianism/rules.yaml:819:15\n3050 rules/rise_of_totalitarianism/rules.yaml:820:15\n3053 rules/rise_of_totalitarianism/rules.yaml:823:15\n3055 rules/rise_of_totalitarianism/rules.yaml:826:15\n3056 rules/rise_of_totalitarianism/rules.yaml:827:19\n3062 rules/rise_of_totalitarianism/rules.yaml:830:15\n3063 rules/rise_of_totalitarianism/rules.yaml:831:19\n3069 rules/rise_of_totalitarianism/rules.yaml:834:15\n3073 rules/rise_of_totalitarianism/rules.yaml:835:19\n3074 rules/rise_of_totalitarianism/rules.yaml:836:23\n3079 rules/rise_of_totalitarianism/rules.yaml:841:15\n3084 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3085 rules/rise_of_totalitarianism/rules.yaml:1519:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1520:7\n3087 rules/rise_of_totalitarianism/rules.yaml:1521:7\n3088 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3091 rules/rise_of_totalitarianism/rules.yaml:1524:15\n3092 rules/rise_of_totalitarianism/rules.yaml:1525:7\n3093 rules/rise_of_totalitarianism/rules.yaml:1526:11\n3094 rules/rise_of_totalitarianism/rules.yaml:1527:15\n3107 rules/rise_of_totalitarianism/rules.yaml:1704:7\n3108 rules/rise_of_totalitarianism/rules.yaml:1705:11\n3109 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3110 rules/rise_of_totalitarianism/rules.yaml:1707:15\n3112 rules/rise_of_totalitarianism/rules.yaml:1708:15\n3115 rules/rise_of_totalitarianism/rules.yaml:1710:7\n3116 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3125 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3126 rules/rise_of_totalitarianism/rules.yaml:1713:15\n3127 rules/rise_of_totalitarianism/rules.yaml:1714:15\n3128 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3129 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3131 rules/rise_of_totalitarianism/rules.yaml:1718:23\n3132 rules/rise_of_totalitarianism/rules.yaml:1719:15\n3133 rules/rise_of_totalitarianism/rules.yaml:1720:15\n3141 rules/rise_of_totalitarianism/rules.yaml:1555:7\n3142 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3143 rules/rise_of_totalitarianism/rules.yaml:1558:15\n3148 rules/rise_of_totalitarianism/rules.yaml:1559:19\n3157 rules/rise_of_totalitarianism/rules.yaml:1560:19\n3158 rules/rise_of_totalitarianism/rules.yaml:1561:19\n3160 rules/rise_of_totalitarianism/rules.yaml:1563:15\n3161 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3163 rules/rise_of_totalitarianism/rules.yaml:1565:15\n3166 rules/rise_of_totalitarianism/rules.yaml:1568:15\n3168 rules/rise_of_totalitarianism/rules.yaml:1571:15\n3169 rules/rise_of_totalitarianism/rules.yaml:1572:19\n3179 rules/rise_of_totalitarianism/rules.yaml:1575:15\n3180 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3190 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3191 rules/rise_of_totalitarianism/rules.yaml:1580:19\n3193 rules/rise_of_totalitarianism/rules.yaml:1582:15\n3198 rules/rise_of_totalitarianism/rules.yaml:1278:7\n3199 rules/rise_of_totalitarianism/rules.yaml:1279:7\n3200 rules/rise_of_totalitarianism/rules.yaml:1280:11\n3201 rules/rise_of_totalitarianism/rules.yaml:1281:15\n3203 rules/rise_of_totalitarianism/rules.yaml:1282:11\n3204 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3205 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3206 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3213 rules/rise_of_totalitarianism/rules.yaml:1286:11\n3214 rules/rise_of_totalitarianism/rules.yaml:1287:11\n3219 rules/rise_of_totalitarianism/rules.yaml:1288:11\n3220 rules/rise_of_totalitarianism/rules.yaml:1289:15\n3223 rules/rise_of_totalitarianism/rules.yaml:1290:15\n3225 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3226 rules/rise_of_totalitarianism/rules.yaml:1295:19\n3231 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3232 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3237 rules/rise_of_totalitarianism/rules.yaml:1299:23\n3238 rules/rise_of_totalitarianism/rules.yaml:1300:7\n3239 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3244 rules/rise_of_totalitarianism/rules.yaml:1592:7\n3260 rules/rise_of_totalitarianism/rules.yaml:1593:7\n3261 rules/rise_of_totalitarianism/rules.yaml:1594:11\n3262 rules/rise_of_totalitarianism/rules.yaml:1595:11\n3263 rules/rise_of_totalitarianism/rules.yaml:1596:15\n3274 rules/rise_of_totalitarianism/rules.yaml:1597:15\n3276 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3277 rules/rise_of_totalitarianism/rules.yaml:1599:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1600:15\n3279 rules/rise_of_totalitarianism/rules.yaml:1601:15\n3287 rules/rise_of_totalitarianism/rules.yaml:1602:15\n3289 rules/rise_of_totalitarianism/rules.yaml:1603:15\n3290 rules/rise_of_totalitarianism/rules.yaml:1605:15\n3295 rules/rise_of_totalitarianism/rules.yaml:720:7\n3296 rules/rise_of_totalitarianism/rules.yaml:721:7\n3301 rules/rise_of_totalitarianism/rules.yaml:722:11\n3308 rules/rise_of_totalitarianism/rules.yaml:723:11\n3323 rules/rise_of_totalitarianism/rules.yaml:724:7\n3324 rules/rise_of_totalitarianism/rules.yaml:725:11\n3325 rules/rise_of_totalitarianism/rules.yaml:726:7\n3326 rules/rise_of_totalitarianism/rules.yaml:727:11\n3336 rules/rise_of_totalitarianism/rules.yaml:728:11\n3337 rules/rise_of_totalitarianism/rules.yaml:729:11\n3338 rules/rise_of_totalitarianism/rules.yaml:730:7\n3339 rules/rise_of_totalitarianism/rules.yaml:731:7\n3340 rules/rise_of_totalitarianism/rules.yaml:732:11\n3344 rules/rise_of_totalitarianism/rules.yaml:733:7\n3349 rules/rise_of_totalitarianism/rules.yaml:775:7\n3350 rules/rise_of_totalitarianism/rules.yaml:776:7\n3354 rules/rise_of_totalitarianism/rules.yaml:777:11\n3355 rules/rise_of_totalitarianism/rules.yaml:778:7\n3356 rules/rise_of_totalitarianism/rules.yaml:779:11\n3358 rules/rise_of_totalitarianism/rules.yaml:782:11\n3363 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3364 rules/rise_of_totalitarianism/rules.yaml:1499:11\n3365 rules/rise_of_totalitarianism/rules.yaml:1500:11\n3366 rules/rise_of_totalitarianism/rules.yaml:1502:7\n3369 rules/rise_of_totalitarianism/rules.yaml:1505:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1506:11\n3371 rules/rise_of_totalitarianism/rules.yaml:1507:11\n3372 rules/rise_of_totalitarianism/rules.yaml:1508:11\n3373 rules/rise_of_totalitarianism/rules.yaml:1510:15\n3375 rules/rise_of_totalitarianism/rules.yaml:1512:15\n3380 rules/rise_of_totalitarianism/rules.yaml:936:7\n3383 rules/rise_of_totalitarianism/rules.yaml:939:11\n3384 rules/rise_of_totalitarianism/rules.yaml:940:11\n3385 rules/rise_of_totalitarianism/rules.yaml:941:11\n3386 rules/rise_of_totalitarianism/rules.yaml:943:11\n3387 rules/rise_of_totalitarianism/rules.yaml:944:15\n3392 rules/rise_of_totalitarianism/rules.yaml:946:11\n3393 rules/rise_of_totalitarianism/rules.yaml:947:15\n3398 rules/rise_of_totalitarianism/rules.yaml:949:11\n3399 rules/rise_of_totalitarianism/rules.yaml:950:15\n3400 rules/rise_of_totalitarianism/rules.yaml:951:15\n3404 rules/rise_of_totalitarianism/rules.yaml:952:15\n3408 rules/rise_of_totalitarianism/rules.yaml:1801:7\n3409 rules/rise_of_totalitarianism/rules.yaml:1802:7\n3410 rules/rise_of_totalitarianism/rules.yaml:1803:7\n3413 rules/rise_of_totalitarianism/rules.yaml:1806:11\n3414 rules/rise_of_totalitarianism/rules.yaml:1807:11\n3415 rules/rise_of_totalitarianism/rules.yaml:1808:15\n3416 rules/rise_of_totalitarianism/rules.yaml:1809:15\n3417 rules/rise_of_totalitarianism/rules.yaml:1811:11\n3418 rules/rise_of_totalitarianism/rules.yaml:1812:11\n3422 rules/rise_of_totalitarianism/rules.yaml:1401:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1402:11\n3427 rules/rise_of_totalitarianism/rules.yaml:1403:7\n3428 rules/rise_of_totalitarianism/rules.yaml:1404:7\n3429 rules/rise_of_totalitarianism/rules.yaml:1405:11\n3430 rules/rise_of_totalitarianism/rules.yaml:1406:11\n3434 rules/rise_of_totalitarianism/rules.yaml:1070:7\n3438 rules/rise_of_totalitarianism/rules.yaml:1071:7\n3439 rules/rise_of_totalitarianism/rules.yaml:1072:7\n3440 rules/rise_of_totalitarianism/rules.yaml:1073:11\n3441 rules/rise_of_totalitarianism/rules.yaml:1074:7\n3442 rules/rise_of_totalitarianism/rules.yaml:1075:7\n3448 rules/rise_of_totalitarianism/rules.yaml:2000:7\n3455 rules/rise_of_totalitarianism/rules.yaml:2001:7\n3456 rules/rise_of_totalitarianism/rules.yaml:2002:7\n3457 rules/rise_of_totalitarianism/rules.yaml:2003:7\n3460 rules/rise_of_totalitarianism/rules.yaml:2004:11\n3461 rules/rise_of_totalitarianism/rules.yaml:2005:11\n3463 rules/rise_of_totalitarianism/rules.yaml:2006:11\n3464 rules/rise_of_totalitarianism/rules.yaml:2007:11\n3465 rules/rise_of_totalitarianism/rules.yaml:2008:11\n3467 rules/rise_of_totalitarianism/rules.yaml:2011:11\n3468 rules/rise_of_totalitarianism/rules.yaml:2012:11\n3470 rules/rise_of_totalitarianism/rules.yaml:2013:11\n3471 rules/rise_of_totalitarianism/rules.yaml:2014:11\n3472 rules/rise_of_totalitarianism/rules.yaml:2015:11\n3473 rules/rise_of_totalitarianism/rules.yaml:2016:11\n3479 rules/rise_of_totalitarianism/rules.yaml:791:7\n3483 rules/rise_of_totalitarianism/rules.yaml:792:11\n3484 rules/rise_of_totalitarianism/rules.yaml:793:7\n3485 rules/rise_of_totalitarianism/rules.yaml:794:7\n3501 rules/rise_of_totalitarianism/rules.yaml:795:11\n3502 rules/rise_of_totalitarianism/rules.yaml:796:7\n3503 rules/rise_of_totalitarianism/rules.yaml:797:11\n3505 rules/rise_of_totalitarianism/rules.yaml:800:11\n3506 rules/rise_of_totalitarianism/rules.yaml:801:11\n3507 rules/rise_of_totalitarianism/rules.yaml:802:11\n3511 rules/rise_of_totalitarianism/rules.yaml:1092:7\n3512 rules/rise_of_totalitarianism/rules.yaml:1093:11\n3513 rules/rise_of_totalitarianism/rules.yaml:1094:11\n3514 rules/rise_of_totalitarianism/rules.yaml:1095:15\n3520 rules/rise_of_totalitarianism/rules.yaml:1098:11\n3521 rules/rise_of_totalitarianism/rules.yaml:1099:11\n3527 rules/rise_of_totalitarianism/rules.yaml:1102:11\n3528 rules/rise_of_totalitarianism/rules.yaml:1103:11\n3533 rules/rise_of_totalitarianism/rules.yaml:1674:7\n3534 rules/rise_of_totalitarianism/rules.yaml:1675:7\n3535 rules/rise_of_totalitarianism/rules.yaml:1676:7\n3536 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3537 rules/rise_of_totalitarianism/rules.yaml:1678:7\n3538 rules/rise_of_totalitarianism/rules.yaml:1679:11\n3540 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3542 rules/rise_of_totalitarianism/rules.yaml:1683:11\n3543 rules/rise_of_totalitarianism/rules.yaml:1684:11\n3544 rules/rise_of_totalitarianism/rules.yaml:1685:11\n3545 rules/rise_of_totalitarianism/rules.yaml:1686:11\n3546 rules/rise_of_totalitarianism/rules.yaml:1687:15\n3547 rules/rise_of_totalitarianism/rules.yaml:1688:19\n3548 rules/rise_of_totalitarianism/rules.yaml:1689:15\n3549 rules/rise_of_totalitarianism/rules.yaml:1690:11\n3550 rules/rise_of_totalitarianism/rules.yaml:1691:11\n3552 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3553 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3557 rules/rise_of_totalitarianism/rules.yaml:2028:7\n3566 rules/rise_of_totalitarianism/rules.yaml:2029:7\n3577 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3578 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3579 rules/rise_of_totalitarianism/rules.yaml:2032:15\n3580 rules/rise_of_totalitarianism/rules.yaml:2033:15\n3581 rules/rise_of_totalitarianism/rules.yaml:2034:19\n3582 rules/rise_of_totalitarianism/rules.yaml:2035:23\n3583 rules/rise_of_totalitarianism/rules.yaml:2036:27\n3584 rules/rise_of_totalitarianism/rules.yaml:2037:27\n3585 rules/rise_of_totalitarianism/rules.yaml:2039:15\n3621 rules/rise_of_totalitarianism/rules.yaml:1337:7\n3622 rules/rise_of_totalitarianism/rules.yaml:1338:11\n3640 rules/rise_of_totalitarianism/rules.yaml:1339:11\n3641 rules/rise_of_totalitarianism/rules.yaml:1340:15\n3645 rules/rise_of_totalitarianism/rules.yaml:1341:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1342:15\n3653 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3654 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3669 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3670 rules/rise_of_totalitarianism/rules.yaml:1347:19\n3671 rules/rise_of_totalitarianism/rules.yaml:1348:19\n3672 rules/rise_of_totalitarianism/rules.yaml:1349:23\n3673 rules/rise_of_totalitarianism/rules.yaml:1350:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1351:23\n3675 rules/rise_of_totalitarianism/rules.yaml:1352:23\n3682 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3683 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3685 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3686 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3687 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3688 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3689 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3690 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3697 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3698 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3699 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3700 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3706 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3707 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3709 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3710 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3711 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3713 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3714 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3715 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3721 rules/rise_of_totalitarianism/rules.yaml:1360:7\n3722 rules/rise_of_totalitarianism/rules.yaml:1361:11\n3728 rules/rise_of_totalitarianism/rules.yaml:1362:11\n3729 rules/rise_of_totalitarianism/rules.yaml:1363:15\n3733 rules/rise_of_totalitarianism/rules.yaml:1364:15\n3740 rules/rise_of_totalitarianism/rules.yaml:1365:15\n3741 rules/rise_of_totalitarianism/rules.yaml:1366:15\n3747 rules/rise_of_totalitarianism/rules.yaml:1367:15\n3748 rules/rise_of_totalitarianism/rules.yaml:1368:15\n3749 rules/rise_of_totalitarianism/rules.yaml:1369:19\n3756 rules/rise_of_totalitarianism/rules.yaml:1372:19\n3757 rules/rise_of_totalitarianism/rules.yaml:1373:19\n3760 rules/rise_of_totalitarianism/rules.yaml:1377:23\n3764 rules/rise_of_totalitarianism/rules.yaml:1378:27\n3772 rules/rise_of_totalitarianism/rules.yaml:1379:23\n3773 rules/rise_of_totalitarianism/rules.yaml:1380:23\n3774 rules/rise_of_totalitarianism/rules.yaml:1381:23\n3775 rules/rise_of_totalitarianism/rules.yaml:1382:27\n3776 rules/rise_of_totalitarianism/rules.yaml:1383:23\n3777 rules/rise_of_totalitarianism/rules.yaml:1384:23\n3778 rules/rise_of_totalitarianism/rules.yaml:1385:23\n3779 rules/rise_of_totalitarianism/rules.yaml:1386:27\n3780 rules/rise_of_totalitarianism/rules.yaml:1387:27\n3789 rules/rise_of_totalitarianism/rules.yaml:1388:27\n3793 rules/rise_of_totalitarianism/rules.yaml:1389:27\n3794 rules/rise_of_totalitarianism/rules.yaml:1391:27\n3795 rules/rise_of_totalitarianism/rules.yaml:1392:27\n3796 rules/rise_of_totalitarianism/rules.yaml:1393:31\n3800 rules/rise_of_totalitarianism/rules.yaml:1394:27\n3804 rules/rise_of_totalitarianism/rules.yaml:1395:27\n3805 rules/rise_of_totalitarianism/rules.yaml:1396:23\n3810 rules/rise_of_totalitarianism/rules.yaml:1411:7\n3811 rules/rise_of_totalitarianism/rules.yaml:1412:11\n3812 rules/rise_of_totalitarianism/rules.yaml:1413:15\n3813 rules/rise_of_totalitarianism/rules.yaml:1414:19\n3815 rules/rise_of_totalitarianism/rules.yaml:1415:15\n3816 rules/rise_of_totalitarianism/rules.yaml:1416:15\n3817 rules/rise_of_totalitarianism/rules.yaml:1417:15\n3824 rules/rise_of_totalitarianism/rules.yaml:1418:15\n3825 rules/rise_of_totalitarianism/rules.yaml:1419:19\n3841 rules/rise_of_totalitarianism/rules.yaml:1420:23\n3844 rules/rise_of_totalitarianism/rules.yaml:1421:23\n3858 rules/rise_of_totalitarianism/rules.yaml:1422:15\n3859 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3860 rules/rise_of_totalitarianism/rules.yaml:1424:19\n3863 rules/rise_of_totalitarianism/rules.yaml:1425:19\n3865 rules/rise_of_totalitarianism/rules.yaml:1426:19\n3866 rules/rise_of_totalitarianism/rules.yaml:1427:19\n3871 rules/rise_of_totalitarianism/rules.yaml:1428:23\n3874 rules/rise_of_totalitarianism/rules.yaml:1429:23\n3875 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3876 rules/rise_of_totalitarianism/rules.yaml:1431:15\n3881 rules/rise_of_totalitarianism/rules.yaml:1432:15\n3886 rules/rise_of_totalitarianism/rules.yaml:1434:15\n3887 rules/rise_of_totalitarianism/rules.yaml:1435:15\n3893 rules/rise_of_totalitarianism/rules.yaml:1436:19\n3894 rules/rise_of_totalitarianism/rules.yaml:1437:11\n3901 rules/rise_of_totalitarianism/rules.yaml:1742:7\n3902 rules/rise_of_totalitarianism/rules.yaml:1743:7\n3903 rules/rise_of_totalitarianism/rules.yaml:1744:7\n3904 rules/rise_of_totalitarianism/rules.yaml:1745:11\n3905 rules/rise_of_totalitarianism/rules.yaml:1746:11\n3906 rules/rise_of_totalitarianism/rules.yaml:1747:15\n3907 rules/rise_of_totalitarianism/rules.yaml:1748:15\n3908 rules/rise_of_totalitarianism/rules.yaml:1749:7\n3924 rules/rise_of_totalitarianism/rules.yaml:1750:7\n3930 rules/rise_of_totalitarianism/rules.yaml:1751:7\n3931 rules/rise_of_totalitarianism/rules.yaml:1752:11\n3932 rules/rise_of_totalitarianism/rules.yaml:1753:11\n3933 rules/rise_of_totalitarianism/rules.yaml:1754:15\n3934 rules/rise_of_totalitarianism/rules.yaml:1755:15\n3939 rules/rise_of_totalitarianism/rules.yaml:986:7\n3940 rules/rise_of_totalitarianism/rules.yaml:987:7\n3945 rules/rise_of_totalitarianism/rules.yaml:988:11\n3954 rules/rise_of_totalitarianism/rules.yaml:989:11\n3955 rules/rise_of_totalitarianism/rules.yaml:990:15\n3957 rules/rise_of_totalitarianism/rules.yaml:992:15\n3958 rules/rise_of_totalitarianism/rules.yaml:993:15\n3959 rules/rise_of_totalitarianism/rules.yaml:994:19\n3961 rules/rise_of_totalitarianism/rules.yaml:996:19\n3962 rules/rise_of_totalitarianism/rules.yaml:997:19\n3966 rules/rise_of_totalitarianism/rules.yaml:998:19\n3968 rules/rise_of_totalitarianism/rules.yaml:999:19\n3969 rules/rise_of_totalitarianism/rules.yaml:1000:19\n3970 rules/rise_of_totalitarianism/rules.yaml:1001:19\n3971 rules/rise_of_totalitarianism/rules.yaml:1002:19\n3979 rules/rise_of_totalitarianism/rules.yaml:1003:19\n3981 rules/rise_of_totalitarianism/rules.yaml:1004:19\n3982 rules/rise_of_totalitarianism/rules.yaml:1005:19\n3987 rules/rise_of_totalitarianism/rules.yaml:1006:19\n3988 rules/rise_of_totalitarianism/rules.yaml:1007:23\n3989 rules/rise_of_totalitarianism/rules.yaml:1008:19\n3991 rules/rise_of_totalitarianism/rules.yaml:1009:19\n3993 rules/rise_of_totalitarianism/rules.yaml:1010:19\n3994 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3995 rules/rise_of_totalitarianism/rules.yaml:1013:7\n3999 rules/rise_of_totalitarianism/rules.yaml:953:3\n4000 rules/rise_of_totalitarianism/rules.yaml:2127:14\n4005 rules/rise_of_totalitarianism/rules.yaml:957:7\n4006 rules/rise_of_totalitarianism/rules.yaml:958:11\n4007 rules/rise_of_totalitarianism/rules.yaml:959:7\n4012 rules/rise_of_totalitarianism/rules.yaml:960:7\n4015 rules/rise_of_totalitarianism/rules.yaml:962:11\n4016 rules/rise_of_totalitarianism/rules.yaml:963:7\n4017 rules/rise_of_totalitarianism/rules.yaml:964:7\n4018 rules/rise_of_totalitarianism/rules.yaml:965:11\n4019 rules/rise_of_totalitarianism/rules.yaml:966:15\n4027 rules/rise_of_totalitarianism/rules.yaml:968:15\n4034 rules/rise_of_totalitarianism/rules.yaml:970:7\n4035 rules/rise_of_totalitarianism/rules.yaml:971:11\n4036 rules/rise_of_totalitarianism/rules.yaml:972:15\n4037 rules/rise_of_totalitarianism/rules.yaml:973:7\n4038 rules/rise_of_totalitarianism/rules.yaml:974:7\n4039 rules/rise_of_totalitarianism/rules.yaml:975:11\n4040 rules/rise_of_totalitarianism/rules.yaml:976:11\n4041 rules/rise_of_totalitarianism/rules.yaml:977:15\n4042 rules/rise_of_totalitarianism/rules.yaml:978:11\n4044 rules/rise_of_totalitarianism/rules.yaml:980:11\n4049 rules/rise_of_totalitarianism/rules.yaml:1544:7\n4050 rules/rise_of_totalitarianism/rules.yaml:1545:11\n4051 rules/rise_of_totalitarianism/rules.yaml:1547:7\n4052 rules/rise_of_totalitarianism/rules.yaml:1548:7\n4053 rules/rise_of_totalitarianism/rules.yaml:1549:11\n4057 rules/rise_of_totalitarianism/rules.yaml:862:7\n4058 rules/rise_of_totalitarianism/rules.yaml:863:7\n4059 rules/rise_of_totalitarianism/rules.yaml:865:7\n4060 rules/rise_of_totalitarianism/rules.yaml:866:11\n4061 rules/rise_of_totalitarianism/rules.yaml:867:11\n4062 rules/rise_of_totalitarianism/rules.yaml:868:15\n4063 rules/rise_of_totalitarianism/rules.yaml:869:15\n4064 rules/rise_of_totalitarianism/rules.yaml:870:15\n4065 rules/rise_of_totalitarianism/rules.yaml:872:7\n4069 rules/rise_of_totalitarianism/rules.yaml:1825:7\n4070 rules/rise_of_totalitarianism/rules.yaml:1826:7\n4071 rules/rise_of_totalitarianism/rules.yaml:1827:7\n4072 rules/rise_of_totalitarianism/rules.yaml:1828:7\n4075 rules/rise_of_totalitarianism/rules.yaml:1829:7\n4076 rules/rise_of_totalitarianism/rules.yaml:1830:7\n4077 rules/rise_of_totalitarianism/rules.yaml:1831:7\n4078 rules/rise_of_totalitarianism/rules.yaml:1832:11\n4079 rules/rise_of_totalitarianism/rules.yaml:1833:11\n4080 rules/rise_of_totalitarianism/rules.yaml:1834:15\n4081 rules/rise_of_totalitarianism/rules.yaml:1835:7\n4082 rules/rise_of_totalitarianism/rules.yaml:1836:7\n4085 rules/rise_of_totalitarianism/rules.yaml:1839:11\n4086 rules/rise_of_totalitarianism/rules.yaml:1841:11\n4087 rules/rise_of_totalitarianism/rules.yaml:1842:15\n4088 rules/rise_of_totalitarianism/rules.yaml:1843:19\n4089 rules/rise_of_totalitarianism/rules.yaml:1845:19\n4090 rules/rise_of_totalitarianism/rules.yaml:1846:23\n4091 rules/rise_of_totalitarianism/rules.yaml:1847:23\n4093 rules/rise_of_totalitarianism/rules.yaml:1850:19\n4096 rules/rise_of_totalitarianism/rules.yaml:1851:19\n4097 rules/rise_of_totalitarianism/rules.yaml:1852:11\n4098 rules/rise_of_totalitarianism/rules.yaml:1853:11\n4099 rules/rise_of_totalitarianism/rules.yaml:1854:11\n4100 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1856:15\n4104 rules/rise_of_totalitarianism/rules.yaml:1857:15\n4105 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4106 rules/rise_of_totalitarianism/rules.yaml:1859:15\n4107 rules/rise_of_totalitarianism/rules.yaml:1860:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4109 rules/rise_of_totalitarianism/rules.yaml:1862:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4111 rules/rise_of_totalitarianism/rules.yaml:1864:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1866:15\n4113 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4118 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4119 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4121 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4122 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4123 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4124 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4125 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4126 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4133 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4134 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4135 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4136 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4162 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4163 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4165 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4166 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4167 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4169 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4170 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4171 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4176 rules/rise_of_totalitarianism/rules.yaml:1642:7\n4177 rules/rise_of_totalitarianism/rules.yaml:1643:7\n4178 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4179 rules/rise_of_totalitarianism/rules.yaml:1645:11\n4183 rules/rise_of_totalitarianism/rules.yaml:850:7\n4185 rules/rise_of_totalitarianism/rules.yaml:851:7\n4186 rules/rise_of_totalitarianism/rules.yaml:852:11\n4187 rules/rise_of_totalitarianism/rules.yaml:853:11\n4188 rules/rise_of_totalitarianism/rules.yaml:854:15\n4189 rules/rise_of_totalitarianism/rules.yaml:855:15\n4194 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4195 rules/rise_of_totalitarianism/rules.yaml:2107:14\n4196 rules/rise_of_totalitarianism/rules.yaml:2128:14\n4201 rules/rise_of_totalitarianism/rules.yaml:1129:7\n4202 rules/rise_of_totalitarianism/rules.yaml:1130:7\n4203 rules/rise_of_totalitarianism/rules.yaml:1131:7\n4204 rules/rise_of_totalitarianism/rules.yaml:1132:7\n4205 rules/rise_of_totalitarianism/rules.yaml:1133:7\n4206 rules/rise_of_totalitarianism/rules.yaml:1134:7\n4209 rules/rise_of_totalitarianism/rules.yaml:1135:11\n4210 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4217 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4218 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4219 rules/rise_of_totalitarianism/rules.yaml:1141:15\n4220 rules/rise_of_totalitarianism/rules.yaml:1142:19\n4221 rules/rise_of_totalitarianism/rules.yaml:1143:23\n4223 rules/rise_of_totalitarianism/rules.yaml:1145:23\n4224 rules/rise_of_totalitarianism/rules.yaml:1146:23\n4225 rules/rise_of_totalitarianism/rules.yaml:1147:23\n4226 rules/rise_of_totalitarianism/rules.yaml:1148:27\n4227 rules/rise_of_totalitarianism/rules.yaml:1150:19\n4229 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4242 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4243 rules/rise_of_totalitarianism/rules.yaml:1155:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1157:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4251 rules/rise_of_totalitarianism/rules.yaml:1159:19\n4252 rules/rise_of_totalitarianism/rules.yaml:1160:19\n4253 rules/rise_of_totalitarianism/rules.yaml:1162:19\n4254 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4255 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4257 rules/rise_of_totalitarianism/rules.yaml:1166:27\n4258 rules/rise_of_totalitarianism/rules.yaml:1167:27\n4259 rules/rise_of_totalitarianism/rules.yaml:1168:31\n4261 rules/rise_of_totalitarianism/rules.yaml:1171:11\n4262 rules/rise_of_totalitarianism/rules.yaml:1172:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1173:11\n4284 rules/rise_of_totalitarianism/rules.yaml:1174:11\n4285 rules/rise_of_totalitarianism/rules.yaml:1175:15\n4286 rules/rise_of_totalitarianism/rules.yaml:1176:11\n4287 rules/rise_of_totalitarianism/rules.yaml:1178:15\n4289 rules/rise_of_totalitarianism/rules.yaml:1180:15\n4290 rules/rise_of_totalitarianism/rules.yaml:1181:15\n4291 rules/rise_of_totalitarianism/rules.yaml:1182:15\n4292 rules/rise_of_totalitarianism/rules.yaml:1183:15\n4293 rules/rise_of_totalitarianism/rules.yaml:1185:15\n4294 rules/rise_of_totalitarianism/rules.yaml:1186:19\n4295 rules/rise_of_totalitarianism/rules.yaml:1187:19\n4296 rules/rise_of_totalitarianism/rules.yaml:1188:23\n4298 rules/rise_of_totalitarianism/rules.yaml:1190:15\n4299 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4307 rules/rise_of_totalitarianism/rules.yaml:1192:15\n4308 rules/rise_of_totalitarianism/rules.yaml:1193:15\n4309 rules/rise_of_totalitarianism/rules.yaml:1195:15\n4310 rules/rise_of_totalitarianism/rules.yaml:1197:19\n4315 rules/rise_of_totalitarianism/rules.yaml:1198:19\n4316 rules/rise_of_totalitarianism/rules.yaml:1199:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1200:23\n4318 rules/rise_of_totalitarianism/rules.yaml:1201:19\n4319 rules/rise_of_totalitarianism/rules.yaml:1202:23\n4321 rules/rise_of_totalitarianism/rules.yaml:1204:11\n4333 rules/rise_of_totalitarianism/rules.yaml:1205:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4336 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4337 rules/rise_of_totalitarianism/rules.yaml:1210:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1212:15\n4340 rules/rise_of_totalitarianism/rules.yaml:1214:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4342 rules/rise_of_totalitarianism/rules.yaml:1216:19\n4343 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4344 rules/rise_of_totalitarianism/rules.yaml:1218:19\n4346 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4347 rules/rise_of_totalitarianism/rules.yaml:1222:11\n4348 rules/rise_of_totalitarianism/rules.yaml:1223:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1224:15\n4354 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4355 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4358 rules/rise_of_totalitarianism/rules.yaml:1229:15\n4359 rules/rise_of_totalitarianism/rules.yaml:1231:15\n4360 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4361 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4362 rules/rise_of_totalitarianism/rules.yaml:1235:19\n4363 rules/rise_of_totalitarianism/rules.yaml:1236:19\n4365 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4370 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4371 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4372 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4373 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4374 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4375 rules/rise_of_totalitarianism/rules.yaml:1245:19\n4388 rules/rise_of_totalitarianism/rules.yaml:1246:19\n4389 rules/rise_of_totalitarianism/rules.yaml:1247:23\n4402 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4403 rules/rise_of_totalitarianism/rules.yaml:1249:23\n4404 rules/rise_of_totalitarianism/rules.yaml:1250:23\n4405 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4406 rules/rise_of_totalitarianism/rules.yaml:1252:23\n4410 rules/rise_of_totalitarianism/rules.yaml:1254:19\n4411 rules/rise_of_totalitarianism/rules.yaml:1255:23\n4412 rules/rise_of_totalitarianism/rules.yaml:1256:7\n4413 rules/rise_of_totalitarianism/rules.yaml:1257:11\n4414 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4416 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4419 rules/rise_of_totalitarianism/rules.yaml:1263:7\n4420 rules/rise_of_totalitarianism/rules.yaml:1264:11\n4421 rules/rise_of_totalitarianism/rules.yaml:1265:15\n4423 rules/rise_of_totalitarianism/rules.yaml:1267:15\n4424 rules/rise_of_totalitarianism/rules.yaml:1268:7\n4425 rules/rise_of_totalitarianism/rules.yaml:1269:11\n4426 rules/rise_of_totalitarianism/rules.yaml:1270:15\n4428 rules/rise_of_totalitarianism/rules.yaml:1272:11\n4432 rules/rise_of_totalitarianism/rules.yaml:1037:7\n4433 rules/rise_of_totalitarianism/rules.yaml:1038:11\n4434 rules/rise_of_totalitarianism/rules.yaml:1039:15\n4435 rules/rise_of_totalitarianism/rules.yaml:1040:19\n4436 rules/rise_of_totalitarianism/rules.yaml:1041:15\n4437 rules/rise_of_totalitarianism/rules.yaml:1042:15\n4439 rules/rise_of_totalitarianism/rules.yaml:1043:7\n4440 rules/rise_of_totalitarianism/rules.yaml:1044:7\n4441 rules/rise_of_totalitarianism/rules.yaml:1045:7\n4446 rules/rise_of_totalitarianism/rules.yaml:1046:11\n4447 rules/rise_of_totalitarianism/rules.yaml:1047:11\n4448 rules/rise_of_totalitarianism/rules.yaml:1048:15\n4454 rules/rise_of_totalitarianism/rules.yaml:1049:15\n4455 rules/rise_of_totalitarianism/rules.yaml:1050:19\n4456 rules/rise_of_totalitarianism/rules.yaml:1051:19\n4457 rules/rise_of_totalitarianism/rules.yaml:1052:19\n4461 rules/rise_of_totalitarianism/rules.yaml:1931:7\n4462 rules/rise_of_totalitarianism/rules.yaml:1932:11\n4465 rules/rise_of_totalitarianism/rules.yaml:1933:15\n4481 rules/rise_of_totalitarianism/rules.yaml:1934:15\n4482 rules/rise_of_totalitarianism/rules.yaml:1935:19\n4483 rules/rise_of_totalitarianism/rules.yaml:1936:19\n4484 rules/rise_of_totalitarianism/rules.yaml:1937:19\n4486 rules/rise_of_totalitarianism/rules.yaml:1938:19\n4487 rules/rise_of_totalitarianism/rules.yaml:1939:19\n4488 rules/rise_of_totalitarianism/rules.yaml:1940:19\n4490 rules/rise_of_totalitarianism/rules.yaml:1942:7\n4491 rules/rise_of_totalitarianism/rules.yaml:1943:11\n4492 rules/rise_of_totalitarianism/rules.yaml:1944:15\n4494 rules/rise_of_totalitarianism/rules.yaml:1946:7\n4495 rules/rise_of_totalitarianism/rules.yaml:1947:11\n4501 rules/rise_of_totalitarianism/rules.yaml:1948:11\n4502 rules/rise_of_totalitarianism/rules.yaml:1949:15\n4503 rules/rise_of_totalitarianism/rules.yaml:1950:15\n4504 rules/rise_of_totalitarianism/rules.yaml:1951:19\n4509 rules/rise_of_totalitarianism/rules.yaml:1624:7\n4510 rules/rise_of_totalitarianism/rules.yaml:1625:11\n4511 rules/rise_of_totalitarianism/rules.yaml:1626:11\n4512 rules/rise_of_totalitarianism/rules.yaml:1627:11\n4517 rules/rise_of_totalitarianism/rules.yaml:1628:11\n4518 rules/rise_of_totalitarianism/rules.yaml:1629:15\n4519 rules/rise_of_totalitarianism/rules.yaml:1630:15\n4520 rules/rise_of_totalitarianism/rules.yaml:1631:19\n4523 rules/rise_of_totalitarianism/rules.yaml:1632:19\n4526 rules/rise_of_totalitarianism/rules.yaml:1633:19\n4530 rules/rise_of_totalitarianism/rules.yaml:1915:7\n4541 rules/rise_of_totalitarianism/rules.yaml:1916:7\n4542 rules/rise_of_totalitarianism/rules.yaml:1917:11\n4543 rules/rise_of_totalitarianism/rules.yaml:1918:11\n4544 rules/rise_of_totalitarianism/rules.yaml:1919:15\n4545 rules/rise_of_totalitarianism/rules.yaml:1920:15\n4546 rules/rise_of_totalitarianism/rules.yaml:1921:15\n4547 rules/rise_of_totalitarianism/rules.yaml:1922:15\n4548 rules/rise_of_totalitarianism/rules.yaml:1923:15\n4553 rules/rise_of_totalitarianism/flow.yaml:23:3\n4558 rules/rise_of_totalitarianism/flow.yaml:27:7\n4560 rules/rise_of_totalitarianism/flow.yaml:28:7\n4561 rules/rise_of_totalitarianism/flow.yaml:29:7\n4562 rules/rise_of_totalitarianism/flow.yaml:30:11\n4567 rules/rise_of_totalitarianism/flow.yaml:31:11\n4568 rules/rise_of_totalitarianism/flow.yaml:32:15\n4569 rules/rise_of_totalitarianism/flow.yaml:33:15\n4570 rules/rise_of_totalitarianism/flow.yaml:34:19\n4573 rules/rise_of_totalitarianism/flow.yaml:35:19\n4574 rules/rise_of_totalitarianism/flow.yaml:36:7\n4581 rules/rise_of_totalitarianism/flow.yaml:37:7\n4582 rules/rise_of_totalitarianism/flow.yaml:38:11\n4583 rules/rise_of_totalitarianism/flow.yaml:39:15\n4595 rules/rise_of_totalitarianism/flow.yaml:40:15\n4596 rules/rise_of_totalitarianism/flow.yaml:42:7\n4599 rules/rise_of_totalitarianism/flow.yaml:43:7\n4600 rules/rise_of_totalitarianism/flow.yaml:44:11\n4601 rules/rise_of_totalitarianism/flow.yaml:46:7\n4602 rules/rise_of_totalitarianism/flow.yaml:47:11\n4603 rules/rise_of_totalitarianism/flow.yaml:48:7\n4604 rules/rise_of_totalitarianism/flow.yaml:49:11\n4605 rules/rise_of_totalitarianism/flow.yaml:50:11\n4606 rules/rise_of_totalitarianism/flow.yaml:51:15\n4607 rules/rise_of_totalitarianism/flow.yaml:52:15\n4617 rules/rise_of_totalitarianism/flow.yaml:53:15\n4624 rules/rise_of_totalitarianism/flow.yaml:54:15\n4625 rules/rise_of_totalitarianism/flow.yaml:56:7\n4626 rules/rise_of_totalitarianism/flow.yaml:57:7\n4627 rules/rise_of_totalitarianism/flow.yaml:58:11\n4628 rules/rise_of_totalitarianism/flow.yaml:59:11\n4633 rules/rise_of_totalitarianism/flow.yaml:60:15\n4641 rules/rise_of_totalitarianism/flow.yaml:61:15\n4642 rules/rise_of_totalitarianism/flow.yaml:62:19\n4644 rules/rise_of_totalitarianism/flow.yaml:64:19\n4647 rules/rise_of_totalitarianism/flow.yaml:65:19\n4653 rules/rise_of_totalitarianism/flow.yaml:83:3\n4654 rules/rise_of_totalitarianism/flow.yaml:83:3\n4658 rules/rise_of_totalitarianism/flow.yaml:87:7\n4659 rules/rise_of_totalitarianism/flow.yaml:88:11\n4660 rules/rise_of_totalitarianism/flow.yaml:89:15\n4661 rules/rise_of_totalitarianism/flow.yaml:90:7\n4662 rules/rise_of_totalitarianism/flow.yaml:91:7\n4663 rules/rise_of_totalitarianism/flow.yaml:92:7\n4664 rules/rise_of_totalitarianism/flow.yaml:93:7\n4665 rules/rise_of_totalitarianism/flow.yaml:94:7\n4666 rules/rise_of_totalitarianism/flow.yaml:95:7\n4667 rules/rise_of_totalitarianism/flow.yaml:96:7\n4668 rules/rise_of_totalitarianism/flow.yaml:97:7\n4669 rules/rise_of_totalitarianism/flow.yaml:98:7\n4673 rules/rise_of_totalitarianism/flow.yaml:16:3\n4677 rules/rise_of_totalitarianism/flow.yaml:20:7\n4678 rules/rise_of_totalitarianism/flow.yaml:21:7\n4682 rules/rise_of_totalitarianism/flow.yaml:67:3\n4687 rules/rise_of_totalitarianism/flow.yaml:71:7\n4692 rules/rise_of_totalitarianism/flow.yaml:72:11\n4694 rules/rise_of_totalitarianism/flow.yaml:74:11\n4695 rules/rise_of_totalitarianism/flow.yaml:75:11\n4696 rules/rise_of_totalitarianism/flow.yaml:76:11\n4697 rules/rise_of_totalitarianism/flow.yaml:77:15\n4698 rules/rise_of_totalitarianism/flow.yaml:78:11\n4699 rules/rise_of_totalitarianism/flow.yaml:79:11\n4700 rules/rise_of_totalitarianism/flow.yaml:80:7\n4701 rules/rise_of_totalitarianism/flow.yaml:81:11\n4706 rules/rise_of_totalitarianism/rules.yaml:2121:7\n4707 rules/rise_of_totalitarianism/rules.yaml:2122:7\n4710 rules/rise_of_totalitarianism/rules.yaml:2123:7\n4711 rules/rise_of_totalitarianism/rules.yaml:2124:7\n4717 rules/rise_of_totalitarianism/rules.yaml:2095:7\n4726 rules/rise_of_totalitarianism/rules.yaml:2096:7\n4727 rules/rise_of_totalitarianism/rules.yaml:2097:7\n4728 rules/rise_of_totalitarianism/rules.yaml:2098:11\n4729 rules/rise_of_totalitarianism/rules.yaml:2099:15\n4730 rules/rise_of_totalitarianism/rules.yaml:2100:19\n4731 rules/rise_of_totalitarianism/rules.yaml:2101:19\n4732 rules/rise_of_totalitarianism/rules.yaml:2102:19\n4733 rules/rise_of_totalitarianism/rules.yaml:2104:7\n4748 rules/rise_of_totalitarianism/rules.yaml:1019:7\n4749 rules/rise_of_totalitarianism/rules.yaml:1020:7\n4760 rules/rise_of_totalitarianism/rules.yaml:1021:11\n4769 rules/rise_of_totalitarianism/rules.yaml:1022:11\n4770 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4779 rules/rise_of_totalitarianism/rules.yaml:1025:15\n4792 rules/rise_of_totalitarianism/rules.yaml:1026:15\n4793 rules/rise_of_totalitarianism/rules.yaml:1027:19\n4795 rules/rise_of_totalitarianism/rules.yaml:1029:19\n4797 rules/rise_of_totalitarianism/rules.yaml:1030:19\n4799 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4800 rules/rise_of_totalitarianism/rules.yaml:1032:19\n4828 rules/rise_of_totalitarianism/rules.yaml:878:7\n4833 rules/rise_of_totalitarianism/rules.yaml:895:15\n4834 rules/rise_of_totalitarianism/rules.yaml:896:19\n4835 rules/rise_of_totalitarianism/rules.yaml:897:15\n4836 rules/rise_of_totalitarianism/rules.yaml:898:15\n4839 rules/rise_of_totalitarianism/rules.yaml:900:15\n4840 rules/rise_of_totalitarianism/rules.yaml:901:15\n4841 rules/rise_of_totalitarianism/rules.yaml:902:15\n4842 rules/rise_of_totalitarianism/rules.yaml:903:19\n4843 rules/rise_of_totalitarianism/rules.yaml:904:15\n4844 rules/rise_of_totalitarianism/rules.yaml:905:19\n4845 rules/rise_of_totalitarianism/rules.yaml:906:19\n4847 rules/rise_of_totalitarianism/rules.yaml:907:19\n4853 rules/rise_of_totalitarianism/rules.yaml:880:15\n4860 rules/rise_of_totalitarianism/rules.yaml:881:15\n4864 rules/rise_of_totalitarianism/rules.yaml:883:15\n4865 rules/rise_of_totalitarianism/rules.yaml:884:15\n4868 rules/rise_of_totalitarianism/rules.yaml:887:19\n4871 rules/rise_of_totalitarianism/rules.yaml:885:19\n4878 rules/rise_of_totalitarianism/rules.yaml:888:15\n4881 rules/rise_of_totalitarianism/rules.yaml:892:19\n4884 rules/rise_of_totalitarianism/rules.yaml:889:19\n4885 rules/rise_of_totalitarianism/rules.yaml:890:19\n4892 rules/rise_of_totalitarianism/rules.yaml:893:15\n4896 rules/rise_of_totalitarianism/rules.yaml:909:15\n4897 rules/rise_of_totalitarianism/rules.yaml:910:15\n4898 rules/rise_of_totalitarianism/rules.yaml:911:15\n4899 rules/rise_of_totalitarianism/rules.yaml:912:15\n4904 rules/rise_of_totalitarianism/rules.yaml:913:19\n4923 rules/rise_of_totalitarianism/rules.yaml:1533:7\n4937 rules/rise_of_totalitarianism/rules.yaml:1534:11\n4943 rules/rise_of_totalitarianism/rules.yaml:1535:15\n4965 rules/rise_of_totalitarianism/rules.yaml:1110:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1111:7\n4967 rules/rise_of_totalitarianism/rules.yaml:1112:7\n4981 rules/rise_of_totalitarianism/rules.yaml:1113:11\n5000 rules/rise_of_totalitarianism/rules.yaml:1114:11\n5001 rules/rise_of_totalitarianism/rules.yaml:1115:15\n5010 rules/rise_of_totalitarianism/rules.yaml:1117:15\n5023 rules/rise_of_totalitarianism/rules.yaml:1118:15\n5024 rules/rise_of_totalitarianism/rules.yaml:1119:19\n5030 rules/rise_of_totalitarianism/rules.yaml:1121:19\n5035 rules/rise_of_totalitarianism/rules.yaml:1122:19\n5040 rules/rise_of_totalitarianism/rules.yaml:1123:7\n5065 rules/rise_of_totalitarianism/rules.yaml:809:7\n5068 rules/rise_of_totalitarianism/rules.yaml:818:15\n5069 rules/rise_of_totalitarianism/rules.yaml:819:15\n5071 rules/rise_of_totalitarianism/rules.yaml:820:15\n5073 rules/rise_of_totalitarianism/rules.yaml:821:15\n5076 rules/rise_of_totalitarianism/rules.yaml:823:15\n5077 rules/rise_of_totalitarianism/rules.yaml:824:15\n5080 rules/rise_of_totalitarianism/rules.yaml:826:15\n5081 rules/rise_of_totalitarianism/rules.yaml:827:19\n5086 rules/rise_of_totalitarianism/rules.yaml:828:19\n5096 rules/rise_of_totalitarianism/rules.yaml:830:15\n5097 rules/rise_of_totalitarianism/rules.yaml:831:19\n5102 rules/rise_of_totalitarianism/rules.yaml:832:19\n5112 rules/rise_of_totalitarianism/rules.yaml:834:15\n5116 rules/rise_of_totalitarianism/rules.yaml:835:19\n5117 rules/rise_of_totalitarianism/rules.yaml:836:23\n5119 rules/rise_of_totalitarianism/rules.yaml:837:23\n5121 rules/rise_of_totalitarianism/rules.yaml:839:23\n5124 rules/rise_of_totalitarianism/rules.yaml:841:15\n5127 rules/rise_of_totalitarianism/rules.yaml:811:15\n5128 rules/rise_of_totalitarianism/rules.yaml:812:15\n5139 rules/rise_of_totalitarianism/rules.yaml:813:19\n5145 rules/rise_of_totalitarianism/rules.yaml:814:19\n5158 rules/rise_of_totalitarianism/rules.yaml:815:19\n5165 rules/rise_of_totalitarianism/rules.yaml:816:19\n5185 rules/rise_of_totalitarianism/rules.yaml:1518:7\n5186 rules/rise_of_totalitarianism/rules.yaml:1519:11\n5187 rules/rise_of_totalitarianism/rules.yaml:1520:7\n5188 rules/rise_of_totalitarianism/rules.yaml:1521:7\n5196 rules/rise_of_totalitarianism/rules.yaml:1522:11\n5209 rules/rise_of_totalitarianism/rules.yaml:1524:15\n5212 rules/rise_of_totalitarianism/rules.yaml:1525:7\n5213 rules/rise_of_totalitarianism/rules.yaml:1526:11\n5214 rules/rise_of_totalitarianism/rules.yaml:1527:15\n5221 rules/rise_of_totalitarianism/rules.yaml:1528:15\n5244 rules/rise_of_totalitarianism/rules.yaml:1704:7\n5252 rules/rise_of_totalitarianism/rules.yaml:1705:11\n5265 rules/rise_of_totalitarianism/rules.yaml:1706:11\n5266 rules/rise_of_totalitarianism/rules.yaml:1707:15\n5268 rules/rise_of_totalitarianism/rules.yaml:1708:15\n5271 rules/rise_of_totalitarianism/rules.yaml:1709:15\n5274 rules/rise_of_totalitarianism/rules.yaml:1710:7\n5275 rules/rise_of_totalitarianism/rules.yaml:1711:11\n5291 rules/rise_of_totalitarianism/rules.yaml:1712:15\n5292 rules/rise_of_totalitarianism/rules.yaml:1713:15\n5293 rules/rise_of_totalitarianism/rules.yaml:1714:15\n5294 rules/rise_of_totalitarianism/rules.yaml:1715:19\n5295 rules/rise_of_totalitarianism/rules.yaml:1716:23\n5297 rules/rise_of_totalitarianism/rules.yaml:1718:23\n5298 rules/rise_of_totalitarianism/rules.yaml:1719:15\n5299 rules/rise_of_totalitarianism/rules.yaml:1720:15\n5303 rules/rise_of_totalitarianism/rules.yaml:1721:15\n5305 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5324 rules/rise_of_totalitarianism/rules.yaml:1555:7\n5327 rules/rise_of_totalitarianism/rules.yaml:1563:15\n5328 rules/rise_of_totalitarianism/rules.yaml:1564:15\n5330 rules/rise_of_totalitarianism/rules.yaml:1565:15\n5332 rules/rise_of_totalitarianism/rules.yaml:1566:15\n5335 rules/rise_of_totalitarianism/rules.yaml:1568:15\n5336 rules/rise_of_totalitarianism/rules.yaml:1569:15\n5339 rules/rise_of_totalitarianism/rules.yaml:1571:15\n5340 rules/rise_of_totalitarianism/rules.yaml:1572:19\n5349 rules/rise_of_totalitarianism/rules.yaml:1573:19\n5359 rules/rise_of_totalitarianism/rules.yaml:1575:15\n5360 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5369 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5381 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5384 rules/rise_of_totalitarianism/rules.yaml:1557:15\n5385 rules/rise_of_totalitarianism/rules.yaml:1558:15\n5399 rules/rise_of_totalitarianism/rules.yaml:1559:19\n5419 rules/rise_of_totalitarianism/rules.yaml:1560:19\n5426 rules/rise_of_totalitarianism/rules.yaml:1561:19\n5430 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5444 rules/rise_of_totalitarianism/rules.yaml:1580:19\n5471 rules/rise_of_totalitarianism/rules.yaml:1278:7\n5472 rules/rise_of_totalitarianism/rules.yaml:1279:7\n5473 rules/rise_of_totalitarianism/rules.yaml:1280:11\n5474 rules/rise_of_totalitarianism/rules.yaml:1281:15\n5478 rules/rise_of_totalitarianism/rules.yaml:1282:11\n5479 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5490 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5491 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5508 rules/rise_of_totalitarianism/rules.yaml:1286:11\n5509 rules/rise_of_totalitarianism/rules.yaml:1287:11\n5520 rules/rise_of_totalitarianism/rules.yaml:1288:11\n5521 rules/rise_of_totalitarianism/rules.yaml:1289:15\n5524 rules/rise_of_totalitarianism/rules.yaml:1290:15\n5525 rules/rise_of_totalitarianism/rules.yaml:1291:15\n5531 rules/rise_of_totalitarianism/rules.yaml:1293:15\n5532 rules/rise_of_totalitarianism/rules.yaml:1294:15\n5533 rules/rise_of_totalitarianism/rules.yaml:1295:19\n5538 rules/rise_of_totalitarianism/rules.yaml:1296:19\n5546 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5552 rules/rise_of_totalitarianism/rules.yaml:1298:19\n5573 rules/rise_of_totalitarianism/rules.yaml:1299:23\n5578 rules/rise_of_totalitarianism/rules.yaml:1300:7\n5579 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5594 rules/rise_of_totalitarianism/rules.yaml:1592:7\n5604 rules/rise_of_totalitarianism/rules.yaml:1593:7\n5612 rules/rise_of_totalitarianism/rules.yaml:1594:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1595:11\n5626 rules/rise_of_totalitarianism/rules.yaml:1596:15\n5648 rules/rise_of_totalitarianism/rules.yaml:1597:15\n5650 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5651 rules/rise_of_totalitarianism/rules.yaml:1599:15\n5652 rules/rise_of_totalitarianism/rules.yaml:1600:15\n5653 rules/rise_of_totalitarianism/rules.yaml:1601:15\n5676 rules/rise_of_totalitarianism/rules.yaml:1602:15\n5678 rules/rise_of_totalitarianism/rules.yaml:1603:15\n5679 rules/rise_of_totalitarianism/rules.yaml:1604:15\n5680 rules/rise_of_totalitarianism/rules.yaml:1605:15\n5706 rules/rise_of_totalitarianism/rules.yaml:720:7\n5707 rules/rise_of_totalitarianism/rules.yaml:721:7\n5712 rules/rise_of_totalitarianism/rules.yaml:722:11\n5719 rules/rise_of_totalitarianism/rules.yaml:723:11\n5734 rules/rise_of_totalitarianism/rules.yaml:724:7\n5735 rules/rise_of_totalitarianism/rules.yaml:725:11\n5736 rules/rise_of_totalitarianism/rules.yaml:726:7\n5747 rules/rise_of_totalitarianism/rules.yaml:727:11\n5752 rules/rise_of_totalitarianism/rules.yaml:728:11\n5765 rules/rise_of_totalitarianism/rules.yaml:729:11\n5769 rules/rise_of_totalitarianism/rules.yaml:730:7\n5770 rules/rise_of_totalitarianism/rules.yaml:731:7\n5771 rules/rise_of_totalitarianism/rules.yaml:732:11\n5779 rules/rise_of_totalitarianism/rules.yaml:733:7\n5780 rules/rise_of_totalitarianism/rules.yaml:734:7\n5794 rules/rise_of_totalitarianism/rules.yaml:775:7\n5795 rules/rise_of_totalitarianism/rules.yaml:776:7\n5806 rules/rise_of_totalitarianism/rules.yaml:777:11\n5814 rules/rise_of_totalitarianism/rules.yaml:778:7\n5815 rules/rise_of_totalitarianism/rules.yaml:779:11\n5818 rules/rise_of_totalitarianism/rules.yaml:780:11\n5820 rules/rise_of_totalitarianism/rules.yaml:782:11\n5832 rules/rise_of_totalitarianism/rules.yaml:1498:7\n5833 rules/rise_of_totalitarianism/rules.yaml:1499:11\n5834 rules/rise_of_totalitarianism/rules.yaml:1500:11\n5835 rules/rise_of_totalitarianism/rules.yaml:1501:11\n5836 rules/rise_of_totalitarianism/rules.yaml:1502:7\n5837 rules/rise_of_totalitarianism/rules.yaml:1503:11\n5842 rules/rise_of_totalitarianism/rules.yaml:1505:11\n5843 rules/rise_of_totalitarianism/rules.yaml:1506:11\n5844 rules/rise_of_totalitarianism/rules.yaml:1507:11\n5845 rules/rise_of_totalitarianism/rules.yaml:1508:11\n5848 rules/rise_of_totalitarianism/rules.yaml:1512:15\n5849 rules/rise_of_totalitarianism/rules.yaml:1513:15\n5852 rules/rise_of_totalitarianism/rules.yaml:1509:15\n5853 rules/rise_of_totalitarianism/rules.yaml:1510:15\n5872 rules/rise_of_totalitarianism/rules.yaml:936:7\n5873 rules/rise_of_totalitarianism/rules.yaml:937:11\n5878 rules/rise_of_totalitarianism/rules.yaml:939:11\n5879 rules/rise_of_totalitarianism/rules.yaml:940:11\n5880 rules/rise_of_totalitarianism/rules.yaml:941:11\n5881 rules/rise_of_totalitarianism/rules.yaml:942:11\n5882 rules/rise_of_totalitarianism/rules.yaml:943:11\n5883 rules/rise_of_totalitarianism/rules.yaml:944:15\n5888 rules/rise_of_totalitarianism/rules.yaml:945:15\n5896 rules/rise_of_totalitarianism/rules.yaml:946:11\n5897 rules/rise_of_totalitarianism/rules.yaml:947:15\n5902 rules/rise_of_totalitarianism/rules.yaml:948:15\n5910 rules/rise_of_totalitarianism/rules.yaml:949:11\n5915 rules/rise_of_totalitarianism/rules.yaml:950:15\n5916 rules/rise_of_totalitarianism/rules.yaml:951:15\n5936 rules/rise_of_totalitarianism/rules.yaml:952:15\n5962 rules/rise_of_totalitarianism/rules.yaml:1801:7\n5963 rules/rise_of_totalitarianism/rules.yaml:1802:7\n5964 rules/rise_of_totalitarianism/rules.yaml:1803:7\n5965 rules/rise_of_totalitarianism/rules.yaml:1804:11\n5973 rules/rise_of_totalitarianism/rules.yaml:1806:11\n5979 rules/rise_of_totalitarianism/rules.yaml:1807:11\n5980 rules/rise_of_totalitarianism/rules.yaml:1808:15\n5981 rules/rise_of_totalitarianism/rules.yaml:1809:15\n5982 rules/rise_of_totalitarianism/rules.yaml:1810:15\n5983 rules/rise_of_totalitarianism/rules.yaml:1811:11\n5984 rules/rise_of_totalitarianism/rules.yaml:1812:11\n5985 rules/rise_of_totalitarianism/rules.yaml:1813:11\n5997 rules/rise_of_totalitarianism/rules.yaml:1401:7\n6005 rules/rise_of_totalitarianism/rules.yaml:1402:11\n6011 rules/rise_of_totalitarianism/rules.yaml:1403:7\n6017 rules/rise_of_totalitarianism/rules.yaml:1404:7\n6022 rules/rise_of_totalitarianism/rules.yaml:1405:11\n6028 rules/rise_of_totalitarianism/rules.yaml:1406:11\n6047 rules/rise_of_totalitarianism/rules.yaml:1070:7\n6051 rules/rise_of_totalitarianism/rules.yaml:1071:7\n6052 rules/rise_of_totalitarianism/rules.yaml:1072:7\n6060 rules/rise_of_totalitarianism/rules.yaml:1073:11\n6075 rules/rise_of_totalitarianism/rules.yaml:1074:7\n6076 rules/rise_of_totalitarianism/rules.yaml:1075:7\n6092 rules/rise_of_totalitarianism/rules.yaml:2000:7\n6109 rules/rise_of_totalitarianism/rules.yaml:2001:7\n6110 rules/rise_of_totalitarianism/rules.yaml:2002:7\n6111 rules/rise_of_totalitarianism/rules.yaml:2003:7\n6114 rules/rise_of_totalitarianism/rules.yaml:2004:11\n6115 rules/rise_of_totalitarianism/rules.yaml:2005:11\n6117 rules/rise_of_totalitarianism/rules.yaml:2006:11\n6118 rules/rise_of_totalitarianism/rules.yaml:2007:11\n6119 rules/rise_of_totalitarianism/rules.yaml:2008:11\n6120 rules/rise_of_totalitarianism/rules.yaml:2009:11\n6122 rules/rise_of_totalitarianism/rules.yaml:2011:11\n6123 rules/rise_of_totalitarianism/rules.yaml:2012:11\n6125 rules/rise_of_totalitarianism/rules.yaml:2013:11\n6126 rules/rise_of_totalitarianism/rules.yaml:2014:11\n6127 rules/rise_of_totalitarianism/rules.yaml:2015:11\n6128 rules/rise_of_totalitarianism/rules.yaml:2016:11\n6129 rules/rise_of_totalitarianism/rules.yaml:2017:11\n6131 rules/rise_of_totalitarianism/rules.yaml:2019:11\n6143 rules/rise_of_totalitarianism/rules.yaml:791:7\n6147 rules/rise_of_totalitarianism/rules.yaml:792:11\n6148 rules/rise_of_totalitarianism/rules.yaml:793:7\n6149 rules/rise_of_totalitarianism/rules.yaml:794:7\n6172 rules/rise_of_totalitarianism/rules.yaml:795:11\n6182 rules/rise_of_totalitarianism/rules.yaml:796:7\n6183 rules/rise_of_totalitarianism/rules.yaml:797:11\n6184 rules/rise_of_totalitarianism/rules.yaml:798:11\n6192 rules/rise_of_totalitarianism/rules.yaml:800:11\n6205 rules/rise_of_totalitarianism/rules.yaml:801:11\n6206 rules/rise_of_totalitarianism/rules.yaml:802:11\n6207 rules/rise_of_totalitarianism/rules.yaml:803:11\n6222 rules/rise_of_totalitarianism/rules.yaml:1092:7\n6223 rules/rise_of_totalitarianism/rules.yaml:1093:11\n6224 rules/rise_of_totalitarianism/rules.yaml:1094:11\n6225 rules/rise_of_totalitarianism/rules.yaml:1095:15\n6230 rules/rise_of_totalitarianism/rules.yaml:1096:15\n6245 rules/rise_of_totalitarianism/rules.yaml:1098:11\n6246 rules/rise_of_totalitarianism/rules.yaml:1099:11\n6251 rules/rise_of_totalitarianism/rules.yaml:1100:11\n6270 rules/rise_of_totalitarianism/rules.yaml:1102:11\n6278 rules/rise_of_totalitarianism/rules.yaml:1103:11\n6279 rules/rise_of_totalitarianism/rules.yaml:1104:11\n6300 rules/rise_of_totalitarianism/rules.yaml:1674:7\n6301 rules/rise_of_totalitarianism/rules.yaml:1675:7\n6302 rules/rise_of_totalitarianism/rules.yaml:1676:7\n6310 rules/rise_of_totalitarianism/rules.yaml:1677:11\n6318 rules/rise_of_totalitarianism/rules.yaml:1678:7\n6319 rules/rise_of_totalitarianism/rules.yaml:1679:11\n6321 rules/rise_of_totalitarianism/rules.yaml:1680:11\n6324 rules/rise_of_totalitarianism/rules.yaml:1681:11\n6331 rules/rise_of_totalitarianism/rules.yaml:1683:11\n6332 rules/rise_of_totalitarianism/rules.yaml:1684:11\n6333 rules/rise_of_totalitarianism/rules.yaml:1685:11\n6334 rules/rise_of_totalitarianism/rules.yaml:1686:11\n6335 rules/rise_of_totalitarianism/rules.yaml:1687:15\n6336 rules/rise_of_totalitarianism/rules.yaml:1688:19\n6337 rules/rise_of_totalitarianism/rules.yaml:1689:15\n6338 rules/rise_of_totalitarianism/rules.yaml:1690:11\n6339 rules/rise_of_totalitarianism/rules.yaml:1691:11\n6341 rules/rise_of_totalitarianism/rules.yaml:1692:11\n6342 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6347 rules/rise_of_totalitarianism/rules.yaml:1694:15\n6372 rules/rise_of_totalitarianism/rules.yaml:2028:7\n6381 rules/rise_of_totalitarianism/rules.yaml:2029:7\n6400 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6406 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6407 rules/rise_of_totalitarianism/rules.yaml:2032:15\n6408 rules/rise_of_totalitarianism/rules.yaml:2033:15\n6409 rules/rise_of_totalitarianism/rules.yaml:2034:19\n6410 rules/rise_of_totalitarianism/rules.yaml:2035:23\n6411 rules/rise_of_totalitarianism/rules.yaml:2036:27\n6412 rules/rise_of_totalitarianism/rules.yaml:2037:27\n6413 rules/rise_of_totalitarianism/rules.yaml:2038:15\n6414 rules/rise_of_totalitarianism/rules.yaml:2039:15\n6437 rules/rise_of_totalitarianism/rules.yaml:1337:7\n6448 rules/rise_of_totalitarianism/rules.yaml:1338:11\n6466 rules/rise_of_totalitarianism/rules.yaml:1339:11\n6472 rules/rise_of_totalitarianism/rules.yaml:1340:15\n6473 rules/rise_of_totalitarianism/rules.yaml:1341:15\n6474 rules/rise_of_totalitarianism/rules.yaml:1342:15\n6491 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6492 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6509 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6510 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6511 rules/rise_of_totalitarianism/rules.yaml:1347:19\n6512 rules/rise_of_totalitarianism/rules.yaml:1348:19\n6513 rules/rise_of_totalitarianism/rules.yaml:1349:23\n6514 rules/rise_of_totalitarianism/rules.yaml:1350:19\n6515 rules/rise_of_totalitarianism/rules.yaml:1351:23\n6516 rules/rise_of_totalitarianism/rules.yaml:1352:23\n6517 rules/rise_of_totalitarianism/rules.yaml:1353:23\n6519 rules/rise_of_totalitarianism/rules.yaml:1355:23\n6550 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6555 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6557 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6558 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6559 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6560 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6561 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6562 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6575 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6576 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6601 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6607 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6613 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6614 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6634 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6670 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6671 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6677 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6678 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6698 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6728 rules/rise_of_totalitarianism/rules.yaml:1360:7\n6742 rules/rise_of_totalitarianism/rules.yaml:1361:11\n6748 rules/rise_of_totalitarianism/rules.yaml:1362:11\n6754 rules/rise_of_totalitarianism/rules.yaml:1363:15\n6755 rules/rise_of_totalitarianism/rules.yaml:1364:15\n6775 rules/rise_of_totalitarianism/rules.yaml:1365:15\n6776 rules/rise_of_totalitarianism/rules.yaml:1366:15\n6782 rules/rise_of_totalitarianism/rules.yaml:1367:15\n6783 rules/rise_of_totalitarianism/rules.yaml:1368:15\n6784 rules/rise_of_totalitarianism/rules.yaml:1369:19\n6790 rules/rise_of_totalitarianism/rules.yaml:1370:19\n6796 rules/rise_of_totalitarianism/rules.yaml:1372:19\n6797 rules/rise_of_totalitarianism/rules.yaml:1373:19\n6798 rules/rise_of_totalitarianism/rules.yaml:1374:23\n6804 rules/rise_of_totalitarianism/rules.yaml:1376:23\n6805 rules/rise_of_totalitarianism/rules.yaml:1377:23\n6808 rules/rise_of_totalitarianism/rules.yaml:1378:27\n6813 rules/rise_of_totalitarianism/rules.yaml:1379:23\n6814 rules/rise_of_totalitarianism/rules.yaml:1380:23\n6815 rules/rise_of_totalitarianism/rules.yaml:1381:23\n6816 rules/rise_of_totalitarianism/rules.yaml:1382:27\n6817 rules/rise_of_totalitarianism/rules.yaml:1383:23\n6818 rules/rise_of_totalitarianism/rules.yaml:1384:23\n6819 rules/rise_of_totalitarianism/rules.yaml:1385:23\n6820 rules/rise_of_totalitarianism/rules.yaml:1386:27\n6821 rules/rise_of_totalitarianism/rules.yaml:1387:27\n6826 rules/rise_of_totalitarianism/rules.yaml:1388:27\n6829 rules/rise_of_totalitarianism/rules.yaml:1389:27\n6830 rules/rise_of_totalitarianism/rules.yaml:1390:27\n6831 rules/rise_of_totalitarianism/rules.yaml:1391:27\n6832 rules/rise_of_totalitarianism/rules.yaml:1392:27\n6833 rules/rise_of_totalitarianism/rules.yaml:1393:31\n6837 rules/rise_of_totalitarianism/rules.yaml:1394:27\n6841 rules/rise_of_totalitarianism/rules.yaml:1395:27\n6842 rules/rise_of_totalitarianism/rules.yaml:1396:23\n6899 rules/rise_of_totalitarianism/rules.yaml:1411:7\n6910 rules/rise_of_totalitarianism/rules.yaml:1412:11\n6915 rules/rise_of_totalitarianism/rules.yaml:1413:15\n6916 rules/rise_of_totalitarianism/rules.yaml:1414:19\n6918 rules/rise_of_totalitarianism/rules.yaml:1415:15\n6919 rules/rise_of_totalitarianism/rules.yaml:1416:15\n6920 rules/rise_of_totalitarianism/rules.yaml:1417:15\n6927 rules/rise_of_totalitarianism/rules.yaml:1418:15\n6928 rules/rise_of_totalitarianism/rules.yaml:1419:19\n6944 rules/rise_of_totalitarianism/rules.yaml:1420:23\n6947 rules/rise_of_totalitarianism/rules.yaml:1421:23\n6970 rules/rise_of_totalitarianism/rules.yaml:1422:15\n6971 rules/rise_of_totalitarianism/rules.yaml:1423:15\n6972 rules/rise_of_totalitarianism/rules.yaml:1424:19\n6975 rules/rise_of_totalitarianism/rules.yaml:1425:19\n6977 rules/rise_of_totalitarianism/rules.yaml:1426:19\n6978 rules/rise_of_totalitarianism/rules.yaml:1427:19\n6983 rules/rise_of_totalitarianism/rules.yaml:1428:23\n6986 rules/rise_of_totalitarianism/rules.yaml:1429:23\n6987 rules/rise_of_totalitarianism/rules.yaml:1430:19\n6988 rules/rise_of_totalitarianism/rules.yaml:1431:15\n6993 rules/rise_of_totalitarianism/rules.yaml:1432:15\n6998 rules/rise_of_totalitarianism/rules.yaml:1433:15\n6999 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7009 rules/rise_of_totalitarianism/rules.yaml:1435:15\n7015 rules/rise_of_totalitarianism/rules.yaml:1436:19\n7018 rules/rise_of_totalitarianism/rules.yaml:1437:11\n7047 rules/rise_of_totalitarianism/rules.yaml:1742:7\n7048 rules/rise_of_totalitarianism/rules.yaml:1743:7\n7049 rules/rise_of_totalitarianism/rules.yaml:1744:7\n7057 rules/rise_of_totalitarianism/rules.yaml:1745:11\n7070 rules/rise_of_totalitarianism/rules.yaml:1746:11\n7071 rules/rise_of_totalitarianism/rules.yaml:1747:15\n7072 rules/rise_of_totalitarianism/rules.yaml:1748:15\n7075 rules/rise_of_totalitarianism/rules.yaml:1749:7\n7087 rules/rise_of_totalitarianism/rules.yaml:1750:7\n7093 rules/rise_of_totalitarianism/rules.yaml:1751:7\n7101 rules/rise_of_totalitarianism/rules.yaml:1752:11\n7109 rules/rise_of_totalitarianism/rules.yaml:1753:11\n7114 rules/rise_of_totalitarianism/rules.yaml:1754:15\n7115 rules/rise_of_totalitarianism/rules.yaml:1755:15\n7140 rules/rise_of_totalitarianism/rules.yaml:986:7\n7141 rules/rise_of_totalitarianism/rules.yaml:987:7\n7155 rules/rise_of_totalitarianism/rules.yaml:988:11\n7165 rules/rise_of_totalitarianism/rules.yaml:989:11\n7166 rules/rise_of_totalitarianism/rules.yaml:990:15\n7175 rules/rise_of_totalitarianism/rules.yaml:992:15\n7188 rules/rise_of_totalitarianism/rules.yaml:993:15\n7189 rules/rise_of_totalitarianism/rules.yaml:994:19\n7198 rules/rise_of_totalitarianism/rules.yaml:996:19\n7211 rules/rise_of_totalitarianism/rules.yaml:997:19\n7215 rules/rise_of_totalitarianism/rules.yaml:998:19\n7217 rules/rise_of_totalitarianism/rules.yaml:999:19\n7218 rules/rise_of_totalitarianism/rules.yaml:1000:19\n7219 rules/rise_of_totalitarianism/rules.yaml:1001:19\n7220 rules/rise_of_totalitarianism/rules.yaml:1002:19\n7243 rules/rise_of_totalitarianism/rules.yaml:1003:19\n7245 rules/rise_of_totalitarianism/rules.yaml:1004:19\n7246 rules/rise_of_totalitarianism/rules.yaml:1005:19\n7251 rules/rise_of_totalitarianism/rules.yaml:1006:19\n7259 rules/rise_of_totalitarianism/rules.yaml:1007:23\n7273 rules/rise_of_totalitarianism/rules.yaml:1008:19\n7275 rules/rise_of_totalitarianism/rules.yaml:1009:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7278 rules/rise_of_totalitarianism/rules.yaml:1011:19\n7279 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7284 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7313 rules/rise_of_totalitarianism/rules.yaml:953:3\n7319 rules/rise_of_totalitarianism/rules.yaml:2127:14\n7347 rules/rise_of_totalitarianism/rules.yaml:957:7\n7348 rules/rise_of_totalitarianism/rules.yaml:958:11\n7349 rules/rise_of_totalitarianism/rules.yaml:959:7\n7354 rules/rise_of_totalitarianism/rules.yaml:960:7\n7376 rules/rise_of_totalitarianism/rules.yaml:962:11\n7377 rules/rise_of_totalitarianism/rules.yaml:963:7\n7384 rules/rise_of_totalitarianism/rules.yaml:964:7\n7385 rules/rise_of_totalitarianism/rules.yaml:965:11\n7386 rules/rise_of_totalitarianism/rules.yaml:966:15\n7394 rules/rise_of_totalitarianism/rules.yaml:968:15\n7401 rules/rise_of_totalitarianism/rules.yaml:969:11\n7402 rules/rise_of_totalitarianism/rules.yaml:970:7\n7416 rules/rise_of_totalitarianism/rules.yaml:971:11\n7422 rules/rise_of_totalitarianism/rules.yaml:972:15\n7427 rules/rise_of_totalitarianism/rules.yaml:973:7\n7434 rules/rise_of_totalitarianism/rules.yaml:974:7\n7435 rules/rise_of_totalitarianism/rules.yaml:975:11\n7436 rules/rise_of_totalitarianism/rules.yaml:976:11\n7437 rules/rise_of_totalitarianism/rules.yaml:977:15\n7438 rules/rise_of_totalitarianism/rules.yaml:978:11\n7440 rules/rise_of_totalitarianism/rules.yaml:979:11\n7441 rules/rise_of_totalitarianism/rules.yaml:980:11\n7452 rules/rise_of_totalitarianism/rules.yaml:1544:7\n7453 rules/rise_of_totalitarianism/rules.yaml:1545:11\n7454 rules/rise_of_totalitarianism/rules.yaml:1546:11\n7455 rules/rise_of_totalitarianism/rules.yaml:1547:7\n7462 rules/rise_of_totalitarianism/rules.yaml:1548:7\n7463 rules/rise_of_totalitarianism/rules.yaml:1549:11\n7478 rules/rise_of_totalitarianism/rules.yaml:862:7\n7479 rules/rise_of_totalitarianism/rules.yaml:863:7\n7480 rules/rise_of_totalitarianism/rules.yaml:864:7\n7481 rules/rise_of_totalitarianism/rules.yaml:865:7\n7489 rules/rise_of_totalitarianism/rules.yaml:866:11\n7495 rules/rise_of_totalitarianism/rules.yaml:867:11\n7496 rules/rise_of_totalitarianism/rules.yaml:868:15\n7497 rules/rise_of_totalitarianism/rules.yaml:869:15\n7498 rules/rise_of_totalitarianism/rules.yaml:870:15\n7499 rules/rise_of_totalitarianism/rules.yaml:871:15\n7502 rules/rise_of_totalitarianism/rules.yaml:872:7\n7524 rules/rise_of_totalitarianism/rules.yaml:1825:7\n7525 rules/rise_of_totalitarianism/rules.yaml:1826:7\n7526 rules/rise_of_totalitarianism/rules.yaml:1827:7\n7527 rules/rise_of_totalitarianism/rules.yaml:1828:7\n7530 rules/rise_of_totalitarianism/rules.yaml:1829:7\n7531 rules/rise_of_totalitarianism/rules.yaml:1830:7\n7532 rules/rise_of_totalitarianism/rules.yaml:1831:7\n7533 rules/rise_of_totalitarianism/rules.yaml:1832:11\n7534 rules/rise_of_totalitarianism/rules.yaml:1833:11\n7535 rules/rise_of_totalitarianism/rules.yaml:1834:15\n7536 rules/rise_of_totalitarianism/rules.yaml:1835:7\n7537 rules/rise_of_totalitarianism/rules.yaml:1836:7\n7538 rules/rise_of_totalitarianism/rules.yaml:1837:11\n7546 rules/rise_of_totalitarianism/rules.yaml:1839:11\n7552 rules/rise_of_totalitarianism/rules.yaml:1840:11\n7553 rules/rise_of_totalitarianism/rules.yaml:1841:11\n7554 rules/rise_of_totalitarianism/rules.yaml:1842:15\n7555 rules/rise_of_totalitarianism/rules.yaml:1843:19\n7556 rules/rise_of_totalitarianism/rules.yaml:1844:19\n7557 rules/rise_of_totalitarianism/rules.yaml:1845:19\n7558 rules/rise_of_totalitarianism/rules.yaml:1846:23\n7559 rules/rise_of_totalitarianism/rules.yaml:1847:23\n7560 rules/rise_of_totalitarianism/rules.yaml:1848:23\n7562 rules/rise_of_totalitarianism/rules.yaml:1850:19\n7565 rules/rise_of_totalitarianism/rules.yaml:1851:19\n7566 rules/rise_of_totalitarianism/rules.yaml:1852:11\n7567 rules/rise_of_totalitarianism/rules.yaml:1853:11\n7568 rules/rise_of_totalitarianism/rules.yaml:1854:11\n7569 rules/rise_of_totalitarianism/rules.yaml:1855:11\n7576 rules/rise_of_totalitarianism/rules.yaml:1856:15\n7577 rules/rise_of_totalitarianism/rules.yaml:1857:15\n7578 rules/rise_of_totalitarianism/rules.yaml:1858:15\n7579 rules/rise_of_totalitarianism/rules.yaml:1859:15\n7587 rules/rise_of_totalitarianism/rules.yaml:1860:19\n7593 rules/rise_of_totalitarianism/rules.yaml:1861:19\n7594 rules/rise_of_totalitarianism/rules.yaml:1862:19\n7595 rules/rise_of_totalitarianism/rules.yaml:1863:23\n7596 rules/rise_of_totalitarianism/rules.yaml:1864:23\n7597 rules/rise_of_totalitarianism/rules.yaml:1865:23\n7600 rules/rise_of_totalitarianism/rules.yaml:1866:15\n7601 rules/rise_of_totalitarianism/rules.yaml:1867:19\n7602 rules/rise_of_totalitarianism/rules.yaml:1868:19\n7627 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7632 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7634 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7635 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7636 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7637 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7638 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7639 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7652 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7653 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7679 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7685 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7713 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7714 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7735 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7774 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7775 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7781 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7782 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7803 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7818 rules/rise_of_totalitarianism/rules.yaml:1642:7\n7819 rules/rise_of_totalitarianism/rules.yaml:1643:7\n7827 rules/rise_of_totalitarianism/rules.yaml:1644:11\n7833 rules/rise_of_totalitarianism/rules.yaml:1645:11\n7834 rules/rise_of_totalitarianism/rules.yaml:1646:11\n7860 rules/rise_of_totalitarianism/rules.yaml:850:7\n7862 rules/rise_of_totalitarianism/rules.yaml:851:7\n7870 rules/rise_of_totalitarianism/rules.yaml:852:11\n7878 rules/rise_of_totalitarianism/rules.yaml:853:11\n7879 rules/rise_of_totalitarianism/rules.yaml:854:15\n7880 rules/rise_of_totalitarianism/rules.yaml:855:15\n7882 rules/rise_of_totalitarianism/rules.yaml:856:15\n7896 rules/rise_of_totalitarianism/rules.yaml:1124:3\n7903 rules/rise_of_totalitarianism/rules.yaml:2107:14\n7909 rules/rise_of_totalitarianism/rules.yaml:2128:14\n7955 rules/rise_of_totalitarianism/rules.yaml:1129:7\n7956 rules/rise_of_totalitarianism/rules.yaml:1130:7\n7959 rules/rise_of_totalitarianism/rules.yaml:1131:7\n7960 rules/rise_of_totalitarianism/rules.yaml:1132:7\n7961 rules/rise_of_totalitarianism/rules.yaml:1133:7\n7962 rules/rise_of_totalitarianism/rules.yaml:1134:7\n7976 rules/rise_of_totalitarianism/rules.yaml:1135:11\n7984 rules/rise_of_totalitarianism/rules.yaml:1136:15\n7997 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8003 rules/rise_of_totalitarianism/rules.yaml:1138:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8011 rules/rise_of_totalitarianism/rules.yaml:1140:15\n8012 rules/rise_of_totalitarianism/rules.yaml:1141:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1142:19\n8020 rules/rise_of_totalitarianism/rules.yaml:1145:23\n8021 rules/rise_of_totalitarianism/rules.yaml:1146:23\n8022 rules/rise_of_totalitarianism/rules.yaml:1147:23\n8023 rules/rise_of_totalitarianism/rules.yaml:1148:27\n8024 rules/rise_of_totalitarianism/rules.yaml:1149:23\n8027 rules/rise_of_totalitarianism/rules.yaml:1143:23\n8034 rules/rise_of_totalitarianism/rules.yaml:1150:19\n8037 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8053 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8054 rules/rise_of_totalitarianism/rules.yaml:1154:19\n8055 rules/rise_of_totalitarianism/rules.yaml:1155:19\n8063 rules/rise_of_totalitarianism/rules.yaml:1157:19\n8076 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8081 rules/rise_of_totalitarianism/rules.yaml:1159:19\n8088 rules/rise_of_totalitarianism/rules.yaml:1160:19\n8089 rules/rise_of_totalitarianism/rules.yaml:1161:19\n8090 rules/rise_of_totalitarianism/rules.yaml:1162:19\n8095 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8098 rules/rise_of_totalitarianism/rules.yaml:1166:27\n8099 rules/rise_of_totalitarianism/rules.yaml:1167:27\n8100 rules/rise_of_totalitarianism/rules.yaml:1168:31\n8101 rules/rise_of_totalitarianism/rules.yaml:1169:27\n8104 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8108 rules/rise_of_totalitarianism/rules.yaml:1171:11\n8109 rules/rise_of_totalitarianism/rules.yaml:1172:11\n8130 rules/rise_of_totalitarianism/rules.yaml:1173:11\n8131 rules/rise_of_totalitarianism/rules.yaml:1174:11\n8139 rules/rise_of_totalitarianism/rules.yaml:1175:15\n8153 rules/rise_of_totalitarianism/rules.yaml:1176:11\n8154 rules/rise_of_totalitarianism/rules.yaml:1177:15\n8155 rules/rise_of_totalitarianism/rules.yaml:1178:15\n8165 rules/rise_of_totalitarianism/rules.yaml:1180:15\n8177 rules/rise_of_totalitarianism/rules.yaml:1181:15\n8178 rules/rise_of_totalitarianism/rules.yaml:1182:15\n8185 rules/rise_of_totalitarianism/rules.yaml:1183:15\n8186 rules/rise_of_totalitarianism/rules.yaml:1184:15\n8187 rules/rise_of_totalitarianism/rules.yaml:1185:15\n8192 rules/rise_of_totalitarianism/rules.yaml:1186:19\n8202 rules/rise_of_totalitarianism/rules.yaml:1187:19\n8210 rules/rise_of_totalitarianism/rules.yaml:1188:23\n8223 rules/rise_of_totalitarianism/rules.yaml:1190:15\n8235 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8240 rules/rise_of_totalitarianism/rules.yaml:1192:15\n8249 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8250 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8251 rules/rise_of_totalitarianism/rules.yaml:1195:15\n8256 rules/rise_of_totalitarianism/rules.yaml:1196:19\n8257 rules/rise_of_totalitarianism/rules.yaml:1197:19\n8260 rules/rise_of_totalitarianism/rules.yaml:1198:19\n8261 rules/rise_of_totalitarianism/rules.yaml:1199:19\n8275 rules/rise_of_totalitarianism/rules.yaml:1200:23\n8285 rules/rise_of_totalitarianism/rules.yaml:1201:19\n8293 rules/rise_of_totalitarianism/rules.yaml:1202:23\n8303 rules/rise_of_totalitarianism/rules.yaml:1204:11\n8315 rules/rise_of_totalitarianism/rules.yaml:1205:11\n8316 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8317 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8325 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8337 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8338 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8345 rules/rise_of_totalitarianism/rules.yaml:1212:15\n8346 rules/rise_of_totalitarianism/rules.yaml:1213:15\n8347 rules/rise_of_totalitarianism/rules.yaml:1214:15\n8348 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8349 rules/rise_of_totalitarianism/rules.yaml:1216:19\n8350 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8351 rules/rise_of_totalitarianism/rules.yaml:1218:19\n8352 rules/rise_of_totalitarianism/rules.yaml:1219:19\n8355 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8356 rules/rise_of_totalitarianism/rules.yaml:1222:11\n8357 rules/rise_of_totalitarianism/rules.yaml:1223:11\n8362 rules/rise_of_totalitarianism/rules.yaml:1224:15\n8367 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8368 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8369 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8370 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8379 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8380 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8381 rules/rise_of_totalitarianism/rules.yaml:1231:15\n8386 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8387 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8388 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8389 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8390 rules/rise_of_totalitarianism/rules.yaml:1236:19\n8394 rules/rise_of_totalitarianism/rules.yaml:1238:15\n8399 rules/rise_of_totalitarianism/rules.yaml:1239:15\n8416 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8417 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8426 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8427 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8428 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8433 rules/rise_of_totalitarianism/rules.yaml:1245:19\n8448 rules/rise_of_totalitarianism/rules.yaml:1246:19\n8449 rules/rise_of_totalitarianism/rules.yaml:1247:23\n8464 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8472 rules/rise_of_totalitarianism/rules.yaml:1249:23\n8484 rules/rise_of_totalitarianism/rules.yaml:1250:23\n8493 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8494 rules/rise_of_totalitarianism/rules.yaml:1252:23\n8498 rules/rise_of_totalitarianism/rules.yaml:1253:23\n8499 rules/rise_of_totalitarianism/rules.yaml:1254:19\n8504 rules/rise_of_totalitarianism/rules.yaml:1255:23\n8511 rules/rise_of_totalitarianism/rules.yaml:1256:7\n8514 rules/rise_of_totalitarianism/rules.yaml:1262:11\n8517 rules/rise_of_totalitarianism/rules.yaml:1257:11\n8524 rules/rise_of_totalitarianism/rules.yaml:1258:15\n8528 rules/rise_of_totalitarianism/rules.yaml:1260:15\n8538 rules/rise_of_totalitarianism/rules.yaml:1263:7\n8541 rules/rise_of_totalitarianism/rules.yaml:1264:11\n8542 rules/rise_of_totalitarianism/rules.yaml:1265:15\n8544 rules/rise_of_totalitarianism/rules.yaml:1267:15\n8545 rules/rise_of_totalitarianism/rules.yaml:1268:7\n8546 rules/rise_of_totalitarianism/rules.yaml:1269:11\n8547 rules/rise_of_totalitarianism/rules.yaml:1270:15\n8549 rules/rise_of_totalitarianism/rules.yaml:1272:11\n8568 rules/rise_of_totalitarianism/rules.yaml:1037:7\n8569 rules/rise_of_totalitarianism/rules.yaml:1038:11\n8570 rules/rise_of_totalitarianism/rules.yaml:1039:15\n8571 rules/rise_of_totalitarianism/rules.yaml:1040:19\n8572 rules/rise_of_totalitarianism/rules.yaml:1041:15\n8573 rules/rise_of_totalitarianism/rules.yaml:1042:15\n8575 rules/rise_of_totalitarianism/rules.yaml:1043:7\n8582 rules/rise_of_totalitarianism/rules.yaml:1044:7\n8583 rules/rise_of_totalitarianism/rules.yaml:1045:7\n8594 rules/rise_of_totalitarianism/rules.yaml:1046:11\n8595 rules/rise_of_totalitarianism/rules.yaml:1047:11\n8610 rules/rise_of_totalitarianism/rules.yaml:1048:15\n8616 rules/rise_of_totalitarianism/rules.yaml:1049:15\n8622 rules/rise_of_totalitarianism/rules.yaml:1050:19\n8623 rules/rise_of_totalitarianism/rules.yaml:1051:19\n8636 rules/rise_of_totalitarianism/rules.yaml:1052:19\n8663 rules/rise_of_totalitarianism/rules.yaml:1931:7\n8674 rules/rise_of_totalitarianism/rules.yaml:1932:11\n8682 rules/rise_of_totalitarianism/rules.yaml:1933:15\n8698 rules/rise_of_totalitarianism/rules.yaml:1934:15\n8707 rules/rise_of_totalitarianism/rules.yaml:1935:19\n8719 rules/rise_of_totalitarianism/rules.yaml:1936:19\n8720 rules/rise_of_totalitarianism/rules.yaml:1937:19\n8722 rules/rise_of_totalitarianism/rules.yaml:1938:19\n8723 rules/rise_of_totalitarianism/rules.yaml:1939:19\n8724 rules/rise_of_totalitarianism/rules.yaml:1940:19\n8726 rules/rise_of_totalitarianism/rules.yaml:1941:19\n8730 rules/rise_of_totalitarianism/rules.yaml:1942:7\n8731 rules/rise_of_totalitarianism/rules.yaml:1943:11\n8732 rules/rise_of_totalitarianism/rules.yaml:1944:15\n8734 rules/rise_of_totalitarianism/rules.yaml:1945:15\n8743 rules/rise_of_totalitarianism/rules.yaml:1946:7\n8754 rules/rise_of_totalitarianism/rules.yaml:1947:11\n8760 rules/rise_of_totalitarianism/rules.yaml:1948:11\n8769 rules/rise_of_totalitarianism/rules.yaml:1949:15\n8781 rules/rise_of_totalitarianism/rules.yaml:1950:15\n8782 rules/rise_of_totalitarianism/rules.yaml:1951:19\n8783 rules/rise_of_totalitarianism/rules.yaml:1952:19\n8831 rules/rise_of_totalitarianism/rules.yaml:1624:7\n8836 rules/rise_of_totalitarianism/rules.yaml:1625:11\n8837 rules/rise_of_totalitarianism/rules.yaml:1626:11\n8838 rules/rise_of_totalitarianism/rules.yaml:1627:11\n8843 rules/rise_of_totalitarianism/rules.yaml:1628:11\n8851 rules/rise_of_totalitarianism/rules.yaml:1629:15\n8857 rules/rise_of_totalitarianism/rules.yaml:1630:15\n8858 rules/rise_of_totalitarianism/rules.yaml:1631:19\n8861 rules/rise_of_totalitarianism/rules.yaml:1632:19\n8862 rules/rise_of_totalitarianism/rules.yaml:1633:19\n8863 rules/rise_of_totalitarianism/rules.yaml:1634:19\n8887 rules/rise_of_totalitarianism/rules.yaml:1915:7\n8899 rules/rise_of_totalitarianism/rules.yaml:1916:7\n8907 rules/rise_of_totalitarianism/rules.yaml:1917:11\n8913 rules/rise_of_totalitarianism/rules.yaml:1918:11\n8914 rules/rise_of_totalitarianism/rules.yaml:1919:15\n8915 rules/rise_of_totalitarianism/rules.yaml:1920:15\n8916 rules/rise_of_totalitarianism/rules.yaml:1921:15\n8917 rules/rise_of_totalitarianism/rules.yaml:1922:15\n8918 rules/rise_of_totalitarianism/rules.yaml:1923:15\n8920 rules/rise_of_totalitarianism/rules.yaml:1924:15\n8932 rules/rise_of_totalitarianism/flow.yaml:23:3\n8969 rules/rise_of_totalitarianism/flow.yaml:27:7\n8971 rules/rise_of_totalitarianism/flow.yaml:28:7\n8972 rules/rise_of_totalitarianism/flow.yaml:29:7\n8983 rules/rise_of_totalitarianism/flow.yaml:30:11\n8988 rules/rise_of_totalitarianism/flow.yaml:31:11\n8997 rules/rise_of_totalitarianism/flow.yaml:32:15\n9009 rules/rise_of_totalitarianism/flow.yaml:33:15\n9010 rules/rise_of_totalitarianism/flow.yaml:34:19\n9013 rules/rise_of_totalitarianism/flow.yaml:35:19\n9017 rules/rise_of_totalitarianism/flow.yaml:36:7\n9024 rules/rise_of_totalitarianism/flow.yaml:37:7\n9025 rules/rise_of_totalitarianism/flow.yaml:38:11\n9026 rules/rise_of_totalitarianism/flow.yaml:39:15\n9043 rules/rise_of_totalitarianism/flow.yaml:40:15\n9044 rules/rise_of_totalitarianism/flow.yaml:41:11\n9045 rules/rise_of_totalitarianism/flow.yaml:42:7\n9049 rules/rise_of_totalitarianism/flow.yaml:43:7\n9050 rules/rise_of_totalitarianism/flow.yaml:44:11\n9053 rules/rise_of_totalitarianism/flow.yaml:45:11\n9054 rules/rise_of_totalitarianism/flow.yaml:46:7\n9055 rules/rise_of_totalitarianism/flow.yaml:47:11\n9056 rules/rise_of_totalitarianism/flow.yaml:48:7\n9070 rules/rise_of_totalitarianism/flow.yaml:49:11\n9076 rules/rise_of_totalitarianism/flow.yaml:50:11\n9077 rules/rise_of_totalitarianism/flow.yaml:51:15\n9078 rules/rise_of_totalitarianism/flow.yaml:52:15\n9088 rules/rise_of_totalitarianism/flow.yaml:53:15\n9095 rules/rise_of_totalitarianism/flow.yaml:54:15\n9096 rules/rise_of_totalitarianism/flow.yaml:55:15\n9100 rules/rise_of_totalitarianism/flow.yaml:56:7\n9107 rules/rise_of_totalitarianism/flow.yaml:57:7\n9118 rules/rise_of_totalitarianism/flow.yaml:58:11\n9119 rules/rise_of_totalitarianism/flow.yaml:59:11\n9134 rules/rise_of_totalitarianism/flow.yaml:60:15\n9152 rules/rise_of_totalitarianism/flow.yaml:61:15\n9153 rules/rise_of_totalitarianism/flow.yaml:62:19\n9155 rules/rise_of_totalitarianism/flow.yaml:64:19\n9158 rules/rise_of_totalitarianism/flow.yaml:65:19\n9181 rules/rise_of_totalitarianism/flow.yaml:83:3\n9187 rules/rise_of_totalitarianism/flow.yaml:83:3\n9198 rules/rise_of_totalitarianism/flow.yaml:87:7\n9199 rules/rise_of_totalitarianism/flow.yaml:88:11\n9200 rules/rise_of_totalitarianism/flow.yaml:89:15\n9201 rules/rise_of_totalitarianism/flow.yaml:90:7\n9202 rules/rise_of_totalitarianism/flow.yaml:91:7\n9203 rules/rise_of_totalitarianism/flow.yaml:92:7\n9204 rules/rise_of_totalitarianism/flow.yaml:93:7\n9205 rules/rise_of_totalitarianism/flow.yaml:94:7\n9211 rules/rise_of_totalitarianism/flow.yaml:95:7\n9217 rules/rise_of_totalitarianism/flow.yaml:96:7\n9223 rules/rise_of_totalitarianism/flow.yaml:97:7\n9224 rules/rise_of_totalitarianism/flow.yaml:98:7\n9234 rules/rise_of_totalitarianism/flow.yaml:16:3\n9249 rules/rise_of_totalitarianism/flow.yaml:20:7\n9250 rules/rise_of_totalitarianism/flow.yaml:21:7\n9265 rules/rise_of_totalitarianism/flow.yaml:67:3\n9287 rules/rise_of_totalitarianism/flow.yaml:71:7\n9301 rules/rise_of_totalitarianism/flow.yaml:72:11\n9303 rules/rise_of_totalitarianism/flow.yaml:73:11\n9304 rules/rise_of_totalitarianism/flow.yaml:74:11\n9311 rules/rise_of_totalitarianism/flow.yaml:75:11\n9318 rules/rise_of_totalitarianism/flow.yaml:76:11\n9332 rules/rise_of_totalitarianism/flow.yaml:77:15\n9337 rules/rise_of_totalitarianism/flow.yaml:78:11\n9344 rules/rise_of_totalitarianism/flow.yaml:79:11\n9349 rules/rise_of_totalitarianism/flow.yaml:80:7\n9350 rules/rise_of_totalitarianism/flow.yaml:81:11\n9368 rules/rise_of_totalitarianism/rules.yaml:2121:7\n9376 rules/rise_of_totalitarianism/rules.yaml:2122:7\n9379 rules/rise_of_totalitarianism/rules.yaml:2123:7\n9380 rules/rise_of_totalitarianism/rules.yaml:2124:7\n9381 rules/rise_of_totalitarianism/rules.yaml:2125:7\n9397 rules/rise_of_totalitarianism/rules.yaml:2095:7\n9408 rules/rise_of_totalitarianism/rules.yaml:2096:7\n9409 rules/rise_of_totalitarianism/rules.yaml:2097:7\n9410 rules/rise_of_totalitarianism/rules.yaml:2098:11\n9411 rules/rise_of_totalitarianism/rules.yaml:2099:15\n9412 rules/rise_of_totalitarianism/rules.yaml:2100:19\n9413 rules/rise_of_totalitarianism/rules.yaml:2101:19\n9414 rules/rise_of_totalitarianism/rules.yaml:2102:19\n9415 rules/rise_of_totalitarianism/rules.yaml:2103:7\n9416 rules/rise_of_totalitarianism/rules.yaml:2104:7"
