@@ -327,6 +327,7 @@ class RiseOfTotalitarianismRules:
         ),
         (("France occupies the Ruhr: the Ruhr Marker is placed in the Ruhr Occupied box",), ()),
         (("", ": end-game Scenario VP Modifier ", ""), ("player", "int")),
+        (("", " holds the Bonus Card"), ("player",)),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -453,23 +454,23 @@ class RiseOfTotalitarianismRules:
         ("choose-leader", 122, "leader", -1, 36, 4, False),
         ("choose-some", 125, "some:leader", -1, 36, 11, False),
         ("choose-leader", 132, "leader", 133, 38, 1, False),
-        ("choose-area", 139, "area", 140, 40, 7, False),
-        ("choose-strategy", 141, "strategy", -1, 41, 0, False),
-        ("choose-strategy", 143, "strategy", 144, 42, 7, False),
-        ("choose-some", 151, "some:strategy", -1, 44, 3, False),
-        ("yes-no", 154, "yes-no", -1, 44, 8, False),
-        ("choose-strategy", 156, "strategy", 34, 44, 15, False),
-        ("choose-strategy", 158, "strategy", -1, 47, 1, True),
-        ("choose-minor", 161, "minor", -1, 48, 2, False),
-        ("choose-population", 165, "population", -1, 48, 11, False),
-        ("yes-no", 168, "yes-no", -1, 48, 22, False),
-        ("choose-leader", 170, "leader", -1, 48, 25, False),
-        ("yes-no", 172, "yes-no", -1, 48, 30, False),
-        ("choose-chit", 173, "chit", -1, 48, 34, False),
-        ("yes-no", 172, "yes-no", -1, 48, 42, False),
-        ("choose-leader", 177, "leader", -1, 48, 48, False),
-        ("choose-reform", 182, "reform", -1, 48, 59, False),
-        ("choose-population", 184, "population", -1, 48, 63, False),
+        ("choose-area", 140, "area", 141, 40, 7, False),
+        ("choose-strategy", 142, "strategy", -1, 41, 0, False),
+        ("choose-strategy", 144, "strategy", 145, 42, 7, False),
+        ("choose-some", 152, "some:strategy", -1, 44, 3, False),
+        ("yes-no", 155, "yes-no", -1, 44, 8, False),
+        ("choose-strategy", 157, "strategy", 34, 44, 15, False),
+        ("choose-strategy", 159, "strategy", -1, 47, 1, True),
+        ("choose-minor", 162, "minor", -1, 48, 2, False),
+        ("choose-population", 166, "population", -1, 48, 11, False),
+        ("yes-no", 169, "yes-no", -1, 48, 22, False),
+        ("choose-leader", 171, "leader", -1, 48, 25, False),
+        ("yes-no", 173, "yes-no", -1, 48, 30, False),
+        ("choose-chit", 174, "chit", -1, 48, 34, False),
+        ("yes-no", 173, "yes-no", -1, 48, 42, False),
+        ("choose-leader", 178, "leader", -1, 48, 48, False),
+        ("choose-reform", 183, "reform", -1, 48, 59, False),
+        ("choose-population", 185, "population", -1, 48, 63, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -912,6 +913,8 @@ class RiseOfTotalitarianismRules:
     all_slot: tuple[int, ...]
     all_strategy: tuple[int, ...]
     c_allied_votes_added: bool
+    c_bonus_card_in_play: bool
+    c_bonus_card_pp: int
     c_bonus_committed_only: bool
     c_chancellor_modifier: int
     c_commit_in_any_dominance: bool
@@ -998,6 +1001,7 @@ class RiseOfTotalitarianismRules:
     o_g_active_crises: int
     o_g_active_events: int
     o_g_attempt_ok: int
+    o_g_bonus_holder: int
     o_g_coalition_votes: int
     o_g_coup_deck: int
     o_g_coup_discard: int
@@ -1122,6 +1126,8 @@ class RiseOfTotalitarianismRules:
         self.all_slot = d["all_slot"]
         self.all_strategy = d["all_strategy"]
         self.c_allied_votes_added = d["c_allied_votes_added"]
+        self.c_bonus_card_in_play = d["c_bonus_card_in_play"]
+        self.c_bonus_card_pp = d["c_bonus_card_pp"]
         self.c_bonus_committed_only = d["c_bonus_committed_only"]
         self.c_chancellor_modifier = d["c_chancellor_modifier"]
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
@@ -1208,6 +1214,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_active_crises = d["o_g_active_crises"]
         self.o_g_active_events = d["o_g_active_events"]
         self.o_g_attempt_ok = d["o_g_attempt_ok"]
+        self.o_g_bonus_holder = d["o_g_bonus_holder"]
         self.o_g_coalition_votes = d["o_g_coalition_votes"]
         self.o_g_coup_deck = d["o_g_coup_deck"]
         self.o_g_coup_discard = d["o_g_coup_discard"]
@@ -1406,7 +1413,7 @@ class RiseOfTotalitarianismRules:
         return f(S, None, None, p)
 
     def f_action_value(self, S: list[Any], v_u: Any) -> int:
-        "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:536:3]"
+        "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:543:3]"
         v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
         if len(v_ls) == 0:
             return self.s_e_chit__value[v_u]
@@ -1419,7 +1426,7 @@ class RiseOfTotalitarianismRules:
         return v_v
 
     def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
-        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
+        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:478:3]"
         if self.s_e_leader__ideology[v_l] is not None:
             return self.s_e_leader__ideology[v_l] == v_p
         if self.s_e_leader__party[v_l] is not None:
@@ -1427,7 +1434,7 @@ class RiseOfTotalitarianismRules:
         return False
 
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
-        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:328:3]"
+        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:335:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
             return []
@@ -1466,7 +1473,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_attempt_modifier(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:346:3]"""
+        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:353:3]"""
         N: list[int] = S
         v_n = 0
         if self.s_e_strategy__support_modifier[v_c]:
@@ -1483,7 +1490,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_attempt_target_exists(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
-        """ "if a card requires a target to be designated and none are eligible, then the Political Action Attempt does not occur ... In such a case the card only provides PPs": of the assumed card effects (the card conditions are not printed) only INFLUENCE has a target, a Population of the card's flag "actually moveable" for the player (not Committed in his own Dominance Area). The card still gives its PPs. (ROT-PA-04, ROT-CARDS-09) [rules/rise_of_totalitarianism/rules.yaml:654:3]"""
+        """ "if a card requires a target to be designated and none are eligible, then the Political Action Attempt does not occur ... In such a case the card only provides PPs": of the assumed card effects (the card conditions are not printed) only INFLUENCE has a target, a Population of the card's flag "actually moveable" for the player (not Committed in his own Dominance Area). The card still gives its PPs. (ROT-PA-04, ROT-CARDS-09) [rules/rise_of_totalitarianism/rules.yaml:661:3]"""
         if self.s_e_strategy__effect[v_c] == "influence":
             _w1 = False
             _h1 = [
@@ -1507,11 +1514,19 @@ class RiseOfTotalitarianismRules:
         return True
 
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
-        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:223:3]"
+        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:230:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
 
+    def f_bonus_pp(self, S: list[Any], v_p: Any) -> int:
+        "The PPs p receives this Round for the Bonus Card (choice bonus_card_in_play; assumed bonus_card_pp). (ROT-COMP-02, ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
+        return (
+            self.c_bonus_card_pp
+            if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p
+            else 0
+        )
+
     def f_candidates(self, S: list[Any], v_p: Any, v_m: Any, v_s: Any) -> Any:
-        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:482:3]"
+        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:489:3]"
         v_out: list[Any] = []
         for v_l in self.ix_leader__major.get(v_m, ()):
             if S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p:
@@ -1526,7 +1541,7 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_card_funding(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         return (
             0
             + self.f_effect__active_event__modifies__card_funding(S, v_p)
@@ -1534,15 +1549,15 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         return 0
 
     def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
-        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:267:3]"
+        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:274:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
     def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
-        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:228:3]"
+        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:235:3]"
         return [
             v_u
             for v_u in self.all_chit
@@ -1551,7 +1566,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_coup_pp(self, S: list[Any], v_p: Any) -> int:
-        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:405:3]"""
+        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:412:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_coups]):
@@ -1564,7 +1579,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
-        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:235:3]"""
+        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -1606,11 +1621,11 @@ class RiseOfTotalitarianismRules:
         return _head(v_leaders)
 
     def f_cubes_in(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:289:3]"
+        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:296:3]"
         return S[self.o_e_area__cubes + v_a].count(v_p)
 
     def f_cubes_near(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:294:3]"""
+        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:301:3]"""
         _w2 = S[self.o_e_area__cubes + v_a].count(v_p)
         _w1 = 0
         for v_b in self.s_e_area__adjacent[v_a]:
@@ -1618,18 +1633,18 @@ class RiseOfTotalitarianismRules:
         return _w2 + _w1
 
     def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
-        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:186:3]"
+        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:193:3]"
         return _head(
             [v_b for v_b in self.ix_box__zone.get(v_p, ()) if self.s_e_box__dominance[v_b]]
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2161:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2169:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1643,25 +1658,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2169:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2139:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2169:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2171:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2177:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.ix_strategy__owner.get(v_p, ()):
@@ -1673,20 +1688,20 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2177:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2147:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2177:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_election_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:594:3]"""
+        """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:601:3]"""
         _w1 = 0
         for v_x__1 in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
@@ -1711,7 +1726,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
-        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:123:3]"
+        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:130:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
             return S[_TURN] + self.c_first_turn - 1 == 2
@@ -1722,7 +1737,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:160:3]"""
+        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:167:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1733,7 +1748,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_end_vp_modifier(self, S: list[Any], v_p: Any) -> int:
-        "p's end-game Scenario VP Modifier (Play Book values, not printed: the constants vp_modifier_*). (ROT-PREP-03) [rules/rise_of_totalitarianism/rules.yaml:641:3]"
+        "p's end-game Scenario VP Modifier (Play Book values, not printed: the constants vp_modifier_*). (ROT-PREP-03) [rules/rise_of_totalitarianism/rules.yaml:648:3]"
         if v_p == self.k_player__communism:
             return self.c_vp_modifier_communism
         if v_p == self.k_player__fascism:
@@ -1741,7 +1756,7 @@ class RiseOfTotalitarianismRules:
         return self.c_vp_modifier_social_democracy
 
     def f_funding_of(self, S: list[Any], v_p: Any) -> int:
-        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:153:3]"""
+        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:160:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
@@ -1768,15 +1783,15 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_game_turn(self, S: list[Any]) -> int:
-        "The Turn of the Turn Track: the engine's turn counted from the scenario's first Turn. (ROT-PREP-01, ROT-BOARD-05) [rules/rise_of_totalitarianism/rules.yaml:626:3]"
+        "The Turn of the Turn Track: the engine's turn counted from the scenario's first Turn. (ROT-PREP-01, ROT-BOARD-05) [rules/rise_of_totalitarianism/rules.yaml:633:3]"
         return S[_TURN] + self.c_first_turn - 1
 
     def f_government_vps(self, S: list[Any], v_p: Any) -> int:
-        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:396:3]"
+        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:403:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
     def f_hire_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:512:3]"""
+        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:519:3]"""
         _w4 = []
         for v_m__1 in self.all_major:
             _w7 = self.s_e_area__major[v_a] == v_m__1
@@ -1803,21 +1818,21 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_in_dominance(self, S: list[Any], v_x: Any) -> bool:
-        "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:606:3]"
+        "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:613:3]"
         return self.s_e_box__dominance[S[self.o_e_population__box + v_x]] or (
             self.c_commit_in_party_dominance
             and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
         )
 
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
-        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:260:3]"
+        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:267:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
             or self.s_e_chit__action[v_u] == "arrest"
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:2161:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1827,7 +1842,7 @@ class RiseOfTotalitarianismRules:
         return "?"
 
     def f_law_leaders(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:572:3]"
+        "The Leaders a Law Action in Capital a may take from the Parliament: of the matching Nationality, in its Parliament box (the German President too), never Ebert; with the choice law_leader_controlled, only those p controls. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:579:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -1842,7 +1857,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
-        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:448:3]"
+        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:455:3]"
         if S[self.o_e_leader__box + v_l] == "pool":
             return S[self.o_e_leader__pool_of + v_l]
         if (
@@ -1861,7 +1876,7 @@ class RiseOfTotalitarianismRules:
         return None
 
     def f_leader_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:527:3]"""
+        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:534:3]"""
         _w1 = 0
         for v_l in self.ix_leader__major.get(v_m, ()):
             if (
@@ -1872,7 +1887,7 @@ class RiseOfTotalitarianismRules:
         return 2 * _w1
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:273:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:280:3]"""
         if self.s_e_chit__action[v_u] == "law":
             _w2 = []
             for v_a in self.ix_area__kind.get("capital", ()):
@@ -1946,7 +1961,7 @@ class RiseOfTotalitarianismRules:
         return self.all_area
 
     def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
-        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:562:3]"
+        "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:569:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -1970,7 +1985,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:101:3]"""
+        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -1979,12 +1994,12 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
-        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:378:3]"
+        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:385:3]"
         N: list[int] = S
         return _head([v_q for v_q in self.all_player if _has(N[self.o_p_markers + v_q], v_c)])
 
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
-        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:368:3]"
+        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:375:3]"
         N: list[int] = S
         v_out: list[Any] = []
         for v_q in self.all_player:
@@ -1999,11 +2014,11 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
-        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:216:3]"
+        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:223:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
     def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
-        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:193:3]"
+        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:200:3]"
         return not (
             S[self.o_e_population__committed + v_x]
             and S[self.o_e_population__box + v_x]
@@ -2017,7 +2032,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
-        "on_map [rules/rise_of_totalitarianism/rules.yaml:301:3]"
+        "on_map [rules/rise_of_totalitarianism/rules.yaml:308:3]"
         return [
             v_u
             for v_u in self.ix_chit__owner.get(v_p, ())
@@ -2025,7 +2040,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_operation_majors(self, S: list[Any], v_a: Any) -> Any:
-        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:501:3]"""
+        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:508:3]"""
         _w4 = []
         for v_m in self.all_major:
             _w7 = self.s_e_area__major[v_a] == v_m
@@ -2044,7 +2059,7 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:167:3]"""
+        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:174:3]"""
         _w2 = S[self.o_e_major__parliament + v_m].count(v_p)
         _w1 = 0
         for v_l__1 in self.ix_leader__major.get(v_m, ()):
@@ -2056,7 +2071,7 @@ class RiseOfTotalitarianismRules:
         return _w2 + 2 * _w1
 
     def f_party_ally(self, S: list[Any], v_t: Any) -> Any:
-        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:430:3]"
+        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:437:3]"
         if len(S[self.o_e_party__cubes + v_t]) == 0:
             return self.s_e_party__natural_ally[v_t]
         v_most = max([S[self.o_e_party__cubes + v_t].count(v_p) for v_p in self.all_player])
@@ -2072,7 +2087,7 @@ class RiseOfTotalitarianismRules:
         return v_best
 
     def f_party_votes(self, S: list[Any], v_t: Any) -> int:
-        """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:584:3]"""
+        """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:591:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
             if v_t in self.s_e_box__parties[S[self.o_e_population__box + v_x]]:
@@ -2083,7 +2098,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
-        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:316:3]"
+        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:323:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
         if N[self.o_g_round] == N[self.o_g_rounds] and len(v_must) > 0:
@@ -2091,7 +2106,7 @@ class RiseOfTotalitarianismRules:
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
     def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
-        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:200:3]"
+        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:207:3]"
         return (
             self.s_e_population__resistance[v_x]
             + self.c_resistance_modifier
@@ -2099,7 +2114,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_population_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:146:3]"""
+        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:153:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -2111,7 +2126,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_pp_income(self, S: list[Any], v_p: Any) -> int:
-        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:306:3]"""
+        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:313:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_crises]):
@@ -2122,7 +2137,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:361:3]"""
+        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:368:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _w2 = 0
@@ -2133,15 +2148,15 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
-        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:338:3]"
+        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:345:3]"
         return self.s_e_reform__difficulty[v_r]
 
     def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
-        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:389:3]"
+        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:396:3]"
         return 5 if v_m == self.k_major__germany else 4
 
     def f_release_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:520:3]"
+        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:527:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -2155,12 +2170,12 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_reparation_delays_needed(self, S: list[Any]) -> int:
-        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:418:3]'
+        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:425:3]'
         N: list[int] = S
         return 1 - N[self.o_e_major__economy + self.k_major__germany]
 
     def f_rounds_of_turn(self, S: list[Any]) -> int:
-        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:109:3]"
+        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:116:3]"
         if S[_TURN] + self.c_first_turn - 1 == 5:
             return 3
         if (S[_TURN] + self.c_first_turn - 1 == 1 or S[_TURN] + self.c_first_turn - 1 == 3) or S[
@@ -2170,7 +2185,7 @@ class RiseOfTotalitarianismRules:
         return 2
 
     def f_ruhr_penalty(self, S: list[Any], v_m: Any) -> int:
-        "The Stability Check penalty of a Major Power for the Ruhr Occupied box: ruhr_stability for Germany while the Ruhr Marker is in the box. (ROT-BOARD-07, ROT-MAJ-02) [rules/rise_of_totalitarianism/rules.yaml:617:3]"
+        "The Stability Check penalty of a Major Power for the Ruhr Occupied box: ruhr_stability for Germany while the Ruhr Marker is in the box. (ROT-BOARD-07, ROT-MAJ-02) [rules/rise_of_totalitarianism/rules.yaml:624:3]"
         return (
             self.c_ruhr_stability
             if S[self.o_g_ruhr_occupied] and v_m == self.k_major__germany
@@ -2178,7 +2193,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_stability(self, S: list[Any], v_nat: Any) -> int:
-        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:209:3]"
+        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:216:3]"
         N: list[int] = S
         return max(
             0,
@@ -2188,7 +2203,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_stacked_here(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:554:3]"
+        "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
         return [
             v_l
             for v_l in self.all_leader
@@ -2200,11 +2215,11 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_start_era(self, S: list[Any]) -> int:
-        "The last Era whose cards entered the Strategy Decks before the scenario's first Turn (Blue enters on Turn 4, Black on Turn 6). (ROT-PREP-01, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/rules.yaml:633:3]"
+        "The last Era whose cards entered the Strategy Decks before the scenario's first Turn (Blue enters on Turn 4, Black on Turn 6). (ROT-PREP-01, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/rules.yaml:640:3]"
         return 3 if self.c_first_turn > 6 else 2 if self.c_first_turn > 4 else 1
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
-        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:139:3]"""
+        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:146:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -2212,7 +2227,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
-        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:174:3]"""
+        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:181:3]"""
         _w1 = 0
         for v_q in self.all_player:
             _w3 = S[self.o_e_major__parliament + v_m].count(v_q)
@@ -2241,18 +2256,18 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_vp_spread(self, S: list[Any]) -> int:
-        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:383:3]"
+        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:390:3]"
         N: list[int] = S
         return max([N[self.o_p_vp + v_p] for v_p in self.all_player]) - min(
             [N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player]
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         N: list[int] = S
         return [
             v_c
@@ -2261,7 +2276,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -2270,7 +2285,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"""
         _w6 = []
         for v_a in self.all_area:
             _w8 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -2299,11 +2314,11 @@ class RiseOfTotalitarianismRules:
         return _w6
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:674:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:690:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -2314,7 +2329,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1438:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1454:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -2344,13 +2359,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2130:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:2160:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    149,
+                    150,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -2360,15 +2375,25 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    150,
+                    151,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
                     ),
                 )
 
+    def p_bonus_card(self, S: list[Any]) -> None:
+        """Card Phase, with the choice bonus_card_in_play (its use is ASSUMED, not printed): the Bonus Card goes to the player with the fewest VPs; on a tie, to the last of the Tie-Breaking Order (Communism, Fascism, Social-Democracy), the one ties favour least. (ROT-COMP-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:2095:3]"""
+        N: list[int] = S
+        if self.c_bonus_card_in_play:
+            v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
+            v_h = _nth([v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low], -1)
+            S[self.o_g_bonus_holder] = v_h
+            if S[_LOG] is not False:
+                _log(S, 138, (v_h,))
+
     def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
-        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1758:3]"
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1774:3]"
         for v_l in [
             v_k
             for v_k in self.ix_leader__major.get(v_m, ())
@@ -2389,7 +2414,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:706:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:722:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -2425,7 +2450,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1606:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1622:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -2436,7 +2461,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:750:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:766:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -2449,7 +2474,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:760:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:776:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -2459,7 +2484,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:737:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:753:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -2472,7 +2497,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1320:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -2511,54 +2536,54 @@ class RiseOfTotalitarianismRules:
                         _log(S, 53, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2161:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = 0
-            _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 147, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2161:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2131:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2161:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 145, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2171:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = 0
-            _log(S, 148, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 149, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2171:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2171:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
-        _log(S, 147, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 148, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
-        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
+        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:102:3]"
         self.p_end__game_end__lasting(S)
 
     def p_end__game_end__lasting(self, S: list[Any]) -> None:
-        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
+        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:102:3]"
         if S[_TURN] + self.c_first_turn - 1 >= self.c_last_turn:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:696:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:712:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -2570,12 +2595,12 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:670:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:686:3]"
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1724:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1740:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
@@ -2583,7 +2608,7 @@ class RiseOfTotalitarianismRules:
             _log(S, 98, (v_actor, v_l))
 
     def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
-        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1973:3]"""
+        """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1989:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2594,7 +2619,7 @@ class RiseOfTotalitarianismRules:
             _log(S, 128, (v_l, self.s_e_leader__major[v_l]))
 
     def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
-        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1871:3]"""
+        """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1887:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2611,7 +2636,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 116, (v_l,))
 
     def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
-        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1953:3]"""
+        """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1969:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
         S[self.o_e_leader__chit + v_l] = None
@@ -2629,7 +2654,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 127, (v_l,))
 
     def p_leaders_turn_end(self, S: list[Any]) -> None:
-        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1889:3]"""
+        """Turn-end activities a and b: a die for each Leader in the Arrested or Confined Leaders Box, released on 3 or more; then every Leader in the Leaders in Exile Box returns. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1905:3]"""
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "arrested"]:
             v_d = _roll(S, 6)
             if v_d >= 3:
@@ -2647,7 +2672,7 @@ class RiseOfTotalitarianismRules:
             self.p_leader_returns(S, v_l_2)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1053:3]"
+        "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1069:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
                 self.p_law_leader_back(S, v_l)
@@ -2659,12 +2684,12 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_chit__established + v_u] = False
 
     def p_lone_leaders_return(self, S: list[Any]) -> None:
-        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1984:3]"
+        "Crisis checks, step 1, for Leaders: lone Leaders on the map return to their controlling player's Pool. (ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:2000:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__box + v_k] == "area"]:
             self.p_leader_to_pool(S, v_l, self.f_leader_controller(S, v_l))
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:914:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:930:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -2684,7 +2709,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1333:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -2713,7 +2738,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 54, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_ruhr_occupation(self, S: list[Any], v_paid: bool) -> None:
-        """The Ruhr Occupied box (the Ruhr Marker; the Economy Checks use it with the War Reparations boxes, ROT-BOARD-07; its effects are not printed). ASSUMED: when Germany suffers the War Reparations crisis of step 5 while France's War Reparations Marker is not on the Delay side, France occupies the Ruhr (the Marker enters the box); when Germany can pay (an Economy Modifier of 0 or more at step 5), the Ruhr is evacuated. While occupied, the German Stability Check suffers ruhr_stability (ruhr_penalty). (ROT-BOARD-07, ROT-CLN-03, ROT-COMP-04) [rules/rise_of_totalitarianism/rules.yaml:2042:3]"""
+        """The Ruhr Occupied box (the Ruhr Marker; the Economy Checks use it with the War Reparations boxes, ROT-BOARD-07; its effects are not printed). ASSUMED: when Germany suffers the War Reparations crisis of step 5 while France's War Reparations Marker is not on the Delay side, France occupies the Ruhr (the Marker enters the box); when Germany can pay (an Economy Modifier of 0 or more at step 5), the Ruhr is evacuated. While occupied, the German Stability Check suffers ruhr_stability (ruhr_penalty). (ROT-BOARD-07, ROT-CLN-03, ROT-COMP-04) [rules/rise_of_totalitarianism/rules.yaml:2058:3]"""
         if v_paid:
             if S[self.o_g_ruhr_occupied]:
                 S[self.o_g_ruhr_occupied] = False
@@ -2725,7 +2750,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 136, ())
 
     def p_scenario_vp_modifiers_apply(self, S: list[Any]) -> None:
-        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given (a documented gap). (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2062:3]"""
+        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given (a documented gap). (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2078:3]"""
         if self.c_scenario_vp_modifiers:
             for v_p in self.all_player:
                 v_k = (
@@ -2740,7 +2765,7 @@ class RiseOfTotalitarianismRules:
                         _log(S, 137, (v_p, v_k))
 
     def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
-        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1778:3]"
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
         N: list[int] = S
         if (
             S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
@@ -2774,7 +2799,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:682:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:698:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2788,7 +2813,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1092:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -2804,7 +2829,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 43, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1450:3]"
+        "Confined and Exiled Leaders return (leaders_turn_end); Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1466:3]"
         N: list[int] = S
         self.p_leaders_turn_end(S)
         for v_p in self.all_player:
@@ -2823,7 +2848,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1467:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2860,7 +2885,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1647:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1663:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2902,7 +2927,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1030:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2937,7 +2962,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2974,7 +2999,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1529:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1545:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2982,7 +3007,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -3025,7 +3050,7 @@ class RiseOfTotalitarianismRules:
         self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:804:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:820:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -3079,7 +3104,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -3102,7 +3127,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1695:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -3136,7 +3161,7 @@ class RiseOfTotalitarianismRules:
                 pass
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1550:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1566:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -3193,7 +3218,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1274:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1290:3]"""
         N: list[int] = S
         self.p_lone_leaders_return(S)
         for v_a in self.all_area:
@@ -3239,7 +3264,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1583:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1599:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -3290,7 +3315,7 @@ class RiseOfTotalitarianismRules:
                 self.q_stack_leader(S, R, v_p, v_u_2, v_a_2)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:716:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:732:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -3344,7 +3369,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:770:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:786:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -3358,7 +3383,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1487:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1503:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -3375,7 +3400,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:932:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -3404,7 +3429,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1792:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
         if len(v_cs) == 0:
@@ -3418,7 +3443,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__head + v_m] = v_l
 
     def q_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1397:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1413:3]"
         if (
             (S[_TURN] + self.c_first_turn - 1 == 1 or S[_TURN] + self.c_first_turn - 1 == 4)
             or S[_TURN] + self.c_first_turn - 1 == 7
@@ -3430,7 +3455,7 @@ class RiseOfTotalitarianismRules:
             self.q_national_elections(S, R)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1065:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -3443,7 +3468,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
     def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1990:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:2006:3]'
         N: list[int] = S
         self.q_reroll_offer(
             S,
@@ -3475,7 +3500,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:783:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -3507,7 +3532,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1087:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -3528,7 +3553,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1682:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -3553,7 +3578,7 @@ class RiseOfTotalitarianismRules:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2020:3]"""
+        """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2036:3]"""
         v_ls = [
             v_l__1
             for v_l__1 in self.all_leader
@@ -3616,7 +3641,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1333:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1349:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -3677,7 +3702,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             _clamp = S[self.o_g_window__marker_cards__depth] + 1
@@ -3716,7 +3741,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__marker_cards__depth] = 0 if _clamp < 0 else _clamp
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1356:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1372:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -3805,7 +3830,7 @@ class RiseOfTotalitarianismRules:
                         self.q_draw_coup(S, R, v_w)
 
     def q_national_elections(self, S: list[Any], R: Any) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1407:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -3896,7 +3921,7 @@ class RiseOfTotalitarianismRules:
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1733:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1749:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -3934,7 +3959,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence_party(S, R, v_actor, v_t_2)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:981:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:997:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -3995,12 +4020,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -4036,7 +4061,15 @@ class RiseOfTotalitarianismRules:
                 self.q_apply_card(S, R, v_p_4, S[self.o_p_played + v_p_4])
         self.q_apply_coups(S, R)
         for v_p_5 in self.all_player:
-            v_n = self.f_pp_income(S, v_p_5) + self.f_coup_pp(S, v_p_5)
+            v_n = (
+                self.f_pp_income(S, v_p_5)
+                + self.f_coup_pp(S, v_p_5)
+                + (
+                    self.c_bonus_card_pp
+                    if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p_5
+                    else 0
+                )
+            )
             if self.c_minimum_pp_per_round and v_n == 0:
                 v_n = 1
             _clamp = S[self.o_p_pp + v_p_5] + v_n
@@ -4044,7 +4077,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1552:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -4053,7 +4086,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -4065,7 +4098,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"
         S[self.o_g_presidential_due] = False
         v_m = self.k_major__germany
         v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
@@ -4113,7 +4146,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__elections_due + v_m] = True
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             _clamp = S[self.o_g_window__reaction__depth] + 1
@@ -4172,14 +4205,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = 0 if _clamp < 0 else _clamp
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1637:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1653:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:842:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:858:3]"
         _clamp = v_first_roll
         S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if not S[self.o_p_rerolled + v_p]:
@@ -4190,13 +4223,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -4428,7 +4461,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -4457,7 +4490,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1925:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         for v_u in self.ix_chit__action.get("law", ()):
             if S[self.o_e_chit__location + v_u] is not None and (
                 not S[self.o_e_chit__resolved + v_u]
@@ -4504,7 +4537,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_leader__committed + v_l_4] = True
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1616:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1632:3]"
         N: list[int] = S
         if S[_TURN] + self.c_first_turn - 1 == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -4526,7 +4559,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_rounds] = 2
 
     def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1923:3]"
         v_ls = [
             v_l
             for v_l in self.all_leader
@@ -4558,6 +4591,7 @@ class RiseOfTotalitarianismRules:
         _clamp = self.f_rounds_of_turn(S)
         S[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
         S[self.o_g_round] = 0
+        self.p_bonus_card(S)
         for v_p in S[self.o_g_order]:
             v_saved = [
                 v_c
@@ -4649,12 +4683,12 @@ class RiseOfTotalitarianismRules:
                     )
 
     def q_turn__cleanup_phase(self, S: list[Any], R: Any) -> None:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         self.q_turn__cleanup_phase__lasting(S, R)
         self.p_effect__active_event__end_all(S, 1)
 
     def q_turn__cleanup_phase__lasting(self, S: list[Any], R: Any) -> None:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         for v_m in self.all_major:
             if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
                 S[self.o_e_major__elections_due + v_m] = True
@@ -4678,11 +4712,11 @@ class RiseOfTotalitarianismRules:
         self.q_determine_order(S, R)
 
     def q_turn__political_phase(self, S: list[Any], R: Any) -> None:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         self.q_turn__political_phase__lasting(S, R)
 
     def q_turn__political_phase__lasting(self, S: list[Any], R: Any) -> None:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         N: list[int] = S
         _runs0 = 0
         while N[self.o_g_round] < N[self.o_g_rounds]:
@@ -4701,7 +4735,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = 0
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -4713,7 +4747,7 @@ class RiseOfTotalitarianismRules:
     def q_window__reaction__act(
         self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
     ) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -4733,7 +4767,7 @@ class RiseOfTotalitarianismRules:
         self.q_leader_reaction(S, R, v_p, v_x)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:1030:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4817,7 +4851,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4910,7 +4944,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1529:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1545:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -4950,7 +4984,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -5049,7 +5083,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:804:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:820:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5169,7 +5203,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1530:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -5230,7 +5264,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1695:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -5306,7 +5340,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1550:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1566:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -5449,7 +5483,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1274:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1290:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -5580,7 +5614,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1583:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed); a Leader from p's Pool may always be stacked under it at no PP cost (stack_leader). (ROT-ICON-09, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1599:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -5686,7 +5720,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:716:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:732:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -5783,7 +5817,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:770:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:786:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5821,7 +5855,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1487:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1503:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5859,7 +5893,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:932:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -5950,7 +5984,7 @@ class RiseOfTotalitarianismRules:
         return _head(S[self.o_g_order])
 
     def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
-        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1792:3]"
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"
         v_seat: Any = None
         v_cs: Any = None
         v_l: Any = None
@@ -5988,7 +6022,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1397:3]"
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1413:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 6, 8
         if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
@@ -6036,7 +6070,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1065:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6080,7 +6114,7 @@ class RiseOfTotalitarianismRules:
     def r_harass(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_l: Any = None, v_kind: Any = None
     ) -> Any:
-        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:1990:3]'
+        'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:2006:3]'
         N: list[int] = S
         v_d: Any = None
         v_top: Any = None
@@ -6132,7 +6166,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:783:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -6212,7 +6246,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1087:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -6284,7 +6318,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1666:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1682:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -6358,7 +6392,7 @@ class RiseOfTotalitarianismRules:
     def r_leader_reaction(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2020:3]"
+        "Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2036:3]"
         v_ls: Any = None
         v_l: Any = None
         v_j: Any = None
@@ -6417,7 +6451,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1333:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1349:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6528,7 +6562,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6702,7 +6736,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1356:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1372:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -6877,7 +6911,7 @@ class RiseOfTotalitarianismRules:
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
     def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1407:3]"
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; the Allies add their Minor Parties' Votes (Coalition Votes, election_votes); each Ideology takes half its Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1423:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -7031,7 +7065,7 @@ class RiseOfTotalitarianismRules:
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1733:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1749:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -7121,7 +7155,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:981:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:997:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7304,7 +7338,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -7325,7 +7359,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:953:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:969:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -7398,7 +7432,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 159, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 160, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -7432,17 +7466,25 @@ class RiseOfTotalitarianismRules:
                     v_p_5, v_n = F[2:]
                     F = None
                 for v_p_5 in self.all_player:
-                    v_n = self.f_pp_income(S, v_p_5) + self.f_coup_pp(S, v_p_5)
+                    v_n = (
+                        self.f_pp_income(S, v_p_5)
+                        + self.f_coup_pp(S, v_p_5)
+                        + (
+                            self.c_bonus_card_pp
+                            if self.c_bonus_card_in_play and S[self.o_g_bonus_holder] == v_p_5
+                            else 0
+                        )
+                    )
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     _clamp = S[self.o_p_pp + v_p_5] + v_n
                     S[self.o_p_pp + v_p_5] = 0 if _clamp < 0 else 99 if _clamp > 99 else _clamp
-                    _log(S, 160, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 161, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1536:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1552:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -7466,7 +7508,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:857:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:873:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -7503,7 +7545,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
-        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1814:3]"
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"
         v_m: Any = None
         v_best: Any = None
         v_tops: Any = None
@@ -7605,7 +7647,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -7807,7 +7849,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1637:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1653:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7849,7 +7891,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:842:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:858:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -7887,7 +7929,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -7917,7 +7959,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -8008,7 +8050,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 162, (v_u, v_a, v_n, v_ap, v_d))
+                _log(S, 163, (v_u, v_a, v_n, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 5
                 else:
@@ -8021,7 +8063,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_chit__nation + v_u] = v_n
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 163, (self.s_e_chit__action[v_u], v_n))
+                    _log(S, 164, (self.s_e_chit__action[v_u], v_n))
                     pc = 8
             if pc == 6:
                 if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
@@ -8051,7 +8093,7 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
                 if len(v_opts) == 0:
-                    _log(S, 164, (v_u, v_a))
+                    _log(S, 165, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8086,7 +8128,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 166, (v_u, v_a, v_x_2, v_ap, v_d))
+                _log(S, 167, (v_u, v_a, v_x_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 14
                 else:
@@ -8098,7 +8140,7 @@ class RiseOfTotalitarianismRules:
                     v_keep = True
                     if self.s_e_chit__action[v_u] == "putsch":
                         S[self.o_e_chit__established + v_u] = True
-                    _log(S, 167, (self.s_e_chit__action[v_u], v_a))
+                    _log(S, 168, (self.s_e_chit__action[v_u], v_a))
                     pc = 72
             if pc == 15:
                 if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
@@ -8151,7 +8193,7 @@ class RiseOfTotalitarianismRules:
                 pc = 24
             if pc == 24:
                 if len(v_ts) == 0 and len(v_lone) == 0:
-                    _log(S, 169, (v_u, v_a))
+                    _log(S, 170, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 elif v_on_leader:
@@ -8183,7 +8225,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 171, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
+                _log(S, 172, (v_u, v_a, v_l, S[self.o_e_leader__area + v_l], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 28
                 else:
@@ -8247,13 +8289,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t, v_l_4, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 174, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+                _log(S, 175, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 37
                 else:
                     pc = 72
             if pc == 37:
-                _log(S, 175, (v_t,))
+                _log(S, 176, (v_t,))
                 v_under = [
                     v_l_3 for v_l_3 in self.all_leader if S[self.o_e_leader__chit + v_l_3] == v_t
                 ]
@@ -8313,7 +8355,7 @@ class RiseOfTotalitarianismRules:
                     and self.s_e_major__capital[self.s_e_leader__major[v_l__6]] == v_a
                 ]
                 if len(v_ts_2) == 0:
-                    _log(S, 176, (v_u, v_a))
+                    _log(S, 177, (v_u, v_a))
                     v_ap = -1
                     pc = 72
                 else:
@@ -8343,13 +8385,13 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_5, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 178, (v_u, v_a, v_l_5, v_ap, v_d))
+                _log(S, 179, (v_u, v_a, v_l_5, v_ap, v_d))
                 if v_ap >= v_d:
                     S[self.o_e_leader__box + v_l_5] = "pool"
                     S[self.o_e_leader__pool_of + v_l_5] = v_actor
                     S[self.o_e_leader__control_cube + v_l_5] = None
                     S[self.o_e_leader__committed + v_l_5] = False
-                    _log(S, 179, (v_l_5, v_actor))
+                    _log(S, 180, (v_l_5, v_actor))
                 pc = 72
             if pc == 52:
                 v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -8377,7 +8419,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 180, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+                _log(S, 181, (v_actor, v_a, v_card, v_ap, v_die, v_d))
                 if v_ap >= v_d:
                     pc = 55
                 else:
@@ -8385,7 +8427,7 @@ class RiseOfTotalitarianismRules:
             if pc == 55:
                 S[self.o_p_pending_law + v_actor] = None
                 S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-                _log(S, 181, (v_card,))
+                _log(S, 182, (v_card,))
                 self.p_effect__law__start(S, v_card, 3)
                 if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
                     return _wait(S, (48, 72, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l_6))
@@ -8424,7 +8466,7 @@ class RiseOfTotalitarianismRules:
                     v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_l_6 = F[2:]
                     F = None
                 v_ap += N[self.o_g_expended]
-                _log(S, 183, (v_actor, v_a, v_r_2, v_ap, v_d))
+                _log(S, 184, (v_actor, v_a, v_r_2, v_ap, v_d))
                 if v_ap >= v_d:
                     pc = 62
                 else:
@@ -8511,7 +8553,7 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d and v_ap >= 0:
                     pc = 73
                 else:
-                    _log(S, 185, ())
+                    _log(S, 186, ())
                     pc = 79
             if pc == 73:
                 if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -8550,7 +8592,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1033:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -8641,7 +8683,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reveal_leaders(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1925:3]"
+        "Resolve Actions, steps 2 and 3: the Leaders under the chits are revealed; then in Order of Play each player declares which of his Leaders are Committed. (ROT-RESOLVE-02, ROT-RESOLVE-03, ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1941:3]"
         v__it: Any = None
         v__i: Any = None
         v_u: Any = None
@@ -8817,7 +8859,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1616:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1632:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -8876,7 +8918,7 @@ class RiseOfTotalitarianismRules:
     def r_stack_leader(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_u: Any = None, v_a: Any = None
     ) -> Any:
-        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1907:3]"
+        "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1923:3]"
         v_ls: Any = None
         v_l_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8969,6 +9011,7 @@ class RiseOfTotalitarianismRules:
                 _clamp = self.f_rounds_of_turn(S)
                 S[self.o_g_rounds] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
                 S[self.o_g_round] = 0
+                self.p_bonus_card(S)
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 1
@@ -9041,7 +9084,7 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 152, (v_era,))
+                    _log(S, 153, (v_era,))
                 v_fresh = [
                     v_c_4
                     for v_c_4 in self.ix_crisis__entry.get(S[_TURN] + self.c_first_turn - 1, ())
@@ -9050,7 +9093,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 153, (len(v_fresh),))
+                    _log(S, 154, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -9093,7 +9136,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 155, (v_p_4,))
+                    _log(S, 156, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -9172,7 +9215,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_turn__cleanup_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
@@ -9188,7 +9231,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__cleanup_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:84:3]"
         v_m: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -9256,7 +9299,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__political_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
@@ -9271,7 +9314,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__political_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:68:3]"
         N: list[int] = S
         v__runs: Any = None
         v__it: Any = None
@@ -9300,7 +9343,7 @@ class RiseOfTotalitarianismRules:
             if pc == 2:
                 _clamp = S[self.o_g_round] + 1
                 S[self.o_g_round] = 0 if _clamp < 0 else 3 if _clamp > 3 else _clamp
-                _log(S, 157, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 158, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
                     return _wait(S, (45, 3, v__runs, v_p, v_p_2))
                 pc = 3
@@ -9353,7 +9396,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2108:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2138:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -9378,13 +9421,13 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 142, (v_p, v_x, v_q, v_t))
+            _log(S, 143, (v_p, v_x, v_q, v_t))
             return None
 
     def r_window__reaction__act(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2079:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2109:3]"
         v_n: Any = None
         v_k: Any = None
         v_b: Any = None
@@ -9412,7 +9455,7 @@ class RiseOfTotalitarianismRules:
                         self.p_take_cube(S, v_q, v_b)
                         self.p_take_cube(S, v_p, v_x)
                         v_k += 1
-            _log(S, 138, (v_p, v_x, v_k, v_k))
+            _log(S, 139, (v_p, v_x, v_k, v_k))
             if self.r_leader_reaction(S, None, None, v_p, v_x) is SUSPEND:
                 return _wait(S, (39, 1))
             pc = 1
@@ -9423,4 +9466,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1410 rules/rise_of_totalitarianism/rules.yaml:545:7\n1411 rules/rise_of_totalitarianism/rules.yaml:546:7\n1412 rules/rise_of_totalitarianism/rules.yaml:547:11\n1413 rules/rise_of_totalitarianism/rules.yaml:548:7\n1414 rules/rise_of_totalitarianism/rules.yaml:549:7\n1415 rules/rise_of_totalitarianism/rules.yaml:550:7\n1418 rules/rise_of_totalitarianism/rules.yaml:551:11\n1419 rules/rise_of_totalitarianism/rules.yaml:552:7\n1423 rules/rise_of_totalitarianism/rules.yaml:477:7\n1424 rules/rise_of_totalitarianism/rules.yaml:478:11\n1425 rules/rise_of_totalitarianism/rules.yaml:479:7\n1426 rules/rise_of_totalitarianism/rules.yaml:480:11\n1427 rules/rise_of_totalitarianism/rules.yaml:481:7\n1431 rules/rise_of_totalitarianism/rules.yaml:334:7\n1432 rules/rise_of_totalitarianism/rules.yaml:335:7\n1433 rules/rise_of_totalitarianism/rules.yaml:336:11\n1434 rules/rise_of_totalitarianism/rules.yaml:337:7\n1471 rules/rise_of_totalitarianism/rules.yaml:352:7\n1472 rules/rise_of_totalitarianism/rules.yaml:353:7\n1473 rules/rise_of_totalitarianism/rules.yaml:354:11\n1478 rules/rise_of_totalitarianism/rules.yaml:355:7\n1479 rules/rise_of_totalitarianism/rules.yaml:356:11\n1480 rules/rise_of_totalitarianism/rules.yaml:357:15\n1481 rules/rise_of_totalitarianism/rules.yaml:358:11\n1482 rules/rise_of_totalitarianism/rules.yaml:359:15\n1483 rules/rise_of_totalitarianism/rules.yaml:360:7\n1487 rules/rise_of_totalitarianism/rules.yaml:665:7\n1488 rules/rise_of_totalitarianism/rules.yaml:666:11\n1507 rules/rise_of_totalitarianism/rules.yaml:667:7\n1511 rules/rise_of_totalitarianism/rules.yaml:227:7\n1515 rules/rise_of_totalitarianism/rules.yaml:491:7\n1516 rules/rise_of_totalitarianism/rules.yaml:492:7\n1517 rules/rise_of_totalitarianism/rules.yaml:494:15\n1518 rules/rise_of_totalitarianism/rules.yaml:495:19\n1523 rules/rise_of_totalitarianism/rules.yaml:497:19\n1525 rules/rise_of_totalitarianism/rules.yaml:499:19\n1526 rules/rise_of_totalitarianism/rules.yaml:500:7\n1530 rules/rise_of_totalitarianism/rules.yaml:92:3\n1538 rules/rise_of_totalitarianism/rules.yaml:100:7\n1542 rules/rise_of_totalitarianism/rules.yaml:272:7\n1546 rules/rise_of_totalitarianism/rules.yaml:234:7\n1556 rules/rise_of_totalitarianism/rules.yaml:414:7\n1560 rules/rise_of_totalitarianism/rules.yaml:415:7\n1563 rules/rise_of_totalitarianism/rules.yaml:416:11\n1564 rules/rise_of_totalitarianism/rules.yaml:417:7\n1568 rules/rise_of_totalitarianism/rules.yaml:244:7\n1569 rules/rise_of_totalitarianism/rules.yaml:245:11\n1570 rules/rise_of_totalitarianism/rules.yaml:246:11\n1575 rules/rise_of_totalitarianism/rules.yaml:247:11\n1576 rules/rise_of_totalitarianism/rules.yaml:248:11\n1577 rules/rise_of_totalitarianism/rules.yaml:249:15\n1578 rules/rise_of_totalitarianism/rules.yaml:250:19\n1579 rules/rise_of_totalitarianism/rules.yaml:251:11\n1580 rules/rise_of_totalitarianism/rules.yaml:252:7\n1591 rules/rise_of_totalitarianism/rules.yaml:253:7\n1592 rules/rise_of_totalitarianism/rules.yaml:254:7\n1604 rules/rise_of_totalitarianism/rules.yaml:255:7\n1605 rules/rise_of_totalitarianism/rules.yaml:256:11\n1606 rules/rise_of_totalitarianism/rules.yaml:257:7\n1610 rules/rise_of_totalitarianism/rules.yaml:293:7\n1614 rules/rise_of_totalitarianism/rules.yaml:300:7\n1622 rules/rise_of_totalitarianism/rules.yaml:192:7\n1629 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1634 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1635 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1636 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1640 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1641 rules/rise_of_totalitarianism/rules.yaml:2139:7\n1647 rules/rise_of_totalitarianism/rules.yaml:2139:27\n1653 rules/rise_of_totalitarianism/rules.yaml:2139:49\n1661 rules/rise_of_totalitarianism/rules.yaml:2141:3\n1666 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1667 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1668 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1672 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1673 rules/rise_of_totalitarianism/rules.yaml:2147:7\n1677 rules/rise_of_totalitarianism/rules.yaml:2147:27\n1683 rules/rise_of_totalitarianism/rules.yaml:2147:49\n1690 rules/rise_of_totalitarianism/rules.yaml:602:7\n1698 rules/rise_of_totalitarianism/rules.yaml:603:7\n1699 rules/rise_of_totalitarianism/rules.yaml:604:11\n1711 rules/rise_of_totalitarianism/rules.yaml:605:7\n1716 rules/rise_of_totalitarianism/rules.yaml:132:7\n1717 rules/rise_of_totalitarianism/rules.yaml:133:11\n1718 rules/rise_of_totalitarianism/rules.yaml:134:7\n1719 rules/rise_of_totalitarianism/rules.yaml:135:11\n1720 rules/rise_of_totalitarianism/rules.yaml:136:7\n1726 rules/rise_of_totalitarianism/rules.yaml:166:7\n1737 rules/rise_of_totalitarianism/rules.yaml:647:7\n1738 rules/rise_of_totalitarianism/rules.yaml:648:11\n1739 rules/rise_of_totalitarianism/rules.yaml:649:7\n1740 rules/rise_of_totalitarianism/rules.yaml:650:11\n1741 rules/rise_of_totalitarianism/rules.yaml:651:7\n1746 rules/rise_of_totalitarianism/rules.yaml:159:7\n1772 rules/rise_of_totalitarianism/rules.yaml:632:7\n1776 rules/rise_of_totalitarianism/rules.yaml:402:7\n1780 rules/rise_of_totalitarianism/rules.yaml:518:7\n1796 rules/rise_of_totalitarianism/rules.yaml:519:7\n1807 rules/rise_of_totalitarianism/rules.yaml:614:7\n1814 rules/rise_of_totalitarianism/rules.yaml:266:7\n1821 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1822 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1823 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1824 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1825 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1826 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1827 rules/rise_of_totalitarianism/rules.yaml:2131:3\n1831 rules/rise_of_totalitarianism/rules.yaml:581:7\n1846 rules/rise_of_totalitarianism/rules.yaml:458:7\n1847 rules/rise_of_totalitarianism/rules.yaml:459:11\n1848 rules/rise_of_totalitarianism/rules.yaml:460:7\n1852 rules/rise_of_totalitarianism/rules.yaml:461:11\n1853 rules/rise_of_totalitarianism/rules.yaml:462:7\n1854 rules/rise_of_totalitarianism/rules.yaml:463:11\n1855 rules/rise_of_totalitarianism/rules.yaml:464:7\n1856 rules/rise_of_totalitarianism/rules.yaml:465:11\n1857 rules/rise_of_totalitarianism/rules.yaml:466:7\n1858 rules/rise_of_totalitarianism/rules.yaml:467:11\n1859 rules/rise_of_totalitarianism/rules.yaml:468:7\n1860 rules/rise_of_totalitarianism/rules.yaml:469:11\n1861 rules/rise_of_totalitarianism/rules.yaml:470:7\n1865 rules/rise_of_totalitarianism/rules.yaml:533:7\n1876 rules/rise_of_totalitarianism/rules.yaml:279:7\n1877 rules/rise_of_totalitarianism/rules.yaml:280:11\n1896 rules/rise_of_totalitarianism/rules.yaml:281:7\n1897 rules/rise_of_totalitarianism/rules.yaml:282:11\n1913 rules/rise_of_totalitarianism/rules.yaml:283:7\n1914 rules/rise_of_totalitarianism/rules.yaml:284:11\n1920 rules/rise_of_totalitarianism/rules.yaml:285:11\n1929 rules/rise_of_totalitarianism/rules.yaml:286:7\n1930 rules/rise_of_totalitarianism/rules.yaml:287:11\n1946 rules/rise_of_totalitarianism/rules.yaml:288:7\n1950 rules/rise_of_totalitarianism/rules.yaml:570:7\n1975 rules/rise_of_totalitarianism/rules.yaml:107:7\n1984 rules/rise_of_totalitarianism/rules.yaml:382:7\n1989 rules/rise_of_totalitarianism/rules.yaml:374:7\n1990 rules/rise_of_totalitarianism/rules.yaml:375:7\n1991 rules/rise_of_totalitarianism/rules.yaml:376:11\n1999 rules/rise_of_totalitarianism/rules.yaml:377:7\n2003 rules/rise_of_totalitarianism/rules.yaml:222:7\n2007 rules/rise_of_totalitarianism/rules.yaml:199:7\n2021 rules/rise_of_totalitarianism/rules.yaml:305:7\n2029 rules/rise_of_totalitarianism/rules.yaml:511:7\n2048 rules/rise_of_totalitarianism/rules.yaml:173:7\n2060 rules/rise_of_totalitarianism/rules.yaml:439:7\n2061 rules/rise_of_totalitarianism/rules.yaml:440:11\n2062 rules/rise_of_totalitarianism/rules.yaml:441:7\n2063 rules/rise_of_totalitarianism/rules.yaml:442:7\n2068 rules/rise_of_totalitarianism/rules.yaml:443:7\n2069 rules/rise_of_totalitarianism/rules.yaml:444:7\n2070 rules/rise_of_totalitarianism/rules.yaml:445:11\n2071 rules/rise_of_totalitarianism/rules.yaml:446:15\n2072 rules/rise_of_totalitarianism/rules.yaml:447:7\n2076 rules/rise_of_totalitarianism/rules.yaml:593:7\n2088 rules/rise_of_totalitarianism/rules.yaml:324:7\n2089 rules/rise_of_totalitarianism/rules.yaml:325:7\n2090 rules/rise_of_totalitarianism/rules.yaml:326:11\n2091 rules/rise_of_totalitarianism/rules.yaml:327:7\n2095 rules/rise_of_totalitarianism/rules.yaml:206:7\n2103 rules/rise_of_totalitarianism/rules.yaml:152:7\n2116 rules/rise_of_totalitarianism/rules.yaml:312:7\n2120 rules/rise_of_totalitarianism/rules.yaml:313:7\n2121 rules/rise_of_totalitarianism/rules.yaml:314:11\n2122 rules/rise_of_totalitarianism/rules.yaml:315:7\n2126 rules/rise_of_totalitarianism/rules.yaml:367:7\n2137 rules/rise_of_totalitarianism/rules.yaml:343:7\n2141 rules/rise_of_totalitarianism/rules.yaml:395:7\n2145 rules/rise_of_totalitarianism/rules.yaml:526:7\n2160 rules/rise_of_totalitarianism/rules.yaml:428:7\n2164 rules/rise_of_totalitarianism/rules.yaml:118:7\n2165 rules/rise_of_totalitarianism/rules.yaml:119:11\n2166 rules/rise_of_totalitarianism/rules.yaml:120:7\n2169 rules/rise_of_totalitarianism/rules.yaml:121:11\n2170 rules/rise_of_totalitarianism/rules.yaml:122:7\n2174 rules/rise_of_totalitarianism/rules.yaml:623:7\n2183 rules/rise_of_totalitarianism/rules.yaml:215:7\n2192 rules/rise_of_totalitarianism/rules.yaml:560:7\n2204 rules/rise_of_totalitarianism/rules.yaml:639:7\n2208 rules/rise_of_totalitarianism/rules.yaml:145:7\n2216 rules/rise_of_totalitarianism/rules.yaml:180:7\n2228 rules/rise_of_totalitarianism/rules.yaml:181:7\n2229 rules/rise_of_totalitarianism/rules.yaml:182:7\n2230 rules/rise_of_totalitarianism/rules.yaml:183:7\n2246 rules/rise_of_totalitarianism/rules.yaml:388:7\n2252 rules/rise_of_totalitarianism/rules.yaml:2108:3\n2257 rules/rise_of_totalitarianism/rules.yaml:2108:3\n2265 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2266 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2267 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2268 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2269 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2270 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2274 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2303 rules/rise_of_totalitarianism/rules.yaml:2079:3\n2307 rules/rise_of_totalitarianism/rules.yaml:678:7\n2308 rules/rise_of_totalitarianism/rules.yaml:679:7\n2313 rules/rise_of_totalitarianism/rules.yaml:680:11\n2314 rules/rise_of_totalitarianism/rules.yaml:681:11\n2319 rules/rise_of_totalitarianism/rules.yaml:1442:7\n2320 rules/rise_of_totalitarianism/rules.yaml:1443:11\n2321 rules/rise_of_totalitarianism/rules.yaml:1444:11\n2328 rules/rise_of_totalitarianism/rules.yaml:1445:11\n2329 rules/rise_of_totalitarianism/rules.yaml:1446:11\n2331 rules/rise_of_totalitarianism/rules.yaml:1447:7\n2336 rules/rise_of_totalitarianism/rules.yaml:1448:11\n2344 rules/rise_of_totalitarianism/rules.yaml:1449:11\n2349 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2350 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2351 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2359 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2360 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2361 rules/rise_of_totalitarianism/rules.yaml:2130:1\n2372 rules/rise_of_totalitarianism/rules.yaml:1767:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1768:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1769:15\n2382 rules/rise_of_totalitarianism/rules.yaml:1770:11\n2383 rules/rise_of_totalitarianism/rules.yaml:1771:11\n2384 rules/rise_of_totalitarianism/rules.yaml:1772:15\n2385 rules/rise_of_totalitarianism/rules.yaml:1773:15\n2387 rules/rise_of_totalitarianism/rules.yaml:1775:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1776:15\n2389 rules/rise_of_totalitarianism/rules.yaml:1777:7\n2394 rules/rise_of_totalitarianism/rules.yaml:710:7\n2395 rules/rise_of_totalitarianism/rules.yaml:711:11\n2419 rules/rise_of_totalitarianism/rules.yaml:712:11\n2420 rules/rise_of_totalitarianism/rules.yaml:713:11\n2422 rules/rise_of_totalitarianism/rules.yaml:714:11\n2424 rules/rise_of_totalitarianism/rules.yaml:715:11\n2430 rules/rise_of_totalitarianism/rules.yaml:1610:7\n2431 rules/rise_of_totalitarianism/rules.yaml:1611:11\n2433 rules/rise_of_totalitarianism/rules.yaml:1612:7\n2436 rules/rise_of_totalitarianism/rules.yaml:1613:7\n2441 rules/rise_of_totalitarianism/rules.yaml:755:7\n2442 rules/rise_of_totalitarianism/rules.yaml:756:7\n2443 rules/rise_of_totalitarianism/rules.yaml:757:7\n2448 rules/rise_of_totalitarianism/rules.yaml:758:11\n2449 rules/rise_of_totalitarianism/rules.yaml:759:11\n2454 rules/rise_of_totalitarianism/rules.yaml:765:7\n2455 rules/rise_of_totalitarianism/rules.yaml:766:11\n2456 rules/rise_of_totalitarianism/rules.yaml:767:11\n2459 rules/rise_of_totalitarianism/rules.yaml:769:11\n2464 rules/rise_of_totalitarianism/rules.yaml:742:7\n2465 rules/rise_of_totalitarianism/rules.yaml:743:11\n2466 rules/rise_of_totalitarianism/rules.yaml:744:11\n2467 rules/rise_of_totalitarianism/rules.yaml:745:11\n2469 rules/rise_of_totalitarianism/rules.yaml:746:7\n2470 rules/rise_of_totalitarianism/rules.yaml:747:11\n2471 rules/rise_of_totalitarianism/rules.yaml:748:11\n2472 rules/rise_of_totalitarianism/rules.yaml:749:11\n2477 rules/rise_of_totalitarianism/rules.yaml:1308:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1309:11\n2496 rules/rise_of_totalitarianism/rules.yaml:1310:15\n2497 rules/rise_of_totalitarianism/rules.yaml:1311:15\n2502 rules/rise_of_totalitarianism/rules.yaml:1312:15\n2503 rules/rise_of_totalitarianism/rules.yaml:1313:19\n2507 rules/rise_of_totalitarianism/rules.yaml:1314:19\n2510 rules/rise_of_totalitarianism/rules.yaml:1316:19\n2516 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2517 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2518 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2522 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2523 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2529 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2531 rules/rise_of_totalitarianism/rules.yaml:2131:3\n2536 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2537 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2538 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2542 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2543 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2547 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2549 rules/rise_of_totalitarianism/rules.yaml:2141:3\n2553 rules/rise_of_totalitarianism/flow.yaml:101:3\n2557 rules/rise_of_totalitarianism/flow.yaml:105:7\n2558 rules/rise_of_totalitarianism/flow.yaml:106:11\n2562 rules/rise_of_totalitarianism/rules.yaml:701:7\n2563 rules/rise_of_totalitarianism/rules.yaml:702:7\n2564 rules/rise_of_totalitarianism/rules.yaml:703:11\n2569 rules/rise_of_totalitarianism/rules.yaml:704:15\n2570 rules/rise_of_totalitarianism/rules.yaml:705:15\n2574 rules/rise_of_totalitarianism/rules.yaml:673:7\n2579 rules/rise_of_totalitarianism/rules.yaml:1729:7\n2580 rules/rise_of_totalitarianism/rules.yaml:1730:7\n2581 rules/rise_of_totalitarianism/rules.yaml:1731:7\n2582 rules/rise_of_totalitarianism/rules.yaml:1732:7\n2587 rules/rise_of_totalitarianism/rules.yaml:1978:7\n2588 rules/rise_of_totalitarianism/rules.yaml:1979:7\n2590 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2591 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2592 rules/rise_of_totalitarianism/rules.yaml:1982:7\n2593 rules/rise_of_totalitarianism/rules.yaml:1983:7\n2598 rules/rise_of_totalitarianism/rules.yaml:1878:7\n2599 rules/rise_of_totalitarianism/rules.yaml:1879:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1880:7\n2602 rules/rise_of_totalitarianism/rules.yaml:1881:7\n2603 rules/rise_of_totalitarianism/rules.yaml:1882:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1883:11\n2605 rules/rise_of_totalitarianism/rules.yaml:1884:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1886:11\n2609 rules/rise_of_totalitarianism/rules.yaml:1887:11\n2610 rules/rise_of_totalitarianism/rules.yaml:1888:11\n2615 rules/rise_of_totalitarianism/rules.yaml:1961:7\n2617 rules/rise_of_totalitarianism/rules.yaml:1962:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1963:7\n2619 rules/rise_of_totalitarianism/rules.yaml:1964:7\n2620 rules/rise_of_totalitarianism/rules.yaml:1965:7\n2621 rules/rise_of_totalitarianism/rules.yaml:1966:11\n2622 rules/rise_of_totalitarianism/rules.yaml:1967:11\n2623 rules/rise_of_totalitarianism/rules.yaml:1968:11\n2626 rules/rise_of_totalitarianism/rules.yaml:1970:11\n2627 rules/rise_of_totalitarianism/rules.yaml:1971:11\n2628 rules/rise_of_totalitarianism/rules.yaml:1972:11\n2633 rules/rise_of_totalitarianism/rules.yaml:1895:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1896:11\n2635 rules/rise_of_totalitarianism/rules.yaml:1897:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1898:15\n2638 rules/rise_of_totalitarianism/rules.yaml:1899:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1901:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1902:7\n2645 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1904:11\n2651 rules/rise_of_totalitarianism/rules.yaml:1057:7\n2652 rules/rise_of_totalitarianism/rules.yaml:1058:11\n2653 rules/rise_of_totalitarianism/rules.yaml:1059:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1061:15\n2656 rules/rise_of_totalitarianism/rules.yaml:1062:7\n2658 rules/rise_of_totalitarianism/rules.yaml:1063:7\n2659 rules/rise_of_totalitarianism/rules.yaml:1064:7\n2663 rules/rise_of_totalitarianism/rules.yaml:1988:7\n2664 rules/rise_of_totalitarianism/rules.yaml:1989:11\n2669 rules/rise_of_totalitarianism/rules.yaml:919:7\n2672 rules/rise_of_totalitarianism/rules.yaml:920:7\n2673 rules/rise_of_totalitarianism/rules.yaml:921:11\n2675 rules/rise_of_totalitarianism/rules.yaml:922:7\n2676 rules/rise_of_totalitarianism/rules.yaml:923:11\n2677 rules/rise_of_totalitarianism/rules.yaml:924:11\n2679 rules/rise_of_totalitarianism/rules.yaml:925:11\n2681 rules/rise_of_totalitarianism/rules.yaml:926:7\n2682 rules/rise_of_totalitarianism/rules.yaml:927:11\n2684 rules/rise_of_totalitarianism/rules.yaml:929:11\n2689 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2690 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2691 rules/rise_of_totalitarianism/rules.yaml:1323:15\n2697 rules/rise_of_totalitarianism/rules.yaml:1324:19\n2698 rules/rise_of_totalitarianism/rules.yaml:1325:19\n2699 rules/rise_of_totalitarianism/rules.yaml:1326:19\n2700 rules/rise_of_totalitarianism/rules.yaml:1327:19\n2702 rules/rise_of_totalitarianism/rules.yaml:1328:19\n2703 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2708 rules/rise_of_totalitarianism/rules.yaml:1330:23\n2711 rules/rise_of_totalitarianism/rules.yaml:1331:23\n2712 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2717 rules/rise_of_totalitarianism/rules.yaml:2053:7\n2718 rules/rise_of_totalitarianism/rules.yaml:2054:11\n2719 rules/rise_of_totalitarianism/rules.yaml:2055:15\n2720 rules/rise_of_totalitarianism/rules.yaml:2056:15\n2723 rules/rise_of_totalitarianism/rules.yaml:2058:11\n2724 rules/rise_of_totalitarianism/rules.yaml:2059:11\n2729 rules/rise_of_totalitarianism/rules.yaml:2071:7\n2730 rules/rise_of_totalitarianism/rules.yaml:2072:11\n2731 rules/rise_of_totalitarianism/rules.yaml:2073:15\n2736 rules/rise_of_totalitarianism/rules.yaml:2074:15\n2737 rules/rise_of_totalitarianism/rules.yaml:2075:19\n2739 rules/rise_of_totalitarianism/rules.yaml:2076:19\n2745 rules/rise_of_totalitarianism/rules.yaml:1786:7\n2748 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1788:11\n2751 rules/rise_of_totalitarianism/rules.yaml:1789:7\n2752 rules/rise_of_totalitarianism/rules.yaml:1790:7\n2753 rules/rise_of_totalitarianism/rules.yaml:1791:7\n2757 rules/rise_of_totalitarianism/flow.yaml:6:3\n2761 rules/rise_of_totalitarianism/flow.yaml:10:7\n2762 rules/rise_of_totalitarianism/flow.yaml:11:11\n2773 rules/rise_of_totalitarianism/flow.yaml:12:7\n2774 rules/rise_of_totalitarianism/flow.yaml:13:7\n2778 rules/rise_of_totalitarianism/rules.yaml:686:7\n2779 rules/rise_of_totalitarianism/rules.yaml:687:7\n2780 rules/rise_of_totalitarianism/rules.yaml:688:7\n2781 rules/rise_of_totalitarianism/rules.yaml:689:11\n2782 rules/rise_of_totalitarianism/rules.yaml:690:15\n2784 rules/rise_of_totalitarianism/rules.yaml:692:15\n2785 rules/rise_of_totalitarianism/rules.yaml:693:7\n2786 rules/rise_of_totalitarianism/rules.yaml:694:7\n2787 rules/rise_of_totalitarianism/rules.yaml:695:11\n2792 rules/rise_of_totalitarianism/rules.yaml:1081:7\n2793 rules/rise_of_totalitarianism/rules.yaml:1082:7\n2797 rules/rise_of_totalitarianism/rules.yaml:1083:11\n2798 rules/rise_of_totalitarianism/rules.yaml:1084:11\n2800 rules/rise_of_totalitarianism/rules.yaml:1085:11\n2803 rules/rise_of_totalitarianism/rules.yaml:1086:11\n2809 rules/rise_of_totalitarianism/rules.yaml:1454:7\n2810 rules/rise_of_totalitarianism/rules.yaml:1455:7\n2811 rules/rise_of_totalitarianism/rules.yaml:1456:11\n2812 rules/rise_of_totalitarianism/rules.yaml:1457:11\n2813 rules/rise_of_totalitarianism/rules.yaml:1458:11\n2814 rules/rise_of_totalitarianism/rules.yaml:1459:15\n2815 rules/rise_of_totalitarianism/rules.yaml:1460:7\n2816 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2819 rules/rise_of_totalitarianism/rules.yaml:1462:15\n2820 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2821 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2822 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2823 rules/rise_of_totalitarianism/rules.yaml:1466:7\n2828 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2829 rules/rise_of_totalitarianism/rules.yaml:1472:7\n2830 rules/rise_of_totalitarianism/rules.yaml:1473:7\n2831 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2832 rules/rise_of_totalitarianism/rules.yaml:1475:11\n2838 rules/rise_of_totalitarianism/rules.yaml:1476:15\n2852 rules/rise_of_totalitarianism/rules.yaml:1477:15\n2853 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2855 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2856 rules/rise_of_totalitarianism/rules.yaml:1480:7\n2857 rules/rise_of_totalitarianism/rules.yaml:1481:7\n2858 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2859 rules/rise_of_totalitarianism/rules.yaml:1483:7\n2860 rules/rise_of_totalitarianism/rules.yaml:1484:7\n2865 rules/rise_of_totalitarianism/rules.yaml:1654:7\n2866 rules/rise_of_totalitarianism/rules.yaml:1655:11\n2871 rules/rise_of_totalitarianism/rules.yaml:1656:11\n2872 rules/rise_of_totalitarianism/rules.yaml:1657:11\n2873 rules/rise_of_totalitarianism/rules.yaml:1658:15\n2876 rules/rise_of_totalitarianism/rules.yaml:1660:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1661:15\n2882 rules/rise_of_totalitarianism/rules.yaml:1662:15\n2884 rules/rise_of_totalitarianism/rules.yaml:1664:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1019:7\n2908 rules/rise_of_totalitarianism/rules.yaml:1020:7\n2913 rules/rise_of_totalitarianism/rules.yaml:1021:11\n2926 rules/rise_of_totalitarianism/rules.yaml:1022:11\n2927 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2929 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2930 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2931 rules/rise_of_totalitarianism/rules.yaml:1027:19\n2933 rules/rise_of_totalitarianism/rules.yaml:1029:19\n2935 rules/rise_of_totalitarianism/rules.yaml:1030:19\n2937 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2942 rules/rise_of_totalitarianism/rules.yaml:878:7\n2943 rules/rise_of_totalitarianism/rules.yaml:880:15\n2944 rules/rise_of_totalitarianism/rules.yaml:881:15\n2946 rules/rise_of_totalitarianism/rules.yaml:883:15\n2947 rules/rise_of_totalitarianism/rules.yaml:884:15\n2948 rules/rise_of_totalitarianism/rules.yaml:885:19\n2951 rules/rise_of_totalitarianism/rules.yaml:888:15\n2952 rules/rise_of_totalitarianism/rules.yaml:890:19\n2955 rules/rise_of_totalitarianism/rules.yaml:893:15\n2957 rules/rise_of_totalitarianism/rules.yaml:895:15\n2958 rules/rise_of_totalitarianism/rules.yaml:896:19\n2959 rules/rise_of_totalitarianism/rules.yaml:897:15\n2961 rules/rise_of_totalitarianism/rules.yaml:900:15\n2962 rules/rise_of_totalitarianism/rules.yaml:902:15\n2963 rules/rise_of_totalitarianism/rules.yaml:903:19\n2964 rules/rise_of_totalitarianism/rules.yaml:904:15\n2965 rules/rise_of_totalitarianism/rules.yaml:905:19\n2966 rules/rise_of_totalitarianism/rules.yaml:906:19\n2968 rules/rise_of_totalitarianism/rules.yaml:907:19\n2971 rules/rise_of_totalitarianism/rules.yaml:909:15\n2972 rules/rise_of_totalitarianism/rules.yaml:911:15\n2973 rules/rise_of_totalitarianism/rules.yaml:912:15\n2974 rules/rise_of_totalitarianism/rules.yaml:913:19\n2978 rules/rise_of_totalitarianism/rules.yaml:1533:7\n2979 rules/rise_of_totalitarianism/rules.yaml:1534:11\n2980 rules/rise_of_totalitarianism/rules.yaml:1535:15\n2986 rules/rise_of_totalitarianism/rules.yaml:1110:7\n2987 rules/rise_of_totalitarianism/rules.yaml:1111:7\n2988 rules/rise_of_totalitarianism/rules.yaml:1112:7\n2993 rules/rise_of_totalitarianism/rules.yaml:1113:11\n3012 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3013 rules/rise_of_totalitarianism/rules.yaml:1115:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1117:15\n3016 rules/rise_of_totalitarianism/rules.yaml:1118:15\n3017 rules/rise_of_totalitarianism/rules.yaml:1119:19\n3019 rules/rise_of_totalitarianism/rules.yaml:1121:19\n3024 rules/rise_of_totalitarianism/rules.yaml:1122:19\n3025 rules/rise_of_totalitarianism/rules.yaml:1123:7\n3030 rules/rise_of_totalitarianism/rules.yaml:809:7\n3031 rules/rise_of_totalitarianism/rules.yaml:811:15\n3032 rules/rise_of_totalitarianism/rules.yaml:812:15\n3037 rules/rise_of_totalitarianism/rules.yaml:813:19\n3043 rules/rise_of_totalitarianism/rules.yaml:814:19\n3044 rules/rise_of_totalitarianism/rules.yaml:815:19\n3045 rules/rise_of_totalitarianism/rules.yaml:816:19\n3047 rules/rise_of_totalitarianism/rules.yaml:818:15\n3048 rules/rise_of_totalitarianism/rules.yaml:819:15\n3050 rules/rise_of_totalitarianism/rules.yaml:820:15\n3053 rules/rise_of_totalitarianism/rules.yaml:823:15\n3055 rules/rise_of_totalitarianism/rules.yaml:826:15\n3056 rules/rise_of_totalitarianism/rules.yaml:827:19\n3062 rules/rise_of_totalitarianism/rules.yaml:830:15\n3063 rules/rise_of_totalitarianism/rules.yaml:831:19\n3069 rules/rise_of_totalitarianism/rules.yaml:834:15\n3073 rules/rise_of_totalitarianism/rules.yaml:835:19\n3074 rules/rise_of_totalitarianism/rules.yaml:836:23\n3079 rules/rise_of_totalitarianism/rules.yaml:841:15\n3084 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3085 rules/rise_of_totalitarianism/rules.yaml:1519:11\n3086 rules/rise_of_totalitarianism/rules.yaml:1520:7\n3087 rules/rise_of_totalitarianism/rules.yaml:1521:7\n3088 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3091 rules/rise_of_totalitarianism/rules.yaml:1524:15\n3092 rules/rise_of_totalitarianism/rules.yaml:1525:7\n3093 rules/rise_of_totalitarianism/rules.yaml:1526:11\n3094 rules/rise_of_totalitarianism/rules.yaml:1527:15\n3107 rules/rise_of_totalitarianism/rules.yaml:1704:7\n3108 rules/rise_of_totalitarianism/rules.yaml:1705:11\n3109 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3110 rules/rise_of_totalitarianism/rules.yaml:1707:15\n3112 rules/rise_of_totalitarianism/rules.yaml:1708:15\n3115 rules/rise_of_totalitarianism/rules.yaml:1710:7\n3116 rules/rise_of_totalitarianism/rules.yaml:1711:11\n3125 rules/rise_of_totalitarianism/rules.yaml:1712:15\n3126 rules/rise_of_totalitarianism/rules.yaml:1713:15\n3127 rules/rise_of_totalitarianism/rules.yaml:1714:15\n3128 rules/rise_of_totalitarianism/rules.yaml:1715:19\n3129 rules/rise_of_totalitarianism/rules.yaml:1716:23\n3131 rules/rise_of_totalitarianism/rules.yaml:1718:23\n3132 rules/rise_of_totalitarianism/rules.yaml:1719:15\n3133 rules/rise_of_totalitarianism/rules.yaml:1720:15\n3141 rules/rise_of_totalitarianism/rules.yaml:1555:7\n3142 rules/rise_of_totalitarianism/rules.yaml:1557:15\n3143 rules/rise_of_totalitarianism/rules.yaml:1558:15\n3148 rules/rise_of_totalitarianism/rules.yaml:1559:19\n3157 rules/rise_of_totalitarianism/rules.yaml:1560:19\n3158 rules/rise_of_totalitarianism/rules.yaml:1561:19\n3160 rules/rise_of_totalitarianism/rules.yaml:1563:15\n3161 rules/rise_of_totalitarianism/rules.yaml:1564:15\n3163 rules/rise_of_totalitarianism/rules.yaml:1565:15\n3166 rules/rise_of_totalitarianism/rules.yaml:1568:15\n3168 rules/rise_of_totalitarianism/rules.yaml:1571:15\n3169 rules/rise_of_totalitarianism/rules.yaml:1572:19\n3179 rules/rise_of_totalitarianism/rules.yaml:1575:15\n3180 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3190 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3191 rules/rise_of_totalitarianism/rules.yaml:1580:19\n3193 rules/rise_of_totalitarianism/rules.yaml:1582:15\n3198 rules/rise_of_totalitarianism/rules.yaml:1278:7\n3199 rules/rise_of_totalitarianism/rules.yaml:1279:7\n3200 rules/rise_of_totalitarianism/rules.yaml:1280:11\n3201 rules/rise_of_totalitarianism/rules.yaml:1281:15\n3203 rules/rise_of_totalitarianism/rules.yaml:1282:11\n3204 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3205 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3206 rules/rise_of_totalitarianism/rules.yaml:1285:11\n3213 rules/rise_of_totalitarianism/rules.yaml:1286:11\n3214 rules/rise_of_totalitarianism/rules.yaml:1287:11\n3219 rules/rise_of_totalitarianism/rules.yaml:1288:11\n3220 rules/rise_of_totalitarianism/rules.yaml:1289:15\n3223 rules/rise_of_totalitarianism/rules.yaml:1290:15\n3225 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3226 rules/rise_of_totalitarianism/rules.yaml:1295:19\n3231 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3232 rules/rise_of_totalitarianism/rules.yaml:1298:19\n3237 rules/rise_of_totalitarianism/rules.yaml:1299:23\n3238 rules/rise_of_totalitarianism/rules.yaml:1300:7\n3239 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3244 rules/rise_of_totalitarianism/rules.yaml:1592:7\n3260 rules/rise_of_totalitarianism/rules.yaml:1593:7\n3261 rules/rise_of_totalitarianism/rules.yaml:1594:11\n3262 rules/rise_of_totalitarianism/rules.yaml:1595:11\n3263 rules/rise_of_totalitarianism/rules.yaml:1596:15\n3274 rules/rise_of_totalitarianism/rules.yaml:1597:15\n3276 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3277 rules/rise_of_totalitarianism/rules.yaml:1599:15\n3278 rules/rise_of_totalitarianism/rules.yaml:1600:15\n3279 rules/rise_of_totalitarianism/rules.yaml:1601:15\n3287 rules/rise_of_totalitarianism/rules.yaml:1602:15\n3289 rules/rise_of_totalitarianism/rules.yaml:1603:15\n3290 rules/rise_of_totalitarianism/rules.yaml:1605:15\n3295 rules/rise_of_totalitarianism/rules.yaml:720:7\n3296 rules/rise_of_totalitarianism/rules.yaml:721:7\n3301 rules/rise_of_totalitarianism/rules.yaml:722:11\n3308 rules/rise_of_totalitarianism/rules.yaml:723:11\n3323 rules/rise_of_totalitarianism/rules.yaml:724:7\n3324 rules/rise_of_totalitarianism/rules.yaml:725:11\n3325 rules/rise_of_totalitarianism/rules.yaml:726:7\n3326 rules/rise_of_totalitarianism/rules.yaml:727:11\n3336 rules/rise_of_totalitarianism/rules.yaml:728:11\n3337 rules/rise_of_totalitarianism/rules.yaml:729:11\n3338 rules/rise_of_totalitarianism/rules.yaml:730:7\n3339 rules/rise_of_totalitarianism/rules.yaml:731:7\n3340 rules/rise_of_totalitarianism/rules.yaml:732:11\n3344 rules/rise_of_totalitarianism/rules.yaml:733:7\n3349 rules/rise_of_totalitarianism/rules.yaml:775:7\n3350 rules/rise_of_totalitarianism/rules.yaml:776:7\n3354 rules/rise_of_totalitarianism/rules.yaml:777:11\n3355 rules/rise_of_totalitarianism/rules.yaml:778:7\n3356 rules/rise_of_totalitarianism/rules.yaml:779:11\n3358 rules/rise_of_totalitarianism/rules.yaml:782:11\n3363 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3364 rules/rise_of_totalitarianism/rules.yaml:1499:11\n3365 rules/rise_of_totalitarianism/rules.yaml:1500:11\n3366 rules/rise_of_totalitarianism/rules.yaml:1502:7\n3369 rules/rise_of_totalitarianism/rules.yaml:1505:11\n3370 rules/rise_of_totalitarianism/rules.yaml:1506:11\n3371 rules/rise_of_totalitarianism/rules.yaml:1507:11\n3372 rules/rise_of_totalitarianism/rules.yaml:1508:11\n3373 rules/rise_of_totalitarianism/rules.yaml:1510:15\n3375 rules/rise_of_totalitarianism/rules.yaml:1512:15\n3380 rules/rise_of_totalitarianism/rules.yaml:936:7\n3383 rules/rise_of_totalitarianism/rules.yaml:939:11\n3384 rules/rise_of_totalitarianism/rules.yaml:940:11\n3385 rules/rise_of_totalitarianism/rules.yaml:941:11\n3386 rules/rise_of_totalitarianism/rules.yaml:943:11\n3387 rules/rise_of_totalitarianism/rules.yaml:944:15\n3392 rules/rise_of_totalitarianism/rules.yaml:946:11\n3393 rules/rise_of_totalitarianism/rules.yaml:947:15\n3398 rules/rise_of_totalitarianism/rules.yaml:949:11\n3399 rules/rise_of_totalitarianism/rules.yaml:950:15\n3400 rules/rise_of_totalitarianism/rules.yaml:951:15\n3404 rules/rise_of_totalitarianism/rules.yaml:952:15\n3408 rules/rise_of_totalitarianism/rules.yaml:1801:7\n3409 rules/rise_of_totalitarianism/rules.yaml:1802:7\n3410 rules/rise_of_totalitarianism/rules.yaml:1803:7\n3413 rules/rise_of_totalitarianism/rules.yaml:1806:11\n3414 rules/rise_of_totalitarianism/rules.yaml:1807:11\n3415 rules/rise_of_totalitarianism/rules.yaml:1808:15\n3416 rules/rise_of_totalitarianism/rules.yaml:1809:15\n3417 rules/rise_of_totalitarianism/rules.yaml:1811:11\n3418 rules/rise_of_totalitarianism/rules.yaml:1812:11\n3422 rules/rise_of_totalitarianism/rules.yaml:1401:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1402:11\n3427 rules/rise_of_totalitarianism/rules.yaml:1403:7\n3428 rules/rise_of_totalitarianism/rules.yaml:1404:7\n3429 rules/rise_of_totalitarianism/rules.yaml:1405:11\n3430 rules/rise_of_totalitarianism/rules.yaml:1406:11\n3434 rules/rise_of_totalitarianism/rules.yaml:1070:7\n3438 rules/rise_of_totalitarianism/rules.yaml:1071:7\n3439 rules/rise_of_totalitarianism/rules.yaml:1072:7\n3440 rules/rise_of_totalitarianism/rules.yaml:1073:11\n3441 rules/rise_of_totalitarianism/rules.yaml:1074:7\n3442 rules/rise_of_totalitarianism/rules.yaml:1075:7\n3448 rules/rise_of_totalitarianism/rules.yaml:2000:7\n3455 rules/rise_of_totalitarianism/rules.yaml:2001:7\n3456 rules/rise_of_totalitarianism/rules.yaml:2002:7\n3457 rules/rise_of_totalitarianism/rules.yaml:2003:7\n3460 rules/rise_of_totalitarianism/rules.yaml:2004:11\n3461 rules/rise_of_totalitarianism/rules.yaml:2005:11\n3463 rules/rise_of_totalitarianism/rules.yaml:2006:11\n3464 rules/rise_of_totalitarianism/rules.yaml:2007:11\n3465 rules/rise_of_totalitarianism/rules.yaml:2008:11\n3467 rules/rise_of_totalitarianism/rules.yaml:2011:11\n3468 rules/rise_of_totalitarianism/rules.yaml:2012:11\n3470 rules/rise_of_totalitarianism/rules.yaml:2013:11\n3471 rules/rise_of_totalitarianism/rules.yaml:2014:11\n3472 rules/rise_of_totalitarianism/rules.yaml:2015:11\n3473 rules/rise_of_totalitarianism/rules.yaml:2016:11\n3479 rules/rise_of_totalitarianism/rules.yaml:791:7\n3483 rules/rise_of_totalitarianism/rules.yaml:792:11\n3484 rules/rise_of_totalitarianism/rules.yaml:793:7\n3485 rules/rise_of_totalitarianism/rules.yaml:794:7\n3501 rules/rise_of_totalitarianism/rules.yaml:795:11\n3502 rules/rise_of_totalitarianism/rules.yaml:796:7\n3503 rules/rise_of_totalitarianism/rules.yaml:797:11\n3505 rules/rise_of_totalitarianism/rules.yaml:800:11\n3506 rules/rise_of_totalitarianism/rules.yaml:801:11\n3507 rules/rise_of_totalitarianism/rules.yaml:802:11\n3511 rules/rise_of_totalitarianism/rules.yaml:1092:7\n3512 rules/rise_of_totalitarianism/rules.yaml:1093:11\n3513 rules/rise_of_totalitarianism/rules.yaml:1094:11\n3514 rules/rise_of_totalitarianism/rules.yaml:1095:15\n3520 rules/rise_of_totalitarianism/rules.yaml:1098:11\n3521 rules/rise_of_totalitarianism/rules.yaml:1099:11\n3527 rules/rise_of_totalitarianism/rules.yaml:1102:11\n3528 rules/rise_of_totalitarianism/rules.yaml:1103:11\n3533 rules/rise_of_totalitarianism/rules.yaml:1674:7\n3534 rules/rise_of_totalitarianism/rules.yaml:1675:7\n3535 rules/rise_of_totalitarianism/rules.yaml:1676:7\n3536 rules/rise_of_totalitarianism/rules.yaml:1677:11\n3537 rules/rise_of_totalitarianism/rules.yaml:1678:7\n3538 rules/rise_of_totalitarianism/rules.yaml:1679:11\n3540 rules/rise_of_totalitarianism/rules.yaml:1680:11\n3542 rules/rise_of_totalitarianism/rules.yaml:1683:11\n3543 rules/rise_of_totalitarianism/rules.yaml:1684:11\n3544 rules/rise_of_totalitarianism/rules.yaml:1685:11\n3545 rules/rise_of_totalitarianism/rules.yaml:1686:11\n3546 rules/rise_of_totalitarianism/rules.yaml:1687:15\n3547 rules/rise_of_totalitarianism/rules.yaml:1688:19\n3548 rules/rise_of_totalitarianism/rules.yaml:1689:15\n3549 rules/rise_of_totalitarianism/rules.yaml:1690:11\n3550 rules/rise_of_totalitarianism/rules.yaml:1691:11\n3552 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3553 rules/rise_of_totalitarianism/rules.yaml:1694:15\n3557 rules/rise_of_totalitarianism/rules.yaml:2028:7\n3566 rules/rise_of_totalitarianism/rules.yaml:2029:7\n3577 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3578 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3579 rules/rise_of_totalitarianism/rules.yaml:2032:15\n3580 rules/rise_of_totalitarianism/rules.yaml:2033:15\n3581 rules/rise_of_totalitarianism/rules.yaml:2034:19\n3582 rules/rise_of_totalitarianism/rules.yaml:2035:23\n3583 rules/rise_of_totalitarianism/rules.yaml:2036:27\n3584 rules/rise_of_totalitarianism/rules.yaml:2037:27\n3585 rules/rise_of_totalitarianism/rules.yaml:2039:15\n3621 rules/rise_of_totalitarianism/rules.yaml:1337:7\n3622 rules/rise_of_totalitarianism/rules.yaml:1338:11\n3640 rules/rise_of_totalitarianism/rules.yaml:1339:11\n3641 rules/rise_of_totalitarianism/rules.yaml:1340:15\n3645 rules/rise_of_totalitarianism/rules.yaml:1341:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1342:15\n3653 rules/rise_of_totalitarianism/rules.yaml:1343:15\n3654 rules/rise_of_totalitarianism/rules.yaml:1344:15\n3669 rules/rise_of_totalitarianism/rules.yaml:1346:15\n3670 rules/rise_of_totalitarianism/rules.yaml:1347:19\n3671 rules/rise_of_totalitarianism/rules.yaml:1348:19\n3672 rules/rise_of_totalitarianism/rules.yaml:1349:23\n3673 rules/rise_of_totalitarianism/rules.yaml:1350:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1351:23\n3675 rules/rise_of_totalitarianism/rules.yaml:1352:23\n3682 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3683 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3685 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3686 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3687 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3688 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3689 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3690 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3697 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3698 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3699 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3700 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3706 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3707 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3709 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3710 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3711 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3713 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3714 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3715 rules/rise_of_totalitarianism/rules.yaml:2108:3\n3721 rules/rise_of_totalitarianism/rules.yaml:1360:7\n3722 rules/rise_of_totalitarianism/rules.yaml:1361:11\n3728 rules/rise_of_totalitarianism/rules.yaml:1362:11\n3729 rules/rise_of_totalitarianism/rules.yaml:1363:15\n3733 rules/rise_of_totalitarianism/rules.yaml:1364:15\n3740 rules/rise_of_totalitarianism/rules.yaml:1365:15\n3741 rules/rise_of_totalitarianism/rules.yaml:1366:15\n3747 rules/rise_of_totalitarianism/rules.yaml:1367:15\n3748 rules/rise_of_totalitarianism/rules.yaml:1368:15\n3749 rules/rise_of_totalitarianism/rules.yaml:1369:19\n3756 rules/rise_of_totalitarianism/rules.yaml:1372:19\n3757 rules/rise_of_totalitarianism/rules.yaml:1373:19\n3760 rules/rise_of_totalitarianism/rules.yaml:1377:23\n3764 rules/rise_of_totalitarianism/rules.yaml:1378:27\n3772 rules/rise_of_totalitarianism/rules.yaml:1379:23\n3773 rules/rise_of_totalitarianism/rules.yaml:1380:23\n3774 rules/rise_of_totalitarianism/rules.yaml:1381:23\n3775 rules/rise_of_totalitarianism/rules.yaml:1382:27\n3776 rules/rise_of_totalitarianism/rules.yaml:1383:23\n3777 rules/rise_of_totalitarianism/rules.yaml:1384:23\n3778 rules/rise_of_totalitarianism/rules.yaml:1385:23\n3779 rules/rise_of_totalitarianism/rules.yaml:1386:27\n3780 rules/rise_of_totalitarianism/rules.yaml:1387:27\n3789 rules/rise_of_totalitarianism/rules.yaml:1388:27\n3793 rules/rise_of_totalitarianism/rules.yaml:1389:27\n3794 rules/rise_of_totalitarianism/rules.yaml:1391:27\n3795 rules/rise_of_totalitarianism/rules.yaml:1392:27\n3796 rules/rise_of_totalitarianism/rules.yaml:1393:31\n3800 rules/rise_of_totalitarianism/rules.yaml:1394:27\n3804 rules/rise_of_totalitarianism/rules.yaml:1395:27\n3805 rules/rise_of_totalitarianism/rules.yaml:1396:23\n3810 rules/rise_of_totalitarianism/rules.yaml:1411:7\n3811 rules/rise_of_totalitarianism/rules.yaml:1412:11\n3812 rules/rise_of_totalitarianism/rules.yaml:1413:15\n3813 rules/rise_of_totalitarianism/rules.yaml:1414:19\n3815 rules/rise_of_totalitarianism/rules.yaml:1415:15\n3816 rules/rise_of_totalitarianism/rules.yaml:1416:15\n3817 rules/rise_of_totalitarianism/rules.yaml:1417:15\n3824 rules/rise_of_totalitarianism/rules.yaml:1418:15\n3825 rules/rise_of_totalitarianism/rules.yaml:1419:19\n3841 rules/rise_of_totalitarianism/rules.yaml:1420:23\n3844 rules/rise_of_totalitarianism/rules.yaml:1421:23\n3858 rules/rise_of_totalitarianism/rules.yaml:1422:15\n3859 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3860 rules/rise_of_totalitarianism/rules.yaml:1424:19\n3863 rules/rise_of_totalitarianism/rules.yaml:1425:19\n3865 rules/rise_of_totalitarianism/rules.yaml:1426:19\n3866 rules/rise_of_totalitarianism/rules.yaml:1427:19\n3871 rules/rise_of_totalitarianism/rules.yaml:1428:23\n3874 rules/rise_of_totalitarianism/rules.yaml:1429:23\n3875 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3876 rules/rise_of_totalitarianism/rules.yaml:1431:15\n3881 rules/rise_of_totalitarianism/rules.yaml:1432:15\n3886 rules/rise_of_totalitarianism/rules.yaml:1434:15\n3887 rules/rise_of_totalitarianism/rules.yaml:1435:15\n3893 rules/rise_of_totalitarianism/rules.yaml:1436:19\n3894 rules/rise_of_totalitarianism/rules.yaml:1437:11\n3901 rules/rise_of_totalitarianism/rules.yaml:1742:7\n3902 rules/rise_of_totalitarianism/rules.yaml:1743:7\n3903 rules/rise_of_totalitarianism/rules.yaml:1744:7\n3904 rules/rise_of_totalitarianism/rules.yaml:1745:11\n3905 rules/rise_of_totalitarianism/rules.yaml:1746:11\n3906 rules/rise_of_totalitarianism/rules.yaml:1747:15\n3907 rules/rise_of_totalitarianism/rules.yaml:1748:15\n3908 rules/rise_of_totalitarianism/rules.yaml:1749:7\n3924 rules/rise_of_totalitarianism/rules.yaml:1750:7\n3930 rules/rise_of_totalitarianism/rules.yaml:1751:7\n3931 rules/rise_of_totalitarianism/rules.yaml:1752:11\n3932 rules/rise_of_totalitarianism/rules.yaml:1753:11\n3933 rules/rise_of_totalitarianism/rules.yaml:1754:15\n3934 rules/rise_of_totalitarianism/rules.yaml:1755:15\n3939 rules/rise_of_totalitarianism/rules.yaml:986:7\n3940 rules/rise_of_totalitarianism/rules.yaml:987:7\n3945 rules/rise_of_totalitarianism/rules.yaml:988:11\n3954 rules/rise_of_totalitarianism/rules.yaml:989:11\n3955 rules/rise_of_totalitarianism/rules.yaml:990:15\n3957 rules/rise_of_totalitarianism/rules.yaml:992:15\n3958 rules/rise_of_totalitarianism/rules.yaml:993:15\n3959 rules/rise_of_totalitarianism/rules.yaml:994:19\n3961 rules/rise_of_totalitarianism/rules.yaml:996:19\n3962 rules/rise_of_totalitarianism/rules.yaml:997:19\n3966 rules/rise_of_totalitarianism/rules.yaml:998:19\n3968 rules/rise_of_totalitarianism/rules.yaml:999:19\n3969 rules/rise_of_totalitarianism/rules.yaml:1000:19\n3970 rules/rise_of_totalitarianism/rules.yaml:1001:19\n3971 rules/rise_of_totalitarianism/rules.yaml:1002:19\n3979 rules/rise_of_totalitarianism/rules.yaml:1003:19\n3981 rules/rise_of_totalitarianism/rules.yaml:1004:19\n3982 rules/rise_of_totalitarianism/rules.yaml:1005:19\n3987 rules/rise_of_totalitarianism/rules.yaml:1006:19\n3988 rules/rise_of_totalitarianism/rules.yaml:1007:23\n3989 rules/rise_of_totalitarianism/rules.yaml:1008:19\n3991 rules/rise_of_totalitarianism/rules.yaml:1009:19\n3993 rules/rise_of_totalitarianism/rules.yaml:1010:19\n3994 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3995 rules/rise_of_totalitarianism/rules.yaml:1013:7\n3999 rules/rise_of_totalitarianism/rules.yaml:953:3\n4000 rules/rise_of_totalitarianism/rules.yaml:2127:14\n4005 rules/rise_of_totalitarianism/rules.yaml:957:7\n4006 rules/rise_of_totalitarianism/rules.yaml:958:11\n4007 rules/rise_of_totalitarianism/rules.yaml:959:7\n4012 rules/rise_of_totalitarianism/rules.yaml:960:7\n4015 rules/rise_of_totalitarianism/rules.yaml:962:11\n4016 rules/rise_of_totalitarianism/rules.yaml:963:7\n4017 rules/rise_of_totalitarianism/rules.yaml:964:7\n4018 rules/rise_of_totalitarianism/rules.yaml:965:11\n4019 rules/rise_of_totalitarianism/rules.yaml:966:15\n4027 rules/rise_of_totalitarianism/rules.yaml:968:15\n4034 rules/rise_of_totalitarianism/rules.yaml:970:7\n4035 rules/rise_of_totalitarianism/rules.yaml:971:11\n4036 rules/rise_of_totalitarianism/rules.yaml:972:15\n4037 rules/rise_of_totalitarianism/rules.yaml:973:7\n4038 rules/rise_of_totalitarianism/rules.yaml:974:7\n4039 rules/rise_of_totalitarianism/rules.yaml:975:11\n4040 rules/rise_of_totalitarianism/rules.yaml:976:11\n4041 rules/rise_of_totalitarianism/rules.yaml:977:15\n4042 rules/rise_of_totalitarianism/rules.yaml:978:11\n4044 rules/rise_of_totalitarianism/rules.yaml:980:11\n4049 rules/rise_of_totalitarianism/rules.yaml:1544:7\n4050 rules/rise_of_totalitarianism/rules.yaml:1545:11\n4051 rules/rise_of_totalitarianism/rules.yaml:1547:7\n4052 rules/rise_of_totalitarianism/rules.yaml:1548:7\n4053 rules/rise_of_totalitarianism/rules.yaml:1549:11\n4057 rules/rise_of_totalitarianism/rules.yaml:862:7\n4058 rules/rise_of_totalitarianism/rules.yaml:863:7\n4059 rules/rise_of_totalitarianism/rules.yaml:865:7\n4060 rules/rise_of_totalitarianism/rules.yaml:866:11\n4061 rules/rise_of_totalitarianism/rules.yaml:867:11\n4062 rules/rise_of_totalitarianism/rules.yaml:868:15\n4063 rules/rise_of_totalitarianism/rules.yaml:869:15\n4064 rules/rise_of_totalitarianism/rules.yaml:870:15\n4065 rules/rise_of_totalitarianism/rules.yaml:872:7\n4069 rules/rise_of_totalitarianism/rules.yaml:1825:7\n4070 rules/rise_of_totalitarianism/rules.yaml:1826:7\n4071 rules/rise_of_totalitarianism/rules.yaml:1827:7\n4072 rules/rise_of_totalitarianism/rules.yaml:1828:7\n4075 rules/rise_of_totalitarianism/rules.yaml:1829:7\n4076 rules/rise_of_totalitarianism/rules.yaml:1830:7\n4077 rules/rise_of_totalitarianism/rules.yaml:1831:7\n4078 rules/rise_of_totalitarianism/rules.yaml:1832:11\n4079 rules/rise_of_totalitarianism/rules.yaml:1833:11\n4080 rules/rise_of_totalitarianism/rules.yaml:1834:15\n4081 rules/rise_of_totalitarianism/rules.yaml:1835:7\n4082 rules/rise_of_totalitarianism/rules.yaml:1836:7\n4085 rules/rise_of_totalitarianism/rules.yaml:1839:11\n4086 rules/rise_of_totalitarianism/rules.yaml:1841:11\n4087 rules/rise_of_totalitarianism/rules.yaml:1842:15\n4088 rules/rise_of_totalitarianism/rules.yaml:1843:19\n4089 rules/rise_of_totalitarianism/rules.yaml:1845:19\n4090 rules/rise_of_totalitarianism/rules.yaml:1846:23\n4091 rules/rise_of_totalitarianism/rules.yaml:1847:23\n4093 rules/rise_of_totalitarianism/rules.yaml:1850:19\n4096 rules/rise_of_totalitarianism/rules.yaml:1851:19\n4097 rules/rise_of_totalitarianism/rules.yaml:1852:11\n4098 rules/rise_of_totalitarianism/rules.yaml:1853:11\n4099 rules/rise_of_totalitarianism/rules.yaml:1854:11\n4100 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1856:15\n4104 rules/rise_of_totalitarianism/rules.yaml:1857:15\n4105 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4106 rules/rise_of_totalitarianism/rules.yaml:1859:15\n4107 rules/rise_of_totalitarianism/rules.yaml:1860:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4109 rules/rise_of_totalitarianism/rules.yaml:1862:19\n4110 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4111 rules/rise_of_totalitarianism/rules.yaml:1864:23\n4112 rules/rise_of_totalitarianism/rules.yaml:1866:15\n4113 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4118 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4119 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4121 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4122 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4123 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4124 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4125 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4126 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4133 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4134 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4135 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4136 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4162 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4163 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4165 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4166 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4167 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4169 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4170 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4171 rules/rise_of_totalitarianism/rules.yaml:2079:3\n4176 rules/rise_of_totalitarianism/rules.yaml:1642:7\n4177 rules/rise_of_totalitarianism/rules.yaml:1643:7\n4178 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4179 rules/rise_of_totalitarianism/rules.yaml:1645:11\n4183 rules/rise_of_totalitarianism/rules.yaml:850:7\n4185 rules/rise_of_totalitarianism/rules.yaml:851:7\n4186 rules/rise_of_totalitarianism/rules.yaml:852:11\n4187 rules/rise_of_totalitarianism/rules.yaml:853:11\n4188 rules/rise_of_totalitarianism/rules.yaml:854:15\n4189 rules/rise_of_totalitarianism/rules.yaml:855:15\n4194 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4195 rules/rise_of_totalitarianism/rules.yaml:2107:14\n4196 rules/rise_of_totalitarianism/rules.yaml:2128:14\n4201 rules/rise_of_totalitarianism/rules.yaml:1129:7\n4202 rules/rise_of_totalitarianism/rules.yaml:1130:7\n4203 rules/rise_of_totalitarianism/rules.yaml:1131:7\n4204 rules/rise_of_totalitarianism/rules.yaml:1132:7\n4205 rules/rise_of_totalitarianism/rules.yaml:1133:7\n4206 rules/rise_of_totalitarianism/rules.yaml:1134:7\n4209 rules/rise_of_totalitarianism/rules.yaml:1135:11\n4210 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4211 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4217 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4218 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4219 rules/rise_of_totalitarianism/rules.yaml:1141:15\n4220 rules/rise_of_totalitarianism/rules.yaml:1142:19\n4221 rules/rise_of_totalitarianism/rules.yaml:1143:23\n4223 rules/rise_of_totalitarianism/rules.yaml:1145:23\n4224 rules/rise_of_totalitarianism/rules.yaml:1146:23\n4225 rules/rise_of_totalitarianism/rules.yaml:1147:23\n4226 rules/rise_of_totalitarianism/rules.yaml:1148:27\n4227 rules/rise_of_totalitarianism/rules.yaml:1150:19\n4229 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4242 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4243 rules/rise_of_totalitarianism/rules.yaml:1155:19\n4245 rules/rise_of_totalitarianism/rules.yaml:1157:19\n4246 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4251 rules/rise_of_totalitarianism/rules.yaml:1159:19\n4252 rules/rise_of_totalitarianism/rules.yaml:1160:19\n4253 rules/rise_of_totalitarianism/rules.yaml:1162:19\n4254 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4255 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4257 rules/rise_of_totalitarianism/rules.yaml:1166:27\n4258 rules/rise_of_totalitarianism/rules.yaml:1167:27\n4259 rules/rise_of_totalitarianism/rules.yaml:1168:31\n4261 rules/rise_of_totalitarianism/rules.yaml:1171:11\n4262 rules/rise_of_totalitarianism/rules.yaml:1172:11\n4283 rules/rise_of_totalitarianism/rules.yaml:1173:11\n4284 rules/rise_of_totalitarianism/rules.yaml:1174:11\n4285 rules/rise_of_totalitarianism/rules.yaml:1175:15\n4286 rules/rise_of_totalitarianism/rules.yaml:1176:11\n4287 rules/rise_of_totalitarianism/rules.yaml:1178:15\n4289 rules/rise_of_totalitarianism/rules.yaml:1180:15\n4290 rules/rise_of_totalitarianism/rules.yaml:1181:15\n4291 rules/rise_of_totalitarianism/rules.yaml:1182:15\n4292 rules/rise_of_totalitarianism/rules.yaml:1183:15\n4293 rules/rise_of_totalitarianism/rules.yaml:1185:15\n4294 rules/rise_of_totalitarianism/rules.yaml:1186:19\n4295 rules/rise_of_totalitarianism/rules.yaml:1187:19\n4296 rules/rise_of_totalitarianism/rules.yaml:1188:23\n4298 rules/rise_of_totalitarianism/rules.yaml:1190:15\n4299 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4307 rules/rise_of_totalitarianism/rules.yaml:1192:15\n4308 rules/rise_of_totalitarianism/rules.yaml:1193:15\n4309 rules/rise_of_totalitarianism/rules.yaml:1195:15\n4310 rules/rise_of_totalitarianism/rules.yaml:1197:19\n4315 rules/rise_of_totalitarianism/rules.yaml:1198:19\n4316 rules/rise_of_totalitarianism/rules.yaml:1199:19\n4317 rules/rise_of_totalitarianism/rules.yaml:1200:23\n4318 rules/rise_of_totalitarianism/rules.yaml:1201:19\n4319 rules/rise_of_totalitarianism/rules.yaml:1202:23\n4321 rules/rise_of_totalitarianism/rules.yaml:1204:11\n4333 rules/rise_of_totalitarianism/rules.yaml:1205:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4336 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4337 rules/rise_of_totalitarianism/rules.yaml:1210:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4339 rules/rise_of_totalitarianism/rules.yaml:1212:15\n4340 rules/rise_of_totalitarianism/rules.yaml:1214:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4342 rules/rise_of_totalitarianism/rules.yaml:1216:19\n4343 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4344 rules/rise_of_totalitarianism/rules.yaml:1218:19\n4346 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4347 rules/rise_of_totalitarianism/rules.yaml:1222:11\n4348 rules/rise_of_totalitarianism/rules.yaml:1223:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1224:15\n4354 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4355 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4358 rules/rise_of_totalitarianism/rules.yaml:1229:15\n4359 rules/rise_of_totalitarianism/rules.yaml:1231:15\n4360 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4361 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4362 rules/rise_of_totalitarianism/rules.yaml:1235:19\n4363 rules/rise_of_totalitarianism/rules.yaml:1236:19\n4365 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4370 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4371 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4372 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4373 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4374 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4375 rules/rise_of_totalitarianism/rules.yaml:1245:19\n4388 rules/rise_of_totalitarianism/rules.yaml:1246:19\n4389 rules/rise_of_totalitarianism/rules.yaml:1247:23\n4402 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4403 rules/rise_of_totalitarianism/rules.yaml:1249:23\n4404 rules/rise_of_totalitarianism/rules.yaml:1250:23\n4405 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4406 rules/rise_of_totalitarianism/rules.yaml:1252:23\n4410 rules/rise_of_totalitarianism/rules.yaml:1254:19\n4411 rules/rise_of_totalitarianism/rules.yaml:1255:23\n4412 rules/rise_of_totalitarianism/rules.yaml:1256:7\n4413 rules/rise_of_totalitarianism/rules.yaml:1257:11\n4414 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4416 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4419 rules/rise_of_totalitarianism/rules.yaml:1263:7\n4420 rules/rise_of_totalitarianism/rules.yaml:1264:11\n4421 rules/rise_of_totalitarianism/rules.yaml:1265:15\n4423 rules/rise_of_totalitarianism/rules.yaml:1267:15\n4424 rules/rise_of_totalitarianism/rules.yaml:1268:7\n4425 rules/rise_of_totalitarianism/rules.yaml:1269:11\n4426 rules/rise_of_totalitarianism/rules.yaml:1270:15\n4428 rules/rise_of_totalitarianism/rules.yaml:1272:11\n4432 rules/rise_of_totalitarianism/rules.yaml:1037:7\n4433 rules/rise_of_totalitarianism/rules.yaml:1038:11\n4434 rules/rise_of_totalitarianism/rules.yaml:1039:15\n4435 rules/rise_of_totalitarianism/rules.yaml:1040:19\n4436 rules/rise_of_totalitarianism/rules.yaml:1041:15\n4437 rules/rise_of_totalitarianism/rules.yaml:1042:15\n4439 rules/rise_of_totalitarianism/rules.yaml:1043:7\n4440 rules/rise_of_totalitarianism/rules.yaml:1044:7\n4441 rules/rise_of_totalitarianism/rules.yaml:1045:7\n4446 rules/rise_of_totalitarianism/rules.yaml:1046:11\n4447 rules/rise_of_totalitarianism/rules.yaml:1047:11\n4448 rules/rise_of_totalitarianism/rules.yaml:1048:15\n4454 rules/rise_of_totalitarianism/rules.yaml:1049:15\n4455 rules/rise_of_totalitarianism/rules.yaml:1050:19\n4456 rules/rise_of_totalitarianism/rules.yaml:1051:19\n4457 rules/rise_of_totalitarianism/rules.yaml:1052:19\n4461 rules/rise_of_totalitarianism/rules.yaml:1931:7\n4462 rules/rise_of_totalitarianism/rules.yaml:1932:11\n4465 rules/rise_of_totalitarianism/rules.yaml:1933:15\n4481 rules/rise_of_totalitarianism/rules.yaml:1934:15\n4482 rules/rise_of_totalitarianism/rules.yaml:1935:19\n4483 rules/rise_of_totalitarianism/rules.yaml:1936:19\n4484 rules/rise_of_totalitarianism/rules.yaml:1937:19\n4486 rules/rise_of_totalitarianism/rules.yaml:1938:19\n4487 rules/rise_of_totalitarianism/rules.yaml:1939:19\n4488 rules/rise_of_totalitarianism/rules.yaml:1940:19\n4490 rules/rise_of_totalitarianism/rules.yaml:1942:7\n4491 rules/rise_of_totalitarianism/rules.yaml:1943:11\n4492 rules/rise_of_totalitarianism/rules.yaml:1944:15\n4494 rules/rise_of_totalitarianism/rules.yaml:1946:7\n4495 rules/rise_of_totalitarianism/rules.yaml:1947:11\n4501 rules/rise_of_totalitarianism/rules.yaml:1948:11\n4502 rules/rise_of_totalitarianism/rules.yaml:1949:15\n4503 rules/rise_of_totalitarianism/rules.yaml:1950:15\n4504 rules/rise_of_totalitarianism/rules.yaml:1951:19\n4509 rules/rise_of_totalitarianism/rules.yaml:1624:7\n4510 rules/rise_of_totalitarianism/rules.yaml:1625:11\n4511 rules/rise_of_totalitarianism/rules.yaml:1626:11\n4512 rules/rise_of_totalitarianism/rules.yaml:1627:11\n4517 rules/rise_of_totalitarianism/rules.yaml:1628:11\n4518 rules/rise_of_totalitarianism/rules.yaml:1629:15\n4519 rules/rise_of_totalitarianism/rules.yaml:1630:15\n4520 rules/rise_of_totalitarianism/rules.yaml:1631:19\n4523 rules/rise_of_totalitarianism/rules.yaml:1632:19\n4526 rules/rise_of_totalitarianism/rules.yaml:1633:19\n4530 rules/rise_of_totalitarianism/rules.yaml:1915:7\n4541 rules/rise_of_totalitarianism/rules.yaml:1916:7\n4542 rules/rise_of_totalitarianism/rules.yaml:1917:11\n4543 rules/rise_of_totalitarianism/rules.yaml:1918:11\n4544 rules/rise_of_totalitarianism/rules.yaml:1919:15\n4545 rules/rise_of_totalitarianism/rules.yaml:1920:15\n4546 rules/rise_of_totalitarianism/rules.yaml:1921:15\n4547 rules/rise_of_totalitarianism/rules.yaml:1922:15\n4548 rules/rise_of_totalitarianism/rules.yaml:1923:15\n4553 rules/rise_of_totalitarianism/flow.yaml:23:3\n4558 rules/rise_of_totalitarianism/flow.yaml:27:7\n4560 rules/rise_of_totalitarianism/flow.yaml:28:7\n4561 rules/rise_of_totalitarianism/flow.yaml:29:7\n4562 rules/rise_of_totalitarianism/flow.yaml:30:11\n4567 rules/rise_of_totalitarianism/flow.yaml:31:11\n4568 rules/rise_of_totalitarianism/flow.yaml:32:15\n4569 rules/rise_of_totalitarianism/flow.yaml:33:15\n4570 rules/rise_of_totalitarianism/flow.yaml:34:19\n4573 rules/rise_of_totalitarianism/flow.yaml:35:19\n4574 rules/rise_of_totalitarianism/flow.yaml:36:7\n4581 rules/rise_of_totalitarianism/flow.yaml:37:7\n4582 rules/rise_of_totalitarianism/flow.yaml:38:11\n4583 rules/rise_of_totalitarianism/flow.yaml:39:15\n4595 rules/rise_of_totalitarianism/flow.yaml:40:15\n4596 rules/rise_of_totalitarianism/flow.yaml:42:7\n4599 rules/rise_of_totalitarianism/flow.yaml:43:7\n4600 rules/rise_of_totalitarianism/flow.yaml:44:11\n4601 rules/rise_of_totalitarianism/flow.yaml:46:7\n4602 rules/rise_of_totalitarianism/flow.yaml:47:11\n4603 rules/rise_of_totalitarianism/flow.yaml:48:7\n4604 rules/rise_of_totalitarianism/flow.yaml:49:11\n4605 rules/rise_of_totalitarianism/flow.yaml:50:11\n4606 rules/rise_of_totalitarianism/flow.yaml:51:15\n4607 rules/rise_of_totalitarianism/flow.yaml:52:15\n4617 rules/rise_of_totalitarianism/flow.yaml:53:15\n4624 rules/rise_of_totalitarianism/flow.yaml:54:15\n4625 rules/rise_of_totalitarianism/flow.yaml:56:7\n4626 rules/rise_of_totalitarianism/flow.yaml:57:7\n4627 rules/rise_of_totalitarianism/flow.yaml:58:11\n4628 rules/rise_of_totalitarianism/flow.yaml:59:11\n4633 rules/rise_of_totalitarianism/flow.yaml:60:15\n4641 rules/rise_of_totalitarianism/flow.yaml:61:15\n4642 rules/rise_of_totalitarianism/flow.yaml:62:19\n4644 rules/rise_of_totalitarianism/flow.yaml:64:19\n4647 rules/rise_of_totalitarianism/flow.yaml:65:19\n4653 rules/rise_of_totalitarianism/flow.yaml:83:3\n4654 rules/rise_of_totalitarianism/flow.yaml:83:3\n4658 rules/rise_of_totalitarianism/flow.yaml:87:7\n4659 rules/rise_of_totalitarianism/flow.yaml:88:11\n4660 rules/rise_of_totalitarianism/flow.yaml:89:15\n4661 rules/rise_of_totalitarianism/flow.yaml:90:7\n4662 rules/rise_of_totalitarianism/flow.yaml:91:7\n4663 rules/rise_of_totalitarianism/flow.yaml:92:7\n4664 rules/rise_of_totalitarianism/flow.yaml:93:7\n4665 rules/rise_of_totalitarianism/flow.yaml:94:7\n4666 rules/rise_of_totalitarianism/flow.yaml:95:7\n4667 rules/rise_of_totalitarianism/flow.yaml:96:7\n4668 rules/rise_of_totalitarianism/flow.yaml:97:7\n4669 rules/rise_of_totalitarianism/flow.yaml:98:7\n4673 rules/rise_of_totalitarianism/flow.yaml:16:3\n4677 rules/rise_of_totalitarianism/flow.yaml:20:7\n4678 rules/rise_of_totalitarianism/flow.yaml:21:7\n4682 rules/rise_of_totalitarianism/flow.yaml:67:3\n4687 rules/rise_of_totalitarianism/flow.yaml:71:7\n4692 rules/rise_of_totalitarianism/flow.yaml:72:11\n4694 rules/rise_of_totalitarianism/flow.yaml:74:11\n4695 rules/rise_of_totalitarianism/flow.yaml:75:11\n4696 rules/rise_of_totalitarianism/flow.yaml:76:11\n4697 rules/rise_of_totalitarianism/flow.yaml:77:15\n4698 rules/rise_of_totalitarianism/flow.yaml:78:11\n4699 rules/rise_of_totalitarianism/flow.yaml:79:11\n4700 rules/rise_of_totalitarianism/flow.yaml:80:7\n4701 rules/rise_of_totalitarianism/flow.yaml:81:11\n4706 rules/rise_of_totalitarianism/rules.yaml:2121:7\n4707 rules/rise_of_totalitarianism/rules.yaml:2122:7\n4710 rules/rise_of_totalitarianism/rules.yaml:2123:7\n4711 rules/rise_of_totalitarianism/rules.yaml:2124:7\n4717 rules/rise_of_totalitarianism/rules.yaml:2095:7\n4726 rules/rise_of_totalitarianism/rules.yaml:2096:7\n4727 rules/rise_of_totalitarianism/rules.yaml:2097:7\n4728 rules/rise_of_totalitarianism/rules.yaml:2098:11\n4729 rules/rise_of_totalitarianism/rules.yaml:2099:15\n4730 rules/rise_of_totalitarianism/rules.yaml:2100:19\n4731 rules/rise_of_totalitarianism/rules.yaml:2101:19\n4732 rules/rise_of_totalitarianism/rules.yaml:2102:19\n4733 rules/rise_of_totalitarianism/rules.yaml:2104:7\n4748 rules/rise_of_totalitarianism/rules.yaml:1019:7\n4749 rules/rise_of_totalitarianism/rules.yaml:1020:7\n4760 rules/rise_of_totalitarianism/rules.yaml:1021:11\n4769 rules/rise_of_totalitarianism/rules.yaml:1022:11\n4770 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4779 rules/rise_of_totalitarianism/rules.yaml:1025:15\n4792 rules/rise_of_totalitarianism/rules.yaml:1026:15\n4793 rules/rise_of_totalitarianism/rules.yaml:1027:19\n4795 rules/rise_of_totalitarianism/rules.yaml:1029:19\n4797 rules/rise_of_totalitarianism/rules.yaml:1030:19\n4799 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4800 rules/rise_of_totalitarianism/rules.yaml:1032:19\n4828 rules/rise_of_totalitarianism/rules.yaml:878:7\n4833 rules/rise_of_totalitarianism/rules.yaml:895:15\n4834 rules/rise_of_totalitarianism/rules.yaml:896:19\n4835 rules/rise_of_totalitarianism/rules.yaml:897:15\n4836 rules/rise_of_totalitarianism/rules.yaml:898:15\n4839 rules/rise_of_totalitarianism/rules.yaml:900:15\n4840 rules/rise_of_totalitarianism/rules.yaml:901:15\n4841 rules/rise_of_totalitarianism/rules.yaml:902:15\n4842 rules/rise_of_totalitarianism/rules.yaml:903:19\n4843 rules/rise_of_totalitarianism/rules.yaml:904:15\n4844 rules/rise_of_totalitarianism/rules.yaml:905:19\n4845 rules/rise_of_totalitarianism/rules.yaml:906:19\n4847 rules/rise_of_totalitarianism/rules.yaml:907:19\n4853 rules/rise_of_totalitarianism/rules.yaml:880:15\n4860 rules/rise_of_totalitarianism/rules.yaml:881:15\n4864 rules/rise_of_totalitarianism/rules.yaml:883:15\n4865 rules/rise_of_totalitarianism/rules.yaml:884:15\n4868 rules/rise_of_totalitarianism/rules.yaml:887:19\n4871 rules/rise_of_totalitarianism/rules.yaml:885:19\n4878 rules/rise_of_totalitarianism/rules.yaml:888:15\n4881 rules/rise_of_totalitarianism/rules.yaml:892:19\n4884 rules/rise_of_totalitarianism/rules.yaml:889:19\n4885 rules/rise_of_totalitarianism/rules.yaml:890:19\n4892 rules/rise_of_totalitarianism/rules.yaml:893:15\n4896 rules/rise_of_totalitarianism/rules.yaml:909:15\n4897 rules/rise_of_totalitarianism/rules.yaml:910:15\n4898 rules/rise_of_totalitarianism/rules.yaml:911:15\n4899 rules/rise_of_totalitarianism/rules.yaml:912:15\n4904 rules/rise_of_totalitarianism/rules.yaml:913:19\n4923 rules/rise_of_totalitarianism/rules.yaml:1533:7\n4937 rules/rise_of_totalitarianism/rules.yaml:1534:11\n4943 rules/rise_of_totalitarianism/rules.yaml:1535:15\n4965 rules/rise_of_totalitarianism/rules.yaml:1110:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1111:7\n4967 rules/rise_of_totalitarianism/rules.yaml:1112:7\n4981 rules/rise_of_totalitarianism/rules.yaml:1113:11\n5000 rules/rise_of_totalitarianism/rules.yaml:1114:11\n5001 rules/rise_of_totalitarianism/rules.yaml:1115:15\n5010 rules/rise_of_totalitarianism/rules.yaml:1117:15\n5023 rules/rise_of_totalitarianism/rules.yaml:1118:15\n5024 rules/rise_of_totalitarianism/rules.yaml:1119:19\n5030 rules/rise_of_totalitarianism/rules.yaml:1121:19\n5035 rules/rise_of_totalitarianism/rules.yaml:1122:19\n5040 rules/rise_of_totalitarianism/rules.yaml:1123:7\n5065 rules/rise_of_totalitarianism/rules.yaml:809:7\n5068 rules/rise_of_totalitarianism/rules.yaml:818:15\n5069 rules/rise_of_totalitarianism/rules.yaml:819:15\n5071 rules/rise_of_totalitarianism/rules.yaml:820:15\n5073 rules/rise_of_totalitarianism/rules.yaml:821:15\n5076 rules/rise_of_totalitarianism/rules.yaml:823:15\n5077 rules/rise_of_totalitarianism/rules.yaml:824:15\n5080 rules/rise_of_totalitarianism/rules.yaml:826:15\n5081 rules/rise_of_totalitarianism/rules.yaml:827:19\n5086 rules/rise_of_totalitarianism/rules.yaml:828:19\n5096 rules/rise_of_totalitarianism/rules.yaml:830:15\n5097 rules/rise_of_totalitarianism/rules.yaml:831:19\n5102 rules/rise_of_totalitarianism/rules.yaml:832:19\n5112 rules/rise_of_totalitarianism/rules.yaml:834:15\n5116 rules/rise_of_totalitarianism/rules.yaml:835:19\n5117 rules/rise_of_totalitarianism/rules.yaml:836:23\n5119 rules/rise_of_totalitarianism/rules.yaml:837:23\n5121 rules/rise_of_totalitarianism/rules.yaml:839:23\n5124 rules/rise_of_totalitarianism/rules.yaml:841:15\n5127 rules/rise_of_totalitarianism/rules.yaml:811:15\n5128 rules/rise_of_totalitarianism/rules.yaml:812:15\n5139 rules/rise_of_totalitarianism/rules.yaml:813:19\n5145 rules/rise_of_totalitarianism/rules.yaml:814:19\n5158 rules/rise_of_totalitarianism/rules.yaml:815:19\n5165 rules/rise_of_totalitarianism/rules.yaml:816:19\n5185 rules/rise_of_totalitarianism/rules.yaml:1518:7\n5186 rules/rise_of_totalitarianism/rules.yaml:1519:11\n5187 rules/rise_of_totalitarianism/rules.yaml:1520:7\n5188 rules/rise_of_totalitarianism/rules.yaml:1521:7\n5196 rules/rise_of_totalitarianism/rules.yaml:1522:11\n5209 rules/rise_of_totalitarianism/rules.yaml:1524:15\n5212 rules/rise_of_totalitarianism/rules.yaml:1525:7\n5213 rules/rise_of_totalitarianism/rules.yaml:1526:11\n5214 rules/rise_of_totalitarianism/rules.yaml:1527:15\n5221 rules/rise_of_totalitarianism/rules.yaml:1528:15\n5244 rules/rise_of_totalitarianism/rules.yaml:1704:7\n5252 rules/rise_of_totalitarianism/rules.yaml:1705:11\n5265 rules/rise_of_totalitarianism/rules.yaml:1706:11\n5266 rules/rise_of_totalitarianism/rules.yaml:1707:15\n5268 rules/rise_of_totalitarianism/rules.yaml:1708:15\n5271 rules/rise_of_totalitarianism/rules.yaml:1709:15\n5274 rules/rise_of_totalitarianism/rules.yaml:1710:7\n5275 rules/rise_of_totalitarianism/rules.yaml:1711:11\n5291 rules/rise_of_totalitarianism/rules.yaml:1712:15\n5292 rules/rise_of_totalitarianism/rules.yaml:1713:15\n5293 rules/rise_of_totalitarianism/rules.yaml:1714:15\n5294 rules/rise_of_totalitarianism/rules.yaml:1715:19\n5295 rules/rise_of_totalitarianism/rules.yaml:1716:23\n5297 rules/rise_of_totalitarianism/rules.yaml:1718:23\n5298 rules/rise_of_totalitarianism/rules.yaml:1719:15\n5299 rules/rise_of_totalitarianism/rules.yaml:1720:15\n5303 rules/rise_of_totalitarianism/rules.yaml:1721:15\n5305 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5324 rules/rise_of_totalitarianism/rules.yaml:1555:7\n5327 rules/rise_of_totalitarianism/rules.yaml:1563:15\n5328 rules/rise_of_totalitarianism/rules.yaml:1564:15\n5330 rules/rise_of_totalitarianism/rules.yaml:1565:15\n5332 rules/rise_of_totalitarianism/rules.yaml:1566:15\n5335 rules/rise_of_totalitarianism/rules.yaml:1568:15\n5336 rules/rise_of_totalitarianism/rules.yaml:1569:15\n5339 rules/rise_of_totalitarianism/rules.yaml:1571:15\n5340 rules/rise_of_totalitarianism/rules.yaml:1572:19\n5349 rules/rise_of_totalitarianism/rules.yaml:1573:19\n5359 rules/rise_of_totalitarianism/rules.yaml:1575:15\n5360 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5369 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5381 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5384 rules/rise_of_totalitarianism/rules.yaml:1557:15\n5385 rules/rise_of_totalitarianism/rules.yaml:1558:15\n5399 rules/rise_of_totalitarianism/rules.yaml:1559:19\n5419 rules/rise_of_totalitarianism/rules.yaml:1560:19\n5426 rules/rise_of_totalitarianism/rules.yaml:1561:19\n5430 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5444 rules/rise_of_totalitarianism/rules.yaml:1580:19\n5471 rules/rise_of_totalitarianism/rules.yaml:1278:7\n5472 rules/rise_of_totalitarianism/rules.yaml:1279:7\n5473 rules/rise_of_totalitarianism/rules.yaml:1280:11\n5474 rules/rise_of_totalitarianism/rules.yaml:1281:15\n5478 rules/rise_of_totalitarianism/rules.yaml:1282:11\n5479 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5490 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5491 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5508 rules/rise_of_totalitarianism/rules.yaml:1286:11\n5509 rules/rise_of_totalitarianism/rules.yaml:1287:11\n5520 rules/rise_of_totalitarianism/rules.yaml:1288:11\n5521 rules/rise_of_totalitarianism/rules.yaml:1289:15\n5524 rules/rise_of_totalitarianism/rules.yaml:1290:15\n5525 rules/rise_of_totalitarianism/rules.yaml:1291:15\n5531 rules/rise_of_totalitarianism/rules.yaml:1293:15\n5532 rules/rise_of_totalitarianism/rules.yaml:1294:15\n5533 rules/rise_of_totalitarianism/rules.yaml:1295:19\n5538 rules/rise_of_totalitarianism/rules.yaml:1296:19\n5546 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5552 rules/rise_of_totalitarianism/rules.yaml:1298:19\n5573 rules/rise_of_totalitarianism/rules.yaml:1299:23\n5578 rules/rise_of_totalitarianism/rules.yaml:1300:7\n5579 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5594 rules/rise_of_totalitarianism/rules.yaml:1592:7\n5604 rules/rise_of_totalitarianism/rules.yaml:1593:7\n5612 rules/rise_of_totalitarianism/rules.yaml:1594:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1595:11\n5626 rules/rise_of_totalitarianism/rules.yaml:1596:15\n5648 rules/rise_of_totalitarianism/rules.yaml:1597:15\n5650 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5651 rules/rise_of_totalitarianism/rules.yaml:1599:15\n5652 rules/rise_of_totalitarianism/rules.yaml:1600:15\n5653 rules/rise_of_totalitarianism/rules.yaml:1601:15\n5676 rules/rise_of_totalitarianism/rules.yaml:1602:15\n5678 rules/rise_of_totalitarianism/rules.yaml:1603:15\n5679 rules/rise_of_totalitarianism/rules.yaml:1604:15\n5680 rules/rise_of_totalitarianism/rules.yaml:1605:15\n5706 rules/rise_of_totalitarianism/rules.yaml:720:7\n5707 rules/rise_of_totalitarianism/rules.yaml:721:7\n5712 rules/rise_of_totalitarianism/rules.yaml:722:11\n5719 rules/rise_of_totalitarianism/rules.yaml:723:11\n5734 rules/rise_of_totalitarianism/rules.yaml:724:7\n5735 rules/rise_of_totalitarianism/rules.yaml:725:11\n5736 rules/rise_of_totalitarianism/rules.yaml:726:7\n5747 rules/rise_of_totalitarianism/rules.yaml:727:11\n5752 rules/rise_of_totalitarianism/rules.yaml:728:11\n5765 rules/rise_of_totalitarianism/rules.yaml:729:11\n5769 rules/rise_of_totalitarianism/rules.yaml:730:7\n5770 rules/rise_of_totalitarianism/rules.yaml:731:7\n5771 rules/rise_of_totalitarianism/rules.yaml:732:11\n5779 rules/rise_of_totalitarianism/rules.yaml:733:7\n5780 rules/rise_of_totalitarianism/rules.yaml:734:7\n5794 rules/rise_of_totalitarianism/rules.yaml:775:7\n5795 rules/rise_of_totalitarianism/rules.yaml:776:7\n5806 rules/rise_of_totalitarianism/rules.yaml:777:11\n5814 rules/rise_of_totalitarianism/rules.yaml:778:7\n5815 rules/rise_of_totalitarianism/rules.yaml:779:11\n5818 rules/rise_of_totalitarianism/rules.yaml:780:11\n5820 rules/rise_of_totalitarianism/rules.yaml:782:11\n5832 rules/rise_of_totalitarianism/rules.yaml:1498:7\n5833 rules/rise_of_totalitarianism/rules.yaml:1499:11\n5834 rules/rise_of_totalitarianism/rules.yaml:1500:11\n5835 rules/rise_of_totalitarianism/rules.yaml:1501:11\n5836 rules/rise_of_totalitarianism/rules.yaml:1502:7\n5837 rules/rise_of_totalitarianism/rules.yaml:1503:11\n5842 rules/rise_of_totalitarianism/rules.yaml:1505:11\n5843 rules/rise_of_totalitarianism/rules.yaml:1506:11\n5844 rules/rise_of_totalitarianism/rules.yaml:1507:11\n5845 rules/rise_of_totalitarianism/rules.yaml:1508:11\n5848 rules/rise_of_totalitarianism/rules.yaml:1512:15\n5849 rules/rise_of_totalitarianism/rules.yaml:1513:15\n5852 rules/rise_of_totalitarianism/rules.yaml:1509:15\n5853 rules/rise_of_totalitarianism/rules.yaml:1510:15\n5872 rules/rise_of_totalitarianism/rules.yaml:936:7\n5873 rules/rise_of_totalitarianism/rules.yaml:937:11\n5878 rules/rise_of_totalitarianism/rules.yaml:939:11\n5879 rules/rise_of_totalitarianism/rules.yaml:940:11\n5880 rules/rise_of_totalitarianism/rules.yaml:941:11\n5881 rules/rise_of_totalitarianism/rules.yaml:942:11\n5882 rules/rise_of_totalitarianism/rules.yaml:943:11\n5883 rules/rise_of_totalitarianism/rules.yaml:944:15\n5888 rules/rise_of_totalitarianism/rules.yaml:945:15\n5896 rules/rise_of_totalitarianism/rules.yaml:946:11\n5897 rules/rise_of_totalitarianism/rules.yaml:947:15\n5902 rules/rise_of_totalitarianism/rules.yaml:948:15\n5910 rules/rise_of_totalitarianism/rules.yaml:949:11\n5915 rules/rise_of_totalitarianism/rules.yaml:950:15\n5916 rules/rise_of_totalitarianism/rules.yaml:951:15\n5936 rules/rise_of_totalitarianism/rules.yaml:952:15\n5962 rules/rise_of_totalitarianism/rules.yaml:1801:7\n5963 rules/rise_of_totalitarianism/rules.yaml:1802:7\n5964 rules/rise_of_totalitarianism/rules.yaml:1803:7\n5965 rules/rise_of_totalitarianism/rules.yaml:1804:11\n5973 rules/rise_of_totalitarianism/rules.yaml:1806:11\n5979 rules/rise_of_totalitarianism/rules.yaml:1807:11\n5980 rules/rise_of_totalitarianism/rules.yaml:1808:15\n5981 rules/rise_of_totalitarianism/rules.yaml:1809:15\n5982 rules/rise_of_totalitarianism/rules.yaml:1810:15\n5983 rules/rise_of_totalitarianism/rules.yaml:1811:11\n5984 rules/rise_of_totalitarianism/rules.yaml:1812:11\n5985 rules/rise_of_totalitarianism/rules.yaml:1813:11\n5997 rules/rise_of_totalitarianism/rules.yaml:1401:7\n6005 rules/rise_of_totalitarianism/rules.yaml:1402:11\n6011 rules/rise_of_totalitarianism/rules.yaml:1403:7\n6017 rules/rise_of_totalitarianism/rules.yaml:1404:7\n6022 rules/rise_of_totalitarianism/rules.yaml:1405:11\n6028 rules/rise_of_totalitarianism/rules.yaml:1406:11\n6047 rules/rise_of_totalitarianism/rules.yaml:1070:7\n6051 rules/rise_of_totalitarianism/rules.yaml:1071:7\n6052 rules/rise_of_totalitarianism/rules.yaml:1072:7\n6060 rules/rise_of_totalitarianism/rules.yaml:1073:11\n6075 rules/rise_of_totalitarianism/rules.yaml:1074:7\n6076 rules/rise_of_totalitarianism/rules.yaml:1075:7\n6092 rules/rise_of_totalitarianism/rules.yaml:2000:7\n6109 rules/rise_of_totalitarianism/rules.yaml:2001:7\n6110 rules/rise_of_totalitarianism/rules.yaml:2002:7\n6111 rules/rise_of_totalitarianism/rules.yaml:2003:7\n6114 rules/rise_of_totalitarianism/rules.yaml:2004:11\n6115 rules/rise_of_totalitarianism/rules.yaml:2005:11\n6117 rules/rise_of_totalitarianism/rules.yaml:2006:11\n6118 rules/rise_of_totalitarianism/rules.yaml:2007:11\n6119 rules/rise_of_totalitarianism/rules.yaml:2008:11\n6120 rules/rise_of_totalitarianism/rules.yaml:2009:11\n6122 rules/rise_of_totalitarianism/rules.yaml:2011:11\n6123 rules/rise_of_totalitarianism/rules.yaml:2012:11\n6125 rules/rise_of_totalitarianism/rules.yaml:2013:11\n6126 rules/rise_of_totalitarianism/rules.yaml:2014:11\n6127 rules/rise_of_totalitarianism/rules.yaml:2015:11\n6128 rules/rise_of_totalitarianism/rules.yaml:2016:11\n6129 rules/rise_of_totalitarianism/rules.yaml:2017:11\n6131 rules/rise_of_totalitarianism/rules.yaml:2019:11\n6143 rules/rise_of_totalitarianism/rules.yaml:791:7\n6147 rules/rise_of_totalitarianism/rules.yaml:792:11\n6148 rules/rise_of_totalitarianism/rules.yaml:793:7\n6149 rules/rise_of_totalitarianism/rules.yaml:794:7\n6172 rules/rise_of_totalitarianism/rules.yaml:795:11\n6182 rules/rise_of_totalitarianism/rules.yaml:796:7\n6183 rules/rise_of_totalitarianism/rules.yaml:797:11\n6184 rules/rise_of_totalitarianism/rules.yaml:798:11\n6192 rules/rise_of_totalitarianism/rules.yaml:800:11\n6205 rules/rise_of_totalitarianism/rules.yaml:801:11\n6206 rules/rise_of_totalitarianism/rules.yaml:802:11\n6207 rules/rise_of_totalitarianism/rules.yaml:803:11\n6222 rules/rise_of_totalitarianism/rules.yaml:1092:7\n6223 rules/rise_of_totalitarianism/rules.yaml:1093:11\n6224 rules/rise_of_totalitarianism/rules.yaml:1094:11\n6225 rules/rise_of_totalitarianism/rules.yaml:1095:15\n6230 rules/rise_of_totalitarianism/rules.yaml:1096:15\n6245 rules/rise_of_totalitarianism/rules.yaml:1098:11\n6246 rules/rise_of_totalitarianism/rules.yaml:1099:11\n6251 rules/rise_of_totalitarianism/rules.yaml:1100:11\n6270 rules/rise_of_totalitarianism/rules.yaml:1102:11\n6278 rules/rise_of_totalitarianism/rules.yaml:1103:11\n6279 rules/rise_of_totalitarianism/rules.yaml:1104:11\n6300 rules/rise_of_totalitarianism/rules.yaml:1674:7\n6301 rules/rise_of_totalitarianism/rules.yaml:1675:7\n6302 rules/rise_of_totalitarianism/rules.yaml:1676:7\n6310 rules/rise_of_totalitarianism/rules.yaml:1677:11\n6318 rules/rise_of_totalitarianism/rules.yaml:1678:7\n6319 rules/rise_of_totalitarianism/rules.yaml:1679:11\n6321 rules/rise_of_totalitarianism/rules.yaml:1680:11\n6324 rules/rise_of_totalitarianism/rules.yaml:1681:11\n6331 rules/rise_of_totalitarianism/rules.yaml:1683:11\n6332 rules/rise_of_totalitarianism/rules.yaml:1684:11\n6333 rules/rise_of_totalitarianism/rules.yaml:1685:11\n6334 rules/rise_of_totalitarianism/rules.yaml:1686:11\n6335 rules/rise_of_totalitarianism/rules.yaml:1687:15\n6336 rules/rise_of_totalitarianism/rules.yaml:1688:19\n6337 rules/rise_of_totalitarianism/rules.yaml:1689:15\n6338 rules/rise_of_totalitarianism/rules.yaml:1690:11\n6339 rules/rise_of_totalitarianism/rules.yaml:1691:11\n6341 rules/rise_of_totalitarianism/rules.yaml:1692:11\n6342 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6347 rules/rise_of_totalitarianism/rules.yaml:1694:15\n6372 rules/rise_of_totalitarianism/rules.yaml:2028:7\n6381 rules/rise_of_totalitarianism/rules.yaml:2029:7\n6400 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6406 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6407 rules/rise_of_totalitarianism/rules.yaml:2032:15\n6408 rules/rise_of_totalitarianism/rules.yaml:2033:15\n6409 rules/rise_of_totalitarianism/rules.yaml:2034:19\n6410 rules/rise_of_totalitarianism/rules.yaml:2035:23\n6411 rules/rise_of_totalitarianism/rules.yaml:2036:27\n6412 rules/rise_of_totalitarianism/rules.yaml:2037:27\n6413 rules/rise_of_totalitarianism/rules.yaml:2038:15\n6414 rules/rise_of_totalitarianism/rules.yaml:2039:15\n6437 rules/rise_of_totalitarianism/rules.yaml:1337:7\n6448 rules/rise_of_totalitarianism/rules.yaml:1338:11\n6466 rules/rise_of_totalitarianism/rules.yaml:1339:11\n6472 rules/rise_of_totalitarianism/rules.yaml:1340:15\n6473 rules/rise_of_totalitarianism/rules.yaml:1341:15\n6474 rules/rise_of_totalitarianism/rules.yaml:1342:15\n6491 rules/rise_of_totalitarianism/rules.yaml:1343:15\n6492 rules/rise_of_totalitarianism/rules.yaml:1344:15\n6509 rules/rise_of_totalitarianism/rules.yaml:1345:15\n6510 rules/rise_of_totalitarianism/rules.yaml:1346:15\n6511 rules/rise_of_totalitarianism/rules.yaml:1347:19\n6512 rules/rise_of_totalitarianism/rules.yaml:1348:19\n6513 rules/rise_of_totalitarianism/rules.yaml:1349:23\n6514 rules/rise_of_totalitarianism/rules.yaml:1350:19\n6515 rules/rise_of_totalitarianism/rules.yaml:1351:23\n6516 rules/rise_of_totalitarianism/rules.yaml:1352:23\n6517 rules/rise_of_totalitarianism/rules.yaml:1353:23\n6519 rules/rise_of_totalitarianism/rules.yaml:1355:23\n6550 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6555 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6557 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6558 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6559 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6560 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6561 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6562 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6575 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6576 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6601 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6607 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6613 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6614 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6634 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6670 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6671 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6677 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6678 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6698 rules/rise_of_totalitarianism/rules.yaml:2108:3\n6728 rules/rise_of_totalitarianism/rules.yaml:1360:7\n6742 rules/rise_of_totalitarianism/rules.yaml:1361:11\n6748 rules/rise_of_totalitarianism/rules.yaml:1362:11\n6754 rules/rise_of_totalitarianism/rules.yaml:1363:15\n6755 rules/rise_of_totalitarianism/rules.yaml:1364:15\n6775 rules/rise_of_totalitarianism/rules.yaml:1365:15\n6776 rules/rise_of_totalitarianism/rules.yaml:1366:15\n6782 rules/rise_of_totalitarianism/rules.yaml:1367:15\n6783 rules/rise_of_totalitarianism/rules.yaml:1368:15\n6784 rules/rise_of_totalitarianism/rules.yaml:1369:19\n6790 rules/rise_of_totalitarianism/rules.yaml:1370:19\n6796 rules/rise_of_totalitarianism/rules.yaml:1372:19\n6797 rules/rise_of_totalitarianism/rules.yaml:1373:19\n6798 rules/rise_of_totalitarianism/rules.yaml:1374:23\n6804 rules/rise_of_totalitarianism/rules.yaml:1376:23\n6805 rules/rise_of_totalitarianism/rules.yaml:1377:23\n6808 rules/rise_of_totalitarianism/rules.yaml:1378:27\n6813 rules/rise_of_totalitarianism/rules.yaml:1379:23\n6814 rules/rise_of_totalitarianism/rules.yaml:1380:23\n6815 rules/rise_of_totalitarianism/rules.yaml:1381:23\n6816 rules/rise_of_totalitarianism/rules.yaml:1382:27\n6817 rules/rise_of_totalitarianism/rules.yaml:1383:23\n6818 rules/rise_of_totalitarianism/rules.yaml:1384:23\n6819 rules/rise_of_totalitarianism/rules.yaml:1385:23\n6820 rules/rise_of_totalitarianism/rules.yaml:1386:27\n6821 rules/rise_of_totalitarianism/rules.yaml:1387:27\n6826 rules/rise_of_totalitarianism/rules.yaml:1388:27\n6829 rules/rise_of_totalitarianism/rules.yaml:1389:27\n6830 rules/rise_of_totalitarianism/rules.yaml:1390:27\n6831 rules/rise_of_totalitarianism/rules.yaml:1391:27\n6832 rules/rise_of_totalitarianism/rules.yaml:1392:27\n6833 rules/rise_of_totalitarianism/rules.yaml:1393:31\n6837 rules/rise_of_totalitarianism/rules.yaml:1394:27\n6841 rules/rise_of_totalitarianism/rules.yaml:1395:27\n6842 rules/rise_of_totalitarianism/rules.yaml:1396:23\n6899 rules/rise_of_totalitarianism/rules.yaml:1411:7\n6910 rules/rise_of_totalitarianism/rules.yaml:1412:11\n6915 rules/rise_of_totalitarianism/rules.yaml:1413:15\n6916 rules/rise_of_totalitarianism/rules.yaml:1414:19\n6918 rules/rise_of_totalitarianism/rules.yaml:1415:15\n6919 rules/rise_of_totalitarianism/rules.yaml:1416:15\n6920 rules/rise_of_totalitarianism/rules.yaml:1417:15\n6927 rules/rise_of_totalitarianism/rules.yaml:1418:15\n6928 rules/rise_of_totalitarianism/rules.yaml:1419:19\n6944 rules/rise_of_totalitarianism/rules.yaml:1420:23\n6947 rules/rise_of_totalitarianism/rules.yaml:1421:23\n6970 rules/rise_of_totalitarianism/rules.yaml:1422:15\n6971 rules/rise_of_totalitarianism/rules.yaml:1423:15\n6972 rules/rise_of_totalitarianism/rules.yaml:1424:19\n6975 rules/rise_of_totalitarianism/rules.yaml:1425:19\n6977 rules/rise_of_totalitarianism/rules.yaml:1426:19\n6978 rules/rise_of_totalitarianism/rules.yaml:1427:19\n6983 rules/rise_of_totalitarianism/rules.yaml:1428:23\n6986 rules/rise_of_totalitarianism/rules.yaml:1429:23\n6987 rules/rise_of_totalitarianism/rules.yaml:1430:19\n6988 rules/rise_of_totalitarianism/rules.yaml:1431:15\n6993 rules/rise_of_totalitarianism/rules.yaml:1432:15\n6998 rules/rise_of_totalitarianism/rules.yaml:1433:15\n6999 rules/rise_of_totalitarianism/rules.yaml:1434:15\n7009 rules/rise_of_totalitarianism/rules.yaml:1435:15\n7015 rules/rise_of_totalitarianism/rules.yaml:1436:19\n7018 rules/rise_of_totalitarianism/rules.yaml:1437:11\n7047 rules/rise_of_totalitarianism/rules.yaml:1742:7\n7048 rules/rise_of_totalitarianism/rules.yaml:1743:7\n7049 rules/rise_of_totalitarianism/rules.yaml:1744:7\n7057 rules/rise_of_totalitarianism/rules.yaml:1745:11\n7070 rules/rise_of_totalitarianism/rules.yaml:1746:11\n7071 rules/rise_of_totalitarianism/rules.yaml:1747:15\n7072 rules/rise_of_totalitarianism/rules.yaml:1748:15\n7075 rules/rise_of_totalitarianism/rules.yaml:1749:7\n7087 rules/rise_of_totalitarianism/rules.yaml:1750:7\n7093 rules/rise_of_totalitarianism/rules.yaml:1751:7\n7101 rules/rise_of_totalitarianism/rules.yaml:1752:11\n7109 rules/rise_of_totalitarianism/rules.yaml:1753:11\n7114 rules/rise_of_totalitarianism/rules.yaml:1754:15\n7115 rules/rise_of_totalitarianism/rules.yaml:1755:15\n7140 rules/rise_of_totalitarianism/rules.yaml:986:7\n7141 rules/rise_of_totalitarianism/rules.yaml:987:7\n7155 rules/rise_of_totalitarianism/rules.yaml:988:11\n7165 rules/rise_of_totalitarianism/rules.yaml:989:11\n7166 rules/rise_of_totalitarianism/rules.yaml:990:15\n7175 rules/rise_of_totalitarianism/rules.yaml:992:15\n7188 rules/rise_of_totalitarianism/rules.yaml:993:15\n7189 rules/rise_of_totalitarianism/rules.yaml:994:19\n7198 rules/rise_of_totalitarianism/rules.yaml:996:19\n7211 rules/rise_of_totalitarianism/rules.yaml:997:19\n7215 rules/rise_of_totalitarianism/rules.yaml:998:19\n7217 rules/rise_of_totalitarianism/rules.yaml:999:19\n7218 rules/rise_of_totalitarianism/rules.yaml:1000:19\n7219 rules/rise_of_totalitarianism/rules.yaml:1001:19\n7220 rules/rise_of_totalitarianism/rules.yaml:1002:19\n7243 rules/rise_of_totalitarianism/rules.yaml:1003:19\n7245 rules/rise_of_totalitarianism/rules.yaml:1004:19\n7246 rules/rise_of_totalitarianism/rules.yaml:1005:19\n7251 rules/rise_of_totalitarianism/rules.yaml:1006:19\n7259 rules/rise_of_totalitarianism/rules.yaml:1007:23\n7273 rules/rise_of_totalitarianism/rules.yaml:1008:19\n7275 rules/rise_of_totalitarianism/rules.yaml:1009:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7278 rules/rise_of_totalitarianism/rules.yaml:1011:19\n7279 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7284 rules/rise_of_totalitarianism/rules.yaml:1013:7\n7313 rules/rise_of_totalitarianism/rules.yaml:953:3\n7319 rules/rise_of_totalitarianism/rules.yaml:2127:14\n7347 rules/rise_of_totalitarianism/rules.yaml:957:7\n7348 rules/rise_of_totalitarianism/rules.yaml:958:11\n7349 rules/rise_of_totalitarianism/rules.yaml:959:7\n7354 rules/rise_of_totalitarianism/rules.yaml:960:7\n7376 rules/rise_of_totalitarianism/rules.yaml:962:11\n7377 rules/rise_of_totalitarianism/rules.yaml:963:7\n7384 rules/rise_of_totalitarianism/rules.yaml:964:7\n7385 rules/rise_of_totalitarianism/rules.yaml:965:11\n7386 rules/rise_of_totalitarianism/rules.yaml:966:15\n7394 rules/rise_of_totalitarianism/rules.yaml:968:15\n7401 rules/rise_of_totalitarianism/rules.yaml:969:11\n7402 rules/rise_of_totalitarianism/rules.yaml:970:7\n7416 rules/rise_of_totalitarianism/rules.yaml:971:11\n7422 rules/rise_of_totalitarianism/rules.yaml:972:15\n7427 rules/rise_of_totalitarianism/rules.yaml:973:7\n7434 rules/rise_of_totalitarianism/rules.yaml:974:7\n7435 rules/rise_of_totalitarianism/rules.yaml:975:11\n7436 rules/rise_of_totalitarianism/rules.yaml:976:11\n7437 rules/rise_of_totalitarianism/rules.yaml:977:15\n7438 rules/rise_of_totalitarianism/rules.yaml:978:11\n7440 rules/rise_of_totalitarianism/rules.yaml:979:11\n7441 rules/rise_of_totalitarianism/rules.yaml:980:11\n7452 rules/rise_of_totalitarianism/rules.yaml:1544:7\n7453 rules/rise_of_totalitarianism/rules.yaml:1545:11\n7454 rules/rise_of_totalitarianism/rules.yaml:1546:11\n7455 rules/rise_of_totalitarianism/rules.yaml:1547:7\n7462 rules/rise_of_totalitarianism/rules.yaml:1548:7\n7463 rules/rise_of_totalitarianism/rules.yaml:1549:11\n7478 rules/rise_of_totalitarianism/rules.yaml:862:7\n7479 rules/rise_of_totalitarianism/rules.yaml:863:7\n7480 rules/rise_of_totalitarianism/rules.yaml:864:7\n7481 rules/rise_of_totalitarianism/rules.yaml:865:7\n7489 rules/rise_of_totalitarianism/rules.yaml:866:11\n7495 rules/rise_of_totalitarianism/rules.yaml:867:11\n7496 rules/rise_of_totalitarianism/rules.yaml:868:15\n7497 rules/rise_of_totalitarianism/rules.yaml:869:15\n7498 rules/rise_of_totalitarianism/rules.yaml:870:15\n7499 rules/rise_of_totalitarianism/rules.yaml:871:15\n7502 rules/rise_of_totalitarianism/rules.yaml:872:7\n7524 rules/rise_of_totalitarianism/rules.yaml:1825:7\n7525 rules/rise_of_totalitarianism/rules.yaml:1826:7\n7526 rules/rise_of_totalitarianism/rules.yaml:1827:7\n7527 rules/rise_of_totalitarianism/rules.yaml:1828:7\n7530 rules/rise_of_totalitarianism/rules.yaml:1829:7\n7531 rules/rise_of_totalitarianism/rules.yaml:1830:7\n7532 rules/rise_of_totalitarianism/rules.yaml:1831:7\n7533 rules/rise_of_totalitarianism/rules.yaml:1832:11\n7534 rules/rise_of_totalitarianism/rules.yaml:1833:11\n7535 rules/rise_of_totalitarianism/rules.yaml:1834:15\n7536 rules/rise_of_totalitarianism/rules.yaml:1835:7\n7537 rules/rise_of_totalitarianism/rules.yaml:1836:7\n7538 rules/rise_of_totalitarianism/rules.yaml:1837:11\n7546 rules/rise_of_totalitarianism/rules.yaml:1839:11\n7552 rules/rise_of_totalitarianism/rules.yaml:1840:11\n7553 rules/rise_of_totalitarianism/rules.yaml:1841:11\n7554 rules/rise_of_totalitarianism/rules.yaml:1842:15\n7555 rules/rise_of_totalitarianism/rules.yaml:1843:19\n7556 rules/rise_of_totalitarianism/rules.yaml:1844:19\n7557 rules/rise_of_totalitarianism/rules.yaml:1845:19\n7558 rules/rise_of_totalitarianism/rules.yaml:1846:23\n7559 rules/rise_of_totalitarianism/rules.yaml:1847:23\n7560 rules/rise_of_totalitarianism/rules.yaml:1848:23\n7562 rules/rise_of_totalitarianism/rules.yaml:1850:19\n7565 rules/rise_of_totalitarianism/rules.yaml:1851:19\n7566 rules/rise_of_totalitarianism/rules.yaml:1852:11\n7567 rules/rise_of_totalitarianism/rules.yaml:1853:11\n7568 rules/rise_of_totalitarianism/rules.yaml:1854:11\n7569 rules/rise_of_totalitarianism/rules.yaml:1855:11\n7576 rules/rise_of_totalitarianism/rules.yaml:1856:15\n7577 rules/rise_of_totalitarianism/rules.yaml:1857:15\n7578 rules/rise_of_totalitarianism/rules.yaml:1858:15\n7579 rules/rise_of_totalitarianism/rules.yaml:1859:15\n7587 rules/rise_of_totalitarianism/rules.yaml:1860:19\n7593 rules/rise_of_totalitarianism/rules.yaml:1861:19\n7594 rules/rise_of_totalitarianism/rules.yaml:1862:19\n7595 rules/rise_of_totalitarianism/rules.yaml:1863:23\n7596 rules/rise_of_totalitarianism/rules.yaml:1864:23\n7597 rules/rise_of_totalitarianism/rules.yaml:1865:23\n7600 rules/rise_of_totalitarianism/rules.yaml:1866:15\n7601 rules/rise_of_totalitarianism/rules.yaml:1867:19\n7602 rules/rise_of_totalitarianism/rules.yaml:1868:19\n7627 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7632 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7634 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7635 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7636 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7637 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7638 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7639 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7652 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7653 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7679 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7685 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7713 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7714 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7735 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7774 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7775 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7781 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7782 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7803 rules/rise_of_totalitarianism/rules.yaml:2079:3\n7818 rules/rise_of_totalitarianism/rules.yaml:1642:7\n7819 rules/rise_of_totalitarianism/rules.yaml:1643:7\n7827 rules/rise_of_totalitarianism/rules.yaml:1644:11\n7833 rules/rise_of_totalitarianism/rules.yaml:1645:11\n7834 rules/rise_of_totalitarianism/rules.yaml:1646:11\n7860 rules/rise_of_totalitarianism/rules.yaml:850:7\n7862 rules/rise_of_totalitarianism/rules.yaml:851:7\n7870 rules/rise_of_totalitarianism/rules.yaml:852:11\n7878 rules/rise_of_totalitarianism/rules.yaml:853:11\n7879 rules/rise_of_totalitarianism/rules.yaml:854:15\n7880 rules/rise_of_totalitarianism/rules.yaml:855:15\n7882 rules/rise_of_totalitarianism/rules.yaml:856:15\n7896 rules/rise_of_totalitarianism/rules.yaml:1124:3\n7903 rules/rise_of_totalitarianism/rules.yaml:2107:14\n7909 rules/rise_of_totalitarianism/rules.yaml:2128:14\n7955 rules/rise_of_totalitarianism/rules.yaml:1129:7\n7956 rules/rise_of_totalitarianism/rules.yaml:1130:7\n7959 rules/rise_of_totalitarianism/rules.yaml:1131:7\n7960 rules/rise_of_totalitarianism/rules.yaml:1132:7\n7961 rules/rise_of_totalitarianism/rules.yaml:1133:7\n7962 rules/rise_of_totalitarianism/rules.yaml:1134:7\n7976 rules/rise_of_totalitarianism/rules.yaml:1135:11\n7984 rules/rise_of_totalitarianism/rules.yaml:1136:15\n7997 rules/rise_of_totalitarianism/rules.yaml:1137:15\n8003 rules/rise_of_totalitarianism/rules.yaml:1138:15\n8010 rules/rise_of_totalitarianism/rules.yaml:1139:15\n8011 rules/rise_of_totalitarianism/rules.yaml:1140:15\n8012 rules/rise_of_totalitarianism/rules.yaml:1141:15\n8017 rules/rise_of_totalitarianism/rules.yaml:1142:19\n8020 rules/rise_of_totalitarianism/rules.yaml:1145:23\n8021 rules/rise_of_totalitarianism/rules.yaml:1146:23\n8022 rules/rise_of_totalitarianism/rules.yaml:1147:23\n8023 rules/rise_of_totalitarianism/rules.yaml:1148:27\n8024 rules/rise_of_totalitarianism/rules.yaml:1149:23\n8027 rules/rise_of_totalitarianism/rules.yaml:1143:23\n8034 rules/rise_of_totalitarianism/rules.yaml:1150:19\n8037 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8053 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8054 rules/rise_of_totalitarianism/rules.yaml:1154:19\n8055 rules/rise_of_totalitarianism/rules.yaml:1155:19\n8063 rules/rise_of_totalitarianism/rules.yaml:1157:19\n8076 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8081 rules/rise_of_totalitarianism/rules.yaml:1159:19\n8088 rules/rise_of_totalitarianism/rules.yaml:1160:19\n8089 rules/rise_of_totalitarianism/rules.yaml:1161:19\n8090 rules/rise_of_totalitarianism/rules.yaml:1162:19\n8095 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8098 rules/rise_of_totalitarianism/rules.yaml:1166:27\n8099 rules/rise_of_totalitarianism/rules.yaml:1167:27\n8100 rules/rise_of_totalitarianism/rules.yaml:1168:31\n8101 rules/rise_of_totalitarianism/rules.yaml:1169:27\n8104 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8108 rules/rise_of_totalitarianism/rules.yaml:1171:11\n8109 rules/rise_of_totalitarianism/rules.yaml:1172:11\n8130 rules/rise_of_totalitarianism/rules.yaml:1173:11\n8131 rules/rise_of_totalitarianism/rules.yaml:1174:11\n8139 rules/rise_of_totalitarianism/rules.yaml:1175:15\n8153 rules/rise_of_totalitarianism/rules.yaml:1176:11\n8154 rules/rise_of_totalitarianism/rules.yaml:1177:15\n8155 rules/rise_of_totalitarianism/rules.yaml:1178:15\n8165 rules/rise_of_totalitarianism/rules.yaml:1180:15\n8177 rules/rise_of_totalitarianism/rules.yaml:1181:15\n8178 rules/rise_of_totalitarianism/rules.yaml:1182:15\n8185 rules/rise_of_totalitarianism/rules.yaml:1183:15\n8186 rules/rise_of_totalitarianism/rules.yaml:1184:15\n8187 rules/rise_of_totalitarianism/rules.yaml:1185:15\n8192 rules/rise_of_totalitarianism/rules.yaml:1186:19\n8202 rules/rise_of_totalitarianism/rules.yaml:1187:19\n8210 rules/rise_of_totalitarianism/rules.yaml:1188:23\n8223 rules/rise_of_totalitarianism/rules.yaml:1190:15\n8235 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8240 rules/rise_of_totalitarianism/rules.yaml:1192:15\n8249 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8250 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8251 rules/rise_of_totalitarianism/rules.yaml:1195:15\n8256 rules/rise_of_totalitarianism/rules.yaml:1196:19\n8257 rules/rise_of_totalitarianism/rules.yaml:1197:19\n8260 rules/rise_of_totalitarianism/rules.yaml:1198:19\n8261 rules/rise_of_totalitarianism/rules.yaml:1199:19\n8275 rules/rise_of_totalitarianism/rules.yaml:1200:23\n8285 rules/rise_of_totalitarianism/rules.yaml:1201:19\n8293 rules/rise_of_totalitarianism/rules.yaml:1202:23\n8303 rules/rise_of_totalitarianism/rules.yaml:1204:11\n8315 rules/rise_of_totalitarianism/rules.yaml:1205:11\n8316 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8317 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8325 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8337 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8338 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8345 rules/rise_of_totalitarianism/rules.yaml:1212:15\n8346 rules/rise_of_totalitarianism/rules.yaml:1213:15\n8347 rules/rise_of_totalitarianism/rules.yaml:1214:15\n8348 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8349 rules/rise_of_totalitarianism/rules.yaml:1216:19\n8350 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8351 rules/rise_of_totalitarianism/rules.yaml:1218:19\n8352 rules/rise_of_totalitarianism/rules.yaml:1219:19\n8355 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8356 rules/rise_of_totalitarianism/rules.yaml:1222:11\n8357 rules/rise_of_totalitarianism/rules.yaml:1223:11\n8362 rules/rise_of_totalitarianism/rules.yaml:1224:15\n8367 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8368 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8369 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8370 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8379 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8380 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8381 rules/rise_of_totalitarianism/rules.yaml:1231:15\n8386 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8387 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8388 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8389 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8390 rules/rise_of_totalitarianism/rules.yaml:1236:19\n8394 rules/rise_of_totalitarianism/rules.yaml:1238:15\n8399 rules/rise_of_totalitarianism/rules.yaml:1239:15\n8416 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8417 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8426 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8427 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8428 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8433 rules/rise_of_totalitarianism/rules.yaml:1245:19\n8448 rules/rise_of_totalitarianism/rules.yaml:1246:19\n8449 rules/rise_of_totalitarianism/rules.yaml:1247:23\n8464 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8472 rules/rise_of_totalitarianism/rules.yaml:1249:23\n8484 rules/rise_of_totalitarianism/rules.yaml:1250:23\n8493 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8494 rules/rise_of_totalitarianism/rules.yaml:1252:23\n8498 rules/rise_of_totalitarianism/rules.yaml:1253:23\n8499 rules/rise_of_totalitarianism/rules.yaml:1254:19\n8504 rules/rise_of_totalitarianism/rules.yaml:1255:23\n8511 rules/rise_of_totalitarianism/rules.yaml:1256:7\n8514 rules/rise_of_totalitarianism/rules.yaml:1262:11\n8517 rules/rise_of_totalitarianism/rules.yaml:1257:11\n8524 rules/rise_of_totalitarianism/rules.yaml:1258:15\n8528 rules/rise_of_totalitarianism/rules.yaml:1260:15\n8538 rules/rise_of_totalitarianism/rules.yaml:1263:7\n8541 rules/rise_of_totalitarianism/rules.yaml:1264:11\n8542 rules/rise_of_totalitarianism/rules.yaml:1265:15\n8544 rules/rise_of_totalitarianism/rules.yaml:1267:15\n8545 rules/rise_of_totalitarianism/rules.yaml:1268:7\n8546 rules/rise_of_totalitarianism/rules.yaml:1269:11\n8547 rules/rise_of_totalitarianism/rules.yaml:1270:15\n8549 rules/rise_of_totalitarianism/rules.yaml:1272:11\n8568 rules/rise_of_totalitarianism/rules.yaml:1037:7\n8569 rules/rise_of_totalitarianism/rules.yaml:1038:11\n8570 rules/rise_of_totalitarianism/rules.yaml:1039:15\n8571 rules/rise_of_totalitarianism/rules.yaml:1040:19\n8572 rules/rise_of_totalitarianism/rules.yaml:1041:15\n8573 rules/rise_of_totalitarianism/rules.yaml:1042:15\n8575 rules/rise_of_totalitarianism/rules.yaml:1043:7\n8582 rules/rise_of_totalitarianism/rules.yaml:1044:7\n8583 rules/rise_of_totalitarianism/rules.yaml:1045:7\n8594 rules/rise_of_totalitarianism/rules.yaml:1046:11\n8595 rules/rise_of_totalitarianism/rules.yaml:1047:11\n8610 rules/rise_of_totalitarianism/rules.yaml:1048:15\n8616 rules/rise_of_totalitarianism/rules.yaml:1049:15\n8622 rules/rise_of_totalitarianism/rules.yaml:1050:19\n8623 rules/rise_of_totalitarianism/rules.yaml:1051:19\n8636 rules/rise_of_totalitarianism/rules.yaml:1052:19\n8663 rules/rise_of_totalitarianism/rules.yaml:1931:7\n8674 rules/rise_of_totalitarianism/rules.yaml:1932:11\n8682 rules/rise_of_totalitarianism/rules.yaml:1933:15\n8698 rules/rise_of_totalitarianism/rules.yaml:1934:15\n8707 rules/rise_of_totalitarianism/rules.yaml:1935:19\n8719 rules/rise_of_totalitarianism/rules.yaml:1936:19\n8720 rules/rise_of_totalitarianism/rules.yaml:1937:19\n8722 rules/rise_of_totalitarianism/rules.yaml:1938:19\n8723 rules/rise_of_totalitarianism/rules.yaml:1939:19\n8724 rules/rise_of_totalitarianism/rules.yaml:1940:19\n8726 rules/rise_of_totalitarianism/rules.yaml:1941:19\n8730 rules/rise_of_totalitarianism/rules.yaml:1942:7\n8731 rules/rise_of_totalitarianism/rules.yaml:1943:11\n8732 rules/rise_of_totalitarianism/rules.yaml:1944:15\n8734 rules/rise_of_totalitarianism/rules.yaml:1945:15\n8743 rules/rise_of_totalitarianism/rules.yaml:1946:7\n8754 rules/rise_of_totalitarianism/rules.yaml:1947:11\n8760 rules/rise_of_totalitarianism/rules.yaml:1948:11\n8769 rules/rise_of_totalitarianism/rules.yaml:1949:15\n8781 rules/rise_of_totalitarianism/rules.yaml:1950:15\n8782 rules/rise_of_totalitarianism/rules.yaml:1951:19\n8783 rules/rise_of_totalitarianism/rules.yaml:1952:19\n8831 rules/rise_of_totalitarianism/rules.yaml:1624:7\n8836 rules/rise_of_totalitarianism/rules.yaml:1625:11\n8837 rules/rise_of_totalitarianism/rules.yaml:1626:11\n8838 rules/rise_of_totalitarianism/rules.yaml:1627:11\n8843 rules/rise_of_totalitarianism/rules.yaml:1628:11\n8851 rules/rise_of_totalitarianism/rules.yaml:1629:15\n8857 rules/rise_of_totalitarianism/rules.yaml:1630:15\n8858 rules/rise_of_totalitarianism/rules.yaml:1631:19\n8861 rules/rise_of_totalitarianism/rules.yaml:1632:19\n8862 rules/rise_of_totalitarianism/rules.yaml:1633:19\n8863 rules/rise_of_totalitarianism/rules.yaml:1634:19\n8887 rules/rise_of_totalitarianism/rules.yaml:1915:7\n8899 rules/rise_of_totalitarianism/rules.yaml:1916:7\n8907 rules/rise_of_totalitarianism/rules.yaml:1917:11\n8913 rules/rise_of_totalitarianism/rules.yaml:1918:11\n8914 rules/rise_of_totalitarianism/rules.yaml:1919:15\n8915 rules/rise_of_totalitarianism/rules.yaml:1920:15\n8916 rules/rise_of_totalitarianism/rules.yaml:1921:15\n8917 rules/rise_of_totalitarianism/rules.yaml:1922:15\n8918 rules/rise_of_totalitarianism/rules.yaml:1923:15\n8920 rules/rise_of_totalitarianism/rules.yaml:1924:15\n8932 rules/rise_of_totalitarianism/flow.yaml:23:3\n8969 rules/rise_of_totalitarianism/flow.yaml:27:7\n8971 rules/rise_of_totalitarianism/flow.yaml:28:7\n8972 rules/rise_of_totalitarianism/flow.yaml:29:7\n8983 rules/rise_of_totalitarianism/flow.yaml:30:11\n8988 rules/rise_of_totalitarianism/flow.yaml:31:11\n8997 rules/rise_of_totalitarianism/flow.yaml:32:15\n9009 rules/rise_of_totalitarianism/flow.yaml:33:15\n9010 rules/rise_of_totalitarianism/flow.yaml:34:19\n9013 rules/rise_of_totalitarianism/flow.yaml:35:19\n9017 rules/rise_of_totalitarianism/flow.yaml:36:7\n9024 rules/rise_of_totalitarianism/flow.yaml:37:7\n9025 rules/rise_of_totalitarianism/flow.yaml:38:11\n9026 rules/rise_of_totalitarianism/flow.yaml:39:15\n9043 rules/rise_of_totalitarianism/flow.yaml:40:15\n9044 rules/rise_of_totalitarianism/flow.yaml:41:11\n9045 rules/rise_of_totalitarianism/flow.yaml:42:7\n9049 rules/rise_of_totalitarianism/flow.yaml:43:7\n9050 rules/rise_of_totalitarianism/flow.yaml:44:11\n9053 rules/rise_of_totalitarianism/flow.yaml:45:11\n9054 rules/rise_of_totalitarianism/flow.yaml:46:7\n9055 rules/rise_of_totalitarianism/flow.yaml:47:11\n9056 rules/rise_of_totalitarianism/flow.yaml:48:7\n9070 rules/rise_of_totalitarianism/flow.yaml:49:11\n9076 rules/rise_of_totalitarianism/flow.yaml:50:11\n9077 rules/rise_of_totalitarianism/flow.yaml:51:15\n9078 rules/rise_of_totalitarianism/flow.yaml:52:15\n9088 rules/rise_of_totalitarianism/flow.yaml:53:15\n9095 rules/rise_of_totalitarianism/flow.yaml:54:15\n9096 rules/rise_of_totalitarianism/flow.yaml:55:15\n9100 rules/rise_of_totalitarianism/flow.yaml:56:7\n9107 rules/rise_of_totalitarianism/flow.yaml:57:7\n9118 rules/rise_of_totalitarianism/flow.yaml:58:11\n9119 rules/rise_of_totalitarianism/flow.yaml:59:11\n9134 rules/rise_of_totalitarianism/flow.yaml:60:15\n9152 rules/rise_of_totalitarianism/flow.yaml:61:15\n9153 rules/rise_of_totalitarianism/flow.yaml:62:19\n9155 rules/rise_of_totalitarianism/flow.yaml:64:19\n9158 rules/rise_of_totalitarianism/flow.yaml:65:19\n9181 rules/rise_of_totalitarianism/flow.yaml:83:3\n9187 rules/rise_of_totalitarianism/flow.yaml:83:3\n9198 rules/rise_of_totalitarianism/flow.yaml:87:7\n9199 rules/rise_of_totalitarianism/flow.yaml:88:11\n9200 rules/rise_of_totalitarianism/flow.yaml:89:15\n9201 rules/rise_of_totalitarianism/flow.yaml:90:7\n9202 rules/rise_of_totalitarianism/flow.yaml:91:7\n9203 rules/rise_of_totalitarianism/flow.yaml:92:7\n9204 rules/rise_of_totalitarianism/flow.yaml:93:7\n9205 rules/rise_of_totalitarianism/flow.yaml:94:7\n9211 rules/rise_of_totalitarianism/flow.yaml:95:7\n9217 rules/rise_of_totalitarianism/flow.yaml:96:7\n9223 rules/rise_of_totalitarianism/flow.yaml:97:7\n9224 rules/rise_of_totalitarianism/flow.yaml:98:7\n9234 rules/rise_of_totalitarianism/flow.yaml:16:3\n9249 rules/rise_of_totalitarianism/flow.yaml:20:7\n9250 rules/rise_of_totalitarianism/flow.yaml:21:7\n9265 rules/rise_of_totalitarianism/flow.yaml:67:3\n9287 rules/rise_of_totalitarianism/flow.yaml:71:7\n9301 rules/rise_of_totalitarianism/flow.yaml:72:11\n9303 rules/rise_of_totalitarianism/flow.yaml:73:11\n9304 rules/rise_of_totalitarianism/flow.yaml:74:11\n9311 rules/rise_of_totalitarianism/flow.yaml:75:11\n9318 rules/rise_of_totalitarianism/flow.yaml:76:11\n9332 rules/rise_of_totalitarianism/flow.yaml:77:15\n9337 rules/rise_of_totalitarianism/flow.yaml:78:11\n9344 rules/rise_of_totalitarianism/flow.yaml:79:11\n9349 rules/rise_of_totalitarianism/flow.yaml:80:7\n9350 rules/rise_of_totalitarianism/flow.yaml:81:11\n9368 rules/rise_of_totalitarianism/rules.yaml:2121:7\n9376 rules/rise_of_totalitarianism/rules.yaml:2122:7\n9379 rules/rise_of_totalitarianism/rules.yaml:2123:7\n9380 rules/rise_of_totalitarianism/rules.yaml:2124:7\n9381 rules/rise_of_totalitarianism/rules.yaml:2125:7\n9397 rules/rise_of_totalitarianism/rules.yaml:2095:7\n9408 rules/rise_of_totalitarianism/rules.yaml:2096:7\n9409 rules/rise_of_totalitarianism/rules.yaml:2097:7\n9410 rules/rise_of_totalitarianism/rules.yaml:2098:11\n9411 rules/rise_of_totalitarianism/rules.yaml:2099:15\n9412 rules/rise_of_totalitarianism/rules.yaml:2100:19\n9413 rules/rise_of_totalitarianism/rules.yaml:2101:19\n9414 rules/rise_of_totalitarianism/rules.yaml:2102:19\n9415 rules/rise_of_totalitarianism/rules.yaml:2103:7\n9416 rules/rise_of_totalitarianism/rules.yaml:2104:7"
+_ORIGINS = "1417 rules/rise_of_totalitarianism/rules.yaml:552:7\n1418 rules/rise_of_totalitarianism/rules.yaml:553:7\n1419 rules/rise_of_totalitarianism/rules.yaml:554:11\n1420 rules/rise_of_totalitarianism/rules.yaml:555:7\n1421 rules/rise_of_totalitarianism/rules.yaml:556:7\n1422 rules/rise_of_totalitarianism/rules.yaml:557:7\n1425 rules/rise_of_totalitarianism/rules.yaml:558:11\n1426 rules/rise_of_totalitarianism/rules.yaml:559:7\n1430 rules/rise_of_totalitarianism/rules.yaml:484:7\n1431 rules/rise_of_totalitarianism/rules.yaml:485:11\n1432 rules/rise_of_totalitarianism/rules.yaml:486:7\n1433 rules/rise_of_totalitarianism/rules.yaml:487:11\n1434 rules/rise_of_totalitarianism/rules.yaml:488:7\n1438 rules/rise_of_totalitarianism/rules.yaml:341:7\n1439 rules/rise_of_totalitarianism/rules.yaml:342:7\n1440 rules/rise_of_totalitarianism/rules.yaml:343:11\n1441 rules/rise_of_totalitarianism/rules.yaml:344:7\n1478 rules/rise_of_totalitarianism/rules.yaml:359:7\n1479 rules/rise_of_totalitarianism/rules.yaml:360:7\n1480 rules/rise_of_totalitarianism/rules.yaml:361:11\n1485 rules/rise_of_totalitarianism/rules.yaml:362:7\n1486 rules/rise_of_totalitarianism/rules.yaml:363:11\n1487 rules/rise_of_totalitarianism/rules.yaml:364:15\n1488 rules/rise_of_totalitarianism/rules.yaml:365:11\n1489 rules/rise_of_totalitarianism/rules.yaml:366:15\n1490 rules/rise_of_totalitarianism/rules.yaml:367:7\n1494 rules/rise_of_totalitarianism/rules.yaml:672:7\n1495 rules/rise_of_totalitarianism/rules.yaml:673:11\n1514 rules/rise_of_totalitarianism/rules.yaml:674:7\n1518 rules/rise_of_totalitarianism/rules.yaml:234:7\n1522 rules/rise_of_totalitarianism/rules.yaml:683:7\n1530 rules/rise_of_totalitarianism/rules.yaml:498:7\n1531 rules/rise_of_totalitarianism/rules.yaml:499:7\n1532 rules/rise_of_totalitarianism/rules.yaml:501:15\n1533 rules/rise_of_totalitarianism/rules.yaml:502:19\n1538 rules/rise_of_totalitarianism/rules.yaml:504:19\n1540 rules/rise_of_totalitarianism/rules.yaml:506:19\n1541 rules/rise_of_totalitarianism/rules.yaml:507:7\n1545 rules/rise_of_totalitarianism/rules.yaml:99:3\n1553 rules/rise_of_totalitarianism/rules.yaml:107:7\n1557 rules/rise_of_totalitarianism/rules.yaml:279:7\n1561 rules/rise_of_totalitarianism/rules.yaml:241:7\n1571 rules/rise_of_totalitarianism/rules.yaml:421:7\n1575 rules/rise_of_totalitarianism/rules.yaml:422:7\n1578 rules/rise_of_totalitarianism/rules.yaml:423:11\n1579 rules/rise_of_totalitarianism/rules.yaml:424:7\n1583 rules/rise_of_totalitarianism/rules.yaml:251:7\n1584 rules/rise_of_totalitarianism/rules.yaml:252:11\n1585 rules/rise_of_totalitarianism/rules.yaml:253:11\n1590 rules/rise_of_totalitarianism/rules.yaml:254:11\n1591 rules/rise_of_totalitarianism/rules.yaml:255:11\n1592 rules/rise_of_totalitarianism/rules.yaml:256:15\n1593 rules/rise_of_totalitarianism/rules.yaml:257:19\n1594 rules/rise_of_totalitarianism/rules.yaml:258:11\n1595 rules/rise_of_totalitarianism/rules.yaml:259:7\n1606 rules/rise_of_totalitarianism/rules.yaml:260:7\n1607 rules/rise_of_totalitarianism/rules.yaml:261:7\n1619 rules/rise_of_totalitarianism/rules.yaml:262:7\n1620 rules/rise_of_totalitarianism/rules.yaml:263:11\n1621 rules/rise_of_totalitarianism/rules.yaml:264:7\n1625 rules/rise_of_totalitarianism/rules.yaml:300:7\n1629 rules/rise_of_totalitarianism/rules.yaml:307:7\n1637 rules/rise_of_totalitarianism/rules.yaml:199:7\n1644 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1649 rules/rise_of_totalitarianism/rules.yaml:2169:7\n1650 rules/rise_of_totalitarianism/rules.yaml:2169:7\n1651 rules/rise_of_totalitarianism/rules.yaml:2169:7\n1655 rules/rise_of_totalitarianism/rules.yaml:2169:7\n1656 rules/rise_of_totalitarianism/rules.yaml:2169:7\n1662 rules/rise_of_totalitarianism/rules.yaml:2169:27\n1668 rules/rise_of_totalitarianism/rules.yaml:2169:49\n1676 rules/rise_of_totalitarianism/rules.yaml:2171:3\n1681 rules/rise_of_totalitarianism/rules.yaml:2177:7\n1682 rules/rise_of_totalitarianism/rules.yaml:2177:7\n1683 rules/rise_of_totalitarianism/rules.yaml:2177:7\n1687 rules/rise_of_totalitarianism/rules.yaml:2177:7\n1688 rules/rise_of_totalitarianism/rules.yaml:2177:7\n1692 rules/rise_of_totalitarianism/rules.yaml:2177:27\n1698 rules/rise_of_totalitarianism/rules.yaml:2177:49\n1705 rules/rise_of_totalitarianism/rules.yaml:609:7\n1713 rules/rise_of_totalitarianism/rules.yaml:610:7\n1714 rules/rise_of_totalitarianism/rules.yaml:611:11\n1726 rules/rise_of_totalitarianism/rules.yaml:612:7\n1731 rules/rise_of_totalitarianism/rules.yaml:139:7\n1732 rules/rise_of_totalitarianism/rules.yaml:140:11\n1733 rules/rise_of_totalitarianism/rules.yaml:141:7\n1734 rules/rise_of_totalitarianism/rules.yaml:142:11\n1735 rules/rise_of_totalitarianism/rules.yaml:143:7\n1741 rules/rise_of_totalitarianism/rules.yaml:173:7\n1752 rules/rise_of_totalitarianism/rules.yaml:654:7\n1753 rules/rise_of_totalitarianism/rules.yaml:655:11\n1754 rules/rise_of_totalitarianism/rules.yaml:656:7\n1755 rules/rise_of_totalitarianism/rules.yaml:657:11\n1756 rules/rise_of_totalitarianism/rules.yaml:658:7\n1761 rules/rise_of_totalitarianism/rules.yaml:166:7\n1787 rules/rise_of_totalitarianism/rules.yaml:639:7\n1791 rules/rise_of_totalitarianism/rules.yaml:409:7\n1795 rules/rise_of_totalitarianism/rules.yaml:525:7\n1811 rules/rise_of_totalitarianism/rules.yaml:526:7\n1822 rules/rise_of_totalitarianism/rules.yaml:621:7\n1829 rules/rise_of_totalitarianism/rules.yaml:273:7\n1836 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1837 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1838 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1839 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1840 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1841 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1842 rules/rise_of_totalitarianism/rules.yaml:2161:3\n1846 rules/rise_of_totalitarianism/rules.yaml:588:7\n1861 rules/rise_of_totalitarianism/rules.yaml:465:7\n1862 rules/rise_of_totalitarianism/rules.yaml:466:11\n1863 rules/rise_of_totalitarianism/rules.yaml:467:7\n1867 rules/rise_of_totalitarianism/rules.yaml:468:11\n1868 rules/rise_of_totalitarianism/rules.yaml:469:7\n1869 rules/rise_of_totalitarianism/rules.yaml:470:11\n1870 rules/rise_of_totalitarianism/rules.yaml:471:7\n1871 rules/rise_of_totalitarianism/rules.yaml:472:11\n1872 rules/rise_of_totalitarianism/rules.yaml:473:7\n1873 rules/rise_of_totalitarianism/rules.yaml:474:11\n1874 rules/rise_of_totalitarianism/rules.yaml:475:7\n1875 rules/rise_of_totalitarianism/rules.yaml:476:11\n1876 rules/rise_of_totalitarianism/rules.yaml:477:7\n1880 rules/rise_of_totalitarianism/rules.yaml:540:7\n1891 rules/rise_of_totalitarianism/rules.yaml:286:7\n1892 rules/rise_of_totalitarianism/rules.yaml:287:11\n1911 rules/rise_of_totalitarianism/rules.yaml:288:7\n1912 rules/rise_of_totalitarianism/rules.yaml:289:11\n1928 rules/rise_of_totalitarianism/rules.yaml:290:7\n1929 rules/rise_of_totalitarianism/rules.yaml:291:11\n1935 rules/rise_of_totalitarianism/rules.yaml:292:11\n1944 rules/rise_of_totalitarianism/rules.yaml:293:7\n1945 rules/rise_of_totalitarianism/rules.yaml:294:11\n1961 rules/rise_of_totalitarianism/rules.yaml:295:7\n1965 rules/rise_of_totalitarianism/rules.yaml:577:7\n1990 rules/rise_of_totalitarianism/rules.yaml:114:7\n1999 rules/rise_of_totalitarianism/rules.yaml:389:7\n2004 rules/rise_of_totalitarianism/rules.yaml:381:7\n2005 rules/rise_of_totalitarianism/rules.yaml:382:7\n2006 rules/rise_of_totalitarianism/rules.yaml:383:11\n2014 rules/rise_of_totalitarianism/rules.yaml:384:7\n2018 rules/rise_of_totalitarianism/rules.yaml:229:7\n2022 rules/rise_of_totalitarianism/rules.yaml:206:7\n2036 rules/rise_of_totalitarianism/rules.yaml:312:7\n2044 rules/rise_of_totalitarianism/rules.yaml:518:7\n2063 rules/rise_of_totalitarianism/rules.yaml:180:7\n2075 rules/rise_of_totalitarianism/rules.yaml:446:7\n2076 rules/rise_of_totalitarianism/rules.yaml:447:11\n2077 rules/rise_of_totalitarianism/rules.yaml:448:7\n2078 rules/rise_of_totalitarianism/rules.yaml:449:7\n2083 rules/rise_of_totalitarianism/rules.yaml:450:7\n2084 rules/rise_of_totalitarianism/rules.yaml:451:7\n2085 rules/rise_of_totalitarianism/rules.yaml:452:11\n2086 rules/rise_of_totalitarianism/rules.yaml:453:15\n2087 rules/rise_of_totalitarianism/rules.yaml:454:7\n2091 rules/rise_of_totalitarianism/rules.yaml:600:7\n2103 rules/rise_of_totalitarianism/rules.yaml:331:7\n2104 rules/rise_of_totalitarianism/rules.yaml:332:7\n2105 rules/rise_of_totalitarianism/rules.yaml:333:11\n2106 rules/rise_of_totalitarianism/rules.yaml:334:7\n2110 rules/rise_of_totalitarianism/rules.yaml:213:7\n2118 rules/rise_of_totalitarianism/rules.yaml:159:7\n2131 rules/rise_of_totalitarianism/rules.yaml:319:7\n2135 rules/rise_of_totalitarianism/rules.yaml:320:7\n2136 rules/rise_of_totalitarianism/rules.yaml:321:11\n2137 rules/rise_of_totalitarianism/rules.yaml:322:7\n2141 rules/rise_of_totalitarianism/rules.yaml:374:7\n2152 rules/rise_of_totalitarianism/rules.yaml:350:7\n2156 rules/rise_of_totalitarianism/rules.yaml:402:7\n2160 rules/rise_of_totalitarianism/rules.yaml:533:7\n2175 rules/rise_of_totalitarianism/rules.yaml:435:7\n2179 rules/rise_of_totalitarianism/rules.yaml:125:7\n2180 rules/rise_of_totalitarianism/rules.yaml:126:11\n2181 rules/rise_of_totalitarianism/rules.yaml:127:7\n2184 rules/rise_of_totalitarianism/rules.yaml:128:11\n2185 rules/rise_of_totalitarianism/rules.yaml:129:7\n2189 rules/rise_of_totalitarianism/rules.yaml:630:7\n2198 rules/rise_of_totalitarianism/rules.yaml:222:7\n2207 rules/rise_of_totalitarianism/rules.yaml:567:7\n2219 rules/rise_of_totalitarianism/rules.yaml:646:7\n2223 rules/rise_of_totalitarianism/rules.yaml:152:7\n2231 rules/rise_of_totalitarianism/rules.yaml:187:7\n2243 rules/rise_of_totalitarianism/rules.yaml:188:7\n2244 rules/rise_of_totalitarianism/rules.yaml:189:7\n2245 rules/rise_of_totalitarianism/rules.yaml:190:7\n2261 rules/rise_of_totalitarianism/rules.yaml:395:7\n2267 rules/rise_of_totalitarianism/rules.yaml:2138:3\n2272 rules/rise_of_totalitarianism/rules.yaml:2138:3\n2280 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2281 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2282 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2283 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2284 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2285 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2289 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2318 rules/rise_of_totalitarianism/rules.yaml:2109:3\n2322 rules/rise_of_totalitarianism/rules.yaml:694:7\n2323 rules/rise_of_totalitarianism/rules.yaml:695:7\n2328 rules/rise_of_totalitarianism/rules.yaml:696:11\n2329 rules/rise_of_totalitarianism/rules.yaml:697:11\n2334 rules/rise_of_totalitarianism/rules.yaml:1458:7\n2335 rules/rise_of_totalitarianism/rules.yaml:1459:11\n2336 rules/rise_of_totalitarianism/rules.yaml:1460:11\n2343 rules/rise_of_totalitarianism/rules.yaml:1461:11\n2344 rules/rise_of_totalitarianism/rules.yaml:1462:11\n2346 rules/rise_of_totalitarianism/rules.yaml:1463:7\n2351 rules/rise_of_totalitarianism/rules.yaml:1464:11\n2359 rules/rise_of_totalitarianism/rules.yaml:1465:11\n2364 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2365 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2366 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2374 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2375 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2376 rules/rise_of_totalitarianism/rules.yaml:2160:1\n2388 rules/rise_of_totalitarianism/rules.yaml:2102:7\n2389 rules/rise_of_totalitarianism/rules.yaml:2103:11\n2390 rules/rise_of_totalitarianism/rules.yaml:2104:11\n2391 rules/rise_of_totalitarianism/rules.yaml:2105:11\n2392 rules/rise_of_totalitarianism/rules.yaml:2106:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1783:7\n2403 rules/rise_of_totalitarianism/rules.yaml:1784:11\n2404 rules/rise_of_totalitarianism/rules.yaml:1785:15\n2407 rules/rise_of_totalitarianism/rules.yaml:1786:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1787:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1788:15\n2410 rules/rise_of_totalitarianism/rules.yaml:1789:15\n2412 rules/rise_of_totalitarianism/rules.yaml:1791:15\n2413 rules/rise_of_totalitarianism/rules.yaml:1792:15\n2414 rules/rise_of_totalitarianism/rules.yaml:1793:7\n2419 rules/rise_of_totalitarianism/rules.yaml:726:7\n2420 rules/rise_of_totalitarianism/rules.yaml:727:11\n2444 rules/rise_of_totalitarianism/rules.yaml:728:11\n2445 rules/rise_of_totalitarianism/rules.yaml:729:11\n2447 rules/rise_of_totalitarianism/rules.yaml:730:11\n2449 rules/rise_of_totalitarianism/rules.yaml:731:11\n2455 rules/rise_of_totalitarianism/rules.yaml:1626:7\n2456 rules/rise_of_totalitarianism/rules.yaml:1627:11\n2458 rules/rise_of_totalitarianism/rules.yaml:1628:7\n2461 rules/rise_of_totalitarianism/rules.yaml:1629:7\n2466 rules/rise_of_totalitarianism/rules.yaml:771:7\n2467 rules/rise_of_totalitarianism/rules.yaml:772:7\n2468 rules/rise_of_totalitarianism/rules.yaml:773:7\n2473 rules/rise_of_totalitarianism/rules.yaml:774:11\n2474 rules/rise_of_totalitarianism/rules.yaml:775:11\n2479 rules/rise_of_totalitarianism/rules.yaml:781:7\n2480 rules/rise_of_totalitarianism/rules.yaml:782:11\n2481 rules/rise_of_totalitarianism/rules.yaml:783:11\n2484 rules/rise_of_totalitarianism/rules.yaml:785:11\n2489 rules/rise_of_totalitarianism/rules.yaml:758:7\n2490 rules/rise_of_totalitarianism/rules.yaml:759:11\n2491 rules/rise_of_totalitarianism/rules.yaml:760:11\n2492 rules/rise_of_totalitarianism/rules.yaml:761:11\n2494 rules/rise_of_totalitarianism/rules.yaml:762:7\n2495 rules/rise_of_totalitarianism/rules.yaml:763:11\n2496 rules/rise_of_totalitarianism/rules.yaml:764:11\n2497 rules/rise_of_totalitarianism/rules.yaml:765:11\n2502 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2503 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2521 rules/rise_of_totalitarianism/rules.yaml:1326:15\n2522 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2527 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2528 rules/rise_of_totalitarianism/rules.yaml:1329:19\n2532 rules/rise_of_totalitarianism/rules.yaml:1330:19\n2535 rules/rise_of_totalitarianism/rules.yaml:1332:19\n2541 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2542 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2543 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2547 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2548 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2554 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2556 rules/rise_of_totalitarianism/rules.yaml:2161:3\n2561 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2562 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2563 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2567 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2568 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2572 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2574 rules/rise_of_totalitarianism/rules.yaml:2171:3\n2578 rules/rise_of_totalitarianism/flow.yaml:102:3\n2582 rules/rise_of_totalitarianism/flow.yaml:106:7\n2583 rules/rise_of_totalitarianism/flow.yaml:107:11\n2587 rules/rise_of_totalitarianism/rules.yaml:717:7\n2588 rules/rise_of_totalitarianism/rules.yaml:718:7\n2589 rules/rise_of_totalitarianism/rules.yaml:719:11\n2594 rules/rise_of_totalitarianism/rules.yaml:720:15\n2595 rules/rise_of_totalitarianism/rules.yaml:721:15\n2599 rules/rise_of_totalitarianism/rules.yaml:689:7\n2604 rules/rise_of_totalitarianism/rules.yaml:1745:7\n2605 rules/rise_of_totalitarianism/rules.yaml:1746:7\n2606 rules/rise_of_totalitarianism/rules.yaml:1747:7\n2607 rules/rise_of_totalitarianism/rules.yaml:1748:7\n2612 rules/rise_of_totalitarianism/rules.yaml:1994:7\n2613 rules/rise_of_totalitarianism/rules.yaml:1995:7\n2615 rules/rise_of_totalitarianism/rules.yaml:1996:7\n2616 rules/rise_of_totalitarianism/rules.yaml:1997:7\n2617 rules/rise_of_totalitarianism/rules.yaml:1998:7\n2618 rules/rise_of_totalitarianism/rules.yaml:1999:7\n2623 rules/rise_of_totalitarianism/rules.yaml:1894:7\n2624 rules/rise_of_totalitarianism/rules.yaml:1895:7\n2626 rules/rise_of_totalitarianism/rules.yaml:1896:7\n2627 rules/rise_of_totalitarianism/rules.yaml:1897:7\n2628 rules/rise_of_totalitarianism/rules.yaml:1898:11\n2629 rules/rise_of_totalitarianism/rules.yaml:1899:11\n2630 rules/rise_of_totalitarianism/rules.yaml:1900:11\n2633 rules/rise_of_totalitarianism/rules.yaml:1902:11\n2634 rules/rise_of_totalitarianism/rules.yaml:1903:11\n2635 rules/rise_of_totalitarianism/rules.yaml:1904:11\n2640 rules/rise_of_totalitarianism/rules.yaml:1977:7\n2642 rules/rise_of_totalitarianism/rules.yaml:1978:7\n2643 rules/rise_of_totalitarianism/rules.yaml:1979:7\n2644 rules/rise_of_totalitarianism/rules.yaml:1980:7\n2645 rules/rise_of_totalitarianism/rules.yaml:1981:7\n2646 rules/rise_of_totalitarianism/rules.yaml:1982:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1983:11\n2648 rules/rise_of_totalitarianism/rules.yaml:1984:11\n2651 rules/rise_of_totalitarianism/rules.yaml:1986:11\n2652 rules/rise_of_totalitarianism/rules.yaml:1987:11\n2653 rules/rise_of_totalitarianism/rules.yaml:1988:11\n2658 rules/rise_of_totalitarianism/rules.yaml:1911:7\n2659 rules/rise_of_totalitarianism/rules.yaml:1912:11\n2660 rules/rise_of_totalitarianism/rules.yaml:1913:11\n2661 rules/rise_of_totalitarianism/rules.yaml:1914:15\n2663 rules/rise_of_totalitarianism/rules.yaml:1915:15\n2665 rules/rise_of_totalitarianism/rules.yaml:1917:15\n2667 rules/rise_of_totalitarianism/rules.yaml:1918:7\n2670 rules/rise_of_totalitarianism/rules.yaml:1919:11\n2672 rules/rise_of_totalitarianism/rules.yaml:1920:11\n2676 rules/rise_of_totalitarianism/rules.yaml:1073:7\n2677 rules/rise_of_totalitarianism/rules.yaml:1074:11\n2678 rules/rise_of_totalitarianism/rules.yaml:1075:15\n2680 rules/rise_of_totalitarianism/rules.yaml:1077:15\n2681 rules/rise_of_totalitarianism/rules.yaml:1078:7\n2683 rules/rise_of_totalitarianism/rules.yaml:1079:7\n2684 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2688 rules/rise_of_totalitarianism/rules.yaml:2004:7\n2689 rules/rise_of_totalitarianism/rules.yaml:2005:11\n2694 rules/rise_of_totalitarianism/rules.yaml:935:7\n2697 rules/rise_of_totalitarianism/rules.yaml:936:7\n2698 rules/rise_of_totalitarianism/rules.yaml:937:11\n2700 rules/rise_of_totalitarianism/rules.yaml:938:7\n2701 rules/rise_of_totalitarianism/rules.yaml:939:11\n2702 rules/rise_of_totalitarianism/rules.yaml:940:11\n2704 rules/rise_of_totalitarianism/rules.yaml:941:11\n2706 rules/rise_of_totalitarianism/rules.yaml:942:7\n2707 rules/rise_of_totalitarianism/rules.yaml:943:11\n2709 rules/rise_of_totalitarianism/rules.yaml:945:11\n2714 rules/rise_of_totalitarianism/rules.yaml:1337:7\n2715 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2722 rules/rise_of_totalitarianism/rules.yaml:1340:19\n2723 rules/rise_of_totalitarianism/rules.yaml:1341:19\n2724 rules/rise_of_totalitarianism/rules.yaml:1342:19\n2725 rules/rise_of_totalitarianism/rules.yaml:1343:19\n2727 rules/rise_of_totalitarianism/rules.yaml:1344:19\n2728 rules/rise_of_totalitarianism/rules.yaml:1345:19\n2733 rules/rise_of_totalitarianism/rules.yaml:1346:23\n2736 rules/rise_of_totalitarianism/rules.yaml:1347:23\n2737 rules/rise_of_totalitarianism/rules.yaml:1348:19\n2742 rules/rise_of_totalitarianism/rules.yaml:2069:7\n2743 rules/rise_of_totalitarianism/rules.yaml:2070:11\n2744 rules/rise_of_totalitarianism/rules.yaml:2071:15\n2745 rules/rise_of_totalitarianism/rules.yaml:2072:15\n2748 rules/rise_of_totalitarianism/rules.yaml:2074:11\n2749 rules/rise_of_totalitarianism/rules.yaml:2075:11\n2754 rules/rise_of_totalitarianism/rules.yaml:2087:7\n2755 rules/rise_of_totalitarianism/rules.yaml:2088:11\n2756 rules/rise_of_totalitarianism/rules.yaml:2089:15\n2761 rules/rise_of_totalitarianism/rules.yaml:2090:15\n2762 rules/rise_of_totalitarianism/rules.yaml:2091:19\n2764 rules/rise_of_totalitarianism/rules.yaml:2092:19\n2770 rules/rise_of_totalitarianism/rules.yaml:1802:7\n2773 rules/rise_of_totalitarianism/rules.yaml:1803:11\n2775 rules/rise_of_totalitarianism/rules.yaml:1804:11\n2776 rules/rise_of_totalitarianism/rules.yaml:1805:7\n2777 rules/rise_of_totalitarianism/rules.yaml:1806:7\n2778 rules/rise_of_totalitarianism/rules.yaml:1807:7\n2782 rules/rise_of_totalitarianism/flow.yaml:6:3\n2786 rules/rise_of_totalitarianism/flow.yaml:10:7\n2787 rules/rise_of_totalitarianism/flow.yaml:11:11\n2798 rules/rise_of_totalitarianism/flow.yaml:12:7\n2799 rules/rise_of_totalitarianism/flow.yaml:13:7\n2803 rules/rise_of_totalitarianism/rules.yaml:702:7\n2804 rules/rise_of_totalitarianism/rules.yaml:703:7\n2805 rules/rise_of_totalitarianism/rules.yaml:704:7\n2806 rules/rise_of_totalitarianism/rules.yaml:705:11\n2807 rules/rise_of_totalitarianism/rules.yaml:706:15\n2809 rules/rise_of_totalitarianism/rules.yaml:708:15\n2810 rules/rise_of_totalitarianism/rules.yaml:709:7\n2811 rules/rise_of_totalitarianism/rules.yaml:710:7\n2812 rules/rise_of_totalitarianism/rules.yaml:711:11\n2817 rules/rise_of_totalitarianism/rules.yaml:1097:7\n2818 rules/rise_of_totalitarianism/rules.yaml:1098:7\n2822 rules/rise_of_totalitarianism/rules.yaml:1099:11\n2823 rules/rise_of_totalitarianism/rules.yaml:1100:11\n2825 rules/rise_of_totalitarianism/rules.yaml:1101:11\n2828 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2834 rules/rise_of_totalitarianism/rules.yaml:1470:7\n2835 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2836 rules/rise_of_totalitarianism/rules.yaml:1472:11\n2837 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2838 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2839 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2840 rules/rise_of_totalitarianism/rules.yaml:1476:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1477:11\n2844 rules/rise_of_totalitarianism/rules.yaml:1478:15\n2845 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2846 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2847 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2848 rules/rise_of_totalitarianism/rules.yaml:1482:7\n2853 rules/rise_of_totalitarianism/rules.yaml:1487:7\n2854 rules/rise_of_totalitarianism/rules.yaml:1488:7\n2855 rules/rise_of_totalitarianism/rules.yaml:1489:7\n2856 rules/rise_of_totalitarianism/rules.yaml:1490:11\n2857 rules/rise_of_totalitarianism/rules.yaml:1491:11\n2863 rules/rise_of_totalitarianism/rules.yaml:1492:15\n2877 rules/rise_of_totalitarianism/rules.yaml:1493:15\n2878 rules/rise_of_totalitarianism/rules.yaml:1494:15\n2880 rules/rise_of_totalitarianism/rules.yaml:1495:7\n2881 rules/rise_of_totalitarianism/rules.yaml:1496:7\n2882 rules/rise_of_totalitarianism/rules.yaml:1497:7\n2883 rules/rise_of_totalitarianism/rules.yaml:1498:7\n2884 rules/rise_of_totalitarianism/rules.yaml:1499:7\n2885 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2890 rules/rise_of_totalitarianism/rules.yaml:1670:7\n2891 rules/rise_of_totalitarianism/rules.yaml:1671:11\n2896 rules/rise_of_totalitarianism/rules.yaml:1672:11\n2897 rules/rise_of_totalitarianism/rules.yaml:1673:11\n2898 rules/rise_of_totalitarianism/rules.yaml:1674:15\n2901 rules/rise_of_totalitarianism/rules.yaml:1676:15\n2905 rules/rise_of_totalitarianism/rules.yaml:1677:15\n2907 rules/rise_of_totalitarianism/rules.yaml:1678:15\n2909 rules/rise_of_totalitarianism/rules.yaml:1680:11\n2932 rules/rise_of_totalitarianism/rules.yaml:1035:7\n2933 rules/rise_of_totalitarianism/rules.yaml:1036:7\n2938 rules/rise_of_totalitarianism/rules.yaml:1037:11\n2951 rules/rise_of_totalitarianism/rules.yaml:1038:11\n2952 rules/rise_of_totalitarianism/rules.yaml:1039:15\n2954 rules/rise_of_totalitarianism/rules.yaml:1041:15\n2955 rules/rise_of_totalitarianism/rules.yaml:1042:15\n2956 rules/rise_of_totalitarianism/rules.yaml:1043:19\n2958 rules/rise_of_totalitarianism/rules.yaml:1045:19\n2960 rules/rise_of_totalitarianism/rules.yaml:1046:19\n2962 rules/rise_of_totalitarianism/rules.yaml:1047:19\n2967 rules/rise_of_totalitarianism/rules.yaml:894:7\n2968 rules/rise_of_totalitarianism/rules.yaml:896:15\n2969 rules/rise_of_totalitarianism/rules.yaml:897:15\n2971 rules/rise_of_totalitarianism/rules.yaml:899:15\n2972 rules/rise_of_totalitarianism/rules.yaml:900:15\n2973 rules/rise_of_totalitarianism/rules.yaml:901:19\n2976 rules/rise_of_totalitarianism/rules.yaml:904:15\n2977 rules/rise_of_totalitarianism/rules.yaml:906:19\n2980 rules/rise_of_totalitarianism/rules.yaml:909:15\n2982 rules/rise_of_totalitarianism/rules.yaml:911:15\n2983 rules/rise_of_totalitarianism/rules.yaml:912:19\n2984 rules/rise_of_totalitarianism/rules.yaml:913:15\n2986 rules/rise_of_totalitarianism/rules.yaml:916:15\n2987 rules/rise_of_totalitarianism/rules.yaml:918:15\n2988 rules/rise_of_totalitarianism/rules.yaml:919:19\n2989 rules/rise_of_totalitarianism/rules.yaml:920:15\n2990 rules/rise_of_totalitarianism/rules.yaml:921:19\n2991 rules/rise_of_totalitarianism/rules.yaml:922:19\n2993 rules/rise_of_totalitarianism/rules.yaml:923:19\n2996 rules/rise_of_totalitarianism/rules.yaml:925:15\n2997 rules/rise_of_totalitarianism/rules.yaml:927:15\n2998 rules/rise_of_totalitarianism/rules.yaml:928:15\n2999 rules/rise_of_totalitarianism/rules.yaml:929:19\n3003 rules/rise_of_totalitarianism/rules.yaml:1549:7\n3004 rules/rise_of_totalitarianism/rules.yaml:1550:11\n3005 rules/rise_of_totalitarianism/rules.yaml:1551:15\n3011 rules/rise_of_totalitarianism/rules.yaml:1126:7\n3012 rules/rise_of_totalitarianism/rules.yaml:1127:7\n3013 rules/rise_of_totalitarianism/rules.yaml:1128:7\n3018 rules/rise_of_totalitarianism/rules.yaml:1129:11\n3037 rules/rise_of_totalitarianism/rules.yaml:1130:11\n3038 rules/rise_of_totalitarianism/rules.yaml:1131:15\n3040 rules/rise_of_totalitarianism/rules.yaml:1133:15\n3041 rules/rise_of_totalitarianism/rules.yaml:1134:15\n3042 rules/rise_of_totalitarianism/rules.yaml:1135:19\n3044 rules/rise_of_totalitarianism/rules.yaml:1137:19\n3049 rules/rise_of_totalitarianism/rules.yaml:1138:19\n3050 rules/rise_of_totalitarianism/rules.yaml:1139:7\n3055 rules/rise_of_totalitarianism/rules.yaml:825:7\n3056 rules/rise_of_totalitarianism/rules.yaml:827:15\n3057 rules/rise_of_totalitarianism/rules.yaml:828:15\n3062 rules/rise_of_totalitarianism/rules.yaml:829:19\n3068 rules/rise_of_totalitarianism/rules.yaml:830:19\n3069 rules/rise_of_totalitarianism/rules.yaml:831:19\n3070 rules/rise_of_totalitarianism/rules.yaml:832:19\n3072 rules/rise_of_totalitarianism/rules.yaml:834:15\n3073 rules/rise_of_totalitarianism/rules.yaml:835:15\n3075 rules/rise_of_totalitarianism/rules.yaml:836:15\n3078 rules/rise_of_totalitarianism/rules.yaml:839:15\n3080 rules/rise_of_totalitarianism/rules.yaml:842:15\n3081 rules/rise_of_totalitarianism/rules.yaml:843:19\n3087 rules/rise_of_totalitarianism/rules.yaml:846:15\n3088 rules/rise_of_totalitarianism/rules.yaml:847:19\n3094 rules/rise_of_totalitarianism/rules.yaml:850:15\n3098 rules/rise_of_totalitarianism/rules.yaml:851:19\n3099 rules/rise_of_totalitarianism/rules.yaml:852:23\n3104 rules/rise_of_totalitarianism/rules.yaml:857:15\n3109 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3110 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3111 rules/rise_of_totalitarianism/rules.yaml:1536:7\n3112 rules/rise_of_totalitarianism/rules.yaml:1537:7\n3113 rules/rise_of_totalitarianism/rules.yaml:1538:11\n3116 rules/rise_of_totalitarianism/rules.yaml:1540:15\n3117 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3118 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3119 rules/rise_of_totalitarianism/rules.yaml:1543:15\n3132 rules/rise_of_totalitarianism/rules.yaml:1720:7\n3133 rules/rise_of_totalitarianism/rules.yaml:1721:11\n3134 rules/rise_of_totalitarianism/rules.yaml:1722:11\n3135 rules/rise_of_totalitarianism/rules.yaml:1723:15\n3137 rules/rise_of_totalitarianism/rules.yaml:1724:15\n3140 rules/rise_of_totalitarianism/rules.yaml:1726:7\n3141 rules/rise_of_totalitarianism/rules.yaml:1727:11\n3150 rules/rise_of_totalitarianism/rules.yaml:1728:15\n3151 rules/rise_of_totalitarianism/rules.yaml:1729:15\n3152 rules/rise_of_totalitarianism/rules.yaml:1730:15\n3153 rules/rise_of_totalitarianism/rules.yaml:1731:19\n3154 rules/rise_of_totalitarianism/rules.yaml:1732:23\n3156 rules/rise_of_totalitarianism/rules.yaml:1734:23\n3157 rules/rise_of_totalitarianism/rules.yaml:1735:15\n3158 rules/rise_of_totalitarianism/rules.yaml:1736:15\n3166 rules/rise_of_totalitarianism/rules.yaml:1571:7\n3167 rules/rise_of_totalitarianism/rules.yaml:1573:15\n3168 rules/rise_of_totalitarianism/rules.yaml:1574:15\n3173 rules/rise_of_totalitarianism/rules.yaml:1575:19\n3182 rules/rise_of_totalitarianism/rules.yaml:1576:19\n3183 rules/rise_of_totalitarianism/rules.yaml:1577:19\n3185 rules/rise_of_totalitarianism/rules.yaml:1579:15\n3186 rules/rise_of_totalitarianism/rules.yaml:1580:15\n3188 rules/rise_of_totalitarianism/rules.yaml:1581:15\n3191 rules/rise_of_totalitarianism/rules.yaml:1584:15\n3193 rules/rise_of_totalitarianism/rules.yaml:1587:15\n3194 rules/rise_of_totalitarianism/rules.yaml:1588:19\n3204 rules/rise_of_totalitarianism/rules.yaml:1591:15\n3205 rules/rise_of_totalitarianism/rules.yaml:1592:19\n3215 rules/rise_of_totalitarianism/rules.yaml:1595:15\n3216 rules/rise_of_totalitarianism/rules.yaml:1596:19\n3218 rules/rise_of_totalitarianism/rules.yaml:1598:15\n3223 rules/rise_of_totalitarianism/rules.yaml:1294:7\n3224 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3225 rules/rise_of_totalitarianism/rules.yaml:1296:11\n3226 rules/rise_of_totalitarianism/rules.yaml:1297:15\n3228 rules/rise_of_totalitarianism/rules.yaml:1298:11\n3229 rules/rise_of_totalitarianism/rules.yaml:1299:7\n3230 rules/rise_of_totalitarianism/rules.yaml:1300:11\n3231 rules/rise_of_totalitarianism/rules.yaml:1301:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1302:11\n3239 rules/rise_of_totalitarianism/rules.yaml:1303:11\n3244 rules/rise_of_totalitarianism/rules.yaml:1304:11\n3245 rules/rise_of_totalitarianism/rules.yaml:1305:15\n3248 rules/rise_of_totalitarianism/rules.yaml:1306:15\n3250 rules/rise_of_totalitarianism/rules.yaml:1310:15\n3251 rules/rise_of_totalitarianism/rules.yaml:1311:19\n3256 rules/rise_of_totalitarianism/rules.yaml:1313:15\n3257 rules/rise_of_totalitarianism/rules.yaml:1314:19\n3262 rules/rise_of_totalitarianism/rules.yaml:1315:23\n3263 rules/rise_of_totalitarianism/rules.yaml:1316:7\n3264 rules/rise_of_totalitarianism/rules.yaml:1317:11\n3269 rules/rise_of_totalitarianism/rules.yaml:1608:7\n3285 rules/rise_of_totalitarianism/rules.yaml:1609:7\n3286 rules/rise_of_totalitarianism/rules.yaml:1610:11\n3287 rules/rise_of_totalitarianism/rules.yaml:1611:11\n3288 rules/rise_of_totalitarianism/rules.yaml:1612:15\n3299 rules/rise_of_totalitarianism/rules.yaml:1613:15\n3301 rules/rise_of_totalitarianism/rules.yaml:1614:15\n3302 rules/rise_of_totalitarianism/rules.yaml:1615:15\n3303 rules/rise_of_totalitarianism/rules.yaml:1616:15\n3304 rules/rise_of_totalitarianism/rules.yaml:1617:15\n3312 rules/rise_of_totalitarianism/rules.yaml:1618:15\n3314 rules/rise_of_totalitarianism/rules.yaml:1619:15\n3315 rules/rise_of_totalitarianism/rules.yaml:1621:15\n3320 rules/rise_of_totalitarianism/rules.yaml:736:7\n3321 rules/rise_of_totalitarianism/rules.yaml:737:7\n3326 rules/rise_of_totalitarianism/rules.yaml:738:11\n3333 rules/rise_of_totalitarianism/rules.yaml:739:11\n3348 rules/rise_of_totalitarianism/rules.yaml:740:7\n3349 rules/rise_of_totalitarianism/rules.yaml:741:11\n3350 rules/rise_of_totalitarianism/rules.yaml:742:7\n3351 rules/rise_of_totalitarianism/rules.yaml:743:11\n3361 rules/rise_of_totalitarianism/rules.yaml:744:11\n3362 rules/rise_of_totalitarianism/rules.yaml:745:11\n3363 rules/rise_of_totalitarianism/rules.yaml:746:7\n3364 rules/rise_of_totalitarianism/rules.yaml:747:7\n3365 rules/rise_of_totalitarianism/rules.yaml:748:11\n3369 rules/rise_of_totalitarianism/rules.yaml:749:7\n3374 rules/rise_of_totalitarianism/rules.yaml:791:7\n3375 rules/rise_of_totalitarianism/rules.yaml:792:7\n3379 rules/rise_of_totalitarianism/rules.yaml:793:11\n3380 rules/rise_of_totalitarianism/rules.yaml:794:7\n3381 rules/rise_of_totalitarianism/rules.yaml:795:11\n3383 rules/rise_of_totalitarianism/rules.yaml:798:11\n3388 rules/rise_of_totalitarianism/rules.yaml:1514:7\n3389 rules/rise_of_totalitarianism/rules.yaml:1515:11\n3390 rules/rise_of_totalitarianism/rules.yaml:1516:11\n3391 rules/rise_of_totalitarianism/rules.yaml:1518:7\n3394 rules/rise_of_totalitarianism/rules.yaml:1521:11\n3395 rules/rise_of_totalitarianism/rules.yaml:1522:11\n3396 rules/rise_of_totalitarianism/rules.yaml:1523:11\n3397 rules/rise_of_totalitarianism/rules.yaml:1524:11\n3398 rules/rise_of_totalitarianism/rules.yaml:1526:15\n3400 rules/rise_of_totalitarianism/rules.yaml:1528:15\n3405 rules/rise_of_totalitarianism/rules.yaml:952:7\n3408 rules/rise_of_totalitarianism/rules.yaml:955:11\n3409 rules/rise_of_totalitarianism/rules.yaml:956:11\n3410 rules/rise_of_totalitarianism/rules.yaml:957:11\n3411 rules/rise_of_totalitarianism/rules.yaml:959:11\n3412 rules/rise_of_totalitarianism/rules.yaml:960:15\n3417 rules/rise_of_totalitarianism/rules.yaml:962:11\n3418 rules/rise_of_totalitarianism/rules.yaml:963:15\n3423 rules/rise_of_totalitarianism/rules.yaml:965:11\n3424 rules/rise_of_totalitarianism/rules.yaml:966:15\n3425 rules/rise_of_totalitarianism/rules.yaml:967:15\n3429 rules/rise_of_totalitarianism/rules.yaml:968:15\n3433 rules/rise_of_totalitarianism/rules.yaml:1817:7\n3434 rules/rise_of_totalitarianism/rules.yaml:1818:7\n3435 rules/rise_of_totalitarianism/rules.yaml:1819:7\n3438 rules/rise_of_totalitarianism/rules.yaml:1822:11\n3439 rules/rise_of_totalitarianism/rules.yaml:1823:11\n3440 rules/rise_of_totalitarianism/rules.yaml:1824:15\n3441 rules/rise_of_totalitarianism/rules.yaml:1825:15\n3442 rules/rise_of_totalitarianism/rules.yaml:1827:11\n3443 rules/rise_of_totalitarianism/rules.yaml:1828:11\n3447 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3451 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3452 rules/rise_of_totalitarianism/rules.yaml:1419:7\n3453 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3454 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3455 rules/rise_of_totalitarianism/rules.yaml:1422:11\n3459 rules/rise_of_totalitarianism/rules.yaml:1086:7\n3463 rules/rise_of_totalitarianism/rules.yaml:1087:7\n3464 rules/rise_of_totalitarianism/rules.yaml:1088:7\n3465 rules/rise_of_totalitarianism/rules.yaml:1089:11\n3466 rules/rise_of_totalitarianism/rules.yaml:1090:7\n3467 rules/rise_of_totalitarianism/rules.yaml:1091:7\n3473 rules/rise_of_totalitarianism/rules.yaml:2016:7\n3480 rules/rise_of_totalitarianism/rules.yaml:2017:7\n3481 rules/rise_of_totalitarianism/rules.yaml:2018:7\n3482 rules/rise_of_totalitarianism/rules.yaml:2019:7\n3485 rules/rise_of_totalitarianism/rules.yaml:2020:11\n3486 rules/rise_of_totalitarianism/rules.yaml:2021:11\n3488 rules/rise_of_totalitarianism/rules.yaml:2022:11\n3489 rules/rise_of_totalitarianism/rules.yaml:2023:11\n3490 rules/rise_of_totalitarianism/rules.yaml:2024:11\n3492 rules/rise_of_totalitarianism/rules.yaml:2027:11\n3493 rules/rise_of_totalitarianism/rules.yaml:2028:11\n3495 rules/rise_of_totalitarianism/rules.yaml:2029:11\n3496 rules/rise_of_totalitarianism/rules.yaml:2030:11\n3497 rules/rise_of_totalitarianism/rules.yaml:2031:11\n3498 rules/rise_of_totalitarianism/rules.yaml:2032:11\n3504 rules/rise_of_totalitarianism/rules.yaml:807:7\n3508 rules/rise_of_totalitarianism/rules.yaml:808:11\n3509 rules/rise_of_totalitarianism/rules.yaml:809:7\n3510 rules/rise_of_totalitarianism/rules.yaml:810:7\n3526 rules/rise_of_totalitarianism/rules.yaml:811:11\n3527 rules/rise_of_totalitarianism/rules.yaml:812:7\n3528 rules/rise_of_totalitarianism/rules.yaml:813:11\n3530 rules/rise_of_totalitarianism/rules.yaml:816:11\n3531 rules/rise_of_totalitarianism/rules.yaml:817:11\n3532 rules/rise_of_totalitarianism/rules.yaml:818:11\n3536 rules/rise_of_totalitarianism/rules.yaml:1108:7\n3537 rules/rise_of_totalitarianism/rules.yaml:1109:11\n3538 rules/rise_of_totalitarianism/rules.yaml:1110:11\n3539 rules/rise_of_totalitarianism/rules.yaml:1111:15\n3545 rules/rise_of_totalitarianism/rules.yaml:1114:11\n3546 rules/rise_of_totalitarianism/rules.yaml:1115:11\n3552 rules/rise_of_totalitarianism/rules.yaml:1118:11\n3553 rules/rise_of_totalitarianism/rules.yaml:1119:11\n3558 rules/rise_of_totalitarianism/rules.yaml:1690:7\n3559 rules/rise_of_totalitarianism/rules.yaml:1691:7\n3560 rules/rise_of_totalitarianism/rules.yaml:1692:7\n3561 rules/rise_of_totalitarianism/rules.yaml:1693:11\n3562 rules/rise_of_totalitarianism/rules.yaml:1694:7\n3563 rules/rise_of_totalitarianism/rules.yaml:1695:11\n3565 rules/rise_of_totalitarianism/rules.yaml:1696:11\n3567 rules/rise_of_totalitarianism/rules.yaml:1699:11\n3568 rules/rise_of_totalitarianism/rules.yaml:1700:11\n3569 rules/rise_of_totalitarianism/rules.yaml:1701:11\n3570 rules/rise_of_totalitarianism/rules.yaml:1702:11\n3571 rules/rise_of_totalitarianism/rules.yaml:1703:15\n3572 rules/rise_of_totalitarianism/rules.yaml:1704:19\n3573 rules/rise_of_totalitarianism/rules.yaml:1705:15\n3574 rules/rise_of_totalitarianism/rules.yaml:1706:11\n3575 rules/rise_of_totalitarianism/rules.yaml:1707:11\n3577 rules/rise_of_totalitarianism/rules.yaml:1709:11\n3578 rules/rise_of_totalitarianism/rules.yaml:1710:15\n3582 rules/rise_of_totalitarianism/rules.yaml:2044:7\n3591 rules/rise_of_totalitarianism/rules.yaml:2045:7\n3602 rules/rise_of_totalitarianism/rules.yaml:2046:11\n3603 rules/rise_of_totalitarianism/rules.yaml:2047:11\n3604 rules/rise_of_totalitarianism/rules.yaml:2048:15\n3605 rules/rise_of_totalitarianism/rules.yaml:2049:15\n3606 rules/rise_of_totalitarianism/rules.yaml:2050:19\n3607 rules/rise_of_totalitarianism/rules.yaml:2051:23\n3608 rules/rise_of_totalitarianism/rules.yaml:2052:27\n3609 rules/rise_of_totalitarianism/rules.yaml:2053:27\n3610 rules/rise_of_totalitarianism/rules.yaml:2055:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1353:7\n3647 rules/rise_of_totalitarianism/rules.yaml:1354:11\n3665 rules/rise_of_totalitarianism/rules.yaml:1355:11\n3666 rules/rise_of_totalitarianism/rules.yaml:1356:15\n3670 rules/rise_of_totalitarianism/rules.yaml:1357:15\n3671 rules/rise_of_totalitarianism/rules.yaml:1358:15\n3678 rules/rise_of_totalitarianism/rules.yaml:1359:15\n3679 rules/rise_of_totalitarianism/rules.yaml:1360:15\n3694 rules/rise_of_totalitarianism/rules.yaml:1362:15\n3695 rules/rise_of_totalitarianism/rules.yaml:1363:19\n3696 rules/rise_of_totalitarianism/rules.yaml:1364:19\n3697 rules/rise_of_totalitarianism/rules.yaml:1365:23\n3698 rules/rise_of_totalitarianism/rules.yaml:1366:19\n3699 rules/rise_of_totalitarianism/rules.yaml:1367:23\n3700 rules/rise_of_totalitarianism/rules.yaml:1368:23\n3707 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3708 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3710 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3711 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3712 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3713 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3714 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3715 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3722 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3723 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3724 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3725 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3731 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3732 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3734 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3735 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3736 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3738 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3739 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3740 rules/rise_of_totalitarianism/rules.yaml:2138:3\n3746 rules/rise_of_totalitarianism/rules.yaml:1376:7\n3747 rules/rise_of_totalitarianism/rules.yaml:1377:11\n3753 rules/rise_of_totalitarianism/rules.yaml:1378:11\n3754 rules/rise_of_totalitarianism/rules.yaml:1379:15\n3758 rules/rise_of_totalitarianism/rules.yaml:1380:15\n3765 rules/rise_of_totalitarianism/rules.yaml:1381:15\n3766 rules/rise_of_totalitarianism/rules.yaml:1382:15\n3772 rules/rise_of_totalitarianism/rules.yaml:1383:15\n3773 rules/rise_of_totalitarianism/rules.yaml:1384:15\n3774 rules/rise_of_totalitarianism/rules.yaml:1385:19\n3781 rules/rise_of_totalitarianism/rules.yaml:1388:19\n3782 rules/rise_of_totalitarianism/rules.yaml:1389:19\n3785 rules/rise_of_totalitarianism/rules.yaml:1393:23\n3789 rules/rise_of_totalitarianism/rules.yaml:1394:27\n3797 rules/rise_of_totalitarianism/rules.yaml:1395:23\n3798 rules/rise_of_totalitarianism/rules.yaml:1396:23\n3799 rules/rise_of_totalitarianism/rules.yaml:1397:23\n3800 rules/rise_of_totalitarianism/rules.yaml:1398:27\n3801 rules/rise_of_totalitarianism/rules.yaml:1399:23\n3802 rules/rise_of_totalitarianism/rules.yaml:1400:23\n3803 rules/rise_of_totalitarianism/rules.yaml:1401:23\n3804 rules/rise_of_totalitarianism/rules.yaml:1402:27\n3805 rules/rise_of_totalitarianism/rules.yaml:1403:27\n3814 rules/rise_of_totalitarianism/rules.yaml:1404:27\n3818 rules/rise_of_totalitarianism/rules.yaml:1405:27\n3819 rules/rise_of_totalitarianism/rules.yaml:1407:27\n3820 rules/rise_of_totalitarianism/rules.yaml:1408:27\n3821 rules/rise_of_totalitarianism/rules.yaml:1409:31\n3825 rules/rise_of_totalitarianism/rules.yaml:1410:27\n3829 rules/rise_of_totalitarianism/rules.yaml:1411:27\n3830 rules/rise_of_totalitarianism/rules.yaml:1412:23\n3835 rules/rise_of_totalitarianism/rules.yaml:1427:7\n3836 rules/rise_of_totalitarianism/rules.yaml:1428:11\n3837 rules/rise_of_totalitarianism/rules.yaml:1429:15\n3838 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3840 rules/rise_of_totalitarianism/rules.yaml:1431:15\n3841 rules/rise_of_totalitarianism/rules.yaml:1432:15\n3842 rules/rise_of_totalitarianism/rules.yaml:1433:15\n3849 rules/rise_of_totalitarianism/rules.yaml:1434:15\n3850 rules/rise_of_totalitarianism/rules.yaml:1435:19\n3866 rules/rise_of_totalitarianism/rules.yaml:1436:23\n3869 rules/rise_of_totalitarianism/rules.yaml:1437:23\n3883 rules/rise_of_totalitarianism/rules.yaml:1438:15\n3884 rules/rise_of_totalitarianism/rules.yaml:1439:15\n3885 rules/rise_of_totalitarianism/rules.yaml:1440:19\n3888 rules/rise_of_totalitarianism/rules.yaml:1441:19\n3890 rules/rise_of_totalitarianism/rules.yaml:1442:19\n3891 rules/rise_of_totalitarianism/rules.yaml:1443:19\n3896 rules/rise_of_totalitarianism/rules.yaml:1444:23\n3899 rules/rise_of_totalitarianism/rules.yaml:1445:23\n3900 rules/rise_of_totalitarianism/rules.yaml:1446:19\n3901 rules/rise_of_totalitarianism/rules.yaml:1447:15\n3906 rules/rise_of_totalitarianism/rules.yaml:1448:15\n3911 rules/rise_of_totalitarianism/rules.yaml:1450:15\n3912 rules/rise_of_totalitarianism/rules.yaml:1451:15\n3918 rules/rise_of_totalitarianism/rules.yaml:1452:19\n3919 rules/rise_of_totalitarianism/rules.yaml:1453:11\n3926 rules/rise_of_totalitarianism/rules.yaml:1758:7\n3927 rules/rise_of_totalitarianism/rules.yaml:1759:7\n3928 rules/rise_of_totalitarianism/rules.yaml:1760:7\n3929 rules/rise_of_totalitarianism/rules.yaml:1761:11\n3930 rules/rise_of_totalitarianism/rules.yaml:1762:11\n3931 rules/rise_of_totalitarianism/rules.yaml:1763:15\n3932 rules/rise_of_totalitarianism/rules.yaml:1764:15\n3933 rules/rise_of_totalitarianism/rules.yaml:1765:7\n3949 rules/rise_of_totalitarianism/rules.yaml:1766:7\n3955 rules/rise_of_totalitarianism/rules.yaml:1767:7\n3956 rules/rise_of_totalitarianism/rules.yaml:1768:11\n3957 rules/rise_of_totalitarianism/rules.yaml:1769:11\n3958 rules/rise_of_totalitarianism/rules.yaml:1770:15\n3959 rules/rise_of_totalitarianism/rules.yaml:1771:15\n3964 rules/rise_of_totalitarianism/rules.yaml:1002:7\n3965 rules/rise_of_totalitarianism/rules.yaml:1003:7\n3970 rules/rise_of_totalitarianism/rules.yaml:1004:11\n3979 rules/rise_of_totalitarianism/rules.yaml:1005:11\n3980 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3982 rules/rise_of_totalitarianism/rules.yaml:1008:15\n3983 rules/rise_of_totalitarianism/rules.yaml:1009:15\n3984 rules/rise_of_totalitarianism/rules.yaml:1010:19\n3986 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3987 rules/rise_of_totalitarianism/rules.yaml:1013:19\n3991 rules/rise_of_totalitarianism/rules.yaml:1014:19\n3993 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3994 rules/rise_of_totalitarianism/rules.yaml:1016:19\n3995 rules/rise_of_totalitarianism/rules.yaml:1017:19\n3996 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4004 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4006 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4007 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4012 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4013 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4014 rules/rise_of_totalitarianism/rules.yaml:1024:19\n4016 rules/rise_of_totalitarianism/rules.yaml:1025:19\n4018 rules/rise_of_totalitarianism/rules.yaml:1026:19\n4019 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4020 rules/rise_of_totalitarianism/rules.yaml:1029:7\n4024 rules/rise_of_totalitarianism/rules.yaml:969:3\n4025 rules/rise_of_totalitarianism/rules.yaml:2157:14\n4030 rules/rise_of_totalitarianism/rules.yaml:973:7\n4031 rules/rise_of_totalitarianism/rules.yaml:974:11\n4032 rules/rise_of_totalitarianism/rules.yaml:975:7\n4037 rules/rise_of_totalitarianism/rules.yaml:976:7\n4040 rules/rise_of_totalitarianism/rules.yaml:978:11\n4041 rules/rise_of_totalitarianism/rules.yaml:979:7\n4042 rules/rise_of_totalitarianism/rules.yaml:980:7\n4043 rules/rise_of_totalitarianism/rules.yaml:981:11\n4044 rules/rise_of_totalitarianism/rules.yaml:982:15\n4052 rules/rise_of_totalitarianism/rules.yaml:984:15\n4059 rules/rise_of_totalitarianism/rules.yaml:986:7\n4060 rules/rise_of_totalitarianism/rules.yaml:987:11\n4061 rules/rise_of_totalitarianism/rules.yaml:988:15\n4062 rules/rise_of_totalitarianism/rules.yaml:989:7\n4063 rules/rise_of_totalitarianism/rules.yaml:990:7\n4064 rules/rise_of_totalitarianism/rules.yaml:991:11\n4073 rules/rise_of_totalitarianism/rules.yaml:992:11\n4074 rules/rise_of_totalitarianism/rules.yaml:993:15\n4075 rules/rise_of_totalitarianism/rules.yaml:994:11\n4077 rules/rise_of_totalitarianism/rules.yaml:996:11\n4082 rules/rise_of_totalitarianism/rules.yaml:1560:7\n4083 rules/rise_of_totalitarianism/rules.yaml:1561:11\n4084 rules/rise_of_totalitarianism/rules.yaml:1563:7\n4085 rules/rise_of_totalitarianism/rules.yaml:1564:7\n4086 rules/rise_of_totalitarianism/rules.yaml:1565:11\n4090 rules/rise_of_totalitarianism/rules.yaml:878:7\n4091 rules/rise_of_totalitarianism/rules.yaml:879:7\n4092 rules/rise_of_totalitarianism/rules.yaml:881:7\n4093 rules/rise_of_totalitarianism/rules.yaml:882:11\n4094 rules/rise_of_totalitarianism/rules.yaml:883:11\n4095 rules/rise_of_totalitarianism/rules.yaml:884:15\n4096 rules/rise_of_totalitarianism/rules.yaml:885:15\n4097 rules/rise_of_totalitarianism/rules.yaml:886:15\n4098 rules/rise_of_totalitarianism/rules.yaml:888:7\n4102 rules/rise_of_totalitarianism/rules.yaml:1841:7\n4103 rules/rise_of_totalitarianism/rules.yaml:1842:7\n4104 rules/rise_of_totalitarianism/rules.yaml:1843:7\n4105 rules/rise_of_totalitarianism/rules.yaml:1844:7\n4108 rules/rise_of_totalitarianism/rules.yaml:1845:7\n4109 rules/rise_of_totalitarianism/rules.yaml:1846:7\n4110 rules/rise_of_totalitarianism/rules.yaml:1847:7\n4111 rules/rise_of_totalitarianism/rules.yaml:1848:11\n4112 rules/rise_of_totalitarianism/rules.yaml:1849:11\n4113 rules/rise_of_totalitarianism/rules.yaml:1850:15\n4114 rules/rise_of_totalitarianism/rules.yaml:1851:7\n4115 rules/rise_of_totalitarianism/rules.yaml:1852:7\n4118 rules/rise_of_totalitarianism/rules.yaml:1855:11\n4119 rules/rise_of_totalitarianism/rules.yaml:1857:11\n4120 rules/rise_of_totalitarianism/rules.yaml:1858:15\n4121 rules/rise_of_totalitarianism/rules.yaml:1859:19\n4122 rules/rise_of_totalitarianism/rules.yaml:1861:19\n4123 rules/rise_of_totalitarianism/rules.yaml:1862:23\n4124 rules/rise_of_totalitarianism/rules.yaml:1863:23\n4126 rules/rise_of_totalitarianism/rules.yaml:1866:19\n4129 rules/rise_of_totalitarianism/rules.yaml:1867:19\n4130 rules/rise_of_totalitarianism/rules.yaml:1868:11\n4131 rules/rise_of_totalitarianism/rules.yaml:1869:11\n4132 rules/rise_of_totalitarianism/rules.yaml:1870:11\n4133 rules/rise_of_totalitarianism/rules.yaml:1871:11\n4136 rules/rise_of_totalitarianism/rules.yaml:1872:15\n4137 rules/rise_of_totalitarianism/rules.yaml:1873:15\n4138 rules/rise_of_totalitarianism/rules.yaml:1874:15\n4139 rules/rise_of_totalitarianism/rules.yaml:1875:15\n4140 rules/rise_of_totalitarianism/rules.yaml:1876:19\n4141 rules/rise_of_totalitarianism/rules.yaml:1877:19\n4142 rules/rise_of_totalitarianism/rules.yaml:1878:19\n4143 rules/rise_of_totalitarianism/rules.yaml:1879:23\n4144 rules/rise_of_totalitarianism/rules.yaml:1880:23\n4145 rules/rise_of_totalitarianism/rules.yaml:1882:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1883:19\n4151 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4152 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4154 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4155 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4156 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4157 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4158 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4159 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4166 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4167 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4168 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4169 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4195 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4196 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4198 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4199 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4200 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4202 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4203 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4204 rules/rise_of_totalitarianism/rules.yaml:2109:3\n4209 rules/rise_of_totalitarianism/rules.yaml:1658:7\n4210 rules/rise_of_totalitarianism/rules.yaml:1659:7\n4211 rules/rise_of_totalitarianism/rules.yaml:1660:11\n4212 rules/rise_of_totalitarianism/rules.yaml:1661:11\n4216 rules/rise_of_totalitarianism/rules.yaml:866:7\n4218 rules/rise_of_totalitarianism/rules.yaml:867:7\n4219 rules/rise_of_totalitarianism/rules.yaml:868:11\n4220 rules/rise_of_totalitarianism/rules.yaml:869:11\n4221 rules/rise_of_totalitarianism/rules.yaml:870:15\n4222 rules/rise_of_totalitarianism/rules.yaml:871:15\n4227 rules/rise_of_totalitarianism/rules.yaml:1140:3\n4228 rules/rise_of_totalitarianism/rules.yaml:2137:14\n4229 rules/rise_of_totalitarianism/rules.yaml:2158:14\n4234 rules/rise_of_totalitarianism/rules.yaml:1145:7\n4235 rules/rise_of_totalitarianism/rules.yaml:1146:7\n4236 rules/rise_of_totalitarianism/rules.yaml:1147:7\n4237 rules/rise_of_totalitarianism/rules.yaml:1148:7\n4238 rules/rise_of_totalitarianism/rules.yaml:1149:7\n4239 rules/rise_of_totalitarianism/rules.yaml:1150:7\n4242 rules/rise_of_totalitarianism/rules.yaml:1151:11\n4243 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4244 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4250 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4251 rules/rise_of_totalitarianism/rules.yaml:1155:15\n4252 rules/rise_of_totalitarianism/rules.yaml:1157:15\n4253 rules/rise_of_totalitarianism/rules.yaml:1158:19\n4254 rules/rise_of_totalitarianism/rules.yaml:1159:23\n4256 rules/rise_of_totalitarianism/rules.yaml:1161:23\n4257 rules/rise_of_totalitarianism/rules.yaml:1162:23\n4258 rules/rise_of_totalitarianism/rules.yaml:1163:23\n4259 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4260 rules/rise_of_totalitarianism/rules.yaml:1166:19\n4262 rules/rise_of_totalitarianism/rules.yaml:1168:15\n4275 rules/rise_of_totalitarianism/rules.yaml:1169:15\n4276 rules/rise_of_totalitarianism/rules.yaml:1171:19\n4278 rules/rise_of_totalitarianism/rules.yaml:1173:19\n4279 rules/rise_of_totalitarianism/rules.yaml:1174:19\n4284 rules/rise_of_totalitarianism/rules.yaml:1175:19\n4285 rules/rise_of_totalitarianism/rules.yaml:1176:19\n4286 rules/rise_of_totalitarianism/rules.yaml:1178:19\n4287 rules/rise_of_totalitarianism/rules.yaml:1179:23\n4288 rules/rise_of_totalitarianism/rules.yaml:1180:27\n4290 rules/rise_of_totalitarianism/rules.yaml:1182:27\n4291 rules/rise_of_totalitarianism/rules.yaml:1183:27\n4292 rules/rise_of_totalitarianism/rules.yaml:1184:31\n4294 rules/rise_of_totalitarianism/rules.yaml:1187:11\n4295 rules/rise_of_totalitarianism/rules.yaml:1188:11\n4316 rules/rise_of_totalitarianism/rules.yaml:1189:11\n4317 rules/rise_of_totalitarianism/rules.yaml:1190:11\n4318 rules/rise_of_totalitarianism/rules.yaml:1191:15\n4319 rules/rise_of_totalitarianism/rules.yaml:1192:11\n4320 rules/rise_of_totalitarianism/rules.yaml:1194:15\n4322 rules/rise_of_totalitarianism/rules.yaml:1196:15\n4323 rules/rise_of_totalitarianism/rules.yaml:1197:15\n4324 rules/rise_of_totalitarianism/rules.yaml:1198:15\n4325 rules/rise_of_totalitarianism/rules.yaml:1199:15\n4326 rules/rise_of_totalitarianism/rules.yaml:1201:15\n4327 rules/rise_of_totalitarianism/rules.yaml:1202:19\n4328 rules/rise_of_totalitarianism/rules.yaml:1203:19\n4329 rules/rise_of_totalitarianism/rules.yaml:1204:23\n4331 rules/rise_of_totalitarianism/rules.yaml:1206:15\n4332 rules/rise_of_totalitarianism/rules.yaml:1207:15\n4340 rules/rise_of_totalitarianism/rules.yaml:1208:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1209:15\n4342 rules/rise_of_totalitarianism/rules.yaml:1211:15\n4343 rules/rise_of_totalitarianism/rules.yaml:1213:19\n4348 rules/rise_of_totalitarianism/rules.yaml:1214:19\n4349 rules/rise_of_totalitarianism/rules.yaml:1215:19\n4350 rules/rise_of_totalitarianism/rules.yaml:1216:23\n4351 rules/rise_of_totalitarianism/rules.yaml:1217:19\n4352 rules/rise_of_totalitarianism/rules.yaml:1218:23\n4354 rules/rise_of_totalitarianism/rules.yaml:1220:11\n4366 rules/rise_of_totalitarianism/rules.yaml:1221:11\n4367 rules/rise_of_totalitarianism/rules.yaml:1223:15\n4369 rules/rise_of_totalitarianism/rules.yaml:1225:15\n4370 rules/rise_of_totalitarianism/rules.yaml:1226:15\n4371 rules/rise_of_totalitarianism/rules.yaml:1227:15\n4372 rules/rise_of_totalitarianism/rules.yaml:1228:15\n4373 rules/rise_of_totalitarianism/rules.yaml:1230:15\n4374 rules/rise_of_totalitarianism/rules.yaml:1231:19\n4375 rules/rise_of_totalitarianism/rules.yaml:1232:19\n4376 rules/rise_of_totalitarianism/rules.yaml:1233:19\n4377 rules/rise_of_totalitarianism/rules.yaml:1234:19\n4379 rules/rise_of_totalitarianism/rules.yaml:1237:11\n4380 rules/rise_of_totalitarianism/rules.yaml:1238:11\n4381 rules/rise_of_totalitarianism/rules.yaml:1239:11\n4382 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4387 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4388 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4389 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4390 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4391 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4392 rules/rise_of_totalitarianism/rules.yaml:1247:15\n4393 rules/rise_of_totalitarianism/rules.yaml:1248:19\n4394 rules/rise_of_totalitarianism/rules.yaml:1249:19\n4395 rules/rise_of_totalitarianism/rules.yaml:1251:19\n4396 rules/rise_of_totalitarianism/rules.yaml:1252:19\n4398 rules/rise_of_totalitarianism/rules.yaml:1254:15\n4403 rules/rise_of_totalitarianism/rules.yaml:1255:15\n4404 rules/rise_of_totalitarianism/rules.yaml:1256:15\n4405 rules/rise_of_totalitarianism/rules.yaml:1257:15\n4406 rules/rise_of_totalitarianism/rules.yaml:1258:15\n4407 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4408 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4421 rules/rise_of_totalitarianism/rules.yaml:1262:19\n4422 rules/rise_of_totalitarianism/rules.yaml:1263:23\n4435 rules/rise_of_totalitarianism/rules.yaml:1264:19\n4436 rules/rise_of_totalitarianism/rules.yaml:1265:23\n4437 rules/rise_of_totalitarianism/rules.yaml:1266:23\n4438 rules/rise_of_totalitarianism/rules.yaml:1267:19\n4439 rules/rise_of_totalitarianism/rules.yaml:1268:23\n4443 rules/rise_of_totalitarianism/rules.yaml:1270:19\n4444 rules/rise_of_totalitarianism/rules.yaml:1271:23\n4445 rules/rise_of_totalitarianism/rules.yaml:1272:7\n4446 rules/rise_of_totalitarianism/rules.yaml:1273:11\n4447 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4449 rules/rise_of_totalitarianism/rules.yaml:1276:15\n4452 rules/rise_of_totalitarianism/rules.yaml:1279:7\n4453 rules/rise_of_totalitarianism/rules.yaml:1280:11\n4454 rules/rise_of_totalitarianism/rules.yaml:1281:15\n4456 rules/rise_of_totalitarianism/rules.yaml:1283:15\n4457 rules/rise_of_totalitarianism/rules.yaml:1284:7\n4458 rules/rise_of_totalitarianism/rules.yaml:1285:11\n4459 rules/rise_of_totalitarianism/rules.yaml:1286:15\n4461 rules/rise_of_totalitarianism/rules.yaml:1288:11\n4465 rules/rise_of_totalitarianism/rules.yaml:1053:7\n4466 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4467 rules/rise_of_totalitarianism/rules.yaml:1055:15\n4468 rules/rise_of_totalitarianism/rules.yaml:1056:19\n4469 rules/rise_of_totalitarianism/rules.yaml:1057:15\n4470 rules/rise_of_totalitarianism/rules.yaml:1058:15\n4472 rules/rise_of_totalitarianism/rules.yaml:1059:7\n4473 rules/rise_of_totalitarianism/rules.yaml:1060:7\n4474 rules/rise_of_totalitarianism/rules.yaml:1061:7\n4479 rules/rise_of_totalitarianism/rules.yaml:1062:11\n4480 rules/rise_of_totalitarianism/rules.yaml:1063:11\n4481 rules/rise_of_totalitarianism/rules.yaml:1064:15\n4487 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4488 rules/rise_of_totalitarianism/rules.yaml:1066:19\n4489 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4490 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4494 rules/rise_of_totalitarianism/rules.yaml:1947:7\n4495 rules/rise_of_totalitarianism/rules.yaml:1948:11\n4498 rules/rise_of_totalitarianism/rules.yaml:1949:15\n4514 rules/rise_of_totalitarianism/rules.yaml:1950:15\n4515 rules/rise_of_totalitarianism/rules.yaml:1951:19\n4516 rules/rise_of_totalitarianism/rules.yaml:1952:19\n4517 rules/rise_of_totalitarianism/rules.yaml:1953:19\n4519 rules/rise_of_totalitarianism/rules.yaml:1954:19\n4520 rules/rise_of_totalitarianism/rules.yaml:1955:19\n4521 rules/rise_of_totalitarianism/rules.yaml:1956:19\n4523 rules/rise_of_totalitarianism/rules.yaml:1958:7\n4524 rules/rise_of_totalitarianism/rules.yaml:1959:11\n4525 rules/rise_of_totalitarianism/rules.yaml:1960:15\n4527 rules/rise_of_totalitarianism/rules.yaml:1962:7\n4528 rules/rise_of_totalitarianism/rules.yaml:1963:11\n4534 rules/rise_of_totalitarianism/rules.yaml:1964:11\n4535 rules/rise_of_totalitarianism/rules.yaml:1965:15\n4536 rules/rise_of_totalitarianism/rules.yaml:1966:15\n4537 rules/rise_of_totalitarianism/rules.yaml:1967:19\n4542 rules/rise_of_totalitarianism/rules.yaml:1640:7\n4543 rules/rise_of_totalitarianism/rules.yaml:1641:11\n4544 rules/rise_of_totalitarianism/rules.yaml:1642:11\n4545 rules/rise_of_totalitarianism/rules.yaml:1643:11\n4550 rules/rise_of_totalitarianism/rules.yaml:1644:11\n4551 rules/rise_of_totalitarianism/rules.yaml:1645:15\n4552 rules/rise_of_totalitarianism/rules.yaml:1646:15\n4553 rules/rise_of_totalitarianism/rules.yaml:1647:19\n4556 rules/rise_of_totalitarianism/rules.yaml:1648:19\n4559 rules/rise_of_totalitarianism/rules.yaml:1649:19\n4563 rules/rise_of_totalitarianism/rules.yaml:1931:7\n4574 rules/rise_of_totalitarianism/rules.yaml:1932:7\n4575 rules/rise_of_totalitarianism/rules.yaml:1933:11\n4576 rules/rise_of_totalitarianism/rules.yaml:1934:11\n4577 rules/rise_of_totalitarianism/rules.yaml:1935:15\n4578 rules/rise_of_totalitarianism/rules.yaml:1936:15\n4579 rules/rise_of_totalitarianism/rules.yaml:1937:15\n4580 rules/rise_of_totalitarianism/rules.yaml:1938:15\n4581 rules/rise_of_totalitarianism/rules.yaml:1939:15\n4586 rules/rise_of_totalitarianism/flow.yaml:23:3\n4591 rules/rise_of_totalitarianism/flow.yaml:27:7\n4593 rules/rise_of_totalitarianism/flow.yaml:28:7\n4594 rules/rise_of_totalitarianism/flow.yaml:29:7\n4595 rules/rise_of_totalitarianism/flow.yaml:30:7\n4596 rules/rise_of_totalitarianism/flow.yaml:31:11\n4601 rules/rise_of_totalitarianism/flow.yaml:32:11\n4602 rules/rise_of_totalitarianism/flow.yaml:33:15\n4603 rules/rise_of_totalitarianism/flow.yaml:34:15\n4604 rules/rise_of_totalitarianism/flow.yaml:35:19\n4607 rules/rise_of_totalitarianism/flow.yaml:36:19\n4608 rules/rise_of_totalitarianism/flow.yaml:37:7\n4615 rules/rise_of_totalitarianism/flow.yaml:38:7\n4616 rules/rise_of_totalitarianism/flow.yaml:39:11\n4617 rules/rise_of_totalitarianism/flow.yaml:40:15\n4629 rules/rise_of_totalitarianism/flow.yaml:41:15\n4630 rules/rise_of_totalitarianism/flow.yaml:43:7\n4633 rules/rise_of_totalitarianism/flow.yaml:44:7\n4634 rules/rise_of_totalitarianism/flow.yaml:45:11\n4635 rules/rise_of_totalitarianism/flow.yaml:47:7\n4636 rules/rise_of_totalitarianism/flow.yaml:48:11\n4637 rules/rise_of_totalitarianism/flow.yaml:49:7\n4638 rules/rise_of_totalitarianism/flow.yaml:50:11\n4639 rules/rise_of_totalitarianism/flow.yaml:51:11\n4640 rules/rise_of_totalitarianism/flow.yaml:52:15\n4641 rules/rise_of_totalitarianism/flow.yaml:53:15\n4651 rules/rise_of_totalitarianism/flow.yaml:54:15\n4658 rules/rise_of_totalitarianism/flow.yaml:55:15\n4659 rules/rise_of_totalitarianism/flow.yaml:57:7\n4660 rules/rise_of_totalitarianism/flow.yaml:58:7\n4661 rules/rise_of_totalitarianism/flow.yaml:59:11\n4662 rules/rise_of_totalitarianism/flow.yaml:60:11\n4667 rules/rise_of_totalitarianism/flow.yaml:61:15\n4675 rules/rise_of_totalitarianism/flow.yaml:62:15\n4676 rules/rise_of_totalitarianism/flow.yaml:63:19\n4678 rules/rise_of_totalitarianism/flow.yaml:65:19\n4681 rules/rise_of_totalitarianism/flow.yaml:66:19\n4687 rules/rise_of_totalitarianism/flow.yaml:84:3\n4688 rules/rise_of_totalitarianism/flow.yaml:84:3\n4692 rules/rise_of_totalitarianism/flow.yaml:88:7\n4693 rules/rise_of_totalitarianism/flow.yaml:89:11\n4694 rules/rise_of_totalitarianism/flow.yaml:90:15\n4695 rules/rise_of_totalitarianism/flow.yaml:91:7\n4696 rules/rise_of_totalitarianism/flow.yaml:92:7\n4697 rules/rise_of_totalitarianism/flow.yaml:93:7\n4698 rules/rise_of_totalitarianism/flow.yaml:94:7\n4699 rules/rise_of_totalitarianism/flow.yaml:95:7\n4700 rules/rise_of_totalitarianism/flow.yaml:96:7\n4701 rules/rise_of_totalitarianism/flow.yaml:97:7\n4702 rules/rise_of_totalitarianism/flow.yaml:98:7\n4703 rules/rise_of_totalitarianism/flow.yaml:99:7\n4707 rules/rise_of_totalitarianism/flow.yaml:16:3\n4711 rules/rise_of_totalitarianism/flow.yaml:20:7\n4712 rules/rise_of_totalitarianism/flow.yaml:21:7\n4716 rules/rise_of_totalitarianism/flow.yaml:68:3\n4721 rules/rise_of_totalitarianism/flow.yaml:72:7\n4726 rules/rise_of_totalitarianism/flow.yaml:73:11\n4728 rules/rise_of_totalitarianism/flow.yaml:75:11\n4729 rules/rise_of_totalitarianism/flow.yaml:76:11\n4730 rules/rise_of_totalitarianism/flow.yaml:77:11\n4731 rules/rise_of_totalitarianism/flow.yaml:78:15\n4732 rules/rise_of_totalitarianism/flow.yaml:79:11\n4733 rules/rise_of_totalitarianism/flow.yaml:80:11\n4734 rules/rise_of_totalitarianism/flow.yaml:81:7\n4735 rules/rise_of_totalitarianism/flow.yaml:82:11\n4740 rules/rise_of_totalitarianism/rules.yaml:2151:7\n4741 rules/rise_of_totalitarianism/rules.yaml:2152:7\n4744 rules/rise_of_totalitarianism/rules.yaml:2153:7\n4745 rules/rise_of_totalitarianism/rules.yaml:2154:7\n4751 rules/rise_of_totalitarianism/rules.yaml:2125:7\n4760 rules/rise_of_totalitarianism/rules.yaml:2126:7\n4761 rules/rise_of_totalitarianism/rules.yaml:2127:7\n4762 rules/rise_of_totalitarianism/rules.yaml:2128:11\n4763 rules/rise_of_totalitarianism/rules.yaml:2129:15\n4764 rules/rise_of_totalitarianism/rules.yaml:2130:19\n4765 rules/rise_of_totalitarianism/rules.yaml:2131:19\n4766 rules/rise_of_totalitarianism/rules.yaml:2132:19\n4767 rules/rise_of_totalitarianism/rules.yaml:2134:7\n4782 rules/rise_of_totalitarianism/rules.yaml:1035:7\n4783 rules/rise_of_totalitarianism/rules.yaml:1036:7\n4794 rules/rise_of_totalitarianism/rules.yaml:1037:11\n4803 rules/rise_of_totalitarianism/rules.yaml:1038:11\n4804 rules/rise_of_totalitarianism/rules.yaml:1039:15\n4813 rules/rise_of_totalitarianism/rules.yaml:1041:15\n4826 rules/rise_of_totalitarianism/rules.yaml:1042:15\n4827 rules/rise_of_totalitarianism/rules.yaml:1043:19\n4829 rules/rise_of_totalitarianism/rules.yaml:1045:19\n4831 rules/rise_of_totalitarianism/rules.yaml:1046:19\n4833 rules/rise_of_totalitarianism/rules.yaml:1047:19\n4834 rules/rise_of_totalitarianism/rules.yaml:1048:19\n4862 rules/rise_of_totalitarianism/rules.yaml:894:7\n4867 rules/rise_of_totalitarianism/rules.yaml:911:15\n4868 rules/rise_of_totalitarianism/rules.yaml:912:19\n4869 rules/rise_of_totalitarianism/rules.yaml:913:15\n4870 rules/rise_of_totalitarianism/rules.yaml:914:15\n4873 rules/rise_of_totalitarianism/rules.yaml:916:15\n4874 rules/rise_of_totalitarianism/rules.yaml:917:15\n4875 rules/rise_of_totalitarianism/rules.yaml:918:15\n4876 rules/rise_of_totalitarianism/rules.yaml:919:19\n4877 rules/rise_of_totalitarianism/rules.yaml:920:15\n4878 rules/rise_of_totalitarianism/rules.yaml:921:19\n4879 rules/rise_of_totalitarianism/rules.yaml:922:19\n4881 rules/rise_of_totalitarianism/rules.yaml:923:19\n4887 rules/rise_of_totalitarianism/rules.yaml:896:15\n4894 rules/rise_of_totalitarianism/rules.yaml:897:15\n4898 rules/rise_of_totalitarianism/rules.yaml:899:15\n4899 rules/rise_of_totalitarianism/rules.yaml:900:15\n4902 rules/rise_of_totalitarianism/rules.yaml:903:19\n4905 rules/rise_of_totalitarianism/rules.yaml:901:19\n4912 rules/rise_of_totalitarianism/rules.yaml:904:15\n4915 rules/rise_of_totalitarianism/rules.yaml:908:19\n4918 rules/rise_of_totalitarianism/rules.yaml:905:19\n4919 rules/rise_of_totalitarianism/rules.yaml:906:19\n4926 rules/rise_of_totalitarianism/rules.yaml:909:15\n4930 rules/rise_of_totalitarianism/rules.yaml:925:15\n4931 rules/rise_of_totalitarianism/rules.yaml:926:15\n4932 rules/rise_of_totalitarianism/rules.yaml:927:15\n4933 rules/rise_of_totalitarianism/rules.yaml:928:15\n4938 rules/rise_of_totalitarianism/rules.yaml:929:19\n4957 rules/rise_of_totalitarianism/rules.yaml:1549:7\n4971 rules/rise_of_totalitarianism/rules.yaml:1550:11\n4977 rules/rise_of_totalitarianism/rules.yaml:1551:15\n4999 rules/rise_of_totalitarianism/rules.yaml:1126:7\n5000 rules/rise_of_totalitarianism/rules.yaml:1127:7\n5001 rules/rise_of_totalitarianism/rules.yaml:1128:7\n5015 rules/rise_of_totalitarianism/rules.yaml:1129:11\n5034 rules/rise_of_totalitarianism/rules.yaml:1130:11\n5035 rules/rise_of_totalitarianism/rules.yaml:1131:15\n5044 rules/rise_of_totalitarianism/rules.yaml:1133:15\n5057 rules/rise_of_totalitarianism/rules.yaml:1134:15\n5058 rules/rise_of_totalitarianism/rules.yaml:1135:19\n5064 rules/rise_of_totalitarianism/rules.yaml:1137:19\n5069 rules/rise_of_totalitarianism/rules.yaml:1138:19\n5074 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5099 rules/rise_of_totalitarianism/rules.yaml:825:7\n5102 rules/rise_of_totalitarianism/rules.yaml:834:15\n5103 rules/rise_of_totalitarianism/rules.yaml:835:15\n5105 rules/rise_of_totalitarianism/rules.yaml:836:15\n5107 rules/rise_of_totalitarianism/rules.yaml:837:15\n5110 rules/rise_of_totalitarianism/rules.yaml:839:15\n5111 rules/rise_of_totalitarianism/rules.yaml:840:15\n5114 rules/rise_of_totalitarianism/rules.yaml:842:15\n5115 rules/rise_of_totalitarianism/rules.yaml:843:19\n5120 rules/rise_of_totalitarianism/rules.yaml:844:19\n5130 rules/rise_of_totalitarianism/rules.yaml:846:15\n5131 rules/rise_of_totalitarianism/rules.yaml:847:19\n5136 rules/rise_of_totalitarianism/rules.yaml:848:19\n5146 rules/rise_of_totalitarianism/rules.yaml:850:15\n5150 rules/rise_of_totalitarianism/rules.yaml:851:19\n5151 rules/rise_of_totalitarianism/rules.yaml:852:23\n5153 rules/rise_of_totalitarianism/rules.yaml:853:23\n5155 rules/rise_of_totalitarianism/rules.yaml:855:23\n5158 rules/rise_of_totalitarianism/rules.yaml:857:15\n5161 rules/rise_of_totalitarianism/rules.yaml:827:15\n5162 rules/rise_of_totalitarianism/rules.yaml:828:15\n5173 rules/rise_of_totalitarianism/rules.yaml:829:19\n5179 rules/rise_of_totalitarianism/rules.yaml:830:19\n5192 rules/rise_of_totalitarianism/rules.yaml:831:19\n5199 rules/rise_of_totalitarianism/rules.yaml:832:19\n5219 rules/rise_of_totalitarianism/rules.yaml:1534:7\n5220 rules/rise_of_totalitarianism/rules.yaml:1535:11\n5221 rules/rise_of_totalitarianism/rules.yaml:1536:7\n5222 rules/rise_of_totalitarianism/rules.yaml:1537:7\n5230 rules/rise_of_totalitarianism/rules.yaml:1538:11\n5243 rules/rise_of_totalitarianism/rules.yaml:1540:15\n5246 rules/rise_of_totalitarianism/rules.yaml:1541:7\n5247 rules/rise_of_totalitarianism/rules.yaml:1542:11\n5248 rules/rise_of_totalitarianism/rules.yaml:1543:15\n5255 rules/rise_of_totalitarianism/rules.yaml:1544:15\n5278 rules/rise_of_totalitarianism/rules.yaml:1720:7\n5286 rules/rise_of_totalitarianism/rules.yaml:1721:11\n5299 rules/rise_of_totalitarianism/rules.yaml:1722:11\n5300 rules/rise_of_totalitarianism/rules.yaml:1723:15\n5302 rules/rise_of_totalitarianism/rules.yaml:1724:15\n5305 rules/rise_of_totalitarianism/rules.yaml:1725:15\n5308 rules/rise_of_totalitarianism/rules.yaml:1726:7\n5309 rules/rise_of_totalitarianism/rules.yaml:1727:11\n5325 rules/rise_of_totalitarianism/rules.yaml:1728:15\n5326 rules/rise_of_totalitarianism/rules.yaml:1729:15\n5327 rules/rise_of_totalitarianism/rules.yaml:1730:15\n5328 rules/rise_of_totalitarianism/rules.yaml:1731:19\n5329 rules/rise_of_totalitarianism/rules.yaml:1732:23\n5331 rules/rise_of_totalitarianism/rules.yaml:1734:23\n5332 rules/rise_of_totalitarianism/rules.yaml:1735:15\n5333 rules/rise_of_totalitarianism/rules.yaml:1736:15\n5337 rules/rise_of_totalitarianism/rules.yaml:1737:15\n5339 rules/rise_of_totalitarianism/rules.yaml:1739:15\n5358 rules/rise_of_totalitarianism/rules.yaml:1571:7\n5361 rules/rise_of_totalitarianism/rules.yaml:1579:15\n5362 rules/rise_of_totalitarianism/rules.yaml:1580:15\n5364 rules/rise_of_totalitarianism/rules.yaml:1581:15\n5366 rules/rise_of_totalitarianism/rules.yaml:1582:15\n5369 rules/rise_of_totalitarianism/rules.yaml:1584:15\n5370 rules/rise_of_totalitarianism/rules.yaml:1585:15\n5373 rules/rise_of_totalitarianism/rules.yaml:1587:15\n5374 rules/rise_of_totalitarianism/rules.yaml:1588:19\n5383 rules/rise_of_totalitarianism/rules.yaml:1589:19\n5393 rules/rise_of_totalitarianism/rules.yaml:1591:15\n5394 rules/rise_of_totalitarianism/rules.yaml:1592:19\n5403 rules/rise_of_totalitarianism/rules.yaml:1593:19\n5415 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5418 rules/rise_of_totalitarianism/rules.yaml:1573:15\n5419 rules/rise_of_totalitarianism/rules.yaml:1574:15\n5433 rules/rise_of_totalitarianism/rules.yaml:1575:19\n5453 rules/rise_of_totalitarianism/rules.yaml:1576:19\n5460 rules/rise_of_totalitarianism/rules.yaml:1577:19\n5464 rules/rise_of_totalitarianism/rules.yaml:1595:15\n5478 rules/rise_of_totalitarianism/rules.yaml:1596:19\n5505 rules/rise_of_totalitarianism/rules.yaml:1294:7\n5506 rules/rise_of_totalitarianism/rules.yaml:1295:7\n5507 rules/rise_of_totalitarianism/rules.yaml:1296:11\n5508 rules/rise_of_totalitarianism/rules.yaml:1297:15\n5512 rules/rise_of_totalitarianism/rules.yaml:1298:11\n5513 rules/rise_of_totalitarianism/rules.yaml:1299:7\n5524 rules/rise_of_totalitarianism/rules.yaml:1300:11\n5525 rules/rise_of_totalitarianism/rules.yaml:1301:11\n5542 rules/rise_of_totalitarianism/rules.yaml:1302:11\n5543 rules/rise_of_totalitarianism/rules.yaml:1303:11\n5554 rules/rise_of_totalitarianism/rules.yaml:1304:11\n5555 rules/rise_of_totalitarianism/rules.yaml:1305:15\n5558 rules/rise_of_totalitarianism/rules.yaml:1306:15\n5559 rules/rise_of_totalitarianism/rules.yaml:1307:15\n5565 rules/rise_of_totalitarianism/rules.yaml:1309:15\n5566 rules/rise_of_totalitarianism/rules.yaml:1310:15\n5567 rules/rise_of_totalitarianism/rules.yaml:1311:19\n5572 rules/rise_of_totalitarianism/rules.yaml:1312:19\n5580 rules/rise_of_totalitarianism/rules.yaml:1313:15\n5586 rules/rise_of_totalitarianism/rules.yaml:1314:19\n5607 rules/rise_of_totalitarianism/rules.yaml:1315:23\n5612 rules/rise_of_totalitarianism/rules.yaml:1316:7\n5613 rules/rise_of_totalitarianism/rules.yaml:1317:11\n5628 rules/rise_of_totalitarianism/rules.yaml:1608:7\n5638 rules/rise_of_totalitarianism/rules.yaml:1609:7\n5646 rules/rise_of_totalitarianism/rules.yaml:1610:11\n5652 rules/rise_of_totalitarianism/rules.yaml:1611:11\n5660 rules/rise_of_totalitarianism/rules.yaml:1612:15\n5682 rules/rise_of_totalitarianism/rules.yaml:1613:15\n5684 rules/rise_of_totalitarianism/rules.yaml:1614:15\n5685 rules/rise_of_totalitarianism/rules.yaml:1615:15\n5686 rules/rise_of_totalitarianism/rules.yaml:1616:15\n5687 rules/rise_of_totalitarianism/rules.yaml:1617:15\n5710 rules/rise_of_totalitarianism/rules.yaml:1618:15\n5712 rules/rise_of_totalitarianism/rules.yaml:1619:15\n5713 rules/rise_of_totalitarianism/rules.yaml:1620:15\n5714 rules/rise_of_totalitarianism/rules.yaml:1621:15\n5740 rules/rise_of_totalitarianism/rules.yaml:736:7\n5741 rules/rise_of_totalitarianism/rules.yaml:737:7\n5746 rules/rise_of_totalitarianism/rules.yaml:738:11\n5753 rules/rise_of_totalitarianism/rules.yaml:739:11\n5768 rules/rise_of_totalitarianism/rules.yaml:740:7\n5769 rules/rise_of_totalitarianism/rules.yaml:741:11\n5770 rules/rise_of_totalitarianism/rules.yaml:742:7\n5781 rules/rise_of_totalitarianism/rules.yaml:743:11\n5786 rules/rise_of_totalitarianism/rules.yaml:744:11\n5799 rules/rise_of_totalitarianism/rules.yaml:745:11\n5803 rules/rise_of_totalitarianism/rules.yaml:746:7\n5804 rules/rise_of_totalitarianism/rules.yaml:747:7\n5805 rules/rise_of_totalitarianism/rules.yaml:748:11\n5813 rules/rise_of_totalitarianism/rules.yaml:749:7\n5814 rules/rise_of_totalitarianism/rules.yaml:750:7\n5828 rules/rise_of_totalitarianism/rules.yaml:791:7\n5829 rules/rise_of_totalitarianism/rules.yaml:792:7\n5840 rules/rise_of_totalitarianism/rules.yaml:793:11\n5848 rules/rise_of_totalitarianism/rules.yaml:794:7\n5849 rules/rise_of_totalitarianism/rules.yaml:795:11\n5852 rules/rise_of_totalitarianism/rules.yaml:796:11\n5854 rules/rise_of_totalitarianism/rules.yaml:798:11\n5866 rules/rise_of_totalitarianism/rules.yaml:1514:7\n5867 rules/rise_of_totalitarianism/rules.yaml:1515:11\n5868 rules/rise_of_totalitarianism/rules.yaml:1516:11\n5869 rules/rise_of_totalitarianism/rules.yaml:1517:11\n5870 rules/rise_of_totalitarianism/rules.yaml:1518:7\n5871 rules/rise_of_totalitarianism/rules.yaml:1519:11\n5876 rules/rise_of_totalitarianism/rules.yaml:1521:11\n5877 rules/rise_of_totalitarianism/rules.yaml:1522:11\n5878 rules/rise_of_totalitarianism/rules.yaml:1523:11\n5879 rules/rise_of_totalitarianism/rules.yaml:1524:11\n5882 rules/rise_of_totalitarianism/rules.yaml:1528:15\n5883 rules/rise_of_totalitarianism/rules.yaml:1529:15\n5886 rules/rise_of_totalitarianism/rules.yaml:1525:15\n5887 rules/rise_of_totalitarianism/rules.yaml:1526:15\n5906 rules/rise_of_totalitarianism/rules.yaml:952:7\n5907 rules/rise_of_totalitarianism/rules.yaml:953:11\n5912 rules/rise_of_totalitarianism/rules.yaml:955:11\n5913 rules/rise_of_totalitarianism/rules.yaml:956:11\n5914 rules/rise_of_totalitarianism/rules.yaml:957:11\n5915 rules/rise_of_totalitarianism/rules.yaml:958:11\n5916 rules/rise_of_totalitarianism/rules.yaml:959:11\n5917 rules/rise_of_totalitarianism/rules.yaml:960:15\n5922 rules/rise_of_totalitarianism/rules.yaml:961:15\n5930 rules/rise_of_totalitarianism/rules.yaml:962:11\n5931 rules/rise_of_totalitarianism/rules.yaml:963:15\n5936 rules/rise_of_totalitarianism/rules.yaml:964:15\n5944 rules/rise_of_totalitarianism/rules.yaml:965:11\n5949 rules/rise_of_totalitarianism/rules.yaml:966:15\n5950 rules/rise_of_totalitarianism/rules.yaml:967:15\n5970 rules/rise_of_totalitarianism/rules.yaml:968:15\n5996 rules/rise_of_totalitarianism/rules.yaml:1817:7\n5997 rules/rise_of_totalitarianism/rules.yaml:1818:7\n5998 rules/rise_of_totalitarianism/rules.yaml:1819:7\n5999 rules/rise_of_totalitarianism/rules.yaml:1820:11\n6007 rules/rise_of_totalitarianism/rules.yaml:1822:11\n6013 rules/rise_of_totalitarianism/rules.yaml:1823:11\n6014 rules/rise_of_totalitarianism/rules.yaml:1824:15\n6015 rules/rise_of_totalitarianism/rules.yaml:1825:15\n6016 rules/rise_of_totalitarianism/rules.yaml:1826:15\n6017 rules/rise_of_totalitarianism/rules.yaml:1827:11\n6018 rules/rise_of_totalitarianism/rules.yaml:1828:11\n6019 rules/rise_of_totalitarianism/rules.yaml:1829:11\n6031 rules/rise_of_totalitarianism/rules.yaml:1417:7\n6039 rules/rise_of_totalitarianism/rules.yaml:1418:11\n6045 rules/rise_of_totalitarianism/rules.yaml:1419:7\n6051 rules/rise_of_totalitarianism/rules.yaml:1420:7\n6056 rules/rise_of_totalitarianism/rules.yaml:1421:11\n6062 rules/rise_of_totalitarianism/rules.yaml:1422:11\n6081 rules/rise_of_totalitarianism/rules.yaml:1086:7\n6085 rules/rise_of_totalitarianism/rules.yaml:1087:7\n6086 rules/rise_of_totalitarianism/rules.yaml:1088:7\n6094 rules/rise_of_totalitarianism/rules.yaml:1089:11\n6109 rules/rise_of_totalitarianism/rules.yaml:1090:7\n6110 rules/rise_of_totalitarianism/rules.yaml:1091:7\n6126 rules/rise_of_totalitarianism/rules.yaml:2016:7\n6143 rules/rise_of_totalitarianism/rules.yaml:2017:7\n6144 rules/rise_of_totalitarianism/rules.yaml:2018:7\n6145 rules/rise_of_totalitarianism/rules.yaml:2019:7\n6148 rules/rise_of_totalitarianism/rules.yaml:2020:11\n6149 rules/rise_of_totalitarianism/rules.yaml:2021:11\n6151 rules/rise_of_totalitarianism/rules.yaml:2022:11\n6152 rules/rise_of_totalitarianism/rules.yaml:2023:11\n6153 rules/rise_of_totalitarianism/rules.yaml:2024:11\n6154 rules/rise_of_totalitarianism/rules.yaml:2025:11\n6156 rules/rise_of_totalitarianism/rules.yaml:2027:11\n6157 rules/rise_of_totalitarianism/rules.yaml:2028:11\n6159 rules/rise_of_totalitarianism/rules.yaml:2029:11\n6160 rules/rise_of_totalitarianism/rules.yaml:2030:11\n6161 rules/rise_of_totalitarianism/rules.yaml:2031:11\n6162 rules/rise_of_totalitarianism/rules.yaml:2032:11\n6163 rules/rise_of_totalitarianism/rules.yaml:2033:11\n6165 rules/rise_of_totalitarianism/rules.yaml:2035:11\n6177 rules/rise_of_totalitarianism/rules.yaml:807:7\n6181 rules/rise_of_totalitarianism/rules.yaml:808:11\n6182 rules/rise_of_totalitarianism/rules.yaml:809:7\n6183 rules/rise_of_totalitarianism/rules.yaml:810:7\n6206 rules/rise_of_totalitarianism/rules.yaml:811:11\n6216 rules/rise_of_totalitarianism/rules.yaml:812:7\n6217 rules/rise_of_totalitarianism/rules.yaml:813:11\n6218 rules/rise_of_totalitarianism/rules.yaml:814:11\n6226 rules/rise_of_totalitarianism/rules.yaml:816:11\n6239 rules/rise_of_totalitarianism/rules.yaml:817:11\n6240 rules/rise_of_totalitarianism/rules.yaml:818:11\n6241 rules/rise_of_totalitarianism/rules.yaml:819:11\n6256 rules/rise_of_totalitarianism/rules.yaml:1108:7\n6257 rules/rise_of_totalitarianism/rules.yaml:1109:11\n6258 rules/rise_of_totalitarianism/rules.yaml:1110:11\n6259 rules/rise_of_totalitarianism/rules.yaml:1111:15\n6264 rules/rise_of_totalitarianism/rules.yaml:1112:15\n6279 rules/rise_of_totalitarianism/rules.yaml:1114:11\n6280 rules/rise_of_totalitarianism/rules.yaml:1115:11\n6285 rules/rise_of_totalitarianism/rules.yaml:1116:11\n6304 rules/rise_of_totalitarianism/rules.yaml:1118:11\n6312 rules/rise_of_totalitarianism/rules.yaml:1119:11\n6313 rules/rise_of_totalitarianism/rules.yaml:1120:11\n6334 rules/rise_of_totalitarianism/rules.yaml:1690:7\n6335 rules/rise_of_totalitarianism/rules.yaml:1691:7\n6336 rules/rise_of_totalitarianism/rules.yaml:1692:7\n6344 rules/rise_of_totalitarianism/rules.yaml:1693:11\n6352 rules/rise_of_totalitarianism/rules.yaml:1694:7\n6353 rules/rise_of_totalitarianism/rules.yaml:1695:11\n6355 rules/rise_of_totalitarianism/rules.yaml:1696:11\n6358 rules/rise_of_totalitarianism/rules.yaml:1697:11\n6365 rules/rise_of_totalitarianism/rules.yaml:1699:11\n6366 rules/rise_of_totalitarianism/rules.yaml:1700:11\n6367 rules/rise_of_totalitarianism/rules.yaml:1701:11\n6368 rules/rise_of_totalitarianism/rules.yaml:1702:11\n6369 rules/rise_of_totalitarianism/rules.yaml:1703:15\n6370 rules/rise_of_totalitarianism/rules.yaml:1704:19\n6371 rules/rise_of_totalitarianism/rules.yaml:1705:15\n6372 rules/rise_of_totalitarianism/rules.yaml:1706:11\n6373 rules/rise_of_totalitarianism/rules.yaml:1707:11\n6375 rules/rise_of_totalitarianism/rules.yaml:1708:11\n6376 rules/rise_of_totalitarianism/rules.yaml:1709:11\n6381 rules/rise_of_totalitarianism/rules.yaml:1710:15\n6406 rules/rise_of_totalitarianism/rules.yaml:2044:7\n6415 rules/rise_of_totalitarianism/rules.yaml:2045:7\n6434 rules/rise_of_totalitarianism/rules.yaml:2046:11\n6440 rules/rise_of_totalitarianism/rules.yaml:2047:11\n6441 rules/rise_of_totalitarianism/rules.yaml:2048:15\n6442 rules/rise_of_totalitarianism/rules.yaml:2049:15\n6443 rules/rise_of_totalitarianism/rules.yaml:2050:19\n6444 rules/rise_of_totalitarianism/rules.yaml:2051:23\n6445 rules/rise_of_totalitarianism/rules.yaml:2052:27\n6446 rules/rise_of_totalitarianism/rules.yaml:2053:27\n6447 rules/rise_of_totalitarianism/rules.yaml:2054:15\n6448 rules/rise_of_totalitarianism/rules.yaml:2055:15\n6471 rules/rise_of_totalitarianism/rules.yaml:1353:7\n6482 rules/rise_of_totalitarianism/rules.yaml:1354:11\n6500 rules/rise_of_totalitarianism/rules.yaml:1355:11\n6506 rules/rise_of_totalitarianism/rules.yaml:1356:15\n6507 rules/rise_of_totalitarianism/rules.yaml:1357:15\n6508 rules/rise_of_totalitarianism/rules.yaml:1358:15\n6525 rules/rise_of_totalitarianism/rules.yaml:1359:15\n6526 rules/rise_of_totalitarianism/rules.yaml:1360:15\n6543 rules/rise_of_totalitarianism/rules.yaml:1361:15\n6544 rules/rise_of_totalitarianism/rules.yaml:1362:15\n6545 rules/rise_of_totalitarianism/rules.yaml:1363:19\n6546 rules/rise_of_totalitarianism/rules.yaml:1364:19\n6547 rules/rise_of_totalitarianism/rules.yaml:1365:23\n6548 rules/rise_of_totalitarianism/rules.yaml:1366:19\n6549 rules/rise_of_totalitarianism/rules.yaml:1367:23\n6550 rules/rise_of_totalitarianism/rules.yaml:1368:23\n6551 rules/rise_of_totalitarianism/rules.yaml:1369:23\n6553 rules/rise_of_totalitarianism/rules.yaml:1371:23\n6584 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6589 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6591 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6592 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6593 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6594 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6595 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6596 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6609 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6610 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6635 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6641 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6647 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6648 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6668 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6704 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6705 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6711 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6712 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6732 rules/rise_of_totalitarianism/rules.yaml:2138:3\n6762 rules/rise_of_totalitarianism/rules.yaml:1376:7\n6776 rules/rise_of_totalitarianism/rules.yaml:1377:11\n6782 rules/rise_of_totalitarianism/rules.yaml:1378:11\n6788 rules/rise_of_totalitarianism/rules.yaml:1379:15\n6789 rules/rise_of_totalitarianism/rules.yaml:1380:15\n6809 rules/rise_of_totalitarianism/rules.yaml:1381:15\n6810 rules/rise_of_totalitarianism/rules.yaml:1382:15\n6816 rules/rise_of_totalitarianism/rules.yaml:1383:15\n6817 rules/rise_of_totalitarianism/rules.yaml:1384:15\n6818 rules/rise_of_totalitarianism/rules.yaml:1385:19\n6824 rules/rise_of_totalitarianism/rules.yaml:1386:19\n6830 rules/rise_of_totalitarianism/rules.yaml:1388:19\n6831 rules/rise_of_totalitarianism/rules.yaml:1389:19\n6832 rules/rise_of_totalitarianism/rules.yaml:1390:23\n6838 rules/rise_of_totalitarianism/rules.yaml:1392:23\n6839 rules/rise_of_totalitarianism/rules.yaml:1393:23\n6842 rules/rise_of_totalitarianism/rules.yaml:1394:27\n6847 rules/rise_of_totalitarianism/rules.yaml:1395:23\n6848 rules/rise_of_totalitarianism/rules.yaml:1396:23\n6849 rules/rise_of_totalitarianism/rules.yaml:1397:23\n6850 rules/rise_of_totalitarianism/rules.yaml:1398:27\n6851 rules/rise_of_totalitarianism/rules.yaml:1399:23\n6852 rules/rise_of_totalitarianism/rules.yaml:1400:23\n6853 rules/rise_of_totalitarianism/rules.yaml:1401:23\n6854 rules/rise_of_totalitarianism/rules.yaml:1402:27\n6855 rules/rise_of_totalitarianism/rules.yaml:1403:27\n6860 rules/rise_of_totalitarianism/rules.yaml:1404:27\n6863 rules/rise_of_totalitarianism/rules.yaml:1405:27\n6864 rules/rise_of_totalitarianism/rules.yaml:1406:27\n6865 rules/rise_of_totalitarianism/rules.yaml:1407:27\n6866 rules/rise_of_totalitarianism/rules.yaml:1408:27\n6867 rules/rise_of_totalitarianism/rules.yaml:1409:31\n6871 rules/rise_of_totalitarianism/rules.yaml:1410:27\n6875 rules/rise_of_totalitarianism/rules.yaml:1411:27\n6876 rules/rise_of_totalitarianism/rules.yaml:1412:23\n6933 rules/rise_of_totalitarianism/rules.yaml:1427:7\n6944 rules/rise_of_totalitarianism/rules.yaml:1428:11\n6949 rules/rise_of_totalitarianism/rules.yaml:1429:15\n6950 rules/rise_of_totalitarianism/rules.yaml:1430:19\n6952 rules/rise_of_totalitarianism/rules.yaml:1431:15\n6953 rules/rise_of_totalitarianism/rules.yaml:1432:15\n6954 rules/rise_of_totalitarianism/rules.yaml:1433:15\n6961 rules/rise_of_totalitarianism/rules.yaml:1434:15\n6962 rules/rise_of_totalitarianism/rules.yaml:1435:19\n6978 rules/rise_of_totalitarianism/rules.yaml:1436:23\n6981 rules/rise_of_totalitarianism/rules.yaml:1437:23\n7004 rules/rise_of_totalitarianism/rules.yaml:1438:15\n7005 rules/rise_of_totalitarianism/rules.yaml:1439:15\n7006 rules/rise_of_totalitarianism/rules.yaml:1440:19\n7009 rules/rise_of_totalitarianism/rules.yaml:1441:19\n7011 rules/rise_of_totalitarianism/rules.yaml:1442:19\n7012 rules/rise_of_totalitarianism/rules.yaml:1443:19\n7017 rules/rise_of_totalitarianism/rules.yaml:1444:23\n7020 rules/rise_of_totalitarianism/rules.yaml:1445:23\n7021 rules/rise_of_totalitarianism/rules.yaml:1446:19\n7022 rules/rise_of_totalitarianism/rules.yaml:1447:15\n7027 rules/rise_of_totalitarianism/rules.yaml:1448:15\n7032 rules/rise_of_totalitarianism/rules.yaml:1449:15\n7033 rules/rise_of_totalitarianism/rules.yaml:1450:15\n7043 rules/rise_of_totalitarianism/rules.yaml:1451:15\n7049 rules/rise_of_totalitarianism/rules.yaml:1452:19\n7052 rules/rise_of_totalitarianism/rules.yaml:1453:11\n7081 rules/rise_of_totalitarianism/rules.yaml:1758:7\n7082 rules/rise_of_totalitarianism/rules.yaml:1759:7\n7083 rules/rise_of_totalitarianism/rules.yaml:1760:7\n7091 rules/rise_of_totalitarianism/rules.yaml:1761:11\n7104 rules/rise_of_totalitarianism/rules.yaml:1762:11\n7105 rules/rise_of_totalitarianism/rules.yaml:1763:15\n7106 rules/rise_of_totalitarianism/rules.yaml:1764:15\n7109 rules/rise_of_totalitarianism/rules.yaml:1765:7\n7121 rules/rise_of_totalitarianism/rules.yaml:1766:7\n7127 rules/rise_of_totalitarianism/rules.yaml:1767:7\n7135 rules/rise_of_totalitarianism/rules.yaml:1768:11\n7143 rules/rise_of_totalitarianism/rules.yaml:1769:11\n7148 rules/rise_of_totalitarianism/rules.yaml:1770:15\n7149 rules/rise_of_totalitarianism/rules.yaml:1771:15\n7174 rules/rise_of_totalitarianism/rules.yaml:1002:7\n7175 rules/rise_of_totalitarianism/rules.yaml:1003:7\n7189 rules/rise_of_totalitarianism/rules.yaml:1004:11\n7199 rules/rise_of_totalitarianism/rules.yaml:1005:11\n7200 rules/rise_of_totalitarianism/rules.yaml:1006:15\n7209 rules/rise_of_totalitarianism/rules.yaml:1008:15\n7222 rules/rise_of_totalitarianism/rules.yaml:1009:15\n7223 rules/rise_of_totalitarianism/rules.yaml:1010:19\n7232 rules/rise_of_totalitarianism/rules.yaml:1012:19\n7245 rules/rise_of_totalitarianism/rules.yaml:1013:19\n7249 rules/rise_of_totalitarianism/rules.yaml:1014:19\n7251 rules/rise_of_totalitarianism/rules.yaml:1015:19\n7252 rules/rise_of_totalitarianism/rules.yaml:1016:19\n7253 rules/rise_of_totalitarianism/rules.yaml:1017:19\n7254 rules/rise_of_totalitarianism/rules.yaml:1018:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1019:19\n7279 rules/rise_of_totalitarianism/rules.yaml:1020:19\n7280 rules/rise_of_totalitarianism/rules.yaml:1021:19\n7285 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7293 rules/rise_of_totalitarianism/rules.yaml:1023:23\n7307 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7309 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7311 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7312 rules/rise_of_totalitarianism/rules.yaml:1027:19\n7313 rules/rise_of_totalitarianism/rules.yaml:1028:19\n7318 rules/rise_of_totalitarianism/rules.yaml:1029:7\n7347 rules/rise_of_totalitarianism/rules.yaml:969:3\n7353 rules/rise_of_totalitarianism/rules.yaml:2157:14\n7381 rules/rise_of_totalitarianism/rules.yaml:973:7\n7382 rules/rise_of_totalitarianism/rules.yaml:974:11\n7383 rules/rise_of_totalitarianism/rules.yaml:975:7\n7388 rules/rise_of_totalitarianism/rules.yaml:976:7\n7410 rules/rise_of_totalitarianism/rules.yaml:978:11\n7411 rules/rise_of_totalitarianism/rules.yaml:979:7\n7418 rules/rise_of_totalitarianism/rules.yaml:980:7\n7419 rules/rise_of_totalitarianism/rules.yaml:981:11\n7420 rules/rise_of_totalitarianism/rules.yaml:982:15\n7428 rules/rise_of_totalitarianism/rules.yaml:984:15\n7435 rules/rise_of_totalitarianism/rules.yaml:985:11\n7436 rules/rise_of_totalitarianism/rules.yaml:986:7\n7450 rules/rise_of_totalitarianism/rules.yaml:987:11\n7456 rules/rise_of_totalitarianism/rules.yaml:988:15\n7461 rules/rise_of_totalitarianism/rules.yaml:989:7\n7468 rules/rise_of_totalitarianism/rules.yaml:990:7\n7469 rules/rise_of_totalitarianism/rules.yaml:991:11\n7478 rules/rise_of_totalitarianism/rules.yaml:992:11\n7479 rules/rise_of_totalitarianism/rules.yaml:993:15\n7480 rules/rise_of_totalitarianism/rules.yaml:994:11\n7482 rules/rise_of_totalitarianism/rules.yaml:995:11\n7483 rules/rise_of_totalitarianism/rules.yaml:996:11\n7494 rules/rise_of_totalitarianism/rules.yaml:1560:7\n7495 rules/rise_of_totalitarianism/rules.yaml:1561:11\n7496 rules/rise_of_totalitarianism/rules.yaml:1562:11\n7497 rules/rise_of_totalitarianism/rules.yaml:1563:7\n7504 rules/rise_of_totalitarianism/rules.yaml:1564:7\n7505 rules/rise_of_totalitarianism/rules.yaml:1565:11\n7520 rules/rise_of_totalitarianism/rules.yaml:878:7\n7521 rules/rise_of_totalitarianism/rules.yaml:879:7\n7522 rules/rise_of_totalitarianism/rules.yaml:880:7\n7523 rules/rise_of_totalitarianism/rules.yaml:881:7\n7531 rules/rise_of_totalitarianism/rules.yaml:882:11\n7537 rules/rise_of_totalitarianism/rules.yaml:883:11\n7538 rules/rise_of_totalitarianism/rules.yaml:884:15\n7539 rules/rise_of_totalitarianism/rules.yaml:885:15\n7540 rules/rise_of_totalitarianism/rules.yaml:886:15\n7541 rules/rise_of_totalitarianism/rules.yaml:887:15\n7544 rules/rise_of_totalitarianism/rules.yaml:888:7\n7566 rules/rise_of_totalitarianism/rules.yaml:1841:7\n7567 rules/rise_of_totalitarianism/rules.yaml:1842:7\n7568 rules/rise_of_totalitarianism/rules.yaml:1843:7\n7569 rules/rise_of_totalitarianism/rules.yaml:1844:7\n7572 rules/rise_of_totalitarianism/rules.yaml:1845:7\n7573 rules/rise_of_totalitarianism/rules.yaml:1846:7\n7574 rules/rise_of_totalitarianism/rules.yaml:1847:7\n7575 rules/rise_of_totalitarianism/rules.yaml:1848:11\n7576 rules/rise_of_totalitarianism/rules.yaml:1849:11\n7577 rules/rise_of_totalitarianism/rules.yaml:1850:15\n7578 rules/rise_of_totalitarianism/rules.yaml:1851:7\n7579 rules/rise_of_totalitarianism/rules.yaml:1852:7\n7580 rules/rise_of_totalitarianism/rules.yaml:1853:11\n7588 rules/rise_of_totalitarianism/rules.yaml:1855:11\n7594 rules/rise_of_totalitarianism/rules.yaml:1856:11\n7595 rules/rise_of_totalitarianism/rules.yaml:1857:11\n7596 rules/rise_of_totalitarianism/rules.yaml:1858:15\n7597 rules/rise_of_totalitarianism/rules.yaml:1859:19\n7598 rules/rise_of_totalitarianism/rules.yaml:1860:19\n7599 rules/rise_of_totalitarianism/rules.yaml:1861:19\n7600 rules/rise_of_totalitarianism/rules.yaml:1862:23\n7601 rules/rise_of_totalitarianism/rules.yaml:1863:23\n7602 rules/rise_of_totalitarianism/rules.yaml:1864:23\n7604 rules/rise_of_totalitarianism/rules.yaml:1866:19\n7607 rules/rise_of_totalitarianism/rules.yaml:1867:19\n7608 rules/rise_of_totalitarianism/rules.yaml:1868:11\n7609 rules/rise_of_totalitarianism/rules.yaml:1869:11\n7610 rules/rise_of_totalitarianism/rules.yaml:1870:11\n7611 rules/rise_of_totalitarianism/rules.yaml:1871:11\n7618 rules/rise_of_totalitarianism/rules.yaml:1872:15\n7619 rules/rise_of_totalitarianism/rules.yaml:1873:15\n7620 rules/rise_of_totalitarianism/rules.yaml:1874:15\n7621 rules/rise_of_totalitarianism/rules.yaml:1875:15\n7629 rules/rise_of_totalitarianism/rules.yaml:1876:19\n7635 rules/rise_of_totalitarianism/rules.yaml:1877:19\n7636 rules/rise_of_totalitarianism/rules.yaml:1878:19\n7637 rules/rise_of_totalitarianism/rules.yaml:1879:23\n7638 rules/rise_of_totalitarianism/rules.yaml:1880:23\n7639 rules/rise_of_totalitarianism/rules.yaml:1881:23\n7642 rules/rise_of_totalitarianism/rules.yaml:1882:15\n7643 rules/rise_of_totalitarianism/rules.yaml:1883:19\n7644 rules/rise_of_totalitarianism/rules.yaml:1884:19\n7669 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7674 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7676 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7677 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7678 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7679 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7680 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7681 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7694 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7695 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7721 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7727 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7755 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7756 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7777 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7816 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7817 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7823 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7824 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7845 rules/rise_of_totalitarianism/rules.yaml:2109:3\n7860 rules/rise_of_totalitarianism/rules.yaml:1658:7\n7861 rules/rise_of_totalitarianism/rules.yaml:1659:7\n7869 rules/rise_of_totalitarianism/rules.yaml:1660:11\n7875 rules/rise_of_totalitarianism/rules.yaml:1661:11\n7876 rules/rise_of_totalitarianism/rules.yaml:1662:11\n7902 rules/rise_of_totalitarianism/rules.yaml:866:7\n7904 rules/rise_of_totalitarianism/rules.yaml:867:7\n7912 rules/rise_of_totalitarianism/rules.yaml:868:11\n7920 rules/rise_of_totalitarianism/rules.yaml:869:11\n7921 rules/rise_of_totalitarianism/rules.yaml:870:15\n7922 rules/rise_of_totalitarianism/rules.yaml:871:15\n7924 rules/rise_of_totalitarianism/rules.yaml:872:15\n7938 rules/rise_of_totalitarianism/rules.yaml:1140:3\n7945 rules/rise_of_totalitarianism/rules.yaml:2137:14\n7951 rules/rise_of_totalitarianism/rules.yaml:2158:14\n7997 rules/rise_of_totalitarianism/rules.yaml:1145:7\n7998 rules/rise_of_totalitarianism/rules.yaml:1146:7\n8001 rules/rise_of_totalitarianism/rules.yaml:1147:7\n8002 rules/rise_of_totalitarianism/rules.yaml:1148:7\n8003 rules/rise_of_totalitarianism/rules.yaml:1149:7\n8004 rules/rise_of_totalitarianism/rules.yaml:1150:7\n8018 rules/rise_of_totalitarianism/rules.yaml:1151:11\n8026 rules/rise_of_totalitarianism/rules.yaml:1152:15\n8039 rules/rise_of_totalitarianism/rules.yaml:1153:15\n8045 rules/rise_of_totalitarianism/rules.yaml:1154:15\n8052 rules/rise_of_totalitarianism/rules.yaml:1155:15\n8053 rules/rise_of_totalitarianism/rules.yaml:1156:15\n8054 rules/rise_of_totalitarianism/rules.yaml:1157:15\n8059 rules/rise_of_totalitarianism/rules.yaml:1158:19\n8062 rules/rise_of_totalitarianism/rules.yaml:1161:23\n8063 rules/rise_of_totalitarianism/rules.yaml:1162:23\n8064 rules/rise_of_totalitarianism/rules.yaml:1163:23\n8065 rules/rise_of_totalitarianism/rules.yaml:1164:27\n8066 rules/rise_of_totalitarianism/rules.yaml:1165:23\n8069 rules/rise_of_totalitarianism/rules.yaml:1159:23\n8076 rules/rise_of_totalitarianism/rules.yaml:1166:19\n8079 rules/rise_of_totalitarianism/rules.yaml:1168:15\n8095 rules/rise_of_totalitarianism/rules.yaml:1169:15\n8096 rules/rise_of_totalitarianism/rules.yaml:1170:19\n8097 rules/rise_of_totalitarianism/rules.yaml:1171:19\n8105 rules/rise_of_totalitarianism/rules.yaml:1173:19\n8118 rules/rise_of_totalitarianism/rules.yaml:1174:19\n8123 rules/rise_of_totalitarianism/rules.yaml:1175:19\n8130 rules/rise_of_totalitarianism/rules.yaml:1176:19\n8131 rules/rise_of_totalitarianism/rules.yaml:1177:19\n8132 rules/rise_of_totalitarianism/rules.yaml:1178:19\n8137 rules/rise_of_totalitarianism/rules.yaml:1179:23\n8140 rules/rise_of_totalitarianism/rules.yaml:1182:27\n8141 rules/rise_of_totalitarianism/rules.yaml:1183:27\n8142 rules/rise_of_totalitarianism/rules.yaml:1184:31\n8143 rules/rise_of_totalitarianism/rules.yaml:1185:27\n8146 rules/rise_of_totalitarianism/rules.yaml:1180:27\n8150 rules/rise_of_totalitarianism/rules.yaml:1187:11\n8151 rules/rise_of_totalitarianism/rules.yaml:1188:11\n8172 rules/rise_of_totalitarianism/rules.yaml:1189:11\n8173 rules/rise_of_totalitarianism/rules.yaml:1190:11\n8181 rules/rise_of_totalitarianism/rules.yaml:1191:15\n8195 rules/rise_of_totalitarianism/rules.yaml:1192:11\n8196 rules/rise_of_totalitarianism/rules.yaml:1193:15\n8197 rules/rise_of_totalitarianism/rules.yaml:1194:15\n8207 rules/rise_of_totalitarianism/rules.yaml:1196:15\n8219 rules/rise_of_totalitarianism/rules.yaml:1197:15\n8220 rules/rise_of_totalitarianism/rules.yaml:1198:15\n8227 rules/rise_of_totalitarianism/rules.yaml:1199:15\n8228 rules/rise_of_totalitarianism/rules.yaml:1200:15\n8229 rules/rise_of_totalitarianism/rules.yaml:1201:15\n8234 rules/rise_of_totalitarianism/rules.yaml:1202:19\n8244 rules/rise_of_totalitarianism/rules.yaml:1203:19\n8252 rules/rise_of_totalitarianism/rules.yaml:1204:23\n8265 rules/rise_of_totalitarianism/rules.yaml:1206:15\n8277 rules/rise_of_totalitarianism/rules.yaml:1207:15\n8282 rules/rise_of_totalitarianism/rules.yaml:1208:15\n8291 rules/rise_of_totalitarianism/rules.yaml:1209:15\n8292 rules/rise_of_totalitarianism/rules.yaml:1210:15\n8293 rules/rise_of_totalitarianism/rules.yaml:1211:15\n8298 rules/rise_of_totalitarianism/rules.yaml:1212:19\n8299 rules/rise_of_totalitarianism/rules.yaml:1213:19\n8302 rules/rise_of_totalitarianism/rules.yaml:1214:19\n8303 rules/rise_of_totalitarianism/rules.yaml:1215:19\n8317 rules/rise_of_totalitarianism/rules.yaml:1216:23\n8327 rules/rise_of_totalitarianism/rules.yaml:1217:19\n8335 rules/rise_of_totalitarianism/rules.yaml:1218:23\n8345 rules/rise_of_totalitarianism/rules.yaml:1220:11\n8357 rules/rise_of_totalitarianism/rules.yaml:1221:11\n8358 rules/rise_of_totalitarianism/rules.yaml:1222:15\n8359 rules/rise_of_totalitarianism/rules.yaml:1223:15\n8367 rules/rise_of_totalitarianism/rules.yaml:1225:15\n8379 rules/rise_of_totalitarianism/rules.yaml:1226:15\n8380 rules/rise_of_totalitarianism/rules.yaml:1227:15\n8387 rules/rise_of_totalitarianism/rules.yaml:1228:15\n8388 rules/rise_of_totalitarianism/rules.yaml:1229:15\n8389 rules/rise_of_totalitarianism/rules.yaml:1230:15\n8390 rules/rise_of_totalitarianism/rules.yaml:1231:19\n8391 rules/rise_of_totalitarianism/rules.yaml:1232:19\n8392 rules/rise_of_totalitarianism/rules.yaml:1233:19\n8393 rules/rise_of_totalitarianism/rules.yaml:1234:19\n8394 rules/rise_of_totalitarianism/rules.yaml:1235:19\n8397 rules/rise_of_totalitarianism/rules.yaml:1237:11\n8398 rules/rise_of_totalitarianism/rules.yaml:1238:11\n8399 rules/rise_of_totalitarianism/rules.yaml:1239:11\n8404 rules/rise_of_totalitarianism/rules.yaml:1240:15\n8409 rules/rise_of_totalitarianism/rules.yaml:1241:15\n8410 rules/rise_of_totalitarianism/rules.yaml:1242:15\n8411 rules/rise_of_totalitarianism/rules.yaml:1243:15\n8412 rules/rise_of_totalitarianism/rules.yaml:1244:15\n8421 rules/rise_of_totalitarianism/rules.yaml:1245:15\n8422 rules/rise_of_totalitarianism/rules.yaml:1246:15\n8423 rules/rise_of_totalitarianism/rules.yaml:1247:15\n8428 rules/rise_of_totalitarianism/rules.yaml:1248:19\n8429 rules/rise_of_totalitarianism/rules.yaml:1249:19\n8430 rules/rise_of_totalitarianism/rules.yaml:1250:19\n8431 rules/rise_of_totalitarianism/rules.yaml:1251:19\n8432 rules/rise_of_totalitarianism/rules.yaml:1252:19\n8436 rules/rise_of_totalitarianism/rules.yaml:1254:15\n8441 rules/rise_of_totalitarianism/rules.yaml:1255:15\n8458 rules/rise_of_totalitarianism/rules.yaml:1256:15\n8459 rules/rise_of_totalitarianism/rules.yaml:1257:15\n8468 rules/rise_of_totalitarianism/rules.yaml:1258:15\n8469 rules/rise_of_totalitarianism/rules.yaml:1259:15\n8470 rules/rise_of_totalitarianism/rules.yaml:1260:15\n8475 rules/rise_of_totalitarianism/rules.yaml:1261:19\n8490 rules/rise_of_totalitarianism/rules.yaml:1262:19\n8491 rules/rise_of_totalitarianism/rules.yaml:1263:23\n8506 rules/rise_of_totalitarianism/rules.yaml:1264:19\n8514 rules/rise_of_totalitarianism/rules.yaml:1265:23\n8526 rules/rise_of_totalitarianism/rules.yaml:1266:23\n8535 rules/rise_of_totalitarianism/rules.yaml:1267:19\n8536 rules/rise_of_totalitarianism/rules.yaml:1268:23\n8540 rules/rise_of_totalitarianism/rules.yaml:1269:23\n8541 rules/rise_of_totalitarianism/rules.yaml:1270:19\n8546 rules/rise_of_totalitarianism/rules.yaml:1271:23\n8553 rules/rise_of_totalitarianism/rules.yaml:1272:7\n8556 rules/rise_of_totalitarianism/rules.yaml:1278:11\n8559 rules/rise_of_totalitarianism/rules.yaml:1273:11\n8566 rules/rise_of_totalitarianism/rules.yaml:1274:15\n8570 rules/rise_of_totalitarianism/rules.yaml:1276:15\n8580 rules/rise_of_totalitarianism/rules.yaml:1279:7\n8583 rules/rise_of_totalitarianism/rules.yaml:1280:11\n8584 rules/rise_of_totalitarianism/rules.yaml:1281:15\n8586 rules/rise_of_totalitarianism/rules.yaml:1283:15\n8587 rules/rise_of_totalitarianism/rules.yaml:1284:7\n8588 rules/rise_of_totalitarianism/rules.yaml:1285:11\n8589 rules/rise_of_totalitarianism/rules.yaml:1286:15\n8591 rules/rise_of_totalitarianism/rules.yaml:1288:11\n8610 rules/rise_of_totalitarianism/rules.yaml:1053:7\n8611 rules/rise_of_totalitarianism/rules.yaml:1054:11\n8612 rules/rise_of_totalitarianism/rules.yaml:1055:15\n8613 rules/rise_of_totalitarianism/rules.yaml:1056:19\n8614 rules/rise_of_totalitarianism/rules.yaml:1057:15\n8615 rules/rise_of_totalitarianism/rules.yaml:1058:15\n8617 rules/rise_of_totalitarianism/rules.yaml:1059:7\n8624 rules/rise_of_totalitarianism/rules.yaml:1060:7\n8625 rules/rise_of_totalitarianism/rules.yaml:1061:7\n8636 rules/rise_of_totalitarianism/rules.yaml:1062:11\n8637 rules/rise_of_totalitarianism/rules.yaml:1063:11\n8652 rules/rise_of_totalitarianism/rules.yaml:1064:15\n8658 rules/rise_of_totalitarianism/rules.yaml:1065:15\n8664 rules/rise_of_totalitarianism/rules.yaml:1066:19\n8665 rules/rise_of_totalitarianism/rules.yaml:1067:19\n8678 rules/rise_of_totalitarianism/rules.yaml:1068:19\n8705 rules/rise_of_totalitarianism/rules.yaml:1947:7\n8716 rules/rise_of_totalitarianism/rules.yaml:1948:11\n8724 rules/rise_of_totalitarianism/rules.yaml:1949:15\n8740 rules/rise_of_totalitarianism/rules.yaml:1950:15\n8749 rules/rise_of_totalitarianism/rules.yaml:1951:19\n8761 rules/rise_of_totalitarianism/rules.yaml:1952:19\n8762 rules/rise_of_totalitarianism/rules.yaml:1953:19\n8764 rules/rise_of_totalitarianism/rules.yaml:1954:19\n8765 rules/rise_of_totalitarianism/rules.yaml:1955:19\n8766 rules/rise_of_totalitarianism/rules.yaml:1956:19\n8768 rules/rise_of_totalitarianism/rules.yaml:1957:19\n8772 rules/rise_of_totalitarianism/rules.yaml:1958:7\n8773 rules/rise_of_totalitarianism/rules.yaml:1959:11\n8774 rules/rise_of_totalitarianism/rules.yaml:1960:15\n8776 rules/rise_of_totalitarianism/rules.yaml:1961:15\n8785 rules/rise_of_totalitarianism/rules.yaml:1962:7\n8796 rules/rise_of_totalitarianism/rules.yaml:1963:11\n8802 rules/rise_of_totalitarianism/rules.yaml:1964:11\n8811 rules/rise_of_totalitarianism/rules.yaml:1965:15\n8823 rules/rise_of_totalitarianism/rules.yaml:1966:15\n8824 rules/rise_of_totalitarianism/rules.yaml:1967:19\n8825 rules/rise_of_totalitarianism/rules.yaml:1968:19\n8873 rules/rise_of_totalitarianism/rules.yaml:1640:7\n8878 rules/rise_of_totalitarianism/rules.yaml:1641:11\n8879 rules/rise_of_totalitarianism/rules.yaml:1642:11\n8880 rules/rise_of_totalitarianism/rules.yaml:1643:11\n8885 rules/rise_of_totalitarianism/rules.yaml:1644:11\n8893 rules/rise_of_totalitarianism/rules.yaml:1645:15\n8899 rules/rise_of_totalitarianism/rules.yaml:1646:15\n8900 rules/rise_of_totalitarianism/rules.yaml:1647:19\n8903 rules/rise_of_totalitarianism/rules.yaml:1648:19\n8904 rules/rise_of_totalitarianism/rules.yaml:1649:19\n8905 rules/rise_of_totalitarianism/rules.yaml:1650:19\n8929 rules/rise_of_totalitarianism/rules.yaml:1931:7\n8941 rules/rise_of_totalitarianism/rules.yaml:1932:7\n8949 rules/rise_of_totalitarianism/rules.yaml:1933:11\n8955 rules/rise_of_totalitarianism/rules.yaml:1934:11\n8956 rules/rise_of_totalitarianism/rules.yaml:1935:15\n8957 rules/rise_of_totalitarianism/rules.yaml:1936:15\n8958 rules/rise_of_totalitarianism/rules.yaml:1937:15\n8959 rules/rise_of_totalitarianism/rules.yaml:1938:15\n8960 rules/rise_of_totalitarianism/rules.yaml:1939:15\n8962 rules/rise_of_totalitarianism/rules.yaml:1940:15\n8974 rules/rise_of_totalitarianism/flow.yaml:23:3\n9011 rules/rise_of_totalitarianism/flow.yaml:27:7\n9013 rules/rise_of_totalitarianism/flow.yaml:28:7\n9014 rules/rise_of_totalitarianism/flow.yaml:29:7\n9015 rules/rise_of_totalitarianism/flow.yaml:30:7\n9026 rules/rise_of_totalitarianism/flow.yaml:31:11\n9031 rules/rise_of_totalitarianism/flow.yaml:32:11\n9040 rules/rise_of_totalitarianism/flow.yaml:33:15\n9052 rules/rise_of_totalitarianism/flow.yaml:34:15\n9053 rules/rise_of_totalitarianism/flow.yaml:35:19\n9056 rules/rise_of_totalitarianism/flow.yaml:36:19\n9060 rules/rise_of_totalitarianism/flow.yaml:37:7\n9067 rules/rise_of_totalitarianism/flow.yaml:38:7\n9068 rules/rise_of_totalitarianism/flow.yaml:39:11\n9069 rules/rise_of_totalitarianism/flow.yaml:40:15\n9086 rules/rise_of_totalitarianism/flow.yaml:41:15\n9087 rules/rise_of_totalitarianism/flow.yaml:42:11\n9088 rules/rise_of_totalitarianism/flow.yaml:43:7\n9092 rules/rise_of_totalitarianism/flow.yaml:44:7\n9093 rules/rise_of_totalitarianism/flow.yaml:45:11\n9096 rules/rise_of_totalitarianism/flow.yaml:46:11\n9097 rules/rise_of_totalitarianism/flow.yaml:47:7\n9098 rules/rise_of_totalitarianism/flow.yaml:48:11\n9099 rules/rise_of_totalitarianism/flow.yaml:49:7\n9113 rules/rise_of_totalitarianism/flow.yaml:50:11\n9119 rules/rise_of_totalitarianism/flow.yaml:51:11\n9120 rules/rise_of_totalitarianism/flow.yaml:52:15\n9121 rules/rise_of_totalitarianism/flow.yaml:53:15\n9131 rules/rise_of_totalitarianism/flow.yaml:54:15\n9138 rules/rise_of_totalitarianism/flow.yaml:55:15\n9139 rules/rise_of_totalitarianism/flow.yaml:56:15\n9143 rules/rise_of_totalitarianism/flow.yaml:57:7\n9150 rules/rise_of_totalitarianism/flow.yaml:58:7\n9161 rules/rise_of_totalitarianism/flow.yaml:59:11\n9162 rules/rise_of_totalitarianism/flow.yaml:60:11\n9177 rules/rise_of_totalitarianism/flow.yaml:61:15\n9195 rules/rise_of_totalitarianism/flow.yaml:62:15\n9196 rules/rise_of_totalitarianism/flow.yaml:63:19\n9198 rules/rise_of_totalitarianism/flow.yaml:65:19\n9201 rules/rise_of_totalitarianism/flow.yaml:66:19\n9224 rules/rise_of_totalitarianism/flow.yaml:84:3\n9230 rules/rise_of_totalitarianism/flow.yaml:84:3\n9241 rules/rise_of_totalitarianism/flow.yaml:88:7\n9242 rules/rise_of_totalitarianism/flow.yaml:89:11\n9243 rules/rise_of_totalitarianism/flow.yaml:90:15\n9244 rules/rise_of_totalitarianism/flow.yaml:91:7\n9245 rules/rise_of_totalitarianism/flow.yaml:92:7\n9246 rules/rise_of_totalitarianism/flow.yaml:93:7\n9247 rules/rise_of_totalitarianism/flow.yaml:94:7\n9248 rules/rise_of_totalitarianism/flow.yaml:95:7\n9254 rules/rise_of_totalitarianism/flow.yaml:96:7\n9260 rules/rise_of_totalitarianism/flow.yaml:97:7\n9266 rules/rise_of_totalitarianism/flow.yaml:98:7\n9267 rules/rise_of_totalitarianism/flow.yaml:99:7\n9277 rules/rise_of_totalitarianism/flow.yaml:16:3\n9292 rules/rise_of_totalitarianism/flow.yaml:20:7\n9293 rules/rise_of_totalitarianism/flow.yaml:21:7\n9308 rules/rise_of_totalitarianism/flow.yaml:68:3\n9330 rules/rise_of_totalitarianism/flow.yaml:72:7\n9344 rules/rise_of_totalitarianism/flow.yaml:73:11\n9346 rules/rise_of_totalitarianism/flow.yaml:74:11\n9347 rules/rise_of_totalitarianism/flow.yaml:75:11\n9354 rules/rise_of_totalitarianism/flow.yaml:76:11\n9361 rules/rise_of_totalitarianism/flow.yaml:77:11\n9375 rules/rise_of_totalitarianism/flow.yaml:78:15\n9380 rules/rise_of_totalitarianism/flow.yaml:79:11\n9387 rules/rise_of_totalitarianism/flow.yaml:80:11\n9392 rules/rise_of_totalitarianism/flow.yaml:81:7\n9393 rules/rise_of_totalitarianism/flow.yaml:82:11\n9411 rules/rise_of_totalitarianism/rules.yaml:2151:7\n9419 rules/rise_of_totalitarianism/rules.yaml:2152:7\n9422 rules/rise_of_totalitarianism/rules.yaml:2153:7\n9423 rules/rise_of_totalitarianism/rules.yaml:2154:7\n9424 rules/rise_of_totalitarianism/rules.yaml:2155:7\n9440 rules/rise_of_totalitarianism/rules.yaml:2125:7\n9451 rules/rise_of_totalitarianism/rules.yaml:2126:7\n9452 rules/rise_of_totalitarianism/rules.yaml:2127:7\n9453 rules/rise_of_totalitarianism/rules.yaml:2128:11\n9454 rules/rise_of_totalitarianism/rules.yaml:2129:15\n9455 rules/rise_of_totalitarianism/rules.yaml:2130:19\n9456 rules/rise_of_totalitarianism/rules.yaml:2131:19\n9457 rules/rise_of_totalitarianism/rules.yaml:2132:19\n9458 rules/rise_of_totalitarianism/rules.yaml:2133:7\n9459 rules/rise_of_totalitarianism/rules.yaml:2134:7"
