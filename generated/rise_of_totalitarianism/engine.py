@@ -2750,7 +2750,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 136, ())
 
     def p_scenario_vp_modifiers_apply(self, S: list[Any]) -> None:
-        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given (a documented gap). (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2081:3]"""
+        """Victory Determination step 2 (Scenario only): with the choice scenario_vp_modifiers (players "may agree to adopt" them in Scenarios B and C), each player's end-game Scenario VP Modifier (end_vp_modifier: the constants vp_modifier_*, from the Play Book, not printed: assumed 0) is added. The bidding for Social-Democracy and Fascism that goes with them is not encoded: the seats are given. (ROT-PREP-03, ROT-VIC-02, ROT-PREP-02) [rules/rise_of_totalitarianism/rules.yaml:2081:3]"""
         if self.c_scenario_vp_modifiers:
             for v_p in self.all_player:
                 v_k = (
