@@ -6,7 +6,7 @@ from importlib import import_module
 from rulecraft.runtime import check_native
 
 check_native(__name__, __path__)  # a native build (compile --native) must be current
-SCENARIOS = ("scenario_a",)
+SCENARIOS = ("scenario_a", "scenario_b", "scenario_c")
 SPECS = {sid: import_module(f"{__name__}.{sid}").SPEC for sid in SCENARIOS}
 SPEC = SPECS["scenario_a"]
 
