@@ -61,3 +61,27 @@ def test_a_field_of_an_element_before_its_type_is_known_is_an_error(tmp_path: Pa
     assert "the type of 'q' is not known here" in e.message
     assert e.pos is not None and e.pos.file.endswith("rules.yaml") and e.pos.line > 0
     assert "takes the type of the first list assigned to it" in (e.hint or "")
+
+
+def test_a_local_started_as_none_takes_the_type_of_what_is_given_to_it(tmp_path: Path) -> None:
+    """``let holder = none`` and later ``holder = p``: a log line names the player, not its
+    number (found writing Rise of Totalitarianism's Bonus Card and Marlborough's 6.511, where
+    "1 holds the Bonus Card" was logged)."""
+    root = _project(
+        tmp_path,
+        "let holder = none\nfor p in players:\n    if holder == none:\n        holder = p\n"
+        'log "{holder} leads the harvest"\n',
+    )
+    sink = new_sink(root)
+    result = compile_project(root, sink)
+    assert not sink.has_errors, sink.render_all()
+    write_outputs(root, result.outputs)
+    from rulecraft.runtime import Game
+
+    engine = scenario_module(import_generated(root, "edicts"), "realm")
+    g = Game.new(engine.SPEC, None, 1)
+    while not g.finished and not any("leads the harvest" in x for x in g.log_for(None)):
+        d = g.pending()[0]
+        g.apply(d.player, d.options[-1].id)
+    (line,) = [x for x in g.log_for(None) if "leads the harvest" in x]
+    assert line.lower() == f"{engine.SPEC.seats[0]} leads the harvest"  # "Red", not "0"

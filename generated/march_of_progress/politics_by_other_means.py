@@ -236,7 +236,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     )
     SECRETS: ClassVar[Any] = {
         (1, 8): ((2, (), "z_attack__8_2"),),
-        (1, 11): ((2, None, None),),
+        (1, 11): ((2, 0, None),),
         (3, 3): ((2, 0, None),),
         (16, 1): ((2, 0, None),),
         (18, 3): ((0, 0, None), (3, False, None), (4, 0, "z_end__agreement__3_4")),

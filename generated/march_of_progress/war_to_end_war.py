@@ -168,7 +168,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ("lose_one", "combat__rules")
     SECRETS: ClassVar[Any] = {
         (1, 8): ((2, (), "z_attack__8_2"),),
-        (1, 11): ((2, None, None),),
+        (1, 11): ((2, 0, None),),
         (4, 2): ((2, (), "z_defence_bonus__2_2"),),
         (16, 1): ((2, 0, None),),
         (18, 3): ((0, 0, None), (3, False, None), (4, 0, "z_end__agreement__3_4")),

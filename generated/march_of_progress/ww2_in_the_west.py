@@ -318,7 +318,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     )
     SECRETS: ClassVar[Any] = {
         (1, 8): ((2, (), "z_attack__8_2"),),
-        (1, 11): ((2, None, None),),
+        (1, 11): ((2, 0, None),),
         (2, 1): ((2, 0, None),),
         (2, 5): ((1, 0, None),),
         (3, 1): ((2, 0, None),),
