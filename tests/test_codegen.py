@@ -18,7 +18,7 @@ from compile_helpers import (
     scratch_project,
 )
 from rulecraft.compiler.cli import main
-from rulecraft.compiler.project import compile_project, diff_outputs, new_sink, write_outputs
+from rulecraft.compiler.project import compile_project, new_sink, write_outputs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "games"
 
@@ -46,7 +46,9 @@ def test_output_is_byte_for_byte_reproducible(tmp_path: Path) -> None:
     """A game compiled in another process and folder gives the committed files, byte for byte."""
     root = scratch_project(tmp_path)
     outputs = generate(root)
-    committed = {p.relative_to(REPO): p for p in (REPO / "generated").glob("march_of_progress/*.py")}
+    committed = {
+        p.relative_to(REPO): p for p in (REPO / "generated").glob("march_of_progress/*.py")
+    }
     assert set(outputs) == set(committed)
     for rel, text in outputs.items():
         assert committed[rel].read_text(encoding="utf-8") == text, rel

@@ -437,10 +437,21 @@ def test_grand_design_plays_a_scenario_to_1714(name: str, base: str, turns: int)
     """
     s = scenario(name)
     assert s["base"] == base
-    assert set(s) <= {"scenario", "title", "text", "doc", "base", "rules", "globals", "assumed", "entities"}
+    assert set(s) <= {
+        "scenario",
+        "title",
+        "text",
+        "doc",
+        "base",
+        "rules",
+        "globals",
+        "assumed",
+        "entities",
+    }
     assert s["globals"] == {"last_turn": turns}
     assert START[base][1] + turns - 1 == 1714
-    # besides the base's set-up, only the optional rebel counters (31.0), off the map, owned by nobody
+    # besides the base's set-up, only the optional rebel counters (31.0): off the map,
+    # owned by nobody
     assert set(s.get("entities", {})) <= {"unit"}
     for u in s.get("entities", {}).get("unit", {}).values():
         assert u["kind"] == "rebel" and "at" not in u and "owner" not in u

@@ -283,7 +283,13 @@ def test_sheet_reads_the_project_it_runs_in_and_refuses_a_bad_table(tmp_path, ca
     from compile_helpers import edit, scratch_project
 
     root = scratch_project(tmp_path, "westphalia")
-    edit(root, "tables/end.yaml", "Phase)\n    kind: list", "Phase)\n    kind: bogus", game="westphalia")
+    edit(
+        root,
+        "tables/end.yaml",
+        "Phase)\n    kind: list",
+        "Phase)\n    kind: bogus",
+        game="westphalia",
+    )
     monkeypatch.chdir(root)
     assert cmd_sheet.run(_args(game="westphalia", output=str(tmp_path / "w.html"))) == 1
     err = capsys.readouterr().err
