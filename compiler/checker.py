@@ -58,7 +58,7 @@ from .effects import (
 from .lasting import lasting_call_name
 from .nones import breaks, check_nones
 from .scenario_values import ScenarioChecker
-from .typerules import article, compatible, untyped_list
+from .typerules import article, compatible, refines, untyped_list
 
 #: the fields of a table result record and their types (``value`` depends on the table)
 RESULT_FIELDS = {
@@ -457,22 +457,14 @@ class Checker:
         ):
             self.error("decision", "the answer to a decision goes into a local variable", value)
         self.expect(value, vt, tt, "the assigned value")
-        if isinstance(target, Name) and target.ref == ("local", target.id):
-            if untyped_list(tt) or tt.kind == "none":
-                self.refine(target, vt)
+        if isinstance(target, Name) and target.ref == ("local", target.id) and refines(tt, vt):
+            self.refine(target, vt)
 
     def refine(self, target: Name, t: ir.Type) -> None:
-        """A local declared as ``[]`` (a list of anything) takes the type of the first list
-        of known elements assigned to it (``xs = xs + [p]``), and one declared as ``none``
-        the type of the first value that is not none (``holder = p``): the uses after it know
-        what it holds (a log line names the player, not its number)."""
+        """A local started as ``[]`` or ``none`` takes the type of what is given to it
+        (``typerules.refines``): the uses after it know what it holds."""
         b = self.lookup(target.id)
         if b is None:
-            return
-        if b.type.kind == "none":
-            if t.kind in ("none", "any", "void"):
-                return
-        elif t.kind != "list" or untyped_list(t):
             return
         b.type = t
         target.ty = t

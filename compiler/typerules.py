@@ -37,3 +37,12 @@ def article(t: ir.Type) -> str:
 def untyped_list(t: ir.Type) -> bool:
     """A list whose elements' type is not known: the type of ``[]``."""
     return t.kind == "list" and t.elem == ir.ANY
+
+
+def refines(local: ir.Type, given: ir.Type) -> bool:
+    """Whether a local of type ``local`` takes the type ``given`` when given a value of it:
+    one started as ``[]`` the first list of known elements, one started as ``none`` the
+    first value that is not none."""
+    if local.kind == "none":
+        return given.kind not in ("none", "any", "void")
+    return untyped_list(local) and given.kind == "list" and not untyped_list(given)

@@ -273,7 +273,7 @@ def test_no_scenario_is_named_in_compiler_or_runtime() -> None:
     assert "thirty_years_war" in words
     for word in sorted(words):
         proc = subprocess.run(
-            ["git", "grep", "-i", "-l", word, "--", "compiler", "runtime"],
+            ["git", "grep", "-i", "-w", "-l", word, "--", "compiler", "runtime"],
             cwd=REPO,
             capture_output=True,
             text=True,
