@@ -116,6 +116,10 @@ class SchemaStore:
             self._schemas[name] = schema
             self._files[name] = filename
         self.registry: Registry[Any] = Registry().with_resources(pairs).crawl()
+        #: (schema name, text) of the documents found valid: a process that compiles the same
+        #: files again (a designer's watch loop, the tests' scratch copies of a game) does
+        #: not validate them again; a document is data parsed from its text alone
+        self._valid: set[tuple[str, str]] = set()
 
     @classmethod
     def default(cls) -> SchemaStore:
@@ -164,11 +168,16 @@ class SchemaStore:
 
     def validate(self, doc: Document, name: str, sink: DiagnosticSink) -> bool:
         """Validate ``doc`` against schema ``name``, reporting every error; True when valid."""
+        key = (name, doc.text)
+        if key in self._valid:
+            return True
         validator = self.validator(name)
         ok = True
         for error in validator.iter_errors(doc.data):
             ok = False
             self._report(error, doc, name, sink)
+        if ok:
+            self._valid.add(key)
         return ok
 
     # -- turning jsonschema errors into diagnostics

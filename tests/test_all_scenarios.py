@@ -64,8 +64,10 @@ SOAK_MIN_GAMES = 5
 #: a game must end within its scenario's own ``max_turns`` (attrition scenarios legitimately
 #: run hundreds of turns in random play) and this many decisions
 MAX_DECISIONS = 50_000
-#: random decisions per game at which the views are checked (besides set-up and the end)
-HIDDEN_CHECKS = 6
+#: random decisions per game at which the views are checked (besides set-up and the end): in
+#: the default run, and in the soak (a check of a Marlborough position takes about a second)
+HIDDEN_CHECKS = 3
+SOAK_HIDDEN_CHECKS = 6
 
 
 def _spec(name: str) -> GameSpec:
@@ -164,6 +166,7 @@ def run_games(
     save_load: bool,
     deadline: float | None = None,
     min_games: int = MIN_GAMES,
+    checks: int = HIDDEN_CHECKS,
 ) -> int:
     spec = _spec(scenario)
     played = 0
@@ -175,18 +178,20 @@ def run_games(
         g, taken = play_random(spec, scenario, seed)
         assert g.finished
         if hidden:
-            check_views_along(spec, scenario, seed, g, taken)
+            check_views_along(spec, scenario, seed, g, taken, checks)
         if save_load:
             check_save_load(spec, scenario, seed, g, taken)
         played += 1
     return played
 
 
-def check_views_along(spec: GameSpec, scenario: str, seed: int, g: Game, taken: list) -> None:
-    """Replay the game and check the views after set-up, at HIDDEN_CHECKS random decisions
-    and at the end (every decision would be quadratic in the log of a long game)."""
+def check_views_along(
+    spec: GameSpec, scenario: str, seed: int, g: Game, taken: list, checks: int = HIDDEN_CHECKS
+) -> None:
+    """Replay the game and check the views after set-up, at ``checks`` random decisions and
+    at the end (every decision would be quadratic in the log of a long game)."""
     rng = random.Random(seed * 131 + 5)
-    at = {0, len(taken)} | {rng.randrange(len(taken) + 1) for _ in range(HIDDEN_CHECKS)}
+    at = {0, len(taken)} | {rng.randrange(len(taken) + 1) for _ in range(checks)}
     h = Game.new(spec, None, seed)
     for k in range(len(taken) + 1):
         if k in at:
@@ -249,5 +254,6 @@ def test_all_scenarios_soak(scenario):
         save_load=True,
         deadline=time.monotonic() + budget,
         min_games=SOAK_MIN_GAMES,
+        checks=SOAK_HIDDEN_CHECKS,
     )
     assert played >= min(games, SOAK_MIN_GAMES)

@@ -186,6 +186,7 @@ def game_model(root: Path, game: str) -> GameModel:
     rules = Path(root).resolve()  # a project's rules folder, whatever its name
     key = (rules, game, _fingerprint(rules / game))
     if key in _MODELS:
+        _MODELS[key] = _MODELS.pop(key)  # the most recently used is evicted last
         return _MODELS[key]
     from ..project import Project, ProjectError, compile_project, new_sink
 
@@ -205,14 +206,18 @@ def game_model(root: Path, game: str) -> GameModel:
         result.models[game],
         {k[len(prefix) :]: g for k, g in result.games.items() if k.startswith(prefix)},
     )
-    while len(_MODELS) >= 4:
+    while len(_MODELS) >= KEPT_MODELS:
         del _MODELS[next(iter(_MODELS))]
     _MODELS[key] = found
     return found
 
 
-#: models of games by (rules folder, game, the state of the game's files); see `game_model`
+#: models of games by (rules folder, game, the state of the game's files), the least recently
+#: used first; see `game_model`
 _MODELS: dict[tuple[Path, str, tuple[Any, ...]], GameModel] = {}
+#: the models kept: the five bundled games and a few projects' (Marlborough's is ~100 MB and
+#: takes seconds to build; with four kept, the sheets of five games built it again and again)
+KEPT_MODELS = 8
 
 
 def _fingerprint(game_dir: Path) -> tuple[Any, ...]:
