@@ -642,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 15589
+SIZE: int = 15595
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -686,7 +686,7 @@ LAYOUT: tuple[Any, ...] = (
     (
         "e.hex.garrison_destroyed",
         71,
-        2401,
+        2402,
         "bool",
         None,
         "all",
@@ -702,17 +702,17 @@ LAYOUT: tuple[Any, ...] = (
             *(True,),
             *(False,) * 80,
             *(True,),
-            *(False,) * 1181,
+            *(False,) * 1182,
         ),
     ),
-    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2473, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.pillaged", 4875, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.fortress_marker", 7277, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.enlightened", 9679, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.taxed_by", 12081, 2402, "ref", "nation", "all", True, None, None, (None,) * 2402),
     (
         "e.unit.owner",
-        14477,
+        14483,
         139,
         "ref",
         "player",
@@ -724,7 +724,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.at",
-        14616,
+        14622,
         139,
         "ref",
         "hex",
@@ -763,7 +763,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14755,
+        14761,
         139,
         "bool",
         None,
@@ -799,11 +799,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,),
         ),
     ),
-    ("e.unit.used", 14894, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.embarked", 15033, 139, "bool", None, "owner", False, None, None, (False,) * 139),
-    ("e.unit.due", 15172, 139, "int", None, "owner", False, 0, None, (0,) * 139),
-    ("e.unit.prisoner_of", 15311, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
-    ("e.unit.seen", 15450, 139, "set", "player", "all", False, None, None, (0,) * 139),
+    ("e.unit.used", 14900, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.embarked", 15039, 139, "bool", None, "owner", False, None, None, (False,) * 139),
+    ("e.unit.due", 15178, 139, "int", None, "owner", False, 0, None, (0,) * 139),
+    ("e.unit.prisoner_of", 15317, 139, "ref", "player", "owner", True, None, None, (None,) * 139),
+    ("e.unit.seen", 15456, 139, "set", "player", "all", False, None, None, (0,) * 139),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -3291,6 +3291,7 @@ PRIMARY: dict[str, Any] = {
         (60, 9),
         (60, 10),
         None,
+        None,
     ),
     "bd_cost__march": (
         ((40, 1),),
@@ -5694,10 +5695,12 @@ PRIMARY: dict[str, Any] = {
         (),
         (),
         (),
+        (),
     ),
     "board_constants": (),
     "board_displays": (),
     "c_campaign_late_start": False,
+    "c_denmark_transit": 7,
     "c_fortress_shift": 3,
     "c_inherent_strength": 1,
     "c_initiative_at_any_bop": True,
@@ -8224,6 +8227,7 @@ PRIMARY: dict[str, Any] = {
         "h6039",
         "h6040",
         "eliminated",
+        "denmark",
     ),
     "id_nation": (
         "france",
@@ -10827,6 +10831,7 @@ PRIMARY: dict[str, Any] = {
         "6039",
         "6040",
         "Eliminated",
+        "Around Denmark",
     ),
     "name_nation": (
         "France",
@@ -11999,7 +12004,7 @@ PRIMARY: dict[str, Any] = {
         (996, 1036, 1037, 998, 957, 956),
         (997, 1037, 1038, 999, 958, 957),
         (998, 1038, 1039, 959, 958),
-        (1040, 1041, 1001, 961, 960),
+        (1040, 1041, 1001, 961, 960, 2401),
         (1000, 1041, 1042, 1002, 962, 961),
         (1001, 1042, 1043, 1003, 963, 962),
         (1002, 1043, 1044, 1004, 964, 963),
@@ -12360,7 +12365,7 @@ PRIMARY: dict[str, Any] = {
         (1357, 1398, 1399, 1359, 1319, 1318),
         (1358, 1399, 1319),
         (1400, 1361, 1320),
-        (1360, 1400, 1401, 1362, 1321, 1320),
+        (1360, 1400, 1401, 1362, 1321, 1320, 2401),
         (1361, 1401, 1402, 1363, 1322, 1321),
         (1362, 1402, 1403, 1364, 1323, 1322),
         (1363, 1403, 1404, 1365, 1324, 1323),
@@ -13400,6 +13405,7 @@ PRIMARY: dict[str, Any] = {
         (2397, 2399, 2359, 2358),
         (2398, 2359),
         (),
+        (1000, 1361),
     ),
     "s_e_hex__capital": (
         *(False,) * 74,
@@ -13424,7 +13430,7 @@ PRIMARY: dict[str, Any] = {
         *(True,),
         *(False,) * 164,
         *(True,),
-        *(False,) * 781,
+        *(False,) * 782,
     ),
     "s_e_hex__column": (
         *(1,) * 40,
@@ -13487,7 +13493,7 @@ PRIMARY: dict[str, Any] = {
         *(58,) * 40,
         *(59,) * 40,
         *(60,) * 40,
-        *(0,),
+        *(0, 0),
     ),
     "s_e_hex__economic": (
         *(0,) * 74,
@@ -13546,7 +13552,7 @@ PRIMARY: dict[str, Any] = {
         *(3,),
         *(0,) * 160,
         *(3,),
-        *(0,) * 620,
+        *(0,) * 621,
     ),
     "s_e_hex__nation": (
         *(None,) * 11,
@@ -13898,9 +13904,9 @@ PRIMARY: dict[str, Any] = {
         *(None,) * 7,
         *(22,) * 18,
         *(23,) * 15,
-        *(None,) * 8,
+        *(None,) * 9,
     ),
-    "s_e_hex__on_map": (*(True,) * 2400, *(False,)),
+    "s_e_hex__on_map": (*(True,) * 2400, *(False, False)),
     "s_e_hex__port": (
         *(False,) * 74,
         *(True,),
@@ -13958,7 +13964,7 @@ PRIMARY: dict[str, Any] = {
         *(True,),
         *(False,) * 376,
         *(True,),
-        *(False,) * 552,
+        *(False,) * 553,
     ),
     "s_e_hex__river": (
         *(False,) * 893,
@@ -14011,7 +14017,7 @@ PRIMARY: dict[str, Any] = {
         *(True, True),
         *(False,) * 39,
         *(True,),
-        *(False,) * 536,
+        *(False,) * 537,
     ),
     "s_e_hex__row": (
         *range(1, 41),
@@ -14074,7 +14080,7 @@ PRIMARY: dict[str, Any] = {
         *range(1, 41),
         *range(1, 41),
         *range(1, 41),
-        *(0,),
+        *(0, 0),
     ),
     "s_e_hex__terrain": (
         "sea",
@@ -16477,6 +16483,7 @@ PRIMARY: dict[str, Any] = {
         "sea",
         "sea",
         "sea",
+        None,
         None,
     ),
     "s_e_nation__barred": (*(False,) * 23, *(True, True)),

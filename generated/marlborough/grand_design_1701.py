@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15389
+SIZE: int = 15395
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -81,23 +81,23 @@ LAYOUT: tuple[Any, ...] = (
     (
         "e.hex.garrison_destroyed",
         71,
-        2401,
+        2402,
         "bool",
         None,
         "all",
         False,
         None,
         None,
-        (*(False,) * 894, *(True,), *(False,) * 40, *(True,), *(False,) * 1465),
+        (*(False,) * 894, *(True,), *(False,) * 40, *(True,), *(False,) * 1466),
     ),
-    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2473, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.pillaged", 4875, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.fortress_marker", 7277, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.enlightened", 9679, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.taxed_by", 12081, 2402, "ref", "nation", "all", True, None, None, (None,) * 2402),
     (
         "e.unit.owner",
-        14477,
+        14483,
         114,
         "ref",
         "player",
@@ -109,7 +109,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.at",
-        14591,
+        14597,
         114,
         "ref",
         "hex",
@@ -142,7 +142,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14705,
+        14711,
         114,
         "bool",
         None,
@@ -174,11 +174,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 13,
         ),
     ),
-    ("e.unit.used", 14819, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.embarked", 14933, 114, "bool", None, "owner", False, None, None, (False,) * 114),
-    ("e.unit.due", 15047, 114, "int", None, "owner", False, 0, None, (0,) * 114),
-    ("e.unit.prisoner_of", 15161, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
-    ("e.unit.seen", 15275, 114, "set", "player", "all", False, None, None, (0,) * 114),
+    ("e.unit.used", 14825, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.embarked", 14939, 114, "bool", None, "owner", False, None, None, (False,) * 114),
+    ("e.unit.due", 15053, 114, "int", None, "owner", False, 0, None, (0,) * 114),
+    ("e.unit.prisoner_of", 15167, 114, "ref", "player", "owner", True, None, None, (None,) * 114),
+    ("e.unit.seen", 15281, 114, "set", "player", "all", False, None, None, (0,) * 114),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS

@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15637
+SIZE: int = 15643
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -81,7 +81,7 @@ LAYOUT: tuple[Any, ...] = (
     (
         "e.hex.garrison_destroyed",
         71,
-        2401,
+        2402,
         "bool",
         None,
         "all",
@@ -97,17 +97,17 @@ LAYOUT: tuple[Any, ...] = (
             *(True,),
             *(False,) * 80,
             *(True,),
-            *(False,) * 1181,
+            *(False,) * 1182,
         ),
     ),
-    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2473, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.pillaged", 4875, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.fortress_marker", 7277, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.enlightened", 9679, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.taxed_by", 12081, 2402, "ref", "nation", "all", True, None, None, (None,) * 2402),
     (
         "e.unit.owner",
-        14477,
+        14483,
         145,
         "ref",
         "player",
@@ -127,7 +127,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.at",
-        14622,
+        14628,
         145,
         "ref",
         "hex",
@@ -167,7 +167,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14767,
+        14773,
         145,
         "bool",
         None,
@@ -203,11 +203,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 14912, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.embarked", 15057, 145, "bool", None, "owner", False, None, None, (False,) * 145),
-    ("e.unit.due", 15202, 145, "int", None, "owner", False, 0, None, (0,) * 145),
-    ("e.unit.prisoner_of", 15347, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
-    ("e.unit.seen", 15492, 145, "set", "player", "all", False, None, None, (0,) * 145),
+    ("e.unit.used", 14918, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.embarked", 15063, 145, "bool", None, "owner", False, None, None, (False,) * 145),
+    ("e.unit.due", 15208, 145, "int", None, "owner", False, 0, None, (0,) * 145),
+    ("e.unit.prisoner_of", 15353, 145, "ref", "player", "owner", True, None, None, (None,) * 145),
+    ("e.unit.seen", 15498, 145, "set", "player", "all", False, None, None, (0,) * 145),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS

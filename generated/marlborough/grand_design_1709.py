@@ -37,7 +37,7 @@ TABLE_PILLAGE: tuple[Any, ...] = _base.TABLE_PILLAGE
 TABLE_RANDOM_EVENTS: tuple[Any, ...] = _base.TABLE_RANDOM_EVENTS
 TABLE_SIEGE_MATRIX: tuple[Any, ...] = _base.TABLE_SIEGE_MATRIX
 TABLE_VICTORY_LEVELS: tuple[Any, ...] = _base.TABLE_VICTORY_LEVELS
-SIZE: int = 15525
+SIZE: int = 15531
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (-5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -81,7 +81,7 @@ LAYOUT: tuple[Any, ...] = (
     (
         "e.hex.garrison_destroyed",
         71,
-        2401,
+        2402,
         "bool",
         None,
         "all",
@@ -117,17 +117,17 @@ LAYOUT: tuple[Any, ...] = (
             *(True,),
             *(False,) * 481,
             *(True,),
-            *(False,) * 620,
+            *(False,) * 621,
         ),
     ),
-    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2473, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.pillaged", 4875, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.fortress_marker", 7277, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.enlightened", 9679, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.taxed_by", 12081, 2402, "ref", "nation", "all", True, None, None, (None,) * 2402),
     (
         "e.unit.owner",
-        14477,
+        14483,
         131,
         "ref",
         "player",
@@ -139,7 +139,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.at",
-        14608,
+        14614,
         131,
         "ref",
         "hex",
@@ -178,7 +178,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14739,
+        14745,
         131,
         "bool",
         None,
@@ -213,11 +213,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 9,
         ),
     ),
-    ("e.unit.used", 14870, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.embarked", 15001, 131, "bool", None, "owner", False, None, None, (False,) * 131),
-    ("e.unit.due", 15132, 131, "int", None, "owner", False, 0, None, (0,) * 131),
-    ("e.unit.prisoner_of", 15263, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
-    ("e.unit.seen", 15394, 131, "set", "player", "all", False, None, None, (0,) * 131),
+    ("e.unit.used", 14876, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.embarked", 15007, 131, "bool", None, "owner", False, None, None, (False,) * 131),
+    ("e.unit.due", 15138, 131, "int", None, "owner", False, 0, None, (0,) * 131),
+    ("e.unit.prisoner_of", 15269, 131, "ref", "player", "owner", True, None, None, (None,) * 131),
+    ("e.unit.seen", 15400, 131, "set", "player", "all", False, None, None, (0,) * 131),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS

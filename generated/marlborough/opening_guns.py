@@ -642,7 +642,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 15341
+SIZE: int = 15347
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (5,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -686,23 +686,23 @@ LAYOUT: tuple[Any, ...] = (
     (
         "e.hex.garrison_destroyed",
         71,
-        2401,
+        2402,
         "bool",
         None,
         "all",
         False,
         None,
         None,
-        (*(False,) * 894, *(True,), *(False,) * 40, *(True,), *(False,) * 1465),
+        (*(False,) * 894, *(True,), *(False,) * 40, *(True,), *(False,) * 1466),
     ),
-    ("e.hex.besieged", 2472, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.pillaged", 4873, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.fortress_marker", 7274, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.enlightened", 9675, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
-    ("e.hex.taxed_by", 12076, 2401, "ref", "nation", "all", True, None, None, (None,) * 2401),
+    ("e.hex.besieged", 2473, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.pillaged", 4875, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.fortress_marker", 7277, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.enlightened", 9679, 2402, "bool", None, "all", False, None, None, (False,) * 2402),
+    ("e.hex.taxed_by", 12081, 2402, "ref", "nation", "all", True, None, None, (None,) * 2402),
     (
         "e.unit.owner",
-        14477,
+        14483,
         108,
         "ref",
         "player",
@@ -714,7 +714,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.at",
-        14585,
+        14591,
         108,
         "ref",
         "hex",
@@ -746,7 +746,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        14693,
+        14699,
         108,
         "bool",
         None,
@@ -778,11 +778,11 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 7,
         ),
     ),
-    ("e.unit.used", 14801, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.embarked", 14909, 108, "bool", None, "owner", False, None, None, (False,) * 108),
-    ("e.unit.due", 15017, 108, "int", None, "owner", False, 0, None, (0,) * 108),
-    ("e.unit.prisoner_of", 15125, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
-    ("e.unit.seen", 15233, 108, "set", "player", "all", False, None, None, (0,) * 108),
+    ("e.unit.used", 14807, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.embarked", 14915, 108, "bool", None, "owner", False, None, None, (False,) * 108),
+    ("e.unit.due", 15023, 108, "int", None, "owner", False, 0, None, (0,) * 108),
+    ("e.unit.prisoner_of", 15131, 108, "ref", "player", "owner", True, None, None, (None,) * 108),
+    ("e.unit.seen", 15239, 108, "set", "player", "all", False, None, None, (0,) * 108),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -3270,6 +3270,7 @@ PRIMARY: dict[str, Any] = {
         (60, 9),
         (60, 10),
         None,
+        None,
     ),
     "bd_cost__march": (
         ((40, 1),),
@@ -5673,10 +5674,12 @@ PRIMARY: dict[str, Any] = {
         (),
         (),
         (),
+        (),
     ),
     "board_constants": (),
     "board_displays": (),
     "c_campaign_late_start": True,
+    "c_denmark_transit": 7,
     "c_fortress_shift": 3,
     "c_inherent_strength": 1,
     "c_initiative_at_any_bop": True,
@@ -8203,6 +8206,7 @@ PRIMARY: dict[str, Any] = {
         "h6039",
         "h6040",
         "eliminated",
+        "denmark",
     ),
     "id_nation": (
         "france",
@@ -10775,6 +10779,7 @@ PRIMARY: dict[str, Any] = {
         "6039",
         "6040",
         "Eliminated",
+        "Around Denmark",
     ),
     "name_nation": (
         "France",
@@ -11916,7 +11921,7 @@ PRIMARY: dict[str, Any] = {
         (996, 1036, 1037, 998, 957, 956),
         (997, 1037, 1038, 999, 958, 957),
         (998, 1038, 1039, 959, 958),
-        (1040, 1041, 1001, 961, 960),
+        (1040, 1041, 1001, 961, 960, 2401),
         (1000, 1041, 1042, 1002, 962, 961),
         (1001, 1042, 1043, 1003, 963, 962),
         (1002, 1043, 1044, 1004, 964, 963),
@@ -12277,7 +12282,7 @@ PRIMARY: dict[str, Any] = {
         (1357, 1398, 1399, 1359, 1319, 1318),
         (1358, 1399, 1319),
         (1400, 1361, 1320),
-        (1360, 1400, 1401, 1362, 1321, 1320),
+        (1360, 1400, 1401, 1362, 1321, 1320, 2401),
         (1361, 1401, 1402, 1363, 1322, 1321),
         (1362, 1402, 1403, 1364, 1323, 1322),
         (1363, 1403, 1404, 1365, 1324, 1323),
@@ -13317,6 +13322,7 @@ PRIMARY: dict[str, Any] = {
         (2397, 2399, 2359, 2358),
         (2398, 2359),
         (),
+        (1000, 1361),
     ),
     "s_e_hex__capital": (
         *(False,) * 74,
@@ -13341,7 +13347,7 @@ PRIMARY: dict[str, Any] = {
         *(True,),
         *(False,) * 164,
         *(True,),
-        *(False,) * 781,
+        *(False,) * 782,
     ),
     "s_e_hex__column": (
         *(1,) * 40,
@@ -13404,7 +13410,7 @@ PRIMARY: dict[str, Any] = {
         *(58,) * 40,
         *(59,) * 40,
         *(60,) * 40,
-        *(0,),
+        *(0, 0),
     ),
     "s_e_hex__economic": (
         *(0,) * 74,
@@ -13463,7 +13469,7 @@ PRIMARY: dict[str, Any] = {
         *(3,),
         *(0,) * 160,
         *(3,),
-        *(0,) * 620,
+        *(0,) * 621,
     ),
     "s_e_hex__nation": (
         *(None,) * 11,
@@ -13815,9 +13821,9 @@ PRIMARY: dict[str, Any] = {
         *(None,) * 7,
         *(22,) * 18,
         *(23,) * 15,
-        *(None,) * 8,
+        *(None,) * 9,
     ),
-    "s_e_hex__on_map": (*(True,) * 2400, *(False,)),
+    "s_e_hex__on_map": (*(True,) * 2400, *(False, False)),
     "s_e_hex__port": (
         *(False,) * 74,
         *(True,),
@@ -13875,7 +13881,7 @@ PRIMARY: dict[str, Any] = {
         *(True,),
         *(False,) * 376,
         *(True,),
-        *(False,) * 552,
+        *(False,) * 553,
     ),
     "s_e_hex__river": (
         *(False,) * 893,
@@ -13928,7 +13934,7 @@ PRIMARY: dict[str, Any] = {
         *(True, True),
         *(False,) * 39,
         *(True,),
-        *(False,) * 536,
+        *(False,) * 537,
     ),
     "s_e_hex__row": (
         *range(1, 41),
@@ -13991,7 +13997,7 @@ PRIMARY: dict[str, Any] = {
         *range(1, 41),
         *range(1, 41),
         *range(1, 41),
-        *(0,),
+        *(0, 0),
     ),
     "s_e_hex__terrain": (
         "sea",
@@ -16394,6 +16400,7 @@ PRIMARY: dict[str, Any] = {
         "sea",
         "sea",
         "sea",
+        None,
         None,
     ),
     "s_e_nation__barred": (*(False,) * 23, *(True, True)),
