@@ -5774,6 +5774,7 @@ PRIMARY: dict[str, Any] = {
         ("neutrality", "Restore to neutrality", "pick", "nation", ""),
         ("prisoner", "Prisoner", "pick", "unit", ""),
         ("end_the_game", "End the game now (28.2)", "flag", "", ""),
+        ("reveal", "Reveal campaign markers and treasury (26.3)", "flag", "", ""),
         ("minor_state", "Minor state", "pick", "nation", ""),
     ),
     "deal_value": "",
