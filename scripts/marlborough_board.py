@@ -404,6 +404,9 @@ def main() -> None:
     out += [
         "  boxes:",
         "    eliminated: {name: Eliminated}",
+        '    denmark: {name: Around Denmark, links: ["2601", "3502"], assumed: "21.9: the map\'s'
+        " Denmark box joins the North Sea to the Baltic; its two ends are not printed: the"
+        ' northernmost all-sea hexes west and east of Denmark on this map"}',
         "  costs:",
         "    march:",
         '      assumed: "the Terrain Effects Chart is not printed: clear 1 and mountains 3'
