@@ -19,6 +19,7 @@ playout's source of random numbers in ``[0, 1)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from heapq import heappop, heappush
 from itertools import combinations
 from math import comb
@@ -140,9 +141,9 @@ def head(t: Any) -> Any:
     return t[0]
 
 
-def nth(t: tuple[Any, ...], i: int) -> Any:
-    """Element ``i`` of a list, from the end if ``i`` is negative (a RulesError if there is
-    none: ``xs[i]`` in the rules)."""
+def nth(t: Sequence[Any], i: int) -> Any:
+    """Element ``i`` of a list or tuple, from the end if ``i`` is negative (a RulesError if
+    there is none: ``xs[i]`` in the rules); the native build passes either."""
     n = len(t)
     if i < -n or i >= n:
         raise RulesError(f"index {i} is out of range of a list of {n}")
