@@ -59,8 +59,9 @@ LISTED = 200
 MIN_GAMES = 1
 SECONDS = 3.0
 GAMES = 30
-#: the soak plays at least this many games of each scenario
-SOAK_MIN_GAMES = 5
+#: the soak plays at least this many games of each scenario (a Marlborough game with every
+#: check takes about ten seconds)
+SOAK_MIN_GAMES = 3
 #: a game must end within its scenario's own ``max_turns`` (attrition scenarios legitimately
 #: run hundreds of turns in random play) and this many decisions
 MAX_DECISIONS = 50_000

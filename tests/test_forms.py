@@ -5,7 +5,8 @@ Every scenario of every bundled game is played by both forms in lockstep
 (tests/forms_helpers.py): the same seed, the same seeded choices; at every decision the
 same kind of decision with as many options and the same state; at the end the same state
 and result. ``-m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in all, shared out among the
-scenarios (default 2200: 200 of each).
+scenarios (default 2200: 200 of each), each scenario stopping at its share of
+``RULECRAFT_SOAK_SECONDS`` after ``GAMES`` games.
 """
 
 from __future__ import annotations
@@ -39,12 +40,16 @@ def _spec(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"rulecraft.generated.{game}").SPECS[sid]
 
 
-def _play(name: str, games: int, most: int, seconds: float | None = None) -> dict[str, int]:
+def _play(
+    name: str, games: int, most: int, seconds: float | None = None, at_least: int = 1
+) -> dict[str, int]:
+    """Up to ``games`` games of scenario ``name`` in lockstep; after ``at_least`` of them,
+    none begun past ``seconds``."""
     spec = _spec(name)
     seen = {"games": 0, "decisions": 0, "draws": 0, "ended": 0, "cut": 0, "stopped": 0}
     deadline = None if seconds is None else time.monotonic() + seconds
     for seed in range(games):
-        if deadline is not None and seen["games"] > 0 and time.monotonic() > deadline:
+        if deadline is not None and seen["games"] >= at_least and time.monotonic() > deadline:
             break
         rec = lockstep(spec, seed, most=most)
         seen["games"] += 1
@@ -67,8 +72,10 @@ def test_both_forms_play_the_same_games(name: str) -> None:
 def test_both_forms_play_the_same_games_soak(name: str) -> None:
     total = int(os.environ.get("RULECRAFT_SOAK_GAMES", "2200"))
     games = max(GAMES, total // len(SCENARIOS))
+    # at least GAMES games, then the scenario's share of RULECRAFT_SOAK_SECONDS
+    share = float(os.environ.get("RULECRAFT_SOAK_SECONDS", "540")) / len(SCENARIOS)
     start = time.perf_counter()
-    seen = _play(name, games, 2000)
+    seen = _play(name, games, 2000, share, at_least=GAMES)
     print(f"{name}: {seen} in {time.perf_counter() - start:.1f} s")
     assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
 
