@@ -215,8 +215,9 @@ def game_model(root: Path, game: str) -> GameModel:
 #: models of games by (rules folder, game, the state of the game's files), the least recently
 #: used first; see `game_model`
 _MODELS: dict[tuple[Path, str, tuple[Any, ...]], GameModel] = {}
-#: the models kept: the five bundled games and a few projects' (Marlborough's is ~100 MB and
-#: takes seconds to build; with four kept, the sheets of five games built it again and again)
+#: the models kept: the five bundled games' and a few projects' (the largest, a hex map of
+#: 2,400 hexes, is ~100 MB and takes seconds to build; with four kept, the sheets of five games
+#: built it again and again)
 KEPT_MODELS = 8
 
 
