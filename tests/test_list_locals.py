@@ -33,12 +33,8 @@ def _project(tmp_path: Path, body: str) -> Path:
     return tmp_path
 
 
-def test_a_list_started_empty_takes_the_type_of_what_is_added(tmp_path: Path) -> None:
-    root = _project(
-        tmp_path,
-        "let ranked = []\nfor p in players:\n    ranked = ranked + [p]\n"
-        "for q in ranked:\n    q.vp = 7\n",
-    )
+def _game(root: Path):  # type: ignore[no-untyped-def]
+    """The project compiled and generated: a new game of its realm scenario, seed 1."""
     sink = new_sink(root)
     result = compile_project(root, sink)
     assert not sink.has_errors, sink.render_all()
@@ -46,7 +42,16 @@ def test_a_list_started_empty_takes_the_type_of_what_is_added(tmp_path: Path) ->
     from rulecraft.runtime import Game
 
     engine = scenario_module(import_generated(root, "edicts"), "realm")
-    g = Game.new(engine.SPEC, None, 1)
+    return Game.new(engine.SPEC, None, 1)
+
+
+def test_a_list_started_empty_takes_the_type_of_what_is_added(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        "let ranked = []\nfor p in players:\n    ranked = ranked + [p]\n"
+        "for q in ranked:\n    q.vp = 7\n",
+    )
+    g = _game(root)
     while not g.finished and g.state["g"]["round"] < 2:  # to the first decision of round 2
         d = g.pending()[0]
         g.apply(d.player, d.options[-1].id)
@@ -72,16 +77,9 @@ def test_a_local_started_as_none_takes_the_type_of_what_is_given_to_it(tmp_path:
         "let holder = none\nfor p in players:\n    if holder == none:\n        holder = p\n"
         'log "{holder} leads the harvest"\n',
     )
-    sink = new_sink(root)
-    result = compile_project(root, sink)
-    assert not sink.has_errors, sink.render_all()
-    write_outputs(root, result.outputs)
-    from rulecraft.runtime import Game
-
-    engine = scenario_module(import_generated(root, "edicts"), "realm")
-    g = Game.new(engine.SPEC, None, 1)
+    g = _game(root)
     while not g.finished and not any("leads the harvest" in x for x in g.log_for(None)):
         d = g.pending()[0]
         g.apply(d.player, d.options[-1].id)
     (line,) = [x for x in g.log_for(None) if "leads the harvest" in x]
-    assert line.lower() == f"{engine.SPEC.seats[0]} leads the harvest"  # "Red", not "0"
+    assert line.lower() == f"{g.spec.seats[0]} leads the harvest"  # "Red", not "0"
