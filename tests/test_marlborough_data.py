@@ -24,21 +24,16 @@ def _nations(g: Game) -> dict[str, dict]:
     return {n["id"]: n for n in g.state["e"]["nation"]}
 
 
-def _hex_nation(g: Game) -> dict[int, str | None]:
-    ids = [n["id"] for n in g.state["e"]["nation"]]
-    return {
-        i: (None if h["nation"] is None else ids[h["nation"]])
-        for i, h in enumerate(g.state["e"]["hex"])
-    }
-
-
 def _units_in(g: Game, state: str) -> list[dict]:
-    where = _hex_nation(g)
+    """The units on the map in ``state``'s hexes, each with its nation's id."""
     ids = [n["id"] for n in g.state["e"]["nation"]]
+    hexes = g.state["e"]["hex"]
     return [
         {**u, "nation_id": ids[u["nation"]]}
         for u in g.state["e"]["unit"]
-        if u["at"] is not None and where[u["at"]] == state
+        if u["at"] is not None
+        and hexes[u["at"]]["nation"] is not None
+        and ids[hexes[u["at"]]["nation"]] == state
     ]
 
 
