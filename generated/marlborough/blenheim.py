@@ -5714,6 +5714,7 @@ PRIMARY: dict[str, Any] = {
     "c_opening_initiative": 1,
     "c_optional_enlightenment": False,
     "c_optional_experimental_leaders": False,
+    "c_optional_fleets_pillage_and_enlighten": False,
     "c_optional_fortress_markers": False,
     "c_optional_free_corps": False,
     "c_optional_increasing_taxes": False,
@@ -5743,6 +5744,7 @@ PRIMARY: dict[str, Any] = {
         "optional_prisoners",
         "optional_pillage",
         "optional_enlightenment",
+        "optional_fleets_pillage_and_enlighten",
         "optional_experimental_leaders",
     ),
     "deal_goods": (

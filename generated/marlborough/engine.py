@@ -99,6 +99,7 @@ class MarlboroughRules:
         (("", "'s force retreats from ", " to ", ""), ("player", "e:hex", "e:hex")),
         (("Advance after combat into ", " (none, some or all)"), ("e:hex",)),
         (("", " advances ", " ", " into ", ""), ("player", "int", "str", "e:hex")),
+        (("", " advances aboard its fleet (21.74)"), ("e:unit",)),
         (("Upgrade one unit to veteran",), ()),
         (("", " is upgraded to veteran"), ("e:unit",)),
         (("Famous Victory for ", ""), ("player",)),
@@ -316,70 +317,70 @@ class MarlboroughRules:
         ("choose-unit", 11, "unit", -1, 2, 6, False),
         ("choose-hex", 15, "hex", -1, 3, 2, False),
         ("choose-some", 17, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 19, "unit", -1, 5, 1, False),
-        ("choose-hex", 22, "hex", -1, 7, 2, False),
-        ("choose-unit", 24, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 26, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 27, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 12, False),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 14, False),
-        ("choose-attacker_plan", 36, "enum:attacker_plan", -1, 9, 16, False),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 18, False),
-        ("yes-no", 39, "yes-no", -1, 9, 33, False),
-        ("choose-hex", 43, "hex", 44, 11, 1, False),
-        ("choose-some", 46, "some:unit", -1, 11, 3, False),
-        ("yes-no", 48, "yes-no", -1, 11, 9, False),
-        ("choose-hex", 51, "hex", -1, 11, 13, False),
-        ("choose-unit", 55, "unit", -1, 11, 18, False),
-        ("choose-hex", 56, "hex", 57, 11, 23, False),
-        ("choose-some", 58, "some:unit", -1, 11, 26, False),
-        ("choose-hex", 61, "hex", -1, 13, 1, False),
-        ("choose-unit", 55, "unit", -1, 13, 5, False),
-        ("choose-hex", 66, "hex", 57, 13, 13, False),
-        ("yes-no", 67, "yes-no", -1, 14, 3, False),
-        ("choose-some", 69, "some:unit", -1, 14, 7, False),
-        ("choose-hex", 72, "hex", -1, 15, 1, False),
-        ("choose-hex", 78, "hex", -1, 18, 3, False),
-        ("choose-number", 80, "number", -1, 18, 8, False),
-        ("choose-hex", 82, "hex", 83, 18, 16, False),
-        ("choose-unit", 85, "unit", 83, 18, 22, False),
-        ("choose-hex", 87, "hex", -1, 18, 25, False),
-        ("choose-unit", 91, "unit", -1, 20, 3, False),
-        ("choose-unit", 92, "unit", 93, 20, 5, False),
-        ("choose-hex", 96, "hex", -1, 21, 6, False),
-        ("choose-hex", 101, "hex", -1, 23, 2, False),
-        ("choose-hex", 102, "hex", -1, 23, 4, False),
-        ("choose-espionage", 104, "enum:espionage", -1, 24, 1, False),
-        ("yes-no", 106, "yes-no", -1, 25, 4, False),
-        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 25, 9, False),
-        ("choose-some", 113, "some:card", -1, 26, 1, True),
+        ("choose-unit", 20, "unit", -1, 5, 1, False),
+        ("choose-hex", 23, "hex", -1, 7, 2, False),
+        ("choose-unit", 25, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 27, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 28, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 35, "enum:defender_plan", -1, 9, 12, False),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 14, False),
+        ("choose-attacker_plan", 37, "enum:attacker_plan", -1, 9, 16, False),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 18, False),
+        ("yes-no", 40, "yes-no", -1, 9, 33, False),
+        ("choose-hex", 44, "hex", 45, 11, 1, False),
+        ("choose-some", 47, "some:unit", -1, 11, 3, False),
+        ("yes-no", 49, "yes-no", -1, 11, 9, False),
+        ("choose-hex", 52, "hex", -1, 11, 13, False),
+        ("choose-unit", 56, "unit", -1, 11, 18, False),
+        ("choose-hex", 57, "hex", 58, 11, 23, False),
+        ("choose-some", 59, "some:unit", -1, 11, 26, False),
+        ("choose-hex", 62, "hex", -1, 13, 1, False),
+        ("choose-unit", 56, "unit", -1, 13, 5, False),
+        ("choose-hex", 67, "hex", 58, 13, 13, False),
+        ("yes-no", 68, "yes-no", -1, 14, 3, False),
+        ("choose-some", 70, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 73, "hex", -1, 15, 1, False),
+        ("choose-hex", 79, "hex", -1, 18, 3, False),
+        ("choose-number", 81, "number", -1, 18, 8, False),
+        ("choose-hex", 83, "hex", 84, 18, 16, False),
+        ("choose-unit", 86, "unit", 84, 18, 22, False),
+        ("choose-hex", 88, "hex", -1, 18, 25, False),
+        ("choose-unit", 92, "unit", -1, 20, 3, False),
+        ("choose-unit", 93, "unit", 94, 20, 5, False),
+        ("choose-hex", 97, "hex", -1, 21, 6, False),
+        ("choose-hex", 102, "hex", -1, 23, 2, False),
+        ("choose-hex", 103, "hex", -1, 23, 4, False),
+        ("choose-espionage", 105, "enum:espionage", -1, 24, 1, False),
+        ("yes-no", 107, "yes-no", -1, 25, 4, False),
+        ("choose-diplomacy_outcome", 110, "enum:diplomacy_outcome", -1, 25, 9, False),
         ("choose-some", 114, "some:card", -1, 26, 1, True),
-        ("choose-some", 116, "some:card", -1, 27, 1, False),
-        ("choose-nation", 118, "nation", 119, 28, 3, False),
-        ("yes-no", 120, "yes-no", -1, 28, 6, False),
-        ("choose-some", 121, "some:unit", -1, 30, 4, False),
-        ("choose-unit", 126, "unit", -1, 32, 1, False),
-        ("yes-no", 130, "yes-no", -1, 34, 1, False),
-        ("choose-unit", 132, "unit", -1, 34, 12, False),
-        ("yes-no", 133, "yes-no", -1, 35, 3, False),
-        ("choose-hex", 136, "hex", 83, 36, 3, False),
-        ("choose-some", 138, "some:nation", -1, 37, 1, False),
-        ("choose-nation", 139, "nation", 140, 37, 6, False),
-        ("choose-unit", 142, "unit", -1, 37, 16, False),
-        ("choose-hex", 146, "hex", -1, 38, 3, False),
-        ("choose-hex", 148, "hex", 149, 39, 1, False),
-        ("choose-some", 150, "some:card", -1, 40, 1, False),
-        ("choose-hex", 153, "hex", -1, 40, 3, False),
-        ("choose-hex", 155, "hex", 57, 40, 5, False),
-        ("choose-hex", 156, "hex", 83, 41, 3, False),
-        ("choose-card", 158, "card", -1, 42, 1, False),
-        ("propose", 165, "offer", 44, 43, 5, False),
-        ("yes-no", 168, "yes-no", -1, 43, 10, False),
-        ("choose-card", 172, "card", 173, 44, 7, False),
-        ("choose-card", 175, "card", 176, 45, 7, False),
-        ("choose-card", 178, "card", 179, 46, 7, False),
+        ("choose-some", 115, "some:card", -1, 26, 1, True),
+        ("choose-some", 117, "some:card", -1, 27, 1, False),
+        ("choose-nation", 119, "nation", 120, 28, 3, False),
+        ("yes-no", 121, "yes-no", -1, 28, 6, False),
+        ("choose-some", 122, "some:unit", -1, 30, 4, False),
+        ("choose-unit", 127, "unit", -1, 32, 1, False),
+        ("yes-no", 131, "yes-no", -1, 34, 1, False),
+        ("choose-unit", 133, "unit", -1, 34, 12, False),
+        ("yes-no", 134, "yes-no", -1, 35, 3, False),
+        ("choose-hex", 137, "hex", 84, 36, 3, False),
+        ("choose-some", 139, "some:nation", -1, 37, 1, False),
+        ("choose-nation", 140, "nation", 141, 37, 6, False),
+        ("choose-unit", 143, "unit", -1, 37, 16, False),
+        ("choose-hex", 147, "hex", -1, 38, 3, False),
+        ("choose-hex", 149, "hex", 150, 39, 1, False),
+        ("choose-some", 151, "some:card", -1, 40, 1, False),
+        ("choose-hex", 154, "hex", -1, 40, 3, False),
+        ("choose-hex", 156, "hex", 58, 40, 5, False),
+        ("choose-hex", 157, "hex", 84, 41, 3, False),
+        ("choose-card", 159, "card", -1, 42, 1, False),
+        ("propose", 166, "offer", 45, 43, 5, False),
+        ("yes-no", 169, "yes-no", -1, 43, 10, False),
+        ("choose-card", 173, "card", 174, 44, 7, False),
+        ("choose-card", 176, "card", 177, 45, 7, False),
+        ("choose-card", 179, "card", 180, 46, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -514,7 +515,14 @@ class MarlboroughRules:
         (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
         (3, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
         (3, 3): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (4, 2): (
+            (1, 0, None),
+            (2, (), None),
+            (3, 0, None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
         (5, 2): ((1, (), None),),
         (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
         (8, 2): ((1, (), None),),
@@ -829,6 +837,7 @@ class MarlboroughRules:
     c_opening_initiative: int
     c_optional_enlightenment: bool
     c_optional_experimental_leaders: bool
+    c_optional_fleets_pillage_and_enlighten: bool
     c_optional_fortress_markers: bool
     c_optional_free_corps: bool
     c_optional_increasing_taxes: bool
@@ -968,6 +977,7 @@ class MarlboroughRules:
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_optional_enlightenment = d["c_optional_enlightenment"]
         self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_fleets_pillage_and_enlighten = d["c_optional_fleets_pillage_and_enlighten"]
         self.c_optional_fortress_markers = d["c_optional_fortress_markers"]
         self.c_optional_free_corps = d["c_optional_free_corps"]
         self.c_optional_increasing_taxes = d["c_optional_increasing_taxes"]
@@ -1176,7 +1186,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:462:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:464:3]"
         return 5 * max(
             [
                 *[0],
@@ -1254,7 +1264,7 @@ class MarlboroughRules:
         return _w3
 
     def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:671:3]"""
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:673:3]"""
         v_left = [
             v_u
             for v_u in v_us
@@ -1284,23 +1294,23 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__end_the_game__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2425:5]"
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2395:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2395:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2395:5]"
         N: list[int] = S
         return [
             v_x
@@ -1309,7 +1319,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2439:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1317,7 +1327,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2439:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1325,7 +1335,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2404:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1333,7 +1343,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2404:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1341,7 +1351,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2412:5]"
         return [
             v_x
             for v_x in self.all_unit
@@ -1350,11 +1360,11 @@ class MarlboroughRules:
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"
+        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2431:5]"
         return v_giver != v_receiver
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2388:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1407,7 +1417,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:639:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:641:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -1504,7 +1514,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:619:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:621:3]"
         return [
             v_n
             for v_n in self.ix_nation__permanent.get(None, ())
@@ -1516,7 +1526,7 @@ class MarlboroughRules:
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
-        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:800:3]"""
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:802:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1555,7 +1565,7 @@ class MarlboroughRules:
         return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:437:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:439:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1647,7 +1657,7 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:592:3]"
+        "has_marker [rules/marlborough/rules.yaml:594:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
@@ -1672,7 +1682,7 @@ class MarlboroughRules:
         ]
 
     def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
-        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:693:3]'
+        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:695:3]'
         if self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h]:
             return 0
         v_n = self.s_e_hex__nation[v_h]
@@ -1725,7 +1735,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:349:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state. A besieged fortress's TP value is zero (20.3 item 5: \"Reduce any TP value of a besieged fortress to zero\"), so it pays nothing; with the optional 10.13 a pillaged hex pays nothing either. The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-20.3-05) [rules/marlborough/rules.yaml:349:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1733,9 +1743,12 @@ class MarlboroughRules:
         ]
         v_total = 0
         for v_h_2 in [
-            v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_held
+            v_h
+            for v_h in self.all_hex
+            if (self.s_e_hex__economic[v_h] > 0 and v_h in v_held)
+            and (not S[self.o_e_hex__besieged + v_h])
         ]:
-            if not (self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h_2]):
+            if not (self.c_no_income_from_besieged and S[self.o_e_hex__pillaged + v_h_2]):
                 v_n = self.s_e_hex__nation[v_h_2]
                 if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
                     v_total += 2 * self.s_e_hex__economic[v_h_2]
@@ -1811,11 +1824,11 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:599:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:601:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:411:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:413:3]"
         N: list[int] = S
         return [
             v_u
@@ -1843,7 +1856,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:371:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:373:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1855,13 +1868,13 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:612:3]"
+        "The state with that id. [rules/marlborough/rules.yaml:614:3]"
         return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
 
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:470:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:472:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1943,7 +1956,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:546:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:548:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
@@ -2025,7 +2038,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:518:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:520:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w8 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -2080,7 +2093,7 @@ class MarlboroughRules:
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:390:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:392:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2111,7 +2124,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:584:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:586:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2137,7 +2150,7 @@ class MarlboroughRules:
     def f_rebel_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:784:3]"""
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:786:3]"""
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2197,7 +2210,7 @@ class MarlboroughRules:
         return _w3
 
     def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
-        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:726:3]'
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:728:3]'
         if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
             return 3
         if self.s_e_hex__terrain[v_h] == "city":
@@ -2205,7 +2218,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
-        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:740:3]"
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:742:3]"
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2224,7 +2237,7 @@ class MarlboroughRules:
         ]
 
     def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
-        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:756:3]"""
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:758:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -2245,7 +2258,7 @@ class MarlboroughRules:
         return v_out
 
     def f_sea_ways(self, S: list[Any], v_p: Any, v_start: Any, v_mp: int) -> Any:
-        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:501:3]"""
+        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:503:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2325,7 +2338,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:530:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:532:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -2380,7 +2393,7 @@ class MarlboroughRules:
         ]
 
     def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
-        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:709:3]'
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:711:3]'
         if v_code == "Tax Rebellion":
             return 0
         if v_code == "Tax Protest":
@@ -2407,7 +2420,7 @@ class MarlboroughRules:
         return _w1
 
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:423:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:425:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2417,7 +2430,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:574:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:576:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2431,20 +2444,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:631:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:633:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2311:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2311:3]"
         N: list[int] = S
         return [
             v_c
@@ -2460,13 +2473,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2332:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2332:3]'
         N: list[int] = S
         return [
             v_c
@@ -2475,16 +2488,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2351:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2351:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
-        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:776:3]"""
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:778:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
@@ -2756,11 +2769,11 @@ class MarlboroughRules:
         pass
 
     def p_deal__end_the_game__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2425:5]"
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2395:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2768,21 +2781,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2439:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 164, (v_x, v_receiver))
+            _log(S, 165, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2404:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 160, (v_x,))
+            _log(S, 161, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2412:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2797,22 +2810,22 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 161, (v_x,))
+                _log(S, 162, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 162, (v_x,))
+                _log(S, 163, (v_x,))
 
     def p_deal__reveal__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"""
+        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2431:5]"""
         S[self.o_p_treasury_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         S[self.o_p_markers_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         if S[_LOG] is not False:
-            _log(S, 163, (v_giver, v_receiver))
+            _log(S, 164, (v_giver, v_receiver))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2388:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2821,7 +2834,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:943:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:945:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2831,10 +2844,10 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1617:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1635:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 89, (v_p, v_u))
+            _log(S, 90, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2862,13 +2875,13 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 90, (v_v_2,))
+                    _log(S, 91, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:891:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:893:3]"""
         if (self.c_optional_prisoners and S[self.o_g_land_combat]) and S[
             self.o_e_unit__owner + v_u
         ] is not None:
@@ -2936,7 +2949,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1261:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1276:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2974,10 +2987,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 42, (v_h,))
+                        _log(S, 43, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:839:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:841:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2995,7 +3008,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2057:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2075:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3024,7 +3037,7 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 135, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 136, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
@@ -3039,10 +3052,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 180, (v_n,))
+                        _log(S, 181, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:878:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:880:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -3056,7 +3069,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:852:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:854:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -3076,7 +3089,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 184, (v_b, v_g))
+            _log(S, 185, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -3098,7 +3111,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 181, (S[self.o_g_first_player],))
+                _log(S, 182, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3114,16 +3127,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 182, (v_a, v_b))
+                        _log(S, 183, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 183, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 184, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:860:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:862:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -3157,7 +3170,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2311:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3166,21 +3179,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 171, (v_p,))
+            _log(S, 172, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2332:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 174, (v_p,))
+            _log(S, 175, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2351:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3189,7 +3202,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 177, (v_p, v_die, v_die))
+            _log(S, 178, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3560,33 +3573,108 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
-        if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-            self.tab_passage_only[v_into]
-            if self.tab_passage_only is not None
-            else self.f_passage_only(S, v_into)
-        ):
-            return None
-        v_movers = [
-            v_u
-            for v_u in v_group
-            if (
-                (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] != v_into)
-                and self.s_e_unit__march[v_u] > 0
+        """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:993:3]"""
+        v_sea = self.s_e_hex__terrain[v_into] == "sea"
+        if (
+            v_into in self.f_closed_to(S, v_p)
+            or (
+                self.tab_passage_only[v_into]
+                if self.tab_passage_only is not None
+                else self.f_passage_only(S, v_into)
             )
-            and (not self.s_e_unit__defends_only[v_u])
-        ]
+        ) or not (v_sea or self.f_enterable(S, v_into)):
+            return None
+        _w6 = []
+        for v_u in v_group:
+            _w11 = (
+                (
+                    (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and S[self.o_e_unit__at + v_u] != v_into
+                    )
+                    and self.s_e_unit__march[v_u] > 0
+                )
+                and (not self.s_e_unit__defends_only[v_u])
+            ) and (
+                (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                )
+                or not v_sea
+            )
+            if _w11:
+                _w10 = (
+                    not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    or v_sea
+                )
+                if not _w10:
+                    _w9 = self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea"
+                    if _w9:
+                        _w8 = self.s_e_hex__port[v_into]
+                        if not _w8:
+                            _w7 = False
+                            for v_e__3 in self.s_e_hex__adjacent[v_into]:
+                                if self.s_e_hex__terrain[v_e__3] == "sea":
+                                    _w7 = True
+                                    break
+                            _w8 = _w7
+                        _w9 = _w8
+                    _w10 = _w9
+                _w11 = _w10
+            if _w11:
+                _w6.append(v_u)
+        v_movers = _w6
         if len(v_movers) == 0:
             return None
         v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
-        for v_u_2 in v_go:
-            S[self.o_e_unit__seen + v_u_2] = 0
-            S[self.o_e_unit__at + v_u_2] = v_into
+        v_starts = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in v_go
+            if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+            or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+        ]
+        for v_u_3 in v_go:
+            S[self.o_e_unit__seen + v_u_3] = 0
+            S[self.o_e_unit__at + v_u_3] = v_into
+            if not (
+                self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+            ):
+                S[self.o_e_unit__embarked + v_u_3] = False
         if len(v_go) > 0:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
+        _w14 = []
+        for v_h in self.all_hex:
+            _w16 = v_h in v_starts
+            if _w16:
+                _w15 = False
+                for v_f in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p
+                    ) and (
+                        self.s_e_unit__kind[v_f] == "battle_fleet"
+                        or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                    ):
+                        _w15 = True
+                        break
+                _w16 = not _w15
+            if _w16:
+                _w14.append(v_h)
+        for v_h_2 in _w14:
+            for v_v_2 in [
+                v_v
+                for v_v in self.all_unit
+                if (S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p)
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+            ]:
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = v_into
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1104:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3723,7 +3811,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2311:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3782,7 +3870,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1199:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3828,7 +3916,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            41,
+            42,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -3847,7 +3935,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3928,7 +4016,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1863:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3949,7 +4037,7 @@ class MarlboroughRules:
         self.q_make_controlled(S, R, v_t, v_q)
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1834:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3979,11 +4067,11 @@ class MarlboroughRules:
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
         v_diff = v_av - v_dv - v_pv + v_m
-        v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1903:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
@@ -3994,7 +4082,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1797:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -4031,7 +4119,7 @@ class MarlboroughRules:
                 self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1878:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -4092,7 +4180,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4126,7 +4214,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u] = v_to
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:813:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:815:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -4155,7 +4243,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2266:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4166,7 +4254,14 @@ class MarlboroughRules:
             v_mine = [
                 S[self.o_e_unit__at + v_u]
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and (
+                    self.c_optional_fleets_pillage_and_enlighten
+                    or not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                )
             ]
             v_sites = [
                 v_h
@@ -4204,7 +4299,7 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1779:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -4224,7 +4319,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1038:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4240,7 +4335,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1541:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4260,7 +4355,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1060:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -4308,7 +4403,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2123:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4388,7 +4483,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1473:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -4442,7 +4537,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2332:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4480,7 +4575,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1978:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4496,7 +4591,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1092:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4554,7 +4649,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
-        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"""
+        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1685:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = v_p
         for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
@@ -4634,7 +4729,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__embarked + v_u_4] = False
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
-        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"""
+        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1720:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = None
         for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
@@ -4665,7 +4760,7 @@ class MarlboroughRules:
                 _w4.append(v_q)
         v_keep = _w4
         if len(v_keep) > 0:
-            _log(S, 99, (_nth(v_keep, 0), v_t))
+            _log(S, 100, (_nth(v_keep, 0), v_t))
             for v_u_5 in [
                 v_u_4
                 for v_u_4 in self.ix_unit__nation.get(v_t, ())
@@ -4718,7 +4813,7 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_9, _w14, v_was, True)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"""
+        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1554:3]"""
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4863,7 +4958,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1501:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4921,7 +5016,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2370:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4951,7 +5046,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1380:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4974,7 +5069,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2296:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -4984,7 +5079,7 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2013:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -5035,7 +5130,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1992:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
@@ -5050,7 +5145,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2098:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -5061,7 +5156,14 @@ class MarlboroughRules:
             v_mine = [
                 S[self.o_e_unit__at + v_u]
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and (
+                    self.c_optional_fleets_pillage_and_enlighten
+                    or not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                )
             ]
             v_sites = [
                 v_h
@@ -5081,7 +5183,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1651:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -5117,7 +5219,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1950:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -5137,7 +5239,7 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2223:3]'
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -5186,7 +5288,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2207:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -5196,7 +5298,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2177:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -5227,7 +5329,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2056:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -5248,7 +5350,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:954:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -5308,7 +5410,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2351:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5346,7 +5448,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1405:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5398,6 +5500,8 @@ class MarlboroughRules:
         v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
+        if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
+            S[self.o_g_operated_at] = v_to
         for v_u_7 in v_cargo:
             S[self.o_e_unit__embarked + v_u_7] = True
         if v_to != v_from:
@@ -5475,7 +5579,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1291:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5609,7 +5713,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:917:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5631,7 +5735,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1525:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5647,7 +5751,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1921:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5699,7 +5803,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1620:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5763,7 +5867,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1026:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5778,44 +5882,82 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
+        'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:993:3]'
+        v_sea: Any = None
         v_movers: Any = None
         v_go: Any = None
-        v_u_2: Any = None
+        v_starts: Any = None
+        v_u_3: Any = None
         v_w: Any = None
+        v_h_2: Any = None
+        v_v_2: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine advance: no resume point {pc}")
         if pc == 0:
-            if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-                self.tab_passage_only[v_into]
-                if self.tab_passage_only is not None
-                else self.f_passage_only(S, v_into)
-            ):
+            v_sea = self.s_e_hex__terrain[v_into] == "sea"
+            if (
+                v_into in self.f_closed_to(S, v_p)
+                or (
+                    self.tab_passage_only[v_into]
+                    if self.tab_passage_only is not None
+                    else self.f_passage_only(S, v_into)
+                )
+            ) or not (v_sea or self.f_enterable(S, v_into)):
                 return None
             v_movers = [
                 v_u
                 for v_u in v_group
                 if (
                     (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and S[self.o_e_unit__at + v_u] != v_into
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u] is not None
+                                and S[self.o_e_unit__at + v_u] != v_into
+                            )
+                            and self.s_e_unit__march[v_u] > 0
+                        )
+                        and (not self.s_e_unit__defends_only[v_u])
                     )
-                    and self.s_e_unit__march[v_u] > 0
+                    and (
+                        (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or not v_sea
+                    )
                 )
-                and (not self.s_e_unit__defends_only[v_u])
+                and (
+                    (
+                        not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or v_sea
+                    )
+                    or (
+                        (self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea")
+                        and (
+                            self.s_e_hex__port[v_into]
+                            or any(
+                                self.s_e_hex__terrain[v_e__3] == "sea"
+                                for v_e__3 in self.s_e_hex__adjacent[v_into]
+                            )
+                        )
+                    )
+                )
             ]
             if len(v_movers) == 0:
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
+                (4, 2, v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2),
                 v_p,
                 4,
                 tuple(_subsets(v_movers, 0, -1)),
@@ -5823,15 +5965,52 @@ class MarlboroughRules:
             )
         if pc == 2:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             v_go = v
-            for v_u_2 in v_go:
-                S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_into
+            v_starts = [
+                S[self.o_e_unit__at + v_u_2]
+                for v_u_2 in v_go
+                if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            ]
+            for v_u_3 in v_go:
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_into
+                if not (
+                    self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                ):
+                    S[self.o_e_unit__embarked + v_u_3] = False
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
                 _log(S, 18, (v_p, len(v_go), v_w, v_into))
+            for v_h_2 in [
+                v_h
+                for v_h in self.all_hex
+                if v_h in v_starts
+                and (
+                    not any(
+                        (S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p)
+                        and (
+                            self.s_e_unit__kind[v_f] == "battle_fleet"
+                            or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                        )
+                        for v_f in self.all_unit
+                    )
+                )
+            ]:
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.all_unit
+                    if (
+                        S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
+                    )
+                    and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+                ]:
+                    S[self.o_e_unit__seen + v_v_2] = 0
+                    S[self.o_e_unit__at + v_v_2] = v_into
+                    _log(S, 19, (v_v_2,))
             return None
 
     def r_combat(
@@ -5844,7 +6023,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1104:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -5897,7 +6076,7 @@ class MarlboroughRules:
                 self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
             )
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 25, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 26, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -5933,13 +6112,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
-            _log(S, 28, (v_a, v_d, v_m[2]))
+            _log(S, 29, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 29, (v_t,))
+                    _log(S, 30, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 30, (v_t,))
+                    _log(S, 31, (v_t,))
                 pc = 47
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -5949,7 +6128,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 47
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -6066,7 +6245,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_d2 = v
-            _log(S, 35, (v_q, v_d2))
+            _log(S, 36, (v_q, v_d2))
             pc = 14
         if pc == 14:
             if F is not None:
@@ -6103,7 +6282,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_a3 = v
-            _log(S, 35, (v_p, v_a3))
+            _log(S, 36, (v_p, v_a3))
             pc = 18
         if pc == 18:
             if F is not None:
@@ -6128,7 +6307,7 @@ class MarlboroughRules:
             v_a_2 = S[self.o_g_battle_attack]
             v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 37, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 38, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = self.f_field_strength(S, v_force)
             v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
@@ -6167,7 +6346,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 29
             else:
-                _log(S, 38, ())
+                _log(S, 39, ())
                 pc = 47
         if pc == 27:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -6195,7 +6374,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 35
             else:
-                _log(S, 40, (v_chooser,))
+                _log(S, 41, (v_chooser,))
                 pc = 47
         if pc == 35:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -6255,7 +6434,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2311:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6420,7 +6599,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1199:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6534,7 +6713,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -6614,7 +6793,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    41,
+                    42,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -6813,7 +6992,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1863:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6854,7 +7033,7 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            _log(S, 117, (v_p, v_t, v_t, v_q))
+            _log(S, 118, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
                 return _wait(S, (27, 3))
             pc = 3
@@ -6872,7 +7051,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1834:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6940,8 +7119,8 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 115, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
-            v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+            _log(S, 116, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
                 return _wait(S, (26, 3))
             pc = 3
@@ -6963,7 +7142,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1903:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -7005,7 +7184,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1797:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7017,7 +7196,7 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 22
             elif v_code == "D1":
                 pc = 1
@@ -7046,7 +7225,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 107, (v_q, 2 * v_n))
+                _log(S, 108, (v_q, 2 * v_n))
                 pc = 22
             else:
                 pc = 6
@@ -7058,7 +7237,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 108, (v_q, v_n))
+            _log(S, 109, (v_q, v_n))
             pc = 22
         if pc == 9:
             if F is not None:
@@ -7086,7 +7265,7 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 110, (v_q,))
+                _log(S, 111, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 22
             elif v_how == "diplomacy":
@@ -7107,12 +7286,12 @@ class MarlboroughRules:
                 return _wait(S, (25, 22))
             pc = 22
         if pc == 16:
-            _log(S, 111, (v_t, v_p))
+            _log(S, 112, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (25, 22))
             pc = 22
         if pc == 19:
-            _log(S, 112, (v_t, v_p))
+            _log(S, 113, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (25, 22))
             pc = 22
@@ -7122,7 +7301,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1878:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7259,7 +7438,7 @@ class MarlboroughRules:
         v_p: Any = None,
         v_home: bool = False,
     ) -> Any:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7286,7 +7465,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__port[v_h] or not v_afloat)
             ]
             if len(v_ok) == 0:
-                _log(S, 100, (v_u,))
+                _log(S, 101, (v_u,))
                 self.p_eliminate(S, v_u)
                 pc = 7
             else:
@@ -7332,7 +7511,7 @@ class MarlboroughRules:
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
-            _log(S, 103, (v_u, v_to))
+            _log(S, 104, (v_u, v_to))
             pc = 7
         if pc == 7:
             return None
@@ -7340,7 +7519,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:813:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:815:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -7424,7 +7603,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2266:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -7454,8 +7633,17 @@ class MarlboroughRules:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and (
+                        self.c_optional_fleets_pillage_and_enlighten
+                        or not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                    )
                 ]
                 v_sites = [
                     v_h
@@ -7501,7 +7689,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 157, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 158, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -7512,7 +7700,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1779:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -7547,7 +7735,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 105, (v_p, v_what, v_q))
+            _log(S, 106, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -7559,7 +7747,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1038:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7577,7 +7765,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -7589,7 +7777,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -7604,7 +7792,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1541:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7651,7 +7839,7 @@ class MarlboroughRules:
                     pc = 1
                     continue
             if pc == 3:
-                _log(S, 76, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                _log(S, 77, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 if (
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
@@ -7665,7 +7853,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1060:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -7747,7 +7935,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 23, (v_q, v_h, v_to))
+            _log(S, 24, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -7760,7 +7948,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2123:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -7924,7 +8112,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 141, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 142, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -8016,7 +8204,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 143, (v_h_6,))
+                _log(S, 144, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -8026,7 +8214,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1473:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8109,11 +8297,11 @@ class MarlboroughRules:
                 if v_die <= 3:
                     pc = 6
                 else:
-                    _log(S, 70, (v_q, v_h_2, v_die))
+                    _log(S, 71, (v_q, v_h_2, v_die))
                     pc = 1
                     continue
             if pc == 6:
-                _log(S, 68, (v_q, v_h_2, v_die))
+                _log(S, 69, (v_q, v_h_2, v_die))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -8169,7 +8357,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2332:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8317,7 +8505,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1978:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8346,7 +8534,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 127, (v_u_2,))
+                _log(S, 128, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -8363,7 +8551,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1092:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8397,7 +8585,7 @@ class MarlboroughRules:
     def r_make_controlled(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1685:3]"
         v_was: Any = None
         v_u_2: Any = None
         v__it: Any = None
@@ -8497,7 +8685,7 @@ class MarlboroughRules:
                     and (not self.f_neutral_garrison(S, v_h))
                 ]
                 if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                    _log(S, 95, (v_u_4,))
+                    _log(S, 96, (v_u_4,))
                     self.p_eliminate(S, v_u_4)
                     pc = 2
                     continue
@@ -8531,14 +8719,14 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
                 S[self.o_e_unit__embarked + v_u_4] = False
-                _log(S, 97, (v_u_4, v_to))
+                _log(S, 98, (v_u_4, v_to))
                 pc = 2
                 continue
             if pc == 12:
                 return None
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1720:3]"
         v_was: Any = None
         v_u_2: Any = None
         v_towns: Any = None
@@ -8558,7 +8746,7 @@ class MarlboroughRules:
             if pc == 0:
                 v_was = S[self.o_e_nation__control + v_t]
                 S[self.o_e_nation__control + v_t] = None
-                _log(S, 98, (v_t,))
+                _log(S, 99, (v_t,))
                 for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
                     S[self.o_e_unit__owner + v_u_2] = None
                 v_towns = [
@@ -8585,7 +8773,7 @@ class MarlboroughRules:
                     == len(v_towns)
                 ]
                 if len(v_keep) > 0:
-                    _log(S, 99, (_nth(v_keep, 0), v_t))
+                    _log(S, 100, (_nth(v_keep, 0), v_t))
                     for v_u_5 in [
                         v_u_4
                         for v_u_4 in self.ix_unit__nation.get(v_t, ())
@@ -8691,7 +8879,7 @@ class MarlboroughRules:
                 return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1554:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -8741,7 +8929,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 77, (v_u_2,))
+                    _log(S, 78, (v_u_2,))
                     pc = 1
                     continue
                 else:
@@ -8765,7 +8953,7 @@ class MarlboroughRules:
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 79, (v_u_2, v_h))
+                _log(S, 80, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -8819,7 +9007,7 @@ class MarlboroughRules:
                     v_p, v_n = F[2:]
                     F = None
                 v_w = "marker" if v_n in (1, -1) else "markers"
-                _log(S, 81, (v_p, v_n, v_w))
+                _log(S, 82, (v_p, v_n, v_w))
                 pc = 13
             if pc == 13:
                 v_done = False
@@ -8900,7 +9088,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 84, (v_p, v_h_3))
+                    _log(S, 85, (v_p, v_h_3))
                 pc = 14
                 continue
             if pc == 19:
@@ -8980,7 +9168,7 @@ class MarlboroughRules:
                 ):
                     _clamp = S[_TURN] + 1
                     S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
-                    _log(S, 86, (v_p, v_u_4, v_cost, S[_TURN] + 1))
+                    _log(S, 87, (v_p, v_u_4, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
                 else:
@@ -9004,7 +9192,7 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_h_4
-                _log(S, 88, (v_p, v_u_4, v_cost, v_h_4))
+                _log(S, 89, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
             if pc == 30:
@@ -9053,7 +9241,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1501:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9111,7 +9299,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
             ]
             if len(v_ways) == 0:
-                _log(S, 71, (v_p, v_h))
+                _log(S, 72, (v_p, v_h))
                 for v_u_3 in v_navy:
                     self.p_eliminate(S, v_u_3)
                 return None
@@ -9131,13 +9319,13 @@ class MarlboroughRules:
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-            _log(S, 73, (v_p, v_h, v_to))
+            _log(S, 74, (v_p, v_h, v_to))
             return None
 
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2370:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -9245,8 +9433,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 166, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 167, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 167, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 168, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -9327,12 +9515,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 169, (v_w_q, v_w_p))
+                    _log(S, 170, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 170, (v_w_offer,))
+                    _log(S, 171, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -9341,7 +9529,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1380:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9406,7 +9594,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2296:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -9430,11 +9618,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 159, (v_p,))
+            _log(S, 160, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2013:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -9488,7 +9676,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 131, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 132, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -9587,7 +9775,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1992:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -9600,7 +9788,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 128, (v_h,))
+                _log(S, 129, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -9608,7 +9796,7 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 129, (v_h, v_p, v_tp))
+            _log(S, 130, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
                 return _wait(S, (33, 1, v_q, v_town))
             pc = 1
@@ -9621,7 +9809,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2098:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -9649,8 +9837,17 @@ class MarlboroughRules:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and (
+                        self.c_optional_fleets_pillage_and_enlighten
+                        or not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                    )
                 ]
                 v_sites = [
                     v_h
@@ -9680,14 +9877,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 137, (v_p, v_h_2))
+                    _log(S, 138, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1651:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -9780,7 +9977,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-                _log_to(S, 94, (v_bill,), (v_p,))
+                _log_to(S, 95, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -9794,7 +9991,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1950:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
@@ -9809,7 +10006,7 @@ class MarlboroughRules:
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
             v_r = _lookup(self.t_random_events, 9, v_n)
-            _log(S, 124, (v_n, v_r[2]))
+            _log(S, 125, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -9825,7 +10022,7 @@ class MarlboroughRules:
             if self.c_optional_rebels:
                 pc = 2
             else:
-                _log(S, 125, ())
+                _log(S, 126, ())
                 pc = 5
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
@@ -9839,7 +10036,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2223:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -9889,11 +10086,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 151, (v_p, v_h))
+            _log(S, 152, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
                 S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 152, (v_n, v_q))
+                _log(S, 153, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -9919,7 +10116,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 154, (v_p, v_h, v_to))
+                _log(S, 155, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -9976,7 +10173,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2207:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10026,7 +10223,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2177:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10051,7 +10248,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 144, ())
+                    _log(S, 145, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -10060,7 +10257,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 145, (v_n_2, v_placer))
+                _log(S, 146, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -10104,14 +10301,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 147, (v_u_3, v_h))
+                _log(S, 148, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2056:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -10161,7 +10358,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 134, (v_p, v_h, v_cost))
+                    _log(S, 135, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -10170,7 +10367,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:954:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10260,7 +10457,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2351:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -10410,7 +10607,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1405:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -10469,7 +10666,7 @@ class MarlboroughRules:
                 and (not self.s_e_hex__port[v_from])
             ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
                 v_mp -= 2
-                _log(S, 60, (v_from,))
+                _log(S, 61, (v_from,))
             v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
             pc = 1
         if pc == 1:
@@ -10532,31 +10729,36 @@ class MarlboroughRules:
             v_to = v
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
+            if (
+                self.c_optional_fleets_pillage_and_enlighten
+                and self.s_e_hex__terrain[v_to] != "sea"
+            ):
+                S[self.o_g_operated_at] = v_to
             for v_u_7 in v_cargo:
                 S[self.o_e_unit__embarked + v_u_7] = True
             if v_to != v_from:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
                     S[self.o_e_unit__at + v_u_8] = v_to
-                _log(S, 62, (v_p, v_from, v_to))
+                _log(S, 63, (v_p, v_from, v_to))
             else:
-                _log(S, 63, (v_p, v_from))
+                _log(S, 64, (v_p, v_from))
             if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
                 if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
                     S, v_p, v_from, v_size, v_mp - 2
                 ):
                     for v_u_9 in v_cargo:
                         S[self.o_e_unit__embarked + v_u_9] = False
-                    _log(S, 64, (v_to,))
-                else:
                     _log(S, 65, (v_to,))
+                else:
+                    _log(S, 66, (v_to,))
             if v_forced:
                 pc = 3
             else:
                 pc = 9
         if pc == 3:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 4
             else:
@@ -10673,7 +10875,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1291:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -10749,7 +10951,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 45, (v_p,))
+                _log(S, 46, (v_p,))
                 return None
             S[self.o_g_acted] = True
             S[self.o_g_operated_at] = None
@@ -10790,7 +10992,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 47, (v_p,))
+                _log(S, 48, (v_p,))
             if any(
                 self.s_e_unit__kind[v_u_4] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
@@ -10850,10 +11052,10 @@ class MarlboroughRules:
         if pc == 11:
             if v_march:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 49, (v_p,))
+                _log(S, 50, (v_p,))
             else:
                 v_held = True
-                _log(S, 50, (v_p, v_from))
+                _log(S, 51, (v_p, v_from))
             pc = 12
         if pc == 12:
             v_to = v_from
@@ -10888,16 +11090,16 @@ class MarlboroughRules:
                     S[self.o_e_unit__seen + v_u_7] = 0
                     S[self.o_e_unit__at + v_u_7] = v_to
                     S[self.o_e_unit__embarked + v_u_7] = False
-                _log(S, 52, (v_p, v_from, v_to))
+                _log(S, 53, (v_p, v_from, v_to))
             else:
-                _log(S, 53, (v_p, v_from))
+                _log(S, 54, (v_p, v_from))
             if v_forced:
                 pc = 16
             else:
                 pc = 22
         if pc == 16:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 17
             else:
@@ -10976,7 +11178,7 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 59, (v_p, v_left, v_w))
+                _log(S, 60, (v_p, v_left, v_w))
             pc = 28
         if pc == 28:
             S[self.o_g_land_combat] = True
@@ -11048,7 +11250,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:917:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11127,7 +11329,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1525:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -11157,13 +11359,13 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             v_whole = v_half // 2
             if v_half == 2 * v_whole:
-                _log(S, 74, (v_p, v_whole))
-            else:
                 _log(S, 75, (v_p, v_whole))
+            else:
+                _log(S, 76, (v_p, v_whole))
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1921:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -11280,11 +11482,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 122, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 123, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 123, (v_p, v_k, v_w, v_h))
+                    _log(S, 124, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -11296,7 +11498,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1620:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -11623,7 +11825,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1026:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -11651,9 +11853,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 20, (v_u_2,))
+            _log(S, 21, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1180 rules/marlborough/rules.yaml:468:7\n1194 rules/marlborough/rules.yaml:244:7\n1195 rules/marlborough/rules.yaml:245:7\n1217 rules/marlborough/rules.yaml:137:7\n1218 rules/marlborough/rules.yaml:138:7\n1219 rules/marlborough/rules.yaml:139:11\n1220 rules/marlborough/rules.yaml:140:11\n1221 rules/marlborough/rules.yaml:141:15\n1222 rules/marlborough/rules.yaml:142:7\n1243 rules/marlborough/rules.yaml:347:7\n1258 rules/marlborough/rules.yaml:680:7\n1267 rules/marlborough/rules.yaml:681:7\n1272 rules/marlborough/rules.yaml:682:7\n1273 rules/marlborough/rules.yaml:683:7\n1274 rules/marlborough/rules.yaml:684:7\n1279 rules/marlborough/rules.yaml:685:11\n1280 rules/marlborough/rules.yaml:686:11\n1281 rules/marlborough/rules.yaml:687:11\n1282 rules/marlborough/rules.yaml:688:11\n1283 rules/marlborough/rules.yaml:689:11\n1284 rules/marlborough/rules.yaml:690:7\n1288 rules/marlborough/rules.yaml:2351:1\n1293 rules/marlborough/rules.yaml:2351:1\n1298 rules/marlborough/rules.yaml:2351:1\n1305 rules/marlborough/rules.yaml:2351:1\n1313 rules/marlborough/rules.yaml:2351:1\n1321 rules/marlborough/rules.yaml:2351:1\n1329 rules/marlborough/rules.yaml:2351:1\n1337 rules/marlborough/rules.yaml:2351:1\n1345 rules/marlborough/rules.yaml:2351:1\n1354 rules/marlborough/rules.yaml:2351:1\n1359 rules/marlborough/rules.yaml:2351:1\n1363 rules/marlborough/rules.yaml:224:7\n1364 rules/marlborough/rules.yaml:225:11\n1365 rules/marlborough/rules.yaml:226:7\n1366 rules/marlborough/rules.yaml:227:7\n1376 rules/marlborough/rules.yaml:228:7\n1377 rules/marlborough/rules.yaml:229:7\n1380 rules/marlborough/rules.yaml:230:7\n1381 rules/marlborough/rules.yaml:231:11\n1389 rules/marlborough/rules.yaml:232:11\n1390 rules/marlborough/rules.yaml:233:7\n1395 rules/marlborough/rules.yaml:234:7\n1412 rules/marlborough/rules.yaml:647:7\n1413 rules/marlborough/rules.yaml:648:7\n1418 rules/marlborough/rules.yaml:649:11\n1420 rules/marlborough/rules.yaml:651:11\n1421 rules/marlborough/rules.yaml:652:7\n1422 rules/marlborough/rules.yaml:653:7\n1431 rules/marlborough/rules.yaml:654:11\n1432 rules/marlborough/rules.yaml:655:7\n1437 rules/marlborough/rules.yaml:656:7\n1445 rules/marlborough/rules.yaml:657:11\n1446 rules/marlborough/rules.yaml:658:7\n1449 rules/marlborough/rules.yaml:659:11\n1460 rules/marlborough/rules.yaml:660:7\n1470 rules/marlborough/rules.yaml:661:11\n1471 rules/marlborough/rules.yaml:662:7\n1481 rules/marlborough/rules.yaml:663:11\n1482 rules/marlborough/rules.yaml:664:7\n1492 rules/marlborough/rules.yaml:665:11\n1493 rules/marlborough/rules.yaml:666:7\n1503 rules/marlborough/rules.yaml:667:11\n1504 rules/marlborough/rules.yaml:668:7\n1508 rules/marlborough/rules.yaml:629:7\n1520 rules/marlborough/rules.yaml:809:7\n1525 rules/marlborough/rules.yaml:810:7\n1533 rules/marlborough/rules.yaml:182:7\n1534 rules/marlborough/rules.yaml:183:7\n1535 rules/marlborough/rules.yaml:184:11\n1536 rules/marlborough/rules.yaml:185:7\n1537 rules/marlborough/rules.yaml:186:11\n1538 rules/marlborough/rules.yaml:187:7\n1542 rules/marlborough/rules.yaml:65:7\n1551 rules/marlborough/rules.yaml:66:7\n1559 rules/marlborough/rules.yaml:447:7\n1567 rules/marlborough/rules.yaml:448:7\n1568 rules/marlborough/rules.yaml:449:11\n1569 rules/marlborough/rules.yaml:450:7\n1580 rules/marlborough/rules.yaml:451:7\n1585 rules/marlborough/rules.yaml:452:7\n1586 rules/marlborough/rules.yaml:453:11\n1587 rules/marlborough/rules.yaml:454:7\n1588 rules/marlborough/rules.yaml:455:11\n1589 rules/marlborough/rules.yaml:456:7\n1598 rules/marlborough/rules.yaml:457:7\n1606 rules/marlborough/rules.yaml:458:7\n1607 rules/marlborough/rules.yaml:459:11\n1608 rules/marlborough/rules.yaml:460:7\n1622 rules/marlborough/rules.yaml:158:7\n1630 rules/marlborough/rules.yaml:101:7\n1637 rules/marlborough/rules.yaml:91:7\n1652 rules/marlborough/rules.yaml:596:7\n1656 rules/marlborough/rules.yaml:166:7\n1657 rules/marlborough/rules.yaml:167:7\n1658 rules/marlborough/rules.yaml:168:11\n1659 rules/marlborough/rules.yaml:169:11\n1660 rules/marlborough/rules.yaml:170:15\n1661 rules/marlborough/rules.yaml:171:7\n1676 rules/marlborough/rules.yaml:702:7\n1677 rules/marlborough/rules.yaml:703:11\n1678 rules/marlborough/rules.yaml:704:7\n1679 rules/marlborough/rules.yaml:705:7\n1680 rules/marlborough/rules.yaml:706:11\n1681 rules/marlborough/rules.yaml:707:7\n1687 rules/marlborough/rules.yaml:297:7\n1688 rules/marlborough/rules.yaml:298:7\n1691 rules/marlborough/rules.yaml:299:11\n1692 rules/marlborough/rules.yaml:300:7\n1693 rules/marlborough/rules.yaml:301:11\n1694 rules/marlborough/rules.yaml:302:7\n1702 rules/marlborough/rules.yaml:303:7\n1703 rules/marlborough/rules.yaml:304:7\n1709 rules/marlborough/rules.yaml:305:11\n1710 rules/marlborough/rules.yaml:306:7\n1711 rules/marlborough/rules.yaml:307:11\n1719 rules/marlborough/rules.yaml:308:11\n1725 rules/marlborough/rules.yaml:309:7\n1729 rules/marlborough/rules.yaml:360:7\n1734 rules/marlborough/rules.yaml:361:7\n1735 rules/marlborough/rules.yaml:362:7\n1738 rules/marlborough/rules.yaml:363:11\n1739 rules/marlborough/rules.yaml:364:15\n1740 rules/marlborough/rules.yaml:365:15\n1741 rules/marlborough/rules.yaml:366:19\n1743 rules/marlborough/rules.yaml:368:19\n1744 rules/marlborough/rules.yaml:369:7\n1748 rules/marlborough/rules.yaml:109:7\n1755 rules/marlborough/rules.yaml:110:11\n1756 rules/marlborough/rules.yaml:111:7\n1757 rules/marlborough/rules.yaml:112:7\n1758 rules/marlborough/rules.yaml:113:11\n1759 rules/marlborough/rules.yaml:114:7\n1763 rules/marlborough/rules.yaml:335:7\n1770 rules/marlborough/rules.yaml:36:7\n1771 rules/marlborough/rules.yaml:37:11\n1772 rules/marlborough/rules.yaml:38:7\n1786 rules/marlborough/rules.yaml:77:7\n1787 rules/marlborough/rules.yaml:78:11\n1788 rules/marlborough/rules.yaml:79:7\n1789 rules/marlborough/rules.yaml:80:7\n1790 rules/marlborough/rules.yaml:81:11\n1810 rules/marlborough/rules.yaml:82:15\n1811 rules/marlborough/rules.yaml:83:7\n1815 rules/marlborough/rules.yaml:610:7\n1820 rules/marlborough/rules.yaml:421:7\n1847 rules/marlborough/rules.yaml:380:7\n1848 rules/marlborough/rules.yaml:381:11\n1849 rules/marlborough/rules.yaml:382:7\n1850 rules/marlborough/rules.yaml:383:11\n1851 rules/marlborough/rules.yaml:384:7\n1852 rules/marlborough/rules.yaml:385:11\n1853 rules/marlborough/rules.yaml:386:7\n1854 rules/marlborough/rules.yaml:387:11\n1855 rules/marlborough/rules.yaml:388:7\n1859 rules/marlborough/rules.yaml:617:7\n1865 rules/marlborough/rules.yaml:486:7\n1874 rules/marlborough/rules.yaml:487:7\n1889 rules/marlborough/rules.yaml:488:7\n1890 rules/marlborough/rules.yaml:489:7\n1895 rules/marlborough/rules.yaml:490:11\n1908 rules/marlborough/rules.yaml:491:15\n1909 rules/marlborough/rules.yaml:492:15\n1914 rules/marlborough/rules.yaml:493:19\n1915 rules/marlborough/rules.yaml:494:15\n1916 rules/marlborough/rules.yaml:495:19\n1921 rules/marlborough/rules.yaml:496:23\n1925 rules/marlborough/rules.yaml:497:7\n1926 rules/marlborough/rules.yaml:498:7\n1932 rules/marlborough/rules.yaml:499:7\n1947 rules/marlborough/rules.yaml:558:7\n1963 rules/marlborough/rules.yaml:559:7\n1964 rules/marlborough/rules.yaml:560:11\n1965 rules/marlborough/rules.yaml:561:7\n1977 rules/marlborough/rules.yaml:562:7\n1986 rules/marlborough/rules.yaml:563:7\n1987 rules/marlborough/rules.yaml:564:7\n1988 rules/marlborough/rules.yaml:565:11\n1989 rules/marlborough/rules.yaml:566:15\n1990 rules/marlborough/rules.yaml:567:19\n1992 rules/marlborough/rules.yaml:569:19\n2018 rules/marlborough/rules.yaml:570:19\n2024 rules/marlborough/rules.yaml:571:23\n2025 rules/marlborough/rules.yaml:572:7\n2029 rules/marlborough/rules.yaml:527:7\n2030 rules/marlborough/rules.yaml:528:7\n2066 rules/marlborough/rules.yaml:122:7\n2067 rules/marlborough/rules.yaml:123:11\n2068 rules/marlborough/rules.yaml:124:7\n2069 rules/marlborough/rules.yaml:125:7\n2070 rules/marlborough/rules.yaml:126:11\n2071 rules/marlborough/rules.yaml:127:7\n2075 rules/marlborough/rules.yaml:24:7\n2079 rules/marlborough/rules.yaml:150:7\n2080 rules/marlborough/rules.yaml:151:7\n2084 rules/marlborough/rules.yaml:402:7\n2085 rules/marlborough/rules.yaml:403:7\n2091 rules/marlborough/rules.yaml:404:11\n2095 rules/marlborough/rules.yaml:405:15\n2100 rules/marlborough/rules.yaml:406:15\n2101 rules/marlborough/rules.yaml:407:19\n2110 rules/marlborough/rules.yaml:408:23\n2111 rules/marlborough/rules.yaml:409:7\n2115 rules/marlborough/rules.yaml:590:7\n2123 rules/marlborough/rules.yaml:319:7\n2124 rules/marlborough/rules.yaml:320:7\n2125 rules/marlborough/rules.yaml:321:11\n2126 rules/marlborough/rules.yaml:322:7\n2129 rules/marlborough/rules.yaml:323:11\n2130 rules/marlborough/rules.yaml:324:7\n2134 rules/marlborough/rules.yaml:325:11\n2135 rules/marlborough/rules.yaml:326:7\n2141 rules/marlborough/rules.yaml:795:7\n2146 rules/marlborough/rules.yaml:796:7\n2171 rules/marlborough/rules.yaml:797:7\n2186 rules/marlborough/rules.yaml:798:7\n2201 rules/marlborough/rules.yaml:734:7\n2202 rules/marlborough/rules.yaml:735:11\n2203 rules/marlborough/rules.yaml:736:7\n2204 rules/marlborough/rules.yaml:737:11\n2205 rules/marlborough/rules.yaml:738:7\n2209 rules/marlborough/rules.yaml:752:7\n2214 rules/marlborough/rules.yaml:753:7\n2219 rules/marlborough/rules.yaml:754:7\n2229 rules/marlborough/rules.yaml:765:7\n2234 rules/marlborough/rules.yaml:766:11\n2235 rules/marlborough/rules.yaml:767:7\n2236 rules/marlborough/rules.yaml:768:7\n2237 rules/marlborough/rules.yaml:769:11\n2238 rules/marlborough/rules.yaml:770:11\n2242 rules/marlborough/rules.yaml:771:15\n2243 rules/marlborough/rules.yaml:772:15\n2244 rules/marlborough/rules.yaml:773:19\n2245 rules/marlborough/rules.yaml:774:7\n2249 rules/marlborough/rules.yaml:510:7\n2258 rules/marlborough/rules.yaml:511:7\n2259 rules/marlborough/rules.yaml:512:7\n2275 rules/marlborough/rules.yaml:513:7\n2284 rules/marlborough/rules.yaml:514:7\n2299 rules/marlborough/rules.yaml:515:7\n2312 rules/marlborough/rules.yaml:516:7\n2323 rules/marlborough/rules.yaml:47:7\n2324 rules/marlborough/rules.yaml:48:11\n2325 rules/marlborough/rules.yaml:49:7\n2329 rules/marlborough/rules.yaml:539:7\n2330 rules/marlborough/rules.yaml:540:7\n2331 rules/marlborough/rules.yaml:541:7\n2332 rules/marlborough/rules.yaml:542:7\n2333 rules/marlborough/rules.yaml:543:7\n2334 rules/marlborough/rules.yaml:544:7\n2352 rules/marlborough/rules.yaml:280:7\n2353 rules/marlborough/rules.yaml:281:7\n2360 rules/marlborough/rules.yaml:282:11\n2361 rules/marlborough/rules.yaml:283:7\n2362 rules/marlborough/rules.yaml:284:11\n2363 rules/marlborough/rules.yaml:285:7\n2367 rules/marlborough/rules.yaml:267:7\n2372 rules/marlborough/rules.yaml:268:7\n2384 rules/marlborough/rules.yaml:718:7\n2385 rules/marlborough/rules.yaml:719:11\n2386 rules/marlborough/rules.yaml:720:7\n2387 rules/marlborough/rules.yaml:721:11\n2388 rules/marlborough/rules.yaml:722:7\n2389 rules/marlborough/rules.yaml:723:11\n2390 rules/marlborough/rules.yaml:724:7\n2394 rules/marlborough/rules.yaml:255:7\n2397 rules/marlborough/rules.yaml:256:11\n2398 rules/marlborough/rules.yaml:257:7\n2399 rules/marlborough/rules.yaml:258:11\n2400 rules/marlborough/rules.yaml:259:7\n2404 rules/marlborough/rules.yaml:57:7\n2411 rules/marlborough/rules.yaml:434:7\n2417 rules/marlborough/rules.yaml:435:7\n2421 rules/marlborough/rules.yaml:580:7\n2426 rules/marlborough/rules.yaml:581:7\n2427 rules/marlborough/rules.yaml:582:7\n2435 rules/marlborough/rules.yaml:637:7\n2442 rules/marlborough/rules.yaml:2292:3\n2449 rules/marlborough/rules.yaml:2292:3\n2464 rules/marlborough/rules.yaml:2313:3\n2471 rules/marlborough/rules.yaml:2313:3\n2479 rules/marlborough/rules.yaml:2332:3\n2484 rules/marlborough/rules.yaml:2332:3\n2488 rules/marlborough/rules.yaml:782:7\n2495 rules/marlborough/rules.yaml:200:7\n2496 rules/marlborough/rules.yaml:201:7\n2497 rules/marlborough/rules.yaml:202:7\n2498 rules/marlborough/rules.yaml:203:7\n2499 rules/marlborough/rules.yaml:204:11\n2500 rules/marlborough/rules.yaml:205:11\n2510 rules/marlborough/rules.yaml:206:15\n2514 rules/marlborough/rules.yaml:207:19\n2547 rules/marlborough/rules.yaml:209:19\n2564 rules/marlborough/rules.yaml:210:7\n2568 rules/marlborough/cards.yaml:383:14\n2572 rules/marlborough/cards.yaml:391:14\n2576 rules/marlborough/cards.yaml:15:14\n2580 rules/marlborough/cards.yaml:23:14\n2584 rules/marlborough/cards.yaml:31:14\n2588 rules/marlborough/cards.yaml:39:14\n2592 rules/marlborough/cards.yaml:47:14\n2596 rules/marlborough/cards.yaml:55:14\n2600 rules/marlborough/cards.yaml:63:14\n2604 rules/marlborough/cards.yaml:71:14\n2608 rules/marlborough/cards.yaml:79:14\n2612 rules/marlborough/cards.yaml:87:14\n2616 rules/marlborough/cards.yaml:95:14\n2620 rules/marlborough/cards.yaml:103:14\n2624 rules/marlborough/cards.yaml:111:14\n2628 rules/marlborough/cards.yaml:119:14\n2632 rules/marlborough/cards.yaml:127:14\n2636 rules/marlborough/cards.yaml:199:14\n2640 rules/marlborough/cards.yaml:135:14\n2644 rules/marlborough/cards.yaml:143:14\n2648 rules/marlborough/cards.yaml:151:14\n2652 rules/marlborough/cards.yaml:159:14\n2656 rules/marlborough/cards.yaml:167:14\n2660 rules/marlborough/cards.yaml:175:14\n2664 rules/marlborough/cards.yaml:183:14\n2668 rules/marlborough/cards.yaml:191:14\n2672 rules/marlborough/cards.yaml:271:14\n2676 rules/marlborough/cards.yaml:279:14\n2680 rules/marlborough/cards.yaml:287:14\n2684 rules/marlborough/cards.yaml:295:14\n2688 rules/marlborough/cards.yaml:303:14\n2692 rules/marlborough/cards.yaml:311:14\n2696 rules/marlborough/cards.yaml:319:14\n2700 rules/marlborough/cards.yaml:327:14\n2704 rules/marlborough/cards.yaml:335:14\n2708 rules/marlborough/cards.yaml:343:14\n2712 rules/marlborough/cards.yaml:351:14\n2716 rules/marlborough/cards.yaml:359:14\n2720 rules/marlborough/cards.yaml:367:14\n2724 rules/marlborough/cards.yaml:375:14\n2728 rules/marlborough/cards.yaml:207:14\n2732 rules/marlborough/cards.yaml:215:14\n2736 rules/marlborough/cards.yaml:223:14\n2740 rules/marlborough/cards.yaml:231:14\n2744 rules/marlborough/cards.yaml:239:14\n2748 rules/marlborough/cards.yaml:247:14\n2752 rules/marlborough/cards.yaml:255:14\n2756 rules/marlborough/cards.yaml:263:14\n2760 rules/marlborough/rules.yaml:2411:9\n2764 rules/marlborough/rules.yaml:2384:9\n2772 rules/marlborough/rules.yaml:2426:9\n2773 rules/marlborough/rules.yaml:2427:9\n2780 rules/marlborough/rules.yaml:2391:9\n2781 rules/marlborough/rules.yaml:2392:9\n2786 rules/marlborough/rules.yaml:2399:9\n2795 rules/marlborough/rules.yaml:2400:9\n2796 rules/marlborough/rules.yaml:2401:9\n2797 rules/marlborough/rules.yaml:2402:13\n2799 rules/marlborough/rules.yaml:2403:13\n2802 rules/marlborough/rules.yaml:2405:13\n2807 rules/marlborough/rules.yaml:2417:9\n2809 rules/marlborough/rules.yaml:2418:9\n2811 rules/marlborough/rules.yaml:2419:9\n2816 rules/marlborough/rules.yaml:2374:9\n2819 rules/marlborough/rules.yaml:2375:9\n2825 rules/marlborough/rules.yaml:948:7\n2829 rules/marlborough/rules.yaml:949:11\n2830 rules/marlborough/rules.yaml:950:11\n2835 rules/marlborough/rules.yaml:1623:7\n2836 rules/marlborough/rules.yaml:1624:7\n2838 rules/marlborough/rules.yaml:1625:7\n2840 rules/marlborough/rules.yaml:1626:7\n2841 rules/marlborough/rules.yaml:1627:7\n2858 rules/marlborough/rules.yaml:1628:11\n2864 rules/marlborough/rules.yaml:1629:15\n2866 rules/marlborough/rules.yaml:1630:15\n2868 rules/marlborough/rules.yaml:1631:15\n2872 rules/marlborough/rules.yaml:896:7\n2875 rules/marlborough/rules.yaml:897:11\n2876 rules/marlborough/rules.yaml:898:11\n2877 rules/marlborough/rules.yaml:899:15\n2884 rules/marlborough/rules.yaml:900:15\n2886 rules/marlborough/rules.yaml:901:15\n2887 rules/marlborough/rules.yaml:902:15\n2889 rules/marlborough/rules.yaml:903:15\n2890 rules/marlborough/rules.yaml:904:11\n2892 rules/marlborough/rules.yaml:905:7\n2893 rules/marlborough/rules.yaml:906:7\n2895 rules/marlborough/rules.yaml:907:7\n2897 rules/marlborough/rules.yaml:908:7\n2898 rules/marlborough/rules.yaml:909:7\n2916 rules/marlborough/rules.yaml:910:11\n2925 rules/marlborough/rules.yaml:911:15\n2927 rules/marlborough/rules.yaml:912:15\n2929 rules/marlborough/rules.yaml:913:15\n2933 rules/marlborough/flow.yaml:110:7\n2935 rules/marlborough/flow.yaml:111:7\n2936 rules/marlborough/flow.yaml:112:11\n2940 rules/marlborough/rules.yaml:1266:7\n2946 rules/marlborough/rules.yaml:1267:11\n2947 rules/marlborough/rules.yaml:1268:15\n2948 rules/marlborough/rules.yaml:1269:15\n2961 rules/marlborough/rules.yaml:1270:15\n2962 rules/marlborough/rules.yaml:1271:15\n2974 rules/marlborough/rules.yaml:1272:15\n2975 rules/marlborough/rules.yaml:1273:19\n2976 rules/marlborough/rules.yaml:1274:19\n2982 rules/marlborough/rules.yaml:844:7\n2983 rules/marlborough/rules.yaml:845:7\n2988 rules/marlborough/rules.yaml:846:11\n2989 rules/marlborough/rules.yaml:847:11\n2992 rules/marlborough/rules.yaml:848:11\n2993 rules/marlborough/rules.yaml:849:7\n2994 rules/marlborough/rules.yaml:850:7\n2999 rules/marlborough/rules.yaml:2066:7\n3000 rules/marlborough/rules.yaml:2067:7\n3001 rules/marlborough/rules.yaml:2068:11\n3002 rules/marlborough/rules.yaml:2069:11\n3003 rules/marlborough/rules.yaml:2070:11\n3004 rules/marlborough/rules.yaml:2071:11\n3015 rules/marlborough/rules.yaml:2072:11\n3026 rules/marlborough/rules.yaml:2073:11\n3028 rules/marlborough/rules.yaml:2074:11\n3029 rules/marlborough/rules.yaml:2075:15\n3031 rules/marlborough/rules.yaml:2077:15\n3035 rules/marlborough/flow.yaml:16:7\n3036 rules/marlborough/flow.yaml:17:11\n3037 rules/marlborough/flow.yaml:18:15\n3040 rules/marlborough/flow.yaml:19:19\n3041 rules/marlborough/flow.yaml:20:19\n3047 rules/marlborough/rules.yaml:883:7\n3048 rules/marlborough/rules.yaml:884:11\n3051 rules/marlborough/rules.yaml:886:11\n3053 rules/marlborough/rules.yaml:887:7\n3055 rules/marlborough/rules.yaml:888:7\n3056 rules/marlborough/rules.yaml:889:11\n3061 rules/marlborough/rules.yaml:857:7\n3062 rules/marlborough/rules.yaml:858:7\n3068 rules/marlborough/flow.yaml:94:7\n3073 rules/marlborough/flow.yaml:95:7\n3078 rules/marlborough/flow.yaml:96:7\n3080 rules/marlborough/flow.yaml:97:7\n3081 rules/marlborough/flow.yaml:98:11\n3083 rules/marlborough/flow.yaml:100:11\n3087 rules/marlborough/flow.yaml:73:7\n3088 rules/marlborough/flow.yaml:74:11\n3089 rules/marlborough/flow.yaml:75:15\n3094 rules/marlborough/flow.yaml:25:7\n3095 rules/marlborough/flow.yaml:26:11\n3100 rules/marlborough/flow.yaml:27:11\n3103 rules/marlborough/flow.yaml:29:11\n3104 rules/marlborough/flow.yaml:30:11\n3105 rules/marlborough/flow.yaml:31:15\n3106 rules/marlborough/flow.yaml:32:11\n3107 rules/marlborough/flow.yaml:33:15\n3108 rules/marlborough/flow.yaml:34:15\n3109 rules/marlborough/flow.yaml:35:15\n3114 rules/marlborough/flow.yaml:36:19\n3115 rules/marlborough/flow.yaml:37:19\n3116 rules/marlborough/flow.yaml:38:19\n3118 rules/marlborough/flow.yaml:39:15\n3119 rules/marlborough/flow.yaml:40:11\n3122 rules/marlborough/flow.yaml:41:11\n3128 rules/marlborough/rules.yaml:865:7\n3129 rules/marlborough/rules.yaml:866:11\n3131 rules/marlborough/rules.yaml:867:11\n3133 rules/marlborough/rules.yaml:868:7\n3134 rules/marlborough/rules.yaml:869:7\n3135 rules/marlborough/rules.yaml:870:7\n3136 rules/marlborough/rules.yaml:871:7\n3137 rules/marlborough/rules.yaml:872:11\n3141 rules/marlborough/rules.yaml:874:11\n3149 rules/marlborough/rules.yaml:876:11\n3161 rules/marlborough/rules.yaml:2307:7\n3164 rules/marlborough/rules.yaml:2308:7\n3165 rules/marlborough/rules.yaml:2309:11\n3167 rules/marlborough/rules.yaml:2311:11\n3168 rules/marlborough/rules.yaml:2312:7\n3175 rules/marlborough/rules.yaml:2327:7\n3178 rules/marlborough/rules.yaml:2328:7\n3179 rules/marlborough/rules.yaml:2329:7\n3184 rules/marlborough/rules.yaml:2346:7\n3187 rules/marlborough/rules.yaml:2347:7\n3188 rules/marlborough/rules.yaml:2348:7\n3191 rules/marlborough/rules.yaml:2349:7\n3564 rules/marlborough/rules.yaml:999:7\n3569 rules/marlborough/rules.yaml:1000:11\n3570 rules/marlborough/rules.yaml:1001:7\n3579 rules/marlborough/rules.yaml:1002:7\n3580 rules/marlborough/rules.yaml:1003:11\n3581 rules/marlborough/rules.yaml:1004:7\n3582 rules/marlborough/rules.yaml:1005:7\n3583 rules/marlborough/rules.yaml:1006:11\n3585 rules/marlborough/rules.yaml:1007:7\n3586 rules/marlborough/rules.yaml:1008:11\n3590 rules/marlborough/rules.yaml:1098:7\n3591 rules/marlborough/rules.yaml:1099:7\n3597 rules/marlborough/rules.yaml:1100:7\n3598 rules/marlborough/rules.yaml:1101:11\n3600 rules/marlborough/rules.yaml:1102:7\n3601 rules/marlborough/rules.yaml:1103:11\n3603 rules/marlborough/rules.yaml:1104:7\n3604 rules/marlborough/rules.yaml:1105:7\n3605 rules/marlborough/rules.yaml:1107:7\n3606 rules/marlborough/rules.yaml:1108:11\n3612 rules/marlborough/rules.yaml:1109:11\n3620 rules/marlborough/rules.yaml:1112:11\n3621 rules/marlborough/rules.yaml:1114:11\n3622 rules/marlborough/rules.yaml:1116:19\n3625 rules/marlborough/rules.yaml:1119:23\n3627 rules/marlborough/rules.yaml:1122:19\n3632 rules/marlborough/rules.yaml:1124:19\n3638 rules/marlborough/rules.yaml:1128:11\n3639 rules/marlborough/rules.yaml:1129:11\n3642 rules/marlborough/rules.yaml:1130:11\n3647 rules/marlborough/rules.yaml:1131:11\n3648 rules/marlborough/rules.yaml:1132:11\n3649 rules/marlborough/rules.yaml:1133:15\n3655 rules/marlborough/rules.yaml:1136:15\n3656 rules/marlborough/rules.yaml:1137:15\n3658 rules/marlborough/rules.yaml:1139:15\n3659 rules/marlborough/rules.yaml:1141:15\n3660 rules/marlborough/rules.yaml:1142:15\n3661 rules/marlborough/rules.yaml:1143:15\n3663 rules/marlborough/rules.yaml:1145:15\n3664 rules/marlborough/rules.yaml:1147:15\n3665 rules/marlborough/rules.yaml:1148:15\n3666 rules/marlborough/rules.yaml:1149:15\n3667 rules/marlborough/rules.yaml:1150:11\n3668 rules/marlborough/rules.yaml:1151:11\n3669 rules/marlborough/rules.yaml:1152:11\n3670 rules/marlborough/rules.yaml:1154:11\n3671 rules/marlborough/rules.yaml:1155:11\n3672 rules/marlborough/rules.yaml:1156:11\n3673 rules/marlborough/rules.yaml:1158:19\n3674 rules/marlborough/rules.yaml:1159:19\n3683 rules/marlborough/rules.yaml:1160:23\n3684 rules/marlborough/rules.yaml:1161:23\n3686 rules/marlborough/rules.yaml:1163:19\n3687 rules/marlborough/rules.yaml:1164:23\n3689 rules/marlborough/rules.yaml:1166:23\n3693 rules/marlborough/rules.yaml:1170:19\n3694 rules/marlborough/rules.yaml:1171:19\n3695 rules/marlborough/rules.yaml:1172:19\n3696 rules/marlborough/rules.yaml:1173:23\n3700 rules/marlborough/rules.yaml:1177:19\n3701 rules/marlborough/rules.yaml:1178:19\n3702 rules/marlborough/rules.yaml:1179:19\n3719 rules/marlborough/rules.yaml:1180:23\n3721 rules/marlborough/rules.yaml:1182:19\n3728 rules/marlborough/rules.yaml:2292:3\n3729 rules/marlborough/rules.yaml:2292:3\n3731 rules/marlborough/rules.yaml:2292:3\n3732 rules/marlborough/rules.yaml:2292:3\n3733 rules/marlborough/rules.yaml:2292:3\n3734 rules/marlborough/rules.yaml:2292:3\n3735 rules/marlborough/rules.yaml:2292:3\n3736 rules/marlborough/rules.yaml:2292:3\n3743 rules/marlborough/rules.yaml:2292:3\n3744 rules/marlborough/rules.yaml:2292:3\n3745 rules/marlborough/rules.yaml:2292:3\n3746 rules/marlborough/rules.yaml:2292:3\n3760 rules/marlborough/rules.yaml:2292:3\n3761 rules/marlborough/rules.yaml:2292:3\n3763 rules/marlborough/rules.yaml:2292:3\n3764 rules/marlborough/rules.yaml:2292:3\n3765 rules/marlborough/rules.yaml:2292:3\n3767 rules/marlborough/rules.yaml:2292:3\n3768 rules/marlborough/rules.yaml:2292:3\n3771 rules/marlborough/rules.yaml:2292:3\n3786 rules/marlborough/rules.yaml:1193:7\n3787 rules/marlborough/rules.yaml:1194:7\n3788 rules/marlborough/rules.yaml:1195:7\n3794 rules/marlborough/rules.yaml:1196:7\n3795 rules/marlborough/rules.yaml:1197:7\n3799 rules/marlborough/rules.yaml:1198:7\n3803 rules/marlborough/rules.yaml:1199:7\n3804 rules/marlborough/rules.yaml:1200:11\n3805 rules/marlborough/rules.yaml:1201:7\n3806 rules/marlborough/rules.yaml:1202:7\n3807 rules/marlborough/rules.yaml:1203:7\n3812 rules/marlborough/rules.yaml:1204:7\n3817 rules/marlborough/rules.yaml:1205:7\n3818 rules/marlborough/rules.yaml:1206:7\n3819 rules/marlborough/rules.yaml:1207:7\n3820 rules/marlborough/rules.yaml:1208:7\n3821 rules/marlborough/rules.yaml:1209:7\n3822 rules/marlborough/rules.yaml:1210:7\n3823 rules/marlborough/rules.yaml:1211:7\n3824 rules/marlborough/rules.yaml:1212:7\n3825 rules/marlborough/rules.yaml:1213:7\n3826 rules/marlborough/rules.yaml:1214:7\n3827 rules/marlborough/rules.yaml:1215:7\n3844 rules/marlborough/rules.yaml:1216:7\n3845 rules/marlborough/rules.yaml:1217:7\n3846 rules/marlborough/rules.yaml:1218:11\n3873 rules/marlborough/rules.yaml:1219:7\n3874 rules/marlborough/rules.yaml:1220:7\n3875 rules/marlborough/rules.yaml:1222:15\n3876 rules/marlborough/rules.yaml:1223:19\n3877 rules/marlborough/rules.yaml:1224:15\n3878 rules/marlborough/rules.yaml:1225:15\n3879 rules/marlborough/rules.yaml:1226:15\n3880 rules/marlborough/rules.yaml:1227:19\n3882 rules/marlborough/rules.yaml:1229:15\n3883 rules/marlborough/rules.yaml:1230:15\n3884 rules/marlborough/rules.yaml:1231:15\n3885 rules/marlborough/rules.yaml:1232:15\n3886 rules/marlborough/rules.yaml:1233:15\n3887 rules/marlborough/rules.yaml:1234:19\n3889 rules/marlborough/rules.yaml:1236:15\n3890 rules/marlborough/rules.yaml:1237:15\n3891 rules/marlborough/rules.yaml:1238:15\n3892 rules/marlborough/rules.yaml:1239:15\n3904 rules/marlborough/rules.yaml:1240:19\n3906 rules/marlborough/rules.yaml:1242:15\n3907 rules/marlborough/rules.yaml:1243:15\n3908 rules/marlborough/rules.yaml:1244:15\n3914 rules/marlborough/rules.yaml:1245:19\n3915 rules/marlborough/rules.yaml:1246:19\n3916 rules/marlborough/rules.yaml:1247:15\n3917 rules/marlborough/rules.yaml:1248:15\n3918 rules/marlborough/rules.yaml:1249:15\n3919 rules/marlborough/rules.yaml:1250:19\n3921 rules/marlborough/rules.yaml:1252:15\n3922 rules/marlborough/rules.yaml:1253:19\n3923 rules/marlborough/rules.yaml:1254:15\n3924 rules/marlborough/rules.yaml:1255:15\n3925 rules/marlborough/rules.yaml:1256:15\n3926 rules/marlborough/rules.yaml:1257:15\n3927 rules/marlborough/rules.yaml:1258:15\n3928 rules/marlborough/rules.yaml:1259:19\n3933 rules/marlborough/rules.yaml:1852:7\n3934 rules/marlborough/rules.yaml:1853:7\n3935 rules/marlborough/rules.yaml:1854:7\n3945 rules/marlborough/rules.yaml:1855:7\n3946 rules/marlborough/rules.yaml:1856:11\n3949 rules/marlborough/rules.yaml:1858:7\n3954 rules/marlborough/rules.yaml:1826:7\n3955 rules/marlborough/rules.yaml:1827:7\n3956 rules/marlborough/rules.yaml:1828:7\n3957 rules/marlborough/rules.yaml:1829:7\n3963 rules/marlborough/rules.yaml:1832:7\n3967 rules/marlborough/rules.yaml:1833:7\n3971 rules/marlborough/rules.yaml:1834:7\n3972 rules/marlborough/rules.yaml:1835:11\n3975 rules/marlborough/rules.yaml:1836:7\n3976 rules/marlborough/rules.yaml:1837:11\n3979 rules/marlborough/rules.yaml:1838:7\n3980 rules/marlborough/rules.yaml:1839:7\n3981 rules/marlborough/rules.yaml:1840:7\n3982 rules/marlborough/rules.yaml:1842:7\n3983 rules/marlborough/rules.yaml:1843:7\n3987 rules/marlborough/rules.yaml:1894:7\n3988 rules/marlborough/rules.yaml:1895:7\n3989 rules/marlborough/rules.yaml:1896:11\n3990 rules/marlborough/rules.yaml:1897:7\n3991 rules/marlborough/rules.yaml:1898:7\n3992 rules/marlborough/rules.yaml:1899:7\n3998 rules/marlborough/rules.yaml:1784:7\n3999 rules/marlborough/rules.yaml:1785:7\n4002 rules/marlborough/rules.yaml:1788:11\n4004 rules/marlborough/rules.yaml:1790:11\n4005 rules/marlborough/rules.yaml:1791:11\n4006 rules/marlborough/rules.yaml:1792:11\n4007 rules/marlborough/rules.yaml:1793:15\n4011 rules/marlborough/rules.yaml:1796:15\n4013 rules/marlborough/rules.yaml:1799:11\n4021 rules/marlborough/rules.yaml:1800:11\n4022 rules/marlborough/rules.yaml:1802:19\n4024 rules/marlborough/rules.yaml:1805:19\n4026 rules/marlborough/rules.yaml:1807:19\n4027 rules/marlborough/rules.yaml:1808:23\n4029 rules/marlborough/rules.yaml:1811:23\n4031 rules/marlborough/rules.yaml:1814:19\n4036 rules/marlborough/rules.yaml:1867:7\n4037 rules/marlborough/rules.yaml:1868:7\n4042 rules/marlborough/rules.yaml:1869:11\n4043 rules/marlborough/rules.yaml:1870:11\n4064 rules/marlborough/rules.yaml:1871:11\n4065 rules/marlborough/rules.yaml:1872:11\n4066 rules/marlborough/rules.yaml:1873:15\n4081 rules/marlborough/rules.yaml:1874:15\n4082 rules/marlborough/rules.yaml:1875:19\n4084 rules/marlborough/rules.yaml:1877:19\n4085 rules/marlborough/rules.yaml:1878:19\n4086 rules/marlborough/rules.yaml:1879:23\n4087 rules/marlborough/rules.yaml:1880:19\n4088 rules/marlborough/rules.yaml:1881:23\n4090 rules/marlborough/rules.yaml:1883:23\n4096 rules/marlborough/rules.yaml:1744:7\n4103 rules/marlborough/rules.yaml:1745:7\n4109 rules/marlborough/rules.yaml:1746:7\n4110 rules/marlborough/rules.yaml:1748:11\n4112 rules/marlborough/rules.yaml:1750:11\n4115 rules/marlborough/rules.yaml:1751:11\n4120 rules/marlborough/rules.yaml:1752:11\n4121 rules/marlborough/rules.yaml:1753:11\n4122 rules/marlborough/rules.yaml:1754:15\n4124 rules/marlborough/rules.yaml:1756:15\n4125 rules/marlborough/rules.yaml:1757:11\n4131 rules/marlborough/rules.yaml:823:7\n4132 rules/marlborough/rules.yaml:824:7\n4133 rules/marlborough/rules.yaml:825:11\n4134 rules/marlborough/rules.yaml:826:11\n4135 rules/marlborough/rules.yaml:827:15\n4138 rules/marlborough/rules.yaml:828:11\n4139 rules/marlborough/rules.yaml:830:7\n4140 rules/marlborough/rules.yaml:831:7\n4147 rules/marlborough/rules.yaml:832:11\n4148 rules/marlborough/rules.yaml:833:15\n4150 rules/marlborough/rules.yaml:835:15\n4151 rules/marlborough/rules.yaml:836:15\n4155 rules/marlborough/rules.yaml:837:11\n4160 rules/marlborough/rules.yaml:2258:7\n4161 rules/marlborough/rules.yaml:2259:7\n4166 rules/marlborough/rules.yaml:2260:11\n4171 rules/marlborough/rules.yaml:2261:11\n4189 rules/marlborough/rules.yaml:2262:11\n4190 rules/marlborough/rules.yaml:2263:15\n4192 rules/marlborough/rules.yaml:2265:15\n4193 rules/marlborough/rules.yaml:2266:15\n4194 rules/marlborough/rules.yaml:2267:19\n4196 rules/marlborough/rules.yaml:2269:19\n4199 rules/marlborough/rules.yaml:2270:19\n4200 rules/marlborough/rules.yaml:2271:19\n4201 rules/marlborough/rules.yaml:2273:19\n4202 rules/marlborough/rules.yaml:2274:23\n4203 rules/marlborough/rules.yaml:2275:7\n4208 rules/marlborough/rules.yaml:1766:7\n4209 rules/marlborough/rules.yaml:1767:7\n4210 rules/marlborough/rules.yaml:1768:7\n4211 rules/marlborough/rules.yaml:1770:15\n4212 rules/marlborough/rules.yaml:1771:19\n4215 rules/marlborough/rules.yaml:1772:23\n4218 rules/marlborough/rules.yaml:1774:15\n4221 rules/marlborough/rules.yaml:1776:15\n4228 rules/marlborough/rules.yaml:1028:7\n4229 rules/marlborough/rules.yaml:1029:11\n4230 rules/marlborough/rules.yaml:1030:7\n4231 rules/marlborough/rules.yaml:1031:7\n4232 rules/marlborough/rules.yaml:1034:15\n4233 rules/marlborough/rules.yaml:1035:15\n4234 rules/marlborough/rules.yaml:1036:15\n4236 rules/marlborough/rules.yaml:1039:15\n4237 rules/marlborough/rules.yaml:1040:15\n4238 rules/marlborough/rules.yaml:1041:15\n4240 rules/marlborough/rules.yaml:1043:15\n4244 rules/marlborough/rules.yaml:1530:7\n4249 rules/marlborough/rules.yaml:1531:11\n4252 rules/marlborough/rules.yaml:1532:11\n4260 rules/marlborough/rules.yaml:1534:15\n4264 rules/marlborough/rules.yaml:1054:7\n4265 rules/marlborough/rules.yaml:1055:7\n4270 rules/marlborough/rules.yaml:1056:7\n4271 rules/marlborough/rules.yaml:1057:11\n4272 rules/marlborough/rules.yaml:1058:15\n4273 rules/marlborough/rules.yaml:1059:7\n4274 rules/marlborough/rules.yaml:1060:7\n4275 rules/marlborough/rules.yaml:1061:7\n4276 rules/marlborough/rules.yaml:1062:11\n4277 rules/marlborough/rules.yaml:1063:11\n4278 rules/marlborough/rules.yaml:1064:11\n4290 rules/marlborough/rules.yaml:1065:11\n4299 rules/marlborough/rules.yaml:1066:11\n4300 rules/marlborough/rules.yaml:1067:15\n4301 rules/marlborough/rules.yaml:1068:19\n4303 rules/marlborough/rules.yaml:1070:15\n4304 rules/marlborough/rules.yaml:1071:15\n4305 rules/marlborough/rules.yaml:1072:19\n4307 rules/marlborough/rules.yaml:1074:7\n4308 rules/marlborough/rules.yaml:1075:7\n4312 rules/marlborough/rules.yaml:2119:7\n4313 rules/marlborough/rules.yaml:2120:7\n4318 rules/marlborough/rules.yaml:2121:7\n4321 rules/marlborough/rules.yaml:2122:7\n4339 rules/marlborough/rules.yaml:2123:7\n4340 rules/marlborough/rules.yaml:2124:11\n4341 rules/marlborough/rules.yaml:2125:7\n4342 rules/marlborough/rules.yaml:2126:7\n4343 rules/marlborough/rules.yaml:2127:11\n4344 rules/marlborough/rules.yaml:2128:7\n4345 rules/marlborough/rules.yaml:2129:11\n4350 rules/marlborough/rules.yaml:2130:11\n4351 rules/marlborough/rules.yaml:2131:11\n4352 rules/marlborough/rules.yaml:2132:11\n4353 rules/marlborough/rules.yaml:2133:15\n4354 rules/marlborough/rules.yaml:2134:19\n4356 rules/marlborough/rules.yaml:2136:15\n4357 rules/marlborough/rules.yaml:2137:15\n4358 rules/marlborough/rules.yaml:2138:19\n4360 rules/marlborough/rules.yaml:2140:19\n4361 rules/marlborough/rules.yaml:2141:19\n4362 rules/marlborough/rules.yaml:2142:7\n4363 rules/marlborough/rules.yaml:2143:11\n4364 rules/marlborough/rules.yaml:2144:11\n4365 rules/marlborough/rules.yaml:2146:11\n4366 rules/marlborough/rules.yaml:2147:11\n4370 rules/marlborough/rules.yaml:2148:11\n4373 rules/marlborough/rules.yaml:2149:11\n4374 rules/marlborough/rules.yaml:2150:15\n4375 rules/marlborough/rules.yaml:2151:19\n4384 rules/marlborough/rules.yaml:2152:19\n4385 rules/marlborough/rules.yaml:2153:23\n4386 rules/marlborough/rules.yaml:2155:23\n4387 rules/marlborough/rules.yaml:2156:7\n4388 rules/marlborough/rules.yaml:2157:11\n4392 rules/marlborough/rules.yaml:1464:7\n4393 rules/marlborough/rules.yaml:1465:7\n4402 rules/marlborough/rules.yaml:1466:7\n4403 rules/marlborough/rules.yaml:1467:11\n4414 rules/marlborough/rules.yaml:1468:15\n4415 rules/marlborough/rules.yaml:1469:15\n4416 rules/marlborough/rules.yaml:1470:19\n4417 rules/marlborough/rules.yaml:1471:19\n4418 rules/marlborough/rules.yaml:1473:23\n4433 rules/marlborough/rules.yaml:1474:23\n4434 rules/marlborough/rules.yaml:1475:27\n4436 rules/marlborough/rules.yaml:1476:23\n4437 rules/marlborough/rules.yaml:1477:23\n4438 rules/marlborough/rules.yaml:1478:27\n4439 rules/marlborough/rules.yaml:1479:31\n4447 rules/marlborough/rules.yaml:2313:3\n4448 rules/marlborough/rules.yaml:2313:3\n4450 rules/marlborough/rules.yaml:2313:3\n4451 rules/marlborough/rules.yaml:2313:3\n4452 rules/marlborough/rules.yaml:2313:3\n4453 rules/marlborough/rules.yaml:2313:3\n4454 rules/marlborough/rules.yaml:2313:3\n4455 rules/marlborough/rules.yaml:2313:3\n4462 rules/marlborough/rules.yaml:2313:3\n4463 rules/marlborough/rules.yaml:2313:3\n4464 rules/marlborough/rules.yaml:2313:3\n4465 rules/marlborough/rules.yaml:2313:3\n4470 rules/marlborough/rules.yaml:2313:3\n4471 rules/marlborough/rules.yaml:2313:3\n4473 rules/marlborough/rules.yaml:2313:3\n4474 rules/marlborough/rules.yaml:2313:3\n4475 rules/marlborough/rules.yaml:2313:3\n4477 rules/marlborough/rules.yaml:2313:3\n4478 rules/marlborough/rules.yaml:2313:3\n4479 rules/marlborough/rules.yaml:2313:3\n4484 rules/marlborough/rules.yaml:1965:7\n4489 rules/marlborough/rules.yaml:1966:7\n4490 rules/marlborough/rules.yaml:1967:11\n4491 rules/marlborough/rules.yaml:1968:11\n4492 rules/marlborough/rules.yaml:1969:15\n4494 rules/marlborough/rules.yaml:1972:15\n4500 rules/marlborough/rules.yaml:1082:7\n4501 rules/marlborough/rules.yaml:1083:7\n4502 rules/marlborough/rules.yaml:1084:11\n4503 rules/marlborough/rules.yaml:1085:11\n4505 rules/marlborough/rules.yaml:1087:11\n4558 rules/marlborough/rules.yaml:1681:7\n4559 rules/marlborough/rules.yaml:1682:7\n4560 rules/marlborough/rules.yaml:1683:7\n4561 rules/marlborough/rules.yaml:1684:11\n4562 rules/marlborough/rules.yaml:1685:7\n4563 rules/marlborough/rules.yaml:1686:11\n4568 rules/marlborough/rules.yaml:1687:15\n4569 rules/marlborough/rules.yaml:1688:15\n4581 rules/marlborough/rules.yaml:1689:19\n4588 rules/marlborough/rules.yaml:1690:19\n4626 rules/marlborough/rules.yaml:1691:19\n4627 rules/marlborough/rules.yaml:1693:23\n4629 rules/marlborough/rules.yaml:1695:23\n4630 rules/marlborough/rules.yaml:1696:23\n4631 rules/marlborough/rules.yaml:1697:27\n4632 rules/marlborough/rules.yaml:1698:23\n4634 rules/marlborough/rules.yaml:1699:23\n4638 rules/marlborough/rules.yaml:1720:7\n4639 rules/marlborough/rules.yaml:1721:7\n4640 rules/marlborough/rules.yaml:1723:7\n4641 rules/marlborough/rules.yaml:1724:11\n4642 rules/marlborough/rules.yaml:1725:7\n4647 rules/marlborough/rules.yaml:1726:7\n4667 rules/marlborough/rules.yaml:1727:7\n4668 rules/marlborough/rules.yaml:1728:11\n4669 rules/marlborough/rules.yaml:1729:11\n4674 rules/marlborough/rules.yaml:1730:15\n4675 rules/marlborough/rules.yaml:1731:7\n4687 rules/marlborough/rules.yaml:1732:11\n4703 rules/marlborough/rules.yaml:1733:7\n4709 rules/marlborough/rules.yaml:1734:11\n4723 rules/marlborough/rules.yaml:1548:7\n4729 rules/marlborough/rules.yaml:1549:11\n4730 rules/marlborough/rules.yaml:1550:11\n4731 rules/marlborough/rules.yaml:1551:11\n4734 rules/marlborough/rules.yaml:1554:15\n4735 rules/marlborough/rules.yaml:1555:15\n4737 rules/marlborough/rules.yaml:1557:7\n4738 rules/marlborough/rules.yaml:1558:7\n4739 rules/marlborough/rules.yaml:1559:7\n4744 rules/marlborough/rules.yaml:1560:7\n4745 rules/marlborough/rules.yaml:1561:11\n4746 rules/marlborough/rules.yaml:1562:11\n4747 rules/marlborough/rules.yaml:1563:15\n4750 rules/marlborough/rules.yaml:1564:15\n4751 rules/marlborough/rules.yaml:1565:15\n4752 rules/marlborough/rules.yaml:1567:7\n4753 rules/marlborough/rules.yaml:1568:7\n4758 rules/marlborough/rules.yaml:1569:11\n4761 rules/marlborough/rules.yaml:1570:11\n4797 rules/marlborough/rules.yaml:1571:11\n4798 rules/marlborough/rules.yaml:1572:15\n4800 rules/marlborough/rules.yaml:1574:15\n4801 rules/marlborough/rules.yaml:1575:15\n4802 rules/marlborough/rules.yaml:1576:19\n4804 rules/marlborough/rules.yaml:1578:19\n4807 rules/marlborough/rules.yaml:1579:19\n4808 rules/marlborough/rules.yaml:1581:7\n4809 rules/marlborough/rules.yaml:1582:7\n4814 rules/marlborough/rules.yaml:1583:11\n4838 rules/marlborough/rules.yaml:1584:11\n4839 rules/marlborough/rules.yaml:1585:15\n4841 rules/marlborough/rules.yaml:1587:15\n4842 rules/marlborough/rules.yaml:1588:15\n4843 rules/marlborough/rules.yaml:1589:19\n4845 rules/marlborough/rules.yaml:1591:19\n4850 rules/marlborough/rules.yaml:1592:19\n4853 rules/marlborough/rules.yaml:1593:19\n4854 rules/marlborough/rules.yaml:1594:19\n4858 rules/marlborough/rules.yaml:1595:23\n4861 rules/marlborough/rules.yaml:1598:23\n4862 rules/marlborough/rules.yaml:1599:23\n4867 rules/marlborough/rules.yaml:1491:7\n4882 rules/marlborough/rules.yaml:1492:7\n4891 rules/marlborough/rules.yaml:1493:11\n4892 rules/marlborough/rules.yaml:1494:7\n4893 rules/marlborough/rules.yaml:1495:7\n4914 rules/marlborough/rules.yaml:1496:7\n4915 rules/marlborough/rules.yaml:1498:11\n4916 rules/marlborough/rules.yaml:1499:15\n4917 rules/marlborough/rules.yaml:1500:11\n4918 rules/marlborough/rules.yaml:1501:7\n4919 rules/marlborough/rules.yaml:1502:7\n4920 rules/marlborough/rules.yaml:1503:11\n4925 rules/marlborough/rules.yaml:2351:1\n4926 rules/marlborough/rules.yaml:2351:1\n4927 rules/marlborough/rules.yaml:2351:1\n4932 rules/marlborough/rules.yaml:2351:1\n4933 rules/marlborough/rules.yaml:2351:1\n4934 rules/marlborough/rules.yaml:2351:1\n4935 rules/marlborough/rules.yaml:2351:1\n4938 rules/marlborough/rules.yaml:2351:1\n4939 rules/marlborough/rules.yaml:2351:1\n4941 rules/marlborough/rules.yaml:2351:1\n4942 rules/marlborough/rules.yaml:2351:1\n4943 rules/marlborough/rules.yaml:2351:1\n4944 rules/marlborough/rules.yaml:2351:1\n4945 rules/marlborough/rules.yaml:2351:1\n4946 rules/marlborough/rules.yaml:2351:1\n4947 rules/marlborough/rules.yaml:2351:1\n4948 rules/marlborough/rules.yaml:2351:1\n4949 rules/marlborough/rules.yaml:2351:1\n4950 rules/marlborough/rules.yaml:2351:1\n4951 rules/marlborough/rules.yaml:2351:1\n4955 rules/marlborough/rules.yaml:1372:7\n4956 rules/marlborough/rules.yaml:1373:11\n4957 rules/marlborough/rules.yaml:1374:7\n4958 rules/marlborough/rules.yaml:1375:7\n4959 rules/marlborough/rules.yaml:1376:7\n4964 rules/marlborough/rules.yaml:1377:11\n4965 rules/marlborough/rules.yaml:1378:15\n4967 rules/marlborough/rules.yaml:1380:15\n4968 rules/marlborough/rules.yaml:1381:11\n4969 rules/marlborough/rules.yaml:1382:15\n4970 rules/marlborough/rules.yaml:1383:11\n4971 rules/marlborough/rules.yaml:1384:15\n4973 rules/marlborough/rules.yaml:1386:15\n4974 rules/marlborough/rules.yaml:1387:11\n4978 rules/marlborough/rules.yaml:2286:7\n4980 rules/marlborough/rules.yaml:2287:7\n4981 rules/marlborough/rules.yaml:2288:7\n4988 rules/marlborough/rules.yaml:2003:7\n4989 rules/marlborough/rules.yaml:2004:7\n4990 rules/marlborough/rules.yaml:2005:11\n4991 rules/marlborough/rules.yaml:2006:7\n4997 rules/marlborough/rules.yaml:2007:7\n5003 rules/marlborough/rules.yaml:2008:7\n5004 rules/marlborough/rules.yaml:2009:7\n5008 rules/marlborough/rules.yaml:2010:11\n5009 rules/marlborough/rules.yaml:2011:7\n5010 rules/marlborough/rules.yaml:2012:7\n5011 rules/marlborough/rules.yaml:2013:11\n5012 rules/marlborough/rules.yaml:2014:7\n5018 rules/marlborough/rules.yaml:2015:7\n5019 rules/marlborough/rules.yaml:2016:7\n5020 rules/marlborough/rules.yaml:2018:7\n5021 rules/marlborough/rules.yaml:2020:15\n5023 rules/marlborough/rules.yaml:2022:15\n5025 rules/marlborough/rules.yaml:2024:15\n5027 rules/marlborough/rules.yaml:2026:15\n5028 rules/marlborough/rules.yaml:2027:15\n5030 rules/marlborough/rules.yaml:2029:15\n5031 rules/marlborough/rules.yaml:2030:15\n5032 rules/marlborough/rules.yaml:2031:15\n5033 rules/marlborough/rules.yaml:2032:19\n5034 rules/marlborough/rules.yaml:2033:19\n5035 rules/marlborough/rules.yaml:2034:15\n5039 rules/marlborough/rules.yaml:1982:7\n5040 rules/marlborough/rules.yaml:1983:7\n5041 rules/marlborough/rules.yaml:1984:7\n5042 rules/marlborough/rules.yaml:1985:11\n5043 rules/marlborough/rules.yaml:1987:7\n5044 rules/marlborough/rules.yaml:1988:7\n5045 rules/marlborough/rules.yaml:1989:7\n5048 rules/marlborough/rules.yaml:1991:7\n5049 rules/marlborough/rules.yaml:1992:7\n5050 rules/marlborough/rules.yaml:1993:11\n5055 rules/marlborough/rules.yaml:2090:7\n5056 rules/marlborough/rules.yaml:2091:7\n5061 rules/marlborough/rules.yaml:2092:11\n5066 rules/marlborough/rules.yaml:2093:11\n5071 rules/marlborough/rules.yaml:2094:11\n5072 rules/marlborough/rules.yaml:2095:15\n5074 rules/marlborough/rules.yaml:2097:15\n5075 rules/marlborough/rules.yaml:2098:15\n5076 rules/marlborough/rules.yaml:2099:19\n5078 rules/marlborough/rules.yaml:2101:19\n5081 rules/marlborough/rules.yaml:2102:19\n5086 rules/marlborough/rules.yaml:1644:7\n5087 rules/marlborough/rules.yaml:1645:7\n5088 rules/marlborough/rules.yaml:1646:7\n5089 rules/marlborough/rules.yaml:1647:7\n5094 rules/marlborough/rules.yaml:1648:11\n5099 rules/marlborough/rules.yaml:1649:11\n5103 rules/marlborough/rules.yaml:1650:11\n5104 rules/marlborough/rules.yaml:1651:11\n5105 rules/marlborough/rules.yaml:1652:15\n5107 rules/marlborough/rules.yaml:1654:15\n5108 rules/marlborough/rules.yaml:1655:15\n5110 rules/marlborough/rules.yaml:1657:15\n5111 rules/marlborough/rules.yaml:1658:15\n5112 rules/marlborough/rules.yaml:1659:19\n5114 rules/marlborough/rules.yaml:1661:19\n5115 rules/marlborough/rules.yaml:1662:7\n5122 rules/marlborough/rules.yaml:1940:7\n5123 rules/marlborough/rules.yaml:1941:7\n5124 rules/marlborough/rules.yaml:1942:7\n5125 rules/marlborough/rules.yaml:1943:7\n5126 rules/marlborough/rules.yaml:1945:7\n5127 rules/marlborough/rules.yaml:1947:15\n5128 rules/marlborough/rules.yaml:1948:19\n5130 rules/marlborough/rules.yaml:1950:19\n5132 rules/marlborough/rules.yaml:1952:15\n5133 rules/marlborough/rules.yaml:1953:19\n5137 rules/marlborough/rules.yaml:1957:15\n5142 rules/marlborough/rules.yaml:2217:7\n5143 rules/marlborough/rules.yaml:2218:7\n5144 rules/marlborough/rules.yaml:2219:7\n5147 rules/marlborough/rules.yaml:2220:7\n5148 rules/marlborough/rules.yaml:2221:11\n5151 rules/marlborough/rules.yaml:2222:7\n5152 rules/marlborough/rules.yaml:2223:7\n5153 rules/marlborough/rules.yaml:2224:7\n5156 rules/marlborough/rules.yaml:2226:7\n5157 rules/marlborough/rules.yaml:2227:7\n5158 rules/marlborough/rules.yaml:2228:11\n5159 rules/marlborough/rules.yaml:2230:7\n5160 rules/marlborough/rules.yaml:2231:11\n5161 rules/marlborough/rules.yaml:2232:7\n5162 rules/marlborough/rules.yaml:2233:7\n5163 rules/marlborough/rules.yaml:2234:7\n5164 rules/marlborough/rules.yaml:2235:11\n5165 rules/marlborough/rules.yaml:2236:15\n5167 rules/marlborough/rules.yaml:2238:7\n5172 rules/marlborough/rules.yaml:2239:7\n5173 rules/marlborough/rules.yaml:2240:11\n5174 rules/marlborough/rules.yaml:2241:7\n5175 rules/marlborough/rules.yaml:2242:7\n5176 rules/marlborough/rules.yaml:2243:11\n5177 rules/marlborough/rules.yaml:2244:11\n5185 rules/marlborough/rules.yaml:2245:11\n5186 rules/marlborough/rules.yaml:2246:11\n5190 rules/marlborough/rules.yaml:2197:7\n5191 rules/marlborough/rules.yaml:2198:7\n5192 rules/marlborough/rules.yaml:2199:11\n5193 rules/marlborough/rules.yaml:2200:11\n5194 rules/marlborough/rules.yaml:2201:15\n5195 rules/marlborough/rules.yaml:2202:15\n5196 rules/marlborough/rules.yaml:2203:7\n5200 rules/marlborough/rules.yaml:2171:7\n5210 rules/marlborough/rules.yaml:2172:7\n5211 rules/marlborough/rules.yaml:2174:11\n5212 rules/marlborough/rules.yaml:2175:7\n5213 rules/marlborough/rules.yaml:2176:7\n5214 rules/marlborough/rules.yaml:2177:7\n5215 rules/marlborough/rules.yaml:2178:7\n5216 rules/marlborough/rules.yaml:2179:11\n5217 rules/marlborough/rules.yaml:2181:7\n5222 rules/marlborough/rules.yaml:2182:11\n5223 rules/marlborough/rules.yaml:2183:11\n5224 rules/marlborough/rules.yaml:2184:15\n5225 rules/marlborough/rules.yaml:2185:15\n5226 rules/marlborough/rules.yaml:2186:15\n5232 rules/marlborough/rules.yaml:2047:7\n5233 rules/marlborough/rules.yaml:2048:11\n5234 rules/marlborough/rules.yaml:2049:11\n5243 rules/marlborough/rules.yaml:2050:15\n5244 rules/marlborough/rules.yaml:2051:15\n5245 rules/marlborough/rules.yaml:2052:19\n5248 rules/marlborough/rules.yaml:2053:19\n5252 rules/marlborough/rules.yaml:962:7\n5253 rules/marlborough/rules.yaml:963:7\n5254 rules/marlborough/rules.yaml:964:11\n5255 rules/marlborough/rules.yaml:965:7\n5258 rules/marlborough/rules.yaml:967:11\n5259 rules/marlborough/rules.yaml:968:7\n5260 rules/marlborough/rules.yaml:969:11\n5261 rules/marlborough/rules.yaml:970:15\n5262 rules/marlborough/rules.yaml:971:7\n5263 rules/marlborough/rules.yaml:972:7\n5264 rules/marlborough/rules.yaml:973:7\n5265 rules/marlborough/rules.yaml:974:11\n5266 rules/marlborough/rules.yaml:975:7\n5267 rules/marlborough/rules.yaml:976:7\n5268 rules/marlborough/rules.yaml:977:7\n5269 rules/marlborough/rules.yaml:978:7\n5287 rules/marlborough/rules.yaml:979:7\n5296 rules/marlborough/rules.yaml:980:11\n5301 rules/marlborough/rules.yaml:981:7\n5302 rules/marlborough/rules.yaml:983:11\n5303 rules/marlborough/rules.yaml:984:15\n5304 rules/marlborough/rules.yaml:985:11\n5305 rules/marlborough/rules.yaml:986:7\n5306 rules/marlborough/rules.yaml:987:7\n5307 rules/marlborough/rules.yaml:988:11\n5313 rules/marlborough/rules.yaml:2332:3\n5314 rules/marlborough/rules.yaml:2332:3\n5316 rules/marlborough/rules.yaml:2332:3\n5317 rules/marlborough/rules.yaml:2332:3\n5318 rules/marlborough/rules.yaml:2332:3\n5319 rules/marlborough/rules.yaml:2332:3\n5320 rules/marlborough/rules.yaml:2332:3\n5321 rules/marlborough/rules.yaml:2332:3\n5328 rules/marlborough/rules.yaml:2332:3\n5329 rules/marlborough/rules.yaml:2332:3\n5330 rules/marlborough/rules.yaml:2332:3\n5331 rules/marlborough/rules.yaml:2332:3\n5334 rules/marlborough/rules.yaml:2332:3\n5335 rules/marlborough/rules.yaml:2332:3\n5337 rules/marlborough/rules.yaml:2332:3\n5338 rules/marlborough/rules.yaml:2332:3\n5339 rules/marlborough/rules.yaml:2332:3\n5341 rules/marlborough/rules.yaml:2332:3\n5342 rules/marlborough/rules.yaml:2332:3\n5343 rules/marlborough/rules.yaml:2332:3\n5350 rules/marlborough/rules.yaml:1404:7\n5356 rules/marlborough/rules.yaml:1405:7\n5370 rules/marlborough/rules.yaml:1406:7\n5381 rules/marlborough/rules.yaml:1407:7\n5392 rules/marlborough/rules.yaml:1408:11\n5393 rules/marlborough/rules.yaml:1410:7\n5398 rules/marlborough/rules.yaml:1411:7\n5399 rules/marlborough/rules.yaml:1412:7\n5400 rules/marlborough/rules.yaml:1413:11\n5401 rules/marlborough/rules.yaml:1414:7\n5402 rules/marlborough/rules.yaml:1415:11\n5403 rules/marlborough/rules.yaml:1416:7\n5404 rules/marlborough/rules.yaml:1417:11\n5405 rules/marlborough/rules.yaml:1418:15\n5409 rules/marlborough/rules.yaml:1422:7\n5410 rules/marlborough/rules.yaml:1423:11\n5413 rules/marlborough/rules.yaml:1424:15\n5414 rules/marlborough/rules.yaml:1425:19\n5417 rules/marlborough/rules.yaml:1429:7\n5418 rules/marlborough/rules.yaml:1430:11\n5419 rules/marlborough/rules.yaml:1432:11\n5420 rules/marlborough/rules.yaml:1433:15\n5423 rules/marlborough/rules.yaml:1434:15\n5424 rules/marlborough/rules.yaml:1435:19\n5425 rules/marlborough/rules.yaml:1436:19\n5426 rules/marlborough/rules.yaml:1437:7\n5427 rules/marlborough/rules.yaml:1438:11\n5428 rules/marlborough/rules.yaml:1439:7\n5440 rules/marlborough/rules.yaml:1440:7\n5449 rules/marlborough/rules.yaml:1441:11\n5450 rules/marlborough/rules.yaml:1442:7\n5451 rules/marlborough/rules.yaml:1443:7\n5452 rules/marlborough/rules.yaml:1444:11\n5453 rules/marlborough/rules.yaml:1445:7\n5454 rules/marlborough/rules.yaml:1446:7\n5455 rules/marlborough/rules.yaml:1447:11\n5456 rules/marlborough/rules.yaml:1448:11\n5457 rules/marlborough/rules.yaml:1449:15\n5472 rules/marlborough/rules.yaml:1450:11\n5473 rules/marlborough/rules.yaml:1451:11\n5474 rules/marlborough/rules.yaml:1452:15\n5475 rules/marlborough/rules.yaml:1453:11\n5480 rules/marlborough/rules.yaml:1292:7\n5489 rules/marlborough/rules.yaml:1293:7\n5490 rules/marlborough/rules.yaml:1294:7\n5491 rules/marlborough/rules.yaml:1295:11\n5506 rules/marlborough/rules.yaml:1296:7\n5507 rules/marlborough/rules.yaml:1297:7\n5508 rules/marlborough/rules.yaml:1298:11\n5509 rules/marlborough/rules.yaml:1300:11\n5510 rules/marlborough/rules.yaml:1301:7\n5511 rules/marlborough/rules.yaml:1302:7\n5512 rules/marlborough/rules.yaml:1303:7\n5513 rules/marlborough/rules.yaml:1304:7\n5522 rules/marlborough/rules.yaml:1305:7\n5528 rules/marlborough/rules.yaml:1306:7\n5529 rules/marlborough/rules.yaml:1307:11\n5530 rules/marlborough/rules.yaml:1309:7\n5539 rules/marlborough/rules.yaml:1310:11\n5540 rules/marlborough/rules.yaml:1311:11\n5541 rules/marlborough/rules.yaml:1312:7\n5552 rules/marlborough/rules.yaml:1313:7\n5553 rules/marlborough/rules.yaml:1314:7\n5554 rules/marlborough/rules.yaml:1315:11\n5555 rules/marlborough/rules.yaml:1316:11\n5556 rules/marlborough/rules.yaml:1317:15\n5557 rules/marlborough/rules.yaml:1318:11\n5558 rules/marlborough/rules.yaml:1319:15\n5560 rules/marlborough/rules.yaml:1322:15\n5561 rules/marlborough/rules.yaml:1324:7\n5562 rules/marlborough/rules.yaml:1325:7\n5563 rules/marlborough/rules.yaml:1326:11\n5564 rules/marlborough/rules.yaml:1327:7\n5565 rules/marlborough/rules.yaml:1328:11\n5566 rules/marlborough/rules.yaml:1329:7\n5567 rules/marlborough/rules.yaml:1330:7\n5568 rules/marlborough/rules.yaml:1331:11\n5569 rules/marlborough/rules.yaml:1332:15\n5571 rules/marlborough/rules.yaml:1333:15\n5574 rules/marlborough/rules.yaml:1337:7\n5575 rules/marlborough/rules.yaml:1338:11\n5576 rules/marlborough/rules.yaml:1340:11\n5577 rules/marlborough/rules.yaml:1341:15\n5578 rules/marlborough/rules.yaml:1342:15\n5579 rules/marlborough/rules.yaml:1343:19\n5580 rules/marlborough/rules.yaml:1344:19\n5581 rules/marlborough/rules.yaml:1345:7\n5586 rules/marlborough/rules.yaml:1346:7\n5587 rules/marlborough/rules.yaml:1347:11\n5588 rules/marlborough/rules.yaml:1348:7\n5589 rules/marlborough/rules.yaml:1349:7\n5590 rules/marlborough/rules.yaml:1350:11\n5591 rules/marlborough/rules.yaml:1351:7\n5592 rules/marlborough/rules.yaml:1352:7\n5593 rules/marlborough/rules.yaml:1353:11\n5594 rules/marlborough/rules.yaml:1354:11\n5595 rules/marlborough/rules.yaml:1355:15\n5596 rules/marlborough/rules.yaml:1356:15\n5597 rules/marlborough/rules.yaml:1357:15\n5598 rules/marlborough/rules.yaml:1358:19\n5599 rules/marlborough/rules.yaml:1360:11\n5600 rules/marlborough/rules.yaml:1361:11\n5601 rules/marlborough/rules.yaml:1362:11\n5602 rules/marlborough/rules.yaml:1363:11\n5606 rules/marlborough/flow.yaml:11:7\n5607 rules/marlborough/flow.yaml:12:11\n5613 rules/marlborough/rules.yaml:927:7\n5614 rules/marlborough/rules.yaml:928:7\n5615 rules/marlborough/rules.yaml:929:7\n5616 rules/marlborough/rules.yaml:930:11\n5617 rules/marlborough/rules.yaml:931:11\n5618 rules/marlborough/rules.yaml:932:15\n5619 rules/marlborough/rules.yaml:933:15\n5620 rules/marlborough/rules.yaml:934:7\n5625 rules/marlborough/rules.yaml:935:11\n5626 rules/marlborough/rules.yaml:936:11\n5627 rules/marlborough/rules.yaml:937:11\n5628 rules/marlborough/rules.yaml:938:11\n5629 rules/marlborough/rules.yaml:939:11\n5630 rules/marlborough/rules.yaml:940:7\n5631 rules/marlborough/rules.yaml:941:11\n5636 rules/marlborough/rules.yaml:1512:7\n5637 rules/marlborough/rules.yaml:1513:7\n5638 rules/marlborough/rules.yaml:1514:11\n5639 rules/marlborough/rules.yaml:1515:11\n5640 rules/marlborough/rules.yaml:1516:7\n5643 rules/marlborough/rules.yaml:1517:7\n5644 rules/marlborough/rules.yaml:1518:7\n5652 rules/marlborough/rules.yaml:1912:7\n5653 rules/marlborough/rules.yaml:1913:7\n5654 rules/marlborough/rules.yaml:1914:11\n5655 rules/marlborough/rules.yaml:1915:11\n5662 rules/marlborough/rules.yaml:1916:15\n5663 rules/marlborough/rules.yaml:1917:15\n5671 rules/marlborough/rules.yaml:1918:15\n5689 rules/marlborough/rules.yaml:1919:15\n5690 rules/marlborough/rules.yaml:1920:15\n5691 rules/marlborough/rules.yaml:1921:19\n5692 rules/marlborough/rules.yaml:1922:19\n5693 rules/marlborough/rules.yaml:1923:23\n5696 rules/marlborough/rules.yaml:1924:23\n5697 rules/marlborough/rules.yaml:1926:19\n5698 rules/marlborough/rules.yaml:1927:23\n5699 rules/marlborough/rules.yaml:1928:23\n5703 rules/marlborough/rules.yaml:1610:7\n5707 rules/marlborough/rules.yaml:1611:7\n5708 rules/marlborough/rules.yaml:1612:11\n5709 rules/marlborough/rules.yaml:1613:11\n5710 rules/marlborough/rules.yaml:1614:7\n5711 rules/marlborough/rules.yaml:1615:11\n5715 rules/marlborough/flow.yaml:104:7\n5716 rules/marlborough/flow.yaml:105:11\n5720 rules/marlborough/flow.yaml:50:7\n5723 rules/marlborough/flow.yaml:51:11\n5724 rules/marlborough/flow.yaml:52:15\n5728 rules/marlborough/flow.yaml:67:7\n5731 rules/marlborough/flow.yaml:68:11\n5732 rules/marlborough/flow.yaml:69:15\n5736 rules/marlborough/flow.yaml:85:7\n5740 rules/marlborough/flow.yaml:61:7\n5741 rules/marlborough/flow.yaml:62:11\n5742 rules/marlborough/flow.yaml:63:15\n5746 rules/marlborough/flow.yaml:89:7\n5747 rules/marlborough/flow.yaml:90:11\n5751 rules/marlborough/flow.yaml:45:7\n5752 rules/marlborough/flow.yaml:46:11\n5756 rules/marlborough/flow.yaml:79:7\n5757 rules/marlborough/flow.yaml:80:11\n5758 rules/marlborough/flow.yaml:81:15\n5762 rules/marlborough/flow.yaml:56:7\n5763 rules/marlborough/flow.yaml:57:11\n5767 rules/marlborough/rules.yaml:1016:7\n5773 rules/marlborough/rules.yaml:1017:7\n5774 rules/marlborough/rules.yaml:1018:11\n5775 rules/marlborough/rules.yaml:1019:7\n5776 rules/marlborough/rules.yaml:1020:7\n5791 rules/marlborough/rules.yaml:999:7\n5796 rules/marlborough/rules.yaml:1000:11\n5797 rules/marlborough/rules.yaml:1001:7\n5809 rules/marlborough/rules.yaml:1002:7\n5810 rules/marlborough/rules.yaml:1003:11\n5811 rules/marlborough/rules.yaml:1004:7\n5829 rules/marlborough/rules.yaml:1005:7\n5830 rules/marlborough/rules.yaml:1006:11\n5832 rules/marlborough/rules.yaml:1007:7\n5833 rules/marlborough/rules.yaml:1008:11\n5834 rules/marlborough/rules.yaml:1009:11\n5883 rules/marlborough/rules.yaml:1098:7\n5884 rules/marlborough/rules.yaml:1099:7\n5890 rules/marlborough/rules.yaml:1100:7\n5891 rules/marlborough/rules.yaml:1101:11\n5893 rules/marlborough/rules.yaml:1102:7\n5894 rules/marlborough/rules.yaml:1103:11\n5896 rules/marlborough/rules.yaml:1104:7\n5899 rules/marlborough/rules.yaml:1105:7\n5900 rules/marlborough/rules.yaml:1106:7\n5901 rules/marlborough/rules.yaml:1107:7\n5906 rules/marlborough/rules.yaml:1108:11\n5907 rules/marlborough/rules.yaml:1109:11\n5935 rules/marlborough/rules.yaml:1112:11\n5936 rules/marlborough/rules.yaml:1113:11\n5937 rules/marlborough/rules.yaml:1114:11\n5938 rules/marlborough/rules.yaml:1116:19\n5939 rules/marlborough/rules.yaml:1117:23\n5941 rules/marlborough/rules.yaml:1119:23\n5942 rules/marlborough/rules.yaml:1120:23\n5952 rules/marlborough/rules.yaml:1126:19\n5955 rules/marlborough/rules.yaml:1122:19\n5959 rules/marlborough/rules.yaml:1124:19\n5968 rules/marlborough/rules.yaml:1128:11\n5969 rules/marlborough/rules.yaml:1129:11\n5972 rules/marlborough/rules.yaml:1130:11\n5977 rules/marlborough/rules.yaml:1131:11\n5978 rules/marlborough/rules.yaml:1132:11\n5999 rules/marlborough/rules.yaml:1133:15\n6050 rules/marlborough/rules.yaml:1136:15\n6051 rules/marlborough/rules.yaml:1137:15\n6057 rules/marlborough/rules.yaml:1139:15\n6069 rules/marlborough/rules.yaml:1140:15\n6070 rules/marlborough/rules.yaml:1141:15\n6087 rules/marlborough/rules.yaml:1142:15\n6088 rules/marlborough/rules.yaml:1143:15\n6094 rules/marlborough/rules.yaml:1145:15\n6106 rules/marlborough/rules.yaml:1146:15\n6107 rules/marlborough/rules.yaml:1147:15\n6124 rules/marlborough/rules.yaml:1148:15\n6125 rules/marlborough/rules.yaml:1149:15\n6128 rules/marlborough/rules.yaml:1150:11\n6129 rules/marlborough/rules.yaml:1151:11\n6130 rules/marlborough/rules.yaml:1152:11\n6131 rules/marlborough/rules.yaml:1153:11\n6132 rules/marlborough/rules.yaml:1154:11\n6133 rules/marlborough/rules.yaml:1155:11\n6134 rules/marlborough/rules.yaml:1156:11\n6145 rules/marlborough/rules.yaml:1158:19\n6152 rules/marlborough/rules.yaml:1159:19\n6160 rules/marlborough/rules.yaml:1160:23\n6161 rules/marlborough/rules.yaml:1161:23\n6165 rules/marlborough/rules.yaml:1163:19\n6170 rules/marlborough/rules.yaml:1168:23\n6173 rules/marlborough/rules.yaml:1164:23\n6177 rules/marlborough/rules.yaml:1166:23\n6181 rules/marlborough/rules.yaml:1170:19\n6182 rules/marlborough/rules.yaml:1171:19\n6195 rules/marlborough/rules.yaml:1172:19\n6198 rules/marlborough/rules.yaml:1175:23\n6201 rules/marlborough/rules.yaml:1173:23\n6205 rules/marlborough/rules.yaml:1177:19\n6212 rules/marlborough/rules.yaml:1178:19\n6219 rules/marlborough/rules.yaml:1179:19\n6230 rules/marlborough/rules.yaml:1180:23\n6234 rules/marlborough/rules.yaml:1182:19\n6277 rules/marlborough/rules.yaml:2292:3\n6282 rules/marlborough/rules.yaml:2292:3\n6284 rules/marlborough/rules.yaml:2292:3\n6285 rules/marlborough/rules.yaml:2292:3\n6286 rules/marlborough/rules.yaml:2292:3\n6287 rules/marlborough/rules.yaml:2292:3\n6288 rules/marlborough/rules.yaml:2292:3\n6289 rules/marlborough/rules.yaml:2292:3\n6302 rules/marlborough/rules.yaml:2292:3\n6303 rules/marlborough/rules.yaml:2292:3\n6315 rules/marlborough/rules.yaml:2292:3\n6321 rules/marlborough/rules.yaml:2292:3\n6334 rules/marlborough/rules.yaml:2292:3\n6335 rules/marlborough/rules.yaml:2292:3\n6357 rules/marlborough/rules.yaml:2292:3\n6397 rules/marlborough/rules.yaml:2292:3\n6398 rules/marlborough/rules.yaml:2292:3\n6400 rules/marlborough/rules.yaml:2292:3\n6401 rules/marlborough/rules.yaml:2292:3\n6405 rules/marlborough/rules.yaml:2292:3\n6445 rules/marlborough/rules.yaml:1193:7\n6446 rules/marlborough/rules.yaml:1194:7\n6447 rules/marlborough/rules.yaml:1195:7\n6455 rules/marlborough/rules.yaml:1196:7\n6456 rules/marlborough/rules.yaml:1197:7\n6457 rules/marlborough/rules.yaml:1198:7\n6458 rules/marlborough/rules.yaml:1199:7\n6459 rules/marlborough/rules.yaml:1200:11\n6460 rules/marlborough/rules.yaml:1201:7\n6461 rules/marlborough/rules.yaml:1202:7\n6462 rules/marlborough/rules.yaml:1203:7\n6470 rules/marlborough/rules.yaml:1204:7\n6478 rules/marlborough/rules.yaml:1205:7\n6479 rules/marlborough/rules.yaml:1206:7\n6480 rules/marlborough/rules.yaml:1207:7\n6481 rules/marlborough/rules.yaml:1208:7\n6482 rules/marlborough/rules.yaml:1209:7\n6483 rules/marlborough/rules.yaml:1210:7\n6484 rules/marlborough/rules.yaml:1211:7\n6530 rules/marlborough/rules.yaml:1212:7\n6531 rules/marlborough/rules.yaml:1213:7\n6532 rules/marlborough/rules.yaml:1214:7\n6533 rules/marlborough/rules.yaml:1215:7\n6560 rules/marlborough/rules.yaml:1216:7\n6612 rules/marlborough/rules.yaml:1217:7\n6613 rules/marlborough/rules.yaml:1218:11\n6640 rules/marlborough/rules.yaml:1219:7\n6641 rules/marlborough/rules.yaml:1220:7\n6652 rules/marlborough/rules.yaml:1222:15\n6653 rules/marlborough/rules.yaml:1223:19\n6654 rules/marlborough/rules.yaml:1224:15\n6661 rules/marlborough/rules.yaml:1225:15\n6668 rules/marlborough/rules.yaml:1226:15\n6673 rules/marlborough/rules.yaml:1227:19\n6677 rules/marlborough/rules.yaml:1229:15\n6687 rules/marlborough/rules.yaml:1230:15\n6694 rules/marlborough/rules.yaml:1231:15\n6701 rules/marlborough/rules.yaml:1232:15\n6708 rules/marlborough/rules.yaml:1233:15\n6713 rules/marlborough/rules.yaml:1234:19\n6717 rules/marlborough/rules.yaml:1236:15\n6718 rules/marlborough/rules.yaml:1237:15\n6725 rules/marlborough/rules.yaml:1238:15\n6732 rules/marlborough/rules.yaml:1239:15\n6738 rules/marlborough/rules.yaml:1240:19\n6741 rules/marlborough/rules.yaml:1242:15\n6748 rules/marlborough/rules.yaml:1243:15\n6755 rules/marlborough/rules.yaml:1244:15\n6759 rules/marlborough/rules.yaml:1245:19\n6760 rules/marlborough/rules.yaml:1246:19\n6761 rules/marlborough/rules.yaml:1247:15\n6768 rules/marlborough/rules.yaml:1248:15\n6775 rules/marlborough/rules.yaml:1249:15\n6780 rules/marlborough/rules.yaml:1250:19\n6784 rules/marlborough/rules.yaml:1252:15\n6785 rules/marlborough/rules.yaml:1253:19\n6786 rules/marlborough/rules.yaml:1254:15\n6787 rules/marlborough/rules.yaml:1255:15\n6788 rules/marlborough/rules.yaml:1256:15\n6795 rules/marlborough/rules.yaml:1257:15\n6802 rules/marlborough/rules.yaml:1258:15\n6807 rules/marlborough/rules.yaml:1259:19\n6827 rules/marlborough/rules.yaml:1852:7\n6828 rules/marlborough/rules.yaml:1853:7\n6829 rules/marlborough/rules.yaml:1854:7\n6853 rules/marlborough/rules.yaml:1855:7\n6854 rules/marlborough/rules.yaml:1856:11\n6857 rules/marlborough/rules.yaml:1857:7\n6858 rules/marlborough/rules.yaml:1858:7\n6897 rules/marlborough/rules.yaml:1826:7\n6898 rules/marlborough/rules.yaml:1827:7\n6899 rules/marlborough/rules.yaml:1828:7\n6900 rules/marlborough/rules.yaml:1829:7\n6930 rules/marlborough/rules.yaml:1832:7\n6931 rules/marlborough/rules.yaml:1833:7\n6932 rules/marlborough/rules.yaml:1834:7\n6933 rules/marlborough/rules.yaml:1835:11\n6936 rules/marlborough/rules.yaml:1836:7\n6937 rules/marlborough/rules.yaml:1837:11\n6940 rules/marlborough/rules.yaml:1838:7\n6941 rules/marlborough/rules.yaml:1839:7\n6942 rules/marlborough/rules.yaml:1840:7\n6943 rules/marlborough/rules.yaml:1841:7\n6944 rules/marlborough/rules.yaml:1842:7\n6945 rules/marlborough/rules.yaml:1843:7\n6973 rules/marlborough/rules.yaml:1894:7\n6982 rules/marlborough/rules.yaml:1895:7\n6983 rules/marlborough/rules.yaml:1896:11\n6984 rules/marlborough/rules.yaml:1897:7\n6985 rules/marlborough/rules.yaml:1898:7\n6992 rules/marlborough/rules.yaml:1899:7\n7018 rules/marlborough/rules.yaml:1784:7\n7019 rules/marlborough/rules.yaml:1785:7\n7020 rules/marlborough/rules.yaml:1786:11\n7029 rules/marlborough/rules.yaml:1788:11\n7033 rules/marlborough/rules.yaml:1790:11\n7034 rules/marlborough/rules.yaml:1791:11\n7045 rules/marlborough/rules.yaml:1792:11\n7046 rules/marlborough/rules.yaml:1793:15\n7049 rules/marlborough/rules.yaml:1794:15\n7054 rules/marlborough/rules.yaml:1796:15\n7061 rules/marlborough/rules.yaml:1797:15\n7067 rules/marlborough/rules.yaml:1799:11\n7086 rules/marlborough/rules.yaml:1800:11\n7089 rules/marlborough/rules.yaml:1804:19\n7090 rules/marlborough/rules.yaml:1805:19\n7097 rules/marlborough/rules.yaml:1802:19\n7101 rules/marlborough/rules.yaml:1807:19\n7106 rules/marlborough/rules.yaml:1808:23\n7110 rules/marlborough/rules.yaml:1810:23\n7111 rules/marlborough/rules.yaml:1811:23\n7115 rules/marlborough/rules.yaml:1813:19\n7116 rules/marlborough/rules.yaml:1814:19\n7139 rules/marlborough/rules.yaml:1867:7\n7140 rules/marlborough/rules.yaml:1868:7\n7154 rules/marlborough/rules.yaml:1869:11\n7155 rules/marlborough/rules.yaml:1870:11\n7174 rules/marlborough/rules.yaml:1871:11\n7175 rules/marlborough/rules.yaml:1872:11\n7184 rules/marlborough/rules.yaml:1873:15\n7209 rules/marlborough/rules.yaml:1874:15\n7210 rules/marlborough/rules.yaml:1875:19\n7216 rules/marlborough/rules.yaml:1877:19\n7217 rules/marlborough/rules.yaml:1878:19\n7225 rules/marlborough/rules.yaml:1879:23\n7235 rules/marlborough/rules.yaml:1880:19\n7240 rules/marlborough/rules.yaml:1881:23\n7245 rules/marlborough/rules.yaml:1883:23\n7273 rules/marlborough/rules.yaml:1744:7\n7280 rules/marlborough/rules.yaml:1745:7\n7288 rules/marlborough/rules.yaml:1746:7\n7289 rules/marlborough/rules.yaml:1747:11\n7290 rules/marlborough/rules.yaml:1748:11\n7295 rules/marlborough/rules.yaml:1750:11\n7298 rules/marlborough/rules.yaml:1751:11\n7303 rules/marlborough/rules.yaml:1752:11\n7304 rules/marlborough/rules.yaml:1753:11\n7314 rules/marlborough/rules.yaml:1754:15\n7325 rules/marlborough/rules.yaml:1756:15\n7333 rules/marlborough/rules.yaml:1757:11\n7335 rules/marlborough/rules.yaml:1758:11\n7358 rules/marlborough/rules.yaml:823:7\n7361 rules/marlborough/rules.yaml:824:7\n7369 rules/marlborough/rules.yaml:825:11\n7381 rules/marlborough/rules.yaml:826:11\n7382 rules/marlborough/rules.yaml:827:15\n7385 rules/marlborough/rules.yaml:828:11\n7386 rules/marlborough/rules.yaml:829:11\n7389 rules/marlborough/rules.yaml:830:7\n7390 rules/marlborough/rules.yaml:831:7\n7403 rules/marlborough/rules.yaml:832:11\n7406 rules/marlborough/rules.yaml:835:15\n7407 rules/marlborough/rules.yaml:836:15\n7413 rules/marlborough/rules.yaml:833:15\n7420 rules/marlborough/rules.yaml:837:11\n7442 rules/marlborough/rules.yaml:2258:7\n7443 rules/marlborough/rules.yaml:2259:7\n7454 rules/marlborough/rules.yaml:2260:11\n7460 rules/marlborough/rules.yaml:2261:11\n7478 rules/marlborough/rules.yaml:2262:11\n7479 rules/marlborough/rules.yaml:2263:15\n7488 rules/marlborough/rules.yaml:2265:15\n7496 rules/marlborough/rules.yaml:2266:15\n7497 rules/marlborough/rules.yaml:2267:19\n7499 rules/marlborough/rules.yaml:2269:19\n7502 rules/marlborough/rules.yaml:2270:19\n7503 rules/marlborough/rules.yaml:2271:19\n7504 rules/marlborough/rules.yaml:2272:19\n7505 rules/marlborough/rules.yaml:2273:19\n7506 rules/marlborough/rules.yaml:2274:23\n7510 rules/marlborough/rules.yaml:2275:7\n7524 rules/marlborough/rules.yaml:1766:7\n7525 rules/marlborough/rules.yaml:1767:7\n7536 rules/marlborough/rules.yaml:1768:7\n7537 rules/marlborough/rules.yaml:1770:15\n7538 rules/marlborough/rules.yaml:1771:19\n7542 rules/marlborough/rules.yaml:1772:23\n7545 rules/marlborough/rules.yaml:1774:15\n7548 rules/marlborough/rules.yaml:1776:15\n7550 rules/marlborough/rules.yaml:1777:7\n7569 rules/marlborough/rules.yaml:1028:7\n7570 rules/marlborough/rules.yaml:1029:11\n7571 rules/marlborough/rules.yaml:1030:7\n7572 rules/marlborough/rules.yaml:1031:7\n7577 rules/marlborough/rules.yaml:1043:15\n7580 rules/marlborough/rules.yaml:1033:15\n7581 rules/marlborough/rules.yaml:1034:15\n7582 rules/marlborough/rules.yaml:1035:15\n7589 rules/marlborough/rules.yaml:1036:15\n7592 rules/marlborough/rules.yaml:1038:15\n7593 rules/marlborough/rules.yaml:1039:15\n7594 rules/marlborough/rules.yaml:1040:15\n7601 rules/marlborough/rules.yaml:1041:15\n7618 rules/marlborough/rules.yaml:1530:7\n7638 rules/marlborough/rules.yaml:1531:11\n7641 rules/marlborough/rules.yaml:1532:11\n7654 rules/marlborough/rules.yaml:1533:15\n7655 rules/marlborough/rules.yaml:1534:15\n7685 rules/marlborough/rules.yaml:1054:7\n7686 rules/marlborough/rules.yaml:1055:7\n7691 rules/marlborough/rules.yaml:1056:7\n7692 rules/marlborough/rules.yaml:1057:11\n7693 rules/marlborough/rules.yaml:1058:15\n7694 rules/marlborough/rules.yaml:1059:7\n7695 rules/marlborough/rules.yaml:1060:7\n7696 rules/marlborough/rules.yaml:1061:7\n7701 rules/marlborough/rules.yaml:1062:11\n7702 rules/marlborough/rules.yaml:1063:11\n7703 rules/marlborough/rules.yaml:1064:11\n7715 rules/marlborough/rules.yaml:1065:11\n7724 rules/marlborough/rules.yaml:1066:11\n7725 rules/marlborough/rules.yaml:1067:15\n7726 rules/marlborough/rules.yaml:1068:19\n7734 rules/marlborough/rules.yaml:1070:15\n7747 rules/marlborough/rules.yaml:1071:15\n7748 rules/marlborough/rules.yaml:1072:19\n7750 rules/marlborough/rules.yaml:1073:15\n7753 rules/marlborough/rules.yaml:1074:7\n7754 rules/marlborough/rules.yaml:1075:7\n7794 rules/marlborough/rules.yaml:2119:7\n7795 rules/marlborough/rules.yaml:2120:7\n7801 rules/marlborough/rules.yaml:2121:7\n7806 rules/marlborough/rules.yaml:2122:7\n7822 rules/marlborough/rules.yaml:2123:7\n7823 rules/marlborough/rules.yaml:2124:11\n7824 rules/marlborough/rules.yaml:2125:7\n7841 rules/marlborough/rules.yaml:2126:7\n7842 rules/marlborough/rules.yaml:2127:11\n7843 rules/marlborough/rules.yaml:2128:7\n7854 rules/marlborough/rules.yaml:2129:11\n7860 rules/marlborough/rules.yaml:2130:11\n7861 rules/marlborough/rules.yaml:2131:11\n7862 rules/marlborough/rules.yaml:2132:11\n7863 rules/marlborough/rules.yaml:2133:15\n7864 rules/marlborough/rules.yaml:2134:19\n7870 rules/marlborough/rules.yaml:2136:15\n7871 rules/marlborough/rules.yaml:2137:15\n7872 rules/marlborough/rules.yaml:2138:19\n7884 rules/marlborough/rules.yaml:2140:19\n7910 rules/marlborough/rules.yaml:2141:19\n7914 rules/marlborough/rules.yaml:2142:7\n7925 rules/marlborough/rules.yaml:2143:11\n7926 rules/marlborough/rules.yaml:2144:11\n7927 rules/marlborough/rules.yaml:2145:11\n7928 rules/marlborough/rules.yaml:2146:11\n7931 rules/marlborough/rules.yaml:2147:11\n7932 rules/marlborough/rules.yaml:2148:11\n7935 rules/marlborough/rules.yaml:2149:11\n7941 rules/marlborough/rules.yaml:2150:15\n7953 rules/marlborough/rules.yaml:2151:19\n7962 rules/marlborough/rules.yaml:2152:19\n7982 rules/marlborough/rules.yaml:2153:23\n8019 rules/marlborough/rules.yaml:2154:23\n8020 rules/marlborough/rules.yaml:2155:23\n8024 rules/marlborough/rules.yaml:2156:7\n8025 rules/marlborough/rules.yaml:2157:11\n8046 rules/marlborough/rules.yaml:1464:7\n8047 rules/marlborough/rules.yaml:1465:7\n8059 rules/marlborough/rules.yaml:1466:7\n8070 rules/marlborough/rules.yaml:1467:11\n8089 rules/marlborough/rules.yaml:1468:15\n8102 rules/marlborough/rules.yaml:1469:15\n8108 rules/marlborough/rules.yaml:1470:19\n8109 rules/marlborough/rules.yaml:1471:19\n8112 rules/marlborough/rules.yaml:1481:23\n8116 rules/marlborough/rules.yaml:1472:23\n8117 rules/marlborough/rules.yaml:1473:23\n8145 rules/marlborough/rules.yaml:1474:23\n8146 rules/marlborough/rules.yaml:1475:27\n8148 rules/marlborough/rules.yaml:1476:23\n8160 rules/marlborough/rules.yaml:1477:23\n8161 rules/marlborough/rules.yaml:1478:27\n8162 rules/marlborough/rules.yaml:1479:31\n8191 rules/marlborough/rules.yaml:2313:3\n8196 rules/marlborough/rules.yaml:2313:3\n8198 rules/marlborough/rules.yaml:2313:3\n8199 rules/marlborough/rules.yaml:2313:3\n8200 rules/marlborough/rules.yaml:2313:3\n8201 rules/marlborough/rules.yaml:2313:3\n8202 rules/marlborough/rules.yaml:2313:3\n8203 rules/marlborough/rules.yaml:2313:3\n8216 rules/marlborough/rules.yaml:2313:3\n8217 rules/marlborough/rules.yaml:2313:3\n8229 rules/marlborough/rules.yaml:2313:3\n8235 rules/marlborough/rules.yaml:2313:3\n8240 rules/marlborough/rules.yaml:2313:3\n8241 rules/marlborough/rules.yaml:2313:3\n8263 rules/marlborough/rules.yaml:2313:3\n8303 rules/marlborough/rules.yaml:2313:3\n8304 rules/marlborough/rules.yaml:2313:3\n8306 rules/marlborough/rules.yaml:2313:3\n8307 rules/marlborough/rules.yaml:2313:3\n8311 rules/marlborough/rules.yaml:2313:3\n8328 rules/marlborough/rules.yaml:1965:7\n8333 rules/marlborough/rules.yaml:1966:7\n8341 rules/marlborough/rules.yaml:1967:11\n8347 rules/marlborough/rules.yaml:1968:11\n8348 rules/marlborough/rules.yaml:1969:15\n8349 rules/marlborough/rules.yaml:1970:15\n8351 rules/marlborough/rules.yaml:1972:15\n8374 rules/marlborough/rules.yaml:1082:7\n8375 rules/marlborough/rules.yaml:1083:7\n8378 rules/marlborough/rules.yaml:1087:11\n8386 rules/marlborough/rules.yaml:1084:11\n8392 rules/marlborough/rules.yaml:1085:11\n8416 rules/marlborough/rules.yaml:1681:7\n8417 rules/marlborough/rules.yaml:1682:7\n8418 rules/marlborough/rules.yaml:1683:7\n8419 rules/marlborough/rules.yaml:1684:11\n8420 rules/marlborough/rules.yaml:1685:7\n8425 rules/marlborough/rules.yaml:1686:11\n8442 rules/marlborough/rules.yaml:1687:15\n8443 rules/marlborough/rules.yaml:1688:15\n8456 rules/marlborough/rules.yaml:1689:19\n8463 rules/marlborough/rules.yaml:1690:19\n8499 rules/marlborough/rules.yaml:1691:19\n8500 rules/marlborough/rules.yaml:1692:23\n8501 rules/marlborough/rules.yaml:1693:23\n8507 rules/marlborough/rules.yaml:1695:23\n8508 rules/marlborough/rules.yaml:1696:23\n8516 rules/marlborough/rules.yaml:1697:27\n8531 rules/marlborough/rules.yaml:1698:23\n8533 rules/marlborough/rules.yaml:1699:23\n8534 rules/marlborough/rules.yaml:1700:23\n8559 rules/marlborough/rules.yaml:1720:7\n8560 rules/marlborough/rules.yaml:1721:7\n8561 rules/marlborough/rules.yaml:1722:7\n8562 rules/marlborough/rules.yaml:1723:7\n8563 rules/marlborough/rules.yaml:1724:11\n8564 rules/marlborough/rules.yaml:1725:7\n8570 rules/marlborough/rules.yaml:1726:7\n8587 rules/marlborough/rules.yaml:1727:7\n8588 rules/marlborough/rules.yaml:1728:11\n8589 rules/marlborough/rules.yaml:1729:11\n8594 rules/marlborough/rules.yaml:1730:15\n8595 rules/marlborough/rules.yaml:1731:7\n8622 rules/marlborough/rules.yaml:1732:11\n8647 rules/marlborough/rules.yaml:1733:7\n8668 rules/marlborough/rules.yaml:1734:11\n8721 rules/marlborough/rules.yaml:1548:7\n8741 rules/marlborough/rules.yaml:1549:11\n8742 rules/marlborough/rules.yaml:1550:11\n8743 rules/marlborough/rules.yaml:1551:11\n8744 rules/marlborough/rules.yaml:1552:15\n8753 rules/marlborough/rules.yaml:1554:15\n8766 rules/marlborough/rules.yaml:1555:15\n8768 rules/marlborough/rules.yaml:1556:15\n8772 rules/marlborough/rules.yaml:1557:7\n8779 rules/marlborough/rules.yaml:1558:7\n8780 rules/marlborough/rules.yaml:1559:7\n8785 rules/marlborough/rules.yaml:1560:7\n8793 rules/marlborough/rules.yaml:1561:11\n8806 rules/marlborough/rules.yaml:1562:11\n8811 rules/marlborough/rules.yaml:1563:15\n8814 rules/marlborough/rules.yaml:1564:15\n8821 rules/marlborough/rules.yaml:1565:15\n8822 rules/marlborough/rules.yaml:1566:15\n8825 rules/marlborough/rules.yaml:1567:7\n8826 rules/marlborough/rules.yaml:1568:7\n8837 rules/marlborough/rules.yaml:1569:11\n8840 rules/marlborough/rules.yaml:1570:11\n8880 rules/marlborough/rules.yaml:1571:11\n8881 rules/marlborough/rules.yaml:1572:15\n8890 rules/marlborough/rules.yaml:1574:15\n8896 rules/marlborough/rules.yaml:1575:15\n8897 rules/marlborough/rules.yaml:1576:19\n8899 rules/marlborough/rules.yaml:1578:19\n8902 rules/marlborough/rules.yaml:1579:19\n8903 rules/marlborough/rules.yaml:1580:19\n8907 rules/marlborough/rules.yaml:1581:7\n8908 rules/marlborough/rules.yaml:1582:7\n8919 rules/marlborough/rules.yaml:1583:11\n8943 rules/marlborough/rules.yaml:1584:11\n8944 rules/marlborough/rules.yaml:1585:15\n8953 rules/marlborough/rules.yaml:1587:15\n8961 rules/marlborough/rules.yaml:1588:15\n8962 rules/marlborough/rules.yaml:1589:19\n8968 rules/marlborough/rules.yaml:1591:19\n8973 rules/marlborough/rules.yaml:1592:19\n8976 rules/marlborough/rules.yaml:1593:19\n8977 rules/marlborough/rules.yaml:1594:19\n8981 rules/marlborough/rules.yaml:1595:23\n8983 rules/marlborough/rules.yaml:1596:23\n8992 rules/marlborough/rules.yaml:1598:23\n9005 rules/marlborough/rules.yaml:1599:23\n9007 rules/marlborough/rules.yaml:1600:23\n9068 rules/marlborough/rules.yaml:1491:7\n9085 rules/marlborough/rules.yaml:1492:7\n9090 rules/marlborough/rules.yaml:1493:11\n9091 rules/marlborough/rules.yaml:1494:7\n9092 rules/marlborough/rules.yaml:1495:7\n9113 rules/marlborough/rules.yaml:1496:7\n9114 rules/marlborough/rules.yaml:1497:11\n9115 rules/marlborough/rules.yaml:1498:11\n9116 rules/marlborough/rules.yaml:1499:15\n9117 rules/marlborough/rules.yaml:1500:11\n9118 rules/marlborough/rules.yaml:1501:7\n9131 rules/marlborough/rules.yaml:1502:7\n9132 rules/marlborough/rules.yaml:1503:11\n9134 rules/marlborough/rules.yaml:1504:7\n9160 rules/marlborough/rules.yaml:2351:1\n9161 rules/marlborough/rules.yaml:2351:1\n9162 rules/marlborough/rules.yaml:2351:1\n9173 rules/marlborough/rules.yaml:2351:1\n9174 rules/marlborough/rules.yaml:2351:1\n9186 rules/marlborough/rules.yaml:2351:1\n9205 rules/marlborough/rules.yaml:2351:1\n9239 rules/marlborough/rules.yaml:2351:1\n9240 rules/marlborough/rules.yaml:2351:1\n9246 rules/marlborough/rules.yaml:2351:1\n9247 rules/marlborough/rules.yaml:2351:1\n9248 rules/marlborough/rules.yaml:2351:1\n9249 rules/marlborough/rules.yaml:2351:1\n9250 rules/marlborough/rules.yaml:2351:1\n9251 rules/marlborough/rules.yaml:2351:1\n9262 rules/marlborough/rules.yaml:2351:1\n9285 rules/marlborough/rules.yaml:2351:1\n9328 rules/marlborough/rules.yaml:2351:1\n9329 rules/marlborough/rules.yaml:2351:1\n9330 rules/marlborough/rules.yaml:2351:1\n9334 rules/marlborough/rules.yaml:2351:1\n9335 rules/marlborough/rules.yaml:2351:1\n9336 rules/marlborough/rules.yaml:2351:1\n9337 rules/marlborough/rules.yaml:2351:1\n9355 rules/marlborough/rules.yaml:1372:7\n9356 rules/marlborough/rules.yaml:1373:11\n9357 rules/marlborough/rules.yaml:1374:7\n9358 rules/marlborough/rules.yaml:1375:7\n9359 rules/marlborough/rules.yaml:1376:7\n9370 rules/marlborough/rules.yaml:1377:11\n9375 rules/marlborough/rules.yaml:1378:15\n9379 rules/marlborough/rules.yaml:1380:15\n9386 rules/marlborough/rules.yaml:1381:11\n9391 rules/marlborough/rules.yaml:1382:15\n9398 rules/marlborough/rules.yaml:1383:11\n9399 rules/marlborough/rules.yaml:1384:15\n9401 rules/marlborough/rules.yaml:1386:15\n9402 rules/marlborough/rules.yaml:1387:11\n9416 rules/marlborough/rules.yaml:2286:7\n9418 rules/marlborough/rules.yaml:2287:7\n9429 rules/marlborough/rules.yaml:2288:7\n9433 rules/marlborough/rules.yaml:2289:7\n9453 rules/marlborough/rules.yaml:2003:7\n9454 rules/marlborough/rules.yaml:2004:7\n9455 rules/marlborough/rules.yaml:2005:11\n9456 rules/marlborough/rules.yaml:2006:7\n9462 rules/marlborough/rules.yaml:2007:7\n9466 rules/marlborough/rules.yaml:2008:7\n9467 rules/marlborough/rules.yaml:2009:7\n9474 rules/marlborough/rules.yaml:2010:11\n9475 rules/marlborough/rules.yaml:2011:7\n9486 rules/marlborough/rules.yaml:2012:7\n9487 rules/marlborough/rules.yaml:2013:11\n9488 rules/marlborough/rules.yaml:2014:7\n9489 rules/marlborough/rules.yaml:2015:7\n9490 rules/marlborough/rules.yaml:2016:7\n9491 rules/marlborough/rules.yaml:2017:7\n9492 rules/marlborough/rules.yaml:2018:7\n9493 rules/marlborough/rules.yaml:2020:15\n9504 rules/marlborough/rules.yaml:2022:15\n9508 rules/marlborough/rules.yaml:2024:15\n9512 rules/marlborough/rules.yaml:2026:15\n9519 rules/marlborough/rules.yaml:2027:15\n9523 rules/marlborough/rules.yaml:2029:15\n9530 rules/marlborough/rules.yaml:2030:15\n9531 rules/marlborough/rules.yaml:2031:15\n9539 rules/marlborough/rules.yaml:2032:19\n9545 rules/marlborough/rules.yaml:2033:19\n9548 rules/marlborough/rules.yaml:2034:15\n9599 rules/marlborough/rules.yaml:1982:7\n9600 rules/marlborough/rules.yaml:1983:7\n9601 rules/marlborough/rules.yaml:1984:7\n9602 rules/marlborough/rules.yaml:1985:11\n9603 rules/marlborough/rules.yaml:1986:11\n9604 rules/marlborough/rules.yaml:1987:7\n9607 rules/marlborough/rules.yaml:1988:7\n9608 rules/marlborough/rules.yaml:1989:7\n9611 rules/marlborough/rules.yaml:1990:7\n9612 rules/marlborough/rules.yaml:1991:7\n9619 rules/marlborough/rules.yaml:1992:7\n9620 rules/marlborough/rules.yaml:1993:11\n9637 rules/marlborough/rules.yaml:2090:7\n9638 rules/marlborough/rules.yaml:2091:7\n9649 rules/marlborough/rules.yaml:2092:11\n9655 rules/marlborough/rules.yaml:2093:11\n9660 rules/marlborough/rules.yaml:2094:11\n9661 rules/marlborough/rules.yaml:2095:15\n9670 rules/marlborough/rules.yaml:2097:15\n9676 rules/marlborough/rules.yaml:2098:15\n9677 rules/marlborough/rules.yaml:2099:19\n9679 rules/marlborough/rules.yaml:2101:19\n9682 rules/marlborough/rules.yaml:2102:19\n9683 rules/marlborough/rules.yaml:2103:19\n9706 rules/marlborough/rules.yaml:1644:7\n9707 rules/marlborough/rules.yaml:1645:7\n9708 rules/marlborough/rules.yaml:1646:7\n9709 rules/marlborough/rules.yaml:1647:7\n9720 rules/marlborough/rules.yaml:1648:11\n9726 rules/marlborough/rules.yaml:1649:11\n9727 rules/marlborough/rules.yaml:1650:11\n9728 rules/marlborough/rules.yaml:1651:11\n9729 rules/marlborough/rules.yaml:1652:15\n9740 rules/marlborough/rules.yaml:1654:15\n9753 rules/marlborough/rules.yaml:1655:15\n9760 rules/marlborough/rules.yaml:1657:15\n9773 rules/marlborough/rules.yaml:1658:15\n9774 rules/marlborough/rules.yaml:1659:19\n9776 rules/marlborough/rules.yaml:1661:19\n9780 rules/marlborough/rules.yaml:1662:7\n9783 rules/marlborough/rules.yaml:1663:7\n9808 rules/marlborough/rules.yaml:1940:7\n9809 rules/marlborough/rules.yaml:1941:7\n9810 rules/marlborough/rules.yaml:1942:7\n9811 rules/marlborough/rules.yaml:1943:7\n9812 rules/marlborough/rules.yaml:1944:7\n9813 rules/marlborough/rules.yaml:1945:7\n9814 rules/marlborough/rules.yaml:1947:15\n9815 rules/marlborough/rules.yaml:1948:19\n9817 rules/marlborough/rules.yaml:1950:19\n9822 rules/marlborough/rules.yaml:1957:15\n9825 rules/marlborough/rules.yaml:1952:15\n9828 rules/marlborough/rules.yaml:1955:19\n9831 rules/marlborough/rules.yaml:1953:19\n9861 rules/marlborough/rules.yaml:2217:7\n9862 rules/marlborough/rules.yaml:2218:7\n9863 rules/marlborough/rules.yaml:2219:7\n9881 rules/marlborough/rules.yaml:2220:7\n9882 rules/marlborough/rules.yaml:2221:11\n9885 rules/marlborough/rules.yaml:2222:7\n9886 rules/marlborough/rules.yaml:2223:7\n9887 rules/marlborough/rules.yaml:2224:7\n9892 rules/marlborough/rules.yaml:2225:7\n9893 rules/marlborough/rules.yaml:2226:7\n9894 rules/marlborough/rules.yaml:2227:7\n9895 rules/marlborough/rules.yaml:2228:11\n9896 rules/marlborough/rules.yaml:2229:11\n9897 rules/marlborough/rules.yaml:2230:7\n9898 rules/marlborough/rules.yaml:2231:11\n9899 rules/marlborough/rules.yaml:2232:7\n9900 rules/marlborough/rules.yaml:2233:7\n9918 rules/marlborough/rules.yaml:2234:7\n9919 rules/marlborough/rules.yaml:2235:11\n9920 rules/marlborough/rules.yaml:2236:15\n9922 rules/marlborough/rules.yaml:2237:11\n9923 rules/marlborough/rules.yaml:2238:7\n9928 rules/marlborough/rules.yaml:2239:7\n9929 rules/marlborough/rules.yaml:2240:11\n9930 rules/marlborough/rules.yaml:2241:7\n9943 rules/marlborough/rules.yaml:2242:7\n9948 rules/marlborough/rules.yaml:2243:11\n9949 rules/marlborough/rules.yaml:2244:11\n9966 rules/marlborough/rules.yaml:2245:11\n9967 rules/marlborough/rules.yaml:2246:11\n9987 rules/marlborough/rules.yaml:2197:7\n9988 rules/marlborough/rules.yaml:2198:7\n9996 rules/marlborough/rules.yaml:2199:11\n10002 rules/marlborough/rules.yaml:2200:11\n10007 rules/marlborough/rules.yaml:2201:15\n10013 rules/marlborough/rules.yaml:2202:15\n10015 rules/marlborough/rules.yaml:2203:7\n10045 rules/marlborough/rules.yaml:2171:7\n10053 rules/marlborough/rules.yaml:2172:7\n10054 rules/marlborough/rules.yaml:2173:11\n10055 rules/marlborough/rules.yaml:2174:11\n10056 rules/marlborough/rules.yaml:2175:7\n10057 rules/marlborough/rules.yaml:2176:7\n10060 rules/marlborough/rules.yaml:2177:7\n10061 rules/marlborough/rules.yaml:2178:7\n10062 rules/marlborough/rules.yaml:2179:11\n10063 rules/marlborough/rules.yaml:2180:7\n10064 rules/marlborough/rules.yaml:2181:7\n10081 rules/marlborough/rules.yaml:2182:11\n10082 rules/marlborough/rules.yaml:2183:11\n10091 rules/marlborough/rules.yaml:2184:15\n10104 rules/marlborough/rules.yaml:2185:15\n10105 rules/marlborough/rules.yaml:2186:15\n10107 rules/marlborough/rules.yaml:2187:15\n10127 rules/marlborough/rules.yaml:2047:7\n10138 rules/marlborough/rules.yaml:2048:11\n10139 rules/marlborough/rules.yaml:2049:11\n10151 rules/marlborough/rules.yaml:2050:15\n10159 rules/marlborough/rules.yaml:2051:15\n10160 rules/marlborough/rules.yaml:2052:19\n10163 rules/marlborough/rules.yaml:2053:19\n10164 rules/marlborough/rules.yaml:2054:19\n10188 rules/marlborough/rules.yaml:962:7\n10189 rules/marlborough/rules.yaml:963:7\n10190 rules/marlborough/rules.yaml:964:11\n10191 rules/marlborough/rules.yaml:965:7\n10194 rules/marlborough/rules.yaml:966:11\n10195 rules/marlborough/rules.yaml:967:11\n10196 rules/marlborough/rules.yaml:968:7\n10197 rules/marlborough/rules.yaml:969:11\n10198 rules/marlborough/rules.yaml:970:15\n10199 rules/marlborough/rules.yaml:971:7\n10206 rules/marlborough/rules.yaml:972:7\n10207 rules/marlborough/rules.yaml:973:7\n10208 rules/marlborough/rules.yaml:974:11\n10209 rules/marlborough/rules.yaml:975:7\n10210 rules/marlborough/rules.yaml:976:7\n10211 rules/marlborough/rules.yaml:977:7\n10212 rules/marlborough/rules.yaml:978:7\n10230 rules/marlborough/rules.yaml:979:7\n10233 rules/marlborough/rules.yaml:980:11\n10238 rules/marlborough/rules.yaml:981:7\n10239 rules/marlborough/rules.yaml:982:11\n10240 rules/marlborough/rules.yaml:983:11\n10241 rules/marlborough/rules.yaml:984:15\n10242 rules/marlborough/rules.yaml:985:11\n10243 rules/marlborough/rules.yaml:986:7\n10256 rules/marlborough/rules.yaml:987:7\n10257 rules/marlborough/rules.yaml:988:11\n10259 rules/marlborough/rules.yaml:989:7\n10282 rules/marlborough/rules.yaml:2332:3\n10287 rules/marlborough/rules.yaml:2332:3\n10289 rules/marlborough/rules.yaml:2332:3\n10290 rules/marlborough/rules.yaml:2332:3\n10291 rules/marlborough/rules.yaml:2332:3\n10292 rules/marlborough/rules.yaml:2332:3\n10293 rules/marlborough/rules.yaml:2332:3\n10294 rules/marlborough/rules.yaml:2332:3\n10307 rules/marlborough/rules.yaml:2332:3\n10308 rules/marlborough/rules.yaml:2332:3\n10320 rules/marlborough/rules.yaml:2332:3\n10326 rules/marlborough/rules.yaml:2332:3\n10329 rules/marlborough/rules.yaml:2332:3\n10330 rules/marlborough/rules.yaml:2332:3\n10351 rules/marlborough/rules.yaml:2332:3\n10389 rules/marlborough/rules.yaml:2332:3\n10390 rules/marlborough/rules.yaml:2332:3\n10392 rules/marlborough/rules.yaml:2332:3\n10393 rules/marlborough/rules.yaml:2332:3\n10397 rules/marlborough/rules.yaml:2332:3\n10436 rules/marlborough/rules.yaml:1404:7\n10442 rules/marlborough/rules.yaml:1405:7\n10456 rules/marlborough/rules.yaml:1406:7\n10467 rules/marlborough/rules.yaml:1407:7\n10471 rules/marlborough/rules.yaml:1408:11\n10472 rules/marlborough/rules.yaml:1409:11\n10473 rules/marlborough/rules.yaml:1410:7\n10474 rules/marlborough/rules.yaml:1411:7\n10533 rules/marlborough/rules.yaml:1412:7\n10534 rules/marlborough/rules.yaml:1413:11\n10535 rules/marlborough/rules.yaml:1414:7\n10536 rules/marlborough/rules.yaml:1415:11\n10537 rules/marlborough/rules.yaml:1416:7\n10538 rules/marlborough/rules.yaml:1417:11\n10539 rules/marlborough/rules.yaml:1418:15\n10541 rules/marlborough/rules.yaml:1419:11\n10543 rules/marlborough/rules.yaml:1421:11\n10544 rules/marlborough/rules.yaml:1422:7\n10545 rules/marlborough/rules.yaml:1423:11\n10548 rules/marlborough/rules.yaml:1424:15\n10549 rules/marlborough/rules.yaml:1425:19\n10550 rules/marlborough/rules.yaml:1426:15\n10552 rules/marlborough/rules.yaml:1428:15\n10553 rules/marlborough/rules.yaml:1429:7\n10558 rules/marlborough/rules.yaml:1430:11\n10559 rules/marlborough/rules.yaml:1431:11\n10560 rules/marlborough/rules.yaml:1432:11\n10565 rules/marlborough/rules.yaml:1433:15\n10566 rules/marlborough/rules.yaml:1434:15\n10574 rules/marlborough/rules.yaml:1435:19\n10586 rules/marlborough/rules.yaml:1436:19\n10589 rules/marlborough/rules.yaml:1437:7\n10594 rules/marlborough/rules.yaml:1438:11\n10601 rules/marlborough/rules.yaml:1439:7\n10613 rules/marlborough/rules.yaml:1440:7\n10618 rules/marlborough/rules.yaml:1441:11\n10619 rules/marlborough/rules.yaml:1442:7\n10620 rules/marlborough/rules.yaml:1443:7\n10621 rules/marlborough/rules.yaml:1444:11\n10622 rules/marlborough/rules.yaml:1445:7\n10639 rules/marlborough/rules.yaml:1446:7\n10644 rules/marlborough/rules.yaml:1447:11\n10645 rules/marlborough/rules.yaml:1448:11\n10646 rules/marlborough/rules.yaml:1449:15\n10661 rules/marlborough/rules.yaml:1450:11\n10668 rules/marlborough/rules.yaml:1451:11\n10669 rules/marlborough/rules.yaml:1452:15\n10670 rules/marlborough/rules.yaml:1453:11\n10704 rules/marlborough/rules.yaml:1292:7\n10716 rules/marlborough/rules.yaml:1293:7\n10717 rules/marlborough/rules.yaml:1294:7\n10718 rules/marlborough/rules.yaml:1295:11\n10733 rules/marlborough/rules.yaml:1296:7\n10750 rules/marlborough/rules.yaml:1297:7\n10751 rules/marlborough/rules.yaml:1298:11\n10752 rules/marlborough/rules.yaml:1299:11\n10753 rules/marlborough/rules.yaml:1300:11\n10754 rules/marlborough/rules.yaml:1301:7\n10755 rules/marlborough/rules.yaml:1302:7\n10756 rules/marlborough/rules.yaml:1303:7\n10757 rules/marlborough/rules.yaml:1304:7\n10769 rules/marlborough/rules.yaml:1305:7\n10791 rules/marlborough/rules.yaml:1306:7\n10792 rules/marlborough/rules.yaml:1307:11\n10793 rules/marlborough/rules.yaml:1308:11\n10794 rules/marlborough/rules.yaml:1309:7\n10803 rules/marlborough/rules.yaml:1310:11\n10809 rules/marlborough/rules.yaml:1311:11\n10811 rules/marlborough/rules.yaml:1312:7\n10822 rules/marlborough/rules.yaml:1313:7\n10823 rules/marlborough/rules.yaml:1314:7\n10828 rules/marlborough/rules.yaml:1315:11\n10829 rules/marlborough/rules.yaml:1316:11\n10837 rules/marlborough/rules.yaml:1317:15\n10851 rules/marlborough/rules.yaml:1318:11\n10852 rules/marlborough/rules.yaml:1319:15\n10853 rules/marlborough/rules.yaml:1320:15\n10855 rules/marlborough/rules.yaml:1322:15\n10856 rules/marlborough/rules.yaml:1323:15\n10859 rules/marlborough/rules.yaml:1324:7\n10860 rules/marlborough/rules.yaml:1325:7\n10868 rules/marlborough/rules.yaml:1326:11\n10883 rules/marlborough/rules.yaml:1327:7\n10884 rules/marlborough/rules.yaml:1328:11\n10885 rules/marlborough/rules.yaml:1329:7\n10886 rules/marlborough/rules.yaml:1330:7\n10887 rules/marlborough/rules.yaml:1331:11\n10888 rules/marlborough/rules.yaml:1332:15\n10890 rules/marlborough/rules.yaml:1333:15\n10891 rules/marlborough/rules.yaml:1334:11\n10893 rules/marlborough/rules.yaml:1336:11\n10894 rules/marlborough/rules.yaml:1337:7\n10899 rules/marlborough/rules.yaml:1338:11\n10900 rules/marlborough/rules.yaml:1339:11\n10901 rules/marlborough/rules.yaml:1340:11\n10906 rules/marlborough/rules.yaml:1341:15\n10907 rules/marlborough/rules.yaml:1342:15\n10915 rules/marlborough/rules.yaml:1343:19\n10923 rules/marlborough/rules.yaml:1344:19\n10926 rules/marlborough/rules.yaml:1345:7\n10931 rules/marlborough/rules.yaml:1346:7\n10932 rules/marlborough/rules.yaml:1347:11\n10933 rules/marlborough/rules.yaml:1348:7\n10934 rules/marlborough/rules.yaml:1349:7\n10935 rules/marlborough/rules.yaml:1350:11\n10936 rules/marlborough/rules.yaml:1351:7\n10949 rules/marlborough/rules.yaml:1352:7\n10954 rules/marlborough/rules.yaml:1353:11\n10955 rules/marlborough/rules.yaml:1354:11\n10963 rules/marlborough/rules.yaml:1355:15\n10976 rules/marlborough/rules.yaml:1356:15\n10977 rules/marlborough/rules.yaml:1357:15\n10978 rules/marlborough/rules.yaml:1358:19\n10979 rules/marlborough/rules.yaml:1359:19\n10982 rules/marlborough/rules.yaml:1360:11\n10983 rules/marlborough/rules.yaml:1361:11\n10989 rules/marlborough/rules.yaml:1362:11\n10990 rules/marlborough/rules.yaml:1363:11\n11019 rules/marlborough/flow.yaml:11:7\n11033 rules/marlborough/flow.yaml:12:11\n11064 rules/marlborough/rules.yaml:927:7\n11065 rules/marlborough/rules.yaml:928:7\n11066 rules/marlborough/rules.yaml:929:7\n11076 rules/marlborough/rules.yaml:930:11\n11084 rules/marlborough/rules.yaml:931:11\n11085 rules/marlborough/rules.yaml:932:15\n11086 rules/marlborough/rules.yaml:933:15\n11089 rules/marlborough/rules.yaml:934:7\n11100 rules/marlborough/rules.yaml:935:11\n11101 rules/marlborough/rules.yaml:936:11\n11119 rules/marlborough/rules.yaml:937:11\n11120 rules/marlborough/rules.yaml:938:11\n11121 rules/marlborough/rules.yaml:939:11\n11125 rules/marlborough/rules.yaml:940:7\n11126 rules/marlborough/rules.yaml:941:11\n11139 rules/marlborough/rules.yaml:1512:7\n11140 rules/marlborough/rules.yaml:1513:7\n11145 rules/marlborough/rules.yaml:1514:11\n11152 rules/marlborough/rules.yaml:1515:11\n11155 rules/marlborough/rules.yaml:1516:7\n11158 rules/marlborough/rules.yaml:1517:7\n11159 rules/marlborough/rules.yaml:1518:7\n11160 rules/marlborough/rules.yaml:1519:11\n11162 rules/marlborough/rules.yaml:1521:11\n11186 rules/marlborough/rules.yaml:1912:7\n11187 rules/marlborough/rules.yaml:1913:7\n11198 rules/marlborough/rules.yaml:1914:11\n11199 rules/marlborough/rules.yaml:1915:11\n11214 rules/marlborough/rules.yaml:1916:15\n11215 rules/marlborough/rules.yaml:1917:15\n11223 rules/marlborough/rules.yaml:1918:15\n11241 rules/marlborough/rules.yaml:1919:15\n11242 rules/marlborough/rules.yaml:1920:15\n11251 rules/marlborough/rules.yaml:1921:19\n11278 rules/marlborough/rules.yaml:1922:19\n11279 rules/marlborough/rules.yaml:1923:23\n11282 rules/marlborough/rules.yaml:1924:23\n11283 rules/marlborough/rules.yaml:1925:23\n11284 rules/marlborough/rules.yaml:1926:19\n11285 rules/marlborough/rules.yaml:1927:23\n11286 rules/marlborough/rules.yaml:1928:23\n11287 rules/marlborough/rules.yaml:1929:23\n11313 rules/marlborough/rules.yaml:1610:7\n11317 rules/marlborough/rules.yaml:1611:7\n11331 rules/marlborough/rules.yaml:1612:11\n11338 rules/marlborough/rules.yaml:1613:11\n11343 rules/marlborough/rules.yaml:1614:7\n11357 rules/marlborough/rules.yaml:1615:11\n11371 rules/marlborough/flow.yaml:104:7\n11376 rules/marlborough/flow.yaml:105:11\n11395 rules/marlborough/flow.yaml:50:7\n11402 rules/marlborough/flow.yaml:51:11\n11416 rules/marlborough/flow.yaml:52:15\n11434 rules/marlborough/flow.yaml:67:7\n11441 rules/marlborough/flow.yaml:68:11\n11455 rules/marlborough/flow.yaml:69:15\n11469 rules/marlborough/flow.yaml:85:7\n11488 rules/marlborough/flow.yaml:61:7\n11495 rules/marlborough/flow.yaml:62:11\n11509 rules/marlborough/flow.yaml:63:15\n11527 rules/marlborough/flow.yaml:89:7\n11541 rules/marlborough/flow.yaml:90:11\n11555 rules/marlborough/flow.yaml:45:7\n11560 rules/marlborough/flow.yaml:46:11\n11579 rules/marlborough/flow.yaml:79:7\n11584 rules/marlborough/flow.yaml:80:11\n11598 rules/marlborough/flow.yaml:81:15\n11612 rules/marlborough/flow.yaml:56:7\n11617 rules/marlborough/flow.yaml:57:11\n11634 rules/marlborough/rules.yaml:1016:7\n11640 rules/marlborough/rules.yaml:1017:7\n11641 rules/marlborough/rules.yaml:1018:11\n11642 rules/marlborough/rules.yaml:1019:7\n11653 rules/marlborough/rules.yaml:1020:7\n11654 rules/marlborough/rules.yaml:1021:7"
+_ORIGINS = "1190 rules/marlborough/rules.yaml:470:7\n1204 rules/marlborough/rules.yaml:244:7\n1205 rules/marlborough/rules.yaml:245:7\n1227 rules/marlborough/rules.yaml:137:7\n1228 rules/marlborough/rules.yaml:138:7\n1229 rules/marlborough/rules.yaml:139:11\n1230 rules/marlborough/rules.yaml:140:11\n1231 rules/marlborough/rules.yaml:141:15\n1232 rules/marlborough/rules.yaml:142:7\n1253 rules/marlborough/rules.yaml:347:7\n1268 rules/marlborough/rules.yaml:682:7\n1277 rules/marlborough/rules.yaml:683:7\n1282 rules/marlborough/rules.yaml:684:7\n1283 rules/marlborough/rules.yaml:685:7\n1284 rules/marlborough/rules.yaml:686:7\n1289 rules/marlborough/rules.yaml:687:11\n1290 rules/marlborough/rules.yaml:688:11\n1291 rules/marlborough/rules.yaml:689:11\n1292 rules/marlborough/rules.yaml:690:11\n1293 rules/marlborough/rules.yaml:691:11\n1294 rules/marlborough/rules.yaml:692:7\n1298 rules/marlborough/rules.yaml:2370:1\n1303 rules/marlborough/rules.yaml:2370:1\n1308 rules/marlborough/rules.yaml:2370:1\n1315 rules/marlborough/rules.yaml:2370:1\n1323 rules/marlborough/rules.yaml:2370:1\n1331 rules/marlborough/rules.yaml:2370:1\n1339 rules/marlborough/rules.yaml:2370:1\n1347 rules/marlborough/rules.yaml:2370:1\n1355 rules/marlborough/rules.yaml:2370:1\n1364 rules/marlborough/rules.yaml:2370:1\n1369 rules/marlborough/rules.yaml:2370:1\n1373 rules/marlborough/rules.yaml:224:7\n1374 rules/marlborough/rules.yaml:225:11\n1375 rules/marlborough/rules.yaml:226:7\n1376 rules/marlborough/rules.yaml:227:7\n1386 rules/marlborough/rules.yaml:228:7\n1387 rules/marlborough/rules.yaml:229:7\n1390 rules/marlborough/rules.yaml:230:7\n1391 rules/marlborough/rules.yaml:231:11\n1399 rules/marlborough/rules.yaml:232:11\n1400 rules/marlborough/rules.yaml:233:7\n1405 rules/marlborough/rules.yaml:234:7\n1422 rules/marlborough/rules.yaml:649:7\n1423 rules/marlborough/rules.yaml:650:7\n1428 rules/marlborough/rules.yaml:651:11\n1430 rules/marlborough/rules.yaml:653:11\n1431 rules/marlborough/rules.yaml:654:7\n1432 rules/marlborough/rules.yaml:655:7\n1441 rules/marlborough/rules.yaml:656:11\n1442 rules/marlborough/rules.yaml:657:7\n1447 rules/marlborough/rules.yaml:658:7\n1455 rules/marlborough/rules.yaml:659:11\n1456 rules/marlborough/rules.yaml:660:7\n1459 rules/marlborough/rules.yaml:661:11\n1470 rules/marlborough/rules.yaml:662:7\n1480 rules/marlborough/rules.yaml:663:11\n1481 rules/marlborough/rules.yaml:664:7\n1491 rules/marlborough/rules.yaml:665:11\n1492 rules/marlborough/rules.yaml:666:7\n1502 rules/marlborough/rules.yaml:667:11\n1503 rules/marlborough/rules.yaml:668:7\n1513 rules/marlborough/rules.yaml:669:11\n1514 rules/marlborough/rules.yaml:670:7\n1518 rules/marlborough/rules.yaml:631:7\n1530 rules/marlborough/rules.yaml:811:7\n1535 rules/marlborough/rules.yaml:812:7\n1543 rules/marlborough/rules.yaml:182:7\n1544 rules/marlborough/rules.yaml:183:7\n1545 rules/marlborough/rules.yaml:184:11\n1546 rules/marlborough/rules.yaml:185:7\n1547 rules/marlborough/rules.yaml:186:11\n1548 rules/marlborough/rules.yaml:187:7\n1552 rules/marlborough/rules.yaml:65:7\n1561 rules/marlborough/rules.yaml:66:7\n1569 rules/marlborough/rules.yaml:449:7\n1577 rules/marlborough/rules.yaml:450:7\n1578 rules/marlborough/rules.yaml:451:11\n1579 rules/marlborough/rules.yaml:452:7\n1590 rules/marlborough/rules.yaml:453:7\n1595 rules/marlborough/rules.yaml:454:7\n1596 rules/marlborough/rules.yaml:455:11\n1597 rules/marlborough/rules.yaml:456:7\n1598 rules/marlborough/rules.yaml:457:11\n1599 rules/marlborough/rules.yaml:458:7\n1608 rules/marlborough/rules.yaml:459:7\n1616 rules/marlborough/rules.yaml:460:7\n1617 rules/marlborough/rules.yaml:461:11\n1618 rules/marlborough/rules.yaml:462:7\n1632 rules/marlborough/rules.yaml:158:7\n1640 rules/marlborough/rules.yaml:101:7\n1647 rules/marlborough/rules.yaml:91:7\n1662 rules/marlborough/rules.yaml:598:7\n1666 rules/marlborough/rules.yaml:166:7\n1667 rules/marlborough/rules.yaml:167:7\n1668 rules/marlborough/rules.yaml:168:11\n1669 rules/marlborough/rules.yaml:169:11\n1670 rules/marlborough/rules.yaml:170:15\n1671 rules/marlborough/rules.yaml:171:7\n1686 rules/marlborough/rules.yaml:704:7\n1687 rules/marlborough/rules.yaml:705:11\n1688 rules/marlborough/rules.yaml:706:7\n1689 rules/marlborough/rules.yaml:707:7\n1690 rules/marlborough/rules.yaml:708:11\n1691 rules/marlborough/rules.yaml:709:7\n1697 rules/marlborough/rules.yaml:297:7\n1698 rules/marlborough/rules.yaml:298:7\n1701 rules/marlborough/rules.yaml:299:11\n1702 rules/marlborough/rules.yaml:300:7\n1703 rules/marlborough/rules.yaml:301:11\n1704 rules/marlborough/rules.yaml:302:7\n1712 rules/marlborough/rules.yaml:303:7\n1713 rules/marlborough/rules.yaml:304:7\n1719 rules/marlborough/rules.yaml:305:11\n1720 rules/marlborough/rules.yaml:306:7\n1721 rules/marlborough/rules.yaml:307:11\n1729 rules/marlborough/rules.yaml:308:11\n1735 rules/marlborough/rules.yaml:309:7\n1739 rules/marlborough/rules.yaml:362:7\n1744 rules/marlborough/rules.yaml:363:7\n1745 rules/marlborough/rules.yaml:364:7\n1751 rules/marlborough/rules.yaml:365:11\n1752 rules/marlborough/rules.yaml:366:15\n1753 rules/marlborough/rules.yaml:367:15\n1754 rules/marlborough/rules.yaml:368:19\n1756 rules/marlborough/rules.yaml:370:19\n1757 rules/marlborough/rules.yaml:371:7\n1761 rules/marlborough/rules.yaml:109:7\n1768 rules/marlborough/rules.yaml:110:11\n1769 rules/marlborough/rules.yaml:111:7\n1770 rules/marlborough/rules.yaml:112:7\n1771 rules/marlborough/rules.yaml:113:11\n1772 rules/marlborough/rules.yaml:114:7\n1776 rules/marlborough/rules.yaml:335:7\n1783 rules/marlborough/rules.yaml:36:7\n1784 rules/marlborough/rules.yaml:37:11\n1785 rules/marlborough/rules.yaml:38:7\n1799 rules/marlborough/rules.yaml:77:7\n1800 rules/marlborough/rules.yaml:78:11\n1801 rules/marlborough/rules.yaml:79:7\n1802 rules/marlborough/rules.yaml:80:7\n1803 rules/marlborough/rules.yaml:81:11\n1823 rules/marlborough/rules.yaml:82:15\n1824 rules/marlborough/rules.yaml:83:7\n1828 rules/marlborough/rules.yaml:612:7\n1833 rules/marlborough/rules.yaml:423:7\n1860 rules/marlborough/rules.yaml:382:7\n1861 rules/marlborough/rules.yaml:383:11\n1862 rules/marlborough/rules.yaml:384:7\n1863 rules/marlborough/rules.yaml:385:11\n1864 rules/marlborough/rules.yaml:386:7\n1865 rules/marlborough/rules.yaml:387:11\n1866 rules/marlborough/rules.yaml:388:7\n1867 rules/marlborough/rules.yaml:389:11\n1868 rules/marlborough/rules.yaml:390:7\n1872 rules/marlborough/rules.yaml:619:7\n1878 rules/marlborough/rules.yaml:488:7\n1887 rules/marlborough/rules.yaml:489:7\n1902 rules/marlborough/rules.yaml:490:7\n1903 rules/marlborough/rules.yaml:491:7\n1908 rules/marlborough/rules.yaml:492:11\n1921 rules/marlborough/rules.yaml:493:15\n1922 rules/marlborough/rules.yaml:494:15\n1927 rules/marlborough/rules.yaml:495:19\n1928 rules/marlborough/rules.yaml:496:15\n1929 rules/marlborough/rules.yaml:497:19\n1934 rules/marlborough/rules.yaml:498:23\n1938 rules/marlborough/rules.yaml:499:7\n1939 rules/marlborough/rules.yaml:500:7\n1945 rules/marlborough/rules.yaml:501:7\n1960 rules/marlborough/rules.yaml:560:7\n1976 rules/marlborough/rules.yaml:561:7\n1977 rules/marlborough/rules.yaml:562:11\n1978 rules/marlborough/rules.yaml:563:7\n1990 rules/marlborough/rules.yaml:564:7\n1999 rules/marlborough/rules.yaml:565:7\n2000 rules/marlborough/rules.yaml:566:7\n2001 rules/marlborough/rules.yaml:567:11\n2002 rules/marlborough/rules.yaml:568:15\n2003 rules/marlborough/rules.yaml:569:19\n2005 rules/marlborough/rules.yaml:571:19\n2031 rules/marlborough/rules.yaml:572:19\n2037 rules/marlborough/rules.yaml:573:23\n2038 rules/marlborough/rules.yaml:574:7\n2042 rules/marlborough/rules.yaml:529:7\n2043 rules/marlborough/rules.yaml:530:7\n2079 rules/marlborough/rules.yaml:122:7\n2080 rules/marlborough/rules.yaml:123:11\n2081 rules/marlborough/rules.yaml:124:7\n2082 rules/marlborough/rules.yaml:125:7\n2083 rules/marlborough/rules.yaml:126:11\n2084 rules/marlborough/rules.yaml:127:7\n2088 rules/marlborough/rules.yaml:24:7\n2092 rules/marlborough/rules.yaml:150:7\n2093 rules/marlborough/rules.yaml:151:7\n2097 rules/marlborough/rules.yaml:404:7\n2098 rules/marlborough/rules.yaml:405:7\n2104 rules/marlborough/rules.yaml:406:11\n2108 rules/marlborough/rules.yaml:407:15\n2113 rules/marlborough/rules.yaml:408:15\n2114 rules/marlborough/rules.yaml:409:19\n2123 rules/marlborough/rules.yaml:410:23\n2124 rules/marlborough/rules.yaml:411:7\n2128 rules/marlborough/rules.yaml:592:7\n2136 rules/marlborough/rules.yaml:319:7\n2137 rules/marlborough/rules.yaml:320:7\n2138 rules/marlborough/rules.yaml:321:11\n2139 rules/marlborough/rules.yaml:322:7\n2142 rules/marlborough/rules.yaml:323:11\n2143 rules/marlborough/rules.yaml:324:7\n2147 rules/marlborough/rules.yaml:325:11\n2148 rules/marlborough/rules.yaml:326:7\n2154 rules/marlborough/rules.yaml:797:7\n2159 rules/marlborough/rules.yaml:798:7\n2184 rules/marlborough/rules.yaml:799:7\n2199 rules/marlborough/rules.yaml:800:7\n2214 rules/marlborough/rules.yaml:736:7\n2215 rules/marlborough/rules.yaml:737:11\n2216 rules/marlborough/rules.yaml:738:7\n2217 rules/marlborough/rules.yaml:739:11\n2218 rules/marlborough/rules.yaml:740:7\n2222 rules/marlborough/rules.yaml:754:7\n2227 rules/marlborough/rules.yaml:755:7\n2232 rules/marlborough/rules.yaml:756:7\n2242 rules/marlborough/rules.yaml:767:7\n2247 rules/marlborough/rules.yaml:768:11\n2248 rules/marlborough/rules.yaml:769:7\n2249 rules/marlborough/rules.yaml:770:7\n2250 rules/marlborough/rules.yaml:771:11\n2251 rules/marlborough/rules.yaml:772:11\n2255 rules/marlborough/rules.yaml:773:15\n2256 rules/marlborough/rules.yaml:774:15\n2257 rules/marlborough/rules.yaml:775:19\n2258 rules/marlborough/rules.yaml:776:7\n2262 rules/marlborough/rules.yaml:512:7\n2271 rules/marlborough/rules.yaml:513:7\n2272 rules/marlborough/rules.yaml:514:7\n2288 rules/marlborough/rules.yaml:515:7\n2297 rules/marlborough/rules.yaml:516:7\n2312 rules/marlborough/rules.yaml:517:7\n2325 rules/marlborough/rules.yaml:518:7\n2336 rules/marlborough/rules.yaml:47:7\n2337 rules/marlborough/rules.yaml:48:11\n2338 rules/marlborough/rules.yaml:49:7\n2342 rules/marlborough/rules.yaml:541:7\n2343 rules/marlborough/rules.yaml:542:7\n2344 rules/marlborough/rules.yaml:543:7\n2345 rules/marlborough/rules.yaml:544:7\n2346 rules/marlborough/rules.yaml:545:7\n2347 rules/marlborough/rules.yaml:546:7\n2365 rules/marlborough/rules.yaml:280:7\n2366 rules/marlborough/rules.yaml:281:7\n2373 rules/marlborough/rules.yaml:282:11\n2374 rules/marlborough/rules.yaml:283:7\n2375 rules/marlborough/rules.yaml:284:11\n2376 rules/marlborough/rules.yaml:285:7\n2380 rules/marlborough/rules.yaml:267:7\n2385 rules/marlborough/rules.yaml:268:7\n2397 rules/marlborough/rules.yaml:720:7\n2398 rules/marlborough/rules.yaml:721:11\n2399 rules/marlborough/rules.yaml:722:7\n2400 rules/marlborough/rules.yaml:723:11\n2401 rules/marlborough/rules.yaml:724:7\n2402 rules/marlborough/rules.yaml:725:11\n2403 rules/marlborough/rules.yaml:726:7\n2407 rules/marlborough/rules.yaml:255:7\n2410 rules/marlborough/rules.yaml:256:11\n2411 rules/marlborough/rules.yaml:257:7\n2412 rules/marlborough/rules.yaml:258:11\n2413 rules/marlborough/rules.yaml:259:7\n2417 rules/marlborough/rules.yaml:57:7\n2424 rules/marlborough/rules.yaml:436:7\n2430 rules/marlborough/rules.yaml:437:7\n2434 rules/marlborough/rules.yaml:582:7\n2439 rules/marlborough/rules.yaml:583:7\n2440 rules/marlborough/rules.yaml:584:7\n2448 rules/marlborough/rules.yaml:639:7\n2455 rules/marlborough/rules.yaml:2311:3\n2462 rules/marlborough/rules.yaml:2311:3\n2477 rules/marlborough/rules.yaml:2332:3\n2484 rules/marlborough/rules.yaml:2332:3\n2492 rules/marlborough/rules.yaml:2351:3\n2497 rules/marlborough/rules.yaml:2351:3\n2501 rules/marlborough/rules.yaml:784:7\n2508 rules/marlborough/rules.yaml:200:7\n2509 rules/marlborough/rules.yaml:201:7\n2510 rules/marlborough/rules.yaml:202:7\n2511 rules/marlborough/rules.yaml:203:7\n2512 rules/marlborough/rules.yaml:204:11\n2513 rules/marlborough/rules.yaml:205:11\n2523 rules/marlborough/rules.yaml:206:15\n2527 rules/marlborough/rules.yaml:207:19\n2560 rules/marlborough/rules.yaml:209:19\n2577 rules/marlborough/rules.yaml:210:7\n2581 rules/marlborough/cards.yaml:383:14\n2585 rules/marlborough/cards.yaml:391:14\n2589 rules/marlborough/cards.yaml:15:14\n2593 rules/marlborough/cards.yaml:23:14\n2597 rules/marlborough/cards.yaml:31:14\n2601 rules/marlborough/cards.yaml:39:14\n2605 rules/marlborough/cards.yaml:47:14\n2609 rules/marlborough/cards.yaml:55:14\n2613 rules/marlborough/cards.yaml:63:14\n2617 rules/marlborough/cards.yaml:71:14\n2621 rules/marlborough/cards.yaml:79:14\n2625 rules/marlborough/cards.yaml:87:14\n2629 rules/marlborough/cards.yaml:95:14\n2633 rules/marlborough/cards.yaml:103:14\n2637 rules/marlborough/cards.yaml:111:14\n2641 rules/marlborough/cards.yaml:119:14\n2645 rules/marlborough/cards.yaml:127:14\n2649 rules/marlborough/cards.yaml:199:14\n2653 rules/marlborough/cards.yaml:135:14\n2657 rules/marlborough/cards.yaml:143:14\n2661 rules/marlborough/cards.yaml:151:14\n2665 rules/marlborough/cards.yaml:159:14\n2669 rules/marlborough/cards.yaml:167:14\n2673 rules/marlborough/cards.yaml:175:14\n2677 rules/marlborough/cards.yaml:183:14\n2681 rules/marlborough/cards.yaml:191:14\n2685 rules/marlborough/cards.yaml:271:14\n2689 rules/marlborough/cards.yaml:279:14\n2693 rules/marlborough/cards.yaml:287:14\n2697 rules/marlborough/cards.yaml:295:14\n2701 rules/marlborough/cards.yaml:303:14\n2705 rules/marlborough/cards.yaml:311:14\n2709 rules/marlborough/cards.yaml:319:14\n2713 rules/marlborough/cards.yaml:327:14\n2717 rules/marlborough/cards.yaml:335:14\n2721 rules/marlborough/cards.yaml:343:14\n2725 rules/marlborough/cards.yaml:351:14\n2729 rules/marlborough/cards.yaml:359:14\n2733 rules/marlborough/cards.yaml:367:14\n2737 rules/marlborough/cards.yaml:375:14\n2741 rules/marlborough/cards.yaml:207:14\n2745 rules/marlborough/cards.yaml:215:14\n2749 rules/marlborough/cards.yaml:223:14\n2753 rules/marlborough/cards.yaml:231:14\n2757 rules/marlborough/cards.yaml:239:14\n2761 rules/marlborough/cards.yaml:247:14\n2765 rules/marlborough/cards.yaml:255:14\n2769 rules/marlborough/cards.yaml:263:14\n2773 rules/marlborough/rules.yaml:2430:9\n2777 rules/marlborough/rules.yaml:2403:9\n2785 rules/marlborough/rules.yaml:2445:9\n2786 rules/marlborough/rules.yaml:2446:9\n2793 rules/marlborough/rules.yaml:2410:9\n2794 rules/marlborough/rules.yaml:2411:9\n2799 rules/marlborough/rules.yaml:2418:9\n2808 rules/marlborough/rules.yaml:2419:9\n2809 rules/marlborough/rules.yaml:2420:9\n2810 rules/marlborough/rules.yaml:2421:13\n2812 rules/marlborough/rules.yaml:2422:13\n2815 rules/marlborough/rules.yaml:2424:13\n2820 rules/marlborough/rules.yaml:2436:9\n2822 rules/marlborough/rules.yaml:2437:9\n2824 rules/marlborough/rules.yaml:2438:9\n2829 rules/marlborough/rules.yaml:2393:9\n2832 rules/marlborough/rules.yaml:2394:9\n2838 rules/marlborough/rules.yaml:950:7\n2842 rules/marlborough/rules.yaml:951:11\n2843 rules/marlborough/rules.yaml:952:11\n2848 rules/marlborough/rules.yaml:1641:7\n2849 rules/marlborough/rules.yaml:1642:7\n2851 rules/marlborough/rules.yaml:1643:7\n2853 rules/marlborough/rules.yaml:1644:7\n2854 rules/marlborough/rules.yaml:1645:7\n2871 rules/marlborough/rules.yaml:1646:11\n2877 rules/marlborough/rules.yaml:1647:15\n2879 rules/marlborough/rules.yaml:1648:15\n2881 rules/marlborough/rules.yaml:1649:15\n2885 rules/marlborough/rules.yaml:898:7\n2888 rules/marlborough/rules.yaml:899:11\n2889 rules/marlborough/rules.yaml:900:11\n2890 rules/marlborough/rules.yaml:901:15\n2897 rules/marlborough/rules.yaml:902:15\n2899 rules/marlborough/rules.yaml:903:15\n2900 rules/marlborough/rules.yaml:904:15\n2902 rules/marlborough/rules.yaml:905:15\n2903 rules/marlborough/rules.yaml:906:11\n2905 rules/marlborough/rules.yaml:907:7\n2906 rules/marlborough/rules.yaml:908:7\n2908 rules/marlborough/rules.yaml:909:7\n2910 rules/marlborough/rules.yaml:910:7\n2911 rules/marlborough/rules.yaml:911:7\n2929 rules/marlborough/rules.yaml:912:11\n2938 rules/marlborough/rules.yaml:913:15\n2940 rules/marlborough/rules.yaml:914:15\n2942 rules/marlborough/rules.yaml:915:15\n2946 rules/marlborough/flow.yaml:110:7\n2948 rules/marlborough/flow.yaml:111:7\n2949 rules/marlborough/flow.yaml:112:11\n2953 rules/marlborough/rules.yaml:1281:7\n2959 rules/marlborough/rules.yaml:1282:11\n2960 rules/marlborough/rules.yaml:1283:15\n2961 rules/marlborough/rules.yaml:1284:15\n2974 rules/marlborough/rules.yaml:1285:15\n2975 rules/marlborough/rules.yaml:1286:15\n2987 rules/marlborough/rules.yaml:1287:15\n2988 rules/marlborough/rules.yaml:1288:19\n2989 rules/marlborough/rules.yaml:1289:19\n2995 rules/marlborough/rules.yaml:846:7\n2996 rules/marlborough/rules.yaml:847:7\n3001 rules/marlborough/rules.yaml:848:11\n3002 rules/marlborough/rules.yaml:849:11\n3005 rules/marlborough/rules.yaml:850:11\n3006 rules/marlborough/rules.yaml:851:7\n3007 rules/marlborough/rules.yaml:852:7\n3012 rules/marlborough/rules.yaml:2084:7\n3013 rules/marlborough/rules.yaml:2085:7\n3014 rules/marlborough/rules.yaml:2086:11\n3015 rules/marlborough/rules.yaml:2087:11\n3016 rules/marlborough/rules.yaml:2088:11\n3017 rules/marlborough/rules.yaml:2089:11\n3028 rules/marlborough/rules.yaml:2090:11\n3039 rules/marlborough/rules.yaml:2091:11\n3041 rules/marlborough/rules.yaml:2092:11\n3042 rules/marlborough/rules.yaml:2093:15\n3044 rules/marlborough/rules.yaml:2095:15\n3048 rules/marlborough/flow.yaml:16:7\n3049 rules/marlborough/flow.yaml:17:11\n3050 rules/marlborough/flow.yaml:18:15\n3053 rules/marlborough/flow.yaml:19:19\n3054 rules/marlborough/flow.yaml:20:19\n3060 rules/marlborough/rules.yaml:885:7\n3061 rules/marlborough/rules.yaml:886:11\n3064 rules/marlborough/rules.yaml:888:11\n3066 rules/marlborough/rules.yaml:889:7\n3068 rules/marlborough/rules.yaml:890:7\n3069 rules/marlborough/rules.yaml:891:11\n3074 rules/marlborough/rules.yaml:859:7\n3075 rules/marlborough/rules.yaml:860:7\n3081 rules/marlborough/flow.yaml:94:7\n3086 rules/marlborough/flow.yaml:95:7\n3091 rules/marlborough/flow.yaml:96:7\n3093 rules/marlborough/flow.yaml:97:7\n3094 rules/marlborough/flow.yaml:98:11\n3096 rules/marlborough/flow.yaml:100:11\n3100 rules/marlborough/flow.yaml:73:7\n3101 rules/marlborough/flow.yaml:74:11\n3102 rules/marlborough/flow.yaml:75:15\n3107 rules/marlborough/flow.yaml:25:7\n3108 rules/marlborough/flow.yaml:26:11\n3113 rules/marlborough/flow.yaml:27:11\n3116 rules/marlborough/flow.yaml:29:11\n3117 rules/marlborough/flow.yaml:30:11\n3118 rules/marlborough/flow.yaml:31:15\n3119 rules/marlborough/flow.yaml:32:11\n3120 rules/marlborough/flow.yaml:33:15\n3121 rules/marlborough/flow.yaml:34:15\n3122 rules/marlborough/flow.yaml:35:15\n3127 rules/marlborough/flow.yaml:36:19\n3128 rules/marlborough/flow.yaml:37:19\n3129 rules/marlborough/flow.yaml:38:19\n3131 rules/marlborough/flow.yaml:39:15\n3132 rules/marlborough/flow.yaml:40:11\n3135 rules/marlborough/flow.yaml:41:11\n3141 rules/marlborough/rules.yaml:867:7\n3142 rules/marlborough/rules.yaml:868:11\n3144 rules/marlborough/rules.yaml:869:11\n3146 rules/marlborough/rules.yaml:870:7\n3147 rules/marlborough/rules.yaml:871:7\n3148 rules/marlborough/rules.yaml:872:7\n3149 rules/marlborough/rules.yaml:873:7\n3150 rules/marlborough/rules.yaml:874:11\n3154 rules/marlborough/rules.yaml:876:11\n3162 rules/marlborough/rules.yaml:878:11\n3174 rules/marlborough/rules.yaml:2326:7\n3177 rules/marlborough/rules.yaml:2327:7\n3178 rules/marlborough/rules.yaml:2328:11\n3180 rules/marlborough/rules.yaml:2330:11\n3181 rules/marlborough/rules.yaml:2331:7\n3188 rules/marlborough/rules.yaml:2346:7\n3191 rules/marlborough/rules.yaml:2347:7\n3192 rules/marlborough/rules.yaml:2348:7\n3197 rules/marlborough/rules.yaml:2365:7\n3200 rules/marlborough/rules.yaml:2366:7\n3201 rules/marlborough/rules.yaml:2367:7\n3204 rules/marlborough/rules.yaml:2368:7\n3577 rules/marlborough/rules.yaml:1006:7\n3578 rules/marlborough/rules.yaml:1007:7\n3586 rules/marlborough/rules.yaml:1008:11\n3587 rules/marlborough/rules.yaml:1009:7\n3630 rules/marlborough/rules.yaml:1010:7\n3631 rules/marlborough/rules.yaml:1011:11\n3632 rules/marlborough/rules.yaml:1012:7\n3633 rules/marlborough/rules.yaml:1013:7\n3639 rules/marlborough/rules.yaml:1014:7\n3640 rules/marlborough/rules.yaml:1015:11\n3642 rules/marlborough/rules.yaml:1016:11\n3646 rules/marlborough/rules.yaml:1017:15\n3647 rules/marlborough/rules.yaml:1018:7\n3648 rules/marlborough/rules.yaml:1019:11\n3649 rules/marlborough/rules.yaml:1021:7\n3667 rules/marlborough/rules.yaml:1022:11\n3673 rules/marlborough/rules.yaml:1023:15\n3678 rules/marlborough/rules.yaml:1113:7\n3679 rules/marlborough/rules.yaml:1114:7\n3685 rules/marlborough/rules.yaml:1115:7\n3686 rules/marlborough/rules.yaml:1116:11\n3688 rules/marlborough/rules.yaml:1117:7\n3689 rules/marlborough/rules.yaml:1118:11\n3691 rules/marlborough/rules.yaml:1119:7\n3692 rules/marlborough/rules.yaml:1120:7\n3693 rules/marlborough/rules.yaml:1122:7\n3694 rules/marlborough/rules.yaml:1123:11\n3700 rules/marlborough/rules.yaml:1124:11\n3708 rules/marlborough/rules.yaml:1127:11\n3709 rules/marlborough/rules.yaml:1129:11\n3710 rules/marlborough/rules.yaml:1131:19\n3713 rules/marlborough/rules.yaml:1134:23\n3715 rules/marlborough/rules.yaml:1137:19\n3720 rules/marlborough/rules.yaml:1139:19\n3726 rules/marlborough/rules.yaml:1143:11\n3727 rules/marlborough/rules.yaml:1144:11\n3730 rules/marlborough/rules.yaml:1145:11\n3735 rules/marlborough/rules.yaml:1146:11\n3736 rules/marlborough/rules.yaml:1147:11\n3737 rules/marlborough/rules.yaml:1148:15\n3743 rules/marlborough/rules.yaml:1151:15\n3744 rules/marlborough/rules.yaml:1152:15\n3746 rules/marlborough/rules.yaml:1154:15\n3747 rules/marlborough/rules.yaml:1156:15\n3748 rules/marlborough/rules.yaml:1157:15\n3749 rules/marlborough/rules.yaml:1158:15\n3751 rules/marlborough/rules.yaml:1160:15\n3752 rules/marlborough/rules.yaml:1162:15\n3753 rules/marlborough/rules.yaml:1163:15\n3754 rules/marlborough/rules.yaml:1164:15\n3755 rules/marlborough/rules.yaml:1165:11\n3756 rules/marlborough/rules.yaml:1166:11\n3757 rules/marlborough/rules.yaml:1167:11\n3758 rules/marlborough/rules.yaml:1169:11\n3759 rules/marlborough/rules.yaml:1170:11\n3760 rules/marlborough/rules.yaml:1171:11\n3761 rules/marlborough/rules.yaml:1173:19\n3762 rules/marlborough/rules.yaml:1174:19\n3771 rules/marlborough/rules.yaml:1175:23\n3772 rules/marlborough/rules.yaml:1176:23\n3774 rules/marlborough/rules.yaml:1178:19\n3775 rules/marlborough/rules.yaml:1179:23\n3777 rules/marlborough/rules.yaml:1181:23\n3781 rules/marlborough/rules.yaml:1185:19\n3782 rules/marlborough/rules.yaml:1186:19\n3783 rules/marlborough/rules.yaml:1187:19\n3784 rules/marlborough/rules.yaml:1188:23\n3788 rules/marlborough/rules.yaml:1192:19\n3789 rules/marlborough/rules.yaml:1193:19\n3790 rules/marlborough/rules.yaml:1194:19\n3807 rules/marlborough/rules.yaml:1195:23\n3809 rules/marlborough/rules.yaml:1197:19\n3816 rules/marlborough/rules.yaml:2311:3\n3817 rules/marlborough/rules.yaml:2311:3\n3819 rules/marlborough/rules.yaml:2311:3\n3820 rules/marlborough/rules.yaml:2311:3\n3821 rules/marlborough/rules.yaml:2311:3\n3822 rules/marlborough/rules.yaml:2311:3\n3823 rules/marlborough/rules.yaml:2311:3\n3824 rules/marlborough/rules.yaml:2311:3\n3831 rules/marlborough/rules.yaml:2311:3\n3832 rules/marlborough/rules.yaml:2311:3\n3833 rules/marlborough/rules.yaml:2311:3\n3834 rules/marlborough/rules.yaml:2311:3\n3848 rules/marlborough/rules.yaml:2311:3\n3849 rules/marlborough/rules.yaml:2311:3\n3851 rules/marlborough/rules.yaml:2311:3\n3852 rules/marlborough/rules.yaml:2311:3\n3853 rules/marlborough/rules.yaml:2311:3\n3855 rules/marlborough/rules.yaml:2311:3\n3856 rules/marlborough/rules.yaml:2311:3\n3859 rules/marlborough/rules.yaml:2311:3\n3874 rules/marlborough/rules.yaml:1208:7\n3875 rules/marlborough/rules.yaml:1209:7\n3876 rules/marlborough/rules.yaml:1210:7\n3882 rules/marlborough/rules.yaml:1211:7\n3883 rules/marlborough/rules.yaml:1212:7\n3887 rules/marlborough/rules.yaml:1213:7\n3891 rules/marlborough/rules.yaml:1214:7\n3892 rules/marlborough/rules.yaml:1215:11\n3893 rules/marlborough/rules.yaml:1216:7\n3894 rules/marlborough/rules.yaml:1217:7\n3895 rules/marlborough/rules.yaml:1218:7\n3900 rules/marlborough/rules.yaml:1219:7\n3905 rules/marlborough/rules.yaml:1220:7\n3906 rules/marlborough/rules.yaml:1221:7\n3907 rules/marlborough/rules.yaml:1222:7\n3908 rules/marlborough/rules.yaml:1223:7\n3909 rules/marlborough/rules.yaml:1224:7\n3910 rules/marlborough/rules.yaml:1225:7\n3911 rules/marlborough/rules.yaml:1226:7\n3912 rules/marlborough/rules.yaml:1227:7\n3913 rules/marlborough/rules.yaml:1228:7\n3914 rules/marlborough/rules.yaml:1229:7\n3915 rules/marlborough/rules.yaml:1230:7\n3932 rules/marlborough/rules.yaml:1231:7\n3933 rules/marlborough/rules.yaml:1232:7\n3934 rules/marlborough/rules.yaml:1233:11\n3961 rules/marlborough/rules.yaml:1234:7\n3962 rules/marlborough/rules.yaml:1235:7\n3963 rules/marlborough/rules.yaml:1237:15\n3964 rules/marlborough/rules.yaml:1238:19\n3965 rules/marlborough/rules.yaml:1239:15\n3966 rules/marlborough/rules.yaml:1240:15\n3967 rules/marlborough/rules.yaml:1241:15\n3968 rules/marlborough/rules.yaml:1242:19\n3970 rules/marlborough/rules.yaml:1244:15\n3971 rules/marlborough/rules.yaml:1245:15\n3972 rules/marlborough/rules.yaml:1246:15\n3973 rules/marlborough/rules.yaml:1247:15\n3974 rules/marlborough/rules.yaml:1248:15\n3975 rules/marlborough/rules.yaml:1249:19\n3977 rules/marlborough/rules.yaml:1251:15\n3978 rules/marlborough/rules.yaml:1252:15\n3979 rules/marlborough/rules.yaml:1253:15\n3980 rules/marlborough/rules.yaml:1254:15\n3992 rules/marlborough/rules.yaml:1255:19\n3994 rules/marlborough/rules.yaml:1257:15\n3995 rules/marlborough/rules.yaml:1258:15\n3996 rules/marlborough/rules.yaml:1259:15\n4002 rules/marlborough/rules.yaml:1260:19\n4003 rules/marlborough/rules.yaml:1261:19\n4004 rules/marlborough/rules.yaml:1262:15\n4005 rules/marlborough/rules.yaml:1263:15\n4006 rules/marlborough/rules.yaml:1264:15\n4007 rules/marlborough/rules.yaml:1265:19\n4009 rules/marlborough/rules.yaml:1267:15\n4010 rules/marlborough/rules.yaml:1268:19\n4011 rules/marlborough/rules.yaml:1269:15\n4012 rules/marlborough/rules.yaml:1270:15\n4013 rules/marlborough/rules.yaml:1271:15\n4014 rules/marlborough/rules.yaml:1272:15\n4015 rules/marlborough/rules.yaml:1273:15\n4016 rules/marlborough/rules.yaml:1274:19\n4021 rules/marlborough/rules.yaml:1870:7\n4022 rules/marlborough/rules.yaml:1871:7\n4023 rules/marlborough/rules.yaml:1872:7\n4033 rules/marlborough/rules.yaml:1873:7\n4034 rules/marlborough/rules.yaml:1874:11\n4037 rules/marlborough/rules.yaml:1876:7\n4042 rules/marlborough/rules.yaml:1844:7\n4043 rules/marlborough/rules.yaml:1845:7\n4044 rules/marlborough/rules.yaml:1846:7\n4045 rules/marlborough/rules.yaml:1847:7\n4051 rules/marlborough/rules.yaml:1850:7\n4055 rules/marlborough/rules.yaml:1851:7\n4059 rules/marlborough/rules.yaml:1852:7\n4060 rules/marlborough/rules.yaml:1853:11\n4063 rules/marlborough/rules.yaml:1854:7\n4064 rules/marlborough/rules.yaml:1855:11\n4067 rules/marlborough/rules.yaml:1856:7\n4068 rules/marlborough/rules.yaml:1857:7\n4069 rules/marlborough/rules.yaml:1858:7\n4070 rules/marlborough/rules.yaml:1860:7\n4071 rules/marlborough/rules.yaml:1861:7\n4075 rules/marlborough/rules.yaml:1912:7\n4076 rules/marlborough/rules.yaml:1913:7\n4077 rules/marlborough/rules.yaml:1914:11\n4078 rules/marlborough/rules.yaml:1915:7\n4079 rules/marlborough/rules.yaml:1916:7\n4080 rules/marlborough/rules.yaml:1917:7\n4086 rules/marlborough/rules.yaml:1802:7\n4087 rules/marlborough/rules.yaml:1803:7\n4090 rules/marlborough/rules.yaml:1806:11\n4092 rules/marlborough/rules.yaml:1808:11\n4093 rules/marlborough/rules.yaml:1809:11\n4094 rules/marlborough/rules.yaml:1810:11\n4095 rules/marlborough/rules.yaml:1811:15\n4099 rules/marlborough/rules.yaml:1814:15\n4101 rules/marlborough/rules.yaml:1817:11\n4109 rules/marlborough/rules.yaml:1818:11\n4110 rules/marlborough/rules.yaml:1820:19\n4112 rules/marlborough/rules.yaml:1823:19\n4114 rules/marlborough/rules.yaml:1825:19\n4115 rules/marlborough/rules.yaml:1826:23\n4117 rules/marlborough/rules.yaml:1829:23\n4119 rules/marlborough/rules.yaml:1832:19\n4124 rules/marlborough/rules.yaml:1885:7\n4125 rules/marlborough/rules.yaml:1886:7\n4130 rules/marlborough/rules.yaml:1887:11\n4131 rules/marlborough/rules.yaml:1888:11\n4152 rules/marlborough/rules.yaml:1889:11\n4153 rules/marlborough/rules.yaml:1890:11\n4154 rules/marlborough/rules.yaml:1891:15\n4169 rules/marlborough/rules.yaml:1892:15\n4170 rules/marlborough/rules.yaml:1893:19\n4172 rules/marlborough/rules.yaml:1895:19\n4173 rules/marlborough/rules.yaml:1896:19\n4174 rules/marlborough/rules.yaml:1897:23\n4175 rules/marlborough/rules.yaml:1898:19\n4176 rules/marlborough/rules.yaml:1899:23\n4178 rules/marlborough/rules.yaml:1901:23\n4184 rules/marlborough/rules.yaml:1762:7\n4191 rules/marlborough/rules.yaml:1763:7\n4197 rules/marlborough/rules.yaml:1764:7\n4198 rules/marlborough/rules.yaml:1766:11\n4200 rules/marlborough/rules.yaml:1768:11\n4203 rules/marlborough/rules.yaml:1769:11\n4208 rules/marlborough/rules.yaml:1770:11\n4209 rules/marlborough/rules.yaml:1771:11\n4210 rules/marlborough/rules.yaml:1772:15\n4212 rules/marlborough/rules.yaml:1774:15\n4213 rules/marlborough/rules.yaml:1775:11\n4219 rules/marlborough/rules.yaml:825:7\n4220 rules/marlborough/rules.yaml:826:7\n4221 rules/marlborough/rules.yaml:827:11\n4222 rules/marlborough/rules.yaml:828:11\n4223 rules/marlborough/rules.yaml:829:15\n4226 rules/marlborough/rules.yaml:830:11\n4227 rules/marlborough/rules.yaml:832:7\n4228 rules/marlborough/rules.yaml:833:7\n4235 rules/marlborough/rules.yaml:834:11\n4236 rules/marlborough/rules.yaml:835:15\n4238 rules/marlborough/rules.yaml:837:15\n4239 rules/marlborough/rules.yaml:838:15\n4243 rules/marlborough/rules.yaml:839:11\n4248 rules/marlborough/rules.yaml:2277:7\n4249 rules/marlborough/rules.yaml:2278:7\n4254 rules/marlborough/rules.yaml:2279:11\n4266 rules/marlborough/rules.yaml:2280:11\n4284 rules/marlborough/rules.yaml:2281:11\n4285 rules/marlborough/rules.yaml:2282:15\n4287 rules/marlborough/rules.yaml:2284:15\n4288 rules/marlborough/rules.yaml:2285:15\n4289 rules/marlborough/rules.yaml:2286:19\n4291 rules/marlborough/rules.yaml:2288:19\n4294 rules/marlborough/rules.yaml:2289:19\n4295 rules/marlborough/rules.yaml:2290:19\n4296 rules/marlborough/rules.yaml:2292:19\n4297 rules/marlborough/rules.yaml:2293:23\n4298 rules/marlborough/rules.yaml:2294:7\n4303 rules/marlborough/rules.yaml:1784:7\n4304 rules/marlborough/rules.yaml:1785:7\n4305 rules/marlborough/rules.yaml:1786:7\n4306 rules/marlborough/rules.yaml:1788:15\n4307 rules/marlborough/rules.yaml:1789:19\n4310 rules/marlborough/rules.yaml:1790:23\n4313 rules/marlborough/rules.yaml:1792:15\n4316 rules/marlborough/rules.yaml:1794:15\n4323 rules/marlborough/rules.yaml:1043:7\n4324 rules/marlborough/rules.yaml:1044:11\n4325 rules/marlborough/rules.yaml:1045:7\n4326 rules/marlborough/rules.yaml:1046:7\n4327 rules/marlborough/rules.yaml:1049:15\n4328 rules/marlborough/rules.yaml:1050:15\n4329 rules/marlborough/rules.yaml:1051:15\n4331 rules/marlborough/rules.yaml:1054:15\n4332 rules/marlborough/rules.yaml:1055:15\n4333 rules/marlborough/rules.yaml:1056:15\n4335 rules/marlborough/rules.yaml:1058:15\n4339 rules/marlborough/rules.yaml:1548:7\n4344 rules/marlborough/rules.yaml:1549:11\n4347 rules/marlborough/rules.yaml:1550:11\n4355 rules/marlborough/rules.yaml:1552:15\n4359 rules/marlborough/rules.yaml:1069:7\n4360 rules/marlborough/rules.yaml:1070:7\n4365 rules/marlborough/rules.yaml:1071:7\n4366 rules/marlborough/rules.yaml:1072:11\n4367 rules/marlborough/rules.yaml:1073:15\n4368 rules/marlborough/rules.yaml:1074:7\n4369 rules/marlborough/rules.yaml:1075:7\n4370 rules/marlborough/rules.yaml:1076:7\n4371 rules/marlborough/rules.yaml:1077:11\n4372 rules/marlborough/rules.yaml:1078:11\n4373 rules/marlborough/rules.yaml:1079:11\n4385 rules/marlborough/rules.yaml:1080:11\n4394 rules/marlborough/rules.yaml:1081:11\n4395 rules/marlborough/rules.yaml:1082:15\n4396 rules/marlborough/rules.yaml:1083:19\n4398 rules/marlborough/rules.yaml:1085:15\n4399 rules/marlborough/rules.yaml:1086:15\n4400 rules/marlborough/rules.yaml:1087:19\n4402 rules/marlborough/rules.yaml:1089:7\n4403 rules/marlborough/rules.yaml:1090:7\n4407 rules/marlborough/rules.yaml:2137:7\n4408 rules/marlborough/rules.yaml:2138:7\n4413 rules/marlborough/rules.yaml:2139:7\n4416 rules/marlborough/rules.yaml:2140:7\n4434 rules/marlborough/rules.yaml:2141:7\n4435 rules/marlborough/rules.yaml:2142:11\n4436 rules/marlborough/rules.yaml:2143:7\n4437 rules/marlborough/rules.yaml:2144:7\n4438 rules/marlborough/rules.yaml:2145:11\n4439 rules/marlborough/rules.yaml:2146:7\n4440 rules/marlborough/rules.yaml:2147:11\n4445 rules/marlborough/rules.yaml:2148:11\n4446 rules/marlborough/rules.yaml:2149:11\n4447 rules/marlborough/rules.yaml:2150:11\n4448 rules/marlborough/rules.yaml:2151:15\n4449 rules/marlborough/rules.yaml:2152:19\n4451 rules/marlborough/rules.yaml:2154:15\n4452 rules/marlborough/rules.yaml:2155:15\n4453 rules/marlborough/rules.yaml:2156:19\n4455 rules/marlborough/rules.yaml:2158:19\n4456 rules/marlborough/rules.yaml:2159:19\n4457 rules/marlborough/rules.yaml:2160:7\n4458 rules/marlborough/rules.yaml:2161:11\n4459 rules/marlborough/rules.yaml:2162:11\n4460 rules/marlborough/rules.yaml:2164:11\n4461 rules/marlborough/rules.yaml:2165:11\n4465 rules/marlborough/rules.yaml:2166:11\n4468 rules/marlborough/rules.yaml:2167:11\n4469 rules/marlborough/rules.yaml:2168:15\n4470 rules/marlborough/rules.yaml:2169:19\n4479 rules/marlborough/rules.yaml:2170:19\n4480 rules/marlborough/rules.yaml:2171:23\n4481 rules/marlborough/rules.yaml:2173:23\n4482 rules/marlborough/rules.yaml:2174:7\n4483 rules/marlborough/rules.yaml:2175:11\n4487 rules/marlborough/rules.yaml:1482:7\n4488 rules/marlborough/rules.yaml:1483:7\n4497 rules/marlborough/rules.yaml:1484:7\n4498 rules/marlborough/rules.yaml:1485:11\n4509 rules/marlborough/rules.yaml:1486:15\n4510 rules/marlborough/rules.yaml:1487:15\n4511 rules/marlborough/rules.yaml:1488:19\n4512 rules/marlborough/rules.yaml:1489:19\n4513 rules/marlborough/rules.yaml:1491:23\n4528 rules/marlborough/rules.yaml:1492:23\n4529 rules/marlborough/rules.yaml:1493:27\n4531 rules/marlborough/rules.yaml:1494:23\n4532 rules/marlborough/rules.yaml:1495:23\n4533 rules/marlborough/rules.yaml:1496:27\n4534 rules/marlborough/rules.yaml:1497:31\n4542 rules/marlborough/rules.yaml:2332:3\n4543 rules/marlborough/rules.yaml:2332:3\n4545 rules/marlborough/rules.yaml:2332:3\n4546 rules/marlborough/rules.yaml:2332:3\n4547 rules/marlborough/rules.yaml:2332:3\n4548 rules/marlborough/rules.yaml:2332:3\n4549 rules/marlborough/rules.yaml:2332:3\n4550 rules/marlborough/rules.yaml:2332:3\n4557 rules/marlborough/rules.yaml:2332:3\n4558 rules/marlborough/rules.yaml:2332:3\n4559 rules/marlborough/rules.yaml:2332:3\n4560 rules/marlborough/rules.yaml:2332:3\n4565 rules/marlborough/rules.yaml:2332:3\n4566 rules/marlborough/rules.yaml:2332:3\n4568 rules/marlborough/rules.yaml:2332:3\n4569 rules/marlborough/rules.yaml:2332:3\n4570 rules/marlborough/rules.yaml:2332:3\n4572 rules/marlborough/rules.yaml:2332:3\n4573 rules/marlborough/rules.yaml:2332:3\n4574 rules/marlborough/rules.yaml:2332:3\n4579 rules/marlborough/rules.yaml:1983:7\n4584 rules/marlborough/rules.yaml:1984:7\n4585 rules/marlborough/rules.yaml:1985:11\n4586 rules/marlborough/rules.yaml:1986:11\n4587 rules/marlborough/rules.yaml:1987:15\n4589 rules/marlborough/rules.yaml:1990:15\n4595 rules/marlborough/rules.yaml:1097:7\n4596 rules/marlborough/rules.yaml:1098:7\n4597 rules/marlborough/rules.yaml:1099:11\n4598 rules/marlborough/rules.yaml:1100:11\n4600 rules/marlborough/rules.yaml:1102:11\n4653 rules/marlborough/rules.yaml:1699:7\n4654 rules/marlborough/rules.yaml:1700:7\n4655 rules/marlborough/rules.yaml:1701:7\n4656 rules/marlborough/rules.yaml:1702:11\n4657 rules/marlborough/rules.yaml:1703:7\n4658 rules/marlborough/rules.yaml:1704:11\n4663 rules/marlborough/rules.yaml:1705:15\n4664 rules/marlborough/rules.yaml:1706:15\n4676 rules/marlborough/rules.yaml:1707:19\n4683 rules/marlborough/rules.yaml:1708:19\n4721 rules/marlborough/rules.yaml:1709:19\n4722 rules/marlborough/rules.yaml:1711:23\n4724 rules/marlborough/rules.yaml:1713:23\n4725 rules/marlborough/rules.yaml:1714:23\n4726 rules/marlborough/rules.yaml:1715:27\n4727 rules/marlborough/rules.yaml:1716:23\n4729 rules/marlborough/rules.yaml:1717:23\n4733 rules/marlborough/rules.yaml:1738:7\n4734 rules/marlborough/rules.yaml:1739:7\n4735 rules/marlborough/rules.yaml:1741:7\n4736 rules/marlborough/rules.yaml:1742:11\n4737 rules/marlborough/rules.yaml:1743:7\n4742 rules/marlborough/rules.yaml:1744:7\n4762 rules/marlborough/rules.yaml:1745:7\n4763 rules/marlborough/rules.yaml:1746:11\n4764 rules/marlborough/rules.yaml:1747:11\n4769 rules/marlborough/rules.yaml:1748:15\n4770 rules/marlborough/rules.yaml:1749:7\n4782 rules/marlborough/rules.yaml:1750:11\n4798 rules/marlborough/rules.yaml:1751:7\n4804 rules/marlborough/rules.yaml:1752:11\n4818 rules/marlborough/rules.yaml:1566:7\n4824 rules/marlborough/rules.yaml:1567:11\n4825 rules/marlborough/rules.yaml:1568:11\n4826 rules/marlborough/rules.yaml:1569:11\n4829 rules/marlborough/rules.yaml:1572:15\n4830 rules/marlborough/rules.yaml:1573:15\n4832 rules/marlborough/rules.yaml:1575:7\n4833 rules/marlborough/rules.yaml:1576:7\n4834 rules/marlborough/rules.yaml:1577:7\n4839 rules/marlborough/rules.yaml:1578:7\n4840 rules/marlborough/rules.yaml:1579:11\n4841 rules/marlborough/rules.yaml:1580:11\n4842 rules/marlborough/rules.yaml:1581:15\n4845 rules/marlborough/rules.yaml:1582:15\n4846 rules/marlborough/rules.yaml:1583:15\n4847 rules/marlborough/rules.yaml:1585:7\n4848 rules/marlborough/rules.yaml:1586:7\n4853 rules/marlborough/rules.yaml:1587:11\n4856 rules/marlborough/rules.yaml:1588:11\n4892 rules/marlborough/rules.yaml:1589:11\n4893 rules/marlborough/rules.yaml:1590:15\n4895 rules/marlborough/rules.yaml:1592:15\n4896 rules/marlborough/rules.yaml:1593:15\n4897 rules/marlborough/rules.yaml:1594:19\n4899 rules/marlborough/rules.yaml:1596:19\n4902 rules/marlborough/rules.yaml:1597:19\n4903 rules/marlborough/rules.yaml:1599:7\n4904 rules/marlborough/rules.yaml:1600:7\n4909 rules/marlborough/rules.yaml:1601:11\n4933 rules/marlborough/rules.yaml:1602:11\n4934 rules/marlborough/rules.yaml:1603:15\n4936 rules/marlborough/rules.yaml:1605:15\n4937 rules/marlborough/rules.yaml:1606:15\n4938 rules/marlborough/rules.yaml:1607:19\n4940 rules/marlborough/rules.yaml:1609:19\n4945 rules/marlborough/rules.yaml:1610:19\n4948 rules/marlborough/rules.yaml:1611:19\n4949 rules/marlborough/rules.yaml:1612:19\n4953 rules/marlborough/rules.yaml:1613:23\n4956 rules/marlborough/rules.yaml:1616:23\n4957 rules/marlborough/rules.yaml:1617:23\n4962 rules/marlborough/rules.yaml:1509:7\n4977 rules/marlborough/rules.yaml:1510:7\n4986 rules/marlborough/rules.yaml:1511:11\n4987 rules/marlborough/rules.yaml:1512:7\n4988 rules/marlborough/rules.yaml:1513:7\n5009 rules/marlborough/rules.yaml:1514:7\n5010 rules/marlborough/rules.yaml:1516:11\n5011 rules/marlborough/rules.yaml:1517:15\n5012 rules/marlborough/rules.yaml:1518:11\n5013 rules/marlborough/rules.yaml:1519:7\n5014 rules/marlborough/rules.yaml:1520:7\n5015 rules/marlborough/rules.yaml:1521:11\n5020 rules/marlborough/rules.yaml:2370:1\n5021 rules/marlborough/rules.yaml:2370:1\n5022 rules/marlborough/rules.yaml:2370:1\n5027 rules/marlborough/rules.yaml:2370:1\n5028 rules/marlborough/rules.yaml:2370:1\n5029 rules/marlborough/rules.yaml:2370:1\n5030 rules/marlborough/rules.yaml:2370:1\n5033 rules/marlborough/rules.yaml:2370:1\n5034 rules/marlborough/rules.yaml:2370:1\n5036 rules/marlborough/rules.yaml:2370:1\n5037 rules/marlborough/rules.yaml:2370:1\n5038 rules/marlborough/rules.yaml:2370:1\n5039 rules/marlborough/rules.yaml:2370:1\n5040 rules/marlborough/rules.yaml:2370:1\n5041 rules/marlborough/rules.yaml:2370:1\n5042 rules/marlborough/rules.yaml:2370:1\n5043 rules/marlborough/rules.yaml:2370:1\n5044 rules/marlborough/rules.yaml:2370:1\n5045 rules/marlborough/rules.yaml:2370:1\n5046 rules/marlborough/rules.yaml:2370:1\n5050 rules/marlborough/rules.yaml:1387:7\n5051 rules/marlborough/rules.yaml:1388:11\n5052 rules/marlborough/rules.yaml:1389:7\n5053 rules/marlborough/rules.yaml:1390:7\n5054 rules/marlborough/rules.yaml:1391:7\n5059 rules/marlborough/rules.yaml:1392:11\n5060 rules/marlborough/rules.yaml:1393:15\n5062 rules/marlborough/rules.yaml:1395:15\n5063 rules/marlborough/rules.yaml:1396:11\n5064 rules/marlborough/rules.yaml:1397:15\n5065 rules/marlborough/rules.yaml:1398:11\n5066 rules/marlborough/rules.yaml:1399:15\n5068 rules/marlborough/rules.yaml:1401:15\n5069 rules/marlborough/rules.yaml:1402:11\n5073 rules/marlborough/rules.yaml:2305:7\n5075 rules/marlborough/rules.yaml:2306:7\n5076 rules/marlborough/rules.yaml:2307:7\n5083 rules/marlborough/rules.yaml:2021:7\n5084 rules/marlborough/rules.yaml:2022:7\n5085 rules/marlborough/rules.yaml:2023:11\n5086 rules/marlborough/rules.yaml:2024:7\n5092 rules/marlborough/rules.yaml:2025:7\n5098 rules/marlborough/rules.yaml:2026:7\n5099 rules/marlborough/rules.yaml:2027:7\n5103 rules/marlborough/rules.yaml:2028:11\n5104 rules/marlborough/rules.yaml:2029:7\n5105 rules/marlborough/rules.yaml:2030:7\n5106 rules/marlborough/rules.yaml:2031:11\n5107 rules/marlborough/rules.yaml:2032:7\n5113 rules/marlborough/rules.yaml:2033:7\n5114 rules/marlborough/rules.yaml:2034:7\n5115 rules/marlborough/rules.yaml:2036:7\n5116 rules/marlborough/rules.yaml:2038:15\n5118 rules/marlborough/rules.yaml:2040:15\n5120 rules/marlborough/rules.yaml:2042:15\n5122 rules/marlborough/rules.yaml:2044:15\n5123 rules/marlborough/rules.yaml:2045:15\n5125 rules/marlborough/rules.yaml:2047:15\n5126 rules/marlborough/rules.yaml:2048:15\n5127 rules/marlborough/rules.yaml:2049:15\n5128 rules/marlborough/rules.yaml:2050:19\n5129 rules/marlborough/rules.yaml:2051:19\n5130 rules/marlborough/rules.yaml:2052:15\n5134 rules/marlborough/rules.yaml:2000:7\n5135 rules/marlborough/rules.yaml:2001:7\n5136 rules/marlborough/rules.yaml:2002:7\n5137 rules/marlborough/rules.yaml:2003:11\n5138 rules/marlborough/rules.yaml:2005:7\n5139 rules/marlborough/rules.yaml:2006:7\n5140 rules/marlborough/rules.yaml:2007:7\n5143 rules/marlborough/rules.yaml:2009:7\n5144 rules/marlborough/rules.yaml:2010:7\n5145 rules/marlborough/rules.yaml:2011:11\n5150 rules/marlborough/rules.yaml:2108:7\n5151 rules/marlborough/rules.yaml:2109:7\n5156 rules/marlborough/rules.yaml:2110:11\n5168 rules/marlborough/rules.yaml:2111:11\n5173 rules/marlborough/rules.yaml:2112:11\n5174 rules/marlborough/rules.yaml:2113:15\n5176 rules/marlborough/rules.yaml:2115:15\n5177 rules/marlborough/rules.yaml:2116:15\n5178 rules/marlborough/rules.yaml:2117:19\n5180 rules/marlborough/rules.yaml:2119:19\n5183 rules/marlborough/rules.yaml:2120:19\n5188 rules/marlborough/rules.yaml:1662:7\n5189 rules/marlborough/rules.yaml:1663:7\n5190 rules/marlborough/rules.yaml:1664:7\n5191 rules/marlborough/rules.yaml:1665:7\n5196 rules/marlborough/rules.yaml:1666:11\n5201 rules/marlborough/rules.yaml:1667:11\n5205 rules/marlborough/rules.yaml:1668:11\n5206 rules/marlborough/rules.yaml:1669:11\n5207 rules/marlborough/rules.yaml:1670:15\n5209 rules/marlborough/rules.yaml:1672:15\n5210 rules/marlborough/rules.yaml:1673:15\n5212 rules/marlborough/rules.yaml:1675:15\n5213 rules/marlborough/rules.yaml:1676:15\n5214 rules/marlborough/rules.yaml:1677:19\n5216 rules/marlborough/rules.yaml:1679:19\n5217 rules/marlborough/rules.yaml:1680:7\n5224 rules/marlborough/rules.yaml:1958:7\n5225 rules/marlborough/rules.yaml:1959:7\n5226 rules/marlborough/rules.yaml:1960:7\n5227 rules/marlborough/rules.yaml:1961:7\n5228 rules/marlborough/rules.yaml:1963:7\n5229 rules/marlborough/rules.yaml:1965:15\n5230 rules/marlborough/rules.yaml:1966:19\n5232 rules/marlborough/rules.yaml:1968:19\n5234 rules/marlborough/rules.yaml:1970:15\n5235 rules/marlborough/rules.yaml:1971:19\n5239 rules/marlborough/rules.yaml:1975:15\n5244 rules/marlborough/rules.yaml:2235:7\n5245 rules/marlborough/rules.yaml:2236:7\n5246 rules/marlborough/rules.yaml:2237:7\n5249 rules/marlborough/rules.yaml:2238:7\n5250 rules/marlborough/rules.yaml:2239:11\n5253 rules/marlborough/rules.yaml:2240:7\n5254 rules/marlborough/rules.yaml:2241:7\n5255 rules/marlborough/rules.yaml:2242:7\n5258 rules/marlborough/rules.yaml:2244:7\n5259 rules/marlborough/rules.yaml:2245:7\n5260 rules/marlborough/rules.yaml:2246:11\n5261 rules/marlborough/rules.yaml:2248:7\n5262 rules/marlborough/rules.yaml:2249:11\n5263 rules/marlborough/rules.yaml:2250:7\n5264 rules/marlborough/rules.yaml:2251:7\n5265 rules/marlborough/rules.yaml:2252:7\n5266 rules/marlborough/rules.yaml:2253:11\n5267 rules/marlborough/rules.yaml:2254:15\n5269 rules/marlborough/rules.yaml:2256:7\n5274 rules/marlborough/rules.yaml:2257:7\n5275 rules/marlborough/rules.yaml:2258:11\n5276 rules/marlborough/rules.yaml:2259:7\n5277 rules/marlborough/rules.yaml:2260:7\n5278 rules/marlborough/rules.yaml:2261:11\n5279 rules/marlborough/rules.yaml:2262:11\n5287 rules/marlborough/rules.yaml:2263:11\n5288 rules/marlborough/rules.yaml:2264:11\n5292 rules/marlborough/rules.yaml:2215:7\n5293 rules/marlborough/rules.yaml:2216:7\n5294 rules/marlborough/rules.yaml:2217:11\n5295 rules/marlborough/rules.yaml:2218:11\n5296 rules/marlborough/rules.yaml:2219:15\n5297 rules/marlborough/rules.yaml:2220:15\n5298 rules/marlborough/rules.yaml:2221:7\n5302 rules/marlborough/rules.yaml:2189:7\n5312 rules/marlborough/rules.yaml:2190:7\n5313 rules/marlborough/rules.yaml:2192:11\n5314 rules/marlborough/rules.yaml:2193:7\n5315 rules/marlborough/rules.yaml:2194:7\n5316 rules/marlborough/rules.yaml:2195:7\n5317 rules/marlborough/rules.yaml:2196:7\n5318 rules/marlborough/rules.yaml:2197:11\n5319 rules/marlborough/rules.yaml:2199:7\n5324 rules/marlborough/rules.yaml:2200:11\n5325 rules/marlborough/rules.yaml:2201:11\n5326 rules/marlborough/rules.yaml:2202:15\n5327 rules/marlborough/rules.yaml:2203:15\n5328 rules/marlborough/rules.yaml:2204:15\n5334 rules/marlborough/rules.yaml:2065:7\n5335 rules/marlborough/rules.yaml:2066:11\n5336 rules/marlborough/rules.yaml:2067:11\n5345 rules/marlborough/rules.yaml:2068:15\n5346 rules/marlborough/rules.yaml:2069:15\n5347 rules/marlborough/rules.yaml:2070:19\n5350 rules/marlborough/rules.yaml:2071:19\n5354 rules/marlborough/rules.yaml:964:7\n5355 rules/marlborough/rules.yaml:965:7\n5356 rules/marlborough/rules.yaml:966:11\n5357 rules/marlborough/rules.yaml:967:7\n5360 rules/marlborough/rules.yaml:969:11\n5361 rules/marlborough/rules.yaml:970:7\n5362 rules/marlborough/rules.yaml:971:11\n5363 rules/marlborough/rules.yaml:972:15\n5364 rules/marlborough/rules.yaml:973:7\n5365 rules/marlborough/rules.yaml:974:7\n5366 rules/marlborough/rules.yaml:975:7\n5367 rules/marlborough/rules.yaml:976:11\n5368 rules/marlborough/rules.yaml:977:7\n5369 rules/marlborough/rules.yaml:978:7\n5370 rules/marlborough/rules.yaml:979:7\n5371 rules/marlborough/rules.yaml:980:7\n5389 rules/marlborough/rules.yaml:981:7\n5398 rules/marlborough/rules.yaml:982:11\n5403 rules/marlborough/rules.yaml:983:7\n5404 rules/marlborough/rules.yaml:985:11\n5405 rules/marlborough/rules.yaml:986:15\n5406 rules/marlborough/rules.yaml:987:11\n5407 rules/marlborough/rules.yaml:988:7\n5408 rules/marlborough/rules.yaml:989:7\n5409 rules/marlborough/rules.yaml:990:11\n5415 rules/marlborough/rules.yaml:2351:3\n5416 rules/marlborough/rules.yaml:2351:3\n5418 rules/marlborough/rules.yaml:2351:3\n5419 rules/marlborough/rules.yaml:2351:3\n5420 rules/marlborough/rules.yaml:2351:3\n5421 rules/marlborough/rules.yaml:2351:3\n5422 rules/marlborough/rules.yaml:2351:3\n5423 rules/marlborough/rules.yaml:2351:3\n5430 rules/marlborough/rules.yaml:2351:3\n5431 rules/marlborough/rules.yaml:2351:3\n5432 rules/marlborough/rules.yaml:2351:3\n5433 rules/marlborough/rules.yaml:2351:3\n5436 rules/marlborough/rules.yaml:2351:3\n5437 rules/marlborough/rules.yaml:2351:3\n5439 rules/marlborough/rules.yaml:2351:3\n5440 rules/marlborough/rules.yaml:2351:3\n5441 rules/marlborough/rules.yaml:2351:3\n5443 rules/marlborough/rules.yaml:2351:3\n5444 rules/marlborough/rules.yaml:2351:3\n5445 rules/marlborough/rules.yaml:2351:3\n5452 rules/marlborough/rules.yaml:1420:7\n5458 rules/marlborough/rules.yaml:1421:7\n5472 rules/marlborough/rules.yaml:1422:7\n5483 rules/marlborough/rules.yaml:1423:7\n5494 rules/marlborough/rules.yaml:1424:11\n5495 rules/marlborough/rules.yaml:1426:7\n5500 rules/marlborough/rules.yaml:1427:7\n5501 rules/marlborough/rules.yaml:1428:7\n5502 rules/marlborough/rules.yaml:1429:11\n5503 rules/marlborough/rules.yaml:1430:7\n5504 rules/marlborough/rules.yaml:1431:11\n5505 rules/marlborough/rules.yaml:1432:7\n5506 rules/marlborough/rules.yaml:1433:11\n5507 rules/marlborough/rules.yaml:1434:7\n5508 rules/marlborough/rules.yaml:1435:11\n5509 rules/marlborough/rules.yaml:1436:15\n5513 rules/marlborough/rules.yaml:1440:7\n5514 rules/marlborough/rules.yaml:1441:11\n5517 rules/marlborough/rules.yaml:1442:15\n5518 rules/marlborough/rules.yaml:1443:19\n5521 rules/marlborough/rules.yaml:1447:7\n5522 rules/marlborough/rules.yaml:1448:11\n5523 rules/marlborough/rules.yaml:1450:11\n5524 rules/marlborough/rules.yaml:1451:15\n5527 rules/marlborough/rules.yaml:1452:15\n5528 rules/marlborough/rules.yaml:1453:19\n5529 rules/marlborough/rules.yaml:1454:19\n5530 rules/marlborough/rules.yaml:1455:7\n5531 rules/marlborough/rules.yaml:1456:11\n5532 rules/marlborough/rules.yaml:1457:7\n5544 rules/marlborough/rules.yaml:1458:7\n5553 rules/marlborough/rules.yaml:1459:11\n5554 rules/marlborough/rules.yaml:1460:7\n5555 rules/marlborough/rules.yaml:1461:7\n5556 rules/marlborough/rules.yaml:1462:11\n5557 rules/marlborough/rules.yaml:1463:7\n5558 rules/marlborough/rules.yaml:1464:7\n5559 rules/marlborough/rules.yaml:1465:11\n5560 rules/marlborough/rules.yaml:1466:11\n5561 rules/marlborough/rules.yaml:1467:15\n5576 rules/marlborough/rules.yaml:1468:11\n5577 rules/marlborough/rules.yaml:1469:11\n5578 rules/marlborough/rules.yaml:1470:15\n5579 rules/marlborough/rules.yaml:1471:11\n5584 rules/marlborough/rules.yaml:1307:7\n5593 rules/marlborough/rules.yaml:1308:7\n5594 rules/marlborough/rules.yaml:1309:7\n5595 rules/marlborough/rules.yaml:1310:11\n5610 rules/marlborough/rules.yaml:1311:7\n5611 rules/marlborough/rules.yaml:1312:7\n5612 rules/marlborough/rules.yaml:1313:11\n5613 rules/marlborough/rules.yaml:1315:11\n5614 rules/marlborough/rules.yaml:1316:7\n5615 rules/marlborough/rules.yaml:1317:7\n5616 rules/marlborough/rules.yaml:1318:7\n5617 rules/marlborough/rules.yaml:1319:7\n5626 rules/marlborough/rules.yaml:1320:7\n5632 rules/marlborough/rules.yaml:1321:7\n5633 rules/marlborough/rules.yaml:1322:11\n5634 rules/marlborough/rules.yaml:1324:7\n5643 rules/marlborough/rules.yaml:1325:11\n5644 rules/marlborough/rules.yaml:1326:11\n5645 rules/marlborough/rules.yaml:1327:7\n5656 rules/marlborough/rules.yaml:1328:7\n5657 rules/marlborough/rules.yaml:1329:7\n5658 rules/marlborough/rules.yaml:1330:11\n5659 rules/marlborough/rules.yaml:1331:11\n5660 rules/marlborough/rules.yaml:1332:15\n5661 rules/marlborough/rules.yaml:1333:11\n5662 rules/marlborough/rules.yaml:1334:15\n5664 rules/marlborough/rules.yaml:1337:15\n5665 rules/marlborough/rules.yaml:1339:7\n5666 rules/marlborough/rules.yaml:1340:7\n5667 rules/marlborough/rules.yaml:1341:11\n5668 rules/marlborough/rules.yaml:1342:7\n5669 rules/marlborough/rules.yaml:1343:11\n5670 rules/marlborough/rules.yaml:1344:7\n5671 rules/marlborough/rules.yaml:1345:7\n5672 rules/marlborough/rules.yaml:1346:11\n5673 rules/marlborough/rules.yaml:1347:15\n5675 rules/marlborough/rules.yaml:1348:15\n5678 rules/marlborough/rules.yaml:1352:7\n5679 rules/marlborough/rules.yaml:1353:11\n5680 rules/marlborough/rules.yaml:1355:11\n5681 rules/marlborough/rules.yaml:1356:15\n5682 rules/marlborough/rules.yaml:1357:15\n5683 rules/marlborough/rules.yaml:1358:19\n5684 rules/marlborough/rules.yaml:1359:19\n5685 rules/marlborough/rules.yaml:1360:7\n5690 rules/marlborough/rules.yaml:1361:7\n5691 rules/marlborough/rules.yaml:1362:11\n5692 rules/marlborough/rules.yaml:1363:7\n5693 rules/marlborough/rules.yaml:1364:7\n5694 rules/marlborough/rules.yaml:1365:11\n5695 rules/marlborough/rules.yaml:1366:7\n5696 rules/marlborough/rules.yaml:1367:7\n5697 rules/marlborough/rules.yaml:1368:11\n5698 rules/marlborough/rules.yaml:1369:11\n5699 rules/marlborough/rules.yaml:1370:15\n5700 rules/marlborough/rules.yaml:1371:15\n5701 rules/marlborough/rules.yaml:1372:15\n5702 rules/marlborough/rules.yaml:1373:19\n5703 rules/marlborough/rules.yaml:1375:11\n5704 rules/marlborough/rules.yaml:1376:11\n5705 rules/marlborough/rules.yaml:1377:11\n5706 rules/marlborough/rules.yaml:1378:11\n5710 rules/marlborough/flow.yaml:11:7\n5711 rules/marlborough/flow.yaml:12:11\n5717 rules/marlborough/rules.yaml:929:7\n5718 rules/marlborough/rules.yaml:930:7\n5719 rules/marlborough/rules.yaml:931:7\n5720 rules/marlborough/rules.yaml:932:11\n5721 rules/marlborough/rules.yaml:933:11\n5722 rules/marlborough/rules.yaml:934:15\n5723 rules/marlborough/rules.yaml:935:15\n5724 rules/marlborough/rules.yaml:936:7\n5729 rules/marlborough/rules.yaml:937:11\n5730 rules/marlborough/rules.yaml:938:11\n5731 rules/marlborough/rules.yaml:939:11\n5732 rules/marlborough/rules.yaml:940:11\n5733 rules/marlborough/rules.yaml:941:11\n5734 rules/marlborough/rules.yaml:942:7\n5735 rules/marlborough/rules.yaml:943:11\n5740 rules/marlborough/rules.yaml:1530:7\n5741 rules/marlborough/rules.yaml:1531:7\n5742 rules/marlborough/rules.yaml:1532:11\n5743 rules/marlborough/rules.yaml:1533:11\n5744 rules/marlborough/rules.yaml:1534:7\n5747 rules/marlborough/rules.yaml:1535:7\n5748 rules/marlborough/rules.yaml:1536:7\n5756 rules/marlborough/rules.yaml:1930:7\n5757 rules/marlborough/rules.yaml:1931:7\n5758 rules/marlborough/rules.yaml:1932:11\n5759 rules/marlborough/rules.yaml:1933:11\n5766 rules/marlborough/rules.yaml:1934:15\n5767 rules/marlborough/rules.yaml:1935:15\n5775 rules/marlborough/rules.yaml:1936:15\n5793 rules/marlborough/rules.yaml:1937:15\n5794 rules/marlborough/rules.yaml:1938:15\n5795 rules/marlborough/rules.yaml:1939:19\n5796 rules/marlborough/rules.yaml:1940:19\n5797 rules/marlborough/rules.yaml:1941:23\n5800 rules/marlborough/rules.yaml:1942:23\n5801 rules/marlborough/rules.yaml:1944:19\n5802 rules/marlborough/rules.yaml:1945:23\n5803 rules/marlborough/rules.yaml:1946:23\n5807 rules/marlborough/rules.yaml:1628:7\n5811 rules/marlborough/rules.yaml:1629:7\n5812 rules/marlborough/rules.yaml:1630:11\n5813 rules/marlborough/rules.yaml:1631:11\n5814 rules/marlborough/rules.yaml:1632:7\n5815 rules/marlborough/rules.yaml:1633:11\n5819 rules/marlborough/flow.yaml:104:7\n5820 rules/marlborough/flow.yaml:105:11\n5824 rules/marlborough/flow.yaml:50:7\n5827 rules/marlborough/flow.yaml:51:11\n5828 rules/marlborough/flow.yaml:52:15\n5832 rules/marlborough/flow.yaml:67:7\n5835 rules/marlborough/flow.yaml:68:11\n5836 rules/marlborough/flow.yaml:69:15\n5840 rules/marlborough/flow.yaml:85:7\n5844 rules/marlborough/flow.yaml:61:7\n5845 rules/marlborough/flow.yaml:62:11\n5846 rules/marlborough/flow.yaml:63:15\n5850 rules/marlborough/flow.yaml:89:7\n5851 rules/marlborough/flow.yaml:90:11\n5855 rules/marlborough/flow.yaml:45:7\n5856 rules/marlborough/flow.yaml:46:11\n5860 rules/marlborough/flow.yaml:79:7\n5861 rules/marlborough/flow.yaml:80:11\n5862 rules/marlborough/flow.yaml:81:15\n5866 rules/marlborough/flow.yaml:56:7\n5867 rules/marlborough/flow.yaml:57:11\n5871 rules/marlborough/rules.yaml:1031:7\n5877 rules/marlborough/rules.yaml:1032:7\n5878 rules/marlborough/rules.yaml:1033:11\n5879 rules/marlborough/rules.yaml:1034:7\n5880 rules/marlborough/rules.yaml:1035:7\n5899 rules/marlborough/rules.yaml:1006:7\n5900 rules/marlborough/rules.yaml:1007:7\n5908 rules/marlborough/rules.yaml:1008:11\n5909 rules/marlborough/rules.yaml:1009:7\n5951 rules/marlborough/rules.yaml:1010:7\n5952 rules/marlborough/rules.yaml:1011:11\n5953 rules/marlborough/rules.yaml:1012:7\n5971 rules/marlborough/rules.yaml:1013:7\n5977 rules/marlborough/rules.yaml:1014:7\n5978 rules/marlborough/rules.yaml:1015:11\n5980 rules/marlborough/rules.yaml:1016:11\n5984 rules/marlborough/rules.yaml:1017:15\n5985 rules/marlborough/rules.yaml:1018:7\n5986 rules/marlborough/rules.yaml:1019:11\n5987 rules/marlborough/rules.yaml:1020:11\n5988 rules/marlborough/rules.yaml:1021:7\n6003 rules/marlborough/rules.yaml:1022:11\n6011 rules/marlborough/rules.yaml:1023:15\n6013 rules/marlborough/rules.yaml:1024:15\n6062 rules/marlborough/rules.yaml:1113:7\n6063 rules/marlborough/rules.yaml:1114:7\n6069 rules/marlborough/rules.yaml:1115:7\n6070 rules/marlborough/rules.yaml:1116:11\n6072 rules/marlborough/rules.yaml:1117:7\n6073 rules/marlborough/rules.yaml:1118:11\n6075 rules/marlborough/rules.yaml:1119:7\n6078 rules/marlborough/rules.yaml:1120:7\n6079 rules/marlborough/rules.yaml:1121:7\n6080 rules/marlborough/rules.yaml:1122:7\n6085 rules/marlborough/rules.yaml:1123:11\n6086 rules/marlborough/rules.yaml:1124:11\n6114 rules/marlborough/rules.yaml:1127:11\n6115 rules/marlborough/rules.yaml:1128:11\n6116 rules/marlborough/rules.yaml:1129:11\n6117 rules/marlborough/rules.yaml:1131:19\n6118 rules/marlborough/rules.yaml:1132:23\n6120 rules/marlborough/rules.yaml:1134:23\n6121 rules/marlborough/rules.yaml:1135:23\n6131 rules/marlborough/rules.yaml:1141:19\n6134 rules/marlborough/rules.yaml:1137:19\n6138 rules/marlborough/rules.yaml:1139:19\n6147 rules/marlborough/rules.yaml:1143:11\n6148 rules/marlborough/rules.yaml:1144:11\n6151 rules/marlborough/rules.yaml:1145:11\n6156 rules/marlborough/rules.yaml:1146:11\n6157 rules/marlborough/rules.yaml:1147:11\n6178 rules/marlborough/rules.yaml:1148:15\n6229 rules/marlborough/rules.yaml:1151:15\n6230 rules/marlborough/rules.yaml:1152:15\n6236 rules/marlborough/rules.yaml:1154:15\n6248 rules/marlborough/rules.yaml:1155:15\n6249 rules/marlborough/rules.yaml:1156:15\n6266 rules/marlborough/rules.yaml:1157:15\n6267 rules/marlborough/rules.yaml:1158:15\n6273 rules/marlborough/rules.yaml:1160:15\n6285 rules/marlborough/rules.yaml:1161:15\n6286 rules/marlborough/rules.yaml:1162:15\n6303 rules/marlborough/rules.yaml:1163:15\n6304 rules/marlborough/rules.yaml:1164:15\n6307 rules/marlborough/rules.yaml:1165:11\n6308 rules/marlborough/rules.yaml:1166:11\n6309 rules/marlborough/rules.yaml:1167:11\n6310 rules/marlborough/rules.yaml:1168:11\n6311 rules/marlborough/rules.yaml:1169:11\n6312 rules/marlborough/rules.yaml:1170:11\n6313 rules/marlborough/rules.yaml:1171:11\n6324 rules/marlborough/rules.yaml:1173:19\n6331 rules/marlborough/rules.yaml:1174:19\n6339 rules/marlborough/rules.yaml:1175:23\n6340 rules/marlborough/rules.yaml:1176:23\n6344 rules/marlborough/rules.yaml:1178:19\n6349 rules/marlborough/rules.yaml:1183:23\n6352 rules/marlborough/rules.yaml:1179:23\n6356 rules/marlborough/rules.yaml:1181:23\n6360 rules/marlborough/rules.yaml:1185:19\n6361 rules/marlborough/rules.yaml:1186:19\n6374 rules/marlborough/rules.yaml:1187:19\n6377 rules/marlborough/rules.yaml:1190:23\n6380 rules/marlborough/rules.yaml:1188:23\n6384 rules/marlborough/rules.yaml:1192:19\n6391 rules/marlborough/rules.yaml:1193:19\n6398 rules/marlborough/rules.yaml:1194:19\n6409 rules/marlborough/rules.yaml:1195:23\n6413 rules/marlborough/rules.yaml:1197:19\n6456 rules/marlborough/rules.yaml:2311:3\n6461 rules/marlborough/rules.yaml:2311:3\n6463 rules/marlborough/rules.yaml:2311:3\n6464 rules/marlborough/rules.yaml:2311:3\n6465 rules/marlborough/rules.yaml:2311:3\n6466 rules/marlborough/rules.yaml:2311:3\n6467 rules/marlborough/rules.yaml:2311:3\n6468 rules/marlborough/rules.yaml:2311:3\n6481 rules/marlborough/rules.yaml:2311:3\n6482 rules/marlborough/rules.yaml:2311:3\n6494 rules/marlborough/rules.yaml:2311:3\n6500 rules/marlborough/rules.yaml:2311:3\n6513 rules/marlborough/rules.yaml:2311:3\n6514 rules/marlborough/rules.yaml:2311:3\n6536 rules/marlborough/rules.yaml:2311:3\n6576 rules/marlborough/rules.yaml:2311:3\n6577 rules/marlborough/rules.yaml:2311:3\n6579 rules/marlborough/rules.yaml:2311:3\n6580 rules/marlborough/rules.yaml:2311:3\n6584 rules/marlborough/rules.yaml:2311:3\n6624 rules/marlborough/rules.yaml:1208:7\n6625 rules/marlborough/rules.yaml:1209:7\n6626 rules/marlborough/rules.yaml:1210:7\n6634 rules/marlborough/rules.yaml:1211:7\n6635 rules/marlborough/rules.yaml:1212:7\n6636 rules/marlborough/rules.yaml:1213:7\n6637 rules/marlborough/rules.yaml:1214:7\n6638 rules/marlborough/rules.yaml:1215:11\n6639 rules/marlborough/rules.yaml:1216:7\n6640 rules/marlborough/rules.yaml:1217:7\n6641 rules/marlborough/rules.yaml:1218:7\n6649 rules/marlborough/rules.yaml:1219:7\n6657 rules/marlborough/rules.yaml:1220:7\n6658 rules/marlborough/rules.yaml:1221:7\n6659 rules/marlborough/rules.yaml:1222:7\n6660 rules/marlborough/rules.yaml:1223:7\n6661 rules/marlborough/rules.yaml:1224:7\n6662 rules/marlborough/rules.yaml:1225:7\n6663 rules/marlborough/rules.yaml:1226:7\n6709 rules/marlborough/rules.yaml:1227:7\n6710 rules/marlborough/rules.yaml:1228:7\n6711 rules/marlborough/rules.yaml:1229:7\n6712 rules/marlborough/rules.yaml:1230:7\n6739 rules/marlborough/rules.yaml:1231:7\n6791 rules/marlborough/rules.yaml:1232:7\n6792 rules/marlborough/rules.yaml:1233:11\n6819 rules/marlborough/rules.yaml:1234:7\n6820 rules/marlborough/rules.yaml:1235:7\n6831 rules/marlborough/rules.yaml:1237:15\n6832 rules/marlborough/rules.yaml:1238:19\n6833 rules/marlborough/rules.yaml:1239:15\n6840 rules/marlborough/rules.yaml:1240:15\n6847 rules/marlborough/rules.yaml:1241:15\n6852 rules/marlborough/rules.yaml:1242:19\n6856 rules/marlborough/rules.yaml:1244:15\n6866 rules/marlborough/rules.yaml:1245:15\n6873 rules/marlborough/rules.yaml:1246:15\n6880 rules/marlborough/rules.yaml:1247:15\n6887 rules/marlborough/rules.yaml:1248:15\n6892 rules/marlborough/rules.yaml:1249:19\n6896 rules/marlborough/rules.yaml:1251:15\n6897 rules/marlborough/rules.yaml:1252:15\n6904 rules/marlborough/rules.yaml:1253:15\n6911 rules/marlborough/rules.yaml:1254:15\n6917 rules/marlborough/rules.yaml:1255:19\n6920 rules/marlborough/rules.yaml:1257:15\n6927 rules/marlborough/rules.yaml:1258:15\n6934 rules/marlborough/rules.yaml:1259:15\n6938 rules/marlborough/rules.yaml:1260:19\n6939 rules/marlborough/rules.yaml:1261:19\n6940 rules/marlborough/rules.yaml:1262:15\n6947 rules/marlborough/rules.yaml:1263:15\n6954 rules/marlborough/rules.yaml:1264:15\n6959 rules/marlborough/rules.yaml:1265:19\n6963 rules/marlborough/rules.yaml:1267:15\n6964 rules/marlborough/rules.yaml:1268:19\n6965 rules/marlborough/rules.yaml:1269:15\n6966 rules/marlborough/rules.yaml:1270:15\n6967 rules/marlborough/rules.yaml:1271:15\n6974 rules/marlborough/rules.yaml:1272:15\n6981 rules/marlborough/rules.yaml:1273:15\n6986 rules/marlborough/rules.yaml:1274:19\n7006 rules/marlborough/rules.yaml:1870:7\n7007 rules/marlborough/rules.yaml:1871:7\n7008 rules/marlborough/rules.yaml:1872:7\n7032 rules/marlborough/rules.yaml:1873:7\n7033 rules/marlborough/rules.yaml:1874:11\n7036 rules/marlborough/rules.yaml:1875:7\n7037 rules/marlborough/rules.yaml:1876:7\n7076 rules/marlborough/rules.yaml:1844:7\n7077 rules/marlborough/rules.yaml:1845:7\n7078 rules/marlborough/rules.yaml:1846:7\n7079 rules/marlborough/rules.yaml:1847:7\n7109 rules/marlborough/rules.yaml:1850:7\n7110 rules/marlborough/rules.yaml:1851:7\n7111 rules/marlborough/rules.yaml:1852:7\n7112 rules/marlborough/rules.yaml:1853:11\n7115 rules/marlborough/rules.yaml:1854:7\n7116 rules/marlborough/rules.yaml:1855:11\n7119 rules/marlborough/rules.yaml:1856:7\n7120 rules/marlborough/rules.yaml:1857:7\n7121 rules/marlborough/rules.yaml:1858:7\n7122 rules/marlborough/rules.yaml:1859:7\n7123 rules/marlborough/rules.yaml:1860:7\n7124 rules/marlborough/rules.yaml:1861:7\n7152 rules/marlborough/rules.yaml:1912:7\n7161 rules/marlborough/rules.yaml:1913:7\n7162 rules/marlborough/rules.yaml:1914:11\n7163 rules/marlborough/rules.yaml:1915:7\n7164 rules/marlborough/rules.yaml:1916:7\n7171 rules/marlborough/rules.yaml:1917:7\n7197 rules/marlborough/rules.yaml:1802:7\n7198 rules/marlborough/rules.yaml:1803:7\n7199 rules/marlborough/rules.yaml:1804:11\n7208 rules/marlborough/rules.yaml:1806:11\n7212 rules/marlborough/rules.yaml:1808:11\n7213 rules/marlborough/rules.yaml:1809:11\n7224 rules/marlborough/rules.yaml:1810:11\n7225 rules/marlborough/rules.yaml:1811:15\n7228 rules/marlborough/rules.yaml:1812:15\n7233 rules/marlborough/rules.yaml:1814:15\n7240 rules/marlborough/rules.yaml:1815:15\n7246 rules/marlborough/rules.yaml:1817:11\n7265 rules/marlborough/rules.yaml:1818:11\n7268 rules/marlborough/rules.yaml:1822:19\n7269 rules/marlborough/rules.yaml:1823:19\n7276 rules/marlborough/rules.yaml:1820:19\n7280 rules/marlborough/rules.yaml:1825:19\n7285 rules/marlborough/rules.yaml:1826:23\n7289 rules/marlborough/rules.yaml:1828:23\n7290 rules/marlborough/rules.yaml:1829:23\n7294 rules/marlborough/rules.yaml:1831:19\n7295 rules/marlborough/rules.yaml:1832:19\n7318 rules/marlborough/rules.yaml:1885:7\n7319 rules/marlborough/rules.yaml:1886:7\n7333 rules/marlborough/rules.yaml:1887:11\n7334 rules/marlborough/rules.yaml:1888:11\n7353 rules/marlborough/rules.yaml:1889:11\n7354 rules/marlborough/rules.yaml:1890:11\n7363 rules/marlborough/rules.yaml:1891:15\n7388 rules/marlborough/rules.yaml:1892:15\n7389 rules/marlborough/rules.yaml:1893:19\n7395 rules/marlborough/rules.yaml:1895:19\n7396 rules/marlborough/rules.yaml:1896:19\n7404 rules/marlborough/rules.yaml:1897:23\n7414 rules/marlborough/rules.yaml:1898:19\n7419 rules/marlborough/rules.yaml:1899:23\n7424 rules/marlborough/rules.yaml:1901:23\n7452 rules/marlborough/rules.yaml:1762:7\n7459 rules/marlborough/rules.yaml:1763:7\n7467 rules/marlborough/rules.yaml:1764:7\n7468 rules/marlborough/rules.yaml:1765:11\n7469 rules/marlborough/rules.yaml:1766:11\n7474 rules/marlborough/rules.yaml:1768:11\n7477 rules/marlborough/rules.yaml:1769:11\n7482 rules/marlborough/rules.yaml:1770:11\n7483 rules/marlborough/rules.yaml:1771:11\n7493 rules/marlborough/rules.yaml:1772:15\n7504 rules/marlborough/rules.yaml:1774:15\n7512 rules/marlborough/rules.yaml:1775:11\n7514 rules/marlborough/rules.yaml:1776:11\n7537 rules/marlborough/rules.yaml:825:7\n7540 rules/marlborough/rules.yaml:826:7\n7548 rules/marlborough/rules.yaml:827:11\n7560 rules/marlborough/rules.yaml:828:11\n7561 rules/marlborough/rules.yaml:829:15\n7564 rules/marlborough/rules.yaml:830:11\n7565 rules/marlborough/rules.yaml:831:11\n7568 rules/marlborough/rules.yaml:832:7\n7569 rules/marlborough/rules.yaml:833:7\n7582 rules/marlborough/rules.yaml:834:11\n7585 rules/marlborough/rules.yaml:837:15\n7586 rules/marlborough/rules.yaml:838:15\n7592 rules/marlborough/rules.yaml:835:15\n7599 rules/marlborough/rules.yaml:839:11\n7621 rules/marlborough/rules.yaml:2277:7\n7622 rules/marlborough/rules.yaml:2278:7\n7633 rules/marlborough/rules.yaml:2279:11\n7648 rules/marlborough/rules.yaml:2280:11\n7666 rules/marlborough/rules.yaml:2281:11\n7667 rules/marlborough/rules.yaml:2282:15\n7676 rules/marlborough/rules.yaml:2284:15\n7684 rules/marlborough/rules.yaml:2285:15\n7685 rules/marlborough/rules.yaml:2286:19\n7687 rules/marlborough/rules.yaml:2288:19\n7690 rules/marlborough/rules.yaml:2289:19\n7691 rules/marlborough/rules.yaml:2290:19\n7692 rules/marlborough/rules.yaml:2291:19\n7693 rules/marlborough/rules.yaml:2292:19\n7694 rules/marlborough/rules.yaml:2293:23\n7698 rules/marlborough/rules.yaml:2294:7\n7712 rules/marlborough/rules.yaml:1784:7\n7713 rules/marlborough/rules.yaml:1785:7\n7724 rules/marlborough/rules.yaml:1786:7\n7725 rules/marlborough/rules.yaml:1788:15\n7726 rules/marlborough/rules.yaml:1789:19\n7730 rules/marlborough/rules.yaml:1790:23\n7733 rules/marlborough/rules.yaml:1792:15\n7736 rules/marlborough/rules.yaml:1794:15\n7738 rules/marlborough/rules.yaml:1795:7\n7757 rules/marlborough/rules.yaml:1043:7\n7758 rules/marlborough/rules.yaml:1044:11\n7759 rules/marlborough/rules.yaml:1045:7\n7760 rules/marlborough/rules.yaml:1046:7\n7765 rules/marlborough/rules.yaml:1058:15\n7768 rules/marlborough/rules.yaml:1048:15\n7769 rules/marlborough/rules.yaml:1049:15\n7770 rules/marlborough/rules.yaml:1050:15\n7777 rules/marlborough/rules.yaml:1051:15\n7780 rules/marlborough/rules.yaml:1053:15\n7781 rules/marlborough/rules.yaml:1054:15\n7782 rules/marlborough/rules.yaml:1055:15\n7789 rules/marlborough/rules.yaml:1056:15\n7806 rules/marlborough/rules.yaml:1548:7\n7826 rules/marlborough/rules.yaml:1549:11\n7829 rules/marlborough/rules.yaml:1550:11\n7842 rules/marlborough/rules.yaml:1551:15\n7843 rules/marlborough/rules.yaml:1552:15\n7873 rules/marlborough/rules.yaml:1069:7\n7874 rules/marlborough/rules.yaml:1070:7\n7879 rules/marlborough/rules.yaml:1071:7\n7880 rules/marlborough/rules.yaml:1072:11\n7881 rules/marlborough/rules.yaml:1073:15\n7882 rules/marlborough/rules.yaml:1074:7\n7883 rules/marlborough/rules.yaml:1075:7\n7884 rules/marlborough/rules.yaml:1076:7\n7889 rules/marlborough/rules.yaml:1077:11\n7890 rules/marlborough/rules.yaml:1078:11\n7891 rules/marlborough/rules.yaml:1079:11\n7903 rules/marlborough/rules.yaml:1080:11\n7912 rules/marlborough/rules.yaml:1081:11\n7913 rules/marlborough/rules.yaml:1082:15\n7914 rules/marlborough/rules.yaml:1083:19\n7922 rules/marlborough/rules.yaml:1085:15\n7935 rules/marlborough/rules.yaml:1086:15\n7936 rules/marlborough/rules.yaml:1087:19\n7938 rules/marlborough/rules.yaml:1088:15\n7941 rules/marlborough/rules.yaml:1089:7\n7942 rules/marlborough/rules.yaml:1090:7\n7982 rules/marlborough/rules.yaml:2137:7\n7983 rules/marlborough/rules.yaml:2138:7\n7989 rules/marlborough/rules.yaml:2139:7\n7994 rules/marlborough/rules.yaml:2140:7\n8010 rules/marlborough/rules.yaml:2141:7\n8011 rules/marlborough/rules.yaml:2142:11\n8012 rules/marlborough/rules.yaml:2143:7\n8029 rules/marlborough/rules.yaml:2144:7\n8030 rules/marlborough/rules.yaml:2145:11\n8031 rules/marlborough/rules.yaml:2146:7\n8042 rules/marlborough/rules.yaml:2147:11\n8048 rules/marlborough/rules.yaml:2148:11\n8049 rules/marlborough/rules.yaml:2149:11\n8050 rules/marlborough/rules.yaml:2150:11\n8051 rules/marlborough/rules.yaml:2151:15\n8052 rules/marlborough/rules.yaml:2152:19\n8058 rules/marlborough/rules.yaml:2154:15\n8059 rules/marlborough/rules.yaml:2155:15\n8060 rules/marlborough/rules.yaml:2156:19\n8072 rules/marlborough/rules.yaml:2158:19\n8098 rules/marlborough/rules.yaml:2159:19\n8102 rules/marlborough/rules.yaml:2160:7\n8113 rules/marlborough/rules.yaml:2161:11\n8114 rules/marlborough/rules.yaml:2162:11\n8115 rules/marlborough/rules.yaml:2163:11\n8116 rules/marlborough/rules.yaml:2164:11\n8119 rules/marlborough/rules.yaml:2165:11\n8120 rules/marlborough/rules.yaml:2166:11\n8123 rules/marlborough/rules.yaml:2167:11\n8129 rules/marlborough/rules.yaml:2168:15\n8141 rules/marlborough/rules.yaml:2169:19\n8150 rules/marlborough/rules.yaml:2170:19\n8170 rules/marlborough/rules.yaml:2171:23\n8207 rules/marlborough/rules.yaml:2172:23\n8208 rules/marlborough/rules.yaml:2173:23\n8212 rules/marlborough/rules.yaml:2174:7\n8213 rules/marlborough/rules.yaml:2175:11\n8234 rules/marlborough/rules.yaml:1482:7\n8235 rules/marlborough/rules.yaml:1483:7\n8247 rules/marlborough/rules.yaml:1484:7\n8258 rules/marlborough/rules.yaml:1485:11\n8277 rules/marlborough/rules.yaml:1486:15\n8290 rules/marlborough/rules.yaml:1487:15\n8296 rules/marlborough/rules.yaml:1488:19\n8297 rules/marlborough/rules.yaml:1489:19\n8300 rules/marlborough/rules.yaml:1499:23\n8304 rules/marlborough/rules.yaml:1490:23\n8305 rules/marlborough/rules.yaml:1491:23\n8333 rules/marlborough/rules.yaml:1492:23\n8334 rules/marlborough/rules.yaml:1493:27\n8336 rules/marlborough/rules.yaml:1494:23\n8348 rules/marlborough/rules.yaml:1495:23\n8349 rules/marlborough/rules.yaml:1496:27\n8350 rules/marlborough/rules.yaml:1497:31\n8379 rules/marlborough/rules.yaml:2332:3\n8384 rules/marlborough/rules.yaml:2332:3\n8386 rules/marlborough/rules.yaml:2332:3\n8387 rules/marlborough/rules.yaml:2332:3\n8388 rules/marlborough/rules.yaml:2332:3\n8389 rules/marlborough/rules.yaml:2332:3\n8390 rules/marlborough/rules.yaml:2332:3\n8391 rules/marlborough/rules.yaml:2332:3\n8404 rules/marlborough/rules.yaml:2332:3\n8405 rules/marlborough/rules.yaml:2332:3\n8417 rules/marlborough/rules.yaml:2332:3\n8423 rules/marlborough/rules.yaml:2332:3\n8428 rules/marlborough/rules.yaml:2332:3\n8429 rules/marlborough/rules.yaml:2332:3\n8451 rules/marlborough/rules.yaml:2332:3\n8491 rules/marlborough/rules.yaml:2332:3\n8492 rules/marlborough/rules.yaml:2332:3\n8494 rules/marlborough/rules.yaml:2332:3\n8495 rules/marlborough/rules.yaml:2332:3\n8499 rules/marlborough/rules.yaml:2332:3\n8516 rules/marlborough/rules.yaml:1983:7\n8521 rules/marlborough/rules.yaml:1984:7\n8529 rules/marlborough/rules.yaml:1985:11\n8535 rules/marlborough/rules.yaml:1986:11\n8536 rules/marlborough/rules.yaml:1987:15\n8537 rules/marlborough/rules.yaml:1988:15\n8539 rules/marlborough/rules.yaml:1990:15\n8562 rules/marlborough/rules.yaml:1097:7\n8563 rules/marlborough/rules.yaml:1098:7\n8566 rules/marlborough/rules.yaml:1102:11\n8574 rules/marlborough/rules.yaml:1099:11\n8580 rules/marlborough/rules.yaml:1100:11\n8604 rules/marlborough/rules.yaml:1699:7\n8605 rules/marlborough/rules.yaml:1700:7\n8606 rules/marlborough/rules.yaml:1701:7\n8607 rules/marlborough/rules.yaml:1702:11\n8608 rules/marlborough/rules.yaml:1703:7\n8613 rules/marlborough/rules.yaml:1704:11\n8630 rules/marlborough/rules.yaml:1705:15\n8631 rules/marlborough/rules.yaml:1706:15\n8644 rules/marlborough/rules.yaml:1707:19\n8651 rules/marlborough/rules.yaml:1708:19\n8687 rules/marlborough/rules.yaml:1709:19\n8688 rules/marlborough/rules.yaml:1710:23\n8689 rules/marlborough/rules.yaml:1711:23\n8695 rules/marlborough/rules.yaml:1713:23\n8696 rules/marlborough/rules.yaml:1714:23\n8704 rules/marlborough/rules.yaml:1715:27\n8719 rules/marlborough/rules.yaml:1716:23\n8721 rules/marlborough/rules.yaml:1717:23\n8722 rules/marlborough/rules.yaml:1718:23\n8747 rules/marlborough/rules.yaml:1738:7\n8748 rules/marlborough/rules.yaml:1739:7\n8749 rules/marlborough/rules.yaml:1740:7\n8750 rules/marlborough/rules.yaml:1741:7\n8751 rules/marlborough/rules.yaml:1742:11\n8752 rules/marlborough/rules.yaml:1743:7\n8758 rules/marlborough/rules.yaml:1744:7\n8775 rules/marlborough/rules.yaml:1745:7\n8776 rules/marlborough/rules.yaml:1746:11\n8777 rules/marlborough/rules.yaml:1747:11\n8782 rules/marlborough/rules.yaml:1748:15\n8783 rules/marlborough/rules.yaml:1749:7\n8810 rules/marlborough/rules.yaml:1750:11\n8835 rules/marlborough/rules.yaml:1751:7\n8856 rules/marlborough/rules.yaml:1752:11\n8909 rules/marlborough/rules.yaml:1566:7\n8929 rules/marlborough/rules.yaml:1567:11\n8930 rules/marlborough/rules.yaml:1568:11\n8931 rules/marlborough/rules.yaml:1569:11\n8932 rules/marlborough/rules.yaml:1570:15\n8941 rules/marlborough/rules.yaml:1572:15\n8954 rules/marlborough/rules.yaml:1573:15\n8956 rules/marlborough/rules.yaml:1574:15\n8960 rules/marlborough/rules.yaml:1575:7\n8967 rules/marlborough/rules.yaml:1576:7\n8968 rules/marlborough/rules.yaml:1577:7\n8973 rules/marlborough/rules.yaml:1578:7\n8981 rules/marlborough/rules.yaml:1579:11\n8994 rules/marlborough/rules.yaml:1580:11\n8999 rules/marlborough/rules.yaml:1581:15\n9002 rules/marlborough/rules.yaml:1582:15\n9009 rules/marlborough/rules.yaml:1583:15\n9010 rules/marlborough/rules.yaml:1584:15\n9013 rules/marlborough/rules.yaml:1585:7\n9014 rules/marlborough/rules.yaml:1586:7\n9025 rules/marlborough/rules.yaml:1587:11\n9028 rules/marlborough/rules.yaml:1588:11\n9068 rules/marlborough/rules.yaml:1589:11\n9069 rules/marlborough/rules.yaml:1590:15\n9078 rules/marlborough/rules.yaml:1592:15\n9084 rules/marlborough/rules.yaml:1593:15\n9085 rules/marlborough/rules.yaml:1594:19\n9087 rules/marlborough/rules.yaml:1596:19\n9090 rules/marlborough/rules.yaml:1597:19\n9091 rules/marlborough/rules.yaml:1598:19\n9095 rules/marlborough/rules.yaml:1599:7\n9096 rules/marlborough/rules.yaml:1600:7\n9107 rules/marlborough/rules.yaml:1601:11\n9131 rules/marlborough/rules.yaml:1602:11\n9132 rules/marlborough/rules.yaml:1603:15\n9141 rules/marlborough/rules.yaml:1605:15\n9149 rules/marlborough/rules.yaml:1606:15\n9150 rules/marlborough/rules.yaml:1607:19\n9156 rules/marlborough/rules.yaml:1609:19\n9161 rules/marlborough/rules.yaml:1610:19\n9164 rules/marlborough/rules.yaml:1611:19\n9165 rules/marlborough/rules.yaml:1612:19\n9169 rules/marlborough/rules.yaml:1613:23\n9171 rules/marlborough/rules.yaml:1614:23\n9180 rules/marlborough/rules.yaml:1616:23\n9193 rules/marlborough/rules.yaml:1617:23\n9195 rules/marlborough/rules.yaml:1618:23\n9256 rules/marlborough/rules.yaml:1509:7\n9273 rules/marlborough/rules.yaml:1510:7\n9278 rules/marlborough/rules.yaml:1511:11\n9279 rules/marlborough/rules.yaml:1512:7\n9280 rules/marlborough/rules.yaml:1513:7\n9301 rules/marlborough/rules.yaml:1514:7\n9302 rules/marlborough/rules.yaml:1515:11\n9303 rules/marlborough/rules.yaml:1516:11\n9304 rules/marlborough/rules.yaml:1517:15\n9305 rules/marlborough/rules.yaml:1518:11\n9306 rules/marlborough/rules.yaml:1519:7\n9319 rules/marlborough/rules.yaml:1520:7\n9320 rules/marlborough/rules.yaml:1521:11\n9322 rules/marlborough/rules.yaml:1522:7\n9348 rules/marlborough/rules.yaml:2370:1\n9349 rules/marlborough/rules.yaml:2370:1\n9350 rules/marlborough/rules.yaml:2370:1\n9361 rules/marlborough/rules.yaml:2370:1\n9362 rules/marlborough/rules.yaml:2370:1\n9374 rules/marlborough/rules.yaml:2370:1\n9393 rules/marlborough/rules.yaml:2370:1\n9427 rules/marlborough/rules.yaml:2370:1\n9428 rules/marlborough/rules.yaml:2370:1\n9434 rules/marlborough/rules.yaml:2370:1\n9435 rules/marlborough/rules.yaml:2370:1\n9436 rules/marlborough/rules.yaml:2370:1\n9437 rules/marlborough/rules.yaml:2370:1\n9438 rules/marlborough/rules.yaml:2370:1\n9439 rules/marlborough/rules.yaml:2370:1\n9450 rules/marlborough/rules.yaml:2370:1\n9473 rules/marlborough/rules.yaml:2370:1\n9516 rules/marlborough/rules.yaml:2370:1\n9517 rules/marlborough/rules.yaml:2370:1\n9518 rules/marlborough/rules.yaml:2370:1\n9522 rules/marlborough/rules.yaml:2370:1\n9523 rules/marlborough/rules.yaml:2370:1\n9524 rules/marlborough/rules.yaml:2370:1\n9525 rules/marlborough/rules.yaml:2370:1\n9543 rules/marlborough/rules.yaml:1387:7\n9544 rules/marlborough/rules.yaml:1388:11\n9545 rules/marlborough/rules.yaml:1389:7\n9546 rules/marlborough/rules.yaml:1390:7\n9547 rules/marlborough/rules.yaml:1391:7\n9558 rules/marlborough/rules.yaml:1392:11\n9563 rules/marlborough/rules.yaml:1393:15\n9567 rules/marlborough/rules.yaml:1395:15\n9574 rules/marlborough/rules.yaml:1396:11\n9579 rules/marlborough/rules.yaml:1397:15\n9586 rules/marlborough/rules.yaml:1398:11\n9587 rules/marlborough/rules.yaml:1399:15\n9589 rules/marlborough/rules.yaml:1401:15\n9590 rules/marlborough/rules.yaml:1402:11\n9604 rules/marlborough/rules.yaml:2305:7\n9606 rules/marlborough/rules.yaml:2306:7\n9617 rules/marlborough/rules.yaml:2307:7\n9621 rules/marlborough/rules.yaml:2308:7\n9641 rules/marlborough/rules.yaml:2021:7\n9642 rules/marlborough/rules.yaml:2022:7\n9643 rules/marlborough/rules.yaml:2023:11\n9644 rules/marlborough/rules.yaml:2024:7\n9650 rules/marlborough/rules.yaml:2025:7\n9654 rules/marlborough/rules.yaml:2026:7\n9655 rules/marlborough/rules.yaml:2027:7\n9662 rules/marlborough/rules.yaml:2028:11\n9663 rules/marlborough/rules.yaml:2029:7\n9674 rules/marlborough/rules.yaml:2030:7\n9675 rules/marlborough/rules.yaml:2031:11\n9676 rules/marlborough/rules.yaml:2032:7\n9677 rules/marlborough/rules.yaml:2033:7\n9678 rules/marlborough/rules.yaml:2034:7\n9679 rules/marlborough/rules.yaml:2035:7\n9680 rules/marlborough/rules.yaml:2036:7\n9681 rules/marlborough/rules.yaml:2038:15\n9692 rules/marlborough/rules.yaml:2040:15\n9696 rules/marlborough/rules.yaml:2042:15\n9700 rules/marlborough/rules.yaml:2044:15\n9707 rules/marlborough/rules.yaml:2045:15\n9711 rules/marlborough/rules.yaml:2047:15\n9718 rules/marlborough/rules.yaml:2048:15\n9719 rules/marlborough/rules.yaml:2049:15\n9727 rules/marlborough/rules.yaml:2050:19\n9733 rules/marlborough/rules.yaml:2051:19\n9736 rules/marlborough/rules.yaml:2052:15\n9787 rules/marlborough/rules.yaml:2000:7\n9788 rules/marlborough/rules.yaml:2001:7\n9789 rules/marlborough/rules.yaml:2002:7\n9790 rules/marlborough/rules.yaml:2003:11\n9791 rules/marlborough/rules.yaml:2004:11\n9792 rules/marlborough/rules.yaml:2005:7\n9795 rules/marlborough/rules.yaml:2006:7\n9796 rules/marlborough/rules.yaml:2007:7\n9799 rules/marlborough/rules.yaml:2008:7\n9800 rules/marlborough/rules.yaml:2009:7\n9807 rules/marlborough/rules.yaml:2010:7\n9808 rules/marlborough/rules.yaml:2011:11\n9825 rules/marlborough/rules.yaml:2108:7\n9826 rules/marlborough/rules.yaml:2109:7\n9837 rules/marlborough/rules.yaml:2110:11\n9852 rules/marlborough/rules.yaml:2111:11\n9857 rules/marlborough/rules.yaml:2112:11\n9858 rules/marlborough/rules.yaml:2113:15\n9867 rules/marlborough/rules.yaml:2115:15\n9873 rules/marlborough/rules.yaml:2116:15\n9874 rules/marlborough/rules.yaml:2117:19\n9876 rules/marlborough/rules.yaml:2119:19\n9879 rules/marlborough/rules.yaml:2120:19\n9880 rules/marlborough/rules.yaml:2121:19\n9903 rules/marlborough/rules.yaml:1662:7\n9904 rules/marlborough/rules.yaml:1663:7\n9905 rules/marlborough/rules.yaml:1664:7\n9906 rules/marlborough/rules.yaml:1665:7\n9917 rules/marlborough/rules.yaml:1666:11\n9923 rules/marlborough/rules.yaml:1667:11\n9924 rules/marlborough/rules.yaml:1668:11\n9925 rules/marlborough/rules.yaml:1669:11\n9926 rules/marlborough/rules.yaml:1670:15\n9937 rules/marlborough/rules.yaml:1672:15\n9950 rules/marlborough/rules.yaml:1673:15\n9957 rules/marlborough/rules.yaml:1675:15\n9970 rules/marlborough/rules.yaml:1676:15\n9971 rules/marlborough/rules.yaml:1677:19\n9973 rules/marlborough/rules.yaml:1679:19\n9977 rules/marlborough/rules.yaml:1680:7\n9980 rules/marlborough/rules.yaml:1681:7\n10005 rules/marlborough/rules.yaml:1958:7\n10006 rules/marlborough/rules.yaml:1959:7\n10007 rules/marlborough/rules.yaml:1960:7\n10008 rules/marlborough/rules.yaml:1961:7\n10009 rules/marlborough/rules.yaml:1962:7\n10010 rules/marlborough/rules.yaml:1963:7\n10011 rules/marlborough/rules.yaml:1965:15\n10012 rules/marlborough/rules.yaml:1966:19\n10014 rules/marlborough/rules.yaml:1968:19\n10019 rules/marlborough/rules.yaml:1975:15\n10022 rules/marlborough/rules.yaml:1970:15\n10025 rules/marlborough/rules.yaml:1973:19\n10028 rules/marlborough/rules.yaml:1971:19\n10058 rules/marlborough/rules.yaml:2235:7\n10059 rules/marlborough/rules.yaml:2236:7\n10060 rules/marlborough/rules.yaml:2237:7\n10078 rules/marlborough/rules.yaml:2238:7\n10079 rules/marlborough/rules.yaml:2239:11\n10082 rules/marlborough/rules.yaml:2240:7\n10083 rules/marlborough/rules.yaml:2241:7\n10084 rules/marlborough/rules.yaml:2242:7\n10089 rules/marlborough/rules.yaml:2243:7\n10090 rules/marlborough/rules.yaml:2244:7\n10091 rules/marlborough/rules.yaml:2245:7\n10092 rules/marlborough/rules.yaml:2246:11\n10093 rules/marlborough/rules.yaml:2247:11\n10094 rules/marlborough/rules.yaml:2248:7\n10095 rules/marlborough/rules.yaml:2249:11\n10096 rules/marlborough/rules.yaml:2250:7\n10097 rules/marlborough/rules.yaml:2251:7\n10115 rules/marlborough/rules.yaml:2252:7\n10116 rules/marlborough/rules.yaml:2253:11\n10117 rules/marlborough/rules.yaml:2254:15\n10119 rules/marlborough/rules.yaml:2255:11\n10120 rules/marlborough/rules.yaml:2256:7\n10125 rules/marlborough/rules.yaml:2257:7\n10126 rules/marlborough/rules.yaml:2258:11\n10127 rules/marlborough/rules.yaml:2259:7\n10140 rules/marlborough/rules.yaml:2260:7\n10145 rules/marlborough/rules.yaml:2261:11\n10146 rules/marlborough/rules.yaml:2262:11\n10163 rules/marlborough/rules.yaml:2263:11\n10164 rules/marlborough/rules.yaml:2264:11\n10184 rules/marlborough/rules.yaml:2215:7\n10185 rules/marlborough/rules.yaml:2216:7\n10193 rules/marlborough/rules.yaml:2217:11\n10199 rules/marlborough/rules.yaml:2218:11\n10204 rules/marlborough/rules.yaml:2219:15\n10210 rules/marlborough/rules.yaml:2220:15\n10212 rules/marlborough/rules.yaml:2221:7\n10242 rules/marlborough/rules.yaml:2189:7\n10250 rules/marlborough/rules.yaml:2190:7\n10251 rules/marlborough/rules.yaml:2191:11\n10252 rules/marlborough/rules.yaml:2192:11\n10253 rules/marlborough/rules.yaml:2193:7\n10254 rules/marlborough/rules.yaml:2194:7\n10257 rules/marlborough/rules.yaml:2195:7\n10258 rules/marlborough/rules.yaml:2196:7\n10259 rules/marlborough/rules.yaml:2197:11\n10260 rules/marlborough/rules.yaml:2198:7\n10261 rules/marlborough/rules.yaml:2199:7\n10278 rules/marlborough/rules.yaml:2200:11\n10279 rules/marlborough/rules.yaml:2201:11\n10288 rules/marlborough/rules.yaml:2202:15\n10301 rules/marlborough/rules.yaml:2203:15\n10302 rules/marlborough/rules.yaml:2204:15\n10304 rules/marlborough/rules.yaml:2205:15\n10324 rules/marlborough/rules.yaml:2065:7\n10335 rules/marlborough/rules.yaml:2066:11\n10336 rules/marlborough/rules.yaml:2067:11\n10348 rules/marlborough/rules.yaml:2068:15\n10356 rules/marlborough/rules.yaml:2069:15\n10357 rules/marlborough/rules.yaml:2070:19\n10360 rules/marlborough/rules.yaml:2071:19\n10361 rules/marlborough/rules.yaml:2072:19\n10385 rules/marlborough/rules.yaml:964:7\n10386 rules/marlborough/rules.yaml:965:7\n10387 rules/marlborough/rules.yaml:966:11\n10388 rules/marlborough/rules.yaml:967:7\n10391 rules/marlborough/rules.yaml:968:11\n10392 rules/marlborough/rules.yaml:969:11\n10393 rules/marlborough/rules.yaml:970:7\n10394 rules/marlborough/rules.yaml:971:11\n10395 rules/marlborough/rules.yaml:972:15\n10396 rules/marlborough/rules.yaml:973:7\n10403 rules/marlborough/rules.yaml:974:7\n10404 rules/marlborough/rules.yaml:975:7\n10405 rules/marlborough/rules.yaml:976:11\n10406 rules/marlborough/rules.yaml:977:7\n10407 rules/marlborough/rules.yaml:978:7\n10408 rules/marlborough/rules.yaml:979:7\n10409 rules/marlborough/rules.yaml:980:7\n10427 rules/marlborough/rules.yaml:981:7\n10430 rules/marlborough/rules.yaml:982:11\n10435 rules/marlborough/rules.yaml:983:7\n10436 rules/marlborough/rules.yaml:984:11\n10437 rules/marlborough/rules.yaml:985:11\n10438 rules/marlborough/rules.yaml:986:15\n10439 rules/marlborough/rules.yaml:987:11\n10440 rules/marlborough/rules.yaml:988:7\n10453 rules/marlborough/rules.yaml:989:7\n10454 rules/marlborough/rules.yaml:990:11\n10456 rules/marlborough/rules.yaml:991:7\n10479 rules/marlborough/rules.yaml:2351:3\n10484 rules/marlborough/rules.yaml:2351:3\n10486 rules/marlborough/rules.yaml:2351:3\n10487 rules/marlborough/rules.yaml:2351:3\n10488 rules/marlborough/rules.yaml:2351:3\n10489 rules/marlborough/rules.yaml:2351:3\n10490 rules/marlborough/rules.yaml:2351:3\n10491 rules/marlborough/rules.yaml:2351:3\n10504 rules/marlborough/rules.yaml:2351:3\n10505 rules/marlborough/rules.yaml:2351:3\n10517 rules/marlborough/rules.yaml:2351:3\n10523 rules/marlborough/rules.yaml:2351:3\n10526 rules/marlborough/rules.yaml:2351:3\n10527 rules/marlborough/rules.yaml:2351:3\n10548 rules/marlborough/rules.yaml:2351:3\n10586 rules/marlborough/rules.yaml:2351:3\n10587 rules/marlborough/rules.yaml:2351:3\n10589 rules/marlborough/rules.yaml:2351:3\n10590 rules/marlborough/rules.yaml:2351:3\n10594 rules/marlborough/rules.yaml:2351:3\n10633 rules/marlborough/rules.yaml:1420:7\n10639 rules/marlborough/rules.yaml:1421:7\n10653 rules/marlborough/rules.yaml:1422:7\n10664 rules/marlborough/rules.yaml:1423:7\n10668 rules/marlborough/rules.yaml:1424:11\n10669 rules/marlborough/rules.yaml:1425:11\n10670 rules/marlborough/rules.yaml:1426:7\n10671 rules/marlborough/rules.yaml:1427:7\n10730 rules/marlborough/rules.yaml:1428:7\n10731 rules/marlborough/rules.yaml:1429:11\n10732 rules/marlborough/rules.yaml:1430:7\n10736 rules/marlborough/rules.yaml:1431:11\n10737 rules/marlborough/rules.yaml:1432:7\n10738 rules/marlborough/rules.yaml:1433:11\n10739 rules/marlborough/rules.yaml:1434:7\n10740 rules/marlborough/rules.yaml:1435:11\n10741 rules/marlborough/rules.yaml:1436:15\n10743 rules/marlborough/rules.yaml:1437:11\n10745 rules/marlborough/rules.yaml:1439:11\n10746 rules/marlborough/rules.yaml:1440:7\n10747 rules/marlborough/rules.yaml:1441:11\n10750 rules/marlborough/rules.yaml:1442:15\n10751 rules/marlborough/rules.yaml:1443:19\n10752 rules/marlborough/rules.yaml:1444:15\n10754 rules/marlborough/rules.yaml:1446:15\n10755 rules/marlborough/rules.yaml:1447:7\n10760 rules/marlborough/rules.yaml:1448:11\n10761 rules/marlborough/rules.yaml:1449:11\n10762 rules/marlborough/rules.yaml:1450:11\n10767 rules/marlborough/rules.yaml:1451:15\n10768 rules/marlborough/rules.yaml:1452:15\n10776 rules/marlborough/rules.yaml:1453:19\n10788 rules/marlborough/rules.yaml:1454:19\n10791 rules/marlborough/rules.yaml:1455:7\n10796 rules/marlborough/rules.yaml:1456:11\n10803 rules/marlborough/rules.yaml:1457:7\n10815 rules/marlborough/rules.yaml:1458:7\n10820 rules/marlborough/rules.yaml:1459:11\n10821 rules/marlborough/rules.yaml:1460:7\n10822 rules/marlborough/rules.yaml:1461:7\n10823 rules/marlborough/rules.yaml:1462:11\n10824 rules/marlborough/rules.yaml:1463:7\n10841 rules/marlborough/rules.yaml:1464:7\n10846 rules/marlborough/rules.yaml:1465:11\n10847 rules/marlborough/rules.yaml:1466:11\n10848 rules/marlborough/rules.yaml:1467:15\n10863 rules/marlborough/rules.yaml:1468:11\n10870 rules/marlborough/rules.yaml:1469:11\n10871 rules/marlborough/rules.yaml:1470:15\n10872 rules/marlborough/rules.yaml:1471:11\n10906 rules/marlborough/rules.yaml:1307:7\n10918 rules/marlborough/rules.yaml:1308:7\n10919 rules/marlborough/rules.yaml:1309:7\n10920 rules/marlborough/rules.yaml:1310:11\n10935 rules/marlborough/rules.yaml:1311:7\n10952 rules/marlborough/rules.yaml:1312:7\n10953 rules/marlborough/rules.yaml:1313:11\n10954 rules/marlborough/rules.yaml:1314:11\n10955 rules/marlborough/rules.yaml:1315:11\n10956 rules/marlborough/rules.yaml:1316:7\n10957 rules/marlborough/rules.yaml:1317:7\n10958 rules/marlborough/rules.yaml:1318:7\n10959 rules/marlborough/rules.yaml:1319:7\n10971 rules/marlborough/rules.yaml:1320:7\n10993 rules/marlborough/rules.yaml:1321:7\n10994 rules/marlborough/rules.yaml:1322:11\n10995 rules/marlborough/rules.yaml:1323:11\n10996 rules/marlborough/rules.yaml:1324:7\n11005 rules/marlborough/rules.yaml:1325:11\n11011 rules/marlborough/rules.yaml:1326:11\n11013 rules/marlborough/rules.yaml:1327:7\n11024 rules/marlborough/rules.yaml:1328:7\n11025 rules/marlborough/rules.yaml:1329:7\n11030 rules/marlborough/rules.yaml:1330:11\n11031 rules/marlborough/rules.yaml:1331:11\n11039 rules/marlborough/rules.yaml:1332:15\n11053 rules/marlborough/rules.yaml:1333:11\n11054 rules/marlborough/rules.yaml:1334:15\n11055 rules/marlborough/rules.yaml:1335:15\n11057 rules/marlborough/rules.yaml:1337:15\n11058 rules/marlborough/rules.yaml:1338:15\n11061 rules/marlborough/rules.yaml:1339:7\n11062 rules/marlborough/rules.yaml:1340:7\n11070 rules/marlborough/rules.yaml:1341:11\n11085 rules/marlborough/rules.yaml:1342:7\n11086 rules/marlborough/rules.yaml:1343:11\n11087 rules/marlborough/rules.yaml:1344:7\n11088 rules/marlborough/rules.yaml:1345:7\n11089 rules/marlborough/rules.yaml:1346:11\n11090 rules/marlborough/rules.yaml:1347:15\n11092 rules/marlborough/rules.yaml:1348:15\n11093 rules/marlborough/rules.yaml:1349:11\n11095 rules/marlborough/rules.yaml:1351:11\n11096 rules/marlborough/rules.yaml:1352:7\n11101 rules/marlborough/rules.yaml:1353:11\n11102 rules/marlborough/rules.yaml:1354:11\n11103 rules/marlborough/rules.yaml:1355:11\n11108 rules/marlborough/rules.yaml:1356:15\n11109 rules/marlborough/rules.yaml:1357:15\n11117 rules/marlborough/rules.yaml:1358:19\n11125 rules/marlborough/rules.yaml:1359:19\n11128 rules/marlborough/rules.yaml:1360:7\n11133 rules/marlborough/rules.yaml:1361:7\n11134 rules/marlborough/rules.yaml:1362:11\n11135 rules/marlborough/rules.yaml:1363:7\n11136 rules/marlborough/rules.yaml:1364:7\n11137 rules/marlborough/rules.yaml:1365:11\n11138 rules/marlborough/rules.yaml:1366:7\n11151 rules/marlborough/rules.yaml:1367:7\n11156 rules/marlborough/rules.yaml:1368:11\n11157 rules/marlborough/rules.yaml:1369:11\n11165 rules/marlborough/rules.yaml:1370:15\n11178 rules/marlborough/rules.yaml:1371:15\n11179 rules/marlborough/rules.yaml:1372:15\n11180 rules/marlborough/rules.yaml:1373:19\n11181 rules/marlborough/rules.yaml:1374:19\n11184 rules/marlborough/rules.yaml:1375:11\n11185 rules/marlborough/rules.yaml:1376:11\n11191 rules/marlborough/rules.yaml:1377:11\n11192 rules/marlborough/rules.yaml:1378:11\n11221 rules/marlborough/flow.yaml:11:7\n11235 rules/marlborough/flow.yaml:12:11\n11266 rules/marlborough/rules.yaml:929:7\n11267 rules/marlborough/rules.yaml:930:7\n11268 rules/marlborough/rules.yaml:931:7\n11278 rules/marlborough/rules.yaml:932:11\n11286 rules/marlborough/rules.yaml:933:11\n11287 rules/marlborough/rules.yaml:934:15\n11288 rules/marlborough/rules.yaml:935:15\n11291 rules/marlborough/rules.yaml:936:7\n11302 rules/marlborough/rules.yaml:937:11\n11303 rules/marlborough/rules.yaml:938:11\n11321 rules/marlborough/rules.yaml:939:11\n11322 rules/marlborough/rules.yaml:940:11\n11323 rules/marlborough/rules.yaml:941:11\n11327 rules/marlborough/rules.yaml:942:7\n11328 rules/marlborough/rules.yaml:943:11\n11341 rules/marlborough/rules.yaml:1530:7\n11342 rules/marlborough/rules.yaml:1531:7\n11347 rules/marlborough/rules.yaml:1532:11\n11354 rules/marlborough/rules.yaml:1533:11\n11357 rules/marlborough/rules.yaml:1534:7\n11360 rules/marlborough/rules.yaml:1535:7\n11361 rules/marlborough/rules.yaml:1536:7\n11362 rules/marlborough/rules.yaml:1537:11\n11364 rules/marlborough/rules.yaml:1539:11\n11388 rules/marlborough/rules.yaml:1930:7\n11389 rules/marlborough/rules.yaml:1931:7\n11400 rules/marlborough/rules.yaml:1932:11\n11401 rules/marlborough/rules.yaml:1933:11\n11416 rules/marlborough/rules.yaml:1934:15\n11417 rules/marlborough/rules.yaml:1935:15\n11425 rules/marlborough/rules.yaml:1936:15\n11443 rules/marlborough/rules.yaml:1937:15\n11444 rules/marlborough/rules.yaml:1938:15\n11453 rules/marlborough/rules.yaml:1939:19\n11480 rules/marlborough/rules.yaml:1940:19\n11481 rules/marlborough/rules.yaml:1941:23\n11484 rules/marlborough/rules.yaml:1942:23\n11485 rules/marlborough/rules.yaml:1943:23\n11486 rules/marlborough/rules.yaml:1944:19\n11487 rules/marlborough/rules.yaml:1945:23\n11488 rules/marlborough/rules.yaml:1946:23\n11489 rules/marlborough/rules.yaml:1947:23\n11515 rules/marlborough/rules.yaml:1628:7\n11519 rules/marlborough/rules.yaml:1629:7\n11533 rules/marlborough/rules.yaml:1630:11\n11540 rules/marlborough/rules.yaml:1631:11\n11545 rules/marlborough/rules.yaml:1632:7\n11559 rules/marlborough/rules.yaml:1633:11\n11573 rules/marlborough/flow.yaml:104:7\n11578 rules/marlborough/flow.yaml:105:11\n11597 rules/marlborough/flow.yaml:50:7\n11604 rules/marlborough/flow.yaml:51:11\n11618 rules/marlborough/flow.yaml:52:15\n11636 rules/marlborough/flow.yaml:67:7\n11643 rules/marlborough/flow.yaml:68:11\n11657 rules/marlborough/flow.yaml:69:15\n11671 rules/marlborough/flow.yaml:85:7\n11690 rules/marlborough/flow.yaml:61:7\n11697 rules/marlborough/flow.yaml:62:11\n11711 rules/marlborough/flow.yaml:63:15\n11729 rules/marlborough/flow.yaml:89:7\n11743 rules/marlborough/flow.yaml:90:11\n11757 rules/marlborough/flow.yaml:45:7\n11762 rules/marlborough/flow.yaml:46:11\n11781 rules/marlborough/flow.yaml:79:7\n11786 rules/marlborough/flow.yaml:80:11\n11800 rules/marlborough/flow.yaml:81:15\n11814 rules/marlborough/flow.yaml:56:7\n11819 rules/marlborough/flow.yaml:57:11\n11836 rules/marlborough/rules.yaml:1031:7\n11842 rules/marlborough/rules.yaml:1032:7\n11843 rules/marlborough/rules.yaml:1033:11\n11844 rules/marlborough/rules.yaml:1034:7\n11855 rules/marlborough/rules.yaml:1035:7\n11856 rules/marlborough/rules.yaml:1036:7"
