@@ -99,6 +99,7 @@ class MarlboroughRules:
         (("", "'s force retreats from ", " to ", ""), ("player", "e:hex", "e:hex")),
         (("Advance after combat into ", " (none, some or all)"), ("e:hex",)),
         (("", " advances ", " ", " into ", ""), ("player", "int", "str", "e:hex")),
+        (("", " advances aboard its fleet (21.74)"), ("e:unit",)),
         (("Upgrade one unit to veteran",), ()),
         (("", " is upgraded to veteran"), ("e:unit",)),
         (("Famous Victory for ", ""), ("player",)),
@@ -316,70 +317,70 @@ class MarlboroughRules:
         ("choose-unit", 11, "unit", -1, 2, 6, False),
         ("choose-hex", 15, "hex", -1, 3, 2, False),
         ("choose-some", 17, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 19, "unit", -1, 5, 1, False),
-        ("choose-hex", 22, "hex", -1, 7, 2, False),
-        ("choose-unit", 24, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 26, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 27, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 12, False),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 14, False),
-        ("choose-attacker_plan", 36, "enum:attacker_plan", -1, 9, 16, False),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 18, False),
-        ("yes-no", 39, "yes-no", -1, 9, 33, False),
-        ("choose-hex", 43, "hex", 44, 11, 1, False),
-        ("choose-some", 46, "some:unit", -1, 11, 3, False),
-        ("yes-no", 48, "yes-no", -1, 11, 9, False),
-        ("choose-hex", 51, "hex", -1, 11, 13, False),
-        ("choose-unit", 55, "unit", -1, 11, 18, False),
-        ("choose-hex", 56, "hex", 57, 11, 23, False),
-        ("choose-some", 58, "some:unit", -1, 11, 26, False),
-        ("choose-hex", 61, "hex", -1, 13, 1, False),
-        ("choose-unit", 55, "unit", -1, 13, 5, False),
-        ("choose-hex", 66, "hex", 57, 13, 13, False),
-        ("yes-no", 67, "yes-no", -1, 14, 3, False),
-        ("choose-some", 69, "some:unit", -1, 14, 7, False),
-        ("choose-hex", 72, "hex", -1, 15, 1, False),
-        ("choose-hex", 78, "hex", -1, 18, 3, False),
-        ("choose-number", 80, "number", -1, 18, 8, False),
-        ("choose-hex", 82, "hex", 83, 18, 16, False),
-        ("choose-unit", 85, "unit", 83, 18, 22, False),
-        ("choose-hex", 87, "hex", -1, 18, 25, False),
-        ("choose-unit", 91, "unit", -1, 20, 3, False),
-        ("choose-unit", 92, "unit", 93, 20, 5, False),
-        ("choose-hex", 96, "hex", -1, 21, 6, False),
-        ("choose-hex", 101, "hex", -1, 23, 2, False),
-        ("choose-hex", 102, "hex", -1, 23, 4, False),
-        ("choose-espionage", 104, "enum:espionage", -1, 24, 1, False),
-        ("yes-no", 106, "yes-no", -1, 25, 4, False),
-        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 25, 9, False),
-        ("choose-some", 113, "some:card", -1, 26, 1, True),
+        ("choose-unit", 20, "unit", -1, 5, 1, False),
+        ("choose-hex", 23, "hex", -1, 7, 2, False),
+        ("choose-unit", 25, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 27, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 28, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 35, "enum:defender_plan", -1, 9, 12, False),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 14, False),
+        ("choose-attacker_plan", 37, "enum:attacker_plan", -1, 9, 16, False),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 18, False),
+        ("yes-no", 40, "yes-no", -1, 9, 33, False),
+        ("choose-hex", 44, "hex", 45, 11, 1, False),
+        ("choose-some", 47, "some:unit", -1, 11, 3, False),
+        ("yes-no", 49, "yes-no", -1, 11, 9, False),
+        ("choose-hex", 52, "hex", -1, 11, 13, False),
+        ("choose-unit", 56, "unit", -1, 11, 18, False),
+        ("choose-hex", 57, "hex", 58, 11, 23, False),
+        ("choose-some", 59, "some:unit", -1, 11, 26, False),
+        ("choose-hex", 62, "hex", -1, 13, 1, False),
+        ("choose-unit", 56, "unit", -1, 13, 5, False),
+        ("choose-hex", 67, "hex", 58, 13, 13, False),
+        ("yes-no", 68, "yes-no", -1, 14, 3, False),
+        ("choose-some", 70, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 73, "hex", -1, 15, 1, False),
+        ("choose-hex", 79, "hex", -1, 18, 3, False),
+        ("choose-number", 81, "number", -1, 18, 8, False),
+        ("choose-hex", 83, "hex", 84, 18, 16, False),
+        ("choose-unit", 86, "unit", 84, 18, 22, False),
+        ("choose-hex", 88, "hex", -1, 18, 25, False),
+        ("choose-unit", 92, "unit", -1, 20, 3, False),
+        ("choose-unit", 93, "unit", 94, 20, 5, False),
+        ("choose-hex", 97, "hex", -1, 21, 6, False),
+        ("choose-hex", 102, "hex", -1, 23, 2, False),
+        ("choose-hex", 103, "hex", -1, 23, 4, False),
+        ("choose-espionage", 105, "enum:espionage", -1, 24, 1, False),
+        ("yes-no", 107, "yes-no", -1, 25, 4, False),
+        ("choose-diplomacy_outcome", 110, "enum:diplomacy_outcome", -1, 25, 9, False),
         ("choose-some", 114, "some:card", -1, 26, 1, True),
-        ("choose-some", 116, "some:card", -1, 27, 1, False),
-        ("choose-nation", 118, "nation", 119, 28, 3, False),
-        ("yes-no", 120, "yes-no", -1, 28, 6, False),
-        ("choose-some", 121, "some:unit", -1, 30, 4, False),
-        ("choose-unit", 126, "unit", -1, 32, 1, False),
-        ("yes-no", 130, "yes-no", -1, 34, 1, False),
-        ("choose-unit", 132, "unit", -1, 34, 12, False),
-        ("yes-no", 133, "yes-no", -1, 35, 3, False),
-        ("choose-hex", 136, "hex", 83, 36, 3, False),
-        ("choose-some", 138, "some:nation", -1, 37, 1, False),
-        ("choose-nation", 139, "nation", 140, 37, 6, False),
-        ("choose-unit", 142, "unit", -1, 37, 16, False),
-        ("choose-hex", 146, "hex", -1, 38, 3, False),
-        ("choose-hex", 148, "hex", 149, 39, 1, False),
-        ("choose-some", 150, "some:card", -1, 40, 1, False),
-        ("choose-hex", 153, "hex", -1, 40, 3, False),
-        ("choose-hex", 155, "hex", 57, 40, 5, False),
-        ("choose-hex", 156, "hex", 83, 41, 3, False),
-        ("choose-card", 158, "card", -1, 42, 1, False),
-        ("propose", 165, "offer", 44, 43, 5, False),
-        ("yes-no", 168, "yes-no", -1, 43, 10, False),
-        ("choose-card", 172, "card", 173, 44, 7, False),
-        ("choose-card", 175, "card", 176, 45, 7, False),
-        ("choose-card", 178, "card", 179, 46, 7, False),
+        ("choose-some", 115, "some:card", -1, 26, 1, True),
+        ("choose-some", 117, "some:card", -1, 27, 1, False),
+        ("choose-nation", 119, "nation", 120, 28, 3, False),
+        ("yes-no", 121, "yes-no", -1, 28, 6, False),
+        ("choose-some", 122, "some:unit", -1, 30, 4, False),
+        ("choose-unit", 127, "unit", -1, 32, 1, False),
+        ("yes-no", 131, "yes-no", -1, 34, 1, False),
+        ("choose-unit", 133, "unit", -1, 34, 12, False),
+        ("yes-no", 134, "yes-no", -1, 35, 3, False),
+        ("choose-hex", 137, "hex", 84, 36, 3, False),
+        ("choose-some", 139, "some:nation", -1, 37, 1, False),
+        ("choose-nation", 140, "nation", 141, 37, 6, False),
+        ("choose-unit", 143, "unit", -1, 37, 16, False),
+        ("choose-hex", 147, "hex", -1, 38, 3, False),
+        ("choose-hex", 149, "hex", 150, 39, 1, False),
+        ("choose-some", 151, "some:card", -1, 40, 1, False),
+        ("choose-hex", 154, "hex", -1, 40, 3, False),
+        ("choose-hex", 156, "hex", 58, 40, 5, False),
+        ("choose-hex", 157, "hex", 84, 41, 3, False),
+        ("choose-card", 159, "card", -1, 42, 1, False),
+        ("propose", 166, "offer", 45, 43, 5, False),
+        ("yes-no", 169, "yes-no", -1, 43, 10, False),
+        ("choose-card", 173, "card", 174, 44, 7, False),
+        ("choose-card", 176, "card", 177, 45, 7, False),
+        ("choose-card", 179, "card", 180, 46, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -514,7 +515,14 @@ class MarlboroughRules:
         (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
         (3, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
         (3, 3): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (4, 2): (
+            (1, 0, None),
+            (2, (), None),
+            (3, 0, None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
         (5, 2): ((1, (), None),),
         (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
         (8, 2): ((1, (), None),),
@@ -658,19 +666,10 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
             (10, 0, None),
-            (11, 0, None),
         ),
-        (13, 6): (
-            (1, (), None),
-            (2, 0, None),
-            (3, (), None),
-            (4, 0, None),
-            (5, (), None),
-            (6, 0, None),
-        ),
-        (13, 12): ((1, (), None), (2, (), None), (3, 0, None), (4, 0, None)),
-        (13, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None), (5, 0, None)),
-        (13, 16): ((0, (), None), (1, 0, None), (2, 0, None)),
+        (13, 6): ((1, (), None), (2, 0, None), (3, (), None), (4, 0, None), (5, (), None)),
+        (13, 12): ((1, (), None), (2, (), None), (3, 0, None)),
+        (13, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None)),
         (14, 4): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
         (14, 8): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
         (14, 9): ((1, 0, None), (5, 0, None), (6, (), None), (7, 0, None), (8, 0, None)),
@@ -825,10 +824,10 @@ class MarlboroughRules:
     c_marker_price: int
     c_mountain_shift: int
     c_negotiation_rounds: int
-    c_no_income_from_besieged: bool
     c_opening_initiative: int
     c_optional_enlightenment: bool
     c_optional_experimental_leaders: bool
+    c_optional_fleets_pillage_and_enlighten: bool
     c_optional_fortress_markers: bool
     c_optional_free_corps: bool
     c_optional_increasing_taxes: bool
@@ -964,10 +963,10 @@ class MarlboroughRules:
         self.c_marker_price = d["c_marker_price"]
         self.c_mountain_shift = d["c_mountain_shift"]
         self.c_negotiation_rounds = d["c_negotiation_rounds"]
-        self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_optional_enlightenment = d["c_optional_enlightenment"]
         self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_fleets_pillage_and_enlighten = d["c_optional_fleets_pillage_and_enlighten"]
         self.c_optional_fortress_markers = d["c_optional_fortress_markers"]
         self.c_optional_free_corps = d["c_optional_free_corps"]
         self.c_optional_increasing_taxes = d["c_optional_increasing_taxes"]
@@ -1176,7 +1175,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:462:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:472:3]"
         return 5 * max(
             [
                 *[0],
@@ -1254,7 +1253,7 @@ class MarlboroughRules:
         return _w3
 
     def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:671:3]"""
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:681:3]"""
         v_left = [
             v_u
             for v_u in v_us
@@ -1284,23 +1283,23 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__end_the_game__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2429:5]"
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
         N: list[int] = S
         return [
             v_x
@@ -1309,7 +1308,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1317,7 +1316,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1325,7 +1324,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1333,7 +1332,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1341,7 +1340,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2416:5]"
         return [
             v_x
             for v_x in self.all_unit
@@ -1350,11 +1349,11 @@ class MarlboroughRules:
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"
+        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2435:5]"
         return v_giver != v_receiver
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2392:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1407,7 +1406,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:639:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:649:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -1504,7 +1503,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:619:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:629:3]"
         return [
             v_n
             for v_n in self.ix_nation__permanent.get(None, ())
@@ -1516,7 +1515,7 @@ class MarlboroughRules:
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
-        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:800:3]"""
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:808:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1555,7 +1554,7 @@ class MarlboroughRules:
         return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:437:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:447:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1647,7 +1646,7 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:592:3]"
+        "has_marker [rules/marlborough/rules.yaml:602:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
@@ -1672,13 +1671,11 @@ class MarlboroughRules:
         ]
 
     def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
-        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:693:3]'
-        if self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h]:
-            return 0
+        'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:703:3]'
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
-            return 2 * self.s_e_hex__economic[v_h]
-        return self.s_e_hex__economic[v_h]
+            return 2 * self.f_tp_value(S, v_h)
+        return self.f_tp_value(S, v_h)
 
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
@@ -1725,7 +1722,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:349:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:349:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1735,12 +1732,7 @@ class MarlboroughRules:
         for v_h_2 in [
             v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_held
         ]:
-            if not (self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h_2]):
-                v_n = self.s_e_hex__nation[v_h_2]
-                if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
-                    v_total += 2 * self.s_e_hex__economic[v_h_2]
-                else:
-                    v_total += self.s_e_hex__economic[v_h_2]
+            v_total += self.f_hex_tax(S, v_p, v_h_2)
         return v_total
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
@@ -1811,11 +1803,11 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:599:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:609:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:411:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:421:3]"
         N: list[int] = S
         return [
             v_u
@@ -1843,7 +1835,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:371:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:381:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1855,13 +1847,13 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:612:3]"
+        "The state with that id. [rules/marlborough/rules.yaml:622:3]"
         return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
 
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:470:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:480:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1943,7 +1935,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:546:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:556:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
@@ -2025,7 +2017,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:518:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:528:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w8 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -2080,7 +2072,7 @@ class MarlboroughRules:
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:390:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:400:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2111,7 +2103,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:584:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:594:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2137,7 +2129,7 @@ class MarlboroughRules:
     def f_rebel_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:784:3]"""
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:792:3]"""
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2197,7 +2189,7 @@ class MarlboroughRules:
         return _w3
 
     def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
-        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:726:3]'
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:734:3]'
         if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
             return 3
         if self.s_e_hex__terrain[v_h] == "city":
@@ -2205,7 +2197,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
-        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:740:3]"
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:748:3]"
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2224,7 +2216,7 @@ class MarlboroughRules:
         ]
 
     def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
-        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:756:3]"""
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:764:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -2245,7 +2237,7 @@ class MarlboroughRules:
         return v_out
 
     def f_sea_ways(self, S: list[Any], v_p: Any, v_start: Any, v_mp: int) -> Any:
-        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:501:3]"""
+        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:511:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2325,7 +2317,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:530:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:540:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -2380,7 +2372,7 @@ class MarlboroughRules:
         ]
 
     def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
-        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:709:3]'
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:717:3]'
         if v_code == "Tax Rebellion":
             return 0
         if v_code == "Tax Protest":
@@ -2406,8 +2398,14 @@ class MarlboroughRules:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_tp_value(self, S: list[Any], v_h: Any) -> int:
+        'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:366:3]'
+        if S[self.o_e_hex__besieged + v_h] or S[self.o_e_hex__pillaged + v_h]:
+            return 0
+        return self.s_e_hex__economic[v_h]
+
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:423:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:433:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2417,7 +2415,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:574:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:584:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2431,20 +2429,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:631:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:641:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
         N: list[int] = S
         return [
             v_c
@@ -2460,13 +2458,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
         N: list[int] = S
         return [
             v_c
@@ -2475,16 +2473,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
-        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:776:3]"""
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:784:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
@@ -2756,11 +2754,11 @@ class MarlboroughRules:
         pass
 
     def p_deal__end_the_game__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2429:5]"
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2768,21 +2766,21 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"""
         S[self.o_e_nation__control + v_x] = v_receiver
         if S[_LOG] is not False:
-            _log(S, 164, (v_x, v_receiver))
+            _log(S, 165, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"""
         S[self.o_e_nation__control + v_x] = None
         if S[_LOG] is not False:
-            _log(S, 160, (v_x,))
+            _log(S, 161, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2416:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2797,22 +2795,22 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 161, (v_x,))
+                _log(S, 162, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 162, (v_x,))
+                _log(S, 163, (v_x,))
 
     def p_deal__reveal__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"""
+        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2435:5]"""
         S[self.o_p_treasury_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         S[self.o_p_markers_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         if S[_LOG] is not False:
-            _log(S, 163, (v_giver, v_receiver))
+            _log(S, 164, (v_giver, v_receiver))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2392:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2821,7 +2819,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:943:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:951:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2831,10 +2829,10 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1617:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1639:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 89, (v_p, v_u))
+            _log(S, 90, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2862,13 +2860,13 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 90, (v_v_2,))
+                    _log(S, 91, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:891:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:899:3]"""
         if (self.c_optional_prisoners and S[self.o_g_land_combat]) and S[
             self.o_e_unit__owner + v_u
         ] is not None:
@@ -2936,7 +2934,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1261:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1282:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2974,10 +2972,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 42, (v_h,))
+                        _log(S, 43, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:839:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:847:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -2995,7 +2993,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2057:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2079:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3024,7 +3022,7 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 135, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 136, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
@@ -3039,10 +3037,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 180, (v_n,))
+                        _log(S, 181, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:878:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:886:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -3056,7 +3054,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:852:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:860:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -3076,7 +3074,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 184, (v_b, v_g))
+            _log(S, 185, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -3098,7 +3096,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 181, (S[self.o_g_first_player],))
+                _log(S, 182, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3114,16 +3112,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 182, (v_a, v_b))
+                        _log(S, 183, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 183, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 184, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:860:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:868:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -3157,7 +3155,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3166,21 +3164,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 171, (v_p,))
+            _log(S, 172, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 174, (v_p,))
+            _log(S, 175, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3189,7 +3187,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 177, (v_p, v_die, v_die))
+            _log(S, 178, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3560,33 +3558,108 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
-        if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-            self.tab_passage_only[v_into]
-            if self.tab_passage_only is not None
-            else self.f_passage_only(S, v_into)
-        ):
-            return None
-        v_movers = [
-            v_u
-            for v_u in v_group
-            if (
-                (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] != v_into)
-                and self.s_e_unit__march[v_u] > 0
+        """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:999:3]"""
+        v_sea = self.s_e_hex__terrain[v_into] == "sea"
+        if (
+            v_into in self.f_closed_to(S, v_p)
+            or (
+                self.tab_passage_only[v_into]
+                if self.tab_passage_only is not None
+                else self.f_passage_only(S, v_into)
             )
-            and (not self.s_e_unit__defends_only[v_u])
-        ]
+        ) or not (v_sea or self.f_enterable(S, v_into)):
+            return None
+        _w6 = []
+        for v_u in v_group:
+            _w11 = (
+                (
+                    (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and S[self.o_e_unit__at + v_u] != v_into
+                    )
+                    and self.s_e_unit__march[v_u] > 0
+                )
+                and (not self.s_e_unit__defends_only[v_u])
+            ) and (
+                (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                )
+                or not v_sea
+            )
+            if _w11:
+                _w10 = (
+                    not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    or v_sea
+                )
+                if not _w10:
+                    _w9 = self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea"
+                    if _w9:
+                        _w8 = self.s_e_hex__port[v_into]
+                        if not _w8:
+                            _w7 = False
+                            for v_e__3 in self.s_e_hex__adjacent[v_into]:
+                                if self.s_e_hex__terrain[v_e__3] == "sea":
+                                    _w7 = True
+                                    break
+                            _w8 = _w7
+                        _w9 = _w8
+                    _w10 = _w9
+                _w11 = _w10
+            if _w11:
+                _w6.append(v_u)
+        v_movers = _w6
         if len(v_movers) == 0:
             return None
         v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
-        for v_u_2 in v_go:
-            S[self.o_e_unit__seen + v_u_2] = 0
-            S[self.o_e_unit__at + v_u_2] = v_into
+        v_starts = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in v_go
+            if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+            or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+        ]
+        for v_u_3 in v_go:
+            S[self.o_e_unit__seen + v_u_3] = 0
+            S[self.o_e_unit__at + v_u_3] = v_into
+            if not (
+                self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+            ):
+                S[self.o_e_unit__embarked + v_u_3] = False
         if len(v_go) > 0:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
+        _w14 = []
+        for v_h in self.all_hex:
+            _w16 = v_h in v_starts
+            if _w16:
+                _w15 = False
+                for v_f in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p
+                    ) and (
+                        self.s_e_unit__kind[v_f] == "battle_fleet"
+                        or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                    ):
+                        _w15 = True
+                        break
+                _w16 = not _w15
+            if _w16:
+                _w14.append(v_h)
+        for v_h_2 in _w14:
+            for v_v_2 in [
+                v_v
+                for v_v in self.all_unit
+                if (S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p)
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+            ]:
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = v_into
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1110:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3723,7 +3796,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3782,7 +3855,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1205:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3828,7 +3901,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            41,
+            42,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -3847,7 +3920,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3928,7 +4001,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1867:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3949,7 +4022,7 @@ class MarlboroughRules:
         self.q_make_controlled(S, R, v_t, v_q)
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1838:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3979,11 +4052,11 @@ class MarlboroughRules:
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
         v_diff = v_av - v_dv - v_pv + v_m
-        v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1907:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
@@ -3994,7 +4067,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1801:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -4031,7 +4104,7 @@ class MarlboroughRules:
                 self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1882:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -4092,7 +4165,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1758:3]"
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4126,7 +4199,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u] = v_to
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:813:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:821:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -4155,7 +4228,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2270:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4166,7 +4239,14 @@ class MarlboroughRules:
             v_mine = [
                 S[self.o_e_unit__at + v_u]
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and (
+                    self.c_optional_fleets_pillage_and_enlighten
+                    or not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                )
             ]
             v_sites = [
                 v_h
@@ -4204,7 +4284,7 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1783:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -4224,7 +4304,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1044:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4240,7 +4320,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1545:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4260,7 +4340,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1066:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -4308,7 +4388,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2127:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4388,7 +4468,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1477:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -4442,7 +4522,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4480,7 +4560,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1982:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4496,7 +4576,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1098:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4554,7 +4634,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
-        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"""
+        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1689:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = v_p
         for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
@@ -4634,7 +4714,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__embarked + v_u_4] = False
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
-        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"""
+        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1724:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = None
         for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
@@ -4665,7 +4745,7 @@ class MarlboroughRules:
                 _w4.append(v_q)
         v_keep = _w4
         if len(v_keep) > 0:
-            _log(S, 99, (_nth(v_keep, 0), v_t))
+            _log(S, 100, (_nth(v_keep, 0), v_t))
             for v_u_5 in [
                 v_u_4
                 for v_u_4 in self.ix_unit__nation.get(v_t, ())
@@ -4718,7 +4798,7 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_9, _w14, v_was, True)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"""
+        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1558:3]"""
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4863,7 +4943,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1505:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4921,7 +5001,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4951,7 +5031,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1386:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4974,7 +5054,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2300:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -4984,7 +5064,7 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2017:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -5035,7 +5115,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1996:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
@@ -5050,7 +5130,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2102:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -5081,7 +5161,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1655:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -5117,7 +5197,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1954:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -5137,7 +5217,7 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2227:3]'
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -5186,7 +5266,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2211:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -5196,7 +5276,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2181:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -5227,7 +5307,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2060:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -5248,7 +5328,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:960:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -5308,7 +5388,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5346,7 +5426,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1411:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5398,6 +5478,8 @@ class MarlboroughRules:
         v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
+        if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
+            S[self.o_g_operated_at] = v_to
         for v_u_7 in v_cargo:
             S[self.o_e_unit__embarked + v_u_7] = True
         if v_to != v_from:
@@ -5470,12 +5552,10 @@ class MarlboroughRules:
                     ],
                 ]
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
-            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
-                S[self.o_e_unit__embarked + v_u_15] = False
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1297:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5609,7 +5689,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:923:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5631,7 +5711,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1529:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5647,7 +5727,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1925:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5699,7 +5779,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1624:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5763,7 +5843,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1032:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5778,44 +5858,82 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
+        'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:999:3]'
+        v_sea: Any = None
         v_movers: Any = None
         v_go: Any = None
-        v_u_2: Any = None
+        v_starts: Any = None
+        v_u_3: Any = None
         v_w: Any = None
+        v_h_2: Any = None
+        v_v_2: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine advance: no resume point {pc}")
         if pc == 0:
-            if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-                self.tab_passage_only[v_into]
-                if self.tab_passage_only is not None
-                else self.f_passage_only(S, v_into)
-            ):
+            v_sea = self.s_e_hex__terrain[v_into] == "sea"
+            if (
+                v_into in self.f_closed_to(S, v_p)
+                or (
+                    self.tab_passage_only[v_into]
+                    if self.tab_passage_only is not None
+                    else self.f_passage_only(S, v_into)
+                )
+            ) or not (v_sea or self.f_enterable(S, v_into)):
                 return None
             v_movers = [
                 v_u
                 for v_u in v_group
                 if (
                     (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and S[self.o_e_unit__at + v_u] != v_into
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u] is not None
+                                and S[self.o_e_unit__at + v_u] != v_into
+                            )
+                            and self.s_e_unit__march[v_u] > 0
+                        )
+                        and (not self.s_e_unit__defends_only[v_u])
                     )
-                    and self.s_e_unit__march[v_u] > 0
+                    and (
+                        (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or not v_sea
+                    )
                 )
-                and (not self.s_e_unit__defends_only[v_u])
+                and (
+                    (
+                        not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or v_sea
+                    )
+                    or (
+                        (self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea")
+                        and (
+                            self.s_e_hex__port[v_into]
+                            or any(
+                                self.s_e_hex__terrain[v_e__3] == "sea"
+                                for v_e__3 in self.s_e_hex__adjacent[v_into]
+                            )
+                        )
+                    )
+                )
             ]
             if len(v_movers) == 0:
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
+                (4, 2, v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2),
                 v_p,
                 4,
                 tuple(_subsets(v_movers, 0, -1)),
@@ -5823,15 +5941,52 @@ class MarlboroughRules:
             )
         if pc == 2:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             v_go = v
-            for v_u_2 in v_go:
-                S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_into
+            v_starts = [
+                S[self.o_e_unit__at + v_u_2]
+                for v_u_2 in v_go
+                if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            ]
+            for v_u_3 in v_go:
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_into
+                if not (
+                    self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                ):
+                    S[self.o_e_unit__embarked + v_u_3] = False
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
                 _log(S, 18, (v_p, len(v_go), v_w, v_into))
+            for v_h_2 in [
+                v_h
+                for v_h in self.all_hex
+                if v_h in v_starts
+                and (
+                    not any(
+                        (S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p)
+                        and (
+                            self.s_e_unit__kind[v_f] == "battle_fleet"
+                            or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                        )
+                        for v_f in self.all_unit
+                    )
+                )
+            ]:
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.all_unit
+                    if (
+                        S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
+                    )
+                    and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+                ]:
+                    S[self.o_e_unit__seen + v_v_2] = 0
+                    S[self.o_e_unit__at + v_v_2] = v_into
+                    _log(S, 19, (v_v_2,))
             return None
 
     def r_combat(
@@ -5844,7 +5999,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1110:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -5897,7 +6052,7 @@ class MarlboroughRules:
                 self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
             )
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 25, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 26, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -5933,13 +6088,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
-            _log(S, 28, (v_a, v_d, v_m[2]))
+            _log(S, 29, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 29, (v_t,))
+                    _log(S, 30, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 30, (v_t,))
+                    _log(S, 31, (v_t,))
                 pc = 47
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -5949,7 +6104,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 47
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -6066,7 +6221,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_d2 = v
-            _log(S, 35, (v_q, v_d2))
+            _log(S, 36, (v_q, v_d2))
             pc = 14
         if pc == 14:
             if F is not None:
@@ -6103,7 +6258,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_a3 = v
-            _log(S, 35, (v_p, v_a3))
+            _log(S, 36, (v_p, v_a3))
             pc = 18
         if pc == 18:
             if F is not None:
@@ -6128,7 +6283,7 @@ class MarlboroughRules:
             v_a_2 = S[self.o_g_battle_attack]
             v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 37, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 38, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = self.f_field_strength(S, v_force)
             v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
@@ -6167,7 +6322,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 29
             else:
-                _log(S, 38, ())
+                _log(S, 39, ())
                 pc = 47
         if pc == 27:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -6195,7 +6350,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 35
             else:
-                _log(S, 40, (v_chooser,))
+                _log(S, 41, (v_chooser,))
                 pc = 47
         if pc == 35:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -6255,7 +6410,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6420,7 +6575,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1205:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6534,7 +6689,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -6614,7 +6769,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    41,
+                    42,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -6813,7 +6968,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1867:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6854,7 +7009,7 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            _log(S, 117, (v_p, v_t, v_t, v_q))
+            _log(S, 118, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
                 return _wait(S, (27, 3))
             pc = 3
@@ -6872,7 +7027,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1838:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6940,8 +7095,8 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 115, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
-            v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+            _log(S, 116, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
                 return _wait(S, (26, 3))
             pc = 3
@@ -6963,7 +7118,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1907:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
@@ -7005,7 +7160,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1801:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7017,7 +7172,7 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 22
             elif v_code == "D1":
                 pc = 1
@@ -7046,7 +7201,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 107, (v_q, 2 * v_n))
+                _log(S, 108, (v_q, 2 * v_n))
                 pc = 22
             else:
                 pc = 6
@@ -7058,7 +7213,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 108, (v_q, v_n))
+            _log(S, 109, (v_q, v_n))
             pc = 22
         if pc == 9:
             if F is not None:
@@ -7086,7 +7241,7 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 110, (v_q,))
+                _log(S, 111, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 22
             elif v_how == "diplomacy":
@@ -7107,12 +7262,12 @@ class MarlboroughRules:
                 return _wait(S, (25, 22))
             pc = 22
         if pc == 16:
-            _log(S, 111, (v_t, v_p))
+            _log(S, 112, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (25, 22))
             pc = 22
         if pc == 19:
-            _log(S, 112, (v_t, v_p))
+            _log(S, 113, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (25, 22))
             pc = 22
@@ -7122,7 +7277,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1882:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7259,7 +7414,7 @@ class MarlboroughRules:
         v_p: Any = None,
         v_home: bool = False,
     ) -> Any:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1758:3]"
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7286,7 +7441,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__port[v_h] or not v_afloat)
             ]
             if len(v_ok) == 0:
-                _log(S, 100, (v_u,))
+                _log(S, 101, (v_u,))
                 self.p_eliminate(S, v_u)
                 pc = 7
             else:
@@ -7332,7 +7487,7 @@ class MarlboroughRules:
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
-            _log(S, 103, (v_u, v_to))
+            _log(S, 104, (v_u, v_to))
             pc = 7
         if pc == 7:
             return None
@@ -7340,7 +7495,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:813:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:821:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -7424,7 +7579,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2270:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -7454,8 +7609,17 @@ class MarlboroughRules:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and (
+                        self.c_optional_fleets_pillage_and_enlighten
+                        or not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                    )
                 ]
                 v_sites = [
                     v_h
@@ -7501,7 +7665,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 157, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 158, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -7512,7 +7676,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1783:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -7547,7 +7711,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 105, (v_p, v_what, v_q))
+            _log(S, 106, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -7559,7 +7723,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1044:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7577,7 +7741,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -7589,7 +7753,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -7604,7 +7768,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1545:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7651,7 +7815,7 @@ class MarlboroughRules:
                     pc = 1
                     continue
             if pc == 3:
-                _log(S, 76, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                _log(S, 77, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 if (
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
@@ -7665,7 +7829,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1066:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -7747,7 +7911,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 23, (v_q, v_h, v_to))
+            _log(S, 24, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -7760,7 +7924,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2127:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -7924,7 +8088,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 141, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 142, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -8016,7 +8180,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 143, (v_h_6,))
+                _log(S, 144, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -8026,7 +8190,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1477:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8109,11 +8273,11 @@ class MarlboroughRules:
                 if v_die <= 3:
                     pc = 6
                 else:
-                    _log(S, 70, (v_q, v_h_2, v_die))
+                    _log(S, 71, (v_q, v_h_2, v_die))
                     pc = 1
                     continue
             if pc == 6:
-                _log(S, 68, (v_q, v_h_2, v_die))
+                _log(S, 69, (v_q, v_h_2, v_die))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -8169,7 +8333,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8317,7 +8481,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1982:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8346,7 +8510,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 127, (v_u_2,))
+                _log(S, 128, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -8363,7 +8527,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1098:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8397,7 +8561,7 @@ class MarlboroughRules:
     def r_make_controlled(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1689:3]"
         v_was: Any = None
         v_u_2: Any = None
         v__it: Any = None
@@ -8497,7 +8661,7 @@ class MarlboroughRules:
                     and (not self.f_neutral_garrison(S, v_h))
                 ]
                 if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                    _log(S, 95, (v_u_4,))
+                    _log(S, 96, (v_u_4,))
                     self.p_eliminate(S, v_u_4)
                     pc = 2
                     continue
@@ -8531,14 +8695,14 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
                 S[self.o_e_unit__embarked + v_u_4] = False
-                _log(S, 97, (v_u_4, v_to))
+                _log(S, 98, (v_u_4, v_to))
                 pc = 2
                 continue
             if pc == 12:
                 return None
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1724:3]"
         v_was: Any = None
         v_u_2: Any = None
         v_towns: Any = None
@@ -8558,7 +8722,7 @@ class MarlboroughRules:
             if pc == 0:
                 v_was = S[self.o_e_nation__control + v_t]
                 S[self.o_e_nation__control + v_t] = None
-                _log(S, 98, (v_t,))
+                _log(S, 99, (v_t,))
                 for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
                     S[self.o_e_unit__owner + v_u_2] = None
                 v_towns = [
@@ -8585,7 +8749,7 @@ class MarlboroughRules:
                     == len(v_towns)
                 ]
                 if len(v_keep) > 0:
-                    _log(S, 99, (_nth(v_keep, 0), v_t))
+                    _log(S, 100, (_nth(v_keep, 0), v_t))
                     for v_u_5 in [
                         v_u_4
                         for v_u_4 in self.ix_unit__nation.get(v_t, ())
@@ -8691,7 +8855,7 @@ class MarlboroughRules:
                 return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1558:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -8741,7 +8905,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 77, (v_u_2,))
+                    _log(S, 78, (v_u_2,))
                     pc = 1
                     continue
                 else:
@@ -8765,7 +8929,7 @@ class MarlboroughRules:
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 79, (v_u_2, v_h))
+                _log(S, 80, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -8819,7 +8983,7 @@ class MarlboroughRules:
                     v_p, v_n = F[2:]
                     F = None
                 v_w = "marker" if v_n in (1, -1) else "markers"
-                _log(S, 81, (v_p, v_n, v_w))
+                _log(S, 82, (v_p, v_n, v_w))
                 pc = 13
             if pc == 13:
                 v_done = False
@@ -8900,7 +9064,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 84, (v_p, v_h_3))
+                    _log(S, 85, (v_p, v_h_3))
                 pc = 14
                 continue
             if pc == 19:
@@ -8980,7 +9144,7 @@ class MarlboroughRules:
                 ):
                     _clamp = S[_TURN] + 1
                     S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
-                    _log(S, 86, (v_p, v_u_4, v_cost, S[_TURN] + 1))
+                    _log(S, 87, (v_p, v_u_4, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
                 else:
@@ -9004,7 +9168,7 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_h_4
-                _log(S, 88, (v_p, v_u_4, v_cost, v_h_4))
+                _log(S, 89, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
             if pc == 30:
@@ -9053,7 +9217,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1505:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9111,7 +9275,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
             ]
             if len(v_ways) == 0:
-                _log(S, 71, (v_p, v_h))
+                _log(S, 72, (v_p, v_h))
                 for v_u_3 in v_navy:
                     self.p_eliminate(S, v_u_3)
                 return None
@@ -9131,13 +9295,13 @@ class MarlboroughRules:
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-            _log(S, 73, (v_p, v_h, v_to))
+            _log(S, 74, (v_p, v_h, v_to))
             return None
 
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -9245,8 +9409,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 166, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 167, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 167, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 168, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -9327,12 +9491,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 169, (v_w_q, v_w_p))
+                    _log(S, 170, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 170, (v_w_offer,))
+                    _log(S, 171, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -9341,7 +9505,7 @@ class MarlboroughRules:
                 return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1386:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9406,7 +9570,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2300:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -9430,11 +9594,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 159, (v_p,))
+            _log(S, 160, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2017:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -9488,7 +9652,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 131, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 132, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -9587,7 +9751,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1996:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -9600,7 +9764,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 128, (v_h,))
+                _log(S, 129, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -9608,7 +9772,7 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 129, (v_h, v_p, v_tp))
+            _log(S, 130, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
                 return _wait(S, (33, 1, v_q, v_town))
             pc = 1
@@ -9621,7 +9785,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2102:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -9680,14 +9844,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 137, (v_p, v_h_2))
+                    _log(S, 138, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1655:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -9780,7 +9944,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-                _log_to(S, 94, (v_bill,), (v_p,))
+                _log_to(S, 95, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -9794,7 +9958,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1954:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
@@ -9809,7 +9973,7 @@ class MarlboroughRules:
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
             v_r = _lookup(self.t_random_events, 9, v_n)
-            _log(S, 124, (v_n, v_r[2]))
+            _log(S, 125, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -9825,7 +9989,7 @@ class MarlboroughRules:
             if self.c_optional_rebels:
                 pc = 2
             else:
-                _log(S, 125, ())
+                _log(S, 126, ())
                 pc = 5
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
@@ -9839,7 +10003,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2227:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -9889,11 +10053,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 151, (v_p, v_h))
+            _log(S, 152, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
                 S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 152, (v_n, v_q))
+                _log(S, 153, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -9919,7 +10083,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 154, (v_p, v_h, v_to))
+                _log(S, 155, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -9976,7 +10140,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2211:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10026,7 +10190,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2181:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10051,7 +10215,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 144, ())
+                    _log(S, 145, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -10060,7 +10224,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 145, (v_n_2, v_placer))
+                _log(S, 146, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -10104,14 +10268,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 147, (v_u_3, v_h))
+                _log(S, 148, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2060:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -10161,7 +10325,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 134, (v_p, v_h, v_cost))
+                    _log(S, 135, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -10170,7 +10334,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:960:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10260,7 +10424,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -10410,7 +10574,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1411:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -10427,7 +10591,6 @@ class MarlboroughRules:
         v_targets: Any = None
         v_t: Any = None
         v_fighters: Any = None
-        v_u_15: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2, 5-6, 12-14, 16
         if F is not None and (pc < 0 or not (0x17066 >> pc) & 1):
@@ -10469,7 +10632,7 @@ class MarlboroughRules:
                 and (not self.s_e_hex__port[v_from])
             ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
                 v_mp -= 2
-                _log(S, 60, (v_from,))
+                _log(S, 61, (v_from,))
             v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
             pc = 1
         if pc == 1:
@@ -10486,7 +10649,6 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ) = F[2:]
                 F = None
             return self.ask(
@@ -10505,7 +10667,6 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ),
                 v_p,
                 24,
@@ -10526,37 +10687,41 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ) = F[2:]
                 F = None
             v_to = v
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
+            if (
+                self.c_optional_fleets_pillage_and_enlighten
+                and self.s_e_hex__terrain[v_to] != "sea"
+            ):
+                S[self.o_g_operated_at] = v_to
             for v_u_7 in v_cargo:
                 S[self.o_e_unit__embarked + v_u_7] = True
             if v_to != v_from:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
                     S[self.o_e_unit__at + v_u_8] = v_to
-                _log(S, 62, (v_p, v_from, v_to))
+                _log(S, 63, (v_p, v_from, v_to))
             else:
-                _log(S, 63, (v_p, v_from))
+                _log(S, 64, (v_p, v_from))
             if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
                 if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
                     S, v_p, v_from, v_size, v_mp - 2
                 ):
                     for v_u_9 in v_cargo:
                         S[self.o_e_unit__embarked + v_u_9] = False
-                    _log(S, 64, (v_to,))
-                else:
                     _log(S, 65, (v_to,))
+                else:
+                    _log(S, 66, (v_to,))
             if v_forced:
                 pc = 3
             else:
                 pc = 9
         if pc == 3:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 4
             else:
@@ -10569,18 +10734,18 @@ class MarlboroughRules:
                 pc = 9
         if pc == 5:
             if F is not None:
-                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                v_p, v_force, v_from, v_cargo, v_to, v_victims = F[2:]
                 F = None
             return self.ask(
                 S,
-                (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15),
+                (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims),
                 v_p,
                 25,
                 tuple(_uniq(v_victims)),
             )
         if pc == 6:
             if F is not None:
-                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                v_p, v_force, v_from, v_cargo, v_to, v_victims = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
@@ -10592,11 +10757,11 @@ class MarlboroughRules:
                 pc = 12
         if pc == 10:
             if self.r_intercept(S, None, None, v_p, v_to) is SUSPEND:
-                return _wait(S, (13, 12, v_p, v_force, v_cargo, v_to, v_u_15))
+                return _wait(S, (13, 12, v_p, v_force, v_cargo, v_to))
             pc = 12
         if pc == 12:
             if F is not None:
-                v_p, v_force, v_cargo, v_to, v_u_15 = F[2:]
+                v_p, v_force, v_cargo, v_to = F[2:]
                 F = None
             v_afloat = [
                 v_u_11
@@ -10622,18 +10787,18 @@ class MarlboroughRules:
             pc = 13
         if pc == 13:
             if F is not None:
-                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                v_p, v_cargo, v_to, v_afloat, v_targets = F[2:]
                 F = None
             return self.ask(
                 S,
-                (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15),
+                (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets),
                 v_p,
                 26,
                 tuple(_uniq(v_targets)),
             )
         if pc == 14:
             if F is not None:
-                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                v_p, v_cargo, v_to, v_afloat, v_targets = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
@@ -10659,21 +10824,18 @@ class MarlboroughRules:
                     ],
                 ]
             if self.r_combat(S, None, None, v_p, v_fighters, v_to, v_t) is SUSPEND:
-                return _wait(S, (13, 16, v_cargo, v_t, v_u_15))
+                return _wait(S, (13, 16))
             pc = 16
         if pc == 16:
             if F is not None:
-                v_cargo, v_t, v_u_15 = F[2:]
                 F = None
-            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
-                S[self.o_e_unit__embarked + v_u_15] = False
             self.p_lift_sieges(S)
             pc = 17
         if pc == 17:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1297:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -10749,7 +10911,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 45, (v_p,))
+                _log(S, 46, (v_p,))
                 return None
             S[self.o_g_acted] = True
             S[self.o_g_operated_at] = None
@@ -10790,7 +10952,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 47, (v_p,))
+                _log(S, 48, (v_p,))
             if any(
                 self.s_e_unit__kind[v_u_4] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
@@ -10850,10 +11012,10 @@ class MarlboroughRules:
         if pc == 11:
             if v_march:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 49, (v_p,))
+                _log(S, 50, (v_p,))
             else:
                 v_held = True
-                _log(S, 50, (v_p, v_from))
+                _log(S, 51, (v_p, v_from))
             pc = 12
         if pc == 12:
             v_to = v_from
@@ -10888,16 +11050,16 @@ class MarlboroughRules:
                     S[self.o_e_unit__seen + v_u_7] = 0
                     S[self.o_e_unit__at + v_u_7] = v_to
                     S[self.o_e_unit__embarked + v_u_7] = False
-                _log(S, 52, (v_p, v_from, v_to))
+                _log(S, 53, (v_p, v_from, v_to))
             else:
-                _log(S, 53, (v_p, v_from))
+                _log(S, 54, (v_p, v_from))
             if v_forced:
                 pc = 16
             else:
                 pc = 22
         if pc == 16:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 17
             else:
@@ -10976,7 +11138,7 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 59, (v_p, v_left, v_w))
+                _log(S, 60, (v_p, v_left, v_w))
             pc = 28
         if pc == 28:
             S[self.o_g_land_combat] = True
@@ -11048,7 +11210,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:923:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11127,7 +11289,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1529:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -11157,13 +11319,13 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             v_whole = v_half // 2
             if v_half == 2 * v_whole:
-                _log(S, 74, (v_p, v_whole))
-            else:
                 _log(S, 75, (v_p, v_whole))
+            else:
+                _log(S, 76, (v_p, v_whole))
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1925:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -11280,11 +11442,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 122, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 123, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 123, (v_p, v_k, v_w, v_h))
+                    _log(S, 124, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -11296,7 +11458,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1624:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -11623,7 +11785,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1032:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -11651,9 +11813,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 20, (v_u_2,))
+            _log(S, 21, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1180 rules/marlborough/rules.yaml:468:7\n1194 rules/marlborough/rules.yaml:244:7\n1195 rules/marlborough/rules.yaml:245:7\n1217 rules/marlborough/rules.yaml:137:7\n1218 rules/marlborough/rules.yaml:138:7\n1219 rules/marlborough/rules.yaml:139:11\n1220 rules/marlborough/rules.yaml:140:11\n1221 rules/marlborough/rules.yaml:141:15\n1222 rules/marlborough/rules.yaml:142:7\n1243 rules/marlborough/rules.yaml:347:7\n1258 rules/marlborough/rules.yaml:680:7\n1267 rules/marlborough/rules.yaml:681:7\n1272 rules/marlborough/rules.yaml:682:7\n1273 rules/marlborough/rules.yaml:683:7\n1274 rules/marlborough/rules.yaml:684:7\n1279 rules/marlborough/rules.yaml:685:11\n1280 rules/marlborough/rules.yaml:686:11\n1281 rules/marlborough/rules.yaml:687:11\n1282 rules/marlborough/rules.yaml:688:11\n1283 rules/marlborough/rules.yaml:689:11\n1284 rules/marlborough/rules.yaml:690:7\n1288 rules/marlborough/rules.yaml:2351:1\n1293 rules/marlborough/rules.yaml:2351:1\n1298 rules/marlborough/rules.yaml:2351:1\n1305 rules/marlborough/rules.yaml:2351:1\n1313 rules/marlborough/rules.yaml:2351:1\n1321 rules/marlborough/rules.yaml:2351:1\n1329 rules/marlborough/rules.yaml:2351:1\n1337 rules/marlborough/rules.yaml:2351:1\n1345 rules/marlborough/rules.yaml:2351:1\n1354 rules/marlborough/rules.yaml:2351:1\n1359 rules/marlborough/rules.yaml:2351:1\n1363 rules/marlborough/rules.yaml:224:7\n1364 rules/marlborough/rules.yaml:225:11\n1365 rules/marlborough/rules.yaml:226:7\n1366 rules/marlborough/rules.yaml:227:7\n1376 rules/marlborough/rules.yaml:228:7\n1377 rules/marlborough/rules.yaml:229:7\n1380 rules/marlborough/rules.yaml:230:7\n1381 rules/marlborough/rules.yaml:231:11\n1389 rules/marlborough/rules.yaml:232:11\n1390 rules/marlborough/rules.yaml:233:7\n1395 rules/marlborough/rules.yaml:234:7\n1412 rules/marlborough/rules.yaml:647:7\n1413 rules/marlborough/rules.yaml:648:7\n1418 rules/marlborough/rules.yaml:649:11\n1420 rules/marlborough/rules.yaml:651:11\n1421 rules/marlborough/rules.yaml:652:7\n1422 rules/marlborough/rules.yaml:653:7\n1431 rules/marlborough/rules.yaml:654:11\n1432 rules/marlborough/rules.yaml:655:7\n1437 rules/marlborough/rules.yaml:656:7\n1445 rules/marlborough/rules.yaml:657:11\n1446 rules/marlborough/rules.yaml:658:7\n1449 rules/marlborough/rules.yaml:659:11\n1460 rules/marlborough/rules.yaml:660:7\n1470 rules/marlborough/rules.yaml:661:11\n1471 rules/marlborough/rules.yaml:662:7\n1481 rules/marlborough/rules.yaml:663:11\n1482 rules/marlborough/rules.yaml:664:7\n1492 rules/marlborough/rules.yaml:665:11\n1493 rules/marlborough/rules.yaml:666:7\n1503 rules/marlborough/rules.yaml:667:11\n1504 rules/marlborough/rules.yaml:668:7\n1508 rules/marlborough/rules.yaml:629:7\n1520 rules/marlborough/rules.yaml:809:7\n1525 rules/marlborough/rules.yaml:810:7\n1533 rules/marlborough/rules.yaml:182:7\n1534 rules/marlborough/rules.yaml:183:7\n1535 rules/marlborough/rules.yaml:184:11\n1536 rules/marlborough/rules.yaml:185:7\n1537 rules/marlborough/rules.yaml:186:11\n1538 rules/marlborough/rules.yaml:187:7\n1542 rules/marlborough/rules.yaml:65:7\n1551 rules/marlborough/rules.yaml:66:7\n1559 rules/marlborough/rules.yaml:447:7\n1567 rules/marlborough/rules.yaml:448:7\n1568 rules/marlborough/rules.yaml:449:11\n1569 rules/marlborough/rules.yaml:450:7\n1580 rules/marlborough/rules.yaml:451:7\n1585 rules/marlborough/rules.yaml:452:7\n1586 rules/marlborough/rules.yaml:453:11\n1587 rules/marlborough/rules.yaml:454:7\n1588 rules/marlborough/rules.yaml:455:11\n1589 rules/marlborough/rules.yaml:456:7\n1598 rules/marlborough/rules.yaml:457:7\n1606 rules/marlborough/rules.yaml:458:7\n1607 rules/marlborough/rules.yaml:459:11\n1608 rules/marlborough/rules.yaml:460:7\n1622 rules/marlborough/rules.yaml:158:7\n1630 rules/marlborough/rules.yaml:101:7\n1637 rules/marlborough/rules.yaml:91:7\n1652 rules/marlborough/rules.yaml:596:7\n1656 rules/marlborough/rules.yaml:166:7\n1657 rules/marlborough/rules.yaml:167:7\n1658 rules/marlborough/rules.yaml:168:11\n1659 rules/marlborough/rules.yaml:169:11\n1660 rules/marlborough/rules.yaml:170:15\n1661 rules/marlborough/rules.yaml:171:7\n1676 rules/marlborough/rules.yaml:702:7\n1677 rules/marlborough/rules.yaml:703:11\n1678 rules/marlborough/rules.yaml:704:7\n1679 rules/marlborough/rules.yaml:705:7\n1680 rules/marlborough/rules.yaml:706:11\n1681 rules/marlborough/rules.yaml:707:7\n1687 rules/marlborough/rules.yaml:297:7\n1688 rules/marlborough/rules.yaml:298:7\n1691 rules/marlborough/rules.yaml:299:11\n1692 rules/marlborough/rules.yaml:300:7\n1693 rules/marlborough/rules.yaml:301:11\n1694 rules/marlborough/rules.yaml:302:7\n1702 rules/marlborough/rules.yaml:303:7\n1703 rules/marlborough/rules.yaml:304:7\n1709 rules/marlborough/rules.yaml:305:11\n1710 rules/marlborough/rules.yaml:306:7\n1711 rules/marlborough/rules.yaml:307:11\n1719 rules/marlborough/rules.yaml:308:11\n1725 rules/marlborough/rules.yaml:309:7\n1729 rules/marlborough/rules.yaml:360:7\n1734 rules/marlborough/rules.yaml:361:7\n1735 rules/marlborough/rules.yaml:362:7\n1738 rules/marlborough/rules.yaml:363:11\n1739 rules/marlborough/rules.yaml:364:15\n1740 rules/marlborough/rules.yaml:365:15\n1741 rules/marlborough/rules.yaml:366:19\n1743 rules/marlborough/rules.yaml:368:19\n1744 rules/marlborough/rules.yaml:369:7\n1748 rules/marlborough/rules.yaml:109:7\n1755 rules/marlborough/rules.yaml:110:11\n1756 rules/marlborough/rules.yaml:111:7\n1757 rules/marlborough/rules.yaml:112:7\n1758 rules/marlborough/rules.yaml:113:11\n1759 rules/marlborough/rules.yaml:114:7\n1763 rules/marlborough/rules.yaml:335:7\n1770 rules/marlborough/rules.yaml:36:7\n1771 rules/marlborough/rules.yaml:37:11\n1772 rules/marlborough/rules.yaml:38:7\n1786 rules/marlborough/rules.yaml:77:7\n1787 rules/marlborough/rules.yaml:78:11\n1788 rules/marlborough/rules.yaml:79:7\n1789 rules/marlborough/rules.yaml:80:7\n1790 rules/marlborough/rules.yaml:81:11\n1810 rules/marlborough/rules.yaml:82:15\n1811 rules/marlborough/rules.yaml:83:7\n1815 rules/marlborough/rules.yaml:610:7\n1820 rules/marlborough/rules.yaml:421:7\n1847 rules/marlborough/rules.yaml:380:7\n1848 rules/marlborough/rules.yaml:381:11\n1849 rules/marlborough/rules.yaml:382:7\n1850 rules/marlborough/rules.yaml:383:11\n1851 rules/marlborough/rules.yaml:384:7\n1852 rules/marlborough/rules.yaml:385:11\n1853 rules/marlborough/rules.yaml:386:7\n1854 rules/marlborough/rules.yaml:387:11\n1855 rules/marlborough/rules.yaml:388:7\n1859 rules/marlborough/rules.yaml:617:7\n1865 rules/marlborough/rules.yaml:486:7\n1874 rules/marlborough/rules.yaml:487:7\n1889 rules/marlborough/rules.yaml:488:7\n1890 rules/marlborough/rules.yaml:489:7\n1895 rules/marlborough/rules.yaml:490:11\n1908 rules/marlborough/rules.yaml:491:15\n1909 rules/marlborough/rules.yaml:492:15\n1914 rules/marlborough/rules.yaml:493:19\n1915 rules/marlborough/rules.yaml:494:15\n1916 rules/marlborough/rules.yaml:495:19\n1921 rules/marlborough/rules.yaml:496:23\n1925 rules/marlborough/rules.yaml:497:7\n1926 rules/marlborough/rules.yaml:498:7\n1932 rules/marlborough/rules.yaml:499:7\n1947 rules/marlborough/rules.yaml:558:7\n1963 rules/marlborough/rules.yaml:559:7\n1964 rules/marlborough/rules.yaml:560:11\n1965 rules/marlborough/rules.yaml:561:7\n1977 rules/marlborough/rules.yaml:562:7\n1986 rules/marlborough/rules.yaml:563:7\n1987 rules/marlborough/rules.yaml:564:7\n1988 rules/marlborough/rules.yaml:565:11\n1989 rules/marlborough/rules.yaml:566:15\n1990 rules/marlborough/rules.yaml:567:19\n1992 rules/marlborough/rules.yaml:569:19\n2018 rules/marlborough/rules.yaml:570:19\n2024 rules/marlborough/rules.yaml:571:23\n2025 rules/marlborough/rules.yaml:572:7\n2029 rules/marlborough/rules.yaml:527:7\n2030 rules/marlborough/rules.yaml:528:7\n2066 rules/marlborough/rules.yaml:122:7\n2067 rules/marlborough/rules.yaml:123:11\n2068 rules/marlborough/rules.yaml:124:7\n2069 rules/marlborough/rules.yaml:125:7\n2070 rules/marlborough/rules.yaml:126:11\n2071 rules/marlborough/rules.yaml:127:7\n2075 rules/marlborough/rules.yaml:24:7\n2079 rules/marlborough/rules.yaml:150:7\n2080 rules/marlborough/rules.yaml:151:7\n2084 rules/marlborough/rules.yaml:402:7\n2085 rules/marlborough/rules.yaml:403:7\n2091 rules/marlborough/rules.yaml:404:11\n2095 rules/marlborough/rules.yaml:405:15\n2100 rules/marlborough/rules.yaml:406:15\n2101 rules/marlborough/rules.yaml:407:19\n2110 rules/marlborough/rules.yaml:408:23\n2111 rules/marlborough/rules.yaml:409:7\n2115 rules/marlborough/rules.yaml:590:7\n2123 rules/marlborough/rules.yaml:319:7\n2124 rules/marlborough/rules.yaml:320:7\n2125 rules/marlborough/rules.yaml:321:11\n2126 rules/marlborough/rules.yaml:322:7\n2129 rules/marlborough/rules.yaml:323:11\n2130 rules/marlborough/rules.yaml:324:7\n2134 rules/marlborough/rules.yaml:325:11\n2135 rules/marlborough/rules.yaml:326:7\n2141 rules/marlborough/rules.yaml:795:7\n2146 rules/marlborough/rules.yaml:796:7\n2171 rules/marlborough/rules.yaml:797:7\n2186 rules/marlborough/rules.yaml:798:7\n2201 rules/marlborough/rules.yaml:734:7\n2202 rules/marlborough/rules.yaml:735:11\n2203 rules/marlborough/rules.yaml:736:7\n2204 rules/marlborough/rules.yaml:737:11\n2205 rules/marlborough/rules.yaml:738:7\n2209 rules/marlborough/rules.yaml:752:7\n2214 rules/marlborough/rules.yaml:753:7\n2219 rules/marlborough/rules.yaml:754:7\n2229 rules/marlborough/rules.yaml:765:7\n2234 rules/marlborough/rules.yaml:766:11\n2235 rules/marlborough/rules.yaml:767:7\n2236 rules/marlborough/rules.yaml:768:7\n2237 rules/marlborough/rules.yaml:769:11\n2238 rules/marlborough/rules.yaml:770:11\n2242 rules/marlborough/rules.yaml:771:15\n2243 rules/marlborough/rules.yaml:772:15\n2244 rules/marlborough/rules.yaml:773:19\n2245 rules/marlborough/rules.yaml:774:7\n2249 rules/marlborough/rules.yaml:510:7\n2258 rules/marlborough/rules.yaml:511:7\n2259 rules/marlborough/rules.yaml:512:7\n2275 rules/marlborough/rules.yaml:513:7\n2284 rules/marlborough/rules.yaml:514:7\n2299 rules/marlborough/rules.yaml:515:7\n2312 rules/marlborough/rules.yaml:516:7\n2323 rules/marlborough/rules.yaml:47:7\n2324 rules/marlborough/rules.yaml:48:11\n2325 rules/marlborough/rules.yaml:49:7\n2329 rules/marlborough/rules.yaml:539:7\n2330 rules/marlborough/rules.yaml:540:7\n2331 rules/marlborough/rules.yaml:541:7\n2332 rules/marlborough/rules.yaml:542:7\n2333 rules/marlborough/rules.yaml:543:7\n2334 rules/marlborough/rules.yaml:544:7\n2352 rules/marlborough/rules.yaml:280:7\n2353 rules/marlborough/rules.yaml:281:7\n2360 rules/marlborough/rules.yaml:282:11\n2361 rules/marlborough/rules.yaml:283:7\n2362 rules/marlborough/rules.yaml:284:11\n2363 rules/marlborough/rules.yaml:285:7\n2367 rules/marlborough/rules.yaml:267:7\n2372 rules/marlborough/rules.yaml:268:7\n2384 rules/marlborough/rules.yaml:718:7\n2385 rules/marlborough/rules.yaml:719:11\n2386 rules/marlborough/rules.yaml:720:7\n2387 rules/marlborough/rules.yaml:721:11\n2388 rules/marlborough/rules.yaml:722:7\n2389 rules/marlborough/rules.yaml:723:11\n2390 rules/marlborough/rules.yaml:724:7\n2394 rules/marlborough/rules.yaml:255:7\n2397 rules/marlborough/rules.yaml:256:11\n2398 rules/marlborough/rules.yaml:257:7\n2399 rules/marlborough/rules.yaml:258:11\n2400 rules/marlborough/rules.yaml:259:7\n2404 rules/marlborough/rules.yaml:57:7\n2411 rules/marlborough/rules.yaml:434:7\n2417 rules/marlborough/rules.yaml:435:7\n2421 rules/marlborough/rules.yaml:580:7\n2426 rules/marlborough/rules.yaml:581:7\n2427 rules/marlborough/rules.yaml:582:7\n2435 rules/marlborough/rules.yaml:637:7\n2442 rules/marlborough/rules.yaml:2292:3\n2449 rules/marlborough/rules.yaml:2292:3\n2464 rules/marlborough/rules.yaml:2313:3\n2471 rules/marlborough/rules.yaml:2313:3\n2479 rules/marlborough/rules.yaml:2332:3\n2484 rules/marlborough/rules.yaml:2332:3\n2488 rules/marlborough/rules.yaml:782:7\n2495 rules/marlborough/rules.yaml:200:7\n2496 rules/marlborough/rules.yaml:201:7\n2497 rules/marlborough/rules.yaml:202:7\n2498 rules/marlborough/rules.yaml:203:7\n2499 rules/marlborough/rules.yaml:204:11\n2500 rules/marlborough/rules.yaml:205:11\n2510 rules/marlborough/rules.yaml:206:15\n2514 rules/marlborough/rules.yaml:207:19\n2547 rules/marlborough/rules.yaml:209:19\n2564 rules/marlborough/rules.yaml:210:7\n2568 rules/marlborough/cards.yaml:383:14\n2572 rules/marlborough/cards.yaml:391:14\n2576 rules/marlborough/cards.yaml:15:14\n2580 rules/marlborough/cards.yaml:23:14\n2584 rules/marlborough/cards.yaml:31:14\n2588 rules/marlborough/cards.yaml:39:14\n2592 rules/marlborough/cards.yaml:47:14\n2596 rules/marlborough/cards.yaml:55:14\n2600 rules/marlborough/cards.yaml:63:14\n2604 rules/marlborough/cards.yaml:71:14\n2608 rules/marlborough/cards.yaml:79:14\n2612 rules/marlborough/cards.yaml:87:14\n2616 rules/marlborough/cards.yaml:95:14\n2620 rules/marlborough/cards.yaml:103:14\n2624 rules/marlborough/cards.yaml:111:14\n2628 rules/marlborough/cards.yaml:119:14\n2632 rules/marlborough/cards.yaml:127:14\n2636 rules/marlborough/cards.yaml:199:14\n2640 rules/marlborough/cards.yaml:135:14\n2644 rules/marlborough/cards.yaml:143:14\n2648 rules/marlborough/cards.yaml:151:14\n2652 rules/marlborough/cards.yaml:159:14\n2656 rules/marlborough/cards.yaml:167:14\n2660 rules/marlborough/cards.yaml:175:14\n2664 rules/marlborough/cards.yaml:183:14\n2668 rules/marlborough/cards.yaml:191:14\n2672 rules/marlborough/cards.yaml:271:14\n2676 rules/marlborough/cards.yaml:279:14\n2680 rules/marlborough/cards.yaml:287:14\n2684 rules/marlborough/cards.yaml:295:14\n2688 rules/marlborough/cards.yaml:303:14\n2692 rules/marlborough/cards.yaml:311:14\n2696 rules/marlborough/cards.yaml:319:14\n2700 rules/marlborough/cards.yaml:327:14\n2704 rules/marlborough/cards.yaml:335:14\n2708 rules/marlborough/cards.yaml:343:14\n2712 rules/marlborough/cards.yaml:351:14\n2716 rules/marlborough/cards.yaml:359:14\n2720 rules/marlborough/cards.yaml:367:14\n2724 rules/marlborough/cards.yaml:375:14\n2728 rules/marlborough/cards.yaml:207:14\n2732 rules/marlborough/cards.yaml:215:14\n2736 rules/marlborough/cards.yaml:223:14\n2740 rules/marlborough/cards.yaml:231:14\n2744 rules/marlborough/cards.yaml:239:14\n2748 rules/marlborough/cards.yaml:247:14\n2752 rules/marlborough/cards.yaml:255:14\n2756 rules/marlborough/cards.yaml:263:14\n2760 rules/marlborough/rules.yaml:2411:9\n2764 rules/marlborough/rules.yaml:2384:9\n2772 rules/marlborough/rules.yaml:2426:9\n2773 rules/marlborough/rules.yaml:2427:9\n2780 rules/marlborough/rules.yaml:2391:9\n2781 rules/marlborough/rules.yaml:2392:9\n2786 rules/marlborough/rules.yaml:2399:9\n2795 rules/marlborough/rules.yaml:2400:9\n2796 rules/marlborough/rules.yaml:2401:9\n2797 rules/marlborough/rules.yaml:2402:13\n2799 rules/marlborough/rules.yaml:2403:13\n2802 rules/marlborough/rules.yaml:2405:13\n2807 rules/marlborough/rules.yaml:2417:9\n2809 rules/marlborough/rules.yaml:2418:9\n2811 rules/marlborough/rules.yaml:2419:9\n2816 rules/marlborough/rules.yaml:2374:9\n2819 rules/marlborough/rules.yaml:2375:9\n2825 rules/marlborough/rules.yaml:948:7\n2829 rules/marlborough/rules.yaml:949:11\n2830 rules/marlborough/rules.yaml:950:11\n2835 rules/marlborough/rules.yaml:1623:7\n2836 rules/marlborough/rules.yaml:1624:7\n2838 rules/marlborough/rules.yaml:1625:7\n2840 rules/marlborough/rules.yaml:1626:7\n2841 rules/marlborough/rules.yaml:1627:7\n2858 rules/marlborough/rules.yaml:1628:11\n2864 rules/marlborough/rules.yaml:1629:15\n2866 rules/marlborough/rules.yaml:1630:15\n2868 rules/marlborough/rules.yaml:1631:15\n2872 rules/marlborough/rules.yaml:896:7\n2875 rules/marlborough/rules.yaml:897:11\n2876 rules/marlborough/rules.yaml:898:11\n2877 rules/marlborough/rules.yaml:899:15\n2884 rules/marlborough/rules.yaml:900:15\n2886 rules/marlborough/rules.yaml:901:15\n2887 rules/marlborough/rules.yaml:902:15\n2889 rules/marlborough/rules.yaml:903:15\n2890 rules/marlborough/rules.yaml:904:11\n2892 rules/marlborough/rules.yaml:905:7\n2893 rules/marlborough/rules.yaml:906:7\n2895 rules/marlborough/rules.yaml:907:7\n2897 rules/marlborough/rules.yaml:908:7\n2898 rules/marlborough/rules.yaml:909:7\n2916 rules/marlborough/rules.yaml:910:11\n2925 rules/marlborough/rules.yaml:911:15\n2927 rules/marlborough/rules.yaml:912:15\n2929 rules/marlborough/rules.yaml:913:15\n2933 rules/marlborough/flow.yaml:110:7\n2935 rules/marlborough/flow.yaml:111:7\n2936 rules/marlborough/flow.yaml:112:11\n2940 rules/marlborough/rules.yaml:1266:7\n2946 rules/marlborough/rules.yaml:1267:11\n2947 rules/marlborough/rules.yaml:1268:15\n2948 rules/marlborough/rules.yaml:1269:15\n2961 rules/marlborough/rules.yaml:1270:15\n2962 rules/marlborough/rules.yaml:1271:15\n2974 rules/marlborough/rules.yaml:1272:15\n2975 rules/marlborough/rules.yaml:1273:19\n2976 rules/marlborough/rules.yaml:1274:19\n2982 rules/marlborough/rules.yaml:844:7\n2983 rules/marlborough/rules.yaml:845:7\n2988 rules/marlborough/rules.yaml:846:11\n2989 rules/marlborough/rules.yaml:847:11\n2992 rules/marlborough/rules.yaml:848:11\n2993 rules/marlborough/rules.yaml:849:7\n2994 rules/marlborough/rules.yaml:850:7\n2999 rules/marlborough/rules.yaml:2066:7\n3000 rules/marlborough/rules.yaml:2067:7\n3001 rules/marlborough/rules.yaml:2068:11\n3002 rules/marlborough/rules.yaml:2069:11\n3003 rules/marlborough/rules.yaml:2070:11\n3004 rules/marlborough/rules.yaml:2071:11\n3015 rules/marlborough/rules.yaml:2072:11\n3026 rules/marlborough/rules.yaml:2073:11\n3028 rules/marlborough/rules.yaml:2074:11\n3029 rules/marlborough/rules.yaml:2075:15\n3031 rules/marlborough/rules.yaml:2077:15\n3035 rules/marlborough/flow.yaml:16:7\n3036 rules/marlborough/flow.yaml:17:11\n3037 rules/marlborough/flow.yaml:18:15\n3040 rules/marlborough/flow.yaml:19:19\n3041 rules/marlborough/flow.yaml:20:19\n3047 rules/marlborough/rules.yaml:883:7\n3048 rules/marlborough/rules.yaml:884:11\n3051 rules/marlborough/rules.yaml:886:11\n3053 rules/marlborough/rules.yaml:887:7\n3055 rules/marlborough/rules.yaml:888:7\n3056 rules/marlborough/rules.yaml:889:11\n3061 rules/marlborough/rules.yaml:857:7\n3062 rules/marlborough/rules.yaml:858:7\n3068 rules/marlborough/flow.yaml:94:7\n3073 rules/marlborough/flow.yaml:95:7\n3078 rules/marlborough/flow.yaml:96:7\n3080 rules/marlborough/flow.yaml:97:7\n3081 rules/marlborough/flow.yaml:98:11\n3083 rules/marlborough/flow.yaml:100:11\n3087 rules/marlborough/flow.yaml:73:7\n3088 rules/marlborough/flow.yaml:74:11\n3089 rules/marlborough/flow.yaml:75:15\n3094 rules/marlborough/flow.yaml:25:7\n3095 rules/marlborough/flow.yaml:26:11\n3100 rules/marlborough/flow.yaml:27:11\n3103 rules/marlborough/flow.yaml:29:11\n3104 rules/marlborough/flow.yaml:30:11\n3105 rules/marlborough/flow.yaml:31:15\n3106 rules/marlborough/flow.yaml:32:11\n3107 rules/marlborough/flow.yaml:33:15\n3108 rules/marlborough/flow.yaml:34:15\n3109 rules/marlborough/flow.yaml:35:15\n3114 rules/marlborough/flow.yaml:36:19\n3115 rules/marlborough/flow.yaml:37:19\n3116 rules/marlborough/flow.yaml:38:19\n3118 rules/marlborough/flow.yaml:39:15\n3119 rules/marlborough/flow.yaml:40:11\n3122 rules/marlborough/flow.yaml:41:11\n3128 rules/marlborough/rules.yaml:865:7\n3129 rules/marlborough/rules.yaml:866:11\n3131 rules/marlborough/rules.yaml:867:11\n3133 rules/marlborough/rules.yaml:868:7\n3134 rules/marlborough/rules.yaml:869:7\n3135 rules/marlborough/rules.yaml:870:7\n3136 rules/marlborough/rules.yaml:871:7\n3137 rules/marlborough/rules.yaml:872:11\n3141 rules/marlborough/rules.yaml:874:11\n3149 rules/marlborough/rules.yaml:876:11\n3161 rules/marlborough/rules.yaml:2307:7\n3164 rules/marlborough/rules.yaml:2308:7\n3165 rules/marlborough/rules.yaml:2309:11\n3167 rules/marlborough/rules.yaml:2311:11\n3168 rules/marlborough/rules.yaml:2312:7\n3175 rules/marlborough/rules.yaml:2327:7\n3178 rules/marlborough/rules.yaml:2328:7\n3179 rules/marlborough/rules.yaml:2329:7\n3184 rules/marlborough/rules.yaml:2346:7\n3187 rules/marlborough/rules.yaml:2347:7\n3188 rules/marlborough/rules.yaml:2348:7\n3191 rules/marlborough/rules.yaml:2349:7\n3564 rules/marlborough/rules.yaml:999:7\n3569 rules/marlborough/rules.yaml:1000:11\n3570 rules/marlborough/rules.yaml:1001:7\n3579 rules/marlborough/rules.yaml:1002:7\n3580 rules/marlborough/rules.yaml:1003:11\n3581 rules/marlborough/rules.yaml:1004:7\n3582 rules/marlborough/rules.yaml:1005:7\n3583 rules/marlborough/rules.yaml:1006:11\n3585 rules/marlborough/rules.yaml:1007:7\n3586 rules/marlborough/rules.yaml:1008:11\n3590 rules/marlborough/rules.yaml:1098:7\n3591 rules/marlborough/rules.yaml:1099:7\n3597 rules/marlborough/rules.yaml:1100:7\n3598 rules/marlborough/rules.yaml:1101:11\n3600 rules/marlborough/rules.yaml:1102:7\n3601 rules/marlborough/rules.yaml:1103:11\n3603 rules/marlborough/rules.yaml:1104:7\n3604 rules/marlborough/rules.yaml:1105:7\n3605 rules/marlborough/rules.yaml:1107:7\n3606 rules/marlborough/rules.yaml:1108:11\n3612 rules/marlborough/rules.yaml:1109:11\n3620 rules/marlborough/rules.yaml:1112:11\n3621 rules/marlborough/rules.yaml:1114:11\n3622 rules/marlborough/rules.yaml:1116:19\n3625 rules/marlborough/rules.yaml:1119:23\n3627 rules/marlborough/rules.yaml:1122:19\n3632 rules/marlborough/rules.yaml:1124:19\n3638 rules/marlborough/rules.yaml:1128:11\n3639 rules/marlborough/rules.yaml:1129:11\n3642 rules/marlborough/rules.yaml:1130:11\n3647 rules/marlborough/rules.yaml:1131:11\n3648 rules/marlborough/rules.yaml:1132:11\n3649 rules/marlborough/rules.yaml:1133:15\n3655 rules/marlborough/rules.yaml:1136:15\n3656 rules/marlborough/rules.yaml:1137:15\n3658 rules/marlborough/rules.yaml:1139:15\n3659 rules/marlborough/rules.yaml:1141:15\n3660 rules/marlborough/rules.yaml:1142:15\n3661 rules/marlborough/rules.yaml:1143:15\n3663 rules/marlborough/rules.yaml:1145:15\n3664 rules/marlborough/rules.yaml:1147:15\n3665 rules/marlborough/rules.yaml:1148:15\n3666 rules/marlborough/rules.yaml:1149:15\n3667 rules/marlborough/rules.yaml:1150:11\n3668 rules/marlborough/rules.yaml:1151:11\n3669 rules/marlborough/rules.yaml:1152:11\n3670 rules/marlborough/rules.yaml:1154:11\n3671 rules/marlborough/rules.yaml:1155:11\n3672 rules/marlborough/rules.yaml:1156:11\n3673 rules/marlborough/rules.yaml:1158:19\n3674 rules/marlborough/rules.yaml:1159:19\n3683 rules/marlborough/rules.yaml:1160:23\n3684 rules/marlborough/rules.yaml:1161:23\n3686 rules/marlborough/rules.yaml:1163:19\n3687 rules/marlborough/rules.yaml:1164:23\n3689 rules/marlborough/rules.yaml:1166:23\n3693 rules/marlborough/rules.yaml:1170:19\n3694 rules/marlborough/rules.yaml:1171:19\n3695 rules/marlborough/rules.yaml:1172:19\n3696 rules/marlborough/rules.yaml:1173:23\n3700 rules/marlborough/rules.yaml:1177:19\n3701 rules/marlborough/rules.yaml:1178:19\n3702 rules/marlborough/rules.yaml:1179:19\n3719 rules/marlborough/rules.yaml:1180:23\n3721 rules/marlborough/rules.yaml:1182:19\n3728 rules/marlborough/rules.yaml:2292:3\n3729 rules/marlborough/rules.yaml:2292:3\n3731 rules/marlborough/rules.yaml:2292:3\n3732 rules/marlborough/rules.yaml:2292:3\n3733 rules/marlborough/rules.yaml:2292:3\n3734 rules/marlborough/rules.yaml:2292:3\n3735 rules/marlborough/rules.yaml:2292:3\n3736 rules/marlborough/rules.yaml:2292:3\n3743 rules/marlborough/rules.yaml:2292:3\n3744 rules/marlborough/rules.yaml:2292:3\n3745 rules/marlborough/rules.yaml:2292:3\n3746 rules/marlborough/rules.yaml:2292:3\n3760 rules/marlborough/rules.yaml:2292:3\n3761 rules/marlborough/rules.yaml:2292:3\n3763 rules/marlborough/rules.yaml:2292:3\n3764 rules/marlborough/rules.yaml:2292:3\n3765 rules/marlborough/rules.yaml:2292:3\n3767 rules/marlborough/rules.yaml:2292:3\n3768 rules/marlborough/rules.yaml:2292:3\n3771 rules/marlborough/rules.yaml:2292:3\n3786 rules/marlborough/rules.yaml:1193:7\n3787 rules/marlborough/rules.yaml:1194:7\n3788 rules/marlborough/rules.yaml:1195:7\n3794 rules/marlborough/rules.yaml:1196:7\n3795 rules/marlborough/rules.yaml:1197:7\n3799 rules/marlborough/rules.yaml:1198:7\n3803 rules/marlborough/rules.yaml:1199:7\n3804 rules/marlborough/rules.yaml:1200:11\n3805 rules/marlborough/rules.yaml:1201:7\n3806 rules/marlborough/rules.yaml:1202:7\n3807 rules/marlborough/rules.yaml:1203:7\n3812 rules/marlborough/rules.yaml:1204:7\n3817 rules/marlborough/rules.yaml:1205:7\n3818 rules/marlborough/rules.yaml:1206:7\n3819 rules/marlborough/rules.yaml:1207:7\n3820 rules/marlborough/rules.yaml:1208:7\n3821 rules/marlborough/rules.yaml:1209:7\n3822 rules/marlborough/rules.yaml:1210:7\n3823 rules/marlborough/rules.yaml:1211:7\n3824 rules/marlborough/rules.yaml:1212:7\n3825 rules/marlborough/rules.yaml:1213:7\n3826 rules/marlborough/rules.yaml:1214:7\n3827 rules/marlborough/rules.yaml:1215:7\n3844 rules/marlborough/rules.yaml:1216:7\n3845 rules/marlborough/rules.yaml:1217:7\n3846 rules/marlborough/rules.yaml:1218:11\n3873 rules/marlborough/rules.yaml:1219:7\n3874 rules/marlborough/rules.yaml:1220:7\n3875 rules/marlborough/rules.yaml:1222:15\n3876 rules/marlborough/rules.yaml:1223:19\n3877 rules/marlborough/rules.yaml:1224:15\n3878 rules/marlborough/rules.yaml:1225:15\n3879 rules/marlborough/rules.yaml:1226:15\n3880 rules/marlborough/rules.yaml:1227:19\n3882 rules/marlborough/rules.yaml:1229:15\n3883 rules/marlborough/rules.yaml:1230:15\n3884 rules/marlborough/rules.yaml:1231:15\n3885 rules/marlborough/rules.yaml:1232:15\n3886 rules/marlborough/rules.yaml:1233:15\n3887 rules/marlborough/rules.yaml:1234:19\n3889 rules/marlborough/rules.yaml:1236:15\n3890 rules/marlborough/rules.yaml:1237:15\n3891 rules/marlborough/rules.yaml:1238:15\n3892 rules/marlborough/rules.yaml:1239:15\n3904 rules/marlborough/rules.yaml:1240:19\n3906 rules/marlborough/rules.yaml:1242:15\n3907 rules/marlborough/rules.yaml:1243:15\n3908 rules/marlborough/rules.yaml:1244:15\n3914 rules/marlborough/rules.yaml:1245:19\n3915 rules/marlborough/rules.yaml:1246:19\n3916 rules/marlborough/rules.yaml:1247:15\n3917 rules/marlborough/rules.yaml:1248:15\n3918 rules/marlborough/rules.yaml:1249:15\n3919 rules/marlborough/rules.yaml:1250:19\n3921 rules/marlborough/rules.yaml:1252:15\n3922 rules/marlborough/rules.yaml:1253:19\n3923 rules/marlborough/rules.yaml:1254:15\n3924 rules/marlborough/rules.yaml:1255:15\n3925 rules/marlborough/rules.yaml:1256:15\n3926 rules/marlborough/rules.yaml:1257:15\n3927 rules/marlborough/rules.yaml:1258:15\n3928 rules/marlborough/rules.yaml:1259:19\n3933 rules/marlborough/rules.yaml:1852:7\n3934 rules/marlborough/rules.yaml:1853:7\n3935 rules/marlborough/rules.yaml:1854:7\n3945 rules/marlborough/rules.yaml:1855:7\n3946 rules/marlborough/rules.yaml:1856:11\n3949 rules/marlborough/rules.yaml:1858:7\n3954 rules/marlborough/rules.yaml:1826:7\n3955 rules/marlborough/rules.yaml:1827:7\n3956 rules/marlborough/rules.yaml:1828:7\n3957 rules/marlborough/rules.yaml:1829:7\n3963 rules/marlborough/rules.yaml:1832:7\n3967 rules/marlborough/rules.yaml:1833:7\n3971 rules/marlborough/rules.yaml:1834:7\n3972 rules/marlborough/rules.yaml:1835:11\n3975 rules/marlborough/rules.yaml:1836:7\n3976 rules/marlborough/rules.yaml:1837:11\n3979 rules/marlborough/rules.yaml:1838:7\n3980 rules/marlborough/rules.yaml:1839:7\n3981 rules/marlborough/rules.yaml:1840:7\n3982 rules/marlborough/rules.yaml:1842:7\n3983 rules/marlborough/rules.yaml:1843:7\n3987 rules/marlborough/rules.yaml:1894:7\n3988 rules/marlborough/rules.yaml:1895:7\n3989 rules/marlborough/rules.yaml:1896:11\n3990 rules/marlborough/rules.yaml:1897:7\n3991 rules/marlborough/rules.yaml:1898:7\n3992 rules/marlborough/rules.yaml:1899:7\n3998 rules/marlborough/rules.yaml:1784:7\n3999 rules/marlborough/rules.yaml:1785:7\n4002 rules/marlborough/rules.yaml:1788:11\n4004 rules/marlborough/rules.yaml:1790:11\n4005 rules/marlborough/rules.yaml:1791:11\n4006 rules/marlborough/rules.yaml:1792:11\n4007 rules/marlborough/rules.yaml:1793:15\n4011 rules/marlborough/rules.yaml:1796:15\n4013 rules/marlborough/rules.yaml:1799:11\n4021 rules/marlborough/rules.yaml:1800:11\n4022 rules/marlborough/rules.yaml:1802:19\n4024 rules/marlborough/rules.yaml:1805:19\n4026 rules/marlborough/rules.yaml:1807:19\n4027 rules/marlborough/rules.yaml:1808:23\n4029 rules/marlborough/rules.yaml:1811:23\n4031 rules/marlborough/rules.yaml:1814:19\n4036 rules/marlborough/rules.yaml:1867:7\n4037 rules/marlborough/rules.yaml:1868:7\n4042 rules/marlborough/rules.yaml:1869:11\n4043 rules/marlborough/rules.yaml:1870:11\n4064 rules/marlborough/rules.yaml:1871:11\n4065 rules/marlborough/rules.yaml:1872:11\n4066 rules/marlborough/rules.yaml:1873:15\n4081 rules/marlborough/rules.yaml:1874:15\n4082 rules/marlborough/rules.yaml:1875:19\n4084 rules/marlborough/rules.yaml:1877:19\n4085 rules/marlborough/rules.yaml:1878:19\n4086 rules/marlborough/rules.yaml:1879:23\n4087 rules/marlborough/rules.yaml:1880:19\n4088 rules/marlborough/rules.yaml:1881:23\n4090 rules/marlborough/rules.yaml:1883:23\n4096 rules/marlborough/rules.yaml:1744:7\n4103 rules/marlborough/rules.yaml:1745:7\n4109 rules/marlborough/rules.yaml:1746:7\n4110 rules/marlborough/rules.yaml:1748:11\n4112 rules/marlborough/rules.yaml:1750:11\n4115 rules/marlborough/rules.yaml:1751:11\n4120 rules/marlborough/rules.yaml:1752:11\n4121 rules/marlborough/rules.yaml:1753:11\n4122 rules/marlborough/rules.yaml:1754:15\n4124 rules/marlborough/rules.yaml:1756:15\n4125 rules/marlborough/rules.yaml:1757:11\n4131 rules/marlborough/rules.yaml:823:7\n4132 rules/marlborough/rules.yaml:824:7\n4133 rules/marlborough/rules.yaml:825:11\n4134 rules/marlborough/rules.yaml:826:11\n4135 rules/marlborough/rules.yaml:827:15\n4138 rules/marlborough/rules.yaml:828:11\n4139 rules/marlborough/rules.yaml:830:7\n4140 rules/marlborough/rules.yaml:831:7\n4147 rules/marlborough/rules.yaml:832:11\n4148 rules/marlborough/rules.yaml:833:15\n4150 rules/marlborough/rules.yaml:835:15\n4151 rules/marlborough/rules.yaml:836:15\n4155 rules/marlborough/rules.yaml:837:11\n4160 rules/marlborough/rules.yaml:2258:7\n4161 rules/marlborough/rules.yaml:2259:7\n4166 rules/marlborough/rules.yaml:2260:11\n4171 rules/marlborough/rules.yaml:2261:11\n4189 rules/marlborough/rules.yaml:2262:11\n4190 rules/marlborough/rules.yaml:2263:15\n4192 rules/marlborough/rules.yaml:2265:15\n4193 rules/marlborough/rules.yaml:2266:15\n4194 rules/marlborough/rules.yaml:2267:19\n4196 rules/marlborough/rules.yaml:2269:19\n4199 rules/marlborough/rules.yaml:2270:19\n4200 rules/marlborough/rules.yaml:2271:19\n4201 rules/marlborough/rules.yaml:2273:19\n4202 rules/marlborough/rules.yaml:2274:23\n4203 rules/marlborough/rules.yaml:2275:7\n4208 rules/marlborough/rules.yaml:1766:7\n4209 rules/marlborough/rules.yaml:1767:7\n4210 rules/marlborough/rules.yaml:1768:7\n4211 rules/marlborough/rules.yaml:1770:15\n4212 rules/marlborough/rules.yaml:1771:19\n4215 rules/marlborough/rules.yaml:1772:23\n4218 rules/marlborough/rules.yaml:1774:15\n4221 rules/marlborough/rules.yaml:1776:15\n4228 rules/marlborough/rules.yaml:1028:7\n4229 rules/marlborough/rules.yaml:1029:11\n4230 rules/marlborough/rules.yaml:1030:7\n4231 rules/marlborough/rules.yaml:1031:7\n4232 rules/marlborough/rules.yaml:1034:15\n4233 rules/marlborough/rules.yaml:1035:15\n4234 rules/marlborough/rules.yaml:1036:15\n4236 rules/marlborough/rules.yaml:1039:15\n4237 rules/marlborough/rules.yaml:1040:15\n4238 rules/marlborough/rules.yaml:1041:15\n4240 rules/marlborough/rules.yaml:1043:15\n4244 rules/marlborough/rules.yaml:1530:7\n4249 rules/marlborough/rules.yaml:1531:11\n4252 rules/marlborough/rules.yaml:1532:11\n4260 rules/marlborough/rules.yaml:1534:15\n4264 rules/marlborough/rules.yaml:1054:7\n4265 rules/marlborough/rules.yaml:1055:7\n4270 rules/marlborough/rules.yaml:1056:7\n4271 rules/marlborough/rules.yaml:1057:11\n4272 rules/marlborough/rules.yaml:1058:15\n4273 rules/marlborough/rules.yaml:1059:7\n4274 rules/marlborough/rules.yaml:1060:7\n4275 rules/marlborough/rules.yaml:1061:7\n4276 rules/marlborough/rules.yaml:1062:11\n4277 rules/marlborough/rules.yaml:1063:11\n4278 rules/marlborough/rules.yaml:1064:11\n4290 rules/marlborough/rules.yaml:1065:11\n4299 rules/marlborough/rules.yaml:1066:11\n4300 rules/marlborough/rules.yaml:1067:15\n4301 rules/marlborough/rules.yaml:1068:19\n4303 rules/marlborough/rules.yaml:1070:15\n4304 rules/marlborough/rules.yaml:1071:15\n4305 rules/marlborough/rules.yaml:1072:19\n4307 rules/marlborough/rules.yaml:1074:7\n4308 rules/marlborough/rules.yaml:1075:7\n4312 rules/marlborough/rules.yaml:2119:7\n4313 rules/marlborough/rules.yaml:2120:7\n4318 rules/marlborough/rules.yaml:2121:7\n4321 rules/marlborough/rules.yaml:2122:7\n4339 rules/marlborough/rules.yaml:2123:7\n4340 rules/marlborough/rules.yaml:2124:11\n4341 rules/marlborough/rules.yaml:2125:7\n4342 rules/marlborough/rules.yaml:2126:7\n4343 rules/marlborough/rules.yaml:2127:11\n4344 rules/marlborough/rules.yaml:2128:7\n4345 rules/marlborough/rules.yaml:2129:11\n4350 rules/marlborough/rules.yaml:2130:11\n4351 rules/marlborough/rules.yaml:2131:11\n4352 rules/marlborough/rules.yaml:2132:11\n4353 rules/marlborough/rules.yaml:2133:15\n4354 rules/marlborough/rules.yaml:2134:19\n4356 rules/marlborough/rules.yaml:2136:15\n4357 rules/marlborough/rules.yaml:2137:15\n4358 rules/marlborough/rules.yaml:2138:19\n4360 rules/marlborough/rules.yaml:2140:19\n4361 rules/marlborough/rules.yaml:2141:19\n4362 rules/marlborough/rules.yaml:2142:7\n4363 rules/marlborough/rules.yaml:2143:11\n4364 rules/marlborough/rules.yaml:2144:11\n4365 rules/marlborough/rules.yaml:2146:11\n4366 rules/marlborough/rules.yaml:2147:11\n4370 rules/marlborough/rules.yaml:2148:11\n4373 rules/marlborough/rules.yaml:2149:11\n4374 rules/marlborough/rules.yaml:2150:15\n4375 rules/marlborough/rules.yaml:2151:19\n4384 rules/marlborough/rules.yaml:2152:19\n4385 rules/marlborough/rules.yaml:2153:23\n4386 rules/marlborough/rules.yaml:2155:23\n4387 rules/marlborough/rules.yaml:2156:7\n4388 rules/marlborough/rules.yaml:2157:11\n4392 rules/marlborough/rules.yaml:1464:7\n4393 rules/marlborough/rules.yaml:1465:7\n4402 rules/marlborough/rules.yaml:1466:7\n4403 rules/marlborough/rules.yaml:1467:11\n4414 rules/marlborough/rules.yaml:1468:15\n4415 rules/marlborough/rules.yaml:1469:15\n4416 rules/marlborough/rules.yaml:1470:19\n4417 rules/marlborough/rules.yaml:1471:19\n4418 rules/marlborough/rules.yaml:1473:23\n4433 rules/marlborough/rules.yaml:1474:23\n4434 rules/marlborough/rules.yaml:1475:27\n4436 rules/marlborough/rules.yaml:1476:23\n4437 rules/marlborough/rules.yaml:1477:23\n4438 rules/marlborough/rules.yaml:1478:27\n4439 rules/marlborough/rules.yaml:1479:31\n4447 rules/marlborough/rules.yaml:2313:3\n4448 rules/marlborough/rules.yaml:2313:3\n4450 rules/marlborough/rules.yaml:2313:3\n4451 rules/marlborough/rules.yaml:2313:3\n4452 rules/marlborough/rules.yaml:2313:3\n4453 rules/marlborough/rules.yaml:2313:3\n4454 rules/marlborough/rules.yaml:2313:3\n4455 rules/marlborough/rules.yaml:2313:3\n4462 rules/marlborough/rules.yaml:2313:3\n4463 rules/marlborough/rules.yaml:2313:3\n4464 rules/marlborough/rules.yaml:2313:3\n4465 rules/marlborough/rules.yaml:2313:3\n4470 rules/marlborough/rules.yaml:2313:3\n4471 rules/marlborough/rules.yaml:2313:3\n4473 rules/marlborough/rules.yaml:2313:3\n4474 rules/marlborough/rules.yaml:2313:3\n4475 rules/marlborough/rules.yaml:2313:3\n4477 rules/marlborough/rules.yaml:2313:3\n4478 rules/marlborough/rules.yaml:2313:3\n4479 rules/marlborough/rules.yaml:2313:3\n4484 rules/marlborough/rules.yaml:1965:7\n4489 rules/marlborough/rules.yaml:1966:7\n4490 rules/marlborough/rules.yaml:1967:11\n4491 rules/marlborough/rules.yaml:1968:11\n4492 rules/marlborough/rules.yaml:1969:15\n4494 rules/marlborough/rules.yaml:1972:15\n4500 rules/marlborough/rules.yaml:1082:7\n4501 rules/marlborough/rules.yaml:1083:7\n4502 rules/marlborough/rules.yaml:1084:11\n4503 rules/marlborough/rules.yaml:1085:11\n4505 rules/marlborough/rules.yaml:1087:11\n4558 rules/marlborough/rules.yaml:1681:7\n4559 rules/marlborough/rules.yaml:1682:7\n4560 rules/marlborough/rules.yaml:1683:7\n4561 rules/marlborough/rules.yaml:1684:11\n4562 rules/marlborough/rules.yaml:1685:7\n4563 rules/marlborough/rules.yaml:1686:11\n4568 rules/marlborough/rules.yaml:1687:15\n4569 rules/marlborough/rules.yaml:1688:15\n4581 rules/marlborough/rules.yaml:1689:19\n4588 rules/marlborough/rules.yaml:1690:19\n4626 rules/marlborough/rules.yaml:1691:19\n4627 rules/marlborough/rules.yaml:1693:23\n4629 rules/marlborough/rules.yaml:1695:23\n4630 rules/marlborough/rules.yaml:1696:23\n4631 rules/marlborough/rules.yaml:1697:27\n4632 rules/marlborough/rules.yaml:1698:23\n4634 rules/marlborough/rules.yaml:1699:23\n4638 rules/marlborough/rules.yaml:1720:7\n4639 rules/marlborough/rules.yaml:1721:7\n4640 rules/marlborough/rules.yaml:1723:7\n4641 rules/marlborough/rules.yaml:1724:11\n4642 rules/marlborough/rules.yaml:1725:7\n4647 rules/marlborough/rules.yaml:1726:7\n4667 rules/marlborough/rules.yaml:1727:7\n4668 rules/marlborough/rules.yaml:1728:11\n4669 rules/marlborough/rules.yaml:1729:11\n4674 rules/marlborough/rules.yaml:1730:15\n4675 rules/marlborough/rules.yaml:1731:7\n4687 rules/marlborough/rules.yaml:1732:11\n4703 rules/marlborough/rules.yaml:1733:7\n4709 rules/marlborough/rules.yaml:1734:11\n4723 rules/marlborough/rules.yaml:1548:7\n4729 rules/marlborough/rules.yaml:1549:11\n4730 rules/marlborough/rules.yaml:1550:11\n4731 rules/marlborough/rules.yaml:1551:11\n4734 rules/marlborough/rules.yaml:1554:15\n4735 rules/marlborough/rules.yaml:1555:15\n4737 rules/marlborough/rules.yaml:1557:7\n4738 rules/marlborough/rules.yaml:1558:7\n4739 rules/marlborough/rules.yaml:1559:7\n4744 rules/marlborough/rules.yaml:1560:7\n4745 rules/marlborough/rules.yaml:1561:11\n4746 rules/marlborough/rules.yaml:1562:11\n4747 rules/marlborough/rules.yaml:1563:15\n4750 rules/marlborough/rules.yaml:1564:15\n4751 rules/marlborough/rules.yaml:1565:15\n4752 rules/marlborough/rules.yaml:1567:7\n4753 rules/marlborough/rules.yaml:1568:7\n4758 rules/marlborough/rules.yaml:1569:11\n4761 rules/marlborough/rules.yaml:1570:11\n4797 rules/marlborough/rules.yaml:1571:11\n4798 rules/marlborough/rules.yaml:1572:15\n4800 rules/marlborough/rules.yaml:1574:15\n4801 rules/marlborough/rules.yaml:1575:15\n4802 rules/marlborough/rules.yaml:1576:19\n4804 rules/marlborough/rules.yaml:1578:19\n4807 rules/marlborough/rules.yaml:1579:19\n4808 rules/marlborough/rules.yaml:1581:7\n4809 rules/marlborough/rules.yaml:1582:7\n4814 rules/marlborough/rules.yaml:1583:11\n4838 rules/marlborough/rules.yaml:1584:11\n4839 rules/marlborough/rules.yaml:1585:15\n4841 rules/marlborough/rules.yaml:1587:15\n4842 rules/marlborough/rules.yaml:1588:15\n4843 rules/marlborough/rules.yaml:1589:19\n4845 rules/marlborough/rules.yaml:1591:19\n4850 rules/marlborough/rules.yaml:1592:19\n4853 rules/marlborough/rules.yaml:1593:19\n4854 rules/marlborough/rules.yaml:1594:19\n4858 rules/marlborough/rules.yaml:1595:23\n4861 rules/marlborough/rules.yaml:1598:23\n4862 rules/marlborough/rules.yaml:1599:23\n4867 rules/marlborough/rules.yaml:1491:7\n4882 rules/marlborough/rules.yaml:1492:7\n4891 rules/marlborough/rules.yaml:1493:11\n4892 rules/marlborough/rules.yaml:1494:7\n4893 rules/marlborough/rules.yaml:1495:7\n4914 rules/marlborough/rules.yaml:1496:7\n4915 rules/marlborough/rules.yaml:1498:11\n4916 rules/marlborough/rules.yaml:1499:15\n4917 rules/marlborough/rules.yaml:1500:11\n4918 rules/marlborough/rules.yaml:1501:7\n4919 rules/marlborough/rules.yaml:1502:7\n4920 rules/marlborough/rules.yaml:1503:11\n4925 rules/marlborough/rules.yaml:2351:1\n4926 rules/marlborough/rules.yaml:2351:1\n4927 rules/marlborough/rules.yaml:2351:1\n4932 rules/marlborough/rules.yaml:2351:1\n4933 rules/marlborough/rules.yaml:2351:1\n4934 rules/marlborough/rules.yaml:2351:1\n4935 rules/marlborough/rules.yaml:2351:1\n4938 rules/marlborough/rules.yaml:2351:1\n4939 rules/marlborough/rules.yaml:2351:1\n4941 rules/marlborough/rules.yaml:2351:1\n4942 rules/marlborough/rules.yaml:2351:1\n4943 rules/marlborough/rules.yaml:2351:1\n4944 rules/marlborough/rules.yaml:2351:1\n4945 rules/marlborough/rules.yaml:2351:1\n4946 rules/marlborough/rules.yaml:2351:1\n4947 rules/marlborough/rules.yaml:2351:1\n4948 rules/marlborough/rules.yaml:2351:1\n4949 rules/marlborough/rules.yaml:2351:1\n4950 rules/marlborough/rules.yaml:2351:1\n4951 rules/marlborough/rules.yaml:2351:1\n4955 rules/marlborough/rules.yaml:1372:7\n4956 rules/marlborough/rules.yaml:1373:11\n4957 rules/marlborough/rules.yaml:1374:7\n4958 rules/marlborough/rules.yaml:1375:7\n4959 rules/marlborough/rules.yaml:1376:7\n4964 rules/marlborough/rules.yaml:1377:11\n4965 rules/marlborough/rules.yaml:1378:15\n4967 rules/marlborough/rules.yaml:1380:15\n4968 rules/marlborough/rules.yaml:1381:11\n4969 rules/marlborough/rules.yaml:1382:15\n4970 rules/marlborough/rules.yaml:1383:11\n4971 rules/marlborough/rules.yaml:1384:15\n4973 rules/marlborough/rules.yaml:1386:15\n4974 rules/marlborough/rules.yaml:1387:11\n4978 rules/marlborough/rules.yaml:2286:7\n4980 rules/marlborough/rules.yaml:2287:7\n4981 rules/marlborough/rules.yaml:2288:7\n4988 rules/marlborough/rules.yaml:2003:7\n4989 rules/marlborough/rules.yaml:2004:7\n4990 rules/marlborough/rules.yaml:2005:11\n4991 rules/marlborough/rules.yaml:2006:7\n4997 rules/marlborough/rules.yaml:2007:7\n5003 rules/marlborough/rules.yaml:2008:7\n5004 rules/marlborough/rules.yaml:2009:7\n5008 rules/marlborough/rules.yaml:2010:11\n5009 rules/marlborough/rules.yaml:2011:7\n5010 rules/marlborough/rules.yaml:2012:7\n5011 rules/marlborough/rules.yaml:2013:11\n5012 rules/marlborough/rules.yaml:2014:7\n5018 rules/marlborough/rules.yaml:2015:7\n5019 rules/marlborough/rules.yaml:2016:7\n5020 rules/marlborough/rules.yaml:2018:7\n5021 rules/marlborough/rules.yaml:2020:15\n5023 rules/marlborough/rules.yaml:2022:15\n5025 rules/marlborough/rules.yaml:2024:15\n5027 rules/marlborough/rules.yaml:2026:15\n5028 rules/marlborough/rules.yaml:2027:15\n5030 rules/marlborough/rules.yaml:2029:15\n5031 rules/marlborough/rules.yaml:2030:15\n5032 rules/marlborough/rules.yaml:2031:15\n5033 rules/marlborough/rules.yaml:2032:19\n5034 rules/marlborough/rules.yaml:2033:19\n5035 rules/marlborough/rules.yaml:2034:15\n5039 rules/marlborough/rules.yaml:1982:7\n5040 rules/marlborough/rules.yaml:1983:7\n5041 rules/marlborough/rules.yaml:1984:7\n5042 rules/marlborough/rules.yaml:1985:11\n5043 rules/marlborough/rules.yaml:1987:7\n5044 rules/marlborough/rules.yaml:1988:7\n5045 rules/marlborough/rules.yaml:1989:7\n5048 rules/marlborough/rules.yaml:1991:7\n5049 rules/marlborough/rules.yaml:1992:7\n5050 rules/marlborough/rules.yaml:1993:11\n5055 rules/marlborough/rules.yaml:2090:7\n5056 rules/marlborough/rules.yaml:2091:7\n5061 rules/marlborough/rules.yaml:2092:11\n5066 rules/marlborough/rules.yaml:2093:11\n5071 rules/marlborough/rules.yaml:2094:11\n5072 rules/marlborough/rules.yaml:2095:15\n5074 rules/marlborough/rules.yaml:2097:15\n5075 rules/marlborough/rules.yaml:2098:15\n5076 rules/marlborough/rules.yaml:2099:19\n5078 rules/marlborough/rules.yaml:2101:19\n5081 rules/marlborough/rules.yaml:2102:19\n5086 rules/marlborough/rules.yaml:1644:7\n5087 rules/marlborough/rules.yaml:1645:7\n5088 rules/marlborough/rules.yaml:1646:7\n5089 rules/marlborough/rules.yaml:1647:7\n5094 rules/marlborough/rules.yaml:1648:11\n5099 rules/marlborough/rules.yaml:1649:11\n5103 rules/marlborough/rules.yaml:1650:11\n5104 rules/marlborough/rules.yaml:1651:11\n5105 rules/marlborough/rules.yaml:1652:15\n5107 rules/marlborough/rules.yaml:1654:15\n5108 rules/marlborough/rules.yaml:1655:15\n5110 rules/marlborough/rules.yaml:1657:15\n5111 rules/marlborough/rules.yaml:1658:15\n5112 rules/marlborough/rules.yaml:1659:19\n5114 rules/marlborough/rules.yaml:1661:19\n5115 rules/marlborough/rules.yaml:1662:7\n5122 rules/marlborough/rules.yaml:1940:7\n5123 rules/marlborough/rules.yaml:1941:7\n5124 rules/marlborough/rules.yaml:1942:7\n5125 rules/marlborough/rules.yaml:1943:7\n5126 rules/marlborough/rules.yaml:1945:7\n5127 rules/marlborough/rules.yaml:1947:15\n5128 rules/marlborough/rules.yaml:1948:19\n5130 rules/marlborough/rules.yaml:1950:19\n5132 rules/marlborough/rules.yaml:1952:15\n5133 rules/marlborough/rules.yaml:1953:19\n5137 rules/marlborough/rules.yaml:1957:15\n5142 rules/marlborough/rules.yaml:2217:7\n5143 rules/marlborough/rules.yaml:2218:7\n5144 rules/marlborough/rules.yaml:2219:7\n5147 rules/marlborough/rules.yaml:2220:7\n5148 rules/marlborough/rules.yaml:2221:11\n5151 rules/marlborough/rules.yaml:2222:7\n5152 rules/marlborough/rules.yaml:2223:7\n5153 rules/marlborough/rules.yaml:2224:7\n5156 rules/marlborough/rules.yaml:2226:7\n5157 rules/marlborough/rules.yaml:2227:7\n5158 rules/marlborough/rules.yaml:2228:11\n5159 rules/marlborough/rules.yaml:2230:7\n5160 rules/marlborough/rules.yaml:2231:11\n5161 rules/marlborough/rules.yaml:2232:7\n5162 rules/marlborough/rules.yaml:2233:7\n5163 rules/marlborough/rules.yaml:2234:7\n5164 rules/marlborough/rules.yaml:2235:11\n5165 rules/marlborough/rules.yaml:2236:15\n5167 rules/marlborough/rules.yaml:2238:7\n5172 rules/marlborough/rules.yaml:2239:7\n5173 rules/marlborough/rules.yaml:2240:11\n5174 rules/marlborough/rules.yaml:2241:7\n5175 rules/marlborough/rules.yaml:2242:7\n5176 rules/marlborough/rules.yaml:2243:11\n5177 rules/marlborough/rules.yaml:2244:11\n5185 rules/marlborough/rules.yaml:2245:11\n5186 rules/marlborough/rules.yaml:2246:11\n5190 rules/marlborough/rules.yaml:2197:7\n5191 rules/marlborough/rules.yaml:2198:7\n5192 rules/marlborough/rules.yaml:2199:11\n5193 rules/marlborough/rules.yaml:2200:11\n5194 rules/marlborough/rules.yaml:2201:15\n5195 rules/marlborough/rules.yaml:2202:15\n5196 rules/marlborough/rules.yaml:2203:7\n5200 rules/marlborough/rules.yaml:2171:7\n5210 rules/marlborough/rules.yaml:2172:7\n5211 rules/marlborough/rules.yaml:2174:11\n5212 rules/marlborough/rules.yaml:2175:7\n5213 rules/marlborough/rules.yaml:2176:7\n5214 rules/marlborough/rules.yaml:2177:7\n5215 rules/marlborough/rules.yaml:2178:7\n5216 rules/marlborough/rules.yaml:2179:11\n5217 rules/marlborough/rules.yaml:2181:7\n5222 rules/marlborough/rules.yaml:2182:11\n5223 rules/marlborough/rules.yaml:2183:11\n5224 rules/marlborough/rules.yaml:2184:15\n5225 rules/marlborough/rules.yaml:2185:15\n5226 rules/marlborough/rules.yaml:2186:15\n5232 rules/marlborough/rules.yaml:2047:7\n5233 rules/marlborough/rules.yaml:2048:11\n5234 rules/marlborough/rules.yaml:2049:11\n5243 rules/marlborough/rules.yaml:2050:15\n5244 rules/marlborough/rules.yaml:2051:15\n5245 rules/marlborough/rules.yaml:2052:19\n5248 rules/marlborough/rules.yaml:2053:19\n5252 rules/marlborough/rules.yaml:962:7\n5253 rules/marlborough/rules.yaml:963:7\n5254 rules/marlborough/rules.yaml:964:11\n5255 rules/marlborough/rules.yaml:965:7\n5258 rules/marlborough/rules.yaml:967:11\n5259 rules/marlborough/rules.yaml:968:7\n5260 rules/marlborough/rules.yaml:969:11\n5261 rules/marlborough/rules.yaml:970:15\n5262 rules/marlborough/rules.yaml:971:7\n5263 rules/marlborough/rules.yaml:972:7\n5264 rules/marlborough/rules.yaml:973:7\n5265 rules/marlborough/rules.yaml:974:11\n5266 rules/marlborough/rules.yaml:975:7\n5267 rules/marlborough/rules.yaml:976:7\n5268 rules/marlborough/rules.yaml:977:7\n5269 rules/marlborough/rules.yaml:978:7\n5287 rules/marlborough/rules.yaml:979:7\n5296 rules/marlborough/rules.yaml:980:11\n5301 rules/marlborough/rules.yaml:981:7\n5302 rules/marlborough/rules.yaml:983:11\n5303 rules/marlborough/rules.yaml:984:15\n5304 rules/marlborough/rules.yaml:985:11\n5305 rules/marlborough/rules.yaml:986:7\n5306 rules/marlborough/rules.yaml:987:7\n5307 rules/marlborough/rules.yaml:988:11\n5313 rules/marlborough/rules.yaml:2332:3\n5314 rules/marlborough/rules.yaml:2332:3\n5316 rules/marlborough/rules.yaml:2332:3\n5317 rules/marlborough/rules.yaml:2332:3\n5318 rules/marlborough/rules.yaml:2332:3\n5319 rules/marlborough/rules.yaml:2332:3\n5320 rules/marlborough/rules.yaml:2332:3\n5321 rules/marlborough/rules.yaml:2332:3\n5328 rules/marlborough/rules.yaml:2332:3\n5329 rules/marlborough/rules.yaml:2332:3\n5330 rules/marlborough/rules.yaml:2332:3\n5331 rules/marlborough/rules.yaml:2332:3\n5334 rules/marlborough/rules.yaml:2332:3\n5335 rules/marlborough/rules.yaml:2332:3\n5337 rules/marlborough/rules.yaml:2332:3\n5338 rules/marlborough/rules.yaml:2332:3\n5339 rules/marlborough/rules.yaml:2332:3\n5341 rules/marlborough/rules.yaml:2332:3\n5342 rules/marlborough/rules.yaml:2332:3\n5343 rules/marlborough/rules.yaml:2332:3\n5350 rules/marlborough/rules.yaml:1404:7\n5356 rules/marlborough/rules.yaml:1405:7\n5370 rules/marlborough/rules.yaml:1406:7\n5381 rules/marlborough/rules.yaml:1407:7\n5392 rules/marlborough/rules.yaml:1408:11\n5393 rules/marlborough/rules.yaml:1410:7\n5398 rules/marlborough/rules.yaml:1411:7\n5399 rules/marlborough/rules.yaml:1412:7\n5400 rules/marlborough/rules.yaml:1413:11\n5401 rules/marlborough/rules.yaml:1414:7\n5402 rules/marlborough/rules.yaml:1415:11\n5403 rules/marlborough/rules.yaml:1416:7\n5404 rules/marlborough/rules.yaml:1417:11\n5405 rules/marlborough/rules.yaml:1418:15\n5409 rules/marlborough/rules.yaml:1422:7\n5410 rules/marlborough/rules.yaml:1423:11\n5413 rules/marlborough/rules.yaml:1424:15\n5414 rules/marlborough/rules.yaml:1425:19\n5417 rules/marlborough/rules.yaml:1429:7\n5418 rules/marlborough/rules.yaml:1430:11\n5419 rules/marlborough/rules.yaml:1432:11\n5420 rules/marlborough/rules.yaml:1433:15\n5423 rules/marlborough/rules.yaml:1434:15\n5424 rules/marlborough/rules.yaml:1435:19\n5425 rules/marlborough/rules.yaml:1436:19\n5426 rules/marlborough/rules.yaml:1437:7\n5427 rules/marlborough/rules.yaml:1438:11\n5428 rules/marlborough/rules.yaml:1439:7\n5440 rules/marlborough/rules.yaml:1440:7\n5449 rules/marlborough/rules.yaml:1441:11\n5450 rules/marlborough/rules.yaml:1442:7\n5451 rules/marlborough/rules.yaml:1443:7\n5452 rules/marlborough/rules.yaml:1444:11\n5453 rules/marlborough/rules.yaml:1445:7\n5454 rules/marlborough/rules.yaml:1446:7\n5455 rules/marlborough/rules.yaml:1447:11\n5456 rules/marlborough/rules.yaml:1448:11\n5457 rules/marlborough/rules.yaml:1449:15\n5472 rules/marlborough/rules.yaml:1450:11\n5473 rules/marlborough/rules.yaml:1451:11\n5474 rules/marlborough/rules.yaml:1452:15\n5475 rules/marlborough/rules.yaml:1453:11\n5480 rules/marlborough/rules.yaml:1292:7\n5489 rules/marlborough/rules.yaml:1293:7\n5490 rules/marlborough/rules.yaml:1294:7\n5491 rules/marlborough/rules.yaml:1295:11\n5506 rules/marlborough/rules.yaml:1296:7\n5507 rules/marlborough/rules.yaml:1297:7\n5508 rules/marlborough/rules.yaml:1298:11\n5509 rules/marlborough/rules.yaml:1300:11\n5510 rules/marlborough/rules.yaml:1301:7\n5511 rules/marlborough/rules.yaml:1302:7\n5512 rules/marlborough/rules.yaml:1303:7\n5513 rules/marlborough/rules.yaml:1304:7\n5522 rules/marlborough/rules.yaml:1305:7\n5528 rules/marlborough/rules.yaml:1306:7\n5529 rules/marlborough/rules.yaml:1307:11\n5530 rules/marlborough/rules.yaml:1309:7\n5539 rules/marlborough/rules.yaml:1310:11\n5540 rules/marlborough/rules.yaml:1311:11\n5541 rules/marlborough/rules.yaml:1312:7\n5552 rules/marlborough/rules.yaml:1313:7\n5553 rules/marlborough/rules.yaml:1314:7\n5554 rules/marlborough/rules.yaml:1315:11\n5555 rules/marlborough/rules.yaml:1316:11\n5556 rules/marlborough/rules.yaml:1317:15\n5557 rules/marlborough/rules.yaml:1318:11\n5558 rules/marlborough/rules.yaml:1319:15\n5560 rules/marlborough/rules.yaml:1322:15\n5561 rules/marlborough/rules.yaml:1324:7\n5562 rules/marlborough/rules.yaml:1325:7\n5563 rules/marlborough/rules.yaml:1326:11\n5564 rules/marlborough/rules.yaml:1327:7\n5565 rules/marlborough/rules.yaml:1328:11\n5566 rules/marlborough/rules.yaml:1329:7\n5567 rules/marlborough/rules.yaml:1330:7\n5568 rules/marlborough/rules.yaml:1331:11\n5569 rules/marlborough/rules.yaml:1332:15\n5571 rules/marlborough/rules.yaml:1333:15\n5574 rules/marlborough/rules.yaml:1337:7\n5575 rules/marlborough/rules.yaml:1338:11\n5576 rules/marlborough/rules.yaml:1340:11\n5577 rules/marlborough/rules.yaml:1341:15\n5578 rules/marlborough/rules.yaml:1342:15\n5579 rules/marlborough/rules.yaml:1343:19\n5580 rules/marlborough/rules.yaml:1344:19\n5581 rules/marlborough/rules.yaml:1345:7\n5586 rules/marlborough/rules.yaml:1346:7\n5587 rules/marlborough/rules.yaml:1347:11\n5588 rules/marlborough/rules.yaml:1348:7\n5589 rules/marlborough/rules.yaml:1349:7\n5590 rules/marlborough/rules.yaml:1350:11\n5591 rules/marlborough/rules.yaml:1351:7\n5592 rules/marlborough/rules.yaml:1352:7\n5593 rules/marlborough/rules.yaml:1353:11\n5594 rules/marlborough/rules.yaml:1354:11\n5595 rules/marlborough/rules.yaml:1355:15\n5596 rules/marlborough/rules.yaml:1356:15\n5597 rules/marlborough/rules.yaml:1357:15\n5598 rules/marlborough/rules.yaml:1358:19\n5599 rules/marlborough/rules.yaml:1360:11\n5600 rules/marlborough/rules.yaml:1361:11\n5601 rules/marlborough/rules.yaml:1362:11\n5602 rules/marlborough/rules.yaml:1363:11\n5606 rules/marlborough/flow.yaml:11:7\n5607 rules/marlborough/flow.yaml:12:11\n5613 rules/marlborough/rules.yaml:927:7\n5614 rules/marlborough/rules.yaml:928:7\n5615 rules/marlborough/rules.yaml:929:7\n5616 rules/marlborough/rules.yaml:930:11\n5617 rules/marlborough/rules.yaml:931:11\n5618 rules/marlborough/rules.yaml:932:15\n5619 rules/marlborough/rules.yaml:933:15\n5620 rules/marlborough/rules.yaml:934:7\n5625 rules/marlborough/rules.yaml:935:11\n5626 rules/marlborough/rules.yaml:936:11\n5627 rules/marlborough/rules.yaml:937:11\n5628 rules/marlborough/rules.yaml:938:11\n5629 rules/marlborough/rules.yaml:939:11\n5630 rules/marlborough/rules.yaml:940:7\n5631 rules/marlborough/rules.yaml:941:11\n5636 rules/marlborough/rules.yaml:1512:7\n5637 rules/marlborough/rules.yaml:1513:7\n5638 rules/marlborough/rules.yaml:1514:11\n5639 rules/marlborough/rules.yaml:1515:11\n5640 rules/marlborough/rules.yaml:1516:7\n5643 rules/marlborough/rules.yaml:1517:7\n5644 rules/marlborough/rules.yaml:1518:7\n5652 rules/marlborough/rules.yaml:1912:7\n5653 rules/marlborough/rules.yaml:1913:7\n5654 rules/marlborough/rules.yaml:1914:11\n5655 rules/marlborough/rules.yaml:1915:11\n5662 rules/marlborough/rules.yaml:1916:15\n5663 rules/marlborough/rules.yaml:1917:15\n5671 rules/marlborough/rules.yaml:1918:15\n5689 rules/marlborough/rules.yaml:1919:15\n5690 rules/marlborough/rules.yaml:1920:15\n5691 rules/marlborough/rules.yaml:1921:19\n5692 rules/marlborough/rules.yaml:1922:19\n5693 rules/marlborough/rules.yaml:1923:23\n5696 rules/marlborough/rules.yaml:1924:23\n5697 rules/marlborough/rules.yaml:1926:19\n5698 rules/marlborough/rules.yaml:1927:23\n5699 rules/marlborough/rules.yaml:1928:23\n5703 rules/marlborough/rules.yaml:1610:7\n5707 rules/marlborough/rules.yaml:1611:7\n5708 rules/marlborough/rules.yaml:1612:11\n5709 rules/marlborough/rules.yaml:1613:11\n5710 rules/marlborough/rules.yaml:1614:7\n5711 rules/marlborough/rules.yaml:1615:11\n5715 rules/marlborough/flow.yaml:104:7\n5716 rules/marlborough/flow.yaml:105:11\n5720 rules/marlborough/flow.yaml:50:7\n5723 rules/marlborough/flow.yaml:51:11\n5724 rules/marlborough/flow.yaml:52:15\n5728 rules/marlborough/flow.yaml:67:7\n5731 rules/marlborough/flow.yaml:68:11\n5732 rules/marlborough/flow.yaml:69:15\n5736 rules/marlborough/flow.yaml:85:7\n5740 rules/marlborough/flow.yaml:61:7\n5741 rules/marlborough/flow.yaml:62:11\n5742 rules/marlborough/flow.yaml:63:15\n5746 rules/marlborough/flow.yaml:89:7\n5747 rules/marlborough/flow.yaml:90:11\n5751 rules/marlborough/flow.yaml:45:7\n5752 rules/marlborough/flow.yaml:46:11\n5756 rules/marlborough/flow.yaml:79:7\n5757 rules/marlborough/flow.yaml:80:11\n5758 rules/marlborough/flow.yaml:81:15\n5762 rules/marlborough/flow.yaml:56:7\n5763 rules/marlborough/flow.yaml:57:11\n5767 rules/marlborough/rules.yaml:1016:7\n5773 rules/marlborough/rules.yaml:1017:7\n5774 rules/marlborough/rules.yaml:1018:11\n5775 rules/marlborough/rules.yaml:1019:7\n5776 rules/marlborough/rules.yaml:1020:7\n5791 rules/marlborough/rules.yaml:999:7\n5796 rules/marlborough/rules.yaml:1000:11\n5797 rules/marlborough/rules.yaml:1001:7\n5809 rules/marlborough/rules.yaml:1002:7\n5810 rules/marlborough/rules.yaml:1003:11\n5811 rules/marlborough/rules.yaml:1004:7\n5829 rules/marlborough/rules.yaml:1005:7\n5830 rules/marlborough/rules.yaml:1006:11\n5832 rules/marlborough/rules.yaml:1007:7\n5833 rules/marlborough/rules.yaml:1008:11\n5834 rules/marlborough/rules.yaml:1009:11\n5883 rules/marlborough/rules.yaml:1098:7\n5884 rules/marlborough/rules.yaml:1099:7\n5890 rules/marlborough/rules.yaml:1100:7\n5891 rules/marlborough/rules.yaml:1101:11\n5893 rules/marlborough/rules.yaml:1102:7\n5894 rules/marlborough/rules.yaml:1103:11\n5896 rules/marlborough/rules.yaml:1104:7\n5899 rules/marlborough/rules.yaml:1105:7\n5900 rules/marlborough/rules.yaml:1106:7\n5901 rules/marlborough/rules.yaml:1107:7\n5906 rules/marlborough/rules.yaml:1108:11\n5907 rules/marlborough/rules.yaml:1109:11\n5935 rules/marlborough/rules.yaml:1112:11\n5936 rules/marlborough/rules.yaml:1113:11\n5937 rules/marlborough/rules.yaml:1114:11\n5938 rules/marlborough/rules.yaml:1116:19\n5939 rules/marlborough/rules.yaml:1117:23\n5941 rules/marlborough/rules.yaml:1119:23\n5942 rules/marlborough/rules.yaml:1120:23\n5952 rules/marlborough/rules.yaml:1126:19\n5955 rules/marlborough/rules.yaml:1122:19\n5959 rules/marlborough/rules.yaml:1124:19\n5968 rules/marlborough/rules.yaml:1128:11\n5969 rules/marlborough/rules.yaml:1129:11\n5972 rules/marlborough/rules.yaml:1130:11\n5977 rules/marlborough/rules.yaml:1131:11\n5978 rules/marlborough/rules.yaml:1132:11\n5999 rules/marlborough/rules.yaml:1133:15\n6050 rules/marlborough/rules.yaml:1136:15\n6051 rules/marlborough/rules.yaml:1137:15\n6057 rules/marlborough/rules.yaml:1139:15\n6069 rules/marlborough/rules.yaml:1140:15\n6070 rules/marlborough/rules.yaml:1141:15\n6087 rules/marlborough/rules.yaml:1142:15\n6088 rules/marlborough/rules.yaml:1143:15\n6094 rules/marlborough/rules.yaml:1145:15\n6106 rules/marlborough/rules.yaml:1146:15\n6107 rules/marlborough/rules.yaml:1147:15\n6124 rules/marlborough/rules.yaml:1148:15\n6125 rules/marlborough/rules.yaml:1149:15\n6128 rules/marlborough/rules.yaml:1150:11\n6129 rules/marlborough/rules.yaml:1151:11\n6130 rules/marlborough/rules.yaml:1152:11\n6131 rules/marlborough/rules.yaml:1153:11\n6132 rules/marlborough/rules.yaml:1154:11\n6133 rules/marlborough/rules.yaml:1155:11\n6134 rules/marlborough/rules.yaml:1156:11\n6145 rules/marlborough/rules.yaml:1158:19\n6152 rules/marlborough/rules.yaml:1159:19\n6160 rules/marlborough/rules.yaml:1160:23\n6161 rules/marlborough/rules.yaml:1161:23\n6165 rules/marlborough/rules.yaml:1163:19\n6170 rules/marlborough/rules.yaml:1168:23\n6173 rules/marlborough/rules.yaml:1164:23\n6177 rules/marlborough/rules.yaml:1166:23\n6181 rules/marlborough/rules.yaml:1170:19\n6182 rules/marlborough/rules.yaml:1171:19\n6195 rules/marlborough/rules.yaml:1172:19\n6198 rules/marlborough/rules.yaml:1175:23\n6201 rules/marlborough/rules.yaml:1173:23\n6205 rules/marlborough/rules.yaml:1177:19\n6212 rules/marlborough/rules.yaml:1178:19\n6219 rules/marlborough/rules.yaml:1179:19\n6230 rules/marlborough/rules.yaml:1180:23\n6234 rules/marlborough/rules.yaml:1182:19\n6277 rules/marlborough/rules.yaml:2292:3\n6282 rules/marlborough/rules.yaml:2292:3\n6284 rules/marlborough/rules.yaml:2292:3\n6285 rules/marlborough/rules.yaml:2292:3\n6286 rules/marlborough/rules.yaml:2292:3\n6287 rules/marlborough/rules.yaml:2292:3\n6288 rules/marlborough/rules.yaml:2292:3\n6289 rules/marlborough/rules.yaml:2292:3\n6302 rules/marlborough/rules.yaml:2292:3\n6303 rules/marlborough/rules.yaml:2292:3\n6315 rules/marlborough/rules.yaml:2292:3\n6321 rules/marlborough/rules.yaml:2292:3\n6334 rules/marlborough/rules.yaml:2292:3\n6335 rules/marlborough/rules.yaml:2292:3\n6357 rules/marlborough/rules.yaml:2292:3\n6397 rules/marlborough/rules.yaml:2292:3\n6398 rules/marlborough/rules.yaml:2292:3\n6400 rules/marlborough/rules.yaml:2292:3\n6401 rules/marlborough/rules.yaml:2292:3\n6405 rules/marlborough/rules.yaml:2292:3\n6445 rules/marlborough/rules.yaml:1193:7\n6446 rules/marlborough/rules.yaml:1194:7\n6447 rules/marlborough/rules.yaml:1195:7\n6455 rules/marlborough/rules.yaml:1196:7\n6456 rules/marlborough/rules.yaml:1197:7\n6457 rules/marlborough/rules.yaml:1198:7\n6458 rules/marlborough/rules.yaml:1199:7\n6459 rules/marlborough/rules.yaml:1200:11\n6460 rules/marlborough/rules.yaml:1201:7\n6461 rules/marlborough/rules.yaml:1202:7\n6462 rules/marlborough/rules.yaml:1203:7\n6470 rules/marlborough/rules.yaml:1204:7\n6478 rules/marlborough/rules.yaml:1205:7\n6479 rules/marlborough/rules.yaml:1206:7\n6480 rules/marlborough/rules.yaml:1207:7\n6481 rules/marlborough/rules.yaml:1208:7\n6482 rules/marlborough/rules.yaml:1209:7\n6483 rules/marlborough/rules.yaml:1210:7\n6484 rules/marlborough/rules.yaml:1211:7\n6530 rules/marlborough/rules.yaml:1212:7\n6531 rules/marlborough/rules.yaml:1213:7\n6532 rules/marlborough/rules.yaml:1214:7\n6533 rules/marlborough/rules.yaml:1215:7\n6560 rules/marlborough/rules.yaml:1216:7\n6612 rules/marlborough/rules.yaml:1217:7\n6613 rules/marlborough/rules.yaml:1218:11\n6640 rules/marlborough/rules.yaml:1219:7\n6641 rules/marlborough/rules.yaml:1220:7\n6652 rules/marlborough/rules.yaml:1222:15\n6653 rules/marlborough/rules.yaml:1223:19\n6654 rules/marlborough/rules.yaml:1224:15\n6661 rules/marlborough/rules.yaml:1225:15\n6668 rules/marlborough/rules.yaml:1226:15\n6673 rules/marlborough/rules.yaml:1227:19\n6677 rules/marlborough/rules.yaml:1229:15\n6687 rules/marlborough/rules.yaml:1230:15\n6694 rules/marlborough/rules.yaml:1231:15\n6701 rules/marlborough/rules.yaml:1232:15\n6708 rules/marlborough/rules.yaml:1233:15\n6713 rules/marlborough/rules.yaml:1234:19\n6717 rules/marlborough/rules.yaml:1236:15\n6718 rules/marlborough/rules.yaml:1237:15\n6725 rules/marlborough/rules.yaml:1238:15\n6732 rules/marlborough/rules.yaml:1239:15\n6738 rules/marlborough/rules.yaml:1240:19\n6741 rules/marlborough/rules.yaml:1242:15\n6748 rules/marlborough/rules.yaml:1243:15\n6755 rules/marlborough/rules.yaml:1244:15\n6759 rules/marlborough/rules.yaml:1245:19\n6760 rules/marlborough/rules.yaml:1246:19\n6761 rules/marlborough/rules.yaml:1247:15\n6768 rules/marlborough/rules.yaml:1248:15\n6775 rules/marlborough/rules.yaml:1249:15\n6780 rules/marlborough/rules.yaml:1250:19\n6784 rules/marlborough/rules.yaml:1252:15\n6785 rules/marlborough/rules.yaml:1253:19\n6786 rules/marlborough/rules.yaml:1254:15\n6787 rules/marlborough/rules.yaml:1255:15\n6788 rules/marlborough/rules.yaml:1256:15\n6795 rules/marlborough/rules.yaml:1257:15\n6802 rules/marlborough/rules.yaml:1258:15\n6807 rules/marlborough/rules.yaml:1259:19\n6827 rules/marlborough/rules.yaml:1852:7\n6828 rules/marlborough/rules.yaml:1853:7\n6829 rules/marlborough/rules.yaml:1854:7\n6853 rules/marlborough/rules.yaml:1855:7\n6854 rules/marlborough/rules.yaml:1856:11\n6857 rules/marlborough/rules.yaml:1857:7\n6858 rules/marlborough/rules.yaml:1858:7\n6897 rules/marlborough/rules.yaml:1826:7\n6898 rules/marlborough/rules.yaml:1827:7\n6899 rules/marlborough/rules.yaml:1828:7\n6900 rules/marlborough/rules.yaml:1829:7\n6930 rules/marlborough/rules.yaml:1832:7\n6931 rules/marlborough/rules.yaml:1833:7\n6932 rules/marlborough/rules.yaml:1834:7\n6933 rules/marlborough/rules.yaml:1835:11\n6936 rules/marlborough/rules.yaml:1836:7\n6937 rules/marlborough/rules.yaml:1837:11\n6940 rules/marlborough/rules.yaml:1838:7\n6941 rules/marlborough/rules.yaml:1839:7\n6942 rules/marlborough/rules.yaml:1840:7\n6943 rules/marlborough/rules.yaml:1841:7\n6944 rules/marlborough/rules.yaml:1842:7\n6945 rules/marlborough/rules.yaml:1843:7\n6973 rules/marlborough/rules.yaml:1894:7\n6982 rules/marlborough/rules.yaml:1895:7\n6983 rules/marlborough/rules.yaml:1896:11\n6984 rules/marlborough/rules.yaml:1897:7\n6985 rules/marlborough/rules.yaml:1898:7\n6992 rules/marlborough/rules.yaml:1899:7\n7018 rules/marlborough/rules.yaml:1784:7\n7019 rules/marlborough/rules.yaml:1785:7\n7020 rules/marlborough/rules.yaml:1786:11\n7029 rules/marlborough/rules.yaml:1788:11\n7033 rules/marlborough/rules.yaml:1790:11\n7034 rules/marlborough/rules.yaml:1791:11\n7045 rules/marlborough/rules.yaml:1792:11\n7046 rules/marlborough/rules.yaml:1793:15\n7049 rules/marlborough/rules.yaml:1794:15\n7054 rules/marlborough/rules.yaml:1796:15\n7061 rules/marlborough/rules.yaml:1797:15\n7067 rules/marlborough/rules.yaml:1799:11\n7086 rules/marlborough/rules.yaml:1800:11\n7089 rules/marlborough/rules.yaml:1804:19\n7090 rules/marlborough/rules.yaml:1805:19\n7097 rules/marlborough/rules.yaml:1802:19\n7101 rules/marlborough/rules.yaml:1807:19\n7106 rules/marlborough/rules.yaml:1808:23\n7110 rules/marlborough/rules.yaml:1810:23\n7111 rules/marlborough/rules.yaml:1811:23\n7115 rules/marlborough/rules.yaml:1813:19\n7116 rules/marlborough/rules.yaml:1814:19\n7139 rules/marlborough/rules.yaml:1867:7\n7140 rules/marlborough/rules.yaml:1868:7\n7154 rules/marlborough/rules.yaml:1869:11\n7155 rules/marlborough/rules.yaml:1870:11\n7174 rules/marlborough/rules.yaml:1871:11\n7175 rules/marlborough/rules.yaml:1872:11\n7184 rules/marlborough/rules.yaml:1873:15\n7209 rules/marlborough/rules.yaml:1874:15\n7210 rules/marlborough/rules.yaml:1875:19\n7216 rules/marlborough/rules.yaml:1877:19\n7217 rules/marlborough/rules.yaml:1878:19\n7225 rules/marlborough/rules.yaml:1879:23\n7235 rules/marlborough/rules.yaml:1880:19\n7240 rules/marlborough/rules.yaml:1881:23\n7245 rules/marlborough/rules.yaml:1883:23\n7273 rules/marlborough/rules.yaml:1744:7\n7280 rules/marlborough/rules.yaml:1745:7\n7288 rules/marlborough/rules.yaml:1746:7\n7289 rules/marlborough/rules.yaml:1747:11\n7290 rules/marlborough/rules.yaml:1748:11\n7295 rules/marlborough/rules.yaml:1750:11\n7298 rules/marlborough/rules.yaml:1751:11\n7303 rules/marlborough/rules.yaml:1752:11\n7304 rules/marlborough/rules.yaml:1753:11\n7314 rules/marlborough/rules.yaml:1754:15\n7325 rules/marlborough/rules.yaml:1756:15\n7333 rules/marlborough/rules.yaml:1757:11\n7335 rules/marlborough/rules.yaml:1758:11\n7358 rules/marlborough/rules.yaml:823:7\n7361 rules/marlborough/rules.yaml:824:7\n7369 rules/marlborough/rules.yaml:825:11\n7381 rules/marlborough/rules.yaml:826:11\n7382 rules/marlborough/rules.yaml:827:15\n7385 rules/marlborough/rules.yaml:828:11\n7386 rules/marlborough/rules.yaml:829:11\n7389 rules/marlborough/rules.yaml:830:7\n7390 rules/marlborough/rules.yaml:831:7\n7403 rules/marlborough/rules.yaml:832:11\n7406 rules/marlborough/rules.yaml:835:15\n7407 rules/marlborough/rules.yaml:836:15\n7413 rules/marlborough/rules.yaml:833:15\n7420 rules/marlborough/rules.yaml:837:11\n7442 rules/marlborough/rules.yaml:2258:7\n7443 rules/marlborough/rules.yaml:2259:7\n7454 rules/marlborough/rules.yaml:2260:11\n7460 rules/marlborough/rules.yaml:2261:11\n7478 rules/marlborough/rules.yaml:2262:11\n7479 rules/marlborough/rules.yaml:2263:15\n7488 rules/marlborough/rules.yaml:2265:15\n7496 rules/marlborough/rules.yaml:2266:15\n7497 rules/marlborough/rules.yaml:2267:19\n7499 rules/marlborough/rules.yaml:2269:19\n7502 rules/marlborough/rules.yaml:2270:19\n7503 rules/marlborough/rules.yaml:2271:19\n7504 rules/marlborough/rules.yaml:2272:19\n7505 rules/marlborough/rules.yaml:2273:19\n7506 rules/marlborough/rules.yaml:2274:23\n7510 rules/marlborough/rules.yaml:2275:7\n7524 rules/marlborough/rules.yaml:1766:7\n7525 rules/marlborough/rules.yaml:1767:7\n7536 rules/marlborough/rules.yaml:1768:7\n7537 rules/marlborough/rules.yaml:1770:15\n7538 rules/marlborough/rules.yaml:1771:19\n7542 rules/marlborough/rules.yaml:1772:23\n7545 rules/marlborough/rules.yaml:1774:15\n7548 rules/marlborough/rules.yaml:1776:15\n7550 rules/marlborough/rules.yaml:1777:7\n7569 rules/marlborough/rules.yaml:1028:7\n7570 rules/marlborough/rules.yaml:1029:11\n7571 rules/marlborough/rules.yaml:1030:7\n7572 rules/marlborough/rules.yaml:1031:7\n7577 rules/marlborough/rules.yaml:1043:15\n7580 rules/marlborough/rules.yaml:1033:15\n7581 rules/marlborough/rules.yaml:1034:15\n7582 rules/marlborough/rules.yaml:1035:15\n7589 rules/marlborough/rules.yaml:1036:15\n7592 rules/marlborough/rules.yaml:1038:15\n7593 rules/marlborough/rules.yaml:1039:15\n7594 rules/marlborough/rules.yaml:1040:15\n7601 rules/marlborough/rules.yaml:1041:15\n7618 rules/marlborough/rules.yaml:1530:7\n7638 rules/marlborough/rules.yaml:1531:11\n7641 rules/marlborough/rules.yaml:1532:11\n7654 rules/marlborough/rules.yaml:1533:15\n7655 rules/marlborough/rules.yaml:1534:15\n7685 rules/marlborough/rules.yaml:1054:7\n7686 rules/marlborough/rules.yaml:1055:7\n7691 rules/marlborough/rules.yaml:1056:7\n7692 rules/marlborough/rules.yaml:1057:11\n7693 rules/marlborough/rules.yaml:1058:15\n7694 rules/marlborough/rules.yaml:1059:7\n7695 rules/marlborough/rules.yaml:1060:7\n7696 rules/marlborough/rules.yaml:1061:7\n7701 rules/marlborough/rules.yaml:1062:11\n7702 rules/marlborough/rules.yaml:1063:11\n7703 rules/marlborough/rules.yaml:1064:11\n7715 rules/marlborough/rules.yaml:1065:11\n7724 rules/marlborough/rules.yaml:1066:11\n7725 rules/marlborough/rules.yaml:1067:15\n7726 rules/marlborough/rules.yaml:1068:19\n7734 rules/marlborough/rules.yaml:1070:15\n7747 rules/marlborough/rules.yaml:1071:15\n7748 rules/marlborough/rules.yaml:1072:19\n7750 rules/marlborough/rules.yaml:1073:15\n7753 rules/marlborough/rules.yaml:1074:7\n7754 rules/marlborough/rules.yaml:1075:7\n7794 rules/marlborough/rules.yaml:2119:7\n7795 rules/marlborough/rules.yaml:2120:7\n7801 rules/marlborough/rules.yaml:2121:7\n7806 rules/marlborough/rules.yaml:2122:7\n7822 rules/marlborough/rules.yaml:2123:7\n7823 rules/marlborough/rules.yaml:2124:11\n7824 rules/marlborough/rules.yaml:2125:7\n7841 rules/marlborough/rules.yaml:2126:7\n7842 rules/marlborough/rules.yaml:2127:11\n7843 rules/marlborough/rules.yaml:2128:7\n7854 rules/marlborough/rules.yaml:2129:11\n7860 rules/marlborough/rules.yaml:2130:11\n7861 rules/marlborough/rules.yaml:2131:11\n7862 rules/marlborough/rules.yaml:2132:11\n7863 rules/marlborough/rules.yaml:2133:15\n7864 rules/marlborough/rules.yaml:2134:19\n7870 rules/marlborough/rules.yaml:2136:15\n7871 rules/marlborough/rules.yaml:2137:15\n7872 rules/marlborough/rules.yaml:2138:19\n7884 rules/marlborough/rules.yaml:2140:19\n7910 rules/marlborough/rules.yaml:2141:19\n7914 rules/marlborough/rules.yaml:2142:7\n7925 rules/marlborough/rules.yaml:2143:11\n7926 rules/marlborough/rules.yaml:2144:11\n7927 rules/marlborough/rules.yaml:2145:11\n7928 rules/marlborough/rules.yaml:2146:11\n7931 rules/marlborough/rules.yaml:2147:11\n7932 rules/marlborough/rules.yaml:2148:11\n7935 rules/marlborough/rules.yaml:2149:11\n7941 rules/marlborough/rules.yaml:2150:15\n7953 rules/marlborough/rules.yaml:2151:19\n7962 rules/marlborough/rules.yaml:2152:19\n7982 rules/marlborough/rules.yaml:2153:23\n8019 rules/marlborough/rules.yaml:2154:23\n8020 rules/marlborough/rules.yaml:2155:23\n8024 rules/marlborough/rules.yaml:2156:7\n8025 rules/marlborough/rules.yaml:2157:11\n8046 rules/marlborough/rules.yaml:1464:7\n8047 rules/marlborough/rules.yaml:1465:7\n8059 rules/marlborough/rules.yaml:1466:7\n8070 rules/marlborough/rules.yaml:1467:11\n8089 rules/marlborough/rules.yaml:1468:15\n8102 rules/marlborough/rules.yaml:1469:15\n8108 rules/marlborough/rules.yaml:1470:19\n8109 rules/marlborough/rules.yaml:1471:19\n8112 rules/marlborough/rules.yaml:1481:23\n8116 rules/marlborough/rules.yaml:1472:23\n8117 rules/marlborough/rules.yaml:1473:23\n8145 rules/marlborough/rules.yaml:1474:23\n8146 rules/marlborough/rules.yaml:1475:27\n8148 rules/marlborough/rules.yaml:1476:23\n8160 rules/marlborough/rules.yaml:1477:23\n8161 rules/marlborough/rules.yaml:1478:27\n8162 rules/marlborough/rules.yaml:1479:31\n8191 rules/marlborough/rules.yaml:2313:3\n8196 rules/marlborough/rules.yaml:2313:3\n8198 rules/marlborough/rules.yaml:2313:3\n8199 rules/marlborough/rules.yaml:2313:3\n8200 rules/marlborough/rules.yaml:2313:3\n8201 rules/marlborough/rules.yaml:2313:3\n8202 rules/marlborough/rules.yaml:2313:3\n8203 rules/marlborough/rules.yaml:2313:3\n8216 rules/marlborough/rules.yaml:2313:3\n8217 rules/marlborough/rules.yaml:2313:3\n8229 rules/marlborough/rules.yaml:2313:3\n8235 rules/marlborough/rules.yaml:2313:3\n8240 rules/marlborough/rules.yaml:2313:3\n8241 rules/marlborough/rules.yaml:2313:3\n8263 rules/marlborough/rules.yaml:2313:3\n8303 rules/marlborough/rules.yaml:2313:3\n8304 rules/marlborough/rules.yaml:2313:3\n8306 rules/marlborough/rules.yaml:2313:3\n8307 rules/marlborough/rules.yaml:2313:3\n8311 rules/marlborough/rules.yaml:2313:3\n8328 rules/marlborough/rules.yaml:1965:7\n8333 rules/marlborough/rules.yaml:1966:7\n8341 rules/marlborough/rules.yaml:1967:11\n8347 rules/marlborough/rules.yaml:1968:11\n8348 rules/marlborough/rules.yaml:1969:15\n8349 rules/marlborough/rules.yaml:1970:15\n8351 rules/marlborough/rules.yaml:1972:15\n8374 rules/marlborough/rules.yaml:1082:7\n8375 rules/marlborough/rules.yaml:1083:7\n8378 rules/marlborough/rules.yaml:1087:11\n8386 rules/marlborough/rules.yaml:1084:11\n8392 rules/marlborough/rules.yaml:1085:11\n8416 rules/marlborough/rules.yaml:1681:7\n8417 rules/marlborough/rules.yaml:1682:7\n8418 rules/marlborough/rules.yaml:1683:7\n8419 rules/marlborough/rules.yaml:1684:11\n8420 rules/marlborough/rules.yaml:1685:7\n8425 rules/marlborough/rules.yaml:1686:11\n8442 rules/marlborough/rules.yaml:1687:15\n8443 rules/marlborough/rules.yaml:1688:15\n8456 rules/marlborough/rules.yaml:1689:19\n8463 rules/marlborough/rules.yaml:1690:19\n8499 rules/marlborough/rules.yaml:1691:19\n8500 rules/marlborough/rules.yaml:1692:23\n8501 rules/marlborough/rules.yaml:1693:23\n8507 rules/marlborough/rules.yaml:1695:23\n8508 rules/marlborough/rules.yaml:1696:23\n8516 rules/marlborough/rules.yaml:1697:27\n8531 rules/marlborough/rules.yaml:1698:23\n8533 rules/marlborough/rules.yaml:1699:23\n8534 rules/marlborough/rules.yaml:1700:23\n8559 rules/marlborough/rules.yaml:1720:7\n8560 rules/marlborough/rules.yaml:1721:7\n8561 rules/marlborough/rules.yaml:1722:7\n8562 rules/marlborough/rules.yaml:1723:7\n8563 rules/marlborough/rules.yaml:1724:11\n8564 rules/marlborough/rules.yaml:1725:7\n8570 rules/marlborough/rules.yaml:1726:7\n8587 rules/marlborough/rules.yaml:1727:7\n8588 rules/marlborough/rules.yaml:1728:11\n8589 rules/marlborough/rules.yaml:1729:11\n8594 rules/marlborough/rules.yaml:1730:15\n8595 rules/marlborough/rules.yaml:1731:7\n8622 rules/marlborough/rules.yaml:1732:11\n8647 rules/marlborough/rules.yaml:1733:7\n8668 rules/marlborough/rules.yaml:1734:11\n8721 rules/marlborough/rules.yaml:1548:7\n8741 rules/marlborough/rules.yaml:1549:11\n8742 rules/marlborough/rules.yaml:1550:11\n8743 rules/marlborough/rules.yaml:1551:11\n8744 rules/marlborough/rules.yaml:1552:15\n8753 rules/marlborough/rules.yaml:1554:15\n8766 rules/marlborough/rules.yaml:1555:15\n8768 rules/marlborough/rules.yaml:1556:15\n8772 rules/marlborough/rules.yaml:1557:7\n8779 rules/marlborough/rules.yaml:1558:7\n8780 rules/marlborough/rules.yaml:1559:7\n8785 rules/marlborough/rules.yaml:1560:7\n8793 rules/marlborough/rules.yaml:1561:11\n8806 rules/marlborough/rules.yaml:1562:11\n8811 rules/marlborough/rules.yaml:1563:15\n8814 rules/marlborough/rules.yaml:1564:15\n8821 rules/marlborough/rules.yaml:1565:15\n8822 rules/marlborough/rules.yaml:1566:15\n8825 rules/marlborough/rules.yaml:1567:7\n8826 rules/marlborough/rules.yaml:1568:7\n8837 rules/marlborough/rules.yaml:1569:11\n8840 rules/marlborough/rules.yaml:1570:11\n8880 rules/marlborough/rules.yaml:1571:11\n8881 rules/marlborough/rules.yaml:1572:15\n8890 rules/marlborough/rules.yaml:1574:15\n8896 rules/marlborough/rules.yaml:1575:15\n8897 rules/marlborough/rules.yaml:1576:19\n8899 rules/marlborough/rules.yaml:1578:19\n8902 rules/marlborough/rules.yaml:1579:19\n8903 rules/marlborough/rules.yaml:1580:19\n8907 rules/marlborough/rules.yaml:1581:7\n8908 rules/marlborough/rules.yaml:1582:7\n8919 rules/marlborough/rules.yaml:1583:11\n8943 rules/marlborough/rules.yaml:1584:11\n8944 rules/marlborough/rules.yaml:1585:15\n8953 rules/marlborough/rules.yaml:1587:15\n8961 rules/marlborough/rules.yaml:1588:15\n8962 rules/marlborough/rules.yaml:1589:19\n8968 rules/marlborough/rules.yaml:1591:19\n8973 rules/marlborough/rules.yaml:1592:19\n8976 rules/marlborough/rules.yaml:1593:19\n8977 rules/marlborough/rules.yaml:1594:19\n8981 rules/marlborough/rules.yaml:1595:23\n8983 rules/marlborough/rules.yaml:1596:23\n8992 rules/marlborough/rules.yaml:1598:23\n9005 rules/marlborough/rules.yaml:1599:23\n9007 rules/marlborough/rules.yaml:1600:23\n9068 rules/marlborough/rules.yaml:1491:7\n9085 rules/marlborough/rules.yaml:1492:7\n9090 rules/marlborough/rules.yaml:1493:11\n9091 rules/marlborough/rules.yaml:1494:7\n9092 rules/marlborough/rules.yaml:1495:7\n9113 rules/marlborough/rules.yaml:1496:7\n9114 rules/marlborough/rules.yaml:1497:11\n9115 rules/marlborough/rules.yaml:1498:11\n9116 rules/marlborough/rules.yaml:1499:15\n9117 rules/marlborough/rules.yaml:1500:11\n9118 rules/marlborough/rules.yaml:1501:7\n9131 rules/marlborough/rules.yaml:1502:7\n9132 rules/marlborough/rules.yaml:1503:11\n9134 rules/marlborough/rules.yaml:1504:7\n9160 rules/marlborough/rules.yaml:2351:1\n9161 rules/marlborough/rules.yaml:2351:1\n9162 rules/marlborough/rules.yaml:2351:1\n9173 rules/marlborough/rules.yaml:2351:1\n9174 rules/marlborough/rules.yaml:2351:1\n9186 rules/marlborough/rules.yaml:2351:1\n9205 rules/marlborough/rules.yaml:2351:1\n9239 rules/marlborough/rules.yaml:2351:1\n9240 rules/marlborough/rules.yaml:2351:1\n9246 rules/marlborough/rules.yaml:2351:1\n9247 rules/marlborough/rules.yaml:2351:1\n9248 rules/marlborough/rules.yaml:2351:1\n9249 rules/marlborough/rules.yaml:2351:1\n9250 rules/marlborough/rules.yaml:2351:1\n9251 rules/marlborough/rules.yaml:2351:1\n9262 rules/marlborough/rules.yaml:2351:1\n9285 rules/marlborough/rules.yaml:2351:1\n9328 rules/marlborough/rules.yaml:2351:1\n9329 rules/marlborough/rules.yaml:2351:1\n9330 rules/marlborough/rules.yaml:2351:1\n9334 rules/marlborough/rules.yaml:2351:1\n9335 rules/marlborough/rules.yaml:2351:1\n9336 rules/marlborough/rules.yaml:2351:1\n9337 rules/marlborough/rules.yaml:2351:1\n9355 rules/marlborough/rules.yaml:1372:7\n9356 rules/marlborough/rules.yaml:1373:11\n9357 rules/marlborough/rules.yaml:1374:7\n9358 rules/marlborough/rules.yaml:1375:7\n9359 rules/marlborough/rules.yaml:1376:7\n9370 rules/marlborough/rules.yaml:1377:11\n9375 rules/marlborough/rules.yaml:1378:15\n9379 rules/marlborough/rules.yaml:1380:15\n9386 rules/marlborough/rules.yaml:1381:11\n9391 rules/marlborough/rules.yaml:1382:15\n9398 rules/marlborough/rules.yaml:1383:11\n9399 rules/marlborough/rules.yaml:1384:15\n9401 rules/marlborough/rules.yaml:1386:15\n9402 rules/marlborough/rules.yaml:1387:11\n9416 rules/marlborough/rules.yaml:2286:7\n9418 rules/marlborough/rules.yaml:2287:7\n9429 rules/marlborough/rules.yaml:2288:7\n9433 rules/marlborough/rules.yaml:2289:7\n9453 rules/marlborough/rules.yaml:2003:7\n9454 rules/marlborough/rules.yaml:2004:7\n9455 rules/marlborough/rules.yaml:2005:11\n9456 rules/marlborough/rules.yaml:2006:7\n9462 rules/marlborough/rules.yaml:2007:7\n9466 rules/marlborough/rules.yaml:2008:7\n9467 rules/marlborough/rules.yaml:2009:7\n9474 rules/marlborough/rules.yaml:2010:11\n9475 rules/marlborough/rules.yaml:2011:7\n9486 rules/marlborough/rules.yaml:2012:7\n9487 rules/marlborough/rules.yaml:2013:11\n9488 rules/marlborough/rules.yaml:2014:7\n9489 rules/marlborough/rules.yaml:2015:7\n9490 rules/marlborough/rules.yaml:2016:7\n9491 rules/marlborough/rules.yaml:2017:7\n9492 rules/marlborough/rules.yaml:2018:7\n9493 rules/marlborough/rules.yaml:2020:15\n9504 rules/marlborough/rules.yaml:2022:15\n9508 rules/marlborough/rules.yaml:2024:15\n9512 rules/marlborough/rules.yaml:2026:15\n9519 rules/marlborough/rules.yaml:2027:15\n9523 rules/marlborough/rules.yaml:2029:15\n9530 rules/marlborough/rules.yaml:2030:15\n9531 rules/marlborough/rules.yaml:2031:15\n9539 rules/marlborough/rules.yaml:2032:19\n9545 rules/marlborough/rules.yaml:2033:19\n9548 rules/marlborough/rules.yaml:2034:15\n9599 rules/marlborough/rules.yaml:1982:7\n9600 rules/marlborough/rules.yaml:1983:7\n9601 rules/marlborough/rules.yaml:1984:7\n9602 rules/marlborough/rules.yaml:1985:11\n9603 rules/marlborough/rules.yaml:1986:11\n9604 rules/marlborough/rules.yaml:1987:7\n9607 rules/marlborough/rules.yaml:1988:7\n9608 rules/marlborough/rules.yaml:1989:7\n9611 rules/marlborough/rules.yaml:1990:7\n9612 rules/marlborough/rules.yaml:1991:7\n9619 rules/marlborough/rules.yaml:1992:7\n9620 rules/marlborough/rules.yaml:1993:11\n9637 rules/marlborough/rules.yaml:2090:7\n9638 rules/marlborough/rules.yaml:2091:7\n9649 rules/marlborough/rules.yaml:2092:11\n9655 rules/marlborough/rules.yaml:2093:11\n9660 rules/marlborough/rules.yaml:2094:11\n9661 rules/marlborough/rules.yaml:2095:15\n9670 rules/marlborough/rules.yaml:2097:15\n9676 rules/marlborough/rules.yaml:2098:15\n9677 rules/marlborough/rules.yaml:2099:19\n9679 rules/marlborough/rules.yaml:2101:19\n9682 rules/marlborough/rules.yaml:2102:19\n9683 rules/marlborough/rules.yaml:2103:19\n9706 rules/marlborough/rules.yaml:1644:7\n9707 rules/marlborough/rules.yaml:1645:7\n9708 rules/marlborough/rules.yaml:1646:7\n9709 rules/marlborough/rules.yaml:1647:7\n9720 rules/marlborough/rules.yaml:1648:11\n9726 rules/marlborough/rules.yaml:1649:11\n9727 rules/marlborough/rules.yaml:1650:11\n9728 rules/marlborough/rules.yaml:1651:11\n9729 rules/marlborough/rules.yaml:1652:15\n9740 rules/marlborough/rules.yaml:1654:15\n9753 rules/marlborough/rules.yaml:1655:15\n9760 rules/marlborough/rules.yaml:1657:15\n9773 rules/marlborough/rules.yaml:1658:15\n9774 rules/marlborough/rules.yaml:1659:19\n9776 rules/marlborough/rules.yaml:1661:19\n9780 rules/marlborough/rules.yaml:1662:7\n9783 rules/marlborough/rules.yaml:1663:7\n9808 rules/marlborough/rules.yaml:1940:7\n9809 rules/marlborough/rules.yaml:1941:7\n9810 rules/marlborough/rules.yaml:1942:7\n9811 rules/marlborough/rules.yaml:1943:7\n9812 rules/marlborough/rules.yaml:1944:7\n9813 rules/marlborough/rules.yaml:1945:7\n9814 rules/marlborough/rules.yaml:1947:15\n9815 rules/marlborough/rules.yaml:1948:19\n9817 rules/marlborough/rules.yaml:1950:19\n9822 rules/marlborough/rules.yaml:1957:15\n9825 rules/marlborough/rules.yaml:1952:15\n9828 rules/marlborough/rules.yaml:1955:19\n9831 rules/marlborough/rules.yaml:1953:19\n9861 rules/marlborough/rules.yaml:2217:7\n9862 rules/marlborough/rules.yaml:2218:7\n9863 rules/marlborough/rules.yaml:2219:7\n9881 rules/marlborough/rules.yaml:2220:7\n9882 rules/marlborough/rules.yaml:2221:11\n9885 rules/marlborough/rules.yaml:2222:7\n9886 rules/marlborough/rules.yaml:2223:7\n9887 rules/marlborough/rules.yaml:2224:7\n9892 rules/marlborough/rules.yaml:2225:7\n9893 rules/marlborough/rules.yaml:2226:7\n9894 rules/marlborough/rules.yaml:2227:7\n9895 rules/marlborough/rules.yaml:2228:11\n9896 rules/marlborough/rules.yaml:2229:11\n9897 rules/marlborough/rules.yaml:2230:7\n9898 rules/marlborough/rules.yaml:2231:11\n9899 rules/marlborough/rules.yaml:2232:7\n9900 rules/marlborough/rules.yaml:2233:7\n9918 rules/marlborough/rules.yaml:2234:7\n9919 rules/marlborough/rules.yaml:2235:11\n9920 rules/marlborough/rules.yaml:2236:15\n9922 rules/marlborough/rules.yaml:2237:11\n9923 rules/marlborough/rules.yaml:2238:7\n9928 rules/marlborough/rules.yaml:2239:7\n9929 rules/marlborough/rules.yaml:2240:11\n9930 rules/marlborough/rules.yaml:2241:7\n9943 rules/marlborough/rules.yaml:2242:7\n9948 rules/marlborough/rules.yaml:2243:11\n9949 rules/marlborough/rules.yaml:2244:11\n9966 rules/marlborough/rules.yaml:2245:11\n9967 rules/marlborough/rules.yaml:2246:11\n9987 rules/marlborough/rules.yaml:2197:7\n9988 rules/marlborough/rules.yaml:2198:7\n9996 rules/marlborough/rules.yaml:2199:11\n10002 rules/marlborough/rules.yaml:2200:11\n10007 rules/marlborough/rules.yaml:2201:15\n10013 rules/marlborough/rules.yaml:2202:15\n10015 rules/marlborough/rules.yaml:2203:7\n10045 rules/marlborough/rules.yaml:2171:7\n10053 rules/marlborough/rules.yaml:2172:7\n10054 rules/marlborough/rules.yaml:2173:11\n10055 rules/marlborough/rules.yaml:2174:11\n10056 rules/marlborough/rules.yaml:2175:7\n10057 rules/marlborough/rules.yaml:2176:7\n10060 rules/marlborough/rules.yaml:2177:7\n10061 rules/marlborough/rules.yaml:2178:7\n10062 rules/marlborough/rules.yaml:2179:11\n10063 rules/marlborough/rules.yaml:2180:7\n10064 rules/marlborough/rules.yaml:2181:7\n10081 rules/marlborough/rules.yaml:2182:11\n10082 rules/marlborough/rules.yaml:2183:11\n10091 rules/marlborough/rules.yaml:2184:15\n10104 rules/marlborough/rules.yaml:2185:15\n10105 rules/marlborough/rules.yaml:2186:15\n10107 rules/marlborough/rules.yaml:2187:15\n10127 rules/marlborough/rules.yaml:2047:7\n10138 rules/marlborough/rules.yaml:2048:11\n10139 rules/marlborough/rules.yaml:2049:11\n10151 rules/marlborough/rules.yaml:2050:15\n10159 rules/marlborough/rules.yaml:2051:15\n10160 rules/marlborough/rules.yaml:2052:19\n10163 rules/marlborough/rules.yaml:2053:19\n10164 rules/marlborough/rules.yaml:2054:19\n10188 rules/marlborough/rules.yaml:962:7\n10189 rules/marlborough/rules.yaml:963:7\n10190 rules/marlborough/rules.yaml:964:11\n10191 rules/marlborough/rules.yaml:965:7\n10194 rules/marlborough/rules.yaml:966:11\n10195 rules/marlborough/rules.yaml:967:11\n10196 rules/marlborough/rules.yaml:968:7\n10197 rules/marlborough/rules.yaml:969:11\n10198 rules/marlborough/rules.yaml:970:15\n10199 rules/marlborough/rules.yaml:971:7\n10206 rules/marlborough/rules.yaml:972:7\n10207 rules/marlborough/rules.yaml:973:7\n10208 rules/marlborough/rules.yaml:974:11\n10209 rules/marlborough/rules.yaml:975:7\n10210 rules/marlborough/rules.yaml:976:7\n10211 rules/marlborough/rules.yaml:977:7\n10212 rules/marlborough/rules.yaml:978:7\n10230 rules/marlborough/rules.yaml:979:7\n10233 rules/marlborough/rules.yaml:980:11\n10238 rules/marlborough/rules.yaml:981:7\n10239 rules/marlborough/rules.yaml:982:11\n10240 rules/marlborough/rules.yaml:983:11\n10241 rules/marlborough/rules.yaml:984:15\n10242 rules/marlborough/rules.yaml:985:11\n10243 rules/marlborough/rules.yaml:986:7\n10256 rules/marlborough/rules.yaml:987:7\n10257 rules/marlborough/rules.yaml:988:11\n10259 rules/marlborough/rules.yaml:989:7\n10282 rules/marlborough/rules.yaml:2332:3\n10287 rules/marlborough/rules.yaml:2332:3\n10289 rules/marlborough/rules.yaml:2332:3\n10290 rules/marlborough/rules.yaml:2332:3\n10291 rules/marlborough/rules.yaml:2332:3\n10292 rules/marlborough/rules.yaml:2332:3\n10293 rules/marlborough/rules.yaml:2332:3\n10294 rules/marlborough/rules.yaml:2332:3\n10307 rules/marlborough/rules.yaml:2332:3\n10308 rules/marlborough/rules.yaml:2332:3\n10320 rules/marlborough/rules.yaml:2332:3\n10326 rules/marlborough/rules.yaml:2332:3\n10329 rules/marlborough/rules.yaml:2332:3\n10330 rules/marlborough/rules.yaml:2332:3\n10351 rules/marlborough/rules.yaml:2332:3\n10389 rules/marlborough/rules.yaml:2332:3\n10390 rules/marlborough/rules.yaml:2332:3\n10392 rules/marlborough/rules.yaml:2332:3\n10393 rules/marlborough/rules.yaml:2332:3\n10397 rules/marlborough/rules.yaml:2332:3\n10436 rules/marlborough/rules.yaml:1404:7\n10442 rules/marlborough/rules.yaml:1405:7\n10456 rules/marlborough/rules.yaml:1406:7\n10467 rules/marlborough/rules.yaml:1407:7\n10471 rules/marlborough/rules.yaml:1408:11\n10472 rules/marlborough/rules.yaml:1409:11\n10473 rules/marlborough/rules.yaml:1410:7\n10474 rules/marlborough/rules.yaml:1411:7\n10533 rules/marlborough/rules.yaml:1412:7\n10534 rules/marlborough/rules.yaml:1413:11\n10535 rules/marlborough/rules.yaml:1414:7\n10536 rules/marlborough/rules.yaml:1415:11\n10537 rules/marlborough/rules.yaml:1416:7\n10538 rules/marlborough/rules.yaml:1417:11\n10539 rules/marlborough/rules.yaml:1418:15\n10541 rules/marlborough/rules.yaml:1419:11\n10543 rules/marlborough/rules.yaml:1421:11\n10544 rules/marlborough/rules.yaml:1422:7\n10545 rules/marlborough/rules.yaml:1423:11\n10548 rules/marlborough/rules.yaml:1424:15\n10549 rules/marlborough/rules.yaml:1425:19\n10550 rules/marlborough/rules.yaml:1426:15\n10552 rules/marlborough/rules.yaml:1428:15\n10553 rules/marlborough/rules.yaml:1429:7\n10558 rules/marlborough/rules.yaml:1430:11\n10559 rules/marlborough/rules.yaml:1431:11\n10560 rules/marlborough/rules.yaml:1432:11\n10565 rules/marlborough/rules.yaml:1433:15\n10566 rules/marlborough/rules.yaml:1434:15\n10574 rules/marlborough/rules.yaml:1435:19\n10586 rules/marlborough/rules.yaml:1436:19\n10589 rules/marlborough/rules.yaml:1437:7\n10594 rules/marlborough/rules.yaml:1438:11\n10601 rules/marlborough/rules.yaml:1439:7\n10613 rules/marlborough/rules.yaml:1440:7\n10618 rules/marlborough/rules.yaml:1441:11\n10619 rules/marlborough/rules.yaml:1442:7\n10620 rules/marlborough/rules.yaml:1443:7\n10621 rules/marlborough/rules.yaml:1444:11\n10622 rules/marlborough/rules.yaml:1445:7\n10639 rules/marlborough/rules.yaml:1446:7\n10644 rules/marlborough/rules.yaml:1447:11\n10645 rules/marlborough/rules.yaml:1448:11\n10646 rules/marlborough/rules.yaml:1449:15\n10661 rules/marlborough/rules.yaml:1450:11\n10668 rules/marlborough/rules.yaml:1451:11\n10669 rules/marlborough/rules.yaml:1452:15\n10670 rules/marlborough/rules.yaml:1453:11\n10704 rules/marlborough/rules.yaml:1292:7\n10716 rules/marlborough/rules.yaml:1293:7\n10717 rules/marlborough/rules.yaml:1294:7\n10718 rules/marlborough/rules.yaml:1295:11\n10733 rules/marlborough/rules.yaml:1296:7\n10750 rules/marlborough/rules.yaml:1297:7\n10751 rules/marlborough/rules.yaml:1298:11\n10752 rules/marlborough/rules.yaml:1299:11\n10753 rules/marlborough/rules.yaml:1300:11\n10754 rules/marlborough/rules.yaml:1301:7\n10755 rules/marlborough/rules.yaml:1302:7\n10756 rules/marlborough/rules.yaml:1303:7\n10757 rules/marlborough/rules.yaml:1304:7\n10769 rules/marlborough/rules.yaml:1305:7\n10791 rules/marlborough/rules.yaml:1306:7\n10792 rules/marlborough/rules.yaml:1307:11\n10793 rules/marlborough/rules.yaml:1308:11\n10794 rules/marlborough/rules.yaml:1309:7\n10803 rules/marlborough/rules.yaml:1310:11\n10809 rules/marlborough/rules.yaml:1311:11\n10811 rules/marlborough/rules.yaml:1312:7\n10822 rules/marlborough/rules.yaml:1313:7\n10823 rules/marlborough/rules.yaml:1314:7\n10828 rules/marlborough/rules.yaml:1315:11\n10829 rules/marlborough/rules.yaml:1316:11\n10837 rules/marlborough/rules.yaml:1317:15\n10851 rules/marlborough/rules.yaml:1318:11\n10852 rules/marlborough/rules.yaml:1319:15\n10853 rules/marlborough/rules.yaml:1320:15\n10855 rules/marlborough/rules.yaml:1322:15\n10856 rules/marlborough/rules.yaml:1323:15\n10859 rules/marlborough/rules.yaml:1324:7\n10860 rules/marlborough/rules.yaml:1325:7\n10868 rules/marlborough/rules.yaml:1326:11\n10883 rules/marlborough/rules.yaml:1327:7\n10884 rules/marlborough/rules.yaml:1328:11\n10885 rules/marlborough/rules.yaml:1329:7\n10886 rules/marlborough/rules.yaml:1330:7\n10887 rules/marlborough/rules.yaml:1331:11\n10888 rules/marlborough/rules.yaml:1332:15\n10890 rules/marlborough/rules.yaml:1333:15\n10891 rules/marlborough/rules.yaml:1334:11\n10893 rules/marlborough/rules.yaml:1336:11\n10894 rules/marlborough/rules.yaml:1337:7\n10899 rules/marlborough/rules.yaml:1338:11\n10900 rules/marlborough/rules.yaml:1339:11\n10901 rules/marlborough/rules.yaml:1340:11\n10906 rules/marlborough/rules.yaml:1341:15\n10907 rules/marlborough/rules.yaml:1342:15\n10915 rules/marlborough/rules.yaml:1343:19\n10923 rules/marlborough/rules.yaml:1344:19\n10926 rules/marlborough/rules.yaml:1345:7\n10931 rules/marlborough/rules.yaml:1346:7\n10932 rules/marlborough/rules.yaml:1347:11\n10933 rules/marlborough/rules.yaml:1348:7\n10934 rules/marlborough/rules.yaml:1349:7\n10935 rules/marlborough/rules.yaml:1350:11\n10936 rules/marlborough/rules.yaml:1351:7\n10949 rules/marlborough/rules.yaml:1352:7\n10954 rules/marlborough/rules.yaml:1353:11\n10955 rules/marlborough/rules.yaml:1354:11\n10963 rules/marlborough/rules.yaml:1355:15\n10976 rules/marlborough/rules.yaml:1356:15\n10977 rules/marlborough/rules.yaml:1357:15\n10978 rules/marlborough/rules.yaml:1358:19\n10979 rules/marlborough/rules.yaml:1359:19\n10982 rules/marlborough/rules.yaml:1360:11\n10983 rules/marlborough/rules.yaml:1361:11\n10989 rules/marlborough/rules.yaml:1362:11\n10990 rules/marlborough/rules.yaml:1363:11\n11019 rules/marlborough/flow.yaml:11:7\n11033 rules/marlborough/flow.yaml:12:11\n11064 rules/marlborough/rules.yaml:927:7\n11065 rules/marlborough/rules.yaml:928:7\n11066 rules/marlborough/rules.yaml:929:7\n11076 rules/marlborough/rules.yaml:930:11\n11084 rules/marlborough/rules.yaml:931:11\n11085 rules/marlborough/rules.yaml:932:15\n11086 rules/marlborough/rules.yaml:933:15\n11089 rules/marlborough/rules.yaml:934:7\n11100 rules/marlborough/rules.yaml:935:11\n11101 rules/marlborough/rules.yaml:936:11\n11119 rules/marlborough/rules.yaml:937:11\n11120 rules/marlborough/rules.yaml:938:11\n11121 rules/marlborough/rules.yaml:939:11\n11125 rules/marlborough/rules.yaml:940:7\n11126 rules/marlborough/rules.yaml:941:11\n11139 rules/marlborough/rules.yaml:1512:7\n11140 rules/marlborough/rules.yaml:1513:7\n11145 rules/marlborough/rules.yaml:1514:11\n11152 rules/marlborough/rules.yaml:1515:11\n11155 rules/marlborough/rules.yaml:1516:7\n11158 rules/marlborough/rules.yaml:1517:7\n11159 rules/marlborough/rules.yaml:1518:7\n11160 rules/marlborough/rules.yaml:1519:11\n11162 rules/marlborough/rules.yaml:1521:11\n11186 rules/marlborough/rules.yaml:1912:7\n11187 rules/marlborough/rules.yaml:1913:7\n11198 rules/marlborough/rules.yaml:1914:11\n11199 rules/marlborough/rules.yaml:1915:11\n11214 rules/marlborough/rules.yaml:1916:15\n11215 rules/marlborough/rules.yaml:1917:15\n11223 rules/marlborough/rules.yaml:1918:15\n11241 rules/marlborough/rules.yaml:1919:15\n11242 rules/marlborough/rules.yaml:1920:15\n11251 rules/marlborough/rules.yaml:1921:19\n11278 rules/marlborough/rules.yaml:1922:19\n11279 rules/marlborough/rules.yaml:1923:23\n11282 rules/marlborough/rules.yaml:1924:23\n11283 rules/marlborough/rules.yaml:1925:23\n11284 rules/marlborough/rules.yaml:1926:19\n11285 rules/marlborough/rules.yaml:1927:23\n11286 rules/marlborough/rules.yaml:1928:23\n11287 rules/marlborough/rules.yaml:1929:23\n11313 rules/marlborough/rules.yaml:1610:7\n11317 rules/marlborough/rules.yaml:1611:7\n11331 rules/marlborough/rules.yaml:1612:11\n11338 rules/marlborough/rules.yaml:1613:11\n11343 rules/marlborough/rules.yaml:1614:7\n11357 rules/marlborough/rules.yaml:1615:11\n11371 rules/marlborough/flow.yaml:104:7\n11376 rules/marlborough/flow.yaml:105:11\n11395 rules/marlborough/flow.yaml:50:7\n11402 rules/marlborough/flow.yaml:51:11\n11416 rules/marlborough/flow.yaml:52:15\n11434 rules/marlborough/flow.yaml:67:7\n11441 rules/marlborough/flow.yaml:68:11\n11455 rules/marlborough/flow.yaml:69:15\n11469 rules/marlborough/flow.yaml:85:7\n11488 rules/marlborough/flow.yaml:61:7\n11495 rules/marlborough/flow.yaml:62:11\n11509 rules/marlborough/flow.yaml:63:15\n11527 rules/marlborough/flow.yaml:89:7\n11541 rules/marlborough/flow.yaml:90:11\n11555 rules/marlborough/flow.yaml:45:7\n11560 rules/marlborough/flow.yaml:46:11\n11579 rules/marlborough/flow.yaml:79:7\n11584 rules/marlborough/flow.yaml:80:11\n11598 rules/marlborough/flow.yaml:81:15\n11612 rules/marlborough/flow.yaml:56:7\n11617 rules/marlborough/flow.yaml:57:11\n11634 rules/marlborough/rules.yaml:1016:7\n11640 rules/marlborough/rules.yaml:1017:7\n11641 rules/marlborough/rules.yaml:1018:11\n11642 rules/marlborough/rules.yaml:1019:7\n11653 rules/marlborough/rules.yaml:1020:7\n11654 rules/marlborough/rules.yaml:1021:7"
+_ORIGINS = "1179 rules/marlborough/rules.yaml:478:7\n1193 rules/marlborough/rules.yaml:244:7\n1194 rules/marlborough/rules.yaml:245:7\n1216 rules/marlborough/rules.yaml:137:7\n1217 rules/marlborough/rules.yaml:138:7\n1218 rules/marlborough/rules.yaml:139:11\n1219 rules/marlborough/rules.yaml:140:11\n1220 rules/marlborough/rules.yaml:141:15\n1221 rules/marlborough/rules.yaml:142:7\n1242 rules/marlborough/rules.yaml:347:7\n1257 rules/marlborough/rules.yaml:690:7\n1266 rules/marlborough/rules.yaml:691:7\n1271 rules/marlborough/rules.yaml:692:7\n1272 rules/marlborough/rules.yaml:693:7\n1273 rules/marlborough/rules.yaml:694:7\n1278 rules/marlborough/rules.yaml:695:11\n1279 rules/marlborough/rules.yaml:696:11\n1280 rules/marlborough/rules.yaml:697:11\n1281 rules/marlborough/rules.yaml:698:11\n1282 rules/marlborough/rules.yaml:699:11\n1283 rules/marlborough/rules.yaml:700:7\n1287 rules/marlborough/rules.yaml:2374:1\n1292 rules/marlborough/rules.yaml:2374:1\n1297 rules/marlborough/rules.yaml:2374:1\n1304 rules/marlborough/rules.yaml:2374:1\n1312 rules/marlborough/rules.yaml:2374:1\n1320 rules/marlborough/rules.yaml:2374:1\n1328 rules/marlborough/rules.yaml:2374:1\n1336 rules/marlborough/rules.yaml:2374:1\n1344 rules/marlborough/rules.yaml:2374:1\n1353 rules/marlborough/rules.yaml:2374:1\n1358 rules/marlborough/rules.yaml:2374:1\n1362 rules/marlborough/rules.yaml:224:7\n1363 rules/marlborough/rules.yaml:225:11\n1364 rules/marlborough/rules.yaml:226:7\n1365 rules/marlborough/rules.yaml:227:7\n1375 rules/marlborough/rules.yaml:228:7\n1376 rules/marlborough/rules.yaml:229:7\n1379 rules/marlborough/rules.yaml:230:7\n1380 rules/marlborough/rules.yaml:231:11\n1388 rules/marlborough/rules.yaml:232:11\n1389 rules/marlborough/rules.yaml:233:7\n1394 rules/marlborough/rules.yaml:234:7\n1411 rules/marlborough/rules.yaml:657:7\n1412 rules/marlborough/rules.yaml:658:7\n1417 rules/marlborough/rules.yaml:659:11\n1419 rules/marlborough/rules.yaml:661:11\n1420 rules/marlborough/rules.yaml:662:7\n1421 rules/marlborough/rules.yaml:663:7\n1430 rules/marlborough/rules.yaml:664:11\n1431 rules/marlborough/rules.yaml:665:7\n1436 rules/marlborough/rules.yaml:666:7\n1444 rules/marlborough/rules.yaml:667:11\n1445 rules/marlborough/rules.yaml:668:7\n1448 rules/marlborough/rules.yaml:669:11\n1459 rules/marlborough/rules.yaml:670:7\n1469 rules/marlborough/rules.yaml:671:11\n1470 rules/marlborough/rules.yaml:672:7\n1480 rules/marlborough/rules.yaml:673:11\n1481 rules/marlborough/rules.yaml:674:7\n1491 rules/marlborough/rules.yaml:675:11\n1492 rules/marlborough/rules.yaml:676:7\n1502 rules/marlborough/rules.yaml:677:11\n1503 rules/marlborough/rules.yaml:678:7\n1507 rules/marlborough/rules.yaml:639:7\n1519 rules/marlborough/rules.yaml:817:7\n1524 rules/marlborough/rules.yaml:818:7\n1532 rules/marlborough/rules.yaml:182:7\n1533 rules/marlborough/rules.yaml:183:7\n1534 rules/marlborough/rules.yaml:184:11\n1535 rules/marlborough/rules.yaml:185:7\n1536 rules/marlborough/rules.yaml:186:11\n1537 rules/marlborough/rules.yaml:187:7\n1541 rules/marlborough/rules.yaml:65:7\n1550 rules/marlborough/rules.yaml:66:7\n1558 rules/marlborough/rules.yaml:457:7\n1566 rules/marlborough/rules.yaml:458:7\n1567 rules/marlborough/rules.yaml:459:11\n1568 rules/marlborough/rules.yaml:460:7\n1579 rules/marlborough/rules.yaml:461:7\n1584 rules/marlborough/rules.yaml:462:7\n1585 rules/marlborough/rules.yaml:463:11\n1586 rules/marlborough/rules.yaml:464:7\n1587 rules/marlborough/rules.yaml:465:11\n1588 rules/marlborough/rules.yaml:466:7\n1597 rules/marlborough/rules.yaml:467:7\n1605 rules/marlborough/rules.yaml:468:7\n1606 rules/marlborough/rules.yaml:469:11\n1607 rules/marlborough/rules.yaml:470:7\n1621 rules/marlborough/rules.yaml:158:7\n1629 rules/marlborough/rules.yaml:101:7\n1636 rules/marlborough/rules.yaml:91:7\n1651 rules/marlborough/rules.yaml:606:7\n1655 rules/marlborough/rules.yaml:166:7\n1656 rules/marlborough/rules.yaml:167:7\n1657 rules/marlborough/rules.yaml:168:11\n1658 rules/marlborough/rules.yaml:169:11\n1659 rules/marlborough/rules.yaml:170:15\n1660 rules/marlborough/rules.yaml:171:7\n1675 rules/marlborough/rules.yaml:712:7\n1676 rules/marlborough/rules.yaml:713:7\n1677 rules/marlborough/rules.yaml:714:11\n1678 rules/marlborough/rules.yaml:715:7\n1684 rules/marlborough/rules.yaml:297:7\n1685 rules/marlborough/rules.yaml:298:7\n1688 rules/marlborough/rules.yaml:299:11\n1689 rules/marlborough/rules.yaml:300:7\n1690 rules/marlborough/rules.yaml:301:11\n1691 rules/marlborough/rules.yaml:302:7\n1699 rules/marlborough/rules.yaml:303:7\n1700 rules/marlborough/rules.yaml:304:7\n1706 rules/marlborough/rules.yaml:305:11\n1707 rules/marlborough/rules.yaml:306:7\n1708 rules/marlborough/rules.yaml:307:11\n1716 rules/marlborough/rules.yaml:308:11\n1722 rules/marlborough/rules.yaml:309:7\n1726 rules/marlborough/rules.yaml:360:7\n1731 rules/marlborough/rules.yaml:361:7\n1732 rules/marlborough/rules.yaml:362:7\n1735 rules/marlborough/rules.yaml:363:11\n1736 rules/marlborough/rules.yaml:364:7\n1740 rules/marlborough/rules.yaml:109:7\n1747 rules/marlborough/rules.yaml:110:11\n1748 rules/marlborough/rules.yaml:111:7\n1749 rules/marlborough/rules.yaml:112:7\n1750 rules/marlborough/rules.yaml:113:11\n1751 rules/marlborough/rules.yaml:114:7\n1755 rules/marlborough/rules.yaml:335:7\n1762 rules/marlborough/rules.yaml:36:7\n1763 rules/marlborough/rules.yaml:37:11\n1764 rules/marlborough/rules.yaml:38:7\n1778 rules/marlborough/rules.yaml:77:7\n1779 rules/marlborough/rules.yaml:78:11\n1780 rules/marlborough/rules.yaml:79:7\n1781 rules/marlborough/rules.yaml:80:7\n1782 rules/marlborough/rules.yaml:81:11\n1802 rules/marlborough/rules.yaml:82:15\n1803 rules/marlborough/rules.yaml:83:7\n1807 rules/marlborough/rules.yaml:620:7\n1812 rules/marlborough/rules.yaml:431:7\n1839 rules/marlborough/rules.yaml:390:7\n1840 rules/marlborough/rules.yaml:391:11\n1841 rules/marlborough/rules.yaml:392:7\n1842 rules/marlborough/rules.yaml:393:11\n1843 rules/marlborough/rules.yaml:394:7\n1844 rules/marlborough/rules.yaml:395:11\n1845 rules/marlborough/rules.yaml:396:7\n1846 rules/marlborough/rules.yaml:397:11\n1847 rules/marlborough/rules.yaml:398:7\n1851 rules/marlborough/rules.yaml:627:7\n1857 rules/marlborough/rules.yaml:496:7\n1866 rules/marlborough/rules.yaml:497:7\n1881 rules/marlborough/rules.yaml:498:7\n1882 rules/marlborough/rules.yaml:499:7\n1887 rules/marlborough/rules.yaml:500:11\n1900 rules/marlborough/rules.yaml:501:15\n1901 rules/marlborough/rules.yaml:502:15\n1906 rules/marlborough/rules.yaml:503:19\n1907 rules/marlborough/rules.yaml:504:15\n1908 rules/marlborough/rules.yaml:505:19\n1913 rules/marlborough/rules.yaml:506:23\n1917 rules/marlborough/rules.yaml:507:7\n1918 rules/marlborough/rules.yaml:508:7\n1924 rules/marlborough/rules.yaml:509:7\n1939 rules/marlborough/rules.yaml:568:7\n1955 rules/marlborough/rules.yaml:569:7\n1956 rules/marlborough/rules.yaml:570:11\n1957 rules/marlborough/rules.yaml:571:7\n1969 rules/marlborough/rules.yaml:572:7\n1978 rules/marlborough/rules.yaml:573:7\n1979 rules/marlborough/rules.yaml:574:7\n1980 rules/marlborough/rules.yaml:575:11\n1981 rules/marlborough/rules.yaml:576:15\n1982 rules/marlborough/rules.yaml:577:19\n1984 rules/marlborough/rules.yaml:579:19\n2010 rules/marlborough/rules.yaml:580:19\n2016 rules/marlborough/rules.yaml:581:23\n2017 rules/marlborough/rules.yaml:582:7\n2021 rules/marlborough/rules.yaml:537:7\n2022 rules/marlborough/rules.yaml:538:7\n2058 rules/marlborough/rules.yaml:122:7\n2059 rules/marlborough/rules.yaml:123:11\n2060 rules/marlborough/rules.yaml:124:7\n2061 rules/marlborough/rules.yaml:125:7\n2062 rules/marlborough/rules.yaml:126:11\n2063 rules/marlborough/rules.yaml:127:7\n2067 rules/marlborough/rules.yaml:24:7\n2071 rules/marlborough/rules.yaml:150:7\n2072 rules/marlborough/rules.yaml:151:7\n2076 rules/marlborough/rules.yaml:412:7\n2077 rules/marlborough/rules.yaml:413:7\n2083 rules/marlborough/rules.yaml:414:11\n2087 rules/marlborough/rules.yaml:415:15\n2092 rules/marlborough/rules.yaml:416:15\n2093 rules/marlborough/rules.yaml:417:19\n2102 rules/marlborough/rules.yaml:418:23\n2103 rules/marlborough/rules.yaml:419:7\n2107 rules/marlborough/rules.yaml:600:7\n2115 rules/marlborough/rules.yaml:319:7\n2116 rules/marlborough/rules.yaml:320:7\n2117 rules/marlborough/rules.yaml:321:11\n2118 rules/marlborough/rules.yaml:322:7\n2121 rules/marlborough/rules.yaml:323:11\n2122 rules/marlborough/rules.yaml:324:7\n2126 rules/marlborough/rules.yaml:325:11\n2127 rules/marlborough/rules.yaml:326:7\n2133 rules/marlborough/rules.yaml:803:7\n2138 rules/marlborough/rules.yaml:804:7\n2163 rules/marlborough/rules.yaml:805:7\n2178 rules/marlborough/rules.yaml:806:7\n2193 rules/marlborough/rules.yaml:742:7\n2194 rules/marlborough/rules.yaml:743:11\n2195 rules/marlborough/rules.yaml:744:7\n2196 rules/marlborough/rules.yaml:745:11\n2197 rules/marlborough/rules.yaml:746:7\n2201 rules/marlborough/rules.yaml:760:7\n2206 rules/marlborough/rules.yaml:761:7\n2211 rules/marlborough/rules.yaml:762:7\n2221 rules/marlborough/rules.yaml:773:7\n2226 rules/marlborough/rules.yaml:774:11\n2227 rules/marlborough/rules.yaml:775:7\n2228 rules/marlborough/rules.yaml:776:7\n2229 rules/marlborough/rules.yaml:777:11\n2230 rules/marlborough/rules.yaml:778:11\n2234 rules/marlborough/rules.yaml:779:15\n2235 rules/marlborough/rules.yaml:780:15\n2236 rules/marlborough/rules.yaml:781:19\n2237 rules/marlborough/rules.yaml:782:7\n2241 rules/marlborough/rules.yaml:520:7\n2250 rules/marlborough/rules.yaml:521:7\n2251 rules/marlborough/rules.yaml:522:7\n2267 rules/marlborough/rules.yaml:523:7\n2276 rules/marlborough/rules.yaml:524:7\n2291 rules/marlborough/rules.yaml:525:7\n2304 rules/marlborough/rules.yaml:526:7\n2315 rules/marlborough/rules.yaml:47:7\n2316 rules/marlborough/rules.yaml:48:11\n2317 rules/marlborough/rules.yaml:49:7\n2321 rules/marlborough/rules.yaml:549:7\n2322 rules/marlborough/rules.yaml:550:7\n2323 rules/marlborough/rules.yaml:551:7\n2324 rules/marlborough/rules.yaml:552:7\n2325 rules/marlborough/rules.yaml:553:7\n2326 rules/marlborough/rules.yaml:554:7\n2344 rules/marlborough/rules.yaml:280:7\n2345 rules/marlborough/rules.yaml:281:7\n2352 rules/marlborough/rules.yaml:282:11\n2353 rules/marlborough/rules.yaml:283:7\n2354 rules/marlborough/rules.yaml:284:11\n2355 rules/marlborough/rules.yaml:285:7\n2359 rules/marlborough/rules.yaml:267:7\n2364 rules/marlborough/rules.yaml:268:7\n2376 rules/marlborough/rules.yaml:726:7\n2377 rules/marlborough/rules.yaml:727:11\n2378 rules/marlborough/rules.yaml:728:7\n2379 rules/marlborough/rules.yaml:729:11\n2380 rules/marlborough/rules.yaml:730:7\n2381 rules/marlborough/rules.yaml:731:11\n2382 rules/marlborough/rules.yaml:732:7\n2386 rules/marlborough/rules.yaml:255:7\n2389 rules/marlborough/rules.yaml:256:11\n2390 rules/marlborough/rules.yaml:257:7\n2391 rules/marlborough/rules.yaml:258:11\n2392 rules/marlborough/rules.yaml:259:7\n2396 rules/marlborough/rules.yaml:57:7\n2403 rules/marlborough/rules.yaml:377:7\n2404 rules/marlborough/rules.yaml:378:11\n2405 rules/marlborough/rules.yaml:379:7\n2409 rules/marlborough/rules.yaml:444:7\n2415 rules/marlborough/rules.yaml:445:7\n2419 rules/marlborough/rules.yaml:590:7\n2424 rules/marlborough/rules.yaml:591:7\n2425 rules/marlborough/rules.yaml:592:7\n2433 rules/marlborough/rules.yaml:647:7\n2440 rules/marlborough/rules.yaml:2315:3\n2447 rules/marlborough/rules.yaml:2315:3\n2462 rules/marlborough/rules.yaml:2336:3\n2469 rules/marlborough/rules.yaml:2336:3\n2477 rules/marlborough/rules.yaml:2355:3\n2482 rules/marlborough/rules.yaml:2355:3\n2486 rules/marlborough/rules.yaml:790:7\n2493 rules/marlborough/rules.yaml:200:7\n2494 rules/marlborough/rules.yaml:201:7\n2495 rules/marlborough/rules.yaml:202:7\n2496 rules/marlborough/rules.yaml:203:7\n2497 rules/marlborough/rules.yaml:204:11\n2498 rules/marlborough/rules.yaml:205:11\n2508 rules/marlborough/rules.yaml:206:15\n2512 rules/marlborough/rules.yaml:207:19\n2545 rules/marlborough/rules.yaml:209:19\n2562 rules/marlborough/rules.yaml:210:7\n2566 rules/marlborough/cards.yaml:383:14\n2570 rules/marlborough/cards.yaml:391:14\n2574 rules/marlborough/cards.yaml:15:14\n2578 rules/marlborough/cards.yaml:23:14\n2582 rules/marlborough/cards.yaml:31:14\n2586 rules/marlborough/cards.yaml:39:14\n2590 rules/marlborough/cards.yaml:47:14\n2594 rules/marlborough/cards.yaml:55:14\n2598 rules/marlborough/cards.yaml:63:14\n2602 rules/marlborough/cards.yaml:71:14\n2606 rules/marlborough/cards.yaml:79:14\n2610 rules/marlborough/cards.yaml:87:14\n2614 rules/marlborough/cards.yaml:95:14\n2618 rules/marlborough/cards.yaml:103:14\n2622 rules/marlborough/cards.yaml:111:14\n2626 rules/marlborough/cards.yaml:119:14\n2630 rules/marlborough/cards.yaml:127:14\n2634 rules/marlborough/cards.yaml:199:14\n2638 rules/marlborough/cards.yaml:135:14\n2642 rules/marlborough/cards.yaml:143:14\n2646 rules/marlborough/cards.yaml:151:14\n2650 rules/marlborough/cards.yaml:159:14\n2654 rules/marlborough/cards.yaml:167:14\n2658 rules/marlborough/cards.yaml:175:14\n2662 rules/marlborough/cards.yaml:183:14\n2666 rules/marlborough/cards.yaml:191:14\n2670 rules/marlborough/cards.yaml:271:14\n2674 rules/marlborough/cards.yaml:279:14\n2678 rules/marlborough/cards.yaml:287:14\n2682 rules/marlborough/cards.yaml:295:14\n2686 rules/marlborough/cards.yaml:303:14\n2690 rules/marlborough/cards.yaml:311:14\n2694 rules/marlborough/cards.yaml:319:14\n2698 rules/marlborough/cards.yaml:327:14\n2702 rules/marlborough/cards.yaml:335:14\n2706 rules/marlborough/cards.yaml:343:14\n2710 rules/marlborough/cards.yaml:351:14\n2714 rules/marlborough/cards.yaml:359:14\n2718 rules/marlborough/cards.yaml:367:14\n2722 rules/marlborough/cards.yaml:375:14\n2726 rules/marlborough/cards.yaml:207:14\n2730 rules/marlborough/cards.yaml:215:14\n2734 rules/marlborough/cards.yaml:223:14\n2738 rules/marlborough/cards.yaml:231:14\n2742 rules/marlborough/cards.yaml:239:14\n2746 rules/marlborough/cards.yaml:247:14\n2750 rules/marlborough/cards.yaml:255:14\n2754 rules/marlborough/cards.yaml:263:14\n2758 rules/marlborough/rules.yaml:2434:9\n2762 rules/marlborough/rules.yaml:2407:9\n2770 rules/marlborough/rules.yaml:2449:9\n2771 rules/marlborough/rules.yaml:2450:9\n2778 rules/marlborough/rules.yaml:2414:9\n2779 rules/marlborough/rules.yaml:2415:9\n2784 rules/marlborough/rules.yaml:2422:9\n2793 rules/marlborough/rules.yaml:2423:9\n2794 rules/marlborough/rules.yaml:2424:9\n2795 rules/marlborough/rules.yaml:2425:13\n2797 rules/marlborough/rules.yaml:2426:13\n2800 rules/marlborough/rules.yaml:2428:13\n2805 rules/marlborough/rules.yaml:2440:9\n2807 rules/marlborough/rules.yaml:2441:9\n2809 rules/marlborough/rules.yaml:2442:9\n2814 rules/marlborough/rules.yaml:2397:9\n2817 rules/marlborough/rules.yaml:2398:9\n2823 rules/marlborough/rules.yaml:956:7\n2827 rules/marlborough/rules.yaml:957:11\n2828 rules/marlborough/rules.yaml:958:11\n2833 rules/marlborough/rules.yaml:1645:7\n2834 rules/marlborough/rules.yaml:1646:7\n2836 rules/marlborough/rules.yaml:1647:7\n2838 rules/marlborough/rules.yaml:1648:7\n2839 rules/marlborough/rules.yaml:1649:7\n2856 rules/marlborough/rules.yaml:1650:11\n2862 rules/marlborough/rules.yaml:1651:15\n2864 rules/marlborough/rules.yaml:1652:15\n2866 rules/marlborough/rules.yaml:1653:15\n2870 rules/marlborough/rules.yaml:904:7\n2873 rules/marlborough/rules.yaml:905:11\n2874 rules/marlborough/rules.yaml:906:11\n2875 rules/marlborough/rules.yaml:907:15\n2882 rules/marlborough/rules.yaml:908:15\n2884 rules/marlborough/rules.yaml:909:15\n2885 rules/marlborough/rules.yaml:910:15\n2887 rules/marlborough/rules.yaml:911:15\n2888 rules/marlborough/rules.yaml:912:11\n2890 rules/marlborough/rules.yaml:913:7\n2891 rules/marlborough/rules.yaml:914:7\n2893 rules/marlborough/rules.yaml:915:7\n2895 rules/marlborough/rules.yaml:916:7\n2896 rules/marlborough/rules.yaml:917:7\n2914 rules/marlborough/rules.yaml:918:11\n2923 rules/marlborough/rules.yaml:919:15\n2925 rules/marlborough/rules.yaml:920:15\n2927 rules/marlborough/rules.yaml:921:15\n2931 rules/marlborough/flow.yaml:110:7\n2933 rules/marlborough/flow.yaml:111:7\n2934 rules/marlborough/flow.yaml:112:11\n2938 rules/marlborough/rules.yaml:1287:7\n2944 rules/marlborough/rules.yaml:1288:11\n2945 rules/marlborough/rules.yaml:1289:15\n2946 rules/marlborough/rules.yaml:1290:15\n2959 rules/marlborough/rules.yaml:1291:15\n2960 rules/marlborough/rules.yaml:1292:15\n2972 rules/marlborough/rules.yaml:1293:15\n2973 rules/marlborough/rules.yaml:1294:19\n2974 rules/marlborough/rules.yaml:1295:19\n2980 rules/marlborough/rules.yaml:852:7\n2981 rules/marlborough/rules.yaml:853:7\n2986 rules/marlborough/rules.yaml:854:11\n2987 rules/marlborough/rules.yaml:855:11\n2990 rules/marlborough/rules.yaml:856:11\n2991 rules/marlborough/rules.yaml:857:7\n2992 rules/marlborough/rules.yaml:858:7\n2997 rules/marlborough/rules.yaml:2088:7\n2998 rules/marlborough/rules.yaml:2089:7\n2999 rules/marlborough/rules.yaml:2090:11\n3000 rules/marlborough/rules.yaml:2091:11\n3001 rules/marlborough/rules.yaml:2092:11\n3002 rules/marlborough/rules.yaml:2093:11\n3013 rules/marlborough/rules.yaml:2094:11\n3024 rules/marlborough/rules.yaml:2095:11\n3026 rules/marlborough/rules.yaml:2096:11\n3027 rules/marlborough/rules.yaml:2097:15\n3029 rules/marlborough/rules.yaml:2099:15\n3033 rules/marlborough/flow.yaml:16:7\n3034 rules/marlborough/flow.yaml:17:11\n3035 rules/marlborough/flow.yaml:18:15\n3038 rules/marlborough/flow.yaml:19:19\n3039 rules/marlborough/flow.yaml:20:19\n3045 rules/marlborough/rules.yaml:891:7\n3046 rules/marlborough/rules.yaml:892:11\n3049 rules/marlborough/rules.yaml:894:11\n3051 rules/marlborough/rules.yaml:895:7\n3053 rules/marlborough/rules.yaml:896:7\n3054 rules/marlborough/rules.yaml:897:11\n3059 rules/marlborough/rules.yaml:865:7\n3060 rules/marlborough/rules.yaml:866:7\n3066 rules/marlborough/flow.yaml:94:7\n3071 rules/marlborough/flow.yaml:95:7\n3076 rules/marlborough/flow.yaml:96:7\n3078 rules/marlborough/flow.yaml:97:7\n3079 rules/marlborough/flow.yaml:98:11\n3081 rules/marlborough/flow.yaml:100:11\n3085 rules/marlborough/flow.yaml:73:7\n3086 rules/marlborough/flow.yaml:74:11\n3087 rules/marlborough/flow.yaml:75:15\n3092 rules/marlborough/flow.yaml:25:7\n3093 rules/marlborough/flow.yaml:26:11\n3098 rules/marlborough/flow.yaml:27:11\n3101 rules/marlborough/flow.yaml:29:11\n3102 rules/marlborough/flow.yaml:30:11\n3103 rules/marlborough/flow.yaml:31:15\n3104 rules/marlborough/flow.yaml:32:11\n3105 rules/marlborough/flow.yaml:33:15\n3106 rules/marlborough/flow.yaml:34:15\n3107 rules/marlborough/flow.yaml:35:15\n3112 rules/marlborough/flow.yaml:36:19\n3113 rules/marlborough/flow.yaml:37:19\n3114 rules/marlborough/flow.yaml:38:19\n3116 rules/marlborough/flow.yaml:39:15\n3117 rules/marlborough/flow.yaml:40:11\n3120 rules/marlborough/flow.yaml:41:11\n3126 rules/marlborough/rules.yaml:873:7\n3127 rules/marlborough/rules.yaml:874:11\n3129 rules/marlborough/rules.yaml:875:11\n3131 rules/marlborough/rules.yaml:876:7\n3132 rules/marlborough/rules.yaml:877:7\n3133 rules/marlborough/rules.yaml:878:7\n3134 rules/marlborough/rules.yaml:879:7\n3135 rules/marlborough/rules.yaml:880:11\n3139 rules/marlborough/rules.yaml:882:11\n3147 rules/marlborough/rules.yaml:884:11\n3159 rules/marlborough/rules.yaml:2330:7\n3162 rules/marlborough/rules.yaml:2331:7\n3163 rules/marlborough/rules.yaml:2332:11\n3165 rules/marlborough/rules.yaml:2334:11\n3166 rules/marlborough/rules.yaml:2335:7\n3173 rules/marlborough/rules.yaml:2350:7\n3176 rules/marlborough/rules.yaml:2351:7\n3177 rules/marlborough/rules.yaml:2352:7\n3182 rules/marlborough/rules.yaml:2369:7\n3185 rules/marlborough/rules.yaml:2370:7\n3186 rules/marlborough/rules.yaml:2371:7\n3189 rules/marlborough/rules.yaml:2372:7\n3562 rules/marlborough/rules.yaml:1012:7\n3563 rules/marlborough/rules.yaml:1013:7\n3571 rules/marlborough/rules.yaml:1014:11\n3572 rules/marlborough/rules.yaml:1015:7\n3615 rules/marlborough/rules.yaml:1016:7\n3616 rules/marlborough/rules.yaml:1017:11\n3617 rules/marlborough/rules.yaml:1018:7\n3618 rules/marlborough/rules.yaml:1019:7\n3624 rules/marlborough/rules.yaml:1020:7\n3625 rules/marlborough/rules.yaml:1021:11\n3627 rules/marlborough/rules.yaml:1022:11\n3631 rules/marlborough/rules.yaml:1023:15\n3632 rules/marlborough/rules.yaml:1024:7\n3633 rules/marlborough/rules.yaml:1025:11\n3634 rules/marlborough/rules.yaml:1027:7\n3652 rules/marlborough/rules.yaml:1028:11\n3658 rules/marlborough/rules.yaml:1029:15\n3663 rules/marlborough/rules.yaml:1119:7\n3664 rules/marlborough/rules.yaml:1120:7\n3670 rules/marlborough/rules.yaml:1121:7\n3671 rules/marlborough/rules.yaml:1122:11\n3673 rules/marlborough/rules.yaml:1123:7\n3674 rules/marlborough/rules.yaml:1124:11\n3676 rules/marlborough/rules.yaml:1125:7\n3677 rules/marlborough/rules.yaml:1126:7\n3678 rules/marlborough/rules.yaml:1128:7\n3679 rules/marlborough/rules.yaml:1129:11\n3685 rules/marlborough/rules.yaml:1130:11\n3693 rules/marlborough/rules.yaml:1133:11\n3694 rules/marlborough/rules.yaml:1135:11\n3695 rules/marlborough/rules.yaml:1137:19\n3698 rules/marlborough/rules.yaml:1140:23\n3700 rules/marlborough/rules.yaml:1143:19\n3705 rules/marlborough/rules.yaml:1145:19\n3711 rules/marlborough/rules.yaml:1149:11\n3712 rules/marlborough/rules.yaml:1150:11\n3715 rules/marlborough/rules.yaml:1151:11\n3720 rules/marlborough/rules.yaml:1152:11\n3721 rules/marlborough/rules.yaml:1153:11\n3722 rules/marlborough/rules.yaml:1154:15\n3728 rules/marlborough/rules.yaml:1157:15\n3729 rules/marlborough/rules.yaml:1158:15\n3731 rules/marlborough/rules.yaml:1160:15\n3732 rules/marlborough/rules.yaml:1162:15\n3733 rules/marlborough/rules.yaml:1163:15\n3734 rules/marlborough/rules.yaml:1164:15\n3736 rules/marlborough/rules.yaml:1166:15\n3737 rules/marlborough/rules.yaml:1168:15\n3738 rules/marlborough/rules.yaml:1169:15\n3739 rules/marlborough/rules.yaml:1170:15\n3740 rules/marlborough/rules.yaml:1171:11\n3741 rules/marlborough/rules.yaml:1172:11\n3742 rules/marlborough/rules.yaml:1173:11\n3743 rules/marlborough/rules.yaml:1175:11\n3744 rules/marlborough/rules.yaml:1176:11\n3745 rules/marlborough/rules.yaml:1177:11\n3746 rules/marlborough/rules.yaml:1179:19\n3747 rules/marlborough/rules.yaml:1180:19\n3756 rules/marlborough/rules.yaml:1181:23\n3757 rules/marlborough/rules.yaml:1182:23\n3759 rules/marlborough/rules.yaml:1184:19\n3760 rules/marlborough/rules.yaml:1185:23\n3762 rules/marlborough/rules.yaml:1187:23\n3766 rules/marlborough/rules.yaml:1191:19\n3767 rules/marlborough/rules.yaml:1192:19\n3768 rules/marlborough/rules.yaml:1193:19\n3769 rules/marlborough/rules.yaml:1194:23\n3773 rules/marlborough/rules.yaml:1198:19\n3774 rules/marlborough/rules.yaml:1199:19\n3775 rules/marlborough/rules.yaml:1200:19\n3792 rules/marlborough/rules.yaml:1201:23\n3794 rules/marlborough/rules.yaml:1203:19\n3801 rules/marlborough/rules.yaml:2315:3\n3802 rules/marlborough/rules.yaml:2315:3\n3804 rules/marlborough/rules.yaml:2315:3\n3805 rules/marlborough/rules.yaml:2315:3\n3806 rules/marlborough/rules.yaml:2315:3\n3807 rules/marlborough/rules.yaml:2315:3\n3808 rules/marlborough/rules.yaml:2315:3\n3809 rules/marlborough/rules.yaml:2315:3\n3816 rules/marlborough/rules.yaml:2315:3\n3817 rules/marlborough/rules.yaml:2315:3\n3818 rules/marlborough/rules.yaml:2315:3\n3819 rules/marlborough/rules.yaml:2315:3\n3833 rules/marlborough/rules.yaml:2315:3\n3834 rules/marlborough/rules.yaml:2315:3\n3836 rules/marlborough/rules.yaml:2315:3\n3837 rules/marlborough/rules.yaml:2315:3\n3838 rules/marlborough/rules.yaml:2315:3\n3840 rules/marlborough/rules.yaml:2315:3\n3841 rules/marlborough/rules.yaml:2315:3\n3844 rules/marlborough/rules.yaml:2315:3\n3859 rules/marlborough/rules.yaml:1214:7\n3860 rules/marlborough/rules.yaml:1215:7\n3861 rules/marlborough/rules.yaml:1216:7\n3867 rules/marlborough/rules.yaml:1217:7\n3868 rules/marlborough/rules.yaml:1218:7\n3872 rules/marlborough/rules.yaml:1219:7\n3876 rules/marlborough/rules.yaml:1220:7\n3877 rules/marlborough/rules.yaml:1221:11\n3878 rules/marlborough/rules.yaml:1222:7\n3879 rules/marlborough/rules.yaml:1223:7\n3880 rules/marlborough/rules.yaml:1224:7\n3885 rules/marlborough/rules.yaml:1225:7\n3890 rules/marlborough/rules.yaml:1226:7\n3891 rules/marlborough/rules.yaml:1227:7\n3892 rules/marlborough/rules.yaml:1228:7\n3893 rules/marlborough/rules.yaml:1229:7\n3894 rules/marlborough/rules.yaml:1230:7\n3895 rules/marlborough/rules.yaml:1231:7\n3896 rules/marlborough/rules.yaml:1232:7\n3897 rules/marlborough/rules.yaml:1233:7\n3898 rules/marlborough/rules.yaml:1234:7\n3899 rules/marlborough/rules.yaml:1235:7\n3900 rules/marlborough/rules.yaml:1236:7\n3917 rules/marlborough/rules.yaml:1237:7\n3918 rules/marlborough/rules.yaml:1238:7\n3919 rules/marlborough/rules.yaml:1239:11\n3946 rules/marlborough/rules.yaml:1240:7\n3947 rules/marlborough/rules.yaml:1241:7\n3948 rules/marlborough/rules.yaml:1243:15\n3949 rules/marlborough/rules.yaml:1244:19\n3950 rules/marlborough/rules.yaml:1245:15\n3951 rules/marlborough/rules.yaml:1246:15\n3952 rules/marlborough/rules.yaml:1247:15\n3953 rules/marlborough/rules.yaml:1248:19\n3955 rules/marlborough/rules.yaml:1250:15\n3956 rules/marlborough/rules.yaml:1251:15\n3957 rules/marlborough/rules.yaml:1252:15\n3958 rules/marlborough/rules.yaml:1253:15\n3959 rules/marlborough/rules.yaml:1254:15\n3960 rules/marlborough/rules.yaml:1255:19\n3962 rules/marlborough/rules.yaml:1257:15\n3963 rules/marlborough/rules.yaml:1258:15\n3964 rules/marlborough/rules.yaml:1259:15\n3965 rules/marlborough/rules.yaml:1260:15\n3977 rules/marlborough/rules.yaml:1261:19\n3979 rules/marlborough/rules.yaml:1263:15\n3980 rules/marlborough/rules.yaml:1264:15\n3981 rules/marlborough/rules.yaml:1265:15\n3987 rules/marlborough/rules.yaml:1266:19\n3988 rules/marlborough/rules.yaml:1267:19\n3989 rules/marlborough/rules.yaml:1268:15\n3990 rules/marlborough/rules.yaml:1269:15\n3991 rules/marlborough/rules.yaml:1270:15\n3992 rules/marlborough/rules.yaml:1271:19\n3994 rules/marlborough/rules.yaml:1273:15\n3995 rules/marlborough/rules.yaml:1274:19\n3996 rules/marlborough/rules.yaml:1275:15\n3997 rules/marlborough/rules.yaml:1276:15\n3998 rules/marlborough/rules.yaml:1277:15\n3999 rules/marlborough/rules.yaml:1278:15\n4000 rules/marlborough/rules.yaml:1279:15\n4001 rules/marlborough/rules.yaml:1280:19\n4006 rules/marlborough/rules.yaml:1874:7\n4007 rules/marlborough/rules.yaml:1875:7\n4008 rules/marlborough/rules.yaml:1876:7\n4018 rules/marlborough/rules.yaml:1877:7\n4019 rules/marlborough/rules.yaml:1878:11\n4022 rules/marlborough/rules.yaml:1880:7\n4027 rules/marlborough/rules.yaml:1848:7\n4028 rules/marlborough/rules.yaml:1849:7\n4029 rules/marlborough/rules.yaml:1850:7\n4030 rules/marlborough/rules.yaml:1851:7\n4036 rules/marlborough/rules.yaml:1854:7\n4040 rules/marlborough/rules.yaml:1855:7\n4044 rules/marlborough/rules.yaml:1856:7\n4045 rules/marlborough/rules.yaml:1857:11\n4048 rules/marlborough/rules.yaml:1858:7\n4049 rules/marlborough/rules.yaml:1859:11\n4052 rules/marlborough/rules.yaml:1860:7\n4053 rules/marlborough/rules.yaml:1861:7\n4054 rules/marlborough/rules.yaml:1862:7\n4055 rules/marlborough/rules.yaml:1864:7\n4056 rules/marlborough/rules.yaml:1865:7\n4060 rules/marlborough/rules.yaml:1916:7\n4061 rules/marlborough/rules.yaml:1917:7\n4062 rules/marlborough/rules.yaml:1918:11\n4063 rules/marlborough/rules.yaml:1919:7\n4064 rules/marlborough/rules.yaml:1920:7\n4065 rules/marlborough/rules.yaml:1921:7\n4071 rules/marlborough/rules.yaml:1806:7\n4072 rules/marlborough/rules.yaml:1807:7\n4075 rules/marlborough/rules.yaml:1810:11\n4077 rules/marlborough/rules.yaml:1812:11\n4078 rules/marlborough/rules.yaml:1813:11\n4079 rules/marlborough/rules.yaml:1814:11\n4080 rules/marlborough/rules.yaml:1815:15\n4084 rules/marlborough/rules.yaml:1818:15\n4086 rules/marlborough/rules.yaml:1821:11\n4094 rules/marlborough/rules.yaml:1822:11\n4095 rules/marlborough/rules.yaml:1824:19\n4097 rules/marlborough/rules.yaml:1827:19\n4099 rules/marlborough/rules.yaml:1829:19\n4100 rules/marlborough/rules.yaml:1830:23\n4102 rules/marlborough/rules.yaml:1833:23\n4104 rules/marlborough/rules.yaml:1836:19\n4109 rules/marlborough/rules.yaml:1889:7\n4110 rules/marlborough/rules.yaml:1890:7\n4115 rules/marlborough/rules.yaml:1891:11\n4116 rules/marlborough/rules.yaml:1892:11\n4137 rules/marlborough/rules.yaml:1893:11\n4138 rules/marlborough/rules.yaml:1894:11\n4139 rules/marlborough/rules.yaml:1895:15\n4154 rules/marlborough/rules.yaml:1896:15\n4155 rules/marlborough/rules.yaml:1897:19\n4157 rules/marlborough/rules.yaml:1899:19\n4158 rules/marlborough/rules.yaml:1900:19\n4159 rules/marlborough/rules.yaml:1901:23\n4160 rules/marlborough/rules.yaml:1902:19\n4161 rules/marlborough/rules.yaml:1903:23\n4163 rules/marlborough/rules.yaml:1905:23\n4169 rules/marlborough/rules.yaml:1766:7\n4176 rules/marlborough/rules.yaml:1767:7\n4182 rules/marlborough/rules.yaml:1768:7\n4183 rules/marlborough/rules.yaml:1770:11\n4185 rules/marlborough/rules.yaml:1772:11\n4188 rules/marlborough/rules.yaml:1773:11\n4193 rules/marlborough/rules.yaml:1774:11\n4194 rules/marlborough/rules.yaml:1775:11\n4195 rules/marlborough/rules.yaml:1776:15\n4197 rules/marlborough/rules.yaml:1778:15\n4198 rules/marlborough/rules.yaml:1779:11\n4204 rules/marlborough/rules.yaml:831:7\n4205 rules/marlborough/rules.yaml:832:7\n4206 rules/marlborough/rules.yaml:833:11\n4207 rules/marlborough/rules.yaml:834:11\n4208 rules/marlborough/rules.yaml:835:15\n4211 rules/marlborough/rules.yaml:836:11\n4212 rules/marlborough/rules.yaml:838:7\n4213 rules/marlborough/rules.yaml:839:7\n4220 rules/marlborough/rules.yaml:840:11\n4221 rules/marlborough/rules.yaml:841:15\n4223 rules/marlborough/rules.yaml:843:15\n4224 rules/marlborough/rules.yaml:844:15\n4228 rules/marlborough/rules.yaml:845:11\n4233 rules/marlborough/rules.yaml:2281:7\n4234 rules/marlborough/rules.yaml:2282:7\n4239 rules/marlborough/rules.yaml:2283:11\n4251 rules/marlborough/rules.yaml:2284:11\n4269 rules/marlborough/rules.yaml:2285:11\n4270 rules/marlborough/rules.yaml:2286:15\n4272 rules/marlborough/rules.yaml:2288:15\n4273 rules/marlborough/rules.yaml:2289:15\n4274 rules/marlborough/rules.yaml:2290:19\n4276 rules/marlborough/rules.yaml:2292:19\n4279 rules/marlborough/rules.yaml:2293:19\n4280 rules/marlborough/rules.yaml:2294:19\n4281 rules/marlborough/rules.yaml:2296:19\n4282 rules/marlborough/rules.yaml:2297:23\n4283 rules/marlborough/rules.yaml:2298:7\n4288 rules/marlborough/rules.yaml:1788:7\n4289 rules/marlborough/rules.yaml:1789:7\n4290 rules/marlborough/rules.yaml:1790:7\n4291 rules/marlborough/rules.yaml:1792:15\n4292 rules/marlborough/rules.yaml:1793:19\n4295 rules/marlborough/rules.yaml:1794:23\n4298 rules/marlborough/rules.yaml:1796:15\n4301 rules/marlborough/rules.yaml:1798:15\n4308 rules/marlborough/rules.yaml:1049:7\n4309 rules/marlborough/rules.yaml:1050:11\n4310 rules/marlborough/rules.yaml:1051:7\n4311 rules/marlborough/rules.yaml:1052:7\n4312 rules/marlborough/rules.yaml:1055:15\n4313 rules/marlborough/rules.yaml:1056:15\n4314 rules/marlborough/rules.yaml:1057:15\n4316 rules/marlborough/rules.yaml:1060:15\n4317 rules/marlborough/rules.yaml:1061:15\n4318 rules/marlborough/rules.yaml:1062:15\n4320 rules/marlborough/rules.yaml:1064:15\n4324 rules/marlborough/rules.yaml:1552:7\n4329 rules/marlborough/rules.yaml:1553:11\n4332 rules/marlborough/rules.yaml:1554:11\n4340 rules/marlborough/rules.yaml:1556:15\n4344 rules/marlborough/rules.yaml:1075:7\n4345 rules/marlborough/rules.yaml:1076:7\n4350 rules/marlborough/rules.yaml:1077:7\n4351 rules/marlborough/rules.yaml:1078:11\n4352 rules/marlborough/rules.yaml:1079:15\n4353 rules/marlborough/rules.yaml:1080:7\n4354 rules/marlborough/rules.yaml:1081:7\n4355 rules/marlborough/rules.yaml:1082:7\n4356 rules/marlborough/rules.yaml:1083:11\n4357 rules/marlborough/rules.yaml:1084:11\n4358 rules/marlborough/rules.yaml:1085:11\n4370 rules/marlborough/rules.yaml:1086:11\n4379 rules/marlborough/rules.yaml:1087:11\n4380 rules/marlborough/rules.yaml:1088:15\n4381 rules/marlborough/rules.yaml:1089:19\n4383 rules/marlborough/rules.yaml:1091:15\n4384 rules/marlborough/rules.yaml:1092:15\n4385 rules/marlborough/rules.yaml:1093:19\n4387 rules/marlborough/rules.yaml:1095:7\n4388 rules/marlborough/rules.yaml:1096:7\n4392 rules/marlborough/rules.yaml:2141:7\n4393 rules/marlborough/rules.yaml:2142:7\n4398 rules/marlborough/rules.yaml:2143:7\n4401 rules/marlborough/rules.yaml:2144:7\n4419 rules/marlborough/rules.yaml:2145:7\n4420 rules/marlborough/rules.yaml:2146:11\n4421 rules/marlborough/rules.yaml:2147:7\n4422 rules/marlborough/rules.yaml:2148:7\n4423 rules/marlborough/rules.yaml:2149:11\n4424 rules/marlborough/rules.yaml:2150:7\n4425 rules/marlborough/rules.yaml:2151:11\n4430 rules/marlborough/rules.yaml:2152:11\n4431 rules/marlborough/rules.yaml:2153:11\n4432 rules/marlborough/rules.yaml:2154:11\n4433 rules/marlborough/rules.yaml:2155:15\n4434 rules/marlborough/rules.yaml:2156:19\n4436 rules/marlborough/rules.yaml:2158:15\n4437 rules/marlborough/rules.yaml:2159:15\n4438 rules/marlborough/rules.yaml:2160:19\n4440 rules/marlborough/rules.yaml:2162:19\n4441 rules/marlborough/rules.yaml:2163:19\n4442 rules/marlborough/rules.yaml:2164:7\n4443 rules/marlborough/rules.yaml:2165:11\n4444 rules/marlborough/rules.yaml:2166:11\n4445 rules/marlborough/rules.yaml:2168:11\n4446 rules/marlborough/rules.yaml:2169:11\n4450 rules/marlborough/rules.yaml:2170:11\n4453 rules/marlborough/rules.yaml:2171:11\n4454 rules/marlborough/rules.yaml:2172:15\n4455 rules/marlborough/rules.yaml:2173:19\n4464 rules/marlborough/rules.yaml:2174:19\n4465 rules/marlborough/rules.yaml:2175:23\n4466 rules/marlborough/rules.yaml:2177:23\n4467 rules/marlborough/rules.yaml:2178:7\n4468 rules/marlborough/rules.yaml:2179:11\n4472 rules/marlborough/rules.yaml:1486:7\n4473 rules/marlborough/rules.yaml:1487:7\n4482 rules/marlborough/rules.yaml:1488:7\n4483 rules/marlborough/rules.yaml:1489:11\n4494 rules/marlborough/rules.yaml:1490:15\n4495 rules/marlborough/rules.yaml:1491:15\n4496 rules/marlborough/rules.yaml:1492:19\n4497 rules/marlborough/rules.yaml:1493:19\n4498 rules/marlborough/rules.yaml:1495:23\n4513 rules/marlborough/rules.yaml:1496:23\n4514 rules/marlborough/rules.yaml:1497:27\n4516 rules/marlborough/rules.yaml:1498:23\n4517 rules/marlborough/rules.yaml:1499:23\n4518 rules/marlborough/rules.yaml:1500:27\n4519 rules/marlborough/rules.yaml:1501:31\n4527 rules/marlborough/rules.yaml:2336:3\n4528 rules/marlborough/rules.yaml:2336:3\n4530 rules/marlborough/rules.yaml:2336:3\n4531 rules/marlborough/rules.yaml:2336:3\n4532 rules/marlborough/rules.yaml:2336:3\n4533 rules/marlborough/rules.yaml:2336:3\n4534 rules/marlborough/rules.yaml:2336:3\n4535 rules/marlborough/rules.yaml:2336:3\n4542 rules/marlborough/rules.yaml:2336:3\n4543 rules/marlborough/rules.yaml:2336:3\n4544 rules/marlborough/rules.yaml:2336:3\n4545 rules/marlborough/rules.yaml:2336:3\n4550 rules/marlborough/rules.yaml:2336:3\n4551 rules/marlborough/rules.yaml:2336:3\n4553 rules/marlborough/rules.yaml:2336:3\n4554 rules/marlborough/rules.yaml:2336:3\n4555 rules/marlborough/rules.yaml:2336:3\n4557 rules/marlborough/rules.yaml:2336:3\n4558 rules/marlborough/rules.yaml:2336:3\n4559 rules/marlborough/rules.yaml:2336:3\n4564 rules/marlborough/rules.yaml:1987:7\n4569 rules/marlborough/rules.yaml:1988:7\n4570 rules/marlborough/rules.yaml:1989:11\n4571 rules/marlborough/rules.yaml:1990:11\n4572 rules/marlborough/rules.yaml:1991:15\n4574 rules/marlborough/rules.yaml:1994:15\n4580 rules/marlborough/rules.yaml:1103:7\n4581 rules/marlborough/rules.yaml:1104:7\n4582 rules/marlborough/rules.yaml:1105:11\n4583 rules/marlborough/rules.yaml:1106:11\n4585 rules/marlborough/rules.yaml:1108:11\n4638 rules/marlborough/rules.yaml:1703:7\n4639 rules/marlborough/rules.yaml:1704:7\n4640 rules/marlborough/rules.yaml:1705:7\n4641 rules/marlborough/rules.yaml:1706:11\n4642 rules/marlborough/rules.yaml:1707:7\n4643 rules/marlborough/rules.yaml:1708:11\n4648 rules/marlborough/rules.yaml:1709:15\n4649 rules/marlborough/rules.yaml:1710:15\n4661 rules/marlborough/rules.yaml:1711:19\n4668 rules/marlborough/rules.yaml:1712:19\n4706 rules/marlborough/rules.yaml:1713:19\n4707 rules/marlborough/rules.yaml:1715:23\n4709 rules/marlborough/rules.yaml:1717:23\n4710 rules/marlborough/rules.yaml:1718:23\n4711 rules/marlborough/rules.yaml:1719:27\n4712 rules/marlborough/rules.yaml:1720:23\n4714 rules/marlborough/rules.yaml:1721:23\n4718 rules/marlborough/rules.yaml:1742:7\n4719 rules/marlborough/rules.yaml:1743:7\n4720 rules/marlborough/rules.yaml:1745:7\n4721 rules/marlborough/rules.yaml:1746:11\n4722 rules/marlborough/rules.yaml:1747:7\n4727 rules/marlborough/rules.yaml:1748:7\n4747 rules/marlborough/rules.yaml:1749:7\n4748 rules/marlborough/rules.yaml:1750:11\n4749 rules/marlborough/rules.yaml:1751:11\n4754 rules/marlborough/rules.yaml:1752:15\n4755 rules/marlborough/rules.yaml:1753:7\n4767 rules/marlborough/rules.yaml:1754:11\n4783 rules/marlborough/rules.yaml:1755:7\n4789 rules/marlborough/rules.yaml:1756:11\n4803 rules/marlborough/rules.yaml:1570:7\n4809 rules/marlborough/rules.yaml:1571:11\n4810 rules/marlborough/rules.yaml:1572:11\n4811 rules/marlborough/rules.yaml:1573:11\n4814 rules/marlborough/rules.yaml:1576:15\n4815 rules/marlborough/rules.yaml:1577:15\n4817 rules/marlborough/rules.yaml:1579:7\n4818 rules/marlborough/rules.yaml:1580:7\n4819 rules/marlborough/rules.yaml:1581:7\n4824 rules/marlborough/rules.yaml:1582:7\n4825 rules/marlborough/rules.yaml:1583:11\n4826 rules/marlborough/rules.yaml:1584:11\n4827 rules/marlborough/rules.yaml:1585:15\n4830 rules/marlborough/rules.yaml:1586:15\n4831 rules/marlborough/rules.yaml:1587:15\n4832 rules/marlborough/rules.yaml:1589:7\n4833 rules/marlborough/rules.yaml:1590:7\n4838 rules/marlborough/rules.yaml:1591:11\n4841 rules/marlborough/rules.yaml:1592:11\n4877 rules/marlborough/rules.yaml:1593:11\n4878 rules/marlborough/rules.yaml:1594:15\n4880 rules/marlborough/rules.yaml:1596:15\n4881 rules/marlborough/rules.yaml:1597:15\n4882 rules/marlborough/rules.yaml:1598:19\n4884 rules/marlborough/rules.yaml:1600:19\n4887 rules/marlborough/rules.yaml:1601:19\n4888 rules/marlborough/rules.yaml:1603:7\n4889 rules/marlborough/rules.yaml:1604:7\n4894 rules/marlborough/rules.yaml:1605:11\n4918 rules/marlborough/rules.yaml:1606:11\n4919 rules/marlborough/rules.yaml:1607:15\n4921 rules/marlborough/rules.yaml:1609:15\n4922 rules/marlborough/rules.yaml:1610:15\n4923 rules/marlborough/rules.yaml:1611:19\n4925 rules/marlborough/rules.yaml:1613:19\n4930 rules/marlborough/rules.yaml:1614:19\n4933 rules/marlborough/rules.yaml:1615:19\n4934 rules/marlborough/rules.yaml:1616:19\n4938 rules/marlborough/rules.yaml:1617:23\n4941 rules/marlborough/rules.yaml:1620:23\n4942 rules/marlborough/rules.yaml:1621:23\n4947 rules/marlborough/rules.yaml:1513:7\n4962 rules/marlborough/rules.yaml:1514:7\n4971 rules/marlborough/rules.yaml:1515:11\n4972 rules/marlborough/rules.yaml:1516:7\n4973 rules/marlborough/rules.yaml:1517:7\n4994 rules/marlborough/rules.yaml:1518:7\n4995 rules/marlborough/rules.yaml:1520:11\n4996 rules/marlborough/rules.yaml:1521:15\n4997 rules/marlborough/rules.yaml:1522:11\n4998 rules/marlborough/rules.yaml:1523:7\n4999 rules/marlborough/rules.yaml:1524:7\n5000 rules/marlborough/rules.yaml:1525:11\n5005 rules/marlborough/rules.yaml:2374:1\n5006 rules/marlborough/rules.yaml:2374:1\n5007 rules/marlborough/rules.yaml:2374:1\n5012 rules/marlborough/rules.yaml:2374:1\n5013 rules/marlborough/rules.yaml:2374:1\n5014 rules/marlborough/rules.yaml:2374:1\n5015 rules/marlborough/rules.yaml:2374:1\n5018 rules/marlborough/rules.yaml:2374:1\n5019 rules/marlborough/rules.yaml:2374:1\n5021 rules/marlborough/rules.yaml:2374:1\n5022 rules/marlborough/rules.yaml:2374:1\n5023 rules/marlborough/rules.yaml:2374:1\n5024 rules/marlborough/rules.yaml:2374:1\n5025 rules/marlborough/rules.yaml:2374:1\n5026 rules/marlborough/rules.yaml:2374:1\n5027 rules/marlborough/rules.yaml:2374:1\n5028 rules/marlborough/rules.yaml:2374:1\n5029 rules/marlborough/rules.yaml:2374:1\n5030 rules/marlborough/rules.yaml:2374:1\n5031 rules/marlborough/rules.yaml:2374:1\n5035 rules/marlborough/rules.yaml:1393:7\n5036 rules/marlborough/rules.yaml:1394:11\n5037 rules/marlborough/rules.yaml:1395:7\n5038 rules/marlborough/rules.yaml:1396:7\n5039 rules/marlborough/rules.yaml:1397:7\n5044 rules/marlborough/rules.yaml:1398:11\n5045 rules/marlborough/rules.yaml:1399:15\n5047 rules/marlborough/rules.yaml:1401:15\n5048 rules/marlborough/rules.yaml:1402:11\n5049 rules/marlborough/rules.yaml:1403:15\n5050 rules/marlborough/rules.yaml:1404:11\n5051 rules/marlborough/rules.yaml:1405:15\n5053 rules/marlborough/rules.yaml:1407:15\n5054 rules/marlborough/rules.yaml:1408:11\n5058 rules/marlborough/rules.yaml:2309:7\n5060 rules/marlborough/rules.yaml:2310:7\n5061 rules/marlborough/rules.yaml:2311:7\n5068 rules/marlborough/rules.yaml:2025:7\n5069 rules/marlborough/rules.yaml:2026:7\n5070 rules/marlborough/rules.yaml:2027:11\n5071 rules/marlborough/rules.yaml:2028:7\n5077 rules/marlborough/rules.yaml:2029:7\n5083 rules/marlborough/rules.yaml:2030:7\n5084 rules/marlborough/rules.yaml:2031:7\n5088 rules/marlborough/rules.yaml:2032:11\n5089 rules/marlborough/rules.yaml:2033:7\n5090 rules/marlborough/rules.yaml:2034:7\n5091 rules/marlborough/rules.yaml:2035:11\n5092 rules/marlborough/rules.yaml:2036:7\n5098 rules/marlborough/rules.yaml:2037:7\n5099 rules/marlborough/rules.yaml:2038:7\n5100 rules/marlborough/rules.yaml:2040:7\n5101 rules/marlborough/rules.yaml:2042:15\n5103 rules/marlborough/rules.yaml:2044:15\n5105 rules/marlborough/rules.yaml:2046:15\n5107 rules/marlborough/rules.yaml:2048:15\n5108 rules/marlborough/rules.yaml:2049:15\n5110 rules/marlborough/rules.yaml:2051:15\n5111 rules/marlborough/rules.yaml:2052:15\n5112 rules/marlborough/rules.yaml:2053:15\n5113 rules/marlborough/rules.yaml:2054:19\n5114 rules/marlborough/rules.yaml:2055:19\n5115 rules/marlborough/rules.yaml:2056:15\n5119 rules/marlborough/rules.yaml:2004:7\n5120 rules/marlborough/rules.yaml:2005:7\n5121 rules/marlborough/rules.yaml:2006:7\n5122 rules/marlborough/rules.yaml:2007:11\n5123 rules/marlborough/rules.yaml:2009:7\n5124 rules/marlborough/rules.yaml:2010:7\n5125 rules/marlborough/rules.yaml:2011:7\n5128 rules/marlborough/rules.yaml:2013:7\n5129 rules/marlborough/rules.yaml:2014:7\n5130 rules/marlborough/rules.yaml:2015:11\n5135 rules/marlborough/rules.yaml:2112:7\n5136 rules/marlborough/rules.yaml:2113:7\n5141 rules/marlborough/rules.yaml:2114:11\n5146 rules/marlborough/rules.yaml:2115:11\n5151 rules/marlborough/rules.yaml:2116:11\n5152 rules/marlborough/rules.yaml:2117:15\n5154 rules/marlborough/rules.yaml:2119:15\n5155 rules/marlborough/rules.yaml:2120:15\n5156 rules/marlborough/rules.yaml:2121:19\n5158 rules/marlborough/rules.yaml:2123:19\n5161 rules/marlborough/rules.yaml:2124:19\n5166 rules/marlborough/rules.yaml:1666:7\n5167 rules/marlborough/rules.yaml:1667:7\n5168 rules/marlborough/rules.yaml:1668:7\n5169 rules/marlborough/rules.yaml:1669:7\n5174 rules/marlborough/rules.yaml:1670:11\n5179 rules/marlborough/rules.yaml:1671:11\n5183 rules/marlborough/rules.yaml:1672:11\n5184 rules/marlborough/rules.yaml:1673:11\n5185 rules/marlborough/rules.yaml:1674:15\n5187 rules/marlborough/rules.yaml:1676:15\n5188 rules/marlborough/rules.yaml:1677:15\n5190 rules/marlborough/rules.yaml:1679:15\n5191 rules/marlborough/rules.yaml:1680:15\n5192 rules/marlborough/rules.yaml:1681:19\n5194 rules/marlborough/rules.yaml:1683:19\n5195 rules/marlborough/rules.yaml:1684:7\n5202 rules/marlborough/rules.yaml:1962:7\n5203 rules/marlborough/rules.yaml:1963:7\n5204 rules/marlborough/rules.yaml:1964:7\n5205 rules/marlborough/rules.yaml:1965:7\n5206 rules/marlborough/rules.yaml:1967:7\n5207 rules/marlborough/rules.yaml:1969:15\n5208 rules/marlborough/rules.yaml:1970:19\n5210 rules/marlborough/rules.yaml:1972:19\n5212 rules/marlborough/rules.yaml:1974:15\n5213 rules/marlborough/rules.yaml:1975:19\n5217 rules/marlborough/rules.yaml:1979:15\n5222 rules/marlborough/rules.yaml:2239:7\n5223 rules/marlborough/rules.yaml:2240:7\n5224 rules/marlborough/rules.yaml:2241:7\n5227 rules/marlborough/rules.yaml:2242:7\n5228 rules/marlborough/rules.yaml:2243:11\n5231 rules/marlborough/rules.yaml:2244:7\n5232 rules/marlborough/rules.yaml:2245:7\n5233 rules/marlborough/rules.yaml:2246:7\n5236 rules/marlborough/rules.yaml:2248:7\n5237 rules/marlborough/rules.yaml:2249:7\n5238 rules/marlborough/rules.yaml:2250:11\n5239 rules/marlborough/rules.yaml:2252:7\n5240 rules/marlborough/rules.yaml:2253:11\n5241 rules/marlborough/rules.yaml:2254:7\n5242 rules/marlborough/rules.yaml:2255:7\n5243 rules/marlborough/rules.yaml:2256:7\n5244 rules/marlborough/rules.yaml:2257:11\n5245 rules/marlborough/rules.yaml:2258:15\n5247 rules/marlborough/rules.yaml:2260:7\n5252 rules/marlborough/rules.yaml:2261:7\n5253 rules/marlborough/rules.yaml:2262:11\n5254 rules/marlborough/rules.yaml:2263:7\n5255 rules/marlborough/rules.yaml:2264:7\n5256 rules/marlborough/rules.yaml:2265:11\n5257 rules/marlborough/rules.yaml:2266:11\n5265 rules/marlborough/rules.yaml:2267:11\n5266 rules/marlborough/rules.yaml:2268:11\n5270 rules/marlborough/rules.yaml:2219:7\n5271 rules/marlborough/rules.yaml:2220:7\n5272 rules/marlborough/rules.yaml:2221:11\n5273 rules/marlborough/rules.yaml:2222:11\n5274 rules/marlborough/rules.yaml:2223:15\n5275 rules/marlborough/rules.yaml:2224:15\n5276 rules/marlborough/rules.yaml:2225:7\n5280 rules/marlborough/rules.yaml:2193:7\n5290 rules/marlborough/rules.yaml:2194:7\n5291 rules/marlborough/rules.yaml:2196:11\n5292 rules/marlborough/rules.yaml:2197:7\n5293 rules/marlborough/rules.yaml:2198:7\n5294 rules/marlborough/rules.yaml:2199:7\n5295 rules/marlborough/rules.yaml:2200:7\n5296 rules/marlborough/rules.yaml:2201:11\n5297 rules/marlborough/rules.yaml:2203:7\n5302 rules/marlborough/rules.yaml:2204:11\n5303 rules/marlborough/rules.yaml:2205:11\n5304 rules/marlborough/rules.yaml:2206:15\n5305 rules/marlborough/rules.yaml:2207:15\n5306 rules/marlborough/rules.yaml:2208:15\n5312 rules/marlborough/rules.yaml:2069:7\n5313 rules/marlborough/rules.yaml:2070:11\n5314 rules/marlborough/rules.yaml:2071:11\n5323 rules/marlborough/rules.yaml:2072:15\n5324 rules/marlborough/rules.yaml:2073:15\n5325 rules/marlborough/rules.yaml:2074:19\n5328 rules/marlborough/rules.yaml:2075:19\n5332 rules/marlborough/rules.yaml:970:7\n5333 rules/marlborough/rules.yaml:971:7\n5334 rules/marlborough/rules.yaml:972:11\n5335 rules/marlborough/rules.yaml:973:7\n5338 rules/marlborough/rules.yaml:975:11\n5339 rules/marlborough/rules.yaml:976:7\n5340 rules/marlborough/rules.yaml:977:11\n5341 rules/marlborough/rules.yaml:978:15\n5342 rules/marlborough/rules.yaml:979:7\n5343 rules/marlborough/rules.yaml:980:7\n5344 rules/marlborough/rules.yaml:981:7\n5345 rules/marlborough/rules.yaml:982:11\n5346 rules/marlborough/rules.yaml:983:7\n5347 rules/marlborough/rules.yaml:984:7\n5348 rules/marlborough/rules.yaml:985:7\n5349 rules/marlborough/rules.yaml:986:7\n5367 rules/marlborough/rules.yaml:987:7\n5376 rules/marlborough/rules.yaml:988:11\n5381 rules/marlborough/rules.yaml:989:7\n5382 rules/marlborough/rules.yaml:991:11\n5383 rules/marlborough/rules.yaml:992:15\n5384 rules/marlborough/rules.yaml:993:11\n5385 rules/marlborough/rules.yaml:994:7\n5386 rules/marlborough/rules.yaml:995:7\n5387 rules/marlborough/rules.yaml:996:11\n5393 rules/marlborough/rules.yaml:2355:3\n5394 rules/marlborough/rules.yaml:2355:3\n5396 rules/marlborough/rules.yaml:2355:3\n5397 rules/marlborough/rules.yaml:2355:3\n5398 rules/marlborough/rules.yaml:2355:3\n5399 rules/marlborough/rules.yaml:2355:3\n5400 rules/marlborough/rules.yaml:2355:3\n5401 rules/marlborough/rules.yaml:2355:3\n5408 rules/marlborough/rules.yaml:2355:3\n5409 rules/marlborough/rules.yaml:2355:3\n5410 rules/marlborough/rules.yaml:2355:3\n5411 rules/marlborough/rules.yaml:2355:3\n5414 rules/marlborough/rules.yaml:2355:3\n5415 rules/marlborough/rules.yaml:2355:3\n5417 rules/marlborough/rules.yaml:2355:3\n5418 rules/marlborough/rules.yaml:2355:3\n5419 rules/marlborough/rules.yaml:2355:3\n5421 rules/marlborough/rules.yaml:2355:3\n5422 rules/marlborough/rules.yaml:2355:3\n5423 rules/marlborough/rules.yaml:2355:3\n5430 rules/marlborough/rules.yaml:1426:7\n5436 rules/marlborough/rules.yaml:1427:7\n5450 rules/marlborough/rules.yaml:1428:7\n5461 rules/marlborough/rules.yaml:1429:7\n5472 rules/marlborough/rules.yaml:1430:11\n5473 rules/marlborough/rules.yaml:1432:7\n5478 rules/marlborough/rules.yaml:1433:7\n5479 rules/marlborough/rules.yaml:1434:7\n5480 rules/marlborough/rules.yaml:1435:11\n5481 rules/marlborough/rules.yaml:1436:7\n5482 rules/marlborough/rules.yaml:1437:11\n5483 rules/marlborough/rules.yaml:1438:7\n5484 rules/marlborough/rules.yaml:1439:11\n5485 rules/marlborough/rules.yaml:1440:7\n5486 rules/marlborough/rules.yaml:1441:11\n5487 rules/marlborough/rules.yaml:1442:15\n5491 rules/marlborough/rules.yaml:1446:7\n5492 rules/marlborough/rules.yaml:1447:11\n5495 rules/marlborough/rules.yaml:1448:15\n5496 rules/marlborough/rules.yaml:1449:19\n5499 rules/marlborough/rules.yaml:1453:7\n5500 rules/marlborough/rules.yaml:1454:11\n5501 rules/marlborough/rules.yaml:1456:11\n5502 rules/marlborough/rules.yaml:1457:15\n5505 rules/marlborough/rules.yaml:1458:15\n5506 rules/marlborough/rules.yaml:1459:19\n5507 rules/marlborough/rules.yaml:1460:19\n5508 rules/marlborough/rules.yaml:1461:7\n5509 rules/marlborough/rules.yaml:1462:11\n5510 rules/marlborough/rules.yaml:1463:7\n5522 rules/marlborough/rules.yaml:1464:7\n5531 rules/marlborough/rules.yaml:1465:11\n5532 rules/marlborough/rules.yaml:1466:7\n5533 rules/marlborough/rules.yaml:1467:7\n5534 rules/marlborough/rules.yaml:1468:11\n5535 rules/marlborough/rules.yaml:1469:7\n5536 rules/marlborough/rules.yaml:1470:7\n5537 rules/marlborough/rules.yaml:1471:11\n5538 rules/marlborough/rules.yaml:1472:11\n5539 rules/marlborough/rules.yaml:1473:15\n5554 rules/marlborough/rules.yaml:1474:11\n5555 rules/marlborough/rules.yaml:1475:11\n5560 rules/marlborough/rules.yaml:1313:7\n5569 rules/marlborough/rules.yaml:1314:7\n5570 rules/marlborough/rules.yaml:1315:7\n5571 rules/marlborough/rules.yaml:1316:11\n5586 rules/marlborough/rules.yaml:1317:7\n5587 rules/marlborough/rules.yaml:1318:7\n5588 rules/marlborough/rules.yaml:1319:11\n5589 rules/marlborough/rules.yaml:1321:11\n5590 rules/marlborough/rules.yaml:1322:7\n5591 rules/marlborough/rules.yaml:1323:7\n5592 rules/marlborough/rules.yaml:1324:7\n5593 rules/marlborough/rules.yaml:1325:7\n5602 rules/marlborough/rules.yaml:1326:7\n5608 rules/marlborough/rules.yaml:1327:7\n5609 rules/marlborough/rules.yaml:1328:11\n5610 rules/marlborough/rules.yaml:1330:7\n5619 rules/marlborough/rules.yaml:1331:11\n5620 rules/marlborough/rules.yaml:1332:11\n5621 rules/marlborough/rules.yaml:1333:7\n5632 rules/marlborough/rules.yaml:1334:7\n5633 rules/marlborough/rules.yaml:1335:7\n5634 rules/marlborough/rules.yaml:1336:11\n5635 rules/marlborough/rules.yaml:1337:11\n5636 rules/marlborough/rules.yaml:1338:15\n5637 rules/marlborough/rules.yaml:1339:11\n5638 rules/marlborough/rules.yaml:1340:15\n5640 rules/marlborough/rules.yaml:1343:15\n5641 rules/marlborough/rules.yaml:1345:7\n5642 rules/marlborough/rules.yaml:1346:7\n5643 rules/marlborough/rules.yaml:1347:11\n5644 rules/marlborough/rules.yaml:1348:7\n5645 rules/marlborough/rules.yaml:1349:11\n5646 rules/marlborough/rules.yaml:1350:7\n5647 rules/marlborough/rules.yaml:1351:7\n5648 rules/marlborough/rules.yaml:1352:11\n5649 rules/marlborough/rules.yaml:1353:15\n5651 rules/marlborough/rules.yaml:1354:15\n5654 rules/marlborough/rules.yaml:1358:7\n5655 rules/marlborough/rules.yaml:1359:11\n5656 rules/marlborough/rules.yaml:1361:11\n5657 rules/marlborough/rules.yaml:1362:15\n5658 rules/marlborough/rules.yaml:1363:15\n5659 rules/marlborough/rules.yaml:1364:19\n5660 rules/marlborough/rules.yaml:1365:19\n5661 rules/marlborough/rules.yaml:1366:7\n5666 rules/marlborough/rules.yaml:1367:7\n5667 rules/marlborough/rules.yaml:1368:11\n5668 rules/marlborough/rules.yaml:1369:7\n5669 rules/marlborough/rules.yaml:1370:7\n5670 rules/marlborough/rules.yaml:1371:11\n5671 rules/marlborough/rules.yaml:1372:7\n5672 rules/marlborough/rules.yaml:1373:7\n5673 rules/marlborough/rules.yaml:1374:11\n5674 rules/marlborough/rules.yaml:1375:11\n5675 rules/marlborough/rules.yaml:1376:15\n5676 rules/marlborough/rules.yaml:1377:15\n5677 rules/marlborough/rules.yaml:1378:15\n5678 rules/marlborough/rules.yaml:1379:19\n5679 rules/marlborough/rules.yaml:1381:11\n5680 rules/marlborough/rules.yaml:1382:11\n5681 rules/marlborough/rules.yaml:1383:11\n5682 rules/marlborough/rules.yaml:1384:11\n5686 rules/marlborough/flow.yaml:11:7\n5687 rules/marlborough/flow.yaml:12:11\n5693 rules/marlborough/rules.yaml:935:7\n5694 rules/marlborough/rules.yaml:936:7\n5695 rules/marlborough/rules.yaml:937:7\n5696 rules/marlborough/rules.yaml:938:11\n5697 rules/marlborough/rules.yaml:939:11\n5698 rules/marlborough/rules.yaml:940:15\n5699 rules/marlborough/rules.yaml:941:15\n5700 rules/marlborough/rules.yaml:942:7\n5705 rules/marlborough/rules.yaml:943:11\n5706 rules/marlborough/rules.yaml:944:11\n5707 rules/marlborough/rules.yaml:945:11\n5708 rules/marlborough/rules.yaml:946:11\n5709 rules/marlborough/rules.yaml:947:11\n5710 rules/marlborough/rules.yaml:948:7\n5711 rules/marlborough/rules.yaml:949:11\n5716 rules/marlborough/rules.yaml:1534:7\n5717 rules/marlborough/rules.yaml:1535:7\n5718 rules/marlborough/rules.yaml:1536:11\n5719 rules/marlborough/rules.yaml:1537:11\n5720 rules/marlborough/rules.yaml:1538:7\n5723 rules/marlborough/rules.yaml:1539:7\n5724 rules/marlborough/rules.yaml:1540:7\n5732 rules/marlborough/rules.yaml:1934:7\n5733 rules/marlborough/rules.yaml:1935:7\n5734 rules/marlborough/rules.yaml:1936:11\n5735 rules/marlborough/rules.yaml:1937:11\n5742 rules/marlborough/rules.yaml:1938:15\n5743 rules/marlborough/rules.yaml:1939:15\n5751 rules/marlborough/rules.yaml:1940:15\n5769 rules/marlborough/rules.yaml:1941:15\n5770 rules/marlborough/rules.yaml:1942:15\n5771 rules/marlborough/rules.yaml:1943:19\n5772 rules/marlborough/rules.yaml:1944:19\n5773 rules/marlborough/rules.yaml:1945:23\n5776 rules/marlborough/rules.yaml:1946:23\n5777 rules/marlborough/rules.yaml:1948:19\n5778 rules/marlborough/rules.yaml:1949:23\n5779 rules/marlborough/rules.yaml:1950:23\n5783 rules/marlborough/rules.yaml:1632:7\n5787 rules/marlborough/rules.yaml:1633:7\n5788 rules/marlborough/rules.yaml:1634:11\n5789 rules/marlborough/rules.yaml:1635:11\n5790 rules/marlborough/rules.yaml:1636:7\n5791 rules/marlborough/rules.yaml:1637:11\n5795 rules/marlborough/flow.yaml:104:7\n5796 rules/marlborough/flow.yaml:105:11\n5800 rules/marlborough/flow.yaml:50:7\n5803 rules/marlborough/flow.yaml:51:11\n5804 rules/marlborough/flow.yaml:52:15\n5808 rules/marlborough/flow.yaml:67:7\n5811 rules/marlborough/flow.yaml:68:11\n5812 rules/marlborough/flow.yaml:69:15\n5816 rules/marlborough/flow.yaml:85:7\n5820 rules/marlborough/flow.yaml:61:7\n5821 rules/marlborough/flow.yaml:62:11\n5822 rules/marlborough/flow.yaml:63:15\n5826 rules/marlborough/flow.yaml:89:7\n5827 rules/marlborough/flow.yaml:90:11\n5831 rules/marlborough/flow.yaml:45:7\n5832 rules/marlborough/flow.yaml:46:11\n5836 rules/marlborough/flow.yaml:79:7\n5837 rules/marlborough/flow.yaml:80:11\n5838 rules/marlborough/flow.yaml:81:15\n5842 rules/marlborough/flow.yaml:56:7\n5843 rules/marlborough/flow.yaml:57:11\n5847 rules/marlborough/rules.yaml:1037:7\n5853 rules/marlborough/rules.yaml:1038:7\n5854 rules/marlborough/rules.yaml:1039:11\n5855 rules/marlborough/rules.yaml:1040:7\n5856 rules/marlborough/rules.yaml:1041:7\n5875 rules/marlborough/rules.yaml:1012:7\n5876 rules/marlborough/rules.yaml:1013:7\n5884 rules/marlborough/rules.yaml:1014:11\n5885 rules/marlborough/rules.yaml:1015:7\n5927 rules/marlborough/rules.yaml:1016:7\n5928 rules/marlborough/rules.yaml:1017:11\n5929 rules/marlborough/rules.yaml:1018:7\n5947 rules/marlborough/rules.yaml:1019:7\n5953 rules/marlborough/rules.yaml:1020:7\n5954 rules/marlborough/rules.yaml:1021:11\n5956 rules/marlborough/rules.yaml:1022:11\n5960 rules/marlborough/rules.yaml:1023:15\n5961 rules/marlborough/rules.yaml:1024:7\n5962 rules/marlborough/rules.yaml:1025:11\n5963 rules/marlborough/rules.yaml:1026:11\n5964 rules/marlborough/rules.yaml:1027:7\n5979 rules/marlborough/rules.yaml:1028:11\n5987 rules/marlborough/rules.yaml:1029:15\n5989 rules/marlborough/rules.yaml:1030:15\n6038 rules/marlborough/rules.yaml:1119:7\n6039 rules/marlborough/rules.yaml:1120:7\n6045 rules/marlborough/rules.yaml:1121:7\n6046 rules/marlborough/rules.yaml:1122:11\n6048 rules/marlborough/rules.yaml:1123:7\n6049 rules/marlborough/rules.yaml:1124:11\n6051 rules/marlborough/rules.yaml:1125:7\n6054 rules/marlborough/rules.yaml:1126:7\n6055 rules/marlborough/rules.yaml:1127:7\n6056 rules/marlborough/rules.yaml:1128:7\n6061 rules/marlborough/rules.yaml:1129:11\n6062 rules/marlborough/rules.yaml:1130:11\n6090 rules/marlborough/rules.yaml:1133:11\n6091 rules/marlborough/rules.yaml:1134:11\n6092 rules/marlborough/rules.yaml:1135:11\n6093 rules/marlborough/rules.yaml:1137:19\n6094 rules/marlborough/rules.yaml:1138:23\n6096 rules/marlborough/rules.yaml:1140:23\n6097 rules/marlborough/rules.yaml:1141:23\n6107 rules/marlborough/rules.yaml:1147:19\n6110 rules/marlborough/rules.yaml:1143:19\n6114 rules/marlborough/rules.yaml:1145:19\n6123 rules/marlborough/rules.yaml:1149:11\n6124 rules/marlborough/rules.yaml:1150:11\n6127 rules/marlborough/rules.yaml:1151:11\n6132 rules/marlborough/rules.yaml:1152:11\n6133 rules/marlborough/rules.yaml:1153:11\n6154 rules/marlborough/rules.yaml:1154:15\n6205 rules/marlborough/rules.yaml:1157:15\n6206 rules/marlborough/rules.yaml:1158:15\n6212 rules/marlborough/rules.yaml:1160:15\n6224 rules/marlborough/rules.yaml:1161:15\n6225 rules/marlborough/rules.yaml:1162:15\n6242 rules/marlborough/rules.yaml:1163:15\n6243 rules/marlborough/rules.yaml:1164:15\n6249 rules/marlborough/rules.yaml:1166:15\n6261 rules/marlborough/rules.yaml:1167:15\n6262 rules/marlborough/rules.yaml:1168:15\n6279 rules/marlborough/rules.yaml:1169:15\n6280 rules/marlborough/rules.yaml:1170:15\n6283 rules/marlborough/rules.yaml:1171:11\n6284 rules/marlborough/rules.yaml:1172:11\n6285 rules/marlborough/rules.yaml:1173:11\n6286 rules/marlborough/rules.yaml:1174:11\n6287 rules/marlborough/rules.yaml:1175:11\n6288 rules/marlborough/rules.yaml:1176:11\n6289 rules/marlborough/rules.yaml:1177:11\n6300 rules/marlborough/rules.yaml:1179:19\n6307 rules/marlborough/rules.yaml:1180:19\n6315 rules/marlborough/rules.yaml:1181:23\n6316 rules/marlborough/rules.yaml:1182:23\n6320 rules/marlborough/rules.yaml:1184:19\n6325 rules/marlborough/rules.yaml:1189:23\n6328 rules/marlborough/rules.yaml:1185:23\n6332 rules/marlborough/rules.yaml:1187:23\n6336 rules/marlborough/rules.yaml:1191:19\n6337 rules/marlborough/rules.yaml:1192:19\n6350 rules/marlborough/rules.yaml:1193:19\n6353 rules/marlborough/rules.yaml:1196:23\n6356 rules/marlborough/rules.yaml:1194:23\n6360 rules/marlborough/rules.yaml:1198:19\n6367 rules/marlborough/rules.yaml:1199:19\n6374 rules/marlborough/rules.yaml:1200:19\n6385 rules/marlborough/rules.yaml:1201:23\n6389 rules/marlborough/rules.yaml:1203:19\n6432 rules/marlborough/rules.yaml:2315:3\n6437 rules/marlborough/rules.yaml:2315:3\n6439 rules/marlborough/rules.yaml:2315:3\n6440 rules/marlborough/rules.yaml:2315:3\n6441 rules/marlborough/rules.yaml:2315:3\n6442 rules/marlborough/rules.yaml:2315:3\n6443 rules/marlborough/rules.yaml:2315:3\n6444 rules/marlborough/rules.yaml:2315:3\n6457 rules/marlborough/rules.yaml:2315:3\n6458 rules/marlborough/rules.yaml:2315:3\n6470 rules/marlborough/rules.yaml:2315:3\n6476 rules/marlborough/rules.yaml:2315:3\n6489 rules/marlborough/rules.yaml:2315:3\n6490 rules/marlborough/rules.yaml:2315:3\n6512 rules/marlborough/rules.yaml:2315:3\n6552 rules/marlborough/rules.yaml:2315:3\n6553 rules/marlborough/rules.yaml:2315:3\n6555 rules/marlborough/rules.yaml:2315:3\n6556 rules/marlborough/rules.yaml:2315:3\n6560 rules/marlborough/rules.yaml:2315:3\n6600 rules/marlborough/rules.yaml:1214:7\n6601 rules/marlborough/rules.yaml:1215:7\n6602 rules/marlborough/rules.yaml:1216:7\n6610 rules/marlborough/rules.yaml:1217:7\n6611 rules/marlborough/rules.yaml:1218:7\n6612 rules/marlborough/rules.yaml:1219:7\n6613 rules/marlborough/rules.yaml:1220:7\n6614 rules/marlborough/rules.yaml:1221:11\n6615 rules/marlborough/rules.yaml:1222:7\n6616 rules/marlborough/rules.yaml:1223:7\n6617 rules/marlborough/rules.yaml:1224:7\n6625 rules/marlborough/rules.yaml:1225:7\n6633 rules/marlborough/rules.yaml:1226:7\n6634 rules/marlborough/rules.yaml:1227:7\n6635 rules/marlborough/rules.yaml:1228:7\n6636 rules/marlborough/rules.yaml:1229:7\n6637 rules/marlborough/rules.yaml:1230:7\n6638 rules/marlborough/rules.yaml:1231:7\n6639 rules/marlborough/rules.yaml:1232:7\n6685 rules/marlborough/rules.yaml:1233:7\n6686 rules/marlborough/rules.yaml:1234:7\n6687 rules/marlborough/rules.yaml:1235:7\n6688 rules/marlborough/rules.yaml:1236:7\n6715 rules/marlborough/rules.yaml:1237:7\n6767 rules/marlborough/rules.yaml:1238:7\n6768 rules/marlborough/rules.yaml:1239:11\n6795 rules/marlborough/rules.yaml:1240:7\n6796 rules/marlborough/rules.yaml:1241:7\n6807 rules/marlborough/rules.yaml:1243:15\n6808 rules/marlborough/rules.yaml:1244:19\n6809 rules/marlborough/rules.yaml:1245:15\n6816 rules/marlborough/rules.yaml:1246:15\n6823 rules/marlborough/rules.yaml:1247:15\n6828 rules/marlborough/rules.yaml:1248:19\n6832 rules/marlborough/rules.yaml:1250:15\n6842 rules/marlborough/rules.yaml:1251:15\n6849 rules/marlborough/rules.yaml:1252:15\n6856 rules/marlborough/rules.yaml:1253:15\n6863 rules/marlborough/rules.yaml:1254:15\n6868 rules/marlborough/rules.yaml:1255:19\n6872 rules/marlborough/rules.yaml:1257:15\n6873 rules/marlborough/rules.yaml:1258:15\n6880 rules/marlborough/rules.yaml:1259:15\n6887 rules/marlborough/rules.yaml:1260:15\n6893 rules/marlborough/rules.yaml:1261:19\n6896 rules/marlborough/rules.yaml:1263:15\n6903 rules/marlborough/rules.yaml:1264:15\n6910 rules/marlborough/rules.yaml:1265:15\n6914 rules/marlborough/rules.yaml:1266:19\n6915 rules/marlborough/rules.yaml:1267:19\n6916 rules/marlborough/rules.yaml:1268:15\n6923 rules/marlborough/rules.yaml:1269:15\n6930 rules/marlborough/rules.yaml:1270:15\n6935 rules/marlborough/rules.yaml:1271:19\n6939 rules/marlborough/rules.yaml:1273:15\n6940 rules/marlborough/rules.yaml:1274:19\n6941 rules/marlborough/rules.yaml:1275:15\n6942 rules/marlborough/rules.yaml:1276:15\n6943 rules/marlborough/rules.yaml:1277:15\n6950 rules/marlborough/rules.yaml:1278:15\n6957 rules/marlborough/rules.yaml:1279:15\n6962 rules/marlborough/rules.yaml:1280:19\n6982 rules/marlborough/rules.yaml:1874:7\n6983 rules/marlborough/rules.yaml:1875:7\n6984 rules/marlborough/rules.yaml:1876:7\n7008 rules/marlborough/rules.yaml:1877:7\n7009 rules/marlborough/rules.yaml:1878:11\n7012 rules/marlborough/rules.yaml:1879:7\n7013 rules/marlborough/rules.yaml:1880:7\n7052 rules/marlborough/rules.yaml:1848:7\n7053 rules/marlborough/rules.yaml:1849:7\n7054 rules/marlborough/rules.yaml:1850:7\n7055 rules/marlborough/rules.yaml:1851:7\n7085 rules/marlborough/rules.yaml:1854:7\n7086 rules/marlborough/rules.yaml:1855:7\n7087 rules/marlborough/rules.yaml:1856:7\n7088 rules/marlborough/rules.yaml:1857:11\n7091 rules/marlborough/rules.yaml:1858:7\n7092 rules/marlborough/rules.yaml:1859:11\n7095 rules/marlborough/rules.yaml:1860:7\n7096 rules/marlborough/rules.yaml:1861:7\n7097 rules/marlborough/rules.yaml:1862:7\n7098 rules/marlborough/rules.yaml:1863:7\n7099 rules/marlborough/rules.yaml:1864:7\n7100 rules/marlborough/rules.yaml:1865:7\n7128 rules/marlborough/rules.yaml:1916:7\n7137 rules/marlborough/rules.yaml:1917:7\n7138 rules/marlborough/rules.yaml:1918:11\n7139 rules/marlborough/rules.yaml:1919:7\n7140 rules/marlborough/rules.yaml:1920:7\n7147 rules/marlborough/rules.yaml:1921:7\n7173 rules/marlborough/rules.yaml:1806:7\n7174 rules/marlborough/rules.yaml:1807:7\n7175 rules/marlborough/rules.yaml:1808:11\n7184 rules/marlborough/rules.yaml:1810:11\n7188 rules/marlborough/rules.yaml:1812:11\n7189 rules/marlborough/rules.yaml:1813:11\n7200 rules/marlborough/rules.yaml:1814:11\n7201 rules/marlborough/rules.yaml:1815:15\n7204 rules/marlborough/rules.yaml:1816:15\n7209 rules/marlborough/rules.yaml:1818:15\n7216 rules/marlborough/rules.yaml:1819:15\n7222 rules/marlborough/rules.yaml:1821:11\n7241 rules/marlborough/rules.yaml:1822:11\n7244 rules/marlborough/rules.yaml:1826:19\n7245 rules/marlborough/rules.yaml:1827:19\n7252 rules/marlborough/rules.yaml:1824:19\n7256 rules/marlborough/rules.yaml:1829:19\n7261 rules/marlborough/rules.yaml:1830:23\n7265 rules/marlborough/rules.yaml:1832:23\n7266 rules/marlborough/rules.yaml:1833:23\n7270 rules/marlborough/rules.yaml:1835:19\n7271 rules/marlborough/rules.yaml:1836:19\n7294 rules/marlborough/rules.yaml:1889:7\n7295 rules/marlborough/rules.yaml:1890:7\n7309 rules/marlborough/rules.yaml:1891:11\n7310 rules/marlborough/rules.yaml:1892:11\n7329 rules/marlborough/rules.yaml:1893:11\n7330 rules/marlborough/rules.yaml:1894:11\n7339 rules/marlborough/rules.yaml:1895:15\n7364 rules/marlborough/rules.yaml:1896:15\n7365 rules/marlborough/rules.yaml:1897:19\n7371 rules/marlborough/rules.yaml:1899:19\n7372 rules/marlborough/rules.yaml:1900:19\n7380 rules/marlborough/rules.yaml:1901:23\n7390 rules/marlborough/rules.yaml:1902:19\n7395 rules/marlborough/rules.yaml:1903:23\n7400 rules/marlborough/rules.yaml:1905:23\n7428 rules/marlborough/rules.yaml:1766:7\n7435 rules/marlborough/rules.yaml:1767:7\n7443 rules/marlborough/rules.yaml:1768:7\n7444 rules/marlborough/rules.yaml:1769:11\n7445 rules/marlborough/rules.yaml:1770:11\n7450 rules/marlborough/rules.yaml:1772:11\n7453 rules/marlborough/rules.yaml:1773:11\n7458 rules/marlborough/rules.yaml:1774:11\n7459 rules/marlborough/rules.yaml:1775:11\n7469 rules/marlborough/rules.yaml:1776:15\n7480 rules/marlborough/rules.yaml:1778:15\n7488 rules/marlborough/rules.yaml:1779:11\n7490 rules/marlborough/rules.yaml:1780:11\n7513 rules/marlborough/rules.yaml:831:7\n7516 rules/marlborough/rules.yaml:832:7\n7524 rules/marlborough/rules.yaml:833:11\n7536 rules/marlborough/rules.yaml:834:11\n7537 rules/marlborough/rules.yaml:835:15\n7540 rules/marlborough/rules.yaml:836:11\n7541 rules/marlborough/rules.yaml:837:11\n7544 rules/marlborough/rules.yaml:838:7\n7545 rules/marlborough/rules.yaml:839:7\n7558 rules/marlborough/rules.yaml:840:11\n7561 rules/marlborough/rules.yaml:843:15\n7562 rules/marlborough/rules.yaml:844:15\n7568 rules/marlborough/rules.yaml:841:15\n7575 rules/marlborough/rules.yaml:845:11\n7597 rules/marlborough/rules.yaml:2281:7\n7598 rules/marlborough/rules.yaml:2282:7\n7609 rules/marlborough/rules.yaml:2283:11\n7624 rules/marlborough/rules.yaml:2284:11\n7642 rules/marlborough/rules.yaml:2285:11\n7643 rules/marlborough/rules.yaml:2286:15\n7652 rules/marlborough/rules.yaml:2288:15\n7660 rules/marlborough/rules.yaml:2289:15\n7661 rules/marlborough/rules.yaml:2290:19\n7663 rules/marlborough/rules.yaml:2292:19\n7666 rules/marlborough/rules.yaml:2293:19\n7667 rules/marlborough/rules.yaml:2294:19\n7668 rules/marlborough/rules.yaml:2295:19\n7669 rules/marlborough/rules.yaml:2296:19\n7670 rules/marlborough/rules.yaml:2297:23\n7674 rules/marlborough/rules.yaml:2298:7\n7688 rules/marlborough/rules.yaml:1788:7\n7689 rules/marlborough/rules.yaml:1789:7\n7700 rules/marlborough/rules.yaml:1790:7\n7701 rules/marlborough/rules.yaml:1792:15\n7702 rules/marlborough/rules.yaml:1793:19\n7706 rules/marlborough/rules.yaml:1794:23\n7709 rules/marlborough/rules.yaml:1796:15\n7712 rules/marlborough/rules.yaml:1798:15\n7714 rules/marlborough/rules.yaml:1799:7\n7733 rules/marlborough/rules.yaml:1049:7\n7734 rules/marlborough/rules.yaml:1050:11\n7735 rules/marlborough/rules.yaml:1051:7\n7736 rules/marlborough/rules.yaml:1052:7\n7741 rules/marlborough/rules.yaml:1064:15\n7744 rules/marlborough/rules.yaml:1054:15\n7745 rules/marlborough/rules.yaml:1055:15\n7746 rules/marlborough/rules.yaml:1056:15\n7753 rules/marlborough/rules.yaml:1057:15\n7756 rules/marlborough/rules.yaml:1059:15\n7757 rules/marlborough/rules.yaml:1060:15\n7758 rules/marlborough/rules.yaml:1061:15\n7765 rules/marlborough/rules.yaml:1062:15\n7782 rules/marlborough/rules.yaml:1552:7\n7802 rules/marlborough/rules.yaml:1553:11\n7805 rules/marlborough/rules.yaml:1554:11\n7818 rules/marlborough/rules.yaml:1555:15\n7819 rules/marlborough/rules.yaml:1556:15\n7849 rules/marlborough/rules.yaml:1075:7\n7850 rules/marlborough/rules.yaml:1076:7\n7855 rules/marlborough/rules.yaml:1077:7\n7856 rules/marlborough/rules.yaml:1078:11\n7857 rules/marlborough/rules.yaml:1079:15\n7858 rules/marlborough/rules.yaml:1080:7\n7859 rules/marlborough/rules.yaml:1081:7\n7860 rules/marlborough/rules.yaml:1082:7\n7865 rules/marlborough/rules.yaml:1083:11\n7866 rules/marlborough/rules.yaml:1084:11\n7867 rules/marlborough/rules.yaml:1085:11\n7879 rules/marlborough/rules.yaml:1086:11\n7888 rules/marlborough/rules.yaml:1087:11\n7889 rules/marlborough/rules.yaml:1088:15\n7890 rules/marlborough/rules.yaml:1089:19\n7898 rules/marlborough/rules.yaml:1091:15\n7911 rules/marlborough/rules.yaml:1092:15\n7912 rules/marlborough/rules.yaml:1093:19\n7914 rules/marlborough/rules.yaml:1094:15\n7917 rules/marlborough/rules.yaml:1095:7\n7918 rules/marlborough/rules.yaml:1096:7\n7958 rules/marlborough/rules.yaml:2141:7\n7959 rules/marlborough/rules.yaml:2142:7\n7965 rules/marlborough/rules.yaml:2143:7\n7970 rules/marlborough/rules.yaml:2144:7\n7986 rules/marlborough/rules.yaml:2145:7\n7987 rules/marlborough/rules.yaml:2146:11\n7988 rules/marlborough/rules.yaml:2147:7\n8005 rules/marlborough/rules.yaml:2148:7\n8006 rules/marlborough/rules.yaml:2149:11\n8007 rules/marlborough/rules.yaml:2150:7\n8018 rules/marlborough/rules.yaml:2151:11\n8024 rules/marlborough/rules.yaml:2152:11\n8025 rules/marlborough/rules.yaml:2153:11\n8026 rules/marlborough/rules.yaml:2154:11\n8027 rules/marlborough/rules.yaml:2155:15\n8028 rules/marlborough/rules.yaml:2156:19\n8034 rules/marlborough/rules.yaml:2158:15\n8035 rules/marlborough/rules.yaml:2159:15\n8036 rules/marlborough/rules.yaml:2160:19\n8048 rules/marlborough/rules.yaml:2162:19\n8074 rules/marlborough/rules.yaml:2163:19\n8078 rules/marlborough/rules.yaml:2164:7\n8089 rules/marlborough/rules.yaml:2165:11\n8090 rules/marlborough/rules.yaml:2166:11\n8091 rules/marlborough/rules.yaml:2167:11\n8092 rules/marlborough/rules.yaml:2168:11\n8095 rules/marlborough/rules.yaml:2169:11\n8096 rules/marlborough/rules.yaml:2170:11\n8099 rules/marlborough/rules.yaml:2171:11\n8105 rules/marlborough/rules.yaml:2172:15\n8117 rules/marlborough/rules.yaml:2173:19\n8126 rules/marlborough/rules.yaml:2174:19\n8146 rules/marlborough/rules.yaml:2175:23\n8183 rules/marlborough/rules.yaml:2176:23\n8184 rules/marlborough/rules.yaml:2177:23\n8188 rules/marlborough/rules.yaml:2178:7\n8189 rules/marlborough/rules.yaml:2179:11\n8210 rules/marlborough/rules.yaml:1486:7\n8211 rules/marlborough/rules.yaml:1487:7\n8223 rules/marlborough/rules.yaml:1488:7\n8234 rules/marlborough/rules.yaml:1489:11\n8253 rules/marlborough/rules.yaml:1490:15\n8266 rules/marlborough/rules.yaml:1491:15\n8272 rules/marlborough/rules.yaml:1492:19\n8273 rules/marlborough/rules.yaml:1493:19\n8276 rules/marlborough/rules.yaml:1503:23\n8280 rules/marlborough/rules.yaml:1494:23\n8281 rules/marlborough/rules.yaml:1495:23\n8309 rules/marlborough/rules.yaml:1496:23\n8310 rules/marlborough/rules.yaml:1497:27\n8312 rules/marlborough/rules.yaml:1498:23\n8324 rules/marlborough/rules.yaml:1499:23\n8325 rules/marlborough/rules.yaml:1500:27\n8326 rules/marlborough/rules.yaml:1501:31\n8355 rules/marlborough/rules.yaml:2336:3\n8360 rules/marlborough/rules.yaml:2336:3\n8362 rules/marlborough/rules.yaml:2336:3\n8363 rules/marlborough/rules.yaml:2336:3\n8364 rules/marlborough/rules.yaml:2336:3\n8365 rules/marlborough/rules.yaml:2336:3\n8366 rules/marlborough/rules.yaml:2336:3\n8367 rules/marlborough/rules.yaml:2336:3\n8380 rules/marlborough/rules.yaml:2336:3\n8381 rules/marlborough/rules.yaml:2336:3\n8393 rules/marlborough/rules.yaml:2336:3\n8399 rules/marlborough/rules.yaml:2336:3\n8404 rules/marlborough/rules.yaml:2336:3\n8405 rules/marlborough/rules.yaml:2336:3\n8427 rules/marlborough/rules.yaml:2336:3\n8467 rules/marlborough/rules.yaml:2336:3\n8468 rules/marlborough/rules.yaml:2336:3\n8470 rules/marlborough/rules.yaml:2336:3\n8471 rules/marlborough/rules.yaml:2336:3\n8475 rules/marlborough/rules.yaml:2336:3\n8492 rules/marlborough/rules.yaml:1987:7\n8497 rules/marlborough/rules.yaml:1988:7\n8505 rules/marlborough/rules.yaml:1989:11\n8511 rules/marlborough/rules.yaml:1990:11\n8512 rules/marlborough/rules.yaml:1991:15\n8513 rules/marlborough/rules.yaml:1992:15\n8515 rules/marlborough/rules.yaml:1994:15\n8538 rules/marlborough/rules.yaml:1103:7\n8539 rules/marlborough/rules.yaml:1104:7\n8542 rules/marlborough/rules.yaml:1108:11\n8550 rules/marlborough/rules.yaml:1105:11\n8556 rules/marlborough/rules.yaml:1106:11\n8580 rules/marlborough/rules.yaml:1703:7\n8581 rules/marlborough/rules.yaml:1704:7\n8582 rules/marlborough/rules.yaml:1705:7\n8583 rules/marlborough/rules.yaml:1706:11\n8584 rules/marlborough/rules.yaml:1707:7\n8589 rules/marlborough/rules.yaml:1708:11\n8606 rules/marlborough/rules.yaml:1709:15\n8607 rules/marlborough/rules.yaml:1710:15\n8620 rules/marlborough/rules.yaml:1711:19\n8627 rules/marlborough/rules.yaml:1712:19\n8663 rules/marlborough/rules.yaml:1713:19\n8664 rules/marlborough/rules.yaml:1714:23\n8665 rules/marlborough/rules.yaml:1715:23\n8671 rules/marlborough/rules.yaml:1717:23\n8672 rules/marlborough/rules.yaml:1718:23\n8680 rules/marlborough/rules.yaml:1719:27\n8695 rules/marlborough/rules.yaml:1720:23\n8697 rules/marlborough/rules.yaml:1721:23\n8698 rules/marlborough/rules.yaml:1722:23\n8723 rules/marlborough/rules.yaml:1742:7\n8724 rules/marlborough/rules.yaml:1743:7\n8725 rules/marlborough/rules.yaml:1744:7\n8726 rules/marlborough/rules.yaml:1745:7\n8727 rules/marlborough/rules.yaml:1746:11\n8728 rules/marlborough/rules.yaml:1747:7\n8734 rules/marlborough/rules.yaml:1748:7\n8751 rules/marlborough/rules.yaml:1749:7\n8752 rules/marlborough/rules.yaml:1750:11\n8753 rules/marlborough/rules.yaml:1751:11\n8758 rules/marlborough/rules.yaml:1752:15\n8759 rules/marlborough/rules.yaml:1753:7\n8786 rules/marlborough/rules.yaml:1754:11\n8811 rules/marlborough/rules.yaml:1755:7\n8832 rules/marlborough/rules.yaml:1756:11\n8885 rules/marlborough/rules.yaml:1570:7\n8905 rules/marlborough/rules.yaml:1571:11\n8906 rules/marlborough/rules.yaml:1572:11\n8907 rules/marlborough/rules.yaml:1573:11\n8908 rules/marlborough/rules.yaml:1574:15\n8917 rules/marlborough/rules.yaml:1576:15\n8930 rules/marlborough/rules.yaml:1577:15\n8932 rules/marlborough/rules.yaml:1578:15\n8936 rules/marlborough/rules.yaml:1579:7\n8943 rules/marlborough/rules.yaml:1580:7\n8944 rules/marlborough/rules.yaml:1581:7\n8949 rules/marlborough/rules.yaml:1582:7\n8957 rules/marlborough/rules.yaml:1583:11\n8970 rules/marlborough/rules.yaml:1584:11\n8975 rules/marlborough/rules.yaml:1585:15\n8978 rules/marlborough/rules.yaml:1586:15\n8985 rules/marlborough/rules.yaml:1587:15\n8986 rules/marlborough/rules.yaml:1588:15\n8989 rules/marlborough/rules.yaml:1589:7\n8990 rules/marlborough/rules.yaml:1590:7\n9001 rules/marlborough/rules.yaml:1591:11\n9004 rules/marlborough/rules.yaml:1592:11\n9044 rules/marlborough/rules.yaml:1593:11\n9045 rules/marlborough/rules.yaml:1594:15\n9054 rules/marlborough/rules.yaml:1596:15\n9060 rules/marlborough/rules.yaml:1597:15\n9061 rules/marlborough/rules.yaml:1598:19\n9063 rules/marlborough/rules.yaml:1600:19\n9066 rules/marlborough/rules.yaml:1601:19\n9067 rules/marlborough/rules.yaml:1602:19\n9071 rules/marlborough/rules.yaml:1603:7\n9072 rules/marlborough/rules.yaml:1604:7\n9083 rules/marlborough/rules.yaml:1605:11\n9107 rules/marlborough/rules.yaml:1606:11\n9108 rules/marlborough/rules.yaml:1607:15\n9117 rules/marlborough/rules.yaml:1609:15\n9125 rules/marlborough/rules.yaml:1610:15\n9126 rules/marlborough/rules.yaml:1611:19\n9132 rules/marlborough/rules.yaml:1613:19\n9137 rules/marlborough/rules.yaml:1614:19\n9140 rules/marlborough/rules.yaml:1615:19\n9141 rules/marlborough/rules.yaml:1616:19\n9145 rules/marlborough/rules.yaml:1617:23\n9147 rules/marlborough/rules.yaml:1618:23\n9156 rules/marlborough/rules.yaml:1620:23\n9169 rules/marlborough/rules.yaml:1621:23\n9171 rules/marlborough/rules.yaml:1622:23\n9232 rules/marlborough/rules.yaml:1513:7\n9249 rules/marlborough/rules.yaml:1514:7\n9254 rules/marlborough/rules.yaml:1515:11\n9255 rules/marlborough/rules.yaml:1516:7\n9256 rules/marlborough/rules.yaml:1517:7\n9277 rules/marlborough/rules.yaml:1518:7\n9278 rules/marlborough/rules.yaml:1519:11\n9279 rules/marlborough/rules.yaml:1520:11\n9280 rules/marlborough/rules.yaml:1521:15\n9281 rules/marlborough/rules.yaml:1522:11\n9282 rules/marlborough/rules.yaml:1523:7\n9295 rules/marlborough/rules.yaml:1524:7\n9296 rules/marlborough/rules.yaml:1525:11\n9298 rules/marlborough/rules.yaml:1526:7\n9324 rules/marlborough/rules.yaml:2374:1\n9325 rules/marlborough/rules.yaml:2374:1\n9326 rules/marlborough/rules.yaml:2374:1\n9337 rules/marlborough/rules.yaml:2374:1\n9338 rules/marlborough/rules.yaml:2374:1\n9350 rules/marlborough/rules.yaml:2374:1\n9369 rules/marlborough/rules.yaml:2374:1\n9403 rules/marlborough/rules.yaml:2374:1\n9404 rules/marlborough/rules.yaml:2374:1\n9410 rules/marlborough/rules.yaml:2374:1\n9411 rules/marlborough/rules.yaml:2374:1\n9412 rules/marlborough/rules.yaml:2374:1\n9413 rules/marlborough/rules.yaml:2374:1\n9414 rules/marlborough/rules.yaml:2374:1\n9415 rules/marlborough/rules.yaml:2374:1\n9426 rules/marlborough/rules.yaml:2374:1\n9449 rules/marlborough/rules.yaml:2374:1\n9492 rules/marlborough/rules.yaml:2374:1\n9493 rules/marlborough/rules.yaml:2374:1\n9494 rules/marlborough/rules.yaml:2374:1\n9498 rules/marlborough/rules.yaml:2374:1\n9499 rules/marlborough/rules.yaml:2374:1\n9500 rules/marlborough/rules.yaml:2374:1\n9501 rules/marlborough/rules.yaml:2374:1\n9519 rules/marlborough/rules.yaml:1393:7\n9520 rules/marlborough/rules.yaml:1394:11\n9521 rules/marlborough/rules.yaml:1395:7\n9522 rules/marlborough/rules.yaml:1396:7\n9523 rules/marlborough/rules.yaml:1397:7\n9534 rules/marlborough/rules.yaml:1398:11\n9539 rules/marlborough/rules.yaml:1399:15\n9543 rules/marlborough/rules.yaml:1401:15\n9550 rules/marlborough/rules.yaml:1402:11\n9555 rules/marlborough/rules.yaml:1403:15\n9562 rules/marlborough/rules.yaml:1404:11\n9563 rules/marlborough/rules.yaml:1405:15\n9565 rules/marlborough/rules.yaml:1407:15\n9566 rules/marlborough/rules.yaml:1408:11\n9580 rules/marlborough/rules.yaml:2309:7\n9582 rules/marlborough/rules.yaml:2310:7\n9593 rules/marlborough/rules.yaml:2311:7\n9597 rules/marlborough/rules.yaml:2312:7\n9617 rules/marlborough/rules.yaml:2025:7\n9618 rules/marlborough/rules.yaml:2026:7\n9619 rules/marlborough/rules.yaml:2027:11\n9620 rules/marlborough/rules.yaml:2028:7\n9626 rules/marlborough/rules.yaml:2029:7\n9630 rules/marlborough/rules.yaml:2030:7\n9631 rules/marlborough/rules.yaml:2031:7\n9638 rules/marlborough/rules.yaml:2032:11\n9639 rules/marlborough/rules.yaml:2033:7\n9650 rules/marlborough/rules.yaml:2034:7\n9651 rules/marlborough/rules.yaml:2035:11\n9652 rules/marlborough/rules.yaml:2036:7\n9653 rules/marlborough/rules.yaml:2037:7\n9654 rules/marlborough/rules.yaml:2038:7\n9655 rules/marlborough/rules.yaml:2039:7\n9656 rules/marlborough/rules.yaml:2040:7\n9657 rules/marlborough/rules.yaml:2042:15\n9668 rules/marlborough/rules.yaml:2044:15\n9672 rules/marlborough/rules.yaml:2046:15\n9676 rules/marlborough/rules.yaml:2048:15\n9683 rules/marlborough/rules.yaml:2049:15\n9687 rules/marlborough/rules.yaml:2051:15\n9694 rules/marlborough/rules.yaml:2052:15\n9695 rules/marlborough/rules.yaml:2053:15\n9703 rules/marlborough/rules.yaml:2054:19\n9709 rules/marlborough/rules.yaml:2055:19\n9712 rules/marlborough/rules.yaml:2056:15\n9763 rules/marlborough/rules.yaml:2004:7\n9764 rules/marlborough/rules.yaml:2005:7\n9765 rules/marlborough/rules.yaml:2006:7\n9766 rules/marlborough/rules.yaml:2007:11\n9767 rules/marlborough/rules.yaml:2008:11\n9768 rules/marlborough/rules.yaml:2009:7\n9771 rules/marlborough/rules.yaml:2010:7\n9772 rules/marlborough/rules.yaml:2011:7\n9775 rules/marlborough/rules.yaml:2012:7\n9776 rules/marlborough/rules.yaml:2013:7\n9783 rules/marlborough/rules.yaml:2014:7\n9784 rules/marlborough/rules.yaml:2015:11\n9801 rules/marlborough/rules.yaml:2112:7\n9802 rules/marlborough/rules.yaml:2113:7\n9813 rules/marlborough/rules.yaml:2114:11\n9819 rules/marlborough/rules.yaml:2115:11\n9824 rules/marlborough/rules.yaml:2116:11\n9825 rules/marlborough/rules.yaml:2117:15\n9834 rules/marlborough/rules.yaml:2119:15\n9840 rules/marlborough/rules.yaml:2120:15\n9841 rules/marlborough/rules.yaml:2121:19\n9843 rules/marlborough/rules.yaml:2123:19\n9846 rules/marlborough/rules.yaml:2124:19\n9847 rules/marlborough/rules.yaml:2125:19\n9870 rules/marlborough/rules.yaml:1666:7\n9871 rules/marlborough/rules.yaml:1667:7\n9872 rules/marlborough/rules.yaml:1668:7\n9873 rules/marlborough/rules.yaml:1669:7\n9884 rules/marlborough/rules.yaml:1670:11\n9890 rules/marlborough/rules.yaml:1671:11\n9891 rules/marlborough/rules.yaml:1672:11\n9892 rules/marlborough/rules.yaml:1673:11\n9893 rules/marlborough/rules.yaml:1674:15\n9904 rules/marlborough/rules.yaml:1676:15\n9917 rules/marlborough/rules.yaml:1677:15\n9924 rules/marlborough/rules.yaml:1679:15\n9937 rules/marlborough/rules.yaml:1680:15\n9938 rules/marlborough/rules.yaml:1681:19\n9940 rules/marlborough/rules.yaml:1683:19\n9944 rules/marlborough/rules.yaml:1684:7\n9947 rules/marlborough/rules.yaml:1685:7\n9972 rules/marlborough/rules.yaml:1962:7\n9973 rules/marlborough/rules.yaml:1963:7\n9974 rules/marlborough/rules.yaml:1964:7\n9975 rules/marlborough/rules.yaml:1965:7\n9976 rules/marlborough/rules.yaml:1966:7\n9977 rules/marlborough/rules.yaml:1967:7\n9978 rules/marlborough/rules.yaml:1969:15\n9979 rules/marlborough/rules.yaml:1970:19\n9981 rules/marlborough/rules.yaml:1972:19\n9986 rules/marlborough/rules.yaml:1979:15\n9989 rules/marlborough/rules.yaml:1974:15\n9992 rules/marlborough/rules.yaml:1977:19\n9995 rules/marlborough/rules.yaml:1975:19\n10025 rules/marlborough/rules.yaml:2239:7\n10026 rules/marlborough/rules.yaml:2240:7\n10027 rules/marlborough/rules.yaml:2241:7\n10045 rules/marlborough/rules.yaml:2242:7\n10046 rules/marlborough/rules.yaml:2243:11\n10049 rules/marlborough/rules.yaml:2244:7\n10050 rules/marlborough/rules.yaml:2245:7\n10051 rules/marlborough/rules.yaml:2246:7\n10056 rules/marlborough/rules.yaml:2247:7\n10057 rules/marlborough/rules.yaml:2248:7\n10058 rules/marlborough/rules.yaml:2249:7\n10059 rules/marlborough/rules.yaml:2250:11\n10060 rules/marlborough/rules.yaml:2251:11\n10061 rules/marlborough/rules.yaml:2252:7\n10062 rules/marlborough/rules.yaml:2253:11\n10063 rules/marlborough/rules.yaml:2254:7\n10064 rules/marlborough/rules.yaml:2255:7\n10082 rules/marlborough/rules.yaml:2256:7\n10083 rules/marlborough/rules.yaml:2257:11\n10084 rules/marlborough/rules.yaml:2258:15\n10086 rules/marlborough/rules.yaml:2259:11\n10087 rules/marlborough/rules.yaml:2260:7\n10092 rules/marlborough/rules.yaml:2261:7\n10093 rules/marlborough/rules.yaml:2262:11\n10094 rules/marlborough/rules.yaml:2263:7\n10107 rules/marlborough/rules.yaml:2264:7\n10112 rules/marlborough/rules.yaml:2265:11\n10113 rules/marlborough/rules.yaml:2266:11\n10130 rules/marlborough/rules.yaml:2267:11\n10131 rules/marlborough/rules.yaml:2268:11\n10151 rules/marlborough/rules.yaml:2219:7\n10152 rules/marlborough/rules.yaml:2220:7\n10160 rules/marlborough/rules.yaml:2221:11\n10166 rules/marlborough/rules.yaml:2222:11\n10171 rules/marlborough/rules.yaml:2223:15\n10177 rules/marlborough/rules.yaml:2224:15\n10179 rules/marlborough/rules.yaml:2225:7\n10209 rules/marlborough/rules.yaml:2193:7\n10217 rules/marlborough/rules.yaml:2194:7\n10218 rules/marlborough/rules.yaml:2195:11\n10219 rules/marlborough/rules.yaml:2196:11\n10220 rules/marlborough/rules.yaml:2197:7\n10221 rules/marlborough/rules.yaml:2198:7\n10224 rules/marlborough/rules.yaml:2199:7\n10225 rules/marlborough/rules.yaml:2200:7\n10226 rules/marlborough/rules.yaml:2201:11\n10227 rules/marlborough/rules.yaml:2202:7\n10228 rules/marlborough/rules.yaml:2203:7\n10245 rules/marlborough/rules.yaml:2204:11\n10246 rules/marlborough/rules.yaml:2205:11\n10255 rules/marlborough/rules.yaml:2206:15\n10268 rules/marlborough/rules.yaml:2207:15\n10269 rules/marlborough/rules.yaml:2208:15\n10271 rules/marlborough/rules.yaml:2209:15\n10291 rules/marlborough/rules.yaml:2069:7\n10302 rules/marlborough/rules.yaml:2070:11\n10303 rules/marlborough/rules.yaml:2071:11\n10315 rules/marlborough/rules.yaml:2072:15\n10323 rules/marlborough/rules.yaml:2073:15\n10324 rules/marlborough/rules.yaml:2074:19\n10327 rules/marlborough/rules.yaml:2075:19\n10328 rules/marlborough/rules.yaml:2076:19\n10352 rules/marlborough/rules.yaml:970:7\n10353 rules/marlborough/rules.yaml:971:7\n10354 rules/marlborough/rules.yaml:972:11\n10355 rules/marlborough/rules.yaml:973:7\n10358 rules/marlborough/rules.yaml:974:11\n10359 rules/marlborough/rules.yaml:975:11\n10360 rules/marlborough/rules.yaml:976:7\n10361 rules/marlborough/rules.yaml:977:11\n10362 rules/marlborough/rules.yaml:978:15\n10363 rules/marlborough/rules.yaml:979:7\n10370 rules/marlborough/rules.yaml:980:7\n10371 rules/marlborough/rules.yaml:981:7\n10372 rules/marlborough/rules.yaml:982:11\n10373 rules/marlborough/rules.yaml:983:7\n10374 rules/marlborough/rules.yaml:984:7\n10375 rules/marlborough/rules.yaml:985:7\n10376 rules/marlborough/rules.yaml:986:7\n10394 rules/marlborough/rules.yaml:987:7\n10397 rules/marlborough/rules.yaml:988:11\n10402 rules/marlborough/rules.yaml:989:7\n10403 rules/marlborough/rules.yaml:990:11\n10404 rules/marlborough/rules.yaml:991:11\n10405 rules/marlborough/rules.yaml:992:15\n10406 rules/marlborough/rules.yaml:993:11\n10407 rules/marlborough/rules.yaml:994:7\n10420 rules/marlborough/rules.yaml:995:7\n10421 rules/marlborough/rules.yaml:996:11\n10423 rules/marlborough/rules.yaml:997:7\n10446 rules/marlborough/rules.yaml:2355:3\n10451 rules/marlborough/rules.yaml:2355:3\n10453 rules/marlborough/rules.yaml:2355:3\n10454 rules/marlborough/rules.yaml:2355:3\n10455 rules/marlborough/rules.yaml:2355:3\n10456 rules/marlborough/rules.yaml:2355:3\n10457 rules/marlborough/rules.yaml:2355:3\n10458 rules/marlborough/rules.yaml:2355:3\n10471 rules/marlborough/rules.yaml:2355:3\n10472 rules/marlborough/rules.yaml:2355:3\n10484 rules/marlborough/rules.yaml:2355:3\n10490 rules/marlborough/rules.yaml:2355:3\n10493 rules/marlborough/rules.yaml:2355:3\n10494 rules/marlborough/rules.yaml:2355:3\n10515 rules/marlborough/rules.yaml:2355:3\n10553 rules/marlborough/rules.yaml:2355:3\n10554 rules/marlborough/rules.yaml:2355:3\n10556 rules/marlborough/rules.yaml:2355:3\n10557 rules/marlborough/rules.yaml:2355:3\n10561 rules/marlborough/rules.yaml:2355:3\n10599 rules/marlborough/rules.yaml:1426:7\n10605 rules/marlborough/rules.yaml:1427:7\n10619 rules/marlborough/rules.yaml:1428:7\n10630 rules/marlborough/rules.yaml:1429:7\n10634 rules/marlborough/rules.yaml:1430:11\n10635 rules/marlborough/rules.yaml:1431:11\n10636 rules/marlborough/rules.yaml:1432:7\n10637 rules/marlborough/rules.yaml:1433:7\n10693 rules/marlborough/rules.yaml:1434:7\n10694 rules/marlborough/rules.yaml:1435:11\n10695 rules/marlborough/rules.yaml:1436:7\n10699 rules/marlborough/rules.yaml:1437:11\n10700 rules/marlborough/rules.yaml:1438:7\n10701 rules/marlborough/rules.yaml:1439:11\n10702 rules/marlborough/rules.yaml:1440:7\n10703 rules/marlborough/rules.yaml:1441:11\n10704 rules/marlborough/rules.yaml:1442:15\n10706 rules/marlborough/rules.yaml:1443:11\n10708 rules/marlborough/rules.yaml:1445:11\n10709 rules/marlborough/rules.yaml:1446:7\n10710 rules/marlborough/rules.yaml:1447:11\n10713 rules/marlborough/rules.yaml:1448:15\n10714 rules/marlborough/rules.yaml:1449:19\n10715 rules/marlborough/rules.yaml:1450:15\n10717 rules/marlborough/rules.yaml:1452:15\n10718 rules/marlborough/rules.yaml:1453:7\n10723 rules/marlborough/rules.yaml:1454:11\n10724 rules/marlborough/rules.yaml:1455:11\n10725 rules/marlborough/rules.yaml:1456:11\n10730 rules/marlborough/rules.yaml:1457:15\n10731 rules/marlborough/rules.yaml:1458:15\n10739 rules/marlborough/rules.yaml:1459:19\n10751 rules/marlborough/rules.yaml:1460:19\n10754 rules/marlborough/rules.yaml:1461:7\n10759 rules/marlborough/rules.yaml:1462:11\n10766 rules/marlborough/rules.yaml:1463:7\n10778 rules/marlborough/rules.yaml:1464:7\n10783 rules/marlborough/rules.yaml:1465:11\n10784 rules/marlborough/rules.yaml:1466:7\n10785 rules/marlborough/rules.yaml:1467:7\n10786 rules/marlborough/rules.yaml:1468:11\n10787 rules/marlborough/rules.yaml:1469:7\n10804 rules/marlborough/rules.yaml:1470:7\n10809 rules/marlborough/rules.yaml:1471:11\n10810 rules/marlborough/rules.yaml:1472:11\n10811 rules/marlborough/rules.yaml:1473:15\n10826 rules/marlborough/rules.yaml:1474:11\n10832 rules/marlborough/rules.yaml:1475:11\n10866 rules/marlborough/rules.yaml:1313:7\n10878 rules/marlborough/rules.yaml:1314:7\n10879 rules/marlborough/rules.yaml:1315:7\n10880 rules/marlborough/rules.yaml:1316:11\n10895 rules/marlborough/rules.yaml:1317:7\n10912 rules/marlborough/rules.yaml:1318:7\n10913 rules/marlborough/rules.yaml:1319:11\n10914 rules/marlborough/rules.yaml:1320:11\n10915 rules/marlborough/rules.yaml:1321:11\n10916 rules/marlborough/rules.yaml:1322:7\n10917 rules/marlborough/rules.yaml:1323:7\n10918 rules/marlborough/rules.yaml:1324:7\n10919 rules/marlborough/rules.yaml:1325:7\n10931 rules/marlborough/rules.yaml:1326:7\n10953 rules/marlborough/rules.yaml:1327:7\n10954 rules/marlborough/rules.yaml:1328:11\n10955 rules/marlborough/rules.yaml:1329:11\n10956 rules/marlborough/rules.yaml:1330:7\n10965 rules/marlborough/rules.yaml:1331:11\n10971 rules/marlborough/rules.yaml:1332:11\n10973 rules/marlborough/rules.yaml:1333:7\n10984 rules/marlborough/rules.yaml:1334:7\n10985 rules/marlborough/rules.yaml:1335:7\n10990 rules/marlborough/rules.yaml:1336:11\n10991 rules/marlborough/rules.yaml:1337:11\n10999 rules/marlborough/rules.yaml:1338:15\n11013 rules/marlborough/rules.yaml:1339:11\n11014 rules/marlborough/rules.yaml:1340:15\n11015 rules/marlborough/rules.yaml:1341:15\n11017 rules/marlborough/rules.yaml:1343:15\n11018 rules/marlborough/rules.yaml:1344:15\n11021 rules/marlborough/rules.yaml:1345:7\n11022 rules/marlborough/rules.yaml:1346:7\n11030 rules/marlborough/rules.yaml:1347:11\n11045 rules/marlborough/rules.yaml:1348:7\n11046 rules/marlborough/rules.yaml:1349:11\n11047 rules/marlborough/rules.yaml:1350:7\n11048 rules/marlborough/rules.yaml:1351:7\n11049 rules/marlborough/rules.yaml:1352:11\n11050 rules/marlborough/rules.yaml:1353:15\n11052 rules/marlborough/rules.yaml:1354:15\n11053 rules/marlborough/rules.yaml:1355:11\n11055 rules/marlborough/rules.yaml:1357:11\n11056 rules/marlborough/rules.yaml:1358:7\n11061 rules/marlborough/rules.yaml:1359:11\n11062 rules/marlborough/rules.yaml:1360:11\n11063 rules/marlborough/rules.yaml:1361:11\n11068 rules/marlborough/rules.yaml:1362:15\n11069 rules/marlborough/rules.yaml:1363:15\n11077 rules/marlborough/rules.yaml:1364:19\n11085 rules/marlborough/rules.yaml:1365:19\n11088 rules/marlborough/rules.yaml:1366:7\n11093 rules/marlborough/rules.yaml:1367:7\n11094 rules/marlborough/rules.yaml:1368:11\n11095 rules/marlborough/rules.yaml:1369:7\n11096 rules/marlborough/rules.yaml:1370:7\n11097 rules/marlborough/rules.yaml:1371:11\n11098 rules/marlborough/rules.yaml:1372:7\n11111 rules/marlborough/rules.yaml:1373:7\n11116 rules/marlborough/rules.yaml:1374:11\n11117 rules/marlborough/rules.yaml:1375:11\n11125 rules/marlborough/rules.yaml:1376:15\n11138 rules/marlborough/rules.yaml:1377:15\n11139 rules/marlborough/rules.yaml:1378:15\n11140 rules/marlborough/rules.yaml:1379:19\n11141 rules/marlborough/rules.yaml:1380:19\n11144 rules/marlborough/rules.yaml:1381:11\n11145 rules/marlborough/rules.yaml:1382:11\n11151 rules/marlborough/rules.yaml:1383:11\n11152 rules/marlborough/rules.yaml:1384:11\n11181 rules/marlborough/flow.yaml:11:7\n11195 rules/marlborough/flow.yaml:12:11\n11226 rules/marlborough/rules.yaml:935:7\n11227 rules/marlborough/rules.yaml:936:7\n11228 rules/marlborough/rules.yaml:937:7\n11238 rules/marlborough/rules.yaml:938:11\n11246 rules/marlborough/rules.yaml:939:11\n11247 rules/marlborough/rules.yaml:940:15\n11248 rules/marlborough/rules.yaml:941:15\n11251 rules/marlborough/rules.yaml:942:7\n11262 rules/marlborough/rules.yaml:943:11\n11263 rules/marlborough/rules.yaml:944:11\n11281 rules/marlborough/rules.yaml:945:11\n11282 rules/marlborough/rules.yaml:946:11\n11283 rules/marlborough/rules.yaml:947:11\n11287 rules/marlborough/rules.yaml:948:7\n11288 rules/marlborough/rules.yaml:949:11\n11301 rules/marlborough/rules.yaml:1534:7\n11302 rules/marlborough/rules.yaml:1535:7\n11307 rules/marlborough/rules.yaml:1536:11\n11314 rules/marlborough/rules.yaml:1537:11\n11317 rules/marlborough/rules.yaml:1538:7\n11320 rules/marlborough/rules.yaml:1539:7\n11321 rules/marlborough/rules.yaml:1540:7\n11322 rules/marlborough/rules.yaml:1541:11\n11324 rules/marlborough/rules.yaml:1543:11\n11348 rules/marlborough/rules.yaml:1934:7\n11349 rules/marlborough/rules.yaml:1935:7\n11360 rules/marlborough/rules.yaml:1936:11\n11361 rules/marlborough/rules.yaml:1937:11\n11376 rules/marlborough/rules.yaml:1938:15\n11377 rules/marlborough/rules.yaml:1939:15\n11385 rules/marlborough/rules.yaml:1940:15\n11403 rules/marlborough/rules.yaml:1941:15\n11404 rules/marlborough/rules.yaml:1942:15\n11413 rules/marlborough/rules.yaml:1943:19\n11440 rules/marlborough/rules.yaml:1944:19\n11441 rules/marlborough/rules.yaml:1945:23\n11444 rules/marlborough/rules.yaml:1946:23\n11445 rules/marlborough/rules.yaml:1947:23\n11446 rules/marlborough/rules.yaml:1948:19\n11447 rules/marlborough/rules.yaml:1949:23\n11448 rules/marlborough/rules.yaml:1950:23\n11449 rules/marlborough/rules.yaml:1951:23\n11475 rules/marlborough/rules.yaml:1632:7\n11479 rules/marlborough/rules.yaml:1633:7\n11493 rules/marlborough/rules.yaml:1634:11\n11500 rules/marlborough/rules.yaml:1635:11\n11505 rules/marlborough/rules.yaml:1636:7\n11519 rules/marlborough/rules.yaml:1637:11\n11533 rules/marlborough/flow.yaml:104:7\n11538 rules/marlborough/flow.yaml:105:11\n11557 rules/marlborough/flow.yaml:50:7\n11564 rules/marlborough/flow.yaml:51:11\n11578 rules/marlborough/flow.yaml:52:15\n11596 rules/marlborough/flow.yaml:67:7\n11603 rules/marlborough/flow.yaml:68:11\n11617 rules/marlborough/flow.yaml:69:15\n11631 rules/marlborough/flow.yaml:85:7\n11650 rules/marlborough/flow.yaml:61:7\n11657 rules/marlborough/flow.yaml:62:11\n11671 rules/marlborough/flow.yaml:63:15\n11689 rules/marlborough/flow.yaml:89:7\n11703 rules/marlborough/flow.yaml:90:11\n11717 rules/marlborough/flow.yaml:45:7\n11722 rules/marlborough/flow.yaml:46:11\n11741 rules/marlborough/flow.yaml:79:7\n11746 rules/marlborough/flow.yaml:80:11\n11760 rules/marlborough/flow.yaml:81:15\n11774 rules/marlborough/flow.yaml:56:7\n11779 rules/marlborough/flow.yaml:57:11\n11796 rules/marlborough/rules.yaml:1037:7\n11802 rules/marlborough/rules.yaml:1038:7\n11803 rules/marlborough/rules.yaml:1039:11\n11804 rules/marlborough/rules.yaml:1040:7\n11815 rules/marlborough/rules.yaml:1041:7\n11816 rules/marlborough/rules.yaml:1042:7"
