@@ -859,6 +859,9 @@ class MarlboroughRules:
     ix_unit__kind__leads: dict[Any, tuple[int, ...]]
     ix_unit__kind__nation: dict[Any, tuple[int, ...]]
     ix_unit__nation: dict[Any, tuple[int, ...]]
+    ixt_hex__nation: tuple[tuple[int, ...], ...]
+    ixt_nation__permanent: tuple[tuple[int, ...], ...]
+    ixt_unit__nation: tuple[tuple[int, ...], ...]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
     mk_card__kind: dict[Any, int]
@@ -998,6 +1001,9 @@ class MarlboroughRules:
         self.ix_unit__kind__leads = d["ix_unit__kind__leads"]
         self.ix_unit__kind__nation = d["ix_unit__kind__nation"]
         self.ix_unit__nation = d["ix_unit__nation"]
+        self.ixt_hex__nation = d["ixt_hex__nation"]
+        self.ixt_nation__permanent = d["ixt_nation__permanent"]
+        self.ixt_unit__nation = d["ixt_unit__nation"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
         self.mk_card__kind = d["mk_card__kind"]
@@ -1191,26 +1197,31 @@ class MarlboroughRules:
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
         """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:236:3]"""
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
-        _w4 = []
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
+        _w5 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
-            _w7 = self.s_e_hex__terrain[v_h] != "sea"
-            if _w7:
-                _w6 = self.f_inherent_of(S, v_h, v_q)
-                if not _w6:
-                    _w5 = False
+            _w8 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w8:
+                _w7 = self.f_inherent_of(S, v_h, v_q)
+                if not _w7:
+                    _w6 = False
                     for v_u in self.all_unit:
                         if (
                             S[self.o_e_unit__at + v_u] == v_h
                             and S[self.o_e_unit__owner + v_u] == v_q
                         ):
-                            _w5 = True
+                            _w6 = True
                             break
-                    _w6 = _w5
-                _w7 = _w6
-            if _w7:
-                _w4.append(v_h)
-        return _w4
+                    _w7 = _w6
+                _w8 = _w7
+            if _w8:
+                _w5.append(v_h)
+        return _w5
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
         "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:129:3]"
@@ -1277,7 +1288,12 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_best = max([self.s_e_unit__leadership[v_u_3] for v_u_3 in v_left])
-            v_c = _head([v_u_4 for v_u_4 in v_left if self.s_e_unit__leadership[v_u_4] == v_best])
+            _w2 = []
+            for v_u_4 in v_left:
+                if self.s_e_unit__leadership[v_u_4] == v_best:
+                    _w2.append(v_u_4)
+                    break
+            v_c = _head(_w2)
             v_total += v_best if v_used == 0 else max(0, v_best - 1)
             v_used += 1
             v_left = [v_u_5 for v_u_5 in v_left if v_u_5 != v_c]
@@ -1328,7 +1344,11 @@ class MarlboroughRules:
         "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
         return [
             v_s
-            for v_s in self.ix_nation__permanent.get(None, ())
+            for v_s in (
+                self.ixt_nation__permanent[None]
+                if None is not None
+                else self.ix_nation__permanent.get(None, ())
+            )
             if S[self.o_e_nation__control + v_s] == v_giver
         ]
 
@@ -1336,7 +1356,11 @@ class MarlboroughRules:
         "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
         return [
             v_x
-            for v_x in self.ix_nation__permanent.get(None, ())
+            for v_x in (
+                self.ixt_nation__permanent[None]
+                if None is not None
+                else self.ix_nation__permanent.get(None, ())
+            )
             if S[self.o_e_nation__control + v_x] == v_giver
         ]
 
@@ -1422,7 +1446,9 @@ class MarlboroughRules:
         _w2 = self.s_e_nation__major[v_t]
         if _w2:
             _w1 = False
-            for v_h in self.ix_hex__nation.get(v_t, ()):
+            for v_h in (
+                self.ixt_hex__nation[v_t] if v_t is not None else self.ix_hex__nation.get(None, ())
+            ):
                 if self.s_e_hex__capital[v_h] and v_h in v_held:
                     _w1 = True
                     break
@@ -1431,7 +1457,9 @@ class MarlboroughRules:
             v_m += 1
         v_cities = [
             v_h_2
-            for v_h_2 in self.ix_hex__nation.get(v_t, ())
+            for v_h_2 in (
+                self.ixt_hex__nation[v_t] if v_t is not None else self.ix_hex__nation.get(None, ())
+            )
             if self.s_e_hex__terrain[v_h_2] == "city" or self.s_e_hex__terrain[v_h_2] == "fortress"
         ]
         _w4 = len(v_cities) > 0
@@ -1446,60 +1474,51 @@ class MarlboroughRules:
         if (
             self.id_nation[v_t] == "two_sicilies" or self.id_nation[v_t] == "milan"
         ) or self.id_nation[v_t] == "spanish_netherlands":
-            v_m += (
-                1
-                if S[
-                    self.o_e_nation__control
-                    + _head(
-                        [v_n__1 for v_n__1 in self.all_nation if self.id_nation[v_n__1] == "spain"]
-                    )
-                ]
-                == v_p
-                else -1
-            )
-        if (
-            self.id_nation[v_t] == "ireland"
-            and S[
-                self.o_e_nation__control
-                + _head(
-                    [v_n__2 for v_n__2 in self.all_nation if self.id_nation[v_n__2] == "england"]
-                )
-            ]
-            == v_p
-        ):
+            _w5 = []
+            for v_n__1 in self.all_nation:
+                if self.id_nation[v_n__1] == "spain":
+                    _w5.append(v_n__1)
+                    break
+            v_m += 1 if S[self.o_e_nation__control + _head(_w5)] == v_p else -1
+        _w7 = self.id_nation[v_t] == "ireland"
+        if _w7:
+            _w6 = []
+            for v_n__2 in self.all_nation:
+                if self.id_nation[v_n__2] == "england":
+                    _w6.append(v_n__2)
+                    break
+            _w7 = S[self.o_e_nation__control + _head(_w6)] == v_p
+        if _w7:
             v_m += 1
-        if (
-            self.id_nation[v_t] == "hungary"
-            and S[
-                self.o_e_nation__control
-                + _head(
-                    [v_n__3 for v_n__3 in self.all_nation if self.id_nation[v_n__3] == "austria"]
-                )
-            ]
-            != v_p
-        ):
+        _w9 = self.id_nation[v_t] == "hungary"
+        if _w9:
+            _w8 = []
+            for v_n__3 in self.all_nation:
+                if self.id_nation[v_n__3] == "austria":
+                    _w8.append(v_n__3)
+                    break
+            _w9 = S[self.o_e_nation__control + _head(_w8)] != v_p
+        if _w9:
             v_m -= 1
-        if (
-            self.id_nation[v_t] == "france"
-            and S[
-                self.o_e_nation__control
-                + _head(
-                    [v_n__4 for v_n__4 in self.all_nation if self.id_nation[v_n__4] == "england"]
-                )
-            ]
-            == v_p
-        ):
+        _w11 = self.id_nation[v_t] == "france"
+        if _w11:
+            _w10 = []
+            for v_n__4 in self.all_nation:
+                if self.id_nation[v_n__4] == "england":
+                    _w10.append(v_n__4)
+                    break
+            _w11 = S[self.o_e_nation__control + _head(_w10)] == v_p
+        if _w11:
             v_m -= 1
-        if (
-            self.id_nation[v_t] == "england"
-            and S[
-                self.o_e_nation__control
-                + _head(
-                    [v_n__5 for v_n__5 in self.all_nation if self.id_nation[v_n__5] == "france"]
-                )
-            ]
-            == v_p
-        ):
+        _w13 = self.id_nation[v_t] == "england"
+        if _w13:
+            _w12 = []
+            for v_n__5 in self.all_nation:
+                if self.id_nation[v_n__5] == "france":
+                    _w12.append(v_n__5)
+                    break
+            _w13 = S[self.o_e_nation__control + _head(_w12)] == v_p
+        if _w13:
             v_m -= 1
         return v_m
 
@@ -1507,7 +1526,11 @@ class MarlboroughRules:
         "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:619:3]"
         return [
             v_n
-            for v_n in self.ix_nation__permanent.get(None, ())
+            for v_n in (
+                self.ixt_nation__permanent[None]
+                if None is not None
+                else self.ix_nation__permanent.get(None, ())
+            )
             if (
                 (self.id_nation[v_n] != "ottoman_empire" and self.id_nation[v_n] != "poland")
                 and self.id_nation[v_n] != "pomeranian_sweden"
@@ -1855,8 +1878,13 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:612:3]"
-        return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
+        """The state with that id. [rules/marlborough/rules.yaml:612:3]"""
+        _w1 = []
+        for v_n in self.all_nation:
+            if self.id_nation[v_n] == v_id:
+                _w1.append(v_n)
+                break
+        return _head(_w1)
 
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
@@ -2026,40 +2054,45 @@ class MarlboroughRules:
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
         """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:518:3]"""
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
-        _w8 = []
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
+        _w9 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
-            _w12 = self.s_e_hex__terrain[v_h] == "sea"
-            if not _w12:
-                _w11 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
-                if _w11:
-                    _w10 = self.s_e_hex__port[v_h]
-                    if not _w10:
-                        _w9 = False
+            _w13 = self.s_e_hex__terrain[v_h] == "sea"
+            if not _w13:
+                _w12 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
+                if _w12:
+                    _w11 = self.s_e_hex__port[v_h]
+                    if not _w11:
+                        _w10 = False
                         for v_e__2 in self.s_e_hex__adjacent[v_h]:
                             if self.s_e_hex__terrain[v_e__2] == "sea":
-                                _w9 = True
+                                _w10 = True
                                 break
-                        _w10 = _w9
-                    _w11 = _w10
-                _w12 = _w11
-            _w15 = _w12
-            if _w15:
-                _w14 = self.f_inherent_of(S, v_h, v_q)
-                if not _w14:
-                    _w13 = False
+                        _w11 = _w10
+                    _w12 = _w11
+                _w13 = _w12
+            _w16 = _w13
+            if _w16:
+                _w15 = self.f_inherent_of(S, v_h, v_q)
+                if not _w15:
+                    _w14 = False
                     for v_u in self.all_unit:
                         if (
                             S[self.o_e_unit__at + v_u] == v_h
                             and S[self.o_e_unit__owner + v_u] == v_q
                         ):
-                            _w13 = True
+                            _w14 = True
                             break
-                    _w14 = _w13
-                _w15 = _w14
-            if _w15:
-                _w8.append(v_h)
-        return _w8
+                    _w15 = _w14
+                _w16 = _w15
+            if _w16:
+                _w9.append(v_h)
+        return _w9
 
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
         "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:116:3]"
@@ -2071,8 +2104,13 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:19:3]"
-        return _head([v_q for v_q in self.all_player if v_q != v_p])
+        """The opponent. [rules/marlborough/rules.yaml:19:3]"""
+        _w1 = []
+        for v_q in self.all_player:
+            if v_q != v_p:
+                _w1.append(v_q)
+                break
+        return _head(_w1)
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
         "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:144:3]"
@@ -2218,7 +2256,11 @@ class MarlboroughRules:
         ]
         return [
             v_h
-            for v_h in self.ix_hex__nation.get(v_state, ())
+            for v_h in (
+                self.ixt_hex__nation[v_state]
+                if v_state is not None
+                else self.ix_hex__nation.get(None, ())
+            )
             if (self.s_e_hex__terrain[v_h] != "sea" and v_h not in v_others)
             and v_rebels.count(v_h) < self.f_rebel_limit(S, v_h)
         ]
@@ -2325,9 +2367,14 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:530:3]"
+        """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:530:3]"""
         v_sources = self.f_supply_sources(S, v_p)
-        v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_enemy = self.f_held_by(S, _head(_w1))
         v_zoc = self.f_zoc_against(S, v_p)
         v_mine = self.f_held_by(S, v_p)
         v_afloat = self.f_naval_supplied(S, v_p, v_sources)
@@ -2491,8 +2538,13 @@ class MarlboroughRules:
         return _w1 >= 2
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:189:3]"
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        """The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:189:3]"""
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -2874,13 +2926,12 @@ class MarlboroughRules:
         ] is not None:
             v_die = _roll(S, 6)
             if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
-                v_captor = _head(
-                    [
-                        v_q__1
-                        for v_q__1 in self.all_player
-                        if v_q__1 != S[self.o_e_unit__owner + v_u]
-                    ]
-                )
+                _w1 = []
+                for v_q__1 in self.all_player:
+                    if v_q__1 != S[self.o_e_unit__owner + v_u]:
+                        _w1.append(v_q__1)
+                        break
+                v_captor = _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = None
                 S[self.o_e_unit__prisoner_of + v_u] = v_captor
@@ -2895,12 +2946,12 @@ class MarlboroughRules:
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
-        _w2 = v_at is not None and (
+        _w3 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
         )
-        if _w2:
-            _w1 = False
+        if _w3:
+            _w2 = False
             for v_f in self.all_unit:
                 if (
                     S[self.o_e_unit__at + v_f] == v_at
@@ -2909,10 +2960,10 @@ class MarlboroughRules:
                     self.s_e_unit__kind[v_f] == "battle_fleet"
                     or self.s_e_unit__kind[v_f] == "frigate_fleet"
                 ):
-                    _w1 = True
+                    _w2 = True
                     break
-            _w2 = not _w1
-        if _w2:
+            _w3 = not _w2
+        if _w3:
             for v_v_2 in [
                 v_v
                 for v_v in self.all_unit
@@ -2959,19 +3010,18 @@ class MarlboroughRules:
                         _w3.append(v_q)
                 v_sides = _w3
                 v_held = len(v_sides) > 0
-                v_near = [
-                    v_u_3
-                    for v_u_3 in self.all_unit
+                _w6 = 0
+                for v_u_3 in self.all_unit:
                     if (
                         (
                             S[self.o_e_unit__at + v_u_3] is not None
                             and S[self.o_e_unit__at + v_u_3] in self.s_e_hex__adjacent[v_h]
                         )
                         and S[self.o_e_unit__owner + v_u_3] is not None
-                    )
-                    and S[self.o_e_unit__owner + v_u_3] not in v_sides
-                ]
-                if not v_held or len(v_near) == 0:
+                    ) and S[self.o_e_unit__owner + v_u_3] not in v_sides:
+                        _w6 += 1
+                v_near = _w6
+                if not v_held or v_near == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
                         _log(S, 42, (v_h,))
@@ -2998,7 +3048,12 @@ class MarlboroughRules:
         """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2057:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
-            v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            _w1 = []
+            for v_q__1 in self.all_player:
+                if v_q__1 != v_p:
+                    _w1.append(v_q__1)
+                    break
+            v_q = _head(_w1)
             v_ra = _roll(S, 6)
             v_rd = _roll(S, 6)
             v_ta = v_ra + max(
@@ -3587,7 +3642,12 @@ class MarlboroughRules:
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]"""
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -3603,19 +3663,21 @@ class MarlboroughRules:
         v_siege = self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
         _v_kind = "siege" if v_siege else "battle"
         if v_siege:
-            _w1 = False
+            _w2 = False
             for v_u_4 in v_force:
                 if self.s_e_unit__kind[v_u_4] == "siege_army":
-                    _w1 = True
+                    _w2 = True
                     break
-            v_invest = _w1
+            v_invest = _w2
             if len({v_p, v_q}) < 2:
                 raise RulesError(
                     "a `simultaneously:` block asks one player twice: each line is another player's"
                 )
-            v_a = _pick(
-                R, [v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest]
-            )
+            _w3 = []
+            for v_x in self.e_siege_attacker_plan:
+                if v_x != "invest" or v_invest:
+                    _w3.append(v_x)
+            v_a = _pick(R, _w3)
             v_d = _pick(R, self.e_siege_defender_plan)
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
             if v_m[2] == "SM":
@@ -3671,15 +3733,15 @@ class MarlboroughRules:
             v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
-                _w2 = False
+                _w4 = False
                 for v_u_5 in self.all_unit:
                     if (
                         S[self.o_e_unit__at + v_u_5] == v_t
                         and S[self.o_e_unit__owner + v_u_5] == v_q
                     ):
-                        _w2 = True
+                        _w4 = True
                         break
-                if not _w2:
+                if not _w4:
                     self.p_destroy_garrison(S, v_t)
                     self.q_advance(S, R, v_p, v_force, v_t)
             elif v_m_2[2] == "FA Elim":
@@ -3699,23 +3761,23 @@ class MarlboroughRules:
             elif v_m_2[2] == "E1/Go to CRT":
                 self.q_lose_one(S, R, v_p, v_force, v_from, False)
                 self.q_lose_one(S, R, v_q, v_dfn, v_t, True)
-                _w3 = False
+                _w5 = False
                 for v_u_6 in v_force:
                     if S[self.o_e_unit__at + v_u_6] == v_from:
-                        _w3 = True
+                        _w5 = True
                         break
-                _w5 = _w3
-                if _w5:
-                    _w4 = False
+                _w7 = _w5
+                if _w7:
+                    _w6 = False
                     for v_u_7 in self.all_unit:
                         if (
                             S[self.o_e_unit__at + v_u_7] == v_t
                             and S[self.o_e_unit__owner + v_u_7] == v_q
                         ):
-                            _w4 = True
+                            _w6 = True
                             break
-                    _w5 = _w4 or self.f_inherent_of(S, v_t, v_q)
-                if _w5:
+                    _w7 = _w6 or self.f_inherent_of(S, v_t, v_q)
+                if _w7:
                     self.q_crt_combat(S, R, v_p, v_force, v_from, v_t, 0, False)
             else:
                 self.q_crt_combat(
@@ -3783,7 +3845,12 @@ class MarlboroughRules:
         v_siege: bool,
     ) -> None:
         """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"""
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
@@ -3792,28 +3859,28 @@ class MarlboroughRules:
             and (not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
-        _w1 = 0
-        for v_u__2 in v_att:
-            _w1 += self.f_strength_of(S, v_u__2)
-        v_a = _w1
         _w2 = 0
+        for v_u__2 in v_att:
+            _w2 += self.f_strength_of(S, v_u__2)
+        v_a = _w2
+        _w3 = 0
         for v_u__3 in v_dfn:
-            _w2 += self.f_strength_of(S, v_u__3)
-        v_d = _w2 + v_garrison
+            _w3 += self.f_strength_of(S, v_u__3)
+        v_d = _w3 + v_garrison
         if v_a == 0 or v_d == 0:
             return None
         v_al = self.f_leader_value(S, v_att, v_siege)
         v_dl = self.f_leader_value(S, v_dfn, v_siege)
-        _w3 = 0
+        _w4 = 0
         for v_u_3 in v_att:
             if self.s_e_unit__kind[v_u_3] != "leader" and self.s_e_unit__kind[v_u_3] != "garrison":
-                _w3 += 1
-        v_lost_a = _w3
-        _w4 = 0
+                _w4 += 1
+        v_lost_a = _w4
+        _w5 = 0
         for v_u_4 in v_dfn:
             if self.s_e_unit__kind[v_u_4] != "leader" and self.s_e_unit__kind[v_u_4] != "garrison":
-                _w4 += 1
-        v_lost_d = _w4
+                _w5 += 1
+        v_lost_d = _w5
         S[self.o_g_combat_attacker] = v_p
         S[self.o_g_attacker_has_leader] = v_al > 0
         S[self.o_g_defender_has_leader] = v_dl > 0
@@ -3889,28 +3956,28 @@ class MarlboroughRules:
             v_n = -(-min(v_a, v_d) // 2)
             self.q_take_losses(S, R, v_p, v_att, v_n, v_from, False)
             self.q_take_losses(S, R, v_q, v_dfn, v_n, v_t, True)
-            _w6 = len(v_dfn) > 0
-            if _w6:
-                _w5 = False
+            _w7 = len(v_dfn) > 0
+            if _w7:
+                _w6 = False
                 for v_u_6 in self.all_unit:
                     if (
                         S[self.o_e_unit__at + v_u_6] == v_t
                         and S[self.o_e_unit__owner + v_u_6] == v_q
                     ):
-                        _w5 = True
+                        _w6 = True
                         break
-                _w6 = not _w5
-            if _w6:
+                _w7 = not _w6
+            if _w7:
                 self.p_destroy_garrison(S, v_t)
         elif v_r[2] == "DD":
             self.q_take_losses(S, R, v_q, v_dfn, -(-v_d // 2), v_t, True)
             self.q_retreat(S, R, v_q, v_dfn, v_t)
-            _w7 = False
+            _w8 = False
             for v_u_7 in self.all_unit:
                 if S[self.o_e_unit__at + v_u_7] == v_t and S[self.o_e_unit__owner + v_u_7] == v_q:
-                    _w7 = True
+                    _w8 = True
                     break
-            if not _w7:
+            if not _w8:
                 self.p_destroy_garrison(S, v_t)
                 S[self.o_e_hex__besieged + v_t] = False
             self.q_advance(S, R, v_p, v_att, v_t)
@@ -3928,9 +3995,14 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"""
         N: list[int] = S
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_a = list(
             _pick(
@@ -3951,7 +4023,12 @@ class MarlboroughRules:
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
         """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"""
         N: list[int] = S
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
         if len({v_p, v_q}) < 2:
@@ -3960,14 +4037,14 @@ class MarlboroughRules:
             )
         v_a = list(_pick(R, _subsets(v_mine, 1, -1)))
         v_d = list(_pick(R, _subsets(v_theirs, 0, -1)))
-        _w1 = 0
-        for v_c in v_a:
-            _w1 += self.card_value[v_c]
-        v_av = _w1
         _w2 = 0
+        for v_c in v_a:
+            _w2 += self.card_value[v_c]
+        v_av = _w2
+        _w3 = 0
         for v_c_2 in v_d:
-            _w2 += self.card_value[v_c_2]
-        v_dv = _w2
+            _w3 += self.card_value[v_c_2]
+        v_dv = _w3
         for v_c_3 in v_a:
             _c1 = v_c_3
             S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
@@ -3983,19 +4060,32 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        """The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 "his own diplomacy segments", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"""
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
-        v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        _w1 = []
+        for v_q in self.all_player:
+            if v_q == S[self.o_g_first_player]:
+                _w1.append(v_q)
+                break
+        v_p = _head(_w1)
         self.q_diplomacy_segment(S, R, v_p)
-        self.q_diplomacy_segment(
-            S, R, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
-        )
+        _w2 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w2.append(v_q__1)
+                break
+        self.q_diplomacy_segment(S, R, _head(_w2))
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"""
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         if v_code == "NE":
             pass
         elif v_code == "D1":
@@ -4010,14 +4100,11 @@ class MarlboroughRules:
             else:
                 self.q_draw_markers(S, R, v_q, v_n)
         else:
-            v_how = _pick(
-                R,
-                [
-                    v_x
-                    for v_x in self.e_diplomacy_outcome
-                    if v_x != ("defection" if v_code == "D2" else "diplomacy")
-                ],
-            )
+            _w2 = []
+            for v_x in self.e_diplomacy_outcome:
+                if v_x != ("defection" if v_code == "D2" else "diplomacy"):
+                    _w2.append(v_x)
+            v_how = _pick(R, _w2)
             if v_how == "espionage":
                 self.q_espionage(S, R, v_p, v_t)
             elif v_how == "coup":
@@ -4045,7 +4132,11 @@ class MarlboroughRules:
             for v_c in v_mine:
                 _w2 += self.card_value[v_c]
             _h1 = _w2
-            for v_t in self.ix_nation__permanent.get(None, ()):
+            for v_t in (
+                self.ixt_nation__permanent[None]
+                if None is not None
+                else self.ix_nation__permanent.get(None, ())
+            ):
                 if (
                     (
                         (
@@ -4063,21 +4154,21 @@ class MarlboroughRules:
             v_war = _w1
             v_going = len(v_mine) > 0
             if v_going:
-                v_t_2 = _pick_optional(
-                    R,
-                    [
-                        v_n__3
-                        for v_n__3 in self.ix_nation__permanent.get(None, ())
-                        if (
-                            (
-                                self.id_nation[v_n__3] != "ottoman_empire"
-                                and self.id_nation[v_n__3] != "poland"
-                            )
-                            and self.id_nation[v_n__3] != "pomeranian_sweden"
+                _w3 = []
+                for v_n__3 in (
+                    self.ixt_nation__permanent[None]
+                    if None is not None
+                    else self.ix_nation__permanent.get(None, ())
+                ):
+                    if (
+                        (
+                            self.id_nation[v_n__3] != "ottoman_empire"
+                            and self.id_nation[v_n__3] != "poland"
                         )
-                        and S[self.o_e_nation__control + v_n__3] != v_p
-                    ],
-                )
+                        and self.id_nation[v_n__3] != "pomeranian_sweden"
+                    ) and S[self.o_e_nation__control + v_n__3] != v_p:
+                        _w3.append(v_n__3)
+                v_t_2 = _pick_optional(R, _w3)
                 if v_t_2 is None:
                     v_going = False
                 else:
@@ -4204,8 +4295,13 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"""
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
             for v_u in self.all_unit:
@@ -4247,10 +4343,20 @@ class MarlboroughRules:
             if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
         ]:
             v_caps = [
-                v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
+                v_h
+                for v_h in (
+                    self.ixt_hex__nation[v_n_2]
+                    if v_n_2 is not None
+                    else self.ix_hex__nation.get(None, ())
+                )
+                if self.s_e_hex__capital[v_h]
             ]
             _w1 = False
-            for v_u in self.ix_unit__nation.get(v_n_2, ()):
+            for v_u in (
+                self.ixt_unit__nation[v_n_2]
+                if v_n_2 is not None
+                else self.ix_unit__nation.get(None, ())
+            ):
                 if (
                     S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
                 ) and S[self.o_e_unit__owner + v_u] == v_p:
@@ -4260,8 +4366,13 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"""
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4325,7 +4436,11 @@ class MarlboroughRules:
             )
             if _w5:
                 _w4 = False
-                for v_u_2 in self.ix_unit__nation.get(v_n, ()):
+                for v_u_2 in (
+                    self.ixt_unit__nation[v_n]
+                    if v_n is not None
+                    else self.ix_unit__nation.get(None, ())
+                ):
                     if (
                         S[self.o_e_unit__owner + v_u_2] == v_p
                         and S[self.o_e_unit__at + v_u_2] is not None
@@ -4374,7 +4489,11 @@ class MarlboroughRules:
                 for v_h_6 in [v_h_5 for v_h_5 in v_mine if self.s_e_hex__economic[v_h_5] >= 3]:
                     v_rebels = [
                         v_u_4
-                        for v_u_4 in self.ix_unit__nation.get(v_s_2, ())
+                        for v_u_4 in (
+                            self.ixt_unit__nation[v_s_2]
+                            if v_s_2 is not None
+                            else self.ix_unit__nation.get(None, ())
+                        )
                         if (
                             S[self.o_e_unit__at + v_u_4] == v_h_6
                             and S[self.o_e_unit__owner + v_u_4] == v_p
@@ -4389,7 +4508,12 @@ class MarlboroughRules:
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
         """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"""
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_ports = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
@@ -4400,7 +4524,7 @@ class MarlboroughRules:
             and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
         ]
         for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
-            _w1 = False
+            _w2 = False
             for v_u_2 in self.all_unit:
                 if (
                     S[self.o_e_unit__at + v_u_2] == v_at and S[self.o_e_unit__owner + v_u_2] == v_p
@@ -4408,9 +4532,9 @@ class MarlboroughRules:
                     self.s_e_unit__kind[v_u_2] == "battle_fleet"
                     or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
                 ):
-                    _w1 = True
+                    _w2 = True
                     break
-            if _w1:
+            if _w2:
                 v_go = R() < 0.5
                 if v_go:
                     v_die = _roll(S, 6)
@@ -4557,12 +4681,23 @@ class MarlboroughRules:
         """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = v_p
-        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+        for v_u_2 in [
+            v_u
+            for v_u in (
+                self.ixt_unit__nation[v_t]
+                if v_t is not None
+                else self.ix_unit__nation.get(None, ())
+            )
+        ]:
             S[self.o_e_unit__owner + v_u_2] = v_p
         if v_was is not None and v_was != v_p:
             for v_u_4 in [
                 v_u_3
-                for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                for v_u_3 in (
+                    self.ixt_unit__nation[v_t]
+                    if v_t is not None
+                    else self.ix_unit__nation.get(None, ())
+                )
                 if S[self.o_e_unit__at + v_u_3] is not None
             ]:
                 v_at = S[self.o_e_unit__at + v_u_4]
@@ -4637,11 +4772,20 @@ class MarlboroughRules:
         """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"""
         v_was = S[self.o_e_nation__control + v_t]
         S[self.o_e_nation__control + v_t] = None
-        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+        for v_u_2 in [
+            v_u
+            for v_u in (
+                self.ixt_unit__nation[v_t]
+                if v_t is not None
+                else self.ix_unit__nation.get(None, ())
+            )
+        ]:
             S[self.o_e_unit__owner + v_u_2] = None
         v_towns = [
             v_h
-            for v_h in self.ix_hex__nation.get(v_t, ())
+            for v_h in (
+                self.ixt_hex__nation[v_t] if v_t is not None else self.ix_hex__nation.get(None, ())
+            )
             if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
         ]
         _w4 = []
@@ -4668,7 +4812,11 @@ class MarlboroughRules:
             _log(S, 99, (_nth(v_keep, 0), v_t))
             for v_u_5 in [
                 v_u_4
-                for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                for v_u_4 in (
+                    self.ixt_unit__nation[v_t]
+                    if v_t is not None
+                    else self.ix_unit__nation.get(None, ())
+                )
                 if S[self.o_e_unit__at + v_u_4] is not None
             ]:
                 self.p_eliminate(S, v_u_5)
@@ -4702,14 +4850,24 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_7, _w10, S[self.o_e_unit__owner + v_u_7], False)
         for v_u_9 in [
             v_u_8
-            for v_u_8 in self.ix_unit__nation.get(v_t, ())
+            for v_u_8 in (
+                self.ixt_unit__nation[v_t]
+                if v_t is not None
+                else self.ix_unit__nation.get(None, ())
+            )
             if S[self.o_e_unit__at + v_u_8] is not None
             and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
         ]:
             _w14 = []
-            for v_h_4 in self.ix_hex__nation.get(v_t, ()):
+            for v_h_4 in (
+                self.ixt_hex__nation[v_t] if v_t is not None else self.ix_hex__nation.get(None, ())
+            ):
                 _w15 = False
-                for v_v_2 in self.ix_unit__nation.get(v_t, ()):
+                for v_v_2 in (
+                    self.ixt_unit__nation[v_t]
+                    if v_t is not None
+                    else self.ix_unit__nation.get(None, ())
+                ):
                     if S[self.o_e_unit__at + v_v_2] == v_h_4:
                         _w15 = True
                         break
@@ -4755,25 +4913,28 @@ class MarlboroughRules:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_foes = self.f_held_by(
-                S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
-            )
-            _w4 = []
+            _w1 = []
+            for v_q__1 in self.all_player:
+                if v_q__1 != v_p:
+                    _w1.append(v_q__1)
+                    break
+            v_foes = self.f_held_by(S, _head(_w1))
+            _w5 = []
             for v_h_2 in self.all_hex:
-                _w7 = (
+                _w8 = (
                     self.s_e_hex__terrain[v_h_2] == "fortress"
                     or S[self.o_e_hex__fortress_marker + v_h_2]
                 )
-                if _w7:
-                    _w6 = (
+                if _w8:
+                    _w7 = (
                         (
                             S[self.o_e_hex__garrison_destroyed + v_h_2]
                             and self.s_e_hex__nation[v_h_2] is not None
                         )
                         and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                     ) and v_h_2 not in v_foes
-                    if _w6:
-                        _w5 = False
+                    if _w7:
+                        _w6 = False
                         for v_u_3 in self.all_unit:
                             if (
                                 (
@@ -4787,13 +4948,13 @@ class MarlboroughRules:
                                     or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
                                 )
                             ):
-                                _w5 = True
+                                _w6 = True
                                 break
-                        _w6 = _w5
-                    _w7 = _w6 and N[self.o_p_treasury + v_p] >= 2
-                if _w7:
-                    _w4.append(v_h_2)
-            v_gone = _w4
+                        _w7 = _w6
+                    _w8 = _w7 and N[self.o_p_treasury + v_p] >= 2
+                if _w8:
+                    _w5.append(v_h_2)
+            v_gone = _w5
             if len(v_gone) == 0:
                 v_done = True
             else:
@@ -4951,10 +5112,15 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        """The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"""
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
-        v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        _w1 = []
+        for v_q in self.all_player:
+            if v_q == S[self.o_g_first_player]:
+                _w1.append(v_q)
+                break
+        v_p = _head(_w1)
         v_passes = 0
         _runs0 = 0
         while v_passes < 2:
@@ -4971,7 +5137,12 @@ class MarlboroughRules:
                 v_passes = 0
             else:
                 v_passes += 1
-            v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            _w2 = []
+            for v_q__1 in self.all_player:
+                if v_q__1 != v_p:
+                    _w2.append(v_q__1)
+                    break
+            v_p = _head(_w2)
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
         '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
@@ -5035,8 +5206,13 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"""
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
             S[self.o_e_hex__enlightened + v_h] = False
@@ -5137,9 +5313,14 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]"""
         N: list[int] = S
-        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w1 = []
+        for v_q__1 in self.all_player:
+            if v_q__1 != v_p:
+                _w1.append(v_q__1)
+                break
+        v_q = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_paid = list(
             _pick(R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)))
@@ -5210,10 +5391,20 @@ class MarlboroughRules:
         if len(v_states) == 0:
             return None
         v_n_2 = _head(_shuffled(S, v_states))
-        _v_placer = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
+        _w4 = []
+        for v_q in self.all_player:
+            if v_q == S[self.o_g_first_player]:
+                _w4.append(v_q)
+                break
+        _v_placer = _head(_w4)
         v_c = S[self.o_e_nation__control + v_n_2]
         if v_c is not None:
-            _v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
+            _w5 = []
+            for v_q__1 in self.all_player:
+                if v_q__1 != v_c:
+                    _w5.append(v_q__1)
+                    break
+            _v_placer = _head(_w5)
         for v_u_3 in [
             v_u_2
             for v_u_2 in self.ix_unit__kind__nation.get(("rebel", v_n_2), ())
@@ -7155,7 +7346,11 @@ class MarlboroughRules:
                 v_war = [
                     v_t
                     for _h1 in (sum([self.card_value[v_c] for v_c in v_mine]),)
-                    for v_t in self.ix_nation__permanent.get(None, ())
+                    for v_t in (
+                        self.ixt_nation__permanent[None]
+                        if None is not None
+                        else self.ix_nation__permanent.get(None, ())
+                    )
                     if (
                         (
                             (
@@ -7189,7 +7384,11 @@ class MarlboroughRules:
                     tuple(
                         [
                             v_n__3
-                            for v_n__3 in self.ix_nation__permanent.get(None, ())
+                            for v_n__3 in (
+                                self.ixt_nation__permanent[None]
+                                if None is not None
+                                else self.ix_nation__permanent.get(None, ())
+                            )
                             if (
                                 (
                                     self.id_nation[v_n__3] != "ottoman_empire"
@@ -7636,7 +7835,13 @@ class MarlboroughRules:
                     pc = 6
             if pc == 2:
                 v_caps = [
-                    v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
+                    v_h
+                    for v_h in (
+                        self.ixt_hex__nation[v_n_2]
+                        if v_n_2 is not None
+                        else self.ix_hex__nation.get(None, ())
+                    )
+                    if self.s_e_hex__capital[v_h]
                 ]
                 if any(
                     (
@@ -7644,7 +7849,11 @@ class MarlboroughRules:
                         and S[self.o_e_unit__at + v_u] in v_caps
                     )
                     and S[self.o_e_unit__owner + v_u] == v_p
-                    for v_u in self.ix_unit__nation.get(v_n_2, ())
+                    for v_u in (
+                        self.ixt_unit__nation[v_n_2]
+                        if v_n_2 is not None
+                        else self.ix_unit__nation.get(None, ())
+                    )
                 ):
                     pc = 3
                 else:
@@ -7816,7 +8025,11 @@ class MarlboroughRules:
                             and S[self.o_e_unit__at + v_u_2] is not None
                         )
                         and S[self.o_e_unit__at + v_u_2] in v_centers
-                        for v_u_2 in self.ix_unit__nation.get(v_n, ())
+                        for v_u_2 in (
+                            self.ixt_unit__nation[v_n]
+                            if v_n is not None
+                            else self.ix_unit__nation.get(None, ())
+                        )
                     )
                 ]
                 if len(v_able) == 0:
@@ -7952,7 +8165,11 @@ class MarlboroughRules:
             if pc == 15:
                 v_rebels = [
                     v_u_4
-                    for v_u_4 in self.ix_unit__nation.get(v_s_2, ())
+                    for v_u_4 in (
+                        self.ixt_unit__nation[v_s_2]
+                        if v_s_2 is not None
+                        else self.ix_unit__nation.get(None, ())
+                    )
                     if (
                         S[self.o_e_unit__at + v_u_4] == v_h_6
                         and S[self.o_e_unit__owner + v_u_4] == v_p
@@ -8415,7 +8632,14 @@ class MarlboroughRules:
             if pc == 0:
                 v_was = S[self.o_e_nation__control + v_t]
                 S[self.o_e_nation__control + v_t] = v_p
-                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                for v_u_2 in [
+                    v_u
+                    for v_u in (
+                        self.ixt_unit__nation[v_t]
+                        if v_t is not None
+                        else self.ix_unit__nation.get(None, ())
+                    )
+                ]:
                     S[self.o_e_unit__owner + v_u_2] = v_p
                 if v_was is not None and v_was != v_p:
                     pc = 1
@@ -8425,7 +8649,11 @@ class MarlboroughRules:
                 v__it = tuple(
                     [
                         v_u_3
-                        for v_u_3 in self.ix_unit__nation.get(v_t, ())
+                        for v_u_3 in (
+                            self.ixt_unit__nation[v_t]
+                            if v_t is not None
+                            else self.ix_unit__nation.get(None, ())
+                        )
                         if S[self.o_e_unit__at + v_u_3] is not None
                     ]
                 )
@@ -8559,11 +8787,22 @@ class MarlboroughRules:
                 v_was = S[self.o_e_nation__control + v_t]
                 S[self.o_e_nation__control + v_t] = None
                 _log(S, 98, (v_t,))
-                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
+                for v_u_2 in [
+                    v_u
+                    for v_u in (
+                        self.ixt_unit__nation[v_t]
+                        if v_t is not None
+                        else self.ix_unit__nation.get(None, ())
+                    )
+                ]:
                     S[self.o_e_unit__owner + v_u_2] = None
                 v_towns = [
                     v_h
-                    for v_h in self.ix_hex__nation.get(v_t, ())
+                    for v_h in (
+                        self.ixt_hex__nation[v_t]
+                        if v_t is not None
+                        else self.ix_hex__nation.get(None, ())
+                    )
                     if self.s_e_hex__terrain[v_h] == "city"
                     or self.s_e_hex__terrain[v_h] == "fortress"
                 ]
@@ -8588,7 +8827,11 @@ class MarlboroughRules:
                     _log(S, 99, (_nth(v_keep, 0), v_t))
                     for v_u_5 in [
                         v_u_4
-                        for v_u_4 in self.ix_unit__nation.get(v_t, ())
+                        for v_u_4 in (
+                            self.ixt_unit__nation[v_t]
+                            if v_t is not None
+                            else self.ix_unit__nation.get(None, ())
+                        )
                         if S[self.o_e_unit__at + v_u_4] is not None
                     ]:
                         self.p_eliminate(S, v_u_5)
@@ -8647,7 +8890,11 @@ class MarlboroughRules:
                 v__it_2 = tuple(
                     [
                         v_u_8
-                        for v_u_8 in self.ix_unit__nation.get(v_t, ())
+                        for v_u_8 in (
+                            self.ixt_unit__nation[v_t]
+                            if v_t is not None
+                            else self.ix_unit__nation.get(None, ())
+                        )
                         if S[self.o_e_unit__at + v_u_8] is not None
                         and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
                     ]
@@ -8673,10 +8920,18 @@ class MarlboroughRules:
                         v_u_9,
                         [
                             v_h_4
-                            for v_h_4 in self.ix_hex__nation.get(v_t, ())
+                            for v_h_4 in (
+                                self.ixt_hex__nation[v_t]
+                                if v_t is not None
+                                else self.ix_hex__nation.get(None, ())
+                            )
                             if any(
                                 S[self.o_e_unit__at + v_v_2] == v_h_4
-                                for v_v_2 in self.ix_unit__nation.get(v_t, ())
+                                for v_v_2 in (
+                                    self.ixt_unit__nation[v_t]
+                                    if v_t is not None
+                                    else self.ix_unit__nation.get(None, ())
+                                )
                             )
                         ],
                         v_was,
@@ -11656,4 +11911,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1180 rules/marlborough/rules.yaml:468:7\n1194 rules/marlborough/rules.yaml:244:7\n1195 rules/marlborough/rules.yaml:245:7\n1217 rules/marlborough/rules.yaml:137:7\n1218 rules/marlborough/rules.yaml:138:7\n1219 rules/marlborough/rules.yaml:139:11\n1220 rules/marlborough/rules.yaml:140:11\n1221 rules/marlborough/rules.yaml:141:15\n1222 rules/marlborough/rules.yaml:142:7\n1243 rules/marlborough/rules.yaml:347:7\n1258 rules/marlborough/rules.yaml:680:7\n1267 rules/marlborough/rules.yaml:681:7\n1272 rules/marlborough/rules.yaml:682:7\n1273 rules/marlborough/rules.yaml:683:7\n1274 rules/marlborough/rules.yaml:684:7\n1279 rules/marlborough/rules.yaml:685:11\n1280 rules/marlborough/rules.yaml:686:11\n1281 rules/marlborough/rules.yaml:687:11\n1282 rules/marlborough/rules.yaml:688:11\n1283 rules/marlborough/rules.yaml:689:11\n1284 rules/marlborough/rules.yaml:690:7\n1288 rules/marlborough/rules.yaml:2351:1\n1293 rules/marlborough/rules.yaml:2351:1\n1298 rules/marlborough/rules.yaml:2351:1\n1305 rules/marlborough/rules.yaml:2351:1\n1313 rules/marlborough/rules.yaml:2351:1\n1321 rules/marlborough/rules.yaml:2351:1\n1329 rules/marlborough/rules.yaml:2351:1\n1337 rules/marlborough/rules.yaml:2351:1\n1345 rules/marlborough/rules.yaml:2351:1\n1354 rules/marlborough/rules.yaml:2351:1\n1359 rules/marlborough/rules.yaml:2351:1\n1363 rules/marlborough/rules.yaml:224:7\n1364 rules/marlborough/rules.yaml:225:11\n1365 rules/marlborough/rules.yaml:226:7\n1366 rules/marlborough/rules.yaml:227:7\n1376 rules/marlborough/rules.yaml:228:7\n1377 rules/marlborough/rules.yaml:229:7\n1380 rules/marlborough/rules.yaml:230:7\n1381 rules/marlborough/rules.yaml:231:11\n1389 rules/marlborough/rules.yaml:232:11\n1390 rules/marlborough/rules.yaml:233:7\n1395 rules/marlborough/rules.yaml:234:7\n1412 rules/marlborough/rules.yaml:647:7\n1413 rules/marlborough/rules.yaml:648:7\n1418 rules/marlborough/rules.yaml:649:11\n1420 rules/marlborough/rules.yaml:651:11\n1421 rules/marlborough/rules.yaml:652:7\n1422 rules/marlborough/rules.yaml:653:7\n1431 rules/marlborough/rules.yaml:654:11\n1432 rules/marlborough/rules.yaml:655:7\n1437 rules/marlborough/rules.yaml:656:7\n1445 rules/marlborough/rules.yaml:657:11\n1446 rules/marlborough/rules.yaml:658:7\n1449 rules/marlborough/rules.yaml:659:11\n1460 rules/marlborough/rules.yaml:660:7\n1470 rules/marlborough/rules.yaml:661:11\n1471 rules/marlborough/rules.yaml:662:7\n1481 rules/marlborough/rules.yaml:663:11\n1482 rules/marlborough/rules.yaml:664:7\n1492 rules/marlborough/rules.yaml:665:11\n1493 rules/marlborough/rules.yaml:666:7\n1503 rules/marlborough/rules.yaml:667:11\n1504 rules/marlborough/rules.yaml:668:7\n1508 rules/marlborough/rules.yaml:629:7\n1520 rules/marlborough/rules.yaml:809:7\n1525 rules/marlborough/rules.yaml:810:7\n1533 rules/marlborough/rules.yaml:182:7\n1534 rules/marlborough/rules.yaml:183:7\n1535 rules/marlborough/rules.yaml:184:11\n1536 rules/marlborough/rules.yaml:185:7\n1537 rules/marlborough/rules.yaml:186:11\n1538 rules/marlborough/rules.yaml:187:7\n1542 rules/marlborough/rules.yaml:65:7\n1551 rules/marlborough/rules.yaml:66:7\n1559 rules/marlborough/rules.yaml:447:7\n1567 rules/marlborough/rules.yaml:448:7\n1568 rules/marlborough/rules.yaml:449:11\n1569 rules/marlborough/rules.yaml:450:7\n1580 rules/marlborough/rules.yaml:451:7\n1585 rules/marlborough/rules.yaml:452:7\n1586 rules/marlborough/rules.yaml:453:11\n1587 rules/marlborough/rules.yaml:454:7\n1588 rules/marlborough/rules.yaml:455:11\n1589 rules/marlborough/rules.yaml:456:7\n1598 rules/marlborough/rules.yaml:457:7\n1606 rules/marlborough/rules.yaml:458:7\n1607 rules/marlborough/rules.yaml:459:11\n1608 rules/marlborough/rules.yaml:460:7\n1622 rules/marlborough/rules.yaml:158:7\n1630 rules/marlborough/rules.yaml:101:7\n1637 rules/marlborough/rules.yaml:91:7\n1652 rules/marlborough/rules.yaml:596:7\n1656 rules/marlborough/rules.yaml:166:7\n1657 rules/marlborough/rules.yaml:167:7\n1658 rules/marlborough/rules.yaml:168:11\n1659 rules/marlborough/rules.yaml:169:11\n1660 rules/marlborough/rules.yaml:170:15\n1661 rules/marlborough/rules.yaml:171:7\n1676 rules/marlborough/rules.yaml:702:7\n1677 rules/marlborough/rules.yaml:703:11\n1678 rules/marlborough/rules.yaml:704:7\n1679 rules/marlborough/rules.yaml:705:7\n1680 rules/marlborough/rules.yaml:706:11\n1681 rules/marlborough/rules.yaml:707:7\n1687 rules/marlborough/rules.yaml:297:7\n1688 rules/marlborough/rules.yaml:298:7\n1691 rules/marlborough/rules.yaml:299:11\n1692 rules/marlborough/rules.yaml:300:7\n1693 rules/marlborough/rules.yaml:301:11\n1694 rules/marlborough/rules.yaml:302:7\n1702 rules/marlborough/rules.yaml:303:7\n1703 rules/marlborough/rules.yaml:304:7\n1709 rules/marlborough/rules.yaml:305:11\n1710 rules/marlborough/rules.yaml:306:7\n1711 rules/marlborough/rules.yaml:307:11\n1719 rules/marlborough/rules.yaml:308:11\n1725 rules/marlborough/rules.yaml:309:7\n1729 rules/marlborough/rules.yaml:360:7\n1734 rules/marlborough/rules.yaml:361:7\n1735 rules/marlborough/rules.yaml:362:7\n1738 rules/marlborough/rules.yaml:363:11\n1739 rules/marlborough/rules.yaml:364:15\n1740 rules/marlborough/rules.yaml:365:15\n1741 rules/marlborough/rules.yaml:366:19\n1743 rules/marlborough/rules.yaml:368:19\n1744 rules/marlborough/rules.yaml:369:7\n1748 rules/marlborough/rules.yaml:109:7\n1755 rules/marlborough/rules.yaml:110:11\n1756 rules/marlborough/rules.yaml:111:7\n1757 rules/marlborough/rules.yaml:112:7\n1758 rules/marlborough/rules.yaml:113:11\n1759 rules/marlborough/rules.yaml:114:7\n1763 rules/marlborough/rules.yaml:335:7\n1770 rules/marlborough/rules.yaml:36:7\n1771 rules/marlborough/rules.yaml:37:11\n1772 rules/marlborough/rules.yaml:38:7\n1786 rules/marlborough/rules.yaml:77:7\n1787 rules/marlborough/rules.yaml:78:11\n1788 rules/marlborough/rules.yaml:79:7\n1789 rules/marlborough/rules.yaml:80:7\n1790 rules/marlborough/rules.yaml:81:11\n1810 rules/marlborough/rules.yaml:82:15\n1811 rules/marlborough/rules.yaml:83:7\n1815 rules/marlborough/rules.yaml:610:7\n1820 rules/marlborough/rules.yaml:421:7\n1847 rules/marlborough/rules.yaml:380:7\n1848 rules/marlborough/rules.yaml:381:11\n1849 rules/marlborough/rules.yaml:382:7\n1850 rules/marlborough/rules.yaml:383:11\n1851 rules/marlborough/rules.yaml:384:7\n1852 rules/marlborough/rules.yaml:385:11\n1853 rules/marlborough/rules.yaml:386:7\n1854 rules/marlborough/rules.yaml:387:11\n1855 rules/marlborough/rules.yaml:388:7\n1859 rules/marlborough/rules.yaml:617:7\n1865 rules/marlborough/rules.yaml:486:7\n1874 rules/marlborough/rules.yaml:487:7\n1889 rules/marlborough/rules.yaml:488:7\n1890 rules/marlborough/rules.yaml:489:7\n1895 rules/marlborough/rules.yaml:490:11\n1908 rules/marlborough/rules.yaml:491:15\n1909 rules/marlborough/rules.yaml:492:15\n1914 rules/marlborough/rules.yaml:493:19\n1915 rules/marlborough/rules.yaml:494:15\n1916 rules/marlborough/rules.yaml:495:19\n1921 rules/marlborough/rules.yaml:496:23\n1925 rules/marlborough/rules.yaml:497:7\n1926 rules/marlborough/rules.yaml:498:7\n1932 rules/marlborough/rules.yaml:499:7\n1947 rules/marlborough/rules.yaml:558:7\n1963 rules/marlborough/rules.yaml:559:7\n1964 rules/marlborough/rules.yaml:560:11\n1965 rules/marlborough/rules.yaml:561:7\n1977 rules/marlborough/rules.yaml:562:7\n1986 rules/marlborough/rules.yaml:563:7\n1987 rules/marlborough/rules.yaml:564:7\n1988 rules/marlborough/rules.yaml:565:11\n1989 rules/marlborough/rules.yaml:566:15\n1990 rules/marlborough/rules.yaml:567:19\n1992 rules/marlborough/rules.yaml:569:19\n2018 rules/marlborough/rules.yaml:570:19\n2024 rules/marlborough/rules.yaml:571:23\n2025 rules/marlborough/rules.yaml:572:7\n2029 rules/marlborough/rules.yaml:527:7\n2030 rules/marlborough/rules.yaml:528:7\n2066 rules/marlborough/rules.yaml:122:7\n2067 rules/marlborough/rules.yaml:123:11\n2068 rules/marlborough/rules.yaml:124:7\n2069 rules/marlborough/rules.yaml:125:7\n2070 rules/marlborough/rules.yaml:126:11\n2071 rules/marlborough/rules.yaml:127:7\n2075 rules/marlborough/rules.yaml:24:7\n2079 rules/marlborough/rules.yaml:150:7\n2080 rules/marlborough/rules.yaml:151:7\n2084 rules/marlborough/rules.yaml:402:7\n2085 rules/marlborough/rules.yaml:403:7\n2091 rules/marlborough/rules.yaml:404:11\n2095 rules/marlborough/rules.yaml:405:15\n2100 rules/marlborough/rules.yaml:406:15\n2101 rules/marlborough/rules.yaml:407:19\n2110 rules/marlborough/rules.yaml:408:23\n2111 rules/marlborough/rules.yaml:409:7\n2115 rules/marlborough/rules.yaml:590:7\n2123 rules/marlborough/rules.yaml:319:7\n2124 rules/marlborough/rules.yaml:320:7\n2125 rules/marlborough/rules.yaml:321:11\n2126 rules/marlborough/rules.yaml:322:7\n2129 rules/marlborough/rules.yaml:323:11\n2130 rules/marlborough/rules.yaml:324:7\n2134 rules/marlborough/rules.yaml:325:11\n2135 rules/marlborough/rules.yaml:326:7\n2141 rules/marlborough/rules.yaml:795:7\n2146 rules/marlborough/rules.yaml:796:7\n2171 rules/marlborough/rules.yaml:797:7\n2186 rules/marlborough/rules.yaml:798:7\n2201 rules/marlborough/rules.yaml:734:7\n2202 rules/marlborough/rules.yaml:735:11\n2203 rules/marlborough/rules.yaml:736:7\n2204 rules/marlborough/rules.yaml:737:11\n2205 rules/marlborough/rules.yaml:738:7\n2209 rules/marlborough/rules.yaml:752:7\n2214 rules/marlborough/rules.yaml:753:7\n2219 rules/marlborough/rules.yaml:754:7\n2229 rules/marlborough/rules.yaml:765:7\n2234 rules/marlborough/rules.yaml:766:11\n2235 rules/marlborough/rules.yaml:767:7\n2236 rules/marlborough/rules.yaml:768:7\n2237 rules/marlborough/rules.yaml:769:11\n2238 rules/marlborough/rules.yaml:770:11\n2242 rules/marlborough/rules.yaml:771:15\n2243 rules/marlborough/rules.yaml:772:15\n2244 rules/marlborough/rules.yaml:773:19\n2245 rules/marlborough/rules.yaml:774:7\n2249 rules/marlborough/rules.yaml:510:7\n2258 rules/marlborough/rules.yaml:511:7\n2259 rules/marlborough/rules.yaml:512:7\n2275 rules/marlborough/rules.yaml:513:7\n2284 rules/marlborough/rules.yaml:514:7\n2299 rules/marlborough/rules.yaml:515:7\n2312 rules/marlborough/rules.yaml:516:7\n2323 rules/marlborough/rules.yaml:47:7\n2324 rules/marlborough/rules.yaml:48:11\n2325 rules/marlborough/rules.yaml:49:7\n2329 rules/marlborough/rules.yaml:539:7\n2330 rules/marlborough/rules.yaml:540:7\n2331 rules/marlborough/rules.yaml:541:7\n2332 rules/marlborough/rules.yaml:542:7\n2333 rules/marlborough/rules.yaml:543:7\n2334 rules/marlborough/rules.yaml:544:7\n2352 rules/marlborough/rules.yaml:280:7\n2353 rules/marlborough/rules.yaml:281:7\n2360 rules/marlborough/rules.yaml:282:11\n2361 rules/marlborough/rules.yaml:283:7\n2362 rules/marlborough/rules.yaml:284:11\n2363 rules/marlborough/rules.yaml:285:7\n2367 rules/marlborough/rules.yaml:267:7\n2372 rules/marlborough/rules.yaml:268:7\n2384 rules/marlborough/rules.yaml:718:7\n2385 rules/marlborough/rules.yaml:719:11\n2386 rules/marlborough/rules.yaml:720:7\n2387 rules/marlborough/rules.yaml:721:11\n2388 rules/marlborough/rules.yaml:722:7\n2389 rules/marlborough/rules.yaml:723:11\n2390 rules/marlborough/rules.yaml:724:7\n2394 rules/marlborough/rules.yaml:255:7\n2397 rules/marlborough/rules.yaml:256:11\n2398 rules/marlborough/rules.yaml:257:7\n2399 rules/marlborough/rules.yaml:258:11\n2400 rules/marlborough/rules.yaml:259:7\n2404 rules/marlborough/rules.yaml:57:7\n2411 rules/marlborough/rules.yaml:434:7\n2417 rules/marlborough/rules.yaml:435:7\n2421 rules/marlborough/rules.yaml:580:7\n2426 rules/marlborough/rules.yaml:581:7\n2427 rules/marlborough/rules.yaml:582:7\n2435 rules/marlborough/rules.yaml:637:7\n2442 rules/marlborough/rules.yaml:2292:3\n2449 rules/marlborough/rules.yaml:2292:3\n2464 rules/marlborough/rules.yaml:2313:3\n2471 rules/marlborough/rules.yaml:2313:3\n2479 rules/marlborough/rules.yaml:2332:3\n2484 rules/marlborough/rules.yaml:2332:3\n2488 rules/marlborough/rules.yaml:782:7\n2495 rules/marlborough/rules.yaml:200:7\n2496 rules/marlborough/rules.yaml:201:7\n2497 rules/marlborough/rules.yaml:202:7\n2498 rules/marlborough/rules.yaml:203:7\n2499 rules/marlborough/rules.yaml:204:11\n2500 rules/marlborough/rules.yaml:205:11\n2510 rules/marlborough/rules.yaml:206:15\n2514 rules/marlborough/rules.yaml:207:19\n2547 rules/marlborough/rules.yaml:209:19\n2564 rules/marlborough/rules.yaml:210:7\n2568 rules/marlborough/cards.yaml:383:14\n2572 rules/marlborough/cards.yaml:391:14\n2576 rules/marlborough/cards.yaml:15:14\n2580 rules/marlborough/cards.yaml:23:14\n2584 rules/marlborough/cards.yaml:31:14\n2588 rules/marlborough/cards.yaml:39:14\n2592 rules/marlborough/cards.yaml:47:14\n2596 rules/marlborough/cards.yaml:55:14\n2600 rules/marlborough/cards.yaml:63:14\n2604 rules/marlborough/cards.yaml:71:14\n2608 rules/marlborough/cards.yaml:79:14\n2612 rules/marlborough/cards.yaml:87:14\n2616 rules/marlborough/cards.yaml:95:14\n2620 rules/marlborough/cards.yaml:103:14\n2624 rules/marlborough/cards.yaml:111:14\n2628 rules/marlborough/cards.yaml:119:14\n2632 rules/marlborough/cards.yaml:127:14\n2636 rules/marlborough/cards.yaml:199:14\n2640 rules/marlborough/cards.yaml:135:14\n2644 rules/marlborough/cards.yaml:143:14\n2648 rules/marlborough/cards.yaml:151:14\n2652 rules/marlborough/cards.yaml:159:14\n2656 rules/marlborough/cards.yaml:167:14\n2660 rules/marlborough/cards.yaml:175:14\n2664 rules/marlborough/cards.yaml:183:14\n2668 rules/marlborough/cards.yaml:191:14\n2672 rules/marlborough/cards.yaml:271:14\n2676 rules/marlborough/cards.yaml:279:14\n2680 rules/marlborough/cards.yaml:287:14\n2684 rules/marlborough/cards.yaml:295:14\n2688 rules/marlborough/cards.yaml:303:14\n2692 rules/marlborough/cards.yaml:311:14\n2696 rules/marlborough/cards.yaml:319:14\n2700 rules/marlborough/cards.yaml:327:14\n2704 rules/marlborough/cards.yaml:335:14\n2708 rules/marlborough/cards.yaml:343:14\n2712 rules/marlborough/cards.yaml:351:14\n2716 rules/marlborough/cards.yaml:359:14\n2720 rules/marlborough/cards.yaml:367:14\n2724 rules/marlborough/cards.yaml:375:14\n2728 rules/marlborough/cards.yaml:207:14\n2732 rules/marlborough/cards.yaml:215:14\n2736 rules/marlborough/cards.yaml:223:14\n2740 rules/marlborough/cards.yaml:231:14\n2744 rules/marlborough/cards.yaml:239:14\n2748 rules/marlborough/cards.yaml:247:14\n2752 rules/marlborough/cards.yaml:255:14\n2756 rules/marlborough/cards.yaml:263:14\n2760 rules/marlborough/rules.yaml:2411:9\n2764 rules/marlborough/rules.yaml:2384:9\n2772 rules/marlborough/rules.yaml:2426:9\n2773 rules/marlborough/rules.yaml:2427:9\n2780 rules/marlborough/rules.yaml:2391:9\n2781 rules/marlborough/rules.yaml:2392:9\n2786 rules/marlborough/rules.yaml:2399:9\n2795 rules/marlborough/rules.yaml:2400:9\n2796 rules/marlborough/rules.yaml:2401:9\n2797 rules/marlborough/rules.yaml:2402:13\n2799 rules/marlborough/rules.yaml:2403:13\n2802 rules/marlborough/rules.yaml:2405:13\n2807 rules/marlborough/rules.yaml:2417:9\n2809 rules/marlborough/rules.yaml:2418:9\n2811 rules/marlborough/rules.yaml:2419:9\n2816 rules/marlborough/rules.yaml:2374:9\n2819 rules/marlborough/rules.yaml:2375:9\n2825 rules/marlborough/rules.yaml:948:7\n2829 rules/marlborough/rules.yaml:949:11\n2830 rules/marlborough/rules.yaml:950:11\n2835 rules/marlborough/rules.yaml:1623:7\n2836 rules/marlborough/rules.yaml:1624:7\n2838 rules/marlborough/rules.yaml:1625:7\n2840 rules/marlborough/rules.yaml:1626:7\n2841 rules/marlborough/rules.yaml:1627:7\n2858 rules/marlborough/rules.yaml:1628:11\n2864 rules/marlborough/rules.yaml:1629:15\n2866 rules/marlborough/rules.yaml:1630:15\n2868 rules/marlborough/rules.yaml:1631:15\n2872 rules/marlborough/rules.yaml:896:7\n2875 rules/marlborough/rules.yaml:897:11\n2876 rules/marlborough/rules.yaml:898:11\n2877 rules/marlborough/rules.yaml:899:15\n2884 rules/marlborough/rules.yaml:900:15\n2886 rules/marlborough/rules.yaml:901:15\n2887 rules/marlborough/rules.yaml:902:15\n2889 rules/marlborough/rules.yaml:903:15\n2890 rules/marlborough/rules.yaml:904:11\n2892 rules/marlborough/rules.yaml:905:7\n2893 rules/marlborough/rules.yaml:906:7\n2895 rules/marlborough/rules.yaml:907:7\n2897 rules/marlborough/rules.yaml:908:7\n2898 rules/marlborough/rules.yaml:909:7\n2916 rules/marlborough/rules.yaml:910:11\n2925 rules/marlborough/rules.yaml:911:15\n2927 rules/marlborough/rules.yaml:912:15\n2929 rules/marlborough/rules.yaml:913:15\n2933 rules/marlborough/flow.yaml:110:7\n2935 rules/marlborough/flow.yaml:111:7\n2936 rules/marlborough/flow.yaml:112:11\n2940 rules/marlborough/rules.yaml:1266:7\n2946 rules/marlborough/rules.yaml:1267:11\n2947 rules/marlborough/rules.yaml:1268:15\n2948 rules/marlborough/rules.yaml:1269:15\n2961 rules/marlborough/rules.yaml:1270:15\n2962 rules/marlborough/rules.yaml:1271:15\n2974 rules/marlborough/rules.yaml:1272:15\n2975 rules/marlborough/rules.yaml:1273:19\n2976 rules/marlborough/rules.yaml:1274:19\n2982 rules/marlborough/rules.yaml:844:7\n2983 rules/marlborough/rules.yaml:845:7\n2988 rules/marlborough/rules.yaml:846:11\n2989 rules/marlborough/rules.yaml:847:11\n2992 rules/marlborough/rules.yaml:848:11\n2993 rules/marlborough/rules.yaml:849:7\n2994 rules/marlborough/rules.yaml:850:7\n2999 rules/marlborough/rules.yaml:2066:7\n3000 rules/marlborough/rules.yaml:2067:7\n3001 rules/marlborough/rules.yaml:2068:11\n3002 rules/marlborough/rules.yaml:2069:11\n3003 rules/marlborough/rules.yaml:2070:11\n3004 rules/marlborough/rules.yaml:2071:11\n3015 rules/marlborough/rules.yaml:2072:11\n3026 rules/marlborough/rules.yaml:2073:11\n3028 rules/marlborough/rules.yaml:2074:11\n3029 rules/marlborough/rules.yaml:2075:15\n3031 rules/marlborough/rules.yaml:2077:15\n3035 rules/marlborough/flow.yaml:16:7\n3036 rules/marlborough/flow.yaml:17:11\n3037 rules/marlborough/flow.yaml:18:15\n3040 rules/marlborough/flow.yaml:19:19\n3041 rules/marlborough/flow.yaml:20:19\n3047 rules/marlborough/rules.yaml:883:7\n3048 rules/marlborough/rules.yaml:884:11\n3051 rules/marlborough/rules.yaml:886:11\n3053 rules/marlborough/rules.yaml:887:7\n3055 rules/marlborough/rules.yaml:888:7\n3056 rules/marlborough/rules.yaml:889:11\n3061 rules/marlborough/rules.yaml:857:7\n3062 rules/marlborough/rules.yaml:858:7\n3068 rules/marlborough/flow.yaml:94:7\n3073 rules/marlborough/flow.yaml:95:7\n3078 rules/marlborough/flow.yaml:96:7\n3080 rules/marlborough/flow.yaml:97:7\n3081 rules/marlborough/flow.yaml:98:11\n3083 rules/marlborough/flow.yaml:100:11\n3087 rules/marlborough/flow.yaml:73:7\n3088 rules/marlborough/flow.yaml:74:11\n3089 rules/marlborough/flow.yaml:75:15\n3094 rules/marlborough/flow.yaml:25:7\n3095 rules/marlborough/flow.yaml:26:11\n3100 rules/marlborough/flow.yaml:27:11\n3103 rules/marlborough/flow.yaml:29:11\n3104 rules/marlborough/flow.yaml:30:11\n3105 rules/marlborough/flow.yaml:31:15\n3106 rules/marlborough/flow.yaml:32:11\n3107 rules/marlborough/flow.yaml:33:15\n3108 rules/marlborough/flow.yaml:34:15\n3109 rules/marlborough/flow.yaml:35:15\n3114 rules/marlborough/flow.yaml:36:19\n3115 rules/marlborough/flow.yaml:37:19\n3116 rules/marlborough/flow.yaml:38:19\n3118 rules/marlborough/flow.yaml:39:15\n3119 rules/marlborough/flow.yaml:40:11\n3122 rules/marlborough/flow.yaml:41:11\n3128 rules/marlborough/rules.yaml:865:7\n3129 rules/marlborough/rules.yaml:866:11\n3131 rules/marlborough/rules.yaml:867:11\n3133 rules/marlborough/rules.yaml:868:7\n3134 rules/marlborough/rules.yaml:869:7\n3135 rules/marlborough/rules.yaml:870:7\n3136 rules/marlborough/rules.yaml:871:7\n3137 rules/marlborough/rules.yaml:872:11\n3141 rules/marlborough/rules.yaml:874:11\n3149 rules/marlborough/rules.yaml:876:11\n3161 rules/marlborough/rules.yaml:2307:7\n3164 rules/marlborough/rules.yaml:2308:7\n3165 rules/marlborough/rules.yaml:2309:11\n3167 rules/marlborough/rules.yaml:2311:11\n3168 rules/marlborough/rules.yaml:2312:7\n3175 rules/marlborough/rules.yaml:2327:7\n3178 rules/marlborough/rules.yaml:2328:7\n3179 rules/marlborough/rules.yaml:2329:7\n3184 rules/marlborough/rules.yaml:2346:7\n3187 rules/marlborough/rules.yaml:2347:7\n3188 rules/marlborough/rules.yaml:2348:7\n3191 rules/marlborough/rules.yaml:2349:7\n3564 rules/marlborough/rules.yaml:999:7\n3569 rules/marlborough/rules.yaml:1000:11\n3570 rules/marlborough/rules.yaml:1001:7\n3579 rules/marlborough/rules.yaml:1002:7\n3580 rules/marlborough/rules.yaml:1003:11\n3581 rules/marlborough/rules.yaml:1004:7\n3582 rules/marlborough/rules.yaml:1005:7\n3583 rules/marlborough/rules.yaml:1006:11\n3585 rules/marlborough/rules.yaml:1007:7\n3586 rules/marlborough/rules.yaml:1008:11\n3590 rules/marlborough/rules.yaml:1098:7\n3591 rules/marlborough/rules.yaml:1099:7\n3597 rules/marlborough/rules.yaml:1100:7\n3598 rules/marlborough/rules.yaml:1101:11\n3600 rules/marlborough/rules.yaml:1102:7\n3601 rules/marlborough/rules.yaml:1103:11\n3603 rules/marlborough/rules.yaml:1104:7\n3604 rules/marlborough/rules.yaml:1105:7\n3605 rules/marlborough/rules.yaml:1107:7\n3606 rules/marlborough/rules.yaml:1108:11\n3612 rules/marlborough/rules.yaml:1109:11\n3620 rules/marlborough/rules.yaml:1112:11\n3621 rules/marlborough/rules.yaml:1114:11\n3622 rules/marlborough/rules.yaml:1116:19\n3625 rules/marlborough/rules.yaml:1119:23\n3627 rules/marlborough/rules.yaml:1122:19\n3632 rules/marlborough/rules.yaml:1124:19\n3638 rules/marlborough/rules.yaml:1128:11\n3639 rules/marlborough/rules.yaml:1129:11\n3642 rules/marlborough/rules.yaml:1130:11\n3647 rules/marlborough/rules.yaml:1131:11\n3648 rules/marlborough/rules.yaml:1132:11\n3649 rules/marlborough/rules.yaml:1133:15\n3655 rules/marlborough/rules.yaml:1136:15\n3656 rules/marlborough/rules.yaml:1137:15\n3658 rules/marlborough/rules.yaml:1139:15\n3659 rules/marlborough/rules.yaml:1141:15\n3660 rules/marlborough/rules.yaml:1142:15\n3661 rules/marlborough/rules.yaml:1143:15\n3663 rules/marlborough/rules.yaml:1145:15\n3664 rules/marlborough/rules.yaml:1147:15\n3665 rules/marlborough/rules.yaml:1148:15\n3666 rules/marlborough/rules.yaml:1149:15\n3667 rules/marlborough/rules.yaml:1150:11\n3668 rules/marlborough/rules.yaml:1151:11\n3669 rules/marlborough/rules.yaml:1152:11\n3670 rules/marlborough/rules.yaml:1154:11\n3671 rules/marlborough/rules.yaml:1155:11\n3672 rules/marlborough/rules.yaml:1156:11\n3673 rules/marlborough/rules.yaml:1158:19\n3674 rules/marlborough/rules.yaml:1159:19\n3683 rules/marlborough/rules.yaml:1160:23\n3684 rules/marlborough/rules.yaml:1161:23\n3686 rules/marlborough/rules.yaml:1163:19\n3687 rules/marlborough/rules.yaml:1164:23\n3689 rules/marlborough/rules.yaml:1166:23\n3693 rules/marlborough/rules.yaml:1170:19\n3694 rules/marlborough/rules.yaml:1171:19\n3695 rules/marlborough/rules.yaml:1172:19\n3696 rules/marlborough/rules.yaml:1173:23\n3700 rules/marlborough/rules.yaml:1177:19\n3701 rules/marlborough/rules.yaml:1178:19\n3702 rules/marlborough/rules.yaml:1179:19\n3719 rules/marlborough/rules.yaml:1180:23\n3721 rules/marlborough/rules.yaml:1182:19\n3728 rules/marlborough/rules.yaml:2292:3\n3729 rules/marlborough/rules.yaml:2292:3\n3731 rules/marlborough/rules.yaml:2292:3\n3732 rules/marlborough/rules.yaml:2292:3\n3733 rules/marlborough/rules.yaml:2292:3\n3734 rules/marlborough/rules.yaml:2292:3\n3735 rules/marlborough/rules.yaml:2292:3\n3736 rules/marlborough/rules.yaml:2292:3\n3743 rules/marlborough/rules.yaml:2292:3\n3744 rules/marlborough/rules.yaml:2292:3\n3745 rules/marlborough/rules.yaml:2292:3\n3746 rules/marlborough/rules.yaml:2292:3\n3760 rules/marlborough/rules.yaml:2292:3\n3761 rules/marlborough/rules.yaml:2292:3\n3763 rules/marlborough/rules.yaml:2292:3\n3764 rules/marlborough/rules.yaml:2292:3\n3765 rules/marlborough/rules.yaml:2292:3\n3767 rules/marlborough/rules.yaml:2292:3\n3768 rules/marlborough/rules.yaml:2292:3\n3771 rules/marlborough/rules.yaml:2292:3\n3786 rules/marlborough/rules.yaml:1193:7\n3787 rules/marlborough/rules.yaml:1194:7\n3788 rules/marlborough/rules.yaml:1195:7\n3794 rules/marlborough/rules.yaml:1196:7\n3795 rules/marlborough/rules.yaml:1197:7\n3799 rules/marlborough/rules.yaml:1198:7\n3803 rules/marlborough/rules.yaml:1199:7\n3804 rules/marlborough/rules.yaml:1200:11\n3805 rules/marlborough/rules.yaml:1201:7\n3806 rules/marlborough/rules.yaml:1202:7\n3807 rules/marlborough/rules.yaml:1203:7\n3812 rules/marlborough/rules.yaml:1204:7\n3817 rules/marlborough/rules.yaml:1205:7\n3818 rules/marlborough/rules.yaml:1206:7\n3819 rules/marlborough/rules.yaml:1207:7\n3820 rules/marlborough/rules.yaml:1208:7\n3821 rules/marlborough/rules.yaml:1209:7\n3822 rules/marlborough/rules.yaml:1210:7\n3823 rules/marlborough/rules.yaml:1211:7\n3824 rules/marlborough/rules.yaml:1212:7\n3825 rules/marlborough/rules.yaml:1213:7\n3826 rules/marlborough/rules.yaml:1214:7\n3827 rules/marlborough/rules.yaml:1215:7\n3844 rules/marlborough/rules.yaml:1216:7\n3845 rules/marlborough/rules.yaml:1217:7\n3846 rules/marlborough/rules.yaml:1218:11\n3873 rules/marlborough/rules.yaml:1219:7\n3874 rules/marlborough/rules.yaml:1220:7\n3875 rules/marlborough/rules.yaml:1222:15\n3876 rules/marlborough/rules.yaml:1223:19\n3877 rules/marlborough/rules.yaml:1224:15\n3878 rules/marlborough/rules.yaml:1225:15\n3879 rules/marlborough/rules.yaml:1226:15\n3880 rules/marlborough/rules.yaml:1227:19\n3882 rules/marlborough/rules.yaml:1229:15\n3883 rules/marlborough/rules.yaml:1230:15\n3884 rules/marlborough/rules.yaml:1231:15\n3885 rules/marlborough/rules.yaml:1232:15\n3886 rules/marlborough/rules.yaml:1233:15\n3887 rules/marlborough/rules.yaml:1234:19\n3889 rules/marlborough/rules.yaml:1236:15\n3890 rules/marlborough/rules.yaml:1237:15\n3891 rules/marlborough/rules.yaml:1238:15\n3892 rules/marlborough/rules.yaml:1239:15\n3904 rules/marlborough/rules.yaml:1240:19\n3906 rules/marlborough/rules.yaml:1242:15\n3907 rules/marlborough/rules.yaml:1243:15\n3908 rules/marlborough/rules.yaml:1244:15\n3914 rules/marlborough/rules.yaml:1245:19\n3915 rules/marlborough/rules.yaml:1246:19\n3916 rules/marlborough/rules.yaml:1247:15\n3917 rules/marlborough/rules.yaml:1248:15\n3918 rules/marlborough/rules.yaml:1249:15\n3919 rules/marlborough/rules.yaml:1250:19\n3921 rules/marlborough/rules.yaml:1252:15\n3922 rules/marlborough/rules.yaml:1253:19\n3923 rules/marlborough/rules.yaml:1254:15\n3924 rules/marlborough/rules.yaml:1255:15\n3925 rules/marlborough/rules.yaml:1256:15\n3926 rules/marlborough/rules.yaml:1257:15\n3927 rules/marlborough/rules.yaml:1258:15\n3928 rules/marlborough/rules.yaml:1259:19\n3933 rules/marlborough/rules.yaml:1852:7\n3934 rules/marlborough/rules.yaml:1853:7\n3935 rules/marlborough/rules.yaml:1854:7\n3945 rules/marlborough/rules.yaml:1855:7\n3946 rules/marlborough/rules.yaml:1856:11\n3949 rules/marlborough/rules.yaml:1858:7\n3954 rules/marlborough/rules.yaml:1826:7\n3955 rules/marlborough/rules.yaml:1827:7\n3956 rules/marlborough/rules.yaml:1828:7\n3957 rules/marlborough/rules.yaml:1829:7\n3963 rules/marlborough/rules.yaml:1832:7\n3967 rules/marlborough/rules.yaml:1833:7\n3971 rules/marlborough/rules.yaml:1834:7\n3972 rules/marlborough/rules.yaml:1835:11\n3975 rules/marlborough/rules.yaml:1836:7\n3976 rules/marlborough/rules.yaml:1837:11\n3979 rules/marlborough/rules.yaml:1838:7\n3980 rules/marlborough/rules.yaml:1839:7\n3981 rules/marlborough/rules.yaml:1840:7\n3982 rules/marlborough/rules.yaml:1842:7\n3983 rules/marlborough/rules.yaml:1843:7\n3987 rules/marlborough/rules.yaml:1894:7\n3988 rules/marlborough/rules.yaml:1895:7\n3989 rules/marlborough/rules.yaml:1896:11\n3990 rules/marlborough/rules.yaml:1897:7\n3991 rules/marlborough/rules.yaml:1898:7\n3992 rules/marlborough/rules.yaml:1899:7\n3998 rules/marlborough/rules.yaml:1784:7\n3999 rules/marlborough/rules.yaml:1785:7\n4002 rules/marlborough/rules.yaml:1788:11\n4004 rules/marlborough/rules.yaml:1790:11\n4005 rules/marlborough/rules.yaml:1791:11\n4006 rules/marlborough/rules.yaml:1792:11\n4007 rules/marlborough/rules.yaml:1793:15\n4011 rules/marlborough/rules.yaml:1796:15\n4013 rules/marlborough/rules.yaml:1799:11\n4021 rules/marlborough/rules.yaml:1800:11\n4022 rules/marlborough/rules.yaml:1802:19\n4024 rules/marlborough/rules.yaml:1805:19\n4026 rules/marlborough/rules.yaml:1807:19\n4027 rules/marlborough/rules.yaml:1808:23\n4029 rules/marlborough/rules.yaml:1811:23\n4031 rules/marlborough/rules.yaml:1814:19\n4036 rules/marlborough/rules.yaml:1867:7\n4037 rules/marlborough/rules.yaml:1868:7\n4042 rules/marlborough/rules.yaml:1869:11\n4043 rules/marlborough/rules.yaml:1870:11\n4064 rules/marlborough/rules.yaml:1871:11\n4065 rules/marlborough/rules.yaml:1872:11\n4066 rules/marlborough/rules.yaml:1873:15\n4081 rules/marlborough/rules.yaml:1874:15\n4082 rules/marlborough/rules.yaml:1875:19\n4084 rules/marlborough/rules.yaml:1877:19\n4085 rules/marlborough/rules.yaml:1878:19\n4086 rules/marlborough/rules.yaml:1879:23\n4087 rules/marlborough/rules.yaml:1880:19\n4088 rules/marlborough/rules.yaml:1881:23\n4090 rules/marlborough/rules.yaml:1883:23\n4096 rules/marlborough/rules.yaml:1744:7\n4103 rules/marlborough/rules.yaml:1745:7\n4109 rules/marlborough/rules.yaml:1746:7\n4110 rules/marlborough/rules.yaml:1748:11\n4112 rules/marlborough/rules.yaml:1750:11\n4115 rules/marlborough/rules.yaml:1751:11\n4120 rules/marlborough/rules.yaml:1752:11\n4121 rules/marlborough/rules.yaml:1753:11\n4122 rules/marlborough/rules.yaml:1754:15\n4124 rules/marlborough/rules.yaml:1756:15\n4125 rules/marlborough/rules.yaml:1757:11\n4131 rules/marlborough/rules.yaml:823:7\n4132 rules/marlborough/rules.yaml:824:7\n4133 rules/marlborough/rules.yaml:825:11\n4134 rules/marlborough/rules.yaml:826:11\n4135 rules/marlborough/rules.yaml:827:15\n4138 rules/marlborough/rules.yaml:828:11\n4139 rules/marlborough/rules.yaml:830:7\n4140 rules/marlborough/rules.yaml:831:7\n4147 rules/marlborough/rules.yaml:832:11\n4148 rules/marlborough/rules.yaml:833:15\n4150 rules/marlborough/rules.yaml:835:15\n4151 rules/marlborough/rules.yaml:836:15\n4155 rules/marlborough/rules.yaml:837:11\n4160 rules/marlborough/rules.yaml:2258:7\n4161 rules/marlborough/rules.yaml:2259:7\n4166 rules/marlborough/rules.yaml:2260:11\n4171 rules/marlborough/rules.yaml:2261:11\n4189 rules/marlborough/rules.yaml:2262:11\n4190 rules/marlborough/rules.yaml:2263:15\n4192 rules/marlborough/rules.yaml:2265:15\n4193 rules/marlborough/rules.yaml:2266:15\n4194 rules/marlborough/rules.yaml:2267:19\n4196 rules/marlborough/rules.yaml:2269:19\n4199 rules/marlborough/rules.yaml:2270:19\n4200 rules/marlborough/rules.yaml:2271:19\n4201 rules/marlborough/rules.yaml:2273:19\n4202 rules/marlborough/rules.yaml:2274:23\n4203 rules/marlborough/rules.yaml:2275:7\n4208 rules/marlborough/rules.yaml:1766:7\n4209 rules/marlborough/rules.yaml:1767:7\n4210 rules/marlborough/rules.yaml:1768:7\n4211 rules/marlborough/rules.yaml:1770:15\n4212 rules/marlborough/rules.yaml:1771:19\n4215 rules/marlborough/rules.yaml:1772:23\n4218 rules/marlborough/rules.yaml:1774:15\n4221 rules/marlborough/rules.yaml:1776:15\n4228 rules/marlborough/rules.yaml:1028:7\n4229 rules/marlborough/rules.yaml:1029:11\n4230 rules/marlborough/rules.yaml:1030:7\n4231 rules/marlborough/rules.yaml:1031:7\n4232 rules/marlborough/rules.yaml:1034:15\n4233 rules/marlborough/rules.yaml:1035:15\n4234 rules/marlborough/rules.yaml:1036:15\n4236 rules/marlborough/rules.yaml:1039:15\n4237 rules/marlborough/rules.yaml:1040:15\n4238 rules/marlborough/rules.yaml:1041:15\n4240 rules/marlborough/rules.yaml:1043:15\n4244 rules/marlborough/rules.yaml:1530:7\n4249 rules/marlborough/rules.yaml:1531:11\n4252 rules/marlborough/rules.yaml:1532:11\n4260 rules/marlborough/rules.yaml:1534:15\n4264 rules/marlborough/rules.yaml:1054:7\n4265 rules/marlborough/rules.yaml:1055:7\n4270 rules/marlborough/rules.yaml:1056:7\n4271 rules/marlborough/rules.yaml:1057:11\n4272 rules/marlborough/rules.yaml:1058:15\n4273 rules/marlborough/rules.yaml:1059:7\n4274 rules/marlborough/rules.yaml:1060:7\n4275 rules/marlborough/rules.yaml:1061:7\n4276 rules/marlborough/rules.yaml:1062:11\n4277 rules/marlborough/rules.yaml:1063:11\n4278 rules/marlborough/rules.yaml:1064:11\n4290 rules/marlborough/rules.yaml:1065:11\n4299 rules/marlborough/rules.yaml:1066:11\n4300 rules/marlborough/rules.yaml:1067:15\n4301 rules/marlborough/rules.yaml:1068:19\n4303 rules/marlborough/rules.yaml:1070:15\n4304 rules/marlborough/rules.yaml:1071:15\n4305 rules/marlborough/rules.yaml:1072:19\n4307 rules/marlborough/rules.yaml:1074:7\n4308 rules/marlborough/rules.yaml:1075:7\n4312 rules/marlborough/rules.yaml:2119:7\n4313 rules/marlborough/rules.yaml:2120:7\n4318 rules/marlborough/rules.yaml:2121:7\n4321 rules/marlborough/rules.yaml:2122:7\n4339 rules/marlborough/rules.yaml:2123:7\n4340 rules/marlborough/rules.yaml:2124:11\n4341 rules/marlborough/rules.yaml:2125:7\n4342 rules/marlborough/rules.yaml:2126:7\n4343 rules/marlborough/rules.yaml:2127:11\n4344 rules/marlborough/rules.yaml:2128:7\n4345 rules/marlborough/rules.yaml:2129:11\n4350 rules/marlborough/rules.yaml:2130:11\n4351 rules/marlborough/rules.yaml:2131:11\n4352 rules/marlborough/rules.yaml:2132:11\n4353 rules/marlborough/rules.yaml:2133:15\n4354 rules/marlborough/rules.yaml:2134:19\n4356 rules/marlborough/rules.yaml:2136:15\n4357 rules/marlborough/rules.yaml:2137:15\n4358 rules/marlborough/rules.yaml:2138:19\n4360 rules/marlborough/rules.yaml:2140:19\n4361 rules/marlborough/rules.yaml:2141:19\n4362 rules/marlborough/rules.yaml:2142:7\n4363 rules/marlborough/rules.yaml:2143:11\n4364 rules/marlborough/rules.yaml:2144:11\n4365 rules/marlborough/rules.yaml:2146:11\n4366 rules/marlborough/rules.yaml:2147:11\n4370 rules/marlborough/rules.yaml:2148:11\n4373 rules/marlborough/rules.yaml:2149:11\n4374 rules/marlborough/rules.yaml:2150:15\n4375 rules/marlborough/rules.yaml:2151:19\n4384 rules/marlborough/rules.yaml:2152:19\n4385 rules/marlborough/rules.yaml:2153:23\n4386 rules/marlborough/rules.yaml:2155:23\n4387 rules/marlborough/rules.yaml:2156:7\n4388 rules/marlborough/rules.yaml:2157:11\n4392 rules/marlborough/rules.yaml:1464:7\n4393 rules/marlborough/rules.yaml:1465:7\n4402 rules/marlborough/rules.yaml:1466:7\n4403 rules/marlborough/rules.yaml:1467:11\n4414 rules/marlborough/rules.yaml:1468:15\n4415 rules/marlborough/rules.yaml:1469:15\n4416 rules/marlborough/rules.yaml:1470:19\n4417 rules/marlborough/rules.yaml:1471:19\n4418 rules/marlborough/rules.yaml:1473:23\n4433 rules/marlborough/rules.yaml:1474:23\n4434 rules/marlborough/rules.yaml:1475:27\n4436 rules/marlborough/rules.yaml:1476:23\n4437 rules/marlborough/rules.yaml:1477:23\n4438 rules/marlborough/rules.yaml:1478:27\n4439 rules/marlborough/rules.yaml:1479:31\n4447 rules/marlborough/rules.yaml:2313:3\n4448 rules/marlborough/rules.yaml:2313:3\n4450 rules/marlborough/rules.yaml:2313:3\n4451 rules/marlborough/rules.yaml:2313:3\n4452 rules/marlborough/rules.yaml:2313:3\n4453 rules/marlborough/rules.yaml:2313:3\n4454 rules/marlborough/rules.yaml:2313:3\n4455 rules/marlborough/rules.yaml:2313:3\n4462 rules/marlborough/rules.yaml:2313:3\n4463 rules/marlborough/rules.yaml:2313:3\n4464 rules/marlborough/rules.yaml:2313:3\n4465 rules/marlborough/rules.yaml:2313:3\n4470 rules/marlborough/rules.yaml:2313:3\n4471 rules/marlborough/rules.yaml:2313:3\n4473 rules/marlborough/rules.yaml:2313:3\n4474 rules/marlborough/rules.yaml:2313:3\n4475 rules/marlborough/rules.yaml:2313:3\n4477 rules/marlborough/rules.yaml:2313:3\n4478 rules/marlborough/rules.yaml:2313:3\n4479 rules/marlborough/rules.yaml:2313:3\n4484 rules/marlborough/rules.yaml:1965:7\n4489 rules/marlborough/rules.yaml:1966:7\n4490 rules/marlborough/rules.yaml:1967:11\n4491 rules/marlborough/rules.yaml:1968:11\n4492 rules/marlborough/rules.yaml:1969:15\n4494 rules/marlborough/rules.yaml:1972:15\n4500 rules/marlborough/rules.yaml:1082:7\n4501 rules/marlborough/rules.yaml:1083:7\n4502 rules/marlborough/rules.yaml:1084:11\n4503 rules/marlborough/rules.yaml:1085:11\n4505 rules/marlborough/rules.yaml:1087:11\n4558 rules/marlborough/rules.yaml:1681:7\n4559 rules/marlborough/rules.yaml:1682:7\n4560 rules/marlborough/rules.yaml:1683:7\n4561 rules/marlborough/rules.yaml:1684:11\n4562 rules/marlborough/rules.yaml:1685:7\n4563 rules/marlborough/rules.yaml:1686:11\n4568 rules/marlborough/rules.yaml:1687:15\n4569 rules/marlborough/rules.yaml:1688:15\n4581 rules/marlborough/rules.yaml:1689:19\n4588 rules/marlborough/rules.yaml:1690:19\n4626 rules/marlborough/rules.yaml:1691:19\n4627 rules/marlborough/rules.yaml:1693:23\n4629 rules/marlborough/rules.yaml:1695:23\n4630 rules/marlborough/rules.yaml:1696:23\n4631 rules/marlborough/rules.yaml:1697:27\n4632 rules/marlborough/rules.yaml:1698:23\n4634 rules/marlborough/rules.yaml:1699:23\n4638 rules/marlborough/rules.yaml:1720:7\n4639 rules/marlborough/rules.yaml:1721:7\n4640 rules/marlborough/rules.yaml:1723:7\n4641 rules/marlborough/rules.yaml:1724:11\n4642 rules/marlborough/rules.yaml:1725:7\n4647 rules/marlborough/rules.yaml:1726:7\n4667 rules/marlborough/rules.yaml:1727:7\n4668 rules/marlborough/rules.yaml:1728:11\n4669 rules/marlborough/rules.yaml:1729:11\n4674 rules/marlborough/rules.yaml:1730:15\n4675 rules/marlborough/rules.yaml:1731:7\n4687 rules/marlborough/rules.yaml:1732:11\n4703 rules/marlborough/rules.yaml:1733:7\n4709 rules/marlborough/rules.yaml:1734:11\n4723 rules/marlborough/rules.yaml:1548:7\n4729 rules/marlborough/rules.yaml:1549:11\n4730 rules/marlborough/rules.yaml:1550:11\n4731 rules/marlborough/rules.yaml:1551:11\n4734 rules/marlborough/rules.yaml:1554:15\n4735 rules/marlborough/rules.yaml:1555:15\n4737 rules/marlborough/rules.yaml:1557:7\n4738 rules/marlborough/rules.yaml:1558:7\n4739 rules/marlborough/rules.yaml:1559:7\n4744 rules/marlborough/rules.yaml:1560:7\n4745 rules/marlborough/rules.yaml:1561:11\n4746 rules/marlborough/rules.yaml:1562:11\n4747 rules/marlborough/rules.yaml:1563:15\n4750 rules/marlborough/rules.yaml:1564:15\n4751 rules/marlborough/rules.yaml:1565:15\n4752 rules/marlborough/rules.yaml:1567:7\n4753 rules/marlborough/rules.yaml:1568:7\n4758 rules/marlborough/rules.yaml:1569:11\n4761 rules/marlborough/rules.yaml:1570:11\n4797 rules/marlborough/rules.yaml:1571:11\n4798 rules/marlborough/rules.yaml:1572:15\n4800 rules/marlborough/rules.yaml:1574:15\n4801 rules/marlborough/rules.yaml:1575:15\n4802 rules/marlborough/rules.yaml:1576:19\n4804 rules/marlborough/rules.yaml:1578:19\n4807 rules/marlborough/rules.yaml:1579:19\n4808 rules/marlborough/rules.yaml:1581:7\n4809 rules/marlborough/rules.yaml:1582:7\n4814 rules/marlborough/rules.yaml:1583:11\n4838 rules/marlborough/rules.yaml:1584:11\n4839 rules/marlborough/rules.yaml:1585:15\n4841 rules/marlborough/rules.yaml:1587:15\n4842 rules/marlborough/rules.yaml:1588:15\n4843 rules/marlborough/rules.yaml:1589:19\n4845 rules/marlborough/rules.yaml:1591:19\n4850 rules/marlborough/rules.yaml:1592:19\n4853 rules/marlborough/rules.yaml:1593:19\n4854 rules/marlborough/rules.yaml:1594:19\n4858 rules/marlborough/rules.yaml:1595:23\n4861 rules/marlborough/rules.yaml:1598:23\n4862 rules/marlborough/rules.yaml:1599:23\n4867 rules/marlborough/rules.yaml:1491:7\n4882 rules/marlborough/rules.yaml:1492:7\n4891 rules/marlborough/rules.yaml:1493:11\n4892 rules/marlborough/rules.yaml:1494:7\n4893 rules/marlborough/rules.yaml:1495:7\n4914 rules/marlborough/rules.yaml:1496:7\n4915 rules/marlborough/rules.yaml:1498:11\n4916 rules/marlborough/rules.yaml:1499:15\n4917 rules/marlborough/rules.yaml:1500:11\n4918 rules/marlborough/rules.yaml:1501:7\n4919 rules/marlborough/rules.yaml:1502:7\n4920 rules/marlborough/rules.yaml:1503:11\n4925 rules/marlborough/rules.yaml:2351:1\n4926 rules/marlborough/rules.yaml:2351:1\n4927 rules/marlborough/rules.yaml:2351:1\n4932 rules/marlborough/rules.yaml:2351:1\n4933 rules/marlborough/rules.yaml:2351:1\n4934 rules/marlborough/rules.yaml:2351:1\n4935 rules/marlborough/rules.yaml:2351:1\n4938 rules/marlborough/rules.yaml:2351:1\n4939 rules/marlborough/rules.yaml:2351:1\n4941 rules/marlborough/rules.yaml:2351:1\n4942 rules/marlborough/rules.yaml:2351:1\n4943 rules/marlborough/rules.yaml:2351:1\n4944 rules/marlborough/rules.yaml:2351:1\n4945 rules/marlborough/rules.yaml:2351:1\n4946 rules/marlborough/rules.yaml:2351:1\n4947 rules/marlborough/rules.yaml:2351:1\n4948 rules/marlborough/rules.yaml:2351:1\n4949 rules/marlborough/rules.yaml:2351:1\n4950 rules/marlborough/rules.yaml:2351:1\n4951 rules/marlborough/rules.yaml:2351:1\n4955 rules/marlborough/rules.yaml:1372:7\n4956 rules/marlborough/rules.yaml:1373:11\n4957 rules/marlborough/rules.yaml:1374:7\n4958 rules/marlborough/rules.yaml:1375:7\n4959 rules/marlborough/rules.yaml:1376:7\n4964 rules/marlborough/rules.yaml:1377:11\n4965 rules/marlborough/rules.yaml:1378:15\n4967 rules/marlborough/rules.yaml:1380:15\n4968 rules/marlborough/rules.yaml:1381:11\n4969 rules/marlborough/rules.yaml:1382:15\n4970 rules/marlborough/rules.yaml:1383:11\n4971 rules/marlborough/rules.yaml:1384:15\n4973 rules/marlborough/rules.yaml:1386:15\n4974 rules/marlborough/rules.yaml:1387:11\n4978 rules/marlborough/rules.yaml:2286:7\n4980 rules/marlborough/rules.yaml:2287:7\n4981 rules/marlborough/rules.yaml:2288:7\n4988 rules/marlborough/rules.yaml:2003:7\n4989 rules/marlborough/rules.yaml:2004:7\n4990 rules/marlborough/rules.yaml:2005:11\n4991 rules/marlborough/rules.yaml:2006:7\n4997 rules/marlborough/rules.yaml:2007:7\n5003 rules/marlborough/rules.yaml:2008:7\n5004 rules/marlborough/rules.yaml:2009:7\n5008 rules/marlborough/rules.yaml:2010:11\n5009 rules/marlborough/rules.yaml:2011:7\n5010 rules/marlborough/rules.yaml:2012:7\n5011 rules/marlborough/rules.yaml:2013:11\n5012 rules/marlborough/rules.yaml:2014:7\n5018 rules/marlborough/rules.yaml:2015:7\n5019 rules/marlborough/rules.yaml:2016:7\n5020 rules/marlborough/rules.yaml:2018:7\n5021 rules/marlborough/rules.yaml:2020:15\n5023 rules/marlborough/rules.yaml:2022:15\n5025 rules/marlborough/rules.yaml:2024:15\n5027 rules/marlborough/rules.yaml:2026:15\n5028 rules/marlborough/rules.yaml:2027:15\n5030 rules/marlborough/rules.yaml:2029:15\n5031 rules/marlborough/rules.yaml:2030:15\n5032 rules/marlborough/rules.yaml:2031:15\n5033 rules/marlborough/rules.yaml:2032:19\n5034 rules/marlborough/rules.yaml:2033:19\n5035 rules/marlborough/rules.yaml:2034:15\n5039 rules/marlborough/rules.yaml:1982:7\n5040 rules/marlborough/rules.yaml:1983:7\n5041 rules/marlborough/rules.yaml:1984:7\n5042 rules/marlborough/rules.yaml:1985:11\n5043 rules/marlborough/rules.yaml:1987:7\n5044 rules/marlborough/rules.yaml:1988:7\n5045 rules/marlborough/rules.yaml:1989:7\n5048 rules/marlborough/rules.yaml:1991:7\n5049 rules/marlborough/rules.yaml:1992:7\n5050 rules/marlborough/rules.yaml:1993:11\n5055 rules/marlborough/rules.yaml:2090:7\n5056 rules/marlborough/rules.yaml:2091:7\n5061 rules/marlborough/rules.yaml:2092:11\n5066 rules/marlborough/rules.yaml:2093:11\n5071 rules/marlborough/rules.yaml:2094:11\n5072 rules/marlborough/rules.yaml:2095:15\n5074 rules/marlborough/rules.yaml:2097:15\n5075 rules/marlborough/rules.yaml:2098:15\n5076 rules/marlborough/rules.yaml:2099:19\n5078 rules/marlborough/rules.yaml:2101:19\n5081 rules/marlborough/rules.yaml:2102:19\n5086 rules/marlborough/rules.yaml:1644:7\n5087 rules/marlborough/rules.yaml:1645:7\n5088 rules/marlborough/rules.yaml:1646:7\n5089 rules/marlborough/rules.yaml:1647:7\n5094 rules/marlborough/rules.yaml:1648:11\n5099 rules/marlborough/rules.yaml:1649:11\n5103 rules/marlborough/rules.yaml:1650:11\n5104 rules/marlborough/rules.yaml:1651:11\n5105 rules/marlborough/rules.yaml:1652:15\n5107 rules/marlborough/rules.yaml:1654:15\n5108 rules/marlborough/rules.yaml:1655:15\n5110 rules/marlborough/rules.yaml:1657:15\n5111 rules/marlborough/rules.yaml:1658:15\n5112 rules/marlborough/rules.yaml:1659:19\n5114 rules/marlborough/rules.yaml:1661:19\n5115 rules/marlborough/rules.yaml:1662:7\n5122 rules/marlborough/rules.yaml:1940:7\n5123 rules/marlborough/rules.yaml:1941:7\n5124 rules/marlborough/rules.yaml:1942:7\n5125 rules/marlborough/rules.yaml:1943:7\n5126 rules/marlborough/rules.yaml:1945:7\n5127 rules/marlborough/rules.yaml:1947:15\n5128 rules/marlborough/rules.yaml:1948:19\n5130 rules/marlborough/rules.yaml:1950:19\n5132 rules/marlborough/rules.yaml:1952:15\n5133 rules/marlborough/rules.yaml:1953:19\n5137 rules/marlborough/rules.yaml:1957:15\n5142 rules/marlborough/rules.yaml:2217:7\n5143 rules/marlborough/rules.yaml:2218:7\n5144 rules/marlborough/rules.yaml:2219:7\n5147 rules/marlborough/rules.yaml:2220:7\n5148 rules/marlborough/rules.yaml:2221:11\n5151 rules/marlborough/rules.yaml:2222:7\n5152 rules/marlborough/rules.yaml:2223:7\n5153 rules/marlborough/rules.yaml:2224:7\n5156 rules/marlborough/rules.yaml:2226:7\n5157 rules/marlborough/rules.yaml:2227:7\n5158 rules/marlborough/rules.yaml:2228:11\n5159 rules/marlborough/rules.yaml:2230:7\n5160 rules/marlborough/rules.yaml:2231:11\n5161 rules/marlborough/rules.yaml:2232:7\n5162 rules/marlborough/rules.yaml:2233:7\n5163 rules/marlborough/rules.yaml:2234:7\n5164 rules/marlborough/rules.yaml:2235:11\n5165 rules/marlborough/rules.yaml:2236:15\n5167 rules/marlborough/rules.yaml:2238:7\n5172 rules/marlborough/rules.yaml:2239:7\n5173 rules/marlborough/rules.yaml:2240:11\n5174 rules/marlborough/rules.yaml:2241:7\n5175 rules/marlborough/rules.yaml:2242:7\n5176 rules/marlborough/rules.yaml:2243:11\n5177 rules/marlborough/rules.yaml:2244:11\n5185 rules/marlborough/rules.yaml:2245:11\n5186 rules/marlborough/rules.yaml:2246:11\n5190 rules/marlborough/rules.yaml:2197:7\n5191 rules/marlborough/rules.yaml:2198:7\n5192 rules/marlborough/rules.yaml:2199:11\n5193 rules/marlborough/rules.yaml:2200:11\n5194 rules/marlborough/rules.yaml:2201:15\n5195 rules/marlborough/rules.yaml:2202:15\n5196 rules/marlborough/rules.yaml:2203:7\n5200 rules/marlborough/rules.yaml:2171:7\n5210 rules/marlborough/rules.yaml:2172:7\n5211 rules/marlborough/rules.yaml:2174:11\n5212 rules/marlborough/rules.yaml:2175:7\n5213 rules/marlborough/rules.yaml:2176:7\n5214 rules/marlborough/rules.yaml:2177:7\n5215 rules/marlborough/rules.yaml:2178:7\n5216 rules/marlborough/rules.yaml:2179:11\n5217 rules/marlborough/rules.yaml:2181:7\n5222 rules/marlborough/rules.yaml:2182:11\n5223 rules/marlborough/rules.yaml:2183:11\n5224 rules/marlborough/rules.yaml:2184:15\n5225 rules/marlborough/rules.yaml:2185:15\n5226 rules/marlborough/rules.yaml:2186:15\n5232 rules/marlborough/rules.yaml:2047:7\n5233 rules/marlborough/rules.yaml:2048:11\n5234 rules/marlborough/rules.yaml:2049:11\n5243 rules/marlborough/rules.yaml:2050:15\n5244 rules/marlborough/rules.yaml:2051:15\n5245 rules/marlborough/rules.yaml:2052:19\n5248 rules/marlborough/rules.yaml:2053:19\n5252 rules/marlborough/rules.yaml:962:7\n5253 rules/marlborough/rules.yaml:963:7\n5254 rules/marlborough/rules.yaml:964:11\n5255 rules/marlborough/rules.yaml:965:7\n5258 rules/marlborough/rules.yaml:967:11\n5259 rules/marlborough/rules.yaml:968:7\n5260 rules/marlborough/rules.yaml:969:11\n5261 rules/marlborough/rules.yaml:970:15\n5262 rules/marlborough/rules.yaml:971:7\n5263 rules/marlborough/rules.yaml:972:7\n5264 rules/marlborough/rules.yaml:973:7\n5265 rules/marlborough/rules.yaml:974:11\n5266 rules/marlborough/rules.yaml:975:7\n5267 rules/marlborough/rules.yaml:976:7\n5268 rules/marlborough/rules.yaml:977:7\n5269 rules/marlborough/rules.yaml:978:7\n5287 rules/marlborough/rules.yaml:979:7\n5296 rules/marlborough/rules.yaml:980:11\n5301 rules/marlborough/rules.yaml:981:7\n5302 rules/marlborough/rules.yaml:983:11\n5303 rules/marlborough/rules.yaml:984:15\n5304 rules/marlborough/rules.yaml:985:11\n5305 rules/marlborough/rules.yaml:986:7\n5306 rules/marlborough/rules.yaml:987:7\n5307 rules/marlborough/rules.yaml:988:11\n5313 rules/marlborough/rules.yaml:2332:3\n5314 rules/marlborough/rules.yaml:2332:3\n5316 rules/marlborough/rules.yaml:2332:3\n5317 rules/marlborough/rules.yaml:2332:3\n5318 rules/marlborough/rules.yaml:2332:3\n5319 rules/marlborough/rules.yaml:2332:3\n5320 rules/marlborough/rules.yaml:2332:3\n5321 rules/marlborough/rules.yaml:2332:3\n5328 rules/marlborough/rules.yaml:2332:3\n5329 rules/marlborough/rules.yaml:2332:3\n5330 rules/marlborough/rules.yaml:2332:3\n5331 rules/marlborough/rules.yaml:2332:3\n5334 rules/marlborough/rules.yaml:2332:3\n5335 rules/marlborough/rules.yaml:2332:3\n5337 rules/marlborough/rules.yaml:2332:3\n5338 rules/marlborough/rules.yaml:2332:3\n5339 rules/marlborough/rules.yaml:2332:3\n5341 rules/marlborough/rules.yaml:2332:3\n5342 rules/marlborough/rules.yaml:2332:3\n5343 rules/marlborough/rules.yaml:2332:3\n5350 rules/marlborough/rules.yaml:1404:7\n5356 rules/marlborough/rules.yaml:1405:7\n5370 rules/marlborough/rules.yaml:1406:7\n5381 rules/marlborough/rules.yaml:1407:7\n5392 rules/marlborough/rules.yaml:1408:11\n5393 rules/marlborough/rules.yaml:1410:7\n5398 rules/marlborough/rules.yaml:1411:7\n5399 rules/marlborough/rules.yaml:1412:7\n5400 rules/marlborough/rules.yaml:1413:11\n5401 rules/marlborough/rules.yaml:1414:7\n5402 rules/marlborough/rules.yaml:1415:11\n5403 rules/marlborough/rules.yaml:1416:7\n5404 rules/marlborough/rules.yaml:1417:11\n5405 rules/marlborough/rules.yaml:1418:15\n5409 rules/marlborough/rules.yaml:1422:7\n5410 rules/marlborough/rules.yaml:1423:11\n5413 rules/marlborough/rules.yaml:1424:15\n5414 rules/marlborough/rules.yaml:1425:19\n5417 rules/marlborough/rules.yaml:1429:7\n5418 rules/marlborough/rules.yaml:1430:11\n5419 rules/marlborough/rules.yaml:1432:11\n5420 rules/marlborough/rules.yaml:1433:15\n5423 rules/marlborough/rules.yaml:1434:15\n5424 rules/marlborough/rules.yaml:1435:19\n5425 rules/marlborough/rules.yaml:1436:19\n5426 rules/marlborough/rules.yaml:1437:7\n5427 rules/marlborough/rules.yaml:1438:11\n5428 rules/marlborough/rules.yaml:1439:7\n5440 rules/marlborough/rules.yaml:1440:7\n5449 rules/marlborough/rules.yaml:1441:11\n5450 rules/marlborough/rules.yaml:1442:7\n5451 rules/marlborough/rules.yaml:1443:7\n5452 rules/marlborough/rules.yaml:1444:11\n5453 rules/marlborough/rules.yaml:1445:7\n5454 rules/marlborough/rules.yaml:1446:7\n5455 rules/marlborough/rules.yaml:1447:11\n5456 rules/marlborough/rules.yaml:1448:11\n5457 rules/marlborough/rules.yaml:1449:15\n5472 rules/marlborough/rules.yaml:1450:11\n5473 rules/marlborough/rules.yaml:1451:11\n5474 rules/marlborough/rules.yaml:1452:15\n5475 rules/marlborough/rules.yaml:1453:11\n5480 rules/marlborough/rules.yaml:1292:7\n5489 rules/marlborough/rules.yaml:1293:7\n5490 rules/marlborough/rules.yaml:1294:7\n5491 rules/marlborough/rules.yaml:1295:11\n5506 rules/marlborough/rules.yaml:1296:7\n5507 rules/marlborough/rules.yaml:1297:7\n5508 rules/marlborough/rules.yaml:1298:11\n5509 rules/marlborough/rules.yaml:1300:11\n5510 rules/marlborough/rules.yaml:1301:7\n5511 rules/marlborough/rules.yaml:1302:7\n5512 rules/marlborough/rules.yaml:1303:7\n5513 rules/marlborough/rules.yaml:1304:7\n5522 rules/marlborough/rules.yaml:1305:7\n5528 rules/marlborough/rules.yaml:1306:7\n5529 rules/marlborough/rules.yaml:1307:11\n5530 rules/marlborough/rules.yaml:1309:7\n5539 rules/marlborough/rules.yaml:1310:11\n5540 rules/marlborough/rules.yaml:1311:11\n5541 rules/marlborough/rules.yaml:1312:7\n5552 rules/marlborough/rules.yaml:1313:7\n5553 rules/marlborough/rules.yaml:1314:7\n5554 rules/marlborough/rules.yaml:1315:11\n5555 rules/marlborough/rules.yaml:1316:11\n5556 rules/marlborough/rules.yaml:1317:15\n5557 rules/marlborough/rules.yaml:1318:11\n5558 rules/marlborough/rules.yaml:1319:15\n5560 rules/marlborough/rules.yaml:1322:15\n5561 rules/marlborough/rules.yaml:1324:7\n5562 rules/marlborough/rules.yaml:1325:7\n5563 rules/marlborough/rules.yaml:1326:11\n5564 rules/marlborough/rules.yaml:1327:7\n5565 rules/marlborough/rules.yaml:1328:11\n5566 rules/marlborough/rules.yaml:1329:7\n5567 rules/marlborough/rules.yaml:1330:7\n5568 rules/marlborough/rules.yaml:1331:11\n5569 rules/marlborough/rules.yaml:1332:15\n5571 rules/marlborough/rules.yaml:1333:15\n5574 rules/marlborough/rules.yaml:1337:7\n5575 rules/marlborough/rules.yaml:1338:11\n5576 rules/marlborough/rules.yaml:1340:11\n5577 rules/marlborough/rules.yaml:1341:15\n5578 rules/marlborough/rules.yaml:1342:15\n5579 rules/marlborough/rules.yaml:1343:19\n5580 rules/marlborough/rules.yaml:1344:19\n5581 rules/marlborough/rules.yaml:1345:7\n5586 rules/marlborough/rules.yaml:1346:7\n5587 rules/marlborough/rules.yaml:1347:11\n5588 rules/marlborough/rules.yaml:1348:7\n5589 rules/marlborough/rules.yaml:1349:7\n5590 rules/marlborough/rules.yaml:1350:11\n5591 rules/marlborough/rules.yaml:1351:7\n5592 rules/marlborough/rules.yaml:1352:7\n5593 rules/marlborough/rules.yaml:1353:11\n5594 rules/marlborough/rules.yaml:1354:11\n5595 rules/marlborough/rules.yaml:1355:15\n5596 rules/marlborough/rules.yaml:1356:15\n5597 rules/marlborough/rules.yaml:1357:15\n5598 rules/marlborough/rules.yaml:1358:19\n5599 rules/marlborough/rules.yaml:1360:11\n5600 rules/marlborough/rules.yaml:1361:11\n5601 rules/marlborough/rules.yaml:1362:11\n5602 rules/marlborough/rules.yaml:1363:11\n5606 rules/marlborough/flow.yaml:11:7\n5607 rules/marlborough/flow.yaml:12:11\n5613 rules/marlborough/rules.yaml:927:7\n5614 rules/marlborough/rules.yaml:928:7\n5615 rules/marlborough/rules.yaml:929:7\n5616 rules/marlborough/rules.yaml:930:11\n5617 rules/marlborough/rules.yaml:931:11\n5618 rules/marlborough/rules.yaml:932:15\n5619 rules/marlborough/rules.yaml:933:15\n5620 rules/marlborough/rules.yaml:934:7\n5625 rules/marlborough/rules.yaml:935:11\n5626 rules/marlborough/rules.yaml:936:11\n5627 rules/marlborough/rules.yaml:937:11\n5628 rules/marlborough/rules.yaml:938:11\n5629 rules/marlborough/rules.yaml:939:11\n5630 rules/marlborough/rules.yaml:940:7\n5631 rules/marlborough/rules.yaml:941:11\n5636 rules/marlborough/rules.yaml:1512:7\n5637 rules/marlborough/rules.yaml:1513:7\n5638 rules/marlborough/rules.yaml:1514:11\n5639 rules/marlborough/rules.yaml:1515:11\n5640 rules/marlborough/rules.yaml:1516:7\n5643 rules/marlborough/rules.yaml:1517:7\n5644 rules/marlborough/rules.yaml:1518:7\n5652 rules/marlborough/rules.yaml:1912:7\n5653 rules/marlborough/rules.yaml:1913:7\n5654 rules/marlborough/rules.yaml:1914:11\n5655 rules/marlborough/rules.yaml:1915:11\n5662 rules/marlborough/rules.yaml:1916:15\n5663 rules/marlborough/rules.yaml:1917:15\n5671 rules/marlborough/rules.yaml:1918:15\n5689 rules/marlborough/rules.yaml:1919:15\n5690 rules/marlborough/rules.yaml:1920:15\n5691 rules/marlborough/rules.yaml:1921:19\n5692 rules/marlborough/rules.yaml:1922:19\n5693 rules/marlborough/rules.yaml:1923:23\n5696 rules/marlborough/rules.yaml:1924:23\n5697 rules/marlborough/rules.yaml:1926:19\n5698 rules/marlborough/rules.yaml:1927:23\n5699 rules/marlborough/rules.yaml:1928:23\n5703 rules/marlborough/rules.yaml:1610:7\n5707 rules/marlborough/rules.yaml:1611:7\n5708 rules/marlborough/rules.yaml:1612:11\n5709 rules/marlborough/rules.yaml:1613:11\n5710 rules/marlborough/rules.yaml:1614:7\n5711 rules/marlborough/rules.yaml:1615:11\n5715 rules/marlborough/flow.yaml:104:7\n5716 rules/marlborough/flow.yaml:105:11\n5720 rules/marlborough/flow.yaml:50:7\n5723 rules/marlborough/flow.yaml:51:11\n5724 rules/marlborough/flow.yaml:52:15\n5728 rules/marlborough/flow.yaml:67:7\n5731 rules/marlborough/flow.yaml:68:11\n5732 rules/marlborough/flow.yaml:69:15\n5736 rules/marlborough/flow.yaml:85:7\n5740 rules/marlborough/flow.yaml:61:7\n5741 rules/marlborough/flow.yaml:62:11\n5742 rules/marlborough/flow.yaml:63:15\n5746 rules/marlborough/flow.yaml:89:7\n5747 rules/marlborough/flow.yaml:90:11\n5751 rules/marlborough/flow.yaml:45:7\n5752 rules/marlborough/flow.yaml:46:11\n5756 rules/marlborough/flow.yaml:79:7\n5757 rules/marlborough/flow.yaml:80:11\n5758 rules/marlborough/flow.yaml:81:15\n5762 rules/marlborough/flow.yaml:56:7\n5763 rules/marlborough/flow.yaml:57:11\n5767 rules/marlborough/rules.yaml:1016:7\n5773 rules/marlborough/rules.yaml:1017:7\n5774 rules/marlborough/rules.yaml:1018:11\n5775 rules/marlborough/rules.yaml:1019:7\n5776 rules/marlborough/rules.yaml:1020:7\n5791 rules/marlborough/rules.yaml:999:7\n5796 rules/marlborough/rules.yaml:1000:11\n5797 rules/marlborough/rules.yaml:1001:7\n5809 rules/marlborough/rules.yaml:1002:7\n5810 rules/marlborough/rules.yaml:1003:11\n5811 rules/marlborough/rules.yaml:1004:7\n5829 rules/marlborough/rules.yaml:1005:7\n5830 rules/marlborough/rules.yaml:1006:11\n5832 rules/marlborough/rules.yaml:1007:7\n5833 rules/marlborough/rules.yaml:1008:11\n5834 rules/marlborough/rules.yaml:1009:11\n5883 rules/marlborough/rules.yaml:1098:7\n5884 rules/marlborough/rules.yaml:1099:7\n5890 rules/marlborough/rules.yaml:1100:7\n5891 rules/marlborough/rules.yaml:1101:11\n5893 rules/marlborough/rules.yaml:1102:7\n5894 rules/marlborough/rules.yaml:1103:11\n5896 rules/marlborough/rules.yaml:1104:7\n5899 rules/marlborough/rules.yaml:1105:7\n5900 rules/marlborough/rules.yaml:1106:7\n5901 rules/marlborough/rules.yaml:1107:7\n5906 rules/marlborough/rules.yaml:1108:11\n5907 rules/marlborough/rules.yaml:1109:11\n5935 rules/marlborough/rules.yaml:1112:11\n5936 rules/marlborough/rules.yaml:1113:11\n5937 rules/marlborough/rules.yaml:1114:11\n5938 rules/marlborough/rules.yaml:1116:19\n5939 rules/marlborough/rules.yaml:1117:23\n5941 rules/marlborough/rules.yaml:1119:23\n5942 rules/marlborough/rules.yaml:1120:23\n5952 rules/marlborough/rules.yaml:1126:19\n5955 rules/marlborough/rules.yaml:1122:19\n5959 rules/marlborough/rules.yaml:1124:19\n5968 rules/marlborough/rules.yaml:1128:11\n5969 rules/marlborough/rules.yaml:1129:11\n5972 rules/marlborough/rules.yaml:1130:11\n5977 rules/marlborough/rules.yaml:1131:11\n5978 rules/marlborough/rules.yaml:1132:11\n5999 rules/marlborough/rules.yaml:1133:15\n6050 rules/marlborough/rules.yaml:1136:15\n6051 rules/marlborough/rules.yaml:1137:15\n6057 rules/marlborough/rules.yaml:1139:15\n6069 rules/marlborough/rules.yaml:1140:15\n6070 rules/marlborough/rules.yaml:1141:15\n6087 rules/marlborough/rules.yaml:1142:15\n6088 rules/marlborough/rules.yaml:1143:15\n6094 rules/marlborough/rules.yaml:1145:15\n6106 rules/marlborough/rules.yaml:1146:15\n6107 rules/marlborough/rules.yaml:1147:15\n6124 rules/marlborough/rules.yaml:1148:15\n6125 rules/marlborough/rules.yaml:1149:15\n6128 rules/marlborough/rules.yaml:1150:11\n6129 rules/marlborough/rules.yaml:1151:11\n6130 rules/marlborough/rules.yaml:1152:11\n6131 rules/marlborough/rules.yaml:1153:11\n6132 rules/marlborough/rules.yaml:1154:11\n6133 rules/marlborough/rules.yaml:1155:11\n6134 rules/marlborough/rules.yaml:1156:11\n6145 rules/marlborough/rules.yaml:1158:19\n6152 rules/marlborough/rules.yaml:1159:19\n6160 rules/marlborough/rules.yaml:1160:23\n6161 rules/marlborough/rules.yaml:1161:23\n6165 rules/marlborough/rules.yaml:1163:19\n6170 rules/marlborough/rules.yaml:1168:23\n6173 rules/marlborough/rules.yaml:1164:23\n6177 rules/marlborough/rules.yaml:1166:23\n6181 rules/marlborough/rules.yaml:1170:19\n6182 rules/marlborough/rules.yaml:1171:19\n6195 rules/marlborough/rules.yaml:1172:19\n6198 rules/marlborough/rules.yaml:1175:23\n6201 rules/marlborough/rules.yaml:1173:23\n6205 rules/marlborough/rules.yaml:1177:19\n6212 rules/marlborough/rules.yaml:1178:19\n6219 rules/marlborough/rules.yaml:1179:19\n6230 rules/marlborough/rules.yaml:1180:23\n6234 rules/marlborough/rules.yaml:1182:19\n6277 rules/marlborough/rules.yaml:2292:3\n6282 rules/marlborough/rules.yaml:2292:3\n6284 rules/marlborough/rules.yaml:2292:3\n6285 rules/marlborough/rules.yaml:2292:3\n6286 rules/marlborough/rules.yaml:2292:3\n6287 rules/marlborough/rules.yaml:2292:3\n6288 rules/marlborough/rules.yaml:2292:3\n6289 rules/marlborough/rules.yaml:2292:3\n6302 rules/marlborough/rules.yaml:2292:3\n6303 rules/marlborough/rules.yaml:2292:3\n6315 rules/marlborough/rules.yaml:2292:3\n6321 rules/marlborough/rules.yaml:2292:3\n6334 rules/marlborough/rules.yaml:2292:3\n6335 rules/marlborough/rules.yaml:2292:3\n6357 rules/marlborough/rules.yaml:2292:3\n6397 rules/marlborough/rules.yaml:2292:3\n6398 rules/marlborough/rules.yaml:2292:3\n6400 rules/marlborough/rules.yaml:2292:3\n6401 rules/marlborough/rules.yaml:2292:3\n6405 rules/marlborough/rules.yaml:2292:3\n6445 rules/marlborough/rules.yaml:1193:7\n6446 rules/marlborough/rules.yaml:1194:7\n6447 rules/marlborough/rules.yaml:1195:7\n6455 rules/marlborough/rules.yaml:1196:7\n6456 rules/marlborough/rules.yaml:1197:7\n6457 rules/marlborough/rules.yaml:1198:7\n6458 rules/marlborough/rules.yaml:1199:7\n6459 rules/marlborough/rules.yaml:1200:11\n6460 rules/marlborough/rules.yaml:1201:7\n6461 rules/marlborough/rules.yaml:1202:7\n6462 rules/marlborough/rules.yaml:1203:7\n6470 rules/marlborough/rules.yaml:1204:7\n6478 rules/marlborough/rules.yaml:1205:7\n6479 rules/marlborough/rules.yaml:1206:7\n6480 rules/marlborough/rules.yaml:1207:7\n6481 rules/marlborough/rules.yaml:1208:7\n6482 rules/marlborough/rules.yaml:1209:7\n6483 rules/marlborough/rules.yaml:1210:7\n6484 rules/marlborough/rules.yaml:1211:7\n6530 rules/marlborough/rules.yaml:1212:7\n6531 rules/marlborough/rules.yaml:1213:7\n6532 rules/marlborough/rules.yaml:1214:7\n6533 rules/marlborough/rules.yaml:1215:7\n6560 rules/marlborough/rules.yaml:1216:7\n6612 rules/marlborough/rules.yaml:1217:7\n6613 rules/marlborough/rules.yaml:1218:11\n6640 rules/marlborough/rules.yaml:1219:7\n6641 rules/marlborough/rules.yaml:1220:7\n6652 rules/marlborough/rules.yaml:1222:15\n6653 rules/marlborough/rules.yaml:1223:19\n6654 rules/marlborough/rules.yaml:1224:15\n6661 rules/marlborough/rules.yaml:1225:15\n6668 rules/marlborough/rules.yaml:1226:15\n6673 rules/marlborough/rules.yaml:1227:19\n6677 rules/marlborough/rules.yaml:1229:15\n6687 rules/marlborough/rules.yaml:1230:15\n6694 rules/marlborough/rules.yaml:1231:15\n6701 rules/marlborough/rules.yaml:1232:15\n6708 rules/marlborough/rules.yaml:1233:15\n6713 rules/marlborough/rules.yaml:1234:19\n6717 rules/marlborough/rules.yaml:1236:15\n6718 rules/marlborough/rules.yaml:1237:15\n6725 rules/marlborough/rules.yaml:1238:15\n6732 rules/marlborough/rules.yaml:1239:15\n6738 rules/marlborough/rules.yaml:1240:19\n6741 rules/marlborough/rules.yaml:1242:15\n6748 rules/marlborough/rules.yaml:1243:15\n6755 rules/marlborough/rules.yaml:1244:15\n6759 rules/marlborough/rules.yaml:1245:19\n6760 rules/marlborough/rules.yaml:1246:19\n6761 rules/marlborough/rules.yaml:1247:15\n6768 rules/marlborough/rules.yaml:1248:15\n6775 rules/marlborough/rules.yaml:1249:15\n6780 rules/marlborough/rules.yaml:1250:19\n6784 rules/marlborough/rules.yaml:1252:15\n6785 rules/marlborough/rules.yaml:1253:19\n6786 rules/marlborough/rules.yaml:1254:15\n6787 rules/marlborough/rules.yaml:1255:15\n6788 rules/marlborough/rules.yaml:1256:15\n6795 rules/marlborough/rules.yaml:1257:15\n6802 rules/marlborough/rules.yaml:1258:15\n6807 rules/marlborough/rules.yaml:1259:19\n6827 rules/marlborough/rules.yaml:1852:7\n6828 rules/marlborough/rules.yaml:1853:7\n6829 rules/marlborough/rules.yaml:1854:7\n6853 rules/marlborough/rules.yaml:1855:7\n6854 rules/marlborough/rules.yaml:1856:11\n6857 rules/marlborough/rules.yaml:1857:7\n6858 rules/marlborough/rules.yaml:1858:7\n6897 rules/marlborough/rules.yaml:1826:7\n6898 rules/marlborough/rules.yaml:1827:7\n6899 rules/marlborough/rules.yaml:1828:7\n6900 rules/marlborough/rules.yaml:1829:7\n6930 rules/marlborough/rules.yaml:1832:7\n6931 rules/marlborough/rules.yaml:1833:7\n6932 rules/marlborough/rules.yaml:1834:7\n6933 rules/marlborough/rules.yaml:1835:11\n6936 rules/marlborough/rules.yaml:1836:7\n6937 rules/marlborough/rules.yaml:1837:11\n6940 rules/marlborough/rules.yaml:1838:7\n6941 rules/marlborough/rules.yaml:1839:7\n6942 rules/marlborough/rules.yaml:1840:7\n6943 rules/marlborough/rules.yaml:1841:7\n6944 rules/marlborough/rules.yaml:1842:7\n6945 rules/marlborough/rules.yaml:1843:7\n6973 rules/marlborough/rules.yaml:1894:7\n6982 rules/marlborough/rules.yaml:1895:7\n6983 rules/marlborough/rules.yaml:1896:11\n6984 rules/marlborough/rules.yaml:1897:7\n6985 rules/marlborough/rules.yaml:1898:7\n6992 rules/marlborough/rules.yaml:1899:7\n7018 rules/marlborough/rules.yaml:1784:7\n7019 rules/marlborough/rules.yaml:1785:7\n7020 rules/marlborough/rules.yaml:1786:11\n7029 rules/marlborough/rules.yaml:1788:11\n7033 rules/marlborough/rules.yaml:1790:11\n7034 rules/marlborough/rules.yaml:1791:11\n7045 rules/marlborough/rules.yaml:1792:11\n7046 rules/marlborough/rules.yaml:1793:15\n7049 rules/marlborough/rules.yaml:1794:15\n7054 rules/marlborough/rules.yaml:1796:15\n7061 rules/marlborough/rules.yaml:1797:15\n7067 rules/marlborough/rules.yaml:1799:11\n7086 rules/marlborough/rules.yaml:1800:11\n7089 rules/marlborough/rules.yaml:1804:19\n7090 rules/marlborough/rules.yaml:1805:19\n7097 rules/marlborough/rules.yaml:1802:19\n7101 rules/marlborough/rules.yaml:1807:19\n7106 rules/marlborough/rules.yaml:1808:23\n7110 rules/marlborough/rules.yaml:1810:23\n7111 rules/marlborough/rules.yaml:1811:23\n7115 rules/marlborough/rules.yaml:1813:19\n7116 rules/marlborough/rules.yaml:1814:19\n7139 rules/marlborough/rules.yaml:1867:7\n7140 rules/marlborough/rules.yaml:1868:7\n7154 rules/marlborough/rules.yaml:1869:11\n7155 rules/marlborough/rules.yaml:1870:11\n7174 rules/marlborough/rules.yaml:1871:11\n7175 rules/marlborough/rules.yaml:1872:11\n7184 rules/marlborough/rules.yaml:1873:15\n7209 rules/marlborough/rules.yaml:1874:15\n7210 rules/marlborough/rules.yaml:1875:19\n7216 rules/marlborough/rules.yaml:1877:19\n7217 rules/marlborough/rules.yaml:1878:19\n7225 rules/marlborough/rules.yaml:1879:23\n7235 rules/marlborough/rules.yaml:1880:19\n7240 rules/marlborough/rules.yaml:1881:23\n7245 rules/marlborough/rules.yaml:1883:23\n7273 rules/marlborough/rules.yaml:1744:7\n7280 rules/marlborough/rules.yaml:1745:7\n7288 rules/marlborough/rules.yaml:1746:7\n7289 rules/marlborough/rules.yaml:1747:11\n7290 rules/marlborough/rules.yaml:1748:11\n7295 rules/marlborough/rules.yaml:1750:11\n7298 rules/marlborough/rules.yaml:1751:11\n7303 rules/marlborough/rules.yaml:1752:11\n7304 rules/marlborough/rules.yaml:1753:11\n7314 rules/marlborough/rules.yaml:1754:15\n7325 rules/marlborough/rules.yaml:1756:15\n7333 rules/marlborough/rules.yaml:1757:11\n7335 rules/marlborough/rules.yaml:1758:11\n7358 rules/marlborough/rules.yaml:823:7\n7361 rules/marlborough/rules.yaml:824:7\n7369 rules/marlborough/rules.yaml:825:11\n7381 rules/marlborough/rules.yaml:826:11\n7382 rules/marlborough/rules.yaml:827:15\n7385 rules/marlborough/rules.yaml:828:11\n7386 rules/marlborough/rules.yaml:829:11\n7389 rules/marlborough/rules.yaml:830:7\n7390 rules/marlborough/rules.yaml:831:7\n7403 rules/marlborough/rules.yaml:832:11\n7406 rules/marlborough/rules.yaml:835:15\n7407 rules/marlborough/rules.yaml:836:15\n7413 rules/marlborough/rules.yaml:833:15\n7420 rules/marlborough/rules.yaml:837:11\n7442 rules/marlborough/rules.yaml:2258:7\n7443 rules/marlborough/rules.yaml:2259:7\n7454 rules/marlborough/rules.yaml:2260:11\n7460 rules/marlborough/rules.yaml:2261:11\n7478 rules/marlborough/rules.yaml:2262:11\n7479 rules/marlborough/rules.yaml:2263:15\n7488 rules/marlborough/rules.yaml:2265:15\n7496 rules/marlborough/rules.yaml:2266:15\n7497 rules/marlborough/rules.yaml:2267:19\n7499 rules/marlborough/rules.yaml:2269:19\n7502 rules/marlborough/rules.yaml:2270:19\n7503 rules/marlborough/rules.yaml:2271:19\n7504 rules/marlborough/rules.yaml:2272:19\n7505 rules/marlborough/rules.yaml:2273:19\n7506 rules/marlborough/rules.yaml:2274:23\n7510 rules/marlborough/rules.yaml:2275:7\n7524 rules/marlborough/rules.yaml:1766:7\n7525 rules/marlborough/rules.yaml:1767:7\n7536 rules/marlborough/rules.yaml:1768:7\n7537 rules/marlborough/rules.yaml:1770:15\n7538 rules/marlborough/rules.yaml:1771:19\n7542 rules/marlborough/rules.yaml:1772:23\n7545 rules/marlborough/rules.yaml:1774:15\n7548 rules/marlborough/rules.yaml:1776:15\n7550 rules/marlborough/rules.yaml:1777:7\n7569 rules/marlborough/rules.yaml:1028:7\n7570 rules/marlborough/rules.yaml:1029:11\n7571 rules/marlborough/rules.yaml:1030:7\n7572 rules/marlborough/rules.yaml:1031:7\n7577 rules/marlborough/rules.yaml:1043:15\n7580 rules/marlborough/rules.yaml:1033:15\n7581 rules/marlborough/rules.yaml:1034:15\n7582 rules/marlborough/rules.yaml:1035:15\n7589 rules/marlborough/rules.yaml:1036:15\n7592 rules/marlborough/rules.yaml:1038:15\n7593 rules/marlborough/rules.yaml:1039:15\n7594 rules/marlborough/rules.yaml:1040:15\n7601 rules/marlborough/rules.yaml:1041:15\n7618 rules/marlborough/rules.yaml:1530:7\n7638 rules/marlborough/rules.yaml:1531:11\n7641 rules/marlborough/rules.yaml:1532:11\n7654 rules/marlborough/rules.yaml:1533:15\n7655 rules/marlborough/rules.yaml:1534:15\n7685 rules/marlborough/rules.yaml:1054:7\n7686 rules/marlborough/rules.yaml:1055:7\n7691 rules/marlborough/rules.yaml:1056:7\n7692 rules/marlborough/rules.yaml:1057:11\n7693 rules/marlborough/rules.yaml:1058:15\n7694 rules/marlborough/rules.yaml:1059:7\n7695 rules/marlborough/rules.yaml:1060:7\n7696 rules/marlborough/rules.yaml:1061:7\n7701 rules/marlborough/rules.yaml:1062:11\n7702 rules/marlborough/rules.yaml:1063:11\n7703 rules/marlborough/rules.yaml:1064:11\n7715 rules/marlborough/rules.yaml:1065:11\n7724 rules/marlborough/rules.yaml:1066:11\n7725 rules/marlborough/rules.yaml:1067:15\n7726 rules/marlborough/rules.yaml:1068:19\n7734 rules/marlborough/rules.yaml:1070:15\n7747 rules/marlborough/rules.yaml:1071:15\n7748 rules/marlborough/rules.yaml:1072:19\n7750 rules/marlborough/rules.yaml:1073:15\n7753 rules/marlborough/rules.yaml:1074:7\n7754 rules/marlborough/rules.yaml:1075:7\n7794 rules/marlborough/rules.yaml:2119:7\n7795 rules/marlborough/rules.yaml:2120:7\n7801 rules/marlborough/rules.yaml:2121:7\n7806 rules/marlborough/rules.yaml:2122:7\n7822 rules/marlborough/rules.yaml:2123:7\n7823 rules/marlborough/rules.yaml:2124:11\n7824 rules/marlborough/rules.yaml:2125:7\n7841 rules/marlborough/rules.yaml:2126:7\n7842 rules/marlborough/rules.yaml:2127:11\n7843 rules/marlborough/rules.yaml:2128:7\n7854 rules/marlborough/rules.yaml:2129:11\n7860 rules/marlborough/rules.yaml:2130:11\n7861 rules/marlborough/rules.yaml:2131:11\n7862 rules/marlborough/rules.yaml:2132:11\n7863 rules/marlborough/rules.yaml:2133:15\n7864 rules/marlborough/rules.yaml:2134:19\n7870 rules/marlborough/rules.yaml:2136:15\n7871 rules/marlborough/rules.yaml:2137:15\n7872 rules/marlborough/rules.yaml:2138:19\n7884 rules/marlborough/rules.yaml:2140:19\n7910 rules/marlborough/rules.yaml:2141:19\n7914 rules/marlborough/rules.yaml:2142:7\n7925 rules/marlborough/rules.yaml:2143:11\n7926 rules/marlborough/rules.yaml:2144:11\n7927 rules/marlborough/rules.yaml:2145:11\n7928 rules/marlborough/rules.yaml:2146:11\n7931 rules/marlborough/rules.yaml:2147:11\n7932 rules/marlborough/rules.yaml:2148:11\n7935 rules/marlborough/rules.yaml:2149:11\n7941 rules/marlborough/rules.yaml:2150:15\n7953 rules/marlborough/rules.yaml:2151:19\n7962 rules/marlborough/rules.yaml:2152:19\n7982 rules/marlborough/rules.yaml:2153:23\n8019 rules/marlborough/rules.yaml:2154:23\n8020 rules/marlborough/rules.yaml:2155:23\n8024 rules/marlborough/rules.yaml:2156:7\n8025 rules/marlborough/rules.yaml:2157:11\n8046 rules/marlborough/rules.yaml:1464:7\n8047 rules/marlborough/rules.yaml:1465:7\n8059 rules/marlborough/rules.yaml:1466:7\n8070 rules/marlborough/rules.yaml:1467:11\n8089 rules/marlborough/rules.yaml:1468:15\n8102 rules/marlborough/rules.yaml:1469:15\n8108 rules/marlborough/rules.yaml:1470:19\n8109 rules/marlborough/rules.yaml:1471:19\n8112 rules/marlborough/rules.yaml:1481:23\n8116 rules/marlborough/rules.yaml:1472:23\n8117 rules/marlborough/rules.yaml:1473:23\n8145 rules/marlborough/rules.yaml:1474:23\n8146 rules/marlborough/rules.yaml:1475:27\n8148 rules/marlborough/rules.yaml:1476:23\n8160 rules/marlborough/rules.yaml:1477:23\n8161 rules/marlborough/rules.yaml:1478:27\n8162 rules/marlborough/rules.yaml:1479:31\n8191 rules/marlborough/rules.yaml:2313:3\n8196 rules/marlborough/rules.yaml:2313:3\n8198 rules/marlborough/rules.yaml:2313:3\n8199 rules/marlborough/rules.yaml:2313:3\n8200 rules/marlborough/rules.yaml:2313:3\n8201 rules/marlborough/rules.yaml:2313:3\n8202 rules/marlborough/rules.yaml:2313:3\n8203 rules/marlborough/rules.yaml:2313:3\n8216 rules/marlborough/rules.yaml:2313:3\n8217 rules/marlborough/rules.yaml:2313:3\n8229 rules/marlborough/rules.yaml:2313:3\n8235 rules/marlborough/rules.yaml:2313:3\n8240 rules/marlborough/rules.yaml:2313:3\n8241 rules/marlborough/rules.yaml:2313:3\n8263 rules/marlborough/rules.yaml:2313:3\n8303 rules/marlborough/rules.yaml:2313:3\n8304 rules/marlborough/rules.yaml:2313:3\n8306 rules/marlborough/rules.yaml:2313:3\n8307 rules/marlborough/rules.yaml:2313:3\n8311 rules/marlborough/rules.yaml:2313:3\n8328 rules/marlborough/rules.yaml:1965:7\n8333 rules/marlborough/rules.yaml:1966:7\n8341 rules/marlborough/rules.yaml:1967:11\n8347 rules/marlborough/rules.yaml:1968:11\n8348 rules/marlborough/rules.yaml:1969:15\n8349 rules/marlborough/rules.yaml:1970:15\n8351 rules/marlborough/rules.yaml:1972:15\n8374 rules/marlborough/rules.yaml:1082:7\n8375 rules/marlborough/rules.yaml:1083:7\n8378 rules/marlborough/rules.yaml:1087:11\n8386 rules/marlborough/rules.yaml:1084:11\n8392 rules/marlborough/rules.yaml:1085:11\n8416 rules/marlborough/rules.yaml:1681:7\n8417 rules/marlborough/rules.yaml:1682:7\n8418 rules/marlborough/rules.yaml:1683:7\n8419 rules/marlborough/rules.yaml:1684:11\n8420 rules/marlborough/rules.yaml:1685:7\n8425 rules/marlborough/rules.yaml:1686:11\n8442 rules/marlborough/rules.yaml:1687:15\n8443 rules/marlborough/rules.yaml:1688:15\n8456 rules/marlborough/rules.yaml:1689:19\n8463 rules/marlborough/rules.yaml:1690:19\n8499 rules/marlborough/rules.yaml:1691:19\n8500 rules/marlborough/rules.yaml:1692:23\n8501 rules/marlborough/rules.yaml:1693:23\n8507 rules/marlborough/rules.yaml:1695:23\n8508 rules/marlborough/rules.yaml:1696:23\n8516 rules/marlborough/rules.yaml:1697:27\n8531 rules/marlborough/rules.yaml:1698:23\n8533 rules/marlborough/rules.yaml:1699:23\n8534 rules/marlborough/rules.yaml:1700:23\n8559 rules/marlborough/rules.yaml:1720:7\n8560 rules/marlborough/rules.yaml:1721:7\n8561 rules/marlborough/rules.yaml:1722:7\n8562 rules/marlborough/rules.yaml:1723:7\n8563 rules/marlborough/rules.yaml:1724:11\n8564 rules/marlborough/rules.yaml:1725:7\n8570 rules/marlborough/rules.yaml:1726:7\n8587 rules/marlborough/rules.yaml:1727:7\n8588 rules/marlborough/rules.yaml:1728:11\n8589 rules/marlborough/rules.yaml:1729:11\n8594 rules/marlborough/rules.yaml:1730:15\n8595 rules/marlborough/rules.yaml:1731:7\n8622 rules/marlborough/rules.yaml:1732:11\n8647 rules/marlborough/rules.yaml:1733:7\n8668 rules/marlborough/rules.yaml:1734:11\n8721 rules/marlborough/rules.yaml:1548:7\n8741 rules/marlborough/rules.yaml:1549:11\n8742 rules/marlborough/rules.yaml:1550:11\n8743 rules/marlborough/rules.yaml:1551:11\n8744 rules/marlborough/rules.yaml:1552:15\n8753 rules/marlborough/rules.yaml:1554:15\n8766 rules/marlborough/rules.yaml:1555:15\n8768 rules/marlborough/rules.yaml:1556:15\n8772 rules/marlborough/rules.yaml:1557:7\n8779 rules/marlborough/rules.yaml:1558:7\n8780 rules/marlborough/rules.yaml:1559:7\n8785 rules/marlborough/rules.yaml:1560:7\n8793 rules/marlborough/rules.yaml:1561:11\n8806 rules/marlborough/rules.yaml:1562:11\n8811 rules/marlborough/rules.yaml:1563:15\n8814 rules/marlborough/rules.yaml:1564:15\n8821 rules/marlborough/rules.yaml:1565:15\n8822 rules/marlborough/rules.yaml:1566:15\n8825 rules/marlborough/rules.yaml:1567:7\n8826 rules/marlborough/rules.yaml:1568:7\n8837 rules/marlborough/rules.yaml:1569:11\n8840 rules/marlborough/rules.yaml:1570:11\n8880 rules/marlborough/rules.yaml:1571:11\n8881 rules/marlborough/rules.yaml:1572:15\n8890 rules/marlborough/rules.yaml:1574:15\n8896 rules/marlborough/rules.yaml:1575:15\n8897 rules/marlborough/rules.yaml:1576:19\n8899 rules/marlborough/rules.yaml:1578:19\n8902 rules/marlborough/rules.yaml:1579:19\n8903 rules/marlborough/rules.yaml:1580:19\n8907 rules/marlborough/rules.yaml:1581:7\n8908 rules/marlborough/rules.yaml:1582:7\n8919 rules/marlborough/rules.yaml:1583:11\n8943 rules/marlborough/rules.yaml:1584:11\n8944 rules/marlborough/rules.yaml:1585:15\n8953 rules/marlborough/rules.yaml:1587:15\n8961 rules/marlborough/rules.yaml:1588:15\n8962 rules/marlborough/rules.yaml:1589:19\n8968 rules/marlborough/rules.yaml:1591:19\n8973 rules/marlborough/rules.yaml:1592:19\n8976 rules/marlborough/rules.yaml:1593:19\n8977 rules/marlborough/rules.yaml:1594:19\n8981 rules/marlborough/rules.yaml:1595:23\n8983 rules/marlborough/rules.yaml:1596:23\n8992 rules/marlborough/rules.yaml:1598:23\n9005 rules/marlborough/rules.yaml:1599:23\n9007 rules/marlborough/rules.yaml:1600:23\n9068 rules/marlborough/rules.yaml:1491:7\n9085 rules/marlborough/rules.yaml:1492:7\n9090 rules/marlborough/rules.yaml:1493:11\n9091 rules/marlborough/rules.yaml:1494:7\n9092 rules/marlborough/rules.yaml:1495:7\n9113 rules/marlborough/rules.yaml:1496:7\n9114 rules/marlborough/rules.yaml:1497:11\n9115 rules/marlborough/rules.yaml:1498:11\n9116 rules/marlborough/rules.yaml:1499:15\n9117 rules/marlborough/rules.yaml:1500:11\n9118 rules/marlborough/rules.yaml:1501:7\n9131 rules/marlborough/rules.yaml:1502:7\n9132 rules/marlborough/rules.yaml:1503:11\n9134 rules/marlborough/rules.yaml:1504:7\n9160 rules/marlborough/rules.yaml:2351:1\n9161 rules/marlborough/rules.yaml:2351:1\n9162 rules/marlborough/rules.yaml:2351:1\n9173 rules/marlborough/rules.yaml:2351:1\n9174 rules/marlborough/rules.yaml:2351:1\n9186 rules/marlborough/rules.yaml:2351:1\n9205 rules/marlborough/rules.yaml:2351:1\n9239 rules/marlborough/rules.yaml:2351:1\n9240 rules/marlborough/rules.yaml:2351:1\n9246 rules/marlborough/rules.yaml:2351:1\n9247 rules/marlborough/rules.yaml:2351:1\n9248 rules/marlborough/rules.yaml:2351:1\n9249 rules/marlborough/rules.yaml:2351:1\n9250 rules/marlborough/rules.yaml:2351:1\n9251 rules/marlborough/rules.yaml:2351:1\n9262 rules/marlborough/rules.yaml:2351:1\n9285 rules/marlborough/rules.yaml:2351:1\n9328 rules/marlborough/rules.yaml:2351:1\n9329 rules/marlborough/rules.yaml:2351:1\n9330 rules/marlborough/rules.yaml:2351:1\n9334 rules/marlborough/rules.yaml:2351:1\n9335 rules/marlborough/rules.yaml:2351:1\n9336 rules/marlborough/rules.yaml:2351:1\n9337 rules/marlborough/rules.yaml:2351:1\n9355 rules/marlborough/rules.yaml:1372:7\n9356 rules/marlborough/rules.yaml:1373:11\n9357 rules/marlborough/rules.yaml:1374:7\n9358 rules/marlborough/rules.yaml:1375:7\n9359 rules/marlborough/rules.yaml:1376:7\n9370 rules/marlborough/rules.yaml:1377:11\n9375 rules/marlborough/rules.yaml:1378:15\n9379 rules/marlborough/rules.yaml:1380:15\n9386 rules/marlborough/rules.yaml:1381:11\n9391 rules/marlborough/rules.yaml:1382:15\n9398 rules/marlborough/rules.yaml:1383:11\n9399 rules/marlborough/rules.yaml:1384:15\n9401 rules/marlborough/rules.yaml:1386:15\n9402 rules/marlborough/rules.yaml:1387:11\n9416 rules/marlborough/rules.yaml:2286:7\n9418 rules/marlborough/rules.yaml:2287:7\n9429 rules/marlborough/rules.yaml:2288:7\n9433 rules/marlborough/rules.yaml:2289:7\n9453 rules/marlborough/rules.yaml:2003:7\n9454 rules/marlborough/rules.yaml:2004:7\n9455 rules/marlborough/rules.yaml:2005:11\n9456 rules/marlborough/rules.yaml:2006:7\n9462 rules/marlborough/rules.yaml:2007:7\n9466 rules/marlborough/rules.yaml:2008:7\n9467 rules/marlborough/rules.yaml:2009:7\n9474 rules/marlborough/rules.yaml:2010:11\n9475 rules/marlborough/rules.yaml:2011:7\n9486 rules/marlborough/rules.yaml:2012:7\n9487 rules/marlborough/rules.yaml:2013:11\n9488 rules/marlborough/rules.yaml:2014:7\n9489 rules/marlborough/rules.yaml:2015:7\n9490 rules/marlborough/rules.yaml:2016:7\n9491 rules/marlborough/rules.yaml:2017:7\n9492 rules/marlborough/rules.yaml:2018:7\n9493 rules/marlborough/rules.yaml:2020:15\n9504 rules/marlborough/rules.yaml:2022:15\n9508 rules/marlborough/rules.yaml:2024:15\n9512 rules/marlborough/rules.yaml:2026:15\n9519 rules/marlborough/rules.yaml:2027:15\n9523 rules/marlborough/rules.yaml:2029:15\n9530 rules/marlborough/rules.yaml:2030:15\n9531 rules/marlborough/rules.yaml:2031:15\n9539 rules/marlborough/rules.yaml:2032:19\n9545 rules/marlborough/rules.yaml:2033:19\n9548 rules/marlborough/rules.yaml:2034:15\n9599 rules/marlborough/rules.yaml:1982:7\n9600 rules/marlborough/rules.yaml:1983:7\n9601 rules/marlborough/rules.yaml:1984:7\n9602 rules/marlborough/rules.yaml:1985:11\n9603 rules/marlborough/rules.yaml:1986:11\n9604 rules/marlborough/rules.yaml:1987:7\n9607 rules/marlborough/rules.yaml:1988:7\n9608 rules/marlborough/rules.yaml:1989:7\n9611 rules/marlborough/rules.yaml:1990:7\n9612 rules/marlborough/rules.yaml:1991:7\n9619 rules/marlborough/rules.yaml:1992:7\n9620 rules/marlborough/rules.yaml:1993:11\n9637 rules/marlborough/rules.yaml:2090:7\n9638 rules/marlborough/rules.yaml:2091:7\n9649 rules/marlborough/rules.yaml:2092:11\n9655 rules/marlborough/rules.yaml:2093:11\n9660 rules/marlborough/rules.yaml:2094:11\n9661 rules/marlborough/rules.yaml:2095:15\n9670 rules/marlborough/rules.yaml:2097:15\n9676 rules/marlborough/rules.yaml:2098:15\n9677 rules/marlborough/rules.yaml:2099:19\n9679 rules/marlborough/rules.yaml:2101:19\n9682 rules/marlborough/rules.yaml:2102:19\n9683 rules/marlborough/rules.yaml:2103:19\n9706 rules/marlborough/rules.yaml:1644:7\n9707 rules/marlborough/rules.yaml:1645:7\n9708 rules/marlborough/rules.yaml:1646:7\n9709 rules/marlborough/rules.yaml:1647:7\n9720 rules/marlborough/rules.yaml:1648:11\n9726 rules/marlborough/rules.yaml:1649:11\n9727 rules/marlborough/rules.yaml:1650:11\n9728 rules/marlborough/rules.yaml:1651:11\n9729 rules/marlborough/rules.yaml:1652:15\n9740 rules/marlborough/rules.yaml:1654:15\n9753 rules/marlborough/rules.yaml:1655:15\n9760 rules/marlborough/rules.yaml:1657:15\n9773 rules/marlborough/rules.yaml:1658:15\n9774 rules/marlborough/rules.yaml:1659:19\n9776 rules/marlborough/rules.yaml:1661:19\n9780 rules/marlborough/rules.yaml:1662:7\n9783 rules/marlborough/rules.yaml:1663:7\n9808 rules/marlborough/rules.yaml:1940:7\n9809 rules/marlborough/rules.yaml:1941:7\n9810 rules/marlborough/rules.yaml:1942:7\n9811 rules/marlborough/rules.yaml:1943:7\n9812 rules/marlborough/rules.yaml:1944:7\n9813 rules/marlborough/rules.yaml:1945:7\n9814 rules/marlborough/rules.yaml:1947:15\n9815 rules/marlborough/rules.yaml:1948:19\n9817 rules/marlborough/rules.yaml:1950:19\n9822 rules/marlborough/rules.yaml:1957:15\n9825 rules/marlborough/rules.yaml:1952:15\n9828 rules/marlborough/rules.yaml:1955:19\n9831 rules/marlborough/rules.yaml:1953:19\n9861 rules/marlborough/rules.yaml:2217:7\n9862 rules/marlborough/rules.yaml:2218:7\n9863 rules/marlborough/rules.yaml:2219:7\n9881 rules/marlborough/rules.yaml:2220:7\n9882 rules/marlborough/rules.yaml:2221:11\n9885 rules/marlborough/rules.yaml:2222:7\n9886 rules/marlborough/rules.yaml:2223:7\n9887 rules/marlborough/rules.yaml:2224:7\n9892 rules/marlborough/rules.yaml:2225:7\n9893 rules/marlborough/rules.yaml:2226:7\n9894 rules/marlborough/rules.yaml:2227:7\n9895 rules/marlborough/rules.yaml:2228:11\n9896 rules/marlborough/rules.yaml:2229:11\n9897 rules/marlborough/rules.yaml:2230:7\n9898 rules/marlborough/rules.yaml:2231:11\n9899 rules/marlborough/rules.yaml:2232:7\n9900 rules/marlborough/rules.yaml:2233:7\n9918 rules/marlborough/rules.yaml:2234:7\n9919 rules/marlborough/rules.yaml:2235:11\n9920 rules/marlborough/rules.yaml:2236:15\n9922 rules/marlborough/rules.yaml:2237:11\n9923 rules/marlborough/rules.yaml:2238:7\n9928 rules/marlborough/rules.yaml:2239:7\n9929 rules/marlborough/rules.yaml:2240:11\n9930 rules/marlborough/rules.yaml:2241:7\n9943 rules/marlborough/rules.yaml:2242:7\n9948 rules/marlborough/rules.yaml:2243:11\n9949 rules/marlborough/rules.yaml:2244:11\n9966 rules/marlborough/rules.yaml:2245:11\n9967 rules/marlborough/rules.yaml:2246:11\n9987 rules/marlborough/rules.yaml:2197:7\n9988 rules/marlborough/rules.yaml:2198:7\n9996 rules/marlborough/rules.yaml:2199:11\n10002 rules/marlborough/rules.yaml:2200:11\n10007 rules/marlborough/rules.yaml:2201:15\n10013 rules/marlborough/rules.yaml:2202:15\n10015 rules/marlborough/rules.yaml:2203:7\n10045 rules/marlborough/rules.yaml:2171:7\n10053 rules/marlborough/rules.yaml:2172:7\n10054 rules/marlborough/rules.yaml:2173:11\n10055 rules/marlborough/rules.yaml:2174:11\n10056 rules/marlborough/rules.yaml:2175:7\n10057 rules/marlborough/rules.yaml:2176:7\n10060 rules/marlborough/rules.yaml:2177:7\n10061 rules/marlborough/rules.yaml:2178:7\n10062 rules/marlborough/rules.yaml:2179:11\n10063 rules/marlborough/rules.yaml:2180:7\n10064 rules/marlborough/rules.yaml:2181:7\n10081 rules/marlborough/rules.yaml:2182:11\n10082 rules/marlborough/rules.yaml:2183:11\n10091 rules/marlborough/rules.yaml:2184:15\n10104 rules/marlborough/rules.yaml:2185:15\n10105 rules/marlborough/rules.yaml:2186:15\n10107 rules/marlborough/rules.yaml:2187:15\n10127 rules/marlborough/rules.yaml:2047:7\n10138 rules/marlborough/rules.yaml:2048:11\n10139 rules/marlborough/rules.yaml:2049:11\n10151 rules/marlborough/rules.yaml:2050:15\n10159 rules/marlborough/rules.yaml:2051:15\n10160 rules/marlborough/rules.yaml:2052:19\n10163 rules/marlborough/rules.yaml:2053:19\n10164 rules/marlborough/rules.yaml:2054:19\n10188 rules/marlborough/rules.yaml:962:7\n10189 rules/marlborough/rules.yaml:963:7\n10190 rules/marlborough/rules.yaml:964:11\n10191 rules/marlborough/rules.yaml:965:7\n10194 rules/marlborough/rules.yaml:966:11\n10195 rules/marlborough/rules.yaml:967:11\n10196 rules/marlborough/rules.yaml:968:7\n10197 rules/marlborough/rules.yaml:969:11\n10198 rules/marlborough/rules.yaml:970:15\n10199 rules/marlborough/rules.yaml:971:7\n10206 rules/marlborough/rules.yaml:972:7\n10207 rules/marlborough/rules.yaml:973:7\n10208 rules/marlborough/rules.yaml:974:11\n10209 rules/marlborough/rules.yaml:975:7\n10210 rules/marlborough/rules.yaml:976:7\n10211 rules/marlborough/rules.yaml:977:7\n10212 rules/marlborough/rules.yaml:978:7\n10230 rules/marlborough/rules.yaml:979:7\n10233 rules/marlborough/rules.yaml:980:11\n10238 rules/marlborough/rules.yaml:981:7\n10239 rules/marlborough/rules.yaml:982:11\n10240 rules/marlborough/rules.yaml:983:11\n10241 rules/marlborough/rules.yaml:984:15\n10242 rules/marlborough/rules.yaml:985:11\n10243 rules/marlborough/rules.yaml:986:7\n10256 rules/marlborough/rules.yaml:987:7\n10257 rules/marlborough/rules.yaml:988:11\n10259 rules/marlborough/rules.yaml:989:7\n10282 rules/marlborough/rules.yaml:2332:3\n10287 rules/marlborough/rules.yaml:2332:3\n10289 rules/marlborough/rules.yaml:2332:3\n10290 rules/marlborough/rules.yaml:2332:3\n10291 rules/marlborough/rules.yaml:2332:3\n10292 rules/marlborough/rules.yaml:2332:3\n10293 rules/marlborough/rules.yaml:2332:3\n10294 rules/marlborough/rules.yaml:2332:3\n10307 rules/marlborough/rules.yaml:2332:3\n10308 rules/marlborough/rules.yaml:2332:3\n10320 rules/marlborough/rules.yaml:2332:3\n10326 rules/marlborough/rules.yaml:2332:3\n10329 rules/marlborough/rules.yaml:2332:3\n10330 rules/marlborough/rules.yaml:2332:3\n10351 rules/marlborough/rules.yaml:2332:3\n10389 rules/marlborough/rules.yaml:2332:3\n10390 rules/marlborough/rules.yaml:2332:3\n10392 rules/marlborough/rules.yaml:2332:3\n10393 rules/marlborough/rules.yaml:2332:3\n10397 rules/marlborough/rules.yaml:2332:3\n10436 rules/marlborough/rules.yaml:1404:7\n10442 rules/marlborough/rules.yaml:1405:7\n10456 rules/marlborough/rules.yaml:1406:7\n10467 rules/marlborough/rules.yaml:1407:7\n10471 rules/marlborough/rules.yaml:1408:11\n10472 rules/marlborough/rules.yaml:1409:11\n10473 rules/marlborough/rules.yaml:1410:7\n10474 rules/marlborough/rules.yaml:1411:7\n10533 rules/marlborough/rules.yaml:1412:7\n10534 rules/marlborough/rules.yaml:1413:11\n10535 rules/marlborough/rules.yaml:1414:7\n10536 rules/marlborough/rules.yaml:1415:11\n10537 rules/marlborough/rules.yaml:1416:7\n10538 rules/marlborough/rules.yaml:1417:11\n10539 rules/marlborough/rules.yaml:1418:15\n10541 rules/marlborough/rules.yaml:1419:11\n10543 rules/marlborough/rules.yaml:1421:11\n10544 rules/marlborough/rules.yaml:1422:7\n10545 rules/marlborough/rules.yaml:1423:11\n10548 rules/marlborough/rules.yaml:1424:15\n10549 rules/marlborough/rules.yaml:1425:19\n10550 rules/marlborough/rules.yaml:1426:15\n10552 rules/marlborough/rules.yaml:1428:15\n10553 rules/marlborough/rules.yaml:1429:7\n10558 rules/marlborough/rules.yaml:1430:11\n10559 rules/marlborough/rules.yaml:1431:11\n10560 rules/marlborough/rules.yaml:1432:11\n10565 rules/marlborough/rules.yaml:1433:15\n10566 rules/marlborough/rules.yaml:1434:15\n10574 rules/marlborough/rules.yaml:1435:19\n10586 rules/marlborough/rules.yaml:1436:19\n10589 rules/marlborough/rules.yaml:1437:7\n10594 rules/marlborough/rules.yaml:1438:11\n10601 rules/marlborough/rules.yaml:1439:7\n10613 rules/marlborough/rules.yaml:1440:7\n10618 rules/marlborough/rules.yaml:1441:11\n10619 rules/marlborough/rules.yaml:1442:7\n10620 rules/marlborough/rules.yaml:1443:7\n10621 rules/marlborough/rules.yaml:1444:11\n10622 rules/marlborough/rules.yaml:1445:7\n10639 rules/marlborough/rules.yaml:1446:7\n10644 rules/marlborough/rules.yaml:1447:11\n10645 rules/marlborough/rules.yaml:1448:11\n10646 rules/marlborough/rules.yaml:1449:15\n10661 rules/marlborough/rules.yaml:1450:11\n10668 rules/marlborough/rules.yaml:1451:11\n10669 rules/marlborough/rules.yaml:1452:15\n10670 rules/marlborough/rules.yaml:1453:11\n10704 rules/marlborough/rules.yaml:1292:7\n10716 rules/marlborough/rules.yaml:1293:7\n10717 rules/marlborough/rules.yaml:1294:7\n10718 rules/marlborough/rules.yaml:1295:11\n10733 rules/marlborough/rules.yaml:1296:7\n10750 rules/marlborough/rules.yaml:1297:7\n10751 rules/marlborough/rules.yaml:1298:11\n10752 rules/marlborough/rules.yaml:1299:11\n10753 rules/marlborough/rules.yaml:1300:11\n10754 rules/marlborough/rules.yaml:1301:7\n10755 rules/marlborough/rules.yaml:1302:7\n10756 rules/marlborough/rules.yaml:1303:7\n10757 rules/marlborough/rules.yaml:1304:7\n10769 rules/marlborough/rules.yaml:1305:7\n10791 rules/marlborough/rules.yaml:1306:7\n10792 rules/marlborough/rules.yaml:1307:11\n10793 rules/marlborough/rules.yaml:1308:11\n10794 rules/marlborough/rules.yaml:1309:7\n10803 rules/marlborough/rules.yaml:1310:11\n10809 rules/marlborough/rules.yaml:1311:11\n10811 rules/marlborough/rules.yaml:1312:7\n10822 rules/marlborough/rules.yaml:1313:7\n10823 rules/marlborough/rules.yaml:1314:7\n10828 rules/marlborough/rules.yaml:1315:11\n10829 rules/marlborough/rules.yaml:1316:11\n10837 rules/marlborough/rules.yaml:1317:15\n10851 rules/marlborough/rules.yaml:1318:11\n10852 rules/marlborough/rules.yaml:1319:15\n10853 rules/marlborough/rules.yaml:1320:15\n10855 rules/marlborough/rules.yaml:1322:15\n10856 rules/marlborough/rules.yaml:1323:15\n10859 rules/marlborough/rules.yaml:1324:7\n10860 rules/marlborough/rules.yaml:1325:7\n10868 rules/marlborough/rules.yaml:1326:11\n10883 rules/marlborough/rules.yaml:1327:7\n10884 rules/marlborough/rules.yaml:1328:11\n10885 rules/marlborough/rules.yaml:1329:7\n10886 rules/marlborough/rules.yaml:1330:7\n10887 rules/marlborough/rules.yaml:1331:11\n10888 rules/marlborough/rules.yaml:1332:15\n10890 rules/marlborough/rules.yaml:1333:15\n10891 rules/marlborough/rules.yaml:1334:11\n10893 rules/marlborough/rules.yaml:1336:11\n10894 rules/marlborough/rules.yaml:1337:7\n10899 rules/marlborough/rules.yaml:1338:11\n10900 rules/marlborough/rules.yaml:1339:11\n10901 rules/marlborough/rules.yaml:1340:11\n10906 rules/marlborough/rules.yaml:1341:15\n10907 rules/marlborough/rules.yaml:1342:15\n10915 rules/marlborough/rules.yaml:1343:19\n10923 rules/marlborough/rules.yaml:1344:19\n10926 rules/marlborough/rules.yaml:1345:7\n10931 rules/marlborough/rules.yaml:1346:7\n10932 rules/marlborough/rules.yaml:1347:11\n10933 rules/marlborough/rules.yaml:1348:7\n10934 rules/marlborough/rules.yaml:1349:7\n10935 rules/marlborough/rules.yaml:1350:11\n10936 rules/marlborough/rules.yaml:1351:7\n10949 rules/marlborough/rules.yaml:1352:7\n10954 rules/marlborough/rules.yaml:1353:11\n10955 rules/marlborough/rules.yaml:1354:11\n10963 rules/marlborough/rules.yaml:1355:15\n10976 rules/marlborough/rules.yaml:1356:15\n10977 rules/marlborough/rules.yaml:1357:15\n10978 rules/marlborough/rules.yaml:1358:19\n10979 rules/marlborough/rules.yaml:1359:19\n10982 rules/marlborough/rules.yaml:1360:11\n10983 rules/marlborough/rules.yaml:1361:11\n10989 rules/marlborough/rules.yaml:1362:11\n10990 rules/marlborough/rules.yaml:1363:11\n11019 rules/marlborough/flow.yaml:11:7\n11033 rules/marlborough/flow.yaml:12:11\n11064 rules/marlborough/rules.yaml:927:7\n11065 rules/marlborough/rules.yaml:928:7\n11066 rules/marlborough/rules.yaml:929:7\n11076 rules/marlborough/rules.yaml:930:11\n11084 rules/marlborough/rules.yaml:931:11\n11085 rules/marlborough/rules.yaml:932:15\n11086 rules/marlborough/rules.yaml:933:15\n11089 rules/marlborough/rules.yaml:934:7\n11100 rules/marlborough/rules.yaml:935:11\n11101 rules/marlborough/rules.yaml:936:11\n11119 rules/marlborough/rules.yaml:937:11\n11120 rules/marlborough/rules.yaml:938:11\n11121 rules/marlborough/rules.yaml:939:11\n11125 rules/marlborough/rules.yaml:940:7\n11126 rules/marlborough/rules.yaml:941:11\n11139 rules/marlborough/rules.yaml:1512:7\n11140 rules/marlborough/rules.yaml:1513:7\n11145 rules/marlborough/rules.yaml:1514:11\n11152 rules/marlborough/rules.yaml:1515:11\n11155 rules/marlborough/rules.yaml:1516:7\n11158 rules/marlborough/rules.yaml:1517:7\n11159 rules/marlborough/rules.yaml:1518:7\n11160 rules/marlborough/rules.yaml:1519:11\n11162 rules/marlborough/rules.yaml:1521:11\n11186 rules/marlborough/rules.yaml:1912:7\n11187 rules/marlborough/rules.yaml:1913:7\n11198 rules/marlborough/rules.yaml:1914:11\n11199 rules/marlborough/rules.yaml:1915:11\n11214 rules/marlborough/rules.yaml:1916:15\n11215 rules/marlborough/rules.yaml:1917:15\n11223 rules/marlborough/rules.yaml:1918:15\n11241 rules/marlborough/rules.yaml:1919:15\n11242 rules/marlborough/rules.yaml:1920:15\n11251 rules/marlborough/rules.yaml:1921:19\n11278 rules/marlborough/rules.yaml:1922:19\n11279 rules/marlborough/rules.yaml:1923:23\n11282 rules/marlborough/rules.yaml:1924:23\n11283 rules/marlborough/rules.yaml:1925:23\n11284 rules/marlborough/rules.yaml:1926:19\n11285 rules/marlborough/rules.yaml:1927:23\n11286 rules/marlborough/rules.yaml:1928:23\n11287 rules/marlborough/rules.yaml:1929:23\n11313 rules/marlborough/rules.yaml:1610:7\n11317 rules/marlborough/rules.yaml:1611:7\n11331 rules/marlborough/rules.yaml:1612:11\n11338 rules/marlborough/rules.yaml:1613:11\n11343 rules/marlborough/rules.yaml:1614:7\n11357 rules/marlborough/rules.yaml:1615:11\n11371 rules/marlborough/flow.yaml:104:7\n11376 rules/marlborough/flow.yaml:105:11\n11395 rules/marlborough/flow.yaml:50:7\n11402 rules/marlborough/flow.yaml:51:11\n11416 rules/marlborough/flow.yaml:52:15\n11434 rules/marlborough/flow.yaml:67:7\n11441 rules/marlborough/flow.yaml:68:11\n11455 rules/marlborough/flow.yaml:69:15\n11469 rules/marlborough/flow.yaml:85:7\n11488 rules/marlborough/flow.yaml:61:7\n11495 rules/marlborough/flow.yaml:62:11\n11509 rules/marlborough/flow.yaml:63:15\n11527 rules/marlborough/flow.yaml:89:7\n11541 rules/marlborough/flow.yaml:90:11\n11555 rules/marlborough/flow.yaml:45:7\n11560 rules/marlborough/flow.yaml:46:11\n11579 rules/marlborough/flow.yaml:79:7\n11584 rules/marlborough/flow.yaml:80:11\n11598 rules/marlborough/flow.yaml:81:15\n11612 rules/marlborough/flow.yaml:56:7\n11617 rules/marlborough/flow.yaml:57:11\n11634 rules/marlborough/rules.yaml:1016:7\n11640 rules/marlborough/rules.yaml:1017:7\n11641 rules/marlborough/rules.yaml:1018:11\n11642 rules/marlborough/rules.yaml:1019:7\n11653 rules/marlborough/rules.yaml:1020:7\n11654 rules/marlborough/rules.yaml:1021:7"
+_ORIGINS = "1186 rules/marlborough/rules.yaml:468:7\n1200 rules/marlborough/rules.yaml:244:7\n1206 rules/marlborough/rules.yaml:245:7\n1228 rules/marlborough/rules.yaml:137:7\n1229 rules/marlborough/rules.yaml:138:7\n1230 rules/marlborough/rules.yaml:139:11\n1231 rules/marlborough/rules.yaml:140:11\n1232 rules/marlborough/rules.yaml:141:15\n1233 rules/marlborough/rules.yaml:142:7\n1254 rules/marlborough/rules.yaml:347:7\n1269 rules/marlborough/rules.yaml:680:7\n1278 rules/marlborough/rules.yaml:681:7\n1283 rules/marlborough/rules.yaml:682:7\n1284 rules/marlborough/rules.yaml:683:7\n1285 rules/marlborough/rules.yaml:684:7\n1290 rules/marlborough/rules.yaml:685:11\n1291 rules/marlborough/rules.yaml:686:11\n1297 rules/marlborough/rules.yaml:687:11\n1298 rules/marlborough/rules.yaml:688:11\n1299 rules/marlborough/rules.yaml:689:11\n1300 rules/marlborough/rules.yaml:690:7\n1304 rules/marlborough/rules.yaml:2351:1\n1309 rules/marlborough/rules.yaml:2351:1\n1314 rules/marlborough/rules.yaml:2351:1\n1321 rules/marlborough/rules.yaml:2351:1\n1329 rules/marlborough/rules.yaml:2351:1\n1337 rules/marlborough/rules.yaml:2351:1\n1345 rules/marlborough/rules.yaml:2351:1\n1357 rules/marlborough/rules.yaml:2351:1\n1369 rules/marlborough/rules.yaml:2351:1\n1378 rules/marlborough/rules.yaml:2351:1\n1383 rules/marlborough/rules.yaml:2351:1\n1387 rules/marlborough/rules.yaml:224:7\n1388 rules/marlborough/rules.yaml:225:11\n1389 rules/marlborough/rules.yaml:226:7\n1390 rules/marlborough/rules.yaml:227:7\n1400 rules/marlborough/rules.yaml:228:7\n1401 rules/marlborough/rules.yaml:229:7\n1404 rules/marlborough/rules.yaml:230:7\n1405 rules/marlborough/rules.yaml:231:11\n1413 rules/marlborough/rules.yaml:232:11\n1414 rules/marlborough/rules.yaml:233:7\n1419 rules/marlborough/rules.yaml:234:7\n1436 rules/marlborough/rules.yaml:647:7\n1437 rules/marlborough/rules.yaml:648:7\n1442 rules/marlborough/rules.yaml:649:11\n1444 rules/marlborough/rules.yaml:651:11\n1445 rules/marlborough/rules.yaml:652:7\n1446 rules/marlborough/rules.yaml:653:7\n1457 rules/marlborough/rules.yaml:654:11\n1458 rules/marlborough/rules.yaml:655:7\n1465 rules/marlborough/rules.yaml:656:7\n1473 rules/marlborough/rules.yaml:657:11\n1474 rules/marlborough/rules.yaml:658:7\n1477 rules/marlborough/rules.yaml:659:11\n1483 rules/marlborough/rules.yaml:660:7\n1492 rules/marlborough/rules.yaml:661:11\n1493 rules/marlborough/rules.yaml:662:7\n1502 rules/marlborough/rules.yaml:663:11\n1503 rules/marlborough/rules.yaml:664:7\n1512 rules/marlborough/rules.yaml:665:11\n1513 rules/marlborough/rules.yaml:666:7\n1522 rules/marlborough/rules.yaml:667:11\n1523 rules/marlborough/rules.yaml:668:7\n1527 rules/marlborough/rules.yaml:629:7\n1543 rules/marlborough/rules.yaml:809:7\n1548 rules/marlborough/rules.yaml:810:7\n1556 rules/marlborough/rules.yaml:182:7\n1557 rules/marlborough/rules.yaml:183:7\n1558 rules/marlborough/rules.yaml:184:11\n1559 rules/marlborough/rules.yaml:185:7\n1560 rules/marlborough/rules.yaml:186:11\n1561 rules/marlborough/rules.yaml:187:7\n1565 rules/marlborough/rules.yaml:65:7\n1574 rules/marlborough/rules.yaml:66:7\n1582 rules/marlborough/rules.yaml:447:7\n1590 rules/marlborough/rules.yaml:448:7\n1591 rules/marlborough/rules.yaml:449:11\n1592 rules/marlborough/rules.yaml:450:7\n1603 rules/marlborough/rules.yaml:451:7\n1608 rules/marlborough/rules.yaml:452:7\n1609 rules/marlborough/rules.yaml:453:11\n1610 rules/marlborough/rules.yaml:454:7\n1611 rules/marlborough/rules.yaml:455:11\n1612 rules/marlborough/rules.yaml:456:7\n1621 rules/marlborough/rules.yaml:457:7\n1629 rules/marlborough/rules.yaml:458:7\n1630 rules/marlborough/rules.yaml:459:11\n1631 rules/marlborough/rules.yaml:460:7\n1645 rules/marlborough/rules.yaml:158:7\n1653 rules/marlborough/rules.yaml:101:7\n1660 rules/marlborough/rules.yaml:91:7\n1675 rules/marlborough/rules.yaml:596:7\n1679 rules/marlborough/rules.yaml:166:7\n1680 rules/marlborough/rules.yaml:167:7\n1681 rules/marlborough/rules.yaml:168:11\n1682 rules/marlborough/rules.yaml:169:11\n1683 rules/marlborough/rules.yaml:170:15\n1684 rules/marlborough/rules.yaml:171:7\n1699 rules/marlborough/rules.yaml:702:7\n1700 rules/marlborough/rules.yaml:703:11\n1701 rules/marlborough/rules.yaml:704:7\n1702 rules/marlborough/rules.yaml:705:7\n1703 rules/marlborough/rules.yaml:706:11\n1704 rules/marlborough/rules.yaml:707:7\n1710 rules/marlborough/rules.yaml:297:7\n1711 rules/marlborough/rules.yaml:298:7\n1714 rules/marlborough/rules.yaml:299:11\n1715 rules/marlborough/rules.yaml:300:7\n1716 rules/marlborough/rules.yaml:301:11\n1717 rules/marlborough/rules.yaml:302:7\n1725 rules/marlborough/rules.yaml:303:7\n1726 rules/marlborough/rules.yaml:304:7\n1732 rules/marlborough/rules.yaml:305:11\n1733 rules/marlborough/rules.yaml:306:7\n1734 rules/marlborough/rules.yaml:307:11\n1742 rules/marlborough/rules.yaml:308:11\n1748 rules/marlborough/rules.yaml:309:7\n1752 rules/marlborough/rules.yaml:360:7\n1757 rules/marlborough/rules.yaml:361:7\n1758 rules/marlborough/rules.yaml:362:7\n1761 rules/marlborough/rules.yaml:363:11\n1762 rules/marlborough/rules.yaml:364:15\n1763 rules/marlborough/rules.yaml:365:15\n1764 rules/marlborough/rules.yaml:366:19\n1766 rules/marlborough/rules.yaml:368:19\n1767 rules/marlborough/rules.yaml:369:7\n1771 rules/marlborough/rules.yaml:109:7\n1778 rules/marlborough/rules.yaml:110:11\n1779 rules/marlborough/rules.yaml:111:7\n1780 rules/marlborough/rules.yaml:112:7\n1781 rules/marlborough/rules.yaml:113:11\n1782 rules/marlborough/rules.yaml:114:7\n1786 rules/marlborough/rules.yaml:335:7\n1793 rules/marlborough/rules.yaml:36:7\n1794 rules/marlborough/rules.yaml:37:11\n1795 rules/marlborough/rules.yaml:38:7\n1809 rules/marlborough/rules.yaml:77:7\n1810 rules/marlborough/rules.yaml:78:11\n1811 rules/marlborough/rules.yaml:79:7\n1812 rules/marlborough/rules.yaml:80:7\n1813 rules/marlborough/rules.yaml:81:11\n1833 rules/marlborough/rules.yaml:82:15\n1834 rules/marlborough/rules.yaml:83:7\n1838 rules/marlborough/rules.yaml:610:7\n1843 rules/marlborough/rules.yaml:421:7\n1870 rules/marlborough/rules.yaml:380:7\n1871 rules/marlborough/rules.yaml:381:11\n1872 rules/marlborough/rules.yaml:382:7\n1873 rules/marlborough/rules.yaml:383:11\n1874 rules/marlborough/rules.yaml:384:7\n1875 rules/marlborough/rules.yaml:385:11\n1876 rules/marlborough/rules.yaml:386:7\n1877 rules/marlborough/rules.yaml:387:11\n1878 rules/marlborough/rules.yaml:388:7\n1882 rules/marlborough/rules.yaml:617:7\n1893 rules/marlborough/rules.yaml:486:7\n1902 rules/marlborough/rules.yaml:487:7\n1917 rules/marlborough/rules.yaml:488:7\n1918 rules/marlborough/rules.yaml:489:7\n1923 rules/marlborough/rules.yaml:490:11\n1936 rules/marlborough/rules.yaml:491:15\n1937 rules/marlborough/rules.yaml:492:15\n1942 rules/marlborough/rules.yaml:493:19\n1943 rules/marlborough/rules.yaml:494:15\n1944 rules/marlborough/rules.yaml:495:19\n1949 rules/marlborough/rules.yaml:496:23\n1953 rules/marlborough/rules.yaml:497:7\n1954 rules/marlborough/rules.yaml:498:7\n1960 rules/marlborough/rules.yaml:499:7\n1975 rules/marlborough/rules.yaml:558:7\n1991 rules/marlborough/rules.yaml:559:7\n1992 rules/marlborough/rules.yaml:560:11\n1993 rules/marlborough/rules.yaml:561:7\n2005 rules/marlborough/rules.yaml:562:7\n2014 rules/marlborough/rules.yaml:563:7\n2015 rules/marlborough/rules.yaml:564:7\n2016 rules/marlborough/rules.yaml:565:11\n2017 rules/marlborough/rules.yaml:566:15\n2018 rules/marlborough/rules.yaml:567:19\n2020 rules/marlborough/rules.yaml:569:19\n2046 rules/marlborough/rules.yaml:570:19\n2052 rules/marlborough/rules.yaml:571:23\n2053 rules/marlborough/rules.yaml:572:7\n2057 rules/marlborough/rules.yaml:527:7\n2063 rules/marlborough/rules.yaml:528:7\n2099 rules/marlborough/rules.yaml:122:7\n2100 rules/marlborough/rules.yaml:123:11\n2101 rules/marlborough/rules.yaml:124:7\n2102 rules/marlborough/rules.yaml:125:7\n2103 rules/marlborough/rules.yaml:126:11\n2104 rules/marlborough/rules.yaml:127:7\n2108 rules/marlborough/rules.yaml:24:7\n2117 rules/marlborough/rules.yaml:150:7\n2118 rules/marlborough/rules.yaml:151:7\n2122 rules/marlborough/rules.yaml:402:7\n2123 rules/marlborough/rules.yaml:403:7\n2129 rules/marlborough/rules.yaml:404:11\n2133 rules/marlborough/rules.yaml:405:15\n2138 rules/marlborough/rules.yaml:406:15\n2139 rules/marlborough/rules.yaml:407:19\n2148 rules/marlborough/rules.yaml:408:23\n2149 rules/marlborough/rules.yaml:409:7\n2153 rules/marlborough/rules.yaml:590:7\n2161 rules/marlborough/rules.yaml:319:7\n2162 rules/marlborough/rules.yaml:320:7\n2163 rules/marlborough/rules.yaml:321:11\n2164 rules/marlborough/rules.yaml:322:7\n2167 rules/marlborough/rules.yaml:323:11\n2168 rules/marlborough/rules.yaml:324:7\n2172 rules/marlborough/rules.yaml:325:11\n2173 rules/marlborough/rules.yaml:326:7\n2179 rules/marlborough/rules.yaml:795:7\n2184 rules/marlborough/rules.yaml:796:7\n2209 rules/marlborough/rules.yaml:797:7\n2224 rules/marlborough/rules.yaml:798:7\n2239 rules/marlborough/rules.yaml:734:7\n2240 rules/marlborough/rules.yaml:735:11\n2241 rules/marlborough/rules.yaml:736:7\n2242 rules/marlborough/rules.yaml:737:11\n2243 rules/marlborough/rules.yaml:738:7\n2247 rules/marlborough/rules.yaml:752:7\n2252 rules/marlborough/rules.yaml:753:7\n2257 rules/marlborough/rules.yaml:754:7\n2271 rules/marlborough/rules.yaml:765:7\n2276 rules/marlborough/rules.yaml:766:11\n2277 rules/marlborough/rules.yaml:767:7\n2278 rules/marlborough/rules.yaml:768:7\n2279 rules/marlborough/rules.yaml:769:11\n2280 rules/marlborough/rules.yaml:770:11\n2284 rules/marlborough/rules.yaml:771:15\n2285 rules/marlborough/rules.yaml:772:15\n2286 rules/marlborough/rules.yaml:773:19\n2287 rules/marlborough/rules.yaml:774:7\n2291 rules/marlborough/rules.yaml:510:7\n2300 rules/marlborough/rules.yaml:511:7\n2301 rules/marlborough/rules.yaml:512:7\n2317 rules/marlborough/rules.yaml:513:7\n2326 rules/marlborough/rules.yaml:514:7\n2341 rules/marlborough/rules.yaml:515:7\n2354 rules/marlborough/rules.yaml:516:7\n2365 rules/marlborough/rules.yaml:47:7\n2366 rules/marlborough/rules.yaml:48:11\n2367 rules/marlborough/rules.yaml:49:7\n2371 rules/marlborough/rules.yaml:539:7\n2372 rules/marlborough/rules.yaml:540:7\n2378 rules/marlborough/rules.yaml:541:7\n2379 rules/marlborough/rules.yaml:542:7\n2380 rules/marlborough/rules.yaml:543:7\n2381 rules/marlborough/rules.yaml:544:7\n2399 rules/marlborough/rules.yaml:280:7\n2400 rules/marlborough/rules.yaml:281:7\n2407 rules/marlborough/rules.yaml:282:11\n2408 rules/marlborough/rules.yaml:283:7\n2409 rules/marlborough/rules.yaml:284:11\n2410 rules/marlborough/rules.yaml:285:7\n2414 rules/marlborough/rules.yaml:267:7\n2419 rules/marlborough/rules.yaml:268:7\n2431 rules/marlborough/rules.yaml:718:7\n2432 rules/marlborough/rules.yaml:719:11\n2433 rules/marlborough/rules.yaml:720:7\n2434 rules/marlborough/rules.yaml:721:11\n2435 rules/marlborough/rules.yaml:722:7\n2436 rules/marlborough/rules.yaml:723:11\n2437 rules/marlborough/rules.yaml:724:7\n2441 rules/marlborough/rules.yaml:255:7\n2444 rules/marlborough/rules.yaml:256:11\n2445 rules/marlborough/rules.yaml:257:7\n2446 rules/marlborough/rules.yaml:258:11\n2447 rules/marlborough/rules.yaml:259:7\n2451 rules/marlborough/rules.yaml:57:7\n2458 rules/marlborough/rules.yaml:434:7\n2464 rules/marlborough/rules.yaml:435:7\n2468 rules/marlborough/rules.yaml:580:7\n2473 rules/marlborough/rules.yaml:581:7\n2474 rules/marlborough/rules.yaml:582:7\n2482 rules/marlborough/rules.yaml:637:7\n2489 rules/marlborough/rules.yaml:2292:3\n2496 rules/marlborough/rules.yaml:2292:3\n2511 rules/marlborough/rules.yaml:2313:3\n2518 rules/marlborough/rules.yaml:2313:3\n2526 rules/marlborough/rules.yaml:2332:3\n2531 rules/marlborough/rules.yaml:2332:3\n2535 rules/marlborough/rules.yaml:782:7\n2542 rules/marlborough/rules.yaml:200:7\n2548 rules/marlborough/rules.yaml:201:7\n2549 rules/marlborough/rules.yaml:202:7\n2550 rules/marlborough/rules.yaml:203:7\n2551 rules/marlborough/rules.yaml:204:11\n2552 rules/marlborough/rules.yaml:205:11\n2562 rules/marlborough/rules.yaml:206:15\n2566 rules/marlborough/rules.yaml:207:19\n2599 rules/marlborough/rules.yaml:209:19\n2616 rules/marlborough/rules.yaml:210:7\n2620 rules/marlborough/cards.yaml:383:14\n2624 rules/marlborough/cards.yaml:391:14\n2628 rules/marlborough/cards.yaml:15:14\n2632 rules/marlborough/cards.yaml:23:14\n2636 rules/marlborough/cards.yaml:31:14\n2640 rules/marlborough/cards.yaml:39:14\n2644 rules/marlborough/cards.yaml:47:14\n2648 rules/marlborough/cards.yaml:55:14\n2652 rules/marlborough/cards.yaml:63:14\n2656 rules/marlborough/cards.yaml:71:14\n2660 rules/marlborough/cards.yaml:79:14\n2664 rules/marlborough/cards.yaml:87:14\n2668 rules/marlborough/cards.yaml:95:14\n2672 rules/marlborough/cards.yaml:103:14\n2676 rules/marlborough/cards.yaml:111:14\n2680 rules/marlborough/cards.yaml:119:14\n2684 rules/marlborough/cards.yaml:127:14\n2688 rules/marlborough/cards.yaml:199:14\n2692 rules/marlborough/cards.yaml:135:14\n2696 rules/marlborough/cards.yaml:143:14\n2700 rules/marlborough/cards.yaml:151:14\n2704 rules/marlborough/cards.yaml:159:14\n2708 rules/marlborough/cards.yaml:167:14\n2712 rules/marlborough/cards.yaml:175:14\n2716 rules/marlborough/cards.yaml:183:14\n2720 rules/marlborough/cards.yaml:191:14\n2724 rules/marlborough/cards.yaml:271:14\n2728 rules/marlborough/cards.yaml:279:14\n2732 rules/marlborough/cards.yaml:287:14\n2736 rules/marlborough/cards.yaml:295:14\n2740 rules/marlborough/cards.yaml:303:14\n2744 rules/marlborough/cards.yaml:311:14\n2748 rules/marlborough/cards.yaml:319:14\n2752 rules/marlborough/cards.yaml:327:14\n2756 rules/marlborough/cards.yaml:335:14\n2760 rules/marlborough/cards.yaml:343:14\n2764 rules/marlborough/cards.yaml:351:14\n2768 rules/marlborough/cards.yaml:359:14\n2772 rules/marlborough/cards.yaml:367:14\n2776 rules/marlborough/cards.yaml:375:14\n2780 rules/marlborough/cards.yaml:207:14\n2784 rules/marlborough/cards.yaml:215:14\n2788 rules/marlborough/cards.yaml:223:14\n2792 rules/marlborough/cards.yaml:231:14\n2796 rules/marlborough/cards.yaml:239:14\n2800 rules/marlborough/cards.yaml:247:14\n2804 rules/marlborough/cards.yaml:255:14\n2808 rules/marlborough/cards.yaml:263:14\n2812 rules/marlborough/rules.yaml:2411:9\n2816 rules/marlborough/rules.yaml:2384:9\n2824 rules/marlborough/rules.yaml:2426:9\n2825 rules/marlborough/rules.yaml:2427:9\n2832 rules/marlborough/rules.yaml:2391:9\n2833 rules/marlborough/rules.yaml:2392:9\n2838 rules/marlborough/rules.yaml:2399:9\n2847 rules/marlborough/rules.yaml:2400:9\n2848 rules/marlborough/rules.yaml:2401:9\n2849 rules/marlborough/rules.yaml:2402:13\n2851 rules/marlborough/rules.yaml:2403:13\n2854 rules/marlborough/rules.yaml:2405:13\n2859 rules/marlborough/rules.yaml:2417:9\n2861 rules/marlborough/rules.yaml:2418:9\n2863 rules/marlborough/rules.yaml:2419:9\n2868 rules/marlborough/rules.yaml:2374:9\n2871 rules/marlborough/rules.yaml:2375:9\n2877 rules/marlborough/rules.yaml:948:7\n2881 rules/marlborough/rules.yaml:949:11\n2882 rules/marlborough/rules.yaml:950:11\n2887 rules/marlborough/rules.yaml:1623:7\n2888 rules/marlborough/rules.yaml:1624:7\n2890 rules/marlborough/rules.yaml:1625:7\n2892 rules/marlborough/rules.yaml:1626:7\n2893 rules/marlborough/rules.yaml:1627:7\n2910 rules/marlborough/rules.yaml:1628:11\n2916 rules/marlborough/rules.yaml:1629:15\n2918 rules/marlborough/rules.yaml:1630:15\n2920 rules/marlborough/rules.yaml:1631:15\n2924 rules/marlborough/rules.yaml:896:7\n2927 rules/marlborough/rules.yaml:897:11\n2928 rules/marlborough/rules.yaml:898:11\n2929 rules/marlborough/rules.yaml:899:15\n2935 rules/marlborough/rules.yaml:900:15\n2937 rules/marlborough/rules.yaml:901:15\n2938 rules/marlborough/rules.yaml:902:15\n2940 rules/marlborough/rules.yaml:903:15\n2941 rules/marlborough/rules.yaml:904:11\n2943 rules/marlborough/rules.yaml:905:7\n2944 rules/marlborough/rules.yaml:906:7\n2946 rules/marlborough/rules.yaml:907:7\n2948 rules/marlborough/rules.yaml:908:7\n2949 rules/marlborough/rules.yaml:909:7\n2967 rules/marlborough/rules.yaml:910:11\n2976 rules/marlborough/rules.yaml:911:15\n2978 rules/marlborough/rules.yaml:912:15\n2980 rules/marlborough/rules.yaml:913:15\n2984 rules/marlborough/flow.yaml:110:7\n2986 rules/marlborough/flow.yaml:111:7\n2987 rules/marlborough/flow.yaml:112:11\n2991 rules/marlborough/rules.yaml:1266:7\n2997 rules/marlborough/rules.yaml:1267:11\n2998 rules/marlborough/rules.yaml:1268:15\n2999 rules/marlborough/rules.yaml:1269:15\n3012 rules/marlborough/rules.yaml:1270:15\n3013 rules/marlborough/rules.yaml:1271:15\n3024 rules/marlborough/rules.yaml:1272:15\n3025 rules/marlborough/rules.yaml:1273:19\n3026 rules/marlborough/rules.yaml:1274:19\n3032 rules/marlborough/rules.yaml:844:7\n3033 rules/marlborough/rules.yaml:845:7\n3038 rules/marlborough/rules.yaml:846:11\n3039 rules/marlborough/rules.yaml:847:11\n3042 rules/marlborough/rules.yaml:848:11\n3043 rules/marlborough/rules.yaml:849:7\n3044 rules/marlborough/rules.yaml:850:7\n3049 rules/marlborough/rules.yaml:2066:7\n3050 rules/marlborough/rules.yaml:2067:7\n3051 rules/marlborough/rules.yaml:2068:11\n3057 rules/marlborough/rules.yaml:2069:11\n3058 rules/marlborough/rules.yaml:2070:11\n3059 rules/marlborough/rules.yaml:2071:11\n3070 rules/marlborough/rules.yaml:2072:11\n3081 rules/marlborough/rules.yaml:2073:11\n3083 rules/marlborough/rules.yaml:2074:11\n3084 rules/marlborough/rules.yaml:2075:15\n3086 rules/marlborough/rules.yaml:2077:15\n3090 rules/marlborough/flow.yaml:16:7\n3091 rules/marlborough/flow.yaml:17:11\n3092 rules/marlborough/flow.yaml:18:15\n3095 rules/marlborough/flow.yaml:19:19\n3096 rules/marlborough/flow.yaml:20:19\n3102 rules/marlborough/rules.yaml:883:7\n3103 rules/marlborough/rules.yaml:884:11\n3106 rules/marlborough/rules.yaml:886:11\n3108 rules/marlborough/rules.yaml:887:7\n3110 rules/marlborough/rules.yaml:888:7\n3111 rules/marlborough/rules.yaml:889:11\n3116 rules/marlborough/rules.yaml:857:7\n3117 rules/marlborough/rules.yaml:858:7\n3123 rules/marlborough/flow.yaml:94:7\n3128 rules/marlborough/flow.yaml:95:7\n3133 rules/marlborough/flow.yaml:96:7\n3135 rules/marlborough/flow.yaml:97:7\n3136 rules/marlborough/flow.yaml:98:11\n3138 rules/marlborough/flow.yaml:100:11\n3142 rules/marlborough/flow.yaml:73:7\n3143 rules/marlborough/flow.yaml:74:11\n3144 rules/marlborough/flow.yaml:75:15\n3149 rules/marlborough/flow.yaml:25:7\n3150 rules/marlborough/flow.yaml:26:11\n3155 rules/marlborough/flow.yaml:27:11\n3158 rules/marlborough/flow.yaml:29:11\n3159 rules/marlborough/flow.yaml:30:11\n3160 rules/marlborough/flow.yaml:31:15\n3161 rules/marlborough/flow.yaml:32:11\n3162 rules/marlborough/flow.yaml:33:15\n3163 rules/marlborough/flow.yaml:34:15\n3164 rules/marlborough/flow.yaml:35:15\n3169 rules/marlborough/flow.yaml:36:19\n3170 rules/marlborough/flow.yaml:37:19\n3171 rules/marlborough/flow.yaml:38:19\n3173 rules/marlborough/flow.yaml:39:15\n3174 rules/marlborough/flow.yaml:40:11\n3177 rules/marlborough/flow.yaml:41:11\n3183 rules/marlborough/rules.yaml:865:7\n3184 rules/marlborough/rules.yaml:866:11\n3186 rules/marlborough/rules.yaml:867:11\n3188 rules/marlborough/rules.yaml:868:7\n3189 rules/marlborough/rules.yaml:869:7\n3190 rules/marlborough/rules.yaml:870:7\n3191 rules/marlborough/rules.yaml:871:7\n3192 rules/marlborough/rules.yaml:872:11\n3196 rules/marlborough/rules.yaml:874:11\n3204 rules/marlborough/rules.yaml:876:11\n3216 rules/marlborough/rules.yaml:2307:7\n3219 rules/marlborough/rules.yaml:2308:7\n3220 rules/marlborough/rules.yaml:2309:11\n3222 rules/marlborough/rules.yaml:2311:11\n3223 rules/marlborough/rules.yaml:2312:7\n3230 rules/marlborough/rules.yaml:2327:7\n3233 rules/marlborough/rules.yaml:2328:7\n3234 rules/marlborough/rules.yaml:2329:7\n3239 rules/marlborough/rules.yaml:2346:7\n3242 rules/marlborough/rules.yaml:2347:7\n3243 rules/marlborough/rules.yaml:2348:7\n3246 rules/marlborough/rules.yaml:2349:7\n3619 rules/marlborough/rules.yaml:999:7\n3624 rules/marlborough/rules.yaml:1000:11\n3625 rules/marlborough/rules.yaml:1001:7\n3634 rules/marlborough/rules.yaml:1002:7\n3635 rules/marlborough/rules.yaml:1003:11\n3636 rules/marlborough/rules.yaml:1004:7\n3637 rules/marlborough/rules.yaml:1005:7\n3638 rules/marlborough/rules.yaml:1006:11\n3640 rules/marlborough/rules.yaml:1007:7\n3641 rules/marlborough/rules.yaml:1008:11\n3645 rules/marlborough/rules.yaml:1098:7\n3651 rules/marlborough/rules.yaml:1099:7\n3657 rules/marlborough/rules.yaml:1100:7\n3658 rules/marlborough/rules.yaml:1101:11\n3660 rules/marlborough/rules.yaml:1102:7\n3661 rules/marlborough/rules.yaml:1103:11\n3663 rules/marlborough/rules.yaml:1104:7\n3664 rules/marlborough/rules.yaml:1105:7\n3665 rules/marlborough/rules.yaml:1107:7\n3666 rules/marlborough/rules.yaml:1108:11\n3672 rules/marlborough/rules.yaml:1109:11\n3682 rules/marlborough/rules.yaml:1112:11\n3683 rules/marlborough/rules.yaml:1114:11\n3684 rules/marlborough/rules.yaml:1116:19\n3687 rules/marlborough/rules.yaml:1119:23\n3689 rules/marlborough/rules.yaml:1122:19\n3694 rules/marlborough/rules.yaml:1124:19\n3700 rules/marlborough/rules.yaml:1128:11\n3701 rules/marlborough/rules.yaml:1129:11\n3704 rules/marlborough/rules.yaml:1130:11\n3709 rules/marlborough/rules.yaml:1131:11\n3710 rules/marlborough/rules.yaml:1132:11\n3711 rules/marlborough/rules.yaml:1133:15\n3717 rules/marlborough/rules.yaml:1136:15\n3718 rules/marlborough/rules.yaml:1137:15\n3720 rules/marlborough/rules.yaml:1139:15\n3721 rules/marlborough/rules.yaml:1141:15\n3722 rules/marlborough/rules.yaml:1142:15\n3723 rules/marlborough/rules.yaml:1143:15\n3725 rules/marlborough/rules.yaml:1145:15\n3726 rules/marlborough/rules.yaml:1147:15\n3727 rules/marlborough/rules.yaml:1148:15\n3728 rules/marlborough/rules.yaml:1149:15\n3729 rules/marlborough/rules.yaml:1150:11\n3730 rules/marlborough/rules.yaml:1151:11\n3731 rules/marlborough/rules.yaml:1152:11\n3732 rules/marlborough/rules.yaml:1154:11\n3733 rules/marlborough/rules.yaml:1155:11\n3734 rules/marlborough/rules.yaml:1156:11\n3735 rules/marlborough/rules.yaml:1158:19\n3736 rules/marlborough/rules.yaml:1159:19\n3745 rules/marlborough/rules.yaml:1160:23\n3746 rules/marlborough/rules.yaml:1161:23\n3748 rules/marlborough/rules.yaml:1163:19\n3749 rules/marlborough/rules.yaml:1164:23\n3751 rules/marlborough/rules.yaml:1166:23\n3755 rules/marlborough/rules.yaml:1170:19\n3756 rules/marlborough/rules.yaml:1171:19\n3757 rules/marlborough/rules.yaml:1172:19\n3758 rules/marlborough/rules.yaml:1173:23\n3762 rules/marlborough/rules.yaml:1177:19\n3763 rules/marlborough/rules.yaml:1178:19\n3764 rules/marlborough/rules.yaml:1179:19\n3781 rules/marlborough/rules.yaml:1180:23\n3783 rules/marlborough/rules.yaml:1182:19\n3790 rules/marlborough/rules.yaml:2292:3\n3791 rules/marlborough/rules.yaml:2292:3\n3793 rules/marlborough/rules.yaml:2292:3\n3794 rules/marlborough/rules.yaml:2292:3\n3795 rules/marlborough/rules.yaml:2292:3\n3796 rules/marlborough/rules.yaml:2292:3\n3797 rules/marlborough/rules.yaml:2292:3\n3798 rules/marlborough/rules.yaml:2292:3\n3805 rules/marlborough/rules.yaml:2292:3\n3806 rules/marlborough/rules.yaml:2292:3\n3807 rules/marlborough/rules.yaml:2292:3\n3808 rules/marlborough/rules.yaml:2292:3\n3822 rules/marlborough/rules.yaml:2292:3\n3823 rules/marlborough/rules.yaml:2292:3\n3825 rules/marlborough/rules.yaml:2292:3\n3826 rules/marlborough/rules.yaml:2292:3\n3827 rules/marlborough/rules.yaml:2292:3\n3829 rules/marlborough/rules.yaml:2292:3\n3830 rules/marlborough/rules.yaml:2292:3\n3833 rules/marlborough/rules.yaml:2292:3\n3848 rules/marlborough/rules.yaml:1193:7\n3854 rules/marlborough/rules.yaml:1194:7\n3855 rules/marlborough/rules.yaml:1195:7\n3861 rules/marlborough/rules.yaml:1196:7\n3862 rules/marlborough/rules.yaml:1197:7\n3866 rules/marlborough/rules.yaml:1198:7\n3870 rules/marlborough/rules.yaml:1199:7\n3871 rules/marlborough/rules.yaml:1200:11\n3872 rules/marlborough/rules.yaml:1201:7\n3873 rules/marlborough/rules.yaml:1202:7\n3874 rules/marlborough/rules.yaml:1203:7\n3879 rules/marlborough/rules.yaml:1204:7\n3884 rules/marlborough/rules.yaml:1205:7\n3885 rules/marlborough/rules.yaml:1206:7\n3886 rules/marlborough/rules.yaml:1207:7\n3887 rules/marlborough/rules.yaml:1208:7\n3888 rules/marlborough/rules.yaml:1209:7\n3889 rules/marlborough/rules.yaml:1210:7\n3890 rules/marlborough/rules.yaml:1211:7\n3891 rules/marlborough/rules.yaml:1212:7\n3892 rules/marlborough/rules.yaml:1213:7\n3893 rules/marlborough/rules.yaml:1214:7\n3894 rules/marlborough/rules.yaml:1215:7\n3911 rules/marlborough/rules.yaml:1216:7\n3912 rules/marlborough/rules.yaml:1217:7\n3913 rules/marlborough/rules.yaml:1218:11\n3940 rules/marlborough/rules.yaml:1219:7\n3941 rules/marlborough/rules.yaml:1220:7\n3942 rules/marlborough/rules.yaml:1222:15\n3943 rules/marlborough/rules.yaml:1223:19\n3944 rules/marlborough/rules.yaml:1224:15\n3945 rules/marlborough/rules.yaml:1225:15\n3946 rules/marlborough/rules.yaml:1226:15\n3947 rules/marlborough/rules.yaml:1227:19\n3949 rules/marlborough/rules.yaml:1229:15\n3950 rules/marlborough/rules.yaml:1230:15\n3951 rules/marlborough/rules.yaml:1231:15\n3952 rules/marlborough/rules.yaml:1232:15\n3953 rules/marlborough/rules.yaml:1233:15\n3954 rules/marlborough/rules.yaml:1234:19\n3956 rules/marlborough/rules.yaml:1236:15\n3957 rules/marlborough/rules.yaml:1237:15\n3958 rules/marlborough/rules.yaml:1238:15\n3959 rules/marlborough/rules.yaml:1239:15\n3971 rules/marlborough/rules.yaml:1240:19\n3973 rules/marlborough/rules.yaml:1242:15\n3974 rules/marlborough/rules.yaml:1243:15\n3975 rules/marlborough/rules.yaml:1244:15\n3981 rules/marlborough/rules.yaml:1245:19\n3982 rules/marlborough/rules.yaml:1246:19\n3983 rules/marlborough/rules.yaml:1247:15\n3984 rules/marlborough/rules.yaml:1248:15\n3985 rules/marlborough/rules.yaml:1249:15\n3986 rules/marlborough/rules.yaml:1250:19\n3988 rules/marlborough/rules.yaml:1252:15\n3989 rules/marlborough/rules.yaml:1253:19\n3990 rules/marlborough/rules.yaml:1254:15\n3991 rules/marlborough/rules.yaml:1255:15\n3992 rules/marlborough/rules.yaml:1256:15\n3993 rules/marlborough/rules.yaml:1257:15\n3994 rules/marlborough/rules.yaml:1258:15\n3995 rules/marlborough/rules.yaml:1259:19\n4000 rules/marlborough/rules.yaml:1852:7\n4006 rules/marlborough/rules.yaml:1853:7\n4007 rules/marlborough/rules.yaml:1854:7\n4017 rules/marlborough/rules.yaml:1855:7\n4018 rules/marlborough/rules.yaml:1856:11\n4021 rules/marlborough/rules.yaml:1858:7\n4026 rules/marlborough/rules.yaml:1826:7\n4032 rules/marlborough/rules.yaml:1827:7\n4033 rules/marlborough/rules.yaml:1828:7\n4034 rules/marlborough/rules.yaml:1829:7\n4040 rules/marlborough/rules.yaml:1832:7\n4044 rules/marlborough/rules.yaml:1833:7\n4048 rules/marlborough/rules.yaml:1834:7\n4049 rules/marlborough/rules.yaml:1835:11\n4052 rules/marlborough/rules.yaml:1836:7\n4053 rules/marlborough/rules.yaml:1837:11\n4056 rules/marlborough/rules.yaml:1838:7\n4057 rules/marlborough/rules.yaml:1839:7\n4058 rules/marlborough/rules.yaml:1840:7\n4059 rules/marlborough/rules.yaml:1842:7\n4060 rules/marlborough/rules.yaml:1843:7\n4064 rules/marlborough/rules.yaml:1894:7\n4065 rules/marlborough/rules.yaml:1895:7\n4066 rules/marlborough/rules.yaml:1896:11\n4067 rules/marlborough/rules.yaml:1897:7\n4073 rules/marlborough/rules.yaml:1898:7\n4074 rules/marlborough/rules.yaml:1899:7\n4083 rules/marlborough/rules.yaml:1784:7\n4089 rules/marlborough/rules.yaml:1785:7\n4092 rules/marlborough/rules.yaml:1788:11\n4094 rules/marlborough/rules.yaml:1790:11\n4095 rules/marlborough/rules.yaml:1791:11\n4096 rules/marlborough/rules.yaml:1792:11\n4097 rules/marlborough/rules.yaml:1793:15\n4101 rules/marlborough/rules.yaml:1796:15\n4103 rules/marlborough/rules.yaml:1799:11\n4108 rules/marlborough/rules.yaml:1800:11\n4109 rules/marlborough/rules.yaml:1802:19\n4111 rules/marlborough/rules.yaml:1805:19\n4113 rules/marlborough/rules.yaml:1807:19\n4114 rules/marlborough/rules.yaml:1808:23\n4116 rules/marlborough/rules.yaml:1811:23\n4118 rules/marlborough/rules.yaml:1814:19\n4123 rules/marlborough/rules.yaml:1867:7\n4124 rules/marlborough/rules.yaml:1868:7\n4129 rules/marlborough/rules.yaml:1869:11\n4130 rules/marlborough/rules.yaml:1870:11\n4155 rules/marlborough/rules.yaml:1871:11\n4156 rules/marlborough/rules.yaml:1872:11\n4157 rules/marlborough/rules.yaml:1873:15\n4172 rules/marlborough/rules.yaml:1874:15\n4173 rules/marlborough/rules.yaml:1875:19\n4175 rules/marlborough/rules.yaml:1877:19\n4176 rules/marlborough/rules.yaml:1878:19\n4177 rules/marlborough/rules.yaml:1879:23\n4178 rules/marlborough/rules.yaml:1880:19\n4179 rules/marlborough/rules.yaml:1881:23\n4181 rules/marlborough/rules.yaml:1883:23\n4187 rules/marlborough/rules.yaml:1744:7\n4194 rules/marlborough/rules.yaml:1745:7\n4200 rules/marlborough/rules.yaml:1746:7\n4201 rules/marlborough/rules.yaml:1748:11\n4203 rules/marlborough/rules.yaml:1750:11\n4206 rules/marlborough/rules.yaml:1751:11\n4211 rules/marlborough/rules.yaml:1752:11\n4212 rules/marlborough/rules.yaml:1753:11\n4213 rules/marlborough/rules.yaml:1754:15\n4215 rules/marlborough/rules.yaml:1756:15\n4216 rules/marlborough/rules.yaml:1757:11\n4222 rules/marlborough/rules.yaml:823:7\n4223 rules/marlborough/rules.yaml:824:7\n4224 rules/marlborough/rules.yaml:825:11\n4225 rules/marlborough/rules.yaml:826:11\n4226 rules/marlborough/rules.yaml:827:15\n4229 rules/marlborough/rules.yaml:828:11\n4230 rules/marlborough/rules.yaml:830:7\n4231 rules/marlborough/rules.yaml:831:7\n4238 rules/marlborough/rules.yaml:832:11\n4239 rules/marlborough/rules.yaml:833:15\n4241 rules/marlborough/rules.yaml:835:15\n4242 rules/marlborough/rules.yaml:836:15\n4246 rules/marlborough/rules.yaml:837:11\n4251 rules/marlborough/rules.yaml:2258:7\n4252 rules/marlborough/rules.yaml:2259:7\n4257 rules/marlborough/rules.yaml:2260:11\n4262 rules/marlborough/rules.yaml:2261:11\n4280 rules/marlborough/rules.yaml:2262:11\n4281 rules/marlborough/rules.yaml:2263:15\n4283 rules/marlborough/rules.yaml:2265:15\n4284 rules/marlborough/rules.yaml:2266:15\n4285 rules/marlborough/rules.yaml:2267:19\n4287 rules/marlborough/rules.yaml:2269:19\n4290 rules/marlborough/rules.yaml:2270:19\n4291 rules/marlborough/rules.yaml:2271:19\n4292 rules/marlborough/rules.yaml:2273:19\n4293 rules/marlborough/rules.yaml:2274:23\n4294 rules/marlborough/rules.yaml:2275:7\n4299 rules/marlborough/rules.yaml:1766:7\n4305 rules/marlborough/rules.yaml:1767:7\n4306 rules/marlborough/rules.yaml:1768:7\n4307 rules/marlborough/rules.yaml:1770:15\n4308 rules/marlborough/rules.yaml:1771:19\n4311 rules/marlborough/rules.yaml:1772:23\n4314 rules/marlborough/rules.yaml:1774:15\n4317 rules/marlborough/rules.yaml:1776:15\n4324 rules/marlborough/rules.yaml:1028:7\n4325 rules/marlborough/rules.yaml:1029:11\n4326 rules/marlborough/rules.yaml:1030:7\n4327 rules/marlborough/rules.yaml:1031:7\n4328 rules/marlborough/rules.yaml:1034:15\n4329 rules/marlborough/rules.yaml:1035:15\n4330 rules/marlborough/rules.yaml:1036:15\n4332 rules/marlborough/rules.yaml:1039:15\n4333 rules/marlborough/rules.yaml:1040:15\n4334 rules/marlborough/rules.yaml:1041:15\n4336 rules/marlborough/rules.yaml:1043:15\n4340 rules/marlborough/rules.yaml:1530:7\n4345 rules/marlborough/rules.yaml:1531:11\n4354 rules/marlborough/rules.yaml:1532:11\n4366 rules/marlborough/rules.yaml:1534:15\n4370 rules/marlborough/rules.yaml:1054:7\n4376 rules/marlborough/rules.yaml:1055:7\n4381 rules/marlborough/rules.yaml:1056:7\n4382 rules/marlborough/rules.yaml:1057:11\n4383 rules/marlborough/rules.yaml:1058:15\n4384 rules/marlborough/rules.yaml:1059:7\n4385 rules/marlborough/rules.yaml:1060:7\n4386 rules/marlborough/rules.yaml:1061:7\n4387 rules/marlborough/rules.yaml:1062:11\n4388 rules/marlborough/rules.yaml:1063:11\n4389 rules/marlborough/rules.yaml:1064:11\n4401 rules/marlborough/rules.yaml:1065:11\n4410 rules/marlborough/rules.yaml:1066:11\n4411 rules/marlborough/rules.yaml:1067:15\n4412 rules/marlborough/rules.yaml:1068:19\n4414 rules/marlborough/rules.yaml:1070:15\n4415 rules/marlborough/rules.yaml:1071:15\n4416 rules/marlborough/rules.yaml:1072:19\n4418 rules/marlborough/rules.yaml:1074:7\n4419 rules/marlborough/rules.yaml:1075:7\n4423 rules/marlborough/rules.yaml:2119:7\n4424 rules/marlborough/rules.yaml:2120:7\n4429 rules/marlborough/rules.yaml:2121:7\n4432 rules/marlborough/rules.yaml:2122:7\n4454 rules/marlborough/rules.yaml:2123:7\n4455 rules/marlborough/rules.yaml:2124:11\n4456 rules/marlborough/rules.yaml:2125:7\n4457 rules/marlborough/rules.yaml:2126:7\n4458 rules/marlborough/rules.yaml:2127:11\n4459 rules/marlborough/rules.yaml:2128:7\n4460 rules/marlborough/rules.yaml:2129:11\n4465 rules/marlborough/rules.yaml:2130:11\n4466 rules/marlborough/rules.yaml:2131:11\n4467 rules/marlborough/rules.yaml:2132:11\n4468 rules/marlborough/rules.yaml:2133:15\n4469 rules/marlborough/rules.yaml:2134:19\n4471 rules/marlborough/rules.yaml:2136:15\n4472 rules/marlborough/rules.yaml:2137:15\n4473 rules/marlborough/rules.yaml:2138:19\n4475 rules/marlborough/rules.yaml:2140:19\n4476 rules/marlborough/rules.yaml:2141:19\n4477 rules/marlborough/rules.yaml:2142:7\n4478 rules/marlborough/rules.yaml:2143:11\n4479 rules/marlborough/rules.yaml:2144:11\n4480 rules/marlborough/rules.yaml:2146:11\n4481 rules/marlborough/rules.yaml:2147:11\n4485 rules/marlborough/rules.yaml:2148:11\n4488 rules/marlborough/rules.yaml:2149:11\n4489 rules/marlborough/rules.yaml:2150:15\n4490 rules/marlborough/rules.yaml:2151:19\n4503 rules/marlborough/rules.yaml:2152:19\n4504 rules/marlborough/rules.yaml:2153:23\n4505 rules/marlborough/rules.yaml:2155:23\n4506 rules/marlborough/rules.yaml:2156:7\n4507 rules/marlborough/rules.yaml:2157:11\n4511 rules/marlborough/rules.yaml:1464:7\n4517 rules/marlborough/rules.yaml:1465:7\n4526 rules/marlborough/rules.yaml:1466:7\n4527 rules/marlborough/rules.yaml:1467:11\n4538 rules/marlborough/rules.yaml:1468:15\n4539 rules/marlborough/rules.yaml:1469:15\n4540 rules/marlborough/rules.yaml:1470:19\n4541 rules/marlborough/rules.yaml:1471:19\n4542 rules/marlborough/rules.yaml:1473:23\n4557 rules/marlborough/rules.yaml:1474:23\n4558 rules/marlborough/rules.yaml:1475:27\n4560 rules/marlborough/rules.yaml:1476:23\n4561 rules/marlborough/rules.yaml:1477:23\n4562 rules/marlborough/rules.yaml:1478:27\n4563 rules/marlborough/rules.yaml:1479:31\n4571 rules/marlborough/rules.yaml:2313:3\n4572 rules/marlborough/rules.yaml:2313:3\n4574 rules/marlborough/rules.yaml:2313:3\n4575 rules/marlborough/rules.yaml:2313:3\n4576 rules/marlborough/rules.yaml:2313:3\n4577 rules/marlborough/rules.yaml:2313:3\n4578 rules/marlborough/rules.yaml:2313:3\n4579 rules/marlborough/rules.yaml:2313:3\n4586 rules/marlborough/rules.yaml:2313:3\n4587 rules/marlborough/rules.yaml:2313:3\n4588 rules/marlborough/rules.yaml:2313:3\n4589 rules/marlborough/rules.yaml:2313:3\n4594 rules/marlborough/rules.yaml:2313:3\n4595 rules/marlborough/rules.yaml:2313:3\n4597 rules/marlborough/rules.yaml:2313:3\n4598 rules/marlborough/rules.yaml:2313:3\n4599 rules/marlborough/rules.yaml:2313:3\n4601 rules/marlborough/rules.yaml:2313:3\n4602 rules/marlborough/rules.yaml:2313:3\n4603 rules/marlborough/rules.yaml:2313:3\n4608 rules/marlborough/rules.yaml:1965:7\n4613 rules/marlborough/rules.yaml:1966:7\n4614 rules/marlborough/rules.yaml:1967:11\n4615 rules/marlborough/rules.yaml:1968:11\n4616 rules/marlborough/rules.yaml:1969:15\n4618 rules/marlborough/rules.yaml:1972:15\n4624 rules/marlborough/rules.yaml:1082:7\n4625 rules/marlborough/rules.yaml:1083:7\n4626 rules/marlborough/rules.yaml:1084:11\n4627 rules/marlborough/rules.yaml:1085:11\n4629 rules/marlborough/rules.yaml:1087:11\n4682 rules/marlborough/rules.yaml:1681:7\n4683 rules/marlborough/rules.yaml:1682:7\n4684 rules/marlborough/rules.yaml:1683:7\n4692 rules/marlborough/rules.yaml:1684:11\n4693 rules/marlborough/rules.yaml:1685:7\n4694 rules/marlborough/rules.yaml:1686:11\n4703 rules/marlborough/rules.yaml:1687:15\n4704 rules/marlborough/rules.yaml:1688:15\n4716 rules/marlborough/rules.yaml:1689:19\n4723 rules/marlborough/rules.yaml:1690:19\n4761 rules/marlborough/rules.yaml:1691:19\n4762 rules/marlborough/rules.yaml:1693:23\n4764 rules/marlborough/rules.yaml:1695:23\n4765 rules/marlborough/rules.yaml:1696:23\n4766 rules/marlborough/rules.yaml:1697:27\n4767 rules/marlborough/rules.yaml:1698:23\n4769 rules/marlborough/rules.yaml:1699:23\n4773 rules/marlborough/rules.yaml:1720:7\n4774 rules/marlborough/rules.yaml:1721:7\n4775 rules/marlborough/rules.yaml:1723:7\n4783 rules/marlborough/rules.yaml:1724:11\n4784 rules/marlborough/rules.yaml:1725:7\n4791 rules/marlborough/rules.yaml:1726:7\n4811 rules/marlborough/rules.yaml:1727:7\n4812 rules/marlborough/rules.yaml:1728:11\n4813 rules/marlborough/rules.yaml:1729:11\n4822 rules/marlborough/rules.yaml:1730:15\n4823 rules/marlborough/rules.yaml:1731:7\n4835 rules/marlborough/rules.yaml:1732:11\n4851 rules/marlborough/rules.yaml:1733:7\n4861 rules/marlborough/rules.yaml:1734:11\n4881 rules/marlborough/rules.yaml:1548:7\n4887 rules/marlborough/rules.yaml:1549:11\n4888 rules/marlborough/rules.yaml:1550:11\n4889 rules/marlborough/rules.yaml:1551:11\n4892 rules/marlborough/rules.yaml:1554:15\n4893 rules/marlborough/rules.yaml:1555:15\n4895 rules/marlborough/rules.yaml:1557:7\n4896 rules/marlborough/rules.yaml:1558:7\n4897 rules/marlborough/rules.yaml:1559:7\n4902 rules/marlborough/rules.yaml:1560:7\n4903 rules/marlborough/rules.yaml:1561:11\n4904 rules/marlborough/rules.yaml:1562:11\n4905 rules/marlborough/rules.yaml:1563:15\n4908 rules/marlborough/rules.yaml:1564:15\n4909 rules/marlborough/rules.yaml:1565:15\n4910 rules/marlborough/rules.yaml:1567:7\n4911 rules/marlborough/rules.yaml:1568:7\n4916 rules/marlborough/rules.yaml:1569:11\n4922 rules/marlborough/rules.yaml:1570:11\n4958 rules/marlborough/rules.yaml:1571:11\n4959 rules/marlborough/rules.yaml:1572:15\n4961 rules/marlborough/rules.yaml:1574:15\n4962 rules/marlborough/rules.yaml:1575:15\n4963 rules/marlborough/rules.yaml:1576:19\n4965 rules/marlborough/rules.yaml:1578:19\n4968 rules/marlborough/rules.yaml:1579:19\n4969 rules/marlborough/rules.yaml:1581:7\n4970 rules/marlborough/rules.yaml:1582:7\n4975 rules/marlborough/rules.yaml:1583:11\n4999 rules/marlborough/rules.yaml:1584:11\n5000 rules/marlborough/rules.yaml:1585:15\n5002 rules/marlborough/rules.yaml:1587:15\n5003 rules/marlborough/rules.yaml:1588:15\n5004 rules/marlborough/rules.yaml:1589:19\n5006 rules/marlborough/rules.yaml:1591:19\n5011 rules/marlborough/rules.yaml:1592:19\n5014 rules/marlborough/rules.yaml:1593:19\n5015 rules/marlborough/rules.yaml:1594:19\n5019 rules/marlborough/rules.yaml:1595:23\n5022 rules/marlborough/rules.yaml:1598:23\n5023 rules/marlborough/rules.yaml:1599:23\n5028 rules/marlborough/rules.yaml:1491:7\n5043 rules/marlborough/rules.yaml:1492:7\n5052 rules/marlborough/rules.yaml:1493:11\n5053 rules/marlborough/rules.yaml:1494:7\n5054 rules/marlborough/rules.yaml:1495:7\n5075 rules/marlborough/rules.yaml:1496:7\n5076 rules/marlborough/rules.yaml:1498:11\n5077 rules/marlborough/rules.yaml:1499:15\n5078 rules/marlborough/rules.yaml:1500:11\n5079 rules/marlborough/rules.yaml:1501:7\n5080 rules/marlborough/rules.yaml:1502:7\n5081 rules/marlborough/rules.yaml:1503:11\n5086 rules/marlborough/rules.yaml:2351:1\n5087 rules/marlborough/rules.yaml:2351:1\n5088 rules/marlborough/rules.yaml:2351:1\n5093 rules/marlborough/rules.yaml:2351:1\n5094 rules/marlborough/rules.yaml:2351:1\n5095 rules/marlborough/rules.yaml:2351:1\n5096 rules/marlborough/rules.yaml:2351:1\n5099 rules/marlborough/rules.yaml:2351:1\n5100 rules/marlborough/rules.yaml:2351:1\n5102 rules/marlborough/rules.yaml:2351:1\n5103 rules/marlborough/rules.yaml:2351:1\n5104 rules/marlborough/rules.yaml:2351:1\n5105 rules/marlborough/rules.yaml:2351:1\n5106 rules/marlborough/rules.yaml:2351:1\n5107 rules/marlborough/rules.yaml:2351:1\n5108 rules/marlborough/rules.yaml:2351:1\n5109 rules/marlborough/rules.yaml:2351:1\n5110 rules/marlborough/rules.yaml:2351:1\n5111 rules/marlborough/rules.yaml:2351:1\n5112 rules/marlborough/rules.yaml:2351:1\n5116 rules/marlborough/rules.yaml:1372:7\n5117 rules/marlborough/rules.yaml:1373:11\n5118 rules/marlborough/rules.yaml:1374:7\n5124 rules/marlborough/rules.yaml:1375:7\n5125 rules/marlborough/rules.yaml:1376:7\n5130 rules/marlborough/rules.yaml:1377:11\n5131 rules/marlborough/rules.yaml:1378:15\n5133 rules/marlborough/rules.yaml:1380:15\n5134 rules/marlborough/rules.yaml:1381:11\n5135 rules/marlborough/rules.yaml:1382:15\n5136 rules/marlborough/rules.yaml:1383:11\n5137 rules/marlborough/rules.yaml:1384:15\n5139 rules/marlborough/rules.yaml:1386:15\n5140 rules/marlborough/rules.yaml:1387:11\n5149 rules/marlborough/rules.yaml:2286:7\n5151 rules/marlborough/rules.yaml:2287:7\n5152 rules/marlborough/rules.yaml:2288:7\n5159 rules/marlborough/rules.yaml:2003:7\n5160 rules/marlborough/rules.yaml:2004:7\n5161 rules/marlborough/rules.yaml:2005:11\n5162 rules/marlborough/rules.yaml:2006:7\n5168 rules/marlborough/rules.yaml:2007:7\n5174 rules/marlborough/rules.yaml:2008:7\n5175 rules/marlborough/rules.yaml:2009:7\n5179 rules/marlborough/rules.yaml:2010:11\n5180 rules/marlborough/rules.yaml:2011:7\n5181 rules/marlborough/rules.yaml:2012:7\n5182 rules/marlborough/rules.yaml:2013:11\n5183 rules/marlborough/rules.yaml:2014:7\n5189 rules/marlborough/rules.yaml:2015:7\n5190 rules/marlborough/rules.yaml:2016:7\n5191 rules/marlborough/rules.yaml:2018:7\n5192 rules/marlborough/rules.yaml:2020:15\n5194 rules/marlborough/rules.yaml:2022:15\n5196 rules/marlborough/rules.yaml:2024:15\n5198 rules/marlborough/rules.yaml:2026:15\n5199 rules/marlborough/rules.yaml:2027:15\n5201 rules/marlborough/rules.yaml:2029:15\n5202 rules/marlborough/rules.yaml:2030:15\n5203 rules/marlborough/rules.yaml:2031:15\n5204 rules/marlborough/rules.yaml:2032:19\n5205 rules/marlborough/rules.yaml:2033:19\n5206 rules/marlborough/rules.yaml:2034:15\n5210 rules/marlborough/rules.yaml:1982:7\n5216 rules/marlborough/rules.yaml:1983:7\n5217 rules/marlborough/rules.yaml:1984:7\n5218 rules/marlborough/rules.yaml:1985:11\n5219 rules/marlborough/rules.yaml:1987:7\n5220 rules/marlborough/rules.yaml:1988:7\n5221 rules/marlborough/rules.yaml:1989:7\n5224 rules/marlborough/rules.yaml:1991:7\n5225 rules/marlborough/rules.yaml:1992:7\n5226 rules/marlborough/rules.yaml:1993:11\n5231 rules/marlborough/rules.yaml:2090:7\n5232 rules/marlborough/rules.yaml:2091:7\n5237 rules/marlborough/rules.yaml:2092:11\n5242 rules/marlborough/rules.yaml:2093:11\n5247 rules/marlborough/rules.yaml:2094:11\n5248 rules/marlborough/rules.yaml:2095:15\n5250 rules/marlborough/rules.yaml:2097:15\n5251 rules/marlborough/rules.yaml:2098:15\n5252 rules/marlborough/rules.yaml:2099:19\n5254 rules/marlborough/rules.yaml:2101:19\n5257 rules/marlborough/rules.yaml:2102:19\n5262 rules/marlborough/rules.yaml:1644:7\n5263 rules/marlborough/rules.yaml:1645:7\n5264 rules/marlborough/rules.yaml:1646:7\n5265 rules/marlborough/rules.yaml:1647:7\n5270 rules/marlborough/rules.yaml:1648:11\n5275 rules/marlborough/rules.yaml:1649:11\n5279 rules/marlborough/rules.yaml:1650:11\n5280 rules/marlborough/rules.yaml:1651:11\n5281 rules/marlborough/rules.yaml:1652:15\n5283 rules/marlborough/rules.yaml:1654:15\n5284 rules/marlborough/rules.yaml:1655:15\n5286 rules/marlborough/rules.yaml:1657:15\n5287 rules/marlborough/rules.yaml:1658:15\n5288 rules/marlborough/rules.yaml:1659:19\n5290 rules/marlborough/rules.yaml:1661:19\n5291 rules/marlborough/rules.yaml:1662:7\n5298 rules/marlborough/rules.yaml:1940:7\n5299 rules/marlborough/rules.yaml:1941:7\n5300 rules/marlborough/rules.yaml:1942:7\n5301 rules/marlborough/rules.yaml:1943:7\n5302 rules/marlborough/rules.yaml:1945:7\n5303 rules/marlborough/rules.yaml:1947:15\n5304 rules/marlborough/rules.yaml:1948:19\n5306 rules/marlborough/rules.yaml:1950:19\n5308 rules/marlborough/rules.yaml:1952:15\n5309 rules/marlborough/rules.yaml:1953:19\n5313 rules/marlborough/rules.yaml:1957:15\n5318 rules/marlborough/rules.yaml:2217:7\n5324 rules/marlborough/rules.yaml:2218:7\n5325 rules/marlborough/rules.yaml:2219:7\n5328 rules/marlborough/rules.yaml:2220:7\n5329 rules/marlborough/rules.yaml:2221:11\n5332 rules/marlborough/rules.yaml:2222:7\n5333 rules/marlborough/rules.yaml:2223:7\n5334 rules/marlborough/rules.yaml:2224:7\n5337 rules/marlborough/rules.yaml:2226:7\n5338 rules/marlborough/rules.yaml:2227:7\n5339 rules/marlborough/rules.yaml:2228:11\n5340 rules/marlborough/rules.yaml:2230:7\n5341 rules/marlborough/rules.yaml:2231:11\n5342 rules/marlborough/rules.yaml:2232:7\n5343 rules/marlborough/rules.yaml:2233:7\n5344 rules/marlborough/rules.yaml:2234:7\n5345 rules/marlborough/rules.yaml:2235:11\n5346 rules/marlborough/rules.yaml:2236:15\n5348 rules/marlborough/rules.yaml:2238:7\n5353 rules/marlborough/rules.yaml:2239:7\n5354 rules/marlborough/rules.yaml:2240:11\n5355 rules/marlborough/rules.yaml:2241:7\n5356 rules/marlborough/rules.yaml:2242:7\n5357 rules/marlborough/rules.yaml:2243:11\n5358 rules/marlborough/rules.yaml:2244:11\n5366 rules/marlborough/rules.yaml:2245:11\n5367 rules/marlborough/rules.yaml:2246:11\n5371 rules/marlborough/rules.yaml:2197:7\n5372 rules/marlborough/rules.yaml:2198:7\n5373 rules/marlborough/rules.yaml:2199:11\n5374 rules/marlborough/rules.yaml:2200:11\n5375 rules/marlborough/rules.yaml:2201:15\n5376 rules/marlborough/rules.yaml:2202:15\n5377 rules/marlborough/rules.yaml:2203:7\n5381 rules/marlborough/rules.yaml:2171:7\n5391 rules/marlborough/rules.yaml:2172:7\n5392 rules/marlborough/rules.yaml:2174:11\n5393 rules/marlborough/rules.yaml:2175:7\n5394 rules/marlborough/rules.yaml:2176:7\n5400 rules/marlborough/rules.yaml:2177:7\n5401 rules/marlborough/rules.yaml:2178:7\n5402 rules/marlborough/rules.yaml:2179:11\n5408 rules/marlborough/rules.yaml:2181:7\n5413 rules/marlborough/rules.yaml:2182:11\n5414 rules/marlborough/rules.yaml:2183:11\n5415 rules/marlborough/rules.yaml:2184:15\n5416 rules/marlborough/rules.yaml:2185:15\n5417 rules/marlborough/rules.yaml:2186:15\n5423 rules/marlborough/rules.yaml:2047:7\n5424 rules/marlborough/rules.yaml:2048:11\n5425 rules/marlborough/rules.yaml:2049:11\n5434 rules/marlborough/rules.yaml:2050:15\n5435 rules/marlborough/rules.yaml:2051:15\n5436 rules/marlborough/rules.yaml:2052:19\n5439 rules/marlborough/rules.yaml:2053:19\n5443 rules/marlborough/rules.yaml:962:7\n5444 rules/marlborough/rules.yaml:963:7\n5445 rules/marlborough/rules.yaml:964:11\n5446 rules/marlborough/rules.yaml:965:7\n5449 rules/marlborough/rules.yaml:967:11\n5450 rules/marlborough/rules.yaml:968:7\n5451 rules/marlborough/rules.yaml:969:11\n5452 rules/marlborough/rules.yaml:970:15\n5453 rules/marlborough/rules.yaml:971:7\n5454 rules/marlborough/rules.yaml:972:7\n5455 rules/marlborough/rules.yaml:973:7\n5456 rules/marlborough/rules.yaml:974:11\n5457 rules/marlborough/rules.yaml:975:7\n5458 rules/marlborough/rules.yaml:976:7\n5459 rules/marlborough/rules.yaml:977:7\n5460 rules/marlborough/rules.yaml:978:7\n5478 rules/marlborough/rules.yaml:979:7\n5487 rules/marlborough/rules.yaml:980:11\n5492 rules/marlborough/rules.yaml:981:7\n5493 rules/marlborough/rules.yaml:983:11\n5494 rules/marlborough/rules.yaml:984:15\n5495 rules/marlborough/rules.yaml:985:11\n5496 rules/marlborough/rules.yaml:986:7\n5497 rules/marlborough/rules.yaml:987:7\n5498 rules/marlborough/rules.yaml:988:11\n5504 rules/marlborough/rules.yaml:2332:3\n5505 rules/marlborough/rules.yaml:2332:3\n5507 rules/marlborough/rules.yaml:2332:3\n5508 rules/marlborough/rules.yaml:2332:3\n5509 rules/marlborough/rules.yaml:2332:3\n5510 rules/marlborough/rules.yaml:2332:3\n5511 rules/marlborough/rules.yaml:2332:3\n5512 rules/marlborough/rules.yaml:2332:3\n5519 rules/marlborough/rules.yaml:2332:3\n5520 rules/marlborough/rules.yaml:2332:3\n5521 rules/marlborough/rules.yaml:2332:3\n5522 rules/marlborough/rules.yaml:2332:3\n5525 rules/marlborough/rules.yaml:2332:3\n5526 rules/marlborough/rules.yaml:2332:3\n5528 rules/marlborough/rules.yaml:2332:3\n5529 rules/marlborough/rules.yaml:2332:3\n5530 rules/marlborough/rules.yaml:2332:3\n5532 rules/marlborough/rules.yaml:2332:3\n5533 rules/marlborough/rules.yaml:2332:3\n5534 rules/marlborough/rules.yaml:2332:3\n5541 rules/marlborough/rules.yaml:1404:7\n5547 rules/marlborough/rules.yaml:1405:7\n5561 rules/marlborough/rules.yaml:1406:7\n5572 rules/marlborough/rules.yaml:1407:7\n5583 rules/marlborough/rules.yaml:1408:11\n5584 rules/marlborough/rules.yaml:1410:7\n5589 rules/marlborough/rules.yaml:1411:7\n5590 rules/marlborough/rules.yaml:1412:7\n5591 rules/marlborough/rules.yaml:1413:11\n5592 rules/marlborough/rules.yaml:1414:7\n5593 rules/marlborough/rules.yaml:1415:11\n5594 rules/marlborough/rules.yaml:1416:7\n5595 rules/marlborough/rules.yaml:1417:11\n5596 rules/marlborough/rules.yaml:1418:15\n5600 rules/marlborough/rules.yaml:1422:7\n5601 rules/marlborough/rules.yaml:1423:11\n5604 rules/marlborough/rules.yaml:1424:15\n5605 rules/marlborough/rules.yaml:1425:19\n5608 rules/marlborough/rules.yaml:1429:7\n5609 rules/marlborough/rules.yaml:1430:11\n5610 rules/marlborough/rules.yaml:1432:11\n5611 rules/marlborough/rules.yaml:1433:15\n5614 rules/marlborough/rules.yaml:1434:15\n5615 rules/marlborough/rules.yaml:1435:19\n5616 rules/marlborough/rules.yaml:1436:19\n5617 rules/marlborough/rules.yaml:1437:7\n5618 rules/marlborough/rules.yaml:1438:11\n5619 rules/marlborough/rules.yaml:1439:7\n5631 rules/marlborough/rules.yaml:1440:7\n5640 rules/marlborough/rules.yaml:1441:11\n5641 rules/marlborough/rules.yaml:1442:7\n5642 rules/marlborough/rules.yaml:1443:7\n5643 rules/marlborough/rules.yaml:1444:11\n5644 rules/marlborough/rules.yaml:1445:7\n5645 rules/marlborough/rules.yaml:1446:7\n5646 rules/marlborough/rules.yaml:1447:11\n5647 rules/marlborough/rules.yaml:1448:11\n5648 rules/marlborough/rules.yaml:1449:15\n5663 rules/marlborough/rules.yaml:1450:11\n5664 rules/marlborough/rules.yaml:1451:11\n5665 rules/marlborough/rules.yaml:1452:15\n5666 rules/marlborough/rules.yaml:1453:11\n5671 rules/marlborough/rules.yaml:1292:7\n5680 rules/marlborough/rules.yaml:1293:7\n5681 rules/marlborough/rules.yaml:1294:7\n5682 rules/marlborough/rules.yaml:1295:11\n5697 rules/marlborough/rules.yaml:1296:7\n5698 rules/marlborough/rules.yaml:1297:7\n5699 rules/marlborough/rules.yaml:1298:11\n5700 rules/marlborough/rules.yaml:1300:11\n5701 rules/marlborough/rules.yaml:1301:7\n5702 rules/marlborough/rules.yaml:1302:7\n5703 rules/marlborough/rules.yaml:1303:7\n5704 rules/marlborough/rules.yaml:1304:7\n5713 rules/marlborough/rules.yaml:1305:7\n5719 rules/marlborough/rules.yaml:1306:7\n5720 rules/marlborough/rules.yaml:1307:11\n5721 rules/marlborough/rules.yaml:1309:7\n5730 rules/marlborough/rules.yaml:1310:11\n5731 rules/marlborough/rules.yaml:1311:11\n5732 rules/marlborough/rules.yaml:1312:7\n5743 rules/marlborough/rules.yaml:1313:7\n5744 rules/marlborough/rules.yaml:1314:7\n5745 rules/marlborough/rules.yaml:1315:11\n5746 rules/marlborough/rules.yaml:1316:11\n5747 rules/marlborough/rules.yaml:1317:15\n5748 rules/marlborough/rules.yaml:1318:11\n5749 rules/marlborough/rules.yaml:1319:15\n5751 rules/marlborough/rules.yaml:1322:15\n5752 rules/marlborough/rules.yaml:1324:7\n5753 rules/marlborough/rules.yaml:1325:7\n5754 rules/marlborough/rules.yaml:1326:11\n5755 rules/marlborough/rules.yaml:1327:7\n5756 rules/marlborough/rules.yaml:1328:11\n5757 rules/marlborough/rules.yaml:1329:7\n5758 rules/marlborough/rules.yaml:1330:7\n5759 rules/marlborough/rules.yaml:1331:11\n5760 rules/marlborough/rules.yaml:1332:15\n5762 rules/marlborough/rules.yaml:1333:15\n5765 rules/marlborough/rules.yaml:1337:7\n5766 rules/marlborough/rules.yaml:1338:11\n5767 rules/marlborough/rules.yaml:1340:11\n5768 rules/marlborough/rules.yaml:1341:15\n5769 rules/marlborough/rules.yaml:1342:15\n5770 rules/marlborough/rules.yaml:1343:19\n5771 rules/marlborough/rules.yaml:1344:19\n5772 rules/marlborough/rules.yaml:1345:7\n5777 rules/marlborough/rules.yaml:1346:7\n5778 rules/marlborough/rules.yaml:1347:11\n5779 rules/marlborough/rules.yaml:1348:7\n5780 rules/marlborough/rules.yaml:1349:7\n5781 rules/marlborough/rules.yaml:1350:11\n5782 rules/marlborough/rules.yaml:1351:7\n5783 rules/marlborough/rules.yaml:1352:7\n5784 rules/marlborough/rules.yaml:1353:11\n5785 rules/marlborough/rules.yaml:1354:11\n5786 rules/marlborough/rules.yaml:1355:15\n5787 rules/marlborough/rules.yaml:1356:15\n5788 rules/marlborough/rules.yaml:1357:15\n5789 rules/marlborough/rules.yaml:1358:19\n5790 rules/marlborough/rules.yaml:1360:11\n5791 rules/marlborough/rules.yaml:1361:11\n5792 rules/marlborough/rules.yaml:1362:11\n5793 rules/marlborough/rules.yaml:1363:11\n5797 rules/marlborough/flow.yaml:11:7\n5798 rules/marlborough/flow.yaml:12:11\n5804 rules/marlborough/rules.yaml:927:7\n5805 rules/marlborough/rules.yaml:928:7\n5806 rules/marlborough/rules.yaml:929:7\n5807 rules/marlborough/rules.yaml:930:11\n5808 rules/marlborough/rules.yaml:931:11\n5809 rules/marlborough/rules.yaml:932:15\n5810 rules/marlborough/rules.yaml:933:15\n5811 rules/marlborough/rules.yaml:934:7\n5816 rules/marlborough/rules.yaml:935:11\n5817 rules/marlborough/rules.yaml:936:11\n5818 rules/marlborough/rules.yaml:937:11\n5819 rules/marlborough/rules.yaml:938:11\n5820 rules/marlborough/rules.yaml:939:11\n5821 rules/marlborough/rules.yaml:940:7\n5822 rules/marlborough/rules.yaml:941:11\n5827 rules/marlborough/rules.yaml:1512:7\n5828 rules/marlborough/rules.yaml:1513:7\n5829 rules/marlborough/rules.yaml:1514:11\n5830 rules/marlborough/rules.yaml:1515:11\n5831 rules/marlborough/rules.yaml:1516:7\n5834 rules/marlborough/rules.yaml:1517:7\n5835 rules/marlborough/rules.yaml:1518:7\n5843 rules/marlborough/rules.yaml:1912:7\n5844 rules/marlborough/rules.yaml:1913:7\n5845 rules/marlborough/rules.yaml:1914:11\n5846 rules/marlborough/rules.yaml:1915:11\n5853 rules/marlborough/rules.yaml:1916:15\n5854 rules/marlborough/rules.yaml:1917:15\n5862 rules/marlborough/rules.yaml:1918:15\n5880 rules/marlborough/rules.yaml:1919:15\n5881 rules/marlborough/rules.yaml:1920:15\n5882 rules/marlborough/rules.yaml:1921:19\n5883 rules/marlborough/rules.yaml:1922:19\n5884 rules/marlborough/rules.yaml:1923:23\n5887 rules/marlborough/rules.yaml:1924:23\n5888 rules/marlborough/rules.yaml:1926:19\n5889 rules/marlborough/rules.yaml:1927:23\n5890 rules/marlborough/rules.yaml:1928:23\n5894 rules/marlborough/rules.yaml:1610:7\n5898 rules/marlborough/rules.yaml:1611:7\n5899 rules/marlborough/rules.yaml:1612:11\n5900 rules/marlborough/rules.yaml:1613:11\n5901 rules/marlborough/rules.yaml:1614:7\n5902 rules/marlborough/rules.yaml:1615:11\n5906 rules/marlborough/flow.yaml:104:7\n5907 rules/marlborough/flow.yaml:105:11\n5911 rules/marlborough/flow.yaml:50:7\n5914 rules/marlborough/flow.yaml:51:11\n5915 rules/marlborough/flow.yaml:52:15\n5919 rules/marlborough/flow.yaml:67:7\n5922 rules/marlborough/flow.yaml:68:11\n5923 rules/marlborough/flow.yaml:69:15\n5927 rules/marlborough/flow.yaml:85:7\n5931 rules/marlborough/flow.yaml:61:7\n5932 rules/marlborough/flow.yaml:62:11\n5933 rules/marlborough/flow.yaml:63:15\n5937 rules/marlborough/flow.yaml:89:7\n5938 rules/marlborough/flow.yaml:90:11\n5942 rules/marlborough/flow.yaml:45:7\n5943 rules/marlborough/flow.yaml:46:11\n5947 rules/marlborough/flow.yaml:79:7\n5948 rules/marlborough/flow.yaml:80:11\n5949 rules/marlborough/flow.yaml:81:15\n5953 rules/marlborough/flow.yaml:56:7\n5954 rules/marlborough/flow.yaml:57:11\n5958 rules/marlborough/rules.yaml:1016:7\n5964 rules/marlborough/rules.yaml:1017:7\n5965 rules/marlborough/rules.yaml:1018:11\n5966 rules/marlborough/rules.yaml:1019:7\n5967 rules/marlborough/rules.yaml:1020:7\n5982 rules/marlborough/rules.yaml:999:7\n5987 rules/marlborough/rules.yaml:1000:11\n5988 rules/marlborough/rules.yaml:1001:7\n6000 rules/marlborough/rules.yaml:1002:7\n6001 rules/marlborough/rules.yaml:1003:11\n6002 rules/marlborough/rules.yaml:1004:7\n6020 rules/marlborough/rules.yaml:1005:7\n6021 rules/marlborough/rules.yaml:1006:11\n6023 rules/marlborough/rules.yaml:1007:7\n6024 rules/marlborough/rules.yaml:1008:11\n6025 rules/marlborough/rules.yaml:1009:11\n6074 rules/marlborough/rules.yaml:1098:7\n6075 rules/marlborough/rules.yaml:1099:7\n6081 rules/marlborough/rules.yaml:1100:7\n6082 rules/marlborough/rules.yaml:1101:11\n6084 rules/marlborough/rules.yaml:1102:7\n6085 rules/marlborough/rules.yaml:1103:11\n6087 rules/marlborough/rules.yaml:1104:7\n6090 rules/marlborough/rules.yaml:1105:7\n6091 rules/marlborough/rules.yaml:1106:7\n6092 rules/marlborough/rules.yaml:1107:7\n6097 rules/marlborough/rules.yaml:1108:11\n6098 rules/marlborough/rules.yaml:1109:11\n6126 rules/marlborough/rules.yaml:1112:11\n6127 rules/marlborough/rules.yaml:1113:11\n6128 rules/marlborough/rules.yaml:1114:11\n6129 rules/marlborough/rules.yaml:1116:19\n6130 rules/marlborough/rules.yaml:1117:23\n6132 rules/marlborough/rules.yaml:1119:23\n6133 rules/marlborough/rules.yaml:1120:23\n6143 rules/marlborough/rules.yaml:1126:19\n6146 rules/marlborough/rules.yaml:1122:19\n6150 rules/marlborough/rules.yaml:1124:19\n6159 rules/marlborough/rules.yaml:1128:11\n6160 rules/marlborough/rules.yaml:1129:11\n6163 rules/marlborough/rules.yaml:1130:11\n6168 rules/marlborough/rules.yaml:1131:11\n6169 rules/marlborough/rules.yaml:1132:11\n6190 rules/marlborough/rules.yaml:1133:15\n6241 rules/marlborough/rules.yaml:1136:15\n6242 rules/marlborough/rules.yaml:1137:15\n6248 rules/marlborough/rules.yaml:1139:15\n6260 rules/marlborough/rules.yaml:1140:15\n6261 rules/marlborough/rules.yaml:1141:15\n6278 rules/marlborough/rules.yaml:1142:15\n6279 rules/marlborough/rules.yaml:1143:15\n6285 rules/marlborough/rules.yaml:1145:15\n6297 rules/marlborough/rules.yaml:1146:15\n6298 rules/marlborough/rules.yaml:1147:15\n6315 rules/marlborough/rules.yaml:1148:15\n6316 rules/marlborough/rules.yaml:1149:15\n6319 rules/marlborough/rules.yaml:1150:11\n6320 rules/marlborough/rules.yaml:1151:11\n6321 rules/marlborough/rules.yaml:1152:11\n6322 rules/marlborough/rules.yaml:1153:11\n6323 rules/marlborough/rules.yaml:1154:11\n6324 rules/marlborough/rules.yaml:1155:11\n6325 rules/marlborough/rules.yaml:1156:11\n6336 rules/marlborough/rules.yaml:1158:19\n6343 rules/marlborough/rules.yaml:1159:19\n6351 rules/marlborough/rules.yaml:1160:23\n6352 rules/marlborough/rules.yaml:1161:23\n6356 rules/marlborough/rules.yaml:1163:19\n6361 rules/marlborough/rules.yaml:1168:23\n6364 rules/marlborough/rules.yaml:1164:23\n6368 rules/marlborough/rules.yaml:1166:23\n6372 rules/marlborough/rules.yaml:1170:19\n6373 rules/marlborough/rules.yaml:1171:19\n6386 rules/marlborough/rules.yaml:1172:19\n6389 rules/marlborough/rules.yaml:1175:23\n6392 rules/marlborough/rules.yaml:1173:23\n6396 rules/marlborough/rules.yaml:1177:19\n6403 rules/marlborough/rules.yaml:1178:19\n6410 rules/marlborough/rules.yaml:1179:19\n6421 rules/marlborough/rules.yaml:1180:23\n6425 rules/marlborough/rules.yaml:1182:19\n6468 rules/marlborough/rules.yaml:2292:3\n6473 rules/marlborough/rules.yaml:2292:3\n6475 rules/marlborough/rules.yaml:2292:3\n6476 rules/marlborough/rules.yaml:2292:3\n6477 rules/marlborough/rules.yaml:2292:3\n6478 rules/marlborough/rules.yaml:2292:3\n6479 rules/marlborough/rules.yaml:2292:3\n6480 rules/marlborough/rules.yaml:2292:3\n6493 rules/marlborough/rules.yaml:2292:3\n6494 rules/marlborough/rules.yaml:2292:3\n6506 rules/marlborough/rules.yaml:2292:3\n6512 rules/marlborough/rules.yaml:2292:3\n6525 rules/marlborough/rules.yaml:2292:3\n6526 rules/marlborough/rules.yaml:2292:3\n6548 rules/marlborough/rules.yaml:2292:3\n6588 rules/marlborough/rules.yaml:2292:3\n6589 rules/marlborough/rules.yaml:2292:3\n6591 rules/marlborough/rules.yaml:2292:3\n6592 rules/marlborough/rules.yaml:2292:3\n6596 rules/marlborough/rules.yaml:2292:3\n6636 rules/marlborough/rules.yaml:1193:7\n6637 rules/marlborough/rules.yaml:1194:7\n6638 rules/marlborough/rules.yaml:1195:7\n6646 rules/marlborough/rules.yaml:1196:7\n6647 rules/marlborough/rules.yaml:1197:7\n6648 rules/marlborough/rules.yaml:1198:7\n6649 rules/marlborough/rules.yaml:1199:7\n6650 rules/marlborough/rules.yaml:1200:11\n6651 rules/marlborough/rules.yaml:1201:7\n6652 rules/marlborough/rules.yaml:1202:7\n6653 rules/marlborough/rules.yaml:1203:7\n6661 rules/marlborough/rules.yaml:1204:7\n6669 rules/marlborough/rules.yaml:1205:7\n6670 rules/marlborough/rules.yaml:1206:7\n6671 rules/marlborough/rules.yaml:1207:7\n6672 rules/marlborough/rules.yaml:1208:7\n6673 rules/marlborough/rules.yaml:1209:7\n6674 rules/marlborough/rules.yaml:1210:7\n6675 rules/marlborough/rules.yaml:1211:7\n6721 rules/marlborough/rules.yaml:1212:7\n6722 rules/marlborough/rules.yaml:1213:7\n6723 rules/marlborough/rules.yaml:1214:7\n6724 rules/marlborough/rules.yaml:1215:7\n6751 rules/marlborough/rules.yaml:1216:7\n6803 rules/marlborough/rules.yaml:1217:7\n6804 rules/marlborough/rules.yaml:1218:11\n6831 rules/marlborough/rules.yaml:1219:7\n6832 rules/marlborough/rules.yaml:1220:7\n6843 rules/marlborough/rules.yaml:1222:15\n6844 rules/marlborough/rules.yaml:1223:19\n6845 rules/marlborough/rules.yaml:1224:15\n6852 rules/marlborough/rules.yaml:1225:15\n6859 rules/marlborough/rules.yaml:1226:15\n6864 rules/marlborough/rules.yaml:1227:19\n6868 rules/marlborough/rules.yaml:1229:15\n6878 rules/marlborough/rules.yaml:1230:15\n6885 rules/marlborough/rules.yaml:1231:15\n6892 rules/marlborough/rules.yaml:1232:15\n6899 rules/marlborough/rules.yaml:1233:15\n6904 rules/marlborough/rules.yaml:1234:19\n6908 rules/marlborough/rules.yaml:1236:15\n6909 rules/marlborough/rules.yaml:1237:15\n6916 rules/marlborough/rules.yaml:1238:15\n6923 rules/marlborough/rules.yaml:1239:15\n6929 rules/marlborough/rules.yaml:1240:19\n6932 rules/marlborough/rules.yaml:1242:15\n6939 rules/marlborough/rules.yaml:1243:15\n6946 rules/marlborough/rules.yaml:1244:15\n6950 rules/marlborough/rules.yaml:1245:19\n6951 rules/marlborough/rules.yaml:1246:19\n6952 rules/marlborough/rules.yaml:1247:15\n6959 rules/marlborough/rules.yaml:1248:15\n6966 rules/marlborough/rules.yaml:1249:15\n6971 rules/marlborough/rules.yaml:1250:19\n6975 rules/marlborough/rules.yaml:1252:15\n6976 rules/marlborough/rules.yaml:1253:19\n6977 rules/marlborough/rules.yaml:1254:15\n6978 rules/marlborough/rules.yaml:1255:15\n6979 rules/marlborough/rules.yaml:1256:15\n6986 rules/marlborough/rules.yaml:1257:15\n6993 rules/marlborough/rules.yaml:1258:15\n6998 rules/marlborough/rules.yaml:1259:19\n7018 rules/marlborough/rules.yaml:1852:7\n7019 rules/marlborough/rules.yaml:1853:7\n7020 rules/marlborough/rules.yaml:1854:7\n7044 rules/marlborough/rules.yaml:1855:7\n7045 rules/marlborough/rules.yaml:1856:11\n7048 rules/marlborough/rules.yaml:1857:7\n7049 rules/marlborough/rules.yaml:1858:7\n7088 rules/marlborough/rules.yaml:1826:7\n7089 rules/marlborough/rules.yaml:1827:7\n7090 rules/marlborough/rules.yaml:1828:7\n7091 rules/marlborough/rules.yaml:1829:7\n7121 rules/marlborough/rules.yaml:1832:7\n7122 rules/marlborough/rules.yaml:1833:7\n7123 rules/marlborough/rules.yaml:1834:7\n7124 rules/marlborough/rules.yaml:1835:11\n7127 rules/marlborough/rules.yaml:1836:7\n7128 rules/marlborough/rules.yaml:1837:11\n7131 rules/marlborough/rules.yaml:1838:7\n7132 rules/marlborough/rules.yaml:1839:7\n7133 rules/marlborough/rules.yaml:1840:7\n7134 rules/marlborough/rules.yaml:1841:7\n7135 rules/marlborough/rules.yaml:1842:7\n7136 rules/marlborough/rules.yaml:1843:7\n7164 rules/marlborough/rules.yaml:1894:7\n7173 rules/marlborough/rules.yaml:1895:7\n7174 rules/marlborough/rules.yaml:1896:11\n7175 rules/marlborough/rules.yaml:1897:7\n7176 rules/marlborough/rules.yaml:1898:7\n7183 rules/marlborough/rules.yaml:1899:7\n7209 rules/marlborough/rules.yaml:1784:7\n7210 rules/marlborough/rules.yaml:1785:7\n7211 rules/marlborough/rules.yaml:1786:11\n7220 rules/marlborough/rules.yaml:1788:11\n7224 rules/marlborough/rules.yaml:1790:11\n7225 rules/marlborough/rules.yaml:1791:11\n7236 rules/marlborough/rules.yaml:1792:11\n7237 rules/marlborough/rules.yaml:1793:15\n7240 rules/marlborough/rules.yaml:1794:15\n7245 rules/marlborough/rules.yaml:1796:15\n7252 rules/marlborough/rules.yaml:1797:15\n7258 rules/marlborough/rules.yaml:1799:11\n7277 rules/marlborough/rules.yaml:1800:11\n7280 rules/marlborough/rules.yaml:1804:19\n7281 rules/marlborough/rules.yaml:1805:19\n7288 rules/marlborough/rules.yaml:1802:19\n7292 rules/marlborough/rules.yaml:1807:19\n7297 rules/marlborough/rules.yaml:1808:23\n7301 rules/marlborough/rules.yaml:1810:23\n7302 rules/marlborough/rules.yaml:1811:23\n7306 rules/marlborough/rules.yaml:1813:19\n7307 rules/marlborough/rules.yaml:1814:19\n7330 rules/marlborough/rules.yaml:1867:7\n7331 rules/marlborough/rules.yaml:1868:7\n7345 rules/marlborough/rules.yaml:1869:11\n7346 rules/marlborough/rules.yaml:1870:11\n7369 rules/marlborough/rules.yaml:1871:11\n7370 rules/marlborough/rules.yaml:1872:11\n7379 rules/marlborough/rules.yaml:1873:15\n7408 rules/marlborough/rules.yaml:1874:15\n7409 rules/marlborough/rules.yaml:1875:19\n7415 rules/marlborough/rules.yaml:1877:19\n7416 rules/marlborough/rules.yaml:1878:19\n7424 rules/marlborough/rules.yaml:1879:23\n7434 rules/marlborough/rules.yaml:1880:19\n7439 rules/marlborough/rules.yaml:1881:23\n7444 rules/marlborough/rules.yaml:1883:23\n7472 rules/marlborough/rules.yaml:1744:7\n7479 rules/marlborough/rules.yaml:1745:7\n7487 rules/marlborough/rules.yaml:1746:7\n7488 rules/marlborough/rules.yaml:1747:11\n7489 rules/marlborough/rules.yaml:1748:11\n7494 rules/marlborough/rules.yaml:1750:11\n7497 rules/marlborough/rules.yaml:1751:11\n7502 rules/marlborough/rules.yaml:1752:11\n7503 rules/marlborough/rules.yaml:1753:11\n7513 rules/marlborough/rules.yaml:1754:15\n7524 rules/marlborough/rules.yaml:1756:15\n7532 rules/marlborough/rules.yaml:1757:11\n7534 rules/marlborough/rules.yaml:1758:11\n7557 rules/marlborough/rules.yaml:823:7\n7560 rules/marlborough/rules.yaml:824:7\n7568 rules/marlborough/rules.yaml:825:11\n7580 rules/marlborough/rules.yaml:826:11\n7581 rules/marlborough/rules.yaml:827:15\n7584 rules/marlborough/rules.yaml:828:11\n7585 rules/marlborough/rules.yaml:829:11\n7588 rules/marlborough/rules.yaml:830:7\n7589 rules/marlborough/rules.yaml:831:7\n7602 rules/marlborough/rules.yaml:832:11\n7605 rules/marlborough/rules.yaml:835:15\n7606 rules/marlborough/rules.yaml:836:15\n7612 rules/marlborough/rules.yaml:833:15\n7619 rules/marlborough/rules.yaml:837:11\n7641 rules/marlborough/rules.yaml:2258:7\n7642 rules/marlborough/rules.yaml:2259:7\n7653 rules/marlborough/rules.yaml:2260:11\n7659 rules/marlborough/rules.yaml:2261:11\n7677 rules/marlborough/rules.yaml:2262:11\n7678 rules/marlborough/rules.yaml:2263:15\n7687 rules/marlborough/rules.yaml:2265:15\n7695 rules/marlborough/rules.yaml:2266:15\n7696 rules/marlborough/rules.yaml:2267:19\n7698 rules/marlborough/rules.yaml:2269:19\n7701 rules/marlborough/rules.yaml:2270:19\n7702 rules/marlborough/rules.yaml:2271:19\n7703 rules/marlborough/rules.yaml:2272:19\n7704 rules/marlborough/rules.yaml:2273:19\n7705 rules/marlborough/rules.yaml:2274:23\n7709 rules/marlborough/rules.yaml:2275:7\n7723 rules/marlborough/rules.yaml:1766:7\n7724 rules/marlborough/rules.yaml:1767:7\n7735 rules/marlborough/rules.yaml:1768:7\n7736 rules/marlborough/rules.yaml:1770:15\n7737 rules/marlborough/rules.yaml:1771:19\n7741 rules/marlborough/rules.yaml:1772:23\n7744 rules/marlborough/rules.yaml:1774:15\n7747 rules/marlborough/rules.yaml:1776:15\n7749 rules/marlborough/rules.yaml:1777:7\n7768 rules/marlborough/rules.yaml:1028:7\n7769 rules/marlborough/rules.yaml:1029:11\n7770 rules/marlborough/rules.yaml:1030:7\n7771 rules/marlborough/rules.yaml:1031:7\n7776 rules/marlborough/rules.yaml:1043:15\n7779 rules/marlborough/rules.yaml:1033:15\n7780 rules/marlborough/rules.yaml:1034:15\n7781 rules/marlborough/rules.yaml:1035:15\n7788 rules/marlborough/rules.yaml:1036:15\n7791 rules/marlborough/rules.yaml:1038:15\n7792 rules/marlborough/rules.yaml:1039:15\n7793 rules/marlborough/rules.yaml:1040:15\n7800 rules/marlborough/rules.yaml:1041:15\n7817 rules/marlborough/rules.yaml:1530:7\n7837 rules/marlborough/rules.yaml:1531:11\n7846 rules/marlborough/rules.yaml:1532:11\n7863 rules/marlborough/rules.yaml:1533:15\n7864 rules/marlborough/rules.yaml:1534:15\n7894 rules/marlborough/rules.yaml:1054:7\n7895 rules/marlborough/rules.yaml:1055:7\n7900 rules/marlborough/rules.yaml:1056:7\n7901 rules/marlborough/rules.yaml:1057:11\n7902 rules/marlborough/rules.yaml:1058:15\n7903 rules/marlborough/rules.yaml:1059:7\n7904 rules/marlborough/rules.yaml:1060:7\n7905 rules/marlborough/rules.yaml:1061:7\n7910 rules/marlborough/rules.yaml:1062:11\n7911 rules/marlborough/rules.yaml:1063:11\n7912 rules/marlborough/rules.yaml:1064:11\n7924 rules/marlborough/rules.yaml:1065:11\n7933 rules/marlborough/rules.yaml:1066:11\n7934 rules/marlborough/rules.yaml:1067:15\n7935 rules/marlborough/rules.yaml:1068:19\n7943 rules/marlborough/rules.yaml:1070:15\n7956 rules/marlborough/rules.yaml:1071:15\n7957 rules/marlborough/rules.yaml:1072:19\n7959 rules/marlborough/rules.yaml:1073:15\n7962 rules/marlborough/rules.yaml:1074:7\n7963 rules/marlborough/rules.yaml:1075:7\n8003 rules/marlborough/rules.yaml:2119:7\n8004 rules/marlborough/rules.yaml:2120:7\n8010 rules/marlborough/rules.yaml:2121:7\n8015 rules/marlborough/rules.yaml:2122:7\n8035 rules/marlborough/rules.yaml:2123:7\n8036 rules/marlborough/rules.yaml:2124:11\n8037 rules/marlborough/rules.yaml:2125:7\n8054 rules/marlborough/rules.yaml:2126:7\n8055 rules/marlborough/rules.yaml:2127:11\n8056 rules/marlborough/rules.yaml:2128:7\n8067 rules/marlborough/rules.yaml:2129:11\n8073 rules/marlborough/rules.yaml:2130:11\n8074 rules/marlborough/rules.yaml:2131:11\n8075 rules/marlborough/rules.yaml:2132:11\n8076 rules/marlborough/rules.yaml:2133:15\n8077 rules/marlborough/rules.yaml:2134:19\n8083 rules/marlborough/rules.yaml:2136:15\n8084 rules/marlborough/rules.yaml:2137:15\n8085 rules/marlborough/rules.yaml:2138:19\n8097 rules/marlborough/rules.yaml:2140:19\n8123 rules/marlborough/rules.yaml:2141:19\n8127 rules/marlborough/rules.yaml:2142:7\n8138 rules/marlborough/rules.yaml:2143:11\n8139 rules/marlborough/rules.yaml:2144:11\n8140 rules/marlborough/rules.yaml:2145:11\n8141 rules/marlborough/rules.yaml:2146:11\n8144 rules/marlborough/rules.yaml:2147:11\n8145 rules/marlborough/rules.yaml:2148:11\n8148 rules/marlborough/rules.yaml:2149:11\n8154 rules/marlborough/rules.yaml:2150:15\n8166 rules/marlborough/rules.yaml:2151:19\n8179 rules/marlborough/rules.yaml:2152:19\n8199 rules/marlborough/rules.yaml:2153:23\n8236 rules/marlborough/rules.yaml:2154:23\n8237 rules/marlborough/rules.yaml:2155:23\n8241 rules/marlborough/rules.yaml:2156:7\n8242 rules/marlborough/rules.yaml:2157:11\n8263 rules/marlborough/rules.yaml:1464:7\n8264 rules/marlborough/rules.yaml:1465:7\n8276 rules/marlborough/rules.yaml:1466:7\n8287 rules/marlborough/rules.yaml:1467:11\n8306 rules/marlborough/rules.yaml:1468:15\n8319 rules/marlborough/rules.yaml:1469:15\n8325 rules/marlborough/rules.yaml:1470:19\n8326 rules/marlborough/rules.yaml:1471:19\n8329 rules/marlborough/rules.yaml:1481:23\n8333 rules/marlborough/rules.yaml:1472:23\n8334 rules/marlborough/rules.yaml:1473:23\n8362 rules/marlborough/rules.yaml:1474:23\n8363 rules/marlborough/rules.yaml:1475:27\n8365 rules/marlborough/rules.yaml:1476:23\n8377 rules/marlborough/rules.yaml:1477:23\n8378 rules/marlborough/rules.yaml:1478:27\n8379 rules/marlborough/rules.yaml:1479:31\n8408 rules/marlborough/rules.yaml:2313:3\n8413 rules/marlborough/rules.yaml:2313:3\n8415 rules/marlborough/rules.yaml:2313:3\n8416 rules/marlborough/rules.yaml:2313:3\n8417 rules/marlborough/rules.yaml:2313:3\n8418 rules/marlborough/rules.yaml:2313:3\n8419 rules/marlborough/rules.yaml:2313:3\n8420 rules/marlborough/rules.yaml:2313:3\n8433 rules/marlborough/rules.yaml:2313:3\n8434 rules/marlborough/rules.yaml:2313:3\n8446 rules/marlborough/rules.yaml:2313:3\n8452 rules/marlborough/rules.yaml:2313:3\n8457 rules/marlborough/rules.yaml:2313:3\n8458 rules/marlborough/rules.yaml:2313:3\n8480 rules/marlborough/rules.yaml:2313:3\n8520 rules/marlborough/rules.yaml:2313:3\n8521 rules/marlborough/rules.yaml:2313:3\n8523 rules/marlborough/rules.yaml:2313:3\n8524 rules/marlborough/rules.yaml:2313:3\n8528 rules/marlborough/rules.yaml:2313:3\n8545 rules/marlborough/rules.yaml:1965:7\n8550 rules/marlborough/rules.yaml:1966:7\n8558 rules/marlborough/rules.yaml:1967:11\n8564 rules/marlborough/rules.yaml:1968:11\n8565 rules/marlborough/rules.yaml:1969:15\n8566 rules/marlborough/rules.yaml:1970:15\n8568 rules/marlborough/rules.yaml:1972:15\n8591 rules/marlborough/rules.yaml:1082:7\n8592 rules/marlborough/rules.yaml:1083:7\n8595 rules/marlborough/rules.yaml:1087:11\n8603 rules/marlborough/rules.yaml:1084:11\n8609 rules/marlborough/rules.yaml:1085:11\n8633 rules/marlborough/rules.yaml:1681:7\n8634 rules/marlborough/rules.yaml:1682:7\n8635 rules/marlborough/rules.yaml:1683:7\n8643 rules/marlborough/rules.yaml:1684:11\n8644 rules/marlborough/rules.yaml:1685:7\n8649 rules/marlborough/rules.yaml:1686:11\n8670 rules/marlborough/rules.yaml:1687:15\n8671 rules/marlborough/rules.yaml:1688:15\n8684 rules/marlborough/rules.yaml:1689:19\n8691 rules/marlborough/rules.yaml:1690:19\n8727 rules/marlborough/rules.yaml:1691:19\n8728 rules/marlborough/rules.yaml:1692:23\n8729 rules/marlborough/rules.yaml:1693:23\n8735 rules/marlborough/rules.yaml:1695:23\n8736 rules/marlborough/rules.yaml:1696:23\n8744 rules/marlborough/rules.yaml:1697:27\n8759 rules/marlborough/rules.yaml:1698:23\n8761 rules/marlborough/rules.yaml:1699:23\n8762 rules/marlborough/rules.yaml:1700:23\n8787 rules/marlborough/rules.yaml:1720:7\n8788 rules/marlborough/rules.yaml:1721:7\n8789 rules/marlborough/rules.yaml:1722:7\n8790 rules/marlborough/rules.yaml:1723:7\n8798 rules/marlborough/rules.yaml:1724:11\n8799 rules/marlborough/rules.yaml:1725:7\n8809 rules/marlborough/rules.yaml:1726:7\n8826 rules/marlborough/rules.yaml:1727:7\n8827 rules/marlborough/rules.yaml:1728:11\n8828 rules/marlborough/rules.yaml:1729:11\n8837 rules/marlborough/rules.yaml:1730:15\n8838 rules/marlborough/rules.yaml:1731:7\n8865 rules/marlborough/rules.yaml:1732:11\n8890 rules/marlborough/rules.yaml:1733:7\n8915 rules/marlborough/rules.yaml:1734:11\n8976 rules/marlborough/rules.yaml:1548:7\n8996 rules/marlborough/rules.yaml:1549:11\n8997 rules/marlborough/rules.yaml:1550:11\n8998 rules/marlborough/rules.yaml:1551:11\n8999 rules/marlborough/rules.yaml:1552:15\n9008 rules/marlborough/rules.yaml:1554:15\n9021 rules/marlborough/rules.yaml:1555:15\n9023 rules/marlborough/rules.yaml:1556:15\n9027 rules/marlborough/rules.yaml:1557:7\n9034 rules/marlborough/rules.yaml:1558:7\n9035 rules/marlborough/rules.yaml:1559:7\n9040 rules/marlborough/rules.yaml:1560:7\n9048 rules/marlborough/rules.yaml:1561:11\n9061 rules/marlborough/rules.yaml:1562:11\n9066 rules/marlborough/rules.yaml:1563:15\n9069 rules/marlborough/rules.yaml:1564:15\n9076 rules/marlborough/rules.yaml:1565:15\n9077 rules/marlborough/rules.yaml:1566:15\n9080 rules/marlborough/rules.yaml:1567:7\n9081 rules/marlborough/rules.yaml:1568:7\n9092 rules/marlborough/rules.yaml:1569:11\n9095 rules/marlborough/rules.yaml:1570:11\n9135 rules/marlborough/rules.yaml:1571:11\n9136 rules/marlborough/rules.yaml:1572:15\n9145 rules/marlborough/rules.yaml:1574:15\n9151 rules/marlborough/rules.yaml:1575:15\n9152 rules/marlborough/rules.yaml:1576:19\n9154 rules/marlborough/rules.yaml:1578:19\n9157 rules/marlborough/rules.yaml:1579:19\n9158 rules/marlborough/rules.yaml:1580:19\n9162 rules/marlborough/rules.yaml:1581:7\n9163 rules/marlborough/rules.yaml:1582:7\n9174 rules/marlborough/rules.yaml:1583:11\n9198 rules/marlborough/rules.yaml:1584:11\n9199 rules/marlborough/rules.yaml:1585:15\n9208 rules/marlborough/rules.yaml:1587:15\n9216 rules/marlborough/rules.yaml:1588:15\n9217 rules/marlborough/rules.yaml:1589:19\n9223 rules/marlborough/rules.yaml:1591:19\n9228 rules/marlborough/rules.yaml:1592:19\n9231 rules/marlborough/rules.yaml:1593:19\n9232 rules/marlborough/rules.yaml:1594:19\n9236 rules/marlborough/rules.yaml:1595:23\n9238 rules/marlborough/rules.yaml:1596:23\n9247 rules/marlborough/rules.yaml:1598:23\n9260 rules/marlborough/rules.yaml:1599:23\n9262 rules/marlborough/rules.yaml:1600:23\n9323 rules/marlborough/rules.yaml:1491:7\n9340 rules/marlborough/rules.yaml:1492:7\n9345 rules/marlborough/rules.yaml:1493:11\n9346 rules/marlborough/rules.yaml:1494:7\n9347 rules/marlborough/rules.yaml:1495:7\n9368 rules/marlborough/rules.yaml:1496:7\n9369 rules/marlborough/rules.yaml:1497:11\n9370 rules/marlborough/rules.yaml:1498:11\n9371 rules/marlborough/rules.yaml:1499:15\n9372 rules/marlborough/rules.yaml:1500:11\n9373 rules/marlborough/rules.yaml:1501:7\n9386 rules/marlborough/rules.yaml:1502:7\n9387 rules/marlborough/rules.yaml:1503:11\n9389 rules/marlborough/rules.yaml:1504:7\n9415 rules/marlborough/rules.yaml:2351:1\n9416 rules/marlborough/rules.yaml:2351:1\n9417 rules/marlborough/rules.yaml:2351:1\n9428 rules/marlborough/rules.yaml:2351:1\n9429 rules/marlborough/rules.yaml:2351:1\n9441 rules/marlborough/rules.yaml:2351:1\n9460 rules/marlborough/rules.yaml:2351:1\n9494 rules/marlborough/rules.yaml:2351:1\n9495 rules/marlborough/rules.yaml:2351:1\n9501 rules/marlborough/rules.yaml:2351:1\n9502 rules/marlborough/rules.yaml:2351:1\n9503 rules/marlborough/rules.yaml:2351:1\n9504 rules/marlborough/rules.yaml:2351:1\n9505 rules/marlborough/rules.yaml:2351:1\n9506 rules/marlborough/rules.yaml:2351:1\n9517 rules/marlborough/rules.yaml:2351:1\n9540 rules/marlborough/rules.yaml:2351:1\n9583 rules/marlborough/rules.yaml:2351:1\n9584 rules/marlborough/rules.yaml:2351:1\n9585 rules/marlborough/rules.yaml:2351:1\n9589 rules/marlborough/rules.yaml:2351:1\n9590 rules/marlborough/rules.yaml:2351:1\n9591 rules/marlborough/rules.yaml:2351:1\n9592 rules/marlborough/rules.yaml:2351:1\n9610 rules/marlborough/rules.yaml:1372:7\n9611 rules/marlborough/rules.yaml:1373:11\n9612 rules/marlborough/rules.yaml:1374:7\n9613 rules/marlborough/rules.yaml:1375:7\n9614 rules/marlborough/rules.yaml:1376:7\n9625 rules/marlborough/rules.yaml:1377:11\n9630 rules/marlborough/rules.yaml:1378:15\n9634 rules/marlborough/rules.yaml:1380:15\n9641 rules/marlborough/rules.yaml:1381:11\n9646 rules/marlborough/rules.yaml:1382:15\n9653 rules/marlborough/rules.yaml:1383:11\n9654 rules/marlborough/rules.yaml:1384:15\n9656 rules/marlborough/rules.yaml:1386:15\n9657 rules/marlborough/rules.yaml:1387:11\n9671 rules/marlborough/rules.yaml:2286:7\n9673 rules/marlborough/rules.yaml:2287:7\n9684 rules/marlborough/rules.yaml:2288:7\n9688 rules/marlborough/rules.yaml:2289:7\n9708 rules/marlborough/rules.yaml:2003:7\n9709 rules/marlborough/rules.yaml:2004:7\n9710 rules/marlborough/rules.yaml:2005:11\n9711 rules/marlborough/rules.yaml:2006:7\n9717 rules/marlborough/rules.yaml:2007:7\n9721 rules/marlborough/rules.yaml:2008:7\n9722 rules/marlborough/rules.yaml:2009:7\n9729 rules/marlborough/rules.yaml:2010:11\n9730 rules/marlborough/rules.yaml:2011:7\n9741 rules/marlborough/rules.yaml:2012:7\n9742 rules/marlborough/rules.yaml:2013:11\n9743 rules/marlborough/rules.yaml:2014:7\n9744 rules/marlborough/rules.yaml:2015:7\n9745 rules/marlborough/rules.yaml:2016:7\n9746 rules/marlborough/rules.yaml:2017:7\n9747 rules/marlborough/rules.yaml:2018:7\n9748 rules/marlborough/rules.yaml:2020:15\n9759 rules/marlborough/rules.yaml:2022:15\n9763 rules/marlborough/rules.yaml:2024:15\n9767 rules/marlborough/rules.yaml:2026:15\n9774 rules/marlborough/rules.yaml:2027:15\n9778 rules/marlborough/rules.yaml:2029:15\n9785 rules/marlborough/rules.yaml:2030:15\n9786 rules/marlborough/rules.yaml:2031:15\n9794 rules/marlborough/rules.yaml:2032:19\n9800 rules/marlborough/rules.yaml:2033:19\n9803 rules/marlborough/rules.yaml:2034:15\n9854 rules/marlborough/rules.yaml:1982:7\n9855 rules/marlborough/rules.yaml:1983:7\n9856 rules/marlborough/rules.yaml:1984:7\n9857 rules/marlborough/rules.yaml:1985:11\n9858 rules/marlborough/rules.yaml:1986:11\n9859 rules/marlborough/rules.yaml:1987:7\n9862 rules/marlborough/rules.yaml:1988:7\n9863 rules/marlborough/rules.yaml:1989:7\n9866 rules/marlborough/rules.yaml:1990:7\n9867 rules/marlborough/rules.yaml:1991:7\n9874 rules/marlborough/rules.yaml:1992:7\n9875 rules/marlborough/rules.yaml:1993:11\n9892 rules/marlborough/rules.yaml:2090:7\n9893 rules/marlborough/rules.yaml:2091:7\n9904 rules/marlborough/rules.yaml:2092:11\n9910 rules/marlborough/rules.yaml:2093:11\n9915 rules/marlborough/rules.yaml:2094:11\n9916 rules/marlborough/rules.yaml:2095:15\n9925 rules/marlborough/rules.yaml:2097:15\n9931 rules/marlborough/rules.yaml:2098:15\n9932 rules/marlborough/rules.yaml:2099:19\n9934 rules/marlborough/rules.yaml:2101:19\n9937 rules/marlborough/rules.yaml:2102:19\n9938 rules/marlborough/rules.yaml:2103:19\n9961 rules/marlborough/rules.yaml:1644:7\n9962 rules/marlborough/rules.yaml:1645:7\n9963 rules/marlborough/rules.yaml:1646:7\n9964 rules/marlborough/rules.yaml:1647:7\n9975 rules/marlborough/rules.yaml:1648:11\n9981 rules/marlborough/rules.yaml:1649:11\n9982 rules/marlborough/rules.yaml:1650:11\n9983 rules/marlborough/rules.yaml:1651:11\n9984 rules/marlborough/rules.yaml:1652:15\n9995 rules/marlborough/rules.yaml:1654:15\n10008 rules/marlborough/rules.yaml:1655:15\n10015 rules/marlborough/rules.yaml:1657:15\n10028 rules/marlborough/rules.yaml:1658:15\n10029 rules/marlborough/rules.yaml:1659:19\n10031 rules/marlborough/rules.yaml:1661:19\n10035 rules/marlborough/rules.yaml:1662:7\n10038 rules/marlborough/rules.yaml:1663:7\n10063 rules/marlborough/rules.yaml:1940:7\n10064 rules/marlborough/rules.yaml:1941:7\n10065 rules/marlborough/rules.yaml:1942:7\n10066 rules/marlborough/rules.yaml:1943:7\n10067 rules/marlborough/rules.yaml:1944:7\n10068 rules/marlborough/rules.yaml:1945:7\n10069 rules/marlborough/rules.yaml:1947:15\n10070 rules/marlborough/rules.yaml:1948:19\n10072 rules/marlborough/rules.yaml:1950:19\n10077 rules/marlborough/rules.yaml:1957:15\n10080 rules/marlborough/rules.yaml:1952:15\n10083 rules/marlborough/rules.yaml:1955:19\n10086 rules/marlborough/rules.yaml:1953:19\n10116 rules/marlborough/rules.yaml:2217:7\n10117 rules/marlborough/rules.yaml:2218:7\n10118 rules/marlborough/rules.yaml:2219:7\n10136 rules/marlborough/rules.yaml:2220:7\n10137 rules/marlborough/rules.yaml:2221:11\n10140 rules/marlborough/rules.yaml:2222:7\n10141 rules/marlborough/rules.yaml:2223:7\n10142 rules/marlborough/rules.yaml:2224:7\n10147 rules/marlborough/rules.yaml:2225:7\n10148 rules/marlborough/rules.yaml:2226:7\n10149 rules/marlborough/rules.yaml:2227:7\n10150 rules/marlborough/rules.yaml:2228:11\n10151 rules/marlborough/rules.yaml:2229:11\n10152 rules/marlborough/rules.yaml:2230:7\n10153 rules/marlborough/rules.yaml:2231:11\n10154 rules/marlborough/rules.yaml:2232:7\n10155 rules/marlborough/rules.yaml:2233:7\n10173 rules/marlborough/rules.yaml:2234:7\n10174 rules/marlborough/rules.yaml:2235:11\n10175 rules/marlborough/rules.yaml:2236:15\n10177 rules/marlborough/rules.yaml:2237:11\n10178 rules/marlborough/rules.yaml:2238:7\n10183 rules/marlborough/rules.yaml:2239:7\n10184 rules/marlborough/rules.yaml:2240:11\n10185 rules/marlborough/rules.yaml:2241:7\n10198 rules/marlborough/rules.yaml:2242:7\n10203 rules/marlborough/rules.yaml:2243:11\n10204 rules/marlborough/rules.yaml:2244:11\n10221 rules/marlborough/rules.yaml:2245:11\n10222 rules/marlborough/rules.yaml:2246:11\n10242 rules/marlborough/rules.yaml:2197:7\n10243 rules/marlborough/rules.yaml:2198:7\n10251 rules/marlborough/rules.yaml:2199:11\n10257 rules/marlborough/rules.yaml:2200:11\n10262 rules/marlborough/rules.yaml:2201:15\n10268 rules/marlborough/rules.yaml:2202:15\n10270 rules/marlborough/rules.yaml:2203:7\n10300 rules/marlborough/rules.yaml:2171:7\n10308 rules/marlborough/rules.yaml:2172:7\n10309 rules/marlborough/rules.yaml:2173:11\n10310 rules/marlborough/rules.yaml:2174:11\n10311 rules/marlborough/rules.yaml:2175:7\n10312 rules/marlborough/rules.yaml:2176:7\n10315 rules/marlborough/rules.yaml:2177:7\n10316 rules/marlborough/rules.yaml:2178:7\n10317 rules/marlborough/rules.yaml:2179:11\n10318 rules/marlborough/rules.yaml:2180:7\n10319 rules/marlborough/rules.yaml:2181:7\n10336 rules/marlborough/rules.yaml:2182:11\n10337 rules/marlborough/rules.yaml:2183:11\n10346 rules/marlborough/rules.yaml:2184:15\n10359 rules/marlborough/rules.yaml:2185:15\n10360 rules/marlborough/rules.yaml:2186:15\n10362 rules/marlborough/rules.yaml:2187:15\n10382 rules/marlborough/rules.yaml:2047:7\n10393 rules/marlborough/rules.yaml:2048:11\n10394 rules/marlborough/rules.yaml:2049:11\n10406 rules/marlborough/rules.yaml:2050:15\n10414 rules/marlborough/rules.yaml:2051:15\n10415 rules/marlborough/rules.yaml:2052:19\n10418 rules/marlborough/rules.yaml:2053:19\n10419 rules/marlborough/rules.yaml:2054:19\n10443 rules/marlborough/rules.yaml:962:7\n10444 rules/marlborough/rules.yaml:963:7\n10445 rules/marlborough/rules.yaml:964:11\n10446 rules/marlborough/rules.yaml:965:7\n10449 rules/marlborough/rules.yaml:966:11\n10450 rules/marlborough/rules.yaml:967:11\n10451 rules/marlborough/rules.yaml:968:7\n10452 rules/marlborough/rules.yaml:969:11\n10453 rules/marlborough/rules.yaml:970:15\n10454 rules/marlborough/rules.yaml:971:7\n10461 rules/marlborough/rules.yaml:972:7\n10462 rules/marlborough/rules.yaml:973:7\n10463 rules/marlborough/rules.yaml:974:11\n10464 rules/marlborough/rules.yaml:975:7\n10465 rules/marlborough/rules.yaml:976:7\n10466 rules/marlborough/rules.yaml:977:7\n10467 rules/marlborough/rules.yaml:978:7\n10485 rules/marlborough/rules.yaml:979:7\n10488 rules/marlborough/rules.yaml:980:11\n10493 rules/marlborough/rules.yaml:981:7\n10494 rules/marlborough/rules.yaml:982:11\n10495 rules/marlborough/rules.yaml:983:11\n10496 rules/marlborough/rules.yaml:984:15\n10497 rules/marlborough/rules.yaml:985:11\n10498 rules/marlborough/rules.yaml:986:7\n10511 rules/marlborough/rules.yaml:987:7\n10512 rules/marlborough/rules.yaml:988:11\n10514 rules/marlborough/rules.yaml:989:7\n10537 rules/marlborough/rules.yaml:2332:3\n10542 rules/marlborough/rules.yaml:2332:3\n10544 rules/marlborough/rules.yaml:2332:3\n10545 rules/marlborough/rules.yaml:2332:3\n10546 rules/marlborough/rules.yaml:2332:3\n10547 rules/marlborough/rules.yaml:2332:3\n10548 rules/marlborough/rules.yaml:2332:3\n10549 rules/marlborough/rules.yaml:2332:3\n10562 rules/marlborough/rules.yaml:2332:3\n10563 rules/marlborough/rules.yaml:2332:3\n10575 rules/marlborough/rules.yaml:2332:3\n10581 rules/marlborough/rules.yaml:2332:3\n10584 rules/marlborough/rules.yaml:2332:3\n10585 rules/marlborough/rules.yaml:2332:3\n10606 rules/marlborough/rules.yaml:2332:3\n10644 rules/marlborough/rules.yaml:2332:3\n10645 rules/marlborough/rules.yaml:2332:3\n10647 rules/marlborough/rules.yaml:2332:3\n10648 rules/marlborough/rules.yaml:2332:3\n10652 rules/marlborough/rules.yaml:2332:3\n10691 rules/marlborough/rules.yaml:1404:7\n10697 rules/marlborough/rules.yaml:1405:7\n10711 rules/marlborough/rules.yaml:1406:7\n10722 rules/marlborough/rules.yaml:1407:7\n10726 rules/marlborough/rules.yaml:1408:11\n10727 rules/marlborough/rules.yaml:1409:11\n10728 rules/marlborough/rules.yaml:1410:7\n10729 rules/marlborough/rules.yaml:1411:7\n10788 rules/marlborough/rules.yaml:1412:7\n10789 rules/marlborough/rules.yaml:1413:11\n10790 rules/marlborough/rules.yaml:1414:7\n10791 rules/marlborough/rules.yaml:1415:11\n10792 rules/marlborough/rules.yaml:1416:7\n10793 rules/marlborough/rules.yaml:1417:11\n10794 rules/marlborough/rules.yaml:1418:15\n10796 rules/marlborough/rules.yaml:1419:11\n10798 rules/marlborough/rules.yaml:1421:11\n10799 rules/marlborough/rules.yaml:1422:7\n10800 rules/marlborough/rules.yaml:1423:11\n10803 rules/marlborough/rules.yaml:1424:15\n10804 rules/marlborough/rules.yaml:1425:19\n10805 rules/marlborough/rules.yaml:1426:15\n10807 rules/marlborough/rules.yaml:1428:15\n10808 rules/marlborough/rules.yaml:1429:7\n10813 rules/marlborough/rules.yaml:1430:11\n10814 rules/marlborough/rules.yaml:1431:11\n10815 rules/marlborough/rules.yaml:1432:11\n10820 rules/marlborough/rules.yaml:1433:15\n10821 rules/marlborough/rules.yaml:1434:15\n10829 rules/marlborough/rules.yaml:1435:19\n10841 rules/marlborough/rules.yaml:1436:19\n10844 rules/marlborough/rules.yaml:1437:7\n10849 rules/marlborough/rules.yaml:1438:11\n10856 rules/marlborough/rules.yaml:1439:7\n10868 rules/marlborough/rules.yaml:1440:7\n10873 rules/marlborough/rules.yaml:1441:11\n10874 rules/marlborough/rules.yaml:1442:7\n10875 rules/marlborough/rules.yaml:1443:7\n10876 rules/marlborough/rules.yaml:1444:11\n10877 rules/marlborough/rules.yaml:1445:7\n10894 rules/marlborough/rules.yaml:1446:7\n10899 rules/marlborough/rules.yaml:1447:11\n10900 rules/marlborough/rules.yaml:1448:11\n10901 rules/marlborough/rules.yaml:1449:15\n10916 rules/marlborough/rules.yaml:1450:11\n10923 rules/marlborough/rules.yaml:1451:11\n10924 rules/marlborough/rules.yaml:1452:15\n10925 rules/marlborough/rules.yaml:1453:11\n10959 rules/marlborough/rules.yaml:1292:7\n10971 rules/marlborough/rules.yaml:1293:7\n10972 rules/marlborough/rules.yaml:1294:7\n10973 rules/marlborough/rules.yaml:1295:11\n10988 rules/marlborough/rules.yaml:1296:7\n11005 rules/marlborough/rules.yaml:1297:7\n11006 rules/marlborough/rules.yaml:1298:11\n11007 rules/marlborough/rules.yaml:1299:11\n11008 rules/marlborough/rules.yaml:1300:11\n11009 rules/marlborough/rules.yaml:1301:7\n11010 rules/marlborough/rules.yaml:1302:7\n11011 rules/marlborough/rules.yaml:1303:7\n11012 rules/marlborough/rules.yaml:1304:7\n11024 rules/marlborough/rules.yaml:1305:7\n11046 rules/marlborough/rules.yaml:1306:7\n11047 rules/marlborough/rules.yaml:1307:11\n11048 rules/marlborough/rules.yaml:1308:11\n11049 rules/marlborough/rules.yaml:1309:7\n11058 rules/marlborough/rules.yaml:1310:11\n11064 rules/marlborough/rules.yaml:1311:11\n11066 rules/marlborough/rules.yaml:1312:7\n11077 rules/marlborough/rules.yaml:1313:7\n11078 rules/marlborough/rules.yaml:1314:7\n11083 rules/marlborough/rules.yaml:1315:11\n11084 rules/marlborough/rules.yaml:1316:11\n11092 rules/marlborough/rules.yaml:1317:15\n11106 rules/marlborough/rules.yaml:1318:11\n11107 rules/marlborough/rules.yaml:1319:15\n11108 rules/marlborough/rules.yaml:1320:15\n11110 rules/marlborough/rules.yaml:1322:15\n11111 rules/marlborough/rules.yaml:1323:15\n11114 rules/marlborough/rules.yaml:1324:7\n11115 rules/marlborough/rules.yaml:1325:7\n11123 rules/marlborough/rules.yaml:1326:11\n11138 rules/marlborough/rules.yaml:1327:7\n11139 rules/marlborough/rules.yaml:1328:11\n11140 rules/marlborough/rules.yaml:1329:7\n11141 rules/marlborough/rules.yaml:1330:7\n11142 rules/marlborough/rules.yaml:1331:11\n11143 rules/marlborough/rules.yaml:1332:15\n11145 rules/marlborough/rules.yaml:1333:15\n11146 rules/marlborough/rules.yaml:1334:11\n11148 rules/marlborough/rules.yaml:1336:11\n11149 rules/marlborough/rules.yaml:1337:7\n11154 rules/marlborough/rules.yaml:1338:11\n11155 rules/marlborough/rules.yaml:1339:11\n11156 rules/marlborough/rules.yaml:1340:11\n11161 rules/marlborough/rules.yaml:1341:15\n11162 rules/marlborough/rules.yaml:1342:15\n11170 rules/marlborough/rules.yaml:1343:19\n11178 rules/marlborough/rules.yaml:1344:19\n11181 rules/marlborough/rules.yaml:1345:7\n11186 rules/marlborough/rules.yaml:1346:7\n11187 rules/marlborough/rules.yaml:1347:11\n11188 rules/marlborough/rules.yaml:1348:7\n11189 rules/marlborough/rules.yaml:1349:7\n11190 rules/marlborough/rules.yaml:1350:11\n11191 rules/marlborough/rules.yaml:1351:7\n11204 rules/marlborough/rules.yaml:1352:7\n11209 rules/marlborough/rules.yaml:1353:11\n11210 rules/marlborough/rules.yaml:1354:11\n11218 rules/marlborough/rules.yaml:1355:15\n11231 rules/marlborough/rules.yaml:1356:15\n11232 rules/marlborough/rules.yaml:1357:15\n11233 rules/marlborough/rules.yaml:1358:19\n11234 rules/marlborough/rules.yaml:1359:19\n11237 rules/marlborough/rules.yaml:1360:11\n11238 rules/marlborough/rules.yaml:1361:11\n11244 rules/marlborough/rules.yaml:1362:11\n11245 rules/marlborough/rules.yaml:1363:11\n11274 rules/marlborough/flow.yaml:11:7\n11288 rules/marlborough/flow.yaml:12:11\n11319 rules/marlborough/rules.yaml:927:7\n11320 rules/marlborough/rules.yaml:928:7\n11321 rules/marlborough/rules.yaml:929:7\n11331 rules/marlborough/rules.yaml:930:11\n11339 rules/marlborough/rules.yaml:931:11\n11340 rules/marlborough/rules.yaml:932:15\n11341 rules/marlborough/rules.yaml:933:15\n11344 rules/marlborough/rules.yaml:934:7\n11355 rules/marlborough/rules.yaml:935:11\n11356 rules/marlborough/rules.yaml:936:11\n11374 rules/marlborough/rules.yaml:937:11\n11375 rules/marlborough/rules.yaml:938:11\n11376 rules/marlborough/rules.yaml:939:11\n11380 rules/marlborough/rules.yaml:940:7\n11381 rules/marlborough/rules.yaml:941:11\n11394 rules/marlborough/rules.yaml:1512:7\n11395 rules/marlborough/rules.yaml:1513:7\n11400 rules/marlborough/rules.yaml:1514:11\n11407 rules/marlborough/rules.yaml:1515:11\n11410 rules/marlborough/rules.yaml:1516:7\n11413 rules/marlborough/rules.yaml:1517:7\n11414 rules/marlborough/rules.yaml:1518:7\n11415 rules/marlborough/rules.yaml:1519:11\n11417 rules/marlborough/rules.yaml:1521:11\n11441 rules/marlborough/rules.yaml:1912:7\n11442 rules/marlborough/rules.yaml:1913:7\n11453 rules/marlborough/rules.yaml:1914:11\n11454 rules/marlborough/rules.yaml:1915:11\n11469 rules/marlborough/rules.yaml:1916:15\n11470 rules/marlborough/rules.yaml:1917:15\n11478 rules/marlborough/rules.yaml:1918:15\n11496 rules/marlborough/rules.yaml:1919:15\n11497 rules/marlborough/rules.yaml:1920:15\n11506 rules/marlborough/rules.yaml:1921:19\n11533 rules/marlborough/rules.yaml:1922:19\n11534 rules/marlborough/rules.yaml:1923:23\n11537 rules/marlborough/rules.yaml:1924:23\n11538 rules/marlborough/rules.yaml:1925:23\n11539 rules/marlborough/rules.yaml:1926:19\n11540 rules/marlborough/rules.yaml:1927:23\n11541 rules/marlborough/rules.yaml:1928:23\n11542 rules/marlborough/rules.yaml:1929:23\n11568 rules/marlborough/rules.yaml:1610:7\n11572 rules/marlborough/rules.yaml:1611:7\n11586 rules/marlborough/rules.yaml:1612:11\n11593 rules/marlborough/rules.yaml:1613:11\n11598 rules/marlborough/rules.yaml:1614:7\n11612 rules/marlborough/rules.yaml:1615:11\n11626 rules/marlborough/flow.yaml:104:7\n11631 rules/marlborough/flow.yaml:105:11\n11650 rules/marlborough/flow.yaml:50:7\n11657 rules/marlborough/flow.yaml:51:11\n11671 rules/marlborough/flow.yaml:52:15\n11689 rules/marlborough/flow.yaml:67:7\n11696 rules/marlborough/flow.yaml:68:11\n11710 rules/marlborough/flow.yaml:69:15\n11724 rules/marlborough/flow.yaml:85:7\n11743 rules/marlborough/flow.yaml:61:7\n11750 rules/marlborough/flow.yaml:62:11\n11764 rules/marlborough/flow.yaml:63:15\n11782 rules/marlborough/flow.yaml:89:7\n11796 rules/marlborough/flow.yaml:90:11\n11810 rules/marlborough/flow.yaml:45:7\n11815 rules/marlborough/flow.yaml:46:11\n11834 rules/marlborough/flow.yaml:79:7\n11839 rules/marlborough/flow.yaml:80:11\n11853 rules/marlborough/flow.yaml:81:15\n11867 rules/marlborough/flow.yaml:56:7\n11872 rules/marlborough/flow.yaml:57:11\n11889 rules/marlborough/rules.yaml:1016:7\n11895 rules/marlborough/rules.yaml:1017:7\n11896 rules/marlborough/rules.yaml:1018:11\n11897 rules/marlborough/rules.yaml:1019:7\n11908 rules/marlborough/rules.yaml:1020:7\n11909 rules/marlborough/rules.yaml:1021:7"
