@@ -238,8 +238,7 @@ class _Lowerer:
         appends (and with ``first``, stops after the first item)."""
         probe: list[ast.stmt] = []
         gens = comp.generators
-        parts = [comp.elt, *(c for g in gens for c in g.ifs), *(g.iter for g in gens[1:])]
-        for part in copy.deepcopy(parts):
+        for part in copy.deepcopy(_per_item(comp)):
             self.expr(part, probe)
         if not probe and len(gens) == 1 and not force:
             gens[0].iter = self.expr(gens[0].iter, pre)
@@ -375,9 +374,14 @@ def _taken_list(e: ast.expr) -> ast.ListComp | None:
 def _loop_calls(comp: ast.ListComp) -> bool:
     """Whether what a comprehension evaluates per item may call something (what a loop that
     stops early would then leave out: a draw, an error)."""
+    return any(_calls(p) for p in _per_item(comp))
+
+
+def _per_item(comp: ast.ListComp) -> list[ast.expr]:
+    """What a comprehension with one loop evaluates for each item: its element, its filters
+    and the values its other ``for``s bind."""
     gens = comp.generators
-    parts = [comp.elt, *(c for g in gens for c in g.ifs), *(g.iter for g in gens[1:])]
-    return any(_calls(p) for p in parts)
+    return [comp.elt, *(c for g in gens for c in g.ifs), *(g.iter for g in gens[1:])]
 
 
 def _has_fold(e: ast.expr) -> bool:
