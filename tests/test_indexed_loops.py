@@ -14,12 +14,8 @@ from rulecraft.runtime import TurnLimit, new_state, playout
 
 FIXTURES = Path(__file__).parent / "fixtures" / "games"
 LOOP = "          for m in missions:\n              if m.owner == p:\n"
-#: the missions of one owner: the owner a player, its index a tuple by player (an owner of
-#: none through the dict)
-OWNED = (
-    r"\(\s+self\.ixt_mission__owner\[(?P<p>v_p\w*)\]\s+if (?P=p) is not None"
-    r"\s+else self\.ix_mission__owner\.get\(None, \(\)\)\s+\)"
-)
+#: the missions of one owner: the owner a player, its index a tuple by player (none last)
+OWNED = r"self\.ixt_mission__owner\[(?P<p>v_p\w*) if (?P=p) is not None else -1\]"
 #: a for statement over the missions of one owner (not a comprehension)
 STATEMENT = re.compile(rf"(?m)^\s+for v_m\w* in {OWNED}:$")
 

@@ -20,8 +20,8 @@ Names of static data (keys of ``ScenarioData.data``, attributes of the engine ob
   cards by the value of attribute ``A``; ``ix_player__F``: seats by the value of a player
   field no rule changes; ``ix_T__A_of_F``: records by the field ``F`` of the seat their
   attribute ``A`` names (``seat_attrs`` lists those attributes); ``ixt_T__A``: the same as
-  ``ix_T__A`` as a tuple indexed by the player or record (``ref_attrs`` lists the attributes
-  naming one, with its kind); all derived at load time
+  ``ix_T__A`` as a tuple indexed by the player or record, none last (``ref_attrs`` lists
+  the attributes naming one, with its kind); all derived at load time
   (``rulecraft.runtime.layout.engine_data``), with pairs ``ix_T__A__B`` of two of them;
 - ``t_ID``: a table the rules look up.
 """

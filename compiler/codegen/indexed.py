@@ -66,11 +66,11 @@ _PLAIN_KEY = re.compile(r"(self\.)?[A-Za-z_]\w*")
 def index_of(data: dict[str, Any], tname: str, attr: str, key: str) -> str:
     """The code of the records of ``tname`` whose fixed attribute ``attr`` has the value
     ``key`` (code): ``ix_T__A``'s entry, or where ``A`` names a player or a record and the
-    key is a name, ``ixt_T__A`` indexed by it (the entry of none from ``ix_T__A``)."""
-    ix = f"self.ix_{tname}__{attr}"
+    key is a name, ``ixt_T__A`` indexed by it (none by -1, its last entry: one subscript, of
+    one type, which the native build iterates as ints)."""
     if f"ixt_{tname}__{attr}" in data and _PLAIN_KEY.fullmatch(key):
-        return f"(self.ixt_{tname}__{attr}[{key}] if {key} is not None else {ix}.get(None, ()))"
-    return f"{ix}.get({key}, ())"
+        return f"self.ixt_{tname}__{attr}[{key} if {key} is not None else -1]"
+    return f"self.ix_{tname}__{attr}.get({key}, ())"
 
 
 def indexed_type(it: Expr) -> str | None:

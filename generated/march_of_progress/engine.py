@@ -443,9 +443,7 @@ class MarchOfProgressRules:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
         return [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a] == v_c
         ]
 
@@ -453,9 +451,7 @@ class MarchOfProgressRules:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
         return [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a] is not None
         ]
 
@@ -476,9 +472,7 @@ class MarchOfProgressRules:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
-            for v_a__1 in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            ):
+            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
@@ -505,9 +499,7 @@ class MarchOfProgressRules:
                     break
             return not _w4
         _w5 = False
-        for v_a in (
-            self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-        ):
+        for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w5 = True
                 break
@@ -520,9 +512,7 @@ class MarchOfProgressRules:
     def f_defended(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
         _w1 = False
-        for v_a__1 in (
-            self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-        ):
+        for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a__1] == v_c:
                 _w1 = True
                 break
@@ -585,16 +575,12 @@ class MarchOfProgressRules:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
         if v_defending:
             _w1 = 0
-            for v_a in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            ):
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where)
         _w2 = 0
-        for v_a_2 in (
-            self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-        ):
+        for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
@@ -611,11 +597,7 @@ class MarchOfProgressRules:
             _w2 = []
             for v_p in self.all_player:
                 _w3 = False
-                for v_a__2 in (
-                    self.ixt_army__owner[v_p]
-                    if v_p is not None
-                    else self.ix_army__owner.get(None, ())
-                ):
+                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                     if S[self.o_e_army__location + v_a__2] == v_c:
                         _w3 = True
                         break
@@ -627,33 +609,21 @@ class MarchOfProgressRules:
                     _log(S, 19, (v_c,))
                 for v_p_2 in v_sides:
                     _w4 = 0
-                    for v_a in (
-                        self.ixt_army__owner[v_p_2]
-                        if v_p_2 is not None
-                        else self.ix_army__owner.get(None, ())
-                    ):
+                    for v_a in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a] == v_c and (
                             not S[self.o_e_army__fortified + v_a]
                         ):
                             _w4 += 1
                     v_ready = _w4
                     _w5 = 0
-                    for v_a__9 in (
-                        self.ixt_army__owner[v_p_2]
-                        if v_p_2 is not None
-                        else self.ix_army__owner.get(None, ())
-                    ):
+                    for v_a__9 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a__9] == v_c:
                             _w5 += 1
                     v_dug_in = _w5 - v_ready
                     v_w = "army" if v_ready in (1, -1) else "armies"
                     v_wf = "army" if v_dug_in in (1, -1) else "armies"
                     _w6 = 0
-                    for v_a_2 in (
-                        self.ixt_army__owner[v_p_2]
-                        if v_p_2 is not None
-                        else self.ix_army__owner.get(None, ())
-                    ):
+                    for v_a_2 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a_2] == v_c:
                             _w6 += self.f_army_value(S, v_a_2, True)
                     v_armies_def = _w6
@@ -684,11 +654,7 @@ class MarchOfProgressRules:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
         v_stock = [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
@@ -699,11 +665,7 @@ class MarchOfProgressRules:
                 _log(S, 34, (v_me,))
         else:
             _w1 = 0
-            for v_a__2 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            ):
+            for v_a__2 in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a__2] is not None:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
@@ -874,22 +836,14 @@ class MarchOfProgressRules:
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
-            for v_a__1 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            ):
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
-                for v_a__3 in (
-                    self.ixt_army__owner[v_foe]
-                    if v_foe is not None
-                    else self.ix_army__owner.get(None, ())
-                ):
+                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
                     if S[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
@@ -902,11 +856,7 @@ class MarchOfProgressRules:
         _w8 = 0
         for v_c_2 in v_targets:
             _w9 = False
-            for v_a in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            ):
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_c_2 and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
@@ -950,11 +900,7 @@ class MarchOfProgressRules:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
         v_candidates = [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] is not None
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -967,11 +913,7 @@ class MarchOfProgressRules:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
         v_mine = [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
@@ -986,11 +928,7 @@ class MarchOfProgressRules:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
         v_mine = [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
@@ -1047,11 +985,7 @@ class MarchOfProgressRules:
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_att]
-                if v_att is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -1068,11 +1002,7 @@ class MarchOfProgressRules:
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                ):
+                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
                         S[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -1089,11 +1019,7 @@ class MarchOfProgressRules:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         for v_a in [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_loser]
-                if v_loser is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
@@ -1116,11 +1042,7 @@ class MarchOfProgressRules:
         for v_a in [
             *[
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
@@ -1166,18 +1088,12 @@ class MarchOfProgressRules:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
-        for v_a__4 in (
-            self.ixt_army__owner[v_me] if v_me is not None else self.ix_army__owner.get(None, ())
-        ):
+        for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]:
             if S[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
@@ -1187,11 +1103,7 @@ class MarchOfProgressRules:
             S[self.o_e_army__fortified + v_first_up] = False
         for v_a_2 in [
             v_a__5
-            for v_a__5 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
@@ -1244,9 +1156,7 @@ class MarchOfProgressRules:
         """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
         for v_p in self.all_player:
             _w1 = []
-            for v_a_2 in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            ):
+            for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 _w1.append(v_a_2)
                 break
             _r1 = _head(_w1)
@@ -1315,20 +1225,12 @@ class MarchOfProgressRules:
                 for v_c in self.all_country
                 if any(
                     S[self.o_e_army__location + v_a__1] == v_c
-                    for v_a__1 in (
-                        self.ixt_army__owner[v_me]
-                        if v_me is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
                 and (
                     any(
                         S[self.o_e_army__location + v_a__3] == v_c
-                        for v_a__3 in (
-                            self.ixt_army__owner[v_foe]
-                            if v_foe is not None
-                            else self.ix_army__owner.get(None, ())
-                        )
+                        for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                     )
                     or self.f_garrison_strength(S, v_foe, v_c) > 0
                 )
@@ -1342,11 +1244,7 @@ class MarchOfProgressRules:
                 if any(
                     S[self.o_e_army__location + v_a] == v_c_2
                     and (not S[self.o_e_army__fortified + v_a])
-                    for v_a in (
-                        self.ixt_army__owner[v_me]
-                        if v_me is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
             ]
             v_where = _head(v_targets)
@@ -1481,11 +1379,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_candidates = [
                 v_a
-                for v_a in (
-                    self.ixt_army__owner[v_me]
-                    if v_me is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a] is not None
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -1519,11 +1413,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_me]
-                    if v_me is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
@@ -1580,11 +1470,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_me]
-                    if v_me is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
@@ -1726,11 +1612,7 @@ class MarchOfProgressRules:
             v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
-                for v_a in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -1770,11 +1652,7 @@ class MarchOfProgressRules:
                 if not any(
                     S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in (
-                        self.ixt_army__owner[v_att]
-                        if v_att is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
@@ -1796,11 +1674,7 @@ class MarchOfProgressRules:
         v_a: Any = None
         for v_a in [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_loser]
-                if v_loser is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
@@ -1827,11 +1701,7 @@ class MarchOfProgressRules:
         for v_a in [
             *[
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
@@ -1940,11 +1810,7 @@ class MarchOfProgressRules:
             if pc == 0:
                 v_fortified = [
                     v_a
-                    for v_a in (
-                        self.ixt_army__owner[v_me]
-                        if v_me is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                     if S[self.o_e_army__location + v_a] == v_where
                     and S[self.o_e_army__fortified + v_a]
                 ]
@@ -1953,11 +1819,7 @@ class MarchOfProgressRules:
                     == len(
                         [
                             v_a__4
-                            for v_a__4 in (
-                                self.ixt_army__owner[v_me]
-                                if v_me is not None
-                                else self.ix_army__owner.get(None, ())
-                            )
+                            for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]
                             if S[self.o_e_army__location + v_a__4] == v_where
                         ]
                     )
@@ -1997,11 +1859,7 @@ class MarchOfProgressRules:
                 v__it = tuple(
                     [
                         v_a__5
-                        for v_a__5 in (
-                            self.ixt_army__owner[v_me]
-                            if v_me is not None
-                            else self.ix_army__owner.get(None, ())
-                        )
+                        for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
                         if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
@@ -2082,16 +1940,7 @@ class MarchOfProgressRules:
         "One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"
         v_p: Any = None
         for v_p in self.all_player:
-            _r1 = _head(
-                [
-                    v_a_2
-                    for v_a_2 in (
-                        self.ixt_army__owner[v_p]
-                        if v_p is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
-                ]
-            )
+            _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
@@ -2251,4 +2100,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "435 rules/march_of_progress/rules.yaml:126:7\n444 rules/march_of_progress/rules.yaml:27:7\n454 rules/march_of_progress/rules.yaml:20:7\n465 rules/march_of_progress/rules.yaml:72:7\n466 rules/march_of_progress/rules.yaml:73:11\n467 rules/march_of_progress/rules.yaml:74:15\n468 rules/march_of_progress/rules.yaml:75:11\n469 rules/march_of_progress/rules.yaml:76:7\n473 rules/march_of_progress/rules.yaml:118:7\n477 rules/march_of_progress/rules.yaml:43:7\n478 rules/march_of_progress/rules.yaml:44:11\n497 rules/march_of_progress/rules.yaml:45:7\n498 rules/march_of_progress/rules.yaml:46:11\n507 rules/march_of_progress/rules.yaml:47:7\n518 rules/march_of_progress/rules.yaml:108:7\n522 rules/march_of_progress/rules.yaml:64:7\n533 rules/march_of_progress/rules.yaml:13:7\n542 rules/march_of_progress/rules.yaml:55:7\n554 rules/march_of_progress/rules.yaml:56:11\n555 rules/march_of_progress/rules.yaml:57:7\n559 rules/march_of_progress/rules.yaml:35:7\n569 rules/march_of_progress/cards.yaml:113:15\n574 rules/march_of_progress/rules.yaml:92:7\n582 rules/march_of_progress/rules.yaml:84:7\n586 rules/march_of_progress/rules.yaml:136:7\n587 rules/march_of_progress/rules.yaml:137:11\n594 rules/march_of_progress/rules.yaml:138:7\n606 rules/march_of_progress/rules.yaml:100:7\n610 rules/march_of_progress/rules.yaml:288:7\n611 rules/march_of_progress/rules.yaml:289:11\n625 rules/march_of_progress/rules.yaml:290:11\n626 rules/march_of_progress/rules.yaml:291:15\n628 rules/march_of_progress/rules.yaml:292:15\n629 rules/march_of_progress/rules.yaml:293:19\n640 rules/march_of_progress/rules.yaml:294:19\n649 rules/march_of_progress/rules.yaml:295:19\n650 rules/march_of_progress/rules.yaml:296:19\n651 rules/march_of_progress/rules.yaml:297:19\n660 rules/march_of_progress/rules.yaml:298:19\n661 rules/march_of_progress/rules.yaml:299:19\n662 rules/march_of_progress/rules.yaml:300:19\n663 rules/march_of_progress/rules.yaml:301:19\n664 rules/march_of_progress/rules.yaml:302:19\n665 rules/march_of_progress/rules.yaml:303:23\n668 rules/march_of_progress/rules.yaml:305:23\n671 rules/march_of_progress/rules.yaml:307:23\n673 rules/march_of_progress/rules.yaml:308:19\n674 rules/march_of_progress/rules.yaml:309:23\n677 rules/march_of_progress/rules.yaml:311:23\n680 rules/march_of_progress/rules.yaml:313:23\n685 rules/march_of_progress/cards.yaml:51:7\n694 rules/march_of_progress/cards.yaml:52:7\n695 rules/march_of_progress/cards.yaml:53:11\n698 rules/march_of_progress/cards.yaml:55:11\n710 rules/march_of_progress/cards.yaml:57:11\n713 rules/march_of_progress/cards.yaml:59:11\n714 rules/march_of_progress/cards.yaml:60:11\n715 rules/march_of_progress/cards.yaml:61:11\n720 rules/march_of_progress/rules.yaml:170:7\n721 rules/march_of_progress/rules.yaml:171:7\n722 rules/march_of_progress/rules.yaml:172:7\n727 rules/march_of_progress/flow.yaml:97:7\n733 rules/march_of_progress/flow.yaml:98:11\n734 rules/march_of_progress/flow.yaml:99:11\n742 rules/march_of_progress/flow.yaml:81:7\n747 rules/march_of_progress/flow.yaml:82:7\n753 rules/march_of_progress/rules.yaml:146:7\n754 rules/march_of_progress/rules.yaml:147:7\n756 rules/march_of_progress/rules.yaml:148:7\n758 rules/march_of_progress/rules.yaml:149:7\n759 rules/march_of_progress/rules.yaml:150:11\n762 rules/march_of_progress/rules.yaml:152:11\n767 rules/march_of_progress/rules.yaml:159:7\n768 rules/march_of_progress/rules.yaml:160:7\n769 rules/march_of_progress/rules.yaml:161:7\n770 rules/march_of_progress/rules.yaml:162:7\n771 rules/march_of_progress/rules.yaml:163:7\n776 rules/march_of_progress/flow.yaml:15:7\n777 rules/march_of_progress/flow.yaml:16:7\n778 rules/march_of_progress/flow.yaml:17:7\n779 rules/march_of_progress/flow.yaml:18:7\n780 rules/march_of_progress/flow.yaml:19:7\n782 rules/march_of_progress/flow.yaml:20:7\n787 rules/march_of_progress/flow.yaml:21:11\n788 rules/march_of_progress/flow.yaml:22:11\n789 rules/march_of_progress/flow.yaml:23:11\n791 rules/march_of_progress/flow.yaml:24:7\n792 rules/march_of_progress/flow.yaml:25:7\n797 rules/march_of_progress/flow.yaml:72:7\n798 rules/march_of_progress/flow.yaml:73:11\n805 rules/march_of_progress/flow.yaml:42:7\n806 rules/march_of_progress/flow.yaml:43:11\n807 rules/march_of_progress/flow.yaml:44:15\n811 rules/march_of_progress/flow.yaml:45:15\n873 rules/march_of_progress/rules.yaml:179:7\n874 rules/march_of_progress/rules.yaml:180:7\n900 rules/march_of_progress/rules.yaml:181:7\n901 rules/march_of_progress/rules.yaml:183:11\n902 rules/march_of_progress/rules.yaml:184:7\n918 rules/march_of_progress/rules.yaml:185:7\n919 rules/march_of_progress/rules.yaml:186:7\n920 rules/march_of_progress/rules.yaml:187:11\n922 rules/march_of_progress/rules.yaml:189:11\n923 rules/march_of_progress/rules.yaml:190:11\n924 rules/march_of_progress/rules.yaml:192:15\n925 rules/march_of_progress/rules.yaml:193:11\n926 rules/march_of_progress/rules.yaml:194:7\n927 rules/march_of_progress/rules.yaml:195:7\n928 rules/march_of_progress/rules.yaml:196:11\n931 rules/march_of_progress/rules.yaml:197:11\n932 rules/march_of_progress/rules.yaml:198:15\n933 rules/march_of_progress/rules.yaml:199:15\n937 rules/march_of_progress/rules.yaml:201:15\n938 rules/march_of_progress/rules.yaml:202:7\n939 rules/march_of_progress/rules.yaml:203:7\n943 rules/march_of_progress/cards.yaml:83:7\n947 rules/march_of_progress/cards.yaml:91:7\n951 rules/march_of_progress/cards.yaml:69:7\n961 rules/march_of_progress/cards.yaml:70:7\n962 rules/march_of_progress/cards.yaml:72:11\n963 rules/march_of_progress/cards.yaml:73:7\n964 rules/march_of_progress/cards.yaml:74:7\n968 rules/march_of_progress/cards.yaml:11:7\n977 rules/march_of_progress/cards.yaml:12:7\n978 rules/march_of_progress/cards.yaml:14:11\n979 rules/march_of_progress/cards.yaml:15:7\n980 rules/march_of_progress/cards.yaml:16:7\n981 rules/march_of_progress/cards.yaml:17:11\n982 rules/march_of_progress/cards.yaml:18:7\n983 rules/march_of_progress/cards.yaml:19:7\n987 rules/march_of_progress/cards.yaml:27:7\n996 rules/march_of_progress/cards.yaml:28:7\n997 rules/march_of_progress/cards.yaml:30:11\n998 rules/march_of_progress/cards.yaml:31:7\n999 rules/march_of_progress/cards.yaml:32:7\n1000 rules/march_of_progress/cards.yaml:33:7\n1001 rules/march_of_progress/cards.yaml:34:11\n1002 rules/march_of_progress/cards.yaml:35:7\n1003 rules/march_of_progress/cards.yaml:36:7\n1006 rules/march_of_progress/cards.yaml:37:7\n1007 rules/march_of_progress/cards.yaml:38:11\n1008 rules/march_of_progress/cards.yaml:39:11\n1009 rules/march_of_progress/cards.yaml:40:15\n1010 rules/march_of_progress/cards.yaml:41:7\n1011 rules/march_of_progress/cards.yaml:42:7\n1012 rules/march_of_progress/cards.yaml:43:11\n1016 rules/march_of_progress/cards.yaml:116:7\n1019 rules/march_of_progress/cards.yaml:119:11\n1020 rules/march_of_progress/cards.yaml:120:7\n1023 rules/march_of_progress/cards.yaml:121:7\n1030 rules/march_of_progress/cards.yaml:99:7\n1036 rules/march_of_progress/cards.yaml:100:7\n1037 rules/march_of_progress/cards.yaml:102:11\n1038 rules/march_of_progress/cards.yaml:103:7\n1039 rules/march_of_progress/cards.yaml:104:7\n1042 rules/march_of_progress/cards.yaml:105:7\n1047 rules/march_of_progress/rules.yaml:233:7\n1048 rules/march_of_progress/rules.yaml:234:7\n1058 rules/march_of_progress/rules.yaml:235:7\n1059 rules/march_of_progress/rules.yaml:236:7\n1060 rules/march_of_progress/rules.yaml:237:7\n1063 rules/march_of_progress/rules.yaml:239:7\n1064 rules/march_of_progress/rules.yaml:240:11\n1066 rules/march_of_progress/rules.yaml:242:11\n1067 rules/march_of_progress/rules.yaml:243:11\n1070 rules/march_of_progress/rules.yaml:244:15\n1083 rules/march_of_progress/rules.yaml:245:19\n1086 rules/march_of_progress/rules.yaml:248:11\n1090 rules/march_of_progress/rules.yaml:273:7\n1099 rules/march_of_progress/rules.yaml:274:11\n1100 rules/march_of_progress/rules.yaml:275:7\n1116 rules/march_of_progress/rules.yaml:264:7\n1139 rules/march_of_progress/rules.yaml:265:11\n1143 rules/march_of_progress/rules.yaml:257:7\n1148 rules/march_of_progress/flow.yaml:105:7\n1149 rules/march_of_progress/flow.yaml:106:11\n1150 rules/march_of_progress/flow.yaml:107:11\n1153 rules/march_of_progress/flow.yaml:109:15\n1154 rules/march_of_progress/flow.yaml:110:19\n1155 rules/march_of_progress/flow.yaml:111:11\n1156 rules/march_of_progress/flow.yaml:112:15\n1157 rules/march_of_progress/flow.yaml:113:15\n1167 rules/march_of_progress/rules.yaml:216:7\n1176 rules/march_of_progress/rules.yaml:217:7\n1184 rules/march_of_progress/rules.yaml:218:11\n1185 rules/march_of_progress/rules.yaml:219:11\n1186 rules/march_of_progress/rules.yaml:220:15\n1187 rules/march_of_progress/rules.yaml:221:11\n1188 rules/march_of_progress/rules.yaml:222:7\n1197 rules/march_of_progress/rules.yaml:223:11\n1198 rules/march_of_progress/rules.yaml:224:15\n1199 rules/march_of_progress/rules.yaml:225:15\n1200 rules/march_of_progress/rules.yaml:226:19\n1240 rules/march_of_progress/flow.yaml:88:7\n1241 rules/march_of_progress/flow.yaml:90:11\n1245 rules/march_of_progress/flow.yaml:8:7\n1246 rules/march_of_progress/flow.yaml:9:11\n1258 rules/march_of_progress/flow.yaml:32:7\n1268 rules/march_of_progress/flow.yaml:34:11\n1274 rules/march_of_progress/flow.yaml:54:7\n1275 rules/march_of_progress/flow.yaml:55:11\n1276 rules/march_of_progress/flow.yaml:56:11\n1277 rules/march_of_progress/flow.yaml:57:15\n1279 rules/march_of_progress/flow.yaml:59:15\n1280 rules/march_of_progress/flow.yaml:60:15\n1281 rules/march_of_progress/flow.yaml:61:19\n1282 rules/march_of_progress/flow.yaml:62:19\n1284 rules/march_of_progress/flow.yaml:64:19\n1285 rules/march_of_progress/flow.yaml:65:15\n1286 rules/march_of_progress/flow.yaml:66:15\n1312 rules/march_of_progress/rules.yaml:179:7\n1313 rules/march_of_progress/rules.yaml:180:7\n1336 rules/march_of_progress/rules.yaml:181:7\n1337 rules/march_of_progress/rules.yaml:182:11\n1338 rules/march_of_progress/rules.yaml:183:11\n1339 rules/march_of_progress/rules.yaml:184:7\n1352 rules/march_of_progress/rules.yaml:185:7\n1353 rules/march_of_progress/rules.yaml:186:7\n1361 rules/march_of_progress/rules.yaml:187:11\n1372 rules/march_of_progress/rules.yaml:189:11\n1378 rules/march_of_progress/rules.yaml:190:11\n1379 rules/march_of_progress/rules.yaml:191:15\n1380 rules/march_of_progress/rules.yaml:192:15\n1381 rules/march_of_progress/rules.yaml:193:11\n1384 rules/march_of_progress/rules.yaml:194:7\n1385 rules/march_of_progress/rules.yaml:195:7\n1390 rules/march_of_progress/rules.yaml:196:11\n1393 rules/march_of_progress/rules.yaml:197:11\n1401 rules/march_of_progress/rules.yaml:198:15\n1407 rules/march_of_progress/rules.yaml:199:15\n1411 rules/march_of_progress/rules.yaml:200:15\n1412 rules/march_of_progress/rules.yaml:201:15\n1415 rules/march_of_progress/rules.yaml:202:7\n1422 rules/march_of_progress/rules.yaml:203:7\n1450 rules/march_of_progress/cards.yaml:83:7\n1465 rules/march_of_progress/cards.yaml:91:7\n1482 rules/march_of_progress/cards.yaml:69:7\n1492 rules/march_of_progress/cards.yaml:70:7\n1493 rules/march_of_progress/cards.yaml:71:11\n1494 rules/march_of_progress/cards.yaml:72:11\n1495 rules/march_of_progress/cards.yaml:73:7\n1506 rules/march_of_progress/cards.yaml:74:7\n1507 rules/march_of_progress/cards.yaml:75:7\n1520 rules/march_of_progress/cards.yaml:11:7\n1529 rules/march_of_progress/cards.yaml:12:7\n1530 rules/march_of_progress/cards.yaml:13:11\n1531 rules/march_of_progress/cards.yaml:14:11\n1532 rules/march_of_progress/cards.yaml:15:7\n1543 rules/march_of_progress/cards.yaml:16:7\n1544 rules/march_of_progress/cards.yaml:17:11\n1545 rules/march_of_progress/cards.yaml:18:7\n1563 rules/march_of_progress/cards.yaml:19:7\n1581 rules/march_of_progress/cards.yaml:27:7\n1590 rules/march_of_progress/cards.yaml:28:7\n1591 rules/march_of_progress/cards.yaml:29:11\n1592 rules/march_of_progress/cards.yaml:30:11\n1593 rules/march_of_progress/cards.yaml:31:7\n1604 rules/march_of_progress/cards.yaml:32:7\n1605 rules/march_of_progress/cards.yaml:33:7\n1606 rules/march_of_progress/cards.yaml:34:11\n1607 rules/march_of_progress/cards.yaml:35:7\n1608 rules/march_of_progress/cards.yaml:36:7\n1611 rules/march_of_progress/cards.yaml:37:7\n1619 rules/march_of_progress/cards.yaml:38:11\n1632 rules/march_of_progress/cards.yaml:39:11\n1633 rules/march_of_progress/cards.yaml:40:15\n1639 rules/march_of_progress/cards.yaml:41:7\n1652 rules/march_of_progress/cards.yaml:42:7\n1653 rules/march_of_progress/cards.yaml:43:11\n1658 rules/march_of_progress/cards.yaml:116:7\n1659 rules/march_of_progress/cards.yaml:117:11\n1661 rules/march_of_progress/cards.yaml:119:11\n1662 rules/march_of_progress/cards.yaml:120:7\n1665 rules/march_of_progress/cards.yaml:121:7\n1668 rules/march_of_progress/cards.yaml:122:7\n1681 rules/march_of_progress/cards.yaml:99:7\n1687 rules/march_of_progress/cards.yaml:100:7\n1688 rules/march_of_progress/cards.yaml:101:11\n1689 rules/march_of_progress/cards.yaml:102:11\n1690 rules/march_of_progress/cards.yaml:103:7\n1701 rules/march_of_progress/cards.yaml:104:7\n1704 rules/march_of_progress/cards.yaml:105:7\n1706 rules/march_of_progress/cards.yaml:106:7\n1726 rules/march_of_progress/rules.yaml:233:7\n1727 rules/march_of_progress/rules.yaml:234:7\n1737 rules/march_of_progress/rules.yaml:235:7\n1744 rules/march_of_progress/rules.yaml:236:7\n1745 rules/march_of_progress/rules.yaml:237:7\n1748 rules/march_of_progress/rules.yaml:238:7\n1749 rules/march_of_progress/rules.yaml:239:7\n1756 rules/march_of_progress/rules.yaml:240:11\n1760 rules/march_of_progress/rules.yaml:242:11\n1767 rules/march_of_progress/rules.yaml:243:11\n1770 rules/march_of_progress/rules.yaml:244:15\n1779 rules/march_of_progress/rules.yaml:245:19\n1781 rules/march_of_progress/rules.yaml:246:19\n1784 rules/march_of_progress/rules.yaml:248:11\n1797 rules/march_of_progress/rules.yaml:273:7\n1806 rules/march_of_progress/rules.yaml:274:11\n1807 rules/march_of_progress/rules.yaml:275:7\n1827 rules/march_of_progress/rules.yaml:264:7\n1850 rules/march_of_progress/rules.yaml:265:11\n1851 rules/march_of_progress/rules.yaml:266:7\n1858 rules/march_of_progress/rules.yaml:257:7\n1874 rules/march_of_progress/flow.yaml:105:7\n1879 rules/march_of_progress/flow.yaml:106:11\n1880 rules/march_of_progress/flow.yaml:107:11\n1900 rules/march_of_progress/flow.yaml:109:15\n1901 rules/march_of_progress/flow.yaml:110:19\n1902 rules/march_of_progress/flow.yaml:111:11\n1903 rules/march_of_progress/flow.yaml:112:15\n1904 rules/march_of_progress/flow.yaml:113:15\n1909 rules/march_of_progress/flow.yaml:114:11\n1941 rules/march_of_progress/rules.yaml:216:7\n1951 rules/march_of_progress/rules.yaml:217:7\n1970 rules/march_of_progress/rules.yaml:218:11\n1971 rules/march_of_progress/rules.yaml:219:11\n1979 rules/march_of_progress/rules.yaml:220:15\n1994 rules/march_of_progress/rules.yaml:221:11\n1997 rules/march_of_progress/rules.yaml:222:7\n2018 rules/march_of_progress/rules.yaml:223:11\n2027 rules/march_of_progress/rules.yaml:224:15\n2040 rules/march_of_progress/rules.yaml:225:15\n2041 rules/march_of_progress/rules.yaml:226:19\n2059 rules/march_of_progress/flow.yaml:88:7\n2073 rules/march_of_progress/flow.yaml:89:11\n2074 rules/march_of_progress/flow.yaml:90:11\n2084 rules/march_of_progress/flow.yaml:8:7\n2085 rules/march_of_progress/flow.yaml:9:11\n2112 rules/march_of_progress/flow.yaml:32:7\n2133 rules/march_of_progress/flow.yaml:34:11\n2136 rules/march_of_progress/flow.yaml:35:11\n2137 rules/march_of_progress/flow.yaml:36:7\n2153 rules/march_of_progress/flow.yaml:54:7\n2167 rules/march_of_progress/flow.yaml:55:11\n2168 rules/march_of_progress/flow.yaml:56:11\n2176 rules/march_of_progress/flow.yaml:57:15\n2181 rules/march_of_progress/flow.yaml:59:15\n2182 rules/march_of_progress/flow.yaml:60:15\n2192 rules/march_of_progress/flow.yaml:61:19\n2205 rules/march_of_progress/flow.yaml:62:19\n2211 rules/march_of_progress/flow.yaml:64:19\n2226 rules/march_of_progress/flow.yaml:65:15\n2233 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "435 rules/march_of_progress/rules.yaml:126:7\n444 rules/march_of_progress/rules.yaml:27:7\n452 rules/march_of_progress/rules.yaml:20:7\n461 rules/march_of_progress/rules.yaml:72:7\n462 rules/march_of_progress/rules.yaml:73:11\n463 rules/march_of_progress/rules.yaml:74:15\n464 rules/march_of_progress/rules.yaml:75:11\n465 rules/march_of_progress/rules.yaml:76:7\n469 rules/march_of_progress/rules.yaml:118:7\n473 rules/march_of_progress/rules.yaml:43:7\n474 rules/march_of_progress/rules.yaml:44:11\n491 rules/march_of_progress/rules.yaml:45:7\n492 rules/march_of_progress/rules.yaml:46:11\n501 rules/march_of_progress/rules.yaml:47:7\n510 rules/march_of_progress/rules.yaml:108:7\n514 rules/march_of_progress/rules.yaml:64:7\n523 rules/march_of_progress/rules.yaml:13:7\n532 rules/march_of_progress/rules.yaml:55:7\n544 rules/march_of_progress/rules.yaml:56:11\n545 rules/march_of_progress/rules.yaml:57:7\n549 rules/march_of_progress/rules.yaml:35:7\n559 rules/march_of_progress/cards.yaml:113:15\n564 rules/march_of_progress/rules.yaml:92:7\n572 rules/march_of_progress/rules.yaml:84:7\n576 rules/march_of_progress/rules.yaml:136:7\n577 rules/march_of_progress/rules.yaml:137:11\n582 rules/march_of_progress/rules.yaml:138:7\n592 rules/march_of_progress/rules.yaml:100:7\n596 rules/march_of_progress/rules.yaml:288:7\n597 rules/march_of_progress/rules.yaml:289:11\n607 rules/march_of_progress/rules.yaml:290:11\n608 rules/march_of_progress/rules.yaml:291:15\n610 rules/march_of_progress/rules.yaml:292:15\n611 rules/march_of_progress/rules.yaml:293:19\n618 rules/march_of_progress/rules.yaml:294:19\n623 rules/march_of_progress/rules.yaml:295:19\n624 rules/march_of_progress/rules.yaml:296:19\n625 rules/march_of_progress/rules.yaml:297:19\n630 rules/march_of_progress/rules.yaml:298:19\n631 rules/march_of_progress/rules.yaml:299:19\n632 rules/march_of_progress/rules.yaml:300:19\n633 rules/march_of_progress/rules.yaml:301:19\n634 rules/march_of_progress/rules.yaml:302:19\n635 rules/march_of_progress/rules.yaml:303:23\n638 rules/march_of_progress/rules.yaml:305:23\n641 rules/march_of_progress/rules.yaml:307:23\n643 rules/march_of_progress/rules.yaml:308:19\n644 rules/march_of_progress/rules.yaml:309:23\n647 rules/march_of_progress/rules.yaml:311:23\n650 rules/march_of_progress/rules.yaml:313:23\n655 rules/march_of_progress/cards.yaml:51:7\n660 rules/march_of_progress/cards.yaml:52:7\n661 rules/march_of_progress/cards.yaml:53:11\n664 rules/march_of_progress/cards.yaml:55:11\n672 rules/march_of_progress/cards.yaml:57:11\n675 rules/march_of_progress/cards.yaml:59:11\n676 rules/march_of_progress/cards.yaml:60:11\n677 rules/march_of_progress/cards.yaml:61:11\n682 rules/march_of_progress/rules.yaml:170:7\n683 rules/march_of_progress/rules.yaml:171:7\n684 rules/march_of_progress/rules.yaml:172:7\n689 rules/march_of_progress/flow.yaml:97:7\n695 rules/march_of_progress/flow.yaml:98:11\n696 rules/march_of_progress/flow.yaml:99:11\n704 rules/march_of_progress/flow.yaml:81:7\n709 rules/march_of_progress/flow.yaml:82:7\n715 rules/march_of_progress/rules.yaml:146:7\n716 rules/march_of_progress/rules.yaml:147:7\n718 rules/march_of_progress/rules.yaml:148:7\n720 rules/march_of_progress/rules.yaml:149:7\n721 rules/march_of_progress/rules.yaml:150:11\n724 rules/march_of_progress/rules.yaml:152:11\n729 rules/march_of_progress/rules.yaml:159:7\n730 rules/march_of_progress/rules.yaml:160:7\n731 rules/march_of_progress/rules.yaml:161:7\n732 rules/march_of_progress/rules.yaml:162:7\n733 rules/march_of_progress/rules.yaml:163:7\n738 rules/march_of_progress/flow.yaml:15:7\n739 rules/march_of_progress/flow.yaml:16:7\n740 rules/march_of_progress/flow.yaml:17:7\n741 rules/march_of_progress/flow.yaml:18:7\n742 rules/march_of_progress/flow.yaml:19:7\n744 rules/march_of_progress/flow.yaml:20:7\n749 rules/march_of_progress/flow.yaml:21:11\n750 rules/march_of_progress/flow.yaml:22:11\n751 rules/march_of_progress/flow.yaml:23:11\n753 rules/march_of_progress/flow.yaml:24:7\n754 rules/march_of_progress/flow.yaml:25:7\n759 rules/march_of_progress/flow.yaml:72:7\n760 rules/march_of_progress/flow.yaml:73:11\n767 rules/march_of_progress/flow.yaml:42:7\n768 rules/march_of_progress/flow.yaml:43:11\n769 rules/march_of_progress/flow.yaml:44:15\n773 rules/march_of_progress/flow.yaml:45:15\n835 rules/march_of_progress/rules.yaml:179:7\n836 rules/march_of_progress/rules.yaml:180:7\n854 rules/march_of_progress/rules.yaml:181:7\n855 rules/march_of_progress/rules.yaml:183:11\n856 rules/march_of_progress/rules.yaml:184:7\n868 rules/march_of_progress/rules.yaml:185:7\n869 rules/march_of_progress/rules.yaml:186:7\n870 rules/march_of_progress/rules.yaml:187:11\n872 rules/march_of_progress/rules.yaml:189:11\n873 rules/march_of_progress/rules.yaml:190:11\n874 rules/march_of_progress/rules.yaml:192:15\n875 rules/march_of_progress/rules.yaml:193:11\n876 rules/march_of_progress/rules.yaml:194:7\n877 rules/march_of_progress/rules.yaml:195:7\n878 rules/march_of_progress/rules.yaml:196:11\n881 rules/march_of_progress/rules.yaml:197:11\n882 rules/march_of_progress/rules.yaml:198:15\n883 rules/march_of_progress/rules.yaml:199:15\n887 rules/march_of_progress/rules.yaml:201:15\n888 rules/march_of_progress/rules.yaml:202:7\n889 rules/march_of_progress/rules.yaml:203:7\n893 rules/march_of_progress/cards.yaml:83:7\n897 rules/march_of_progress/cards.yaml:91:7\n901 rules/march_of_progress/cards.yaml:69:7\n907 rules/march_of_progress/cards.yaml:70:7\n908 rules/march_of_progress/cards.yaml:72:11\n909 rules/march_of_progress/cards.yaml:73:7\n910 rules/march_of_progress/cards.yaml:74:7\n914 rules/march_of_progress/cards.yaml:11:7\n919 rules/march_of_progress/cards.yaml:12:7\n920 rules/march_of_progress/cards.yaml:14:11\n921 rules/march_of_progress/cards.yaml:15:7\n922 rules/march_of_progress/cards.yaml:16:7\n923 rules/march_of_progress/cards.yaml:17:11\n924 rules/march_of_progress/cards.yaml:18:7\n925 rules/march_of_progress/cards.yaml:19:7\n929 rules/march_of_progress/cards.yaml:27:7\n934 rules/march_of_progress/cards.yaml:28:7\n935 rules/march_of_progress/cards.yaml:30:11\n936 rules/march_of_progress/cards.yaml:31:7\n937 rules/march_of_progress/cards.yaml:32:7\n938 rules/march_of_progress/cards.yaml:33:7\n939 rules/march_of_progress/cards.yaml:34:11\n940 rules/march_of_progress/cards.yaml:35:7\n941 rules/march_of_progress/cards.yaml:36:7\n944 rules/march_of_progress/cards.yaml:37:7\n945 rules/march_of_progress/cards.yaml:38:11\n946 rules/march_of_progress/cards.yaml:39:11\n947 rules/march_of_progress/cards.yaml:40:15\n948 rules/march_of_progress/cards.yaml:41:7\n949 rules/march_of_progress/cards.yaml:42:7\n950 rules/march_of_progress/cards.yaml:43:11\n954 rules/march_of_progress/cards.yaml:116:7\n957 rules/march_of_progress/cards.yaml:119:11\n958 rules/march_of_progress/cards.yaml:120:7\n961 rules/march_of_progress/cards.yaml:121:7\n968 rules/march_of_progress/cards.yaml:99:7\n974 rules/march_of_progress/cards.yaml:100:7\n975 rules/march_of_progress/cards.yaml:102:11\n976 rules/march_of_progress/cards.yaml:103:7\n977 rules/march_of_progress/cards.yaml:104:7\n980 rules/march_of_progress/cards.yaml:105:7\n985 rules/march_of_progress/rules.yaml:233:7\n986 rules/march_of_progress/rules.yaml:234:7\n992 rules/march_of_progress/rules.yaml:235:7\n993 rules/march_of_progress/rules.yaml:236:7\n994 rules/march_of_progress/rules.yaml:237:7\n997 rules/march_of_progress/rules.yaml:239:7\n998 rules/march_of_progress/rules.yaml:240:11\n1000 rules/march_of_progress/rules.yaml:242:11\n1001 rules/march_of_progress/rules.yaml:243:11\n1004 rules/march_of_progress/rules.yaml:244:15\n1013 rules/march_of_progress/rules.yaml:245:19\n1016 rules/march_of_progress/rules.yaml:248:11\n1020 rules/march_of_progress/rules.yaml:273:7\n1025 rules/march_of_progress/rules.yaml:274:11\n1026 rules/march_of_progress/rules.yaml:275:7\n1042 rules/march_of_progress/rules.yaml:264:7\n1061 rules/march_of_progress/rules.yaml:265:11\n1065 rules/march_of_progress/rules.yaml:257:7\n1070 rules/march_of_progress/flow.yaml:105:7\n1071 rules/march_of_progress/flow.yaml:106:11\n1072 rules/march_of_progress/flow.yaml:107:11\n1075 rules/march_of_progress/flow.yaml:109:15\n1076 rules/march_of_progress/flow.yaml:110:19\n1077 rules/march_of_progress/flow.yaml:111:11\n1078 rules/march_of_progress/flow.yaml:112:15\n1079 rules/march_of_progress/flow.yaml:113:15\n1089 rules/march_of_progress/rules.yaml:216:7\n1094 rules/march_of_progress/rules.yaml:217:7\n1100 rules/march_of_progress/rules.yaml:218:11\n1101 rules/march_of_progress/rules.yaml:219:11\n1102 rules/march_of_progress/rules.yaml:220:15\n1103 rules/march_of_progress/rules.yaml:221:11\n1104 rules/march_of_progress/rules.yaml:222:7\n1109 rules/march_of_progress/rules.yaml:223:11\n1110 rules/march_of_progress/rules.yaml:224:15\n1111 rules/march_of_progress/rules.yaml:225:15\n1112 rules/march_of_progress/rules.yaml:226:19\n1152 rules/march_of_progress/flow.yaml:88:7\n1153 rules/march_of_progress/flow.yaml:90:11\n1157 rules/march_of_progress/flow.yaml:8:7\n1158 rules/march_of_progress/flow.yaml:9:11\n1168 rules/march_of_progress/flow.yaml:32:7\n1178 rules/march_of_progress/flow.yaml:34:11\n1184 rules/march_of_progress/flow.yaml:54:7\n1185 rules/march_of_progress/flow.yaml:55:11\n1186 rules/march_of_progress/flow.yaml:56:11\n1187 rules/march_of_progress/flow.yaml:57:15\n1189 rules/march_of_progress/flow.yaml:59:15\n1190 rules/march_of_progress/flow.yaml:60:15\n1191 rules/march_of_progress/flow.yaml:61:19\n1192 rules/march_of_progress/flow.yaml:62:19\n1194 rules/march_of_progress/flow.yaml:64:19\n1195 rules/march_of_progress/flow.yaml:65:15\n1196 rules/march_of_progress/flow.yaml:66:15\n1222 rules/march_of_progress/rules.yaml:179:7\n1223 rules/march_of_progress/rules.yaml:180:7\n1238 rules/march_of_progress/rules.yaml:181:7\n1239 rules/march_of_progress/rules.yaml:182:11\n1240 rules/march_of_progress/rules.yaml:183:11\n1241 rules/march_of_progress/rules.yaml:184:7\n1250 rules/march_of_progress/rules.yaml:185:7\n1251 rules/march_of_progress/rules.yaml:186:7\n1259 rules/march_of_progress/rules.yaml:187:11\n1270 rules/march_of_progress/rules.yaml:189:11\n1276 rules/march_of_progress/rules.yaml:190:11\n1277 rules/march_of_progress/rules.yaml:191:15\n1278 rules/march_of_progress/rules.yaml:192:15\n1279 rules/march_of_progress/rules.yaml:193:11\n1282 rules/march_of_progress/rules.yaml:194:7\n1283 rules/march_of_progress/rules.yaml:195:7\n1288 rules/march_of_progress/rules.yaml:196:11\n1291 rules/march_of_progress/rules.yaml:197:11\n1299 rules/march_of_progress/rules.yaml:198:15\n1305 rules/march_of_progress/rules.yaml:199:15\n1309 rules/march_of_progress/rules.yaml:200:15\n1310 rules/march_of_progress/rules.yaml:201:15\n1313 rules/march_of_progress/rules.yaml:202:7\n1320 rules/march_of_progress/rules.yaml:203:7\n1348 rules/march_of_progress/cards.yaml:83:7\n1363 rules/march_of_progress/cards.yaml:91:7\n1380 rules/march_of_progress/cards.yaml:69:7\n1386 rules/march_of_progress/cards.yaml:70:7\n1387 rules/march_of_progress/cards.yaml:71:11\n1388 rules/march_of_progress/cards.yaml:72:11\n1389 rules/march_of_progress/cards.yaml:73:7\n1400 rules/march_of_progress/cards.yaml:74:7\n1401 rules/march_of_progress/cards.yaml:75:7\n1414 rules/march_of_progress/cards.yaml:11:7\n1419 rules/march_of_progress/cards.yaml:12:7\n1420 rules/march_of_progress/cards.yaml:13:11\n1421 rules/march_of_progress/cards.yaml:14:11\n1422 rules/march_of_progress/cards.yaml:15:7\n1433 rules/march_of_progress/cards.yaml:16:7\n1434 rules/march_of_progress/cards.yaml:17:11\n1435 rules/march_of_progress/cards.yaml:18:7\n1453 rules/march_of_progress/cards.yaml:19:7\n1471 rules/march_of_progress/cards.yaml:27:7\n1476 rules/march_of_progress/cards.yaml:28:7\n1477 rules/march_of_progress/cards.yaml:29:11\n1478 rules/march_of_progress/cards.yaml:30:11\n1479 rules/march_of_progress/cards.yaml:31:7\n1490 rules/march_of_progress/cards.yaml:32:7\n1491 rules/march_of_progress/cards.yaml:33:7\n1492 rules/march_of_progress/cards.yaml:34:11\n1493 rules/march_of_progress/cards.yaml:35:7\n1494 rules/march_of_progress/cards.yaml:36:7\n1497 rules/march_of_progress/cards.yaml:37:7\n1505 rules/march_of_progress/cards.yaml:38:11\n1518 rules/march_of_progress/cards.yaml:39:11\n1519 rules/march_of_progress/cards.yaml:40:15\n1525 rules/march_of_progress/cards.yaml:41:7\n1538 rules/march_of_progress/cards.yaml:42:7\n1539 rules/march_of_progress/cards.yaml:43:11\n1544 rules/march_of_progress/cards.yaml:116:7\n1545 rules/march_of_progress/cards.yaml:117:11\n1547 rules/march_of_progress/cards.yaml:119:11\n1548 rules/march_of_progress/cards.yaml:120:7\n1551 rules/march_of_progress/cards.yaml:121:7\n1554 rules/march_of_progress/cards.yaml:122:7\n1567 rules/march_of_progress/cards.yaml:99:7\n1573 rules/march_of_progress/cards.yaml:100:7\n1574 rules/march_of_progress/cards.yaml:101:11\n1575 rules/march_of_progress/cards.yaml:102:11\n1576 rules/march_of_progress/cards.yaml:103:7\n1587 rules/march_of_progress/cards.yaml:104:7\n1590 rules/march_of_progress/cards.yaml:105:7\n1592 rules/march_of_progress/cards.yaml:106:7\n1612 rules/march_of_progress/rules.yaml:233:7\n1613 rules/march_of_progress/rules.yaml:234:7\n1619 rules/march_of_progress/rules.yaml:235:7\n1626 rules/march_of_progress/rules.yaml:236:7\n1627 rules/march_of_progress/rules.yaml:237:7\n1630 rules/march_of_progress/rules.yaml:238:7\n1631 rules/march_of_progress/rules.yaml:239:7\n1638 rules/march_of_progress/rules.yaml:240:11\n1642 rules/march_of_progress/rules.yaml:242:11\n1649 rules/march_of_progress/rules.yaml:243:11\n1652 rules/march_of_progress/rules.yaml:244:15\n1657 rules/march_of_progress/rules.yaml:245:19\n1659 rules/march_of_progress/rules.yaml:246:19\n1662 rules/march_of_progress/rules.yaml:248:11\n1675 rules/march_of_progress/rules.yaml:273:7\n1680 rules/march_of_progress/rules.yaml:274:11\n1681 rules/march_of_progress/rules.yaml:275:7\n1701 rules/march_of_progress/rules.yaml:264:7\n1720 rules/march_of_progress/rules.yaml:265:11\n1721 rules/march_of_progress/rules.yaml:266:7\n1728 rules/march_of_progress/rules.yaml:257:7\n1744 rules/march_of_progress/flow.yaml:105:7\n1749 rules/march_of_progress/flow.yaml:106:11\n1750 rules/march_of_progress/flow.yaml:107:11\n1770 rules/march_of_progress/flow.yaml:109:15\n1771 rules/march_of_progress/flow.yaml:110:19\n1772 rules/march_of_progress/flow.yaml:111:11\n1773 rules/march_of_progress/flow.yaml:112:15\n1774 rules/march_of_progress/flow.yaml:113:15\n1779 rules/march_of_progress/flow.yaml:114:11\n1811 rules/march_of_progress/rules.yaml:216:7\n1817 rules/march_of_progress/rules.yaml:217:7\n1832 rules/march_of_progress/rules.yaml:218:11\n1833 rules/march_of_progress/rules.yaml:219:11\n1841 rules/march_of_progress/rules.yaml:220:15\n1856 rules/march_of_progress/rules.yaml:221:11\n1859 rules/march_of_progress/rules.yaml:222:7\n1876 rules/march_of_progress/rules.yaml:223:11\n1885 rules/march_of_progress/rules.yaml:224:15\n1898 rules/march_of_progress/rules.yaml:225:15\n1899 rules/march_of_progress/rules.yaml:226:19\n1917 rules/march_of_progress/flow.yaml:88:7\n1931 rules/march_of_progress/flow.yaml:89:11\n1932 rules/march_of_progress/flow.yaml:90:11\n1942 rules/march_of_progress/flow.yaml:8:7\n1943 rules/march_of_progress/flow.yaml:9:11\n1961 rules/march_of_progress/flow.yaml:32:7\n1982 rules/march_of_progress/flow.yaml:34:11\n1985 rules/march_of_progress/flow.yaml:35:11\n1986 rules/march_of_progress/flow.yaml:36:7\n2002 rules/march_of_progress/flow.yaml:54:7\n2016 rules/march_of_progress/flow.yaml:55:11\n2017 rules/march_of_progress/flow.yaml:56:11\n2025 rules/march_of_progress/flow.yaml:57:15\n2030 rules/march_of_progress/flow.yaml:59:15\n2031 rules/march_of_progress/flow.yaml:60:15\n2041 rules/march_of_progress/flow.yaml:61:19\n2054 rules/march_of_progress/flow.yaml:62:19\n2060 rules/march_of_progress/flow.yaml:64:19\n2075 rules/march_of_progress/flow.yaml:65:15\n2082 rules/march_of_progress/flow.yaml:66:15"

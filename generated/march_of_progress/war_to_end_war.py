@@ -320,30 +320,20 @@ class WarToEndWarScenario(MarchOfProgressRules):
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
         _w1 = False
-        for v_a__1 in (
-            self.ixt_army__owner[v_foe] if v_foe is not None else self.ix_army__owner.get(None, ())
-        ):
+        for v_a__1 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
             if S[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
                 v_a__2
-                for v_a__2 in (
-                    self.ixt_army__owner[v_p]
-                    if v_p is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if S[self.o_e_army__location + v_a__2] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
-                for v_a__3 in (
-                    self.ixt_army__owner[v_foe]
-                    if v_foe is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                 if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
@@ -354,11 +344,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
         v_all_mine = [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
@@ -379,11 +365,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
         v_all_mine = [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_me]
-                if v_me is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
@@ -441,11 +423,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in (
-                self.ixt_army__owner[v_att]
-                if v_att is not None
-                else self.ix_army__owner.get(None, ())
-            )
+            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -462,11 +440,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                ):
+                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
                         S[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -484,11 +458,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_loser]
-                    if v_loser is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
@@ -549,9 +519,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine = [
             v_a__1
-            for v_a__1 in (
-                self.ixt_army__owner[v_p] if v_p is not None else self.ix_army__owner.get(None, ())
-            )
+            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]
         if len(v_mine) == 0:
@@ -616,11 +584,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_all_mine = [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_me]
-                    if v_me is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
@@ -685,11 +649,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_all_mine = [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_me]
-                    if v_me is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
@@ -827,11 +787,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
-                for v_a in (
-                    self.ixt_army__owner[v_att]
-                    if v_att is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -871,11 +827,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if not any(
                     S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in (
-                        self.ixt_army__owner[v_att]
-                        if v_att is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
@@ -903,11 +855,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
                 for v_a in [
                     v_a__1
-                    for v_a__1 in (
-                        self.ixt_army__owner[v_loser]
-                        if v_loser is not None
-                        else self.ix_army__owner.get(None, ())
-                    )
+                    for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
@@ -1043,11 +991,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in (
-                    self.ixt_army__owner[v_p]
-                    if v_p is not None
-                    else self.ix_army__owner.get(None, ())
-                )
+                for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]
             if len(v_mine) == 0:
@@ -1113,4 +1057,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n216 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n282 rules/march_of_progress/rules.yaml:165:3\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n287 rules/march_of_progress/rules.yaml:170:7\n288 rules/march_of_progress/rules.yaml:171:7\n289 rules/march_of_progress/rules.yaml:172:7\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n396 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n397 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n417 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n421 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n429 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n436 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n437 rules/march_of_progress/rules.yaml:228:3\n441 rules/march_of_progress/rules.yaml:233:7\n442 rules/march_of_progress/rules.yaml:234:7\n452 rules/march_of_progress/rules.yaml:235:7\n453 rules/march_of_progress/rules.yaml:236:7\n454 rules/march_of_progress/rules.yaml:237:7\n457 rules/march_of_progress/rules.yaml:239:7\n458 rules/march_of_progress/rules.yaml:240:11\n460 rules/march_of_progress/rules.yaml:242:11\n461 rules/march_of_progress/rules.yaml:243:11\n464 rules/march_of_progress/rules.yaml:244:15\n477 rules/march_of_progress/rules.yaml:245:19\n480 rules/march_of_progress/rules.yaml:248:11\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n485 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n495 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n537 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n538 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n539 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n546 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n557 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n558 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n559 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n564 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n565 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n566 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n617 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n626 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n627 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n628 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n629 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n634 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n635 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n636 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n637 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n666 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n667 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n686 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n695 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n697 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n698 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n704 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n717 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n718 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n719 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n745 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n752 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n775 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n776 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n777 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n779 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n780 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n783 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n786 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n787 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n805 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n806 rules/march_of_progress/rules.yaml:228:3\n827 rules/march_of_progress/rules.yaml:233:7\n828 rules/march_of_progress/rules.yaml:234:7\n838 rules/march_of_progress/rules.yaml:235:7\n845 rules/march_of_progress/rules.yaml:236:7\n846 rules/march_of_progress/rules.yaml:237:7\n849 rules/march_of_progress/rules.yaml:238:7\n850 rules/march_of_progress/rules.yaml:239:7\n857 rules/march_of_progress/rules.yaml:240:11\n861 rules/march_of_progress/rules.yaml:242:11\n868 rules/march_of_progress/rules.yaml:243:11\n871 rules/march_of_progress/rules.yaml:244:15\n880 rules/march_of_progress/rules.yaml:245:19\n882 rules/march_of_progress/rules.yaml:246:19\n885 rules/march_of_progress/rules.yaml:248:11\n903 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n904 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n913 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n914 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n927 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n928 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n941 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n958 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n959 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n966 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n999 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n1000 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n1001 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n1009 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n1017 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n1018 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n1022 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n1023 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n1044 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n1053 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n1054 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n1055 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1056 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1061 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1062 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1070 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1085 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1086 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n216 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n282 rules/march_of_progress/rules.yaml:165:3\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n287 rules/march_of_progress/rules.yaml:170:7\n288 rules/march_of_progress/rules.yaml:171:7\n289 rules/march_of_progress/rules.yaml:172:7\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n386 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n419 rules/march_of_progress/rules.yaml:228:3\n423 rules/march_of_progress/rules.yaml:233:7\n424 rules/march_of_progress/rules.yaml:234:7\n430 rules/march_of_progress/rules.yaml:235:7\n431 rules/march_of_progress/rules.yaml:236:7\n432 rules/march_of_progress/rules.yaml:237:7\n435 rules/march_of_progress/rules.yaml:239:7\n436 rules/march_of_progress/rules.yaml:240:11\n438 rules/march_of_progress/rules.yaml:242:11\n439 rules/march_of_progress/rules.yaml:243:11\n442 rules/march_of_progress/rules.yaml:244:15\n451 rules/march_of_progress/rules.yaml:245:19\n454 rules/march_of_progress/rules.yaml:248:11\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n479 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n492 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n496 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n585 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n600 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n601 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n631 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n655 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n656 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n657 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n658 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n664 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n665 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n666 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n678 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n679 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n692 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n712 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n726 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n727 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n736 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n739 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n740 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n743 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n747 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n751 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n753 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n766 rules/march_of_progress/rules.yaml:228:3\n787 rules/march_of_progress/rules.yaml:233:7\n788 rules/march_of_progress/rules.yaml:234:7\n794 rules/march_of_progress/rules.yaml:235:7\n801 rules/march_of_progress/rules.yaml:236:7\n802 rules/march_of_progress/rules.yaml:237:7\n805 rules/march_of_progress/rules.yaml:238:7\n806 rules/march_of_progress/rules.yaml:239:7\n813 rules/march_of_progress/rules.yaml:240:11\n817 rules/march_of_progress/rules.yaml:242:11\n824 rules/march_of_progress/rules.yaml:243:11\n827 rules/march_of_progress/rules.yaml:244:15\n832 rules/march_of_progress/rules.yaml:245:19\n834 rules/march_of_progress/rules.yaml:246:19\n837 rules/march_of_progress/rules.yaml:248:11\n855 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n856 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n862 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n875 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n876 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n889 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n906 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n914 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n947 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n948 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n949 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n957 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n965 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n966 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n971 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n992 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n997 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n998 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n999 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n1000 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1005 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1006 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1014 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1029 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1030 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
