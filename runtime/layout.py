@@ -184,7 +184,10 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
     ``all_<kind>`` (the indices) and ``k_<kind>__<id>`` (an id's index). From fixed record
     values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value) and
     ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From fixed
-    player values ``s_p_<field>``: ``ix_player__<field>`` (seat indices by value). From card
+    player values ``s_p_<field>``: ``ix_player__<field>`` (seat indices by value). For the
+    attributes ``ref_attrs`` names (a player or a record: an index), ``ixt_<type>__<attr>``:
+    ``ix_<type>__<attr>`` as a tuple indexed by the value, the records of none last (no dict
+    lookup). From card
     attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
     """
     d = dict(primary)
@@ -232,6 +235,12 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
             for i, v in enumerate(values):
                 masks[v] = masks.get(v, 0) | (1 << i)
             d["mk_card__" + key[5:]] = masks
+    for path, kind in primary.get("ref_attrs", {}).items():
+        if "ix_" + path in d:
+            by_value = d["ix_" + path]
+            # the records with none last: read as ``ixt[k if k is not None else -1]``
+            n = d["n_" + kind]
+            d["ixt_" + path] = tuple(by_value.get(i, ()) for i in (*range(n), None))
     # a fixed attribute A naming a seat (``seat_attrs``), seen through a fixed player field F:
     # the records by that value (``ix_<type>__<A>_of_<F>``), alone and with each other fixed
     # attribute (names in order, as above)

@@ -19,7 +19,9 @@ Names of static data (keys of ``ScenarioData.data``, attributes of the engine ob
 - ``ix_T__A``: record indices by the value of attribute ``A``; ``mk_card__A``: masks of
   cards by the value of attribute ``A``; ``ix_player__F``: seats by the value of a player
   field no rule changes; ``ix_T__A_of_F``: records by the field ``F`` of the seat their
-  attribute ``A`` names (``seat_attrs`` lists those attributes); all derived at load time
+  attribute ``A`` names (``seat_attrs`` lists those attributes); ``ixt_T__A``: the same as
+  ``ix_T__A`` as a tuple indexed by the player or record, none last (``ref_attrs`` lists
+  the attributes naming one, with its kind); all derived at load time
   (``rulecraft.runtime.layout.engine_data``), with pairs ``ix_T__A__B`` of two of them;
 - ``t_ID``: a table the rules look up.
 """
@@ -324,6 +326,16 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     )
     if seat_attrs and any(k.startswith("s_p_") for k in data):
         data["seat_attrs"] = seat_attrs
+    # fixed record attributes that name a player or a record: their indexes as tuples too
+    # (``ixt_T__A``, indexed by the value: no dict lookup)
+    ref_attrs = {
+        f"{tname}__{name}": "player" if f.type == ir.PLAYER else f.type.name
+        for tname, et in game.entities.items()
+        for name, f in et.attributes.items()
+        if (f.type == ir.PLAYER or f.type.kind == "entity") and f"s_e_{tname}__{name}" in data
+    }
+    if ref_attrs:
+        data["ref_attrs"] = ref_attrs
     d.size = offset
     d.init = init
     if game.facts():

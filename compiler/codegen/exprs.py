@@ -41,7 +41,7 @@ from ..effects import (
 )
 from .data import ScenarioData, table_ids
 from .hoist import hoistable
-from .indexed import conjuncts, indexed_type, join_and
+from .indexed import conjuncts, index_of, indexed_type, join_and
 
 
 class CodegenError(Exception):
@@ -391,7 +391,7 @@ class ExprGen:
                             vals = ", ".join(self.expr(o) for _a, o in pair)
                             others = join_and(rest[:j] + rest[j + 1 :])
                             return f"self.{key}.get(({vals}), ())", others
-                    src = f"self.ix_{tname}__{attr}.get({self.expr(other)}, ())"
+                    src = index_of(self.sd.data, tname, attr, self.expr(other))
                     return src, join_and(rest)
         return self.iterable(it), cond
 

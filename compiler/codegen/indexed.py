@@ -17,6 +17,7 @@ Seats are indexed the same way by player fields no rule changes (``self.ix_playe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import ir
@@ -49,13 +50,27 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
             if hit is None or not _steady(hit[1], s.body):
                 continue
             attr, other = hit
-            src = f"self.ix_{tname}__{attr}.get({gen.expr(other)}, ())"
+            src = index_of(gen.eg.sd.data, tname, attr, gen.expr(other))
             rest = join_and(parts[:i] + parts[i + 1 :])
             if rest is None:
                 return src, inner
             kept = If(test.src, test.off, [(rest, inner)], [])
             return src, [kept]
     return gen.iterable(it), s.body
+
+
+#: a key read twice at no cost and with nothing else happening: a local or an attribute
+_PLAIN_KEY = re.compile(r"(self\.)?[A-Za-z_]\w*")
+
+
+def index_of(data: dict[str, Any], tname: str, attr: str, key: str) -> str:
+    """The code of the records of ``tname`` whose fixed attribute ``attr`` has the value
+    ``key`` (code): ``ix_T__A``'s entry, or where ``A`` names a player or a record and the
+    key is a name, ``ixt_T__A`` indexed by it (none by -1, its last entry: one subscript, of
+    one type, which the native build iterates as ints)."""
+    if f"ixt_{tname}__{attr}" in data and _PLAIN_KEY.fullmatch(key):
+        return f"self.ixt_{tname}__{attr}[{key} if {key} is not None else -1]"
+    return f"self.ix_{tname}__{attr}.get({key}, ())"
 
 
 def indexed_type(it: Expr) -> str | None:

@@ -4,7 +4,10 @@ make it cheaper to run, interpreted and under mypyc.
 
 - ``lower_loops``: ``any``, ``sum`` and ``len`` of a comprehension become loops in the
   method's statements (a loop is about 3x cheaper than ``any()`` over a generator in
-  CPython 3.11, and it stops at the first hit).
+  CPython 3.11, and it stops at the first hit); so does a list comprehension only drawn from
+  (``_pick``, ``_pick_optional``) or whose first item is taken (``_head``, which stops at the
+  first hit if nothing in the loop calls anything). A local list only ever measured
+  (``v = [...]`` assigned once, read only as ``len(v)``) becomes its count.
 - ``guard_logs``: a log line whose arguments call nothing is written under ``if S[_LOG] is not
   False:``, so a playout (the log off) builds no argument tuple and makes no call for it.
 """
@@ -35,12 +38,58 @@ def lower_loops(code: str) -> str:
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
     taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    counted = _counts_only(fn)
     low = _Lowerer(taken)
     fn.body = low.block(fn.body)
-    if not low.changed:
+    if not low.changed and not counted:
         return code
     text = ast.unparse(ast.fix_missing_locations(tree))
     return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)
+
+
+def _counts_only(fn: ast.FunctionDef) -> bool:
+    """Each local list only measured (assigned once, ``v = [...]``, and read only as
+    ``len(v)``) as its count: ``v = len([...])`` (a loop that counts, once lowered) and
+    ``v`` for ``len(v)``. Whether any was."""
+    stores: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores.setdefault(n.id, []).append(n)
+        elif isinstance(n, ast.arg):
+            stores.setdefault(n.arg, []).append(n)
+    lists = {
+        s.targets[0].id: s
+        for s in ast.walk(fn)
+        if isinstance(s, ast.Assign)
+        and len(s.targets) == 1
+        and isinstance(s.targets[0], ast.Name)
+        and isinstance(s.value, ast.ListComp)
+        and len(stores[s.targets[0].id]) == 1
+    }
+    measured = {id(a) for n in ast.walk(fn) if (a := _builtin_call(n, "len")) is not None}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in measured:
+            lists.pop(n.id, None)
+    if not lists:
+        return False
+    for s in lists.values():
+        s.value = ast.Call(_name("len"), [s.value], [])
+    _Unmeasure(set(lists)).visit(fn)
+    return True
+
+
+class _Unmeasure(ast.NodeTransformer):
+    """``len(v)`` as ``v`` for the locals ``names`` (now counts)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        arg = _builtin_call(node, "len")
+        if isinstance(arg, ast.Name) and arg.id in self.names:
+            return _name(arg.id)
+        self.generic_visit(node)
+        return node
 
 
 def _name(n: str, store: bool = False) -> ast.Name:
@@ -139,6 +188,13 @@ class _Lowerer:
 
     def expr(self, e: ast.expr, pre: list[ast.stmt]) -> ast.expr:
         """``e`` with its loops lowered: statements appended to ``pre`` compute them."""
+        taken = _taken_list(e)
+        if taken is not None:
+            # the other arguments (``R``) are names: nothing before the list calls anything
+            assert isinstance(e, ast.Call)
+            first = isinstance(e.func, ast.Name) and e.func.id == "_head" and not _loop_calls(taken)
+            e.args[-1] = self.listcomp(taken, pre, force=True, first=first)
+            return e
         for fold in ("any", "sum", "len"):
             arg = _builtin_call(e, fold)
             comp = _one_loop(arg)
@@ -175,14 +231,16 @@ class _Lowerer:
         pre.extend(self.nest(comp.generators, inner))
         return _name(t)
 
-    def listcomp(self, comp: ast.ListComp, pre: list[ast.stmt]) -> ast.expr:
-        """A list comprehension with something to lower inside, as a loop that appends."""
+    def listcomp(
+        self, comp: ast.ListComp, pre: list[ast.stmt], force: bool = False, first: bool = False
+    ) -> ast.expr:
+        """A list comprehension with something to lower inside (or ``force``), as a loop that
+        appends (and with ``first``, stops after the first item)."""
         probe: list[ast.stmt] = []
         gens = comp.generators
-        parts = [comp.elt, *(c for g in gens for c in g.ifs), *(g.iter for g in gens[1:])]
-        for part in copy.deepcopy(parts):
+        for part in copy.deepcopy(_per_item(comp)):
             self.expr(part, probe)
-        if not probe and len(gens) == 1:
+        if not probe and len(gens) == 1 and not force:
             gens[0].iter = self.expr(gens[0].iter, pre)
             return comp
         # lowered inside, or a value bound by a `for`: as statements of the loop's body
@@ -193,6 +251,8 @@ class _Lowerer:
         value = self.expr(comp.elt, inner)
         append = ast.Attribute(_name(t), "append", ast.Load())
         inner.append(ast.Expr(ast.Call(append, [value], [])))
+        if first:
+            inner.append(ast.Break())
         pre.extend(self.nest(gens, inner))
         return _name(t)
 
@@ -292,6 +352,36 @@ class _Lowerer:
             new.append(v)
         _replace(e, new)
         return e
+
+
+#: calls whose list argument (the last) is only drawn from or has its first item taken
+_TAKERS = {"_pick": 2, "_pick_optional": 2, "_head": 1}
+
+
+def _taken_list(e: ast.expr) -> ast.ListComp | None:
+    """The list comprehension (one loop) that ``_pick(R, [...])``, ``_pick_optional(R,
+    [...])`` or ``_head([...])`` is given, its other argument a name."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.keywords):
+        return None
+    if _TAKERS.get(e.func.id) != len(e.args) or not all(
+        isinstance(a, ast.Name) for a in e.args[:-1]
+    ):
+        return None
+    comp = _one_loop(e.args[-1])
+    return comp if isinstance(comp, ast.ListComp) else None
+
+
+def _loop_calls(comp: ast.ListComp) -> bool:
+    """Whether what a comprehension evaluates per item may call something (what a loop that
+    stops early would then leave out: a draw, an error)."""
+    return any(_calls(p) for p in _per_item(comp))
+
+
+def _per_item(comp: ast.ListComp) -> list[ast.expr]:
+    """What a comprehension with one loop evaluates for each item: its element, its filters
+    and the values its other ``for``s bind."""
+    gens = comp.generators
+    return [comp.elt, *(c for g in gens for c in g.ifs), *(g.iter for g in gens[1:])]
 
 
 def _has_fold(e: ast.expr) -> bool:

@@ -278,6 +278,7 @@ class MarchOfProgressRules:
     card_all: int
     e_action_group: tuple[str, ...]
     ix_army__owner: dict[Any, tuple[int, ...]]
+    ixt_army__owner: tuple[tuple[int, ...], ...]
     mk_card__group: dict[Any, int]
     o_e_army__fortified: int
     o_e_army__location: int
@@ -315,6 +316,7 @@ class MarchOfProgressRules:
         self.card_all = d["card_all"]
         self.e_action_group = d["e_action_group"]
         self.ix_army__owner = d["ix_army__owner"]
+        self.ixt_army__owner = d["ixt_army__owner"]
         self.mk_card__group = d["mk_card__group"]
         self.o_e_army__fortified = d["o_e_army__fortified"]
         self.o_e_army__location = d["o_e_army__location"]
@@ -441,7 +443,7 @@ class MarchOfProgressRules:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
         return [
             v_a
-            for v_a in self.ix_army__owner.get(v_p, ())
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a] == v_c
         ]
 
@@ -449,7 +451,7 @@ class MarchOfProgressRules:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
         return [
             v_a
-            for v_a in self.ix_army__owner.get(v_p, ())
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a] is not None
         ]
 
@@ -470,7 +472,7 @@ class MarchOfProgressRules:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
-            for v_a__1 in self.ix_army__owner.get(v_p, ()):
+            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
@@ -497,7 +499,7 @@ class MarchOfProgressRules:
                     break
             return not _w4
         _w5 = False
-        for v_a in self.ix_army__owner.get(v_p, ()):
+        for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w5 = True
                 break
@@ -510,15 +512,20 @@ class MarchOfProgressRules:
     def f_defended(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
         _w1 = False
-        for v_a__1 in self.ix_army__owner.get(v_p, ()):
+        for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a__1] == v_c:
                 _w1 = True
                 break
         return _w1 or self.f_garrison_strength(S, v_p, v_c) > 0
 
     def f_enemy(self, S: list[Any], v_p: Any) -> Any:
-        "The other player. [rules/march_of_progress/rules.yaml:8:3]"
-        return _head([v_q for v_q in self.all_player if v_q != v_p])
+        """The other player. [rules/march_of_progress/rules.yaml:8:3]"""
+        _w1 = []
+        for v_q in self.all_player:
+            if v_q != v_p:
+                _w1.append(v_q)
+                break
+        return _head(_w1)
 
     def f_garrison_strength(self, S: list[Any], v_p: Any, v_c: Any) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
@@ -568,12 +575,12 @@ class MarchOfProgressRules:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
         if v_defending:
             _w1 = 0
-            for v_a in self.ix_army__owner.get(v_p, ()):
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where)
         _w2 = 0
-        for v_a_2 in self.ix_army__owner.get(v_p, ()):
+        for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
@@ -590,7 +597,7 @@ class MarchOfProgressRules:
             _w2 = []
             for v_p in self.all_player:
                 _w3 = False
-                for v_a__2 in self.ix_army__owner.get(v_p, ()):
+                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                     if S[self.o_e_army__location + v_a__2] == v_c:
                         _w3 = True
                         break
@@ -602,21 +609,21 @@ class MarchOfProgressRules:
                     _log(S, 19, (v_c,))
                 for v_p_2 in v_sides:
                     _w4 = 0
-                    for v_a in self.ix_army__owner.get(v_p_2, ()):
+                    for v_a in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a] == v_c and (
                             not S[self.o_e_army__fortified + v_a]
                         ):
                             _w4 += 1
                     v_ready = _w4
                     _w5 = 0
-                    for v_a__9 in self.ix_army__owner.get(v_p_2, ()):
+                    for v_a__9 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a__9] == v_c:
                             _w5 += 1
                     v_dug_in = _w5 - v_ready
                     v_w = "army" if v_ready in (1, -1) else "armies"
                     v_wf = "army" if v_dug_in in (1, -1) else "armies"
                     _w6 = 0
-                    for v_a_2 in self.ix_army__owner.get(v_p_2, ()):
+                    for v_a_2 in self.ixt_army__owner[v_p_2 if v_p_2 is not None else -1]:
                         if S[self.o_e_army__location + v_a_2] == v_c:
                             _w6 += self.f_army_value(S, v_a_2, True)
                     v_armies_def = _w6
@@ -647,7 +654,7 @@ class MarchOfProgressRules:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
         v_stock = [
             v_a
-            for v_a in self.ix_army__owner.get(v_me, ())
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
@@ -658,7 +665,7 @@ class MarchOfProgressRules:
                 _log(S, 34, (v_me,))
         else:
             _w1 = 0
-            for v_a__2 in self.ix_army__owner.get(v_me, ()):
+            for v_a__2 in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a__2] is not None:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
@@ -829,14 +836,14 @@ class MarchOfProgressRules:
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
-            for v_a__1 in self.ix_army__owner.get(v_me, ()):
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
-                for v_a__3 in self.ix_army__owner.get(v_foe, ()):
+                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
                     if S[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
@@ -846,20 +853,20 @@ class MarchOfProgressRules:
         v_targets = _w4
         if len(v_targets) == 0:
             return None
-        _w9 = []
+        _w8 = 0
         for v_c_2 in v_targets:
-            _w10 = False
-            for v_a in self.ix_army__owner.get(v_me, ()):
+            _w9 = False
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_c_2 and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
-                    _w10 = True
+                    _w9 = True
                     break
-            if _w10:
-                _w9.append(v_c_2)
-        v_ready = _w9
+            if _w9:
+                _w8 += 1
+        v_ready = _w8
         v_where = _head(v_targets)
-        if len(v_ready) > 0:
+        if v_ready > 0:
             v_where = _pick(R, v_targets)
         else:
             v_pick = _pick_optional(R, v_targets)
@@ -893,7 +900,7 @@ class MarchOfProgressRules:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
         v_candidates = [
             v_a
-            for v_a in self.ix_army__owner.get(v_me, ())
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] is not None
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -906,7 +913,7 @@ class MarchOfProgressRules:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
         v_mine = [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
@@ -921,7 +928,7 @@ class MarchOfProgressRules:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
         v_mine = [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
@@ -978,7 +985,7 @@ class MarchOfProgressRules:
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in self.ix_army__owner.get(v_att, ())
+            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -995,7 +1002,7 @@ class MarchOfProgressRules:
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in self.ix_army__owner.get(v_att, ()):
+                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
                         S[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -1012,7 +1019,7 @@ class MarchOfProgressRules:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         for v_a in [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_loser, ())
+            for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
@@ -1035,7 +1042,7 @@ class MarchOfProgressRules:
         for v_a in [
             *[
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_att, ())
+                for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
@@ -1081,12 +1088,12 @@ class MarchOfProgressRules:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [
             v_a
-            for v_a in self.ix_army__owner.get(v_me, ())
+            for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
-        for v_a__4 in self.ix_army__owner.get(v_me, ()):
+        for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]:
             if S[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
@@ -1096,7 +1103,7 @@ class MarchOfProgressRules:
             S[self.o_e_army__fortified + v_first_up] = False
         for v_a_2 in [
             v_a__5
-            for v_a__5 in self.ix_army__owner.get(v_me, ())
+            for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
@@ -1146,26 +1153,27 @@ class MarchOfProgressRules:
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
-        "One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"
+        """One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"""
         for v_p in self.all_player:
-            _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
+            _w1 = []
+            for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+                _w1.append(v_a_2)
+                break
+            _r1 = _head(_w1)
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
-        "Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"
+        """Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"""
         N: list[int] = S
         _ps1 = tuple(self.all_player)
-        _ans2 = [
-            _pick(
-                R,
-                [
-                    v_c
-                    for v_c in _bits(N[self.o_p_hand + v_p])
-                    if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
-                ],
-            )
-            for v_p in _ps1
-        ]
+        _w2 = []
+        for v_p in _ps1:
+            _w3 = []
+            for v_c in _bits(N[self.o_p_hand + v_p]):
+                if self.card_playable[v_c] is None or self.playable(S, v_c, v_p):
+                    _w3.append(v_c)
+            _w2.append(_pick(R, _w3))
+        _ans2 = _w2
         for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
             _c3 = v_c_2
             S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
@@ -1217,12 +1225,12 @@ class MarchOfProgressRules:
                 for v_c in self.all_country
                 if any(
                     S[self.o_e_army__location + v_a__1] == v_c
-                    for v_a__1 in self.ix_army__owner.get(v_me, ())
+                    for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
                 and (
                     any(
                         S[self.o_e_army__location + v_a__3] == v_c
-                        for v_a__3 in self.ix_army__owner.get(v_foe, ())
+                        for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                     )
                     or self.f_garrison_strength(S, v_foe, v_c) > 0
                 )
@@ -1236,7 +1244,7 @@ class MarchOfProgressRules:
                 if any(
                     S[self.o_e_army__location + v_a] == v_c_2
                     and (not S[self.o_e_army__fortified + v_a])
-                    for v_a in self.ix_army__owner.get(v_me, ())
+                    for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                 )
             ]
             v_where = _head(v_targets)
@@ -1371,7 +1379,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_candidates = [
                 v_a
-                for v_a in self.ix_army__owner.get(v_me, ())
+                for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a] is not None
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -1405,7 +1413,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
@@ -1462,7 +1470,7 @@ class MarchOfProgressRules:
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
@@ -1604,7 +1612,7 @@ class MarchOfProgressRules:
             v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
-                for v_a in self.ix_army__owner.get(v_att, ())
+                for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -1644,7 +1652,7 @@ class MarchOfProgressRules:
                 if not any(
                     S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in self.ix_army__owner.get(v_att, ())
+                    for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
@@ -1666,7 +1674,7 @@ class MarchOfProgressRules:
         v_a: Any = None
         for v_a in [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_loser, ())
+            for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
@@ -1693,7 +1701,7 @@ class MarchOfProgressRules:
         for v_a in [
             *[
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_att, ())
+                for v_a__1 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
@@ -1802,7 +1810,7 @@ class MarchOfProgressRules:
             if pc == 0:
                 v_fortified = [
                     v_a
-                    for v_a in self.ix_army__owner.get(v_me, ())
+                    for v_a in self.ixt_army__owner[v_me if v_me is not None else -1]
                     if S[self.o_e_army__location + v_a] == v_where
                     and S[self.o_e_army__fortified + v_a]
                 ]
@@ -1811,7 +1819,7 @@ class MarchOfProgressRules:
                     == len(
                         [
                             v_a__4
-                            for v_a__4 in self.ix_army__owner.get(v_me, ())
+                            for v_a__4 in self.ixt_army__owner[v_me if v_me is not None else -1]
                             if S[self.o_e_army__location + v_a__4] == v_where
                         ]
                     )
@@ -1851,7 +1859,7 @@ class MarchOfProgressRules:
                 v__it = tuple(
                     [
                         v_a__5
-                        for v_a__5 in self.ix_army__owner.get(v_me, ())
+                        for v_a__5 in self.ixt_army__owner[v_me if v_me is not None else -1]
                         if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
@@ -1932,7 +1940,7 @@ class MarchOfProgressRules:
         "One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"
         v_p: Any = None
         for v_p in self.all_player:
-            _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
+            _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
@@ -2092,4 +2100,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "433 rules/march_of_progress/rules.yaml:126:7\n442 rules/march_of_progress/rules.yaml:27:7\n450 rules/march_of_progress/rules.yaml:20:7\n459 rules/march_of_progress/rules.yaml:72:7\n460 rules/march_of_progress/rules.yaml:73:11\n461 rules/march_of_progress/rules.yaml:74:15\n462 rules/march_of_progress/rules.yaml:75:11\n463 rules/march_of_progress/rules.yaml:76:7\n467 rules/march_of_progress/rules.yaml:118:7\n471 rules/march_of_progress/rules.yaml:43:7\n472 rules/march_of_progress/rules.yaml:44:11\n489 rules/march_of_progress/rules.yaml:45:7\n490 rules/march_of_progress/rules.yaml:46:11\n499 rules/march_of_progress/rules.yaml:47:7\n508 rules/march_of_progress/rules.yaml:108:7\n512 rules/march_of_progress/rules.yaml:64:7\n521 rules/march_of_progress/rules.yaml:13:7\n525 rules/march_of_progress/rules.yaml:55:7\n537 rules/march_of_progress/rules.yaml:56:11\n538 rules/march_of_progress/rules.yaml:57:7\n542 rules/march_of_progress/rules.yaml:35:7\n552 rules/march_of_progress/cards.yaml:113:15\n557 rules/march_of_progress/rules.yaml:92:7\n565 rules/march_of_progress/rules.yaml:84:7\n569 rules/march_of_progress/rules.yaml:136:7\n570 rules/march_of_progress/rules.yaml:137:11\n575 rules/march_of_progress/rules.yaml:138:7\n585 rules/march_of_progress/rules.yaml:100:7\n589 rules/march_of_progress/rules.yaml:288:7\n590 rules/march_of_progress/rules.yaml:289:11\n600 rules/march_of_progress/rules.yaml:290:11\n601 rules/march_of_progress/rules.yaml:291:15\n603 rules/march_of_progress/rules.yaml:292:15\n604 rules/march_of_progress/rules.yaml:293:19\n611 rules/march_of_progress/rules.yaml:294:19\n616 rules/march_of_progress/rules.yaml:295:19\n617 rules/march_of_progress/rules.yaml:296:19\n618 rules/march_of_progress/rules.yaml:297:19\n623 rules/march_of_progress/rules.yaml:298:19\n624 rules/march_of_progress/rules.yaml:299:19\n625 rules/march_of_progress/rules.yaml:300:19\n626 rules/march_of_progress/rules.yaml:301:19\n627 rules/march_of_progress/rules.yaml:302:19\n628 rules/march_of_progress/rules.yaml:303:23\n631 rules/march_of_progress/rules.yaml:305:23\n634 rules/march_of_progress/rules.yaml:307:23\n636 rules/march_of_progress/rules.yaml:308:19\n637 rules/march_of_progress/rules.yaml:309:23\n640 rules/march_of_progress/rules.yaml:311:23\n643 rules/march_of_progress/rules.yaml:313:23\n648 rules/march_of_progress/cards.yaml:51:7\n653 rules/march_of_progress/cards.yaml:52:7\n654 rules/march_of_progress/cards.yaml:53:11\n657 rules/march_of_progress/cards.yaml:55:11\n665 rules/march_of_progress/cards.yaml:57:11\n668 rules/march_of_progress/cards.yaml:59:11\n669 rules/march_of_progress/cards.yaml:60:11\n670 rules/march_of_progress/cards.yaml:61:11\n675 rules/march_of_progress/rules.yaml:170:7\n676 rules/march_of_progress/rules.yaml:171:7\n677 rules/march_of_progress/rules.yaml:172:7\n682 rules/march_of_progress/flow.yaml:97:7\n688 rules/march_of_progress/flow.yaml:98:11\n689 rules/march_of_progress/flow.yaml:99:11\n697 rules/march_of_progress/flow.yaml:81:7\n702 rules/march_of_progress/flow.yaml:82:7\n708 rules/march_of_progress/rules.yaml:146:7\n709 rules/march_of_progress/rules.yaml:147:7\n711 rules/march_of_progress/rules.yaml:148:7\n713 rules/march_of_progress/rules.yaml:149:7\n714 rules/march_of_progress/rules.yaml:150:11\n717 rules/march_of_progress/rules.yaml:152:11\n722 rules/march_of_progress/rules.yaml:159:7\n723 rules/march_of_progress/rules.yaml:160:7\n724 rules/march_of_progress/rules.yaml:161:7\n725 rules/march_of_progress/rules.yaml:162:7\n726 rules/march_of_progress/rules.yaml:163:7\n731 rules/march_of_progress/flow.yaml:15:7\n732 rules/march_of_progress/flow.yaml:16:7\n733 rules/march_of_progress/flow.yaml:17:7\n734 rules/march_of_progress/flow.yaml:18:7\n735 rules/march_of_progress/flow.yaml:19:7\n737 rules/march_of_progress/flow.yaml:20:7\n742 rules/march_of_progress/flow.yaml:21:11\n743 rules/march_of_progress/flow.yaml:22:11\n744 rules/march_of_progress/flow.yaml:23:11\n746 rules/march_of_progress/flow.yaml:24:7\n747 rules/march_of_progress/flow.yaml:25:7\n752 rules/march_of_progress/flow.yaml:72:7\n753 rules/march_of_progress/flow.yaml:73:11\n760 rules/march_of_progress/flow.yaml:42:7\n761 rules/march_of_progress/flow.yaml:43:11\n762 rules/march_of_progress/flow.yaml:44:15\n766 rules/march_of_progress/flow.yaml:45:15\n828 rules/march_of_progress/rules.yaml:179:7\n829 rules/march_of_progress/rules.yaml:180:7\n847 rules/march_of_progress/rules.yaml:181:7\n848 rules/march_of_progress/rules.yaml:183:11\n849 rules/march_of_progress/rules.yaml:184:7\n861 rules/march_of_progress/rules.yaml:185:7\n862 rules/march_of_progress/rules.yaml:186:7\n863 rules/march_of_progress/rules.yaml:187:11\n865 rules/march_of_progress/rules.yaml:189:11\n866 rules/march_of_progress/rules.yaml:190:11\n867 rules/march_of_progress/rules.yaml:192:15\n868 rules/march_of_progress/rules.yaml:193:11\n869 rules/march_of_progress/rules.yaml:194:7\n870 rules/march_of_progress/rules.yaml:195:7\n871 rules/march_of_progress/rules.yaml:196:11\n874 rules/march_of_progress/rules.yaml:197:11\n875 rules/march_of_progress/rules.yaml:198:15\n876 rules/march_of_progress/rules.yaml:199:15\n880 rules/march_of_progress/rules.yaml:201:15\n881 rules/march_of_progress/rules.yaml:202:7\n882 rules/march_of_progress/rules.yaml:203:7\n886 rules/march_of_progress/cards.yaml:83:7\n890 rules/march_of_progress/cards.yaml:91:7\n894 rules/march_of_progress/cards.yaml:69:7\n900 rules/march_of_progress/cards.yaml:70:7\n901 rules/march_of_progress/cards.yaml:72:11\n902 rules/march_of_progress/cards.yaml:73:7\n903 rules/march_of_progress/cards.yaml:74:7\n907 rules/march_of_progress/cards.yaml:11:7\n912 rules/march_of_progress/cards.yaml:12:7\n913 rules/march_of_progress/cards.yaml:14:11\n914 rules/march_of_progress/cards.yaml:15:7\n915 rules/march_of_progress/cards.yaml:16:7\n916 rules/march_of_progress/cards.yaml:17:11\n917 rules/march_of_progress/cards.yaml:18:7\n918 rules/march_of_progress/cards.yaml:19:7\n922 rules/march_of_progress/cards.yaml:27:7\n927 rules/march_of_progress/cards.yaml:28:7\n928 rules/march_of_progress/cards.yaml:30:11\n929 rules/march_of_progress/cards.yaml:31:7\n930 rules/march_of_progress/cards.yaml:32:7\n931 rules/march_of_progress/cards.yaml:33:7\n932 rules/march_of_progress/cards.yaml:34:11\n933 rules/march_of_progress/cards.yaml:35:7\n934 rules/march_of_progress/cards.yaml:36:7\n937 rules/march_of_progress/cards.yaml:37:7\n938 rules/march_of_progress/cards.yaml:38:11\n939 rules/march_of_progress/cards.yaml:39:11\n940 rules/march_of_progress/cards.yaml:40:15\n941 rules/march_of_progress/cards.yaml:41:7\n942 rules/march_of_progress/cards.yaml:42:7\n943 rules/march_of_progress/cards.yaml:43:11\n947 rules/march_of_progress/cards.yaml:116:7\n950 rules/march_of_progress/cards.yaml:119:11\n951 rules/march_of_progress/cards.yaml:120:7\n954 rules/march_of_progress/cards.yaml:121:7\n961 rules/march_of_progress/cards.yaml:99:7\n967 rules/march_of_progress/cards.yaml:100:7\n968 rules/march_of_progress/cards.yaml:102:11\n969 rules/march_of_progress/cards.yaml:103:7\n970 rules/march_of_progress/cards.yaml:104:7\n973 rules/march_of_progress/cards.yaml:105:7\n978 rules/march_of_progress/rules.yaml:233:7\n979 rules/march_of_progress/rules.yaml:234:7\n985 rules/march_of_progress/rules.yaml:235:7\n986 rules/march_of_progress/rules.yaml:236:7\n987 rules/march_of_progress/rules.yaml:237:7\n990 rules/march_of_progress/rules.yaml:239:7\n991 rules/march_of_progress/rules.yaml:240:11\n993 rules/march_of_progress/rules.yaml:242:11\n994 rules/march_of_progress/rules.yaml:243:11\n997 rules/march_of_progress/rules.yaml:244:15\n1006 rules/march_of_progress/rules.yaml:245:19\n1009 rules/march_of_progress/rules.yaml:248:11\n1013 rules/march_of_progress/rules.yaml:273:7\n1018 rules/march_of_progress/rules.yaml:274:11\n1019 rules/march_of_progress/rules.yaml:275:7\n1035 rules/march_of_progress/rules.yaml:264:7\n1054 rules/march_of_progress/rules.yaml:265:11\n1058 rules/march_of_progress/rules.yaml:257:7\n1063 rules/march_of_progress/flow.yaml:105:7\n1064 rules/march_of_progress/flow.yaml:106:11\n1065 rules/march_of_progress/flow.yaml:107:11\n1068 rules/march_of_progress/flow.yaml:109:15\n1069 rules/march_of_progress/flow.yaml:110:19\n1070 rules/march_of_progress/flow.yaml:111:11\n1071 rules/march_of_progress/flow.yaml:112:15\n1072 rules/march_of_progress/flow.yaml:113:15\n1082 rules/march_of_progress/rules.yaml:216:7\n1087 rules/march_of_progress/rules.yaml:217:7\n1093 rules/march_of_progress/rules.yaml:218:11\n1094 rules/march_of_progress/rules.yaml:219:11\n1095 rules/march_of_progress/rules.yaml:220:15\n1096 rules/march_of_progress/rules.yaml:221:11\n1097 rules/march_of_progress/rules.yaml:222:7\n1102 rules/march_of_progress/rules.yaml:223:11\n1103 rules/march_of_progress/rules.yaml:224:15\n1104 rules/march_of_progress/rules.yaml:225:15\n1105 rules/march_of_progress/rules.yaml:226:19\n1145 rules/march_of_progress/flow.yaml:88:7\n1146 rules/march_of_progress/flow.yaml:90:11\n1150 rules/march_of_progress/flow.yaml:8:7\n1151 rules/march_of_progress/flow.yaml:9:11\n1157 rules/march_of_progress/flow.yaml:32:7\n1170 rules/march_of_progress/flow.yaml:34:11\n1176 rules/march_of_progress/flow.yaml:54:7\n1177 rules/march_of_progress/flow.yaml:55:11\n1178 rules/march_of_progress/flow.yaml:56:11\n1179 rules/march_of_progress/flow.yaml:57:15\n1181 rules/march_of_progress/flow.yaml:59:15\n1182 rules/march_of_progress/flow.yaml:60:15\n1183 rules/march_of_progress/flow.yaml:61:19\n1184 rules/march_of_progress/flow.yaml:62:19\n1186 rules/march_of_progress/flow.yaml:64:19\n1187 rules/march_of_progress/flow.yaml:65:15\n1188 rules/march_of_progress/flow.yaml:66:15\n1214 rules/march_of_progress/rules.yaml:179:7\n1215 rules/march_of_progress/rules.yaml:180:7\n1230 rules/march_of_progress/rules.yaml:181:7\n1231 rules/march_of_progress/rules.yaml:182:11\n1232 rules/march_of_progress/rules.yaml:183:11\n1233 rules/march_of_progress/rules.yaml:184:7\n1242 rules/march_of_progress/rules.yaml:185:7\n1243 rules/march_of_progress/rules.yaml:186:7\n1251 rules/march_of_progress/rules.yaml:187:11\n1262 rules/march_of_progress/rules.yaml:189:11\n1268 rules/march_of_progress/rules.yaml:190:11\n1269 rules/march_of_progress/rules.yaml:191:15\n1270 rules/march_of_progress/rules.yaml:192:15\n1271 rules/march_of_progress/rules.yaml:193:11\n1274 rules/march_of_progress/rules.yaml:194:7\n1275 rules/march_of_progress/rules.yaml:195:7\n1280 rules/march_of_progress/rules.yaml:196:11\n1283 rules/march_of_progress/rules.yaml:197:11\n1291 rules/march_of_progress/rules.yaml:198:15\n1297 rules/march_of_progress/rules.yaml:199:15\n1301 rules/march_of_progress/rules.yaml:200:15\n1302 rules/march_of_progress/rules.yaml:201:15\n1305 rules/march_of_progress/rules.yaml:202:7\n1312 rules/march_of_progress/rules.yaml:203:7\n1340 rules/march_of_progress/cards.yaml:83:7\n1355 rules/march_of_progress/cards.yaml:91:7\n1372 rules/march_of_progress/cards.yaml:69:7\n1378 rules/march_of_progress/cards.yaml:70:7\n1379 rules/march_of_progress/cards.yaml:71:11\n1380 rules/march_of_progress/cards.yaml:72:11\n1381 rules/march_of_progress/cards.yaml:73:7\n1392 rules/march_of_progress/cards.yaml:74:7\n1393 rules/march_of_progress/cards.yaml:75:7\n1406 rules/march_of_progress/cards.yaml:11:7\n1411 rules/march_of_progress/cards.yaml:12:7\n1412 rules/march_of_progress/cards.yaml:13:11\n1413 rules/march_of_progress/cards.yaml:14:11\n1414 rules/march_of_progress/cards.yaml:15:7\n1425 rules/march_of_progress/cards.yaml:16:7\n1426 rules/march_of_progress/cards.yaml:17:11\n1427 rules/march_of_progress/cards.yaml:18:7\n1445 rules/march_of_progress/cards.yaml:19:7\n1463 rules/march_of_progress/cards.yaml:27:7\n1468 rules/march_of_progress/cards.yaml:28:7\n1469 rules/march_of_progress/cards.yaml:29:11\n1470 rules/march_of_progress/cards.yaml:30:11\n1471 rules/march_of_progress/cards.yaml:31:7\n1482 rules/march_of_progress/cards.yaml:32:7\n1483 rules/march_of_progress/cards.yaml:33:7\n1484 rules/march_of_progress/cards.yaml:34:11\n1485 rules/march_of_progress/cards.yaml:35:7\n1486 rules/march_of_progress/cards.yaml:36:7\n1489 rules/march_of_progress/cards.yaml:37:7\n1497 rules/march_of_progress/cards.yaml:38:11\n1510 rules/march_of_progress/cards.yaml:39:11\n1511 rules/march_of_progress/cards.yaml:40:15\n1517 rules/march_of_progress/cards.yaml:41:7\n1530 rules/march_of_progress/cards.yaml:42:7\n1531 rules/march_of_progress/cards.yaml:43:11\n1536 rules/march_of_progress/cards.yaml:116:7\n1537 rules/march_of_progress/cards.yaml:117:11\n1539 rules/march_of_progress/cards.yaml:119:11\n1540 rules/march_of_progress/cards.yaml:120:7\n1543 rules/march_of_progress/cards.yaml:121:7\n1546 rules/march_of_progress/cards.yaml:122:7\n1559 rules/march_of_progress/cards.yaml:99:7\n1565 rules/march_of_progress/cards.yaml:100:7\n1566 rules/march_of_progress/cards.yaml:101:11\n1567 rules/march_of_progress/cards.yaml:102:11\n1568 rules/march_of_progress/cards.yaml:103:7\n1579 rules/march_of_progress/cards.yaml:104:7\n1582 rules/march_of_progress/cards.yaml:105:7\n1584 rules/march_of_progress/cards.yaml:106:7\n1604 rules/march_of_progress/rules.yaml:233:7\n1605 rules/march_of_progress/rules.yaml:234:7\n1611 rules/march_of_progress/rules.yaml:235:7\n1618 rules/march_of_progress/rules.yaml:236:7\n1619 rules/march_of_progress/rules.yaml:237:7\n1622 rules/march_of_progress/rules.yaml:238:7\n1623 rules/march_of_progress/rules.yaml:239:7\n1630 rules/march_of_progress/rules.yaml:240:11\n1634 rules/march_of_progress/rules.yaml:242:11\n1641 rules/march_of_progress/rules.yaml:243:11\n1644 rules/march_of_progress/rules.yaml:244:15\n1649 rules/march_of_progress/rules.yaml:245:19\n1651 rules/march_of_progress/rules.yaml:246:19\n1654 rules/march_of_progress/rules.yaml:248:11\n1667 rules/march_of_progress/rules.yaml:273:7\n1672 rules/march_of_progress/rules.yaml:274:11\n1673 rules/march_of_progress/rules.yaml:275:7\n1693 rules/march_of_progress/rules.yaml:264:7\n1712 rules/march_of_progress/rules.yaml:265:11\n1713 rules/march_of_progress/rules.yaml:266:7\n1720 rules/march_of_progress/rules.yaml:257:7\n1736 rules/march_of_progress/flow.yaml:105:7\n1741 rules/march_of_progress/flow.yaml:106:11\n1742 rules/march_of_progress/flow.yaml:107:11\n1762 rules/march_of_progress/flow.yaml:109:15\n1763 rules/march_of_progress/flow.yaml:110:19\n1764 rules/march_of_progress/flow.yaml:111:11\n1765 rules/march_of_progress/flow.yaml:112:15\n1766 rules/march_of_progress/flow.yaml:113:15\n1771 rules/march_of_progress/flow.yaml:114:11\n1803 rules/march_of_progress/rules.yaml:216:7\n1809 rules/march_of_progress/rules.yaml:217:7\n1824 rules/march_of_progress/rules.yaml:218:11\n1825 rules/march_of_progress/rules.yaml:219:11\n1833 rules/march_of_progress/rules.yaml:220:15\n1848 rules/march_of_progress/rules.yaml:221:11\n1851 rules/march_of_progress/rules.yaml:222:7\n1868 rules/march_of_progress/rules.yaml:223:11\n1877 rules/march_of_progress/rules.yaml:224:15\n1890 rules/march_of_progress/rules.yaml:225:15\n1891 rules/march_of_progress/rules.yaml:226:19\n1909 rules/march_of_progress/flow.yaml:88:7\n1923 rules/march_of_progress/flow.yaml:89:11\n1924 rules/march_of_progress/flow.yaml:90:11\n1934 rules/march_of_progress/flow.yaml:8:7\n1935 rules/march_of_progress/flow.yaml:9:11\n1953 rules/march_of_progress/flow.yaml:32:7\n1974 rules/march_of_progress/flow.yaml:34:11\n1977 rules/march_of_progress/flow.yaml:35:11\n1978 rules/march_of_progress/flow.yaml:36:7\n1994 rules/march_of_progress/flow.yaml:54:7\n2008 rules/march_of_progress/flow.yaml:55:11\n2009 rules/march_of_progress/flow.yaml:56:11\n2017 rules/march_of_progress/flow.yaml:57:15\n2022 rules/march_of_progress/flow.yaml:59:15\n2023 rules/march_of_progress/flow.yaml:60:15\n2033 rules/march_of_progress/flow.yaml:61:19\n2046 rules/march_of_progress/flow.yaml:62:19\n2052 rules/march_of_progress/flow.yaml:64:19\n2067 rules/march_of_progress/flow.yaml:65:15\n2074 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "435 rules/march_of_progress/rules.yaml:126:7\n444 rules/march_of_progress/rules.yaml:27:7\n452 rules/march_of_progress/rules.yaml:20:7\n461 rules/march_of_progress/rules.yaml:72:7\n462 rules/march_of_progress/rules.yaml:73:11\n463 rules/march_of_progress/rules.yaml:74:15\n464 rules/march_of_progress/rules.yaml:75:11\n465 rules/march_of_progress/rules.yaml:76:7\n469 rules/march_of_progress/rules.yaml:118:7\n473 rules/march_of_progress/rules.yaml:43:7\n474 rules/march_of_progress/rules.yaml:44:11\n491 rules/march_of_progress/rules.yaml:45:7\n492 rules/march_of_progress/rules.yaml:46:11\n501 rules/march_of_progress/rules.yaml:47:7\n510 rules/march_of_progress/rules.yaml:108:7\n514 rules/march_of_progress/rules.yaml:64:7\n523 rules/march_of_progress/rules.yaml:13:7\n532 rules/march_of_progress/rules.yaml:55:7\n544 rules/march_of_progress/rules.yaml:56:11\n545 rules/march_of_progress/rules.yaml:57:7\n549 rules/march_of_progress/rules.yaml:35:7\n559 rules/march_of_progress/cards.yaml:113:15\n564 rules/march_of_progress/rules.yaml:92:7\n572 rules/march_of_progress/rules.yaml:84:7\n576 rules/march_of_progress/rules.yaml:136:7\n577 rules/march_of_progress/rules.yaml:137:11\n582 rules/march_of_progress/rules.yaml:138:7\n592 rules/march_of_progress/rules.yaml:100:7\n596 rules/march_of_progress/rules.yaml:288:7\n597 rules/march_of_progress/rules.yaml:289:11\n607 rules/march_of_progress/rules.yaml:290:11\n608 rules/march_of_progress/rules.yaml:291:15\n610 rules/march_of_progress/rules.yaml:292:15\n611 rules/march_of_progress/rules.yaml:293:19\n618 rules/march_of_progress/rules.yaml:294:19\n623 rules/march_of_progress/rules.yaml:295:19\n624 rules/march_of_progress/rules.yaml:296:19\n625 rules/march_of_progress/rules.yaml:297:19\n630 rules/march_of_progress/rules.yaml:298:19\n631 rules/march_of_progress/rules.yaml:299:19\n632 rules/march_of_progress/rules.yaml:300:19\n633 rules/march_of_progress/rules.yaml:301:19\n634 rules/march_of_progress/rules.yaml:302:19\n635 rules/march_of_progress/rules.yaml:303:23\n638 rules/march_of_progress/rules.yaml:305:23\n641 rules/march_of_progress/rules.yaml:307:23\n643 rules/march_of_progress/rules.yaml:308:19\n644 rules/march_of_progress/rules.yaml:309:23\n647 rules/march_of_progress/rules.yaml:311:23\n650 rules/march_of_progress/rules.yaml:313:23\n655 rules/march_of_progress/cards.yaml:51:7\n660 rules/march_of_progress/cards.yaml:52:7\n661 rules/march_of_progress/cards.yaml:53:11\n664 rules/march_of_progress/cards.yaml:55:11\n672 rules/march_of_progress/cards.yaml:57:11\n675 rules/march_of_progress/cards.yaml:59:11\n676 rules/march_of_progress/cards.yaml:60:11\n677 rules/march_of_progress/cards.yaml:61:11\n682 rules/march_of_progress/rules.yaml:170:7\n683 rules/march_of_progress/rules.yaml:171:7\n684 rules/march_of_progress/rules.yaml:172:7\n689 rules/march_of_progress/flow.yaml:97:7\n695 rules/march_of_progress/flow.yaml:98:11\n696 rules/march_of_progress/flow.yaml:99:11\n704 rules/march_of_progress/flow.yaml:81:7\n709 rules/march_of_progress/flow.yaml:82:7\n715 rules/march_of_progress/rules.yaml:146:7\n716 rules/march_of_progress/rules.yaml:147:7\n718 rules/march_of_progress/rules.yaml:148:7\n720 rules/march_of_progress/rules.yaml:149:7\n721 rules/march_of_progress/rules.yaml:150:11\n724 rules/march_of_progress/rules.yaml:152:11\n729 rules/march_of_progress/rules.yaml:159:7\n730 rules/march_of_progress/rules.yaml:160:7\n731 rules/march_of_progress/rules.yaml:161:7\n732 rules/march_of_progress/rules.yaml:162:7\n733 rules/march_of_progress/rules.yaml:163:7\n738 rules/march_of_progress/flow.yaml:15:7\n739 rules/march_of_progress/flow.yaml:16:7\n740 rules/march_of_progress/flow.yaml:17:7\n741 rules/march_of_progress/flow.yaml:18:7\n742 rules/march_of_progress/flow.yaml:19:7\n744 rules/march_of_progress/flow.yaml:20:7\n749 rules/march_of_progress/flow.yaml:21:11\n750 rules/march_of_progress/flow.yaml:22:11\n751 rules/march_of_progress/flow.yaml:23:11\n753 rules/march_of_progress/flow.yaml:24:7\n754 rules/march_of_progress/flow.yaml:25:7\n759 rules/march_of_progress/flow.yaml:72:7\n760 rules/march_of_progress/flow.yaml:73:11\n767 rules/march_of_progress/flow.yaml:42:7\n768 rules/march_of_progress/flow.yaml:43:11\n769 rules/march_of_progress/flow.yaml:44:15\n773 rules/march_of_progress/flow.yaml:45:15\n835 rules/march_of_progress/rules.yaml:179:7\n836 rules/march_of_progress/rules.yaml:180:7\n854 rules/march_of_progress/rules.yaml:181:7\n855 rules/march_of_progress/rules.yaml:183:11\n856 rules/march_of_progress/rules.yaml:184:7\n868 rules/march_of_progress/rules.yaml:185:7\n869 rules/march_of_progress/rules.yaml:186:7\n870 rules/march_of_progress/rules.yaml:187:11\n872 rules/march_of_progress/rules.yaml:189:11\n873 rules/march_of_progress/rules.yaml:190:11\n874 rules/march_of_progress/rules.yaml:192:15\n875 rules/march_of_progress/rules.yaml:193:11\n876 rules/march_of_progress/rules.yaml:194:7\n877 rules/march_of_progress/rules.yaml:195:7\n878 rules/march_of_progress/rules.yaml:196:11\n881 rules/march_of_progress/rules.yaml:197:11\n882 rules/march_of_progress/rules.yaml:198:15\n883 rules/march_of_progress/rules.yaml:199:15\n887 rules/march_of_progress/rules.yaml:201:15\n888 rules/march_of_progress/rules.yaml:202:7\n889 rules/march_of_progress/rules.yaml:203:7\n893 rules/march_of_progress/cards.yaml:83:7\n897 rules/march_of_progress/cards.yaml:91:7\n901 rules/march_of_progress/cards.yaml:69:7\n907 rules/march_of_progress/cards.yaml:70:7\n908 rules/march_of_progress/cards.yaml:72:11\n909 rules/march_of_progress/cards.yaml:73:7\n910 rules/march_of_progress/cards.yaml:74:7\n914 rules/march_of_progress/cards.yaml:11:7\n919 rules/march_of_progress/cards.yaml:12:7\n920 rules/march_of_progress/cards.yaml:14:11\n921 rules/march_of_progress/cards.yaml:15:7\n922 rules/march_of_progress/cards.yaml:16:7\n923 rules/march_of_progress/cards.yaml:17:11\n924 rules/march_of_progress/cards.yaml:18:7\n925 rules/march_of_progress/cards.yaml:19:7\n929 rules/march_of_progress/cards.yaml:27:7\n934 rules/march_of_progress/cards.yaml:28:7\n935 rules/march_of_progress/cards.yaml:30:11\n936 rules/march_of_progress/cards.yaml:31:7\n937 rules/march_of_progress/cards.yaml:32:7\n938 rules/march_of_progress/cards.yaml:33:7\n939 rules/march_of_progress/cards.yaml:34:11\n940 rules/march_of_progress/cards.yaml:35:7\n941 rules/march_of_progress/cards.yaml:36:7\n944 rules/march_of_progress/cards.yaml:37:7\n945 rules/march_of_progress/cards.yaml:38:11\n946 rules/march_of_progress/cards.yaml:39:11\n947 rules/march_of_progress/cards.yaml:40:15\n948 rules/march_of_progress/cards.yaml:41:7\n949 rules/march_of_progress/cards.yaml:42:7\n950 rules/march_of_progress/cards.yaml:43:11\n954 rules/march_of_progress/cards.yaml:116:7\n957 rules/march_of_progress/cards.yaml:119:11\n958 rules/march_of_progress/cards.yaml:120:7\n961 rules/march_of_progress/cards.yaml:121:7\n968 rules/march_of_progress/cards.yaml:99:7\n974 rules/march_of_progress/cards.yaml:100:7\n975 rules/march_of_progress/cards.yaml:102:11\n976 rules/march_of_progress/cards.yaml:103:7\n977 rules/march_of_progress/cards.yaml:104:7\n980 rules/march_of_progress/cards.yaml:105:7\n985 rules/march_of_progress/rules.yaml:233:7\n986 rules/march_of_progress/rules.yaml:234:7\n992 rules/march_of_progress/rules.yaml:235:7\n993 rules/march_of_progress/rules.yaml:236:7\n994 rules/march_of_progress/rules.yaml:237:7\n997 rules/march_of_progress/rules.yaml:239:7\n998 rules/march_of_progress/rules.yaml:240:11\n1000 rules/march_of_progress/rules.yaml:242:11\n1001 rules/march_of_progress/rules.yaml:243:11\n1004 rules/march_of_progress/rules.yaml:244:15\n1013 rules/march_of_progress/rules.yaml:245:19\n1016 rules/march_of_progress/rules.yaml:248:11\n1020 rules/march_of_progress/rules.yaml:273:7\n1025 rules/march_of_progress/rules.yaml:274:11\n1026 rules/march_of_progress/rules.yaml:275:7\n1042 rules/march_of_progress/rules.yaml:264:7\n1061 rules/march_of_progress/rules.yaml:265:11\n1065 rules/march_of_progress/rules.yaml:257:7\n1070 rules/march_of_progress/flow.yaml:105:7\n1071 rules/march_of_progress/flow.yaml:106:11\n1072 rules/march_of_progress/flow.yaml:107:11\n1075 rules/march_of_progress/flow.yaml:109:15\n1076 rules/march_of_progress/flow.yaml:110:19\n1077 rules/march_of_progress/flow.yaml:111:11\n1078 rules/march_of_progress/flow.yaml:112:15\n1079 rules/march_of_progress/flow.yaml:113:15\n1089 rules/march_of_progress/rules.yaml:216:7\n1094 rules/march_of_progress/rules.yaml:217:7\n1100 rules/march_of_progress/rules.yaml:218:11\n1101 rules/march_of_progress/rules.yaml:219:11\n1102 rules/march_of_progress/rules.yaml:220:15\n1103 rules/march_of_progress/rules.yaml:221:11\n1104 rules/march_of_progress/rules.yaml:222:7\n1109 rules/march_of_progress/rules.yaml:223:11\n1110 rules/march_of_progress/rules.yaml:224:15\n1111 rules/march_of_progress/rules.yaml:225:15\n1112 rules/march_of_progress/rules.yaml:226:19\n1152 rules/march_of_progress/flow.yaml:88:7\n1153 rules/march_of_progress/flow.yaml:90:11\n1157 rules/march_of_progress/flow.yaml:8:7\n1158 rules/march_of_progress/flow.yaml:9:11\n1168 rules/march_of_progress/flow.yaml:32:7\n1178 rules/march_of_progress/flow.yaml:34:11\n1184 rules/march_of_progress/flow.yaml:54:7\n1185 rules/march_of_progress/flow.yaml:55:11\n1186 rules/march_of_progress/flow.yaml:56:11\n1187 rules/march_of_progress/flow.yaml:57:15\n1189 rules/march_of_progress/flow.yaml:59:15\n1190 rules/march_of_progress/flow.yaml:60:15\n1191 rules/march_of_progress/flow.yaml:61:19\n1192 rules/march_of_progress/flow.yaml:62:19\n1194 rules/march_of_progress/flow.yaml:64:19\n1195 rules/march_of_progress/flow.yaml:65:15\n1196 rules/march_of_progress/flow.yaml:66:15\n1222 rules/march_of_progress/rules.yaml:179:7\n1223 rules/march_of_progress/rules.yaml:180:7\n1238 rules/march_of_progress/rules.yaml:181:7\n1239 rules/march_of_progress/rules.yaml:182:11\n1240 rules/march_of_progress/rules.yaml:183:11\n1241 rules/march_of_progress/rules.yaml:184:7\n1250 rules/march_of_progress/rules.yaml:185:7\n1251 rules/march_of_progress/rules.yaml:186:7\n1259 rules/march_of_progress/rules.yaml:187:11\n1270 rules/march_of_progress/rules.yaml:189:11\n1276 rules/march_of_progress/rules.yaml:190:11\n1277 rules/march_of_progress/rules.yaml:191:15\n1278 rules/march_of_progress/rules.yaml:192:15\n1279 rules/march_of_progress/rules.yaml:193:11\n1282 rules/march_of_progress/rules.yaml:194:7\n1283 rules/march_of_progress/rules.yaml:195:7\n1288 rules/march_of_progress/rules.yaml:196:11\n1291 rules/march_of_progress/rules.yaml:197:11\n1299 rules/march_of_progress/rules.yaml:198:15\n1305 rules/march_of_progress/rules.yaml:199:15\n1309 rules/march_of_progress/rules.yaml:200:15\n1310 rules/march_of_progress/rules.yaml:201:15\n1313 rules/march_of_progress/rules.yaml:202:7\n1320 rules/march_of_progress/rules.yaml:203:7\n1348 rules/march_of_progress/cards.yaml:83:7\n1363 rules/march_of_progress/cards.yaml:91:7\n1380 rules/march_of_progress/cards.yaml:69:7\n1386 rules/march_of_progress/cards.yaml:70:7\n1387 rules/march_of_progress/cards.yaml:71:11\n1388 rules/march_of_progress/cards.yaml:72:11\n1389 rules/march_of_progress/cards.yaml:73:7\n1400 rules/march_of_progress/cards.yaml:74:7\n1401 rules/march_of_progress/cards.yaml:75:7\n1414 rules/march_of_progress/cards.yaml:11:7\n1419 rules/march_of_progress/cards.yaml:12:7\n1420 rules/march_of_progress/cards.yaml:13:11\n1421 rules/march_of_progress/cards.yaml:14:11\n1422 rules/march_of_progress/cards.yaml:15:7\n1433 rules/march_of_progress/cards.yaml:16:7\n1434 rules/march_of_progress/cards.yaml:17:11\n1435 rules/march_of_progress/cards.yaml:18:7\n1453 rules/march_of_progress/cards.yaml:19:7\n1471 rules/march_of_progress/cards.yaml:27:7\n1476 rules/march_of_progress/cards.yaml:28:7\n1477 rules/march_of_progress/cards.yaml:29:11\n1478 rules/march_of_progress/cards.yaml:30:11\n1479 rules/march_of_progress/cards.yaml:31:7\n1490 rules/march_of_progress/cards.yaml:32:7\n1491 rules/march_of_progress/cards.yaml:33:7\n1492 rules/march_of_progress/cards.yaml:34:11\n1493 rules/march_of_progress/cards.yaml:35:7\n1494 rules/march_of_progress/cards.yaml:36:7\n1497 rules/march_of_progress/cards.yaml:37:7\n1505 rules/march_of_progress/cards.yaml:38:11\n1518 rules/march_of_progress/cards.yaml:39:11\n1519 rules/march_of_progress/cards.yaml:40:15\n1525 rules/march_of_progress/cards.yaml:41:7\n1538 rules/march_of_progress/cards.yaml:42:7\n1539 rules/march_of_progress/cards.yaml:43:11\n1544 rules/march_of_progress/cards.yaml:116:7\n1545 rules/march_of_progress/cards.yaml:117:11\n1547 rules/march_of_progress/cards.yaml:119:11\n1548 rules/march_of_progress/cards.yaml:120:7\n1551 rules/march_of_progress/cards.yaml:121:7\n1554 rules/march_of_progress/cards.yaml:122:7\n1567 rules/march_of_progress/cards.yaml:99:7\n1573 rules/march_of_progress/cards.yaml:100:7\n1574 rules/march_of_progress/cards.yaml:101:11\n1575 rules/march_of_progress/cards.yaml:102:11\n1576 rules/march_of_progress/cards.yaml:103:7\n1587 rules/march_of_progress/cards.yaml:104:7\n1590 rules/march_of_progress/cards.yaml:105:7\n1592 rules/march_of_progress/cards.yaml:106:7\n1612 rules/march_of_progress/rules.yaml:233:7\n1613 rules/march_of_progress/rules.yaml:234:7\n1619 rules/march_of_progress/rules.yaml:235:7\n1626 rules/march_of_progress/rules.yaml:236:7\n1627 rules/march_of_progress/rules.yaml:237:7\n1630 rules/march_of_progress/rules.yaml:238:7\n1631 rules/march_of_progress/rules.yaml:239:7\n1638 rules/march_of_progress/rules.yaml:240:11\n1642 rules/march_of_progress/rules.yaml:242:11\n1649 rules/march_of_progress/rules.yaml:243:11\n1652 rules/march_of_progress/rules.yaml:244:15\n1657 rules/march_of_progress/rules.yaml:245:19\n1659 rules/march_of_progress/rules.yaml:246:19\n1662 rules/march_of_progress/rules.yaml:248:11\n1675 rules/march_of_progress/rules.yaml:273:7\n1680 rules/march_of_progress/rules.yaml:274:11\n1681 rules/march_of_progress/rules.yaml:275:7\n1701 rules/march_of_progress/rules.yaml:264:7\n1720 rules/march_of_progress/rules.yaml:265:11\n1721 rules/march_of_progress/rules.yaml:266:7\n1728 rules/march_of_progress/rules.yaml:257:7\n1744 rules/march_of_progress/flow.yaml:105:7\n1749 rules/march_of_progress/flow.yaml:106:11\n1750 rules/march_of_progress/flow.yaml:107:11\n1770 rules/march_of_progress/flow.yaml:109:15\n1771 rules/march_of_progress/flow.yaml:110:19\n1772 rules/march_of_progress/flow.yaml:111:11\n1773 rules/march_of_progress/flow.yaml:112:15\n1774 rules/march_of_progress/flow.yaml:113:15\n1779 rules/march_of_progress/flow.yaml:114:11\n1811 rules/march_of_progress/rules.yaml:216:7\n1817 rules/march_of_progress/rules.yaml:217:7\n1832 rules/march_of_progress/rules.yaml:218:11\n1833 rules/march_of_progress/rules.yaml:219:11\n1841 rules/march_of_progress/rules.yaml:220:15\n1856 rules/march_of_progress/rules.yaml:221:11\n1859 rules/march_of_progress/rules.yaml:222:7\n1876 rules/march_of_progress/rules.yaml:223:11\n1885 rules/march_of_progress/rules.yaml:224:15\n1898 rules/march_of_progress/rules.yaml:225:15\n1899 rules/march_of_progress/rules.yaml:226:19\n1917 rules/march_of_progress/flow.yaml:88:7\n1931 rules/march_of_progress/flow.yaml:89:11\n1932 rules/march_of_progress/flow.yaml:90:11\n1942 rules/march_of_progress/flow.yaml:8:7\n1943 rules/march_of_progress/flow.yaml:9:11\n1961 rules/march_of_progress/flow.yaml:32:7\n1982 rules/march_of_progress/flow.yaml:34:11\n1985 rules/march_of_progress/flow.yaml:35:11\n1986 rules/march_of_progress/flow.yaml:36:7\n2002 rules/march_of_progress/flow.yaml:54:7\n2016 rules/march_of_progress/flow.yaml:55:11\n2017 rules/march_of_progress/flow.yaml:56:11\n2025 rules/march_of_progress/flow.yaml:57:15\n2030 rules/march_of_progress/flow.yaml:59:15\n2031 rules/march_of_progress/flow.yaml:60:15\n2041 rules/march_of_progress/flow.yaml:61:19\n2054 rules/march_of_progress/flow.yaml:62:19\n2060 rules/march_of_progress/flow.yaml:64:19\n2075 rules/march_of_progress/flow.yaml:65:15\n2082 rules/march_of_progress/flow.yaml:66:15"

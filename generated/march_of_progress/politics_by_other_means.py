@@ -311,7 +311,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         _w2 = self.c_counter_insurgency_needs_army
         if _w2:
             _w1 = False
-            for v_a__1 in self.ix_army__owner.get(v_p, ()):
+            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a__1] == self.k_country__neutral:
                     _w1 = True
                     break
@@ -326,24 +326,33 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         return _w3
 
     def f_enemy(self, S: list[Any], v_p: Any) -> Any:
-        "The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"
-        return _head([v_q for v_q in self.f_powers(S) if v_q != v_p])
+        """The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"""
+        _w1 = []
+        for v_q in self.f_powers(S):
+            if v_q != v_p:
+                _w1.append(v_q)
+                break
+        return _head(_w1)
 
     def f_powers(self, S: list[Any]) -> Any:
         "The players with armies (Blue and Orange), in seat order. (MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:82:5]"
-        return [v_p for v_p in self.all_player if len(self.ix_army__owner.get(v_p, ())) > 0]
+        return [
+            v_p
+            for v_p in self.all_player
+            if len(self.ixt_army__owner[v_p if v_p is not None else -1]) > 0
+        ]
 
     def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
         v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
         if v_defending:
             _w1 = 0
-            for v_a in self.ix_army__owner.get(v_p, ()):
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where) + v_militia_bonus
         _w2 = 0
-        for v_a_2 in self.ix_army__owner.get(v_p, ()):
+        for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
             if S[self.o_e_army__location + v_a_2] == v_where and (
                 not S[self.o_e_army__fortified + v_a_2]
             ):
@@ -534,7 +543,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in self.ix_army__owner.get(v_att, ())
+            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -551,7 +560,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in self.ix_army__owner.get(v_att, ()):
+                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
                         S[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -565,16 +574,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_counter_insurgency(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
+        """ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"""
         N: list[int] = S
-        v_d = _pick(
-            R,
-            [
-                v_c
-                for v_c in _bits(N[self.o_p_hand + v_me])
-                if v_c == self.k_card__move_1 or v_c == self.k_card__move_2
-            ],
-        )
+        _w1 = []
+        for v_c in _bits(N[self.o_p_hand + v_me]):
+            if v_c == self.k_card__move_1 or v_c == self.k_card__move_2:
+                _w1.append(v_c)
+        v_d = _pick(R, _w1)
         _c1 = v_d
         S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
         S[self.o_p_discard + v_me] |= 1 << _c1
@@ -654,9 +660,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
-        "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
+        """One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"""
         for v_p in self.f_powers(S):
-            _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
+            _w1 = []
+            for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]:
+                _w1.append(v_a_2)
+                break
+            _r1 = _head(_w1)
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__neutral_actions(self, S: list[Any], R: Any) -> None:
@@ -664,20 +674,17 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.q_perform(S, R, self.k_player__neutral_player)
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
-        "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"
+        """All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"""
         N: list[int] = S
         _ps1 = tuple(self.all_player)
-        _ans2 = [
-            _pick(
-                R,
-                [
-                    v_c
-                    for v_c in _bits(N[self.o_p_hand + v_p])
-                    if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
-                ],
-            )
-            for v_p in _ps1
-        ]
+        _w2 = []
+        for v_p in _ps1:
+            _w3 = []
+            for v_c in _bits(N[self.o_p_hand + v_p]):
+                if self.card_playable[v_c] is None or self.playable(S, v_c, v_p):
+                    _w3.append(v_c)
+            _w2.append(_pick(R, _w3))
+        _ans2 = _w2
         for v_p, v_c_2 in zip(_ps1, _ans2, strict=True):
             _c3 = v_c_2
             S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
@@ -867,7 +874,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
-                for v_a in self.ix_army__owner.get(v_att, ())
+                for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -907,7 +914,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 if not any(
                     S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in self.ix_army__owner.get(v_att, ())
+                    for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
@@ -1037,7 +1044,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
         v_p: Any = None
         for v_p in self.f_powers(S):
-            _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
+            _r1 = _head([v_a_2 for v_a_2 in self.ixt_army__owner[v_p if v_p is not None else -1]])
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
@@ -1125,4 +1132,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "291 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n309 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n310 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n320 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n334 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n338 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n339 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n340 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n358 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n363 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n364 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n378 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n397 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n411 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n412 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n475 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n476 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n478 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n479 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n480 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n484 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n486 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n490 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n491 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n502 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n506 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n511 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n518 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n519 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n525 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n526 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n529 rules/march_of_progress/rules.yaml:228:3\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n534 rules/march_of_progress/rules.yaml:233:7\n535 rules/march_of_progress/rules.yaml:234:7\n541 rules/march_of_progress/rules.yaml:235:7\n542 rules/march_of_progress/rules.yaml:236:7\n543 rules/march_of_progress/rules.yaml:237:7\n546 rules/march_of_progress/rules.yaml:239:7\n547 rules/march_of_progress/rules.yaml:240:11\n549 rules/march_of_progress/rules.yaml:242:11\n550 rules/march_of_progress/rules.yaml:243:11\n553 rules/march_of_progress/rules.yaml:244:15\n562 rules/march_of_progress/rules.yaml:245:19\n565 rules/march_of_progress/rules.yaml:248:11\n570 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n578 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n582 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n584 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n631 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n632 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n633 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n636 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n637 rules/march_of_progress/flow.yaml:84:3\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n648 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n653 rules/march_of_progress/flow.yaml:88:7\n654 rules/march_of_progress/flow.yaml:90:11\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n664 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n669 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n694 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n702 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n708 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n713 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n721 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n737 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n738 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n739 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n740 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n742 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n743 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n744 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n745 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n746 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n747 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n758 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n759 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n761 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n777 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n783 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n784 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n785 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n787 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n789 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n791 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n792 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n793 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n795 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n810 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n820 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n838 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n839 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n840 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n841 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n842 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n845 rules/march_of_progress/rules.yaml:228:3\n851 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n867 rules/march_of_progress/rules.yaml:233:7\n868 rules/march_of_progress/rules.yaml:234:7\n874 rules/march_of_progress/rules.yaml:235:7\n881 rules/march_of_progress/rules.yaml:236:7\n882 rules/march_of_progress/rules.yaml:237:7\n885 rules/march_of_progress/rules.yaml:238:7\n886 rules/march_of_progress/rules.yaml:239:7\n893 rules/march_of_progress/rules.yaml:240:11\n897 rules/march_of_progress/rules.yaml:242:11\n904 rules/march_of_progress/rules.yaml:243:11\n907 rules/march_of_progress/rules.yaml:244:15\n912 rules/march_of_progress/rules.yaml:245:19\n914 rules/march_of_progress/rules.yaml:246:19\n917 rules/march_of_progress/rules.yaml:248:11\n937 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n955 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n959 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n961 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n963 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n974 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n975 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n978 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n981 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n982 rules/march_of_progress/flow.yaml:84:3\n989 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n995 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n999 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1014 rules/march_of_progress/flow.yaml:88:7\n1028 rules/march_of_progress/flow.yaml:89:11\n1029 rules/march_of_progress/flow.yaml:90:11\n1039 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1040 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1051 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1073 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1094 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1097 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1098 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "291 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n309 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n310 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n320 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n339 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n348 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n365 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n366 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n419 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n421 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n484 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n486 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n487 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n488 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n494 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n495 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n500 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n502 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n511 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n519 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n521 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n527 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n533 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n534 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n536 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n537 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n538 rules/march_of_progress/rules.yaml:228:3\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n543 rules/march_of_progress/rules.yaml:233:7\n544 rules/march_of_progress/rules.yaml:234:7\n550 rules/march_of_progress/rules.yaml:235:7\n551 rules/march_of_progress/rules.yaml:236:7\n552 rules/march_of_progress/rules.yaml:237:7\n555 rules/march_of_progress/rules.yaml:239:7\n556 rules/march_of_progress/rules.yaml:240:11\n558 rules/march_of_progress/rules.yaml:242:11\n559 rules/march_of_progress/rules.yaml:243:11\n562 rules/march_of_progress/rules.yaml:244:15\n571 rules/march_of_progress/rules.yaml:245:19\n574 rules/march_of_progress/rules.yaml:248:11\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n584 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n588 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n590 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n639 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n643 rules/march_of_progress/flow.yaml:84:3\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n650 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n654 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n659 rules/march_of_progress/flow.yaml:88:7\n660 rules/march_of_progress/flow.yaml:90:11\n664 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n665 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n674 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n679 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n701 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n709 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n715 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n720 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n726 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n744 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n745 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n746 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n747 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n749 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n750 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n751 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n752 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n753 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n754 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n765 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n766 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n768 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n784 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n790 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n791 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n792 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n794 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n798 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n799 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n802 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n817 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n827 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n845 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n846 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n849 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n852 rules/march_of_progress/rules.yaml:228:3\n858 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n874 rules/march_of_progress/rules.yaml:233:7\n875 rules/march_of_progress/rules.yaml:234:7\n881 rules/march_of_progress/rules.yaml:235:7\n888 rules/march_of_progress/rules.yaml:236:7\n889 rules/march_of_progress/rules.yaml:237:7\n892 rules/march_of_progress/rules.yaml:238:7\n893 rules/march_of_progress/rules.yaml:239:7\n900 rules/march_of_progress/rules.yaml:240:11\n904 rules/march_of_progress/rules.yaml:242:11\n911 rules/march_of_progress/rules.yaml:243:11\n914 rules/march_of_progress/rules.yaml:244:15\n919 rules/march_of_progress/rules.yaml:245:19\n921 rules/march_of_progress/rules.yaml:246:19\n924 rules/march_of_progress/rules.yaml:248:11\n944 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n962 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n966 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n968 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n970 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n981 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n982 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n985 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n988 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n989 rules/march_of_progress/flow.yaml:84:3\n996 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1002 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1006 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1021 rules/march_of_progress/flow.yaml:88:7\n1035 rules/march_of_progress/flow.yaml:89:11\n1036 rules/march_of_progress/flow.yaml:90:11\n1046 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1047 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1058 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1080 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1101 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1104 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1105 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

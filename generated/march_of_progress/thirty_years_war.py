@@ -131,6 +131,7 @@ PRIMARY: dict[str, Any] = {
     "name_country": ("Blue home", "Neutral", "Orange home"),
     "name_player": ("Blue", "Orange"),
     "playable_cards": ("score",),
+    "ref_attrs": {"country__owner": "player", "army__owner": "player"},
     "s_e_army__number": (1, 2, 3, 1, 2, 3),
     "s_e_army__owner": (0, 0, 0, 1, 1, 1),
     "s_e_country__adjacent": ((1,), (0, 2), (1,)),

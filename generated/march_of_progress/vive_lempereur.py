@@ -159,7 +159,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
             return 0
         if v_p == self.k_player__blue and self.id_card[v_discarded] == "attack":
             _w1 = 0
-            for v_a in self.ix_army__owner.get(v_p, ()):
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if S[self.o_e_army__location + v_a] == v_where and (
                     not S[self.o_e_army__fortified + v_a]
                 ):
@@ -177,7 +177,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         _w2 = self.f_controls(S, v_p, self.s_p_home[v_p])
         if _w2:
             _w1 = False
-            for v_a in self.ix_army__owner.get(v_p, ()):
+            for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]:
                 if (
                     S[self.o_e_army__location + v_a] is not None
                     and S[self.o_e_army__location + v_a] != self.s_p_home[v_p]
@@ -254,7 +254,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         S[self.o_p_hand + v_p] |= 1 << _c1
 
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
+        """The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"""
         if v_me == self.k_player__orange:
             if self.c_army_reform_when_occupied or self.f_controls(S, v_me, self.s_p_home[v_me]):
                 self.q_army_reform(S, R, v_me)
@@ -271,8 +271,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
         if v_me == self.k_player__blue:
-            v_held = [v_c for v_c in self.all_country if self.f_controls(S, v_me, v_c)]
-            if len(v_held) >= self.c_french_winning_countries:
+            _w1 = 0
+            for v_c in self.all_country:
+                if self.f_controls(S, v_me, v_c):
+                    _w1 += 1
+            v_held = _w1
+            if v_held >= self.c_french_winning_countries:
                 _end(
                     S,
                     [v_me],
@@ -280,23 +284,30 @@ class ViveLempereurScenario(MarchOfProgressRules):
                         (
                             _name(self.name_player, v_me),
                             " controls ",
-                            str(len(v_held)),
+                            str(v_held),
                             " countries and completes a SCORE action",
                         )
                     ),
                 )
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
-        "France: 2 armies in France, 1 in the stock. Austria: 2 armies in Austria and 1 in a neutral country the Austrian player chooses. (MOP-VIVE-SETUP-11) [rules/march_of_progress/scenarios/vive_lempereur.yaml:88:7]"
+        """France: 2 armies in France, 1 in the stock. Austria: 2 armies in Austria and 1 in a neutral country the Austrian player chooses. (MOP-VIVE-SETUP-11) [rules/march_of_progress/scenarios/vive_lempereur.yaml:88:7]"""
         for v_p in self.all_player:
             for v_a_2 in [
-                v_a for v_a in self.ix_army__owner.get(v_p, ()) if self.s_e_army__number[v_a] <= 2
+                v_a
+                for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
+                if self.s_e_army__number[v_a] <= 2
             ]:
                 S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
-        v_third = _head(
-            [v_a_3 for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ())]
-        )
-        v_where = _pick(R, [v_c for v_c in self.ix_country__kind.get("neutral", ())])
+        _w1 = []
+        for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ()):
+            _w1.append(v_a_3)
+            break
+        v_third = _head(_w1)
+        _w2 = []
+        for v_c in self.ix_country__kind.get("neutral", ()):
+            _w2.append(v_c)
+        v_where = _pick(R, _w2)
         S[self.o_e_army__location + v_third] = v_where
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
@@ -410,7 +421,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
             for v_p in self.all_player:
                 for v_a_2 in [
                     v_a
-                    for v_a in self.ix_army__owner.get(v_p, ())
+                    for v_a in self.ixt_army__owner[v_p if v_p is not None else -1]
                     if self.s_e_army__number[v_a] <= 2
                 ]:
                     S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
@@ -465,4 +476,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "158 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n160 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n161 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n168 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n173 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n177 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n189 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n191 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n195 rules/march_of_progress/rules.yaml:165:3\n196 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n197 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n199 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n203 rules/march_of_progress/rules.yaml:170:7\n204 rules/march_of_progress/rules.yaml:171:7\n205 rules/march_of_progress/rules.yaml:172:7\n210 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n216 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n217 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n218 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n219 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n275 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n276 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n292 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n295 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n296 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n299 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n300 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n311 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n312 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n313 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n331 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n332 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n333 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n335 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n337 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n340 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n341 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n370 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n372 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n374 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n375 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n378 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n381 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n382 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n383 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n384 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n410 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n411 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n416 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n417 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n420 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n437 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n438 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "158 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n160 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n161 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n168 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n173 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n177 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n189 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n191 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n195 rules/march_of_progress/rules.yaml:165:3\n196 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n197 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n199 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n203 rules/march_of_progress/rules.yaml:170:7\n204 rules/march_of_progress/rules.yaml:171:7\n205 rules/march_of_progress/rules.yaml:172:7\n210 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n216 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n217 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n218 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n219 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n261 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n270 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n279 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n280 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n295 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n296 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n301 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n302 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n307 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n311 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n323 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n324 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n342 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n343 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n344 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n346 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n348 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n351 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n380 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n381 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n383 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n384 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n386 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n389 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n392 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n393 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n395 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n396 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n421 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n422 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n427 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n428 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n431 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n448 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n449 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

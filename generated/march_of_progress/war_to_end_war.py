@@ -320,20 +320,20 @@ class WarToEndWarScenario(MarchOfProgressRules):
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
         _w1 = False
-        for v_a__1 in self.ix_army__owner.get(v_foe, ()):
+        for v_a__1 in self.ixt_army__owner[v_foe if v_foe is not None else -1]:
             if S[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
                 v_a__2
-                for v_a__2 in self.ix_army__owner.get(v_p, ())
+                for v_a__2 in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if S[self.o_e_army__location + v_a__2] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
-                for v_a__3 in self.ix_army__owner.get(v_foe, ())
+                for v_a__3 in self.ixt_army__owner[v_foe if v_foe is not None else -1]
                 if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
@@ -344,7 +344,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
         v_all_mine = [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
@@ -365,7 +365,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
         v_all_mine = [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
+            for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
             if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
@@ -423,7 +423,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
-            for v_a in self.ix_army__owner.get(v_att, ())
+            for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
             if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
@@ -440,7 +440,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 _w1 = False
-                for v_a_2 in self.ix_army__owner.get(v_att, ()):
+                for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]:
                     if (
                         S[self.o_e_army__location + v_a_2] == v_where
                         and S[self.o_e_army__on_capital + v_a_2]
@@ -458,7 +458,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_loser, ())
+                for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
@@ -519,7 +519,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine = [
             v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_p, ())
+            for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
             if S[self.o_e_army__location + v_a__1] == v_where
         ]
         if len(v_mine) == 0:
@@ -584,7 +584,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_all_mine = [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
@@ -649,7 +649,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_all_mine = [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
+                for v_a__1 in self.ixt_army__owner[v_me if v_me is not None else -1]
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
@@ -787,7 +787,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
-                for v_a in self.ix_army__owner.get(v_att, ())
+                for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
                 if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
@@ -827,7 +827,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if not any(
                     S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in self.ix_army__owner.get(v_att, ())
+                    for v_a_2 in self.ixt_army__owner[v_att if v_att is not None else -1]
                 ):
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
@@ -855,7 +855,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
                 for v_a in [
                     v_a__1
-                    for v_a__1 in self.ix_army__owner.get(v_loser, ())
+                    for v_a__1 in self.ixt_army__owner[v_loser if v_loser is not None else -1]
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
@@ -991,7 +991,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = [
                 v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_p, ())
+                for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]
             if len(v_mine) == 0:

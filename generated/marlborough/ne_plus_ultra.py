@@ -11046,6 +11046,7 @@ PRIMARY: dict[str, Any] = {
         "Portuguese Frigate Fleet 1",
     ),
     "playable_cards": (),
+    "ref_attrs": {"nation__permanent": "player", "hex__nation": "nation", "unit__nation": "nation"},
     "s_e_hex__adjacent": (
         (40, 1),
         (0, 40, 41, 2),

@@ -2313,6 +2313,11 @@ PRIMARY: dict[str, Any] = {
         "Yugoslavia",
     ),
     "playable_cards": (),
+    "ref_attrs": {
+        "country__part_of": "country",
+        "commitment__owner": "player",
+        "commitment__country": "country",
+    },
     "s_e_commitment__country": (
         *range(0, 23),
         *range(0, 23),

@@ -591,6 +591,7 @@ PRIMARY: dict[str, Any] = {
         "Electoral College",
     ),
     "playable_cards": (),
+    "ref_attrs": {"army__owner": "player"},
     "s_e_area__adjacent": (
         (2, 1, 18, 19),
         (0, 2, 17),
