@@ -236,6 +236,13 @@ class MarlboroughRules:
         (("", " trains ", " ", " at ", ""), ("player", "int", "str", "e:hex")),
         (("Random event ", ": ", ""), ("int", "str")),
         (("No rebel units are in play (the optional rebels, 31.0, are off)",), ()),
+        (("The balance is even: die ", ", the event favours ", ""), ("int", "player")),
+        (("", " receives subsidies: die ", ", ", " TP (10.14)"), ("player", "int", "int")),
+        (("No state is neutral: no state enters the war",), ()),
+        (("", " enters the war under ", "'s control (6.4)"), ("e:nation", "player")),
+        (("", " has no leader to bring in"), ("player",)),
+        (("A new leader enters play (25.3): which?",), ()),
+        (("", " enters play at ", ", at no TP cost (25.3)"), ("e:unit", "e:hex")),
         (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
         (("", " is reduced to recruit"), ("e:unit",)),
         (("The enlightenment marker of ", " is removed (36.5)"), ("e:hex",)),
@@ -348,38 +355,40 @@ class MarlboroughRules:
         ("choose-hex", 87, "hex", -1, 18, 25, False),
         ("choose-unit", 91, "unit", -1, 20, 3, False),
         ("choose-unit", 92, "unit", 93, 20, 5, False),
-        ("choose-hex", 96, "hex", -1, 21, 6, False),
-        ("choose-hex", 101, "hex", -1, 23, 2, False),
-        ("choose-hex", 102, "hex", -1, 23, 4, False),
-        ("choose-espionage", 104, "enum:espionage", -1, 24, 1, False),
-        ("yes-no", 106, "yes-no", -1, 25, 4, False),
-        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 25, 9, False),
-        ("choose-some", 113, "some:card", -1, 26, 1, True),
-        ("choose-some", 114, "some:card", -1, 26, 1, True),
-        ("choose-some", 116, "some:card", -1, 27, 1, False),
-        ("choose-nation", 118, "nation", 119, 28, 3, False),
-        ("yes-no", 120, "yes-no", -1, 28, 6, False),
-        ("choose-some", 121, "some:unit", -1, 30, 4, False),
-        ("choose-unit", 126, "unit", -1, 32, 1, False),
-        ("yes-no", 130, "yes-no", -1, 34, 1, False),
-        ("choose-unit", 132, "unit", -1, 34, 12, False),
-        ("yes-no", 133, "yes-no", -1, 35, 3, False),
-        ("choose-hex", 136, "hex", 83, 36, 3, False),
-        ("choose-some", 138, "some:nation", -1, 37, 1, False),
-        ("choose-nation", 139, "nation", 140, 37, 6, False),
-        ("choose-unit", 142, "unit", -1, 37, 16, False),
-        ("choose-hex", 146, "hex", -1, 38, 3, False),
-        ("choose-hex", 148, "hex", 149, 39, 1, False),
-        ("choose-some", 150, "some:card", -1, 40, 1, False),
-        ("choose-hex", 153, "hex", -1, 40, 3, False),
-        ("choose-hex", 155, "hex", 57, 40, 5, False),
-        ("choose-hex", 156, "hex", 83, 41, 3, False),
-        ("choose-card", 158, "card", -1, 42, 1, False),
-        ("propose", 165, "offer", 44, 43, 5, False),
-        ("yes-no", 168, "yes-no", -1, 43, 10, False),
-        ("choose-card", 172, "card", 173, 44, 7, False),
-        ("choose-card", 175, "card", 176, 45, 7, False),
-        ("choose-card", 178, "card", 179, 46, 7, False),
+        ("choose-hex", 96, "hex", -1, 22, 5, False),
+        ("choose-hex", 101, "hex", -1, 25, 2, False),
+        ("choose-hex", 102, "hex", -1, 25, 4, False),
+        ("choose-espionage", 104, "enum:espionage", -1, 26, 1, False),
+        ("yes-no", 106, "yes-no", -1, 27, 4, False),
+        ("choose-diplomacy_outcome", 109, "enum:diplomacy_outcome", -1, 27, 9, False),
+        ("choose-some", 113, "some:card", -1, 28, 1, True),
+        ("choose-some", 114, "some:card", -1, 28, 1, True),
+        ("choose-some", 116, "some:card", -1, 29, 1, False),
+        ("choose-nation", 118, "nation", 119, 30, 3, False),
+        ("yes-no", 120, "yes-no", -1, 30, 6, False),
+        ("choose-some", 121, "some:unit", -1, 33, 4, False),
+        ("choose-unit", 131, "unit", -1, 36, 1, False),
+        ("choose-hex", 87, "hex", -1, 36, 3, False),
+        ("choose-unit", 133, "unit", -1, 37, 1, False),
+        ("yes-no", 137, "yes-no", -1, 39, 1, False),
+        ("choose-unit", 139, "unit", -1, 39, 12, False),
+        ("yes-no", 140, "yes-no", -1, 40, 3, False),
+        ("choose-hex", 143, "hex", 83, 41, 3, False),
+        ("choose-some", 145, "some:nation", -1, 42, 1, False),
+        ("choose-nation", 146, "nation", 147, 42, 6, False),
+        ("choose-unit", 149, "unit", -1, 42, 16, False),
+        ("choose-hex", 153, "hex", -1, 43, 3, False),
+        ("choose-hex", 155, "hex", 156, 44, 1, False),
+        ("choose-some", 157, "some:card", -1, 45, 1, False),
+        ("choose-hex", 160, "hex", -1, 45, 3, False),
+        ("choose-hex", 162, "hex", 57, 45, 5, False),
+        ("choose-hex", 163, "hex", 83, 46, 3, False),
+        ("choose-card", 165, "card", -1, 47, 1, False),
+        ("propose", 172, "offer", 44, 48, 5, False),
+        ("yes-no", 175, "yes-no", -1, 48, 10, False),
+        ("choose-card", 179, "card", 180, 49, 7, False),
+        ("choose-card", 182, "card", 183, 50, 7, False),
+        ("choose-card", 185, "card", 186, 51, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -404,7 +413,9 @@ class MarlboroughRules:
         "treasury",
         "provision",
         "make_controlled",
+        "defection",
         "make_neutral",
+        "neutral_effects",
         "displace",
         "espionage",
         "diplomacy_result",
@@ -412,8 +423,11 @@ class MarlboroughRules:
         "declare_war",
         "diplomacy_segment",
         "diplomacy_phase",
+        "settle_deals",
         "training",
         "random_event",
+        "war_party",
+        "new_leader",
         "lose_discipline",
         "pillage_hex",
         "pillage",
@@ -684,27 +698,27 @@ class MarlboroughRules:
         (18, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
         (20, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
         (20, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (21, 7): ((1, 0, None), (4, 0, None), (5, (), None)),
-        (22, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
-        (22, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
-        (23, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (23, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (24, 2): ((1, 0, None),),
-        (25, 5): ((1, 0, None),),
-        (25, 7): ((1, 0, None),),
-        (25, 10): ((1, 0, None), (2, "", None)),
-        (26, 2): (
+        (22, 6): ((0, 0, None), (4, 0, None), (5, (), None)),
+        (24, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
+        (24, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
+        (25, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (25, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (26, 2): ((1, 0, None),),
+        (27, 5): ((1, 0, None),),
+        (27, 7): ((1, 0, None),),
+        (27, 10): ((1, 0, None), (2, "", None)),
+        (28, 2): (
             (1, 0, None),
             (3, (), "z_diplomacy_attempt__2_3"),
             (4, (), "z_diplomacy_attempt__2_4"),
             (7, 0, None),
             (8, 0, None),
         ),
-        (27, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
-        (28, 1): ((1, False, None),),
-        (28, 4): ((1, False, None), (3, (), None)),
-        (28, 7): ((1, False, None), (3, 0, None)),
-        (30, 5): (
+        (29, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (30, 1): ((1, False, None),),
+        (30, 4): ((1, False, None), (3, (), None)),
+        (30, 7): ((1, False, None), (3, 0, None)),
+        (33, 5): (
             (1, (), None),
             (5, 0, "z_training__5_5"),
             (6, (), None),
@@ -713,13 +727,15 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (32, 2): ((1, (), None),),
-        (34, 2): ((2, (), "z_pillage__2_2"),),
-        (34, 8): ((1, (), None),),
-        (34, 11): ((2, (), "z_pillage__11_2"),),
-        (34, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (36, 4): ((1, False, None), (3, (), None)),
-        (37, 2): (
+        (36, 2): ((1, (), "z_new_leader__2_1"),),
+        (36, 4): ((1, 0, None),),
+        (37, 2): ((1, (), None),),
+        (39, 2): ((2, (), "z_pillage__2_2"),),
+        (39, 8): ((1, (), None),),
+        (39, 11): ((2, (), "z_pillage__11_2"),),
+        (39, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (41, 4): ((1, False, None), (3, (), None)),
+        (42, 2): (
             (1, (), None),
             (2, (), None),
             (3, 0, None),
@@ -727,7 +743,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
         ),
-        (37, 7): (
+        (42, 7): (
             (1, (), None),
             (2, (), None),
             (5, 0, None),
@@ -736,28 +752,28 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
         ),
-        (37, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
-        (38, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
-        (39, 2): ((1, (), "z_rebel_segment__2_1"),),
-        (40, 2): (
+        (42, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
+        (43, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
+        (44, 2): ((1, (), "z_rebel_segment__2_1"),),
+        (45, 2): (
             (1, 0, None),
             (3, (), "z_rebel_operation__2_3"),
             (4, 0, None),
             (5, 0, None),
             (6, 0, None),
         ),
-        (40, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
-        (40, 6): ((1, (), None), (2, 0, None), (3, (), None)),
-        (41, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
-        (44, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (45, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (46, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (45, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (45, 6): ((1, (), None), (2, 0, None), (3, (), None)),
+        (46, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
+        (49, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (50, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (51, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
         *(6, 18, 20, 23, 24, 27, 29, 30),
         *range(34, 40),
-        *(41, 42, 45, 47, 48, 55, 56, 57, 59, 60),
+        *(41, 42, 45, 47, 48, 50, 57, 58, 59, 61, 62),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -783,16 +799,17 @@ class MarlboroughRules:
         39: "distance(u.at, h) == d",
         42: 'x != ("defection" if code == "D2" else "diplomacy")',
         46: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        49: 'u.at != none and u.kind != "leader"',
-        51: "u.at == h",
-        53: 'h.terrain == "city" and not h.fortress_marker and h in mine',
-        55: "s in here",
-        56: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
-        61: "t.nation == to.nation",
-        62: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
-        66: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        67: 'c.kind == "leviathan" and not reroll',
-        68: 'c.kind == "revenue"',
+        49: 'u.owner == p and u.kind == "leader" and u.at == none and not u.fallen and u.prisoner_of == none and count(placements(p, u)) > 0',
+        51: 'u.at != none and u.kind != "leader"',
+        53: "u.at == h",
+        55: 'h.terrain == "city" and not h.fortress_marker and h in mine',
+        57: "s in here",
+        58: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
+        63: "t.nation == to.nation",
+        64: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
+        68: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        69: 'c.kind == "leviathan" and not reroll',
+        70: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -870,9 +887,11 @@ class MarlboroughRules:
     o_e_hex__pillaged: int
     o_e_hex__taxed_by: int
     o_e_nation__control: int
+    o_e_nation__settled_from: int
     o_e_unit__at: int
     o_e_unit__due: int
     o_e_unit__embarked: int
+    o_e_unit__fallen: int
     o_e_unit__owner: int
     o_e_unit__prisoner_of: int
     o_e_unit__seen: int
@@ -888,6 +907,7 @@ class MarlboroughRules:
     o_g_commissioner_attacker: int
     o_g_commissioner_defender: int
     o_g_defender_has_leader: int
+    o_g_event_for: int
     o_g_first_player: int
     o_g_in_combat: int
     o_g_land_combat: int
@@ -1009,9 +1029,11 @@ class MarlboroughRules:
         self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
         self.o_e_hex__taxed_by = d["o_e_hex__taxed_by"]
         self.o_e_nation__control = d["o_e_nation__control"]
+        self.o_e_nation__settled_from = d["o_e_nation__settled_from"]
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
         self.o_e_unit__embarked = d["o_e_unit__embarked"]
+        self.o_e_unit__fallen = d["o_e_unit__fallen"]
         self.o_e_unit__owner = d["o_e_unit__owner"]
         self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
@@ -1027,6 +1049,7 @@ class MarlboroughRules:
         self.o_g_commissioner_attacker = d["o_g_commissioner_attacker"]
         self.o_g_commissioner_defender = d["o_g_commissioner_defender"]
         self.o_g_defender_has_leader = d["o_g_defender_has_leader"]
+        self.o_g_event_for = d["o_g_event_for"]
         self.o_g_first_player = d["o_g_first_player"]
         self.o_g_in_combat = d["o_g_in_combat"]
         self.o_g_land_combat = d["o_g_land_combat"]
@@ -1284,23 +1307,23 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__end_the_game__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2543:5]"
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2512:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2512:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2512:5]"
         N: list[int] = S
         return [
             v_x
@@ -1309,7 +1332,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1317,7 +1340,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1325,7 +1348,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2521:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1333,7 +1356,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2521:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1341,7 +1364,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2530:5]"
         return [
             v_x
             for v_x in self.all_unit
@@ -1350,11 +1373,11 @@ class MarlboroughRules:
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"
+        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2549:5]"
         return v_giver != v_receiver
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2505:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -2438,13 +2461,13 @@ class MarlboroughRules:
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2422:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2422:3]"
         N: list[int] = S
         return [
             v_c
@@ -2460,13 +2483,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2443:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2443:3]'
         N: list[int] = S
         return [
             v_c
@@ -2475,11 +2498,11 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2462:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2462:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
@@ -2756,11 +2779,11 @@ class MarlboroughRules:
         pass
 
     def p_deal__end_the_game__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2406:5]"
+        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2543:5]"
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2376:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2512:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2768,21 +2791,23 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2420:5]"""
-        S[self.o_e_nation__control + v_x] = v_receiver
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2557:5]"""
+        self.p_settle_later(S, v_x, v_giver)
+        self.p_set_control(S, v_x, v_receiver)
         if S[_LOG] is not False:
-            _log(S, 164, (v_x, v_receiver))
+            _log(S, 171, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2385:5]"""
-        S[self.o_e_nation__control + v_x] = None
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2521:5]"""
+        self.p_settle_later(S, v_x, v_giver)
+        self.p_set_control(S, v_x, None)
         if S[_LOG] is not False:
-            _log(S, 160, (v_x,))
+            _log(S, 167, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2393:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2530:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2797,22 +2822,22 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 161, (v_x,))
+                _log(S, 168, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 162, (v_x,))
+                _log(S, 169, (v_x,))
 
     def p_deal__reveal__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2412:5]"""
+        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2549:5]"""
         S[self.o_p_treasury_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         S[self.o_p_markers_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         if S[_LOG] is not False:
-            _log(S, 163, (v_giver, v_receiver))
+            _log(S, 170, (v_giver, v_receiver))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2369:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2505:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2821,7 +2846,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:943:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:945:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2831,7 +2856,7 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1617:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1619:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 89, (v_p, v_u))
@@ -2892,6 +2917,10 @@ class MarlboroughRules:
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 8, (v_u,))
+        if self.s_e_unit__kind[v_u] == "leader" and (
+            S[self.o_g_in_combat] or S[self.o_g_land_combat]
+        ):
+            S[self.o_e_unit__fallen + v_u] = True
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2929,14 +2958,29 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:107:3]"
-        _clamp = S[self.o_g_year] + 1
-        S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
+        "end__victory (MARL-28.12-01, MARL-S4-02) [rules/marlborough/flow.yaml:107:3]"
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
+        _clamp = S[self.o_g_year] + 1
+        S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
+
+    def p_event_side(self, S: list[Any]) -> None:
+        """4.23: the events "usually favor the player the balance is against". ASSUMED (the Random Events Table is not printed): the Subsidies, War Party and New Leader events favour the player the BOPI does not favour; at zero a die says which (1-3 the Bourbons, 4-6 the Grand Alliance). Kept in event_for. (MARL-4.23-01) [rules/marlborough/rules.yaml:2020:3]"""
+        N: list[int] = S
+        if N[self.o_g_bopi] > 0:
+            S[self.o_g_event_for] = self.k_player__grand_alliance
+        elif N[self.o_g_bopi] < 0:
+            S[self.o_g_event_for] = self.k_player__bourbon
+        else:
+            v_die = _roll(S, 6)
+            S[self.o_g_event_for] = (
+                self.k_player__bourbon if v_die <= 3 else self.k_player__grand_alliance
+            )
+            if S[_LOG] is not False:
+                _log(S, 126, (v_die, S[self.o_g_event_for]))
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1261:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1263:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -2995,7 +3039,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2057:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2187:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3024,11 +3068,24 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 135, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 142, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
                 S[self.o_g_plans_first] = v_p
+
+    def p_set_control(self, S: list[Any], v_t: Any, v_p: Any) -> None:
+        "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1688:3]"
+        S[self.o_e_nation__control + v_t] = v_p
+        for v_u_2 in [
+            v_u for v_u in self.ix_unit__nation.get(v_t, ()) if self.s_e_unit__kind[v_u] != "rebel"
+        ]:
+            S[self.o_e_unit__owner + v_u_2] = v_p
+
+    def p_settle_later(self, S: list[Any], v_t: Any, v_was: Any) -> None:
+        "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1927:3]"
+        if S[self.o_e_nation__settled_from + v_t] is None:
+            S[self.o_e_nation__settled_from + v_t] = v_was
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
@@ -3039,7 +3096,7 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 180, (v_n,))
+                        _log(S, 187, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:878:3]"""
@@ -3063,6 +3120,15 @@ class MarlboroughRules:
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
+    def p_subsidies(self, S: list[Any], v_p: Any) -> None:
+        """10.14: "Players may receive additional income due to the events triggered when consulting the Random Events Table." ASSUMED (the events are not printed): the Subsidies event gives the player it favours (event_side) a die roll of TP. (MARL-10.14-01) [rules/marlborough/rules.yaml:2038:3]"""
+        v_die = _roll(S, 6)
+        S[self.o_p_treasury_seen + v_p] = 0
+        _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
+        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        if S[_LOG] is not False:
+            _log(S, 127, (v_p, v_die, v_die))
+
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
         """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:91:3]"""
         _w1 = 0
@@ -3076,7 +3142,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 184, (v_b, v_g))
+            _log(S, 191, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -3098,7 +3164,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 181, (S[self.o_g_first_player],))
+                _log(S, 188, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3114,13 +3180,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 182, (v_a, v_b))
+                        _log(S, 189, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 183, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 190, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
         """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:860:3]"""
@@ -3157,7 +3223,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2422:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3166,21 +3232,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 171, (v_p,))
+            _log(S, 178, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2443:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 174, (v_p,))
+            _log(S, 181, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2462:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3189,7 +3255,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 177, (v_p, v_die, v_die))
+            _log(S, 184, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3560,7 +3626,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:993:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -3586,7 +3652,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1091:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3723,7 +3789,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2422:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3782,7 +3848,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1186:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3928,7 +3994,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1869:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3948,8 +4014,80 @@ class MarlboroughRules:
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         self.q_make_controlled(S, R, v_t, v_q)
 
+    def q_defection(self, S: list[Any], R: Any, v_t: Any, v_was: Any, v_p: Any) -> None:
+        """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1700:3]"""
+        for v_u_2 in [
+            v_u
+            for v_u in self.ix_unit__nation.get(v_t, ())
+            if S[self.o_e_unit__at + v_u] is not None
+        ]:
+            v_at = S[self.o_e_unit__at + v_u_2]
+            _w2 = v_at is not None
+            if _w2:
+                _w1 = False
+                for v_v in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                    ):
+                        _w1 = True
+                        break
+                _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
+            if _w2:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_2]
+                ) or self.s_e_unit__leads[v_u_2] == "admiral"
+                _w10 = []
+                for v_h in self.s_e_hex__adjacent[v_at]:
+                    _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
+                    if _w15:
+                        _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
+                        if not _w14:
+                            _w13 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
+                            if _w13:
+                                _w12 = self.s_e_hex__port[v_h]
+                                if not _w12:
+                                    _w11 = False
+                                    for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                                        if self.s_e_hex__terrain[v_e__2] == "sea":
+                                            _w11 = True
+                                            break
+                                    _w12 = _w11
+                                _w13 = _w12
+                            _w14 = _w13
+                        _w15 = _w14
+                    _w17 = _w15
+                    if _w17:
+                        _w16 = False
+                        for v_v_2 in self.all_unit:
+                            if (
+                                S[self.o_e_unit__at + v_v_2] == v_h
+                                and S[self.o_e_unit__owner + v_v_2] == v_was
+                            ):
+                                _w16 = True
+                                break
+                        _w17 = not _w16
+                    if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
+                        not self.f_neutral_garrison(S, v_h)
+                    ):
+                        _w10.append(v_h)
+                v_ways = _w10
+                if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
+                    self.p_eliminate(S, v_u_2)
+                else:
+                    v_to = _head(v_ways)
+                    if len(v_ways) > 1:
+                        v_to = _pick(R, v_ways)
+                    S[self.o_e_unit__seen + v_u_2] = 0
+                    S[self.o_e_unit__at + v_u_2] = v_to
+                    S[self.o_e_unit__embarked + v_u_2] = False
+
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1840:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -3983,8 +4121,9 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1909:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
+        self.q_settle_deals(S, R)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -3994,7 +4133,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1803:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -4031,7 +4170,7 @@ class MarlboroughRules:
                 self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1884:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -4092,7 +4231,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1760:3]"
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4155,7 +4294,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2378:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4204,7 +4343,7 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1785:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -4224,7 +4363,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1025:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4240,7 +4379,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1525:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4260,7 +4399,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1047:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -4308,7 +4447,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2235:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4388,7 +4527,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1457:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -4442,7 +4581,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2443:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4480,7 +4619,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2090:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4496,7 +4635,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1079:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4554,171 +4693,20 @@ class MarlboroughRules:
                     step(S)
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
-        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"""
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1669:3]"
         v_was = S[self.o_e_nation__control + v_t]
-        S[self.o_e_nation__control + v_t] = v_p
-        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
-            S[self.o_e_unit__owner + v_u_2] = v_p
+        self.p_set_control(S, v_t, v_p)
         if v_was is not None and v_was != v_p:
-            for v_u_4 in [
-                v_u_3
-                for v_u_3 in self.ix_unit__nation.get(v_t, ())
-                if S[self.o_e_unit__at + v_u_3] is not None
-            ]:
-                v_at = S[self.o_e_unit__at + v_u_4]
-                _w2 = v_at is not None
-                if _w2:
-                    _w1 = False
-                    for v_v in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_v] == v_at
-                            and S[self.o_e_unit__owner + v_v] == v_was
-                        ):
-                            _w1 = True
-                            break
-                    _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
-                if _w2:
-                    v_afloat = (
-                        (
-                            self.s_e_unit__kind[v_u_4] == "battle_fleet"
-                            or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
-                        )
-                        or S[self.o_e_unit__embarked + v_u_4]
-                    ) or self.s_e_unit__leads[v_u_4] == "admiral"
-                    _w10 = []
-                    for v_h in self.s_e_hex__adjacent[v_at]:
-                        _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
-                        if _w15:
-                            _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
-                            if not _w14:
-                                _w13 = (
-                                    self.s_e_hex__on_map[v_h]
-                                    and self.s_e_hex__terrain[v_h] != "sea"
-                                )
-                                if _w13:
-                                    _w12 = self.s_e_hex__port[v_h]
-                                    if not _w12:
-                                        _w11 = False
-                                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
-                                            if self.s_e_hex__terrain[v_e__2] == "sea":
-                                                _w11 = True
-                                                break
-                                        _w12 = _w11
-                                    _w13 = _w12
-                                _w14 = _w13
-                            _w15 = _w14
-                        _w17 = _w15
-                        if _w17:
-                            _w16 = False
-                            for v_v_2 in self.all_unit:
-                                if (
-                                    S[self.o_e_unit__at + v_v_2] == v_h
-                                    and S[self.o_e_unit__owner + v_v_2] == v_was
-                                ):
-                                    _w16 = True
-                                    break
-                            _w17 = not _w16
-                        if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
-                            not self.f_neutral_garrison(S, v_h)
-                        ):
-                            _w10.append(v_h)
-                    v_ways = _w10
-                    if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                        self.p_eliminate(S, v_u_4)
-                    else:
-                        v_to = _head(v_ways)
-                        if len(v_ways) > 1:
-                            v_to = _pick(R, v_ways)
-                        S[self.o_e_unit__seen + v_u_4] = 0
-                        S[self.o_e_unit__at + v_u_4] = v_to
-                        S[self.o_e_unit__embarked + v_u_4] = False
+            self.q_defection(S, R, v_t, v_was, v_p)
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
-        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"""
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1721:3]"
         v_was = S[self.o_e_nation__control + v_t]
-        S[self.o_e_nation__control + v_t] = None
-        for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
-            S[self.o_e_unit__owner + v_u_2] = None
-        v_towns = [
-            v_h
-            for v_h in self.ix_hex__nation.get(v_t, ())
-            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
-        ]
-        _w4 = []
-        for v_q in self.all_player:
-            _w7 = not self.s_e_nation__major[v_t] and len(v_towns) > 0
-            if _w7:
-                _w5 = 0
-                for v_h_2 in v_towns:
-                    _w6 = False
-                    for v_u_3 in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_u_3] == v_h_2
-                            and S[self.o_e_unit__owner + v_u_3] == v_q
-                        ):
-                            _w6 = True
-                            break
-                    if _w6:
-                        _w5 += 1
-                _w7 = _w5 == len(v_towns)
-            if _w7:
-                _w4.append(v_q)
-        v_keep = _w4
-        if len(v_keep) > 0:
-            _log(S, 99, (_nth(v_keep, 0), v_t))
-            for v_u_5 in [
-                v_u_4
-                for v_u_4 in self.ix_unit__nation.get(v_t, ())
-                if S[self.o_e_unit__at + v_u_4] is not None
-            ]:
-                self.p_eliminate(S, v_u_5)
-        for v_u_7 in [
-            v_u_6
-            for v_u_6 in self.all_unit
-            if (
-                (
-                    S[self.o_e_unit__at + v_u_6] is not None
-                    and S[self.o_e_unit__owner + v_u_6] is not None
-                )
-                and S[self.o_e_unit__owner + v_u_6] not in v_keep
-            )
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
-        ]:
-            _w10 = []
-            for v_h_3 in self.all_hex:
-                _w12 = self.s_e_hex__nation[v_h_3] != v_t
-                if _w12:
-                    _w11 = False
-                    for v_v in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_v] == v_h_3
-                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
-                        ):
-                            _w11 = True
-                            break
-                    _w12 = _w11
-                if _w12:
-                    _w10.append(v_h_3)
-            self.q_displace(S, R, v_u_7, _w10, S[self.o_e_unit__owner + v_u_7], False)
-        for v_u_9 in [
-            v_u_8
-            for v_u_8 in self.ix_unit__nation.get(v_t, ())
-            if S[self.o_e_unit__at + v_u_8] is not None
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
-        ]:
-            _w14 = []
-            for v_h_4 in self.ix_hex__nation.get(v_t, ()):
-                _w15 = False
-                for v_v_2 in self.ix_unit__nation.get(v_t, ()):
-                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
-                        _w15 = True
-                        break
-                if _w15:
-                    _w14.append(v_h_4)
-            self.q_displace(S, R, v_u_9, _w14, v_was, True)
+        self.p_set_control(S, v_t, None)
+        self.q_neutral_effects(S, R, v_t, v_was)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"""
+        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1538:3]"""
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4863,7 +4851,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1485:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4921,7 +4909,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2481:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4950,8 +4938,110 @@ class MarlboroughRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
+    def q_neutral_effects(self, S: list[Any], R: Any, v_t: Any, v_was: Any) -> None:
+        """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1744:3]"""
+        v_towns = [
+            v_h
+            for v_h in self.ix_hex__nation.get(v_t, ())
+            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        ]
+        _w4 = []
+        for v_q in self.all_player:
+            _w7 = not self.s_e_nation__major[v_t] and len(v_towns) > 0
+            if _w7:
+                _w5 = 0
+                for v_h_2 in v_towns:
+                    _w6 = False
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h_2
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
+                            _w6 = True
+                            break
+                    if _w6:
+                        _w5 += 1
+                _w7 = _w5 == len(v_towns)
+            if _w7:
+                _w4.append(v_q)
+        v_keep = _w4
+        if len(v_keep) > 0:
+            _log(S, 99, (_nth(v_keep, 0), v_t))
+            for v_u_3 in [
+                v_u_2
+                for v_u_2 in self.ix_unit__nation.get(v_t, ())
+                if S[self.o_e_unit__at + v_u_2] is not None
+                and self.s_e_unit__kind[v_u_2] != "rebel"
+            ]:
+                self.p_eliminate(S, v_u_3)
+        for v_u_5 in [
+            v_u_4
+            for v_u_4 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_4] is not None
+                    and S[self.o_e_unit__owner + v_u_4] is not None
+                )
+                and S[self.o_e_unit__owner + v_u_4] not in v_keep
+            )
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+        ]:
+            _w10 = []
+            for v_h_3 in self.all_hex:
+                _w12 = self.s_e_hex__nation[v_h_3] != v_t
+                if _w12:
+                    _w11 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_h_3
+                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                        ):
+                            _w11 = True
+                            break
+                    _w12 = _w11
+                if _w12:
+                    _w10.append(v_h_3)
+            self.q_displace(S, R, v_u_5, _w10, S[self.o_e_unit__owner + v_u_5], False)
+        for v_u_7 in [
+            v_u_6
+            for v_u_6 in self.ix_unit__nation.get(v_t, ())
+            if S[self.o_e_unit__at + v_u_6] is not None
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+        ]:
+            _w14 = []
+            for v_h_4 in self.ix_hex__nation.get(v_t, ()):
+                _w15 = False
+                for v_v_2 in self.ix_unit__nation.get(v_t, ()):
+                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
+                        _w15 = True
+                        break
+                if _w15:
+                    _w14.append(v_h_4)
+            self.q_displace(S, R, v_u_7, _w14, v_was, True)
+
+    def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2068:3]'
+        v_ready = [
+            v_u
+            for v_u in self.ix_unit__kind.get("leader", ())
+            if (
+                (
+                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    and (not S[self.o_e_unit__fallen + v_u])
+                )
+                and S[self.o_e_unit__prisoner_of + v_u] is None
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+        if len(v_ready) == 0:
+            return None
+        v_u_2 = _pick(R, v_ready)
+        v_h = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
+        S[self.o_e_unit__seen + v_u_2] = 0
+        S[self.o_e_unit__at + v_u_2] = v_h
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1367:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -4974,7 +5064,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2407:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -4984,7 +5074,7 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2125:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -5035,7 +5125,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2104:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
@@ -5050,7 +5140,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2210:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -5081,7 +5171,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1635:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -5117,7 +5207,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1984:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -5133,11 +5223,20 @@ class MarlboroughRules:
                 self.q_rebels_rise(S, R)
             else:
                 pass
+        elif v_r[2] == "Subsidies":
+            self.p_event_side(S)
+            self.p_subsidies(S, S[self.o_g_event_for])
+        elif v_r[2] == "War Party":
+            self.p_event_side(S)
+            self.q_war_party(S, R, S[self.o_g_event_for])
+        elif v_r[2] == "New Leader":
+            self.p_event_side(S)
+            self.q_new_leader(S, R, S[self.o_g_event_for])
         else:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2335:3]'
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -5155,7 +5254,7 @@ class MarlboroughRules:
         ]
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] is None:
-            S[self.o_e_nation__control + v_n] = v_q
+            self.p_set_control(S, v_n, v_q)
         for v_u_2 in v_force:
             S[self.o_e_unit__used + v_u_2] = True
         v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -5186,7 +5285,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2319:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -5196,7 +5295,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2289:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -5227,7 +5326,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2168:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -5248,7 +5347,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:954:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -5308,7 +5407,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2462:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5346,7 +5445,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1392:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5475,7 +5574,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1278:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5601,6 +5700,18 @@ class MarlboroughRules:
             S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
+    def q_settle_deals(self, S: list[Any], R: Any) -> None:
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1935:3]"
+        for v_n_2 in [
+            v_n for v_n in self.all_nation if S[self.o_e_nation__settled_from + v_n] is not None
+        ]:
+            v_was = S[self.o_e_nation__settled_from + v_n_2]
+            S[self.o_e_nation__settled_from + v_n_2] = None
+            if S[self.o_e_nation__control + v_n_2] is None:
+                self.q_neutral_effects(S, R, v_n_2, v_was)
+            elif S[self.o_e_nation__control + v_n_2] != v_was:
+                self.q_defection(S, R, v_n_2, v_was, S[self.o_e_nation__control + v_n_2])
+
     def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
         for v_p in self.all_player:
@@ -5609,7 +5720,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:917:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5631,7 +5742,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1509:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5647,7 +5758,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1955:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5699,7 +5810,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1604:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5763,7 +5874,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1013:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5775,10 +5886,22 @@ class MarlboroughRules:
         v_u_2 = _pick(R, _uniq(v_recruits))
         S[self.o_e_unit__veteran + v_u_2] = True
 
+    def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2050:3]'
+        v_neutrals = [
+            v_n
+            for v_n in self.all_nation
+            if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+        ]
+        if len(v_neutrals) == 0:
+            return None
+        v_n_2 = _head(_shuffled(S, v_neutrals))
+        self.q_make_controlled(S, R, v_n_2, v_p)
+
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:991:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:993:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -5844,7 +5967,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1089:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1091:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6255,7 +6378,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2292:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2422:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6357,7 +6480,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        44,
+                        49,
                         8,
                         v_attacker,
                         v_defender,
@@ -6373,7 +6496,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    66,
+                    68,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6420,7 +6543,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1184:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1186:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6813,7 +6936,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1845:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1869:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6833,7 +6956,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (27, 2, v_p, v_t, v_q, v_mine, v_c),
+                (29, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
                 45,
                 tuple(
@@ -6856,7 +6979,7 @@ class MarlboroughRules:
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
             _log(S, 117, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
-                return _wait(S, (27, 3))
+                return _wait(S, (29, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -6869,10 +6992,142 @@ class MarlboroughRules:
         v_p = F[2]
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
+    def r_defection(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None, v_p: Any = None
+    ) -> Any:
+        "6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1700:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_u_2: Any = None
+        v_at: Any = None
+        v_afloat: Any = None
+        v_ways: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5-6
+        if F is not None and (pc < 0 or not (0x60 >> pc) & 1):
+            raise RulesError(f"routine defection: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_u
+                        for v_u in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 10
+            if pc == 2:
+                v_at = S[self.o_e_unit__at + v_u_2]
+                if v_at is not None and (
+                    any(
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                        for v_v in self.all_unit
+                    )
+                    or self.f_inherent_of(S, v_at, v_was)
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_2]
+                ) or self.s_e_unit__leads[v_u_2] == "admiral"
+                v_ways = [
+                    v_h
+                    for v_h in self.s_e_hex__adjacent[v_at]
+                    if (
+                        (
+                            (
+                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
+                                and (
+                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
+                                    or (
+                                        (
+                                            self.s_e_hex__on_map[v_h]
+                                            and self.s_e_hex__terrain[v_h] != "sea"
+                                        )
+                                        and (
+                                            self.s_e_hex__port[v_h]
+                                            or any(
+                                                self.s_e_hex__terrain[v_e__2] == "sea"
+                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                            and (
+                                not any(
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                    for v_v_2 in self.all_unit
+                                )
+                            )
+                        )
+                        and (not self.f_inherent_of(S, v_h, v_was))
+                    )
+                    and (not self.f_neutral_garrison(S, v_h))
+                ]
+                if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
+                    _log(S, 95, (v_u_2,))
+                    self.p_eliminate(S, v_u_2)
+                    pc = 1
+                    continue
+                else:
+                    pc = 4
+            if pc == 4:
+                v_to = _head(v_ways)
+                if len(v_ways) > 1:
+                    pc = 5
+                else:
+                    pc = 7
+            if pc == 5:
+                if F is not None:
+                    v_was, v_p, v__it, v__i, v_u_2, v_ways = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (22, 6, v_was, v_p, v__it, v__i, v_u_2, v_ways),
+                    v_p,
+                    37,
+                    tuple(v_ways),
+                    (v_u_2,),
+                )
+            if pc == 6:
+                if F is not None:
+                    v_was, v_p, v__it, v__i, v_u_2, v_ways = F[2:]
+                    F = None
+                v_to = v
+                pc = 7
+            if pc == 7:
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_to
+                S[self.o_e_unit__embarked + v_u_2] = False
+                _log(S, 97, (v_u_2, v_to))
+                pc = 1
+                continue
+            if pc == 10:
+                return None
+
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1816:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1840:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -6918,7 +7173,7 @@ class MarlboroughRules:
                 _dead("choose-some", v__w1)
             _d.append((v__w1, 44, _o, ()))
             return _ask_all(
-                S, (26, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+                S, (28, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
         if pc == 2:
             if F is not None:
@@ -6943,7 +7198,7 @@ class MarlboroughRules:
             _log(S, 115, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
             v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
-                return _wait(S, (26, 3))
+                return _wait(S, (28, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -6963,29 +7218,35 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1885:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1909:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-3
-        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+        # resume points: 1-4
+        if F is not None and (pc < 0 or not (0x1E >> pc) & 1):
             raise RulesError(f"routine diplomacy_phase: no resume point {pc}")
         if pc == 0:
             if (
                 self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (29, 1))
+                return _wait(S, (31, 1))
             pc = 1
         if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_settle_deals(S, None, None) is SUSPEND:
+                return _wait(S, (31, 2))
+            pc = 2
+        if pc == 2:
             if F is not None:
                 F = None
             if S[self.o_g_agreed_end]:
                 self.p_victory(S, "Both players agree to end the game (28.2)")
             v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (29, 2, v_p))
-            pc = 2
-        if pc == 2:
+                return _wait(S, (31, 3, v_p))
+            pc = 3
+        if pc == 3:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
@@ -6995,9 +7256,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (29, 3))
-            pc = 3
-        if pc == 3:
+                return _wait(S, (31, 4))
+            pc = 4
+        if pc == 4:
             if F is not None:
                 F = None
             return None
@@ -7005,7 +7266,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1779:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1803:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7027,7 +7288,7 @@ class MarlboroughRules:
                 pc = 9
         if pc == 1:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 3:
             v_n = 1 if v_code == "R1" else 2
@@ -7036,7 +7297,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (25, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (27, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -7052,7 +7313,7 @@ class MarlboroughRules:
                 pc = 6
         if pc == 6:
             if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
-                return _wait(S, (25, 7, v_q, v_n))
+                return _wait(S, (27, 7, v_q, v_n))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -7066,7 +7327,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (25, 10, v_p, v_t, v_code, v_q),
+                (27, 10, v_p, v_t, v_code, v_q),
                 v_p,
                 42,
                 tuple(
@@ -7095,7 +7356,7 @@ class MarlboroughRules:
                 pc = 19
         if pc == 11:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 13:
             if S[self.o_e_nation__control + v_t] == v_q:
@@ -7104,17 +7365,17 @@ class MarlboroughRules:
                 pc = 16
         if pc == 14:
             if self.r_make_neutral(S, None, None, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 16:
             _log(S, 111, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 19:
             _log(S, 112, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 22:
             if F is not None:
@@ -7122,7 +7383,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1860:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1884:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7183,7 +7444,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (28, 4, v_p, v_going, v__runs, v_war),
+                    (30, 4, v_p, v_going, v__runs, v_war),
                     v_p,
                     46,
                     tuple(
@@ -7223,7 +7484,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (28, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
+                    S, (30, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -7238,12 +7499,12 @@ class MarlboroughRules:
                     pc = 11
             if pc == 9:
                 if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (28, 1, v_p, v_going, v__runs))
+                    return _wait(S, (30, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 11:
                 if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (28, 1, v_p, v_going, v__runs))
+                    return _wait(S, (30, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 16:
@@ -7259,7 +7520,7 @@ class MarlboroughRules:
         v_p: Any = None,
         v_home: bool = False,
     ) -> Any:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1736:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1760:3]"
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7311,7 +7572,7 @@ class MarlboroughRules:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
                 F = None
-            return self.ask(S, (23, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
+            return self.ask(S, (25, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
         if pc == 3:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
@@ -7322,7 +7583,7 @@ class MarlboroughRules:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
                 F = None
-            return self.ask(S, (23, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
+            return self.ask(S, (25, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
         if pc == 5:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
@@ -7424,7 +7685,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2248:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2378:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -7486,7 +7747,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs, v_sites, v_die, v_r = F[2:]
                     F = None
                 return self.ask(
-                    S, (41, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 62, tuple(v_sites)
+                    S, (46, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 64, tuple(v_sites)
                 )
             if pc == 4:
                 if F is not None:
@@ -7501,7 +7762,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 157, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 164, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -7512,7 +7773,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1761:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1785:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -7527,7 +7788,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (24, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
+            return self.ask(S, (26, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
@@ -7559,7 +7820,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1023:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1025:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7604,7 +7865,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1523:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1525:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7665,7 +7926,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1045:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1047:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -7760,7 +8021,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2105:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2235:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -7828,9 +8089,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (37, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
+                    (42, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
                     v_p,
-                    54,
+                    56,
                     tuple(_subsets(v_able, 0, -1)),
                 )
             if pc == 2:
@@ -7884,7 +8145,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        42,
                         7,
                         v_p,
                         v_centers,
@@ -7898,7 +8159,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    55,
+                    57,
                     tuple(_uniq(v_up)),
                     (v_h_2,),
                 )
@@ -7924,7 +8185,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 141, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 148, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -7982,7 +8243,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        42,
                         17,
                         v_p,
                         v_centers,
@@ -7996,7 +8257,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    56,
+                    58,
                     tuple(v_rebels),
                     (v_h_6,),
                 )
@@ -8016,7 +8277,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 143, (v_h_6,))
+                _log(S, 150, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -8026,7 +8287,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1455:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1457:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8169,7 +8430,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2313:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2443:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8263,7 +8524,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        45,
+                        50,
                         8,
                         v_attacker,
                         v_defender,
@@ -8279,7 +8540,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    67,
+                    69,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -8317,7 +8578,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1960:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2090:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8338,7 +8599,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (32, 2, v_p, v_alive), v_p, 49, tuple(_uniq(v_alive)))
+            return self.ask(S, (37, 2, v_p, v_alive), v_p, 51, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -8346,7 +8607,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 127, (v_u_2,))
+                _log(S, 134, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -8363,7 +8624,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1077:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1079:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8397,301 +8658,49 @@ class MarlboroughRules:
     def r_make_controlled(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1667:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1669:3]"
         v_was: Any = None
-        v_u_2: Any = None
-        v__it: Any = None
-        v__i: Any = None
-        v_u_4: Any = None
-        v_at: Any = None
-        v_afloat: Any = None
-        v_ways: Any = None
-        v_to: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 6-7
-        if F is not None and (pc < 0 or not (0xC0 >> pc) & 1):
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
             raise RulesError(f"routine make_controlled: no resume point {pc}")
-        while True:
-            if pc == 0:
-                v_was = S[self.o_e_nation__control + v_t]
-                S[self.o_e_nation__control + v_t] = v_p
-                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
-                    S[self.o_e_unit__owner + v_u_2] = v_p
-                if v_was is not None and v_was != v_p:
-                    pc = 1
-                else:
-                    pc = 12
-            if pc == 1:
-                v__it = tuple(
-                    [
-                        v_u_3
-                        for v_u_3 in self.ix_unit__nation.get(v_t, ())
-                        if S[self.o_e_unit__at + v_u_3] is not None
-                    ]
-                )
-                v__i = 0
-                pc = 2
-            if pc == 2:
-                if v__i < len(v__it):
-                    v_u_4 = v__it[v__i]
-                    v__i += 1
-                    pc = 3
-                else:
-                    pc = 12
-            if pc == 3:
-                v_at = S[self.o_e_unit__at + v_u_4]
-                if v_at is not None and (
-                    any(
-                        S[self.o_e_unit__at + v_v] == v_at
-                        and S[self.o_e_unit__owner + v_v] == v_was
-                        for v_v in self.all_unit
-                    )
-                    or self.f_inherent_of(S, v_at, v_was)
-                ):
-                    pc = 4
-                else:
-                    pc = 2
-                    continue
-            if pc == 4:
-                v_afloat = (
-                    (
-                        self.s_e_unit__kind[v_u_4] == "battle_fleet"
-                        or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
-                    )
-                    or S[self.o_e_unit__embarked + v_u_4]
-                ) or self.s_e_unit__leads[v_u_4] == "admiral"
-                v_ways = [
-                    v_h
-                    for v_h in self.s_e_hex__adjacent[v_at]
-                    if (
-                        (
-                            (
-                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
-                                and (
-                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
-                                    or (
-                                        (
-                                            self.s_e_hex__on_map[v_h]
-                                            and self.s_e_hex__terrain[v_h] != "sea"
-                                        )
-                                        and (
-                                            self.s_e_hex__port[v_h]
-                                            or any(
-                                                self.s_e_hex__terrain[v_e__2] == "sea"
-                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
-                                            )
-                                        )
-                                    )
-                                )
-                            )
-                            and (
-                                not any(
-                                    S[self.o_e_unit__at + v_v_2] == v_h
-                                    and S[self.o_e_unit__owner + v_v_2] == v_was
-                                    for v_v_2 in self.all_unit
-                                )
-                            )
-                        )
-                        and (not self.f_inherent_of(S, v_h, v_was))
-                    )
-                    and (not self.f_neutral_garrison(S, v_h))
-                ]
-                if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                    _log(S, 95, (v_u_4,))
-                    self.p_eliminate(S, v_u_4)
-                    pc = 2
-                    continue
-                else:
-                    pc = 5
-            if pc == 5:
-                v_to = _head(v_ways)
-                if len(v_ways) > 1:
-                    pc = 6
-                else:
-                    pc = 8
-            if pc == 6:
-                if F is not None:
-                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
-                    F = None
-                return self.ask(
-                    S,
-                    (21, 7, v_p, v_was, v__it, v__i, v_u_4, v_ways),
-                    v_p,
-                    37,
-                    tuple(v_ways),
-                    (v_u_4,),
-                )
-            if pc == 7:
-                if F is not None:
-                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
-                    F = None
-                v_to = v
-                pc = 8
-            if pc == 8:
-                S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = v_to
-                S[self.o_e_unit__embarked + v_u_4] = False
-                _log(S, 97, (v_u_4, v_to))
-                pc = 2
-                continue
-            if pc == 12:
-                return None
+        if pc == 0:
+            v_was = S[self.o_e_nation__control + v_t]
+            self.p_set_control(S, v_t, v_p)
+            if v_was is not None and v_was != v_p:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_defection(S, None, None, v_t, v_was, v_p) is SUSPEND:
+                return _wait(S, (21, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1702:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1721:3]"
         v_was: Any = None
-        v_u_2: Any = None
-        v_towns: Any = None
-        v_keep: Any = None
-        v_u_5: Any = None
-        v__it: Any = None
-        v__i: Any = None
-        v_u_7: Any = None
-        v__it_2: Any = None
-        v__i_2: Any = None
-        v_u_9: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1, 5
-        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine make_neutral: no resume point {pc}")
-        while True:
-            if pc == 0:
-                v_was = S[self.o_e_nation__control + v_t]
-                S[self.o_e_nation__control + v_t] = None
-                _log(S, 98, (v_t,))
-                for v_u_2 in [v_u for v_u in self.ix_unit__nation.get(v_t, ())]:
-                    S[self.o_e_unit__owner + v_u_2] = None
-                v_towns = [
-                    v_h
-                    for v_h in self.ix_hex__nation.get(v_t, ())
-                    if self.s_e_hex__terrain[v_h] == "city"
-                    or self.s_e_hex__terrain[v_h] == "fortress"
-                ]
-                v_keep = [
-                    v_q
-                    for v_q in self.all_player
-                    if (not self.s_e_nation__major[v_t] and len(v_towns) > 0)
-                    and len(
-                        [
-                            v_h_2
-                            for v_h_2 in v_towns
-                            if any(
-                                S[self.o_e_unit__at + v_u_3] == v_h_2
-                                and S[self.o_e_unit__owner + v_u_3] == v_q
-                                for v_u_3 in self.all_unit
-                            )
-                        ]
-                    )
-                    == len(v_towns)
-                ]
-                if len(v_keep) > 0:
-                    _log(S, 99, (_nth(v_keep, 0), v_t))
-                    for v_u_5 in [
-                        v_u_4
-                        for v_u_4 in self.ix_unit__nation.get(v_t, ())
-                        if S[self.o_e_unit__at + v_u_4] is not None
-                    ]:
-                        self.p_eliminate(S, v_u_5)
-                v__it = tuple(
-                    [
-                        v_u_6
-                        for v_u_6 in self.all_unit
-                        if (
-                            (
-                                S[self.o_e_unit__at + v_u_6] is not None
-                                and S[self.o_e_unit__owner + v_u_6] is not None
-                            )
-                            and S[self.o_e_unit__owner + v_u_6] not in v_keep
-                        )
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
-                    ]
-                )
-                v__i = 0
-                pc = 1
-            if pc == 1:
-                if F is not None:
-                    v_t, v_was, v__it, v__i, v_u_7, v_u_9 = F[2:]
-                    F = None
-                if v__i < len(v__it):
-                    v_u_7 = v__it[v__i]
-                    v__i += 1
-                    pc = 2
-                else:
-                    pc = 4
-            if pc == 2:
-                if (
-                    self.r_displace(
-                        S,
-                        None,
-                        None,
-                        v_u_7,
-                        [
-                            v_h_3
-                            for v_h_3 in self.all_hex
-                            if self.s_e_hex__nation[v_h_3] != v_t
-                            and any(
-                                S[self.o_e_unit__at + v_v] == v_h_3
-                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
-                                for v_v in self.all_unit
-                            )
-                        ],
-                        S[self.o_e_unit__owner + v_u_7],
-                        False,
-                    )
-                    is SUSPEND
-                ):
-                    return _wait(S, (22, 1, v_t, v_was, v__it, v__i, v_u_7, v_u_9))
-                pc = 1
-                continue
-            if pc == 4:
-                v__it_2 = tuple(
-                    [
-                        v_u_8
-                        for v_u_8 in self.ix_unit__nation.get(v_t, ())
-                        if S[self.o_e_unit__at + v_u_8] is not None
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
-                    ]
-                )
-                v__i_2 = 0
-                pc = 5
-            if pc == 5:
-                if F is not None:
-                    v_t, v_was, v__it_2, v__i_2, v_u_9 = F[2:]
-                    F = None
-                if v__i_2 < len(v__it_2):
-                    v_u_9 = v__it_2[v__i_2]
-                    v__i_2 += 1
-                    pc = 6
-                else:
-                    pc = 8
-            if pc == 6:
-                if (
-                    self.r_displace(
-                        S,
-                        None,
-                        None,
-                        v_u_9,
-                        [
-                            v_h_4
-                            for v_h_4 in self.ix_hex__nation.get(v_t, ())
-                            if any(
-                                S[self.o_e_unit__at + v_v_2] == v_h_4
-                                for v_v_2 in self.ix_unit__nation.get(v_t, ())
-                            )
-                        ],
-                        v_was,
-                        True,
-                    )
-                    is SUSPEND
-                ):
-                    return _wait(S, (22, 5, v_t, v_was, v__it_2, v__i_2, v_u_9))
-                pc = 5
-                continue
-            if pc == 8:
-                return None
+        if pc == 0:
+            v_was = S[self.o_e_nation__control + v_t]
+            self.p_set_control(S, v_t, None)
+            _log(S, 98, (v_t,))
+            if self.r_neutral_effects(S, None, None, v_t, v_was) is SUSPEND:
+                return _wait(S, (23, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1536:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1538:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -9053,7 +9062,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1483:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1485:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9137,7 +9146,7 @@ class MarlboroughRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2351:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2481:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -9205,7 +9214,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        43,
+                        48,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -9218,7 +9227,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    64,
+                    66,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -9245,8 +9254,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 166, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 167, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 173, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 174, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -9285,7 +9294,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        43,
+                        48,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -9302,7 +9311,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    65,
+                    67,
                     (True, False),
                     (v_w_p,),
                 )
@@ -9327,12 +9336,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 169, (v_w_q, v_w_p))
+                    _log(S, 176, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 170, (v_w_offer,))
+                    _log(S, 177, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -9340,8 +9349,235 @@ class MarlboroughRules:
             if pc == 17:
                 return None
 
+    def r_neutral_effects(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None
+    ) -> Any:
+        "6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1744:3]"
+        v_towns: Any = None
+        v_keep: Any = None
+        v_u_3: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_5: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_u_7: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine neutral_effects: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_towns = [
+                    v_h
+                    for v_h in self.ix_hex__nation.get(v_t, ())
+                    if self.s_e_hex__terrain[v_h] == "city"
+                    or self.s_e_hex__terrain[v_h] == "fortress"
+                ]
+                v_keep = [
+                    v_q
+                    for v_q in self.all_player
+                    if (not self.s_e_nation__major[v_t] and len(v_towns) > 0)
+                    and len(
+                        [
+                            v_h_2
+                            for v_h_2 in v_towns
+                            if any(
+                                S[self.o_e_unit__at + v_u] == v_h_2
+                                and S[self.o_e_unit__owner + v_u] == v_q
+                                for v_u in self.all_unit
+                            )
+                        ]
+                    )
+                    == len(v_towns)
+                ]
+                if len(v_keep) > 0:
+                    _log(S, 99, (_nth(v_keep, 0), v_t))
+                    for v_u_3 in [
+                        v_u_2
+                        for v_u_2 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_2] is not None
+                        and self.s_e_unit__kind[v_u_2] != "rebel"
+                    ]:
+                        self.p_eliminate(S, v_u_3)
+                v__it = tuple(
+                    [
+                        v_u_4
+                        for v_u_4 in self.all_unit
+                        if (
+                            (
+                                S[self.o_e_unit__at + v_u_4] is not None
+                                and S[self.o_e_unit__owner + v_u_4] is not None
+                            )
+                            and S[self.o_e_unit__owner + v_u_4] not in v_keep
+                        )
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_t, v_was, v__it, v__i, v_u_5, v_u_7 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_u_5 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_5,
+                        [
+                            v_h_3
+                            for v_h_3 in self.all_hex
+                            if self.s_e_hex__nation[v_h_3] != v_t
+                            and any(
+                                S[self.o_e_unit__at + v_v] == v_h_3
+                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                                for v_v in self.all_unit
+                            )
+                        ],
+                        S[self.o_e_unit__owner + v_u_5],
+                        False,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (24, 1, v_t, v_was, v__it, v__i, v_u_5, v_u_7))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(
+                    [
+                        v_u_6
+                        for v_u_6 in self.ix_unit__nation.get(v_t, ())
+                        if S[self.o_e_unit__at + v_u_6] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+                    ]
+                )
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_t, v_was, v__it_2, v__i_2, v_u_7 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_u_7 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_7,
+                        [
+                            v_h_4
+                            for v_h_4 in self.ix_hex__nation.get(v_t, ())
+                            if any(
+                                S[self.o_e_unit__at + v_v_2] == v_h_4
+                                for v_v_2 in self.ix_unit__nation.get(v_t, ())
+                            )
+                        ],
+                        v_was,
+                        True,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (24, 5, v_t, v_was, v__it_2, v__i_2, v_u_7))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
+    def r_new_leader(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2068:3]'
+        v_ready: Any = None
+        v_u_2: Any = None
+        v_h: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-4
+        if F is not None and (pc < 0 or not (0x1E >> pc) & 1):
+            raise RulesError(f"routine new_leader: no resume point {pc}")
+        if pc == 0:
+            v_ready = [
+                v_u
+                for v_u in self.ix_unit__kind.get("leader", ())
+                if (
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            and S[self.o_e_unit__at + v_u] is None
+                        )
+                        and (not S[self.o_e_unit__fallen + v_u])
+                    )
+                    and S[self.o_e_unit__prisoner_of + v_u] is None
+                )
+                and len(self.f_placements(S, v_p, v_u)) > 0
+            ]
+            if len(v_ready) == 0:
+                _log(S, 130, (v_p,))
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_ready = F[2:]
+                F = None
+            return self.ask(S, (36, 2, v_p, v_ready), v_p, 49, tuple(v_ready))
+        if pc == 2:
+            if F is not None:
+                v_p, v_ready = F[2:]
+                F = None
+            v_u_2 = v
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                v_p, v_u_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (36, 4, v_p, v_u_2),
+                v_p,
+                50,
+                tuple(_uniq(self.f_placements(S, v_p, v_u_2))),
+                (v_u_2,),
+            )
+        if pc == 4:
+            if F is not None:
+                v_p, v_u_2 = F[2:]
+                F = None
+            v_h = v
+            S[self.o_e_unit__seen + v_u_2] = 0
+            S[self.o_e_unit__at + v_u_2] = v_h
+            _log(S, 132, (v_u_2, v_h))
+            return None
+
+    def z_new_leader__2_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ready' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return [
+            v_u
+            for v_u in self.ix_unit__kind.get("leader", ())
+            if (
+                (
+                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    and (not S[self.o_e_unit__fallen + v_u])
+                )
+                and S[self.o_e_unit__prisoner_of + v_u] is None
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1365:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1367:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9406,7 +9642,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2277:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2407:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -9420,7 +9656,7 @@ class MarlboroughRules:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
-            return self.ask(S, (42, 2, v_p), v_p, 63, tuple(_uniq(S[self.o_g_pool])))
+            return self.ask(S, (47, 2, v_p), v_p, 65, tuple(_uniq(S[self.o_g_pool])))
         if pc == 2:
             if F is not None:
                 (v_p,) = F[2:]
@@ -9430,11 +9666,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 159, (v_p,))
+            _log(S, 166, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:1995:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2125:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -9477,7 +9713,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (34, 2, v_p, v_h, v_force), v_p, 50, (True, False), (v_h,))
+            return self.ask(S, (39, 2, v_p, v_h, v_force), v_p, 52, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -9488,7 +9724,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 131, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 138, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -9502,26 +9738,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 8, v_p, v_force))
+                return _wait(S, (39, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 11, v_p, v_h, v_force))
+                return _wait(S, (39, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -9536,7 +9772,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (34, 13, v_p, v_h, v_force, v_alive), v_p, 51, tuple(v_alive))
+            return self.ask(S, (39, 13, v_p, v_h, v_force, v_alive), v_p, 53, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -9546,7 +9782,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -9587,7 +9823,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1974:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2104:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -9600,7 +9836,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 128, (v_h,))
+                _log(S, 135, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -9608,9 +9844,9 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 129, (v_h, v_p, v_tp))
+            _log(S, 136, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (33, 1, v_q, v_town))
+                return _wait(S, (38, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9621,7 +9857,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2080:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2210:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -9667,7 +9903,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
                     F = None
-                return self.ask(S, (36, 4, v_p, v_done, v__runs, v_sites), v_p, 53, tuple(v_sites))
+                return self.ask(S, (41, 4, v_p, v_done, v__runs, v_sites), v_p, 55, tuple(v_sites))
             if pc == 4:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
@@ -9680,14 +9916,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 137, (v_p, v_h_2))
+                    _log(S, 144, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1633:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1635:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -9794,15 +10030,15 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1932:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1984:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
         v_n: Any = None
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 5
-        if F is not None and (pc < 0 or not (0x20 >> pc) & 1):
+        # resume points: 9
+        if F is not None and (pc < 0 or not (0x200 >> pc) & 1):
             raise RulesError(f"routine random_event: no resume point {pc}")
         if pc == 0:
             v_tens = _roll(S, 6)
@@ -9815,23 +10051,41 @@ class MarlboroughRules:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
                 elif N[self.o_g_bopi] < 0:
                     self.p_shift_bop(S, self.k_player__bourbon, 1)
-                pc = 5
+                pc = 9
             elif v_r[2] == "Rebels":
                 pc = 1
+            elif v_r[2] == "Subsidies":
+                self.p_event_side(S)
+                self.p_subsidies(S, S[self.o_g_event_for])
+                pc = 9
+            elif v_r[2] == "War Party":
+                pc = 5
+            elif v_r[2] == "New Leader":
+                pc = 7
             else:
                 pass
-                pc = 5
+                pc = 9
         if pc == 1:
             if self.c_optional_rebels:
                 pc = 2
             else:
                 _log(S, 125, ())
-                pc = 5
+                pc = 9
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
-                return _wait(S, (31, 5))
-            pc = 5
+                return _wait(S, (34, 9))
+            pc = 9
         if pc == 5:
+            self.p_event_side(S)
+            if self.r_war_party(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+                return _wait(S, (34, 9))
+            pc = 9
+        if pc == 7:
+            self.p_event_side(S)
+            if self.r_new_leader(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+                return _wait(S, (34, 9))
+            pc = 9
+        if pc == 9:
             if F is not None:
                 F = None
             return None
@@ -9839,7 +10093,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2205:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2335:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -9867,9 +10121,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (40, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
+                (45, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
                 v_p,
-                59,
+                61,
                 tuple(tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))),
                 (v_h,),
             )
@@ -9889,11 +10143,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 151, (v_p, v_h))
+            _log(S, 158, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
-                S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 152, (v_n, v_q))
+                self.p_set_control(S, v_n, v_q)
+                _log(S, 159, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -9904,9 +10158,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (40, 4, v_p, v_h, v_force, v_mp, v_u_4),
+                (45, 4, v_p, v_h, v_force, v_mp, v_u_4),
                 v_p,
-                60,
+                62,
                 tuple(_uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp))),
                 (v_h, v_mp),
             )
@@ -9919,7 +10173,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 154, (v_p, v_h, v_to))
+                _log(S, 161, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -9933,7 +10187,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_targets = F[2:]
                 F = None
             return self.ask(
-                S, (40, 6, v_p, v_force, v_to, v_targets), v_p, 61, tuple(_uniq(v_targets))
+                S, (45, 6, v_p, v_force, v_to, v_targets), v_p, 63, tuple(_uniq(v_targets))
             )
         if pc == 6:
             if F is not None:
@@ -9958,7 +10212,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (40, 8))
+                return _wait(S, (45, 8))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -9976,7 +10230,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2189:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2319:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -9993,7 +10247,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_stacks = F[2:]
                 F = None
-            return self.ask(S, (39, 2, v_p, v_stacks), v_p, 58, tuple(_uniq(v_stacks)))
+            return self.ask(S, (44, 2, v_p, v_stacks), v_p, 60, tuple(_uniq(v_stacks)))
         if pc == 2:
             if F is not None:
                 v_p, v_stacks = F[2:]
@@ -10005,7 +10259,7 @@ class MarlboroughRules:
                 pc = 6
         if pc == 3:
             if self.r_rebel_operation(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (39, 4))
+                return _wait(S, (44, 4))
             pc = 4
         if pc == 4:
             if F is not None:
@@ -10013,7 +10267,7 @@ class MarlboroughRules:
             return None
         if pc == 6:
             if self.r_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (39, 7))
+                return _wait(S, (44, 7))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -10026,7 +10280,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2159:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2289:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10051,7 +10305,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 144, ())
+                    _log(S, 151, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -10060,7 +10314,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 145, (v_n_2, v_placer))
+                _log(S, 152, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -10090,9 +10344,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (38, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
+                    (43, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
                     v_placer,
-                    57,
+                    59,
                     tuple(_uniq(v_sites)),
                     (v_u_3, v_n_2),
                 )
@@ -10104,14 +10358,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 147, (v_u_3, v_h))
+                _log(S, 154, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2038:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2168:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -10149,7 +10403,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (35, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 52, (True, False), (v_h, v_cost)
+                    S, (40, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 54, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -10161,7 +10415,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 134, (v_p, v_h, v_cost))
+                    _log(S, 141, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -10170,7 +10424,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:952:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:954:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10260,7 +10514,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2332:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2462:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -10351,7 +10605,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        46,
+                        51,
                         8,
                         v_payee,
                         v_w_asked,
@@ -10366,7 +10620,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    68,
+                    70,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -10410,7 +10664,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1390:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1392:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -10673,7 +10927,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1276:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1278:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -11005,6 +11259,65 @@ class MarlboroughRules:
             and (not S[self.o_e_unit__used + v_u])
         ]
 
+    def r_settle_deals(self, S: list[Any], F: Any, v: Any) -> Any:
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1935:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_n_2: Any = None
+        v_was: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine settle_deals: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_n
+                        for v_n in self.all_nation
+                        if S[self.o_e_nation__settled_from + v_n] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_n_2 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_n_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_was = S[self.o_e_nation__settled_from + v_n_2]
+                S[self.o_e_nation__settled_from + v_n_2] = None
+                if S[self.o_e_nation__control + v_n_2] is None:
+                    pc = 3
+                elif S[self.o_e_nation__control + v_n_2] != v_was:
+                    pc = 5
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if self.r_neutral_effects(S, None, None, v_n_2, v_was) is SUSPEND:
+                    return _wait(S, (32, 1, v__it, v__i, v_n_2))
+                pc = 1
+                continue
+            if pc == 5:
+                if (
+                    self.r_defection(
+                        S, None, None, v_n_2, v_was, S[self.o_e_nation__control + v_n_2]
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (32, 1, v__it, v__i, v_n_2))
+                pc = 1
+                continue
+            if pc == 8:
+                return None
+
     def r_setup__campaign_markers(self, S: list[Any], F: Any, v: Any) -> Any:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
         v__it: Any = None
@@ -11031,7 +11344,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (47, 1, v__it, v__i, v_p))
+                    return _wait(S, (52, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -11048,7 +11361,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:915:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:917:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11127,7 +11440,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1507:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1509:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -11163,7 +11476,7 @@ class MarlboroughRules:
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1903:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1955:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -11251,7 +11564,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        30,
+                        33,
                         5,
                         v_p,
                         v_done,
@@ -11296,7 +11609,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1602:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1604:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -11374,7 +11687,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (56, 3))
+                return _wait(S, (61, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11414,7 +11727,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_enlighten(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (49, 2, v__it, v__i, v_p))
+                    return _wait(S, (54, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11453,7 +11766,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (52, 2, v__it, v__i, v_p))
+                    return _wait(S, (57, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11467,7 +11780,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (54, 1))
+                return _wait(S, (59, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -11507,7 +11820,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (51, 2, v__it, v__i, v_p))
+                    return _wait(S, (56, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11539,7 +11852,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (55, 1, v__it, v__i, v_p))
+                    return _wait(S, (60, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -11558,7 +11871,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_random_event(S, None, None) is SUSPEND:
-                return _wait(S, (48, 3))
+                return _wait(S, (53, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11596,7 +11909,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (53, 2, v__it, v__i, v_p))
+                    return _wait(S, (58, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11615,7 +11928,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (50, 3))
+                return _wait(S, (55, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11623,7 +11936,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1011:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1013:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -11654,6 +11967,34 @@ class MarlboroughRules:
             _log(S, 20, (v_u_2,))
             return None
 
+    def r_war_party(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2050:3]'
+        v_neutrals: Any = None
+        v_n_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine war_party: no resume point {pc}")
+        if pc == 0:
+            v_neutrals = [
+                v_n
+                for v_n in self.all_nation
+                if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+            ]
+            if len(v_neutrals) == 0:
+                _log(S, 128, ())
+                return None
+            v_n_2 = _head(_shuffled(S, v_neutrals))
+            if self.r_make_controlled(S, None, None, v_n_2, v_p) is SUSPEND:
+                return _wait(S, (35, 1, v_p, v_n_2))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_n_2 = F[2:]
+                F = None
+            _log(S, 129, (v_n_2, v_p))
+            return None
+
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1180 rules/marlborough/rules.yaml:468:7\n1194 rules/marlborough/rules.yaml:244:7\n1195 rules/marlborough/rules.yaml:245:7\n1217 rules/marlborough/rules.yaml:137:7\n1218 rules/marlborough/rules.yaml:138:7\n1219 rules/marlborough/rules.yaml:139:11\n1220 rules/marlborough/rules.yaml:140:11\n1221 rules/marlborough/rules.yaml:141:15\n1222 rules/marlborough/rules.yaml:142:7\n1243 rules/marlborough/rules.yaml:347:7\n1258 rules/marlborough/rules.yaml:680:7\n1267 rules/marlborough/rules.yaml:681:7\n1272 rules/marlborough/rules.yaml:682:7\n1273 rules/marlborough/rules.yaml:683:7\n1274 rules/marlborough/rules.yaml:684:7\n1279 rules/marlborough/rules.yaml:685:11\n1280 rules/marlborough/rules.yaml:686:11\n1281 rules/marlborough/rules.yaml:687:11\n1282 rules/marlborough/rules.yaml:688:11\n1283 rules/marlborough/rules.yaml:689:11\n1284 rules/marlborough/rules.yaml:690:7\n1288 rules/marlborough/rules.yaml:2351:1\n1293 rules/marlborough/rules.yaml:2351:1\n1298 rules/marlborough/rules.yaml:2351:1\n1305 rules/marlborough/rules.yaml:2351:1\n1313 rules/marlborough/rules.yaml:2351:1\n1321 rules/marlborough/rules.yaml:2351:1\n1329 rules/marlborough/rules.yaml:2351:1\n1337 rules/marlborough/rules.yaml:2351:1\n1345 rules/marlborough/rules.yaml:2351:1\n1354 rules/marlborough/rules.yaml:2351:1\n1359 rules/marlborough/rules.yaml:2351:1\n1363 rules/marlborough/rules.yaml:224:7\n1364 rules/marlborough/rules.yaml:225:11\n1365 rules/marlborough/rules.yaml:226:7\n1366 rules/marlborough/rules.yaml:227:7\n1376 rules/marlborough/rules.yaml:228:7\n1377 rules/marlborough/rules.yaml:229:7\n1380 rules/marlborough/rules.yaml:230:7\n1381 rules/marlborough/rules.yaml:231:11\n1389 rules/marlborough/rules.yaml:232:11\n1390 rules/marlborough/rules.yaml:233:7\n1395 rules/marlborough/rules.yaml:234:7\n1412 rules/marlborough/rules.yaml:647:7\n1413 rules/marlborough/rules.yaml:648:7\n1418 rules/marlborough/rules.yaml:649:11\n1420 rules/marlborough/rules.yaml:651:11\n1421 rules/marlborough/rules.yaml:652:7\n1422 rules/marlborough/rules.yaml:653:7\n1431 rules/marlborough/rules.yaml:654:11\n1432 rules/marlborough/rules.yaml:655:7\n1437 rules/marlborough/rules.yaml:656:7\n1445 rules/marlborough/rules.yaml:657:11\n1446 rules/marlborough/rules.yaml:658:7\n1449 rules/marlborough/rules.yaml:659:11\n1460 rules/marlborough/rules.yaml:660:7\n1470 rules/marlborough/rules.yaml:661:11\n1471 rules/marlborough/rules.yaml:662:7\n1481 rules/marlborough/rules.yaml:663:11\n1482 rules/marlborough/rules.yaml:664:7\n1492 rules/marlborough/rules.yaml:665:11\n1493 rules/marlborough/rules.yaml:666:7\n1503 rules/marlborough/rules.yaml:667:11\n1504 rules/marlborough/rules.yaml:668:7\n1508 rules/marlborough/rules.yaml:629:7\n1520 rules/marlborough/rules.yaml:809:7\n1525 rules/marlborough/rules.yaml:810:7\n1533 rules/marlborough/rules.yaml:182:7\n1534 rules/marlborough/rules.yaml:183:7\n1535 rules/marlborough/rules.yaml:184:11\n1536 rules/marlborough/rules.yaml:185:7\n1537 rules/marlborough/rules.yaml:186:11\n1538 rules/marlborough/rules.yaml:187:7\n1542 rules/marlborough/rules.yaml:65:7\n1551 rules/marlborough/rules.yaml:66:7\n1559 rules/marlborough/rules.yaml:447:7\n1567 rules/marlborough/rules.yaml:448:7\n1568 rules/marlborough/rules.yaml:449:11\n1569 rules/marlborough/rules.yaml:450:7\n1580 rules/marlborough/rules.yaml:451:7\n1585 rules/marlborough/rules.yaml:452:7\n1586 rules/marlborough/rules.yaml:453:11\n1587 rules/marlborough/rules.yaml:454:7\n1588 rules/marlborough/rules.yaml:455:11\n1589 rules/marlborough/rules.yaml:456:7\n1598 rules/marlborough/rules.yaml:457:7\n1606 rules/marlborough/rules.yaml:458:7\n1607 rules/marlborough/rules.yaml:459:11\n1608 rules/marlborough/rules.yaml:460:7\n1622 rules/marlborough/rules.yaml:158:7\n1630 rules/marlborough/rules.yaml:101:7\n1637 rules/marlborough/rules.yaml:91:7\n1652 rules/marlborough/rules.yaml:596:7\n1656 rules/marlborough/rules.yaml:166:7\n1657 rules/marlborough/rules.yaml:167:7\n1658 rules/marlborough/rules.yaml:168:11\n1659 rules/marlborough/rules.yaml:169:11\n1660 rules/marlborough/rules.yaml:170:15\n1661 rules/marlborough/rules.yaml:171:7\n1676 rules/marlborough/rules.yaml:702:7\n1677 rules/marlborough/rules.yaml:703:11\n1678 rules/marlborough/rules.yaml:704:7\n1679 rules/marlborough/rules.yaml:705:7\n1680 rules/marlborough/rules.yaml:706:11\n1681 rules/marlborough/rules.yaml:707:7\n1687 rules/marlborough/rules.yaml:297:7\n1688 rules/marlborough/rules.yaml:298:7\n1691 rules/marlborough/rules.yaml:299:11\n1692 rules/marlborough/rules.yaml:300:7\n1693 rules/marlborough/rules.yaml:301:11\n1694 rules/marlborough/rules.yaml:302:7\n1702 rules/marlborough/rules.yaml:303:7\n1703 rules/marlborough/rules.yaml:304:7\n1709 rules/marlborough/rules.yaml:305:11\n1710 rules/marlborough/rules.yaml:306:7\n1711 rules/marlborough/rules.yaml:307:11\n1719 rules/marlborough/rules.yaml:308:11\n1725 rules/marlborough/rules.yaml:309:7\n1729 rules/marlborough/rules.yaml:360:7\n1734 rules/marlborough/rules.yaml:361:7\n1735 rules/marlborough/rules.yaml:362:7\n1738 rules/marlborough/rules.yaml:363:11\n1739 rules/marlborough/rules.yaml:364:15\n1740 rules/marlborough/rules.yaml:365:15\n1741 rules/marlborough/rules.yaml:366:19\n1743 rules/marlborough/rules.yaml:368:19\n1744 rules/marlborough/rules.yaml:369:7\n1748 rules/marlborough/rules.yaml:109:7\n1755 rules/marlborough/rules.yaml:110:11\n1756 rules/marlborough/rules.yaml:111:7\n1757 rules/marlborough/rules.yaml:112:7\n1758 rules/marlborough/rules.yaml:113:11\n1759 rules/marlborough/rules.yaml:114:7\n1763 rules/marlborough/rules.yaml:335:7\n1770 rules/marlborough/rules.yaml:36:7\n1771 rules/marlborough/rules.yaml:37:11\n1772 rules/marlborough/rules.yaml:38:7\n1786 rules/marlborough/rules.yaml:77:7\n1787 rules/marlborough/rules.yaml:78:11\n1788 rules/marlborough/rules.yaml:79:7\n1789 rules/marlborough/rules.yaml:80:7\n1790 rules/marlborough/rules.yaml:81:11\n1810 rules/marlborough/rules.yaml:82:15\n1811 rules/marlborough/rules.yaml:83:7\n1815 rules/marlborough/rules.yaml:610:7\n1820 rules/marlborough/rules.yaml:421:7\n1847 rules/marlborough/rules.yaml:380:7\n1848 rules/marlborough/rules.yaml:381:11\n1849 rules/marlborough/rules.yaml:382:7\n1850 rules/marlborough/rules.yaml:383:11\n1851 rules/marlborough/rules.yaml:384:7\n1852 rules/marlborough/rules.yaml:385:11\n1853 rules/marlborough/rules.yaml:386:7\n1854 rules/marlborough/rules.yaml:387:11\n1855 rules/marlborough/rules.yaml:388:7\n1859 rules/marlborough/rules.yaml:617:7\n1865 rules/marlborough/rules.yaml:486:7\n1874 rules/marlborough/rules.yaml:487:7\n1889 rules/marlborough/rules.yaml:488:7\n1890 rules/marlborough/rules.yaml:489:7\n1895 rules/marlborough/rules.yaml:490:11\n1908 rules/marlborough/rules.yaml:491:15\n1909 rules/marlborough/rules.yaml:492:15\n1914 rules/marlborough/rules.yaml:493:19\n1915 rules/marlborough/rules.yaml:494:15\n1916 rules/marlborough/rules.yaml:495:19\n1921 rules/marlborough/rules.yaml:496:23\n1925 rules/marlborough/rules.yaml:497:7\n1926 rules/marlborough/rules.yaml:498:7\n1932 rules/marlborough/rules.yaml:499:7\n1947 rules/marlborough/rules.yaml:558:7\n1963 rules/marlborough/rules.yaml:559:7\n1964 rules/marlborough/rules.yaml:560:11\n1965 rules/marlborough/rules.yaml:561:7\n1977 rules/marlborough/rules.yaml:562:7\n1986 rules/marlborough/rules.yaml:563:7\n1987 rules/marlborough/rules.yaml:564:7\n1988 rules/marlborough/rules.yaml:565:11\n1989 rules/marlborough/rules.yaml:566:15\n1990 rules/marlborough/rules.yaml:567:19\n1992 rules/marlborough/rules.yaml:569:19\n2018 rules/marlborough/rules.yaml:570:19\n2024 rules/marlborough/rules.yaml:571:23\n2025 rules/marlborough/rules.yaml:572:7\n2029 rules/marlborough/rules.yaml:527:7\n2030 rules/marlborough/rules.yaml:528:7\n2066 rules/marlborough/rules.yaml:122:7\n2067 rules/marlborough/rules.yaml:123:11\n2068 rules/marlborough/rules.yaml:124:7\n2069 rules/marlborough/rules.yaml:125:7\n2070 rules/marlborough/rules.yaml:126:11\n2071 rules/marlborough/rules.yaml:127:7\n2075 rules/marlborough/rules.yaml:24:7\n2079 rules/marlborough/rules.yaml:150:7\n2080 rules/marlborough/rules.yaml:151:7\n2084 rules/marlborough/rules.yaml:402:7\n2085 rules/marlborough/rules.yaml:403:7\n2091 rules/marlborough/rules.yaml:404:11\n2095 rules/marlborough/rules.yaml:405:15\n2100 rules/marlborough/rules.yaml:406:15\n2101 rules/marlborough/rules.yaml:407:19\n2110 rules/marlborough/rules.yaml:408:23\n2111 rules/marlborough/rules.yaml:409:7\n2115 rules/marlborough/rules.yaml:590:7\n2123 rules/marlborough/rules.yaml:319:7\n2124 rules/marlborough/rules.yaml:320:7\n2125 rules/marlborough/rules.yaml:321:11\n2126 rules/marlborough/rules.yaml:322:7\n2129 rules/marlborough/rules.yaml:323:11\n2130 rules/marlborough/rules.yaml:324:7\n2134 rules/marlborough/rules.yaml:325:11\n2135 rules/marlborough/rules.yaml:326:7\n2141 rules/marlborough/rules.yaml:795:7\n2146 rules/marlborough/rules.yaml:796:7\n2171 rules/marlborough/rules.yaml:797:7\n2186 rules/marlborough/rules.yaml:798:7\n2201 rules/marlborough/rules.yaml:734:7\n2202 rules/marlborough/rules.yaml:735:11\n2203 rules/marlborough/rules.yaml:736:7\n2204 rules/marlborough/rules.yaml:737:11\n2205 rules/marlborough/rules.yaml:738:7\n2209 rules/marlborough/rules.yaml:752:7\n2214 rules/marlborough/rules.yaml:753:7\n2219 rules/marlborough/rules.yaml:754:7\n2229 rules/marlborough/rules.yaml:765:7\n2234 rules/marlborough/rules.yaml:766:11\n2235 rules/marlborough/rules.yaml:767:7\n2236 rules/marlborough/rules.yaml:768:7\n2237 rules/marlborough/rules.yaml:769:11\n2238 rules/marlborough/rules.yaml:770:11\n2242 rules/marlborough/rules.yaml:771:15\n2243 rules/marlborough/rules.yaml:772:15\n2244 rules/marlborough/rules.yaml:773:19\n2245 rules/marlborough/rules.yaml:774:7\n2249 rules/marlborough/rules.yaml:510:7\n2258 rules/marlborough/rules.yaml:511:7\n2259 rules/marlborough/rules.yaml:512:7\n2275 rules/marlborough/rules.yaml:513:7\n2284 rules/marlborough/rules.yaml:514:7\n2299 rules/marlborough/rules.yaml:515:7\n2312 rules/marlborough/rules.yaml:516:7\n2323 rules/marlborough/rules.yaml:47:7\n2324 rules/marlborough/rules.yaml:48:11\n2325 rules/marlborough/rules.yaml:49:7\n2329 rules/marlborough/rules.yaml:539:7\n2330 rules/marlborough/rules.yaml:540:7\n2331 rules/marlborough/rules.yaml:541:7\n2332 rules/marlborough/rules.yaml:542:7\n2333 rules/marlborough/rules.yaml:543:7\n2334 rules/marlborough/rules.yaml:544:7\n2352 rules/marlborough/rules.yaml:280:7\n2353 rules/marlborough/rules.yaml:281:7\n2360 rules/marlborough/rules.yaml:282:11\n2361 rules/marlborough/rules.yaml:283:7\n2362 rules/marlborough/rules.yaml:284:11\n2363 rules/marlborough/rules.yaml:285:7\n2367 rules/marlborough/rules.yaml:267:7\n2372 rules/marlborough/rules.yaml:268:7\n2384 rules/marlborough/rules.yaml:718:7\n2385 rules/marlborough/rules.yaml:719:11\n2386 rules/marlborough/rules.yaml:720:7\n2387 rules/marlborough/rules.yaml:721:11\n2388 rules/marlborough/rules.yaml:722:7\n2389 rules/marlborough/rules.yaml:723:11\n2390 rules/marlborough/rules.yaml:724:7\n2394 rules/marlborough/rules.yaml:255:7\n2397 rules/marlborough/rules.yaml:256:11\n2398 rules/marlborough/rules.yaml:257:7\n2399 rules/marlborough/rules.yaml:258:11\n2400 rules/marlborough/rules.yaml:259:7\n2404 rules/marlborough/rules.yaml:57:7\n2411 rules/marlborough/rules.yaml:434:7\n2417 rules/marlborough/rules.yaml:435:7\n2421 rules/marlborough/rules.yaml:580:7\n2426 rules/marlborough/rules.yaml:581:7\n2427 rules/marlborough/rules.yaml:582:7\n2435 rules/marlborough/rules.yaml:637:7\n2442 rules/marlborough/rules.yaml:2292:3\n2449 rules/marlborough/rules.yaml:2292:3\n2464 rules/marlborough/rules.yaml:2313:3\n2471 rules/marlborough/rules.yaml:2313:3\n2479 rules/marlborough/rules.yaml:2332:3\n2484 rules/marlborough/rules.yaml:2332:3\n2488 rules/marlborough/rules.yaml:782:7\n2495 rules/marlborough/rules.yaml:200:7\n2496 rules/marlborough/rules.yaml:201:7\n2497 rules/marlborough/rules.yaml:202:7\n2498 rules/marlborough/rules.yaml:203:7\n2499 rules/marlborough/rules.yaml:204:11\n2500 rules/marlborough/rules.yaml:205:11\n2510 rules/marlborough/rules.yaml:206:15\n2514 rules/marlborough/rules.yaml:207:19\n2547 rules/marlborough/rules.yaml:209:19\n2564 rules/marlborough/rules.yaml:210:7\n2568 rules/marlborough/cards.yaml:383:14\n2572 rules/marlborough/cards.yaml:391:14\n2576 rules/marlborough/cards.yaml:15:14\n2580 rules/marlborough/cards.yaml:23:14\n2584 rules/marlborough/cards.yaml:31:14\n2588 rules/marlborough/cards.yaml:39:14\n2592 rules/marlborough/cards.yaml:47:14\n2596 rules/marlborough/cards.yaml:55:14\n2600 rules/marlborough/cards.yaml:63:14\n2604 rules/marlborough/cards.yaml:71:14\n2608 rules/marlborough/cards.yaml:79:14\n2612 rules/marlborough/cards.yaml:87:14\n2616 rules/marlborough/cards.yaml:95:14\n2620 rules/marlborough/cards.yaml:103:14\n2624 rules/marlborough/cards.yaml:111:14\n2628 rules/marlborough/cards.yaml:119:14\n2632 rules/marlborough/cards.yaml:127:14\n2636 rules/marlborough/cards.yaml:199:14\n2640 rules/marlborough/cards.yaml:135:14\n2644 rules/marlborough/cards.yaml:143:14\n2648 rules/marlborough/cards.yaml:151:14\n2652 rules/marlborough/cards.yaml:159:14\n2656 rules/marlborough/cards.yaml:167:14\n2660 rules/marlborough/cards.yaml:175:14\n2664 rules/marlborough/cards.yaml:183:14\n2668 rules/marlborough/cards.yaml:191:14\n2672 rules/marlborough/cards.yaml:271:14\n2676 rules/marlborough/cards.yaml:279:14\n2680 rules/marlborough/cards.yaml:287:14\n2684 rules/marlborough/cards.yaml:295:14\n2688 rules/marlborough/cards.yaml:303:14\n2692 rules/marlborough/cards.yaml:311:14\n2696 rules/marlborough/cards.yaml:319:14\n2700 rules/marlborough/cards.yaml:327:14\n2704 rules/marlborough/cards.yaml:335:14\n2708 rules/marlborough/cards.yaml:343:14\n2712 rules/marlborough/cards.yaml:351:14\n2716 rules/marlborough/cards.yaml:359:14\n2720 rules/marlborough/cards.yaml:367:14\n2724 rules/marlborough/cards.yaml:375:14\n2728 rules/marlborough/cards.yaml:207:14\n2732 rules/marlborough/cards.yaml:215:14\n2736 rules/marlborough/cards.yaml:223:14\n2740 rules/marlborough/cards.yaml:231:14\n2744 rules/marlborough/cards.yaml:239:14\n2748 rules/marlborough/cards.yaml:247:14\n2752 rules/marlborough/cards.yaml:255:14\n2756 rules/marlborough/cards.yaml:263:14\n2760 rules/marlborough/rules.yaml:2411:9\n2764 rules/marlborough/rules.yaml:2384:9\n2772 rules/marlborough/rules.yaml:2426:9\n2773 rules/marlborough/rules.yaml:2427:9\n2780 rules/marlborough/rules.yaml:2391:9\n2781 rules/marlborough/rules.yaml:2392:9\n2786 rules/marlborough/rules.yaml:2399:9\n2795 rules/marlborough/rules.yaml:2400:9\n2796 rules/marlborough/rules.yaml:2401:9\n2797 rules/marlborough/rules.yaml:2402:13\n2799 rules/marlborough/rules.yaml:2403:13\n2802 rules/marlborough/rules.yaml:2405:13\n2807 rules/marlborough/rules.yaml:2417:9\n2809 rules/marlborough/rules.yaml:2418:9\n2811 rules/marlborough/rules.yaml:2419:9\n2816 rules/marlborough/rules.yaml:2374:9\n2819 rules/marlborough/rules.yaml:2375:9\n2825 rules/marlborough/rules.yaml:948:7\n2829 rules/marlborough/rules.yaml:949:11\n2830 rules/marlborough/rules.yaml:950:11\n2835 rules/marlborough/rules.yaml:1623:7\n2836 rules/marlborough/rules.yaml:1624:7\n2838 rules/marlborough/rules.yaml:1625:7\n2840 rules/marlborough/rules.yaml:1626:7\n2841 rules/marlborough/rules.yaml:1627:7\n2858 rules/marlborough/rules.yaml:1628:11\n2864 rules/marlborough/rules.yaml:1629:15\n2866 rules/marlborough/rules.yaml:1630:15\n2868 rules/marlborough/rules.yaml:1631:15\n2872 rules/marlborough/rules.yaml:896:7\n2875 rules/marlborough/rules.yaml:897:11\n2876 rules/marlborough/rules.yaml:898:11\n2877 rules/marlborough/rules.yaml:899:15\n2884 rules/marlborough/rules.yaml:900:15\n2886 rules/marlborough/rules.yaml:901:15\n2887 rules/marlborough/rules.yaml:902:15\n2889 rules/marlborough/rules.yaml:903:15\n2890 rules/marlborough/rules.yaml:904:11\n2892 rules/marlborough/rules.yaml:905:7\n2893 rules/marlborough/rules.yaml:906:7\n2895 rules/marlborough/rules.yaml:907:7\n2897 rules/marlborough/rules.yaml:908:7\n2898 rules/marlborough/rules.yaml:909:7\n2916 rules/marlborough/rules.yaml:910:11\n2925 rules/marlborough/rules.yaml:911:15\n2927 rules/marlborough/rules.yaml:912:15\n2929 rules/marlborough/rules.yaml:913:15\n2933 rules/marlborough/flow.yaml:110:7\n2935 rules/marlborough/flow.yaml:111:7\n2936 rules/marlborough/flow.yaml:112:11\n2940 rules/marlborough/rules.yaml:1266:7\n2946 rules/marlborough/rules.yaml:1267:11\n2947 rules/marlborough/rules.yaml:1268:15\n2948 rules/marlborough/rules.yaml:1269:15\n2961 rules/marlborough/rules.yaml:1270:15\n2962 rules/marlborough/rules.yaml:1271:15\n2974 rules/marlborough/rules.yaml:1272:15\n2975 rules/marlborough/rules.yaml:1273:19\n2976 rules/marlborough/rules.yaml:1274:19\n2982 rules/marlborough/rules.yaml:844:7\n2983 rules/marlborough/rules.yaml:845:7\n2988 rules/marlborough/rules.yaml:846:11\n2989 rules/marlborough/rules.yaml:847:11\n2992 rules/marlborough/rules.yaml:848:11\n2993 rules/marlborough/rules.yaml:849:7\n2994 rules/marlborough/rules.yaml:850:7\n2999 rules/marlborough/rules.yaml:2066:7\n3000 rules/marlborough/rules.yaml:2067:7\n3001 rules/marlborough/rules.yaml:2068:11\n3002 rules/marlborough/rules.yaml:2069:11\n3003 rules/marlborough/rules.yaml:2070:11\n3004 rules/marlborough/rules.yaml:2071:11\n3015 rules/marlborough/rules.yaml:2072:11\n3026 rules/marlborough/rules.yaml:2073:11\n3028 rules/marlborough/rules.yaml:2074:11\n3029 rules/marlborough/rules.yaml:2075:15\n3031 rules/marlborough/rules.yaml:2077:15\n3035 rules/marlborough/flow.yaml:16:7\n3036 rules/marlborough/flow.yaml:17:11\n3037 rules/marlborough/flow.yaml:18:15\n3040 rules/marlborough/flow.yaml:19:19\n3041 rules/marlborough/flow.yaml:20:19\n3047 rules/marlborough/rules.yaml:883:7\n3048 rules/marlborough/rules.yaml:884:11\n3051 rules/marlborough/rules.yaml:886:11\n3053 rules/marlborough/rules.yaml:887:7\n3055 rules/marlborough/rules.yaml:888:7\n3056 rules/marlborough/rules.yaml:889:11\n3061 rules/marlborough/rules.yaml:857:7\n3062 rules/marlborough/rules.yaml:858:7\n3068 rules/marlborough/flow.yaml:94:7\n3073 rules/marlborough/flow.yaml:95:7\n3078 rules/marlborough/flow.yaml:96:7\n3080 rules/marlborough/flow.yaml:97:7\n3081 rules/marlborough/flow.yaml:98:11\n3083 rules/marlborough/flow.yaml:100:11\n3087 rules/marlborough/flow.yaml:73:7\n3088 rules/marlborough/flow.yaml:74:11\n3089 rules/marlborough/flow.yaml:75:15\n3094 rules/marlborough/flow.yaml:25:7\n3095 rules/marlborough/flow.yaml:26:11\n3100 rules/marlborough/flow.yaml:27:11\n3103 rules/marlborough/flow.yaml:29:11\n3104 rules/marlborough/flow.yaml:30:11\n3105 rules/marlborough/flow.yaml:31:15\n3106 rules/marlborough/flow.yaml:32:11\n3107 rules/marlborough/flow.yaml:33:15\n3108 rules/marlborough/flow.yaml:34:15\n3109 rules/marlborough/flow.yaml:35:15\n3114 rules/marlborough/flow.yaml:36:19\n3115 rules/marlborough/flow.yaml:37:19\n3116 rules/marlborough/flow.yaml:38:19\n3118 rules/marlborough/flow.yaml:39:15\n3119 rules/marlborough/flow.yaml:40:11\n3122 rules/marlborough/flow.yaml:41:11\n3128 rules/marlborough/rules.yaml:865:7\n3129 rules/marlborough/rules.yaml:866:11\n3131 rules/marlborough/rules.yaml:867:11\n3133 rules/marlborough/rules.yaml:868:7\n3134 rules/marlborough/rules.yaml:869:7\n3135 rules/marlborough/rules.yaml:870:7\n3136 rules/marlborough/rules.yaml:871:7\n3137 rules/marlborough/rules.yaml:872:11\n3141 rules/marlborough/rules.yaml:874:11\n3149 rules/marlborough/rules.yaml:876:11\n3161 rules/marlborough/rules.yaml:2307:7\n3164 rules/marlborough/rules.yaml:2308:7\n3165 rules/marlborough/rules.yaml:2309:11\n3167 rules/marlborough/rules.yaml:2311:11\n3168 rules/marlborough/rules.yaml:2312:7\n3175 rules/marlborough/rules.yaml:2327:7\n3178 rules/marlborough/rules.yaml:2328:7\n3179 rules/marlborough/rules.yaml:2329:7\n3184 rules/marlborough/rules.yaml:2346:7\n3187 rules/marlborough/rules.yaml:2347:7\n3188 rules/marlborough/rules.yaml:2348:7\n3191 rules/marlborough/rules.yaml:2349:7\n3564 rules/marlborough/rules.yaml:999:7\n3569 rules/marlborough/rules.yaml:1000:11\n3570 rules/marlborough/rules.yaml:1001:7\n3579 rules/marlborough/rules.yaml:1002:7\n3580 rules/marlborough/rules.yaml:1003:11\n3581 rules/marlborough/rules.yaml:1004:7\n3582 rules/marlborough/rules.yaml:1005:7\n3583 rules/marlborough/rules.yaml:1006:11\n3585 rules/marlborough/rules.yaml:1007:7\n3586 rules/marlborough/rules.yaml:1008:11\n3590 rules/marlborough/rules.yaml:1098:7\n3591 rules/marlborough/rules.yaml:1099:7\n3597 rules/marlborough/rules.yaml:1100:7\n3598 rules/marlborough/rules.yaml:1101:11\n3600 rules/marlborough/rules.yaml:1102:7\n3601 rules/marlborough/rules.yaml:1103:11\n3603 rules/marlborough/rules.yaml:1104:7\n3604 rules/marlborough/rules.yaml:1105:7\n3605 rules/marlborough/rules.yaml:1107:7\n3606 rules/marlborough/rules.yaml:1108:11\n3612 rules/marlborough/rules.yaml:1109:11\n3620 rules/marlborough/rules.yaml:1112:11\n3621 rules/marlborough/rules.yaml:1114:11\n3622 rules/marlborough/rules.yaml:1116:19\n3625 rules/marlborough/rules.yaml:1119:23\n3627 rules/marlborough/rules.yaml:1122:19\n3632 rules/marlborough/rules.yaml:1124:19\n3638 rules/marlborough/rules.yaml:1128:11\n3639 rules/marlborough/rules.yaml:1129:11\n3642 rules/marlborough/rules.yaml:1130:11\n3647 rules/marlborough/rules.yaml:1131:11\n3648 rules/marlborough/rules.yaml:1132:11\n3649 rules/marlborough/rules.yaml:1133:15\n3655 rules/marlborough/rules.yaml:1136:15\n3656 rules/marlborough/rules.yaml:1137:15\n3658 rules/marlborough/rules.yaml:1139:15\n3659 rules/marlborough/rules.yaml:1141:15\n3660 rules/marlborough/rules.yaml:1142:15\n3661 rules/marlborough/rules.yaml:1143:15\n3663 rules/marlborough/rules.yaml:1145:15\n3664 rules/marlborough/rules.yaml:1147:15\n3665 rules/marlborough/rules.yaml:1148:15\n3666 rules/marlborough/rules.yaml:1149:15\n3667 rules/marlborough/rules.yaml:1150:11\n3668 rules/marlborough/rules.yaml:1151:11\n3669 rules/marlborough/rules.yaml:1152:11\n3670 rules/marlborough/rules.yaml:1154:11\n3671 rules/marlborough/rules.yaml:1155:11\n3672 rules/marlborough/rules.yaml:1156:11\n3673 rules/marlborough/rules.yaml:1158:19\n3674 rules/marlborough/rules.yaml:1159:19\n3683 rules/marlborough/rules.yaml:1160:23\n3684 rules/marlborough/rules.yaml:1161:23\n3686 rules/marlborough/rules.yaml:1163:19\n3687 rules/marlborough/rules.yaml:1164:23\n3689 rules/marlborough/rules.yaml:1166:23\n3693 rules/marlborough/rules.yaml:1170:19\n3694 rules/marlborough/rules.yaml:1171:19\n3695 rules/marlborough/rules.yaml:1172:19\n3696 rules/marlborough/rules.yaml:1173:23\n3700 rules/marlborough/rules.yaml:1177:19\n3701 rules/marlborough/rules.yaml:1178:19\n3702 rules/marlborough/rules.yaml:1179:19\n3719 rules/marlborough/rules.yaml:1180:23\n3721 rules/marlborough/rules.yaml:1182:19\n3728 rules/marlborough/rules.yaml:2292:3\n3729 rules/marlborough/rules.yaml:2292:3\n3731 rules/marlborough/rules.yaml:2292:3\n3732 rules/marlborough/rules.yaml:2292:3\n3733 rules/marlborough/rules.yaml:2292:3\n3734 rules/marlborough/rules.yaml:2292:3\n3735 rules/marlborough/rules.yaml:2292:3\n3736 rules/marlborough/rules.yaml:2292:3\n3743 rules/marlborough/rules.yaml:2292:3\n3744 rules/marlborough/rules.yaml:2292:3\n3745 rules/marlborough/rules.yaml:2292:3\n3746 rules/marlborough/rules.yaml:2292:3\n3760 rules/marlborough/rules.yaml:2292:3\n3761 rules/marlborough/rules.yaml:2292:3\n3763 rules/marlborough/rules.yaml:2292:3\n3764 rules/marlborough/rules.yaml:2292:3\n3765 rules/marlborough/rules.yaml:2292:3\n3767 rules/marlborough/rules.yaml:2292:3\n3768 rules/marlborough/rules.yaml:2292:3\n3771 rules/marlborough/rules.yaml:2292:3\n3786 rules/marlborough/rules.yaml:1193:7\n3787 rules/marlborough/rules.yaml:1194:7\n3788 rules/marlborough/rules.yaml:1195:7\n3794 rules/marlborough/rules.yaml:1196:7\n3795 rules/marlborough/rules.yaml:1197:7\n3799 rules/marlborough/rules.yaml:1198:7\n3803 rules/marlborough/rules.yaml:1199:7\n3804 rules/marlborough/rules.yaml:1200:11\n3805 rules/marlborough/rules.yaml:1201:7\n3806 rules/marlborough/rules.yaml:1202:7\n3807 rules/marlborough/rules.yaml:1203:7\n3812 rules/marlborough/rules.yaml:1204:7\n3817 rules/marlborough/rules.yaml:1205:7\n3818 rules/marlborough/rules.yaml:1206:7\n3819 rules/marlborough/rules.yaml:1207:7\n3820 rules/marlborough/rules.yaml:1208:7\n3821 rules/marlborough/rules.yaml:1209:7\n3822 rules/marlborough/rules.yaml:1210:7\n3823 rules/marlborough/rules.yaml:1211:7\n3824 rules/marlborough/rules.yaml:1212:7\n3825 rules/marlborough/rules.yaml:1213:7\n3826 rules/marlborough/rules.yaml:1214:7\n3827 rules/marlborough/rules.yaml:1215:7\n3844 rules/marlborough/rules.yaml:1216:7\n3845 rules/marlborough/rules.yaml:1217:7\n3846 rules/marlborough/rules.yaml:1218:11\n3873 rules/marlborough/rules.yaml:1219:7\n3874 rules/marlborough/rules.yaml:1220:7\n3875 rules/marlborough/rules.yaml:1222:15\n3876 rules/marlborough/rules.yaml:1223:19\n3877 rules/marlborough/rules.yaml:1224:15\n3878 rules/marlborough/rules.yaml:1225:15\n3879 rules/marlborough/rules.yaml:1226:15\n3880 rules/marlborough/rules.yaml:1227:19\n3882 rules/marlborough/rules.yaml:1229:15\n3883 rules/marlborough/rules.yaml:1230:15\n3884 rules/marlborough/rules.yaml:1231:15\n3885 rules/marlborough/rules.yaml:1232:15\n3886 rules/marlborough/rules.yaml:1233:15\n3887 rules/marlborough/rules.yaml:1234:19\n3889 rules/marlborough/rules.yaml:1236:15\n3890 rules/marlborough/rules.yaml:1237:15\n3891 rules/marlborough/rules.yaml:1238:15\n3892 rules/marlborough/rules.yaml:1239:15\n3904 rules/marlborough/rules.yaml:1240:19\n3906 rules/marlborough/rules.yaml:1242:15\n3907 rules/marlborough/rules.yaml:1243:15\n3908 rules/marlborough/rules.yaml:1244:15\n3914 rules/marlborough/rules.yaml:1245:19\n3915 rules/marlborough/rules.yaml:1246:19\n3916 rules/marlborough/rules.yaml:1247:15\n3917 rules/marlborough/rules.yaml:1248:15\n3918 rules/marlborough/rules.yaml:1249:15\n3919 rules/marlborough/rules.yaml:1250:19\n3921 rules/marlborough/rules.yaml:1252:15\n3922 rules/marlborough/rules.yaml:1253:19\n3923 rules/marlborough/rules.yaml:1254:15\n3924 rules/marlborough/rules.yaml:1255:15\n3925 rules/marlborough/rules.yaml:1256:15\n3926 rules/marlborough/rules.yaml:1257:15\n3927 rules/marlborough/rules.yaml:1258:15\n3928 rules/marlborough/rules.yaml:1259:19\n3933 rules/marlborough/rules.yaml:1852:7\n3934 rules/marlborough/rules.yaml:1853:7\n3935 rules/marlborough/rules.yaml:1854:7\n3945 rules/marlborough/rules.yaml:1855:7\n3946 rules/marlborough/rules.yaml:1856:11\n3949 rules/marlborough/rules.yaml:1858:7\n3954 rules/marlborough/rules.yaml:1826:7\n3955 rules/marlborough/rules.yaml:1827:7\n3956 rules/marlborough/rules.yaml:1828:7\n3957 rules/marlborough/rules.yaml:1829:7\n3963 rules/marlborough/rules.yaml:1832:7\n3967 rules/marlborough/rules.yaml:1833:7\n3971 rules/marlborough/rules.yaml:1834:7\n3972 rules/marlborough/rules.yaml:1835:11\n3975 rules/marlborough/rules.yaml:1836:7\n3976 rules/marlborough/rules.yaml:1837:11\n3979 rules/marlborough/rules.yaml:1838:7\n3980 rules/marlborough/rules.yaml:1839:7\n3981 rules/marlborough/rules.yaml:1840:7\n3982 rules/marlborough/rules.yaml:1842:7\n3983 rules/marlborough/rules.yaml:1843:7\n3987 rules/marlborough/rules.yaml:1894:7\n3988 rules/marlborough/rules.yaml:1895:7\n3989 rules/marlborough/rules.yaml:1896:11\n3990 rules/marlborough/rules.yaml:1897:7\n3991 rules/marlborough/rules.yaml:1898:7\n3992 rules/marlborough/rules.yaml:1899:7\n3998 rules/marlborough/rules.yaml:1784:7\n3999 rules/marlborough/rules.yaml:1785:7\n4002 rules/marlborough/rules.yaml:1788:11\n4004 rules/marlborough/rules.yaml:1790:11\n4005 rules/marlborough/rules.yaml:1791:11\n4006 rules/marlborough/rules.yaml:1792:11\n4007 rules/marlborough/rules.yaml:1793:15\n4011 rules/marlborough/rules.yaml:1796:15\n4013 rules/marlborough/rules.yaml:1799:11\n4021 rules/marlborough/rules.yaml:1800:11\n4022 rules/marlborough/rules.yaml:1802:19\n4024 rules/marlborough/rules.yaml:1805:19\n4026 rules/marlborough/rules.yaml:1807:19\n4027 rules/marlborough/rules.yaml:1808:23\n4029 rules/marlborough/rules.yaml:1811:23\n4031 rules/marlborough/rules.yaml:1814:19\n4036 rules/marlborough/rules.yaml:1867:7\n4037 rules/marlborough/rules.yaml:1868:7\n4042 rules/marlborough/rules.yaml:1869:11\n4043 rules/marlborough/rules.yaml:1870:11\n4064 rules/marlborough/rules.yaml:1871:11\n4065 rules/marlborough/rules.yaml:1872:11\n4066 rules/marlborough/rules.yaml:1873:15\n4081 rules/marlborough/rules.yaml:1874:15\n4082 rules/marlborough/rules.yaml:1875:19\n4084 rules/marlborough/rules.yaml:1877:19\n4085 rules/marlborough/rules.yaml:1878:19\n4086 rules/marlborough/rules.yaml:1879:23\n4087 rules/marlborough/rules.yaml:1880:19\n4088 rules/marlborough/rules.yaml:1881:23\n4090 rules/marlborough/rules.yaml:1883:23\n4096 rules/marlborough/rules.yaml:1744:7\n4103 rules/marlborough/rules.yaml:1745:7\n4109 rules/marlborough/rules.yaml:1746:7\n4110 rules/marlborough/rules.yaml:1748:11\n4112 rules/marlborough/rules.yaml:1750:11\n4115 rules/marlborough/rules.yaml:1751:11\n4120 rules/marlborough/rules.yaml:1752:11\n4121 rules/marlborough/rules.yaml:1753:11\n4122 rules/marlborough/rules.yaml:1754:15\n4124 rules/marlborough/rules.yaml:1756:15\n4125 rules/marlborough/rules.yaml:1757:11\n4131 rules/marlborough/rules.yaml:823:7\n4132 rules/marlborough/rules.yaml:824:7\n4133 rules/marlborough/rules.yaml:825:11\n4134 rules/marlborough/rules.yaml:826:11\n4135 rules/marlborough/rules.yaml:827:15\n4138 rules/marlborough/rules.yaml:828:11\n4139 rules/marlborough/rules.yaml:830:7\n4140 rules/marlborough/rules.yaml:831:7\n4147 rules/marlborough/rules.yaml:832:11\n4148 rules/marlborough/rules.yaml:833:15\n4150 rules/marlborough/rules.yaml:835:15\n4151 rules/marlborough/rules.yaml:836:15\n4155 rules/marlborough/rules.yaml:837:11\n4160 rules/marlborough/rules.yaml:2258:7\n4161 rules/marlborough/rules.yaml:2259:7\n4166 rules/marlborough/rules.yaml:2260:11\n4171 rules/marlborough/rules.yaml:2261:11\n4189 rules/marlborough/rules.yaml:2262:11\n4190 rules/marlborough/rules.yaml:2263:15\n4192 rules/marlborough/rules.yaml:2265:15\n4193 rules/marlborough/rules.yaml:2266:15\n4194 rules/marlborough/rules.yaml:2267:19\n4196 rules/marlborough/rules.yaml:2269:19\n4199 rules/marlborough/rules.yaml:2270:19\n4200 rules/marlborough/rules.yaml:2271:19\n4201 rules/marlborough/rules.yaml:2273:19\n4202 rules/marlborough/rules.yaml:2274:23\n4203 rules/marlborough/rules.yaml:2275:7\n4208 rules/marlborough/rules.yaml:1766:7\n4209 rules/marlborough/rules.yaml:1767:7\n4210 rules/marlborough/rules.yaml:1768:7\n4211 rules/marlborough/rules.yaml:1770:15\n4212 rules/marlborough/rules.yaml:1771:19\n4215 rules/marlborough/rules.yaml:1772:23\n4218 rules/marlborough/rules.yaml:1774:15\n4221 rules/marlborough/rules.yaml:1776:15\n4228 rules/marlborough/rules.yaml:1028:7\n4229 rules/marlborough/rules.yaml:1029:11\n4230 rules/marlborough/rules.yaml:1030:7\n4231 rules/marlborough/rules.yaml:1031:7\n4232 rules/marlborough/rules.yaml:1034:15\n4233 rules/marlborough/rules.yaml:1035:15\n4234 rules/marlborough/rules.yaml:1036:15\n4236 rules/marlborough/rules.yaml:1039:15\n4237 rules/marlborough/rules.yaml:1040:15\n4238 rules/marlborough/rules.yaml:1041:15\n4240 rules/marlborough/rules.yaml:1043:15\n4244 rules/marlborough/rules.yaml:1530:7\n4249 rules/marlborough/rules.yaml:1531:11\n4252 rules/marlborough/rules.yaml:1532:11\n4260 rules/marlborough/rules.yaml:1534:15\n4264 rules/marlborough/rules.yaml:1054:7\n4265 rules/marlborough/rules.yaml:1055:7\n4270 rules/marlborough/rules.yaml:1056:7\n4271 rules/marlborough/rules.yaml:1057:11\n4272 rules/marlborough/rules.yaml:1058:15\n4273 rules/marlborough/rules.yaml:1059:7\n4274 rules/marlborough/rules.yaml:1060:7\n4275 rules/marlborough/rules.yaml:1061:7\n4276 rules/marlborough/rules.yaml:1062:11\n4277 rules/marlborough/rules.yaml:1063:11\n4278 rules/marlborough/rules.yaml:1064:11\n4290 rules/marlborough/rules.yaml:1065:11\n4299 rules/marlborough/rules.yaml:1066:11\n4300 rules/marlborough/rules.yaml:1067:15\n4301 rules/marlborough/rules.yaml:1068:19\n4303 rules/marlborough/rules.yaml:1070:15\n4304 rules/marlborough/rules.yaml:1071:15\n4305 rules/marlborough/rules.yaml:1072:19\n4307 rules/marlborough/rules.yaml:1074:7\n4308 rules/marlborough/rules.yaml:1075:7\n4312 rules/marlborough/rules.yaml:2119:7\n4313 rules/marlborough/rules.yaml:2120:7\n4318 rules/marlborough/rules.yaml:2121:7\n4321 rules/marlborough/rules.yaml:2122:7\n4339 rules/marlborough/rules.yaml:2123:7\n4340 rules/marlborough/rules.yaml:2124:11\n4341 rules/marlborough/rules.yaml:2125:7\n4342 rules/marlborough/rules.yaml:2126:7\n4343 rules/marlborough/rules.yaml:2127:11\n4344 rules/marlborough/rules.yaml:2128:7\n4345 rules/marlborough/rules.yaml:2129:11\n4350 rules/marlborough/rules.yaml:2130:11\n4351 rules/marlborough/rules.yaml:2131:11\n4352 rules/marlborough/rules.yaml:2132:11\n4353 rules/marlborough/rules.yaml:2133:15\n4354 rules/marlborough/rules.yaml:2134:19\n4356 rules/marlborough/rules.yaml:2136:15\n4357 rules/marlborough/rules.yaml:2137:15\n4358 rules/marlborough/rules.yaml:2138:19\n4360 rules/marlborough/rules.yaml:2140:19\n4361 rules/marlborough/rules.yaml:2141:19\n4362 rules/marlborough/rules.yaml:2142:7\n4363 rules/marlborough/rules.yaml:2143:11\n4364 rules/marlborough/rules.yaml:2144:11\n4365 rules/marlborough/rules.yaml:2146:11\n4366 rules/marlborough/rules.yaml:2147:11\n4370 rules/marlborough/rules.yaml:2148:11\n4373 rules/marlborough/rules.yaml:2149:11\n4374 rules/marlborough/rules.yaml:2150:15\n4375 rules/marlborough/rules.yaml:2151:19\n4384 rules/marlborough/rules.yaml:2152:19\n4385 rules/marlborough/rules.yaml:2153:23\n4386 rules/marlborough/rules.yaml:2155:23\n4387 rules/marlborough/rules.yaml:2156:7\n4388 rules/marlborough/rules.yaml:2157:11\n4392 rules/marlborough/rules.yaml:1464:7\n4393 rules/marlborough/rules.yaml:1465:7\n4402 rules/marlborough/rules.yaml:1466:7\n4403 rules/marlborough/rules.yaml:1467:11\n4414 rules/marlborough/rules.yaml:1468:15\n4415 rules/marlborough/rules.yaml:1469:15\n4416 rules/marlborough/rules.yaml:1470:19\n4417 rules/marlborough/rules.yaml:1471:19\n4418 rules/marlborough/rules.yaml:1473:23\n4433 rules/marlborough/rules.yaml:1474:23\n4434 rules/marlborough/rules.yaml:1475:27\n4436 rules/marlborough/rules.yaml:1476:23\n4437 rules/marlborough/rules.yaml:1477:23\n4438 rules/marlborough/rules.yaml:1478:27\n4439 rules/marlborough/rules.yaml:1479:31\n4447 rules/marlborough/rules.yaml:2313:3\n4448 rules/marlborough/rules.yaml:2313:3\n4450 rules/marlborough/rules.yaml:2313:3\n4451 rules/marlborough/rules.yaml:2313:3\n4452 rules/marlborough/rules.yaml:2313:3\n4453 rules/marlborough/rules.yaml:2313:3\n4454 rules/marlborough/rules.yaml:2313:3\n4455 rules/marlborough/rules.yaml:2313:3\n4462 rules/marlborough/rules.yaml:2313:3\n4463 rules/marlborough/rules.yaml:2313:3\n4464 rules/marlborough/rules.yaml:2313:3\n4465 rules/marlborough/rules.yaml:2313:3\n4470 rules/marlborough/rules.yaml:2313:3\n4471 rules/marlborough/rules.yaml:2313:3\n4473 rules/marlborough/rules.yaml:2313:3\n4474 rules/marlborough/rules.yaml:2313:3\n4475 rules/marlborough/rules.yaml:2313:3\n4477 rules/marlborough/rules.yaml:2313:3\n4478 rules/marlborough/rules.yaml:2313:3\n4479 rules/marlborough/rules.yaml:2313:3\n4484 rules/marlborough/rules.yaml:1965:7\n4489 rules/marlborough/rules.yaml:1966:7\n4490 rules/marlborough/rules.yaml:1967:11\n4491 rules/marlborough/rules.yaml:1968:11\n4492 rules/marlborough/rules.yaml:1969:15\n4494 rules/marlborough/rules.yaml:1972:15\n4500 rules/marlborough/rules.yaml:1082:7\n4501 rules/marlborough/rules.yaml:1083:7\n4502 rules/marlborough/rules.yaml:1084:11\n4503 rules/marlborough/rules.yaml:1085:11\n4505 rules/marlborough/rules.yaml:1087:11\n4558 rules/marlborough/rules.yaml:1681:7\n4559 rules/marlborough/rules.yaml:1682:7\n4560 rules/marlborough/rules.yaml:1683:7\n4561 rules/marlborough/rules.yaml:1684:11\n4562 rules/marlborough/rules.yaml:1685:7\n4563 rules/marlborough/rules.yaml:1686:11\n4568 rules/marlborough/rules.yaml:1687:15\n4569 rules/marlborough/rules.yaml:1688:15\n4581 rules/marlborough/rules.yaml:1689:19\n4588 rules/marlborough/rules.yaml:1690:19\n4626 rules/marlborough/rules.yaml:1691:19\n4627 rules/marlborough/rules.yaml:1693:23\n4629 rules/marlborough/rules.yaml:1695:23\n4630 rules/marlborough/rules.yaml:1696:23\n4631 rules/marlborough/rules.yaml:1697:27\n4632 rules/marlborough/rules.yaml:1698:23\n4634 rules/marlborough/rules.yaml:1699:23\n4638 rules/marlborough/rules.yaml:1720:7\n4639 rules/marlborough/rules.yaml:1721:7\n4640 rules/marlborough/rules.yaml:1723:7\n4641 rules/marlborough/rules.yaml:1724:11\n4642 rules/marlborough/rules.yaml:1725:7\n4647 rules/marlborough/rules.yaml:1726:7\n4667 rules/marlborough/rules.yaml:1727:7\n4668 rules/marlborough/rules.yaml:1728:11\n4669 rules/marlborough/rules.yaml:1729:11\n4674 rules/marlborough/rules.yaml:1730:15\n4675 rules/marlborough/rules.yaml:1731:7\n4687 rules/marlborough/rules.yaml:1732:11\n4703 rules/marlborough/rules.yaml:1733:7\n4709 rules/marlborough/rules.yaml:1734:11\n4723 rules/marlborough/rules.yaml:1548:7\n4729 rules/marlborough/rules.yaml:1549:11\n4730 rules/marlborough/rules.yaml:1550:11\n4731 rules/marlborough/rules.yaml:1551:11\n4734 rules/marlborough/rules.yaml:1554:15\n4735 rules/marlborough/rules.yaml:1555:15\n4737 rules/marlborough/rules.yaml:1557:7\n4738 rules/marlborough/rules.yaml:1558:7\n4739 rules/marlborough/rules.yaml:1559:7\n4744 rules/marlborough/rules.yaml:1560:7\n4745 rules/marlborough/rules.yaml:1561:11\n4746 rules/marlborough/rules.yaml:1562:11\n4747 rules/marlborough/rules.yaml:1563:15\n4750 rules/marlborough/rules.yaml:1564:15\n4751 rules/marlborough/rules.yaml:1565:15\n4752 rules/marlborough/rules.yaml:1567:7\n4753 rules/marlborough/rules.yaml:1568:7\n4758 rules/marlborough/rules.yaml:1569:11\n4761 rules/marlborough/rules.yaml:1570:11\n4797 rules/marlborough/rules.yaml:1571:11\n4798 rules/marlborough/rules.yaml:1572:15\n4800 rules/marlborough/rules.yaml:1574:15\n4801 rules/marlborough/rules.yaml:1575:15\n4802 rules/marlborough/rules.yaml:1576:19\n4804 rules/marlborough/rules.yaml:1578:19\n4807 rules/marlborough/rules.yaml:1579:19\n4808 rules/marlborough/rules.yaml:1581:7\n4809 rules/marlborough/rules.yaml:1582:7\n4814 rules/marlborough/rules.yaml:1583:11\n4838 rules/marlborough/rules.yaml:1584:11\n4839 rules/marlborough/rules.yaml:1585:15\n4841 rules/marlborough/rules.yaml:1587:15\n4842 rules/marlborough/rules.yaml:1588:15\n4843 rules/marlborough/rules.yaml:1589:19\n4845 rules/marlborough/rules.yaml:1591:19\n4850 rules/marlborough/rules.yaml:1592:19\n4853 rules/marlborough/rules.yaml:1593:19\n4854 rules/marlborough/rules.yaml:1594:19\n4858 rules/marlborough/rules.yaml:1595:23\n4861 rules/marlborough/rules.yaml:1598:23\n4862 rules/marlborough/rules.yaml:1599:23\n4867 rules/marlborough/rules.yaml:1491:7\n4882 rules/marlborough/rules.yaml:1492:7\n4891 rules/marlborough/rules.yaml:1493:11\n4892 rules/marlborough/rules.yaml:1494:7\n4893 rules/marlborough/rules.yaml:1495:7\n4914 rules/marlborough/rules.yaml:1496:7\n4915 rules/marlborough/rules.yaml:1498:11\n4916 rules/marlborough/rules.yaml:1499:15\n4917 rules/marlborough/rules.yaml:1500:11\n4918 rules/marlborough/rules.yaml:1501:7\n4919 rules/marlborough/rules.yaml:1502:7\n4920 rules/marlborough/rules.yaml:1503:11\n4925 rules/marlborough/rules.yaml:2351:1\n4926 rules/marlborough/rules.yaml:2351:1\n4927 rules/marlborough/rules.yaml:2351:1\n4932 rules/marlborough/rules.yaml:2351:1\n4933 rules/marlborough/rules.yaml:2351:1\n4934 rules/marlborough/rules.yaml:2351:1\n4935 rules/marlborough/rules.yaml:2351:1\n4938 rules/marlborough/rules.yaml:2351:1\n4939 rules/marlborough/rules.yaml:2351:1\n4941 rules/marlborough/rules.yaml:2351:1\n4942 rules/marlborough/rules.yaml:2351:1\n4943 rules/marlborough/rules.yaml:2351:1\n4944 rules/marlborough/rules.yaml:2351:1\n4945 rules/marlborough/rules.yaml:2351:1\n4946 rules/marlborough/rules.yaml:2351:1\n4947 rules/marlborough/rules.yaml:2351:1\n4948 rules/marlborough/rules.yaml:2351:1\n4949 rules/marlborough/rules.yaml:2351:1\n4950 rules/marlborough/rules.yaml:2351:1\n4951 rules/marlborough/rules.yaml:2351:1\n4955 rules/marlborough/rules.yaml:1372:7\n4956 rules/marlborough/rules.yaml:1373:11\n4957 rules/marlborough/rules.yaml:1374:7\n4958 rules/marlborough/rules.yaml:1375:7\n4959 rules/marlborough/rules.yaml:1376:7\n4964 rules/marlborough/rules.yaml:1377:11\n4965 rules/marlborough/rules.yaml:1378:15\n4967 rules/marlborough/rules.yaml:1380:15\n4968 rules/marlborough/rules.yaml:1381:11\n4969 rules/marlborough/rules.yaml:1382:15\n4970 rules/marlborough/rules.yaml:1383:11\n4971 rules/marlborough/rules.yaml:1384:15\n4973 rules/marlborough/rules.yaml:1386:15\n4974 rules/marlborough/rules.yaml:1387:11\n4978 rules/marlborough/rules.yaml:2286:7\n4980 rules/marlborough/rules.yaml:2287:7\n4981 rules/marlborough/rules.yaml:2288:7\n4988 rules/marlborough/rules.yaml:2003:7\n4989 rules/marlborough/rules.yaml:2004:7\n4990 rules/marlborough/rules.yaml:2005:11\n4991 rules/marlborough/rules.yaml:2006:7\n4997 rules/marlborough/rules.yaml:2007:7\n5003 rules/marlborough/rules.yaml:2008:7\n5004 rules/marlborough/rules.yaml:2009:7\n5008 rules/marlborough/rules.yaml:2010:11\n5009 rules/marlborough/rules.yaml:2011:7\n5010 rules/marlborough/rules.yaml:2012:7\n5011 rules/marlborough/rules.yaml:2013:11\n5012 rules/marlborough/rules.yaml:2014:7\n5018 rules/marlborough/rules.yaml:2015:7\n5019 rules/marlborough/rules.yaml:2016:7\n5020 rules/marlborough/rules.yaml:2018:7\n5021 rules/marlborough/rules.yaml:2020:15\n5023 rules/marlborough/rules.yaml:2022:15\n5025 rules/marlborough/rules.yaml:2024:15\n5027 rules/marlborough/rules.yaml:2026:15\n5028 rules/marlborough/rules.yaml:2027:15\n5030 rules/marlborough/rules.yaml:2029:15\n5031 rules/marlborough/rules.yaml:2030:15\n5032 rules/marlborough/rules.yaml:2031:15\n5033 rules/marlborough/rules.yaml:2032:19\n5034 rules/marlborough/rules.yaml:2033:19\n5035 rules/marlborough/rules.yaml:2034:15\n5039 rules/marlborough/rules.yaml:1982:7\n5040 rules/marlborough/rules.yaml:1983:7\n5041 rules/marlborough/rules.yaml:1984:7\n5042 rules/marlborough/rules.yaml:1985:11\n5043 rules/marlborough/rules.yaml:1987:7\n5044 rules/marlborough/rules.yaml:1988:7\n5045 rules/marlborough/rules.yaml:1989:7\n5048 rules/marlborough/rules.yaml:1991:7\n5049 rules/marlborough/rules.yaml:1992:7\n5050 rules/marlborough/rules.yaml:1993:11\n5055 rules/marlborough/rules.yaml:2090:7\n5056 rules/marlborough/rules.yaml:2091:7\n5061 rules/marlborough/rules.yaml:2092:11\n5066 rules/marlborough/rules.yaml:2093:11\n5071 rules/marlborough/rules.yaml:2094:11\n5072 rules/marlborough/rules.yaml:2095:15\n5074 rules/marlborough/rules.yaml:2097:15\n5075 rules/marlborough/rules.yaml:2098:15\n5076 rules/marlborough/rules.yaml:2099:19\n5078 rules/marlborough/rules.yaml:2101:19\n5081 rules/marlborough/rules.yaml:2102:19\n5086 rules/marlborough/rules.yaml:1644:7\n5087 rules/marlborough/rules.yaml:1645:7\n5088 rules/marlborough/rules.yaml:1646:7\n5089 rules/marlborough/rules.yaml:1647:7\n5094 rules/marlborough/rules.yaml:1648:11\n5099 rules/marlborough/rules.yaml:1649:11\n5103 rules/marlborough/rules.yaml:1650:11\n5104 rules/marlborough/rules.yaml:1651:11\n5105 rules/marlborough/rules.yaml:1652:15\n5107 rules/marlborough/rules.yaml:1654:15\n5108 rules/marlborough/rules.yaml:1655:15\n5110 rules/marlborough/rules.yaml:1657:15\n5111 rules/marlborough/rules.yaml:1658:15\n5112 rules/marlborough/rules.yaml:1659:19\n5114 rules/marlborough/rules.yaml:1661:19\n5115 rules/marlborough/rules.yaml:1662:7\n5122 rules/marlborough/rules.yaml:1940:7\n5123 rules/marlborough/rules.yaml:1941:7\n5124 rules/marlborough/rules.yaml:1942:7\n5125 rules/marlborough/rules.yaml:1943:7\n5126 rules/marlborough/rules.yaml:1945:7\n5127 rules/marlborough/rules.yaml:1947:15\n5128 rules/marlborough/rules.yaml:1948:19\n5130 rules/marlborough/rules.yaml:1950:19\n5132 rules/marlborough/rules.yaml:1952:15\n5133 rules/marlborough/rules.yaml:1953:19\n5137 rules/marlborough/rules.yaml:1957:15\n5142 rules/marlborough/rules.yaml:2217:7\n5143 rules/marlborough/rules.yaml:2218:7\n5144 rules/marlborough/rules.yaml:2219:7\n5147 rules/marlborough/rules.yaml:2220:7\n5148 rules/marlborough/rules.yaml:2221:11\n5151 rules/marlborough/rules.yaml:2222:7\n5152 rules/marlborough/rules.yaml:2223:7\n5153 rules/marlborough/rules.yaml:2224:7\n5156 rules/marlborough/rules.yaml:2226:7\n5157 rules/marlborough/rules.yaml:2227:7\n5158 rules/marlborough/rules.yaml:2228:11\n5159 rules/marlborough/rules.yaml:2230:7\n5160 rules/marlborough/rules.yaml:2231:11\n5161 rules/marlborough/rules.yaml:2232:7\n5162 rules/marlborough/rules.yaml:2233:7\n5163 rules/marlborough/rules.yaml:2234:7\n5164 rules/marlborough/rules.yaml:2235:11\n5165 rules/marlborough/rules.yaml:2236:15\n5167 rules/marlborough/rules.yaml:2238:7\n5172 rules/marlborough/rules.yaml:2239:7\n5173 rules/marlborough/rules.yaml:2240:11\n5174 rules/marlborough/rules.yaml:2241:7\n5175 rules/marlborough/rules.yaml:2242:7\n5176 rules/marlborough/rules.yaml:2243:11\n5177 rules/marlborough/rules.yaml:2244:11\n5185 rules/marlborough/rules.yaml:2245:11\n5186 rules/marlborough/rules.yaml:2246:11\n5190 rules/marlborough/rules.yaml:2197:7\n5191 rules/marlborough/rules.yaml:2198:7\n5192 rules/marlborough/rules.yaml:2199:11\n5193 rules/marlborough/rules.yaml:2200:11\n5194 rules/marlborough/rules.yaml:2201:15\n5195 rules/marlborough/rules.yaml:2202:15\n5196 rules/marlborough/rules.yaml:2203:7\n5200 rules/marlborough/rules.yaml:2171:7\n5210 rules/marlborough/rules.yaml:2172:7\n5211 rules/marlborough/rules.yaml:2174:11\n5212 rules/marlborough/rules.yaml:2175:7\n5213 rules/marlborough/rules.yaml:2176:7\n5214 rules/marlborough/rules.yaml:2177:7\n5215 rules/marlborough/rules.yaml:2178:7\n5216 rules/marlborough/rules.yaml:2179:11\n5217 rules/marlborough/rules.yaml:2181:7\n5222 rules/marlborough/rules.yaml:2182:11\n5223 rules/marlborough/rules.yaml:2183:11\n5224 rules/marlborough/rules.yaml:2184:15\n5225 rules/marlborough/rules.yaml:2185:15\n5226 rules/marlborough/rules.yaml:2186:15\n5232 rules/marlborough/rules.yaml:2047:7\n5233 rules/marlborough/rules.yaml:2048:11\n5234 rules/marlborough/rules.yaml:2049:11\n5243 rules/marlborough/rules.yaml:2050:15\n5244 rules/marlborough/rules.yaml:2051:15\n5245 rules/marlborough/rules.yaml:2052:19\n5248 rules/marlborough/rules.yaml:2053:19\n5252 rules/marlborough/rules.yaml:962:7\n5253 rules/marlborough/rules.yaml:963:7\n5254 rules/marlborough/rules.yaml:964:11\n5255 rules/marlborough/rules.yaml:965:7\n5258 rules/marlborough/rules.yaml:967:11\n5259 rules/marlborough/rules.yaml:968:7\n5260 rules/marlborough/rules.yaml:969:11\n5261 rules/marlborough/rules.yaml:970:15\n5262 rules/marlborough/rules.yaml:971:7\n5263 rules/marlborough/rules.yaml:972:7\n5264 rules/marlborough/rules.yaml:973:7\n5265 rules/marlborough/rules.yaml:974:11\n5266 rules/marlborough/rules.yaml:975:7\n5267 rules/marlborough/rules.yaml:976:7\n5268 rules/marlborough/rules.yaml:977:7\n5269 rules/marlborough/rules.yaml:978:7\n5287 rules/marlborough/rules.yaml:979:7\n5296 rules/marlborough/rules.yaml:980:11\n5301 rules/marlborough/rules.yaml:981:7\n5302 rules/marlborough/rules.yaml:983:11\n5303 rules/marlborough/rules.yaml:984:15\n5304 rules/marlborough/rules.yaml:985:11\n5305 rules/marlborough/rules.yaml:986:7\n5306 rules/marlborough/rules.yaml:987:7\n5307 rules/marlborough/rules.yaml:988:11\n5313 rules/marlborough/rules.yaml:2332:3\n5314 rules/marlborough/rules.yaml:2332:3\n5316 rules/marlborough/rules.yaml:2332:3\n5317 rules/marlborough/rules.yaml:2332:3\n5318 rules/marlborough/rules.yaml:2332:3\n5319 rules/marlborough/rules.yaml:2332:3\n5320 rules/marlborough/rules.yaml:2332:3\n5321 rules/marlborough/rules.yaml:2332:3\n5328 rules/marlborough/rules.yaml:2332:3\n5329 rules/marlborough/rules.yaml:2332:3\n5330 rules/marlborough/rules.yaml:2332:3\n5331 rules/marlborough/rules.yaml:2332:3\n5334 rules/marlborough/rules.yaml:2332:3\n5335 rules/marlborough/rules.yaml:2332:3\n5337 rules/marlborough/rules.yaml:2332:3\n5338 rules/marlborough/rules.yaml:2332:3\n5339 rules/marlborough/rules.yaml:2332:3\n5341 rules/marlborough/rules.yaml:2332:3\n5342 rules/marlborough/rules.yaml:2332:3\n5343 rules/marlborough/rules.yaml:2332:3\n5350 rules/marlborough/rules.yaml:1404:7\n5356 rules/marlborough/rules.yaml:1405:7\n5370 rules/marlborough/rules.yaml:1406:7\n5381 rules/marlborough/rules.yaml:1407:7\n5392 rules/marlborough/rules.yaml:1408:11\n5393 rules/marlborough/rules.yaml:1410:7\n5398 rules/marlborough/rules.yaml:1411:7\n5399 rules/marlborough/rules.yaml:1412:7\n5400 rules/marlborough/rules.yaml:1413:11\n5401 rules/marlborough/rules.yaml:1414:7\n5402 rules/marlborough/rules.yaml:1415:11\n5403 rules/marlborough/rules.yaml:1416:7\n5404 rules/marlborough/rules.yaml:1417:11\n5405 rules/marlborough/rules.yaml:1418:15\n5409 rules/marlborough/rules.yaml:1422:7\n5410 rules/marlborough/rules.yaml:1423:11\n5413 rules/marlborough/rules.yaml:1424:15\n5414 rules/marlborough/rules.yaml:1425:19\n5417 rules/marlborough/rules.yaml:1429:7\n5418 rules/marlborough/rules.yaml:1430:11\n5419 rules/marlborough/rules.yaml:1432:11\n5420 rules/marlborough/rules.yaml:1433:15\n5423 rules/marlborough/rules.yaml:1434:15\n5424 rules/marlborough/rules.yaml:1435:19\n5425 rules/marlborough/rules.yaml:1436:19\n5426 rules/marlborough/rules.yaml:1437:7\n5427 rules/marlborough/rules.yaml:1438:11\n5428 rules/marlborough/rules.yaml:1439:7\n5440 rules/marlborough/rules.yaml:1440:7\n5449 rules/marlborough/rules.yaml:1441:11\n5450 rules/marlborough/rules.yaml:1442:7\n5451 rules/marlborough/rules.yaml:1443:7\n5452 rules/marlborough/rules.yaml:1444:11\n5453 rules/marlborough/rules.yaml:1445:7\n5454 rules/marlborough/rules.yaml:1446:7\n5455 rules/marlborough/rules.yaml:1447:11\n5456 rules/marlborough/rules.yaml:1448:11\n5457 rules/marlborough/rules.yaml:1449:15\n5472 rules/marlborough/rules.yaml:1450:11\n5473 rules/marlborough/rules.yaml:1451:11\n5474 rules/marlborough/rules.yaml:1452:15\n5475 rules/marlborough/rules.yaml:1453:11\n5480 rules/marlborough/rules.yaml:1292:7\n5489 rules/marlborough/rules.yaml:1293:7\n5490 rules/marlborough/rules.yaml:1294:7\n5491 rules/marlborough/rules.yaml:1295:11\n5506 rules/marlborough/rules.yaml:1296:7\n5507 rules/marlborough/rules.yaml:1297:7\n5508 rules/marlborough/rules.yaml:1298:11\n5509 rules/marlborough/rules.yaml:1300:11\n5510 rules/marlborough/rules.yaml:1301:7\n5511 rules/marlborough/rules.yaml:1302:7\n5512 rules/marlborough/rules.yaml:1303:7\n5513 rules/marlborough/rules.yaml:1304:7\n5522 rules/marlborough/rules.yaml:1305:7\n5528 rules/marlborough/rules.yaml:1306:7\n5529 rules/marlborough/rules.yaml:1307:11\n5530 rules/marlborough/rules.yaml:1309:7\n5539 rules/marlborough/rules.yaml:1310:11\n5540 rules/marlborough/rules.yaml:1311:11\n5541 rules/marlborough/rules.yaml:1312:7\n5552 rules/marlborough/rules.yaml:1313:7\n5553 rules/marlborough/rules.yaml:1314:7\n5554 rules/marlborough/rules.yaml:1315:11\n5555 rules/marlborough/rules.yaml:1316:11\n5556 rules/marlborough/rules.yaml:1317:15\n5557 rules/marlborough/rules.yaml:1318:11\n5558 rules/marlborough/rules.yaml:1319:15\n5560 rules/marlborough/rules.yaml:1322:15\n5561 rules/marlborough/rules.yaml:1324:7\n5562 rules/marlborough/rules.yaml:1325:7\n5563 rules/marlborough/rules.yaml:1326:11\n5564 rules/marlborough/rules.yaml:1327:7\n5565 rules/marlborough/rules.yaml:1328:11\n5566 rules/marlborough/rules.yaml:1329:7\n5567 rules/marlborough/rules.yaml:1330:7\n5568 rules/marlborough/rules.yaml:1331:11\n5569 rules/marlborough/rules.yaml:1332:15\n5571 rules/marlborough/rules.yaml:1333:15\n5574 rules/marlborough/rules.yaml:1337:7\n5575 rules/marlborough/rules.yaml:1338:11\n5576 rules/marlborough/rules.yaml:1340:11\n5577 rules/marlborough/rules.yaml:1341:15\n5578 rules/marlborough/rules.yaml:1342:15\n5579 rules/marlborough/rules.yaml:1343:19\n5580 rules/marlborough/rules.yaml:1344:19\n5581 rules/marlborough/rules.yaml:1345:7\n5586 rules/marlborough/rules.yaml:1346:7\n5587 rules/marlborough/rules.yaml:1347:11\n5588 rules/marlborough/rules.yaml:1348:7\n5589 rules/marlborough/rules.yaml:1349:7\n5590 rules/marlborough/rules.yaml:1350:11\n5591 rules/marlborough/rules.yaml:1351:7\n5592 rules/marlborough/rules.yaml:1352:7\n5593 rules/marlborough/rules.yaml:1353:11\n5594 rules/marlborough/rules.yaml:1354:11\n5595 rules/marlborough/rules.yaml:1355:15\n5596 rules/marlborough/rules.yaml:1356:15\n5597 rules/marlborough/rules.yaml:1357:15\n5598 rules/marlborough/rules.yaml:1358:19\n5599 rules/marlborough/rules.yaml:1360:11\n5600 rules/marlborough/rules.yaml:1361:11\n5601 rules/marlborough/rules.yaml:1362:11\n5602 rules/marlborough/rules.yaml:1363:11\n5606 rules/marlborough/flow.yaml:11:7\n5607 rules/marlborough/flow.yaml:12:11\n5613 rules/marlborough/rules.yaml:927:7\n5614 rules/marlborough/rules.yaml:928:7\n5615 rules/marlborough/rules.yaml:929:7\n5616 rules/marlborough/rules.yaml:930:11\n5617 rules/marlborough/rules.yaml:931:11\n5618 rules/marlborough/rules.yaml:932:15\n5619 rules/marlborough/rules.yaml:933:15\n5620 rules/marlborough/rules.yaml:934:7\n5625 rules/marlborough/rules.yaml:935:11\n5626 rules/marlborough/rules.yaml:936:11\n5627 rules/marlborough/rules.yaml:937:11\n5628 rules/marlborough/rules.yaml:938:11\n5629 rules/marlborough/rules.yaml:939:11\n5630 rules/marlborough/rules.yaml:940:7\n5631 rules/marlborough/rules.yaml:941:11\n5636 rules/marlborough/rules.yaml:1512:7\n5637 rules/marlborough/rules.yaml:1513:7\n5638 rules/marlborough/rules.yaml:1514:11\n5639 rules/marlborough/rules.yaml:1515:11\n5640 rules/marlborough/rules.yaml:1516:7\n5643 rules/marlborough/rules.yaml:1517:7\n5644 rules/marlborough/rules.yaml:1518:7\n5652 rules/marlborough/rules.yaml:1912:7\n5653 rules/marlborough/rules.yaml:1913:7\n5654 rules/marlborough/rules.yaml:1914:11\n5655 rules/marlborough/rules.yaml:1915:11\n5662 rules/marlborough/rules.yaml:1916:15\n5663 rules/marlborough/rules.yaml:1917:15\n5671 rules/marlborough/rules.yaml:1918:15\n5689 rules/marlborough/rules.yaml:1919:15\n5690 rules/marlborough/rules.yaml:1920:15\n5691 rules/marlborough/rules.yaml:1921:19\n5692 rules/marlborough/rules.yaml:1922:19\n5693 rules/marlborough/rules.yaml:1923:23\n5696 rules/marlborough/rules.yaml:1924:23\n5697 rules/marlborough/rules.yaml:1926:19\n5698 rules/marlborough/rules.yaml:1927:23\n5699 rules/marlborough/rules.yaml:1928:23\n5703 rules/marlborough/rules.yaml:1610:7\n5707 rules/marlborough/rules.yaml:1611:7\n5708 rules/marlborough/rules.yaml:1612:11\n5709 rules/marlborough/rules.yaml:1613:11\n5710 rules/marlborough/rules.yaml:1614:7\n5711 rules/marlborough/rules.yaml:1615:11\n5715 rules/marlborough/flow.yaml:104:7\n5716 rules/marlborough/flow.yaml:105:11\n5720 rules/marlborough/flow.yaml:50:7\n5723 rules/marlborough/flow.yaml:51:11\n5724 rules/marlborough/flow.yaml:52:15\n5728 rules/marlborough/flow.yaml:67:7\n5731 rules/marlborough/flow.yaml:68:11\n5732 rules/marlborough/flow.yaml:69:15\n5736 rules/marlborough/flow.yaml:85:7\n5740 rules/marlborough/flow.yaml:61:7\n5741 rules/marlborough/flow.yaml:62:11\n5742 rules/marlborough/flow.yaml:63:15\n5746 rules/marlborough/flow.yaml:89:7\n5747 rules/marlborough/flow.yaml:90:11\n5751 rules/marlborough/flow.yaml:45:7\n5752 rules/marlborough/flow.yaml:46:11\n5756 rules/marlborough/flow.yaml:79:7\n5757 rules/marlborough/flow.yaml:80:11\n5758 rules/marlborough/flow.yaml:81:15\n5762 rules/marlborough/flow.yaml:56:7\n5763 rules/marlborough/flow.yaml:57:11\n5767 rules/marlborough/rules.yaml:1016:7\n5773 rules/marlborough/rules.yaml:1017:7\n5774 rules/marlborough/rules.yaml:1018:11\n5775 rules/marlborough/rules.yaml:1019:7\n5776 rules/marlborough/rules.yaml:1020:7\n5791 rules/marlborough/rules.yaml:999:7\n5796 rules/marlborough/rules.yaml:1000:11\n5797 rules/marlborough/rules.yaml:1001:7\n5809 rules/marlborough/rules.yaml:1002:7\n5810 rules/marlborough/rules.yaml:1003:11\n5811 rules/marlborough/rules.yaml:1004:7\n5829 rules/marlborough/rules.yaml:1005:7\n5830 rules/marlborough/rules.yaml:1006:11\n5832 rules/marlborough/rules.yaml:1007:7\n5833 rules/marlborough/rules.yaml:1008:11\n5834 rules/marlborough/rules.yaml:1009:11\n5883 rules/marlborough/rules.yaml:1098:7\n5884 rules/marlborough/rules.yaml:1099:7\n5890 rules/marlborough/rules.yaml:1100:7\n5891 rules/marlborough/rules.yaml:1101:11\n5893 rules/marlborough/rules.yaml:1102:7\n5894 rules/marlborough/rules.yaml:1103:11\n5896 rules/marlborough/rules.yaml:1104:7\n5899 rules/marlborough/rules.yaml:1105:7\n5900 rules/marlborough/rules.yaml:1106:7\n5901 rules/marlborough/rules.yaml:1107:7\n5906 rules/marlborough/rules.yaml:1108:11\n5907 rules/marlborough/rules.yaml:1109:11\n5935 rules/marlborough/rules.yaml:1112:11\n5936 rules/marlborough/rules.yaml:1113:11\n5937 rules/marlborough/rules.yaml:1114:11\n5938 rules/marlborough/rules.yaml:1116:19\n5939 rules/marlborough/rules.yaml:1117:23\n5941 rules/marlborough/rules.yaml:1119:23\n5942 rules/marlborough/rules.yaml:1120:23\n5952 rules/marlborough/rules.yaml:1126:19\n5955 rules/marlborough/rules.yaml:1122:19\n5959 rules/marlborough/rules.yaml:1124:19\n5968 rules/marlborough/rules.yaml:1128:11\n5969 rules/marlborough/rules.yaml:1129:11\n5972 rules/marlborough/rules.yaml:1130:11\n5977 rules/marlborough/rules.yaml:1131:11\n5978 rules/marlborough/rules.yaml:1132:11\n5999 rules/marlborough/rules.yaml:1133:15\n6050 rules/marlborough/rules.yaml:1136:15\n6051 rules/marlborough/rules.yaml:1137:15\n6057 rules/marlborough/rules.yaml:1139:15\n6069 rules/marlborough/rules.yaml:1140:15\n6070 rules/marlborough/rules.yaml:1141:15\n6087 rules/marlborough/rules.yaml:1142:15\n6088 rules/marlborough/rules.yaml:1143:15\n6094 rules/marlborough/rules.yaml:1145:15\n6106 rules/marlborough/rules.yaml:1146:15\n6107 rules/marlborough/rules.yaml:1147:15\n6124 rules/marlborough/rules.yaml:1148:15\n6125 rules/marlborough/rules.yaml:1149:15\n6128 rules/marlborough/rules.yaml:1150:11\n6129 rules/marlborough/rules.yaml:1151:11\n6130 rules/marlborough/rules.yaml:1152:11\n6131 rules/marlborough/rules.yaml:1153:11\n6132 rules/marlborough/rules.yaml:1154:11\n6133 rules/marlborough/rules.yaml:1155:11\n6134 rules/marlborough/rules.yaml:1156:11\n6145 rules/marlborough/rules.yaml:1158:19\n6152 rules/marlborough/rules.yaml:1159:19\n6160 rules/marlborough/rules.yaml:1160:23\n6161 rules/marlborough/rules.yaml:1161:23\n6165 rules/marlborough/rules.yaml:1163:19\n6170 rules/marlborough/rules.yaml:1168:23\n6173 rules/marlborough/rules.yaml:1164:23\n6177 rules/marlborough/rules.yaml:1166:23\n6181 rules/marlborough/rules.yaml:1170:19\n6182 rules/marlborough/rules.yaml:1171:19\n6195 rules/marlborough/rules.yaml:1172:19\n6198 rules/marlborough/rules.yaml:1175:23\n6201 rules/marlborough/rules.yaml:1173:23\n6205 rules/marlborough/rules.yaml:1177:19\n6212 rules/marlborough/rules.yaml:1178:19\n6219 rules/marlborough/rules.yaml:1179:19\n6230 rules/marlborough/rules.yaml:1180:23\n6234 rules/marlborough/rules.yaml:1182:19\n6277 rules/marlborough/rules.yaml:2292:3\n6282 rules/marlborough/rules.yaml:2292:3\n6284 rules/marlborough/rules.yaml:2292:3\n6285 rules/marlborough/rules.yaml:2292:3\n6286 rules/marlborough/rules.yaml:2292:3\n6287 rules/marlborough/rules.yaml:2292:3\n6288 rules/marlborough/rules.yaml:2292:3\n6289 rules/marlborough/rules.yaml:2292:3\n6302 rules/marlborough/rules.yaml:2292:3\n6303 rules/marlborough/rules.yaml:2292:3\n6315 rules/marlborough/rules.yaml:2292:3\n6321 rules/marlborough/rules.yaml:2292:3\n6334 rules/marlborough/rules.yaml:2292:3\n6335 rules/marlborough/rules.yaml:2292:3\n6357 rules/marlborough/rules.yaml:2292:3\n6397 rules/marlborough/rules.yaml:2292:3\n6398 rules/marlborough/rules.yaml:2292:3\n6400 rules/marlborough/rules.yaml:2292:3\n6401 rules/marlborough/rules.yaml:2292:3\n6405 rules/marlborough/rules.yaml:2292:3\n6445 rules/marlborough/rules.yaml:1193:7\n6446 rules/marlborough/rules.yaml:1194:7\n6447 rules/marlborough/rules.yaml:1195:7\n6455 rules/marlborough/rules.yaml:1196:7\n6456 rules/marlborough/rules.yaml:1197:7\n6457 rules/marlborough/rules.yaml:1198:7\n6458 rules/marlborough/rules.yaml:1199:7\n6459 rules/marlborough/rules.yaml:1200:11\n6460 rules/marlborough/rules.yaml:1201:7\n6461 rules/marlborough/rules.yaml:1202:7\n6462 rules/marlborough/rules.yaml:1203:7\n6470 rules/marlborough/rules.yaml:1204:7\n6478 rules/marlborough/rules.yaml:1205:7\n6479 rules/marlborough/rules.yaml:1206:7\n6480 rules/marlborough/rules.yaml:1207:7\n6481 rules/marlborough/rules.yaml:1208:7\n6482 rules/marlborough/rules.yaml:1209:7\n6483 rules/marlborough/rules.yaml:1210:7\n6484 rules/marlborough/rules.yaml:1211:7\n6530 rules/marlborough/rules.yaml:1212:7\n6531 rules/marlborough/rules.yaml:1213:7\n6532 rules/marlborough/rules.yaml:1214:7\n6533 rules/marlborough/rules.yaml:1215:7\n6560 rules/marlborough/rules.yaml:1216:7\n6612 rules/marlborough/rules.yaml:1217:7\n6613 rules/marlborough/rules.yaml:1218:11\n6640 rules/marlborough/rules.yaml:1219:7\n6641 rules/marlborough/rules.yaml:1220:7\n6652 rules/marlborough/rules.yaml:1222:15\n6653 rules/marlborough/rules.yaml:1223:19\n6654 rules/marlborough/rules.yaml:1224:15\n6661 rules/marlborough/rules.yaml:1225:15\n6668 rules/marlborough/rules.yaml:1226:15\n6673 rules/marlborough/rules.yaml:1227:19\n6677 rules/marlborough/rules.yaml:1229:15\n6687 rules/marlborough/rules.yaml:1230:15\n6694 rules/marlborough/rules.yaml:1231:15\n6701 rules/marlborough/rules.yaml:1232:15\n6708 rules/marlborough/rules.yaml:1233:15\n6713 rules/marlborough/rules.yaml:1234:19\n6717 rules/marlborough/rules.yaml:1236:15\n6718 rules/marlborough/rules.yaml:1237:15\n6725 rules/marlborough/rules.yaml:1238:15\n6732 rules/marlborough/rules.yaml:1239:15\n6738 rules/marlborough/rules.yaml:1240:19\n6741 rules/marlborough/rules.yaml:1242:15\n6748 rules/marlborough/rules.yaml:1243:15\n6755 rules/marlborough/rules.yaml:1244:15\n6759 rules/marlborough/rules.yaml:1245:19\n6760 rules/marlborough/rules.yaml:1246:19\n6761 rules/marlborough/rules.yaml:1247:15\n6768 rules/marlborough/rules.yaml:1248:15\n6775 rules/marlborough/rules.yaml:1249:15\n6780 rules/marlborough/rules.yaml:1250:19\n6784 rules/marlborough/rules.yaml:1252:15\n6785 rules/marlborough/rules.yaml:1253:19\n6786 rules/marlborough/rules.yaml:1254:15\n6787 rules/marlborough/rules.yaml:1255:15\n6788 rules/marlborough/rules.yaml:1256:15\n6795 rules/marlborough/rules.yaml:1257:15\n6802 rules/marlborough/rules.yaml:1258:15\n6807 rules/marlborough/rules.yaml:1259:19\n6827 rules/marlborough/rules.yaml:1852:7\n6828 rules/marlborough/rules.yaml:1853:7\n6829 rules/marlborough/rules.yaml:1854:7\n6853 rules/marlborough/rules.yaml:1855:7\n6854 rules/marlborough/rules.yaml:1856:11\n6857 rules/marlborough/rules.yaml:1857:7\n6858 rules/marlborough/rules.yaml:1858:7\n6897 rules/marlborough/rules.yaml:1826:7\n6898 rules/marlborough/rules.yaml:1827:7\n6899 rules/marlborough/rules.yaml:1828:7\n6900 rules/marlborough/rules.yaml:1829:7\n6930 rules/marlborough/rules.yaml:1832:7\n6931 rules/marlborough/rules.yaml:1833:7\n6932 rules/marlborough/rules.yaml:1834:7\n6933 rules/marlborough/rules.yaml:1835:11\n6936 rules/marlborough/rules.yaml:1836:7\n6937 rules/marlborough/rules.yaml:1837:11\n6940 rules/marlborough/rules.yaml:1838:7\n6941 rules/marlborough/rules.yaml:1839:7\n6942 rules/marlborough/rules.yaml:1840:7\n6943 rules/marlborough/rules.yaml:1841:7\n6944 rules/marlborough/rules.yaml:1842:7\n6945 rules/marlborough/rules.yaml:1843:7\n6973 rules/marlborough/rules.yaml:1894:7\n6982 rules/marlborough/rules.yaml:1895:7\n6983 rules/marlborough/rules.yaml:1896:11\n6984 rules/marlborough/rules.yaml:1897:7\n6985 rules/marlborough/rules.yaml:1898:7\n6992 rules/marlborough/rules.yaml:1899:7\n7018 rules/marlborough/rules.yaml:1784:7\n7019 rules/marlborough/rules.yaml:1785:7\n7020 rules/marlborough/rules.yaml:1786:11\n7029 rules/marlborough/rules.yaml:1788:11\n7033 rules/marlborough/rules.yaml:1790:11\n7034 rules/marlborough/rules.yaml:1791:11\n7045 rules/marlborough/rules.yaml:1792:11\n7046 rules/marlborough/rules.yaml:1793:15\n7049 rules/marlborough/rules.yaml:1794:15\n7054 rules/marlborough/rules.yaml:1796:15\n7061 rules/marlborough/rules.yaml:1797:15\n7067 rules/marlborough/rules.yaml:1799:11\n7086 rules/marlborough/rules.yaml:1800:11\n7089 rules/marlborough/rules.yaml:1804:19\n7090 rules/marlborough/rules.yaml:1805:19\n7097 rules/marlborough/rules.yaml:1802:19\n7101 rules/marlborough/rules.yaml:1807:19\n7106 rules/marlborough/rules.yaml:1808:23\n7110 rules/marlborough/rules.yaml:1810:23\n7111 rules/marlborough/rules.yaml:1811:23\n7115 rules/marlborough/rules.yaml:1813:19\n7116 rules/marlborough/rules.yaml:1814:19\n7139 rules/marlborough/rules.yaml:1867:7\n7140 rules/marlborough/rules.yaml:1868:7\n7154 rules/marlborough/rules.yaml:1869:11\n7155 rules/marlborough/rules.yaml:1870:11\n7174 rules/marlborough/rules.yaml:1871:11\n7175 rules/marlborough/rules.yaml:1872:11\n7184 rules/marlborough/rules.yaml:1873:15\n7209 rules/marlborough/rules.yaml:1874:15\n7210 rules/marlborough/rules.yaml:1875:19\n7216 rules/marlborough/rules.yaml:1877:19\n7217 rules/marlborough/rules.yaml:1878:19\n7225 rules/marlborough/rules.yaml:1879:23\n7235 rules/marlborough/rules.yaml:1880:19\n7240 rules/marlborough/rules.yaml:1881:23\n7245 rules/marlborough/rules.yaml:1883:23\n7273 rules/marlborough/rules.yaml:1744:7\n7280 rules/marlborough/rules.yaml:1745:7\n7288 rules/marlborough/rules.yaml:1746:7\n7289 rules/marlborough/rules.yaml:1747:11\n7290 rules/marlborough/rules.yaml:1748:11\n7295 rules/marlborough/rules.yaml:1750:11\n7298 rules/marlborough/rules.yaml:1751:11\n7303 rules/marlborough/rules.yaml:1752:11\n7304 rules/marlborough/rules.yaml:1753:11\n7314 rules/marlborough/rules.yaml:1754:15\n7325 rules/marlborough/rules.yaml:1756:15\n7333 rules/marlborough/rules.yaml:1757:11\n7335 rules/marlborough/rules.yaml:1758:11\n7358 rules/marlborough/rules.yaml:823:7\n7361 rules/marlborough/rules.yaml:824:7\n7369 rules/marlborough/rules.yaml:825:11\n7381 rules/marlborough/rules.yaml:826:11\n7382 rules/marlborough/rules.yaml:827:15\n7385 rules/marlborough/rules.yaml:828:11\n7386 rules/marlborough/rules.yaml:829:11\n7389 rules/marlborough/rules.yaml:830:7\n7390 rules/marlborough/rules.yaml:831:7\n7403 rules/marlborough/rules.yaml:832:11\n7406 rules/marlborough/rules.yaml:835:15\n7407 rules/marlborough/rules.yaml:836:15\n7413 rules/marlborough/rules.yaml:833:15\n7420 rules/marlborough/rules.yaml:837:11\n7442 rules/marlborough/rules.yaml:2258:7\n7443 rules/marlborough/rules.yaml:2259:7\n7454 rules/marlborough/rules.yaml:2260:11\n7460 rules/marlborough/rules.yaml:2261:11\n7478 rules/marlborough/rules.yaml:2262:11\n7479 rules/marlborough/rules.yaml:2263:15\n7488 rules/marlborough/rules.yaml:2265:15\n7496 rules/marlborough/rules.yaml:2266:15\n7497 rules/marlborough/rules.yaml:2267:19\n7499 rules/marlborough/rules.yaml:2269:19\n7502 rules/marlborough/rules.yaml:2270:19\n7503 rules/marlborough/rules.yaml:2271:19\n7504 rules/marlborough/rules.yaml:2272:19\n7505 rules/marlborough/rules.yaml:2273:19\n7506 rules/marlborough/rules.yaml:2274:23\n7510 rules/marlborough/rules.yaml:2275:7\n7524 rules/marlborough/rules.yaml:1766:7\n7525 rules/marlborough/rules.yaml:1767:7\n7536 rules/marlborough/rules.yaml:1768:7\n7537 rules/marlborough/rules.yaml:1770:15\n7538 rules/marlborough/rules.yaml:1771:19\n7542 rules/marlborough/rules.yaml:1772:23\n7545 rules/marlborough/rules.yaml:1774:15\n7548 rules/marlborough/rules.yaml:1776:15\n7550 rules/marlborough/rules.yaml:1777:7\n7569 rules/marlborough/rules.yaml:1028:7\n7570 rules/marlborough/rules.yaml:1029:11\n7571 rules/marlborough/rules.yaml:1030:7\n7572 rules/marlborough/rules.yaml:1031:7\n7577 rules/marlborough/rules.yaml:1043:15\n7580 rules/marlborough/rules.yaml:1033:15\n7581 rules/marlborough/rules.yaml:1034:15\n7582 rules/marlborough/rules.yaml:1035:15\n7589 rules/marlborough/rules.yaml:1036:15\n7592 rules/marlborough/rules.yaml:1038:15\n7593 rules/marlborough/rules.yaml:1039:15\n7594 rules/marlborough/rules.yaml:1040:15\n7601 rules/marlborough/rules.yaml:1041:15\n7618 rules/marlborough/rules.yaml:1530:7\n7638 rules/marlborough/rules.yaml:1531:11\n7641 rules/marlborough/rules.yaml:1532:11\n7654 rules/marlborough/rules.yaml:1533:15\n7655 rules/marlborough/rules.yaml:1534:15\n7685 rules/marlborough/rules.yaml:1054:7\n7686 rules/marlborough/rules.yaml:1055:7\n7691 rules/marlborough/rules.yaml:1056:7\n7692 rules/marlborough/rules.yaml:1057:11\n7693 rules/marlborough/rules.yaml:1058:15\n7694 rules/marlborough/rules.yaml:1059:7\n7695 rules/marlborough/rules.yaml:1060:7\n7696 rules/marlborough/rules.yaml:1061:7\n7701 rules/marlborough/rules.yaml:1062:11\n7702 rules/marlborough/rules.yaml:1063:11\n7703 rules/marlborough/rules.yaml:1064:11\n7715 rules/marlborough/rules.yaml:1065:11\n7724 rules/marlborough/rules.yaml:1066:11\n7725 rules/marlborough/rules.yaml:1067:15\n7726 rules/marlborough/rules.yaml:1068:19\n7734 rules/marlborough/rules.yaml:1070:15\n7747 rules/marlborough/rules.yaml:1071:15\n7748 rules/marlborough/rules.yaml:1072:19\n7750 rules/marlborough/rules.yaml:1073:15\n7753 rules/marlborough/rules.yaml:1074:7\n7754 rules/marlborough/rules.yaml:1075:7\n7794 rules/marlborough/rules.yaml:2119:7\n7795 rules/marlborough/rules.yaml:2120:7\n7801 rules/marlborough/rules.yaml:2121:7\n7806 rules/marlborough/rules.yaml:2122:7\n7822 rules/marlborough/rules.yaml:2123:7\n7823 rules/marlborough/rules.yaml:2124:11\n7824 rules/marlborough/rules.yaml:2125:7\n7841 rules/marlborough/rules.yaml:2126:7\n7842 rules/marlborough/rules.yaml:2127:11\n7843 rules/marlborough/rules.yaml:2128:7\n7854 rules/marlborough/rules.yaml:2129:11\n7860 rules/marlborough/rules.yaml:2130:11\n7861 rules/marlborough/rules.yaml:2131:11\n7862 rules/marlborough/rules.yaml:2132:11\n7863 rules/marlborough/rules.yaml:2133:15\n7864 rules/marlborough/rules.yaml:2134:19\n7870 rules/marlborough/rules.yaml:2136:15\n7871 rules/marlborough/rules.yaml:2137:15\n7872 rules/marlborough/rules.yaml:2138:19\n7884 rules/marlborough/rules.yaml:2140:19\n7910 rules/marlborough/rules.yaml:2141:19\n7914 rules/marlborough/rules.yaml:2142:7\n7925 rules/marlborough/rules.yaml:2143:11\n7926 rules/marlborough/rules.yaml:2144:11\n7927 rules/marlborough/rules.yaml:2145:11\n7928 rules/marlborough/rules.yaml:2146:11\n7931 rules/marlborough/rules.yaml:2147:11\n7932 rules/marlborough/rules.yaml:2148:11\n7935 rules/marlborough/rules.yaml:2149:11\n7941 rules/marlborough/rules.yaml:2150:15\n7953 rules/marlborough/rules.yaml:2151:19\n7962 rules/marlborough/rules.yaml:2152:19\n7982 rules/marlborough/rules.yaml:2153:23\n8019 rules/marlborough/rules.yaml:2154:23\n8020 rules/marlborough/rules.yaml:2155:23\n8024 rules/marlborough/rules.yaml:2156:7\n8025 rules/marlborough/rules.yaml:2157:11\n8046 rules/marlborough/rules.yaml:1464:7\n8047 rules/marlborough/rules.yaml:1465:7\n8059 rules/marlborough/rules.yaml:1466:7\n8070 rules/marlborough/rules.yaml:1467:11\n8089 rules/marlborough/rules.yaml:1468:15\n8102 rules/marlborough/rules.yaml:1469:15\n8108 rules/marlborough/rules.yaml:1470:19\n8109 rules/marlborough/rules.yaml:1471:19\n8112 rules/marlborough/rules.yaml:1481:23\n8116 rules/marlborough/rules.yaml:1472:23\n8117 rules/marlborough/rules.yaml:1473:23\n8145 rules/marlborough/rules.yaml:1474:23\n8146 rules/marlborough/rules.yaml:1475:27\n8148 rules/marlborough/rules.yaml:1476:23\n8160 rules/marlborough/rules.yaml:1477:23\n8161 rules/marlborough/rules.yaml:1478:27\n8162 rules/marlborough/rules.yaml:1479:31\n8191 rules/marlborough/rules.yaml:2313:3\n8196 rules/marlborough/rules.yaml:2313:3\n8198 rules/marlborough/rules.yaml:2313:3\n8199 rules/marlborough/rules.yaml:2313:3\n8200 rules/marlborough/rules.yaml:2313:3\n8201 rules/marlborough/rules.yaml:2313:3\n8202 rules/marlborough/rules.yaml:2313:3\n8203 rules/marlborough/rules.yaml:2313:3\n8216 rules/marlborough/rules.yaml:2313:3\n8217 rules/marlborough/rules.yaml:2313:3\n8229 rules/marlborough/rules.yaml:2313:3\n8235 rules/marlborough/rules.yaml:2313:3\n8240 rules/marlborough/rules.yaml:2313:3\n8241 rules/marlborough/rules.yaml:2313:3\n8263 rules/marlborough/rules.yaml:2313:3\n8303 rules/marlborough/rules.yaml:2313:3\n8304 rules/marlborough/rules.yaml:2313:3\n8306 rules/marlborough/rules.yaml:2313:3\n8307 rules/marlborough/rules.yaml:2313:3\n8311 rules/marlborough/rules.yaml:2313:3\n8328 rules/marlborough/rules.yaml:1965:7\n8333 rules/marlborough/rules.yaml:1966:7\n8341 rules/marlborough/rules.yaml:1967:11\n8347 rules/marlborough/rules.yaml:1968:11\n8348 rules/marlborough/rules.yaml:1969:15\n8349 rules/marlborough/rules.yaml:1970:15\n8351 rules/marlborough/rules.yaml:1972:15\n8374 rules/marlborough/rules.yaml:1082:7\n8375 rules/marlborough/rules.yaml:1083:7\n8378 rules/marlborough/rules.yaml:1087:11\n8386 rules/marlborough/rules.yaml:1084:11\n8392 rules/marlborough/rules.yaml:1085:11\n8416 rules/marlborough/rules.yaml:1681:7\n8417 rules/marlborough/rules.yaml:1682:7\n8418 rules/marlborough/rules.yaml:1683:7\n8419 rules/marlborough/rules.yaml:1684:11\n8420 rules/marlborough/rules.yaml:1685:7\n8425 rules/marlborough/rules.yaml:1686:11\n8442 rules/marlborough/rules.yaml:1687:15\n8443 rules/marlborough/rules.yaml:1688:15\n8456 rules/marlborough/rules.yaml:1689:19\n8463 rules/marlborough/rules.yaml:1690:19\n8499 rules/marlborough/rules.yaml:1691:19\n8500 rules/marlborough/rules.yaml:1692:23\n8501 rules/marlborough/rules.yaml:1693:23\n8507 rules/marlborough/rules.yaml:1695:23\n8508 rules/marlborough/rules.yaml:1696:23\n8516 rules/marlborough/rules.yaml:1697:27\n8531 rules/marlborough/rules.yaml:1698:23\n8533 rules/marlborough/rules.yaml:1699:23\n8534 rules/marlborough/rules.yaml:1700:23\n8559 rules/marlborough/rules.yaml:1720:7\n8560 rules/marlborough/rules.yaml:1721:7\n8561 rules/marlborough/rules.yaml:1722:7\n8562 rules/marlborough/rules.yaml:1723:7\n8563 rules/marlborough/rules.yaml:1724:11\n8564 rules/marlborough/rules.yaml:1725:7\n8570 rules/marlborough/rules.yaml:1726:7\n8587 rules/marlborough/rules.yaml:1727:7\n8588 rules/marlborough/rules.yaml:1728:11\n8589 rules/marlborough/rules.yaml:1729:11\n8594 rules/marlborough/rules.yaml:1730:15\n8595 rules/marlborough/rules.yaml:1731:7\n8622 rules/marlborough/rules.yaml:1732:11\n8647 rules/marlborough/rules.yaml:1733:7\n8668 rules/marlborough/rules.yaml:1734:11\n8721 rules/marlborough/rules.yaml:1548:7\n8741 rules/marlborough/rules.yaml:1549:11\n8742 rules/marlborough/rules.yaml:1550:11\n8743 rules/marlborough/rules.yaml:1551:11\n8744 rules/marlborough/rules.yaml:1552:15\n8753 rules/marlborough/rules.yaml:1554:15\n8766 rules/marlborough/rules.yaml:1555:15\n8768 rules/marlborough/rules.yaml:1556:15\n8772 rules/marlborough/rules.yaml:1557:7\n8779 rules/marlborough/rules.yaml:1558:7\n8780 rules/marlborough/rules.yaml:1559:7\n8785 rules/marlborough/rules.yaml:1560:7\n8793 rules/marlborough/rules.yaml:1561:11\n8806 rules/marlborough/rules.yaml:1562:11\n8811 rules/marlborough/rules.yaml:1563:15\n8814 rules/marlborough/rules.yaml:1564:15\n8821 rules/marlborough/rules.yaml:1565:15\n8822 rules/marlborough/rules.yaml:1566:15\n8825 rules/marlborough/rules.yaml:1567:7\n8826 rules/marlborough/rules.yaml:1568:7\n8837 rules/marlborough/rules.yaml:1569:11\n8840 rules/marlborough/rules.yaml:1570:11\n8880 rules/marlborough/rules.yaml:1571:11\n8881 rules/marlborough/rules.yaml:1572:15\n8890 rules/marlborough/rules.yaml:1574:15\n8896 rules/marlborough/rules.yaml:1575:15\n8897 rules/marlborough/rules.yaml:1576:19\n8899 rules/marlborough/rules.yaml:1578:19\n8902 rules/marlborough/rules.yaml:1579:19\n8903 rules/marlborough/rules.yaml:1580:19\n8907 rules/marlborough/rules.yaml:1581:7\n8908 rules/marlborough/rules.yaml:1582:7\n8919 rules/marlborough/rules.yaml:1583:11\n8943 rules/marlborough/rules.yaml:1584:11\n8944 rules/marlborough/rules.yaml:1585:15\n8953 rules/marlborough/rules.yaml:1587:15\n8961 rules/marlborough/rules.yaml:1588:15\n8962 rules/marlborough/rules.yaml:1589:19\n8968 rules/marlborough/rules.yaml:1591:19\n8973 rules/marlborough/rules.yaml:1592:19\n8976 rules/marlborough/rules.yaml:1593:19\n8977 rules/marlborough/rules.yaml:1594:19\n8981 rules/marlborough/rules.yaml:1595:23\n8983 rules/marlborough/rules.yaml:1596:23\n8992 rules/marlborough/rules.yaml:1598:23\n9005 rules/marlborough/rules.yaml:1599:23\n9007 rules/marlborough/rules.yaml:1600:23\n9068 rules/marlborough/rules.yaml:1491:7\n9085 rules/marlborough/rules.yaml:1492:7\n9090 rules/marlborough/rules.yaml:1493:11\n9091 rules/marlborough/rules.yaml:1494:7\n9092 rules/marlborough/rules.yaml:1495:7\n9113 rules/marlborough/rules.yaml:1496:7\n9114 rules/marlborough/rules.yaml:1497:11\n9115 rules/marlborough/rules.yaml:1498:11\n9116 rules/marlborough/rules.yaml:1499:15\n9117 rules/marlborough/rules.yaml:1500:11\n9118 rules/marlborough/rules.yaml:1501:7\n9131 rules/marlborough/rules.yaml:1502:7\n9132 rules/marlborough/rules.yaml:1503:11\n9134 rules/marlborough/rules.yaml:1504:7\n9160 rules/marlborough/rules.yaml:2351:1\n9161 rules/marlborough/rules.yaml:2351:1\n9162 rules/marlborough/rules.yaml:2351:1\n9173 rules/marlborough/rules.yaml:2351:1\n9174 rules/marlborough/rules.yaml:2351:1\n9186 rules/marlborough/rules.yaml:2351:1\n9205 rules/marlborough/rules.yaml:2351:1\n9239 rules/marlborough/rules.yaml:2351:1\n9240 rules/marlborough/rules.yaml:2351:1\n9246 rules/marlborough/rules.yaml:2351:1\n9247 rules/marlborough/rules.yaml:2351:1\n9248 rules/marlborough/rules.yaml:2351:1\n9249 rules/marlborough/rules.yaml:2351:1\n9250 rules/marlborough/rules.yaml:2351:1\n9251 rules/marlborough/rules.yaml:2351:1\n9262 rules/marlborough/rules.yaml:2351:1\n9285 rules/marlborough/rules.yaml:2351:1\n9328 rules/marlborough/rules.yaml:2351:1\n9329 rules/marlborough/rules.yaml:2351:1\n9330 rules/marlborough/rules.yaml:2351:1\n9334 rules/marlborough/rules.yaml:2351:1\n9335 rules/marlborough/rules.yaml:2351:1\n9336 rules/marlborough/rules.yaml:2351:1\n9337 rules/marlborough/rules.yaml:2351:1\n9355 rules/marlborough/rules.yaml:1372:7\n9356 rules/marlborough/rules.yaml:1373:11\n9357 rules/marlborough/rules.yaml:1374:7\n9358 rules/marlborough/rules.yaml:1375:7\n9359 rules/marlborough/rules.yaml:1376:7\n9370 rules/marlborough/rules.yaml:1377:11\n9375 rules/marlborough/rules.yaml:1378:15\n9379 rules/marlborough/rules.yaml:1380:15\n9386 rules/marlborough/rules.yaml:1381:11\n9391 rules/marlborough/rules.yaml:1382:15\n9398 rules/marlborough/rules.yaml:1383:11\n9399 rules/marlborough/rules.yaml:1384:15\n9401 rules/marlborough/rules.yaml:1386:15\n9402 rules/marlborough/rules.yaml:1387:11\n9416 rules/marlborough/rules.yaml:2286:7\n9418 rules/marlborough/rules.yaml:2287:7\n9429 rules/marlborough/rules.yaml:2288:7\n9433 rules/marlborough/rules.yaml:2289:7\n9453 rules/marlborough/rules.yaml:2003:7\n9454 rules/marlborough/rules.yaml:2004:7\n9455 rules/marlborough/rules.yaml:2005:11\n9456 rules/marlborough/rules.yaml:2006:7\n9462 rules/marlborough/rules.yaml:2007:7\n9466 rules/marlborough/rules.yaml:2008:7\n9467 rules/marlborough/rules.yaml:2009:7\n9474 rules/marlborough/rules.yaml:2010:11\n9475 rules/marlborough/rules.yaml:2011:7\n9486 rules/marlborough/rules.yaml:2012:7\n9487 rules/marlborough/rules.yaml:2013:11\n9488 rules/marlborough/rules.yaml:2014:7\n9489 rules/marlborough/rules.yaml:2015:7\n9490 rules/marlborough/rules.yaml:2016:7\n9491 rules/marlborough/rules.yaml:2017:7\n9492 rules/marlborough/rules.yaml:2018:7\n9493 rules/marlborough/rules.yaml:2020:15\n9504 rules/marlborough/rules.yaml:2022:15\n9508 rules/marlborough/rules.yaml:2024:15\n9512 rules/marlborough/rules.yaml:2026:15\n9519 rules/marlborough/rules.yaml:2027:15\n9523 rules/marlborough/rules.yaml:2029:15\n9530 rules/marlborough/rules.yaml:2030:15\n9531 rules/marlborough/rules.yaml:2031:15\n9539 rules/marlborough/rules.yaml:2032:19\n9545 rules/marlborough/rules.yaml:2033:19\n9548 rules/marlborough/rules.yaml:2034:15\n9599 rules/marlborough/rules.yaml:1982:7\n9600 rules/marlborough/rules.yaml:1983:7\n9601 rules/marlborough/rules.yaml:1984:7\n9602 rules/marlborough/rules.yaml:1985:11\n9603 rules/marlborough/rules.yaml:1986:11\n9604 rules/marlborough/rules.yaml:1987:7\n9607 rules/marlborough/rules.yaml:1988:7\n9608 rules/marlborough/rules.yaml:1989:7\n9611 rules/marlborough/rules.yaml:1990:7\n9612 rules/marlborough/rules.yaml:1991:7\n9619 rules/marlborough/rules.yaml:1992:7\n9620 rules/marlborough/rules.yaml:1993:11\n9637 rules/marlborough/rules.yaml:2090:7\n9638 rules/marlborough/rules.yaml:2091:7\n9649 rules/marlborough/rules.yaml:2092:11\n9655 rules/marlborough/rules.yaml:2093:11\n9660 rules/marlborough/rules.yaml:2094:11\n9661 rules/marlborough/rules.yaml:2095:15\n9670 rules/marlborough/rules.yaml:2097:15\n9676 rules/marlborough/rules.yaml:2098:15\n9677 rules/marlborough/rules.yaml:2099:19\n9679 rules/marlborough/rules.yaml:2101:19\n9682 rules/marlborough/rules.yaml:2102:19\n9683 rules/marlborough/rules.yaml:2103:19\n9706 rules/marlborough/rules.yaml:1644:7\n9707 rules/marlborough/rules.yaml:1645:7\n9708 rules/marlborough/rules.yaml:1646:7\n9709 rules/marlborough/rules.yaml:1647:7\n9720 rules/marlborough/rules.yaml:1648:11\n9726 rules/marlborough/rules.yaml:1649:11\n9727 rules/marlborough/rules.yaml:1650:11\n9728 rules/marlborough/rules.yaml:1651:11\n9729 rules/marlborough/rules.yaml:1652:15\n9740 rules/marlborough/rules.yaml:1654:15\n9753 rules/marlborough/rules.yaml:1655:15\n9760 rules/marlborough/rules.yaml:1657:15\n9773 rules/marlborough/rules.yaml:1658:15\n9774 rules/marlborough/rules.yaml:1659:19\n9776 rules/marlborough/rules.yaml:1661:19\n9780 rules/marlborough/rules.yaml:1662:7\n9783 rules/marlborough/rules.yaml:1663:7\n9808 rules/marlborough/rules.yaml:1940:7\n9809 rules/marlborough/rules.yaml:1941:7\n9810 rules/marlborough/rules.yaml:1942:7\n9811 rules/marlborough/rules.yaml:1943:7\n9812 rules/marlborough/rules.yaml:1944:7\n9813 rules/marlborough/rules.yaml:1945:7\n9814 rules/marlborough/rules.yaml:1947:15\n9815 rules/marlborough/rules.yaml:1948:19\n9817 rules/marlborough/rules.yaml:1950:19\n9822 rules/marlborough/rules.yaml:1957:15\n9825 rules/marlborough/rules.yaml:1952:15\n9828 rules/marlborough/rules.yaml:1955:19\n9831 rules/marlborough/rules.yaml:1953:19\n9861 rules/marlborough/rules.yaml:2217:7\n9862 rules/marlborough/rules.yaml:2218:7\n9863 rules/marlborough/rules.yaml:2219:7\n9881 rules/marlborough/rules.yaml:2220:7\n9882 rules/marlborough/rules.yaml:2221:11\n9885 rules/marlborough/rules.yaml:2222:7\n9886 rules/marlborough/rules.yaml:2223:7\n9887 rules/marlborough/rules.yaml:2224:7\n9892 rules/marlborough/rules.yaml:2225:7\n9893 rules/marlborough/rules.yaml:2226:7\n9894 rules/marlborough/rules.yaml:2227:7\n9895 rules/marlborough/rules.yaml:2228:11\n9896 rules/marlborough/rules.yaml:2229:11\n9897 rules/marlborough/rules.yaml:2230:7\n9898 rules/marlborough/rules.yaml:2231:11\n9899 rules/marlborough/rules.yaml:2232:7\n9900 rules/marlborough/rules.yaml:2233:7\n9918 rules/marlborough/rules.yaml:2234:7\n9919 rules/marlborough/rules.yaml:2235:11\n9920 rules/marlborough/rules.yaml:2236:15\n9922 rules/marlborough/rules.yaml:2237:11\n9923 rules/marlborough/rules.yaml:2238:7\n9928 rules/marlborough/rules.yaml:2239:7\n9929 rules/marlborough/rules.yaml:2240:11\n9930 rules/marlborough/rules.yaml:2241:7\n9943 rules/marlborough/rules.yaml:2242:7\n9948 rules/marlborough/rules.yaml:2243:11\n9949 rules/marlborough/rules.yaml:2244:11\n9966 rules/marlborough/rules.yaml:2245:11\n9967 rules/marlborough/rules.yaml:2246:11\n9987 rules/marlborough/rules.yaml:2197:7\n9988 rules/marlborough/rules.yaml:2198:7\n9996 rules/marlborough/rules.yaml:2199:11\n10002 rules/marlborough/rules.yaml:2200:11\n10007 rules/marlborough/rules.yaml:2201:15\n10013 rules/marlborough/rules.yaml:2202:15\n10015 rules/marlborough/rules.yaml:2203:7\n10045 rules/marlborough/rules.yaml:2171:7\n10053 rules/marlborough/rules.yaml:2172:7\n10054 rules/marlborough/rules.yaml:2173:11\n10055 rules/marlborough/rules.yaml:2174:11\n10056 rules/marlborough/rules.yaml:2175:7\n10057 rules/marlborough/rules.yaml:2176:7\n10060 rules/marlborough/rules.yaml:2177:7\n10061 rules/marlborough/rules.yaml:2178:7\n10062 rules/marlborough/rules.yaml:2179:11\n10063 rules/marlborough/rules.yaml:2180:7\n10064 rules/marlborough/rules.yaml:2181:7\n10081 rules/marlborough/rules.yaml:2182:11\n10082 rules/marlborough/rules.yaml:2183:11\n10091 rules/marlborough/rules.yaml:2184:15\n10104 rules/marlborough/rules.yaml:2185:15\n10105 rules/marlborough/rules.yaml:2186:15\n10107 rules/marlborough/rules.yaml:2187:15\n10127 rules/marlborough/rules.yaml:2047:7\n10138 rules/marlborough/rules.yaml:2048:11\n10139 rules/marlborough/rules.yaml:2049:11\n10151 rules/marlborough/rules.yaml:2050:15\n10159 rules/marlborough/rules.yaml:2051:15\n10160 rules/marlborough/rules.yaml:2052:19\n10163 rules/marlborough/rules.yaml:2053:19\n10164 rules/marlborough/rules.yaml:2054:19\n10188 rules/marlborough/rules.yaml:962:7\n10189 rules/marlborough/rules.yaml:963:7\n10190 rules/marlborough/rules.yaml:964:11\n10191 rules/marlborough/rules.yaml:965:7\n10194 rules/marlborough/rules.yaml:966:11\n10195 rules/marlborough/rules.yaml:967:11\n10196 rules/marlborough/rules.yaml:968:7\n10197 rules/marlborough/rules.yaml:969:11\n10198 rules/marlborough/rules.yaml:970:15\n10199 rules/marlborough/rules.yaml:971:7\n10206 rules/marlborough/rules.yaml:972:7\n10207 rules/marlborough/rules.yaml:973:7\n10208 rules/marlborough/rules.yaml:974:11\n10209 rules/marlborough/rules.yaml:975:7\n10210 rules/marlborough/rules.yaml:976:7\n10211 rules/marlborough/rules.yaml:977:7\n10212 rules/marlborough/rules.yaml:978:7\n10230 rules/marlborough/rules.yaml:979:7\n10233 rules/marlborough/rules.yaml:980:11\n10238 rules/marlborough/rules.yaml:981:7\n10239 rules/marlborough/rules.yaml:982:11\n10240 rules/marlborough/rules.yaml:983:11\n10241 rules/marlborough/rules.yaml:984:15\n10242 rules/marlborough/rules.yaml:985:11\n10243 rules/marlborough/rules.yaml:986:7\n10256 rules/marlborough/rules.yaml:987:7\n10257 rules/marlborough/rules.yaml:988:11\n10259 rules/marlborough/rules.yaml:989:7\n10282 rules/marlborough/rules.yaml:2332:3\n10287 rules/marlborough/rules.yaml:2332:3\n10289 rules/marlborough/rules.yaml:2332:3\n10290 rules/marlborough/rules.yaml:2332:3\n10291 rules/marlborough/rules.yaml:2332:3\n10292 rules/marlborough/rules.yaml:2332:3\n10293 rules/marlborough/rules.yaml:2332:3\n10294 rules/marlborough/rules.yaml:2332:3\n10307 rules/marlborough/rules.yaml:2332:3\n10308 rules/marlborough/rules.yaml:2332:3\n10320 rules/marlborough/rules.yaml:2332:3\n10326 rules/marlborough/rules.yaml:2332:3\n10329 rules/marlborough/rules.yaml:2332:3\n10330 rules/marlborough/rules.yaml:2332:3\n10351 rules/marlborough/rules.yaml:2332:3\n10389 rules/marlborough/rules.yaml:2332:3\n10390 rules/marlborough/rules.yaml:2332:3\n10392 rules/marlborough/rules.yaml:2332:3\n10393 rules/marlborough/rules.yaml:2332:3\n10397 rules/marlborough/rules.yaml:2332:3\n10436 rules/marlborough/rules.yaml:1404:7\n10442 rules/marlborough/rules.yaml:1405:7\n10456 rules/marlborough/rules.yaml:1406:7\n10467 rules/marlborough/rules.yaml:1407:7\n10471 rules/marlborough/rules.yaml:1408:11\n10472 rules/marlborough/rules.yaml:1409:11\n10473 rules/marlborough/rules.yaml:1410:7\n10474 rules/marlborough/rules.yaml:1411:7\n10533 rules/marlborough/rules.yaml:1412:7\n10534 rules/marlborough/rules.yaml:1413:11\n10535 rules/marlborough/rules.yaml:1414:7\n10536 rules/marlborough/rules.yaml:1415:11\n10537 rules/marlborough/rules.yaml:1416:7\n10538 rules/marlborough/rules.yaml:1417:11\n10539 rules/marlborough/rules.yaml:1418:15\n10541 rules/marlborough/rules.yaml:1419:11\n10543 rules/marlborough/rules.yaml:1421:11\n10544 rules/marlborough/rules.yaml:1422:7\n10545 rules/marlborough/rules.yaml:1423:11\n10548 rules/marlborough/rules.yaml:1424:15\n10549 rules/marlborough/rules.yaml:1425:19\n10550 rules/marlborough/rules.yaml:1426:15\n10552 rules/marlborough/rules.yaml:1428:15\n10553 rules/marlborough/rules.yaml:1429:7\n10558 rules/marlborough/rules.yaml:1430:11\n10559 rules/marlborough/rules.yaml:1431:11\n10560 rules/marlborough/rules.yaml:1432:11\n10565 rules/marlborough/rules.yaml:1433:15\n10566 rules/marlborough/rules.yaml:1434:15\n10574 rules/marlborough/rules.yaml:1435:19\n10586 rules/marlborough/rules.yaml:1436:19\n10589 rules/marlborough/rules.yaml:1437:7\n10594 rules/marlborough/rules.yaml:1438:11\n10601 rules/marlborough/rules.yaml:1439:7\n10613 rules/marlborough/rules.yaml:1440:7\n10618 rules/marlborough/rules.yaml:1441:11\n10619 rules/marlborough/rules.yaml:1442:7\n10620 rules/marlborough/rules.yaml:1443:7\n10621 rules/marlborough/rules.yaml:1444:11\n10622 rules/marlborough/rules.yaml:1445:7\n10639 rules/marlborough/rules.yaml:1446:7\n10644 rules/marlborough/rules.yaml:1447:11\n10645 rules/marlborough/rules.yaml:1448:11\n10646 rules/marlborough/rules.yaml:1449:15\n10661 rules/marlborough/rules.yaml:1450:11\n10668 rules/marlborough/rules.yaml:1451:11\n10669 rules/marlborough/rules.yaml:1452:15\n10670 rules/marlborough/rules.yaml:1453:11\n10704 rules/marlborough/rules.yaml:1292:7\n10716 rules/marlborough/rules.yaml:1293:7\n10717 rules/marlborough/rules.yaml:1294:7\n10718 rules/marlborough/rules.yaml:1295:11\n10733 rules/marlborough/rules.yaml:1296:7\n10750 rules/marlborough/rules.yaml:1297:7\n10751 rules/marlborough/rules.yaml:1298:11\n10752 rules/marlborough/rules.yaml:1299:11\n10753 rules/marlborough/rules.yaml:1300:11\n10754 rules/marlborough/rules.yaml:1301:7\n10755 rules/marlborough/rules.yaml:1302:7\n10756 rules/marlborough/rules.yaml:1303:7\n10757 rules/marlborough/rules.yaml:1304:7\n10769 rules/marlborough/rules.yaml:1305:7\n10791 rules/marlborough/rules.yaml:1306:7\n10792 rules/marlborough/rules.yaml:1307:11\n10793 rules/marlborough/rules.yaml:1308:11\n10794 rules/marlborough/rules.yaml:1309:7\n10803 rules/marlborough/rules.yaml:1310:11\n10809 rules/marlborough/rules.yaml:1311:11\n10811 rules/marlborough/rules.yaml:1312:7\n10822 rules/marlborough/rules.yaml:1313:7\n10823 rules/marlborough/rules.yaml:1314:7\n10828 rules/marlborough/rules.yaml:1315:11\n10829 rules/marlborough/rules.yaml:1316:11\n10837 rules/marlborough/rules.yaml:1317:15\n10851 rules/marlborough/rules.yaml:1318:11\n10852 rules/marlborough/rules.yaml:1319:15\n10853 rules/marlborough/rules.yaml:1320:15\n10855 rules/marlborough/rules.yaml:1322:15\n10856 rules/marlborough/rules.yaml:1323:15\n10859 rules/marlborough/rules.yaml:1324:7\n10860 rules/marlborough/rules.yaml:1325:7\n10868 rules/marlborough/rules.yaml:1326:11\n10883 rules/marlborough/rules.yaml:1327:7\n10884 rules/marlborough/rules.yaml:1328:11\n10885 rules/marlborough/rules.yaml:1329:7\n10886 rules/marlborough/rules.yaml:1330:7\n10887 rules/marlborough/rules.yaml:1331:11\n10888 rules/marlborough/rules.yaml:1332:15\n10890 rules/marlborough/rules.yaml:1333:15\n10891 rules/marlborough/rules.yaml:1334:11\n10893 rules/marlborough/rules.yaml:1336:11\n10894 rules/marlborough/rules.yaml:1337:7\n10899 rules/marlborough/rules.yaml:1338:11\n10900 rules/marlborough/rules.yaml:1339:11\n10901 rules/marlborough/rules.yaml:1340:11\n10906 rules/marlborough/rules.yaml:1341:15\n10907 rules/marlborough/rules.yaml:1342:15\n10915 rules/marlborough/rules.yaml:1343:19\n10923 rules/marlborough/rules.yaml:1344:19\n10926 rules/marlborough/rules.yaml:1345:7\n10931 rules/marlborough/rules.yaml:1346:7\n10932 rules/marlborough/rules.yaml:1347:11\n10933 rules/marlborough/rules.yaml:1348:7\n10934 rules/marlborough/rules.yaml:1349:7\n10935 rules/marlborough/rules.yaml:1350:11\n10936 rules/marlborough/rules.yaml:1351:7\n10949 rules/marlborough/rules.yaml:1352:7\n10954 rules/marlborough/rules.yaml:1353:11\n10955 rules/marlborough/rules.yaml:1354:11\n10963 rules/marlborough/rules.yaml:1355:15\n10976 rules/marlborough/rules.yaml:1356:15\n10977 rules/marlborough/rules.yaml:1357:15\n10978 rules/marlborough/rules.yaml:1358:19\n10979 rules/marlborough/rules.yaml:1359:19\n10982 rules/marlborough/rules.yaml:1360:11\n10983 rules/marlborough/rules.yaml:1361:11\n10989 rules/marlborough/rules.yaml:1362:11\n10990 rules/marlborough/rules.yaml:1363:11\n11019 rules/marlborough/flow.yaml:11:7\n11033 rules/marlborough/flow.yaml:12:11\n11064 rules/marlborough/rules.yaml:927:7\n11065 rules/marlborough/rules.yaml:928:7\n11066 rules/marlborough/rules.yaml:929:7\n11076 rules/marlborough/rules.yaml:930:11\n11084 rules/marlborough/rules.yaml:931:11\n11085 rules/marlborough/rules.yaml:932:15\n11086 rules/marlborough/rules.yaml:933:15\n11089 rules/marlborough/rules.yaml:934:7\n11100 rules/marlborough/rules.yaml:935:11\n11101 rules/marlborough/rules.yaml:936:11\n11119 rules/marlborough/rules.yaml:937:11\n11120 rules/marlborough/rules.yaml:938:11\n11121 rules/marlborough/rules.yaml:939:11\n11125 rules/marlborough/rules.yaml:940:7\n11126 rules/marlborough/rules.yaml:941:11\n11139 rules/marlborough/rules.yaml:1512:7\n11140 rules/marlborough/rules.yaml:1513:7\n11145 rules/marlborough/rules.yaml:1514:11\n11152 rules/marlborough/rules.yaml:1515:11\n11155 rules/marlborough/rules.yaml:1516:7\n11158 rules/marlborough/rules.yaml:1517:7\n11159 rules/marlborough/rules.yaml:1518:7\n11160 rules/marlborough/rules.yaml:1519:11\n11162 rules/marlborough/rules.yaml:1521:11\n11186 rules/marlborough/rules.yaml:1912:7\n11187 rules/marlborough/rules.yaml:1913:7\n11198 rules/marlborough/rules.yaml:1914:11\n11199 rules/marlborough/rules.yaml:1915:11\n11214 rules/marlborough/rules.yaml:1916:15\n11215 rules/marlborough/rules.yaml:1917:15\n11223 rules/marlborough/rules.yaml:1918:15\n11241 rules/marlborough/rules.yaml:1919:15\n11242 rules/marlborough/rules.yaml:1920:15\n11251 rules/marlborough/rules.yaml:1921:19\n11278 rules/marlborough/rules.yaml:1922:19\n11279 rules/marlborough/rules.yaml:1923:23\n11282 rules/marlborough/rules.yaml:1924:23\n11283 rules/marlborough/rules.yaml:1925:23\n11284 rules/marlborough/rules.yaml:1926:19\n11285 rules/marlborough/rules.yaml:1927:23\n11286 rules/marlborough/rules.yaml:1928:23\n11287 rules/marlborough/rules.yaml:1929:23\n11313 rules/marlborough/rules.yaml:1610:7\n11317 rules/marlborough/rules.yaml:1611:7\n11331 rules/marlborough/rules.yaml:1612:11\n11338 rules/marlborough/rules.yaml:1613:11\n11343 rules/marlborough/rules.yaml:1614:7\n11357 rules/marlborough/rules.yaml:1615:11\n11371 rules/marlborough/flow.yaml:104:7\n11376 rules/marlborough/flow.yaml:105:11\n11395 rules/marlborough/flow.yaml:50:7\n11402 rules/marlborough/flow.yaml:51:11\n11416 rules/marlborough/flow.yaml:52:15\n11434 rules/marlborough/flow.yaml:67:7\n11441 rules/marlborough/flow.yaml:68:11\n11455 rules/marlborough/flow.yaml:69:15\n11469 rules/marlborough/flow.yaml:85:7\n11488 rules/marlborough/flow.yaml:61:7\n11495 rules/marlborough/flow.yaml:62:11\n11509 rules/marlborough/flow.yaml:63:15\n11527 rules/marlborough/flow.yaml:89:7\n11541 rules/marlborough/flow.yaml:90:11\n11555 rules/marlborough/flow.yaml:45:7\n11560 rules/marlborough/flow.yaml:46:11\n11579 rules/marlborough/flow.yaml:79:7\n11584 rules/marlborough/flow.yaml:80:11\n11598 rules/marlborough/flow.yaml:81:15\n11612 rules/marlborough/flow.yaml:56:7\n11617 rules/marlborough/flow.yaml:57:11\n11634 rules/marlborough/rules.yaml:1016:7\n11640 rules/marlborough/rules.yaml:1017:7\n11641 rules/marlborough/rules.yaml:1018:11\n11642 rules/marlborough/rules.yaml:1019:7\n11653 rules/marlborough/rules.yaml:1020:7\n11654 rules/marlborough/rules.yaml:1021:7"
+_ORIGINS = "1203 rules/marlborough/rules.yaml:468:7\n1217 rules/marlborough/rules.yaml:244:7\n1218 rules/marlborough/rules.yaml:245:7\n1240 rules/marlborough/rules.yaml:137:7\n1241 rules/marlborough/rules.yaml:138:7\n1242 rules/marlborough/rules.yaml:139:11\n1243 rules/marlborough/rules.yaml:140:11\n1244 rules/marlborough/rules.yaml:141:15\n1245 rules/marlborough/rules.yaml:142:7\n1266 rules/marlborough/rules.yaml:347:7\n1281 rules/marlborough/rules.yaml:680:7\n1290 rules/marlborough/rules.yaml:681:7\n1295 rules/marlborough/rules.yaml:682:7\n1296 rules/marlborough/rules.yaml:683:7\n1297 rules/marlborough/rules.yaml:684:7\n1302 rules/marlborough/rules.yaml:685:11\n1303 rules/marlborough/rules.yaml:686:11\n1304 rules/marlborough/rules.yaml:687:11\n1305 rules/marlborough/rules.yaml:688:11\n1306 rules/marlborough/rules.yaml:689:11\n1307 rules/marlborough/rules.yaml:690:7\n1311 rules/marlborough/rules.yaml:2481:1\n1316 rules/marlborough/rules.yaml:2481:1\n1321 rules/marlborough/rules.yaml:2481:1\n1328 rules/marlborough/rules.yaml:2481:1\n1336 rules/marlborough/rules.yaml:2481:1\n1344 rules/marlborough/rules.yaml:2481:1\n1352 rules/marlborough/rules.yaml:2481:1\n1360 rules/marlborough/rules.yaml:2481:1\n1368 rules/marlborough/rules.yaml:2481:1\n1377 rules/marlborough/rules.yaml:2481:1\n1382 rules/marlborough/rules.yaml:2481:1\n1386 rules/marlborough/rules.yaml:224:7\n1387 rules/marlborough/rules.yaml:225:11\n1388 rules/marlborough/rules.yaml:226:7\n1389 rules/marlborough/rules.yaml:227:7\n1399 rules/marlborough/rules.yaml:228:7\n1400 rules/marlborough/rules.yaml:229:7\n1403 rules/marlborough/rules.yaml:230:7\n1404 rules/marlborough/rules.yaml:231:11\n1412 rules/marlborough/rules.yaml:232:11\n1413 rules/marlborough/rules.yaml:233:7\n1418 rules/marlborough/rules.yaml:234:7\n1435 rules/marlborough/rules.yaml:647:7\n1436 rules/marlborough/rules.yaml:648:7\n1441 rules/marlborough/rules.yaml:649:11\n1443 rules/marlborough/rules.yaml:651:11\n1444 rules/marlborough/rules.yaml:652:7\n1445 rules/marlborough/rules.yaml:653:7\n1454 rules/marlborough/rules.yaml:654:11\n1455 rules/marlborough/rules.yaml:655:7\n1460 rules/marlborough/rules.yaml:656:7\n1468 rules/marlborough/rules.yaml:657:11\n1469 rules/marlborough/rules.yaml:658:7\n1472 rules/marlborough/rules.yaml:659:11\n1483 rules/marlborough/rules.yaml:660:7\n1493 rules/marlborough/rules.yaml:661:11\n1494 rules/marlborough/rules.yaml:662:7\n1504 rules/marlborough/rules.yaml:663:11\n1505 rules/marlborough/rules.yaml:664:7\n1515 rules/marlborough/rules.yaml:665:11\n1516 rules/marlborough/rules.yaml:666:7\n1526 rules/marlborough/rules.yaml:667:11\n1527 rules/marlborough/rules.yaml:668:7\n1531 rules/marlborough/rules.yaml:629:7\n1543 rules/marlborough/rules.yaml:809:7\n1548 rules/marlborough/rules.yaml:810:7\n1556 rules/marlborough/rules.yaml:182:7\n1557 rules/marlborough/rules.yaml:183:7\n1558 rules/marlborough/rules.yaml:184:11\n1559 rules/marlborough/rules.yaml:185:7\n1560 rules/marlborough/rules.yaml:186:11\n1561 rules/marlborough/rules.yaml:187:7\n1565 rules/marlborough/rules.yaml:65:7\n1574 rules/marlborough/rules.yaml:66:7\n1582 rules/marlborough/rules.yaml:447:7\n1590 rules/marlborough/rules.yaml:448:7\n1591 rules/marlborough/rules.yaml:449:11\n1592 rules/marlborough/rules.yaml:450:7\n1603 rules/marlborough/rules.yaml:451:7\n1608 rules/marlborough/rules.yaml:452:7\n1609 rules/marlborough/rules.yaml:453:11\n1610 rules/marlborough/rules.yaml:454:7\n1611 rules/marlborough/rules.yaml:455:11\n1612 rules/marlborough/rules.yaml:456:7\n1621 rules/marlborough/rules.yaml:457:7\n1629 rules/marlborough/rules.yaml:458:7\n1630 rules/marlborough/rules.yaml:459:11\n1631 rules/marlborough/rules.yaml:460:7\n1645 rules/marlborough/rules.yaml:158:7\n1653 rules/marlborough/rules.yaml:101:7\n1660 rules/marlborough/rules.yaml:91:7\n1675 rules/marlborough/rules.yaml:596:7\n1679 rules/marlborough/rules.yaml:166:7\n1680 rules/marlborough/rules.yaml:167:7\n1681 rules/marlborough/rules.yaml:168:11\n1682 rules/marlborough/rules.yaml:169:11\n1683 rules/marlborough/rules.yaml:170:15\n1684 rules/marlborough/rules.yaml:171:7\n1699 rules/marlborough/rules.yaml:702:7\n1700 rules/marlborough/rules.yaml:703:11\n1701 rules/marlborough/rules.yaml:704:7\n1702 rules/marlborough/rules.yaml:705:7\n1703 rules/marlborough/rules.yaml:706:11\n1704 rules/marlborough/rules.yaml:707:7\n1710 rules/marlborough/rules.yaml:297:7\n1711 rules/marlborough/rules.yaml:298:7\n1714 rules/marlborough/rules.yaml:299:11\n1715 rules/marlborough/rules.yaml:300:7\n1716 rules/marlborough/rules.yaml:301:11\n1717 rules/marlborough/rules.yaml:302:7\n1725 rules/marlborough/rules.yaml:303:7\n1726 rules/marlborough/rules.yaml:304:7\n1732 rules/marlborough/rules.yaml:305:11\n1733 rules/marlborough/rules.yaml:306:7\n1734 rules/marlborough/rules.yaml:307:11\n1742 rules/marlborough/rules.yaml:308:11\n1748 rules/marlborough/rules.yaml:309:7\n1752 rules/marlborough/rules.yaml:360:7\n1757 rules/marlborough/rules.yaml:361:7\n1758 rules/marlborough/rules.yaml:362:7\n1761 rules/marlborough/rules.yaml:363:11\n1762 rules/marlborough/rules.yaml:364:15\n1763 rules/marlborough/rules.yaml:365:15\n1764 rules/marlborough/rules.yaml:366:19\n1766 rules/marlborough/rules.yaml:368:19\n1767 rules/marlborough/rules.yaml:369:7\n1771 rules/marlborough/rules.yaml:109:7\n1778 rules/marlborough/rules.yaml:110:11\n1779 rules/marlborough/rules.yaml:111:7\n1780 rules/marlborough/rules.yaml:112:7\n1781 rules/marlborough/rules.yaml:113:11\n1782 rules/marlborough/rules.yaml:114:7\n1786 rules/marlborough/rules.yaml:335:7\n1793 rules/marlborough/rules.yaml:36:7\n1794 rules/marlborough/rules.yaml:37:11\n1795 rules/marlborough/rules.yaml:38:7\n1809 rules/marlborough/rules.yaml:77:7\n1810 rules/marlborough/rules.yaml:78:11\n1811 rules/marlborough/rules.yaml:79:7\n1812 rules/marlborough/rules.yaml:80:7\n1813 rules/marlborough/rules.yaml:81:11\n1833 rules/marlborough/rules.yaml:82:15\n1834 rules/marlborough/rules.yaml:83:7\n1838 rules/marlborough/rules.yaml:610:7\n1843 rules/marlborough/rules.yaml:421:7\n1870 rules/marlborough/rules.yaml:380:7\n1871 rules/marlborough/rules.yaml:381:11\n1872 rules/marlborough/rules.yaml:382:7\n1873 rules/marlborough/rules.yaml:383:11\n1874 rules/marlborough/rules.yaml:384:7\n1875 rules/marlborough/rules.yaml:385:11\n1876 rules/marlborough/rules.yaml:386:7\n1877 rules/marlborough/rules.yaml:387:11\n1878 rules/marlborough/rules.yaml:388:7\n1882 rules/marlborough/rules.yaml:617:7\n1888 rules/marlborough/rules.yaml:486:7\n1897 rules/marlborough/rules.yaml:487:7\n1912 rules/marlborough/rules.yaml:488:7\n1913 rules/marlborough/rules.yaml:489:7\n1918 rules/marlborough/rules.yaml:490:11\n1931 rules/marlborough/rules.yaml:491:15\n1932 rules/marlborough/rules.yaml:492:15\n1937 rules/marlborough/rules.yaml:493:19\n1938 rules/marlborough/rules.yaml:494:15\n1939 rules/marlborough/rules.yaml:495:19\n1944 rules/marlborough/rules.yaml:496:23\n1948 rules/marlborough/rules.yaml:497:7\n1949 rules/marlborough/rules.yaml:498:7\n1955 rules/marlborough/rules.yaml:499:7\n1970 rules/marlborough/rules.yaml:558:7\n1986 rules/marlborough/rules.yaml:559:7\n1987 rules/marlborough/rules.yaml:560:11\n1988 rules/marlborough/rules.yaml:561:7\n2000 rules/marlborough/rules.yaml:562:7\n2009 rules/marlborough/rules.yaml:563:7\n2010 rules/marlborough/rules.yaml:564:7\n2011 rules/marlborough/rules.yaml:565:11\n2012 rules/marlborough/rules.yaml:566:15\n2013 rules/marlborough/rules.yaml:567:19\n2015 rules/marlborough/rules.yaml:569:19\n2041 rules/marlborough/rules.yaml:570:19\n2047 rules/marlborough/rules.yaml:571:23\n2048 rules/marlborough/rules.yaml:572:7\n2052 rules/marlborough/rules.yaml:527:7\n2053 rules/marlborough/rules.yaml:528:7\n2089 rules/marlborough/rules.yaml:122:7\n2090 rules/marlborough/rules.yaml:123:11\n2091 rules/marlborough/rules.yaml:124:7\n2092 rules/marlborough/rules.yaml:125:7\n2093 rules/marlborough/rules.yaml:126:11\n2094 rules/marlborough/rules.yaml:127:7\n2098 rules/marlborough/rules.yaml:24:7\n2102 rules/marlborough/rules.yaml:150:7\n2103 rules/marlborough/rules.yaml:151:7\n2107 rules/marlborough/rules.yaml:402:7\n2108 rules/marlborough/rules.yaml:403:7\n2114 rules/marlborough/rules.yaml:404:11\n2118 rules/marlborough/rules.yaml:405:15\n2123 rules/marlborough/rules.yaml:406:15\n2124 rules/marlborough/rules.yaml:407:19\n2133 rules/marlborough/rules.yaml:408:23\n2134 rules/marlborough/rules.yaml:409:7\n2138 rules/marlborough/rules.yaml:590:7\n2146 rules/marlborough/rules.yaml:319:7\n2147 rules/marlborough/rules.yaml:320:7\n2148 rules/marlborough/rules.yaml:321:11\n2149 rules/marlborough/rules.yaml:322:7\n2152 rules/marlborough/rules.yaml:323:11\n2153 rules/marlborough/rules.yaml:324:7\n2157 rules/marlborough/rules.yaml:325:11\n2158 rules/marlborough/rules.yaml:326:7\n2164 rules/marlborough/rules.yaml:795:7\n2169 rules/marlborough/rules.yaml:796:7\n2194 rules/marlborough/rules.yaml:797:7\n2209 rules/marlborough/rules.yaml:798:7\n2224 rules/marlborough/rules.yaml:734:7\n2225 rules/marlborough/rules.yaml:735:11\n2226 rules/marlborough/rules.yaml:736:7\n2227 rules/marlborough/rules.yaml:737:11\n2228 rules/marlborough/rules.yaml:738:7\n2232 rules/marlborough/rules.yaml:752:7\n2237 rules/marlborough/rules.yaml:753:7\n2242 rules/marlborough/rules.yaml:754:7\n2252 rules/marlborough/rules.yaml:765:7\n2257 rules/marlborough/rules.yaml:766:11\n2258 rules/marlborough/rules.yaml:767:7\n2259 rules/marlborough/rules.yaml:768:7\n2260 rules/marlborough/rules.yaml:769:11\n2261 rules/marlborough/rules.yaml:770:11\n2265 rules/marlborough/rules.yaml:771:15\n2266 rules/marlborough/rules.yaml:772:15\n2267 rules/marlborough/rules.yaml:773:19\n2268 rules/marlborough/rules.yaml:774:7\n2272 rules/marlborough/rules.yaml:510:7\n2281 rules/marlborough/rules.yaml:511:7\n2282 rules/marlborough/rules.yaml:512:7\n2298 rules/marlborough/rules.yaml:513:7\n2307 rules/marlborough/rules.yaml:514:7\n2322 rules/marlborough/rules.yaml:515:7\n2335 rules/marlborough/rules.yaml:516:7\n2346 rules/marlborough/rules.yaml:47:7\n2347 rules/marlborough/rules.yaml:48:11\n2348 rules/marlborough/rules.yaml:49:7\n2352 rules/marlborough/rules.yaml:539:7\n2353 rules/marlborough/rules.yaml:540:7\n2354 rules/marlborough/rules.yaml:541:7\n2355 rules/marlborough/rules.yaml:542:7\n2356 rules/marlborough/rules.yaml:543:7\n2357 rules/marlborough/rules.yaml:544:7\n2375 rules/marlborough/rules.yaml:280:7\n2376 rules/marlborough/rules.yaml:281:7\n2383 rules/marlborough/rules.yaml:282:11\n2384 rules/marlborough/rules.yaml:283:7\n2385 rules/marlborough/rules.yaml:284:11\n2386 rules/marlborough/rules.yaml:285:7\n2390 rules/marlborough/rules.yaml:267:7\n2395 rules/marlborough/rules.yaml:268:7\n2407 rules/marlborough/rules.yaml:718:7\n2408 rules/marlborough/rules.yaml:719:11\n2409 rules/marlborough/rules.yaml:720:7\n2410 rules/marlborough/rules.yaml:721:11\n2411 rules/marlborough/rules.yaml:722:7\n2412 rules/marlborough/rules.yaml:723:11\n2413 rules/marlborough/rules.yaml:724:7\n2417 rules/marlborough/rules.yaml:255:7\n2420 rules/marlborough/rules.yaml:256:11\n2421 rules/marlborough/rules.yaml:257:7\n2422 rules/marlborough/rules.yaml:258:11\n2423 rules/marlborough/rules.yaml:259:7\n2427 rules/marlborough/rules.yaml:57:7\n2434 rules/marlborough/rules.yaml:434:7\n2440 rules/marlborough/rules.yaml:435:7\n2444 rules/marlborough/rules.yaml:580:7\n2449 rules/marlborough/rules.yaml:581:7\n2450 rules/marlborough/rules.yaml:582:7\n2458 rules/marlborough/rules.yaml:637:7\n2465 rules/marlborough/rules.yaml:2422:3\n2472 rules/marlborough/rules.yaml:2422:3\n2487 rules/marlborough/rules.yaml:2443:3\n2494 rules/marlborough/rules.yaml:2443:3\n2502 rules/marlborough/rules.yaml:2462:3\n2507 rules/marlborough/rules.yaml:2462:3\n2511 rules/marlborough/rules.yaml:782:7\n2518 rules/marlborough/rules.yaml:200:7\n2519 rules/marlborough/rules.yaml:201:7\n2520 rules/marlborough/rules.yaml:202:7\n2521 rules/marlborough/rules.yaml:203:7\n2522 rules/marlborough/rules.yaml:204:11\n2523 rules/marlborough/rules.yaml:205:11\n2533 rules/marlborough/rules.yaml:206:15\n2537 rules/marlborough/rules.yaml:207:19\n2570 rules/marlborough/rules.yaml:209:19\n2587 rules/marlborough/rules.yaml:210:7\n2591 rules/marlborough/cards.yaml:383:14\n2595 rules/marlborough/cards.yaml:391:14\n2599 rules/marlborough/cards.yaml:15:14\n2603 rules/marlborough/cards.yaml:23:14\n2607 rules/marlborough/cards.yaml:31:14\n2611 rules/marlborough/cards.yaml:39:14\n2615 rules/marlborough/cards.yaml:47:14\n2619 rules/marlborough/cards.yaml:55:14\n2623 rules/marlborough/cards.yaml:63:14\n2627 rules/marlborough/cards.yaml:71:14\n2631 rules/marlborough/cards.yaml:79:14\n2635 rules/marlborough/cards.yaml:87:14\n2639 rules/marlborough/cards.yaml:95:14\n2643 rules/marlborough/cards.yaml:103:14\n2647 rules/marlborough/cards.yaml:111:14\n2651 rules/marlborough/cards.yaml:119:14\n2655 rules/marlborough/cards.yaml:127:14\n2659 rules/marlborough/cards.yaml:199:14\n2663 rules/marlborough/cards.yaml:135:14\n2667 rules/marlborough/cards.yaml:143:14\n2671 rules/marlborough/cards.yaml:151:14\n2675 rules/marlborough/cards.yaml:159:14\n2679 rules/marlborough/cards.yaml:167:14\n2683 rules/marlborough/cards.yaml:175:14\n2687 rules/marlborough/cards.yaml:183:14\n2691 rules/marlborough/cards.yaml:191:14\n2695 rules/marlborough/cards.yaml:271:14\n2699 rules/marlborough/cards.yaml:279:14\n2703 rules/marlborough/cards.yaml:287:14\n2707 rules/marlborough/cards.yaml:295:14\n2711 rules/marlborough/cards.yaml:303:14\n2715 rules/marlborough/cards.yaml:311:14\n2719 rules/marlborough/cards.yaml:319:14\n2723 rules/marlborough/cards.yaml:327:14\n2727 rules/marlborough/cards.yaml:335:14\n2731 rules/marlborough/cards.yaml:343:14\n2735 rules/marlborough/cards.yaml:351:14\n2739 rules/marlborough/cards.yaml:359:14\n2743 rules/marlborough/cards.yaml:367:14\n2747 rules/marlborough/cards.yaml:375:14\n2751 rules/marlborough/cards.yaml:207:14\n2755 rules/marlborough/cards.yaml:215:14\n2759 rules/marlborough/cards.yaml:223:14\n2763 rules/marlborough/cards.yaml:231:14\n2767 rules/marlborough/cards.yaml:239:14\n2771 rules/marlborough/cards.yaml:247:14\n2775 rules/marlborough/cards.yaml:255:14\n2779 rules/marlborough/cards.yaml:263:14\n2783 rules/marlborough/rules.yaml:2548:9\n2787 rules/marlborough/rules.yaml:2520:9\n2795 rules/marlborough/rules.yaml:2563:9\n2796 rules/marlborough/rules.yaml:2564:9\n2797 rules/marlborough/rules.yaml:2565:9\n2804 rules/marlborough/rules.yaml:2527:9\n2805 rules/marlborough/rules.yaml:2528:9\n2806 rules/marlborough/rules.yaml:2529:9\n2811 rules/marlborough/rules.yaml:2536:9\n2820 rules/marlborough/rules.yaml:2537:9\n2821 rules/marlborough/rules.yaml:2538:9\n2822 rules/marlborough/rules.yaml:2539:13\n2824 rules/marlborough/rules.yaml:2540:13\n2827 rules/marlborough/rules.yaml:2542:13\n2832 rules/marlborough/rules.yaml:2554:9\n2834 rules/marlborough/rules.yaml:2555:9\n2836 rules/marlborough/rules.yaml:2556:9\n2841 rules/marlborough/rules.yaml:2510:9\n2844 rules/marlborough/rules.yaml:2511:9\n2850 rules/marlborough/rules.yaml:950:7\n2854 rules/marlborough/rules.yaml:951:11\n2855 rules/marlborough/rules.yaml:952:11\n2860 rules/marlborough/rules.yaml:1625:7\n2861 rules/marlborough/rules.yaml:1626:7\n2863 rules/marlborough/rules.yaml:1627:7\n2865 rules/marlborough/rules.yaml:1628:7\n2866 rules/marlborough/rules.yaml:1629:7\n2883 rules/marlborough/rules.yaml:1630:11\n2889 rules/marlborough/rules.yaml:1631:15\n2891 rules/marlborough/rules.yaml:1632:15\n2893 rules/marlborough/rules.yaml:1633:15\n2897 rules/marlborough/rules.yaml:896:7\n2900 rules/marlborough/rules.yaml:897:11\n2901 rules/marlborough/rules.yaml:898:11\n2902 rules/marlborough/rules.yaml:899:15\n2909 rules/marlborough/rules.yaml:900:15\n2911 rules/marlborough/rules.yaml:901:15\n2912 rules/marlborough/rules.yaml:902:15\n2914 rules/marlborough/rules.yaml:903:15\n2915 rules/marlborough/rules.yaml:904:11\n2917 rules/marlborough/rules.yaml:905:7\n2918 rules/marlborough/rules.yaml:906:7\n2920 rules/marlborough/rules.yaml:907:7\n2923 rules/marlborough/rules.yaml:908:11\n2924 rules/marlborough/rules.yaml:909:7\n2926 rules/marlborough/rules.yaml:910:7\n2927 rules/marlborough/rules.yaml:911:7\n2945 rules/marlborough/rules.yaml:912:11\n2954 rules/marlborough/rules.yaml:913:15\n2956 rules/marlborough/rules.yaml:914:15\n2958 rules/marlborough/rules.yaml:915:15\n2962 rules/marlborough/flow.yaml:110:7\n2963 rules/marlborough/flow.yaml:111:11\n2964 rules/marlborough/flow.yaml:112:7\n2970 rules/marlborough/rules.yaml:2029:7\n2971 rules/marlborough/rules.yaml:2030:11\n2973 rules/marlborough/rules.yaml:2032:11\n2975 rules/marlborough/rules.yaml:2034:11\n2976 rules/marlborough/rules.yaml:2035:11\n2979 rules/marlborough/rules.yaml:2036:11\n2984 rules/marlborough/rules.yaml:1268:7\n2990 rules/marlborough/rules.yaml:1269:11\n2991 rules/marlborough/rules.yaml:1270:15\n2992 rules/marlborough/rules.yaml:1271:15\n3005 rules/marlborough/rules.yaml:1272:15\n3006 rules/marlborough/rules.yaml:1273:15\n3018 rules/marlborough/rules.yaml:1274:15\n3019 rules/marlborough/rules.yaml:1275:19\n3020 rules/marlborough/rules.yaml:1276:19\n3026 rules/marlborough/rules.yaml:844:7\n3027 rules/marlborough/rules.yaml:845:7\n3032 rules/marlborough/rules.yaml:846:11\n3033 rules/marlborough/rules.yaml:847:11\n3036 rules/marlborough/rules.yaml:848:11\n3037 rules/marlborough/rules.yaml:849:7\n3038 rules/marlborough/rules.yaml:850:7\n3043 rules/marlborough/rules.yaml:2196:7\n3044 rules/marlborough/rules.yaml:2197:7\n3045 rules/marlborough/rules.yaml:2198:11\n3046 rules/marlborough/rules.yaml:2199:11\n3047 rules/marlborough/rules.yaml:2200:11\n3048 rules/marlborough/rules.yaml:2201:11\n3059 rules/marlborough/rules.yaml:2202:11\n3070 rules/marlborough/rules.yaml:2203:11\n3072 rules/marlborough/rules.yaml:2204:11\n3073 rules/marlborough/rules.yaml:2205:15\n3075 rules/marlborough/rules.yaml:2207:15\n3079 rules/marlborough/rules.yaml:1696:7\n3080 rules/marlborough/rules.yaml:1697:7\n3083 rules/marlborough/rules.yaml:1698:11\n3087 rules/marlborough/rules.yaml:1932:7\n3088 rules/marlborough/rules.yaml:1933:11\n3092 rules/marlborough/flow.yaml:16:7\n3093 rules/marlborough/flow.yaml:17:11\n3094 rules/marlborough/flow.yaml:18:15\n3097 rules/marlborough/flow.yaml:19:19\n3098 rules/marlborough/flow.yaml:20:19\n3104 rules/marlborough/rules.yaml:883:7\n3105 rules/marlborough/rules.yaml:884:11\n3108 rules/marlborough/rules.yaml:886:11\n3110 rules/marlborough/rules.yaml:887:7\n3112 rules/marlborough/rules.yaml:888:7\n3113 rules/marlborough/rules.yaml:889:11\n3118 rules/marlborough/rules.yaml:857:7\n3119 rules/marlborough/rules.yaml:858:7\n3125 rules/marlborough/rules.yaml:2046:7\n3126 rules/marlborough/rules.yaml:2047:7\n3129 rules/marlborough/rules.yaml:2048:7\n3134 rules/marlborough/flow.yaml:94:7\n3139 rules/marlborough/flow.yaml:95:7\n3144 rules/marlborough/flow.yaml:96:7\n3146 rules/marlborough/flow.yaml:97:7\n3147 rules/marlborough/flow.yaml:98:11\n3149 rules/marlborough/flow.yaml:100:11\n3153 rules/marlborough/flow.yaml:73:7\n3154 rules/marlborough/flow.yaml:74:11\n3155 rules/marlborough/flow.yaml:75:15\n3160 rules/marlborough/flow.yaml:25:7\n3161 rules/marlborough/flow.yaml:26:11\n3166 rules/marlborough/flow.yaml:27:11\n3169 rules/marlborough/flow.yaml:29:11\n3170 rules/marlborough/flow.yaml:30:11\n3171 rules/marlborough/flow.yaml:31:15\n3172 rules/marlborough/flow.yaml:32:11\n3173 rules/marlborough/flow.yaml:33:15\n3174 rules/marlborough/flow.yaml:34:15\n3175 rules/marlborough/flow.yaml:35:15\n3180 rules/marlborough/flow.yaml:36:19\n3181 rules/marlborough/flow.yaml:37:19\n3182 rules/marlborough/flow.yaml:38:19\n3184 rules/marlborough/flow.yaml:39:15\n3185 rules/marlborough/flow.yaml:40:11\n3188 rules/marlborough/flow.yaml:41:11\n3194 rules/marlborough/rules.yaml:865:7\n3195 rules/marlborough/rules.yaml:866:11\n3197 rules/marlborough/rules.yaml:867:11\n3199 rules/marlborough/rules.yaml:868:7\n3200 rules/marlborough/rules.yaml:869:7\n3201 rules/marlborough/rules.yaml:870:7\n3202 rules/marlborough/rules.yaml:871:7\n3203 rules/marlborough/rules.yaml:872:11\n3207 rules/marlborough/rules.yaml:874:11\n3215 rules/marlborough/rules.yaml:876:11\n3227 rules/marlborough/rules.yaml:2437:7\n3230 rules/marlborough/rules.yaml:2438:7\n3231 rules/marlborough/rules.yaml:2439:11\n3233 rules/marlborough/rules.yaml:2441:11\n3234 rules/marlborough/rules.yaml:2442:7\n3241 rules/marlborough/rules.yaml:2457:7\n3244 rules/marlborough/rules.yaml:2458:7\n3245 rules/marlborough/rules.yaml:2459:7\n3250 rules/marlborough/rules.yaml:2476:7\n3253 rules/marlborough/rules.yaml:2477:7\n3254 rules/marlborough/rules.yaml:2478:7\n3257 rules/marlborough/rules.yaml:2479:7\n3630 rules/marlborough/rules.yaml:1001:7\n3635 rules/marlborough/rules.yaml:1002:11\n3636 rules/marlborough/rules.yaml:1003:7\n3645 rules/marlborough/rules.yaml:1004:7\n3646 rules/marlborough/rules.yaml:1005:11\n3647 rules/marlborough/rules.yaml:1006:7\n3648 rules/marlborough/rules.yaml:1007:7\n3649 rules/marlborough/rules.yaml:1008:11\n3651 rules/marlborough/rules.yaml:1009:7\n3652 rules/marlborough/rules.yaml:1010:11\n3656 rules/marlborough/rules.yaml:1100:7\n3657 rules/marlborough/rules.yaml:1101:7\n3663 rules/marlborough/rules.yaml:1102:7\n3664 rules/marlborough/rules.yaml:1103:11\n3666 rules/marlborough/rules.yaml:1104:7\n3667 rules/marlborough/rules.yaml:1105:11\n3669 rules/marlborough/rules.yaml:1106:7\n3670 rules/marlborough/rules.yaml:1107:7\n3671 rules/marlborough/rules.yaml:1109:7\n3672 rules/marlborough/rules.yaml:1110:11\n3678 rules/marlborough/rules.yaml:1111:11\n3686 rules/marlborough/rules.yaml:1114:11\n3687 rules/marlborough/rules.yaml:1116:11\n3688 rules/marlborough/rules.yaml:1118:19\n3691 rules/marlborough/rules.yaml:1121:23\n3693 rules/marlborough/rules.yaml:1124:19\n3698 rules/marlborough/rules.yaml:1126:19\n3704 rules/marlborough/rules.yaml:1130:11\n3705 rules/marlborough/rules.yaml:1131:11\n3708 rules/marlborough/rules.yaml:1132:11\n3713 rules/marlborough/rules.yaml:1133:11\n3714 rules/marlborough/rules.yaml:1134:11\n3715 rules/marlborough/rules.yaml:1135:15\n3721 rules/marlborough/rules.yaml:1138:15\n3722 rules/marlborough/rules.yaml:1139:15\n3724 rules/marlborough/rules.yaml:1141:15\n3725 rules/marlborough/rules.yaml:1143:15\n3726 rules/marlborough/rules.yaml:1144:15\n3727 rules/marlborough/rules.yaml:1145:15\n3729 rules/marlborough/rules.yaml:1147:15\n3730 rules/marlborough/rules.yaml:1149:15\n3731 rules/marlborough/rules.yaml:1150:15\n3732 rules/marlborough/rules.yaml:1151:15\n3733 rules/marlborough/rules.yaml:1152:11\n3734 rules/marlborough/rules.yaml:1153:11\n3735 rules/marlborough/rules.yaml:1154:11\n3736 rules/marlborough/rules.yaml:1156:11\n3737 rules/marlborough/rules.yaml:1157:11\n3738 rules/marlborough/rules.yaml:1158:11\n3739 rules/marlborough/rules.yaml:1160:19\n3740 rules/marlborough/rules.yaml:1161:19\n3749 rules/marlborough/rules.yaml:1162:23\n3750 rules/marlborough/rules.yaml:1163:23\n3752 rules/marlborough/rules.yaml:1165:19\n3753 rules/marlborough/rules.yaml:1166:23\n3755 rules/marlborough/rules.yaml:1168:23\n3759 rules/marlborough/rules.yaml:1172:19\n3760 rules/marlborough/rules.yaml:1173:19\n3761 rules/marlborough/rules.yaml:1174:19\n3762 rules/marlborough/rules.yaml:1175:23\n3766 rules/marlborough/rules.yaml:1179:19\n3767 rules/marlborough/rules.yaml:1180:19\n3768 rules/marlborough/rules.yaml:1181:19\n3785 rules/marlborough/rules.yaml:1182:23\n3787 rules/marlborough/rules.yaml:1184:19\n3794 rules/marlborough/rules.yaml:2422:3\n3795 rules/marlborough/rules.yaml:2422:3\n3797 rules/marlborough/rules.yaml:2422:3\n3798 rules/marlborough/rules.yaml:2422:3\n3799 rules/marlborough/rules.yaml:2422:3\n3800 rules/marlborough/rules.yaml:2422:3\n3801 rules/marlborough/rules.yaml:2422:3\n3802 rules/marlborough/rules.yaml:2422:3\n3809 rules/marlborough/rules.yaml:2422:3\n3810 rules/marlborough/rules.yaml:2422:3\n3811 rules/marlborough/rules.yaml:2422:3\n3812 rules/marlborough/rules.yaml:2422:3\n3826 rules/marlborough/rules.yaml:2422:3\n3827 rules/marlborough/rules.yaml:2422:3\n3829 rules/marlborough/rules.yaml:2422:3\n3830 rules/marlborough/rules.yaml:2422:3\n3831 rules/marlborough/rules.yaml:2422:3\n3833 rules/marlborough/rules.yaml:2422:3\n3834 rules/marlborough/rules.yaml:2422:3\n3837 rules/marlborough/rules.yaml:2422:3\n3852 rules/marlborough/rules.yaml:1195:7\n3853 rules/marlborough/rules.yaml:1196:7\n3854 rules/marlborough/rules.yaml:1197:7\n3860 rules/marlborough/rules.yaml:1198:7\n3861 rules/marlborough/rules.yaml:1199:7\n3865 rules/marlborough/rules.yaml:1200:7\n3869 rules/marlborough/rules.yaml:1201:7\n3870 rules/marlborough/rules.yaml:1202:11\n3871 rules/marlborough/rules.yaml:1203:7\n3872 rules/marlborough/rules.yaml:1204:7\n3873 rules/marlborough/rules.yaml:1205:7\n3878 rules/marlborough/rules.yaml:1206:7\n3883 rules/marlborough/rules.yaml:1207:7\n3884 rules/marlborough/rules.yaml:1208:7\n3885 rules/marlborough/rules.yaml:1209:7\n3886 rules/marlborough/rules.yaml:1210:7\n3887 rules/marlborough/rules.yaml:1211:7\n3888 rules/marlborough/rules.yaml:1212:7\n3889 rules/marlborough/rules.yaml:1213:7\n3890 rules/marlborough/rules.yaml:1214:7\n3891 rules/marlborough/rules.yaml:1215:7\n3892 rules/marlborough/rules.yaml:1216:7\n3893 rules/marlborough/rules.yaml:1217:7\n3910 rules/marlborough/rules.yaml:1218:7\n3911 rules/marlborough/rules.yaml:1219:7\n3912 rules/marlborough/rules.yaml:1220:11\n3939 rules/marlborough/rules.yaml:1221:7\n3940 rules/marlborough/rules.yaml:1222:7\n3941 rules/marlborough/rules.yaml:1224:15\n3942 rules/marlborough/rules.yaml:1225:19\n3943 rules/marlborough/rules.yaml:1226:15\n3944 rules/marlborough/rules.yaml:1227:15\n3945 rules/marlborough/rules.yaml:1228:15\n3946 rules/marlborough/rules.yaml:1229:19\n3948 rules/marlborough/rules.yaml:1231:15\n3949 rules/marlborough/rules.yaml:1232:15\n3950 rules/marlborough/rules.yaml:1233:15\n3951 rules/marlborough/rules.yaml:1234:15\n3952 rules/marlborough/rules.yaml:1235:15\n3953 rules/marlborough/rules.yaml:1236:19\n3955 rules/marlborough/rules.yaml:1238:15\n3956 rules/marlborough/rules.yaml:1239:15\n3957 rules/marlborough/rules.yaml:1240:15\n3958 rules/marlborough/rules.yaml:1241:15\n3970 rules/marlborough/rules.yaml:1242:19\n3972 rules/marlborough/rules.yaml:1244:15\n3973 rules/marlborough/rules.yaml:1245:15\n3974 rules/marlborough/rules.yaml:1246:15\n3980 rules/marlborough/rules.yaml:1247:19\n3981 rules/marlborough/rules.yaml:1248:19\n3982 rules/marlborough/rules.yaml:1249:15\n3983 rules/marlborough/rules.yaml:1250:15\n3984 rules/marlborough/rules.yaml:1251:15\n3985 rules/marlborough/rules.yaml:1252:19\n3987 rules/marlborough/rules.yaml:1254:15\n3988 rules/marlborough/rules.yaml:1255:19\n3989 rules/marlborough/rules.yaml:1256:15\n3990 rules/marlborough/rules.yaml:1257:15\n3991 rules/marlborough/rules.yaml:1258:15\n3992 rules/marlborough/rules.yaml:1259:15\n3993 rules/marlborough/rules.yaml:1260:15\n3994 rules/marlborough/rules.yaml:1261:19\n3999 rules/marlborough/rules.yaml:1876:7\n4000 rules/marlborough/rules.yaml:1877:7\n4001 rules/marlborough/rules.yaml:1878:7\n4011 rules/marlborough/rules.yaml:1879:7\n4012 rules/marlborough/rules.yaml:1880:11\n4015 rules/marlborough/rules.yaml:1882:7\n4019 rules/marlborough/rules.yaml:1705:7\n4024 rules/marlborough/rules.yaml:1706:11\n4025 rules/marlborough/rules.yaml:1707:11\n4037 rules/marlborough/rules.yaml:1708:15\n4044 rules/marlborough/rules.yaml:1709:15\n4079 rules/marlborough/rules.yaml:1710:15\n4080 rules/marlborough/rules.yaml:1712:19\n4082 rules/marlborough/rules.yaml:1714:19\n4083 rules/marlborough/rules.yaml:1715:19\n4084 rules/marlborough/rules.yaml:1716:23\n4085 rules/marlborough/rules.yaml:1717:19\n4087 rules/marlborough/rules.yaml:1718:19\n4092 rules/marlborough/rules.yaml:1850:7\n4093 rules/marlborough/rules.yaml:1851:7\n4094 rules/marlborough/rules.yaml:1852:7\n4095 rules/marlborough/rules.yaml:1853:7\n4101 rules/marlborough/rules.yaml:1856:7\n4105 rules/marlborough/rules.yaml:1857:7\n4109 rules/marlborough/rules.yaml:1858:7\n4110 rules/marlborough/rules.yaml:1859:11\n4113 rules/marlborough/rules.yaml:1860:7\n4114 rules/marlborough/rules.yaml:1861:11\n4117 rules/marlborough/rules.yaml:1862:7\n4118 rules/marlborough/rules.yaml:1863:7\n4119 rules/marlborough/rules.yaml:1864:7\n4120 rules/marlborough/rules.yaml:1866:7\n4121 rules/marlborough/rules.yaml:1867:7\n4125 rules/marlborough/rules.yaml:1918:7\n4126 rules/marlborough/rules.yaml:1919:7\n4127 rules/marlborough/rules.yaml:1920:7\n4128 rules/marlborough/rules.yaml:1921:11\n4129 rules/marlborough/rules.yaml:1922:7\n4130 rules/marlborough/rules.yaml:1923:7\n4131 rules/marlborough/rules.yaml:1924:7\n4137 rules/marlborough/rules.yaml:1808:7\n4138 rules/marlborough/rules.yaml:1809:7\n4141 rules/marlborough/rules.yaml:1812:11\n4143 rules/marlborough/rules.yaml:1814:11\n4144 rules/marlborough/rules.yaml:1815:11\n4145 rules/marlborough/rules.yaml:1816:11\n4146 rules/marlborough/rules.yaml:1817:15\n4150 rules/marlborough/rules.yaml:1820:15\n4152 rules/marlborough/rules.yaml:1823:11\n4160 rules/marlborough/rules.yaml:1824:11\n4161 rules/marlborough/rules.yaml:1826:19\n4163 rules/marlborough/rules.yaml:1829:19\n4165 rules/marlborough/rules.yaml:1831:19\n4166 rules/marlborough/rules.yaml:1832:23\n4168 rules/marlborough/rules.yaml:1835:23\n4170 rules/marlborough/rules.yaml:1838:19\n4175 rules/marlborough/rules.yaml:1891:7\n4176 rules/marlborough/rules.yaml:1892:7\n4181 rules/marlborough/rules.yaml:1893:11\n4182 rules/marlborough/rules.yaml:1894:11\n4203 rules/marlborough/rules.yaml:1895:11\n4204 rules/marlborough/rules.yaml:1896:11\n4205 rules/marlborough/rules.yaml:1897:15\n4220 rules/marlborough/rules.yaml:1898:15\n4221 rules/marlborough/rules.yaml:1899:19\n4223 rules/marlborough/rules.yaml:1901:19\n4224 rules/marlborough/rules.yaml:1902:19\n4225 rules/marlborough/rules.yaml:1903:23\n4226 rules/marlborough/rules.yaml:1904:19\n4227 rules/marlborough/rules.yaml:1905:23\n4229 rules/marlborough/rules.yaml:1907:23\n4235 rules/marlborough/rules.yaml:1768:7\n4242 rules/marlborough/rules.yaml:1769:7\n4248 rules/marlborough/rules.yaml:1770:7\n4249 rules/marlborough/rules.yaml:1772:11\n4251 rules/marlborough/rules.yaml:1774:11\n4254 rules/marlborough/rules.yaml:1775:11\n4259 rules/marlborough/rules.yaml:1776:11\n4260 rules/marlborough/rules.yaml:1777:11\n4261 rules/marlborough/rules.yaml:1778:15\n4263 rules/marlborough/rules.yaml:1780:15\n4264 rules/marlborough/rules.yaml:1781:11\n4270 rules/marlborough/rules.yaml:823:7\n4271 rules/marlborough/rules.yaml:824:7\n4272 rules/marlborough/rules.yaml:825:11\n4273 rules/marlborough/rules.yaml:826:11\n4274 rules/marlborough/rules.yaml:827:15\n4277 rules/marlborough/rules.yaml:828:11\n4278 rules/marlborough/rules.yaml:830:7\n4279 rules/marlborough/rules.yaml:831:7\n4286 rules/marlborough/rules.yaml:832:11\n4287 rules/marlborough/rules.yaml:833:15\n4289 rules/marlborough/rules.yaml:835:15\n4290 rules/marlborough/rules.yaml:836:15\n4294 rules/marlborough/rules.yaml:837:11\n4299 rules/marlborough/rules.yaml:2388:7\n4300 rules/marlborough/rules.yaml:2389:7\n4305 rules/marlborough/rules.yaml:2390:11\n4310 rules/marlborough/rules.yaml:2391:11\n4328 rules/marlborough/rules.yaml:2392:11\n4329 rules/marlborough/rules.yaml:2393:15\n4331 rules/marlborough/rules.yaml:2395:15\n4332 rules/marlborough/rules.yaml:2396:15\n4333 rules/marlborough/rules.yaml:2397:19\n4335 rules/marlborough/rules.yaml:2399:19\n4338 rules/marlborough/rules.yaml:2400:19\n4339 rules/marlborough/rules.yaml:2401:19\n4340 rules/marlborough/rules.yaml:2403:19\n4341 rules/marlborough/rules.yaml:2404:23\n4342 rules/marlborough/rules.yaml:2405:7\n4347 rules/marlborough/rules.yaml:1790:7\n4348 rules/marlborough/rules.yaml:1791:7\n4349 rules/marlborough/rules.yaml:1792:7\n4350 rules/marlborough/rules.yaml:1794:15\n4351 rules/marlborough/rules.yaml:1795:19\n4354 rules/marlborough/rules.yaml:1796:23\n4357 rules/marlborough/rules.yaml:1798:15\n4360 rules/marlborough/rules.yaml:1800:15\n4367 rules/marlborough/rules.yaml:1030:7\n4368 rules/marlborough/rules.yaml:1031:11\n4369 rules/marlborough/rules.yaml:1032:7\n4370 rules/marlborough/rules.yaml:1033:7\n4371 rules/marlborough/rules.yaml:1036:15\n4372 rules/marlborough/rules.yaml:1037:15\n4373 rules/marlborough/rules.yaml:1038:15\n4375 rules/marlborough/rules.yaml:1041:15\n4376 rules/marlborough/rules.yaml:1042:15\n4377 rules/marlborough/rules.yaml:1043:15\n4379 rules/marlborough/rules.yaml:1045:15\n4383 rules/marlborough/rules.yaml:1532:7\n4388 rules/marlborough/rules.yaml:1533:11\n4391 rules/marlborough/rules.yaml:1534:11\n4399 rules/marlborough/rules.yaml:1536:15\n4403 rules/marlborough/rules.yaml:1056:7\n4404 rules/marlborough/rules.yaml:1057:7\n4409 rules/marlborough/rules.yaml:1058:7\n4410 rules/marlborough/rules.yaml:1059:11\n4411 rules/marlborough/rules.yaml:1060:15\n4412 rules/marlborough/rules.yaml:1061:7\n4413 rules/marlborough/rules.yaml:1062:7\n4414 rules/marlborough/rules.yaml:1063:7\n4415 rules/marlborough/rules.yaml:1064:11\n4416 rules/marlborough/rules.yaml:1065:11\n4417 rules/marlborough/rules.yaml:1066:11\n4429 rules/marlborough/rules.yaml:1067:11\n4438 rules/marlborough/rules.yaml:1068:11\n4439 rules/marlborough/rules.yaml:1069:15\n4440 rules/marlborough/rules.yaml:1070:19\n4442 rules/marlborough/rules.yaml:1072:15\n4443 rules/marlborough/rules.yaml:1073:15\n4444 rules/marlborough/rules.yaml:1074:19\n4446 rules/marlborough/rules.yaml:1076:7\n4447 rules/marlborough/rules.yaml:1077:7\n4451 rules/marlborough/rules.yaml:2249:7\n4452 rules/marlborough/rules.yaml:2250:7\n4457 rules/marlborough/rules.yaml:2251:7\n4460 rules/marlborough/rules.yaml:2252:7\n4478 rules/marlborough/rules.yaml:2253:7\n4479 rules/marlborough/rules.yaml:2254:11\n4480 rules/marlborough/rules.yaml:2255:7\n4481 rules/marlborough/rules.yaml:2256:7\n4482 rules/marlborough/rules.yaml:2257:11\n4483 rules/marlborough/rules.yaml:2258:7\n4484 rules/marlborough/rules.yaml:2259:11\n4489 rules/marlborough/rules.yaml:2260:11\n4490 rules/marlborough/rules.yaml:2261:11\n4491 rules/marlborough/rules.yaml:2262:11\n4492 rules/marlborough/rules.yaml:2263:15\n4493 rules/marlborough/rules.yaml:2264:19\n4495 rules/marlborough/rules.yaml:2266:15\n4496 rules/marlborough/rules.yaml:2267:15\n4497 rules/marlborough/rules.yaml:2268:19\n4499 rules/marlborough/rules.yaml:2270:19\n4500 rules/marlborough/rules.yaml:2271:19\n4501 rules/marlborough/rules.yaml:2272:7\n4502 rules/marlborough/rules.yaml:2273:11\n4503 rules/marlborough/rules.yaml:2274:11\n4504 rules/marlborough/rules.yaml:2276:11\n4505 rules/marlborough/rules.yaml:2277:11\n4509 rules/marlborough/rules.yaml:2278:11\n4512 rules/marlborough/rules.yaml:2279:11\n4513 rules/marlborough/rules.yaml:2280:15\n4514 rules/marlborough/rules.yaml:2281:19\n4523 rules/marlborough/rules.yaml:2282:19\n4524 rules/marlborough/rules.yaml:2283:23\n4525 rules/marlborough/rules.yaml:2285:23\n4526 rules/marlborough/rules.yaml:2286:7\n4527 rules/marlborough/rules.yaml:2287:11\n4531 rules/marlborough/rules.yaml:1466:7\n4532 rules/marlborough/rules.yaml:1467:7\n4541 rules/marlborough/rules.yaml:1468:7\n4542 rules/marlborough/rules.yaml:1469:11\n4553 rules/marlborough/rules.yaml:1470:15\n4554 rules/marlborough/rules.yaml:1471:15\n4555 rules/marlborough/rules.yaml:1472:19\n4556 rules/marlborough/rules.yaml:1473:19\n4557 rules/marlborough/rules.yaml:1475:23\n4572 rules/marlborough/rules.yaml:1476:23\n4573 rules/marlborough/rules.yaml:1477:27\n4575 rules/marlborough/rules.yaml:1478:23\n4576 rules/marlborough/rules.yaml:1479:23\n4577 rules/marlborough/rules.yaml:1480:27\n4578 rules/marlborough/rules.yaml:1481:31\n4586 rules/marlborough/rules.yaml:2443:3\n4587 rules/marlborough/rules.yaml:2443:3\n4589 rules/marlborough/rules.yaml:2443:3\n4590 rules/marlborough/rules.yaml:2443:3\n4591 rules/marlborough/rules.yaml:2443:3\n4592 rules/marlborough/rules.yaml:2443:3\n4593 rules/marlborough/rules.yaml:2443:3\n4594 rules/marlborough/rules.yaml:2443:3\n4601 rules/marlborough/rules.yaml:2443:3\n4602 rules/marlborough/rules.yaml:2443:3\n4603 rules/marlborough/rules.yaml:2443:3\n4604 rules/marlborough/rules.yaml:2443:3\n4609 rules/marlborough/rules.yaml:2443:3\n4610 rules/marlborough/rules.yaml:2443:3\n4612 rules/marlborough/rules.yaml:2443:3\n4613 rules/marlborough/rules.yaml:2443:3\n4614 rules/marlborough/rules.yaml:2443:3\n4616 rules/marlborough/rules.yaml:2443:3\n4617 rules/marlborough/rules.yaml:2443:3\n4618 rules/marlborough/rules.yaml:2443:3\n4623 rules/marlborough/rules.yaml:2095:7\n4628 rules/marlborough/rules.yaml:2096:7\n4629 rules/marlborough/rules.yaml:2097:11\n4630 rules/marlborough/rules.yaml:2098:11\n4631 rules/marlborough/rules.yaml:2099:15\n4633 rules/marlborough/rules.yaml:2102:15\n4639 rules/marlborough/rules.yaml:1084:7\n4640 rules/marlborough/rules.yaml:1085:7\n4641 rules/marlborough/rules.yaml:1086:11\n4642 rules/marlborough/rules.yaml:1087:11\n4644 rules/marlborough/rules.yaml:1089:11\n4697 rules/marlborough/rules.yaml:1683:7\n4698 rules/marlborough/rules.yaml:1684:7\n4699 rules/marlborough/rules.yaml:1685:7\n4700 rules/marlborough/rules.yaml:1686:11\n4704 rules/marlborough/rules.yaml:1739:7\n4705 rules/marlborough/rules.yaml:1740:7\n4706 rules/marlborough/rules.yaml:1742:7\n4711 rules/marlborough/rules.yaml:1550:7\n4717 rules/marlborough/rules.yaml:1551:11\n4718 rules/marlborough/rules.yaml:1552:11\n4719 rules/marlborough/rules.yaml:1553:11\n4722 rules/marlborough/rules.yaml:1556:15\n4723 rules/marlborough/rules.yaml:1557:15\n4725 rules/marlborough/rules.yaml:1559:7\n4726 rules/marlborough/rules.yaml:1560:7\n4727 rules/marlborough/rules.yaml:1561:7\n4732 rules/marlborough/rules.yaml:1562:7\n4733 rules/marlborough/rules.yaml:1563:11\n4734 rules/marlborough/rules.yaml:1564:11\n4735 rules/marlborough/rules.yaml:1565:15\n4738 rules/marlborough/rules.yaml:1566:15\n4739 rules/marlborough/rules.yaml:1567:15\n4740 rules/marlborough/rules.yaml:1569:7\n4741 rules/marlborough/rules.yaml:1570:7\n4746 rules/marlborough/rules.yaml:1571:11\n4749 rules/marlborough/rules.yaml:1572:11\n4785 rules/marlborough/rules.yaml:1573:11\n4786 rules/marlborough/rules.yaml:1574:15\n4788 rules/marlborough/rules.yaml:1576:15\n4789 rules/marlborough/rules.yaml:1577:15\n4790 rules/marlborough/rules.yaml:1578:19\n4792 rules/marlborough/rules.yaml:1580:19\n4795 rules/marlborough/rules.yaml:1581:19\n4796 rules/marlborough/rules.yaml:1583:7\n4797 rules/marlborough/rules.yaml:1584:7\n4802 rules/marlborough/rules.yaml:1585:11\n4826 rules/marlborough/rules.yaml:1586:11\n4827 rules/marlborough/rules.yaml:1587:15\n4829 rules/marlborough/rules.yaml:1589:15\n4830 rules/marlborough/rules.yaml:1590:15\n4831 rules/marlborough/rules.yaml:1591:19\n4833 rules/marlborough/rules.yaml:1593:19\n4838 rules/marlborough/rules.yaml:1594:19\n4841 rules/marlborough/rules.yaml:1595:19\n4842 rules/marlborough/rules.yaml:1596:19\n4846 rules/marlborough/rules.yaml:1597:23\n4849 rules/marlborough/rules.yaml:1600:23\n4850 rules/marlborough/rules.yaml:1601:23\n4855 rules/marlborough/rules.yaml:1493:7\n4870 rules/marlborough/rules.yaml:1494:7\n4879 rules/marlborough/rules.yaml:1495:11\n4880 rules/marlborough/rules.yaml:1496:7\n4881 rules/marlborough/rules.yaml:1497:7\n4902 rules/marlborough/rules.yaml:1498:7\n4903 rules/marlborough/rules.yaml:1500:11\n4904 rules/marlborough/rules.yaml:1501:15\n4905 rules/marlborough/rules.yaml:1502:11\n4906 rules/marlborough/rules.yaml:1503:7\n4907 rules/marlborough/rules.yaml:1504:7\n4908 rules/marlborough/rules.yaml:1505:11\n4913 rules/marlborough/rules.yaml:2481:1\n4914 rules/marlborough/rules.yaml:2481:1\n4915 rules/marlborough/rules.yaml:2481:1\n4920 rules/marlborough/rules.yaml:2481:1\n4921 rules/marlborough/rules.yaml:2481:1\n4922 rules/marlborough/rules.yaml:2481:1\n4923 rules/marlborough/rules.yaml:2481:1\n4926 rules/marlborough/rules.yaml:2481:1\n4927 rules/marlborough/rules.yaml:2481:1\n4929 rules/marlborough/rules.yaml:2481:1\n4930 rules/marlborough/rules.yaml:2481:1\n4931 rules/marlborough/rules.yaml:2481:1\n4932 rules/marlborough/rules.yaml:2481:1\n4933 rules/marlborough/rules.yaml:2481:1\n4934 rules/marlborough/rules.yaml:2481:1\n4935 rules/marlborough/rules.yaml:2481:1\n4936 rules/marlborough/rules.yaml:2481:1\n4937 rules/marlborough/rules.yaml:2481:1\n4938 rules/marlborough/rules.yaml:2481:1\n4939 rules/marlborough/rules.yaml:2481:1\n4943 rules/marlborough/rules.yaml:1749:7\n4948 rules/marlborough/rules.yaml:1750:7\n4968 rules/marlborough/rules.yaml:1751:7\n4969 rules/marlborough/rules.yaml:1752:11\n4970 rules/marlborough/rules.yaml:1753:11\n4976 rules/marlborough/rules.yaml:1754:15\n4977 rules/marlborough/rules.yaml:1755:7\n4989 rules/marlborough/rules.yaml:1756:11\n5005 rules/marlborough/rules.yaml:1757:7\n5011 rules/marlborough/rules.yaml:1758:11\n5024 rules/marlborough/rules.yaml:2080:7\n5036 rules/marlborough/rules.yaml:2081:7\n5037 rules/marlborough/rules.yaml:2083:11\n5038 rules/marlborough/rules.yaml:2084:7\n5039 rules/marlborough/rules.yaml:2085:7\n5040 rules/marlborough/rules.yaml:2086:7\n5045 rules/marlborough/rules.yaml:1374:7\n5046 rules/marlborough/rules.yaml:1375:11\n5047 rules/marlborough/rules.yaml:1376:7\n5048 rules/marlborough/rules.yaml:1377:7\n5049 rules/marlborough/rules.yaml:1378:7\n5054 rules/marlborough/rules.yaml:1379:11\n5055 rules/marlborough/rules.yaml:1380:15\n5057 rules/marlborough/rules.yaml:1382:15\n5058 rules/marlborough/rules.yaml:1383:11\n5059 rules/marlborough/rules.yaml:1384:15\n5060 rules/marlborough/rules.yaml:1385:11\n5061 rules/marlborough/rules.yaml:1386:15\n5063 rules/marlborough/rules.yaml:1388:15\n5064 rules/marlborough/rules.yaml:1389:11\n5068 rules/marlborough/rules.yaml:2416:7\n5070 rules/marlborough/rules.yaml:2417:7\n5071 rules/marlborough/rules.yaml:2418:7\n5078 rules/marlborough/rules.yaml:2133:7\n5079 rules/marlborough/rules.yaml:2134:7\n5080 rules/marlborough/rules.yaml:2135:11\n5081 rules/marlborough/rules.yaml:2136:7\n5087 rules/marlborough/rules.yaml:2137:7\n5093 rules/marlborough/rules.yaml:2138:7\n5094 rules/marlborough/rules.yaml:2139:7\n5098 rules/marlborough/rules.yaml:2140:11\n5099 rules/marlborough/rules.yaml:2141:7\n5100 rules/marlborough/rules.yaml:2142:7\n5101 rules/marlborough/rules.yaml:2143:11\n5102 rules/marlborough/rules.yaml:2144:7\n5108 rules/marlborough/rules.yaml:2145:7\n5109 rules/marlborough/rules.yaml:2146:7\n5110 rules/marlborough/rules.yaml:2148:7\n5111 rules/marlborough/rules.yaml:2150:15\n5113 rules/marlborough/rules.yaml:2152:15\n5115 rules/marlborough/rules.yaml:2154:15\n5117 rules/marlborough/rules.yaml:2156:15\n5118 rules/marlborough/rules.yaml:2157:15\n5120 rules/marlborough/rules.yaml:2159:15\n5121 rules/marlborough/rules.yaml:2160:15\n5122 rules/marlborough/rules.yaml:2161:15\n5123 rules/marlborough/rules.yaml:2162:19\n5124 rules/marlborough/rules.yaml:2163:19\n5125 rules/marlborough/rules.yaml:2164:15\n5129 rules/marlborough/rules.yaml:2112:7\n5130 rules/marlborough/rules.yaml:2113:7\n5131 rules/marlborough/rules.yaml:2114:7\n5132 rules/marlborough/rules.yaml:2115:11\n5133 rules/marlborough/rules.yaml:2117:7\n5134 rules/marlborough/rules.yaml:2118:7\n5135 rules/marlborough/rules.yaml:2119:7\n5138 rules/marlborough/rules.yaml:2121:7\n5139 rules/marlborough/rules.yaml:2122:7\n5140 rules/marlborough/rules.yaml:2123:11\n5145 rules/marlborough/rules.yaml:2220:7\n5146 rules/marlborough/rules.yaml:2221:7\n5151 rules/marlborough/rules.yaml:2222:11\n5156 rules/marlborough/rules.yaml:2223:11\n5161 rules/marlborough/rules.yaml:2224:11\n5162 rules/marlborough/rules.yaml:2225:15\n5164 rules/marlborough/rules.yaml:2227:15\n5165 rules/marlborough/rules.yaml:2228:15\n5166 rules/marlborough/rules.yaml:2229:19\n5168 rules/marlborough/rules.yaml:2231:19\n5171 rules/marlborough/rules.yaml:2232:19\n5176 rules/marlborough/rules.yaml:1646:7\n5177 rules/marlborough/rules.yaml:1647:7\n5178 rules/marlborough/rules.yaml:1648:7\n5179 rules/marlborough/rules.yaml:1649:7\n5184 rules/marlborough/rules.yaml:1650:11\n5189 rules/marlborough/rules.yaml:1651:11\n5193 rules/marlborough/rules.yaml:1652:11\n5194 rules/marlborough/rules.yaml:1653:11\n5195 rules/marlborough/rules.yaml:1654:15\n5197 rules/marlborough/rules.yaml:1656:15\n5198 rules/marlborough/rules.yaml:1657:15\n5200 rules/marlborough/rules.yaml:1659:15\n5201 rules/marlborough/rules.yaml:1660:15\n5202 rules/marlborough/rules.yaml:1661:19\n5204 rules/marlborough/rules.yaml:1663:19\n5205 rules/marlborough/rules.yaml:1664:7\n5212 rules/marlborough/rules.yaml:1992:7\n5213 rules/marlborough/rules.yaml:1993:7\n5214 rules/marlborough/rules.yaml:1994:7\n5215 rules/marlborough/rules.yaml:1995:7\n5216 rules/marlborough/rules.yaml:1997:7\n5217 rules/marlborough/rules.yaml:1999:15\n5218 rules/marlborough/rules.yaml:2000:19\n5220 rules/marlborough/rules.yaml:2002:19\n5222 rules/marlborough/rules.yaml:2004:15\n5223 rules/marlborough/rules.yaml:2005:19\n5227 rules/marlborough/rules.yaml:2009:15\n5228 rules/marlborough/rules.yaml:2010:15\n5230 rules/marlborough/rules.yaml:2012:15\n5231 rules/marlborough/rules.yaml:2013:15\n5233 rules/marlborough/rules.yaml:2015:15\n5234 rules/marlborough/rules.yaml:2016:15\n5236 rules/marlborough/rules.yaml:2018:15\n5241 rules/marlborough/rules.yaml:2347:7\n5242 rules/marlborough/rules.yaml:2348:7\n5243 rules/marlborough/rules.yaml:2349:7\n5246 rules/marlborough/rules.yaml:2350:7\n5247 rules/marlborough/rules.yaml:2351:11\n5250 rules/marlborough/rules.yaml:2352:7\n5251 rules/marlborough/rules.yaml:2353:7\n5252 rules/marlborough/rules.yaml:2354:7\n5255 rules/marlborough/rules.yaml:2356:7\n5256 rules/marlborough/rules.yaml:2357:7\n5257 rules/marlborough/rules.yaml:2358:11\n5258 rules/marlborough/rules.yaml:2360:7\n5259 rules/marlborough/rules.yaml:2361:11\n5260 rules/marlborough/rules.yaml:2362:7\n5261 rules/marlborough/rules.yaml:2363:7\n5262 rules/marlborough/rules.yaml:2364:7\n5263 rules/marlborough/rules.yaml:2365:11\n5264 rules/marlborough/rules.yaml:2366:15\n5266 rules/marlborough/rules.yaml:2368:7\n5271 rules/marlborough/rules.yaml:2369:7\n5272 rules/marlborough/rules.yaml:2370:11\n5273 rules/marlborough/rules.yaml:2371:7\n5274 rules/marlborough/rules.yaml:2372:7\n5275 rules/marlborough/rules.yaml:2373:11\n5276 rules/marlborough/rules.yaml:2374:11\n5284 rules/marlborough/rules.yaml:2375:11\n5285 rules/marlborough/rules.yaml:2376:11\n5289 rules/marlborough/rules.yaml:2327:7\n5290 rules/marlborough/rules.yaml:2328:7\n5291 rules/marlborough/rules.yaml:2329:11\n5292 rules/marlborough/rules.yaml:2330:11\n5293 rules/marlborough/rules.yaml:2331:15\n5294 rules/marlborough/rules.yaml:2332:15\n5295 rules/marlborough/rules.yaml:2333:7\n5299 rules/marlborough/rules.yaml:2301:7\n5309 rules/marlborough/rules.yaml:2302:7\n5310 rules/marlborough/rules.yaml:2304:11\n5311 rules/marlborough/rules.yaml:2305:7\n5312 rules/marlborough/rules.yaml:2306:7\n5313 rules/marlborough/rules.yaml:2307:7\n5314 rules/marlborough/rules.yaml:2308:7\n5315 rules/marlborough/rules.yaml:2309:11\n5316 rules/marlborough/rules.yaml:2311:7\n5321 rules/marlborough/rules.yaml:2312:11\n5322 rules/marlborough/rules.yaml:2313:11\n5323 rules/marlborough/rules.yaml:2314:15\n5324 rules/marlborough/rules.yaml:2315:15\n5325 rules/marlborough/rules.yaml:2316:15\n5331 rules/marlborough/rules.yaml:2177:7\n5332 rules/marlborough/rules.yaml:2178:11\n5333 rules/marlborough/rules.yaml:2179:11\n5342 rules/marlborough/rules.yaml:2180:15\n5343 rules/marlborough/rules.yaml:2181:15\n5344 rules/marlborough/rules.yaml:2182:19\n5347 rules/marlborough/rules.yaml:2183:19\n5351 rules/marlborough/rules.yaml:964:7\n5352 rules/marlborough/rules.yaml:965:7\n5353 rules/marlborough/rules.yaml:966:11\n5354 rules/marlborough/rules.yaml:967:7\n5357 rules/marlborough/rules.yaml:969:11\n5358 rules/marlborough/rules.yaml:970:7\n5359 rules/marlborough/rules.yaml:971:11\n5360 rules/marlborough/rules.yaml:972:15\n5361 rules/marlborough/rules.yaml:973:7\n5362 rules/marlborough/rules.yaml:974:7\n5363 rules/marlborough/rules.yaml:975:7\n5364 rules/marlborough/rules.yaml:976:11\n5365 rules/marlborough/rules.yaml:977:7\n5366 rules/marlborough/rules.yaml:978:7\n5367 rules/marlborough/rules.yaml:979:7\n5368 rules/marlborough/rules.yaml:980:7\n5386 rules/marlborough/rules.yaml:981:7\n5395 rules/marlborough/rules.yaml:982:11\n5400 rules/marlborough/rules.yaml:983:7\n5401 rules/marlborough/rules.yaml:985:11\n5402 rules/marlborough/rules.yaml:986:15\n5403 rules/marlborough/rules.yaml:987:11\n5404 rules/marlborough/rules.yaml:988:7\n5405 rules/marlborough/rules.yaml:989:7\n5406 rules/marlborough/rules.yaml:990:11\n5412 rules/marlborough/rules.yaml:2462:3\n5413 rules/marlborough/rules.yaml:2462:3\n5415 rules/marlborough/rules.yaml:2462:3\n5416 rules/marlborough/rules.yaml:2462:3\n5417 rules/marlborough/rules.yaml:2462:3\n5418 rules/marlborough/rules.yaml:2462:3\n5419 rules/marlborough/rules.yaml:2462:3\n5420 rules/marlborough/rules.yaml:2462:3\n5427 rules/marlborough/rules.yaml:2462:3\n5428 rules/marlborough/rules.yaml:2462:3\n5429 rules/marlborough/rules.yaml:2462:3\n5430 rules/marlborough/rules.yaml:2462:3\n5433 rules/marlborough/rules.yaml:2462:3\n5434 rules/marlborough/rules.yaml:2462:3\n5436 rules/marlborough/rules.yaml:2462:3\n5437 rules/marlborough/rules.yaml:2462:3\n5438 rules/marlborough/rules.yaml:2462:3\n5440 rules/marlborough/rules.yaml:2462:3\n5441 rules/marlborough/rules.yaml:2462:3\n5442 rules/marlborough/rules.yaml:2462:3\n5449 rules/marlborough/rules.yaml:1406:7\n5455 rules/marlborough/rules.yaml:1407:7\n5469 rules/marlborough/rules.yaml:1408:7\n5480 rules/marlborough/rules.yaml:1409:7\n5491 rules/marlborough/rules.yaml:1410:11\n5492 rules/marlborough/rules.yaml:1412:7\n5497 rules/marlborough/rules.yaml:1413:7\n5498 rules/marlborough/rules.yaml:1414:7\n5499 rules/marlborough/rules.yaml:1415:11\n5500 rules/marlborough/rules.yaml:1416:7\n5501 rules/marlborough/rules.yaml:1417:11\n5502 rules/marlborough/rules.yaml:1418:7\n5503 rules/marlborough/rules.yaml:1419:11\n5504 rules/marlborough/rules.yaml:1420:15\n5508 rules/marlborough/rules.yaml:1424:7\n5509 rules/marlborough/rules.yaml:1425:11\n5512 rules/marlborough/rules.yaml:1426:15\n5513 rules/marlborough/rules.yaml:1427:19\n5516 rules/marlborough/rules.yaml:1431:7\n5517 rules/marlborough/rules.yaml:1432:11\n5518 rules/marlborough/rules.yaml:1434:11\n5519 rules/marlborough/rules.yaml:1435:15\n5522 rules/marlborough/rules.yaml:1436:15\n5523 rules/marlborough/rules.yaml:1437:19\n5524 rules/marlborough/rules.yaml:1438:19\n5525 rules/marlborough/rules.yaml:1439:7\n5526 rules/marlborough/rules.yaml:1440:11\n5527 rules/marlborough/rules.yaml:1441:7\n5539 rules/marlborough/rules.yaml:1442:7\n5548 rules/marlborough/rules.yaml:1443:11\n5549 rules/marlborough/rules.yaml:1444:7\n5550 rules/marlborough/rules.yaml:1445:7\n5551 rules/marlborough/rules.yaml:1446:11\n5552 rules/marlborough/rules.yaml:1447:7\n5553 rules/marlborough/rules.yaml:1448:7\n5554 rules/marlborough/rules.yaml:1449:11\n5555 rules/marlborough/rules.yaml:1450:11\n5556 rules/marlborough/rules.yaml:1451:15\n5571 rules/marlborough/rules.yaml:1452:11\n5572 rules/marlborough/rules.yaml:1453:11\n5573 rules/marlborough/rules.yaml:1454:15\n5574 rules/marlborough/rules.yaml:1455:11\n5579 rules/marlborough/rules.yaml:1294:7\n5588 rules/marlborough/rules.yaml:1295:7\n5589 rules/marlborough/rules.yaml:1296:7\n5590 rules/marlborough/rules.yaml:1297:11\n5605 rules/marlborough/rules.yaml:1298:7\n5606 rules/marlborough/rules.yaml:1299:7\n5607 rules/marlborough/rules.yaml:1300:11\n5608 rules/marlborough/rules.yaml:1302:11\n5609 rules/marlborough/rules.yaml:1303:7\n5610 rules/marlborough/rules.yaml:1304:7\n5611 rules/marlborough/rules.yaml:1305:7\n5612 rules/marlborough/rules.yaml:1306:7\n5621 rules/marlborough/rules.yaml:1307:7\n5627 rules/marlborough/rules.yaml:1308:7\n5628 rules/marlborough/rules.yaml:1309:11\n5629 rules/marlborough/rules.yaml:1311:7\n5638 rules/marlborough/rules.yaml:1312:11\n5639 rules/marlborough/rules.yaml:1313:11\n5640 rules/marlborough/rules.yaml:1314:7\n5651 rules/marlborough/rules.yaml:1315:7\n5652 rules/marlborough/rules.yaml:1316:7\n5653 rules/marlborough/rules.yaml:1317:11\n5654 rules/marlborough/rules.yaml:1318:11\n5655 rules/marlborough/rules.yaml:1319:15\n5656 rules/marlborough/rules.yaml:1320:11\n5657 rules/marlborough/rules.yaml:1321:15\n5659 rules/marlborough/rules.yaml:1324:15\n5660 rules/marlborough/rules.yaml:1326:7\n5661 rules/marlborough/rules.yaml:1327:7\n5662 rules/marlborough/rules.yaml:1328:11\n5663 rules/marlborough/rules.yaml:1329:7\n5664 rules/marlborough/rules.yaml:1330:11\n5665 rules/marlborough/rules.yaml:1331:7\n5666 rules/marlborough/rules.yaml:1332:7\n5667 rules/marlborough/rules.yaml:1333:11\n5668 rules/marlborough/rules.yaml:1334:15\n5670 rules/marlborough/rules.yaml:1335:15\n5673 rules/marlborough/rules.yaml:1339:7\n5674 rules/marlborough/rules.yaml:1340:11\n5675 rules/marlborough/rules.yaml:1342:11\n5676 rules/marlborough/rules.yaml:1343:15\n5677 rules/marlborough/rules.yaml:1344:15\n5678 rules/marlborough/rules.yaml:1345:19\n5679 rules/marlborough/rules.yaml:1346:19\n5680 rules/marlborough/rules.yaml:1347:7\n5685 rules/marlborough/rules.yaml:1348:7\n5686 rules/marlborough/rules.yaml:1349:11\n5687 rules/marlborough/rules.yaml:1350:7\n5688 rules/marlborough/rules.yaml:1351:7\n5689 rules/marlborough/rules.yaml:1352:11\n5690 rules/marlborough/rules.yaml:1353:7\n5691 rules/marlborough/rules.yaml:1354:7\n5692 rules/marlborough/rules.yaml:1355:11\n5693 rules/marlborough/rules.yaml:1356:11\n5694 rules/marlborough/rules.yaml:1357:15\n5695 rules/marlborough/rules.yaml:1358:15\n5696 rules/marlborough/rules.yaml:1359:15\n5697 rules/marlborough/rules.yaml:1360:19\n5698 rules/marlborough/rules.yaml:1362:11\n5699 rules/marlborough/rules.yaml:1363:11\n5700 rules/marlborough/rules.yaml:1364:11\n5701 rules/marlborough/rules.yaml:1365:11\n5705 rules/marlborough/rules.yaml:1946:7\n5708 rules/marlborough/rules.yaml:1947:11\n5709 rules/marlborough/rules.yaml:1948:11\n5710 rules/marlborough/rules.yaml:1949:11\n5711 rules/marlborough/rules.yaml:1950:15\n5713 rules/marlborough/rules.yaml:1952:15\n5717 rules/marlborough/flow.yaml:11:7\n5718 rules/marlborough/flow.yaml:12:11\n5724 rules/marlborough/rules.yaml:929:7\n5725 rules/marlborough/rules.yaml:930:7\n5726 rules/marlborough/rules.yaml:931:7\n5727 rules/marlborough/rules.yaml:932:11\n5728 rules/marlborough/rules.yaml:933:11\n5729 rules/marlborough/rules.yaml:934:15\n5730 rules/marlborough/rules.yaml:935:15\n5731 rules/marlborough/rules.yaml:936:7\n5736 rules/marlborough/rules.yaml:937:11\n5737 rules/marlborough/rules.yaml:938:11\n5738 rules/marlborough/rules.yaml:939:11\n5739 rules/marlborough/rules.yaml:940:11\n5740 rules/marlborough/rules.yaml:941:11\n5741 rules/marlborough/rules.yaml:942:7\n5742 rules/marlborough/rules.yaml:943:11\n5747 rules/marlborough/rules.yaml:1514:7\n5748 rules/marlborough/rules.yaml:1515:7\n5749 rules/marlborough/rules.yaml:1516:11\n5750 rules/marlborough/rules.yaml:1517:11\n5751 rules/marlborough/rules.yaml:1518:7\n5754 rules/marlborough/rules.yaml:1519:7\n5755 rules/marlborough/rules.yaml:1520:7\n5763 rules/marlborough/rules.yaml:1964:7\n5764 rules/marlborough/rules.yaml:1965:7\n5765 rules/marlborough/rules.yaml:1966:11\n5766 rules/marlborough/rules.yaml:1967:11\n5773 rules/marlborough/rules.yaml:1968:15\n5774 rules/marlborough/rules.yaml:1969:15\n5782 rules/marlborough/rules.yaml:1970:15\n5800 rules/marlborough/rules.yaml:1971:15\n5801 rules/marlborough/rules.yaml:1972:15\n5802 rules/marlborough/rules.yaml:1973:19\n5803 rules/marlborough/rules.yaml:1974:19\n5804 rules/marlborough/rules.yaml:1975:23\n5807 rules/marlborough/rules.yaml:1976:23\n5808 rules/marlborough/rules.yaml:1978:19\n5809 rules/marlborough/rules.yaml:1979:23\n5810 rules/marlborough/rules.yaml:1980:23\n5814 rules/marlborough/rules.yaml:1612:7\n5818 rules/marlborough/rules.yaml:1613:7\n5819 rules/marlborough/rules.yaml:1614:11\n5820 rules/marlborough/rules.yaml:1615:11\n5821 rules/marlborough/rules.yaml:1616:7\n5822 rules/marlborough/rules.yaml:1617:11\n5826 rules/marlborough/flow.yaml:104:7\n5827 rules/marlborough/flow.yaml:105:11\n5831 rules/marlborough/flow.yaml:50:7\n5834 rules/marlborough/flow.yaml:51:11\n5835 rules/marlborough/flow.yaml:52:15\n5839 rules/marlborough/flow.yaml:67:7\n5842 rules/marlborough/flow.yaml:68:11\n5843 rules/marlborough/flow.yaml:69:15\n5847 rules/marlborough/flow.yaml:85:7\n5851 rules/marlborough/flow.yaml:61:7\n5852 rules/marlborough/flow.yaml:62:11\n5853 rules/marlborough/flow.yaml:63:15\n5857 rules/marlborough/flow.yaml:89:7\n5858 rules/marlborough/flow.yaml:90:11\n5862 rules/marlborough/flow.yaml:45:7\n5863 rules/marlborough/flow.yaml:46:11\n5867 rules/marlborough/flow.yaml:79:7\n5868 rules/marlborough/flow.yaml:80:11\n5869 rules/marlborough/flow.yaml:81:15\n5873 rules/marlborough/flow.yaml:56:7\n5874 rules/marlborough/flow.yaml:57:11\n5878 rules/marlborough/rules.yaml:1018:7\n5884 rules/marlborough/rules.yaml:1019:7\n5885 rules/marlborough/rules.yaml:1020:11\n5886 rules/marlborough/rules.yaml:1021:7\n5887 rules/marlborough/rules.yaml:1022:7\n5891 rules/marlborough/rules.yaml:2060:7\n5896 rules/marlborough/rules.yaml:2061:7\n5897 rules/marlborough/rules.yaml:2063:11\n5898 rules/marlborough/rules.yaml:2064:7\n5899 rules/marlborough/rules.yaml:2065:7\n5914 rules/marlborough/rules.yaml:1001:7\n5919 rules/marlborough/rules.yaml:1002:11\n5920 rules/marlborough/rules.yaml:1003:7\n5932 rules/marlborough/rules.yaml:1004:7\n5933 rules/marlborough/rules.yaml:1005:11\n5934 rules/marlborough/rules.yaml:1006:7\n5952 rules/marlborough/rules.yaml:1007:7\n5953 rules/marlborough/rules.yaml:1008:11\n5955 rules/marlborough/rules.yaml:1009:7\n5956 rules/marlborough/rules.yaml:1010:11\n5957 rules/marlborough/rules.yaml:1011:11\n6006 rules/marlborough/rules.yaml:1100:7\n6007 rules/marlborough/rules.yaml:1101:7\n6013 rules/marlborough/rules.yaml:1102:7\n6014 rules/marlborough/rules.yaml:1103:11\n6016 rules/marlborough/rules.yaml:1104:7\n6017 rules/marlborough/rules.yaml:1105:11\n6019 rules/marlborough/rules.yaml:1106:7\n6022 rules/marlborough/rules.yaml:1107:7\n6023 rules/marlborough/rules.yaml:1108:7\n6024 rules/marlborough/rules.yaml:1109:7\n6029 rules/marlborough/rules.yaml:1110:11\n6030 rules/marlborough/rules.yaml:1111:11\n6058 rules/marlborough/rules.yaml:1114:11\n6059 rules/marlborough/rules.yaml:1115:11\n6060 rules/marlborough/rules.yaml:1116:11\n6061 rules/marlborough/rules.yaml:1118:19\n6062 rules/marlborough/rules.yaml:1119:23\n6064 rules/marlborough/rules.yaml:1121:23\n6065 rules/marlborough/rules.yaml:1122:23\n6075 rules/marlborough/rules.yaml:1128:19\n6078 rules/marlborough/rules.yaml:1124:19\n6082 rules/marlborough/rules.yaml:1126:19\n6091 rules/marlborough/rules.yaml:1130:11\n6092 rules/marlborough/rules.yaml:1131:11\n6095 rules/marlborough/rules.yaml:1132:11\n6100 rules/marlborough/rules.yaml:1133:11\n6101 rules/marlborough/rules.yaml:1134:11\n6122 rules/marlborough/rules.yaml:1135:15\n6173 rules/marlborough/rules.yaml:1138:15\n6174 rules/marlborough/rules.yaml:1139:15\n6180 rules/marlborough/rules.yaml:1141:15\n6192 rules/marlborough/rules.yaml:1142:15\n6193 rules/marlborough/rules.yaml:1143:15\n6210 rules/marlborough/rules.yaml:1144:15\n6211 rules/marlborough/rules.yaml:1145:15\n6217 rules/marlborough/rules.yaml:1147:15\n6229 rules/marlborough/rules.yaml:1148:15\n6230 rules/marlborough/rules.yaml:1149:15\n6247 rules/marlborough/rules.yaml:1150:15\n6248 rules/marlborough/rules.yaml:1151:15\n6251 rules/marlborough/rules.yaml:1152:11\n6252 rules/marlborough/rules.yaml:1153:11\n6253 rules/marlborough/rules.yaml:1154:11\n6254 rules/marlborough/rules.yaml:1155:11\n6255 rules/marlborough/rules.yaml:1156:11\n6256 rules/marlborough/rules.yaml:1157:11\n6257 rules/marlborough/rules.yaml:1158:11\n6268 rules/marlborough/rules.yaml:1160:19\n6275 rules/marlborough/rules.yaml:1161:19\n6283 rules/marlborough/rules.yaml:1162:23\n6284 rules/marlborough/rules.yaml:1163:23\n6288 rules/marlborough/rules.yaml:1165:19\n6293 rules/marlborough/rules.yaml:1170:23\n6296 rules/marlborough/rules.yaml:1166:23\n6300 rules/marlborough/rules.yaml:1168:23\n6304 rules/marlborough/rules.yaml:1172:19\n6305 rules/marlborough/rules.yaml:1173:19\n6318 rules/marlborough/rules.yaml:1174:19\n6321 rules/marlborough/rules.yaml:1177:23\n6324 rules/marlborough/rules.yaml:1175:23\n6328 rules/marlborough/rules.yaml:1179:19\n6335 rules/marlborough/rules.yaml:1180:19\n6342 rules/marlborough/rules.yaml:1181:19\n6353 rules/marlborough/rules.yaml:1182:23\n6357 rules/marlborough/rules.yaml:1184:19\n6400 rules/marlborough/rules.yaml:2422:3\n6405 rules/marlborough/rules.yaml:2422:3\n6407 rules/marlborough/rules.yaml:2422:3\n6408 rules/marlborough/rules.yaml:2422:3\n6409 rules/marlborough/rules.yaml:2422:3\n6410 rules/marlborough/rules.yaml:2422:3\n6411 rules/marlborough/rules.yaml:2422:3\n6412 rules/marlborough/rules.yaml:2422:3\n6425 rules/marlborough/rules.yaml:2422:3\n6426 rules/marlborough/rules.yaml:2422:3\n6438 rules/marlborough/rules.yaml:2422:3\n6444 rules/marlborough/rules.yaml:2422:3\n6457 rules/marlborough/rules.yaml:2422:3\n6458 rules/marlborough/rules.yaml:2422:3\n6480 rules/marlborough/rules.yaml:2422:3\n6520 rules/marlborough/rules.yaml:2422:3\n6521 rules/marlborough/rules.yaml:2422:3\n6523 rules/marlborough/rules.yaml:2422:3\n6524 rules/marlborough/rules.yaml:2422:3\n6528 rules/marlborough/rules.yaml:2422:3\n6568 rules/marlborough/rules.yaml:1195:7\n6569 rules/marlborough/rules.yaml:1196:7\n6570 rules/marlborough/rules.yaml:1197:7\n6578 rules/marlborough/rules.yaml:1198:7\n6579 rules/marlborough/rules.yaml:1199:7\n6580 rules/marlborough/rules.yaml:1200:7\n6581 rules/marlborough/rules.yaml:1201:7\n6582 rules/marlborough/rules.yaml:1202:11\n6583 rules/marlborough/rules.yaml:1203:7\n6584 rules/marlborough/rules.yaml:1204:7\n6585 rules/marlborough/rules.yaml:1205:7\n6593 rules/marlborough/rules.yaml:1206:7\n6601 rules/marlborough/rules.yaml:1207:7\n6602 rules/marlborough/rules.yaml:1208:7\n6603 rules/marlborough/rules.yaml:1209:7\n6604 rules/marlborough/rules.yaml:1210:7\n6605 rules/marlborough/rules.yaml:1211:7\n6606 rules/marlborough/rules.yaml:1212:7\n6607 rules/marlborough/rules.yaml:1213:7\n6653 rules/marlborough/rules.yaml:1214:7\n6654 rules/marlborough/rules.yaml:1215:7\n6655 rules/marlborough/rules.yaml:1216:7\n6656 rules/marlborough/rules.yaml:1217:7\n6683 rules/marlborough/rules.yaml:1218:7\n6735 rules/marlborough/rules.yaml:1219:7\n6736 rules/marlborough/rules.yaml:1220:11\n6763 rules/marlborough/rules.yaml:1221:7\n6764 rules/marlborough/rules.yaml:1222:7\n6775 rules/marlborough/rules.yaml:1224:15\n6776 rules/marlborough/rules.yaml:1225:19\n6777 rules/marlborough/rules.yaml:1226:15\n6784 rules/marlborough/rules.yaml:1227:15\n6791 rules/marlborough/rules.yaml:1228:15\n6796 rules/marlborough/rules.yaml:1229:19\n6800 rules/marlborough/rules.yaml:1231:15\n6810 rules/marlborough/rules.yaml:1232:15\n6817 rules/marlborough/rules.yaml:1233:15\n6824 rules/marlborough/rules.yaml:1234:15\n6831 rules/marlborough/rules.yaml:1235:15\n6836 rules/marlborough/rules.yaml:1236:19\n6840 rules/marlborough/rules.yaml:1238:15\n6841 rules/marlborough/rules.yaml:1239:15\n6848 rules/marlborough/rules.yaml:1240:15\n6855 rules/marlborough/rules.yaml:1241:15\n6861 rules/marlborough/rules.yaml:1242:19\n6864 rules/marlborough/rules.yaml:1244:15\n6871 rules/marlborough/rules.yaml:1245:15\n6878 rules/marlborough/rules.yaml:1246:15\n6882 rules/marlborough/rules.yaml:1247:19\n6883 rules/marlborough/rules.yaml:1248:19\n6884 rules/marlborough/rules.yaml:1249:15\n6891 rules/marlborough/rules.yaml:1250:15\n6898 rules/marlborough/rules.yaml:1251:15\n6903 rules/marlborough/rules.yaml:1252:19\n6907 rules/marlborough/rules.yaml:1254:15\n6908 rules/marlborough/rules.yaml:1255:19\n6909 rules/marlborough/rules.yaml:1256:15\n6910 rules/marlborough/rules.yaml:1257:15\n6911 rules/marlborough/rules.yaml:1258:15\n6918 rules/marlborough/rules.yaml:1259:15\n6925 rules/marlborough/rules.yaml:1260:15\n6930 rules/marlborough/rules.yaml:1261:19\n6950 rules/marlborough/rules.yaml:1876:7\n6951 rules/marlborough/rules.yaml:1877:7\n6952 rules/marlborough/rules.yaml:1878:7\n6976 rules/marlborough/rules.yaml:1879:7\n6977 rules/marlborough/rules.yaml:1880:11\n6980 rules/marlborough/rules.yaml:1881:7\n6981 rules/marlborough/rules.yaml:1882:7\n7012 rules/marlborough/rules.yaml:1705:7\n7029 rules/marlborough/rules.yaml:1706:11\n7030 rules/marlborough/rules.yaml:1707:11\n7043 rules/marlborough/rules.yaml:1708:15\n7050 rules/marlborough/rules.yaml:1709:15\n7086 rules/marlborough/rules.yaml:1710:15\n7087 rules/marlborough/rules.yaml:1711:19\n7088 rules/marlborough/rules.yaml:1712:19\n7094 rules/marlborough/rules.yaml:1714:19\n7095 rules/marlborough/rules.yaml:1715:19\n7103 rules/marlborough/rules.yaml:1716:23\n7118 rules/marlborough/rules.yaml:1717:19\n7120 rules/marlborough/rules.yaml:1718:19\n7121 rules/marlborough/rules.yaml:1719:19\n7152 rules/marlborough/rules.yaml:1850:7\n7153 rules/marlborough/rules.yaml:1851:7\n7154 rules/marlborough/rules.yaml:1852:7\n7155 rules/marlborough/rules.yaml:1853:7\n7185 rules/marlborough/rules.yaml:1856:7\n7186 rules/marlborough/rules.yaml:1857:7\n7187 rules/marlborough/rules.yaml:1858:7\n7188 rules/marlborough/rules.yaml:1859:11\n7191 rules/marlborough/rules.yaml:1860:7\n7192 rules/marlborough/rules.yaml:1861:11\n7195 rules/marlborough/rules.yaml:1862:7\n7196 rules/marlborough/rules.yaml:1863:7\n7197 rules/marlborough/rules.yaml:1864:7\n7198 rules/marlborough/rules.yaml:1865:7\n7199 rules/marlborough/rules.yaml:1866:7\n7200 rules/marlborough/rules.yaml:1867:7\n7228 rules/marlborough/rules.yaml:1918:7\n7237 rules/marlborough/rules.yaml:1919:7\n7243 rules/marlborough/rules.yaml:1920:7\n7244 rules/marlborough/rules.yaml:1921:11\n7245 rules/marlborough/rules.yaml:1922:7\n7246 rules/marlborough/rules.yaml:1923:7\n7253 rules/marlborough/rules.yaml:1924:7\n7279 rules/marlborough/rules.yaml:1808:7\n7280 rules/marlborough/rules.yaml:1809:7\n7281 rules/marlborough/rules.yaml:1810:11\n7290 rules/marlborough/rules.yaml:1812:11\n7294 rules/marlborough/rules.yaml:1814:11\n7295 rules/marlborough/rules.yaml:1815:11\n7306 rules/marlborough/rules.yaml:1816:11\n7307 rules/marlborough/rules.yaml:1817:15\n7310 rules/marlborough/rules.yaml:1818:15\n7315 rules/marlborough/rules.yaml:1820:15\n7322 rules/marlborough/rules.yaml:1821:15\n7328 rules/marlborough/rules.yaml:1823:11\n7347 rules/marlborough/rules.yaml:1824:11\n7350 rules/marlborough/rules.yaml:1828:19\n7351 rules/marlborough/rules.yaml:1829:19\n7358 rules/marlborough/rules.yaml:1826:19\n7362 rules/marlborough/rules.yaml:1831:19\n7367 rules/marlborough/rules.yaml:1832:23\n7371 rules/marlborough/rules.yaml:1834:23\n7372 rules/marlborough/rules.yaml:1835:23\n7376 rules/marlborough/rules.yaml:1837:19\n7377 rules/marlborough/rules.yaml:1838:19\n7400 rules/marlborough/rules.yaml:1891:7\n7401 rules/marlborough/rules.yaml:1892:7\n7415 rules/marlborough/rules.yaml:1893:11\n7416 rules/marlborough/rules.yaml:1894:11\n7435 rules/marlborough/rules.yaml:1895:11\n7436 rules/marlborough/rules.yaml:1896:11\n7445 rules/marlborough/rules.yaml:1897:15\n7470 rules/marlborough/rules.yaml:1898:15\n7471 rules/marlborough/rules.yaml:1899:19\n7477 rules/marlborough/rules.yaml:1901:19\n7478 rules/marlborough/rules.yaml:1902:19\n7486 rules/marlborough/rules.yaml:1903:23\n7496 rules/marlborough/rules.yaml:1904:19\n7501 rules/marlborough/rules.yaml:1905:23\n7506 rules/marlborough/rules.yaml:1907:23\n7534 rules/marlborough/rules.yaml:1768:7\n7541 rules/marlborough/rules.yaml:1769:7\n7549 rules/marlborough/rules.yaml:1770:7\n7550 rules/marlborough/rules.yaml:1771:11\n7551 rules/marlborough/rules.yaml:1772:11\n7556 rules/marlborough/rules.yaml:1774:11\n7559 rules/marlborough/rules.yaml:1775:11\n7564 rules/marlborough/rules.yaml:1776:11\n7565 rules/marlborough/rules.yaml:1777:11\n7575 rules/marlborough/rules.yaml:1778:15\n7586 rules/marlborough/rules.yaml:1780:15\n7594 rules/marlborough/rules.yaml:1781:11\n7596 rules/marlborough/rules.yaml:1782:11\n7619 rules/marlborough/rules.yaml:823:7\n7622 rules/marlborough/rules.yaml:824:7\n7630 rules/marlborough/rules.yaml:825:11\n7642 rules/marlborough/rules.yaml:826:11\n7643 rules/marlborough/rules.yaml:827:15\n7646 rules/marlborough/rules.yaml:828:11\n7647 rules/marlborough/rules.yaml:829:11\n7650 rules/marlborough/rules.yaml:830:7\n7651 rules/marlborough/rules.yaml:831:7\n7664 rules/marlborough/rules.yaml:832:11\n7667 rules/marlborough/rules.yaml:835:15\n7668 rules/marlborough/rules.yaml:836:15\n7674 rules/marlborough/rules.yaml:833:15\n7681 rules/marlborough/rules.yaml:837:11\n7703 rules/marlborough/rules.yaml:2388:7\n7704 rules/marlborough/rules.yaml:2389:7\n7715 rules/marlborough/rules.yaml:2390:11\n7721 rules/marlborough/rules.yaml:2391:11\n7739 rules/marlborough/rules.yaml:2392:11\n7740 rules/marlborough/rules.yaml:2393:15\n7749 rules/marlborough/rules.yaml:2395:15\n7757 rules/marlborough/rules.yaml:2396:15\n7758 rules/marlborough/rules.yaml:2397:19\n7760 rules/marlborough/rules.yaml:2399:19\n7763 rules/marlborough/rules.yaml:2400:19\n7764 rules/marlborough/rules.yaml:2401:19\n7765 rules/marlborough/rules.yaml:2402:19\n7766 rules/marlborough/rules.yaml:2403:19\n7767 rules/marlborough/rules.yaml:2404:23\n7771 rules/marlborough/rules.yaml:2405:7\n7785 rules/marlborough/rules.yaml:1790:7\n7786 rules/marlborough/rules.yaml:1791:7\n7797 rules/marlborough/rules.yaml:1792:7\n7798 rules/marlborough/rules.yaml:1794:15\n7799 rules/marlborough/rules.yaml:1795:19\n7803 rules/marlborough/rules.yaml:1796:23\n7806 rules/marlborough/rules.yaml:1798:15\n7809 rules/marlborough/rules.yaml:1800:15\n7811 rules/marlborough/rules.yaml:1801:7\n7830 rules/marlborough/rules.yaml:1030:7\n7831 rules/marlborough/rules.yaml:1031:11\n7832 rules/marlborough/rules.yaml:1032:7\n7833 rules/marlborough/rules.yaml:1033:7\n7838 rules/marlborough/rules.yaml:1045:15\n7841 rules/marlborough/rules.yaml:1035:15\n7842 rules/marlborough/rules.yaml:1036:15\n7843 rules/marlborough/rules.yaml:1037:15\n7850 rules/marlborough/rules.yaml:1038:15\n7853 rules/marlborough/rules.yaml:1040:15\n7854 rules/marlborough/rules.yaml:1041:15\n7855 rules/marlborough/rules.yaml:1042:15\n7862 rules/marlborough/rules.yaml:1043:15\n7879 rules/marlborough/rules.yaml:1532:7\n7899 rules/marlborough/rules.yaml:1533:11\n7902 rules/marlborough/rules.yaml:1534:11\n7915 rules/marlborough/rules.yaml:1535:15\n7916 rules/marlborough/rules.yaml:1536:15\n7946 rules/marlborough/rules.yaml:1056:7\n7947 rules/marlborough/rules.yaml:1057:7\n7952 rules/marlborough/rules.yaml:1058:7\n7953 rules/marlborough/rules.yaml:1059:11\n7954 rules/marlborough/rules.yaml:1060:15\n7955 rules/marlborough/rules.yaml:1061:7\n7956 rules/marlborough/rules.yaml:1062:7\n7957 rules/marlborough/rules.yaml:1063:7\n7962 rules/marlborough/rules.yaml:1064:11\n7963 rules/marlborough/rules.yaml:1065:11\n7964 rules/marlborough/rules.yaml:1066:11\n7976 rules/marlborough/rules.yaml:1067:11\n7985 rules/marlborough/rules.yaml:1068:11\n7986 rules/marlborough/rules.yaml:1069:15\n7987 rules/marlborough/rules.yaml:1070:19\n7995 rules/marlborough/rules.yaml:1072:15\n8008 rules/marlborough/rules.yaml:1073:15\n8009 rules/marlborough/rules.yaml:1074:19\n8011 rules/marlborough/rules.yaml:1075:15\n8014 rules/marlborough/rules.yaml:1076:7\n8015 rules/marlborough/rules.yaml:1077:7\n8055 rules/marlborough/rules.yaml:2249:7\n8056 rules/marlborough/rules.yaml:2250:7\n8062 rules/marlborough/rules.yaml:2251:7\n8067 rules/marlborough/rules.yaml:2252:7\n8083 rules/marlborough/rules.yaml:2253:7\n8084 rules/marlborough/rules.yaml:2254:11\n8085 rules/marlborough/rules.yaml:2255:7\n8102 rules/marlborough/rules.yaml:2256:7\n8103 rules/marlborough/rules.yaml:2257:11\n8104 rules/marlborough/rules.yaml:2258:7\n8115 rules/marlborough/rules.yaml:2259:11\n8121 rules/marlborough/rules.yaml:2260:11\n8122 rules/marlborough/rules.yaml:2261:11\n8123 rules/marlborough/rules.yaml:2262:11\n8124 rules/marlborough/rules.yaml:2263:15\n8125 rules/marlborough/rules.yaml:2264:19\n8131 rules/marlborough/rules.yaml:2266:15\n8132 rules/marlborough/rules.yaml:2267:15\n8133 rules/marlborough/rules.yaml:2268:19\n8145 rules/marlborough/rules.yaml:2270:19\n8171 rules/marlborough/rules.yaml:2271:19\n8175 rules/marlborough/rules.yaml:2272:7\n8186 rules/marlborough/rules.yaml:2273:11\n8187 rules/marlborough/rules.yaml:2274:11\n8188 rules/marlborough/rules.yaml:2275:11\n8189 rules/marlborough/rules.yaml:2276:11\n8192 rules/marlborough/rules.yaml:2277:11\n8193 rules/marlborough/rules.yaml:2278:11\n8196 rules/marlborough/rules.yaml:2279:11\n8202 rules/marlborough/rules.yaml:2280:15\n8214 rules/marlborough/rules.yaml:2281:19\n8223 rules/marlborough/rules.yaml:2282:19\n8243 rules/marlborough/rules.yaml:2283:23\n8280 rules/marlborough/rules.yaml:2284:23\n8281 rules/marlborough/rules.yaml:2285:23\n8285 rules/marlborough/rules.yaml:2286:7\n8286 rules/marlborough/rules.yaml:2287:11\n8307 rules/marlborough/rules.yaml:1466:7\n8308 rules/marlborough/rules.yaml:1467:7\n8320 rules/marlborough/rules.yaml:1468:7\n8331 rules/marlborough/rules.yaml:1469:11\n8350 rules/marlborough/rules.yaml:1470:15\n8363 rules/marlborough/rules.yaml:1471:15\n8369 rules/marlborough/rules.yaml:1472:19\n8370 rules/marlborough/rules.yaml:1473:19\n8373 rules/marlborough/rules.yaml:1483:23\n8377 rules/marlborough/rules.yaml:1474:23\n8378 rules/marlborough/rules.yaml:1475:23\n8406 rules/marlborough/rules.yaml:1476:23\n8407 rules/marlborough/rules.yaml:1477:27\n8409 rules/marlborough/rules.yaml:1478:23\n8421 rules/marlborough/rules.yaml:1479:23\n8422 rules/marlborough/rules.yaml:1480:27\n8423 rules/marlborough/rules.yaml:1481:31\n8452 rules/marlborough/rules.yaml:2443:3\n8457 rules/marlborough/rules.yaml:2443:3\n8459 rules/marlborough/rules.yaml:2443:3\n8460 rules/marlborough/rules.yaml:2443:3\n8461 rules/marlborough/rules.yaml:2443:3\n8462 rules/marlborough/rules.yaml:2443:3\n8463 rules/marlborough/rules.yaml:2443:3\n8464 rules/marlborough/rules.yaml:2443:3\n8477 rules/marlborough/rules.yaml:2443:3\n8478 rules/marlborough/rules.yaml:2443:3\n8490 rules/marlborough/rules.yaml:2443:3\n8496 rules/marlborough/rules.yaml:2443:3\n8501 rules/marlborough/rules.yaml:2443:3\n8502 rules/marlborough/rules.yaml:2443:3\n8524 rules/marlborough/rules.yaml:2443:3\n8564 rules/marlborough/rules.yaml:2443:3\n8565 rules/marlborough/rules.yaml:2443:3\n8567 rules/marlborough/rules.yaml:2443:3\n8568 rules/marlborough/rules.yaml:2443:3\n8572 rules/marlborough/rules.yaml:2443:3\n8589 rules/marlborough/rules.yaml:2095:7\n8594 rules/marlborough/rules.yaml:2096:7\n8602 rules/marlborough/rules.yaml:2097:11\n8608 rules/marlborough/rules.yaml:2098:11\n8609 rules/marlborough/rules.yaml:2099:15\n8610 rules/marlborough/rules.yaml:2100:15\n8612 rules/marlborough/rules.yaml:2102:15\n8635 rules/marlborough/rules.yaml:1084:7\n8636 rules/marlborough/rules.yaml:1085:7\n8639 rules/marlborough/rules.yaml:1089:11\n8647 rules/marlborough/rules.yaml:1086:11\n8653 rules/marlborough/rules.yaml:1087:11\n8668 rules/marlborough/rules.yaml:1683:7\n8669 rules/marlborough/rules.yaml:1684:7\n8670 rules/marlborough/rules.yaml:1685:7\n8675 rules/marlborough/rules.yaml:1686:11\n8691 rules/marlborough/rules.yaml:1739:7\n8692 rules/marlborough/rules.yaml:1740:7\n8693 rules/marlborough/rules.yaml:1741:7\n8694 rules/marlborough/rules.yaml:1742:7\n8730 rules/marlborough/rules.yaml:1550:7\n8750 rules/marlborough/rules.yaml:1551:11\n8751 rules/marlborough/rules.yaml:1552:11\n8752 rules/marlborough/rules.yaml:1553:11\n8753 rules/marlborough/rules.yaml:1554:15\n8762 rules/marlborough/rules.yaml:1556:15\n8775 rules/marlborough/rules.yaml:1557:15\n8777 rules/marlborough/rules.yaml:1558:15\n8781 rules/marlborough/rules.yaml:1559:7\n8788 rules/marlborough/rules.yaml:1560:7\n8789 rules/marlborough/rules.yaml:1561:7\n8794 rules/marlborough/rules.yaml:1562:7\n8802 rules/marlborough/rules.yaml:1563:11\n8815 rules/marlborough/rules.yaml:1564:11\n8820 rules/marlborough/rules.yaml:1565:15\n8823 rules/marlborough/rules.yaml:1566:15\n8830 rules/marlborough/rules.yaml:1567:15\n8831 rules/marlborough/rules.yaml:1568:15\n8834 rules/marlborough/rules.yaml:1569:7\n8835 rules/marlborough/rules.yaml:1570:7\n8846 rules/marlborough/rules.yaml:1571:11\n8849 rules/marlborough/rules.yaml:1572:11\n8889 rules/marlborough/rules.yaml:1573:11\n8890 rules/marlborough/rules.yaml:1574:15\n8899 rules/marlborough/rules.yaml:1576:15\n8905 rules/marlborough/rules.yaml:1577:15\n8906 rules/marlborough/rules.yaml:1578:19\n8908 rules/marlborough/rules.yaml:1580:19\n8911 rules/marlborough/rules.yaml:1581:19\n8912 rules/marlborough/rules.yaml:1582:19\n8916 rules/marlborough/rules.yaml:1583:7\n8917 rules/marlborough/rules.yaml:1584:7\n8928 rules/marlborough/rules.yaml:1585:11\n8952 rules/marlborough/rules.yaml:1586:11\n8953 rules/marlborough/rules.yaml:1587:15\n8962 rules/marlborough/rules.yaml:1589:15\n8970 rules/marlborough/rules.yaml:1590:15\n8971 rules/marlborough/rules.yaml:1591:19\n8977 rules/marlborough/rules.yaml:1593:19\n8982 rules/marlborough/rules.yaml:1594:19\n8985 rules/marlborough/rules.yaml:1595:19\n8986 rules/marlborough/rules.yaml:1596:19\n8990 rules/marlborough/rules.yaml:1597:23\n8992 rules/marlborough/rules.yaml:1598:23\n9001 rules/marlborough/rules.yaml:1600:23\n9014 rules/marlborough/rules.yaml:1601:23\n9016 rules/marlborough/rules.yaml:1602:23\n9077 rules/marlborough/rules.yaml:1493:7\n9094 rules/marlborough/rules.yaml:1494:7\n9099 rules/marlborough/rules.yaml:1495:11\n9100 rules/marlborough/rules.yaml:1496:7\n9101 rules/marlborough/rules.yaml:1497:7\n9122 rules/marlborough/rules.yaml:1498:7\n9123 rules/marlborough/rules.yaml:1499:11\n9124 rules/marlborough/rules.yaml:1500:11\n9125 rules/marlborough/rules.yaml:1501:15\n9126 rules/marlborough/rules.yaml:1502:11\n9127 rules/marlborough/rules.yaml:1503:7\n9140 rules/marlborough/rules.yaml:1504:7\n9141 rules/marlborough/rules.yaml:1505:11\n9143 rules/marlborough/rules.yaml:1506:7\n9169 rules/marlborough/rules.yaml:2481:1\n9170 rules/marlborough/rules.yaml:2481:1\n9171 rules/marlborough/rules.yaml:2481:1\n9182 rules/marlborough/rules.yaml:2481:1\n9183 rules/marlborough/rules.yaml:2481:1\n9195 rules/marlborough/rules.yaml:2481:1\n9214 rules/marlborough/rules.yaml:2481:1\n9248 rules/marlborough/rules.yaml:2481:1\n9249 rules/marlborough/rules.yaml:2481:1\n9255 rules/marlborough/rules.yaml:2481:1\n9256 rules/marlborough/rules.yaml:2481:1\n9257 rules/marlborough/rules.yaml:2481:1\n9258 rules/marlborough/rules.yaml:2481:1\n9259 rules/marlborough/rules.yaml:2481:1\n9260 rules/marlborough/rules.yaml:2481:1\n9271 rules/marlborough/rules.yaml:2481:1\n9294 rules/marlborough/rules.yaml:2481:1\n9337 rules/marlborough/rules.yaml:2481:1\n9338 rules/marlborough/rules.yaml:2481:1\n9339 rules/marlborough/rules.yaml:2481:1\n9343 rules/marlborough/rules.yaml:2481:1\n9344 rules/marlborough/rules.yaml:2481:1\n9345 rules/marlborough/rules.yaml:2481:1\n9346 rules/marlborough/rules.yaml:2481:1\n9371 rules/marlborough/rules.yaml:1749:7\n9377 rules/marlborough/rules.yaml:1750:7\n9394 rules/marlborough/rules.yaml:1751:7\n9395 rules/marlborough/rules.yaml:1752:11\n9396 rules/marlborough/rules.yaml:1753:11\n9402 rules/marlborough/rules.yaml:1754:15\n9403 rules/marlborough/rules.yaml:1755:7\n9430 rules/marlborough/rules.yaml:1756:11\n9455 rules/marlborough/rules.yaml:1757:7\n9476 rules/marlborough/rules.yaml:1758:11\n9511 rules/marlborough/rules.yaml:2080:7\n9526 rules/marlborough/rules.yaml:2081:7\n9527 rules/marlborough/rules.yaml:2082:11\n9528 rules/marlborough/rules.yaml:2083:11\n9529 rules/marlborough/rules.yaml:2084:7\n9540 rules/marlborough/rules.yaml:2085:7\n9558 rules/marlborough/rules.yaml:2086:7\n9560 rules/marlborough/rules.yaml:2087:7\n9591 rules/marlborough/rules.yaml:1374:7\n9592 rules/marlborough/rules.yaml:1375:11\n9593 rules/marlborough/rules.yaml:1376:7\n9594 rules/marlborough/rules.yaml:1377:7\n9595 rules/marlborough/rules.yaml:1378:7\n9606 rules/marlborough/rules.yaml:1379:11\n9611 rules/marlborough/rules.yaml:1380:15\n9615 rules/marlborough/rules.yaml:1382:15\n9622 rules/marlborough/rules.yaml:1383:11\n9627 rules/marlborough/rules.yaml:1384:15\n9634 rules/marlborough/rules.yaml:1385:11\n9635 rules/marlborough/rules.yaml:1386:15\n9637 rules/marlborough/rules.yaml:1388:15\n9638 rules/marlborough/rules.yaml:1389:11\n9652 rules/marlborough/rules.yaml:2416:7\n9654 rules/marlborough/rules.yaml:2417:7\n9665 rules/marlborough/rules.yaml:2418:7\n9669 rules/marlborough/rules.yaml:2419:7\n9689 rules/marlborough/rules.yaml:2133:7\n9690 rules/marlborough/rules.yaml:2134:7\n9691 rules/marlborough/rules.yaml:2135:11\n9692 rules/marlborough/rules.yaml:2136:7\n9698 rules/marlborough/rules.yaml:2137:7\n9702 rules/marlborough/rules.yaml:2138:7\n9703 rules/marlborough/rules.yaml:2139:7\n9710 rules/marlborough/rules.yaml:2140:11\n9711 rules/marlborough/rules.yaml:2141:7\n9722 rules/marlborough/rules.yaml:2142:7\n9723 rules/marlborough/rules.yaml:2143:11\n9724 rules/marlborough/rules.yaml:2144:7\n9725 rules/marlborough/rules.yaml:2145:7\n9726 rules/marlborough/rules.yaml:2146:7\n9727 rules/marlborough/rules.yaml:2147:7\n9728 rules/marlborough/rules.yaml:2148:7\n9729 rules/marlborough/rules.yaml:2150:15\n9740 rules/marlborough/rules.yaml:2152:15\n9744 rules/marlborough/rules.yaml:2154:15\n9748 rules/marlborough/rules.yaml:2156:15\n9755 rules/marlborough/rules.yaml:2157:15\n9759 rules/marlborough/rules.yaml:2159:15\n9766 rules/marlborough/rules.yaml:2160:15\n9767 rules/marlborough/rules.yaml:2161:15\n9775 rules/marlborough/rules.yaml:2162:19\n9781 rules/marlborough/rules.yaml:2163:19\n9784 rules/marlborough/rules.yaml:2164:15\n9835 rules/marlborough/rules.yaml:2112:7\n9836 rules/marlborough/rules.yaml:2113:7\n9837 rules/marlborough/rules.yaml:2114:7\n9838 rules/marlborough/rules.yaml:2115:11\n9839 rules/marlborough/rules.yaml:2116:11\n9840 rules/marlborough/rules.yaml:2117:7\n9843 rules/marlborough/rules.yaml:2118:7\n9844 rules/marlborough/rules.yaml:2119:7\n9847 rules/marlborough/rules.yaml:2120:7\n9848 rules/marlborough/rules.yaml:2121:7\n9855 rules/marlborough/rules.yaml:2122:7\n9856 rules/marlborough/rules.yaml:2123:11\n9873 rules/marlborough/rules.yaml:2220:7\n9874 rules/marlborough/rules.yaml:2221:7\n9885 rules/marlborough/rules.yaml:2222:11\n9891 rules/marlborough/rules.yaml:2223:11\n9896 rules/marlborough/rules.yaml:2224:11\n9897 rules/marlborough/rules.yaml:2225:15\n9906 rules/marlborough/rules.yaml:2227:15\n9912 rules/marlborough/rules.yaml:2228:15\n9913 rules/marlborough/rules.yaml:2229:19\n9915 rules/marlborough/rules.yaml:2231:19\n9918 rules/marlborough/rules.yaml:2232:19\n9919 rules/marlborough/rules.yaml:2233:19\n9942 rules/marlborough/rules.yaml:1646:7\n9943 rules/marlborough/rules.yaml:1647:7\n9944 rules/marlborough/rules.yaml:1648:7\n9945 rules/marlborough/rules.yaml:1649:7\n9956 rules/marlborough/rules.yaml:1650:11\n9962 rules/marlborough/rules.yaml:1651:11\n9963 rules/marlborough/rules.yaml:1652:11\n9964 rules/marlborough/rules.yaml:1653:11\n9965 rules/marlborough/rules.yaml:1654:15\n9976 rules/marlborough/rules.yaml:1656:15\n9989 rules/marlborough/rules.yaml:1657:15\n9996 rules/marlborough/rules.yaml:1659:15\n10009 rules/marlborough/rules.yaml:1660:15\n10010 rules/marlborough/rules.yaml:1661:19\n10012 rules/marlborough/rules.yaml:1663:19\n10016 rules/marlborough/rules.yaml:1664:7\n10019 rules/marlborough/rules.yaml:1665:7\n10044 rules/marlborough/rules.yaml:1992:7\n10045 rules/marlborough/rules.yaml:1993:7\n10046 rules/marlborough/rules.yaml:1994:7\n10047 rules/marlborough/rules.yaml:1995:7\n10048 rules/marlborough/rules.yaml:1996:7\n10049 rules/marlborough/rules.yaml:1997:7\n10050 rules/marlborough/rules.yaml:1999:15\n10051 rules/marlborough/rules.yaml:2000:19\n10053 rules/marlborough/rules.yaml:2002:19\n10058 rules/marlborough/rules.yaml:2009:15\n10059 rules/marlborough/rules.yaml:2010:15\n10066 rules/marlborough/rules.yaml:2018:15\n10069 rules/marlborough/rules.yaml:2004:15\n10072 rules/marlborough/rules.yaml:2007:19\n10075 rules/marlborough/rules.yaml:2005:19\n10079 rules/marlborough/rules.yaml:2012:15\n10080 rules/marlborough/rules.yaml:2013:15\n10084 rules/marlborough/rules.yaml:2015:15\n10085 rules/marlborough/rules.yaml:2016:15\n10115 rules/marlborough/rules.yaml:2347:7\n10116 rules/marlborough/rules.yaml:2348:7\n10117 rules/marlborough/rules.yaml:2349:7\n10135 rules/marlborough/rules.yaml:2350:7\n10136 rules/marlborough/rules.yaml:2351:11\n10139 rules/marlborough/rules.yaml:2352:7\n10140 rules/marlborough/rules.yaml:2353:7\n10141 rules/marlborough/rules.yaml:2354:7\n10146 rules/marlborough/rules.yaml:2355:7\n10147 rules/marlborough/rules.yaml:2356:7\n10148 rules/marlborough/rules.yaml:2357:7\n10149 rules/marlborough/rules.yaml:2358:11\n10150 rules/marlborough/rules.yaml:2359:11\n10151 rules/marlborough/rules.yaml:2360:7\n10152 rules/marlborough/rules.yaml:2361:11\n10153 rules/marlborough/rules.yaml:2362:7\n10154 rules/marlborough/rules.yaml:2363:7\n10172 rules/marlborough/rules.yaml:2364:7\n10173 rules/marlborough/rules.yaml:2365:11\n10174 rules/marlborough/rules.yaml:2366:15\n10176 rules/marlborough/rules.yaml:2367:11\n10177 rules/marlborough/rules.yaml:2368:7\n10182 rules/marlborough/rules.yaml:2369:7\n10183 rules/marlborough/rules.yaml:2370:11\n10184 rules/marlborough/rules.yaml:2371:7\n10197 rules/marlborough/rules.yaml:2372:7\n10202 rules/marlborough/rules.yaml:2373:11\n10203 rules/marlborough/rules.yaml:2374:11\n10220 rules/marlborough/rules.yaml:2375:11\n10221 rules/marlborough/rules.yaml:2376:11\n10241 rules/marlborough/rules.yaml:2327:7\n10242 rules/marlborough/rules.yaml:2328:7\n10250 rules/marlborough/rules.yaml:2329:11\n10256 rules/marlborough/rules.yaml:2330:11\n10261 rules/marlborough/rules.yaml:2331:15\n10267 rules/marlborough/rules.yaml:2332:15\n10269 rules/marlborough/rules.yaml:2333:7\n10299 rules/marlborough/rules.yaml:2301:7\n10307 rules/marlborough/rules.yaml:2302:7\n10308 rules/marlborough/rules.yaml:2303:11\n10309 rules/marlborough/rules.yaml:2304:11\n10310 rules/marlborough/rules.yaml:2305:7\n10311 rules/marlborough/rules.yaml:2306:7\n10314 rules/marlborough/rules.yaml:2307:7\n10315 rules/marlborough/rules.yaml:2308:7\n10316 rules/marlborough/rules.yaml:2309:11\n10317 rules/marlborough/rules.yaml:2310:7\n10318 rules/marlborough/rules.yaml:2311:7\n10335 rules/marlborough/rules.yaml:2312:11\n10336 rules/marlborough/rules.yaml:2313:11\n10345 rules/marlborough/rules.yaml:2314:15\n10358 rules/marlborough/rules.yaml:2315:15\n10359 rules/marlborough/rules.yaml:2316:15\n10361 rules/marlborough/rules.yaml:2317:15\n10381 rules/marlborough/rules.yaml:2177:7\n10392 rules/marlborough/rules.yaml:2178:11\n10393 rules/marlborough/rules.yaml:2179:11\n10405 rules/marlborough/rules.yaml:2180:15\n10413 rules/marlborough/rules.yaml:2181:15\n10414 rules/marlborough/rules.yaml:2182:19\n10417 rules/marlborough/rules.yaml:2183:19\n10418 rules/marlborough/rules.yaml:2184:19\n10442 rules/marlborough/rules.yaml:964:7\n10443 rules/marlborough/rules.yaml:965:7\n10444 rules/marlborough/rules.yaml:966:11\n10445 rules/marlborough/rules.yaml:967:7\n10448 rules/marlborough/rules.yaml:968:11\n10449 rules/marlborough/rules.yaml:969:11\n10450 rules/marlborough/rules.yaml:970:7\n10451 rules/marlborough/rules.yaml:971:11\n10452 rules/marlborough/rules.yaml:972:15\n10453 rules/marlborough/rules.yaml:973:7\n10460 rules/marlborough/rules.yaml:974:7\n10461 rules/marlborough/rules.yaml:975:7\n10462 rules/marlborough/rules.yaml:976:11\n10463 rules/marlborough/rules.yaml:977:7\n10464 rules/marlborough/rules.yaml:978:7\n10465 rules/marlborough/rules.yaml:979:7\n10466 rules/marlborough/rules.yaml:980:7\n10484 rules/marlborough/rules.yaml:981:7\n10487 rules/marlborough/rules.yaml:982:11\n10492 rules/marlborough/rules.yaml:983:7\n10493 rules/marlborough/rules.yaml:984:11\n10494 rules/marlborough/rules.yaml:985:11\n10495 rules/marlborough/rules.yaml:986:15\n10496 rules/marlborough/rules.yaml:987:11\n10497 rules/marlborough/rules.yaml:988:7\n10510 rules/marlborough/rules.yaml:989:7\n10511 rules/marlborough/rules.yaml:990:11\n10513 rules/marlborough/rules.yaml:991:7\n10536 rules/marlborough/rules.yaml:2462:3\n10541 rules/marlborough/rules.yaml:2462:3\n10543 rules/marlborough/rules.yaml:2462:3\n10544 rules/marlborough/rules.yaml:2462:3\n10545 rules/marlborough/rules.yaml:2462:3\n10546 rules/marlborough/rules.yaml:2462:3\n10547 rules/marlborough/rules.yaml:2462:3\n10548 rules/marlborough/rules.yaml:2462:3\n10561 rules/marlborough/rules.yaml:2462:3\n10562 rules/marlborough/rules.yaml:2462:3\n10574 rules/marlborough/rules.yaml:2462:3\n10580 rules/marlborough/rules.yaml:2462:3\n10583 rules/marlborough/rules.yaml:2462:3\n10584 rules/marlborough/rules.yaml:2462:3\n10605 rules/marlborough/rules.yaml:2462:3\n10643 rules/marlborough/rules.yaml:2462:3\n10644 rules/marlborough/rules.yaml:2462:3\n10646 rules/marlborough/rules.yaml:2462:3\n10647 rules/marlborough/rules.yaml:2462:3\n10651 rules/marlborough/rules.yaml:2462:3\n10690 rules/marlborough/rules.yaml:1406:7\n10696 rules/marlborough/rules.yaml:1407:7\n10710 rules/marlborough/rules.yaml:1408:7\n10721 rules/marlborough/rules.yaml:1409:7\n10725 rules/marlborough/rules.yaml:1410:11\n10726 rules/marlborough/rules.yaml:1411:11\n10727 rules/marlborough/rules.yaml:1412:7\n10728 rules/marlborough/rules.yaml:1413:7\n10787 rules/marlborough/rules.yaml:1414:7\n10788 rules/marlborough/rules.yaml:1415:11\n10789 rules/marlborough/rules.yaml:1416:7\n10790 rules/marlborough/rules.yaml:1417:11\n10791 rules/marlborough/rules.yaml:1418:7\n10792 rules/marlborough/rules.yaml:1419:11\n10793 rules/marlborough/rules.yaml:1420:15\n10795 rules/marlborough/rules.yaml:1421:11\n10797 rules/marlborough/rules.yaml:1423:11\n10798 rules/marlborough/rules.yaml:1424:7\n10799 rules/marlborough/rules.yaml:1425:11\n10802 rules/marlborough/rules.yaml:1426:15\n10803 rules/marlborough/rules.yaml:1427:19\n10804 rules/marlborough/rules.yaml:1428:15\n10806 rules/marlborough/rules.yaml:1430:15\n10807 rules/marlborough/rules.yaml:1431:7\n10812 rules/marlborough/rules.yaml:1432:11\n10813 rules/marlborough/rules.yaml:1433:11\n10814 rules/marlborough/rules.yaml:1434:11\n10819 rules/marlborough/rules.yaml:1435:15\n10820 rules/marlborough/rules.yaml:1436:15\n10828 rules/marlborough/rules.yaml:1437:19\n10840 rules/marlborough/rules.yaml:1438:19\n10843 rules/marlborough/rules.yaml:1439:7\n10848 rules/marlborough/rules.yaml:1440:11\n10855 rules/marlborough/rules.yaml:1441:7\n10867 rules/marlborough/rules.yaml:1442:7\n10872 rules/marlborough/rules.yaml:1443:11\n10873 rules/marlborough/rules.yaml:1444:7\n10874 rules/marlborough/rules.yaml:1445:7\n10875 rules/marlborough/rules.yaml:1446:11\n10876 rules/marlborough/rules.yaml:1447:7\n10893 rules/marlborough/rules.yaml:1448:7\n10898 rules/marlborough/rules.yaml:1449:11\n10899 rules/marlborough/rules.yaml:1450:11\n10900 rules/marlborough/rules.yaml:1451:15\n10915 rules/marlborough/rules.yaml:1452:11\n10922 rules/marlborough/rules.yaml:1453:11\n10923 rules/marlborough/rules.yaml:1454:15\n10924 rules/marlborough/rules.yaml:1455:11\n10958 rules/marlborough/rules.yaml:1294:7\n10970 rules/marlborough/rules.yaml:1295:7\n10971 rules/marlborough/rules.yaml:1296:7\n10972 rules/marlborough/rules.yaml:1297:11\n10987 rules/marlborough/rules.yaml:1298:7\n11004 rules/marlborough/rules.yaml:1299:7\n11005 rules/marlborough/rules.yaml:1300:11\n11006 rules/marlborough/rules.yaml:1301:11\n11007 rules/marlborough/rules.yaml:1302:11\n11008 rules/marlborough/rules.yaml:1303:7\n11009 rules/marlborough/rules.yaml:1304:7\n11010 rules/marlborough/rules.yaml:1305:7\n11011 rules/marlborough/rules.yaml:1306:7\n11023 rules/marlborough/rules.yaml:1307:7\n11045 rules/marlborough/rules.yaml:1308:7\n11046 rules/marlborough/rules.yaml:1309:11\n11047 rules/marlborough/rules.yaml:1310:11\n11048 rules/marlborough/rules.yaml:1311:7\n11057 rules/marlborough/rules.yaml:1312:11\n11063 rules/marlborough/rules.yaml:1313:11\n11065 rules/marlborough/rules.yaml:1314:7\n11076 rules/marlborough/rules.yaml:1315:7\n11077 rules/marlborough/rules.yaml:1316:7\n11082 rules/marlborough/rules.yaml:1317:11\n11083 rules/marlborough/rules.yaml:1318:11\n11091 rules/marlborough/rules.yaml:1319:15\n11105 rules/marlborough/rules.yaml:1320:11\n11106 rules/marlborough/rules.yaml:1321:15\n11107 rules/marlborough/rules.yaml:1322:15\n11109 rules/marlborough/rules.yaml:1324:15\n11110 rules/marlborough/rules.yaml:1325:15\n11113 rules/marlborough/rules.yaml:1326:7\n11114 rules/marlborough/rules.yaml:1327:7\n11122 rules/marlborough/rules.yaml:1328:11\n11137 rules/marlborough/rules.yaml:1329:7\n11138 rules/marlborough/rules.yaml:1330:11\n11139 rules/marlborough/rules.yaml:1331:7\n11140 rules/marlborough/rules.yaml:1332:7\n11141 rules/marlborough/rules.yaml:1333:11\n11142 rules/marlborough/rules.yaml:1334:15\n11144 rules/marlborough/rules.yaml:1335:15\n11145 rules/marlborough/rules.yaml:1336:11\n11147 rules/marlborough/rules.yaml:1338:11\n11148 rules/marlborough/rules.yaml:1339:7\n11153 rules/marlborough/rules.yaml:1340:11\n11154 rules/marlborough/rules.yaml:1341:11\n11155 rules/marlborough/rules.yaml:1342:11\n11160 rules/marlborough/rules.yaml:1343:15\n11161 rules/marlborough/rules.yaml:1344:15\n11169 rules/marlborough/rules.yaml:1345:19\n11177 rules/marlborough/rules.yaml:1346:19\n11180 rules/marlborough/rules.yaml:1347:7\n11185 rules/marlborough/rules.yaml:1348:7\n11186 rules/marlborough/rules.yaml:1349:11\n11187 rules/marlborough/rules.yaml:1350:7\n11188 rules/marlborough/rules.yaml:1351:7\n11189 rules/marlborough/rules.yaml:1352:11\n11190 rules/marlborough/rules.yaml:1353:7\n11203 rules/marlborough/rules.yaml:1354:7\n11208 rules/marlborough/rules.yaml:1355:11\n11209 rules/marlborough/rules.yaml:1356:11\n11217 rules/marlborough/rules.yaml:1357:15\n11230 rules/marlborough/rules.yaml:1358:15\n11231 rules/marlborough/rules.yaml:1359:15\n11232 rules/marlborough/rules.yaml:1360:19\n11233 rules/marlborough/rules.yaml:1361:19\n11236 rules/marlborough/rules.yaml:1362:11\n11237 rules/marlborough/rules.yaml:1363:11\n11243 rules/marlborough/rules.yaml:1364:11\n11244 rules/marlborough/rules.yaml:1365:11\n11274 rules/marlborough/rules.yaml:1946:7\n11294 rules/marlborough/rules.yaml:1947:11\n11295 rules/marlborough/rules.yaml:1948:11\n11296 rules/marlborough/rules.yaml:1949:11\n11304 rules/marlborough/rules.yaml:1950:15\n11309 rules/marlborough/rules.yaml:1952:15\n11332 rules/marlborough/flow.yaml:11:7\n11346 rules/marlborough/flow.yaml:12:11\n11377 rules/marlborough/rules.yaml:929:7\n11378 rules/marlborough/rules.yaml:930:7\n11379 rules/marlborough/rules.yaml:931:7\n11389 rules/marlborough/rules.yaml:932:11\n11397 rules/marlborough/rules.yaml:933:11\n11398 rules/marlborough/rules.yaml:934:15\n11399 rules/marlborough/rules.yaml:935:15\n11402 rules/marlborough/rules.yaml:936:7\n11413 rules/marlborough/rules.yaml:937:11\n11414 rules/marlborough/rules.yaml:938:11\n11432 rules/marlborough/rules.yaml:939:11\n11433 rules/marlborough/rules.yaml:940:11\n11434 rules/marlborough/rules.yaml:941:11\n11438 rules/marlborough/rules.yaml:942:7\n11439 rules/marlborough/rules.yaml:943:11\n11452 rules/marlborough/rules.yaml:1514:7\n11453 rules/marlborough/rules.yaml:1515:7\n11458 rules/marlborough/rules.yaml:1516:11\n11465 rules/marlborough/rules.yaml:1517:11\n11468 rules/marlborough/rules.yaml:1518:7\n11471 rules/marlborough/rules.yaml:1519:7\n11472 rules/marlborough/rules.yaml:1520:7\n11473 rules/marlborough/rules.yaml:1521:11\n11475 rules/marlborough/rules.yaml:1523:11\n11499 rules/marlborough/rules.yaml:1964:7\n11500 rules/marlborough/rules.yaml:1965:7\n11511 rules/marlborough/rules.yaml:1966:11\n11512 rules/marlborough/rules.yaml:1967:11\n11527 rules/marlborough/rules.yaml:1968:15\n11528 rules/marlborough/rules.yaml:1969:15\n11536 rules/marlborough/rules.yaml:1970:15\n11554 rules/marlborough/rules.yaml:1971:15\n11555 rules/marlborough/rules.yaml:1972:15\n11564 rules/marlborough/rules.yaml:1973:19\n11591 rules/marlborough/rules.yaml:1974:19\n11592 rules/marlborough/rules.yaml:1975:23\n11595 rules/marlborough/rules.yaml:1976:23\n11596 rules/marlborough/rules.yaml:1977:23\n11597 rules/marlborough/rules.yaml:1978:19\n11598 rules/marlborough/rules.yaml:1979:23\n11599 rules/marlborough/rules.yaml:1980:23\n11600 rules/marlborough/rules.yaml:1981:23\n11626 rules/marlborough/rules.yaml:1612:7\n11630 rules/marlborough/rules.yaml:1613:7\n11644 rules/marlborough/rules.yaml:1614:11\n11651 rules/marlborough/rules.yaml:1615:11\n11656 rules/marlborough/rules.yaml:1616:7\n11670 rules/marlborough/rules.yaml:1617:11\n11684 rules/marlborough/flow.yaml:104:7\n11689 rules/marlborough/flow.yaml:105:11\n11708 rules/marlborough/flow.yaml:50:7\n11715 rules/marlborough/flow.yaml:51:11\n11729 rules/marlborough/flow.yaml:52:15\n11747 rules/marlborough/flow.yaml:67:7\n11754 rules/marlborough/flow.yaml:68:11\n11768 rules/marlborough/flow.yaml:69:15\n11782 rules/marlborough/flow.yaml:85:7\n11801 rules/marlborough/flow.yaml:61:7\n11808 rules/marlborough/flow.yaml:62:11\n11822 rules/marlborough/flow.yaml:63:15\n11840 rules/marlborough/flow.yaml:89:7\n11854 rules/marlborough/flow.yaml:90:11\n11868 rules/marlborough/flow.yaml:45:7\n11873 rules/marlborough/flow.yaml:46:11\n11892 rules/marlborough/flow.yaml:79:7\n11897 rules/marlborough/flow.yaml:80:11\n11911 rules/marlborough/flow.yaml:81:15\n11925 rules/marlborough/flow.yaml:56:7\n11930 rules/marlborough/flow.yaml:57:11\n11947 rules/marlborough/rules.yaml:1018:7\n11953 rules/marlborough/rules.yaml:1019:7\n11954 rules/marlborough/rules.yaml:1020:11\n11955 rules/marlborough/rules.yaml:1021:7\n11966 rules/marlborough/rules.yaml:1022:7\n11967 rules/marlborough/rules.yaml:1023:7\n11979 rules/marlborough/rules.yaml:2060:7\n11984 rules/marlborough/rules.yaml:2061:7\n11985 rules/marlborough/rules.yaml:2062:11\n11986 rules/marlborough/rules.yaml:2063:11\n11987 rules/marlborough/rules.yaml:2064:7\n11988 rules/marlborough/rules.yaml:2065:7\n11995 rules/marlborough/rules.yaml:2066:7"
