@@ -5,6 +5,7 @@ span (Scenario 4), against the rulebook as printed."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import compile_helpers
@@ -140,3 +141,37 @@ def test_the_grand_design_is_scenario_4_played_to_1714(start: str) -> None:
     assert g.state["g"]["year"] + g.state["g"]["last_turn"] - 1 == 1714
     optional = [k for k in spec.constants if k.startswith("optional_")]
     assert len(optional) == 8 and not any(spec.constants[k] for k in optional)
+
+
+def test_components_notes_quote_the_book_2_13_2_35() -> None:
+    """2.13: army boxes and markers are an administrative convenience (the engine keeps a
+    force as the units in a hex); the errata's Allied Army 2 and missing Army 4 box; 2.35: the
+    State Control Chart's markers are each state's control, a player or none (neutral).
+    Every quotation on the sheet's Components table is the book's.
+    Rules: MARL-2.13-01, MARL-ERR-06, MARL-2.35-01"""
+    need_shared()
+    book = " ".join((compile_helpers.SHARED / "rulebooks" / "marlborough.txt").read_text().split())
+    steps = game_tables("marlborough")["components"].steps
+    quotes = [q for s in steps for q in re.findall(r'"([^"]+)"', s)]
+    assert len(quotes) == 3 and all(q in book for q in quotes)
+    assert steps[0].startswith("2.13") and "Allied Army 2" in steps[0]
+    assert steps[1].startswith("2.35")
+    control = [n["control"] for n in _game("blenheim").state["e"]["nation"]]
+    assert set(control) == {BOURBON, GRAND_ALLIANCE, None}
+
+
+def test_charts_not_printed_are_assumed_where_used() -> None:
+    """Charts not in this text: the Random Events Table is assumed row by row (with the
+    events 10.14, 6.4 item 3 and 25.3 say exist), the Terrain Effects Chart's costs and the
+    State Control Chart's values in the board and scenario data.
+    Rules: MARL-PA-01, MARL-10.14-01, MARL-6.4-04, MARL-25.3-01"""
+    events = game_tables("marlborough")["random_events"]
+    assert events.data_missing and all(r.status == "assumed" for r in events.rows)
+    named = {r.cells[0].printed_text if r.cells else "" for r in events.rows} | {
+        str(x) for x in events.results
+    }
+    assert {"Subsidies", "War Party", "New Leader", "Rebels"} <= named
+    board = yaml.safe_load((ROOT / "rules" / "marlborough" / "board.yaml").read_text())["board"]
+    assert "not printed" in board["costs"]["march"]["assumed"]
+    scenario = yaml.safe_load((ROOT / "rules/marlborough/scenarios/blenheim.yaml").read_text())
+    assert "State Control Chart is not printed" in scenario["assumed"]["entities.nation"]
