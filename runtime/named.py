@@ -285,6 +285,11 @@ def named_decision(spec: Any, S: list[Any], d: tuple[Any, ...]) -> dict[str, Any
     if site.options == "report":
         out["report"] = {"changes": len(d[2])}  # every value of every fact: not listed
         return out
+    if site.options == "offer":
+        # every deal the window allows, the pass included: not listed (a Marlborough
+        # negotiation window has over 100,000); Decision.options numbers them
+        out["offer"] = {"options": len(d[2]) + 1}
+        return out
     out["options"] = [list(o) for o in spec.options(d, S)]
     return out
 

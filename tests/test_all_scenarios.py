@@ -67,7 +67,7 @@ SOAK_MIN_GAMES = 3
 MAX_DECISIONS = 50_000
 #: random decisions per game at which the views are checked (besides set-up and the end): in
 #: the default run, and in the soak (a check of a Marlborough position takes about a second)
-HIDDEN_CHECKS = 3
+HIDDEN_CHECKS = 2
 SOAK_HIDDEN_CHECKS = 6
 
 

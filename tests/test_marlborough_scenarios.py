@@ -1,8 +1,8 @@
 """Marlborough's scenario set-ups against the rulebook's printed tables (Scenarios 1-4).
 
-Each scenario file must hold every unit its set-up prints (fleets and admirals aside: their
-ports are assumed with naval operations, 21.0, and only Blenheim places them), of the printed
-type and side (veteran or recruit), in one of the places its line allows; its leaders on the
+Each scenario file must hold every unit its set-up prints, fleets and admirals too (21.0: their
+ports are assumed where the line says "any ... ports"), of the printed type and side (veteran
+or recruit), in one of the places its line allows; its leaders on the
 map or, when "available but not deployed", off it; the printed initial control, treasury
 points, campaign markers and garrison destroyed markers. Scenario 4's files take one of the
 three set-ups and play to 1714.
@@ -22,8 +22,7 @@ NEUTRAL = None
 B, GA = "bourbon", "grand_alliance"
 
 
-# fleets (and admirals) are left out: the set-up tables below print the land units and
-# generals; Blenheim's fleets are placed by the naval-operations rules (21.0, assumed ports)
+# fleets (and admirals) have their own tables, FLEETS_PRINTED and ADMIRALS below
 FLEETS = ("battle_fleet", "frigate_fleet")
 
 
@@ -162,6 +161,52 @@ TROOPS = {
         ),
         (GA, "savoy"): ({"vfa": 1, "rfa": 1, "rsa": 1, "g": 1}, {"savoy", "milan", "Cagliari"}),
     },
+}
+# (owner, unit nation) -> ({(kind, veteran): count}, places): kinds bf battle fleet, ff frigate
+# fleet; the places are the ports the set-up's line allows (3.4, 5.4, 6.4)
+FLEETS_PRINTED = {
+    "blenheim": {
+        (NEUTRAL, "venice"): ({"vbf": 1}, {"Venice"}),
+        (NEUTRAL, "italian_states"): ({"rbf": 1}, {"Genoa"}),
+        (NEUTRAL, "barbary_states"): ({"rff": 1}, {"Algiers"}),
+        (B, "france"): ({"vbf": 1, "rbf": 1, "vff": 1}, {"france"}),
+        (B, "spain"): ({"rbf": 1, "rff": 1}, {"spain"}),
+        (GA, "england"): (
+            {"vbf": 3, "vff": 2},
+            {"england", "spain", "portugal", "united_provinces"},
+        ),
+        (GA, "united_provinces"): ({"vbf": 2, "vff": 1}, {"united_provinces"}),
+        (GA, "portugal"): ({"rbf": 1}, {"portugal"}),
+    },
+    "opening_guns": {
+        (NEUTRAL, "venice"): ({"vbf": 1}, {"Venice"}),
+        (NEUTRAL, "italian_states"): ({"rbf": 1}, {"Genoa"}),
+        (NEUTRAL, "barbary_states"): ({"rff": 1}, {"Algiers"}),
+        (NEUTRAL, "portugal"): ({"rbf": 1}, {"Lisbon"}),
+        (GA, "england"): ({"vbf": 2, "rbf": 1, "vff": 2}, {"england", "ireland"}),
+        (GA, "united_provinces"): ({"vbf": 2, "vff": 1}, {"united_provinces"}),
+        (B, "france"): ({"vbf": 1, "rbf": 1, "vff": 2}, {"france"}),
+        (B, "spain"): ({"rbf": 2, "rff": 1}, {"spain"}),
+    },
+    "ne_plus_ultra": {
+        (NEUTRAL, "venice"): ({"vbf": 1}, {"Venice"}),
+        (NEUTRAL, "italian_states"): ({"rbf": 1}, {"Genoa"}),
+        (NEUTRAL, "barbary_states"): ({"rff": 1}, {"Algiers"}),
+        (B, "france"): ({"rbf": 1, "vff": 2}, {"france"}),
+        (B, "spain"): ({"rbf": 1, "rff": 1}, {"Cadiz", "Cartagena"}),
+        (GA, "england"): (
+            {"vbf": 3, "vff": 2},
+            {"england", "portugal", "united_provinces", "Gibraltar", "Valencia", "Barcelona"},
+        ),
+        (GA, "united_provinces"): ({"vbf": 2, "vff": 1}, {"united_provinces"}),
+        (GA, "portugal"): ({"rbf": 1, "rff": 1}, {"portugal"}),
+    },
+}
+# admirals: each on the map with fleets of his state (5.4, 6.4: in the same line as the fleets)
+ADMIRALS = {
+    "blenheim": {"toulouse", "rooke", "byng"},
+    "opening_guns": {"toulouse", "rooke", "byng"},
+    "ne_plus_ultra": {"toulouse", "rooke", "byng"},
 }
 # leaders: on the map, off it (available but not deployed)
 LEADERS = {
@@ -363,6 +408,42 @@ def test_troops_as_printed(name: str) -> None:
         )
     for key, (counts, _) in TROOPS[name].items():
         assert held.get(key, Counter()) == printed(counts), f"{name}: {key}"
+
+
+@pytest.mark.parametrize("name", sorted(FLEETS_PRINTED))
+def test_fleets_as_printed(name: str) -> None:
+    """Each printed fleet, of its type and side, in a port its line allows (21.10: a port has
+    the anchor symbol); each admiral on the map with a fleet of his state.
+
+    Rules: MARL-S1-04, MARL-S1-08, MARL-S1-12, MARL-S2-04, MARL-S2-08, MARL-S2-12, MARL-S3-04,
+    MARL-S3-08, MARL-S3-12, MARL-21.1-01
+    """
+    units = scenario(name)["entities"]["unit"]
+    held: dict[tuple, Counter] = {}
+    for uid, u in units.items():
+        if u["kind"] not in FLEETS:
+            continue
+        key = (u.get("owner"), u["nation"])
+        assert key in FLEETS_PRINTED[name], f"{name}: {uid} is a fleet the set-up does not print"
+        code = ("v" if u["veteran"] else "r") + ("bf" if u["kind"] == "battle_fleet" else "ff")
+        held.setdefault(key, Counter())[code] += 1
+        h = hex_of(u["at"])
+        places = FLEETS_PRINTED[name][key][1]
+        assert h.get("port"), f"{name}: {uid} stands at {u['at']}, not a port"
+        assert h.get("name") in places or h.get("nation") in places, (
+            f"{name}: {uid} stands at {u['at']} ({h.get('name')}), outside {sorted(places)}"
+        )
+    for key, (counts, _) in FLEETS_PRINTED[name].items():
+        assert held.get(key, Counter()) == Counter(counts), f"{name}: {key}"
+    admirals = {k: u for k, u in units.items() if u.get("leads") == "admiral"}
+    assert set(admirals) == ADMIRALS[name]
+    for k, u in admirals.items():
+        mates = [
+            v
+            for v in units.values()
+            if v["kind"] in FLEETS and v.get("at") == u["at"] and v["nation"] == u["nation"]
+        ]
+        assert mates, f"{name}: {k} is not with a fleet of his state"
 
 
 @pytest.mark.parametrize("name", sorted(LEADERS))

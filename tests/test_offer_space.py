@@ -271,3 +271,23 @@ def test_the_option_rows_of_an_offer_decision_listed_whole_are_its_rows_by_numbe
             assert whole[-1][0] == "pass"
             checked += len(whole)
     assert checked > 1000
+
+
+def test_a_view_names_the_size_of_an_offer_decision_without_listing_it():
+    """``Game.view`` gives an offer decision's number of options, the pass included, as it
+    gives an allocation's: listing a window's every deal in each view (a frame of the
+    browser's, a board at the terminal) took a second in Marlborough."""
+    from rulecraft.runtime.prelude import PENDING
+
+    spec = WESTPHALIA
+    seen = 0
+    for S in states(spec, games=1, steps=200):
+        g = Game(spec, S)
+        for d in S[PENDING] or ():
+            if spec.sites[d[1]].options != "offer":
+                continue
+            [named] = [x for x in g.view(d[0])["pending"] if x["player"] == d[0]]
+            assert "options" not in named
+            assert named["offer"] == {"options": len(spec.options(d, S))}
+            seen += 1
+    assert seen

@@ -104,7 +104,7 @@ def run_soak(games: int) -> None:
 def test_random_play_soak_default():
     """VP total, army limit, die ranges, card zones, no dead end, bounded length.
     Rules: MOP-SETUP-05, MOP-SETUP-06, MOP-COMP-06, MOP-CARD-01, MOP-SEQ-04, MOP-END-01"""
-    run_soak(50)  # -m soak plays thousands
+    run_soak(20)  # -m soak plays thousands
 
 
 @pytest.mark.soak

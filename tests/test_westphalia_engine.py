@@ -49,7 +49,7 @@ def test_six_bots_finish(kind):
 
 def test_six_monte_carlo_bots_finish():
     g = new(5)
-    play(g, [MonteCarloAgent(k, playouts=1, depth=4) for k in range(6)])
+    play(g, [MonteCarloAgent(k, playouts=1, depth=1) for k in range(6)])
     assert g.result is not None
 
 

@@ -99,6 +99,7 @@ class MarlboroughRules:
         (("", "'s force retreats from ", " to ", ""), ("player", "e:hex", "e:hex")),
         (("Advance after combat into ", " (none, some or all)"), ("e:hex",)),
         (("", " advances ", " ", " into ", ""), ("player", "int", "str", "e:hex")),
+        (("", " advances aboard its fleet (21.74)"), ("e:unit",)),
         (("Upgrade one unit to veteran",), ()),
         (("", " is upgraded to veteran"), ("e:unit",)),
         (("Famous Victory for ", ""), ("player",)),
@@ -324,72 +325,72 @@ class MarlboroughRules:
         ("choose-unit", 11, "unit", -1, 2, 6, False),
         ("choose-hex", 15, "hex", -1, 3, 2, False),
         ("choose-some", 17, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 19, "unit", -1, 5, 1, False),
-        ("choose-hex", 22, "hex", -1, 7, 2, False),
-        ("choose-unit", 24, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 26, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 27, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 12, False),
-        ("choose-attacker_plan", 32, "enum:attacker_plan", -1, 9, 14, False),
-        ("choose-attacker_plan", 36, "enum:attacker_plan", -1, 9, 16, False),
-        ("choose-defender_plan", 33, "enum:defender_plan", -1, 9, 18, False),
-        ("yes-no", 39, "yes-no", -1, 9, 33, False),
-        ("choose-hex", 43, "hex", 44, 11, 1, False),
-        ("choose-some", 46, "some:unit", -1, 11, 3, False),
-        ("yes-no", 48, "yes-no", -1, 11, 9, False),
-        ("choose-hex", 51, "hex", -1, 11, 13, False),
-        ("choose-unit", 55, "unit", -1, 11, 18, False),
-        ("choose-hex", 56, "hex", 57, 11, 23, False),
-        ("choose-some", 58, "some:unit", -1, 11, 26, False),
-        ("choose-hex", 62, "hex", -1, 13, 1, False),
-        ("choose-unit", 55, "unit", -1, 13, 5, False),
-        ("choose-hex", 67, "hex", 57, 13, 13, False),
-        ("yes-no", 68, "yes-no", -1, 14, 3, False),
-        ("choose-some", 70, "some:unit", -1, 14, 7, False),
-        ("choose-hex", 73, "hex", -1, 15, 1, False),
-        ("choose-hex", 79, "hex", -1, 18, 3, False),
-        ("choose-number", 81, "number", -1, 18, 8, False),
-        ("choose-hex", 83, "hex", 84, 18, 16, False),
-        ("choose-unit", 86, "unit", 84, 18, 22, False),
-        ("choose-hex", 88, "hex", -1, 18, 25, False),
-        ("choose-unit", 92, "unit", -1, 20, 3, False),
-        ("choose-unit", 93, "unit", 94, 20, 5, False),
-        ("choose-hex", 97, "hex", -1, 22, 5, False),
-        ("choose-hex", 102, "hex", -1, 25, 2, False),
-        ("choose-hex", 103, "hex", -1, 25, 4, False),
-        ("choose-espionage", 105, "enum:espionage", -1, 26, 1, False),
-        ("yes-no", 107, "yes-no", -1, 27, 4, False),
-        ("choose-diplomacy_outcome", 110, "enum:diplomacy_outcome", -1, 27, 9, False),
-        ("choose-some", 114, "some:card", -1, 28, 1, True),
+        ("choose-unit", 20, "unit", -1, 5, 1, False),
+        ("choose-hex", 23, "hex", -1, 7, 2, False),
+        ("choose-unit", 25, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 27, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 28, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 35, "enum:defender_plan", -1, 9, 12, False),
+        ("choose-attacker_plan", 33, "enum:attacker_plan", -1, 9, 14, False),
+        ("choose-attacker_plan", 37, "enum:attacker_plan", -1, 9, 16, False),
+        ("choose-defender_plan", 34, "enum:defender_plan", -1, 9, 18, False),
+        ("yes-no", 40, "yes-no", -1, 9, 33, False),
+        ("choose-hex", 44, "hex", 45, 11, 1, False),
+        ("choose-some", 47, "some:unit", -1, 11, 3, False),
+        ("yes-no", 49, "yes-no", -1, 11, 9, False),
+        ("choose-hex", 52, "hex", -1, 11, 13, False),
+        ("choose-unit", 56, "unit", -1, 11, 18, False),
+        ("choose-hex", 57, "hex", 58, 11, 23, False),
+        ("choose-some", 59, "some:unit", -1, 11, 26, False),
+        ("choose-hex", 63, "hex", -1, 13, 1, False),
+        ("choose-unit", 56, "unit", -1, 13, 5, False),
+        ("choose-hex", 68, "hex", 58, 13, 13, False),
+        ("yes-no", 69, "yes-no", -1, 14, 3, False),
+        ("choose-some", 71, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 74, "hex", -1, 15, 1, False),
+        ("choose-hex", 80, "hex", -1, 18, 3, False),
+        ("choose-number", 82, "number", -1, 18, 8, False),
+        ("choose-hex", 84, "hex", 85, 18, 16, False),
+        ("choose-unit", 87, "unit", 85, 18, 22, False),
+        ("choose-hex", 89, "hex", -1, 18, 25, False),
+        ("choose-unit", 93, "unit", -1, 20, 3, False),
+        ("choose-unit", 94, "unit", 95, 20, 5, False),
+        ("choose-hex", 98, "hex", -1, 22, 5, False),
+        ("choose-hex", 103, "hex", -1, 25, 2, False),
+        ("choose-hex", 104, "hex", -1, 25, 4, False),
+        ("choose-espionage", 106, "enum:espionage", -1, 26, 1, False),
+        ("yes-no", 108, "yes-no", -1, 27, 4, False),
+        ("choose-diplomacy_outcome", 111, "enum:diplomacy_outcome", -1, 27, 9, False),
         ("choose-some", 115, "some:card", -1, 28, 1, True),
-        ("choose-some", 117, "some:card", -1, 29, 1, False),
-        ("choose-nation", 119, "nation", 120, 30, 3, False),
-        ("yes-no", 121, "yes-no", -1, 30, 6, False),
-        ("choose-some", 122, "some:unit", -1, 33, 4, False),
-        ("choose-unit", 132, "unit", -1, 36, 1, False),
-        ("choose-hex", 88, "hex", -1, 36, 3, False),
-        ("choose-unit", 134, "unit", -1, 37, 1, False),
-        ("yes-no", 138, "yes-no", -1, 39, 1, False),
-        ("choose-unit", 140, "unit", -1, 39, 12, False),
-        ("yes-no", 141, "yes-no", -1, 40, 3, False),
-        ("choose-hex", 144, "hex", 84, 41, 3, False),
-        ("choose-some", 146, "some:nation", -1, 42, 1, False),
-        ("choose-nation", 147, "nation", 148, 42, 6, False),
-        ("choose-unit", 150, "unit", -1, 42, 16, False),
-        ("choose-hex", 154, "hex", -1, 43, 3, False),
-        ("choose-hex", 156, "hex", 157, 44, 1, False),
-        ("choose-some", 158, "some:card", -1, 45, 1, False),
-        ("choose-hex", 161, "hex", -1, 45, 3, False),
-        ("choose-hex", 163, "hex", 57, 45, 5, False),
-        ("choose-hex", 164, "hex", 84, 46, 3, False),
-        ("choose-card", 166, "card", -1, 47, 1, False),
-        ("propose", 173, "offer", 44, 48, 5, False),
-        ("yes-no", 176, "yes-no", -1, 48, 10, False),
-        ("choose-card", 180, "card", 181, 49, 7, False),
-        ("choose-card", 183, "card", 184, 50, 7, False),
-        ("choose-card", 186, "card", 187, 51, 7, False),
+        ("choose-some", 116, "some:card", -1, 28, 1, True),
+        ("choose-some", 118, "some:card", -1, 29, 1, False),
+        ("choose-nation", 120, "nation", 121, 30, 3, False),
+        ("yes-no", 122, "yes-no", -1, 30, 6, False),
+        ("choose-some", 123, "some:unit", -1, 33, 4, False),
+        ("choose-unit", 133, "unit", -1, 36, 1, False),
+        ("choose-hex", 89, "hex", -1, 36, 3, False),
+        ("choose-unit", 135, "unit", -1, 37, 1, False),
+        ("yes-no", 139, "yes-no", -1, 39, 1, False),
+        ("choose-unit", 141, "unit", -1, 39, 12, False),
+        ("yes-no", 142, "yes-no", -1, 40, 3, False),
+        ("choose-hex", 145, "hex", 85, 41, 3, False),
+        ("choose-some", 147, "some:nation", -1, 42, 1, False),
+        ("choose-nation", 148, "nation", 149, 42, 6, False),
+        ("choose-unit", 151, "unit", -1, 42, 16, False),
+        ("choose-hex", 155, "hex", -1, 43, 3, False),
+        ("choose-hex", 157, "hex", 158, 44, 1, False),
+        ("choose-some", 159, "some:card", -1, 45, 1, False),
+        ("choose-hex", 162, "hex", -1, 45, 3, False),
+        ("choose-hex", 164, "hex", 58, 45, 5, False),
+        ("choose-hex", 165, "hex", 85, 46, 3, False),
+        ("choose-card", 167, "card", -1, 47, 1, False),
+        ("propose", 174, "offer", 45, 48, 5, False),
+        ("yes-no", 177, "yes-no", -1, 48, 10, False),
+        ("choose-card", 181, "card", 182, 49, 7, False),
+        ("choose-card", 184, "card", 185, 50, 7, False),
+        ("choose-card", 187, "card", 188, 51, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -529,7 +530,14 @@ class MarlboroughRules:
         (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
         (3, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
         (3, 3): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (4, 2): (
+            (1, 0, None),
+            (2, (), None),
+            (3, 0, None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
         (5, 2): ((1, (), None),),
         (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
         (8, 2): ((1, (), None),),
@@ -703,19 +711,10 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
             (10, 0, None),
-            (11, 0, None),
         ),
-        (13, 6): (
-            (1, (), None),
-            (2, 0, None),
-            (3, (), None),
-            (4, 0, None),
-            (5, (), None),
-            (6, 0, None),
-        ),
-        (13, 12): ((1, (), None), (2, (), None), (3, 0, None), (4, 0, None)),
-        (13, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None), (5, 0, None)),
-        (13, 16): ((0, (), None), (1, 0, None), (2, 0, None)),
+        (13, 6): ((1, (), None), (2, 0, None), (3, (), None), (4, 0, None), (5, (), None)),
+        (13, 12): ((1, (), None), (2, (), None), (3, 0, None)),
+        (13, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None)),
         (14, 4): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
         (14, 8): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
         (14, 9): ((1, 0, None), (5, 0, None), (6, (), None), (7, 0, None), (8, 0, None)),
@@ -873,10 +872,10 @@ class MarlboroughRules:
     c_marker_price: int
     c_mountain_shift: int
     c_negotiation_rounds: int
-    c_no_income_from_besieged: bool
     c_opening_initiative: int
     c_optional_enlightenment: bool
     c_optional_experimental_leaders: bool
+    c_optional_fleets_pillage_and_enlighten: bool
     c_optional_fortress_markers: bool
     c_optional_free_corps: bool
     c_optional_increasing_taxes: bool
@@ -1015,10 +1014,10 @@ class MarlboroughRules:
         self.c_marker_price = d["c_marker_price"]
         self.c_mountain_shift = d["c_mountain_shift"]
         self.c_negotiation_rounds = d["c_negotiation_rounds"]
-        self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_optional_enlightenment = d["c_optional_enlightenment"]
         self.c_optional_experimental_leaders = d["c_optional_experimental_leaders"]
+        self.c_optional_fleets_pillage_and_enlighten = d["c_optional_fleets_pillage_and_enlighten"]
         self.c_optional_fortress_markers = d["c_optional_fortress_markers"]
         self.c_optional_free_corps = d["c_optional_free_corps"]
         self.c_optional_increasing_taxes = d["c_optional_increasing_taxes"]
@@ -1230,7 +1229,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:466:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:476:3]"
         return 5 * max(
             [
                 *[0],
@@ -1317,7 +1316,7 @@ class MarlboroughRules:
         return _w3
 
     def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:675:3]"""
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:685:3]"""
         v_left = [
             v_u
             for v_u in v_us
@@ -1347,23 +1346,23 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__end_the_game__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2554:5]"
+        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2577:5]"
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2523:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2523:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2523:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return [
             v_x
@@ -1372,7 +1371,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2568:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1380,7 +1379,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2568:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1388,7 +1387,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2532:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"
         return [
             v_s
             for v_s in self.ix_nation__permanent.get(None, ())
@@ -1396,7 +1395,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2532:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"
         return [
             v_x
             for v_x in self.ix_nation__permanent.get(None, ())
@@ -1404,7 +1403,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2541:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2564:5]"
         return [
             v_x
             for v_x in self.all_unit
@@ -1413,11 +1412,11 @@ class MarlboroughRules:
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2560:5]"
+        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2583:5]"
         return v_giver != v_receiver
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2516:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2539:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1470,7 +1469,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:643:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:653:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -1567,7 +1566,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:623:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:633:3]"
         return [
             v_n
             for v_n in self.ix_nation__permanent.get(None, ())
@@ -1579,7 +1578,7 @@ class MarlboroughRules:
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
-        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:804:3]"""
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:812:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1618,7 +1617,7 @@ class MarlboroughRules:
         return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:441:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:451:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1710,7 +1709,7 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:596:3]"
+        "has_marker [rules/marlborough/rules.yaml:606:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
@@ -1735,13 +1734,11 @@ class MarlboroughRules:
         ]
 
     def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
-        '33.1 (optional): the taxes one hex pays p, in half TP, as income_of counts them (10.11, 10.12, 10.13): its TP value, halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:697:3]'
-        if self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h]:
-            return 0
+        'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:707:3]'
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
-            return 2 * self.s_e_hex__economic[v_h]
-        return self.s_e_hex__economic[v_h]
+            return 2 * self.f_tp_value(S, v_h)
+        return self.f_tp_value(S, v_h)
 
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
@@ -1788,7 +1785,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged or pillaged one pays nothing. The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:353:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:353:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1798,15 +1795,7 @@ class MarlboroughRules:
         for v_h_2 in [
             v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_held
         ]:
-            if not (
-                self.c_no_income_from_besieged
-                and (S[self.o_e_hex__besieged + v_h_2] or S[self.o_e_hex__pillaged + v_h_2])
-            ):
-                v_n = self.s_e_hex__nation[v_h_2]
-                if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
-                    v_total += 2 * self.s_e_hex__economic[v_h_2]
-                else:
-                    v_total += self.s_e_hex__economic[v_h_2]
+            v_total += self.f_hex_tax(S, v_p, v_h_2)
         return v_total
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
@@ -1877,11 +1866,11 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:603:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:613:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:415:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:425:3]"
         N: list[int] = S
         return [
             v_u
@@ -1909,7 +1898,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:375:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:385:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1921,13 +1910,13 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        "The state with that id. [rules/marlborough/rules.yaml:616:3]"
+        "The state with that id. [rules/marlborough/rules.yaml:626:3]"
         return _head([v_n for v_n in self.all_nation if self.id_nation[v_n] == v_id])
 
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:474:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2009,7 +1998,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:550:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:560:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
@@ -2091,7 +2080,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:522:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:532:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w8 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -2146,7 +2135,7 @@ class MarlboroughRules:
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:394:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:404:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2177,7 +2166,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:588:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:598:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2203,7 +2192,7 @@ class MarlboroughRules:
     def f_rebel_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:788:3]"""
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2263,7 +2252,7 @@ class MarlboroughRules:
         return _w3
 
     def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
-        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:730:3]'
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:738:3]'
         if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
             return 3
         if self.s_e_hex__terrain[v_h] == "city":
@@ -2271,7 +2260,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
-        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:744:3]"
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:752:3]"
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2290,7 +2279,7 @@ class MarlboroughRules:
         ]
 
     def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
-        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:760:3]"""
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -2311,7 +2300,7 @@ class MarlboroughRules:
         return v_out
 
     def f_sea_ways(self, S: list[Any], v_p: Any, v_start: Any, v_mp: int) -> Any:
-        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:505:3]"""
+        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2391,7 +2380,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:534:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -2446,7 +2435,7 @@ class MarlboroughRules:
         ]
 
     def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
-        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:713:3]'
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:721:3]'
         if v_code == "Tax Rebellion":
             return 0
         if v_code == "Tax Protest":
@@ -2472,8 +2461,14 @@ class MarlboroughRules:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_tp_value(self, S: list[Any], v_h: Any) -> int:
+        'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:370:3]'
+        if S[self.o_e_hex__besieged + v_h] or S[self.o_e_hex__pillaged + v_h]:
+            return 0
+        return self.s_e_hex__economic[v_h]
+
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:427:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:437:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2483,7 +2478,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:578:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:588:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2497,20 +2492,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:635:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:645:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2433:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2433:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         return [
             v_c
@@ -2526,13 +2521,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2454:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2454:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         return [
             v_c
@@ -2541,16 +2536,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2473:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2473:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
-        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:780:3]"""
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:788:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
@@ -2822,11 +2817,11 @@ class MarlboroughRules:
         pass
 
     def p_deal__end_the_game__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2554:5]"
+        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2577:5]"
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2523:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2834,23 +2829,23 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2568:5]"""
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"""
         self.p_settle_later(S, v_x, v_giver)
         self.p_set_control(S, v_x, v_receiver)
         if S[_LOG] is not False:
-            _log(S, 172, (v_x, v_receiver))
+            _log(S, 173, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2532:5]"""
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"""
         self.p_settle_later(S, v_x, v_giver)
         self.p_set_control(S, v_x, None)
         if S[_LOG] is not False:
-            _log(S, 168, (v_x,))
+            _log(S, 169, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2541:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2564:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2865,22 +2860,22 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 169, (v_x,))
+                _log(S, 170, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 170, (v_x,))
+                _log(S, 171, (v_x,))
 
     def p_deal__reveal__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2560:5]"""
+        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2583:5]"""
         S[self.o_p_treasury_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         S[self.o_p_markers_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         if S[_LOG] is not False:
-            _log(S, 171, (v_giver, v_receiver))
+            _log(S, 172, (v_giver, v_receiver))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2516:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2539:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2889,7 +2884,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:949:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:957:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2899,10 +2894,10 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1630:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1652:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 90, (v_p, v_u))
+            _log(S, 91, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2930,13 +2925,13 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 91, (v_v_2,))
+                    _log(S, 92, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:895:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:903:3]"""
         if (
             (self.c_optional_prisoners and S[self.o_g_land_combat])
             and S[self.o_e_unit__owner + v_u] is not None
@@ -3009,7 +3004,7 @@ class MarlboroughRules:
         S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
 
     def p_event_side(self, S: list[Any]) -> None:
-        """4.23: the events "usually favor the player the balance is against". ASSUMED (the Random Events Table is not printed): the Subsidies, War Party and New Leader events favour the player the BOPI does not favour; at zero a die says which (1-3 the Bourbons, 4-6 the Grand Alliance). Kept in event_for. (MARL-4.23-01) [rules/marlborough/rules.yaml:2031:3]"""
+        """4.23: the events "usually favor the player the balance is against". ASSUMED (the Random Events Table is not printed): the Subsidies, War Party and New Leader events favour the player the BOPI does not favour; at zero a die says which (1-3 the Bourbons, 4-6 the Grand Alliance). Kept in event_for. (MARL-4.23-01) [rules/marlborough/rules.yaml:2053:3]"""
         N: list[int] = S
         if N[self.o_g_bopi] > 0:
             S[self.o_g_event_for] = self.k_player__grand_alliance
@@ -3021,10 +3016,10 @@ class MarlboroughRules:
                 self.k_player__bourbon if v_die <= 3 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 127, (v_die, S[self.o_g_event_for]))
+                _log(S, 128, (v_die, S[self.o_g_event_for]))
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1267:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1288:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -3062,10 +3057,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 42, (v_h,))
+                        _log(S, 43, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:843:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:851:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -3083,7 +3078,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2198:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2220:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3112,14 +3107,14 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 143, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 144, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
                 S[self.o_g_plans_first] = v_p
 
     def p_set_control(self, S: list[Any], v_t: Any, v_p: Any) -> None:
-        "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1699:3]"
+        "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1721:3]"
         S[self.o_e_nation__control + v_t] = v_p
         for v_u_2 in [
             v_u for v_u in self.ix_unit__nation.get(v_t, ()) if self.s_e_unit__kind[v_u] != "rebel"
@@ -3127,7 +3122,7 @@ class MarlboroughRules:
             S[self.o_e_unit__owner + v_u_2] = v_p
 
     def p_settle_later(self, S: list[Any], v_t: Any, v_was: Any) -> None:
-        "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1938:3]"
+        "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1960:3]"
         if S[self.o_e_nation__settled_from + v_t] is None:
             S[self.o_e_nation__settled_from + v_t] = v_was
 
@@ -3140,10 +3135,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 188, (v_n,))
+                        _log(S, 189, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:882:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:890:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -3157,7 +3152,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:856:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -3165,13 +3160,13 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_subsidies(self, S: list[Any], v_p: Any) -> None:
-        """10.14: "Players may receive additional income due to the events triggered when consulting the Random Events Table." ASSUMED (the events are not printed): the Subsidies event gives the player it favours (event_side) a die roll of TP. (MARL-10.14-01) [rules/marlborough/rules.yaml:2049:3]"""
+        """10.14: "Players may receive additional income due to the events triggered when consulting the Random Events Table." ASSUMED (the events are not printed): the Subsidies event gives the player it favours (event_side) a die roll of TP. (MARL-10.14-01) [rules/marlborough/rules.yaml:2071:3]"""
         v_die = _roll(S, 6)
         S[self.o_p_treasury_seen + v_p] = 0
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 128, (v_p, v_die, v_die))
+            _log(S, 129, (v_p, v_die, v_die))
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
         """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:91:3]"""
@@ -3186,7 +3181,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 192, (v_b, v_g))
+            _log(S, 193, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -3208,7 +3203,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 189, (S[self.o_g_first_player],))
+                _log(S, 190, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3224,16 +3219,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 190, (v_a, v_b))
+                        _log(S, 191, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 191, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 192, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:864:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:872:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -3267,7 +3262,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2433:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3276,21 +3271,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 179, (v_p,))
+            _log(S, 180, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2454:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 182, (v_p,))
+            _log(S, 183, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2473:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3299,7 +3294,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 185, (v_p, v_die, v_die))
+            _log(S, 186, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3670,33 +3665,108 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:997:3]"
-        if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-            self.tab_passage_only[v_into]
-            if self.tab_passage_only is not None
-            else self.f_passage_only(S, v_into)
-        ):
-            return None
-        v_movers = [
-            v_u
-            for v_u in v_group
-            if (
-                (S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] != v_into)
-                and self.s_e_unit__march[v_u] > 0
+        """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
+        v_sea = self.s_e_hex__terrain[v_into] == "sea"
+        if (
+            v_into in self.f_closed_to(S, v_p)
+            or (
+                self.tab_passage_only[v_into]
+                if self.tab_passage_only is not None
+                else self.f_passage_only(S, v_into)
             )
-            and (not self.s_e_unit__defends_only[v_u])
-        ]
+        ) or not (v_sea or self.f_enterable(S, v_into)):
+            return None
+        _w6 = []
+        for v_u in v_group:
+            _w11 = (
+                (
+                    (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and S[self.o_e_unit__at + v_u] != v_into
+                    )
+                    and self.s_e_unit__march[v_u] > 0
+                )
+                and (not self.s_e_unit__defends_only[v_u])
+            ) and (
+                (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                )
+                or not v_sea
+            )
+            if _w11:
+                _w10 = (
+                    not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    or v_sea
+                )
+                if not _w10:
+                    _w9 = self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea"
+                    if _w9:
+                        _w8 = self.s_e_hex__port[v_into]
+                        if not _w8:
+                            _w7 = False
+                            for v_e__3 in self.s_e_hex__adjacent[v_into]:
+                                if self.s_e_hex__terrain[v_e__3] == "sea":
+                                    _w7 = True
+                                    break
+                            _w8 = _w7
+                        _w9 = _w8
+                    _w10 = _w9
+                _w11 = _w10
+            if _w11:
+                _w6.append(v_u)
+        v_movers = _w6
         if len(v_movers) == 0:
             return None
         v_go = list(_pick(R, _subsets(v_movers, 0, -1)))
-        for v_u_2 in v_go:
-            S[self.o_e_unit__seen + v_u_2] = 0
-            S[self.o_e_unit__at + v_u_2] = v_into
+        v_starts = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in v_go
+            if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+            or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+        ]
+        for v_u_3 in v_go:
+            S[self.o_e_unit__seen + v_u_3] = 0
+            S[self.o_e_unit__at + v_u_3] = v_into
+            if not (
+                self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+            ):
+                S[self.o_e_unit__embarked + v_u_3] = False
         if len(v_go) > 0:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
+        _w14 = []
+        for v_h in self.all_hex:
+            _w16 = v_h in v_starts
+            if _w16:
+                _w15 = False
+                for v_f in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p
+                    ) and (
+                        self.s_e_unit__kind[v_f] == "battle_fleet"
+                        or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                    ):
+                        _w15 = True
+                        break
+                _w16 = not _w15
+            if _w16:
+                _w14.append(v_h)
+        for v_h_2 in _w14:
+            for v_v_2 in [
+                v_v
+                for v_v in self.all_unit
+                if (S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p)
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+            ]:
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = v_into
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1095:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -3833,7 +3903,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2433:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3892,7 +3962,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1190:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -3938,7 +4008,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            41,
+            42,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -3957,7 +4027,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -4038,7 +4108,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1880:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1902:3]"
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -4059,7 +4129,7 @@ class MarlboroughRules:
         self.q_make_controlled(S, R, v_t, v_q)
 
     def q_defection(self, S: list[Any], R: Any, v_t: Any, v_was: Any, v_p: Any) -> None:
-        """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1711:3]"""
+        """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1733:3]"""
         for v_u_2 in [
             v_u
             for v_u in self.ix_unit__nation.get(v_t, ())
@@ -4131,7 +4201,7 @@ class MarlboroughRules:
                     S[self.o_e_unit__embarked + v_u_2] = False
 
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1851:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1873:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -4161,11 +4231,11 @@ class MarlboroughRules:
         v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
         v_pv = 2 * self.s_e_nation__political[v_t]
         v_diff = v_av - v_dv - v_pv + v_m
-        v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+        v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1920:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1942:3]"
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
         self.q_settle_deals(S, R)
         if S[self.o_g_agreed_end]:
@@ -4177,7 +4247,7 @@ class MarlboroughRules:
         )
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1814:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1836:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         if v_code == "NE":
             pass
@@ -4214,7 +4284,7 @@ class MarlboroughRules:
                 self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1895:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1917:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -4275,7 +4345,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1771:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1793:3]"
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4309,7 +4379,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u] = v_to
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:817:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -4338,7 +4408,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2389:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2411:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4349,7 +4419,14 @@ class MarlboroughRules:
             v_mine = [
                 S[self.o_e_unit__at + v_u]
                 for v_u in self.all_unit
-                if S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None
+                if (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is not None)
+                and (
+                    self.c_optional_fleets_pillage_and_enlighten
+                    or not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                )
             ]
             v_sites = [
                 v_h
@@ -4387,7 +4464,7 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1796:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1818:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
@@ -4407,7 +4484,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1029:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4423,7 +4500,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1536:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1558:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4443,7 +4520,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1051:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u
@@ -4491,7 +4568,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2246:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2268:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4571,7 +4648,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1468:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1490:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_ports = [
             S[self.o_e_unit__at + v_u]
@@ -4625,7 +4702,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2454:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4663,7 +4740,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2101:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2123:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4679,7 +4756,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1083:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4737,20 +4814,20 @@ class MarlboroughRules:
                     step(S)
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1680:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1702:3]"
         v_was = S[self.o_e_nation__control + v_t]
         self.p_set_control(S, v_t, v_p)
         if v_was is not None and v_was != v_p:
             self.q_defection(S, R, v_t, v_was, v_p)
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1732:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_was = S[self.o_e_nation__control + v_t]
         self.p_set_control(S, v_t, None)
         self.q_neutral_effects(S, R, v_t, v_was)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1549:3]"""
+        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1571:3]"""
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -4895,7 +4972,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1496:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1518:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -4953,7 +5030,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2492:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2515:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -4983,7 +5060,7 @@ class MarlboroughRules:
                         v_w_offer = None
 
     def q_neutral_effects(self, S: list[Any], R: Any, v_t: Any, v_was: Any) -> None:
-        """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1755:3]"""
+        """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1777:3]"""
         v_towns = [
             v_h
             for v_h in self.ix_hex__nation.get(v_t, ())
@@ -5010,7 +5087,7 @@ class MarlboroughRules:
                 _w4.append(v_q)
         v_keep = _w4
         if len(v_keep) > 0:
-            _log(S, 100, (_nth(v_keep, 0), v_t))
+            _log(S, 101, (_nth(v_keep, 0), v_t))
             for v_u_3 in [
                 v_u_2
                 for v_u_2 in self.ix_unit__nation.get(v_t, ())
@@ -5064,7 +5141,7 @@ class MarlboroughRules:
             self.q_displace(S, R, v_u_7, _w14, v_was, True)
 
     def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2079:3]'
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2101:3]'
         v_ready = [
             v_u
             for v_u in self.ix_unit__kind.get("leader", ())
@@ -5085,7 +5162,7 @@ class MarlboroughRules:
         S[self.o_e_unit__at + v_u_2] = v_h
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1378:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1399:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -5108,7 +5185,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2418:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2441:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -5118,7 +5195,7 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2136:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2158:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -5169,7 +5246,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2115:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2137:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
@@ -5184,7 +5261,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2221:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2243:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -5215,7 +5292,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1646:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1668:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -5251,7 +5328,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1995:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:2017:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -5280,7 +5357,7 @@ class MarlboroughRules:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2346:3]"""
+        """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2368:3]"""
         N: list[int] = S
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
@@ -5337,7 +5414,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2330:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2352:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -5347,7 +5424,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2300:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2322:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -5378,7 +5455,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2179:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -5399,7 +5476,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:958:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -5459,7 +5536,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2473:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5497,7 +5574,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1403:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1424:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5549,6 +5626,8 @@ class MarlboroughRules:
         v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
         for v_u_6 in v_force:
             S[self.o_e_unit__used + v_u_6] = True
+        if self.c_optional_fleets_pillage_and_enlighten and self.s_e_hex__terrain[v_to] != "sea":
+            S[self.o_g_operated_at] = v_to
         for v_u_7 in v_cargo:
             S[self.o_e_unit__embarked + v_u_7] = True
         if v_to != v_from:
@@ -5621,12 +5700,10 @@ class MarlboroughRules:
                     ],
                 ]
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
-            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
-                S[self.o_e_unit__embarked + v_u_15] = False
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1282:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5757,7 +5834,7 @@ class MarlboroughRules:
                     [v_q__5 for v_q__5 in self.all_player if v_q__5 != v_p]
                 )
             if len(v_rebels) > 0:
-                _log(S, 60, (_head([v_q__6 for v_q__6 in self.all_player if v_q__6 != v_p]), v_t))
+                _log(S, 61, (_head([v_q__6 for v_q__6 in self.all_player if v_q__6 != v_p]), v_t))
             S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
@@ -5766,7 +5843,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_settle_deals(self, S: list[Any], R: Any) -> None:
-        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1946:3]"
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1968:3]"
         for v_n_2 in [
             v_n for v_n in self.all_nation if S[self.o_e_nation__settled_from + v_n] is not None
         ]:
@@ -5785,7 +5862,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:921:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5807,7 +5884,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1520:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1542:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5823,7 +5900,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1966:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1988:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5875,7 +5952,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1615:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1637:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5939,7 +6016,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1017:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5952,7 +6029,7 @@ class MarlboroughRules:
         S[self.o_e_unit__veteran + v_u_2] = True
 
     def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2061:3]'
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2083:3]'
         v_neutrals = [
             v_n
             for v_n in self.all_nation
@@ -5966,44 +6043,82 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:997:3]"
+        'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]'
+        v_sea: Any = None
         v_movers: Any = None
         v_go: Any = None
-        v_u_2: Any = None
+        v_starts: Any = None
+        v_u_3: Any = None
         v_w: Any = None
+        v_h_2: Any = None
+        v_v_2: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
             raise RulesError(f"routine advance: no resume point {pc}")
         if pc == 0:
-            if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
-                self.tab_passage_only[v_into]
-                if self.tab_passage_only is not None
-                else self.f_passage_only(S, v_into)
-            ):
+            v_sea = self.s_e_hex__terrain[v_into] == "sea"
+            if (
+                v_into in self.f_closed_to(S, v_p)
+                or (
+                    self.tab_passage_only[v_into]
+                    if self.tab_passage_only is not None
+                    else self.f_passage_only(S, v_into)
+                )
+            ) or not (v_sea or self.f_enterable(S, v_into)):
                 return None
             v_movers = [
                 v_u
                 for v_u in v_group
                 if (
                     (
-                        S[self.o_e_unit__at + v_u] is not None
-                        and S[self.o_e_unit__at + v_u] != v_into
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u] is not None
+                                and S[self.o_e_unit__at + v_u] != v_into
+                            )
+                            and self.s_e_unit__march[v_u] > 0
+                        )
+                        and (not self.s_e_unit__defends_only[v_u])
                     )
-                    and self.s_e_unit__march[v_u] > 0
+                    and (
+                        (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or not v_sea
+                    )
                 )
-                and (not self.s_e_unit__defends_only[v_u])
+                and (
+                    (
+                        not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or v_sea
+                    )
+                    or (
+                        (self.s_e_hex__on_map[v_into] and self.s_e_hex__terrain[v_into] != "sea")
+                        and (
+                            self.s_e_hex__port[v_into]
+                            or any(
+                                self.s_e_hex__terrain[v_e__3] == "sea"
+                                for v_e__3 in self.s_e_hex__adjacent[v_into]
+                            )
+                        )
+                    )
+                )
             ]
             if len(v_movers) == 0:
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
+                (4, 2, v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2),
                 v_p,
                 4,
                 tuple(_subsets(v_movers, 0, -1)),
@@ -6011,15 +6126,52 @@ class MarlboroughRules:
             )
         if pc == 2:
             if F is not None:
-                v_p, v_into, v_movers, v_u_2, v_w = F[2:]
+                v_p, v_into, v_movers, v_u_3, v_w, v_h_2, v_v_2 = F[2:]
                 F = None
             v_go = v
-            for v_u_2 in v_go:
-                S[self.o_e_unit__seen + v_u_2] = 0
-                S[self.o_e_unit__at + v_u_2] = v_into
+            v_starts = [
+                S[self.o_e_unit__at + v_u_2]
+                for v_u_2 in v_go
+                if self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            ]
+            for v_u_3 in v_go:
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_into
+                if not (
+                    self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                ):
+                    S[self.o_e_unit__embarked + v_u_3] = False
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
                 _log(S, 18, (v_p, len(v_go), v_w, v_into))
+            for v_h_2 in [
+                v_h
+                for v_h in self.all_hex
+                if v_h in v_starts
+                and (
+                    not any(
+                        (S[self.o_e_unit__at + v_f] == v_h and S[self.o_e_unit__owner + v_f] == v_p)
+                        and (
+                            self.s_e_unit__kind[v_f] == "battle_fleet"
+                            or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                        )
+                        for v_f in self.all_unit
+                    )
+                )
+            ]:
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.all_unit
+                    if (
+                        S[self.o_e_unit__at + v_v] == v_h_2 and S[self.o_e_unit__owner + v_v] == v_p
+                    )
+                    and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_h_2] == "sea")
+                ]:
+                    S[self.o_e_unit__seen + v_v_2] = 0
+                    S[self.o_e_unit__at + v_v_2] = v_into
+                    _log(S, 19, (v_v_2,))
             return None
 
     def r_combat(
@@ -6032,7 +6184,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1095:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6085,7 +6237,7 @@ class MarlboroughRules:
                 self.s_e_hex__terrain[v_t] == "fortress" or S[self.o_e_hex__fortress_marker + v_t]
             )
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 25, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 26, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -6121,13 +6273,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 10, v_a, v_d)
-            _log(S, 28, (v_a, v_d, v_m[2]))
+            _log(S, 29, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 29, (v_t,))
+                    _log(S, 30, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 30, (v_t,))
+                    _log(S, 31, (v_t,))
                 pc = 47
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -6137,7 +6289,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 47
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -6254,7 +6406,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_d2 = v
-            _log(S, 35, (v_q, v_d2))
+            _log(S, 36, (v_q, v_d2))
             pc = 14
         if pc == 14:
             if F is not None:
@@ -6291,7 +6443,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_q, v_dfn, v_attack_plans, v_defence_plans = F[2:]
                 F = None
             v_a3 = v
-            _log(S, 35, (v_p, v_a3))
+            _log(S, 36, (v_p, v_a3))
             pc = 18
         if pc == 18:
             if F is not None:
@@ -6316,7 +6468,7 @@ class MarlboroughRules:
             v_a_2 = S[self.o_g_battle_attack]
             v_d_2 = S[self.o_g_battle_defence]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 37, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 38, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = self.f_field_strength(S, v_force)
             v_fd = self.f_field_strength(S, v_dfn)
             if v_m_2[2] == "DW":
@@ -6355,7 +6507,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 29
             else:
-                _log(S, 38, ())
+                _log(S, 39, ())
                 pc = 47
         if pc == 27:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -6383,7 +6535,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 35
             else:
-                _log(S, 40, (v_chooser,))
+                _log(S, 41, (v_chooser,))
                 pc = 47
         if pc == 35:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -6443,7 +6595,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2433:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6608,7 +6760,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1190:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -6722,7 +6874,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                41,
+                42,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -6802,7 +6954,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    41,
+                    42,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -7001,7 +7153,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1880:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1902:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -7042,7 +7194,7 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            _log(S, 118, (v_p, v_t, v_t, v_q))
+            _log(S, 119, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
                 return _wait(S, (29, 3))
             pc = 3
@@ -7060,7 +7212,7 @@ class MarlboroughRules:
     def r_defection(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None, v_p: Any = None
     ) -> Any:
-        "6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1711:3]"
+        "6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1733:3]"
         v__it: Any = None
         v__i: Any = None
         v_u_2: Any = None
@@ -7149,7 +7301,7 @@ class MarlboroughRules:
                     and (not self.f_neutral_garrison(S, v_h))
                 ]
                 if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
-                    _log(S, 96, (v_u_2,))
+                    _log(S, 97, (v_u_2,))
                     self.p_eliminate(S, v_u_2)
                     pc = 1
                     continue
@@ -7183,7 +7335,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_to
                 S[self.o_e_unit__embarked + v_u_2] = False
-                _log(S, 98, (v_u_2, v_to))
+                _log(S, 99, (v_u_2, v_to))
                 pc = 1
                 continue
             if pc == 10:
@@ -7192,7 +7344,7 @@ class MarlboroughRules:
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1851:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1873:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -7260,8 +7412,8 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 116, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
-            v_r = _resolve(S, self.t_diplomacy_table, 3, 41, (v_diff,), (), 0)
+            _log(S, 117, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
                 return _wait(S, (28, 3))
             pc = 3
@@ -7283,7 +7435,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1920:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1942:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-4
@@ -7331,7 +7483,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1814:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1836:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7343,7 +7495,7 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             if v_code == "NE":
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 22
             elif v_code == "D1":
                 pc = 1
@@ -7372,7 +7524,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 108, (v_q, 2 * v_n))
+                _log(S, 109, (v_q, 2 * v_n))
                 pc = 22
             else:
                 pc = 6
@@ -7384,7 +7536,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 109, (v_q, v_n))
+            _log(S, 110, (v_q, v_n))
             pc = 22
         if pc == 9:
             if F is not None:
@@ -7412,7 +7564,7 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 111, (v_q,))
+                _log(S, 112, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 22
             elif v_how == "diplomacy":
@@ -7433,12 +7585,12 @@ class MarlboroughRules:
                 return _wait(S, (27, 22))
             pc = 22
         if pc == 16:
-            _log(S, 112, (v_t, v_p))
+            _log(S, 113, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (27, 22))
             pc = 22
         if pc == 19:
-            _log(S, 113, (v_t, v_p))
+            _log(S, 114, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
                 return _wait(S, (27, 22))
             pc = 22
@@ -7448,7 +7600,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1895:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1917:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7585,7 +7737,7 @@ class MarlboroughRules:
         v_p: Any = None,
         v_home: bool = False,
     ) -> Any:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1771:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1793:3]"
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7612,7 +7764,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__port[v_h] or not v_afloat)
             ]
             if len(v_ok) == 0:
-                _log(S, 101, (v_u,))
+                _log(S, 102, (v_u,))
                 self.p_eliminate(S, v_u)
                 pc = 7
             else:
@@ -7658,7 +7810,7 @@ class MarlboroughRules:
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
-            _log(S, 104, (v_u, v_to))
+            _log(S, 105, (v_u, v_to))
             pc = 7
         if pc == 7:
             return None
@@ -7666,7 +7818,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:817:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -7750,7 +7902,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01) [rules/marlborough/rules.yaml:2389:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2411:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -7780,8 +7932,17 @@ class MarlboroughRules:
                 v_mine = [
                     S[self.o_e_unit__at + v_u]
                     for v_u in self.all_unit
-                    if S[self.o_e_unit__owner + v_u] == v_p
-                    and S[self.o_e_unit__at + v_u] is not None
+                    if (
+                        S[self.o_e_unit__owner + v_u] == v_p
+                        and S[self.o_e_unit__at + v_u] is not None
+                    )
+                    and (
+                        self.c_optional_fleets_pillage_and_enlighten
+                        or not (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                    )
                 ]
                 v_sites = [
                     v_h
@@ -7827,7 +7988,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 165, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 166, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -7838,7 +7999,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1796:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1818:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -7873,7 +8034,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 106, (v_p, v_what, v_q))
+            _log(S, 107, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -7885,7 +8046,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1029:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7903,7 +8064,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -7915,7 +8076,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 21, (v_winner,))
+            _log(S, 22, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -7930,7 +8091,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1536:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1558:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7977,7 +8138,7 @@ class MarlboroughRules:
                     pc = 1
                     continue
             if pc == 3:
-                _log(S, 77, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                _log(S, 78, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 if (
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
@@ -7991,7 +8152,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1051:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -8073,7 +8234,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 23, (v_q, v_h, v_to))
+            _log(S, 24, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -8086,7 +8247,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2246:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2268:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -8250,7 +8411,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 149, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 150, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -8342,7 +8503,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 151, (v_h_6,))
+                _log(S, 152, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -8352,7 +8513,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1468:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1490:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8435,11 +8596,11 @@ class MarlboroughRules:
                 if v_die <= 3:
                     pc = 6
                 else:
-                    _log(S, 71, (v_q, v_h_2, v_die))
+                    _log(S, 72, (v_q, v_h_2, v_die))
                     pc = 1
                     continue
             if pc == 6:
-                _log(S, 69, (v_q, v_h_2, v_die))
+                _log(S, 70, (v_q, v_h_2, v_die))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -8495,7 +8656,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2454:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8643,7 +8804,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2101:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2123:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8672,7 +8833,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 135, (v_u_2,))
+                _log(S, 136, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -8689,7 +8850,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1083:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8723,7 +8884,7 @@ class MarlboroughRules:
     def r_make_controlled(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1680:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1702:3]"
         v_was: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 3
@@ -8746,7 +8907,7 @@ class MarlboroughRules:
             return None
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1732:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_was: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -8755,7 +8916,7 @@ class MarlboroughRules:
         if pc == 0:
             v_was = S[self.o_e_nation__control + v_t]
             self.p_set_control(S, v_t, None)
-            _log(S, 99, (v_t,))
+            _log(S, 100, (v_t,))
             if self.r_neutral_effects(S, None, None, v_t, v_was) is SUSPEND:
                 return _wait(S, (23, 1))
             pc = 1
@@ -8765,7 +8926,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1549:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1571:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -8815,7 +8976,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 78, (v_u_2,))
+                    _log(S, 79, (v_u_2,))
                     pc = 1
                     continue
                 else:
@@ -8839,7 +9000,7 @@ class MarlboroughRules:
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 80, (v_u_2, v_h))
+                _log(S, 81, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -8893,7 +9054,7 @@ class MarlboroughRules:
                     v_p, v_n = F[2:]
                     F = None
                 v_w = "marker" if v_n in (1, -1) else "markers"
-                _log(S, 82, (v_p, v_n, v_w))
+                _log(S, 83, (v_p, v_n, v_w))
                 pc = 13
             if pc == 13:
                 v_done = False
@@ -8974,7 +9135,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 85, (v_p, v_h_3))
+                    _log(S, 86, (v_p, v_h_3))
                 pc = 14
                 continue
             if pc == 19:
@@ -9054,7 +9215,7 @@ class MarlboroughRules:
                 ):
                     _clamp = S[_TURN] + 1
                     S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
-                    _log(S, 87, (v_p, v_u_4, v_cost, S[_TURN] + 1))
+                    _log(S, 88, (v_p, v_u_4, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
                 else:
@@ -9078,7 +9239,7 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_h_4
-                _log(S, 89, (v_p, v_u_4, v_cost, v_h_4))
+                _log(S, 90, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
             if pc == 30:
@@ -9127,7 +9288,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1496:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1518:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9185,7 +9346,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
             ]
             if len(v_ways) == 0:
-                _log(S, 72, (v_p, v_h))
+                _log(S, 73, (v_p, v_h))
                 for v_u_3 in v_navy:
                     self.p_eliminate(S, v_u_3)
                 return None
@@ -9205,13 +9366,13 @@ class MarlboroughRules:
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-            _log(S, 74, (v_p, v_h, v_to))
+            _log(S, 75, (v_p, v_h, v_to))
             return None
 
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2492:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2515:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -9319,8 +9480,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 174, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 175, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 175, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 176, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -9401,12 +9562,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 177, (v_w_q, v_w_p))
+                    _log(S, 178, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 178, (v_w_offer,))
+                    _log(S, 179, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -9417,7 +9578,7 @@ class MarlboroughRules:
     def r_neutral_effects(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None
     ) -> Any:
-        "6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1755:3]"
+        "6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1777:3]"
         v_towns: Any = None
         v_keep: Any = None
         v_u_3: Any = None
@@ -9457,7 +9618,7 @@ class MarlboroughRules:
                     == len(v_towns)
                 ]
                 if len(v_keep) > 0:
-                    _log(S, 100, (_nth(v_keep, 0), v_t))
+                    _log(S, 101, (_nth(v_keep, 0), v_t))
                     for v_u_3 in [
                         v_u_2
                         for v_u_2 in self.ix_unit__nation.get(v_t, ())
@@ -9564,7 +9725,7 @@ class MarlboroughRules:
                 return None
 
     def r_new_leader(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2079:3]'
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2101:3]'
         v_ready: Any = None
         v_u_2: Any = None
         v_h: Any = None
@@ -9589,7 +9750,7 @@ class MarlboroughRules:
                 and len(self.f_placements(S, v_p, v_u)) > 0
             ]
             if len(v_ready) == 0:
-                _log(S, 131, (v_p,))
+                _log(S, 132, (v_p,))
                 return None
             pc = 1
         if pc == 1:
@@ -9622,7 +9783,7 @@ class MarlboroughRules:
             v_h = v
             S[self.o_e_unit__seen + v_u_2] = 0
             S[self.o_e_unit__at + v_u_2] = v_h
-            _log(S, 133, (v_u_2, v_h))
+            _log(S, 134, (v_u_2, v_h))
             return None
 
     def z_new_leader__2_1(self, S: list[Any], F: Any) -> Any:
@@ -9642,7 +9803,7 @@ class MarlboroughRules:
         ]
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1378:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1399:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9707,7 +9868,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2418:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2441:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -9731,11 +9892,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 167, (v_p,))
+            _log(S, 168, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2136:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2158:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -9789,7 +9950,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 139, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 140, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -9888,7 +10049,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2115:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2137:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -9901,7 +10062,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 136, (v_h,))
+                _log(S, 137, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -9909,7 +10070,7 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 137, (v_h, v_p, v_tp))
+            _log(S, 138, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
                 return _wait(S, (38, 1, v_q, v_town))
             pc = 1
@@ -9922,7 +10083,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2221:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2243:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -9981,14 +10142,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 145, (v_p, v_h_2))
+                    _log(S, 146, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1646:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1668:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -10081,7 +10242,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-                _log_to(S, 95, (v_bill,), (v_p,))
+                _log_to(S, 96, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -10095,7 +10256,7 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1995:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:2017:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
@@ -10110,7 +10271,7 @@ class MarlboroughRules:
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
             v_r = _lookup(self.t_random_events, 9, v_n)
-            _log(S, 125, (v_n, v_r[2]))
+            _log(S, 126, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
@@ -10134,7 +10295,7 @@ class MarlboroughRules:
             if self.c_optional_rebels:
                 pc = 2
             else:
-                _log(S, 126, ())
+                _log(S, 127, ())
                 pc = 9
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
@@ -10158,7 +10319,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2346:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2368:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -10208,11 +10369,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 159, (v_p, v_h))
+            _log(S, 160, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
                 self.p_set_control(S, v_n, v_q)
-                _log(S, 160, (v_n, v_q))
+                _log(S, 161, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -10238,7 +10399,7 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 162, (v_p, v_h, v_to))
+                _log(S, 163, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
@@ -10301,7 +10462,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2330:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2352:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10351,7 +10512,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2300:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2322:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10376,7 +10537,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 152, ())
+                    _log(S, 153, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -10385,7 +10546,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 153, (v_n_2, v_placer))
+                _log(S, 154, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -10429,14 +10590,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 155, (v_u_3, v_h))
+                _log(S, 156, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2179:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -10486,7 +10647,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 142, (v_p, v_h, v_cost))
+                    _log(S, 143, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -10495,7 +10656,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:958:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10585,7 +10746,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2473:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -10735,7 +10896,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1403:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1424:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -10752,7 +10913,6 @@ class MarlboroughRules:
         v_targets: Any = None
         v_t: Any = None
         v_fighters: Any = None
-        v_u_15: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2, 5-6, 12-14, 16
         if F is not None and (pc < 0 or not (0x17066 >> pc) & 1):
@@ -10794,7 +10954,7 @@ class MarlboroughRules:
                 and (not self.s_e_hex__port[v_from])
             ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
                 v_mp -= 2
-                _log(S, 61, (v_from,))
+                _log(S, 62, (v_from,))
             v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
             pc = 1
         if pc == 1:
@@ -10811,7 +10971,6 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ) = F[2:]
                 F = None
             return self.ask(
@@ -10830,7 +10989,6 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ),
                 v_p,
                 24,
@@ -10851,37 +11009,41 @@ class MarlboroughRules:
                     v_u_7,
                     v_u_8,
                     v_u_9,
-                    v_u_15,
                 ) = F[2:]
                 F = None
             v_to = v
             for v_u_6 in v_force:
                 S[self.o_e_unit__used + v_u_6] = True
+            if (
+                self.c_optional_fleets_pillage_and_enlighten
+                and self.s_e_hex__terrain[v_to] != "sea"
+            ):
+                S[self.o_g_operated_at] = v_to
             for v_u_7 in v_cargo:
                 S[self.o_e_unit__embarked + v_u_7] = True
             if v_to != v_from:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
                     S[self.o_e_unit__at + v_u_8] = v_to
-                _log(S, 63, (v_p, v_from, v_to))
+                _log(S, 64, (v_p, v_from, v_to))
             else:
-                _log(S, 64, (v_p, v_from))
+                _log(S, 65, (v_p, v_from))
             if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
                 if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
                     S, v_p, v_from, v_size, v_mp - 2
                 ):
                     for v_u_9 in v_cargo:
                         S[self.o_e_unit__embarked + v_u_9] = False
-                    _log(S, 65, (v_to,))
-                else:
                     _log(S, 66, (v_to,))
+                else:
+                    _log(S, 67, (v_to,))
             if v_forced:
                 pc = 3
             else:
                 pc = 9
         if pc == 3:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 4
             else:
@@ -10894,18 +11056,18 @@ class MarlboroughRules:
                 pc = 9
         if pc == 5:
             if F is not None:
-                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                v_p, v_force, v_from, v_cargo, v_to, v_victims = F[2:]
                 F = None
             return self.ask(
                 S,
-                (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15),
+                (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims),
                 v_p,
                 25,
                 tuple(_uniq(v_victims)),
             )
         if pc == 6:
             if F is not None:
-                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                v_p, v_force, v_from, v_cargo, v_to, v_victims = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
@@ -10917,11 +11079,11 @@ class MarlboroughRules:
                 pc = 12
         if pc == 10:
             if self.r_intercept(S, None, None, v_p, v_to) is SUSPEND:
-                return _wait(S, (13, 12, v_p, v_force, v_cargo, v_to, v_u_15))
+                return _wait(S, (13, 12, v_p, v_force, v_cargo, v_to))
             pc = 12
         if pc == 12:
             if F is not None:
-                v_p, v_force, v_cargo, v_to, v_u_15 = F[2:]
+                v_p, v_force, v_cargo, v_to = F[2:]
                 F = None
             v_afloat = [
                 v_u_11
@@ -10947,18 +11109,18 @@ class MarlboroughRules:
             pc = 13
         if pc == 13:
             if F is not None:
-                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                v_p, v_cargo, v_to, v_afloat, v_targets = F[2:]
                 F = None
             return self.ask(
                 S,
-                (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15),
+                (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets),
                 v_p,
                 26,
                 tuple(_uniq(v_targets)),
             )
         if pc == 14:
             if F is not None:
-                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                v_p, v_cargo, v_to, v_afloat, v_targets = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
@@ -10984,21 +11146,18 @@ class MarlboroughRules:
                     ],
                 ]
             if self.r_combat(S, None, None, v_p, v_fighters, v_to, v_t) is SUSPEND:
-                return _wait(S, (13, 16, v_cargo, v_t, v_u_15))
+                return _wait(S, (13, 16))
             pc = 16
         if pc == 16:
             if F is not None:
-                v_cargo, v_t, v_u_15 = F[2:]
                 F = None
-            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
-                S[self.o_e_unit__embarked + v_u_15] = False
             self.p_lift_sieges(S)
             pc = 17
         if pc == 17:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1282:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -11077,7 +11236,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 45, (v_p,))
+                _log(S, 46, (v_p,))
                 return None
             S[self.o_g_acted] = True
             S[self.o_g_operated_at] = None
@@ -11118,7 +11277,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 47, (v_p,))
+                _log(S, 48, (v_p,))
             if any(
                 self.s_e_unit__kind[v_u_4] == "battle_fleet"
                 or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
@@ -11196,10 +11355,10 @@ class MarlboroughRules:
         if pc == 11:
             if v_march:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 49, (v_p,))
+                _log(S, 50, (v_p,))
             else:
                 v_held = True
-                _log(S, 50, (v_p, v_from))
+                _log(S, 51, (v_p, v_from))
             pc = 12
         if pc == 12:
             v_to = v_from
@@ -11234,16 +11393,16 @@ class MarlboroughRules:
                     S[self.o_e_unit__seen + v_u_7] = 0
                     S[self.o_e_unit__at + v_u_7] = v_to
                     S[self.o_e_unit__embarked + v_u_7] = False
-                _log(S, 52, (v_p, v_from, v_to))
+                _log(S, 53, (v_p, v_from, v_to))
             else:
-                _log(S, 53, (v_p, v_from))
+                _log(S, 54, (v_p, v_from))
             if v_forced:
                 pc = 16
             else:
                 pc = 22
         if pc == 16:
             v_die = _roll(S, 6)
-            _log(S, 54, (v_die,))
+            _log(S, 55, (v_die,))
             if v_die == 1:
                 pc = 17
             else:
@@ -11330,7 +11489,7 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 59, (v_p, v_left, v_w))
+                _log(S, 60, (v_p, v_left, v_w))
             pc = 28
         if pc == 28:
             v_rebels = [
@@ -11343,7 +11502,7 @@ class MarlboroughRules:
                     [v_q__5 for v_q__5 in self.all_player if v_q__5 != v_p]
                 )
             if len(v_rebels) > 0:
-                _log(S, 60, (_head([v_q__6 for v_q__6 in self.all_player if v_q__6 != v_p]), v_t))
+                _log(S, 61, (_head([v_q__6 for v_q__6 in self.all_player if v_q__6 != v_p]), v_t))
             S[self.o_g_land_combat] = True
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
                 return _wait(S, (11, 29, v_rebels, v_u_12))
@@ -11374,7 +11533,7 @@ class MarlboroughRules:
         ]
 
     def r_settle_deals(self, S: list[Any], F: Any, v: Any) -> Any:
-        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1946:3]"
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1968:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -11475,7 +11634,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:921:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11554,7 +11713,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1520:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1542:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -11584,13 +11743,13 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             v_whole = v_half // 2
             if v_half == 2 * v_whole:
-                _log(S, 75, (v_p, v_whole))
-            else:
                 _log(S, 76, (v_p, v_whole))
+            else:
+                _log(S, 77, (v_p, v_whole))
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1966:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1988:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -11707,11 +11866,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 123, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 124, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 124, (v_p, v_k, v_w, v_h))
+                    _log(S, 125, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -11723,7 +11882,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1615:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1637:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -12050,7 +12209,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1017:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -12078,11 +12237,11 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 20, (v_u_2,))
+            _log(S, 21, (v_u_2,))
             return None
 
     def r_war_party(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2061:3]'
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2083:3]'
         v_neutrals: Any = None
         v_n_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -12096,7 +12255,7 @@ class MarlboroughRules:
                 if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
             ]
             if len(v_neutrals) == 0:
-                _log(S, 129, ())
+                _log(S, 130, ())
                 return None
             v_n_2 = _head(_shuffled(S, v_neutrals))
             if self.r_make_controlled(S, None, None, v_n_2, v_p) is SUSPEND:
@@ -12106,9 +12265,9 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_n_2 = F[2:]
                 F = None
-            _log(S, 130, (v_n_2, v_p))
+            _log(S, 131, (v_n_2, v_p))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1234 rules/marlborough/rules.yaml:472:7\n1248 rules/marlborough/rules.yaml:247:7\n1249 rules/marlborough/rules.yaml:248:7\n1258 rules/marlborough/rules.yaml:249:7\n1280 rules/marlborough/rules.yaml:137:7\n1281 rules/marlborough/rules.yaml:138:7\n1282 rules/marlborough/rules.yaml:139:11\n1283 rules/marlborough/rules.yaml:140:11\n1284 rules/marlborough/rules.yaml:141:15\n1285 rules/marlborough/rules.yaml:142:7\n1306 rules/marlborough/rules.yaml:351:7\n1321 rules/marlborough/rules.yaml:684:7\n1330 rules/marlborough/rules.yaml:685:7\n1335 rules/marlborough/rules.yaml:686:7\n1336 rules/marlborough/rules.yaml:687:7\n1337 rules/marlborough/rules.yaml:688:7\n1342 rules/marlborough/rules.yaml:689:11\n1343 rules/marlborough/rules.yaml:690:11\n1344 rules/marlborough/rules.yaml:691:11\n1345 rules/marlborough/rules.yaml:692:11\n1346 rules/marlborough/rules.yaml:693:11\n1347 rules/marlborough/rules.yaml:694:7\n1351 rules/marlborough/rules.yaml:2492:1\n1356 rules/marlborough/rules.yaml:2492:1\n1361 rules/marlborough/rules.yaml:2492:1\n1368 rules/marlborough/rules.yaml:2492:1\n1376 rules/marlborough/rules.yaml:2492:1\n1384 rules/marlborough/rules.yaml:2492:1\n1392 rules/marlborough/rules.yaml:2492:1\n1400 rules/marlborough/rules.yaml:2492:1\n1408 rules/marlborough/rules.yaml:2492:1\n1417 rules/marlborough/rules.yaml:2492:1\n1422 rules/marlborough/rules.yaml:2492:1\n1426 rules/marlborough/rules.yaml:224:7\n1427 rules/marlborough/rules.yaml:225:11\n1428 rules/marlborough/rules.yaml:226:7\n1429 rules/marlborough/rules.yaml:227:7\n1439 rules/marlborough/rules.yaml:228:7\n1440 rules/marlborough/rules.yaml:229:7\n1443 rules/marlborough/rules.yaml:230:7\n1444 rules/marlborough/rules.yaml:231:11\n1452 rules/marlborough/rules.yaml:232:11\n1453 rules/marlborough/rules.yaml:233:7\n1458 rules/marlborough/rules.yaml:234:7\n1475 rules/marlborough/rules.yaml:651:7\n1476 rules/marlborough/rules.yaml:652:7\n1481 rules/marlborough/rules.yaml:653:11\n1483 rules/marlborough/rules.yaml:655:11\n1484 rules/marlborough/rules.yaml:656:7\n1485 rules/marlborough/rules.yaml:657:7\n1494 rules/marlborough/rules.yaml:658:11\n1495 rules/marlborough/rules.yaml:659:7\n1500 rules/marlborough/rules.yaml:660:7\n1508 rules/marlborough/rules.yaml:661:11\n1509 rules/marlborough/rules.yaml:662:7\n1512 rules/marlborough/rules.yaml:663:11\n1523 rules/marlborough/rules.yaml:664:7\n1533 rules/marlborough/rules.yaml:665:11\n1534 rules/marlborough/rules.yaml:666:7\n1544 rules/marlborough/rules.yaml:667:11\n1545 rules/marlborough/rules.yaml:668:7\n1555 rules/marlborough/rules.yaml:669:11\n1556 rules/marlborough/rules.yaml:670:7\n1566 rules/marlborough/rules.yaml:671:11\n1567 rules/marlborough/rules.yaml:672:7\n1571 rules/marlborough/rules.yaml:633:7\n1583 rules/marlborough/rules.yaml:813:7\n1588 rules/marlborough/rules.yaml:814:7\n1596 rules/marlborough/rules.yaml:182:7\n1597 rules/marlborough/rules.yaml:183:7\n1598 rules/marlborough/rules.yaml:184:11\n1599 rules/marlborough/rules.yaml:185:7\n1600 rules/marlborough/rules.yaml:186:11\n1601 rules/marlborough/rules.yaml:187:7\n1605 rules/marlborough/rules.yaml:65:7\n1614 rules/marlborough/rules.yaml:66:7\n1622 rules/marlborough/rules.yaml:451:7\n1630 rules/marlborough/rules.yaml:452:7\n1631 rules/marlborough/rules.yaml:453:11\n1632 rules/marlborough/rules.yaml:454:7\n1643 rules/marlborough/rules.yaml:455:7\n1648 rules/marlborough/rules.yaml:456:7\n1649 rules/marlborough/rules.yaml:457:11\n1650 rules/marlborough/rules.yaml:458:7\n1651 rules/marlborough/rules.yaml:459:11\n1652 rules/marlborough/rules.yaml:460:7\n1661 rules/marlborough/rules.yaml:461:7\n1669 rules/marlborough/rules.yaml:462:7\n1670 rules/marlborough/rules.yaml:463:11\n1671 rules/marlborough/rules.yaml:464:7\n1685 rules/marlborough/rules.yaml:158:7\n1693 rules/marlborough/rules.yaml:101:7\n1700 rules/marlborough/rules.yaml:91:7\n1715 rules/marlborough/rules.yaml:600:7\n1719 rules/marlborough/rules.yaml:166:7\n1720 rules/marlborough/rules.yaml:167:7\n1721 rules/marlborough/rules.yaml:168:11\n1722 rules/marlborough/rules.yaml:169:11\n1723 rules/marlborough/rules.yaml:170:15\n1724 rules/marlborough/rules.yaml:171:7\n1739 rules/marlborough/rules.yaml:706:7\n1740 rules/marlborough/rules.yaml:707:11\n1741 rules/marlborough/rules.yaml:708:7\n1742 rules/marlborough/rules.yaml:709:7\n1743 rules/marlborough/rules.yaml:710:11\n1744 rules/marlborough/rules.yaml:711:7\n1750 rules/marlborough/rules.yaml:301:7\n1751 rules/marlborough/rules.yaml:302:7\n1754 rules/marlborough/rules.yaml:303:11\n1755 rules/marlborough/rules.yaml:304:7\n1756 rules/marlborough/rules.yaml:305:11\n1757 rules/marlborough/rules.yaml:306:7\n1765 rules/marlborough/rules.yaml:307:7\n1766 rules/marlborough/rules.yaml:308:7\n1772 rules/marlborough/rules.yaml:309:11\n1773 rules/marlborough/rules.yaml:310:7\n1774 rules/marlborough/rules.yaml:311:11\n1782 rules/marlborough/rules.yaml:312:11\n1788 rules/marlborough/rules.yaml:313:7\n1792 rules/marlborough/rules.yaml:364:7\n1797 rules/marlborough/rules.yaml:365:7\n1798 rules/marlborough/rules.yaml:366:7\n1801 rules/marlborough/rules.yaml:367:11\n1805 rules/marlborough/rules.yaml:368:15\n1806 rules/marlborough/rules.yaml:369:15\n1807 rules/marlborough/rules.yaml:370:19\n1809 rules/marlborough/rules.yaml:372:19\n1810 rules/marlborough/rules.yaml:373:7\n1814 rules/marlborough/rules.yaml:109:7\n1821 rules/marlborough/rules.yaml:110:11\n1822 rules/marlborough/rules.yaml:111:7\n1823 rules/marlborough/rules.yaml:112:7\n1824 rules/marlborough/rules.yaml:113:11\n1825 rules/marlborough/rules.yaml:114:7\n1829 rules/marlborough/rules.yaml:339:7\n1836 rules/marlborough/rules.yaml:36:7\n1837 rules/marlborough/rules.yaml:37:11\n1838 rules/marlborough/rules.yaml:38:7\n1852 rules/marlborough/rules.yaml:77:7\n1853 rules/marlborough/rules.yaml:78:11\n1854 rules/marlborough/rules.yaml:79:7\n1855 rules/marlborough/rules.yaml:80:7\n1856 rules/marlborough/rules.yaml:81:11\n1876 rules/marlborough/rules.yaml:82:15\n1877 rules/marlborough/rules.yaml:83:7\n1881 rules/marlborough/rules.yaml:614:7\n1886 rules/marlborough/rules.yaml:425:7\n1913 rules/marlborough/rules.yaml:384:7\n1914 rules/marlborough/rules.yaml:385:11\n1915 rules/marlborough/rules.yaml:386:7\n1916 rules/marlborough/rules.yaml:387:11\n1917 rules/marlborough/rules.yaml:388:7\n1918 rules/marlborough/rules.yaml:389:11\n1919 rules/marlborough/rules.yaml:390:7\n1920 rules/marlborough/rules.yaml:391:11\n1921 rules/marlborough/rules.yaml:392:7\n1925 rules/marlborough/rules.yaml:621:7\n1931 rules/marlborough/rules.yaml:490:7\n1940 rules/marlborough/rules.yaml:491:7\n1955 rules/marlborough/rules.yaml:492:7\n1956 rules/marlborough/rules.yaml:493:7\n1961 rules/marlborough/rules.yaml:494:11\n1974 rules/marlborough/rules.yaml:495:15\n1975 rules/marlborough/rules.yaml:496:15\n1980 rules/marlborough/rules.yaml:497:19\n1981 rules/marlborough/rules.yaml:498:15\n1982 rules/marlborough/rules.yaml:499:19\n1987 rules/marlborough/rules.yaml:500:23\n1991 rules/marlborough/rules.yaml:501:7\n1992 rules/marlborough/rules.yaml:502:7\n1998 rules/marlborough/rules.yaml:503:7\n2013 rules/marlborough/rules.yaml:562:7\n2029 rules/marlborough/rules.yaml:563:7\n2030 rules/marlborough/rules.yaml:564:11\n2031 rules/marlborough/rules.yaml:565:7\n2043 rules/marlborough/rules.yaml:566:7\n2052 rules/marlborough/rules.yaml:567:7\n2053 rules/marlborough/rules.yaml:568:7\n2054 rules/marlborough/rules.yaml:569:11\n2055 rules/marlborough/rules.yaml:570:15\n2056 rules/marlborough/rules.yaml:571:19\n2058 rules/marlborough/rules.yaml:573:19\n2084 rules/marlborough/rules.yaml:574:19\n2090 rules/marlborough/rules.yaml:575:23\n2091 rules/marlborough/rules.yaml:576:7\n2095 rules/marlborough/rules.yaml:531:7\n2096 rules/marlborough/rules.yaml:532:7\n2132 rules/marlborough/rules.yaml:122:7\n2133 rules/marlborough/rules.yaml:123:11\n2134 rules/marlborough/rules.yaml:124:7\n2135 rules/marlborough/rules.yaml:125:7\n2136 rules/marlborough/rules.yaml:126:11\n2137 rules/marlborough/rules.yaml:127:7\n2141 rules/marlborough/rules.yaml:24:7\n2145 rules/marlborough/rules.yaml:150:7\n2146 rules/marlborough/rules.yaml:151:7\n2150 rules/marlborough/rules.yaml:406:7\n2151 rules/marlborough/rules.yaml:407:7\n2157 rules/marlborough/rules.yaml:408:11\n2161 rules/marlborough/rules.yaml:409:15\n2166 rules/marlborough/rules.yaml:410:15\n2167 rules/marlborough/rules.yaml:411:19\n2176 rules/marlborough/rules.yaml:412:23\n2177 rules/marlborough/rules.yaml:413:7\n2181 rules/marlborough/rules.yaml:594:7\n2189 rules/marlborough/rules.yaml:323:7\n2190 rules/marlborough/rules.yaml:324:7\n2191 rules/marlborough/rules.yaml:325:11\n2192 rules/marlborough/rules.yaml:326:7\n2195 rules/marlborough/rules.yaml:327:11\n2196 rules/marlborough/rules.yaml:328:7\n2200 rules/marlborough/rules.yaml:329:11\n2201 rules/marlborough/rules.yaml:330:7\n2207 rules/marlborough/rules.yaml:799:7\n2212 rules/marlborough/rules.yaml:800:7\n2237 rules/marlborough/rules.yaml:801:7\n2252 rules/marlborough/rules.yaml:802:7\n2267 rules/marlborough/rules.yaml:738:7\n2268 rules/marlborough/rules.yaml:739:11\n2269 rules/marlborough/rules.yaml:740:7\n2270 rules/marlborough/rules.yaml:741:11\n2271 rules/marlborough/rules.yaml:742:7\n2275 rules/marlborough/rules.yaml:756:7\n2280 rules/marlborough/rules.yaml:757:7\n2285 rules/marlborough/rules.yaml:758:7\n2295 rules/marlborough/rules.yaml:769:7\n2300 rules/marlborough/rules.yaml:770:11\n2301 rules/marlborough/rules.yaml:771:7\n2302 rules/marlborough/rules.yaml:772:7\n2303 rules/marlborough/rules.yaml:773:11\n2304 rules/marlborough/rules.yaml:774:11\n2308 rules/marlborough/rules.yaml:775:15\n2309 rules/marlborough/rules.yaml:776:15\n2310 rules/marlborough/rules.yaml:777:19\n2311 rules/marlborough/rules.yaml:778:7\n2315 rules/marlborough/rules.yaml:514:7\n2324 rules/marlborough/rules.yaml:515:7\n2325 rules/marlborough/rules.yaml:516:7\n2341 rules/marlborough/rules.yaml:517:7\n2350 rules/marlborough/rules.yaml:518:7\n2365 rules/marlborough/rules.yaml:519:7\n2378 rules/marlborough/rules.yaml:520:7\n2389 rules/marlborough/rules.yaml:47:7\n2390 rules/marlborough/rules.yaml:48:11\n2391 rules/marlborough/rules.yaml:49:7\n2395 rules/marlborough/rules.yaml:543:7\n2396 rules/marlborough/rules.yaml:544:7\n2397 rules/marlborough/rules.yaml:545:7\n2398 rules/marlborough/rules.yaml:546:7\n2399 rules/marlborough/rules.yaml:547:7\n2400 rules/marlborough/rules.yaml:548:7\n2418 rules/marlborough/rules.yaml:284:7\n2419 rules/marlborough/rules.yaml:285:7\n2426 rules/marlborough/rules.yaml:286:11\n2427 rules/marlborough/rules.yaml:287:7\n2428 rules/marlborough/rules.yaml:288:11\n2429 rules/marlborough/rules.yaml:289:7\n2433 rules/marlborough/rules.yaml:271:7\n2438 rules/marlborough/rules.yaml:272:7\n2450 rules/marlborough/rules.yaml:722:7\n2451 rules/marlborough/rules.yaml:723:11\n2452 rules/marlborough/rules.yaml:724:7\n2453 rules/marlborough/rules.yaml:725:11\n2454 rules/marlborough/rules.yaml:726:7\n2455 rules/marlborough/rules.yaml:727:11\n2456 rules/marlborough/rules.yaml:728:7\n2460 rules/marlborough/rules.yaml:259:7\n2463 rules/marlborough/rules.yaml:260:11\n2464 rules/marlborough/rules.yaml:261:7\n2465 rules/marlborough/rules.yaml:262:11\n2466 rules/marlborough/rules.yaml:263:7\n2470 rules/marlborough/rules.yaml:57:7\n2477 rules/marlborough/rules.yaml:438:7\n2483 rules/marlborough/rules.yaml:439:7\n2487 rules/marlborough/rules.yaml:584:7\n2492 rules/marlborough/rules.yaml:585:7\n2493 rules/marlborough/rules.yaml:586:7\n2501 rules/marlborough/rules.yaml:641:7\n2508 rules/marlborough/rules.yaml:2433:3\n2515 rules/marlborough/rules.yaml:2433:3\n2530 rules/marlborough/rules.yaml:2454:3\n2537 rules/marlborough/rules.yaml:2454:3\n2545 rules/marlborough/rules.yaml:2473:3\n2550 rules/marlborough/rules.yaml:2473:3\n2554 rules/marlborough/rules.yaml:786:7\n2561 rules/marlborough/rules.yaml:200:7\n2562 rules/marlborough/rules.yaml:201:7\n2563 rules/marlborough/rules.yaml:202:7\n2564 rules/marlborough/rules.yaml:203:7\n2565 rules/marlborough/rules.yaml:204:11\n2566 rules/marlborough/rules.yaml:205:11\n2576 rules/marlborough/rules.yaml:206:15\n2580 rules/marlborough/rules.yaml:207:19\n2613 rules/marlborough/rules.yaml:209:19\n2630 rules/marlborough/rules.yaml:210:7\n2634 rules/marlborough/cards.yaml:383:14\n2638 rules/marlborough/cards.yaml:391:14\n2642 rules/marlborough/cards.yaml:15:14\n2646 rules/marlborough/cards.yaml:23:14\n2650 rules/marlborough/cards.yaml:31:14\n2654 rules/marlborough/cards.yaml:39:14\n2658 rules/marlborough/cards.yaml:47:14\n2662 rules/marlborough/cards.yaml:55:14\n2666 rules/marlborough/cards.yaml:63:14\n2670 rules/marlborough/cards.yaml:71:14\n2674 rules/marlborough/cards.yaml:79:14\n2678 rules/marlborough/cards.yaml:87:14\n2682 rules/marlborough/cards.yaml:95:14\n2686 rules/marlborough/cards.yaml:103:14\n2690 rules/marlborough/cards.yaml:111:14\n2694 rules/marlborough/cards.yaml:119:14\n2698 rules/marlborough/cards.yaml:127:14\n2702 rules/marlborough/cards.yaml:199:14\n2706 rules/marlborough/cards.yaml:135:14\n2710 rules/marlborough/cards.yaml:143:14\n2714 rules/marlborough/cards.yaml:151:14\n2718 rules/marlborough/cards.yaml:159:14\n2722 rules/marlborough/cards.yaml:167:14\n2726 rules/marlborough/cards.yaml:175:14\n2730 rules/marlborough/cards.yaml:183:14\n2734 rules/marlborough/cards.yaml:191:14\n2738 rules/marlborough/cards.yaml:271:14\n2742 rules/marlborough/cards.yaml:279:14\n2746 rules/marlborough/cards.yaml:287:14\n2750 rules/marlborough/cards.yaml:295:14\n2754 rules/marlborough/cards.yaml:303:14\n2758 rules/marlborough/cards.yaml:311:14\n2762 rules/marlborough/cards.yaml:319:14\n2766 rules/marlborough/cards.yaml:327:14\n2770 rules/marlborough/cards.yaml:335:14\n2774 rules/marlborough/cards.yaml:343:14\n2778 rules/marlborough/cards.yaml:351:14\n2782 rules/marlborough/cards.yaml:359:14\n2786 rules/marlborough/cards.yaml:367:14\n2790 rules/marlborough/cards.yaml:375:14\n2794 rules/marlborough/cards.yaml:207:14\n2798 rules/marlborough/cards.yaml:215:14\n2802 rules/marlborough/cards.yaml:223:14\n2806 rules/marlborough/cards.yaml:231:14\n2810 rules/marlborough/cards.yaml:239:14\n2814 rules/marlborough/cards.yaml:247:14\n2818 rules/marlborough/cards.yaml:255:14\n2822 rules/marlborough/cards.yaml:263:14\n2826 rules/marlborough/rules.yaml:2559:9\n2830 rules/marlborough/rules.yaml:2531:9\n2838 rules/marlborough/rules.yaml:2574:9\n2839 rules/marlborough/rules.yaml:2575:9\n2840 rules/marlborough/rules.yaml:2576:9\n2847 rules/marlborough/rules.yaml:2538:9\n2848 rules/marlborough/rules.yaml:2539:9\n2849 rules/marlborough/rules.yaml:2540:9\n2854 rules/marlborough/rules.yaml:2547:9\n2863 rules/marlborough/rules.yaml:2548:9\n2864 rules/marlborough/rules.yaml:2549:9\n2865 rules/marlborough/rules.yaml:2550:13\n2867 rules/marlborough/rules.yaml:2551:13\n2870 rules/marlborough/rules.yaml:2553:13\n2875 rules/marlborough/rules.yaml:2565:9\n2877 rules/marlborough/rules.yaml:2566:9\n2879 rules/marlborough/rules.yaml:2567:9\n2884 rules/marlborough/rules.yaml:2521:9\n2887 rules/marlborough/rules.yaml:2522:9\n2893 rules/marlborough/rules.yaml:954:7\n2897 rules/marlborough/rules.yaml:955:11\n2898 rules/marlborough/rules.yaml:956:11\n2903 rules/marlborough/rules.yaml:1636:7\n2904 rules/marlborough/rules.yaml:1637:7\n2906 rules/marlborough/rules.yaml:1638:7\n2908 rules/marlborough/rules.yaml:1639:7\n2909 rules/marlborough/rules.yaml:1640:7\n2926 rules/marlborough/rules.yaml:1641:11\n2932 rules/marlborough/rules.yaml:1642:15\n2934 rules/marlborough/rules.yaml:1643:15\n2936 rules/marlborough/rules.yaml:1644:15\n2940 rules/marlborough/rules.yaml:900:7\n2944 rules/marlborough/rules.yaml:901:11\n2945 rules/marlborough/rules.yaml:902:11\n2946 rules/marlborough/rules.yaml:903:15\n2953 rules/marlborough/rules.yaml:904:15\n2955 rules/marlborough/rules.yaml:905:15\n2956 rules/marlborough/rules.yaml:906:15\n2958 rules/marlborough/rules.yaml:907:15\n2959 rules/marlborough/rules.yaml:908:11\n2961 rules/marlborough/rules.yaml:909:7\n2962 rules/marlborough/rules.yaml:910:7\n2964 rules/marlborough/rules.yaml:911:7\n2967 rules/marlborough/rules.yaml:912:11\n2968 rules/marlborough/rules.yaml:913:7\n2970 rules/marlborough/rules.yaml:914:7\n2971 rules/marlborough/rules.yaml:915:7\n2989 rules/marlborough/rules.yaml:916:11\n2998 rules/marlborough/rules.yaml:917:15\n3000 rules/marlborough/rules.yaml:918:15\n3002 rules/marlborough/rules.yaml:919:15\n3006 rules/marlborough/flow.yaml:110:7\n3007 rules/marlborough/flow.yaml:111:11\n3008 rules/marlborough/flow.yaml:112:7\n3014 rules/marlborough/rules.yaml:2040:7\n3015 rules/marlborough/rules.yaml:2041:11\n3017 rules/marlborough/rules.yaml:2043:11\n3019 rules/marlborough/rules.yaml:2045:11\n3020 rules/marlborough/rules.yaml:2046:11\n3023 rules/marlborough/rules.yaml:2047:11\n3028 rules/marlborough/rules.yaml:1272:7\n3034 rules/marlborough/rules.yaml:1273:11\n3035 rules/marlborough/rules.yaml:1274:15\n3036 rules/marlborough/rules.yaml:1275:15\n3049 rules/marlborough/rules.yaml:1276:15\n3050 rules/marlborough/rules.yaml:1277:15\n3062 rules/marlborough/rules.yaml:1278:15\n3063 rules/marlborough/rules.yaml:1279:19\n3064 rules/marlborough/rules.yaml:1280:19\n3070 rules/marlborough/rules.yaml:848:7\n3071 rules/marlborough/rules.yaml:849:7\n3076 rules/marlborough/rules.yaml:850:11\n3077 rules/marlborough/rules.yaml:851:11\n3080 rules/marlborough/rules.yaml:852:11\n3081 rules/marlborough/rules.yaml:853:7\n3082 rules/marlborough/rules.yaml:854:7\n3087 rules/marlborough/rules.yaml:2207:7\n3088 rules/marlborough/rules.yaml:2208:7\n3089 rules/marlborough/rules.yaml:2209:11\n3090 rules/marlborough/rules.yaml:2210:11\n3091 rules/marlborough/rules.yaml:2211:11\n3092 rules/marlborough/rules.yaml:2212:11\n3103 rules/marlborough/rules.yaml:2213:11\n3114 rules/marlborough/rules.yaml:2214:11\n3116 rules/marlborough/rules.yaml:2215:11\n3117 rules/marlborough/rules.yaml:2216:15\n3119 rules/marlborough/rules.yaml:2218:15\n3123 rules/marlborough/rules.yaml:1707:7\n3124 rules/marlborough/rules.yaml:1708:7\n3127 rules/marlborough/rules.yaml:1709:11\n3131 rules/marlborough/rules.yaml:1943:7\n3132 rules/marlborough/rules.yaml:1944:11\n3136 rules/marlborough/flow.yaml:16:7\n3137 rules/marlborough/flow.yaml:17:11\n3138 rules/marlborough/flow.yaml:18:15\n3141 rules/marlborough/flow.yaml:19:19\n3142 rules/marlborough/flow.yaml:20:19\n3148 rules/marlborough/rules.yaml:887:7\n3149 rules/marlborough/rules.yaml:888:11\n3152 rules/marlborough/rules.yaml:890:11\n3154 rules/marlborough/rules.yaml:891:7\n3156 rules/marlborough/rules.yaml:892:7\n3157 rules/marlborough/rules.yaml:893:11\n3162 rules/marlborough/rules.yaml:861:7\n3163 rules/marlborough/rules.yaml:862:7\n3169 rules/marlborough/rules.yaml:2057:7\n3170 rules/marlborough/rules.yaml:2058:7\n3173 rules/marlborough/rules.yaml:2059:7\n3178 rules/marlborough/flow.yaml:94:7\n3183 rules/marlborough/flow.yaml:95:7\n3188 rules/marlborough/flow.yaml:96:7\n3190 rules/marlborough/flow.yaml:97:7\n3191 rules/marlborough/flow.yaml:98:11\n3193 rules/marlborough/flow.yaml:100:11\n3197 rules/marlborough/flow.yaml:73:7\n3198 rules/marlborough/flow.yaml:74:11\n3199 rules/marlborough/flow.yaml:75:15\n3204 rules/marlborough/flow.yaml:25:7\n3205 rules/marlborough/flow.yaml:26:11\n3210 rules/marlborough/flow.yaml:27:11\n3213 rules/marlborough/flow.yaml:29:11\n3214 rules/marlborough/flow.yaml:30:11\n3215 rules/marlborough/flow.yaml:31:15\n3216 rules/marlborough/flow.yaml:32:11\n3217 rules/marlborough/flow.yaml:33:15\n3218 rules/marlborough/flow.yaml:34:15\n3219 rules/marlborough/flow.yaml:35:15\n3224 rules/marlborough/flow.yaml:36:19\n3225 rules/marlborough/flow.yaml:37:19\n3226 rules/marlborough/flow.yaml:38:19\n3228 rules/marlborough/flow.yaml:39:15\n3229 rules/marlborough/flow.yaml:40:11\n3232 rules/marlborough/flow.yaml:41:11\n3238 rules/marlborough/rules.yaml:869:7\n3239 rules/marlborough/rules.yaml:870:11\n3241 rules/marlborough/rules.yaml:871:11\n3243 rules/marlborough/rules.yaml:872:7\n3244 rules/marlborough/rules.yaml:873:7\n3245 rules/marlborough/rules.yaml:874:7\n3246 rules/marlborough/rules.yaml:875:7\n3247 rules/marlborough/rules.yaml:876:11\n3251 rules/marlborough/rules.yaml:878:11\n3259 rules/marlborough/rules.yaml:880:11\n3271 rules/marlborough/rules.yaml:2448:7\n3274 rules/marlborough/rules.yaml:2449:7\n3275 rules/marlborough/rules.yaml:2450:11\n3277 rules/marlborough/rules.yaml:2452:11\n3278 rules/marlborough/rules.yaml:2453:7\n3285 rules/marlborough/rules.yaml:2468:7\n3288 rules/marlborough/rules.yaml:2469:7\n3289 rules/marlborough/rules.yaml:2470:7\n3294 rules/marlborough/rules.yaml:2487:7\n3297 rules/marlborough/rules.yaml:2488:7\n3298 rules/marlborough/rules.yaml:2489:7\n3301 rules/marlborough/rules.yaml:2490:7\n3674 rules/marlborough/rules.yaml:1005:7\n3679 rules/marlborough/rules.yaml:1006:11\n3680 rules/marlborough/rules.yaml:1007:7\n3689 rules/marlborough/rules.yaml:1008:7\n3690 rules/marlborough/rules.yaml:1009:11\n3691 rules/marlborough/rules.yaml:1010:7\n3692 rules/marlborough/rules.yaml:1011:7\n3693 rules/marlborough/rules.yaml:1012:11\n3695 rules/marlborough/rules.yaml:1013:7\n3696 rules/marlborough/rules.yaml:1014:11\n3700 rules/marlborough/rules.yaml:1104:7\n3701 rules/marlborough/rules.yaml:1105:7\n3707 rules/marlborough/rules.yaml:1106:7\n3708 rules/marlborough/rules.yaml:1107:11\n3710 rules/marlborough/rules.yaml:1108:7\n3711 rules/marlborough/rules.yaml:1109:11\n3713 rules/marlborough/rules.yaml:1110:7\n3714 rules/marlborough/rules.yaml:1111:7\n3715 rules/marlborough/rules.yaml:1113:7\n3716 rules/marlborough/rules.yaml:1114:11\n3722 rules/marlborough/rules.yaml:1115:11\n3730 rules/marlborough/rules.yaml:1118:11\n3731 rules/marlborough/rules.yaml:1120:11\n3732 rules/marlborough/rules.yaml:1122:19\n3735 rules/marlborough/rules.yaml:1125:23\n3737 rules/marlborough/rules.yaml:1128:19\n3742 rules/marlborough/rules.yaml:1130:19\n3748 rules/marlborough/rules.yaml:1134:11\n3749 rules/marlborough/rules.yaml:1135:11\n3752 rules/marlborough/rules.yaml:1136:11\n3757 rules/marlborough/rules.yaml:1137:11\n3758 rules/marlborough/rules.yaml:1138:11\n3759 rules/marlborough/rules.yaml:1139:15\n3765 rules/marlborough/rules.yaml:1142:15\n3766 rules/marlborough/rules.yaml:1143:15\n3768 rules/marlborough/rules.yaml:1145:15\n3769 rules/marlborough/rules.yaml:1147:15\n3770 rules/marlborough/rules.yaml:1148:15\n3771 rules/marlborough/rules.yaml:1149:15\n3773 rules/marlborough/rules.yaml:1151:15\n3774 rules/marlborough/rules.yaml:1153:15\n3775 rules/marlborough/rules.yaml:1154:15\n3776 rules/marlborough/rules.yaml:1155:15\n3777 rules/marlborough/rules.yaml:1156:11\n3778 rules/marlborough/rules.yaml:1157:11\n3779 rules/marlborough/rules.yaml:1158:11\n3780 rules/marlborough/rules.yaml:1160:11\n3781 rules/marlborough/rules.yaml:1161:11\n3782 rules/marlborough/rules.yaml:1162:11\n3783 rules/marlborough/rules.yaml:1164:19\n3784 rules/marlborough/rules.yaml:1165:19\n3793 rules/marlborough/rules.yaml:1166:23\n3794 rules/marlborough/rules.yaml:1167:23\n3796 rules/marlborough/rules.yaml:1169:19\n3797 rules/marlborough/rules.yaml:1170:23\n3799 rules/marlborough/rules.yaml:1172:23\n3803 rules/marlborough/rules.yaml:1176:19\n3804 rules/marlborough/rules.yaml:1177:19\n3805 rules/marlborough/rules.yaml:1178:19\n3806 rules/marlborough/rules.yaml:1179:23\n3810 rules/marlborough/rules.yaml:1183:19\n3811 rules/marlborough/rules.yaml:1184:19\n3812 rules/marlborough/rules.yaml:1185:19\n3829 rules/marlborough/rules.yaml:1186:23\n3831 rules/marlborough/rules.yaml:1188:19\n3838 rules/marlborough/rules.yaml:2433:3\n3839 rules/marlborough/rules.yaml:2433:3\n3841 rules/marlborough/rules.yaml:2433:3\n3842 rules/marlborough/rules.yaml:2433:3\n3843 rules/marlborough/rules.yaml:2433:3\n3844 rules/marlborough/rules.yaml:2433:3\n3845 rules/marlborough/rules.yaml:2433:3\n3846 rules/marlborough/rules.yaml:2433:3\n3853 rules/marlborough/rules.yaml:2433:3\n3854 rules/marlborough/rules.yaml:2433:3\n3855 rules/marlborough/rules.yaml:2433:3\n3856 rules/marlborough/rules.yaml:2433:3\n3870 rules/marlborough/rules.yaml:2433:3\n3871 rules/marlborough/rules.yaml:2433:3\n3873 rules/marlborough/rules.yaml:2433:3\n3874 rules/marlborough/rules.yaml:2433:3\n3875 rules/marlborough/rules.yaml:2433:3\n3877 rules/marlborough/rules.yaml:2433:3\n3878 rules/marlborough/rules.yaml:2433:3\n3881 rules/marlborough/rules.yaml:2433:3\n3896 rules/marlborough/rules.yaml:1199:7\n3897 rules/marlborough/rules.yaml:1200:7\n3898 rules/marlborough/rules.yaml:1201:7\n3904 rules/marlborough/rules.yaml:1202:7\n3905 rules/marlborough/rules.yaml:1203:7\n3909 rules/marlborough/rules.yaml:1204:7\n3913 rules/marlborough/rules.yaml:1205:7\n3914 rules/marlborough/rules.yaml:1206:11\n3915 rules/marlborough/rules.yaml:1207:7\n3916 rules/marlborough/rules.yaml:1208:7\n3917 rules/marlborough/rules.yaml:1209:7\n3922 rules/marlborough/rules.yaml:1210:7\n3927 rules/marlborough/rules.yaml:1211:7\n3928 rules/marlborough/rules.yaml:1212:7\n3929 rules/marlborough/rules.yaml:1213:7\n3930 rules/marlborough/rules.yaml:1214:7\n3931 rules/marlborough/rules.yaml:1215:7\n3932 rules/marlborough/rules.yaml:1216:7\n3933 rules/marlborough/rules.yaml:1217:7\n3934 rules/marlborough/rules.yaml:1218:7\n3935 rules/marlborough/rules.yaml:1219:7\n3936 rules/marlborough/rules.yaml:1220:7\n3937 rules/marlborough/rules.yaml:1221:7\n3954 rules/marlborough/rules.yaml:1222:7\n3955 rules/marlborough/rules.yaml:1223:7\n3956 rules/marlborough/rules.yaml:1224:11\n3983 rules/marlborough/rules.yaml:1225:7\n3984 rules/marlborough/rules.yaml:1226:7\n3985 rules/marlborough/rules.yaml:1228:15\n3986 rules/marlborough/rules.yaml:1229:19\n3987 rules/marlborough/rules.yaml:1230:15\n3988 rules/marlborough/rules.yaml:1231:15\n3989 rules/marlborough/rules.yaml:1232:15\n3990 rules/marlborough/rules.yaml:1233:19\n3992 rules/marlborough/rules.yaml:1235:15\n3993 rules/marlborough/rules.yaml:1236:15\n3994 rules/marlborough/rules.yaml:1237:15\n3995 rules/marlborough/rules.yaml:1238:15\n3996 rules/marlborough/rules.yaml:1239:15\n3997 rules/marlborough/rules.yaml:1240:19\n3999 rules/marlborough/rules.yaml:1242:15\n4000 rules/marlborough/rules.yaml:1243:15\n4001 rules/marlborough/rules.yaml:1244:15\n4002 rules/marlborough/rules.yaml:1245:15\n4014 rules/marlborough/rules.yaml:1246:19\n4016 rules/marlborough/rules.yaml:1248:15\n4017 rules/marlborough/rules.yaml:1249:15\n4018 rules/marlborough/rules.yaml:1250:15\n4024 rules/marlborough/rules.yaml:1251:19\n4025 rules/marlborough/rules.yaml:1252:19\n4026 rules/marlborough/rules.yaml:1253:15\n4027 rules/marlborough/rules.yaml:1254:15\n4028 rules/marlborough/rules.yaml:1255:15\n4029 rules/marlborough/rules.yaml:1256:19\n4031 rules/marlborough/rules.yaml:1258:15\n4032 rules/marlborough/rules.yaml:1259:19\n4033 rules/marlborough/rules.yaml:1260:15\n4034 rules/marlborough/rules.yaml:1261:15\n4035 rules/marlborough/rules.yaml:1262:15\n4036 rules/marlborough/rules.yaml:1263:15\n4037 rules/marlborough/rules.yaml:1264:15\n4038 rules/marlborough/rules.yaml:1265:19\n4043 rules/marlborough/rules.yaml:1887:7\n4044 rules/marlborough/rules.yaml:1888:7\n4045 rules/marlborough/rules.yaml:1889:7\n4055 rules/marlborough/rules.yaml:1890:7\n4056 rules/marlborough/rules.yaml:1891:11\n4059 rules/marlborough/rules.yaml:1893:7\n4063 rules/marlborough/rules.yaml:1716:7\n4068 rules/marlborough/rules.yaml:1717:11\n4069 rules/marlborough/rules.yaml:1718:11\n4081 rules/marlborough/rules.yaml:1719:15\n4088 rules/marlborough/rules.yaml:1720:15\n4123 rules/marlborough/rules.yaml:1721:15\n4124 rules/marlborough/rules.yaml:1723:19\n4126 rules/marlborough/rules.yaml:1725:19\n4127 rules/marlborough/rules.yaml:1726:19\n4128 rules/marlborough/rules.yaml:1727:23\n4129 rules/marlborough/rules.yaml:1728:19\n4131 rules/marlborough/rules.yaml:1729:19\n4136 rules/marlborough/rules.yaml:1861:7\n4137 rules/marlborough/rules.yaml:1862:7\n4138 rules/marlborough/rules.yaml:1863:7\n4139 rules/marlborough/rules.yaml:1864:7\n4145 rules/marlborough/rules.yaml:1867:7\n4149 rules/marlborough/rules.yaml:1868:7\n4153 rules/marlborough/rules.yaml:1869:7\n4154 rules/marlborough/rules.yaml:1870:11\n4157 rules/marlborough/rules.yaml:1871:7\n4158 rules/marlborough/rules.yaml:1872:11\n4161 rules/marlborough/rules.yaml:1873:7\n4162 rules/marlborough/rules.yaml:1874:7\n4163 rules/marlborough/rules.yaml:1875:7\n4164 rules/marlborough/rules.yaml:1877:7\n4165 rules/marlborough/rules.yaml:1878:7\n4169 rules/marlborough/rules.yaml:1929:7\n4170 rules/marlborough/rules.yaml:1930:7\n4171 rules/marlborough/rules.yaml:1931:7\n4172 rules/marlborough/rules.yaml:1932:11\n4173 rules/marlborough/rules.yaml:1933:7\n4174 rules/marlborough/rules.yaml:1934:7\n4175 rules/marlborough/rules.yaml:1935:7\n4181 rules/marlborough/rules.yaml:1819:7\n4182 rules/marlborough/rules.yaml:1820:7\n4185 rules/marlborough/rules.yaml:1823:11\n4187 rules/marlborough/rules.yaml:1825:11\n4188 rules/marlborough/rules.yaml:1826:11\n4189 rules/marlborough/rules.yaml:1827:11\n4190 rules/marlborough/rules.yaml:1828:15\n4194 rules/marlborough/rules.yaml:1831:15\n4196 rules/marlborough/rules.yaml:1834:11\n4204 rules/marlborough/rules.yaml:1835:11\n4205 rules/marlborough/rules.yaml:1837:19\n4207 rules/marlborough/rules.yaml:1840:19\n4209 rules/marlborough/rules.yaml:1842:19\n4210 rules/marlborough/rules.yaml:1843:23\n4212 rules/marlborough/rules.yaml:1846:23\n4214 rules/marlborough/rules.yaml:1849:19\n4219 rules/marlborough/rules.yaml:1902:7\n4220 rules/marlborough/rules.yaml:1903:7\n4225 rules/marlborough/rules.yaml:1904:11\n4226 rules/marlborough/rules.yaml:1905:11\n4247 rules/marlborough/rules.yaml:1906:11\n4248 rules/marlborough/rules.yaml:1907:11\n4249 rules/marlborough/rules.yaml:1908:15\n4264 rules/marlborough/rules.yaml:1909:15\n4265 rules/marlborough/rules.yaml:1910:19\n4267 rules/marlborough/rules.yaml:1912:19\n4268 rules/marlborough/rules.yaml:1913:19\n4269 rules/marlborough/rules.yaml:1914:23\n4270 rules/marlborough/rules.yaml:1915:19\n4271 rules/marlborough/rules.yaml:1916:23\n4273 rules/marlborough/rules.yaml:1918:23\n4279 rules/marlborough/rules.yaml:1779:7\n4286 rules/marlborough/rules.yaml:1780:7\n4292 rules/marlborough/rules.yaml:1781:7\n4293 rules/marlborough/rules.yaml:1783:11\n4295 rules/marlborough/rules.yaml:1785:11\n4298 rules/marlborough/rules.yaml:1786:11\n4303 rules/marlborough/rules.yaml:1787:11\n4304 rules/marlborough/rules.yaml:1788:11\n4305 rules/marlborough/rules.yaml:1789:15\n4307 rules/marlborough/rules.yaml:1791:15\n4308 rules/marlborough/rules.yaml:1792:11\n4314 rules/marlborough/rules.yaml:827:7\n4315 rules/marlborough/rules.yaml:828:7\n4316 rules/marlborough/rules.yaml:829:11\n4317 rules/marlborough/rules.yaml:830:11\n4318 rules/marlborough/rules.yaml:831:15\n4321 rules/marlborough/rules.yaml:832:11\n4322 rules/marlborough/rules.yaml:834:7\n4323 rules/marlborough/rules.yaml:835:7\n4330 rules/marlborough/rules.yaml:836:11\n4331 rules/marlborough/rules.yaml:837:15\n4333 rules/marlborough/rules.yaml:839:15\n4334 rules/marlborough/rules.yaml:840:15\n4338 rules/marlborough/rules.yaml:841:11\n4343 rules/marlborough/rules.yaml:2399:7\n4344 rules/marlborough/rules.yaml:2400:7\n4349 rules/marlborough/rules.yaml:2401:11\n4354 rules/marlborough/rules.yaml:2402:11\n4372 rules/marlborough/rules.yaml:2403:11\n4373 rules/marlborough/rules.yaml:2404:15\n4375 rules/marlborough/rules.yaml:2406:15\n4376 rules/marlborough/rules.yaml:2407:15\n4377 rules/marlborough/rules.yaml:2408:19\n4379 rules/marlborough/rules.yaml:2410:19\n4382 rules/marlborough/rules.yaml:2411:19\n4383 rules/marlborough/rules.yaml:2412:19\n4384 rules/marlborough/rules.yaml:2414:19\n4385 rules/marlborough/rules.yaml:2415:23\n4386 rules/marlborough/rules.yaml:2416:7\n4391 rules/marlborough/rules.yaml:1801:7\n4392 rules/marlborough/rules.yaml:1802:7\n4393 rules/marlborough/rules.yaml:1803:7\n4394 rules/marlborough/rules.yaml:1805:15\n4395 rules/marlborough/rules.yaml:1806:19\n4398 rules/marlborough/rules.yaml:1807:23\n4401 rules/marlborough/rules.yaml:1809:15\n4404 rules/marlborough/rules.yaml:1811:15\n4411 rules/marlborough/rules.yaml:1034:7\n4412 rules/marlborough/rules.yaml:1035:11\n4413 rules/marlborough/rules.yaml:1036:7\n4414 rules/marlborough/rules.yaml:1037:7\n4415 rules/marlborough/rules.yaml:1040:15\n4416 rules/marlborough/rules.yaml:1041:15\n4417 rules/marlborough/rules.yaml:1042:15\n4419 rules/marlborough/rules.yaml:1045:15\n4420 rules/marlborough/rules.yaml:1046:15\n4421 rules/marlborough/rules.yaml:1047:15\n4423 rules/marlborough/rules.yaml:1049:15\n4427 rules/marlborough/rules.yaml:1543:7\n4432 rules/marlborough/rules.yaml:1544:11\n4435 rules/marlborough/rules.yaml:1545:11\n4443 rules/marlborough/rules.yaml:1547:15\n4447 rules/marlborough/rules.yaml:1060:7\n4448 rules/marlborough/rules.yaml:1061:7\n4453 rules/marlborough/rules.yaml:1062:7\n4454 rules/marlborough/rules.yaml:1063:11\n4455 rules/marlborough/rules.yaml:1064:15\n4456 rules/marlborough/rules.yaml:1065:7\n4457 rules/marlborough/rules.yaml:1066:7\n4458 rules/marlborough/rules.yaml:1067:7\n4459 rules/marlborough/rules.yaml:1068:11\n4460 rules/marlborough/rules.yaml:1069:11\n4461 rules/marlborough/rules.yaml:1070:11\n4473 rules/marlborough/rules.yaml:1071:11\n4482 rules/marlborough/rules.yaml:1072:11\n4483 rules/marlborough/rules.yaml:1073:15\n4484 rules/marlborough/rules.yaml:1074:19\n4486 rules/marlborough/rules.yaml:1076:15\n4487 rules/marlborough/rules.yaml:1077:15\n4488 rules/marlborough/rules.yaml:1078:19\n4490 rules/marlborough/rules.yaml:1080:7\n4491 rules/marlborough/rules.yaml:1081:7\n4495 rules/marlborough/rules.yaml:2260:7\n4496 rules/marlborough/rules.yaml:2261:7\n4501 rules/marlborough/rules.yaml:2262:7\n4504 rules/marlborough/rules.yaml:2263:7\n4522 rules/marlborough/rules.yaml:2264:7\n4523 rules/marlborough/rules.yaml:2265:11\n4524 rules/marlborough/rules.yaml:2266:7\n4525 rules/marlborough/rules.yaml:2267:7\n4526 rules/marlborough/rules.yaml:2268:11\n4527 rules/marlborough/rules.yaml:2269:7\n4528 rules/marlborough/rules.yaml:2270:11\n4533 rules/marlborough/rules.yaml:2271:11\n4534 rules/marlborough/rules.yaml:2272:11\n4535 rules/marlborough/rules.yaml:2273:11\n4536 rules/marlborough/rules.yaml:2274:15\n4537 rules/marlborough/rules.yaml:2275:19\n4539 rules/marlborough/rules.yaml:2277:15\n4540 rules/marlborough/rules.yaml:2278:15\n4541 rules/marlborough/rules.yaml:2279:19\n4543 rules/marlborough/rules.yaml:2281:19\n4544 rules/marlborough/rules.yaml:2282:19\n4545 rules/marlborough/rules.yaml:2283:7\n4546 rules/marlborough/rules.yaml:2284:11\n4547 rules/marlborough/rules.yaml:2285:11\n4548 rules/marlborough/rules.yaml:2287:11\n4549 rules/marlborough/rules.yaml:2288:11\n4553 rules/marlborough/rules.yaml:2289:11\n4556 rules/marlborough/rules.yaml:2290:11\n4557 rules/marlborough/rules.yaml:2291:15\n4558 rules/marlborough/rules.yaml:2292:19\n4567 rules/marlborough/rules.yaml:2293:19\n4568 rules/marlborough/rules.yaml:2294:23\n4569 rules/marlborough/rules.yaml:2296:23\n4570 rules/marlborough/rules.yaml:2297:7\n4571 rules/marlborough/rules.yaml:2298:11\n4575 rules/marlborough/rules.yaml:1477:7\n4576 rules/marlborough/rules.yaml:1478:7\n4585 rules/marlborough/rules.yaml:1479:7\n4586 rules/marlborough/rules.yaml:1480:11\n4597 rules/marlborough/rules.yaml:1481:15\n4598 rules/marlborough/rules.yaml:1482:15\n4599 rules/marlborough/rules.yaml:1483:19\n4600 rules/marlborough/rules.yaml:1484:19\n4601 rules/marlborough/rules.yaml:1486:23\n4616 rules/marlborough/rules.yaml:1487:23\n4617 rules/marlborough/rules.yaml:1488:27\n4619 rules/marlborough/rules.yaml:1489:23\n4620 rules/marlborough/rules.yaml:1490:23\n4621 rules/marlborough/rules.yaml:1491:27\n4622 rules/marlborough/rules.yaml:1492:31\n4630 rules/marlborough/rules.yaml:2454:3\n4631 rules/marlborough/rules.yaml:2454:3\n4633 rules/marlborough/rules.yaml:2454:3\n4634 rules/marlborough/rules.yaml:2454:3\n4635 rules/marlborough/rules.yaml:2454:3\n4636 rules/marlborough/rules.yaml:2454:3\n4637 rules/marlborough/rules.yaml:2454:3\n4638 rules/marlborough/rules.yaml:2454:3\n4645 rules/marlborough/rules.yaml:2454:3\n4646 rules/marlborough/rules.yaml:2454:3\n4647 rules/marlborough/rules.yaml:2454:3\n4648 rules/marlborough/rules.yaml:2454:3\n4653 rules/marlborough/rules.yaml:2454:3\n4654 rules/marlborough/rules.yaml:2454:3\n4656 rules/marlborough/rules.yaml:2454:3\n4657 rules/marlborough/rules.yaml:2454:3\n4658 rules/marlborough/rules.yaml:2454:3\n4660 rules/marlborough/rules.yaml:2454:3\n4661 rules/marlborough/rules.yaml:2454:3\n4662 rules/marlborough/rules.yaml:2454:3\n4667 rules/marlborough/rules.yaml:2106:7\n4672 rules/marlborough/rules.yaml:2107:7\n4673 rules/marlborough/rules.yaml:2108:11\n4674 rules/marlborough/rules.yaml:2109:11\n4675 rules/marlborough/rules.yaml:2110:15\n4677 rules/marlborough/rules.yaml:2113:15\n4683 rules/marlborough/rules.yaml:1088:7\n4684 rules/marlborough/rules.yaml:1089:7\n4685 rules/marlborough/rules.yaml:1090:11\n4686 rules/marlborough/rules.yaml:1091:11\n4688 rules/marlborough/rules.yaml:1093:11\n4741 rules/marlborough/rules.yaml:1694:7\n4742 rules/marlborough/rules.yaml:1695:7\n4743 rules/marlborough/rules.yaml:1696:7\n4744 rules/marlborough/rules.yaml:1697:11\n4748 rules/marlborough/rules.yaml:1750:7\n4749 rules/marlborough/rules.yaml:1751:7\n4750 rules/marlborough/rules.yaml:1753:7\n4755 rules/marlborough/rules.yaml:1561:7\n4761 rules/marlborough/rules.yaml:1562:11\n4762 rules/marlborough/rules.yaml:1563:11\n4763 rules/marlborough/rules.yaml:1564:11\n4766 rules/marlborough/rules.yaml:1567:15\n4767 rules/marlborough/rules.yaml:1568:15\n4769 rules/marlborough/rules.yaml:1570:7\n4770 rules/marlborough/rules.yaml:1571:7\n4771 rules/marlborough/rules.yaml:1572:7\n4776 rules/marlborough/rules.yaml:1573:7\n4777 rules/marlborough/rules.yaml:1574:11\n4778 rules/marlborough/rules.yaml:1575:11\n4779 rules/marlborough/rules.yaml:1576:15\n4782 rules/marlborough/rules.yaml:1577:15\n4783 rules/marlborough/rules.yaml:1578:15\n4784 rules/marlborough/rules.yaml:1580:7\n4785 rules/marlborough/rules.yaml:1581:7\n4790 rules/marlborough/rules.yaml:1582:11\n4793 rules/marlborough/rules.yaml:1583:11\n4829 rules/marlborough/rules.yaml:1584:11\n4830 rules/marlborough/rules.yaml:1585:15\n4832 rules/marlborough/rules.yaml:1587:15\n4833 rules/marlborough/rules.yaml:1588:15\n4834 rules/marlborough/rules.yaml:1589:19\n4836 rules/marlborough/rules.yaml:1591:19\n4839 rules/marlborough/rules.yaml:1592:19\n4840 rules/marlborough/rules.yaml:1594:7\n4841 rules/marlborough/rules.yaml:1595:7\n4846 rules/marlborough/rules.yaml:1596:11\n4870 rules/marlborough/rules.yaml:1597:11\n4871 rules/marlborough/rules.yaml:1598:15\n4873 rules/marlborough/rules.yaml:1600:15\n4874 rules/marlborough/rules.yaml:1601:15\n4875 rules/marlborough/rules.yaml:1602:19\n4877 rules/marlborough/rules.yaml:1604:19\n4882 rules/marlborough/rules.yaml:1605:19\n4885 rules/marlborough/rules.yaml:1606:19\n4886 rules/marlborough/rules.yaml:1607:19\n4890 rules/marlborough/rules.yaml:1608:23\n4893 rules/marlborough/rules.yaml:1611:23\n4894 rules/marlborough/rules.yaml:1612:23\n4899 rules/marlborough/rules.yaml:1504:7\n4914 rules/marlborough/rules.yaml:1505:7\n4923 rules/marlborough/rules.yaml:1506:11\n4924 rules/marlborough/rules.yaml:1507:7\n4925 rules/marlborough/rules.yaml:1508:7\n4946 rules/marlborough/rules.yaml:1509:7\n4947 rules/marlborough/rules.yaml:1511:11\n4948 rules/marlborough/rules.yaml:1512:15\n4949 rules/marlborough/rules.yaml:1513:11\n4950 rules/marlborough/rules.yaml:1514:7\n4951 rules/marlborough/rules.yaml:1515:7\n4952 rules/marlborough/rules.yaml:1516:11\n4957 rules/marlborough/rules.yaml:2492:1\n4958 rules/marlborough/rules.yaml:2492:1\n4959 rules/marlborough/rules.yaml:2492:1\n4964 rules/marlborough/rules.yaml:2492:1\n4965 rules/marlborough/rules.yaml:2492:1\n4966 rules/marlborough/rules.yaml:2492:1\n4967 rules/marlborough/rules.yaml:2492:1\n4970 rules/marlborough/rules.yaml:2492:1\n4971 rules/marlborough/rules.yaml:2492:1\n4973 rules/marlborough/rules.yaml:2492:1\n4974 rules/marlborough/rules.yaml:2492:1\n4975 rules/marlborough/rules.yaml:2492:1\n4976 rules/marlborough/rules.yaml:2492:1\n4977 rules/marlborough/rules.yaml:2492:1\n4978 rules/marlborough/rules.yaml:2492:1\n4979 rules/marlborough/rules.yaml:2492:1\n4980 rules/marlborough/rules.yaml:2492:1\n4981 rules/marlborough/rules.yaml:2492:1\n4982 rules/marlborough/rules.yaml:2492:1\n4983 rules/marlborough/rules.yaml:2492:1\n4987 rules/marlborough/rules.yaml:1760:7\n4992 rules/marlborough/rules.yaml:1761:7\n5012 rules/marlborough/rules.yaml:1762:7\n5013 rules/marlborough/rules.yaml:1763:11\n5014 rules/marlborough/rules.yaml:1764:11\n5020 rules/marlborough/rules.yaml:1765:15\n5021 rules/marlborough/rules.yaml:1766:7\n5033 rules/marlborough/rules.yaml:1767:11\n5049 rules/marlborough/rules.yaml:1768:7\n5055 rules/marlborough/rules.yaml:1769:11\n5068 rules/marlborough/rules.yaml:2091:7\n5080 rules/marlborough/rules.yaml:2092:7\n5081 rules/marlborough/rules.yaml:2094:11\n5082 rules/marlborough/rules.yaml:2095:7\n5083 rules/marlborough/rules.yaml:2096:7\n5084 rules/marlborough/rules.yaml:2097:7\n5089 rules/marlborough/rules.yaml:1385:7\n5090 rules/marlborough/rules.yaml:1386:11\n5091 rules/marlborough/rules.yaml:1387:7\n5092 rules/marlborough/rules.yaml:1388:7\n5093 rules/marlborough/rules.yaml:1389:7\n5098 rules/marlborough/rules.yaml:1390:11\n5099 rules/marlborough/rules.yaml:1391:15\n5101 rules/marlborough/rules.yaml:1393:15\n5102 rules/marlborough/rules.yaml:1394:11\n5103 rules/marlborough/rules.yaml:1395:15\n5104 rules/marlborough/rules.yaml:1396:11\n5105 rules/marlborough/rules.yaml:1397:15\n5107 rules/marlborough/rules.yaml:1399:15\n5108 rules/marlborough/rules.yaml:1400:11\n5112 rules/marlborough/rules.yaml:2427:7\n5114 rules/marlborough/rules.yaml:2428:7\n5115 rules/marlborough/rules.yaml:2429:7\n5122 rules/marlborough/rules.yaml:2144:7\n5123 rules/marlborough/rules.yaml:2145:7\n5124 rules/marlborough/rules.yaml:2146:11\n5125 rules/marlborough/rules.yaml:2147:7\n5131 rules/marlborough/rules.yaml:2148:7\n5137 rules/marlborough/rules.yaml:2149:7\n5138 rules/marlborough/rules.yaml:2150:7\n5142 rules/marlborough/rules.yaml:2151:11\n5143 rules/marlborough/rules.yaml:2152:7\n5144 rules/marlborough/rules.yaml:2153:7\n5145 rules/marlborough/rules.yaml:2154:11\n5146 rules/marlborough/rules.yaml:2155:7\n5152 rules/marlborough/rules.yaml:2156:7\n5153 rules/marlborough/rules.yaml:2157:7\n5154 rules/marlborough/rules.yaml:2159:7\n5155 rules/marlborough/rules.yaml:2161:15\n5157 rules/marlborough/rules.yaml:2163:15\n5159 rules/marlborough/rules.yaml:2165:15\n5161 rules/marlborough/rules.yaml:2167:15\n5162 rules/marlborough/rules.yaml:2168:15\n5164 rules/marlborough/rules.yaml:2170:15\n5165 rules/marlborough/rules.yaml:2171:15\n5166 rules/marlborough/rules.yaml:2172:15\n5167 rules/marlborough/rules.yaml:2173:19\n5168 rules/marlborough/rules.yaml:2174:19\n5169 rules/marlborough/rules.yaml:2175:15\n5173 rules/marlborough/rules.yaml:2123:7\n5174 rules/marlborough/rules.yaml:2124:7\n5175 rules/marlborough/rules.yaml:2125:7\n5176 rules/marlborough/rules.yaml:2126:11\n5177 rules/marlborough/rules.yaml:2128:7\n5178 rules/marlborough/rules.yaml:2129:7\n5179 rules/marlborough/rules.yaml:2130:7\n5182 rules/marlborough/rules.yaml:2132:7\n5183 rules/marlborough/rules.yaml:2133:7\n5184 rules/marlborough/rules.yaml:2134:11\n5189 rules/marlborough/rules.yaml:2231:7\n5190 rules/marlborough/rules.yaml:2232:7\n5195 rules/marlborough/rules.yaml:2233:11\n5200 rules/marlborough/rules.yaml:2234:11\n5205 rules/marlborough/rules.yaml:2235:11\n5206 rules/marlborough/rules.yaml:2236:15\n5208 rules/marlborough/rules.yaml:2238:15\n5209 rules/marlborough/rules.yaml:2239:15\n5210 rules/marlborough/rules.yaml:2240:19\n5212 rules/marlborough/rules.yaml:2242:19\n5215 rules/marlborough/rules.yaml:2243:19\n5220 rules/marlborough/rules.yaml:1657:7\n5221 rules/marlborough/rules.yaml:1658:7\n5222 rules/marlborough/rules.yaml:1659:7\n5223 rules/marlborough/rules.yaml:1660:7\n5228 rules/marlborough/rules.yaml:1661:11\n5233 rules/marlborough/rules.yaml:1662:11\n5237 rules/marlborough/rules.yaml:1663:11\n5238 rules/marlborough/rules.yaml:1664:11\n5239 rules/marlborough/rules.yaml:1665:15\n5241 rules/marlborough/rules.yaml:1667:15\n5242 rules/marlborough/rules.yaml:1668:15\n5244 rules/marlborough/rules.yaml:1670:15\n5245 rules/marlborough/rules.yaml:1671:15\n5246 rules/marlborough/rules.yaml:1672:19\n5248 rules/marlborough/rules.yaml:1674:19\n5249 rules/marlborough/rules.yaml:1675:7\n5256 rules/marlborough/rules.yaml:2003:7\n5257 rules/marlborough/rules.yaml:2004:7\n5258 rules/marlborough/rules.yaml:2005:7\n5259 rules/marlborough/rules.yaml:2006:7\n5260 rules/marlborough/rules.yaml:2008:7\n5261 rules/marlborough/rules.yaml:2010:15\n5262 rules/marlborough/rules.yaml:2011:19\n5264 rules/marlborough/rules.yaml:2013:19\n5266 rules/marlborough/rules.yaml:2015:15\n5267 rules/marlborough/rules.yaml:2016:19\n5271 rules/marlborough/rules.yaml:2020:15\n5272 rules/marlborough/rules.yaml:2021:15\n5274 rules/marlborough/rules.yaml:2023:15\n5275 rules/marlborough/rules.yaml:2024:15\n5277 rules/marlborough/rules.yaml:2026:15\n5278 rules/marlborough/rules.yaml:2027:15\n5280 rules/marlborough/rules.yaml:2029:15\n5285 rules/marlborough/rules.yaml:2358:7\n5286 rules/marlborough/rules.yaml:2359:7\n5287 rules/marlborough/rules.yaml:2360:7\n5290 rules/marlborough/rules.yaml:2361:7\n5291 rules/marlborough/rules.yaml:2362:11\n5294 rules/marlborough/rules.yaml:2363:7\n5295 rules/marlborough/rules.yaml:2364:7\n5296 rules/marlborough/rules.yaml:2365:7\n5299 rules/marlborough/rules.yaml:2367:7\n5300 rules/marlborough/rules.yaml:2368:7\n5301 rules/marlborough/rules.yaml:2369:11\n5302 rules/marlborough/rules.yaml:2371:7\n5303 rules/marlborough/rules.yaml:2372:11\n5304 rules/marlborough/rules.yaml:2373:7\n5305 rules/marlborough/rules.yaml:2374:7\n5306 rules/marlborough/rules.yaml:2375:7\n5307 rules/marlborough/rules.yaml:2376:11\n5308 rules/marlborough/rules.yaml:2377:15\n5310 rules/marlborough/rules.yaml:2379:7\n5323 rules/marlborough/rules.yaml:2380:7\n5324 rules/marlborough/rules.yaml:2381:11\n5325 rules/marlborough/rules.yaml:2382:7\n5326 rules/marlborough/rules.yaml:2383:7\n5327 rules/marlborough/rules.yaml:2384:11\n5328 rules/marlborough/rules.yaml:2385:11\n5336 rules/marlborough/rules.yaml:2386:11\n5337 rules/marlborough/rules.yaml:2387:11\n5341 rules/marlborough/rules.yaml:2338:7\n5342 rules/marlborough/rules.yaml:2339:7\n5343 rules/marlborough/rules.yaml:2340:11\n5344 rules/marlborough/rules.yaml:2341:11\n5345 rules/marlborough/rules.yaml:2342:15\n5346 rules/marlborough/rules.yaml:2343:15\n5347 rules/marlborough/rules.yaml:2344:7\n5351 rules/marlborough/rules.yaml:2312:7\n5361 rules/marlborough/rules.yaml:2313:7\n5362 rules/marlborough/rules.yaml:2315:11\n5363 rules/marlborough/rules.yaml:2316:7\n5364 rules/marlborough/rules.yaml:2317:7\n5365 rules/marlborough/rules.yaml:2318:7\n5366 rules/marlborough/rules.yaml:2319:7\n5367 rules/marlborough/rules.yaml:2320:11\n5368 rules/marlborough/rules.yaml:2322:7\n5373 rules/marlborough/rules.yaml:2323:11\n5374 rules/marlborough/rules.yaml:2324:11\n5375 rules/marlborough/rules.yaml:2325:15\n5376 rules/marlborough/rules.yaml:2326:15\n5377 rules/marlborough/rules.yaml:2327:15\n5383 rules/marlborough/rules.yaml:2188:7\n5384 rules/marlborough/rules.yaml:2189:11\n5385 rules/marlborough/rules.yaml:2190:11\n5394 rules/marlborough/rules.yaml:2191:15\n5395 rules/marlborough/rules.yaml:2192:15\n5396 rules/marlborough/rules.yaml:2193:19\n5399 rules/marlborough/rules.yaml:2194:19\n5403 rules/marlborough/rules.yaml:968:7\n5404 rules/marlborough/rules.yaml:969:7\n5405 rules/marlborough/rules.yaml:970:11\n5406 rules/marlborough/rules.yaml:971:7\n5409 rules/marlborough/rules.yaml:973:11\n5410 rules/marlborough/rules.yaml:974:7\n5411 rules/marlborough/rules.yaml:975:11\n5412 rules/marlborough/rules.yaml:976:15\n5413 rules/marlborough/rules.yaml:977:7\n5414 rules/marlborough/rules.yaml:978:7\n5415 rules/marlborough/rules.yaml:979:7\n5416 rules/marlborough/rules.yaml:980:11\n5417 rules/marlborough/rules.yaml:981:7\n5418 rules/marlborough/rules.yaml:982:7\n5419 rules/marlborough/rules.yaml:983:7\n5420 rules/marlborough/rules.yaml:984:7\n5438 rules/marlborough/rules.yaml:985:7\n5447 rules/marlborough/rules.yaml:986:11\n5452 rules/marlborough/rules.yaml:987:7\n5453 rules/marlborough/rules.yaml:989:11\n5454 rules/marlborough/rules.yaml:990:15\n5455 rules/marlborough/rules.yaml:991:11\n5456 rules/marlborough/rules.yaml:992:7\n5457 rules/marlborough/rules.yaml:993:7\n5458 rules/marlborough/rules.yaml:994:11\n5464 rules/marlborough/rules.yaml:2473:3\n5465 rules/marlborough/rules.yaml:2473:3\n5467 rules/marlborough/rules.yaml:2473:3\n5468 rules/marlborough/rules.yaml:2473:3\n5469 rules/marlborough/rules.yaml:2473:3\n5470 rules/marlborough/rules.yaml:2473:3\n5471 rules/marlborough/rules.yaml:2473:3\n5472 rules/marlborough/rules.yaml:2473:3\n5479 rules/marlborough/rules.yaml:2473:3\n5480 rules/marlborough/rules.yaml:2473:3\n5481 rules/marlborough/rules.yaml:2473:3\n5482 rules/marlborough/rules.yaml:2473:3\n5485 rules/marlborough/rules.yaml:2473:3\n5486 rules/marlborough/rules.yaml:2473:3\n5488 rules/marlborough/rules.yaml:2473:3\n5489 rules/marlborough/rules.yaml:2473:3\n5490 rules/marlborough/rules.yaml:2473:3\n5492 rules/marlborough/rules.yaml:2473:3\n5493 rules/marlborough/rules.yaml:2473:3\n5494 rules/marlborough/rules.yaml:2473:3\n5501 rules/marlborough/rules.yaml:1417:7\n5507 rules/marlborough/rules.yaml:1418:7\n5521 rules/marlborough/rules.yaml:1419:7\n5532 rules/marlborough/rules.yaml:1420:7\n5543 rules/marlborough/rules.yaml:1421:11\n5544 rules/marlborough/rules.yaml:1423:7\n5549 rules/marlborough/rules.yaml:1424:7\n5550 rules/marlborough/rules.yaml:1425:7\n5551 rules/marlborough/rules.yaml:1426:11\n5552 rules/marlborough/rules.yaml:1427:7\n5553 rules/marlborough/rules.yaml:1428:11\n5554 rules/marlborough/rules.yaml:1429:7\n5555 rules/marlborough/rules.yaml:1430:11\n5556 rules/marlborough/rules.yaml:1431:15\n5560 rules/marlborough/rules.yaml:1435:7\n5561 rules/marlborough/rules.yaml:1436:11\n5564 rules/marlborough/rules.yaml:1437:15\n5565 rules/marlborough/rules.yaml:1438:19\n5568 rules/marlborough/rules.yaml:1442:7\n5569 rules/marlborough/rules.yaml:1443:11\n5570 rules/marlborough/rules.yaml:1445:11\n5571 rules/marlborough/rules.yaml:1446:15\n5574 rules/marlborough/rules.yaml:1447:15\n5575 rules/marlborough/rules.yaml:1448:19\n5576 rules/marlborough/rules.yaml:1449:19\n5577 rules/marlborough/rules.yaml:1450:7\n5578 rules/marlborough/rules.yaml:1451:11\n5579 rules/marlborough/rules.yaml:1452:7\n5591 rules/marlborough/rules.yaml:1453:7\n5600 rules/marlborough/rules.yaml:1454:11\n5601 rules/marlborough/rules.yaml:1455:7\n5602 rules/marlborough/rules.yaml:1456:7\n5603 rules/marlborough/rules.yaml:1457:11\n5604 rules/marlborough/rules.yaml:1458:7\n5605 rules/marlborough/rules.yaml:1459:7\n5606 rules/marlborough/rules.yaml:1460:11\n5607 rules/marlborough/rules.yaml:1461:11\n5608 rules/marlborough/rules.yaml:1462:15\n5623 rules/marlborough/rules.yaml:1463:11\n5624 rules/marlborough/rules.yaml:1464:11\n5625 rules/marlborough/rules.yaml:1465:15\n5626 rules/marlborough/rules.yaml:1466:11\n5631 rules/marlborough/rules.yaml:1298:7\n5640 rules/marlborough/rules.yaml:1299:7\n5641 rules/marlborough/rules.yaml:1300:7\n5642 rules/marlborough/rules.yaml:1301:11\n5657 rules/marlborough/rules.yaml:1302:7\n5658 rules/marlborough/rules.yaml:1303:7\n5659 rules/marlborough/rules.yaml:1304:11\n5660 rules/marlborough/rules.yaml:1306:11\n5661 rules/marlborough/rules.yaml:1307:7\n5662 rules/marlborough/rules.yaml:1308:7\n5663 rules/marlborough/rules.yaml:1309:7\n5664 rules/marlborough/rules.yaml:1310:7\n5673 rules/marlborough/rules.yaml:1311:7\n5679 rules/marlborough/rules.yaml:1312:7\n5680 rules/marlborough/rules.yaml:1313:11\n5681 rules/marlborough/rules.yaml:1315:7\n5690 rules/marlborough/rules.yaml:1316:11\n5691 rules/marlborough/rules.yaml:1317:11\n5692 rules/marlborough/rules.yaml:1318:7\n5703 rules/marlborough/rules.yaml:1319:7\n5704 rules/marlborough/rules.yaml:1320:7\n5705 rules/marlborough/rules.yaml:1321:11\n5706 rules/marlborough/rules.yaml:1322:11\n5707 rules/marlborough/rules.yaml:1323:15\n5708 rules/marlborough/rules.yaml:1324:11\n5709 rules/marlborough/rules.yaml:1325:15\n5711 rules/marlborough/rules.yaml:1328:15\n5712 rules/marlborough/rules.yaml:1330:7\n5713 rules/marlborough/rules.yaml:1331:7\n5714 rules/marlborough/rules.yaml:1332:11\n5715 rules/marlborough/rules.yaml:1333:7\n5716 rules/marlborough/rules.yaml:1334:11\n5717 rules/marlborough/rules.yaml:1335:7\n5718 rules/marlborough/rules.yaml:1336:7\n5719 rules/marlborough/rules.yaml:1337:11\n5720 rules/marlborough/rules.yaml:1338:15\n5722 rules/marlborough/rules.yaml:1339:15\n5725 rules/marlborough/rules.yaml:1343:7\n5726 rules/marlborough/rules.yaml:1344:11\n5727 rules/marlborough/rules.yaml:1346:11\n5728 rules/marlborough/rules.yaml:1347:15\n5729 rules/marlborough/rules.yaml:1348:15\n5730 rules/marlborough/rules.yaml:1349:19\n5731 rules/marlborough/rules.yaml:1350:19\n5732 rules/marlborough/rules.yaml:1351:7\n5737 rules/marlborough/rules.yaml:1352:7\n5738 rules/marlborough/rules.yaml:1353:11\n5739 rules/marlborough/rules.yaml:1354:7\n5740 rules/marlborough/rules.yaml:1355:7\n5741 rules/marlborough/rules.yaml:1356:11\n5742 rules/marlborough/rules.yaml:1357:7\n5743 rules/marlborough/rules.yaml:1358:7\n5744 rules/marlborough/rules.yaml:1359:11\n5745 rules/marlborough/rules.yaml:1360:11\n5746 rules/marlborough/rules.yaml:1361:15\n5747 rules/marlborough/rules.yaml:1362:15\n5748 rules/marlborough/rules.yaml:1363:15\n5749 rules/marlborough/rules.yaml:1364:19\n5750 rules/marlborough/rules.yaml:1366:11\n5755 rules/marlborough/rules.yaml:1367:11\n5756 rules/marlborough/rules.yaml:1368:15\n5759 rules/marlborough/rules.yaml:1369:11\n5760 rules/marlborough/rules.yaml:1370:15\n5761 rules/marlborough/rules.yaml:1371:11\n5762 rules/marlborough/rules.yaml:1372:11\n5763 rules/marlborough/rules.yaml:1373:11\n5764 rules/marlborough/rules.yaml:1374:11\n5765 rules/marlborough/rules.yaml:1375:15\n5766 rules/marlborough/rules.yaml:1376:11\n5770 rules/marlborough/rules.yaml:1957:7\n5773 rules/marlborough/rules.yaml:1958:11\n5774 rules/marlborough/rules.yaml:1959:11\n5775 rules/marlborough/rules.yaml:1960:11\n5776 rules/marlborough/rules.yaml:1961:15\n5778 rules/marlborough/rules.yaml:1963:15\n5782 rules/marlborough/flow.yaml:11:7\n5783 rules/marlborough/flow.yaml:12:11\n5789 rules/marlborough/rules.yaml:933:7\n5790 rules/marlborough/rules.yaml:934:7\n5791 rules/marlborough/rules.yaml:935:7\n5792 rules/marlborough/rules.yaml:936:11\n5793 rules/marlborough/rules.yaml:937:11\n5794 rules/marlborough/rules.yaml:938:15\n5795 rules/marlborough/rules.yaml:939:15\n5796 rules/marlborough/rules.yaml:940:7\n5801 rules/marlborough/rules.yaml:941:11\n5802 rules/marlborough/rules.yaml:942:11\n5803 rules/marlborough/rules.yaml:943:11\n5804 rules/marlborough/rules.yaml:944:11\n5805 rules/marlborough/rules.yaml:945:11\n5806 rules/marlborough/rules.yaml:946:7\n5807 rules/marlborough/rules.yaml:947:11\n5812 rules/marlborough/rules.yaml:1525:7\n5813 rules/marlborough/rules.yaml:1526:7\n5814 rules/marlborough/rules.yaml:1527:11\n5815 rules/marlborough/rules.yaml:1528:11\n5816 rules/marlborough/rules.yaml:1529:7\n5819 rules/marlborough/rules.yaml:1530:7\n5820 rules/marlborough/rules.yaml:1531:7\n5828 rules/marlborough/rules.yaml:1975:7\n5829 rules/marlborough/rules.yaml:1976:7\n5830 rules/marlborough/rules.yaml:1977:11\n5831 rules/marlborough/rules.yaml:1978:11\n5838 rules/marlborough/rules.yaml:1979:15\n5839 rules/marlborough/rules.yaml:1980:15\n5847 rules/marlborough/rules.yaml:1981:15\n5865 rules/marlborough/rules.yaml:1982:15\n5866 rules/marlborough/rules.yaml:1983:15\n5867 rules/marlborough/rules.yaml:1984:19\n5868 rules/marlborough/rules.yaml:1985:19\n5869 rules/marlborough/rules.yaml:1986:23\n5872 rules/marlborough/rules.yaml:1987:23\n5873 rules/marlborough/rules.yaml:1989:19\n5874 rules/marlborough/rules.yaml:1990:23\n5875 rules/marlborough/rules.yaml:1991:23\n5879 rules/marlborough/rules.yaml:1623:7\n5883 rules/marlborough/rules.yaml:1624:7\n5884 rules/marlborough/rules.yaml:1625:11\n5885 rules/marlborough/rules.yaml:1626:11\n5886 rules/marlborough/rules.yaml:1627:7\n5887 rules/marlborough/rules.yaml:1628:11\n5891 rules/marlborough/flow.yaml:104:7\n5892 rules/marlborough/flow.yaml:105:11\n5896 rules/marlborough/flow.yaml:50:7\n5899 rules/marlborough/flow.yaml:51:11\n5900 rules/marlborough/flow.yaml:52:15\n5904 rules/marlborough/flow.yaml:67:7\n5907 rules/marlborough/flow.yaml:68:11\n5908 rules/marlborough/flow.yaml:69:15\n5912 rules/marlborough/flow.yaml:85:7\n5916 rules/marlborough/flow.yaml:61:7\n5917 rules/marlborough/flow.yaml:62:11\n5918 rules/marlborough/flow.yaml:63:15\n5922 rules/marlborough/flow.yaml:89:7\n5923 rules/marlborough/flow.yaml:90:11\n5927 rules/marlborough/flow.yaml:45:7\n5928 rules/marlborough/flow.yaml:46:11\n5932 rules/marlborough/flow.yaml:79:7\n5933 rules/marlborough/flow.yaml:80:11\n5934 rules/marlborough/flow.yaml:81:15\n5938 rules/marlborough/flow.yaml:56:7\n5939 rules/marlborough/flow.yaml:57:11\n5943 rules/marlborough/rules.yaml:1022:7\n5949 rules/marlborough/rules.yaml:1023:7\n5950 rules/marlborough/rules.yaml:1024:11\n5951 rules/marlborough/rules.yaml:1025:7\n5952 rules/marlborough/rules.yaml:1026:7\n5956 rules/marlborough/rules.yaml:2071:7\n5961 rules/marlborough/rules.yaml:2072:7\n5962 rules/marlborough/rules.yaml:2074:11\n5963 rules/marlborough/rules.yaml:2075:7\n5964 rules/marlborough/rules.yaml:2076:7\n5979 rules/marlborough/rules.yaml:1005:7\n5984 rules/marlborough/rules.yaml:1006:11\n5985 rules/marlborough/rules.yaml:1007:7\n5997 rules/marlborough/rules.yaml:1008:7\n5998 rules/marlborough/rules.yaml:1009:11\n5999 rules/marlborough/rules.yaml:1010:7\n6017 rules/marlborough/rules.yaml:1011:7\n6018 rules/marlborough/rules.yaml:1012:11\n6020 rules/marlborough/rules.yaml:1013:7\n6021 rules/marlborough/rules.yaml:1014:11\n6022 rules/marlborough/rules.yaml:1015:11\n6071 rules/marlborough/rules.yaml:1104:7\n6072 rules/marlborough/rules.yaml:1105:7\n6078 rules/marlborough/rules.yaml:1106:7\n6079 rules/marlborough/rules.yaml:1107:11\n6081 rules/marlborough/rules.yaml:1108:7\n6082 rules/marlborough/rules.yaml:1109:11\n6084 rules/marlborough/rules.yaml:1110:7\n6087 rules/marlborough/rules.yaml:1111:7\n6088 rules/marlborough/rules.yaml:1112:7\n6089 rules/marlborough/rules.yaml:1113:7\n6094 rules/marlborough/rules.yaml:1114:11\n6095 rules/marlborough/rules.yaml:1115:11\n6123 rules/marlborough/rules.yaml:1118:11\n6124 rules/marlborough/rules.yaml:1119:11\n6125 rules/marlborough/rules.yaml:1120:11\n6126 rules/marlborough/rules.yaml:1122:19\n6127 rules/marlborough/rules.yaml:1123:23\n6129 rules/marlborough/rules.yaml:1125:23\n6130 rules/marlborough/rules.yaml:1126:23\n6140 rules/marlborough/rules.yaml:1132:19\n6143 rules/marlborough/rules.yaml:1128:19\n6147 rules/marlborough/rules.yaml:1130:19\n6156 rules/marlborough/rules.yaml:1134:11\n6157 rules/marlborough/rules.yaml:1135:11\n6160 rules/marlborough/rules.yaml:1136:11\n6165 rules/marlborough/rules.yaml:1137:11\n6166 rules/marlborough/rules.yaml:1138:11\n6187 rules/marlborough/rules.yaml:1139:15\n6238 rules/marlborough/rules.yaml:1142:15\n6239 rules/marlborough/rules.yaml:1143:15\n6245 rules/marlborough/rules.yaml:1145:15\n6257 rules/marlborough/rules.yaml:1146:15\n6258 rules/marlborough/rules.yaml:1147:15\n6275 rules/marlborough/rules.yaml:1148:15\n6276 rules/marlborough/rules.yaml:1149:15\n6282 rules/marlborough/rules.yaml:1151:15\n6294 rules/marlborough/rules.yaml:1152:15\n6295 rules/marlborough/rules.yaml:1153:15\n6312 rules/marlborough/rules.yaml:1154:15\n6313 rules/marlborough/rules.yaml:1155:15\n6316 rules/marlborough/rules.yaml:1156:11\n6317 rules/marlborough/rules.yaml:1157:11\n6318 rules/marlborough/rules.yaml:1158:11\n6319 rules/marlborough/rules.yaml:1159:11\n6320 rules/marlborough/rules.yaml:1160:11\n6321 rules/marlborough/rules.yaml:1161:11\n6322 rules/marlborough/rules.yaml:1162:11\n6333 rules/marlborough/rules.yaml:1164:19\n6340 rules/marlborough/rules.yaml:1165:19\n6348 rules/marlborough/rules.yaml:1166:23\n6349 rules/marlborough/rules.yaml:1167:23\n6353 rules/marlborough/rules.yaml:1169:19\n6358 rules/marlborough/rules.yaml:1174:23\n6361 rules/marlborough/rules.yaml:1170:23\n6365 rules/marlborough/rules.yaml:1172:23\n6369 rules/marlborough/rules.yaml:1176:19\n6370 rules/marlborough/rules.yaml:1177:19\n6383 rules/marlborough/rules.yaml:1178:19\n6386 rules/marlborough/rules.yaml:1181:23\n6389 rules/marlborough/rules.yaml:1179:23\n6393 rules/marlborough/rules.yaml:1183:19\n6400 rules/marlborough/rules.yaml:1184:19\n6407 rules/marlborough/rules.yaml:1185:19\n6418 rules/marlborough/rules.yaml:1186:23\n6422 rules/marlborough/rules.yaml:1188:19\n6465 rules/marlborough/rules.yaml:2433:3\n6470 rules/marlborough/rules.yaml:2433:3\n6472 rules/marlborough/rules.yaml:2433:3\n6473 rules/marlborough/rules.yaml:2433:3\n6474 rules/marlborough/rules.yaml:2433:3\n6475 rules/marlborough/rules.yaml:2433:3\n6476 rules/marlborough/rules.yaml:2433:3\n6477 rules/marlborough/rules.yaml:2433:3\n6490 rules/marlborough/rules.yaml:2433:3\n6491 rules/marlborough/rules.yaml:2433:3\n6503 rules/marlborough/rules.yaml:2433:3\n6509 rules/marlborough/rules.yaml:2433:3\n6522 rules/marlborough/rules.yaml:2433:3\n6523 rules/marlborough/rules.yaml:2433:3\n6545 rules/marlborough/rules.yaml:2433:3\n6585 rules/marlborough/rules.yaml:2433:3\n6586 rules/marlborough/rules.yaml:2433:3\n6588 rules/marlborough/rules.yaml:2433:3\n6589 rules/marlborough/rules.yaml:2433:3\n6593 rules/marlborough/rules.yaml:2433:3\n6633 rules/marlborough/rules.yaml:1199:7\n6634 rules/marlborough/rules.yaml:1200:7\n6635 rules/marlborough/rules.yaml:1201:7\n6643 rules/marlborough/rules.yaml:1202:7\n6644 rules/marlborough/rules.yaml:1203:7\n6645 rules/marlborough/rules.yaml:1204:7\n6646 rules/marlborough/rules.yaml:1205:7\n6647 rules/marlborough/rules.yaml:1206:11\n6648 rules/marlborough/rules.yaml:1207:7\n6649 rules/marlborough/rules.yaml:1208:7\n6650 rules/marlborough/rules.yaml:1209:7\n6658 rules/marlborough/rules.yaml:1210:7\n6666 rules/marlborough/rules.yaml:1211:7\n6667 rules/marlborough/rules.yaml:1212:7\n6668 rules/marlborough/rules.yaml:1213:7\n6669 rules/marlborough/rules.yaml:1214:7\n6670 rules/marlborough/rules.yaml:1215:7\n6671 rules/marlborough/rules.yaml:1216:7\n6672 rules/marlborough/rules.yaml:1217:7\n6718 rules/marlborough/rules.yaml:1218:7\n6719 rules/marlborough/rules.yaml:1219:7\n6720 rules/marlborough/rules.yaml:1220:7\n6721 rules/marlborough/rules.yaml:1221:7\n6748 rules/marlborough/rules.yaml:1222:7\n6800 rules/marlborough/rules.yaml:1223:7\n6801 rules/marlborough/rules.yaml:1224:11\n6828 rules/marlborough/rules.yaml:1225:7\n6829 rules/marlborough/rules.yaml:1226:7\n6840 rules/marlborough/rules.yaml:1228:15\n6841 rules/marlborough/rules.yaml:1229:19\n6842 rules/marlborough/rules.yaml:1230:15\n6849 rules/marlborough/rules.yaml:1231:15\n6856 rules/marlborough/rules.yaml:1232:15\n6861 rules/marlborough/rules.yaml:1233:19\n6865 rules/marlborough/rules.yaml:1235:15\n6875 rules/marlborough/rules.yaml:1236:15\n6882 rules/marlborough/rules.yaml:1237:15\n6889 rules/marlborough/rules.yaml:1238:15\n6896 rules/marlborough/rules.yaml:1239:15\n6901 rules/marlborough/rules.yaml:1240:19\n6905 rules/marlborough/rules.yaml:1242:15\n6906 rules/marlborough/rules.yaml:1243:15\n6913 rules/marlborough/rules.yaml:1244:15\n6920 rules/marlborough/rules.yaml:1245:15\n6926 rules/marlborough/rules.yaml:1246:19\n6929 rules/marlborough/rules.yaml:1248:15\n6936 rules/marlborough/rules.yaml:1249:15\n6943 rules/marlborough/rules.yaml:1250:15\n6947 rules/marlborough/rules.yaml:1251:19\n6948 rules/marlborough/rules.yaml:1252:19\n6949 rules/marlborough/rules.yaml:1253:15\n6956 rules/marlborough/rules.yaml:1254:15\n6963 rules/marlborough/rules.yaml:1255:15\n6968 rules/marlborough/rules.yaml:1256:19\n6972 rules/marlborough/rules.yaml:1258:15\n6973 rules/marlborough/rules.yaml:1259:19\n6974 rules/marlborough/rules.yaml:1260:15\n6975 rules/marlborough/rules.yaml:1261:15\n6976 rules/marlborough/rules.yaml:1262:15\n6983 rules/marlborough/rules.yaml:1263:15\n6990 rules/marlborough/rules.yaml:1264:15\n6995 rules/marlborough/rules.yaml:1265:19\n7015 rules/marlborough/rules.yaml:1887:7\n7016 rules/marlborough/rules.yaml:1888:7\n7017 rules/marlborough/rules.yaml:1889:7\n7041 rules/marlborough/rules.yaml:1890:7\n7042 rules/marlborough/rules.yaml:1891:11\n7045 rules/marlborough/rules.yaml:1892:7\n7046 rules/marlborough/rules.yaml:1893:7\n7077 rules/marlborough/rules.yaml:1716:7\n7094 rules/marlborough/rules.yaml:1717:11\n7095 rules/marlborough/rules.yaml:1718:11\n7108 rules/marlborough/rules.yaml:1719:15\n7115 rules/marlborough/rules.yaml:1720:15\n7151 rules/marlborough/rules.yaml:1721:15\n7152 rules/marlborough/rules.yaml:1722:19\n7153 rules/marlborough/rules.yaml:1723:19\n7159 rules/marlborough/rules.yaml:1725:19\n7160 rules/marlborough/rules.yaml:1726:19\n7168 rules/marlborough/rules.yaml:1727:23\n7183 rules/marlborough/rules.yaml:1728:19\n7185 rules/marlborough/rules.yaml:1729:19\n7186 rules/marlborough/rules.yaml:1730:19\n7217 rules/marlborough/rules.yaml:1861:7\n7218 rules/marlborough/rules.yaml:1862:7\n7219 rules/marlborough/rules.yaml:1863:7\n7220 rules/marlborough/rules.yaml:1864:7\n7250 rules/marlborough/rules.yaml:1867:7\n7251 rules/marlborough/rules.yaml:1868:7\n7252 rules/marlborough/rules.yaml:1869:7\n7253 rules/marlborough/rules.yaml:1870:11\n7256 rules/marlborough/rules.yaml:1871:7\n7257 rules/marlborough/rules.yaml:1872:11\n7260 rules/marlborough/rules.yaml:1873:7\n7261 rules/marlborough/rules.yaml:1874:7\n7262 rules/marlborough/rules.yaml:1875:7\n7263 rules/marlborough/rules.yaml:1876:7\n7264 rules/marlborough/rules.yaml:1877:7\n7265 rules/marlborough/rules.yaml:1878:7\n7293 rules/marlborough/rules.yaml:1929:7\n7302 rules/marlborough/rules.yaml:1930:7\n7308 rules/marlborough/rules.yaml:1931:7\n7309 rules/marlborough/rules.yaml:1932:11\n7310 rules/marlborough/rules.yaml:1933:7\n7311 rules/marlborough/rules.yaml:1934:7\n7318 rules/marlborough/rules.yaml:1935:7\n7344 rules/marlborough/rules.yaml:1819:7\n7345 rules/marlborough/rules.yaml:1820:7\n7346 rules/marlborough/rules.yaml:1821:11\n7355 rules/marlborough/rules.yaml:1823:11\n7359 rules/marlborough/rules.yaml:1825:11\n7360 rules/marlborough/rules.yaml:1826:11\n7371 rules/marlborough/rules.yaml:1827:11\n7372 rules/marlborough/rules.yaml:1828:15\n7375 rules/marlborough/rules.yaml:1829:15\n7380 rules/marlborough/rules.yaml:1831:15\n7387 rules/marlborough/rules.yaml:1832:15\n7393 rules/marlborough/rules.yaml:1834:11\n7412 rules/marlborough/rules.yaml:1835:11\n7415 rules/marlborough/rules.yaml:1839:19\n7416 rules/marlborough/rules.yaml:1840:19\n7423 rules/marlborough/rules.yaml:1837:19\n7427 rules/marlborough/rules.yaml:1842:19\n7432 rules/marlborough/rules.yaml:1843:23\n7436 rules/marlborough/rules.yaml:1845:23\n7437 rules/marlborough/rules.yaml:1846:23\n7441 rules/marlborough/rules.yaml:1848:19\n7442 rules/marlborough/rules.yaml:1849:19\n7465 rules/marlborough/rules.yaml:1902:7\n7466 rules/marlborough/rules.yaml:1903:7\n7480 rules/marlborough/rules.yaml:1904:11\n7481 rules/marlborough/rules.yaml:1905:11\n7500 rules/marlborough/rules.yaml:1906:11\n7501 rules/marlborough/rules.yaml:1907:11\n7510 rules/marlborough/rules.yaml:1908:15\n7535 rules/marlborough/rules.yaml:1909:15\n7536 rules/marlborough/rules.yaml:1910:19\n7542 rules/marlborough/rules.yaml:1912:19\n7543 rules/marlborough/rules.yaml:1913:19\n7551 rules/marlborough/rules.yaml:1914:23\n7561 rules/marlborough/rules.yaml:1915:19\n7566 rules/marlborough/rules.yaml:1916:23\n7571 rules/marlborough/rules.yaml:1918:23\n7599 rules/marlborough/rules.yaml:1779:7\n7606 rules/marlborough/rules.yaml:1780:7\n7614 rules/marlborough/rules.yaml:1781:7\n7615 rules/marlborough/rules.yaml:1782:11\n7616 rules/marlborough/rules.yaml:1783:11\n7621 rules/marlborough/rules.yaml:1785:11\n7624 rules/marlborough/rules.yaml:1786:11\n7629 rules/marlborough/rules.yaml:1787:11\n7630 rules/marlborough/rules.yaml:1788:11\n7640 rules/marlborough/rules.yaml:1789:15\n7651 rules/marlborough/rules.yaml:1791:15\n7659 rules/marlborough/rules.yaml:1792:11\n7661 rules/marlborough/rules.yaml:1793:11\n7684 rules/marlborough/rules.yaml:827:7\n7687 rules/marlborough/rules.yaml:828:7\n7695 rules/marlborough/rules.yaml:829:11\n7707 rules/marlborough/rules.yaml:830:11\n7708 rules/marlborough/rules.yaml:831:15\n7711 rules/marlborough/rules.yaml:832:11\n7712 rules/marlborough/rules.yaml:833:11\n7715 rules/marlborough/rules.yaml:834:7\n7716 rules/marlborough/rules.yaml:835:7\n7729 rules/marlborough/rules.yaml:836:11\n7732 rules/marlborough/rules.yaml:839:15\n7733 rules/marlborough/rules.yaml:840:15\n7739 rules/marlborough/rules.yaml:837:15\n7746 rules/marlborough/rules.yaml:841:11\n7768 rules/marlborough/rules.yaml:2399:7\n7769 rules/marlborough/rules.yaml:2400:7\n7780 rules/marlborough/rules.yaml:2401:11\n7786 rules/marlborough/rules.yaml:2402:11\n7804 rules/marlborough/rules.yaml:2403:11\n7805 rules/marlborough/rules.yaml:2404:15\n7814 rules/marlborough/rules.yaml:2406:15\n7822 rules/marlborough/rules.yaml:2407:15\n7823 rules/marlborough/rules.yaml:2408:19\n7825 rules/marlborough/rules.yaml:2410:19\n7828 rules/marlborough/rules.yaml:2411:19\n7829 rules/marlborough/rules.yaml:2412:19\n7830 rules/marlborough/rules.yaml:2413:19\n7831 rules/marlborough/rules.yaml:2414:19\n7832 rules/marlborough/rules.yaml:2415:23\n7836 rules/marlborough/rules.yaml:2416:7\n7850 rules/marlborough/rules.yaml:1801:7\n7851 rules/marlborough/rules.yaml:1802:7\n7862 rules/marlborough/rules.yaml:1803:7\n7863 rules/marlborough/rules.yaml:1805:15\n7864 rules/marlborough/rules.yaml:1806:19\n7868 rules/marlborough/rules.yaml:1807:23\n7871 rules/marlborough/rules.yaml:1809:15\n7874 rules/marlborough/rules.yaml:1811:15\n7876 rules/marlborough/rules.yaml:1812:7\n7895 rules/marlborough/rules.yaml:1034:7\n7896 rules/marlborough/rules.yaml:1035:11\n7897 rules/marlborough/rules.yaml:1036:7\n7898 rules/marlborough/rules.yaml:1037:7\n7903 rules/marlborough/rules.yaml:1049:15\n7906 rules/marlborough/rules.yaml:1039:15\n7907 rules/marlborough/rules.yaml:1040:15\n7908 rules/marlborough/rules.yaml:1041:15\n7915 rules/marlborough/rules.yaml:1042:15\n7918 rules/marlborough/rules.yaml:1044:15\n7919 rules/marlborough/rules.yaml:1045:15\n7920 rules/marlborough/rules.yaml:1046:15\n7927 rules/marlborough/rules.yaml:1047:15\n7944 rules/marlborough/rules.yaml:1543:7\n7964 rules/marlborough/rules.yaml:1544:11\n7967 rules/marlborough/rules.yaml:1545:11\n7980 rules/marlborough/rules.yaml:1546:15\n7981 rules/marlborough/rules.yaml:1547:15\n8011 rules/marlborough/rules.yaml:1060:7\n8012 rules/marlborough/rules.yaml:1061:7\n8017 rules/marlborough/rules.yaml:1062:7\n8018 rules/marlborough/rules.yaml:1063:11\n8019 rules/marlborough/rules.yaml:1064:15\n8020 rules/marlborough/rules.yaml:1065:7\n8021 rules/marlborough/rules.yaml:1066:7\n8022 rules/marlborough/rules.yaml:1067:7\n8027 rules/marlborough/rules.yaml:1068:11\n8028 rules/marlborough/rules.yaml:1069:11\n8029 rules/marlborough/rules.yaml:1070:11\n8041 rules/marlborough/rules.yaml:1071:11\n8050 rules/marlborough/rules.yaml:1072:11\n8051 rules/marlborough/rules.yaml:1073:15\n8052 rules/marlborough/rules.yaml:1074:19\n8060 rules/marlborough/rules.yaml:1076:15\n8073 rules/marlborough/rules.yaml:1077:15\n8074 rules/marlborough/rules.yaml:1078:19\n8076 rules/marlborough/rules.yaml:1079:15\n8079 rules/marlborough/rules.yaml:1080:7\n8080 rules/marlborough/rules.yaml:1081:7\n8120 rules/marlborough/rules.yaml:2260:7\n8121 rules/marlborough/rules.yaml:2261:7\n8127 rules/marlborough/rules.yaml:2262:7\n8132 rules/marlborough/rules.yaml:2263:7\n8148 rules/marlborough/rules.yaml:2264:7\n8149 rules/marlborough/rules.yaml:2265:11\n8150 rules/marlborough/rules.yaml:2266:7\n8167 rules/marlborough/rules.yaml:2267:7\n8168 rules/marlborough/rules.yaml:2268:11\n8169 rules/marlborough/rules.yaml:2269:7\n8180 rules/marlborough/rules.yaml:2270:11\n8186 rules/marlborough/rules.yaml:2271:11\n8187 rules/marlborough/rules.yaml:2272:11\n8188 rules/marlborough/rules.yaml:2273:11\n8189 rules/marlborough/rules.yaml:2274:15\n8190 rules/marlborough/rules.yaml:2275:19\n8196 rules/marlborough/rules.yaml:2277:15\n8197 rules/marlborough/rules.yaml:2278:15\n8198 rules/marlborough/rules.yaml:2279:19\n8210 rules/marlborough/rules.yaml:2281:19\n8236 rules/marlborough/rules.yaml:2282:19\n8240 rules/marlborough/rules.yaml:2283:7\n8251 rules/marlborough/rules.yaml:2284:11\n8252 rules/marlborough/rules.yaml:2285:11\n8253 rules/marlborough/rules.yaml:2286:11\n8254 rules/marlborough/rules.yaml:2287:11\n8257 rules/marlborough/rules.yaml:2288:11\n8258 rules/marlborough/rules.yaml:2289:11\n8261 rules/marlborough/rules.yaml:2290:11\n8267 rules/marlborough/rules.yaml:2291:15\n8279 rules/marlborough/rules.yaml:2292:19\n8288 rules/marlborough/rules.yaml:2293:19\n8308 rules/marlborough/rules.yaml:2294:23\n8345 rules/marlborough/rules.yaml:2295:23\n8346 rules/marlborough/rules.yaml:2296:23\n8350 rules/marlborough/rules.yaml:2297:7\n8351 rules/marlborough/rules.yaml:2298:11\n8372 rules/marlborough/rules.yaml:1477:7\n8373 rules/marlborough/rules.yaml:1478:7\n8385 rules/marlborough/rules.yaml:1479:7\n8396 rules/marlborough/rules.yaml:1480:11\n8415 rules/marlborough/rules.yaml:1481:15\n8428 rules/marlborough/rules.yaml:1482:15\n8434 rules/marlborough/rules.yaml:1483:19\n8435 rules/marlborough/rules.yaml:1484:19\n8438 rules/marlborough/rules.yaml:1494:23\n8442 rules/marlborough/rules.yaml:1485:23\n8443 rules/marlborough/rules.yaml:1486:23\n8471 rules/marlborough/rules.yaml:1487:23\n8472 rules/marlborough/rules.yaml:1488:27\n8474 rules/marlborough/rules.yaml:1489:23\n8486 rules/marlborough/rules.yaml:1490:23\n8487 rules/marlborough/rules.yaml:1491:27\n8488 rules/marlborough/rules.yaml:1492:31\n8517 rules/marlborough/rules.yaml:2454:3\n8522 rules/marlborough/rules.yaml:2454:3\n8524 rules/marlborough/rules.yaml:2454:3\n8525 rules/marlborough/rules.yaml:2454:3\n8526 rules/marlborough/rules.yaml:2454:3\n8527 rules/marlborough/rules.yaml:2454:3\n8528 rules/marlborough/rules.yaml:2454:3\n8529 rules/marlborough/rules.yaml:2454:3\n8542 rules/marlborough/rules.yaml:2454:3\n8543 rules/marlborough/rules.yaml:2454:3\n8555 rules/marlborough/rules.yaml:2454:3\n8561 rules/marlborough/rules.yaml:2454:3\n8566 rules/marlborough/rules.yaml:2454:3\n8567 rules/marlborough/rules.yaml:2454:3\n8589 rules/marlborough/rules.yaml:2454:3\n8629 rules/marlborough/rules.yaml:2454:3\n8630 rules/marlborough/rules.yaml:2454:3\n8632 rules/marlborough/rules.yaml:2454:3\n8633 rules/marlborough/rules.yaml:2454:3\n8637 rules/marlborough/rules.yaml:2454:3\n8654 rules/marlborough/rules.yaml:2106:7\n8659 rules/marlborough/rules.yaml:2107:7\n8667 rules/marlborough/rules.yaml:2108:11\n8673 rules/marlborough/rules.yaml:2109:11\n8674 rules/marlborough/rules.yaml:2110:15\n8675 rules/marlborough/rules.yaml:2111:15\n8677 rules/marlborough/rules.yaml:2113:15\n8700 rules/marlborough/rules.yaml:1088:7\n8701 rules/marlborough/rules.yaml:1089:7\n8704 rules/marlborough/rules.yaml:1093:11\n8712 rules/marlborough/rules.yaml:1090:11\n8718 rules/marlborough/rules.yaml:1091:11\n8733 rules/marlborough/rules.yaml:1694:7\n8734 rules/marlborough/rules.yaml:1695:7\n8735 rules/marlborough/rules.yaml:1696:7\n8740 rules/marlborough/rules.yaml:1697:11\n8756 rules/marlborough/rules.yaml:1750:7\n8757 rules/marlborough/rules.yaml:1751:7\n8758 rules/marlborough/rules.yaml:1752:7\n8759 rules/marlborough/rules.yaml:1753:7\n8795 rules/marlborough/rules.yaml:1561:7\n8815 rules/marlborough/rules.yaml:1562:11\n8816 rules/marlborough/rules.yaml:1563:11\n8817 rules/marlborough/rules.yaml:1564:11\n8818 rules/marlborough/rules.yaml:1565:15\n8827 rules/marlborough/rules.yaml:1567:15\n8840 rules/marlborough/rules.yaml:1568:15\n8842 rules/marlborough/rules.yaml:1569:15\n8846 rules/marlborough/rules.yaml:1570:7\n8853 rules/marlborough/rules.yaml:1571:7\n8854 rules/marlborough/rules.yaml:1572:7\n8859 rules/marlborough/rules.yaml:1573:7\n8867 rules/marlborough/rules.yaml:1574:11\n8880 rules/marlborough/rules.yaml:1575:11\n8885 rules/marlborough/rules.yaml:1576:15\n8888 rules/marlborough/rules.yaml:1577:15\n8895 rules/marlborough/rules.yaml:1578:15\n8896 rules/marlborough/rules.yaml:1579:15\n8899 rules/marlborough/rules.yaml:1580:7\n8900 rules/marlborough/rules.yaml:1581:7\n8911 rules/marlborough/rules.yaml:1582:11\n8914 rules/marlborough/rules.yaml:1583:11\n8954 rules/marlborough/rules.yaml:1584:11\n8955 rules/marlborough/rules.yaml:1585:15\n8964 rules/marlborough/rules.yaml:1587:15\n8970 rules/marlborough/rules.yaml:1588:15\n8971 rules/marlborough/rules.yaml:1589:19\n8973 rules/marlborough/rules.yaml:1591:19\n8976 rules/marlborough/rules.yaml:1592:19\n8977 rules/marlborough/rules.yaml:1593:19\n8981 rules/marlborough/rules.yaml:1594:7\n8982 rules/marlborough/rules.yaml:1595:7\n8993 rules/marlborough/rules.yaml:1596:11\n9017 rules/marlborough/rules.yaml:1597:11\n9018 rules/marlborough/rules.yaml:1598:15\n9027 rules/marlborough/rules.yaml:1600:15\n9035 rules/marlborough/rules.yaml:1601:15\n9036 rules/marlborough/rules.yaml:1602:19\n9042 rules/marlborough/rules.yaml:1604:19\n9047 rules/marlborough/rules.yaml:1605:19\n9050 rules/marlborough/rules.yaml:1606:19\n9051 rules/marlborough/rules.yaml:1607:19\n9055 rules/marlborough/rules.yaml:1608:23\n9057 rules/marlborough/rules.yaml:1609:23\n9066 rules/marlborough/rules.yaml:1611:23\n9079 rules/marlborough/rules.yaml:1612:23\n9081 rules/marlborough/rules.yaml:1613:23\n9142 rules/marlborough/rules.yaml:1504:7\n9159 rules/marlborough/rules.yaml:1505:7\n9164 rules/marlborough/rules.yaml:1506:11\n9165 rules/marlborough/rules.yaml:1507:7\n9166 rules/marlborough/rules.yaml:1508:7\n9187 rules/marlborough/rules.yaml:1509:7\n9188 rules/marlborough/rules.yaml:1510:11\n9189 rules/marlborough/rules.yaml:1511:11\n9190 rules/marlborough/rules.yaml:1512:15\n9191 rules/marlborough/rules.yaml:1513:11\n9192 rules/marlborough/rules.yaml:1514:7\n9205 rules/marlborough/rules.yaml:1515:7\n9206 rules/marlborough/rules.yaml:1516:11\n9208 rules/marlborough/rules.yaml:1517:7\n9234 rules/marlborough/rules.yaml:2492:1\n9235 rules/marlborough/rules.yaml:2492:1\n9236 rules/marlborough/rules.yaml:2492:1\n9247 rules/marlborough/rules.yaml:2492:1\n9248 rules/marlborough/rules.yaml:2492:1\n9260 rules/marlborough/rules.yaml:2492:1\n9279 rules/marlborough/rules.yaml:2492:1\n9313 rules/marlborough/rules.yaml:2492:1\n9314 rules/marlborough/rules.yaml:2492:1\n9320 rules/marlborough/rules.yaml:2492:1\n9321 rules/marlborough/rules.yaml:2492:1\n9322 rules/marlborough/rules.yaml:2492:1\n9323 rules/marlborough/rules.yaml:2492:1\n9324 rules/marlborough/rules.yaml:2492:1\n9325 rules/marlborough/rules.yaml:2492:1\n9336 rules/marlborough/rules.yaml:2492:1\n9359 rules/marlborough/rules.yaml:2492:1\n9402 rules/marlborough/rules.yaml:2492:1\n9403 rules/marlborough/rules.yaml:2492:1\n9404 rules/marlborough/rules.yaml:2492:1\n9408 rules/marlborough/rules.yaml:2492:1\n9409 rules/marlborough/rules.yaml:2492:1\n9410 rules/marlborough/rules.yaml:2492:1\n9411 rules/marlborough/rules.yaml:2492:1\n9436 rules/marlborough/rules.yaml:1760:7\n9442 rules/marlborough/rules.yaml:1761:7\n9459 rules/marlborough/rules.yaml:1762:7\n9460 rules/marlborough/rules.yaml:1763:11\n9461 rules/marlborough/rules.yaml:1764:11\n9467 rules/marlborough/rules.yaml:1765:15\n9468 rules/marlborough/rules.yaml:1766:7\n9495 rules/marlborough/rules.yaml:1767:11\n9520 rules/marlborough/rules.yaml:1768:7\n9541 rules/marlborough/rules.yaml:1769:11\n9576 rules/marlborough/rules.yaml:2091:7\n9591 rules/marlborough/rules.yaml:2092:7\n9592 rules/marlborough/rules.yaml:2093:11\n9593 rules/marlborough/rules.yaml:2094:11\n9594 rules/marlborough/rules.yaml:2095:7\n9605 rules/marlborough/rules.yaml:2096:7\n9623 rules/marlborough/rules.yaml:2097:7\n9625 rules/marlborough/rules.yaml:2098:7\n9656 rules/marlborough/rules.yaml:1385:7\n9657 rules/marlborough/rules.yaml:1386:11\n9658 rules/marlborough/rules.yaml:1387:7\n9659 rules/marlborough/rules.yaml:1388:7\n9660 rules/marlborough/rules.yaml:1389:7\n9671 rules/marlborough/rules.yaml:1390:11\n9676 rules/marlborough/rules.yaml:1391:15\n9680 rules/marlborough/rules.yaml:1393:15\n9687 rules/marlborough/rules.yaml:1394:11\n9692 rules/marlborough/rules.yaml:1395:15\n9699 rules/marlborough/rules.yaml:1396:11\n9700 rules/marlborough/rules.yaml:1397:15\n9702 rules/marlborough/rules.yaml:1399:15\n9703 rules/marlborough/rules.yaml:1400:11\n9717 rules/marlborough/rules.yaml:2427:7\n9719 rules/marlborough/rules.yaml:2428:7\n9730 rules/marlborough/rules.yaml:2429:7\n9734 rules/marlborough/rules.yaml:2430:7\n9754 rules/marlborough/rules.yaml:2144:7\n9755 rules/marlborough/rules.yaml:2145:7\n9756 rules/marlborough/rules.yaml:2146:11\n9757 rules/marlborough/rules.yaml:2147:7\n9763 rules/marlborough/rules.yaml:2148:7\n9767 rules/marlborough/rules.yaml:2149:7\n9768 rules/marlborough/rules.yaml:2150:7\n9775 rules/marlborough/rules.yaml:2151:11\n9776 rules/marlborough/rules.yaml:2152:7\n9787 rules/marlborough/rules.yaml:2153:7\n9788 rules/marlborough/rules.yaml:2154:11\n9789 rules/marlborough/rules.yaml:2155:7\n9790 rules/marlborough/rules.yaml:2156:7\n9791 rules/marlborough/rules.yaml:2157:7\n9792 rules/marlborough/rules.yaml:2158:7\n9793 rules/marlborough/rules.yaml:2159:7\n9794 rules/marlborough/rules.yaml:2161:15\n9805 rules/marlborough/rules.yaml:2163:15\n9809 rules/marlborough/rules.yaml:2165:15\n9813 rules/marlborough/rules.yaml:2167:15\n9820 rules/marlborough/rules.yaml:2168:15\n9824 rules/marlborough/rules.yaml:2170:15\n9831 rules/marlborough/rules.yaml:2171:15\n9832 rules/marlborough/rules.yaml:2172:15\n9840 rules/marlborough/rules.yaml:2173:19\n9846 rules/marlborough/rules.yaml:2174:19\n9849 rules/marlborough/rules.yaml:2175:15\n9900 rules/marlborough/rules.yaml:2123:7\n9901 rules/marlborough/rules.yaml:2124:7\n9902 rules/marlborough/rules.yaml:2125:7\n9903 rules/marlborough/rules.yaml:2126:11\n9904 rules/marlborough/rules.yaml:2127:11\n9905 rules/marlborough/rules.yaml:2128:7\n9908 rules/marlborough/rules.yaml:2129:7\n9909 rules/marlborough/rules.yaml:2130:7\n9912 rules/marlborough/rules.yaml:2131:7\n9913 rules/marlborough/rules.yaml:2132:7\n9920 rules/marlborough/rules.yaml:2133:7\n9921 rules/marlborough/rules.yaml:2134:11\n9938 rules/marlborough/rules.yaml:2231:7\n9939 rules/marlborough/rules.yaml:2232:7\n9950 rules/marlborough/rules.yaml:2233:11\n9956 rules/marlborough/rules.yaml:2234:11\n9961 rules/marlborough/rules.yaml:2235:11\n9962 rules/marlborough/rules.yaml:2236:15\n9971 rules/marlborough/rules.yaml:2238:15\n9977 rules/marlborough/rules.yaml:2239:15\n9978 rules/marlborough/rules.yaml:2240:19\n9980 rules/marlborough/rules.yaml:2242:19\n9983 rules/marlborough/rules.yaml:2243:19\n9984 rules/marlborough/rules.yaml:2244:19\n10007 rules/marlborough/rules.yaml:1657:7\n10008 rules/marlborough/rules.yaml:1658:7\n10009 rules/marlborough/rules.yaml:1659:7\n10010 rules/marlborough/rules.yaml:1660:7\n10021 rules/marlborough/rules.yaml:1661:11\n10027 rules/marlborough/rules.yaml:1662:11\n10028 rules/marlborough/rules.yaml:1663:11\n10029 rules/marlborough/rules.yaml:1664:11\n10030 rules/marlborough/rules.yaml:1665:15\n10041 rules/marlborough/rules.yaml:1667:15\n10054 rules/marlborough/rules.yaml:1668:15\n10061 rules/marlborough/rules.yaml:1670:15\n10074 rules/marlborough/rules.yaml:1671:15\n10075 rules/marlborough/rules.yaml:1672:19\n10077 rules/marlborough/rules.yaml:1674:19\n10081 rules/marlborough/rules.yaml:1675:7\n10084 rules/marlborough/rules.yaml:1676:7\n10109 rules/marlborough/rules.yaml:2003:7\n10110 rules/marlborough/rules.yaml:2004:7\n10111 rules/marlborough/rules.yaml:2005:7\n10112 rules/marlborough/rules.yaml:2006:7\n10113 rules/marlborough/rules.yaml:2007:7\n10114 rules/marlborough/rules.yaml:2008:7\n10115 rules/marlborough/rules.yaml:2010:15\n10116 rules/marlborough/rules.yaml:2011:19\n10118 rules/marlborough/rules.yaml:2013:19\n10123 rules/marlborough/rules.yaml:2020:15\n10124 rules/marlborough/rules.yaml:2021:15\n10131 rules/marlborough/rules.yaml:2029:15\n10134 rules/marlborough/rules.yaml:2015:15\n10137 rules/marlborough/rules.yaml:2018:19\n10140 rules/marlborough/rules.yaml:2016:19\n10144 rules/marlborough/rules.yaml:2023:15\n10145 rules/marlborough/rules.yaml:2024:15\n10149 rules/marlborough/rules.yaml:2026:15\n10150 rules/marlborough/rules.yaml:2027:15\n10180 rules/marlborough/rules.yaml:2358:7\n10181 rules/marlborough/rules.yaml:2359:7\n10182 rules/marlborough/rules.yaml:2360:7\n10200 rules/marlborough/rules.yaml:2361:7\n10201 rules/marlborough/rules.yaml:2362:11\n10204 rules/marlborough/rules.yaml:2363:7\n10205 rules/marlborough/rules.yaml:2364:7\n10206 rules/marlborough/rules.yaml:2365:7\n10211 rules/marlborough/rules.yaml:2366:7\n10212 rules/marlborough/rules.yaml:2367:7\n10213 rules/marlborough/rules.yaml:2368:7\n10214 rules/marlborough/rules.yaml:2369:11\n10215 rules/marlborough/rules.yaml:2370:11\n10216 rules/marlborough/rules.yaml:2371:7\n10217 rules/marlborough/rules.yaml:2372:11\n10218 rules/marlborough/rules.yaml:2373:7\n10219 rules/marlborough/rules.yaml:2374:7\n10237 rules/marlborough/rules.yaml:2375:7\n10238 rules/marlborough/rules.yaml:2376:11\n10239 rules/marlborough/rules.yaml:2377:15\n10241 rules/marlborough/rules.yaml:2378:11\n10242 rules/marlborough/rules.yaml:2379:7\n10253 rules/marlborough/rules.yaml:2380:7\n10254 rules/marlborough/rules.yaml:2381:11\n10255 rules/marlborough/rules.yaml:2382:7\n10268 rules/marlborough/rules.yaml:2383:7\n10273 rules/marlborough/rules.yaml:2384:11\n10274 rules/marlborough/rules.yaml:2385:11\n10291 rules/marlborough/rules.yaml:2386:11\n10292 rules/marlborough/rules.yaml:2387:11\n10312 rules/marlborough/rules.yaml:2338:7\n10313 rules/marlborough/rules.yaml:2339:7\n10321 rules/marlborough/rules.yaml:2340:11\n10327 rules/marlborough/rules.yaml:2341:11\n10332 rules/marlborough/rules.yaml:2342:15\n10338 rules/marlborough/rules.yaml:2343:15\n10340 rules/marlborough/rules.yaml:2344:7\n10370 rules/marlborough/rules.yaml:2312:7\n10378 rules/marlborough/rules.yaml:2313:7\n10379 rules/marlborough/rules.yaml:2314:11\n10380 rules/marlborough/rules.yaml:2315:11\n10381 rules/marlborough/rules.yaml:2316:7\n10382 rules/marlborough/rules.yaml:2317:7\n10385 rules/marlborough/rules.yaml:2318:7\n10386 rules/marlborough/rules.yaml:2319:7\n10387 rules/marlborough/rules.yaml:2320:11\n10388 rules/marlborough/rules.yaml:2321:7\n10389 rules/marlborough/rules.yaml:2322:7\n10406 rules/marlborough/rules.yaml:2323:11\n10407 rules/marlborough/rules.yaml:2324:11\n10416 rules/marlborough/rules.yaml:2325:15\n10429 rules/marlborough/rules.yaml:2326:15\n10430 rules/marlborough/rules.yaml:2327:15\n10432 rules/marlborough/rules.yaml:2328:15\n10452 rules/marlborough/rules.yaml:2188:7\n10463 rules/marlborough/rules.yaml:2189:11\n10464 rules/marlborough/rules.yaml:2190:11\n10476 rules/marlborough/rules.yaml:2191:15\n10484 rules/marlborough/rules.yaml:2192:15\n10485 rules/marlborough/rules.yaml:2193:19\n10488 rules/marlborough/rules.yaml:2194:19\n10489 rules/marlborough/rules.yaml:2195:19\n10513 rules/marlborough/rules.yaml:968:7\n10514 rules/marlborough/rules.yaml:969:7\n10515 rules/marlborough/rules.yaml:970:11\n10516 rules/marlborough/rules.yaml:971:7\n10519 rules/marlborough/rules.yaml:972:11\n10520 rules/marlborough/rules.yaml:973:11\n10521 rules/marlborough/rules.yaml:974:7\n10522 rules/marlborough/rules.yaml:975:11\n10523 rules/marlborough/rules.yaml:976:15\n10524 rules/marlborough/rules.yaml:977:7\n10531 rules/marlborough/rules.yaml:978:7\n10532 rules/marlborough/rules.yaml:979:7\n10533 rules/marlborough/rules.yaml:980:11\n10534 rules/marlborough/rules.yaml:981:7\n10535 rules/marlborough/rules.yaml:982:7\n10536 rules/marlborough/rules.yaml:983:7\n10537 rules/marlborough/rules.yaml:984:7\n10555 rules/marlborough/rules.yaml:985:7\n10558 rules/marlborough/rules.yaml:986:11\n10563 rules/marlborough/rules.yaml:987:7\n10564 rules/marlborough/rules.yaml:988:11\n10565 rules/marlborough/rules.yaml:989:11\n10566 rules/marlborough/rules.yaml:990:15\n10567 rules/marlborough/rules.yaml:991:11\n10568 rules/marlborough/rules.yaml:992:7\n10581 rules/marlborough/rules.yaml:993:7\n10582 rules/marlborough/rules.yaml:994:11\n10584 rules/marlborough/rules.yaml:995:7\n10607 rules/marlborough/rules.yaml:2473:3\n10612 rules/marlborough/rules.yaml:2473:3\n10614 rules/marlborough/rules.yaml:2473:3\n10615 rules/marlborough/rules.yaml:2473:3\n10616 rules/marlborough/rules.yaml:2473:3\n10617 rules/marlborough/rules.yaml:2473:3\n10618 rules/marlborough/rules.yaml:2473:3\n10619 rules/marlborough/rules.yaml:2473:3\n10632 rules/marlborough/rules.yaml:2473:3\n10633 rules/marlborough/rules.yaml:2473:3\n10645 rules/marlborough/rules.yaml:2473:3\n10651 rules/marlborough/rules.yaml:2473:3\n10654 rules/marlborough/rules.yaml:2473:3\n10655 rules/marlborough/rules.yaml:2473:3\n10676 rules/marlborough/rules.yaml:2473:3\n10714 rules/marlborough/rules.yaml:2473:3\n10715 rules/marlborough/rules.yaml:2473:3\n10717 rules/marlborough/rules.yaml:2473:3\n10718 rules/marlborough/rules.yaml:2473:3\n10722 rules/marlborough/rules.yaml:2473:3\n10761 rules/marlborough/rules.yaml:1417:7\n10767 rules/marlborough/rules.yaml:1418:7\n10781 rules/marlborough/rules.yaml:1419:7\n10792 rules/marlborough/rules.yaml:1420:7\n10796 rules/marlborough/rules.yaml:1421:11\n10797 rules/marlborough/rules.yaml:1422:11\n10798 rules/marlborough/rules.yaml:1423:7\n10799 rules/marlborough/rules.yaml:1424:7\n10858 rules/marlborough/rules.yaml:1425:7\n10859 rules/marlborough/rules.yaml:1426:11\n10860 rules/marlborough/rules.yaml:1427:7\n10861 rules/marlborough/rules.yaml:1428:11\n10862 rules/marlborough/rules.yaml:1429:7\n10863 rules/marlborough/rules.yaml:1430:11\n10864 rules/marlborough/rules.yaml:1431:15\n10866 rules/marlborough/rules.yaml:1432:11\n10868 rules/marlborough/rules.yaml:1434:11\n10869 rules/marlborough/rules.yaml:1435:7\n10870 rules/marlborough/rules.yaml:1436:11\n10873 rules/marlborough/rules.yaml:1437:15\n10874 rules/marlborough/rules.yaml:1438:19\n10875 rules/marlborough/rules.yaml:1439:15\n10877 rules/marlborough/rules.yaml:1441:15\n10878 rules/marlborough/rules.yaml:1442:7\n10883 rules/marlborough/rules.yaml:1443:11\n10884 rules/marlborough/rules.yaml:1444:11\n10885 rules/marlborough/rules.yaml:1445:11\n10890 rules/marlborough/rules.yaml:1446:15\n10891 rules/marlborough/rules.yaml:1447:15\n10899 rules/marlborough/rules.yaml:1448:19\n10911 rules/marlborough/rules.yaml:1449:19\n10914 rules/marlborough/rules.yaml:1450:7\n10919 rules/marlborough/rules.yaml:1451:11\n10926 rules/marlborough/rules.yaml:1452:7\n10938 rules/marlborough/rules.yaml:1453:7\n10943 rules/marlborough/rules.yaml:1454:11\n10944 rules/marlborough/rules.yaml:1455:7\n10945 rules/marlborough/rules.yaml:1456:7\n10946 rules/marlborough/rules.yaml:1457:11\n10947 rules/marlborough/rules.yaml:1458:7\n10964 rules/marlborough/rules.yaml:1459:7\n10969 rules/marlborough/rules.yaml:1460:11\n10970 rules/marlborough/rules.yaml:1461:11\n10971 rules/marlborough/rules.yaml:1462:15\n10986 rules/marlborough/rules.yaml:1463:11\n10993 rules/marlborough/rules.yaml:1464:11\n10994 rules/marlborough/rules.yaml:1465:15\n10995 rules/marlborough/rules.yaml:1466:11\n11032 rules/marlborough/rules.yaml:1298:7\n11044 rules/marlborough/rules.yaml:1299:7\n11045 rules/marlborough/rules.yaml:1300:7\n11046 rules/marlborough/rules.yaml:1301:11\n11061 rules/marlborough/rules.yaml:1302:7\n11078 rules/marlborough/rules.yaml:1303:7\n11079 rules/marlborough/rules.yaml:1304:11\n11080 rules/marlborough/rules.yaml:1305:11\n11081 rules/marlborough/rules.yaml:1306:11\n11082 rules/marlborough/rules.yaml:1307:7\n11083 rules/marlborough/rules.yaml:1308:7\n11084 rules/marlborough/rules.yaml:1309:7\n11085 rules/marlborough/rules.yaml:1310:7\n11097 rules/marlborough/rules.yaml:1311:7\n11119 rules/marlborough/rules.yaml:1312:7\n11120 rules/marlborough/rules.yaml:1313:11\n11121 rules/marlborough/rules.yaml:1314:11\n11122 rules/marlborough/rules.yaml:1315:7\n11131 rules/marlborough/rules.yaml:1316:11\n11137 rules/marlborough/rules.yaml:1317:11\n11139 rules/marlborough/rules.yaml:1318:7\n11150 rules/marlborough/rules.yaml:1319:7\n11151 rules/marlborough/rules.yaml:1320:7\n11156 rules/marlborough/rules.yaml:1321:11\n11157 rules/marlborough/rules.yaml:1322:11\n11167 rules/marlborough/rules.yaml:1323:15\n11197 rules/marlborough/rules.yaml:1324:11\n11198 rules/marlborough/rules.yaml:1325:15\n11199 rules/marlborough/rules.yaml:1326:15\n11201 rules/marlborough/rules.yaml:1328:15\n11202 rules/marlborough/rules.yaml:1329:15\n11205 rules/marlborough/rules.yaml:1330:7\n11206 rules/marlborough/rules.yaml:1331:7\n11214 rules/marlborough/rules.yaml:1332:11\n11229 rules/marlborough/rules.yaml:1333:7\n11230 rules/marlborough/rules.yaml:1334:11\n11231 rules/marlborough/rules.yaml:1335:7\n11232 rules/marlborough/rules.yaml:1336:7\n11233 rules/marlborough/rules.yaml:1337:11\n11234 rules/marlborough/rules.yaml:1338:15\n11236 rules/marlborough/rules.yaml:1339:15\n11237 rules/marlborough/rules.yaml:1340:11\n11239 rules/marlborough/rules.yaml:1342:11\n11240 rules/marlborough/rules.yaml:1343:7\n11245 rules/marlborough/rules.yaml:1344:11\n11246 rules/marlborough/rules.yaml:1345:11\n11247 rules/marlborough/rules.yaml:1346:11\n11252 rules/marlborough/rules.yaml:1347:15\n11253 rules/marlborough/rules.yaml:1348:15\n11261 rules/marlborough/rules.yaml:1349:19\n11273 rules/marlborough/rules.yaml:1350:19\n11276 rules/marlborough/rules.yaml:1351:7\n11281 rules/marlborough/rules.yaml:1352:7\n11282 rules/marlborough/rules.yaml:1353:11\n11283 rules/marlborough/rules.yaml:1354:7\n11284 rules/marlborough/rules.yaml:1355:7\n11285 rules/marlborough/rules.yaml:1356:11\n11286 rules/marlborough/rules.yaml:1357:7\n11303 rules/marlborough/rules.yaml:1358:7\n11308 rules/marlborough/rules.yaml:1359:11\n11309 rules/marlborough/rules.yaml:1360:11\n11317 rules/marlborough/rules.yaml:1361:15\n11330 rules/marlborough/rules.yaml:1362:15\n11331 rules/marlborough/rules.yaml:1363:15\n11332 rules/marlborough/rules.yaml:1364:19\n11333 rules/marlborough/rules.yaml:1365:19\n11336 rules/marlborough/rules.yaml:1366:11\n11341 rules/marlborough/rules.yaml:1367:11\n11342 rules/marlborough/rules.yaml:1368:15\n11345 rules/marlborough/rules.yaml:1369:11\n11346 rules/marlborough/rules.yaml:1370:15\n11347 rules/marlborough/rules.yaml:1371:11\n11348 rules/marlborough/rules.yaml:1372:11\n11355 rules/marlborough/rules.yaml:1373:11\n11356 rules/marlborough/rules.yaml:1374:11\n11357 rules/marlborough/rules.yaml:1375:15\n11358 rules/marlborough/rules.yaml:1376:11\n11388 rules/marlborough/rules.yaml:1957:7\n11408 rules/marlborough/rules.yaml:1958:11\n11409 rules/marlborough/rules.yaml:1959:11\n11410 rules/marlborough/rules.yaml:1960:11\n11418 rules/marlborough/rules.yaml:1961:15\n11423 rules/marlborough/rules.yaml:1963:15\n11446 rules/marlborough/flow.yaml:11:7\n11460 rules/marlborough/flow.yaml:12:11\n11491 rules/marlborough/rules.yaml:933:7\n11492 rules/marlborough/rules.yaml:934:7\n11493 rules/marlborough/rules.yaml:935:7\n11503 rules/marlborough/rules.yaml:936:11\n11511 rules/marlborough/rules.yaml:937:11\n11512 rules/marlborough/rules.yaml:938:15\n11513 rules/marlborough/rules.yaml:939:15\n11516 rules/marlborough/rules.yaml:940:7\n11527 rules/marlborough/rules.yaml:941:11\n11528 rules/marlborough/rules.yaml:942:11\n11546 rules/marlborough/rules.yaml:943:11\n11547 rules/marlborough/rules.yaml:944:11\n11548 rules/marlborough/rules.yaml:945:11\n11552 rules/marlborough/rules.yaml:946:7\n11553 rules/marlborough/rules.yaml:947:11\n11566 rules/marlborough/rules.yaml:1525:7\n11567 rules/marlborough/rules.yaml:1526:7\n11572 rules/marlborough/rules.yaml:1527:11\n11579 rules/marlborough/rules.yaml:1528:11\n11582 rules/marlborough/rules.yaml:1529:7\n11585 rules/marlborough/rules.yaml:1530:7\n11586 rules/marlborough/rules.yaml:1531:7\n11587 rules/marlborough/rules.yaml:1532:11\n11589 rules/marlborough/rules.yaml:1534:11\n11613 rules/marlborough/rules.yaml:1975:7\n11614 rules/marlborough/rules.yaml:1976:7\n11625 rules/marlborough/rules.yaml:1977:11\n11626 rules/marlborough/rules.yaml:1978:11\n11641 rules/marlborough/rules.yaml:1979:15\n11642 rules/marlborough/rules.yaml:1980:15\n11650 rules/marlborough/rules.yaml:1981:15\n11668 rules/marlborough/rules.yaml:1982:15\n11669 rules/marlborough/rules.yaml:1983:15\n11678 rules/marlborough/rules.yaml:1984:19\n11705 rules/marlborough/rules.yaml:1985:19\n11706 rules/marlborough/rules.yaml:1986:23\n11709 rules/marlborough/rules.yaml:1987:23\n11710 rules/marlborough/rules.yaml:1988:23\n11711 rules/marlborough/rules.yaml:1989:19\n11712 rules/marlborough/rules.yaml:1990:23\n11713 rules/marlborough/rules.yaml:1991:23\n11714 rules/marlborough/rules.yaml:1992:23\n11740 rules/marlborough/rules.yaml:1623:7\n11744 rules/marlborough/rules.yaml:1624:7\n11758 rules/marlborough/rules.yaml:1625:11\n11765 rules/marlborough/rules.yaml:1626:11\n11770 rules/marlborough/rules.yaml:1627:7\n11784 rules/marlborough/rules.yaml:1628:11\n11798 rules/marlborough/flow.yaml:104:7\n11803 rules/marlborough/flow.yaml:105:11\n11822 rules/marlborough/flow.yaml:50:7\n11829 rules/marlborough/flow.yaml:51:11\n11843 rules/marlborough/flow.yaml:52:15\n11861 rules/marlborough/flow.yaml:67:7\n11868 rules/marlborough/flow.yaml:68:11\n11882 rules/marlborough/flow.yaml:69:15\n11896 rules/marlborough/flow.yaml:85:7\n11915 rules/marlborough/flow.yaml:61:7\n11922 rules/marlborough/flow.yaml:62:11\n11936 rules/marlborough/flow.yaml:63:15\n11954 rules/marlborough/flow.yaml:89:7\n11968 rules/marlborough/flow.yaml:90:11\n11982 rules/marlborough/flow.yaml:45:7\n11987 rules/marlborough/flow.yaml:46:11\n12006 rules/marlborough/flow.yaml:79:7\n12011 rules/marlborough/flow.yaml:80:11\n12025 rules/marlborough/flow.yaml:81:15\n12039 rules/marlborough/flow.yaml:56:7\n12044 rules/marlborough/flow.yaml:57:11\n12061 rules/marlborough/rules.yaml:1022:7\n12067 rules/marlborough/rules.yaml:1023:7\n12068 rules/marlborough/rules.yaml:1024:11\n12069 rules/marlborough/rules.yaml:1025:7\n12080 rules/marlborough/rules.yaml:1026:7\n12081 rules/marlborough/rules.yaml:1027:7\n12093 rules/marlborough/rules.yaml:2071:7\n12098 rules/marlborough/rules.yaml:2072:7\n12099 rules/marlborough/rules.yaml:2073:11\n12100 rules/marlborough/rules.yaml:2074:11\n12101 rules/marlborough/rules.yaml:2075:7\n12102 rules/marlborough/rules.yaml:2076:7\n12109 rules/marlborough/rules.yaml:2077:7"
+_ORIGINS = "1233 rules/marlborough/rules.yaml:482:7\n1247 rules/marlborough/rules.yaml:247:7\n1248 rules/marlborough/rules.yaml:248:7\n1257 rules/marlborough/rules.yaml:249:7\n1279 rules/marlborough/rules.yaml:137:7\n1280 rules/marlborough/rules.yaml:138:7\n1281 rules/marlborough/rules.yaml:139:11\n1282 rules/marlborough/rules.yaml:140:11\n1283 rules/marlborough/rules.yaml:141:15\n1284 rules/marlborough/rules.yaml:142:7\n1305 rules/marlborough/rules.yaml:351:7\n1320 rules/marlborough/rules.yaml:694:7\n1329 rules/marlborough/rules.yaml:695:7\n1334 rules/marlborough/rules.yaml:696:7\n1335 rules/marlborough/rules.yaml:697:7\n1336 rules/marlborough/rules.yaml:698:7\n1341 rules/marlborough/rules.yaml:699:11\n1342 rules/marlborough/rules.yaml:700:11\n1343 rules/marlborough/rules.yaml:701:11\n1344 rules/marlborough/rules.yaml:702:11\n1345 rules/marlborough/rules.yaml:703:11\n1346 rules/marlborough/rules.yaml:704:7\n1350 rules/marlborough/rules.yaml:2515:1\n1355 rules/marlborough/rules.yaml:2515:1\n1360 rules/marlborough/rules.yaml:2515:1\n1367 rules/marlborough/rules.yaml:2515:1\n1375 rules/marlborough/rules.yaml:2515:1\n1383 rules/marlborough/rules.yaml:2515:1\n1391 rules/marlborough/rules.yaml:2515:1\n1399 rules/marlborough/rules.yaml:2515:1\n1407 rules/marlborough/rules.yaml:2515:1\n1416 rules/marlborough/rules.yaml:2515:1\n1421 rules/marlborough/rules.yaml:2515:1\n1425 rules/marlborough/rules.yaml:224:7\n1426 rules/marlborough/rules.yaml:225:11\n1427 rules/marlborough/rules.yaml:226:7\n1428 rules/marlborough/rules.yaml:227:7\n1438 rules/marlborough/rules.yaml:228:7\n1439 rules/marlborough/rules.yaml:229:7\n1442 rules/marlborough/rules.yaml:230:7\n1443 rules/marlborough/rules.yaml:231:11\n1451 rules/marlborough/rules.yaml:232:11\n1452 rules/marlborough/rules.yaml:233:7\n1457 rules/marlborough/rules.yaml:234:7\n1474 rules/marlborough/rules.yaml:661:7\n1475 rules/marlborough/rules.yaml:662:7\n1480 rules/marlborough/rules.yaml:663:11\n1482 rules/marlborough/rules.yaml:665:11\n1483 rules/marlborough/rules.yaml:666:7\n1484 rules/marlborough/rules.yaml:667:7\n1493 rules/marlborough/rules.yaml:668:11\n1494 rules/marlborough/rules.yaml:669:7\n1499 rules/marlborough/rules.yaml:670:7\n1507 rules/marlborough/rules.yaml:671:11\n1508 rules/marlborough/rules.yaml:672:7\n1511 rules/marlborough/rules.yaml:673:11\n1522 rules/marlborough/rules.yaml:674:7\n1532 rules/marlborough/rules.yaml:675:11\n1533 rules/marlborough/rules.yaml:676:7\n1543 rules/marlborough/rules.yaml:677:11\n1544 rules/marlborough/rules.yaml:678:7\n1554 rules/marlborough/rules.yaml:679:11\n1555 rules/marlborough/rules.yaml:680:7\n1565 rules/marlborough/rules.yaml:681:11\n1566 rules/marlborough/rules.yaml:682:7\n1570 rules/marlborough/rules.yaml:643:7\n1582 rules/marlborough/rules.yaml:821:7\n1587 rules/marlborough/rules.yaml:822:7\n1595 rules/marlborough/rules.yaml:182:7\n1596 rules/marlborough/rules.yaml:183:7\n1597 rules/marlborough/rules.yaml:184:11\n1598 rules/marlborough/rules.yaml:185:7\n1599 rules/marlborough/rules.yaml:186:11\n1600 rules/marlborough/rules.yaml:187:7\n1604 rules/marlborough/rules.yaml:65:7\n1613 rules/marlborough/rules.yaml:66:7\n1621 rules/marlborough/rules.yaml:461:7\n1629 rules/marlborough/rules.yaml:462:7\n1630 rules/marlborough/rules.yaml:463:11\n1631 rules/marlborough/rules.yaml:464:7\n1642 rules/marlborough/rules.yaml:465:7\n1647 rules/marlborough/rules.yaml:466:7\n1648 rules/marlborough/rules.yaml:467:11\n1649 rules/marlborough/rules.yaml:468:7\n1650 rules/marlborough/rules.yaml:469:11\n1651 rules/marlborough/rules.yaml:470:7\n1660 rules/marlborough/rules.yaml:471:7\n1668 rules/marlborough/rules.yaml:472:7\n1669 rules/marlborough/rules.yaml:473:11\n1670 rules/marlborough/rules.yaml:474:7\n1684 rules/marlborough/rules.yaml:158:7\n1692 rules/marlborough/rules.yaml:101:7\n1699 rules/marlborough/rules.yaml:91:7\n1714 rules/marlborough/rules.yaml:610:7\n1718 rules/marlborough/rules.yaml:166:7\n1719 rules/marlborough/rules.yaml:167:7\n1720 rules/marlborough/rules.yaml:168:11\n1721 rules/marlborough/rules.yaml:169:11\n1722 rules/marlborough/rules.yaml:170:15\n1723 rules/marlborough/rules.yaml:171:7\n1738 rules/marlborough/rules.yaml:716:7\n1739 rules/marlborough/rules.yaml:717:7\n1740 rules/marlborough/rules.yaml:718:11\n1741 rules/marlborough/rules.yaml:719:7\n1747 rules/marlborough/rules.yaml:301:7\n1748 rules/marlborough/rules.yaml:302:7\n1751 rules/marlborough/rules.yaml:303:11\n1752 rules/marlborough/rules.yaml:304:7\n1753 rules/marlborough/rules.yaml:305:11\n1754 rules/marlborough/rules.yaml:306:7\n1762 rules/marlborough/rules.yaml:307:7\n1763 rules/marlborough/rules.yaml:308:7\n1769 rules/marlborough/rules.yaml:309:11\n1770 rules/marlborough/rules.yaml:310:7\n1771 rules/marlborough/rules.yaml:311:11\n1779 rules/marlborough/rules.yaml:312:11\n1785 rules/marlborough/rules.yaml:313:7\n1789 rules/marlborough/rules.yaml:364:7\n1794 rules/marlborough/rules.yaml:365:7\n1795 rules/marlborough/rules.yaml:366:7\n1798 rules/marlborough/rules.yaml:367:11\n1799 rules/marlborough/rules.yaml:368:7\n1803 rules/marlborough/rules.yaml:109:7\n1810 rules/marlborough/rules.yaml:110:11\n1811 rules/marlborough/rules.yaml:111:7\n1812 rules/marlborough/rules.yaml:112:7\n1813 rules/marlborough/rules.yaml:113:11\n1814 rules/marlborough/rules.yaml:114:7\n1818 rules/marlborough/rules.yaml:339:7\n1825 rules/marlborough/rules.yaml:36:7\n1826 rules/marlborough/rules.yaml:37:11\n1827 rules/marlborough/rules.yaml:38:7\n1841 rules/marlborough/rules.yaml:77:7\n1842 rules/marlborough/rules.yaml:78:11\n1843 rules/marlborough/rules.yaml:79:7\n1844 rules/marlborough/rules.yaml:80:7\n1845 rules/marlborough/rules.yaml:81:11\n1865 rules/marlborough/rules.yaml:82:15\n1866 rules/marlborough/rules.yaml:83:7\n1870 rules/marlborough/rules.yaml:624:7\n1875 rules/marlborough/rules.yaml:435:7\n1902 rules/marlborough/rules.yaml:394:7\n1903 rules/marlborough/rules.yaml:395:11\n1904 rules/marlborough/rules.yaml:396:7\n1905 rules/marlborough/rules.yaml:397:11\n1906 rules/marlborough/rules.yaml:398:7\n1907 rules/marlborough/rules.yaml:399:11\n1908 rules/marlborough/rules.yaml:400:7\n1909 rules/marlborough/rules.yaml:401:11\n1910 rules/marlborough/rules.yaml:402:7\n1914 rules/marlborough/rules.yaml:631:7\n1920 rules/marlborough/rules.yaml:500:7\n1929 rules/marlborough/rules.yaml:501:7\n1944 rules/marlborough/rules.yaml:502:7\n1945 rules/marlborough/rules.yaml:503:7\n1950 rules/marlborough/rules.yaml:504:11\n1963 rules/marlborough/rules.yaml:505:15\n1964 rules/marlborough/rules.yaml:506:15\n1969 rules/marlborough/rules.yaml:507:19\n1970 rules/marlborough/rules.yaml:508:15\n1971 rules/marlborough/rules.yaml:509:19\n1976 rules/marlborough/rules.yaml:510:23\n1980 rules/marlborough/rules.yaml:511:7\n1981 rules/marlborough/rules.yaml:512:7\n1987 rules/marlborough/rules.yaml:513:7\n2002 rules/marlborough/rules.yaml:572:7\n2018 rules/marlborough/rules.yaml:573:7\n2019 rules/marlborough/rules.yaml:574:11\n2020 rules/marlborough/rules.yaml:575:7\n2032 rules/marlborough/rules.yaml:576:7\n2041 rules/marlborough/rules.yaml:577:7\n2042 rules/marlborough/rules.yaml:578:7\n2043 rules/marlborough/rules.yaml:579:11\n2044 rules/marlborough/rules.yaml:580:15\n2045 rules/marlborough/rules.yaml:581:19\n2047 rules/marlborough/rules.yaml:583:19\n2073 rules/marlborough/rules.yaml:584:19\n2079 rules/marlborough/rules.yaml:585:23\n2080 rules/marlborough/rules.yaml:586:7\n2084 rules/marlborough/rules.yaml:541:7\n2085 rules/marlborough/rules.yaml:542:7\n2121 rules/marlborough/rules.yaml:122:7\n2122 rules/marlborough/rules.yaml:123:11\n2123 rules/marlborough/rules.yaml:124:7\n2124 rules/marlborough/rules.yaml:125:7\n2125 rules/marlborough/rules.yaml:126:11\n2126 rules/marlborough/rules.yaml:127:7\n2130 rules/marlborough/rules.yaml:24:7\n2134 rules/marlborough/rules.yaml:150:7\n2135 rules/marlborough/rules.yaml:151:7\n2139 rules/marlborough/rules.yaml:416:7\n2140 rules/marlborough/rules.yaml:417:7\n2146 rules/marlborough/rules.yaml:418:11\n2150 rules/marlborough/rules.yaml:419:15\n2155 rules/marlborough/rules.yaml:420:15\n2156 rules/marlborough/rules.yaml:421:19\n2165 rules/marlborough/rules.yaml:422:23\n2166 rules/marlborough/rules.yaml:423:7\n2170 rules/marlborough/rules.yaml:604:7\n2178 rules/marlborough/rules.yaml:323:7\n2179 rules/marlborough/rules.yaml:324:7\n2180 rules/marlborough/rules.yaml:325:11\n2181 rules/marlborough/rules.yaml:326:7\n2184 rules/marlborough/rules.yaml:327:11\n2185 rules/marlborough/rules.yaml:328:7\n2189 rules/marlborough/rules.yaml:329:11\n2190 rules/marlborough/rules.yaml:330:7\n2196 rules/marlborough/rules.yaml:807:7\n2201 rules/marlborough/rules.yaml:808:7\n2226 rules/marlborough/rules.yaml:809:7\n2241 rules/marlborough/rules.yaml:810:7\n2256 rules/marlborough/rules.yaml:746:7\n2257 rules/marlborough/rules.yaml:747:11\n2258 rules/marlborough/rules.yaml:748:7\n2259 rules/marlborough/rules.yaml:749:11\n2260 rules/marlborough/rules.yaml:750:7\n2264 rules/marlborough/rules.yaml:764:7\n2269 rules/marlborough/rules.yaml:765:7\n2274 rules/marlborough/rules.yaml:766:7\n2284 rules/marlborough/rules.yaml:777:7\n2289 rules/marlborough/rules.yaml:778:11\n2290 rules/marlborough/rules.yaml:779:7\n2291 rules/marlborough/rules.yaml:780:7\n2292 rules/marlborough/rules.yaml:781:11\n2293 rules/marlborough/rules.yaml:782:11\n2297 rules/marlborough/rules.yaml:783:15\n2298 rules/marlborough/rules.yaml:784:15\n2299 rules/marlborough/rules.yaml:785:19\n2300 rules/marlborough/rules.yaml:786:7\n2304 rules/marlborough/rules.yaml:524:7\n2313 rules/marlborough/rules.yaml:525:7\n2314 rules/marlborough/rules.yaml:526:7\n2330 rules/marlborough/rules.yaml:527:7\n2339 rules/marlborough/rules.yaml:528:7\n2354 rules/marlborough/rules.yaml:529:7\n2367 rules/marlborough/rules.yaml:530:7\n2378 rules/marlborough/rules.yaml:47:7\n2379 rules/marlborough/rules.yaml:48:11\n2380 rules/marlborough/rules.yaml:49:7\n2384 rules/marlborough/rules.yaml:553:7\n2385 rules/marlborough/rules.yaml:554:7\n2386 rules/marlborough/rules.yaml:555:7\n2387 rules/marlborough/rules.yaml:556:7\n2388 rules/marlborough/rules.yaml:557:7\n2389 rules/marlborough/rules.yaml:558:7\n2407 rules/marlborough/rules.yaml:284:7\n2408 rules/marlborough/rules.yaml:285:7\n2415 rules/marlborough/rules.yaml:286:11\n2416 rules/marlborough/rules.yaml:287:7\n2417 rules/marlborough/rules.yaml:288:11\n2418 rules/marlborough/rules.yaml:289:7\n2422 rules/marlborough/rules.yaml:271:7\n2427 rules/marlborough/rules.yaml:272:7\n2439 rules/marlborough/rules.yaml:730:7\n2440 rules/marlborough/rules.yaml:731:11\n2441 rules/marlborough/rules.yaml:732:7\n2442 rules/marlborough/rules.yaml:733:11\n2443 rules/marlborough/rules.yaml:734:7\n2444 rules/marlborough/rules.yaml:735:11\n2445 rules/marlborough/rules.yaml:736:7\n2449 rules/marlborough/rules.yaml:259:7\n2452 rules/marlborough/rules.yaml:260:11\n2453 rules/marlborough/rules.yaml:261:7\n2454 rules/marlborough/rules.yaml:262:11\n2455 rules/marlborough/rules.yaml:263:7\n2459 rules/marlborough/rules.yaml:57:7\n2466 rules/marlborough/rules.yaml:381:7\n2467 rules/marlborough/rules.yaml:382:11\n2468 rules/marlborough/rules.yaml:383:7\n2472 rules/marlborough/rules.yaml:448:7\n2478 rules/marlborough/rules.yaml:449:7\n2482 rules/marlborough/rules.yaml:594:7\n2487 rules/marlborough/rules.yaml:595:7\n2488 rules/marlborough/rules.yaml:596:7\n2496 rules/marlborough/rules.yaml:651:7\n2503 rules/marlborough/rules.yaml:2456:3\n2510 rules/marlborough/rules.yaml:2456:3\n2525 rules/marlborough/rules.yaml:2477:3\n2532 rules/marlborough/rules.yaml:2477:3\n2540 rules/marlborough/rules.yaml:2496:3\n2545 rules/marlborough/rules.yaml:2496:3\n2549 rules/marlborough/rules.yaml:794:7\n2556 rules/marlborough/rules.yaml:200:7\n2557 rules/marlborough/rules.yaml:201:7\n2558 rules/marlborough/rules.yaml:202:7\n2559 rules/marlborough/rules.yaml:203:7\n2560 rules/marlborough/rules.yaml:204:11\n2561 rules/marlborough/rules.yaml:205:11\n2571 rules/marlborough/rules.yaml:206:15\n2575 rules/marlborough/rules.yaml:207:19\n2608 rules/marlborough/rules.yaml:209:19\n2625 rules/marlborough/rules.yaml:210:7\n2629 rules/marlborough/cards.yaml:383:14\n2633 rules/marlborough/cards.yaml:391:14\n2637 rules/marlborough/cards.yaml:15:14\n2641 rules/marlborough/cards.yaml:23:14\n2645 rules/marlborough/cards.yaml:31:14\n2649 rules/marlborough/cards.yaml:39:14\n2653 rules/marlborough/cards.yaml:47:14\n2657 rules/marlborough/cards.yaml:55:14\n2661 rules/marlborough/cards.yaml:63:14\n2665 rules/marlborough/cards.yaml:71:14\n2669 rules/marlborough/cards.yaml:79:14\n2673 rules/marlborough/cards.yaml:87:14\n2677 rules/marlborough/cards.yaml:95:14\n2681 rules/marlborough/cards.yaml:103:14\n2685 rules/marlborough/cards.yaml:111:14\n2689 rules/marlborough/cards.yaml:119:14\n2693 rules/marlborough/cards.yaml:127:14\n2697 rules/marlborough/cards.yaml:199:14\n2701 rules/marlborough/cards.yaml:135:14\n2705 rules/marlborough/cards.yaml:143:14\n2709 rules/marlborough/cards.yaml:151:14\n2713 rules/marlborough/cards.yaml:159:14\n2717 rules/marlborough/cards.yaml:167:14\n2721 rules/marlborough/cards.yaml:175:14\n2725 rules/marlborough/cards.yaml:183:14\n2729 rules/marlborough/cards.yaml:191:14\n2733 rules/marlborough/cards.yaml:271:14\n2737 rules/marlborough/cards.yaml:279:14\n2741 rules/marlborough/cards.yaml:287:14\n2745 rules/marlborough/cards.yaml:295:14\n2749 rules/marlborough/cards.yaml:303:14\n2753 rules/marlborough/cards.yaml:311:14\n2757 rules/marlborough/cards.yaml:319:14\n2761 rules/marlborough/cards.yaml:327:14\n2765 rules/marlborough/cards.yaml:335:14\n2769 rules/marlborough/cards.yaml:343:14\n2773 rules/marlborough/cards.yaml:351:14\n2777 rules/marlborough/cards.yaml:359:14\n2781 rules/marlborough/cards.yaml:367:14\n2785 rules/marlborough/cards.yaml:375:14\n2789 rules/marlborough/cards.yaml:207:14\n2793 rules/marlborough/cards.yaml:215:14\n2797 rules/marlborough/cards.yaml:223:14\n2801 rules/marlborough/cards.yaml:231:14\n2805 rules/marlborough/cards.yaml:239:14\n2809 rules/marlborough/cards.yaml:247:14\n2813 rules/marlborough/cards.yaml:255:14\n2817 rules/marlborough/cards.yaml:263:14\n2821 rules/marlborough/rules.yaml:2582:9\n2825 rules/marlborough/rules.yaml:2554:9\n2833 rules/marlborough/rules.yaml:2597:9\n2834 rules/marlborough/rules.yaml:2598:9\n2835 rules/marlborough/rules.yaml:2599:9\n2842 rules/marlborough/rules.yaml:2561:9\n2843 rules/marlborough/rules.yaml:2562:9\n2844 rules/marlborough/rules.yaml:2563:9\n2849 rules/marlborough/rules.yaml:2570:9\n2858 rules/marlborough/rules.yaml:2571:9\n2859 rules/marlborough/rules.yaml:2572:9\n2860 rules/marlborough/rules.yaml:2573:13\n2862 rules/marlborough/rules.yaml:2574:13\n2865 rules/marlborough/rules.yaml:2576:13\n2870 rules/marlborough/rules.yaml:2588:9\n2872 rules/marlborough/rules.yaml:2589:9\n2874 rules/marlborough/rules.yaml:2590:9\n2879 rules/marlborough/rules.yaml:2544:9\n2882 rules/marlborough/rules.yaml:2545:9\n2888 rules/marlborough/rules.yaml:962:7\n2892 rules/marlborough/rules.yaml:963:11\n2893 rules/marlborough/rules.yaml:964:11\n2898 rules/marlborough/rules.yaml:1658:7\n2899 rules/marlborough/rules.yaml:1659:7\n2901 rules/marlborough/rules.yaml:1660:7\n2903 rules/marlborough/rules.yaml:1661:7\n2904 rules/marlborough/rules.yaml:1662:7\n2921 rules/marlborough/rules.yaml:1663:11\n2927 rules/marlborough/rules.yaml:1664:15\n2929 rules/marlborough/rules.yaml:1665:15\n2931 rules/marlborough/rules.yaml:1666:15\n2935 rules/marlborough/rules.yaml:908:7\n2939 rules/marlborough/rules.yaml:909:11\n2940 rules/marlborough/rules.yaml:910:11\n2941 rules/marlborough/rules.yaml:911:15\n2948 rules/marlborough/rules.yaml:912:15\n2950 rules/marlborough/rules.yaml:913:15\n2951 rules/marlborough/rules.yaml:914:15\n2953 rules/marlborough/rules.yaml:915:15\n2954 rules/marlborough/rules.yaml:916:11\n2956 rules/marlborough/rules.yaml:917:7\n2957 rules/marlborough/rules.yaml:918:7\n2959 rules/marlborough/rules.yaml:919:7\n2962 rules/marlborough/rules.yaml:920:11\n2963 rules/marlborough/rules.yaml:921:7\n2965 rules/marlborough/rules.yaml:922:7\n2966 rules/marlborough/rules.yaml:923:7\n2984 rules/marlborough/rules.yaml:924:11\n2993 rules/marlborough/rules.yaml:925:15\n2995 rules/marlborough/rules.yaml:926:15\n2997 rules/marlborough/rules.yaml:927:15\n3001 rules/marlborough/flow.yaml:110:7\n3002 rules/marlborough/flow.yaml:111:11\n3003 rules/marlborough/flow.yaml:112:7\n3009 rules/marlborough/rules.yaml:2062:7\n3010 rules/marlborough/rules.yaml:2063:11\n3012 rules/marlborough/rules.yaml:2065:11\n3014 rules/marlborough/rules.yaml:2067:11\n3015 rules/marlborough/rules.yaml:2068:11\n3018 rules/marlborough/rules.yaml:2069:11\n3023 rules/marlborough/rules.yaml:1293:7\n3029 rules/marlborough/rules.yaml:1294:11\n3030 rules/marlborough/rules.yaml:1295:15\n3031 rules/marlborough/rules.yaml:1296:15\n3044 rules/marlborough/rules.yaml:1297:15\n3045 rules/marlborough/rules.yaml:1298:15\n3057 rules/marlborough/rules.yaml:1299:15\n3058 rules/marlborough/rules.yaml:1300:19\n3059 rules/marlborough/rules.yaml:1301:19\n3065 rules/marlborough/rules.yaml:856:7\n3066 rules/marlborough/rules.yaml:857:7\n3071 rules/marlborough/rules.yaml:858:11\n3072 rules/marlborough/rules.yaml:859:11\n3075 rules/marlborough/rules.yaml:860:11\n3076 rules/marlborough/rules.yaml:861:7\n3077 rules/marlborough/rules.yaml:862:7\n3082 rules/marlborough/rules.yaml:2229:7\n3083 rules/marlborough/rules.yaml:2230:7\n3084 rules/marlborough/rules.yaml:2231:11\n3085 rules/marlborough/rules.yaml:2232:11\n3086 rules/marlborough/rules.yaml:2233:11\n3087 rules/marlborough/rules.yaml:2234:11\n3098 rules/marlborough/rules.yaml:2235:11\n3109 rules/marlborough/rules.yaml:2236:11\n3111 rules/marlborough/rules.yaml:2237:11\n3112 rules/marlborough/rules.yaml:2238:15\n3114 rules/marlborough/rules.yaml:2240:15\n3118 rules/marlborough/rules.yaml:1729:7\n3119 rules/marlborough/rules.yaml:1730:7\n3122 rules/marlborough/rules.yaml:1731:11\n3126 rules/marlborough/rules.yaml:1965:7\n3127 rules/marlborough/rules.yaml:1966:11\n3131 rules/marlborough/flow.yaml:16:7\n3132 rules/marlborough/flow.yaml:17:11\n3133 rules/marlborough/flow.yaml:18:15\n3136 rules/marlborough/flow.yaml:19:19\n3137 rules/marlborough/flow.yaml:20:19\n3143 rules/marlborough/rules.yaml:895:7\n3144 rules/marlborough/rules.yaml:896:11\n3147 rules/marlborough/rules.yaml:898:11\n3149 rules/marlborough/rules.yaml:899:7\n3151 rules/marlborough/rules.yaml:900:7\n3152 rules/marlborough/rules.yaml:901:11\n3157 rules/marlborough/rules.yaml:869:7\n3158 rules/marlborough/rules.yaml:870:7\n3164 rules/marlborough/rules.yaml:2079:7\n3165 rules/marlborough/rules.yaml:2080:7\n3168 rules/marlborough/rules.yaml:2081:7\n3173 rules/marlborough/flow.yaml:94:7\n3178 rules/marlborough/flow.yaml:95:7\n3183 rules/marlborough/flow.yaml:96:7\n3185 rules/marlborough/flow.yaml:97:7\n3186 rules/marlborough/flow.yaml:98:11\n3188 rules/marlborough/flow.yaml:100:11\n3192 rules/marlborough/flow.yaml:73:7\n3193 rules/marlborough/flow.yaml:74:11\n3194 rules/marlborough/flow.yaml:75:15\n3199 rules/marlborough/flow.yaml:25:7\n3200 rules/marlborough/flow.yaml:26:11\n3205 rules/marlborough/flow.yaml:27:11\n3208 rules/marlborough/flow.yaml:29:11\n3209 rules/marlborough/flow.yaml:30:11\n3210 rules/marlborough/flow.yaml:31:15\n3211 rules/marlborough/flow.yaml:32:11\n3212 rules/marlborough/flow.yaml:33:15\n3213 rules/marlborough/flow.yaml:34:15\n3214 rules/marlborough/flow.yaml:35:15\n3219 rules/marlborough/flow.yaml:36:19\n3220 rules/marlborough/flow.yaml:37:19\n3221 rules/marlborough/flow.yaml:38:19\n3223 rules/marlborough/flow.yaml:39:15\n3224 rules/marlborough/flow.yaml:40:11\n3227 rules/marlborough/flow.yaml:41:11\n3233 rules/marlborough/rules.yaml:877:7\n3234 rules/marlborough/rules.yaml:878:11\n3236 rules/marlborough/rules.yaml:879:11\n3238 rules/marlborough/rules.yaml:880:7\n3239 rules/marlborough/rules.yaml:881:7\n3240 rules/marlborough/rules.yaml:882:7\n3241 rules/marlborough/rules.yaml:883:7\n3242 rules/marlborough/rules.yaml:884:11\n3246 rules/marlborough/rules.yaml:886:11\n3254 rules/marlborough/rules.yaml:888:11\n3266 rules/marlborough/rules.yaml:2471:7\n3269 rules/marlborough/rules.yaml:2472:7\n3270 rules/marlborough/rules.yaml:2473:11\n3272 rules/marlborough/rules.yaml:2475:11\n3273 rules/marlborough/rules.yaml:2476:7\n3280 rules/marlborough/rules.yaml:2491:7\n3283 rules/marlborough/rules.yaml:2492:7\n3284 rules/marlborough/rules.yaml:2493:7\n3289 rules/marlborough/rules.yaml:2510:7\n3292 rules/marlborough/rules.yaml:2511:7\n3293 rules/marlborough/rules.yaml:2512:7\n3296 rules/marlborough/rules.yaml:2513:7\n3669 rules/marlborough/rules.yaml:1018:7\n3670 rules/marlborough/rules.yaml:1019:7\n3678 rules/marlborough/rules.yaml:1020:11\n3679 rules/marlborough/rules.yaml:1021:7\n3722 rules/marlborough/rules.yaml:1022:7\n3723 rules/marlborough/rules.yaml:1023:11\n3724 rules/marlborough/rules.yaml:1024:7\n3725 rules/marlborough/rules.yaml:1025:7\n3731 rules/marlborough/rules.yaml:1026:7\n3732 rules/marlborough/rules.yaml:1027:11\n3734 rules/marlborough/rules.yaml:1028:11\n3738 rules/marlborough/rules.yaml:1029:15\n3739 rules/marlborough/rules.yaml:1030:7\n3740 rules/marlborough/rules.yaml:1031:11\n3741 rules/marlborough/rules.yaml:1033:7\n3759 rules/marlborough/rules.yaml:1034:11\n3765 rules/marlborough/rules.yaml:1035:15\n3770 rules/marlborough/rules.yaml:1125:7\n3771 rules/marlborough/rules.yaml:1126:7\n3777 rules/marlborough/rules.yaml:1127:7\n3778 rules/marlborough/rules.yaml:1128:11\n3780 rules/marlborough/rules.yaml:1129:7\n3781 rules/marlborough/rules.yaml:1130:11\n3783 rules/marlborough/rules.yaml:1131:7\n3784 rules/marlborough/rules.yaml:1132:7\n3785 rules/marlborough/rules.yaml:1134:7\n3786 rules/marlborough/rules.yaml:1135:11\n3792 rules/marlborough/rules.yaml:1136:11\n3800 rules/marlborough/rules.yaml:1139:11\n3801 rules/marlborough/rules.yaml:1141:11\n3802 rules/marlborough/rules.yaml:1143:19\n3805 rules/marlborough/rules.yaml:1146:23\n3807 rules/marlborough/rules.yaml:1149:19\n3812 rules/marlborough/rules.yaml:1151:19\n3818 rules/marlborough/rules.yaml:1155:11\n3819 rules/marlborough/rules.yaml:1156:11\n3822 rules/marlborough/rules.yaml:1157:11\n3827 rules/marlborough/rules.yaml:1158:11\n3828 rules/marlborough/rules.yaml:1159:11\n3829 rules/marlborough/rules.yaml:1160:15\n3835 rules/marlborough/rules.yaml:1163:15\n3836 rules/marlborough/rules.yaml:1164:15\n3838 rules/marlborough/rules.yaml:1166:15\n3839 rules/marlborough/rules.yaml:1168:15\n3840 rules/marlborough/rules.yaml:1169:15\n3841 rules/marlborough/rules.yaml:1170:15\n3843 rules/marlborough/rules.yaml:1172:15\n3844 rules/marlborough/rules.yaml:1174:15\n3845 rules/marlborough/rules.yaml:1175:15\n3846 rules/marlborough/rules.yaml:1176:15\n3847 rules/marlborough/rules.yaml:1177:11\n3848 rules/marlborough/rules.yaml:1178:11\n3849 rules/marlborough/rules.yaml:1179:11\n3850 rules/marlborough/rules.yaml:1181:11\n3851 rules/marlborough/rules.yaml:1182:11\n3852 rules/marlborough/rules.yaml:1183:11\n3853 rules/marlborough/rules.yaml:1185:19\n3854 rules/marlborough/rules.yaml:1186:19\n3863 rules/marlborough/rules.yaml:1187:23\n3864 rules/marlborough/rules.yaml:1188:23\n3866 rules/marlborough/rules.yaml:1190:19\n3867 rules/marlborough/rules.yaml:1191:23\n3869 rules/marlborough/rules.yaml:1193:23\n3873 rules/marlborough/rules.yaml:1197:19\n3874 rules/marlborough/rules.yaml:1198:19\n3875 rules/marlborough/rules.yaml:1199:19\n3876 rules/marlborough/rules.yaml:1200:23\n3880 rules/marlborough/rules.yaml:1204:19\n3881 rules/marlborough/rules.yaml:1205:19\n3882 rules/marlborough/rules.yaml:1206:19\n3899 rules/marlborough/rules.yaml:1207:23\n3901 rules/marlborough/rules.yaml:1209:19\n3908 rules/marlborough/rules.yaml:2456:3\n3909 rules/marlborough/rules.yaml:2456:3\n3911 rules/marlborough/rules.yaml:2456:3\n3912 rules/marlborough/rules.yaml:2456:3\n3913 rules/marlborough/rules.yaml:2456:3\n3914 rules/marlborough/rules.yaml:2456:3\n3915 rules/marlborough/rules.yaml:2456:3\n3916 rules/marlborough/rules.yaml:2456:3\n3923 rules/marlborough/rules.yaml:2456:3\n3924 rules/marlborough/rules.yaml:2456:3\n3925 rules/marlborough/rules.yaml:2456:3\n3926 rules/marlborough/rules.yaml:2456:3\n3940 rules/marlborough/rules.yaml:2456:3\n3941 rules/marlborough/rules.yaml:2456:3\n3943 rules/marlborough/rules.yaml:2456:3\n3944 rules/marlborough/rules.yaml:2456:3\n3945 rules/marlborough/rules.yaml:2456:3\n3947 rules/marlborough/rules.yaml:2456:3\n3948 rules/marlborough/rules.yaml:2456:3\n3951 rules/marlborough/rules.yaml:2456:3\n3966 rules/marlborough/rules.yaml:1220:7\n3967 rules/marlborough/rules.yaml:1221:7\n3968 rules/marlborough/rules.yaml:1222:7\n3974 rules/marlborough/rules.yaml:1223:7\n3975 rules/marlborough/rules.yaml:1224:7\n3979 rules/marlborough/rules.yaml:1225:7\n3983 rules/marlborough/rules.yaml:1226:7\n3984 rules/marlborough/rules.yaml:1227:11\n3985 rules/marlborough/rules.yaml:1228:7\n3986 rules/marlborough/rules.yaml:1229:7\n3987 rules/marlborough/rules.yaml:1230:7\n3992 rules/marlborough/rules.yaml:1231:7\n3997 rules/marlborough/rules.yaml:1232:7\n3998 rules/marlborough/rules.yaml:1233:7\n3999 rules/marlborough/rules.yaml:1234:7\n4000 rules/marlborough/rules.yaml:1235:7\n4001 rules/marlborough/rules.yaml:1236:7\n4002 rules/marlborough/rules.yaml:1237:7\n4003 rules/marlborough/rules.yaml:1238:7\n4004 rules/marlborough/rules.yaml:1239:7\n4005 rules/marlborough/rules.yaml:1240:7\n4006 rules/marlborough/rules.yaml:1241:7\n4007 rules/marlborough/rules.yaml:1242:7\n4024 rules/marlborough/rules.yaml:1243:7\n4025 rules/marlborough/rules.yaml:1244:7\n4026 rules/marlborough/rules.yaml:1245:11\n4053 rules/marlborough/rules.yaml:1246:7\n4054 rules/marlborough/rules.yaml:1247:7\n4055 rules/marlborough/rules.yaml:1249:15\n4056 rules/marlborough/rules.yaml:1250:19\n4057 rules/marlborough/rules.yaml:1251:15\n4058 rules/marlborough/rules.yaml:1252:15\n4059 rules/marlborough/rules.yaml:1253:15\n4060 rules/marlborough/rules.yaml:1254:19\n4062 rules/marlborough/rules.yaml:1256:15\n4063 rules/marlborough/rules.yaml:1257:15\n4064 rules/marlborough/rules.yaml:1258:15\n4065 rules/marlborough/rules.yaml:1259:15\n4066 rules/marlborough/rules.yaml:1260:15\n4067 rules/marlborough/rules.yaml:1261:19\n4069 rules/marlborough/rules.yaml:1263:15\n4070 rules/marlborough/rules.yaml:1264:15\n4071 rules/marlborough/rules.yaml:1265:15\n4072 rules/marlborough/rules.yaml:1266:15\n4084 rules/marlborough/rules.yaml:1267:19\n4086 rules/marlborough/rules.yaml:1269:15\n4087 rules/marlborough/rules.yaml:1270:15\n4088 rules/marlborough/rules.yaml:1271:15\n4094 rules/marlborough/rules.yaml:1272:19\n4095 rules/marlborough/rules.yaml:1273:19\n4096 rules/marlborough/rules.yaml:1274:15\n4097 rules/marlborough/rules.yaml:1275:15\n4098 rules/marlborough/rules.yaml:1276:15\n4099 rules/marlborough/rules.yaml:1277:19\n4101 rules/marlborough/rules.yaml:1279:15\n4102 rules/marlborough/rules.yaml:1280:19\n4103 rules/marlborough/rules.yaml:1281:15\n4104 rules/marlborough/rules.yaml:1282:15\n4105 rules/marlborough/rules.yaml:1283:15\n4106 rules/marlborough/rules.yaml:1284:15\n4107 rules/marlborough/rules.yaml:1285:15\n4108 rules/marlborough/rules.yaml:1286:19\n4113 rules/marlborough/rules.yaml:1909:7\n4114 rules/marlborough/rules.yaml:1910:7\n4115 rules/marlborough/rules.yaml:1911:7\n4125 rules/marlborough/rules.yaml:1912:7\n4126 rules/marlborough/rules.yaml:1913:11\n4129 rules/marlborough/rules.yaml:1915:7\n4133 rules/marlborough/rules.yaml:1738:7\n4138 rules/marlborough/rules.yaml:1739:11\n4139 rules/marlborough/rules.yaml:1740:11\n4151 rules/marlborough/rules.yaml:1741:15\n4158 rules/marlborough/rules.yaml:1742:15\n4193 rules/marlborough/rules.yaml:1743:15\n4194 rules/marlborough/rules.yaml:1745:19\n4196 rules/marlborough/rules.yaml:1747:19\n4197 rules/marlborough/rules.yaml:1748:19\n4198 rules/marlborough/rules.yaml:1749:23\n4199 rules/marlborough/rules.yaml:1750:19\n4201 rules/marlborough/rules.yaml:1751:19\n4206 rules/marlborough/rules.yaml:1883:7\n4207 rules/marlborough/rules.yaml:1884:7\n4208 rules/marlborough/rules.yaml:1885:7\n4209 rules/marlborough/rules.yaml:1886:7\n4215 rules/marlborough/rules.yaml:1889:7\n4219 rules/marlborough/rules.yaml:1890:7\n4223 rules/marlborough/rules.yaml:1891:7\n4224 rules/marlborough/rules.yaml:1892:11\n4227 rules/marlborough/rules.yaml:1893:7\n4228 rules/marlborough/rules.yaml:1894:11\n4231 rules/marlborough/rules.yaml:1895:7\n4232 rules/marlborough/rules.yaml:1896:7\n4233 rules/marlborough/rules.yaml:1897:7\n4234 rules/marlborough/rules.yaml:1899:7\n4235 rules/marlborough/rules.yaml:1900:7\n4239 rules/marlborough/rules.yaml:1951:7\n4240 rules/marlborough/rules.yaml:1952:7\n4241 rules/marlborough/rules.yaml:1953:7\n4242 rules/marlborough/rules.yaml:1954:11\n4243 rules/marlborough/rules.yaml:1955:7\n4244 rules/marlborough/rules.yaml:1956:7\n4245 rules/marlborough/rules.yaml:1957:7\n4251 rules/marlborough/rules.yaml:1841:7\n4252 rules/marlborough/rules.yaml:1842:7\n4255 rules/marlborough/rules.yaml:1845:11\n4257 rules/marlborough/rules.yaml:1847:11\n4258 rules/marlborough/rules.yaml:1848:11\n4259 rules/marlborough/rules.yaml:1849:11\n4260 rules/marlborough/rules.yaml:1850:15\n4264 rules/marlborough/rules.yaml:1853:15\n4266 rules/marlborough/rules.yaml:1856:11\n4274 rules/marlborough/rules.yaml:1857:11\n4275 rules/marlborough/rules.yaml:1859:19\n4277 rules/marlborough/rules.yaml:1862:19\n4279 rules/marlborough/rules.yaml:1864:19\n4280 rules/marlborough/rules.yaml:1865:23\n4282 rules/marlborough/rules.yaml:1868:23\n4284 rules/marlborough/rules.yaml:1871:19\n4289 rules/marlborough/rules.yaml:1924:7\n4290 rules/marlborough/rules.yaml:1925:7\n4295 rules/marlborough/rules.yaml:1926:11\n4296 rules/marlborough/rules.yaml:1927:11\n4317 rules/marlborough/rules.yaml:1928:11\n4318 rules/marlborough/rules.yaml:1929:11\n4319 rules/marlborough/rules.yaml:1930:15\n4334 rules/marlborough/rules.yaml:1931:15\n4335 rules/marlborough/rules.yaml:1932:19\n4337 rules/marlborough/rules.yaml:1934:19\n4338 rules/marlborough/rules.yaml:1935:19\n4339 rules/marlborough/rules.yaml:1936:23\n4340 rules/marlborough/rules.yaml:1937:19\n4341 rules/marlborough/rules.yaml:1938:23\n4343 rules/marlborough/rules.yaml:1940:23\n4349 rules/marlborough/rules.yaml:1801:7\n4356 rules/marlborough/rules.yaml:1802:7\n4362 rules/marlborough/rules.yaml:1803:7\n4363 rules/marlborough/rules.yaml:1805:11\n4365 rules/marlborough/rules.yaml:1807:11\n4368 rules/marlborough/rules.yaml:1808:11\n4373 rules/marlborough/rules.yaml:1809:11\n4374 rules/marlborough/rules.yaml:1810:11\n4375 rules/marlborough/rules.yaml:1811:15\n4377 rules/marlborough/rules.yaml:1813:15\n4378 rules/marlborough/rules.yaml:1814:11\n4384 rules/marlborough/rules.yaml:835:7\n4385 rules/marlborough/rules.yaml:836:7\n4386 rules/marlborough/rules.yaml:837:11\n4387 rules/marlborough/rules.yaml:838:11\n4388 rules/marlborough/rules.yaml:839:15\n4391 rules/marlborough/rules.yaml:840:11\n4392 rules/marlborough/rules.yaml:842:7\n4393 rules/marlborough/rules.yaml:843:7\n4400 rules/marlborough/rules.yaml:844:11\n4401 rules/marlborough/rules.yaml:845:15\n4403 rules/marlborough/rules.yaml:847:15\n4404 rules/marlborough/rules.yaml:848:15\n4408 rules/marlborough/rules.yaml:849:11\n4413 rules/marlborough/rules.yaml:2422:7\n4414 rules/marlborough/rules.yaml:2423:7\n4419 rules/marlborough/rules.yaml:2424:11\n4431 rules/marlborough/rules.yaml:2425:11\n4449 rules/marlborough/rules.yaml:2426:11\n4450 rules/marlborough/rules.yaml:2427:15\n4452 rules/marlborough/rules.yaml:2429:15\n4453 rules/marlborough/rules.yaml:2430:15\n4454 rules/marlborough/rules.yaml:2431:19\n4456 rules/marlborough/rules.yaml:2433:19\n4459 rules/marlborough/rules.yaml:2434:19\n4460 rules/marlborough/rules.yaml:2435:19\n4461 rules/marlborough/rules.yaml:2437:19\n4462 rules/marlborough/rules.yaml:2438:23\n4463 rules/marlborough/rules.yaml:2439:7\n4468 rules/marlborough/rules.yaml:1823:7\n4469 rules/marlborough/rules.yaml:1824:7\n4470 rules/marlborough/rules.yaml:1825:7\n4471 rules/marlborough/rules.yaml:1827:15\n4472 rules/marlborough/rules.yaml:1828:19\n4475 rules/marlborough/rules.yaml:1829:23\n4478 rules/marlborough/rules.yaml:1831:15\n4481 rules/marlborough/rules.yaml:1833:15\n4488 rules/marlborough/rules.yaml:1055:7\n4489 rules/marlborough/rules.yaml:1056:11\n4490 rules/marlborough/rules.yaml:1057:7\n4491 rules/marlborough/rules.yaml:1058:7\n4492 rules/marlborough/rules.yaml:1061:15\n4493 rules/marlborough/rules.yaml:1062:15\n4494 rules/marlborough/rules.yaml:1063:15\n4496 rules/marlborough/rules.yaml:1066:15\n4497 rules/marlborough/rules.yaml:1067:15\n4498 rules/marlborough/rules.yaml:1068:15\n4500 rules/marlborough/rules.yaml:1070:15\n4504 rules/marlborough/rules.yaml:1565:7\n4509 rules/marlborough/rules.yaml:1566:11\n4512 rules/marlborough/rules.yaml:1567:11\n4520 rules/marlborough/rules.yaml:1569:15\n4524 rules/marlborough/rules.yaml:1081:7\n4525 rules/marlborough/rules.yaml:1082:7\n4530 rules/marlborough/rules.yaml:1083:7\n4531 rules/marlborough/rules.yaml:1084:11\n4532 rules/marlborough/rules.yaml:1085:15\n4533 rules/marlborough/rules.yaml:1086:7\n4534 rules/marlborough/rules.yaml:1087:7\n4535 rules/marlborough/rules.yaml:1088:7\n4536 rules/marlborough/rules.yaml:1089:11\n4537 rules/marlborough/rules.yaml:1090:11\n4538 rules/marlborough/rules.yaml:1091:11\n4550 rules/marlborough/rules.yaml:1092:11\n4559 rules/marlborough/rules.yaml:1093:11\n4560 rules/marlborough/rules.yaml:1094:15\n4561 rules/marlborough/rules.yaml:1095:19\n4563 rules/marlborough/rules.yaml:1097:15\n4564 rules/marlborough/rules.yaml:1098:15\n4565 rules/marlborough/rules.yaml:1099:19\n4567 rules/marlborough/rules.yaml:1101:7\n4568 rules/marlborough/rules.yaml:1102:7\n4572 rules/marlborough/rules.yaml:2282:7\n4573 rules/marlborough/rules.yaml:2283:7\n4578 rules/marlborough/rules.yaml:2284:7\n4581 rules/marlborough/rules.yaml:2285:7\n4599 rules/marlborough/rules.yaml:2286:7\n4600 rules/marlborough/rules.yaml:2287:11\n4601 rules/marlborough/rules.yaml:2288:7\n4602 rules/marlborough/rules.yaml:2289:7\n4603 rules/marlborough/rules.yaml:2290:11\n4604 rules/marlborough/rules.yaml:2291:7\n4605 rules/marlborough/rules.yaml:2292:11\n4610 rules/marlborough/rules.yaml:2293:11\n4611 rules/marlborough/rules.yaml:2294:11\n4612 rules/marlborough/rules.yaml:2295:11\n4613 rules/marlborough/rules.yaml:2296:15\n4614 rules/marlborough/rules.yaml:2297:19\n4616 rules/marlborough/rules.yaml:2299:15\n4617 rules/marlborough/rules.yaml:2300:15\n4618 rules/marlborough/rules.yaml:2301:19\n4620 rules/marlborough/rules.yaml:2303:19\n4621 rules/marlborough/rules.yaml:2304:19\n4622 rules/marlborough/rules.yaml:2305:7\n4623 rules/marlborough/rules.yaml:2306:11\n4624 rules/marlborough/rules.yaml:2307:11\n4625 rules/marlborough/rules.yaml:2309:11\n4626 rules/marlborough/rules.yaml:2310:11\n4630 rules/marlborough/rules.yaml:2311:11\n4633 rules/marlborough/rules.yaml:2312:11\n4634 rules/marlborough/rules.yaml:2313:15\n4635 rules/marlborough/rules.yaml:2314:19\n4644 rules/marlborough/rules.yaml:2315:19\n4645 rules/marlborough/rules.yaml:2316:23\n4646 rules/marlborough/rules.yaml:2318:23\n4647 rules/marlborough/rules.yaml:2319:7\n4648 rules/marlborough/rules.yaml:2320:11\n4652 rules/marlborough/rules.yaml:1499:7\n4653 rules/marlborough/rules.yaml:1500:7\n4662 rules/marlborough/rules.yaml:1501:7\n4663 rules/marlborough/rules.yaml:1502:11\n4674 rules/marlborough/rules.yaml:1503:15\n4675 rules/marlborough/rules.yaml:1504:15\n4676 rules/marlborough/rules.yaml:1505:19\n4677 rules/marlborough/rules.yaml:1506:19\n4678 rules/marlborough/rules.yaml:1508:23\n4693 rules/marlborough/rules.yaml:1509:23\n4694 rules/marlborough/rules.yaml:1510:27\n4696 rules/marlborough/rules.yaml:1511:23\n4697 rules/marlborough/rules.yaml:1512:23\n4698 rules/marlborough/rules.yaml:1513:27\n4699 rules/marlborough/rules.yaml:1514:31\n4707 rules/marlborough/rules.yaml:2477:3\n4708 rules/marlborough/rules.yaml:2477:3\n4710 rules/marlborough/rules.yaml:2477:3\n4711 rules/marlborough/rules.yaml:2477:3\n4712 rules/marlborough/rules.yaml:2477:3\n4713 rules/marlborough/rules.yaml:2477:3\n4714 rules/marlborough/rules.yaml:2477:3\n4715 rules/marlborough/rules.yaml:2477:3\n4722 rules/marlborough/rules.yaml:2477:3\n4723 rules/marlborough/rules.yaml:2477:3\n4724 rules/marlborough/rules.yaml:2477:3\n4725 rules/marlborough/rules.yaml:2477:3\n4730 rules/marlborough/rules.yaml:2477:3\n4731 rules/marlborough/rules.yaml:2477:3\n4733 rules/marlborough/rules.yaml:2477:3\n4734 rules/marlborough/rules.yaml:2477:3\n4735 rules/marlborough/rules.yaml:2477:3\n4737 rules/marlborough/rules.yaml:2477:3\n4738 rules/marlborough/rules.yaml:2477:3\n4739 rules/marlborough/rules.yaml:2477:3\n4744 rules/marlborough/rules.yaml:2128:7\n4749 rules/marlborough/rules.yaml:2129:7\n4750 rules/marlborough/rules.yaml:2130:11\n4751 rules/marlborough/rules.yaml:2131:11\n4752 rules/marlborough/rules.yaml:2132:15\n4754 rules/marlborough/rules.yaml:2135:15\n4760 rules/marlborough/rules.yaml:1109:7\n4761 rules/marlborough/rules.yaml:1110:7\n4762 rules/marlborough/rules.yaml:1111:11\n4763 rules/marlborough/rules.yaml:1112:11\n4765 rules/marlborough/rules.yaml:1114:11\n4818 rules/marlborough/rules.yaml:1716:7\n4819 rules/marlborough/rules.yaml:1717:7\n4820 rules/marlborough/rules.yaml:1718:7\n4821 rules/marlborough/rules.yaml:1719:11\n4825 rules/marlborough/rules.yaml:1772:7\n4826 rules/marlborough/rules.yaml:1773:7\n4827 rules/marlborough/rules.yaml:1775:7\n4832 rules/marlborough/rules.yaml:1583:7\n4838 rules/marlborough/rules.yaml:1584:11\n4839 rules/marlborough/rules.yaml:1585:11\n4840 rules/marlborough/rules.yaml:1586:11\n4843 rules/marlborough/rules.yaml:1589:15\n4844 rules/marlborough/rules.yaml:1590:15\n4846 rules/marlborough/rules.yaml:1592:7\n4847 rules/marlborough/rules.yaml:1593:7\n4848 rules/marlborough/rules.yaml:1594:7\n4853 rules/marlborough/rules.yaml:1595:7\n4854 rules/marlborough/rules.yaml:1596:11\n4855 rules/marlborough/rules.yaml:1597:11\n4856 rules/marlborough/rules.yaml:1598:15\n4859 rules/marlborough/rules.yaml:1599:15\n4860 rules/marlborough/rules.yaml:1600:15\n4861 rules/marlborough/rules.yaml:1602:7\n4862 rules/marlborough/rules.yaml:1603:7\n4867 rules/marlborough/rules.yaml:1604:11\n4870 rules/marlborough/rules.yaml:1605:11\n4906 rules/marlborough/rules.yaml:1606:11\n4907 rules/marlborough/rules.yaml:1607:15\n4909 rules/marlborough/rules.yaml:1609:15\n4910 rules/marlborough/rules.yaml:1610:15\n4911 rules/marlborough/rules.yaml:1611:19\n4913 rules/marlborough/rules.yaml:1613:19\n4916 rules/marlborough/rules.yaml:1614:19\n4917 rules/marlborough/rules.yaml:1616:7\n4918 rules/marlborough/rules.yaml:1617:7\n4923 rules/marlborough/rules.yaml:1618:11\n4947 rules/marlborough/rules.yaml:1619:11\n4948 rules/marlborough/rules.yaml:1620:15\n4950 rules/marlborough/rules.yaml:1622:15\n4951 rules/marlborough/rules.yaml:1623:15\n4952 rules/marlborough/rules.yaml:1624:19\n4954 rules/marlborough/rules.yaml:1626:19\n4959 rules/marlborough/rules.yaml:1627:19\n4962 rules/marlborough/rules.yaml:1628:19\n4963 rules/marlborough/rules.yaml:1629:19\n4967 rules/marlborough/rules.yaml:1630:23\n4970 rules/marlborough/rules.yaml:1633:23\n4971 rules/marlborough/rules.yaml:1634:23\n4976 rules/marlborough/rules.yaml:1526:7\n4991 rules/marlborough/rules.yaml:1527:7\n5000 rules/marlborough/rules.yaml:1528:11\n5001 rules/marlborough/rules.yaml:1529:7\n5002 rules/marlborough/rules.yaml:1530:7\n5023 rules/marlborough/rules.yaml:1531:7\n5024 rules/marlborough/rules.yaml:1533:11\n5025 rules/marlborough/rules.yaml:1534:15\n5026 rules/marlborough/rules.yaml:1535:11\n5027 rules/marlborough/rules.yaml:1536:7\n5028 rules/marlborough/rules.yaml:1537:7\n5029 rules/marlborough/rules.yaml:1538:11\n5034 rules/marlborough/rules.yaml:2515:1\n5035 rules/marlborough/rules.yaml:2515:1\n5036 rules/marlborough/rules.yaml:2515:1\n5041 rules/marlborough/rules.yaml:2515:1\n5042 rules/marlborough/rules.yaml:2515:1\n5043 rules/marlborough/rules.yaml:2515:1\n5044 rules/marlborough/rules.yaml:2515:1\n5047 rules/marlborough/rules.yaml:2515:1\n5048 rules/marlborough/rules.yaml:2515:1\n5050 rules/marlborough/rules.yaml:2515:1\n5051 rules/marlborough/rules.yaml:2515:1\n5052 rules/marlborough/rules.yaml:2515:1\n5053 rules/marlborough/rules.yaml:2515:1\n5054 rules/marlborough/rules.yaml:2515:1\n5055 rules/marlborough/rules.yaml:2515:1\n5056 rules/marlborough/rules.yaml:2515:1\n5057 rules/marlborough/rules.yaml:2515:1\n5058 rules/marlborough/rules.yaml:2515:1\n5059 rules/marlborough/rules.yaml:2515:1\n5060 rules/marlborough/rules.yaml:2515:1\n5064 rules/marlborough/rules.yaml:1782:7\n5069 rules/marlborough/rules.yaml:1783:7\n5089 rules/marlborough/rules.yaml:1784:7\n5090 rules/marlborough/rules.yaml:1785:11\n5091 rules/marlborough/rules.yaml:1786:11\n5097 rules/marlborough/rules.yaml:1787:15\n5098 rules/marlborough/rules.yaml:1788:7\n5110 rules/marlborough/rules.yaml:1789:11\n5126 rules/marlborough/rules.yaml:1790:7\n5132 rules/marlborough/rules.yaml:1791:11\n5145 rules/marlborough/rules.yaml:2113:7\n5157 rules/marlborough/rules.yaml:2114:7\n5158 rules/marlborough/rules.yaml:2116:11\n5159 rules/marlborough/rules.yaml:2117:7\n5160 rules/marlborough/rules.yaml:2118:7\n5161 rules/marlborough/rules.yaml:2119:7\n5166 rules/marlborough/rules.yaml:1406:7\n5167 rules/marlborough/rules.yaml:1407:11\n5168 rules/marlborough/rules.yaml:1408:7\n5169 rules/marlborough/rules.yaml:1409:7\n5170 rules/marlborough/rules.yaml:1410:7\n5175 rules/marlborough/rules.yaml:1411:11\n5176 rules/marlborough/rules.yaml:1412:15\n5178 rules/marlborough/rules.yaml:1414:15\n5179 rules/marlborough/rules.yaml:1415:11\n5180 rules/marlborough/rules.yaml:1416:15\n5181 rules/marlborough/rules.yaml:1417:11\n5182 rules/marlborough/rules.yaml:1418:15\n5184 rules/marlborough/rules.yaml:1420:15\n5185 rules/marlborough/rules.yaml:1421:11\n5189 rules/marlborough/rules.yaml:2450:7\n5191 rules/marlborough/rules.yaml:2451:7\n5192 rules/marlborough/rules.yaml:2452:7\n5199 rules/marlborough/rules.yaml:2166:7\n5200 rules/marlborough/rules.yaml:2167:7\n5201 rules/marlborough/rules.yaml:2168:11\n5202 rules/marlborough/rules.yaml:2169:7\n5208 rules/marlborough/rules.yaml:2170:7\n5214 rules/marlborough/rules.yaml:2171:7\n5215 rules/marlborough/rules.yaml:2172:7\n5219 rules/marlborough/rules.yaml:2173:11\n5220 rules/marlborough/rules.yaml:2174:7\n5221 rules/marlborough/rules.yaml:2175:7\n5222 rules/marlborough/rules.yaml:2176:11\n5223 rules/marlborough/rules.yaml:2177:7\n5229 rules/marlborough/rules.yaml:2178:7\n5230 rules/marlborough/rules.yaml:2179:7\n5231 rules/marlborough/rules.yaml:2181:7\n5232 rules/marlborough/rules.yaml:2183:15\n5234 rules/marlborough/rules.yaml:2185:15\n5236 rules/marlborough/rules.yaml:2187:15\n5238 rules/marlborough/rules.yaml:2189:15\n5239 rules/marlborough/rules.yaml:2190:15\n5241 rules/marlborough/rules.yaml:2192:15\n5242 rules/marlborough/rules.yaml:2193:15\n5243 rules/marlborough/rules.yaml:2194:15\n5244 rules/marlborough/rules.yaml:2195:19\n5245 rules/marlborough/rules.yaml:2196:19\n5246 rules/marlborough/rules.yaml:2197:15\n5250 rules/marlborough/rules.yaml:2145:7\n5251 rules/marlborough/rules.yaml:2146:7\n5252 rules/marlborough/rules.yaml:2147:7\n5253 rules/marlborough/rules.yaml:2148:11\n5254 rules/marlborough/rules.yaml:2150:7\n5255 rules/marlborough/rules.yaml:2151:7\n5256 rules/marlborough/rules.yaml:2152:7\n5259 rules/marlborough/rules.yaml:2154:7\n5260 rules/marlborough/rules.yaml:2155:7\n5261 rules/marlborough/rules.yaml:2156:11\n5266 rules/marlborough/rules.yaml:2253:7\n5267 rules/marlborough/rules.yaml:2254:7\n5272 rules/marlborough/rules.yaml:2255:11\n5277 rules/marlborough/rules.yaml:2256:11\n5282 rules/marlborough/rules.yaml:2257:11\n5283 rules/marlborough/rules.yaml:2258:15\n5285 rules/marlborough/rules.yaml:2260:15\n5286 rules/marlborough/rules.yaml:2261:15\n5287 rules/marlborough/rules.yaml:2262:19\n5289 rules/marlborough/rules.yaml:2264:19\n5292 rules/marlborough/rules.yaml:2265:19\n5297 rules/marlborough/rules.yaml:1679:7\n5298 rules/marlborough/rules.yaml:1680:7\n5299 rules/marlborough/rules.yaml:1681:7\n5300 rules/marlborough/rules.yaml:1682:7\n5305 rules/marlborough/rules.yaml:1683:11\n5310 rules/marlborough/rules.yaml:1684:11\n5314 rules/marlborough/rules.yaml:1685:11\n5315 rules/marlborough/rules.yaml:1686:11\n5316 rules/marlborough/rules.yaml:1687:15\n5318 rules/marlborough/rules.yaml:1689:15\n5319 rules/marlborough/rules.yaml:1690:15\n5321 rules/marlborough/rules.yaml:1692:15\n5322 rules/marlborough/rules.yaml:1693:15\n5323 rules/marlborough/rules.yaml:1694:19\n5325 rules/marlborough/rules.yaml:1696:19\n5326 rules/marlborough/rules.yaml:1697:7\n5333 rules/marlborough/rules.yaml:2025:7\n5334 rules/marlborough/rules.yaml:2026:7\n5335 rules/marlborough/rules.yaml:2027:7\n5336 rules/marlborough/rules.yaml:2028:7\n5337 rules/marlborough/rules.yaml:2030:7\n5338 rules/marlborough/rules.yaml:2032:15\n5339 rules/marlborough/rules.yaml:2033:19\n5341 rules/marlborough/rules.yaml:2035:19\n5343 rules/marlborough/rules.yaml:2037:15\n5344 rules/marlborough/rules.yaml:2038:19\n5348 rules/marlborough/rules.yaml:2042:15\n5349 rules/marlborough/rules.yaml:2043:15\n5351 rules/marlborough/rules.yaml:2045:15\n5352 rules/marlborough/rules.yaml:2046:15\n5354 rules/marlborough/rules.yaml:2048:15\n5355 rules/marlborough/rules.yaml:2049:15\n5357 rules/marlborough/rules.yaml:2051:15\n5362 rules/marlborough/rules.yaml:2380:7\n5363 rules/marlborough/rules.yaml:2381:7\n5364 rules/marlborough/rules.yaml:2382:7\n5367 rules/marlborough/rules.yaml:2383:7\n5368 rules/marlborough/rules.yaml:2384:11\n5371 rules/marlborough/rules.yaml:2385:7\n5372 rules/marlborough/rules.yaml:2386:7\n5373 rules/marlborough/rules.yaml:2387:7\n5376 rules/marlborough/rules.yaml:2389:7\n5377 rules/marlborough/rules.yaml:2390:7\n5378 rules/marlborough/rules.yaml:2391:11\n5379 rules/marlborough/rules.yaml:2393:7\n5380 rules/marlborough/rules.yaml:2394:11\n5381 rules/marlborough/rules.yaml:2395:7\n5382 rules/marlborough/rules.yaml:2396:7\n5383 rules/marlborough/rules.yaml:2397:7\n5384 rules/marlborough/rules.yaml:2398:11\n5385 rules/marlborough/rules.yaml:2399:15\n5387 rules/marlborough/rules.yaml:2401:7\n5400 rules/marlborough/rules.yaml:2402:7\n5401 rules/marlborough/rules.yaml:2403:11\n5402 rules/marlborough/rules.yaml:2404:7\n5403 rules/marlborough/rules.yaml:2405:7\n5404 rules/marlborough/rules.yaml:2406:11\n5405 rules/marlborough/rules.yaml:2407:11\n5413 rules/marlborough/rules.yaml:2408:11\n5414 rules/marlborough/rules.yaml:2409:11\n5418 rules/marlborough/rules.yaml:2360:7\n5419 rules/marlborough/rules.yaml:2361:7\n5420 rules/marlborough/rules.yaml:2362:11\n5421 rules/marlborough/rules.yaml:2363:11\n5422 rules/marlborough/rules.yaml:2364:15\n5423 rules/marlborough/rules.yaml:2365:15\n5424 rules/marlborough/rules.yaml:2366:7\n5428 rules/marlborough/rules.yaml:2334:7\n5438 rules/marlborough/rules.yaml:2335:7\n5439 rules/marlborough/rules.yaml:2337:11\n5440 rules/marlborough/rules.yaml:2338:7\n5441 rules/marlborough/rules.yaml:2339:7\n5442 rules/marlborough/rules.yaml:2340:7\n5443 rules/marlborough/rules.yaml:2341:7\n5444 rules/marlborough/rules.yaml:2342:11\n5445 rules/marlborough/rules.yaml:2344:7\n5450 rules/marlborough/rules.yaml:2345:11\n5451 rules/marlborough/rules.yaml:2346:11\n5452 rules/marlborough/rules.yaml:2347:15\n5453 rules/marlborough/rules.yaml:2348:15\n5454 rules/marlborough/rules.yaml:2349:15\n5460 rules/marlborough/rules.yaml:2210:7\n5461 rules/marlborough/rules.yaml:2211:11\n5462 rules/marlborough/rules.yaml:2212:11\n5471 rules/marlborough/rules.yaml:2213:15\n5472 rules/marlborough/rules.yaml:2214:15\n5473 rules/marlborough/rules.yaml:2215:19\n5476 rules/marlborough/rules.yaml:2216:19\n5480 rules/marlborough/rules.yaml:976:7\n5481 rules/marlborough/rules.yaml:977:7\n5482 rules/marlborough/rules.yaml:978:11\n5483 rules/marlborough/rules.yaml:979:7\n5486 rules/marlborough/rules.yaml:981:11\n5487 rules/marlborough/rules.yaml:982:7\n5488 rules/marlborough/rules.yaml:983:11\n5489 rules/marlborough/rules.yaml:984:15\n5490 rules/marlborough/rules.yaml:985:7\n5491 rules/marlborough/rules.yaml:986:7\n5492 rules/marlborough/rules.yaml:987:7\n5493 rules/marlborough/rules.yaml:988:11\n5494 rules/marlborough/rules.yaml:989:7\n5495 rules/marlborough/rules.yaml:990:7\n5496 rules/marlborough/rules.yaml:991:7\n5497 rules/marlborough/rules.yaml:992:7\n5515 rules/marlborough/rules.yaml:993:7\n5524 rules/marlborough/rules.yaml:994:11\n5529 rules/marlborough/rules.yaml:995:7\n5530 rules/marlborough/rules.yaml:997:11\n5531 rules/marlborough/rules.yaml:998:15\n5532 rules/marlborough/rules.yaml:999:11\n5533 rules/marlborough/rules.yaml:1000:7\n5534 rules/marlborough/rules.yaml:1001:7\n5535 rules/marlborough/rules.yaml:1002:11\n5541 rules/marlborough/rules.yaml:2496:3\n5542 rules/marlborough/rules.yaml:2496:3\n5544 rules/marlborough/rules.yaml:2496:3\n5545 rules/marlborough/rules.yaml:2496:3\n5546 rules/marlborough/rules.yaml:2496:3\n5547 rules/marlborough/rules.yaml:2496:3\n5548 rules/marlborough/rules.yaml:2496:3\n5549 rules/marlborough/rules.yaml:2496:3\n5556 rules/marlborough/rules.yaml:2496:3\n5557 rules/marlborough/rules.yaml:2496:3\n5558 rules/marlborough/rules.yaml:2496:3\n5559 rules/marlborough/rules.yaml:2496:3\n5562 rules/marlborough/rules.yaml:2496:3\n5563 rules/marlborough/rules.yaml:2496:3\n5565 rules/marlborough/rules.yaml:2496:3\n5566 rules/marlborough/rules.yaml:2496:3\n5567 rules/marlborough/rules.yaml:2496:3\n5569 rules/marlborough/rules.yaml:2496:3\n5570 rules/marlborough/rules.yaml:2496:3\n5571 rules/marlborough/rules.yaml:2496:3\n5578 rules/marlborough/rules.yaml:1439:7\n5584 rules/marlborough/rules.yaml:1440:7\n5598 rules/marlborough/rules.yaml:1441:7\n5609 rules/marlborough/rules.yaml:1442:7\n5620 rules/marlborough/rules.yaml:1443:11\n5621 rules/marlborough/rules.yaml:1445:7\n5626 rules/marlborough/rules.yaml:1446:7\n5627 rules/marlborough/rules.yaml:1447:7\n5628 rules/marlborough/rules.yaml:1448:11\n5629 rules/marlborough/rules.yaml:1449:7\n5630 rules/marlborough/rules.yaml:1450:11\n5631 rules/marlborough/rules.yaml:1451:7\n5632 rules/marlborough/rules.yaml:1452:11\n5633 rules/marlborough/rules.yaml:1453:7\n5634 rules/marlborough/rules.yaml:1454:11\n5635 rules/marlborough/rules.yaml:1455:15\n5639 rules/marlborough/rules.yaml:1459:7\n5640 rules/marlborough/rules.yaml:1460:11\n5643 rules/marlborough/rules.yaml:1461:15\n5644 rules/marlborough/rules.yaml:1462:19\n5647 rules/marlborough/rules.yaml:1466:7\n5648 rules/marlborough/rules.yaml:1467:11\n5649 rules/marlborough/rules.yaml:1469:11\n5650 rules/marlborough/rules.yaml:1470:15\n5653 rules/marlborough/rules.yaml:1471:15\n5654 rules/marlborough/rules.yaml:1472:19\n5655 rules/marlborough/rules.yaml:1473:19\n5656 rules/marlborough/rules.yaml:1474:7\n5657 rules/marlborough/rules.yaml:1475:11\n5658 rules/marlborough/rules.yaml:1476:7\n5670 rules/marlborough/rules.yaml:1477:7\n5679 rules/marlborough/rules.yaml:1478:11\n5680 rules/marlborough/rules.yaml:1479:7\n5681 rules/marlborough/rules.yaml:1480:7\n5682 rules/marlborough/rules.yaml:1481:11\n5683 rules/marlborough/rules.yaml:1482:7\n5684 rules/marlborough/rules.yaml:1483:7\n5685 rules/marlborough/rules.yaml:1484:11\n5686 rules/marlborough/rules.yaml:1485:11\n5687 rules/marlborough/rules.yaml:1486:15\n5702 rules/marlborough/rules.yaml:1487:11\n5703 rules/marlborough/rules.yaml:1488:11\n5708 rules/marlborough/rules.yaml:1319:7\n5717 rules/marlborough/rules.yaml:1320:7\n5718 rules/marlborough/rules.yaml:1321:7\n5719 rules/marlborough/rules.yaml:1322:11\n5734 rules/marlborough/rules.yaml:1323:7\n5735 rules/marlborough/rules.yaml:1324:7\n5736 rules/marlborough/rules.yaml:1325:11\n5737 rules/marlborough/rules.yaml:1327:11\n5738 rules/marlborough/rules.yaml:1328:7\n5739 rules/marlborough/rules.yaml:1329:7\n5740 rules/marlborough/rules.yaml:1330:7\n5741 rules/marlborough/rules.yaml:1331:7\n5750 rules/marlborough/rules.yaml:1332:7\n5756 rules/marlborough/rules.yaml:1333:7\n5757 rules/marlborough/rules.yaml:1334:11\n5758 rules/marlborough/rules.yaml:1336:7\n5767 rules/marlborough/rules.yaml:1337:11\n5768 rules/marlborough/rules.yaml:1338:11\n5769 rules/marlborough/rules.yaml:1339:7\n5780 rules/marlborough/rules.yaml:1340:7\n5781 rules/marlborough/rules.yaml:1341:7\n5782 rules/marlborough/rules.yaml:1342:11\n5783 rules/marlborough/rules.yaml:1343:11\n5784 rules/marlborough/rules.yaml:1344:15\n5785 rules/marlborough/rules.yaml:1345:11\n5786 rules/marlborough/rules.yaml:1346:15\n5788 rules/marlborough/rules.yaml:1349:15\n5789 rules/marlborough/rules.yaml:1351:7\n5790 rules/marlborough/rules.yaml:1352:7\n5791 rules/marlborough/rules.yaml:1353:11\n5792 rules/marlborough/rules.yaml:1354:7\n5793 rules/marlborough/rules.yaml:1355:11\n5794 rules/marlborough/rules.yaml:1356:7\n5795 rules/marlborough/rules.yaml:1357:7\n5796 rules/marlborough/rules.yaml:1358:11\n5797 rules/marlborough/rules.yaml:1359:15\n5799 rules/marlborough/rules.yaml:1360:15\n5802 rules/marlborough/rules.yaml:1364:7\n5803 rules/marlborough/rules.yaml:1365:11\n5804 rules/marlborough/rules.yaml:1367:11\n5805 rules/marlborough/rules.yaml:1368:15\n5806 rules/marlborough/rules.yaml:1369:15\n5807 rules/marlborough/rules.yaml:1370:19\n5808 rules/marlborough/rules.yaml:1371:19\n5809 rules/marlborough/rules.yaml:1372:7\n5814 rules/marlborough/rules.yaml:1373:7\n5815 rules/marlborough/rules.yaml:1374:11\n5816 rules/marlborough/rules.yaml:1375:7\n5817 rules/marlborough/rules.yaml:1376:7\n5818 rules/marlborough/rules.yaml:1377:11\n5819 rules/marlborough/rules.yaml:1378:7\n5820 rules/marlborough/rules.yaml:1379:7\n5821 rules/marlborough/rules.yaml:1380:11\n5822 rules/marlborough/rules.yaml:1381:11\n5823 rules/marlborough/rules.yaml:1382:15\n5824 rules/marlborough/rules.yaml:1383:15\n5825 rules/marlborough/rules.yaml:1384:15\n5826 rules/marlborough/rules.yaml:1385:19\n5827 rules/marlborough/rules.yaml:1387:11\n5832 rules/marlborough/rules.yaml:1388:11\n5833 rules/marlborough/rules.yaml:1389:15\n5836 rules/marlborough/rules.yaml:1390:11\n5837 rules/marlborough/rules.yaml:1391:15\n5838 rules/marlborough/rules.yaml:1392:11\n5839 rules/marlborough/rules.yaml:1393:11\n5840 rules/marlborough/rules.yaml:1394:11\n5841 rules/marlborough/rules.yaml:1395:11\n5842 rules/marlborough/rules.yaml:1396:15\n5843 rules/marlborough/rules.yaml:1397:11\n5847 rules/marlborough/rules.yaml:1979:7\n5850 rules/marlborough/rules.yaml:1980:11\n5851 rules/marlborough/rules.yaml:1981:11\n5852 rules/marlborough/rules.yaml:1982:11\n5853 rules/marlborough/rules.yaml:1983:15\n5855 rules/marlborough/rules.yaml:1985:15\n5859 rules/marlborough/flow.yaml:11:7\n5860 rules/marlborough/flow.yaml:12:11\n5866 rules/marlborough/rules.yaml:941:7\n5867 rules/marlborough/rules.yaml:942:7\n5868 rules/marlborough/rules.yaml:943:7\n5869 rules/marlborough/rules.yaml:944:11\n5870 rules/marlborough/rules.yaml:945:11\n5871 rules/marlborough/rules.yaml:946:15\n5872 rules/marlborough/rules.yaml:947:15\n5873 rules/marlborough/rules.yaml:948:7\n5878 rules/marlborough/rules.yaml:949:11\n5879 rules/marlborough/rules.yaml:950:11\n5880 rules/marlborough/rules.yaml:951:11\n5881 rules/marlborough/rules.yaml:952:11\n5882 rules/marlborough/rules.yaml:953:11\n5883 rules/marlborough/rules.yaml:954:7\n5884 rules/marlborough/rules.yaml:955:11\n5889 rules/marlborough/rules.yaml:1547:7\n5890 rules/marlborough/rules.yaml:1548:7\n5891 rules/marlborough/rules.yaml:1549:11\n5892 rules/marlborough/rules.yaml:1550:11\n5893 rules/marlborough/rules.yaml:1551:7\n5896 rules/marlborough/rules.yaml:1552:7\n5897 rules/marlborough/rules.yaml:1553:7\n5905 rules/marlborough/rules.yaml:1997:7\n5906 rules/marlborough/rules.yaml:1998:7\n5907 rules/marlborough/rules.yaml:1999:11\n5908 rules/marlborough/rules.yaml:2000:11\n5915 rules/marlborough/rules.yaml:2001:15\n5916 rules/marlborough/rules.yaml:2002:15\n5924 rules/marlborough/rules.yaml:2003:15\n5942 rules/marlborough/rules.yaml:2004:15\n5943 rules/marlborough/rules.yaml:2005:15\n5944 rules/marlborough/rules.yaml:2006:19\n5945 rules/marlborough/rules.yaml:2007:19\n5946 rules/marlborough/rules.yaml:2008:23\n5949 rules/marlborough/rules.yaml:2009:23\n5950 rules/marlborough/rules.yaml:2011:19\n5951 rules/marlborough/rules.yaml:2012:23\n5952 rules/marlborough/rules.yaml:2013:23\n5956 rules/marlborough/rules.yaml:1645:7\n5960 rules/marlborough/rules.yaml:1646:7\n5961 rules/marlborough/rules.yaml:1647:11\n5962 rules/marlborough/rules.yaml:1648:11\n5963 rules/marlborough/rules.yaml:1649:7\n5964 rules/marlborough/rules.yaml:1650:11\n5968 rules/marlborough/flow.yaml:104:7\n5969 rules/marlborough/flow.yaml:105:11\n5973 rules/marlborough/flow.yaml:50:7\n5976 rules/marlborough/flow.yaml:51:11\n5977 rules/marlborough/flow.yaml:52:15\n5981 rules/marlborough/flow.yaml:67:7\n5984 rules/marlborough/flow.yaml:68:11\n5985 rules/marlborough/flow.yaml:69:15\n5989 rules/marlborough/flow.yaml:85:7\n5993 rules/marlborough/flow.yaml:61:7\n5994 rules/marlborough/flow.yaml:62:11\n5995 rules/marlborough/flow.yaml:63:15\n5999 rules/marlborough/flow.yaml:89:7\n6000 rules/marlborough/flow.yaml:90:11\n6004 rules/marlborough/flow.yaml:45:7\n6005 rules/marlborough/flow.yaml:46:11\n6009 rules/marlborough/flow.yaml:79:7\n6010 rules/marlborough/flow.yaml:80:11\n6011 rules/marlborough/flow.yaml:81:15\n6015 rules/marlborough/flow.yaml:56:7\n6016 rules/marlborough/flow.yaml:57:11\n6020 rules/marlborough/rules.yaml:1043:7\n6026 rules/marlborough/rules.yaml:1044:7\n6027 rules/marlborough/rules.yaml:1045:11\n6028 rules/marlborough/rules.yaml:1046:7\n6029 rules/marlborough/rules.yaml:1047:7\n6033 rules/marlborough/rules.yaml:2093:7\n6038 rules/marlborough/rules.yaml:2094:7\n6039 rules/marlborough/rules.yaml:2096:11\n6040 rules/marlborough/rules.yaml:2097:7\n6041 rules/marlborough/rules.yaml:2098:7\n6060 rules/marlborough/rules.yaml:1018:7\n6061 rules/marlborough/rules.yaml:1019:7\n6069 rules/marlborough/rules.yaml:1020:11\n6070 rules/marlborough/rules.yaml:1021:7\n6112 rules/marlborough/rules.yaml:1022:7\n6113 rules/marlborough/rules.yaml:1023:11\n6114 rules/marlborough/rules.yaml:1024:7\n6132 rules/marlborough/rules.yaml:1025:7\n6138 rules/marlborough/rules.yaml:1026:7\n6139 rules/marlborough/rules.yaml:1027:11\n6141 rules/marlborough/rules.yaml:1028:11\n6145 rules/marlborough/rules.yaml:1029:15\n6146 rules/marlborough/rules.yaml:1030:7\n6147 rules/marlborough/rules.yaml:1031:11\n6148 rules/marlborough/rules.yaml:1032:11\n6149 rules/marlborough/rules.yaml:1033:7\n6164 rules/marlborough/rules.yaml:1034:11\n6172 rules/marlborough/rules.yaml:1035:15\n6174 rules/marlborough/rules.yaml:1036:15\n6223 rules/marlborough/rules.yaml:1125:7\n6224 rules/marlborough/rules.yaml:1126:7\n6230 rules/marlborough/rules.yaml:1127:7\n6231 rules/marlborough/rules.yaml:1128:11\n6233 rules/marlborough/rules.yaml:1129:7\n6234 rules/marlborough/rules.yaml:1130:11\n6236 rules/marlborough/rules.yaml:1131:7\n6239 rules/marlborough/rules.yaml:1132:7\n6240 rules/marlborough/rules.yaml:1133:7\n6241 rules/marlborough/rules.yaml:1134:7\n6246 rules/marlborough/rules.yaml:1135:11\n6247 rules/marlborough/rules.yaml:1136:11\n6275 rules/marlborough/rules.yaml:1139:11\n6276 rules/marlborough/rules.yaml:1140:11\n6277 rules/marlborough/rules.yaml:1141:11\n6278 rules/marlborough/rules.yaml:1143:19\n6279 rules/marlborough/rules.yaml:1144:23\n6281 rules/marlborough/rules.yaml:1146:23\n6282 rules/marlborough/rules.yaml:1147:23\n6292 rules/marlborough/rules.yaml:1153:19\n6295 rules/marlborough/rules.yaml:1149:19\n6299 rules/marlborough/rules.yaml:1151:19\n6308 rules/marlborough/rules.yaml:1155:11\n6309 rules/marlborough/rules.yaml:1156:11\n6312 rules/marlborough/rules.yaml:1157:11\n6317 rules/marlborough/rules.yaml:1158:11\n6318 rules/marlborough/rules.yaml:1159:11\n6339 rules/marlborough/rules.yaml:1160:15\n6390 rules/marlborough/rules.yaml:1163:15\n6391 rules/marlborough/rules.yaml:1164:15\n6397 rules/marlborough/rules.yaml:1166:15\n6409 rules/marlborough/rules.yaml:1167:15\n6410 rules/marlborough/rules.yaml:1168:15\n6427 rules/marlborough/rules.yaml:1169:15\n6428 rules/marlborough/rules.yaml:1170:15\n6434 rules/marlborough/rules.yaml:1172:15\n6446 rules/marlborough/rules.yaml:1173:15\n6447 rules/marlborough/rules.yaml:1174:15\n6464 rules/marlborough/rules.yaml:1175:15\n6465 rules/marlborough/rules.yaml:1176:15\n6468 rules/marlborough/rules.yaml:1177:11\n6469 rules/marlborough/rules.yaml:1178:11\n6470 rules/marlborough/rules.yaml:1179:11\n6471 rules/marlborough/rules.yaml:1180:11\n6472 rules/marlborough/rules.yaml:1181:11\n6473 rules/marlborough/rules.yaml:1182:11\n6474 rules/marlborough/rules.yaml:1183:11\n6485 rules/marlborough/rules.yaml:1185:19\n6492 rules/marlborough/rules.yaml:1186:19\n6500 rules/marlborough/rules.yaml:1187:23\n6501 rules/marlborough/rules.yaml:1188:23\n6505 rules/marlborough/rules.yaml:1190:19\n6510 rules/marlborough/rules.yaml:1195:23\n6513 rules/marlborough/rules.yaml:1191:23\n6517 rules/marlborough/rules.yaml:1193:23\n6521 rules/marlborough/rules.yaml:1197:19\n6522 rules/marlborough/rules.yaml:1198:19\n6535 rules/marlborough/rules.yaml:1199:19\n6538 rules/marlborough/rules.yaml:1202:23\n6541 rules/marlborough/rules.yaml:1200:23\n6545 rules/marlborough/rules.yaml:1204:19\n6552 rules/marlborough/rules.yaml:1205:19\n6559 rules/marlborough/rules.yaml:1206:19\n6570 rules/marlborough/rules.yaml:1207:23\n6574 rules/marlborough/rules.yaml:1209:19\n6617 rules/marlborough/rules.yaml:2456:3\n6622 rules/marlborough/rules.yaml:2456:3\n6624 rules/marlborough/rules.yaml:2456:3\n6625 rules/marlborough/rules.yaml:2456:3\n6626 rules/marlborough/rules.yaml:2456:3\n6627 rules/marlborough/rules.yaml:2456:3\n6628 rules/marlborough/rules.yaml:2456:3\n6629 rules/marlborough/rules.yaml:2456:3\n6642 rules/marlborough/rules.yaml:2456:3\n6643 rules/marlborough/rules.yaml:2456:3\n6655 rules/marlborough/rules.yaml:2456:3\n6661 rules/marlborough/rules.yaml:2456:3\n6674 rules/marlborough/rules.yaml:2456:3\n6675 rules/marlborough/rules.yaml:2456:3\n6697 rules/marlborough/rules.yaml:2456:3\n6737 rules/marlborough/rules.yaml:2456:3\n6738 rules/marlborough/rules.yaml:2456:3\n6740 rules/marlborough/rules.yaml:2456:3\n6741 rules/marlborough/rules.yaml:2456:3\n6745 rules/marlborough/rules.yaml:2456:3\n6785 rules/marlborough/rules.yaml:1220:7\n6786 rules/marlborough/rules.yaml:1221:7\n6787 rules/marlborough/rules.yaml:1222:7\n6795 rules/marlborough/rules.yaml:1223:7\n6796 rules/marlborough/rules.yaml:1224:7\n6797 rules/marlborough/rules.yaml:1225:7\n6798 rules/marlborough/rules.yaml:1226:7\n6799 rules/marlborough/rules.yaml:1227:11\n6800 rules/marlborough/rules.yaml:1228:7\n6801 rules/marlborough/rules.yaml:1229:7\n6802 rules/marlborough/rules.yaml:1230:7\n6810 rules/marlborough/rules.yaml:1231:7\n6818 rules/marlborough/rules.yaml:1232:7\n6819 rules/marlborough/rules.yaml:1233:7\n6820 rules/marlborough/rules.yaml:1234:7\n6821 rules/marlborough/rules.yaml:1235:7\n6822 rules/marlborough/rules.yaml:1236:7\n6823 rules/marlborough/rules.yaml:1237:7\n6824 rules/marlborough/rules.yaml:1238:7\n6870 rules/marlborough/rules.yaml:1239:7\n6871 rules/marlborough/rules.yaml:1240:7\n6872 rules/marlborough/rules.yaml:1241:7\n6873 rules/marlborough/rules.yaml:1242:7\n6900 rules/marlborough/rules.yaml:1243:7\n6952 rules/marlborough/rules.yaml:1244:7\n6953 rules/marlborough/rules.yaml:1245:11\n6980 rules/marlborough/rules.yaml:1246:7\n6981 rules/marlborough/rules.yaml:1247:7\n6992 rules/marlborough/rules.yaml:1249:15\n6993 rules/marlborough/rules.yaml:1250:19\n6994 rules/marlborough/rules.yaml:1251:15\n7001 rules/marlborough/rules.yaml:1252:15\n7008 rules/marlborough/rules.yaml:1253:15\n7013 rules/marlborough/rules.yaml:1254:19\n7017 rules/marlborough/rules.yaml:1256:15\n7027 rules/marlborough/rules.yaml:1257:15\n7034 rules/marlborough/rules.yaml:1258:15\n7041 rules/marlborough/rules.yaml:1259:15\n7048 rules/marlborough/rules.yaml:1260:15\n7053 rules/marlborough/rules.yaml:1261:19\n7057 rules/marlborough/rules.yaml:1263:15\n7058 rules/marlborough/rules.yaml:1264:15\n7065 rules/marlborough/rules.yaml:1265:15\n7072 rules/marlborough/rules.yaml:1266:15\n7078 rules/marlborough/rules.yaml:1267:19\n7081 rules/marlborough/rules.yaml:1269:15\n7088 rules/marlborough/rules.yaml:1270:15\n7095 rules/marlborough/rules.yaml:1271:15\n7099 rules/marlborough/rules.yaml:1272:19\n7100 rules/marlborough/rules.yaml:1273:19\n7101 rules/marlborough/rules.yaml:1274:15\n7108 rules/marlborough/rules.yaml:1275:15\n7115 rules/marlborough/rules.yaml:1276:15\n7120 rules/marlborough/rules.yaml:1277:19\n7124 rules/marlborough/rules.yaml:1279:15\n7125 rules/marlborough/rules.yaml:1280:19\n7126 rules/marlborough/rules.yaml:1281:15\n7127 rules/marlborough/rules.yaml:1282:15\n7128 rules/marlborough/rules.yaml:1283:15\n7135 rules/marlborough/rules.yaml:1284:15\n7142 rules/marlborough/rules.yaml:1285:15\n7147 rules/marlborough/rules.yaml:1286:19\n7167 rules/marlborough/rules.yaml:1909:7\n7168 rules/marlborough/rules.yaml:1910:7\n7169 rules/marlborough/rules.yaml:1911:7\n7193 rules/marlborough/rules.yaml:1912:7\n7194 rules/marlborough/rules.yaml:1913:11\n7197 rules/marlborough/rules.yaml:1914:7\n7198 rules/marlborough/rules.yaml:1915:7\n7229 rules/marlborough/rules.yaml:1738:7\n7246 rules/marlborough/rules.yaml:1739:11\n7247 rules/marlborough/rules.yaml:1740:11\n7260 rules/marlborough/rules.yaml:1741:15\n7267 rules/marlborough/rules.yaml:1742:15\n7303 rules/marlborough/rules.yaml:1743:15\n7304 rules/marlborough/rules.yaml:1744:19\n7305 rules/marlborough/rules.yaml:1745:19\n7311 rules/marlborough/rules.yaml:1747:19\n7312 rules/marlborough/rules.yaml:1748:19\n7320 rules/marlborough/rules.yaml:1749:23\n7335 rules/marlborough/rules.yaml:1750:19\n7337 rules/marlborough/rules.yaml:1751:19\n7338 rules/marlborough/rules.yaml:1752:19\n7369 rules/marlborough/rules.yaml:1883:7\n7370 rules/marlborough/rules.yaml:1884:7\n7371 rules/marlborough/rules.yaml:1885:7\n7372 rules/marlborough/rules.yaml:1886:7\n7402 rules/marlborough/rules.yaml:1889:7\n7403 rules/marlborough/rules.yaml:1890:7\n7404 rules/marlborough/rules.yaml:1891:7\n7405 rules/marlborough/rules.yaml:1892:11\n7408 rules/marlborough/rules.yaml:1893:7\n7409 rules/marlborough/rules.yaml:1894:11\n7412 rules/marlborough/rules.yaml:1895:7\n7413 rules/marlborough/rules.yaml:1896:7\n7414 rules/marlborough/rules.yaml:1897:7\n7415 rules/marlborough/rules.yaml:1898:7\n7416 rules/marlborough/rules.yaml:1899:7\n7417 rules/marlborough/rules.yaml:1900:7\n7445 rules/marlborough/rules.yaml:1951:7\n7454 rules/marlborough/rules.yaml:1952:7\n7460 rules/marlborough/rules.yaml:1953:7\n7461 rules/marlborough/rules.yaml:1954:11\n7462 rules/marlborough/rules.yaml:1955:7\n7463 rules/marlborough/rules.yaml:1956:7\n7470 rules/marlborough/rules.yaml:1957:7\n7496 rules/marlborough/rules.yaml:1841:7\n7497 rules/marlborough/rules.yaml:1842:7\n7498 rules/marlborough/rules.yaml:1843:11\n7507 rules/marlborough/rules.yaml:1845:11\n7511 rules/marlborough/rules.yaml:1847:11\n7512 rules/marlborough/rules.yaml:1848:11\n7523 rules/marlborough/rules.yaml:1849:11\n7524 rules/marlborough/rules.yaml:1850:15\n7527 rules/marlborough/rules.yaml:1851:15\n7532 rules/marlborough/rules.yaml:1853:15\n7539 rules/marlborough/rules.yaml:1854:15\n7545 rules/marlborough/rules.yaml:1856:11\n7564 rules/marlborough/rules.yaml:1857:11\n7567 rules/marlborough/rules.yaml:1861:19\n7568 rules/marlborough/rules.yaml:1862:19\n7575 rules/marlborough/rules.yaml:1859:19\n7579 rules/marlborough/rules.yaml:1864:19\n7584 rules/marlborough/rules.yaml:1865:23\n7588 rules/marlborough/rules.yaml:1867:23\n7589 rules/marlborough/rules.yaml:1868:23\n7593 rules/marlborough/rules.yaml:1870:19\n7594 rules/marlborough/rules.yaml:1871:19\n7617 rules/marlborough/rules.yaml:1924:7\n7618 rules/marlborough/rules.yaml:1925:7\n7632 rules/marlborough/rules.yaml:1926:11\n7633 rules/marlborough/rules.yaml:1927:11\n7652 rules/marlborough/rules.yaml:1928:11\n7653 rules/marlborough/rules.yaml:1929:11\n7662 rules/marlborough/rules.yaml:1930:15\n7687 rules/marlborough/rules.yaml:1931:15\n7688 rules/marlborough/rules.yaml:1932:19\n7694 rules/marlborough/rules.yaml:1934:19\n7695 rules/marlborough/rules.yaml:1935:19\n7703 rules/marlborough/rules.yaml:1936:23\n7713 rules/marlborough/rules.yaml:1937:19\n7718 rules/marlborough/rules.yaml:1938:23\n7723 rules/marlborough/rules.yaml:1940:23\n7751 rules/marlborough/rules.yaml:1801:7\n7758 rules/marlborough/rules.yaml:1802:7\n7766 rules/marlborough/rules.yaml:1803:7\n7767 rules/marlborough/rules.yaml:1804:11\n7768 rules/marlborough/rules.yaml:1805:11\n7773 rules/marlborough/rules.yaml:1807:11\n7776 rules/marlborough/rules.yaml:1808:11\n7781 rules/marlborough/rules.yaml:1809:11\n7782 rules/marlborough/rules.yaml:1810:11\n7792 rules/marlborough/rules.yaml:1811:15\n7803 rules/marlborough/rules.yaml:1813:15\n7811 rules/marlborough/rules.yaml:1814:11\n7813 rules/marlborough/rules.yaml:1815:11\n7836 rules/marlborough/rules.yaml:835:7\n7839 rules/marlborough/rules.yaml:836:7\n7847 rules/marlborough/rules.yaml:837:11\n7859 rules/marlborough/rules.yaml:838:11\n7860 rules/marlborough/rules.yaml:839:15\n7863 rules/marlborough/rules.yaml:840:11\n7864 rules/marlborough/rules.yaml:841:11\n7867 rules/marlborough/rules.yaml:842:7\n7868 rules/marlborough/rules.yaml:843:7\n7881 rules/marlborough/rules.yaml:844:11\n7884 rules/marlborough/rules.yaml:847:15\n7885 rules/marlborough/rules.yaml:848:15\n7891 rules/marlborough/rules.yaml:845:15\n7898 rules/marlborough/rules.yaml:849:11\n7920 rules/marlborough/rules.yaml:2422:7\n7921 rules/marlborough/rules.yaml:2423:7\n7932 rules/marlborough/rules.yaml:2424:11\n7947 rules/marlborough/rules.yaml:2425:11\n7965 rules/marlborough/rules.yaml:2426:11\n7966 rules/marlborough/rules.yaml:2427:15\n7975 rules/marlborough/rules.yaml:2429:15\n7983 rules/marlborough/rules.yaml:2430:15\n7984 rules/marlborough/rules.yaml:2431:19\n7986 rules/marlborough/rules.yaml:2433:19\n7989 rules/marlborough/rules.yaml:2434:19\n7990 rules/marlborough/rules.yaml:2435:19\n7991 rules/marlborough/rules.yaml:2436:19\n7992 rules/marlborough/rules.yaml:2437:19\n7993 rules/marlborough/rules.yaml:2438:23\n7997 rules/marlborough/rules.yaml:2439:7\n8011 rules/marlborough/rules.yaml:1823:7\n8012 rules/marlborough/rules.yaml:1824:7\n8023 rules/marlborough/rules.yaml:1825:7\n8024 rules/marlborough/rules.yaml:1827:15\n8025 rules/marlborough/rules.yaml:1828:19\n8029 rules/marlborough/rules.yaml:1829:23\n8032 rules/marlborough/rules.yaml:1831:15\n8035 rules/marlborough/rules.yaml:1833:15\n8037 rules/marlborough/rules.yaml:1834:7\n8056 rules/marlborough/rules.yaml:1055:7\n8057 rules/marlborough/rules.yaml:1056:11\n8058 rules/marlborough/rules.yaml:1057:7\n8059 rules/marlborough/rules.yaml:1058:7\n8064 rules/marlborough/rules.yaml:1070:15\n8067 rules/marlborough/rules.yaml:1060:15\n8068 rules/marlborough/rules.yaml:1061:15\n8069 rules/marlborough/rules.yaml:1062:15\n8076 rules/marlborough/rules.yaml:1063:15\n8079 rules/marlborough/rules.yaml:1065:15\n8080 rules/marlborough/rules.yaml:1066:15\n8081 rules/marlborough/rules.yaml:1067:15\n8088 rules/marlborough/rules.yaml:1068:15\n8105 rules/marlborough/rules.yaml:1565:7\n8125 rules/marlborough/rules.yaml:1566:11\n8128 rules/marlborough/rules.yaml:1567:11\n8141 rules/marlborough/rules.yaml:1568:15\n8142 rules/marlborough/rules.yaml:1569:15\n8172 rules/marlborough/rules.yaml:1081:7\n8173 rules/marlborough/rules.yaml:1082:7\n8178 rules/marlborough/rules.yaml:1083:7\n8179 rules/marlborough/rules.yaml:1084:11\n8180 rules/marlborough/rules.yaml:1085:15\n8181 rules/marlborough/rules.yaml:1086:7\n8182 rules/marlborough/rules.yaml:1087:7\n8183 rules/marlborough/rules.yaml:1088:7\n8188 rules/marlborough/rules.yaml:1089:11\n8189 rules/marlborough/rules.yaml:1090:11\n8190 rules/marlborough/rules.yaml:1091:11\n8202 rules/marlborough/rules.yaml:1092:11\n8211 rules/marlborough/rules.yaml:1093:11\n8212 rules/marlborough/rules.yaml:1094:15\n8213 rules/marlborough/rules.yaml:1095:19\n8221 rules/marlborough/rules.yaml:1097:15\n8234 rules/marlborough/rules.yaml:1098:15\n8235 rules/marlborough/rules.yaml:1099:19\n8237 rules/marlborough/rules.yaml:1100:15\n8240 rules/marlborough/rules.yaml:1101:7\n8241 rules/marlborough/rules.yaml:1102:7\n8281 rules/marlborough/rules.yaml:2282:7\n8282 rules/marlborough/rules.yaml:2283:7\n8288 rules/marlborough/rules.yaml:2284:7\n8293 rules/marlborough/rules.yaml:2285:7\n8309 rules/marlborough/rules.yaml:2286:7\n8310 rules/marlborough/rules.yaml:2287:11\n8311 rules/marlborough/rules.yaml:2288:7\n8328 rules/marlborough/rules.yaml:2289:7\n8329 rules/marlborough/rules.yaml:2290:11\n8330 rules/marlborough/rules.yaml:2291:7\n8341 rules/marlborough/rules.yaml:2292:11\n8347 rules/marlborough/rules.yaml:2293:11\n8348 rules/marlborough/rules.yaml:2294:11\n8349 rules/marlborough/rules.yaml:2295:11\n8350 rules/marlborough/rules.yaml:2296:15\n8351 rules/marlborough/rules.yaml:2297:19\n8357 rules/marlborough/rules.yaml:2299:15\n8358 rules/marlborough/rules.yaml:2300:15\n8359 rules/marlborough/rules.yaml:2301:19\n8371 rules/marlborough/rules.yaml:2303:19\n8397 rules/marlborough/rules.yaml:2304:19\n8401 rules/marlborough/rules.yaml:2305:7\n8412 rules/marlborough/rules.yaml:2306:11\n8413 rules/marlborough/rules.yaml:2307:11\n8414 rules/marlborough/rules.yaml:2308:11\n8415 rules/marlborough/rules.yaml:2309:11\n8418 rules/marlborough/rules.yaml:2310:11\n8419 rules/marlborough/rules.yaml:2311:11\n8422 rules/marlborough/rules.yaml:2312:11\n8428 rules/marlborough/rules.yaml:2313:15\n8440 rules/marlborough/rules.yaml:2314:19\n8449 rules/marlborough/rules.yaml:2315:19\n8469 rules/marlborough/rules.yaml:2316:23\n8506 rules/marlborough/rules.yaml:2317:23\n8507 rules/marlborough/rules.yaml:2318:23\n8511 rules/marlborough/rules.yaml:2319:7\n8512 rules/marlborough/rules.yaml:2320:11\n8533 rules/marlborough/rules.yaml:1499:7\n8534 rules/marlborough/rules.yaml:1500:7\n8546 rules/marlborough/rules.yaml:1501:7\n8557 rules/marlborough/rules.yaml:1502:11\n8576 rules/marlborough/rules.yaml:1503:15\n8589 rules/marlborough/rules.yaml:1504:15\n8595 rules/marlborough/rules.yaml:1505:19\n8596 rules/marlborough/rules.yaml:1506:19\n8599 rules/marlborough/rules.yaml:1516:23\n8603 rules/marlborough/rules.yaml:1507:23\n8604 rules/marlborough/rules.yaml:1508:23\n8632 rules/marlborough/rules.yaml:1509:23\n8633 rules/marlborough/rules.yaml:1510:27\n8635 rules/marlborough/rules.yaml:1511:23\n8647 rules/marlborough/rules.yaml:1512:23\n8648 rules/marlborough/rules.yaml:1513:27\n8649 rules/marlborough/rules.yaml:1514:31\n8678 rules/marlborough/rules.yaml:2477:3\n8683 rules/marlborough/rules.yaml:2477:3\n8685 rules/marlborough/rules.yaml:2477:3\n8686 rules/marlborough/rules.yaml:2477:3\n8687 rules/marlborough/rules.yaml:2477:3\n8688 rules/marlborough/rules.yaml:2477:3\n8689 rules/marlborough/rules.yaml:2477:3\n8690 rules/marlborough/rules.yaml:2477:3\n8703 rules/marlborough/rules.yaml:2477:3\n8704 rules/marlborough/rules.yaml:2477:3\n8716 rules/marlborough/rules.yaml:2477:3\n8722 rules/marlborough/rules.yaml:2477:3\n8727 rules/marlborough/rules.yaml:2477:3\n8728 rules/marlborough/rules.yaml:2477:3\n8750 rules/marlborough/rules.yaml:2477:3\n8790 rules/marlborough/rules.yaml:2477:3\n8791 rules/marlborough/rules.yaml:2477:3\n8793 rules/marlborough/rules.yaml:2477:3\n8794 rules/marlborough/rules.yaml:2477:3\n8798 rules/marlborough/rules.yaml:2477:3\n8815 rules/marlborough/rules.yaml:2128:7\n8820 rules/marlborough/rules.yaml:2129:7\n8828 rules/marlborough/rules.yaml:2130:11\n8834 rules/marlborough/rules.yaml:2131:11\n8835 rules/marlborough/rules.yaml:2132:15\n8836 rules/marlborough/rules.yaml:2133:15\n8838 rules/marlborough/rules.yaml:2135:15\n8861 rules/marlborough/rules.yaml:1109:7\n8862 rules/marlborough/rules.yaml:1110:7\n8865 rules/marlborough/rules.yaml:1114:11\n8873 rules/marlborough/rules.yaml:1111:11\n8879 rules/marlborough/rules.yaml:1112:11\n8894 rules/marlborough/rules.yaml:1716:7\n8895 rules/marlborough/rules.yaml:1717:7\n8896 rules/marlborough/rules.yaml:1718:7\n8901 rules/marlborough/rules.yaml:1719:11\n8917 rules/marlborough/rules.yaml:1772:7\n8918 rules/marlborough/rules.yaml:1773:7\n8919 rules/marlborough/rules.yaml:1774:7\n8920 rules/marlborough/rules.yaml:1775:7\n8956 rules/marlborough/rules.yaml:1583:7\n8976 rules/marlborough/rules.yaml:1584:11\n8977 rules/marlborough/rules.yaml:1585:11\n8978 rules/marlborough/rules.yaml:1586:11\n8979 rules/marlborough/rules.yaml:1587:15\n8988 rules/marlborough/rules.yaml:1589:15\n9001 rules/marlborough/rules.yaml:1590:15\n9003 rules/marlborough/rules.yaml:1591:15\n9007 rules/marlborough/rules.yaml:1592:7\n9014 rules/marlborough/rules.yaml:1593:7\n9015 rules/marlborough/rules.yaml:1594:7\n9020 rules/marlborough/rules.yaml:1595:7\n9028 rules/marlborough/rules.yaml:1596:11\n9041 rules/marlborough/rules.yaml:1597:11\n9046 rules/marlborough/rules.yaml:1598:15\n9049 rules/marlborough/rules.yaml:1599:15\n9056 rules/marlborough/rules.yaml:1600:15\n9057 rules/marlborough/rules.yaml:1601:15\n9060 rules/marlborough/rules.yaml:1602:7\n9061 rules/marlborough/rules.yaml:1603:7\n9072 rules/marlborough/rules.yaml:1604:11\n9075 rules/marlborough/rules.yaml:1605:11\n9115 rules/marlborough/rules.yaml:1606:11\n9116 rules/marlborough/rules.yaml:1607:15\n9125 rules/marlborough/rules.yaml:1609:15\n9131 rules/marlborough/rules.yaml:1610:15\n9132 rules/marlborough/rules.yaml:1611:19\n9134 rules/marlborough/rules.yaml:1613:19\n9137 rules/marlborough/rules.yaml:1614:19\n9138 rules/marlborough/rules.yaml:1615:19\n9142 rules/marlborough/rules.yaml:1616:7\n9143 rules/marlborough/rules.yaml:1617:7\n9154 rules/marlborough/rules.yaml:1618:11\n9178 rules/marlborough/rules.yaml:1619:11\n9179 rules/marlborough/rules.yaml:1620:15\n9188 rules/marlborough/rules.yaml:1622:15\n9196 rules/marlborough/rules.yaml:1623:15\n9197 rules/marlborough/rules.yaml:1624:19\n9203 rules/marlborough/rules.yaml:1626:19\n9208 rules/marlborough/rules.yaml:1627:19\n9211 rules/marlborough/rules.yaml:1628:19\n9212 rules/marlborough/rules.yaml:1629:19\n9216 rules/marlborough/rules.yaml:1630:23\n9218 rules/marlborough/rules.yaml:1631:23\n9227 rules/marlborough/rules.yaml:1633:23\n9240 rules/marlborough/rules.yaml:1634:23\n9242 rules/marlborough/rules.yaml:1635:23\n9303 rules/marlborough/rules.yaml:1526:7\n9320 rules/marlborough/rules.yaml:1527:7\n9325 rules/marlborough/rules.yaml:1528:11\n9326 rules/marlborough/rules.yaml:1529:7\n9327 rules/marlborough/rules.yaml:1530:7\n9348 rules/marlborough/rules.yaml:1531:7\n9349 rules/marlborough/rules.yaml:1532:11\n9350 rules/marlborough/rules.yaml:1533:11\n9351 rules/marlborough/rules.yaml:1534:15\n9352 rules/marlborough/rules.yaml:1535:11\n9353 rules/marlborough/rules.yaml:1536:7\n9366 rules/marlborough/rules.yaml:1537:7\n9367 rules/marlborough/rules.yaml:1538:11\n9369 rules/marlborough/rules.yaml:1539:7\n9395 rules/marlborough/rules.yaml:2515:1\n9396 rules/marlborough/rules.yaml:2515:1\n9397 rules/marlborough/rules.yaml:2515:1\n9408 rules/marlborough/rules.yaml:2515:1\n9409 rules/marlborough/rules.yaml:2515:1\n9421 rules/marlborough/rules.yaml:2515:1\n9440 rules/marlborough/rules.yaml:2515:1\n9474 rules/marlborough/rules.yaml:2515:1\n9475 rules/marlborough/rules.yaml:2515:1\n9481 rules/marlborough/rules.yaml:2515:1\n9482 rules/marlborough/rules.yaml:2515:1\n9483 rules/marlborough/rules.yaml:2515:1\n9484 rules/marlborough/rules.yaml:2515:1\n9485 rules/marlborough/rules.yaml:2515:1\n9486 rules/marlborough/rules.yaml:2515:1\n9497 rules/marlborough/rules.yaml:2515:1\n9520 rules/marlborough/rules.yaml:2515:1\n9563 rules/marlborough/rules.yaml:2515:1\n9564 rules/marlborough/rules.yaml:2515:1\n9565 rules/marlborough/rules.yaml:2515:1\n9569 rules/marlborough/rules.yaml:2515:1\n9570 rules/marlborough/rules.yaml:2515:1\n9571 rules/marlborough/rules.yaml:2515:1\n9572 rules/marlborough/rules.yaml:2515:1\n9597 rules/marlborough/rules.yaml:1782:7\n9603 rules/marlborough/rules.yaml:1783:7\n9620 rules/marlborough/rules.yaml:1784:7\n9621 rules/marlborough/rules.yaml:1785:11\n9622 rules/marlborough/rules.yaml:1786:11\n9628 rules/marlborough/rules.yaml:1787:15\n9629 rules/marlborough/rules.yaml:1788:7\n9656 rules/marlborough/rules.yaml:1789:11\n9681 rules/marlborough/rules.yaml:1790:7\n9702 rules/marlborough/rules.yaml:1791:11\n9737 rules/marlborough/rules.yaml:2113:7\n9752 rules/marlborough/rules.yaml:2114:7\n9753 rules/marlborough/rules.yaml:2115:11\n9754 rules/marlborough/rules.yaml:2116:11\n9755 rules/marlborough/rules.yaml:2117:7\n9766 rules/marlborough/rules.yaml:2118:7\n9784 rules/marlborough/rules.yaml:2119:7\n9786 rules/marlborough/rules.yaml:2120:7\n9817 rules/marlborough/rules.yaml:1406:7\n9818 rules/marlborough/rules.yaml:1407:11\n9819 rules/marlborough/rules.yaml:1408:7\n9820 rules/marlborough/rules.yaml:1409:7\n9821 rules/marlborough/rules.yaml:1410:7\n9832 rules/marlborough/rules.yaml:1411:11\n9837 rules/marlborough/rules.yaml:1412:15\n9841 rules/marlborough/rules.yaml:1414:15\n9848 rules/marlborough/rules.yaml:1415:11\n9853 rules/marlborough/rules.yaml:1416:15\n9860 rules/marlborough/rules.yaml:1417:11\n9861 rules/marlborough/rules.yaml:1418:15\n9863 rules/marlborough/rules.yaml:1420:15\n9864 rules/marlborough/rules.yaml:1421:11\n9878 rules/marlborough/rules.yaml:2450:7\n9880 rules/marlborough/rules.yaml:2451:7\n9891 rules/marlborough/rules.yaml:2452:7\n9895 rules/marlborough/rules.yaml:2453:7\n9915 rules/marlborough/rules.yaml:2166:7\n9916 rules/marlborough/rules.yaml:2167:7\n9917 rules/marlborough/rules.yaml:2168:11\n9918 rules/marlborough/rules.yaml:2169:7\n9924 rules/marlborough/rules.yaml:2170:7\n9928 rules/marlborough/rules.yaml:2171:7\n9929 rules/marlborough/rules.yaml:2172:7\n9936 rules/marlborough/rules.yaml:2173:11\n9937 rules/marlborough/rules.yaml:2174:7\n9948 rules/marlborough/rules.yaml:2175:7\n9949 rules/marlborough/rules.yaml:2176:11\n9950 rules/marlborough/rules.yaml:2177:7\n9951 rules/marlborough/rules.yaml:2178:7\n9952 rules/marlborough/rules.yaml:2179:7\n9953 rules/marlborough/rules.yaml:2180:7\n9954 rules/marlborough/rules.yaml:2181:7\n9955 rules/marlborough/rules.yaml:2183:15\n9966 rules/marlborough/rules.yaml:2185:15\n9970 rules/marlborough/rules.yaml:2187:15\n9974 rules/marlborough/rules.yaml:2189:15\n9981 rules/marlborough/rules.yaml:2190:15\n9985 rules/marlborough/rules.yaml:2192:15\n9992 rules/marlborough/rules.yaml:2193:15\n9993 rules/marlborough/rules.yaml:2194:15\n10001 rules/marlborough/rules.yaml:2195:19\n10007 rules/marlborough/rules.yaml:2196:19\n10010 rules/marlborough/rules.yaml:2197:15\n10061 rules/marlborough/rules.yaml:2145:7\n10062 rules/marlborough/rules.yaml:2146:7\n10063 rules/marlborough/rules.yaml:2147:7\n10064 rules/marlborough/rules.yaml:2148:11\n10065 rules/marlborough/rules.yaml:2149:11\n10066 rules/marlborough/rules.yaml:2150:7\n10069 rules/marlborough/rules.yaml:2151:7\n10070 rules/marlborough/rules.yaml:2152:7\n10073 rules/marlborough/rules.yaml:2153:7\n10074 rules/marlborough/rules.yaml:2154:7\n10081 rules/marlborough/rules.yaml:2155:7\n10082 rules/marlborough/rules.yaml:2156:11\n10099 rules/marlborough/rules.yaml:2253:7\n10100 rules/marlborough/rules.yaml:2254:7\n10111 rules/marlborough/rules.yaml:2255:11\n10117 rules/marlborough/rules.yaml:2256:11\n10122 rules/marlborough/rules.yaml:2257:11\n10123 rules/marlborough/rules.yaml:2258:15\n10132 rules/marlborough/rules.yaml:2260:15\n10138 rules/marlborough/rules.yaml:2261:15\n10139 rules/marlborough/rules.yaml:2262:19\n10141 rules/marlborough/rules.yaml:2264:19\n10144 rules/marlborough/rules.yaml:2265:19\n10145 rules/marlborough/rules.yaml:2266:19\n10168 rules/marlborough/rules.yaml:1679:7\n10169 rules/marlborough/rules.yaml:1680:7\n10170 rules/marlborough/rules.yaml:1681:7\n10171 rules/marlborough/rules.yaml:1682:7\n10182 rules/marlborough/rules.yaml:1683:11\n10188 rules/marlborough/rules.yaml:1684:11\n10189 rules/marlborough/rules.yaml:1685:11\n10190 rules/marlborough/rules.yaml:1686:11\n10191 rules/marlborough/rules.yaml:1687:15\n10202 rules/marlborough/rules.yaml:1689:15\n10215 rules/marlborough/rules.yaml:1690:15\n10222 rules/marlborough/rules.yaml:1692:15\n10235 rules/marlborough/rules.yaml:1693:15\n10236 rules/marlborough/rules.yaml:1694:19\n10238 rules/marlborough/rules.yaml:1696:19\n10242 rules/marlborough/rules.yaml:1697:7\n10245 rules/marlborough/rules.yaml:1698:7\n10270 rules/marlborough/rules.yaml:2025:7\n10271 rules/marlborough/rules.yaml:2026:7\n10272 rules/marlborough/rules.yaml:2027:7\n10273 rules/marlborough/rules.yaml:2028:7\n10274 rules/marlborough/rules.yaml:2029:7\n10275 rules/marlborough/rules.yaml:2030:7\n10276 rules/marlborough/rules.yaml:2032:15\n10277 rules/marlborough/rules.yaml:2033:19\n10279 rules/marlborough/rules.yaml:2035:19\n10284 rules/marlborough/rules.yaml:2042:15\n10285 rules/marlborough/rules.yaml:2043:15\n10292 rules/marlborough/rules.yaml:2051:15\n10295 rules/marlborough/rules.yaml:2037:15\n10298 rules/marlborough/rules.yaml:2040:19\n10301 rules/marlborough/rules.yaml:2038:19\n10305 rules/marlborough/rules.yaml:2045:15\n10306 rules/marlborough/rules.yaml:2046:15\n10310 rules/marlborough/rules.yaml:2048:15\n10311 rules/marlborough/rules.yaml:2049:15\n10341 rules/marlborough/rules.yaml:2380:7\n10342 rules/marlborough/rules.yaml:2381:7\n10343 rules/marlborough/rules.yaml:2382:7\n10361 rules/marlborough/rules.yaml:2383:7\n10362 rules/marlborough/rules.yaml:2384:11\n10365 rules/marlborough/rules.yaml:2385:7\n10366 rules/marlborough/rules.yaml:2386:7\n10367 rules/marlborough/rules.yaml:2387:7\n10372 rules/marlborough/rules.yaml:2388:7\n10373 rules/marlborough/rules.yaml:2389:7\n10374 rules/marlborough/rules.yaml:2390:7\n10375 rules/marlborough/rules.yaml:2391:11\n10376 rules/marlborough/rules.yaml:2392:11\n10377 rules/marlborough/rules.yaml:2393:7\n10378 rules/marlborough/rules.yaml:2394:11\n10379 rules/marlborough/rules.yaml:2395:7\n10380 rules/marlborough/rules.yaml:2396:7\n10398 rules/marlborough/rules.yaml:2397:7\n10399 rules/marlborough/rules.yaml:2398:11\n10400 rules/marlborough/rules.yaml:2399:15\n10402 rules/marlborough/rules.yaml:2400:11\n10403 rules/marlborough/rules.yaml:2401:7\n10414 rules/marlborough/rules.yaml:2402:7\n10415 rules/marlborough/rules.yaml:2403:11\n10416 rules/marlborough/rules.yaml:2404:7\n10429 rules/marlborough/rules.yaml:2405:7\n10434 rules/marlborough/rules.yaml:2406:11\n10435 rules/marlborough/rules.yaml:2407:11\n10452 rules/marlborough/rules.yaml:2408:11\n10453 rules/marlborough/rules.yaml:2409:11\n10473 rules/marlborough/rules.yaml:2360:7\n10474 rules/marlborough/rules.yaml:2361:7\n10482 rules/marlborough/rules.yaml:2362:11\n10488 rules/marlborough/rules.yaml:2363:11\n10493 rules/marlborough/rules.yaml:2364:15\n10499 rules/marlborough/rules.yaml:2365:15\n10501 rules/marlborough/rules.yaml:2366:7\n10531 rules/marlborough/rules.yaml:2334:7\n10539 rules/marlborough/rules.yaml:2335:7\n10540 rules/marlborough/rules.yaml:2336:11\n10541 rules/marlborough/rules.yaml:2337:11\n10542 rules/marlborough/rules.yaml:2338:7\n10543 rules/marlborough/rules.yaml:2339:7\n10546 rules/marlborough/rules.yaml:2340:7\n10547 rules/marlborough/rules.yaml:2341:7\n10548 rules/marlborough/rules.yaml:2342:11\n10549 rules/marlborough/rules.yaml:2343:7\n10550 rules/marlborough/rules.yaml:2344:7\n10567 rules/marlborough/rules.yaml:2345:11\n10568 rules/marlborough/rules.yaml:2346:11\n10577 rules/marlborough/rules.yaml:2347:15\n10590 rules/marlborough/rules.yaml:2348:15\n10591 rules/marlborough/rules.yaml:2349:15\n10593 rules/marlborough/rules.yaml:2350:15\n10613 rules/marlborough/rules.yaml:2210:7\n10624 rules/marlborough/rules.yaml:2211:11\n10625 rules/marlborough/rules.yaml:2212:11\n10637 rules/marlborough/rules.yaml:2213:15\n10645 rules/marlborough/rules.yaml:2214:15\n10646 rules/marlborough/rules.yaml:2215:19\n10649 rules/marlborough/rules.yaml:2216:19\n10650 rules/marlborough/rules.yaml:2217:19\n10674 rules/marlborough/rules.yaml:976:7\n10675 rules/marlborough/rules.yaml:977:7\n10676 rules/marlborough/rules.yaml:978:11\n10677 rules/marlborough/rules.yaml:979:7\n10680 rules/marlborough/rules.yaml:980:11\n10681 rules/marlborough/rules.yaml:981:11\n10682 rules/marlborough/rules.yaml:982:7\n10683 rules/marlborough/rules.yaml:983:11\n10684 rules/marlborough/rules.yaml:984:15\n10685 rules/marlborough/rules.yaml:985:7\n10692 rules/marlborough/rules.yaml:986:7\n10693 rules/marlborough/rules.yaml:987:7\n10694 rules/marlborough/rules.yaml:988:11\n10695 rules/marlborough/rules.yaml:989:7\n10696 rules/marlborough/rules.yaml:990:7\n10697 rules/marlborough/rules.yaml:991:7\n10698 rules/marlborough/rules.yaml:992:7\n10716 rules/marlborough/rules.yaml:993:7\n10719 rules/marlborough/rules.yaml:994:11\n10724 rules/marlborough/rules.yaml:995:7\n10725 rules/marlborough/rules.yaml:996:11\n10726 rules/marlborough/rules.yaml:997:11\n10727 rules/marlborough/rules.yaml:998:15\n10728 rules/marlborough/rules.yaml:999:11\n10729 rules/marlborough/rules.yaml:1000:7\n10742 rules/marlborough/rules.yaml:1001:7\n10743 rules/marlborough/rules.yaml:1002:11\n10745 rules/marlborough/rules.yaml:1003:7\n10768 rules/marlborough/rules.yaml:2496:3\n10773 rules/marlborough/rules.yaml:2496:3\n10775 rules/marlborough/rules.yaml:2496:3\n10776 rules/marlborough/rules.yaml:2496:3\n10777 rules/marlborough/rules.yaml:2496:3\n10778 rules/marlborough/rules.yaml:2496:3\n10779 rules/marlborough/rules.yaml:2496:3\n10780 rules/marlborough/rules.yaml:2496:3\n10793 rules/marlborough/rules.yaml:2496:3\n10794 rules/marlborough/rules.yaml:2496:3\n10806 rules/marlborough/rules.yaml:2496:3\n10812 rules/marlborough/rules.yaml:2496:3\n10815 rules/marlborough/rules.yaml:2496:3\n10816 rules/marlborough/rules.yaml:2496:3\n10837 rules/marlborough/rules.yaml:2496:3\n10875 rules/marlborough/rules.yaml:2496:3\n10876 rules/marlborough/rules.yaml:2496:3\n10878 rules/marlborough/rules.yaml:2496:3\n10879 rules/marlborough/rules.yaml:2496:3\n10883 rules/marlborough/rules.yaml:2496:3\n10921 rules/marlborough/rules.yaml:1439:7\n10927 rules/marlborough/rules.yaml:1440:7\n10941 rules/marlborough/rules.yaml:1441:7\n10952 rules/marlborough/rules.yaml:1442:7\n10956 rules/marlborough/rules.yaml:1443:11\n10957 rules/marlborough/rules.yaml:1444:11\n10958 rules/marlborough/rules.yaml:1445:7\n10959 rules/marlborough/rules.yaml:1446:7\n11015 rules/marlborough/rules.yaml:1447:7\n11016 rules/marlborough/rules.yaml:1448:11\n11017 rules/marlborough/rules.yaml:1449:7\n11021 rules/marlborough/rules.yaml:1450:11\n11022 rules/marlborough/rules.yaml:1451:7\n11023 rules/marlborough/rules.yaml:1452:11\n11024 rules/marlborough/rules.yaml:1453:7\n11025 rules/marlborough/rules.yaml:1454:11\n11026 rules/marlborough/rules.yaml:1455:15\n11028 rules/marlborough/rules.yaml:1456:11\n11030 rules/marlborough/rules.yaml:1458:11\n11031 rules/marlborough/rules.yaml:1459:7\n11032 rules/marlborough/rules.yaml:1460:11\n11035 rules/marlborough/rules.yaml:1461:15\n11036 rules/marlborough/rules.yaml:1462:19\n11037 rules/marlborough/rules.yaml:1463:15\n11039 rules/marlborough/rules.yaml:1465:15\n11040 rules/marlborough/rules.yaml:1466:7\n11045 rules/marlborough/rules.yaml:1467:11\n11046 rules/marlborough/rules.yaml:1468:11\n11047 rules/marlborough/rules.yaml:1469:11\n11052 rules/marlborough/rules.yaml:1470:15\n11053 rules/marlborough/rules.yaml:1471:15\n11061 rules/marlborough/rules.yaml:1472:19\n11073 rules/marlborough/rules.yaml:1473:19\n11076 rules/marlborough/rules.yaml:1474:7\n11081 rules/marlborough/rules.yaml:1475:11\n11088 rules/marlborough/rules.yaml:1476:7\n11100 rules/marlborough/rules.yaml:1477:7\n11105 rules/marlborough/rules.yaml:1478:11\n11106 rules/marlborough/rules.yaml:1479:7\n11107 rules/marlborough/rules.yaml:1480:7\n11108 rules/marlborough/rules.yaml:1481:11\n11109 rules/marlborough/rules.yaml:1482:7\n11126 rules/marlborough/rules.yaml:1483:7\n11131 rules/marlborough/rules.yaml:1484:11\n11132 rules/marlborough/rules.yaml:1485:11\n11133 rules/marlborough/rules.yaml:1486:15\n11148 rules/marlborough/rules.yaml:1487:11\n11154 rules/marlborough/rules.yaml:1488:11\n11191 rules/marlborough/rules.yaml:1319:7\n11203 rules/marlborough/rules.yaml:1320:7\n11204 rules/marlborough/rules.yaml:1321:7\n11205 rules/marlborough/rules.yaml:1322:11\n11220 rules/marlborough/rules.yaml:1323:7\n11237 rules/marlborough/rules.yaml:1324:7\n11238 rules/marlborough/rules.yaml:1325:11\n11239 rules/marlborough/rules.yaml:1326:11\n11240 rules/marlborough/rules.yaml:1327:11\n11241 rules/marlborough/rules.yaml:1328:7\n11242 rules/marlborough/rules.yaml:1329:7\n11243 rules/marlborough/rules.yaml:1330:7\n11244 rules/marlborough/rules.yaml:1331:7\n11256 rules/marlborough/rules.yaml:1332:7\n11278 rules/marlborough/rules.yaml:1333:7\n11279 rules/marlborough/rules.yaml:1334:11\n11280 rules/marlborough/rules.yaml:1335:11\n11281 rules/marlborough/rules.yaml:1336:7\n11290 rules/marlborough/rules.yaml:1337:11\n11296 rules/marlborough/rules.yaml:1338:11\n11298 rules/marlborough/rules.yaml:1339:7\n11309 rules/marlborough/rules.yaml:1340:7\n11310 rules/marlborough/rules.yaml:1341:7\n11315 rules/marlborough/rules.yaml:1342:11\n11316 rules/marlborough/rules.yaml:1343:11\n11326 rules/marlborough/rules.yaml:1344:15\n11356 rules/marlborough/rules.yaml:1345:11\n11357 rules/marlborough/rules.yaml:1346:15\n11358 rules/marlborough/rules.yaml:1347:15\n11360 rules/marlborough/rules.yaml:1349:15\n11361 rules/marlborough/rules.yaml:1350:15\n11364 rules/marlborough/rules.yaml:1351:7\n11365 rules/marlborough/rules.yaml:1352:7\n11373 rules/marlborough/rules.yaml:1353:11\n11388 rules/marlborough/rules.yaml:1354:7\n11389 rules/marlborough/rules.yaml:1355:11\n11390 rules/marlborough/rules.yaml:1356:7\n11391 rules/marlborough/rules.yaml:1357:7\n11392 rules/marlborough/rules.yaml:1358:11\n11393 rules/marlborough/rules.yaml:1359:15\n11395 rules/marlborough/rules.yaml:1360:15\n11396 rules/marlborough/rules.yaml:1361:11\n11398 rules/marlborough/rules.yaml:1363:11\n11399 rules/marlborough/rules.yaml:1364:7\n11404 rules/marlborough/rules.yaml:1365:11\n11405 rules/marlborough/rules.yaml:1366:11\n11406 rules/marlborough/rules.yaml:1367:11\n11411 rules/marlborough/rules.yaml:1368:15\n11412 rules/marlborough/rules.yaml:1369:15\n11420 rules/marlborough/rules.yaml:1370:19\n11432 rules/marlborough/rules.yaml:1371:19\n11435 rules/marlborough/rules.yaml:1372:7\n11440 rules/marlborough/rules.yaml:1373:7\n11441 rules/marlborough/rules.yaml:1374:11\n11442 rules/marlborough/rules.yaml:1375:7\n11443 rules/marlborough/rules.yaml:1376:7\n11444 rules/marlborough/rules.yaml:1377:11\n11445 rules/marlborough/rules.yaml:1378:7\n11462 rules/marlborough/rules.yaml:1379:7\n11467 rules/marlborough/rules.yaml:1380:11\n11468 rules/marlborough/rules.yaml:1381:11\n11476 rules/marlborough/rules.yaml:1382:15\n11489 rules/marlborough/rules.yaml:1383:15\n11490 rules/marlborough/rules.yaml:1384:15\n11491 rules/marlborough/rules.yaml:1385:19\n11492 rules/marlborough/rules.yaml:1386:19\n11495 rules/marlborough/rules.yaml:1387:11\n11500 rules/marlborough/rules.yaml:1388:11\n11501 rules/marlborough/rules.yaml:1389:15\n11504 rules/marlborough/rules.yaml:1390:11\n11505 rules/marlborough/rules.yaml:1391:15\n11506 rules/marlborough/rules.yaml:1392:11\n11507 rules/marlborough/rules.yaml:1393:11\n11514 rules/marlborough/rules.yaml:1394:11\n11515 rules/marlborough/rules.yaml:1395:11\n11516 rules/marlborough/rules.yaml:1396:15\n11517 rules/marlborough/rules.yaml:1397:11\n11547 rules/marlborough/rules.yaml:1979:7\n11567 rules/marlborough/rules.yaml:1980:11\n11568 rules/marlborough/rules.yaml:1981:11\n11569 rules/marlborough/rules.yaml:1982:11\n11577 rules/marlborough/rules.yaml:1983:15\n11582 rules/marlborough/rules.yaml:1985:15\n11605 rules/marlborough/flow.yaml:11:7\n11619 rules/marlborough/flow.yaml:12:11\n11650 rules/marlborough/rules.yaml:941:7\n11651 rules/marlborough/rules.yaml:942:7\n11652 rules/marlborough/rules.yaml:943:7\n11662 rules/marlborough/rules.yaml:944:11\n11670 rules/marlborough/rules.yaml:945:11\n11671 rules/marlborough/rules.yaml:946:15\n11672 rules/marlborough/rules.yaml:947:15\n11675 rules/marlborough/rules.yaml:948:7\n11686 rules/marlborough/rules.yaml:949:11\n11687 rules/marlborough/rules.yaml:950:11\n11705 rules/marlborough/rules.yaml:951:11\n11706 rules/marlborough/rules.yaml:952:11\n11707 rules/marlborough/rules.yaml:953:11\n11711 rules/marlborough/rules.yaml:954:7\n11712 rules/marlborough/rules.yaml:955:11\n11725 rules/marlborough/rules.yaml:1547:7\n11726 rules/marlborough/rules.yaml:1548:7\n11731 rules/marlborough/rules.yaml:1549:11\n11738 rules/marlborough/rules.yaml:1550:11\n11741 rules/marlborough/rules.yaml:1551:7\n11744 rules/marlborough/rules.yaml:1552:7\n11745 rules/marlborough/rules.yaml:1553:7\n11746 rules/marlborough/rules.yaml:1554:11\n11748 rules/marlborough/rules.yaml:1556:11\n11772 rules/marlborough/rules.yaml:1997:7\n11773 rules/marlborough/rules.yaml:1998:7\n11784 rules/marlborough/rules.yaml:1999:11\n11785 rules/marlborough/rules.yaml:2000:11\n11800 rules/marlborough/rules.yaml:2001:15\n11801 rules/marlborough/rules.yaml:2002:15\n11809 rules/marlborough/rules.yaml:2003:15\n11827 rules/marlborough/rules.yaml:2004:15\n11828 rules/marlborough/rules.yaml:2005:15\n11837 rules/marlborough/rules.yaml:2006:19\n11864 rules/marlborough/rules.yaml:2007:19\n11865 rules/marlborough/rules.yaml:2008:23\n11868 rules/marlborough/rules.yaml:2009:23\n11869 rules/marlborough/rules.yaml:2010:23\n11870 rules/marlborough/rules.yaml:2011:19\n11871 rules/marlborough/rules.yaml:2012:23\n11872 rules/marlborough/rules.yaml:2013:23\n11873 rules/marlborough/rules.yaml:2014:23\n11899 rules/marlborough/rules.yaml:1645:7\n11903 rules/marlborough/rules.yaml:1646:7\n11917 rules/marlborough/rules.yaml:1647:11\n11924 rules/marlborough/rules.yaml:1648:11\n11929 rules/marlborough/rules.yaml:1649:7\n11943 rules/marlborough/rules.yaml:1650:11\n11957 rules/marlborough/flow.yaml:104:7\n11962 rules/marlborough/flow.yaml:105:11\n11981 rules/marlborough/flow.yaml:50:7\n11988 rules/marlborough/flow.yaml:51:11\n12002 rules/marlborough/flow.yaml:52:15\n12020 rules/marlborough/flow.yaml:67:7\n12027 rules/marlborough/flow.yaml:68:11\n12041 rules/marlborough/flow.yaml:69:15\n12055 rules/marlborough/flow.yaml:85:7\n12074 rules/marlborough/flow.yaml:61:7\n12081 rules/marlborough/flow.yaml:62:11\n12095 rules/marlborough/flow.yaml:63:15\n12113 rules/marlborough/flow.yaml:89:7\n12127 rules/marlborough/flow.yaml:90:11\n12141 rules/marlborough/flow.yaml:45:7\n12146 rules/marlborough/flow.yaml:46:11\n12165 rules/marlborough/flow.yaml:79:7\n12170 rules/marlborough/flow.yaml:80:11\n12184 rules/marlborough/flow.yaml:81:15\n12198 rules/marlborough/flow.yaml:56:7\n12203 rules/marlborough/flow.yaml:57:11\n12220 rules/marlborough/rules.yaml:1043:7\n12226 rules/marlborough/rules.yaml:1044:7\n12227 rules/marlborough/rules.yaml:1045:11\n12228 rules/marlborough/rules.yaml:1046:7\n12239 rules/marlborough/rules.yaml:1047:7\n12240 rules/marlborough/rules.yaml:1048:7\n12252 rules/marlborough/rules.yaml:2093:7\n12257 rules/marlborough/rules.yaml:2094:7\n12258 rules/marlborough/rules.yaml:2095:11\n12259 rules/marlborough/rules.yaml:2096:11\n12260 rules/marlborough/rules.yaml:2097:7\n12261 rules/marlborough/rules.yaml:2098:7\n12268 rules/marlborough/rules.yaml:2099:7"
