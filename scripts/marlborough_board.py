@@ -354,7 +354,7 @@ def main() -> None:
         "board:",
         "  entity: hex",
         "  title: Western and Central Europe, 1701-1714",
-        "  rules: [MARL-2.1-01, MARL-2.11-01, MARL-2.12-01, MARL-ERR-01]",
+        "  rules: [MARL-2.1-01, MARL-2.11-01, MARL-2.12-01, MARL-2.14-02, MARL-ERR-01]",
         "  assumed: >-",
         "    the rulebook prints no map: the grid (60 x 40, holding hex 5807), where each named",
         "    place stands (by its longitude and latitude), the state of every hex (the nearest",

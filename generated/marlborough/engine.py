@@ -1785,7 +1785,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:353:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-7.2-01) [rules/marlborough/rules.yaml:353:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -5455,7 +5455,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -10597,7 +10597,7 @@ class MarlboroughRules:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
