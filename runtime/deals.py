@@ -24,6 +24,7 @@ import threading
 from typing import Any
 
 from .layout import LOG
+from .machine import GameEnded
 from .numbers import parse_int
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "parties",
     "check",
     "carry_out",
+    "try_out",
     "label",
     "deal_id",
 ]
@@ -304,7 +306,10 @@ def check(spec: Any, S: list[Any], offers: Offers, deal: Any) -> str | None:
             T[LOG] = False
         if x not in item_args(engine, T, g, giver, receiver):
             return _why_not(spec, T, (g, giver, receiver, x))
-        engine.deal_give(T, g, giver, receiver, x)
+        try:
+            engine.deal_give(T, g, giver, receiver, x)
+        except GameEnded:
+            pass  # an item that ends the game may be given; the items after it are checked still
     return None
 
 
@@ -330,9 +335,19 @@ def _why_not(spec: Any, S: list[Any], item: tuple[Any, ...]) -> str:
 
 
 def carry_out(engine: Any, S: list[Any], deal: Any) -> None:
-    """Every item of ``deal``, in order."""
+    """Every item of ``deal``, in order. An item that ends the game (a good whose `give` calls
+    ``end_game``) raises :class:`GameEnded` as any rule does: the machine ends the game."""
     for g, giver, receiver, x in deal[1:]:
         engine.deal_give(S, g, giver, receiver, x)
+
+
+def try_out(engine: Any, S: list[Any], deal: Any) -> None:
+    """:func:`carry_out` on a copy ``S`` a bot judges: an item that ends the game ends the deal
+    there (the copy holds the result), instead of raising."""
+    try:
+        carry_out(engine, S, deal)
+    except GameEnded:
+        pass
 
 
 # -- names

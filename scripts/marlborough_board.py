@@ -167,6 +167,21 @@ ANCHORS = [
     ("two_sicilies", 16.0, 39.5),
     ("papal_states", 13.0, 43.0),
 ]
+# 2.14's pieces of a state away from the rest, one hex each where the nearest-place rule does
+# not reach them (name, state, longitude, latitude): "the minor German states include ...
+# Salzburg and Lorraine", "Papal States: includes ... Avignon in France", "Prussia includes
+# ... three hexes in western Germany" (Cleves, Mark and Minden: not named, assumed), "Venice
+# also includes the territory around Zara on the Dalmatian coast". A named clear hex (the
+# nearest land hex no place holds when the place falls on one, or at sea).
+ENCLAVES = [
+    ("Salzburg", "german_states", 13.05, 47.8),
+    ("Lorraine", "german_states", 6.18, 48.69),
+    ("Avignon", "papal_states", 4.81, 43.95),
+    ("Cleves", "prussia", 6.14, 51.79),
+    ("Mark", "prussia", 7.6, 51.45),
+    ("Minden", "prussia", 8.92, 52.29),
+    ("Zara", "venice", 15.23, 44.12),
+]
 SEAS = [
     (3.0, 55.0),
     (5.5, 57.5),
@@ -339,7 +354,7 @@ def main() -> None:
         "board:",
         "  entity: hex",
         "  title: Western and Central Europe, 1701-1714",
-        "  rules: [MARL-2.1-01, MARL-2.11-01, MARL-2.12-01, MARL-ERR-01]",
+        "  rules: [MARL-2.1-01, MARL-2.11-01, MARL-2.12-01, MARL-2.14-02, MARL-ERR-01]",
         "  assumed: >-",
         "    the rulebook prints no map: the grid (60 x 40, holding hex 5807), where each named",
         "    place stands (by its longitude and latitude), the state of every hex (the nearest",
@@ -369,6 +384,16 @@ def main() -> None:
                 if min(dist(h, s) for s in seas) < dist(h, near_land[0]):
                     sea.add(h)
     cut = channels(taken, sea)
+    enclaves: dict[tuple[int, int], tuple[str, str]] = {}
+    for name, state, lo, la in ENCLAVES:
+        # the nearest land hex that no place, channel or other enclave holds
+        at = grid(lo, la)
+        ring = sorted(
+            ((c, r) for c in range(at[0] - 2, at[0] + 3) for r in range(at[1] - 2, at[1] + 3)),
+            key=lambda h: (dist(h, at), h),
+        )
+        free = (h for h in ring if h not in taken and h not in sea and h not in enclaves)
+        enclaves[next(free)] = (name, state)
     for c in range(COLUMNS[0], COLUMNS[1] + 1):
         for r in range(ROWS[0], ROWS[1] + 1):
             h = (c, r)
@@ -393,6 +418,9 @@ def main() -> None:
                     vals = {"nation": near_land[1]}
                     if min(dist(h, m) for m in mountains) < 1.3:
                         vals["terrain"] = "mountain"
+                    enclave = enclaves.get(h)
+                    if enclave is not None:
+                        vals = {**vals, "name": enclave[0], "nation": enclave[1]}
             if number(c, r) == ERRATA_HEX:
                 vals["name"] = "Hex 5807"
             if h in river and vals.get("terrain") != "sea":

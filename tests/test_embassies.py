@@ -15,7 +15,7 @@ from compile_helpers import fixture_errors
 from fixtures.embassies import SPECS
 from forms_helpers import lockstep
 from rulecraft.runtime import Game, IllegalDecision
-from rulecraft.runtime.tools.agents import RandomAgent
+from rulecraft.runtime.tools.agents import RandomAgent, TraderAgent
 from test_all_scenarios import check_hidden_information
 
 RED, GREEN, BLUE = 0, 1, 2
@@ -147,6 +147,43 @@ def test_a_save_inside_a_window_before_a_step_resumes_it():
         g.apply(d.player, oid)
         h.apply(d.player, oid)
     assert h.result == g.result and h.state["log"] == g.state["log"]
+
+
+# -- a deal that ends the game
+
+
+def surrender_offer(g: Game) -> tuple[int, int, str]:
+    """The seat asked to propose, the next seat, and the offer of the first's surrender."""
+    p = g.pending()[0].player
+    q = (p + 1) % 3
+    return p, q, f"offer:surrender:{g.spec.seats[p]}>{g.spec.seats[q]}"
+
+
+def test_a_deal_whose_good_ends_the_game_may_be_offered_and_ends_it_when_accepted():
+    g = Game.new(SPECS["surrender"], None, 1)
+    p, q, offer = surrender_offer(g)
+    g.apply(p, offer)  # checked on a copy, where the game ends: no error
+    assert not g.finished
+    g.apply(q, "yes")
+    assert g.finished and g.result["winners"] == [q]
+    label = g.spec.seat_labels
+    assert g.result["reason"] == f"{label[p]} surrenders to {label[q]}"
+
+
+def test_without_the_choice_the_surrender_is_refused():
+    g = Game.new(SPECS["summit"], None, 1)
+    p, _q, offer = surrender_offer(g)
+    with pytest.raises(IllegalDecision, match="cannot give Surrender"):
+        g.apply(p, offer)
+
+
+def test_a_trader_judges_a_deal_that_would_end_the_game():
+    spec = SPECS["surrender"]
+    g = Game.new(spec, None, 1)
+    p, q, offer = surrender_offer(g)
+    g.apply(p, offer)
+    # it carries the deal out on a copy: the game ends there, and its own value stays
+    assert TraderAgent(1).choose(g.view_state(q), g.pending()[0], spec) == "yes"
 
 
 @pytest.mark.parametrize("scenario", ["summit", "old_talks"])

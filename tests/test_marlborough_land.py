@@ -111,7 +111,7 @@ def test_a_turn_is_a_year_and_its_phases_in_order_2_5_3_1() -> None:
     for option in ("unit:france_field_army_4", "unit:france_field_army_5", "none"):
         g.apply(BOURBON, option)
     g.apply(GRAND_ALLIANCE, "none")
-    assert g.finished and g.state["g"]["year"] == 1705
+    assert g.finished and g.state["g"]["year"] == 1704  # the year played: the last one
     log = g.log_for(GRAND_ALLIANCE)
     order = [
         "has the initiative",

@@ -150,6 +150,7 @@ class MarlboroughRules:
         (("No attack",), ()),
         (("Attack ", " with (the units left out are dropped off)"), ("e:hex",)),
         (("", " drops off ", " ", " before the attack"), ("player", "int", "str")),
+        (("", " controls the rebels at ", " for the combat (31.4)"), ("player", "e:hex")),
         (("Embarking in ", ", a coast hex without a port, costs 2 movement points"), ("e:hex",)),
         (("Sail the fleet from ", " (", " movement points)"), ("e:hex", "int")),
         (("", " sails a fleet from ", " to ", ""), ("player", "e:hex", "e:hex")),
@@ -237,6 +238,13 @@ class MarlboroughRules:
         (("", " trains ", " ", " at ", ""), ("player", "int", "str", "e:hex")),
         (("Random event ", ": ", ""), ("int", "str")),
         (("No rebel units are in play (the optional rebels, 31.0, are off)",), ()),
+        (("The balance is even: die ", ", the event favours ", ""), ("int", "player")),
+        (("", " receives subsidies: die ", ", ", " TP (10.14)"), ("player", "int", "int")),
+        (("No state is neutral: no state enters the war",), ()),
+        (("", " enters the war under ", "'s control (6.4)"), ("e:nation", "player")),
+        (("", " has no leader to bring in"), ("player",)),
+        (("A new leader enters play (25.3): which?",), ()),
+        (("", " enters play at ", ", at no TP cost (25.3)"), ("e:unit", "e:hex")),
         (("Troops lose discipline: reduce a veteran or eliminate a unit",), ()),
         (("", " is reduced to recruit"), ("e:unit",)),
         (("The enlightenment marker of ", " is removed (36.5)"), ("e:hex",)),
@@ -336,51 +344,53 @@ class MarlboroughRules:
         ("choose-unit", 56, "unit", -1, 11, 18, False),
         ("choose-hex", 57, "hex", 58, 11, 23, False),
         ("choose-some", 59, "some:unit", -1, 11, 26, False),
-        ("choose-hex", 62, "hex", -1, 13, 1, False),
+        ("choose-hex", 63, "hex", -1, 13, 1, False),
         ("choose-unit", 56, "unit", -1, 13, 5, False),
-        ("choose-hex", 67, "hex", 58, 13, 13, False),
-        ("yes-no", 68, "yes-no", -1, 14, 3, False),
-        ("choose-some", 70, "some:unit", -1, 14, 7, False),
-        ("choose-hex", 73, "hex", -1, 15, 1, False),
-        ("choose-hex", 79, "hex", -1, 18, 3, False),
-        ("choose-number", 81, "number", -1, 18, 8, False),
-        ("choose-hex", 83, "hex", 84, 18, 16, False),
-        ("choose-unit", 86, "unit", 84, 18, 22, False),
-        ("choose-hex", 88, "hex", -1, 18, 25, False),
-        ("choose-unit", 92, "unit", -1, 20, 3, False),
-        ("choose-unit", 93, "unit", 94, 20, 5, False),
-        ("choose-hex", 97, "hex", -1, 21, 6, False),
-        ("choose-hex", 102, "hex", -1, 23, 2, False),
-        ("choose-hex", 103, "hex", -1, 23, 4, False),
-        ("choose-espionage", 105, "enum:espionage", -1, 24, 1, False),
-        ("yes-no", 107, "yes-no", -1, 25, 4, False),
-        ("choose-diplomacy_outcome", 110, "enum:diplomacy_outcome", -1, 25, 9, False),
-        ("choose-some", 114, "some:card", -1, 26, 1, True),
-        ("choose-some", 115, "some:card", -1, 26, 1, True),
-        ("choose-some", 117, "some:card", -1, 27, 1, False),
-        ("choose-nation", 119, "nation", 120, 28, 3, False),
-        ("yes-no", 121, "yes-no", -1, 28, 6, False),
-        ("choose-some", 122, "some:unit", -1, 30, 4, False),
-        ("choose-unit", 127, "unit", -1, 32, 1, False),
-        ("yes-no", 131, "yes-no", -1, 34, 1, False),
-        ("choose-unit", 133, "unit", -1, 34, 12, False),
-        ("yes-no", 134, "yes-no", -1, 35, 3, False),
-        ("choose-hex", 137, "hex", 84, 36, 3, False),
-        ("choose-some", 139, "some:nation", -1, 37, 1, False),
-        ("choose-nation", 140, "nation", 141, 37, 6, False),
-        ("choose-unit", 143, "unit", -1, 37, 16, False),
-        ("choose-hex", 147, "hex", -1, 38, 3, False),
-        ("choose-hex", 149, "hex", 150, 39, 1, False),
-        ("choose-some", 151, "some:card", -1, 40, 1, False),
-        ("choose-hex", 154, "hex", -1, 40, 3, False),
-        ("choose-hex", 156, "hex", 58, 40, 5, False),
-        ("choose-hex", 157, "hex", 84, 41, 3, False),
-        ("choose-card", 159, "card", -1, 42, 1, False),
-        ("propose", 166, "offer", 45, 43, 5, False),
-        ("yes-no", 169, "yes-no", -1, 43, 10, False),
-        ("choose-card", 173, "card", 174, 44, 7, False),
-        ("choose-card", 176, "card", 177, 45, 7, False),
-        ("choose-card", 179, "card", 180, 46, 7, False),
+        ("choose-hex", 68, "hex", 58, 13, 13, False),
+        ("yes-no", 69, "yes-no", -1, 14, 3, False),
+        ("choose-some", 71, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 74, "hex", -1, 15, 1, False),
+        ("choose-hex", 80, "hex", -1, 18, 3, False),
+        ("choose-number", 82, "number", -1, 18, 8, False),
+        ("choose-hex", 84, "hex", 85, 18, 16, False),
+        ("choose-unit", 87, "unit", 85, 18, 22, False),
+        ("choose-hex", 89, "hex", -1, 18, 25, False),
+        ("choose-unit", 93, "unit", -1, 20, 3, False),
+        ("choose-unit", 94, "unit", 95, 20, 5, False),
+        ("choose-hex", 98, "hex", -1, 22, 5, False),
+        ("choose-hex", 103, "hex", -1, 25, 2, False),
+        ("choose-hex", 104, "hex", -1, 25, 4, False),
+        ("choose-espionage", 106, "enum:espionage", -1, 26, 1, False),
+        ("yes-no", 108, "yes-no", -1, 27, 4, False),
+        ("choose-diplomacy_outcome", 111, "enum:diplomacy_outcome", -1, 27, 9, False),
+        ("choose-some", 115, "some:card", -1, 28, 1, True),
+        ("choose-some", 116, "some:card", -1, 28, 1, True),
+        ("choose-some", 118, "some:card", -1, 29, 1, False),
+        ("choose-nation", 120, "nation", 121, 30, 3, False),
+        ("yes-no", 122, "yes-no", -1, 30, 6, False),
+        ("choose-some", 123, "some:unit", -1, 33, 4, False),
+        ("choose-unit", 133, "unit", -1, 36, 1, False),
+        ("choose-hex", 89, "hex", -1, 36, 3, False),
+        ("choose-unit", 135, "unit", -1, 37, 1, False),
+        ("yes-no", 139, "yes-no", -1, 39, 1, False),
+        ("choose-unit", 141, "unit", -1, 39, 12, False),
+        ("yes-no", 142, "yes-no", -1, 40, 3, False),
+        ("choose-hex", 145, "hex", 85, 41, 3, False),
+        ("choose-some", 147, "some:nation", -1, 42, 1, False),
+        ("choose-nation", 148, "nation", 149, 42, 6, False),
+        ("choose-unit", 151, "unit", -1, 42, 16, False),
+        ("choose-hex", 155, "hex", -1, 43, 3, False),
+        ("choose-hex", 157, "hex", 158, 44, 1, False),
+        ("choose-some", 159, "some:card", -1, 45, 1, False),
+        ("choose-hex", 162, "hex", -1, 45, 3, False),
+        ("choose-hex", 164, "hex", 58, 45, 5, False),
+        ("choose-hex", 165, "hex", 85, 46, 3, False),
+        ("choose-card", 167, "card", -1, 47, 1, False),
+        ("propose", 174, "offer", 45, 48, 5, False),
+        ("yes-no", 177, "yes-no", -1, 48, 10, False),
+        ("choose-card", 181, "card", 182, 49, 7, False),
+        ("choose-card", 184, "card", 185, 50, 7, False),
+        ("choose-card", 187, "card", 188, 51, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -405,7 +415,9 @@ class MarlboroughRules:
         "treasury",
         "provision",
         "make_controlled",
+        "defection",
         "make_neutral",
+        "neutral_effects",
         "displace",
         "espionage",
         "diplomacy_result",
@@ -413,8 +425,11 @@ class MarlboroughRules:
         "declare_war",
         "diplomacy_segment",
         "diplomacy_phase",
+        "settle_deals",
         "training",
         "random_event",
+        "war_party",
+        "new_leader",
         "lose_discipline",
         "pillage_hex",
         "pillage",
@@ -624,6 +639,8 @@ class MarlboroughRules:
             (3, 0, None),
             (4, 0, None),
             (5, "", None),
+            (6, 0, None),
+            (7, 0, None),
         ),
         (11, 4): (
             (1, 0, None),
@@ -632,6 +649,8 @@ class MarlboroughRules:
             (4, 0, None),
             (5, 0, None),
             (6, "", None),
+            (7, 0, None),
+            (8, 0, None),
         ),
         (11, 10): (
             (1, 0, None),
@@ -642,6 +661,8 @@ class MarlboroughRules:
             (6, 0, None),
             (7, 0, None),
             (8, "", None),
+            (9, 0, None),
+            (10, 0, None),
         ),
         (11, 14): (
             (1, 0, None),
@@ -651,10 +672,34 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
             (7, "", None),
+            (8, 0, None),
+            (9, 0, None),
         ),
-        (11, 19): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
-        (11, 24): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
-        (11, 27): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (11, 19): (
+            (1, (), None),
+            (2, 0, None),
+            (3, (), None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
+        (11, 24): (
+            (1, 0, None),
+            (2, (), None),
+            (3, (), None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
+        (11, 27): (
+            (1, 0, None),
+            (2, (), None),
+            (3, 0, None),
+            (4, "", None),
+            (5, 0, None),
+            (6, 0, None),
+        ),
+        (11, 29): ((0, (), None), (1, 0, None)),
         (13, 2): (
             (1, (), None),
             (2, 0, None),
@@ -683,27 +728,27 @@ class MarlboroughRules:
         (18, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
         (20, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
         (20, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (21, 7): ((1, 0, None), (4, 0, None), (5, (), None)),
-        (22, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
-        (22, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
-        (23, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (23, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (24, 2): ((1, 0, None),),
-        (25, 5): ((1, 0, None),),
-        (25, 7): ((1, 0, None),),
-        (25, 10): ((1, 0, None), (2, "", None)),
-        (26, 2): (
+        (22, 6): ((0, 0, None), (4, 0, None), (5, (), None)),
+        (24, 1): ((0, 0, None), (1, 0, None), (4, 0, None), (5, 0, None)),
+        (24, 5): ((0, 0, None), (1, 0, None), (4, 0, None)),
+        (25, 3): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (25, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (26, 2): ((1, 0, None),),
+        (27, 5): ((1, 0, None),),
+        (27, 7): ((1, 0, None),),
+        (27, 10): ((1, 0, None), (2, "", None)),
+        (28, 2): (
             (1, 0, None),
             (3, (), "z_diplomacy_attempt__2_3"),
             (4, (), "z_diplomacy_attempt__2_4"),
             (7, 0, None),
             (8, 0, None),
         ),
-        (27, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
-        (28, 1): ((1, False, None),),
-        (28, 4): ((1, False, None), (3, (), None)),
-        (28, 7): ((1, False, None), (3, 0, None)),
-        (30, 5): (
+        (29, 2): ((1, 0, None), (3, (), "z_declare_war__2_3"), (4, 0, None)),
+        (30, 1): ((1, False, None),),
+        (30, 4): ((1, False, None), (3, (), None)),
+        (30, 7): ((1, False, None), (3, 0, None)),
+        (33, 5): (
             (1, (), None),
             (5, 0, "z_training__5_5"),
             (6, (), None),
@@ -712,13 +757,15 @@ class MarlboroughRules:
             (9, 0, None),
             (10, "", None),
         ),
-        (32, 2): ((1, (), None),),
-        (34, 2): ((2, (), "z_pillage__2_2"),),
-        (34, 8): ((1, (), None),),
-        (34, 11): ((2, (), "z_pillage__11_2"),),
-        (34, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
-        (36, 4): ((1, False, None), (3, (), None)),
-        (37, 2): (
+        (36, 2): ((1, (), "z_new_leader__2_1"),),
+        (36, 4): ((1, 0, None),),
+        (37, 2): ((1, (), None),),
+        (39, 2): ((2, (), "z_pillage__2_2"),),
+        (39, 8): ((1, (), None),),
+        (39, 11): ((2, (), "z_pillage__11_2"),),
+        (39, 13): ((2, (), "z_pillage__13_2"), (3, (), None)),
+        (41, 4): ((1, False, None), (3, (), None)),
+        (42, 2): (
             (1, (), None),
             (2, (), None),
             (3, 0, None),
@@ -726,7 +773,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
         ),
-        (37, 7): (
+        (42, 7): (
             (1, (), None),
             (2, (), None),
             (5, 0, None),
@@ -735,28 +782,28 @@ class MarlboroughRules:
             (8, 0, None),
             (9, 0, None),
         ),
-        (37, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
-        (38, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
-        (39, 2): ((1, (), "z_rebel_segment__2_1"),),
-        (40, 2): (
+        (42, 17): ((1, (), None), (4, 0, None), (7, 0, None), (8, (), None), (9, 0, None)),
+        (43, 4): ((0, 0, None), (1, 0, None), (4, 0, None), (5, (), None)),
+        (44, 2): ((1, (), "z_rebel_segment__2_1"),),
+        (45, 2): (
             (1, 0, None),
             (3, (), "z_rebel_operation__2_3"),
             (4, 0, None),
             (5, 0, None),
             (6, 0, None),
         ),
-        (40, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
-        (40, 6): ((1, (), None), (2, 0, None), (3, (), None)),
-        (41, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
-        (44, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (45, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (46, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (45, 4): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (45, 6): ((1, (), None), (2, 0, None), (3, (), None)),
+        (46, 4): ((1, False, None), (3, (), None), (4, 0, None), (5, None, None)),
+        (49, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (50, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (51, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
     SECRET_PROMPTS: ClassVar[Any] = (
         *range(1, 5),
         *(6, 18, 20, 23, 24, 27, 29, 30),
         *range(34, 40),
-        *(41, 42, 45, 47, 48, 55, 56, 57, 59, 60),
+        *(41, 42, 45, 47, 48, 50, 57, 58, 59, 61, 62),
     )
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
@@ -782,16 +829,17 @@ class MarlboroughRules:
         39: "distance(u.at, h) == d",
         42: 'x != ("defection" if code == "D2" else "diplomacy")',
         46: 'n.id != "ottoman_empire" and n.id != "poland" and n.id != "pomeranian_sweden" and n.permanent == none and n.control != p',
-        49: 'u.at != none and u.kind != "leader"',
-        51: "u.at == h",
-        53: 'h.terrain == "city" and not h.fortress_marker and h in mine',
-        55: "s in here",
-        56: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
-        61: "t.nation == to.nation",
-        62: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
-        66: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        67: 'c.kind == "leviathan" and not reroll',
-        68: 'c.kind == "revenue"',
+        49: 'u.owner == p and u.kind == "leader" and u.at == none and not u.fallen and u.prisoner_of == none and count(placements(p, u)) > 0',
+        51: 'u.at != none and u.kind != "leader"',
+        53: "u.at == h",
+        55: 'h.terrain == "city" and not h.fortress_marker and h in mine',
+        57: "s in here",
+        58: 'u.at == h and u.owner == p and u.nation == s and u.kind != "leader"',
+        63: 't.nation == to.nation and count([u for u in units if u.at == t and u.kind == "rebel"]) == 0',
+        64: 'h.terrain == "city" or h.terrain == "fortress" or h.fortress_marker',
+        68: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        69: 'c.kind == "leviathan" and not reroll',
+        70: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -870,9 +918,11 @@ class MarlboroughRules:
     o_e_hex__pillaged: int
     o_e_hex__taxed_by: int
     o_e_nation__control: int
+    o_e_nation__settled_from: int
     o_e_unit__at: int
     o_e_unit__due: int
     o_e_unit__embarked: int
+    o_e_unit__fallen: int
     o_e_unit__owner: int
     o_e_unit__prisoner_of: int
     o_e_unit__seen: int
@@ -888,6 +938,7 @@ class MarlboroughRules:
     o_g_commissioner_attacker: int
     o_g_commissioner_defender: int
     o_g_defender_has_leader: int
+    o_g_event_for: int
     o_g_first_player: int
     o_g_in_combat: int
     o_g_land_combat: int
@@ -1010,9 +1061,11 @@ class MarlboroughRules:
         self.o_e_hex__pillaged = d["o_e_hex__pillaged"]
         self.o_e_hex__taxed_by = d["o_e_hex__taxed_by"]
         self.o_e_nation__control = d["o_e_nation__control"]
+        self.o_e_nation__settled_from = d["o_e_nation__settled_from"]
         self.o_e_unit__at = d["o_e_unit__at"]
         self.o_e_unit__due = d["o_e_unit__due"]
         self.o_e_unit__embarked = d["o_e_unit__embarked"]
+        self.o_e_unit__fallen = d["o_e_unit__fallen"]
         self.o_e_unit__owner = d["o_e_unit__owner"]
         self.o_e_unit__prisoner_of = d["o_e_unit__prisoner_of"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
@@ -1028,6 +1081,7 @@ class MarlboroughRules:
         self.o_g_commissioner_attacker = d["o_g_commissioner_attacker"]
         self.o_g_commissioner_defender = d["o_g_commissioner_defender"]
         self.o_g_defender_has_leader = d["o_g_defender_has_leader"]
+        self.o_g_event_for = d["o_g_event_for"]
         self.o_g_first_player = d["o_g_first_player"]
         self.o_g_in_combat = d["o_g_in_combat"]
         self.o_g_land_combat = d["o_g_land_combat"]
@@ -1177,7 +1231,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:472:3]"
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:476:3]"
         return 5 * max(
             [
                 *[0],
@@ -1191,24 +1245,33 @@ class MarlboroughRules:
         )
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:236:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). With the optional rebels, also a hex of rebels (31.4: "a player could attack rebel units that are rebelling against the enemy", and so those in his own states; 31.4 sets no other limit, and rebels are no neutral state's units). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01, MARL-31.4-01) [rules/marlborough/rules.yaml:236:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
         v_q = _head(_w1)
+        v_rebels = (
+            [
+                S[self.o_e_unit__at + v_u]
+                for v_u in self.ix_unit__kind.get("rebel", ())
+                if S[self.o_e_unit__at + v_u] is not None
+            ]
+            if self.c_optional_rebels
+            else []
+        )
         _w5 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
             _w8 = self.s_e_hex__terrain[v_h] != "sea"
             if _w8:
-                _w7 = self.f_inherent_of(S, v_h, v_q)
+                _w7 = self.f_inherent_of(S, v_h, v_q) or v_h in v_rebels
                 if not _w7:
                     _w6 = False
-                    for v_u in self.all_unit:
+                    for v_u_2 in self.all_unit:
                         if (
-                            S[self.o_e_unit__at + v_u] == v_h
-                            and S[self.o_e_unit__owner + v_u] == v_q
+                            S[self.o_e_unit__at + v_u_2] == v_h
+                            and S[self.o_e_unit__owner + v_u_2] == v_q
                         ):
                             _w6 = True
                             break
@@ -1245,7 +1308,7 @@ class MarlboroughRules:
         ]
 
     def f_coastal(self, S: list[Any], v_h: Any) -> bool:
-        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:337:3]"""
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:341:3]"""
         _w3 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
         if _w3:
             _w2 = self.s_e_hex__port[v_h]
@@ -1260,7 +1323,7 @@ class MarlboroughRules:
         return _w3
 
     def f_commanders_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:681:3]"""
+        """37.3: the supreme commander (the best leader, 37.1) gives his full value, each subordinate of value two or more his value less one, and no more leaders count than the force has non-leader units. (MARL-37.1-01, MARL-37.3-01) [rules/marlborough/rules.yaml:685:3]"""
         v_left = [
             v_u
             for v_u in v_us
@@ -1295,23 +1358,23 @@ class MarlboroughRules:
         return v_total
 
     def f_deal__end_the_game__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2429:5]"
+        "deal__end_the_game__ok (MARL-28.2-01) [rules/marlborough/rules.yaml:2577:5]"
         return v_giver != v_receiver
 
     def f_deal__marker__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
+        "deal__marker__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_giver])
 
     def f_deal__marker__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
-        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
+        "deal__marker__keep (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return [
             v_x for v_x in v_xs if _count(N[self.o_p_markers + v_receiver]) < self.c_marker_limit
         ]
 
     def f_deal__marker__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
+        "deal__marker__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         N: list[int] = S
         return [
             v_x
@@ -1320,7 +1383,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"
+        "deal__minor_state__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"
         return [
             v_s
             for v_s in self.all_nation
@@ -1328,7 +1391,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__minor_state__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"
+        "deal__minor_state__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"
         return [
             v_x
             for v_x in self.all_nation
@@ -1336,7 +1399,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"
+        "deal__neutrality__from (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"
         return [
             v_s
             for v_s in self.ixt_nation__permanent[None if None is not None else -1]
@@ -1344,7 +1407,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__neutrality__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"
+        "deal__neutrality__options (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"
         return [
             v_x
             for v_x in self.ixt_nation__permanent[None if None is not None else -1]
@@ -1352,7 +1415,7 @@ class MarlboroughRules:
         ]
 
     def f_deal__prisoner__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2416:5]"
+        "deal__prisoner__options (MARL-34.3-01) [rules/marlborough/rules.yaml:2564:5]"
         return [
             v_x
             for v_x in self.all_unit
@@ -1361,11 +1424,11 @@ class MarlboroughRules:
         ]
 
     def f_deal__reveal__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2435:5]"
+        "deal__reveal__ok (MARL-26.3-01) [rules/marlborough/rules.yaml:2583:5]"
         return v_giver != v_receiver
 
     def f_deal__tp__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2392:5]"
+        "deal__tp__most (MARL-27.1-01) [rules/marlborough/rules.yaml:2539:5]"
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
@@ -1418,7 +1481,7 @@ class MarlboroughRules:
         ]
 
     def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
-        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:649:3]"""
+        """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:653:3]"""
         N: list[int] = S
         v_m = 0
         if (
@@ -1506,7 +1569,7 @@ class MarlboroughRules:
         return v_m
 
     def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
-        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:629:3]"
+        "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:633:3]"
         return [
             v_n
             for v_n in self.ixt_nation__permanent[None if None is not None else -1]
@@ -1518,7 +1581,7 @@ class MarlboroughRules:
         ]
 
     def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
-        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:808:3]"""
+        """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:812:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1557,7 +1620,7 @@ class MarlboroughRules:
         return _w3 + v_fc
 
     def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
-        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:447:3]"""
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:451:3]"""
         _w1 = 0
         for v_u in v_picked:
             if (
@@ -1649,7 +1712,7 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:602:3]"
+        "has_marker [rules/marlborough/rules.yaml:606:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
@@ -1674,7 +1737,7 @@ class MarlboroughRules:
         ]
 
     def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
-        'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:703:3]'
+        'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:707:3]'
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
             return 2 * self.f_tp_value(S, v_h)
@@ -1683,7 +1746,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:287:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:291:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if (v_at is None or self.s_e_hex__terrain[v_at] == "mountain") or S[
             self.o_e_hex__besieged + v_at
@@ -1725,7 +1788,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01) [rules/marlborough/rules.yaml:349:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-7.2-01) [rules/marlborough/rules.yaml:353:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1754,7 +1817,7 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
-        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:329:3]"
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:333:3]"
         return (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
@@ -1806,11 +1869,11 @@ class MarlboroughRules:
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:609:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:613:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:421:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:425:3]"
         N: list[int] = S
         return [
             v_u
@@ -1838,7 +1901,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:381:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:385:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -1850,7 +1913,7 @@ class MarlboroughRules:
         return 9
 
     def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
-        """The state with that id. [rules/marlborough/rules.yaml:622:3]"""
+        """The state with that id. [rules/marlborough/rules.yaml:626:3]"""
         _w1 = []
         for v_n in self.all_nation:
             if self.id_nation[v_n] == v_id:
@@ -1861,7 +1924,7 @@ class MarlboroughRules:
     def f_naval_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:480:3]"""
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -1943,7 +2006,7 @@ class MarlboroughRules:
         ]
 
     def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:556:3]"""
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:560:3]"""
         _w4 = []
         for v_h in v_sources:
             _w7 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
@@ -2025,7 +2088,7 @@ class MarlboroughRules:
         return v_out
 
     def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:528:3]"""
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:532:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -2090,7 +2153,7 @@ class MarlboroughRules:
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:400:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:404:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -2121,7 +2184,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:594:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:598:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2129,7 +2192,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:311:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:315:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -2147,7 +2210,7 @@ class MarlboroughRules:
     def f_rebel_destinations(
         self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
-        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:792:3]"""
+        """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2207,7 +2270,7 @@ class MarlboroughRules:
         return _w3
 
     def f_rebel_limit(self, S: list[Any], v_h: Any) -> int:
-        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:734:3]'
+        '31.38: "The maximum number of rebel units that may be in a hex at any time: fortress = three; town = two; other = one." (a city hex is a town; a fortress marker a fortress, 32.2). (MARL-31.38-01) [rules/marlborough/rules.yaml:738:3]'
         if self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]:
             return 3
         if self.s_e_hex__terrain[v_h] == "city":
@@ -2215,7 +2278,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_sites(self, S: list[Any], v_state: Any) -> Any:
-        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:748:3]"
+        "31.1: where a rebel unit of `state` may be placed: \"any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units\" (31.33: never with non-rebel units), within the rebel stacking limit (31.38). Rebels stand only on hexes no player holds (31.36: they deny control of them), pay no taxes (31.35: income counts the player's own units) and are never provisioned (31.34: provisioning counts the player's own units). (MARL-31.1-01, MARL-31.33-01, MARL-31.38-01, MARL-31.34-01, MARL-31.35-01, MARL-31.36-01) [rules/marlborough/rules.yaml:752:3]"
         v_others = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2234,7 +2297,7 @@ class MarlboroughRules:
         ]
 
     def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
-        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:764:3]"""
+        """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -2255,7 +2318,7 @@ class MarlboroughRules:
         return v_out
 
     def f_sea_ways(self, S: list[Any], v_p: Any, v_start: Any, v_mp: int) -> Any:
-        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:511:3]"""
+        """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.all_unit
@@ -2335,7 +2398,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:540:3]"""
+        """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"""
         v_sources = self.f_supply_sources(S, v_p)
         _w1 = []
         for v_q__1 in self.all_player:
@@ -2363,7 +2426,7 @@ class MarlboroughRules:
         ]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units); never into a besieged fortress (20.3 item 4). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01, MARL-20.3-04) [rules/marlborough/rules.yaml:270:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units); never into a besieged fortress (20.3 item 4). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01, MARL-20.3-04) [rules/marlborough/rules.yaml:274:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (
@@ -2378,7 +2441,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:261:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:265:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind.get("garrison", ())
@@ -2395,7 +2458,7 @@ class MarlboroughRules:
         ]
 
     def f_taxed_income(self, S: list[Any], v_code: Any, v_s: int) -> int:
-        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:717:3]'
+        'The Increasing Taxes Table\'s results, in half TP, on `s` half TP of normal taxes: Tax Rebellion none, Tax Protest half ("multiply it by 0.5; retain remainders": the treasury counts half TP, so a quarter TP is dropped, ASSUMED), Taxes x 1 normal, Taxes x 2 double. (MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:721:3]'
         if v_code == "Tax Rebellion":
             return 0
         if v_code == "Tax Protest":
@@ -2405,7 +2468,7 @@ class MarlboroughRules:
         return v_s
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:247:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:251:3]"
         if (
             self.s_e_hex__terrain[v_h] == "fortress" or S[self.o_e_hex__fortress_marker + v_h]
         ) and (not S[self.o_e_hex__besieged + v_h]):
@@ -2422,13 +2485,13 @@ class MarlboroughRules:
         return _w1
 
     def f_tp_value(self, S: list[Any], v_h: Any) -> int:
-        'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:366:3]'
+        'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:370:3]'
         if S[self.o_e_hex__besieged + v_h] or S[self.o_e_hex__pillaged + v_h]:
             return 0
         return self.s_e_hex__economic[v_h]
 
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:433:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:437:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -2438,7 +2501,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:584:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:588:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -2452,20 +2515,20 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
-        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:641:3]"""
+        """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:645:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         return [
             v_c
@@ -2481,13 +2544,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         return [
             v_c
@@ -2496,16 +2559,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_worth_two(self, S: list[Any], v_picked: Any) -> bool:
-        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:784:3]"""
+        """31.61: diplomacy markers worth two or more. (MARL-31.61-01) [rules/marlborough/rules.yaml:788:3]"""
         _w1 = 0
         for v_c in v_picked:
             _w1 += self.card_value[v_c]
@@ -2782,11 +2845,11 @@ class MarlboroughRules:
         pass
 
     def p_deal__end_the_game__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2429:5]"
+        "deal__end_the_game__give (MARL-28.2-01) [rules/marlborough/rules.yaml:2577:5]"
         S[self.o_g_agreed_end] = True
 
     def p_deal__marker__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2399:5]"
+        "deal__marker__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2546:5]"
         _c1 = v_x
         S[self.o_p_markers + v_giver] = _take(S[self.o_p_markers + v_giver], _c1)
         S[self.o_p_markers + v_receiver] |= 1 << _c1
@@ -2794,21 +2857,23 @@ class MarlboroughRules:
     def p_deal__minor_state__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2443:5]"""
-        S[self.o_e_nation__control + v_x] = v_receiver
+        """deal__minor_state__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2591:5]"""
+        self.p_settle_later(S, v_x, v_giver)
+        self.p_set_control(S, v_x, v_receiver)
         if S[_LOG] is not False:
-            _log(S, 165, (v_x, v_receiver))
+            _log(S, 173, (v_x, v_receiver))
 
     def p_deal__neutrality__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
     ) -> None:
-        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2408:5]"""
-        S[self.o_e_nation__control + v_x] = None
+        """deal__neutrality__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2555:5]"""
+        self.p_settle_later(S, v_x, v_giver)
+        self.p_set_control(S, v_x, None)
         if S[_LOG] is not False:
-            _log(S, 161, (v_x,))
+            _log(S, 169, (v_x,))
 
     def p_deal__prisoner__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2416:5]"""
+        """deal__prisoner__give (MARL-34.3-01) [rules/marlborough/rules.yaml:2564:5]"""
         v_home = [
             S[self.o_e_unit__at + v_v]
             for v_v in self.ix_unit__nation.get(self.s_e_unit__nation[v_x], ())
@@ -2823,22 +2888,22 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_x] = 0
             S[self.o_e_unit__at + v_x] = _head(v_home)
             if S[_LOG] is not False:
-                _log(S, 162, (v_x,))
+                _log(S, 170, (v_x,))
         else:
             if S[_LOG] is not False:
-                _log(S, 163, (v_x,))
+                _log(S, 171, (v_x,))
 
     def p_deal__reveal__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2435:5]"""
+        """deal__reveal__give (MARL-26.3-01) [rules/marlborough/rules.yaml:2583:5]"""
         S[self.o_p_treasury_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         S[self.o_p_markers_seen + v_giver] |= 1 << v_receiver
         S[_REVEALS] += 1
         if S[_LOG] is not False:
-            _log(S, 164, (v_giver, v_receiver))
+            _log(S, 172, (v_giver, v_receiver))
 
     def p_deal__tp__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2392:5]"
+        "deal__tp__give (MARL-27.1-01) [rules/marlborough/rules.yaml:2539:5]"
         S[self.o_p_treasury_seen + v_giver] = 0
         _clamp = S[self.o_p_treasury + v_giver] - 2 * v_n
         S[self.o_p_treasury + v_giver] = 0 if _clamp < 0 else _clamp
@@ -2847,7 +2912,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_receiver] = 0 if _clamp < 0 else _clamp
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:951:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:957:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -2857,10 +2922,10 @@ class MarlboroughRules:
                 _log(S, 12, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1639:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1652:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 90, (v_p, v_u))
+            _log(S, 91, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2888,16 +2953,17 @@ class MarlboroughRules:
                 and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 91, (v_v_2,))
+                    _log(S, 92, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:899:3]"""
-        if (self.c_optional_prisoners and S[self.o_g_land_combat]) and S[
-            self.o_e_unit__owner + v_u
-        ] is not None:
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:903:3]"""
+        if (
+            (self.c_optional_prisoners and S[self.o_g_land_combat])
+            and S[self.o_e_unit__owner + v_u] is not None
+        ) and self.s_e_unit__kind[v_u] != "rebel":
             v_die = _roll(S, 6)
             if v_die <= (4 if self.s_e_unit__kind[v_u] == "leader" else 2):
                 _w1 = []
@@ -2917,6 +2983,10 @@ class MarlboroughRules:
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 8, (v_u,))
+        if self.s_e_unit__kind[v_u] == "leader" and (
+            S[self.o_g_in_combat] or S[self.o_g_land_combat]
+        ):
+            S[self.o_e_unit__fallen + v_u] = True
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
@@ -2954,14 +3024,29 @@ class MarlboroughRules:
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:107:3]"
-        _clamp = S[self.o_g_year] + 1
-        S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
+        "end__victory (MARL-28.12-01, MARL-S4-02) [rules/marlborough/flow.yaml:107:3]"
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
+        _clamp = S[self.o_g_year] + 1
+        S[self.o_g_year] = 1700 if _clamp < 1700 else 1714 if _clamp > 1714 else _clamp
+
+    def p_event_side(self, S: list[Any]) -> None:
+        """4.23: the events "usually favor the player the balance is against". ASSUMED (the Random Events Table is not printed): the Subsidies, War Party and New Leader events favour the player the BOPI does not favour; at zero a die says which (1-3 the Bourbons, 4-6 the Grand Alliance). Kept in event_for. (MARL-4.23-01) [rules/marlborough/rules.yaml:2053:3]"""
+        N: list[int] = S
+        if N[self.o_g_bopi] > 0:
+            S[self.o_g_event_for] = self.k_player__grand_alliance
+        elif N[self.o_g_bopi] < 0:
+            S[self.o_g_event_for] = self.k_player__bourbon
+        else:
+            v_die = _roll(S, 6)
+            S[self.o_g_event_for] = (
+                self.k_player__bourbon if v_die <= 3 else self.k_player__grand_alliance
+            )
+            if S[_LOG] is not False:
+                _log(S, 128, (v_die, S[self.o_g_event_for]))
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1282:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:1288:3]"""
         for v_h in [
             v_h__1
             for v_h__1 in self.all_hex
@@ -3001,7 +3086,7 @@ class MarlboroughRules:
                         _log(S, 43, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:847:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:851:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -3019,7 +3104,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
-        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2079:3]"""
+        """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2220:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
             _w1 = []
@@ -3053,11 +3138,26 @@ class MarlboroughRules:
                 ]
             )
             if S[_LOG] is not False:
-                _log(S, 136, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
+                _log(S, 144, (v_p, v_ra, v_ta, v_q, v_rd, v_td))
             if v_ta >= v_td + 3:
                 S[self.o_g_plans_first] = v_q
             elif v_td >= v_ta + 3:
                 S[self.o_g_plans_first] = v_p
+
+    def p_set_control(self, S: list[Any], v_t: Any, v_p: Any) -> None:
+        "6.11, 6.42, 6.51: the state's control marker moves to p's space (none: its neutral space), and its units are p's (neutral with none); never its rebels (31.1: hostile to all, whoever controls the state). (MARL-6.11-01, MARL-6.42-01, MARL-6.51-01, MARL-31.1B-01) [rules/marlborough/rules.yaml:1721:3]"
+        S[self.o_e_nation__control + v_t] = v_p
+        for v_u_2 in [
+            v_u
+            for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
+            if self.s_e_unit__kind[v_u] != "rebel"
+        ]:
+            S[self.o_e_unit__owner + v_u_2] = v_p
+
+    def p_settle_later(self, S: list[Any], v_t: Any, v_was: Any) -> None:
+        "A deal changes t's control: who controlled it before the round of negotiation is kept, for settle_deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:1960:3]"
+        if S[self.o_e_nation__settled_from + v_t] is None:
+            S[self.o_e_nation__settled_from + v_t] = v_was
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:13:3]"""
@@ -3068,10 +3168,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 181, (v_n,))
+                        _log(S, 189, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:886:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:890:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             _clamp = S[self.o_g_bopi] + v_amount
@@ -3085,12 +3185,21 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:860:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+
+    def p_subsidies(self, S: list[Any], v_p: Any) -> None:
+        """10.14: "Players may receive additional income due to the events triggered when consulting the Random Events Table." ASSUMED (the events are not printed): the Subsidies event gives the player it favours (event_side) a die roll of TP. (MARL-10.14-01) [rules/marlborough/rules.yaml:2071:3]"""
+        v_die = _roll(S, 6)
+        S[self.o_p_treasury_seen + v_p] = 0
+        _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
+        S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
+        if S[_LOG] is not False:
+            _log(S, 129, (v_p, v_die, v_die))
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
         """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:91:3]"""
@@ -3105,7 +3214,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 185, (v_b, v_g))
+            _log(S, 193, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -3127,7 +3236,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 182, (S[self.o_g_first_player],))
+                _log(S, 190, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -3143,16 +3252,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 183, (v_a, v_b))
+                        _log(S, 191, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 184, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 192, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:868:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:872:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _clamp = self.f_vp_of(S, v_p)
@@ -3161,7 +3270,7 @@ class MarlboroughRules:
                 _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
-        v_level = _lookup(self.t_victory_levels, 13, abs(v_b - v_g))
+        v_level = _lookup(self.t_victory_levels, 14, abs(v_b - v_g))
         if v_level[2] == "Equilibrium":
             _end(
                 S, [], "".join((str(v_why), ": Equilibrium (", str(v_b), " to ", str(v_g), " VP)"))
@@ -3186,7 +3295,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3195,21 +3304,21 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 172, (v_p,))
+            _log(S, 180, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 175, (v_p,))
+            _log(S, 183, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3218,7 +3327,7 @@ class MarlboroughRules:
         _clamp = S[self.o_p_treasury + v_p] + 2 * v_die
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
         if S[_LOG] is not False:
-            _log(S, 178, (v_p, v_die, v_die))
+            _log(S, 186, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -3589,7 +3698,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:999:3]"""
+        """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
         v_sea = self.s_e_hex__terrain[v_into] == "sea"
         if (
             v_into in self.f_closed_to(S, v_p)
@@ -3690,7 +3799,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_v_2] = v_into
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1110:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -3834,7 +3943,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             _clamp = S[self.o_g_window__commissioners__depth] + 1
@@ -3893,7 +4002,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1205:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4044,7 +4153,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1867:3]"""
+        """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1902:3]"""
         N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4069,8 +4178,80 @@ class MarlboroughRules:
             S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
         self.q_make_controlled(S, R, v_t, v_q)
 
+    def q_defection(self, S: list[Any], R: Any, v_t: Any, v_was: Any, v_p: Any) -> None:
+        """6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1733:3]"""
+        for v_u_2 in [
+            v_u
+            for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
+            if S[self.o_e_unit__at + v_u] is not None
+        ]:
+            v_at = S[self.o_e_unit__at + v_u_2]
+            _w2 = v_at is not None
+            if _w2:
+                _w1 = False
+                for v_v in self.all_unit:
+                    if (
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                    ):
+                        _w1 = True
+                        break
+                _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
+            if _w2:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_2]
+                ) or self.s_e_unit__leads[v_u_2] == "admiral"
+                _w10 = []
+                for v_h in self.s_e_hex__adjacent[v_at]:
+                    _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
+                    if _w15:
+                        _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
+                        if not _w14:
+                            _w13 = self.s_e_hex__on_map[v_h] and self.s_e_hex__terrain[v_h] != "sea"
+                            if _w13:
+                                _w12 = self.s_e_hex__port[v_h]
+                                if not _w12:
+                                    _w11 = False
+                                    for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                                        if self.s_e_hex__terrain[v_e__2] == "sea":
+                                            _w11 = True
+                                            break
+                                    _w12 = _w11
+                                _w13 = _w12
+                            _w14 = _w13
+                        _w15 = _w14
+                    _w17 = _w15
+                    if _w17:
+                        _w16 = False
+                        for v_v_2 in self.all_unit:
+                            if (
+                                S[self.o_e_unit__at + v_v_2] == v_h
+                                and S[self.o_e_unit__owner + v_v_2] == v_was
+                            ):
+                                _w16 = True
+                                break
+                        _w17 = not _w16
+                    if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
+                        not self.f_neutral_garrison(S, v_h)
+                    ):
+                        _w10.append(v_h)
+                v_ways = _w10
+                if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
+                    self.p_eliminate(S, v_u_2)
+                else:
+                    v_to = _head(v_ways)
+                    if len(v_ways) > 1:
+                        v_to = _pick(R, v_ways)
+                    S[self.o_e_unit__seen + v_u_2] = 0
+                    S[self.o_e_unit__at + v_u_2] = v_to
+                    S[self.o_e_unit__embarked + v_u_2] = False
+
     def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1838:3]"""
+        """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1873:3]"""
         N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4109,8 +4290,9 @@ class MarlboroughRules:
         self.q_diplomacy_result(S, R, v_p, v_t, v_r[2])
 
     def q_diplomacy_phase(self, S: list[Any], R: Any) -> None:
-        """The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 "his own diplomacy segments", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1907:3]"""
+        """The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 "his own diplomacy segments", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1942:3]"""
         self.q_negotiate(S, R, self.all_player, self.c_negotiation_rounds)
+        self.q_settle_deals(S, R)
         if S[self.o_g_agreed_end]:
             self.p_victory(S, "Both players agree to end the game (28.2)")
         _w1 = []
@@ -4128,7 +4310,7 @@ class MarlboroughRules:
         self.q_diplomacy_segment(S, R, _head(_w2))
 
     def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
-        """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1801:3]"""
+        """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1836:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4167,7 +4349,7 @@ class MarlboroughRules:
                 self.q_make_controlled(S, R, v_t, v_p)
 
     def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1882:3]"""
+        """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1917:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -4224,7 +4406,7 @@ class MarlboroughRules:
     def q_displace(
         self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1758:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1793:3]"
         v_afloat = (
             (
                 self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -4258,7 +4440,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u] = v_to
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:821:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -4287,7 +4469,7 @@ class MarlboroughRules:
             v_i += 1
 
     def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2270:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2411:3]"
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -4343,7 +4525,7 @@ class MarlboroughRules:
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
-        """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1783:3]"""
+        """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1818:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4368,7 +4550,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1044:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 5, v_losers)
@@ -4384,7 +4566,7 @@ class MarlboroughRules:
             pass
 
     def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1545:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1558:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -4406,7 +4588,7 @@ class MarlboroughRules:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1066:3]"""
+        """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4459,7 +4641,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2127:3]"""
+        """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2268:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
             S[self.o_e_unit__at + v_u]
@@ -4539,7 +4721,7 @@ class MarlboroughRules:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
     def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
-        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1477:3]"""
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1490:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -4598,7 +4780,7 @@ class MarlboroughRules:
                         pass
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             _clamp = S[self.o_g_window__leviathan__depth] + 1
@@ -4636,7 +4818,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
     def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1982:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2123:3]"
         v_alive = [
             v_u
             for v_u in v_force
@@ -4652,7 +4834,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1098:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -4710,171 +4892,20 @@ class MarlboroughRules:
                     step(S)
 
     def q_make_controlled(self, S: list[Any], R: Any, v_t: Any, v_p: Any) -> None:
-        """6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1689:3]"""
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1702:3]"
         v_was = S[self.o_e_nation__control + v_t]
-        S[self.o_e_nation__control + v_t] = v_p
-        for v_u_2 in [v_u for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]]:
-            S[self.o_e_unit__owner + v_u_2] = v_p
+        self.p_set_control(S, v_t, v_p)
         if v_was is not None and v_was != v_p:
-            for v_u_4 in [
-                v_u_3
-                for v_u_3 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                if S[self.o_e_unit__at + v_u_3] is not None
-            ]:
-                v_at = S[self.o_e_unit__at + v_u_4]
-                _w2 = v_at is not None
-                if _w2:
-                    _w1 = False
-                    for v_v in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_v] == v_at
-                            and S[self.o_e_unit__owner + v_v] == v_was
-                        ):
-                            _w1 = True
-                            break
-                    _w2 = _w1 or self.f_inherent_of(S, v_at, v_was)
-                if _w2:
-                    v_afloat = (
-                        (
-                            self.s_e_unit__kind[v_u_4] == "battle_fleet"
-                            or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
-                        )
-                        or S[self.o_e_unit__embarked + v_u_4]
-                    ) or self.s_e_unit__leads[v_u_4] == "admiral"
-                    _w10 = []
-                    for v_h in self.s_e_hex__adjacent[v_at]:
-                        _w15 = self.s_e_hex__terrain[v_h] != "sea" or v_afloat
-                        if _w15:
-                            _w14 = not v_afloat or self.s_e_hex__terrain[v_h] == "sea"
-                            if not _w14:
-                                _w13 = (
-                                    self.s_e_hex__on_map[v_h]
-                                    and self.s_e_hex__terrain[v_h] != "sea"
-                                )
-                                if _w13:
-                                    _w12 = self.s_e_hex__port[v_h]
-                                    if not _w12:
-                                        _w11 = False
-                                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
-                                            if self.s_e_hex__terrain[v_e__2] == "sea":
-                                                _w11 = True
-                                                break
-                                        _w12 = _w11
-                                    _w13 = _w12
-                                _w14 = _w13
-                            _w15 = _w14
-                        _w17 = _w15
-                        if _w17:
-                            _w16 = False
-                            for v_v_2 in self.all_unit:
-                                if (
-                                    S[self.o_e_unit__at + v_v_2] == v_h
-                                    and S[self.o_e_unit__owner + v_v_2] == v_was
-                                ):
-                                    _w16 = True
-                                    break
-                            _w17 = not _w16
-                        if (_w17 and (not self.f_inherent_of(S, v_h, v_was))) and (
-                            not self.f_neutral_garrison(S, v_h)
-                        ):
-                            _w10.append(v_h)
-                    v_ways = _w10
-                    if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                        self.p_eliminate(S, v_u_4)
-                    else:
-                        v_to = _head(v_ways)
-                        if len(v_ways) > 1:
-                            v_to = _pick(R, v_ways)
-                        S[self.o_e_unit__seen + v_u_4] = 0
-                        S[self.o_e_unit__at + v_u_4] = v_to
-                        S[self.o_e_unit__embarked + v_u_4] = False
+            self.q_defection(S, R, v_t, v_was, v_p)
 
     def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
-        """6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1724:3]"""
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_was = S[self.o_e_nation__control + v_t]
-        S[self.o_e_nation__control + v_t] = None
-        for v_u_2 in [v_u for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]]:
-            S[self.o_e_unit__owner + v_u_2] = None
-        v_towns = [
-            v_h
-            for v_h in self.ixt_hex__nation[v_t if v_t is not None else -1]
-            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
-        ]
-        _w4 = []
-        for v_q in self.all_player:
-            _w7 = not self.s_e_nation__major[v_t] and len(v_towns) > 0
-            if _w7:
-                _w5 = 0
-                for v_h_2 in v_towns:
-                    _w6 = False
-                    for v_u_3 in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_u_3] == v_h_2
-                            and S[self.o_e_unit__owner + v_u_3] == v_q
-                        ):
-                            _w6 = True
-                            break
-                    if _w6:
-                        _w5 += 1
-                _w7 = _w5 == len(v_towns)
-            if _w7:
-                _w4.append(v_q)
-        v_keep = _w4
-        if len(v_keep) > 0:
-            _log(S, 100, (_nth(v_keep, 0), v_t))
-            for v_u_5 in [
-                v_u_4
-                for v_u_4 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                if S[self.o_e_unit__at + v_u_4] is not None
-            ]:
-                self.p_eliminate(S, v_u_5)
-        for v_u_7 in [
-            v_u_6
-            for v_u_6 in self.all_unit
-            if (
-                (
-                    S[self.o_e_unit__at + v_u_6] is not None
-                    and S[self.o_e_unit__owner + v_u_6] is not None
-                )
-                and S[self.o_e_unit__owner + v_u_6] not in v_keep
-            )
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
-        ]:
-            _w10 = []
-            for v_h_3 in self.all_hex:
-                _w12 = self.s_e_hex__nation[v_h_3] != v_t
-                if _w12:
-                    _w11 = False
-                    for v_v in self.all_unit:
-                        if (
-                            S[self.o_e_unit__at + v_v] == v_h_3
-                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
-                        ):
-                            _w11 = True
-                            break
-                    _w12 = _w11
-                if _w12:
-                    _w10.append(v_h_3)
-            self.q_displace(S, R, v_u_7, _w10, S[self.o_e_unit__owner + v_u_7], False)
-        for v_u_9 in [
-            v_u_8
-            for v_u_8 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-            if S[self.o_e_unit__at + v_u_8] is not None
-            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
-        ]:
-            _w14 = []
-            for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]:
-                _w15 = False
-                for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]:
-                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
-                        _w15 = True
-                        break
-                if _w15:
-                    _w14.append(v_h_4)
-            self.q_displace(S, R, v_u_9, _w14, v_was, True)
+        self.p_set_control(S, v_t, None)
+        self.q_neutral_effects(S, R, v_t, v_was)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1558:3]"""
+        """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1571:3]"""
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -5022,7 +5053,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
     def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1505:3]"""
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1518:3]"""
         v_navy = [
             v_u
             for v_u in v_group
@@ -5080,7 +5111,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_4] = v_to
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2515:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -5109,8 +5140,110 @@ class MarlboroughRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
+    def q_neutral_effects(self, S: list[Any], R: Any, v_t: Any, v_was: Any) -> None:
+        """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1777:3]"""
+        v_towns = [
+            v_h
+            for v_h in self.ixt_hex__nation[v_t if v_t is not None else -1]
+            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        ]
+        _w4 = []
+        for v_q in self.all_player:
+            _w7 = not self.s_e_nation__major[v_t] and len(v_towns) > 0
+            if _w7:
+                _w5 = 0
+                for v_h_2 in v_towns:
+                    _w6 = False
+                    for v_u in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_u] == v_h_2
+                            and S[self.o_e_unit__owner + v_u] == v_q
+                        ):
+                            _w6 = True
+                            break
+                    if _w6:
+                        _w5 += 1
+                _w7 = _w5 == len(v_towns)
+            if _w7:
+                _w4.append(v_q)
+        v_keep = _w4
+        if len(v_keep) > 0:
+            _log(S, 101, (_nth(v_keep, 0), v_t))
+            for v_u_3 in [
+                v_u_2
+                for v_u_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
+                if S[self.o_e_unit__at + v_u_2] is not None
+                and self.s_e_unit__kind[v_u_2] != "rebel"
+            ]:
+                self.p_eliminate(S, v_u_3)
+        for v_u_5 in [
+            v_u_4
+            for v_u_4 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_4] is not None
+                    and S[self.o_e_unit__owner + v_u_4] is not None
+                )
+                and S[self.o_e_unit__owner + v_u_4] not in v_keep
+            )
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+        ]:
+            _w10 = []
+            for v_h_3 in self.all_hex:
+                _w12 = self.s_e_hex__nation[v_h_3] != v_t
+                if _w12:
+                    _w11 = False
+                    for v_v in self.all_unit:
+                        if (
+                            S[self.o_e_unit__at + v_v] == v_h_3
+                            and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                        ):
+                            _w11 = True
+                            break
+                    _w12 = _w11
+                if _w12:
+                    _w10.append(v_h_3)
+            self.q_displace(S, R, v_u_5, _w10, S[self.o_e_unit__owner + v_u_5], False)
+        for v_u_7 in [
+            v_u_6
+            for v_u_6 in self.ixt_unit__nation[v_t if v_t is not None else -1]
+            if S[self.o_e_unit__at + v_u_6] is not None
+            and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+        ]:
+            _w14 = []
+            for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]:
+                _w15 = False
+                for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]:
+                    if S[self.o_e_unit__at + v_v_2] == v_h_4:
+                        _w15 = True
+                        break
+                if _w15:
+                    _w14.append(v_h_4)
+            self.q_displace(S, R, v_u_7, _w14, v_was, True)
+
+    def q_new_leader(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2101:3]'
+        v_ready = [
+            v_u
+            for v_u in self.ix_unit__kind.get("leader", ())
+            if (
+                (
+                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    and (not S[self.o_e_unit__fallen + v_u])
+                )
+                and S[self.o_e_unit__prisoner_of + v_u] is None
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+        if len(v_ready) == 0:
+            return None
+        v_u_2 = _pick(R, v_ready)
+        v_h = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
+        S[self.o_e_unit__seen + v_u_2] = 0
+        S[self.o_e_unit__at + v_u_2] = v_h
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        """The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1386:3]"""
+        """The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1399:3]"""
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         _w1 = []
@@ -5143,7 +5276,7 @@ class MarlboroughRules:
             v_p = _head(_w2)
 
     def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2300:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2441:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
         v_k = _pick(R, _uniq(S[self.o_g_pool]))
@@ -5153,7 +5286,7 @@ class MarlboroughRules:
         S[_REVEALS] += 1
 
     def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2017:3]"""
+        """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2158:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
             return None
@@ -5204,7 +5337,7 @@ class MarlboroughRules:
             self.q_retreat(S, R, v_p, v_force, v_h)
 
     def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1996:3]"""
+        """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2137:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
             if v_q__1 != v_p:
@@ -5224,7 +5357,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_q, 1)
 
     def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2102:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2243:3]'
         N: list[int] = S
         v_done = False
         _runs0 = 0
@@ -5255,7 +5388,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1655:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1668:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -5291,7 +5424,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
 
     def q_random_event(self, S: list[Any], R: Any) -> None:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1954:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:2017:3]"
         N: list[int] = S
         v_tens = _roll(S, 6)
         v_ones = _roll(S, 6)
@@ -5307,11 +5440,20 @@ class MarlboroughRules:
                 self.q_rebels_rise(S, R)
             else:
                 pass
+        elif v_r[2] == "Subsidies":
+            self.p_event_side(S)
+            self.p_subsidies(S, S[self.o_g_event_for])
+        elif v_r[2] == "War Party":
+            self.p_event_side(S)
+            self.q_war_party(S, R, S[self.o_g_event_for])
+        elif v_r[2] == "New Leader":
+            self.p_event_side(S)
+            self.q_new_leader(S, R, S[self.o_g_event_for])
         else:
             pass
 
     def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
-        """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2227:3]"""
+        """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2368:3]"""
         N: list[int] = S
         _w1 = []
         for v_q__1 in self.all_player:
@@ -5334,7 +5476,7 @@ class MarlboroughRules:
         ]
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] is None:
-            S[self.o_e_nation__control + v_n] = v_q
+            self.p_set_control(S, v_n, v_q)
         for v_u_2 in v_force:
             S[self.o_e_unit__used + v_u_2] = True
         v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -5343,11 +5485,19 @@ class MarlboroughRules:
             for v_u_4 in v_force:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-        v_targets = [
-            v_t
-            for v_t in self.f_attack_targets(S, v_p, v_to)
-            if self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
-        ]
+        _w4 = []
+        for v_t in self.f_attack_targets(S, v_p, v_to):
+            _w6 = self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
+            if _w6:
+                _w5 = False
+                for v_u_5 in self.ix_unit__kind.get("rebel", ()):
+                    if S[self.o_e_unit__at + v_u_5] == v_t:
+                        _w5 = True
+                        break
+                _w6 = not _w5
+            if _w6:
+                _w4.append(v_t)
+        v_targets = _w4
         if len(v_targets) == 0:
             return None
         v_t_2 = _pick_optional(R, _uniq(v_targets))
@@ -5357,7 +5507,7 @@ class MarlboroughRules:
                 S,
                 R,
                 v_p,
-                [v_u_5 for v_u_5 in v_force if S[self.o_e_unit__at + v_u_5] == v_to],
+                [v_u_6 for v_u_6 in v_force if S[self.o_e_unit__at + v_u_6] == v_to],
                 v_to,
                 v_t_2,
             )
@@ -5365,7 +5515,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2211:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2352:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
             v_h = _pick_optional(R, _uniq(v_stacks))
@@ -5375,7 +5525,7 @@ class MarlboroughRules:
         self.q_segment(S, R, v_p)
 
     def q_rebels_rise(self, S: list[Any], R: Any) -> None:
-        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2181:3]"""
+        """The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2322:3]"""
         _w2 = []
         for v_n in self.all_nation:
             _w3 = False
@@ -5416,7 +5566,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_3] = v_h
 
     def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2060:3]"""
+        """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
             v_cost = 2 * self.s_e_hex__economic[v_h] if self.s_e_hex__economic[v_h] > 0 else 1
@@ -5437,7 +5587,7 @@ class MarlboroughRules:
                     S[self.o_e_hex__pillaged + v_h] = False
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:960:3]"""
+        """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -5497,7 +5647,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_6] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             _clamp = S[self.o_g_window__revenue__depth] + 1
@@ -5535,7 +5685,7 @@ class MarlboroughRules:
     def q_sail(
         self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
-        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1411:3]"""
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1424:3]"""
         v_fleets = [
             v_u
             for v_u in v_force
@@ -5664,7 +5814,7 @@ class MarlboroughRules:
             self.p_lift_sieges(S)
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1297:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -5785,10 +5935,43 @@ class MarlboroughRules:
                 v_left = len(v_live) - len(v_go)
                 if v_left > 0:
                     _v_w = "unit" if v_left in (1, -1) else "units"
+            v_rebels = [
+                v_u_10
+                for v_u_10 in self.ix_unit__kind.get("rebel", ())
+                if S[self.o_e_unit__at + v_u_10] == v_t
+            ]
+            for v_u_11 in v_rebels:
+                _w2 = []
+                for v_q__5 in self.all_player:
+                    if v_q__5 != v_p:
+                        _w2.append(v_q__5)
+                        break
+                S[self.o_e_unit__owner + v_u_11] = _head(_w2)
+            if len(v_rebels) > 0:
+                _w3 = []
+                for v_q__6 in self.all_player:
+                    if v_q__6 != v_p:
+                        _w3.append(v_q__6)
+                        break
+                _log(S, 61, (_head(_w3), v_t))
             S[self.o_g_land_combat] = True
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             S[self.o_g_land_combat] = False
+            for v_u_12 in v_rebels:
+                S[self.o_e_unit__owner + v_u_12] = None
             self.p_lift_sieges(S)
+
+    def q_settle_deals(self, S: list[Any], R: Any) -> None:
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1968:3]"
+        for v_n_2 in [
+            v_n for v_n in self.all_nation if S[self.o_e_nation__settled_from + v_n] is not None
+        ]:
+            v_was = S[self.o_e_nation__settled_from + v_n_2]
+            S[self.o_e_nation__settled_from + v_n_2] = None
+            if S[self.o_e_nation__control + v_n_2] is None:
+                self.q_neutral_effects(S, R, v_n_2, v_was)
+            elif S[self.o_e_nation__control + v_n_2] != v_was:
+                self.q_defection(S, R, v_n_2, v_was, S[self.o_e_nation__control + v_n_2])
 
     def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
@@ -5798,7 +5981,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:923:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -5820,7 +6003,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1529:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1542:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
         if self.c_optional_increasing_taxes:
@@ -5836,7 +6019,7 @@ class MarlboroughRules:
             pass
 
     def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1925:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1988:3]"
         N: list[int] = S
         v_done: list[Any] = []
         for v_g in self.all_unit:
@@ -5888,7 +6071,7 @@ class MarlboroughRules:
                         _v_w = "unit" if v_k in (1, -1) else "units"
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1624:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1637:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -5952,7 +6135,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1032:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -5964,10 +6147,22 @@ class MarlboroughRules:
         v_u_2 = _pick(R, _uniq(v_recruits))
         S[self.o_e_unit__veteran + v_u_2] = True
 
+    def q_war_party(self, S: list[Any], R: Any, v_p: Any) -> None:
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2083:3]'
+        v_neutrals = [
+            v_n
+            for v_n in self.all_nation
+            if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+        ]
+        if len(v_neutrals) == 0:
+            return None
+        v_n_2 = _head(_shuffled(S, v_neutrals))
+        self.q_make_controlled(S, R, v_n_2, v_p)
+
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:999:3]'
+        'CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]'
         v_sea: Any = None
         v_movers: Any = None
         v_go: Any = None
@@ -6108,7 +6303,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1110:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -6519,7 +6714,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2315:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2456:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -6621,7 +6816,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        44,
+                        49,
                         8,
                         v_attacker,
                         v_defender,
@@ -6637,7 +6832,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    66,
+                    68,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -6684,7 +6879,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1205:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:1211:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -7077,7 +7272,7 @@ class MarlboroughRules:
             return None
 
     def r_declare_war(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1867:3]"
+        "23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1902:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -7097,7 +7292,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (27, 2, v_p, v_t, v_q, v_mine, v_c),
+                (29, 2, v_p, v_t, v_q, v_mine, v_c),
                 v_p,
                 45,
                 tuple(
@@ -7118,9 +7313,9 @@ class MarlboroughRules:
                 _c2 = v_c
                 S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c2)
                 S[self.o_g_pool] = S[self.o_g_pool] + (_c2,)
-            _log(S, 118, (v_p, v_t, v_t, v_q))
+            _log(S, 119, (v_p, v_t, v_t, v_q))
             if self.r_make_controlled(S, None, None, v_t, v_q) is SUSPEND:
-                return _wait(S, (27, 3))
+                return _wait(S, (29, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -7133,10 +7328,142 @@ class MarlboroughRules:
         v_p = F[2]
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
+    def r_defection(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None, v_p: Any = None
+    ) -> Any:
+        "6.6: the units of a state that passed from `was` to p leave their former allies (see make_controlled). (MARL-6.6-01) [rules/marlborough/rules.yaml:1733:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_u_2: Any = None
+        v_at: Any = None
+        v_afloat: Any = None
+        v_ways: Any = None
+        v_to: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5-6
+        if F is not None and (pc < 0 or not (0x60 >> pc) & 1):
+            raise RulesError(f"routine defection: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_u
+                        for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]
+                        if S[self.o_e_unit__at + v_u] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 10
+            if pc == 2:
+                v_at = S[self.o_e_unit__at + v_u_2]
+                if v_at is not None and (
+                    any(
+                        S[self.o_e_unit__at + v_v] == v_at
+                        and S[self.o_e_unit__owner + v_v] == v_was
+                        for v_v in self.all_unit
+                    )
+                    or self.f_inherent_of(S, v_at, v_was)
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_afloat = (
+                    (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u_2]
+                ) or self.s_e_unit__leads[v_u_2] == "admiral"
+                v_ways = [
+                    v_h
+                    for v_h in self.s_e_hex__adjacent[v_at]
+                    if (
+                        (
+                            (
+                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
+                                and (
+                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
+                                    or (
+                                        (
+                                            self.s_e_hex__on_map[v_h]
+                                            and self.s_e_hex__terrain[v_h] != "sea"
+                                        )
+                                        and (
+                                            self.s_e_hex__port[v_h]
+                                            or any(
+                                                self.s_e_hex__terrain[v_e__2] == "sea"
+                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                            and (
+                                not any(
+                                    S[self.o_e_unit__at + v_v_2] == v_h
+                                    and S[self.o_e_unit__owner + v_v_2] == v_was
+                                    for v_v_2 in self.all_unit
+                                )
+                            )
+                        )
+                        and (not self.f_inherent_of(S, v_h, v_was))
+                    )
+                    and (not self.f_neutral_garrison(S, v_h))
+                ]
+                if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
+                    _log(S, 97, (v_u_2,))
+                    self.p_eliminate(S, v_u_2)
+                    pc = 1
+                    continue
+                else:
+                    pc = 4
+            if pc == 4:
+                v_to = _head(v_ways)
+                if len(v_ways) > 1:
+                    pc = 5
+                else:
+                    pc = 7
+            if pc == 5:
+                if F is not None:
+                    v_was, v_p, v__it, v__i, v_u_2, v_ways = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (22, 6, v_was, v_p, v__it, v__i, v_u_2, v_ways),
+                    v_p,
+                    37,
+                    tuple(v_ways),
+                    (v_u_2,),
+                )
+            if pc == 6:
+                if F is not None:
+                    v_was, v_p, v__it, v__i, v_u_2, v_ways = F[2:]
+                    F = None
+                v_to = v
+                pc = 7
+            if pc == 7:
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_to
+                S[self.o_e_unit__embarked + v_u_2] = False
+                _log(S, 99, (v_u_2, v_to))
+                pc = 1
+                continue
+            if pc == 10:
+                return None
+
     def r_diplomacy_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None
     ) -> Any:
-        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1838:3]"
+        "23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1873:3]"
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -7182,7 +7509,7 @@ class MarlboroughRules:
                 _dead("choose-some", v__w1)
             _d.append((v__w1, 44, _o, ()))
             return _ask_all(
-                S, (26, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
+                S, (28, 2, v_p, v_t, v_q, v_mine, v_theirs, v__w0, v__w1, v_c_3, v_c_4), _d
             )
         if pc == 2:
             if F is not None:
@@ -7204,10 +7531,10 @@ class MarlboroughRules:
             v_m = self.f_diplomacy_modifiers(S, v_p, v_t)
             v_pv = 2 * self.s_e_nation__political[v_t]
             v_diff = v_av - v_dv - v_pv + v_m
-            _log(S, 116, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
+            _log(S, 117, (v_p, v_t, v_av, v_dv, v_pv, v_m, v_diff))
             v_r = _resolve(S, self.t_diplomacy_table, 3, 42, (v_diff,), (), 0)
             if self.r_diplomacy_result(S, None, None, v_p, v_t, v_r[2]) is SUSPEND:
-                return _wait(S, (26, 3))
+                return _wait(S, (28, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -7227,29 +7554,35 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_diplomacy_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1907:3]"
+        "The Diplomacy Phase (3.1 item 7): the first player's diplomacy segment, then the other's (ASSUMED: 3.1 names the phase, 23.1 \"his own diplomacy segments\", neither the order; the initiative order as in the Operations Phase), after one round of negotiation (27.1, see negotiation_rounds). (MARL-23.1-02, MARL-27.1-01, MARL-28.2-01) [rules/marlborough/rules.yaml:1942:3]"
         v_p: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-3
-        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+        # resume points: 1-4
+        if F is not None and (pc < 0 or not (0x1E >> pc) & 1):
             raise RulesError(f"routine diplomacy_phase: no resume point {pc}")
         if pc == 0:
             if (
                 self.r_negotiate(S, None, None, self.all_player, self.c_negotiation_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (29, 1))
+                return _wait(S, (31, 1))
             pc = 1
         if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_settle_deals(S, None, None) is SUSPEND:
+                return _wait(S, (31, 2))
+            pc = 2
+        if pc == 2:
             if F is not None:
                 F = None
             if S[self.o_g_agreed_end]:
                 self.p_victory(S, "Both players agree to end the game (28.2)")
             v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
             if self.r_diplomacy_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (29, 2, v_p))
-            pc = 2
-        if pc == 2:
+                return _wait(S, (31, 3, v_p))
+            pc = 3
+        if pc == 3:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
@@ -7259,9 +7592,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (29, 3))
-            pc = 3
-        if pc == 3:
+                return _wait(S, (31, 4))
+            pc = 4
+        if pc == 4:
             if F is not None:
                 F = None
             return None
@@ -7269,7 +7602,7 @@ class MarlboroughRules:
     def r_diplomacy_result(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None, v_code: Any = None
     ) -> Any:
-        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1801:3]"
+        "The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1836:3]"
         v_q: Any = None
         v_n: Any = None
         v_money: Any = None
@@ -7291,7 +7624,7 @@ class MarlboroughRules:
                 pc = 9
         if pc == 1:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 3:
             v_n = 1 if v_code == "R1" else 2
@@ -7300,7 +7633,7 @@ class MarlboroughRules:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            return self.ask(S, (25, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
+            return self.ask(S, (27, 5, v_q, v_n), v_q, 41, (True, False), (2 * v_n, v_n))
         if pc == 5:
             if F is not None:
                 v_q, v_n = F[2:]
@@ -7310,19 +7643,19 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_q] = 0
                 _clamp = S[self.o_p_treasury + v_q] + 4 * v_n
                 S[self.o_p_treasury + v_q] = 0 if _clamp < 0 else _clamp
-                _log(S, 108, (v_q, 2 * v_n))
+                _log(S, 109, (v_q, 2 * v_n))
                 pc = 22
             else:
                 pc = 6
         if pc == 6:
             if self.r_draw_markers(S, None, None, v_q, v_n) is SUSPEND:
-                return _wait(S, (25, 7, v_q, v_n))
+                return _wait(S, (27, 7, v_q, v_n))
             pc = 7
         if pc == 7:
             if F is not None:
                 v_q, v_n = F[2:]
                 F = None
-            _log(S, 109, (v_q, v_n))
+            _log(S, 110, (v_q, v_n))
             pc = 22
         if pc == 9:
             if F is not None:
@@ -7330,7 +7663,7 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (25, 10, v_p, v_t, v_code, v_q),
+                (27, 10, v_p, v_t, v_code, v_q),
                 v_p,
                 42,
                 tuple(
@@ -7350,7 +7683,7 @@ class MarlboroughRules:
             if v_how == "espionage":
                 pc = 11
             elif v_how == "coup":
-                _log(S, 111, (v_q,))
+                _log(S, 112, (v_q,))
                 self.p_lose_markers(S, v_q, 1)
                 pc = 22
             elif v_how == "diplomacy":
@@ -7359,7 +7692,7 @@ class MarlboroughRules:
                 pc = 19
         if pc == 11:
             if self.r_espionage(S, None, None, v_p, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 13:
             if S[self.o_e_nation__control + v_t] == v_q:
@@ -7368,17 +7701,17 @@ class MarlboroughRules:
                 pc = 16
         if pc == 14:
             if self.r_make_neutral(S, None, None, v_t) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 16:
-            _log(S, 112, (v_t, v_p))
-            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
-                return _wait(S, (25, 22))
-            pc = 22
-        if pc == 19:
             _log(S, 113, (v_t, v_p))
             if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
-                return _wait(S, (25, 22))
+                return _wait(S, (27, 22))
+            pc = 22
+        if pc == 19:
+            _log(S, 114, (v_t, v_p))
+            if self.r_make_controlled(S, None, None, v_t, v_p) is SUSPEND:
+                return _wait(S, (27, 22))
             pc = 22
         if pc == 22:
             if F is not None:
@@ -7386,7 +7719,7 @@ class MarlboroughRules:
             return None
 
     def r_diplomacy_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1882:3]"
+        "23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1917:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -7447,7 +7780,7 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (28, 4, v_p, v_going, v__runs, v_war),
+                    (30, 4, v_p, v_going, v__runs, v_war),
                     v_p,
                     46,
                     tuple(
@@ -7489,7 +7822,7 @@ class MarlboroughRules:
                     v_p, v_going, v__runs, v_t_2 = F[2:]
                     F = None
                 return self.ask(
-                    S, (28, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
+                    S, (30, 7, v_p, v_going, v__runs, v_t_2), v_p, 47, (True, False), (v_t_2,)
                 )
             if pc == 7:
                 if F is not None:
@@ -7504,12 +7837,12 @@ class MarlboroughRules:
                     pc = 11
             if pc == 9:
                 if self.r_declare_war(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (28, 1, v_p, v_going, v__runs))
+                    return _wait(S, (30, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 11:
                 if self.r_diplomacy_attempt(S, None, None, v_p, v_t_2) is SUSPEND:
-                    return _wait(S, (28, 1, v_p, v_going, v__runs))
+                    return _wait(S, (30, 1, v_p, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 16:
@@ -7525,7 +7858,7 @@ class MarlboroughRules:
         v_p: Any = None,
         v_home: bool = False,
     ) -> Any:
-        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1758:3]"
+        "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1793:3]"
         v_afloat: Any = None
         v_ok: Any = None
         v_d: Any = None
@@ -7552,7 +7885,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__port[v_h] or not v_afloat)
             ]
             if len(v_ok) == 0:
-                _log(S, 101, (v_u,))
+                _log(S, 102, (v_u,))
                 self.p_eliminate(S, v_u)
                 pc = 7
             else:
@@ -7577,7 +7910,7 @@ class MarlboroughRules:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
                 F = None
-            return self.ask(S, (23, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
+            return self.ask(S, (25, 3, v_u, v_p, v_near), v_p, 38, tuple(_uniq(v_near)), (v_u,))
         if pc == 3:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
@@ -7588,7 +7921,7 @@ class MarlboroughRules:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
                 F = None
-            return self.ask(S, (23, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
+            return self.ask(S, (25, 5, v_u, v_p, v_near), v_p, 39, tuple(_uniq(v_near)), (v_u,))
         if pc == 5:
             if F is not None:
                 v_u, v_p, v_near = F[2:]
@@ -7598,7 +7931,7 @@ class MarlboroughRules:
         if pc == 6:
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
-            _log(S, 104, (v_u, v_to))
+            _log(S, 105, (v_u, v_to))
             pc = 7
         if pc == 7:
             return None
@@ -7606,7 +7939,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:821:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -7690,7 +8023,7 @@ class MarlboroughRules:
                 return None
 
     def r_enlighten(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2270:3]"
+        "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2411:3]"
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -7761,7 +8094,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs, v_sites, v_die, v_r = F[2:]
                     F = None
                 return self.ask(
-                    S, (41, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 62, tuple(v_sites)
+                    S, (46, 4, v_p, v_done, v__runs, v_sites, v_die, v_r), v_p, 64, tuple(v_sites)
                 )
             if pc == 4:
                 if F is not None:
@@ -7776,7 +8109,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     v_die = _roll(S, 6)
                     v_r = _lookup(self.t_enlightenment, 4, v_die)
-                    _log(S, 158, (v_p, v_h_2, v_die, v_r[2]))
+                    _log(S, 166, (v_p, v_h_2, v_die, v_r[2]))
                     if v_r[2] == "Enlightenment":
                         S[self.o_e_hex__enlightened + v_h_2] = True
                 pc = 1
@@ -7787,7 +8120,7 @@ class MarlboroughRules:
                 return None
 
     def r_espionage(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_t: Any = None) -> Any:
-        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1783:3]"
+        "D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1818:3]"
         v_q: Any = None
         v_what: Any = None
         v_u: Any = None
@@ -7802,7 +8135,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
                 F = None
-            return self.ask(S, (24, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
+            return self.ask(S, (26, 2, v_p, v_t, v_q, v_u), v_p, 40, tuple(self.e_espionage))
         if pc == 2:
             if F is not None:
                 v_p, v_t, v_q, v_u = F[2:]
@@ -7822,7 +8155,7 @@ class MarlboroughRules:
             else:
                 S[self.o_p_markers_seen + v_q] |= 1 << v_p
                 S[_REVEALS] += 1
-            _log(S, 106, (v_p, v_what, v_q))
+            _log(S, 107, (v_p, v_what, v_q))
             return None
 
     def r_famous_victory(
@@ -7834,7 +8167,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1044:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -7879,7 +8212,7 @@ class MarlboroughRules:
             return None
 
     def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1545:3]"
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1558:3]"
         v__it: Any = None
         v__i: Any = None
         v_n_2: Any = None
@@ -7928,7 +8261,7 @@ class MarlboroughRules:
                     pc = 1
                     continue
             if pc == 3:
-                _log(S, 77, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                _log(S, 78, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 if (
                     self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
                     is SUSPEND
@@ -7942,7 +8275,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1066:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -8037,7 +8370,7 @@ class MarlboroughRules:
             return None
 
     def r_increase_taxes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2127:3]"
+        "33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: \"each friendly occupied hex\" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2268:3]"
         v_places: Any = None
         v_centers: Any = None
         v_able: Any = None
@@ -8105,9 +8438,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (37, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
+                    (42, 2, v_p, v_centers, v_able, v_h_2, v_s_2, v_h_6, v_h_7),
                     v_p,
-                    54,
+                    56,
                     tuple(_subsets(v_able, 0, -1)),
                 )
             if pc == 2:
@@ -8161,7 +8494,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        42,
                         7,
                         v_p,
                         v_centers,
@@ -8175,7 +8508,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    55,
+                    57,
                     tuple(_uniq(v_up)),
                     (v_h_2,),
                 )
@@ -8201,7 +8534,7 @@ class MarlboroughRules:
             if pc == 12:
                 v_die = _roll(S, 6)
                 v_r = _lookup(self.t_increasing_taxes, 6, v_die)
-                _log(S, 142, (v_p, v_s_2, v_die, v_r[2]))
+                _log(S, 150, (v_p, v_s_2, v_die, v_r[2]))
                 v_mine = [
                     v_h_3 for v_h_3 in v_centers if S[self.o_e_hex__taxed_by + v_h_3] == v_s_2
                 ]
@@ -8259,7 +8592,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        37,
+                        42,
                         17,
                         v_p,
                         v_centers,
@@ -8273,7 +8606,7 @@ class MarlboroughRules:
                         v_h_7,
                     ),
                     v_p,
-                    56,
+                    58,
                     tuple(v_rebels),
                     (v_h_6,),
                 )
@@ -8293,7 +8626,7 @@ class MarlboroughRules:
                     ) = F[2:]
                     F = None
                 v_u_5 = v
-                _log(S, 144, (v_h_6,))
+                _log(S, 152, (v_h_6,))
                 self.p_eliminate(S, v_u_5)
                 pc = 14
                 continue
@@ -8303,7 +8636,7 @@ class MarlboroughRules:
                 return None
 
     def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
-        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1477:3]"
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1490:3]"
         v_q: Any = None
         v_ports: Any = None
         v__it: Any = None
@@ -8386,11 +8719,11 @@ class MarlboroughRules:
                 if v_die <= 3:
                     pc = 6
                 else:
-                    _log(S, 71, (v_q, v_h_2, v_die))
+                    _log(S, 72, (v_q, v_h_2, v_die))
                     pc = 1
                     continue
             if pc == 6:
-                _log(S, 69, (v_q, v_h_2, v_die))
+                _log(S, 70, (v_q, v_h_2, v_die))
                 pc = 7
             if pc == 7:
                 if F is not None:
@@ -8446,7 +8779,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2336:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2477:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -8540,7 +8873,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        45,
+                        50,
                         8,
                         v_attacker,
                         v_defender,
@@ -8556,7 +8889,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    67,
+                    69,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -8594,7 +8927,7 @@ class MarlboroughRules:
     def r_lose_discipline(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None
     ) -> Any:
-        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:1982:3]"
+        "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2123:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8615,7 +8948,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (32, 2, v_p, v_alive), v_p, 49, tuple(_uniq(v_alive)))
+            return self.ask(S, (37, 2, v_p, v_alive), v_p, 51, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -8623,7 +8956,7 @@ class MarlboroughRules:
             v_u_2 = v
             if S[self.o_e_unit__veteran + v_u_2]:
                 S[self.o_e_unit__veteran + v_u_2] = False
-                _log(S, 128, (v_u_2,))
+                _log(S, 136, (v_u_2,))
             else:
                 self.p_eliminate(S, v_u_2)
             pc = 3
@@ -8640,7 +8973,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1098:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -8674,301 +9007,49 @@ class MarlboroughRules:
     def r_make_controlled(
         self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_p: Any = None
     ) -> Any:
-        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1689:3]"
+        "6.42: a state that becomes belligerent is at once controlled by a player, and so are its units (6.2: the controlling player carries out their functions). The control marker moves on the State Control Chart (6.11: the state's control field). Defection (6.6): a state that shifts directly from one player to the other sees its units that stand with units of its former allies, or in a fortress whose inherent garrison is theirs, displaced to an adjacent hex that holds no unit (nor inherent garrison) of the former allies, the new controller choosing; a unit with march 0 (a garrison) or with no such hex is eliminated. ASSUMED: the hex is one the unit could enter (land for land units; sea or coast for fleets, the units aboard them and admirals, which 6.6 does not mention). (MARL-6.42-01, MARL-6.11-01, MARL-6.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1702:3]"
         v_was: Any = None
-        v_u_2: Any = None
-        v__it: Any = None
-        v__i: Any = None
-        v_u_4: Any = None
-        v_at: Any = None
-        v_afloat: Any = None
-        v_ways: Any = None
-        v_to: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 6-7
-        if F is not None and (pc < 0 or not (0xC0 >> pc) & 1):
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
             raise RulesError(f"routine make_controlled: no resume point {pc}")
-        while True:
-            if pc == 0:
-                v_was = S[self.o_e_nation__control + v_t]
-                S[self.o_e_nation__control + v_t] = v_p
-                for v_u_2 in [v_u for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]]:
-                    S[self.o_e_unit__owner + v_u_2] = v_p
-                if v_was is not None and v_was != v_p:
-                    pc = 1
-                else:
-                    pc = 12
-            if pc == 1:
-                v__it = tuple(
-                    [
-                        v_u_3
-                        for v_u_3 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u_3] is not None
-                    ]
-                )
-                v__i = 0
-                pc = 2
-            if pc == 2:
-                if v__i < len(v__it):
-                    v_u_4 = v__it[v__i]
-                    v__i += 1
-                    pc = 3
-                else:
-                    pc = 12
-            if pc == 3:
-                v_at = S[self.o_e_unit__at + v_u_4]
-                if v_at is not None and (
-                    any(
-                        S[self.o_e_unit__at + v_v] == v_at
-                        and S[self.o_e_unit__owner + v_v] == v_was
-                        for v_v in self.all_unit
-                    )
-                    or self.f_inherent_of(S, v_at, v_was)
-                ):
-                    pc = 4
-                else:
-                    pc = 2
-                    continue
-            if pc == 4:
-                v_afloat = (
-                    (
-                        self.s_e_unit__kind[v_u_4] == "battle_fleet"
-                        or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
-                    )
-                    or S[self.o_e_unit__embarked + v_u_4]
-                ) or self.s_e_unit__leads[v_u_4] == "admiral"
-                v_ways = [
-                    v_h
-                    for v_h in self.s_e_hex__adjacent[v_at]
-                    if (
-                        (
-                            (
-                                (self.s_e_hex__terrain[v_h] != "sea" or v_afloat)
-                                and (
-                                    (not v_afloat or self.s_e_hex__terrain[v_h] == "sea")
-                                    or (
-                                        (
-                                            self.s_e_hex__on_map[v_h]
-                                            and self.s_e_hex__terrain[v_h] != "sea"
-                                        )
-                                        and (
-                                            self.s_e_hex__port[v_h]
-                                            or any(
-                                                self.s_e_hex__terrain[v_e__2] == "sea"
-                                                for v_e__2 in self.s_e_hex__adjacent[v_h]
-                                            )
-                                        )
-                                    )
-                                )
-                            )
-                            and (
-                                not any(
-                                    S[self.o_e_unit__at + v_v_2] == v_h
-                                    and S[self.o_e_unit__owner + v_v_2] == v_was
-                                    for v_v_2 in self.all_unit
-                                )
-                            )
-                        )
-                        and (not self.f_inherent_of(S, v_h, v_was))
-                    )
-                    and (not self.f_neutral_garrison(S, v_h))
-                ]
-                if self.s_e_unit__march[v_u_4] == 0 or len(v_ways) == 0:
-                    _log(S, 96, (v_u_4,))
-                    self.p_eliminate(S, v_u_4)
-                    pc = 2
-                    continue
-                else:
-                    pc = 5
-            if pc == 5:
-                v_to = _head(v_ways)
-                if len(v_ways) > 1:
-                    pc = 6
-                else:
-                    pc = 8
-            if pc == 6:
-                if F is not None:
-                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
-                    F = None
-                return self.ask(
-                    S,
-                    (21, 7, v_p, v_was, v__it, v__i, v_u_4, v_ways),
-                    v_p,
-                    37,
-                    tuple(v_ways),
-                    (v_u_4,),
-                )
-            if pc == 7:
-                if F is not None:
-                    v_p, v_was, v__it, v__i, v_u_4, v_ways = F[2:]
-                    F = None
-                v_to = v
-                pc = 8
-            if pc == 8:
-                S[self.o_e_unit__seen + v_u_4] = 0
-                S[self.o_e_unit__at + v_u_4] = v_to
-                S[self.o_e_unit__embarked + v_u_4] = False
-                _log(S, 98, (v_u_4, v_to))
-                pc = 2
-                continue
-            if pc == 12:
-                return None
+        if pc == 0:
+            v_was = S[self.o_e_nation__control + v_t]
+            self.p_set_control(S, v_t, v_p)
+            if v_was is not None and v_was != v_p:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_defection(S, None, None, v_t, v_was, v_p) is SUSPEND:
+                return _wait(S, (21, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
 
     def r_make_neutral(self, S: list[Any], F: Any, v: Any, v_t: Any = None) -> Any:
-        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1724:3]"
+        "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1754:3]"
         v_was: Any = None
-        v_u_2: Any = None
-        v_towns: Any = None
-        v_keep: Any = None
-        v_u_5: Any = None
-        v__it: Any = None
-        v__i: Any = None
-        v_u_7: Any = None
-        v__it_2: Any = None
-        v__i_2: Any = None
-        v_u_9: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1, 5
-        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine make_neutral: no resume point {pc}")
-        while True:
-            if pc == 0:
-                v_was = S[self.o_e_nation__control + v_t]
-                S[self.o_e_nation__control + v_t] = None
-                _log(S, 99, (v_t,))
-                for v_u_2 in [v_u for v_u in self.ixt_unit__nation[v_t if v_t is not None else -1]]:
-                    S[self.o_e_unit__owner + v_u_2] = None
-                v_towns = [
-                    v_h
-                    for v_h in self.ixt_hex__nation[v_t if v_t is not None else -1]
-                    if self.s_e_hex__terrain[v_h] == "city"
-                    or self.s_e_hex__terrain[v_h] == "fortress"
-                ]
-                v_keep = [
-                    v_q
-                    for v_q in self.all_player
-                    if (not self.s_e_nation__major[v_t] and len(v_towns) > 0)
-                    and len(
-                        [
-                            v_h_2
-                            for v_h_2 in v_towns
-                            if any(
-                                S[self.o_e_unit__at + v_u_3] == v_h_2
-                                and S[self.o_e_unit__owner + v_u_3] == v_q
-                                for v_u_3 in self.all_unit
-                            )
-                        ]
-                    )
-                    == len(v_towns)
-                ]
-                if len(v_keep) > 0:
-                    _log(S, 100, (_nth(v_keep, 0), v_t))
-                    for v_u_5 in [
-                        v_u_4
-                        for v_u_4 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u_4] is not None
-                    ]:
-                        self.p_eliminate(S, v_u_5)
-                v__it = tuple(
-                    [
-                        v_u_6
-                        for v_u_6 in self.all_unit
-                        if (
-                            (
-                                S[self.o_e_unit__at + v_u_6] is not None
-                                and S[self.o_e_unit__owner + v_u_6] is not None
-                            )
-                            and S[self.o_e_unit__owner + v_u_6] not in v_keep
-                        )
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] == v_t
-                    ]
-                )
-                v__i = 0
-                pc = 1
-            if pc == 1:
-                if F is not None:
-                    v_t, v_was, v__it, v__i, v_u_7, v_u_9 = F[2:]
-                    F = None
-                if v__i < len(v__it):
-                    v_u_7 = v__it[v__i]
-                    v__i += 1
-                    pc = 2
-                else:
-                    pc = 4
-            if pc == 2:
-                if (
-                    self.r_displace(
-                        S,
-                        None,
-                        None,
-                        v_u_7,
-                        [
-                            v_h_3
-                            for v_h_3 in self.all_hex
-                            if self.s_e_hex__nation[v_h_3] != v_t
-                            and any(
-                                S[self.o_e_unit__at + v_v] == v_h_3
-                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_7]
-                                for v_v in self.all_unit
-                            )
-                        ],
-                        S[self.o_e_unit__owner + v_u_7],
-                        False,
-                    )
-                    is SUSPEND
-                ):
-                    return _wait(S, (22, 1, v_t, v_was, v__it, v__i, v_u_7, v_u_9))
-                pc = 1
-                continue
-            if pc == 4:
-                v__it_2 = tuple(
-                    [
-                        v_u_8
-                        for v_u_8 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                        if S[self.o_e_unit__at + v_u_8] is not None
-                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_8]] != v_t
-                    ]
-                )
-                v__i_2 = 0
-                pc = 5
-            if pc == 5:
-                if F is not None:
-                    v_t, v_was, v__it_2, v__i_2, v_u_9 = F[2:]
-                    F = None
-                if v__i_2 < len(v__it_2):
-                    v_u_9 = v__it_2[v__i_2]
-                    v__i_2 += 1
-                    pc = 6
-                else:
-                    pc = 8
-            if pc == 6:
-                if (
-                    self.r_displace(
-                        S,
-                        None,
-                        None,
-                        v_u_9,
-                        [
-                            v_h_4
-                            for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]
-                            if any(
-                                S[self.o_e_unit__at + v_v_2] == v_h_4
-                                for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
-                            )
-                        ],
-                        v_was,
-                        True,
-                    )
-                    is SUSPEND
-                ):
-                    return _wait(S, (22, 5, v_t, v_was, v__it_2, v__i_2, v_u_9))
-                pc = 5
-                continue
-            if pc == 8:
-                return None
+        if pc == 0:
+            v_was = S[self.o_e_nation__control + v_t]
+            self.p_set_control(S, v_t, None)
+            _log(S, 100, (v_t,))
+            if self.r_neutral_effects(S, None, None, v_t, v_was) is SUSPEND:
+                return _wait(S, (23, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1558:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1571:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -9018,7 +9099,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = 0
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 78, (v_u_2,))
+                    _log(S, 79, (v_u_2,))
                     pc = 1
                     continue
                 else:
@@ -9042,7 +9123,7 @@ class MarlboroughRules:
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 80, (v_u_2, v_h))
+                _log(S, 81, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -9096,7 +9177,7 @@ class MarlboroughRules:
                     v_p, v_n = F[2:]
                     F = None
                 v_w = "marker" if v_n in (1, -1) else "markers"
-                _log(S, 82, (v_p, v_n, v_w))
+                _log(S, 83, (v_p, v_n, v_w))
                 pc = 13
             if pc == 13:
                 v_done = False
@@ -9177,7 +9258,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 85, (v_p, v_h_3))
+                    _log(S, 86, (v_p, v_h_3))
                 pc = 14
                 continue
             if pc == 19:
@@ -9257,7 +9338,7 @@ class MarlboroughRules:
                 ):
                     _clamp = S[_TURN] + 1
                     S[self.o_e_unit__due + v_u_4] = 0 if _clamp < 0 else _clamp
-                    _log(S, 87, (v_p, v_u_4, v_cost, S[_TURN] + 1))
+                    _log(S, 88, (v_p, v_u_4, v_cost, S[_TURN] + 1))
                     pc = 20
                     continue
                 else:
@@ -9281,7 +9362,7 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_h_4
-                _log(S, 89, (v_p, v_u_4, v_cost, v_h_4))
+                _log(S, 90, (v_p, v_u_4, v_cost, v_h_4))
                 pc = 20
                 continue
             if pc == 30:
@@ -9330,7 +9411,7 @@ class MarlboroughRules:
     def r_naval_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1505:3]"
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1518:3]"
         v_navy: Any = None
         v_closed: Any = None
         v_ways: Any = None
@@ -9388,7 +9469,7 @@ class MarlboroughRules:
                 and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
             ]
             if len(v_ways) == 0:
-                _log(S, 72, (v_p, v_h))
+                _log(S, 73, (v_p, v_h))
                 for v_u_3 in v_navy:
                     self.p_eliminate(S, v_u_3)
                 return None
@@ -9408,13 +9489,13 @@ class MarlboroughRules:
             for v_u_4 in v_navy:
                 S[self.o_e_unit__seen + v_u_4] = 0
                 S[self.o_e_unit__at + v_u_4] = v_to
-            _log(S, 74, (v_p, v_h, v_to))
+            _log(S, 75, (v_p, v_h, v_to))
             return None
 
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (MARL-27.1-01) [rules/marlborough/rules.yaml:2374:1]"
+        "A negotiation window: offers, answers, deals. (MARL-27.1-01, MARL-27.2-01) [rules/marlborough/rules.yaml:2515:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -9482,7 +9563,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        43,
+                        48,
                         6,
                         v_w_seats,
                         v_w_rounds,
@@ -9495,7 +9576,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_p,
-                    64,
+                    66,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
@@ -9522,8 +9603,8 @@ class MarlboroughRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 167, (v_w_p, tuple(v_w_others)))
-                _log_to(S, 168, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                _log(S, 175, (v_w_p, tuple(v_w_others)))
+                _log_to(S, 176, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -9562,7 +9643,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        43,
+                        48,
                         11,
                         v_w_seats,
                         v_w_rounds,
@@ -9579,7 +9660,7 @@ class MarlboroughRules:
                         v_w_q,
                     ),
                     v_w_q,
-                    65,
+                    67,
                     (True, False),
                     (v_w_p,),
                 )
@@ -9604,12 +9685,12 @@ class MarlboroughRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 170, (v_w_q, v_w_p))
+                    _log(S, 178, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 171, (v_w_offer,))
+                    _log(S, 179, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -9617,8 +9698,235 @@ class MarlboroughRules:
             if pc == 17:
                 return None
 
+    def r_neutral_effects(
+        self, S: list[Any], F: Any, v: Any, v_t: Any = None, v_was: Any = None
+    ) -> Any:
+        "6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1777:3]"
+        v_towns: Any = None
+        v_keep: Any = None
+        v_u_3: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_u_5: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_u_7: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine neutral_effects: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_towns = [
+                    v_h
+                    for v_h in self.ixt_hex__nation[v_t if v_t is not None else -1]
+                    if self.s_e_hex__terrain[v_h] == "city"
+                    or self.s_e_hex__terrain[v_h] == "fortress"
+                ]
+                v_keep = [
+                    v_q
+                    for v_q in self.all_player
+                    if (not self.s_e_nation__major[v_t] and len(v_towns) > 0)
+                    and len(
+                        [
+                            v_h_2
+                            for v_h_2 in v_towns
+                            if any(
+                                S[self.o_e_unit__at + v_u] == v_h_2
+                                and S[self.o_e_unit__owner + v_u] == v_q
+                                for v_u in self.all_unit
+                            )
+                        ]
+                    )
+                    == len(v_towns)
+                ]
+                if len(v_keep) > 0:
+                    _log(S, 101, (_nth(v_keep, 0), v_t))
+                    for v_u_3 in [
+                        v_u_2
+                        for v_u_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
+                        if S[self.o_e_unit__at + v_u_2] is not None
+                        and self.s_e_unit__kind[v_u_2] != "rebel"
+                    ]:
+                        self.p_eliminate(S, v_u_3)
+                v__it = tuple(
+                    [
+                        v_u_4
+                        for v_u_4 in self.all_unit
+                        if (
+                            (
+                                S[self.o_e_unit__at + v_u_4] is not None
+                                and S[self.o_e_unit__owner + v_u_4] is not None
+                            )
+                            and S[self.o_e_unit__owner + v_u_4] not in v_keep
+                        )
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_4]] == v_t
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_t, v_was, v__it, v__i, v_u_5, v_u_7 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_u_5 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_5,
+                        [
+                            v_h_3
+                            for v_h_3 in self.all_hex
+                            if self.s_e_hex__nation[v_h_3] != v_t
+                            and any(
+                                S[self.o_e_unit__at + v_v] == v_h_3
+                                and S[self.o_e_unit__owner + v_v] == S[self.o_e_unit__owner + v_u_5]
+                                for v_v in self.all_unit
+                            )
+                        ],
+                        S[self.o_e_unit__owner + v_u_5],
+                        False,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (24, 1, v_t, v_was, v__it, v__i, v_u_5, v_u_7))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(
+                    [
+                        v_u_6
+                        for v_u_6 in self.ixt_unit__nation[v_t if v_t is not None else -1]
+                        if S[self.o_e_unit__at + v_u_6] is not None
+                        and self.s_e_hex__nation[S[self.o_e_unit__at + v_u_6]] != v_t
+                    ]
+                )
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_t, v_was, v__it_2, v__i_2, v_u_7 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_u_7 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if (
+                    self.r_displace(
+                        S,
+                        None,
+                        None,
+                        v_u_7,
+                        [
+                            v_h_4
+                            for v_h_4 in self.ixt_hex__nation[v_t if v_t is not None else -1]
+                            if any(
+                                S[self.o_e_unit__at + v_v_2] == v_h_4
+                                for v_v_2 in self.ixt_unit__nation[v_t if v_t is not None else -1]
+                            )
+                        ],
+                        v_was,
+                        True,
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (24, 5, v_t, v_was, v__it_2, v__i_2, v_u_7))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
+    def r_new_leader(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '25.3 item 2: "Additional leaders may appear as a result of certain random events. Players don\'t pay recruiting costs for leaders who appear via random events" (11.32, the second: leaders come only by scenario or event). 25.41: a leader eliminated in combat never returns. ASSUMED (the events are not printed): the New Leader event lets the player it favours (event_side) bring in one of his leaders off the map (available but not deployed, or removed other than in combat; never a prisoner), his pick, at no TP cost, where he could mobilize a unit of its nation (11.3); with none it has no effect. (MARL-25.3-01, MARL-25.41-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:2101:3]'
+        v_ready: Any = None
+        v_u_2: Any = None
+        v_h: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-4
+        if F is not None and (pc < 0 or not (0x1E >> pc) & 1):
+            raise RulesError(f"routine new_leader: no resume point {pc}")
+        if pc == 0:
+            v_ready = [
+                v_u
+                for v_u in self.ix_unit__kind.get("leader", ())
+                if (
+                    (
+                        (
+                            S[self.o_e_unit__owner + v_u] == v_p
+                            and S[self.o_e_unit__at + v_u] is None
+                        )
+                        and (not S[self.o_e_unit__fallen + v_u])
+                    )
+                    and S[self.o_e_unit__prisoner_of + v_u] is None
+                )
+                and len(self.f_placements(S, v_p, v_u)) > 0
+            ]
+            if len(v_ready) == 0:
+                _log(S, 132, (v_p,))
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_ready = F[2:]
+                F = None
+            return self.ask(S, (36, 2, v_p, v_ready), v_p, 49, tuple(v_ready))
+        if pc == 2:
+            if F is not None:
+                v_p, v_ready = F[2:]
+                F = None
+            v_u_2 = v
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                v_p, v_u_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (36, 4, v_p, v_u_2),
+                v_p,
+                50,
+                tuple(_uniq(self.f_placements(S, v_p, v_u_2))),
+                (v_u_2,),
+            )
+        if pc == 4:
+            if F is not None:
+                v_p, v_u_2 = F[2:]
+                F = None
+            v_h = v
+            S[self.o_e_unit__seen + v_u_2] = 0
+            S[self.o_e_unit__at + v_u_2] = v_h
+            _log(S, 134, (v_u_2, v_h))
+            return None
+
+    def z_new_leader__2_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ready' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return [
+            v_u
+            for v_u in self.ix_unit__kind.get("leader", ())
+            if (
+                (
+                    (S[self.o_e_unit__owner + v_u] == v_p and S[self.o_e_unit__at + v_u] is None)
+                    and (not S[self.o_e_unit__fallen + v_u])
+                )
+                and S[self.o_e_unit__prisoner_of + v_u] is None
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1386:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1399:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -9683,7 +9991,7 @@ class MarlboroughRules:
                 return None
 
     def r_pick_from_pool(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2300:3]'
+        '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2441:3]'
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -9697,7 +10005,7 @@ class MarlboroughRules:
             if F is not None:
                 (v_p,) = F[2:]
                 F = None
-            return self.ask(S, (42, 2, v_p), v_p, 63, tuple(_uniq(S[self.o_g_pool])))
+            return self.ask(S, (47, 2, v_p), v_p, 65, tuple(_uniq(S[self.o_g_pool])))
         if pc == 2:
             if F is not None:
                 (v_p,) = F[2:]
@@ -9707,11 +10015,11 @@ class MarlboroughRules:
             S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
             S[self.o_p_markers + v_p] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 160, (v_p,))
+            _log(S, 168, (v_p,))
             return None
 
     def r_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2017:3]"
+        "35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2158:3]"
         v_h: Any = None
         v_force: Any = None
         v_able: Any = None
@@ -9754,7 +10062,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
                 F = None
-            return self.ask(S, (34, 2, v_p, v_h, v_force), v_p, 50, (True, False), (v_h,))
+            return self.ask(S, (39, 2, v_p, v_h, v_force), v_p, 52, (True, False), (v_h,))
         if pc == 2:
             if F is not None:
                 v_p, v_h, v_force = F[2:]
@@ -9765,7 +10073,7 @@ class MarlboroughRules:
             v_fc = 1 if any(self.s_e_unit__kind[v_u_3] == "free_corps" for v_u_3 in v_force) else 0
             v_die = _roll(S, 6)
             v_r = _lookup(self.t_pillage, 8, v_die + v_fc)
-            _log(S, 132, (v_p, v_h, v_die, v_fc, v_r[2]))
+            _log(S, 140, (v_p, v_h, v_die, v_fc, v_r[2]))
             if v_r[2] == "No Effect":
                 pass
                 pc = 16
@@ -9779,26 +10087,26 @@ class MarlboroughRules:
                 pc = 10
         if pc == 3:
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 5:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 7:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 8, v_p, v_force))
+                return _wait(S, (39, 8, v_p, v_force))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_force = F[2:]
                 F = None
             if self.r_lose_discipline(S, None, None, v_p, v_force) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 10:
             if self.r_pillage_hex(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (34, 11, v_p, v_h, v_force))
+                return _wait(S, (39, 11, v_p, v_h, v_force))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -9813,7 +10121,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
                 F = None
-            return self.ask(S, (34, 13, v_p, v_h, v_force, v_alive), v_p, 51, tuple(v_alive))
+            return self.ask(S, (39, 13, v_p, v_h, v_force, v_alive), v_p, 53, tuple(v_alive))
         if pc == 13:
             if F is not None:
                 v_p, v_h, v_force, v_alive = F[2:]
@@ -9823,7 +10131,7 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if self.r_retreat(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (34, 16))
+                return _wait(S, (39, 16))
             pc = 16
         if pc == 16:
             if F is not None:
@@ -9864,7 +10172,7 @@ class MarlboroughRules:
         ]
 
     def r_pillage_hex(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None) -> Any:
-        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:1996:3]"
+        "A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2137:3]"
         v_q: Any = None
         v_town: Any = None
         v_tp: Any = None
@@ -9877,7 +10185,7 @@ class MarlboroughRules:
             S[self.o_e_hex__pillaged + v_h] = True
             if S[self.o_e_hex__enlightened + v_h]:
                 S[self.o_e_hex__enlightened + v_h] = False
-                _log(S, 129, (v_h,))
+                _log(S, 137, (v_h,))
             v_town = (
                 self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
             )
@@ -9885,9 +10193,9 @@ class MarlboroughRules:
             S[self.o_p_treasury_seen + v_p] = 0
             _clamp = S[self.o_p_treasury + v_p] + 2 * v_tp
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-            _log(S, 130, (v_h, v_p, v_tp))
+            _log(S, 138, (v_h, v_p, v_tp))
             if self.r_draw_markers(S, None, None, v_q, 1) is SUSPEND:
-                return _wait(S, (33, 1, v_q, v_town))
+                return _wait(S, (38, 1, v_q, v_town))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -9898,7 +10206,7 @@ class MarlboroughRules:
             return None
 
     def r_place_fortress_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2102:3]'
+        '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2243:3]'
         N: list[int] = S
         v_done: Any = None
         v__runs: Any = None
@@ -9944,7 +10252,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
                     F = None
-                return self.ask(S, (36, 4, v_p, v_done, v__runs, v_sites), v_p, 53, tuple(v_sites))
+                return self.ask(S, (41, 4, v_p, v_done, v__runs, v_sites), v_p, 55, tuple(v_sites))
             if pc == 4:
                 if F is not None:
                     v_p, v_done, v__runs, v_sites = F[2:]
@@ -9957,14 +10265,14 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 20
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
-                    _log(S, 138, (v_p, v_h_2))
+                    _log(S, 146, (v_p, v_h_2))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1655:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1668:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -10057,7 +10365,7 @@ class MarlboroughRules:
                 S[self.o_p_treasury_seen + v_p] = 0
                 _clamp = S[self.o_p_treasury + v_p] - 2 * v_bill
                 S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
-                _log_to(S, 95, (v_bill,), (v_p,))
+                _log_to(S, 96, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -10071,44 +10379,62 @@ class MarlboroughRules:
         return self.f_supplied_units(S, v_p)
 
     def r_random_event(self, S: list[Any], F: Any, v: Any) -> Any:
-        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:1954:3]"
+        "9.1: two dice, the first the tens digit, the second the ones digit, read on the Random Events Table (assumed: tables/random_events.yaml). Reaction to Balance of Power favours the player the balance is against (4.23). (MARL-9.1-01, MARL-3.1-03, MARL-4.23-01) [rules/marlborough/rules.yaml:2017:3]"
         N: list[int] = S
         v_tens: Any = None
         v_ones: Any = None
         v_n: Any = None
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 5
-        if F is not None and (pc < 0 or not (0x20 >> pc) & 1):
+        # resume points: 9
+        if F is not None and (pc < 0 or not (0x200 >> pc) & 1):
             raise RulesError(f"routine random_event: no resume point {pc}")
         if pc == 0:
             v_tens = _roll(S, 6)
             v_ones = _roll(S, 6)
             v_n = 10 * v_tens + v_ones
             v_r = _lookup(self.t_random_events, 9, v_n)
-            _log(S, 125, (v_n, v_r[2]))
+            _log(S, 126, (v_n, v_r[2]))
             if v_r[2] == "Reaction to Balance of Power":
                 if N[self.o_g_bopi] > 0:
                     self.p_shift_bop(S, self.k_player__grand_alliance, 1)
                 elif N[self.o_g_bopi] < 0:
                     self.p_shift_bop(S, self.k_player__bourbon, 1)
-                pc = 5
+                pc = 9
             elif v_r[2] == "Rebels":
                 pc = 1
+            elif v_r[2] == "Subsidies":
+                self.p_event_side(S)
+                self.p_subsidies(S, S[self.o_g_event_for])
+                pc = 9
+            elif v_r[2] == "War Party":
+                pc = 5
+            elif v_r[2] == "New Leader":
+                pc = 7
             else:
                 pass
-                pc = 5
+                pc = 9
         if pc == 1:
             if self.c_optional_rebels:
                 pc = 2
             else:
-                _log(S, 126, ())
-                pc = 5
+                _log(S, 127, ())
+                pc = 9
         if pc == 2:
             if self.r_rebels_rise(S, None, None) is SUSPEND:
-                return _wait(S, (31, 5))
-            pc = 5
+                return _wait(S, (34, 9))
+            pc = 9
         if pc == 5:
+            self.p_event_side(S)
+            if self.r_war_party(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+                return _wait(S, (34, 9))
+            pc = 9
+        if pc == 7:
+            self.p_event_side(S)
+            if self.r_new_leader(S, None, None, S[self.o_g_event_for]) is SUSPEND:
+                return _wait(S, (34, 9))
+            pc = 9
+        if pc == 9:
             if F is not None:
                 F = None
             return None
@@ -10116,7 +10442,7 @@ class MarlboroughRules:
     def r_rebel_operation(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_h: Any = None
     ) -> Any:
-        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2227:3]'
+        '31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn\'t require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2368:3]'
         N: list[int] = S
         v_q: Any = None
         v_mine: Any = None
@@ -10144,9 +10470,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (40, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
+                (45, 2, v_p, v_h, v_q, v_mine, v_c, v_u_2, v_u_4),
                 v_p,
-                59,
+                61,
                 tuple(tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1))),
                 (v_h,),
             )
@@ -10166,11 +10492,11 @@ class MarlboroughRules:
                 for v_u in self.ix_unit__kind.get("rebel", ())
                 if S[self.o_e_unit__at + v_u] == v_h
             ]
-            _log(S, 152, (v_p, v_h))
+            _log(S, 160, (v_p, v_h))
             v_n = self.s_e_hex__nation[v_h]
             if v_n is not None and S[self.o_e_nation__control + v_n] is None:
-                S[self.o_e_nation__control + v_n] = v_q
-                _log(S, 153, (v_n, v_q))
+                self.p_set_control(S, v_n, v_q)
+                _log(S, 161, (v_n, v_q))
             for v_u_2 in v_force:
                 S[self.o_e_unit__used + v_u_2] = True
             v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_force])
@@ -10181,9 +10507,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (40, 4, v_p, v_h, v_force, v_mp, v_u_4),
+                (45, 4, v_p, v_h, v_force, v_mp, v_u_4),
                 v_p,
-                60,
+                62,
                 tuple(_uniq(self.f_rebel_destinations(S, v_p, v_h, len(v_force), v_mp))),
                 (v_h, v_mp),
             )
@@ -10196,11 +10522,17 @@ class MarlboroughRules:
                 for v_u_4 in v_force:
                     S[self.o_e_unit__seen + v_u_4] = 0
                     S[self.o_e_unit__at + v_u_4] = v_to
-                _log(S, 155, (v_p, v_h, v_to))
+                _log(S, 163, (v_p, v_h, v_to))
             v_targets = [
                 v_t
                 for v_t in self.f_attack_targets(S, v_p, v_to)
                 if self.s_e_hex__nation[v_t] == self.s_e_hex__nation[v_to]
+                and (
+                    not any(
+                        S[self.o_e_unit__at + v_u_5] == v_t
+                        for v_u_5 in self.ix_unit__kind.get("rebel", ())
+                    )
+                )
             ]
             if len(v_targets) == 0:
                 return None
@@ -10210,7 +10542,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_targets = F[2:]
                 F = None
             return self.ask(
-                S, (40, 6, v_p, v_force, v_to, v_targets), v_p, 61, tuple(_uniq(v_targets))
+                S, (45, 6, v_p, v_force, v_to, v_targets), v_p, 63, tuple(_uniq(v_targets))
             )
         if pc == 6:
             if F is not None:
@@ -10229,13 +10561,13 @@ class MarlboroughRules:
                     None,
                     None,
                     v_p,
-                    [v_u_5 for v_u_5 in v_force if S[self.o_e_unit__at + v_u_5] == v_to],
+                    [v_u_6 for v_u_6 in v_force if S[self.o_e_unit__at + v_u_6] == v_to],
                     v_to,
                     v_t_2,
                 )
                 is SUSPEND
             ):
-                return _wait(S, (40, 8))
+                return _wait(S, (45, 8))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -10253,7 +10585,7 @@ class MarlboroughRules:
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
 
     def r_rebel_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2211:3]"
+        "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2352:3]"
         v_stacks: Any = None
         v_h: Any = None
         pc: int = 0 if F is None else F[1]
@@ -10270,7 +10602,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_stacks = F[2:]
                 F = None
-            return self.ask(S, (39, 2, v_p, v_stacks), v_p, 58, tuple(_uniq(v_stacks)))
+            return self.ask(S, (44, 2, v_p, v_stacks), v_p, 60, tuple(_uniq(v_stacks)))
         if pc == 2:
             if F is not None:
                 v_p, v_stacks = F[2:]
@@ -10282,7 +10614,7 @@ class MarlboroughRules:
                 pc = 6
         if pc == 3:
             if self.r_rebel_operation(S, None, None, v_p, v_h) is SUSPEND:
-                return _wait(S, (39, 4))
+                return _wait(S, (44, 4))
             pc = 4
         if pc == 4:
             if F is not None:
@@ -10290,7 +10622,7 @@ class MarlboroughRules:
             return None
         if pc == 6:
             if self.r_segment(S, None, None, v_p) is SUSPEND:
-                return _wait(S, (39, 7))
+                return _wait(S, (44, 7))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -10303,7 +10635,7 @@ class MarlboroughRules:
         return self.f_rebel_stacks(S, v_p)
 
     def r_rebels_rise(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2181:3]'
+        'The Rebel random event (31.1): "They are placed by the player who is belligerent to the indicated state. Place them on any hexes in the state not occupied by non-rebel units, or in a fortress that has in it only an inherent garrison and no other units. Their placement eliminates the inherent garrison." 31.11: placing them in a neutral state triggers no belligerency. ASSUMED (the Random Events Table is not printed): the event names a state at random among those whose rebel counters are not all on the map, and all of them are placed; in a neutral state the player with the initiative places them. (MARL-31.1-01, MARL-31.11-01, MARL-31.5-01) [rules/marlborough/rules.yaml:2322:3]'
         v_states: Any = None
         v_n_2: Any = None
         v_placer: Any = None
@@ -10328,7 +10660,7 @@ class MarlboroughRules:
                     )
                 ]
                 if len(v_states) == 0:
-                    _log(S, 145, ())
+                    _log(S, 153, ())
                     return None
                 v_n_2 = _head(_shuffled(S, v_states))
                 v_placer = _head(
@@ -10337,7 +10669,7 @@ class MarlboroughRules:
                 v_c = S[self.o_e_nation__control + v_n_2]
                 if v_c is not None:
                     v_placer = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_c])
-                _log(S, 146, (v_n_2, v_placer))
+                _log(S, 154, (v_n_2, v_placer))
                 v__it = tuple(
                     [
                         v_u_2
@@ -10367,9 +10699,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (38, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
+                    (43, 4, v_n_2, v_placer, v__it, v__i, v_u_3, v_sites),
                     v_placer,
-                    57,
+                    59,
                     tuple(_uniq(v_sites)),
                     (v_u_3, v_n_2),
                 )
@@ -10381,14 +10713,14 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
-                _log(S, 148, (v_u_3, v_h))
+                _log(S, 156, (v_u_3, v_h))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_remove_pillage(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2060:3]"
+        "35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says \"any friendly recruiting phase\", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2201:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -10426,7 +10758,7 @@ class MarlboroughRules:
                     v_p, v__it, v__i, v_h, v_cost = F[2:]
                     F = None
                 return self.ask(
-                    S, (35, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 52, (True, False), (v_h, v_cost)
+                    S, (40, 4, v_p, v__it, v__i, v_h, v_cost), v_p, 54, (True, False), (v_h, v_cost)
                 )
             if pc == 4:
                 if F is not None:
@@ -10438,7 +10770,7 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * v_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
-                    _log(S, 135, (v_p, v_h, v_cost))
+                    _log(S, 143, (v_p, v_h, v_cost))
                 pc = 1
                 continue
             if pc == 6:
@@ -10447,7 +10779,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:960:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -10537,7 +10869,7 @@ class MarlboroughRules:
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2355:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2496:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -10628,7 +10960,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        46,
+                        51,
                         8,
                         v_payee,
                         v_w_asked,
@@ -10643,7 +10975,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    68,
+                    70,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -10687,7 +11019,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_forced: bool = False,
     ) -> Any:
-        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1411:3]"
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1424:3]"
         v_fleets: Any = None
         v_cargo: Any = None
         v_mp: Any = None
@@ -10745,7 +11077,7 @@ class MarlboroughRules:
                 and (not self.s_e_hex__port[v_from])
             ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
                 v_mp -= 2
-                _log(S, 61, (v_from,))
+                _log(S, 62, (v_from,))
             v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
             pc = 1
         if pc == 1:
@@ -10816,18 +11148,18 @@ class MarlboroughRules:
                 for v_u_8 in v_force:
                     S[self.o_e_unit__seen + v_u_8] = 0
                     S[self.o_e_unit__at + v_u_8] = v_to
-                _log(S, 63, (v_p, v_from, v_to))
+                _log(S, 64, (v_p, v_from, v_to))
             else:
-                _log(S, 64, (v_p, v_from))
+                _log(S, 65, (v_p, v_from))
             if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
                 if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
                     S, v_p, v_from, v_size, v_mp - 2
                 ):
                     for v_u_9 in v_cargo:
                         S[self.o_e_unit__embarked + v_u_9] = False
-                    _log(S, 65, (v_to,))
-                else:
                     _log(S, 66, (v_to,))
+                else:
+                    _log(S, 67, (v_to,))
             if v_forced:
                 pc = 3
             else:
@@ -10948,7 +11280,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1297:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -10971,6 +11303,9 @@ class MarlboroughRules:
         v_go: Any = None
         v_left: Any = None
         v_w: Any = None
+        v_rebels: Any = None
+        v_u_11: Any = None
+        v_u_12: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-4, 6, 9-10, 13-14, 18-19, 23-24, 26-27, 29
         if F is not None and (pc < 0 or not (0x2D8C665E >> pc) & 1):
@@ -11008,18 +11343,18 @@ class MarlboroughRules:
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_ready, v_again, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 2, v_p, v_ready, v_again, v_u_6, v_u_7, v_w),
+                (11, 2, v_p, v_ready, v_again, v_u_6, v_u_7, v_w, v_u_11, v_u_12),
                 v_p,
                 17,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
             if F is not None:
-                v_p, v_ready, v_again, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_from = v
             if v_from is None:
@@ -11044,11 +11379,11 @@ class MarlboroughRules:
             pc = 3
         if pc == 3:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 4, v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w),
+                (11, 4, v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w, v_u_11, v_u_12),
                 v_p,
                 18,
                 tuple(
@@ -11060,7 +11395,7 @@ class MarlboroughRules:
             )
         if pc == 4:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_force = v
             if v_forced:
@@ -11107,18 +11442,36 @@ class MarlboroughRules:
                 pc = 11
         if pc == 9:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_held, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_held, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[
+                    2:
+                ]
                 F = None
             return self.ask(
                 S,
-                (11, 10, v_p, v_from, v_forced, v_force, v_mp, v_held, v_u_6, v_u_7, v_w),
+                (
+                    11,
+                    10,
+                    v_p,
+                    v_from,
+                    v_forced,
+                    v_force,
+                    v_mp,
+                    v_held,
+                    v_u_6,
+                    v_u_7,
+                    v_w,
+                    v_u_11,
+                    v_u_12,
+                ),
                 v_p,
                 19,
                 (True, False),
             )
         if pc == 10:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_held, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_held, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[
+                    2:
+                ]
                 F = None
             v_march = v
             pc = 11
@@ -11138,11 +11491,11 @@ class MarlboroughRules:
                 pc = 15
         if pc == 13:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 14, v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w),
+                (11, 14, v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w, v_u_11, v_u_12),
                 v_p,
                 20,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
@@ -11150,7 +11503,7 @@ class MarlboroughRules:
             )
         if pc == 14:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_to = v
             pc = 15
@@ -11185,14 +11538,18 @@ class MarlboroughRules:
                 pc = 22
         if pc == 18:
             if F is not None:
-                v_p, v_force, v_to, v_victims, v_w = F[2:]
+                v_p, v_force, v_to, v_victims, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
-                S, (11, 19, v_p, v_force, v_to, v_victims, v_w), v_p, 21, tuple(_uniq(v_victims))
+                S,
+                (11, 19, v_p, v_force, v_to, v_victims, v_w, v_u_11, v_u_12),
+                v_p,
+                21,
+                tuple(_uniq(v_victims)),
             )
         if pc == 19:
             if F is not None:
-                v_p, v_force, v_to, v_victims, v_w = F[2:]
+                v_p, v_force, v_to, v_victims, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
@@ -11211,14 +11568,18 @@ class MarlboroughRules:
             pc = 23
         if pc == 23:
             if F is not None:
-                v_p, v_to, v_live, v_targets, v_w = F[2:]
+                v_p, v_to, v_live, v_targets, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
-                S, (11, 24, v_p, v_to, v_live, v_targets, v_w), v_p, 22, tuple(_uniq(v_targets))
+                S,
+                (11, 24, v_p, v_to, v_live, v_targets, v_w, v_u_11, v_u_12),
+                v_p,
+                22,
+                tuple(_uniq(v_targets)),
             )
         if pc == 24:
             if F is not None:
-                v_p, v_to, v_live, v_targets, v_w = F[2:]
+                v_p, v_to, v_live, v_targets, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
@@ -11233,11 +11594,11 @@ class MarlboroughRules:
                 pc = 28
         if pc == 26:
             if F is not None:
-                v_p, v_to, v_live, v_t, v_w = F[2:]
+                v_p, v_to, v_live, v_t, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 27, v_p, v_to, v_live, v_t, v_w),
+                (11, 27, v_p, v_to, v_live, v_t, v_w, v_u_11, v_u_12),
                 v_p,
                 23,
                 tuple(_subsets(v_live, 1, -1)),
@@ -11245,7 +11606,7 @@ class MarlboroughRules:
             )
         if pc == 27:
             if F is not None:
-                v_p, v_to, v_live, v_t, v_w = F[2:]
+                v_p, v_to, v_live, v_t, v_w, v_u_11, v_u_12 = F[2:]
                 F = None
             v_go = v
             v_left = len(v_live) - len(v_go)
@@ -11254,14 +11615,28 @@ class MarlboroughRules:
                 _log(S, 60, (v_p, v_left, v_w))
             pc = 28
         if pc == 28:
+            v_rebels = [
+                v_u_10
+                for v_u_10 in self.ix_unit__kind.get("rebel", ())
+                if S[self.o_e_unit__at + v_u_10] == v_t
+            ]
+            for v_u_11 in v_rebels:
+                S[self.o_e_unit__owner + v_u_11] = _head(
+                    [v_q__5 for v_q__5 in self.all_player if v_q__5 != v_p]
+                )
+            if len(v_rebels) > 0:
+                _log(S, 61, (_head([v_q__6 for v_q__6 in self.all_player if v_q__6 != v_p]), v_t))
             S[self.o_g_land_combat] = True
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
-                return _wait(S, (11, 29))
+                return _wait(S, (11, 29, v_rebels, v_u_12))
             pc = 29
         if pc == 29:
             if F is not None:
+                v_rebels, v_u_12 = F[2:]
                 F = None
             S[self.o_g_land_combat] = False
+            for v_u_12 in v_rebels:
+                S[self.o_e_unit__owner + v_u_12] = None
             self.p_lift_sieges(S)
             pc = 30
         if pc == 30:
@@ -11279,6 +11654,65 @@ class MarlboroughRules:
             )
             and (not S[self.o_e_unit__used + v_u])
         ]
+
+    def r_settle_deals(self, S: list[Any], F: Any, v: Any) -> Any:
+        "27.1 items 1 and 2: a deal that restores a state to neutrality or transfers a minor state moves its control marker and its units' owner at once (set_control); after the round of negotiation, what a return to neutrality (6.51, 6.511) or a direct shift from one player to the other (defection, 6.6) does to the units is carried out, as diplomacy does (make_neutral, make_controlled), against the state's controller before the round (a give may not ask the decisions these may ask). (MARL-27.1-01, MARL-6.51-02, MARL-6.51-03, MARL-6.6-01) [rules/marlborough/rules.yaml:1968:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_n_2: Any = None
+        v_was: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine settle_deals: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_n
+                        for v_n in self.all_nation
+                        if S[self.o_e_nation__settled_from + v_n] is not None
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_n_2 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_n_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_was = S[self.o_e_nation__settled_from + v_n_2]
+                S[self.o_e_nation__settled_from + v_n_2] = None
+                if S[self.o_e_nation__control + v_n_2] is None:
+                    pc = 3
+                elif S[self.o_e_nation__control + v_n_2] != v_was:
+                    pc = 5
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if self.r_neutral_effects(S, None, None, v_n_2, v_was) is SUSPEND:
+                    return _wait(S, (32, 1, v__it, v__i, v_n_2))
+                pc = 1
+                continue
+            if pc == 5:
+                if (
+                    self.r_defection(
+                        S, None, None, v_n_2, v_was, S[self.o_e_nation__control + v_n_2]
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (32, 1, v__it, v__i, v_n_2))
+                pc = 1
+                continue
+            if pc == 8:
+                return None
 
     def r_setup__campaign_markers(self, S: list[Any], F: Any, v: Any) -> Any:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:8:3]"
@@ -11306,7 +11740,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (47, 1, v__it, v__i, v_p))
+                    return _wait(S, (52, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -11323,7 +11757,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:923:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -11402,7 +11836,7 @@ class MarlboroughRules:
                 return None
 
     def r_taxation(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1529:3]"
+        "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1542:3]"
         N: list[int] = S
         v_half: Any = None
         v_whole: Any = None
@@ -11432,13 +11866,13 @@ class MarlboroughRules:
             S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
             v_whole = v_half // 2
             if v_half == 2 * v_whole:
-                _log(S, 75, (v_p, v_whole))
-            else:
                 _log(S, 76, (v_p, v_whole))
+            else:
+                _log(S, 77, (v_p, v_whole))
             return None
 
     def r_training(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1925:3]"
+        "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1988:3]"
         N: list[int] = S
         v_done: Any = None
         v__it: Any = None
@@ -11526,7 +11960,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        30,
+                        33,
                         5,
                         v_p,
                         v_done,
@@ -11555,11 +11989,11 @@ class MarlboroughRules:
                     _clamp = S[self.o_p_treasury + v_p] - 2 * self.c_training_cost
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_unit__veteran + v_u_3] = True
-                    _log_to(S, 123, (v_u_3, v_h), (v_p,))
+                    _log_to(S, 124, (v_u_3, v_h), (v_p,))
                 if len(v_picked) > 0:
                     v_k = len(v_picked)
                     v_w = "unit" if v_k in (1, -1) else "units"
-                    _log(S, 124, (v_p, v_k, v_w, v_h))
+                    _log(S, 125, (v_p, v_k, v_w, v_h))
                 pc = 1
                 continue
             if pc == 8:
@@ -11571,7 +12005,7 @@ class MarlboroughRules:
         return S[self.o_e_unit__at + v_g]
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1624:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1637:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -11649,7 +12083,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_diplomacy_phase(S, None, None) is SUSPEND:
-                return _wait(S, (56, 3))
+                return _wait(S, (61, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11689,7 +12123,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_enlighten(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (49, 2, v__it, v__i, v_p))
+                    return _wait(S, (54, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11728,7 +12162,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_place_fortress_markers(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (52, 2, v__it, v__i, v_p))
+                    return _wait(S, (57, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11742,7 +12176,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (54, 1))
+                return _wait(S, (59, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -11782,7 +12216,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_remove_pillage(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (51, 2, v__it, v__i, v_p))
+                    return _wait(S, (56, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11814,7 +12248,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (55, 1, v__it, v__i, v_p))
+                    return _wait(S, (60, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -11833,7 +12267,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_random_event(S, None, None) is SUSPEND:
-                return _wait(S, (48, 3))
+                return _wait(S, (53, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11871,7 +12305,7 @@ class MarlboroughRules:
                     pc = 6
             if pc == 3:
                 if self.r_training(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (53, 2, v__it, v__i, v_p))
+                    return _wait(S, (58, 2, v__it, v__i, v_p))
                 pc = 2
                 continue
             if pc == 6:
@@ -11890,7 +12324,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (50, 3))
+                return _wait(S, (55, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -11898,7 +12332,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1032:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -11929,6 +12363,34 @@ class MarlboroughRules:
             _log(S, 21, (v_u_2,))
             return None
 
+    def r_war_party(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        '6.4 item 3: "Certain random events may shift a neutral into belligerency"; 6.42: it is then controlled by a player, with its units. ASSUMED (the events are not printed): the War Party event draws a neutral state at random (never one that is never entered) and it enters the war under the control of the player the event favours (event_side); with no neutral state it has no effect. 6.52: nothing else makes a neutral belligerent. (MARL-6.4-04, MARL-6.42-01, MARL-6.52-01) [rules/marlborough/rules.yaml:2083:3]'
+        v_neutrals: Any = None
+        v_n_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine war_party: no resume point {pc}")
+        if pc == 0:
+            v_neutrals = [
+                v_n
+                for v_n in self.all_nation
+                if S[self.o_e_nation__control + v_n] is None and (not self.s_e_nation__barred[v_n])
+            ]
+            if len(v_neutrals) == 0:
+                _log(S, 130, ())
+                return None
+            v_n_2 = _head(_shuffled(S, v_neutrals))
+            if self.r_make_controlled(S, None, None, v_n_2, v_p) is SUSPEND:
+                return _wait(S, (35, 1, v_p, v_n_2))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_n_2 = F[2:]
+                F = None
+            _log(S, 131, (v_n_2, v_p))
+            return None
+
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1181 rules/marlborough/rules.yaml:478:7\n1195 rules/marlborough/rules.yaml:244:7\n1201 rules/marlborough/rules.yaml:245:7\n1223 rules/marlborough/rules.yaml:137:7\n1224 rules/marlborough/rules.yaml:138:7\n1225 rules/marlborough/rules.yaml:139:11\n1226 rules/marlborough/rules.yaml:140:11\n1227 rules/marlborough/rules.yaml:141:15\n1228 rules/marlborough/rules.yaml:142:7\n1249 rules/marlborough/rules.yaml:347:7\n1264 rules/marlborough/rules.yaml:690:7\n1273 rules/marlborough/rules.yaml:691:7\n1278 rules/marlborough/rules.yaml:692:7\n1279 rules/marlborough/rules.yaml:693:7\n1280 rules/marlborough/rules.yaml:694:7\n1285 rules/marlborough/rules.yaml:695:11\n1286 rules/marlborough/rules.yaml:696:11\n1292 rules/marlborough/rules.yaml:697:11\n1293 rules/marlborough/rules.yaml:698:11\n1294 rules/marlborough/rules.yaml:699:11\n1295 rules/marlborough/rules.yaml:700:7\n1299 rules/marlborough/rules.yaml:2374:1\n1304 rules/marlborough/rules.yaml:2374:1\n1309 rules/marlborough/rules.yaml:2374:1\n1316 rules/marlborough/rules.yaml:2374:1\n1324 rules/marlborough/rules.yaml:2374:1\n1332 rules/marlborough/rules.yaml:2374:1\n1340 rules/marlborough/rules.yaml:2374:1\n1348 rules/marlborough/rules.yaml:2374:1\n1356 rules/marlborough/rules.yaml:2374:1\n1365 rules/marlborough/rules.yaml:2374:1\n1370 rules/marlborough/rules.yaml:2374:1\n1374 rules/marlborough/rules.yaml:224:7\n1375 rules/marlborough/rules.yaml:225:11\n1376 rules/marlborough/rules.yaml:226:7\n1377 rules/marlborough/rules.yaml:227:7\n1387 rules/marlborough/rules.yaml:228:7\n1388 rules/marlborough/rules.yaml:229:7\n1391 rules/marlborough/rules.yaml:230:7\n1392 rules/marlborough/rules.yaml:231:11\n1400 rules/marlborough/rules.yaml:232:11\n1401 rules/marlborough/rules.yaml:233:7\n1406 rules/marlborough/rules.yaml:234:7\n1423 rules/marlborough/rules.yaml:657:7\n1424 rules/marlborough/rules.yaml:658:7\n1429 rules/marlborough/rules.yaml:659:11\n1431 rules/marlborough/rules.yaml:661:11\n1432 rules/marlborough/rules.yaml:662:7\n1433 rules/marlborough/rules.yaml:663:7\n1442 rules/marlborough/rules.yaml:664:11\n1443 rules/marlborough/rules.yaml:665:7\n1448 rules/marlborough/rules.yaml:666:7\n1456 rules/marlborough/rules.yaml:667:11\n1457 rules/marlborough/rules.yaml:668:7\n1460 rules/marlborough/rules.yaml:669:11\n1466 rules/marlborough/rules.yaml:670:7\n1475 rules/marlborough/rules.yaml:671:11\n1476 rules/marlborough/rules.yaml:672:7\n1485 rules/marlborough/rules.yaml:673:11\n1486 rules/marlborough/rules.yaml:674:7\n1495 rules/marlborough/rules.yaml:675:11\n1496 rules/marlborough/rules.yaml:676:7\n1505 rules/marlborough/rules.yaml:677:11\n1506 rules/marlborough/rules.yaml:678:7\n1510 rules/marlborough/rules.yaml:639:7\n1522 rules/marlborough/rules.yaml:817:7\n1527 rules/marlborough/rules.yaml:818:7\n1535 rules/marlborough/rules.yaml:182:7\n1536 rules/marlborough/rules.yaml:183:7\n1537 rules/marlborough/rules.yaml:184:11\n1538 rules/marlborough/rules.yaml:185:7\n1539 rules/marlborough/rules.yaml:186:11\n1540 rules/marlborough/rules.yaml:187:7\n1544 rules/marlborough/rules.yaml:65:7\n1553 rules/marlborough/rules.yaml:66:7\n1561 rules/marlborough/rules.yaml:457:7\n1569 rules/marlborough/rules.yaml:458:7\n1570 rules/marlborough/rules.yaml:459:11\n1571 rules/marlborough/rules.yaml:460:7\n1582 rules/marlborough/rules.yaml:461:7\n1587 rules/marlborough/rules.yaml:462:7\n1588 rules/marlborough/rules.yaml:463:11\n1589 rules/marlborough/rules.yaml:464:7\n1590 rules/marlborough/rules.yaml:465:11\n1591 rules/marlborough/rules.yaml:466:7\n1600 rules/marlborough/rules.yaml:467:7\n1608 rules/marlborough/rules.yaml:468:7\n1609 rules/marlborough/rules.yaml:469:11\n1610 rules/marlborough/rules.yaml:470:7\n1624 rules/marlborough/rules.yaml:158:7\n1632 rules/marlborough/rules.yaml:101:7\n1639 rules/marlborough/rules.yaml:91:7\n1654 rules/marlborough/rules.yaml:606:7\n1658 rules/marlborough/rules.yaml:166:7\n1659 rules/marlborough/rules.yaml:167:7\n1660 rules/marlborough/rules.yaml:168:11\n1661 rules/marlborough/rules.yaml:169:11\n1662 rules/marlborough/rules.yaml:170:15\n1663 rules/marlborough/rules.yaml:171:7\n1678 rules/marlborough/rules.yaml:712:7\n1679 rules/marlborough/rules.yaml:713:7\n1680 rules/marlborough/rules.yaml:714:11\n1681 rules/marlborough/rules.yaml:715:7\n1687 rules/marlborough/rules.yaml:297:7\n1688 rules/marlborough/rules.yaml:298:7\n1691 rules/marlborough/rules.yaml:299:11\n1692 rules/marlborough/rules.yaml:300:7\n1693 rules/marlborough/rules.yaml:301:11\n1694 rules/marlborough/rules.yaml:302:7\n1702 rules/marlborough/rules.yaml:303:7\n1703 rules/marlborough/rules.yaml:304:7\n1709 rules/marlborough/rules.yaml:305:11\n1710 rules/marlborough/rules.yaml:306:7\n1711 rules/marlborough/rules.yaml:307:11\n1719 rules/marlborough/rules.yaml:308:11\n1725 rules/marlborough/rules.yaml:309:7\n1729 rules/marlborough/rules.yaml:360:7\n1734 rules/marlborough/rules.yaml:361:7\n1735 rules/marlborough/rules.yaml:362:7\n1738 rules/marlborough/rules.yaml:363:11\n1739 rules/marlborough/rules.yaml:364:7\n1743 rules/marlborough/rules.yaml:109:7\n1750 rules/marlborough/rules.yaml:110:11\n1751 rules/marlborough/rules.yaml:111:7\n1752 rules/marlborough/rules.yaml:112:7\n1753 rules/marlborough/rules.yaml:113:11\n1754 rules/marlborough/rules.yaml:114:7\n1758 rules/marlborough/rules.yaml:335:7\n1765 rules/marlborough/rules.yaml:36:7\n1766 rules/marlborough/rules.yaml:37:11\n1767 rules/marlborough/rules.yaml:38:7\n1781 rules/marlborough/rules.yaml:77:7\n1782 rules/marlborough/rules.yaml:78:11\n1783 rules/marlborough/rules.yaml:79:7\n1784 rules/marlborough/rules.yaml:80:7\n1785 rules/marlborough/rules.yaml:81:11\n1805 rules/marlborough/rules.yaml:82:15\n1806 rules/marlborough/rules.yaml:83:7\n1810 rules/marlborough/rules.yaml:620:7\n1815 rules/marlborough/rules.yaml:431:7\n1842 rules/marlborough/rules.yaml:390:7\n1843 rules/marlborough/rules.yaml:391:11\n1844 rules/marlborough/rules.yaml:392:7\n1845 rules/marlborough/rules.yaml:393:11\n1846 rules/marlborough/rules.yaml:394:7\n1847 rules/marlborough/rules.yaml:395:11\n1848 rules/marlborough/rules.yaml:396:7\n1849 rules/marlborough/rules.yaml:397:11\n1850 rules/marlborough/rules.yaml:398:7\n1854 rules/marlborough/rules.yaml:627:7\n1865 rules/marlborough/rules.yaml:496:7\n1874 rules/marlborough/rules.yaml:497:7\n1889 rules/marlborough/rules.yaml:498:7\n1890 rules/marlborough/rules.yaml:499:7\n1895 rules/marlborough/rules.yaml:500:11\n1908 rules/marlborough/rules.yaml:501:15\n1909 rules/marlborough/rules.yaml:502:15\n1914 rules/marlborough/rules.yaml:503:19\n1915 rules/marlborough/rules.yaml:504:15\n1916 rules/marlborough/rules.yaml:505:19\n1921 rules/marlborough/rules.yaml:506:23\n1925 rules/marlborough/rules.yaml:507:7\n1926 rules/marlborough/rules.yaml:508:7\n1932 rules/marlborough/rules.yaml:509:7\n1947 rules/marlborough/rules.yaml:568:7\n1963 rules/marlborough/rules.yaml:569:7\n1964 rules/marlborough/rules.yaml:570:11\n1965 rules/marlborough/rules.yaml:571:7\n1977 rules/marlborough/rules.yaml:572:7\n1986 rules/marlborough/rules.yaml:573:7\n1987 rules/marlborough/rules.yaml:574:7\n1988 rules/marlborough/rules.yaml:575:11\n1989 rules/marlborough/rules.yaml:576:15\n1990 rules/marlborough/rules.yaml:577:19\n1992 rules/marlborough/rules.yaml:579:19\n2018 rules/marlborough/rules.yaml:580:19\n2024 rules/marlborough/rules.yaml:581:23\n2025 rules/marlborough/rules.yaml:582:7\n2029 rules/marlborough/rules.yaml:537:7\n2035 rules/marlborough/rules.yaml:538:7\n2071 rules/marlborough/rules.yaml:122:7\n2072 rules/marlborough/rules.yaml:123:11\n2073 rules/marlborough/rules.yaml:124:7\n2074 rules/marlborough/rules.yaml:125:7\n2075 rules/marlborough/rules.yaml:126:11\n2076 rules/marlborough/rules.yaml:127:7\n2080 rules/marlborough/rules.yaml:24:7\n2089 rules/marlborough/rules.yaml:150:7\n2090 rules/marlborough/rules.yaml:151:7\n2094 rules/marlborough/rules.yaml:412:7\n2095 rules/marlborough/rules.yaml:413:7\n2101 rules/marlborough/rules.yaml:414:11\n2105 rules/marlborough/rules.yaml:415:15\n2110 rules/marlborough/rules.yaml:416:15\n2111 rules/marlborough/rules.yaml:417:19\n2120 rules/marlborough/rules.yaml:418:23\n2121 rules/marlborough/rules.yaml:419:7\n2125 rules/marlborough/rules.yaml:600:7\n2133 rules/marlborough/rules.yaml:319:7\n2134 rules/marlborough/rules.yaml:320:7\n2135 rules/marlborough/rules.yaml:321:11\n2136 rules/marlborough/rules.yaml:322:7\n2139 rules/marlborough/rules.yaml:323:11\n2140 rules/marlborough/rules.yaml:324:7\n2144 rules/marlborough/rules.yaml:325:11\n2145 rules/marlborough/rules.yaml:326:7\n2151 rules/marlborough/rules.yaml:803:7\n2156 rules/marlborough/rules.yaml:804:7\n2181 rules/marlborough/rules.yaml:805:7\n2196 rules/marlborough/rules.yaml:806:7\n2211 rules/marlborough/rules.yaml:742:7\n2212 rules/marlborough/rules.yaml:743:11\n2213 rules/marlborough/rules.yaml:744:7\n2214 rules/marlborough/rules.yaml:745:11\n2215 rules/marlborough/rules.yaml:746:7\n2219 rules/marlborough/rules.yaml:760:7\n2224 rules/marlborough/rules.yaml:761:7\n2229 rules/marlborough/rules.yaml:762:7\n2239 rules/marlborough/rules.yaml:773:7\n2244 rules/marlborough/rules.yaml:774:11\n2245 rules/marlborough/rules.yaml:775:7\n2246 rules/marlborough/rules.yaml:776:7\n2247 rules/marlborough/rules.yaml:777:11\n2248 rules/marlborough/rules.yaml:778:11\n2252 rules/marlborough/rules.yaml:779:15\n2253 rules/marlborough/rules.yaml:780:15\n2254 rules/marlborough/rules.yaml:781:19\n2255 rules/marlborough/rules.yaml:782:7\n2259 rules/marlborough/rules.yaml:520:7\n2268 rules/marlborough/rules.yaml:521:7\n2269 rules/marlborough/rules.yaml:522:7\n2285 rules/marlborough/rules.yaml:523:7\n2294 rules/marlborough/rules.yaml:524:7\n2309 rules/marlborough/rules.yaml:525:7\n2322 rules/marlborough/rules.yaml:526:7\n2333 rules/marlborough/rules.yaml:47:7\n2334 rules/marlborough/rules.yaml:48:11\n2335 rules/marlborough/rules.yaml:49:7\n2339 rules/marlborough/rules.yaml:549:7\n2340 rules/marlborough/rules.yaml:550:7\n2346 rules/marlborough/rules.yaml:551:7\n2347 rules/marlborough/rules.yaml:552:7\n2348 rules/marlborough/rules.yaml:553:7\n2349 rules/marlborough/rules.yaml:554:7\n2367 rules/marlborough/rules.yaml:280:7\n2368 rules/marlborough/rules.yaml:281:7\n2375 rules/marlborough/rules.yaml:282:11\n2376 rules/marlborough/rules.yaml:283:7\n2377 rules/marlborough/rules.yaml:284:11\n2378 rules/marlborough/rules.yaml:285:7\n2382 rules/marlborough/rules.yaml:267:7\n2387 rules/marlborough/rules.yaml:268:7\n2399 rules/marlborough/rules.yaml:726:7\n2400 rules/marlborough/rules.yaml:727:11\n2401 rules/marlborough/rules.yaml:728:7\n2402 rules/marlborough/rules.yaml:729:11\n2403 rules/marlborough/rules.yaml:730:7\n2404 rules/marlborough/rules.yaml:731:11\n2405 rules/marlborough/rules.yaml:732:7\n2409 rules/marlborough/rules.yaml:255:7\n2412 rules/marlborough/rules.yaml:256:11\n2413 rules/marlborough/rules.yaml:257:7\n2414 rules/marlborough/rules.yaml:258:11\n2415 rules/marlborough/rules.yaml:259:7\n2419 rules/marlborough/rules.yaml:57:7\n2426 rules/marlborough/rules.yaml:377:7\n2427 rules/marlborough/rules.yaml:378:11\n2428 rules/marlborough/rules.yaml:379:7\n2432 rules/marlborough/rules.yaml:444:7\n2438 rules/marlborough/rules.yaml:445:7\n2442 rules/marlborough/rules.yaml:590:7\n2447 rules/marlborough/rules.yaml:591:7\n2448 rules/marlborough/rules.yaml:592:7\n2456 rules/marlborough/rules.yaml:647:7\n2463 rules/marlborough/rules.yaml:2315:3\n2470 rules/marlborough/rules.yaml:2315:3\n2485 rules/marlborough/rules.yaml:2336:3\n2492 rules/marlborough/rules.yaml:2336:3\n2500 rules/marlborough/rules.yaml:2355:3\n2505 rules/marlborough/rules.yaml:2355:3\n2509 rules/marlborough/rules.yaml:790:7\n2516 rules/marlborough/rules.yaml:200:7\n2522 rules/marlborough/rules.yaml:201:7\n2523 rules/marlborough/rules.yaml:202:7\n2524 rules/marlborough/rules.yaml:203:7\n2525 rules/marlborough/rules.yaml:204:11\n2526 rules/marlborough/rules.yaml:205:11\n2536 rules/marlborough/rules.yaml:206:15\n2540 rules/marlborough/rules.yaml:207:19\n2573 rules/marlborough/rules.yaml:209:19\n2590 rules/marlborough/rules.yaml:210:7\n2594 rules/marlborough/cards.yaml:383:14\n2598 rules/marlborough/cards.yaml:391:14\n2602 rules/marlborough/cards.yaml:15:14\n2606 rules/marlborough/cards.yaml:23:14\n2610 rules/marlborough/cards.yaml:31:14\n2614 rules/marlborough/cards.yaml:39:14\n2618 rules/marlborough/cards.yaml:47:14\n2622 rules/marlborough/cards.yaml:55:14\n2626 rules/marlborough/cards.yaml:63:14\n2630 rules/marlborough/cards.yaml:71:14\n2634 rules/marlborough/cards.yaml:79:14\n2638 rules/marlborough/cards.yaml:87:14\n2642 rules/marlborough/cards.yaml:95:14\n2646 rules/marlborough/cards.yaml:103:14\n2650 rules/marlborough/cards.yaml:111:14\n2654 rules/marlborough/cards.yaml:119:14\n2658 rules/marlborough/cards.yaml:127:14\n2662 rules/marlborough/cards.yaml:199:14\n2666 rules/marlborough/cards.yaml:135:14\n2670 rules/marlborough/cards.yaml:143:14\n2674 rules/marlborough/cards.yaml:151:14\n2678 rules/marlborough/cards.yaml:159:14\n2682 rules/marlborough/cards.yaml:167:14\n2686 rules/marlborough/cards.yaml:175:14\n2690 rules/marlborough/cards.yaml:183:14\n2694 rules/marlborough/cards.yaml:191:14\n2698 rules/marlborough/cards.yaml:271:14\n2702 rules/marlborough/cards.yaml:279:14\n2706 rules/marlborough/cards.yaml:287:14\n2710 rules/marlborough/cards.yaml:295:14\n2714 rules/marlborough/cards.yaml:303:14\n2718 rules/marlborough/cards.yaml:311:14\n2722 rules/marlborough/cards.yaml:319:14\n2726 rules/marlborough/cards.yaml:327:14\n2730 rules/marlborough/cards.yaml:335:14\n2734 rules/marlborough/cards.yaml:343:14\n2738 rules/marlborough/cards.yaml:351:14\n2742 rules/marlborough/cards.yaml:359:14\n2746 rules/marlborough/cards.yaml:367:14\n2750 rules/marlborough/cards.yaml:375:14\n2754 rules/marlborough/cards.yaml:207:14\n2758 rules/marlborough/cards.yaml:215:14\n2762 rules/marlborough/cards.yaml:223:14\n2766 rules/marlborough/cards.yaml:231:14\n2770 rules/marlborough/cards.yaml:239:14\n2774 rules/marlborough/cards.yaml:247:14\n2778 rules/marlborough/cards.yaml:255:14\n2782 rules/marlborough/cards.yaml:263:14\n2786 rules/marlborough/rules.yaml:2434:9\n2790 rules/marlborough/rules.yaml:2407:9\n2798 rules/marlborough/rules.yaml:2449:9\n2799 rules/marlborough/rules.yaml:2450:9\n2806 rules/marlborough/rules.yaml:2414:9\n2807 rules/marlborough/rules.yaml:2415:9\n2812 rules/marlborough/rules.yaml:2422:9\n2821 rules/marlborough/rules.yaml:2423:9\n2822 rules/marlborough/rules.yaml:2424:9\n2823 rules/marlborough/rules.yaml:2425:13\n2825 rules/marlborough/rules.yaml:2426:13\n2828 rules/marlborough/rules.yaml:2428:13\n2833 rules/marlborough/rules.yaml:2440:9\n2835 rules/marlborough/rules.yaml:2441:9\n2837 rules/marlborough/rules.yaml:2442:9\n2842 rules/marlborough/rules.yaml:2397:9\n2845 rules/marlborough/rules.yaml:2398:9\n2851 rules/marlborough/rules.yaml:956:7\n2855 rules/marlborough/rules.yaml:957:11\n2856 rules/marlborough/rules.yaml:958:11\n2861 rules/marlborough/rules.yaml:1645:7\n2862 rules/marlborough/rules.yaml:1646:7\n2864 rules/marlborough/rules.yaml:1647:7\n2866 rules/marlborough/rules.yaml:1648:7\n2867 rules/marlborough/rules.yaml:1649:7\n2884 rules/marlborough/rules.yaml:1650:11\n2890 rules/marlborough/rules.yaml:1651:15\n2892 rules/marlborough/rules.yaml:1652:15\n2894 rules/marlborough/rules.yaml:1653:15\n2898 rules/marlborough/rules.yaml:904:7\n2901 rules/marlborough/rules.yaml:905:11\n2902 rules/marlborough/rules.yaml:906:11\n2903 rules/marlborough/rules.yaml:907:15\n2909 rules/marlborough/rules.yaml:908:15\n2911 rules/marlborough/rules.yaml:909:15\n2912 rules/marlborough/rules.yaml:910:15\n2914 rules/marlborough/rules.yaml:911:15\n2915 rules/marlborough/rules.yaml:912:11\n2917 rules/marlborough/rules.yaml:913:7\n2918 rules/marlborough/rules.yaml:914:7\n2920 rules/marlborough/rules.yaml:915:7\n2922 rules/marlborough/rules.yaml:916:7\n2923 rules/marlborough/rules.yaml:917:7\n2941 rules/marlborough/rules.yaml:918:11\n2950 rules/marlborough/rules.yaml:919:15\n2952 rules/marlborough/rules.yaml:920:15\n2954 rules/marlborough/rules.yaml:921:15\n2958 rules/marlborough/flow.yaml:110:7\n2960 rules/marlborough/flow.yaml:111:7\n2961 rules/marlborough/flow.yaml:112:11\n2965 rules/marlborough/rules.yaml:1287:7\n2971 rules/marlborough/rules.yaml:1288:11\n2972 rules/marlborough/rules.yaml:1289:15\n2973 rules/marlborough/rules.yaml:1290:15\n2986 rules/marlborough/rules.yaml:1291:15\n2987 rules/marlborough/rules.yaml:1292:15\n2998 rules/marlborough/rules.yaml:1293:15\n2999 rules/marlborough/rules.yaml:1294:19\n3000 rules/marlborough/rules.yaml:1295:19\n3006 rules/marlborough/rules.yaml:852:7\n3007 rules/marlborough/rules.yaml:853:7\n3012 rules/marlborough/rules.yaml:854:11\n3013 rules/marlborough/rules.yaml:855:11\n3016 rules/marlborough/rules.yaml:856:11\n3017 rules/marlborough/rules.yaml:857:7\n3018 rules/marlborough/rules.yaml:858:7\n3023 rules/marlborough/rules.yaml:2088:7\n3024 rules/marlborough/rules.yaml:2089:7\n3025 rules/marlborough/rules.yaml:2090:11\n3031 rules/marlborough/rules.yaml:2091:11\n3032 rules/marlborough/rules.yaml:2092:11\n3033 rules/marlborough/rules.yaml:2093:11\n3044 rules/marlborough/rules.yaml:2094:11\n3055 rules/marlborough/rules.yaml:2095:11\n3057 rules/marlborough/rules.yaml:2096:11\n3058 rules/marlborough/rules.yaml:2097:15\n3060 rules/marlborough/rules.yaml:2099:15\n3064 rules/marlborough/flow.yaml:16:7\n3065 rules/marlborough/flow.yaml:17:11\n3066 rules/marlborough/flow.yaml:18:15\n3069 rules/marlborough/flow.yaml:19:19\n3070 rules/marlborough/flow.yaml:20:19\n3076 rules/marlborough/rules.yaml:891:7\n3077 rules/marlborough/rules.yaml:892:11\n3080 rules/marlborough/rules.yaml:894:11\n3082 rules/marlborough/rules.yaml:895:7\n3084 rules/marlborough/rules.yaml:896:7\n3085 rules/marlborough/rules.yaml:897:11\n3090 rules/marlborough/rules.yaml:865:7\n3091 rules/marlborough/rules.yaml:866:7\n3097 rules/marlborough/flow.yaml:94:7\n3102 rules/marlborough/flow.yaml:95:7\n3107 rules/marlborough/flow.yaml:96:7\n3109 rules/marlborough/flow.yaml:97:7\n3110 rules/marlborough/flow.yaml:98:11\n3112 rules/marlborough/flow.yaml:100:11\n3116 rules/marlborough/flow.yaml:73:7\n3117 rules/marlborough/flow.yaml:74:11\n3118 rules/marlborough/flow.yaml:75:15\n3123 rules/marlborough/flow.yaml:25:7\n3124 rules/marlborough/flow.yaml:26:11\n3129 rules/marlborough/flow.yaml:27:11\n3132 rules/marlborough/flow.yaml:29:11\n3133 rules/marlborough/flow.yaml:30:11\n3134 rules/marlborough/flow.yaml:31:15\n3135 rules/marlborough/flow.yaml:32:11\n3136 rules/marlborough/flow.yaml:33:15\n3137 rules/marlborough/flow.yaml:34:15\n3138 rules/marlborough/flow.yaml:35:15\n3143 rules/marlborough/flow.yaml:36:19\n3144 rules/marlborough/flow.yaml:37:19\n3145 rules/marlborough/flow.yaml:38:19\n3147 rules/marlborough/flow.yaml:39:15\n3148 rules/marlborough/flow.yaml:40:11\n3151 rules/marlborough/flow.yaml:41:11\n3157 rules/marlborough/rules.yaml:873:7\n3158 rules/marlborough/rules.yaml:874:11\n3160 rules/marlborough/rules.yaml:875:11\n3162 rules/marlborough/rules.yaml:876:7\n3163 rules/marlborough/rules.yaml:877:7\n3164 rules/marlborough/rules.yaml:878:7\n3165 rules/marlborough/rules.yaml:879:7\n3166 rules/marlborough/rules.yaml:880:11\n3170 rules/marlborough/rules.yaml:882:11\n3178 rules/marlborough/rules.yaml:884:11\n3190 rules/marlborough/rules.yaml:2330:7\n3193 rules/marlborough/rules.yaml:2331:7\n3194 rules/marlborough/rules.yaml:2332:11\n3196 rules/marlborough/rules.yaml:2334:11\n3197 rules/marlborough/rules.yaml:2335:7\n3204 rules/marlborough/rules.yaml:2350:7\n3207 rules/marlborough/rules.yaml:2351:7\n3208 rules/marlborough/rules.yaml:2352:7\n3213 rules/marlborough/rules.yaml:2369:7\n3216 rules/marlborough/rules.yaml:2370:7\n3217 rules/marlborough/rules.yaml:2371:7\n3220 rules/marlborough/rules.yaml:2372:7\n3593 rules/marlborough/rules.yaml:1012:7\n3594 rules/marlborough/rules.yaml:1013:7\n3602 rules/marlborough/rules.yaml:1014:11\n3603 rules/marlborough/rules.yaml:1015:7\n3646 rules/marlborough/rules.yaml:1016:7\n3647 rules/marlborough/rules.yaml:1017:11\n3648 rules/marlborough/rules.yaml:1018:7\n3649 rules/marlborough/rules.yaml:1019:7\n3655 rules/marlborough/rules.yaml:1020:7\n3656 rules/marlborough/rules.yaml:1021:11\n3658 rules/marlborough/rules.yaml:1022:11\n3662 rules/marlborough/rules.yaml:1023:15\n3663 rules/marlborough/rules.yaml:1024:7\n3664 rules/marlborough/rules.yaml:1025:11\n3665 rules/marlborough/rules.yaml:1027:7\n3683 rules/marlborough/rules.yaml:1028:11\n3689 rules/marlborough/rules.yaml:1029:15\n3694 rules/marlborough/rules.yaml:1119:7\n3700 rules/marlborough/rules.yaml:1120:7\n3706 rules/marlborough/rules.yaml:1121:7\n3707 rules/marlborough/rules.yaml:1122:11\n3709 rules/marlborough/rules.yaml:1123:7\n3710 rules/marlborough/rules.yaml:1124:11\n3712 rules/marlborough/rules.yaml:1125:7\n3713 rules/marlborough/rules.yaml:1126:7\n3714 rules/marlborough/rules.yaml:1128:7\n3715 rules/marlborough/rules.yaml:1129:11\n3721 rules/marlborough/rules.yaml:1130:11\n3731 rules/marlborough/rules.yaml:1133:11\n3732 rules/marlborough/rules.yaml:1135:11\n3733 rules/marlborough/rules.yaml:1137:19\n3736 rules/marlborough/rules.yaml:1140:23\n3738 rules/marlborough/rules.yaml:1143:19\n3743 rules/marlborough/rules.yaml:1145:19\n3749 rules/marlborough/rules.yaml:1149:11\n3750 rules/marlborough/rules.yaml:1150:11\n3753 rules/marlborough/rules.yaml:1151:11\n3758 rules/marlborough/rules.yaml:1152:11\n3759 rules/marlborough/rules.yaml:1153:11\n3760 rules/marlborough/rules.yaml:1154:15\n3766 rules/marlborough/rules.yaml:1157:15\n3767 rules/marlborough/rules.yaml:1158:15\n3769 rules/marlborough/rules.yaml:1160:15\n3770 rules/marlborough/rules.yaml:1162:15\n3771 rules/marlborough/rules.yaml:1163:15\n3772 rules/marlborough/rules.yaml:1164:15\n3774 rules/marlborough/rules.yaml:1166:15\n3775 rules/marlborough/rules.yaml:1168:15\n3776 rules/marlborough/rules.yaml:1169:15\n3777 rules/marlborough/rules.yaml:1170:15\n3778 rules/marlborough/rules.yaml:1171:11\n3779 rules/marlborough/rules.yaml:1172:11\n3780 rules/marlborough/rules.yaml:1173:11\n3781 rules/marlborough/rules.yaml:1175:11\n3782 rules/marlborough/rules.yaml:1176:11\n3783 rules/marlborough/rules.yaml:1177:11\n3784 rules/marlborough/rules.yaml:1179:19\n3785 rules/marlborough/rules.yaml:1180:19\n3794 rules/marlborough/rules.yaml:1181:23\n3795 rules/marlborough/rules.yaml:1182:23\n3797 rules/marlborough/rules.yaml:1184:19\n3798 rules/marlborough/rules.yaml:1185:23\n3800 rules/marlborough/rules.yaml:1187:23\n3804 rules/marlborough/rules.yaml:1191:19\n3805 rules/marlborough/rules.yaml:1192:19\n3806 rules/marlborough/rules.yaml:1193:19\n3807 rules/marlborough/rules.yaml:1194:23\n3811 rules/marlborough/rules.yaml:1198:19\n3812 rules/marlborough/rules.yaml:1199:19\n3813 rules/marlborough/rules.yaml:1200:19\n3830 rules/marlborough/rules.yaml:1201:23\n3832 rules/marlborough/rules.yaml:1203:19\n3839 rules/marlborough/rules.yaml:2315:3\n3840 rules/marlborough/rules.yaml:2315:3\n3842 rules/marlborough/rules.yaml:2315:3\n3843 rules/marlborough/rules.yaml:2315:3\n3844 rules/marlborough/rules.yaml:2315:3\n3845 rules/marlborough/rules.yaml:2315:3\n3846 rules/marlborough/rules.yaml:2315:3\n3847 rules/marlborough/rules.yaml:2315:3\n3854 rules/marlborough/rules.yaml:2315:3\n3855 rules/marlborough/rules.yaml:2315:3\n3856 rules/marlborough/rules.yaml:2315:3\n3857 rules/marlborough/rules.yaml:2315:3\n3871 rules/marlborough/rules.yaml:2315:3\n3872 rules/marlborough/rules.yaml:2315:3\n3874 rules/marlborough/rules.yaml:2315:3\n3875 rules/marlborough/rules.yaml:2315:3\n3876 rules/marlborough/rules.yaml:2315:3\n3878 rules/marlborough/rules.yaml:2315:3\n3879 rules/marlborough/rules.yaml:2315:3\n3882 rules/marlborough/rules.yaml:2315:3\n3897 rules/marlborough/rules.yaml:1214:7\n3903 rules/marlborough/rules.yaml:1215:7\n3904 rules/marlborough/rules.yaml:1216:7\n3910 rules/marlborough/rules.yaml:1217:7\n3911 rules/marlborough/rules.yaml:1218:7\n3915 rules/marlborough/rules.yaml:1219:7\n3919 rules/marlborough/rules.yaml:1220:7\n3920 rules/marlborough/rules.yaml:1221:11\n3921 rules/marlborough/rules.yaml:1222:7\n3922 rules/marlborough/rules.yaml:1223:7\n3923 rules/marlborough/rules.yaml:1224:7\n3928 rules/marlborough/rules.yaml:1225:7\n3933 rules/marlborough/rules.yaml:1226:7\n3934 rules/marlborough/rules.yaml:1227:7\n3935 rules/marlborough/rules.yaml:1228:7\n3936 rules/marlborough/rules.yaml:1229:7\n3937 rules/marlborough/rules.yaml:1230:7\n3938 rules/marlborough/rules.yaml:1231:7\n3939 rules/marlborough/rules.yaml:1232:7\n3940 rules/marlborough/rules.yaml:1233:7\n3941 rules/marlborough/rules.yaml:1234:7\n3942 rules/marlborough/rules.yaml:1235:7\n3943 rules/marlborough/rules.yaml:1236:7\n3960 rules/marlborough/rules.yaml:1237:7\n3961 rules/marlborough/rules.yaml:1238:7\n3962 rules/marlborough/rules.yaml:1239:11\n3989 rules/marlborough/rules.yaml:1240:7\n3990 rules/marlborough/rules.yaml:1241:7\n3991 rules/marlborough/rules.yaml:1243:15\n3992 rules/marlborough/rules.yaml:1244:19\n3993 rules/marlborough/rules.yaml:1245:15\n3994 rules/marlborough/rules.yaml:1246:15\n3995 rules/marlborough/rules.yaml:1247:15\n3996 rules/marlborough/rules.yaml:1248:19\n3998 rules/marlborough/rules.yaml:1250:15\n3999 rules/marlborough/rules.yaml:1251:15\n4000 rules/marlborough/rules.yaml:1252:15\n4001 rules/marlborough/rules.yaml:1253:15\n4002 rules/marlborough/rules.yaml:1254:15\n4003 rules/marlborough/rules.yaml:1255:19\n4005 rules/marlborough/rules.yaml:1257:15\n4006 rules/marlborough/rules.yaml:1258:15\n4007 rules/marlborough/rules.yaml:1259:15\n4008 rules/marlborough/rules.yaml:1260:15\n4020 rules/marlborough/rules.yaml:1261:19\n4022 rules/marlborough/rules.yaml:1263:15\n4023 rules/marlborough/rules.yaml:1264:15\n4024 rules/marlborough/rules.yaml:1265:15\n4030 rules/marlborough/rules.yaml:1266:19\n4031 rules/marlborough/rules.yaml:1267:19\n4032 rules/marlborough/rules.yaml:1268:15\n4033 rules/marlborough/rules.yaml:1269:15\n4034 rules/marlborough/rules.yaml:1270:15\n4035 rules/marlborough/rules.yaml:1271:19\n4037 rules/marlborough/rules.yaml:1273:15\n4038 rules/marlborough/rules.yaml:1274:19\n4039 rules/marlborough/rules.yaml:1275:15\n4040 rules/marlborough/rules.yaml:1276:15\n4041 rules/marlborough/rules.yaml:1277:15\n4042 rules/marlborough/rules.yaml:1278:15\n4043 rules/marlborough/rules.yaml:1279:15\n4044 rules/marlborough/rules.yaml:1280:19\n4049 rules/marlborough/rules.yaml:1874:7\n4055 rules/marlborough/rules.yaml:1875:7\n4056 rules/marlborough/rules.yaml:1876:7\n4066 rules/marlborough/rules.yaml:1877:7\n4067 rules/marlborough/rules.yaml:1878:11\n4070 rules/marlborough/rules.yaml:1880:7\n4075 rules/marlborough/rules.yaml:1848:7\n4081 rules/marlborough/rules.yaml:1849:7\n4082 rules/marlborough/rules.yaml:1850:7\n4083 rules/marlborough/rules.yaml:1851:7\n4089 rules/marlborough/rules.yaml:1854:7\n4093 rules/marlborough/rules.yaml:1855:7\n4097 rules/marlborough/rules.yaml:1856:7\n4098 rules/marlborough/rules.yaml:1857:11\n4101 rules/marlborough/rules.yaml:1858:7\n4102 rules/marlborough/rules.yaml:1859:11\n4105 rules/marlborough/rules.yaml:1860:7\n4106 rules/marlborough/rules.yaml:1861:7\n4107 rules/marlborough/rules.yaml:1862:7\n4108 rules/marlborough/rules.yaml:1864:7\n4109 rules/marlborough/rules.yaml:1865:7\n4113 rules/marlborough/rules.yaml:1916:7\n4114 rules/marlborough/rules.yaml:1917:7\n4115 rules/marlborough/rules.yaml:1918:11\n4116 rules/marlborough/rules.yaml:1919:7\n4122 rules/marlborough/rules.yaml:1920:7\n4123 rules/marlborough/rules.yaml:1921:7\n4132 rules/marlborough/rules.yaml:1806:7\n4138 rules/marlborough/rules.yaml:1807:7\n4141 rules/marlborough/rules.yaml:1810:11\n4143 rules/marlborough/rules.yaml:1812:11\n4144 rules/marlborough/rules.yaml:1813:11\n4145 rules/marlborough/rules.yaml:1814:11\n4146 rules/marlborough/rules.yaml:1815:15\n4150 rules/marlborough/rules.yaml:1818:15\n4152 rules/marlborough/rules.yaml:1821:11\n4157 rules/marlborough/rules.yaml:1822:11\n4158 rules/marlborough/rules.yaml:1824:19\n4160 rules/marlborough/rules.yaml:1827:19\n4162 rules/marlborough/rules.yaml:1829:19\n4163 rules/marlborough/rules.yaml:1830:23\n4165 rules/marlborough/rules.yaml:1833:23\n4167 rules/marlborough/rules.yaml:1836:19\n4172 rules/marlborough/rules.yaml:1889:7\n4173 rules/marlborough/rules.yaml:1890:7\n4178 rules/marlborough/rules.yaml:1891:11\n4179 rules/marlborough/rules.yaml:1892:11\n4200 rules/marlborough/rules.yaml:1893:11\n4201 rules/marlborough/rules.yaml:1894:11\n4202 rules/marlborough/rules.yaml:1895:15\n4213 rules/marlborough/rules.yaml:1896:15\n4214 rules/marlborough/rules.yaml:1897:19\n4216 rules/marlborough/rules.yaml:1899:19\n4217 rules/marlborough/rules.yaml:1900:19\n4218 rules/marlborough/rules.yaml:1901:23\n4219 rules/marlborough/rules.yaml:1902:19\n4220 rules/marlborough/rules.yaml:1903:23\n4222 rules/marlborough/rules.yaml:1905:23\n4228 rules/marlborough/rules.yaml:1766:7\n4235 rules/marlborough/rules.yaml:1767:7\n4241 rules/marlborough/rules.yaml:1768:7\n4242 rules/marlborough/rules.yaml:1770:11\n4244 rules/marlborough/rules.yaml:1772:11\n4247 rules/marlborough/rules.yaml:1773:11\n4252 rules/marlborough/rules.yaml:1774:11\n4253 rules/marlborough/rules.yaml:1775:11\n4254 rules/marlborough/rules.yaml:1776:15\n4256 rules/marlborough/rules.yaml:1778:15\n4257 rules/marlborough/rules.yaml:1779:11\n4263 rules/marlborough/rules.yaml:831:7\n4264 rules/marlborough/rules.yaml:832:7\n4265 rules/marlborough/rules.yaml:833:11\n4266 rules/marlborough/rules.yaml:834:11\n4267 rules/marlborough/rules.yaml:835:15\n4270 rules/marlborough/rules.yaml:836:11\n4271 rules/marlborough/rules.yaml:838:7\n4272 rules/marlborough/rules.yaml:839:7\n4279 rules/marlborough/rules.yaml:840:11\n4280 rules/marlborough/rules.yaml:841:15\n4282 rules/marlborough/rules.yaml:843:15\n4283 rules/marlborough/rules.yaml:844:15\n4287 rules/marlborough/rules.yaml:845:11\n4292 rules/marlborough/rules.yaml:2281:7\n4293 rules/marlborough/rules.yaml:2282:7\n4298 rules/marlborough/rules.yaml:2283:11\n4310 rules/marlborough/rules.yaml:2284:11\n4328 rules/marlborough/rules.yaml:2285:11\n4329 rules/marlborough/rules.yaml:2286:15\n4331 rules/marlborough/rules.yaml:2288:15\n4332 rules/marlborough/rules.yaml:2289:15\n4333 rules/marlborough/rules.yaml:2290:19\n4335 rules/marlborough/rules.yaml:2292:19\n4338 rules/marlborough/rules.yaml:2293:19\n4339 rules/marlborough/rules.yaml:2294:19\n4340 rules/marlborough/rules.yaml:2296:19\n4341 rules/marlborough/rules.yaml:2297:23\n4342 rules/marlborough/rules.yaml:2298:7\n4347 rules/marlborough/rules.yaml:1788:7\n4353 rules/marlborough/rules.yaml:1789:7\n4354 rules/marlborough/rules.yaml:1790:7\n4355 rules/marlborough/rules.yaml:1792:15\n4356 rules/marlborough/rules.yaml:1793:19\n4359 rules/marlborough/rules.yaml:1794:23\n4362 rules/marlborough/rules.yaml:1796:15\n4365 rules/marlborough/rules.yaml:1798:15\n4372 rules/marlborough/rules.yaml:1049:7\n4373 rules/marlborough/rules.yaml:1050:11\n4374 rules/marlborough/rules.yaml:1051:7\n4375 rules/marlborough/rules.yaml:1052:7\n4376 rules/marlborough/rules.yaml:1055:15\n4377 rules/marlborough/rules.yaml:1056:15\n4378 rules/marlborough/rules.yaml:1057:15\n4380 rules/marlborough/rules.yaml:1060:15\n4381 rules/marlborough/rules.yaml:1061:15\n4382 rules/marlborough/rules.yaml:1062:15\n4384 rules/marlborough/rules.yaml:1064:15\n4388 rules/marlborough/rules.yaml:1552:7\n4393 rules/marlborough/rules.yaml:1553:11\n4398 rules/marlborough/rules.yaml:1554:11\n4406 rules/marlborough/rules.yaml:1556:15\n4410 rules/marlborough/rules.yaml:1075:7\n4416 rules/marlborough/rules.yaml:1076:7\n4421 rules/marlborough/rules.yaml:1077:7\n4422 rules/marlborough/rules.yaml:1078:11\n4423 rules/marlborough/rules.yaml:1079:15\n4424 rules/marlborough/rules.yaml:1080:7\n4425 rules/marlborough/rules.yaml:1081:7\n4426 rules/marlborough/rules.yaml:1082:7\n4427 rules/marlborough/rules.yaml:1083:11\n4428 rules/marlborough/rules.yaml:1084:11\n4429 rules/marlborough/rules.yaml:1085:11\n4441 rules/marlborough/rules.yaml:1086:11\n4450 rules/marlborough/rules.yaml:1087:11\n4451 rules/marlborough/rules.yaml:1088:15\n4452 rules/marlborough/rules.yaml:1089:19\n4454 rules/marlborough/rules.yaml:1091:15\n4455 rules/marlborough/rules.yaml:1092:15\n4456 rules/marlborough/rules.yaml:1093:19\n4458 rules/marlborough/rules.yaml:1095:7\n4459 rules/marlborough/rules.yaml:1096:7\n4463 rules/marlborough/rules.yaml:2141:7\n4464 rules/marlborough/rules.yaml:2142:7\n4469 rules/marlborough/rules.yaml:2143:7\n4472 rules/marlborough/rules.yaml:2144:7\n4490 rules/marlborough/rules.yaml:2145:7\n4491 rules/marlborough/rules.yaml:2146:11\n4492 rules/marlborough/rules.yaml:2147:7\n4493 rules/marlborough/rules.yaml:2148:7\n4494 rules/marlborough/rules.yaml:2149:11\n4495 rules/marlborough/rules.yaml:2150:7\n4496 rules/marlborough/rules.yaml:2151:11\n4501 rules/marlborough/rules.yaml:2152:11\n4502 rules/marlborough/rules.yaml:2153:11\n4503 rules/marlborough/rules.yaml:2154:11\n4504 rules/marlborough/rules.yaml:2155:15\n4505 rules/marlborough/rules.yaml:2156:19\n4507 rules/marlborough/rules.yaml:2158:15\n4508 rules/marlborough/rules.yaml:2159:15\n4509 rules/marlborough/rules.yaml:2160:19\n4511 rules/marlborough/rules.yaml:2162:19\n4512 rules/marlborough/rules.yaml:2163:19\n4513 rules/marlborough/rules.yaml:2164:7\n4514 rules/marlborough/rules.yaml:2165:11\n4515 rules/marlborough/rules.yaml:2166:11\n4516 rules/marlborough/rules.yaml:2168:11\n4517 rules/marlborough/rules.yaml:2169:11\n4521 rules/marlborough/rules.yaml:2170:11\n4524 rules/marlborough/rules.yaml:2171:11\n4525 rules/marlborough/rules.yaml:2172:15\n4526 rules/marlborough/rules.yaml:2173:19\n4535 rules/marlborough/rules.yaml:2174:19\n4536 rules/marlborough/rules.yaml:2175:23\n4537 rules/marlborough/rules.yaml:2177:23\n4538 rules/marlborough/rules.yaml:2178:7\n4539 rules/marlborough/rules.yaml:2179:11\n4543 rules/marlborough/rules.yaml:1486:7\n4549 rules/marlborough/rules.yaml:1487:7\n4558 rules/marlborough/rules.yaml:1488:7\n4559 rules/marlborough/rules.yaml:1489:11\n4570 rules/marlborough/rules.yaml:1490:15\n4571 rules/marlborough/rules.yaml:1491:15\n4572 rules/marlborough/rules.yaml:1492:19\n4573 rules/marlborough/rules.yaml:1493:19\n4574 rules/marlborough/rules.yaml:1495:23\n4589 rules/marlborough/rules.yaml:1496:23\n4590 rules/marlborough/rules.yaml:1497:27\n4592 rules/marlborough/rules.yaml:1498:23\n4593 rules/marlborough/rules.yaml:1499:23\n4594 rules/marlborough/rules.yaml:1500:27\n4595 rules/marlborough/rules.yaml:1501:31\n4603 rules/marlborough/rules.yaml:2336:3\n4604 rules/marlborough/rules.yaml:2336:3\n4606 rules/marlborough/rules.yaml:2336:3\n4607 rules/marlborough/rules.yaml:2336:3\n4608 rules/marlborough/rules.yaml:2336:3\n4609 rules/marlborough/rules.yaml:2336:3\n4610 rules/marlborough/rules.yaml:2336:3\n4611 rules/marlborough/rules.yaml:2336:3\n4618 rules/marlborough/rules.yaml:2336:3\n4619 rules/marlborough/rules.yaml:2336:3\n4620 rules/marlborough/rules.yaml:2336:3\n4621 rules/marlborough/rules.yaml:2336:3\n4626 rules/marlborough/rules.yaml:2336:3\n4627 rules/marlborough/rules.yaml:2336:3\n4629 rules/marlborough/rules.yaml:2336:3\n4630 rules/marlborough/rules.yaml:2336:3\n4631 rules/marlborough/rules.yaml:2336:3\n4633 rules/marlborough/rules.yaml:2336:3\n4634 rules/marlborough/rules.yaml:2336:3\n4635 rules/marlborough/rules.yaml:2336:3\n4640 rules/marlborough/rules.yaml:1987:7\n4645 rules/marlborough/rules.yaml:1988:7\n4646 rules/marlborough/rules.yaml:1989:11\n4647 rules/marlborough/rules.yaml:1990:11\n4648 rules/marlborough/rules.yaml:1991:15\n4650 rules/marlborough/rules.yaml:1994:15\n4656 rules/marlborough/rules.yaml:1103:7\n4657 rules/marlborough/rules.yaml:1104:7\n4658 rules/marlborough/rules.yaml:1105:11\n4659 rules/marlborough/rules.yaml:1106:11\n4661 rules/marlborough/rules.yaml:1108:11\n4714 rules/marlborough/rules.yaml:1703:7\n4715 rules/marlborough/rules.yaml:1704:7\n4716 rules/marlborough/rules.yaml:1705:7\n4717 rules/marlborough/rules.yaml:1706:11\n4718 rules/marlborough/rules.yaml:1707:7\n4719 rules/marlborough/rules.yaml:1708:11\n4724 rules/marlborough/rules.yaml:1709:15\n4725 rules/marlborough/rules.yaml:1710:15\n4737 rules/marlborough/rules.yaml:1711:19\n4744 rules/marlborough/rules.yaml:1712:19\n4782 rules/marlborough/rules.yaml:1713:19\n4783 rules/marlborough/rules.yaml:1715:23\n4785 rules/marlborough/rules.yaml:1717:23\n4786 rules/marlborough/rules.yaml:1718:23\n4787 rules/marlborough/rules.yaml:1719:27\n4788 rules/marlborough/rules.yaml:1720:23\n4790 rules/marlborough/rules.yaml:1721:23\n4794 rules/marlborough/rules.yaml:1742:7\n4795 rules/marlborough/rules.yaml:1743:7\n4796 rules/marlborough/rules.yaml:1745:7\n4797 rules/marlborough/rules.yaml:1746:11\n4798 rules/marlborough/rules.yaml:1747:7\n4803 rules/marlborough/rules.yaml:1748:7\n4823 rules/marlborough/rules.yaml:1749:7\n4824 rules/marlborough/rules.yaml:1750:11\n4825 rules/marlborough/rules.yaml:1751:11\n4830 rules/marlborough/rules.yaml:1752:15\n4831 rules/marlborough/rules.yaml:1753:7\n4843 rules/marlborough/rules.yaml:1754:11\n4859 rules/marlborough/rules.yaml:1755:7\n4865 rules/marlborough/rules.yaml:1756:11\n4879 rules/marlborough/rules.yaml:1570:7\n4885 rules/marlborough/rules.yaml:1571:11\n4886 rules/marlborough/rules.yaml:1572:11\n4887 rules/marlborough/rules.yaml:1573:11\n4890 rules/marlborough/rules.yaml:1576:15\n4891 rules/marlborough/rules.yaml:1577:15\n4893 rules/marlborough/rules.yaml:1579:7\n4894 rules/marlborough/rules.yaml:1580:7\n4895 rules/marlborough/rules.yaml:1581:7\n4900 rules/marlborough/rules.yaml:1582:7\n4901 rules/marlborough/rules.yaml:1583:11\n4902 rules/marlborough/rules.yaml:1584:11\n4903 rules/marlborough/rules.yaml:1585:15\n4906 rules/marlborough/rules.yaml:1586:15\n4907 rules/marlborough/rules.yaml:1587:15\n4908 rules/marlborough/rules.yaml:1589:7\n4909 rules/marlborough/rules.yaml:1590:7\n4914 rules/marlborough/rules.yaml:1591:11\n4920 rules/marlborough/rules.yaml:1592:11\n4956 rules/marlborough/rules.yaml:1593:11\n4957 rules/marlborough/rules.yaml:1594:15\n4959 rules/marlborough/rules.yaml:1596:15\n4960 rules/marlborough/rules.yaml:1597:15\n4961 rules/marlborough/rules.yaml:1598:19\n4963 rules/marlborough/rules.yaml:1600:19\n4966 rules/marlborough/rules.yaml:1601:19\n4967 rules/marlborough/rules.yaml:1603:7\n4968 rules/marlborough/rules.yaml:1604:7\n4973 rules/marlborough/rules.yaml:1605:11\n4997 rules/marlborough/rules.yaml:1606:11\n4998 rules/marlborough/rules.yaml:1607:15\n5000 rules/marlborough/rules.yaml:1609:15\n5001 rules/marlborough/rules.yaml:1610:15\n5002 rules/marlborough/rules.yaml:1611:19\n5004 rules/marlborough/rules.yaml:1613:19\n5009 rules/marlborough/rules.yaml:1614:19\n5012 rules/marlborough/rules.yaml:1615:19\n5013 rules/marlborough/rules.yaml:1616:19\n5017 rules/marlborough/rules.yaml:1617:23\n5020 rules/marlborough/rules.yaml:1620:23\n5021 rules/marlborough/rules.yaml:1621:23\n5026 rules/marlborough/rules.yaml:1513:7\n5041 rules/marlborough/rules.yaml:1514:7\n5050 rules/marlborough/rules.yaml:1515:11\n5051 rules/marlborough/rules.yaml:1516:7\n5052 rules/marlborough/rules.yaml:1517:7\n5073 rules/marlborough/rules.yaml:1518:7\n5074 rules/marlborough/rules.yaml:1520:11\n5075 rules/marlborough/rules.yaml:1521:15\n5076 rules/marlborough/rules.yaml:1522:11\n5077 rules/marlborough/rules.yaml:1523:7\n5078 rules/marlborough/rules.yaml:1524:7\n5079 rules/marlborough/rules.yaml:1525:11\n5084 rules/marlborough/rules.yaml:2374:1\n5085 rules/marlborough/rules.yaml:2374:1\n5086 rules/marlborough/rules.yaml:2374:1\n5091 rules/marlborough/rules.yaml:2374:1\n5092 rules/marlborough/rules.yaml:2374:1\n5093 rules/marlborough/rules.yaml:2374:1\n5094 rules/marlborough/rules.yaml:2374:1\n5097 rules/marlborough/rules.yaml:2374:1\n5098 rules/marlborough/rules.yaml:2374:1\n5100 rules/marlborough/rules.yaml:2374:1\n5101 rules/marlborough/rules.yaml:2374:1\n5102 rules/marlborough/rules.yaml:2374:1\n5103 rules/marlborough/rules.yaml:2374:1\n5104 rules/marlborough/rules.yaml:2374:1\n5105 rules/marlborough/rules.yaml:2374:1\n5106 rules/marlborough/rules.yaml:2374:1\n5107 rules/marlborough/rules.yaml:2374:1\n5108 rules/marlborough/rules.yaml:2374:1\n5109 rules/marlborough/rules.yaml:2374:1\n5110 rules/marlborough/rules.yaml:2374:1\n5114 rules/marlborough/rules.yaml:1393:7\n5115 rules/marlborough/rules.yaml:1394:11\n5116 rules/marlborough/rules.yaml:1395:7\n5122 rules/marlborough/rules.yaml:1396:7\n5123 rules/marlborough/rules.yaml:1397:7\n5128 rules/marlborough/rules.yaml:1398:11\n5129 rules/marlborough/rules.yaml:1399:15\n5131 rules/marlborough/rules.yaml:1401:15\n5132 rules/marlborough/rules.yaml:1402:11\n5133 rules/marlborough/rules.yaml:1403:15\n5134 rules/marlborough/rules.yaml:1404:11\n5135 rules/marlborough/rules.yaml:1405:15\n5137 rules/marlborough/rules.yaml:1407:15\n5138 rules/marlborough/rules.yaml:1408:11\n5147 rules/marlborough/rules.yaml:2309:7\n5149 rules/marlborough/rules.yaml:2310:7\n5150 rules/marlborough/rules.yaml:2311:7\n5157 rules/marlborough/rules.yaml:2025:7\n5158 rules/marlborough/rules.yaml:2026:7\n5159 rules/marlborough/rules.yaml:2027:11\n5160 rules/marlborough/rules.yaml:2028:7\n5166 rules/marlborough/rules.yaml:2029:7\n5172 rules/marlborough/rules.yaml:2030:7\n5173 rules/marlborough/rules.yaml:2031:7\n5177 rules/marlborough/rules.yaml:2032:11\n5178 rules/marlborough/rules.yaml:2033:7\n5179 rules/marlborough/rules.yaml:2034:7\n5180 rules/marlborough/rules.yaml:2035:11\n5181 rules/marlborough/rules.yaml:2036:7\n5187 rules/marlborough/rules.yaml:2037:7\n5188 rules/marlborough/rules.yaml:2038:7\n5189 rules/marlborough/rules.yaml:2040:7\n5190 rules/marlborough/rules.yaml:2042:15\n5192 rules/marlborough/rules.yaml:2044:15\n5194 rules/marlborough/rules.yaml:2046:15\n5196 rules/marlborough/rules.yaml:2048:15\n5197 rules/marlborough/rules.yaml:2049:15\n5199 rules/marlborough/rules.yaml:2051:15\n5200 rules/marlborough/rules.yaml:2052:15\n5201 rules/marlborough/rules.yaml:2053:15\n5202 rules/marlborough/rules.yaml:2054:19\n5203 rules/marlborough/rules.yaml:2055:19\n5204 rules/marlborough/rules.yaml:2056:15\n5208 rules/marlborough/rules.yaml:2004:7\n5214 rules/marlborough/rules.yaml:2005:7\n5215 rules/marlborough/rules.yaml:2006:7\n5216 rules/marlborough/rules.yaml:2007:11\n5217 rules/marlborough/rules.yaml:2009:7\n5218 rules/marlborough/rules.yaml:2010:7\n5219 rules/marlborough/rules.yaml:2011:7\n5222 rules/marlborough/rules.yaml:2013:7\n5223 rules/marlborough/rules.yaml:2014:7\n5224 rules/marlborough/rules.yaml:2015:11\n5229 rules/marlborough/rules.yaml:2112:7\n5230 rules/marlborough/rules.yaml:2113:7\n5235 rules/marlborough/rules.yaml:2114:11\n5240 rules/marlborough/rules.yaml:2115:11\n5245 rules/marlborough/rules.yaml:2116:11\n5246 rules/marlborough/rules.yaml:2117:15\n5248 rules/marlborough/rules.yaml:2119:15\n5249 rules/marlborough/rules.yaml:2120:15\n5250 rules/marlborough/rules.yaml:2121:19\n5252 rules/marlborough/rules.yaml:2123:19\n5255 rules/marlborough/rules.yaml:2124:19\n5260 rules/marlborough/rules.yaml:1666:7\n5261 rules/marlborough/rules.yaml:1667:7\n5262 rules/marlborough/rules.yaml:1668:7\n5263 rules/marlborough/rules.yaml:1669:7\n5268 rules/marlborough/rules.yaml:1670:11\n5273 rules/marlborough/rules.yaml:1671:11\n5277 rules/marlborough/rules.yaml:1672:11\n5278 rules/marlborough/rules.yaml:1673:11\n5279 rules/marlborough/rules.yaml:1674:15\n5281 rules/marlborough/rules.yaml:1676:15\n5282 rules/marlborough/rules.yaml:1677:15\n5284 rules/marlborough/rules.yaml:1679:15\n5285 rules/marlborough/rules.yaml:1680:15\n5286 rules/marlborough/rules.yaml:1681:19\n5288 rules/marlborough/rules.yaml:1683:19\n5289 rules/marlborough/rules.yaml:1684:7\n5296 rules/marlborough/rules.yaml:1962:7\n5297 rules/marlborough/rules.yaml:1963:7\n5298 rules/marlborough/rules.yaml:1964:7\n5299 rules/marlborough/rules.yaml:1965:7\n5300 rules/marlborough/rules.yaml:1967:7\n5301 rules/marlborough/rules.yaml:1969:15\n5302 rules/marlborough/rules.yaml:1970:19\n5304 rules/marlborough/rules.yaml:1972:19\n5306 rules/marlborough/rules.yaml:1974:15\n5307 rules/marlborough/rules.yaml:1975:19\n5311 rules/marlborough/rules.yaml:1979:15\n5316 rules/marlborough/rules.yaml:2239:7\n5322 rules/marlborough/rules.yaml:2240:7\n5323 rules/marlborough/rules.yaml:2241:7\n5326 rules/marlborough/rules.yaml:2242:7\n5327 rules/marlborough/rules.yaml:2243:11\n5330 rules/marlborough/rules.yaml:2244:7\n5331 rules/marlborough/rules.yaml:2245:7\n5332 rules/marlborough/rules.yaml:2246:7\n5335 rules/marlborough/rules.yaml:2248:7\n5336 rules/marlborough/rules.yaml:2249:7\n5337 rules/marlborough/rules.yaml:2250:11\n5338 rules/marlborough/rules.yaml:2252:7\n5339 rules/marlborough/rules.yaml:2253:11\n5340 rules/marlborough/rules.yaml:2254:7\n5341 rules/marlborough/rules.yaml:2255:7\n5342 rules/marlborough/rules.yaml:2256:7\n5343 rules/marlborough/rules.yaml:2257:11\n5344 rules/marlborough/rules.yaml:2258:15\n5346 rules/marlborough/rules.yaml:2260:7\n5351 rules/marlborough/rules.yaml:2261:7\n5352 rules/marlborough/rules.yaml:2262:11\n5353 rules/marlborough/rules.yaml:2263:7\n5354 rules/marlborough/rules.yaml:2264:7\n5355 rules/marlborough/rules.yaml:2265:11\n5356 rules/marlborough/rules.yaml:2266:11\n5364 rules/marlborough/rules.yaml:2267:11\n5365 rules/marlborough/rules.yaml:2268:11\n5369 rules/marlborough/rules.yaml:2219:7\n5370 rules/marlborough/rules.yaml:2220:7\n5371 rules/marlborough/rules.yaml:2221:11\n5372 rules/marlborough/rules.yaml:2222:11\n5373 rules/marlborough/rules.yaml:2223:15\n5374 rules/marlborough/rules.yaml:2224:15\n5375 rules/marlborough/rules.yaml:2225:7\n5379 rules/marlborough/rules.yaml:2193:7\n5389 rules/marlborough/rules.yaml:2194:7\n5390 rules/marlborough/rules.yaml:2196:11\n5391 rules/marlborough/rules.yaml:2197:7\n5392 rules/marlborough/rules.yaml:2198:7\n5398 rules/marlborough/rules.yaml:2199:7\n5399 rules/marlborough/rules.yaml:2200:7\n5400 rules/marlborough/rules.yaml:2201:11\n5406 rules/marlborough/rules.yaml:2203:7\n5411 rules/marlborough/rules.yaml:2204:11\n5412 rules/marlborough/rules.yaml:2205:11\n5413 rules/marlborough/rules.yaml:2206:15\n5414 rules/marlborough/rules.yaml:2207:15\n5415 rules/marlborough/rules.yaml:2208:15\n5421 rules/marlborough/rules.yaml:2069:7\n5422 rules/marlborough/rules.yaml:2070:11\n5423 rules/marlborough/rules.yaml:2071:11\n5432 rules/marlborough/rules.yaml:2072:15\n5433 rules/marlborough/rules.yaml:2073:15\n5434 rules/marlborough/rules.yaml:2074:19\n5437 rules/marlborough/rules.yaml:2075:19\n5441 rules/marlborough/rules.yaml:970:7\n5442 rules/marlborough/rules.yaml:971:7\n5443 rules/marlborough/rules.yaml:972:11\n5444 rules/marlborough/rules.yaml:973:7\n5447 rules/marlborough/rules.yaml:975:11\n5448 rules/marlborough/rules.yaml:976:7\n5449 rules/marlborough/rules.yaml:977:11\n5450 rules/marlborough/rules.yaml:978:15\n5451 rules/marlborough/rules.yaml:979:7\n5452 rules/marlborough/rules.yaml:980:7\n5453 rules/marlborough/rules.yaml:981:7\n5454 rules/marlborough/rules.yaml:982:11\n5455 rules/marlborough/rules.yaml:983:7\n5456 rules/marlborough/rules.yaml:984:7\n5457 rules/marlborough/rules.yaml:985:7\n5458 rules/marlborough/rules.yaml:986:7\n5476 rules/marlborough/rules.yaml:987:7\n5485 rules/marlborough/rules.yaml:988:11\n5490 rules/marlborough/rules.yaml:989:7\n5491 rules/marlborough/rules.yaml:991:11\n5492 rules/marlborough/rules.yaml:992:15\n5493 rules/marlborough/rules.yaml:993:11\n5494 rules/marlborough/rules.yaml:994:7\n5495 rules/marlborough/rules.yaml:995:7\n5496 rules/marlborough/rules.yaml:996:11\n5502 rules/marlborough/rules.yaml:2355:3\n5503 rules/marlborough/rules.yaml:2355:3\n5505 rules/marlborough/rules.yaml:2355:3\n5506 rules/marlborough/rules.yaml:2355:3\n5507 rules/marlborough/rules.yaml:2355:3\n5508 rules/marlborough/rules.yaml:2355:3\n5509 rules/marlborough/rules.yaml:2355:3\n5510 rules/marlborough/rules.yaml:2355:3\n5517 rules/marlborough/rules.yaml:2355:3\n5518 rules/marlborough/rules.yaml:2355:3\n5519 rules/marlborough/rules.yaml:2355:3\n5520 rules/marlborough/rules.yaml:2355:3\n5523 rules/marlborough/rules.yaml:2355:3\n5524 rules/marlborough/rules.yaml:2355:3\n5526 rules/marlborough/rules.yaml:2355:3\n5527 rules/marlborough/rules.yaml:2355:3\n5528 rules/marlborough/rules.yaml:2355:3\n5530 rules/marlborough/rules.yaml:2355:3\n5531 rules/marlborough/rules.yaml:2355:3\n5532 rules/marlborough/rules.yaml:2355:3\n5539 rules/marlborough/rules.yaml:1426:7\n5545 rules/marlborough/rules.yaml:1427:7\n5559 rules/marlborough/rules.yaml:1428:7\n5570 rules/marlborough/rules.yaml:1429:7\n5581 rules/marlborough/rules.yaml:1430:11\n5582 rules/marlborough/rules.yaml:1432:7\n5587 rules/marlborough/rules.yaml:1433:7\n5588 rules/marlborough/rules.yaml:1434:7\n5589 rules/marlborough/rules.yaml:1435:11\n5590 rules/marlborough/rules.yaml:1436:7\n5591 rules/marlborough/rules.yaml:1437:11\n5592 rules/marlborough/rules.yaml:1438:7\n5593 rules/marlborough/rules.yaml:1439:11\n5594 rules/marlborough/rules.yaml:1440:7\n5595 rules/marlborough/rules.yaml:1441:11\n5596 rules/marlborough/rules.yaml:1442:15\n5600 rules/marlborough/rules.yaml:1446:7\n5601 rules/marlborough/rules.yaml:1447:11\n5604 rules/marlborough/rules.yaml:1448:15\n5605 rules/marlborough/rules.yaml:1449:19\n5608 rules/marlborough/rules.yaml:1453:7\n5609 rules/marlborough/rules.yaml:1454:11\n5610 rules/marlborough/rules.yaml:1456:11\n5611 rules/marlborough/rules.yaml:1457:15\n5614 rules/marlborough/rules.yaml:1458:15\n5615 rules/marlborough/rules.yaml:1459:19\n5616 rules/marlborough/rules.yaml:1460:19\n5617 rules/marlborough/rules.yaml:1461:7\n5618 rules/marlborough/rules.yaml:1462:11\n5619 rules/marlborough/rules.yaml:1463:7\n5631 rules/marlborough/rules.yaml:1464:7\n5640 rules/marlborough/rules.yaml:1465:11\n5641 rules/marlborough/rules.yaml:1466:7\n5642 rules/marlborough/rules.yaml:1467:7\n5643 rules/marlborough/rules.yaml:1468:11\n5644 rules/marlborough/rules.yaml:1469:7\n5645 rules/marlborough/rules.yaml:1470:7\n5646 rules/marlborough/rules.yaml:1471:11\n5647 rules/marlborough/rules.yaml:1472:11\n5648 rules/marlborough/rules.yaml:1473:15\n5663 rules/marlborough/rules.yaml:1474:11\n5664 rules/marlborough/rules.yaml:1475:11\n5669 rules/marlborough/rules.yaml:1313:7\n5678 rules/marlborough/rules.yaml:1314:7\n5679 rules/marlborough/rules.yaml:1315:7\n5680 rules/marlborough/rules.yaml:1316:11\n5695 rules/marlborough/rules.yaml:1317:7\n5696 rules/marlborough/rules.yaml:1318:7\n5697 rules/marlborough/rules.yaml:1319:11\n5698 rules/marlborough/rules.yaml:1321:11\n5699 rules/marlborough/rules.yaml:1322:7\n5700 rules/marlborough/rules.yaml:1323:7\n5701 rules/marlborough/rules.yaml:1324:7\n5702 rules/marlborough/rules.yaml:1325:7\n5711 rules/marlborough/rules.yaml:1326:7\n5717 rules/marlborough/rules.yaml:1327:7\n5718 rules/marlborough/rules.yaml:1328:11\n5719 rules/marlborough/rules.yaml:1330:7\n5728 rules/marlborough/rules.yaml:1331:11\n5729 rules/marlborough/rules.yaml:1332:11\n5730 rules/marlborough/rules.yaml:1333:7\n5741 rules/marlborough/rules.yaml:1334:7\n5742 rules/marlborough/rules.yaml:1335:7\n5743 rules/marlborough/rules.yaml:1336:11\n5744 rules/marlborough/rules.yaml:1337:11\n5745 rules/marlborough/rules.yaml:1338:15\n5746 rules/marlborough/rules.yaml:1339:11\n5747 rules/marlborough/rules.yaml:1340:15\n5749 rules/marlborough/rules.yaml:1343:15\n5750 rules/marlborough/rules.yaml:1345:7\n5751 rules/marlborough/rules.yaml:1346:7\n5752 rules/marlborough/rules.yaml:1347:11\n5753 rules/marlborough/rules.yaml:1348:7\n5754 rules/marlborough/rules.yaml:1349:11\n5755 rules/marlborough/rules.yaml:1350:7\n5756 rules/marlborough/rules.yaml:1351:7\n5757 rules/marlborough/rules.yaml:1352:11\n5758 rules/marlborough/rules.yaml:1353:15\n5760 rules/marlborough/rules.yaml:1354:15\n5763 rules/marlborough/rules.yaml:1358:7\n5764 rules/marlborough/rules.yaml:1359:11\n5765 rules/marlborough/rules.yaml:1361:11\n5766 rules/marlborough/rules.yaml:1362:15\n5767 rules/marlborough/rules.yaml:1363:15\n5768 rules/marlborough/rules.yaml:1364:19\n5769 rules/marlborough/rules.yaml:1365:19\n5770 rules/marlborough/rules.yaml:1366:7\n5775 rules/marlborough/rules.yaml:1367:7\n5776 rules/marlborough/rules.yaml:1368:11\n5777 rules/marlborough/rules.yaml:1369:7\n5778 rules/marlborough/rules.yaml:1370:7\n5779 rules/marlborough/rules.yaml:1371:11\n5780 rules/marlborough/rules.yaml:1372:7\n5781 rules/marlborough/rules.yaml:1373:7\n5782 rules/marlborough/rules.yaml:1374:11\n5783 rules/marlborough/rules.yaml:1375:11\n5784 rules/marlborough/rules.yaml:1376:15\n5785 rules/marlborough/rules.yaml:1377:15\n5786 rules/marlborough/rules.yaml:1378:15\n5787 rules/marlborough/rules.yaml:1379:19\n5788 rules/marlborough/rules.yaml:1381:11\n5789 rules/marlborough/rules.yaml:1382:11\n5790 rules/marlborough/rules.yaml:1383:11\n5791 rules/marlborough/rules.yaml:1384:11\n5795 rules/marlborough/flow.yaml:11:7\n5796 rules/marlborough/flow.yaml:12:11\n5802 rules/marlborough/rules.yaml:935:7\n5803 rules/marlborough/rules.yaml:936:7\n5804 rules/marlborough/rules.yaml:937:7\n5805 rules/marlborough/rules.yaml:938:11\n5806 rules/marlborough/rules.yaml:939:11\n5807 rules/marlborough/rules.yaml:940:15\n5808 rules/marlborough/rules.yaml:941:15\n5809 rules/marlborough/rules.yaml:942:7\n5814 rules/marlborough/rules.yaml:943:11\n5815 rules/marlborough/rules.yaml:944:11\n5816 rules/marlborough/rules.yaml:945:11\n5817 rules/marlborough/rules.yaml:946:11\n5818 rules/marlborough/rules.yaml:947:11\n5819 rules/marlborough/rules.yaml:948:7\n5820 rules/marlborough/rules.yaml:949:11\n5825 rules/marlborough/rules.yaml:1534:7\n5826 rules/marlborough/rules.yaml:1535:7\n5827 rules/marlborough/rules.yaml:1536:11\n5828 rules/marlborough/rules.yaml:1537:11\n5829 rules/marlborough/rules.yaml:1538:7\n5832 rules/marlborough/rules.yaml:1539:7\n5833 rules/marlborough/rules.yaml:1540:7\n5841 rules/marlborough/rules.yaml:1934:7\n5842 rules/marlborough/rules.yaml:1935:7\n5843 rules/marlborough/rules.yaml:1936:11\n5844 rules/marlborough/rules.yaml:1937:11\n5851 rules/marlborough/rules.yaml:1938:15\n5852 rules/marlborough/rules.yaml:1939:15\n5860 rules/marlborough/rules.yaml:1940:15\n5878 rules/marlborough/rules.yaml:1941:15\n5879 rules/marlborough/rules.yaml:1942:15\n5880 rules/marlborough/rules.yaml:1943:19\n5881 rules/marlborough/rules.yaml:1944:19\n5882 rules/marlborough/rules.yaml:1945:23\n5885 rules/marlborough/rules.yaml:1946:23\n5886 rules/marlborough/rules.yaml:1948:19\n5887 rules/marlborough/rules.yaml:1949:23\n5888 rules/marlborough/rules.yaml:1950:23\n5892 rules/marlborough/rules.yaml:1632:7\n5896 rules/marlborough/rules.yaml:1633:7\n5897 rules/marlborough/rules.yaml:1634:11\n5898 rules/marlborough/rules.yaml:1635:11\n5899 rules/marlborough/rules.yaml:1636:7\n5900 rules/marlborough/rules.yaml:1637:11\n5904 rules/marlborough/flow.yaml:104:7\n5905 rules/marlborough/flow.yaml:105:11\n5909 rules/marlborough/flow.yaml:50:7\n5912 rules/marlborough/flow.yaml:51:11\n5913 rules/marlborough/flow.yaml:52:15\n5917 rules/marlborough/flow.yaml:67:7\n5920 rules/marlborough/flow.yaml:68:11\n5921 rules/marlborough/flow.yaml:69:15\n5925 rules/marlborough/flow.yaml:85:7\n5929 rules/marlborough/flow.yaml:61:7\n5930 rules/marlborough/flow.yaml:62:11\n5931 rules/marlborough/flow.yaml:63:15\n5935 rules/marlborough/flow.yaml:89:7\n5936 rules/marlborough/flow.yaml:90:11\n5940 rules/marlborough/flow.yaml:45:7\n5941 rules/marlborough/flow.yaml:46:11\n5945 rules/marlborough/flow.yaml:79:7\n5946 rules/marlborough/flow.yaml:80:11\n5947 rules/marlborough/flow.yaml:81:15\n5951 rules/marlborough/flow.yaml:56:7\n5952 rules/marlborough/flow.yaml:57:11\n5956 rules/marlborough/rules.yaml:1037:7\n5962 rules/marlborough/rules.yaml:1038:7\n5963 rules/marlborough/rules.yaml:1039:11\n5964 rules/marlborough/rules.yaml:1040:7\n5965 rules/marlborough/rules.yaml:1041:7\n5984 rules/marlborough/rules.yaml:1012:7\n5985 rules/marlborough/rules.yaml:1013:7\n5993 rules/marlborough/rules.yaml:1014:11\n5994 rules/marlborough/rules.yaml:1015:7\n6036 rules/marlborough/rules.yaml:1016:7\n6037 rules/marlborough/rules.yaml:1017:11\n6038 rules/marlborough/rules.yaml:1018:7\n6056 rules/marlborough/rules.yaml:1019:7\n6062 rules/marlborough/rules.yaml:1020:7\n6063 rules/marlborough/rules.yaml:1021:11\n6065 rules/marlborough/rules.yaml:1022:11\n6069 rules/marlborough/rules.yaml:1023:15\n6070 rules/marlborough/rules.yaml:1024:7\n6071 rules/marlborough/rules.yaml:1025:11\n6072 rules/marlborough/rules.yaml:1026:11\n6073 rules/marlborough/rules.yaml:1027:7\n6088 rules/marlborough/rules.yaml:1028:11\n6096 rules/marlborough/rules.yaml:1029:15\n6098 rules/marlborough/rules.yaml:1030:15\n6147 rules/marlborough/rules.yaml:1119:7\n6148 rules/marlborough/rules.yaml:1120:7\n6154 rules/marlborough/rules.yaml:1121:7\n6155 rules/marlborough/rules.yaml:1122:11\n6157 rules/marlborough/rules.yaml:1123:7\n6158 rules/marlborough/rules.yaml:1124:11\n6160 rules/marlborough/rules.yaml:1125:7\n6163 rules/marlborough/rules.yaml:1126:7\n6164 rules/marlborough/rules.yaml:1127:7\n6165 rules/marlborough/rules.yaml:1128:7\n6170 rules/marlborough/rules.yaml:1129:11\n6171 rules/marlborough/rules.yaml:1130:11\n6199 rules/marlborough/rules.yaml:1133:11\n6200 rules/marlborough/rules.yaml:1134:11\n6201 rules/marlborough/rules.yaml:1135:11\n6202 rules/marlborough/rules.yaml:1137:19\n6203 rules/marlborough/rules.yaml:1138:23\n6205 rules/marlborough/rules.yaml:1140:23\n6206 rules/marlborough/rules.yaml:1141:23\n6216 rules/marlborough/rules.yaml:1147:19\n6219 rules/marlborough/rules.yaml:1143:19\n6223 rules/marlborough/rules.yaml:1145:19\n6232 rules/marlborough/rules.yaml:1149:11\n6233 rules/marlborough/rules.yaml:1150:11\n6236 rules/marlborough/rules.yaml:1151:11\n6241 rules/marlborough/rules.yaml:1152:11\n6242 rules/marlborough/rules.yaml:1153:11\n6263 rules/marlborough/rules.yaml:1154:15\n6314 rules/marlborough/rules.yaml:1157:15\n6315 rules/marlborough/rules.yaml:1158:15\n6321 rules/marlborough/rules.yaml:1160:15\n6333 rules/marlborough/rules.yaml:1161:15\n6334 rules/marlborough/rules.yaml:1162:15\n6351 rules/marlborough/rules.yaml:1163:15\n6352 rules/marlborough/rules.yaml:1164:15\n6358 rules/marlborough/rules.yaml:1166:15\n6370 rules/marlborough/rules.yaml:1167:15\n6371 rules/marlborough/rules.yaml:1168:15\n6388 rules/marlborough/rules.yaml:1169:15\n6389 rules/marlborough/rules.yaml:1170:15\n6392 rules/marlborough/rules.yaml:1171:11\n6393 rules/marlborough/rules.yaml:1172:11\n6394 rules/marlborough/rules.yaml:1173:11\n6395 rules/marlborough/rules.yaml:1174:11\n6396 rules/marlborough/rules.yaml:1175:11\n6397 rules/marlborough/rules.yaml:1176:11\n6398 rules/marlborough/rules.yaml:1177:11\n6409 rules/marlborough/rules.yaml:1179:19\n6416 rules/marlborough/rules.yaml:1180:19\n6424 rules/marlborough/rules.yaml:1181:23\n6425 rules/marlborough/rules.yaml:1182:23\n6429 rules/marlborough/rules.yaml:1184:19\n6434 rules/marlborough/rules.yaml:1189:23\n6437 rules/marlborough/rules.yaml:1185:23\n6441 rules/marlborough/rules.yaml:1187:23\n6445 rules/marlborough/rules.yaml:1191:19\n6446 rules/marlborough/rules.yaml:1192:19\n6459 rules/marlborough/rules.yaml:1193:19\n6462 rules/marlborough/rules.yaml:1196:23\n6465 rules/marlborough/rules.yaml:1194:23\n6469 rules/marlborough/rules.yaml:1198:19\n6476 rules/marlborough/rules.yaml:1199:19\n6483 rules/marlborough/rules.yaml:1200:19\n6494 rules/marlborough/rules.yaml:1201:23\n6498 rules/marlborough/rules.yaml:1203:19\n6541 rules/marlborough/rules.yaml:2315:3\n6546 rules/marlborough/rules.yaml:2315:3\n6548 rules/marlborough/rules.yaml:2315:3\n6549 rules/marlborough/rules.yaml:2315:3\n6550 rules/marlborough/rules.yaml:2315:3\n6551 rules/marlborough/rules.yaml:2315:3\n6552 rules/marlborough/rules.yaml:2315:3\n6553 rules/marlborough/rules.yaml:2315:3\n6566 rules/marlborough/rules.yaml:2315:3\n6567 rules/marlborough/rules.yaml:2315:3\n6579 rules/marlborough/rules.yaml:2315:3\n6585 rules/marlborough/rules.yaml:2315:3\n6598 rules/marlborough/rules.yaml:2315:3\n6599 rules/marlborough/rules.yaml:2315:3\n6621 rules/marlborough/rules.yaml:2315:3\n6661 rules/marlborough/rules.yaml:2315:3\n6662 rules/marlborough/rules.yaml:2315:3\n6664 rules/marlborough/rules.yaml:2315:3\n6665 rules/marlborough/rules.yaml:2315:3\n6669 rules/marlborough/rules.yaml:2315:3\n6709 rules/marlborough/rules.yaml:1214:7\n6710 rules/marlborough/rules.yaml:1215:7\n6711 rules/marlborough/rules.yaml:1216:7\n6719 rules/marlborough/rules.yaml:1217:7\n6720 rules/marlborough/rules.yaml:1218:7\n6721 rules/marlborough/rules.yaml:1219:7\n6722 rules/marlborough/rules.yaml:1220:7\n6723 rules/marlborough/rules.yaml:1221:11\n6724 rules/marlborough/rules.yaml:1222:7\n6725 rules/marlborough/rules.yaml:1223:7\n6726 rules/marlborough/rules.yaml:1224:7\n6734 rules/marlborough/rules.yaml:1225:7\n6742 rules/marlborough/rules.yaml:1226:7\n6743 rules/marlborough/rules.yaml:1227:7\n6744 rules/marlborough/rules.yaml:1228:7\n6745 rules/marlborough/rules.yaml:1229:7\n6746 rules/marlborough/rules.yaml:1230:7\n6747 rules/marlborough/rules.yaml:1231:7\n6748 rules/marlborough/rules.yaml:1232:7\n6794 rules/marlborough/rules.yaml:1233:7\n6795 rules/marlborough/rules.yaml:1234:7\n6796 rules/marlborough/rules.yaml:1235:7\n6797 rules/marlborough/rules.yaml:1236:7\n6824 rules/marlborough/rules.yaml:1237:7\n6876 rules/marlborough/rules.yaml:1238:7\n6877 rules/marlborough/rules.yaml:1239:11\n6904 rules/marlborough/rules.yaml:1240:7\n6905 rules/marlborough/rules.yaml:1241:7\n6916 rules/marlborough/rules.yaml:1243:15\n6917 rules/marlborough/rules.yaml:1244:19\n6918 rules/marlborough/rules.yaml:1245:15\n6925 rules/marlborough/rules.yaml:1246:15\n6932 rules/marlborough/rules.yaml:1247:15\n6937 rules/marlborough/rules.yaml:1248:19\n6941 rules/marlborough/rules.yaml:1250:15\n6951 rules/marlborough/rules.yaml:1251:15\n6958 rules/marlborough/rules.yaml:1252:15\n6965 rules/marlborough/rules.yaml:1253:15\n6972 rules/marlborough/rules.yaml:1254:15\n6977 rules/marlborough/rules.yaml:1255:19\n6981 rules/marlborough/rules.yaml:1257:15\n6982 rules/marlborough/rules.yaml:1258:15\n6989 rules/marlborough/rules.yaml:1259:15\n6996 rules/marlborough/rules.yaml:1260:15\n7002 rules/marlborough/rules.yaml:1261:19\n7005 rules/marlborough/rules.yaml:1263:15\n7012 rules/marlborough/rules.yaml:1264:15\n7019 rules/marlborough/rules.yaml:1265:15\n7023 rules/marlborough/rules.yaml:1266:19\n7024 rules/marlborough/rules.yaml:1267:19\n7025 rules/marlborough/rules.yaml:1268:15\n7032 rules/marlborough/rules.yaml:1269:15\n7039 rules/marlborough/rules.yaml:1270:15\n7044 rules/marlborough/rules.yaml:1271:19\n7048 rules/marlborough/rules.yaml:1273:15\n7049 rules/marlborough/rules.yaml:1274:19\n7050 rules/marlborough/rules.yaml:1275:15\n7051 rules/marlborough/rules.yaml:1276:15\n7052 rules/marlborough/rules.yaml:1277:15\n7059 rules/marlborough/rules.yaml:1278:15\n7066 rules/marlborough/rules.yaml:1279:15\n7071 rules/marlborough/rules.yaml:1280:19\n7091 rules/marlborough/rules.yaml:1874:7\n7092 rules/marlborough/rules.yaml:1875:7\n7093 rules/marlborough/rules.yaml:1876:7\n7117 rules/marlborough/rules.yaml:1877:7\n7118 rules/marlborough/rules.yaml:1878:11\n7121 rules/marlborough/rules.yaml:1879:7\n7122 rules/marlborough/rules.yaml:1880:7\n7161 rules/marlborough/rules.yaml:1848:7\n7162 rules/marlborough/rules.yaml:1849:7\n7163 rules/marlborough/rules.yaml:1850:7\n7164 rules/marlborough/rules.yaml:1851:7\n7194 rules/marlborough/rules.yaml:1854:7\n7195 rules/marlborough/rules.yaml:1855:7\n7196 rules/marlborough/rules.yaml:1856:7\n7197 rules/marlborough/rules.yaml:1857:11\n7200 rules/marlborough/rules.yaml:1858:7\n7201 rules/marlborough/rules.yaml:1859:11\n7204 rules/marlborough/rules.yaml:1860:7\n7205 rules/marlborough/rules.yaml:1861:7\n7206 rules/marlborough/rules.yaml:1862:7\n7207 rules/marlborough/rules.yaml:1863:7\n7208 rules/marlborough/rules.yaml:1864:7\n7209 rules/marlborough/rules.yaml:1865:7\n7237 rules/marlborough/rules.yaml:1916:7\n7246 rules/marlborough/rules.yaml:1917:7\n7247 rules/marlborough/rules.yaml:1918:11\n7248 rules/marlborough/rules.yaml:1919:7\n7249 rules/marlborough/rules.yaml:1920:7\n7256 rules/marlborough/rules.yaml:1921:7\n7282 rules/marlborough/rules.yaml:1806:7\n7283 rules/marlborough/rules.yaml:1807:7\n7284 rules/marlborough/rules.yaml:1808:11\n7293 rules/marlborough/rules.yaml:1810:11\n7297 rules/marlborough/rules.yaml:1812:11\n7298 rules/marlborough/rules.yaml:1813:11\n7309 rules/marlborough/rules.yaml:1814:11\n7310 rules/marlborough/rules.yaml:1815:15\n7313 rules/marlborough/rules.yaml:1816:15\n7318 rules/marlborough/rules.yaml:1818:15\n7325 rules/marlborough/rules.yaml:1819:15\n7331 rules/marlborough/rules.yaml:1821:11\n7350 rules/marlborough/rules.yaml:1822:11\n7353 rules/marlborough/rules.yaml:1826:19\n7354 rules/marlborough/rules.yaml:1827:19\n7361 rules/marlborough/rules.yaml:1824:19\n7365 rules/marlborough/rules.yaml:1829:19\n7370 rules/marlborough/rules.yaml:1830:23\n7374 rules/marlborough/rules.yaml:1832:23\n7375 rules/marlborough/rules.yaml:1833:23\n7379 rules/marlborough/rules.yaml:1835:19\n7380 rules/marlborough/rules.yaml:1836:19\n7403 rules/marlborough/rules.yaml:1889:7\n7404 rules/marlborough/rules.yaml:1890:7\n7418 rules/marlborough/rules.yaml:1891:11\n7419 rules/marlborough/rules.yaml:1892:11\n7438 rules/marlborough/rules.yaml:1893:11\n7439 rules/marlborough/rules.yaml:1894:11\n7448 rules/marlborough/rules.yaml:1895:15\n7475 rules/marlborough/rules.yaml:1896:15\n7476 rules/marlborough/rules.yaml:1897:19\n7482 rules/marlborough/rules.yaml:1899:19\n7483 rules/marlborough/rules.yaml:1900:19\n7491 rules/marlborough/rules.yaml:1901:23\n7501 rules/marlborough/rules.yaml:1902:19\n7506 rules/marlborough/rules.yaml:1903:23\n7511 rules/marlborough/rules.yaml:1905:23\n7539 rules/marlborough/rules.yaml:1766:7\n7546 rules/marlborough/rules.yaml:1767:7\n7554 rules/marlborough/rules.yaml:1768:7\n7555 rules/marlborough/rules.yaml:1769:11\n7556 rules/marlborough/rules.yaml:1770:11\n7561 rules/marlborough/rules.yaml:1772:11\n7564 rules/marlborough/rules.yaml:1773:11\n7569 rules/marlborough/rules.yaml:1774:11\n7570 rules/marlborough/rules.yaml:1775:11\n7580 rules/marlborough/rules.yaml:1776:15\n7591 rules/marlborough/rules.yaml:1778:15\n7599 rules/marlborough/rules.yaml:1779:11\n7601 rules/marlborough/rules.yaml:1780:11\n7624 rules/marlborough/rules.yaml:831:7\n7627 rules/marlborough/rules.yaml:832:7\n7635 rules/marlborough/rules.yaml:833:11\n7647 rules/marlborough/rules.yaml:834:11\n7648 rules/marlborough/rules.yaml:835:15\n7651 rules/marlborough/rules.yaml:836:11\n7652 rules/marlborough/rules.yaml:837:11\n7655 rules/marlborough/rules.yaml:838:7\n7656 rules/marlborough/rules.yaml:839:7\n7669 rules/marlborough/rules.yaml:840:11\n7672 rules/marlborough/rules.yaml:843:15\n7673 rules/marlborough/rules.yaml:844:15\n7679 rules/marlborough/rules.yaml:841:15\n7686 rules/marlborough/rules.yaml:845:11\n7708 rules/marlborough/rules.yaml:2281:7\n7709 rules/marlborough/rules.yaml:2282:7\n7720 rules/marlborough/rules.yaml:2283:11\n7735 rules/marlborough/rules.yaml:2284:11\n7753 rules/marlborough/rules.yaml:2285:11\n7754 rules/marlborough/rules.yaml:2286:15\n7763 rules/marlborough/rules.yaml:2288:15\n7771 rules/marlborough/rules.yaml:2289:15\n7772 rules/marlborough/rules.yaml:2290:19\n7774 rules/marlborough/rules.yaml:2292:19\n7777 rules/marlborough/rules.yaml:2293:19\n7778 rules/marlborough/rules.yaml:2294:19\n7779 rules/marlborough/rules.yaml:2295:19\n7780 rules/marlborough/rules.yaml:2296:19\n7781 rules/marlborough/rules.yaml:2297:23\n7785 rules/marlborough/rules.yaml:2298:7\n7799 rules/marlborough/rules.yaml:1788:7\n7800 rules/marlborough/rules.yaml:1789:7\n7811 rules/marlborough/rules.yaml:1790:7\n7812 rules/marlborough/rules.yaml:1792:15\n7813 rules/marlborough/rules.yaml:1793:19\n7817 rules/marlborough/rules.yaml:1794:23\n7820 rules/marlborough/rules.yaml:1796:15\n7823 rules/marlborough/rules.yaml:1798:15\n7825 rules/marlborough/rules.yaml:1799:7\n7844 rules/marlborough/rules.yaml:1049:7\n7845 rules/marlborough/rules.yaml:1050:11\n7846 rules/marlborough/rules.yaml:1051:7\n7847 rules/marlborough/rules.yaml:1052:7\n7852 rules/marlborough/rules.yaml:1064:15\n7855 rules/marlborough/rules.yaml:1054:15\n7856 rules/marlborough/rules.yaml:1055:15\n7857 rules/marlborough/rules.yaml:1056:15\n7864 rules/marlborough/rules.yaml:1057:15\n7867 rules/marlborough/rules.yaml:1059:15\n7868 rules/marlborough/rules.yaml:1060:15\n7869 rules/marlborough/rules.yaml:1061:15\n7876 rules/marlborough/rules.yaml:1062:15\n7893 rules/marlborough/rules.yaml:1552:7\n7913 rules/marlborough/rules.yaml:1553:11\n7918 rules/marlborough/rules.yaml:1554:11\n7931 rules/marlborough/rules.yaml:1555:15\n7932 rules/marlborough/rules.yaml:1556:15\n7962 rules/marlborough/rules.yaml:1075:7\n7963 rules/marlborough/rules.yaml:1076:7\n7968 rules/marlborough/rules.yaml:1077:7\n7969 rules/marlborough/rules.yaml:1078:11\n7970 rules/marlborough/rules.yaml:1079:15\n7971 rules/marlborough/rules.yaml:1080:7\n7972 rules/marlborough/rules.yaml:1081:7\n7973 rules/marlborough/rules.yaml:1082:7\n7978 rules/marlborough/rules.yaml:1083:11\n7979 rules/marlborough/rules.yaml:1084:11\n7980 rules/marlborough/rules.yaml:1085:11\n7992 rules/marlborough/rules.yaml:1086:11\n8001 rules/marlborough/rules.yaml:1087:11\n8002 rules/marlborough/rules.yaml:1088:15\n8003 rules/marlborough/rules.yaml:1089:19\n8011 rules/marlborough/rules.yaml:1091:15\n8024 rules/marlborough/rules.yaml:1092:15\n8025 rules/marlborough/rules.yaml:1093:19\n8027 rules/marlborough/rules.yaml:1094:15\n8030 rules/marlborough/rules.yaml:1095:7\n8031 rules/marlborough/rules.yaml:1096:7\n8071 rules/marlborough/rules.yaml:2141:7\n8072 rules/marlborough/rules.yaml:2142:7\n8078 rules/marlborough/rules.yaml:2143:7\n8083 rules/marlborough/rules.yaml:2144:7\n8099 rules/marlborough/rules.yaml:2145:7\n8100 rules/marlborough/rules.yaml:2146:11\n8101 rules/marlborough/rules.yaml:2147:7\n8118 rules/marlborough/rules.yaml:2148:7\n8119 rules/marlborough/rules.yaml:2149:11\n8120 rules/marlborough/rules.yaml:2150:7\n8131 rules/marlborough/rules.yaml:2151:11\n8137 rules/marlborough/rules.yaml:2152:11\n8138 rules/marlborough/rules.yaml:2153:11\n8139 rules/marlborough/rules.yaml:2154:11\n8140 rules/marlborough/rules.yaml:2155:15\n8141 rules/marlborough/rules.yaml:2156:19\n8147 rules/marlborough/rules.yaml:2158:15\n8148 rules/marlborough/rules.yaml:2159:15\n8149 rules/marlborough/rules.yaml:2160:19\n8161 rules/marlborough/rules.yaml:2162:19\n8187 rules/marlborough/rules.yaml:2163:19\n8191 rules/marlborough/rules.yaml:2164:7\n8202 rules/marlborough/rules.yaml:2165:11\n8203 rules/marlborough/rules.yaml:2166:11\n8204 rules/marlborough/rules.yaml:2167:11\n8205 rules/marlborough/rules.yaml:2168:11\n8208 rules/marlborough/rules.yaml:2169:11\n8209 rules/marlborough/rules.yaml:2170:11\n8212 rules/marlborough/rules.yaml:2171:11\n8218 rules/marlborough/rules.yaml:2172:15\n8230 rules/marlborough/rules.yaml:2173:19\n8239 rules/marlborough/rules.yaml:2174:19\n8259 rules/marlborough/rules.yaml:2175:23\n8296 rules/marlborough/rules.yaml:2176:23\n8297 rules/marlborough/rules.yaml:2177:23\n8301 rules/marlborough/rules.yaml:2178:7\n8302 rules/marlborough/rules.yaml:2179:11\n8323 rules/marlborough/rules.yaml:1486:7\n8324 rules/marlborough/rules.yaml:1487:7\n8336 rules/marlborough/rules.yaml:1488:7\n8347 rules/marlborough/rules.yaml:1489:11\n8366 rules/marlborough/rules.yaml:1490:15\n8379 rules/marlborough/rules.yaml:1491:15\n8385 rules/marlborough/rules.yaml:1492:19\n8386 rules/marlborough/rules.yaml:1493:19\n8389 rules/marlborough/rules.yaml:1503:23\n8393 rules/marlborough/rules.yaml:1494:23\n8394 rules/marlborough/rules.yaml:1495:23\n8422 rules/marlborough/rules.yaml:1496:23\n8423 rules/marlborough/rules.yaml:1497:27\n8425 rules/marlborough/rules.yaml:1498:23\n8437 rules/marlborough/rules.yaml:1499:23\n8438 rules/marlborough/rules.yaml:1500:27\n8439 rules/marlborough/rules.yaml:1501:31\n8468 rules/marlborough/rules.yaml:2336:3\n8473 rules/marlborough/rules.yaml:2336:3\n8475 rules/marlborough/rules.yaml:2336:3\n8476 rules/marlborough/rules.yaml:2336:3\n8477 rules/marlborough/rules.yaml:2336:3\n8478 rules/marlborough/rules.yaml:2336:3\n8479 rules/marlborough/rules.yaml:2336:3\n8480 rules/marlborough/rules.yaml:2336:3\n8493 rules/marlborough/rules.yaml:2336:3\n8494 rules/marlborough/rules.yaml:2336:3\n8506 rules/marlborough/rules.yaml:2336:3\n8512 rules/marlborough/rules.yaml:2336:3\n8517 rules/marlborough/rules.yaml:2336:3\n8518 rules/marlborough/rules.yaml:2336:3\n8540 rules/marlborough/rules.yaml:2336:3\n8580 rules/marlborough/rules.yaml:2336:3\n8581 rules/marlborough/rules.yaml:2336:3\n8583 rules/marlborough/rules.yaml:2336:3\n8584 rules/marlborough/rules.yaml:2336:3\n8588 rules/marlborough/rules.yaml:2336:3\n8605 rules/marlborough/rules.yaml:1987:7\n8610 rules/marlborough/rules.yaml:1988:7\n8618 rules/marlborough/rules.yaml:1989:11\n8624 rules/marlborough/rules.yaml:1990:11\n8625 rules/marlborough/rules.yaml:1991:15\n8626 rules/marlborough/rules.yaml:1992:15\n8628 rules/marlborough/rules.yaml:1994:15\n8651 rules/marlborough/rules.yaml:1103:7\n8652 rules/marlborough/rules.yaml:1104:7\n8655 rules/marlborough/rules.yaml:1108:11\n8663 rules/marlborough/rules.yaml:1105:11\n8669 rules/marlborough/rules.yaml:1106:11\n8693 rules/marlborough/rules.yaml:1703:7\n8694 rules/marlborough/rules.yaml:1704:7\n8695 rules/marlborough/rules.yaml:1705:7\n8696 rules/marlborough/rules.yaml:1706:11\n8697 rules/marlborough/rules.yaml:1707:7\n8702 rules/marlborough/rules.yaml:1708:11\n8719 rules/marlborough/rules.yaml:1709:15\n8720 rules/marlborough/rules.yaml:1710:15\n8733 rules/marlborough/rules.yaml:1711:19\n8740 rules/marlborough/rules.yaml:1712:19\n8776 rules/marlborough/rules.yaml:1713:19\n8777 rules/marlborough/rules.yaml:1714:23\n8778 rules/marlborough/rules.yaml:1715:23\n8784 rules/marlborough/rules.yaml:1717:23\n8785 rules/marlborough/rules.yaml:1718:23\n8793 rules/marlborough/rules.yaml:1719:27\n8808 rules/marlborough/rules.yaml:1720:23\n8810 rules/marlborough/rules.yaml:1721:23\n8811 rules/marlborough/rules.yaml:1722:23\n8836 rules/marlborough/rules.yaml:1742:7\n8837 rules/marlborough/rules.yaml:1743:7\n8838 rules/marlborough/rules.yaml:1744:7\n8839 rules/marlborough/rules.yaml:1745:7\n8840 rules/marlborough/rules.yaml:1746:11\n8841 rules/marlborough/rules.yaml:1747:7\n8847 rules/marlborough/rules.yaml:1748:7\n8864 rules/marlborough/rules.yaml:1749:7\n8865 rules/marlborough/rules.yaml:1750:11\n8866 rules/marlborough/rules.yaml:1751:11\n8871 rules/marlborough/rules.yaml:1752:15\n8872 rules/marlborough/rules.yaml:1753:7\n8899 rules/marlborough/rules.yaml:1754:11\n8924 rules/marlborough/rules.yaml:1755:7\n8945 rules/marlborough/rules.yaml:1756:11\n8998 rules/marlborough/rules.yaml:1570:7\n9018 rules/marlborough/rules.yaml:1571:11\n9019 rules/marlborough/rules.yaml:1572:11\n9020 rules/marlborough/rules.yaml:1573:11\n9021 rules/marlborough/rules.yaml:1574:15\n9030 rules/marlborough/rules.yaml:1576:15\n9043 rules/marlborough/rules.yaml:1577:15\n9045 rules/marlborough/rules.yaml:1578:15\n9049 rules/marlborough/rules.yaml:1579:7\n9056 rules/marlborough/rules.yaml:1580:7\n9057 rules/marlborough/rules.yaml:1581:7\n9062 rules/marlborough/rules.yaml:1582:7\n9070 rules/marlborough/rules.yaml:1583:11\n9083 rules/marlborough/rules.yaml:1584:11\n9088 rules/marlborough/rules.yaml:1585:15\n9091 rules/marlborough/rules.yaml:1586:15\n9098 rules/marlborough/rules.yaml:1587:15\n9099 rules/marlborough/rules.yaml:1588:15\n9102 rules/marlborough/rules.yaml:1589:7\n9103 rules/marlborough/rules.yaml:1590:7\n9114 rules/marlborough/rules.yaml:1591:11\n9117 rules/marlborough/rules.yaml:1592:11\n9157 rules/marlborough/rules.yaml:1593:11\n9158 rules/marlborough/rules.yaml:1594:15\n9167 rules/marlborough/rules.yaml:1596:15\n9173 rules/marlborough/rules.yaml:1597:15\n9174 rules/marlborough/rules.yaml:1598:19\n9176 rules/marlborough/rules.yaml:1600:19\n9179 rules/marlborough/rules.yaml:1601:19\n9180 rules/marlborough/rules.yaml:1602:19\n9184 rules/marlborough/rules.yaml:1603:7\n9185 rules/marlborough/rules.yaml:1604:7\n9196 rules/marlborough/rules.yaml:1605:11\n9220 rules/marlborough/rules.yaml:1606:11\n9221 rules/marlborough/rules.yaml:1607:15\n9230 rules/marlborough/rules.yaml:1609:15\n9238 rules/marlborough/rules.yaml:1610:15\n9239 rules/marlborough/rules.yaml:1611:19\n9245 rules/marlborough/rules.yaml:1613:19\n9250 rules/marlborough/rules.yaml:1614:19\n9253 rules/marlborough/rules.yaml:1615:19\n9254 rules/marlborough/rules.yaml:1616:19\n9258 rules/marlborough/rules.yaml:1617:23\n9260 rules/marlborough/rules.yaml:1618:23\n9269 rules/marlborough/rules.yaml:1620:23\n9282 rules/marlborough/rules.yaml:1621:23\n9284 rules/marlborough/rules.yaml:1622:23\n9345 rules/marlborough/rules.yaml:1513:7\n9362 rules/marlborough/rules.yaml:1514:7\n9367 rules/marlborough/rules.yaml:1515:11\n9368 rules/marlborough/rules.yaml:1516:7\n9369 rules/marlborough/rules.yaml:1517:7\n9390 rules/marlborough/rules.yaml:1518:7\n9391 rules/marlborough/rules.yaml:1519:11\n9392 rules/marlborough/rules.yaml:1520:11\n9393 rules/marlborough/rules.yaml:1521:15\n9394 rules/marlborough/rules.yaml:1522:11\n9395 rules/marlborough/rules.yaml:1523:7\n9408 rules/marlborough/rules.yaml:1524:7\n9409 rules/marlborough/rules.yaml:1525:11\n9411 rules/marlborough/rules.yaml:1526:7\n9437 rules/marlborough/rules.yaml:2374:1\n9438 rules/marlborough/rules.yaml:2374:1\n9439 rules/marlborough/rules.yaml:2374:1\n9450 rules/marlborough/rules.yaml:2374:1\n9451 rules/marlborough/rules.yaml:2374:1\n9463 rules/marlborough/rules.yaml:2374:1\n9482 rules/marlborough/rules.yaml:2374:1\n9516 rules/marlborough/rules.yaml:2374:1\n9517 rules/marlborough/rules.yaml:2374:1\n9523 rules/marlborough/rules.yaml:2374:1\n9524 rules/marlborough/rules.yaml:2374:1\n9525 rules/marlborough/rules.yaml:2374:1\n9526 rules/marlborough/rules.yaml:2374:1\n9527 rules/marlborough/rules.yaml:2374:1\n9528 rules/marlborough/rules.yaml:2374:1\n9539 rules/marlborough/rules.yaml:2374:1\n9562 rules/marlborough/rules.yaml:2374:1\n9605 rules/marlborough/rules.yaml:2374:1\n9606 rules/marlborough/rules.yaml:2374:1\n9607 rules/marlborough/rules.yaml:2374:1\n9611 rules/marlborough/rules.yaml:2374:1\n9612 rules/marlborough/rules.yaml:2374:1\n9613 rules/marlborough/rules.yaml:2374:1\n9614 rules/marlborough/rules.yaml:2374:1\n9632 rules/marlborough/rules.yaml:1393:7\n9633 rules/marlborough/rules.yaml:1394:11\n9634 rules/marlborough/rules.yaml:1395:7\n9635 rules/marlborough/rules.yaml:1396:7\n9636 rules/marlborough/rules.yaml:1397:7\n9647 rules/marlborough/rules.yaml:1398:11\n9652 rules/marlborough/rules.yaml:1399:15\n9656 rules/marlborough/rules.yaml:1401:15\n9663 rules/marlborough/rules.yaml:1402:11\n9668 rules/marlborough/rules.yaml:1403:15\n9675 rules/marlborough/rules.yaml:1404:11\n9676 rules/marlborough/rules.yaml:1405:15\n9678 rules/marlborough/rules.yaml:1407:15\n9679 rules/marlborough/rules.yaml:1408:11\n9693 rules/marlborough/rules.yaml:2309:7\n9695 rules/marlborough/rules.yaml:2310:7\n9706 rules/marlborough/rules.yaml:2311:7\n9710 rules/marlborough/rules.yaml:2312:7\n9730 rules/marlborough/rules.yaml:2025:7\n9731 rules/marlborough/rules.yaml:2026:7\n9732 rules/marlborough/rules.yaml:2027:11\n9733 rules/marlborough/rules.yaml:2028:7\n9739 rules/marlborough/rules.yaml:2029:7\n9743 rules/marlborough/rules.yaml:2030:7\n9744 rules/marlborough/rules.yaml:2031:7\n9751 rules/marlborough/rules.yaml:2032:11\n9752 rules/marlborough/rules.yaml:2033:7\n9763 rules/marlborough/rules.yaml:2034:7\n9764 rules/marlborough/rules.yaml:2035:11\n9765 rules/marlborough/rules.yaml:2036:7\n9766 rules/marlborough/rules.yaml:2037:7\n9767 rules/marlborough/rules.yaml:2038:7\n9768 rules/marlborough/rules.yaml:2039:7\n9769 rules/marlborough/rules.yaml:2040:7\n9770 rules/marlborough/rules.yaml:2042:15\n9781 rules/marlborough/rules.yaml:2044:15\n9785 rules/marlborough/rules.yaml:2046:15\n9789 rules/marlborough/rules.yaml:2048:15\n9796 rules/marlborough/rules.yaml:2049:15\n9800 rules/marlborough/rules.yaml:2051:15\n9807 rules/marlborough/rules.yaml:2052:15\n9808 rules/marlborough/rules.yaml:2053:15\n9816 rules/marlborough/rules.yaml:2054:19\n9822 rules/marlborough/rules.yaml:2055:19\n9825 rules/marlborough/rules.yaml:2056:15\n9876 rules/marlborough/rules.yaml:2004:7\n9877 rules/marlborough/rules.yaml:2005:7\n9878 rules/marlborough/rules.yaml:2006:7\n9879 rules/marlborough/rules.yaml:2007:11\n9880 rules/marlborough/rules.yaml:2008:11\n9881 rules/marlborough/rules.yaml:2009:7\n9884 rules/marlborough/rules.yaml:2010:7\n9885 rules/marlborough/rules.yaml:2011:7\n9888 rules/marlborough/rules.yaml:2012:7\n9889 rules/marlborough/rules.yaml:2013:7\n9896 rules/marlborough/rules.yaml:2014:7\n9897 rules/marlborough/rules.yaml:2015:11\n9914 rules/marlborough/rules.yaml:2112:7\n9915 rules/marlborough/rules.yaml:2113:7\n9926 rules/marlborough/rules.yaml:2114:11\n9932 rules/marlborough/rules.yaml:2115:11\n9937 rules/marlborough/rules.yaml:2116:11\n9938 rules/marlborough/rules.yaml:2117:15\n9947 rules/marlborough/rules.yaml:2119:15\n9953 rules/marlborough/rules.yaml:2120:15\n9954 rules/marlborough/rules.yaml:2121:19\n9956 rules/marlborough/rules.yaml:2123:19\n9959 rules/marlborough/rules.yaml:2124:19\n9960 rules/marlborough/rules.yaml:2125:19\n9983 rules/marlborough/rules.yaml:1666:7\n9984 rules/marlborough/rules.yaml:1667:7\n9985 rules/marlborough/rules.yaml:1668:7\n9986 rules/marlborough/rules.yaml:1669:7\n9997 rules/marlborough/rules.yaml:1670:11\n10003 rules/marlborough/rules.yaml:1671:11\n10004 rules/marlborough/rules.yaml:1672:11\n10005 rules/marlborough/rules.yaml:1673:11\n10006 rules/marlborough/rules.yaml:1674:15\n10017 rules/marlborough/rules.yaml:1676:15\n10030 rules/marlborough/rules.yaml:1677:15\n10037 rules/marlborough/rules.yaml:1679:15\n10050 rules/marlborough/rules.yaml:1680:15\n10051 rules/marlborough/rules.yaml:1681:19\n10053 rules/marlborough/rules.yaml:1683:19\n10057 rules/marlborough/rules.yaml:1684:7\n10060 rules/marlborough/rules.yaml:1685:7\n10085 rules/marlborough/rules.yaml:1962:7\n10086 rules/marlborough/rules.yaml:1963:7\n10087 rules/marlborough/rules.yaml:1964:7\n10088 rules/marlborough/rules.yaml:1965:7\n10089 rules/marlborough/rules.yaml:1966:7\n10090 rules/marlborough/rules.yaml:1967:7\n10091 rules/marlborough/rules.yaml:1969:15\n10092 rules/marlborough/rules.yaml:1970:19\n10094 rules/marlborough/rules.yaml:1972:19\n10099 rules/marlborough/rules.yaml:1979:15\n10102 rules/marlborough/rules.yaml:1974:15\n10105 rules/marlborough/rules.yaml:1977:19\n10108 rules/marlborough/rules.yaml:1975:19\n10138 rules/marlborough/rules.yaml:2239:7\n10139 rules/marlborough/rules.yaml:2240:7\n10140 rules/marlborough/rules.yaml:2241:7\n10158 rules/marlborough/rules.yaml:2242:7\n10159 rules/marlborough/rules.yaml:2243:11\n10162 rules/marlborough/rules.yaml:2244:7\n10163 rules/marlborough/rules.yaml:2245:7\n10164 rules/marlborough/rules.yaml:2246:7\n10169 rules/marlborough/rules.yaml:2247:7\n10170 rules/marlborough/rules.yaml:2248:7\n10171 rules/marlborough/rules.yaml:2249:7\n10172 rules/marlborough/rules.yaml:2250:11\n10173 rules/marlborough/rules.yaml:2251:11\n10174 rules/marlborough/rules.yaml:2252:7\n10175 rules/marlborough/rules.yaml:2253:11\n10176 rules/marlborough/rules.yaml:2254:7\n10177 rules/marlborough/rules.yaml:2255:7\n10195 rules/marlborough/rules.yaml:2256:7\n10196 rules/marlborough/rules.yaml:2257:11\n10197 rules/marlborough/rules.yaml:2258:15\n10199 rules/marlborough/rules.yaml:2259:11\n10200 rules/marlborough/rules.yaml:2260:7\n10205 rules/marlborough/rules.yaml:2261:7\n10206 rules/marlborough/rules.yaml:2262:11\n10207 rules/marlborough/rules.yaml:2263:7\n10220 rules/marlborough/rules.yaml:2264:7\n10225 rules/marlborough/rules.yaml:2265:11\n10226 rules/marlborough/rules.yaml:2266:11\n10243 rules/marlborough/rules.yaml:2267:11\n10244 rules/marlborough/rules.yaml:2268:11\n10264 rules/marlborough/rules.yaml:2219:7\n10265 rules/marlborough/rules.yaml:2220:7\n10273 rules/marlborough/rules.yaml:2221:11\n10279 rules/marlborough/rules.yaml:2222:11\n10284 rules/marlborough/rules.yaml:2223:15\n10290 rules/marlborough/rules.yaml:2224:15\n10292 rules/marlborough/rules.yaml:2225:7\n10322 rules/marlborough/rules.yaml:2193:7\n10330 rules/marlborough/rules.yaml:2194:7\n10331 rules/marlborough/rules.yaml:2195:11\n10332 rules/marlborough/rules.yaml:2196:11\n10333 rules/marlborough/rules.yaml:2197:7\n10334 rules/marlborough/rules.yaml:2198:7\n10337 rules/marlborough/rules.yaml:2199:7\n10338 rules/marlborough/rules.yaml:2200:7\n10339 rules/marlborough/rules.yaml:2201:11\n10340 rules/marlborough/rules.yaml:2202:7\n10341 rules/marlborough/rules.yaml:2203:7\n10358 rules/marlborough/rules.yaml:2204:11\n10359 rules/marlborough/rules.yaml:2205:11\n10368 rules/marlborough/rules.yaml:2206:15\n10381 rules/marlborough/rules.yaml:2207:15\n10382 rules/marlborough/rules.yaml:2208:15\n10384 rules/marlborough/rules.yaml:2209:15\n10404 rules/marlborough/rules.yaml:2069:7\n10415 rules/marlborough/rules.yaml:2070:11\n10416 rules/marlborough/rules.yaml:2071:11\n10428 rules/marlborough/rules.yaml:2072:15\n10436 rules/marlborough/rules.yaml:2073:15\n10437 rules/marlborough/rules.yaml:2074:19\n10440 rules/marlborough/rules.yaml:2075:19\n10441 rules/marlborough/rules.yaml:2076:19\n10465 rules/marlborough/rules.yaml:970:7\n10466 rules/marlborough/rules.yaml:971:7\n10467 rules/marlborough/rules.yaml:972:11\n10468 rules/marlborough/rules.yaml:973:7\n10471 rules/marlborough/rules.yaml:974:11\n10472 rules/marlborough/rules.yaml:975:11\n10473 rules/marlborough/rules.yaml:976:7\n10474 rules/marlborough/rules.yaml:977:11\n10475 rules/marlborough/rules.yaml:978:15\n10476 rules/marlborough/rules.yaml:979:7\n10483 rules/marlborough/rules.yaml:980:7\n10484 rules/marlborough/rules.yaml:981:7\n10485 rules/marlborough/rules.yaml:982:11\n10486 rules/marlborough/rules.yaml:983:7\n10487 rules/marlborough/rules.yaml:984:7\n10488 rules/marlborough/rules.yaml:985:7\n10489 rules/marlborough/rules.yaml:986:7\n10507 rules/marlborough/rules.yaml:987:7\n10510 rules/marlborough/rules.yaml:988:11\n10515 rules/marlborough/rules.yaml:989:7\n10516 rules/marlborough/rules.yaml:990:11\n10517 rules/marlborough/rules.yaml:991:11\n10518 rules/marlborough/rules.yaml:992:15\n10519 rules/marlborough/rules.yaml:993:11\n10520 rules/marlborough/rules.yaml:994:7\n10533 rules/marlborough/rules.yaml:995:7\n10534 rules/marlborough/rules.yaml:996:11\n10536 rules/marlborough/rules.yaml:997:7\n10559 rules/marlborough/rules.yaml:2355:3\n10564 rules/marlborough/rules.yaml:2355:3\n10566 rules/marlborough/rules.yaml:2355:3\n10567 rules/marlborough/rules.yaml:2355:3\n10568 rules/marlborough/rules.yaml:2355:3\n10569 rules/marlborough/rules.yaml:2355:3\n10570 rules/marlborough/rules.yaml:2355:3\n10571 rules/marlborough/rules.yaml:2355:3\n10584 rules/marlborough/rules.yaml:2355:3\n10585 rules/marlborough/rules.yaml:2355:3\n10597 rules/marlborough/rules.yaml:2355:3\n10603 rules/marlborough/rules.yaml:2355:3\n10606 rules/marlborough/rules.yaml:2355:3\n10607 rules/marlborough/rules.yaml:2355:3\n10628 rules/marlborough/rules.yaml:2355:3\n10666 rules/marlborough/rules.yaml:2355:3\n10667 rules/marlborough/rules.yaml:2355:3\n10669 rules/marlborough/rules.yaml:2355:3\n10670 rules/marlborough/rules.yaml:2355:3\n10674 rules/marlborough/rules.yaml:2355:3\n10712 rules/marlborough/rules.yaml:1426:7\n10718 rules/marlborough/rules.yaml:1427:7\n10732 rules/marlborough/rules.yaml:1428:7\n10743 rules/marlborough/rules.yaml:1429:7\n10747 rules/marlborough/rules.yaml:1430:11\n10748 rules/marlborough/rules.yaml:1431:11\n10749 rules/marlborough/rules.yaml:1432:7\n10750 rules/marlborough/rules.yaml:1433:7\n10806 rules/marlborough/rules.yaml:1434:7\n10807 rules/marlborough/rules.yaml:1435:11\n10808 rules/marlborough/rules.yaml:1436:7\n10812 rules/marlborough/rules.yaml:1437:11\n10813 rules/marlborough/rules.yaml:1438:7\n10814 rules/marlborough/rules.yaml:1439:11\n10815 rules/marlborough/rules.yaml:1440:7\n10816 rules/marlborough/rules.yaml:1441:11\n10817 rules/marlborough/rules.yaml:1442:15\n10819 rules/marlborough/rules.yaml:1443:11\n10821 rules/marlborough/rules.yaml:1445:11\n10822 rules/marlborough/rules.yaml:1446:7\n10823 rules/marlborough/rules.yaml:1447:11\n10826 rules/marlborough/rules.yaml:1448:15\n10827 rules/marlborough/rules.yaml:1449:19\n10828 rules/marlborough/rules.yaml:1450:15\n10830 rules/marlborough/rules.yaml:1452:15\n10831 rules/marlborough/rules.yaml:1453:7\n10836 rules/marlborough/rules.yaml:1454:11\n10837 rules/marlborough/rules.yaml:1455:11\n10838 rules/marlborough/rules.yaml:1456:11\n10843 rules/marlborough/rules.yaml:1457:15\n10844 rules/marlborough/rules.yaml:1458:15\n10852 rules/marlborough/rules.yaml:1459:19\n10864 rules/marlborough/rules.yaml:1460:19\n10867 rules/marlborough/rules.yaml:1461:7\n10872 rules/marlborough/rules.yaml:1462:11\n10879 rules/marlborough/rules.yaml:1463:7\n10891 rules/marlborough/rules.yaml:1464:7\n10896 rules/marlborough/rules.yaml:1465:11\n10897 rules/marlborough/rules.yaml:1466:7\n10898 rules/marlborough/rules.yaml:1467:7\n10899 rules/marlborough/rules.yaml:1468:11\n10900 rules/marlborough/rules.yaml:1469:7\n10917 rules/marlborough/rules.yaml:1470:7\n10922 rules/marlborough/rules.yaml:1471:11\n10923 rules/marlborough/rules.yaml:1472:11\n10924 rules/marlborough/rules.yaml:1473:15\n10939 rules/marlborough/rules.yaml:1474:11\n10945 rules/marlborough/rules.yaml:1475:11\n10979 rules/marlborough/rules.yaml:1313:7\n10991 rules/marlborough/rules.yaml:1314:7\n10992 rules/marlborough/rules.yaml:1315:7\n10993 rules/marlborough/rules.yaml:1316:11\n11008 rules/marlborough/rules.yaml:1317:7\n11025 rules/marlborough/rules.yaml:1318:7\n11026 rules/marlborough/rules.yaml:1319:11\n11027 rules/marlborough/rules.yaml:1320:11\n11028 rules/marlborough/rules.yaml:1321:11\n11029 rules/marlborough/rules.yaml:1322:7\n11030 rules/marlborough/rules.yaml:1323:7\n11031 rules/marlborough/rules.yaml:1324:7\n11032 rules/marlborough/rules.yaml:1325:7\n11044 rules/marlborough/rules.yaml:1326:7\n11066 rules/marlborough/rules.yaml:1327:7\n11067 rules/marlborough/rules.yaml:1328:11\n11068 rules/marlborough/rules.yaml:1329:11\n11069 rules/marlborough/rules.yaml:1330:7\n11078 rules/marlborough/rules.yaml:1331:11\n11084 rules/marlborough/rules.yaml:1332:11\n11086 rules/marlborough/rules.yaml:1333:7\n11097 rules/marlborough/rules.yaml:1334:7\n11098 rules/marlborough/rules.yaml:1335:7\n11103 rules/marlborough/rules.yaml:1336:11\n11104 rules/marlborough/rules.yaml:1337:11\n11112 rules/marlborough/rules.yaml:1338:15\n11126 rules/marlborough/rules.yaml:1339:11\n11127 rules/marlborough/rules.yaml:1340:15\n11128 rules/marlborough/rules.yaml:1341:15\n11130 rules/marlborough/rules.yaml:1343:15\n11131 rules/marlborough/rules.yaml:1344:15\n11134 rules/marlborough/rules.yaml:1345:7\n11135 rules/marlborough/rules.yaml:1346:7\n11143 rules/marlborough/rules.yaml:1347:11\n11158 rules/marlborough/rules.yaml:1348:7\n11159 rules/marlborough/rules.yaml:1349:11\n11160 rules/marlborough/rules.yaml:1350:7\n11161 rules/marlborough/rules.yaml:1351:7\n11162 rules/marlborough/rules.yaml:1352:11\n11163 rules/marlborough/rules.yaml:1353:15\n11165 rules/marlborough/rules.yaml:1354:15\n11166 rules/marlborough/rules.yaml:1355:11\n11168 rules/marlborough/rules.yaml:1357:11\n11169 rules/marlborough/rules.yaml:1358:7\n11174 rules/marlborough/rules.yaml:1359:11\n11175 rules/marlborough/rules.yaml:1360:11\n11176 rules/marlborough/rules.yaml:1361:11\n11181 rules/marlborough/rules.yaml:1362:15\n11182 rules/marlborough/rules.yaml:1363:15\n11190 rules/marlborough/rules.yaml:1364:19\n11198 rules/marlborough/rules.yaml:1365:19\n11201 rules/marlborough/rules.yaml:1366:7\n11206 rules/marlborough/rules.yaml:1367:7\n11207 rules/marlborough/rules.yaml:1368:11\n11208 rules/marlborough/rules.yaml:1369:7\n11209 rules/marlborough/rules.yaml:1370:7\n11210 rules/marlborough/rules.yaml:1371:11\n11211 rules/marlborough/rules.yaml:1372:7\n11224 rules/marlborough/rules.yaml:1373:7\n11229 rules/marlborough/rules.yaml:1374:11\n11230 rules/marlborough/rules.yaml:1375:11\n11238 rules/marlborough/rules.yaml:1376:15\n11251 rules/marlborough/rules.yaml:1377:15\n11252 rules/marlborough/rules.yaml:1378:15\n11253 rules/marlborough/rules.yaml:1379:19\n11254 rules/marlborough/rules.yaml:1380:19\n11257 rules/marlborough/rules.yaml:1381:11\n11258 rules/marlborough/rules.yaml:1382:11\n11264 rules/marlborough/rules.yaml:1383:11\n11265 rules/marlborough/rules.yaml:1384:11\n11294 rules/marlborough/flow.yaml:11:7\n11308 rules/marlborough/flow.yaml:12:11\n11339 rules/marlborough/rules.yaml:935:7\n11340 rules/marlborough/rules.yaml:936:7\n11341 rules/marlborough/rules.yaml:937:7\n11351 rules/marlborough/rules.yaml:938:11\n11359 rules/marlborough/rules.yaml:939:11\n11360 rules/marlborough/rules.yaml:940:15\n11361 rules/marlborough/rules.yaml:941:15\n11364 rules/marlborough/rules.yaml:942:7\n11375 rules/marlborough/rules.yaml:943:11\n11376 rules/marlborough/rules.yaml:944:11\n11394 rules/marlborough/rules.yaml:945:11\n11395 rules/marlborough/rules.yaml:946:11\n11396 rules/marlborough/rules.yaml:947:11\n11400 rules/marlborough/rules.yaml:948:7\n11401 rules/marlborough/rules.yaml:949:11\n11414 rules/marlborough/rules.yaml:1534:7\n11415 rules/marlborough/rules.yaml:1535:7\n11420 rules/marlborough/rules.yaml:1536:11\n11427 rules/marlborough/rules.yaml:1537:11\n11430 rules/marlborough/rules.yaml:1538:7\n11433 rules/marlborough/rules.yaml:1539:7\n11434 rules/marlborough/rules.yaml:1540:7\n11435 rules/marlborough/rules.yaml:1541:11\n11437 rules/marlborough/rules.yaml:1543:11\n11461 rules/marlborough/rules.yaml:1934:7\n11462 rules/marlborough/rules.yaml:1935:7\n11473 rules/marlborough/rules.yaml:1936:11\n11474 rules/marlborough/rules.yaml:1937:11\n11489 rules/marlborough/rules.yaml:1938:15\n11490 rules/marlborough/rules.yaml:1939:15\n11498 rules/marlborough/rules.yaml:1940:15\n11516 rules/marlborough/rules.yaml:1941:15\n11517 rules/marlborough/rules.yaml:1942:15\n11526 rules/marlborough/rules.yaml:1943:19\n11553 rules/marlborough/rules.yaml:1944:19\n11554 rules/marlborough/rules.yaml:1945:23\n11557 rules/marlborough/rules.yaml:1946:23\n11558 rules/marlborough/rules.yaml:1947:23\n11559 rules/marlborough/rules.yaml:1948:19\n11560 rules/marlborough/rules.yaml:1949:23\n11561 rules/marlborough/rules.yaml:1950:23\n11562 rules/marlborough/rules.yaml:1951:23\n11588 rules/marlborough/rules.yaml:1632:7\n11592 rules/marlborough/rules.yaml:1633:7\n11606 rules/marlborough/rules.yaml:1634:11\n11613 rules/marlborough/rules.yaml:1635:11\n11618 rules/marlborough/rules.yaml:1636:7\n11632 rules/marlborough/rules.yaml:1637:11\n11646 rules/marlborough/flow.yaml:104:7\n11651 rules/marlborough/flow.yaml:105:11\n11670 rules/marlborough/flow.yaml:50:7\n11677 rules/marlborough/flow.yaml:51:11\n11691 rules/marlborough/flow.yaml:52:15\n11709 rules/marlborough/flow.yaml:67:7\n11716 rules/marlborough/flow.yaml:68:11\n11730 rules/marlborough/flow.yaml:69:15\n11744 rules/marlborough/flow.yaml:85:7\n11763 rules/marlborough/flow.yaml:61:7\n11770 rules/marlborough/flow.yaml:62:11\n11784 rules/marlborough/flow.yaml:63:15\n11802 rules/marlborough/flow.yaml:89:7\n11816 rules/marlborough/flow.yaml:90:11\n11830 rules/marlborough/flow.yaml:45:7\n11835 rules/marlborough/flow.yaml:46:11\n11854 rules/marlborough/flow.yaml:79:7\n11859 rules/marlborough/flow.yaml:80:11\n11873 rules/marlborough/flow.yaml:81:15\n11887 rules/marlborough/flow.yaml:56:7\n11892 rules/marlborough/flow.yaml:57:11\n11909 rules/marlborough/rules.yaml:1037:7\n11915 rules/marlborough/rules.yaml:1038:7\n11916 rules/marlborough/rules.yaml:1039:11\n11917 rules/marlborough/rules.yaml:1040:7\n11928 rules/marlborough/rules.yaml:1041:7\n11929 rules/marlborough/rules.yaml:1042:7"
+_ORIGINS = "1235 rules/marlborough/rules.yaml:482:7\n1249 rules/marlborough/rules.yaml:247:7\n1255 rules/marlborough/rules.yaml:248:7\n1264 rules/marlborough/rules.yaml:249:7\n1286 rules/marlborough/rules.yaml:137:7\n1287 rules/marlborough/rules.yaml:138:7\n1288 rules/marlborough/rules.yaml:139:11\n1289 rules/marlborough/rules.yaml:140:11\n1290 rules/marlborough/rules.yaml:141:15\n1291 rules/marlborough/rules.yaml:142:7\n1312 rules/marlborough/rules.yaml:351:7\n1327 rules/marlborough/rules.yaml:694:7\n1336 rules/marlborough/rules.yaml:695:7\n1341 rules/marlborough/rules.yaml:696:7\n1342 rules/marlborough/rules.yaml:697:7\n1343 rules/marlborough/rules.yaml:698:7\n1348 rules/marlborough/rules.yaml:699:11\n1349 rules/marlborough/rules.yaml:700:11\n1355 rules/marlborough/rules.yaml:701:11\n1356 rules/marlborough/rules.yaml:702:11\n1357 rules/marlborough/rules.yaml:703:11\n1358 rules/marlborough/rules.yaml:704:7\n1362 rules/marlborough/rules.yaml:2515:1\n1367 rules/marlborough/rules.yaml:2515:1\n1372 rules/marlborough/rules.yaml:2515:1\n1379 rules/marlborough/rules.yaml:2515:1\n1387 rules/marlborough/rules.yaml:2515:1\n1395 rules/marlborough/rules.yaml:2515:1\n1403 rules/marlborough/rules.yaml:2515:1\n1411 rules/marlborough/rules.yaml:2515:1\n1419 rules/marlborough/rules.yaml:2515:1\n1428 rules/marlborough/rules.yaml:2515:1\n1433 rules/marlborough/rules.yaml:2515:1\n1437 rules/marlborough/rules.yaml:224:7\n1438 rules/marlborough/rules.yaml:225:11\n1439 rules/marlborough/rules.yaml:226:7\n1440 rules/marlborough/rules.yaml:227:7\n1450 rules/marlborough/rules.yaml:228:7\n1451 rules/marlborough/rules.yaml:229:7\n1454 rules/marlborough/rules.yaml:230:7\n1455 rules/marlborough/rules.yaml:231:11\n1463 rules/marlborough/rules.yaml:232:11\n1464 rules/marlborough/rules.yaml:233:7\n1469 rules/marlborough/rules.yaml:234:7\n1486 rules/marlborough/rules.yaml:661:7\n1487 rules/marlborough/rules.yaml:662:7\n1492 rules/marlborough/rules.yaml:663:11\n1494 rules/marlborough/rules.yaml:665:11\n1495 rules/marlborough/rules.yaml:666:7\n1496 rules/marlborough/rules.yaml:667:7\n1505 rules/marlborough/rules.yaml:668:11\n1506 rules/marlborough/rules.yaml:669:7\n1511 rules/marlborough/rules.yaml:670:7\n1519 rules/marlborough/rules.yaml:671:11\n1520 rules/marlborough/rules.yaml:672:7\n1523 rules/marlborough/rules.yaml:673:11\n1529 rules/marlborough/rules.yaml:674:7\n1538 rules/marlborough/rules.yaml:675:11\n1539 rules/marlborough/rules.yaml:676:7\n1548 rules/marlborough/rules.yaml:677:11\n1549 rules/marlborough/rules.yaml:678:7\n1558 rules/marlborough/rules.yaml:679:11\n1559 rules/marlborough/rules.yaml:680:7\n1568 rules/marlborough/rules.yaml:681:11\n1569 rules/marlborough/rules.yaml:682:7\n1573 rules/marlborough/rules.yaml:643:7\n1585 rules/marlborough/rules.yaml:821:7\n1590 rules/marlborough/rules.yaml:822:7\n1598 rules/marlborough/rules.yaml:182:7\n1599 rules/marlborough/rules.yaml:183:7\n1600 rules/marlborough/rules.yaml:184:11\n1601 rules/marlborough/rules.yaml:185:7\n1602 rules/marlborough/rules.yaml:186:11\n1603 rules/marlborough/rules.yaml:187:7\n1607 rules/marlborough/rules.yaml:65:7\n1616 rules/marlborough/rules.yaml:66:7\n1624 rules/marlborough/rules.yaml:461:7\n1632 rules/marlborough/rules.yaml:462:7\n1633 rules/marlborough/rules.yaml:463:11\n1634 rules/marlborough/rules.yaml:464:7\n1645 rules/marlborough/rules.yaml:465:7\n1650 rules/marlborough/rules.yaml:466:7\n1651 rules/marlborough/rules.yaml:467:11\n1652 rules/marlborough/rules.yaml:468:7\n1653 rules/marlborough/rules.yaml:469:11\n1654 rules/marlborough/rules.yaml:470:7\n1663 rules/marlborough/rules.yaml:471:7\n1671 rules/marlborough/rules.yaml:472:7\n1672 rules/marlborough/rules.yaml:473:11\n1673 rules/marlborough/rules.yaml:474:7\n1687 rules/marlborough/rules.yaml:158:7\n1695 rules/marlborough/rules.yaml:101:7\n1702 rules/marlborough/rules.yaml:91:7\n1717 rules/marlborough/rules.yaml:610:7\n1721 rules/marlborough/rules.yaml:166:7\n1722 rules/marlborough/rules.yaml:167:7\n1723 rules/marlborough/rules.yaml:168:11\n1724 rules/marlborough/rules.yaml:169:11\n1725 rules/marlborough/rules.yaml:170:15\n1726 rules/marlborough/rules.yaml:171:7\n1741 rules/marlborough/rules.yaml:716:7\n1742 rules/marlborough/rules.yaml:717:7\n1743 rules/marlborough/rules.yaml:718:11\n1744 rules/marlborough/rules.yaml:719:7\n1750 rules/marlborough/rules.yaml:301:7\n1751 rules/marlborough/rules.yaml:302:7\n1754 rules/marlborough/rules.yaml:303:11\n1755 rules/marlborough/rules.yaml:304:7\n1756 rules/marlborough/rules.yaml:305:11\n1757 rules/marlborough/rules.yaml:306:7\n1765 rules/marlborough/rules.yaml:307:7\n1766 rules/marlborough/rules.yaml:308:7\n1772 rules/marlborough/rules.yaml:309:11\n1773 rules/marlborough/rules.yaml:310:7\n1774 rules/marlborough/rules.yaml:311:11\n1782 rules/marlborough/rules.yaml:312:11\n1788 rules/marlborough/rules.yaml:313:7\n1792 rules/marlborough/rules.yaml:364:7\n1797 rules/marlborough/rules.yaml:365:7\n1798 rules/marlborough/rules.yaml:366:7\n1801 rules/marlborough/rules.yaml:367:11\n1802 rules/marlborough/rules.yaml:368:7\n1806 rules/marlborough/rules.yaml:109:7\n1813 rules/marlborough/rules.yaml:110:11\n1814 rules/marlborough/rules.yaml:111:7\n1815 rules/marlborough/rules.yaml:112:7\n1816 rules/marlborough/rules.yaml:113:11\n1817 rules/marlborough/rules.yaml:114:7\n1821 rules/marlborough/rules.yaml:339:7\n1828 rules/marlborough/rules.yaml:36:7\n1829 rules/marlborough/rules.yaml:37:11\n1830 rules/marlborough/rules.yaml:38:7\n1844 rules/marlborough/rules.yaml:77:7\n1845 rules/marlborough/rules.yaml:78:11\n1846 rules/marlborough/rules.yaml:79:7\n1847 rules/marlborough/rules.yaml:80:7\n1848 rules/marlborough/rules.yaml:81:11\n1868 rules/marlborough/rules.yaml:82:15\n1869 rules/marlborough/rules.yaml:83:7\n1873 rules/marlborough/rules.yaml:624:7\n1878 rules/marlborough/rules.yaml:435:7\n1905 rules/marlborough/rules.yaml:394:7\n1906 rules/marlborough/rules.yaml:395:11\n1907 rules/marlborough/rules.yaml:396:7\n1908 rules/marlborough/rules.yaml:397:11\n1909 rules/marlborough/rules.yaml:398:7\n1910 rules/marlborough/rules.yaml:399:11\n1911 rules/marlborough/rules.yaml:400:7\n1912 rules/marlborough/rules.yaml:401:11\n1913 rules/marlborough/rules.yaml:402:7\n1917 rules/marlborough/rules.yaml:631:7\n1928 rules/marlborough/rules.yaml:500:7\n1937 rules/marlborough/rules.yaml:501:7\n1952 rules/marlborough/rules.yaml:502:7\n1953 rules/marlborough/rules.yaml:503:7\n1958 rules/marlborough/rules.yaml:504:11\n1971 rules/marlborough/rules.yaml:505:15\n1972 rules/marlborough/rules.yaml:506:15\n1977 rules/marlborough/rules.yaml:507:19\n1978 rules/marlborough/rules.yaml:508:15\n1979 rules/marlborough/rules.yaml:509:19\n1984 rules/marlborough/rules.yaml:510:23\n1988 rules/marlborough/rules.yaml:511:7\n1989 rules/marlborough/rules.yaml:512:7\n1995 rules/marlborough/rules.yaml:513:7\n2010 rules/marlborough/rules.yaml:572:7\n2026 rules/marlborough/rules.yaml:573:7\n2027 rules/marlborough/rules.yaml:574:11\n2028 rules/marlborough/rules.yaml:575:7\n2040 rules/marlborough/rules.yaml:576:7\n2049 rules/marlborough/rules.yaml:577:7\n2050 rules/marlborough/rules.yaml:578:7\n2051 rules/marlborough/rules.yaml:579:11\n2052 rules/marlborough/rules.yaml:580:15\n2053 rules/marlborough/rules.yaml:581:19\n2055 rules/marlborough/rules.yaml:583:19\n2081 rules/marlborough/rules.yaml:584:19\n2087 rules/marlborough/rules.yaml:585:23\n2088 rules/marlborough/rules.yaml:586:7\n2092 rules/marlborough/rules.yaml:541:7\n2098 rules/marlborough/rules.yaml:542:7\n2134 rules/marlborough/rules.yaml:122:7\n2135 rules/marlborough/rules.yaml:123:11\n2136 rules/marlborough/rules.yaml:124:7\n2137 rules/marlborough/rules.yaml:125:7\n2138 rules/marlborough/rules.yaml:126:11\n2139 rules/marlborough/rules.yaml:127:7\n2143 rules/marlborough/rules.yaml:24:7\n2152 rules/marlborough/rules.yaml:150:7\n2153 rules/marlborough/rules.yaml:151:7\n2157 rules/marlborough/rules.yaml:416:7\n2158 rules/marlborough/rules.yaml:417:7\n2164 rules/marlborough/rules.yaml:418:11\n2168 rules/marlborough/rules.yaml:419:15\n2173 rules/marlborough/rules.yaml:420:15\n2174 rules/marlborough/rules.yaml:421:19\n2183 rules/marlborough/rules.yaml:422:23\n2184 rules/marlborough/rules.yaml:423:7\n2188 rules/marlborough/rules.yaml:604:7\n2196 rules/marlborough/rules.yaml:323:7\n2197 rules/marlborough/rules.yaml:324:7\n2198 rules/marlborough/rules.yaml:325:11\n2199 rules/marlborough/rules.yaml:326:7\n2202 rules/marlborough/rules.yaml:327:11\n2203 rules/marlborough/rules.yaml:328:7\n2207 rules/marlborough/rules.yaml:329:11\n2208 rules/marlborough/rules.yaml:330:7\n2214 rules/marlborough/rules.yaml:807:7\n2219 rules/marlborough/rules.yaml:808:7\n2244 rules/marlborough/rules.yaml:809:7\n2259 rules/marlborough/rules.yaml:810:7\n2274 rules/marlborough/rules.yaml:746:7\n2275 rules/marlborough/rules.yaml:747:11\n2276 rules/marlborough/rules.yaml:748:7\n2277 rules/marlborough/rules.yaml:749:11\n2278 rules/marlborough/rules.yaml:750:7\n2282 rules/marlborough/rules.yaml:764:7\n2287 rules/marlborough/rules.yaml:765:7\n2292 rules/marlborough/rules.yaml:766:7\n2302 rules/marlborough/rules.yaml:777:7\n2307 rules/marlborough/rules.yaml:778:11\n2308 rules/marlborough/rules.yaml:779:7\n2309 rules/marlborough/rules.yaml:780:7\n2310 rules/marlborough/rules.yaml:781:11\n2311 rules/marlborough/rules.yaml:782:11\n2315 rules/marlborough/rules.yaml:783:15\n2316 rules/marlborough/rules.yaml:784:15\n2317 rules/marlborough/rules.yaml:785:19\n2318 rules/marlborough/rules.yaml:786:7\n2322 rules/marlborough/rules.yaml:524:7\n2331 rules/marlborough/rules.yaml:525:7\n2332 rules/marlborough/rules.yaml:526:7\n2348 rules/marlborough/rules.yaml:527:7\n2357 rules/marlborough/rules.yaml:528:7\n2372 rules/marlborough/rules.yaml:529:7\n2385 rules/marlborough/rules.yaml:530:7\n2396 rules/marlborough/rules.yaml:47:7\n2397 rules/marlborough/rules.yaml:48:11\n2398 rules/marlborough/rules.yaml:49:7\n2402 rules/marlborough/rules.yaml:553:7\n2403 rules/marlborough/rules.yaml:554:7\n2409 rules/marlborough/rules.yaml:555:7\n2410 rules/marlborough/rules.yaml:556:7\n2411 rules/marlborough/rules.yaml:557:7\n2412 rules/marlborough/rules.yaml:558:7\n2430 rules/marlborough/rules.yaml:284:7\n2431 rules/marlborough/rules.yaml:285:7\n2438 rules/marlborough/rules.yaml:286:11\n2439 rules/marlborough/rules.yaml:287:7\n2440 rules/marlborough/rules.yaml:288:11\n2441 rules/marlborough/rules.yaml:289:7\n2445 rules/marlborough/rules.yaml:271:7\n2450 rules/marlborough/rules.yaml:272:7\n2462 rules/marlborough/rules.yaml:730:7\n2463 rules/marlborough/rules.yaml:731:11\n2464 rules/marlborough/rules.yaml:732:7\n2465 rules/marlborough/rules.yaml:733:11\n2466 rules/marlborough/rules.yaml:734:7\n2467 rules/marlborough/rules.yaml:735:11\n2468 rules/marlborough/rules.yaml:736:7\n2472 rules/marlborough/rules.yaml:259:7\n2475 rules/marlborough/rules.yaml:260:11\n2476 rules/marlborough/rules.yaml:261:7\n2477 rules/marlborough/rules.yaml:262:11\n2478 rules/marlborough/rules.yaml:263:7\n2482 rules/marlborough/rules.yaml:57:7\n2489 rules/marlborough/rules.yaml:381:7\n2490 rules/marlborough/rules.yaml:382:11\n2491 rules/marlborough/rules.yaml:383:7\n2495 rules/marlborough/rules.yaml:448:7\n2501 rules/marlborough/rules.yaml:449:7\n2505 rules/marlborough/rules.yaml:594:7\n2510 rules/marlborough/rules.yaml:595:7\n2511 rules/marlborough/rules.yaml:596:7\n2519 rules/marlborough/rules.yaml:651:7\n2526 rules/marlborough/rules.yaml:2456:3\n2533 rules/marlborough/rules.yaml:2456:3\n2548 rules/marlborough/rules.yaml:2477:3\n2555 rules/marlborough/rules.yaml:2477:3\n2563 rules/marlborough/rules.yaml:2496:3\n2568 rules/marlborough/rules.yaml:2496:3\n2572 rules/marlborough/rules.yaml:794:7\n2579 rules/marlborough/rules.yaml:200:7\n2585 rules/marlborough/rules.yaml:201:7\n2586 rules/marlborough/rules.yaml:202:7\n2587 rules/marlborough/rules.yaml:203:7\n2588 rules/marlborough/rules.yaml:204:11\n2589 rules/marlborough/rules.yaml:205:11\n2599 rules/marlborough/rules.yaml:206:15\n2603 rules/marlborough/rules.yaml:207:19\n2636 rules/marlborough/rules.yaml:209:19\n2653 rules/marlborough/rules.yaml:210:7\n2657 rules/marlborough/cards.yaml:383:14\n2661 rules/marlborough/cards.yaml:391:14\n2665 rules/marlborough/cards.yaml:15:14\n2669 rules/marlborough/cards.yaml:23:14\n2673 rules/marlborough/cards.yaml:31:14\n2677 rules/marlborough/cards.yaml:39:14\n2681 rules/marlborough/cards.yaml:47:14\n2685 rules/marlborough/cards.yaml:55:14\n2689 rules/marlborough/cards.yaml:63:14\n2693 rules/marlborough/cards.yaml:71:14\n2697 rules/marlborough/cards.yaml:79:14\n2701 rules/marlborough/cards.yaml:87:14\n2705 rules/marlborough/cards.yaml:95:14\n2709 rules/marlborough/cards.yaml:103:14\n2713 rules/marlborough/cards.yaml:111:14\n2717 rules/marlborough/cards.yaml:119:14\n2721 rules/marlborough/cards.yaml:127:14\n2725 rules/marlborough/cards.yaml:199:14\n2729 rules/marlborough/cards.yaml:135:14\n2733 rules/marlborough/cards.yaml:143:14\n2737 rules/marlborough/cards.yaml:151:14\n2741 rules/marlborough/cards.yaml:159:14\n2745 rules/marlborough/cards.yaml:167:14\n2749 rules/marlborough/cards.yaml:175:14\n2753 rules/marlborough/cards.yaml:183:14\n2757 rules/marlborough/cards.yaml:191:14\n2761 rules/marlborough/cards.yaml:271:14\n2765 rules/marlborough/cards.yaml:279:14\n2769 rules/marlborough/cards.yaml:287:14\n2773 rules/marlborough/cards.yaml:295:14\n2777 rules/marlborough/cards.yaml:303:14\n2781 rules/marlborough/cards.yaml:311:14\n2785 rules/marlborough/cards.yaml:319:14\n2789 rules/marlborough/cards.yaml:327:14\n2793 rules/marlborough/cards.yaml:335:14\n2797 rules/marlborough/cards.yaml:343:14\n2801 rules/marlborough/cards.yaml:351:14\n2805 rules/marlborough/cards.yaml:359:14\n2809 rules/marlborough/cards.yaml:367:14\n2813 rules/marlborough/cards.yaml:375:14\n2817 rules/marlborough/cards.yaml:207:14\n2821 rules/marlborough/cards.yaml:215:14\n2825 rules/marlborough/cards.yaml:223:14\n2829 rules/marlborough/cards.yaml:231:14\n2833 rules/marlborough/cards.yaml:239:14\n2837 rules/marlborough/cards.yaml:247:14\n2841 rules/marlborough/cards.yaml:255:14\n2845 rules/marlborough/cards.yaml:263:14\n2849 rules/marlborough/rules.yaml:2582:9\n2853 rules/marlborough/rules.yaml:2554:9\n2861 rules/marlborough/rules.yaml:2597:9\n2862 rules/marlborough/rules.yaml:2598:9\n2863 rules/marlborough/rules.yaml:2599:9\n2870 rules/marlborough/rules.yaml:2561:9\n2871 rules/marlborough/rules.yaml:2562:9\n2872 rules/marlborough/rules.yaml:2563:9\n2877 rules/marlborough/rules.yaml:2570:9\n2886 rules/marlborough/rules.yaml:2571:9\n2887 rules/marlborough/rules.yaml:2572:9\n2888 rules/marlborough/rules.yaml:2573:13\n2890 rules/marlborough/rules.yaml:2574:13\n2893 rules/marlborough/rules.yaml:2576:13\n2898 rules/marlborough/rules.yaml:2588:9\n2900 rules/marlborough/rules.yaml:2589:9\n2902 rules/marlborough/rules.yaml:2590:9\n2907 rules/marlborough/rules.yaml:2544:9\n2910 rules/marlborough/rules.yaml:2545:9\n2916 rules/marlborough/rules.yaml:962:7\n2920 rules/marlborough/rules.yaml:963:11\n2921 rules/marlborough/rules.yaml:964:11\n2926 rules/marlborough/rules.yaml:1658:7\n2927 rules/marlborough/rules.yaml:1659:7\n2929 rules/marlborough/rules.yaml:1660:7\n2931 rules/marlborough/rules.yaml:1661:7\n2932 rules/marlborough/rules.yaml:1662:7\n2949 rules/marlborough/rules.yaml:1663:11\n2955 rules/marlborough/rules.yaml:1664:15\n2957 rules/marlborough/rules.yaml:1665:15\n2959 rules/marlborough/rules.yaml:1666:15\n2963 rules/marlborough/rules.yaml:908:7\n2967 rules/marlborough/rules.yaml:909:11\n2968 rules/marlborough/rules.yaml:910:11\n2969 rules/marlborough/rules.yaml:911:15\n2975 rules/marlborough/rules.yaml:912:15\n2977 rules/marlborough/rules.yaml:913:15\n2978 rules/marlborough/rules.yaml:914:15\n2980 rules/marlborough/rules.yaml:915:15\n2981 rules/marlborough/rules.yaml:916:11\n2983 rules/marlborough/rules.yaml:917:7\n2984 rules/marlborough/rules.yaml:918:7\n2986 rules/marlborough/rules.yaml:919:7\n2989 rules/marlborough/rules.yaml:920:11\n2990 rules/marlborough/rules.yaml:921:7\n2992 rules/marlborough/rules.yaml:922:7\n2993 rules/marlborough/rules.yaml:923:7\n3011 rules/marlborough/rules.yaml:924:11\n3020 rules/marlborough/rules.yaml:925:15\n3022 rules/marlborough/rules.yaml:926:15\n3024 rules/marlborough/rules.yaml:927:15\n3028 rules/marlborough/flow.yaml:110:7\n3029 rules/marlborough/flow.yaml:111:11\n3030 rules/marlborough/flow.yaml:112:7\n3036 rules/marlborough/rules.yaml:2062:7\n3037 rules/marlborough/rules.yaml:2063:11\n3039 rules/marlborough/rules.yaml:2065:11\n3041 rules/marlborough/rules.yaml:2067:11\n3042 rules/marlborough/rules.yaml:2068:11\n3045 rules/marlborough/rules.yaml:2069:11\n3050 rules/marlborough/rules.yaml:1293:7\n3056 rules/marlborough/rules.yaml:1294:11\n3057 rules/marlborough/rules.yaml:1295:15\n3058 rules/marlborough/rules.yaml:1296:15\n3071 rules/marlborough/rules.yaml:1297:15\n3072 rules/marlborough/rules.yaml:1298:15\n3083 rules/marlborough/rules.yaml:1299:15\n3084 rules/marlborough/rules.yaml:1300:19\n3085 rules/marlborough/rules.yaml:1301:19\n3091 rules/marlborough/rules.yaml:856:7\n3092 rules/marlborough/rules.yaml:857:7\n3097 rules/marlborough/rules.yaml:858:11\n3098 rules/marlborough/rules.yaml:859:11\n3101 rules/marlborough/rules.yaml:860:11\n3102 rules/marlborough/rules.yaml:861:7\n3103 rules/marlborough/rules.yaml:862:7\n3108 rules/marlborough/rules.yaml:2229:7\n3109 rules/marlborough/rules.yaml:2230:7\n3110 rules/marlborough/rules.yaml:2231:11\n3116 rules/marlborough/rules.yaml:2232:11\n3117 rules/marlborough/rules.yaml:2233:11\n3118 rules/marlborough/rules.yaml:2234:11\n3129 rules/marlborough/rules.yaml:2235:11\n3140 rules/marlborough/rules.yaml:2236:11\n3142 rules/marlborough/rules.yaml:2237:11\n3143 rules/marlborough/rules.yaml:2238:15\n3145 rules/marlborough/rules.yaml:2240:15\n3149 rules/marlborough/rules.yaml:1729:7\n3150 rules/marlborough/rules.yaml:1730:7\n3155 rules/marlborough/rules.yaml:1731:11\n3159 rules/marlborough/rules.yaml:1965:7\n3160 rules/marlborough/rules.yaml:1966:11\n3164 rules/marlborough/flow.yaml:16:7\n3165 rules/marlborough/flow.yaml:17:11\n3166 rules/marlborough/flow.yaml:18:15\n3169 rules/marlborough/flow.yaml:19:19\n3170 rules/marlborough/flow.yaml:20:19\n3176 rules/marlborough/rules.yaml:895:7\n3177 rules/marlborough/rules.yaml:896:11\n3180 rules/marlborough/rules.yaml:898:11\n3182 rules/marlborough/rules.yaml:899:7\n3184 rules/marlborough/rules.yaml:900:7\n3185 rules/marlborough/rules.yaml:901:11\n3190 rules/marlborough/rules.yaml:869:7\n3191 rules/marlborough/rules.yaml:870:7\n3197 rules/marlborough/rules.yaml:2079:7\n3198 rules/marlborough/rules.yaml:2080:7\n3201 rules/marlborough/rules.yaml:2081:7\n3206 rules/marlborough/flow.yaml:94:7\n3211 rules/marlborough/flow.yaml:95:7\n3216 rules/marlborough/flow.yaml:96:7\n3218 rules/marlborough/flow.yaml:97:7\n3219 rules/marlborough/flow.yaml:98:11\n3221 rules/marlborough/flow.yaml:100:11\n3225 rules/marlborough/flow.yaml:73:7\n3226 rules/marlborough/flow.yaml:74:11\n3227 rules/marlborough/flow.yaml:75:15\n3232 rules/marlborough/flow.yaml:25:7\n3233 rules/marlborough/flow.yaml:26:11\n3238 rules/marlborough/flow.yaml:27:11\n3241 rules/marlborough/flow.yaml:29:11\n3242 rules/marlborough/flow.yaml:30:11\n3243 rules/marlborough/flow.yaml:31:15\n3244 rules/marlborough/flow.yaml:32:11\n3245 rules/marlborough/flow.yaml:33:15\n3246 rules/marlborough/flow.yaml:34:15\n3247 rules/marlborough/flow.yaml:35:15\n3252 rules/marlborough/flow.yaml:36:19\n3253 rules/marlborough/flow.yaml:37:19\n3254 rules/marlborough/flow.yaml:38:19\n3256 rules/marlborough/flow.yaml:39:15\n3257 rules/marlborough/flow.yaml:40:11\n3260 rules/marlborough/flow.yaml:41:11\n3266 rules/marlborough/rules.yaml:877:7\n3267 rules/marlborough/rules.yaml:878:11\n3269 rules/marlborough/rules.yaml:879:11\n3271 rules/marlborough/rules.yaml:880:7\n3272 rules/marlborough/rules.yaml:881:7\n3273 rules/marlborough/rules.yaml:882:7\n3274 rules/marlborough/rules.yaml:883:7\n3275 rules/marlborough/rules.yaml:884:11\n3279 rules/marlborough/rules.yaml:886:11\n3287 rules/marlborough/rules.yaml:888:11\n3299 rules/marlborough/rules.yaml:2471:7\n3302 rules/marlborough/rules.yaml:2472:7\n3303 rules/marlborough/rules.yaml:2473:11\n3305 rules/marlborough/rules.yaml:2475:11\n3306 rules/marlborough/rules.yaml:2476:7\n3313 rules/marlborough/rules.yaml:2491:7\n3316 rules/marlborough/rules.yaml:2492:7\n3317 rules/marlborough/rules.yaml:2493:7\n3322 rules/marlborough/rules.yaml:2510:7\n3325 rules/marlborough/rules.yaml:2511:7\n3326 rules/marlborough/rules.yaml:2512:7\n3329 rules/marlborough/rules.yaml:2513:7\n3702 rules/marlborough/rules.yaml:1018:7\n3703 rules/marlborough/rules.yaml:1019:7\n3711 rules/marlborough/rules.yaml:1020:11\n3712 rules/marlborough/rules.yaml:1021:7\n3755 rules/marlborough/rules.yaml:1022:7\n3756 rules/marlborough/rules.yaml:1023:11\n3757 rules/marlborough/rules.yaml:1024:7\n3758 rules/marlborough/rules.yaml:1025:7\n3764 rules/marlborough/rules.yaml:1026:7\n3765 rules/marlborough/rules.yaml:1027:11\n3767 rules/marlborough/rules.yaml:1028:11\n3771 rules/marlborough/rules.yaml:1029:15\n3772 rules/marlborough/rules.yaml:1030:7\n3773 rules/marlborough/rules.yaml:1031:11\n3774 rules/marlborough/rules.yaml:1033:7\n3792 rules/marlborough/rules.yaml:1034:11\n3798 rules/marlborough/rules.yaml:1035:15\n3803 rules/marlborough/rules.yaml:1125:7\n3809 rules/marlborough/rules.yaml:1126:7\n3815 rules/marlborough/rules.yaml:1127:7\n3816 rules/marlborough/rules.yaml:1128:11\n3818 rules/marlborough/rules.yaml:1129:7\n3819 rules/marlborough/rules.yaml:1130:11\n3821 rules/marlborough/rules.yaml:1131:7\n3822 rules/marlborough/rules.yaml:1132:7\n3823 rules/marlborough/rules.yaml:1134:7\n3824 rules/marlborough/rules.yaml:1135:11\n3830 rules/marlborough/rules.yaml:1136:11\n3840 rules/marlborough/rules.yaml:1139:11\n3841 rules/marlborough/rules.yaml:1141:11\n3842 rules/marlborough/rules.yaml:1143:19\n3845 rules/marlborough/rules.yaml:1146:23\n3847 rules/marlborough/rules.yaml:1149:19\n3852 rules/marlborough/rules.yaml:1151:19\n3858 rules/marlborough/rules.yaml:1155:11\n3859 rules/marlborough/rules.yaml:1156:11\n3862 rules/marlborough/rules.yaml:1157:11\n3867 rules/marlborough/rules.yaml:1158:11\n3868 rules/marlborough/rules.yaml:1159:11\n3869 rules/marlborough/rules.yaml:1160:15\n3875 rules/marlborough/rules.yaml:1163:15\n3876 rules/marlborough/rules.yaml:1164:15\n3878 rules/marlborough/rules.yaml:1166:15\n3879 rules/marlborough/rules.yaml:1168:15\n3880 rules/marlborough/rules.yaml:1169:15\n3881 rules/marlborough/rules.yaml:1170:15\n3883 rules/marlborough/rules.yaml:1172:15\n3884 rules/marlborough/rules.yaml:1174:15\n3885 rules/marlborough/rules.yaml:1175:15\n3886 rules/marlborough/rules.yaml:1176:15\n3887 rules/marlborough/rules.yaml:1177:11\n3888 rules/marlborough/rules.yaml:1178:11\n3889 rules/marlborough/rules.yaml:1179:11\n3890 rules/marlborough/rules.yaml:1181:11\n3891 rules/marlborough/rules.yaml:1182:11\n3892 rules/marlborough/rules.yaml:1183:11\n3893 rules/marlborough/rules.yaml:1185:19\n3894 rules/marlborough/rules.yaml:1186:19\n3903 rules/marlborough/rules.yaml:1187:23\n3904 rules/marlborough/rules.yaml:1188:23\n3906 rules/marlborough/rules.yaml:1190:19\n3907 rules/marlborough/rules.yaml:1191:23\n3909 rules/marlborough/rules.yaml:1193:23\n3913 rules/marlborough/rules.yaml:1197:19\n3914 rules/marlborough/rules.yaml:1198:19\n3915 rules/marlborough/rules.yaml:1199:19\n3916 rules/marlborough/rules.yaml:1200:23\n3920 rules/marlborough/rules.yaml:1204:19\n3921 rules/marlborough/rules.yaml:1205:19\n3922 rules/marlborough/rules.yaml:1206:19\n3939 rules/marlborough/rules.yaml:1207:23\n3941 rules/marlborough/rules.yaml:1209:19\n3948 rules/marlborough/rules.yaml:2456:3\n3949 rules/marlborough/rules.yaml:2456:3\n3951 rules/marlborough/rules.yaml:2456:3\n3952 rules/marlborough/rules.yaml:2456:3\n3953 rules/marlborough/rules.yaml:2456:3\n3954 rules/marlborough/rules.yaml:2456:3\n3955 rules/marlborough/rules.yaml:2456:3\n3956 rules/marlborough/rules.yaml:2456:3\n3963 rules/marlborough/rules.yaml:2456:3\n3964 rules/marlborough/rules.yaml:2456:3\n3965 rules/marlborough/rules.yaml:2456:3\n3966 rules/marlborough/rules.yaml:2456:3\n3980 rules/marlborough/rules.yaml:2456:3\n3981 rules/marlborough/rules.yaml:2456:3\n3983 rules/marlborough/rules.yaml:2456:3\n3984 rules/marlborough/rules.yaml:2456:3\n3985 rules/marlborough/rules.yaml:2456:3\n3987 rules/marlborough/rules.yaml:2456:3\n3988 rules/marlborough/rules.yaml:2456:3\n3991 rules/marlborough/rules.yaml:2456:3\n4006 rules/marlborough/rules.yaml:1220:7\n4012 rules/marlborough/rules.yaml:1221:7\n4013 rules/marlborough/rules.yaml:1222:7\n4019 rules/marlborough/rules.yaml:1223:7\n4020 rules/marlborough/rules.yaml:1224:7\n4024 rules/marlborough/rules.yaml:1225:7\n4028 rules/marlborough/rules.yaml:1226:7\n4029 rules/marlborough/rules.yaml:1227:11\n4030 rules/marlborough/rules.yaml:1228:7\n4031 rules/marlborough/rules.yaml:1229:7\n4032 rules/marlborough/rules.yaml:1230:7\n4037 rules/marlborough/rules.yaml:1231:7\n4042 rules/marlborough/rules.yaml:1232:7\n4043 rules/marlborough/rules.yaml:1233:7\n4044 rules/marlborough/rules.yaml:1234:7\n4045 rules/marlborough/rules.yaml:1235:7\n4046 rules/marlborough/rules.yaml:1236:7\n4047 rules/marlborough/rules.yaml:1237:7\n4048 rules/marlborough/rules.yaml:1238:7\n4049 rules/marlborough/rules.yaml:1239:7\n4050 rules/marlborough/rules.yaml:1240:7\n4051 rules/marlborough/rules.yaml:1241:7\n4052 rules/marlborough/rules.yaml:1242:7\n4069 rules/marlborough/rules.yaml:1243:7\n4070 rules/marlborough/rules.yaml:1244:7\n4071 rules/marlborough/rules.yaml:1245:11\n4098 rules/marlborough/rules.yaml:1246:7\n4099 rules/marlborough/rules.yaml:1247:7\n4100 rules/marlborough/rules.yaml:1249:15\n4101 rules/marlborough/rules.yaml:1250:19\n4102 rules/marlborough/rules.yaml:1251:15\n4103 rules/marlborough/rules.yaml:1252:15\n4104 rules/marlborough/rules.yaml:1253:15\n4105 rules/marlborough/rules.yaml:1254:19\n4107 rules/marlborough/rules.yaml:1256:15\n4108 rules/marlborough/rules.yaml:1257:15\n4109 rules/marlborough/rules.yaml:1258:15\n4110 rules/marlborough/rules.yaml:1259:15\n4111 rules/marlborough/rules.yaml:1260:15\n4112 rules/marlborough/rules.yaml:1261:19\n4114 rules/marlborough/rules.yaml:1263:15\n4115 rules/marlborough/rules.yaml:1264:15\n4116 rules/marlborough/rules.yaml:1265:15\n4117 rules/marlborough/rules.yaml:1266:15\n4129 rules/marlborough/rules.yaml:1267:19\n4131 rules/marlborough/rules.yaml:1269:15\n4132 rules/marlborough/rules.yaml:1270:15\n4133 rules/marlborough/rules.yaml:1271:15\n4139 rules/marlborough/rules.yaml:1272:19\n4140 rules/marlborough/rules.yaml:1273:19\n4141 rules/marlborough/rules.yaml:1274:15\n4142 rules/marlborough/rules.yaml:1275:15\n4143 rules/marlborough/rules.yaml:1276:15\n4144 rules/marlborough/rules.yaml:1277:19\n4146 rules/marlborough/rules.yaml:1279:15\n4147 rules/marlborough/rules.yaml:1280:19\n4148 rules/marlborough/rules.yaml:1281:15\n4149 rules/marlborough/rules.yaml:1282:15\n4150 rules/marlborough/rules.yaml:1283:15\n4151 rules/marlborough/rules.yaml:1284:15\n4152 rules/marlborough/rules.yaml:1285:15\n4153 rules/marlborough/rules.yaml:1286:19\n4158 rules/marlborough/rules.yaml:1909:7\n4164 rules/marlborough/rules.yaml:1910:7\n4165 rules/marlborough/rules.yaml:1911:7\n4175 rules/marlborough/rules.yaml:1912:7\n4176 rules/marlborough/rules.yaml:1913:11\n4179 rules/marlborough/rules.yaml:1915:7\n4183 rules/marlborough/rules.yaml:1738:7\n4188 rules/marlborough/rules.yaml:1739:11\n4189 rules/marlborough/rules.yaml:1740:11\n4201 rules/marlborough/rules.yaml:1741:15\n4208 rules/marlborough/rules.yaml:1742:15\n4243 rules/marlborough/rules.yaml:1743:15\n4244 rules/marlborough/rules.yaml:1745:19\n4246 rules/marlborough/rules.yaml:1747:19\n4247 rules/marlborough/rules.yaml:1748:19\n4248 rules/marlborough/rules.yaml:1749:23\n4249 rules/marlborough/rules.yaml:1750:19\n4251 rules/marlborough/rules.yaml:1751:19\n4256 rules/marlborough/rules.yaml:1883:7\n4262 rules/marlborough/rules.yaml:1884:7\n4263 rules/marlborough/rules.yaml:1885:7\n4264 rules/marlborough/rules.yaml:1886:7\n4270 rules/marlborough/rules.yaml:1889:7\n4274 rules/marlborough/rules.yaml:1890:7\n4278 rules/marlborough/rules.yaml:1891:7\n4279 rules/marlborough/rules.yaml:1892:11\n4282 rules/marlborough/rules.yaml:1893:7\n4283 rules/marlborough/rules.yaml:1894:11\n4286 rules/marlborough/rules.yaml:1895:7\n4287 rules/marlborough/rules.yaml:1896:7\n4288 rules/marlborough/rules.yaml:1897:7\n4289 rules/marlborough/rules.yaml:1899:7\n4290 rules/marlborough/rules.yaml:1900:7\n4294 rules/marlborough/rules.yaml:1951:7\n4295 rules/marlborough/rules.yaml:1952:7\n4296 rules/marlborough/rules.yaml:1953:7\n4297 rules/marlborough/rules.yaml:1954:11\n4298 rules/marlborough/rules.yaml:1955:7\n4304 rules/marlborough/rules.yaml:1956:7\n4305 rules/marlborough/rules.yaml:1957:7\n4314 rules/marlborough/rules.yaml:1841:7\n4320 rules/marlborough/rules.yaml:1842:7\n4323 rules/marlborough/rules.yaml:1845:11\n4325 rules/marlborough/rules.yaml:1847:11\n4326 rules/marlborough/rules.yaml:1848:11\n4327 rules/marlborough/rules.yaml:1849:11\n4328 rules/marlborough/rules.yaml:1850:15\n4332 rules/marlborough/rules.yaml:1853:15\n4334 rules/marlborough/rules.yaml:1856:11\n4339 rules/marlborough/rules.yaml:1857:11\n4340 rules/marlborough/rules.yaml:1859:19\n4342 rules/marlborough/rules.yaml:1862:19\n4344 rules/marlborough/rules.yaml:1864:19\n4345 rules/marlborough/rules.yaml:1865:23\n4347 rules/marlborough/rules.yaml:1868:23\n4349 rules/marlborough/rules.yaml:1871:19\n4354 rules/marlborough/rules.yaml:1924:7\n4355 rules/marlborough/rules.yaml:1925:7\n4360 rules/marlborough/rules.yaml:1926:11\n4361 rules/marlborough/rules.yaml:1927:11\n4382 rules/marlborough/rules.yaml:1928:11\n4383 rules/marlborough/rules.yaml:1929:11\n4384 rules/marlborough/rules.yaml:1930:15\n4395 rules/marlborough/rules.yaml:1931:15\n4396 rules/marlborough/rules.yaml:1932:19\n4398 rules/marlborough/rules.yaml:1934:19\n4399 rules/marlborough/rules.yaml:1935:19\n4400 rules/marlborough/rules.yaml:1936:23\n4401 rules/marlborough/rules.yaml:1937:19\n4402 rules/marlborough/rules.yaml:1938:23\n4404 rules/marlborough/rules.yaml:1940:23\n4410 rules/marlborough/rules.yaml:1801:7\n4417 rules/marlborough/rules.yaml:1802:7\n4423 rules/marlborough/rules.yaml:1803:7\n4424 rules/marlborough/rules.yaml:1805:11\n4426 rules/marlborough/rules.yaml:1807:11\n4429 rules/marlborough/rules.yaml:1808:11\n4434 rules/marlborough/rules.yaml:1809:11\n4435 rules/marlborough/rules.yaml:1810:11\n4436 rules/marlborough/rules.yaml:1811:15\n4438 rules/marlborough/rules.yaml:1813:15\n4439 rules/marlborough/rules.yaml:1814:11\n4445 rules/marlborough/rules.yaml:835:7\n4446 rules/marlborough/rules.yaml:836:7\n4447 rules/marlborough/rules.yaml:837:11\n4448 rules/marlborough/rules.yaml:838:11\n4449 rules/marlborough/rules.yaml:839:15\n4452 rules/marlborough/rules.yaml:840:11\n4453 rules/marlborough/rules.yaml:842:7\n4454 rules/marlborough/rules.yaml:843:7\n4461 rules/marlborough/rules.yaml:844:11\n4462 rules/marlborough/rules.yaml:845:15\n4464 rules/marlborough/rules.yaml:847:15\n4465 rules/marlborough/rules.yaml:848:15\n4469 rules/marlborough/rules.yaml:849:11\n4474 rules/marlborough/rules.yaml:2422:7\n4475 rules/marlborough/rules.yaml:2423:7\n4480 rules/marlborough/rules.yaml:2424:11\n4492 rules/marlborough/rules.yaml:2425:11\n4510 rules/marlborough/rules.yaml:2426:11\n4511 rules/marlborough/rules.yaml:2427:15\n4513 rules/marlborough/rules.yaml:2429:15\n4514 rules/marlborough/rules.yaml:2430:15\n4515 rules/marlborough/rules.yaml:2431:19\n4517 rules/marlborough/rules.yaml:2433:19\n4520 rules/marlborough/rules.yaml:2434:19\n4521 rules/marlborough/rules.yaml:2435:19\n4522 rules/marlborough/rules.yaml:2437:19\n4523 rules/marlborough/rules.yaml:2438:23\n4524 rules/marlborough/rules.yaml:2439:7\n4529 rules/marlborough/rules.yaml:1823:7\n4535 rules/marlborough/rules.yaml:1824:7\n4536 rules/marlborough/rules.yaml:1825:7\n4537 rules/marlborough/rules.yaml:1827:15\n4538 rules/marlborough/rules.yaml:1828:19\n4541 rules/marlborough/rules.yaml:1829:23\n4544 rules/marlborough/rules.yaml:1831:15\n4547 rules/marlborough/rules.yaml:1833:15\n4554 rules/marlborough/rules.yaml:1055:7\n4555 rules/marlborough/rules.yaml:1056:11\n4556 rules/marlborough/rules.yaml:1057:7\n4557 rules/marlborough/rules.yaml:1058:7\n4558 rules/marlborough/rules.yaml:1061:15\n4559 rules/marlborough/rules.yaml:1062:15\n4560 rules/marlborough/rules.yaml:1063:15\n4562 rules/marlborough/rules.yaml:1066:15\n4563 rules/marlborough/rules.yaml:1067:15\n4564 rules/marlborough/rules.yaml:1068:15\n4566 rules/marlborough/rules.yaml:1070:15\n4570 rules/marlborough/rules.yaml:1565:7\n4575 rules/marlborough/rules.yaml:1566:11\n4580 rules/marlborough/rules.yaml:1567:11\n4588 rules/marlborough/rules.yaml:1569:15\n4592 rules/marlborough/rules.yaml:1081:7\n4598 rules/marlborough/rules.yaml:1082:7\n4603 rules/marlborough/rules.yaml:1083:7\n4604 rules/marlborough/rules.yaml:1084:11\n4605 rules/marlborough/rules.yaml:1085:15\n4606 rules/marlborough/rules.yaml:1086:7\n4607 rules/marlborough/rules.yaml:1087:7\n4608 rules/marlborough/rules.yaml:1088:7\n4609 rules/marlborough/rules.yaml:1089:11\n4610 rules/marlborough/rules.yaml:1090:11\n4611 rules/marlborough/rules.yaml:1091:11\n4623 rules/marlborough/rules.yaml:1092:11\n4632 rules/marlborough/rules.yaml:1093:11\n4633 rules/marlborough/rules.yaml:1094:15\n4634 rules/marlborough/rules.yaml:1095:19\n4636 rules/marlborough/rules.yaml:1097:15\n4637 rules/marlborough/rules.yaml:1098:15\n4638 rules/marlborough/rules.yaml:1099:19\n4640 rules/marlborough/rules.yaml:1101:7\n4641 rules/marlborough/rules.yaml:1102:7\n4645 rules/marlborough/rules.yaml:2282:7\n4646 rules/marlborough/rules.yaml:2283:7\n4651 rules/marlborough/rules.yaml:2284:7\n4654 rules/marlborough/rules.yaml:2285:7\n4672 rules/marlborough/rules.yaml:2286:7\n4673 rules/marlborough/rules.yaml:2287:11\n4674 rules/marlborough/rules.yaml:2288:7\n4675 rules/marlborough/rules.yaml:2289:7\n4676 rules/marlborough/rules.yaml:2290:11\n4677 rules/marlborough/rules.yaml:2291:7\n4678 rules/marlborough/rules.yaml:2292:11\n4683 rules/marlborough/rules.yaml:2293:11\n4684 rules/marlborough/rules.yaml:2294:11\n4685 rules/marlborough/rules.yaml:2295:11\n4686 rules/marlborough/rules.yaml:2296:15\n4687 rules/marlborough/rules.yaml:2297:19\n4689 rules/marlborough/rules.yaml:2299:15\n4690 rules/marlborough/rules.yaml:2300:15\n4691 rules/marlborough/rules.yaml:2301:19\n4693 rules/marlborough/rules.yaml:2303:19\n4694 rules/marlborough/rules.yaml:2304:19\n4695 rules/marlborough/rules.yaml:2305:7\n4696 rules/marlborough/rules.yaml:2306:11\n4697 rules/marlborough/rules.yaml:2307:11\n4698 rules/marlborough/rules.yaml:2309:11\n4699 rules/marlborough/rules.yaml:2310:11\n4703 rules/marlborough/rules.yaml:2311:11\n4706 rules/marlborough/rules.yaml:2312:11\n4707 rules/marlborough/rules.yaml:2313:15\n4708 rules/marlborough/rules.yaml:2314:19\n4717 rules/marlborough/rules.yaml:2315:19\n4718 rules/marlborough/rules.yaml:2316:23\n4719 rules/marlborough/rules.yaml:2318:23\n4720 rules/marlborough/rules.yaml:2319:7\n4721 rules/marlborough/rules.yaml:2320:11\n4725 rules/marlborough/rules.yaml:1499:7\n4731 rules/marlborough/rules.yaml:1500:7\n4740 rules/marlborough/rules.yaml:1501:7\n4741 rules/marlborough/rules.yaml:1502:11\n4752 rules/marlborough/rules.yaml:1503:15\n4753 rules/marlborough/rules.yaml:1504:15\n4754 rules/marlborough/rules.yaml:1505:19\n4755 rules/marlborough/rules.yaml:1506:19\n4756 rules/marlborough/rules.yaml:1508:23\n4771 rules/marlborough/rules.yaml:1509:23\n4772 rules/marlborough/rules.yaml:1510:27\n4774 rules/marlborough/rules.yaml:1511:23\n4775 rules/marlborough/rules.yaml:1512:23\n4776 rules/marlborough/rules.yaml:1513:27\n4777 rules/marlborough/rules.yaml:1514:31\n4785 rules/marlborough/rules.yaml:2477:3\n4786 rules/marlborough/rules.yaml:2477:3\n4788 rules/marlborough/rules.yaml:2477:3\n4789 rules/marlborough/rules.yaml:2477:3\n4790 rules/marlborough/rules.yaml:2477:3\n4791 rules/marlborough/rules.yaml:2477:3\n4792 rules/marlborough/rules.yaml:2477:3\n4793 rules/marlborough/rules.yaml:2477:3\n4800 rules/marlborough/rules.yaml:2477:3\n4801 rules/marlborough/rules.yaml:2477:3\n4802 rules/marlborough/rules.yaml:2477:3\n4803 rules/marlborough/rules.yaml:2477:3\n4808 rules/marlborough/rules.yaml:2477:3\n4809 rules/marlborough/rules.yaml:2477:3\n4811 rules/marlborough/rules.yaml:2477:3\n4812 rules/marlborough/rules.yaml:2477:3\n4813 rules/marlborough/rules.yaml:2477:3\n4815 rules/marlborough/rules.yaml:2477:3\n4816 rules/marlborough/rules.yaml:2477:3\n4817 rules/marlborough/rules.yaml:2477:3\n4822 rules/marlborough/rules.yaml:2128:7\n4827 rules/marlborough/rules.yaml:2129:7\n4828 rules/marlborough/rules.yaml:2130:11\n4829 rules/marlborough/rules.yaml:2131:11\n4830 rules/marlborough/rules.yaml:2132:15\n4832 rules/marlborough/rules.yaml:2135:15\n4838 rules/marlborough/rules.yaml:1109:7\n4839 rules/marlborough/rules.yaml:1110:7\n4840 rules/marlborough/rules.yaml:1111:11\n4841 rules/marlborough/rules.yaml:1112:11\n4843 rules/marlborough/rules.yaml:1114:11\n4896 rules/marlborough/rules.yaml:1716:7\n4897 rules/marlborough/rules.yaml:1717:7\n4898 rules/marlborough/rules.yaml:1718:7\n4899 rules/marlborough/rules.yaml:1719:11\n4903 rules/marlborough/rules.yaml:1772:7\n4904 rules/marlborough/rules.yaml:1773:7\n4905 rules/marlborough/rules.yaml:1775:7\n4910 rules/marlborough/rules.yaml:1583:7\n4916 rules/marlborough/rules.yaml:1584:11\n4917 rules/marlborough/rules.yaml:1585:11\n4918 rules/marlborough/rules.yaml:1586:11\n4921 rules/marlborough/rules.yaml:1589:15\n4922 rules/marlborough/rules.yaml:1590:15\n4924 rules/marlborough/rules.yaml:1592:7\n4925 rules/marlborough/rules.yaml:1593:7\n4926 rules/marlborough/rules.yaml:1594:7\n4931 rules/marlborough/rules.yaml:1595:7\n4932 rules/marlborough/rules.yaml:1596:11\n4933 rules/marlborough/rules.yaml:1597:11\n4934 rules/marlborough/rules.yaml:1598:15\n4937 rules/marlborough/rules.yaml:1599:15\n4938 rules/marlborough/rules.yaml:1600:15\n4939 rules/marlborough/rules.yaml:1602:7\n4940 rules/marlborough/rules.yaml:1603:7\n4945 rules/marlborough/rules.yaml:1604:11\n4951 rules/marlborough/rules.yaml:1605:11\n4987 rules/marlborough/rules.yaml:1606:11\n4988 rules/marlborough/rules.yaml:1607:15\n4990 rules/marlborough/rules.yaml:1609:15\n4991 rules/marlborough/rules.yaml:1610:15\n4992 rules/marlborough/rules.yaml:1611:19\n4994 rules/marlborough/rules.yaml:1613:19\n4997 rules/marlborough/rules.yaml:1614:19\n4998 rules/marlborough/rules.yaml:1616:7\n4999 rules/marlborough/rules.yaml:1617:7\n5004 rules/marlborough/rules.yaml:1618:11\n5028 rules/marlborough/rules.yaml:1619:11\n5029 rules/marlborough/rules.yaml:1620:15\n5031 rules/marlborough/rules.yaml:1622:15\n5032 rules/marlborough/rules.yaml:1623:15\n5033 rules/marlborough/rules.yaml:1624:19\n5035 rules/marlborough/rules.yaml:1626:19\n5040 rules/marlborough/rules.yaml:1627:19\n5043 rules/marlborough/rules.yaml:1628:19\n5044 rules/marlborough/rules.yaml:1629:19\n5048 rules/marlborough/rules.yaml:1630:23\n5051 rules/marlborough/rules.yaml:1633:23\n5052 rules/marlborough/rules.yaml:1634:23\n5057 rules/marlborough/rules.yaml:1526:7\n5072 rules/marlborough/rules.yaml:1527:7\n5081 rules/marlborough/rules.yaml:1528:11\n5082 rules/marlborough/rules.yaml:1529:7\n5083 rules/marlborough/rules.yaml:1530:7\n5104 rules/marlborough/rules.yaml:1531:7\n5105 rules/marlborough/rules.yaml:1533:11\n5106 rules/marlborough/rules.yaml:1534:15\n5107 rules/marlborough/rules.yaml:1535:11\n5108 rules/marlborough/rules.yaml:1536:7\n5109 rules/marlborough/rules.yaml:1537:7\n5110 rules/marlborough/rules.yaml:1538:11\n5115 rules/marlborough/rules.yaml:2515:1\n5116 rules/marlborough/rules.yaml:2515:1\n5117 rules/marlborough/rules.yaml:2515:1\n5122 rules/marlborough/rules.yaml:2515:1\n5123 rules/marlborough/rules.yaml:2515:1\n5124 rules/marlborough/rules.yaml:2515:1\n5125 rules/marlborough/rules.yaml:2515:1\n5128 rules/marlborough/rules.yaml:2515:1\n5129 rules/marlborough/rules.yaml:2515:1\n5131 rules/marlborough/rules.yaml:2515:1\n5132 rules/marlborough/rules.yaml:2515:1\n5133 rules/marlborough/rules.yaml:2515:1\n5134 rules/marlborough/rules.yaml:2515:1\n5135 rules/marlborough/rules.yaml:2515:1\n5136 rules/marlborough/rules.yaml:2515:1\n5137 rules/marlborough/rules.yaml:2515:1\n5138 rules/marlborough/rules.yaml:2515:1\n5139 rules/marlborough/rules.yaml:2515:1\n5140 rules/marlborough/rules.yaml:2515:1\n5141 rules/marlborough/rules.yaml:2515:1\n5145 rules/marlborough/rules.yaml:1782:7\n5150 rules/marlborough/rules.yaml:1783:7\n5170 rules/marlborough/rules.yaml:1784:7\n5171 rules/marlborough/rules.yaml:1785:11\n5172 rules/marlborough/rules.yaml:1786:11\n5178 rules/marlborough/rules.yaml:1787:15\n5179 rules/marlborough/rules.yaml:1788:7\n5191 rules/marlborough/rules.yaml:1789:11\n5207 rules/marlborough/rules.yaml:1790:7\n5213 rules/marlborough/rules.yaml:1791:11\n5226 rules/marlborough/rules.yaml:2113:7\n5238 rules/marlborough/rules.yaml:2114:7\n5239 rules/marlborough/rules.yaml:2116:11\n5240 rules/marlborough/rules.yaml:2117:7\n5241 rules/marlborough/rules.yaml:2118:7\n5242 rules/marlborough/rules.yaml:2119:7\n5247 rules/marlborough/rules.yaml:1406:7\n5248 rules/marlborough/rules.yaml:1407:11\n5249 rules/marlborough/rules.yaml:1408:7\n5255 rules/marlborough/rules.yaml:1409:7\n5256 rules/marlborough/rules.yaml:1410:7\n5261 rules/marlborough/rules.yaml:1411:11\n5262 rules/marlborough/rules.yaml:1412:15\n5264 rules/marlborough/rules.yaml:1414:15\n5265 rules/marlborough/rules.yaml:1415:11\n5266 rules/marlborough/rules.yaml:1416:15\n5267 rules/marlborough/rules.yaml:1417:11\n5268 rules/marlborough/rules.yaml:1418:15\n5270 rules/marlborough/rules.yaml:1420:15\n5271 rules/marlborough/rules.yaml:1421:11\n5280 rules/marlborough/rules.yaml:2450:7\n5282 rules/marlborough/rules.yaml:2451:7\n5283 rules/marlborough/rules.yaml:2452:7\n5290 rules/marlborough/rules.yaml:2166:7\n5291 rules/marlborough/rules.yaml:2167:7\n5292 rules/marlborough/rules.yaml:2168:11\n5293 rules/marlborough/rules.yaml:2169:7\n5299 rules/marlborough/rules.yaml:2170:7\n5305 rules/marlborough/rules.yaml:2171:7\n5306 rules/marlborough/rules.yaml:2172:7\n5310 rules/marlborough/rules.yaml:2173:11\n5311 rules/marlborough/rules.yaml:2174:7\n5312 rules/marlborough/rules.yaml:2175:7\n5313 rules/marlborough/rules.yaml:2176:11\n5314 rules/marlborough/rules.yaml:2177:7\n5320 rules/marlborough/rules.yaml:2178:7\n5321 rules/marlborough/rules.yaml:2179:7\n5322 rules/marlborough/rules.yaml:2181:7\n5323 rules/marlborough/rules.yaml:2183:15\n5325 rules/marlborough/rules.yaml:2185:15\n5327 rules/marlborough/rules.yaml:2187:15\n5329 rules/marlborough/rules.yaml:2189:15\n5330 rules/marlborough/rules.yaml:2190:15\n5332 rules/marlborough/rules.yaml:2192:15\n5333 rules/marlborough/rules.yaml:2193:15\n5334 rules/marlborough/rules.yaml:2194:15\n5335 rules/marlborough/rules.yaml:2195:19\n5336 rules/marlborough/rules.yaml:2196:19\n5337 rules/marlborough/rules.yaml:2197:15\n5341 rules/marlborough/rules.yaml:2145:7\n5347 rules/marlborough/rules.yaml:2146:7\n5348 rules/marlborough/rules.yaml:2147:7\n5349 rules/marlborough/rules.yaml:2148:11\n5350 rules/marlborough/rules.yaml:2150:7\n5351 rules/marlborough/rules.yaml:2151:7\n5352 rules/marlborough/rules.yaml:2152:7\n5355 rules/marlborough/rules.yaml:2154:7\n5356 rules/marlborough/rules.yaml:2155:7\n5357 rules/marlborough/rules.yaml:2156:11\n5362 rules/marlborough/rules.yaml:2253:7\n5363 rules/marlborough/rules.yaml:2254:7\n5368 rules/marlborough/rules.yaml:2255:11\n5373 rules/marlborough/rules.yaml:2256:11\n5378 rules/marlborough/rules.yaml:2257:11\n5379 rules/marlborough/rules.yaml:2258:15\n5381 rules/marlborough/rules.yaml:2260:15\n5382 rules/marlborough/rules.yaml:2261:15\n5383 rules/marlborough/rules.yaml:2262:19\n5385 rules/marlborough/rules.yaml:2264:19\n5388 rules/marlborough/rules.yaml:2265:19\n5393 rules/marlborough/rules.yaml:1679:7\n5394 rules/marlborough/rules.yaml:1680:7\n5395 rules/marlborough/rules.yaml:1681:7\n5396 rules/marlborough/rules.yaml:1682:7\n5401 rules/marlborough/rules.yaml:1683:11\n5406 rules/marlborough/rules.yaml:1684:11\n5410 rules/marlborough/rules.yaml:1685:11\n5411 rules/marlborough/rules.yaml:1686:11\n5412 rules/marlborough/rules.yaml:1687:15\n5414 rules/marlborough/rules.yaml:1689:15\n5415 rules/marlborough/rules.yaml:1690:15\n5417 rules/marlborough/rules.yaml:1692:15\n5418 rules/marlborough/rules.yaml:1693:15\n5419 rules/marlborough/rules.yaml:1694:19\n5421 rules/marlborough/rules.yaml:1696:19\n5422 rules/marlborough/rules.yaml:1697:7\n5429 rules/marlborough/rules.yaml:2025:7\n5430 rules/marlborough/rules.yaml:2026:7\n5431 rules/marlborough/rules.yaml:2027:7\n5432 rules/marlborough/rules.yaml:2028:7\n5433 rules/marlborough/rules.yaml:2030:7\n5434 rules/marlborough/rules.yaml:2032:15\n5435 rules/marlborough/rules.yaml:2033:19\n5437 rules/marlborough/rules.yaml:2035:19\n5439 rules/marlborough/rules.yaml:2037:15\n5440 rules/marlborough/rules.yaml:2038:19\n5444 rules/marlborough/rules.yaml:2042:15\n5445 rules/marlborough/rules.yaml:2043:15\n5447 rules/marlborough/rules.yaml:2045:15\n5448 rules/marlborough/rules.yaml:2046:15\n5450 rules/marlborough/rules.yaml:2048:15\n5451 rules/marlborough/rules.yaml:2049:15\n5453 rules/marlborough/rules.yaml:2051:15\n5458 rules/marlborough/rules.yaml:2380:7\n5464 rules/marlborough/rules.yaml:2381:7\n5465 rules/marlborough/rules.yaml:2382:7\n5468 rules/marlborough/rules.yaml:2383:7\n5469 rules/marlborough/rules.yaml:2384:11\n5472 rules/marlborough/rules.yaml:2385:7\n5473 rules/marlborough/rules.yaml:2386:7\n5474 rules/marlborough/rules.yaml:2387:7\n5477 rules/marlborough/rules.yaml:2389:7\n5478 rules/marlborough/rules.yaml:2390:7\n5479 rules/marlborough/rules.yaml:2391:11\n5480 rules/marlborough/rules.yaml:2393:7\n5481 rules/marlborough/rules.yaml:2394:11\n5482 rules/marlborough/rules.yaml:2395:7\n5483 rules/marlborough/rules.yaml:2396:7\n5484 rules/marlborough/rules.yaml:2397:7\n5485 rules/marlborough/rules.yaml:2398:11\n5486 rules/marlborough/rules.yaml:2399:15\n5488 rules/marlborough/rules.yaml:2401:7\n5501 rules/marlborough/rules.yaml:2402:7\n5502 rules/marlborough/rules.yaml:2403:11\n5503 rules/marlborough/rules.yaml:2404:7\n5504 rules/marlborough/rules.yaml:2405:7\n5505 rules/marlborough/rules.yaml:2406:11\n5506 rules/marlborough/rules.yaml:2407:11\n5514 rules/marlborough/rules.yaml:2408:11\n5515 rules/marlborough/rules.yaml:2409:11\n5519 rules/marlborough/rules.yaml:2360:7\n5520 rules/marlborough/rules.yaml:2361:7\n5521 rules/marlborough/rules.yaml:2362:11\n5522 rules/marlborough/rules.yaml:2363:11\n5523 rules/marlborough/rules.yaml:2364:15\n5524 rules/marlborough/rules.yaml:2365:15\n5525 rules/marlborough/rules.yaml:2366:7\n5529 rules/marlborough/rules.yaml:2334:7\n5539 rules/marlborough/rules.yaml:2335:7\n5540 rules/marlborough/rules.yaml:2337:11\n5541 rules/marlborough/rules.yaml:2338:7\n5542 rules/marlborough/rules.yaml:2339:7\n5548 rules/marlborough/rules.yaml:2340:7\n5549 rules/marlborough/rules.yaml:2341:7\n5550 rules/marlborough/rules.yaml:2342:11\n5556 rules/marlborough/rules.yaml:2344:7\n5561 rules/marlborough/rules.yaml:2345:11\n5562 rules/marlborough/rules.yaml:2346:11\n5563 rules/marlborough/rules.yaml:2347:15\n5564 rules/marlborough/rules.yaml:2348:15\n5565 rules/marlborough/rules.yaml:2349:15\n5571 rules/marlborough/rules.yaml:2210:7\n5572 rules/marlborough/rules.yaml:2211:11\n5573 rules/marlborough/rules.yaml:2212:11\n5582 rules/marlborough/rules.yaml:2213:15\n5583 rules/marlborough/rules.yaml:2214:15\n5584 rules/marlborough/rules.yaml:2215:19\n5587 rules/marlborough/rules.yaml:2216:19\n5591 rules/marlborough/rules.yaml:976:7\n5592 rules/marlborough/rules.yaml:977:7\n5593 rules/marlborough/rules.yaml:978:11\n5594 rules/marlborough/rules.yaml:979:7\n5597 rules/marlborough/rules.yaml:981:11\n5598 rules/marlborough/rules.yaml:982:7\n5599 rules/marlborough/rules.yaml:983:11\n5600 rules/marlborough/rules.yaml:984:15\n5601 rules/marlborough/rules.yaml:985:7\n5602 rules/marlborough/rules.yaml:986:7\n5603 rules/marlborough/rules.yaml:987:7\n5604 rules/marlborough/rules.yaml:988:11\n5605 rules/marlborough/rules.yaml:989:7\n5606 rules/marlborough/rules.yaml:990:7\n5607 rules/marlborough/rules.yaml:991:7\n5608 rules/marlborough/rules.yaml:992:7\n5626 rules/marlborough/rules.yaml:993:7\n5635 rules/marlborough/rules.yaml:994:11\n5640 rules/marlborough/rules.yaml:995:7\n5641 rules/marlborough/rules.yaml:997:11\n5642 rules/marlborough/rules.yaml:998:15\n5643 rules/marlborough/rules.yaml:999:11\n5644 rules/marlborough/rules.yaml:1000:7\n5645 rules/marlborough/rules.yaml:1001:7\n5646 rules/marlborough/rules.yaml:1002:11\n5652 rules/marlborough/rules.yaml:2496:3\n5653 rules/marlborough/rules.yaml:2496:3\n5655 rules/marlborough/rules.yaml:2496:3\n5656 rules/marlborough/rules.yaml:2496:3\n5657 rules/marlborough/rules.yaml:2496:3\n5658 rules/marlborough/rules.yaml:2496:3\n5659 rules/marlborough/rules.yaml:2496:3\n5660 rules/marlborough/rules.yaml:2496:3\n5667 rules/marlborough/rules.yaml:2496:3\n5668 rules/marlborough/rules.yaml:2496:3\n5669 rules/marlborough/rules.yaml:2496:3\n5670 rules/marlborough/rules.yaml:2496:3\n5673 rules/marlborough/rules.yaml:2496:3\n5674 rules/marlborough/rules.yaml:2496:3\n5676 rules/marlborough/rules.yaml:2496:3\n5677 rules/marlborough/rules.yaml:2496:3\n5678 rules/marlborough/rules.yaml:2496:3\n5680 rules/marlborough/rules.yaml:2496:3\n5681 rules/marlborough/rules.yaml:2496:3\n5682 rules/marlborough/rules.yaml:2496:3\n5689 rules/marlborough/rules.yaml:1439:7\n5695 rules/marlborough/rules.yaml:1440:7\n5709 rules/marlborough/rules.yaml:1441:7\n5720 rules/marlborough/rules.yaml:1442:7\n5731 rules/marlborough/rules.yaml:1443:11\n5732 rules/marlborough/rules.yaml:1445:7\n5737 rules/marlborough/rules.yaml:1446:7\n5738 rules/marlborough/rules.yaml:1447:7\n5739 rules/marlborough/rules.yaml:1448:11\n5740 rules/marlborough/rules.yaml:1449:7\n5741 rules/marlborough/rules.yaml:1450:11\n5742 rules/marlborough/rules.yaml:1451:7\n5743 rules/marlborough/rules.yaml:1452:11\n5744 rules/marlborough/rules.yaml:1453:7\n5745 rules/marlborough/rules.yaml:1454:11\n5746 rules/marlborough/rules.yaml:1455:15\n5750 rules/marlborough/rules.yaml:1459:7\n5751 rules/marlborough/rules.yaml:1460:11\n5754 rules/marlborough/rules.yaml:1461:15\n5755 rules/marlborough/rules.yaml:1462:19\n5758 rules/marlborough/rules.yaml:1466:7\n5759 rules/marlborough/rules.yaml:1467:11\n5760 rules/marlborough/rules.yaml:1469:11\n5761 rules/marlborough/rules.yaml:1470:15\n5764 rules/marlborough/rules.yaml:1471:15\n5765 rules/marlborough/rules.yaml:1472:19\n5766 rules/marlborough/rules.yaml:1473:19\n5767 rules/marlborough/rules.yaml:1474:7\n5768 rules/marlborough/rules.yaml:1475:11\n5769 rules/marlborough/rules.yaml:1476:7\n5781 rules/marlborough/rules.yaml:1477:7\n5790 rules/marlborough/rules.yaml:1478:11\n5791 rules/marlborough/rules.yaml:1479:7\n5792 rules/marlborough/rules.yaml:1480:7\n5793 rules/marlborough/rules.yaml:1481:11\n5794 rules/marlborough/rules.yaml:1482:7\n5795 rules/marlborough/rules.yaml:1483:7\n5796 rules/marlborough/rules.yaml:1484:11\n5797 rules/marlborough/rules.yaml:1485:11\n5798 rules/marlborough/rules.yaml:1486:15\n5813 rules/marlborough/rules.yaml:1487:11\n5814 rules/marlborough/rules.yaml:1488:11\n5819 rules/marlborough/rules.yaml:1319:7\n5828 rules/marlborough/rules.yaml:1320:7\n5829 rules/marlborough/rules.yaml:1321:7\n5830 rules/marlborough/rules.yaml:1322:11\n5845 rules/marlborough/rules.yaml:1323:7\n5846 rules/marlborough/rules.yaml:1324:7\n5847 rules/marlborough/rules.yaml:1325:11\n5848 rules/marlborough/rules.yaml:1327:11\n5849 rules/marlborough/rules.yaml:1328:7\n5850 rules/marlborough/rules.yaml:1329:7\n5851 rules/marlborough/rules.yaml:1330:7\n5852 rules/marlborough/rules.yaml:1331:7\n5861 rules/marlborough/rules.yaml:1332:7\n5867 rules/marlborough/rules.yaml:1333:7\n5868 rules/marlborough/rules.yaml:1334:11\n5869 rules/marlborough/rules.yaml:1336:7\n5878 rules/marlborough/rules.yaml:1337:11\n5879 rules/marlborough/rules.yaml:1338:11\n5880 rules/marlborough/rules.yaml:1339:7\n5891 rules/marlborough/rules.yaml:1340:7\n5892 rules/marlborough/rules.yaml:1341:7\n5893 rules/marlborough/rules.yaml:1342:11\n5894 rules/marlborough/rules.yaml:1343:11\n5895 rules/marlborough/rules.yaml:1344:15\n5896 rules/marlborough/rules.yaml:1345:11\n5897 rules/marlborough/rules.yaml:1346:15\n5899 rules/marlborough/rules.yaml:1349:15\n5900 rules/marlborough/rules.yaml:1351:7\n5901 rules/marlborough/rules.yaml:1352:7\n5902 rules/marlborough/rules.yaml:1353:11\n5903 rules/marlborough/rules.yaml:1354:7\n5904 rules/marlborough/rules.yaml:1355:11\n5905 rules/marlborough/rules.yaml:1356:7\n5906 rules/marlborough/rules.yaml:1357:7\n5907 rules/marlborough/rules.yaml:1358:11\n5908 rules/marlborough/rules.yaml:1359:15\n5910 rules/marlborough/rules.yaml:1360:15\n5913 rules/marlborough/rules.yaml:1364:7\n5914 rules/marlborough/rules.yaml:1365:11\n5915 rules/marlborough/rules.yaml:1367:11\n5916 rules/marlborough/rules.yaml:1368:15\n5917 rules/marlborough/rules.yaml:1369:15\n5918 rules/marlborough/rules.yaml:1370:19\n5919 rules/marlborough/rules.yaml:1371:19\n5920 rules/marlborough/rules.yaml:1372:7\n5925 rules/marlborough/rules.yaml:1373:7\n5926 rules/marlborough/rules.yaml:1374:11\n5927 rules/marlborough/rules.yaml:1375:7\n5928 rules/marlborough/rules.yaml:1376:7\n5929 rules/marlborough/rules.yaml:1377:11\n5930 rules/marlborough/rules.yaml:1378:7\n5931 rules/marlborough/rules.yaml:1379:7\n5932 rules/marlborough/rules.yaml:1380:11\n5933 rules/marlborough/rules.yaml:1381:11\n5934 rules/marlborough/rules.yaml:1382:15\n5935 rules/marlborough/rules.yaml:1383:15\n5936 rules/marlborough/rules.yaml:1384:15\n5937 rules/marlborough/rules.yaml:1385:19\n5938 rules/marlborough/rules.yaml:1387:11\n5943 rules/marlborough/rules.yaml:1388:11\n5944 rules/marlborough/rules.yaml:1389:15\n5950 rules/marlborough/rules.yaml:1390:11\n5951 rules/marlborough/rules.yaml:1391:15\n5957 rules/marlborough/rules.yaml:1392:11\n5958 rules/marlborough/rules.yaml:1393:11\n5959 rules/marlborough/rules.yaml:1394:11\n5960 rules/marlborough/rules.yaml:1395:11\n5961 rules/marlborough/rules.yaml:1396:15\n5962 rules/marlborough/rules.yaml:1397:11\n5966 rules/marlborough/rules.yaml:1979:7\n5969 rules/marlborough/rules.yaml:1980:11\n5970 rules/marlborough/rules.yaml:1981:11\n5971 rules/marlborough/rules.yaml:1982:11\n5972 rules/marlborough/rules.yaml:1983:15\n5974 rules/marlborough/rules.yaml:1985:15\n5978 rules/marlborough/flow.yaml:11:7\n5979 rules/marlborough/flow.yaml:12:11\n5985 rules/marlborough/rules.yaml:941:7\n5986 rules/marlborough/rules.yaml:942:7\n5987 rules/marlborough/rules.yaml:943:7\n5988 rules/marlborough/rules.yaml:944:11\n5989 rules/marlborough/rules.yaml:945:11\n5990 rules/marlborough/rules.yaml:946:15\n5991 rules/marlborough/rules.yaml:947:15\n5992 rules/marlborough/rules.yaml:948:7\n5997 rules/marlborough/rules.yaml:949:11\n5998 rules/marlborough/rules.yaml:950:11\n5999 rules/marlborough/rules.yaml:951:11\n6000 rules/marlborough/rules.yaml:952:11\n6001 rules/marlborough/rules.yaml:953:11\n6002 rules/marlborough/rules.yaml:954:7\n6003 rules/marlborough/rules.yaml:955:11\n6008 rules/marlborough/rules.yaml:1547:7\n6009 rules/marlborough/rules.yaml:1548:7\n6010 rules/marlborough/rules.yaml:1549:11\n6011 rules/marlborough/rules.yaml:1550:11\n6012 rules/marlborough/rules.yaml:1551:7\n6015 rules/marlborough/rules.yaml:1552:7\n6016 rules/marlborough/rules.yaml:1553:7\n6024 rules/marlborough/rules.yaml:1997:7\n6025 rules/marlborough/rules.yaml:1998:7\n6026 rules/marlborough/rules.yaml:1999:11\n6027 rules/marlborough/rules.yaml:2000:11\n6034 rules/marlborough/rules.yaml:2001:15\n6035 rules/marlborough/rules.yaml:2002:15\n6043 rules/marlborough/rules.yaml:2003:15\n6061 rules/marlborough/rules.yaml:2004:15\n6062 rules/marlborough/rules.yaml:2005:15\n6063 rules/marlborough/rules.yaml:2006:19\n6064 rules/marlborough/rules.yaml:2007:19\n6065 rules/marlborough/rules.yaml:2008:23\n6068 rules/marlborough/rules.yaml:2009:23\n6069 rules/marlborough/rules.yaml:2011:19\n6070 rules/marlborough/rules.yaml:2012:23\n6071 rules/marlborough/rules.yaml:2013:23\n6075 rules/marlborough/rules.yaml:1645:7\n6079 rules/marlborough/rules.yaml:1646:7\n6080 rules/marlborough/rules.yaml:1647:11\n6081 rules/marlborough/rules.yaml:1648:11\n6082 rules/marlborough/rules.yaml:1649:7\n6083 rules/marlborough/rules.yaml:1650:11\n6087 rules/marlborough/flow.yaml:104:7\n6088 rules/marlborough/flow.yaml:105:11\n6092 rules/marlborough/flow.yaml:50:7\n6095 rules/marlborough/flow.yaml:51:11\n6096 rules/marlborough/flow.yaml:52:15\n6100 rules/marlborough/flow.yaml:67:7\n6103 rules/marlborough/flow.yaml:68:11\n6104 rules/marlborough/flow.yaml:69:15\n6108 rules/marlborough/flow.yaml:85:7\n6112 rules/marlborough/flow.yaml:61:7\n6113 rules/marlborough/flow.yaml:62:11\n6114 rules/marlborough/flow.yaml:63:15\n6118 rules/marlborough/flow.yaml:89:7\n6119 rules/marlborough/flow.yaml:90:11\n6123 rules/marlborough/flow.yaml:45:7\n6124 rules/marlborough/flow.yaml:46:11\n6128 rules/marlborough/flow.yaml:79:7\n6129 rules/marlborough/flow.yaml:80:11\n6130 rules/marlborough/flow.yaml:81:15\n6134 rules/marlborough/flow.yaml:56:7\n6135 rules/marlborough/flow.yaml:57:11\n6139 rules/marlborough/rules.yaml:1043:7\n6145 rules/marlborough/rules.yaml:1044:7\n6146 rules/marlborough/rules.yaml:1045:11\n6147 rules/marlborough/rules.yaml:1046:7\n6148 rules/marlborough/rules.yaml:1047:7\n6152 rules/marlborough/rules.yaml:2093:7\n6157 rules/marlborough/rules.yaml:2094:7\n6158 rules/marlborough/rules.yaml:2096:11\n6159 rules/marlborough/rules.yaml:2097:7\n6160 rules/marlborough/rules.yaml:2098:7\n6179 rules/marlborough/rules.yaml:1018:7\n6180 rules/marlborough/rules.yaml:1019:7\n6188 rules/marlborough/rules.yaml:1020:11\n6189 rules/marlborough/rules.yaml:1021:7\n6231 rules/marlborough/rules.yaml:1022:7\n6232 rules/marlborough/rules.yaml:1023:11\n6233 rules/marlborough/rules.yaml:1024:7\n6251 rules/marlborough/rules.yaml:1025:7\n6257 rules/marlborough/rules.yaml:1026:7\n6258 rules/marlborough/rules.yaml:1027:11\n6260 rules/marlborough/rules.yaml:1028:11\n6264 rules/marlborough/rules.yaml:1029:15\n6265 rules/marlborough/rules.yaml:1030:7\n6266 rules/marlborough/rules.yaml:1031:11\n6267 rules/marlborough/rules.yaml:1032:11\n6268 rules/marlborough/rules.yaml:1033:7\n6283 rules/marlborough/rules.yaml:1034:11\n6291 rules/marlborough/rules.yaml:1035:15\n6293 rules/marlborough/rules.yaml:1036:15\n6342 rules/marlborough/rules.yaml:1125:7\n6343 rules/marlborough/rules.yaml:1126:7\n6349 rules/marlborough/rules.yaml:1127:7\n6350 rules/marlborough/rules.yaml:1128:11\n6352 rules/marlborough/rules.yaml:1129:7\n6353 rules/marlborough/rules.yaml:1130:11\n6355 rules/marlborough/rules.yaml:1131:7\n6358 rules/marlborough/rules.yaml:1132:7\n6359 rules/marlborough/rules.yaml:1133:7\n6360 rules/marlborough/rules.yaml:1134:7\n6365 rules/marlborough/rules.yaml:1135:11\n6366 rules/marlborough/rules.yaml:1136:11\n6394 rules/marlborough/rules.yaml:1139:11\n6395 rules/marlborough/rules.yaml:1140:11\n6396 rules/marlborough/rules.yaml:1141:11\n6397 rules/marlborough/rules.yaml:1143:19\n6398 rules/marlborough/rules.yaml:1144:23\n6400 rules/marlborough/rules.yaml:1146:23\n6401 rules/marlborough/rules.yaml:1147:23\n6411 rules/marlborough/rules.yaml:1153:19\n6414 rules/marlborough/rules.yaml:1149:19\n6418 rules/marlborough/rules.yaml:1151:19\n6427 rules/marlborough/rules.yaml:1155:11\n6428 rules/marlborough/rules.yaml:1156:11\n6431 rules/marlborough/rules.yaml:1157:11\n6436 rules/marlborough/rules.yaml:1158:11\n6437 rules/marlborough/rules.yaml:1159:11\n6458 rules/marlborough/rules.yaml:1160:15\n6509 rules/marlborough/rules.yaml:1163:15\n6510 rules/marlborough/rules.yaml:1164:15\n6516 rules/marlborough/rules.yaml:1166:15\n6528 rules/marlborough/rules.yaml:1167:15\n6529 rules/marlborough/rules.yaml:1168:15\n6546 rules/marlborough/rules.yaml:1169:15\n6547 rules/marlborough/rules.yaml:1170:15\n6553 rules/marlborough/rules.yaml:1172:15\n6565 rules/marlborough/rules.yaml:1173:15\n6566 rules/marlborough/rules.yaml:1174:15\n6583 rules/marlborough/rules.yaml:1175:15\n6584 rules/marlborough/rules.yaml:1176:15\n6587 rules/marlborough/rules.yaml:1177:11\n6588 rules/marlborough/rules.yaml:1178:11\n6589 rules/marlborough/rules.yaml:1179:11\n6590 rules/marlborough/rules.yaml:1180:11\n6591 rules/marlborough/rules.yaml:1181:11\n6592 rules/marlborough/rules.yaml:1182:11\n6593 rules/marlborough/rules.yaml:1183:11\n6604 rules/marlborough/rules.yaml:1185:19\n6611 rules/marlborough/rules.yaml:1186:19\n6619 rules/marlborough/rules.yaml:1187:23\n6620 rules/marlborough/rules.yaml:1188:23\n6624 rules/marlborough/rules.yaml:1190:19\n6629 rules/marlborough/rules.yaml:1195:23\n6632 rules/marlborough/rules.yaml:1191:23\n6636 rules/marlborough/rules.yaml:1193:23\n6640 rules/marlborough/rules.yaml:1197:19\n6641 rules/marlborough/rules.yaml:1198:19\n6654 rules/marlborough/rules.yaml:1199:19\n6657 rules/marlborough/rules.yaml:1202:23\n6660 rules/marlborough/rules.yaml:1200:23\n6664 rules/marlborough/rules.yaml:1204:19\n6671 rules/marlborough/rules.yaml:1205:19\n6678 rules/marlborough/rules.yaml:1206:19\n6689 rules/marlborough/rules.yaml:1207:23\n6693 rules/marlborough/rules.yaml:1209:19\n6736 rules/marlborough/rules.yaml:2456:3\n6741 rules/marlborough/rules.yaml:2456:3\n6743 rules/marlborough/rules.yaml:2456:3\n6744 rules/marlborough/rules.yaml:2456:3\n6745 rules/marlborough/rules.yaml:2456:3\n6746 rules/marlborough/rules.yaml:2456:3\n6747 rules/marlborough/rules.yaml:2456:3\n6748 rules/marlborough/rules.yaml:2456:3\n6761 rules/marlborough/rules.yaml:2456:3\n6762 rules/marlborough/rules.yaml:2456:3\n6774 rules/marlborough/rules.yaml:2456:3\n6780 rules/marlborough/rules.yaml:2456:3\n6793 rules/marlborough/rules.yaml:2456:3\n6794 rules/marlborough/rules.yaml:2456:3\n6816 rules/marlborough/rules.yaml:2456:3\n6856 rules/marlborough/rules.yaml:2456:3\n6857 rules/marlborough/rules.yaml:2456:3\n6859 rules/marlborough/rules.yaml:2456:3\n6860 rules/marlborough/rules.yaml:2456:3\n6864 rules/marlborough/rules.yaml:2456:3\n6904 rules/marlborough/rules.yaml:1220:7\n6905 rules/marlborough/rules.yaml:1221:7\n6906 rules/marlborough/rules.yaml:1222:7\n6914 rules/marlborough/rules.yaml:1223:7\n6915 rules/marlborough/rules.yaml:1224:7\n6916 rules/marlborough/rules.yaml:1225:7\n6917 rules/marlborough/rules.yaml:1226:7\n6918 rules/marlborough/rules.yaml:1227:11\n6919 rules/marlborough/rules.yaml:1228:7\n6920 rules/marlborough/rules.yaml:1229:7\n6921 rules/marlborough/rules.yaml:1230:7\n6929 rules/marlborough/rules.yaml:1231:7\n6937 rules/marlborough/rules.yaml:1232:7\n6938 rules/marlborough/rules.yaml:1233:7\n6939 rules/marlborough/rules.yaml:1234:7\n6940 rules/marlborough/rules.yaml:1235:7\n6941 rules/marlborough/rules.yaml:1236:7\n6942 rules/marlborough/rules.yaml:1237:7\n6943 rules/marlborough/rules.yaml:1238:7\n6989 rules/marlborough/rules.yaml:1239:7\n6990 rules/marlborough/rules.yaml:1240:7\n6991 rules/marlborough/rules.yaml:1241:7\n6992 rules/marlborough/rules.yaml:1242:7\n7019 rules/marlborough/rules.yaml:1243:7\n7071 rules/marlborough/rules.yaml:1244:7\n7072 rules/marlborough/rules.yaml:1245:11\n7099 rules/marlborough/rules.yaml:1246:7\n7100 rules/marlborough/rules.yaml:1247:7\n7111 rules/marlborough/rules.yaml:1249:15\n7112 rules/marlborough/rules.yaml:1250:19\n7113 rules/marlborough/rules.yaml:1251:15\n7120 rules/marlborough/rules.yaml:1252:15\n7127 rules/marlborough/rules.yaml:1253:15\n7132 rules/marlborough/rules.yaml:1254:19\n7136 rules/marlborough/rules.yaml:1256:15\n7146 rules/marlborough/rules.yaml:1257:15\n7153 rules/marlborough/rules.yaml:1258:15\n7160 rules/marlborough/rules.yaml:1259:15\n7167 rules/marlborough/rules.yaml:1260:15\n7172 rules/marlborough/rules.yaml:1261:19\n7176 rules/marlborough/rules.yaml:1263:15\n7177 rules/marlborough/rules.yaml:1264:15\n7184 rules/marlborough/rules.yaml:1265:15\n7191 rules/marlborough/rules.yaml:1266:15\n7197 rules/marlborough/rules.yaml:1267:19\n7200 rules/marlborough/rules.yaml:1269:15\n7207 rules/marlborough/rules.yaml:1270:15\n7214 rules/marlborough/rules.yaml:1271:15\n7218 rules/marlborough/rules.yaml:1272:19\n7219 rules/marlborough/rules.yaml:1273:19\n7220 rules/marlborough/rules.yaml:1274:15\n7227 rules/marlborough/rules.yaml:1275:15\n7234 rules/marlborough/rules.yaml:1276:15\n7239 rules/marlborough/rules.yaml:1277:19\n7243 rules/marlborough/rules.yaml:1279:15\n7244 rules/marlborough/rules.yaml:1280:19\n7245 rules/marlborough/rules.yaml:1281:15\n7246 rules/marlborough/rules.yaml:1282:15\n7247 rules/marlborough/rules.yaml:1283:15\n7254 rules/marlborough/rules.yaml:1284:15\n7261 rules/marlborough/rules.yaml:1285:15\n7266 rules/marlborough/rules.yaml:1286:19\n7286 rules/marlborough/rules.yaml:1909:7\n7287 rules/marlborough/rules.yaml:1910:7\n7288 rules/marlborough/rules.yaml:1911:7\n7312 rules/marlborough/rules.yaml:1912:7\n7313 rules/marlborough/rules.yaml:1913:11\n7316 rules/marlborough/rules.yaml:1914:7\n7317 rules/marlborough/rules.yaml:1915:7\n7348 rules/marlborough/rules.yaml:1738:7\n7365 rules/marlborough/rules.yaml:1739:11\n7366 rules/marlborough/rules.yaml:1740:11\n7379 rules/marlborough/rules.yaml:1741:15\n7386 rules/marlborough/rules.yaml:1742:15\n7422 rules/marlborough/rules.yaml:1743:15\n7423 rules/marlborough/rules.yaml:1744:19\n7424 rules/marlborough/rules.yaml:1745:19\n7430 rules/marlborough/rules.yaml:1747:19\n7431 rules/marlborough/rules.yaml:1748:19\n7439 rules/marlborough/rules.yaml:1749:23\n7454 rules/marlborough/rules.yaml:1750:19\n7456 rules/marlborough/rules.yaml:1751:19\n7457 rules/marlborough/rules.yaml:1752:19\n7488 rules/marlborough/rules.yaml:1883:7\n7489 rules/marlborough/rules.yaml:1884:7\n7490 rules/marlborough/rules.yaml:1885:7\n7491 rules/marlborough/rules.yaml:1886:7\n7521 rules/marlborough/rules.yaml:1889:7\n7522 rules/marlborough/rules.yaml:1890:7\n7523 rules/marlborough/rules.yaml:1891:7\n7524 rules/marlborough/rules.yaml:1892:11\n7527 rules/marlborough/rules.yaml:1893:7\n7528 rules/marlborough/rules.yaml:1894:11\n7531 rules/marlborough/rules.yaml:1895:7\n7532 rules/marlborough/rules.yaml:1896:7\n7533 rules/marlborough/rules.yaml:1897:7\n7534 rules/marlborough/rules.yaml:1898:7\n7535 rules/marlborough/rules.yaml:1899:7\n7536 rules/marlborough/rules.yaml:1900:7\n7564 rules/marlborough/rules.yaml:1951:7\n7573 rules/marlborough/rules.yaml:1952:7\n7579 rules/marlborough/rules.yaml:1953:7\n7580 rules/marlborough/rules.yaml:1954:11\n7581 rules/marlborough/rules.yaml:1955:7\n7582 rules/marlborough/rules.yaml:1956:7\n7589 rules/marlborough/rules.yaml:1957:7\n7615 rules/marlborough/rules.yaml:1841:7\n7616 rules/marlborough/rules.yaml:1842:7\n7617 rules/marlborough/rules.yaml:1843:11\n7626 rules/marlborough/rules.yaml:1845:11\n7630 rules/marlborough/rules.yaml:1847:11\n7631 rules/marlborough/rules.yaml:1848:11\n7642 rules/marlborough/rules.yaml:1849:11\n7643 rules/marlborough/rules.yaml:1850:15\n7646 rules/marlborough/rules.yaml:1851:15\n7651 rules/marlborough/rules.yaml:1853:15\n7658 rules/marlborough/rules.yaml:1854:15\n7664 rules/marlborough/rules.yaml:1856:11\n7683 rules/marlborough/rules.yaml:1857:11\n7686 rules/marlborough/rules.yaml:1861:19\n7687 rules/marlborough/rules.yaml:1862:19\n7694 rules/marlborough/rules.yaml:1859:19\n7698 rules/marlborough/rules.yaml:1864:19\n7703 rules/marlborough/rules.yaml:1865:23\n7707 rules/marlborough/rules.yaml:1867:23\n7708 rules/marlborough/rules.yaml:1868:23\n7712 rules/marlborough/rules.yaml:1870:19\n7713 rules/marlborough/rules.yaml:1871:19\n7736 rules/marlborough/rules.yaml:1924:7\n7737 rules/marlborough/rules.yaml:1925:7\n7751 rules/marlborough/rules.yaml:1926:11\n7752 rules/marlborough/rules.yaml:1927:11\n7771 rules/marlborough/rules.yaml:1928:11\n7772 rules/marlborough/rules.yaml:1929:11\n7781 rules/marlborough/rules.yaml:1930:15\n7808 rules/marlborough/rules.yaml:1931:15\n7809 rules/marlborough/rules.yaml:1932:19\n7815 rules/marlborough/rules.yaml:1934:19\n7816 rules/marlborough/rules.yaml:1935:19\n7824 rules/marlborough/rules.yaml:1936:23\n7834 rules/marlborough/rules.yaml:1937:19\n7839 rules/marlborough/rules.yaml:1938:23\n7844 rules/marlborough/rules.yaml:1940:23\n7872 rules/marlborough/rules.yaml:1801:7\n7879 rules/marlborough/rules.yaml:1802:7\n7887 rules/marlborough/rules.yaml:1803:7\n7888 rules/marlborough/rules.yaml:1804:11\n7889 rules/marlborough/rules.yaml:1805:11\n7894 rules/marlborough/rules.yaml:1807:11\n7897 rules/marlborough/rules.yaml:1808:11\n7902 rules/marlborough/rules.yaml:1809:11\n7903 rules/marlborough/rules.yaml:1810:11\n7913 rules/marlborough/rules.yaml:1811:15\n7924 rules/marlborough/rules.yaml:1813:15\n7932 rules/marlborough/rules.yaml:1814:11\n7934 rules/marlborough/rules.yaml:1815:11\n7957 rules/marlborough/rules.yaml:835:7\n7960 rules/marlborough/rules.yaml:836:7\n7968 rules/marlborough/rules.yaml:837:11\n7980 rules/marlborough/rules.yaml:838:11\n7981 rules/marlborough/rules.yaml:839:15\n7984 rules/marlborough/rules.yaml:840:11\n7985 rules/marlborough/rules.yaml:841:11\n7988 rules/marlborough/rules.yaml:842:7\n7989 rules/marlborough/rules.yaml:843:7\n8002 rules/marlborough/rules.yaml:844:11\n8005 rules/marlborough/rules.yaml:847:15\n8006 rules/marlborough/rules.yaml:848:15\n8012 rules/marlborough/rules.yaml:845:15\n8019 rules/marlborough/rules.yaml:849:11\n8041 rules/marlborough/rules.yaml:2422:7\n8042 rules/marlborough/rules.yaml:2423:7\n8053 rules/marlborough/rules.yaml:2424:11\n8068 rules/marlborough/rules.yaml:2425:11\n8086 rules/marlborough/rules.yaml:2426:11\n8087 rules/marlborough/rules.yaml:2427:15\n8096 rules/marlborough/rules.yaml:2429:15\n8104 rules/marlborough/rules.yaml:2430:15\n8105 rules/marlborough/rules.yaml:2431:19\n8107 rules/marlborough/rules.yaml:2433:19\n8110 rules/marlborough/rules.yaml:2434:19\n8111 rules/marlborough/rules.yaml:2435:19\n8112 rules/marlborough/rules.yaml:2436:19\n8113 rules/marlborough/rules.yaml:2437:19\n8114 rules/marlborough/rules.yaml:2438:23\n8118 rules/marlborough/rules.yaml:2439:7\n8132 rules/marlborough/rules.yaml:1823:7\n8133 rules/marlborough/rules.yaml:1824:7\n8144 rules/marlborough/rules.yaml:1825:7\n8145 rules/marlborough/rules.yaml:1827:15\n8146 rules/marlborough/rules.yaml:1828:19\n8150 rules/marlborough/rules.yaml:1829:23\n8153 rules/marlborough/rules.yaml:1831:15\n8156 rules/marlborough/rules.yaml:1833:15\n8158 rules/marlborough/rules.yaml:1834:7\n8177 rules/marlborough/rules.yaml:1055:7\n8178 rules/marlborough/rules.yaml:1056:11\n8179 rules/marlborough/rules.yaml:1057:7\n8180 rules/marlborough/rules.yaml:1058:7\n8185 rules/marlborough/rules.yaml:1070:15\n8188 rules/marlborough/rules.yaml:1060:15\n8189 rules/marlborough/rules.yaml:1061:15\n8190 rules/marlborough/rules.yaml:1062:15\n8197 rules/marlborough/rules.yaml:1063:15\n8200 rules/marlborough/rules.yaml:1065:15\n8201 rules/marlborough/rules.yaml:1066:15\n8202 rules/marlborough/rules.yaml:1067:15\n8209 rules/marlborough/rules.yaml:1068:15\n8226 rules/marlborough/rules.yaml:1565:7\n8246 rules/marlborough/rules.yaml:1566:11\n8251 rules/marlborough/rules.yaml:1567:11\n8264 rules/marlborough/rules.yaml:1568:15\n8265 rules/marlborough/rules.yaml:1569:15\n8295 rules/marlborough/rules.yaml:1081:7\n8296 rules/marlborough/rules.yaml:1082:7\n8301 rules/marlborough/rules.yaml:1083:7\n8302 rules/marlborough/rules.yaml:1084:11\n8303 rules/marlborough/rules.yaml:1085:15\n8304 rules/marlborough/rules.yaml:1086:7\n8305 rules/marlborough/rules.yaml:1087:7\n8306 rules/marlborough/rules.yaml:1088:7\n8311 rules/marlborough/rules.yaml:1089:11\n8312 rules/marlborough/rules.yaml:1090:11\n8313 rules/marlborough/rules.yaml:1091:11\n8325 rules/marlborough/rules.yaml:1092:11\n8334 rules/marlborough/rules.yaml:1093:11\n8335 rules/marlborough/rules.yaml:1094:15\n8336 rules/marlborough/rules.yaml:1095:19\n8344 rules/marlborough/rules.yaml:1097:15\n8357 rules/marlborough/rules.yaml:1098:15\n8358 rules/marlborough/rules.yaml:1099:19\n8360 rules/marlborough/rules.yaml:1100:15\n8363 rules/marlborough/rules.yaml:1101:7\n8364 rules/marlborough/rules.yaml:1102:7\n8404 rules/marlborough/rules.yaml:2282:7\n8405 rules/marlborough/rules.yaml:2283:7\n8411 rules/marlborough/rules.yaml:2284:7\n8416 rules/marlborough/rules.yaml:2285:7\n8432 rules/marlborough/rules.yaml:2286:7\n8433 rules/marlborough/rules.yaml:2287:11\n8434 rules/marlborough/rules.yaml:2288:7\n8451 rules/marlborough/rules.yaml:2289:7\n8452 rules/marlborough/rules.yaml:2290:11\n8453 rules/marlborough/rules.yaml:2291:7\n8464 rules/marlborough/rules.yaml:2292:11\n8470 rules/marlborough/rules.yaml:2293:11\n8471 rules/marlborough/rules.yaml:2294:11\n8472 rules/marlborough/rules.yaml:2295:11\n8473 rules/marlborough/rules.yaml:2296:15\n8474 rules/marlborough/rules.yaml:2297:19\n8480 rules/marlborough/rules.yaml:2299:15\n8481 rules/marlborough/rules.yaml:2300:15\n8482 rules/marlborough/rules.yaml:2301:19\n8494 rules/marlborough/rules.yaml:2303:19\n8520 rules/marlborough/rules.yaml:2304:19\n8524 rules/marlborough/rules.yaml:2305:7\n8535 rules/marlborough/rules.yaml:2306:11\n8536 rules/marlborough/rules.yaml:2307:11\n8537 rules/marlborough/rules.yaml:2308:11\n8538 rules/marlborough/rules.yaml:2309:11\n8541 rules/marlborough/rules.yaml:2310:11\n8542 rules/marlborough/rules.yaml:2311:11\n8545 rules/marlborough/rules.yaml:2312:11\n8551 rules/marlborough/rules.yaml:2313:15\n8563 rules/marlborough/rules.yaml:2314:19\n8572 rules/marlborough/rules.yaml:2315:19\n8592 rules/marlborough/rules.yaml:2316:23\n8629 rules/marlborough/rules.yaml:2317:23\n8630 rules/marlborough/rules.yaml:2318:23\n8634 rules/marlborough/rules.yaml:2319:7\n8635 rules/marlborough/rules.yaml:2320:11\n8656 rules/marlborough/rules.yaml:1499:7\n8657 rules/marlborough/rules.yaml:1500:7\n8669 rules/marlborough/rules.yaml:1501:7\n8680 rules/marlborough/rules.yaml:1502:11\n8699 rules/marlborough/rules.yaml:1503:15\n8712 rules/marlborough/rules.yaml:1504:15\n8718 rules/marlborough/rules.yaml:1505:19\n8719 rules/marlborough/rules.yaml:1506:19\n8722 rules/marlborough/rules.yaml:1516:23\n8726 rules/marlborough/rules.yaml:1507:23\n8727 rules/marlborough/rules.yaml:1508:23\n8755 rules/marlborough/rules.yaml:1509:23\n8756 rules/marlborough/rules.yaml:1510:27\n8758 rules/marlborough/rules.yaml:1511:23\n8770 rules/marlborough/rules.yaml:1512:23\n8771 rules/marlborough/rules.yaml:1513:27\n8772 rules/marlborough/rules.yaml:1514:31\n8801 rules/marlborough/rules.yaml:2477:3\n8806 rules/marlborough/rules.yaml:2477:3\n8808 rules/marlborough/rules.yaml:2477:3\n8809 rules/marlborough/rules.yaml:2477:3\n8810 rules/marlborough/rules.yaml:2477:3\n8811 rules/marlborough/rules.yaml:2477:3\n8812 rules/marlborough/rules.yaml:2477:3\n8813 rules/marlborough/rules.yaml:2477:3\n8826 rules/marlborough/rules.yaml:2477:3\n8827 rules/marlborough/rules.yaml:2477:3\n8839 rules/marlborough/rules.yaml:2477:3\n8845 rules/marlborough/rules.yaml:2477:3\n8850 rules/marlborough/rules.yaml:2477:3\n8851 rules/marlborough/rules.yaml:2477:3\n8873 rules/marlborough/rules.yaml:2477:3\n8913 rules/marlborough/rules.yaml:2477:3\n8914 rules/marlborough/rules.yaml:2477:3\n8916 rules/marlborough/rules.yaml:2477:3\n8917 rules/marlborough/rules.yaml:2477:3\n8921 rules/marlborough/rules.yaml:2477:3\n8938 rules/marlborough/rules.yaml:2128:7\n8943 rules/marlborough/rules.yaml:2129:7\n8951 rules/marlborough/rules.yaml:2130:11\n8957 rules/marlborough/rules.yaml:2131:11\n8958 rules/marlborough/rules.yaml:2132:15\n8959 rules/marlborough/rules.yaml:2133:15\n8961 rules/marlborough/rules.yaml:2135:15\n8984 rules/marlborough/rules.yaml:1109:7\n8985 rules/marlborough/rules.yaml:1110:7\n8988 rules/marlborough/rules.yaml:1114:11\n8996 rules/marlborough/rules.yaml:1111:11\n9002 rules/marlborough/rules.yaml:1112:11\n9017 rules/marlborough/rules.yaml:1716:7\n9018 rules/marlborough/rules.yaml:1717:7\n9019 rules/marlborough/rules.yaml:1718:7\n9024 rules/marlborough/rules.yaml:1719:11\n9040 rules/marlborough/rules.yaml:1772:7\n9041 rules/marlborough/rules.yaml:1773:7\n9042 rules/marlborough/rules.yaml:1774:7\n9043 rules/marlborough/rules.yaml:1775:7\n9079 rules/marlborough/rules.yaml:1583:7\n9099 rules/marlborough/rules.yaml:1584:11\n9100 rules/marlborough/rules.yaml:1585:11\n9101 rules/marlborough/rules.yaml:1586:11\n9102 rules/marlborough/rules.yaml:1587:15\n9111 rules/marlborough/rules.yaml:1589:15\n9124 rules/marlborough/rules.yaml:1590:15\n9126 rules/marlborough/rules.yaml:1591:15\n9130 rules/marlborough/rules.yaml:1592:7\n9137 rules/marlborough/rules.yaml:1593:7\n9138 rules/marlborough/rules.yaml:1594:7\n9143 rules/marlborough/rules.yaml:1595:7\n9151 rules/marlborough/rules.yaml:1596:11\n9164 rules/marlborough/rules.yaml:1597:11\n9169 rules/marlborough/rules.yaml:1598:15\n9172 rules/marlborough/rules.yaml:1599:15\n9179 rules/marlborough/rules.yaml:1600:15\n9180 rules/marlborough/rules.yaml:1601:15\n9183 rules/marlborough/rules.yaml:1602:7\n9184 rules/marlborough/rules.yaml:1603:7\n9195 rules/marlborough/rules.yaml:1604:11\n9198 rules/marlborough/rules.yaml:1605:11\n9238 rules/marlborough/rules.yaml:1606:11\n9239 rules/marlborough/rules.yaml:1607:15\n9248 rules/marlborough/rules.yaml:1609:15\n9254 rules/marlborough/rules.yaml:1610:15\n9255 rules/marlborough/rules.yaml:1611:19\n9257 rules/marlborough/rules.yaml:1613:19\n9260 rules/marlborough/rules.yaml:1614:19\n9261 rules/marlborough/rules.yaml:1615:19\n9265 rules/marlborough/rules.yaml:1616:7\n9266 rules/marlborough/rules.yaml:1617:7\n9277 rules/marlborough/rules.yaml:1618:11\n9301 rules/marlborough/rules.yaml:1619:11\n9302 rules/marlborough/rules.yaml:1620:15\n9311 rules/marlborough/rules.yaml:1622:15\n9319 rules/marlborough/rules.yaml:1623:15\n9320 rules/marlborough/rules.yaml:1624:19\n9326 rules/marlborough/rules.yaml:1626:19\n9331 rules/marlborough/rules.yaml:1627:19\n9334 rules/marlborough/rules.yaml:1628:19\n9335 rules/marlborough/rules.yaml:1629:19\n9339 rules/marlborough/rules.yaml:1630:23\n9341 rules/marlborough/rules.yaml:1631:23\n9350 rules/marlborough/rules.yaml:1633:23\n9363 rules/marlborough/rules.yaml:1634:23\n9365 rules/marlborough/rules.yaml:1635:23\n9426 rules/marlborough/rules.yaml:1526:7\n9443 rules/marlborough/rules.yaml:1527:7\n9448 rules/marlborough/rules.yaml:1528:11\n9449 rules/marlborough/rules.yaml:1529:7\n9450 rules/marlborough/rules.yaml:1530:7\n9471 rules/marlborough/rules.yaml:1531:7\n9472 rules/marlborough/rules.yaml:1532:11\n9473 rules/marlborough/rules.yaml:1533:11\n9474 rules/marlborough/rules.yaml:1534:15\n9475 rules/marlborough/rules.yaml:1535:11\n9476 rules/marlborough/rules.yaml:1536:7\n9489 rules/marlborough/rules.yaml:1537:7\n9490 rules/marlborough/rules.yaml:1538:11\n9492 rules/marlborough/rules.yaml:1539:7\n9518 rules/marlborough/rules.yaml:2515:1\n9519 rules/marlborough/rules.yaml:2515:1\n9520 rules/marlborough/rules.yaml:2515:1\n9531 rules/marlborough/rules.yaml:2515:1\n9532 rules/marlborough/rules.yaml:2515:1\n9544 rules/marlborough/rules.yaml:2515:1\n9563 rules/marlborough/rules.yaml:2515:1\n9597 rules/marlborough/rules.yaml:2515:1\n9598 rules/marlborough/rules.yaml:2515:1\n9604 rules/marlborough/rules.yaml:2515:1\n9605 rules/marlborough/rules.yaml:2515:1\n9606 rules/marlborough/rules.yaml:2515:1\n9607 rules/marlborough/rules.yaml:2515:1\n9608 rules/marlborough/rules.yaml:2515:1\n9609 rules/marlborough/rules.yaml:2515:1\n9620 rules/marlborough/rules.yaml:2515:1\n9643 rules/marlborough/rules.yaml:2515:1\n9686 rules/marlborough/rules.yaml:2515:1\n9687 rules/marlborough/rules.yaml:2515:1\n9688 rules/marlborough/rules.yaml:2515:1\n9692 rules/marlborough/rules.yaml:2515:1\n9693 rules/marlborough/rules.yaml:2515:1\n9694 rules/marlborough/rules.yaml:2515:1\n9695 rules/marlborough/rules.yaml:2515:1\n9720 rules/marlborough/rules.yaml:1782:7\n9726 rules/marlborough/rules.yaml:1783:7\n9743 rules/marlborough/rules.yaml:1784:7\n9744 rules/marlborough/rules.yaml:1785:11\n9745 rules/marlborough/rules.yaml:1786:11\n9751 rules/marlborough/rules.yaml:1787:15\n9752 rules/marlborough/rules.yaml:1788:7\n9779 rules/marlborough/rules.yaml:1789:11\n9804 rules/marlborough/rules.yaml:1790:7\n9825 rules/marlborough/rules.yaml:1791:11\n9860 rules/marlborough/rules.yaml:2113:7\n9875 rules/marlborough/rules.yaml:2114:7\n9876 rules/marlborough/rules.yaml:2115:11\n9877 rules/marlborough/rules.yaml:2116:11\n9878 rules/marlborough/rules.yaml:2117:7\n9889 rules/marlborough/rules.yaml:2118:7\n9907 rules/marlborough/rules.yaml:2119:7\n9909 rules/marlborough/rules.yaml:2120:7\n9940 rules/marlborough/rules.yaml:1406:7\n9941 rules/marlborough/rules.yaml:1407:11\n9942 rules/marlborough/rules.yaml:1408:7\n9943 rules/marlborough/rules.yaml:1409:7\n9944 rules/marlborough/rules.yaml:1410:7\n9955 rules/marlborough/rules.yaml:1411:11\n9960 rules/marlborough/rules.yaml:1412:15\n9964 rules/marlborough/rules.yaml:1414:15\n9971 rules/marlborough/rules.yaml:1415:11\n9976 rules/marlborough/rules.yaml:1416:15\n9983 rules/marlborough/rules.yaml:1417:11\n9984 rules/marlborough/rules.yaml:1418:15\n9986 rules/marlborough/rules.yaml:1420:15\n9987 rules/marlborough/rules.yaml:1421:11\n10001 rules/marlborough/rules.yaml:2450:7\n10003 rules/marlborough/rules.yaml:2451:7\n10014 rules/marlborough/rules.yaml:2452:7\n10018 rules/marlborough/rules.yaml:2453:7\n10038 rules/marlborough/rules.yaml:2166:7\n10039 rules/marlborough/rules.yaml:2167:7\n10040 rules/marlborough/rules.yaml:2168:11\n10041 rules/marlborough/rules.yaml:2169:7\n10047 rules/marlborough/rules.yaml:2170:7\n10051 rules/marlborough/rules.yaml:2171:7\n10052 rules/marlborough/rules.yaml:2172:7\n10059 rules/marlborough/rules.yaml:2173:11\n10060 rules/marlborough/rules.yaml:2174:7\n10071 rules/marlborough/rules.yaml:2175:7\n10072 rules/marlborough/rules.yaml:2176:11\n10073 rules/marlborough/rules.yaml:2177:7\n10074 rules/marlborough/rules.yaml:2178:7\n10075 rules/marlborough/rules.yaml:2179:7\n10076 rules/marlborough/rules.yaml:2180:7\n10077 rules/marlborough/rules.yaml:2181:7\n10078 rules/marlborough/rules.yaml:2183:15\n10089 rules/marlborough/rules.yaml:2185:15\n10093 rules/marlborough/rules.yaml:2187:15\n10097 rules/marlborough/rules.yaml:2189:15\n10104 rules/marlborough/rules.yaml:2190:15\n10108 rules/marlborough/rules.yaml:2192:15\n10115 rules/marlborough/rules.yaml:2193:15\n10116 rules/marlborough/rules.yaml:2194:15\n10124 rules/marlborough/rules.yaml:2195:19\n10130 rules/marlborough/rules.yaml:2196:19\n10133 rules/marlborough/rules.yaml:2197:15\n10184 rules/marlborough/rules.yaml:2145:7\n10185 rules/marlborough/rules.yaml:2146:7\n10186 rules/marlborough/rules.yaml:2147:7\n10187 rules/marlborough/rules.yaml:2148:11\n10188 rules/marlborough/rules.yaml:2149:11\n10189 rules/marlborough/rules.yaml:2150:7\n10192 rules/marlborough/rules.yaml:2151:7\n10193 rules/marlborough/rules.yaml:2152:7\n10196 rules/marlborough/rules.yaml:2153:7\n10197 rules/marlborough/rules.yaml:2154:7\n10204 rules/marlborough/rules.yaml:2155:7\n10205 rules/marlborough/rules.yaml:2156:11\n10222 rules/marlborough/rules.yaml:2253:7\n10223 rules/marlborough/rules.yaml:2254:7\n10234 rules/marlborough/rules.yaml:2255:11\n10240 rules/marlborough/rules.yaml:2256:11\n10245 rules/marlborough/rules.yaml:2257:11\n10246 rules/marlborough/rules.yaml:2258:15\n10255 rules/marlborough/rules.yaml:2260:15\n10261 rules/marlborough/rules.yaml:2261:15\n10262 rules/marlborough/rules.yaml:2262:19\n10264 rules/marlborough/rules.yaml:2264:19\n10267 rules/marlborough/rules.yaml:2265:19\n10268 rules/marlborough/rules.yaml:2266:19\n10291 rules/marlborough/rules.yaml:1679:7\n10292 rules/marlborough/rules.yaml:1680:7\n10293 rules/marlborough/rules.yaml:1681:7\n10294 rules/marlborough/rules.yaml:1682:7\n10305 rules/marlborough/rules.yaml:1683:11\n10311 rules/marlborough/rules.yaml:1684:11\n10312 rules/marlborough/rules.yaml:1685:11\n10313 rules/marlborough/rules.yaml:1686:11\n10314 rules/marlborough/rules.yaml:1687:15\n10325 rules/marlborough/rules.yaml:1689:15\n10338 rules/marlborough/rules.yaml:1690:15\n10345 rules/marlborough/rules.yaml:1692:15\n10358 rules/marlborough/rules.yaml:1693:15\n10359 rules/marlborough/rules.yaml:1694:19\n10361 rules/marlborough/rules.yaml:1696:19\n10365 rules/marlborough/rules.yaml:1697:7\n10368 rules/marlborough/rules.yaml:1698:7\n10393 rules/marlborough/rules.yaml:2025:7\n10394 rules/marlborough/rules.yaml:2026:7\n10395 rules/marlborough/rules.yaml:2027:7\n10396 rules/marlborough/rules.yaml:2028:7\n10397 rules/marlborough/rules.yaml:2029:7\n10398 rules/marlborough/rules.yaml:2030:7\n10399 rules/marlborough/rules.yaml:2032:15\n10400 rules/marlborough/rules.yaml:2033:19\n10402 rules/marlborough/rules.yaml:2035:19\n10407 rules/marlborough/rules.yaml:2042:15\n10408 rules/marlborough/rules.yaml:2043:15\n10415 rules/marlborough/rules.yaml:2051:15\n10418 rules/marlborough/rules.yaml:2037:15\n10421 rules/marlborough/rules.yaml:2040:19\n10424 rules/marlborough/rules.yaml:2038:19\n10428 rules/marlborough/rules.yaml:2045:15\n10429 rules/marlborough/rules.yaml:2046:15\n10433 rules/marlborough/rules.yaml:2048:15\n10434 rules/marlborough/rules.yaml:2049:15\n10464 rules/marlborough/rules.yaml:2380:7\n10465 rules/marlborough/rules.yaml:2381:7\n10466 rules/marlborough/rules.yaml:2382:7\n10484 rules/marlborough/rules.yaml:2383:7\n10485 rules/marlborough/rules.yaml:2384:11\n10488 rules/marlborough/rules.yaml:2385:7\n10489 rules/marlborough/rules.yaml:2386:7\n10490 rules/marlborough/rules.yaml:2387:7\n10495 rules/marlborough/rules.yaml:2388:7\n10496 rules/marlborough/rules.yaml:2389:7\n10497 rules/marlborough/rules.yaml:2390:7\n10498 rules/marlborough/rules.yaml:2391:11\n10499 rules/marlborough/rules.yaml:2392:11\n10500 rules/marlborough/rules.yaml:2393:7\n10501 rules/marlborough/rules.yaml:2394:11\n10502 rules/marlborough/rules.yaml:2395:7\n10503 rules/marlborough/rules.yaml:2396:7\n10521 rules/marlborough/rules.yaml:2397:7\n10522 rules/marlborough/rules.yaml:2398:11\n10523 rules/marlborough/rules.yaml:2399:15\n10525 rules/marlborough/rules.yaml:2400:11\n10526 rules/marlborough/rules.yaml:2401:7\n10537 rules/marlborough/rules.yaml:2402:7\n10538 rules/marlborough/rules.yaml:2403:11\n10539 rules/marlborough/rules.yaml:2404:7\n10552 rules/marlborough/rules.yaml:2405:7\n10557 rules/marlborough/rules.yaml:2406:11\n10558 rules/marlborough/rules.yaml:2407:11\n10575 rules/marlborough/rules.yaml:2408:11\n10576 rules/marlborough/rules.yaml:2409:11\n10596 rules/marlborough/rules.yaml:2360:7\n10597 rules/marlborough/rules.yaml:2361:7\n10605 rules/marlborough/rules.yaml:2362:11\n10611 rules/marlborough/rules.yaml:2363:11\n10616 rules/marlborough/rules.yaml:2364:15\n10622 rules/marlborough/rules.yaml:2365:15\n10624 rules/marlborough/rules.yaml:2366:7\n10654 rules/marlborough/rules.yaml:2334:7\n10662 rules/marlborough/rules.yaml:2335:7\n10663 rules/marlborough/rules.yaml:2336:11\n10664 rules/marlborough/rules.yaml:2337:11\n10665 rules/marlborough/rules.yaml:2338:7\n10666 rules/marlborough/rules.yaml:2339:7\n10669 rules/marlborough/rules.yaml:2340:7\n10670 rules/marlborough/rules.yaml:2341:7\n10671 rules/marlborough/rules.yaml:2342:11\n10672 rules/marlborough/rules.yaml:2343:7\n10673 rules/marlborough/rules.yaml:2344:7\n10690 rules/marlborough/rules.yaml:2345:11\n10691 rules/marlborough/rules.yaml:2346:11\n10700 rules/marlborough/rules.yaml:2347:15\n10713 rules/marlborough/rules.yaml:2348:15\n10714 rules/marlborough/rules.yaml:2349:15\n10716 rules/marlborough/rules.yaml:2350:15\n10736 rules/marlborough/rules.yaml:2210:7\n10747 rules/marlborough/rules.yaml:2211:11\n10748 rules/marlborough/rules.yaml:2212:11\n10760 rules/marlborough/rules.yaml:2213:15\n10768 rules/marlborough/rules.yaml:2214:15\n10769 rules/marlborough/rules.yaml:2215:19\n10772 rules/marlborough/rules.yaml:2216:19\n10773 rules/marlborough/rules.yaml:2217:19\n10797 rules/marlborough/rules.yaml:976:7\n10798 rules/marlborough/rules.yaml:977:7\n10799 rules/marlborough/rules.yaml:978:11\n10800 rules/marlborough/rules.yaml:979:7\n10803 rules/marlborough/rules.yaml:980:11\n10804 rules/marlborough/rules.yaml:981:11\n10805 rules/marlborough/rules.yaml:982:7\n10806 rules/marlborough/rules.yaml:983:11\n10807 rules/marlborough/rules.yaml:984:15\n10808 rules/marlborough/rules.yaml:985:7\n10815 rules/marlborough/rules.yaml:986:7\n10816 rules/marlborough/rules.yaml:987:7\n10817 rules/marlborough/rules.yaml:988:11\n10818 rules/marlborough/rules.yaml:989:7\n10819 rules/marlborough/rules.yaml:990:7\n10820 rules/marlborough/rules.yaml:991:7\n10821 rules/marlborough/rules.yaml:992:7\n10839 rules/marlborough/rules.yaml:993:7\n10842 rules/marlborough/rules.yaml:994:11\n10847 rules/marlborough/rules.yaml:995:7\n10848 rules/marlborough/rules.yaml:996:11\n10849 rules/marlborough/rules.yaml:997:11\n10850 rules/marlborough/rules.yaml:998:15\n10851 rules/marlborough/rules.yaml:999:11\n10852 rules/marlborough/rules.yaml:1000:7\n10865 rules/marlborough/rules.yaml:1001:7\n10866 rules/marlborough/rules.yaml:1002:11\n10868 rules/marlborough/rules.yaml:1003:7\n10891 rules/marlborough/rules.yaml:2496:3\n10896 rules/marlborough/rules.yaml:2496:3\n10898 rules/marlborough/rules.yaml:2496:3\n10899 rules/marlborough/rules.yaml:2496:3\n10900 rules/marlborough/rules.yaml:2496:3\n10901 rules/marlborough/rules.yaml:2496:3\n10902 rules/marlborough/rules.yaml:2496:3\n10903 rules/marlborough/rules.yaml:2496:3\n10916 rules/marlborough/rules.yaml:2496:3\n10917 rules/marlborough/rules.yaml:2496:3\n10929 rules/marlborough/rules.yaml:2496:3\n10935 rules/marlborough/rules.yaml:2496:3\n10938 rules/marlborough/rules.yaml:2496:3\n10939 rules/marlborough/rules.yaml:2496:3\n10960 rules/marlborough/rules.yaml:2496:3\n10998 rules/marlborough/rules.yaml:2496:3\n10999 rules/marlborough/rules.yaml:2496:3\n11001 rules/marlborough/rules.yaml:2496:3\n11002 rules/marlborough/rules.yaml:2496:3\n11006 rules/marlborough/rules.yaml:2496:3\n11044 rules/marlborough/rules.yaml:1439:7\n11050 rules/marlborough/rules.yaml:1440:7\n11064 rules/marlborough/rules.yaml:1441:7\n11075 rules/marlborough/rules.yaml:1442:7\n11079 rules/marlborough/rules.yaml:1443:11\n11080 rules/marlborough/rules.yaml:1444:11\n11081 rules/marlborough/rules.yaml:1445:7\n11082 rules/marlborough/rules.yaml:1446:7\n11138 rules/marlborough/rules.yaml:1447:7\n11139 rules/marlborough/rules.yaml:1448:11\n11140 rules/marlborough/rules.yaml:1449:7\n11144 rules/marlborough/rules.yaml:1450:11\n11145 rules/marlborough/rules.yaml:1451:7\n11146 rules/marlborough/rules.yaml:1452:11\n11147 rules/marlborough/rules.yaml:1453:7\n11148 rules/marlborough/rules.yaml:1454:11\n11149 rules/marlborough/rules.yaml:1455:15\n11151 rules/marlborough/rules.yaml:1456:11\n11153 rules/marlborough/rules.yaml:1458:11\n11154 rules/marlborough/rules.yaml:1459:7\n11155 rules/marlborough/rules.yaml:1460:11\n11158 rules/marlborough/rules.yaml:1461:15\n11159 rules/marlborough/rules.yaml:1462:19\n11160 rules/marlborough/rules.yaml:1463:15\n11162 rules/marlborough/rules.yaml:1465:15\n11163 rules/marlborough/rules.yaml:1466:7\n11168 rules/marlborough/rules.yaml:1467:11\n11169 rules/marlborough/rules.yaml:1468:11\n11170 rules/marlborough/rules.yaml:1469:11\n11175 rules/marlborough/rules.yaml:1470:15\n11176 rules/marlborough/rules.yaml:1471:15\n11184 rules/marlborough/rules.yaml:1472:19\n11196 rules/marlborough/rules.yaml:1473:19\n11199 rules/marlborough/rules.yaml:1474:7\n11204 rules/marlborough/rules.yaml:1475:11\n11211 rules/marlborough/rules.yaml:1476:7\n11223 rules/marlborough/rules.yaml:1477:7\n11228 rules/marlborough/rules.yaml:1478:11\n11229 rules/marlborough/rules.yaml:1479:7\n11230 rules/marlborough/rules.yaml:1480:7\n11231 rules/marlborough/rules.yaml:1481:11\n11232 rules/marlborough/rules.yaml:1482:7\n11249 rules/marlborough/rules.yaml:1483:7\n11254 rules/marlborough/rules.yaml:1484:11\n11255 rules/marlborough/rules.yaml:1485:11\n11256 rules/marlborough/rules.yaml:1486:15\n11271 rules/marlborough/rules.yaml:1487:11\n11277 rules/marlborough/rules.yaml:1488:11\n11314 rules/marlborough/rules.yaml:1319:7\n11326 rules/marlborough/rules.yaml:1320:7\n11327 rules/marlborough/rules.yaml:1321:7\n11328 rules/marlborough/rules.yaml:1322:11\n11343 rules/marlborough/rules.yaml:1323:7\n11360 rules/marlborough/rules.yaml:1324:7\n11361 rules/marlborough/rules.yaml:1325:11\n11362 rules/marlborough/rules.yaml:1326:11\n11363 rules/marlborough/rules.yaml:1327:11\n11364 rules/marlborough/rules.yaml:1328:7\n11365 rules/marlborough/rules.yaml:1329:7\n11366 rules/marlborough/rules.yaml:1330:7\n11367 rules/marlborough/rules.yaml:1331:7\n11379 rules/marlborough/rules.yaml:1332:7\n11401 rules/marlborough/rules.yaml:1333:7\n11402 rules/marlborough/rules.yaml:1334:11\n11403 rules/marlborough/rules.yaml:1335:11\n11404 rules/marlborough/rules.yaml:1336:7\n11413 rules/marlborough/rules.yaml:1337:11\n11419 rules/marlborough/rules.yaml:1338:11\n11421 rules/marlborough/rules.yaml:1339:7\n11432 rules/marlborough/rules.yaml:1340:7\n11433 rules/marlborough/rules.yaml:1341:7\n11438 rules/marlborough/rules.yaml:1342:11\n11439 rules/marlborough/rules.yaml:1343:11\n11449 rules/marlborough/rules.yaml:1344:15\n11479 rules/marlborough/rules.yaml:1345:11\n11480 rules/marlborough/rules.yaml:1346:15\n11481 rules/marlborough/rules.yaml:1347:15\n11483 rules/marlborough/rules.yaml:1349:15\n11484 rules/marlborough/rules.yaml:1350:15\n11487 rules/marlborough/rules.yaml:1351:7\n11488 rules/marlborough/rules.yaml:1352:7\n11496 rules/marlborough/rules.yaml:1353:11\n11511 rules/marlborough/rules.yaml:1354:7\n11512 rules/marlborough/rules.yaml:1355:11\n11513 rules/marlborough/rules.yaml:1356:7\n11514 rules/marlborough/rules.yaml:1357:7\n11515 rules/marlborough/rules.yaml:1358:11\n11516 rules/marlborough/rules.yaml:1359:15\n11518 rules/marlborough/rules.yaml:1360:15\n11519 rules/marlborough/rules.yaml:1361:11\n11521 rules/marlborough/rules.yaml:1363:11\n11522 rules/marlborough/rules.yaml:1364:7\n11527 rules/marlborough/rules.yaml:1365:11\n11528 rules/marlborough/rules.yaml:1366:11\n11529 rules/marlborough/rules.yaml:1367:11\n11534 rules/marlborough/rules.yaml:1368:15\n11535 rules/marlborough/rules.yaml:1369:15\n11543 rules/marlborough/rules.yaml:1370:19\n11555 rules/marlborough/rules.yaml:1371:19\n11558 rules/marlborough/rules.yaml:1372:7\n11563 rules/marlborough/rules.yaml:1373:7\n11564 rules/marlborough/rules.yaml:1374:11\n11565 rules/marlborough/rules.yaml:1375:7\n11566 rules/marlborough/rules.yaml:1376:7\n11567 rules/marlborough/rules.yaml:1377:11\n11568 rules/marlborough/rules.yaml:1378:7\n11585 rules/marlborough/rules.yaml:1379:7\n11590 rules/marlborough/rules.yaml:1380:11\n11591 rules/marlborough/rules.yaml:1381:11\n11599 rules/marlborough/rules.yaml:1382:15\n11612 rules/marlborough/rules.yaml:1383:15\n11613 rules/marlborough/rules.yaml:1384:15\n11614 rules/marlborough/rules.yaml:1385:19\n11615 rules/marlborough/rules.yaml:1386:19\n11618 rules/marlborough/rules.yaml:1387:11\n11623 rules/marlborough/rules.yaml:1388:11\n11624 rules/marlborough/rules.yaml:1389:15\n11627 rules/marlborough/rules.yaml:1390:11\n11628 rules/marlborough/rules.yaml:1391:15\n11629 rules/marlborough/rules.yaml:1392:11\n11630 rules/marlborough/rules.yaml:1393:11\n11637 rules/marlborough/rules.yaml:1394:11\n11638 rules/marlborough/rules.yaml:1395:11\n11639 rules/marlborough/rules.yaml:1396:15\n11640 rules/marlborough/rules.yaml:1397:11\n11670 rules/marlborough/rules.yaml:1979:7\n11690 rules/marlborough/rules.yaml:1980:11\n11691 rules/marlborough/rules.yaml:1981:11\n11692 rules/marlborough/rules.yaml:1982:11\n11700 rules/marlborough/rules.yaml:1983:15\n11705 rules/marlborough/rules.yaml:1985:15\n11728 rules/marlborough/flow.yaml:11:7\n11742 rules/marlborough/flow.yaml:12:11\n11773 rules/marlborough/rules.yaml:941:7\n11774 rules/marlborough/rules.yaml:942:7\n11775 rules/marlborough/rules.yaml:943:7\n11785 rules/marlborough/rules.yaml:944:11\n11793 rules/marlborough/rules.yaml:945:11\n11794 rules/marlborough/rules.yaml:946:15\n11795 rules/marlborough/rules.yaml:947:15\n11798 rules/marlborough/rules.yaml:948:7\n11809 rules/marlborough/rules.yaml:949:11\n11810 rules/marlborough/rules.yaml:950:11\n11828 rules/marlborough/rules.yaml:951:11\n11829 rules/marlborough/rules.yaml:952:11\n11830 rules/marlborough/rules.yaml:953:11\n11834 rules/marlborough/rules.yaml:954:7\n11835 rules/marlborough/rules.yaml:955:11\n11848 rules/marlborough/rules.yaml:1547:7\n11849 rules/marlborough/rules.yaml:1548:7\n11854 rules/marlborough/rules.yaml:1549:11\n11861 rules/marlborough/rules.yaml:1550:11\n11864 rules/marlborough/rules.yaml:1551:7\n11867 rules/marlborough/rules.yaml:1552:7\n11868 rules/marlborough/rules.yaml:1553:7\n11869 rules/marlborough/rules.yaml:1554:11\n11871 rules/marlborough/rules.yaml:1556:11\n11895 rules/marlborough/rules.yaml:1997:7\n11896 rules/marlborough/rules.yaml:1998:7\n11907 rules/marlborough/rules.yaml:1999:11\n11908 rules/marlborough/rules.yaml:2000:11\n11923 rules/marlborough/rules.yaml:2001:15\n11924 rules/marlborough/rules.yaml:2002:15\n11932 rules/marlborough/rules.yaml:2003:15\n11950 rules/marlborough/rules.yaml:2004:15\n11951 rules/marlborough/rules.yaml:2005:15\n11960 rules/marlborough/rules.yaml:2006:19\n11987 rules/marlborough/rules.yaml:2007:19\n11988 rules/marlborough/rules.yaml:2008:23\n11991 rules/marlborough/rules.yaml:2009:23\n11992 rules/marlborough/rules.yaml:2010:23\n11993 rules/marlborough/rules.yaml:2011:19\n11994 rules/marlborough/rules.yaml:2012:23\n11995 rules/marlborough/rules.yaml:2013:23\n11996 rules/marlborough/rules.yaml:2014:23\n12022 rules/marlborough/rules.yaml:1645:7\n12026 rules/marlborough/rules.yaml:1646:7\n12040 rules/marlborough/rules.yaml:1647:11\n12047 rules/marlborough/rules.yaml:1648:11\n12052 rules/marlborough/rules.yaml:1649:7\n12066 rules/marlborough/rules.yaml:1650:11\n12080 rules/marlborough/flow.yaml:104:7\n12085 rules/marlborough/flow.yaml:105:11\n12104 rules/marlborough/flow.yaml:50:7\n12111 rules/marlborough/flow.yaml:51:11\n12125 rules/marlborough/flow.yaml:52:15\n12143 rules/marlborough/flow.yaml:67:7\n12150 rules/marlborough/flow.yaml:68:11\n12164 rules/marlborough/flow.yaml:69:15\n12178 rules/marlborough/flow.yaml:85:7\n12197 rules/marlborough/flow.yaml:61:7\n12204 rules/marlborough/flow.yaml:62:11\n12218 rules/marlborough/flow.yaml:63:15\n12236 rules/marlborough/flow.yaml:89:7\n12250 rules/marlborough/flow.yaml:90:11\n12264 rules/marlborough/flow.yaml:45:7\n12269 rules/marlborough/flow.yaml:46:11\n12288 rules/marlborough/flow.yaml:79:7\n12293 rules/marlborough/flow.yaml:80:11\n12307 rules/marlborough/flow.yaml:81:15\n12321 rules/marlborough/flow.yaml:56:7\n12326 rules/marlborough/flow.yaml:57:11\n12343 rules/marlborough/rules.yaml:1043:7\n12349 rules/marlborough/rules.yaml:1044:7\n12350 rules/marlborough/rules.yaml:1045:11\n12351 rules/marlborough/rules.yaml:1046:7\n12362 rules/marlborough/rules.yaml:1047:7\n12363 rules/marlborough/rules.yaml:1048:7\n12375 rules/marlborough/rules.yaml:2093:7\n12380 rules/marlborough/rules.yaml:2094:7\n12381 rules/marlborough/rules.yaml:2095:11\n12382 rules/marlborough/rules.yaml:2096:11\n12383 rules/marlborough/rules.yaml:2097:7\n12384 rules/marlborough/rules.yaml:2098:7\n12391 rules/marlborough/rules.yaml:2099:7"

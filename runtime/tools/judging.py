@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..deals import carry_out, deal_id, is_deal, parties
+from ..deals import deal_id, is_deal, parties, try_out
 from ..game import Decision
 from ..layout import PENDING, STACK
 from ..spec import GameSpec
@@ -47,7 +47,7 @@ def trade(
             return None
         S = determinize(spec, view, rng)
         T = S[:]
-        carry_out(engine, T, deal)
+        try_out(engine, T, deal)
         return "yes" if value(T, me) >= value(S, me) else "no"
     if decision.kind != "propose":
         return None
@@ -60,7 +60,7 @@ def trade(
     for i in sorted({rng.randrange(len(offers)) for _ in range(min(sample, len(offers)))}):
         deal = offers[i]
         T = S[:]
-        carry_out(engine, T, deal)
+        try_out(engine, T, deal)
         gain = value(T, me) - base[me]
         if gain > best_gain and all(value(T, q) >= base[q] for q in parties(deal) if q != me):
             best, best_gain = deal, gain
