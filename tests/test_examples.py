@@ -25,11 +25,24 @@ def run(root: Path, only: str | None = None) -> tuple[list, list]:
     return results, sink.sorted()
 
 
-def test_the_examples_of_play_pass() -> None:
-    results, errors = run(REPO)
+#: the bundled games with examples of play, each run on its own (a parallel run spreads them)
+GAMES = sorted(p.parent.name for p in (REPO / "rules").glob("*/examples"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_examples_of_play_pass(game: str) -> None:
+    sink = new_sink(REPO)
+    files = [f for f in example_files(REPO) if f.parent.parent.name == game]
+    results = run_examples(REPO, files, sink)
+    errors = sink.sorted()
     assert results and all(r.ok for r in results), [e.render() for e in errors]
     assert not errors
-    assert any(r.path == f"rules/march_of_progress/{EXAMPLE}" and r.steps > 5 for r in results)
+    if game == "march_of_progress":
+        assert any(r.path == f"rules/{game}/{EXAMPLE}" and r.steps > 5 for r in results)
+
+
+def test_every_bundled_game_has_examples_of_play() -> None:
+    assert len(GAMES) == 5 and {"march_of_progress", "marlborough"} <= set(GAMES)
 
 
 def test_an_unmet_expectation_is_an_error_at_its_step(tmp_path: Path) -> None:

@@ -174,3 +174,18 @@ def test_a_sum_over_seats_without_an_index_for_their_filter_stays_nested(tmp_pat
     engine = _envoys_at(tmp_path / "nested", nested)
     body = engine.split("def f_envoys_at", 1)[1].split("\n    def ", 1)[0]
     assert "_of_" not in body and "self.all_player" in body
+
+
+def test_the_records_whose_reference_is_none_are_the_tuple_s_last_entry():
+    """`a == none` reads the entry of the records without one directly: the conditional the
+    other keys get (`k if k is not None else -1`) would be `None if None is not None else -1`,
+    typed `int | None`, which the native build (mypy) refuses as an index."""
+    from rulecraft.compiler.codegen.indexed import index_of
+
+    data = {"ixt_nation__permanent": ()}
+    assert index_of(data, "nation", "permanent", "None") == "self.ixt_nation__permanent[-1]"
+    assert index_of(data, "nation", "permanent", "v_p") == (
+        "self.ixt_nation__permanent[v_p if v_p is not None else -1]"
+    )
+    engine = Path(__file__).resolve().parents[1] / "generated" / "marlborough" / "engine.py"
+    assert not re.search(r"\bNone if None\b", engine.read_text())

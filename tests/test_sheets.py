@@ -20,6 +20,15 @@ pytestmark = [
 ]
 
 
+#: Marlborough's sheet (its checked model, a 40-page PDF with the map) is its own group: the
+#: worker that renders it is not also the one that renders the other games'
+MARLBOROUGH = pytest.mark.xdist_group("sheets_marlborough")
+
+
+def _by_worker(games) -> list:  # type: ignore[no-untyped-def]
+    return [pytest.param(g, marks=MARLBOROUGH) if g == "marlborough" else g for g in games]
+
+
 def _text(pdf: bytes, tmp: Path) -> str:
     path = tmp / "sheet.pdf"
     path.write_bytes(pdf)
@@ -131,7 +140,7 @@ def _visible(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 
 
-@pytest.mark.parametrize("game", ["marlborough", "westphalia"])
+@pytest.mark.parametrize("game", _by_worker(["marlborough", "westphalia"]))
 def test_gaps_left_blank_with_one_note(game):
     """A cell the rulebook does not print is blank and hatched, never the word "gap"; one note
     per table and reason says which cells and why."""
@@ -205,6 +214,7 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
+@MARLBOROUGH
 def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
@@ -341,7 +351,7 @@ def _pages(pdf: bytes, tmp: Path) -> int:
     return int(re.search(rb"^Pages:\s+(\d+)", out, re.M).group(1))
 
 
-@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+@pytest.mark.parametrize("game", _by_worker(sorted(PAGE_BUDGET)))
 def test_sheet_fits_its_page_budget(game, tmp_path):
     pages = _pages(_pdf(game), tmp_path)
     assert 0 < pages <= PAGE_BUDGET[game]
@@ -412,7 +422,7 @@ def test_scenario_option_shows_the_resolved_scenario():
     assert [t.title for t in ww1.aid_tables] == ["World War 1 in the West — play aid"]
 
 
-@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+@pytest.mark.parametrize("game", _by_worker(sorted(PAGE_BUDGET)))
 def test_no_odds_row_is_a_single_100_percent(game):
     sheet = sheets.build_sheet(game)
     for t in sheet.tables:
@@ -455,6 +465,7 @@ def test_dp_box_groups_power_and_basis():
     assert all(len(r.cells) == 2 for r in box.rows if not r.heading)
 
 
+@MARLBOROUGH
 def test_marlborough_results_shifts_and_odds():
     """Rules: MARL-PA17.0R-01, MARL-PA18.6-02, MARL-PA17.0R-07"""
     sheet = sheets.build_sheet("marlborough")
@@ -717,7 +728,7 @@ def test_mop_combat_summary():
     ]
 
 
-@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+@pytest.mark.parametrize("game", _by_worker(sorted(PAGE_BUDGET)))
 def test_no_sheet_prints_gap(game):
     """No cell, result, probability or note of any bundled game's sheet reads "gap"."""
     assert not re.search(r"gap", _visible(sheets.render_html(game)), re.I)

@@ -69,6 +69,8 @@ def index_of(data: dict[str, Any], tname: str, attr: str, key: str) -> str:
     key is a name, ``ixt_T__A`` indexed by it (none by -1, its last entry: one subscript, of
     one type, which the native build iterates as ints)."""
     if f"ixt_{tname}__{attr}" in data and _PLAIN_KEY.fullmatch(key):
+        if key == "None":  # `a == none`: the records without one (typed, for the native build)
+            return f"self.ixt_{tname}__{attr}[-1]"
         return f"self.ixt_{tname}__{attr}[{key} if {key} is not None else -1]"
     return f"self.ix_{tname}__{attr}.get({key}, ())"
 
