@@ -13,7 +13,11 @@ from typing import Any
 
 from . import ir
 from .builtins import BUILTINS, DECISIONS
-from .declarations import check_card_attributes, check_special_fields, check_table_programs
+from .declarations import (
+    check_card_attributes,
+    check_programs_that_do_not_wait,
+    check_special_fields,
+)
 from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .displays import PREFIX as DISPLAY
 from .displays import check_displays
@@ -115,7 +119,7 @@ class Checker:
         check_special_fields(g, self.sink)
         check_displays(g, self.sink)
         self.find_suspending()
-        check_table_programs(g, self.sink)
+        check_programs_that_do_not_wait(g, self.sink)
         check_nones(g, self.sink)
         for sc in g.scenarios.values():
             ScenarioChecker(g, sc, self.sink).check()

@@ -61,22 +61,37 @@ def check_special_fields(game: ir.Game, sink: DiagnosticSink) -> None:
             )
 
 
-def check_table_programs(game: ir.Game, sink: DiagnosticSink) -> None:
-    """Result programs change the game but may not ask for decisions."""
+#: routines run where no decision can be waited for: (name prefix, what they are, where to ask)
+_NO_WAITING = (
+    (
+        "tbl__",
+        "a table's result program",
+        "ask in the procedure that calls apply(), before or after it",
+    ),
+    (
+        "deal__",
+        "what giving a good does (a deal is carried out the moment both sides agree)",
+        "ask in a flow step after the negotiation window, or make the choice part of the good "
+        "(item: and from:)",
+    ),
+)
+
+
+def check_programs_that_do_not_wait(game: ir.Game, sink: DiagnosticSink) -> None:
+    """Table result programs and negotiation goods change the game but may not ask for
+    decisions: they run inside another decision's handling."""
     for name, r in game.functions.items():
-        if name.startswith("tbl__") and r.suspends:
-            for node in walk(r.body):
-                if isinstance(node, Call) and (
-                    node.func in DECISIONS
-                    or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
-                ):
-                    sink.error(
-                        "decision",
-                        "a table's result program may not ask for a decision",
-                        node,
-                        "ask in the procedure that calls apply(), before or after it",
-                    )
-                    break
+        what = next(((w, hint) for prefix, w, hint in _NO_WAITING if name.startswith(prefix)), None)
+        if what is None or not r.suspends:
+            continue
+        for node in walk(r.body):
+            if isinstance(node, Call) and (
+                node.func in DECISIONS or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
+            ):
+                sink.error(
+                    "decision", f"{what[0]} may not ask a player for a decision", node.pos, what[1]
+                )
+                break
 
 
 def check_card_attributes(game: ir.Game, sink: DiagnosticSink) -> None:

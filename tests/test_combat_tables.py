@@ -251,6 +251,21 @@ def test_a_result_program_on_a_range_table_is_refused(tmp_path):
     assert errors[0].hint == "on a range table, write the effect on its rows"
 
 
+def test_a_result_program_that_asks_a_decision_is_refused(tmp_path):
+    """A result's effect runs inside apply(): it cannot wait for a player."""
+    old = '          log "{p} is routed"\n'
+    ask = '          let w = choose_yes_no(p, "Flee?")\n'
+    errors = _broken(tmp_path, "tables/combat.yaml", old, old + ask)
+    assert [e.message for e in errors] == [
+        "a table's result program may not ask a player for a decision"
+    ], [e.render() for e in errors]
+    assert _at(tmp_path, "tables/combat.yaml", "choose_yes_no") == (
+        errors[0].pos.line,
+        errors[0].pos.col,
+    )
+    assert errors[0].hint == "ask in the procedure that calls apply(), before or after it"
+
+
 def test_a_scale_on_a_field_that_is_no_int_is_refused(tmp_path):
     errors = _broken(
         tmp_path,

@@ -268,3 +268,17 @@ def test_a_promise_with_an_amount_is_an_error(tmp_path):
         "      title: Keep out of\n      amount: giver.gold\n",
     )
     assert any("cannot also have an amount" in e.message for e in errors)
+
+
+def test_a_good_whose_give_asks_a_decision_is_an_error(tmp_path):
+    """A deal is carried out the moment both sides agree, inside the window: its effect cannot
+    wait for a player (an engine built from it failed when it started)."""
+    errors, lines = _errors(
+        tmp_path,
+        "        peace = true\n",
+        '        peace = true\n        let w = choose_yes_no(giver, "Really?")\n',
+    )
+    e = errors[0]
+    assert e.code == "decision" and "may not ask a player" in e.message, e.render()
+    assert "choose_yes_no" in lines[e.pos.line - 1]
+    assert "a flow step" in (e.hint or "")
