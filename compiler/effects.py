@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -395,6 +395,13 @@ def _parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
     )
+
+
+@lru_cache(maxsize=8192)
+def _tree(text: str, start: str) -> Tree:
+    """The parse tree of ``text`` from rule ``start``, kept: variants, scenarios and a
+    process's later compiles parse the same texts again (a tree is read, never changed)."""
+    return _parser().parse(text, start=start)
 
 
 class EffectSyntaxError(Exception):
@@ -862,7 +869,7 @@ def _parse_inner(inner: str, src: Snippet, base: int) -> Expr:
         raise EffectSyntaxError("empty '{}' in string", base)
     shifted = Snippet(" " * base + inner, src.where, src.what)
     try:
-        tree = _parser().parse(shifted.text, start="expr")
+        tree = _tree(shifted.text, "expr")
     except UnexpectedInput as err:
         raise _syntax_error(shifted.text, err) from None
     return _transform(src, tree)
@@ -877,7 +884,7 @@ def parse_program(src: Snippet) -> list[Stmt]:
         if not text[line_start:tab].strip():
             raise EffectSyntaxError("indent with spaces, not tabs", tab)
     try:
-        tree = _parser().parse(text, start="program")
+        tree = _tree(text, "program")
     except UnexpectedInput as err:
         raise _syntax_error(text, err) from None
     return _transform(src, tree)
@@ -886,7 +893,7 @@ def parse_program(src: Snippet) -> list[Stmt]:
 def parse_expr(src: Snippet) -> Expr:
     """Parse a single expression (a condition or a value).  Raises ``EffectSyntaxError``."""
     try:
-        tree = _parser().parse(src.text, start="expr")
+        tree = _tree(src.text, "expr")
     except UnexpectedInput as err:
         raise _syntax_error(src.text, err) from None
     return _transform(src, tree)

@@ -31,7 +31,7 @@ SCENARIOS = sorted(
 #: the default run: games of each scenario (fewer, at least one, where they take more than
 #: SECONDS in all: a Marlborough game takes seconds), and the decisions after which a game is cut
 GAMES = 6
-SECONDS = 3.0
+SECONDS = 1.5
 MOST = 300
 
 

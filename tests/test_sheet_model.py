@@ -165,14 +165,20 @@ def test_publish_modules_do_not_read_yaml():
             assert not bad, f"{path.name} imports {bad}"
 
 
+#: in the worker that builds these games' sheets (test_sheets' groups), which compiled them
+#: already: a process keeps each game's model
+_SHEETS = pytest.mark.xdist_group("sheets")
+_MARLBOROUGH = [_SHEETS, pytest.mark.xdist_group("sheets_marlborough")]
+
+
 @pytest.mark.parametrize(
     "game, scenario",
     [
-        ("march_of_progress", None),
-        ("march_of_progress", "war_to_end_war"),
-        ("marlborough", None),
-        ("third_reich_diplomacy", None),
-        ("westphalia", "congress"),
+        pytest.param("march_of_progress", None, marks=_SHEETS),
+        pytest.param("march_of_progress", "war_to_end_war", marks=_SHEETS),
+        pytest.param("marlborough", None, marks=_MARLBOROUGH),
+        pytest.param("third_reich_diplomacy", None, marks=_SHEETS),
+        pytest.param("westphalia", "congress", marks=_SHEETS),
     ],
 )
 def test_a_sheet_built_from_the_model_reads_no_yaml(game, scenario, monkeypatch):

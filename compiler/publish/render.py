@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import markupsafe
@@ -90,8 +91,9 @@ def _fixed_font_timestamps() -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = old
 
 
-def html_to_pdf(html: str) -> bytes:
-    """HTML to PDF through WeasyPrint, reproducibly (same HTML, same bytes)."""
+def layout(html: str) -> Any:
+    """The sheet laid out in pages by WeasyPrint (a ``weasyprint.Document``: ``len(.pages)``),
+    before any PDF is written; `pdf_of` writes it."""
     try:
         import weasyprint
     except ImportError as exc:  # pragma: no cover - depends on the installation
@@ -100,8 +102,18 @@ def html_to_pdf(html: str) -> bytes:
             "pip install 'rulecraft[sheets]', or --format html"
         ) from None
     base = str(Path(__file__).with_name("templates"))
+    return weasyprint.HTML(string=html, base_url=base).render()
+
+
+def pdf_of(document: Any) -> bytes:
+    """A laid-out sheet (`layout`) as PDF bytes, reproducibly (same HTML, same bytes)."""
     with _fixed_font_timestamps():
-        return weasyprint.HTML(string=html, base_url=base).write_pdf(pdf_identifier=False)
+        return bytes(document.write_pdf(pdf_identifier=False))
+
+
+def html_to_pdf(html: str) -> bytes:
+    """HTML to PDF through WeasyPrint, reproducibly (same HTML, same bytes)."""
+    return pdf_of(layout(html))
 
 
 def render_pdf(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from .build import build_sheet
 from .records import read_save
-from .render import PAPERS, html_to_pdf, render_html, render_pdf
+from .render import PAPERS, html_to_pdf, layout, pdf_of, render_html, render_pdf
 from .source import compiled_tables as _compiled_tables  # noqa: F401 - tests use the old names
 from .source import default_rules_root, list_games
 from .source import table_docs as _table_docs  # noqa: F401
@@ -61,7 +61,9 @@ __all__ = [
     "build_sheet",
     "default_rules_root",
     "html_to_pdf",
+    "layout",
     "list_games",
+    "pdf_of",
     "read_save",
     "render_html",
     "render_pdf",
