@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import re
 import shutil
@@ -39,7 +40,7 @@ def _text(pdf: bytes, tmp: Path) -> str:
 @functools.cache
 def _laid_out(game: str):  # type: ignore[no-untyped-def]
     """A game's sheet laid out in pages, once per process (Marlborough's takes half a minute)."""
-    return sheets.layout(sheets.render_html(game))
+    return sheets.layout(sheets.render_html(game, pdf=True))
 
 
 @functools.cache
@@ -506,6 +507,21 @@ def test_marlborough_results_shifts_and_odds():
     html = sheets.render_html("marlborough")
     block = html.split('id="t-crt"', 1)[1]
     assert block.index("Exact result probabilities") < block.index('<ul class="notes">')
+
+
+@MARLBOROUGH
+def test_the_map_is_inline_svg_in_a_browser_and_an_image_in_the_pdf():
+    """In the browser each hex is an element with its name as a tooltip; the PDF draws each
+    tile as one image (WeasyPrint styles no element of it), the same drawing."""
+    html, pdf = sheets.render_html("marlborough"), sheets.render_html("marlborough", pdf=True)
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="board-map"') == 20
+    assert "<title>0101 (All-sea)</title>" in html and "data:image/svg+xml" not in html
+    images = re.findall(r'<img class="board-map" src="data:image/svg\+xml;base64,([^"]+)"', pdf)
+    assert len(images) == 20 and "<svg" not in pdf.split('class="board"', 1)[1].split("</h2>")[0]
+    first = base64.b64decode(images[0]).decode("utf-8")
+    inline = html.split('<div class="map"', 1)[1].split("</svg>", 1)[0]
+    assert first.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox=')
+    assert "<style>" in first and inline.split("<g ", 1)[1] in first
 
 
 def test_rule_ids_are_shortened_to_runs():

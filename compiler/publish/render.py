@@ -58,9 +58,12 @@ def render_html(
     *,
     rules_root: Path | None = None,
     record: str | Path | None = None,
+    pdf: bool = False,
 ) -> str:
     """The reference sheet of `game` (optionally one scenario) as a standalone HTML page; with
-    `record` (a saved game's file), the game's record forms filled in from it."""
+    `record` (a saved game's file), the game's record forms filled in from it. With `pdf`,
+    the page `html_to_pdf` prints: a board's map tiles are images (in a browser they are
+    inline SVG, each hex with its name as a tooltip)."""
     if paper not in PAPERS:
         raise SheetError(f"unknown paper '{paper}' (use: {', '.join(PAPERS)})")
     sheet = build_sheet(game, scenario, rules_root, record)
@@ -74,7 +77,9 @@ def render_html(
             "rulecraft record form" if sheet.record else "rulecraft reference sheet"
         ),
     )
-    return env.get_template("sheet.html.j2").render(sheet=sheet, css=markupsafe.Markup(css))
+    return env.get_template("sheet.html.j2").render(
+        sheet=sheet, css=markupsafe.Markup(css), pdf=pdf
+    )
 
 
 @contextlib.contextmanager
@@ -126,4 +131,6 @@ def render_pdf(
 ) -> bytes:
     """The reference sheet as PDF bytes (byte-for-byte reproducible); `record` as for
     `render_html`."""
-    return html_to_pdf(render_html(game, scenario, paper, rules_root=rules_root, record=record))
+    return html_to_pdf(
+        render_html(game, scenario, paper, rules_root=rules_root, record=record, pdf=True)
+    )
