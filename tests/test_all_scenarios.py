@@ -50,6 +50,10 @@ SCENARIOS = sorted(
     if importlib.util.find_spec(f"rulecraft.generated.{game}") is not None
     for sid in importlib.import_module(f"rulecraft.generated.{game}").SPECS
 )
+#: scenarios one random game of which, with the views or a save checked, takes 5-10 s
+#: (Marlborough's campaigns: a thousand decisions and more): the default run leaves them to
+#: ``-m long`` (CI runs it; the soak plays them too)
+LONG = {f"marlborough/grand_design_{year}" for year in (1701, 1704, 1709)}
 #: decisions with more options than this (allocations) are checked on a sample of ids
 LISTED = 200
 #: the default (not soak) tests play GAMES games of each scenario, fewer (at least
@@ -219,7 +223,11 @@ def check_save_load(spec: GameSpec, scenario: str, seed: int, g: Game, taken: li
     assert json.loads(restored.to_json()) == json.loads(g.to_json())
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+def _by_length(names: list[str]) -> list:  # type: ignore[type-arg]
+    return [pytest.param(n, marks=pytest.mark.long) if n in LONG else n for n in names]
+
+
+@pytest.mark.parametrize("scenario", _by_length(SCENARIOS))
 def test_random_play_ends_and_save_load_changes_nothing(scenario):
     """Every decision has an option and the game ends within a bounded length (every game
     played here is checked so); a save at a random decision, loaded and played on, ends the
@@ -227,7 +235,7 @@ def test_random_play_ends_and_save_load_changes_nothing(scenario):
     run_games(scenario, range(GAMES), hidden=False, save_load=True)
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", _by_length(SCENARIOS))
 def test_views_hide_what_a_seat_may_not_see(scenario):
     run_games(scenario, range(GAMES), hidden=True, save_load=False)
 

@@ -285,6 +285,7 @@ def test_scenario_ids_that_python_reserves_compile_and_play(tmp_path: Path) -> N
             game.apply(decision.player, decision.options[0].id)
 
 
+@pytest.mark.long  # builds the wheel and installs it in a new virtual environment
 def test_wheel_installs_under_one_namespace(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(REPO)],

@@ -47,6 +47,7 @@ def test_six_bots_finish(kind):
         assert "Victory Conditions" in r["reason"]
 
 
+@pytest.mark.long  # a whole six-player game, every decision searched: 10-25 s
 def test_six_monte_carlo_bots_finish():
     g = new(5)
     play(g, [MonteCarloAgent(k, playouts=1, depth=1) for k in range(6)])

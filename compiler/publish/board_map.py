@@ -60,7 +60,7 @@ class MapTile:
     def image(self) -> str:
         """The tile as an image (a ``data:`` URI of a standalone SVG), for the PDF: WeasyPrint
         draws an image without styling each of its thousands of elements as part of the page
-        (Marlborough's 20 tiles laid out in 12 s rather than 18-24)."""
+        (a 2,400-hex board's 20 tiles laid out in 12 s rather than 18-24)."""
         head, _, rest = self.svg.partition(">")
         svg = head.replace(' class="board-map"', "") + ">" + _IMAGE_STYLE + rest
         return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode()
