@@ -169,21 +169,17 @@ def test_a_loop_variable_a_waiting_routine_never_reads_is_kept_in_no_frame() -> 
 def test_compile_check_fails_with_a_diff_when_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = scratch_project(tmp_path)
+    root = _duel(tmp_path)
     monkeypatch.chdir(root)
     assert main(["compile"]) == 0
     assert main(["compile", "--check"]) == 0
-    edit(root, "rules.yaml", "army_limit: {value: 3,", "army_limit: {value: 2,")
+    edit(root, "scenarios/first_blood.yaml", "crowd: 0}", "crowd: 7}", game="duel")
     capsys.readouterr()
     assert main(["compile", "--check"]) == 1
     out = capsys.readouterr()
-    assert "--- a/generated/march_of_progress/thirty_years_war.py" in out.out
-    assert (
-        '-        "c": {' in out.out
-        or "'army_limit': 3" in out.out
-        or '"army_limit": 3' in out.out
-        or any(x.startswith("-") and '"c_army_limit": 3' in x for x in out.out.splitlines())
-    )
+    assert "--- a/generated/duel/first_blood.py" in out.out
+    changed = [x for x in out.out.splitlines() if x[:1] in "-+" and '"e.arena.crowd"' in x]
+    assert [x[0] for x in changed] == ["-", "+"] and changed[1].endswith("(7,)),"), changed
     assert "stale" in out.err
     # --check wrote nothing
     assert main(["compile", "--check"]) == 1
