@@ -773,7 +773,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 51, (v_p, v_c))
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         i = self.card_ix[c]
         if i == 14:
@@ -781,7 +781,7 @@ class MarchOfProgressRules:
             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 11:
@@ -820,7 +820,7 @@ class MarchOfProgressRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True

@@ -590,7 +590,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if S[_LOG] is not False:
                     _log(S, 74, (v_c, N[self.o_e_country__vp_die + v_c]))
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 7:
