@@ -13,10 +13,11 @@ A value cannot be none when it is a record, player or card named in the rules, a
 a list whose elements cannot be none (every record of a type, the players, the cards of a
 set, a list field of the scenario's fixed data, a comprehension or a literal of such values,
 a function's list result of such values), ``first`` or a decision (``choose``) of such a
-list, a call of a function whose result cannot be none, a local every binding of which gives
-such a value, or a parameter found above. The analysis starts from every candidate and drops
-those a call or an assignment refutes until none is dropped: every value comes from an
-expression of the kinds above, so what is left cannot be none.
+list, a call of a function whose result cannot be none, a field of fixed data that is not
+optional, a local every binding of which gives such a value, or a parameter found above.
+The analysis starts from every candidate and drops those a call, an assignment or a
+``return`` refutes until none is dropped: every value comes from an expression of the kinds
+above, so what is left cannot be none.
 
 Routines the runtime calls with values of its own (table programs ``tbl__*``, the deal
 functions ``deal__*``, the deal value function, board displays) keep ``Any``, and so does a
@@ -54,7 +55,8 @@ from ..effects import (
 from .data import written_fields
 
 REF_KINDS = ("player", "card", "entity")
-#: builtins whose value is an element of their first argument (a list), never none
+#: builtins whose value is an element of a list they take (``first``'s first argument,
+#: ``choose``'s options): never none if the list holds no none
 ELEMENT_OF = ("first", "choose")
 
 
@@ -139,7 +141,8 @@ class _Routine:
         self.g, self.r, self.params, self.returns = g, r, params, returns
         self.lists, self.written = lists, written
         self.cards = [c.effect.name for c in g.cards.values()]
-        #: every binding of each local name: (kind, expression); kind "value" or "element"
+        #: every binding of each local name: (kind, expression); kind "value" (bound to it),
+        #: "element" (to each element of it), "more" (a list grown by it) or "unknown"
         self.binds: dict[str, list[tuple[str, Expr | None]]] = {}
         for n in walk(r.body):
             if isinstance(n, Let):
@@ -152,9 +155,7 @@ class _Routine:
                 for zone in (n.src_zone, n.dst_zone):
                     if isinstance(zone, Name):
                         self.bind(zone.id, "unknown", None)
-            elif isinstance(n, (For, Comp)):
-                self.bind(n.var, "element", n.iter)
-            elif isinstance(n, Simultaneously):
+            elif isinstance(n, (For, Comp, Simultaneously)):
                 self.bind(n.var, "element", n.iter)
             elif hasattr(n, "var") or (hasattr(n, "name") and not isinstance(n, Call)):
                 name = getattr(n, "var", None) or getattr(n, "name", None)
