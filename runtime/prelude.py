@@ -157,9 +157,12 @@ def reverse(t: Any) -> tuple[Any, ...]:
 
 def take(m: int, c: Any) -> int:
     """The set ``m`` without card ``c``, which must be in it."""
-    if c is None or not (m >> c) & 1:
+    if c is None:
         raise RulesError(f"card {c!r} is not in the zone it is moved from")
-    return m & ~(1 << c)
+    k: int = c  # typed: the native build shifts it unboxed
+    if not (m >> k) & 1:
+        raise RulesError(f"card {c!r} is not in the zone it is moved from")
+    return m & ~(1 << k)
 
 
 def remove(t: tuple[Any, ...], c: Any) -> tuple[Any, ...]:

@@ -362,3 +362,49 @@ def test_a_decisions_filter_is_kept_as_the_rules_write_it() -> None:
     name = parse_expr(snip("options"))
     assert filter_text(name, body) == "may_name(p, c)"
     assert filter_text(name) is None  # a name with no `let` in sight
+
+
+def test_references_never_none_are_typed_int_in_the_plain_forms(tmp_path: Path) -> None:
+    # nonone.py: a reference parameter every call passes a value that cannot be none, and a
+    # function whose every result cannot be none, are typed int for the native build; one
+    # that some call may pass none (a field that may hold none, a `none` literal) stays Any
+    root = _duel(tmp_path)
+    (root / "rules" / "duel" / "rules.yaml").write_text(
+        "functions:\n"
+        "  foe:\n"
+        "    params: {p: player}\n"
+        "    returns: player\n"
+        "    body: return first([q for q in players if q != p])\n"
+        "procedures:\n"
+        "  hurt:\n"
+        "    params: {p: player, a: arena}\n"
+        "    body: |\n"
+        "      p.wounds += 1\n"
+        "  maybe:\n"
+        "    params: {p: player}\n"
+        "    body: |\n"
+        "      p.wounds += 1\n",
+        encoding="utf-8",
+    )
+    flow = root / "rules" / "duel" / "flow.yaml"
+    flow.write_text(
+        flow.read_text(encoding="utf-8").replace(
+            "      pot += 1\n",
+            "      pot += 1\n"
+            "      for p in players:\n"
+            "          hurt(foe(p), first(arenas))\n"
+            "          maybe(foe(p))\n"
+            "      maybe(none)\n",
+        ),
+        encoding="utf-8",
+    )
+    engine = generate(root)[Path("generated/duel/engine.py")]
+    assert "def f_foe(self, S: list[Any], v_p: int) -> int:" in engine
+    assert "def p_hurt(self, S: list[Any], v_p: int, v_a: int) -> None:" in engine
+    assert "def p_maybe(self, S: list[Any], v_p: Any) -> None:" in engine
+    # in the committed engines: a card's player and a loop's record are ints; ATTACK+1's
+    # discarded card may be none
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    assert "def q_card__attack(self, S: list[Any], R: Any, v_me: int) -> None:" in text
+    assert "def f_enemy(self, S: list[Any], v_p: Any) -> int:" in text
+    assert "v_discarded: Any" in text and "v_discarded: int" not in text

@@ -189,6 +189,8 @@ class ScenarioData:
     _recursive: set[str] | None = None
     #: functions the same in every scenario of the game (inlining them changes no scenario)
     stable: set[str] = field(default_factory=set)
+    #: the references never none in every scenario (nonone.py): typed int in plain forms
+    never_none: Any = None
 
     # -- what a field is
 

@@ -112,7 +112,7 @@ def dispatch_methods(
             playable.append((i, f"return self.f_playable__{c}(S, p)"))
     out["play_q"] = "\n".join(
         [
-            "def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:",
+            "def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:",
             '    """Player p carries out card c (the playout form)."""',
             *_index(q_cards),
             *_tree(q_cards, "    ", "return"),
@@ -125,7 +125,7 @@ def dispatch_methods(
     )
     out["play_p"] = "\n".join(
         [
-            "def play_p(self, S: list[Any], c: Any, p: Any) -> None:",
+            "def play_p(self, S: list[Any], c: int, p: Any) -> None:",
             '    """Player p carries out card c, which does not wait."""',
             *_index(p_cards),
             *_tree(p_cards, "    ", "return"),
@@ -134,7 +134,7 @@ def dispatch_methods(
     )
     out["playable"] = "\n".join(
         [
-            "def playable(self, S: list[Any], c: Any, p: Any) -> bool:",
+            "def playable(self, S: list[Any], c: int, p: Any) -> bool:",
             '    """Whether player p may play card c (its `playable` condition)."""',
             "    if self.card_playable[c] is None:",
             "        return True",

@@ -117,6 +117,16 @@ class PlainForms:
         t = self.r.returns
         if t.kind == "void":
             return "None"
+        nn = self.sd.never_none
+        if nn is not None and self.r.name in nn.returns:
+            return "int"
+        return self.annotation(t)
+
+    def param_annotation(self, name: str, t: ir.Type) -> str:
+        """A parameter's type: ``int`` for a reference never none (nonone.py)."""
+        nn = self.sd.never_none
+        if nn is not None and (self.r.name, name) in nn.params:
+            return "int"
         return self.annotation(t)
 
     # ------------------------------------------------------------------ plain forms
@@ -129,7 +139,10 @@ class PlainForms:
         args = ["self", "S: list[Any]"]
         if self.form == "Q":
             args.append("R: Any")
-        args += [f"{py}: {self.annotation(t)}" for py, t in params]
+        args += [
+            f"{py}: {self.param_annotation(name, t)}"
+            for (py, t), (name, _) in zip(params, r.params, strict=True)
+        ]
         ret = self.returns()
         lines = [f"def {prefix}_{method_stem(r)}({', '.join(args)}) -> {ret}:"]
         lines.append(f"    {doc_string(r)}")

@@ -27,6 +27,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
+from .nonone import never_none
 from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
@@ -403,6 +404,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     first = games[order[0]]
     root_sid = order[0]
     stable = stable_functions(list(games.values()))
+    never_none_refs = never_none(games.values())
     classes: dict[str, ClassGen] = {}
     compiled: dict[str, Compiled] = {}
     datas: dict[str, dict[str, Any]] = {}
@@ -411,6 +413,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         g = games[sid]
         sd = build_data(g, written)
         sd.stable = stable
+        sd.never_none = never_none_refs
         datas[sid] = sd.data
         for tid in looked_up(g):
             sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]

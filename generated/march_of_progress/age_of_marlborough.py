@@ -138,7 +138,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         self.ix_country__kind = d["ix_country__kind"]
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
-    def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
@@ -154,7 +154,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
             return False
         return self.f_controls(S, v_p, v_c)
 
-    def f_vp_die_floor(self, S: list[Any], v_p: Any, v_c: Any) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: Any) -> int:
         "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:60:5]"
         return 2 if self.s_e_country__owner[v_c] == v_p else 0
 

@@ -299,7 +299,7 @@ class MarchOfProgressRules:
     s_e_country__owner: tuple[Any, ...]
     s_e_country__vp_max: tuple[int, ...]
     s_p_home: tuple[int, ...]
-    tab_enemy: tuple[Any, ...] | None
+    tab_enemy: tuple[int, ...] | None
     tab_strength_cap: tuple[int, ...] | None
 
     def __init__(self, d: dict[str, Any]) -> None:
@@ -447,7 +447,7 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a] == v_c
         ]
 
-    def f_armies_in_play(self, S: list[Any], v_p: Any) -> Any:
+    def f_armies_in_play(self, S: list[Any], v_p: int) -> Any:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
         return [
             v_a
@@ -455,7 +455,7 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a] is not None
         ]
 
-    def f_army_value(self, S: list[Any], v_a: Any, v_defending: bool) -> int:
+    def f_army_value(self, S: list[Any], v_a: int, v_defending: bool) -> int:
         "What one army adds to its side's total strength. (MOP-COMBAT-01, MOP-COMBAT-02) [rules/march_of_progress/rules.yaml:66:3]"
         N: list[int] = S
         if S[self.o_e_army__fortified + v_a] and v_defending:
@@ -464,7 +464,7 @@ class MarchOfProgressRules:
             return 1
         return N[self.o_p_strength + self.s_e_army__owner[v_a]]
 
-    def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
         "What ATTACK+1 adds to the attacker's total once the armies joining the attack in `where` are known; `discarded` is the card discarded for it (none: no card, no bonus). (MOP-ATT-03, MOP-ATT-04) [rules/march_of_progress/rules.yaml:110:3]"
         return 0 if v_discarded is None else 1
 
@@ -505,11 +505,11 @@ class MarchOfProgressRules:
                 break
         return _w5
 
-    def f_defence_extra(self, S: list[Any], v_foe: Any, v_where: Any) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: Any) -> int:
         "What the defender adds to its total in `where` beyond armies and garrison (0 in the base game). (MOP-COMBAT-01) [rules/march_of_progress/rules.yaml:102:3]"
         return 0
 
-    def f_defended(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_defended(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
         _w1 = False
         for v_a__1 in self.ixt_army__owner[v_p if v_p is not None else -1]:
@@ -518,7 +518,7 @@ class MarchOfProgressRules:
                 break
         return _w1 or self.f_garrison_strength(S, v_p, v_c) > 0
 
-    def f_enemy(self, S: list[Any], v_p: Any) -> Any:
+    def f_enemy(self, S: list[Any], v_p: Any) -> int:
         """The other player. [rules/march_of_progress/rules.yaml:8:3]"""
         _w1 = []
         for v_q in self.all_player:
@@ -527,7 +527,7 @@ class MarchOfProgressRules:
                 break
         return _head(_w1)
 
-    def f_garrison_strength(self, S: list[Any], v_p: Any, v_c: Any) -> int:
+    def f_garrison_strength(self, S: list[Any], v_p: int, v_c: Any) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
@@ -558,7 +558,7 @@ class MarchOfProgressRules:
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def f_score_value(self, S: list[Any], v_p: Any) -> int:
+    def f_score_value(self, S: list[Any], v_p: int) -> int:
         """The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"""
         N: list[int] = S
         _w1 = 0
@@ -567,11 +567,11 @@ class MarchOfProgressRules:
                 _w1 += N[self.o_e_country__vp_die + v_c]
         return 1 + _w1
 
-    def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_scores_for(self, S: list[Any], v_p: int, v_c: int) -> bool:
         "Whether a SCORE action counts the VP die of country `c` for player `p`. (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:78:3]"
         return self.f_controls(S, v_p, v_c)
 
-    def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: int, v_where: Any, v_defending: bool) -> int:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
         if v_defending:
             _w1 = 0
@@ -587,7 +587,7 @@ class MarchOfProgressRules:
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2
 
-    def f_vp_die_floor(self, S: list[Any], v_p: Any, v_c: Any) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: Any) -> int:
         "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:94:3]"
         return 0
 
@@ -650,7 +650,7 @@ class MarchOfProgressRules:
                         if S[_LOG] is not False:
                             _log(S, 25, (v_p_2, v_defence, v_armies_def))
 
-    def p_card__recruit(self, S: list[Any], v_me: Any) -> None:
+    def p_card__recruit(self, S: list[Any], v_me: int) -> None:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
         v_stock = [
             v_a
@@ -677,7 +677,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
 
-    def p_destroy(self, S: list[Any], v_a: Any) -> None:
+    def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
@@ -724,7 +724,7 @@ class MarchOfProgressRules:
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
-    def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
+    def p_move_army(self, S: list[Any], v_a: Any, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
@@ -773,7 +773,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 51, (v_p, v_c))
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         i = self.card_ix[c]
         if i == 14:
@@ -781,7 +781,7 @@ class MarchOfProgressRules:
             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 11:
@@ -820,7 +820,7 @@ class MarchOfProgressRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
@@ -829,7 +829,7 @@ class MarchOfProgressRules:
             return self.f_playable__score(S, p)
         return bool(self.card_playable[c](S, p))
 
-    def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
+    def q_attack(self, S: list[Any], R: Any, v_me: int, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
         N: list[int] = S
         v_foe = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
@@ -888,15 +888,15 @@ class MarchOfProgressRules:
         self.q_join_attack(S, R, v_me, v_where, v_discarded)
         self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
 
-    def q_card__attack(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__attack(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__attack (MOP-ATT-01, MOP-ATT-02, MOP-ATT-05, MOP-ATT-06) [rules/march_of_progress/cards.yaml:77:3]"
         self.q_attack(S, R, v_me, False)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07) [rules/march_of_progress/cards.yaml:85:3]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__fortify(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__fortify(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
         v_candidates = [
             v_a
@@ -909,7 +909,7 @@ class MarchOfProgressRules:
         v_a_2 = _pick(R, v_candidates)
         S[self.o_e_army__fortified + v_a_2] = True
 
-    def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
         v_mine = [
             v_a__1
@@ -924,7 +924,7 @@ class MarchOfProgressRules:
         v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
         v_mine = [
             v_a__1
@@ -949,7 +949,7 @@ class MarchOfProgressRules:
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
@@ -962,7 +962,7 @@ class MarchOfProgressRules:
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
 
-    def q_card__strength(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__strength(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
         N: list[int] = S
         v_sources = [
@@ -980,7 +980,7 @@ class MarchOfProgressRules:
         _clamp = S[self.o_p_strength + v_me] + 1
         S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
@@ -1015,7 +1015,7 @@ class MarchOfProgressRules:
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
+    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: Any) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         for v_a in [
             v_a__1
@@ -1037,7 +1037,7 @@ class MarchOfProgressRules:
             ),
         )
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
+    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: Any) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         for v_a in [
             *[
@@ -1060,7 +1060,7 @@ class MarchOfProgressRules:
         ]:
             self.p_destroy(S, v_a)
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
+    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: Any) -> None:
         "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
 
@@ -1083,7 +1083,7 @@ class MarchOfProgressRules:
                 )
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [
@@ -1146,7 +1146,7 @@ class MarchOfProgressRules:
                 else:
                     step(S)
 
-    def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
         for v_c in _bits(N[self.o_p_revealed + v_p]):

@@ -303,7 +303,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w1 += 1
         return _w1
 
-    def f_counter_insurgency_possible(self, S: list[Any], v_p: Any) -> bool:
+    def f_counter_insurgency_possible(self, S: list[Any], v_p: int) -> bool:
         """Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:104:5]"""
         N: list[int] = S
         if N[self.o_e_country__cubes + self.k_country__neutral] == 0:
@@ -325,7 +325,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 break
         return _w3
 
-    def f_enemy(self, S: list[Any], v_p: Any) -> Any:
+    def f_enemy(self, S: list[Any], v_p: Any) -> int:
         """The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"""
         _w1 = []
         for v_q in self.f_powers(S):
@@ -342,7 +342,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if len(self.ixt_army__owner[v_p if v_p is not None else -1]) > 0
         ]
 
-    def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: int, v_where: Any, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
         v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
         if v_defending:
@@ -359,14 +359,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2 + v_militia_bonus
 
-    def f_tally(self, S: list[Any], v_p: Any) -> int:
+    def f_tally(self, S: list[Any], v_p: int) -> int:
         "The VPs compared for victory; the Neutral player's VPs are multiplied by the Propaganda level. (MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:95:5]"
         N: list[int] = S
         if v_p == self.k_player__neutral_player:
             return N[self.o_p_vp + v_p] * N[self.o_g_propaganda_level]
         return N[self.o_p_vp + v_p]
 
-    def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
+    def p_card__propaganda(self, S: list[Any], v_me: int) -> None:
         """card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"""
         N: list[int] = S
         if not S[self.o_g_propaganda_due]:
@@ -420,7 +420,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_militia_in_neutral] = False
         S[self.o_g_militia_for] = None
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         i = self.card_ix[c]
         if i == 13:
@@ -431,7 +431,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 11:
@@ -479,7 +479,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             f(S, R, p)
 
-    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
         if self.f_counter_insurgency_possible(S, v_me):
             v_ci = R() < 0.5
@@ -488,7 +488,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 return None
         self.q_attack(S, R, v_me, True)
 
-    def q_card__militia(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__militia(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         if S[self.o_g_militia_used]:
             if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
@@ -504,7 +504,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             pass
 
-    def q_card__partisans(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__partisans(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
         N: list[int] = S
         v_opt = _pick(R, self.e_partisans_option)
@@ -521,7 +521,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _clamp = S[self.o_p_vp + v_me] + v_k
             S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
         S[self.o_g_militia_for] = None
@@ -538,7 +538,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
         S[self.o_g_militia_for] = None
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
+    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
@@ -573,7 +573,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_counter_insurgency(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_counter_insurgency(self, S: list[Any], R: Any, v_me: int) -> None:
         """ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"""
         N: list[int] = S
         _w1 = []
@@ -631,7 +631,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 else:
                     step(S)
 
-    def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_perform(self, S: list[Any], R: Any, v_p: int) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
         if v_p != self.k_player__neutral_player:
@@ -653,7 +653,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             ):
                 S[self.o_g_propaganda_due] = True
 
-    def q_perform__rules(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_perform__rules(self, S: list[Any], R: Any, v_p: int) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
         for v_c in _bits(N[self.o_p_revealed + v_p]):

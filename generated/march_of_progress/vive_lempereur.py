@@ -153,7 +153,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         self.o_p_set_aside = d["o_p_set_aside"]
         self.s_e_army__number = d["s_e_army__number"]
 
-    def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
         """ATTACK+1 adds 1; Napoleon: when France discards the ATTACK card with it, +1 more for each French army in the combat (2 armies at strength 2: 4 + 1 + 2 = 7). (MOP-ATT-03, MOP-ATT-04, MOP-VIVE-RULE-01, MOP-VIVE-SETUP-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:152:5]"""
         if v_discarded is None:
             return 0
@@ -172,7 +172,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def p_british_support(self, S: list[Any], v_p: Any) -> None:
+    def p_british_support(self, S: list[Any], v_p: int) -> None:
         """British support: on an Austrian SCORE, if Austria controls Austria and at least 1 Austrian army is outside Austria, Austria gains 1 VP in addition to the normal VPs. (MOP-VIVE-RULE-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:192:5]"""
         _w2 = self.f_controls(S, v_p, self.s_p_home[v_p])
         if _w2:
@@ -190,7 +190,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 _log(S, 61, (v_p,))
             self.p_gain_vp(S, v_p, 1)
 
-    def p_destroy(self, S: list[Any], v_a: Any) -> None:
+    def p_destroy(self, S: list[Any], v_a: int) -> None:
         """An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"""
         self.p_destroy__rules(S, v_a)
         if self.s_e_army__owner[v_a] == self.k_player__orange:
@@ -198,7 +198,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 _log(S, 55, (self.k_player__orange, self.k_player__blue))
             self.p_gain_vp(S, self.k_player__blue, 1)
 
-    def p_destroy__rules(self, S: list[Any], v_a: Any) -> None:
+    def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
@@ -237,7 +237,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         if S[_LOG] is not False:
             _log(S, 64, (self.k_player__blue,))
 
-    def q_army_reform(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_army_reform(self, S: list[Any], R: Any, v_p: int) -> None:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
         N: list[int] = S
         if N[self.o_p_set_aside + v_p] == 0 or N[self.o_p_vp + v_p] < self.c_army_reform_cost:
@@ -253,7 +253,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
         S[self.o_p_hand + v_p] |= 1 << _c1
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
         """The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"""
         if v_me == self.k_player__orange:
             if self.c_army_reform_when_occupied or self.f_controls(S, v_me, self.s_p_home[v_me]):

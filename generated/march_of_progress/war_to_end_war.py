@@ -199,12 +199,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.o_g_defence_plus = d["o_g_defence_plus"]
         self.o_g_vp_removed = d["o_g_vp_removed"]
 
-    def f_defence_extra(self, S: list[Any], v_foe: Any, v_where: Any) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: Any) -> int:
         "The +1 the defender gained by discarding MOVE 1 or MOVE 2 in this combat. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:211:5]"
         N: list[int] = S
         return N[self.o_g_defence_plus]
 
-    def f_destinations(self, S: list[Any], v_p: Any, v_start: Any) -> Any:
+    def f_destinations(self, S: list[Any], v_p: int, v_start: Any) -> Any:
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
         v_forts = [
             v_b
@@ -252,7 +252,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_n += 1
         return v_n
 
-    def f_past(self, S: list[Any], v_b: Any, v_start: Any, v_dest: Any) -> bool:
+    def f_past(self, S: list[Any], v_b: int, v_start: Any, v_dest: int) -> bool:
         "Whether moving from `start` to `dest` moves past army `b` standing in `start`: `dest` lies on b's side of the card, i.e. nearer than `start` to the home country of that side. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:183:5]"
         v_h = self.f_side_of(S, v_b)
         return self.f_distance(S, v_dest, v_h) < self.f_distance(S, v_start, v_h)
@@ -262,7 +262,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         N: list[int] = S
         return bool(N[self.o_p_discard + v_me] != 0)
 
-    def f_score_value(self, S: list[Any], v_p: Any) -> int:
+    def f_score_value(self, S: list[Any], v_p: int) -> int:
         """SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"""
         N: list[int] = S
         _w1 = 0
@@ -271,18 +271,18 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _w1 += N[self.o_e_country__vp_die + v_c]
         return _w1
 
-    def f_side_of(self, S: list[Any], v_a: Any) -> Any:
+    def f_side_of(self, S: list[Any], v_a: int) -> Any:
         "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
         if S[self.o_e_army__side + v_a] is None:
             return self.s_p_home[self.s_e_army__owner[v_a]]
         return S[self.o_e_army__side + v_a]
 
-    def p_destroy(self, S: list[Any], v_a: Any) -> None:
+    def p_destroy(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         self.p_destroy__rules(S, v_a)
         S[self.o_e_army__side + v_a] = None
 
-    def p_destroy__rules(self, S: list[Any], v_a: Any) -> None:
+    def p_destroy__rules(self, S: list[Any], v_a: int) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
@@ -314,7 +314,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 "All VPs have been claimed",
             )
 
-    def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
+    def p_take_sides(self, S: list[Any], v_p: int, v_group: Any, v_dest: int) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
         v_foe = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
         for v_x in v_group:
@@ -340,7 +340,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
-    def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
         v_all_mine = [
             v_a__1
@@ -361,7 +361,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
-    def q_card__move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
         v_all_mine = [
             v_a__1
@@ -392,7 +392,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.p_move_army(S, v_x, v_dest)
         self.p_take_sides(S, v_me, v_group, v_dest)
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__score(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         N: list[int] = S
         v_attacked = N[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
@@ -413,12 +413,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
             _clamp = S[self.o_g_vp_removed] + v_k
             S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         S[self.o_g_attacker] = v_att
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
+    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
@@ -453,7 +453,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
+    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: Any) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
@@ -491,7 +491,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
         self.q_lose_one(S, R, v_loser, v_where)
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
+    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: Any) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
         self.q_lose_one(
@@ -501,7 +501,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_where,
         )
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
+    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: Any) -> None:
         "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
         N: list[int] = S
         S[self.o_g_defence_plus] = 0
@@ -515,7 +515,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = 1
 
-    def q_lose_one(self, S: list[Any], R: Any, v_p: Any, v_where: Any) -> None:
+    def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: Any) -> None:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine = [
             v_a__1

@@ -412,7 +412,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         self.o_p_set_aside = d["o_p_set_aside"]
         self.tab_strength_cap = _tabulate(self.f_strength_cap, d.get("all_player"))
 
-    def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
         "ATTACK+1 adds +1 for a discard; Blitzkrieg: Germany's ATTACK+1 (WW2) with MOVE 1 or MOVE 2 discarded adds +2 instead; Air Power adds the VPs spent on it. (MOP-ATT-03, MOP-WW2-RULE-05, MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:211:5]"
         N: list[int] = S
         if v_discarded is None:
@@ -426,11 +426,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             return 1 + N[self.o_g_air_power_bonus]
         return 1
 
-    def f_strength_cap(self, S: list[Any], v_p: Any) -> int:
+    def f_strength_cap(self, S: list[Any], v_p: int) -> int:
         "The highest army strength player `p` may reach. (MOP-WW2-RULE-03, MOP-STR-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:230:5]"
         return self.c_german_strength_max if v_p == self.k_player__blue else 6
 
-    def f_unmoved_armies(self, S: list[Any], v_p: Any) -> Any:
+    def f_unmoved_armies(self, S: list[Any], v_p: int) -> Any:
         "A player's armies in play that have not moved this turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:237:5]"
         return [
             v_a
@@ -489,12 +489,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
-    def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
+    def p_move_army(self, S: list[Any], v_a: Any, v_dest: int) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
         self.p_move_army__rules(S, v_a, v_dest)
         S[self.o_e_army__moved + v_a] = True
 
-    def p_move_army__rules(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
+    def p_move_army__rules(self, S: list[Any], v_a: Any, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
@@ -590,7 +590,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if S[_LOG] is not False:
                     _log(S, 74, (v_c, N[self.o_e_country__vp_die + v_c]))
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 7:
@@ -656,33 +656,33 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         else:
             f(S, R, p)
 
-    def q_card__air_power(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__air_power(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__allied_move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__allied_move_1(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__allied_move_1 (MOP-WW2-SETUP1-03, MOP-WW2-RULE-02, MOP-MOVE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:5]"
         self.q_move_one_army(S, R, v_me)
         self.q_second_move(S, R, v_me)
 
-    def q_card__allied_move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__allied_move_2(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__allied_move_2 (MOP-WW2-SETUP1-03, MOP-WW2-RULE-02, MOP-MOVE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:5]"
         self.q_move_two_armies(S, R, v_me)
         self.q_second_move(S, R, v_me)
 
-    def q_card__allied_strength(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__allied_strength(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__allied_strength (MOP-WW2-SETUP1-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:5]"
         self.q_ww2_strength(S, R, v_me)
 
-    def q_card__blitzkrieg(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__blitzkrieg(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__blitzkrieg (MOP-WW2-SETUP1-03, MOP-WW2-RULE-05) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:5]"
         self.q_attack(S, R, v_me, True)
 
-    def q_card__german_strength(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__german_strength(self, S: list[Any], R: Any, v_me: int) -> None:
         "card__german_strength (MOP-WW2-SETUP1-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:5]"
         self.q_ww2_strength(S, R, v_me)
 
-    def q_card__vweapons(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_card__vweapons(self, S: list[Any], R: Any, v_me: int) -> None:
         """card__vweapons (MOP-WW2-SETUP2-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:5]"""
         N: list[int] = S
         _w1 = False
@@ -722,7 +722,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_g_initiative] = self.k_player__blue
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
@@ -757,7 +757,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 pass
 
     def q_join_attack__rules(
-        self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [
@@ -826,7 +826,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 else:
                     step(S)
 
-    def q_move_one_army(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_move_one_army(self, S: list[Any], R: Any, v_me: int) -> None:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
@@ -837,7 +837,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
-    def q_move_two_armies(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_move_two_armies(self, S: list[Any], R: Any, v_me: int) -> None:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
@@ -858,7 +858,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
-    def q_second_move(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_second_move(self, S: list[Any], R: Any, v_me: int) -> None:
         "The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"
         N: list[int] = S
         if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or N[
@@ -971,7 +971,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_e_army__moved + v_a] = False
         self.q_german_flip(S, R, "turn_start")
 
-    def q_ww2_strength(self, S: list[Any], R: Any, v_me: Any) -> None:
+    def q_ww2_strength(self, S: list[Any], R: Any, v_me: int) -> None:
         "STRENGTH (WW2): reduce the VP die of a country you control, or discard 5 VPs to the stock instead; then +1 army strength (Germany at most 5). (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:5]"
         N: list[int] = S
         if self.c_german_strength_cap_blocks and N[self.o_p_strength + v_me] >= (

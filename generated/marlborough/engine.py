@@ -994,7 +994,7 @@ class MarlboroughRules:
     tab_is_fleet: tuple[bool, ...] | None
     tab_maneuver_barred: tuple[bool, ...] | None
     tab_mobilize_cost: tuple[int, ...] | None
-    tab_other: tuple[Any, ...] | None
+    tab_other: tuple[int, ...] | None
     tab_passage_only: tuple[bool, ...] | None
     tab_window__revenue__ask: tuple[Any, ...] | None
 
@@ -1244,7 +1244,7 @@ class MarlboroughRules:
             ]
         )
 
-    def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
+    def f_attack_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
         """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). With the optional rebels, also a hex of rebels (31.4: "a player could attack rebel units that are rebelling against the enemy", and so those in his own states; 31.4 sets no other limit, and rebels are no neutral state's units). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01, MARL-31.4-01) [rules/marlborough/rules.yaml:236:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -1281,7 +1281,7 @@ class MarlboroughRules:
                 _w5.append(v_h)
         return _w5
 
-    def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
+    def f_closed_to(self, S: list[Any], v_p: int) -> Any:
         "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:129:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -1432,7 +1432,7 @@ class MarlboroughRules:
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
-    def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
+    def f_destinations(self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int) -> Any:
         "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:212:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
@@ -1480,7 +1480,7 @@ class MarlboroughRules:
             )
         ]
 
-    def f_diplomacy_modifiers(self, S: list[Any], v_p: Any, v_t: Any) -> int:
+    def f_diplomacy_modifiers(self, S: list[Any], v_p: int, v_t: Any) -> int:
         """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:653:3]"""
         N: list[int] = S
         v_m = 0
@@ -1568,7 +1568,7 @@ class MarlboroughRules:
             v_m -= 1
         return v_m
 
-    def f_diplomacy_targets(self, S: list[Any], v_p: Any) -> Any:
+    def f_diplomacy_targets(self, S: list[Any], v_p: int) -> Any:
         "23.71: never the Ottoman Empire, Poland or Pomeranian Sweden; a state under permanent control (6.12: France and Austria only, Designer Q&A: England can join the Bourbons) never changes hands, so it is not offered (ASSUMED: 23.0 does not say); nor is a state the player controls himself (23.4: diplomacy is an attack the other player defends against). (MARL-23.71-01, MARL-QA-03) [rules/marlborough/rules.yaml:633:3]"
         return [
             v_n
@@ -1580,7 +1580,7 @@ class MarlboroughRules:
             and S[self.o_e_nation__control + v_n] != v_p
         ]
 
-    def f_enlightenment_of(self, S: list[Any], v_p: Any) -> int:
+    def f_enlightenment_of(self, S: list[Any], v_p: int) -> int:
         """36.31, 36.32: "An enlightenment marker is controlled by whichever player has units in the same hex. If no units are in the hex, then no player controls it"; it has no nationality: the number of them p controls. (MARL-36.31-01) [rules/marlborough/rules.yaml:812:3]"""
         v_mine = [
             S[self.o_e_unit__at + v_u]
@@ -1711,12 +1711,12 @@ class MarlboroughRules:
             ]
         )
 
-    def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
+    def f_has_marker(self, S: list[Any], v_p: int, v_k: Any) -> bool:
         "has_marker [rules/marlborough/rules.yaml:606:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
-    def f_held_by(self, S: list[Any], v_p: Any) -> Any:
+    def f_held_by(self, S: list[Any], v_p: int) -> Any:
         "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:160:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -1736,7 +1736,7 @@ class MarlboroughRules:
             ],
         ]
 
-    def f_hex_tax(self, S: list[Any], v_p: Any, v_h: Any) -> int:
+    def f_hex_tax(self, S: list[Any], v_p: int, v_h: int) -> int:
         'The taxes one hex pays p, in half TP (10.11, 10.12; 33.1, optional, taxes hex by hex): its TP value now (tp_value), halved for a state p does not control (the Increasing Taxes Table\'s note: "The multiples above would be cut in half for such hexes"). (MARL-10.12-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:707:3]'
         v_n = self.s_e_hex__nation[v_h]
         if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
@@ -1744,7 +1744,7 @@ class MarlboroughRules:
         return self.f_tp_value(S, v_h)
 
     def f_in_supply(
-        self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
+        self, S: list[Any], v_u: int, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
         """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32), nor out of a besieged fortress (20.3 item 4). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:291:3]"""
         v_at = S[self.o_e_unit__at + v_u]
@@ -1787,7 +1787,7 @@ class MarlboroughRules:
             return _w2
         return False
 
-    def f_income_of(self, S: list[Any], v_p: Any) -> int:
+    def f_income_of(self, S: list[Any], v_p: int) -> int:
         "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; a besieged or pillaged one pays nothing (tp_value). The units of a state p controls are p's (6.42), so the centers they hold pay p (6.2). (MARL-10.11-01, MARL-10.12-01, MARL-PA10.0A-01, MARL-21.4-01, MARL-6.2-01, MARL-7.2-01) [rules/marlborough/rules.yaml:353:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
@@ -1872,7 +1872,7 @@ class MarlboroughRules:
         '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:613:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
-    def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
+    def f_mobilizable(self, S: list[Any], v_p: int) -> Any:
         "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. An eliminated combat unit may be mobilized again (2.33). (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01, MARL-2.33-05) [rules/marlborough/rules.yaml:425:3]"
         N: list[int] = S
         return [
@@ -1912,7 +1912,7 @@ class MarlboroughRules:
             return 1
         return 9
 
-    def f_nation_named(self, S: list[Any], v_id: Any) -> Any:
+    def f_nation_named(self, S: list[Any], v_id: Any) -> int:
         """The state with that id. [rules/marlborough/rules.yaml:626:3]"""
         _w1 = []
         for v_n in self.all_nation:
@@ -1922,7 +1922,7 @@ class MarlboroughRules:
         return _head(_w1)
 
     def f_naval_destinations(
-        self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
+        self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
         """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
         v_foes = [
@@ -2005,7 +2005,7 @@ class MarlboroughRules:
             )
         ]
 
-    def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
+    def f_naval_supplied(self, S: list[Any], v_p: int, v_sources: Any) -> Any:
         """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. No line out of or into a besieged fortress (20.3 item 4). (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01, MARL-20.3-04) [rules/marlborough/rules.yaml:560:3]"""
         _w4 = []
         for v_h in v_sources:
@@ -2087,7 +2087,7 @@ class MarlboroughRules:
                         v_out = [*v_out, *[v_h_2]]
         return v_out
 
-    def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
+    def f_naval_targets(self, S: list[Any], v_p: int, v_at: Any) -> Any:
         """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:532:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -2129,7 +2129,7 @@ class MarlboroughRules:
                 _w9.append(v_h)
         return _w9
 
-    def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
+    def f_neutral_garrison(self, S: list[Any], v_h: int) -> bool:
         "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:116:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
@@ -2138,7 +2138,7 @@ class MarlboroughRules:
             return False
         return S[self.o_e_nation__control + v_n] is None
 
-    def f_other(self, S: list[Any], v_p: Any) -> Any:
+    def f_other(self, S: list[Any], v_p: Any) -> int:
         """The opponent. [rules/marlborough/rules.yaml:19:3]"""
         _w1 = []
         for v_q in self.all_player:
@@ -2183,7 +2183,7 @@ class MarlboroughRules:
                         v_out = [*v_out, *[v_h_2]]
         return v_out
 
-    def f_political_total(self, S: list[Any], v_p: Any) -> int:
+    def f_political_total(self, S: list[Any], v_p: int) -> int:
         """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:598:3]"""
         _w1 = 0
         for v_n in self.all_nation:
@@ -2208,7 +2208,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_destinations(
-        self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
+        self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int
     ) -> Any:
         """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
         v_others = [
@@ -2296,7 +2296,7 @@ class MarlboroughRules:
             and v_rebels.count(v_h) < self.f_rebel_limit(S, v_h)
         ]
 
-    def f_rebel_stacks(self, S: list[Any], v_p: Any) -> Any:
+    def f_rebel_stacks(self, S: list[Any], v_p: int) -> Any:
         """31.61, 31.62: the rebel stacks p may take control of now: rebels that have not operated this turn, in an enemy or neutral state ("he may never control rebels in a friendly country"), while p holds diplomacy markers worth two or more. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:768:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2317,7 +2317,7 @@ class MarlboroughRules:
                     v_out = [*v_out, *[v_h]]
         return v_out
 
-    def f_sea_ways(self, S: list[Any], v_p: Any, v_start: Any, v_mp: int) -> Any:
+    def f_sea_ways(self, S: list[Any], v_p: int, v_start: Any, v_mp: int) -> Any:
         """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
@@ -2397,7 +2397,7 @@ class MarlboroughRules:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
-    def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
+    def f_supplied_units(self, S: list[Any], v_p: int) -> Any:
         """The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:544:3]"""
         v_sources = self.f_supply_sources(S, v_p)
         _w1 = []
@@ -2440,7 +2440,7 @@ class MarlboroughRules:
             return False
         return v_h not in v_zoc or v_h in v_mine
 
-    def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
+    def f_supply_sources(self, S: list[Any], v_p: int) -> Any:
         "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit, 19.3), unbesieged fortresses; never a pillaged hex (optional 35.0). (MARL-22.12-01, MARL-22.14-01, MARL-PA35.0R-04, MARL-19.3-01) [rules/marlborough/rules.yaml:265:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
@@ -2484,7 +2484,7 @@ class MarlboroughRules:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
-    def f_tp_value(self, S: list[Any], v_h: Any) -> int:
+    def f_tp_value(self, S: list[Any], v_h: int) -> int:
         'A hex\'s TP value now: its printed economic value, but zero while it is besieged (20.3 item 5: "Reduce any TP value of a besieged fortress to zero") or pillaged (the Pillage Table: "As long as the Pillage marker is in the hex: 1. The hex\'s TP value is reduced to zero"). The optional 10.13 ("Neither player may collect income from a besieged fortress/economic center or from a pillaged hex") says the same, so it needs no switch. (MARL-20.3-05, MARL-PA35.0R-04, MARL-10.13-01) [rules/marlborough/rules.yaml:370:3]'
         if S[self.o_e_hex__besieged + v_h] or S[self.o_e_hex__pillaged + v_h]:
             return 0
@@ -2500,7 +2500,7 @@ class MarlboroughRules:
         )
         return v_cost if v_u in v_supplied else 3 * v_cost
 
-    def f_vp_of(self, S: list[Any], v_p: Any) -> int:
+    def f_vp_of(self, S: list[Any], v_p: int) -> int:
         """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:588:3]"""
         _w1 = 0
         for v_n in self.all_nation:
@@ -2521,12 +2521,12 @@ class MarlboroughRules:
             _w1 += self.card_value[v_c]
         return _w1 >= max(1, self.s_e_nation__political[v_t])
 
-    def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
+    def f_window__commissioners__ask(self, S: list[Any], v_attacker: int, v_defender: int) -> Any:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
-        self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int
     ) -> Any:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         N: list[int] = S
@@ -2543,12 +2543,12 @@ class MarlboroughRules:
             )
         ]
 
-    def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
+    def f_window__leviathan__ask(self, S: list[Any], v_attacker: int, v_defender: int) -> Any:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
-        self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int
     ) -> Any:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         N: list[int] = S
@@ -2558,11 +2558,11 @@ class MarlboroughRules:
             if self.card_kind[v_c] == "leviathan" and (not S[self.o_g_reroll])
         ]
 
-    def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
+    def f_window__revenue__ask(self, S: list[Any], v_payee: int) -> Any:
         '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
         return [v_payee]
 
-    def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
+    def f_window__revenue__options(self, S: list[Any], v_payee: int, v_p: int) -> Any:
         '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
@@ -2574,7 +2574,7 @@ class MarlboroughRules:
             _w1 += self.card_value[v_c]
         return _w1 >= 2
 
-    def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
+    def f_zoc_against(self, S: list[Any], v_p: int) -> Any:
         """The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:189:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -2652,195 +2652,195 @@ class MarlboroughRules:
                     ]
         return v_out
 
-    def p_card__coronation_hre_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__coronation_hre_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 1 Coronation of Holy Roman Emperor markers (the counter mix is not printed). (MARL-PA12.6-01) [rules/marlborough/cards.yaml:376:3]"
         pass
 
-    def p_card__coronation_spain_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__coronation_spain_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 1 Coronation of King of Spain markers (the counter mix is not printed). (MARL-PA12.6-02) [rules/marlborough/cards.yaml:384:3]"
         pass
 
-    def p_card__diplomacy_1_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:8:3]"
         pass
 
-    def p_card__diplomacy_1_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:16:3]"
         pass
 
-    def p_card__diplomacy_1_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:24:3]"
         pass
 
-    def p_card__diplomacy_1_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:32:3]"
         pass
 
-    def p_card__diplomacy_1_5(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_5(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:40:3]"
         pass
 
-    def p_card__diplomacy_1_6(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_1_6(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Diplomacy 1 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:48:3]"
         pass
 
-    def p_card__diplomacy_2_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_2_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:56:3]"
         pass
 
-    def p_card__diplomacy_2_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_2_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:64:3]"
         pass
 
-    def p_card__diplomacy_2_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_2_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:72:3]"
         pass
 
-    def p_card__diplomacy_2_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_2_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:80:3]"
         pass
 
-    def p_card__diplomacy_2_5(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_2_5(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 5 Diplomacy 2 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:88:3]"
         pass
 
-    def p_card__diplomacy_3_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_3_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:96:3]"
         pass
 
-    def p_card__diplomacy_3_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_3_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:104:3]"
         pass
 
-    def p_card__diplomacy_3_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__diplomacy_3_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 3 Diplomacy 3 markers (the counter mix is not printed). (MARL-PA12.6-03) [rules/marlborough/cards.yaml:112:3]"
         pass
 
-    def p_card__forced_march_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:120:3]"
         pass
 
-    def p_card__forced_march_10(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_10(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:192:3]"
         pass
 
-    def p_card__forced_march_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:128:3]"
         pass
 
-    def p_card__forced_march_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:136:3]"
         pass
 
-    def p_card__forced_march_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:144:3]"
         pass
 
-    def p_card__forced_march_5(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_5(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:152:3]"
         pass
 
-    def p_card__forced_march_6(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_6(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:160:3]"
         pass
 
-    def p_card__forced_march_7(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_7(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:168:3]"
         pass
 
-    def p_card__forced_march_8(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_8(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:176:3]"
         pass
 
-    def p_card__forced_march_9(self, S: list[Any], v_me: Any) -> None:
+    def p_card__forced_march_9(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 10 Forced March markers (the counter mix is not printed). (MARL-PA12.6-04) [rules/marlborough/cards.yaml:184:3]"
         pass
 
-    def p_card__leviathan_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__leviathan_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:264:3]"
         pass
 
-    def p_card__leviathan_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__leviathan_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:272:3]"
         pass
 
-    def p_card__leviathan_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__leviathan_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:280:3]"
         pass
 
-    def p_card__leviathan_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__leviathan_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Leviathan markers (the counter mix is not printed). (MARL-PA12.6-05) [rules/marlborough/cards.yaml:288:3]"
         pass
 
-    def p_card__revenue_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:296:3]"
         pass
 
-    def p_card__revenue_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:304:3]"
         pass
 
-    def p_card__revenue_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:312:3]"
         pass
 
-    def p_card__revenue_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:320:3]"
         pass
 
-    def p_card__revenue_5(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_5(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:328:3]"
         pass
 
-    def p_card__revenue_6(self, S: list[Any], v_me: Any) -> None:
+    def p_card__revenue_6(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 6 Revenue markers (the counter mix is not printed). (MARL-PA12.6-06) [rules/marlborough/cards.yaml:336:3]"
         pass
 
-    def p_card__veterans_rally_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__veterans_rally_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:344:3]"
         pass
 
-    def p_card__veterans_rally_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__veterans_rally_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:352:3]"
         pass
 
-    def p_card__veterans_rally_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__veterans_rally_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:360:3]"
         pass
 
-    def p_card__veterans_rally_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__veterans_rally_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 4 Veterans Rally markers (the counter mix is not printed). (MARL-PA12.6-07) [rules/marlborough/cards.yaml:368:3]"
         pass
 
-    def p_card__war_commissioner_1(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_1(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:200:3]"
         pass
 
-    def p_card__war_commissioner_2(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_2(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:208:3]"
         pass
 
-    def p_card__war_commissioner_3(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_3(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:216:3]"
         pass
 
-    def p_card__war_commissioner_4(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_4(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:224:3]"
         pass
 
-    def p_card__war_commissioner_5(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_5(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:232:3]"
         pass
 
-    def p_card__war_commissioner_6(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_6(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:240:3]"
         pass
 
-    def p_card__war_commissioner_7(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_7(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:248:3]"
         pass
 
-    def p_card__war_commissioner_8(self, S: list[Any], v_me: Any) -> None:
+    def p_card__war_commissioner_8(self, S: list[Any], v_me: int) -> None:
         "Assumed count: 8 War Commissioner markers (the counter mix is not printed). (MARL-PA12.6-08) [rules/marlborough/cards.yaml:256:3]"
         pass
 
@@ -2921,7 +2921,7 @@ class MarlboroughRules:
             if S[_LOG] is not False:
                 _log(S, 12, (v_h,))
 
-    def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
+    def p_disband(self, S: list[Any], v_p: int, v_u: Any) -> None:
         """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1654:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
@@ -3085,7 +3085,7 @@ class MarlboroughRules:
                     if S[_LOG] is not False:
                         _log(S, 43, (v_h,))
 
-    def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
+    def p_lose_markers(self, S: list[Any], v_p: int, v_amount: int) -> None:
         """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:851:3]"""
         N: list[int] = S
         v_i = 0
@@ -3103,7 +3103,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 3, (v_p, v_i, v_w))
 
-    def p_plan_precedence(self, S: list[Any], v_p: Any, v_force: Any, v_dfn: Any) -> None:
+    def p_plan_precedence(self, S: list[Any], v_p: int, v_force: Any, v_dfn: Any) -> None:
         """37.2: with the experimental leader rules, each side rolls a die plus its supreme commander's value (0 without a leader); three or more behind, a side shows its plan first and the other then chooses; otherwise the plans are picked at once. Battles only (ASSUMED: the Siege Matrix picks stay simultaneous; 37.2 speaks of the Combat Matrix). (MARL-37.2-01, MARL-37.1-01) [rules/marlborough/rules.yaml:2222:3]"""
         S[self.o_g_plans_first] = None
         if self.c_optional_experimental_leaders:
@@ -3170,7 +3170,7 @@ class MarlboroughRules:
                     if S[_LOG] is not False:
                         _log(S, 189, (v_n,))
 
-    def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
+    def p_shift_bop(self, S: list[Any], v_p: int, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:890:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
@@ -3184,7 +3184,7 @@ class MarlboroughRules:
         if abs(N[self.o_g_bopi]) > 12:
             self.p_victory(S, "The Balance of Power passes 12")
 
-    def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
+    def p_spend_marker(self, S: list[Any], v_p: int, v_k: Any) -> None:
         "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
@@ -3293,7 +3293,7 @@ class MarlboroughRules:
             )
 
     def p_window__commissioners__act(
-        self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: Any
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
         _c1 = v_x
@@ -3307,7 +3307,7 @@ class MarlboroughRules:
             _log(S, 180, (v_p,))
 
     def p_window__leviathan__act(
-        self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: Any
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
         _c1 = v_x
@@ -3317,7 +3317,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 183, (v_p,))
 
-    def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
+    def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: Any) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
@@ -3329,7 +3329,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 186, (v_p, v_die, v_die))
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         i = self.card_ix[c]
         if i < 24:
@@ -3508,7 +3508,7 @@ class MarlboroughRules:
                             return
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         i = self.card_ix[c]
         if i < 24:
@@ -3691,13 +3691,13 @@ class MarlboroughRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
         return bool(self.card_playable[c](S, p))
 
-    def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
+    def q_advance(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_into: Any) -> None:
         """CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. Fleets advance too (21.751: "Fleets may also advance after combat"), into an all-sea hex or a coast hex, never into a hex of enemy fleets or land units (21.34); into an all-sea hex only fleets advance, and the land units and leaders they carry go with them (21.74: "If a transporting fleet ... advances, its embarked land units also ... advance with it"), still aboard; carried land units that advance into a coast hex themselves debark there at no cost (21.751). (MARL-PA18.6N-05, MARL-18.43-01, MARL-21.34-01, MARL-21.74-01, MARL-21.751-01) [rules/marlborough/rules.yaml:1005:3]"""
         v_sea = self.s_e_hex__terrain[v_into] == "sea"
         if (
@@ -3798,7 +3798,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = v_into
 
-    def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_t: Any) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -3942,7 +3942,7 @@ class MarlboroughRules:
                     S, R, v_p, v_force, v_from, v_t, self.t_battle_matrix[8][v_m_2[1]], False
                 )
 
-    def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
+    def q_commissioners(self, S: list[Any], R: Any, v_attacker: int, v_defender: int) -> None:
         "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
@@ -3995,7 +3995,7 @@ class MarlboroughRules:
         self,
         S: list[Any],
         R: Any,
-        v_p: Any,
+        v_p: int,
         v_force: Any,
         v_from: Any,
         v_t: Any,
@@ -4152,7 +4152,7 @@ class MarlboroughRules:
             if not v_siege:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
-    def q_declare_war(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+    def q_declare_war(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
         """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1904:3]"""
         N: list[int] = S
         _w1 = []
@@ -4250,7 +4250,7 @@ class MarlboroughRules:
                     S[self.o_e_unit__at + v_u_2] = v_to
                     S[self.o_e_unit__embarked + v_u_2] = False
 
-    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
         """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1875:3]"""
         N: list[int] = S
         _w1 = []
@@ -4309,7 +4309,7 @@ class MarlboroughRules:
                 break
         self.q_diplomacy_segment(S, R, _head(_w2))
 
-    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: Any, v_t: Any, v_code: Any) -> None:
+    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: Any, v_code: Any) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4348,7 +4348,7 @@ class MarlboroughRules:
             else:
                 self.q_make_controlled(S, R, v_t, v_p)
 
-    def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_diplomacy_segment(self, S: list[Any], R: Any, v_p: int) -> None:
         """23.1, 23.3: in his own diplomacy segment a player makes any number of diplomacy attempts (or declarations of war on neutrals, 23.8) while he has diplomacy markers. (MARL-23.1-02, MARL-23.3-01) [rules/marlborough/rules.yaml:1919:3]"""
         N: list[int] = S
         v_going = True
@@ -4404,7 +4404,7 @@ class MarlboroughRules:
                         self.q_diplomacy_attempt(S, R, v_p, v_t_2)
 
     def q_displace(
-        self, S: list[Any], R: Any, v_u: Any, v_spots: Any, v_p: Any, v_home: bool
+        self, S: list[Any], R: Any, v_u: int, v_spots: Any, v_p: Any, v_home: bool
     ) -> None:
         "6.51: a displaced unit goes to the closest of the given hexes that is a city or a fortress (a port for a fleet or a land unit aboard one: the Designer Q&A), p choosing among equally close ones; with none it is eliminated. (MARL-6.51-02, MARL-6.51-03, MARL-QA-01) [rules/marlborough/rules.yaml:1795:3]"
         v_afloat = (
@@ -4439,7 +4439,7 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u] = 0
             S[self.o_e_unit__at + v_u] = v_to
 
-    def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
+    def q_draw_markers(self, S: list[Any], R: Any, v_p: int, v_amount: int) -> None:
         '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:825:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
@@ -4468,7 +4468,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_i += 1
 
-    def q_enlighten(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_enlighten(self, S: list[Any], R: Any, v_p: int) -> None:
         "36.1, 36.21 (optional), the enlightenment phase: p may indicate fortress or city hexes occupied by his units (a fortress marker's too, 32.2) without an enlightenment or pillage marker, expend 10 TP for each (the Marker Costs Table) and roll on the Enlightenment Table (assumed: not printed). Then 36.4: he will pick as many campaign markers from the pool in this turn's treasury phase as the enlightenment markers he controls. A hex held only by fleets is a site only with the optional 21.21. (MARL-36.1-01, MARL-36.21-01, MARL-PA10.0C-01, MARL-36.4-01, MARL-21.21-01) [rules/marlborough/rules.yaml:2413:3]"
         N: list[int] = S
         v_done = False
@@ -4524,7 +4524,7 @@ class MarlboroughRules:
         _clamp = self.f_enlightenment_of(S, v_p)
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
-    def q_espionage(self, S: list[Any], R: Any, v_p: Any, v_t: Any) -> None:
+    def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
         """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4548,7 +4548,7 @@ class MarlboroughRules:
             S[_REVEALS] += 1
 
     def q_famous_victory(
-        self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
+        self, S: list[Any], R: Any, v_winner: int, v_loser: int, v_losers: int
     ) -> None:
         "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:1050:3]"
         if v_losers < 1:
@@ -4565,7 +4565,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_free_markers(self, S: list[Any], R: Any, v_p: int) -> None:
         """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02, MARL-5.2-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1560:3]"""
         for v_n_2 in [
             v_n
@@ -4587,7 +4587,7 @@ class MarlboroughRules:
             if _w1:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
-    def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
+    def q_honors_of_war(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_h: Any) -> None:
         """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4640,7 +4640,7 @@ class MarlboroughRules:
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
-    def q_increase_taxes(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_increase_taxes(self, S: list[Any], R: Any, v_p: int) -> None:
         """33.0-33.3 (optional), in p's taxation sub-phase: p picks the states that raise taxes (33.2: each on its own; only those with units in an economic center are offered, where the result can matter); in a center held by units of several of them he declares which one raises taxes there, but where one unit is of the hex's own state only that state may (33.3); then a die for each on the Increasing Taxes Table, applied to the centers its units hold (33.1). Tax Rebellion: no taxes there, and one unit of that state is eliminated in each such hex worth three TP or more (ASSUMED: "each friendly occupied hex" read as the hexes the result applies to). Sets tax_change, what the results add to the normal taxes. (MARL-33.0-01, MARL-33.1-01, MARL-33.3-01, MARL-PA32.0-01, MARL-PA32.0R-01, MARL-PA32.0R-02) [rules/marlborough/rules.yaml:2270:3]"""
         S[self.o_g_tax_change] = 0
         v_places = [
@@ -4720,7 +4720,7 @@ class MarlboroughRules:
         for v_h_7 in v_centers:
             S[self.o_e_hex__taxed_by + v_h_7] = None
 
-    def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
+    def q_intercept(self, S: list[Any], R: Any, v_p: int, v_at: Any) -> None:
         """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1492:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4779,7 +4779,7 @@ class MarlboroughRules:
                     else:
                         pass
 
-    def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
+    def q_leviathan(self, S: list[Any], R: Any, v_attacker: int, v_defender: int) -> None:
         '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
@@ -4817,7 +4817,7 @@ class MarlboroughRules:
             _clamp = S[self.o_g_window__leviathan__depth] - 1
             S[self.o_g_window__leviathan__depth] = 0 if _clamp < 0 else _clamp
 
-    def q_lose_discipline(self, S: list[Any], R: Any, v_p: Any, v_force: Any) -> None:
+    def q_lose_discipline(self, S: list[Any], R: Any, v_p: int, v_force: Any) -> None:
         "Troops Lose Discipline: a veteran of the pillaging force becomes a recruit, or a recruit or another unit is eliminated (the player's choice). (MARL-PA35.0R-02, MARL-24.3-01) [rules/marlborough/rules.yaml:2125:3]"
         v_alive = [
             v_u
@@ -4832,7 +4832,7 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_2)
 
     def q_lose_one(
-        self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
+        self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
         "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:1104:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
@@ -4904,7 +4904,7 @@ class MarlboroughRules:
         self.p_set_control(S, v_t, None)
         self.q_neutral_effects(S, R, v_t, v_was)
 
-    def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_mobilization(self, S: list[Any], R: Any, v_p: int) -> None:
         """The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds and he occupies with a combat unit, 19.22) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01, MARL-19.22-01) [rules/marlborough/rules.yaml:1573:3]"""
         N: list[int] = S
         for v_u_2 in [
@@ -5052,7 +5052,7 @@ class MarlboroughRules:
                         S[self.o_e_unit__seen + v_u_4] = 0
                         S[self.o_e_unit__at + v_u_4] = v_h_4
 
-    def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
+    def q_naval_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
         """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1520:3]"""
         v_navy = [
             v_u
@@ -5275,7 +5275,7 @@ class MarlboroughRules:
                     break
             v_p = _head(_w2)
 
-    def q_pick_from_pool(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_pick_from_pool(self, S: list[Any], R: Any, v_p: int) -> None:
         '36.4: "he may select (instead of choosing at random) one of the campaign markers per treasury phase that he would get through purchase or free draw ... The player can sort through the pool to determine which campaign markers he wants." One pick of an enlightenment marker p controls. (MARL-36.4-01) [rules/marlborough/rules.yaml:2443:3]'
         _clamp = S[self.o_p_enlightened_picks + v_p] - 1
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
@@ -5285,7 +5285,7 @@ class MarlboroughRules:
         S[self.o_p_markers + v_p] |= 1 << _c1
         S[_REVEALS] += 1
 
-    def q_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
         """35.1: the force that has just completed an operation may pillage its hex: it needs a unit with unparenthesized strength and a march factor (35.2), the hex no pillage marker and not all-sea, and not neutral (35.21); a roll on the Pillage Table (+1 with a free corps). (MARL-35.1-01, MARL-35.2-01, MARL-35.21-01, MARL-PA35.0-01, MARL-PA35.0R-01) [rules/marlborough/rules.yaml:2160:3]"""
         v_h = S[self.o_g_operated_at]
         if v_h is None:
@@ -5336,7 +5336,7 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
-    def q_pillage_hex(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
+    def q_pillage_hex(self, S: list[Any], R: Any, v_p: int, v_h: Any) -> None:
         """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2139:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -5356,7 +5356,7 @@ class MarlboroughRules:
         if v_town:
             self.p_shift_bop(S, v_q, 1)
 
-    def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_place_fortress_markers(self, S: list[Any], R: Any, v_p: int) -> None:
         '32.1 (optional): p places fortress markers on city hexes occupied by his units that have no fortress yet, paying the Marker Costs Table\'s 10 TP each ("Place Fortress Marker: 10, Friendly City"). 32.2: the marker is permanent and the hex a fortress from then on (it blocks ZOC, shifts the odds, holds retreats, is besieged and may be a supply source), with no inherent garrison. ASSUMED: in the treasury phase (32.1 does not say when). (MARL-32.1-01, MARL-32.2-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2245:3]'
         N: list[int] = S
         v_done = False
@@ -5387,7 +5387,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__fortress_marker + v_h_2] = True
 
-    def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_provision(self, S: list[Any], R: Any, v_p: int) -> None:
         """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1670:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
@@ -5452,7 +5452,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_rebel_operation(self, S: list[Any], R: Any, v_p: Any, v_h: Any) -> None:
+    def q_rebel_operation(self, S: list[Any], R: Any, v_p: int, v_h: Any) -> None:
         """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2370:3]"""
         N: list[int] = S
         _w1 = []
@@ -5514,7 +5514,7 @@ class MarlboroughRules:
             S[self.o_g_land_combat] = False
             self.p_lift_sieges(S)
 
-    def q_rebel_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_rebel_segment(self, S: list[Any], R: Any, v_p: int) -> None:
         "31.61: in an operations segment a player may take control of one rebel stack (31.62: in an enemy or neutral state) instead of operating his own units; otherwise his segment is played as usual. (MARL-31.61-01, MARL-31.62-01) [rules/marlborough/rules.yaml:2354:3]"
         v_stacks = self.f_rebel_stacks(S, v_p)
         if len(v_stacks) > 0:
@@ -5565,7 +5565,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
 
-    def q_remove_pillage(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_remove_pillage(self, S: list[Any], R: Any, v_p: int) -> None:
         """35.3: a player with a unit in a pillaged hex may remove the marker by paying the Marker Costs Table's price: twice the hex's TP value, or one TP for a hex without one. 35.3 says "any friendly recruiting phase", a phase 3.1 does not have: ASSUMED the treasury phase, where mobilization (recruiting) is done. (MARL-35.3-01, MARL-35.4-01, MARL-PA10.0C-01) [rules/marlborough/rules.yaml:2203:3]"""
         N: list[int] = S
         for v_h in [v_x for v_x in self.all_hex if S[self.o_e_hex__pillaged + v_x]]:
@@ -5586,7 +5586,7 @@ class MarlboroughRules:
                     S[self.o_p_treasury + v_p] = 0 if _clamp < 0 else _clamp
                     S[self.o_e_hex__pillaged + v_h] = False
 
-    def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
+    def q_retreat(self, S: list[Any], R: Any, v_p: int, v_group: Any, v_h: Any) -> None:
         """CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:966:3]"""
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
@@ -5646,7 +5646,7 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u_6] = 0
             S[self.o_e_unit__at + v_u_6] = v_to
 
-    def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
+    def q_revenue(self, S: list[Any], R: Any, v_payee: int) -> None:
         '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
@@ -5683,7 +5683,7 @@ class MarlboroughRules:
             S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
 
     def q_sail(
-        self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
+        self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_forced: bool
     ) -> None:
         """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"""
         v_fleets = [
@@ -5813,7 +5813,7 @@ class MarlboroughRules:
             self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
             self.p_lift_sieges(S)
 
-    def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_segment(self, S: list[Any], R: Any, v_p: int) -> None:
         """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:1303:3]"""
         N: list[int] = S
         v_ready = [
@@ -6000,7 +6000,7 @@ class MarlboroughRules:
             self.q_draw_markers(S, R, v_p, self.s_p_start_markers[v_p])
 
     def q_take_losses(
-        self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
+        self, S: list[Any], R: Any, v_p: int, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
         'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:929:3]'
         v_left = v_need
@@ -6023,7 +6023,7 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
-    def q_taxation(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_taxation(self, S: list[Any], R: Any, v_p: int) -> None:
         "The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1544:3]"
         N: list[int] = S
         v_half = self.f_income_of(S, v_p)
@@ -6039,7 +6039,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_training(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_training(self, S: list[Any], R: Any, v_p: int) -> None:
         "24.1: in the friendly treasury phase, in each hex with a general (24.11: only generals train land units, engineers never), the player may pay the Unit Costs Table's training cost to flip recruit units there to veteran, no more than the leader's value (the best general's in the hex); only a unit with a veteran side (24.4). (MARL-24.1-01, MARL-24.11-01, MARL-24.4-01, MARL-24.3-01) [rules/marlborough/rules.yaml:1990:3]"
         N: list[int] = S
         v_done: list[Any] = []
@@ -6155,7 +6155,7 @@ class MarlboroughRules:
         if not (S[_TURN] == 1 and self.c_skip_turn_one_treasury):
             self.q_treasury(S, R)
 
-    def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
+    def q_upgrade(self, S: list[Any], R: Any, v_p: int, v_group: Any) -> None:
         "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:1038:3]"
         v_recruits = [
             v_u

@@ -1100,10 +1100,10 @@ class RiseOfTotalitarianismRules:
     s_e_strategy__support_modifier: tuple[bool, ...]
     s_e_strategy__vote_modifier: tuple[bool, ...]
     s_p_funding_base: tuple[int, ...]
-    tab_battleground_of: tuple[Any, ...] | None
+    tab_battleground_of: tuple[int, ...] | None
     tab_card_funding__base: tuple[int, ...] | None
     tab_chit_cost: tuple[int, ...] | None
-    tab_dominance_of: tuple[Any, ...] | None
+    tab_dominance_of: tuple[int, ...] | None
     tab_end_vp_modifier: tuple[int, ...] | None
     tab_government_vps: tuple[int, ...] | None
     tab_is_conflict: tuple[bool, ...] | None
@@ -1414,7 +1414,7 @@ class RiseOfTotalitarianismRules:
             return None
         return f(S, None, None, p)
 
-    def f_action_value(self, S: list[Any], v_u: Any) -> int:
+    def f_action_value(self, S: list[Any], v_u: int) -> int:
         "The Action Value of a chit, doubled if a Leader is stacked under it, plus his Leader Bonus if its icon matches the chit's Action Type (+1 if only the icon: the Bonus as given); with the choice bonus_committed_only, the Bonus only for a Committed Leader. (ROT-AP-01, ROT-RESOLVE-03) [rules/rise_of_totalitarianism/rules.yaml:543:3]"
         v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
         if len(v_ls) == 0:
@@ -1427,7 +1427,7 @@ class RiseOfTotalitarianismRules:
             v_v += max(self.s_e_leader__bonus[v_l_2], 1)
         return v_v
 
-    def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
+    def f_allied_to(self, S: list[Any], v_l: int, v_p: Any) -> bool:
         "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:478:3]"
         if self.s_e_leader__ideology[v_l] is not None:
             return self.s_e_leader__ideology[v_l] == v_p
@@ -1435,7 +1435,7 @@ class RiseOfTotalitarianismRules:
             return self.f_party_ally(S, self.s_e_leader__party[v_l]) == v_p
         return False
 
-    def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
+    def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: int) -> Any:
         "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:335:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
@@ -1515,7 +1515,7 @@ class RiseOfTotalitarianismRules:
             return _w1
         return True
 
-    def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
+    def f_battleground_of(self, S: list[Any], v_nat: int) -> int:
         """battleground_of [rules/rise_of_totalitarianism/rules.yaml:230:3]"""
         _w1 = []
         for v_a in self.all_area:
@@ -1532,7 +1532,7 @@ class RiseOfTotalitarianismRules:
             else 0
         )
 
-    def f_candidates(self, S: list[Any], v_p: Any, v_m: Any, v_s: Any) -> Any:
+    def f_candidates(self, S: list[Any], v_p: Any, v_m: int, v_s: Any) -> Any:
         "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:489:3]"
         v_out: list[Any] = []
         for v_l in self.ixt_leader__major[v_m if v_m is not None else -1]:
@@ -1547,7 +1547,7 @@ class RiseOfTotalitarianismRules:
                 v_out = [*v_out, *[v_l]]
         return v_out
 
-    def f_card_funding(self, S: list[Any], v_p: Any) -> int:
+    def f_card_funding(self, S: list[Any], v_p: int) -> int:
         "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         return (
             0
@@ -1555,7 +1555,7 @@ class RiseOfTotalitarianismRules:
             + self.f_effect__law__modifies__card_funding(S, v_p)
         )
 
-    def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
+    def f_card_funding__base(self, S: list[Any], v_p: int) -> int:
         "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         return 0
 
@@ -1563,7 +1563,7 @@ class RiseOfTotalitarianismRules:
         "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:274:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
-    def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
+    def f_conflicts_box(self, S: list[Any], v_nat: int) -> Any:
         "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:235:3]"
         return [
             v_u
@@ -1585,7 +1585,7 @@ class RiseOfTotalitarianismRules:
             v_n += self.s_e_coup__pp[S[self.o_p_played_coup + v_p]]
         return v_n
 
-    def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
+    def f_coup_winner(self, S: list[Any], v_nat: int) -> Any:
         """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
@@ -1639,7 +1639,7 @@ class RiseOfTotalitarianismRules:
             _w1 += S[self.o_e_area__cubes + v_b].count(v_p)
         return _w2 + _w1
 
-    def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
+    def f_dominance_of(self, S: list[Any], v_p: Any) -> int:
         """p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:193:3]"""
         _w1 = []
         for v_b in self.ixt_box__zone[v_p if v_p is not None else -1]:
@@ -1648,12 +1648,12 @@ class RiseOfTotalitarianismRules:
                 break
         return _head(_w1)
 
-    def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
+    def f_effect__active_event__in_force(self, S: list[Any], v_card: int) -> bool:
         "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2164:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
-    def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
+    def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: int) -> int:
         "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2172:7]"
         N: list[int] = S
         v_lasting__total = 0
@@ -1666,13 +1666,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__active_event__modifies__card_funding__by(
-        self, S: list[Any], v_card: Any, v_p: Any
+        self, S: list[Any], v_card: int, v_p: int
     ) -> int:
         "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2172:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
-        self, S: list[Any], v_card: Any, v_p: Any
+        self, S: list[Any], v_card: int, v_p: int
     ) -> bool:
         "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2172:7]"
         return (
@@ -1680,12 +1680,12 @@ class RiseOfTotalitarianismRules:
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
-    def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
+    def f_effect__law__in_force(self, S: list[Any], v_card: int) -> bool:
         "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2174:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
-    def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
+    def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: int) -> int:
         "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2180:7]"
         N: list[int] = S
         v_lasting__total = 0
@@ -1697,12 +1697,12 @@ class RiseOfTotalitarianismRules:
                 v_lasting__total += self.s_e_strategy__amount[v_card]
         return v_lasting__total
 
-    def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
+    def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: int, v_p: int) -> int:
         "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2180:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
-        self, S: list[Any], v_card: Any, v_p: Any
+        self, S: list[Any], v_card: int, v_p: int
     ) -> bool:
         "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2180:7]"
         return (
@@ -1710,7 +1710,7 @@ class RiseOfTotalitarianismRules:
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
-    def f_election_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
+    def f_election_votes(self, S: list[Any], v_p: int, v_m: int) -> int:
         """The Votes p counts in m's Elections: his Electoral Votes, plus those of every Minor Party of m Allied with him (choice allied_votes_added). (ROT-ELEC-04, ROT-ALLY-01, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:601:3]"""
         _w1 = 0
         for v_x__1 in self.ixt_population__major[v_m if v_m is not None else -1]:
@@ -1735,7 +1735,7 @@ class RiseOfTotalitarianismRules:
             v_n += _w2
         return v_n
 
-    def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
+    def f_elections_scheduled(self, S: list[Any], v_m: int) -> bool:
         "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:130:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
@@ -1746,7 +1746,7 @@ class RiseOfTotalitarianismRules:
             N[self.o_g_ended_crises], self.k_crisis__cr2
         )
 
-    def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
+    def f_electoral_votes(self, S: list[Any], v_p: int, v_m: int) -> int:
         """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:167:3]"""
         _w1 = 0
         for v_x in self.ixt_population__major[v_m if v_m is not None else -1]:
@@ -1757,7 +1757,7 @@ class RiseOfTotalitarianismRules:
                 )
         return _w1
 
-    def f_end_vp_modifier(self, S: list[Any], v_p: Any) -> int:
+    def f_end_vp_modifier(self, S: list[Any], v_p: int) -> int:
         "p's end-game Scenario VP Modifier (Play Book values, not printed: the constants vp_modifier_*). (ROT-PREP-03) [rules/rise_of_totalitarianism/rules.yaml:648:3]"
         if v_p == self.k_player__communism:
             return self.c_vp_modifier_communism
@@ -1765,7 +1765,7 @@ class RiseOfTotalitarianismRules:
             return self.c_vp_modifier_fascism
         return self.c_vp_modifier_social_democracy
 
-    def f_funding_of(self, S: list[Any], v_p: Any) -> int:
+    def f_funding_of(self, S: list[Any], v_p: int) -> int:
         """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:160:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1800,7 +1800,7 @@ class RiseOfTotalitarianismRules:
         "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:403:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
-    def f_hire_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+    def f_hire_targets(self, S: list[Any], v_p: Any, v_a: int) -> Any:
         """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:519:3]"""
         _w4 = []
         for v_m__1 in self.all_major:
@@ -1834,7 +1834,7 @@ class RiseOfTotalitarianismRules:
             and len(self.s_e_box__parties[S[self.o_e_population__box + v_x]]) > 0
         )
 
-    def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
+    def f_is_conflict(self, S: list[Any], v_u: int) -> bool:
         "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:267:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
@@ -1970,7 +1970,7 @@ class RiseOfTotalitarianismRules:
             return _w10
         return self.all_area
 
-    def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: Any) -> Any:
+    def f_lone_targets(self, S: list[Any], v_actor: Any, v_a: int) -> Any:
         "The opponents' lone Leaders (on the map, not stacked under a chit) an Arrest or Squads in Area a may designate: in a or an adjacent Area (Difficulty 2). (ROT-ARR-01, ROT-ARR-03) [rules/rise_of_totalitarianism/rules.yaml:569:3]"
         return [
             v_l
@@ -1994,7 +1994,7 @@ class RiseOfTotalitarianismRules:
             and self.f_leader_controller(S, v_l) != v_actor
         ]
 
-    def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
+    def f_marker_funding(self, S: list[Any], v_p: int) -> int:
         """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2003,7 +2003,7 @@ class RiseOfTotalitarianismRules:
                 _w1 += self.s_e_strategy__amount[v_c]
         return _w1
 
-    def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
+    def f_marker_holder(self, S: list[Any], v_c: Any) -> int:
         """marker_holder [rules/rise_of_totalitarianism/rules.yaml:385:3]"""
         N: list[int] = S
         _w1 = []
@@ -2027,7 +2027,7 @@ class RiseOfTotalitarianismRules:
             ]
         return v_out
 
-    def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
+    def f_minor_vps(self, S: list[Any], v_nat: int) -> int:
         "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:223:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
@@ -2051,7 +2051,7 @@ class RiseOfTotalitarianismRules:
             if S[self.o_e_chit__location + v_u] is not None
         ]
 
-    def f_operation_majors(self, S: list[Any], v_a: Any) -> Any:
+    def f_operation_majors(self, S: list[Any], v_a: int) -> Any:
         """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:508:3]"""
         _w4 = []
         for v_m in self.all_major:
@@ -2125,7 +2125,7 @@ class RiseOfTotalitarianismRules:
             + (1 if S[self.o_e_population__committed + v_x] else 0)
         )
 
-    def f_population_funding(self, S: list[Any], v_p: Any) -> int:
+    def f_population_funding(self, S: list[Any], v_p: int) -> int:
         """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:153:3]"""
         _w1 = 0
         for v_x in self.all_population:
@@ -2159,15 +2159,15 @@ class RiseOfTotalitarianismRules:
             _w1 += _w2
         return _w1
 
-    def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
+    def f_reform_difficulty(self, S: list[Any], v_r: int) -> int:
         "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:345:3]"
         return self.s_e_reform__difficulty[v_r]
 
-    def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
+    def f_regime_vps(self, S: list[Any], v_m: int) -> int:
         "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:396:3]"
         return 5 if v_m == self.k_major__germany else 4
 
-    def f_release_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+    def f_release_targets(self, S: list[Any], v_p: Any, v_a: int) -> Any:
         "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:527:3]"
         return [
             v_l
@@ -2196,7 +2196,7 @@ class RiseOfTotalitarianismRules:
             return 1
         return 2
 
-    def f_ruhr_penalty(self, S: list[Any], v_m: Any) -> int:
+    def f_ruhr_penalty(self, S: list[Any], v_m: int) -> int:
         "The Stability Check penalty of a Major Power for the Ruhr Occupied box: ruhr_stability for Germany while the Ruhr Marker is in the box. (ROT-BOARD-07, ROT-MAJ-02) [rules/rise_of_totalitarianism/rules.yaml:624:3]"
         return (
             self.c_ruhr_stability
@@ -2204,7 +2204,7 @@ class RiseOfTotalitarianismRules:
             else 0
         )
 
-    def f_stability(self, S: list[Any], v_nat: Any) -> int:
+    def f_stability(self, S: list[Any], v_nat: int) -> int:
         "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:216:3]"
         N: list[int] = S
         return max(
@@ -2404,7 +2404,7 @@ class RiseOfTotalitarianismRules:
             if S[_LOG] is not False:
                 _log(S, 138, (v_h,))
 
-    def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
+    def p_clear_parliament(self, S: list[Any], v_m: int) -> None:
         "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1774:3]"
         for v_l in [
             v_k
@@ -2547,7 +2547,7 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 53, (v_m, v_u, v_d))
 
-    def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+    def p_effect__active_event__end(self, S: list[Any], v_card: int, v_lasting__cause: int) -> None:
         "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2164:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
@@ -2567,7 +2567,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_e_strategy__effect__active_event + v_card] = 0 if _clamp < 0 else _clamp
         _log(S, 146, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
-    def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+    def p_effect__law__end(self, S: list[Any], v_card: int, v_lasting__cause: int) -> None:
         "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2174:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
@@ -2619,7 +2619,7 @@ class RiseOfTotalitarianismRules:
         if S[_LOG] is not False:
             _log(S, 98, (v_actor, v_l))
 
-    def p_law_leader_back(self, S: list[Any], v_l: Any) -> None:
+    def p_law_leader_back(self, S: list[Any], v_l: int) -> None:
         """The Law Action's Leader (and his Control Cube) returns to the Parliament box when the Action has been resolved or nullified. (ROT-LAW-06) [rules/rise_of_totalitarianism/rules.yaml:1992:3]"""
         S[self.o_e_leader__box + v_l] = "parliament"
         S[self.o_e_leader__seen + v_l] = 0
@@ -2630,7 +2630,7 @@ class RiseOfTotalitarianismRules:
         if S[_LOG] is not False:
             _log(S, 128, (v_l, self.s_e_leader__major[v_l]))
 
-    def p_leader_returns(self, S: list[Any], v_l: Any) -> None:
+    def p_leader_returns(self, S: list[Any], v_l: int) -> None:
         """Where a released or returning Leader goes: his Pool if dotted and belonging to an Ideology, the Unaligned Leaders Box if not dotted or belonging to a Minor Party. (ROT-TEND-01, ROT-TEND-02) [rules/rise_of_totalitarianism/rules.yaml:1890:3]"""
         S[self.o_e_leader__committed + v_l] = False
         S[self.o_e_leader__seen + v_l] = 0
@@ -2683,7 +2683,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 119, (v_l_2,))
             self.p_leader_returns(S, v_l_2)
 
-    def p_leave_map(self, S: list[Any], v_u: Any) -> None:
+    def p_leave_map(self, S: list[Any], v_u: int) -> None:
         "The chit returns to its owner's Reserve; a Leader stacked under it stays in the Area, alone (a Law Action's Leader returns to the Parliament). [rules/rise_of_totalitarianism/rules.yaml:1069:3]"
         for v_l in [v_k for v_k in self.all_leader if S[self.o_e_leader__chit + v_k] == v_u]:
             if self.s_e_chit__action[v_u] == "law":
@@ -2824,7 +2824,7 @@ class RiseOfTotalitarianismRules:
             _clamp = S[self.o_p_reserve + v_p] + 1
             S[self.o_p_reserve + v_p] = 0 if _clamp < 0 else 30 if _clamp > 30 else _clamp
 
-    def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
+    def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: int) -> None:
         """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:1092:3]"""
         _w1 = []
         for v_a__1 in self.all_area:
@@ -2930,11 +2930,11 @@ class RiseOfTotalitarianismRules:
         else:
             self.p_ruhr_occupation(S, True)
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         f = self.card_q[c]
         if f is None:
@@ -2942,7 +2942,7 @@ class RiseOfTotalitarianismRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
@@ -3027,7 +3027,7 @@ class RiseOfTotalitarianismRules:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
 
     def q_bonus_operations(
-        self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
+        self, S: list[Any], R: Any, v_actor: Any, v_a: int, v_surplus: int
     ) -> None:
         """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:1121:3]"""
         v_left = v_surplus
@@ -3147,7 +3147,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def q_coalition_effects(
-        self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
+        self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: int
     ) -> None:
         """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"""
         N: list[int] = S
@@ -3449,7 +3449,7 @@ class RiseOfTotalitarianismRules:
                 v_x = _pick(R, _w1)
                 self.q_influence(S, R, v_who, v_x)
 
-    def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
+    def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: int) -> None:
         "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1808:3]"
         v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
         v_cs = self.f_candidates(S, v_p, v_m, v_seat)
@@ -3475,7 +3475,7 @@ class RiseOfTotalitarianismRules:
             self.q_presidential_elections(S, R)
             self.q_national_elections(S, R)
 
-    def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
+    def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: int, v_hint: int) -> None:
         "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
         v_most = min(
             self.c_max_expended_cubes,
@@ -3488,7 +3488,7 @@ class RiseOfTotalitarianismRules:
         _clamp = v_k
         S[self.o_g_expended] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
 
-    def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: Any, v_kind: Any) -> None:
+    def q_harass(self, S: list[Any], R: Any, v_actor: Any, v_l: int, v_kind: Any) -> None:
         'The Leader Harassment Table: Uncommitted, Captured on 1-2; Committed, Killed on his Death Value (none if NA: 0), else Captured on 1-3. Captured: Uncommitted to the Arrested or Confined Leaders Box (Arrest) or the Leaders in Exile Box (Squads); Killed: out of play; otherwise he stays in the Area, alone. The Active Player rolls, and may Re-roll (the rulebook\'s example, p. 16: "the Re-roll opportunity is saved for the future"). (ROT-LHT-01, ROT-LHT-02, ROT-REROLL-01) [rules/rise_of_totalitarianism/rules.yaml:2009:3]'
         N: list[int] = S
         self.q_reroll_offer(
@@ -3552,7 +3552,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__committed + v_x] = False
             S[self.o_e_population__box + v_x] = v_to
 
-    def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
+    def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: int) -> None:
         "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:1103:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
@@ -3940,7 +3940,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__elections_due + v_m] = False
 
     def q_party_and_leader_operations(
-        self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
+        self, S: list[Any], R: Any, v_actor: Any, v_a: int, v_surplus: int
     ) -> None:
         """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1749:3]"""
         N: list[int] = S
@@ -4250,13 +4250,13 @@ class RiseOfTotalitarianismRules:
                 _clamp = _roll(S, 6)
                 S[self.o_g_rolled] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
 
-    def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
+    def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: int) -> None:
         "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
-    def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
+    def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: int) -> None:
         """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:1140:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
@@ -4602,7 +4602,7 @@ class RiseOfTotalitarianismRules:
                     )
                     S[self.o_g_rounds] = 2
 
-    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: Any) -> None:
+    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: int) -> None:
         "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1926:3]"
         v_ls = [
             v_l

@@ -763,13 +763,13 @@ class ThirdReichDiplomacyRules:
             v_n += 3
         return v_n
 
-    def f_aid_limit(self, S: list[Any], v_p: Any) -> int:
+    def f_aid_limit(self, S: list[Any], v_p: int) -> int:
         "The most DPs power `p` may buy with foreign aid: 5 BRPs a DP, at most 5% of its YSS BRPs spent (rounded down), and no more DPs than its basic allotment (none for the U.S. before 1942, when it receives no allotment). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03) [rules/third_reich_diplomacy/rules.yaml:107:3]"
         N: list[int] = S
         v_most_brps = N[self.o_p_yss_brps + v_p] * 5 // 100
         return min(self.f_allotment(S, v_p), v_most_brps // self.c_dps_per_aid)
 
-    def f_allied_holds(self, S: list[Any], v_c: Any) -> bool:
+    def f_allied_holds(self, S: list[Any], v_c: int) -> bool:
         "Whether Allied forces (Western or Russian) control city `c`. [rules/third_reich_diplomacy/rules.yaml:77:3]"
         return (
             S[self.o_e_city__control + v_c] == "western"
@@ -801,7 +801,7 @@ class ThirdReichDiplomacyRules:
             return v_west + v_rus
         return max(v_west, v_rus)
 
-    def f_allotment(self, S: list[Any], v_p: Any) -> int:
+    def f_allotment(self, S: list[Any], v_p: int) -> int:
         "The basic DP allotment a power receives at this YSS: the printed allotment, none for the U.S. before the 1942 YSS, none for a conquered power (assumed: the rulebook lets a conquered power's DPs stand for the rest of its year, TR-DIP-COMMIT-07, and gives it no new ones). (TR-DIP-ALLOT-01, TR-DIP-ALLOT-03, TR-DIP-AFTER-04) [rules/third_reich_diplomacy/rules.yaml:91:3]"
         N: list[int] = S
         if S[self.o_p_conquered + v_p]:
@@ -817,7 +817,7 @@ class ThirdReichDiplomacyRules:
             or S[self.o_e_country__status + self.k_country__bulgaria] == "inactive_ally"
         )
 
-    def f_axis_dow_penalises(self, S: list[Any], v_x: Any, v_c: Any) -> bool:
+    def f_axis_dow_penalises(self, S: list[Any], v_x: int, v_c: Any) -> bool:
         "Whether the Axis declaration of war on `x` brings the Afterword's -3 to the roll for `c`: `x` is one of the five - Franco Spain, Finland, Bulgaria, Hungary or Rumania, each reported on its own, or the three as their unit - no result of zero had been obtained for it (for one of the three: on their unit's table) before the declaration (field zero_first), and `c` is another of the five. A roll for the unit is a roll for each of the three: a declaration on one of them (or on the unit) reaches it as the roll of the other two only with the choice afterword_dow_on_unit. (TR-DIP-AFTER-05, TR-DIP-BHRI-01) [rules/third_reich_diplomacy/rules.yaml:267:3]"
         v_u = v_x
         if self.s_e_country__part_of[v_x] is not None:
@@ -849,7 +849,7 @@ class ThirdReichDiplomacyRules:
             v_allied += N[self.o_g_russian_factors_balkans]
         return v_allied > N[self.o_g_axis_factors_balkans]
 
-    def f_committed(self, S: list[Any], v_p: Any, v_c: Any) -> int:
+    def f_committed(self, S: list[Any], v_p: int, v_c: Any) -> int:
         """The DPs power `p` committed to country `c` this year. [rules/third_reich_diplomacy/rules.yaml:217:3]"""
         N: list[int] = S
         _w1 = 0
@@ -857,7 +857,7 @@ class ThirdReichDiplomacyRules:
             _w1 += N[self.o_e_commitment__dps + v_k]
         return _w1
 
-    def f_dp_box(self, S: list[Any], v_p: Any) -> int:
+    def f_dp_box(self, S: list[Any], v_p: int) -> int:
         """A power's additions and deductions of the Diplomacy Points box, except the gains marked * (function shared_gains). Rome: after American entry Britain and the U.S. each +1, before it Britain and France (if still active) each +1. Paris: the Western Allies gain only if Paris is recaptured after the fall of France; then Britain and the U.S. each +1. (TR-DIP-ALLOT-04, TR-DP-NOTE-04, TR-DP-GER-01, TR-DP-GER-02, TR-DP-GER-03, TR-DP-GER-04, TR-DP-GER-05, TR-DP-GER-06, TR-DP-GER-07, TR-DP-GER-08, TR-DP-GER-09, TR-DP-GB-04, TR-DP-GB-05, TR-DP-GB-06, TR-DP-GB-07, TR-DP-GB-08, TR-DP-GB-09, TR-DP-US-04, TR-DP-US-05, TR-DP-NOTE-01, TR-DP-NOTE-02, TR-DP-USSR-01, TR-DP-USSR-02, TR-DP-USSR-03, TR-DP-USSR-04, TR-DP-USSR-05, TR-DP-FRA-01, TR-DP-FRA-02, TR-DP-FRA-03, TR-DP-FRA-04, TR-DP-ITA-01, TR-DP-ITA-02, TR-DP-ITA-03) [rules/third_reich_diplomacy/rules.yaml:135:3]"""
         N: list[int] = S
         v_n = 0
@@ -1046,7 +1046,7 @@ class ThirdReichDiplomacyRules:
             )
         return self.f_balkans_outnumbered(S)
 
-    def f_may_activate(self, S: list[Any], v_c: Any) -> bool:
+    def f_may_activate(self, S: list[Any], v_c: int) -> bool:
         "Whether Germany may attempt to activate `c` now: inactive Bulgaria/Hungary/Rumania or inactive Finland, not yet resolved, not waiting to activate. (TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:392:3]"
         N: list[int] = S
         return (
@@ -1057,7 +1057,7 @@ class ThirdReichDiplomacyRules:
             and S[self.o_e_country__status + v_c] == "inactive_ally"
         ) and N[self.o_e_country__countdown + v_c] == 0
 
-    def f_may_commit(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_may_commit(self, S: list[Any], v_p: int, v_c: int) -> bool:
         "Whether power `p` may commit DPs to `c`. Russia only to the countries of its list, Spain only if Communist, a Balkan country only if Russia controls a supplied hex adjacent to one. Bulgaria, Hungary and Rumania take DPs as one unit while inactive. Not offered (assumed, since DPs there could never be used): a country that may never be named again, and Vichy France before it exists. (TR-DIP-COMMIT-04, TR-DIP-COMMIT-05, TR-DIP-BHRI-01, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:339:3]"
         if S[self.o_e_country__closed + v_c] or S[self.o_e_country__status + v_c] == "absent":
             return False
@@ -1073,7 +1073,7 @@ class ThirdReichDiplomacyRules:
                 return False
         return True
 
-    def f_may_name(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_may_name(self, S: list[Any], v_p: int, v_c: Any) -> bool:
         """Whether power `p` may name `c` for a diplomatic die roll: he or an ally committed DPs to it this year, it is resolved by naming, it has not been named this year, no earlier result closed it, and its table's naming conditions hold. (TR-DIP-ATT-06, TR-DIP-ATT-09, TR-DIP-ATT-11, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:364:3]"""
         N: list[int] = S
         if (
@@ -1840,7 +1840,7 @@ class ThirdReichDiplomacyRules:
         N: list[int] = S
         return (N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3
 
-    def f_western(self, S: list[Any], v_p: Any) -> bool:
+    def f_western(self, S: list[Any], v_p: int) -> bool:
         "Whether power `p` is one of the Western Allies (Britain, France, the U.S.). [rules/third_reich_diplomacy/rules.yaml:84:3]"
         return self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia
 
@@ -1852,7 +1852,7 @@ class ThirdReichDiplomacyRules:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:665:3]'
         return self.c_activation_at_any_time
 
-    def f_window__activation_attempts__options(self, S: list[Any], v_p: Any) -> Any:
+    def f_window__activation_attempts__options(self, S: list[Any], v_p: int) -> Any:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:665:3]'
         N: list[int] = S
         return [
@@ -2054,7 +2054,7 @@ class ThirdReichDiplomacyRules:
             if S[_LOG] is not False:
                 _log(S, 13, (v_c,))
 
-    def p_resolve_event(self, S: list[Any], v_c: Any) -> None:
+    def p_resolve_event(self, S: list[Any], v_c: int) -> None:
         "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:562:3]"
         self.p_reveal_commitments(S, v_c)
         self.p_resolve(S, v_c)
@@ -2389,15 +2389,15 @@ class ThirdReichDiplomacyRules:
                 _log(S, 48, ())
         _log(S, 49, (self.f_season_title(S), N[self.o_g_year]))
 
-    def p_window__activation_attempts__act(self, S: list[Any], v_p: Any, v_x: Any) -> None:
+    def p_window__activation_attempts__act(self, S: list[Any], v_p: int, v_x: Any) -> None:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:665:3]'
         self.p_attempt_activation(S, v_x)
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         f = self.card_q[c]
         if f is None:
@@ -2405,7 +2405,7 @@ class ThirdReichDiplomacyRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
@@ -2550,12 +2550,12 @@ class ThirdReichDiplomacyRules:
                 else:
                     step(S)
 
-    def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_offer_chance(self, S: list[Any], R: Any, v_p: int) -> None:
         "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:537:3]"
         self.q_activation_attempts(S, R)
         self.q_offer_chance__rules(S, R, v_p)
 
-    def q_offer_chance__rules(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_offer_chance__rules(self, S: list[Any], R: Any, v_p: int) -> None:
         "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:537:3]"
         S[self.o_g_acted] = False
         if S[self.o_p_capital_lost + v_p]:

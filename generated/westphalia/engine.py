@@ -637,7 +637,7 @@ class WestphaliaRules:
             return None
         return f(S, None, None, p)
 
-    def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
+    def f_action_ok(self, S: list[Any], v_k: int, v_x: Any) -> bool:
         """action_ok [rules/westphalia/rules.yaml:167:3]"""
         N: list[int] = S
         if v_k == self.k_action__march:
@@ -705,7 +705,7 @@ class WestphaliaRules:
             return "p4"
         return "p5"
 
-    def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
+    def f_can_trace(self, S: list[Any], v_w: int, v_a: Any) -> bool:
         """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:177:3]"""
         _w3 = []
         for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
@@ -726,7 +726,7 @@ class WestphaliaRules:
             self.s_e_area__adjacent, S[self.o_e_army__location + v_w], set(v_through)
         )
 
-    def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
+    def f_claim_markers(self, S: list[Any], v_p: int) -> int:
         """The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:227:3]"""
         if self.c_vc_claims_by_confession and v_p == self.k_player__bavaria:
             _w1 = 0
@@ -753,7 +753,7 @@ class WestphaliaRules:
             if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x])
         ]
 
-    def f_claimable(self, S: list[Any], v_x: Any, v_q: Any, v_a: Any) -> bool:
+    def f_claimable(self, S: list[Any], v_x: Any, v_q: int, v_a: Any) -> bool:
         "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:153:3]"
         N: list[int] = S
         return (
@@ -998,7 +998,7 @@ class WestphaliaRules:
                 _w2.append(v_x)
         return _w2
 
-    def f_enemy_armies_in(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+    def f_enemy_armies_in(self, S: list[Any], v_p: int, v_a: Any) -> Any:
         "enemy_armies_in [rules/westphalia/rules.yaml:138:3]"
         N: list[int] = S
         return [
@@ -1008,7 +1008,7 @@ class WestphaliaRules:
             and _has(N[self.o_p_hostile_to + v_p], self.s_e_army__owner[v_x])
         ]
 
-    def f_enemy_home(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
+    def f_enemy_home(self, S: list[Any], v_p: int, v_a: Any) -> bool:
         """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:130:3]"""
         N: list[int] = S
         _w1 = False
@@ -1046,7 +1046,7 @@ class WestphaliaRules:
             v_s += self.s_e_goal__hre_vps[S[self.o_p_goal + self.k_player__austria]]
         return v_s
 
-    def f_friendly(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
+    def f_friendly(self, S: list[Any], v_p: int, v_q: int) -> bool:
         "Whether p is friendly to q (choice friendly_if_not_hostile). (WEST-5A-02, WEST-I4-03, WEST-8-01) [rules/westphalia/rules.yaml:26:3]"
         N: list[int] = S
         if v_p == v_q:
@@ -1063,7 +1063,7 @@ class WestphaliaRules:
             or (v_p == self.k_player__dutch and v_q == self.k_player__spain)
         )
 
-    def f_friendly_area(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
+    def f_friendly_area(self, S: list[Any], v_p: int, v_a: int) -> bool:
         """An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:69:3]"""
         _w1 = False
         for v_q in self.all_player:
@@ -1072,7 +1072,7 @@ class WestphaliaRules:
                 break
         return _w1
 
-    def f_friendly_areas(self, S: list[Any], v_p: Any, v_t: Any) -> Any:
+    def f_friendly_areas(self, S: list[Any], v_p: int, v_t: Any) -> Any:
         """friendly_areas [rules/westphalia/rules.yaml:77:3]"""
         _w2 = []
         for v_a in self.ix_area__theater.get(v_t, ()):
@@ -1119,7 +1119,7 @@ class WestphaliaRules:
             _w1 += len(S[self.o_e_area__claims + v_a])
         return _w1
 
-    def f_is_catholic(self, S: list[Any], v_a: Any) -> bool:
+    def f_is_catholic(self, S: list[Any], v_a: int) -> bool:
         "is_catholic [rules/westphalia/rules.yaml:205:3]"
         return self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
 
@@ -1256,7 +1256,7 @@ class WestphaliaRules:
                 _w5.append(v_a)
         return _w5
 
-    def f_owners(self, S: list[Any], v_a: Any) -> Any:
+    def f_owners(self, S: list[Any], v_a: int) -> Any:
         "The players holding at least one point of an Area. [rules/westphalia/rules.yaml:62:3]"
         return [v_q for v_q in self.all_player if self.f_points_of(S, v_q, v_a) > 0]
 
@@ -1468,7 +1468,7 @@ class WestphaliaRules:
             v_n += self.c_netherlands_majority
         return v_n
 
-    def f_total_units(self, S: list[Any], v_p: Any) -> int:
+    def f_total_units(self, S: list[Any], v_p: int) -> int:
         """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:108:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1502,7 +1502,7 @@ class WestphaliaRules:
                 )
         return _w1
 
-    def f_truce(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
+    def f_truce(self, S: list[Any], v_p: Any, v_q: int) -> bool:
         "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:42:3]"
         N: list[int] = S
         return _has(N[self.o_p_promised_truce + v_p], v_q) or _has(
@@ -1532,7 +1532,7 @@ class WestphaliaRules:
         'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
         return self.c_step_rounds
 
-    def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
+    def p_add_debt(self, S: list[Any], v_p: int, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:391:3]"
         _clamp = S[self.o_p_debt + v_p] + v_amount
         S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
@@ -1721,7 +1721,7 @@ class WestphaliaRules:
             self.p_debt_resolution(S)
             self.p_victory(S)
 
-    def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
+    def p_gain_prestige(self, S: list[Any], v_p: int) -> None:
         """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:407:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1736,7 +1736,7 @@ class WestphaliaRules:
             if S[_LOG] is not False:
                 _log(S, 3, (v_p,))
 
-    def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
+    def p_lose_prestige(self, S: list[Any], v_p: int) -> None:
         """lose_prestige [rules/westphalia/rules.yaml:417:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
@@ -1804,7 +1804,7 @@ class WestphaliaRules:
                 if S[_LOG] is not False:
                     _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
-    def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
+    def p_reduce_debt(self, S: list[Any], v_p: int, v_amount: int, v_why: Any) -> None:
         """reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:396:3]"""
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
@@ -1831,7 +1831,7 @@ class WestphaliaRules:
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_q]])
             v_n -= 1
 
-    def p_take_off_hands(self, S: list[Any], v_p: Any, v_k: Any) -> None:
+    def p_take_off_hands(self, S: list[Any], v_p: int, v_k: Any) -> None:
         """4g: the first player in Initiative order who promised p to take card k's Debts off its hands takes them. (WEST-4G-04, WEST-1-04) [rules/westphalia/rules.yaml:652:3]"""
         _w2 = []
         for v_q in S[self.o_g_initiative]:
@@ -1978,11 +1978,11 @@ class WestphaliaRules:
             v_w = _head(_w1)
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
-    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+    def play_p(self, S: list[Any], c: int, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
         self.card_p[c](S, p)
 
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+    def play_q(self, S: list[Any], R: Any, c: int, p: Any) -> None:
         """Player p carries out card c (the playout form)."""
         f = self.card_q[c]
         if f is None:
@@ -1990,7 +1990,7 @@ class WestphaliaRules:
         else:
             f(S, R, p)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+    def playable(self, S: list[Any], c: int, p: Any) -> bool:
         """Whether player p may play card c (its `playable` condition)."""
         if self.card_playable[c] is None:
             return True
@@ -2100,7 +2100,7 @@ class WestphaliaRules:
                 else:
                     S[self.o_g_turn_over] = True
 
-    def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_assign_units(self, S: list[Any], R: Any, v_p: int) -> None:
         """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:687:3]"""
         N: list[int] = S
         v_mine = [
@@ -2212,7 +2212,7 @@ class WestphaliaRules:
                 _clamp = S[self.o_e_army__units + v_x] - 1
                 S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
-    def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
+    def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: int, v_a: Any) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
         N: list[int] = S
         S[self.o_g_intercepted] = False
