@@ -50,10 +50,14 @@ SCENARIOS = sorted(
     if importlib.util.find_spec(f"rulecraft.generated.{game}") is not None
     for sid in importlib.import_module(f"rulecraft.generated.{game}").SPECS
 )
-#: scenarios one random game of which, with the views or a save checked, takes 5-10 s
-#: (Marlborough's campaigns: a thousand decisions and more): the default run leaves them to
-#: ``-m long`` (CI runs it; the soak plays them too)
-LONG = {f"marlborough/grand_design_{year}" for year in (1701, 1704, 1709)}
+#: scenarios one random game of which, with the views or a save checked, takes 4-10 s
+#: (Marlborough's but Blenheim: hundreds of decisions, its campaigns a thousand and more):
+#: the default run leaves them to ``-m long`` (CI runs it; the soak plays them too)
+LONG = {
+    *(f"marlborough/grand_design_{year}" for year in (1701, 1704, 1709)),
+    "marlborough/opening_guns",
+    "marlborough/ne_plus_ultra",
+}
 #: decisions with more options than this (allocations) are checked on a sample of ids
 LISTED = 200
 #: the default (not soak) tests play GAMES games of each scenario, fewer (at least

@@ -83,7 +83,7 @@ def test_random_games_with_every_optional_rule_and_phase_finish() -> None:
 
 def test_no_leak_in_diplomacy_espionage_negotiation_and_the_optional_rules() -> None:
     """The twin-state check (tests/leak_helpers.py) along random games with every optional
-    rule and phase on, after every eighth decision from the Provisioning Phase on (diplomacy
+    rule and phase on, after every twelfth decision from the Provisioning Phase on (diplomacy
     with hidden markers, espionage reveals, offers) and every eightieth before it (the soak's
     all-checks run covers every scenario at random decisions too)."""
     from leak_helpers import differences
@@ -97,7 +97,7 @@ def test_no_leak_in_diplomacy_espionage_negotiation_and_the_optional_rules() -> 
         late = False
         while not g.finished:
             late = late or any("Balance of Power:" in line for line in g.log_for(None)[-5:])
-            if (late and step % 8 == 0) or step % 80 == 0:
+            if (late and step % 12 == 0) or step % 80 == 0:
                 for viewer in [*range(len(spec.seats)), None]:
                     assert differences(spec, g.raw, viewer, rng) == [], (seed, step, viewer)
             pend = g.pending()
