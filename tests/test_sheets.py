@@ -26,24 +26,11 @@ pytestmark = [
 MARLBOROUGH = pytest.mark.xdist_group("sheets_marlborough")
 
 
-def _by_worker(games) -> list:  # type: ignore[no-untyped-def]
-    return [pytest.param(g, marks=MARLBOROUGH) if g == "marlborough" else g for g in games]
-
-
-def _pages_by_worker(games) -> list:  # type: ignore[no-untyped-def]
-    """As `_by_worker`; laying out Marlborough's 39 pages (its map in 20 tiles) takes 20-40 s:
-    `-m long` (CI)."""
-    return [
-        pytest.param(g, marks=[MARLBOROUGH, pytest.mark.long]) if g == "marlborough" else g
-        for g in games
-    ]
-
-
-def _text(pdf: bytes, tmp: Path) -> str:
-    path = tmp / "sheet.pdf"
-    path.write_bytes(pdf)
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True)
-    return " ".join(out.stdout.decode("utf-8").split())
+def _by_worker(games, long: bool = False) -> list:  # type: ignore[no-untyped-def]
+    """Marlborough's parameter in its own worker; with `long` also under `-m long` (CI):
+    laying out its 39 pages (its map in 20 tiles) takes 20-40 s."""
+    marks = [MARLBOROUGH, pytest.mark.long] if long else [MARLBOROUGH]
+    return [pytest.param(g, marks=marks) if g == "marlborough" else g for g in games]
 
 
 @functools.cache
@@ -68,10 +55,9 @@ def _pdf_pages(game: str) -> tuple[str, ...]:
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    """Each game's sheet rendered once per session: (pdf bytes, extracted text)."""
-    tmp = tmp_path_factory.mktemp("sheets")
-    return {game: (_pdf(game), _text(_pdf(game), tmp)) for game in GAMES}
+def rendered():
+    """Each game's sheet rendered once per process: (pdf bytes, its text on one line)."""
+    return {game: (_pdf(game), " ".join(" ".join(_pdf_pages(game)).split())) for game in GAMES}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -368,7 +354,7 @@ PAGE_BUDGET = {
 }
 
 
-@pytest.mark.parametrize("game", _pages_by_worker(sorted(PAGE_BUDGET)))
+@pytest.mark.parametrize("game", _by_worker(sorted(PAGE_BUDGET), long=True))
 def test_sheet_fits_its_page_budget(game):
     """The pages WeasyPrint lays the sheet out in (the PDF's, as the next test checks)."""
     assert 0 < len(_laid_out(game).pages) <= PAGE_BUDGET[game]
