@@ -408,3 +408,51 @@ def test_references_never_none_are_typed_int_in_the_plain_forms(tmp_path: Path) 
     assert "def q_card__attack(self, S: list[Any], R: Any, v_me: int) -> None:" in text
     assert "def f_enemy(self, S: list[Any], v_p: Any) -> int:" in text
     assert "v_discarded: Any" in text and "v_discarded: int" not in text
+
+
+def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
+    tmp_path: Path,
+) -> None:
+    # nonone.py narrows: after `if w == none: return`, in the branch of `x != none` and on the
+    # right of its `and`, the value passed is not none; a later binding of the local ends
+    # that, in a loop too (the second round reads what the first one bound)
+    root = _duel(tmp_path)
+    decide = 'choose_optional(first(players), players, "Whom?", "Nobody")'
+    (root / "rules" / "duel" / "rules.yaml").write_text(
+        "procedures:\n"
+        + "".join(
+            f"  {name}:\n    params: {{p: player}}\n    body: |\n      p.wounds += 0\n"
+            for name in ("after_return", "in_branch", "in_and", "rebound", "in_loop")
+        )
+        + "  probe:\n"
+        "    params: {}\n"
+        "    body: |\n"
+        f"      let w = {decide}\n"
+        "      if w == none:\n"
+        "          return\n"
+        "      after_return(w)\n"
+        f"      let x = {decide}\n"
+        "      if x != none:\n"
+        "          in_branch(x)\n"
+        "      if x != none and x.wounds < 3:\n"
+        "          in_and(x)\n"
+        "      if x != none:\n"
+        f"          x = {decide}\n"
+        "          rebound(x)\n"
+        "      for q in players:\n"
+        "          in_loop(w)\n"
+        f"          w = {decide}\n",
+        encoding="utf-8",
+    )
+    flow = root / "rules" / "duel" / "flow.yaml"
+    flow.write_text(
+        flow.read_text(encoding="utf-8").replace(
+            "      pot += 1\n", "      pot += 1\n      probe()\n"
+        ),
+        encoding="utf-8",
+    )
+    engine = generate(root)[Path("generated/duel/engine.py")]
+    for name in ("after_return", "in_branch", "in_and"):
+        assert f"def p_{name}(self, S: list[Any], v_p: int) -> None:" in engine, name
+    for name in ("rebound", "in_loop"):
+        assert f"def p_{name}(self, S: list[Any], v_p: Any) -> None:" in engine, name

@@ -19,6 +19,13 @@ The analysis starts from every candidate and drops those a call, an assignment o
 ``return`` refutes until none is dropped: every value comes from an expression of the kinds
 above, so what is left cannot be none.
 
+A local is read flow-sensitively too (``narrowed``): where a test against none guards the
+read (``let x = choose_optional(...)``, ``if x == none: return``, then ``x``; the branch of
+``x != none``; the right of ``x != none and ...``) it cannot be none, whatever its other
+bindings give, until a binding of ``x`` ends what the test said. A comprehension's variable
+read inside it, and a loop's variable read in a body that never binds it, is an element of
+its list, whatever a local of the same name is bound to elsewhere in the routine.
+
 Routines the runtime calls with values of its own (table programs ``tbl__*``, the deal
 functions ``deal__*``, the deal value function, board displays) keep ``Any``, and so does a
 routine called from code outside routines (hooks, lasting effects, `playable:` conditions).
@@ -38,18 +45,31 @@ from ..effects import (
     Attr,
     AugAssign,
     BinOp,
+    BoolOp,
+    Break,
     Call,
     Comp,
+    Compare,
     Expr,
+    ExprStmt,
     For,
+    If,
     Let,
     ListLit,
+    Log,
     Move,
     MoveAll,
     Name,
+    Node,
+    NoneLit,
+    Not,
+    Pass,
     Return,
+    Reveal,
     Simultaneously,
+    Stmt,
     Ternary,
+    While,
     walk,
 )
 from .data import written_fields
@@ -117,8 +137,9 @@ def never_none(games: Iterable[ir.Game]) -> NeverNone:
 
 
 def _outside_calls(g: ir.Game) -> list[Call]:
-    """The calls in code that is not a routine's body."""
-    nodes: list[Any] = [h.body for h in g.hooks.values()]
+    """The calls in code that is not a routine's body (a hook is not: a copy of its body is
+    woven into the procedure it runs before or after, and read there)."""
+    nodes: list[Any] = []
     for e in g.lasting:
         nodes += [e.until, [[c.where, c.by, c.body] for c in e.changes]]
     nodes += list(g.playable.values())
@@ -162,6 +183,21 @@ class _Routine:
                 if isinstance(name, str):
                     self.bind(name, "unknown", None)
         self.own = {p for p, _ in r.params}
+        self.narrowed = narrowed(r.body)
+        #: a comprehension's variable read in it, or a loop's read in a body that never binds
+        #: it again (by id of the Name): an element of its list, whatever else a local of
+        #: the same name is bound to elsewhere
+        self.element_of: dict[int, Expr] = {}
+        for n in walk(r.body):  # outer ones first: an inner one's variable wins
+            if isinstance(n, Comp):
+                inside: Any = [n.cond, n.elt]
+            elif isinstance(n, (For, Simultaneously)) and n.var not in _bound(n.body):
+                inside = n.body
+            else:
+                continue
+            for x in walk(inside):
+                if isinstance(x, Name) and x.id == n.var:
+                    self.element_of[id(x)] = n.iter
 
     def bind(self, name: str, kind: str, e: Expr | None) -> None:
         self.binds.setdefault(name, []).append((kind, e))
@@ -222,7 +258,14 @@ class _Routine:
             kind = ref[0] if isinstance(ref, tuple) and ref else None
             if kind in ("seat", "card", "record"):
                 return True
-            return kind == "local" and self.local_ok(e.id, seen)
+            if kind != "local":
+                return False
+            if id(e) in self.narrowed:
+                return True
+            of = self.element_of.get(id(e))
+            if of is not None:
+                return self.elements_ok(of, seen)
+            return self.local_ok(e.id, seen)
         if isinstance(e, Ternary):
             return self.value_ok(e.then, seen) and self.value_ok(e.orelse, seen)
         if isinstance(e, Call):
@@ -241,11 +284,14 @@ class _Routine:
             kind = ref[0] if isinstance(ref, tuple) and ref else None
             if kind in ("players", "all"):
                 return True
-            if kind != "local" or e.id in seen or e.id in self.own:
+            if kind != "local" or e.id in self.own:
                 return False
+            key = f"[{e.id}]"  # seen as a list (a local of the same name may be a value)
+            if key in seen:
+                return True  # a list built from itself (xs += [...]) adds no none
             binds = self.binds.get(e.id, [])
             return bool(binds) and all(
-                k in ("value", "more") and x is not None and self.elements_ok(x, seen | {e.id})
+                k in ("value", "more") and x is not None and self.elements_ok(x, seen | {key})
                 for k, x in binds
             )
         if isinstance(e, Call):
@@ -277,3 +323,154 @@ def _fixed(e: Attr, written: set[tuple[str, str | None, str]]) -> bool:
     if ot.kind == "entity":
         return ("e", ot.name, e.name) not in written
     return False
+
+
+# ---------------------------------------------------------------- narrowing
+
+Facts = frozenset[str]  # the locals (and parameters) known not to be none at a point
+
+
+def narrowed(body: list[Stmt]) -> set[int]:
+    """The ``Name`` nodes of ``body`` (by ``id``) whose local cannot be none where they are
+    read, because a test of it against none guards them: in the branch of ``x != none`` (or
+    the other branch of ``x == none``), after an ``if x == none:`` whose branch returns (or
+    breaks), on the right of ``x != none and ...``. A binding of ``x`` ends what its tests
+    said; a loop keeps only what holds of the names its body never binds."""
+    seen: dict[int, bool] = {}
+    _Narrow(seen).block(body, frozenset())
+    return {k for k, ok in seen.items() if ok}
+
+
+class _Narrow:
+    """One pass over a body: each statement is given the facts that hold before it and gives
+    those that hold after it (None when it never ends normally: a return, a break)."""
+
+    def __init__(self, seen: dict[int, bool]) -> None:
+        #: id of each local's Name read -> whether every visit found it narrowed (a node may
+        #: be visited more than once: a match's subject is shared by its cases' tests)
+        self.seen = seen
+
+    def block(self, stmts: list[Stmt], facts: Facts) -> Facts | None:
+        for s in stmts:
+            after = self.stmt(s, facts)
+            if after is None:
+                return None
+            facts = after
+        return facts
+
+    def stmt(self, s: Stmt, facts: Facts) -> Facts | None:
+        if isinstance(s, Let):
+            self.expr(s.value, facts)
+            return facts - {s.name}
+        if isinstance(s, (Assign, AugAssign)):
+            self.expr(s.value, facts)
+            self.expr(s.target, facts)
+            return facts - {s.target.id} if isinstance(s.target, Name) else facts
+        if isinstance(s, Return):
+            if s.value is not None:
+                self.expr(s.value, facts)
+            return None
+        if isinstance(s, Break):
+            return None  # after the loop, only what held all through its body holds
+        if isinstance(s, If):  # a match too: its cases are tests of its subject
+            ends: list[Facts] = []
+            for cond, body in s.branches:
+                self.expr(cond, facts)
+                yes, no = _tests(cond)
+                end = self.block(body, facts | yes)
+                if end is not None:
+                    ends.append(end)
+                facts = facts | no
+            end = self.block(s.orelse, facts)
+            if end is not None:
+                ends.append(end)
+            return frozenset.intersection(*ends) if ends else None
+        if isinstance(s, (For, Simultaneously)):
+            self.expr(s.iter, facts)
+            inner = facts - _bound(s)
+            self.block(s.body, inner)
+            return inner
+        if isinstance(s, While):
+            inner = facts - _bound(s)
+            self.expr(s.cond, inner)
+            self.block(s.body, inner | _tests(s.cond)[0])
+            return inner
+        if isinstance(s, (ExprStmt, Log, Reveal, Pass, Move, MoveAll)):
+            self.children(s, facts)
+            return facts - _bound(s)
+        return facts - _bound(s)  # any other statement: nothing narrowed in it
+
+    def expr(self, e: Expr, facts: Facts) -> None:
+        if isinstance(e, Name):
+            self.seen[id(e)] = self.seen.get(id(e), True) and e.id in facts
+        elif isinstance(e, BoolOp):
+            self.expr(e.left, facts)
+            yes, no = _tests(e.left)
+            self.expr(e.right, facts | (yes if e.op == "and" else no))
+        elif isinstance(e, Ternary):
+            self.expr(e.cond, facts)
+            yes, no = _tests(e.cond)
+            self.expr(e.then, facts | yes)
+            self.expr(e.orelse, facts | no)
+        elif isinstance(e, Comp):
+            self.expr(e.iter, facts)
+            inner = facts - {e.var}
+            if e.cond is not None:
+                self.expr(e.cond, inner)
+            self.expr(e.elt, inner | (_tests(e.cond)[0] if e.cond is not None else frozenset()))
+        else:
+            self.children(e, facts)
+
+    def children(self, node: Node, facts: Facts) -> None:
+        for name in node.__dataclass_fields__:
+            if name not in ("src", "ty", "ref"):
+                self.value(getattr(node, name), facts)
+
+    def value(self, v: Any, facts: Facts) -> None:
+        if isinstance(v, Expr):
+            self.expr(v, facts)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                self.value(x, facts)
+        elif isinstance(v, dict):  # a call's named arguments
+            for x in v.values():
+                self.value(x, facts)
+
+
+def _tests(cond: Expr) -> tuple[Facts, Facts]:
+    """The locals not none when ``cond`` holds, and those not none when it does not."""
+    if isinstance(cond, Compare) and cond.op in ("==", "!="):
+        sides = (cond.left, cond.right)
+        if any(isinstance(x, NoneLit) for x in sides):
+            names = frozenset(x.id for x in sides if _local(x))
+            return (names, frozenset()) if cond.op == "!=" else (frozenset(), names)
+    if isinstance(cond, Not):
+        yes, no = _tests(cond.operand)
+        return no, yes
+    if isinstance(cond, BoolOp):
+        ly, ln = _tests(cond.left)
+        ry, rn = _tests(cond.right)
+        return (ly | ry, ln & rn) if cond.op == "and" else (ly & ry, ln | rn)
+    return frozenset(), frozenset()
+
+
+def _local(e: Expr) -> bool:
+    ref = e.ref if isinstance(e, Name) else None
+    return isinstance(ref, tuple) and bool(ref) and ref[0] == "local"
+
+
+def _bound(s: Stmt) -> Facts:
+    """Every name ``s`` binds, at any depth."""
+    out: set[str] = set()
+    for n in walk(s):
+        if isinstance(n, Let):
+            out.add(n.name)
+        elif isinstance(n, (Assign, AugAssign)) and isinstance(n.target, Name):
+            out.add(n.target.id)
+        elif isinstance(n, (Move, MoveAll)):
+            out |= {z.id for z in (n.src_zone, n.dst_zone) if isinstance(z, Name)}
+        elif isinstance(getattr(n, "var", None), str):
+            out.add(n.var)
+        elif isinstance(getattr(n, "name", None), str) and not isinstance(n, (Call, Attr)):
+            out.add(n.name)
+    return frozenset(out)

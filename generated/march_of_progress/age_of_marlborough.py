@@ -154,7 +154,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
             return False
         return self.f_controls(S, v_p, v_c)
 
-    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: Any) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: int) -> int:
         "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:60:5]"
         return 2 if self.s_e_country__owner[v_c] == v_p else 0
 

@@ -439,7 +439,7 @@ class MarchOfProgressRules:
                 _w1.append(v_p)
         return _w1
 
-    def f_armies_in(self, S: list[Any], v_p: Any, v_c: Any) -> Any:
+    def f_armies_in(self, S: list[Any], v_p: int, v_c: Any) -> Any:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
         return [
             v_a
@@ -464,11 +464,11 @@ class MarchOfProgressRules:
             return 1
         return N[self.o_p_strength + self.s_e_army__owner[v_a]]
 
-    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
         "What ATTACK+1 adds to the attacker's total once the armies joining the attack in `where` are known; `discarded` is the card discarded for it (none: no card, no bonus). (MOP-ATT-03, MOP-ATT-04) [rules/march_of_progress/rules.yaml:110:3]"
         return 0 if v_discarded is None else 1
 
-    def f_controls(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
+    def f_controls(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
@@ -505,7 +505,7 @@ class MarchOfProgressRules:
                 break
         return _w5
 
-    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: Any) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: int) -> int:
         "What the defender adds to its total in `where` beyond armies and garrison (0 in the base game). (MOP-COMBAT-01) [rules/march_of_progress/rules.yaml:102:3]"
         return 0
 
@@ -527,7 +527,7 @@ class MarchOfProgressRules:
                 break
         return _head(_w1)
 
-    def f_garrison_strength(self, S: list[Any], v_p: int, v_c: Any) -> int:
+    def f_garrison_strength(self, S: list[Any], v_p: int, v_c: int) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
@@ -544,7 +544,7 @@ class MarchOfProgressRules:
             return self.s_e_country__garrison[v_c]
         return 0
 
-    def f_occupied(self, S: list[Any], v_c: Any) -> bool:
+    def f_occupied(self, S: list[Any], v_c: int) -> bool:
         """Whether an enemy army stands on the capital of home country `c`. (MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:29:3]"""
         _w1 = False
         for v_a in self.all_army:
@@ -571,7 +571,7 @@ class MarchOfProgressRules:
         "Whether a SCORE action counts the VP die of country `c` for player `p`. (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:78:3]"
         return self.f_controls(S, v_p, v_c)
 
-    def f_side_total(self, S: list[Any], v_p: int, v_where: Any, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
         if v_defending:
             _w1 = 0
@@ -587,7 +587,7 @@ class MarchOfProgressRules:
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2
 
-    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: Any) -> int:
+    def f_vp_die_floor(self, S: list[Any], v_p: int, v_c: int) -> int:
         "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:94:3]"
         return 0
 
@@ -709,7 +709,7 @@ class MarchOfProgressRules:
         if S[_LOG] is not False:
             _log(S, 17, (S[self.o_g_initiative],))
 
-    def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
+    def p_gain_vp(self, S: list[Any], v_p: int, v_amount: int) -> None:
         """Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
@@ -724,7 +724,7 @@ class MarchOfProgressRules:
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
-    def p_move_army(self, S: list[Any], v_a: Any, v_dest: int) -> None:
+    def p_move_army(self, S: list[Any], v_a: int, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
@@ -980,7 +980,7 @@ class MarchOfProgressRules:
         _clamp = S[self.o_p_strength + v_me] + 1
         S[self.o_p_strength + v_me] = 1 if _clamp < 1 else 6 if _clamp > 6 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
@@ -1015,7 +1015,7 @@ class MarchOfProgressRules:
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: Any) -> None:
+    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         for v_a in [
             v_a__1
@@ -1037,7 +1037,7 @@ class MarchOfProgressRules:
             ),
         )
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: Any) -> None:
+    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: int) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         for v_a in [
             *[
@@ -1060,7 +1060,7 @@ class MarchOfProgressRules:
         ]:
             self.p_destroy(S, v_a)
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: Any) -> None:
+    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: int) -> None:
         "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
 
@@ -1083,7 +1083,7 @@ class MarchOfProgressRules:
                 )
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [

@@ -342,7 +342,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if len(self.ixt_army__owner[v_p if v_p is not None else -1]) > 0
         ]
 
-    def f_side_total(self, S: list[Any], v_p: int, v_where: Any, v_defending: bool) -> int:
+    def f_side_total(self, S: list[Any], v_p: int, v_where: int, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
         v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
         if v_defending:
@@ -521,7 +521,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _clamp = S[self.o_p_vp + v_me] + v_k
             S[self.o_p_vp + v_me] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
         S[self.o_g_militia_for] = None
@@ -538,7 +538,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
         S[self.o_g_militia_for] = None
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
+    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [

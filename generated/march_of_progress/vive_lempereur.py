@@ -153,7 +153,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
         self.o_p_set_aside = d["o_p_set_aside"]
         self.s_e_army__number = d["s_e_army__number"]
 
-    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
         """ATTACK+1 adds 1; Napoleon: when France discards the ATTACK card with it, +1 more for each French army in the combat (2 armies at strength 2: 4 + 1 + 2 = 7). (MOP-ATT-03, MOP-ATT-04, MOP-VIVE-RULE-01, MOP-VIVE-SETUP-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:152:5]"""
         if v_discarded is None:
             return 0

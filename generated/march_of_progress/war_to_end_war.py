@@ -199,7 +199,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.o_g_defence_plus = d["o_g_defence_plus"]
         self.o_g_vp_removed = d["o_g_vp_removed"]
 
-    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: Any) -> int:
+    def f_defence_extra(self, S: list[Any], v_foe: int, v_where: int) -> int:
         "The +1 the defender gained by discarding MOVE 1 or MOVE 2 in this combat. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:211:5]"
         N: list[int] = S
         return N[self.o_g_defence_plus]
@@ -413,12 +413,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
             _clamp = S[self.o_g_vp_removed] + v_k
             S[self.o_g_vp_removed] = 0 if _clamp < 0 else _clamp
 
-    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         S[self.o_g_attacker] = v_att
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
-    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: Any, v_bonus: int) -> None:
+    def q_combat__rules(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
         v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
@@ -453,7 +453,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         else:
             self.q_combat_loss(S, R, v_att, v_where)
 
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: Any) -> None:
+    def q_combat_loss(self, S: list[Any], R: Any, v_loser: int, v_where: int) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
@@ -491,7 +491,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
         self.q_lose_one(S, R, v_loser, v_where)
 
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: Any) -> None:
+    def q_combat_tie(self, S: list[Any], R: Any, v_att: int, v_where: int) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
         self.q_lose_one(
@@ -501,7 +501,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_where,
         )
 
-    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: Any) -> None:
+    def q_defence_bonus(self, S: list[Any], R: Any, v_foe: int, v_where: int) -> None:
         "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
         N: list[int] = S
         S[self.o_g_defence_plus] = 0
@@ -515,7 +515,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = 1
 
-    def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: Any) -> None:
+    def q_lose_one(self, S: list[Any], R: Any, v_p: int, v_where: int) -> None:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine = [
             v_a__1

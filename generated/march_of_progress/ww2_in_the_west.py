@@ -412,7 +412,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         self.o_p_set_aside = d["o_p_set_aside"]
         self.tab_strength_cap = _tabulate(self.f_strength_cap, d.get("all_player"))
 
-    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: Any, v_discarded: Any) -> int:
+    def f_attack_bonus(self, S: list[Any], v_p: int, v_where: int, v_discarded: Any) -> int:
         "ATTACK+1 adds +1 for a discard; Blitzkrieg: Germany's ATTACK+1 (WW2) with MOVE 1 or MOVE 2 discarded adds +2 instead; Air Power adds the VPs spent on it. (MOP-ATT-03, MOP-WW2-RULE-05, MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:211:5]"
         N: list[int] = S
         if v_discarded is None:
@@ -464,7 +464,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         elif v_captured:
             _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
 
-    def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
+    def p_gain_vp(self, S: list[Any], v_p: int, v_amount: int) -> None:
         """Take VPs from the limited stock; when it runs out Germany (only) takes the rest from the Western Allies. (MOP-SETUP-06, MOP-SCORE-01, MOP-WW2-RULE-06) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:247:5]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
@@ -489,12 +489,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
-    def p_move_army(self, S: list[Any], v_a: Any, v_dest: int) -> None:
+    def p_move_army(self, S: list[Any], v_a: int, v_dest: int) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
         self.p_move_army__rules(S, v_a, v_dest)
         S[self.o_e_army__moved + v_a] = True
 
-    def p_move_army__rules(self, S: list[Any], v_a: Any, v_dest: int) -> None:
+    def p_move_army__rules(self, S: list[Any], v_a: int, v_dest: int) -> None:
         """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
@@ -722,7 +722,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_g_initiative] = self.k_player__blue
 
     def q_join_attack(
-        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         N: list[int] = S
@@ -757,7 +757,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 pass
 
     def q_join_attack__rules(
-        self, S: list[Any], R: Any, v_me: int, v_where: Any, v_discarded: Any
+        self, S: list[Any], R: Any, v_me: int, v_where: int, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
         v_fortified = [

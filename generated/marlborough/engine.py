@@ -1432,7 +1432,7 @@ class MarlboroughRules:
         N: list[int] = S
         return N[self.o_p_treasury + v_giver] // 2
 
-    def f_destinations(self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int) -> Any:
+    def f_destinations(self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int) -> Any:
         "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:212:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
@@ -1480,7 +1480,7 @@ class MarlboroughRules:
             )
         ]
 
-    def f_diplomacy_modifiers(self, S: list[Any], v_p: int, v_t: Any) -> int:
+    def f_diplomacy_modifiers(self, S: list[Any], v_p: int, v_t: int) -> int:
         """The Diplomacy Strength Modifiers, added to the phasing player's diplomacy strength (the Player Aid Card: "they are not die roll modifiers or column shifters"). (MARL-PA23.0M-02, MARL-PA23.0M-03, MARL-PA23.0M-04, MARL-PA23.0M-05, MARL-PA23.0M-06, MARL-PA23.0M-07, MARL-PA23.0M-08, MARL-4.22-01) [rules/marlborough/rules.yaml:653:3]"""
         N: list[int] = S
         v_m = 0
@@ -1619,7 +1619,7 @@ class MarlboroughRules:
                 _w3 += self.f_strength_of(S, v_u_2)
         return _w3 + v_fc
 
-    def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
+    def f_force_ok(self, S: list[Any], v_h: int, v_picked: Any) -> bool:
         """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:451:3]"""
         _w1 = 0
         for v_u in v_picked:
@@ -1868,7 +1868,7 @@ class MarlboroughRules:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
-    def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
+    def f_maneuver_barred(self, S: list[Any], v_h: int) -> bool:
         '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:613:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
@@ -1900,7 +1900,7 @@ class MarlboroughRules:
             and len(self.f_placements(S, v_p, v_u)) > 0
         ]
 
-    def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
+    def f_mobilize_cost(self, S: list[Any], v_u: int) -> int:
         "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:385:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
@@ -1922,7 +1922,7 @@ class MarlboroughRules:
         return _head(_w1)
 
     def f_naval_destinations(
-        self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int
+        self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
     ) -> Any:
         """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. Around Denmark (21.9) a fleet goes from one end of the Denmark box (an all-sea hex not in an enemy fleet's ZOC) to the other for 7 movement points, and only if it has them left; it never stops in the box. (MARL-21.9-01, MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:484:3]"""
         v_foes = [
@@ -2152,7 +2152,7 @@ class MarlboroughRules:
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
-    def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
+    def f_placements(self, S: list[Any], v_p: Any, v_u: int) -> Any:
         """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11), nor in a besieged fortress (20.3 item 6). A garrison unit goes where a unit of its nationality holds a fortress, in an enemy state too (19.5). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01, MARL-20.3-06, MARL-19.5-01) [rules/marlborough/rules.yaml:404:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
@@ -2191,7 +2191,7 @@ class MarlboroughRules:
                 _w1 += self.s_e_nation__political[v_n] if self.s_e_nation__major[v_n] else 1
         return _w1
 
-    def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
+    def f_provision_cost(self, S: list[Any], v_u: int) -> int:
         "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:315:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
@@ -2208,7 +2208,7 @@ class MarlboroughRules:
         return 1
 
     def f_rebel_destinations(
-        self, S: list[Any], v_p: int, v_start: Any, v_size: int, v_mp: int
+        self, S: list[Any], v_p: int, v_start: int, v_size: int, v_mp: int
     ) -> Any:
         """31.61, 31.37: where a controlled rebel stack at `start` may end its move: within its state ("Rebel units may never cross borders"), never into a hex of non-rebel units or with an inherent garrison (31.1B: hostile to all; 31.33), within the rebel stacking limit (31.38), by terrain costs, stopping in a zone of control of either player's units (ASSUMED: hostile to all, the rebels stop in both players' zones). (MARL-31.37-01, MARL-31.1B-01, MARL-31.33-01, MARL-31.38-01, MARL-31.61-01) [rules/marlborough/rules.yaml:796:3]"""
         v_others = [
@@ -2317,7 +2317,7 @@ class MarlboroughRules:
                     v_out = [*v_out, *[v_h]]
         return v_out
 
-    def f_sea_ways(self, S: list[Any], v_p: int, v_start: Any, v_mp: int) -> Any:
+    def f_sea_ways(self, S: list[Any], v_p: int, v_start: int, v_mp: int) -> Any:
         """The hexes a naval force of p at `start` reaches with `mp` movement points, one a hex, through all-sea hexes and coast hexes (21.1), never into an enemy fleet's hex (21.31), stopping on entering a coast hex without a port or an enemy fleet's ZOC (29.13, 29.4). (MARL-21.1-01, MARL-21.31-01, MARL-29.13-01) [rules/marlborough/rules.yaml:515:3]"""
         v_foes = [
             S[self.o_e_unit__at + v_u]
@@ -2490,7 +2490,7 @@ class MarlboroughRules:
             return 0
         return self.s_e_hex__economic[v_h]
 
-    def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
+    def f_upkeep(self, S: list[Any], v_u: int, v_supplied: Any) -> int:
         "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:437:3]"
         v_cost = (
             2
@@ -2514,7 +2514,7 @@ class MarlboroughRules:
                 _w2 += 1
         return v_states + _w2
 
-    def f_war_markers_enough(self, S: list[Any], v_t: Any, v_picked: Any) -> bool:
+    def f_war_markers_enough(self, S: list[Any], v_t: int, v_picked: Any) -> bool:
         """23.8, 6.4 item 2: markers worth at least the state's political value (a minor state: any marker). (MARL-23.8-01) [rules/marlborough/rules.yaml:645:3]"""
         _w1 = 0
         for v_c in v_picked:
@@ -3293,7 +3293,7 @@ class MarlboroughRules:
             )
 
     def p_window__commissioners__act(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
     ) -> None:
         """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:2458:3]"""
         _c1 = v_x
@@ -3307,7 +3307,7 @@ class MarlboroughRules:
             _log(S, 180, (v_p,))
 
     def p_window__leviathan__act(
-        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: Any
+        self, S: list[Any], v_attacker: int, v_defender: int, v_p: int, v_x: int
     ) -> None:
         """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:2479:3]"""
         _c1 = v_x
@@ -3317,7 +3317,7 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 183, (v_p,))
 
-    def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: Any) -> None:
+    def p_window__revenue__act(self, S: list[Any], v_payee: int, v_p: int, v_x: int) -> None:
         """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:2498:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
@@ -3798,7 +3798,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = v_into
 
-    def q_combat(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_t: Any) -> None:
+    def q_combat(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_t: int) -> None:
         """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:1116:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4152,7 +4152,7 @@ class MarlboroughRules:
             if not v_siege:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
-    def q_declare_war(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
+    def q_declare_war(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
         """23.8, 6.4 item 2: markers worth at least the neutral state's political value (one of any value for a minor state); the state comes under the enemy's control (6.42). No die. (MARL-23.8-01, MARL-6.42-01, MARL-23.2-01, MARL-6.4-02, MARL-6.4-03) [rules/marlborough/rules.yaml:1904:3]"""
         N: list[int] = S
         _w1 = []
@@ -4250,7 +4250,7 @@ class MarlboroughRules:
                     S[self.o_e_unit__at + v_u_2] = v_to
                     S[self.o_e_unit__embarked + v_u_2] = False
 
-    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
+    def q_diplomacy_attempt(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
         """23.1: the target, both players' diplomacy markers face down (the active player at least one, 23.4: the inactive player may defend with his own), revealed at once; the differential with the strength modifiers (minus twice the target's political value, as the Errata corrects the Player Aid Card) gives the column; the die; the result. Every marker used goes back to the pool (23.2). (MARL-23.1-01, MARL-23.2-01, MARL-23.4-01, MARL-23.5-01, MARL-PA23.0M-01, MARL-PA23.0R-06, MARL-ERR-08, MARL-5.1-01, MARL-2.2-02) [rules/marlborough/rules.yaml:1875:3]"""
         N: list[int] = S
         _w1 = []
@@ -4309,7 +4309,7 @@ class MarlboroughRules:
                 break
         self.q_diplomacy_segment(S, R, _head(_w2))
 
-    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: Any, v_code: Any) -> None:
+    def q_diplomacy_result(self, S: list[Any], R: Any, v_p: int, v_t: int, v_code: Any) -> None:
         """The results below the Diplomacy Table, applied at once (23.1 item 8). (MARL-PA23.0R-01, MARL-PA23.0R-03, MARL-PA23.0R-04, MARL-PA23.0R-05, MARL-23.6-01, MARL-6.4-01) [rules/marlborough/rules.yaml:1838:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4524,7 +4524,7 @@ class MarlboroughRules:
         _clamp = self.f_enlightenment_of(S, v_p)
         S[self.o_p_enlightened_picks + v_p] = 0 if _clamp < 0 else _clamp
 
-    def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: Any) -> None:
+    def q_espionage(self, S: list[Any], R: Any, v_p: int, v_t: int) -> None:
         """D1 Espionage: the phasing player examines the enemy units in the targeted state, the enemy treasury or his campaign markers. (MARL-PA23.0R-02, MARL-23.6-01) [rules/marlborough/rules.yaml:1820:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4587,7 +4587,7 @@ class MarlboroughRules:
             if _w1:
                 self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
 
-    def q_honors_of_war(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_h: Any) -> None:
+    def q_honors_of_war(self, S: list[Any], R: Any, v_p: int, v_force: Any, v_h: int) -> None:
         """HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:1072:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -4898,7 +4898,7 @@ class MarlboroughRules:
         if v_was is not None and v_was != v_p:
             self.q_defection(S, R, v_t, v_was, v_p)
 
-    def q_make_neutral(self, S: list[Any], R: Any, v_t: Any) -> None:
+    def q_make_neutral(self, S: list[Any], R: Any, v_t: int) -> None:
         "6.5, 6.51: a state reverts to neutral. Its control marker goes to the neutral space (6.11) and its units inside its borders stay in place, neutral again. Minor state conquest (6.511): if every city and fortress of a minor state is occupied by units of one belligerent, all units of that state are eliminated and the occupier's units stay. Displacement (6.51 item 2): every other belligerent unit in the state moves to the closest (in hexes, whatever lies between) city or fortress outside it that holds another unit of its player, a port for a fleet (the Designer Q&A: land units to a city or fortress), the owner choosing among equally close ones. The state's own units outside its borders (6.51 item 3) go to a city or fortress of the state that holds one of its units (a port for a fleet), the former controller choosing, or are eliminated if there is none. ASSUMED: a unit with no hex to be displaced to under item 2 is eliminated (6.51 does not say); a land unit aboard a fleet and an admiral go as the fleets do (to a port). A neutral state stays so until it becomes belligerent again (6.52): nothing else changes it. (MARL-6.5-01, MARL-6.51-01, MARL-6.51-02, MARL-6.51-03, MARL-6.511-01, MARL-6.52-01, MARL-6.11-01, MARL-QA-01) [rules/marlborough/rules.yaml:1756:3]"
         v_was = S[self.o_e_nation__control + v_t]
         self.p_set_control(S, v_t, None)
@@ -5140,7 +5140,7 @@ class MarlboroughRules:
                             _carry_out(self, S, v_w_offer)
                         v_w_offer = None
 
-    def q_neutral_effects(self, S: list[Any], R: Any, v_t: Any, v_was: Any) -> None:
+    def q_neutral_effects(self, S: list[Any], R: Any, v_t: int, v_was: Any) -> None:
         """6.511, 6.51 items 2 and 3: what a state's return to neutrality does to the units (see make_neutral); `was` controlled it. (MARL-6.511-01, MARL-6.51-02, MARL-6.51-03) [rules/marlborough/rules.yaml:1779:3]"""
         v_towns = [
             v_h
@@ -5336,7 +5336,7 @@ class MarlboroughRules:
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
-    def q_pillage_hex(self, S: list[Any], R: Any, v_p: int, v_h: Any) -> None:
+    def q_pillage_hex(self, S: list[Any], R: Any, v_p: int, v_h: int) -> None:
         """A pillage result: the pillage marker; 3 TP for an economic center, 1 for another city or fortress; the enemy picks a campaign marker; a city or fortress shifts the BOPI one space toward the non-pillaging player; an enlightenment marker there is removed (36.5). (MARL-PA35.0R-03, MARL-35.1-01, MARL-36.5-01) [rules/marlborough/rules.yaml:2139:3]"""
         _w1 = []
         for v_q__1 in self.all_player:
@@ -5452,7 +5452,7 @@ class MarlboroughRules:
         else:
             pass
 
-    def q_rebel_operation(self, S: list[Any], R: Any, v_p: int, v_h: Any) -> None:
+    def q_rebel_operation(self, S: list[Any], R: Any, v_p: int, v_h: int) -> None:
         """31.61: "A player may control a force of rebels (one stack) for one turn by expending diplomacy markers worth two or more ... It doesn't require a die roll on the Diplomacy Table. The controlled rebel force may conduct an operation normally within the restrictions of 31.3. They may not attack across borders. Rebel forces may never conduct more than one operation per turn (no forced marching of rebels)." 31.11: taking control of rebels in a neutral state makes it a belligerent on the other side, without a declaration of war. The markers return to the pool (as every used diplomacy marker, 23.2). (MARL-31.61-01, MARL-31.11-01, MARL-31.37-01, MARL-23.2-01) [rules/marlborough/rules.yaml:2370:3]"""
         N: list[int] = S
         _w1 = []
@@ -5683,7 +5683,7 @@ class MarlboroughRules:
             S[self.o_g_window__revenue__depth] = 0 if _clamp < 0 else _clamp
 
     def q_sail(
-        self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: Any, v_forced: bool
+        self, S: list[Any], R: Any, v_p: int, v_force: Any, v_from: int, v_forced: bool
     ) -> None:
         """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. With the optional 21.21 a move that ends in a coast or port hex may be followed by pillage. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01, MARL-21.21-01) [rules/marlborough/rules.yaml:1426:3]"""
         v_fleets = [

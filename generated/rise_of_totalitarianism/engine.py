@@ -1524,7 +1524,7 @@ class RiseOfTotalitarianismRules:
                 break
         return _head(_w1)
 
-    def f_bonus_pp(self, S: list[Any], v_p: Any) -> int:
+    def f_bonus_pp(self, S: list[Any], v_p: int) -> int:
         "The PPs p receives this Round for the Bonus Card (choice bonus_card_in_play; assumed bonus_card_pp). (ROT-COMP-02, ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
         return (
             self.c_bonus_card_pp
@@ -1559,7 +1559,7 @@ class RiseOfTotalitarianismRules:
         "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
         return 0
 
-    def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
+    def f_chit_cost(self, S: list[Any], v_u: int) -> int:
         "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:274:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
@@ -1572,7 +1572,7 @@ class RiseOfTotalitarianismRules:
             and S[self.o_e_chit__nation + v_u] == v_nat
         ]
 
-    def f_coup_pp(self, S: list[Any], v_p: Any) -> int:
+    def f_coup_pp(self, S: list[Any], v_p: int) -> int:
         """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:412:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1827,7 +1827,7 @@ class RiseOfTotalitarianismRules:
             and self.f_allied_to(S, v_l, v_p)
         ]
 
-    def f_in_dominance(self, S: list[Any], v_x: Any) -> bool:
+    def f_in_dominance(self, S: list[Any], v_x: int) -> bool:
         "A Population is in a Dominance Area: an Ideology's, or (choice commit_in_party_dominance) a Minor Party's. (ROT-PROP-03, ROT-BOARD-09) [rules/rise_of_totalitarianism/rules.yaml:613:3]"
         return self.s_e_box__dominance[S[self.o_e_population__box + v_x]] or (
             self.c_commit_in_party_dominance
@@ -1866,7 +1866,7 @@ class RiseOfTotalitarianismRules:
             and (not self.c_law_leader_controlled or self.f_leader_controller(S, v_l) == v_p)
         ]
 
-    def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
+    def f_leader_controller(self, S: list[Any], v_l: int) -> Any:
         "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:455:3]"
         if S[self.o_e_leader__box + v_l] == "pool":
             return S[self.o_e_leader__pool_of + v_l]
@@ -1896,7 +1896,7 @@ class RiseOfTotalitarianismRules:
                 _w1 += 1
         return 2 * _w1
 
-    def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
+    def f_legal_areas(self, S: list[Any], v_p: Any, v_u: int) -> Any:
         """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-LAW-06, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:280:3]"""
         if self.s_e_chit__action[v_u] == "law":
             _w2 = []
@@ -2031,7 +2031,7 @@ class RiseOfTotalitarianismRules:
         "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:223:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
-    def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
+    def f_moveable(self, S: list[Any], v_x: int, v_p: Any) -> bool:
         """A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:200:3]"""
         _w2 = S[self.o_e_population__committed + v_x]
         if _w2:
@@ -2098,7 +2098,7 @@ class RiseOfTotalitarianismRules:
                 v_best = v_q
         return v_best
 
-    def f_party_votes(self, S: list[Any], v_t: Any) -> int:
+    def f_party_votes(self, S: list[Any], v_t: int) -> int:
         """Electoral Votes of a Minor Party t (one nationality's): each Population of t's nationality in a box printing t's Minor Party icon gives its marker's votes plus the box's Minor Party votes (calculated apart from the box's Ideology votes). (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:591:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(self.s_e_party__major[v_t], ()):
@@ -2109,7 +2109,7 @@ class RiseOfTotalitarianismRules:
                 )
         return _w1
 
-    def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
+    def f_playable_now(self, S: list[Any], v_p: int) -> Any:
         "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:323:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
@@ -2117,7 +2117,7 @@ class RiseOfTotalitarianismRules:
             return v_must
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
-    def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
+    def f_population_difficulty(self, S: list[Any], v_x: int) -> int:
         "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:207:3]"
         return (
             self.s_e_population__resistance[v_x]
@@ -2137,7 +2137,7 @@ class RiseOfTotalitarianismRules:
                 )
         return _w1
 
-    def f_pp_income(self, S: list[Any], v_p: Any) -> int:
+    def f_pp_income(self, S: list[Any], v_p: int) -> int:
         """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:313:3]"""
         N: list[int] = S
         _w1 = 0
@@ -2148,7 +2148,7 @@ class RiseOfTotalitarianismRules:
             v_n += self.s_e_strategy__pp[S[self.o_p_played + v_p]]
         return v_n
 
-    def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
+    def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: int) -> int:
         """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:368:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
@@ -2214,7 +2214,7 @@ class RiseOfTotalitarianismRules:
             + N[self.o_e_minor__govt + v_nat],
         )
 
-    def f_stacked_here(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+    def f_stacked_here(self, S: list[Any], v_p: Any, v_a: int) -> Any:
         "p's Leaders stacked under Action chits in Area a (lone Leaders never react). (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
         return [
             v_l
@@ -2329,7 +2329,7 @@ class RiseOfTotalitarianismRules:
         "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2112:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
-    def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
+    def p_add_cubes(self, S: list[Any], v_p: Any, v_a: int, v_amount: int) -> None:
         "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:690:3]"
         v_k = 0
         _runs0 = 0
@@ -2579,7 +2579,7 @@ class RiseOfTotalitarianismRules:
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
-    def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+    def p_effect__law__start(self, S: list[Any], v_card: int, v_lasting__cause: int) -> None:
         "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:2174:3]"
         _clamp = v_lasting__cause
         S[self.o_e_strategy__effect__law + v_card] = 0 if _clamp < 0 else _clamp
@@ -2611,7 +2611,7 @@ class RiseOfTotalitarianismRules:
         _clamp = S[self.o_p_vp + v_p] + v_amount
         S[self.o_p_vp + v_p] = -99 if _clamp < -99 else 999 if _clamp > 999 else _clamp
 
-    def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
+    def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: int) -> None:
         """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1740:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
@@ -2647,7 +2647,7 @@ class RiseOfTotalitarianismRules:
             if S[_LOG] is not False:
                 _log(S, 116, (v_l,))
 
-    def p_leader_to_pool(self, S: list[Any], v_l: Any, v_p: Any) -> None:
+    def p_leader_to_pool(self, S: list[Any], v_l: int, v_p: Any) -> None:
         """After the Action (successful or not) the stacked Leader returns to the Pool of its player (the chit's owner); lone Leaders at the end of the Round to their controlling player's. Uncommitted again (ASSUMED: Commitment is declared anew at each Resolve step). (ROT-AP-03, ROT-CRCHK-01) [rules/rise_of_totalitarianism/rules.yaml:1972:3]"""
         S[self.o_e_leader__seen + v_l] = 0
         S[self.o_e_leader__area + v_l] = None
@@ -2776,7 +2776,7 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 137, (v_p, v_k))
 
-    def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
+    def p_seat_leader(self, S: list[Any], v_p: Any, v_l: int) -> None:
         "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1794:3]"
         N: list[int] = S
         if (
@@ -3403,7 +3403,7 @@ class RiseOfTotalitarianismRules:
         else:
             self.p_discard_card(S, v_p, v_c)
 
-    def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
+    def q_draw_coup(self, S: list[Any], R: Any, v_p: int) -> None:
         "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1503:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
@@ -3520,7 +3520,7 @@ class RiseOfTotalitarianismRules:
         else:
             pass
 
-    def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
+    def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
         "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
         if (
             S[self.o_e_population__committed + v_x]
@@ -3573,7 +3573,7 @@ class RiseOfTotalitarianismRules:
             v_to = _pick(R, self.all_player)
             S[self.o_e_minor__regime + v_nat] = v_to
 
-    def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
+    def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: int) -> None:
         "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1682:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
@@ -3598,7 +3598,7 @@ class RiseOfTotalitarianismRules:
             if v_n == 2 or v_n == 3:
                 self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
-    def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
+    def q_leader_reaction(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
         """Reaction B: p may expend one Leader stacked under one of his Action chits in the Reaction Area to remove up to two opponents' cubes (in it or the adjacent Areas, as for cubes); the expended Leader returns to his Pool. (ROT-REACT-04) [rules/rise_of_totalitarianism/rules.yaml:2039:3]"""
         v_ls = [
             v_l__1
@@ -4602,7 +4602,7 @@ class RiseOfTotalitarianismRules:
                     )
                     S[self.o_g_rounds] = 2
 
-    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: Any, v_a: int) -> None:
+    def q_stack_leader(self, S: list[Any], R: Any, v_p: Any, v_u: int, v_a: int) -> None:
         "A Leader from p's Pool may be stacked under the chit just placed, at no PP cost: Italian Leaders in Italy, German Leaders in Germany, both in Minor Nations (a Battleground). He is hidden from the other players (fog) until the chits are revealed. (ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:1926:3]"
         v_ls = [
             v_l
@@ -4775,7 +4775,7 @@ class RiseOfTotalitarianismRules:
         for v_p_2 in self.all_player:
             S[self.o_p_pp + v_p_2] = 0
 
-    def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
+    def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: int) -> None:
         """At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:2141:3]"""
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
@@ -4788,7 +4788,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def q_window__reaction__act(
-        self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: Any
+        self, S: list[Any], R: Any, v_actor: Any, v_p: Any, v_x: int
     ) -> None:
         """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas, and expend a Leader stacked under an own chit there to remove up to two (leader_reaction). After one Reaction the impulse ends. (Chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-04, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:2112:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)

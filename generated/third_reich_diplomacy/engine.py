@@ -728,7 +728,7 @@ class ThirdReichDiplomacyRules:
             return [self.k_country__bhr, self.k_country__finland, self.k_country__spain]
         return [self.k_country__bhr, self.k_country__finland]
 
-    def f_afterword_modifier(self, S: list[Any], v_c: Any) -> int:
+    def f_afterword_modifier(self, S: list[Any], v_c: int) -> int:
         """The Afterword's penalties. -3 for Franco Spain, Finland and Bulgaria/Hungary/Rumania while inactive, once the Axis has declared war on another of these five (function axis_dow_penalises). +3 for Belgium/Luxembourg, Greece, Portugal, Loyalist Spain, Sweden and Yugoslavia once the Western Allies have declared war on another minor neutral. (TR-DIP-AFTER-05, TR-DIP-AFTER-06) [rules/third_reich_diplomacy/rules.yaml:289:3]"""
         v_n = 0
         if (v_c in self.f_afterword_five(S) and (not S[self.o_e_country__switched + v_c])) and S[
@@ -776,7 +776,7 @@ class ThirdReichDiplomacyRules:
             or S[self.o_e_city__control + v_c] == "russia"
         )
 
-    def f_allied_total(self, S: list[Any], v_c: Any) -> int:
+    def f_allied_total(self, S: list[Any], v_c: int) -> int:
         """The Allied DPs committed to `c`: all of them if Russia is at war; if not, the Russian or the Western DPs, whichever is greater (never combined) - except Turkey, where they are always combined. Russian DPs count double for Communistic Spain. (TR-DIP-ATT-07, TR-DIP-ATT-08, TR-DIP-TURKEY-02, TR-DIP-SPAIN-COMM-02) [rules/third_reich_diplomacy/rules.yaml:237:3]"""
         N: list[int] = S
         _w1 = 0
@@ -817,7 +817,7 @@ class ThirdReichDiplomacyRules:
             or S[self.o_e_country__status + self.k_country__bulgaria] == "inactive_ally"
         )
 
-    def f_axis_dow_penalises(self, S: list[Any], v_x: int, v_c: Any) -> bool:
+    def f_axis_dow_penalises(self, S: list[Any], v_x: int, v_c: int) -> bool:
         "Whether the Axis declaration of war on `x` brings the Afterword's -3 to the roll for `c`: `x` is one of the five - Franco Spain, Finland, Bulgaria, Hungary or Rumania, each reported on its own, or the three as their unit - no result of zero had been obtained for it (for one of the three: on their unit's table) before the declaration (field zero_first), and `c` is another of the five. A roll for the unit is a roll for each of the three: a declaration on one of them (or on the unit) reaches it as the roll of the other two only with the choice afterword_dow_on_unit. (TR-DIP-AFTER-05, TR-DIP-BHRI-01) [rules/third_reich_diplomacy/rules.yaml:267:3]"
         v_u = v_x
         if self.s_e_country__part_of[v_x] is not None:
@@ -830,7 +830,7 @@ class ThirdReichDiplomacyRules:
             return True
         return v_u == self.k_country__bhr and self.c_afterword_dow_on_unit
 
-    def f_axis_total(self, S: list[Any], v_c: Any) -> int:
+    def f_axis_total(self, S: list[Any], v_c: int) -> int:
         """The Axis DPs committed to `c`; doubled for the activation of inactive Bulgaria/Hungary/Rumania and Finland (their tables' "Double all Axis DPs"). (TR-DIP-ATT-07, TR-DIP-BHRI-02, TR-DIP-FINI-02) [rules/third_reich_diplomacy/rules.yaml:224:3]"""
         N: list[int] = S
         _w1 = 0
@@ -1073,7 +1073,7 @@ class ThirdReichDiplomacyRules:
                 return False
         return True
 
-    def f_may_name(self, S: list[Any], v_p: int, v_c: Any) -> bool:
+    def f_may_name(self, S: list[Any], v_p: int, v_c: int) -> bool:
         """Whether power `p` may name `c` for a diplomatic die roll: he or an ally committed DPs to it this year, it is resolved by naming, it has not been named this year, no earlier result closed it, and its table's naming conditions hold. (TR-DIP-ATT-06, TR-DIP-ATT-09, TR-DIP-ATT-11, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:364:3]"""
         N: list[int] = S
         if (
@@ -1933,7 +1933,7 @@ class ThirdReichDiplomacyRules:
         if S[_LOG] is not False:
             _log(S, 3, (v_c, v_winner))
 
-    def p_attempt_activation(self, S: list[Any], v_c: Any) -> None:
+    def p_attempt_activation(self, S: list[Any], v_c: int) -> None:
         """Germany attempts to activate `c`; everyone's DPs committed to it are revealed. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:528:3]"""
         if S[_LOG] is not False:
             _log(S, 15, (v_c,))
@@ -1968,7 +1968,7 @@ class ThirdReichDiplomacyRules:
         else:
             S[self.o_g_season] = "winter"
 
-    def p_resolve(self, S: list[Any], v_c: Any) -> None:
+    def p_resolve(self, S: list[Any], v_c: int) -> None:
         """The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. A zero for one of the Afterword's five before any Axis declaration of war on it is recorded (zero_first, TR-DIP-AFTER-05). (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13, TR-DIP-AFTER-05) [rules/third_reich_diplomacy/rules.yaml:481:3]"""
         v_ax = self.f_axis_total(S, v_c)
         v_al = self.f_allied_total(S, v_c)
@@ -2060,7 +2060,7 @@ class ThirdReichDiplomacyRules:
         self.p_resolve(S, v_c)
         S[self.o_e_country__closed + v_c] = True
 
-    def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
+    def p_reveal_commitments(self, S: list[Any], v_c: int) -> None:
         """All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:516:3]"""
         N: list[int] = S
         for v_k in self.ixt_commitment__country[v_c if v_c is not None else -1]:
@@ -2389,7 +2389,7 @@ class ThirdReichDiplomacyRules:
                 _log(S, 48, ())
         _log(S, 49, (self.f_season_title(S), N[self.o_g_year]))
 
-    def p_window__activation_attempts__act(self, S: list[Any], v_p: int, v_x: Any) -> None:
+    def p_window__activation_attempts__act(self, S: list[Any], v_p: int, v_x: int) -> None:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:665:3]'
         self.p_attempt_activation(S, v_x)
 

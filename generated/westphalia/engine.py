@@ -637,7 +637,7 @@ class WestphaliaRules:
             return None
         return f(S, None, None, p)
 
-    def f_action_ok(self, S: list[Any], v_k: int, v_x: Any) -> bool:
+    def f_action_ok(self, S: list[Any], v_k: int, v_x: int) -> bool:
         """action_ok [rules/westphalia/rules.yaml:167:3]"""
         N: list[int] = S
         if v_k == self.k_action__march:
@@ -745,7 +745,7 @@ class WestphaliaRules:
             _w3 += self.f_points_of(S, v_p, v_a_3)
         return _w3
 
-    def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
+    def f_claim_targets(self, S: list[Any], v_x: int) -> Any:
         "claim_targets [rules/westphalia/rules.yaml:161:3]"
         return [
             v_q
@@ -753,7 +753,7 @@ class WestphaliaRules:
             if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x])
         ]
 
-    def f_claimable(self, S: list[Any], v_x: Any, v_q: int, v_a: Any) -> bool:
+    def f_claimable(self, S: list[Any], v_x: int, v_q: int, v_a: Any) -> bool:
         "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:153:3]"
         N: list[int] = S
         return (
@@ -1018,7 +1018,7 @@ class WestphaliaRules:
                 break
         return _w1
 
-    def f_final_score(self, S: list[Any], v_p: Any) -> int:
+    def f_final_score(self, S: list[Any], v_p: int) -> int:
         """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:301:3]"""
         N: list[int] = S
         v_s = 0 - N[self.o_p_debt + v_p]
@@ -1170,7 +1170,7 @@ class WestphaliaRules:
             v_d < self.c_france_debt_limit and self.f_looks_won(S, self.k_player__dutch)
         ) and self.f_looks_won(S, self.k_player__sweden)
 
-    def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
+    def f_meets_vc(self, S: list[Any], v_p: int) -> bool:
         """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:280:3]"""
         N: list[int] = S
         if v_p == self.k_player__bavaria:
@@ -1221,7 +1221,7 @@ class WestphaliaRules:
             and S[self.o_p_won + self.k_player__dutch]
         ) and S[self.o_p_won + self.k_player__sweden]
 
-    def f_move_targets(self, S: list[Any], v_x: Any) -> Any:
+    def f_move_targets(self, S: list[Any], v_x: int) -> Any:
         """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with, not one its owner promised to keep out of). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:144:3]"""
         N: list[int] = S
         _w5 = []
@@ -1996,7 +1996,7 @@ class WestphaliaRules:
             return True
         return bool(self.card_playable[c](S, p))
 
-    def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
+    def q_activate(self, S: list[Any], R: Any, v_x: int) -> None:
         """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"""
         N: list[int] = S
         if N[self.o_e_army__units + v_x] == 0:
@@ -2130,7 +2130,7 @@ class WestphaliaRules:
         if len(v_mine) > 0:
             pass
 
-    def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
+    def q_battle(self, S: list[Any], R: Any, v_att: int, v_defs: Any) -> None:
         """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:511:3]"""
         N: list[int] = S
         v_where = S[self.o_e_army__location + v_att]
@@ -2196,7 +2196,7 @@ class WestphaliaRules:
                     S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 self.q_retreat(S, R, v_att)
 
-    def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
+    def q_claim_after_win(self, S: list[Any], R: Any, v_x: int, v_foes: Any) -> None:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
         v_ts = [
             v_q
@@ -2212,7 +2212,7 @@ class WestphaliaRules:
                 _clamp = S[self.o_e_army__units + v_x] - 1
                 S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
-    def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: int, v_a: Any) -> None:
+    def q_intercept(self, S: list[Any], R: Any, v_x: int, v_q: int, v_a: Any) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
         N: list[int] = S
         S[self.o_g_intercepted] = False
