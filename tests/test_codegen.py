@@ -415,14 +415,29 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
 ) -> None:
     # nonone.py narrows: after `if w == none: return`, in the branch of `x != none` and on the
     # right of its `and`, the value passed is not none; a later binding of the local ends
-    # that, in a loop too (the second round reads what the first one bound)
+    # that, in a loop too (the second round reads what the first one bound); a loop's and a
+    # comprehension's variable is an element of its list, whatever a later `let` of its name
+    # gives; a hook's call is read where the hook is woven (`bump(p)` after `after_return`)
     root = _duel(tmp_path)
     decide = 'choose_optional(first(players), players, "Whom?", "Nobody")'
     (root / "rules" / "duel" / "rules.yaml").write_text(
+        "functions:\n"
+        "  near:\n"
+        "    params: {p: player}\n"
+        "    returns: bool\n"
+        "    body: return p.wounds < 3\n"
         "procedures:\n"
         + "".join(
             f"  {name}:\n    params: {{p: player}}\n    body: |\n      p.wounds += 0\n"
-            for name in ("after_return", "in_branch", "in_and", "rebound", "in_loop")
+            for name in (
+                "after_return",
+                "in_branch",
+                "in_and",
+                "rebound",
+                "in_loop",
+                "each",
+                "bump",
+            )
         )
         + "  probe:\n"
         "    params: {}\n"
@@ -441,7 +456,18 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
         "          rebound(x)\n"
         "      for q in players:\n"
         "          in_loop(w)\n"
-        f"          w = {decide}\n",
+        f"          w = {decide}\n"
+        "      for y in players:\n"
+        "          each(y)\n"
+        "      if count([z for z in players if near(z)]) > 0:\n"
+        f"          let y = {decide}\n"
+        f"          let z = {decide}\n",
+        encoding="utf-8",
+    )
+    scenario = root / "rules" / "duel" / "scenarios" / "first_blood.yaml"
+    scenario.write_text(
+        scenario.read_text(encoding="utf-8")
+        + "hooks:\n  watch:\n    after: after_return\n    do: bump(p)\n",
         encoding="utf-8",
     )
     flow = root / "rules" / "duel" / "flow.yaml"
@@ -452,7 +478,8 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
         encoding="utf-8",
     )
     engine = generate(root)[Path("generated/duel/engine.py")]
-    for name in ("after_return", "in_branch", "in_and"):
+    for name in ("after_return", "in_branch", "in_and", "each", "bump"):
         assert f"def p_{name}(self, S: list[Any], v_p: int) -> None:" in engine, name
+    assert "def f_near(self, S: list[Any], v_p: int) -> bool:" in engine
     for name in ("rebound", "in_loop"):
         assert f"def p_{name}(self, S: list[Any], v_p: Any) -> None:" in engine, name
