@@ -126,12 +126,13 @@ def never_none(games: Iterable[ir.Game]) -> NeverNone:
             for n in walk(change.body or []):
                 if isinstance(n, Assign) and isinstance(n.target, Name):
                     params.discard((change.target, n.target.id))
+    # every body: the runtime's routines call others too (the sets are shared, and shrink)
+    bodies = [_Routine(g, r, params, returns, lists, written) for g in games for r in g.routines()]
     changed = True
     while changed:
         before = (len(params), len(returns), len(lists))
-        for g in games:
-            for r in g.routines():  # every body: the runtime's routines call others too
-                _Routine(g, r, params, returns, lists, written).refute()
+        for body in bodies:
+            body.refute()
         changed = (len(params), len(returns), len(lists)) != before
     return NeverNone(params, returns)
 
