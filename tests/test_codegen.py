@@ -446,6 +446,8 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
         "      if w == none:\n"
         "          return\n"
         "      after_return(w)\n"
+        "      let t = first(players)\n"
+        "      in_branch(t)\n"
         f"      let x = {decide}\n"
         "      if x != none:\n"
         "          in_branch(x)\n"
@@ -481,5 +483,8 @@ def test_a_reference_tested_against_none_is_typed_int_where_the_test_holds(
     for name in ("after_return", "in_branch", "in_and", "each", "bump"):
         assert f"def p_{name}(self, S: list[Any], v_p: int) -> None:" in engine, name
     assert "def f_near(self, S: list[Any], v_p: int) -> bool:" in engine
+    # a local every binding of which is not none is typed too; one a decision may leave none
+    # is not
+    assert "v_t: int = " in engine and "v_w: int" not in engine and "v_w = " in engine
     for name in ("rebound", "in_loop"):
         assert f"def p_{name}(self, S: list[Any], v_p: Any) -> None:" in engine, name

@@ -122,6 +122,11 @@ class PlainForms:
             return "int"
         return self.annotation(t)
 
+    def never_none_local(self, name: str) -> bool:
+        """Whether the reference local ``name`` is never none (nonone.py): typed ``int``."""
+        nn = self.sd.never_none
+        return nn is not None and (self.r.name, name) in nn.locals
+
     def param_annotation(self, name: str, t: ir.Type) -> str:
         """A parameter's type: ``int`` for a reference never none (nonone.py)."""
         nn = self.sd.never_none
@@ -177,12 +182,15 @@ class PlainForms:
             if isinstance(s.value, Call) and s.value.func in DECISIONS:
                 value = self.random_decision(s.value)
                 py = self.scope.declare(s.name)
-                self.line(out, ind, f"{py} = {value}")
+                typed = self.form != "R" and self.never_none_local(s.name)
+                self.line(out, ind, f"{py}: int = {value}" if typed else f"{py} = {value}")
                 return
             value = self.value(s.value)
             py = self.scope.declare(s.name)
             if value == "[]" and self.form != "R":  # a list grown later: typed for mypy(c)
                 self.line(out, ind, f"{py}: list[Any] = []")
+            elif self.form != "R" and self.never_none_local(s.name):
+                self.line(out, ind, f"{py}: int = {value}")
             else:
                 self.line(out, ind, f"{py} = {value}")
             if self.form == "R" and secrecy_of(self.sd).definition(self.r.name, s.name) is s:

@@ -26,6 +26,9 @@ bindings give, until a binding of ``x`` ends what the test said. A comprehension
 read inside it, and a loop's variable read in a body that never binds it, is an element of
 its list, whatever a local of the same name is bound to elsewhere in the routine.
 
+A ``let`` of a reference local every binding of which (in the routine, in every scenario)
+gives a value that cannot be none is typed ``int`` too (``locals``).
+
 Routines the runtime calls with values of its own (table programs ``tbl__*``, the deal
 functions ``deal__*``, the deal value function, board displays) keep ``Any``, and so does a
 routine called from code outside routines (hooks, lasting effects, `playable:` conditions).
@@ -82,10 +85,13 @@ ELEMENT_OF = ("first", "choose")
 
 @dataclass
 class NeverNone:
-    """The result: ``(routine, parameter)`` pairs and functions that are never none."""
+    """The result: ``(routine, parameter)`` pairs and functions that are never none, and
+    ``(routine, local)`` pairs of the references every ``let`` and assignment of which, in
+    every scenario, gives a value that is not none."""
 
     params: set[tuple[str, str]] = field(default_factory=set)
     returns: set[str] = field(default_factory=set)
+    locals: set[tuple[str, str]] = field(default_factory=set)
 
 
 def _is_ref(t: ir.Type | None) -> bool:
@@ -134,7 +140,14 @@ def never_none(games: Iterable[ir.Game]) -> NeverNone:
         for body in bodies:
             body.refute()
         changed = (len(params), len(returns), len(lists)) != before
-    return NeverNone(params, returns)
+    found: set[tuple[str, str]] = set()
+    refuted: set[tuple[str, str]] = set()
+    for body in bodies:
+        for n in walk(body.r.body):
+            if isinstance(n, Let) and _is_ref(n.declared):
+                key = (body.r.name, n.name)
+                (found if body.local_ok(n.name, set()) else refuted).add(key)
+    return NeverNone(params, returns, found - refuted)
 
 
 def _outside_calls(g: ir.Game) -> list[Call]:

@@ -29,7 +29,7 @@ def mark_unused(code: str, names: list[str]) -> str:
 
 
 _WORD = re.compile(r"\b\w+\b")
-_WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any)? = ")
+_WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any|: int)? = ")
 _FOR = re.compile(r"\bfor (\w+)(?:, (\w+))? in\b")
 
 

@@ -672,7 +672,7 @@ class MarchOfProgressRules:
                 if S[_LOG] is not False:
                     _log(S, 35, (v_me, self.c_army_limit))
             else:
-                v_a_2 = _head(v_stock)
+                v_a_2: int = _head(v_stock)
                 S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 if S[_LOG] is not False:
                     _log(S, 36, (v_me, self.s_p_home[v_me]))
@@ -735,8 +735,8 @@ class MarchOfProgressRules:
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
-        v_p1 = _head(self.all_player)
-        v_p2 = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
+        v_p1: int = _head(self.all_player)
+        v_p2: int = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
         if S[_LOG] is not False:
@@ -832,7 +832,7 @@ class MarchOfProgressRules:
     def q_attack(self, S: list[Any], R: Any, v_me: int, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
         N: list[int] = S
-        v_foe = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
+        v_foe: int = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
@@ -865,7 +865,7 @@ class MarchOfProgressRules:
             if _w9:
                 _w8 += 1
         v_ready = _w8
-        v_where = _head(v_targets)
+        v_where: int = _head(v_targets)
         if v_ready > 0:
             v_where = _pick(R, v_targets)
         else:
@@ -879,7 +879,7 @@ class MarchOfProgressRules:
                 N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
             )
             if len(v_discardable) > 0:
-                v_d = _pick(R, v_discardable)
+                v_d: int = _pick(R, v_discardable)
                 _c1 = v_d
                 S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
                 S[self.o_p_discard + v_me] |= 1 << _c1
@@ -906,7 +906,7 @@ class MarchOfProgressRules:
         ]
         if len(v_candidates) == 0:
             return None
-        v_a_2 = _pick(R, v_candidates)
+        v_a_2: int = _pick(R, v_candidates)
         S[self.o_e_army__fortified + v_a_2] = True
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: int) -> None:
@@ -918,10 +918,10 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a: int = _pick(R, v_mine)
         if S[self.o_e_army__location + v_a] is None:
             return None
-        v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: int) -> None:
@@ -933,7 +933,7 @@ class MarchOfProgressRules:
         ]
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a: int = _pick(R, v_mine)
         v_start = S[self.o_e_army__location + v_a]
         if v_start is None:
             return None
@@ -945,7 +945,7 @@ class MarchOfProgressRules:
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a, v_b_2]
-        v_dest = _pick(R, self.s_e_country__adjacent[v_start])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[v_start])
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
@@ -973,7 +973,7 @@ class MarchOfProgressRules:
         ]
         if len(v_sources) == 0:
             return None
-        v_c_2 = _pick(R, v_sources)
+        v_c_2: int = _pick(R, v_sources)
         S[self.o_e_country__vp_die + v_c_2] = min(
             max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
         )
@@ -982,7 +982,7 @@ class MarchOfProgressRules:
 
     def q_combat(self, S: list[Any], R: Any, v_att: int, v_where: int, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
+        v_foe: int = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ixt_army__owner[v_att if v_att is not None else -1]
@@ -1186,7 +1186,7 @@ class MarchOfProgressRules:
             if len(v_actors) == 1:
                 self.q_perform(S, R, _head(v_actors))
             elif len(v_actors) == 2:
-                v_first_actor = _head(v_actors)
+                v_first_actor: int = _head(v_actors)
                 if v_grp == "move" or v_grp == "attack":
                     v_first_actor = _pick(R, v_actors)
                     self.p_flip_initiative(S)

@@ -303,11 +303,11 @@ class ViveLempereurScenario(MarchOfProgressRules):
         for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ()):
             _w1.append(v_a_3)
             break
-        v_third = _head(_w1)
+        v_third: int = _head(_w1)
         _w2 = []
         for v_c in self.ix_country__kind.get("neutral", ()):
             _w2.append(v_c)
-        v_where = _pick(R, _w2)
+        v_where: int = _pick(R, _w2)
         S[self.o_e_army__location + v_third] = v_where
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:

@@ -831,10 +831,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a: int = _pick(R, v_mine)
         if S[self.o_e_army__location + v_a] is None:
             return None
-        v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
     def q_move_two_armies(self, S: list[Any], R: Any, v_me: int) -> None:
@@ -842,7 +842,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
-        v_a = _pick(R, v_mine)
+        v_a: int = _pick(R, v_mine)
         v_start = S[self.o_e_army__location + v_a]
         if v_start is None:
             return None
@@ -854,7 +854,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             v_b_2 = _pick_optional(R, v_partners)
             if v_b_2 is not None:
                 v_group = [v_a, v_b_2]
-        v_dest = _pick(R, self.s_e_country__adjacent[v_start])
+        v_dest: int = _pick(R, self.s_e_country__adjacent[v_start])
         for v_x in v_group:
             self.p_move_army(S, v_x, v_dest)
 
@@ -898,7 +898,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         ]:
             _w2.append(v_a_3)
             break
-        v_a_4 = _head(_w2)
+        v_a_4: int = _head(_w2)
         S[self.o_e_army__location + v_a_4] = self.k_country__minor_states
         S[self.o_e_army__fortified + v_a_4] = True
 
@@ -915,7 +915,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if len(v_actors) == 1:
                 self.q_perform(S, R, _head(v_actors))
             elif len(v_actors) == 2:
-                v_first_actor = _head(v_actors)
+                v_first_actor: int = _head(v_actors)
                 if v_grp == "move" or v_grp == "attack":
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)

@@ -1251,7 +1251,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_rebels = (
             [
                 S[self.o_e_unit__at + v_u]
@@ -2094,7 +2094,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         _w9 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
             _w13 = self.s_e_hex__terrain[v_h] == "sea"
@@ -2581,7 +2581,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
         for v_u in self.all_unit:
@@ -2971,7 +2971,7 @@ class MarlboroughRules:
                     if v_q__1 != S[self.o_e_unit__owner + v_u]:
                         _w1.append(v_q__1)
                         break
-                v_captor = _head(_w1)
+                v_captor: int = _head(_w1)
                 S[self.o_e_unit__seen + v_u] = 0
                 S[self.o_e_unit__at + v_u] = None
                 S[self.o_e_unit__prisoner_of + v_u] = v_captor
@@ -3112,7 +3112,7 @@ class MarlboroughRules:
                 if v_q__1 != v_p:
                     _w1.append(v_q__1)
                     break
-            v_q = _head(_w1)
+            v_q: int = _head(_w1)
             v_ra = _roll(S, 6)
             v_rd = _roll(S, 6)
             v_ta = v_ra + max(
@@ -3187,7 +3187,7 @@ class MarlboroughRules:
     def p_spend_marker(self, S: list[Any], v_p: int, v_k: Any) -> None:
         "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:864:3]"
         N: list[int] = S
-        v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
+        v_c: int = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -3805,7 +3805,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -3910,7 +3910,7 @@ class MarlboroughRules:
                 else:
                     pass
             elif v_m_2[2] == "FA CRT/NE":
-                _v_chooser = v_q if v_fd > v_fa else v_p
+                _v_chooser: int = v_q if v_fd > v_fa else v_p
                 v_go = R() < 0.5
                 if v_go:
                     self.q_crt_combat(S, R, v_p, v_force, v_from, v_t, 0, False)
@@ -4008,7 +4008,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
@@ -4160,7 +4160,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_a = list(
             _pick(
@@ -4243,7 +4243,7 @@ class MarlboroughRules:
                 if self.s_e_unit__march[v_u_2] == 0 or len(v_ways) == 0:
                     self.p_eliminate(S, v_u_2)
                 else:
-                    v_to = _head(v_ways)
+                    v_to: int = _head(v_ways)
                     if len(v_ways) > 1:
                         v_to = _pick(R, v_ways)
                     S[self.o_e_unit__seen + v_u_2] = 0
@@ -4258,7 +4258,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_theirs = _bits(N[self.o_p_markers + v_q] & self.mk_card__kind.get("diplomacy", 0))
         if len({v_p, v_q}) < 2:
@@ -4300,7 +4300,7 @@ class MarlboroughRules:
             if v_q == S[self.o_g_first_player]:
                 _w1.append(v_q)
                 break
-        v_p = _head(_w1)
+        v_p: int = _head(_w1)
         self.q_diplomacy_segment(S, R, v_p)
         _w2 = []
         for v_q__1 in self.all_player:
@@ -4316,7 +4316,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         if v_code == "NE":
             pass
         elif v_code == "D1":
@@ -4531,7 +4531,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_what = _pick(R, self.e_espionage)
         if v_what == "units":
             for v_u in self.all_unit:
@@ -4594,7 +4594,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_dfn = [
             v_u
             for v_u in self.all_unit
@@ -4715,7 +4715,7 @@ class MarlboroughRules:
                         and self.s_e_unit__kind[v_u_4] != "leader"
                     ]
                     if len(v_rebels) > 0:
-                        v_u_5 = _pick(R, v_rebels)
+                        v_u_5: int = _pick(R, v_rebels)
                         self.p_eliminate(S, v_u_5)
         for v_h_7 in v_centers:
             S[self.o_e_hex__taxed_by + v_h_7] = None
@@ -4727,7 +4727,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_ports = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind.get("frigate_fleet", ())
@@ -5105,7 +5105,7 @@ class MarlboroughRules:
             for v_u_3 in v_navy:
                 self.p_eliminate(S, v_u_3)
             return None
-        v_to = _pick(R, v_ways)
+        v_to: int = _pick(R, v_ways)
         for v_u_4 in v_navy:
             S[self.o_e_unit__seen + v_u_4] = 0
             S[self.o_e_unit__at + v_u_4] = v_to
@@ -5237,8 +5237,8 @@ class MarlboroughRules:
         ]
         if len(v_ready) == 0:
             return None
-        v_u_2 = _pick(R, v_ready)
-        v_h = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
+        v_u_2: int = _pick(R, v_ready)
+        v_h: int = _pick(R, _uniq(self.f_placements(S, v_p, v_u_2)))
         S[self.o_e_unit__seen + v_u_2] = 0
         S[self.o_e_unit__at + v_u_2] = v_h
 
@@ -5251,7 +5251,7 @@ class MarlboroughRules:
             if v_q == S[self.o_g_first_player]:
                 _w1.append(v_q)
                 break
-        v_p = _head(_w1)
+        v_p: int = _head(_w1)
         v_passes = 0
         _runs0 = 0
         while v_passes < 2:
@@ -5332,7 +5332,7 @@ class MarlboroughRules:
             self.q_pillage_hex(S, R, v_p, v_h)
             v_alive = [v_u_4 for v_u_4 in v_force if S[self.o_e_unit__at + v_u_4] == v_h]
             if len(v_alive) > 0:
-                v_u_5 = _pick(R, v_alive)
+                v_u_5: int = _pick(R, v_alive)
                 self.p_eliminate(S, v_u_5)
             self.q_retreat(S, R, v_p, v_force, v_h)
 
@@ -5343,7 +5343,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         S[self.o_e_hex__pillaged + v_h] = True
         if S[self.o_e_hex__enlightened + v_h]:
             S[self.o_e_hex__enlightened + v_h] = False
@@ -5460,7 +5460,7 @@ class MarlboroughRules:
             if v_q__1 != v_p:
                 _w1.append(v_q__1)
                 break
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         v_mine = _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("diplomacy", 0))
         v_paid = list(
             _pick(R, tuple(_pk1 for _pk1 in _subsets(v_mine, 1, -1) if self.f_worth_two(S, _pk1)))
@@ -5544,7 +5544,7 @@ class MarlboroughRules:
             if v_q == S[self.o_g_first_player]:
                 _w4.append(v_q)
                 break
-        _v_placer = _head(_w4)
+        _v_placer: int = _head(_w4)
         v_c = S[self.o_e_nation__control + v_n_2]
         if v_c is not None:
             _w5 = []
@@ -5560,7 +5560,7 @@ class MarlboroughRules:
         ]:
             v_sites = self.f_rebel_sites(S, v_n_2)
             if len(v_sites) > 0:
-                v_h = _pick(R, _uniq(v_sites))
+                v_h: int = _pick(R, _uniq(v_sites))
                 self.p_destroy_garrison(S, v_h)
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h
@@ -5641,7 +5641,7 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 self.p_eliminate(S, v_u_5)
             return None
-        v_to = _pick(R, v_ways)
+        v_to: int = _pick(R, v_ways)
         for v_u_6 in v_alive:
             S[self.o_e_unit__seen + v_u_6] = 0
             S[self.o_e_unit__at + v_u_6] = v_to

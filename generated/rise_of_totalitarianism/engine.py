@@ -1419,7 +1419,7 @@ class RiseOfTotalitarianismRules:
         v_ls = [v_l for v_l in self.all_leader if S[self.o_e_leader__chit + v_l] == v_u]
         if len(v_ls) == 0:
             return self.s_e_chit__value[v_u]
-        v_l_2 = _head(v_ls)
+        v_l_2: int = _head(v_ls)
         v_v = 2 * self.s_e_chit__value[v_u]
         if self.s_e_leader__bonus_action[v_l_2] == self.s_e_chit__action[v_u] and (
             S[self.o_e_leader__committed + v_l_2] or not self.c_bonus_committed_only
@@ -2831,7 +2831,7 @@ class RiseOfTotalitarianismRules:
             if v_nat in self.s_e_area__nations[v_a__1]:
                 _w1.append(v_a__1)
                 break
-        v_a = _head(_w1)
+        v_a: int = _head(_w1)
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
             and len(S[self.o_e_minor__cubes + v_nat]) < self.s_e_minor__track[v_nat]
@@ -2860,7 +2860,7 @@ class RiseOfTotalitarianismRules:
             ):
                 S[self.o_e_chit__seen + v_u] = _mask([])
         for v_c in _bits(N[self.o_g_active_events]):
-            v_q = self.s_e_strategy__owner[v_c]
+            v_q: int = self.s_e_strategy__owner[v_c]
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
         S[self.o_g_active_events] = _mask([])
 
@@ -2870,7 +2870,7 @@ class RiseOfTotalitarianismRules:
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
         if len(v_lowest) == 1:
-            v_l = _head(v_lowest)
+            v_l: int = _head(v_lowest)
             _w1 = False
             for v_q in self.all_player:
                 if v_q != v_l and N[self.o_p_vp + v_q] - N[self.o_p_vp + v_l] < 8:
@@ -2901,7 +2901,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_p_vp + v_p_4] == v_top:
                 _w3.append(v_p_4)
                 break
-        v_w = _head(_w3)
+        v_w: int = _head(_w3)
         _log(S, 68, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
         S[self.o_g_game_over] = True
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
@@ -3087,7 +3087,7 @@ class RiseOfTotalitarianismRules:
                     if self.s_e_strategy__major[v_c] is None
                     or self.s_e_population__major[v_x] == self.s_e_strategy__major[v_c]
                 ]
-                v_x_2 = _pick(R, v_opts)
+                v_x_2: int = _pick(R, v_opts)
                 self.q_influence(S, R, v_p, v_x_2)
                 v_k += 1
         elif self.s_e_strategy__effect[v_c] == "cubes":
@@ -3199,7 +3199,7 @@ class RiseOfTotalitarianismRules:
                         or self.s_e_population__major[v_y] == self.s_e_coup__major[v_c]
                     ):
                         _w1.append(v_y)
-                v_x = _pick(R, _w1)
+                v_x: int = _pick(R, _w1)
                 self.q_influence(S, R, v_p, v_x)
                 v_k += 1
         elif self.s_e_coup__effect[v_c] == "cubes":
@@ -3306,7 +3306,7 @@ class RiseOfTotalitarianismRules:
         if len(v_opts) > 0:
             v_u_2 = _pick_optional(R, v_opts)
             if v_u_2 is not None:
-                v_a_2 = _pick(
+                v_a_2: int = _pick(
                     R,
                     _uniq(
                         [
@@ -3379,7 +3379,7 @@ class RiseOfTotalitarianismRules:
                 if not _w3:
                     _w2.append(v_s)
             v_free = _w2
-            v_s_2 = _pick(R, v_free)
+            v_s_2: int = _pick(R, v_free)
             S[self.o_p_play_slot + v_q_4] = v_s_2
         v_placed: list[Any] = []
         for v_s_3 in self.all_slot:
@@ -3446,7 +3446,7 @@ class RiseOfTotalitarianismRules:
                 _w1 = []
                 for v_y in self.ix_population__major.get(self.s_e_crisis__major[v_c], ()):
                     _w1.append(v_y)
-                v_x = _pick(R, _w1)
+                v_x: int = _pick(R, _w1)
                 self.q_influence(S, R, v_who, v_x)
 
     def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: int) -> None:
@@ -3456,7 +3456,7 @@ class RiseOfTotalitarianismRules:
         if len(v_cs) == 0:
             pass
         else:
-            v_l = _pick(R, _uniq(v_cs))
+            v_l: int = _pick(R, _uniq(v_cs))
             if S[self.o_e_major__president + v_m] == v_l:
                 S[self.o_e_major__president + v_m] = None
                 S[self.o_g_presidential_due] = True
@@ -3548,7 +3548,7 @@ class RiseOfTotalitarianismRules:
         if v_commit:
             S[self.o_e_population__committed + v_x] = True
         else:
-            v_to = _pick(R, self.s_e_box__adjacent[S[self.o_e_population__box + v_x]])
+            v_to: int = _pick(R, self.s_e_box__adjacent[S[self.o_e_population__box + v_x]])
             S[self.o_e_population__committed + v_x] = False
             S[self.o_e_population__box + v_x] = v_to
 
@@ -3570,7 +3570,7 @@ class RiseOfTotalitarianismRules:
                 max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat])),
             )
         else:
-            v_to = _pick(R, self.all_player)
+            v_to: int = _pick(R, self.all_player)
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: int) -> None:
@@ -4004,7 +4004,7 @@ class RiseOfTotalitarianismRules:
                 if v_u_2 is None:
                     v_going = False
                 else:
-                    v_a = _pick(R, _uniq(self.f_legal_areas(S, v_p, v_u_2)))
+                    v_a: int = _pick(R, _uniq(self.f_legal_areas(S, v_p, v_u_2)))
                     _clamp = S[self.o_p_pp + v_p] - (
                         2 if self.s_e_chit__action[v_u_2] == "putsch" else 1
                     )
@@ -4121,13 +4121,13 @@ class RiseOfTotalitarianismRules:
     def q_presidential_elections(self, S: list[Any], R: Any) -> None:
         "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1830:3]"
         S[self.o_g_presidential_due] = False
-        v_m = self.k_major__germany
+        v_m: int = self.k_major__germany
         v_best = max([self.f_election_votes(S, v_p, v_m) for v_p in self.all_player])
         v_tops = [
             v_p_2 for v_p_2 in self.all_player if self.f_election_votes(S, v_p_2, v_m) == v_best
         ]
         v_old = S[self.o_e_major__president + v_m]
-        v_w = _head(v_tops)
+        v_w: int = _head(v_tops)
         if v_old is not None:
             v_holder = self.f_leader_controller(S, v_old)
             if v_holder is not None and v_holder in v_tops:
@@ -4136,7 +4136,7 @@ class RiseOfTotalitarianismRules:
         if len(v_cs) == 0:
             pass
         else:
-            v_l = _pick(R, _uniq(v_cs))
+            v_l: int = _pick(R, _uniq(v_cs))
             if v_old is not None and v_old != v_l:
                 if self.s_e_leader__printed[v_old]:
                     S[self.o_e_leader__box + v_old] = "out"
@@ -4165,7 +4165,7 @@ class RiseOfTotalitarianismRules:
                 v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
                 v_ok = False
                 if len(v_cs2) > 0:
-                    v_c = _pick(R, _uniq(v_cs2))
+                    v_c: int = _pick(R, _uniq(v_cs2))
                     v_ok = self.f_vote_check(S, v_w, v_m, False)
                     if v_ok:
                         self.p_seat_leader(S, v_w, v_c)
@@ -4236,7 +4236,7 @@ class RiseOfTotalitarianismRules:
         "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1653:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
-            v_a_2 = _pick(R, v_paying)
+            v_a_2: int = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
@@ -4265,7 +4265,7 @@ class RiseOfTotalitarianismRules:
             if v_b == S[self.o_e_chit__location + v_u]:
                 _w1.append(v_b)
                 break
-        v_a = _head(_w1)
+        v_a: int = _head(_w1)
         v_ap = self.f_action_value(S, v_u)
         v_d = 0
         v_keep = False
@@ -4273,7 +4273,7 @@ class RiseOfTotalitarianismRules:
             self.s_e_chit__action[v_u] == "propaganda" or self.s_e_chit__action[v_u] == "unrest"
         ) or self.s_e_chit__action[v_u] == "putsch":
             if self.s_e_area__kind[v_a] == "battleground":
-                v_n = _pick(R, self.s_e_area__nations[v_a])
+                v_n: int = _pick(R, self.s_e_area__nations[v_a])
                 v_d = max(
                     0,
                     self.s_e_minor__stability[v_n]
@@ -4308,7 +4308,7 @@ class RiseOfTotalitarianismRules:
                 if len(v_opts) == 0:
                     v_ap = -1
                 else:
-                    v_x_2 = _pick(R, v_opts)
+                    v_x_2: int = _pick(R, v_opts)
                     v_d = (
                         self.s_e_population__resistance[v_x_2]
                         + self.c_resistance_modifier
@@ -4352,7 +4352,7 @@ class RiseOfTotalitarianismRules:
             if len(v_ts) == 0 and len(v_lone) == 0:
                 v_ap = -1
             elif v_on_leader:
-                v_l = _pick(R, v_lone)
+                v_l: int = _pick(R, v_lone)
                 v_d = 2
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
@@ -4361,7 +4361,7 @@ class RiseOfTotalitarianismRules:
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
             else:
-                v_t = _pick(R, _uniq(v_ts))
+                v_t: int = _pick(R, _uniq(v_ts))
                 _w3 = False
                 for v_l_2 in self.all_leader:
                     if S[self.o_e_leader__chit + v_l_2] == v_t:
@@ -4399,7 +4399,7 @@ class RiseOfTotalitarianismRules:
             if len(v_ts_2) == 0:
                 v_ap = -1
             else:
-                v_l_5 = _pick(R, _uniq(v_ts_2))
+                v_l_5: int = _pick(R, _uniq(v_ts_2))
                 v_d = self.c_release_difficulty
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
@@ -4413,7 +4413,7 @@ class RiseOfTotalitarianismRules:
             for v_x_3 in self.ixt_major__capital[v_a if v_a is not None else -1]:
                 _w4.append(v_x_3)
                 break
-            v_m = _head(_w4)
+            v_m: int = _head(_w4)
             v_card = S[self.o_p_pending_law + v_actor]
             if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
                 v_roll_mod = (
@@ -4437,7 +4437,7 @@ class RiseOfTotalitarianismRules:
                     for v_r in self.all_reform
                     if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
                 ]
-                v_r_2 = _pick(R, v_kinds)
+                v_r_2: int = _pick(R, v_kinds)
                 v_d = self.s_e_reform__difficulty[v_r_2]
                 self.q_expend_for(S, R, v_actor, v_u, v_d)
                 v_ap += N[self.o_g_expended]
@@ -4472,7 +4472,7 @@ class RiseOfTotalitarianismRules:
                                 _w6.append(v_x_5)
                         v_xs = _w6
                     if len(v_xs) > 0:
-                        v_x_6 = _pick(R, v_xs)
+                        v_x_6: int = _pick(R, v_xs)
                         self.q_influence(S, R, v_actor, v_x_6)
                     if v_r_2 != self.k_reform__social:
                         _clamp = S[self.o_e_major__economy + v_m] + 1
@@ -4525,7 +4525,7 @@ class RiseOfTotalitarianismRules:
                 ]
                 if len(v_mine) > 0:
                     v_more = True
-                    v_u_3 = _pick(R, v_mine)
+                    v_u_3: int = _pick(R, v_mine)
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_reveal_leaders(self, S: list[Any], R: Any) -> None:
@@ -4783,7 +4783,7 @@ class RiseOfTotalitarianismRules:
         for v_q__1 in self.all_player:
             if _has(N[self.o_p_markers + v_q__1], v_t):
                 _w1.append(v_q__1)
-        v_q = _head(_w1)
+        v_q: int = _head(_w1)
         self.p_lose_marker(S, v_p, v_x, False)
         self.p_lose_marker(S, v_q, v_t, True)
 

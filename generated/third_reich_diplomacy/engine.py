@@ -1912,7 +1912,7 @@ class ThirdReichDiplomacyRules:
             if _w6 == v_best:
                 _w5.append(v_p_3)
         v_tied = _w5
-        v_winner = _head(v_tied)
+        v_winner: int = _head(v_tied)
         if len(v_tied) > 1:
             v_i = _roll(S, 6)
             _runs0 = 0
