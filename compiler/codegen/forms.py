@@ -123,9 +123,10 @@ class PlainForms:
         return self.annotation(t)
 
     def never_none_local(self, name: str) -> bool:
-        """Whether the reference local ``name`` is never none (nonone.py): typed ``int``."""
+        """Whether the reference local ``name`` is never none (nonone.py): typed ``int`` in
+        the plain forms (the machine form's frames hold None before a local is bound)."""
         nn = self.sd.never_none
-        return nn is not None and (self.r.name, name) in nn.locals
+        return self.form != "R" and nn is not None and (self.r.name, name) in nn.locals
 
     def param_annotation(self, name: str, t: ir.Type) -> str:
         """A parameter's type: ``int`` for a reference never none (nonone.py)."""
@@ -182,14 +183,14 @@ class PlainForms:
             if isinstance(s.value, Call) and s.value.func in DECISIONS:
                 value = self.random_decision(s.value)
                 py = self.scope.declare(s.name)
-                typed = self.form != "R" and self.never_none_local(s.name)
+                typed = self.never_none_local(s.name)
                 self.line(out, ind, f"{py}: int = {value}" if typed else f"{py} = {value}")
                 return
             value = self.value(s.value)
             py = self.scope.declare(s.name)
             if value == "[]" and self.form != "R":  # a list grown later: typed for mypy(c)
                 self.line(out, ind, f"{py}: list[Any] = []")
-            elif self.form != "R" and self.never_none_local(s.name):
+            elif self.never_none_local(s.name):
                 self.line(out, ind, f"{py}: int = {value}")
             else:
                 self.line(out, ind, f"{py} = {value}")

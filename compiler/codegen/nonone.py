@@ -31,7 +31,8 @@ gives a value that cannot be none is typed ``int`` too (``locals``).
 
 Routines the runtime calls with values of its own (table programs ``tbl__*``, the deal
 functions ``deal__*``, the deal value function, board displays) keep ``Any``, and so does a
-routine called from code outside routines (hooks, lasting effects, `playable:` conditions).
+routine called from code outside routines (lasting effects, `playable:` conditions; a hook
+is not: a copy of its body is woven into its procedure and read there).
 The machine form (``r_``) keeps ``Any`` everywhere: its frames hold None before a local is
 bound.
 """
